@@ -1,0 +1,60 @@
+// Command augur validates annotated tensor kernels against their
+// specifications.
+//
+// Subcommands:
+//
+//	augur check SPEC PROG      parse and type-check a specification and a kernel
+//	augur run SPEC PROG        run a kernel on random inputs against the reference semantics
+//	augur presburger [FILE]    an iscc-style calculator over Presburger sets and relations
+//
+// Exit codes: 0 success, 1 a mismatch or failed check, 2 usage error,
+// 3 malformed input.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+)
+
+// Exit codes shared by every subcommand.
+const (
+	exitOK        = 0
+	exitMismatch  = 1
+	exitUsage     = 2
+	exitMalformed = 3
+)
+
+// exitError carries a process exit code through cobra's error return.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+func main() {
+	os.Exit(execute(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// silentExit reports an exit code whose explanation has already been printed.
+func silentExit(code int) error { return &exitError{code: code} }
+
+// exitCode maps an error returned by a command to the process exit code.
+func exitCode(err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	return exitUsage
+}

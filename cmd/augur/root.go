@@ -1,0 +1,53 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+)
+
+// newRootCmd assembles the command tree. Each subcommand lives in its own file.
+func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "augur",
+		Short:         "Augur validates annotated tensor kernels against their specifications",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.AddCommand(
+		newVersionCmd(),
+	)
+	return root
+}
+
+// execute runs the command line and returns the process exit code.
+func execute(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := newRootCmd(stdin, stdout, stderr)
+	root.SetArgs(args)
+	err := root.Execute()
+	var ee *exitError
+	if err != nil && (!errors.As(err, &ee) || ee.err != nil) {
+		fmt.Fprintf(stderr, "augur: %v\n", err)
+	}
+	return exitCode(err)
+}
+
+// version is the release this binary belongs to.
+const version = "0.1.0-dev"
+
+func newVersionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print Augur's version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			_, err := fmt.Fprintln(cmd.OutOrStdout(), "augur", version)
+			return err
+		},
+	}
+}
