@@ -1,0 +1,620 @@
+package presburger
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Div describes a local variable of a BasicMap. If Den is nonzero the local
+// is the integer division floor(Num · x / Den), where Num is a row over the
+// columns [params | in | out | locals | constant] that only uses columns
+// before the local itself; its two defining inequalities
+//
+//	Num·x - Den·q >= 0   and   Den·q - Num·x + Den - 1 >= 0
+//
+// are implicit (not listed in Ineqs). If Den is zero the local is a plain
+// existentially quantified variable constrained only by the rows.
+type Div struct {
+	Num []Int
+	Den Int
+}
+
+// BasicMap is a conjunction of affine equalities (row·x = 0) and
+// inequalities (row·x >= 0) with exact integer coefficients over the columns
+// [params | in dims | out dims | locals | constant]. The relation it denotes
+// is { in -> out : exists locals : constraints }, for every value of the
+// parameters; a set is a BasicMap in a set space (NumIn() = 0).
+//
+// A BasicMap is mutable through its Add methods; every other operation
+// returns a new object and leaves its operands unchanged.
+type BasicMap struct {
+	space      Space
+	nP, nI, nO int
+	divs       []Div
+	eqs        [][]Int
+	ineqs      [][]Int
+	empty      bool // known to be empty (a contradiction was found)
+}
+
+// NewBasicMap returns the universe relation (no constraints) of space.
+func NewBasicMap(space Space) *BasicMap {
+	return &BasicMap{space: space.Copy(), nP: space.NumParams(), nI: space.NumIn(), nO: space.NumOut()}
+}
+
+// EmptyBasicMap returns a basic map of space without any point.
+func EmptyBasicMap(space Space) *BasicMap {
+	b := NewBasicMap(space)
+	b.setEmpty()
+	return b
+}
+
+// Space returns the space of b.
+func (b *BasicMap) Space() Space { return b.space.Copy() }
+
+// NumParams returns the number of parameters.
+func (b *BasicMap) NumParams() int { return b.nP }
+
+// NumIn returns the number of input dimensions (0 for a set).
+func (b *BasicMap) NumIn() int { return b.nI }
+
+// NumOut returns the number of output dimensions (set dimensions for a set).
+func (b *BasicMap) NumOut() int { return b.nO }
+
+// NumLocals returns the number of local variables (divisions and existentials).
+func (b *BasicMap) NumLocals() int { return len(b.divs) }
+
+// NumCols returns the width of a constraint row: params + in + out + locals + 1.
+func (b *BasicMap) NumCols() int { return b.nP + b.nI + b.nO + len(b.divs) + 1 }
+
+func (b *BasicMap) nDims() int  { return b.nP + b.nI + b.nO }
+func (b *BasicMap) nVars() int  { return b.nDims() + len(b.divs) }
+func (b *BasicMap) locCol(i int) int { return b.nDims() + i }
+
+// Eqs returns copies of the equality rows (row·x = 0).
+func (b *BasicMap) Eqs() [][]Int { return copyRows(b.eqs) }
+
+// Ineqs returns copies of the inequality rows (row·x >= 0), not including the
+// implicit defining inequalities of division locals (see AllIneqs).
+func (b *BasicMap) Ineqs() [][]Int { return copyRows(b.ineqs) }
+
+// AllIneqs returns the inequality rows together with the two defining
+// inequalities of every division local.
+func (b *BasicMap) AllIneqs() [][]Int {
+	out := copyRows(b.ineqs)
+	for i, d := range b.divs {
+		if !d.Den.IsZero() {
+			lo, hi := b.divRows(i)
+			out = append(out, lo, hi)
+		}
+	}
+	return out
+}
+
+// Local returns the definition of local i: for a division floor(num/den),
+// its numerator row (over all columns, zero on the local itself and later
+// locals) and den > 0; for a plain existential, a nil row and den = 0.
+func (b *BasicMap) Local(i int) (num []Int, den Int) {
+	d := b.divs[i]
+	if d.Den.IsZero() {
+		return nil, Int{}
+	}
+	return copyRow(d.Num), d.Den
+}
+
+// IsDiv reports whether local i is a division with an explicit definition.
+func (b *BasicMap) IsDiv(i int) bool { return !b.divs[i].Den.IsZero() }
+
+// KnownEmpty reports whether a contradiction has already been detected in b
+// (a cheap, incomplete test; use IsEmpty for the exact answer).
+func (b *BasicMap) KnownEmpty() bool { return b.empty }
+
+func copyRows(rs [][]Int) [][]Int {
+	out := make([][]Int, len(rs))
+	for i, r := range rs {
+		out[i] = copyRow(r)
+	}
+	return out
+}
+
+// Copy returns a deep copy of b.
+func (b *BasicMap) Copy() *BasicMap {
+	c := &BasicMap{space: b.space.Copy(), nP: b.nP, nI: b.nI, nO: b.nO, empty: b.empty}
+	c.divs = make([]Div, len(b.divs))
+	for i, d := range b.divs {
+		c.divs[i] = Div{Num: copyRow(d.Num), Den: d.Den}
+	}
+	c.eqs = copyRows(b.eqs)
+	c.ineqs = copyRows(b.ineqs)
+	return c
+}
+
+func (b *BasicMap) checkRow(row []Int) {
+	if len(row) != b.NumCols() {
+		panic(fmt.Sprintf("presburger: row has %d columns, want %d", len(row), b.NumCols()))
+	}
+}
+
+// AddEq adds the equality row·x = 0; row has NumCols() entries. It panics if
+// the width is wrong (a programming error).
+func (b *BasicMap) AddEq(row []Int) {
+	b.checkRow(row)
+	b.eqs = append(b.eqs, copyRow(row))
+}
+
+// AddIneq adds the inequality row·x >= 0; row has NumCols() entries.
+func (b *BasicMap) AddIneq(row []Int) {
+	b.checkRow(row)
+	b.ineqs = append(b.ineqs, copyRow(row))
+}
+
+// AddLocalDiv adds the local q = floor(num·x / den) and returns its index.
+// num has NumCols() entries as they are before the call (so it can only
+// refer to existing columns); den must be positive. Existing rows get a
+// zero column for the new local.
+func (b *BasicMap) AddLocalDiv(num []Int, den Int) int {
+	b.checkRow(num)
+	if den.Sign() <= 0 {
+		panic("presburger: AddLocalDiv with non-positive denominator")
+	}
+	n := copyRow(num)
+	for i, d := range b.divs {
+		if d.Den.IsZero() && !n[b.locCol(i)].IsZero() {
+			panic("presburger: division refers to a plain existential")
+		}
+	}
+	idx := b.addLocal()
+	n = insertCol(n, b.locCol(idx))
+	b.divs[idx] = Div{Num: n, Den: den}
+	return idx
+}
+
+// AddExistential adds a plain existentially quantified local and returns
+// its index.
+func (b *BasicMap) AddExistential() int {
+	return b.addLocal()
+}
+
+// addLocal appends a zero column for a new local (before the constant).
+func (b *BasicMap) addLocal() int {
+	pos := b.NumCols() - 1
+	b.insertColumns(pos, 1)
+	b.divs = append(b.divs, Div{})
+	return len(b.divs) - 1
+}
+
+func insertCol(r []Int, pos int) []Int {
+	out := make([]Int, len(r)+1)
+	copy(out, r[:pos])
+	copy(out[pos+1:], r[pos:])
+	return out
+}
+
+func insertCols(r []Int, pos, n int) []Int {
+	out := make([]Int, len(r)+n)
+	copy(out, r[:pos])
+	copy(out[pos+n:], r[pos:])
+	return out
+}
+
+func deleteCol(r []Int, pos int) []Int {
+	out := make([]Int, len(r)-1)
+	copy(out, r[:pos])
+	copy(out[pos:], r[pos+1:])
+	return out
+}
+
+// insertColumns inserts n zero columns at position pos of every row and
+// division numerator. The caller updates the dimension counts.
+func (b *BasicMap) insertColumns(pos, n int) {
+	for i := range b.eqs {
+		b.eqs[i] = insertCols(b.eqs[i], pos, n)
+	}
+	for i := range b.ineqs {
+		b.ineqs[i] = insertCols(b.ineqs[i], pos, n)
+	}
+	for i := range b.divs {
+		if b.divs[i].Num != nil {
+			b.divs[i].Num = insertCols(b.divs[i].Num, pos, n)
+		}
+	}
+}
+
+// removeColumn deletes column pos (which must be zero in every row and
+// numerator, or the caller must accept dropping it).
+func (b *BasicMap) removeColumn(pos int) {
+	for i := range b.eqs {
+		b.eqs[i] = deleteCol(b.eqs[i], pos)
+	}
+	for i := range b.ineqs {
+		b.ineqs[i] = deleteCol(b.ineqs[i], pos)
+	}
+	for i := range b.divs {
+		if b.divs[i].Num != nil {
+			b.divs[i].Num = deleteCol(b.divs[i].Num, pos)
+		}
+	}
+}
+
+// removeLocal deletes local i; the caller guarantees it no longer occurs.
+func (b *BasicMap) removeLocal(i int) {
+	b.removeColumn(b.locCol(i))
+	b.divs = append(b.divs[:i], b.divs[i+1:]...)
+}
+
+// divRows returns the two defining inequalities of division local i.
+func (b *BasicMap) divRows(i int) (lo, hi []Int) {
+	d := b.divs[i]
+	c := b.locCol(i)
+	lo = copyRow(d.Num)
+	lo[c] = lo[c].Sub(d.Den) // num - den*q >= 0
+	hi = negRow(lo)          // den*q - num + den - 1 >= 0
+	k := len(hi) - 1
+	hi[k] = hi[k].Add(d.Den).Sub(NewInt(1))
+	return lo, hi
+}
+
+func (b *BasicMap) setEmpty() {
+	b.empty = true
+	w := b.NumCols()
+	row := make([]Int, w)
+	row[w-1] = NewInt(-1)
+	b.eqs = nil
+	b.ineqs = [][]Int{row}
+}
+
+// Intersect returns the conjunction of b and o, which must live in the same
+// space (equal tuples and parameter lists; Map.Intersect aligns parameters).
+// The result's locals are b's followed by o's.
+func (b *BasicMap) Intersect(o *BasicMap) *BasicMap {
+	r := b.Copy()
+	r.conjoin(o)
+	return r
+}
+
+// conjoin adds o's locals and constraints to b (same dims required).
+func (b *BasicMap) conjoin(o *BasicMap) {
+	if b.nDims() != o.nDims() {
+		panic("presburger: intersecting basic maps of different spaces")
+	}
+	base := len(b.divs)
+	nd := b.nDims()
+	for range o.divs {
+		b.addLocal()
+	}
+	w := b.NumCols()
+	mapRow := func(r []Int) []Int {
+		out := make([]Int, w)
+		copy(out, r[:nd])
+		for i := 0; i < len(o.divs); i++ {
+			out[nd+base+i] = r[nd+i]
+		}
+		out[w-1] = r[len(r)-1]
+		return out
+	}
+	for i, d := range o.divs {
+		if d.Num != nil {
+			b.divs[base+i] = Div{Num: mapRow(d.Num), Den: d.Den}
+		} else {
+			b.divs[base+i] = Div{}
+		}
+	}
+	for _, r := range o.eqs {
+		b.eqs = append(b.eqs, mapRow(r))
+	}
+	for _, r := range o.ineqs {
+		b.ineqs = append(b.ineqs, mapRow(r))
+	}
+	b.empty = b.empty || o.empty
+}
+
+// remap returns a basic map in space sp whose dimension columns are obtained
+// from b's via perm: perm[i] is the new dimension column of b's dimension
+// column i (params, in, out). New dimension columns not hit are
+// unconstrained. Locals keep their order after the new dimensions.
+func (b *BasicMap) remap(sp Space, perm []int) *BasicMap {
+	r := NewBasicMap(sp)
+	nd := r.nDims()
+	w := nd + len(b.divs) + 1
+	old := b.nDims()
+	mapRow := func(row []Int) []Int {
+		if row == nil {
+			return nil
+		}
+		out := make([]Int, w)
+		for i := 0; i < old; i++ {
+			if !row[i].IsZero() {
+				out[perm[i]] = out[perm[i]].Add(row[i])
+			}
+		}
+		for i := range b.divs {
+			out[nd+i] = row[old+i]
+		}
+		out[w-1] = row[len(row)-1]
+		return out
+	}
+	r.divs = make([]Div, len(b.divs))
+	for i, d := range b.divs {
+		r.divs[i] = Div{Num: mapRow(d.Num), Den: d.Den}
+	}
+	for _, e := range b.eqs {
+		r.eqs = append(r.eqs, mapRow(e))
+	}
+	for _, e := range b.ineqs {
+		r.ineqs = append(r.ineqs, mapRow(e))
+	}
+	r.empty = b.empty
+	return r
+}
+
+// alignParams returns b with its parameters re-ordered and extended to
+// params, which must contain all of b's parameters.
+func (b *BasicMap) alignParams(params []string) *BasicMap {
+	if sameStrings(params, b.space.Params) {
+		return b
+	}
+	sp := b.space.Copy()
+	sp.Params = append([]string(nil), params...)
+	perm := make([]int, b.nDims())
+	for i, p := range b.space.Params {
+		j := sp.paramIndex(p)
+		if j < 0 {
+			panic("presburger: alignParams: missing parameter " + p)
+		}
+		perm[i] = j
+	}
+	for i := b.nP; i < b.nDims(); i++ {
+		perm[i] = i - b.nP + len(params)
+	}
+	return b.remap(sp, perm)
+}
+
+// withSpace returns a copy of b re-labelled with space sp, which must have
+// the same numbers of params and dimensions in the same column order (used
+// by Wrap, Unwrap, Curry and Uncurry, which do not move columns).
+func (b *BasicMap) withSpace(sp Space) *BasicMap {
+	c := b.Copy()
+	c.space = sp.Copy()
+	c.nP, c.nI, c.nO = sp.NumParams(), sp.NumIn(), sp.NumOut()
+	if c.nDims() != b.nDims() {
+		panic("presburger: withSpace changes the number of dimensions")
+	}
+	return c
+}
+
+// ---------------------------------------------------------------------------
+// Normalisation
+
+// normRow divides row (with n variable columns followed by a constant) by the
+// gcd of its variable coefficients. For an inequality the constant is
+// floored (tightening over the integers). For an equality, ok is false if
+// the gcd does not divide the constant (no integer solution).
+func normRow(row []Int, eq bool) (out []Int, ok bool) {
+	n := len(row) - 1
+	g := rowGcd(row, n)
+	if g.IsZero() {
+		c := row[n]
+		if eq {
+			return row, c.IsZero()
+		}
+		return row, c.Sign() >= 0
+	}
+	if g.IsOne() {
+		return row, true
+	}
+	out = make([]Int, len(row))
+	for i := 0; i < n; i++ {
+		out[i] = row[i].FloorDiv(g)
+	}
+	if eq {
+		if !row[n].Mod(g).IsZero() {
+			return row, false
+		}
+		out[n] = row[n].FloorDiv(g)
+	} else {
+		out[n] = row[n].FloorDiv(g)
+	}
+	return out, true
+}
+
+func rowKey(r []Int) string {
+	var sb strings.Builder
+	for _, v := range r {
+		sb.WriteString(v.String())
+		sb.WriteByte(',')
+	}
+	return sb.String()
+}
+
+// normalize simplifies b in place: gcd-normalises rows, tightens inequality
+// constants, drops trivially true rows, detects trivially false rows,
+// removes duplicate rows, merges opposite inequalities into equalities,
+// substitutes out plain existentials that have a unit coefficient in an
+// equality, and drops unused plain existentials. It returns false if b was
+// found to be empty (b is then marked empty).
+func (b *BasicMap) normalize() bool {
+	if b.empty {
+		return false
+	}
+	for changed := true; changed; {
+		changed = false
+		if !b.normRows() {
+			b.setEmpty()
+			return false
+		}
+		// Substitute a plain existential with unit coefficient in an equality.
+		for ei, e := range b.eqs {
+			for l := range b.divs {
+				if !b.divs[l].Den.IsZero() {
+					continue
+				}
+				c := e[b.locCol(l)]
+				if c.IsOne() || c.Equal(NewInt(-1)) {
+					b.eqs = append(b.eqs[:ei:ei], b.eqs[ei+1:]...)
+					b.substituteLocal(l, e)
+					b.removeLocal(l)
+					changed = true
+					break
+				}
+			}
+			if changed {
+				break
+			}
+		}
+		if changed {
+			continue
+		}
+		// Drop plain existentials that occur nowhere.
+		for l := len(b.divs) - 1; l >= 0; l-- {
+			if b.divs[l].Den.IsZero() && !b.localUsed(l) {
+				b.removeLocal(l)
+			}
+		}
+	}
+	return true
+}
+
+// localUsed reports whether local l occurs in a row or a division numerator.
+func (b *BasicMap) localUsed(l int) bool {
+	c := b.locCol(l)
+	for _, r := range b.eqs {
+		if !r[c].IsZero() {
+			return true
+		}
+	}
+	for _, r := range b.ineqs {
+		if !r[c].IsZero() {
+			return true
+		}
+	}
+	for _, d := range b.divs {
+		if d.Num != nil && !d.Num[c].IsZero() {
+			return true
+		}
+	}
+	return false
+}
+
+// substituteLocal eliminates local l using equality row e (whose coefficient
+// on l is ±1) from all rows and division numerators.
+func (b *BasicMap) substituteLocal(l int, e []Int) {
+	c := b.locCol(l)
+	a := e[c] // ±1
+	// x_c = -(e - a x_c)/a ; row r: r + k*e with k = -r[c]/a = -r[c]*a.
+	sub := func(r []Int) []Int {
+		if r == nil || r[c].IsZero() {
+			return r
+		}
+		k := r[c].Mul(a).Neg()
+		return addScaled(r, k, e)
+	}
+	for i := range b.eqs {
+		b.eqs[i] = sub(b.eqs[i])
+	}
+	for i := range b.ineqs {
+		b.ineqs[i] = sub(b.ineqs[i])
+	}
+	for i := range b.divs {
+		if b.divs[i].Num != nil {
+			b.divs[i].Num = sub(b.divs[i].Num)
+		}
+	}
+}
+
+// normRows gcd-normalises rows, removes trivial and duplicate rows and
+// pairs opposite inequalities. It returns false on a trivial contradiction.
+func (b *BasicMap) normRows() bool {
+	n := b.NumCols() - 1
+	eqs := b.eqs[:0:0]
+	seen := map[string]bool{}
+	for _, r := range b.eqs {
+		r2, ok := normRow(r, true)
+		if !ok {
+			return false
+		}
+		if isZeroRow(r2, n) {
+			continue
+		}
+		// Canonical sign: first nonzero coefficient positive.
+		for i := 0; i < n; i++ {
+			if !r2[i].IsZero() {
+				if r2[i].Sign() < 0 {
+					r2 = negRow(r2)
+				}
+				break
+			}
+		}
+		k := rowKey(r2)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		eqs = append(eqs, r2)
+	}
+	// Inequalities: keep the tightest constant per coefficient vector.
+	type entry struct {
+		row []Int
+		idx int
+	}
+	best := map[string]*entry{}
+	var order []string
+	for _, r := range b.ineqs {
+		r2, ok := normRow(r, false)
+		if !ok {
+			return false
+		}
+		if isZeroRow(r2, n) {
+			continue
+		}
+		k := rowKey(r2[:n])
+		if e, ok := best[k]; ok {
+			if r2[n].Cmp(e.row[n]) < 0 {
+				e.row = r2
+			}
+			continue
+		}
+		best[k] = &entry{row: r2}
+		order = append(order, k)
+	}
+	var ineqs [][]Int
+	done := map[string]bool{}
+	for _, k := range order {
+		if done[k] {
+			continue
+		}
+		r := best[k].row
+		nk := rowKey(negRow(r[:n]))
+		if o, ok := best[nk]; ok && !done[nk] {
+			// r·x + c1 >= 0 and -r·x + c2 >= 0: -c1 <= r·x <= c2.
+			s := r[n].Add(o.row[n])
+			if s.Sign() < 0 {
+				return false
+			}
+			if s.IsZero() {
+				done[k], done[nk] = true, true
+				kk := rowKey(r)
+				if !seen[kk] && !seen[rowKey(negRow(r))] {
+					seen[kk] = true
+					eqs = append(eqs, r)
+				}
+				continue
+			}
+		}
+		ineqs = append(ineqs, r)
+	}
+	b.eqs, b.ineqs = eqs, ineqs
+	return true
+}
+
+// sortRows orders rows deterministically (for stable printing and tests).
+func sortRows(rs [][]Int) {
+	sort.SliceStable(rs, func(i, j int) bool {
+		a, b := rs[i], rs[j]
+		for k := range a {
+			if c := a[k].Cmp(b[k]); c != 0 {
+				return c > 0
+			}
+		}
+		return false
+	})
+}

@@ -1,0 +1,30 @@
+// Package presburger is Augur's exact engine for Presburger sets and
+// relations over the integers, in the style of isl: named (possibly nested)
+// tuples, symbolic parameters, quasi-affine constraints with integer
+// divisions and existential quantifiers, and finite unions.
+//
+// The package is organised in layers; read them in this order:
+//
+//   - arith.go: Int, exact integers (int64 fast path, math/big fallback).
+//   - space.go: Tuple and Space, the shape of an object (parameters by name,
+//     input and output tuples; a set is a relation without input tuple).
+//   - basic.go: BasicMap, one conjunction of affine equalities and
+//     inequalities over [params | in | out | locals | constant], where locals
+//     are integer divisions floor(aff/d) or plain existential variables;
+//     normalisation.
+//   - empty.go: exact integer emptiness (the Omega test) and Sample.
+//   - elim.go: exact elimination of existential variables into divisions
+//     (needed to negate a conjunction).
+//   - map.go: Map, a finite union of BasicMaps in one space, and every
+//     set/relation operation (intersect, subtract, apply, product, ...).
+//   - union.go: UnionMap, maps over several spaces (isl's union_map and
+//     union_set).
+//   - print.go, parse.go: isl text notation in both directions.
+//   - budget.go: context-carried budgets for the exponential operations.
+//
+// Sets are relations whose space has no input tuple; the same types and
+// method names serve both. Every operation is exact over the integers;
+// operations that can take exponential time take a context.Context that
+// also carries a Budget (see WithBudget) and fail with an error wrapping
+// ErrBudget or the context's error rather than running away.
+package presburger
