@@ -67,8 +67,8 @@ func (b *BasicMap) NumLocals() int { return len(b.divs) }
 // NumCols returns the width of a constraint row: params + in + out + locals + 1.
 func (b *BasicMap) NumCols() int { return b.nP + b.nI + b.nO + len(b.divs) + 1 }
 
-func (b *BasicMap) nDims() int  { return b.nP + b.nI + b.nO }
-func (b *BasicMap) nVars() int  { return b.nDims() + len(b.divs) }
+func (b *BasicMap) nDims() int       { return b.nP + b.nI + b.nO }
+func (b *BasicMap) nVars() int       { return b.nDims() + len(b.divs) }
 func (b *BasicMap) locCol(i int) int { return b.nDims() + i }
 
 // Eqs returns copies of the equality rows (row·x = 0).

@@ -1,0 +1,449 @@
+package presburger
+
+import (
+	"context"
+	"fmt"
+)
+
+// This file decides integer emptiness with the Omega test (Pugh 1991):
+// equalities are eliminated exactly (unit-coefficient substitution, or the
+// "mod-hat" variable that shrinks coefficients), then variables are
+// eliminated from the inequalities by Fourier-Motzkin, which is exact when
+// one side has unit coefficients; otherwise the real shadow (a necessary
+// condition) and the dark shadow (a sufficient one) are tried and, if they
+// disagree, the problem splits into splinters, each with an extra
+// equality. Variables bounded on one side only are dropped with their
+// constraints, so unbounded problems terminate.
+
+// omegaFeasible reports whether the system eqs (row·x = 0) and ineqs
+// (row·x >= 0) over nv integer variables (rows have nv+1 entries, the last
+// one the constant) has an integer solution. The rows are not modified.
+func omegaFeasible(m *meter, eqs, ineqs [][]Int, nv int) (bool, error) {
+	p := &omegaProblem{nv: nv, eqs: copyRows(eqs), ineqs: copyRows(ineqs)}
+	return p.solve(m)
+}
+
+type omegaProblem struct {
+	nv    int
+	eqs   [][]Int
+	ineqs [][]Int
+}
+
+func (p *omegaProblem) copy() *omegaProblem {
+	return &omegaProblem{nv: p.nv, eqs: copyRows(p.eqs), ineqs: copyRows(p.ineqs)}
+}
+
+// modHat returns a - m*floor(a/m + 1/2), the symmetric residue of a mod m.
+func modHat(a, m Int) Int {
+	two := NewInt(2)
+	return a.Sub(m.Mul(a.Mul(two).Add(m).FloorDiv(m.Mul(two))))
+}
+
+// normalizeAll gcd-normalises all rows; false on a contradiction.
+func (p *omegaProblem) normalizeAll() bool {
+	n := p.nv
+	eqs := p.eqs[:0]
+	for _, r := range p.eqs {
+		r2, ok := normRow(r, true)
+		if !ok {
+			return false
+		}
+		if !isZeroRow(r2, n) {
+			eqs = append(eqs, r2)
+		}
+	}
+	p.eqs = eqs
+	best := make(map[string]int, len(p.ineqs))
+	ineqs := p.ineqs[:0:0]
+	for _, r := range p.ineqs {
+		r2, ok := normRow(r, false)
+		if !ok {
+			return false
+		}
+		if isZeroRow(r2, n) {
+			continue
+		}
+		k := rowKey(r2[:n])
+		if i, ok := best[k]; ok {
+			if r2[n].Cmp(ineqs[i][n]) < 0 {
+				ineqs[i] = r2
+			}
+			continue
+		}
+		best[k] = len(ineqs)
+		ineqs = append(ineqs, r2)
+	}
+	// Opposite pairs: r + c1 >= 0 and -r + c2 >= 0 need c1 + c2 >= 0; when
+	// c1 + c2 = 0 they form an equality.
+	var keep [][]Int
+	drop := make([]bool, len(ineqs))
+	for i, r := range ineqs {
+		if drop[i] {
+			continue
+		}
+		k := rowKey(negRow(r[:n]))
+		if j, ok := best[k]; ok && j > i && !drop[j] {
+			s := r[n].Add(ineqs[j][n])
+			if s.Sign() < 0 {
+				return false
+			}
+			if s.IsZero() {
+				p.eqs = append(p.eqs, r)
+				drop[i], drop[j] = true, true
+				continue
+			}
+		}
+		keep = append(keep, r)
+	}
+	p.ineqs = keep
+	return true
+}
+
+// substitute eliminates variable v using equality e with coefficient ±1 on v.
+func (p *omegaProblem) substitute(v int, e []Int) {
+	a := e[v]
+	sub := func(r []Int) []Int {
+		if r[v].IsZero() {
+			return r
+		}
+		return addScaled(r, r[v].Mul(a).Neg(), e)
+	}
+	for i := range p.eqs {
+		p.eqs[i] = sub(p.eqs[i])
+	}
+	for i := range p.ineqs {
+		p.ineqs[i] = sub(p.ineqs[i])
+	}
+}
+
+// addVar appends a new variable column (before the constant).
+func (p *omegaProblem) addVar() int {
+	for i := range p.eqs {
+		p.eqs[i] = insertCol(p.eqs[i], p.nv)
+	}
+	for i := range p.ineqs {
+		p.ineqs[i] = insertCol(p.ineqs[i], p.nv)
+	}
+	p.nv++
+	return p.nv - 1
+}
+
+// solveEqs eliminates all equalities. It returns false on a contradiction.
+func (p *omegaProblem) solveEqs(m *meter) (bool, error) {
+	for len(p.eqs) > 0 {
+		if err := m.step(); err != nil {
+			return false, err
+		}
+		if !p.normalizeAll() {
+			return false, nil
+		}
+		if len(p.eqs) == 0 {
+			break
+		}
+		e := p.eqs[0]
+		// Variable with the smallest absolute coefficient.
+		best := -1
+		for v := 0; v < p.nv; v++ {
+			if e[v].IsZero() {
+				continue
+			}
+			if best < 0 || e[v].Abs().Cmp(e[best].Abs()) < 0 {
+				best = v
+			}
+		}
+		if best < 0 {
+			return false, fmt.Errorf("presburger: internal error: zero equality after normalisation")
+		}
+		a := e[best]
+		if a.Abs().IsOne() {
+			p.eqs = p.eqs[1:]
+			p.substitute(best, e)
+			continue
+		}
+		// Mod-hat step: with M = |a|+1, the equality implies
+		// M*sigma = sum modhat(e_i, M) x_i + modhat(c, M) for some integer
+		// sigma, in which x_best has coefficient ±1.
+		mm := a.Abs().Add(NewInt(1))
+		s := p.addVar()
+		e = p.eqs[0]
+		ne := make([]Int, p.nv+1)
+		for v := 0; v < p.nv; v++ {
+			if v == s {
+				continue
+			}
+			ne[v] = modHat(e[v], mm)
+		}
+		ne[p.nv] = modHat(e[p.nv], mm)
+		ne[s] = mm.Neg()
+		p.substitute(best, ne)
+	}
+	return true, nil
+}
+
+// solve decides feasibility, consuming p.
+func (p *omegaProblem) solve(m *meter) (bool, error) {
+	for {
+		if err := m.step(); err != nil {
+			return false, err
+		}
+		ok, err := p.solveEqs(m)
+		if err != nil || !ok {
+			return false, err
+		}
+		if !p.normalizeAll() {
+			return false, nil
+		}
+		if len(p.eqs) > 0 {
+			continue
+		}
+		if len(p.ineqs) == 0 {
+			return true, nil
+		}
+		if err := m.checkConstraints(len(p.ineqs)); err != nil {
+			return false, err
+		}
+		// Drop variables bounded on one side only, with their constraints.
+		dropped := false
+		for v := 0; v < p.nv; v++ {
+			pos, neg := false, false
+			for _, r := range p.ineqs {
+				switch r[v].Sign() {
+				case 1:
+					pos = true
+				case -1:
+					neg = true
+				}
+			}
+			if pos != neg {
+				keep := p.ineqs[:0]
+				for _, r := range p.ineqs {
+					if r[v].IsZero() {
+						keep = append(keep, r)
+					}
+				}
+				p.ineqs = keep
+				dropped = true
+			}
+		}
+		if dropped {
+			continue
+		}
+		// Choose the variable to eliminate: exact eliminations first, then
+		// the fewest new constraints.
+		bestV, bestExact, bestCost := -1, false, 0
+		for v := 0; v < p.nv; v++ {
+			nl, nu := 0, 0
+			lowUnit, upUnit := true, true
+			for _, r := range p.ineqs {
+				switch r[v].Sign() {
+				case 1:
+					nl++
+					if !r[v].IsOne() {
+						lowUnit = false
+					}
+				case -1:
+					nu++
+					if !r[v].Neg().IsOne() {
+						upUnit = false
+					}
+				}
+			}
+			if nl == 0 {
+				continue
+			}
+			exact := lowUnit || upUnit
+			cost := nl * nu
+			if bestV < 0 || (exact && !bestExact) || (exact == bestExact && cost < bestCost) {
+				bestV, bestExact, bestCost = v, exact, cost
+			}
+		}
+		if bestV < 0 {
+			return true, nil
+		}
+		v := bestV
+		var lows, ups, rest [][]Int
+		for _, r := range p.ineqs {
+			switch r[v].Sign() {
+			case 1:
+				lows = append(lows, r)
+			case -1:
+				ups = append(ups, r)
+			default:
+				rest = append(rest, r)
+			}
+		}
+		shadow := func(dark bool) [][]Int {
+			out := append([][]Int(nil), rest...)
+			for _, l := range lows {
+				for _, u := range ups {
+					a, b := l[v], u[v].Neg()
+					r := make([]Int, p.nv+1)
+					for i := range r {
+						r[i] = b.Mul(l[i]).Add(a.Mul(u[i]))
+					}
+					if dark {
+						k := len(r) - 1
+						r[k] = r[k].Sub(a.Sub(NewInt(1)).Mul(b.Sub(NewInt(1))))
+					}
+					out = append(out, r)
+				}
+			}
+			return out
+		}
+		if bestExact {
+			p.ineqs = shadow(false)
+			continue
+		}
+		// Real shadow: necessary.
+		real := &omegaProblem{nv: p.nv, ineqs: shadow(false)}
+		ok, err = real.solve(m)
+		if err != nil || !ok {
+			return false, err
+		}
+		// Dark shadow: sufficient.
+		dark := &omegaProblem{nv: p.nv, ineqs: shadow(true)}
+		ok, err = dark.solve(m)
+		if err != nil || ok {
+			return ok, err
+		}
+		// Splinters: with cmax the largest upper coefficient, any solution
+		// outside the dark shadow satisfies a*x = L + i for some lower bound
+		// a*x >= L and 0 <= i <= (cmax*a - cmax - a)/cmax.
+		cmax := Int{}
+		for _, u := range ups {
+			if c := u[v].Neg(); c.Cmp(cmax) > 0 {
+				cmax = c
+			}
+		}
+		for _, l := range lows {
+			a := l[v]
+			hi := cmax.Mul(a).Sub(cmax).Sub(a).FloorDiv(cmax)
+			for i := NewInt(0); i.Cmp(hi) <= 0; i = i.Add(NewInt(1)) {
+				if err := m.step(); err != nil {
+					return false, err
+				}
+				q := p.copy()
+				e := copyRow(l) // a*x + lrest = i, i.e. a*x - L - i = 0
+				k := len(e) - 1
+				e[k] = e[k].Sub(i)
+				q.eqs = append(q.eqs, e)
+				ok, err := q.solve(m)
+				if err != nil || ok {
+					return ok, err
+				}
+			}
+		}
+		return false, nil
+	}
+}
+
+// flatRows returns b's equalities and all inequalities (with the division
+// definitions) over its nVars variables.
+func (b *BasicMap) flatRows() (eqs, ineqs [][]Int) {
+	return b.eqs, b.AllIneqs()
+}
+
+// IsEmpty reports whether b has no integer point, for any value of the
+// parameters (parameters, dimensions and locals all range over the
+// integers). The decision is exact.
+func (b *BasicMap) IsEmpty(ctx context.Context) (bool, error) {
+	return b.isEmpty(newMeter(ctx))
+}
+
+func (b *BasicMap) isEmpty(m *meter) (bool, error) {
+	if b.empty {
+		return true, nil
+	}
+	eqs, ineqs := b.flatRows()
+	ok, err := omegaFeasible(m, eqs, ineqs, b.nVars())
+	if err != nil {
+		return false, fmt.Errorf("emptiness of a conjunction of %d constraints: %w", len(eqs)+len(ineqs), err)
+	}
+	return !ok, nil
+}
+
+// Sample returns an integer point of b as values of the columns [params |
+// in | out] (locals are existentially quantified and not returned), or nil
+// if b is empty.
+func (b *BasicMap) Sample(ctx context.Context) ([]Int, error) {
+	return b.sample(newMeter(ctx))
+}
+
+func (b *BasicMap) sample(m *meter) ([]Int, error) {
+	if b.empty {
+		return nil, nil
+	}
+	eqs, ineqs := b.flatRows()
+	eqs, ineqs = copyRows(eqs), copyRows(ineqs)
+	nv := b.nVars()
+	w := nv + 1
+	feasible := func(extra ...[]Int) (bool, error) {
+		return omegaFeasible(m, eqs, append(append([][]Int(nil), ineqs...), extra...), nv)
+	}
+	if ok, err := feasible(); err != nil || !ok {
+		return nil, err
+	}
+	// bound returns the row sign*x_j - c >= 0 (i.e. sign*x_j >= c).
+	bound := func(j int, sign int64, c Int) []Int {
+		r := make([]Int, w)
+		r[j] = NewInt(sign)
+		r[w-1] = c.Neg()
+		return r
+	}
+	point := make([]Int, b.nDims())
+	for j := 0; j < b.nDims(); j++ {
+		// Search x_j >= 0 first, then x_j <= -1 (as -x_j >= 1).
+		sign := int64(1)
+		ok, err := feasible(bound(j, 1, Int{}))
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			sign = -1
+		}
+		// y = sign*x_j ranges over y >= y0 (y0 = 0 or 1); find the least y.
+		y0 := NewInt(0)
+		if sign < 0 {
+			y0 = NewInt(1)
+		}
+		lo := bound(j, sign, y0)
+		// Exponential search for hi with {y0 <= y <= hi} feasible.
+		hi := y0
+		step := NewInt(1)
+		for {
+			ok, err := feasible(lo, bound(j, -sign, hi.Neg()))
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				break
+			}
+			hi = hi.Add(step)
+			step = step.Mul(NewInt(2))
+		}
+		// Binary search for the least feasible hi.
+		l := y0
+		for l.Cmp(hi) < 0 {
+			mid := l.Add(hi).FloorDiv(NewInt(2))
+			ok, err := feasible(lo, bound(j, -sign, mid.Neg()))
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				hi = mid
+			} else {
+				l = mid.Add(NewInt(1))
+			}
+		}
+		v := hi
+		if sign < 0 {
+			v = v.Neg()
+		}
+		point[j] = v
+		e := make([]Int, w)
+		e[j] = NewInt(1)
+		e[w-1] = v.Neg()
+		eqs = append(eqs, e)
+	}
+	return point, nil
+}
