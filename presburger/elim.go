@@ -1,0 +1,299 @@
+package presburger
+
+import (
+	"context"
+	"fmt"
+)
+
+// This file turns every plain existential of a conjunction into explicit
+// integer divisions, exactly, so that the conjunction can be negated
+// (Subtract, Complement). The method follows the Omega test's exact
+// projection:
+//
+//   - an existential with a unit coefficient in an equality is substituted;
+//   - an existential l that is the only existential of an equality
+//     a·l + r = 0 becomes the division floor(-r/a) (the equality, kept,
+//     then expresses that a divides r: a stride constraint);
+//   - an equality between several existentials, none with a unit
+//     coefficient, is reduced with Pugh's mod-hat variable;
+//   - an existential bounded on one side only is dropped with its bounds;
+//   - an existential with unit coefficients on all its lower (or upper)
+//     bounds is eliminated by Fourier-Motzkin, which is then exact;
+//   - otherwise, any solution has l equal to the largest of its lower
+//     bounds rounded up, ceil(L_i/a_i), for some i: the conjunction splits
+//     into one piece per lower bound where l is that division (or, when
+//     L_i itself involves another existential, where a·l - L_i is pinned to
+//     each of 0..a-1, an equality handled as above). Upper bounds are used
+//     instead when there are fewer.
+
+// ExplicitDivs returns a union of conjunctions, equal to b as a set of
+// points, in which every local is a division with an explicit definition.
+func (b *BasicMap) ExplicitDivs(ctx context.Context) ([]*BasicMap, error) {
+	return b.explicitDivs(newMeter(ctx))
+}
+
+func (b *BasicMap) hasPlainLocals() bool {
+	for _, d := range b.divs {
+		if d.Den.IsZero() {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *BasicMap) explicitDivs(m *meter) ([]*BasicMap, error) {
+	if !b.hasPlainLocals() {
+		c := b.Copy()
+		if !c.normalize() {
+			return nil, nil
+		}
+		return []*BasicMap{c}, nil
+	}
+	var out []*BasicMap
+	work := []*BasicMap{b.Copy()}
+	for len(work) > 0 {
+		if err := m.step(); err != nil {
+			return nil, fmt.Errorf("eliminating existentials: %w", err)
+		}
+		if err := m.checkDisjuncts(len(work) + len(out)); err != nil {
+			return nil, fmt.Errorf("eliminating existentials: %w", err)
+		}
+		c := work[len(work)-1]
+		work = work[:len(work)-1]
+		if !c.normalize() {
+			continue
+		}
+		if !c.hasPlainLocals() {
+			out = append(out, c)
+			continue
+		}
+		pieces, err := c.elimStep(m)
+		if err != nil {
+			return nil, err
+		}
+		work = append(work, pieces...)
+	}
+	return out, nil
+}
+
+// plainIn reports the plain locals with a nonzero coefficient in row r.
+func (b *BasicMap) plainIn(r []Int) []int {
+	var ls []int
+	for l, d := range b.divs {
+		if d.Den.IsZero() && !r[b.locCol(l)].IsZero() {
+			ls = append(ls, l)
+		}
+	}
+	return ls
+}
+
+// replaceByDiv makes plain local l equal to the new division floor(num/den)
+// and removes l. num must not refer to plain locals.
+func (b *BasicMap) replaceByDiv(l int, num []Int, den Int) {
+	q := b.AddLocalDiv(num, den)
+	cl, cq := b.locCol(l), b.locCol(q)
+	move := func(r []Int) {
+		if !r[cl].IsZero() {
+			r[cq] = r[cq].Add(r[cl])
+			r[cl] = Int{}
+		}
+	}
+	for _, r := range b.eqs {
+		move(r)
+	}
+	for _, r := range b.ineqs {
+		move(r)
+	}
+	b.removeLocal(l)
+}
+
+// elimStep performs one elimination step on a normalised conjunction with
+// at least one plain local and returns the resulting pieces.
+func (b *BasicMap) elimStep(m *meter) ([]*BasicMap, error) {
+	// 1. Equalities involving plain locals.
+	for ei, e := range b.eqs {
+		ls := b.plainIn(e)
+		if len(ls) == 0 {
+			continue
+		}
+		if len(ls) == 1 {
+			l := ls[0]
+			c := b.locCol(l)
+			row := e
+			if row[c].Sign() < 0 {
+				row = negRow(row)
+			}
+			a := row[c]
+			num := negRow(row)
+			num[c] = Int{}
+			b.replaceByDiv(l, num, a)
+			return []*BasicMap{b}, nil
+		}
+		// Several plain locals, none with a unit coefficient (normalize
+		// substitutes those): mod-hat reduction on the smallest one.
+		best := ls[0]
+		for _, l := range ls[1:] {
+			if e[b.locCol(l)].Abs().Cmp(e[b.locCol(best)].Abs()) < 0 {
+				best = l
+			}
+		}
+		mm := e[b.locCol(best)].Abs().Add(NewInt(1))
+		s := b.AddExistential()
+		e = b.eqs[ei]
+		ne := make([]Int, len(e))
+		for i := range e {
+			ne[i] = modHat(e[i], mm)
+		}
+		ne[b.locCol(s)] = mm.Neg()
+		// ne has coefficient ±1 on best: substitute best everywhere.
+		b.substituteLocal(best, ne)
+		b.removeLocal(best)
+		return []*BasicMap{b}, nil
+	}
+	// 2. Inequalities only.
+	type cand struct {
+		l         int
+		lows, ups []int
+		exact     bool
+		cleanLow  bool
+		cleanUp   bool
+	}
+	var cands []cand
+	for l, d := range b.divs {
+		if !d.Den.IsZero() {
+			continue
+		}
+		c := b.locCol(l)
+		cd := cand{l: l, cleanLow: true, cleanUp: true}
+		lowUnit, upUnit := true, true
+		for i, r := range b.ineqs {
+			switch r[c].Sign() {
+			case 1:
+				cd.lows = append(cd.lows, i)
+				lowUnit = lowUnit && r[c].IsOne()
+				cd.cleanLow = cd.cleanLow && len(b.plainIn(r)) == 1
+			case -1:
+				cd.ups = append(cd.ups, i)
+				upUnit = upUnit && r[c].Neg().IsOne()
+				cd.cleanUp = cd.cleanUp && len(b.plainIn(r)) == 1
+			}
+		}
+		if len(cd.lows) == 0 || len(cd.ups) == 0 {
+			// Unbounded on one side (or unused): drop l with its bounds.
+			keep := b.ineqs[:0:0]
+			for _, r := range b.ineqs {
+				if r[c].IsZero() {
+					keep = append(keep, r)
+				}
+			}
+			b.ineqs = keep
+			b.removeLocal(l)
+			return []*BasicMap{b}, nil
+		}
+		cd.exact = lowUnit || upUnit
+		cands = append(cands, cd)
+	}
+	// Exact Fourier-Motzkin if possible (fewest new rows).
+	bestI := -1
+	for i, cd := range cands {
+		if cd.exact && (bestI < 0 || len(cd.lows)*len(cd.ups) < len(cands[bestI].lows)*len(cands[bestI].ups)) {
+			bestI = i
+		}
+	}
+	if bestI >= 0 {
+		cd := cands[bestI]
+		c := b.locCol(cd.l)
+		var rows [][]Int
+		for i, r := range b.ineqs {
+			if r[c].IsZero() {
+				rows = append(rows, r)
+			}
+			_ = i
+		}
+		for _, li := range cd.lows {
+			for _, ui := range cd.ups {
+				lr, ur := b.ineqs[li], b.ineqs[ui]
+				a, bb := lr[c], ur[c].Neg()
+				r := make([]Int, len(lr))
+				for k := range r {
+					r[k] = bb.Mul(lr[k]).Add(a.Mul(ur[k]))
+				}
+				rows = append(rows, r)
+			}
+		}
+		if err := m.checkConstraints(len(rows)); err != nil {
+			return nil, fmt.Errorf("eliminating existentials: %w", err)
+		}
+		b.ineqs = rows
+		b.removeLocal(cd.l)
+		return []*BasicMap{b}, nil
+	}
+	// Split on the lower (or upper) bound that is attained.
+	pick, useLow := -1, true
+	score := func(cd cand, low bool) int {
+		n := len(cd.ups)
+		clean := cd.cleanUp
+		if low {
+			n, clean = len(cd.lows), cd.cleanLow
+		}
+		if !clean {
+			n += 1000
+		}
+		return n
+	}
+	bestScore := 0
+	for i, cd := range cands {
+		for _, low := range []bool{true, false} {
+			if s := score(cd, low); pick < 0 || s < bestScore {
+				pick, useLow, bestScore = i, low, s
+			}
+		}
+	}
+	cd := cands[pick]
+	c := b.locCol(cd.l)
+	bounds := cd.ups
+	clean := cd.cleanUp
+	if useLow {
+		bounds, clean = cd.lows, cd.cleanLow
+	}
+	var pieces []*BasicMap
+	for _, bi := range bounds {
+		if err := m.step(); err != nil {
+			return nil, fmt.Errorf("eliminating existentials: %w", err)
+		}
+		r := b.ineqs[bi]
+		// Lower bound a·l + rest >= 0 attained at l = ceil(-rest/a)
+		//   = floor((-rest + a - 1)/a); band: a·l + rest <= a - 1.
+		// Upper bound -a·l + rest >= 0 attained at l = floor(rest/a);
+		//   band: rest - a·l <= a - 1.
+		a := r[c].Abs()
+		p := b.Copy()
+		band := negRow(r)
+		k := len(band) - 1
+		band[k] = band[k].Add(a).Sub(NewInt(1))
+		p.ineqs = append(p.ineqs, band)
+		if clean {
+			var num []Int
+			if useLow {
+				num = negRow(r)
+				num[k] = num[k].Add(a).Sub(NewInt(1))
+			} else {
+				num = copyRow(r)
+			}
+			num[c] = Int{}
+			p.replaceByDiv(cd.l, num, a)
+			pieces = append(pieces, p)
+			continue
+		}
+		// Pin a·l + rest (or rest - a·l) to each value of the band: an
+		// equality on l, handled by the equality steps.
+		for v := NewInt(0); v.Cmp(a) < 0; v = v.Add(NewInt(1)) {
+			q := p.Copy()
+			e := copyRow(r)
+			e[k] = e[k].Sub(v)
+			q.eqs = append(q.eqs, e)
+			pieces = append(pieces, q)
+		}
+	}
+	return pieces, nil
+}

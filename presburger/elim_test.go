@@ -1,0 +1,64 @@
+package presburger
+
+import (
+	"context"
+	"math/rand"
+	"testing"
+)
+
+func TestExplicitDivsBrute(t *testing.T) {
+	g := randGen{rand.New(rand.NewSource(3))}
+	ctx := context.Background()
+	n := propCount(1500)
+	maxPieces := 0
+	for it := 0; it < n; it++ {
+		params := []string{"N"}[:g.r.Intn(2)]
+		sp := g.randSetSpace(params)
+		b := g.randBasic(sp, 4)
+		// Add a second existential with a non-unit coefficient now and then.
+		if g.r.Intn(2) == 0 {
+			l := b.AddExistential()
+			w := b.NumCols()
+			c := b.locCol(l)
+			lo, hi := make([]Int, w), make([]Int, w)
+			lo[c], lo[w-1] = NewInt(1), NewInt(boxE)
+			hi[c], hi[w-1] = NewInt(-1), NewInt(boxE)
+			b.AddIneq(lo)
+			b.AddIneq(hi)
+			r := make([]Int, w)
+			r[c] = NewInt(int64(2 + g.r.Intn(3)))
+			r[g.r.Intn(b.nDims())] = g.coef(3)
+			r[w-1] = g.coef(3)
+			if g.r.Intn(2) == 0 {
+				b.AddEq(r)
+			} else {
+				b.AddIneq(r)
+				b.AddIneq(negRow(addScaled(r, NewInt(0), r)))
+				row := b.ineqs[len(b.ineqs)-1]
+				row[w-1] = row[w-1].Add(NewInt(int64(g.r.Intn(4))))
+			}
+		}
+		pieces, err := b.ExplicitDivs(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(pieces) > maxPieces {
+			maxPieces = len(pieces)
+		}
+		for _, p := range pieces {
+			if p.hasPlainLocals() {
+				t.Fatalf("case %d: plain local left", it)
+			}
+		}
+		m := NewMap(sp, pieces...)
+		forBox(b.nDims(), boxB, func(pt []Int) bool {
+			want := bruteContains(b, pt)
+			got := bruteMapContains(m, pt)
+			if want != got {
+				t.Fatalf("case %d: point %v: original %v, explicit %v\n%s", it, pt, want, got, dumpBasic(b))
+			}
+			return true
+		})
+	}
+	t.Logf("%d cases, at most %d pieces", n, maxPieces)
+}
