@@ -1,0 +1,153 @@
+package value
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/augur-verify/augur/syntax"
+)
+
+// Builtin describes a built-in function of the value language.
+type Builtin struct {
+	Name  string
+	Arity int
+	// FloatOnly functions (sqrt, exp, ...) take and return a float type;
+	// the others (min, max, abs, clamp) take any numeric type; select
+	// takes a bool and two values of one type.
+	FloatOnly bool
+}
+
+var builtins = map[string]Builtin{
+	"min": {"min", 2, false}, "max": {"max", 2, false}, "abs": {"abs", 1, false},
+	"clamp": {"clamp", 3, false}, "select": {"select", 3, false},
+	"sqrt": {"sqrt", 1, true}, "exp": {"exp", 1, true}, "log": {"log", 1, true},
+	"pow": {"pow", 2, true}, "floor": {"floor", 1, true}, "ceil": {"ceil", 1, true},
+	"round": {"round", 1, true}, "sin": {"sin", 1, true}, "cos": {"cos", 1, true},
+	"tanh": {"tanh", 1, true},
+}
+
+// LookupBuiltin returns the built-in function called name.
+func LookupBuiltin(name string) (Builtin, bool) {
+	b, ok := builtins[name]
+	return b, ok
+}
+
+// Call applies a built-in function.
+//
+//   - min, max: the smaller or larger operand; on floats as Go's math.Min
+//     and math.Max (NaN if either is NaN, -0 below +0).
+//   - abs: keeps the type; wraps on the most negative signed value.
+//   - clamp(x, lo, hi) is min(max(x, lo), hi).
+//   - select(c, a, b) is a if c else b; eager: undefined if any of c, a, b
+//     is undefined.
+//   - sqrt exp log pow floor ceil sin cos tanh on f32 and f64, computed in
+//     float64 and rounded to the type; round rounds half to even.
+//
+// Every argument but select's condition must have the same type. An
+// undefined argument gives an undefined result. Wrong arity or types are
+// errors.
+func Call(name string, args []Value) (Value, error) {
+	b, ok := builtins[name]
+	if !ok {
+		return Value{}, fmt.Errorf("unknown function %s", name)
+	}
+	if len(args) != b.Arity {
+		return Value{}, fmt.Errorf("%s takes %d arguments, got %d", name, b.Arity, len(args))
+	}
+	operands := args
+	if name == "select" {
+		if args[0].typ != syntax.Bool {
+			return Value{}, fmt.Errorf("select condition has type %s, want bool", args[0].typ)
+		}
+		operands = args[1:]
+	}
+	t := operands[0].typ
+	for _, a := range operands[1:] {
+		if a.typ != t {
+			return Value{}, fmt.Errorf("%s on mismatched types %s and %s", name, t, a.typ)
+		}
+	}
+	switch {
+	case name == "select":
+		if t == syntax.Invalid {
+			return Value{}, fmt.Errorf("select on invalid type")
+		}
+	case b.FloatOnly && !t.IsFloat():
+		return Value{}, fmt.Errorf("%s needs a float argument, got %s", name, t)
+	case !t.IsNumeric():
+		return Value{}, fmt.Errorf("%s needs a numeric argument, got %s", name, t)
+	}
+	for _, a := range args {
+		if !a.def {
+			return Undef(t), nil
+		}
+	}
+	switch name {
+	case "select":
+		if args[0].bits != 0 {
+			return args[1], nil
+		}
+		return args[2], nil
+	case "min":
+		return minMax(args[0], args[1], true), nil
+	case "max":
+		return minMax(args[0], args[1], false), nil
+	case "clamp":
+		return minMax(minMax(args[0], args[1], false), args[2], true), nil
+	case "abs":
+		x := args[0]
+		switch {
+		case t.IsSigned():
+			if int64(x.bits) < 0 {
+				return wrap(t, -x.bits), nil
+			}
+			return x, nil
+		case t.IsUnsigned():
+			return x, nil
+		}
+		return Float(t, math.Abs(x.Float64())), nil
+	}
+	x := args[0].Float64()
+	var f float64
+	switch name {
+	case "sqrt":
+		f = math.Sqrt(x)
+	case "exp":
+		f = math.Exp(x)
+	case "log":
+		f = math.Log(x)
+	case "pow":
+		f = math.Pow(x, args[1].Float64())
+	case "floor":
+		f = math.Floor(x)
+	case "ceil":
+		f = math.Ceil(x)
+	case "round":
+		f = math.RoundToEven(x)
+	case "sin":
+		f = math.Sin(x)
+	case "cos":
+		f = math.Cos(x)
+	case "tanh":
+		f = math.Tanh(x)
+	}
+	return Float(t, f), nil
+}
+
+func minMax(x, y Value, isMin bool) Value {
+	t := x.typ
+	if t.IsFloat() {
+		if isMin {
+			return Float(t, math.Min(x.Float64(), y.Float64()))
+		}
+		return Float(t, math.Max(x.Float64(), y.Float64()))
+	}
+	less := x.bits < y.bits
+	if t.IsSigned() {
+		less = int64(x.bits) < int64(y.bits)
+	}
+	if less == isMin {
+		return x
+	}
+	return y
+}

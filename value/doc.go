@@ -1,0 +1,10 @@
+// Package value computes the scalar semantics shared by specifications and
+// kernels: typed values (bool, i8 to i64, u8 to u64, f32, f64) or the
+// undefined value, and every operation of the two languages on them, as
+// settled by section 3 of the input formats' contract.
+//
+// Integers wrap to their width after every operation; / and % are
+// Euclidean on signed types and total (x / 0 == x % 0 == 0); f32 results
+// are rounded to binary32 after every operation; undefined operands give
+// undefined results. Start reading at Value, then Binary and Call.
+package value

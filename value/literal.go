@@ -1,0 +1,147 @@
+package value
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/augur-verify/augur/syntax"
+)
+
+// Literal converts the spelling of a literal to a value of type t, the
+// type its context demands. text is an integer literal (decimal or 0x
+// hexadecimal), a float literal (1.0, 1., .5, 1e-3) or true/false, with an
+// optional leading '-' so that a negated literal such as -128 can be
+// converted as a whole. An integer literal must fit t when t is an integer
+// type; it is rounded to nearest when t is a float type. A float literal
+// needs a float type and must not overflow it. It is an error for a
+// literal not to fit its type.
+func Literal(t syntax.Type, text string) (Value, error) {
+	body, neg := strings.CutPrefix(text, "-")
+	switch {
+	case body == "true" || body == "false":
+		if t != syntax.Bool || neg {
+			return Value{}, fmt.Errorf("boolean literal %s used as %s", text, t)
+		}
+		return Bool(body == "true"), nil
+	case isIntSpelling(body):
+		n, ok := parseBigInt(body)
+		if !ok {
+			return Value{}, fmt.Errorf("malformed integer literal %q", text)
+		}
+		if neg {
+			n.Neg(n)
+		}
+		return intLiteral(t, n, text)
+	}
+	if t.IsFloat() {
+		bits := 64
+		if t == syntax.F32 {
+			bits = 32
+		}
+		f, err := strconv.ParseFloat(text, bits)
+		if err != nil && !errors.Is(err, strconv.ErrRange) || isBadFloatSpelling(body) {
+			return Value{}, fmt.Errorf("malformed float literal %q", text)
+		}
+		if math.IsInf(f, 0) {
+			return Value{}, fmt.Errorf("float literal %s overflows %s", text, t)
+		}
+		return Float(t, f), nil
+	}
+	if t.IsInteger() {
+		return Value{}, fmt.Errorf("float literal %s used as %s (cast it explicitly)", text, t)
+	}
+	return Value{}, fmt.Errorf("literal %s used as %s", text, t)
+}
+
+func isIntSpelling(s string) bool {
+	if strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X") {
+		return true
+	}
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// isBadFloatSpelling rejects what strconv accepts but the lexer does not:
+// hexadecimal floats, underscores, inf and nan.
+func isBadFloatSpelling(s string) bool {
+	if s == "" {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
+			return true
+		}
+	}
+	return false
+}
+
+func parseBigInt(s string) (*big.Int, bool) {
+	base := 10
+	if strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X") {
+		s, base = s[2:], 16
+	}
+	if s == "" {
+		return nil, false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		ok := '0' <= c && c <= '9' || base == 16 && ('a' <= c && c <= 'f' || 'A' <= c && c <= 'F')
+		if !ok {
+			return nil, false
+		}
+	}
+	return new(big.Int).SetString(s, base)
+}
+
+func intLiteral(t syntax.Type, n *big.Int, text string) (Value, error) {
+	switch {
+	case t.IsInteger():
+		lo, hi := Range(t)
+		if n.Cmp(lo) < 0 || n.Cmp(hi) > 0 {
+			return Value{}, fmt.Errorf("integer literal %s does not fit %s", text, t)
+		}
+		if t.IsSigned() {
+			return Int(t, n.Int64()), nil
+		}
+		return Uint(t, n.Uint64()), nil
+	case t.IsFloat():
+		f := new(big.Float).SetInt(n)
+		if t == syntax.F32 {
+			x, _ := f.Float32()
+			if math.IsInf(float64(x), 0) {
+				return Value{}, fmt.Errorf("integer literal %s overflows %s", text, t)
+			}
+			return Float(t, float64(x)), nil
+		}
+		x, _ := f.Float64()
+		if math.IsInf(x, 0) {
+			return Value{}, fmt.Errorf("integer literal %s overflows %s", text, t)
+		}
+		return Float(t, x), nil
+	}
+	return Value{}, fmt.Errorf("integer literal %s used as %s", text, t)
+}
+
+// Range returns the smallest and largest values of the integer type t.
+func Range(t syntax.Type) (lo, hi *big.Int) {
+	w := uint(t.Bits())
+	one := big.NewInt(1)
+	if t.IsSigned() {
+		hi = new(big.Int).Sub(new(big.Int).Lsh(one, w-1), one)
+		lo = new(big.Int).Neg(new(big.Int).Lsh(one, w-1))
+		return lo, hi
+	}
+	return new(big.Int), new(big.Int).Sub(new(big.Int).Lsh(one, w), one)
+}
