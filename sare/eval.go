@@ -1,0 +1,438 @@
+package sare
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/bits"
+	"strconv"
+
+	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/value"
+)
+
+// Env gives expressions their meaning during evaluation.
+type Env interface {
+	// Index returns the value of a parameter or index variable.
+	Index(name string) (int64, bool)
+	// Tensor returns a specification tensor's element: the undefined value
+	// of its type outside every equation's domain.
+	Tensor(name string, idx []int64) (value.Value, error)
+	// Array returns a kernel array's cell.
+	Array(name string, idx []int64) (value.Value, error)
+}
+
+var errNoTensor = errors.New("no tensors or arrays in this context")
+
+// errNeed is returned by the evaluator's internal environment when an
+// element is not computed yet; the evaluation is retried once it is.
+var errNeed = errors.New("element not computed yet")
+
+// errorAt returns an evaluation error at pos. The error is a
+// *syntax.Error so that callers holding the source can render it with
+// its line and caret.
+func errorAt(pos syntax.Pos, format string, args ...any) error {
+	return &syntax.Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}
+}
+
+// EvalIndex evaluates an index expression exactly over int64, with floor
+// division and non-negative remainder. Overflow of int64 is an error, as
+// are an unbound name and a divisor that is not positive.
+func EvalIndex(x syntax.Expr, env Env) (int64, error) {
+	switch x := x.(type) {
+	case *syntax.Ident:
+		n, ok := env.Index(x.Name)
+		if !ok {
+			return 0, errorAt(x.Pos(), "no value for index %s", x.Name)
+		}
+		return n, nil
+	case *syntax.Lit:
+		if x.Kind != syntax.IntLiteral {
+			return 0, errorAt(x.Pos(), "%s literal %s in an index expression", x.Kind, x.Text)
+		}
+		v, err := value.Literal(syntax.I64, x.Text)
+		if err != nil {
+			return 0, errorAt(x.Pos(), "integer literal %s overflows the index range", x.Text)
+		}
+		return v.Int64(), nil
+	case *syntax.Unary:
+		if x.Op != syntax.OpNeg {
+			break
+		}
+		if lit, ok := x.X.(*syntax.Lit); ok && lit.Kind == syntax.IntLiteral {
+			v, err := value.Literal(syntax.I64, "-"+lit.Text)
+			if err != nil {
+				return 0, errorAt(x.Pos(), "integer literal -%s overflows the index range", lit.Text)
+			}
+			return v.Int64(), nil
+		}
+		n, err := EvalIndex(x.X, env)
+		if err != nil {
+			return 0, err
+		}
+		if n == math.MinInt64 {
+			return 0, errorAt(x.Pos(), "index overflow in %s", syntax.ExprString(x))
+		}
+		return -n, nil
+	case *syntax.Binary:
+		a, err := EvalIndex(x.X, env)
+		if err != nil {
+			return 0, err
+		}
+		b, err := EvalIndex(x.Y, env)
+		if err != nil {
+			return 0, err
+		}
+		r, ok := indexOp(x.Op, a, b)
+		if !ok {
+			if (x.Op == syntax.OpDiv || x.Op == syntax.OpRem) && b <= 0 {
+				return 0, errorAt(x.Y.Pos(), "%s by %d in an index expression (the divisor must be positive)", x.Op, b)
+			}
+			return 0, errorAt(x.Pos(), "index overflow in %s (%d %s %d)", syntax.ExprString(x), a, x.Op, b)
+		}
+		return r, nil
+	case *syntax.Call:
+		switch x.Fun.Name {
+		case "min", "max":
+			if len(x.Args) != 2 {
+				break
+			}
+			a, err := EvalIndex(x.Args[0], env)
+			if err != nil {
+				return 0, err
+			}
+			b, err := EvalIndex(x.Args[1], env)
+			if err != nil {
+				return 0, err
+			}
+			if x.Fun.Name == "min" {
+				return min(a, b), nil
+			}
+			return max(a, b), nil
+		case "select":
+			if len(x.Args) != 3 {
+				break
+			}
+			c, err := EvalCond(x.Args[0], env)
+			if err != nil {
+				return 0, err
+			}
+			// Both branches are evaluated, as everywhere in the language.
+			a, err := EvalIndex(x.Args[1], env)
+			if err != nil {
+				return 0, err
+			}
+			b, err := EvalIndex(x.Args[2], env)
+			if err != nil {
+				return 0, err
+			}
+			if c {
+				return a, nil
+			}
+			return b, nil
+		}
+	}
+	return 0, errorAt(x.Pos(), "%s is not an index expression", syntax.ExprString(x))
+}
+
+// indexOp applies an index-language operator; ok is false on overflow or
+// a divisor that is not positive.
+func indexOp(op syntax.Op, a, b int64) (int64, bool) {
+	switch op {
+	case syntax.OpAdd:
+		r := a + b
+		return r, (r > a) == (b > 0)
+	case syntax.OpSub:
+		r := a - b
+		return r, (r < a) == (b > 0)
+	case syntax.OpMul:
+		if a == 0 || b == 0 {
+			return 0, true
+		}
+		hi, lo := bits.Mul64(uint64(abs64(a)), uint64(abs64(b)))
+		if a == math.MinInt64 || b == math.MinInt64 {
+			// Only ±1 times MinInt64 fits.
+			if a == 1 || b == 1 {
+				return math.MinInt64, true
+			}
+			return 0, false
+		}
+		neg := (a < 0) != (b < 0)
+		if hi != 0 || lo > math.MaxInt64+boolU(neg) {
+			return 0, false
+		}
+		if neg {
+			return -int64(lo), true // lo == 1<<63 gives MinInt64
+		}
+		return int64(lo), true
+	case syntax.OpDiv, syntax.OpRem:
+		if b <= 0 {
+			return 0, false
+		}
+		q, r := value.EuclidDiv(a, b)
+		if op == syntax.OpDiv {
+			return q, true
+		}
+		return r, true
+	}
+	return 0, false
+}
+
+func abs64(a int64) int64 {
+	if a < 0 {
+		return -a
+	}
+	return a
+}
+
+func boolU(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// EvalCond evaluates a constraint over exact integers.
+func EvalCond(x syntax.Expr, env Env) (bool, error) {
+	switch x := x.(type) {
+	case *syntax.Lit:
+		if x.Kind == syntax.BoolLiteral {
+			return x.Text == "true", nil
+		}
+	case *syntax.Unary:
+		if x.Op == syntax.OpNot {
+			b, err := EvalCond(x.X, env)
+			return !b, err
+		}
+	case *syntax.Binary:
+		switch {
+		case x.Op == syntax.OpAnd || x.Op == syntax.OpOr:
+			a, err := EvalCond(x.X, env)
+			if err != nil {
+				return false, err
+			}
+			b, err := EvalCond(x.Y, env)
+			if err != nil {
+				return false, err
+			}
+			if x.Op == syntax.OpAnd {
+				return a && b, nil
+			}
+			return a || b, nil
+		case x.Op.IsComparison():
+			a, err := EvalIndex(x.X, env)
+			if err != nil {
+				return false, err
+			}
+			b, err := EvalIndex(x.Y, env)
+			if err != nil {
+				return false, err
+			}
+			return compare(x.Op, a, b), nil
+		}
+	case *syntax.Chain:
+		vals := make([]int64, len(x.Operands))
+		for i, o := range x.Operands {
+			n, err := EvalIndex(o, env)
+			if err != nil {
+				return false, err
+			}
+			vals[i] = n
+		}
+		for i, op := range x.Ops {
+			if !compare(op, vals[i], vals[i+1]) {
+				return false, nil
+			}
+		}
+		return true, nil
+	}
+	return false, errorAt(x.Pos(), "%s is not a constraint", syntax.ExprString(x))
+}
+
+func compare(op syntax.Op, a, b int64) bool {
+	switch op {
+	case syntax.OpEq:
+		return a == b
+	case syntax.OpNe:
+		return a != b
+	case syntax.OpLt:
+		return a < b
+	case syntax.OpLe:
+		return a <= b
+	case syntax.OpGt:
+		return a > b
+	case syntax.OpGe:
+		return a >= b
+	}
+	return false
+}
+
+// EvalValue evaluates a checked value expression. info must hold the
+// types the checker recorded for x. Every operand is evaluated (select is
+// eager), and undefined values propagate.
+func EvalValue(x syntax.Expr, info *Info, env Env) (value.Value, error) {
+	t, ok := info.Types[x]
+	if !ok {
+		return value.Value{}, errorAt(x.Pos(), "%s was not type-checked", syntax.ExprString(x))
+	}
+	wrapErr := func(err error) error {
+		if err == nil {
+			return nil
+		}
+		var se *syntax.Error
+		if errors.As(err, &se) {
+			return err
+		}
+		return errorAt(x.Pos(), "%s: %v", syntax.ExprString(x), err)
+	}
+	switch x := x.(type) {
+	case *syntax.Lit:
+		v, err := value.Literal(t, x.Text)
+		return v, wrapErr(err)
+	case *syntax.Unary:
+		if lit, ok := x.X.(*syntax.Lit); ok && x.Op == syntax.OpNeg && lit.Kind != syntax.BoolLiteral {
+			v, err := value.Literal(t, "-"+lit.Text)
+			return v, wrapErr(err)
+		}
+		if _, ok := info.Types[x.X]; !ok && x.Op == syntax.OpNot {
+			b, err := EvalCond(x, env)
+			return value.Bool(b), err
+		}
+		v, err := EvalValue(x.X, info, env)
+		if err != nil {
+			return v, err
+		}
+		v, err = value.Unary(x.Op, v)
+		return v, wrapErr(err)
+	case *syntax.Binary:
+		if _, ok := info.Types[x.X]; !ok && (x.Op.IsComparison() || x.Op.IsLogical()) {
+			b, err := EvalCond(x, env)
+			return value.Bool(b), err
+		}
+		a, err := EvalValue(x.X, info, env)
+		if err != nil {
+			return a, err
+		}
+		b, err := EvalValue(x.Y, info, env)
+		if err != nil {
+			return b, err
+		}
+		v, err := value.Binary(x.Op, a, b)
+		return v, wrapErr(err)
+	case *syntax.Chain:
+		if _, ok := info.Types[x.Operands[0]]; !ok {
+			b, err := EvalCond(x, env)
+			return value.Bool(b), err
+		}
+		vals := make([]value.Value, len(x.Operands))
+		for i, o := range x.Operands {
+			v, err := EvalValue(o, info, env)
+			if err != nil {
+				return v, err
+			}
+			vals[i] = v
+		}
+		result := value.Bool(true)
+		for i, op := range x.Ops {
+			c, err := value.Binary(op, vals[i], vals[i+1])
+			if err != nil {
+				return c, wrapErr(err)
+			}
+			if result, err = value.Binary(syntax.OpAnd, result, c); err != nil {
+				return result, wrapErr(err)
+			}
+		}
+		return result, nil
+	case *syntax.Call:
+		return evalCall(x, t, info, env)
+	case *syntax.Index:
+		idx, err := evalIndices(x.Indices, env)
+		if err != nil {
+			return value.Value{}, err
+		}
+		v, err := env.Array(x.Array.Name, idx)
+		return v, wrapErr(err)
+	}
+	return value.Value{}, errorAt(x.Pos(), "%s is not a value expression", syntax.ExprString(x))
+}
+
+func evalIndices(xs []syntax.Expr, env Env) ([]int64, error) {
+	idx := make([]int64, len(xs))
+	for i, a := range xs {
+		n, err := EvalIndex(a, env)
+		if err != nil {
+			return nil, err
+		}
+		idx[i] = n
+	}
+	return idx, nil
+}
+
+func evalCall(x *syntax.Call, t syntax.Type, info *Info, env Env) (value.Value, error) {
+	name := x.Fun.Name
+	if syntax.TypeByName(name) != syntax.Invalid && len(x.Args) == 1 {
+		arg := x.Args[0]
+		if _, typed := info.Types[arg]; !typed {
+			n, err := EvalIndex(arg, env)
+			if err != nil {
+				return value.Value{}, err
+			}
+			v, err := value.FromIndex(t, n)
+			if err != nil {
+				return v, errorAt(x.Pos(), "%s: %v", syntax.ExprString(x), err)
+			}
+			return v, nil
+		}
+		v, err := EvalValue(arg, info, env)
+		if err != nil {
+			return v, err
+		}
+		v, err = value.Cast(t, v)
+		if err != nil {
+			return v, errorAt(x.Pos(), "%s: %v", syntax.ExprString(x), err)
+		}
+		return v, nil
+	}
+	if _, ok := value.LookupBuiltin(name); ok {
+		args := make([]value.Value, len(x.Args))
+		for i, a := range x.Args {
+			v, err := EvalValue(a, info, env)
+			if err != nil {
+				return v, err
+			}
+			args[i] = v
+		}
+		v, err := value.Call(name, args)
+		if err != nil {
+			return v, errorAt(x.Pos(), "%s: %v", syntax.ExprString(x), err)
+		}
+		return v, nil
+	}
+	idx, err := evalIndices(x.Args, env)
+	if err != nil {
+		return value.Value{}, err
+	}
+	v, err := env.Tensor(name, idx)
+	if err != nil {
+		var se *syntax.Error
+		if errors.As(err, &se) || errors.Is(err, errNeed) {
+			return v, err
+		}
+		return v, errorAt(x.Pos(), "%s: %v", syntax.ExprString(x), err)
+	}
+	return v, nil
+}
+
+// FormatIndex renders a tensor element or array cell such as R(1, 2, -1).
+func FormatIndex(name string, idx []int64, open, close byte) string {
+	b := make([]byte, 0, len(name)+2+4*len(idx))
+	b = append(b, name...)
+	b = append(b, open)
+	for i, n := range idx {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = strconv.AppendInt(b, n, 10)
+	}
+	return string(append(b, close))
+}
