@@ -1,0 +1,353 @@
+package sare
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/value"
+)
+
+// DefaultMaxPoints bounds the number of tensor elements an Evaluator
+// memoises unless told otherwise.
+const DefaultMaxPoints = 1 << 22
+
+// Evaluator computes elements of a checked specification for given
+// parameter values and inputs: the reference semantics a kernel is
+// compared against. An element is computed by the unique equation whose
+// domain holds it (undefined if none does) from the elements its
+// right-hand side reads, which are computed first, with memoisation. The
+// recursion uses an explicit stack, so deep recurrences such as
+// R(i, j, k) = R(i, j, k - 1) + ... work for any depth. An Evaluator is
+// not safe for concurrent use.
+type Evaluator struct {
+	spec   *Spec
+	info   *Info
+	params map[string]int64
+	inputs Inputs
+	memo   map[string]value.Value
+
+	// MaxPoints bounds the number of memoised elements; beyond it Eval
+	// fails rather than exhaust memory.
+	MaxPoints int
+}
+
+// NewEvaluator prepares the evaluation of spec, which must have passed
+// Check (info is Check's result), with the given parameter values. Every
+// parameter needs a value, and the values must satisfy the assumptions.
+func NewEvaluator(spec *Spec, info *Info, params map[string]int64, inputs Inputs) (*Evaluator, error) {
+	if info == nil || inputs == nil {
+		return nil, errors.New("new evaluator: missing type information or inputs")
+	}
+	ps := make(map[string]int64, len(params))
+	for _, p := range spec.Params {
+		n, ok := params[p.Name]
+		if !ok {
+			return nil, fmt.Errorf("no value for parameter %s", p.Name)
+		}
+		ps[p.Name] = n
+	}
+	for name := range params {
+		if _, ok := ps[name]; !ok {
+			return nil, fmt.Errorf("%s is not a parameter of the specification", name)
+		}
+	}
+	e := &Evaluator{spec: spec, info: info, params: ps, inputs: inputs,
+		memo: make(map[string]value.Value), MaxPoints: DefaultMaxPoints}
+	env := &pointEnv{e: e}
+	for _, a := range spec.Assumes {
+		ok, err := EvalCond(a.Cond, env)
+		if err != nil {
+			return nil, e.locate(err)
+		}
+		if !ok {
+			return nil, e.locate(errorAt(a.Cond.Pos(), "the parameters %s violate the assumption %s",
+				formatParams(spec, ps), syntax.ExprString(a.Cond)))
+		}
+	}
+	return e, nil
+}
+
+func formatParams(spec *Spec, ps map[string]int64) string {
+	var parts []string
+	for _, p := range spec.Params {
+		parts = append(parts, fmt.Sprintf("%s=%d", p.Name, ps[p.Name]))
+	}
+	return strings.Join(parts, " ")
+}
+
+// Params returns the parameter values.
+func (e *Evaluator) Params() map[string]int64 { return e.params }
+
+// Spec returns the specification being evaluated.
+func (e *Evaluator) Spec() *Spec { return e.spec }
+
+// Env returns an environment that binds the parameters and reads tensors
+// through e, for evaluating expressions over the specification (such as
+// annotations) outside an equation.
+func (e *Evaluator) Env(ctx context.Context) Env { return &evalEnv{e: e, ctx: ctx} }
+
+type evalEnv struct {
+	e   *Evaluator
+	ctx context.Context
+}
+
+func (v *evalEnv) Index(name string) (int64, bool) {
+	n, ok := v.e.params[name]
+	return n, ok
+}
+func (v *evalEnv) Tensor(name string, idx []int64) (value.Value, error) {
+	return v.e.Eval(v.ctx, name, idx)
+}
+func (v *evalEnv) Array(name string, _ []int64) (value.Value, error) {
+	return value.Value{}, fmt.Errorf("array %s read in a specification expression", name)
+}
+
+// locate fills in the file name and source line of a positioned error.
+func (e *Evaluator) locate(err error) error {
+	var se *syntax.Error
+	if !errors.As(err, &se) || se.File != "" || e.spec.Src == nil {
+		return err
+	}
+	c := *se
+	c.File = e.spec.Src.Name
+	c.LineText = e.spec.Src.Line(c.Pos.Line)
+	return &c
+}
+
+// key encodes a tensor element for the memo table.
+func key(t *Tensor, idx []int64) string {
+	b := make([]byte, 0, len(t.Name.Name)+1+8*len(idx))
+	b = append(b, t.Name.Name...)
+	b = append(b, 0)
+	for _, n := range idx {
+		b = binary.LittleEndian.AppendUint64(b, uint64(n))
+	}
+	return string(b)
+}
+
+// point is one tensor element.
+type point struct {
+	t   *Tensor
+	idx []int64
+	key string
+}
+
+func (p point) String() string { return FormatIndex(p.t.Name.Name, p.idx, '(', ')') }
+
+// frame is an element under evaluation on the explicit stack.
+type frame struct {
+	point
+	eq   *Equation // the equation whose domain holds the point
+	vars map[string]int64
+	deps []point // elements the right-hand side reads that are not known yet
+	next int
+}
+
+// Eval returns the element name(idx): the value its equation gives, the
+// undefined value of its type outside every equation's domain, or the
+// input's value. It fails on a cyclic dependency (with the cycle), on a
+// point in the domains of two equations (an ill-defined specification),
+// on index overflow, on cancellation of ctx, and beyond MaxPoints.
+func (e *Evaluator) Eval(ctx context.Context, name string, idx []int64) (value.Value, error) {
+	t := e.spec.Tensor(name)
+	if t == nil {
+		return value.Value{}, fmt.Errorf("evaluate %s: no such tensor", FormatIndex(name, idx, '(', ')'))
+	}
+	if len(idx) != t.Rank() {
+		return value.Value{}, fmt.Errorf("evaluate %s: tensor %s has %d dimensions", FormatIndex(name, idx, '(', ')'), name, t.Rank())
+	}
+	p := point{t: t, idx: append([]int64(nil), idx...), key: key(t, idx)}
+	if v, ok := e.memo[p.key]; ok {
+		return v, nil
+	}
+	if t.Input {
+		return e.input(p)
+	}
+	v, err := e.run(ctx, p)
+	if err != nil {
+		return v, fmt.Errorf("evaluate %s: %w", p, e.locate(err))
+	}
+	return v, nil
+}
+
+func (e *Evaluator) input(p point) (value.Value, error) {
+	v, err := e.inputs.Input(p.t, p.idx)
+	if err != nil {
+		return value.Value{}, fmt.Errorf("input %s: %w", p, err)
+	}
+	if v.Type() != p.t.Type {
+		return value.Value{}, fmt.Errorf("input %s has type %s, want %s", p, v.Type(), p.t.Type)
+	}
+	e.memo[p.key] = v
+	return v, nil
+}
+
+// run evaluates p and every element it depends on, depth first, with an
+// explicit stack.
+func (e *Evaluator) run(ctx context.Context, root point) (value.Value, error) {
+	stack := []*frame{{point: root}}
+	onStack := map[string]int{root.key: 0}
+	steps := 0
+	for len(stack) > 0 {
+		if steps++; steps%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return value.Value{}, err
+			}
+		}
+		if len(e.memo) >= e.MaxPoints {
+			return value.Value{}, fmt.Errorf("more than %d tensor elements needed (raise MaxPoints or use smaller parameters)", e.MaxPoints)
+		}
+		f := stack[len(stack)-1]
+		if f.deps == nil {
+			done, err := e.step(f)
+			if err != nil {
+				return value.Value{}, err
+			}
+			if done {
+				delete(onStack, f.key)
+				stack = stack[:len(stack)-1]
+			}
+			continue
+		}
+		// Descend into the next dependency not known yet.
+		pushed := false
+		for f.next < len(f.deps) {
+			d := f.deps[f.next]
+			f.next++
+			if _, ok := e.memo[d.key]; ok {
+				continue
+			}
+			if i, ok := onStack[d.key]; ok {
+				return value.Value{}, e.cycle(stack[i:], d)
+			}
+			onStack[d.key] = len(stack)
+			stack = append(stack, &frame{point: d})
+			pushed = true
+			break
+		}
+		if !pushed {
+			f.deps = nil // every dependency is known: evaluate again
+		}
+	}
+	return e.memo[root.key], nil
+}
+
+// step evaluates the frame's point, selecting its equation the first
+// time. It returns true when the value is known (and memoised), or false
+// with f.deps set to the elements that must be computed first.
+func (e *Evaluator) step(f *frame) (bool, error) {
+	if f.eq == nil {
+		eq, vars, err := e.selectEquation(f.point)
+		if err != nil {
+			return false, err
+		}
+		if eq == nil {
+			e.memo[f.key] = value.Undef(f.t.Type)
+			return true, nil
+		}
+		f.eq, f.vars = eq, vars
+	}
+	env := &pointEnv{e: e, vars: f.vars, probe: true}
+	v, err := EvalValue(f.eq.RHS, e.info, env)
+	if err != nil {
+		return false, err
+	}
+	if len(env.missing) > 0 {
+		f.deps, f.next = env.missing, 0
+		return false, nil
+	}
+	if v.Type() != f.t.Type {
+		return false, errorAt(f.eq.RHS.Pos(), "equation gives %s a value of type %s, want %s", f.point, v.Type(), f.t.Type)
+	}
+	e.memo[f.key] = v
+	return true, nil
+}
+
+// selectEquation returns the equation whose domain holds p, or nil; two
+// such equations make the specification ill-defined.
+func (e *Evaluator) selectEquation(p point) (*Equation, map[string]int64, error) {
+	var found *Equation
+	var foundVars map[string]int64
+	for _, eq := range p.t.Eqs {
+		if len(eq.Vars) != len(p.idx) {
+			return nil, nil, errorAt(eq.Pos(), "equation of %s has %d variables, want %d", p.t.Name.Name, len(eq.Vars), len(p.idx))
+		}
+		vars := make(map[string]int64, len(eq.Vars))
+		for i, v := range eq.Vars {
+			vars[v.Name] = p.idx[i]
+		}
+		if eq.Where != nil {
+			ok, err := EvalCond(eq.Where, &pointEnv{e: e, vars: vars})
+			if err != nil {
+				return nil, nil, err
+			}
+			if !ok {
+				continue
+			}
+		}
+		if found != nil {
+			return nil, nil, errorAt(eq.Pos(), "ill-defined specification: %s is in the domains of two equations of %s (at %s and %s)",
+				p, p.t.Name.Name, found.Pos(), eq.Pos())
+		}
+		found, foundVars = eq, vars
+	}
+	return found, foundVars, nil
+}
+
+// cycle describes a cyclic dependency: path[0] needs path[1] ... needs d,
+// and d is path[0].
+func (e *Evaluator) cycle(path []*frame, d point) error {
+	var b strings.Builder
+	for _, f := range path {
+		fmt.Fprintf(&b, "%s (equation at %s) needs ", f.point, f.eq.Pos())
+	}
+	b.WriteString(d.String())
+	return errorAt(path[0].eq.Pos(), "cyclic dependency: %s", b.String())
+}
+
+// pointEnv evaluates expressions at one point of an equation. In probe
+// mode, reading an element that is not known yet records it and reads as
+// undefined; the caller evaluates again once it is known. Index
+// expressions never depend on tensor values, so the probe finds every
+// element the right-hand side reads.
+type pointEnv struct {
+	e       *Evaluator
+	vars    map[string]int64
+	probe   bool
+	missing []point
+}
+
+func (v *pointEnv) Index(name string) (int64, bool) {
+	if n, ok := v.vars[name]; ok {
+		return n, true
+	}
+	n, ok := v.e.params[name]
+	return n, ok
+}
+
+func (v *pointEnv) Tensor(name string, idx []int64) (value.Value, error) {
+	t := v.e.spec.Tensor(name)
+	if t == nil || len(idx) != t.Rank() {
+		return value.Value{}, fmt.Errorf("no tensor %s of rank %d", name, len(idx))
+	}
+	p := point{t: t, idx: append([]int64(nil), idx...), key: key(t, idx)}
+	if val, ok := v.e.memo[p.key]; ok {
+		return val, nil
+	}
+	if t.Input {
+		return v.e.input(p)
+	}
+	if !v.probe {
+		return value.Value{}, errNeed
+	}
+	v.missing = append(v.missing, p)
+	return value.Undef(t.Type), nil
+}
+
+func (v *pointEnv) Array(name string, _ []int64) (value.Value, error) {
+	return value.Value{}, fmt.Errorf("array %s read in a specification", name)
+}
