@@ -11,6 +11,11 @@ type Kernel struct {
 	Assumes   []*Assume
 	Bindings  []*Binding
 	Body      *Block
+
+	// Src is the text the kernel was parsed from, used to render errors
+	// with their source line; nil for a kernel decoded from JSON or built
+	// in code. Equal ignores it.
+	Src *syntax.Source
 }
 
 // Pos is the position of the 'kernel' keyword.

@@ -15,6 +15,7 @@ const maxNesting = 200
 func Parse(src *syntax.Source) (*Kernel, syntax.ErrorList) {
 	p := &parser{Parser: syntax.NewParser(src)}
 	k := p.kernel()
+	k.Src = src
 	errs := p.Errs
 	errs.Sort()
 	return k, errs

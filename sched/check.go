@@ -1,0 +1,333 @@
+package sched
+
+import (
+	"strings"
+
+	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/syntax"
+)
+
+// Info is what Check computes about a well-formed kernel; the interpreter
+// needs it.
+type Info struct {
+	// Types holds the type of every value expression of the kernel:
+	// assignments' values and annotations.
+	Types *sare.Info
+	// Arrays lists the kernel's global arrays (those with bindings), in
+	// order of their first binding.
+	Arrays []*Array
+}
+
+// Array is a global array of a kernel with its bindings. Its element type
+// and extents are those of its first binding; Check ensures that the
+// other bindings agree.
+type Array struct {
+	Name     string
+	Elem     syntax.Type
+	Extents  []syntax.Expr
+	Bindings []*Binding // in source order, in and out mixed
+}
+
+// Array returns the global array called name, or nil.
+func (info *Info) Array(name string) *Array {
+	for _, a := range info.Arrays {
+		if a.Name == name {
+			return a
+		}
+	}
+	return nil
+}
+
+// Check type-checks k against the checked specification spec following
+// Fig. 4.7 of the kernel language's formal description: index
+// expressions, bounds, conditions and lets are quasi-affine; values are
+// typed against the arrays' element types and annotations against the
+// specification's tensors; bindings agree with the specification. It
+// returns every error found, sorted by position.
+func Check(k *Kernel, spec *sare.Spec) (*Info, syntax.ErrorList) {
+	c := &checker{
+		r:    &syntax.Reporter{Src: k.Src},
+		spec: spec,
+		info: &Info{Types: sare.NewInfo()},
+	}
+	c.kernel(k)
+	errs := c.r.Errs
+	errs.Sort()
+	return c.info, errs
+}
+
+type checker struct {
+	r    *syntax.Reporter
+	spec *sare.Spec
+	info *Info
+
+	indices []string    // parameters, loop, let and binding variables in scope
+	arrays  []arrayDecl // arrays in scope, innermost last
+}
+
+type arrayDecl struct {
+	name string
+	elem syntax.Type
+	rank int
+}
+
+// checker implements sare.Scope.
+
+func (c *checker) IsIndex(name string) bool {
+	for _, n := range c.indices {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *checker) Tensor(name string) *sare.Tensor { return c.spec.Tensor(name) }
+
+func (c *checker) Array(name string) (syntax.Type, int, bool) {
+	for i := len(c.arrays) - 1; i >= 0; i-- {
+		if c.arrays[i].name == name {
+			return c.arrays[i].elem, c.arrays[i].rank, true
+		}
+	}
+	return syntax.Invalid, 0, false
+}
+
+func (c *checker) errorf(pos syntax.Pos, format string, args ...any) {
+	c.r.Errorf(pos, format, args...)
+}
+
+// exprs returns an expression checker; arrays selects kernel values (array
+// reads allowed), otherwise annotations and bindings (tensor accesses).
+func (c *checker) exprs(arrays bool) *sare.ExprChecker {
+	return &sare.ExprChecker{R: c.r, Scope: c, Info: c.info.Types, AllowArrays: arrays, AllowTensors: !arrays}
+}
+
+// declare adds an index variable to the scope, reporting a clash with a
+// name already in scope.
+func (c *checker) declare(id *syntax.Ident, what string) {
+	switch {
+	case c.IsIndex(id.Name):
+		c.errorf(id.Pos(), "%s %s redeclares a name already in scope", what, id.Name)
+	case c.spec.Tensor(id.Name) != nil:
+		c.errorf(id.Pos(), "%s %s has the name of a tensor of the specification", what, id.Name)
+	}
+	c.indices = append(c.indices, id.Name)
+}
+
+func (c *checker) kernel(k *Kernel) {
+	c.params(k)
+	for _, a := range k.Assumes {
+		c.exprs(false).Constraint(a.Cond)
+	}
+	c.bindings(k)
+	if k.Body != nil {
+		c.block(k.Body)
+	}
+}
+
+// params checks that the kernel's parameters are the specification's.
+func (c *checker) params(k *Kernel) {
+	seen := map[string]bool{}
+	for _, p := range k.Params {
+		switch {
+		case seen[p.Name]:
+			c.errorf(p.Pos(), "parameter %s declared twice", p.Name)
+			continue
+		case !c.spec.IsParam(p.Name):
+			c.errorf(p.Pos(), "parameter %s is not a parameter of the specification", p.Name)
+		}
+		seen[p.Name] = true
+		c.indices = append(c.indices, p.Name)
+	}
+	var missing []string
+	for _, p := range c.spec.Params {
+		if !seen[p.Name] {
+			missing = append(missing, p.Name)
+		}
+	}
+	if len(missing) > 0 {
+		pos := k.KernelPos
+		if k.Name != nil && k.Name.Pos().IsValid() {
+			pos = k.Name.Pos()
+		}
+		c.errorf(pos, "kernel %s lacks the specification's parameter%s %s", k.Name.Name, plural(len(missing)), strings.Join(missing, ", "))
+	}
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// bindings checks every binding and how the bindings of one array relate,
+// then declares the global arrays.
+func (c *checker) bindings(k *Kernel) {
+	for _, b := range k.Bindings {
+		c.binding(b)
+		a := c.info.Array(b.Array.Name)
+		if a == nil {
+			c.info.Arrays = append(c.info.Arrays, &Array{Name: b.Array.Name, Elem: b.Elem, Extents: b.Extents, Bindings: []*Binding{b}})
+			continue
+		}
+		first := a.Bindings[0]
+		if b.Elem != first.Elem || !syntax.EqualList(b.Extents, first.Extents) {
+			c.errorf(b.Array.Pos(), "array %s is declared %s here but %s at %s: bindings of one array declare the same type and extents",
+				b.Array.Name, shapeString(b.Elem, b.Extents), shapeString(first.Elem, first.Extents), first.Pos())
+		}
+		for _, o := range a.Bindings {
+			if o.Dir != b.Dir {
+				continue
+			}
+			switch {
+			case o.Where == nil || b.Where == nil:
+				c.errorf(b.Pos(), "%s bindings of array %s overlap: the binding at %s and this one must have disjoint where domains, and one has no where clause",
+					b.Dir, b.Array.Name, o.Pos())
+			case syntax.Equal(o.Where, b.Where):
+				c.errorf(b.Pos(), "%s bindings of array %s overlap: the binding at %s has the same where clause",
+					b.Dir, b.Array.Name, o.Pos())
+			}
+		}
+		a.Bindings = append(a.Bindings, b)
+	}
+	for _, a := range c.info.Arrays {
+		c.arrays = append(c.arrays, arrayDecl{name: a.Name, elem: a.Elem, rank: len(a.Extents)})
+	}
+	for _, out := range c.spec.Outputs {
+		produced := false
+		for _, b := range k.Bindings {
+			if b.Dir == Out && b.Tensor != nil && b.Tensor.Fun.Name == out.Name {
+				produced = true
+			}
+		}
+		if !produced {
+			pos := k.KernelPos
+			if k.Name != nil && k.Name.Pos().IsValid() {
+				pos = k.Name.Pos()
+			}
+			c.errorf(pos, "output %s of the specification is not produced by any out binding", out.Name)
+		}
+	}
+}
+
+func shapeString(t syntax.Type, ext []syntax.Expr) string {
+	var b strings.Builder
+	b.WriteString(t.String())
+	b.WriteByte('[')
+	syntax.WriteExprList(&b, ext)
+	b.WriteByte(']')
+	return b.String()
+}
+
+func (c *checker) binding(b *Binding) {
+	// Extents are over the parameters only.
+	for _, x := range b.Extents {
+		c.exprs(false).Index(x)
+	}
+	if len(b.Vars) != len(b.Extents) {
+		c.errorf(b.Array.Pos(), "array %s has %d index variable%s for %d extent%s",
+			b.Array.Name, len(b.Vars), plural(len(b.Vars)), len(b.Extents), plural(len(b.Extents)))
+	}
+	mark := len(c.indices)
+	defer func() { c.indices = c.indices[:mark] }()
+	seen := map[string]bool{}
+	for _, v := range b.Vars {
+		if seen[v.Name] {
+			c.errorf(v.Pos(), "index variable %s appears twice", v.Name)
+			continue
+		}
+		seen[v.Name] = true
+		c.declare(v, "index variable")
+	}
+	if b.Tensor == nil {
+		return
+	}
+	name := b.Tensor.Fun.Name
+	tensor := c.spec.Tensor(name)
+	if tensor == nil {
+		c.errorf(b.Tensor.Pos(), "undefined tensor: %s", name)
+	} else if t := c.exprs(false).Value(b.Tensor, syntax.Invalid); t != syntax.Invalid && t != b.Elem {
+		c.errorf(b.Tensor.Pos(), "tensor %s has type %s but array %s is declared %s", name, t, b.Array.Name, b.Elem)
+	}
+	if b.Where != nil {
+		c.exprs(false).Constraint(b.Where)
+	}
+}
+
+// block checks a block in a scope of its own: lets end with it.
+func (c *checker) block(b *Block) {
+	mark := len(c.indices)
+	defer func() { c.indices = c.indices[:mark] }()
+	for _, s := range b.Stmts {
+		c.stmt(s)
+	}
+}
+
+func (c *checker) stmt(s Stmt) {
+	switch s := s.(type) {
+	case *Skip:
+	case *Assign:
+		c.assign(s)
+	case *If:
+		c.exprs(false).Constraint(s.Cond)
+		c.block(s.Then)
+		if s.Else != nil {
+			c.stmt(s.Else)
+		}
+	case *Let:
+		c.exprs(false).Index(s.Value)
+		c.declare(s.Var, "variable")
+	case *Alloc:
+		for _, x := range s.Extents {
+			c.exprs(false).Index(x)
+		}
+		if _, _, ok := c.Array(s.Array.Name); ok {
+			c.errorf(s.Array.Pos(), "array %s is already declared", s.Array.Name)
+		} else if c.spec.Tensor(s.Array.Name) != nil {
+			c.errorf(s.Array.Pos(), "array %s has the name of a tensor of the specification", s.Array.Name)
+		}
+		c.arrays = append(c.arrays, arrayDecl{name: s.Array.Name, elem: s.Elem, rank: len(s.Extents)})
+		c.block(s.Body)
+		c.arrays = c.arrays[:len(c.arrays)-1]
+	case *Loop:
+		lo, hi := s.Bounds()
+		if s.Lo != nil {
+			c.exprs(false).Index(lo)
+		}
+		c.exprs(false).Index(hi)
+		mark := len(c.indices)
+		c.declare(s.Var, "loop variable")
+		c.block(s.Body)
+		c.indices = c.indices[:mark]
+	case *Block:
+		c.block(s)
+	default:
+		c.errorf(s.Pos(), "unknown statement %T", s)
+	}
+}
+
+func (c *checker) assign(s *Assign) {
+	elem, rank, ok := c.Array(s.Array.Name)
+	if !ok {
+		if c.spec.Tensor(s.Array.Name) != nil {
+			c.errorf(s.Array.Pos(), "cannot assign to tensor %s: kernels write arrays", s.Array.Name)
+		} else {
+			c.errorf(s.Array.Pos(), "undefined array: %s", s.Array.Name)
+		}
+	} else if len(s.Indices) != rank {
+		c.errorf(s.Array.Pos(), "array %s has %d dimension%s, indexed with %d ind%s",
+			s.Array.Name, rank, plural(rank), len(s.Indices), map[bool]string{true: "ex", false: "ices"}[len(s.Indices) == 1])
+	}
+	for _, x := range s.Indices {
+		c.exprs(false).Index(x)
+	}
+	if !ok {
+		elem = syntax.Invalid
+	}
+	// The value reads arrays; the annotation, a prophecy, reads tensors.
+	// Both must have the array's element type; literals take it.
+	c.exprs(true).Value(s.Value, elem)
+	c.exprs(false).Value(s.Annot, elem)
+}
