@@ -186,7 +186,7 @@ func (c *checker) equation(t *Tensor, eq *Equation, tensors map[string]*Tensor) 
 		return
 	}
 	if len(eq.Vars) != t.Rank() {
-		c.errorf(eq.Pos(), "tensor %s has %d dimensions, equation has %d variables", t.Name.Name, t.Rank(), len(eq.Vars))
+		c.errorf(eq.Pos(), "tensor %s has %s, equation has %s", t.Name.Name, plural(t.Rank(), "dimension"), plural(len(eq.Vars), "variable"))
 	}
 	vars := c.vars(eq.Vars, "variable", tensors)
 	ec := c.exprChecker(vars)

@@ -1,6 +1,7 @@
 package sare
 
 import (
+	"fmt"
 	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/value"
 )
@@ -596,7 +597,7 @@ func (c *ExprChecker) call(x *syntax.Call, want syntax.Type) syntax.Type {
 			return syntax.Invalid
 		}
 		if len(x.Args) != tensor.Rank() {
-			c.errorf(x.Pos(), "tensor %s has %d dimensions, accessed with %d indices", name, tensor.Rank(), len(x.Args))
+			c.errorf(x.Pos(), "tensor %s has %s, accessed with %s", name, plural(tensor.Rank(), "dimension"), plural(len(x.Args), "index"))
 			return syntax.Invalid
 		}
 		ok := true
@@ -666,7 +667,7 @@ func (c *ExprChecker) arrayRead(x *syntax.Index) syntax.Type {
 		return syntax.Invalid
 	}
 	if len(x.Indices) != rank {
-		c.errorf(x.Pos(), "array %s has %d dimensions, indexed with %d indices", name, rank, len(x.Indices))
+		c.errorf(x.Pos(), "array %s has %s, indexed with %s", name, plural(rank, "dimension"), plural(len(x.Indices), "index"))
 		return syntax.Invalid
 	}
 	okAll := true
@@ -677,4 +678,15 @@ func (c *ExprChecker) arrayRead(x *syntax.Index) syntax.Type {
 		return syntax.Invalid
 	}
 	return c.record(x, elem)
+}
+
+// plural renders "1 index", "2 indices", "0 dimensions".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", noun)
+	}
+	if noun == "index" {
+		return fmt.Sprintf("%d indices", n)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

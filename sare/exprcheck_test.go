@@ -103,7 +103,7 @@ func TestExprChecker(t *testing.T) {
 		{"value", "select(i < N, A(i, k), 0)", syntax.F32, ""},
 		{"value", "select(A(i, k) > 0, A(i, k), 0)", syntax.F32, ""},
 		{"value", "A(i, k)", syntax.I32, "e:1:1: A(i, k) has type f32, want i32"},
-		{"value", "A(i)", syntax.F32, "e:1:1: tensor A has 2 dimensions, accessed with 1 indices"},
+		{"value", "A(i)", syntax.F32, "e:1:1: tensor A has 2 dimensions, accessed with 1 index"},
 		{"value", "A(N * i, k)", syntax.F32, "e:1:3: N * i is not affine: a product needs a constant factor"},
 		{"value", "sqrt(X(i))", syntax.Invalid, "e:1:1: sqrt needs a float argument, got i8"},
 		{"value", "sqrt(2.0) + Z()", syntax.F64, ""},

@@ -66,10 +66,18 @@ func (p *parser) decl(spec *Spec) {
 	switch {
 	case t.Text == "param" && p.Peek(1).Kind != syntax.LParen:
 		p.Next()
-		spec.Params = append(spec.Params, p.nameList("parameter name")...)
+		names, ok := p.nameList("parameter name")
+		spec.Params = append(spec.Params, names...)
+		if !ok {
+			return
+		}
 	case t.Text == "output" && p.Peek(1).Kind != syntax.LParen:
 		p.Next()
-		spec.Outputs = append(spec.Outputs, p.nameList("output tensor name")...)
+		names, ok := p.nameList("output tensor name")
+		spec.Outputs = append(spec.Outputs, names...)
+		if !ok {
+			return
+		}
 	case t.Text == "assume" && p.Peek(1).Kind != syntax.Assign:
 		p.Next()
 		nerr := len(p.Errs)
@@ -96,18 +104,25 @@ func (p *parser) decl(spec *Spec) {
 	p.EndLine()
 }
 
-// nameList parses name {, name} and stops at the end of the line.
-func (p *parser) nameList(what string) []*syntax.Ident {
+// nameList parses name {, name}. After an error it skips the rest of the
+// line and returns false.
+func (p *parser) nameList(what string) ([]*syntax.Ident, bool) {
 	var names []*syntax.Ident
 	for {
-		id := p.ExpectName(what)
+		var id *syntax.Ident
+		if t := p.Tok(); t.Kind == syntax.Name && keywords[t.Text] {
+			// Most likely a declaration after a trailing comma.
+			p.ErrorExpected(what)
+		} else {
+			id = p.ExpectName(what)
+		}
 		if id == nil {
 			p.SkipLine()
-			return names
+			return names, false
 		}
 		names = append(names, id)
 		if !p.Got(syntax.Comma) {
-			return names
+			return names, true
 		}
 	}
 }

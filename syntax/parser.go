@@ -107,6 +107,9 @@ func (p *Parser) ErrorAt(pos Pos, format string, args ...any) {
 // ErrorExpected records "expected what, found <current token>".
 func (p *Parser) ErrorExpected(what string) {
 	t := p.Tok()
+	if t.Kind == Illegal {
+		return // the lexer has reported the character already
+	}
 	p.ErrorAt(t.Pos, "expected %s, found %s", what, t.Describe())
 }
 
