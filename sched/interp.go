@@ -1,0 +1,829 @@
+package sched
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/value"
+)
+
+// Default budgets of Run.
+const (
+	// DefaultMaxSteps bounds the statements executed plus the cells
+	// initialised and checked.
+	DefaultMaxSteps = 100_000_000
+	// DefaultMaxCells bounds the cells of all arrays live at once.
+	DefaultMaxCells = 1 << 22
+)
+
+// ErrBudget is wrapped by the error Run returns when a budget of Options
+// is exhausted: the parameters are too large to run, which says nothing
+// about the kernel.
+var ErrBudget = errors.New("budget exhausted")
+
+// Options tune Run.
+type Options struct {
+	// Tolerance compares floats with value.Close: 0 (the default)
+	// compares them exactly.
+	Tolerance float64
+	// MaxSteps bounds the statements executed plus the cells initialised
+	// and checked; 0 means DefaultMaxSteps.
+	MaxSteps int64
+	// MaxCells bounds the cells of all arrays live at once; 0 means
+	// DefaultMaxCells.
+	MaxCells int64
+}
+
+// Result summarises a run that found no failure.
+type Result struct {
+	Steps       int64 // statements executed plus cells initialised and checked
+	Assignments int64 // assignments executed, each with its annotation checked
+	OutputCells int64 // cells of out bindings checked against the specification
+}
+
+// Run executes the checked kernel k (info is Check's result) with the
+// reference semantics of Fig. 4.5 of its formal description, against the
+// specification evaluated by ev, whose parameter values and inputs it
+// uses. In arrays start with their tensors' elements (cells outside a
+// binding's where hold no defined value); every assignment's annotation
+// is checked against the specification at the same point; every par loop
+// is checked per rule U-PARLOOP (each iteration runs against the memory as
+// it was when the loop started; a cell written by one iteration must not
+// be read by another; two iterations may write one cell only with equal
+// values); at the end every out cell is compared with the specification.
+//
+// A kernel that goes wrong gives a *Failure. Any other error (parameters
+// violating the kernel's assumptions, a budget exhausted, ctx cancelled,
+// an ill-defined specification) is not a verdict on the kernel.
+func Run(ctx context.Context, k *Kernel, info *Info, ev *sare.Evaluator, opts Options) (*Result, error) {
+	if opts.MaxSteps <= 0 {
+		opts.MaxSteps = DefaultMaxSteps
+	}
+	if opts.MaxCells <= 0 {
+		opts.MaxCells = DefaultMaxCells
+	}
+	in := &interp{ctx: ctx, k: k, info: info, ev: ev, opts: opts, params: ev.Params(), root: &frame{}}
+	in.frame = in.root
+	if err := in.run(); err != nil {
+		return nil, err
+	}
+	return &in.res, nil
+}
+
+type interp struct {
+	ctx    context.Context
+	k      *Kernel
+	info   *Info
+	ev     *sare.Evaluator
+	opts   Options
+	params map[string]int64
+	res    Result
+
+	vars   []Var    // loop and let variables in scope, innermost last
+	arrays []*store // arrays in scope, innermost last
+	frame  *frame   // the current frame: the root, or an iteration of a par loop
+	root   *frame
+	cells  int64 // cells live
+}
+
+// store is one instance of an array: a global array, or one execution of
+// an alloc. Cells hold the undefined value of the element type until
+// written.
+type store struct {
+	name  string
+	elem  syntax.Type
+	ext   []int64
+	cells []value.Value
+	// owner is the frame the store was created in: that frame writes it
+	// directly, and its reads and writes of it belong to no par loop's
+	// read or write set (rule U-ALLOCATE removes them).
+	owner *frame
+}
+
+// loc is a memory location: one cell of one store.
+type loc struct {
+	s   *store
+	off int
+}
+
+func (l loc) index() []int64 {
+	idx := make([]int64, len(l.s.ext))
+	off := int64(l.off)
+	for d := len(idx) - 1; d >= 0; d-- {
+		idx[d] = off % l.s.ext[d]
+		off /= l.s.ext[d]
+	}
+	return idx
+}
+
+func (l loc) String() string { return formatCell(l.s.name, l.index()) }
+
+// offset returns the cell at idx, or false when idx is out of bounds.
+func (s *store) offset(idx []int64) (int, bool) {
+	if len(idx) != len(s.ext) {
+		return 0, false
+	}
+	off := int64(0)
+	for d, n := range idx {
+		if n < 0 || n >= s.ext[d] {
+			return 0, false
+		}
+		off = off*s.ext[d] + n
+	}
+	return int(off), true
+}
+
+// frame is the evaluation of one iteration of a par loop (or the root):
+// its differential memory δμ (writes) and read set ρ (reads), each with
+// the first statement responsible, in order of first access.
+type frame struct {
+	parent     *frame
+	writes     map[loc]write
+	writeOrder []loc
+	reads      map[loc]*Assign
+	readOrder  []loc
+}
+
+type write struct {
+	v    value.Value
+	stmt *Assign
+}
+
+func newFrame(parent *frame) *frame {
+	return &frame{parent: parent, writes: map[loc]write{}, reads: map[loc]*Assign{}}
+}
+
+// load reads a cell in the current frame: the frame's own writes, then
+// its ancestors' up to the store's owner, then the store itself. The read
+// joins the frame's read set unless the frame owns the store.
+func (in *interp) load(l loc, stmt *Assign) value.Value {
+	f := in.frame
+	if f != l.s.owner {
+		if _, ok := f.reads[l]; !ok {
+			f.reads[l] = stmt
+			f.readOrder = append(f.readOrder, l)
+		}
+	}
+	for g := f; g != nil && g != l.s.owner; g = g.parent {
+		if w, ok := g.writes[l]; ok {
+			return w.v
+		}
+	}
+	return l.s.cells[l.off]
+}
+
+// storeCell writes a cell in the current frame.
+func (in *interp) storeCell(l loc, v value.Value, stmt *Assign) {
+	f := in.frame
+	if f == l.s.owner {
+		l.s.cells[l.off] = v
+		return
+	}
+	if _, ok := f.writes[l]; !ok {
+		f.writeOrder = append(f.writeOrder, l)
+	}
+	f.writes[l] = write{v: v, stmt: stmt}
+}
+
+// step counts one unit of work against the budget.
+func (in *interp) step() error {
+	in.res.Steps++
+	if in.res.Steps > in.opts.MaxSteps {
+		return fmt.Errorf("more than %d steps: %w (use smaller parameters or raise the step budget)", in.opts.MaxSteps, ErrBudget)
+	}
+	if in.res.Steps%1024 == 0 {
+		if err := in.ctx.Err(); err != nil {
+			return fmt.Errorf("run interrupted: %w", err)
+		}
+	}
+	return nil
+}
+
+// Index implements sare.Env for index expressions.
+func (in *interp) Index(name string) (int64, bool) {
+	for i := len(in.vars) - 1; i >= 0; i-- {
+		if in.vars[i].Name == name {
+			return in.vars[i].Value, true
+		}
+	}
+	n, ok := in.params[name]
+	return n, ok
+}
+
+// Tensor implements sare.Env: kernel code reads no tensors.
+func (in *interp) Tensor(name string, _ []int64) (value.Value, error) {
+	return value.Value{}, fmt.Errorf("tensor %s read by kernel code", name)
+}
+
+// Array implements sare.Env: index expressions read no arrays.
+func (in *interp) Array(name string, _ []int64) (value.Value, error) {
+	return value.Value{}, fmt.Errorf("array %s read in an index expression", name)
+}
+
+func (in *interp) lookup(name string) *store {
+	for i := len(in.arrays) - 1; i >= 0; i-- {
+		if in.arrays[i].name == name {
+			return in.arrays[i]
+		}
+	}
+	return nil
+}
+
+func (in *interp) env() []Var { return append([]Var(nil), in.vars...) }
+
+// failure builds a failure located at the statement s.
+func (in *interp) failure(kind Kind, s Stmt, format string, args ...any) *Failure {
+	f := &Failure{Kind: kind, Pos: s.Pos(), Stmt: StmtLine(s), Env: in.env(), Msg: fmt.Sprintf(format, args...)}
+	in.locate(f)
+	return f
+}
+
+func (in *interp) locate(f *Failure) {
+	if src := in.k.Src; src != nil {
+		f.File = src.Name
+		f.LineText = src.Line(f.Pos.Line)
+	}
+}
+
+// indexFailure turns an error evaluating an index expression of s into
+// a failure.
+func (in *interp) indexFailure(s Stmt, err error) *Failure {
+	var se *syntax.Error
+	msg := err.Error()
+	if errors.As(err, &se) {
+		msg = se.Msg
+	}
+	return in.failure(IndexError, s, "%s", msg)
+}
+
+func (in *interp) run() error {
+	for _, a := range in.k.Assumes {
+		ok, err := sare.EvalCond(a.Cond, in)
+		if err != nil {
+			return fmt.Errorf("kernel assumption %s: %w", syntax.ExprString(a.Cond), err)
+		}
+		if !ok {
+			return fmt.Errorf("the parameters %s violate the kernel's assumption %s", in.formatParams(), syntax.ExprString(a.Cond))
+		}
+	}
+	for _, p := range in.k.Params {
+		if _, ok := in.params[p.Name]; !ok {
+			return fmt.Errorf("no value for parameter %s", p.Name)
+		}
+	}
+	for _, a := range in.info.Arrays {
+		s, err := in.newStore(a.Name, a.Elem, a.Extents, a.Bindings[0])
+		if err != nil {
+			return err
+		}
+		in.arrays = append(in.arrays, s)
+	}
+	for _, a := range in.info.Arrays {
+		if err := in.bind(a, In); err != nil {
+			return err
+		}
+	}
+	if in.k.Body != nil {
+		if err := in.block(in.k.Body); err != nil {
+			return err
+		}
+	}
+	for _, a := range in.info.Arrays {
+		if err := in.bind(a, Out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (in *interp) formatParams() string {
+	parts := make([]string, 0, len(in.k.Params))
+	for _, p := range in.k.Params {
+		parts = append(parts, fmt.Sprintf("%s=%d", p.Name, in.params[p.Name]))
+	}
+	return strings.Join(parts, " ")
+}
+
+// newStore creates an array instance of the given extents, owned by the
+// current frame; node locates errors.
+func (in *interp) newStore(name string, elem syntax.Type, extents []syntax.Expr, node interface{ Pos() syntax.Pos }) (*store, error) {
+	s := &store{name: name, elem: elem, owner: in.frame, ext: make([]int64, len(extents))}
+	size := int64(1)
+	for d, x := range extents {
+		n, err := sare.EvalIndex(x, in)
+		if err != nil {
+			return nil, in.nodeFailure(IndexError, node, "extent %s: %v", syntax.ExprString(x), errMsg(err))
+		}
+		n = max(n, 0) // an empty dimension: no cells
+		s.ext[d] = n
+		if n != 0 && size > math.MaxInt64/n {
+			return nil, fmt.Errorf("array %s: %d cells or more: %w", name, size, ErrBudget)
+		}
+		size *= n
+	}
+	if in.cells+size > in.opts.MaxCells {
+		return nil, fmt.Errorf("array %s%v needs %d cells, more than the %d allowed: %w", name, s.ext, size, in.opts.MaxCells, ErrBudget)
+	}
+	in.cells += size
+	s.cells = make([]value.Value, size)
+	undef := value.Undef(elem)
+	for i := range s.cells {
+		s.cells[i] = undef
+	}
+	return s, nil
+}
+
+func errMsg(err error) string {
+	var se *syntax.Error
+	if errors.As(err, &se) {
+		return se.Msg
+	}
+	return err.Error()
+}
+
+// nodeFailure builds a failure at a statement or binding.
+func (in *interp) nodeFailure(kind Kind, node interface{ Pos() syntax.Pos }, format string, args ...any) *Failure {
+	if s, ok := node.(Stmt); ok {
+		return in.failure(kind, s, format, args...)
+	}
+	f := &Failure{Kind: kind, Pos: node.Pos(), Env: in.env(), Msg: fmt.Sprintf(format, args...)}
+	if b, ok := node.(*Binding); ok {
+		f.Stmt = BindingString(b)
+	}
+	in.locate(f)
+	return f
+}
+
+// bind applies the array's bindings of direction dir: an in binding
+// initialises the cells it covers; an out binding checks them.
+func (in *interp) bind(a *Array, dir Dir) error {
+	s := in.lookup(a.Name)
+	covered := map[int]*Binding{}
+	for _, b := range a.Bindings {
+		if b.Dir != dir {
+			continue
+		}
+		if err := in.bindOne(s, b, covered); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (in *interp) bindOne(s *store, b *Binding, covered map[int]*Binding) error {
+	mark := len(in.vars)
+	defer func() { in.vars = in.vars[:mark] }()
+	for _, v := range b.Vars {
+		in.vars = append(in.vars, Var{Name: v.Name})
+	}
+	vars := in.vars[mark:]
+	return forEachCell(s.ext, func(idx []int64, off int) error {
+		if err := in.step(); err != nil {
+			return err
+		}
+		for d := range vars {
+			vars[d].Value = idx[d]
+		}
+		if b.Where != nil {
+			ok, err := sare.EvalCond(b.Where, in)
+			if err != nil {
+				return in.nodeFailure(IndexError, b, "%s", errMsg(err))
+			}
+			if !ok {
+				return nil
+			}
+		}
+		if o, dup := covered[off]; dup {
+			f := in.nodeFailure(BindingOverlap, b, "%s is covered by this %s binding and the one at %s", formatCell(s.name, idx), b.Dir, o.Pos())
+			f.Array, f.Index = s.name, append([]int64(nil), idx...)
+			return f
+		}
+		covered[off] = b
+		tidx := make([]int64, len(b.Tensor.Args))
+		for i, x := range b.Tensor.Args {
+			n, err := sare.EvalIndex(x, in)
+			if err != nil {
+				return in.nodeFailure(IndexError, b, "%s", errMsg(err))
+			}
+			tidx[i] = n
+		}
+		want, err := in.ev.Eval(in.ctx, b.Tensor.Fun.Name, tidx)
+		if err != nil {
+			return fmt.Errorf("binding of %s: %w", s.name, err)
+		}
+		if b.Dir == In {
+			s.cells[off] = want
+			return nil
+		}
+		in.res.OutputCells++
+		got := s.cells[off]
+		tensor := sare.FormatIndex(b.Tensor.Fun.Name, tidx, '(', ')')
+		var f *Failure
+		switch {
+		case got.IsUndef():
+			f = in.nodeFailure(OutputNotWritten, b, "%s holds no value when the kernel ends; it should hold %s = %s",
+				formatCell(s.name, idx), tensor, want)
+		case !got.Close(want, in.opts.Tolerance):
+			f = in.nodeFailure(OutputWrongValue, b, "%s holds %s when the kernel ends; it should hold %s = %s",
+				formatCell(s.name, idx), got, tensor, want)
+		default:
+			return nil
+		}
+		f.Array, f.Index = s.name, append([]int64(nil), idx...)
+		f.Expected, f.Actual, f.Tensor = want, got, tensor
+		return f
+	})
+}
+
+// forEachCell calls f on every index of an array of the given extents, in
+// row-major order, with the cell's offset.
+func forEachCell(ext []int64, f func(idx []int64, off int) error) error {
+	size := int64(1)
+	for _, n := range ext {
+		size *= n
+	}
+	idx := make([]int64, len(ext))
+	for off := int64(0); off < size; off++ {
+		if err := f(idx, int(off)); err != nil {
+			return err
+		}
+		for d := len(idx) - 1; d >= 0; d-- {
+			idx[d]++
+			if idx[d] < ext[d] {
+				break
+			}
+			idx[d] = 0
+		}
+	}
+	return nil
+}
+
+// block runs the statements of b; lets end with it.
+func (in *interp) block(b *Block) error {
+	mark := len(in.vars)
+	defer func() { in.vars = in.vars[:mark] }()
+	for _, s := range b.Stmts {
+		if err := in.stmt(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (in *interp) stmt(s Stmt) error {
+	if err := in.step(); err != nil {
+		return err
+	}
+	switch s := s.(type) {
+	case *Skip:
+		return nil
+	case *Assign:
+		return in.assign(s)
+	case *If:
+		ok, err := sare.EvalCond(s.Cond, in)
+		if err != nil {
+			return in.indexFailure(s, err)
+		}
+		if ok {
+			return in.block(s.Then)
+		}
+		if s.Else != nil {
+			return in.stmt(s.Else)
+		}
+		return nil
+	case *Let:
+		n, err := sare.EvalIndex(s.Value, in)
+		if err != nil {
+			return in.indexFailure(s, err)
+		}
+		in.vars = append(in.vars, Var{Name: s.Var.Name, Value: n})
+		return nil
+	case *Alloc:
+		st, err := in.newStore(s.Array.Name, s.Elem, s.Extents, s)
+		if err != nil {
+			return err
+		}
+		in.arrays = append(in.arrays, st)
+		err = in.block(s.Body)
+		in.arrays = in.arrays[:len(in.arrays)-1]
+		in.cells -= int64(len(st.cells))
+		return err
+	case *Loop:
+		return in.loop(s)
+	case *Block:
+		return in.block(s)
+	}
+	return fmt.Errorf("%s: unknown statement %T", s.Pos(), s)
+}
+
+func (in *interp) loop(s *Loop) error {
+	loX, hiX := s.Bounds()
+	lo, err := sare.EvalIndex(loX, in)
+	if err != nil {
+		return in.indexFailure(s, err)
+	}
+	hi, err := sare.EvalIndex(hiX, in)
+	if err != nil {
+		return in.indexFailure(s, err)
+	}
+	if s.Par {
+		return in.par(s, lo, hi)
+	}
+	in.vars = append(in.vars, Var{Name: s.Var.Name})
+	defer func() { in.vars = in.vars[:len(in.vars)-1] }()
+	for x := lo; x < hi; x++ {
+		in.vars[len(in.vars)-1].Value = x
+		if err := in.block(s.Body); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// access records which iterations of a par loop accessed a cell: the
+// first two distinct ones, with the statements responsible and, for
+// writes, the first value written.
+type access struct {
+	n     int
+	iters [2]int64
+	stmts [2]*Assign
+	v     value.Value
+}
+
+// parSets accumulates the write and read sets of a par loop's
+// iterations, and the first write-write conflict.
+type parSets struct {
+	writes     map[loc]*access
+	writeOrder []loc
+	reads      map[loc]*access
+	readOrder  []loc
+	conflict   *conflict
+}
+
+type conflict struct {
+	l     loc
+	first *access
+	iter  int64
+	v     value.Value
+	stmt  *Assign
+}
+
+func (p *parSets) merge(x int64, f *frame) {
+	for _, l := range f.writeOrder {
+		w := f.writes[l]
+		a := p.writes[l]
+		if a == nil {
+			p.writes[l] = &access{n: 1, iters: [2]int64{x}, stmts: [2]*Assign{w.stmt}, v: w.v}
+			p.writeOrder = append(p.writeOrder, l)
+			continue
+		}
+		if p.conflict == nil && !w.v.Equal(a.v) {
+			p.conflict = &conflict{l: l, first: a, iter: x, v: w.v, stmt: w.stmt}
+		}
+		if a.n < 2 {
+			a.iters[1], a.stmts[1], a.n = x, w.stmt, 2
+		}
+	}
+	for _, l := range f.readOrder {
+		stmt := f.reads[l]
+		a := p.reads[l]
+		if a == nil {
+			p.reads[l] = &access{n: 1, iters: [2]int64{x}, stmts: [2]*Assign{stmt}}
+			p.readOrder = append(p.readOrder, l)
+			continue
+		}
+		if a.n < 2 {
+			a.iters[1], a.stmts[1], a.n = x, stmt, 2
+		}
+	}
+}
+
+// race finds a cell written by one iteration and read by another: the
+// cell, and the writing and reading iterations with their statements.
+func (p *parSets) race() (l loc, w, r int64, ws, rs *Assign, found bool) {
+	for _, l := range p.readOrder {
+		wa := p.writes[l]
+		if wa == nil {
+			continue
+		}
+		ra := p.reads[l]
+		for i := 0; i < wa.n; i++ {
+			for j := 0; j < ra.n; j++ {
+				if wa.iters[i] != ra.iters[j] {
+					return l, wa.iters[i], ra.iters[j], wa.stmts[i], ra.stmts[j], true
+				}
+			}
+		}
+	}
+	return loc{}, 0, 0, nil, nil, false
+}
+
+// par runs a parallel loop per rule U-PARLOOP: every iteration in a frame
+// of its own against the memory as it was when the loop started; then
+// the race conditions; then the union of the iterations' writes.
+// Iterations that fail do not stop the others, so that a race involving
+// them is reported first.
+func (in *interp) par(s *Loop, lo, hi int64) error {
+	parent := in.frame
+	sets := &parSets{writes: map[loc]*access{}, reads: map[loc]*access{}}
+	var failed error
+	mark := len(in.vars)
+	in.vars = append(in.vars, Var{Name: s.Var.Name})
+	for x := lo; x < hi; x++ {
+		in.vars[mark].Value = x
+		f := newFrame(parent)
+		in.frame = f
+		err := in.block(s.Body)
+		in.frame = parent
+		if err != nil {
+			var fail *Failure
+			if !errors.As(err, &fail) {
+				in.vars = in.vars[:mark]
+				return err
+			}
+			if failed == nil {
+				failed = err
+			}
+		}
+		sets.merge(x, f)
+	}
+	in.vars = in.vars[:mark]
+	if l, w, r, ws, rs, ok := sets.race(); ok {
+		f := in.failure(ReadWriteRace, s, "iteration %s=%d writes %s (%s, at %s) and iteration %s=%d reads it (%s, at %s)",
+			s.Var.Name, w, l, StmtLine(ws), ws.Pos(), s.Var.Name, r, StmtLine(rs), rs.Pos())
+		f.Array, f.Index, f.LoopVar, f.Iters = l.s.name, l.index(), s.Var.Name, [2]int64{w, r}
+		return f
+	}
+	if c := sets.conflict; c != nil {
+		f := in.failure(WriteWriteConflict, s, "iterations %s=%d and %s=%d write different values into %s: %s (%s, at %s) and %s (%s, at %s)",
+			s.Var.Name, c.first.iters[0], s.Var.Name, c.iter, c.l, c.first.v, StmtLine(c.first.stmts[0]), c.first.stmts[0].Pos(),
+			c.v, StmtLine(c.stmt), c.stmt.Pos())
+		f.Array, f.Index, f.LoopVar, f.Iters = c.l.s.name, c.l.index(), s.Var.Name, [2]int64{c.first.iters[0], c.iter}
+		f.Expected, f.Actual = c.first.v, c.v
+		return f
+	}
+	if failed != nil {
+		return failed
+	}
+	for _, l := range sets.writeOrder {
+		a := sets.writes[l]
+		in.storeCell(l, a.v, a.stmts[0])
+	}
+	if parent != in.root {
+		for _, l := range sets.readOrder {
+			if l.s.owner == parent {
+				continue
+			}
+			if _, ok := parent.reads[l]; !ok {
+				parent.reads[l] = sets.reads[l].stmts[0]
+				parent.readOrder = append(parent.readOrder, l)
+			}
+		}
+	}
+	return nil
+}
+
+// valueEnv evaluates an assignment's value: array reads are checked for
+// bounds and definedness, and the first problem of each kind is kept so
+// that the assignment reports them in the order the format prescribes.
+type valueEnv struct {
+	in    *interp
+	stmt  *Assign
+	oob   string // the first out-of-bounds read
+	undef string // the first read of a cell holding no defined value
+}
+
+func (e *valueEnv) Index(name string) (int64, bool) { return e.in.Index(name) }
+func (e *valueEnv) Tensor(name string, idx []int64) (value.Value, error) {
+	return e.in.Tensor(name, idx)
+}
+
+func (e *valueEnv) Array(name string, idx []int64) (value.Value, error) {
+	s := e.in.lookup(name)
+	if s == nil {
+		return value.Value{}, fmt.Errorf("no array %s", name)
+	}
+	off, ok := s.offset(idx)
+	if !ok {
+		if e.oob == "" {
+			e.oob = fmt.Sprintf("%s is outside %s%s", formatCell(name, idx), name, formatExtents(s.ext))
+		}
+		return value.Undef(s.elem), nil
+	}
+	v := e.in.load(loc{s: s, off: off}, e.stmt)
+	if v.IsUndef() && e.undef == "" {
+		e.undef = formatCell(name, idx)
+	}
+	return v, nil
+}
+
+func formatExtents(ext []int64) string {
+	parts := make([]string, len(ext))
+	for i, n := range ext {
+		parts[i] = fmt.Sprint(n)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// annotEnv evaluates an annotation over the specification's tensors.
+type annotEnv struct {
+	in      *interp
+	evalErr error  // an error of the specification's evaluator
+	first   string // the first tensor element read
+	idx     []int64
+}
+
+func (e *annotEnv) Index(name string) (int64, bool) { return e.in.Index(name) }
+func (e *annotEnv) Array(name string, idx []int64) (value.Value, error) {
+	return e.in.Array(name, idx)
+}
+
+func (e *annotEnv) Tensor(name string, idx []int64) (value.Value, error) {
+	v, err := e.in.ev.Eval(e.in.ctx, name, idx)
+	if err != nil {
+		if e.evalErr == nil {
+			e.evalErr = err
+		}
+		return v, err
+	}
+	if e.first == "" {
+		e.first = sare.FormatIndex(name, idx, '(', ')')
+	}
+	return v, nil
+}
+
+// assign runs an assignment with the checks in the order the format
+// prescribes: the value's reads (bounds, then definedness), the written
+// cell's bounds, the value's definedness, then the annotation.
+func (in *interp) assign(s *Assign) error {
+	in.res.Assignments++
+	st := in.lookup(s.Array.Name)
+	if st == nil {
+		return fmt.Errorf("%s: no array %s (was the kernel checked?)", s.Pos(), s.Array.Name)
+	}
+	venv := &valueEnv{in: in, stmt: s}
+	v, err := sare.EvalValue(s.Value, in.info.Types, venv)
+	if err != nil {
+		return in.indexFailure(s, err)
+	}
+	if venv.oob != "" {
+		return in.failure(OutOfBoundsRead, s, "%s", venv.oob)
+	}
+	if venv.undef != "" {
+		f := in.failure(UndefinedRead, s, "%s holds no defined value", venv.undef)
+		return f
+	}
+	idx := make([]int64, len(s.Indices))
+	for i, x := range s.Indices {
+		n, err := sare.EvalIndex(x, in)
+		if err != nil {
+			return in.indexFailure(s, err)
+		}
+		idx[i] = n
+	}
+	off, ok := st.offset(idx)
+	if !ok {
+		f := in.failure(OutOfBoundsWrite, s, "%s is outside %s%s", formatCell(st.name, idx), st.name, formatExtents(st.ext))
+		f.Array, f.Index = st.name, idx
+		return f
+	}
+	cell := formatCell(st.name, idx)
+	if v.IsUndef() {
+		f := in.failure(UndefinedStore, s, "the value stored into %s is undefined", cell)
+		f.Array, f.Index, f.Actual = st.name, idx, v
+		return f
+	}
+	aenv := &annotEnv{in: in}
+	want, err := sare.EvalValue(s.Annot, in.info.Types, aenv)
+	if aenv.evalErr != nil {
+		return fmt.Errorf("annotation of %s at %s: %w", cell, s.Pos(), aenv.evalErr)
+	}
+	if err != nil {
+		return in.indexFailure(s, err)
+	}
+	tensor := ""
+	if c, ok := s.Annot.(*syntax.Call); ok && in.ev.Spec().Tensor(c.Fun.Name) != nil {
+		tensor = aenv.first
+	}
+	annot := syntax.ExprString(s.Annot)
+	if tensor != "" && tensor != annot {
+		annot += " = " + tensor
+	}
+	var f *Failure
+	switch {
+	case want.IsUndef():
+		f = in.failure(UndefinedAnnotation, s, "the annotation %s of %s is undefined", annot, cell)
+	case !v.Close(want, in.opts.Tolerance):
+		f = in.failure(WrongValue, s, "%s := %s, but the annotation %s is %s", cell, v, annot, want)
+	default:
+		in.storeCell(loc{s: st, off: off}, v, s)
+		return nil
+	}
+	f.Array, f.Index, f.Expected, f.Actual, f.Tensor = st.name, idx, want, v, tensor
+	return f
+}
