@@ -28,6 +28,9 @@ func Literal(t syntax.Type, text string) (Value, error) {
 		}
 		return Bool(body == "true"), nil
 	case isIntSpelling(body):
+		if v, ok := smallIntLiteral(t, body, neg); ok {
+			return v, nil
+		}
 		n, ok := parseBigInt(body)
 		if !ok {
 			return Value{}, fmt.Errorf("malformed integer literal %q", text)
@@ -144,4 +147,39 @@ func Range(t syntax.Type) (lo, hi *big.Int) {
 		return lo, hi
 	}
 	return new(big.Int), new(big.Int).Sub(new(big.Int).Lsh(one, w), one)
+}
+
+// smallIntLiteral is the fast path of Literal for an integer literal that
+// fits its integer type; ok is false in every other case, which the
+// general path handles (and reports).
+func smallIntLiteral(t syntax.Type, body string, neg bool) (Value, bool) {
+	if !t.IsInteger() {
+		return Value{}, false
+	}
+	base := 10
+	if strings.HasPrefix(body, "0x") || strings.HasPrefix(body, "0X") {
+		body, base = body[2:], 16
+	}
+	if body == "" || body[0] == '+' || body[0] == '-' || strings.Contains(body, "_") {
+		return Value{}, false
+	}
+	u, err := strconv.ParseUint(body, base, 64)
+	if err != nil {
+		return Value{}, false
+	}
+	w := uint(t.Bits())
+	if t.IsUnsigned() {
+		if neg && u != 0 || w < 64 && u >= 1<<w {
+			return Value{}, false
+		}
+		return Uint(t, u), true
+	}
+	limit := uint64(1) << (w - 1) // |min|; max is limit - 1
+	if neg && u > limit || !neg && u >= limit {
+		return Value{}, false
+	}
+	if neg {
+		return Int(t, int64(-u)), true
+	}
+	return Int(t, int64(u)), true
 }

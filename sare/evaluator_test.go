@@ -1,0 +1,260 @@
+package sare
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/value"
+)
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// TestMatmul evaluates the matrix product of the format's contract and
+// compares it with a direct float32 computation in the same order.
+func TestMatmul(t *testing.T) {
+	spec, info := load(t, "matmul.sare", readFile(t, "../examples/matmul/matmul.sare"))
+	const n, m, p = 4, 3, 5
+	inputs := RandomInputs(42)
+	ev, err := NewEvaluator(spec, info, map[string]int64{"N": n, "M": m, "P": p}, inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := func(name string, idx ...int64) float32 {
+		v, err := inputs.Input(spec.Tensor(name), idx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return float32(v.Float64())
+	}
+	ctx := context.Background()
+	for i := int64(0); i < n; i++ {
+		for j := int64(0); j < m; j++ {
+			var want float32
+			for k := int64(0); k < p; k++ {
+				want = want + in("A", i, k)*in("B", k, j)
+			}
+			got, err := ev.Eval(ctx, "C", []int64{i, j})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !got.Equal(value.Float(syntax.F32, float64(want))) {
+				t.Errorf("C(%d, %d) = %v, want %v", i, j, got, want)
+			}
+		}
+	}
+	// R(i, j, k) outside every equation's domain is undefined.
+	for _, idx := range [][]int64{{0, 0, -2}, {0, 0, p}} {
+		v, err := ev.Eval(ctx, "R", idx)
+		if err != nil || !v.IsUndef() || v.Type() != syntax.F32 {
+			t.Errorf("R%v = %#v, %v; want undefined f32", idx, v, err)
+		}
+	}
+	// With P = 0, C(i, j) = R(i, j, -1) = 0.
+	ev0, err := NewEvaluator(spec, info, map[string]int64{"N": 1, "M": 1, "P": 0}, inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := ev0.Eval(ctx, "C", []int64{0, 0}); err != nil || !v.Equal(value.Float(syntax.F32, 0)) {
+		t.Errorf("C(0, 0) with P = 0 is %v, %v", v, err)
+	}
+}
+
+func TestDeepRecurrence(t *testing.T) {
+	spec, info := load(t, "deep.sare", `
+param K
+input A(k) : i32
+tensor S(k) : i32
+S(k) = 0 where k == -1
+S(k) = S(k - 1) + A(k) * 3 where 0 <= k < K
+output S
+`)
+	const k = 100000
+	ev, err := NewEvaluator(spec, info, map[string]int64{"K": k}, InputFunc(func(t *Tensor, idx []int64) (value.Value, error) {
+		return value.Int(syntax.I32, idx[0]), nil
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ev.Eval(context.Background(), "S", []int64{k - 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want int32
+	for i := int32(0); i < k; i++ {
+		want += i * 3 // wraps like i32
+	}
+	if got.Int64() != int64(want) {
+		t.Errorf("S(%d) = %v, want %d", k-1, got, want)
+	}
+}
+
+func TestWrappingIntegers(t *testing.T) {
+	spec, info := load(t, "wrap.sare", `
+param N
+input X(i) : u8
+tensor Fib(i) : i8
+Fib(i) = 1 where i == 0 or i == 1
+Fib(i) = Fib(i - 1) + Fib(i - 2) where i >= 2
+tensor Sum(i) : u8
+Sum(i) = X(0) where i == 0
+Sum(i) = Sum(i - 1) + X(i) where i > 0
+tensor D(i) : i16
+D(i) = i16(i) / -3 + i16(i) % -3 * 100 + (i16(-7) >> 1) * 1000
+output Fib, Sum, D
+`)
+	ev, err := NewEvaluator(spec, info, map[string]int64{"N": 0}, InputMap{
+		"X": func(idx []int64) value.Value { return value.Uint(syntax.U8, 250) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var a, b int8 = 1, 1
+	for i := 2; i <= 20; i++ {
+		a, b = b, a+b
+	}
+	if v, _ := ev.Eval(ctx, "Fib", []int64{20}); v.Int64() != int64(b) {
+		t.Errorf("Fib(20) = %v, want %d (i8 wrapping)", v, b)
+	}
+	if v, _ := ev.Eval(ctx, "Sum", []int64{3}); v.Uint64() != (4*250)%256 {
+		t.Errorf("Sum(3) = %v, want %d", v, (4*250)%256)
+	}
+	// -7 / -3 = 3 (Euclidean: -7 = 3 * -3 + 2), -7 % -3 = 2; -7 >> 1 = -4.
+	if v, _ := ev.Eval(ctx, "D", []int64{-7}); v.Int64() != 3+200-4000 {
+		t.Errorf("D(-7) = %v, want %d", v, 3+200-4000)
+	}
+}
+
+func TestCycle(t *testing.T) {
+	spec, info := load(t, "cycle.sare", readFile(t, "testdata/cycle.sare"))
+	ev, err := NewEvaluator(spec, info, map[string]int64{"N": 3}, RandomInputs(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ev.Eval(context.Background(), "R", []int64{2})
+	want := "evaluate R(2): cycle.sare:4:1: cyclic dependency: R(0) (equation at 4:1) needs R(0)"
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v\nwant  %s", err, want)
+	}
+	spec2, info2 := load(t, "cycle2.sare", `
+tensor A(i) : f32
+A(i) = B(i + 1)
+tensor B(i) : f32
+B(i) = A(i - 1) + 1
+`)
+	ev2, _ := NewEvaluator(spec2, info2, nil, RandomInputs(1))
+	_, err = ev2.Eval(context.Background(), "A", []int64{0})
+	want = "evaluate A(0): cycle2.sare:3:1: cyclic dependency: A(0) (equation at 3:1) needs B(1) (equation at 5:1) needs A(0)"
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v\nwant  %s", err, want)
+	}
+}
+
+func TestOverlap(t *testing.T) {
+	spec, info := load(t, "overlap.sare", readFile(t, "testdata/overlap.sare"))
+	ev, err := NewEvaluator(spec, info, map[string]int64{"N": 3}, RandomInputs(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if v, err := ev.Eval(ctx, "R", []int64{4}); err != nil || v.Int64() != 1 {
+		t.Errorf("R(4) = %v, %v", v, err)
+	}
+	_, err = ev.Eval(ctx, "R", []int64{5})
+	if err == nil || !strings.Contains(err.Error(), "ill-defined specification: R(5) is in the domains of two equations of R (at 4:1 and 5:1)") {
+		t.Errorf("R(5): %v", err)
+	}
+}
+
+func TestEvaluatorSetup(t *testing.T) {
+	spec, info := load(t, "matmul.sare", readFile(t, "../examples/matmul/matmul.sare"))
+	for _, c := range []struct {
+		params map[string]int64
+		err    string
+	}{
+		{map[string]int64{"N": 1, "M": 1}, "no value for parameter P"},
+		{map[string]int64{"N": 1, "M": 1, "P": 1, "Q": 2}, "Q is not a parameter of the specification"},
+		{map[string]int64{"N": 0, "M": 1, "P": 1}, "matmul.sare:3:8: the parameters N=0 M=1 P=1 violate the assumption N >= 1 and M >= 1 and P >= 0"},
+	} {
+		_, err := NewEvaluator(spec, info, c.params, RandomInputs(0))
+		if err == nil || err.Error() != c.err {
+			t.Errorf("%v: error %v, want %s", c.params, err, c.err)
+		}
+	}
+	ev, _ := NewEvaluator(spec, info, map[string]int64{"N": 1, "M": 1, "P": 1}, RandomInputs(0))
+	if _, err := ev.Eval(context.Background(), "C", []int64{0}); err == nil {
+		t.Error("wrong arity accepted")
+	}
+	if _, err := ev.Eval(context.Background(), "Nope", nil); err == nil {
+		t.Error("unknown tensor accepted")
+	}
+	bad := InputFunc(func(*Tensor, []int64) (value.Value, error) { return value.Int(syntax.I32, 1), nil })
+	ev, _ = NewEvaluator(spec, info, map[string]int64{"N": 1, "M": 1, "P": 1}, bad)
+	if _, err := ev.Eval(context.Background(), "C", []int64{0, 0}); err == nil || !strings.Contains(err.Error(), "has type i32, want f32") {
+		t.Errorf("input of the wrong type: %v", err)
+	}
+}
+
+func TestCancel(t *testing.T) {
+	spec, info := load(t, "deep.sare", `
+param K
+tensor S(k) : i64
+S(k) = 0 where k <= 0
+S(k) = S(k - 1) + 1 where k > 0
+`)
+	ev, _ := NewEvaluator(spec, info, map[string]int64{"K": 0}, RandomInputs(0))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ev.Eval(ctx, "S", []int64{1 << 20}); err == nil || !strings.Contains(err.Error(), "context canceled") {
+		t.Errorf("cancelled evaluation: %v", err)
+	}
+	ev.MaxPoints = 1000
+	if _, err := ev.Eval(context.Background(), "S", []int64{5000}); err == nil || !strings.Contains(err.Error(), "more than 1000") {
+		t.Errorf("MaxPoints: %v", err)
+	}
+}
+
+func TestIndexOverflowInSpec(t *testing.T) {
+	spec, info := load(t, "ovf.sare", `
+param N
+input A(i) : f32
+tensor B(i) : f32
+B(i) = A(2 * i + N)
+`)
+	ev, _ := NewEvaluator(spec, info, map[string]int64{"N": 1 << 62}, RandomInputs(0))
+	_, err := ev.Eval(context.Background(), "B", []int64{1 << 61})
+	if err == nil || !strings.Contains(err.Error(), "ovf.sare:5:10: index overflow in 2 * i + N") {
+		t.Errorf("overflow: %v", err)
+	}
+}
+
+func TestRandomInputsDeterministic(t *testing.T) {
+	a := &Tensor{Name: &syntax.Ident{Name: "A"}, Vars: idents("i"), Type: syntax.F32}
+	b := &Tensor{Name: &syntax.Ident{Name: "B"}, Vars: idents("i"), Type: syntax.F32}
+	in1, in2 := RandomInputs(9), RandomInputs(9)
+	same := 0
+	for i := int64(0); i < 50; i++ {
+		x, _ := in1.Input(a, []int64{i})
+		y, _ := in2.Input(a, []int64{i})
+		z, _ := in1.Input(b, []int64{i})
+		if !x.Equal(y) {
+			t.Fatalf("A(%d) differs between two generators with one seed", i)
+		}
+		if x.Equal(z) {
+			same++
+		}
+	}
+	if same > 20 {
+		t.Errorf("A and B agree at %d of 50 points", same)
+	}
+}
