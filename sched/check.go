@@ -107,6 +107,10 @@ func (c *checker) exprs(arrays bool) *sare.ExprChecker {
 // name already in scope.
 func (c *checker) declare(id *syntax.Ident, what string) {
 	switch {
+	case id.Name == "_":
+		// The placeholder left by a syntax error, already reported.
+	case sare.IsKeyword(id.Name):
+		c.errorf(id.Pos(), "%s %s has a reserved name (a type, a built-in function or a keyword)", what, id.Name)
 	case c.IsIndex(id.Name):
 		c.errorf(id.Pos(), "%s %s redeclares a name already in scope", what, id.Name)
 	case c.spec.Tensor(id.Name) != nil:
@@ -151,8 +155,15 @@ func (c *checker) params(k *Kernel) {
 		if k.Name != nil && k.Name.Pos().IsValid() {
 			pos = k.Name.Pos()
 		}
-		c.errorf(pos, "kernel %s lacks the specification's parameter%s %s", k.Name.Name, plural(len(missing)), strings.Join(missing, ", "))
+		c.errorf(pos, "kernel %s lacks the specification's parameter%s %s", kernelName(k), plural(len(missing)), strings.Join(missing, ", "))
 	}
+}
+
+func kernelName(k *Kernel) string {
+	if k.Name == nil {
+		return "_"
+	}
+	return k.Name.Name
 }
 
 func plural(n int) string {

@@ -1,17 +1,30 @@
 package sched
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/syntax"
 )
 
 // FuzzParse checks that the parser never panics and that every kernel it
 // accepts prints to text that parses back to an Equal kernel, and encodes
-// to JSON that decodes to an Equal kernel.
+// to JSON that decodes to an Equal kernel. It also checks every kernel,
+// even a partial one, against the matrix product's specification, and
+// runs those that pass on small parameters: neither may panic.
 func FuzzParse(f *testing.F) {
+	specData, err := os.ReadFile("testdata/matmul.sare")
+	if err != nil {
+		f.Fatal(err)
+	}
+	spec, sinfo, err := sare.Load(&syntax.Source{Name: "matmul.sare", Text: string(specData)})
+	if err != nil {
+		f.Fatal(err)
+	}
 	for _, s := range roundTripKernels {
 		f.Add(s)
 	}
@@ -28,6 +41,18 @@ func FuzzParse(f *testing.F) {
 		printed := Print(k)
 		for _, e := range errs {
 			_ = e.Detail()
+		}
+		info, cerrs := Check(k, spec)
+		if len(errs) == 0 && len(cerrs) == 0 {
+			ev, err := sare.NewEvaluator(spec, sinfo, map[string]int64{"N": 2, "M": 3, "P": 2}, sare.RandomInputs(7))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = Run(context.Background(), k, info, ev, Options{MaxSteps: 20000, MaxCells: 10000})
+			var fail *Failure
+			if errors.As(err, &fail) {
+				_ = fail.Detail()
+			}
 		}
 		if len(errs) > 0 {
 			return

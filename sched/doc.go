@@ -1,0 +1,26 @@
+// Package sched reads, checks and runs kernels: the imperative language
+// of arrays and loops (.sched files) in which a compiler's output is
+// written, every array write annotated with the specification value it
+// claims to store (its prophetic annotation).
+//
+// The phases, in order:
+//
+//   - Parse turns source text into a Kernel (ast.go, parse.go), reporting
+//     every syntax error with its position and a caret; Print gives the
+//     canonical text back (print.go), Equal compares kernels ignoring
+//     positions (equal.go), and Marshal and Unmarshal are the JSON twin
+//     (json.go).
+//   - Check type-checks a kernel against a specification (package sare)
+//     following the typing rules of the formal description (Fig. 4.7 of
+//     seed 002): quasi-affine indices, bounds and conditions; values typed
+//     against arrays, annotations against tensors; bindings that agree
+//     with the specification (check.go).
+//   - Run executes a checked kernel with the big-step semantics of Fig. 4.5,
+//     with differential memories and read sets, so that every par loop is
+//     checked per rule U-PARLOOP; it checks every annotation against the
+//     specification evaluated at the same point and every out cell at
+//     the end, and reports the first failure as a *Failure (interp.go,
+//     failure.go).
+//
+// Start reading at Kernel, then Check, then Run.
+package sched
