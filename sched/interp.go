@@ -537,6 +537,9 @@ func (in *interp) loop(s *Loop) error {
 	in.vars = append(in.vars, Var{Name: s.Var.Name})
 	defer func() { in.vars = in.vars[:len(in.vars)-1] }()
 	for x := lo; x < hi; x++ {
+		if err := in.step(); err != nil {
+			return err
+		}
 		in.vars[len(in.vars)-1].Value = x
 		if err := in.block(s.Body); err != nil {
 			return err
@@ -635,6 +638,10 @@ func (in *interp) par(s *Loop, lo, hi int64) error {
 	mark := len(in.vars)
 	in.vars = append(in.vars, Var{Name: s.Var.Name})
 	for x := lo; x < hi; x++ {
+		if err := in.step(); err != nil {
+			in.vars = in.vars[:mark]
+			return err
+		}
 		in.vars[mark].Value = x
 		f := newFrame(parent)
 		in.frame = f
@@ -758,8 +765,10 @@ func (e *annotEnv) Tensor(name string, idx []int64) (value.Value, error) {
 }
 
 // assign runs an assignment with the checks in the order the format
-// prescribes: the value's reads (bounds, then definedness), the written
-// cell's bounds, the value's definedness, then the annotation.
+// prescribes: the value's reads (the bounds of every read, then the
+// definedness of every read), the written cell's bounds, the value's
+// definedness, then the annotation. The cell is written only when every
+// check passes.
 func (in *interp) assign(s *Assign) error {
 	in.res.Assignments++
 	st := in.lookup(s.Array.Name)

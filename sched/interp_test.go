@@ -376,3 +376,68 @@ out s[i] : f64[N] = S(i)
 		t.Errorf("with a tolerance: %v", err)
 	}
 }
+
+func TestRunEmptyLoopBudget(t *testing.T) {
+	src := `kernel outer(N, M)
+in  a[i] : f32[N] = A(i)
+in  b[j] : f32[M] = B(j)
+out c[i, j] : f32[N, M] = C(i, j)
+{
+  for i < 4611686018427387904 { }
+}
+`
+	_, err := run(t, outerSpec, src, map[string]int64{"N": 1, "M": 1}, Options{MaxSteps: 100000})
+	if !errors.Is(err, ErrBudget) {
+		t.Errorf("want a budget error, got %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	spec, sinfo, _ := sare.Load(&syntax.Source{Name: "s.sare", Text: outerSpec})
+	k := mustParse(t, src)
+	info, _ := Check(k, spec)
+	ev, _ := sare.NewEvaluator(spec, sinfo, map[string]int64{"N": 1, "M": 1}, sare.RandomInputs(1))
+	if _, err := Run(ctx, k, info, ev, Options{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("want cancellation, got %v", err)
+	}
+}
+
+func TestRunBindings(t *testing.T) {
+	// Two in bindings of one array with disjoint domains, and an in-place
+	// update: c starts as zeros where j == 0 and ones elsewhere.
+	spec := `param N
+input A(i) : f32
+tensor Z(i, j) : f32
+Z(i, j) = 0 where j == 0
+Z(i, j) = 1 where j >= 1
+tensor C(i, j) : f32
+C(i, j) = Z(i, j) + A(i)
+output C
+`
+	src := `kernel k(N)
+in  a[i] : f32[N] = A(i)
+in  c[i, j] : f32[N, 2] = Z(i, j) where j == 0
+in  c[i, j] : f32[N, 2] = Z(i, j) where j >= 1
+out c[i, j] : f32[N, 2] = C(i, j)
+{
+  par i < N { par j < 2 { c[i, j] {C(i, j)} := c[i, j] + a[i] } }
+}
+`
+	if _, err := run(t, spec, src, map[string]int64{"N": 3}, Options{}); err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	overlap := strings.Replace(src, "where j >= 1", "where j >= 0 and i >= 1", 1)
+	_, err := run(t, spec, overlap, map[string]int64{"N": 3}, Options{})
+	wantFailure(t, err, BindingOverlap, "k.sched:4:1: overlapping bindings: c[1, 0] is covered by this in binding and the one at 3:1 (at i=1 j=0)")
+}
+
+func TestMarshalShape(t *testing.T) {
+	k := mustParse(t, "kernel k(N)\nin  a[i] : f32[N] = A(i) where i > 0\n{\n  for i in 1 .. N { a[i] {A(i)} := a[i] }\n}\n")
+	data, err := Marshal(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"name":"k","params":["N"],"bindings":[{"dir":"in","array":"a","vars":["i"],"type":"f32","extents":[{"kind":"ident","name":"N","pos":{"line":2,"col":16}}],"tensor":{"kind":"call","name":"A","args":[{"kind":"ident","name":"i","pos":{"line":2,"col":23}}],"pos":{"line":2,"col":21}},"where":{"kind":"binary","op":"gt","x":{"kind":"ident","name":"i","pos":{"line":2,"col":32}},"y":{"kind":"int","value":"0","pos":{"line":2,"col":36}}},"pos":{"line":2,"col":1}}],"body":[{"kind":"for","var":"i","lo":{"kind":"int","value":"1","pos":{"line":4,"col":12}},"hi":{"kind":"ident","name":"N","pos":{"line":4,"col":17}},"body":[{"kind":"assign","array":"a","indices":[{"kind":"ident","name":"i","pos":{"line":4,"col":23}}],"annot":{"kind":"call","name":"A","args":[{"kind":"ident","name":"i","pos":{"line":4,"col":29}}],"pos":{"line":4,"col":27}},"value":{"kind":"index","name":"a","args":[{"kind":"ident","name":"i","pos":{"line":4,"col":38}}],"pos":{"line":4,"col":36}},"pos":{"line":4,"col":21}}],"pos":{"line":4,"col":3}}],"pos":{"line":1,"col":1}}`
+	if string(data) != want {
+		t.Errorf("json:\n%s\nwant:\n%s", data, want)
+	}
+}

@@ -283,7 +283,7 @@ func (p *parser) stmt() Stmt {
 			s.Value = p.ParseExpr()
 		}
 		p.endDecl(m)
-		if p.failedSince(m) {
+		if s.Var == nil || s.Value == nil || p.failedSince(m) {
 			return nil
 		}
 		return s
