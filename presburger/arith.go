@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+	"strconv"
 )
 
 // Int is an exact integer. Values that fit in an int64 are stored inline;
@@ -231,7 +232,7 @@ func (x Int) String() string {
 	if x.big != nil {
 		return x.big.String()
 	}
-	return big.NewInt(x.small).String()
+	return strconv.FormatInt(x.small, 10)
 }
 
 // Row helpers: an affine row is a []Int.

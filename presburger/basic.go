@@ -3,7 +3,7 @@ package presburger
 import (
 	"fmt"
 	"sort"
-	"strings"
+	"strconv"
 )
 
 // Div describes a local variable of a BasicMap. If Den is nonzero the local
@@ -418,12 +418,17 @@ func normRow(row []Int, eq bool) (out []Int, ok bool) {
 }
 
 func rowKey(r []Int) string {
-	var sb strings.Builder
+	buf := make([]byte, 0, len(r)*3)
 	for _, v := range r {
-		sb.WriteString(v.String())
-		sb.WriteByte(',')
+		if v.big == nil {
+			buf = strconv.AppendInt(buf, v.small, 36)
+		} else {
+			buf = append(buf, 'b')
+			buf = v.big.Append(buf, 36)
+		}
+		buf = append(buf, ',')
 	}
-	return sb.String()
+	return string(buf)
 }
 
 // normalize simplifies b in place: gcd-normalises rows, tightens inequality
@@ -464,9 +469,38 @@ func (b *BasicMap) normalize() bool {
 		if changed {
 			continue
 		}
-		// Drop plain existentials that occur nowhere.
+		// Merge divisions with identical definitions.
+		for i := 0; i < len(b.divs) && !changed; i++ {
+			for j := i + 1; j < len(b.divs); j++ {
+				di, dj := b.divs[i], b.divs[j]
+				if di.Den.IsZero() || !di.Den.Equal(dj.Den) || !intsEqual(di.Num, dj.Num) {
+					continue
+				}
+				ci, cj := b.locCol(i), b.locCol(j)
+				move := func(r []Int) {
+					if r != nil && !r[cj].IsZero() {
+						r[ci] = r[ci].Add(r[cj])
+						r[cj] = Int{}
+					}
+				}
+				for _, r := range b.eqs {
+					move(r)
+				}
+				for _, r := range b.ineqs {
+					move(r)
+				}
+				for k := range b.divs {
+					move(b.divs[k].Num)
+				}
+				b.removeLocal(j)
+				changed = true
+				break
+			}
+		}
+		// Drop locals that occur nowhere (an unused division is a total
+		// function and an unused existential is unconstrained).
 		for l := len(b.divs) - 1; l >= 0; l-- {
-			if b.divs[l].Den.IsZero() && !b.localUsed(l) {
+			if !b.localUsed(l) {
 				b.removeLocal(l)
 			}
 		}
@@ -617,4 +651,88 @@ func sortRows(rs [][]Int) {
 		}
 		return false
 	})
+}
+
+// reshape returns a basic map in space sp built from b: dimMap[i] gives,
+// for each dimension column i of b (params, in, out), its column in sp, or
+// -1 to turn it into a plain existential local. The new existentials come
+// first among the locals, followed by b's locals. Divisions that come to
+// depend on an existential are turned into existentials constrained by
+// their defining inequalities, so the result denotes
+// { sp-dims : exists projected dims : b }.
+func (b *BasicMap) reshape(sp Space, dimMap []int) *BasicMap {
+	r := NewBasicMap(sp)
+	nd := r.nDims()
+	k := 0
+	for _, j := range dimMap {
+		if j < 0 {
+			k++
+		}
+	}
+	nl := k + len(b.divs)
+	w := nd + nl + 1
+	colMap := make([]int, b.NumCols())
+	pi := 0
+	for i, j := range dimMap {
+		if j >= 0 {
+			colMap[i] = j
+		} else {
+			colMap[i] = nd + pi
+			pi++
+		}
+	}
+	for l := range b.divs {
+		colMap[b.nDims()+l] = nd + k + l
+	}
+	colMap[b.NumCols()-1] = w - 1
+	mapRow := func(row []Int) []Int {
+		out := make([]Int, w)
+		for i, v := range row {
+			if !v.IsZero() {
+				out[colMap[i]] = out[colMap[i]].Add(v)
+			}
+		}
+		return out
+	}
+	r.divs = make([]Div, nl)
+	for l, d := range b.divs {
+		if d.Num != nil {
+			r.divs[k+l] = Div{Num: mapRow(d.Num), Den: d.Den}
+		}
+	}
+	for _, e := range b.eqs {
+		r.eqs = append(r.eqs, mapRow(e))
+	}
+	for _, e := range b.ineqs {
+		r.ineqs = append(r.ineqs, mapRow(e))
+	}
+	r.empty = b.empty
+	r.demoteDivs()
+	return r
+}
+
+// demoteDivs turns every division whose numerator refers to a plain
+// existential into a plain existential with its two defining inequalities.
+func (b *BasicMap) demoteDivs() {
+	for changed := true; changed; {
+		changed = false
+		for i, d := range b.divs {
+			if d.Den.IsZero() {
+				continue
+			}
+			bad := false
+			for j, e := range b.divs {
+				if e.Den.IsZero() && !d.Num[b.locCol(j)].IsZero() {
+					bad = true
+					break
+				}
+			}
+			if bad {
+				lo, hi := b.divRows(i)
+				b.ineqs = append(b.ineqs, lo, hi)
+				b.divs[i] = Div{}
+				changed = true
+			}
+		}
+	}
 }

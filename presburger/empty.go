@@ -2,8 +2,29 @@ package presburger
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math/bits"
 )
+
+// bset is a set of row indices (Chernikov histories).
+type bset []uint64
+
+func (a bset) or(b bset) bset {
+	out := make(bset, len(a))
+	for i := range a {
+		out[i] = a[i] | b[i]
+	}
+	return out
+}
+
+func (a bset) count() int {
+	n := 0
+	for _, w := range a {
+		n += bits.OnesCount64(w)
+	}
+	return n
+}
 
 // This file decides integer emptiness with the Omega test (Pugh 1991):
 // equalities are eliminated exactly (unit-coefficient substitution, or the
@@ -27,10 +48,35 @@ type omegaProblem struct {
 	nv    int
 	eqs   [][]Int
 	ineqs [][]Int
+	// Chernikov's rule: when hist is non-nil, hist[i] is the set of rows
+	// (at the last reset) that ineqs[i] was combined from, and elim counts
+	// the variables eliminated since. A combination of more than elim+1
+	// rows is rationally implied by the others and can be dropped without
+	// changing the integer points.
+	hist []bset
+	base int // number of inequalities at the last reset
+	// limit, if positive, bounds the number of inequalities; beyond it
+	// solve fails with errCapped (used for the optional shadow shortcuts).
+	limit int
+	elim  int
 }
 
 func (p *omegaProblem) copy() *omegaProblem {
 	return &omegaProblem{nv: p.nv, eqs: copyRows(p.eqs), ineqs: copyRows(p.ineqs)}
+}
+
+// resetHist restarts Chernikov tracking on the current inequalities.
+func (p *omegaProblem) resetHist() {
+	p.elim = 0
+	n := len(p.ineqs)
+	p.base = n
+	p.hist = make([]bset, n)
+	words := (n + 63) / 64
+	for i := range p.hist {
+		h := make(bset, words)
+		h[i/64] = 1 << uint(i%64)
+		p.hist[i] = h
+	}
 }
 
 // modHat returns a - m*floor(a/m + 1/2), the symmetric residue of a mod m.
@@ -55,7 +101,9 @@ func (p *omegaProblem) normalizeAll() bool {
 	p.eqs = eqs
 	best := make(map[string]int, len(p.ineqs))
 	ineqs := p.ineqs[:0:0]
-	for _, r := range p.ineqs {
+	var hist []bset
+	track := p.hist != nil
+	for i, r := range p.ineqs {
 		r2, ok := normRow(r, false)
 		if !ok {
 			return false
@@ -64,18 +112,25 @@ func (p *omegaProblem) normalizeAll() bool {
 			continue
 		}
 		k := rowKey(r2[:n])
-		if i, ok := best[k]; ok {
-			if r2[n].Cmp(ineqs[i][n]) < 0 {
-				ineqs[i] = r2
+		if j, ok := best[k]; ok {
+			if r2[n].Cmp(ineqs[j][n]) < 0 {
+				ineqs[j] = r2
+				if track {
+					hist[j] = p.hist[i]
+				}
 			}
 			continue
 		}
 		best[k] = len(ineqs)
 		ineqs = append(ineqs, r2)
+		if track {
+			hist = append(hist, p.hist[i])
+		}
 	}
 	// Opposite pairs: r + c1 >= 0 and -r + c2 >= 0 need c1 + c2 >= 0; when
 	// c1 + c2 = 0 they form an equality.
 	var keep [][]Int
+	var keepH []bset
 	drop := make([]bool, len(ineqs))
 	for i, r := range ineqs {
 		if drop[i] {
@@ -94,8 +149,14 @@ func (p *omegaProblem) normalizeAll() bool {
 			}
 		}
 		keep = append(keep, r)
+		if track {
+			keepH = append(keepH, hist[i])
+		}
 	}
 	p.ineqs = keep
+	if track {
+		p.hist = keepH
+	}
 	return true
 }
 
@@ -182,13 +243,19 @@ func (p *omegaProblem) solveEqs(m *meter) (bool, error) {
 
 // solve decides feasibility, consuming p.
 func (p *omegaProblem) solve(m *meter) (bool, error) {
+	first := p.hist == nil
 	for {
 		if err := m.step(); err != nil {
 			return false, err
 		}
+		hadEqs := len(p.eqs) > 0 || first
+		first = false
 		ok, err := p.solveEqs(m)
 		if err != nil || !ok {
 			return false, err
+		}
+		if hadEqs {
+			p.resetHist()
 		}
 		if !p.normalizeAll() {
 			return false, nil
@@ -198,6 +265,18 @@ func (p *omegaProblem) solve(m *meter) (bool, error) {
 		}
 		if len(p.ineqs) == 0 {
 			return true, nil
+		}
+		if p.hist == nil || len(p.ineqs) > 2*p.base+8 {
+			if !p.boxReduce() {
+				return false, nil
+			}
+			p.resetHist()
+			if len(p.eqs) > 0 {
+				continue
+			}
+		}
+		if p.limit > 0 && len(p.ineqs) > p.limit {
+			return false, errCapped
 		}
 		if err := m.checkConstraints(len(p.ineqs)); err != nil {
 			return false, err
@@ -215,13 +294,21 @@ func (p *omegaProblem) solve(m *meter) (bool, error) {
 				}
 			}
 			if pos != neg {
-				keep := p.ineqs[:0]
-				for _, r := range p.ineqs {
+				var keep [][]Int
+				var keepH []bset
+				for i, r := range p.ineqs {
 					if r[v].IsZero() {
 						keep = append(keep, r)
+						if p.hist != nil {
+							keepH = append(keepH, p.hist[i])
+						}
 					}
 				}
 				p.ineqs = keep
+				if p.hist != nil {
+					p.hist = keepH
+					p.elim++
+				}
 				dropped = true
 			}
 		}
@@ -262,20 +349,41 @@ func (p *omegaProblem) solve(m *meter) (bool, error) {
 		}
 		v := bestV
 		var lows, ups, rest [][]Int
-		for _, r := range p.ineqs {
+		var lowsH, upsH, restH []bset
+		track := p.hist != nil
+		for i, r := range p.ineqs {
+			var h bset
+			if track {
+				h = p.hist[i]
+			}
 			switch r[v].Sign() {
 			case 1:
-				lows = append(lows, r)
+				lows, lowsH = append(lows, r), append(lowsH, h)
 			case -1:
-				ups = append(ups, r)
+				ups, upsH = append(ups, r), append(upsH, h)
 			default:
-				rest = append(rest, r)
+				rest, restH = append(rest, r), append(restH, h)
 			}
 		}
-		shadow := func(dark bool) [][]Int {
+		// shadow returns the pairwise combinations (tightened by
+		// (a-1)(b-1) for the dark shadow) and, for the real shadow under
+		// Chernikov tracking, their histories.
+		shadow := func(dark bool) ([][]Int, []bset) {
 			out := append([][]Int(nil), rest...)
-			for _, l := range lows {
-				for _, u := range ups {
+			var oh []bset
+			chern := track && !dark
+			if chern {
+				oh = append([]bset(nil), restH...)
+			}
+			for li, l := range lows {
+				for ui, u := range ups {
+					var h bset
+					if chern {
+						h = lowsH[li].or(upsH[ui])
+						if h.count() > p.elim+2 {
+							continue
+						}
+					}
 					a, b := l[v], u[v].Neg()
 					r := make([]Int, p.nv+1)
 					for i := range r {
@@ -286,44 +394,75 @@ func (p *omegaProblem) solve(m *meter) (bool, error) {
 						r[k] = r[k].Sub(a.Sub(NewInt(1)).Mul(b.Sub(NewInt(1))))
 					}
 					out = append(out, r)
+					if chern {
+						oh = append(oh, h)
+					}
 				}
 			}
-			return out
+			return out, oh
 		}
 		if bestExact {
-			p.ineqs = shadow(false)
+			p.ineqs, p.hist = shadow(false)
+			if track {
+				p.elim++
+			}
 			continue
 		}
-		// Real shadow: necessary.
-		real := &omegaProblem{nv: p.nv, ineqs: shadow(false)}
+		// The shadows are shortcuts: the real shadow (necessary) proves
+		// emptiness, the dark shadow (sufficient) proves an integer point.
+		// Each runs under a size limit and counts as inconclusive when it
+		// exceeds it.
+		limit := 4*len(p.ineqs) + 64
+		if p.limit > 0 && p.limit < limit {
+			limit = p.limit
+		}
+		real := &omegaProblem{nv: p.nv, limit: limit}
+		real.ineqs, real.hist = shadow(false)
+		if track {
+			real.elim = p.elim + 1
+		}
 		ok, err = real.solve(m)
-		if err != nil || !ok {
+		if err != nil && !errors.Is(err, errCapped) {
 			return false, err
 		}
-		// Dark shadow: sufficient.
-		dark := &omegaProblem{nv: p.nv, ineqs: shadow(true)}
+		if err == nil && !ok {
+			return false, nil
+		}
+		dark := &omegaProblem{nv: p.nv, limit: limit}
+		dark.ineqs, _ = shadow(true)
 		ok, err = dark.solve(m)
-		if err != nil || ok {
-			return ok, err
+		if err != nil && !errors.Is(err, errCapped) {
+			return false, err
 		}
-		// Splinters: with cmax the largest upper coefficient, any solution
-		// outside the dark shadow satisfies a*x = L + i for some lower bound
-		// a*x >= L and 0 <= i <= (cmax*a - cmax - a)/cmax.
-		cmax := Int{}
-		for _, u := range ups {
-			if c := u[v].Neg(); c.Cmp(cmax) > 0 {
-				cmax = c
+		if err == nil && ok {
+			return true, nil
+		}
+		// Exact split: if there is an integer solution, x can be taken as
+		// the largest of its lower bounds rounded up (or the smallest upper
+		// bound rounded down), so some bound row r with coefficient a on x
+		// satisfies 0 <= r <= a-1. Pinning r to each of these values gives
+		// an equality that eliminates x. Use the side with the smaller sum
+		// of coefficients.
+		side := lows
+		sum := func(rs [][]Int) Int {
+			t := Int{}
+			for _, r := range rs {
+				t = t.Add(r[v].Abs())
 			}
+			return t
 		}
-		for _, l := range lows {
-			a := l[v]
-			hi := cmax.Mul(a).Sub(cmax).Sub(a).FloorDiv(cmax)
-			for i := NewInt(0); i.Cmp(hi) <= 0; i = i.Add(NewInt(1)) {
+		if sum(ups).Cmp(sum(lows)) < 0 {
+			side = ups
+		}
+		for _, r := range side {
+			a := r[v].Abs()
+			for i := NewInt(0); i.Cmp(a) < 0; i = i.Add(NewInt(1)) {
 				if err := m.step(); err != nil {
 					return false, err
 				}
 				q := p.copy()
-				e := copyRow(l) // a*x + lrest = i, i.e. a*x - L - i = 0
+				q.limit = p.limit
+				e := copyRow(r)
 				k := len(e) - 1
 				e[k] = e[k].Sub(i)
 				q.eqs = append(q.eqs, e)
@@ -336,6 +475,9 @@ func (p *omegaProblem) solve(m *meter) (bool, error) {
 		return false, nil
 	}
 }
+
+// errCapped reports that a shortcut sub-problem exceeded its size limit.
+var errCapped = errors.New("presburger: sub-problem size limit")
 
 // flatRows returns b's equalities and all inequalities (with the division
 // definitions) over its nVars variables.
@@ -446,4 +588,117 @@ func (b *BasicMap) sample(m *meter) ([]Int, error) {
 		eqs = append(eqs, e)
 	}
 	return point, nil
+}
+
+
+// boxReduce derives integer bounds on single variables from the
+// inequalities (two rounds of propagation), adds them as rows, and drops
+// every row implied by those bounds. It returns false if some row cannot
+// be satisfied within the bounds. The integer points are unchanged: the
+// bounds are consequences of the rows, and a dropped row is a consequence
+// of the bounds.
+func (p *omegaProblem) boxReduce() bool {
+	n := p.nv
+	lo := make([]*Int, n)
+	hi := make([]*Int, n)
+	for round := 0; round < 2; round++ {
+		for _, r := range p.ineqs {
+			// For each variable j: r_j x_j >= -(c + sum_{i != j} r_i x_i).
+			// maxRest = max over the box of sum_{i != j} r_i x_i + c.
+			for j := 0; j < n; j++ {
+				if r[j].IsZero() {
+					continue
+				}
+				sum := r[n]
+				finite := true
+				for i := 0; i < n && finite; i++ {
+					if i == j || r[i].IsZero() {
+						continue
+					}
+					var b *Int
+					if r[i].Sign() > 0 {
+						b = hi[i]
+					} else {
+						b = lo[i]
+					}
+					if b == nil {
+						finite = false
+						break
+					}
+					sum = sum.Add(r[i].Mul(*b))
+				}
+				if !finite {
+					continue
+				}
+				// r_j x_j + sum >= 0 must be possible: r_j x_j >= -sum.
+				if r[j].Sign() > 0 {
+					v := sum.Neg().CeilDiv(r[j])
+					if lo[j] == nil || v.Cmp(*lo[j]) > 0 {
+						lo[j] = &v
+					}
+				} else {
+					v := sum.FloorDiv(r[j].Neg())
+					if hi[j] == nil || v.Cmp(*hi[j]) < 0 {
+						hi[j] = &v
+					}
+				}
+			}
+		}
+	}
+	for j := 0; j < n; j++ {
+		if lo[j] != nil && hi[j] != nil && lo[j].Cmp(*hi[j]) > 0 {
+			return false
+		}
+	}
+	var keep [][]Int
+	for _, r := range p.ineqs {
+		// Single-variable rows are replaced by the bounds below.
+		nz := 0
+		for i := 0; i < n; i++ {
+			if !r[i].IsZero() {
+				nz++
+			}
+		}
+		if nz <= 1 {
+			continue
+		}
+		// Minimum over the box.
+		minv := r[n]
+		finite := true
+		for i := 0; i < n; i++ {
+			if r[i].IsZero() {
+				continue
+			}
+			var b *Int
+			if r[i].Sign() > 0 {
+				b = lo[i]
+			} else {
+				b = hi[i]
+			}
+			if b == nil {
+				finite = false
+				break
+			}
+			minv = minv.Add(r[i].Mul(*b))
+		}
+		if finite && minv.Sign() >= 0 {
+			continue
+		}
+		keep = append(keep, r)
+	}
+	for j := 0; j < n; j++ {
+		if lo[j] != nil {
+			r := make([]Int, n+1)
+			r[j], r[n] = NewInt(1), lo[j].Neg()
+			keep = append(keep, r)
+		}
+		if hi[j] != nil {
+			r := make([]Int, n+1)
+			r[j], r[n] = NewInt(-1), *hi[j]
+			keep = append(keep, r)
+		}
+	}
+	p.ineqs = keep
+	p.hist = nil
+	return p.normalizeAll()
 }

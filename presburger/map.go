@@ -1,5 +1,12 @@
 package presburger
 
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+)
+
 // Map is a finite union of BasicMaps living in one space: the relation
 // (or, in a set space, the set) containing the points of any of its
 // pieces. The pieces need not be disjoint. A Map is immutable once built:
@@ -53,3 +60,922 @@ func (m *Map) Basics() []*BasicMap {
 
 // NumBasics returns the number of pieces of m.
 func (m *Map) NumBasics() int { return len(m.basics) }
+
+// DimKind selects a group of dimension columns.
+type DimKind int
+
+// The dimension groups of a space, in column order.
+const (
+	DimParam DimKind = iota
+	DimIn
+	DimOut
+)
+
+func (k DimKind) String() string {
+	switch k {
+	case DimParam:
+		return "param"
+	case DimIn:
+		return "in"
+	}
+	return "out"
+}
+
+// withParams returns m with its parameter list re-ordered/extended to ps.
+func (m *Map) withParams(ps []string) *Map {
+	sp := m.space.Copy()
+	sp.Params = append([]string(nil), ps...)
+	out := &Map{space: sp}
+	for _, b := range m.basics {
+		c := b.alignParams(ps)
+		if c != b {
+			c.space = sp.Copy()
+		}
+		out.basics = append(out.basics, c)
+	}
+	return out
+}
+
+// alignMaps returns a and b over a common parameter list (isl's
+// align_params): a's parameters followed by b's others.
+func alignMaps(a, b *Map) (*Map, *Map) {
+	if sameStrings(a.space.Params, b.space.Params) {
+		return a, b
+	}
+	ps := alignParamNames(a.space.Params, b.space.Params)
+	return a.withParams(ps), b.withParams(ps)
+}
+
+func spaceMismatch(op string, a, b Space) error {
+	return fmt.Errorf("presburger: %s: incompatible spaces %s and %s", op, a, b)
+}
+
+func (m *Map) sameShape(o *Map) bool { return m.space.Key() == o.space.Key() }
+
+// normalized returns a normalised copy of b, or nil if b is trivially empty.
+func normalized(b *BasicMap) *BasicMap {
+	c := b.Copy()
+	if !c.normalize() {
+		return nil
+	}
+	return c
+}
+
+func (m *Map) withBasics(bs []*BasicMap) *Map {
+	out := &Map{space: m.space.Copy()}
+	for _, b := range bs {
+		if b == nil || b.empty {
+			continue
+		}
+		b.space = out.space.Copy()
+		out.basics = append(out.basics, b)
+	}
+	return out
+}
+
+// Intersect returns m ∩ o: the points in both. Both must have the same
+// tuples; parameters are aligned by name. If o is a parameter domain (and
+// m is not), this is IntersectParams.
+func (m *Map) Intersect(o *Map) (*Map, error) {
+	if o.space.ParamOnly && !m.space.ParamOnly {
+		return m.IntersectParams(o)
+	}
+	if !m.sameShape(o) {
+		return nil, spaceMismatch("intersect", m.space, o.space)
+	}
+	a, b := alignMaps(m, o)
+	var bs []*BasicMap
+	for _, x := range a.basics {
+		for _, y := range b.basics {
+			bs = append(bs, normalized(x.Intersect(y)))
+		}
+	}
+	return a.withBasics(bs), nil
+}
+
+// Union returns m ∪ o: the points in either. Both must have the same
+// tuples; parameters are aligned by name.
+func (m *Map) Union(o *Map) (*Map, error) {
+	if !m.sameShape(o) {
+		return nil, spaceMismatch("union", m.space, o.space)
+	}
+	a, b := alignMaps(m, o)
+	var bs []*BasicMap
+	for _, x := range a.basics {
+		bs = append(bs, x.Copy())
+	}
+	for _, y := range b.basics {
+		bs = append(bs, y.Copy())
+	}
+	return a.withBasics(bs), nil
+}
+
+// Subtract returns m \ o: the points of m not in o. Both must have the same
+// tuples. The existentials of o are first rewritten exactly as divisions
+// (ExplicitDivs); the result is a union of conjunctions of m's pieces with
+// the negation of one constraint of an o piece. Empty pieces are dropped.
+func (m *Map) Subtract(ctx context.Context, o *Map) (*Map, error) {
+	if !m.sameShape(o) {
+		return nil, spaceMismatch("subtract", m.space, o.space)
+	}
+	a, b := alignMaps(m, o)
+	mt := newMeter(ctx)
+	cur := make([]*BasicMap, 0, len(a.basics))
+	for _, x := range a.basics {
+		if c := normalized(x); c != nil {
+			cur = append(cur, c)
+		}
+	}
+	for _, ob := range b.basics {
+		ds, err := ob.explicitDivs(mt)
+		if err != nil {
+			return nil, fmt.Errorf("subtract: %w", err)
+		}
+		for _, d := range ds {
+			var next []*BasicMap
+			for _, c := range cur {
+				ps, err := subtractBasic(mt, c, d)
+				if err != nil {
+					return nil, fmt.Errorf("subtract: %w", err)
+				}
+				next = append(next, ps...)
+				if err := mt.checkDisjuncts(len(next)); err != nil {
+					return nil, fmt.Errorf("subtract: %w", err)
+				}
+			}
+			cur = next
+		}
+	}
+	return a.withBasics(cur), nil
+}
+
+// subtractBasic returns c \ d as nonempty pieces; every local of d is a
+// division.
+func subtractBasic(mt *meter, c, d *BasicMap) ([]*BasicMap, error) {
+	base := c.Copy()
+	n0 := len(base.divs)
+	dd := d.Copy()
+	dd.eqs, dd.ineqs = nil, nil
+	base.conjoin(dd)
+	nd := base.nDims()
+	w := base.NumCols()
+	mapRow := func(r []Int) []Int {
+		out := make([]Int, w)
+		copy(out, r[:nd])
+		for i := range d.divs {
+			out[nd+n0+i] = r[nd+i]
+		}
+		out[w-1] = r[len(r)-1]
+		return out
+	}
+	type cons struct {
+		row []Int
+		eq  bool
+	}
+	var cs []cons
+	for _, e := range d.eqs {
+		cs = append(cs, cons{mapRow(e), true})
+	}
+	for _, e := range d.ineqs {
+		cs = append(cs, cons{mapRow(e), false})
+	}
+	// If c and d are disjoint, c \ d = c.
+	all := base.Copy()
+	for _, k := range cs {
+		if k.eq {
+			all.eqs = append(all.eqs, k.row)
+		} else {
+			all.ineqs = append(all.ineqs, k.row)
+		}
+	}
+	if empty, err := all.isEmpty(mt); err != nil {
+		return nil, err
+	} else if empty {
+		return []*BasicMap{c}, nil
+	}
+	var out []*BasicMap
+	prefix := base
+	try := func(extra []Int) error {
+		p := prefix.Copy()
+		p.ineqs = append(p.ineqs, extra)
+		if !p.normalize() {
+			return nil
+		}
+		empty, err := p.isEmpty(mt)
+		if err != nil {
+			return err
+		}
+		if !empty {
+			out = append(out, p)
+		}
+		return nil
+	}
+	one := NewInt(1)
+	for _, k := range cs {
+		if err := mt.step(); err != nil {
+			return nil, err
+		}
+		// not(r >= 0) is -r - 1 >= 0; not(r = 0) is r - 1 >= 0 or -r - 1 >= 0.
+		neg := negRow(k.row)
+		neg[w-1] = neg[w-1].Sub(one)
+		if err := try(neg); err != nil {
+			return nil, err
+		}
+		if k.eq {
+			pos := copyRow(k.row)
+			pos[w-1] = pos[w-1].Sub(one)
+			if err := try(pos); err != nil {
+				return nil, err
+			}
+			prefix = prefix.Copy()
+			prefix.eqs = append(prefix.eqs, k.row)
+		} else {
+			prefix = prefix.Copy()
+			prefix.ineqs = append(prefix.ineqs, k.row)
+		}
+	}
+	return out, nil
+}
+
+// Complement returns the points of m's space not in m.
+func (m *Map) Complement(ctx context.Context) (*Map, error) {
+	r, err := Universe(m.space).Subtract(ctx, m)
+	if err != nil {
+		return nil, fmt.Errorf("complement: %w", err)
+	}
+	return r, nil
+}
+
+// IsEmpty reports whether m has no point for any parameter value.
+func (m *Map) IsEmpty(ctx context.Context) (bool, error) {
+	mt := newMeter(ctx)
+	for _, b := range m.basics {
+		e, err := b.isEmpty(mt)
+		if err != nil || !e {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// IsSubset reports whether m ⊆ o, i.e. m \ o is empty (for all parameter
+// values).
+func (m *Map) IsSubset(ctx context.Context, o *Map) (bool, error) {
+	d, err := m.Subtract(ctx, o)
+	if err != nil {
+		return false, fmt.Errorf("subset test: %w", err)
+	}
+	return d.IsEmpty(ctx)
+}
+
+// IsEqual reports whether m and o contain the same points (for all
+// parameter values).
+func (m *Map) IsEqual(ctx context.Context, o *Map) (bool, error) {
+	if ok, err := m.IsSubset(ctx, o); err != nil || !ok {
+		return false, err
+	}
+	return o.IsSubset(ctx, m)
+}
+
+// Sample returns a point of m as values of the columns [params | in | out],
+// or nil if m is empty.
+func (m *Map) Sample(ctx context.Context) ([]Int, error) {
+	mt := newMeter(ctx)
+	for _, b := range m.basics {
+		p, err := b.sample(mt)
+		if err != nil || p != nil {
+			return p, err
+		}
+	}
+	return nil, nil
+}
+
+// ContainsPoint reports whether the point with column values [params | in |
+// out] is in m.
+func (m *Map) ContainsPoint(ctx context.Context, point []Int) (bool, error) {
+	if len(point) != m.space.NumDims() {
+		return false, fmt.Errorf("presburger: point has %d values, space %s has %d dimensions", len(point), m.space, m.space.NumDims())
+	}
+	mt := newMeter(ctx)
+	for _, b := range m.basics {
+		ok, err := b.containsPoint(mt, point)
+		if err != nil || ok {
+			return ok, err
+		}
+	}
+	return false, nil
+}
+
+// containsPoint substitutes the dimension values into b's rows and decides
+// whether some value of the locals satisfies them.
+func (b *BasicMap) containsPoint(mt *meter, point []Int) (bool, error) {
+	if b.empty {
+		return false, nil
+	}
+	nd, nl := b.nDims(), len(b.divs)
+	sub := func(r []Int) []Int {
+		out := make([]Int, nl+1)
+		copy(out, r[nd:nd+nl])
+		c := r[len(r)-1]
+		for i := 0; i < nd; i++ {
+			if !r[i].IsZero() {
+				c = c.Add(r[i].Mul(point[i]))
+			}
+		}
+		out[nl] = c
+		return out
+	}
+	eqs := make([][]Int, 0, len(b.eqs))
+	for _, r := range b.eqs {
+		eqs = append(eqs, sub(r))
+	}
+	all := b.AllIneqs()
+	ineqs := make([][]Int, 0, len(all))
+	for _, r := range all {
+		ineqs = append(ineqs, sub(r))
+	}
+	return omegaFeasible(mt, eqs, ineqs, nl)
+}
+
+// reshapeAll applies BasicMap.reshape to every piece.
+func (m *Map) reshapeAll(sp Space, dimMap []int) *Map {
+	out := &Map{space: sp.Copy()}
+	for _, b := range m.basics {
+		out.basics = append(out.basics, b.reshape(sp, dimMap))
+	}
+	return out
+}
+
+// identityPerm returns [0, 1, ..., n-1].
+func identityPerm(n int) []int {
+	p := make([]int, n)
+	for i := range p {
+		p[i] = i
+	}
+	return p
+}
+
+// Reverse returns the inverse relation: (b, a) is in the result iff (a, b)
+// is in m. For a set it returns m.
+func (m *Map) Reverse() *Map {
+	if m.space.In == nil {
+		return m.withBasics(m.Basics())
+	}
+	np, ni, no := m.space.NumParams(), m.space.NumIn(), m.space.NumOut()
+	perm := make([]int, np+ni+no)
+	for i := 0; i < np; i++ {
+		perm[i] = i
+	}
+	for i := 0; i < ni; i++ {
+		perm[np+i] = np + no + i
+	}
+	for i := 0; i < no; i++ {
+		perm[np+ni+i] = np + i
+	}
+	return m.reshapeAll(m.space.Reverse(), perm)
+}
+
+// Domain returns { a : exists b : (a, b) in m } for a relation; for a set
+// it returns Params().
+func (m *Map) Domain() *Map {
+	if m.space.In == nil {
+		return m.Params()
+	}
+	np, ni, no := m.space.NumParams(), m.space.NumIn(), m.space.NumOut()
+	perm := identityPerm(np + ni + no)
+	for i := 0; i < no; i++ {
+		perm[np+ni+i] = -1
+	}
+	return m.reshapeAll(m.space.Domain(), perm)
+}
+
+// Range returns { b : exists a : (a, b) in m } for a relation; for a set it
+// returns m.
+func (m *Map) Range() *Map {
+	if m.space.In == nil {
+		return m.withBasics(m.Basics())
+	}
+	np, ni, no := m.space.NumParams(), m.space.NumIn(), m.space.NumOut()
+	perm := make([]int, np+ni+no)
+	for i := 0; i < np; i++ {
+		perm[i] = i
+	}
+	for i := 0; i < ni; i++ {
+		perm[np+i] = -1
+	}
+	for i := 0; i < no; i++ {
+		perm[np+ni+i] = np + i
+	}
+	return m.reshapeAll(m.space.Range(), perm)
+}
+
+// Params returns the parameter domain { : exists in, out : (in, out) in m },
+// the parameter values for which m is nonempty.
+func (m *Map) Params() *Map {
+	np := m.space.NumParams()
+	perm := identityPerm(m.space.NumDims())
+	for i := np; i < len(perm); i++ {
+		perm[i] = -1
+	}
+	return m.reshapeAll(ParamSpace(m.space.Params), perm)
+}
+
+// ProjectOut existentially quantifies n dimensions of kind starting at
+// first: the result contains the points of m with those coordinates
+// removed, for which some value of the removed coordinates gives a point of
+// m. Projecting parameters removes them from the space. Input and output
+// tuples must be flat unless all their dimensions are projected (a nested
+// tuple then becomes an empty flat tuple with the same name).
+func (m *Map) ProjectOut(kind DimKind, first, n int) (*Map, error) {
+	np, ni, no := m.space.NumParams(), m.space.NumIn(), m.space.NumOut()
+	size := []int{np, ni, no}[kind]
+	if first < 0 || n < 0 || first+n > size {
+		return nil, fmt.Errorf("presburger: project out %s dimensions [%d, %d) of %s: out of range", kind, first, first+n, m.space)
+	}
+	sp := m.space.Copy()
+	cut := func(t *Tuple) error {
+		if t.IsNested() {
+			if n != t.Dim() {
+				return fmt.Errorf("presburger: project out part of the nested tuple of %s", m.space)
+			}
+			*t = Tuple{Name: t.Name, Dims: []string{}}
+			return nil
+		}
+		t.Dims = append(t.Dims[:first:first], t.Dims[first+n:]...)
+		return nil
+	}
+	offset := 0
+	switch kind {
+	case DimParam:
+		sp.Params = append(sp.Params[:first:first], sp.Params[first+n:]...)
+	case DimIn:
+		if sp.In == nil {
+			return nil, fmt.Errorf("presburger: project out input dimensions of set %s", m.space)
+		}
+		offset = np
+		if err := cut(sp.In); err != nil {
+			return nil, err
+		}
+	case DimOut:
+		offset = np + ni
+		if err := cut(&sp.Out); err != nil {
+			return nil, err
+		}
+	}
+	perm := make([]int, np+ni+no)
+	j := 0
+	for i := range perm {
+		if i >= offset+first && i < offset+first+n {
+			perm[i] = -1
+			continue
+		}
+		perm[i] = j
+		j++
+	}
+	return m.reshapeAll(sp, perm), nil
+}
+
+// composeBasic returns { a -> c : exists b : (a, b) in r and (b, c) in s }
+// for r: P|A|B and s: P|B|C (same parameters), in space sp.
+func composeBasic(r, s *BasicMap, sp Space) *BasicMap {
+	np, nA, nB, nC := r.nP, r.nI, r.nO, s.nO
+	mid := SetSpace(r.space.Params, FlatTuple("", make([]string, nA+nB+nC)...))
+	rm := identityPerm(np + nA + nB)
+	sm := make([]int, np+nB+nC)
+	for i := 0; i < np; i++ {
+		sm[i] = i
+	}
+	for i := 0; i < nB+nC; i++ {
+		sm[np+i] = np + nA + i
+	}
+	j := r.reshape(mid, rm).Intersect(s.reshape(mid, sm))
+	fm := identityPerm(np + nA + nB + nC)
+	for i := 0; i < nB; i++ {
+		fm[np+nA+i] = -1
+	}
+	for i := 0; i < nC; i++ {
+		fm[np+nA+nB+i] = np + nA + i
+	}
+	return j.reshape(sp, fm)
+}
+
+// ApplyRange composes relations: if m: A -> B and o: B -> C, the result
+// A -> C contains (a, c) iff there is b with (a, b) in m and (b, c) in o.
+// If m is a set in B, the result is the image set { c : exists b in m :
+// (b, c) in o }.
+func (m *Map) ApplyRange(o *Map) (*Map, error) {
+	if o.space.In == nil || m.space.ParamOnly || o.space.In.shapeKeyString() != m.space.Out.shapeKeyString() {
+		return nil, spaceMismatch("apply range", m.space, o.space)
+	}
+	a, b := alignMaps(m, o)
+	var sp Space
+	if a.space.In == nil {
+		sp = SetSpace(a.space.Params, b.space.Out)
+	} else {
+		sp = MapSpace(a.space.Params, *a.space.In, b.space.Out)
+	}
+	var bs []*BasicMap
+	for _, x := range a.basics {
+		for _, y := range b.basics {
+			bs = append(bs, normalized(composeBasic(x, y, sp)))
+		}
+	}
+	return (&Map{space: sp}).withBasics(bs), nil
+}
+
+// Apply is ApplyRange: the image of a set m under relation o, or the
+// composition of relations m then o.
+func (m *Map) Apply(o *Map) (*Map, error) { return m.ApplyRange(o) }
+
+// ApplyDomain applies o to the domain of m: if m: A -> B and o: A -> C, the
+// result C -> B contains (c, b) iff there is a with (a, b) in m and (a, c)
+// in o.
+func (m *Map) ApplyDomain(o *Map) (*Map, error) {
+	if m.space.In == nil {
+		return nil, spaceMismatch("apply domain", m.space, o.space)
+	}
+	return o.Reverse().ApplyRange(m)
+}
+
+// Preimage returns the preimage of m by relation r: if r: A -> B and m is
+// a set in B, the result is { a : exists b : (a, b) in r and b in m }. If m
+// is a relation B -> C, it is the relation A -> C with (a, c) in it iff
+// there is b with (a, b) in r and (b, c) in m (PreimageDomain).
+func (m *Map) Preimage(r *Map) (*Map, error) {
+	if m.space.In == nil {
+		rr, err := r.IntersectRange(m)
+		if err != nil {
+			return nil, err
+		}
+		return rr.Domain(), nil
+	}
+	return r.ApplyRange(m)
+}
+
+// PreimageDomain is Preimage for relations: m: B -> C, r: A -> B gives A -> C.
+func (m *Map) PreimageDomain(r *Map) (*Map, error) { return r.ApplyRange(m) }
+
+// PreimageRange pulls back the range of m: if m: A -> B and r: C -> B, the
+// result A -> C contains (a, c) iff there is b with (a, b) in m and
+// (c, b) in r.
+func (m *Map) PreimageRange(r *Map) (*Map, error) { return m.ApplyRange(r.Reverse()) }
+
+func (t Tuple) shapeKeyString() string {
+	var b strings.Builder
+	t.shapeKey(&b)
+	return b.String()
+}
+
+// combine builds the basic maps obtained by placing the dimension columns
+// of x and y at the given positions of space sp and intersecting.
+func combine(a, b *Map, sp Space, pa, pb []int) *Map {
+	var bs []*BasicMap
+	for _, x := range a.basics {
+		for _, y := range b.basics {
+			bs = append(bs, normalized(x.reshape(sp, pa).Intersect(y.reshape(sp, pb))))
+		}
+	}
+	return (&Map{space: sp}).withBasics(bs)
+}
+
+// placement returns a column map for an object with np params followed by
+// groups of sizes, placing group k at offset dst[k] (parameters stay).
+func placement(np int, sizes, dst []int) []int {
+	p := identityPerm(np)
+	for k, n := range sizes {
+		for i := 0; i < n; i++ {
+			p = append(p, dst[k]+i)
+		}
+	}
+	return p
+}
+
+// Product returns the cartesian product. For sets S and T it is the set
+// of pairs [s -> t] with s in S and t in T. For relations A -> B and
+// C -> D it is [A -> C] -> [B -> D] containing ([a -> c], [b -> d]) iff
+// (a, b) in m and (c, d) in o.
+func (m *Map) Product(o *Map) (*Map, error) {
+	if m.space.ParamOnly || o.space.ParamOnly || (m.space.In == nil) != (o.space.In == nil) {
+		return nil, spaceMismatch("product", m.space, o.space)
+	}
+	a, b := alignMaps(m, o)
+	np := a.space.NumParams()
+	if a.space.In == nil {
+		sp := SetSpace(a.space.Params, NestedTuple("", a.space.Out, b.space.Out))
+		na, nb := a.space.NumOut(), b.space.NumOut()
+		return combine(a, b, sp, placement(np, []int{na}, []int{np}), placement(np, []int{nb}, []int{np + na})), nil
+	}
+	sp := MapSpace(a.space.Params, NestedTuple("", *a.space.In, *b.space.In), NestedTuple("", a.space.Out, b.space.Out))
+	nA, nB, nC, nD := a.space.NumIn(), a.space.NumOut(), b.space.NumIn(), b.space.NumOut()
+	pa := placement(np, []int{nA, nB}, []int{np, np + nA + nC})
+	pb := placement(np, []int{nC, nD}, []int{np + nA, np + nA + nC + nB})
+	return combine(a, b, sp, pa, pb), nil
+}
+
+// RangeProduct returns, for m: A -> B and o: A -> C, the relation
+// A -> [B -> C] containing (a, [b -> c]) iff (a, b) in m and (a, c) in o.
+func (m *Map) RangeProduct(o *Map) (*Map, error) {
+	if m.space.In == nil || o.space.In == nil || m.space.In.shapeKeyString() != o.space.In.shapeKeyString() {
+		return nil, spaceMismatch("range product", m.space, o.space)
+	}
+	a, b := alignMaps(m, o)
+	np := a.space.NumParams()
+	nA, nB, nC := a.space.NumIn(), a.space.NumOut(), b.space.NumOut()
+	sp := MapSpace(a.space.Params, *a.space.In, NestedTuple("", a.space.Out, b.space.Out))
+	pa := placement(np, []int{nA, nB}, []int{np, np + nA})
+	pb := placement(np, []int{nA, nC}, []int{np, np + nA + nB})
+	return combine(a, b, sp, pa, pb), nil
+}
+
+// DomainProduct returns, for m: A -> B and o: C -> B, the relation
+// [A -> C] -> B containing ([a -> c], b) iff (a, b) in m and (c, b) in o.
+func (m *Map) DomainProduct(o *Map) (*Map, error) {
+	if m.space.In == nil || o.space.In == nil || m.space.Out.shapeKeyString() != o.space.Out.shapeKeyString() {
+		return nil, spaceMismatch("domain product", m.space, o.space)
+	}
+	a, b := alignMaps(m, o)
+	np := a.space.NumParams()
+	nA, nB, nC := a.space.NumIn(), a.space.NumOut(), b.space.NumIn()
+	sp := MapSpace(a.space.Params, NestedTuple("", *a.space.In, *b.space.In), a.space.Out)
+	pa := placement(np, []int{nA, nB}, []int{np, np + nA + nC})
+	pb := placement(np, []int{nC, nB}, []int{np + nA, np + nA + nC})
+	return combine(a, b, sp, pa, pb), nil
+}
+
+func (m *Map) relabel(sp Space) *Map {
+	out := &Map{space: sp.Copy()}
+	for _, b := range m.basics {
+		out.basics = append(out.basics, b.withSpace(sp))
+	}
+	return out
+}
+
+// Wrap turns a relation A -> B into the set of pairs [A -> B]: [a -> b] is
+// in the result iff (a, b) is in m.
+func (m *Map) Wrap() (*Map, error) {
+	if m.space.In == nil {
+		return nil, fmt.Errorf("presburger: wrap of set %s", m.space)
+	}
+	return m.relabel(m.space.Wrap()), nil
+}
+
+// Unwrap turns a set of pairs [A -> B] into the relation A -> B.
+func (m *Map) Unwrap() (*Map, error) {
+	sp, ok := m.space.Unwrap()
+	if !ok {
+		return nil, fmt.Errorf("presburger: unwrap of %s, which is not a set of pairs", m.space)
+	}
+	return m.relabel(sp), nil
+}
+
+// Curry turns [A -> B] -> C into A -> [B -> C], relating a to [b -> c]
+// iff m relates [a -> b] to c.
+func (m *Map) Curry() (*Map, error) {
+	if m.space.In == nil || !m.space.In.IsNested() {
+		return nil, fmt.Errorf("presburger: curry of %s, whose domain is not a pair", m.space)
+	}
+	sp := MapSpace(m.space.Params, *m.space.In.Left, NestedTuple("", *m.space.In.Right, m.space.Out))
+	return m.relabel(sp), nil
+}
+
+// Uncurry turns A -> [B -> C] into [A -> B] -> C, relating [a -> b] to c
+// iff m relates a to [b -> c].
+func (m *Map) Uncurry() (*Map, error) {
+	if m.space.In == nil || !m.space.Out.IsNested() {
+		return nil, fmt.Errorf("presburger: uncurry of %s, whose range is not a pair", m.space)
+	}
+	sp := MapSpace(m.space.Params, NestedTuple("", *m.space.In, *m.space.Out.Left), *m.space.Out.Right)
+	return m.relabel(sp), nil
+}
+
+// Zip turns [A -> B] -> [C -> D] into [A -> C] -> [B -> D], relating
+// [a -> c] to [b -> d] iff m relates [a -> b] to [c -> d].
+func (m *Map) Zip() (*Map, error) {
+	if m.space.In == nil || !m.space.In.IsNested() || !m.space.Out.IsNested() {
+		return nil, fmt.Errorf("presburger: zip of %s, which is not a relation between pairs", m.space)
+	}
+	in, out := m.space.In, m.space.Out
+	sp := MapSpace(m.space.Params, NestedTuple("", *in.Left, *out.Left), NestedTuple("", *in.Right, *out.Right))
+	np := m.space.NumParams()
+	nA, nB, nC, nD := in.Left.Dim(), in.Right.Dim(), out.Left.Dim(), out.Right.Dim()
+	perm := placement(np, []int{nA, nB, nC, nD}, []int{np, np + nA + nC, np + nA, np + nA + nC + nB})
+	return m.reshapeAll(sp, perm), nil
+}
+
+// addEqAll returns m with the equality row (over dimension columns and the
+// constant; locals zero) added to every piece.
+func (m *Map) addEqAll(dimRow []Int) *Map {
+	out := &Map{space: m.space.Copy()}
+	nd := m.space.NumDims()
+	for _, b := range m.basics {
+		c := b.Copy()
+		r := make([]Int, c.NumCols())
+		copy(r, dimRow[:nd])
+		r[len(r)-1] = dimRow[nd]
+		c.eqs = append(c.eqs, r)
+		if c.normalize() {
+			out.basics = append(out.basics, c)
+		}
+	}
+	return out
+}
+
+// FixParam returns the points of m where parameter name equals v. The
+// parameter stays in the space (see BindParams to remove it).
+func (m *Map) FixParam(name string, v Int) (*Map, error) {
+	i := m.space.paramIndex(name)
+	if i < 0 {
+		return nil, fmt.Errorf("presburger: fix parameter %q: not a parameter of %s", name, m.space)
+	}
+	row := make([]Int, m.space.NumDims()+1)
+	row[i] = NewInt(1)
+	row[len(row)-1] = v.Neg()
+	return m.addEqAll(row), nil
+}
+
+// FixDim returns the points of m whose dimension pos of kind equals v.
+func (m *Map) FixDim(kind DimKind, pos int, v Int) (*Map, error) {
+	np, ni, no := m.space.NumParams(), m.space.NumIn(), m.space.NumOut()
+	size := []int{np, ni, no}[kind]
+	if pos < 0 || pos >= size {
+		return nil, fmt.Errorf("presburger: fix %s dimension %d of %s: out of range", kind, pos, m.space)
+	}
+	col := []int{0, np, np + ni}[kind] + pos
+	row := make([]Int, m.space.NumDims()+1)
+	row[col] = NewInt(1)
+	row[len(row)-1] = v.Neg()
+	return m.addEqAll(row), nil
+}
+
+// BindParams fixes the named parameters to the given values and removes
+// them from the space: the result, over the remaining parameters, contains
+// exactly the points of m at those parameter values.
+func (m *Map) BindParams(vals map[string]Int) (*Map, error) {
+	r := m
+	names := make([]string, 0, len(vals))
+	for k := range vals {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		var err error
+		if r, err = r.FixParam(k, vals[k]); err != nil {
+			return nil, fmt.Errorf("bind parameters: %w", err)
+		}
+	}
+	for _, k := range names {
+		i := r.space.paramIndex(k)
+		var err error
+		if r, err = r.ProjectOut(DimParam, i, 1); err != nil {
+			return nil, err
+		}
+	}
+	// The bound parameters were equal to constants: simplify them away.
+	out := &Map{space: r.space}
+	for _, b := range r.basics {
+		if c := normalized(b); c != nil {
+			out.basics = append(out.basics, c)
+		}
+	}
+	return out, nil
+}
+
+// IntersectParams restricts m to the parameter values in the parameter
+// domain p.
+func (m *Map) IntersectParams(p *Map) (*Map, error) {
+	if !p.space.ParamOnly {
+		return nil, fmt.Errorf("presburger: intersect params with %s, which is not a parameter domain", p.space)
+	}
+	a, b := alignMaps(m, p)
+	np := a.space.NumParams()
+	lifted := b.reshapeAll(a.space, identityPerm(np))
+	return a.Intersect(lifted)
+}
+
+// IntersectDomain restricts relation m: A -> B to the pairs whose domain
+// element is in the set s (a set in A).
+func (m *Map) IntersectDomain(s *Map) (*Map, error) {
+	if m.space.In == nil || s.space.In != nil || s.space.Out.shapeKeyString() != m.space.In.shapeKeyString() {
+		return nil, spaceMismatch("intersect domain", m.space, s.space)
+	}
+	a, b := alignMaps(m, s)
+	np := a.space.NumParams()
+	lifted := b.reshapeAll(a.space, identityPerm(np+a.space.NumIn()))
+	return a.Intersect(lifted)
+}
+
+// IntersectRange restricts relation m: A -> B to the pairs whose range
+// element is in the set s (a set in B).
+func (m *Map) IntersectRange(s *Map) (*Map, error) {
+	if m.space.In == nil || s.space.In != nil || s.space.Out.shapeKeyString() != m.space.Out.shapeKeyString() {
+		return nil, spaceMismatch("intersect range", m.space, s.space)
+	}
+	a, b := alignMaps(m, s)
+	np, ni, no := a.space.NumParams(), a.space.NumIn(), a.space.NumOut()
+	lifted := b.reshapeAll(a.space, placement(np, []int{no}, []int{np + ni}))
+	return a.Intersect(lifted)
+}
+
+// Identity returns the identity relation { x -> x } on the tuples of the
+// set space sp; for a relation space A -> B with as many dimensions on
+// both sides, the relation { a -> b : a = b }.
+func Identity(sp Space) (*Map, error) {
+	var ms Space
+	if sp.In == nil {
+		if sp.ParamOnly {
+			return nil, fmt.Errorf("presburger: identity on parameter space")
+		}
+		ms = MapSpace(sp.Params, sp.Out, sp.Out)
+	} else {
+		ms = sp.Copy()
+	}
+	if ms.NumIn() != ms.NumOut() {
+		return nil, fmt.Errorf("presburger: identity on %s: sides differ in size", sp)
+	}
+	b := NewBasicMap(ms)
+	np, n := ms.NumParams(), ms.NumIn()
+	for i := 0; i < n; i++ {
+		r := make([]Int, b.NumCols())
+		r[np+i] = NewInt(1)
+		r[np+n+i] = NewInt(-1)
+		b.AddEq(r)
+	}
+	return NewMap(ms, b), nil
+}
+
+func lexRel(sp Space, strict bool, greater bool) (*Map, error) {
+	if sp.In != nil || sp.ParamOnly {
+		return nil, fmt.Errorf("presburger: lexicographic order on %s, which is not a set space", sp)
+	}
+	ms := MapSpace(sp.Params, sp.Out, sp.Out)
+	np, n := ms.NumParams(), ms.NumIn()
+	var bs []*BasicMap
+	for k := 0; k <= n; k++ {
+		if k == n && strict {
+			break
+		}
+		b := NewBasicMap(ms)
+		w := b.NumCols()
+		for i := 0; i < k; i++ {
+			r := make([]Int, w)
+			r[np+i], r[np+n+i] = NewInt(1), NewInt(-1)
+			b.AddEq(r)
+		}
+		if k < n {
+			// x_k < y_k: y_k - x_k - 1 >= 0 (or the reverse for greater).
+			r := make([]Int, w)
+			r[np+k], r[np+n+k], r[w-1] = NewInt(-1), NewInt(1), NewInt(-1)
+			if greater {
+				r[np+k], r[np+n+k] = NewInt(1), NewInt(-1)
+			}
+			b.AddIneq(r)
+		}
+		bs = append(bs, b)
+	}
+	return NewMap(ms, bs...), nil
+}
+
+// LexLT returns { x -> y : x <lex y } on the set space sp (x strictly
+// before y in lexicographic order of coordinates).
+func LexLT(sp Space) (*Map, error) { return lexRel(sp, true, false) }
+
+// LexLE returns { x -> y : x <=lex y } on the set space sp.
+func LexLE(sp Space) (*Map, error) { return lexRel(sp, false, false) }
+
+// LexGT returns { x -> y : x >lex y } on the set space sp.
+func LexGT(sp Space) (*Map, error) { return lexRel(sp, true, true) }
+
+// LexGE returns { x -> y : x >=lex y } on the set space sp.
+func LexGE(sp Space) (*Map, error) { return lexRel(sp, false, true) }
+
+// IsSingleValued reports whether m relates every domain element to at most
+// one range element, for all parameter values (for a set: whether it has
+// at most one point for each parameter value).
+func (m *Map) IsSingleValued(ctx context.Context) (bool, error) {
+	var t *Map
+	var err error
+	if m.space.In == nil {
+		if t, err = m.Product(m); err != nil {
+			return false, err
+		}
+		if t, err = t.Unwrap(); err != nil {
+			return false, err
+		}
+	} else if t, err = m.Reverse().ApplyRange(m); err != nil {
+		return false, err
+	}
+	id, err := Identity(t.space)
+	if err != nil {
+		return false, err
+	}
+	return t.IsSubset(ctx, id)
+}
+
+// IsInjective reports whether m relates every range element to at most
+// one domain element, for all parameter values.
+func (m *Map) IsInjective(ctx context.Context) (bool, error) {
+	if m.space.In == nil {
+		return false, fmt.Errorf("presburger: injectivity of set %s", m.space)
+	}
+	return m.Reverse().IsSingleValued(ctx)
+}
