@@ -590,7 +590,6 @@ func (b *BasicMap) sample(m *meter) ([]Int, error) {
 	return point, nil
 }
 
-
 // boxReduce derives integer bounds on single variables from the
 // inequalities (two rounds of propagation), adds them as rows, and drops
 // every row implied by those bounds. It returns false if some row cannot
