@@ -328,8 +328,12 @@ func (c *checker) assign(s *Assign) {
 			c.errorf(s.Array.Pos(), "undefined array: %s", s.Array.Name)
 		}
 	} else if len(s.Indices) != rank {
-		c.errorf(s.Array.Pos(), "array %s has %d dimension%s, indexed with %d ind%s",
-			s.Array.Name, rank, plural(rank), len(s.Indices), map[bool]string{true: "ex", false: "ices"}[len(s.Indices) == 1])
+		indices := "indices"
+		if len(s.Indices) == 1 {
+			indices = "index"
+		}
+		c.errorf(s.Array.Pos(), "array %s has %d dimension%s, indexed with %d %s",
+			s.Array.Name, rank, plural(rank), len(s.Indices), indices)
 	}
 	for _, x := range s.Indices {
 		c.exprs(false).Index(x)

@@ -48,6 +48,7 @@ func FuzzParse(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			ev.MaxPoints = 10000 // annotations such as R(0, 0, 1000000) stay cheap
 			_, err = Run(context.Background(), k, info, ev, Options{MaxSteps: 20000, MaxCells: 10000})
 			var fail *Failure
 			if errors.As(err, &fail) {

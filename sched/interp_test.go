@@ -441,3 +441,41 @@ func TestMarshalShape(t *testing.T) {
 		t.Errorf("json:\n%s\nwant:\n%s", data, want)
 	}
 }
+
+// Local arrays allocated in different iterations of a par loop do not
+// alias; inner par loops see the local array of their own iteration.
+func TestRunLocalArrays(t *testing.T) {
+	src := `kernel outer(N, M)
+in  a[i] : f32[N] = A(i)
+in  b[j] : f32[M] = B(j)
+out c[i, j] : f32[N, M] = C(i, j)
+{
+  par i < N {
+    alloc t : f32[] {
+      t[] {A(i)} := a[i]
+      par j < M {
+        if j == 0 {
+          c[i, j] {C(i, j)} := t[] * b[j]
+        } else if j == 1 {
+          let jj = j
+          c[i, jj] {C(i, jj)} := b[jj] * t[]
+        } else {
+          c[i, j] {C(i, j)} := t[] * b[j]
+        }
+      }
+    }
+  }
+}
+`
+	if _, err := run(t, outerSpec, src, map[string]int64{"N": 4, "M": 3}, Options{}); err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	// An inner iteration overwriting the local array races with the
+	// others, which read it.
+	bad := strings.Replace(src, "let jj = j\n", "let jj = j\n          t[] {A(i)} := a[i]\n", 1)
+	_, err := run(t, outerSpec, bad, map[string]int64{"N": 4, "M": 3}, Options{})
+	f := wantFailure(t, err, ReadWriteRace, "")
+	if f.LoopVar != "j" || f.Cell() != "t[]" || f.Iters != [2]int64{1, 0} || len(f.Env) != 1 || f.Env[0] != (Var{"i", 0}) {
+		t.Errorf("race: %s", f.Detail())
+	}
+}
