@@ -20,6 +20,8 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.AddCommand(
+		newCheckCmd(),
+		newRunCmd(),
 		newVersionCmd(),
 	)
 	return root

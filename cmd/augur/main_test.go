@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden reports of the examples")
+
+// augur runs the command line in-process and returns its exit code and
+// outputs.
+func augur(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = execute(args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+type example struct {
+	spec, prog string
+	args       []string // from the kernel's "# augur run:" line
+}
+
+// examples lists every kernel of examples/ with its specification (the
+// .sare file of its directory) and run arguments.
+func examples(t *testing.T) []example {
+	t.Helper()
+	dirs, err := filepath.Glob("../../examples/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list []example
+	for _, dir := range dirs {
+		specs, _ := filepath.Glob(filepath.Join(dir, "*.sare"))
+		if len(specs) != 1 {
+			continue
+		}
+		progs, _ := filepath.Glob(filepath.Join(dir, "*.sched"))
+		for _, prog := range progs {
+			data, err := os.ReadFile(prog)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ex := example{spec: specs[0], prog: prog}
+			for _, line := range strings.Split(string(data), "\n") {
+				if rest, ok := strings.CutPrefix(line, "# augur run:"); ok {
+					ex.args = strings.Fields(rest)
+					break
+				}
+			}
+			if ex.args == nil {
+				t.Errorf("%s has no '# augur run:' line", prog)
+			}
+			list = append(list, ex)
+		}
+	}
+	if len(list) < 8 {
+		t.Fatalf("found only %d examples", len(list))
+	}
+	return list
+}
+
+// TestExamples runs every example and compares the report and exit status
+// with its golden file (NAME.expected beside the kernel). Kernels named
+// broken_* must fail with exit status 1; the others must pass.
+func TestExamples(t *testing.T) {
+	for _, ex := range examples(t) {
+		name := strings.TrimSuffix(filepath.Base(ex.prog), ".sched")
+		t.Run(name, func(t *testing.T) {
+			if code, out, errs := augur("check", ex.spec, ex.prog); code != exitOK {
+				t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+			}
+			args := append([]string{"run", ex.spec, ex.prog}, ex.args...)
+			code, out, errs := augur(args...)
+			if errs != "" {
+				t.Errorf("run wrote to stderr: %s", errs)
+			}
+			broken := strings.HasPrefix(name, "broken_")
+			switch {
+			case broken && code != exitMismatch:
+				t.Errorf("broken kernel: exit %d, want %d\n%s", code, exitMismatch, out)
+			case !broken && code != exitOK:
+				t.Errorf("exit %d, want 0\n%s", code, out)
+			}
+			got := fmt.Sprintf("$ augur %s\n%s(exit status %d)\n", strings.Join(args, " "), out, code)
+			got = strings.ReplaceAll(got, "../../", "")
+			golden := strings.TrimSuffix(ex.prog, ".sched") + ".expected"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./cmd/augur -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("report differs from %s:\n--- got\n%s--- want\n%s", golden, got, want)
+			}
+		})
+	}
+}
+
+func TestRunReasons(t *testing.T) {
+	cases := map[string]string{
+		"broken_wrong_row":      "FAIL: annotation mismatch",
+		"broken_unshifted_tail": "FAIL: out-of-bounds write",
+		"broken_par_reduction":  "FAIL: read-write race",
+		"broken_tail_dropped":   "FAIL: output not written",
+	}
+	seen := 0
+	for _, ex := range examples(t) {
+		name := strings.TrimSuffix(filepath.Base(ex.prog), ".sched")
+		want, ok := cases[name]
+		if !ok {
+			continue
+		}
+		seen++
+		_, out, _ := augur(append([]string{"run", ex.spec, ex.prog}, ex.args...)...)
+		if !strings.Contains(out, want) {
+			t.Errorf("%s: report lacks %q:\n%s", name, want, out)
+		}
+	}
+	if seen != len(cases) {
+		t.Errorf("found %d of the %d broken examples", seen, len(cases))
+	}
+}
+
+func TestCheckErrors(t *testing.T) {
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "bad.sare")
+	prog := filepath.Join(dir, "bad.sched")
+	os.WriteFile(spec, []byte("param N\ninput A(i) : f32\ntensor C(i) : f32\nC(i) = A(i) * N\noutput C\n"), 0o644)
+	os.WriteFile(prog, []byte("kernel k(N)\n"), 0o644)
+	code, out, errs := augur("check", spec, prog)
+	if code != exitMalformed {
+		t.Fatalf("exit %d, want %d\n%s%s", code, exitMalformed, out, errs)
+	}
+	if !strings.Contains(errs, spec+":4:") || !strings.Contains(errs, "^") {
+		t.Errorf("want a positioned error with a caret for the spec, got:\n%s", errs)
+	}
+}
+
+func TestRunUsage(t *testing.T) {
+	spec, prog := "../../examples/outer/outer.sare", "../../examples/outer/outer_split.sched"
+	for _, c := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"run", spec, prog, "--param", "N=10"}, exitUsage, "no value for parameter M"},
+		{[]string{"run", spec, prog, "--param", "N=ten", "--param", "M=2"}, exitUsage, "not an integer"},
+		{[]string{"run", spec, prog, "--param", "N=2", "--param", "M=2"}, exitMalformed, "violate"},
+		{[]string{"run", spec, prog, "--param", "N=8", "--param", "M=2", "--trials", "3"}, exitOK, "ok: 3 trials"},
+	} {
+		code, out, errs := augur(c.args...)
+		if code != c.code || !strings.Contains(out+errs, c.msg) {
+			t.Errorf("%v: exit %d, output:\n%s%s\nwant exit %d and %q", c.args, code, out, errs, c.code, c.msg)
+		}
+	}
+}
