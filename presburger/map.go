@@ -401,7 +401,10 @@ func (b *BasicMap) containsPoint(mt *meter, point []Int) (bool, error) {
 func (m *Map) reshapeAll(sp Space, dimMap []int) *Map {
 	out := &Map{space: sp.Copy()}
 	for _, b := range m.basics {
-		out.basics = append(out.basics, b.reshape(sp, dimMap))
+		r := b.reshape(sp, dimMap)
+		if r.normalize() {
+			out.basics = append(out.basics, r)
+		}
 	}
 	return out
 }

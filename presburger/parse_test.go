@@ -1,0 +1,131 @@
+package presburger
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+func mustParse(t *testing.T, s string) *Map {
+	t.Helper()
+	m, err := ParseMap(s)
+	if err != nil {
+		t.Fatalf("ParseMap(%q): %v", s, err)
+	}
+	return m
+}
+
+func pt(vs ...int64) []Int { return ints(vs...) }
+
+// TestParseAtPoints checks small parsed objects at listed points (columns:
+// params, in, out).
+func TestParseAtPoints(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		src     string
+		in, out [][]int64
+	}{
+		{"{ S[i] : 0 <= i < 4 }", [][]int64{{0}, {3}}, [][]int64{{-1}, {4}}},
+		{"[N] -> { S[i] : 0 <= i < N }", [][]int64{{5, 0}, {5, 4}}, [][]int64{{5, 5}, {0, 0}}},
+		{"[N] -> { A[i, j] -> B[i + j] : 0 <= i < N and exists (e = floor(j/4): j = 4e) }",
+			[][]int64{{3, 0, 4, 4}, {3, 2, 8, 10}}, [][]int64{{3, 0, 4, 5}, {3, 0, 5, 5}, {3, 3, 0, 3}}},
+		{"{ [i] : i mod 3 = 1 }", [][]int64{{1}, {4}, {-2}}, [][]int64{{0}, {2}, {-1}}},
+		{"{ [i] : i % 3 = 1 }", [][]int64{{1}, {-2}}, [][]int64{{3}}},
+		{"{ [i] : 2i = 6 or 2*i = 8 }", [][]int64{{3}, {4}}, [][]int64{{5}}},
+		{"{ [i, j] : 0 <= i, j < 3 }", [][]int64{{0, 2}, {2, 0}}, [][]int64{{3, 0}, {0, -1}}},
+		{"{ [i] : not (0 <= i <= 5) }", [][]int64{{-1}, {6}}, [][]int64{{0}, {5}}},
+		{"{ [i] : i > 0 implies i > 5 }", [][]int64{{0}, {-3}, {6}}, [][]int64{{1}, {5}}},
+		{"{ [i] : i <= min(3, 10 - i) }", [][]int64{{3}, {-7}}, [][]int64{{4}}},
+		{"{ [i] : i >= max(0, 2 - i) and i < 4 }", [][]int64{{1}, {3}}, [][]int64{{0}, {4}}},
+		{"{ [i] : floor((i + 1)/2) = 2 }", [][]int64{{3}, {4}}, [][]int64{{2}, {5}}},
+		{"{ [i] : ceil(i/3) = 1 }", [][]int64{{1}, {3}}, [][]int64{{0}, {4}}},
+		{"{ [i] -> [i] }", [][]int64{{2, 2}}, [][]int64{{2, 3}}},
+		{"{ [i, i] }", [][]int64{{2, 2}}, [][]int64{{2, 3}}},
+		{"{ [[i] -> [j]] : j = i + 1 }", [][]int64{{1, 2}}, [][]int64{{1, 1}}},
+		{"{ [i] : i != 2 and 0 <= i <= 3 }", [][]int64{{0}, {3}}, [][]int64{{2}}},
+		{"[N] -> { : N > 0 }", [][]int64{{1}}, [][]int64{{0}}},
+		{"{ [i] : false }", nil, [][]int64{{0}}},
+		{"{ [i] : (i) mod 2 = 0 and (i + 1 >= 0 or i <= -10) }", [][]int64{{0}, {-10}}, [][]int64{{-2}, {1}}},
+		{"{ [i] : exists (a, b : i = 3a + 5b and a >= 0 and b >= 0) }", [][]int64{{0}, {3}, {8}, {11}}, [][]int64{{1}, {4}, {7}}},
+		{"{ [i] : i <= M }", [][]int64{{3, 3}}, [][]int64{{2, 3}}},
+	}
+	for _, c := range cases {
+		m := mustParse(t, c.src)
+		for _, p := range c.in {
+			if ok, err := m.ContainsPoint(ctx, pt(p...)); err != nil || !ok {
+				t.Errorf("%s: %v should be in (err %v); got %v", c.src, p, err, m)
+			}
+		}
+		for _, p := range c.out {
+			if ok, err := m.ContainsPoint(ctx, pt(p...)); err != nil || ok {
+				t.Errorf("%s: %v should not be in (err %v); got %v", c.src, p, err, m)
+			}
+		}
+		// Round trip.
+		back, err := ParseMap(m.String())
+		if err != nil {
+			t.Errorf("%s: reparse of %q: %v", c.src, m.String(), err)
+			continue
+		}
+		if eq, err := back.IsEqual(ctx, m); err != nil || !eq {
+			t.Errorf("%s: round trip %q differs (err %v)", c.src, m.String(), err)
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"{ [i] : i >= }", "1:14: expected expression"},
+		{"{ [i] : i }", "expected comparison operator"},
+		{"{ [i] : i * i >= 0 }", "non-affine"},
+		{"{ [i] : i / 2 >= 0 }", "division is only allowed"},
+		{"{ [i] ", "expected \"}\""},
+		{"[N -> { }", "expected \"]\""},
+		{"{ [i] : i @ 2 }", "unexpected character"},
+		{"{ [i] : floor(i/j) = 0 }", "constant divisor"},
+		{"{ [i] : i mod 0 = 0 }", "modulo by zero"},
+	}
+	for _, c := range cases {
+		_, err := ParseMap(c.src)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ParseMap(%q) = %v, want error containing %q", c.src, err, c.want)
+		}
+	}
+}
+
+func TestParseUnion(t *testing.T) {
+	ctx := context.Background()
+	u, err := ParseUnionMap("[N] -> { A[i] -> B[i + 1] : 0 <= i < N; C[j] -> B[j] : j = 2; A[i] -> B[i] : i = N }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(u.Maps()) != 2 {
+		t.Fatalf("want 2 spaces, got %d: %v", len(u.Maps()), u)
+	}
+	back, err := ParseUnionMap(u.String())
+	if err != nil {
+		t.Fatalf("reparse %q: %v", u.String(), err)
+	}
+	if eq, err := back.IsEqual(ctx, u); err != nil || !eq {
+		t.Fatalf("round trip differs: %v", u)
+	}
+	r := u.Range()
+	if len(r.Maps()) != 1 {
+		t.Fatalf("range: %v", r)
+	}
+	sv, err := u.IsSingleValued(ctx)
+	if err != nil || !sv {
+		t.Fatalf("single valued: %v %v", sv, err)
+	}
+	inj, err := u.IsInjective(ctx)
+	if err != nil || inj {
+		t.Fatalf("injective: %v %v (A[2]->B[3] and C[2]->B[2]... and A[N]->B[N])", inj, err)
+	}
+	e, err := ParseUnionMap("{ }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if empty, _ := e.IsEmpty(ctx); !empty {
+		t.Fatal("{ } not empty")
+	}
+}
