@@ -56,6 +56,21 @@ func Check(k *Kernel, spec *sare.Spec) (*Info, syntax.ErrorList) {
 	return c.info, errs
 }
 
+// Load parses a kernel and checks it against the checked specification
+// spec. On failure the error is a syntax.ErrorList holding every syntax
+// error, or else every check error; the kernel is returned when it parsed.
+func Load(src *syntax.Source, spec *sare.Spec) (*Kernel, *Info, error) {
+	k, errs := Parse(src)
+	if err := errs.Err(); err != nil {
+		return nil, nil, err
+	}
+	info, errs := Check(k, spec)
+	if err := errs.Err(); err != nil {
+		return k, nil, err
+	}
+	return k, info, nil
+}
+
 type checker struct {
 	r    *syntax.Reporter
 	spec *sare.Spec

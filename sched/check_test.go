@@ -1,7 +1,9 @@
 package sched
 
 import (
+	"errors"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/augur-verify/augur/sare"
@@ -92,5 +94,26 @@ func TestCheckErrors(t *testing.T) {
 		if got := errs.Detail(); got != c.want {
 			t.Errorf("errors for\n%s\ngot:\n%s\nwant:\n%s", c.src, got, c.want)
 		}
+	}
+}
+
+func TestLoad(t *testing.T) {
+	spec := matmulSpec(t)
+	data, err := os.ReadFile("testdata/matmul.sched")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, info, err := Load(&syntax.Source{Name: "m.sched", Text: string(data)}, spec)
+	if err != nil || k == nil || info == nil {
+		t.Fatalf("load: %v", err)
+	}
+	_, _, err = Load(&syntax.Source{Name: "m.sched", Text: "kernel k(\n"}, spec)
+	var list syntax.ErrorList
+	if !errors.As(err, &list) || len(list) == 0 {
+		t.Errorf("syntax error: %v", err)
+	}
+	k, _, err = Load(&syntax.Source{Name: "m.sched", Text: "kernel k(N)\n{\n}\n"}, spec)
+	if !errors.As(err, &list) || k == nil || !strings.Contains(err.Error(), "lacks the specification's parameters M, P") {
+		t.Errorf("check error: %v", err)
 	}
 }

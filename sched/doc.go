@@ -14,7 +14,7 @@
 //     following the typing rules of the formal description (Fig. 4.7 of
 //     seed 002): quasi-affine indices, bounds and conditions; values typed
 //     against arrays, annotations against tensors; bindings that agree
-//     with the specification (check.go).
+//     with the specification (check.go). Load parses and checks in one call.
 //   - Run executes a checked kernel with the big-step semantics of Fig. 4.5,
 //     with differential memories and read sets, so that every par loop is
 //     checked per rule U-PARLOOP; it checks every annotation against the
