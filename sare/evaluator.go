@@ -30,8 +30,8 @@ type Evaluator struct {
 	inputs Inputs
 	memo   map[string]value.Value
 
-	// MaxPoints bounds the number of memoised elements; beyond it Eval
-	// fails rather than exhaust memory.
+	// MaxPoints bounds the number of elements memoised or under
+	// evaluation; beyond it Eval fails rather than exhaust memory.
 	MaxPoints int
 }
 
@@ -198,8 +198,10 @@ func (e *Evaluator) run(ctx context.Context, root point) (value.Value, error) {
 				return value.Value{}, err
 			}
 		}
-		if len(e.memo) >= e.MaxPoints {
-			return value.Value{}, fmt.Errorf("more than %d tensor elements needed (raise MaxPoints or use smaller parameters)", e.MaxPoints)
+		if len(e.memo)+len(stack) > e.MaxPoints {
+			// An unbounded descent, such as R(i) = R(i - 1) with no base
+			// case, ends here too.
+			return value.Value{}, fmt.Errorf("more than %d tensor elements needed (a recurrence without a base case, or parameters too large for MaxPoints)", e.MaxPoints)
 		}
 		f := stack[len(stack)-1]
 		if f.deps == nil {

@@ -258,3 +258,12 @@ func TestRandomInputsDeterministic(t *testing.T) {
 		t.Errorf("A and B agree at %d of 50 points", same)
 	}
 }
+
+func TestNoBaseCase(t *testing.T) {
+	spec, info := load(t, "nobase.sare", "tensor R(i) : i32\nR(i) = R(i - 1)\n")
+	ev, _ := NewEvaluator(spec, info, nil, RandomInputs(0))
+	ev.MaxPoints = 10000
+	if _, err := ev.Eval(context.Background(), "R", []int64{0}); err == nil || !strings.Contains(err.Error(), "more than 10000 tensor elements") {
+		t.Errorf("unbounded descent: %v", err)
+	}
+}

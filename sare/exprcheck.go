@@ -486,8 +486,10 @@ func (c *ExprChecker) unify(xs []syntax.Expr, want syntax.Type) syntax.Type {
 	first := -1
 	for i, x := range xs {
 		if !isUntyped(x) {
+			// want reaches the literals inside x, as in
+			// sqrt(pow(2., .5)) in an f32 context.
 			first = i
-			t = c.value(x, syntax.Invalid)
+			t = c.value(x, want)
 			break
 		}
 	}
@@ -583,7 +585,12 @@ func (c *ExprChecker) call(x *syntax.Call, want syntax.Type) syntax.Type {
 			}
 			return c.record(x, t)
 		}
-		if c.value(arg, syntax.Invalid) == syntax.Invalid {
+		from := syntax.Invalid
+		if t.IsFloat() && isUntyped(arg) {
+			// f32(0.1) is the f32 nearest 0.1, not a rounded f64.
+			from = t
+		}
+		if c.value(arg, from) == syntax.Invalid {
 			return syntax.Invalid
 		}
 		return c.record(x, t)

@@ -1,0 +1,124 @@
+package sare
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/augur-verify/augur/syntax"
+)
+
+var roundTripSpecs = []string{
+	`param N
+tensor T() : f32
+T() = 1.5
+output T
+`,
+	`# continuation lines and every declaration form
+param N, M
+assume N >= 1
+assume N % 4 == 0 and not M < 0
+input  A(i, j) : u8
+input  Z() : f64
+tensor R(i, j) : u8
+R(i, j) = A(i, j) << 1 | ~A(j, i) ^ 3
+  where 0 <= i < N and
+        0 <= j < M
+R(i, j) = select(A(i, j) > 3, 0xFF, A(i, j) / 2)
+    where i < 0 or (i >= N and j != min(i, M - 1) + i / 2 - j % 3)
+tensor F(i) : f32
+F(i) = f32(i) * f32(Z()) + -1e-3 + sqrt(pow(2., .5)) - f32(u8(A(i, -i)))
+output R, F
+`,
+}
+
+func TestPrintRoundTrip(t *testing.T) {
+	for _, text := range roundTripSpecs {
+		spec, _ := load(t, "rt.sare", text)
+		printed := Print(spec)
+		again, _ := load(t, "printed.sare", printed)
+		if !Equal(spec, again) {
+			t.Errorf("parse(print(x)) != x for\n%s\nprinted:\n%s", text, printed)
+		}
+		if again.String() != printed {
+			t.Errorf("printing is not idempotent:\n%s\n%s", printed, again)
+		}
+	}
+	spec, _ := load(t, "rt.sare", roundTripSpecs[1])
+	want := `param N, M
+assume N >= 1
+assume N % 4 == 0 and not M < 0
+
+input A(i, j) : u8
+input Z() : f64
+
+tensor R(i, j) : u8
+R(i, j) = A(i, j) << 1 | ~A(j, i) ^ 3 where 0 <= i < N and 0 <= j < M
+R(i, j) = select(A(i, j) > 3, 0xFF, A(i, j) / 2) where i < 0 or i >= N and j != min(i, M - 1) + i / 2 - j % 3
+
+tensor F(i) : f32
+F(i) = f32(i) * f32(Z()) + -1e-3 + sqrt(pow(2., .5)) - f32(u8(A(i, -i)))
+
+output R, F
+`
+	if got := Print(spec); got != want {
+		t.Errorf("canonical form:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestJSONRoundTrip(t *testing.T) {
+	texts := append([]string{readFile(t, "../examples/matmul/matmul.sare")}, roundTripSpecs...)
+	for _, text := range texts {
+		spec, _ := load(t, "j.sare", text)
+		data, err := MarshalSpec(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := UnmarshalSpec(data)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, data)
+		}
+		if !Equal(spec, back) {
+			t.Errorf("JSON round trip changed the specification:\n%s", data)
+		}
+		if _, errs := Check(back); len(errs) > 0 {
+			t.Errorf("decoded specification does not check: %v", errs)
+		}
+		// Positions survive.
+		if back.Tensors[0].Eqs != nil && back.Tensors[0].Eqs[0].Pos() != spec.Tensors[0].Eqs[0].Pos() {
+			t.Errorf("equation position lost")
+		}
+	}
+	spec, _ := load(t, "m.sare", readFile(t, "../examples/outer/outer.sare"))
+	data, _ := json.Marshal(ToJSON(spec))
+	if !strings.Contains(string(data), `{"name":"C","vars":["i","j"],"type":"f32","equations":[{"vars":["i","j"],"rhs":{"kind":"binary","op":"mul"`) {
+		t.Errorf("unexpected JSON shape: %s", data)
+	}
+}
+
+func TestJSONRejects(t *testing.T) {
+	for _, in := range []string{
+		`{"params":["and"]}`,
+		`{"params":["N"],"extra":1}`,
+		`{"tensors":[{"name":"A","vars":["i"],"type":"f16"}]}`,
+		`{"tensors":[{"name":"A","type":"f32"}]}`,
+		`{"tensors":[{"name":"where","vars":[],"type":"f32"}]}`,
+		`{"tensors":[{"name":"A","vars":["i"],"type":"f32","equations":[{"vars":["i"]}]}]}`,
+		`{"tensors":[{"name":"A","vars":["i"],"type":"f32","equations":[{"vars":["i"],"rhs":{"kind":"int","value":"x"}}]}]}`,
+		`{"assumes":[{"cond":{"kind":"nope"}}]}`,
+		`{"assumes":[null]}`,
+		`[1]`,
+	} {
+		if _, err := UnmarshalSpec([]byte(in)); err == nil {
+			t.Errorf("accepted %s", in)
+		}
+	}
+}
+
+func TestParseRecovery(t *testing.T) {
+	// A '{' block in a specification is skipped whole.
+	_, errs := Parse(&syntax.Source{Name: "x", Text: "param N\n{ a\n b }\ntensor T() : f32\nT() = 1 +\n"})
+	if len(errs) != 2 {
+		t.Errorf("errors: %v", errs.Detail())
+	}
+}
