@@ -95,7 +95,9 @@ type Failure struct {
 	Stmt string
 	// Env holds the loop and let variables in scope, outermost first.
 	Env []Var
-	// Array and Index name the cell concerned, when there is one.
+	// Array and Index name the cell concerned, when there is one: the cell
+	// read for a read failure, the cell written for an assignment's
+	// failure, the cell raced on, the out cell checked.
 	Array string
 	Index []int64
 	// Expected and Actual are the values compared: the annotation's value

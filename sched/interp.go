@@ -699,10 +699,15 @@ func (in *interp) par(s *Loop, lo, hi int64) error {
 // bounds and definedness, and the first problem of each kind is kept so
 // that the assignment reports them in the order the format prescribes.
 type valueEnv struct {
-	in    *interp
-	stmt  *Assign
-	oob   string // the first out-of-bounds read
-	undef string // the first read of a cell holding no defined value
+	in         *interp
+	stmt       *Assign
+	oob, undef *cellRef // the first out-of-bounds read; the first read of a cell holding no defined value
+}
+
+// cellRef is a cell read by a value, kept for a failure.
+type cellRef struct {
+	s   *store
+	idx []int64
 }
 
 func (e *valueEnv) Index(name string) (int64, bool) { return e.in.Index(name) }
@@ -717,14 +722,14 @@ func (e *valueEnv) Array(name string, idx []int64) (value.Value, error) {
 	}
 	off, ok := s.offset(idx)
 	if !ok {
-		if e.oob == "" {
-			e.oob = fmt.Sprintf("%s is outside %s%s", formatCell(name, idx), name, formatExtents(s.ext))
+		if e.oob == nil {
+			e.oob = &cellRef{s: s, idx: append([]int64(nil), idx...)}
 		}
 		return value.Undef(s.elem), nil
 	}
 	v := e.in.load(loc{s: s, off: off}, e.stmt)
-	if v.IsUndef() && e.undef == "" {
-		e.undef = formatCell(name, idx)
+	if v.IsUndef() && e.undef == nil {
+		e.undef = &cellRef{s: s, idx: append([]int64(nil), idx...)}
 	}
 	return v, nil
 }
@@ -780,11 +785,14 @@ func (in *interp) assign(s *Assign) error {
 	if err != nil {
 		return in.indexFailure(s, err)
 	}
-	if venv.oob != "" {
-		return in.failure(OutOfBoundsRead, s, "%s", venv.oob)
+	if r := venv.oob; r != nil {
+		f := in.failure(OutOfBoundsRead, s, "%s is outside %s%s", formatCell(r.s.name, r.idx), r.s.name, formatExtents(r.s.ext))
+		f.Array, f.Index = r.s.name, r.idx
+		return f
 	}
-	if venv.undef != "" {
-		f := in.failure(UndefinedRead, s, "%s holds no defined value", venv.undef)
+	if r := venv.undef; r != nil {
+		f := in.failure(UndefinedRead, s, "%s holds no defined value", formatCell(r.s.name, r.idx))
+		f.Array, f.Index = r.s.name, r.idx
 		return f
 	}
 	idx := make([]int64, len(s.Indices))

@@ -243,7 +243,10 @@ out c[i, j] : f32[N, M] = C(i, j)
 }
 `
 	_, err := run(t, outerSpec, src, map[string]int64{"N": 3, "M": 2}, Options{})
-	wantFailure(t, err, UndefinedRead, "k.sched:9:19: undefined read: t[0] holds no defined value (at i=0 j=0)")
+	f := wantFailure(t, err, UndefinedRead, "k.sched:9:19: undefined read: t[0] holds no defined value (at i=0 j=0)")
+	if f.Cell() != "t[0]" {
+		t.Errorf("cell %q", f.Cell())
+	}
 	// Cells of an in array outside its binding's where hold no value.
 	src2 := `kernel outer(N, M)
 in  a[i] : f32[N] = A(i) where i >= 1
