@@ -235,3 +235,32 @@ func TestJSONRejects(t *testing.T) {
 		}
 	}
 }
+
+func TestEqualDistinguishes(t *testing.T) {
+	base := "kernel k(N)\nin  a[i] : f32[N] = A(i)\n{\n  for i < N { a[i] {A(i)} := a[i] }\n}\n"
+	k := mustParse(t, base)
+	for _, other := range []string{
+		"kernel k(N)\nin  a[i] : f32[N] = A(i)\n{\n  for i in 0 .. N { a[i] {A(i)} := a[i] }\n}\n",
+		"kernel k(N)\nin  a[i] : f32[N] = A(i)\n{\n  par i < N { a[i] {A(i)} := a[i] }\n}\n",
+		"kernel k(N)\nout a[i] : f32[N] = A(i)\n{\n  for i < N { a[i] {A(i)} := a[i] }\n}\n",
+		"kernel k(N)\nin  a[i] : f64[N] = A(i)\n{\n  for i < N { a[i] {A(i)} := a[i] }\n}\n",
+		"kernel k(N)\nin  a[i] : f32[N] = A(i) where i > 0\n{\n  for i < N { a[i] {A(i)} := a[i] }\n}\n",
+		"kernel k(N)\nin  a[i] : f32[N] = A(i)\n{\n  for i < N { a[i] {A(i + 1)} := a[i] }\n}\n",
+		"kernel k(N)\nin  a[i] : f32[N] = A(i)\n{\n  for i < N { a[i] {A(i)} := a[i] }\n  skip\n}\n",
+		"kernel k(N)\nin  a[i] : f32[N] = A(i)\n{\n  for i < N { { a[i] {A(i)} := a[i] } }\n}\n",
+		"kernel k(N, M)\nin  a[i] : f32[N] = A(i)\n{\n  for i < N { a[i] {A(i)} := a[i] }\n}\n",
+		"kernel k(N)\nassume N > 0\nin  a[i] : f32[N] = A(i)\n{\n  for i < N { a[i] {A(i)} := a[i] }\n}\n",
+	} {
+		if Equal(k, mustParse(t, other)) {
+			t.Errorf("Equal(%q, %q)", base, other)
+		}
+	}
+	if !Equal(k, mustParse(t, "# same\nkernel k(N)\nin a[i]:f32[N]=A(i)\n{ for i < N {\n a[i] {A(i)} := a[i]\n } }")) {
+		t.Errorf("layout changed equality")
+	}
+	var n int
+	Walk(k.Body, func(Stmt) bool { n++; return true })
+	if n != 2 {
+		t.Errorf("Walk visited %d statements, want 2", n)
+	}
+}
