@@ -29,6 +29,7 @@ type Evaluator struct {
 	params map[string]int64
 	inputs Inputs
 	memo   map[string]value.Value
+	keyBuf []byte // scratch space for memo lookups
 
 	// MaxPoints bounds the number of elements memoised or under
 	// evaluation; beyond it Eval fails rather than exhaust memory.
@@ -119,14 +120,22 @@ func (e *Evaluator) locate(err error) error {
 }
 
 // key encodes a tensor element for the memo table.
-func key(t *Tensor, idx []int64) string {
-	b := make([]byte, 0, len(t.Name.Name)+1+8*len(idx))
+func key(t *Tensor, idx []int64) string { return string(appendKey(nil, t, idx)) }
+
+func appendKey(b []byte, t *Tensor, idx []int64) []byte {
 	b = append(b, t.Name.Name...)
 	b = append(b, 0)
 	for _, n := range idx {
 		b = binary.LittleEndian.AppendUint64(b, uint64(n))
 	}
-	return string(b)
+	return b
+}
+
+// lookup returns the memoised element, without allocating.
+func (e *Evaluator) lookup(t *Tensor, idx []int64) (value.Value, bool) {
+	e.keyBuf = appendKey(e.keyBuf[:0], t, idx)
+	v, ok := e.memo[string(e.keyBuf)]
+	return v, ok
 }
 
 // point is one tensor element.
@@ -142,7 +151,7 @@ func (p point) String() string { return FormatIndex(p.t.Name.Name, p.idx, '(', '
 type frame struct {
 	point
 	eq   *Equation // the equation whose domain holds the point
-	vars map[string]int64
+	env  *pointEnv
 	deps []point // elements the right-hand side reads that are not known yet
 	next int
 }
@@ -243,7 +252,7 @@ func (e *Evaluator) run(ctx context.Context, root point) (value.Value, error) {
 // with f.deps set to the elements that must be computed first.
 func (e *Evaluator) step(f *frame) (bool, error) {
 	if f.eq == nil {
-		eq, vars, err := e.selectEquation(f.point)
+		eq, err := e.selectEquation(f.point)
 		if err != nil {
 			return false, err
 		}
@@ -251,9 +260,11 @@ func (e *Evaluator) step(f *frame) (bool, error) {
 			e.memo[f.key] = value.Undef(f.t.Type)
 			return true, nil
 		}
-		f.eq, f.vars = eq, vars
+		f.eq = eq
+		f.env = &pointEnv{e: e, vars: eq.Vars, vals: f.idx, probe: true}
 	}
-	env := &pointEnv{e: e, vars: f.vars, probe: true}
+	env := f.env
+	env.missing = nil
 	v, err := EvalValue(f.eq.RHS, e.info, env)
 	if err != nil {
 		return false, err
@@ -271,33 +282,30 @@ func (e *Evaluator) step(f *frame) (bool, error) {
 
 // selectEquation returns the equation whose domain holds p, or nil; two
 // such equations make the specification ill-defined.
-func (e *Evaluator) selectEquation(p point) (*Equation, map[string]int64, error) {
+func (e *Evaluator) selectEquation(p point) (*Equation, error) {
 	var found *Equation
-	var foundVars map[string]int64
+	env := &pointEnv{e: e, vals: p.idx}
 	for _, eq := range p.t.Eqs {
 		if len(eq.Vars) != len(p.idx) {
-			return nil, nil, errorAt(eq.Pos(), "equation of %s has %d variables, want %d", p.t.Name.Name, len(eq.Vars), len(p.idx))
-		}
-		vars := make(map[string]int64, len(eq.Vars))
-		for i, v := range eq.Vars {
-			vars[v.Name] = p.idx[i]
+			return nil, errorAt(eq.Pos(), "equation of %s has %d variables, want %d", p.t.Name.Name, len(eq.Vars), len(p.idx))
 		}
 		if eq.Where != nil {
-			ok, err := EvalCond(eq.Where, &pointEnv{e: e, vars: vars})
+			env.vars = eq.Vars
+			ok, err := EvalCond(eq.Where, env)
 			if err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 			if !ok {
 				continue
 			}
 		}
 		if found != nil {
-			return nil, nil, errorAt(eq.Pos(), "ill-defined specification: %s is in the domains of two equations of %s (at %s and %s)",
+			return nil, errorAt(eq.Pos(), "ill-defined specification: %s is in the domains of two equations of %s (at %s and %s)",
 				p, p.t.Name.Name, found.Pos(), eq.Pos())
 		}
-		found, foundVars = eq, vars
+		found = eq
 	}
-	return found, foundVars, nil
+	return found, nil
 }
 
 // cycle describes a cyclic dependency: path[0] needs path[1] ... needs d,
@@ -318,14 +326,17 @@ func (e *Evaluator) cycle(path []*frame, d point) error {
 // element the right-hand side reads.
 type pointEnv struct {
 	e       *Evaluator
-	vars    map[string]int64
+	vars    []*syntax.Ident // the equation's variables,
+	vals    []int64         // bound to these values
 	probe   bool
 	missing []point
 }
 
 func (v *pointEnv) Index(name string) (int64, bool) {
-	if n, ok := v.vars[name]; ok {
-		return n, true
+	for i, id := range v.vars {
+		if id.Name == name {
+			return v.vals[i], true
+		}
 	}
 	n, ok := v.e.params[name]
 	return n, ok
@@ -336,10 +347,10 @@ func (v *pointEnv) Tensor(name string, idx []int64) (value.Value, error) {
 	if t == nil || len(idx) != t.Rank() {
 		return value.Value{}, fmt.Errorf("no tensor %s of rank %d", name, len(idx))
 	}
-	p := point{t: t, idx: append([]int64(nil), idx...), key: key(t, idx)}
-	if val, ok := v.e.memo[p.key]; ok {
+	if val, ok := v.e.lookup(t, idx); ok {
 		return val, nil
 	}
+	p := point{t: t, idx: append([]int64(nil), idx...), key: key(t, idx)}
 	if t.Input {
 		return v.e.input(p)
 	}
