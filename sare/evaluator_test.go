@@ -267,3 +267,72 @@ func TestNoBaseCase(t *testing.T) {
 		t.Errorf("unbounded descent: %v", err)
 	}
 }
+
+func euclid16(a, b int16) (int16, int16) {
+	q, r := a/b, a%b
+	if r < 0 {
+		if b > 0 {
+			q, r = q-1, r+b
+		} else {
+			q, r = q+1, r-b
+		}
+	}
+	return q, r
+}
+
+// TestFeatures evaluates testdata/features.sare against direct Go
+// computations with int16 wrapping.
+func TestFeatures(t *testing.T) {
+	spec, info := load(t, "features.sare", readFile(t, "testdata/features.sare"))
+	x := func(i int64) int16 { return int16(i*1000 + 7) }
+	a := func(i, j int64) float32 { return float32(i-j) / 4 }
+	inputs := InputMap{
+		"A":    func(idx []int64) value.Value { return value.Float(syntax.F32, float64(a(idx[0], idx[1]))) },
+		"X":    func(idx []int64) value.Value { return value.Int(syntax.I16, int64(x(idx[0]))) },
+		"U":    func([]int64) value.Value { return value.Uint(syntax.U32, 4000000000) },
+		"Flag": func(idx []int64) value.Value { return value.Bool(idx[0]%3 == 0) },
+	}
+	ev, err := NewEvaluator(spec, info, map[string]int64{"N": 4, "M": 3}, inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for i := int64(-40); i <= 40; i++ {
+		var want int16
+		if i >= 0 {
+			want = (x(i)<<3 | x(i+1)>>2) ^ ^x(-i)&0x7F
+		} else {
+			q, _ := euclid16(x(i), -3)
+			_, r := euclid16(x(i), 5)
+			abs := x(i)
+			if abs < 0 {
+				abs = -abs
+			}
+			want = q + r - abs
+		}
+		got, err := ev.Eval(ctx, "Bits", []int64{i})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Int64() != int64(want) {
+			t.Errorf("Bits(%d) = %v, want %d", i, got, want)
+		}
+		mix, err := ev.Eval(ctx, "Mix", []int64{i})
+		if err != nil || mix.IsUndef() {
+			t.Errorf("Mix(%d) = %v, %v", i, mix, err)
+		}
+	}
+	var acc float64
+	for k := int64(0); k < 3; k++ {
+		acc += float64(a(2, k)) * 0.5
+	}
+	if got, _ := ev.Eval(ctx, "Acc", []int64{2, 2}); got.Float64() != acc {
+		t.Errorf("Acc(2, 2) = %v, want %v", got, acc)
+	}
+	// U() * 3 wraps in u32; i16(Acc(0, 2)) = i16(-0.375) = 0 < X(0) = 7.
+	u := uint32(4000000000)
+	want := u*3 + 1
+	if got, _ := ev.Eval(ctx, "Scalar", nil); got.Uint64() != uint64(want) {
+		t.Errorf("Scalar() = %v, want %d", got, want)
+	}
+}

@@ -14,7 +14,7 @@ import (
 // checks survives JSON and can be evaluated at a few points without
 // panicking.
 func FuzzParse(f *testing.F) {
-	for _, file := range exampleFiles(f) {
+	for _, file := range append(exampleFiles(f), errorFiles(f)...) {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			f.Fatal(err)

@@ -26,6 +26,15 @@ func exampleFiles(t testing.TB) []string {
 	return append(files, files2...)
 }
 
+// errorFiles lists the specifications of the golden error tests.
+func errorFiles(t testing.TB) []string {
+	files, err := filepath.Glob("testdata/errors/*.sare")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
 func TestExamplesRoundTrip(t *testing.T) {
 	files := exampleFiles(t)
 	if len(files) == 0 {
