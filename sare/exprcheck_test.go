@@ -209,3 +209,38 @@ func TestEvalIndexOverflow(t *testing.T) {
 		}
 	}
 }
+
+func TestExprCheckerModes(t *testing.T) {
+	check := func(text string, arrays, tensors bool) string {
+		x, err := syntax.ParseExprString(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &syntax.Reporter{}
+		c := &ExprChecker{R: r, Scope: testScope{}, AllowArrays: arrays, AllowTensors: tensors}
+		c.Value(x, syntax.F32)
+		if len(r.Errs) == 0 {
+			return ""
+		}
+		return r.Errs[0].Msg
+	}
+	if got := check("a[i] + A(i, i)", true, false); got != "tensor access A(i, i) is not allowed here (kernel code reads arrays)" {
+		t.Errorf("kernel code: %q", got)
+	}
+	if got := check("a[i] + A(i, i)", false, true); got != "array read a[i] is not allowed here" {
+		t.Errorf("annotation: %q", got)
+	}
+	if got := check("a[i, j]", true, false); got != "array a has 1 dimension, indexed with 2 indices" {
+		t.Errorf("rank: %q", got)
+	}
+	if got := check("a[N * i]", true, false); got != "N * i is not affine: a product needs a constant factor" {
+		t.Errorf("affine array index: %q", got)
+	}
+	if got := check("A[i, i]", true, true); got != "tensor A is accessed with parentheses: A(...)" {
+		t.Errorf("tensor with brackets: %q", got)
+	}
+	// Without an Info the checker still works.
+	if got := check("a[i] * 2", true, false); got != "" {
+		t.Errorf("no Info: %q", got)
+	}
+}
