@@ -234,7 +234,7 @@ func floatBinary(op syntax.Op, t syntax.Type, a, b float64) Value {
 		return Float(t, a/b)
 	case syntax.OpRem:
 		q := math.Floor(a / b)
-		p := b * q
+		p := float64(b * q) // the conversion forbids fusing into an FMA
 		return Float(t, a-p)
 	}
 	return Undef(t)
