@@ -2,6 +2,7 @@ package sare
 
 import (
 	"context"
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -145,6 +146,14 @@ func TestCycle(t *testing.T) {
 	want := "evaluate R(2): cycle.sare:4:1: cyclic dependency: R(0) (equation at 4:1) needs R(0)"
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v\nwant  %s", err, want)
+	}
+	var se *syntax.Error
+	if !errors.As(err, &se) {
+		t.Fatalf("%v is not a positioned error", err)
+	}
+	wantDetail := "cycle.sare:4:1: cyclic dependency: R(0) (equation at 4:1) needs R(0)\n    R(i) = R(i) + 1 where i == 0\n    ^"
+	if se.Detail() != wantDetail {
+		t.Errorf("detail:\n%s\nwant:\n%s", se.Detail(), wantDetail)
 	}
 	spec2, info2 := load(t, "cycle2.sare", `
 tensor A(i) : f32
