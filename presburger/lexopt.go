@@ -1,0 +1,300 @@
+package presburger
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// ErrUnbounded is returned (wrapped) by LexMin when the output of a
+// relation is not bounded below in the lexicographic order (by LexMax:
+// not bounded above), so that no lexicographic optimum exists.
+//
+// The integer points of one conjunction {y : A y + B p + c >= 0}, where y
+// collects the output dimensions and the local variables and p the
+// parameters and input dimensions, share one recession cone {r : A r >= 0}
+// for every p where they are not empty (Meyer: the integer hull of a
+// rational polyhedron has the polyhedron's recession cone). Boundedness
+// of the lexicographic optimum therefore does not depend on p: either the
+// optimum exists for every p where the relation is non-empty, or for
+// none. In the second case LexMin and LexMax fail with ErrUnbounded
+// instead of returning a partial answer.
+var ErrUnbounded = errors.New("presburger: lexicographic optimum is unbounded")
+
+// ErrUnsupportedExistential is returned (wrapped) when a plain existential
+// variable of a conjunction can move in both directions along a line of
+// its solution set while the outputs stay fixed; the optimiser does not
+// eliminate such lines. Divisions never cause it.
+var ErrUnsupportedExistential = errors.New("presburger: existential variable unbounded in both directions")
+
+// LexMin returns the lexicographic minimum of the relation m (of the set m)
+// as a piecewise quasi-affine function: for every value of the parameters
+// and every input tuple x in the domain of m, the function maps x to the
+// lexicographically smallest y with x -> y in m; it is undefined exactly
+// where m has no output for x. For a set the function is one of the
+// parameters only (its domain space is a parameter space). The pieces of
+// the result have pairwise disjoint domains.
+//
+// The computation is exact over the integers: Feautrier's parametric
+// integer programming with a lexicographic dual simplex and Gomory cuts,
+// which introduce floor divisions of the parameters and input dimensions.
+// It fails with an error wrapping ErrUnbounded if the minimum does not
+// exist (see ErrUnbounded), ErrBudget if the context's Budget is
+// exceeded, or the context's error.
+func LexMin(ctx context.Context, m *Map) (*PwMultiAff, error) {
+	return lexOpt(ctx, m, false)
+}
+
+// LexMax returns the lexicographic maximum of the relation (or set) m as a
+// piecewise quasi-affine function; see LexMin, with "smallest" replaced
+// by "largest" and "below" by "above".
+func LexMax(ctx context.Context, m *Map) (*PwMultiAff, error) {
+	return lexOpt(ctx, m, true)
+}
+
+// LexMinMap returns the graph of LexMin(m): the subset of m relating every
+// input tuple to its lexicographically smallest output only.
+func LexMinMap(ctx context.Context, m *Map) (*Map, error) {
+	p, err := LexMin(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	return p.ToMap(), nil
+}
+
+// LexMaxMap returns the graph of LexMax(m): the subset of m relating every
+// input tuple to its lexicographically largest output only.
+func LexMaxMap(ctx context.Context, m *Map) (*Map, error) {
+	p, err := LexMax(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	return p.ToMap(), nil
+}
+
+// lexOpt computes the optimum of every conjunction of m and combines them.
+func lexOpt(ctx context.Context, m *Map, max bool) (*PwMultiAff, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	mt := newMeter(ctx)
+	sp := m.Space()
+	var res *PwMultiAff
+	for i, b := range m.Basics() {
+		p, err := lexOptBasic(ctx, mt, b, max)
+		if err != nil {
+			return nil, fmt.Errorf("lexicographic optimum of conjunction %d of %d: %w", i+1, m.NumBasics(), err)
+		}
+		if res == nil {
+			res = p
+			continue
+		}
+		res, err = pwLexCombine(ctx, res, p, max)
+		if err != nil {
+			return nil, fmt.Errorf("lexicographic optimum of a union: %w", err)
+		}
+	}
+	if res == nil {
+		res = &PwMultiAff{space: pwFuncSpace(sp)}
+	}
+	return res, nil
+}
+
+// pwFuncSpace returns the space of functions whose graph lives in sp: sp
+// itself (a relation in -> out, or for a set, a function of the
+// parameters with values in the set's tuple).
+func pwFuncSpace(sp Space) Space { return sp.Copy() }
+
+// lexOptBasic computes the lexicographic optimum of one conjunction.
+func lexOptBasic(ctx context.Context, mt *meter, b *BasicMap, max bool) (*PwMultiAff, error) {
+	sp := b.Space()
+	res := &PwMultiAff{space: pwFuncSpace(sp)}
+	empty, err := b.IsEmpty(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if empty {
+		return res, nil
+	}
+	np := b.NumParams() + b.NumIn()
+	nO, nL := b.NumOut(), b.NumLocals()
+	nVar := nO + nL
+	var rows [][]Int
+	for _, e := range b.Eqs() {
+		rows = append(rows, e, negRow(e))
+	}
+	rows = append(rows, b.AllIneqs()...)
+	sign := make([]int64, nVar)
+	for v := range sign {
+		sign[v] = 1
+		if max && v < nO {
+			sign[v] = -1
+		}
+	}
+	varPart := func(r []Int) []Int {
+		out := make([]Int, nVar)
+		for v := 0; v < nVar; v++ {
+			out[v] = r[np+v].Mul(NewInt(sign[v]))
+		}
+		return out
+	}
+	// Orient the variables so that each is bounded below once the earlier
+	// ones are fixed; fail if an output cannot be.
+	for k := 0; k < nVar; k++ {
+		for attempt := 0; ; attempt++ {
+			cone := make([][]Int, len(rows))
+			for i, r := range rows {
+				cone[i] = varPart(r)
+			}
+			dec, err := lxConeDecreases(ctx, cone, k)
+			if err != nil {
+				return nil, err
+			}
+			if !dec {
+				break
+			}
+			if k < nO {
+				return nil, fmt.Errorf("output dimension %d: %w", k, ErrUnbounded)
+			}
+			if attempt > 0 {
+				return nil, fmt.Errorf("local %d: %w", k-nO, ErrUnsupportedExistential)
+			}
+			sign[k] = -sign[k]
+		}
+	}
+	c := &lxContext{nPar: np}
+	var coefs, pars [][]Int
+	for _, r := range rows {
+		vp := varPart(r)
+		par := make([]Int, 1+np)
+		par[0] = r[len(r)-1]
+		copy(par[1:], r[:np])
+		if isZeroRow(vp, nVar) {
+			c.ineqs = append(c.ineqs, par)
+			continue
+		}
+		coefs = append(coefs, vp)
+		pars = append(pars, par)
+	}
+	s := &lxSolver{oracle: lxExactOracle, meter: mt}
+	if err := s.solve(ctx, newLxTableau(nVar, c, coefs, pars)); err != nil {
+		return nil, err
+	}
+	dom := sp.Domain()
+	for _, p := range s.pieces {
+		piece, err := lxPieceToPw(dom, sp, p, sign[:nO])
+		if err != nil {
+			return nil, err
+		}
+		res.pieces = append(res.pieces, piece)
+	}
+	return res, nil
+}
+
+// lxConeDecreases reports whether the cone {r : row . r >= 0 for all
+// rows} has a point with r_0 = ... = r_{k-1} = 0 and r_k < 0.
+func lxConeDecreases(ctx context.Context, rows [][]Int, k int) (bool, error) {
+	if len(rows) == 0 {
+		return true, nil
+	}
+	n := len(rows[0])
+	b := NewBasicMap(SetSpace(nil, FlatTuple("", make([]string, n)...)))
+	for _, r := range rows {
+		b.AddIneq(append(copyRow(r), Int{}))
+	}
+	for i := 0; i < k; i++ {
+		e := make([]Int, n+1)
+		e[i] = NewInt(1)
+		b.AddEq(e)
+	}
+	d := make([]Int, n+1)
+	d[k] = NewInt(-1)
+	d[n] = NewInt(-1)
+	b.AddIneq(d)
+	empty, err := b.IsEmpty(ctx)
+	return !empty, err
+}
+
+// lxPieceToPw converts a solver piece into a piece of a PwMultiAff on the
+// domain space dom of the relation space sp; output i is sign[i] times
+// the solver's variable i.
+func lxPieceToPw(dom, sp Space, p lxPiece, sign []int64) (PwPiece, error) {
+	nPar, nq := p.ctx.nPar, len(p.ctx.divs)
+	db := NewBasicMap(dom)
+	for i, d := range p.ctx.divs {
+		db.AddLocalDiv(lxFromP(d.num, nPar, i), d.den)
+	}
+	for _, r := range p.ctx.ineqs {
+		db.AddIneq(lxFromP(r, nPar, nq))
+	}
+	divs := make([]Div, nq)
+	for i, d := range p.ctx.divs {
+		divs[i] = Div{Num: lxFromP(d.num, nPar, nq), Den: d.den}
+	}
+	affs := make([]*Aff, len(sign))
+	for i := range sign {
+		num := lxFromP(p.vals[i], nPar, nq)
+		if sign[i] < 0 {
+			num = negRow(num)
+		}
+		a, err := NewAff(dom, divs, num, p.dens[i])
+		if err != nil {
+			return PwPiece{}, err
+		}
+		affs[i] = a.pruneDivs()
+	}
+	ma, err := NewMultiAff(dom, sp.Out, affs)
+	if err != nil {
+		return PwPiece{}, err
+	}
+	return PwPiece{Domain: db, Func: ma}, nil
+}
+
+// pruneDivs returns a without the divisions its value does not depend on.
+func (a *Aff) pruneDivs() *Aff {
+	nd := affDims(a.space)
+	nq := len(a.divs)
+	used := make([]bool, nq)
+	for i := 0; i < nq; i++ {
+		used[i] = !a.num[nd+i].IsZero()
+	}
+	for i := nq - 1; i >= 0; i-- {
+		if !used[i] {
+			continue
+		}
+		for j := 0; j < i; j++ {
+			if !a.divs[i].Num[nd+j].IsZero() {
+				used[j] = true
+			}
+		}
+	}
+	keep := []int{}
+	for i, u := range used {
+		if u {
+			keep = append(keep, i)
+		}
+	}
+	if len(keep) == nq {
+		return a
+	}
+	cols := make([]int, 0, nd+len(keep)+1)
+	for i := 0; i < nd; i++ {
+		cols = append(cols, i)
+	}
+	for _, k := range keep {
+		cols = append(cols, nd+k)
+	}
+	cols = append(cols, nd+nq)
+	pick := func(r []Int) []Int {
+		out := make([]Int, len(cols))
+		for i, c := range cols {
+			out[i] = r[c]
+		}
+		return out
+	}
+	n := &Aff{space: a.space, num: pick(a.num), den: a.den}
+	for _, k := range keep {
+		n.divs = append(n.divs, Div{Num: pick(a.divs[k].Num), Den: a.divs[k].Den})
+	}
+	return n
+}

@@ -1,0 +1,254 @@
+package presburger
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand"
+	"testing"
+)
+
+// lxRandSpec describes a random bounded relation for brute-force checks:
+// nP parameters, nI inputs, nO outputs, divisions and bounded existentials.
+type lxRandSpec struct {
+	nP, nI, nO int
+	nDiv, nEx  int
+	box        int64 // outputs in [-box, box]
+	exBox      int64 // existentials in [-exBox, exBox]
+}
+
+// lxRandBasic builds a random conjunction; every output is boxed so that
+// enumeration is exact.
+func lxRandBasic(r *rand.Rand, s lxRandSpec) *BasicMap {
+	params := make([]string, s.nP)
+	for i := range params {
+		params[i] = fmt.Sprintf("p%d", i)
+	}
+	in := make([]string, s.nI)
+	for i := range in {
+		in[i] = fmt.Sprintf("x%d", i)
+	}
+	out := make([]string, s.nO)
+	for i := range out {
+		out[i] = fmt.Sprintf("y%d", i)
+	}
+	var sp Space
+	if s.nI > 0 {
+		sp = MapSpace(params, FlatTuple("A", in...), FlatTuple("B", out...))
+	} else {
+		sp = SetSpace(params, FlatTuple("S", out...))
+	}
+	b := NewBasicMap(sp)
+	nd := s.nP + s.nI + s.nO
+	for k := 0; k < s.nDiv; k++ {
+		num := make([]Int, b.NumCols())
+		for j := 0; j < nd; j++ {
+			if r.Intn(2) == 0 {
+				num[j] = NewInt(int64(r.Intn(5) - 2))
+			}
+		}
+		num[len(num)-1] = NewInt(int64(r.Intn(5) - 2))
+		b.AddLocalDiv(num, NewInt(int64(2+r.Intn(3))))
+	}
+	for k := 0; k < s.nEx; k++ {
+		idx := b.AddExistential()
+		col := nd + idx
+		lo := make([]Int, b.NumCols())
+		lo[col] = NewInt(1)
+		lo[len(lo)-1] = NewInt(s.exBox)
+		hi := make([]Int, b.NumCols())
+		hi[col] = NewInt(-1)
+		hi[len(hi)-1] = NewInt(s.exBox)
+		b.AddIneq(lo)
+		b.AddIneq(hi)
+	}
+	w := b.NumCols()
+	for j := 0; j < s.nO; j++ {
+		col := s.nP + s.nI + j
+		lo := make([]Int, w)
+		lo[col] = NewInt(1)
+		lo[w-1] = NewInt(s.box)
+		hi := make([]Int, w)
+		hi[col] = NewInt(-1)
+		hi[w-1] = NewInt(s.box)
+		b.AddIneq(lo)
+		b.AddIneq(hi)
+	}
+	nc := 1 + r.Intn(3)
+	for k := 0; k < nc; k++ {
+		row := make([]Int, w)
+		for j := 0; j < w-1; j++ {
+			if r.Intn(3) > 0 {
+				row[j] = NewInt(int64(r.Intn(7) - 3))
+			}
+		}
+		row[w-1] = NewInt(int64(r.Intn(9) - 2))
+		if r.Intn(6) == 0 {
+			b.AddEq(row)
+		} else {
+			b.AddIneq(row)
+		}
+	}
+	return b
+}
+
+// lxBruteContains decides membership of the point x = [params | in | out]
+// in b by computing divisions and enumerating existentials in [-exBox, exBox].
+func lxBruteContains(b *BasicMap, x []Int, exBox int64) bool {
+	nd := len(x)
+	nl := b.NumLocals()
+	v := make([]Int, nd+nl+1)
+	copy(v, x)
+	v[len(v)-1] = NewInt(1)
+	var exs []int
+	for i := 0; i < nl; i++ {
+		if !b.IsDiv(i) {
+			exs = append(exs, i)
+		}
+	}
+	eqs, ineqs := b.Eqs(), b.AllIneqs()
+	var rec func(k int) bool
+	rec = func(k int) bool {
+		if k == len(exs) {
+			for i := 0; i < nl; i++ {
+				if num, den := b.Local(i); !den.IsZero() {
+					v[nd+i] = affDot(num, v).FloorDiv(den)
+				}
+			}
+			for _, e := range eqs {
+				if !affDot(e, v).IsZero() {
+					return false
+				}
+			}
+			for _, r := range ineqs {
+				if affDot(r, v).Sign() < 0 {
+					return false
+				}
+			}
+			return true
+		}
+		for e := -exBox; e <= exBox; e++ {
+			v[nd+exs[k]] = NewInt(e)
+			if rec(k + 1) {
+				return true
+			}
+		}
+		return false
+	}
+	return rec(0)
+}
+
+// lxBruteOpt returns the lexicographic minimum (maximum) of the outputs of
+// b at fixed params and inputs, enumerating the output box.
+func lxBruteOpt(b *BasicMap, fixed []Int, nO int, box, exBox int64, max bool) ([]Int, bool) {
+	var best []Int
+	pt := make([]Int, len(fixed)+nO)
+	copy(pt, fixed)
+	var rec func(k int)
+	rec = func(k int) {
+		if k == nO {
+			if lxBruteContains(b, pt, exBox) {
+				cand := copyRow(pt[len(fixed):])
+				if best == nil || lxLexCmp(cand, best) < 0 != max && lxLexCmp(cand, best) != 0 {
+					best = cand
+				}
+			}
+			return
+		}
+		for v := -box - 1; v <= box+1; v++ {
+			pt[len(fixed)+k] = NewInt(v)
+			rec(k + 1)
+		}
+	}
+	rec(0)
+	return best, best != nil
+}
+
+func lxLexCmp(a, b []Int) int {
+	for i := range a {
+		if c := a[i].Cmp(b[i]); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// lxCheckOpt compares LexMin/LexMax of b with brute force at every
+// parameter and input value in [-pr, pr].
+func lxCheckOpt(t *testing.T, b *BasicMap, s lxRandSpec, pr int64, max bool, skipped *int) bool {
+	t.Helper()
+	ctx := WithBudget(context.Background(), Budget{MaxSteps: 20000})
+	m := NewMap(b.Space(), b)
+	var pw *PwMultiAff
+	var err error
+	if max {
+		pw, err = LexMax(ctx, m)
+	} else {
+		pw, err = LexMin(ctx, m)
+	}
+	if err != nil {
+		if errors.Is(err, ErrUnsupportedExistential) || errors.Is(err, ErrBudget) {
+			*skipped++
+			return true
+		}
+		t.Errorf("%v: lexopt(max=%v) error: %v", b, max, err)
+		return false
+	}
+	nf := s.nP + s.nI
+	fixed := make([]Int, nf)
+	ok := true
+	var rec func(k int)
+	rec = func(k int) {
+		if !ok {
+			return
+		}
+		if k == nf {
+			want, wok := lxBruteOpt(b, fixed, s.nO, s.box, s.exBox, max)
+			got, gok, err := pw.Eval(ctx, fixed)
+			if err != nil {
+				t.Errorf("eval: %v", err)
+				ok = false
+				return
+			}
+			if wok != gok || (wok && lxLexCmp(want, got) != 0) {
+				t.Errorf("set %v\nmax=%v at %v: want %v (%v), got %v (%v)\npw = %v", b, max, fixed, want, wok, got, gok, pw)
+				ok = false
+			}
+			return
+		}
+		for v := -pr; v <= pr; v++ {
+			fixed[k] = NewInt(v)
+			rec(k + 1)
+		}
+	}
+	rec(0)
+	return ok
+}
+
+func TestLexOptRandomBasic(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	specs := []lxRandSpec{
+		{nP: 1, nO: 1, box: 4},
+		{nP: 1, nO: 2, box: 3},
+		{nP: 1, nI: 1, nO: 1, box: 4},
+		{nP: 1, nO: 1, nDiv: 1, box: 4},
+		{nP: 2, nO: 2, nDiv: 1, box: 3},
+		{nP: 1, nI: 1, nO: 2, nDiv: 1, box: 3},
+		{nP: 1, nO: 2, nEx: 1, box: 3, exBox: 3},
+		{nP: 1, nI: 1, nO: 1, nDiv: 1, nEx: 1, box: 3, exBox: 3},
+		{nP: 1, nO: 3, box: 2},
+	}
+	n, skipped := 0, 0
+	for _, s := range specs {
+		for k := 0; k < 40; k++ {
+			b := lxRandBasic(r, s)
+			for _, max := range []bool{false, true} {
+				n++
+				if !lxCheckOpt(t, b, s, 3, max, &skipped) {
+					return
+				}
+			}
+		}
+	}
+	t.Logf("%d random lexicographic optima checked, %d skipped (budget or unsupported existential)", n, skipped)
+}
