@@ -6,9 +6,6 @@ import "fmt"
 // exhaust the stack.
 const maxDepth = 500
 
-// maxErrors stops a parse that has gone hopelessly wrong.
-const maxErrors = 50
-
 // Parser is the token-level machinery shared by the parsers of both
 // languages, and the parser of expressions. Errors are collected in the
 // embedded Reporter; after an error the parser resynchronises at the next
@@ -93,7 +90,7 @@ func (p *Parser) GotKeyword(w string) bool {
 func (p *Parser) Failed() bool { return len(p.Errs) > 0 }
 
 // TooManyErrors reports whether the parser should give up.
-func (p *Parser) TooManyErrors() bool { return len(p.Errs) >= maxErrors }
+func (p *Parser) TooManyErrors() bool { return len(p.Errs) >= MaxErrors }
 
 // ErrorAt records an error at pos, once per position.
 func (p *Parser) ErrorAt(pos Pos, format string, args ...any) {

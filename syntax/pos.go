@@ -153,8 +153,18 @@ type Reporter struct {
 	Errs ErrorList
 }
 
+// MaxErrors is how many errors a Reporter records; past it, one last
+// "too many errors" entry ends the list, so hostile input costs linear time.
+const MaxErrors = 50
+
 // Errorf records an error at pos.
 func (r *Reporter) Errorf(pos Pos, format string, args ...any) {
+	switch {
+	case len(r.Errs) > MaxErrors:
+		return
+	case len(r.Errs) == MaxErrors:
+		format, args = "too many errors", nil
+	}
 	e := &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}
 	if r.Src != nil {
 		e.File = r.Src.Name

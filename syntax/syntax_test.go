@@ -188,3 +188,13 @@ func FuzzParseExpr(f *testing.F) {
 		}
 	})
 }
+
+func TestErrorCap(t *testing.T) {
+	in := strings.Repeat("$ \n", 100000)
+	var r Reporter
+	r.Src = &Source{Name: "junk", Text: in}
+	Lex(r.Src, &r)
+	if len(r.Errs) != MaxErrors+1 || r.Errs[MaxErrors].Msg != "too many errors" {
+		t.Errorf("got %d errors, last %q", len(r.Errs), r.Errs[len(r.Errs)-1].Msg)
+	}
+}
