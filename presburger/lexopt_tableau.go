@@ -75,15 +75,20 @@ func lxPad(r []Int, n int) []Int {
 type lxOracle func(ctx context.Context, c *lxContext) (bool, error)
 
 // lxRow is a basic variable v with den * v = coef . nonbasic + cst . [M, P].
+//
+// nonNeg records that the constant is known to be non-negative on the
+// context; contexts only grow along a branch, so the fact stays true until
+// the row itself changes.
 type lxRow struct {
-	v    int
-	den  Int
-	coef []Int
-	cst  []Int
+	v      int
+	den    Int
+	coef   []Int
+	cst    []Int
+	nonNeg bool
 }
 
 func (r lxRow) copy() lxRow {
-	return lxRow{v: r.v, den: r.den, coef: copyRow(r.coef), cst: copyRow(r.cst)}
+	return lxRow{v: r.v, den: r.den, coef: copyRow(r.coef), cst: copyRow(r.cst), nonNeg: r.nonNeg}
 }
 
 // lxTableau is the state of one branch of the parametric search.
@@ -194,6 +199,17 @@ const (
 // rowSign decides the sign of the constant of row r for all integer points
 // of the context.
 func (s *lxSolver) rowSign(ctx context.Context, t *lxTableau, r *lxRow) (lxSign, error) {
+	if r.nonNeg {
+		return lxNonNeg, nil
+	}
+	sg, err := s.rowSignUncached(ctx, t, r)
+	if sg == lxNonNeg {
+		r.nonNeg = true
+	}
+	return sg, err
+}
+
+func (s *lxSolver) rowSignUncached(ctx context.Context, t *lxTableau, r *lxRow) (lxSign, error) {
 	if m := r.cst[0].Sign(); m != 0 {
 		if m > 0 {
 			return lxNonNeg, nil
@@ -315,6 +331,7 @@ func (t *lxTableau) pivot(r, j int) {
 		if b.IsZero() {
 			continue
 		}
+		row.nonNeg = false
 		row.den = row.den.Mul(a)
 		for k := range row.coef {
 			if k == j {
@@ -471,12 +488,19 @@ func (s *lxSolver) solve(ctx context.Context, t *lxTableau) error {
 			par := t.rows[mixed].cst[1:]
 			pos := t.copy()
 			pos.ctx = pos.ctx.withIneq(par)
+			pos.rows[mixed].nonNeg = true
 			if err := s.solve(ctx, pos); err != nil {
 				return err
 			}
 			neg := negRow(par)
 			neg[0] = neg[0].Sub(NewInt(1))
 			t.ctx = t.ctx.withIneq(neg)
+			// The row is now negative on the whole context.
+			j := t.pivotColumn(mixed)
+			if j < 0 {
+				return nil
+			}
+			t.pivot(mixed, j)
 			continue
 		}
 		r, err := s.nonIntegralRow(ctx, t)

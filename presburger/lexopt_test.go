@@ -140,14 +140,18 @@ func lxBruteContains(b *BasicMap, x []Int, exBox int64) bool {
 
 // lxBruteOpt returns the lexicographic minimum (maximum) of the outputs of
 // b at fixed params and inputs, enumerating the output box.
-func lxBruteOpt(b *BasicMap, fixed []Int, nO int, box, exBox int64, max bool) ([]Int, bool) {
+func lxBruteOpt(bs []*BasicMap, fixed []Int, nO int, box, exBox int64, max bool) ([]Int, bool) {
 	var best []Int
 	pt := make([]Int, len(fixed)+nO)
 	copy(pt, fixed)
 	var rec func(k int)
 	rec = func(k int) {
 		if k == nO {
-			if lxBruteContains(b, pt, exBox) {
+			in := false
+			for _, b := range bs {
+				in = in || lxBruteContains(b, pt, exBox)
+			}
+			if in {
 				cand := copyRow(pt[len(fixed):])
 				if best == nil || lxLexCmp(cand, best) < 0 != max && lxLexCmp(cand, best) != 0 {
 					best = cand
@@ -175,10 +179,10 @@ func lxLexCmp(a, b []Int) int {
 
 // lxCheckOpt compares LexMin/LexMax of b with brute force at every
 // parameter and input value in [-pr, pr].
-func lxCheckOpt(t *testing.T, b *BasicMap, s lxRandSpec, pr int64, max bool, skipped *int) bool {
+func lxCheckOpt(t *testing.T, bs []*BasicMap, s lxRandSpec, pr int64, max bool, skipped *int) bool {
 	t.Helper()
 	ctx := WithBudget(context.Background(), Budget{MaxSteps: 20000})
-	m := NewMap(b.Space(), b)
+	m := NewMap(bs[0].Space(), bs...)
 	var pw *PwMultiAff
 	var err error
 	if max {
@@ -191,9 +195,10 @@ func lxCheckOpt(t *testing.T, b *BasicMap, s lxRandSpec, pr int64, max bool, ski
 			*skipped++
 			return true
 		}
-		t.Errorf("%v: lexopt(max=%v) error: %v", b, max, err)
+		t.Errorf("%v: lexopt(max=%v) error: %v", m, max, err)
 		return false
 	}
+	graph := pw.ToMap()
 	nf := s.nP + s.nI
 	fixed := make([]Int, nf)
 	ok := true
@@ -203,7 +208,7 @@ func lxCheckOpt(t *testing.T, b *BasicMap, s lxRandSpec, pr int64, max bool, ski
 			return
 		}
 		if k == nf {
-			want, wok := lxBruteOpt(b, fixed, s.nO, s.box, s.exBox, max)
+			want, wok := lxBruteOpt(bs, fixed, s.nO, s.box, s.exBox, max)
 			got, gok, err := pw.Eval(ctx, fixed)
 			if err != nil {
 				t.Errorf("eval: %v", err)
@@ -211,8 +216,20 @@ func lxCheckOpt(t *testing.T, b *BasicMap, s lxRandSpec, pr int64, max bool, ski
 				return
 			}
 			if wok != gok || (wok && lxLexCmp(want, got) != 0) {
-				t.Errorf("set %v\nmax=%v at %v: want %v (%v), got %v (%v)\npw = %v", b, max, fixed, want, wok, got, gok, pw)
+				t.Errorf("set %v\nmax=%v at %v: want %v (%v), got %v (%v)\npw = %v", m, max, fixed, want, wok, got, gok, pw)
 				ok = false
+				return
+			}
+			if wok {
+				// The graph contains the optimum and nothing next to it.
+				pt := append(copyRow(fixed), want...)
+				in, err := graph.ContainsPoint(ctx, pt)
+				pt[len(pt)-1] = pt[len(pt)-1].Add(NewInt(1))
+				in2, err2 := graph.ContainsPoint(ctx, pt)
+				if err != nil || err2 != nil || !in || in2 {
+					t.Errorf("graph %v of %v at %v: contains optimum %v, successor %v (%v %v)", graph, pw, fixed, in, in2, err, err2)
+					ok = false
+				}
 			}
 			return
 		}
@@ -240,11 +257,14 @@ func TestLexOptRandomBasic(t *testing.T) {
 	}
 	n, skipped := 0, 0
 	for _, s := range specs {
-		for k := 0; k < 40; k++ {
-			b := lxRandBasic(r, s)
+		for k := 0; k < 30; k++ {
+			bs := []*BasicMap{lxRandBasic(r, s)}
+			if k%3 == 2 {
+				bs = append(bs, lxRandBasic(r, s))
+			}
 			for _, max := range []bool{false, true} {
 				n++
-				if !lxCheckOpt(t, b, s, 3, max, &skipped) {
+				if !lxCheckOpt(t, bs, s, 3, max, &skipped) {
 					return
 				}
 			}

@@ -2,6 +2,7 @@ package presburger
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -262,5 +263,185 @@ func pwRelString(r []Int, cols []string, op string) string {
 // max) of a and b: on the intersection of their domains the smaller
 // (larger) value, elsewhere the one that is defined.
 func pwLexCombine(ctx context.Context, a, b *PwMultiAff, max bool) (*PwMultiAff, error) {
-	return nil, fmt.Errorf("presburger: union of conjunctions not supported yet")
+	res := &PwMultiAff{space: a.space.Copy()}
+	only := func(x, y *PwMultiAff) error {
+		yd := y.Domain()
+		for _, pc := range x.pieces {
+			rest, err := NewMap(yd.Space(), pc.Domain).Subtract(ctx, yd)
+			if err != nil {
+				return err
+			}
+			for _, d := range rest.Basics() {
+				res.pieces = append(res.pieces, PwPiece{Domain: d, Func: pc.Func})
+			}
+		}
+		return nil
+	}
+	if err := only(a, b); err != nil {
+		return nil, err
+	}
+	if err := only(b, a); err != nil {
+		return nil, err
+	}
+	for _, pa := range a.pieces {
+		for _, pb := range b.pieces {
+			d := pa.Domain.Intersect(pb.Domain)
+			if empty, err := d.IsEmpty(ctx); err != nil {
+				return nil, err
+			} else if empty {
+				continue
+			}
+			n := pa.Func.out.Dim()
+			// Regions where a wins: a strictly better at k (k < n) or all equal.
+			for k := 0; k <= n; k++ {
+				for _, aWins := range []bool{true, false} {
+					if k == n && !aWins {
+						continue
+					}
+					// strictly better for the winner at k: winner < loser (min) or > (max).
+					lt := aWins != max
+					r, err := pwLexRegion(d, pa.Func, pb.Func, k, lt)
+					if err != nil {
+						return nil, err
+					}
+					if empty, err := r.IsEmpty(ctx); err != nil {
+						return nil, err
+					} else if empty {
+						continue
+					}
+					f := pa.Func
+					if !aWins {
+						f = pb.Func
+					}
+					res.pieces = append(res.pieces, PwPiece{Domain: r, Func: f})
+				}
+			}
+		}
+	}
+	return res, nil
 }
+
+// pwLexRegion returns the part of d where f_j = g_j for j < k and, if k <
+// len(f), f_k < g_k (when lt) or f_k > g_k (otherwise).
+func pwLexRegion(d *BasicMap, f, g *MultiAff, k int, lt bool) (*BasicMap, error) {
+	r := d.Copy()
+	nd := affDims(f.space)
+	dimCols := make([]int, nd)
+	for i := range dimCols {
+		dimCols[i] = i
+	}
+	diff := func(j int) []Int {
+		x := affExprIntoBasic(r, f.affs[j], dimCols)
+		y := affExprIntoBasic(r, g.affs[j], dimCols)
+		x = pwWiden(x, r.NumCols())
+		out := make([]Int, len(x))
+		for i := range x {
+			out[i] = x[i].Sub(y[i])
+		}
+		return out
+	}
+	for j := 0; j < k; j++ {
+		r.AddEq(diff(j))
+	}
+	if k < len(f.affs) {
+		e := diff(k) // f_k - g_k
+		if lt {
+			e = negRow(e)
+		}
+		e[len(e)-1] = e[len(e)-1].Sub(NewInt(1))
+		r.AddIneq(e)
+	}
+	return r, nil
+}
+
+// pwWiden inserts zero local columns before the constant of row so that it
+// has width w.
+func pwWiden(row []Int, w int) []Int {
+	if len(row) == w {
+		return row
+	}
+	out := make([]Int, w)
+	copy(out, row[:len(row)-1])
+	out[w-1] = row[len(row)-1]
+	return out
+}
+
+// ErrNotSingleValued is returned (wrapped) by PwMultiAffFromMap when the
+// relation has two outputs for some input.
+var ErrNotSingleValued = errors.New("presburger: relation is not single-valued")
+
+// PwMultiAffFromMap returns the piecewise quasi-affine function whose
+// graph is the single-valued relation m (for a set: the function of the
+// parameters whose value is the set's only point). It computes the
+// lexicographic minimum of m and fails with an error wrapping
+// ErrNotSingleValued unless its graph equals m.
+func PwMultiAffFromMap(ctx context.Context, m *Map) (*PwMultiAff, error) {
+	p, err := LexMin(ctx, m)
+	if err != nil {
+		return nil, fmt.Errorf("function from relation: %w", err)
+	}
+	eq, err := p.ToMap().IsEqual(ctx, m)
+	if err != nil {
+		return nil, fmt.Errorf("function from relation: %w", err)
+	}
+	if !eq {
+		return nil, fmt.Errorf("function from %s: %w", m.Space(), ErrNotSingleValued)
+	}
+	return p, nil
+}
+
+// PwAff is a piecewise quasi-affine function with one output (isl's
+// pw_aff): a PwMultiAff whose output tuple has a single dimension.
+type PwAff struct {
+	pw *PwMultiAff
+}
+
+// NewPwAff returns p as a PwAff; it fails unless p has exactly one output.
+func NewPwAff(p *PwMultiAff) (*PwAff, error) {
+	if p.space.NumOut() != 1 {
+		return nil, fmt.Errorf("presburger: piecewise function with %d outputs is not a PwAff", p.space.NumOut())
+	}
+	return &PwAff{pw: p}, nil
+}
+
+// Component returns output i of p as a PwAff on the same pieces.
+func (p *PwMultiAff) Component(i int) (*PwAff, error) {
+	if i < 0 || i >= p.space.NumOut() {
+		return nil, fmt.Errorf("presburger: component %d of a function with %d outputs", i, p.space.NumOut())
+	}
+	sp := p.space.Copy()
+	sp.Out = FlatTuple(p.space.Out.Name, "")
+	if !p.space.Out.IsNested() && len(p.space.Out.Dims) > i {
+		sp.Out = FlatTuple(p.space.Out.Name, p.space.Out.Dims[i])
+	}
+	q := &PwMultiAff{space: sp}
+	for _, pc := range p.pieces {
+		f := &MultiAff{space: pc.Func.space, out: sp.Out.Copy(), affs: []*Aff{pc.Func.affs[i]}}
+		q.pieces = append(q.pieces, PwPiece{Domain: pc.Domain, Func: f})
+	}
+	return &PwAff{pw: q}, nil
+}
+
+// MultiAff returns p as a PwMultiAff with one output.
+func (p *PwAff) MultiAff() *PwMultiAff { return p.pw }
+
+// Space returns the space of the graph of p.
+func (p *PwAff) Space() Space { return p.pw.Space() }
+
+// Domain returns the set where p is defined.
+func (p *PwAff) Domain() *Map { return p.pw.Domain() }
+
+// Eval returns p(x) and whether p is defined at x = [params | domain dims].
+func (p *PwAff) Eval(ctx context.Context, x []Int) (Int, bool, error) {
+	v, ok, err := p.pw.Eval(ctx, x)
+	if err != nil || !ok {
+		return Int{}, ok, err
+	}
+	return v[0], true, nil
+}
+
+// ToMap returns the graph of p.
+func (p *PwAff) ToMap() *Map { return p.pw.ToMap() }
+
+// String returns p in isl notation.
+func (p *PwAff) String() string { return p.pw.String() }
