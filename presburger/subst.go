@@ -1,0 +1,349 @@
+package presburger
+
+import (
+	"context"
+	"fmt"
+)
+
+// This file implements the substitution of parameters by relations and the
+// iterated update of symbolic heaps (seed 002, Definitions 5.2.3 and
+// 5.2.4). A symbolic heap is a relation (a Map, or a UnionMap over several
+// spaces) from array cells a[i] to expression contexts E[j]: the range
+// tuple's name is the expression context and its dimensions fill the
+// context's holes. Free variables of the heap, such as a loop counter x,
+// are parameters.
+
+// Substitute returns r1[xs := r2], the substitution of the parameters xs
+// of r1 by the relation r2 (Definition 5.2.3): with d the domain tuple of
+// r1,
+//
+//	i -> j in r1[xs := r2]  iff  exists k : i -> k in r2 and i -> j in r1 with xs = k.
+//
+// r2 relates the domain of r1 to tuples of len(xs) values (its output
+// tuple's name is ignored); when r2 is a set, its points are substituted
+// for every domain element (a singleton set substitutes a constant). The
+// parameters of the result are those of r1 without xs, followed by those
+// of r2 that r1 lacks; r2 must not have a parameter in xs. When r2 is
+// single-valued this is the substitution of xs by the function r2.
+func Substitute(ctx context.Context, r1 *Map, xs []string, r2 *Map) (*Map, error) {
+	s1, s2 := r1.Space(), r2.Space()
+	if s2.NumOut() != len(xs) {
+		return nil, fmt.Errorf("substitute %d parameters by %s: wrong number of outputs", len(xs), s2)
+	}
+	if !s2.IsSet() && (s1.IsSet() || s1.In.Dim() != s2.In.Dim() || s1.Domain().Key() != s2.Domain().Key()) {
+		return nil, fmt.Errorf("substitute in %s: relation %s has another domain", s1, s2)
+	}
+	xpos := map[string]int{}
+	for i, x := range xs {
+		if _, dup := xpos[x]; dup {
+			return nil, fmt.Errorf("substitute: parameter %s listed twice", x)
+		}
+		xpos[x] = i
+	}
+	for _, p := range s2.Params {
+		if _, ok := xpos[p]; ok {
+			return nil, fmt.Errorf("substitute %s: the substituted relation has %s as a parameter", p, p)
+		}
+	}
+	var params []string
+	for _, p := range s1.Params {
+		if _, ok := xpos[p]; !ok {
+			params = append(params, p)
+		}
+	}
+	params = alignParamNames(params, s2.Params)
+	sp := s1.Copy()
+	sp.Params = params
+	var out []*BasicMap
+	for _, b1 := range r1.Basics() {
+		for _, b2 := range r2.Basics() {
+			b, err := substBasic(sp, b1, xpos, b2)
+			if err != nil {
+				return nil, err
+			}
+			if e, err := b.IsEmpty(ctx); err != nil {
+				return nil, fmt.Errorf("substitute: %w", err)
+			} else if !e {
+				out = append(out, b)
+			}
+		}
+	}
+	return NewMap(sp, out...), nil
+}
+
+// substBasic builds the conjunction of b1 (with parameter xs[i] read as the
+// new local k_i) and b2 (with its outputs read as k), in space sp.
+func substBasic(sp Space, b1 *BasicMap, xpos map[string]int, b2 *BasicMap) (*BasicMap, error) {
+	nk := len(xpos)
+	np, nI, nO := sp.NumParams(), sp.NumIn(), sp.NumOut()
+	nDim := np + nI + nO
+	nL1, nL2 := b1.NumLocals(), b2.NumLocals()
+	nLoc := nk + nL1 + nL2
+	width := nDim + nLoc + 1
+	pidx := map[string]int{}
+	for i, p := range sp.Params {
+		pidx[p] = i
+	}
+	// Column maps of b1 and b2 into the final layout (constant excluded).
+	s1, s2 := b1.Space(), b2.Space()
+	map1 := make([]int, 0, b1.NumCols()-1)
+	for _, p := range s1.Params {
+		if k, ok := xpos[p]; ok {
+			map1 = append(map1, nDim+k)
+		} else {
+			map1 = append(map1, pidx[p])
+		}
+	}
+	for i := 0; i < nI+nO; i++ {
+		map1 = append(map1, np+i)
+	}
+	for i := 0; i < nL1; i++ {
+		map1 = append(map1, nDim+nk+i)
+	}
+	map2 := make([]int, 0, b2.NumCols()-1)
+	for _, p := range s2.Params {
+		map2 = append(map2, pidx[p])
+	}
+	for i := 0; i < s2.NumIn(); i++ {
+		map2 = append(map2, np+i)
+	}
+	for i := 0; i < nk; i++ {
+		map2 = append(map2, nDim+i)
+	}
+	for i := 0; i < nL2; i++ {
+		map2 = append(map2, nDim+nk+nL1+i)
+	}
+	conv := func(r []Int, cols []int) []Int {
+		out := make([]Int, width)
+		for i, c := range r[:len(r)-1] {
+			if !c.IsZero() {
+				out[cols[i]] = out[cols[i]].Add(c)
+			}
+		}
+		out[width-1] = r[len(r)-1]
+		return out
+	}
+	b := NewBasicMap(sp)
+	for i := 0; i < nk; i++ {
+		b.AddExistential()
+	}
+	// exist[c] marks final columns that hold plain existentials.
+	exist := make([]bool, width)
+	for i := 0; i < nk; i++ {
+		exist[nDim+i] = true
+	}
+	var extra [][]Int
+	addLocals := func(src *BasicMap, cols []int) {
+		for i := 0; i < src.NumLocals(); i++ {
+			num, den := src.Local(i)
+			if den.IsZero() {
+				b.AddExistential()
+				exist[cols[len(cols)-src.NumLocals()+i]] = true
+				continue
+			}
+			full := conv(num, cols)
+			usesEx := false
+			for c, v := range full[:width-1] {
+				if exist[c] && !v.IsZero() {
+					usesEx = true
+				}
+			}
+			col := cols[len(cols)-src.NumLocals()+i]
+			if !usesEx {
+				cur := b.NumCols()
+				row := make([]Int, cur)
+				copy(row, full[:cur-1])
+				row[cur-1] = full[width-1]
+				b.AddLocalDiv(row, den)
+				continue
+			}
+			// Keep the division as an existential with its two defining
+			// inequalities: num - den*q >= 0 and den*q - num + den - 1 >= 0.
+			b.AddExistential()
+			exist[col] = true
+			lo := copyRow(full)
+			lo[col] = lo[col].Sub(den)
+			hi := negRow(full)
+			hi[col] = hi[col].Add(den)
+			hi[width-1] = hi[width-1].Add(den).Sub(NewInt(1))
+			extra = append(extra, lo, hi)
+		}
+	}
+	addLocals(b1, map1)
+	addLocals(b2, map2)
+	if b.NumCols() != width {
+		return nil, fmt.Errorf("substitute: internal width mismatch")
+	}
+	for _, e := range b1.Eqs() {
+		b.AddEq(conv(e, map1))
+	}
+	for _, r := range b1.Ineqs() {
+		b.AddIneq(conv(r, map1))
+	}
+	for _, e := range b2.Eqs() {
+		b.AddEq(conv(e, map2))
+	}
+	for _, r := range b2.Ineqs() {
+		b.AddIneq(conv(r, map2))
+	}
+	for _, r := range extra {
+		b.AddIneq(r)
+	}
+	return b, nil
+}
+
+// SubstitutePw returns r1[xs := f], the substitution of the parameters xs
+// of r1 by the piecewise function f (see Substitute, applied to the graph
+// of f).
+func SubstitutePw(ctx context.Context, r1 *Map, xs []string, f *PwMultiAff) (*Map, error) {
+	return Substitute(ctx, r1, xs, f.ToMap())
+}
+
+// BindParam returns bind_x(s) (Definition 3.5.5, inverted): for a set s
+// with parameter x, the relation { t -> [x] : t in s }, in which x is no
+// longer a parameter. The output tuple is anonymous with one dimension
+// named x.
+func BindParam(s *Map, x string) (*Map, error) {
+	sp := s.Space()
+	if !sp.IsSet() || sp.IsParams() {
+		return nil, fmt.Errorf("bind %s in %s: not a set of tuples", x, sp)
+	}
+	xi := sp.paramIndex(x)
+	if xi < 0 {
+		return nil, fmt.Errorf("bind %s in %s: no such parameter", x, sp)
+	}
+	var params []string
+	for _, p := range sp.Params {
+		if p != x {
+			params = append(params, p)
+		}
+	}
+	nsp := MapSpace(params, sp.Out, FlatTuple("", x))
+	np, nd := len(params), sp.NumOut()
+	cols := make([]int, 0, sp.NumDims())
+	for i := range sp.Params {
+		switch {
+		case i < xi:
+			cols = append(cols, i)
+		case i == xi:
+			cols = append(cols, np+nd)
+		default:
+			cols = append(cols, i-1)
+		}
+	}
+	for i := 0; i < nd; i++ {
+		cols = append(cols, np+i)
+	}
+	var out []*BasicMap
+	for _, b := range s.Basics() {
+		out = append(out, substRemap(b, nsp, cols))
+	}
+	return NewMap(nsp, out...), nil
+}
+
+// substRemap returns b in space sp, with b's dimension column i moved to
+// column cols[i] of sp (new columns unconstrained) and its locals kept in
+// order.
+func substRemap(b *BasicMap, sp Space, cols []int) *BasicMap {
+	n := NewBasicMap(sp)
+	nd := sp.NumDims()
+	all := append([]int(nil), cols...)
+	for i := 0; i < b.NumLocals(); i++ {
+		all = append(all, nd+i)
+	}
+	conv := func(r []Int, width int) []Int {
+		out := make([]Int, width)
+		for i, c := range r[:len(r)-1] {
+			if !c.IsZero() {
+				out[all[i]] = c
+			}
+		}
+		out[width-1] = r[len(r)-1]
+		return out
+	}
+	for i := 0; i < b.NumLocals(); i++ {
+		num, den := b.Local(i)
+		if den.IsZero() {
+			n.AddExistential()
+		} else {
+			n.AddLocalDiv(conv(num, n.NumCols()), den)
+		}
+	}
+	for _, e := range b.Eqs() {
+		n.AddEq(conv(e, n.NumCols()))
+	}
+	for _, r := range b.Ineqs() {
+		n.AddIneq(conv(r, n.NumCols()))
+	}
+	return n
+}
+
+// IteratedUpdate returns the iterated update of the symbolic heap h over
+// the parameter x within bound (Definition 5.2.4):
+//
+//	▶_{x in bound} h = h[x := lexmax(bind_x(dom(h) ∩ bound))]
+//
+// bound is a parameter domain constraining x (for the thesis' 0 <= x < ι,
+// "[x, N] -> { : 0 <= x < N }"). For every array cell, x is replaced by
+// its largest value within bound for which h writes the cell, so that the
+// result maps each cell to the expression of its last write; cells never
+// written are absent. Every map of h must relate array cells (domain) to
+// expression contexts (range); the maxima are computed per array, over
+// the union of all contexts.
+func IteratedUpdate(ctx context.Context, h *UnionMap, x string, bound *Map) (*UnionMap, error) {
+	doms := map[string]*Map{}
+	var order []string
+	for _, m := range h.Maps() {
+		d := m.Domain()
+		k := d.Space().Key()
+		if old, ok := doms[k]; ok {
+			u, err := old.Union(d)
+			if err != nil {
+				return nil, fmt.Errorf("iterated update over %s: %w", x, err)
+			}
+			doms[k] = u
+		} else {
+			doms[k] = d
+			order = append(order, k)
+		}
+	}
+	last := map[string]*Map{}
+	for _, k := range order {
+		d, err := doms[k].IntersectParams(bound)
+		if err != nil {
+			return nil, fmt.Errorf("iterated update over %s: %w", x, err)
+		}
+		if d.Space().paramIndex(x) < 0 {
+			return nil, fmt.Errorf("iterated update: %s is not a parameter of the heap", x)
+		}
+		bd, err := BindParam(d, x)
+		if err != nil {
+			return nil, fmt.Errorf("iterated update over %s: %w", x, err)
+		}
+		lm, err := LexMaxMap(ctx, bd)
+		if err != nil {
+			return nil, fmt.Errorf("iterated update over %s: last write: %w", x, err)
+		}
+		last[k] = lm
+	}
+	var res []*Map
+	for _, m := range h.Maps() {
+		r2 := last[m.Domain().Space().Key()]
+		if m.Space().paramIndex(x) < 0 {
+			// A piece that does not depend on x is kept where some
+			// iteration writes it.
+			dm, err := m.IntersectDomain(r2.Domain())
+			if err != nil {
+				return nil, err
+			}
+			res = append(res, dm)
+			continue
+		}
+		s, err := Substitute(ctx, m, []string{x}, r2)
+		if err != nil {
+			return nil, fmt.Errorf("iterated update over %s: %w", x, err)
+		}
+		res = append(res, s)
+	}
+	return NewUnionMap(res...), nil
+}

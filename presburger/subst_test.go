@@ -1,0 +1,139 @@
+package presburger
+
+import (
+	"context"
+	"testing"
+)
+
+// substNamed parses an isl map and renames its range tuple to ctxName, an
+// expression context such as "A(□)" that isl notation cannot spell.
+func substNamed(t *testing.T, src, ctxName string) *Map {
+	t.Helper()
+	m, err := ParseMap(src)
+	if err != nil {
+		t.Fatalf("parse %q: %v", src, err)
+	}
+	sp := m.Space()
+	sp.Out.Name = ctxName
+	cols := make([]int, sp.NumDims())
+	for i := range cols {
+		cols[i] = i
+	}
+	var bs []*BasicMap
+	for _, b := range m.Basics() {
+		bs = append(bs, substRemap(b, sp, cols))
+	}
+	return NewMap(sp, bs...)
+}
+
+func substParse(t *testing.T, src string) *Map {
+	t.Helper()
+	m, err := ParseMap(src)
+	if err != nil {
+		t.Fatalf("parse %q: %v", src, err)
+	}
+	return m
+}
+
+func substWantEqual(t *testing.T, got, want *Map) {
+	t.Helper()
+	ctx := context.Background()
+	eq, err := got.IsEqual(ctx, want)
+	if err != nil {
+		t.Fatalf("compare: %v", err)
+	}
+	if !eq {
+		t.Fatalf("got  %v\nwant %v", got, want)
+	}
+}
+
+// Example 8: a<x> -> A(□)<x + 2> for 0 <= x < N, iterated over 0 <= x < 4.
+func TestIteratedUpdateExample8(t *testing.T) {
+	ctx := context.Background()
+	h := substNamed(t, "[N, x] -> { a[i] -> A[j] : 0 <= x < N and i = x and j = x + 2 }", "A(□)")
+	bound := substParse(t, "[x] -> { : 0 <= x < 4 }")
+	// The last write: lexmax(bind_{0<=x<4}(dom h)) = { a<i> -> [i] : 0 <= i < min(4, N) }.
+	d, err := h.Domain().IntersectParams(bound)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bd, err := BindParam(d, "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lm, err := LexMax(ctx, bd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	substWantEqual(t, lm.ToMap(), substParse(t, "[N] -> { a[i] -> [i] : 0 <= i < 4 and i < N }"))
+
+	got, err := IteratedUpdate(ctx, NewUnionMap(h), "x", bound)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := substNamed(t, "[N] -> { a[i] -> A[i + 2] : 0 <= i < 4 and i < N }", "A(□)")
+	if len(got.Maps()) != 1 {
+		t.Fatalf("got %d maps: %v", len(got.Maps()), got)
+	}
+	substWantEqual(t, got.Maps()[0], want)
+	if name := got.Maps()[0].Space().Out.Name; name != "A(□)" {
+		t.Fatalf("range context %q, want A(□)", name)
+	}
+}
+
+// Example 9: a<x mod 4> -> A(□)<x + 3>, iterated over 0 <= x < N.
+func TestIteratedUpdateExample9(t *testing.T) {
+	ctx := context.Background()
+	h := substNamed(t, "[x] -> { a[i] -> A[j] : j = x + 3 and i = x mod 4 }", "A(□)")
+	bound := substParse(t, "[N, x] -> { : 0 <= x < N }")
+	d, err := h.Domain().IntersectParams(bound)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bd, err := BindParam(d, "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lm, err := LexMax(ctx, bd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The thesis prints the domain as 0 <= i <= min(N, 4); the cells written
+	// are those with i = x mod 4 for some 0 <= x < N, i.e. 0 <= i < min(N, 4).
+	substWantEqual(t, lm.ToMap(), substParse(t, "[N] -> { a[i] -> [N - 1 - ((N - 1 + 3i) mod 4)] : 0 <= i < 4 and i < N }"))
+
+	got, err := IteratedUpdate(ctx, NewUnionMap(h), "x", bound)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := substNamed(t, "[N] -> { a[i] -> A[N + 2 - ((N - 1 + 3i) mod 4)] : 0 <= i < 4 and i < N }", "A(□)")
+	substWantEqual(t, got.Maps()[0], want)
+	// With N = 6: a[0] -> A(7), a[1] -> A(8), a[2] -> A(5), a[3] -> A(6).
+	for i, j := range []int64{7, 8, 5, 6} {
+		in, err := got.Maps()[0].ContainsPoint(ctx, ints(6, int64(i), j))
+		if err != nil || !in {
+			t.Fatalf("a[%d] -> A(%d) missing at N = 6 (%v)", i, j, err)
+		}
+	}
+}
+
+// Theorem 5.2.8 on small cases: i -> j in r1[x := r2] iff some k with
+// i -> k in r2 has i -> j in r1 at x = k.
+func TestSubstituteSemantics(t *testing.T) {
+	ctx := context.Background()
+	r1 := substParse(t, "[x, N] -> { a[i] -> E[j] : j = 2x + i and 0 <= i < N and x >= 0 }")
+	r2 := substParse(t, "[N] -> { a[i] -> [k] : 0 <= k <= i and k mod 2 = 0 }")
+	got, err := Substitute(ctx, r1, []string{"x"}, r2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := substParse(t, "[N] -> { a[i] -> E[j] : 0 <= i < N and exists (k : 0 <= k <= i and k mod 2 = 0 and j = 2k + i) }")
+	substWantEqual(t, got, want)
+	// A singleton set substitutes a constant.
+	c := substParse(t, "{ [3] }")
+	got, err = Substitute(ctx, r1, []string{"x"}, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	substWantEqual(t, got, substParse(t, "[N] -> { a[i] -> E[6 + i] : 0 <= i < N }"))
+}
