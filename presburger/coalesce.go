@@ -1,0 +1,146 @@
+package presburger
+
+import (
+	"context"
+	"fmt"
+)
+
+// maxCoalesceCover bounds the number of conjunctions for which Coalesce
+// tests whether one is covered by the union of all the others.
+const maxCoalesceCover = 8
+
+// Coalesce returns a representation of m with fewer conjunctions and the
+// same points (isl's coalesce). It removes empty conjunctions and those
+// contained in another one (or, for small unions, in the union of the
+// others), and replaces two conjunctions A and B by a single one H when H
+// is exactly A ∪ B: H is built from the constraints of A valid on all of
+// B and those of B valid on all of A, so H ⊇ A ∪ B, and the merge happens
+// only when H ⊆ A ∪ B is proved. Conjunctions are merged only when they
+// have the same local variables (same division definitions and no plain
+// existentials). The result is exact; it fails only on budget or context
+// errors.
+func Coalesce(ctx context.Context, m *Map) (*Map, error) {
+	sp := m.Space()
+	var bs []*BasicMap
+	for _, b := range m.Basics() {
+		e, err := b.IsEmpty(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("coalesce: %w", err)
+		}
+		if !e {
+			bs = append(bs, b)
+		}
+	}
+	subset := func(a *BasicMap, others ...*BasicMap) (bool, error) {
+		return NewMap(sp, a).IsSubset(ctx, NewMap(sp, others...))
+	}
+	// Drop conjunctions contained in another.
+	for i := 0; i < len(bs); i++ {
+		for j := 0; j < len(bs); j++ {
+			if i == j {
+				continue
+			}
+			in, err := subset(bs[i], bs[j])
+			if err != nil {
+				return nil, fmt.Errorf("coalesce: %w", err)
+			}
+			if in {
+				bs = append(bs[:i], bs[i+1:]...)
+				i--
+				break
+			}
+		}
+	}
+	// Merge pairs whose union is one conjunction, until nothing changes.
+	for changed := true; changed; {
+		changed = false
+		for i := 0; i < len(bs) && !changed; i++ {
+			for j := i + 1; j < len(bs) && !changed; j++ {
+				h, err := coalescePair(ctx, sp, bs[i], bs[j])
+				if err != nil {
+					return nil, fmt.Errorf("coalesce: %w", err)
+				}
+				if h != nil {
+					bs[i] = h
+					bs = append(bs[:j], bs[j+1:]...)
+					changed = true
+				}
+			}
+		}
+	}
+	// Drop conjunctions covered by the union of the others.
+	if len(bs) <= maxCoalesceCover {
+		for i := 0; i < len(bs) && len(bs) > 1; i++ {
+			others := append(append([]*BasicMap(nil), bs[:i]...), bs[i+1:]...)
+			in, err := subset(bs[i], others...)
+			if err != nil {
+				return nil, fmt.Errorf("coalesce: %w", err)
+			}
+			if in {
+				bs = others
+				i--
+			}
+		}
+	}
+	return NewMap(sp, bs...), nil
+}
+
+// coalesceSameLocals reports whether a and b have the same division
+// locals (and no plain existentials), so their rows share columns.
+func coalesceSameLocals(a, b *BasicMap) bool {
+	if a.NumLocals() != b.NumLocals() {
+		return false
+	}
+	for i := 0; i < a.NumLocals(); i++ {
+		na, da := a.Local(i)
+		nb, db := b.Local(i)
+		if da.IsZero() || db.IsZero() || !da.Equal(db) || !intsEqual(na, nb) {
+			return false
+		}
+	}
+	return true
+}
+
+// coalescePair returns a single conjunction equal to a ∪ b, or nil.
+func coalescePair(ctx context.Context, sp Space, a, b *BasicMap) (*BasicMap, error) {
+	if !coalesceSameLocals(a, b) {
+		return nil, nil
+	}
+	// validOn reports whether row >= 0 holds on all of x.
+	validOn := func(row []Int, x *BasicMap) (bool, error) {
+		t := x.Copy()
+		n := negRow(row)
+		n[len(n)-1] = n[len(n)-1].Sub(NewInt(1))
+		t.AddIneq(n)
+		return t.IsEmpty(ctx)
+	}
+	var keep [][]Int
+	collect := func(from, on *BasicMap) error {
+		rows := from.Ineqs()
+		for _, e := range from.Eqs() {
+			rows = append(rows, e, negRow(e))
+		}
+		for _, r := range rows {
+			ok, err := validOn(r, on)
+			if err != nil {
+				return err
+			}
+			if ok {
+				keep = append(keep, r)
+			}
+		}
+		return nil
+	}
+	if err := collect(a, b); err != nil {
+		return nil, err
+	}
+	if err := collect(b, a); err != nil {
+		return nil, err
+	}
+	h := gistRebuild(a, nil, keep)
+	in, err := NewMap(sp, h).IsSubset(ctx, NewMap(sp, a, b))
+	if err != nil || !in {
+		return nil, err
+	}
+	return h, nil
+}

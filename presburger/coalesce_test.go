@@ -1,0 +1,85 @@
+package presburger
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"testing"
+)
+
+func TestCoalesceExamples(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		src    string
+		pieces int
+	}{
+		{"{ [i] : 0 <= i < 5; [i] : 5 <= i < 10 }", 1},
+		{"[N] -> { [i, j] : 0 <= i < 5 and 0 <= j < N; [i, j] : 5 <= i < 10 and 0 <= j < N }", 1},
+		{"{ [i] : 0 <= i < 10; [i] : 2 <= i < 4 }", 1},
+		{"{ [i] : 0 <= i < 5; [i] : 7 <= i < 10 }", 2},
+		{"{ [i, j] : 0 <= i < 5 and 0 <= j < 5; [i, j] : 0 <= i < 5 and 5 <= j < 8; [i, j] : 5 <= i < 10 and 0 <= j < 8 }", 1},
+	} {
+		m, err := ParseMap(c.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Coalesce(ctx, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if eq, err := got.IsEqual(ctx, m); err != nil || !eq {
+			t.Fatalf("coalesce(%s) = %v changes the set (%v)", c.src, got, err)
+		}
+		if got.NumBasics() != c.pieces {
+			t.Errorf("coalesce(%s) = %v: %d pieces, want %d", c.src, got, got.NumBasics(), c.pieces)
+		}
+	}
+}
+
+func TestCoalesceRandom(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewSource(3))
+	n, merged := 0, 0
+	for k := 0; k < 300; k++ {
+		// Unions of boxes and random conjunctions, likely to be adjacent.
+		var src string
+		switch k % 3 {
+		case 0:
+			a, b := r.Intn(4), r.Intn(4)
+			src = fmt.Sprintf("[N] -> { [i, j] : 0 <= i < %d and 0 <= j < N; [i, j] : %d <= i < %d and 0 <= j < N; [i, j] : i = %d and %d <= j < N }", a+2, a+2, a+2+b, r.Intn(8), r.Intn(3))
+		case 1:
+			src = fmt.Sprintf("{ [i] : %d <= i < %d; [i] : %d <= i < %d; [i] : i = %d }", r.Intn(5), r.Intn(9), r.Intn(9), r.Intn(12), r.Intn(12))
+		default:
+			s := lxRandSpec{nP: 1, nO: 2, nDiv: k % 2, box: 2}
+			b1, b2 := lxRandBasic(r, s), lxRandBasic(r, s)
+			m := NewMap(b1.Space(), b1, b2)
+			got, err := Coalesce(ctx, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+			merged += m.NumBasics() - got.NumBasics()
+			if !gistGridEqual(t, got, m, 3) {
+				return
+			}
+			continue
+		}
+		m, err := ParseMap(src)
+		if err != nil {
+			t.Fatalf("parse %s: %v", src, err)
+		}
+		got, err := Coalesce(ctx, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+		merged += m.NumBasics() - got.NumBasics()
+		if eq, err := got.IsEqual(ctx, m); err != nil || !eq {
+			t.Fatalf("coalesce(%s) = %v changes the set (%v)", src, got, err)
+		}
+		if !gistGridEqual(t, got, m, 3) {
+			return
+		}
+	}
+	t.Logf("%d random coalesces checked, %d conjunctions removed", n, merged)
+}
