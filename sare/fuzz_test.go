@@ -3,6 +3,7 @@ package sare
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/augur-verify/augur/syntax"
@@ -75,7 +76,23 @@ func runFuzzBody(t *testing.T, text string) {
 			for i := range idx {
 				idx[i] = base + int64(i)
 			}
-			_, _ = ev.Eval(ctx, tensor.Name.Name, idx)
+			_, err := ev.Eval(ctx, tensor.Name.Name, idx)
+			if err != nil && !expectedEvalError(err) {
+				t.Fatalf("checked specification fails to evaluate %s%v: %v\n%s", tensor.Name.Name, idx, err, text)
+			}
 		}
 	}
+}
+
+// expectedEvalError reports whether err is one a checked specification
+// may meet at run time; any other error means that the checker accepted
+// what the evaluator cannot evaluate.
+func expectedEvalError(err error) bool {
+	msg := err.Error()
+	for _, ok := range []string{"cyclic dependency", "ill-defined specification", "index overflow", "overflows the index range", "more than"} {
+		if strings.Contains(msg, ok) {
+			return true
+		}
+	}
+	return false
 }

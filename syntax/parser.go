@@ -203,8 +203,10 @@ func (p *Parser) skipBlock() {
 }
 
 // reserved words cannot name parameters, tensors, arrays or variables.
+// "_" is reserved too: it names the placeholder expression left by a
+// syntax error, so a successful parse never contains it.
 var reserved = map[string]bool{
-	"and": true, "or": true, "not": true, "true": true, "false": true,
+	"and": true, "or": true, "not": true, "true": true, "false": true, "_": true,
 }
 
 // IsReserved reports whether w is a word of the expression language that
