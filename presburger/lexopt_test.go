@@ -272,3 +272,118 @@ func TestLexOptRandomBasic(t *testing.T) {
 	}
 	t.Logf("%d random lexicographic optima checked, %d skipped (budget or unsupported existential)", n, skipped)
 }
+
+// lxCheckSymbolic verifies the graph g of the lexicographic optimum of m
+// with the set operations: g ⊆ m, dom g = dom m, and no point of m is
+// strictly better than g's value at the same input.
+func lxCheckSymbolic(t *testing.T, m, g *Map, max bool) {
+	t.Helper()
+	ctx := context.Background()
+	if ok, err := g.IsSubset(ctx, m); err != nil || !ok {
+		t.Fatalf("optimum %v not inside %v (%v)", g, m, err)
+	}
+	if m.Space().IsSet() {
+		// Compare parameter domains: g is non-empty exactly where m is.
+		if ok, err := g.Params().IsEqual(ctx, m.Params()); err != nil || !ok {
+			t.Fatalf("optimum %v defined on another parameter domain than %v (%v)", g, m, err)
+		}
+		return
+	}
+	if ok, err := g.Domain().IsEqual(ctx, m.Domain()); err != nil || !ok {
+		t.Fatalf("optimum %v has another domain than %v (%v)", g, m, err)
+	}
+	var better *Map
+	var err error
+	if max {
+		better, err = LexLT(m.Space().Range())
+	} else {
+		better, err = LexGT(m.Space().Range())
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	beaten, err := g.ApplyRange(better)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, err := beaten.Intersect(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, err := bad.IsEmpty(ctx); err != nil || !e {
+		t.Fatalf("optimum %v of %v is beaten by %v (%v)", g, m, bad, err)
+	}
+}
+
+func TestLexOptVerifierShapes(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range lexBenchCases {
+		m, err := ParseMap(c.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, max := range []bool{false, true} {
+			var p *PwMultiAff
+			if max {
+				p, err = LexMax(ctx, m)
+			} else {
+				p, err = LexMin(ctx, m)
+			}
+			if err != nil {
+				t.Fatalf("%s max=%v: %v", c.name, max, err)
+			}
+			lxCheckSymbolic(t, m, p.ToMap(), max)
+		}
+	}
+}
+
+func TestLexOptUnbounded(t *testing.T) {
+	ctx := context.Background()
+	m, _ := ParseMap("[N] -> { [i, j] : 0 <= i < N and j <= i }")
+	if _, err := LexMin(ctx, m); !errors.Is(err, ErrUnbounded) {
+		t.Fatalf("lexmin of a set unbounded below: err = %v", err)
+	}
+	p, err := LexMax(ctx, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lxCheckSymbolic(t, m, p.ToMap(), true)
+	// An existential unbounded below does not prevent the optimum.
+	m, _ = ParseMap("{ [i] : 0 <= i < 5 and exists (e : e <= i) }")
+	p, err = LexMin(ctx, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lxCheckSymbolic(t, m, p.ToMap(), false)
+}
+
+func TestPwMultiAffString(t *testing.T) {
+	ctx := context.Background()
+	m, _ := ParseMap("[N] -> { A[i] -> [j] : 0 <= i < N and i <= j < N }")
+	p, err := LexMin(ctx, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := p.String(), "[N] -> { A[i] -> [(i)] : i >= 0 and N >= i + 1 }"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+	// The printed form parses back to the same graph.
+	back, err := ParseMap(p.String())
+	if err != nil {
+		t.Fatalf("parse %q: %v", p.String(), err)
+	}
+	if eq, err := back.IsEqual(ctx, p.ToMap()); err != nil || !eq {
+		t.Errorf("printed %q parses to %v (%v)", p, back, err)
+	}
+	// From a single-valued relation and back; a non-function is refused.
+	q, err := PwMultiAffFromMap(ctx, p.ToMap())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eq, err := q.ToMap().IsEqual(ctx, p.ToMap()); err != nil || !eq {
+		t.Errorf("round trip %v -> %v (%v)", p, q, err)
+	}
+	if _, err := PwMultiAffFromMap(ctx, m); !errors.Is(err, ErrNotSingleValued) {
+		t.Errorf("function from %v: err = %v", m, err)
+	}
+}
