@@ -202,6 +202,15 @@ func TestEmptinessBrute(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The Omega test alone and branch and bound alone must agree too.
+		eqs, ineqs := b.flatRows()
+		feas, err := omegaOnly(newMeter(ctx), eqs, ineqs, b.nVars())
+		if err != nil || feas != want {
+			t.Fatalf("case %d: Omega test alone says feasible=%v (%v), brute force %v\n%v", it, feas, err, want, dumpBasic(b))
+		}
+		if r, err := branchAndBound(newMeter(ctx), eqs, ineqs, b.nVars(), 1000); err != nil || (r == bbFeasible) != want && r != bbUnknown {
+			t.Fatalf("case %d: branch and bound says %v (%v), brute force %v\n%v", it, r, err, want, dumpBasic(b))
+		}
 		if got == want {
 			t.Fatalf("case %d: IsEmpty = %v, brute force nonempty = %v\n%v", it, got, want, dumpBasic(b))
 		}

@@ -44,6 +44,12 @@ func omegaFeasible(m *meter, eqs, ineqs [][]Int, nv int) (bool, error) {
 	return p.solve(m)
 }
 
+// omegaOnly decides feasibility with the Omega test alone (for tests).
+func omegaOnly(m *meter, eqs, ineqs [][]Int, nv int) (bool, error) {
+	p := &omegaProblem{nv: nv, eqs: copyRows(eqs), ineqs: copyRows(ineqs)}
+	return p.solve(m)
+}
+
 type omegaProblem struct {
 	nv    int
 	eqs   [][]Int
@@ -416,16 +422,13 @@ func (p *omegaProblem) solve(m *meter) (bool, error) {
 		if p.limit > 0 && p.limit < limit {
 			limit = p.limit
 		}
-		real := &omegaProblem{nv: p.nv, limit: limit}
-		real.ineqs, real.hist = shadow(false)
-		if track {
-			real.elim = p.elim + 1
-		}
-		ok, err = real.solve(m)
-		if err != nil && !errors.Is(err, errCapped) {
+		// Rational relaxation and a short branch-and-bound search.
+		switch r, err := branchAndBound(m, nil, p.ineqs, p.nv, 16); {
+		case err != nil:
 			return false, err
-		}
-		if err == nil && !ok {
+		case r == bbFeasible:
+			return true, nil
+		case r == bbInfeasible:
 			return false, nil
 		}
 		dark := &omegaProblem{nv: p.nv, limit: limit}

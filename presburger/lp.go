@@ -1,0 +1,218 @@
+package presburger
+
+// This file holds an exact rational simplex (phase one only: feasibility
+// and a feasible vertex) on an integer tableau with a common denominator
+// (Edmonds/Bareiss integer pivoting: every division is exact), and a
+// bounded branch-and-bound search for integer points built on it. Both are
+// accelerators for the Omega test in empty.go: a rationally infeasible
+// system has no integer point, a branch-and-bound search that finds an
+// integer point proves feasibility, and one that closes every branch proves
+// infeasibility. When the search exceeds its node limit the caller falls
+// back to the Omega test, so termination never depends on boundedness.
+
+// lpResult is the outcome of a rational feasibility test.
+type lpResult struct {
+	feasible bool
+	// x[i]/den is a rational feasible point (when feasible).
+	x   []Int
+	den Int
+}
+
+// lpSolve decides whether { x rational : eqs·x = 0, ineqs·x >= 0 } is
+// nonempty (rows have nv+1 entries, the last the constant) and returns a
+// vertex-like point. It counts one meter step per pivot.
+func lpSolve(m *meter, eqs, ineqs [][]Int, nv int) (lpResult, error) {
+	// Variables: x+ (nv), x- (nv), slacks (one per inequality), artificials
+	// (one per row). Row i: coef·(x+ - x-) - s_i = -c_i (inequality) or
+	// coef·(x+ - x-) = -c_i (equality), sign-normalised so rhs >= 0.
+	nr := len(eqs) + len(ineqs)
+	ns := len(ineqs)
+	nx := 2 * nv
+	ncol := nx + ns + nr + 1 // last column: rhs
+	rhs := ncol - 1
+	rows := make([][]Int, nr+1) // last row: phase-one objective
+	basis := make([]int, nr)
+	for i := 0; i < nr; i++ {
+		var src []Int
+		slack := -1
+		if i < len(eqs) {
+			src = eqs[i]
+		} else {
+			src = ineqs[i-len(eqs)]
+			slack = nx + (i - len(eqs))
+		}
+		r := make([]Int, ncol)
+		for j := 0; j < nv; j++ {
+			r[j] = src[j]
+			r[nv+j] = src[j].Neg()
+		}
+		if slack >= 0 {
+			r[slack] = NewInt(-1)
+		}
+		r[rhs] = src[nv].Neg()
+		if r[rhs].Sign() < 0 {
+			for j := range r {
+				r[j] = r[j].Neg()
+			}
+		}
+		art := nx + ns + i
+		r[art] = NewInt(1)
+		rows[i] = r
+		basis[i] = art
+	}
+	// Objective w = sum of artificials, written as obj·y with obj[j] =
+	// -sum_i rows[i][j] for non-artificial j, and obj[rhs] = -sum rhs
+	// (so that w = -obj[rhs] at the current basis, scaled by D).
+	obj := make([]Int, ncol)
+	for i := 0; i < nr; i++ {
+		for j := 0; j < nx+ns; j++ {
+			obj[j] = obj[j].Sub(rows[i][j])
+		}
+		obj[rhs] = obj[rhs].Sub(rows[i][rhs])
+	}
+	rows[nr] = obj
+	D := NewInt(1)
+	for {
+		if err := m.step(); err != nil {
+			return lpResult{}, err
+		}
+		// Entering column: smallest index with negative reduced cost
+		// (Bland's rule). Artificials never re-enter.
+		enter := -1
+		for j := 0; j < nx+ns; j++ {
+			if obj[j].Sign() < 0 {
+				enter = j
+				break
+			}
+		}
+		if enter < 0 {
+			break
+		}
+		// Ratio test: min rhs_r / a_r over a_r > 0; ties by smallest basis index.
+		leave := -1
+		for r := 0; r < nr; r++ {
+			a := rows[r][enter]
+			if a.Sign() <= 0 {
+				continue
+			}
+			if leave < 0 {
+				leave = r
+				continue
+			}
+			// Compare rows[r][rhs]/a with rows[leave][rhs]/rows[leave][enter].
+			c := rows[r][rhs].Mul(rows[leave][enter]).Cmp(rows[leave][rhs].Mul(a))
+			if c < 0 || (c == 0 && basis[r] < basis[leave]) {
+				leave = r
+			}
+		}
+		if leave < 0 {
+			// Unbounded direction for the phase-one objective cannot occur
+			// (w >= 0); treat defensively as no improvement possible.
+			break
+		}
+		// Integer pivot on (leave, enter).
+		a := rows[leave][enter]
+		p := rows[leave]
+		for r := 0; r <= nr; r++ {
+			if r == leave {
+				continue
+			}
+			row := rows[r]
+			f := row[enter]
+			for j := 0; j < ncol; j++ {
+				v := row[j].Mul(a)
+				if !f.IsZero() && !p[j].IsZero() {
+					v = v.Sub(f.Mul(p[j]))
+				}
+				if !D.IsOne() {
+					v = v.FloorDiv(D) // exact (Bareiss)
+				}
+				row[j] = v
+			}
+		}
+		D = a
+		basis[leave] = enter
+		if D.Sign() < 0 {
+			for r := 0; r <= nr; r++ {
+				for j := range rows[r] {
+					rows[r][j] = rows[r][j].Neg()
+				}
+			}
+			D = D.Neg()
+		}
+		obj = rows[nr]
+	}
+	// Phase-one optimum: w = -obj[rhs]/D must be 0.
+	if obj[rhs].Sign() != 0 {
+		return lpResult{feasible: false}, nil
+	}
+	vals := make([]Int, nx+ns+nr)
+	for r := 0; r < nr; r++ {
+		vals[basis[r]] = rows[r][rhs]
+	}
+	x := make([]Int, nv)
+	for j := 0; j < nv; j++ {
+		x[j] = vals[j].Sub(vals[nv+j])
+	}
+	return lpResult{feasible: true, x: x, den: D}, nil
+}
+
+// bbResult is the outcome of the bounded branch-and-bound search.
+type bbResult int
+
+const (
+	bbFeasible bbResult = iota
+	bbInfeasible
+	bbUnknown // node limit reached
+)
+
+// branchAndBound searches for an integer point of { eqs·x = 0, ineqs·x >= 0 }
+// exploring at most maxNodes LP relaxations.
+func branchAndBound(m *meter, eqs, ineqs [][]Int, nv int, maxNodes int) (bbResult, error) {
+	nodes := 0
+	var rec func(extra [][]Int, depth int) (bbResult, error)
+	rec = func(extra [][]Int, depth int) (bbResult, error) {
+		nodes++
+		if nodes > maxNodes || depth > 4*nv+8 {
+			return bbUnknown, nil
+		}
+		all := append(append([][]Int(nil), ineqs...), extra...)
+		res, err := lpSolve(m, eqs, all, nv)
+		if err != nil {
+			return bbUnknown, err
+		}
+		if !res.feasible {
+			return bbInfeasible, nil
+		}
+		// Branch on the first fractional coordinate.
+		for j := 0; j < nv; j++ {
+			if res.x[j].Mod(res.den).IsZero() {
+				continue
+			}
+			fl := res.x[j].FloorDiv(res.den)
+			lo := make([]Int, nv+1) // fl - x_j >= 0
+			lo[j], lo[nv] = NewInt(-1), fl
+			hi := make([]Int, nv+1) // x_j - fl - 1 >= 0
+			hi[j], hi[nv] = NewInt(1), fl.Add(NewInt(1)).Neg()
+			unknown := false
+			for _, b := range [][]Int{lo, hi} {
+				r, err := rec(append(append([][]Int(nil), extra...), b), depth+1)
+				if err != nil {
+					return bbUnknown, err
+				}
+				switch r {
+				case bbFeasible:
+					return bbFeasible, nil
+				case bbUnknown:
+					unknown = true
+				}
+			}
+			if unknown {
+				return bbUnknown, nil
+			}
+			return bbInfeasible, nil
+		}
+		return bbFeasible, nil
+	}
+	return rec(nil, 0)
+}
