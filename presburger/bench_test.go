@@ -1,0 +1,182 @@
+package presburger
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// Benchmarks on verifier-shaped workloads: tiled accesses with divisions,
+// nested tuples (symbolic heaps as relations from [statement -> array]
+// pairs), race checks, and unions of 1-20 pieces.
+
+func benchParse(b *testing.B, s string) *Map {
+	b.Helper()
+	m, err := ParseMap(s)
+	if err != nil {
+		b.Fatalf("%s: %v", s, err)
+	}
+	return m
+}
+
+const tiledWrite = "[N] -> { T[ti, tj, pi, pj] -> A[4ti + pi, 4tj + pj] : 0 <= pi, pj < 4 and 0 <= 4ti + pi < N and 0 <= 4tj + pj < N }"
+
+// heapPieces returns a relation [S[i] -> A[j]] -> V[k] with n pieces, each
+// a strided band of the array written by one unrolled statement.
+func heapPieces(n int) string {
+	var parts []string
+	for k := 0; k < n; k++ {
+		parts = append(parts, fmt.Sprintf("[S[i] -> A[j]] -> V[v] : j = 4i + %d and 0 <= i < N and v = %d and exists (e = floor(j/2): j = 2e + %d)", k%4, k, k%2))
+	}
+	return "[N] -> { " + strings.Join(parts, "; ") + " }"
+}
+
+// BenchmarkIsEmptyRace: is there a pair of distinct parallel iterations of
+// a tiled kernel writing the same cell? (No.)
+func BenchmarkIsEmptyRace(b *testing.B) {
+	ctx := context.Background()
+	w := benchParse(b, tiledWrite)
+	conflict, err := w.ApplyRange(w.Reverse())
+	if err != nil {
+		b.Fatal(err)
+	}
+	lt, _ := LexLT(w.Space().Domain())
+	race, err := conflict.Intersect(lt)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		e, err := race.IsEmpty(ctx)
+		if err != nil || !e {
+			b.Fatalf("race: %v %v", e, err)
+		}
+	}
+}
+
+// BenchmarkIsEmptyDivs: emptiness of a conjunction with divisions and
+// existentials (20 constraints).
+func BenchmarkIsEmptyDivs(b *testing.B) {
+	ctx := context.Background()
+	m := benchParse(b, "[N, M] -> { [i, j, k] : 0 <= i < N and 0 <= j < M and 0 <= k < 32 and "+
+		"exists (a = floor(i/4), c = floor(j/8): 4a <= i < 4a + 4 and j = 8c + 3 and k = i - 4a + 2j - 16c and "+
+		"k >= 12 and i + j <= N + M - 2 and 2i - 3j >= -N and N <= 64 and M <= 64) }")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := m.IsEmpty(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkIntersectHeap: intersect a 20-piece heap with a domain restriction.
+func BenchmarkIntersectHeap(b *testing.B) {
+	h := benchParse(b, heapPieces(20))
+	r := benchParse(b, "[N] -> { [S[i] -> A[j]] -> V[v] : 0 <= j < 2N and v >= 3 }")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := h.Intersect(r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSubtractTiles: the cells of A not written by the tiled kernel
+// restricted to even tiles (a union with divisions).
+func BenchmarkSubtractTiles(b *testing.B) {
+	ctx := context.Background()
+	all := benchParse(b, "[N] -> { A[i, j] : 0 <= i, j < N }")
+	even := benchParse(b, "[N] -> { A[i, j] : 0 <= i, j < N and exists (t = floor(i/4): t = 2floor(t/2)) }")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := all.Subtract(ctx, even); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSubtractHeap: overwrite part of a 10-piece heap.
+func BenchmarkSubtractHeap(b *testing.B) {
+	ctx := context.Background()
+	h := benchParse(b, heapPieces(10))
+	w := benchParse(b, "[N] -> { [S[i] -> A[j]] -> V[v] : 0 <= j < N and exists (e = floor(j/4): j = 4e) }")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := h.Subtract(ctx, w); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkApplyRange: compose a schedule with the tiled access relation.
+func BenchmarkApplyRange(b *testing.B) {
+	sched := benchParse(b, "[N] -> { S[i, j] -> T[floor(i/4), floor(j/4), i mod 4, j mod 4] : 0 <= i, j < N }")
+	w := benchParse(b, tiledWrite)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := sched.ApplyRange(w); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkProjectionSimplify: range of the tiled write (projecting four
+// dimensions with divisions) followed by exact simplification.
+func BenchmarkProjectionSimplify(b *testing.B) {
+	ctx := context.Background()
+	w := benchParse(b, tiledWrite)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := w.Range().Simplify(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkExplicitDivs: rewrite existentials as divisions (the first step
+// of negating a projected set).
+func BenchmarkExplicitDivs(b *testing.B) {
+	ctx := context.Background()
+	w := benchParse(b, tiledWrite).Range()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, bm := range w.basics {
+			if _, err := bm.ExplicitDivs(ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkIsInjective: injectivity of the tiled write.
+func BenchmarkIsInjective(b *testing.B) {
+	ctx := context.Background()
+	w := benchParse(b, tiledWrite)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if ok, err := w.IsInjective(ctx); err != nil || !ok {
+			b.Fatal(ok, err)
+		}
+	}
+}
+
+// BenchmarkParse: parse the 20-piece heap.
+func BenchmarkParse(b *testing.B) {
+	src := heapPieces(20)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := ParseMap(src); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
