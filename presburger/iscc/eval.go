@@ -187,7 +187,15 @@ func (ev *evaluator) unary(x *Unary, a Value) (Value, *Error) {
 		if a.kind == Bool {
 			return Value{}, expect("a set or a relation")
 		}
-		return Value{}, ev.errorf(x.At, nil, "coalesce is not available: the engine has no coalescing yet")
+		var ms []*presburger.Map
+		for _, m := range a.u.Maps() {
+			r, err := presburger.Coalesce(ev.ctx, m)
+			if err != nil {
+				return Value{}, ev.engine(x.At, x.Op, err)
+			}
+			ms = append(ms, r)
+		}
+		return Value{kind: a.kind, u: presburger.NewUnionMap(ms...)}, nil
 	case "is_empty":
 		if a.kind == Bool {
 			return Value{}, expect("a set or a relation")

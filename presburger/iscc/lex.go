@@ -58,8 +58,10 @@ func advance(p syntax.Pos, s string) syntax.Pos {
 }
 
 // stmtEnd returns the index just past the first ";" of text[from:] that is
-// not inside brackets, braces, parentheses or a comment, and whether there
-// is one. Closing brackets without an opening one are ignored.
+// not inside braces or a comment, and whether there is one: only the braces
+// of a literal can hold a ";" (between the pieces of a union), so an
+// unclosed parenthesis or bracket does not run into the next statement.
+// Closing braces without an opening one are ignored.
 func stmtEnd(text string, from int) (int, bool) {
 	depth := 0
 	for i := from; i < len(text); i++ {
@@ -68,9 +70,9 @@ func stmtEnd(text string, from int) (int, bool) {
 			for i < len(text) && text[i] != '\n' {
 				i++
 			}
-		case '{', '[', '(':
+		case '{':
 			depth++
-		case '}', ']', ')':
+		case '}':
 			if depth > 0 {
 				depth--
 			}

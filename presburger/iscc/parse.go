@@ -170,7 +170,9 @@ func (p *parser) postfix() Expr {
 			if n := p.peek(); n.kind == tOp && n.text == "+" {
 				p.fail(n.pos, "transitive closure (^+) is not supported")
 			}
-			p.expect("-")
+			if n := p.next(); n.kind != tOp || n.text != "-" {
+				p.fail(n.pos, "expected -1 after ^, found %s", n.describe())
+			}
 			if n := p.next(); n.kind != tInt || n.text != "1" {
 				p.fail(n.pos, "expected -1 after ^, found -%s", n.describe())
 			}
