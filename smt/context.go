@@ -1,0 +1,277 @@
+package smt
+
+/*
+#cgo LDFLAGS: -lz3
+#include <stdlib.h>
+#include <z3.h>
+
+// augurIgnoreError is installed as every context's error handler. Z3 has
+// already stored the error code (and its message) in the context when it
+// calls the handler; Go reads them back with Z3_get_error_code after each
+// call. Z3's default handler would end the process instead.
+static void augurIgnoreError(Z3_context c, Z3_error_code e) { (void)c; (void)e; }
+
+static void augurSetErrorHandler(Z3_context c) { Z3_set_error_handler(c, augurIgnoreError); }
+*/
+import "C"
+
+import (
+	"errors"
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+)
+
+// A Context owns a Z3 context (Z3_mk_context_rc) and every sort, term,
+// solver and model made from it. Objects of different contexts must not be
+// mixed; doing so gives an error, never a crash.
+//
+// A Context is not safe for concurrent use: one goroutine at a time may
+// call its methods or the methods of anything made from it. Use one Context
+// per goroutine. The release of Z3 references by the garbage collector (see
+// the package documentation) and the interruption of Solver.Check are the
+// only work done on other goroutines, and both are synchronised internally.
+//
+// Call Close when done; a Context that becomes unreachable without being
+// closed is closed by the garbage collector.
+type Context struct {
+	h       *handle
+	timeout time.Duration
+	models  bool
+	// live counts the Z3 references held by Go wrappers and not yet given
+	// back; tests use it to check that nothing leaks.
+	live int
+}
+
+// handle is the part of a Context that other goroutines touch: the Z3
+// context pointer, needed by Z3_interrupt and by Close, and the queue of
+// references whose Go wrappers the garbage collector found unreachable. It
+// never points back at the Context or at a wrapper, so that registering it
+// with runtime.AddCleanup does not keep them alive.
+type handle struct {
+	mu      sync.Mutex // guards z and pending
+	z       C.Z3_context
+	pending []release
+	// npending mirrors len(pending) so that the owning goroutine can see
+	// an empty queue without locking.
+	npending atomic.Int32
+
+	// Prebuilt cleanup functions, one per kind of Z3 object, so that
+	// registering a cleanup allocates no closure.
+	releaseAST, releaseSolver, releaseModel func(unsafe.Pointer)
+}
+
+type releaseKind uint8
+
+const (
+	relAST releaseKind = iota
+	relSolver
+	relModel
+)
+
+type release struct {
+	kind releaseKind
+	p    unsafe.Pointer // the Z3 object, in C memory
+}
+
+func (h *handle) enqueue(kind releaseKind, p unsafe.Pointer) {
+	h.mu.Lock()
+	if h.z != nil {
+		h.pending = append(h.pending, release{kind, p})
+		h.npending.Store(int32(len(h.pending)))
+	}
+	h.mu.Unlock()
+}
+
+// interrupt calls Z3_interrupt unless the context has been closed.
+func (h *handle) interrupt() {
+	h.mu.Lock()
+	if h.z != nil {
+		C.Z3_interrupt(h.z)
+	}
+	h.mu.Unlock()
+}
+
+// destroy deletes the Z3 context, with every object still referenced.
+func (h *handle) destroy() {
+	h.mu.Lock()
+	if h.z != nil {
+		C.Z3_del_context(h.z)
+		h.z = nil
+		h.pending = nil
+		h.npending.Store(0)
+	}
+	h.mu.Unlock()
+}
+
+// An Option configures a Context.
+type Option func(*Context)
+
+// WithTimeout sets the default time limit of every Check made by solvers of
+// the context (Z3's "timeout" parameter, in milliseconds). A Check that runs
+// out of time returns Unknown with the reason "timeout" or "canceled".
+// Zero, the default, means no limit. Solver.SetTimeout overrides it.
+func WithTimeout(d time.Duration) Option {
+	return func(c *Context) { c.timeout = d }
+}
+
+// WithModels sets whether solvers of the context build models (Z3's "model"
+// parameter). It is on by default; Solver.Model fails when it is off.
+func WithModels(on bool) Option {
+	return func(c *Context) { c.models = on }
+}
+
+// NewContext creates a Z3 context with reference-counted objects
+// (Z3_mk_context_rc) and installs an error handler that records errors
+// instead of ending the process.
+func NewContext(opts ...Option) (*Context, error) {
+	c := &Context{models: true}
+	for _, o := range opts {
+		o(c)
+	}
+	if c.timeout < 0 {
+		return nil, errors.New("smt: negative timeout")
+	}
+	cfg := C.Z3_mk_config()
+	if cfg == nil {
+		return nil, errors.New("smt: Z3_mk_config failed")
+	}
+	setParam := func(k, v string) {
+		ck, cv := C.CString(k), C.CString(v)
+		C.Z3_set_param_value(cfg, ck, cv)
+		C.free(unsafe.Pointer(ck))
+		C.free(unsafe.Pointer(cv))
+	}
+	setParam("model", strconv.FormatBool(c.models))
+	z := C.Z3_mk_context_rc(cfg)
+	C.Z3_del_config(cfg)
+	if z == nil {
+		return nil, errors.New("smt: Z3_mk_context_rc failed")
+	}
+	C.augurSetErrorHandler(z)
+	h := &handle{z: z}
+	h.releaseAST = func(p unsafe.Pointer) { h.enqueue(relAST, p) }
+	h.releaseSolver = func(p unsafe.Pointer) { h.enqueue(relSolver, p) }
+	h.releaseModel = func(p unsafe.Pointer) { h.enqueue(relModel, p) }
+	c.h = h
+	runtime.AddCleanup(c, (*handle).destroy, h)
+	return c, nil
+}
+
+// Close deletes the Z3 context and every object made from it. Using any of
+// them afterwards gives ErrClosed. Close is idempotent.
+func (c *Context) Close() error {
+	if c == nil || c.h == nil {
+		return nil
+	}
+	c.h.destroy()
+	c.live = 0
+	return nil
+}
+
+// ErrClosed is the error of every operation on a closed Context or on an
+// object made from one.
+var ErrClosed = errors.New("smt: context is closed")
+
+var errNilContext = errors.New("smt: nil context")
+
+// enter is called once at the start of every operation, before any Z3
+// pointer is read out of a wrapper. It returns the Z3 context and gives
+// back the references queued by the garbage collector. Queued references
+// are released only here, on the goroutine that uses the context, and never
+// in the middle of an operation: a wrapper that became unreachable after
+// its pointer was loaded keeps its Z3 object until the next operation.
+func (c *Context) enter() (C.Z3_context, error) {
+	if c == nil || c.h == nil {
+		return nil, errNilContext
+	}
+	z := c.h.z // written only by Close or the Context's cleanup, never concurrently with use
+	if z == nil {
+		return nil, ErrClosed
+	}
+	if c.h.npending.Load() > 0 {
+		c.drain(z)
+	}
+	return z, nil
+}
+
+func (c *Context) drain(z C.Z3_context) {
+	h := c.h
+	h.mu.Lock()
+	list := h.pending
+	h.pending = nil
+	h.npending.Store(0)
+	h.mu.Unlock()
+	for _, r := range list {
+		switch r.kind {
+		case relAST:
+			C.Z3_dec_ref(z, C.Z3_ast(r.p))
+		case relSolver:
+			C.Z3_solver_dec_ref(z, C.Z3_solver(r.p))
+		case relModel:
+			C.Z3_model_dec_ref(z, C.Z3_model(r.p))
+		}
+	}
+	c.live -= len(list)
+}
+
+// ReleaseUnused runs the garbage collector and gives back to Z3 every
+// object whose Go wrapper is no longer reachable. It is never needed for
+// correctness; long-running callers may use it to bound Z3's memory at a
+// point of their choosing.
+func (c *Context) ReleaseUnused() {
+	runtime.GC()
+	c.enter()
+}
+
+// An Error is an error reported by Z3.
+type Error struct {
+	Op   string // the operation of this package that failed
+	Code int    // Z3's error code (Z3_error_code), 0 if the error is this package's
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	return "smt: " + e.Op + ": " + e.Msg
+}
+
+// check reads Z3's error code after a call that can fail.
+func check(z C.Z3_context, op string) error {
+	code := C.Z3_get_error_code(z)
+	if code == C.Z3_OK {
+		return nil
+	}
+	msg := C.GoString(C.Z3_get_error_msg(z, code))
+	if msg == "" {
+		msg = "error " + strconv.Itoa(int(code))
+	}
+	return &Error{Op: op, Code: int(code), Msg: msg}
+}
+
+func opError(op, msg string) error { return &Error{Op: op, Msg: msg} }
+
+// incRef takes a Z3 reference on an AST for a new wrapper w and registers
+// its release.
+func incRef[T any](c *Context, w *T, z C.Z3_context, a C.Z3_ast) {
+	C.Z3_inc_ref(z, a)
+	c.live++
+	runtime.AddCleanup(w, c.h.releaseAST, unsafe.Pointer(a))
+}
+
+// symbol makes a Z3 string symbol. Z3 copies the name.
+func symbol(z C.Z3_context, name string) C.Z3_symbol {
+	cs := C.CString(name)
+	defer C.free(unsafe.Pointer(cs))
+	return C.Z3_mk_string_symbol(z, cs)
+}
+
+// Version returns the version of the Z3 library in use, e.g. "4.8.12.0".
+func Version() string {
+	var major, minor, build, rev C.uint
+	C.Z3_get_version(&major, &minor, &build, &rev)
+	return strconv.Itoa(int(major)) + "." + strconv.Itoa(int(minor)) + "." +
+		strconv.Itoa(int(build)) + "." + strconv.Itoa(int(rev))
+}

@@ -1,0 +1,42 @@
+// Package smt is Augur's binding to the Z3 SMT solver: it builds terms over
+// booleans, integers, reals, bit-vectors, IEEE floats and uninterpreted
+// sorts and functions, asks Z3 whether they are satisfiable, and reads
+// models back as Go values.
+//
+// Start reading at Context (context.go), the owner of every Z3 object; then
+// Term (term.go) and the constructors grouped by theory (arith.go, bv.go,
+// fp.go, func.go for uninterpreted and recursive functions and quantifiers);
+// then Solver (solver.go), Model (model.go) and the SMT-LIB2 printer and
+// parser (smtlib.go).
+//
+// # Ownership
+//
+// A Context wraps one Z3 context created with Z3_mk_context_rc, so every Z3
+// object it hands out is reference counted. Each Go wrapper (Sort, Term,
+// FuncDecl, Pattern, Solver, Model) holds one Z3 reference, taken when the
+// wrapper is made. The reference is given back when the Go garbage collector
+// finds the wrapper unreachable: a cleanup registered with runtime.AddCleanup
+// puts the Z3 object on the context's release queue, and the goroutine that
+// uses the context empties the queue (calling Z3_dec_ref) on its next call
+// into the package. Z3 itself is therefore only ever called from the
+// goroutine using the context, never from the garbage collector's goroutine.
+// Solver.Close and Model.Close release their (large) Z3 objects at once;
+// Context.Close releases everything.
+//
+// # Errors
+//
+// Z3 reports misuse (a sort mismatch, a parse error, a bad argument) through
+// an error code stored in its context. The package installs an error handler
+// that does nothing, so Z3 never aborts the process, and reads the code back
+// after every call that can fail. Constructors do not return errors: a term
+// built from a failed call, or from a term that carries an error, carries
+// that error itself (Term.Err), and Solver.Assert reports it. No panic
+// escapes the package.
+//
+// # Concurrency
+//
+// A Context and everything made from it must be used by one goroutine at a
+// time. Independent contexts may be used in parallel. The only call made
+// from another goroutine is Z3_interrupt, which Z3 documents as safe, when
+// the context.Context passed to Solver.Check is cancelled.
+package smt

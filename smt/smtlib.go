@@ -1,0 +1,77 @@
+package smt
+
+// #include <stdlib.h>
+// #include <z3.h>
+import "C"
+
+import (
+	"strings"
+	"unsafe"
+)
+
+// SMTLIB2 renders the solver's assertions as a self-contained SMT-LIB2
+// script: an optional (set-logic logic), the declarations and definitions
+// (recursive ones included) of every symbol used, the assertions, then
+// (check-sat) and (get-model). Running z3 on the script repeats the query;
+// ParseSMTLIB2 reads the assertions back.
+func (s *Solver) SMTLIB2(logic string) (string, error) {
+	z, err := s.enter()
+	if err != nil {
+		return "", err
+	}
+	body := C.GoString(C.Z3_solver_to_string(z, s.s))
+	if err := check(z, "SMTLIB2"); err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	if logic != "" {
+		b.WriteString("(set-logic " + logic + ")\n")
+	}
+	b.WriteString(body)
+	if body != "" && !strings.HasSuffix(body, "\n") {
+		b.WriteByte('\n')
+	}
+	b.WriteString("(check-sat)\n(get-model)\n")
+	return b.String(), nil
+}
+
+// SMTLIB2 renders formulas as a self-contained SMT-LIB2 script, as
+// Solver.SMTLIB2 does for a solver holding exactly those assertions.
+func (c *Context) SMTLIB2(logic string, ts ...*Term) (string, error) {
+	s, err := c.NewSolver()
+	if err != nil {
+		return "", err
+	}
+	defer s.Close()
+	if err := s.Assert(ts...); err != nil {
+		return "", err
+	}
+	return s.SMTLIB2(logic)
+}
+
+// ParseSMTLIB2 reads an SMT-LIB2 script and returns its assertions
+// (Z3_parse_smtlib2_string). The script declares every sort and function it
+// uses; commands such as (check-sat) and (get-model) are accepted and not
+// run. A syntax or sort error is returned with Z3's message.
+func (c *Context) ParseSMTLIB2(script string) ([]*Term, error) {
+	z, err := c.enter()
+	if err != nil {
+		return nil, err
+	}
+	cs := C.CString(script)
+	defer C.free(unsafe.Pointer(cs))
+	v := C.Z3_parse_smtlib2_string(z, cs, 0, nil, nil, 0, nil, nil)
+	if err := check(z, "ParseSMTLIB2"); err != nil {
+		return nil, err
+	}
+	if v == nil {
+		return nil, opError("ParseSMTLIB2", "Z3 returned nothing")
+	}
+	ts := c.vectorTerms(z, v)
+	for _, t := range ts {
+		if t.err != nil {
+			return nil, t.err
+		}
+	}
+	return ts, nil
+}

@@ -1,0 +1,368 @@
+package smt
+
+// #include <stdlib.h>
+// #include <z3.h>
+import "C"
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+	"unsafe"
+)
+
+// A Result is the answer of a satisfiability check.
+type Result int
+
+// The three answers of Z3.
+const (
+	Unknown Result = iota // Z3 gave up: see Solver.ReasonUnknown
+	Sat                   // the assertions have a model: see Solver.Model
+	Unsat                 // the assertions have no model
+)
+
+func (r Result) String() string {
+	switch r {
+	case Sat:
+		return "sat"
+	case Unsat:
+		return "unsat"
+	}
+	return "unknown"
+}
+
+// A Solver is a Z3 solver (Z3_solver): a stack of assertions whose
+// conjunction Check decides. It belongs to its Context and shares its
+// goroutine restriction.
+type Solver struct {
+	ctx     *Context
+	s       C.Z3_solver
+	cleanup runtime.Cleanup
+	closed  bool
+	reason  string
+}
+
+var errSolverClosed = errors.New("smt: solver is closed")
+
+// NewSolver makes a solver for all of Z3's theories (Z3_mk_solver). The
+// context's WithTimeout, if any, is its initial time limit.
+func (c *Context) NewSolver() (*Solver, error) {
+	return c.newSolver("", "NewSolver")
+}
+
+// NewSolverForLogic makes a solver specialised to an SMT-LIB logic such as
+// "QF_BV" or "QF_LIA" (Z3_mk_solver_for_logic). Assertions outside the
+// logic may make it answer Unknown.
+func (c *Context) NewSolverForLogic(logic string) (*Solver, error) {
+	if logic == "" {
+		return nil, opError("NewSolverForLogic", "empty logic")
+	}
+	return c.newSolver(logic, "NewSolverForLogic")
+}
+
+func (c *Context) newSolver(logic, op string) (*Solver, error) {
+	z, err := c.enter()
+	if err != nil {
+		return nil, err
+	}
+	var p C.Z3_solver
+	if logic == "" {
+		p = C.Z3_mk_solver(z)
+	} else {
+		p = C.Z3_mk_solver_for_logic(z, symbol(z, logic))
+	}
+	if err := check(z, op); err != nil {
+		return nil, err
+	}
+	if p == nil {
+		return nil, opError(op, "Z3 returned no solver")
+	}
+	C.Z3_solver_inc_ref(z, p)
+	c.live++
+	s := &Solver{ctx: c, s: p}
+	s.cleanup = runtime.AddCleanup(s, c.h.releaseSolver, unsafe.Pointer(p))
+	if c.timeout > 0 {
+		if err := s.SetTimeout(c.timeout); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// enter is Context.enter for an operation on the solver.
+func (s *Solver) enter() (C.Z3_context, error) {
+	if s == nil {
+		return nil, errors.New("smt: nil solver")
+	}
+	z, err := s.ctx.enter()
+	if err != nil {
+		return nil, err
+	}
+	if s.closed {
+		return nil, errSolverClosed
+	}
+	return z, nil
+}
+
+// Close gives the solver back to Z3 at once rather than when the garbage
+// collector finds it unreachable. Using it afterwards is an error.
+func (s *Solver) Close() error {
+	if s == nil || s.closed {
+		return nil
+	}
+	s.closed = true
+	s.cleanup.Stop()
+	if z := s.ctx.h.z; z != nil {
+		C.Z3_solver_dec_ref(z, s.s)
+		s.ctx.live--
+	}
+	return nil
+}
+
+// Assert adds formulas to the solver (Z3_solver_assert). It reports the
+// error of a term that carries one, and Z3's error for a non-boolean term.
+func (s *Solver) Assert(ts ...*Term) error {
+	z, err := s.enter()
+	if err != nil {
+		return err
+	}
+	as, err := astsOf(s.ctx, ts)
+	if err != nil {
+		return err
+	}
+	for _, a := range as {
+		C.Z3_solver_assert(z, s.s, a)
+		if err := check(z, "Assert"); err != nil {
+			return err
+		}
+	}
+	runtime.KeepAlive(ts)
+	return nil
+}
+
+// Push opens a scope (Z3_solver_push): Pop removes the assertions made
+// since.
+func (s *Solver) Push() error {
+	z, err := s.enter()
+	if err != nil {
+		return err
+	}
+	C.Z3_solver_push(z, s.s)
+	return check(z, "Push")
+}
+
+// Pop closes n scopes (Z3_solver_pop); n must not exceed NumScopes.
+func (s *Solver) Pop(n int) error {
+	z, err := s.enter()
+	if err != nil {
+		return err
+	}
+	if n < 0 || n > int(C.Z3_solver_get_num_scopes(z, s.s)) {
+		return opError("Pop", fmt.Sprintf("cannot pop %d scopes", n))
+	}
+	C.Z3_solver_pop(z, s.s, C.uint(n))
+	return check(z, "Pop")
+}
+
+// NumScopes is the number of open scopes (Z3_solver_get_num_scopes).
+func (s *Solver) NumScopes() int {
+	z, err := s.enter()
+	if err != nil {
+		return 0
+	}
+	return int(C.Z3_solver_get_num_scopes(z, s.s))
+}
+
+// Reset removes every assertion and scope (Z3_solver_reset).
+func (s *Solver) Reset() error {
+	z, err := s.enter()
+	if err != nil {
+		return err
+	}
+	C.Z3_solver_reset(z, s.s)
+	return check(z, "Reset")
+}
+
+// SetTimeout limits the time of each later Check (Z3's "timeout" solver
+// parameter, in whole milliseconds; zero means no limit). A Check that runs
+// out of time returns Unknown, with ReasonUnknown "timeout" or "canceled".
+func (s *Solver) SetTimeout(d time.Duration) error {
+	if d < 0 {
+		return opError("SetTimeout", "negative timeout")
+	}
+	ms := d.Milliseconds()
+	if d > 0 && ms == 0 {
+		ms = 1
+	}
+	if ms > 1<<32-1 || d == 0 {
+		ms = 1<<32 - 1 // Z3's "no limit"
+	}
+	z, err := s.enter()
+	if err != nil {
+		return err
+	}
+	p := C.Z3_mk_params(z)
+	C.Z3_params_inc_ref(z, p)
+	defer C.Z3_params_dec_ref(z, p)
+	C.Z3_params_set_uint(z, p, symbol(z, "timeout"), C.uint(ms))
+	C.Z3_solver_set_params(z, s.s, p)
+	return check(z, "SetTimeout")
+}
+
+// Check decides the satisfiability of the assertions (Z3_solver_check).
+//
+// When ctx is cancelled or its deadline passes during the check, a
+// goroutine calls Z3_interrupt and Check returns Unknown with an error
+// wrapping ctx.Err(). The interruption is confined to this call: Check does
+// not return before the watching goroutine has finished, and that goroutine
+// interrupts only while Z3_solver_check is running.
+//
+// Unknown with a nil error means Z3 gave up by itself (time limit,
+// incomplete theory, resource limit); ReasonUnknown says why.
+func (s *Solver) Check(ctx context.Context) (Result, error) {
+	return s.check(ctx, nil, "Check")
+}
+
+// CheckAssumptions is Check with extra formulas (boolean constants or
+// their negations) assumed for this check only
+// (Z3_solver_check_assumptions).
+func (s *Solver) CheckAssumptions(ctx context.Context, assumptions ...*Term) (Result, error) {
+	return s.check(ctx, assumptions, "CheckAssumptions")
+}
+
+func (s *Solver) check(ctx context.Context, assumptions []*Term, op string) (Result, error) {
+	z, err := s.enter()
+	if err != nil {
+		return Unknown, err
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	as, err := astsOf(s.ctx, assumptions)
+	if err != nil {
+		return Unknown, err
+	}
+	s.reason = ""
+	if err := ctx.Err(); err != nil {
+		s.reason = "canceled"
+		return Unknown, fmt.Errorf("smt: %s: %w", op, err)
+	}
+
+	var (
+		mu      sync.Mutex
+		running = true
+		stop    = make(chan struct{})
+		wg      sync.WaitGroup
+	)
+	if done := ctx.Done(); done != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			select {
+			case <-done:
+				mu.Lock()
+				if running {
+					s.ctx.h.interrupt()
+				}
+				mu.Unlock()
+			case <-stop:
+			}
+		}()
+	}
+	var r C.Z3_lbool
+	if len(as) == 0 {
+		r = C.Z3_solver_check(z, s.s)
+	} else {
+		r = C.Z3_solver_check_assumptions(z, s.s, C.uint(len(as)), firstAST(as))
+	}
+	mu.Lock()
+	running = false
+	mu.Unlock()
+	close(stop)
+	wg.Wait()
+	runtime.KeepAlive(assumptions)
+
+	if err := check(z, op); err != nil {
+		return Unknown, err
+	}
+	switch r {
+	case C.Z3_L_TRUE:
+		return Sat, nil
+	case C.Z3_L_FALSE:
+		return Unsat, nil
+	}
+	s.reason = C.GoString(C.Z3_solver_get_reason_unknown(z, s.s))
+	if err := ctx.Err(); err != nil {
+		return Unknown, fmt.Errorf("smt: %s: %w", op, err)
+	}
+	return Unknown, nil
+}
+
+// ReasonUnknown is Z3's explanation of the last Check's Unknown
+// (Z3_solver_get_reason_unknown), such as "timeout", "canceled" or
+// "incomplete quantifiers"; empty after Sat or Unsat.
+func (s *Solver) ReasonUnknown() string {
+	if s == nil {
+		return ""
+	}
+	return s.reason
+}
+
+// Model is the model found by the last Check (Z3_solver_get_model). It is
+// an error to ask when the last Check did not answer Sat (after Unknown Z3
+// may or may not have a candidate model).
+func (s *Solver) Model() (*Model, error) {
+	z, err := s.enter()
+	if err != nil {
+		return nil, err
+	}
+	m := C.Z3_solver_get_model(z, s.s)
+	if err := check(z, "Model"); err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return nil, opError("Model", "no model")
+	}
+	return s.ctx.model(z, m), nil
+}
+
+// Assertions are the formulas asserted in the open scopes
+// (Z3_solver_get_assertions).
+func (s *Solver) Assertions() ([]*Term, error) {
+	z, err := s.enter()
+	if err != nil {
+		return nil, err
+	}
+	v := C.Z3_solver_get_assertions(z, s.s)
+	if err := check(z, "Assertions"); err != nil {
+		return nil, err
+	}
+	return s.ctx.vectorTerms(z, v), nil
+}
+
+// vectorTerms wraps the elements of a Z3 AST vector and releases the
+// vector.
+func (c *Context) vectorTerms(z C.Z3_context, v C.Z3_ast_vector) []*Term {
+	C.Z3_ast_vector_inc_ref(z, v)
+	defer C.Z3_ast_vector_dec_ref(z, v)
+	n := int(C.Z3_ast_vector_size(z, v))
+	out := make([]*Term, n)
+	for i := range out {
+		out[i] = c.term(z, C.Z3_ast_vector_get(z, v, C.uint(i)), "vector")
+	}
+	return out
+}
+
+// String is Z3's rendering of the solver's assertions in SMT-LIB2
+// (Z3_solver_to_string).
+func (s *Solver) String() string {
+	z, err := s.enter()
+	if err != nil {
+		return "<" + err.Error() + ">"
+	}
+	return C.GoString(C.Z3_solver_to_string(z, s.s))
+}

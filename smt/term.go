@@ -1,0 +1,434 @@
+package smt
+
+// #include <stdlib.h>
+// #include <z3.h>
+import "C"
+
+import (
+	"errors"
+	"math/big"
+	"unsafe"
+)
+
+// A Term is a Z3 expression (Z3_ast) of some sort, owned by a Context.
+//
+// Constructors never return nil and never fail loudly: if Z3 rejects a
+// construction (a sort mismatch, say), or if an operand already carries an
+// error, the result carries the error (Err) and every term built from it
+// carries it too. Solver.Assert and the other operations that return errors
+// report it. A nil *Term is treated as a term carrying an error.
+type Term struct {
+	ctx *Context
+	a   C.Z3_ast
+	err error
+}
+
+var (
+	errNilTerm = errors.New("smt: nil term")
+	errForeign = errors.New("smt: operands belong to different contexts")
+)
+
+// Err is the error the term carries, nil for a valid term.
+func (t *Term) Err() error {
+	if t == nil {
+		return errNilTerm
+	}
+	return t.err
+}
+
+// Context is the context that owns the term.
+func (t *Term) Context() *Context {
+	if t == nil {
+		return nil
+	}
+	return t.ctx
+}
+
+// term wraps the result of a Z3 call, checking Z3's error code.
+func (c *Context) term(z C.Z3_context, a C.Z3_ast, op string) *Term {
+	if err := check(z, op); err != nil {
+		return &Term{ctx: c, err: err}
+	}
+	if a == nil {
+		return &Term{ctx: c, err: opError(op, "Z3 returned no term")}
+	}
+	t := &Term{ctx: c, a: a}
+	incRef(c, t, z, a)
+	return t
+}
+
+func (c *Context) termErr(err error) *Term { return &Term{ctx: c, err: err} }
+
+// use checks that t is a valid term of c.
+func (t *Term) use(c *Context) (C.Z3_ast, error) {
+	if t == nil {
+		return nil, errNilTerm
+	}
+	if t.err != nil {
+		return nil, t.err
+	}
+	if t.ctx != c {
+		return nil, errForeign
+	}
+	return t.a, nil
+}
+
+// astsOf checks terms and returns their Z3 pointers.
+func astsOf(c *Context, ts []*Term) ([]C.Z3_ast, error) {
+	out := make([]C.Z3_ast, len(ts))
+	for i, t := range ts {
+		a, err := t.use(c)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = a
+	}
+	return out, nil
+}
+
+func firstAST(as []C.Z3_ast) *C.Z3_ast {
+	if len(as) == 0 {
+		return nil
+	}
+	return (*C.Z3_ast)(unsafe.Pointer(&as[0]))
+}
+
+// The helpers below build a term from operands; every operator of the
+// package goes through one of them.
+
+func (c *Context) mk0(op string, f func(z C.Z3_context) C.Z3_ast) *Term {
+	z, err := c.enter()
+	if err != nil {
+		return c.termErr(err)
+	}
+	return c.term(z, f(z), op)
+}
+
+func (x *Term) mk1(op string, f func(z C.Z3_context, a C.Z3_ast) C.Z3_ast) *Term {
+	if x.Err() != nil {
+		return x.errTerm()
+	}
+	c := x.ctx
+	z, err := c.enter()
+	if err != nil {
+		return c.termErr(err)
+	}
+	return c.term(z, f(z, x.a), op)
+}
+
+func (x *Term) mk2(op string, y *Term, f func(z C.Z3_context, a, b C.Z3_ast) C.Z3_ast) *Term {
+	if x.Err() != nil {
+		return x.errTerm()
+	}
+	c := x.ctx
+	z, err := c.enter()
+	if err != nil {
+		return c.termErr(err)
+	}
+	b, err := y.use(c)
+	if err != nil {
+		return c.termErr(err)
+	}
+	return c.term(z, f(z, x.a, b), op)
+}
+
+func (x *Term) mk3(op string, y, w *Term, f func(z C.Z3_context, a, b, d C.Z3_ast) C.Z3_ast) *Term {
+	if x.Err() != nil {
+		return x.errTerm()
+	}
+	c := x.ctx
+	z, err := c.enter()
+	if err != nil {
+		return c.termErr(err)
+	}
+	b, err := y.use(c)
+	if err != nil {
+		return c.termErr(err)
+	}
+	d, err := w.use(c)
+	if err != nil {
+		return c.termErr(err)
+	}
+	return c.term(z, f(z, x.a, b, d), op)
+}
+
+// mkN builds an n-ary term; Z3 receives the operands as an array.
+func (c *Context) mkN(op string, ts []*Term, min int, f func(z C.Z3_context, n C.uint, p *C.Z3_ast) C.Z3_ast) *Term {
+	z, err := c.enter()
+	if err != nil {
+		return c.termErr(err)
+	}
+	if len(ts) < min {
+		return c.termErr(opError(op, "too few operands"))
+	}
+	as, err := astsOf(c, ts)
+	if err != nil {
+		return c.termErr(err)
+	}
+	return c.term(z, f(z, C.uint(len(as)), firstAST(as)), op)
+}
+
+// errTerm returns a term carrying x's error (x itself when it is non-nil).
+func (x *Term) errTerm() *Term {
+	if x == nil {
+		return &Term{err: errNilTerm}
+	}
+	return x
+}
+
+// Const is the constant (nullary uninterpreted function) called name of
+// sort s (Z3_mk_const). Two calls with the same name and sort give the same
+// constant. Constants serve as the free variables of formulas and, with
+// Forall and Exists, as bound variables.
+func (c *Context) Const(name string, s *Sort) *Term {
+	z, err := c.enter()
+	if err != nil {
+		return c.termErr(err)
+	}
+	sp, err := s.use(c)
+	if err != nil {
+		return c.termErr(err)
+	}
+	return c.term(z, C.Z3_mk_const(z, symbol(z, name), sp), "Const")
+}
+
+// FreshConst is a constant of sort s whose name starts with prefix and
+// differs from every other constant's (Z3_mk_fresh_const).
+func (c *Context) FreshConst(prefix string, s *Sort) *Term {
+	z, err := c.enter()
+	if err != nil {
+		return c.termErr(err)
+	}
+	sp, err := s.use(c)
+	if err != nil {
+		return c.termErr(err)
+	}
+	cs := C.CString(prefix)
+	defer C.free(unsafe.Pointer(cs))
+	return c.term(z, C.Z3_mk_fresh_const(z, cs, sp), "FreshConst")
+}
+
+// BoolConst is Const(name, BoolSort()).
+func (c *Context) BoolConst(name string) *Term { return c.Const(name, c.BoolSort()) }
+
+// IntConst is Const(name, IntSort()).
+func (c *Context) IntConst(name string) *Term { return c.Const(name, c.IntSort()) }
+
+// RealConst is Const(name, RealSort()).
+func (c *Context) RealConst(name string) *Term { return c.Const(name, c.RealSort()) }
+
+// BVConst is Const(name, BVSort(width)).
+func (c *Context) BVConst(name string, width uint) *Term { return c.Const(name, c.BVSort(width)) }
+
+// True is the boolean true (Z3_mk_true).
+func (c *Context) True() *Term {
+	return c.mk0("True", func(z C.Z3_context) C.Z3_ast { return C.Z3_mk_true(z) })
+}
+
+// False is the boolean false (Z3_mk_false).
+func (c *Context) False() *Term {
+	return c.mk0("False", func(z C.Z3_context) C.Z3_ast { return C.Z3_mk_false(z) })
+}
+
+// Bool is True() or False().
+func (c *Context) Bool(b bool) *Term {
+	if b {
+		return c.True()
+	}
+	return c.False()
+}
+
+// Int is the integer numeral v (Z3_mk_int64).
+func (c *Context) Int(v int64) *Term {
+	return c.mk0("Int", func(z C.Z3_context) C.Z3_ast { return C.Z3_mk_int64(z, C.int64_t(v), C.Z3_mk_int_sort(z)) })
+}
+
+// numeral makes a numeral of sort s from its decimal spelling
+// (Z3_mk_numeral).
+func (c *Context) numeral(op, text string, sortOf func(z C.Z3_context) C.Z3_sort) *Term {
+	return c.mk0(op, func(z C.Z3_context) C.Z3_ast {
+		cs := C.CString(text)
+		defer C.free(unsafe.Pointer(cs))
+		return C.Z3_mk_numeral(z, cs, sortOf(z))
+	})
+}
+
+// BigInt is the integer numeral v.
+func (c *Context) BigInt(v *big.Int) *Term {
+	if v == nil {
+		return c.termErr(opError("BigInt", "nil value"))
+	}
+	return c.numeral("BigInt", v.String(), func(z C.Z3_context) C.Z3_sort { return C.Z3_mk_int_sort(z) })
+}
+
+// Real is the real numeral num/den (Z3_mk_real); den must not be zero.
+func (c *Context) Real(num, den int64) *Term {
+	if den == 0 {
+		return c.termErr(opError("Real", "zero denominator"))
+	}
+	return c.Rat(big.NewRat(num, den))
+}
+
+// Rat is the real numeral v.
+func (c *Context) Rat(v *big.Rat) *Term {
+	if v == nil {
+		return c.termErr(opError("Rat", "nil value"))
+	}
+	return c.numeral("Rat", v.RatString(), func(z C.Z3_context) C.Z3_sort { return C.Z3_mk_real_sort(z) })
+}
+
+// BV is the bit-vector numeral of the given width whose bits are v's low
+// width bits (Z3_mk_unsigned_int64); higher bits of v are dropped.
+func (c *Context) BV(v uint64, width uint) *Term {
+	if width == 0 {
+		return c.termErr(opError("BV", "bit-vector width must be positive"))
+	}
+	if width < 64 {
+		v &= 1<<width - 1
+	}
+	s := c.BVSort(width)
+	if s.err != nil {
+		return c.termErr(s.err)
+	}
+	return c.mk0("BV", func(z C.Z3_context) C.Z3_ast { return C.Z3_mk_unsigned_int64(z, C.uint64_t(v), s.s) })
+}
+
+// BigBV is the bit-vector numeral of the given width whose bits are those
+// of v modulo 2^width (so a negative v gives its two's complement).
+func (c *Context) BigBV(v *big.Int, width uint) *Term {
+	if v == nil {
+		return c.termErr(opError("BigBV", "nil value"))
+	}
+	if width == 0 {
+		return c.termErr(opError("BigBV", "bit-vector width must be positive"))
+	}
+	m := new(big.Int).Lsh(big.NewInt(1), width)
+	r := new(big.Int).Mod(v, m)
+	s := c.BVSort(width)
+	if s.err != nil {
+		return c.termErr(s.err)
+	}
+	return c.numeral("BigBV", r.String(), func(C.Z3_context) C.Z3_sort { return s.s })
+}
+
+// Not is ¬x (Z3_mk_not).
+func (x *Term) Not() *Term {
+	return x.mk1("Not", func(z C.Z3_context, a C.Z3_ast) C.Z3_ast { return C.Z3_mk_not(z, a) })
+}
+
+// And is the conjunction of ts (Z3_mk_and); true when ts is empty.
+func (c *Context) And(ts ...*Term) *Term {
+	if len(ts) == 0 {
+		return c.True()
+	}
+	return c.mkN("And", ts, 1, func(z C.Z3_context, n C.uint, p *C.Z3_ast) C.Z3_ast { return C.Z3_mk_and(z, n, p) })
+}
+
+// Or is the disjunction of ts (Z3_mk_or); false when ts is empty.
+func (c *Context) Or(ts ...*Term) *Term {
+	if len(ts) == 0 {
+		return c.False()
+	}
+	return c.mkN("Or", ts, 1, func(z C.Z3_context, n C.uint, p *C.Z3_ast) C.Z3_ast { return C.Z3_mk_or(z, n, p) })
+}
+
+// And is x ∧ y.
+func (x *Term) And(y *Term) *Term {
+	return x.mk2("And", y, func(z C.Z3_context, a, b C.Z3_ast) C.Z3_ast {
+		args := [2]C.Z3_ast{a, b}
+		return C.Z3_mk_and(z, 2, &args[0])
+	})
+}
+
+// Or is x ∨ y.
+func (x *Term) Or(y *Term) *Term {
+	return x.mk2("Or", y, func(z C.Z3_context, a, b C.Z3_ast) C.Z3_ast {
+		args := [2]C.Z3_ast{a, b}
+		return C.Z3_mk_or(z, 2, &args[0])
+	})
+}
+
+// Xor is x ⊕ y on booleans (Z3_mk_xor).
+func (x *Term) Xor(y *Term) *Term {
+	return x.mk2("Xor", y, func(z C.Z3_context, a, b C.Z3_ast) C.Z3_ast { return C.Z3_mk_xor(z, a, b) })
+}
+
+// Implies is x ⇒ y (Z3_mk_implies).
+func (x *Term) Implies(y *Term) *Term {
+	return x.mk2("Implies", y, func(z C.Z3_context, a, b C.Z3_ast) C.Z3_ast { return C.Z3_mk_implies(z, a, b) })
+}
+
+// Iff is x ⇔ y (Z3_mk_iff).
+func (x *Term) Iff(y *Term) *Term {
+	return x.mk2("Iff", y, func(z C.Z3_context, a, b C.Z3_ast) C.Z3_ast { return C.Z3_mk_iff(z, a, b) })
+}
+
+// Eq is the equality x = y of two terms of one sort (Z3_mk_eq). On
+// floating-point terms it is SMT-LIB's =, identity of values: NaN = NaN
+// holds and -0 = +0 does not. FPEq is IEEE equality.
+func (x *Term) Eq(y *Term) *Term {
+	return x.mk2("Eq", y, func(z C.Z3_context, a, b C.Z3_ast) C.Z3_ast { return C.Z3_mk_eq(z, a, b) })
+}
+
+// Ne is ¬(x = y).
+func (x *Term) Ne(y *Term) *Term { return x.Eq(y).Not() }
+
+// Distinct holds when the terms, all of one sort, are pairwise different
+// (Z3_mk_distinct). It needs at least one term.
+func (c *Context) Distinct(ts ...*Term) *Term {
+	return c.mkN("Distinct", ts, 1, func(z C.Z3_context, n C.uint, p *C.Z3_ast) C.Z3_ast { return C.Z3_mk_distinct(z, n, p) })
+}
+
+// Ite is "if cond then x else y" (Z3_mk_ite); cond is boolean, x and y have
+// one sort.
+func (cond *Term) Ite(x, y *Term) *Term {
+	return cond.mk3("Ite", x, y, func(z C.Z3_context, a, b, d C.Z3_ast) C.Z3_ast { return C.Z3_mk_ite(z, a, b, d) })
+}
+
+// Sort is the term's sort (Z3_get_sort).
+func (t *Term) Sort() *Sort {
+	if err := t.Err(); err != nil {
+		var c *Context
+		if t != nil {
+			c = t.ctx
+		}
+		return &Sort{ctx: c, err: err}
+	}
+	c := t.ctx
+	z, err := c.enter()
+	if err != nil {
+		return c.sortErr(err)
+	}
+	return c.sort(z, C.Z3_get_sort(z, t.a), "Sort")
+}
+
+// Simplify rewrites the term with Z3's simplifier (Z3_simplify); numerals
+// fold to numerals.
+func (t *Term) Simplify() *Term {
+	return t.mk1("Simplify", func(z C.Z3_context, a C.Z3_ast) C.Z3_ast { return C.Z3_simplify(z, a) })
+}
+
+// String is the term in SMT-LIB2 notation (Z3_ast_to_string).
+func (t *Term) String() string {
+	if err := t.Err(); err != nil {
+		return "<error: " + err.Error() + ">"
+	}
+	z, err := t.ctx.enter()
+	if err != nil {
+		return "<" + err.Error() + ">"
+	}
+	return C.GoString(C.Z3_ast_to_string(z, t.a))
+}
+
+// Equal reports whether x and y are the same term (Z3_is_eq_ast); Z3 shares
+// structurally equal terms, so this is structural equality, not validity.
+func (x *Term) Equal(y *Term) bool {
+	if x.Err() != nil || y.Err() != nil || x.ctx != y.ctx {
+		return false
+	}
+	z, err := x.ctx.enter()
+	if err != nil {
+		return false
+	}
+	return bool(C.Z3_is_eq_ast(z, x.a, y.a))
+}
