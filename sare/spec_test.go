@@ -26,13 +26,14 @@ func exampleFiles(t testing.TB) []string {
 	return append(files, files2...)
 }
 
-// errorFiles lists the specifications of the golden error tests.
+// errorFiles lists the specifications of the error tests.
 func errorFiles(t testing.TB) []string {
 	files, err := filepath.Glob("testdata/errors/*.sare")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return files
+	files2, _ := filepath.Glob("testdata/check/*.sare")
+	return append(files, files2...)
 }
 
 func TestExamplesRoundTrip(t *testing.T) {
