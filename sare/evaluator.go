@@ -24,12 +24,13 @@ const DefaultMaxPoints = 1 << 22
 // R(i, j, k) = R(i, j, k - 1) + ... work for any depth. An Evaluator is
 // not safe for concurrent use.
 type Evaluator struct {
-	spec   *Spec
-	info   *Info
-	params map[string]int64
-	inputs Inputs
-	memo   map[string]value.Value
-	keyBuf []byte // scratch space for memo lookups
+	spec    *Spec
+	tensors map[string]*Tensor // by name; the first of duplicates, as Spec.Tensor
+	info    *Info
+	params  map[string]int64
+	inputs  Inputs
+	memo    map[string]value.Value
+	keyBuf  []byte // scratch space for memo lookups
 
 	// MaxPoints bounds the number of elements memoised or under
 	// evaluation; beyond it Eval fails rather than exhaust memory.
@@ -56,8 +57,13 @@ func NewEvaluator(spec *Spec, info *Info, params map[string]int64, inputs Inputs
 			return nil, fmt.Errorf("%s is not a parameter of the specification", name)
 		}
 	}
-	e := &Evaluator{spec: spec, info: info, params: ps, inputs: inputs,
+	e := &Evaluator{spec: spec, tensors: make(map[string]*Tensor), info: info, params: ps, inputs: inputs,
 		memo: make(map[string]value.Value), MaxPoints: DefaultMaxPoints}
+	for _, t := range spec.Tensors {
+		if _, dup := e.tensors[t.Name.Name]; !dup {
+			e.tensors[t.Name.Name] = t
+		}
+	}
 	env := &pointEnv{e: e}
 	for _, a := range spec.Assumes {
 		ok, err := EvalCond(a.Cond, env)
@@ -162,7 +168,7 @@ type frame struct {
 // point in the domains of two equations (an ill-defined specification),
 // on index overflow, on cancellation of ctx, and beyond MaxPoints.
 func (e *Evaluator) Eval(ctx context.Context, name string, idx []int64) (value.Value, error) {
-	t := e.spec.Tensor(name)
+	t := e.tensors[name]
 	if t == nil {
 		return value.Value{}, fmt.Errorf("evaluate %s: no such tensor", FormatIndex(name, idx, '(', ')'))
 	}
@@ -343,7 +349,7 @@ func (v *pointEnv) Index(name string) (int64, bool) {
 }
 
 func (v *pointEnv) Tensor(name string, idx []int64) (value.Value, error) {
-	t := v.e.spec.Tensor(name)
+	t := v.e.tensors[name]
 	if t == nil || len(idx) != t.Rank() {
 		return value.Value{}, fmt.Errorf("no tensor %s of rank %d", name, len(idx))
 	}
