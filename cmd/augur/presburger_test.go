@@ -73,3 +73,84 @@ func TestPresburgerBudgetAndUsage(t *testing.T) {
 		t.Errorf("two files: exit %d, want %d", code, exitUsage)
 	}
 }
+
+// TestPresburgerGuide runs every example of docs/presburger.md: a
+// "$ cat FILE" block defines a script, and a "$ augur presburger ..." line
+// (optionally fed by "echo '...' |") is followed by what the command prints,
+// standard output and standard error interleaved.
+func TestPresburgerGuide(t *testing.T) {
+	data, err := os.ReadFile("../../docs/presburger.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var block []string
+	inBlock, runs := false, 0
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "```") {
+			if inBlock {
+				runs += checkGuideBlock(t, dir, block)
+			}
+			inBlock, block = !inBlock, nil
+			continue
+		}
+		if inBlock {
+			block = append(block, line)
+		}
+	}
+	if runs < 6 {
+		t.Errorf("checked only %d examples of the guide", runs)
+	}
+}
+
+// checkGuideBlock checks the commands of one code block and returns how
+// many it ran.
+func checkGuideBlock(t *testing.T, dir string, lines []string) int {
+	t.Helper()
+	runs := 0
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
+		if name, ok := strings.CutPrefix(line, "$ cat "); ok {
+			var script []string
+			for i+1 < len(lines) && !strings.HasPrefix(lines[i+1], "$ ") {
+				i++
+				script = append(script, lines[i])
+			}
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(strings.Join(script, "\n")+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		stdin := ""
+		if rest, ok := strings.CutPrefix(line, "$ echo '"); ok {
+			j := strings.Index(rest, "' | ")
+			if j < 0 {
+				t.Fatalf("unsupported example %q", line)
+			}
+			stdin, line = rest[:j]+"\n", "$ "+rest[j+len("' | "):]
+		}
+		cmdline, ok := strings.CutPrefix(line, "$ augur presburger")
+		if !ok {
+			continue
+		}
+		var want []string
+		for i+1 < len(lines) && !strings.HasPrefix(lines[i+1], "$ ") {
+			i++
+			want = append(want, lines[i])
+		}
+		args := append([]string{"presburger"}, strings.Fields(cmdline)...)
+		for k, a := range args {
+			if strings.HasSuffix(a, ".iscc") {
+				args[k] = filepath.Join(dir, a)
+			}
+		}
+		var out bytes.Buffer
+		execute(args, strings.NewReader(stdin), &out, &out)
+		got := strings.ReplaceAll(out.String(), dir+string(filepath.Separator), "")
+		if w := strings.Join(want, "\n") + "\n"; got != w {
+			t.Errorf("%s:\n--- got\n%s--- want (docs/presburger.md)\n%s", line, got, w)
+		}
+		runs++
+	}
+	return runs
+}

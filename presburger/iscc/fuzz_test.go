@@ -67,9 +67,9 @@ func FuzzRun(f *testing.F) {
 		if len(text) > 2000 {
 			return
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 		defer cancel()
-		ctx = presburger.WithBudget(ctx, presburger.Budget{MaxSteps: 20000, MaxDisjuncts: 200, MaxConstraints: 500})
+		ctx = presburger.WithBudget(ctx, presburger.Budget{MaxSteps: 5000, MaxDisjuncts: 100, MaxConstraints: 300})
 		var errOut strings.Builder
 		_ = Run(ctx, "f", strings.NewReader(text), io.Discard, &errOut)
 		if strings.Contains(errOut.String(), "internal error") {
