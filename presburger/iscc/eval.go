@@ -32,7 +32,12 @@ func (c *Calculator) Lookup(name string) (Value, bool) {
 // when ctx is done or the presburger.Budget carried by ctx is exhausted.
 // Evaluation errors are *Error values; an error writing to w is returned
 // as it is.
-func (c *Calculator) Exec(ctx context.Context, src *syntax.Source, s *Stmt, w io.Writer) error {
+func (c *Calculator) Exec(ctx context.Context, src *syntax.Source, s *Stmt, w io.Writer) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = newError(src, s.Pos, fmt.Errorf("internal error: %v", r), "internal error: %v", r)
+		}
+	}()
 	v, err := c.Eval(ctx, src, s.X)
 	if err != nil {
 		return err
