@@ -277,3 +277,129 @@ func TestOperatorsAgainstEnumeration(t *testing.T) {
 		})
 	}
 }
+
+// memberAt is member with the parameter N fixed to n.
+func (b *bruteEnv) memberAt(v Value, sp presburger.Space, n int64, point []int64) bool {
+	b.t.Helper()
+	m := v.Union().MapOf(sp)
+	var p []presburger.Int
+	for _, name := range m.Space().Params {
+		if name != "N" {
+			b.t.Fatalf("unexpected parameter %s", name)
+		}
+		p = append(p, presburger.NewInt(n))
+	}
+	for _, x := range point {
+		p = append(p, presburger.NewInt(x))
+	}
+	in, err := m.ContainsPoint(b.ctx, p)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return in
+}
+
+// TestParametricAgainstEnumeration is TestOperatorsAgainstEnumeration with
+// a parameter N in the constraints, checked at several values of N.
+func TestParametricAgainstEnumeration(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	ctx := context.Background()
+	setS := presburger.SetSpace(nil, presburger.FlatTuple("S", "i", "j"))
+	setT := presburger.SetSpace(nil, presburger.FlatTuple("T", "k"))
+	relST := presburger.MapSpace(nil, presburger.FlatTuple("S", "i", "j"), presburger.FlatTuple("T", "k"))
+	trials := *bruteTrials
+	if testing.Short() {
+		trials = 5
+	}
+	for trial := 0; trial < trials; trial++ {
+		lit := func(head string, dims ...string) string {
+			// Constraints may use N; the box bounds the dimensions only.
+			var pieces []string
+			for n := 1 + r.Intn(2); n > 0; n-- {
+				c := boxed(dims...)
+				for k := 1 + r.Intn(2); k > 0; k-- {
+					c += " and " + randConstraint(r, append(dims, "N"))
+				}
+				pieces = append(pieces, head+" : "+c)
+			}
+			return "[N] -> { " + strings.Join(pieces, "; ") + " }"
+		}
+		script := "A := " + lit("S[i, j]", "i", "j") + ";\nB := " + lit("S[i, j]", "i", "j") + ";\nR := " + lit("S[i, j] -> T[k]", "i", "j", "k") + ";\n"
+		t.Run(fmt.Sprint(trial), func(t *testing.T) {
+			b := &bruteEnv{t: t, ctx: ctx, calc: New()}
+			t.Logf("script:\n%s", script)
+			src := &syntax.Source{Name: "brute", Text: script}
+			stmts, errs := Parse(src)
+			if errs != nil {
+				t.Fatal(errs)
+			}
+			for _, s := range stmts {
+				if err := b.calc.Exec(ctx, src, s, nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			A, B, R := b.eval("A"), b.eval("B"), b.eval("R")
+			ps1, ps2, ps3 := points(1), points(2), points(3)
+			results := map[string]Value{}
+			for _, e := range []string{"A + B", "A * B", "A - B", "coalesce (A + B)", "lexmin A", "lexmax A", "R(A)", "R * A", "lexmin R", "A * [N] -> { : N >= 0 }"} {
+				results[e] = b.eval(e)
+			}
+			for n := int64(-2); n <= 2; n++ {
+				a := func(p []int64) bool { return b.memberAt(A, setS, n, p) }
+				bb := func(p []int64) bool { return b.memberAt(B, setS, n, p) }
+				rr := func(p []int64) bool { return b.memberAt(R, relST, n, p) }
+				check := func(expr string, sp presburger.Space, pts [][]int64, want func([]int64) bool) {
+					t.Helper()
+					v := results[expr]
+					for _, p := range pts {
+						if got, w := b.memberAt(v, sp, n, p), want(p); got != w {
+							t.Errorf("%s at N = %d: point %v: member %v, want %v (value %v)", expr, n, p, got, w, v)
+							return
+						}
+					}
+				}
+				check("A + B", setS, ps2, func(p []int64) bool { return a(p) || bb(p) })
+				check("A * B", setS, ps2, func(p []int64) bool { return a(p) && bb(p) })
+				check("A - B", setS, ps2, func(p []int64) bool { return a(p) && !bb(p) })
+				check("coalesce (A + B)", setS, ps2, func(p []int64) bool { return a(p) || bb(p) })
+				check("A * [N] -> { : N >= 0 }", setS, ps2, func(p []int64) bool { return n >= 0 && a(p) })
+				var first, last []int64
+				for _, p := range ps2 {
+					if a(p) {
+						if first == nil || lexLess(p, first) {
+							first = p
+						}
+						if last == nil || lexLess(last, p) {
+							last = p
+						}
+					}
+				}
+				same := func(x []int64) func([]int64) bool {
+					return func(p []int64) bool { return x != nil && fmt.Sprint(p) == fmt.Sprint(x) }
+				}
+				check("lexmin A", setS, ps2, same(first))
+				check("lexmax A", setS, ps2, same(last))
+				check("R(A)", setT, ps1, func(p []int64) bool {
+					for _, x := range ps2 {
+						if a(x) && rr(append(append([]int64(nil), x...), p...)) {
+							return true
+						}
+					}
+					return false
+				})
+				check("R * A", relST, ps3, func(p []int64) bool { return rr(p) && a(p[:2]) })
+				check("lexmin R", relST, ps3, func(p []int64) bool {
+					if !rr(p) {
+						return false
+					}
+					for k := int64(-box); k < p[2]; k++ {
+						if rr([]int64{p[0], p[1], k}) {
+							return false
+						}
+					}
+					return true
+				})
+			}
+		})
+	}
+}

@@ -285,6 +285,11 @@ func (ev *evaluator) binary(x *Binary, a, b Value) (Value, *Error) {
 		case boolBool:
 			return BoolValue(a.b && b.b), nil
 		case setSet, relRel:
+			if a.isParams() && !b.isParams() {
+				// A parameter domain restricts the parameters of the
+				// other operand, on either side.
+				return union(b.u.Intersect(a.u))
+			}
 			return union(a.u.Intersect(b.u))
 		case relSet:
 			if b.isParams() {

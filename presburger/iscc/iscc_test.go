@@ -50,7 +50,7 @@ func TestGolden(t *testing.T) {
 			}
 			want, err := os.ReadFile(golden)
 			if err != nil {
-				t.Fatalf("%v (run go test ./presburger/iscc -update to create it)", err)
+				t.Fatalf("%v (create it with go test ./presburger/iscc -update, review it, and add it with git add -f: the repository ignores *.out)", err)
 			}
 			if got := out.String(); got != string(want) {
 				t.Errorf("output differs from %s:\n--- got\n%s--- want\n%s", golden, got, want)
