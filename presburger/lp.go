@@ -13,9 +13,9 @@ package presburger
 // lpResult is the outcome of a rational feasibility test.
 type lpResult struct {
 	feasible bool
-	// x[i]/den is a rational feasible point (when feasible).
-	x   []Int
-	den Int
+	// x[i]/dens[i] is a rational feasible point (when feasible).
+	x    []Int
+	dens []Int
 }
 
 // lpSolve decides whether { x rational : eqs·x = 0, ineqs·x >= 0 } is
@@ -71,7 +71,9 @@ func lpSolve(m *meter, eqs, ineqs [][]Int, nv int) (lpResult, error) {
 		obj[rhs] = obj[rhs].Sub(rows[i][rhs])
 	}
 	rows[nr] = obj
-	D := NewInt(1)
+	// Each row r keeps its basic variable's coefficient positive; rows are
+	// scaled independently (no common denominator), so a pivot only
+	// touches rows with a nonzero entry in the entering column.
 	for {
 		if err := m.step(); err != nil {
 			return lpResult{}, err
@@ -99,18 +101,16 @@ func lpSolve(m *meter, eqs, ineqs [][]Int, nv int) (lpResult, error) {
 				leave = r
 				continue
 			}
-			// Compare rows[r][rhs]/a with rows[leave][rhs]/rows[leave][enter].
 			c := rows[r][rhs].Mul(rows[leave][enter]).Cmp(rows[leave][rhs].Mul(a))
 			if c < 0 || (c == 0 && basis[r] < basis[leave]) {
 				leave = r
 			}
 		}
 		if leave < 0 {
-			// Unbounded direction for the phase-one objective cannot occur
-			// (w >= 0); treat defensively as no improvement possible.
+			// The phase-one objective is bounded below by 0, so this cannot
+			// happen; stop defensively.
 			break
 		}
-		// Integer pivot on (leave, enter).
 		a := rows[leave][enter]
 		p := rows[leave]
 		for r := 0; r <= nr; r++ {
@@ -119,42 +119,75 @@ func lpSolve(m *meter, eqs, ineqs [][]Int, nv int) (lpResult, error) {
 			}
 			row := rows[r]
 			f := row[enter]
+			if f.IsZero() {
+				continue
+			}
 			for j := 0; j < ncol; j++ {
-				v := row[j].Mul(a)
-				if !f.IsZero() && !p[j].IsZero() {
-					v = v.Sub(f.Mul(p[j]))
+				v := row[j]
+				if !v.IsZero() {
+					v = v.Mul(a)
 				}
-				if !D.IsOne() {
-					v = v.FloorDiv(D) // exact (Bareiss)
+				if !p[j].IsZero() {
+					v = v.Sub(f.Mul(p[j]))
 				}
 				row[j] = v
 			}
+			reduceRow(row)
 		}
-		D = a
 		basis[leave] = enter
-		if D.Sign() < 0 {
-			for r := 0; r <= nr; r++ {
-				for j := range rows[r] {
-					rows[r][j] = rows[r][j].Neg()
-				}
-			}
-			D = D.Neg()
-		}
 		obj = rows[nr]
 	}
-	// Phase-one optimum: w = -obj[rhs]/D must be 0.
+	// Phase-one optimum: w must be 0.
 	if obj[rhs].Sign() != 0 {
 		return lpResult{feasible: false}, nil
 	}
-	vals := make([]Int, nx+ns+nr)
-	for r := 0; r < nr; r++ {
-		vals[basis[r]] = rows[r][rhs]
-	}
 	x := make([]Int, nv)
-	for j := 0; j < nv; j++ {
-		x[j] = vals[j].Sub(vals[nv+j])
+	dens := make([]Int, nv)
+	for j := range dens {
+		dens[j] = NewInt(1)
 	}
-	return lpResult{feasible: true, x: x, den: D}, nil
+	for r := 0; r < nr; r++ {
+		b := basis[r]
+		if b >= nx {
+			continue
+		}
+		num, den := rows[r][rhs], rows[r][b]
+		g := Gcd(num, den)
+		if !g.IsZero() && !g.IsOne() {
+			num, den = num.FloorDiv(g), den.FloorDiv(g)
+		}
+		j := b
+		if b >= nv {
+			j = b - nv
+			num = num.Neg()
+		}
+		// x_j = x+_j - x-_j; at a vertex at most one of them is basic
+		// and nonzero, but add to be safe.
+		x[j] = x[j].Mul(den).Add(num.Mul(dens[j]))
+		dens[j] = dens[j].Mul(den)
+	}
+	return lpResult{feasible: true, x: x, dens: dens}, nil
+}
+
+// reduceRow divides a row by the gcd of its entries when they grow large.
+func reduceRow(row []Int) {
+	large := false
+	for _, v := range row {
+		if v.big != nil || v.small > 1<<20 || v.small < -(1<<20) {
+			large = true
+			break
+		}
+	}
+	if !large {
+		return
+	}
+	g := rowGcd(row, len(row))
+	if g.IsZero() || g.IsOne() {
+		return
+	}
+	for j := range row {
+		row[j] = row[j].FloorDiv(g)
+	}
 }
 
 // bbResult is the outcome of the bounded branch-and-bound search.
@@ -186,10 +219,10 @@ func branchAndBound(m *meter, eqs, ineqs [][]Int, nv int, maxNodes int) (bbResul
 		}
 		// Branch on the first fractional coordinate.
 		for j := 0; j < nv; j++ {
-			if res.x[j].Mod(res.den).IsZero() {
+			if res.x[j].Mod(res.dens[j]).IsZero() {
 				continue
 			}
-			fl := res.x[j].FloorDiv(res.den)
+			fl := res.x[j].FloorDiv(res.dens[j])
 			lo := make([]Int, nv+1) // fl - x_j >= 0
 			lo[j], lo[nv] = NewInt(-1), fl
 			hi := make([]Int, nv+1) // x_j - fl - 1 >= 0
