@@ -284,8 +284,9 @@ func (c *ExprChecker) isConstraintLike(x syntax.Expr) bool {
 }
 
 // isUntyped reports whether x is a literal expression whose type comes
-// from its context: a numeric literal, possibly negated or combined with
-// other such literals by arithmetic.
+// from its context: a numeric literal, possibly negated, combined with
+// other such literals by arithmetic, or passed to a built-in function
+// (select(c, 1, 2), max(0, 1.5)).
 func isUntyped(x syntax.Expr) bool {
 	switch x := x.(type) {
 	case *syntax.Lit:
@@ -294,6 +295,21 @@ func isUntyped(x syntax.Expr) bool {
 		return (x.Op == syntax.OpNeg || x.Op == syntax.OpBitNot) && isUntyped(x.X)
 	case *syntax.Binary:
 		return !x.Op.IsComparison() && !x.Op.IsLogical() && isUntyped(x.X) && isUntyped(x.Y)
+	case *syntax.Call:
+		b, ok := value.LookupBuiltin(x.Fun.Name)
+		if !ok || len(x.Args) != b.Arity {
+			return false
+		}
+		args := x.Args
+		if b.Name == "select" {
+			args = args[1:] // the condition is a bool whatever the context
+		}
+		for _, a := range args {
+			if !isUntyped(a) {
+				return false
+			}
+		}
+		return true
 	}
 	return false
 }
@@ -444,6 +460,9 @@ func (c *ExprChecker) untyped(x syntax.Expr, t syntax.Type) syntax.Type {
 			return syntax.Invalid
 		}
 		return c.record(x, t)
+	case *syntax.Call:
+		b, _ := value.LookupBuiltin(x.Fun.Name)
+		return c.builtin(x, b, t)
 	case *syntax.Binary:
 		l := c.untyped(x.X, t)
 		r := c.untyped(x.Y, t)
@@ -587,7 +606,7 @@ func (c *ExprChecker) call(x *syntax.Call, want syntax.Type) syntax.Type {
 			return c.record(x, t)
 		}
 		from := syntax.Invalid
-		if t.IsFloat() && isUntyped(arg) {
+		if t.IsFloat() && isUntyped(arg) && hasFloatLit(arg) {
 			// f32(0.1) is the f32 nearest 0.1, not a rounded f64.
 			from = t
 		}

@@ -116,6 +116,11 @@ func TestExprChecker(t *testing.T) {
 		{"value", "0 <= X(i) < 10", syntax.Bool, ""},
 		{"value", "abs(X(i)) + clamp(X(j), 0, 10) - min(X(i), 1)", syntax.I8, ""},
 		{"value", "f(i)", syntax.F32, "e:1:1: undefined: f"},
+		{"value", "select(true, 1, 2) < X(i)", syntax.Bool, ""},
+		{"value", "max(0, 100) + X(i)", syntax.I8, ""},
+		{"value", "max(0, 200) + X(i)", syntax.I8, "e:1:8: integer literal 200 does not fit i8"},
+		{"value", "f32(1 >> 2) + f32(0.1)", syntax.F32, ""},
+		{"value", "sqrt(2) + A(i, k)", syntax.F32, ""},
 	}
 	for _, c := range cases {
 		_, _, got := checkExpr(t, c.kind, c.text, c.want)
