@@ -79,18 +79,40 @@ type Apply struct {
 	Arg Expr
 }
 
+// Pos implements Expr.
 func (e *Literal) Pos() syntax.Pos { return e.At }
-func (e *Name) Pos() syntax.Pos    { return e.At }
-func (e *Paren) Pos() syntax.Pos   { return e.At }
-func (e *Unary) Pos() syntax.Pos   { return e.At }
-func (e *Binary) Pos() syntax.Pos  { return e.At }
-func (e *Inverse) Pos() syntax.Pos { return e.At }
-func (e *Apply) Pos() syntax.Pos   { return e.At }
 
+// Pos implements Expr.
+func (e *Name) Pos() syntax.Pos { return e.At }
+
+// Pos implements Expr.
+func (e *Paren) Pos() syntax.Pos { return e.At }
+
+// Pos implements Expr.
+func (e *Unary) Pos() syntax.Pos { return e.At }
+
+// Pos implements Expr.
+func (e *Binary) Pos() syntax.Pos { return e.At }
+
+// Pos implements Expr.
+func (e *Inverse) Pos() syntax.Pos { return e.At }
+
+// Pos implements Expr.
+func (e *Apply) Pos() syntax.Pos { return e.At }
+
+// String implements Expr.
 func (e *Literal) String() string { return e.Text }
-func (e *Name) String() string    { return e.Name }
-func (e *Paren) String() string   { return "(" + e.X.String() + ")" }
-func (e *Unary) String() string   { return e.Op + " " + e.X.String() }
+
+// String implements Expr.
+func (e *Name) String() string { return e.Name }
+
+// String implements Expr.
+func (e *Paren) String() string { return "(" + e.X.String() + ")" }
+
+// String implements Expr.
+func (e *Unary) String() string { return e.Op + " " + e.X.String() }
+
+// String implements Expr.
 func (e *Binary) String() string {
 	var b strings.Builder
 	b.WriteString(e.X.String())
@@ -100,5 +122,9 @@ func (e *Binary) String() string {
 	b.WriteString(e.Y.String())
 	return b.String()
 }
+
+// String implements Expr.
 func (e *Inverse) String() string { return e.X.String() + "^-1" }
-func (e *Apply) String() string   { return e.F.String() + "(" + e.Arg.String() + ")" }
+
+// String implements Expr.
+func (e *Apply) String() string { return e.F.String() + "(" + e.Arg.String() + ")" }

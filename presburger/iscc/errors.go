@@ -38,6 +38,7 @@ type FailedError struct {
 	Failed, Total int    // failed statements, and all non-empty statements
 }
 
+// Error returns "name: F of T statements failed".
 func (e *FailedError) Error() string {
 	return fmt.Sprintf("%s: %d of %d statements failed", e.Name, e.Failed, e.Total)
 }

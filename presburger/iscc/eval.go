@@ -151,7 +151,7 @@ func (ev *evaluator) literal(x *Literal) (Value, *Error) {
 		}
 		return Value{}, ev.errorf(x.At, err, "%v", err)
 	}
-	v, err := SetValue(u)
+	v, err := UnionValue(u)
 	if err != nil {
 		return Value{}, ev.errorf(x.At, err, "literal %v", err)
 	}

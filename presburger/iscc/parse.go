@@ -209,7 +209,8 @@ func (p *parser) primary() Expr {
 // Parse parses every statement of src. It returns the statements that
 // parsed (empty statements are dropped) and one error per malformed
 // statement; parsing resumes after the ";" that ends a malformed
-// statement.
+// statement. Literals are only delimited here: their contents are parsed
+// (and their errors reported) when they are evaluated.
 func Parse(src *syntax.Source) ([]*Stmt, syntax.ErrorList) {
 	var (
 		stmts []*Stmt

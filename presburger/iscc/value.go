@@ -19,6 +19,7 @@ const (
 	Bool                 // the result of a test
 )
 
+// String returns "set", "relation" or "boolean".
 func (k Kind) String() string {
 	switch k {
 	case Set:
@@ -47,8 +48,10 @@ type Value struct {
 	b    bool
 }
 
-// SetValue returns u as a value; u must not mix sets and relations.
-func SetValue(u *presburger.UnionMap) (Value, error) {
+// UnionValue returns u as a value: a Set if its components are sets (or
+// if it has none), a Relation if they are relations. It fails if u mixes
+// sets and relations.
+func UnionValue(u *presburger.UnionMap) (Value, error) {
 	sets, rels := 0, 0
 	for _, m := range u.Maps() {
 		if m.Space().IsSet() {
