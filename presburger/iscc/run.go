@@ -13,7 +13,7 @@ import (
 
 // Run executes the script read from r, named name in error messages, with
 // a fresh Calculator. Statements are executed as soon as their ";" has
-// been read, so Run can serve an interactive session. Values are written
+// been read, so Run also serves interactive use. Values are written
 // to out, one per line; every failed statement (malformed, ill-typed, or
 // whose evaluation failed or ran out of budget) is written to errOut with
 // its position, source line and a caret, and the script continues with
