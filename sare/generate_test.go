@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 
@@ -122,7 +123,14 @@ func (g *specGen) value(t syntax.Type, d int) string {
 		}
 		return "pow(" + g.value(t, d-1) + ", " + g.value(t, d-1) + ")"
 	case 4:
-		return fmt.Sprintf("%s(%s)", t, g.value(genTypes[g.r.IntN(len(genTypes))], d-1))
+		u := genTypes[g.r.IntN(len(genTypes))]
+		inner := g.value(u, d-1)
+		if !strings.Contains(inner, "In_") {
+			// A cast of literals alone may be an index expression, where
+			// a divisor must be a positive constant.
+			inner = fmt.Sprintf("In_%s(i, j)", u)
+		}
+		return fmt.Sprintf("%s(%s)", t, inner)
 	case 5:
 		return fmt.Sprintf("%s(%s)", t, g.index(d-1))
 	case 6:
@@ -146,6 +154,12 @@ func (g *specGen) spec() string {
 		fmt.Fprintf(&b, "T_%s(i, j) = %s where not (%s)\n", t, g.value(t, 2), "i == j")
 		outs = append(outs, "T_"+t.String())
 	}
+	// A recurrence along k, reading the other tensors.
+	t := genTypes[g.r.IntN(len(genTypes))]
+	fmt.Fprintf(&b, "tensor Rec(i, j, k) : %s\n", t)
+	fmt.Fprintf(&b, "Rec(i, j, k) = %s where k == -1\n", g.value(t, 2))
+	fmt.Fprintf(&b, "Rec(i, j, k) = select(%s, Rec(i, j, k - 1), T_%s(k, i)) where 0 <= k < N + 2\n", g.value(syntax.Bool, 2), t)
+	outs = append(outs, "Rec")
 	fmt.Fprintf(&b, "output %s\n", strings.Join(outs, ", "))
 	return b.String()
 }
@@ -155,11 +169,20 @@ func (g *specGen) spec() string {
 // JSON, and evaluate without any error but those a valid specification
 // may meet (overlapping equations, index overflow).
 func TestGeneratedSpecs(t *testing.T) {
-	g := &specGen{r: rand.New(rand.NewPCG(2026, 11))}
+	seed := uint64(2026)
 	n := 100
 	if testing.Short() {
 		n = 30
 	}
+	// SARE_GEN_SPECS=count[,seed] runs a longer or different campaign.
+	if env := os.Getenv("SARE_GEN_SPECS"); env != "" {
+		if _, err := fmt.Sscanf(env, "%d,%d", &n, &seed); err != nil {
+			if _, err := fmt.Sscanf(env, "%d", &n); err != nil {
+				t.Fatalf("SARE_GEN_SPECS=%q: want count[,seed]", env)
+			}
+		}
+	}
+	g := &specGen{r: rand.New(rand.NewPCG(seed, 11))}
 	for k := range n {
 		text := g.spec()
 		src := &syntax.Source{Name: fmt.Sprintf("gen%d.sare", k), Text: text}
@@ -178,7 +201,11 @@ func TestGeneratedSpecs(t *testing.T) {
 			}
 			for i := int64(-2); i <= 2; i++ {
 				for j := int64(-1); j <= 1; j++ {
-					_, err := ev.Eval(context.Background(), tensor.Name.Name, []int64{i, j})
+					idx := []int64{i, j}
+					if tensor.Rank() == 3 {
+						idx = append(idx, i+j+2)
+					}
+					_, err := ev.Eval(context.Background(), tensor.Name.Name, idx)
 					if err != nil && !expectedEvalError(err) {
 						t.Fatalf("%s(%d, %d): %v\n%s", tensor.Name.Name, i, j, err, text)
 					}
