@@ -326,10 +326,27 @@ func hasFloatLit(x syntax.Expr) bool {
 	return found
 }
 
+// needsFloat reports whether the literal expression x can only be a
+// float: it has a float literal or calls a float function (sqrt(2)).
+func needsFloat(x syntax.Expr) bool {
+	found := false
+	syntax.Inspect(x, func(y syntax.Expr) bool {
+		switch y := y.(type) {
+		case *syntax.Lit:
+			found = found || y.Kind == syntax.FloatLiteral
+		case *syntax.Call:
+			b, ok := value.LookupBuiltin(y.Fun.Name)
+			found = found || ok && b.FloatOnly
+		}
+		return !found
+	})
+	return found
+}
+
 // defaultType is the type of a literal expression with no context: f64
-// if it has a float literal, i64 (an exact integer) otherwise.
+// if it can only be a float, i64 (an exact integer) otherwise.
 func defaultType(x syntax.Expr) syntax.Type {
-	if hasFloatLit(x) {
+	if needsFloat(x) {
 		return syntax.F64
 	}
 	return syntax.I64
@@ -518,7 +535,7 @@ func (c *ExprChecker) unify(xs []syntax.Expr, want syntax.Type) syntax.Type {
 		if t == syntax.Invalid {
 			t = syntax.I64
 			for _, x := range xs {
-				if hasFloatLit(x) {
+				if needsFloat(x) {
 					t = syntax.F64
 				}
 			}

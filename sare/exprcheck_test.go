@@ -121,6 +121,8 @@ func TestExprChecker(t *testing.T) {
 		{"value", "max(0, 200) + X(i)", syntax.I8, "e:1:8: integer literal 200 does not fit i8"},
 		{"value", "f32(1 >> 2) + f32(0.1)", syntax.F32, ""},
 		{"value", "sqrt(2) + A(i, k)", syntax.F32, ""},
+		{"value", "-3 > sin(3)", syntax.Bool, ""},
+		{"value", "u8(max(min(2., 2.), 1))", syntax.U8, ""},
 	}
 	for _, c := range cases {
 		_, _, got := checkExpr(t, c.kind, c.text, c.want)
