@@ -46,6 +46,9 @@ func (c *Calculator) Exec(ctx context.Context, src *syntax.Source, s *Stmt, w io
 		c.vars[s.Name] = v
 		return nil
 	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	text, ferr := Format(ctx, v)
 	if ferr != nil {
 		return newError(src, s.Pos, ferr, "printing: %v", ferr)
@@ -56,9 +59,13 @@ func (c *Calculator) Exec(ctx context.Context, src *syntax.Source, s *Stmt, w io
 	return nil
 }
 
-// Eval returns the value of x, an expression of src. It never panics: an
-// internal failure of the engine is reported as an *Error at x.
+// Eval returns the value of x, an expression of src (a nil ctx means
+// context.Background()). It never panics: an internal failure of the
+// engine is reported as an *Error at x.
 func (c *Calculator) Eval(ctx context.Context, src *syntax.Source, x Expr) (v Value, err error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	ev := &evaluator{ctx: ctx, src: src, vars: c.vars}
 	defer func() {
 		if r := recover(); r != nil {
