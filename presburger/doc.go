@@ -13,18 +13,30 @@
 //     are integer divisions floor(aff/d) or plain existential variables;
 //     normalisation.
 //   - empty.go: exact integer emptiness (the Omega test) and Sample.
+//   - lp.go: an exact rational simplex and a bounded branch-and-bound
+//     search, used as shortcuts inside the Omega test.
 //   - elim.go: exact elimination of existential variables into divisions
 //     (needed to negate a conjunction).
 //   - map.go: Map, a finite union of BasicMaps in one space, and every
 //     set/relation operation (intersect, subtract, apply, product, ...).
+//   - redundant.go: Simplify (empty pieces, contained pieces, redundant
+//     constraints, implicit equalities), all by exact emptiness tests.
 //   - union.go: UnionMap, maps over several spaces (isl's union_map and
 //     union_set).
 //   - print.go, parse.go: isl text notation in both directions.
 //   - budget.go: context-carried budgets for the exponential operations.
 //
 // Sets are relations whose space has no input tuple; the same types and
-// method names serve both. Every operation is exact over the integers;
+// method names serve both (there are no separate Set types: a "set" is a
+// *Map whose Space().IsSet() holds, a "union set" a *UnionMap of sets). Every operation is exact over the integers;
 // operations that can take exponential time take a context.Context that
 // also carries a Budget (see WithBudget) and fail with an error wrapping
-// ErrBudget or the context's error rather than running away.
+// ErrBudget or the context's error rather than running away. Methods
+// without a context (Intersect, Union, Reverse, ApplyRange, ...) are
+// polynomial in the sizes of their operands and never test emptiness, so
+// their results may contain empty pieces; Simplify removes them.
+//
+// Programming errors (a constraint row of the wrong width, a division with
+// a non-positive denominator, pieces of different shapes in NewMap) panic,
+// like an out-of-range slice index; every other failure is an error value.
 package presburger

@@ -16,15 +16,20 @@ type Map struct {
 	basics []*BasicMap
 }
 
-// NewMap returns the union of basics, which must all live in space (same
-// tuples; parameters are aligned to space's parameter list, which is
-// extended with any parameter a piece has and space lacks).
+// NewMap returns the union of basics, which must all live in space: same
+// tuple shapes (numbers of input and output dimensions); parameters are
+// aligned by name to space's parameter list, which is extended with any
+// parameter a piece has and space lacks. It panics if a piece has a
+// different number of input or output dimensions (a programming error).
 func NewMap(space Space, basics ...*BasicMap) *Map {
 	m := &Map{space: space.Copy()}
 	for _, b := range basics {
 		m.space.Params = alignParamNames(m.space.Params, b.space.Params)
 	}
 	for _, b := range basics {
+		if b.nI != space.NumIn() || b.nO != space.NumOut() {
+			panic(fmt.Sprintf("presburger: NewMap: piece in %s does not fit space %s", b.space, space))
+		}
 		if b.empty {
 			continue
 		}
@@ -490,6 +495,9 @@ func (m *Map) Params() *Map {
 // tuples must be flat unless all their dimensions are projected (a nested
 // tuple then becomes an empty flat tuple with the same name).
 func (m *Map) ProjectOut(kind DimKind, first, n int) (*Map, error) {
+	if kind < DimParam || kind > DimOut {
+		return nil, fmt.Errorf("presburger: project out: bad dimension kind %d", kind)
+	}
 	np, ni, no := m.space.NumParams(), m.space.NumIn(), m.space.NumOut()
 	size := []int{np, ni, no}[kind]
 	if first < 0 || n < 0 || first+n > size {
@@ -798,6 +806,9 @@ func (m *Map) FixParam(name string, v Int) (*Map, error) {
 
 // FixDim returns the points of m whose dimension pos of kind equals v.
 func (m *Map) FixDim(kind DimKind, pos int, v Int) (*Map, error) {
+	if kind < DimParam || kind > DimOut {
+		return nil, fmt.Errorf("presburger: fix dimension: bad dimension kind %d", kind)
+	}
 	np, ni, no := m.space.NumParams(), m.space.NumIn(), m.space.NumOut()
 	size := []int{np, ni, no}[kind]
 	if pos < 0 || pos >= size {
