@@ -66,6 +66,10 @@ func TestPresburgerBudgetAndUsage(t *testing.T) {
 	if code != exitMalformed || !strings.Contains(errs, "budget exhausted") {
 		t.Errorf("small budget: exit %d, stderr %q", code, errs)
 	}
+	code, out, errs := augurIn("{ [i] };\n", "presburger", "--timeout", "1ns")
+	if code != exitMalformed || out != "" || !strings.Contains(errs, "<stdin>:1:1: interrupted: context deadline exceeded") {
+		t.Errorf("timeout: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
 	if code, _, errs := augurIn("", "presburger", filepath.Join(t.TempDir(), "missing.iscc")); code != exitMalformed || !strings.Contains(errs, "no such file") {
 		t.Errorf("missing file: exit %d, stderr %q", code, errs)
 	}

@@ -19,7 +19,7 @@ import (
 
 const box = 3 // every dimension ranges over [-box, box]
 
-var bruteTrials = flag.Int("brute.trials", 25, "random scripts checked by TestOperatorsAgainstEnumeration")
+var bruteTrials = flag.Int("brute.trials", 15, "random scripts checked by TestOperatorsAgainstEnumeration")
 
 func boxed(dims ...string) string {
 	var cs []string
