@@ -1,0 +1,52 @@
+package presburger
+
+import (
+	"context"
+	"math/rand"
+	"testing"
+)
+
+// TestPrintParseRoundTrip prints random relations (with divisions and
+// existentials, sets and maps, nested tuples) and parses them back: the
+// result must be equal, and must contain exactly the enumerated points.
+func TestPrintParseRoundTrip(t *testing.T) {
+	g := randGen{rand.New(rand.NewSource(8))}
+	ctx := context.Background()
+	n := propCount(300)
+	for it := 0; it < n; it++ {
+		ps := randParams(g)
+		var sp Space
+		switch g.r.Intn(3) {
+		case 0:
+			sp = g.randSetSpace(ps)
+		case 1:
+			sp = g.randMapSpace(ps)
+		default:
+			sp = SetSpace(ps, NestedTuple("W", FlatTuple("S", "i"), FlatTuple("", "")))
+		}
+		m := g.randMap(sp, 3, 4)
+		text := m.String()
+		back, err := ParseMap(text)
+		if err != nil {
+			t.Fatalf("case %d: reparse %q: %v", it, text, err)
+		}
+		if !back.space.SameTuples(m.space) || !sameStrings(back.space.Params, m.space.Params) {
+			t.Fatalf("case %d: space %v became %v", it, m.space, back.space)
+		}
+		checkPoints(t, it, "roundtrip", back, boxB, false, func(p []Int) bool { return bruteMapContains(m, p) })
+		if it%10 == 0 {
+			if eq, err := back.IsEqual(ctx, m); err != nil || !eq {
+				t.Fatalf("case %d: %q not equal after round trip (%v)", it, text, err)
+			}
+		}
+		u := NewUnionMap(m, g.randMap(g.randSetSpace(ps), 2, 3))
+		ub, err := ParseUnionMap(u.String())
+		if err != nil {
+			t.Fatalf("case %d: reparse union %q: %v", it, u.String(), err)
+		}
+		if eq, err := ub.IsEqual(ctx, u); err != nil || !eq {
+			t.Fatalf("case %d: union %q not equal after round trip (%v)", it, u.String(), err)
+		}
+	}
+	t.Logf("%d cases", n)
+}
