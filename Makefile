@@ -18,11 +18,15 @@ test:
 	$(GO) vet ./...
 	$(GO) test ./...
 
-## fuzz: run every parser's fuzz target for FUZZTIME each.
+## fuzz: run every fuzz target for FUZZTIME each.
+FUZZ_TARGETS := syntax:FuzzParseExpr value:FuzzLiteral sare:FuzzParse sched:FuzzParse \
+	presburger:FuzzParse presburger/iscc:FuzzParse presburger/iscc:FuzzRun
 fuzz:
-	$(GO) test ./sare -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./sched -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./presburger -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  pkg=$${t%%:*}; fn=$${t#*:}; \
+	  echo "== $$pkg $$fn"; \
+	  $(GO) test ./$$pkg -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME); \
+	done
 
 ## bench: run the benchmarks.
 bench:
