@@ -271,6 +271,9 @@ func compare(op syntax.Op, a, b int64) bool {
 // types the checker recorded for x. Every operand is evaluated (select is
 // eager), and undefined values propagate.
 func EvalValue(x syntax.Expr, info *Info, env Env) (value.Value, error) {
+	if info == nil {
+		return value.Value{}, errors.New("evaluate value expression: no type information")
+	}
 	t, ok := info.Types[x]
 	if !ok {
 		return value.Value{}, errorAt(x.Pos(), "%s was not type-checked", syntax.ExprString(x))

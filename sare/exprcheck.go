@@ -33,8 +33,8 @@ func NewInfo() *Info { return &Info{Types: make(map[syntax.Expr]syntax.Type)} }
 
 // ExprChecker checks the three sublanguages of expressions: quasi-affine
 // index expressions, constraints and typed value expressions. Errors go to
-// R, which must not be nil; the types of value expressions go to Info (if
-// not nil).
+// R; the types of value expressions go to Info (if not nil). R and Scope
+// must not be nil.
 type ExprChecker struct {
 	R     *syntax.Reporter
 	Scope Scope
