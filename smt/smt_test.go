@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 )
 
 func newCtx(t testing.TB, opts ...Option) *Context {
@@ -26,7 +27,11 @@ func solve(t testing.TB, c *Context, fs ...*Term) (Result, *Solver) {
 	if err := s.Assert(fs...); err != nil {
 		t.Fatal(err)
 	}
-	r, err := s.Check(context.Background())
+	// No test query should take long: a deadline turns a hang into a
+	// failure.
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	r, err := s.Check(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
