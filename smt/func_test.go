@@ -2,8 +2,8 @@ package smt
 
 import (
 	"context"
-	"time"
 	"testing"
+	"time"
 )
 
 // defineSum defines sum(n) = if n <= 0 then 0 else n + sum(n-1).
