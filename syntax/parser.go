@@ -352,27 +352,25 @@ func (p *Parser) comparison(x Expr) Expr {
 	return &Chain{Operands: operands, Ops: ops}
 }
 
-func (p *Parser) enter() bool {
+// nested parses one level of nesting with f, or reports an error and
+// returns a placeholder when the nesting is too deep.
+func (p *Parser) nested(pos Pos, f func() Expr) Expr {
 	p.depth++
+	defer func() { p.depth-- }()
 	if p.depth > maxDepth {
 		p.ErrorAt(p.Tok().Pos, "expression nested too deeply")
-		return false
+		return p.bad(pos)
 	}
-	return true
+	return f()
 }
-
-func (p *Parser) leave() { p.depth-- }
 
 func (p *Parser) not() Expr {
 	t := p.Tok()
 	if t.Kind == Bang || (t.Kind == Name && t.Text == "not") {
-		if !p.enter() {
-			p.leave()
-			return p.bad(t.Pos)
-		}
-		defer p.leave()
-		p.Next()
-		return &Unary{OpPos: t.Pos, Op: OpNot, X: p.not()}
+		return p.nested(t.Pos, func() Expr {
+			p.Next()
+			return &Unary{OpPos: t.Pos, Op: OpNot, X: p.not()}
+		})
 	}
 	return p.binary(4)
 }
@@ -388,13 +386,10 @@ func (p *Parser) unary() Expr {
 	default:
 		return p.primary()
 	}
-	if !p.enter() {
-		p.leave()
-		return p.bad(t.Pos)
-	}
-	defer p.leave()
-	p.Next()
-	return &Unary{OpPos: t.Pos, Op: op, X: p.unary()}
+	return p.nested(t.Pos, func() Expr {
+		p.Next()
+		return &Unary{OpPos: t.Pos, Op: op, X: p.unary()}
+	})
 }
 
 // bad returns the placeholder expression used after a syntax error.
@@ -423,35 +418,24 @@ func (p *Parser) primary() Expr {
 		id := &Ident{NamePos: t.Pos, Name: t.Text}
 		switch p.Tok().Kind {
 		case LParen:
-			if !p.enter() {
-				p.leave()
-				return p.bad(t.Pos)
-			}
-			defer p.leave()
-			p.Next()
-			return &Call{Fun: id, Args: p.ParseExprList(RParen)}
+			return p.nested(t.Pos, func() Expr {
+				p.Next()
+				return &Call{Fun: id, Args: p.ParseExprList(RParen)}
+			})
 		case LBrack:
-			if !p.enter() {
-				p.leave()
-				return p.bad(t.Pos)
-			}
-			defer p.leave()
-			p.Next()
-			return &Index{Array: id, Indices: p.ParseExprList(RBrack)}
+			return p.nested(t.Pos, func() Expr {
+				p.Next()
+				return &Index{Array: id, Indices: p.ParseExprList(RBrack)}
+			})
 		}
 		return id
 	case LParen:
-		if !p.enter() {
-			p.leave()
-			return p.bad(t.Pos)
-		}
-		defer p.leave()
-		p.Next()
-		x := p.ParseExpr()
-		if !p.Expect(RParen) {
+		return p.nested(t.Pos, func() Expr {
+			p.Next()
+			x := p.ParseExpr()
+			p.Expect(RParen)
 			return x
-		}
-		return x
+		})
 	}
 	p.ErrorExpected("an expression")
 	return p.bad(t.Pos)
