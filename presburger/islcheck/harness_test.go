@@ -115,6 +115,22 @@ func differ(ours, isl, note string) result { return result{disagree, ours, isl, 
 type env struct {
 	c   *Ctx
 	ctx context.Context
+	// piecesOurs and piecesIsl count the conjunctions of the results
+	// compared by compare, on each side.
+	piecesOurs, piecesIsl int
+}
+
+// numBasic returns the number of conjunctions of a set or map (0 for
+// unions).
+func numBasic(o iobj) int {
+	var n int
+	switch {
+	case o.s != nil:
+		n, _ = o.s.NumBasic()
+	case o.m != nil:
+		n, _ = o.m.NumBasic()
+	}
+	return n
 }
 
 // parse reads o in both libraries.
@@ -146,7 +162,14 @@ func (e *env) compare(ours fmt.Stringer, theirs iobj) result {
 	defer back.Free()
 	eq, err := back.equal(theirs)
 	if err != nil {
+		if strings.Contains(err.Error(), "quota") {
+			return oracleFailed(err)
+		}
 		return differ(txt, theirs.String(), "isl cannot compare: "+err.Error())
+	}
+	if n, ok := ours.(interface{ NumBasics() int }); ok {
+		e.piecesOurs += n.NumBasics()
+		e.piecesIsl += numBasic(theirs)
 	}
 	if !eq {
 		return differ(txt, theirs.String(), "")
@@ -188,6 +211,7 @@ type op struct {
 
 type counts struct {
 	agree, disagree, oursErr, islErr, skip int
+	piecesOurs, piecesIsl                  int
 	elapsed, slowest                       time.Duration
 	slowCase                               string
 }
@@ -199,18 +223,34 @@ type failure struct {
 	res    result
 }
 
-const engineTimeout = 3 * time.Second
+// islMaxOps bounds the work of one isl call (isl's own operation count).
+const islMaxOps = 3_000_000
+
+// engineTimeout bounds one engine operation; shrinkTime bounds the
+// shrinking of one disagreement.
+const (
+	engineTimeout = 2 * time.Second
+	shrinkTime    = 20 * time.Second
+)
 
 func runCase(c *Ctx, o op, in []obj) (res result) {
+	res, _ = runCaseEnv(c, o, in)
+	return res
+}
+
+// runCaseEnv runs one case and also returns its environment (with the
+// conjunction counts of the compared results).
+func runCaseEnv(c *Ctx, o op, in []obj) (res result, e *env) {
 	ctx, cancel := context.WithTimeout(context.Background(), engineTimeout)
 	defer cancel()
-	c.SetMaxOperations(20_000_000)
+	c.SetMaxOperations(islMaxOps)
+	e = &env{c: c, ctx: ctx}
 	defer func() {
 		if r := recover(); r != nil {
 			res = differ(fmt.Sprintf("panic: %v", r), "", "engine panicked")
 		}
 	}()
-	return o.run(&env{c, ctx}, in)
+	return o.run(e, in), e
 }
 
 // shrink removes pieces and atoms from in as long as the case keeps
@@ -220,7 +260,8 @@ func shrink(c *Ctx, o op, in []obj, res result) ([]obj, result) {
 	for i := range in {
 		cur[i] = in[i].copy()
 	}
-	for rounds := 0; rounds < 200; rounds++ {
+	deadline := time.Now().Add(shrinkTime)
+	for rounds := 0; rounds < 200 && time.Now().Before(deadline); rounds++ {
 		changed := false
 		for k := range cur {
 			for p := 0; p < len(cur[k].pieces) && !changed; p++ {
@@ -277,7 +318,9 @@ func runOps(t *testing.T, seed uint64, n int, ops []op) {
 		for i := 0; i < n; i++ {
 			in := o.gen(g)
 			t0 := time.Now()
-			res := runCase(c, o, in)
+			res, e := runCaseEnv(c, o, in)
+			cn.piecesOurs += e.piecesOurs
+			cn.piecesIsl += e.piecesIsl
 			if d := time.Since(t0); d > cn.slowest {
 				cn.slowest, cn.slowCase = d, inputsString(in)
 			}
@@ -295,6 +338,7 @@ func runOps(t *testing.T, seed uint64, n int, ops []op) {
 				cn.skip++
 			case disagree:
 				cn.disagree++
+				t.Logf("%s: disagreement on %s\nengine: %s\nisl:    %s\n%s", o.name, inputsString(in), res.ours, res.isl, res.note)
 				small, sres := shrink(c, o, in, res)
 				key := inputsString(small)
 				if seen[key] {
@@ -315,10 +359,10 @@ func runOps(t *testing.T, seed uint64, n int, ops []op) {
 	}
 	sort.Strings(names)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-24s %6s %6s %8s %6s %6s %8s\n", "operation", "agree", "differ", "ourerr", "islerr", "skip", "time")
+	fmt.Fprintf(&b, "%-24s %6s %6s %8s %6s %6s %8s %14s\n", "operation", "agree", "differ", "ourerr", "islerr", "skip", "time", "pieces ours/isl")
 	for _, k := range names {
 		cn := total[k]
-		fmt.Fprintf(&b, "%-24s %6d %6d %8d %6d %6d %8s\n", k, cn.agree, cn.disagree, cn.oursErr, cn.islErr, cn.skip, cn.elapsed.Round(time.Millisecond))
+		fmt.Fprintf(&b, "%-24s %6d %6d %8d %6d %6d %8s %7d/%d\n", k, cn.agree, cn.disagree, cn.oursErr, cn.islErr, cn.skip, cn.elapsed.Round(time.Millisecond), cn.piecesOurs, cn.piecesIsl)
 	}
 	t.Logf("differential results (seed %d, %d cases per operation):\n%s", seed, n, b.String())
 	if constDivs > 0 {

@@ -311,6 +311,18 @@ func (s *Set) IsEqual(o *Set) (bool, error) {
 	return s.ctx.boolean("set_is_equal", C.isl_set_is_equal(s.p, o.p))
 }
 
+// NumBasic returns the number of conjunctions isl keeps for s.
+func (s *Set) NumBasic() (int, error) {
+	if err := check(s.ctx, s); err != nil {
+		return 0, err
+	}
+	n := C.isl_set_n_basic_set(s.p)
+	if n < 0 {
+		return 0, s.ctx.islError("set_n_basic_set")
+	}
+	return int(n), nil
+}
+
 // ---------------------------------------------------------------------------
 // Relations
 
@@ -526,6 +538,18 @@ func (m *Map) IsInjective() (bool, error) {
 		return false, err
 	}
 	return m.ctx.boolean("map_is_injective", C.isl_map_is_injective(m.p))
+}
+
+// NumBasic returns the number of conjunctions isl keeps for m.
+func (m *Map) NumBasic() (int, error) {
+	if err := check(m.ctx, m); err != nil {
+		return 0, err
+	}
+	n := C.isl_map_n_basic_map(m.p)
+	if n < 0 {
+		return 0, m.ctx.islError("map_n_basic_map")
+	}
+	return int(n), nil
 }
 
 // ---------------------------------------------------------------------------
