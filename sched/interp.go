@@ -261,6 +261,24 @@ func (in *interp) indexFailure(s Stmt, err error) *Failure {
 	return in.failure(IndexError, s, "%s", msg)
 }
 
+// AssumptionError reports parameter values that violate one of the
+// kernel's assumptions: the run is not possible, and says nothing about the
+// kernel's correctness.
+type AssumptionError struct {
+	Params string     // the parameter values, "N=2, M=3"
+	Assume string     // the assumption violated, printed
+	Pos    syntax.Pos // the assumption's position
+	src    *syntax.Source
+}
+
+func (e *AssumptionError) Error() string {
+	msg := fmt.Sprintf("the parameters %s violate the kernel's assumption %s", e.Params, e.Assume)
+	if e.src != nil && e.Pos.IsValid() {
+		return fmt.Sprintf("%s:%s: %s", e.src.Name, e.Pos, msg)
+	}
+	return msg
+}
+
 func (in *interp) run() error {
 	for _, a := range in.k.Assumes {
 		ok, err := sare.EvalCond(a.Cond, in)
@@ -268,7 +286,7 @@ func (in *interp) run() error {
 			return fmt.Errorf("kernel assumption %s: %w", syntax.ExprString(a.Cond), err)
 		}
 		if !ok {
-			return fmt.Errorf("the parameters %s violate the kernel's assumption %s", in.formatParams(), syntax.ExprString(a.Cond))
+			return &AssumptionError{Params: in.formatParams(), Assume: syntax.ExprString(a.Cond), Pos: a.Cond.Pos(), src: in.k.Src}
 		}
 	}
 	for _, p := range in.k.Params {

@@ -155,7 +155,7 @@ func TestRunUsage(t *testing.T) {
 	}{
 		{[]string{"run", spec, prog, "--param", "N=10"}, exitUsage, "no value for parameter M"},
 		{[]string{"run", spec, prog, "--param", "N=ten", "--param", "M=2"}, exitUsage, "not an integer"},
-		{[]string{"run", spec, prog, "--param", "N=2", "--param", "M=2"}, exitMalformed, "violate"},
+		{[]string{"run", spec, prog, "--param", "N=2", "--param", "M=2"}, exitUsage, "outer_split.sched:6:8: the parameters N=2 M=2 violate the kernel's assumption N >= 4 and M >= 1"},
 		{[]string{"run", spec, prog, "--param", "N=8", "--param", "M=2", "--trials", "3"}, exitOK, "ok: 3 trials"},
 	} {
 		code, out, errs := augur(c.args...)

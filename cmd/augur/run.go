@@ -146,9 +146,10 @@ func runKernel(ctx context.Context, out, errw io.Writer, specPath, progPath stri
 		case errors.Is(err, sched.ErrBudget) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
 			fmt.Fprintf(out, "%s: INCONCLUSIVE: %v\n", label, err)
 			return silentExit(exitInconclusive)
+		case errors.As(err, new(*sched.AssumptionError)):
+			return &exitError{code: exitUsage, err: err}
 		case err != nil:
-			// Parameters violating an assumption, an ill-defined
-			// specification: not a failure of the kernel.
+			// An ill-defined specification: not a failure of the kernel.
 			return &exitError{code: exitMalformed, err: err}
 		}
 		fmt.Fprintf(out, "%s: %d assignment%s matched their annotations, %d output cell%s matched the specification\n",
