@@ -245,6 +245,10 @@ func check(z C.Z3_context, op string) error {
 		return nil
 	}
 	msg := C.GoString(C.Z3_get_error_msg(z, code))
+	// Not every Z3 function clears the code on entry
+	// (Z3_parse_smtlib2_string does not): clear it here so that an error
+	// is reported once, by the call that caused it.
+	C.Z3_set_error(z, C.Z3_OK)
 	if msg == "" {
 		msg = "error " + strconv.Itoa(int(code))
 	}

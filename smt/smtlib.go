@@ -12,8 +12,16 @@ import (
 // SMTLIB2 renders the solver's assertions as a self-contained SMT-LIB2
 // script: an optional (set-logic logic), the declarations and definitions
 // (recursive ones included) of every symbol used, the assertions, then
-// (check-sat) and (get-model). Running z3 on the script repeats the query;
+// (check-sat) and (get-model). Running z3 on the script repeats the query
+// (after unsat, z3 answers (get-model) with an error, as SMT-LIB says);
 // ParseSMTLIB2 reads the assertions back.
+//
+// The text is Z3_solver_to_string's, which declares the sorts and functions
+// the assertions use but defines every recursive function of the context,
+// used or not, and names applications of recursive functions in Z3's
+// indexed form ((_ sum 0) n), which z3 reads back. A logic given must
+// therefore admit the context's recursive definitions: keep queries over a
+// restricted logic in a context without them.
 func (s *Solver) SMTLIB2(logic string) (string, error) {
 	z, err := s.enter()
 	if err != nil {

@@ -1,0 +1,154 @@
+package smt
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// script is a query mixing theories, with its known answer.
+type script struct {
+	name  string
+	logic string
+	build func(c *Context) []*Term
+	want  Result
+}
+
+var scripts = []script{
+	{"bv-wrap", "QF_BV", func(c *Context) []*Term {
+		x := c.BVConst("x", 8)
+		return []*Term{x.BVAdd(c.BV(1, 8)).BVULt(x)}
+	}, Sat},
+	{"int-no-wrap", "QF_LIA", func(c *Context) []*Term {
+		n := c.IntConst("n")
+		return []*Term{n.Add(c.Int(1)).Lt(n)}
+	}, Unsat},
+	{"recursive", "", func(c *Context) []*Term {
+		sum := c.RecFuncDecl("sum", []*Sort{c.IntSort()}, c.IntSort())
+		n := c.IntConst("n")
+		if err := c.DefineRec(sum, []*Term{n}, n.Le(c.Int(0)).Ite(c.Int(0), n.Add(sum.Apply(n.Sub(c.Int(1)))))); err != nil {
+			return []*Term{c.termErr(err)}
+		}
+		return []*Term{sum.Apply(c.Int(10)).Ne(c.Int(55))}
+	}, Unsat},
+	{"mixed", "", func(c *Context) []*Term {
+		f := c.FuncDecl("f", []*Sort{c.IntSort(), c.BoolSort()}, c.UninterpretedSort("U"))
+		n, x := c.IntConst("n"), c.BVConst("x", 8)
+		q := c.Const("q", c.Float32Sort())
+		return []*Term{
+			f.Apply(n, c.True()).Eq(f.Apply(c.Int(3), c.False())),
+			c.Float32(0.5).FPAdd(RNE, q).FPEq(c.Float32(0.75)),
+			x.SignExt(8).BVSLt(c.BV(0, 16)),
+		}
+	}, Sat},
+	{"quantified", "", func(c *Context) []*Term {
+		h := c.FuncDecl("h", []*Sort{c.IntSort()}, c.IntSort())
+		i := c.IntConst("i")
+		return []*Term{c.Forall([]*Term{i}, h.Apply(i).Gt(i)), h.Apply(c.Int(1)).Lt(c.Int(0))}
+	}, Unsat},
+}
+
+func TestSMTLIB2RoundTrip(t *testing.T) {
+	z3, lookErr := exec.LookPath("z3")
+	for _, sc := range scripts {
+		// Z3 prints the definitions of all the recursive functions of a
+		// context, so each query has a context of its own: the QF_BV
+		// script must not define a function over Int.
+		c := newCtx(t)
+		fs := sc.build(c)
+		t.Run(sc.name, func(t *testing.T) {
+			if r, s := solve(t, c, fs...); r != sc.want {
+				t.Fatalf("check: %v (%s), want %v", r, s.ReasonUnknown(), sc.want)
+			}
+			text, err := c.SMTLIB2(sc.logic, fs...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasSuffix(text, "(check-sat)\n(get-model)\n") {
+				t.Errorf("script does not end with check-sat, get-model:\n%s", text)
+			}
+			if sc.logic != "" && !strings.HasPrefix(text, "(set-logic "+sc.logic+")\n") {
+				t.Errorf("script does not start with set-logic:\n%s", text)
+			}
+
+			// Parsed back in the same context and in a fresh one (so the
+			// script's declarations are all it relies on), the assertions
+			// give the same answer.
+			for _, pc := range []*Context{c, newCtx(t)} {
+				ts, err := pc.ParseSMTLIB2(text)
+				if err != nil {
+					t.Fatalf("parse:\n%s\n%v", text, err)
+				}
+				if r, s := solve(t, pc, ts...); r != sc.want {
+					t.Errorf("parsed script: %v (%s), want %v\n%s", r, s.ReasonUnknown(), sc.want, text)
+				}
+			}
+
+			t.Run("z3", func(t *testing.T) {
+				if lookErr != nil {
+					t.Skip("the z3 executable is not installed")
+				}
+				file := filepath.Join(t.TempDir(), sc.name+".smt2")
+				if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				// z3 exits with status 1 when (get-model) follows unsat:
+				// only its first line, the answer, matters here.
+				out, _ := exec.Command(z3, file).CombinedOutput()
+				first, _, _ := strings.Cut(string(out), "\n")
+				if first != sc.want.String() {
+					t.Errorf("z3 %s said:\n%s\nwant %v; script:\n%s", file, out, sc.want, text)
+				}
+				if sc.want == Sat && !strings.Contains(string(out), "define-fun") {
+					t.Errorf("z3 printed no model:\n%s", out)
+				}
+			})
+		})
+	}
+}
+
+func TestSolverSMTLIB2(t *testing.T) {
+	c := newCtx(t)
+	s, _ := c.NewSolver()
+	x := c.IntConst("x")
+	s.Assert(x.Gt(c.Int(2)))
+	s.Push()
+	s.Assert(x.Lt(c.Int(2)))
+	text, err := s.SMTLIB2("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := c.ParseSMTLIB2(text)
+	if err != nil || len(ts) != 2 {
+		t.Fatalf("parsed %v, %v from\n%s", ts, err, text)
+	}
+	if r, _ := s.Check(context.Background()); r != Unsat {
+		t.Errorf("solver: %v", r)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	c := newCtx(t)
+	for _, src := range []string{
+		"(assert (> x 1))",                       // undeclared
+		"(declare-fun x () Int)(assert (> x 1)",  // unbalanced
+		"(declare-fun x () Int)(assert (+ x 1))", // not boolean
+		"(declare-fun b () Bool)(assert (bvadd b b))",
+	} {
+		ts, err := c.ParseSMTLIB2(src)
+		if err == nil {
+			t.Errorf("ParseSMTLIB2(%q) = %v, no error", src, ts)
+			continue
+		}
+		t.Logf("%q: %v", src, err)
+	}
+	// The context is still usable.
+	ts, err := c.ParseSMTLIB2("(declare-fun x () Int)(assert (> x 1))(check-sat)")
+	if err != nil || len(ts) != 1 {
+		t.Fatalf("valid script: %v, %v", ts, err)
+	}
+	wantResult(t, c, Sat, ts...)
+}
