@@ -292,7 +292,17 @@ func (b *BasicMap) elimStep(m *meter) ([]*BasicMap, error) {
 			e := copyRow(r)
 			e[k] = e[k].Sub(v)
 			q.eqs = append(q.eqs, e)
-			pieces = append(pieces, q)
+			// Prune empty pins now: each would otherwise be split further.
+			if !q.normalize() {
+				continue
+			}
+			empty, err := q.isEmpty(m)
+			if err != nil {
+				return nil, fmt.Errorf("eliminating existentials: %w", err)
+			}
+			if !empty {
+				pieces = append(pieces, q)
+			}
 		}
 	}
 	return pieces, nil
