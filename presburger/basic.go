@@ -91,6 +91,19 @@ func (b *BasicMap) AllIneqs() [][]Int {
 	return out
 }
 
+// allIneqsRef is AllIneqs without copying the explicit rows (read only).
+func (b *BasicMap) allIneqsRef() [][]Int {
+	out := make([][]Int, 0, len(b.ineqs)+2*len(b.divs))
+	out = append(out, b.ineqs...)
+	for i, d := range b.divs {
+		if !d.Den.IsZero() {
+			lo, hi := b.divRows(i)
+			out = append(out, lo, hi)
+		}
+	}
+	return out
+}
+
 // Local returns the definition of local i: for a division floor(num/den),
 // its numerator row (over all columns, zero on the local itself and later
 // locals) and den > 0; for a plain existential, a nil row and den = 0.

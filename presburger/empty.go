@@ -105,7 +105,7 @@ func (p *omegaProblem) normalizeAll() bool {
 		}
 	}
 	p.eqs = eqs
-	best := make(map[string]int, len(p.ineqs))
+	best := newCoefIndex(n, len(p.ineqs))
 	ineqs := p.ineqs[:0:0]
 	var hist []bset
 	track := p.hist != nil
@@ -117,8 +117,7 @@ func (p *omegaProblem) normalizeAll() bool {
 		if isZeroRow(r2, n) {
 			continue
 		}
-		k := rowKey(r2[:n])
-		if j, ok := best[k]; ok {
+		if j := best.find(ineqs, r2, false); j >= 0 {
 			if r2[n].Cmp(ineqs[j][n]) < 0 {
 				ineqs[j] = r2
 				if track {
@@ -127,7 +126,7 @@ func (p *omegaProblem) normalizeAll() bool {
 			}
 			continue
 		}
-		best[k] = len(ineqs)
+		best.add(r2, len(ineqs))
 		ineqs = append(ineqs, r2)
 		if track {
 			hist = append(hist, p.hist[i])
@@ -142,8 +141,7 @@ func (p *omegaProblem) normalizeAll() bool {
 		if drop[i] {
 			continue
 		}
-		k := rowKey(negRow(r[:n]))
-		if j, ok := best[k]; ok && j > i && !drop[j] {
+		if j := best.find(ineqs, r, true); j > i && !drop[j] {
 			s := r[n].Add(ineqs[j][n])
 			if s.Sign() < 0 {
 				return false
@@ -485,7 +483,7 @@ var errCapped = errors.New("presburger: sub-problem size limit")
 // flatRows returns b's equalities and all inequalities (with the division
 // definitions) over its nVars variables.
 func (b *BasicMap) flatRows() (eqs, ineqs [][]Int) {
-	return b.eqs, b.AllIneqs()
+	return b.eqs, b.allIneqsRef()
 }
 
 // IsEmpty reports whether b has no integer point, for any value of the
@@ -703,4 +701,67 @@ func (p *omegaProblem) boxReduce() bool {
 	p.ineqs = keep
 	p.hist = nil
 	return p.normalizeAll()
+}
+
+// coefIndex finds rows by their coefficient vector (the first n entries),
+// or by its negation, without building string keys.
+type coefIndex struct {
+	n int
+	m map[uint64][]int
+}
+
+func newCoefIndex(n, size int) *coefIndex {
+	return &coefIndex{n: n, m: make(map[uint64][]int, size)}
+}
+
+func coefHash(r []Int, n int, neg bool) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < n; i++ {
+		v := r[i]
+		var x uint64
+		if v.big != nil {
+			x = uint64(len(v.big.Bits()))*0x9e3779b97f4a7c15 + uint64(v.big.Sign()+2)
+			if neg {
+				x = uint64(len(v.big.Bits()))*0x9e3779b97f4a7c15 + uint64(-v.big.Sign()+2)
+			}
+		} else {
+			s := v.small
+			if neg {
+				s = -s
+			}
+			x = uint64(s)
+		}
+		h ^= x
+		h *= 1099511628211
+		h ^= h >> 29
+	}
+	return h
+}
+
+func (ix *coefIndex) add(r []Int, pos int) {
+	k := coefHash(r, ix.n, false)
+	ix.m[k] = append(ix.m[k], pos)
+}
+
+// find returns the position of a row of rows whose coefficients equal r's
+// (or their negation), or -1.
+func (ix *coefIndex) find(rows [][]Int, r []Int, neg bool) int {
+	for _, j := range ix.m[coefHash(r, ix.n, neg)] {
+		o := rows[j]
+		same := true
+		for i := 0; i < ix.n; i++ {
+			want := r[i]
+			if neg {
+				want = want.Neg()
+			}
+			if !o[i].Equal(want) {
+				same = false
+				break
+			}
+		}
+		if same {
+			return j
+		}
+	}
+	return -1
 }

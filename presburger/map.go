@@ -394,7 +394,7 @@ func (b *BasicMap) containsPoint(mt *meter, point []Int) (bool, error) {
 	for _, r := range b.eqs {
 		eqs = append(eqs, sub(r))
 	}
-	all := b.AllIneqs()
+	all := b.allIneqsRef()
 	ineqs := make([][]Int, 0, len(all))
 	for _, r := range all {
 		ineqs = append(ineqs, sub(r))
