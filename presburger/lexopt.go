@@ -118,12 +118,67 @@ func lexOptBasic(ctx context.Context, mt *meter, b *BasicMap, max bool) (*PwMult
 	}
 	np := b.NumParams() + b.NumIn()
 	nO, nL := b.NumOut(), b.NumLocals()
-	nVar := nO + nL
+	nD := np + nO // dimension columns before the locals
+	// Divisions of the parameters and inputs only become division
+	// parameters of the context; the other locals are variables.
+	c := &lxContext{nPar: np}
+	pcol := make([]int, nL) // P column of a parameter division, or -1
+	vcol := make([]int, nL) // variable index of a variable local, or -1
+	nVar := nO
+	for i := 0; i < nL; i++ {
+		pcol[i], vcol[i] = -1, -1
+		num, den := b.Local(i)
+		isPar := !den.IsZero() && isZeroRow(num[np:nD], nO)
+		for j := 0; j < i && isPar; j++ {
+			if pcol[j] < 0 && !num[nD+j].IsZero() {
+				isPar = false
+			}
+		}
+		if !isPar {
+			vcol[i] = nVar
+			nVar++
+			continue
+		}
+		pnum := make([]Int, 1+np+len(c.divs))
+		pnum[0] = num[len(num)-1]
+		copy(pnum[1:], num[:np])
+		for j := 0; j < i; j++ {
+			if pcol[j] >= 0 {
+				pnum[pcol[j]] = num[nD+j]
+			}
+		}
+		pcol[i] = 1 + np + len(c.divs)
+		c.divs = append(c.divs, lxDiv{num: pnum, den: den})
+	}
 	var rows [][]Int
 	for _, e := range b.Eqs() {
 		rows = append(rows, e, negRow(e))
 	}
-	rows = append(rows, b.AllIneqs()...)
+	rows = append(rows, b.Ineqs()...)
+	for i := 0; i < nL; i++ {
+		num, den := b.Local(i)
+		if vcol[i] < 0 || den.IsZero() {
+			continue
+		}
+		lo := copyRow(num) // num - den*q >= 0
+		lo[nD+i] = lo[nD+i].Sub(den)
+		hi := negRow(num) // den*q - num + den - 1 >= 0
+		hi[nD+i] = hi[nD+i].Add(den)
+		hi[len(hi)-1] = hi[len(hi)-1].Add(den).Sub(NewInt(1))
+		rows = append(rows, lo, hi)
+	}
+	// parPart returns the P-layout part of a row.
+	parPart := func(r []Int) []Int {
+		par := make([]Int, 1+np+len(c.divs))
+		par[0] = r[len(r)-1]
+		copy(par[1:], r[:np])
+		for i := 0; i < nL; i++ {
+			if pcol[i] >= 0 {
+				par[pcol[i]] = r[nD+i]
+			}
+		}
+		return par
+	}
 	sign := make([]int64, nVar)
 	for v := range sign {
 		sign[v] = 1
@@ -133,8 +188,13 @@ func lexOptBasic(ctx context.Context, mt *meter, b *BasicMap, max bool) (*PwMult
 	}
 	varPart := func(r []Int) []Int {
 		out := make([]Int, nVar)
-		for v := 0; v < nVar; v++ {
+		for v := 0; v < nO; v++ {
 			out[v] = r[np+v].Mul(NewInt(sign[v]))
+		}
+		for i := 0; i < nL; i++ {
+			if v := vcol[i]; v >= 0 {
+				out[v] = r[nD+i].Mul(NewInt(sign[v]))
+			}
 		}
 		return out
 	}
@@ -162,13 +222,10 @@ func lexOptBasic(ctx context.Context, mt *meter, b *BasicMap, max bool) (*PwMult
 			sign[k] = -sign[k]
 		}
 	}
-	c := &lxContext{nPar: np}
 	var coefs, pars [][]Int
 	for _, r := range rows {
 		vp := varPart(r)
-		par := make([]Int, 1+np)
-		par[0] = r[len(r)-1]
-		copy(par[1:], r[:np])
+		par := parPart(r)
 		if isZeroRow(vp, nVar) {
 			c.ineqs = append(c.ineqs, par)
 			continue

@@ -387,3 +387,41 @@ func TestPwMultiAffString(t *testing.T) {
 		t.Errorf("function from %v: err = %v", m, err)
 	}
 }
+
+// Many small cases (one output, one parameter or input), with the
+// function round-tripped through its graph for some of them.
+func TestLexOptRandomSmall(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	ctx := context.Background()
+	specs := []lxRandSpec{
+		{nP: 1, nO: 1, box: 5},
+		{nP: 1, nO: 1, nDiv: 1, box: 5},
+		{nI: 1, nO: 1, nDiv: 1, box: 5},
+		{nP: 1, nO: 1, nEx: 1, box: 4, exBox: 4},
+	}
+	n, skipped := 0, 0
+	for k := 0; k < 1200; k++ {
+		s := specs[k%len(specs)]
+		bs := []*BasicMap{lxRandBasic(r, s)}
+		max := k%2 == 1
+		n++
+		if !lxCheckOpt(t, bs, s, 4, max, &skipped) {
+			return
+		}
+		if k%10 == 0 {
+			m := NewMap(bs[0].Space(), bs...)
+			p, err := LexMin(ctx, m)
+			if err != nil {
+				continue
+			}
+			q, err := PwMultiAffFromMap(ctx, p.ToMap())
+			if err != nil {
+				t.Fatalf("round trip of %v: %v", p, err)
+			}
+			if eq, err := q.ToMap().IsEqual(ctx, p.ToMap()); err != nil || !eq {
+				t.Fatalf("round trip %v -> %v (%v)", p, q, err)
+			}
+		}
+	}
+	t.Logf("%d small random lexicographic optima checked, %d skipped", n, skipped)
+}

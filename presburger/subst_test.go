@@ -2,6 +2,7 @@ package presburger
 
 import (
 	"context"
+	"math/rand"
 	"testing"
 )
 
@@ -136,4 +137,47 @@ func TestSubstituteSemantics(t *testing.T) {
 		t.Fatal(err)
 	}
 	substWantEqual(t, got, substParse(t, "[N] -> { a[i] -> E[6 + i] : 0 <= i < N }"))
+}
+
+// Theorem 5.2.8 on random relations, by enumeration.
+func TestSubstituteRandom(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewSource(5))
+	n := 0
+	for k := 0; k < 150; k++ {
+		s1 := lxRandSpec{nP: 2, nI: 1, nO: 1, nDiv: k % 2, box: 3}
+		s2 := lxRandSpec{nP: 1, nI: 1, nO: 1, nDiv: (k / 2) % 2, box: 3}
+		b1 := lxRandBasic(r, s1)
+		r1 := NewMap(b1.Space(), b1)
+		b2 := lxRandBasic(r, s2)
+		r2 := NewMap(b2.Space(), b2)
+		got, err := Substitute(ctx, r1, []string{"p1"}, r2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+		for p := int64(-2); p <= 2; p++ {
+			for x := int64(-2); x <= 2; x++ {
+				for y := int64(-3); y <= 3; y++ {
+					want := false
+					for kk := int64(-3); kk <= 3 && !want; kk++ {
+						in2, err2 := r2.ContainsPoint(ctx, ints(p, x, kk))
+						in1, err1 := r1.ContainsPoint(ctx, ints(p, kk, x, y))
+						if err1 != nil || err2 != nil {
+							t.Fatal(err1, err2)
+						}
+						want = in1 && in2
+					}
+					have, err := got.ContainsPoint(ctx, ints(p, x, y))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if have != want {
+						t.Fatalf("%v[p1 := %v] = %v: at p0=%d %d -> %d got %v want %v", r1, r2, got, p, x, y, have, want)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d random substitutions checked", n)
 }
