@@ -22,16 +22,31 @@ type lpResult struct {
 // nonempty (rows have nv+1 entries, the last the constant) and returns a
 // vertex-like point. It counts one meter step per pivot.
 func lpSolve(m *meter, eqs, ineqs [][]Int, nv int) (lpResult, error) {
-	// Variables: x+ (nv), x- (nv), slacks (one per inequality), artificials
-	// (one per row). Row i: coef·(x+ - x-) - s_i = -c_i (inequality) or
-	// coef·(x+ - x-) = -c_i (equality), sign-normalised so rhs >= 0.
+	// Variables: x+ (nv), x- (nv), slacks (one per inequality), and
+	// artificials for the rows not satisfied at x = 0. Row i:
+	// coef·(x+ - x-) - s_i = -c_i (inequality) or coef·(x+ - x-) = -c_i
+	// (equality), sign-normalised so that rhs >= 0. An inequality with
+	// c_i >= 0 starts with its slack basic and needs no artificial.
 	nr := len(eqs) + len(ineqs)
 	ns := len(ineqs)
 	nx := 2 * nv
-	ncol := nx + ns + nr + 1 // last column: rhs
+	needArt := make([]bool, nr)
+	na := 0
+	for i := 0; i < nr; i++ {
+		if i < len(eqs) {
+			needArt[i] = !isZeroRow(eqs[i], nv) || !eqs[i][nv].IsZero()
+		} else {
+			needArt[i] = ineqs[i-len(eqs)][nv].Sign() < 0
+		}
+		if needArt[i] {
+			na++
+		}
+	}
+	ncol := nx + ns + na + 1 // last column: rhs
 	rhs := ncol - 1
 	rows := make([][]Int, nr+1) // last row: phase-one objective
 	basis := make([]int, nr)
+	art := nx + ns
 	for i := 0; i < nr; i++ {
 		var src []Int
 		slack := -1
@@ -50,21 +65,31 @@ func lpSolve(m *meter, eqs, ineqs [][]Int, nv int) (lpResult, error) {
 			r[slack] = NewInt(-1)
 		}
 		r[rhs] = src[nv].Neg()
-		if r[rhs].Sign() < 0 {
+		if r[rhs].Sign() < 0 || (slack >= 0 && !needArt[i]) {
 			for j := range r {
 				r[j] = r[j].Neg()
 			}
 		}
-		art := nx + ns + i
-		r[art] = NewInt(1)
+		if needArt[i] {
+			r[art] = NewInt(1)
+			basis[i] = art
+			art++
+		} else if slack >= 0 {
+			basis[i] = slack // coefficient +1 after the negation above
+		} else {
+			basis[i] = -1 // 0 = 0: a redundant equality
+		}
 		rows[i] = r
-		basis[i] = art
 	}
 	// Objective w = sum of artificials, written as obj·y with obj[j] =
-	// -sum_i rows[i][j] for non-artificial j, and obj[rhs] = -sum rhs
-	// (so that w = -obj[rhs] at the current basis, scaled by D).
+	// -sum_i rows[i][j] over rows with an artificial (non-artificial j),
+	// and obj[rhs] = -sum of their rhs, so that w = -obj[rhs] at the
+	// current basis.
 	obj := make([]Int, ncol)
 	for i := 0; i < nr; i++ {
+		if !needArt[i] {
+			continue
+		}
 		for j := 0; j < nx+ns; j++ {
 			obj[j] = obj[j].Sub(rows[i][j])
 		}
@@ -94,7 +119,7 @@ func lpSolve(m *meter, eqs, ineqs [][]Int, nv int) (lpResult, error) {
 		leave := -1
 		for r := 0; r < nr; r++ {
 			a := rows[r][enter]
-			if a.Sign() <= 0 {
+			if a.Sign() <= 0 || basis[r] < 0 {
 				continue
 			}
 			if leave < 0 {
@@ -148,7 +173,7 @@ func lpSolve(m *meter, eqs, ineqs [][]Int, nv int) (lpResult, error) {
 	}
 	for r := 0; r < nr; r++ {
 		b := basis[r]
-		if b >= nx {
+		if b < 0 || b >= nx {
 			continue
 		}
 		num, den := rows[r][rhs], rows[r][b]

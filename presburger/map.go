@@ -76,6 +76,7 @@ const (
 	DimOut
 )
 
+// String returns "param", "in" or "out".
 func (k DimKind) String() string {
 	switch k {
 	case DimParam:

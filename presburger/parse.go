@@ -33,6 +33,7 @@ type ParseError struct {
 	Msg       string
 }
 
+// Error returns "line:col: message".
 func (e *ParseError) Error() string {
 	return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg)
 }
