@@ -298,15 +298,35 @@ func affExprIntoBasic(b *BasicMap, a *Aff, dimCols []int) []Int {
 		return out
 	}
 	for _, d := range a.divs {
-		idx := b.AddLocalDiv(conv(d.Num), d.Den)
+		idx := affLocalDiv(b, conv(d.Num), d.Den)
 		cols = append(cols, b.NumCols()-1-b.NumLocals()+idx)
 	}
 	row := conv(a.num)
 	if a.den.IsOne() {
 		return row
 	}
-	idx := b.AddLocalDiv(row, a.den)
+	idx := affLocalDiv(b, row, a.den)
 	out := make([]Int, b.NumCols())
 	out[b.NumCols()-1-b.NumLocals()+idx] = NewInt(1)
 	return out
+}
+
+// affLocalDiv returns the index of a division local of b equal to
+// floor(num / den), adding it if b has none.
+func affLocalDiv(b *BasicMap, num []Int, den Int) int {
+	w := b.NumCols()
+	for i := 0; i < b.NumLocals(); i++ {
+		n, d := b.Local(i)
+		if d.IsZero() || !d.Equal(den) {
+			continue
+		}
+		same := true
+		for j := 0; j < w && same; j++ {
+			same = n[j].Equal(num[j])
+		}
+		if same {
+			return i
+		}
+	}
+	return b.AddLocalDiv(num, den)
 }

@@ -150,11 +150,7 @@ func lexOptBasic(ctx context.Context, mt *meter, b *BasicMap, max bool) (*PwMult
 		pcol[i] = 1 + np + len(c.divs)
 		c.divs = append(c.divs, lxDiv{num: pnum, den: den})
 	}
-	var rows [][]Int
-	for _, e := range b.Eqs() {
-		rows = append(rows, e, negRow(e))
-	}
-	rows = append(rows, b.Ineqs()...)
+	eqs, ineqs := b.Eqs(), b.Ineqs()
 	for i := 0; i < nL; i++ {
 		num, den := b.Local(i)
 		if vcol[i] < 0 || den.IsZero() {
@@ -165,7 +161,7 @@ func lexOptBasic(ctx context.Context, mt *meter, b *BasicMap, max bool) (*PwMult
 		hi := negRow(num) // den*q - num + den - 1 >= 0
 		hi[nD+i] = hi[nD+i].Add(den)
 		hi[len(hi)-1] = hi[len(hi)-1].Add(den).Sub(NewInt(1))
-		rows = append(rows, lo, hi)
+		ineqs = append(ineqs, lo, hi)
 	}
 	// parPart returns the P-layout part of a row.
 	parPart := func(r []Int) []Int {
@@ -179,27 +175,105 @@ func lexOptBasic(ctx context.Context, mt *meter, b *BasicMap, max bool) (*PwMult
 		}
 		return par
 	}
-	sign := make([]int64, nVar)
-	for v := range sign {
-		sign[v] = 1
-		if max && v < nO {
-			sign[v] = -1
+	objSign := int64(1)
+	if max {
+		objSign = -1
+	}
+	// Eliminate outputs fixed by an equality in terms of earlier variables
+	// and at most one fresh local, which then takes the output's place in
+	// the lexicographic order (the output is strictly monotone in it).
+	elim := make([][]Int, nO) // y_k = elim[k] . columns, or nil
+	slot := make([]int, nO)   // column of the variable in slot k, or -1
+	claimed := make([]bool, nL)
+	for k := 0; k < nO; k++ {
+		slot[k] = np + k
+		for ei, e := range eqs {
+			a := e[np+k]
+			if !a.Abs().IsOne() || !isZeroRow(e[np+k+1:nD], nD-np-k-1) {
+				continue
+			}
+			fresh := -1
+			ok := true
+			for i := 0; i < nL && ok; i++ {
+				if vcol[i] < 0 || claimed[i] || e[nD+i].IsZero() {
+					continue
+				}
+				if fresh >= 0 {
+					ok = false
+				}
+				fresh = i
+			}
+			if !ok {
+				continue
+			}
+			// y_k = -a * (e without y_k).
+			ex := scaleRow(e, a.Neg())
+			ex[np+k] = Int{}
+			elim[k] = ex
+			sub := func(r []Int) []Int {
+				if r[np+k].IsZero() {
+					return r
+				}
+				return addScaled(r, r[np+k].Mul(a).Neg(), e)
+			}
+			eqs = append(eqs[:ei:ei], eqs[ei+1:]...)
+			for i := range eqs {
+				eqs[i] = sub(eqs[i])
+			}
+			for i := range ineqs {
+				ineqs[i] = sub(ineqs[i])
+			}
+			slot[k] = -1
+			if fresh >= 0 {
+				claimed[fresh] = true
+				slot[k] = nD + fresh
+			}
+			break
 		}
 	}
+	// The variables in lexicographic priority: outputs (or the locals
+	// standing for them), then the other variable locals.
+	var vars []int
+	var sign []int64
+	nObj := 0
+	for k := 0; k < nO; k++ {
+		switch {
+		case elim[k] == nil:
+			vars = append(vars, np+k)
+			sign = append(sign, objSign)
+		case slot[k] >= 0:
+			vars = append(vars, slot[k])
+			sign = append(sign, objSign*int64(elim[k][slot[k]].Sign()))
+		default:
+			continue
+		}
+		nObj++
+	}
+	for i := 0; i < nL; i++ {
+		if vcol[i] >= 0 && !claimed[i] {
+			vars = append(vars, nD+i)
+			sign = append(sign, 1)
+		}
+	}
+	nVar = len(vars)
+	varIdx := map[int]int{}
+	for v, col := range vars {
+		varIdx[col] = v
+	}
+	var rows [][]Int
+	for _, e := range eqs {
+		rows = append(rows, e, negRow(e))
+	}
+	rows = append(rows, ineqs...)
 	varPart := func(r []Int) []Int {
 		out := make([]Int, nVar)
-		for v := 0; v < nO; v++ {
-			out[v] = r[np+v].Mul(NewInt(sign[v]))
-		}
-		for i := 0; i < nL; i++ {
-			if v := vcol[i]; v >= 0 {
-				out[v] = r[nD+i].Mul(NewInt(sign[v]))
-			}
+		for v, col := range vars {
+			out[v] = r[col].Mul(NewInt(sign[v]))
 		}
 		return out
 	}
 	// Orient the variables so that each is bounded below once the earlier
-	// ones are fixed; fail if an output cannot be.
+	// ones are fixed; fail if an objective variable cannot be.
 	for k := 0; k < nVar; k++ {
 		for attempt := 0; ; attempt++ {
 			cone := make([][]Int, len(rows))
@@ -213,11 +287,11 @@ func lexOptBasic(ctx context.Context, mt *meter, b *BasicMap, max bool) (*PwMult
 			if !dec {
 				break
 			}
-			if k < nO {
+			if k < nObj {
 				return nil, fmt.Errorf("output dimension %d: %w", k, ErrUnbounded)
 			}
 			if attempt > 0 {
-				return nil, fmt.Errorf("local %d: %w", k-nO, ErrUnsupportedExistential)
+				return nil, fmt.Errorf("local variable: %w", ErrUnsupportedExistential)
 			}
 			sign[k] = -sign[k]
 		}
@@ -227,6 +301,9 @@ func lexOptBasic(ctx context.Context, mt *meter, b *BasicMap, max bool) (*PwMult
 		vp := varPart(r)
 		par := parPart(r)
 		if isZeroRow(vp, nVar) {
+			if isZeroRow(par[1:], len(par)-1) && par[0].Sign() >= 0 {
+				continue // trivially true
+			}
 			c.ineqs = append(c.ineqs, par)
 			continue
 		}
@@ -239,13 +316,75 @@ func lexOptBasic(ctx context.Context, mt *meter, b *BasicMap, max bool) (*PwMult
 	}
 	dom := sp.Domain()
 	for _, p := range s.pieces {
-		piece, err := lxPieceToPw(dom, sp, p, sign[:nO])
+		w := p.ctx.width()
+		// value returns the value of column col as a P-layout fraction.
+		outs := make([]lxRat, nO)
+		var value func(col int) lxRat
+		value = func(col int) lxRat {
+			if v, ok := varIdx[col]; ok {
+				return lxRat{num: scaleRow(lxPad(p.vals[v], w), NewInt(sign[v])), den: p.dens[v]}
+			}
+			if col >= nD && pcol[col-nD] >= 0 {
+				n := make([]Int, w)
+				n[pcol[col-nD]] = NewInt(1)
+				return lxRat{num: n, den: NewInt(1)}
+			}
+			if col < np {
+				n := make([]Int, w)
+				n[1+col] = NewInt(1)
+				return lxRat{num: n, den: NewInt(1)}
+			}
+			return outs[col-np]
+		}
+		for k := 0; k < nO; k++ {
+			if elim[k] == nil {
+				outs[k] = value(np + k)
+				continue
+			}
+			ex := elim[k]
+			acc := lxRat{num: make([]Int, w), den: NewInt(1)}
+			acc.num[0] = ex[len(ex)-1]
+			for col, a := range ex[:len(ex)-1] {
+				if !a.IsZero() {
+					acc = acc.addScaled(a, value(col))
+				}
+			}
+			outs[k] = acc
+		}
+		piece, err := lxPieceToPw(dom, sp, p, outs)
 		if err != nil {
 			return nil, err
 		}
 		res.pieces = append(res.pieces, piece)
 	}
 	return res, nil
+}
+
+// lxRat is the P-layout affine expression num / den.
+type lxRat struct {
+	num []Int
+	den Int
+}
+
+// addScaled returns r + a*x.
+func (r lxRat) addScaled(a Int, x lxRat) lxRat {
+	l := Lcm(r.den, x.den)
+	fr, fx := l.FloorDiv(r.den), l.FloorDiv(x.den).Mul(a)
+	n := make([]Int, len(r.num))
+	for i := range n {
+		n[i] = r.num[i].Mul(fr).Add(x.num[i].Mul(fx))
+	}
+	g := l
+	for _, v := range n {
+		g = Gcd(g, v)
+	}
+	if !g.IsOne() && !g.IsZero() {
+		for i := range n {
+			n[i] = n[i].FloorDiv(g)
+		}
+		l = l.FloorDiv(g)
+	}
+	return lxRat{num: n, den: l}
 }
 
 // lxConeDecreases reports whether the cone {r : row . r >= 0 for all
@@ -273,9 +412,9 @@ func lxConeDecreases(ctx context.Context, rows [][]Int, k int) (bool, error) {
 }
 
 // lxPieceToPw converts a solver piece into a piece of a PwMultiAff on the
-// domain space dom of the relation space sp; output i is sign[i] times
-// the solver's variable i.
-func lxPieceToPw(dom, sp Space, p lxPiece, sign []int64) (PwPiece, error) {
+// domain space dom of the relation space sp; output i is outs[i] (exact
+// on the piece).
+func lxPieceToPw(dom, sp Space, p lxPiece, outs []lxRat) (PwPiece, error) {
 	nPar, nq := p.ctx.nPar, len(p.ctx.divs)
 	db := NewBasicMap(dom)
 	for i, d := range p.ctx.divs {
@@ -288,13 +427,10 @@ func lxPieceToPw(dom, sp Space, p lxPiece, sign []int64) (PwPiece, error) {
 	for i, d := range p.ctx.divs {
 		divs[i] = Div{Num: lxFromP(d.num, nPar, nq), Den: d.den}
 	}
-	affs := make([]*Aff, len(sign))
-	for i := range sign {
-		num := lxFromP(p.vals[i], nPar, nq)
-		if sign[i] < 0 {
-			num = negRow(num)
-		}
-		a, err := NewAff(dom, divs, num, p.dens[i])
+	affs := make([]*Aff, len(outs))
+	for i, o := range outs {
+		num := lxFromP(o.num, nPar, nq)
+		a, err := NewAff(dom, divs, num, o.den)
 		if err != nil {
 			return PwPiece{}, err
 		}

@@ -59,6 +59,12 @@ func (c *lxContext) copy() *lxContext {
 
 // withIneq returns a copy of c with the constraint row >= 0 added.
 func (c *lxContext) withIneq(row []Int) *lxContext {
+	w := c.width()
+	for _, r := range c.ineqs {
+		if intsEqual(lxPad(r, w), lxPad(row, w)) {
+			return c.copy()
+		}
+	}
 	n := c.copy()
 	n.ineqs = append(n.ineqs, lxPad(row, c.width()))
 	return n
