@@ -256,6 +256,9 @@ func (b *BasicMap) elimStep(m *meter) ([]*BasicMap, error) {
 	if useLow {
 		bounds, clean = cd.lows, cd.cleanLow
 	}
+	if !clean {
+		return b.darkSplinters(m, cd.l, cd.lows, cd.ups)
+	}
 	var pieces []*BasicMap
 	for _, bi := range bounds {
 		if err := m.step(); err != nil {
@@ -306,4 +309,82 @@ func (b *BasicMap) elimStep(m *meter) ([]*BasicMap, error) {
 		}
 	}
 	return pieces, nil
+}
+
+// darkSplinters eliminates plain local l (which occurs in no equality) by
+// Pugh's exact projection: the dark shadow, a conjunction without l whose
+// integer points all have an integer l, together with the splinters, where
+// a lower bound a·l >= L is pinned to a·l = L + i for
+// 0 <= i <= (cmax·a - cmax - a)/cmax (cmax the largest upper coefficient).
+// Every integer point of the projection lies in the dark shadow or in the
+// projection of a splinter; empty pieces are dropped.
+func (b *BasicMap) darkSplinters(m *meter, l int, lows, ups []int) ([]*BasicMap, error) {
+	c := b.locCol(l)
+	k := b.NumCols() - 1
+	one := NewInt(1)
+	keep := func(p *BasicMap, out []*BasicMap) ([]*BasicMap, error) {
+		if !p.normalize() {
+			return out, nil
+		}
+		empty, err := p.isEmpty(m)
+		if err != nil {
+			return nil, fmt.Errorf("eliminating existentials: %w", err)
+		}
+		if !empty {
+			out = append(out, p)
+		}
+		return out, nil
+	}
+	dark := b.Copy()
+	var rows [][]Int
+	for _, r := range b.ineqs {
+		if r[c].IsZero() {
+			rows = append(rows, r)
+		}
+	}
+	cmax := Int{}
+	for _, ui := range ups {
+		if v := b.ineqs[ui][c].Neg(); v.Cmp(cmax) > 0 {
+			cmax = v
+		}
+	}
+	for _, li := range lows {
+		for _, ui := range ups {
+			lr, ur := b.ineqs[li], b.ineqs[ui]
+			a, bb := lr[c], ur[c].Neg()
+			r := make([]Int, len(lr))
+			for j := range r {
+				r[j] = bb.Mul(lr[j]).Add(a.Mul(ur[j]))
+			}
+			r[k] = r[k].Sub(a.Sub(one).Mul(bb.Sub(one)))
+			rows = append(rows, r)
+		}
+	}
+	if err := m.checkConstraints(len(rows)); err != nil {
+		return nil, fmt.Errorf("eliminating existentials: %w", err)
+	}
+	dark.ineqs = rows
+	dark.removeLocal(l)
+	out, err := keep(dark, nil)
+	if err != nil {
+		return nil, err
+	}
+	for _, li := range lows {
+		lr := b.ineqs[li]
+		a := lr[c]
+		hi := cmax.Mul(a).Sub(cmax).Sub(a).FloorDiv(cmax)
+		for i := NewInt(0); i.Cmp(hi) <= 0; i = i.Add(one) {
+			if err := m.step(); err != nil {
+				return nil, fmt.Errorf("eliminating existentials: %w", err)
+			}
+			q := b.Copy()
+			e := copyRow(lr)
+			e[k] = e[k].Sub(i)
+			q.eqs = append(q.eqs, e)
+			if out, err = keep(q, out); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
 }

@@ -62,3 +62,57 @@ func TestExplicitDivsBrute(t *testing.T) {
 	}
 	t.Logf("%d cases, at most %d pieces", n, maxPieces)
 }
+
+// TestExplicitDivsCoupled checks elimination when existentials share
+// inequalities with non-unit coefficients (the dark shadow and splinter
+// path), against enumeration.
+func TestExplicitDivsCoupled(t *testing.T) {
+	g := randGen{rand.New(rand.NewSource(9))}
+	ctx := context.Background()
+	n := propCount(400)
+	for it := 0; it < n; it++ {
+		sp := SetSpace(nil, FlatTuple("S", "x"))
+		b := NewBasicMap(sp)
+		la, lb := b.AddExistential(), b.AddExistential()
+		w := b.NumCols()
+		box := func(col, r int) {
+			lo, hi := make([]Int, w), make([]Int, w)
+			lo[col], lo[w-1] = NewInt(1), NewInt(int64(r))
+			hi[col], hi[w-1] = NewInt(-1), NewInt(int64(r))
+			b.AddIneq(lo)
+			b.AddIneq(hi)
+		}
+		box(0, boxB)
+		box(b.locCol(la), boxE)
+		box(b.locCol(lb), boxE)
+		for k := 0; k < 2+g.r.Intn(3); k++ {
+			row := make([]Int, w)
+			row[0] = g.coef(3)
+			row[b.locCol(la)] = NewInt(int64(2 + g.r.Intn(4)))
+			row[b.locCol(lb)] = NewInt(int64(2 + g.r.Intn(4)))
+			if g.r.Intn(2) == 0 {
+				row[b.locCol(la)] = row[b.locCol(la)].Neg()
+			}
+			if g.r.Intn(2) == 0 {
+				row[b.locCol(lb)] = row[b.locCol(lb)].Neg()
+			}
+			row[w-1] = g.coef(6)
+			b.AddIneq(row)
+			// A band: the opposite row with some slack.
+			opp := negRow(row)
+			opp[w-1] = opp[w-1].Add(NewInt(int64(g.r.Intn(6))))
+			b.AddIneq(opp)
+		}
+		pieces, err := b.ExplicitDivs(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := NewMap(sp, pieces...)
+		forBox(1, boxB+2, func(p []Int) bool {
+			if want, got := bruteContains(b, p), bruteMapContains(m, p); want != got {
+				t.Fatalf("case %d: point %v: original %v, explicit %v\n%s\nresult %v", it, p, want, got, dumpBasic(b), m)
+			}
+			return true
+		})
+	}
+}
