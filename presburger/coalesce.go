@@ -19,7 +19,8 @@ const maxCoalesceCover = 8
 // have the same local variables (same division definitions and no plain
 // existentials). The result is exact; it fails only on budget or context
 // errors.
-func Coalesce(ctx context.Context, m *Map) (*Map, error) {
+func Coalesce(ctx context.Context, m *Map) (_ *Map, err error) {
+	defer lxRecover("coalesce", &err)
 	sp := m.Space()
 	var bs []*BasicMap
 	for _, b := range m.Basics() {

@@ -17,7 +17,8 @@ import (
 // parameter domain (isl's gist_params). Division definitions are never
 // dropped. The result is exact: every implication is decided by an
 // integer emptiness test.
-func Gist(ctx context.Context, s, c *Map) (*Map, error) {
+func Gist(ctx context.Context, s, c *Map) (_ *Map, err error) {
+	defer lxRecover("gist", &err)
 	cm, err := gistLift(s, c)
 	if err != nil {
 		return nil, err

@@ -73,7 +73,8 @@ func LexMaxMap(ctx context.Context, m *Map) (*Map, error) {
 }
 
 // lexOpt computes the optimum of every conjunction of m and combines them.
-func lexOpt(ctx context.Context, m *Map, max bool) (*PwMultiAff, error) {
+func lexOpt(ctx context.Context, m *Map, max bool) (_ *PwMultiAff, err error) {
+	defer lxRecover("lexicographic optimum", &err)
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -104,6 +105,14 @@ func lexOpt(ctx context.Context, m *Map, max bool) (*PwMultiAff, error) {
 // itself (a relation in -> out, or for a set, a function of the
 // parameters with values in the set's tuple).
 func pwFuncSpace(sp Space) Space { return sp.Copy() }
+
+// lxRecover turns a panic raised inside the package (a broken invariant)
+// into an error, so that no panic escapes to the caller.
+func lxRecover(op string, err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("presburger: %s: internal error: %v", op, r)
+	}
+}
 
 // lexOptBasic computes the lexicographic optimum of one conjunction.
 func lexOptBasic(ctx context.Context, mt *meter, b *BasicMap, max bool) (*PwMultiAff, error) {
@@ -490,4 +499,29 @@ func (a *Aff) pruneDivs() *Aff {
 		n.divs = append(n.divs, Div{Num: pick(a.divs[k].Num), Den: a.divs[k].Den})
 	}
 	return n
+}
+
+// LexMinUnion returns the union, over the maps of u, of the graphs of
+// their lexicographic minima (LexMinMap of each map). Tuples of different
+// spaces are not compared: as in the thesis' default order on named
+// tuples, distinct names are unordered.
+func LexMinUnion(ctx context.Context, u *UnionMap) (*UnionMap, error) {
+	return lexOptUnion(ctx, u, false)
+}
+
+// LexMaxUnion is LexMinUnion with the lexicographic maximum.
+func LexMaxUnion(ctx context.Context, u *UnionMap) (*UnionMap, error) {
+	return lexOptUnion(ctx, u, true)
+}
+
+func lexOptUnion(ctx context.Context, u *UnionMap, max bool) (*UnionMap, error) {
+	var out []*Map
+	for _, m := range u.Maps() {
+		p, err := lexOpt(ctx, m, max)
+		if err != nil {
+			return nil, fmt.Errorf("in %s: %w", m.Space(), err)
+		}
+		out = append(out, p.ToMap())
+	}
+	return NewUnionMap(out...), nil
 }

@@ -425,3 +425,22 @@ func TestLexOptRandomSmall(t *testing.T) {
 	}
 	t.Logf("%d small random lexicographic optima checked, %d skipped", n, skipped)
 }
+
+func TestLexOptUnion(t *testing.T) {
+	ctx := context.Background()
+	u, err := ParseUnionMap("[N] -> { A[i] -> B[j] : 0 <= i < N and i <= j < N; C[i] -> D[j, k] : 0 <= j <= i and 0 <= k <= j }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := LexMaxUnion(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := ParseUnionMap("[N] -> { A[i] -> B[N - 1] : 0 <= i < N; C[i] -> D[i, i] : i >= 0 }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eq, err := got.IsEqual(ctx, want); err != nil || !eq {
+		t.Fatalf("LexMaxUnion = %v, want %v (%v)", got, want, err)
+	}
+}

@@ -375,7 +375,8 @@ var ErrNotSingleValued = errors.New("presburger: relation is not single-valued")
 // parameters whose value is the set's only point). It computes the
 // lexicographic minimum of m and fails with an error wrapping
 // ErrNotSingleValued unless its graph equals m.
-func PwMultiAffFromMap(ctx context.Context, m *Map) (*PwMultiAff, error) {
+func PwMultiAffFromMap(ctx context.Context, m *Map) (_ *PwMultiAff, err error) {
+	defer lxRecover("function from relation", &err)
 	p, err := LexMin(ctx, m)
 	if err != nil {
 		return nil, fmt.Errorf("function from relation: %w", err)

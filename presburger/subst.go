@@ -25,7 +25,8 @@ import (
 // parameters of the result are those of r1 without xs, followed by those
 // of r2 that r1 lacks; r2 must not have a parameter in xs. When r2 is
 // single-valued this is the substitution of xs by the function r2.
-func Substitute(ctx context.Context, r1 *Map, xs []string, r2 *Map) (*Map, error) {
+func Substitute(ctx context.Context, r1 *Map, xs []string, r2 *Map) (_ *Map, err error) {
+	defer lxRecover("substitute", &err)
 	s1, s2 := r1.Space(), r2.Space()
 	if s2.NumOut() != len(xs) {
 		return nil, fmt.Errorf("substitute %d parameters by %s: wrong number of outputs", len(xs), s2)
@@ -203,7 +204,8 @@ func SubstitutePw(ctx context.Context, r1 *Map, xs []string, f *PwMultiAff) (*Ma
 // with parameter x, the relation { t -> [x] : t in s }, in which x is no
 // longer a parameter. The output tuple is anonymous with one dimension
 // named x.
-func BindParam(s *Map, x string) (*Map, error) {
+func BindParam(s *Map, x string) (_ *Map, err error) {
+	defer lxRecover("bind parameter", &err)
 	sp := s.Space()
 	if !sp.IsSet() || sp.IsParams() {
 		return nil, fmt.Errorf("bind %s in %s: not a set of tuples", x, sp)
@@ -290,7 +292,8 @@ func substRemap(b *BasicMap, sp Space, cols []int) *BasicMap {
 // written are absent. Every map of h must relate array cells (domain) to
 // expression contexts (range); the maxima are computed per array, over
 // the union of all contexts.
-func IteratedUpdate(ctx context.Context, h *UnionMap, x string, bound *Map) (*UnionMap, error) {
+func IteratedUpdate(ctx context.Context, h *UnionMap, x string, bound *Map) (_ *UnionMap, err error) {
+	defer lxRecover("iterated update", &err)
 	doms := map[string]*Map{}
 	var order []string
 	for _, m := range h.Maps() {
