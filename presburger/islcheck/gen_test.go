@@ -77,11 +77,17 @@ type obj struct {
 	args   []int // operation arguments drawn with the object
 }
 
+// A piece whose first atom starts with "@" uses the rest of that atom as
+// its tuples instead of the shape's (a tuple with expressions, see head).
 func pieceString(sh *shape, atoms []string) string {
-	if len(atoms) == 0 {
-		return sh.tuples()
+	head := sh.tuples()
+	if len(atoms) > 0 && strings.HasPrefix(atoms[0], "@") {
+		head, atoms = atoms[0][1:], atoms[1:]
 	}
-	return sh.tuples() + " : " + strings.Join(atoms, " and ")
+	if len(atoms) == 0 {
+		return head
+	}
+	return head + " : " + strings.Join(atoms, " and ")
 }
 
 func (o obj) String() string {
@@ -107,6 +113,9 @@ func (o obj) copy() obj {
 type gen struct {
 	r      *rand.Rand
 	nextID int
+	// hard selects harder inputs: larger and huge coefficients, tuple
+	// expressions, zero-dimensional tuples, implications, more pieces.
+	hard bool
 }
 
 func newGen(seed uint64) *gen { return &gen{r: rand.New(rand.NewPCG(seed, 0x15c))} }
@@ -145,7 +154,11 @@ func (g *gen) setShape(params []string, maxDims int) *shape {
 		return &shape{params: params, out: &tuple{left: flat("a", "i", nl), right: flat("E", "j", nr)}}
 	}
 	names := []string{"S", "T", ""}
-	return &shape{params: params, out: flat(names[g.r.IntN(3)], "i", g.between(1, maxDims))}
+	lo := 1
+	if g.hard && len(params) > 0 {
+		lo = 0
+	}
+	return &shape{params: params, out: flat(names[g.r.IntN(3)], "i", g.between(lo, maxDims))}
 }
 
 // mapShape returns a random relation shape in -> out.
@@ -173,10 +186,22 @@ func (g *gen) aff(vars []string, maxTerms int) string {
 		}
 		used[v] = true
 		c := []int{1, 1, 1, -1, -1, 2, -2, 3}[g.r.IntN(8)]
+		if g.hard && g.chance(0.3) {
+			c = g.between(-7, 7)
+			if c == 0 {
+				c = 5
+			}
+			if g.chance(0.1) {
+				c *= 1 << 31
+			}
+		}
 		writeTerm(&b, c, v, b.Len() == 0, g.chance(0.5))
 	}
 	if b.Len() == 0 || g.chance(0.6) {
 		c := g.between(-6, 6)
+		if g.hard && g.chance(0.08) {
+			c = g.between(-3, 3) * (1 << 40)
+		}
 		if c != 0 || b.Len() == 0 {
 			writeTerm(&b, c, "", b.Len() == 0, false)
 		}
@@ -213,6 +238,14 @@ func writeTerm(b *strings.Builder, c int, v string, first, star bool) {
 
 func (g *gen) cmp() string { return []string{"<=", "<", ">=", ">"}[g.r.IntN(4)] }
 
+// div returns a divisor for floor and mod.
+func (g *gen) div(lo, hi int) int {
+	if g.hard {
+		hi += 8
+	}
+	return g.between(lo, hi)
+}
+
 func (g *gen) fresh() string {
 	g.nextID++
 	return fmt.Sprintf("e%d", g.nextID%10)
@@ -227,16 +260,16 @@ func (g *gen) atom(vars []string, depth int) string {
 	case k < 36:
 		return fmt.Sprintf("%s = %s", g.aff(vars, 2), g.aff(vars, 2))
 	case k < 48:
-		return fmt.Sprintf("(%s) mod %d = %d", g.aff(vars, 2), g.between(2, 4), g.between(0, 1))
+		return fmt.Sprintf("(%s) mod %d = %d", g.aff(vars, 2), g.div(2, 4), g.between(0, 1))
 	case k < 60:
-		return fmt.Sprintf("floor((%s)/%d) %s %s", g.aff(vars, 2), g.between(2, 5), g.cmp(), g.aff(vars, 2))
+		return fmt.Sprintf("floor((%s)/%d) %s %s", g.aff(vars, 2), g.div(2, 5), g.cmp(), g.aff(vars, 2))
 	case k < 64:
 		return fmt.Sprintf("ceil((%s)/%d) %s %s", g.aff(vars, 2), g.between(2, 3), g.cmp(), g.aff(vars, 1))
 	case k < 76:
 		e := g.fresh()
 		ev := append(append([]string(nil), vars...), e)
 		if g.chance(0.5) {
-			return fmt.Sprintf("exists (%s: %s = %d%s + %s)", e, g.aff(vars, 2), g.between(2, 4), e, g.aff(vars, 1))
+			return fmt.Sprintf("exists (%s: %s = %d%s + %s)", e, g.aff(vars, 2), g.div(2, 4), e, g.aff(vars, 1))
 		}
 		return fmt.Sprintf("exists (%s: %s <= %s and %s >= %s)", e, g.aff(ev, 2), g.aff(vars, 1), g.aff(ev, 2), g.aff(vars, 1))
 	case k < 84:
@@ -245,6 +278,9 @@ func (g *gen) atom(vars []string, depth int) string {
 	case k < 92 && depth == 0:
 		return fmt.Sprintf("(%s or %s)", g.atom(vars, 1), g.atom(vars, 1))
 	case k < 96 && depth == 0:
+		if g.hard && g.chance(0.5) {
+			return fmt.Sprintf("(%s implies %s)", g.atom(vars, 1), g.atom(vars, 1))
+		}
 		return fmt.Sprintf("not (%s)", g.atom(vars, 1))
 	}
 	return fmt.Sprintf("%s != %s", g.aff(vars, 2), g.aff(vars, 1))
@@ -277,12 +313,22 @@ func (g *gen) bound(sh *shape, v string, before []string) []string {
 // probability bounded every dimension is bounded in every piece.
 func (g *gen) object(sh *shape, maxPieces, maxAtoms int, bounded float64) obj {
 	o := obj{sh: sh}
+	if g.hard {
+		maxPieces += 2
+	}
 	np := g.between(1, maxPieces)
-	vars := sh.vars()
-	dims := sh.dims()
 	allBounded := g.chance(bounded)
 	for p := 0; p < np; p++ {
 		var atoms []string
+		vars, dims := sh.vars(), sh.dims()
+		if g.hard && g.chance(0.3) {
+			var head, gone string
+			head, gone = g.head(sh)
+			if head != "" {
+				atoms = append(atoms, head)
+				vars, dims = without(vars, gone), without(dims, gone)
+			}
+		}
 		for i, d := range dims {
 			if allBounded || g.chance(0.6) {
 				atoms = append(atoms, g.bound(sh, d, dims[:i])...)
@@ -294,4 +340,49 @@ func (g *gen) object(sh *shape, maxPieces, maxAtoms int, bounded float64) obj {
 		o.pieces = append(o.pieces, atoms)
 	}
 	return o
+}
+
+func without(xs []string, x string) []string {
+	var out []string
+	for _, y := range xs {
+		if y != x {
+			out = append(out, y)
+		}
+	}
+	return out
+}
+
+// head returns the tuples of sh with one output dimension replaced by an
+// expression of the input dimensions and parameters (for a set, of the
+// dimensions before it), as a piece's "@" atom, and the name replaced; it
+// returns "" if sh has no such dimension.
+func (g *gen) head(sh *shape) (string, string) {
+	if sh.out.nested() || len(sh.out.dims) == 0 {
+		return "", ""
+	}
+	var k int
+	var over []string
+	if sh.in != nil {
+		k = g.r.IntN(len(sh.out.dims))
+		over = append(append([]string(nil), sh.params...), sh.in.allDims()...)
+	} else {
+		if len(sh.out.dims) < 2 {
+			return "", ""
+		}
+		k = g.between(1, len(sh.out.dims)-1)
+		over = append(append([]string(nil), sh.params...), sh.out.dims[:k]...)
+	}
+	var e string
+	if g.chance(0.3) && len(over) > len(sh.params) {
+		e = over[len(sh.params)+g.r.IntN(len(over)-len(sh.params))] // a repeated name
+	} else {
+		e = g.aff(over, 2)
+	}
+	elems := append([]string(nil), sh.out.dims...)
+	elems[k] = e
+	t := sh.out.name + "[" + strings.Join(elems, ", ") + "]"
+	if sh.in != nil {
+		t = sh.in.String() + " -> " + t
+	}
+	return "@" + t, sh.out.dims[k]
 }

@@ -300,7 +300,7 @@ func clone(in []obj) []obj {
 
 // runOps runs n random cases of every op and reports the counts; every
 // disagreement is shrunk and reported as a test error.
-func runOps(t *testing.T, seed uint64, n int, ops []op) {
+func runOps(t *testing.T, seed uint64, n int, hard bool, ops []op) {
 	c := NewCtx()
 	defer func() {
 		if err := c.Free(); err != nil {
@@ -311,6 +311,7 @@ func runOps(t *testing.T, seed uint64, n int, ops []op) {
 	var fails []failure
 	for k, o := range ops {
 		g := newGen(seed + uint64(k)*7919)
+		g.hard = hard
 		cn := &counts{}
 		total[o.name] = cn
 		seen := map[string]bool{}
@@ -334,6 +335,9 @@ func runOps(t *testing.T, seed uint64, n int, ops []op) {
 				}
 			case islErr:
 				cn.islErr++
+				if testing.Verbose() && cn.islErr <= 2 {
+					t.Logf("%s: isl error on %s: %s", o.name, inputsString(in), res.note)
+				}
 			case skip:
 				cn.skip++
 			case disagree:
