@@ -16,6 +16,9 @@ var lexBenchCases = []struct {
 	{"tiled2d", "[N, M] -> { B[i, j] -> [ti, tj, ii, jj] : i = 8ti + ii and j = 8tj + jj and 0 <= ii < 8 and 0 <= jj < 8 and 0 <= i < N and 0 <= j < M and ti >= 0 and tj >= 0 }"},
 	{"stencilTime", "[T, N] -> { A[i] -> [t, x] : 0 <= t < T and 1 <= x < N - 1 and x - 1 <= i <= x + 1 and (t + x) mod 2 = 0 }"},
 	{"skewed", "[N] -> { A[i, j] -> [s, t] : s = i + j and t = j and 0 <= i < N and 0 <= j < N and s mod 3 = 0 }"},
+	{"conv2dTiled", "[H, W, K] -> { O[h, w] -> [th, tw, hh, ww, kh, kw] : h = 4th + hh and w = 4tw + ww and 0 <= hh < 4 and 0 <= ww < 4 and 0 <= h < H and 0 <= w < W and th >= 0 and tw >= 0 and 0 <= kh < K and 0 <= kw < K }"},
+	{"unrolledUnion", "[N] -> { A[i] -> [t, u] : i = 2t and u = 0 and 0 <= t and 2t < N; A[i] -> [t, u] : i = 2t + 1 and u = 1 and 0 <= t and 2t + 1 < N; A[i] -> [t, u] : 0 <= i < 4 and t = -1 and u = i }"},
+	{"reductionSplit", "[N, M] -> { S[i] -> [k0, k1, k2] : 0 <= i < N and 0 <= k2 < 8 and 0 <= k1 < 8 and k0 >= 0 and 64k0 + 8k1 + k2 < M and (64k0 + 8k1 + k2 + i) mod 2 = 0 }"},
 }
 
 func benchLexMax(b *testing.B, src string) {
