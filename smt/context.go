@@ -218,12 +218,23 @@ func (c *Context) drain(z C.Z3_context) {
 	c.live -= len(list)
 }
 
-// ReleaseUnused runs the garbage collector and gives back to Z3 every
-// object whose Go wrapper is no longer reachable. It is never needed for
-// correctness; long-running callers may use it to bound Z3's memory at a
-// point of their choosing.
+// ReleaseUnused runs the garbage collector, waits briefly for the cleanups
+// it schedules, and gives back to Z3 every object whose Go wrapper is no
+// longer reachable. It is never needed for correctness; long-running
+// callers may use it to bound Z3's memory at a point of their choosing.
+// Heavy objects (solvers, models) are better closed explicitly: the
+// garbage collector does not see the memory Z3 holds for them and may run
+// too rarely to release them in time.
 func (c *Context) ReleaseUnused() {
+	// A sentinel whose cleanup is queued by the same collection as the
+	// wrappers' tells when the cleanup goroutine has reached it.
+	done := make(chan struct{})
+	runtime.AddCleanup(new([64]byte), func(ch chan struct{}) { close(ch) }, done)
 	runtime.GC()
+	select {
+	case <-done:
+	case <-time.After(100 * time.Millisecond):
+	}
 	c.enter()
 }
 

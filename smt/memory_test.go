@@ -1,0 +1,123 @@
+package smt
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// smallQuery builds the i-th query of a family: distinct numerals make
+// distinct terms, so a leak would grow with i. With k = i+1, x + k = y and
+// y < k (unsigned) force the addition to wrap, x >= 2^32 - k: sat, unless
+// (odd i) x < 2^31 is also asserted.
+func smallQuery(c *Context, i int) (fs []*Term, x *Term, want Result) {
+	x, y := c.BVConst("x", 32), c.BVConst("y", 32)
+	k := c.BV(uint64(i+1), 32)
+	fs = []*Term{x.BVAdd(k).Eq(y), y.BVULt(k)}
+	if i%2 == 1 {
+		return append(fs, x.BVULt(c.BV(1<<31, 32))), x, Unsat
+	}
+	return fs, x, Sat
+}
+
+// residentBytes is the process's resident set size, or 0 where
+// /proc/self/statm is not available.
+func residentBytes() int64 {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0
+	}
+	pages, _ := strconv.ParseInt(f[1], 10, 64)
+	return pages * int64(os.Getpagesize())
+}
+
+// settle releases every unreachable wrapper, repeating until the count of
+// live references stops falling, and returns it.
+func settle(c *Context) int {
+	prev := -1
+	for range 20 {
+		c.ReleaseUnused()
+		if c.live == prev {
+			break
+		}
+		prev = c.live
+	}
+	return c.live
+}
+
+// TestManyQueriesStableMemory builds and solves 10,000 small queries in one
+// context, as Augur does: most on one solver between Push and Pop, every
+// tenth on a fresh solver for QF_BV, closed after use. Terms are left to
+// the garbage collector; half of the models are closed, half left too.
+func TestManyQueriesStableMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("10,000 queries")
+	}
+	c := newCtx(t)
+	const warm, total = 1000, 10000
+	var liveWarm int
+	var rssWarm int64
+	ctx := context.Background()
+	shared, err := c.NewSolver()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range total {
+		if i == warm {
+			liveWarm, rssWarm = settle(c), residentBytes()
+		}
+		if i%1000 == 0 {
+			t.Logf("%5d queries: RSS %.1f MB, %d live references", i, float64(residentBytes())/1e6, c.live)
+		}
+		s := shared
+		if i%10 == 0 {
+			s, err = c.NewSolverForLogic("QF_BV")
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		s.Push()
+		fs, x, want := smallQuery(c, i)
+		if err := s.Assert(fs...); err != nil {
+			t.Fatal(err)
+		}
+		r, err := s.Check(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r != want {
+			t.Fatalf("query %d: %v, want %v", i, r, want)
+		}
+		if r == Sat {
+			m, err := s.Model()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v, err := m.Uint64(x); err != nil || v < 1<<32-uint64(i+1) {
+				t.Fatalf("query %d: x = %d, %v", i, v, err)
+			}
+			if i%4 == 0 {
+				m.Close()
+			}
+		}
+		s.Pop(1)
+		if s != shared {
+			s.Close()
+		}
+	}
+	liveEnd, rssEnd := settle(c), residentBytes()
+	t.Logf("after %d queries: %d live Z3 references, RSS %.1f MB; after %d: %d, %.1f MB",
+		warm, liveWarm, float64(rssWarm)/1e6, total, liveEnd, float64(rssEnd)/1e6)
+	if liveEnd > liveWarm+50 {
+		t.Errorf("live references grew from %d to %d", liveWarm, liveEnd)
+	}
+	if rssWarm > 0 && rssEnd-rssWarm > 32<<20 {
+		t.Errorf("resident memory grew by %.1f MB over %d queries", float64(rssEnd-rssWarm)/1e6, total-warm)
+	}
+}
