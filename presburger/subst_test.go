@@ -2,6 +2,7 @@ package presburger
 
 import (
 	"context"
+	"fmt"
 	"math/rand"
 	"testing"
 )
@@ -180,4 +181,86 @@ func TestSubstituteRandom(t *testing.T) {
 		}
 	}
 	t.Logf("%d random substitutions checked", n)
+}
+
+// The iterated update against a concrete execution of the loop
+// for x = 0 .. N-1: mem[a[i]] = E(j(x, i, N)) for the cells written at x
+// (Lemma 5.2.9), on random functional heaps.
+func TestIteratedUpdateRandom(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewSource(11))
+	bound := substParse(t, "[N, x] -> { : 0 <= x < N }")
+	n := 0
+	for k := 0; k < 120; k++ {
+		// j = c1*x + c2*i + c3*N + c4, written where a random condition holds.
+		c := []int{r.Intn(5) - 2, r.Intn(3) - 1, r.Intn(3) - 1, r.Intn(5) - 2}
+		conds := []string{
+			fmt.Sprintf("i = x mod %d", 2+r.Intn(3)),
+			fmt.Sprintf("i = x + %d", r.Intn(3)-1),
+			fmt.Sprintf("i <= x + %d and i >= x - %d", r.Intn(2), r.Intn(3)),
+			fmt.Sprintf("2i = x + %d", r.Intn(2)),
+			fmt.Sprintf("i = floor(x / %d)", 2+r.Intn(2)),
+		}
+		cond := conds[r.Intn(len(conds))]
+		expr := fmt.Sprintf("%d", c[3])
+		for t, v := range []string{"x", "i", "N"} {
+			if c[t] >= 0 {
+				expr += fmt.Sprintf(" + %d*%s", c[t], v)
+			} else {
+				expr += fmt.Sprintf(" - %d*%s", -c[t], v)
+			}
+		}
+		src := fmt.Sprintf("[N, x] -> { a[i] -> E[j] : %s and 0 <= i < 6 and j = %s }", cond, expr)
+		h := substParse(t, src)
+		got, err := IteratedUpdate(ctx, NewUnionMap(h), "x", bound)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		var gm *Map
+		if ms := got.Maps(); len(ms) == 1 {
+			gm = ms[0]
+		} else if len(ms) == 0 {
+			gm = Empty(MapSpace([]string{"N"}, FlatTuple("a", "i"), FlatTuple("E", "j")))
+		} else {
+			t.Fatalf("%d maps", len(ms))
+		}
+		n++
+		for N := int64(0); N <= 7; N++ {
+			mem := map[int64]int64{}
+			for x := int64(0); x < N; x++ {
+				for i := int64(0); i < 6; i++ {
+					j := int64(c[0])*x + int64(c[1])*i + int64(c[2])*N + int64(c[3])
+					in, err := h.ContainsPoint(ctx, ints(N, x, i, j))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if in {
+						mem[i] = j
+					}
+				}
+			}
+			for i := int64(-1); i <= 6; i++ {
+				want, written := mem[i]
+				for j := int64(-40); j <= 40; j++ {
+					has, err := gm.ContainsPoint(ctx, gistPoint(gm, N, i, j))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if has != (written && j == want) {
+						t.Fatalf("%s\nupdate = %v\nN=%d: a[%d] -> E(%d) is %v, concrete memory has %v (%v)", src, gm, N, i, j, has, want, written)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d random iterated updates checked against execution", n)
+}
+
+// gistPoint returns the point (N, i, j) in the column order of m, whose
+// only parameter is N (or none).
+func gistPoint(m *Map, N, i, j int64) []Int {
+	if m.Space().NumParams() == 0 {
+		return ints(i, j)
+	}
+	return ints(N, i, j)
 }
