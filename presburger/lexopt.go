@@ -98,6 +98,11 @@ func lexOpt(ctx context.Context, m *Map, max bool) (_ *PwMultiAff, err error) {
 	if res == nil {
 		res = &PwMultiAff{space: pwFuncSpace(sp)}
 	}
+	if res.NumPieces() > 1 {
+		if res, err = res.Coalesce(ctx); err != nil {
+			return nil, fmt.Errorf("lexicographic optimum: %w", err)
+		}
+	}
 	return res, nil
 }
 

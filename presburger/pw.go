@@ -446,3 +446,125 @@ func (p *PwAff) ToMap() *Map { return p.pw.ToMap() }
 
 // String returns p in isl notation.
 func (p *PwAff) String() string { return p.pw.String() }
+
+// affEqual reports whether a and b are the same expression (same
+// divisions, numerator and denominator); equal functions with different
+// expressions are not detected.
+func affEqual(a, b *Aff) bool {
+	if a.space.Key() != b.space.Key() || !a.den.Equal(b.den) || !intsEqual(a.num, b.num) || len(a.divs) != len(b.divs) {
+		return false
+	}
+	for i := range a.divs {
+		if !a.divs[i].Den.Equal(b.divs[i].Den) || !intsEqual(a.divs[i].Num, b.divs[i].Num) {
+			return false
+		}
+	}
+	return true
+}
+
+func multiAffEqual(a, b *MultiAff) bool {
+	if len(a.affs) != len(b.affs) {
+		return false
+	}
+	for i := range a.affs {
+		if !affEqual(a.affs[i], b.affs[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// Coalesce returns p with the pieces that carry the same expression
+// merged: their domains are united, cleared of redundant constraints
+// (Map.Simplify) and coalesced (see Coalesce). The function is unchanged
+// and the domains stay pairwise disjoint.
+func (p *PwMultiAff) Coalesce(ctx context.Context) (_ *PwMultiAff, err error) {
+	defer lxRecover("coalesce a piecewise function", &err)
+	res := &PwMultiAff{space: p.space.Copy()}
+	done := make([]bool, len(p.pieces))
+	dom := p.space.Domain()
+	for i, pc := range p.pieces {
+		if done[i] {
+			continue
+		}
+		group := []*BasicMap{pwDedupDivs(pc.Domain)}
+		for j := i + 1; j < len(p.pieces); j++ {
+			if !done[j] && multiAffEqual(pc.Func, p.pieces[j].Func) {
+				group = append(group, pwDedupDivs(p.pieces[j].Domain))
+				done[j] = true
+			}
+		}
+		d, err := NewMap(dom, group...).Simplify(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if d.NumBasics() > 1 {
+			if d, err = Coalesce(ctx, d); err != nil {
+				return nil, err
+			}
+		}
+		for _, b := range d.Basics() {
+			res.pieces = append(res.pieces, PwPiece{Domain: pwDedupDivs(b), Func: pc.Func})
+		}
+	}
+	return res, nil
+}
+
+// pwDedupDivs returns b with division locals that repeat an earlier
+// division (same numerator and denominator) merged into it, and
+// duplicate constraint rows dropped.
+func pwDedupDivs(b *BasicMap) *BasicMap {
+	nd := b.NumParams() + b.NumIn() + b.NumOut()
+	nl := b.NumLocals()
+	n := NewBasicMap(b.Space())
+	// to maps b's columns (dims, locals) to n's columns, built as locals are kept.
+	to := make([]int, 0, nd+nl)
+	for i := 0; i < nd; i++ {
+		to = append(to, i)
+	}
+	conv := func(r []Int, width int) []Int {
+		out := make([]Int, width)
+		for i, c := range r[:len(r)-1] {
+			if !c.IsZero() {
+				out[to[i]] = out[to[i]].Add(c)
+			}
+		}
+		out[width-1] = r[len(r)-1]
+		return out
+	}
+	for i := 0; i < nl; i++ {
+		num, den := b.Local(i)
+		if den.IsZero() {
+			idx := n.AddExistential()
+			to = append(to, nd+idx)
+			continue
+		}
+		// num only refers to columns before local i, all mapped already.
+		src := append(copyRow(num[:nd+i]), num[len(num)-1])
+		idx := affLocalDiv(n, conv(src, n.NumCols()), den)
+		to = append(to, nd+idx)
+	}
+	seen := map[string]bool{}
+	key := func(kind string, r []Int) string {
+		k := kind
+		for _, v := range r {
+			k += "," + v.String()
+		}
+		return k
+	}
+	for _, e := range b.Eqs() {
+		r := conv(e, n.NumCols())
+		if k := key("e", r); !seen[k] {
+			seen[k] = true
+			n.AddEq(r)
+		}
+	}
+	for _, q := range b.Ineqs() {
+		r := conv(q, n.NumCols())
+		if k := key("i", r); !seen[k] {
+			seen[k] = true
+			n.AddIneq(r)
+		}
+	}
+	return n
+}
