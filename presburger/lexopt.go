@@ -99,7 +99,13 @@ func lexOpt(ctx context.Context, m *Map, max bool) (_ *PwMultiAff, err error) {
 		res = &PwMultiAff{space: pwFuncSpace(sp)}
 	}
 	if res.NumPieces() > 1 {
-		if res, err = res.Coalesce(ctx); err != nil {
+		// Merging pieces only simplifies the representation: when it runs
+		// out of budget the unmerged pieces are kept.
+		c, err := res.Coalesce(ctx)
+		switch {
+		case err == nil:
+			res = c
+		case !errors.Is(err, ErrBudget):
 			return nil, fmt.Errorf("lexicographic optimum: %w", err)
 		}
 	}

@@ -192,6 +192,7 @@ func lxCheckOpt(t *testing.T, bs []*BasicMap, s lxRandSpec, pr int64, max bool, 
 	}
 	if err != nil {
 		if errors.Is(err, ErrUnsupportedExistential) || errors.Is(err, ErrBudget) {
+			t.Logf("skipped %v: %v", m, err)
 			*skipped++
 			return true
 		}
