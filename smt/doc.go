@@ -20,8 +20,11 @@
 // uses the context empties the queue (calling Z3_dec_ref) on its next call
 // into the package. Z3 itself is therefore only ever called from the
 // goroutine using the context, never from the garbage collector's goroutine.
-// Solver.Close and Model.Close release their (large) Z3 objects at once;
-// Context.Close releases everything.
+// Solver.Close and Model.Close release their (large) Z3 objects at once,
+// and should be called: the collector does not see Z3's memory and may run
+// too rarely to release thousands of solvers in time. Context.Close
+// releases everything. A test builds and solves 10,000 queries in one
+// context with a stable count of Z3 references and bounded memory.
 //
 // # Errors
 //

@@ -49,6 +49,12 @@ var errSolverClosed = errors.New("smt: solver is closed")
 
 // NewSolver makes a solver for all of Z3's theories (Z3_mk_solver). The
 // context's WithTimeout, if any, is its initial time limit.
+//
+// Z3's general solver is costly to set up: a fresh one per small query
+// takes milliseconds before any solving. For many small queries, reuse one
+// solver between Push and Pop, or use NewSolverForLogic. Close solvers
+// when done: the garbage collector does not see the memory Z3 holds for
+// them.
 func (c *Context) NewSolver() (*Solver, error) {
 	return c.newSolver("", "NewSolver")
 }
@@ -217,7 +223,8 @@ func (s *Solver) SetTimeout(d time.Duration) error {
 //
 // When ctx is cancelled or its deadline passes during the check, a
 // goroutine calls Z3_interrupt and Check returns Unknown with an error
-// wrapping ctx.Err(). The interruption is confined to this call: Check does
+// wrapping ctx.Err() (and ReasonUnknown "interrupted" or "canceled"),
+// unless Z3 finished first, in which case its answer stands. The interruption is confined to this call: Check does
 // not return before the watching goroutine has finished, and that goroutine
 // interrupts only while Z3_solver_check is running.
 //
@@ -303,7 +310,8 @@ func (s *Solver) check(ctx context.Context, assumptions []*Term, op string) (Res
 }
 
 // ReasonUnknown is Z3's explanation of the last Check's Unknown
-// (Z3_solver_get_reason_unknown), such as "timeout", "canceled" or
+// (Z3_solver_get_reason_unknown), such as "timeout" (the solver's time
+// limit), "interrupted" or "canceled" (the context.Context of Check), or
 // "incomplete quantifiers"; empty after Sat or Unsat.
 func (s *Solver) ReasonUnknown() string {
 	if s == nil {

@@ -299,7 +299,7 @@ func (c *Context) BigBV(v *big.Int, width uint) *Term {
 	if v == nil {
 		return c.termErr(opError("BigBV", "nil value"))
 	}
-	if width == 0 {
+	if width == 0 || width > 1<<30 {
 		return c.termErr(opError("BigBV", "bit-vector width must be positive"))
 	}
 	m := new(big.Int).Lsh(big.NewInt(1), width)
