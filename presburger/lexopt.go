@@ -199,6 +199,35 @@ func lexOptBasic(ctx context.Context, mt *meter, b *BasicMap, max bool) (*PwMult
 	if max {
 		objSign = -1
 	}
+	// Project out variable locals fixed by an equality with a unit
+	// coefficient: they are existential, so substituting them is exact.
+	gone := make([]bool, nL)
+	for i := 0; i < nL; i++ {
+		if vcol[i] < 0 {
+			continue
+		}
+		for ei, e := range eqs {
+			a := e[nD+i]
+			if !a.Abs().IsOne() {
+				continue
+			}
+			sub := func(r []Int) []Int {
+				if r[nD+i].IsZero() {
+					return r
+				}
+				return addScaled(r, r[nD+i].Mul(a).Neg(), e)
+			}
+			eqs = append(eqs[:ei:ei], eqs[ei+1:]...)
+			for k := range eqs {
+				eqs[k] = sub(eqs[k])
+			}
+			for k := range ineqs {
+				ineqs[k] = sub(ineqs[k])
+			}
+			gone[i] = true
+			break
+		}
+	}
 	// Eliminate outputs fixed by an equality in terms of earlier variables
 	// and at most one fresh local, which then takes the output's place in
 	// the lexicographic order (the output is strictly monotone in it).
@@ -215,7 +244,7 @@ func lexOptBasic(ctx context.Context, mt *meter, b *BasicMap, max bool) (*PwMult
 			fresh := -1
 			ok := true
 			for i := 0; i < nL && ok; i++ {
-				if vcol[i] < 0 || claimed[i] || e[nD+i].IsZero() {
+				if vcol[i] < 0 || gone[i] || claimed[i] || e[nD+i].IsZero() {
 					continue
 				}
 				if fresh >= 0 {
@@ -269,8 +298,22 @@ func lexOptBasic(ctx context.Context, mt *meter, b *BasicMap, max bool) (*PwMult
 		}
 		nObj++
 	}
+	used := func(col int) bool {
+		for _, r := range eqs {
+			if !r[col].IsZero() {
+				return true
+			}
+		}
+		for _, r := range ineqs {
+			if !r[col].IsZero() {
+				return true
+			}
+		}
+		return false
+	}
 	for i := 0; i < nL; i++ {
-		if vcol[i] >= 0 && !claimed[i] {
+		// A local no constraint mentions is a true existential: drop it.
+		if vcol[i] >= 0 && !claimed[i] && !gone[i] && used(nD+i) {
 			vars = append(vars, nD+i)
 			sign = append(sign, 1)
 		}

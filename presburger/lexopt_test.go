@@ -349,6 +349,13 @@ func TestLexOptUnbounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	lxCheckSymbolic(t, m, p.ToMap(), true)
+	// Existentials moving along a line: projected out through the equality.
+	m, _ = ParseMap("{ [x] : 0 <= x < 3 and exists (e, f : e = f + x) }")
+	p, err = LexMax(ctx, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lxCheckSymbolic(t, m, p.ToMap(), true)
 	// An existential unbounded below does not prevent the optimum.
 	m, _ = ParseMap("{ [i] : 0 <= i < 5 and exists (e : e <= i) }")
 	p, err = LexMin(ctx, m)
