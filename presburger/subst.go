@@ -350,3 +350,44 @@ func IteratedUpdate(ctx context.Context, h *UnionMap, x string, bound *Map) (_ *
 	}
 	return NewUnionMap(res...), nil
 }
+
+// Update returns the update h1 ▷ h2 of symbolic heap h1 by h2
+// (Definition 5.2.2):
+//
+//	h1 ▷ h2 = h2 ∪ (h1 − dom(h2))
+//
+// every cell h2 writes takes h2's contents; the other cells keep h1's.
+// Cells are compared within one array space, whatever the expression
+// contexts of their contents.
+func Update(ctx context.Context, h1, h2 *UnionMap) (_ *UnionMap, err error) {
+	defer lxRecover("update", &err)
+	doms := map[string]*Map{}
+	for _, m := range h2.Maps() {
+		d := m.Domain()
+		k := d.Space().Key()
+		if old, ok := doms[k]; ok {
+			if d, err = old.Union(d); err != nil {
+				return nil, fmt.Errorf("update: %w", err)
+			}
+		}
+		doms[k] = d
+	}
+	res := h2.Maps()
+	for _, m := range h1.Maps() {
+		d, ok := doms[m.Domain().Space().Key()]
+		if !ok {
+			res = append(res, m)
+			continue
+		}
+		hit, err := m.IntersectDomain(d)
+		if err != nil {
+			return nil, fmt.Errorf("update: %w", err)
+		}
+		kept, err := m.Subtract(ctx, hit)
+		if err != nil {
+			return nil, fmt.Errorf("update: %w", err)
+		}
+		res = append(res, kept)
+	}
+	return NewUnionMap(res...), nil
+}

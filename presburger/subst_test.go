@@ -264,3 +264,26 @@ func gistPoint(m *Map, N, i, j int64) []Int {
 	}
 	return ints(N, i, j)
 }
+
+func TestUpdate(t *testing.T) {
+	ctx := context.Background()
+	h1, err := ParseUnionMap("[N] -> { a[i] -> E[i] : 0 <= i < 10; b[i] -> E[0] : 0 <= i < N }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h2, err := ParseUnionMap("[N] -> { a[i] -> F[i + 1] : 5 <= i < 15 }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Update(ctx, h1, h2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := ParseUnionMap("[N] -> { a[i] -> E[i] : 0 <= i < 5; a[i] -> F[i + 1] : 5 <= i < 15; b[i] -> E[0] : 0 <= i < N }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eq, err := got.IsEqual(ctx, want); err != nil || !eq {
+		t.Fatalf("update = %v, want %v (%v)", got, want, err)
+	}
+}
