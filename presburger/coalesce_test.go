@@ -40,7 +40,7 @@ func TestCoalesceRandom(t *testing.T) {
 	ctx := context.Background()
 	r := rand.New(rand.NewSource(3))
 	n, merged := 0, 0
-	for k := 0; k < 300; k++ {
+	for k := 0; k < 450; k++ {
 		// Unions of boxes and random conjunctions, likely to be adjacent.
 		var src string
 		switch k % 3 {

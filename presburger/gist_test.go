@@ -68,7 +68,7 @@ func TestGistRandom(t *testing.T) {
 	}
 	n := 0
 	for _, s := range specs {
-		for k := 0; k < 60; k++ {
+		for k := 0; k < 120; k++ {
 			b1 := lxRandBasic(r, s)
 			sm := NewMap(b1.Space(), b1)
 			if k%2 == 1 {

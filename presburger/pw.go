@@ -28,7 +28,7 @@ type PwMultiAff struct {
 
 // NewPwMultiAff returns the piecewise function with the given pieces in
 // function space sp. The domains must be pairwise disjoint; this is the
-// caller's obligation and is not checked (see CheckDisjoint).
+// caller's obligation and is not checked.
 func NewPwMultiAff(sp Space, pieces ...PwPiece) (*PwMultiAff, error) {
 	dom := sp.Domain()
 	p := &PwMultiAff{space: sp.Copy()}
