@@ -138,13 +138,13 @@ func (e *env) prep(in []obj) ([]*presburger.Map, []iobj, *result) {
 		is = append(is, i)
 		m, err := presburger.ParseMapContext(e.ctx, src)
 		if err != nil {
-			freeAll(is)
 			var r result
 			if isBudget(err) {
 				r = engineFailed(err)
 			} else {
 				r = differ("parse error: "+err.Error(), i.String(), "engine rejects input")
 			}
+			freeAll(is)
 			return nil, nil, &r
 		}
 		ms = append(ms, m)
@@ -299,6 +299,8 @@ func setOps() []op {
 			}),
 		lexOp("lexmin", false),
 		lexOp("lexmax", true),
+		lexPwOp("lexmin_pw", false),
+		lexPwOp("lexmax_pw", true),
 		mapOp("gist", genPairGist,
 			func(e *env, ms []*presburger.Map) (*presburger.Map, error) {
 				g, err := presburger.Gist(e.ctx, ms[0], ms[1])
@@ -621,6 +623,70 @@ func lexOp(name string, max bool) op {
 		}
 		defer want.Free()
 		return e.compare(got, want)
+	}}
+}
+
+// lexPwOp compares the engine's lexicographic optimum as a piecewise
+// quasi-affine function: its printed form is read by isl as a
+// pw_multi_aff, whose graph must equal isl's optimum.
+func lexPwOp(name string, max bool) op {
+	ours := presburger.LexMin
+	if max {
+		ours = presburger.LexMax
+	}
+	return op{name: name, gen: genAny, run: func(e *env, in []obj) result {
+		ms, is, r := e.prep(in)
+		if r != nil {
+			return *r
+		}
+		defer freeAll(is)
+		got, err := ours(e.ctx, ms[0])
+		if err != nil {
+			if isBudget(err) || errors.Is(err, presburger.ErrUnbounded) {
+				return engineFailed(err)
+			}
+			return differ("error: "+err.Error(), "", "engine fails")
+		}
+		var want iobj
+		if is[0].s != nil {
+			if max {
+				want, err = wrapSet(is[0].s.LexMax())
+			} else {
+				want, err = wrapSet(is[0].s.LexMin())
+			}
+		} else {
+			if max {
+				want, err = wrapMap(is[0].m.LexMax())
+			} else {
+				want, err = wrapMap(is[0].m.LexMin())
+			}
+		}
+		if err != nil {
+			return oracleFailed(err)
+		}
+		defer want.Free()
+		txt := fixConstDivs(got.String())
+		var back iobj
+		if is[0].s != nil {
+			back, err = wrapSet(e.c.ReadPwMultiAffAsSet(txt))
+		} else {
+			back, err = wrapMap(e.c.ReadPwMultiAffAsMap(txt))
+		}
+		if err != nil {
+			return differ(txt, want.String(), "isl cannot read the engine's function: "+err.Error())
+		}
+		defer back.Free()
+		eq, err := back.equal(want)
+		if err != nil {
+			if strings.Contains(err.Error(), "quota") {
+				return oracleFailed(err)
+			}
+			return differ(txt, want.String(), "isl cannot compare: "+err.Error())
+		}
+		if !eq {
+			return differ(txt, want.String(), "")
+		}
+		return agreed()
 	}}
 }
 

@@ -74,7 +74,18 @@ func (s *shape) prefix() string {
 type obj struct {
 	sh     *shape
 	pieces [][]string
-	args   []int // operation arguments drawn with the object
+	args   []int  // operation arguments drawn with the object
+	raw    string // if set, the object's text (a fixed case, not shrunk)
+}
+
+// rawObj returns a fixed object with text src; set tells whether it is a
+// set or a relation.
+func rawObj(src string, set bool) obj {
+	sh := &shape{out: &tuple{}}
+	if !set {
+		sh.in = &tuple{}
+	}
+	return obj{sh: sh, raw: src}
 }
 
 // A piece whose first atom starts with "@" uses the rest of that atom as
@@ -91,6 +102,9 @@ func pieceString(sh *shape, atoms []string) string {
 }
 
 func (o obj) String() string {
+	if o.raw != "" {
+		return o.raw
+	}
 	if len(o.pieces) == 0 {
 		return o.sh.prefix() + "{ " + o.sh.tuples() + " : false }"
 	}
@@ -106,7 +120,7 @@ func (o obj) copy() obj {
 	for i, p := range o.pieces {
 		ps[i] = append([]string(nil), p...)
 	}
-	return obj{o.sh, ps, append([]int(nil), o.args...)}
+	return obj{o.sh, ps, append([]int(nil), o.args...), o.raw}
 }
 
 // gen draws random objects from a fixed-seed generator.

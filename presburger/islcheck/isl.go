@@ -12,6 +12,7 @@ package islcheck
 #include <isl/union_set.h>
 #include <isl/union_map.h>
 #include <isl/point.h>
+#include <isl/aff.h>
 */
 import "C"
 
@@ -550,6 +551,36 @@ func (m *Map) NumBasic() (int, error) {
 		return 0, m.ctx.islError("map_n_basic_map")
 	}
 	return int(n), nil
+}
+
+// ReadPwMultiAffAsMap parses a piecewise quasi-affine function
+// (isl_pw_multi_aff) and returns its graph.
+func (c *Ctx) ReadPwMultiAffAsMap(src string) (*Map, error) {
+	if err := check(c); err != nil {
+		return nil, err
+	}
+	cs, free := cstr(src)
+	defer free()
+	pma := C.isl_pw_multi_aff_read_from_str(c.p, cs)
+	if pma == nil {
+		return nil, c.islError("pw_multi_aff_read_from_str")
+	}
+	return c.newMap("map_from_pw_multi_aff", C.isl_map_from_pw_multi_aff(pma))
+}
+
+// ReadPwMultiAffAsSet parses a piecewise quasi-affine function of the
+// parameters only and returns the set of its values.
+func (c *Ctx) ReadPwMultiAffAsSet(src string) (*Set, error) {
+	if err := check(c); err != nil {
+		return nil, err
+	}
+	cs, free := cstr(src)
+	defer free()
+	pma := C.isl_pw_multi_aff_read_from_str(c.p, cs)
+	if pma == nil {
+		return nil, c.islError("pw_multi_aff_read_from_str")
+	}
+	return c.newSet("set_from_pw_multi_aff", C.isl_set_from_pw_multi_aff(pma))
 }
 
 // ---------------------------------------------------------------------------
