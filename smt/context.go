@@ -119,7 +119,8 @@ func WithTimeout(d time.Duration) Option {
 }
 
 // WithModels sets whether solvers of the context build models (Z3's "model"
-// parameter). It is on by default; Solver.Model fails when it is off.
+// parameter). It is on by default; when it is off, Z3 may save the work of
+// building models and Solver.Model returns an error.
 func WithModels(on bool) Option {
 	return func(c *Context) { c.models = on }
 }

@@ -18,8 +18,10 @@
 // finds the wrapper unreachable: a cleanup registered with runtime.AddCleanup
 // puts the Z3 object on the context's release queue, and the goroutine that
 // uses the context empties the queue (calling Z3_dec_ref) on its next call
-// into the package. Z3 itself is therefore only ever called from the
-// goroutine using the context, never from the garbage collector's goroutine.
+// into the package. Z3 itself is therefore only called from the goroutine
+// using the context; the one exception is a Context that becomes
+// unreachable without being closed, whose Z3 context the collector's
+// cleanup deletes, when nothing else can use it.
 // Solver.Close and Model.Close release their (large) Z3 objects at once,
 // and should be called: the collector does not see Z3's memory and may run
 // too rarely to release thousands of solvers in time. Context.Close

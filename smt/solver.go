@@ -328,6 +328,9 @@ func (s *Solver) Model() (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !s.ctx.models {
+		return nil, opError("Model", "the context was made WithModels(false)")
+	}
 	m := C.Z3_solver_get_model(z, s.s)
 	if err := check(z, "Model"); err != nil {
 		return nil, err

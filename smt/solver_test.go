@@ -245,3 +245,21 @@ func TestCancellation(t *testing.T) {
 		}
 	}
 }
+
+func TestOptions(t *testing.T) {
+	if v := Version(); v == "" || v[0] < '4' {
+		t.Errorf("Version() = %q", v)
+	}
+	c := newCtx(t, WithModels(false))
+	s, _ := c.NewSolver()
+	s.Assert(c.IntConst("x").Gt(c.Int(0)))
+	if r, err := s.Check(context.Background()); r != Sat || err != nil {
+		t.Fatal(r, err)
+	}
+	if m, err := s.Model(); err == nil {
+		t.Errorf("with models off, Model gave\n%v", m)
+	}
+	if _, err := NewContext(WithTimeout(-time.Second)); err == nil {
+		t.Error("a negative timeout gave no error")
+	}
+}
