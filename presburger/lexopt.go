@@ -6,6 +6,16 @@ import (
 	"fmt"
 )
 
+// This file is the entry point of the lexicographic optimisation layer:
+// LexMin and LexMax (and their Map and UnionMap forms) prepare one
+// parametric integer program per conjunction (lexOptBasic: divisions of
+// the parameters become context parameters, outputs fixed by equalities
+// are eliminated, variables are oriented by a recession cone test), solve
+// it with the tableau of lexopt_tableau.go, and combine the conjunctions'
+// optima piecewise (pwLexCombine in pw.go). Results are PwMultiAff values
+// (aff.go, pw.go); subst.go builds substitution and the iterated update of
+// symbolic heaps on top; gist.go and coalesce.go simplify representations.
+
 // ErrUnbounded is returned (wrapped) by LexMin when the output of a
 // relation is not bounded below in the lexicographic order (by LexMax:
 // not bounded above), so that no lexicographic optimum exists.
@@ -15,10 +25,11 @@ import (
 // parameters and input dimensions, share one recession cone {r : A r >= 0}
 // for every p where they are not empty (Meyer: the integer hull of a
 // rational polyhedron has the polyhedron's recession cone). Boundedness
-// of the lexicographic optimum therefore does not depend on p: either the
-// optimum exists for every p where the relation is non-empty, or for
-// none. In the second case LexMin and LexMax fail with ErrUnbounded
-// instead of returning a partial answer.
+// of the lexicographic optimum of one conjunction therefore does not
+// depend on p: either the optimum exists for every p where the
+// conjunction is non-empty, or for none. In the second case (for a union:
+// if any of its non-empty conjunctions is in that case) LexMin and LexMax
+// fail with ErrUnbounded instead of returning a partial answer.
 var ErrUnbounded = errors.New("presburger: lexicographic optimum is unbounded")
 
 // ErrUnsupportedExistential is returned (wrapped) when a plain existential
