@@ -39,7 +39,7 @@ func TestMisuseGivesErrors(t *testing.T) {
 		{"float bits of int sort", c.FloatBits(bigOne(3), c.IntSort())},
 		{"empty distinct", c.Distinct()},
 		{"empty add", c.Add()},
-		{"real 1/0", c.Real(1, 0)},
+		{"good 1/0", c.Real(1, 0)},
 		{"apply nil decl", (*FuncDecl)(nil).Apply(x)},
 		{"quantify over numeral", c.Forall([]*Term{c.Int(1)}, c.True())},
 		{"quantify over nothing", c.Exists(nil, c.True())},
@@ -112,6 +112,47 @@ func TestMisuseGivesErrors(t *testing.T) {
 		t.Errorf("String on a closed context: %q", got)
 	}
 	c.Close() // idempotent
+}
+
+// TestZeroValues uses the zero value of every exported type: errors, never
+// a crash.
+func TestZeroValues(t *testing.T) {
+	var (
+		c  Context
+		tm Term
+		so Sort
+		f  FuncDecl
+		p  Pattern
+		s  Solver
+		m  Model
+	)
+	good := newCtx(t)
+	if _, err := c.NewSolver(); err == nil {
+		t.Error("NewSolver on a zero Context gave no error")
+	}
+	if c.IntConst("x").Err() == nil || tm.Not().Err() == nil || tm.Add(good.Int(1)).Err() == nil {
+		t.Error("building on zero values gave no error")
+	}
+	if good.Int(1).Add(&tm).Err() == nil || good.Const("k", &so).Err() == nil || f.Apply().Err() == nil {
+		t.Error("zero operands gave no error")
+	}
+	if good.Forall([]*Term{good.IntConst("x")}, good.True(), &p).Err() == nil {
+		t.Error("a zero pattern gave no error")
+	}
+	if err := good.DefineRec(&f, nil, good.True()); err == nil {
+		t.Error("defining a zero declaration gave no error")
+	}
+	if _, err := s.Check(context.Background()); err == nil {
+		t.Error("Check on a zero Solver gave no error")
+	}
+	if _, err := m.Eval(good.True(), true); err == nil {
+		t.Error("Eval on a zero Model gave no error")
+	}
+	_ = tm.String() + so.String() + f.String() + s.String() + m.String()
+	s.Close()
+	m.Close()
+	c.Close()
+	c.ReleaseUnused()
 }
 
 func bigOne(shift uint) *big.Int { return new(big.Int).Lsh(big.NewInt(1), shift) }

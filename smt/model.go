@@ -45,7 +45,7 @@ func (m *Model) enter() (C.Z3_context, error) {
 // Close gives the model back to Z3 at once rather than when the garbage
 // collector finds it unreachable. Terms obtained from it stay valid.
 func (m *Model) Close() error {
-	if m == nil || m.closed {
+	if m == nil || m.closed || m.ctx == nil || m.ctx.h == nil {
 		return nil
 	}
 	m.closed = true

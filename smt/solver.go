@@ -117,7 +117,7 @@ func (s *Solver) enter() (C.Z3_context, error) {
 // Close gives the solver back to Z3 at once rather than when the garbage
 // collector finds it unreachable. Using it afterwards is an error.
 func (s *Solver) Close() error {
-	if s == nil || s.closed {
+	if s == nil || s.closed || s.ctx == nil || s.ctx.h == nil {
 		return nil
 	}
 	s.closed = true
