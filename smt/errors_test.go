@@ -39,7 +39,7 @@ func TestMisuseGivesErrors(t *testing.T) {
 		{"float bits of int sort", c.FloatBits(bigOne(3), c.IntSort())},
 		{"empty distinct", c.Distinct()},
 		{"empty add", c.Add()},
-		{"good 1/0", c.Real(1, 0)},
+		{"real 1/0", c.Real(1, 0)},
 		{"apply nil decl", (*FuncDecl)(nil).Apply(x)},
 		{"quantify over numeral", c.Forall([]*Term{c.Int(1)}, c.True())},
 		{"quantify over nothing", c.Exists(nil, c.True())},
