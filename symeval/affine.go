@@ -1,0 +1,544 @@
+package symeval
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/value"
+)
+
+// This file translates the quasi-affine index language of both formats
+// (index expressions and constraints, package syntax) into an internal
+// piecewise form, which lower.go turns into presburger objects.
+//
+// An index expression becomes a list of pieces (condition, linear form):
+// min, max and select split the space into pieces, / and % by a positive
+// constant become floor divisions. A constraint becomes a disjunction of
+// conjunctions of atoms (e >= 0 or e == 0). Negation is pushed down to the
+// comparisons, so no general complement is ever needed.
+
+// maxPieces bounds the pieces of one translated expression or the
+// conjunctions of one translated constraint: past it the translation fails
+// rather than grow without limit.
+const maxPieces = 4096
+
+// Variable keys of linear forms: a presburger parameter by name, or an
+// input or output dimension of the tuple being built by position.
+func paramKey(name string) string { return "p:" + name }
+func inKey(k int) string          { return fmt.Sprintf("i:%d", k) }
+func outKey(k int) string         { return fmt.Sprintf("o:%d", k) }
+
+// division is floor(num / den), den > 0.
+type division struct {
+	num linear
+	den presburger.Int
+}
+
+func (d *division) key() string { return "d:(" + d.num.key() + ")/" + d.den.String() }
+
+// linear is sum(coef * term) + c, where a term is a variable key or the key
+// of a division defined in divs.
+type linear struct {
+	terms map[string]presburger.Int
+	divs  map[string]*division
+	c     presburger.Int
+}
+
+func constLinear(v int64) linear { return linear{c: presburger.NewInt(v)} }
+
+func varLinear(key string) linear {
+	return linear{terms: map[string]presburger.Int{key: presburger.NewInt(1)}}
+}
+
+func (l linear) isConst() bool { return len(l.terms) == 0 }
+
+func (l linear) key() string {
+	keys := make([]string, 0, len(l.terms))
+	for k := range l.terms {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, "%s*%s+", l.terms[k], k)
+	}
+	b.WriteString(l.c.String())
+	return b.String()
+}
+
+// scale returns f * l.
+func (l linear) scale(f presburger.Int) linear {
+	out := linear{c: l.c.Mul(f)}
+	if f.IsZero() {
+		return out
+	}
+	out.terms = make(map[string]presburger.Int, len(l.terms))
+	for k, v := range l.terms {
+		out.terms[k] = v.Mul(f)
+	}
+	out.divs = l.divs
+	return out
+}
+
+// add returns l + f * o.
+func (l linear) add(o linear, f presburger.Int) linear {
+	out := linear{c: l.c.Add(o.c.Mul(f)), terms: map[string]presburger.Int{}, divs: map[string]*division{}}
+	for k, v := range l.terms {
+		out.terms[k] = v
+	}
+	for k, d := range l.divs {
+		out.divs[k] = d
+	}
+	for k, v := range o.terms {
+		s := out.terms[k].Add(v.Mul(f))
+		if s.IsZero() {
+			delete(out.terms, k)
+		} else {
+			out.terms[k] = s
+		}
+	}
+	for k, d := range o.divs {
+		out.divs[k] = d
+	}
+	for k := range out.divs {
+		if _, used := out.terms[k]; !used {
+			delete(out.divs, k)
+		}
+	}
+	return out
+}
+
+// floorDiv returns floor(l / d) for d > 0, folding constants.
+func (l linear) floorDiv(d presburger.Int) linear {
+	if d.IsOne() {
+		return l
+	}
+	if l.isConst() {
+		return linear{c: l.c.FloorDiv(d)}
+	}
+	div := &division{num: l, den: d}
+	k := div.key()
+	return linear{terms: map[string]presburger.Int{k: presburger.NewInt(1)}, divs: map[string]*division{k: div}}
+}
+
+// atom is e >= 0, or e == 0 when eq is set.
+type atom struct {
+	e  linear
+	eq bool
+}
+
+// trivial reports whether a constant atom is true or false.
+func (a atom) trivial() (value, known bool) {
+	if !a.e.isConst() {
+		return false, false
+	}
+	if a.eq {
+		return a.e.c.IsZero(), true
+	}
+	return a.e.c.Sign() >= 0, true
+}
+
+// conj is a conjunction of atoms; nil is true.
+type conj []atom
+
+// dnf is a disjunction of conjunctions; nil is false.
+type dnf []conj
+
+func dnfTrue() dnf { return dnf{conj{}} }
+
+// and returns the conjunction of two dnfs, dropping trivially false
+// conjunctions.
+func (d dnf) and(o dnf) (dnf, error) {
+	if len(d)*len(o) > maxPieces {
+		return nil, fmt.Errorf("constraint has more than %d disjuncts", maxPieces)
+	}
+	var out dnf
+	for _, a := range d {
+		for _, b := range o {
+			c := make(conj, 0, len(a)+len(b))
+			c = append(c, a...)
+			c = append(c, b...)
+			if c, ok := c.simplify(); ok {
+				out = append(out, c)
+			}
+		}
+	}
+	return out, nil
+}
+
+func (d dnf) or(o dnf) (dnf, error) {
+	if len(d)+len(o) > maxPieces {
+		return nil, fmt.Errorf("constraint has more than %d disjuncts", maxPieces)
+	}
+	out := make(dnf, 0, len(d)+len(o))
+	return append(append(out, d...), o...), nil
+}
+
+// simplify drops trivially true atoms; ok is false when an atom is
+// trivially false.
+func (c conj) simplify() (conj, bool) {
+	out := c[:0:0]
+	for _, a := range c {
+		if v, known := a.trivial(); known {
+			if !v {
+				return nil, false
+			}
+			continue
+		}
+		out = append(out, a)
+	}
+	return out, true
+}
+
+// piece is one piece of a piecewise expression: e where cond holds.
+type piece struct {
+	cond dnf
+	e    linear
+}
+
+// pwExpr is a piecewise quasi-affine expression; its pieces' conditions
+// partition the space (every point satisfies exactly one).
+type pwExpr []piece
+
+func pwLinear(l linear) pwExpr { return pwExpr{{cond: dnfTrue(), e: l}} }
+
+// key identifies a piecewise expression syntactically (after
+// normalisation of its linear forms).
+func (p pwExpr) key() string {
+	var b strings.Builder
+	for _, pc := range p {
+		b.WriteString("[")
+		for _, c := range pc.cond {
+			b.WriteString("(")
+			for _, a := range c {
+				if a.eq {
+					b.WriteString("=")
+				}
+				b.WriteString(a.e.key())
+				b.WriteString(";")
+			}
+			b.WriteString(")")
+		}
+		b.WriteString("]")
+		b.WriteString(pc.e.key())
+		b.WriteString("|")
+	}
+	return b.String()
+}
+
+// combine applies f to every pair of pieces of a and b.
+func combine(a, b pwExpr, f func(x, y linear) (pwExpr, error)) (pwExpr, error) {
+	if len(a)*len(b) > maxPieces {
+		return nil, fmt.Errorf("index expression has more than %d pieces", maxPieces)
+	}
+	var out pwExpr
+	for _, pa := range a {
+		for _, pb := range b {
+			cond, err := pa.cond.and(pb.cond)
+			if err != nil {
+				return nil, err
+			}
+			if len(cond) == 0 {
+				continue
+			}
+			sub, err := f(pa.e, pb.e)
+			if err != nil {
+				return nil, err
+			}
+			for _, s := range sub {
+				c, err := cond.and(s.cond)
+				if err != nil {
+					return nil, err
+				}
+				if len(c) > 0 {
+					out = append(out, piece{cond: c, e: s.e})
+				}
+			}
+			if len(out) > maxPieces {
+				return nil, fmt.Errorf("index expression has more than %d pieces", maxPieces)
+			}
+		}
+	}
+	return out, nil
+}
+
+// binding is what a name denotes in a translation scope: a variable (a
+// presburger parameter or a tuple dimension, by key) or the value of a let.
+type binding struct {
+	key string
+	let pwExpr
+}
+
+// translator translates index expressions and constraints.
+type translator struct {
+	lookup func(name string) (binding, bool)
+}
+
+func errAt(x syntax.Expr, format string, args ...any) error {
+	return fmt.Errorf("%s: %s: %s", x.Pos(), syntax.ExprString(x), fmt.Sprintf(format, args...))
+}
+
+// index translates a quasi-affine index expression.
+func (t *translator) index(x syntax.Expr) (pwExpr, error) {
+	switch x := x.(type) {
+	case *syntax.Ident:
+		b, ok := t.lookup(x.Name)
+		if !ok {
+			return nil, errAt(x, "unknown index name %s", x.Name)
+		}
+		if b.let != nil {
+			return b.let, nil
+		}
+		return pwLinear(varLinear(b.key)), nil
+	case *syntax.Lit:
+		if x.Kind != syntax.IntLiteral {
+			return nil, errAt(x, "%s literal in an index expression", x.Kind)
+		}
+		v, err := value.Literal(syntax.I64, x.Text)
+		if err != nil {
+			return nil, errAt(x, "integer literal out of range")
+		}
+		return pwLinear(constLinear(v.Int64())), nil
+	case *syntax.Unary:
+		if x.Op != syntax.OpNeg {
+			break
+		}
+		a, err := t.index(x.X)
+		if err != nil {
+			return nil, err
+		}
+		out := make(pwExpr, len(a))
+		for i, p := range a {
+			out[i] = piece{cond: p.cond, e: p.e.scale(presburger.NewInt(-1))}
+		}
+		return out, nil
+	case *syntax.Binary:
+		a, err := t.index(x.X)
+		if err != nil {
+			return nil, err
+		}
+		b, err := t.index(x.Y)
+		if err != nil {
+			return nil, err
+		}
+		one := presburger.NewInt(1)
+		switch x.Op {
+		case syntax.OpAdd, syntax.OpSub:
+			f := one
+			if x.Op == syntax.OpSub {
+				f = one.Neg()
+			}
+			return combine(a, b, func(p, q linear) (pwExpr, error) { return pwLinear(p.add(q, f)), nil })
+		case syntax.OpMul:
+			return combine(a, b, func(p, q linear) (pwExpr, error) {
+				switch {
+				case q.isConst():
+					return pwLinear(p.scale(q.c)), nil
+				case p.isConst():
+					return pwLinear(q.scale(p.c)), nil
+				}
+				return nil, errAt(x, "product of two non-constant terms is not affine")
+			})
+		case syntax.OpDiv, syntax.OpRem:
+			return combine(a, b, func(p, q linear) (pwExpr, error) {
+				if !q.isConst() || q.c.Sign() <= 0 {
+					return nil, errAt(x, "%s by a non-constant or non-positive divisor", x.Op)
+				}
+				d := p.floorDiv(q.c)
+				if x.Op == syntax.OpDiv {
+					return pwLinear(d), nil
+				}
+				return pwLinear(p.add(d, q.c.Neg())), nil
+			})
+		}
+	case *syntax.Call:
+		switch {
+		case (x.Fun.Name == "min" || x.Fun.Name == "max") && len(x.Args) == 2:
+			a, err := t.index(x.Args[0])
+			if err != nil {
+				return nil, err
+			}
+			b, err := t.index(x.Args[1])
+			if err != nil {
+				return nil, err
+			}
+			isMin := x.Fun.Name == "min"
+			return combine(a, b, func(p, q linear) (pwExpr, error) {
+				// q - p >= 0: p is the min and q the max.
+				d := q.add(p, presburger.NewInt(-1))
+				le := dnf{conj{{e: d}}}
+				gt := dnf{conj{{e: d.scale(presburger.NewInt(-1)).add(constLinear(-1), presburger.NewInt(1))}}}
+				if isMin {
+					return pwExpr{{cond: le, e: p}, {cond: gt, e: q}}, nil
+				}
+				return pwExpr{{cond: le, e: q}, {cond: gt, e: p}}, nil
+			})
+		case x.Fun.Name == "select" && len(x.Args) == 3:
+			c, err := t.cond(x.Args[0], false)
+			if err != nil {
+				return nil, err
+			}
+			nc, err := t.cond(x.Args[0], true)
+			if err != nil {
+				return nil, err
+			}
+			a, err := t.index(x.Args[1])
+			if err != nil {
+				return nil, err
+			}
+			b, err := t.index(x.Args[2])
+			if err != nil {
+				return nil, err
+			}
+			var out pwExpr
+			for _, side := range []struct {
+				c  dnf
+				pw pwExpr
+			}{{c, a}, {nc, b}} {
+				for _, p := range side.pw {
+					cc, err := side.c.and(p.cond)
+					if err != nil {
+						return nil, err
+					}
+					if len(cc) > 0 {
+						out = append(out, piece{cond: cc, e: p.e})
+					}
+				}
+			}
+			if len(out) > maxPieces {
+				return nil, errAt(x, "more than %d pieces", maxPieces)
+			}
+			return out, nil
+		}
+	}
+	return nil, errAt(x, "not a quasi-affine index expression")
+}
+
+// cond translates a constraint, or its negation when neg is set.
+func (t *translator) cond(x syntax.Expr, neg bool) (dnf, error) {
+	switch x := x.(type) {
+	case *syntax.Lit:
+		if x.Kind == syntax.BoolLiteral {
+			if (x.Text == "true") != neg {
+				return dnfTrue(), nil
+			}
+			return nil, nil
+		}
+	case *syntax.Unary:
+		if x.Op == syntax.OpNot {
+			return t.cond(x.X, !neg)
+		}
+	case *syntax.Binary:
+		switch {
+		case x.Op == syntax.OpAnd || x.Op == syntax.OpOr:
+			a, err := t.cond(x.X, neg)
+			if err != nil {
+				return nil, err
+			}
+			b, err := t.cond(x.Y, neg)
+			if err != nil {
+				return nil, err
+			}
+			if (x.Op == syntax.OpAnd) != neg {
+				return a.and(b)
+			}
+			return a.or(b)
+		case x.Op.IsComparison():
+			return t.compare(x.X, x.Op, x.Y, neg)
+		}
+	case *syntax.Chain:
+		var out dnf
+		if !neg {
+			out = dnfTrue()
+		}
+		for _, c := range x.Comparisons() {
+			d, err := t.compare(c.X, c.Op, c.Y, neg)
+			if err != nil {
+				return nil, err
+			}
+			if neg {
+				out, err = out.or(d)
+			} else {
+				out, err = out.and(d)
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+	return nil, errAt(x, "not a quasi-affine constraint")
+}
+
+// negateOp returns the comparison that holds exactly when op does not.
+func negateOp(op syntax.Op) syntax.Op {
+	switch op {
+	case syntax.OpEq:
+		return syntax.OpNe
+	case syntax.OpNe:
+		return syntax.OpEq
+	case syntax.OpLt:
+		return syntax.OpGe
+	case syntax.OpLe:
+		return syntax.OpGt
+	case syntax.OpGt:
+		return syntax.OpLe
+	case syntax.OpGe:
+		return syntax.OpLt
+	}
+	return syntax.OpNone
+}
+
+// compare translates a op b (or its negation).
+func (t *translator) compare(xa syntax.Expr, op syntax.Op, xb syntax.Expr, neg bool) (dnf, error) {
+	if neg {
+		op = negateOp(op)
+	}
+	a, err := t.index(xa)
+	if err != nil {
+		return nil, err
+	}
+	b, err := t.index(xb)
+	if err != nil {
+		return nil, err
+	}
+	var out dnf
+	one := presburger.NewInt(1)
+	for _, pa := range a {
+		for _, pb := range b {
+			c, err := pa.cond.and(pb.cond)
+			if err != nil {
+				return nil, err
+			}
+			d := pb.e.add(pa.e, one.Neg()) // b - a
+			var atoms dnf
+			switch op {
+			case syntax.OpEq:
+				atoms = dnf{conj{{e: d, eq: true}}}
+			case syntax.OpNe:
+				atoms = dnf{conj{{e: d.add(constLinear(-1), one)}}, conj{{e: d.scale(one.Neg()).add(constLinear(-1), one)}}}
+			case syntax.OpLt: // b - a - 1 >= 0
+				atoms = dnf{conj{{e: d.add(constLinear(-1), one)}}}
+			case syntax.OpLe:
+				atoms = dnf{conj{{e: d}}}
+			case syntax.OpGt: // a - b - 1 >= 0
+				atoms = dnf{conj{{e: d.scale(one.Neg()).add(constLinear(-1), one)}}}
+			case syntax.OpGe:
+				atoms = dnf{conj{{e: d.scale(one.Neg())}}}
+			default:
+				return nil, fmt.Errorf("unknown comparison %s", op)
+			}
+			c, err = c.and(atoms)
+			if err != nil {
+				return nil, err
+			}
+			if out, err = out.or(c); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,244 @@
+package symeval
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/value"
+)
+
+// mapEnv is a sare.Env of index values only.
+type mapEnv map[string]int64
+
+func (e mapEnv) Index(name string) (int64, bool) { v, ok := e[name]; return v, ok }
+func (e mapEnv) Tensor(string, []int64) (value.Value, error) {
+	return value.Value{}, fmt.Errorf("no tensors")
+}
+func (e mapEnv) Array(string, []int64) (value.Value, error) {
+	return value.Value{}, fmt.Errorf("no arrays")
+}
+
+var testNames = []string{"N", "M", "i", "j"}
+
+// randIndex returns a random quasi-affine index expression as text.
+func randIndex(r *rand.Rand, depth int) string {
+	if depth <= 0 || r.IntN(3) == 0 {
+		if r.IntN(3) == 0 {
+			return fmt.Sprint(r.IntN(9) - 4)
+		}
+		return testNames[r.IntN(len(testNames))]
+	}
+	a, b := randIndex(r, depth-1), randIndex(r, depth-1)
+	switch r.IntN(9) {
+	case 0:
+		return "(" + a + " + " + b + ")"
+	case 1:
+		return "(" + a + " - " + b + ")"
+	case 2:
+		return fmt.Sprintf("%d * %s", r.IntN(7)-3, a)
+	case 3:
+		return fmt.Sprintf("(%s / %d)", a, r.IntN(5)+1)
+	case 4:
+		return fmt.Sprintf("(%s %% %d)", a, r.IntN(5)+1)
+	case 5:
+		return "min(" + a + ", " + b + ")"
+	case 6:
+		return "max(" + a + ", " + b + ")"
+	case 7:
+		return "select(" + randCond(r, depth-1) + ", " + a + ", " + b + ")"
+	default:
+		return "-" + a
+	}
+}
+
+// randCond returns a random quasi-affine constraint as text.
+func randCond(r *rand.Rand, depth int) string {
+	ops := []string{"==", "!=", "<", "<=", ">", ">="}
+	if depth <= 0 || r.IntN(2) == 0 {
+		switch r.IntN(8) {
+		case 0:
+			return []string{"true", "false"}[r.IntN(2)]
+		case 1:
+			return fmt.Sprintf("%s %s %s %s %s", randIndex(r, 1), ops[r.IntN(6)], randIndex(r, 1), ops[r.IntN(6)], randIndex(r, 1))
+		}
+		return fmt.Sprintf("%s %s %s", randIndex(r, depth), ops[r.IntN(6)], randIndex(r, depth))
+	}
+	a, b := randCond(r, depth-1), randCond(r, depth-1)
+	switch r.IntN(3) {
+	case 0:
+		return "(" + a + " and " + b + ")"
+	case 1:
+		return "(" + a + " or " + b + ")"
+	default:
+		return "not (" + a + ")"
+	}
+}
+
+func ints(vs ...int64) []presburger.Int {
+	out := make([]presburger.Int, len(vs))
+	for i, v := range vs {
+		out[i] = presburger.NewInt(v)
+	}
+	return out
+}
+
+// TestIndexMapRandom checks the translation of random index expressions
+// against direct evaluation at random points: the graph contains the
+// value and not its neighbours.
+func TestIndexMapRandom(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(1, 2))
+	s := NewScope(testNames)
+	points := 0
+	for n := 0; n < 150; n++ {
+		text := randIndex(r, 3)
+		x, err := syntax.ParseExprString(text)
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		g, err := s.IndexMap(x)
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		for p := 0; p < 6; p++ {
+			env := mapEnv{}
+			var pt []int64
+			for _, name := range testNames {
+				env[name] = int64(r.IntN(21) - 10)
+				pt = append(pt, env[name])
+			}
+			want, err := sare.EvalIndex(x, env)
+			if err != nil {
+				t.Fatalf("%s: %v", text, err)
+			}
+			for _, d := range []int64{0, -1, 1} {
+				in, err := g.ContainsPoint(ctx, ints(append(append([]int64(nil), pt...), want+d)...))
+				if err != nil {
+					t.Fatalf("%s: %v", text, err)
+				}
+				if in != (d == 0) {
+					t.Fatalf("%s at %v: graph %s contains %d: %v, want value %d", text, env, g, want+d, in, want)
+				}
+			}
+			points++
+		}
+	}
+	t.Logf("%d points checked", points)
+}
+
+// TestConstraintRandom checks the translation of random constraints and
+// of their negation against direct evaluation at random points.
+func TestConstraintRandom(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(3, 4))
+	s := NewScope(testNames)
+	for n := 0; n < 150; n++ {
+		text := randCond(r, 3)
+		x, err := syntax.ParseExprString(text)
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		c, err := s.Constraint(x)
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		nc, err := s.constraint(x, true)
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		for p := 0; p < 6; p++ {
+			env := mapEnv{}
+			var pt []int64
+			for _, name := range testNames {
+				env[name] = int64(r.IntN(21) - 10)
+				pt = append(pt, env[name])
+			}
+			want, err := sare.EvalCond(x, env)
+			if err != nil {
+				t.Fatalf("%s: %v", text, err)
+			}
+			got, err := c.ContainsPoint(ctx, ints(pt...))
+			if err != nil {
+				t.Fatalf("%s: %v", text, err)
+			}
+			ngot, err := nc.ContainsPoint(ctx, ints(pt...))
+			if err != nil {
+				t.Fatalf("%s: %v", text, err)
+			}
+			if got != want || ngot == want {
+				t.Fatalf("%s at %v: got %v, negation %v, want %v\n%s", text, env, got, ngot, want, c)
+			}
+		}
+	}
+}
+
+// TestLetAndRange checks let variables (which stand for their value) and
+// loop ranges lo <= x < hi with piecewise bounds.
+func TestLetAndRange(t *testing.T) {
+	ctx := context.Background()
+	s := NewScope([]string{"N"})
+	s, x := s.With("io")
+	lx, err := syntax.ParseExprString("min(4 * io, N - 4)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err = s.Let("t", lx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := s.IndexMap(mustExpr(t, "t + 1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rg, err := s.Range(x, mustExpr(t, "max(t, 0)"), mustExpr(t, "(N + 3) / 4"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := int64(-3); n < 12; n++ {
+		for io := int64(-3); io < 6; io++ {
+			tv := min(4*io, n-4)
+			in, err := g.ContainsPoint(ctx, ints(n, io, tv+1))
+			if err != nil || !in {
+				t.Fatalf("N=%d io=%d: t + 1 = %d not in %s (%v)", n, io, tv+1, g, err)
+			}
+			in, err = rg.ContainsPoint(ctx, ints(n, io))
+			want := max(tv, 0) <= io && io < floorDiv(n+3, 4)
+			if err != nil || in != want {
+				t.Fatalf("N=%d io=%d: in range %v, want %v (%v)", n, io, in, want, err)
+			}
+		}
+	}
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+func mustExpr(t *testing.T, text string) syntax.Expr {
+	t.Helper()
+	x, err := syntax.ParseExprString(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+// TestNotAffine checks that non-affine expressions are rejected with an
+// error.
+func TestNotAffine(t *testing.T) {
+	s := NewScope([]string{"N", "i"})
+	for _, text := range []string{"N * i", "i / N", "i % 0", "i / -2", "k + 1", "1.5"} {
+		if _, err := s.IndexMap(mustExpr(t, text)); err == nil {
+			t.Errorf("%s: no error", text)
+		}
+	}
+}

@@ -1,0 +1,28 @@
+// Package symeval is Augur's verifier core: the symbolic evaluation of a
+// kernel (package sched) against its specification (package sare) over
+// Presburger sets and relations (package presburger), following chapter 5
+// of seed 002.
+//
+// The phases, in the order a reader should take them:
+//
+//   - scope.go, affine.go, lower.go: the quasi-affine index language
+//     (indices, bounds, conditions, lets) translated into presburger
+//     objects over the parameters and loop variables in scope. min, max,
+//     select and or become unions of pieces; / and % by a constant become
+//     floor divisions. Start at Scope.
+//   - context.go: expression contexts, values with their index parts taken
+//     out into holes, such as A(□1, □2) * B(□2, □3)⟨i, k, j⟩, interned in a
+//     Contexts table so that equal contexts share one tuple name, with equal
+//     holes fused (Contexts.Decompose).
+//   - heap.go: symbolic heaps, relations from array cells a[i, j] to
+//     context tuples, with update (Definition 5.2.2), iterated update
+//     (Definition 5.2.4), union over a parallel loop and ν.
+//   - prophetic.go: prophetic evaluation (Fig. 5.3), the heap of every
+//     statement's writes assuming its annotations; Prophesy is the entry
+//     point.
+//
+// Not here yet: the symbolic evaluation of Fig. 5.4 (reads, races, bounds
+// and the verification conditions) and their discharge by package smt.
+// Nothing in this package is a verdict: a prophecy only says what a
+// kernel computes if its annotations hold.
+package symeval

@@ -1,0 +1,280 @@
+package symeval
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/augur-verify/augur/presburger"
+)
+
+// Heap is a symbolic heap (seed 002, section 5.2): a presburger relation
+// from array cells a[i1, ..., in] (the input tuple is named after the
+// array) to symbolic values E[h1, ..., hm] (the output tuple is named after
+// an expression context of a Contexts table, its coordinates fill the
+// context's holes). Several contexts may share one array; the relation
+// is a union of maps, one per (array, context) pair.
+//
+// The parameters of a heap are the kernel's parameters and the loop
+// variables in scope where it was built. A Heap is immutable.
+type Heap struct {
+	u *presburger.UnionMap
+}
+
+// EmptyHeap returns the heap without cells.
+func EmptyHeap() *Heap { return &Heap{u: presburger.NewUnionMap()} }
+
+// NewHeap returns the heap whose relation is u.
+func NewHeap(u *presburger.UnionMap) *Heap { return &Heap{u: u} }
+
+// UnionMap returns the relation of h.
+func (h *Heap) UnionMap() *presburger.UnionMap { return h.u }
+
+// Maps returns the (array, context) components of h.
+func (h *Heap) Maps() []*presburger.Map { return h.u.Maps() }
+
+// String prints h in isl notation, contexts by their tuple names.
+func (h *Heap) String() string { return h.u.String() }
+
+// Describe prints h one component per line, with each context's tuple
+// name followed by its template, e.g. "c[i, j] -> E1 = R(□1, □2, □3): ...".
+func (h *Heap) Describe(cs *Contexts) string {
+	var lines []string
+	for _, m := range h.u.Maps() {
+		name := m.Space().Out.Name
+		tmpl := "?"
+		if c := cs.Lookup(name); c != nil {
+			tmpl = c.String()
+		}
+		lines = append(lines, fmt.Sprintf("%s = %s: %s", name, tmpl, m))
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}
+
+// Update returns h ▷ o (Definition 5.2.2): the cells o writes take o's
+// contents, the others keep h's.
+func (h *Heap) Update(ctx context.Context, o *Heap) (*Heap, error) {
+	if len(o.u.Maps()) == 0 {
+		return h, nil
+	}
+	if len(h.u.Maps()) == 0 {
+		return o, nil
+	}
+	u, err := presburger.Update(ctx, h.u, o.u)
+	if err != nil {
+		return nil, fmt.Errorf("update: %w", err)
+	}
+	return &Heap{u: u}, nil
+}
+
+// Union returns h ∪ o.
+func (h *Heap) Union(o *Heap) *Heap { return &Heap{u: h.u.Union(o.u)} }
+
+// Restrict returns h where the parameter domain p holds (h ∩ p).
+func (h *Heap) Restrict(p *presburger.Map) (*Heap, error) {
+	if len(h.u.Maps()) == 0 {
+		return h, nil
+	}
+	u, err := h.u.IntersectParams(p)
+	if err != nil {
+		return nil, fmt.Errorf("restrict heap: %w", err)
+	}
+	return &Heap{u: u}, nil
+}
+
+// Drop returns h without the cells of array a (h \ a).
+func (h *Heap) Drop(a string) *Heap {
+	var keep []*presburger.Map
+	for _, m := range h.u.Maps() {
+		if m.Space().In != nil && m.Space().In.Name == a {
+			continue
+		}
+		keep = append(keep, m)
+	}
+	return &Heap{u: presburger.NewUnionMap(keep...)}
+}
+
+// Iterate returns the iterated update ▶_{x in bound} h (Definition 5.2.4):
+// for every cell, the contents written by the last value of the parameter
+// x within the parameter domain bound that writes it.
+func (h *Heap) Iterate(ctx context.Context, x string, bound *presburger.Map) (*Heap, error) {
+	if len(h.u.Maps()) == 0 {
+		return h, nil
+	}
+	u, err := presburger.IteratedUpdate(ctx, h.u, x, bound)
+	if err != nil {
+		return nil, fmt.Errorf("iterated update over %s: %w", x, err)
+	}
+	return &Heap{u: u}, nil
+}
+
+// UnionOver returns ∪_{x in bound} h, the union of h over the values of the
+// parameter x in the parameter domain bound; x is no longer a parameter of
+// the result.
+func (h *Heap) UnionOver(x string, bound *presburger.Map) (*Heap, error) {
+	var out []*presburger.Map
+	for _, m := range h.u.Maps() {
+		r, err := m.IntersectParams(bound)
+		if err != nil {
+			return nil, fmt.Errorf("union over %s: %w", x, err)
+		}
+		if i := paramIndex(r.Space(), x); i >= 0 {
+			if r, err = r.ProjectOut(presburger.DimParam, i, 1); err != nil {
+				return nil, fmt.Errorf("union over %s: %w", x, err)
+			}
+		}
+		out = append(out, r)
+	}
+	return &Heap{u: presburger.NewUnionMap(out...)}, nil
+}
+
+func paramIndex(sp presburger.Space, x string) int {
+	for i, p := range sp.Params {
+		if p == x {
+			return i
+		}
+	}
+	return -1
+}
+
+// SingleValued returns ν(h) (seed 002, section 5.2): h itself when every
+// cell has at most one content, otherwise a subset of h with the same
+// cells and one content per cell, chosen arbitrarily (here: the first
+// context in the order of the components, then the lexicographically
+// smallest hole values). The choice is only meaningful where the
+// contents of a cell all have the same value, which the verifier must
+// establish separately (ww-covered, Fig. 5.4).
+func (h *Heap) SingleValued(ctx context.Context) (*Heap, error) {
+	ok, err := h.u.IsSingleValued(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("single-valued: %w", err)
+	}
+	if ok {
+		return h, nil
+	}
+	covered := map[string]*presburger.Map{} // array shape -> cells already given a content
+	var out []*presburger.Map
+	for _, m := range h.u.Maps() {
+		lm, err := presburger.LexMinMap(ctx, m)
+		if err != nil {
+			return nil, fmt.Errorf("single-valued: %w", err)
+		}
+		dom := lm.Domain()
+		k := dom.Space().Key()
+		if c, ok := covered[k]; ok {
+			rest, err := dom.Subtract(ctx, c)
+			if err != nil {
+				return nil, fmt.Errorf("single-valued: %w", err)
+			}
+			if lm, err = lm.IntersectDomain(rest); err != nil {
+				return nil, fmt.Errorf("single-valued: %w", err)
+			}
+			if covered[k], err = c.Union(dom); err != nil {
+				return nil, fmt.Errorf("single-valued: %w", err)
+			}
+		} else {
+			covered[k] = dom
+		}
+		out = append(out, lm)
+	}
+	return &Heap{u: presburger.NewUnionMap(out...)}, nil
+}
+
+// Simplify returns h with empty components dropped and the others
+// simplified and coalesced.
+func (h *Heap) Simplify(ctx context.Context) (*Heap, error) {
+	u, err := h.u.Simplify(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("simplify heap: %w", err)
+	}
+	var out []*presburger.Map
+	for _, m := range u.Maps() {
+		c, err := presburger.Coalesce(ctx, m)
+		if err != nil {
+			return nil, fmt.Errorf("coalesce heap: %w", err)
+		}
+		out = append(out, c)
+	}
+	return &Heap{u: presburger.NewUnionMap(out...)}, nil
+}
+
+// Content is one content of a cell in an instantiated heap: a context and
+// the integer values of its holes.
+type Content struct {
+	Context string
+	Holes   []presburger.Int
+}
+
+// Bind fixes every parameter of h to the given values (for instance the
+// kernel's parameters at a concrete size) and removes them.
+func (h *Heap) Bind(params map[string]int64) (*Heap, error) {
+	vals := map[string]presburger.Int{}
+	for k, v := range params {
+		vals[k] = presburger.NewInt(v)
+	}
+	var out []*presburger.Map
+	for _, m := range h.u.Maps() {
+		sub := map[string]presburger.Int{}
+		for _, p := range m.Space().Params {
+			v, ok := vals[p]
+			if !ok {
+				return nil, fmt.Errorf("bind heap: no value for parameter %s", p)
+			}
+			sub[p] = v
+		}
+		b, err := m.BindParams(sub)
+		if err != nil {
+			return nil, fmt.Errorf("bind heap: %w", err)
+		}
+		out = append(out, b)
+	}
+	return &Heap{u: presburger.NewUnionMap(out...)}, nil
+}
+
+// At returns the contents of cell array[idx] in a heap without
+// parameters (see Bind), at most limit of them (an error past it).
+func (h *Heap) At(ctx context.Context, array string, idx []int64, limit int) ([]Content, error) {
+	var out []Content
+	for _, m := range h.u.Maps() {
+		sp := m.Space()
+		if sp.In == nil || sp.In.Name != array || sp.NumIn() != len(idx) {
+			continue
+		}
+		if sp.NumParams() != 0 {
+			return nil, fmt.Errorf("cell %s: the heap still has parameters %v", array, sp.Params)
+		}
+		cell := m
+		var err error
+		for k, v := range idx {
+			if cell, err = cell.FixDim(presburger.DimIn, k, presburger.NewInt(v)); err != nil {
+				return nil, err
+			}
+		}
+		for {
+			pt, err := cell.Sample(ctx)
+			if err != nil {
+				return nil, fmt.Errorf("cell %s%v: %w", array, idx, err)
+			}
+			if pt == nil {
+				break
+			}
+			holes := pt[len(idx):]
+			out = append(out, Content{Context: sp.Out.Name, Holes: holes})
+			if len(out) > limit {
+				return nil, fmt.Errorf("cell %s%v has more than %d contents", array, idx, limit)
+			}
+			single := cell
+			for k, v := range holes {
+				if single, err = single.FixDim(presburger.DimOut, k, v); err != nil {
+					return nil, err
+				}
+			}
+			if cell, err = cell.Subtract(ctx, single); err != nil {
+				return nil, fmt.Errorf("cell %s%v: %w", array, idx, err)
+			}
+		}
+	}
+	return out, nil
+}

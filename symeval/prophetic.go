@@ -1,0 +1,357 @@
+package symeval
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/sched"
+)
+
+// This file implements prophetic evaluation (seed 002, section 5.3,
+// Fig. 5.3): the symbolic heap of the writes of a statement, assuming that
+// every assignment stores the value of its annotation.
+
+// Options tune the evaluation.
+type Options struct {
+	// Budget bounds every presburger operation (see presburger.Budget);
+	// the zero value keeps the budget the context carries, or the
+	// engine's default.
+	Budget presburger.Budget
+}
+
+// Prophecy is the result of the prophetic evaluation of a kernel.
+type Prophecy struct {
+	// Contexts interns the expression contexts the heaps refer to.
+	Contexts *Contexts
+	// Assumptions is the parameter domain of the kernel's assume lines.
+	Assumptions *presburger.Map
+	// Initial is the heap described by the in bindings: each in-bounds
+	// cell satisfying its binding's where clause holds its tensor element.
+	Initial *Heap
+	// Delta is Δh of the kernel's body (Fig. 5.3): every cell the body
+	// writes, mapped to the annotation of its last write.
+	Delta *Heap
+	// Final is Initial ▷ Delta restricted to the assumptions: the
+	// prophetic heap of the kernel when it ends, parametric in the
+	// kernel's parameters.
+	Final *Heap
+}
+
+// Prophesy computes the prophetic heap of the checked kernel k (kinfo is
+// sched.Check's result against spec). It follows the rules of Fig. 5.3
+// statement by statement: T-SKIP, T-SEQ (update), T-ASSIGN (the
+// annotation becomes the written value), T-IF, let (the variable stands
+// for its value), T-ALLOCATE (the local array's cells are dropped),
+// T-SEQLOOP (iterated update) and T-PARLOOP (union over the iterations,
+// made single-valued by ν).
+//
+// Prophetic evaluation assumes what the verifier has yet to prove: that
+// annotations are true, writes in bounds and parallel loops free of
+// races. Its result is therefore no verdict on the kernel.
+func Prophesy(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sare.Spec, opts Options) (p *Prophecy, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			p, err = nil, fmt.Errorf("prophetic evaluation of kernel %s: internal error: %v", kernelName(k), r)
+		}
+	}()
+	if k == nil || kinfo == nil || spec == nil {
+		return nil, fmt.Errorf("prophetic evaluation: missing kernel, check information or specification")
+	}
+	if opts.Budget != (presburger.Budget{}) {
+		ctx = presburger.WithBudget(ctx, opts.Budget)
+	}
+	var params []string
+	for _, id := range k.Params {
+		params = append(params, id.Name)
+	}
+	ev := &prophet{ctx: ctx, cs: NewContexts(), info: kinfo.Types, spec: spec}
+	scope := NewScope(params)
+	res := &Prophecy{Contexts: ev.cs}
+	res.Assumptions = presburger.Universe(presburger.ParamSpace(params))
+	for _, a := range k.Assumes {
+		c, err := scope.Constraint(a.Cond)
+		if err != nil {
+			return nil, fmt.Errorf("kernel %s: assume: %w", kernelName(k), err)
+		}
+		if res.Assumptions, err = res.Assumptions.Intersect(c); err != nil {
+			return nil, fmt.Errorf("kernel %s: assume: %w", kernelName(k), err)
+		}
+	}
+	if res.Initial, err = ev.initial(scope, k); err != nil {
+		return nil, fmt.Errorf("kernel %s: %w", kernelName(k), err)
+	}
+	if res.Delta, err = ev.block(scope, k.Body); err != nil {
+		return nil, fmt.Errorf("kernel %s: %w", kernelName(k), err)
+	}
+	final, err := res.Initial.Update(ctx, res.Delta)
+	if err != nil {
+		return nil, fmt.Errorf("kernel %s: final heap: %w", kernelName(k), err)
+	}
+	if final, err = final.Restrict(res.Assumptions); err != nil {
+		return nil, fmt.Errorf("kernel %s: final heap: %w", kernelName(k), err)
+	}
+	if res.Final, err = final.Simplify(ctx); err != nil {
+		return nil, fmt.Errorf("kernel %s: final heap: %w", kernelName(k), err)
+	}
+	return res, nil
+}
+
+func kernelName(k *sched.Kernel) string {
+	if k == nil || k.Name == nil {
+		return "?"
+	}
+	return k.Name.Name
+}
+
+// prophet carries what the rules share.
+type prophet struct {
+	ctx  context.Context
+	cs   *Contexts
+	info *sare.Info
+	spec *sare.Spec
+}
+
+// initial returns the heap of the in bindings.
+func (p *prophet) initial(s *Scope, k *sched.Kernel) (*Heap, error) {
+	h := EmptyHeap()
+	for _, b := range k.Bindings {
+		if b.Dir != sched.In {
+			continue
+		}
+		m, err := p.binding(s, b)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s: %w", b.Pos(), sched.BindingString(b), err)
+		}
+		h = h.Union(NewHeap(presburger.NewUnionMap(m)))
+	}
+	return h, nil
+}
+
+// binding returns { a[vars] -> T(□...)[args] : 0 <= vars < extents and where }.
+func (p *prophet) binding(s *Scope, b *sched.Binding) (*presburger.Map, error) {
+	if len(b.Vars) != len(b.Extents) {
+		return nil, fmt.Errorf("%d variables for %d extents", len(b.Vars), len(b.Extents))
+	}
+	t := p.spec.Tensor(b.Tensor.Fun.Name)
+	if t == nil {
+		return nil, fmt.Errorf("unknown tensor %s", b.Tensor.Fun.Name)
+	}
+	dims := make([]string, len(b.Vars))
+	for i, v := range b.Vars {
+		dims[i] = v.Name
+	}
+	tr := s.withDims(dims)
+	sv, err := p.cs.tensorValue(b.Tensor, t.Type, tr)
+	if err != nil {
+		return nil, err
+	}
+	// Bounds 0 <= v < extent (extents over the parameters only).
+	bounds := dnfTrue()
+	for i, e := range b.Extents {
+		ext, err := s.translator().index(e)
+		if err != nil {
+			return nil, err
+		}
+		v := varLinear(inKey(i))
+		one := presburger.NewInt(1)
+		var c dnf
+		for _, pc := range ext {
+			at := conj{{e: v}, {e: pc.e.add(v, one.Neg()).add(constLinear(-1), one)}}
+			cc, err := pc.cond.and(dnf{at})
+			if err != nil {
+				return nil, err
+			}
+			c = append(c, cc...)
+		}
+		if bounds, err = bounds.and(c); err != nil {
+			return nil, err
+		}
+	}
+	if b.Where != nil {
+		w, err := tr.cond(b.Where, false)
+		if err != nil {
+			return nil, err
+		}
+		if bounds, err = bounds.and(w); err != nil {
+			return nil, err
+		}
+	}
+	return p.cellMap(s, b.Array.Name, dims, nil, sv, bounds)
+}
+
+// cellMap returns { a[idx] -> E[holes] : cond } in scope s, where idx
+// are the cell's index expressions (nil: the cell is the input tuple
+// itself, named by dims) and sv the symbolic value.
+func (p *prophet) cellMap(s *Scope, array string, dims []string, idx []pwExpr, sv *SymbolicValue, cond dnf) (*presburger.Map, error) {
+	n := len(dims)
+	if idx != nil {
+		n = len(idx)
+	}
+	in := make([]string, n)
+	for i := range in {
+		if dims != nil {
+			in[i] = dims[i]
+		} else {
+			in[i] = fmt.Sprintf("i%d", i)
+		}
+	}
+	out := make([]string, sv.Context.Holes)
+	for i := range out {
+		out[i] = fmt.Sprintf("h%d", i+1)
+	}
+	sp := presburger.MapSpace(s.Params(), presburger.FlatTuple(array, in...), presburger.FlatTuple(sv.Context.Name, out...))
+	var keys []string
+	var es []pwExpr
+	for i, e := range idx {
+		keys = append(keys, inKey(i))
+		es = append(es, e)
+	}
+	for i, e := range sv.holes {
+		keys = append(keys, outKey(i))
+		es = append(es, e)
+	}
+	eqs, err := equalities(keys, es)
+	if err != nil {
+		return nil, err
+	}
+	if cond != nil {
+		if eqs, err = eqs.and(cond); err != nil {
+			return nil, err
+		}
+	}
+	return lowerDNF(sp, eqs, nil)
+}
+
+// block evaluates a block: T-SEQ over its statements, lets scoped to it.
+func (p *prophet) block(s *Scope, b *sched.Block) (*Heap, error) {
+	h := EmptyHeap()
+	for _, st := range b.Stmts {
+		if l, ok := st.(*sched.Let); ok {
+			ns, err := s.Let(l.Var.Name, l.Value)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", l.Pos(), err)
+			}
+			s = ns
+			continue
+		}
+		d, err := p.stmt(s, st)
+		if err != nil {
+			return nil, err
+		}
+		if h, err = h.Update(p.ctx, d); err != nil {
+			return nil, fmt.Errorf("%s: %s: %w", st.Pos(), sched.StmtLine(st), err)
+		}
+	}
+	return h, nil
+}
+
+// stmt returns Δh of one statement (a let is handled by block).
+func (p *prophet) stmt(s *Scope, st sched.Stmt) (*Heap, error) {
+	if err := p.ctx.Err(); err != nil {
+		return nil, err
+	}
+	wrap := func(err error) error {
+		return fmt.Errorf("%s: %s: %w", st.Pos(), sched.StmtLine(st), err)
+	}
+	switch st := st.(type) {
+	case *sched.Skip:
+		return EmptyHeap(), nil
+	case *sched.Block:
+		return p.block(s, st)
+	case *sched.Let:
+		return nil, wrap(fmt.Errorf("let outside a block"))
+	case *sched.Assign:
+		h, err := p.assign(s, st)
+		if err != nil {
+			return nil, wrap(err)
+		}
+		return h, nil
+	case *sched.If:
+		h1, err := p.block(s, st.Then)
+		if err != nil {
+			return nil, err
+		}
+		h2 := EmptyHeap()
+		if st.Else != nil {
+			if h2, err = p.stmt(s, st.Else); err != nil {
+				return nil, err
+			}
+		}
+		c, err := s.constraint(st.Cond, false)
+		if err != nil {
+			return nil, wrap(err)
+		}
+		nc, err := s.constraint(st.Cond, true)
+		if err != nil {
+			return nil, wrap(err)
+		}
+		if h1, err = h1.Restrict(c); err != nil {
+			return nil, wrap(err)
+		}
+		if h2, err = h2.Restrict(nc); err != nil {
+			return nil, wrap(err)
+		}
+		h, err := h1.Union(h2).Simplify(p.ctx)
+		if err != nil {
+			return nil, wrap(err)
+		}
+		return h, nil
+	case *sched.Alloc:
+		h, err := p.block(s, st.Body)
+		if err != nil {
+			return nil, err
+		}
+		return h.Drop(st.Array.Name), nil
+	case *sched.Loop:
+		inner, x := s.With(st.Var.Name)
+		lo, hi := st.Bounds()
+		bound, err := inner.Range(x, lo, hi)
+		if err != nil {
+			return nil, wrap(err)
+		}
+		body, err := p.block(inner, st.Body)
+		if err != nil {
+			return nil, err
+		}
+		var h *Heap
+		if st.Par {
+			if h, err = body.UnionOver(x, bound); err == nil {
+				h, err = h.SingleValued(p.ctx)
+			}
+		} else {
+			h, err = body.Iterate(p.ctx, x, bound)
+		}
+		if err == nil {
+			h, err = h.Simplify(p.ctx)
+		}
+		if err != nil {
+			return nil, wrap(err)
+		}
+		return h, nil
+	}
+	return nil, wrap(fmt.Errorf("unknown statement %T", st))
+}
+
+// assign is T-ASSIGN: { a[indices] -> decompose(annotation) }.
+func (p *prophet) assign(s *Scope, st *sched.Assign) (*Heap, error) {
+	tr := s.translator()
+	idx := make([]pwExpr, len(st.Indices))
+	for i, x := range st.Indices {
+		v, err := tr.index(x)
+		if err != nil {
+			return nil, err
+		}
+		idx[i] = v
+	}
+	sv, err := p.cs.Decompose(st.Annot, p.info, s)
+	if err != nil {
+		return nil, fmt.Errorf("annotation: %w", err)
+	}
+	m, err := p.cellMap(s, st.Array.Name, nil, idx, sv, nil)
+	if err != nil {
+		return nil, err
+	}
+	return NewHeap(presburger.NewUnionMap(m)), nil
+}

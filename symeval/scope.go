@@ -1,0 +1,168 @@
+package symeval
+
+import (
+	"fmt"
+
+	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/syntax"
+)
+
+// Scope is the environment of index expressions at one point of a kernel:
+// the kernel's parameters, the loop variables and the let variables in
+// scope. Parameters and loop variables are presburger parameters of every
+// object built in the scope; a let variable stands for the (piecewise)
+// value of its expression, so that objects never mention it.
+//
+// A Scope is immutable: With and Let return extended copies.
+type Scope struct {
+	params []string           // presburger parameters, outermost first
+	names  map[string]binding // source name -> binding
+}
+
+// NewScope returns the scope of a kernel with the given parameters.
+func NewScope(params []string) *Scope {
+	s := &Scope{names: map[string]binding{}}
+	for _, p := range params {
+		s.params = append(s.params, p)
+		s.names[p] = binding{key: paramKey(p)}
+	}
+	return s
+}
+
+// Params returns the presburger parameters of objects built in s.
+func (s *Scope) Params() []string { return append([]string(nil), s.params...) }
+
+func (s *Scope) clone() *Scope {
+	n := &Scope{params: append([]string(nil), s.params...), names: make(map[string]binding, len(s.names)+1)}
+	for k, v := range s.names {
+		n.names[k] = v
+	}
+	return n
+}
+
+// isParam reports whether name is already a presburger parameter of s.
+func (s *Scope) isParam(name string) bool {
+	for _, p := range s.params {
+		if p == name {
+			return true
+		}
+	}
+	return false
+}
+
+// With returns s extended with the loop variable name, and the name of
+// the presburger parameter that stands for it: name itself, or name
+// followed by primes when a parameter of that name is already in scope.
+func (s *Scope) With(name string) (*Scope, string) {
+	p := name
+	for s.isParam(p) {
+		p += "'"
+	}
+	n := s.clone()
+	n.params = append(n.params, p)
+	n.names[name] = binding{key: paramKey(p)}
+	return n, p
+}
+
+// Let returns s extended with the let variable name bound to the index
+// expression x.
+func (s *Scope) Let(name string, x syntax.Expr) (*Scope, error) {
+	v, err := s.translator().index(x)
+	if err != nil {
+		return nil, fmt.Errorf("let %s: %w", name, err)
+	}
+	n := s.clone()
+	n.names[name] = binding{let: v}
+	return n, nil
+}
+
+func (s *Scope) translator() *translator {
+	return &translator{lookup: func(name string) (binding, bool) {
+		b, ok := s.names[name]
+		return b, ok
+	}}
+}
+
+// withDims returns a translator that resolves the given names to the
+// input dimensions of the tuple being built, and other names through s.
+func (s *Scope) withDims(dims []string) *translator {
+	return &translator{lookup: func(name string) (binding, bool) {
+		for k, d := range dims {
+			if d == name {
+				return binding{key: inKey(k)}, true
+			}
+		}
+		b, ok := s.names[name]
+		return b, ok
+	}}
+}
+
+// IndexMap returns the graph of the quasi-affine index expression x over
+// the scope: the set { [v] : v = x } with the scope's parameters, whose
+// single point, for every value of the parameters, is the value of x.
+func (s *Scope) IndexMap(x syntax.Expr) (*presburger.Map, error) {
+	v, err := s.translator().index(x)
+	if err != nil {
+		return nil, err
+	}
+	sp := presburger.SetSpace(s.Params(), presburger.FlatTuple("", "v"))
+	d, err := equalities([]string{outKey(0)}, []pwExpr{v})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", syntax.ExprString(x), err)
+	}
+	return lowerDNF(sp, d, nil)
+}
+
+// Constraint returns the quasi-affine constraint c over the scope as a
+// parameter domain: the parameter values where c holds.
+func (s *Scope) Constraint(c syntax.Expr) (*presburger.Map, error) {
+	return s.constraint(c, false)
+}
+
+func (s *Scope) constraint(c syntax.Expr, neg bool) (*presburger.Map, error) {
+	d, err := s.translator().cond(c, neg)
+	if err != nil {
+		return nil, err
+	}
+	return lowerDNF(presburger.ParamSpace(s.Params()), d, nil)
+}
+
+// Range returns the parameter domain lo <= x < hi, where x is a
+// presburger parameter of s (a loop variable returned by With).
+func (s *Scope) Range(x string, lo, hi syntax.Expr) (*presburger.Map, error) {
+	t := s.translator()
+	l, err := t.index(lo)
+	if err != nil {
+		return nil, err
+	}
+	h, err := t.index(hi)
+	if err != nil {
+		return nil, err
+	}
+	xv := pwLinear(varLinear(paramKey(x)))
+	one := presburger.NewInt(1)
+	// lo <= x: x - lo >= 0; x < hi: hi - x - 1 >= 0.
+	lower, err := combine(xv, l, func(p, q linear) (pwExpr, error) {
+		return pwExpr{{cond: dnf{conj{{e: p.add(q, one.Neg())}}}, e: linear{}}}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	upper, err := combine(xv, h, func(p, q linear) (pwExpr, error) {
+		return pwExpr{{cond: dnf{conj{{e: q.add(p, one.Neg()).add(constLinear(-1), one)}}}, e: linear{}}}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var d dnf
+	for _, a := range lower {
+		for _, b := range upper {
+			c, err := a.cond.and(b.cond)
+			if err != nil {
+				return nil, err
+			}
+			d = append(d, c...)
+		}
+	}
+	return lowerDNF(presburger.ParamSpace(s.Params()), d, nil)
+}
