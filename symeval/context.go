@@ -65,7 +65,7 @@ func (c *Context) Fill(vals []int64) (syntax.Expr, error) {
 	return substHoles(c.Expr, func(k int) syntax.Expr {
 		v := vals[k-1]
 		if v < 0 {
-			return &syntax.Unary{Op: syntax.OpNeg, X: &syntax.Lit{Kind: syntax.IntLiteral, Text: strconv.FormatUint(uint64(-(v + 1))+1, 10)}}
+			return &syntax.Unary{Op: syntax.OpNeg, X: &syntax.Lit{Kind: syntax.IntLiteral, Text: strconv.FormatUint(uint64(-(v+1))+1, 10)}}
 		}
 		return &syntax.Lit{Kind: syntax.IntLiteral, Text: strconv.FormatInt(v, 10)}
 	}), nil

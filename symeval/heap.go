@@ -195,6 +195,11 @@ func (h *Heap) Simplify(ctx context.Context) (*Heap, error) {
 		if err != nil {
 			return nil, fmt.Errorf("coalesce heap: %w", err)
 		}
+		// Coalescing may leave duplicate constraints and equalities
+		// written as two inequalities; simplify again.
+		if c, err = c.Simplify(ctx); err != nil {
+			return nil, fmt.Errorf("simplify heap: %w", err)
+		}
 		out = append(out, c)
 	}
 	return &Heap{u: presburger.NewUnionMap(out...)}, nil

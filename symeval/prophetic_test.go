@@ -1,0 +1,133 @@
+package symeval
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/augur-verify/augur/presburger"
+)
+
+func prophesy(t *testing.T, p *pair) *Prophecy {
+	t.Helper()
+	pr, err := Prophesy(context.Background(), p.kernel, p.kinfo, p.spec, Options{})
+	if err != nil {
+		t.Fatalf("%s: %v", p.kernel.Name.Name, err)
+	}
+	return pr
+}
+
+// named replaces the context names of a heap's text by tuple names of the
+// table, so that expected heaps can be written with templates: each
+// "«R(□1, □2, □3)»" becomes the name of that context.
+func named(t *testing.T, cs *Contexts, text string) string {
+	t.Helper()
+	for _, c := range cs.All() {
+		text = strings.ReplaceAll(text, "«"+c.String()+"»", c.Name)
+	}
+	if strings.Contains(text, "«") {
+		t.Fatalf("unknown context in %s; known: %v", text, cs.All())
+	}
+	return text
+}
+
+// TestMatmulFig55 reproduces the prophetic heap of the matrix product of
+// seed 002, Fig. 5.5: after the loop on k, c[i, j] holds R(i, j, P - 1)
+// when P > 0 and R(i, j, -1) otherwise, for every 0 <= i < N, 0 <= j < M.
+func TestMatmulFig55(t *testing.T) {
+	ctx := context.Background()
+	p := loadPair(t, "matmul.sare", readFile(t, "../examples/matmul/matmul.sare"),
+		"matmul.sched", readFile(t, "../examples/matmul/matmul.sched"))
+	pr := prophesy(t, p)
+	want, err := presburger.ParseUnionMap(named(t, pr.Contexts,
+		"[N, M, P] -> { c[i, j] -> «R(□1, □2, □3)»[i, j, P - 1] : 0 <= i < N and 0 <= j < M and P > 0; "+
+			"c[i, j] -> «R(□1, □2, □3)»[i, j, -1] : 0 <= i < N and 0 <= j < M and P <= 0 }"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq, err := pr.Delta.UnionMap().IsEqual(ctx, want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !eq {
+		t.Fatalf("Δh =\n%s\nwant\n%s", pr.Delta.Describe(pr.Contexts), want)
+	}
+	// The final heap adds the inputs, under the kernel's assumptions.
+	wantFinal, err := presburger.ParseUnionMap(named(t, pr.Contexts,
+		"[N, M, P] -> { c[i, j] -> «R(□1, □2, □3)»[i, j, P - 1] : 0 <= i < N and 0 <= j < M and P > 0 and N >= 1 and M >= 1; "+
+			"c[i, j] -> «R(□1, □2, □3)»[i, j, -1] : 0 <= i < N and 0 <= j < M and P = 0 and N >= 1 and M >= 1; "+
+			"a[i, k] -> «A(□1, □2)»[i, k] : 0 <= i < N and 0 <= k < P and M >= 1 and P >= 0; "+
+			"b[k, j] -> «B(□1, □2)»[k, j] : 0 <= j < M and 0 <= k < P and N >= 1 }"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eq, err := pr.Final.UnionMap().IsEqual(ctx, wantFinal); err != nil || !eq {
+		t.Fatalf("final heap (%v) =\n%s\nwant\n%s", err, pr.Final.Describe(pr.Contexts), wantFinal)
+	}
+}
+
+// TestExamples computes the prophetic heap of every example kernel and
+// compares it, instantiated at the parameters of its "augur run" line and
+// at a few others, with the concrete prophetic run; for the kernels that
+// sched.Run accepts, it also checks the value of every out cell.
+func TestExamples(t *testing.T) {
+	ctx := context.Background()
+	pairs := examplePairs(t)
+	if len(pairs) == 0 {
+		t.Fatal("no examples found")
+	}
+	cells, outs := 0, 0
+	for _, sk := range pairs {
+		kernelText := readFile(t, sk[1])
+		p := loadPair(t, sk[0], readFile(t, sk[0]), sk[1], kernelText)
+		pr := prophesy(t, p)
+		base := runParams(kernelText)
+		for _, ps := range variants(base) {
+			if !assumptionsHold(t, pr, ps) {
+				continue
+			}
+			cells += compareHeap(t, ctx, p, pr, ps)
+			if !strings.HasPrefix(filepath.Base(sk[1]), "broken") {
+				outs += checkOutputs(t, ctx, p, pr, ps, 1)
+			}
+		}
+	}
+	t.Logf("%d kernels, %d cells compared with the concrete prophetic run, %d out cells evaluated", len(pairs), cells, outs)
+}
+
+// variants returns base and a few smaller parameter sets around it.
+func variants(base map[string]int64) []map[string]int64 {
+	out := []map[string]int64{base}
+	for _, f := range []func(int64) int64{
+		func(v int64) int64 { return min(v, 5) },
+		func(v int64) int64 { return max(v/2, 1) },
+		func(v int64) int64 { return 1 },
+		func(v int64) int64 { return 0 },
+	} {
+		m := map[string]int64{}
+		for k, v := range base {
+			m[k] = f(v)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// assumptionsHold reports whether params satisfy the kernel's assumptions.
+func assumptionsHold(t *testing.T, pr *Prophecy, params map[string]int64) bool {
+	t.Helper()
+	sp := pr.Assumptions.Space()
+	pt := make([]presburger.Int, len(sp.Params))
+	for i, p := range sp.Params {
+		pt[i] = presburger.NewInt(params[p])
+	}
+	ok, err := pr.Assumptions.ContainsPoint(context.Background(), pt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ok
+}
+
+func fmtParams(ps map[string]int64) string { return fmt.Sprint(ps) }
