@@ -26,6 +26,12 @@ var knownCases = []struct {
 		"lexmin fails with ErrUnsupportedExistential; isl gives [N] -> { [0] : N >= 0 }"},
 	{"lexmin", true, []string{"[N] -> { [i] : exists (a, b: i = 2a + 3b and 0 <= i <= N) }"},
 		"same, as a relation"},
+	{"lexmin_pw", true, []string{"{ [a[i] -> E[j]] : 0 <= i <= 1 and 0 <= j <= 1 }"},
+		"PwMultiAff.String drops the nested tuple: prints { [(0), (0)] } for { [a[0] -> E[0]] }"},
+	{"lexmin_pw", false, []string{"{ A[i] -> [b[j] -> E[k]] : i <= k <= 3 and 0 <= j <= 1 }"},
+		"same for a nested range: prints { A[i] -> [(0), (i)] : 3 >= i }"},
+	{"lexmin_pw", true, []string{"{ S[i] : 1 = 0 }"},
+		"an empty PwMultiAff prints as {  }, which loses its space (isl: expecting expression in single space)"},
 	{"lexmin_print", true, []string{"{ S[i, j] : i >= -3 and 2j >= i + 1 }"},
 		"the lexmin keeps a division with a constant numerator and prints it as floor(-2/2), which isl does not read"},
 }
