@@ -928,7 +928,7 @@ func cases(n int) int {
 }
 
 func TestDifferentialSetsAndMaps(t *testing.T) {
-	runOps(t, diffSeed, cases(150), false, setOps())
+	runOps(t, diffSeed, cases(120), false, setOps())
 	c := coalescePieces
 	t.Logf("coalesce: %d conjunctions in the engine's results, %d in isl's, over %d cases", c.ours, c.isl, c.cases)
 }
@@ -937,9 +937,9 @@ func TestDifferentialSetsAndMaps(t *testing.T) {
 // tuples with expressions and repeated names, zero-dimensional tuples,
 // implications and more pieces.
 func TestDifferentialHard(t *testing.T) {
-	runOps(t, diffSeed+2, cases(60), true, setOps())
+	runOps(t, diffSeed+2, cases(40), true, setOps())
 }
 
 func TestDifferentialUnions(t *testing.T) {
-	runOps(t, diffSeed+1, cases(100), false, unionOps())
+	runOps(t, diffSeed+1, cases(80), false, unionOps())
 }

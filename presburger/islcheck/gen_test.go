@@ -232,8 +232,7 @@ func writeTerm(b *strings.Builder, c int, v string, first, star bool) {
 	case !first:
 		b.WriteString(" + ")
 	}
-	neg := c < 0
-	if neg {
+	if c < 0 {
 		c = -c
 	}
 	switch {
@@ -241,9 +240,7 @@ func writeTerm(b *strings.Builder, c int, v string, first, star bool) {
 		fmt.Fprint(b, c)
 	case c == 1:
 		b.WriteString(v)
-	case star || first && neg:
-		// The engine's parser rejects "-2i" (see the report in
-		// docs/presburger-performance.md); "-2*i" is read by both.
+	case star:
 		fmt.Fprintf(b, "%d*%s", c, v)
 	default:
 		fmt.Fprintf(b, "%d%s", c, v)
