@@ -210,34 +210,69 @@ func lexOptBasic(ctx context.Context, mt *meter, b *BasicMap, max bool) (*PwMult
 	if max {
 		objSign = -1
 	}
-	// Project out variable locals fixed by an equality with a unit
-	// coefficient: they are existential, so substituting them is exact.
+	// Project out variable locals fixed by an equality. They are
+	// existential, so any unimodular change of variables among them, and
+	// the substitution of one with a unit coefficient, preserve the
+	// relation. In each equality the variable locals are first combined
+	// (extended Euclid) into a single one whose coefficient is their gcd;
+	// if that is one, the local is substituted away.
 	gone := make([]bool, nL)
-	for i := 0; i < nL; i++ {
-		if vcol[i] < 0 {
+	for ei := 0; ei < len(eqs); ei++ {
+		var cols []int
+		for i := 0; i < nL; i++ {
+			if vcol[i] >= 0 && !gone[i] && !eqs[ei][nD+i].IsZero() {
+				cols = append(cols, nD+i)
+			}
+		}
+		if len(cols) == 0 {
 			continue
 		}
-		for ei, e := range eqs {
-			a := e[nD+i]
-			if !a.Abs().IsOne() {
-				continue
-			}
-			sub := func(r []Int) []Int {
-				if r[nD+i].IsZero() {
-					return r
+		for len(cols) > 1 {
+			p, q := cols[0], cols[1]
+			x, y := eqs[ei][p], eqs[ei][q]
+			g, sx, ty := lxExtGcd(x, y)
+			yg, xg := y.FloorDiv(g), x.FloorDiv(g)
+			// a = s u - (y/g) v, b = t u + (x/g) v: u in column p, v in q.
+			tr := func(r []Int) {
+				ra, rb := r[p], r[q]
+				if ra.IsZero() && rb.IsZero() {
+					return
 				}
-				return addScaled(r, r[nD+i].Mul(a).Neg(), e)
+				r[p] = ra.Mul(sx).Add(rb.Mul(ty))
+				r[q] = rb.Mul(xg).Sub(ra.Mul(yg))
 			}
-			eqs = append(eqs[:ei:ei], eqs[ei+1:]...)
 			for k := range eqs {
-				eqs[k] = sub(eqs[k])
+				tr(eqs[k])
 			}
 			for k := range ineqs {
-				ineqs[k] = sub(ineqs[k])
+				tr(ineqs[k])
 			}
-			gone[i] = true
-			break
+			if !eqs[ei][q].IsZero() {
+				return nil, fmt.Errorf("lexicographic optimum: internal error in a unimodular transformation")
+			}
+			cols = append(cols[:1], cols[2:]...)
 		}
+		col := cols[0]
+		a := eqs[ei][col]
+		if !a.Abs().IsOne() {
+			continue
+		}
+		e := eqs[ei]
+		sub := func(r []Int) []Int {
+			if r[col].IsZero() {
+				return r
+			}
+			return addScaled(r, r[col].Mul(a).Neg(), e)
+		}
+		eqs = append(eqs[:ei:ei], eqs[ei+1:]...)
+		for k := range eqs {
+			eqs[k] = sub(eqs[k])
+		}
+		for k := range ineqs {
+			ineqs[k] = sub(ineqs[k])
+		}
+		gone[col-nD] = true
+		ei = -1 // rescan: substitutions may expose new unit coefficients
 	}
 	// Eliminate outputs fixed by an equality in terms of earlier variables
 	// and at most one fresh local, which then takes the output's place in
@@ -504,17 +539,59 @@ func lxPieceToPw(dom, sp Space, p lxPiece, outs []lxRat) (PwPiece, error) {
 	affs := make([]*Aff, len(outs))
 	for i, o := range outs {
 		num := lxFromP(o.num, nPar, nq)
-		a, err := NewAff(dom, divs, num, o.den)
+		den := o.den
+		// The value is an integer on the piece: reduce the fraction.
+		g := den
+		for _, v := range num {
+			g = Gcd(g, v)
+		}
+		if !g.IsOne() && !g.IsZero() {
+			for j := range num {
+				num[j] = num[j].FloorDiv(g)
+			}
+			den = den.FloorDiv(g)
+		}
+		a, err := NewAff(dom, divs, num, den)
 		if err != nil {
 			return PwPiece{}, err
 		}
-		affs[i] = a.pruneDivs()
+		affs[i] = a.foldConstDivs().pruneDivs()
 	}
 	ma, err := NewMultiAff(dom, sp.Out, affs)
 	if err != nil {
 		return PwPiece{}, err
 	}
-	return PwPiece{Domain: db, Func: ma}, nil
+	return PwPiece{Domain: pwDedupDivs(db), Func: ma}, nil
+}
+
+// foldConstDivs returns a with every division whose numerator is a
+// constant replaced by its value.
+func (a *Aff) foldConstDivs() *Aff {
+	nd := affDims(a.space)
+	w := nd + len(a.divs) + 1
+	n := &Aff{space: a.space, num: copyRow(a.num), den: a.den}
+	for _, d := range a.divs {
+		n.divs = append(n.divs, Div{Num: copyRow(d.Num), Den: d.Den})
+	}
+	for i := range n.divs {
+		d := n.divs[i]
+		if !isZeroRow(d.Num, w-1) {
+			continue
+		}
+		v := d.Num[w-1].FloorDiv(d.Den)
+		col := nd + i
+		fold := func(r []Int) {
+			if !r[col].IsZero() {
+				r[w-1] = r[w-1].Add(r[col].Mul(v))
+				r[col] = Int{}
+			}
+		}
+		fold(n.num)
+		for j := i + 1; j < len(n.divs); j++ {
+			fold(n.divs[j].Num)
+		}
+	}
+	return n
 }
 
 // pruneDivs returns a without the divisions its value does not depend on.
@@ -589,4 +666,23 @@ func lexOptUnion(ctx context.Context, u *UnionMap, max bool) (*UnionMap, error) 
 		out = append(out, p.ToMap())
 	}
 	return NewUnionMap(out...), nil
+}
+
+// lxExtGcd returns g = gcd(x, y) > 0 and s, t with s*x + t*y = g, for x
+// and y not both zero.
+func lxExtGcd(x, y Int) (g, s, t Int) {
+	// Invariants: r0 = s0*x + t0*y, r1 = s1*x + t1*y.
+	r0, r1 := x, y
+	s0, s1 := NewInt(1), Int{}
+	t0, t1 := Int{}, NewInt(1)
+	for !r1.IsZero() {
+		q := r0.FloorDiv(r1)
+		r0, r1 = r1, r0.Sub(q.Mul(r1))
+		s0, s1 = s1, s0.Sub(q.Mul(s1))
+		t0, t1 = t1, t0.Sub(q.Mul(t1))
+	}
+	if r0.Sign() < 0 {
+		return r0.Neg(), s0.Neg(), t0.Neg()
+	}
+	return r0, s0, t0
 }

@@ -532,6 +532,24 @@ func pwDedupDivs(b *BasicMap) *BasicMap {
 		out[width-1] = r[len(r)-1]
 		return out
 	}
+	// A division with a constant numerator is a constant: its column maps
+	// to the constant column, scaled by its value (cval).
+	cval := map[int]Int{}
+	conv = func(r []Int, width int) []Int {
+		out := make([]Int, width)
+		out[width-1] = r[len(r)-1]
+		for i, c := range r[:len(r)-1] {
+			if c.IsZero() {
+				continue
+			}
+			if v, ok := cval[i]; ok {
+				out[width-1] = out[width-1].Add(c.Mul(v))
+				continue
+			}
+			out[to[i]] = out[to[i]].Add(c)
+		}
+		return out
+	}
 	for i := 0; i < nl; i++ {
 		num, den := b.Local(i)
 		if den.IsZero() {
@@ -541,7 +559,13 @@ func pwDedupDivs(b *BasicMap) *BasicMap {
 		}
 		// num only refers to columns before local i, all mapped already.
 		src := append(copyRow(num[:nd+i]), num[len(num)-1])
-		idx := affLocalDiv(n, conv(src, n.NumCols()), den)
+		cn := conv(src, n.NumCols())
+		if isZeroRow(cn, len(cn)-1) {
+			cval[nd+i] = cn[len(cn)-1].FloorDiv(den)
+			to = append(to, -1)
+			continue
+		}
+		idx := affLocalDiv(n, cn, den)
 		to = append(to, nd+idx)
 	}
 	seen := map[string]bool{}
