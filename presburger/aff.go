@@ -192,11 +192,11 @@ func (a *Aff) exprString(names []string) string {
 // String returns a in isl notation, e.g. "[N] -> { [i] -> [(N - i)] }".
 func (a *Aff) String() string {
 	names := affNames(a.space)
-	return affFunctionString(a.space, names, FlatTuple(""), "("+a.exprString(names)+")", "")
+	return affFunctionString(a.space, names, FlatTuple("", ""), []string{"(" + a.exprString(names) + ")"}, "")
 }
 
 // affFunctionString prints "[params] -> { in -> out[exprs] : cond }".
-func affFunctionString(dom Space, names []string, out Tuple, exprs, cond string) string {
+func affFunctionString(dom Space, names []string, out Tuple, exprs []string, cond string) string {
 	var b strings.Builder
 	if len(dom.Params) > 0 {
 		b.WriteString("[" + strings.Join(dom.Params, ", ") + "] -> ")
@@ -208,14 +208,13 @@ func affFunctionString(dom Space, names []string, out Tuple, exprs, cond string)
 }
 
 // affPieceString prints one piece "in -> out[exprs] : cond" (without braces).
-func affPieceString(dom Space, names []string, out Tuple, exprs, cond string) string {
+func affPieceString(dom Space, names []string, out Tuple, exprs []string, cond string) string {
 	var b strings.Builder
 	if !dom.ParamOnly {
 		b.WriteString(tupleString(dom.Out, names[len(dom.Params):]))
 		b.WriteString(" -> ")
 	}
-	b.WriteString(out.Name)
-	b.WriteString("[" + exprs + "]")
+	b.WriteString(affTupleExprs(out, exprs))
 	if cond != "" {
 		b.WriteString(" : " + cond)
 	}
@@ -266,12 +265,42 @@ func (m *MultiAff) Eval(x []Int) ([]Int, error) {
 	return out, nil
 }
 
-func (m *MultiAff) exprsString(names []string) string {
+func (m *MultiAff) exprsString(names []string) []string {
 	parts := make([]string, len(m.affs))
 	for i, a := range m.affs {
 		parts[i] = "(" + a.exprString(names) + ")"
 	}
-	return strings.Join(parts, ", ")
+	return parts
+}
+
+// affTupleExprs prints the tuple t with its dimensions replaced, left to
+// right, by exprs (nested tuples keep their structure: "[a[(0)] -> E[(i)]]").
+func affTupleExprs(t Tuple, exprs []string) string {
+	var b strings.Builder
+	k := 0
+	var rec func(t Tuple)
+	rec = func(t Tuple) {
+		b.WriteString(t.Name)
+		b.WriteByte('[')
+		if t.Left != nil {
+			rec(*t.Left)
+			b.WriteString(" -> ")
+			rec(*t.Right)
+		} else {
+			for i := range t.Dims {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				if k < len(exprs) {
+					b.WriteString(exprs[k])
+				}
+				k++
+			}
+		}
+		b.WriteByte(']')
+	}
+	rec(t)
+	return b.String()
 }
 
 // String returns m in isl notation, e.g. "{ A[i] -> B[(i + 1), (0)] }".

@@ -200,6 +200,15 @@ func (p *PwMultiAff) String() string {
 		b.WriteString("[" + strings.Join(dom.Params, ", ") + "] -> ")
 	}
 	b.WriteString("{ ")
+	if len(p.pieces) == 0 {
+		// The empty function, in its space: "{ A[i] -> B[(0)] : false }".
+		zeros := make([]string, p.space.Out.Dim())
+		for i := range zeros {
+			zeros[i] = "(0)"
+		}
+		b.WriteString(affPieceString(dom, names, p.space.Out, zeros, "false") + " }")
+		return b.String()
+	}
 	for i, pc := range p.pieces {
 		if i > 0 {
 			b.WriteString("; ")
