@@ -157,9 +157,15 @@ func (h *Heap) SingleValued(ctx context.Context) (*Heap, error) {
 	covered := map[string]*presburger.Map{} // array shape -> cells already given a content
 	var out []*presburger.Map
 	for _, m := range h.u.Maps() {
-		lm, err := presburger.LexMinMap(ctx, m)
+		lm := m
+		sv, err := m.IsSingleValued(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("single-valued: %w", err)
+		}
+		if !sv {
+			if lm, err = presburger.LexMinMap(ctx, m); err != nil {
+				return nil, fmt.Errorf("single-valued: %w", err)
+			}
 		}
 		dom := lm.Domain()
 		k := dom.Space().Key()
