@@ -482,6 +482,29 @@ func (b *BasicMap) normalize() bool {
 		if changed {
 			continue
 		}
+		// A division whose numerator is a multiple of its denominator
+		// (including a constant numerator, floor(c/d)) is an affine
+		// expression of earlier columns: substitute it.
+		for i := 0; i < len(b.divs) && !changed; i++ {
+			d := b.divs[i]
+			if d.Den.IsZero() {
+				continue
+			}
+			var expr []Int
+			if isZeroRow(d.Num, len(d.Num)-1) {
+				expr = make([]Int, len(d.Num))
+				expr[len(expr)-1] = d.Num[len(d.Num)-1].FloorDiv(d.Den)
+			} else if rowGcd(d.Num, len(d.Num)).Mod(d.Den).IsZero() {
+				expr = make([]Int, len(d.Num))
+				for j, v := range d.Num {
+					expr[j] = v.FloorDiv(d.Den)
+				}
+			} else {
+				continue
+			}
+			b.replaceLocalByExpr(i, expr)
+			changed = true
+		}
 		// Merge divisions with identical definitions.
 		for i := 0; i < len(b.divs) && !changed; i++ {
 			for j := i + 1; j < len(b.divs); j++ {
@@ -519,6 +542,33 @@ func (b *BasicMap) normalize() bool {
 		}
 	}
 	return true
+}
+
+// replaceLocalByExpr substitutes local i by the affine expression expr
+// (a row over all columns, zero on i) everywhere and removes it.
+func (b *BasicMap) replaceLocalByExpr(i int, expr []Int) {
+	c := b.locCol(i)
+	sub := func(r []Int) []Int {
+		if r == nil || r[c].IsZero() {
+			return r
+		}
+		k := r[c]
+		out := addScaled(r, k, expr)
+		out[c] = Int{}
+		return out
+	}
+	for j := range b.eqs {
+		b.eqs[j] = sub(b.eqs[j])
+	}
+	for j := range b.ineqs {
+		b.ineqs[j] = sub(b.ineqs[j])
+	}
+	for j := range b.divs {
+		if b.divs[j].Num != nil {
+			b.divs[j].Num = sub(b.divs[j].Num)
+		}
+	}
+	b.removeLocal(i)
 }
 
 // localUsed reports whether local l occurs in a row or a division numerator.

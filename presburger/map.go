@@ -245,6 +245,34 @@ func subtractBasic(mt *meter, c, d *BasicMap) ([]*BasicMap, error) {
 	for _, e := range d.ineqs {
 		cs = append(cs, cons{mapRow(e), false})
 	}
+	// Syntactic containment: if every constraint of d (without locals) is
+	// a constraint of c, then c ⊆ d and c \ d is empty.
+	if len(d.divs) == 0 {
+		keys := map[string]bool{}
+		for _, r := range base.ineqs {
+			keys[rowKey(r)] = true
+		}
+		for _, r := range base.eqs {
+			keys["="+rowKey(r)] = true
+			keys[rowKey(r)] = true
+			keys[rowKey(negRow(r))] = true
+		}
+		implied := true
+		for _, k := range cs {
+			if k.eq {
+				if !keys["="+rowKey(k.row)] && !keys["="+rowKey(negRow(k.row))] {
+					implied = false
+					break
+				}
+			} else if !keys[rowKey(k.row)] {
+				implied = false
+				break
+			}
+		}
+		if implied {
+			return nil, nil
+		}
+	}
 	// If c and d are disjoint, c \ d = c.
 	all := base.Copy()
 	for _, k := range cs {

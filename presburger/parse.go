@@ -147,6 +147,14 @@ type eBin struct {
 	at   token
 }
 type eNeg struct{ e expr }
+
+// eDef is a tuple element "j = expr" (isl's output form): a dimension named
+// j equal to expr.
+type eDef struct {
+	name string
+	e    expr
+	at   token
+}
 type eCall struct {
 	fn   string // floor ceil min max
 	args []expr
@@ -351,11 +359,21 @@ func (p *parser) parseTuple() (*tupleAST, error) {
 		return tu, p.expect("]")
 	}
 	for {
-		e, err := p.parseExpr()
-		if err != nil {
-			return nil, err
+		if t := p.peek(); t.kind == tIdent && !keywords[t.text] && p.peekAt(1).kind == tPunct && p.peekAt(1).text == "=" {
+			p.next()
+			p.next()
+			e, err := p.parseExpr()
+			if err != nil {
+				return nil, err
+			}
+			tu.elems = append(tu.elems, eDef{t.text, e, t})
+		} else {
+			e, err := p.parseExpr()
+			if err != nil {
+				return nil, err
+			}
+			tu.elems = append(tu.elems, e)
 		}
-		tu.elems = append(tu.elems, e)
 		if !p.accept(",") {
 			break
 		}
@@ -584,9 +602,16 @@ func (p *parser) parseTerm() (expr, error) {
 	}
 }
 
+// isNumLit reports whether e is an integer literal, possibly negated
+// ("-2" in "-2i").
 func isNumLit(e expr) bool {
-	_, ok := e.(eNum)
-	return ok
+	switch e := e.(type) {
+	case eNum:
+		return true
+	case eNeg:
+		return isNumLit(e.e)
+	}
+	return false
 }
 
 func (p *parser) parseUnary() (expr, error) {
@@ -1121,6 +1146,14 @@ func (tw *tupleWalk) walk(t *tupleAST) Tuple {
 	}
 	out := Tuple{Name: t.name, Dims: []string{}}
 	for _, e := range t.elems {
+		if d, ok := e.(eDef); ok {
+			// "j = expr": a dimension named j with an equality.
+			tw.scope = append(tw.scope, d.name)
+			tw.printed = append(tw.printed, d.name)
+			out.Dims = append(out.Dims, d.name)
+			tw.eqs = append(tw.eqs, fCmp{lists: [][]expr{{eVar{name: d.name}}, {d.e}}, ops: []string{"="}, at: d.at})
+			continue
+		}
 		if v, ok := e.(eVar); ok && !tw.bound(v.name) && !tw.isParam(v.name) {
 			tw.scope = append(tw.scope, v.name)
 			tw.printed = append(tw.printed, v.name)

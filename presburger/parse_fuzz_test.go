@@ -25,6 +25,7 @@ func FuzzParse(f *testing.F) {
 		"{ [i] : exists (a, b : i = 3a + 5b and a >= 0 and b >= 0) }",
 		"[M, N] -> { A[i] -> [A[i] -> B[j]] : i < M && j > N || i = j }",
 		"{ [i] : (i) mod 2 = 0 and (i + 1 >= 0 or i <= -10) }",
+		"{ A[i] -> B[j = 1 - 3i] : -2i >= -10 }",
 	}
 	for _, s := range seeds {
 		f.Add(s)
