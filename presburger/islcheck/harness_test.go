@@ -309,6 +309,7 @@ func runOps(t *testing.T, seed uint64, n int, hard bool, ops []op) {
 	}()
 	total := map[string]*counts{}
 	var fails []failure
+	classes := map[string]int{}
 	for k, o := range ops {
 		g := newGen(seed + uint64(k)*7919)
 		g.hard = hard
@@ -342,7 +343,13 @@ func runOps(t *testing.T, seed uint64, n int, hard bool, ops []op) {
 				cn.skip++
 			case disagree:
 				cn.disagree++
-				t.Logf("%s: disagreement on %s\nengine: %s\nisl:    %s\n%s", o.name, inputsString(in), res.ours, res.isl, res.note)
+				// Shrink and report the first few disagreements of each
+				// kind (operation and note); count the others.
+				class := o.name + "\x00" + res.note
+				classes[class]++
+				if classes[class] > maxPerClass {
+					continue
+				}
 				small, sres := shrink(c, o, in, res)
 				key := inputsString(small)
 				if seen[key] {
@@ -377,11 +384,21 @@ func runOps(t *testing.T, seed uint64, n int, hard bool, ops []op) {
 			t.Logf("%s: slowest case %s: %s", k, total[k].slowest.Round(time.Millisecond), total[k].slowCase)
 		}
 	}
+	for class, n := range classes {
+		if n > maxPerClass {
+			op, note, _ := strings.Cut(class, "\x00")
+			t.Errorf("%s: %d more disagreements like the ones below%s", op, n-maxPerClass, noteOf(note))
+		}
+	}
 	for _, f := range fails {
 		t.Errorf("%s disagrees with isl%s\ninputs:\n  %s\nengine: %s\nisl:    %s", f.op, noteOf(f.res.note),
 			strings.Join(f.inputs, "\n  "), f.res.ours, f.res.isl)
 	}
 }
+
+// maxPerClass bounds the disagreements of one kind that are shrunk and
+// reported in full.
+const maxPerClass = 3
 
 func noteOf(s string) string {
 	if s == "" {
