@@ -4,6 +4,7 @@ package islcheck
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"strings"
 	"testing"
@@ -14,7 +15,13 @@ import (
 // The differential tests: every operation is applied to random inputs in
 // the engine and in isl, and isl decides whether the results are equal.
 
-const diffSeed = 20261122
+// Flags to explore beyond the fixed cases, e.g.
+//
+//	go test -tags isl -run Differential ./presburger/islcheck/ -args -seed 7 -scale 5
+var (
+	seedFlag  = flag.Uint64("seed", 20261122, "seed of the random differential cases")
+	scaleFlag = flag.Float64("scale", 1, "multiplier of the number of random cases per operation")
+)
 
 // ---------------------------------------------------------------------------
 // Input generators
@@ -921,6 +928,7 @@ func unionOps() []op {
 // cases returns the number of random cases per operation: fewer in -short
 // mode.
 func cases(n int) int {
+	n = int(float64(n) * *scaleFlag)
 	if testing.Short() {
 		return n / 10
 	}
@@ -928,7 +936,7 @@ func cases(n int) int {
 }
 
 func TestDifferentialSetsAndMaps(t *testing.T) {
-	runOps(t, diffSeed, cases(120), false, setOps())
+	runOps(t, *seedFlag, cases(120), false, setOps())
 	c := coalescePieces
 	t.Logf("coalesce: %d conjunctions in the engine's results, %d in isl's, over %d cases", c.ours, c.isl, c.cases)
 }
@@ -937,9 +945,9 @@ func TestDifferentialSetsAndMaps(t *testing.T) {
 // tuples with expressions and repeated names, zero-dimensional tuples,
 // implications and more pieces.
 func TestDifferentialHard(t *testing.T) {
-	runOps(t, diffSeed+2, cases(40), true, setOps())
+	runOps(t, *seedFlag+2, cases(40), true, setOps())
 }
 
 func TestDifferentialUnions(t *testing.T) {
-	runOps(t, diffSeed+1, cases(80), false, unionOps())
+	runOps(t, *seedFlag+1, cases(80), false, unionOps())
 }
