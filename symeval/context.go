@@ -74,7 +74,8 @@ func (c *Context) Fill(vals []int64) (syntax.Expr, error) {
 // Eval evaluates the context with its holes set to vals, reading tensors
 // through env (for instance sare.Evaluator.Env): the value of the symbolic
 // value c⟨vals⟩.
-func (c *Context) Eval(vals []int64, env sare.Env) (value.Value, error) {
+func (c *Context) Eval(vals []int64, env sare.Env) (_ value.Value, err error) {
+	defer guard(&err, "evaluate context")
 	if len(vals) != c.Holes {
 		return value.Value{}, fmt.Errorf("context %s has %d holes, given %d values", c, c.Holes, len(vals))
 	}
@@ -293,7 +294,8 @@ func (v *SymbolicValue) String() string {
 // subexpression becomes a hole, holes with the same quasi-affine value
 // (syntactically, after normalisation) are fused into one, and the
 // resulting context is interned in cs.
-func (cs *Contexts) Decompose(x syntax.Expr, info *sare.Info, s *Scope) (*SymbolicValue, error) {
+func (cs *Contexts) Decompose(x syntax.Expr, info *sare.Info, s *Scope) (_ *SymbolicValue, err error) {
+	defer guard(&err, "decompose")
 	return cs.decomposeWith(x, info, s.translator())
 }
 

@@ -55,7 +55,8 @@ func (h *Heap) Describe(cs *Contexts) string {
 
 // Update returns h ▷ o (Definition 5.2.2): the cells o writes take o's
 // contents, the others keep h's.
-func (h *Heap) Update(ctx context.Context, o *Heap) (*Heap, error) {
+func (h *Heap) Update(ctx context.Context, o *Heap) (_ *Heap, err error) {
+	defer guard(&err, "update")
 	if len(o.u.Maps()) == 0 {
 		return h, nil
 	}
@@ -73,7 +74,8 @@ func (h *Heap) Update(ctx context.Context, o *Heap) (*Heap, error) {
 func (h *Heap) Union(o *Heap) *Heap { return &Heap{u: h.u.Union(o.u)} }
 
 // Restrict returns h where the parameter domain p holds (h ∩ p).
-func (h *Heap) Restrict(p *presburger.Map) (*Heap, error) {
+func (h *Heap) Restrict(p *presburger.Map) (_ *Heap, err error) {
+	defer guard(&err, "restrict heap")
 	if len(h.u.Maps()) == 0 {
 		return h, nil
 	}
@@ -99,7 +101,8 @@ func (h *Heap) Drop(a string) *Heap {
 // Iterate returns the iterated update ▶_{x in bound} h (Definition 5.2.4):
 // for every cell, the contents written by the last value of the parameter
 // x within the parameter domain bound that writes it.
-func (h *Heap) Iterate(ctx context.Context, x string, bound *presburger.Map) (*Heap, error) {
+func (h *Heap) Iterate(ctx context.Context, x string, bound *presburger.Map) (_ *Heap, err error) {
+	defer guard(&err, "iterated update")
 	if len(h.u.Maps()) == 0 {
 		return h, nil
 	}
@@ -113,7 +116,8 @@ func (h *Heap) Iterate(ctx context.Context, x string, bound *presburger.Map) (*H
 // UnionOver returns ∪_{x in bound} h, the union of h over the values of the
 // parameter x in the parameter domain bound; x is no longer a parameter of
 // the result.
-func (h *Heap) UnionOver(x string, bound *presburger.Map) (*Heap, error) {
+func (h *Heap) UnionOver(x string, bound *presburger.Map) (_ *Heap, err error) {
+	defer guard(&err, "union over "+x)
 	var out []*presburger.Map
 	for _, m := range h.u.Maps() {
 		r, err := m.IntersectParams(bound)
@@ -146,7 +150,8 @@ func paramIndex(sp presburger.Space, x string) int {
 // smallest hole values). The choice is only meaningful where the
 // contents of a cell all have the same value, which the verifier must
 // establish separately (ww-covered, Fig. 5.4).
-func (h *Heap) SingleValued(ctx context.Context) (*Heap, error) {
+func (h *Heap) SingleValued(ctx context.Context) (_ *Heap, err error) {
+	defer guard(&err, "single-valued")
 	ok, err := h.u.IsSingleValued(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("single-valued: %w", err)
@@ -190,7 +195,8 @@ func (h *Heap) SingleValued(ctx context.Context) (*Heap, error) {
 
 // Simplify returns h with empty components dropped and the others
 // simplified and coalesced.
-func (h *Heap) Simplify(ctx context.Context) (*Heap, error) {
+func (h *Heap) Simplify(ctx context.Context) (_ *Heap, err error) {
+	defer guard(&err, "simplify heap")
 	u, err := h.u.Simplify(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("simplify heap: %w", err)
@@ -220,7 +226,8 @@ type Content struct {
 
 // Bind fixes every parameter of h to the given values (for instance the
 // kernel's parameters at a concrete size) and removes them.
-func (h *Heap) Bind(params map[string]int64) (*Heap, error) {
+func (h *Heap) Bind(params map[string]int64) (_ *Heap, err error) {
+	defer guard(&err, "bind heap")
 	vals := map[string]presburger.Int{}
 	for k, v := range params {
 		vals[k] = presburger.NewInt(v)
@@ -246,7 +253,8 @@ func (h *Heap) Bind(params map[string]int64) (*Heap, error) {
 
 // At returns the contents of cell array[idx] in a heap without
 // parameters (see Bind), at most limit of them (an error past it).
-func (h *Heap) At(ctx context.Context, array string, idx []int64, limit int) ([]Content, error) {
+func (h *Heap) At(ctx context.Context, array string, idx []int64, limit int) (_ []Content, err error) {
+	defer guard(&err, "heap cell")
 	var out []Content
 	for _, m := range h.u.Maps() {
 		sp := m.Space()

@@ -2,6 +2,7 @@ package symeval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -131,3 +132,62 @@ func assumptionsHold(t *testing.T, pr *Prophecy, params map[string]int64) bool {
 }
 
 func fmtParams(ps map[string]int64) string { return fmt.Sprint(ps) }
+
+const exampleSpec = `
+param N
+assume N >= 1
+input A(i) : f32
+tensor O(i) : f32
+O(i) = A(i)
+output O
+`
+
+// TestSeedExamples8And9 reproduces Examples 8 and 9 of seed 002 through
+// kernels: the iterated update keeps, for every cell, the last write.
+func TestSeedExamples8And9(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct{ name, body, want string }{
+		{"example8", "for x < 4 { if x < N { o[x] {A(x + 2)} := a[x + 2] } }",
+			"[N] -> { o[i] -> «A(□1)»[i + 2] : 0 <= i < 4 and i < N }"},
+		{"example9", "for x < N { o[x % 4] {A(x + 3)} := a[x + 3] }",
+			"[N] -> { o[i] -> «A(□1)»[N + 2 - ((N - 1 + 3i) mod 4)] : 0 <= i < 4 and i < N }"},
+	} {
+		kernel := "kernel " + c.name + `(N)
+assume N >= 1
+in  a[i] : f32[N + 3] = A(i)
+out o[i] : f32[4] = O(i)
+{
+  ` + c.body + `
+}
+`
+		p := loadPair(t, c.name+".sare", exampleSpec, c.name+".sched", kernel)
+		pr := prophesy(t, p)
+		want, err := presburger.ParseUnionMap(named(t, pr.Contexts, c.want))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if eq, err := pr.Delta.UnionMap().IsEqual(ctx, want); err != nil || !eq {
+			t.Errorf("%s: Δh (%v) =\n%s\nwant\n%s", c.name, err, pr.Delta.Describe(pr.Contexts), want)
+		}
+	}
+}
+
+// TestBudgetAndCancel checks that an exhausted budget and a cancelled
+// context are errors, never a partial heap.
+func TestBudgetAndCancel(t *testing.T) {
+	p := loadPair(t, "matmul.sare", readFile(t, "../examples/matmul/matmul.sare"),
+		"matmul_tiled.sched", readFile(t, "../examples/matmul/matmul_tiled.sched"))
+	pr, err := Prophesy(context.Background(), p.kernel, p.kinfo, p.spec, Options{Budget: presburger.Budget{MaxSteps: 1}})
+	if !errors.Is(err, presburger.ErrBudget) || pr != nil {
+		t.Errorf("budget of 1 step: %v, %v", pr, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	pr, err = Prophesy(ctx, p.kernel, p.kinfo, p.spec, Options{})
+	if !errors.Is(err, context.Canceled) || pr != nil {
+		t.Errorf("cancelled: %v, %v", pr, err)
+	}
+	if _, err := Prophesy(context.Background(), nil, nil, nil, Options{}); err == nil {
+		t.Error("nil kernel: no error")
+	}
+}

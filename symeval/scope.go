@@ -66,7 +66,8 @@ func (s *Scope) With(name string) (*Scope, string) {
 
 // Let returns s extended with the let variable name bound to the index
 // expression x.
-func (s *Scope) Let(name string, x syntax.Expr) (*Scope, error) {
+func (s *Scope) Let(name string, x syntax.Expr) (_ *Scope, err error) {
+	defer guard(&err, "let "+name)
 	v, err := s.translator().index(x)
 	if err != nil {
 		return nil, fmt.Errorf("let %s: %w", name, err)
@@ -100,7 +101,8 @@ func (s *Scope) withDims(dims []string) *translator {
 // IndexMap returns the graph of the quasi-affine index expression x over
 // the scope: the set { [v] : v = x } with the scope's parameters, whose
 // single point, for every value of the parameters, is the value of x.
-func (s *Scope) IndexMap(x syntax.Expr) (*presburger.Map, error) {
+func (s *Scope) IndexMap(x syntax.Expr) (_ *presburger.Map, err error) {
+	defer guard(&err, "index map")
 	v, err := s.translator().index(x)
 	if err != nil {
 		return nil, err
@@ -115,7 +117,8 @@ func (s *Scope) IndexMap(x syntax.Expr) (*presburger.Map, error) {
 
 // Constraint returns the quasi-affine constraint c over the scope as a
 // parameter domain: the parameter values where c holds.
-func (s *Scope) Constraint(c syntax.Expr) (*presburger.Map, error) {
+func (s *Scope) Constraint(c syntax.Expr) (_ *presburger.Map, err error) {
+	defer guard(&err, "constraint")
 	return s.constraint(c, false)
 }
 
@@ -129,7 +132,8 @@ func (s *Scope) constraint(c syntax.Expr, neg bool) (*presburger.Map, error) {
 
 // Range returns the parameter domain lo <= x < hi, where x is a
 // presburger parameter of s (a loop variable returned by With).
-func (s *Scope) Range(x string, lo, hi syntax.Expr) (*presburger.Map, error) {
+func (s *Scope) Range(x string, lo, hi syntax.Expr) (_ *presburger.Map, err error) {
+	defer guard(&err, "range of "+x)
 	t := s.translator()
 	l, err := t.index(lo)
 	if err != nil {
