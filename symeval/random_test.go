@@ -183,7 +183,7 @@ out c[i] : f32[N] = C(i)
 // the concrete prophetic run at N = 1 ... 4.
 func TestRandomKernels(t *testing.T) {
 	ctx := context.Background()
-	n := 32
+	n := 20
 	if testing.Short() {
 		n = 10
 	}
