@@ -12,10 +12,13 @@
 //     Operations never consume their operands; every object returned must
 //     be freed, and Ctx.Free reports objects that were not.
 //   - the tests: differential tests that generate random sets and relations
-//     as isl-notation strings, apply one operation in both libraries and
-//     require isl to find the two results equal (gen_test.go, diff_test.go),
-//     and benchmarks timing the same operations on the same verifier-shaped
-//     inputs in both (bench_test.go).
+//     as isl-notation strings (gen_test.go), apply one operation in both
+//     libraries and require isl to find the two results equal
+//     (harness_test.go, diff_test.go), the smallest disagreements found
+//     (known_test.go), and benchmarks timing the same operations on the
+//     same verifier-shaped inputs in both (bench_test.go).
+//
+// Results and measurements are discussed in docs/presburger-performance.md.
 //
 // Run them with
 //

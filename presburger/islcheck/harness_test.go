@@ -15,6 +15,11 @@ import (
 	"github.com/augur-verify/augur/presburger"
 )
 
+// This file runs differential cases: an op parses its inputs in both
+// libraries, applies one operation in both, and isl compares the results.
+// Disagreements are shrunk (pieces and constraints dropped while the
+// disagreement persists) and reported with the smallest inputs found.
+
 // iobj is an isl object of one of the four kinds the tests use.
 type iobj struct {
 	s  *Set
