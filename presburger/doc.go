@@ -23,8 +23,21 @@
 //     constraints, implicit equalities), all by exact emptiness tests.
 //   - union.go: UnionMap, maps over several spaces (isl's union_map and
 //     union_set).
-//   - print.go, parse.go: isl text notation in both directions.
+//   - print.go, parse.go: isl text notation in both directions (ParseMap,
+//     ParseSet, ParseUnionMap, ParseUnionSet, and String on every object).
 //   - budget.go: context-carried budgets for the exponential operations.
+//
+// On top of these layers sit lexicographic optimisation and piecewise
+// quasi-affine functions (lexopt*.go, aff.go, pw.go), substitution,
+// gist and coalescing (subst.go, gist.go, coalesce.go).
+//
+// A typical use: parse two relations, compose them and test a property:
+//
+//	w, _ := presburger.ParseMap("[N] -> { S[i] -> A[floor(i/2)] : 0 <= i < N }")
+//	conflict, _ := w.ApplyRange(w.Reverse())      // pairs of iterations writing one cell
+//	lt, _ := presburger.LexLT(w.Space().Domain())  // i < i'
+//	race, _ := conflict.Intersect(lt)
+//	empty, err := race.IsEmpty(ctx)                // false: S[0] and S[1] race
 //
 // Sets are relations whose space has no input tuple; the same types and
 // method names serve both (there are no separate Set types: a "set" is a
