@@ -1,0 +1,318 @@
+package symeval
+
+import (
+	"fmt"
+
+	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/syntax"
+)
+
+// This file evaluates value expressions in a symbolic heap (seed 002,
+// Fig. 5.1) and computes their read sets (Fig. 5.2): the first pieces of
+// the symbolic evaluation of Fig. 5.4, which is not implemented yet.
+// Nothing here is used by Prophesy.
+//
+// Incomplete: holes are not fused after lifting (two reads of one cell
+// give two holes), and nested array reads (a[b[i]]) are rejected, as the
+// index language forbids them.
+
+// alternative is one component of a symbolic value under construction:
+// a template with holes □1 ... □n (types of its value nodes in types) and
+// the set of hole tuples, a set over the scope's parameters whose tuple
+// has n dimensions.
+type alternative struct {
+	tmpl  syntax.Expr
+	types map[syntax.Expr]syntax.Type
+	holes int
+	set   *presburger.Map
+}
+
+// holeSpace returns the set space of n anonymous hole dimensions.
+func holeSpace(params []string, name string, n int) presburger.Space {
+	dims := make([]string, n)
+	for i := range dims {
+		dims[i] = fmt.Sprintf("h%d", i+1)
+	}
+	return presburger.SetSpace(params, presburger.FlatTuple(name, dims...))
+}
+
+// respace returns the points of m in the set space sp, which must have
+// as many dimensions: the constraints are copied column for column (for
+// instance to flatten a product [s -> t] into one tuple, or to rename a
+// tuple).
+func respace(m *presburger.Map, sp presburger.Space) (*presburger.Map, error) {
+	if m.Space().NumOut() != sp.NumOut() || m.Space().NumIn() != sp.NumIn() {
+		return nil, fmt.Errorf("respace %s as %s: different dimensions", m.Space(), sp)
+	}
+	sp.Params = append([]string(nil), m.Space().Params...)
+	var out []*presburger.BasicMap
+	dims := sp.NumDims()
+	for _, b := range m.Basics() {
+		nb := presburger.NewBasicMap(sp)
+		for i := 0; i < b.NumLocals(); i++ {
+			num, den := b.Local(i)
+			if den.IsZero() {
+				nb.AddExistential()
+				continue
+			}
+			row := append(append([]presburger.Int(nil), num[:dims+i]...), num[len(num)-1])
+			nb.AddLocalDiv(row, den)
+		}
+		for _, r := range b.Eqs() {
+			nb.AddEq(r)
+		}
+		for _, r := range b.Ineqs() {
+			nb.AddIneq(r)
+		}
+		out = append(out, nb)
+	}
+	return presburger.NewMap(sp, out...), nil
+}
+
+// valueEval evaluates value expressions in a symbolic heap.
+type valueEval struct {
+	cs   *Contexts
+	info *sare.Info
+	s    *Scope
+	h    *Heap
+}
+
+// evalInHeap returns ⟦e⟧_h (Fig. 5.1): the symbolic value of the checked
+// value expression e (info holds its types) in scope s when memory is h,
+// as a union of sets whose tuples are named after contexts interned in
+// cs. It is empty where e reads a cell absent from h.
+func evalInHeap(cs *Contexts, info *sare.Info, s *Scope, h *Heap, e syntax.Expr) (_ *presburger.UnionMap, err error) {
+	defer guard(&err, "evaluate in symbolic heap")
+	if _, ok := info.Types[e]; !ok {
+		return nil, fmt.Errorf("%s: %s was not type-checked", e.Pos(), syntax.ExprString(e))
+	}
+	ev := &valueEval{cs: cs, info: info, s: s, h: h}
+	alts, err := ev.eval(e)
+	if err != nil {
+		return nil, err
+	}
+	var sets []*presburger.Map
+	for _, a := range alts {
+		c := cs.intern(a.tmpl, a.types, a.holes)
+		m, err := respace(a.set, holeSpace(nil, c.Name, a.holes))
+		if err != nil {
+			return nil, err
+		}
+		sets = append(sets, m)
+	}
+	return presburger.NewUnionMap(sets...), nil
+}
+
+func (ev *valueEval) eval(e syntax.Expr) ([]alternative, error) {
+	_, typed := ev.info.Types[e]
+	if !typed && !isConstraintNode(e) {
+		// An index-language integer: one hole.
+		v, err := ev.s.translator().index(e)
+		if err != nil {
+			return nil, err
+		}
+		d, err := equalities([]string{outKey(0)}, []pwExpr{v})
+		if err != nil {
+			return nil, err
+		}
+		set, err := lowerDNF(holeSpace(ev.s.Params(), "", 1), d, nil)
+		if err != nil {
+			return nil, err
+		}
+		return []alternative{{tmpl: &syntax.Ident{Name: HoleName(1)}, types: map[syntax.Expr]syntax.Type{}, holes: 1, set: set}}, nil
+	}
+	if x, ok := e.(*syntax.Index); ok {
+		return ev.read(x)
+	}
+	// A node of the template: evaluate the children, then lift.
+	var kids []syntax.Expr
+	switch x := e.(type) {
+	case *syntax.Unary:
+		kids = []syntax.Expr{x.X}
+	case *syntax.Binary:
+		kids = []syntax.Expr{x.X, x.Y}
+	case *syntax.Chain:
+		kids = x.Operands
+	case *syntax.Call:
+		kids = x.Args
+	case *syntax.Lit, *syntax.Ident:
+	default:
+		return nil, fmt.Errorf("%s: unexpected expression %s", e.Pos(), syntax.ExprString(e))
+	}
+	kidAlts := make([][]alternative, len(kids))
+	for i, k := range kids {
+		a, err := ev.eval(k)
+		if err != nil {
+			return nil, err
+		}
+		kidAlts[i] = a
+	}
+	// The cartesian product of the children's alternatives.
+	empty, err := lowerDNF(holeSpace(ev.s.Params(), "", 0), dnfTrue(), nil)
+	if err != nil {
+		return nil, err
+	}
+	combos := []struct {
+		parts []alternative
+		set   *presburger.Map
+		holes int
+	}{{set: empty}}
+	for _, alts := range kidAlts {
+		var next = combos[:0:0]
+		for _, c := range combos {
+			for _, a := range alts {
+				set, err := flatProduct(c.set, a.set)
+				if err != nil {
+					return nil, err
+				}
+				parts := append(append([]alternative(nil), c.parts...), a)
+				next = append(next, struct {
+					parts []alternative
+					set   *presburger.Map
+					holes int
+				}{parts, set, c.holes + a.holes})
+			}
+		}
+		if len(next) > maxPieces {
+			return nil, fmt.Errorf("%s: more than %d alternatives", e.Pos(), maxPieces)
+		}
+		combos = next
+	}
+	var out []alternative
+	for _, c := range combos {
+		types := map[syntax.Expr]syntax.Type{}
+		shifted := make([]syntax.Expr, len(c.parts))
+		offset := 0
+		for i, p := range c.parts {
+			off := offset
+			shifted[i] = rebuild(p.tmpl, func(x syntax.Expr) (syntax.Expr, bool) {
+				if id, ok := x.(*syntax.Ident); ok {
+					if k, ok := holeIndex(id.Name); ok {
+						return &syntax.Ident{Name: HoleName(k + off)}, true
+					}
+				}
+				return nil, false
+			}, func(orig, cp syntax.Expr) {
+				if t, ok := p.types[orig]; ok {
+					types[cp] = t
+				}
+			})
+			offset += p.holes
+		}
+		node := withKids(e, shifted)
+		if t, ok := ev.info.Types[e]; ok {
+			types[node] = t
+		}
+		out = append(out, alternative{tmpl: node, types: types, holes: c.holes, set: c.set})
+	}
+	return out, nil
+}
+
+// withKids returns a copy of e with its children replaced.
+func withKids(e syntax.Expr, kids []syntax.Expr) syntax.Expr {
+	switch x := e.(type) {
+	case *syntax.Unary:
+		return &syntax.Unary{OpPos: x.OpPos, Op: x.Op, X: kids[0]}
+	case *syntax.Binary:
+		return &syntax.Binary{X: kids[0], Op: x.Op, Y: kids[1]}
+	case *syntax.Chain:
+		return &syntax.Chain{Operands: kids, Ops: append([]syntax.Op(nil), x.Ops...)}
+	case *syntax.Call:
+		f := *x.Fun
+		return &syntax.Call{Fun: &f, Args: kids}
+	case *syntax.Lit:
+		c := *x
+		return &c
+	case *syntax.Ident:
+		c := *x
+		return &c
+	}
+	return e
+}
+
+// flatProduct returns { [s, t] : s in a, t in b } as one flat tuple.
+func flatProduct(a, b *presburger.Map) (*presburger.Map, error) {
+	p, err := a.Product(b)
+	if err != nil {
+		return nil, err
+	}
+	n := a.Space().NumOut() + b.Space().NumOut()
+	return respace(p, holeSpace(nil, "", n))
+}
+
+// location returns the symbolic location { a[t1, ..., tn] } of an array
+// access in scope s.
+func location(s *Scope, x *syntax.Index) (*presburger.Map, error) {
+	tr := s.translator()
+	keys := make([]string, len(x.Indices))
+	es := make([]pwExpr, len(x.Indices))
+	dims := make([]string, len(x.Indices))
+	for i, ix := range x.Indices {
+		v, err := tr.index(ix)
+		if err != nil {
+			return nil, err
+		}
+		keys[i], es[i], dims[i] = outKey(i), v, fmt.Sprintf("i%d", i)
+	}
+	d, err := equalities(keys, es)
+	if err != nil {
+		return nil, err
+	}
+	return lowerDNF(presburger.SetSpace(s.Params(), presburger.FlatTuple(x.Array.Name, dims...)), d, nil)
+}
+
+// read returns h({a[t]}): the contents of the cell read, one alternative
+// per context.
+func (ev *valueEval) read(x *syntax.Index) ([]alternative, error) {
+	loc, err := location(ev.s, x)
+	if err != nil {
+		return nil, err
+	}
+	img, err := presburger.NewUnionMap(loc).Apply(ev.h.u)
+	if err != nil {
+		return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
+	}
+	var out []alternative
+	for _, m := range img.Maps() {
+		c := ev.cs.Lookup(m.Space().Out.Name)
+		if c == nil {
+			return nil, fmt.Errorf("%s: read %s: unknown context %s", x.Pos(), syntax.ExprString(x), m.Space().Out.Name)
+		}
+		set, err := respace(m, holeSpace(nil, "", c.Holes))
+		if err != nil {
+			return nil, err
+		}
+		types := map[syntax.Expr]syntax.Type{}
+		tmpl := rebuild(c.Expr, func(syntax.Expr) (syntax.Expr, bool) { return nil, false }, func(orig, cp syntax.Expr) {
+			if t, ok := c.info.Types[orig]; ok {
+				types[cp] = t
+			}
+		})
+		out = append(out, alternative{tmpl: tmpl, types: types, holes: c.Holes, set: set})
+	}
+	return out, nil
+}
+
+// reads returns reads(e) (Fig. 5.2): the union of the symbolic locations
+// of the array accesses of e in scope s.
+func reads(s *Scope, e syntax.Expr) (_ *presburger.UnionMap, err error) {
+	defer guard(&err, "reads")
+	var locs []*presburger.Map
+	var walkErr error
+	syntax.Inspect(e, func(x syntax.Expr) bool {
+		if ix, ok := x.(*syntax.Index); ok && walkErr == nil {
+			l, err := location(s, ix)
+			if err != nil {
+				walkErr = err
+				return false
+			}
+			locs = append(locs, l)
+		}
+		return walkErr == nil
+	})
+	if walkErr != nil {
+		return nil, walkErr
+	}
+	return presburger.NewUnionMap(locs...), nil
+}

@@ -1,0 +1,282 @@
+package symeval
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/sched"
+	"github.com/augur-verify/augur/syntax"
+)
+
+// assignSite is an assignment with the scope it runs in.
+type assignSite struct {
+	st    *sched.Assign
+	scope *Scope
+	vars  []string          // loop variables, outermost first
+	lets  []*sched.Let      // lets in scope, in order
+	param map[string]string // loop variable -> presburger parameter
+}
+
+// assignSites lists the assignments of a kernel with their scopes.
+func assignSites(t *testing.T, k *sched.Kernel) []assignSite {
+	t.Helper()
+	var params []string
+	for _, p := range k.Params {
+		params = append(params, p.Name)
+	}
+	var out []assignSite
+	var walk func(b *sched.Block, s *Scope, vars []string, lets []*sched.Let, pm map[string]string)
+	walk = func(b *sched.Block, s *Scope, vars []string, lets []*sched.Let, pm map[string]string) {
+		for _, st := range b.Stmts {
+			switch st := st.(type) {
+			case *sched.Let:
+				ns, err := s.Let(st.Var.Name, st.Value)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s, lets = ns, append(lets[:len(lets):len(lets)], st)
+			case *sched.Assign:
+				out = append(out, assignSite{st: st, scope: s, vars: vars, lets: lets, param: pm})
+			case *sched.Loop:
+				ns, p := s.With(st.Var.Name)
+				npm := map[string]string{st.Var.Name: p}
+				for k, v := range pm {
+					npm[k] = v
+				}
+				walk(st.Body, ns, append(vars[:len(vars):len(vars)], st.Var.Name), lets, npm)
+			case *sched.If:
+				walk(st.Then, s, vars, lets, pm)
+				if b, ok := st.Else.(*sched.Block); ok {
+					walk(b, s, vars, lets, pm)
+				}
+			case *sched.Alloc:
+				walk(st.Body, s, vars, lets, pm)
+			case *sched.Block:
+				walk(st, s, vars, lets, pm)
+			}
+		}
+	}
+	walk(k.Body, NewScope(params), nil, nil, map[string]string{})
+	return out
+}
+
+// setPoints enumerates the points of a set without parameters.
+func setPoints(ctx context.Context, m *presburger.Map, limit int) ([][]presburger.Int, error) {
+	var out [][]presburger.Int
+	for {
+		pt, err := m.Sample(ctx)
+		if err != nil || pt == nil {
+			return out, err
+		}
+		out = append(out, pt)
+		if len(out) > limit {
+			return nil, fmt.Errorf("more than %d points", limit)
+		}
+		single := m
+		for k, v := range pt {
+			if single, err = single.FixDim(presburger.DimOut, k, v); err != nil {
+				return nil, err
+			}
+		}
+		if m, err = m.Subtract(ctx, single); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// TestEvalInHeap evaluates the right-hand side of every assignment of the
+// example and extra kernels in the kernel's final prophetic heap (Fig.
+// 5.1), and compares the result, at random points, with the expression
+// evaluated concretely in the concrete prophetic memory.
+func TestEvalInHeap(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(7, 7))
+	type src struct{ specName, spec, kernelName, kernel string }
+	var srcs []src
+	for _, sk := range examplePairs(t) {
+		srcs = append(srcs, src{sk[0], readFile(t, sk[0]), sk[1], readFile(t, sk[1])})
+	}
+	for _, c := range extraCases {
+		srcs = append(srcs, src{c.name + ".sare", c.spec, c.name + ".sched", c.kernel})
+	}
+	points, nonEmpty := 0, 0
+	for _, sr := range srcs {
+		p := loadPair(t, sr.specName, sr.spec, sr.kernelName, sr.kernel)
+		pr := prophesy(t, p)
+		params := runParams(sr.kernel)
+		if len(params) == 0 {
+			params = map[string]int64{}
+			for _, id := range p.kernel.Params {
+				params[id.Name] = 5
+			}
+		}
+		c := &concrete{info: p.kinfo.Types}
+		init, err := c.initial(p.kernel, params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := c.block(p.kernel.Body, mapEnv(params))
+		if err != nil {
+			t.Fatal(err)
+		}
+		mem := init.update(body)
+		for _, site := range assignSites(t, p.kernel) {
+			v, err := evalInHeap(pr.Contexts, p.kinfo.Types, site.scope, pr.Final, site.st.Value)
+			if err != nil {
+				t.Fatalf("%s: %s: %v", sr.kernelName, syntax.ExprString(site.st.Value), err)
+			}
+			for n := 0; n < 6; n++ {
+				env := copyEnv(mapEnv(params))
+				bind := map[string]int64{}
+				for k, val := range params {
+					bind[k] = val
+				}
+				for _, x := range site.vars {
+					env[x] = int64(r.IntN(8) - 1)
+					bind[site.param[x]] = env[x]
+				}
+				ok := true
+				for _, l := range site.lets {
+					if env[l.Var.Name], err = sare.EvalIndex(l.Value, env); err != nil {
+						ok = false
+					}
+				}
+				if !ok {
+					continue
+				}
+				want, defined, err := concreteValue(site.st.Value, p.kinfo.Types, env, mem)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := instantiateValue(ctx, pr.Contexts, v, bind)
+				if err != nil {
+					t.Fatalf("%s: %s: %v", sr.kernelName, syntax.ExprString(site.st.Value), err)
+				}
+				points++
+				switch {
+				case defined == 1 && len(got) == 1 && got[0] == want:
+					nonEmpty++
+				case defined == 0 && len(got) == 0:
+				case defined > 1:
+					// A cell with several contents: any combination may come out.
+				default:
+					t.Fatalf("%s: %s at %v: symbolic %v, concrete %q (%d)", sr.kernelName, syntax.ExprString(site.st.Value), env, got, want, defined)
+				}
+			}
+		}
+	}
+	t.Logf("%d points, %d with a defined value", points, nonEmpty)
+	if nonEmpty == 0 {
+		t.Fatal("no defined value was compared")
+	}
+}
+
+// concreteValue rebuilds e with every array read replaced by the content
+// of the cell in mem and every index subexpression by its value. defined
+// is 0 if a read cell has no content, 2 if one has several, 1 otherwise.
+func concreteValue(e syntax.Expr, info *sare.Info, env mapEnv, mem delta) (string, int, error) {
+	defined := 1
+	var err error
+	out := rebuild(e, func(x syntax.Expr) (syntax.Expr, bool) {
+		if ix, ok := x.(*syntax.Index); ok {
+			idx := make([]int64, len(ix.Indices))
+			for i, a := range ix.Indices {
+				if idx[i], err = sare.EvalIndex(a, env); err != nil {
+					return x, true
+				}
+			}
+			contents := mem[cellKey(ix.Array.Name, idx)]
+			switch len(contents) {
+			case 0:
+				defined = 0
+				return x, true
+			case 1:
+			default:
+				if defined == 1 {
+					defined = 2
+				}
+			}
+			for s := range contents {
+				parsed, perr := syntax.ParseExprString(s)
+				if perr != nil {
+					err = perr
+				}
+				return parsed, true
+			}
+		}
+		if _, typed := info.Types[x]; typed || isConstraintNode(x) {
+			return nil, false
+		}
+		s, ierr := instantiate(x, info, env)
+		if ierr != nil {
+			err = ierr
+		}
+		parsed, perr := syntax.ParseExprString(s)
+		if perr != nil {
+			err = perr
+		}
+		return parsed, true
+	}, nil)
+	return syntax.ExprString(out), defined, err
+}
+
+// instantiateValue binds the parameters of a symbolic value and prints
+// every expression it denotes.
+func instantiateValue(ctx context.Context, cs *Contexts, v *presburger.UnionMap, bind map[string]int64) ([]string, error) {
+	var out []string
+	for _, m := range v.Maps() {
+		vals := map[string]presburger.Int{}
+		for _, p := range m.Space().Params {
+			b, ok := bind[p]
+			if !ok {
+				return nil, fmt.Errorf("no value for %s", p)
+			}
+			vals[p] = presburger.NewInt(b)
+		}
+		bm, err := m.BindParams(vals)
+		if err != nil {
+			return nil, err
+		}
+		pts, err := setPoints(ctx, bm, 16)
+		if err != nil {
+			return nil, err
+		}
+		c := cs.Lookup(m.Space().Out.Name)
+		for _, pt := range pts {
+			holes := make([]int64, len(pt))
+			for i, h := range pt {
+				holes[i], _ = h.Int64()
+			}
+			e, err := c.Fill(holes)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, syntax.ExprString(e))
+		}
+	}
+	return out, nil
+}
+
+// TestReads checks reads(e) on the matrix product's accumulation.
+func TestReads(t *testing.T) {
+	ctx := context.Background()
+	s := NewScope([]string{"N", "M", "P"})
+	s, _ = s.With("i")
+	s, _ = s.With("j")
+	s, _ = s.With("k")
+	got, err := reads(s, mustExpr(t, "c[i, j] + a[i, k] * b[k, j]"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := presburger.ParseUnionMap("[N, M, P, i, j, k] -> { c[i, j]; a[i, k]; b[k, j] }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eq, err := got.IsEqual(ctx, want); err != nil || !eq {
+		t.Fatalf("reads = %s, want %s (%v)", got, want, err)
+	}
+}
