@@ -3,6 +3,7 @@ package symeval
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -15,6 +16,10 @@ import (
 // of bounds, races), whose prophetic heaps are compared with the concrete
 // prophetic run. Only the shape of the writes matters here, not the
 // values, so every assignment stores 0.
+
+// randomKernels is the number of random kernels TestRandomKernels tries;
+// go test -run RandomKernels -args -random-kernels=200 tries more.
+var randomKernels = flag.Int("random-kernels", 20, "number of random kernels of TestRandomKernels")
 
 const randomSpec = `
 param N
@@ -183,9 +188,9 @@ out c[i] : f32[N] = C(i)
 // the concrete prophetic run at N = 1 ... 4.
 func TestRandomKernels(t *testing.T) {
 	ctx := context.Background()
-	n := 20
+	n := *randomKernels
 	if testing.Short() {
-		n = 10
+		n = min(n, 8)
 	}
 	// Racy random kernels can make ν costly; a small budget keeps the
 	// test fast and deterministic, and kernels out of budget are counted.

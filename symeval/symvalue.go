@@ -1,6 +1,7 @@
 package symeval
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/augur-verify/augur/presburger"
@@ -13,9 +14,9 @@ import (
 // the symbolic evaluation of Fig. 5.4, which is not implemented yet.
 // Nothing here is used by Prophesy.
 //
-// Incomplete: holes are not fused after lifting (two reads of one cell
-// give two holes), and nested array reads (a[b[i]]) are rejected, as the
-// index language forbids them.
+// Holes that are equal wherever the symbolic value is defined are fused
+// after lifting. Nested array reads (a[b[i]]) are rejected, as the index
+// language forbids them.
 
 // alternative is one component of a symbolic value under construction:
 // a template with holes □1 ... □n (types of its value nodes in types) and
@@ -82,7 +83,7 @@ type valueEval struct {
 // value expression e (info holds its types) in scope s when memory is h,
 // as a union of sets whose tuples are named after contexts interned in
 // cs. It is empty where e reads a cell absent from h.
-func evalInHeap(cs *Contexts, info *sare.Info, s *Scope, h *Heap, e syntax.Expr) (_ *presburger.UnionMap, err error) {
+func evalInHeap(ctx context.Context, cs *Contexts, info *sare.Info, s *Scope, h *Heap, e syntax.Expr) (_ *presburger.UnionMap, err error) {
 	defer guard(&err, "evaluate in symbolic heap")
 	if _, ok := info.Types[e]; !ok {
 		return nil, fmt.Errorf("%s: %s was not type-checked", e.Pos(), syntax.ExprString(e))
@@ -94,6 +95,9 @@ func evalInHeap(cs *Contexts, info *sare.Info, s *Scope, h *Heap, e syntax.Expr)
 	}
 	var sets []*presburger.Map
 	for _, a := range alts {
+		if a, err = fuseHoles(ctx, a); err != nil {
+			return nil, err
+		}
 		c := cs.intern(a.tmpl, a.types, a.holes)
 		m, err := respace(a.set, holeSpace(nil, c.Name, a.holes))
 		if err != nil {
@@ -315,4 +319,53 @@ func reads(s *Scope, e syntax.Expr) (_ *presburger.UnionMap, err error) {
 		return nil, walkErr
 	}
 	return presburger.NewUnionMap(locs...), nil
+}
+
+// fuseHoles fuses the holes of a that are equal at every point of its
+// set: the later hole is renamed to the earlier one and its dimension
+// projected out (exactly, since it is determined by the equality).
+func fuseHoles(ctx context.Context, a alternative) (alternative, error) {
+	for j := a.holes - 1; j >= 1; j-- {
+		for i := 0; i < j; i++ {
+			sp := a.set.Space()
+			b := presburger.NewBasicMap(sp)
+			row := make([]presburger.Int, b.NumCols())
+			row[sp.NumParams()+i] = presburger.NewInt(1)
+			row[sp.NumParams()+j] = presburger.NewInt(-1)
+			b.AddEq(row)
+			eq, err := a.set.IsSubset(ctx, presburger.NewMap(sp, b))
+			if err != nil {
+				return a, fmt.Errorf("fuse holes: %w", err)
+			}
+			if !eq {
+				continue
+			}
+			set, err := a.set.ProjectOut(presburger.DimOut, j, 1)
+			if err != nil {
+				return a, fmt.Errorf("fuse holes: %w", err)
+			}
+			types := map[syntax.Expr]syntax.Type{}
+			tmpl := rebuild(a.tmpl, func(x syntax.Expr) (syntax.Expr, bool) {
+				if id, ok := x.(*syntax.Ident); ok {
+					if k, ok := holeIndex(id.Name); ok {
+						switch {
+						case k == j+1:
+							k = i + 1
+						case k > j+1:
+							k--
+						}
+						return &syntax.Ident{Name: HoleName(k)}, true
+					}
+				}
+				return nil, false
+			}, func(orig, cp syntax.Expr) {
+				if t, ok := a.types[orig]; ok {
+					types[cp] = t
+				}
+			})
+			a = alternative{tmpl: tmpl, types: types, holes: a.holes - 1, set: set}
+			break
+		}
+	}
+	return a, nil
 }

@@ -125,7 +125,7 @@ func TestEvalInHeap(t *testing.T) {
 		}
 		mem := init.update(body)
 		for _, site := range assignSites(t, p.kernel) {
-			v, err := evalInHeap(pr.Contexts, p.kinfo.Types, site.scope, pr.Final, site.st.Value)
+			v, err := evalInHeap(ctx, pr.Contexts, p.kinfo.Types, site.scope, pr.Final, site.st.Value)
 			if err != nil {
 				t.Fatalf("%s: %s: %v", sr.kernelName, syntax.ExprString(site.st.Value), err)
 			}
@@ -279,4 +279,46 @@ func TestReads(t *testing.T) {
 	if eq, err := got.IsEqual(ctx, want); err != nil || !eq {
 		t.Fatalf("reads = %s, want %s (%v)", got, want, err)
 	}
+}
+
+// TestEvalInHeapFusion checks the symbolic value of the blur's vertical
+// stage: the three reads of the local buffer share their column hole.
+func TestEvalInHeapFusion(t *testing.T) {
+	ctx := context.Background()
+	p := loadPair(t, "blur.sare", readFile(t, "../examples/blur/blur.sare"), "blur.sched", readFile(t, "../examples/blur/blur.sched"))
+	pr := prophesy(t, p)
+	s := NewScope([]string{"W", "H"})
+	s, _ = s.With("y")
+	s, _ = s.With("dy")
+	s, _ = s.With("x")
+	v, err := evalInHeap(ctx, pr.Contexts, p.kinfo.Types, s, pr.Final, mustValue(t, p, "input[x, y + dy] + input[x + 1, y + dy] + input[x + 2, y + dy]"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Maps()) != 1 {
+		t.Fatalf("%d components: %s", len(v.Maps()), v)
+	}
+	c := pr.Contexts.Lookup(v.Maps()[0].Space().Out.Name)
+	if got := c.String(); got != "In(□1, □2) + In(□3, □2) + In(□4, □2)" {
+		t.Errorf("context %s", got)
+	}
+}
+
+// mustValue returns the right-hand side of the kernel's assignment whose
+// value prints as text.
+func mustValue(t *testing.T, p *pair, text string) syntax.Expr {
+	t.Helper()
+	var found syntax.Expr
+	sched.Walk(p.kernel.Body, func(s sched.Stmt) bool {
+		if a, ok := s.(*sched.Assign); ok && found == nil {
+			if syntax.ExprString(a.Value) == text {
+				found = a.Value
+			}
+		}
+		return true
+	})
+	if found == nil {
+		t.Fatalf("no assignment of %s", text)
+	}
+	return found
 }
