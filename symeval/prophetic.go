@@ -37,6 +37,30 @@ type Prophecy struct {
 	// prophetic heap of the kernel when it ends, parametric in the
 	// kernel's parameters.
 	Final *Heap
+
+	effects map[sched.Stmt]*Heap
+	bodies  map[*sched.Loop]loopBody
+}
+
+// loopBody is the prophetic effect of one iteration of a loop.
+type loopBody struct {
+	param string // the presburger parameter standing for the loop variable
+	delta *Heap
+}
+
+// Effect returns Δh of statement s of the kernel (Fig. 5.3): a heap whose
+// parameters are the kernel's and the enclosing loops' variables, or nil
+// if s is not a statement of the kernel (or a let, which has no effect).
+func (p *Prophecy) Effect(s sched.Stmt) *Heap { return p.effects[s] }
+
+// IterationEffect returns Δh of one iteration of loop l, parametric in the
+// loop variable, and the name of the presburger parameter standing for the
+// variable (its name, primed if it shadows a parameter). This is the
+// summary that the symbolic evaluation of a sequential loop (rule
+// S-SEQLOOP) plugs into the heap before each iteration.
+func (p *Prophecy) IterationEffect(l *sched.Loop) (delta *Heap, param string, ok bool) {
+	b, ok := p.bodies[l]
+	return b.delta, b.param, ok
 }
 
 // Prophesy computes the prophetic heap of the checked kernel k (kinfo is
@@ -66,9 +90,10 @@ func Prophesy(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sar
 	for _, id := range k.Params {
 		params = append(params, id.Name)
 	}
-	ev := &prophet{ctx: ctx, cs: NewContexts(), info: kinfo.Types, spec: spec}
+	ev := &prophet{ctx: ctx, cs: NewContexts(), info: kinfo.Types, spec: spec,
+		effects: map[sched.Stmt]*Heap{}, bodies: map[*sched.Loop]loopBody{}}
 	scope := NewScope(params)
-	res := &Prophecy{Contexts: ev.cs}
+	res := &Prophecy{Contexts: ev.cs, effects: ev.effects, bodies: ev.bodies}
 	res.Assumptions = presburger.Universe(presburger.ParamSpace(params))
 	for _, a := range k.Assumes {
 		c, err := scope.Constraint(a.Cond)
@@ -107,10 +132,12 @@ func kernelName(k *sched.Kernel) string {
 
 // prophet carries what the rules share.
 type prophet struct {
-	ctx  context.Context
-	cs   *Contexts
-	info *sare.Info
-	spec *sare.Spec
+	ctx     context.Context
+	cs      *Contexts
+	info    *sare.Info
+	spec    *sare.Spec
+	effects map[sched.Stmt]*Heap
+	bodies  map[*sched.Loop]loopBody
 }
 
 // initial returns the heap of the in bindings.
@@ -247,8 +274,18 @@ func (p *prophet) block(s *Scope, b *sched.Block) (*Heap, error) {
 	return h, nil
 }
 
-// stmt returns Δh of one statement (a let is handled by block).
+// stmt returns Δh of one statement (a let is handled by block) and
+// records it.
 func (p *prophet) stmt(s *Scope, st sched.Stmt) (*Heap, error) {
+	h, err := p.rule(s, st)
+	if err == nil {
+		p.effects[st] = h
+	}
+	return h, err
+}
+
+// rule applies the rule of Fig. 5.3 for st.
+func (p *prophet) rule(s *Scope, st sched.Stmt) (*Heap, error) {
 	if err := p.ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -315,6 +352,10 @@ func (p *prophet) stmt(s *Scope, st sched.Stmt) (*Heap, error) {
 		if err != nil {
 			return nil, err
 		}
+		if body, err = body.Simplify(p.ctx); err != nil {
+			return nil, wrap(err)
+		}
+		p.bodies[st] = loopBody{param: x, delta: body}
 		var h *Heap
 		if st.Par {
 			if h, err = body.UnionOver(x, bound); err == nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/sched"
 )
 
 func prophesy(t *testing.T, p *pair) *Prophecy {
@@ -190,4 +191,44 @@ func TestBudgetAndCancel(t *testing.T) {
 	if _, err := Prophesy(context.Background(), nil, nil, nil, Options{}); err == nil {
 		t.Error("nil kernel: no error")
 	}
+}
+
+// TestEffects checks the per-statement heaps of the matrix product
+// against the annotations of Fig. 5.5: one iteration of the loop on k
+// writes R(i, j, k) into c[i, j]; the loop on k, then the body of the
+// loop on j, leave R(i, j, P - 1) when P > 0.
+func TestEffects(t *testing.T) {
+	ctx := context.Background()
+	p := loadPair(t, "matmul.sare", readFile(t, "../examples/matmul/matmul.sare"),
+		"matmul.sched", readFile(t, "../examples/matmul/matmul.sched"))
+	pr := prophesy(t, p)
+	loops := map[string]*sched.Loop{}
+	sched.Walk(p.kernel.Body, func(s sched.Stmt) bool {
+		if l, ok := s.(*sched.Loop); ok {
+			loops[l.Var.Name] = l
+		}
+		return true
+	})
+	check := func(what string, h *Heap, want string) {
+		t.Helper()
+		w, err := presburger.ParseUnionMap(named(t, pr.Contexts, want))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h == nil {
+			t.Fatalf("%s: no heap", what)
+		}
+		if eq, err := h.UnionMap().IsEqual(ctx, w); err != nil || !eq {
+			t.Errorf("%s (%v) =\n%s\nwant %s", what, err, h.Describe(pr.Contexts), w)
+		}
+	}
+	body, x, ok := pr.IterationEffect(loops["k"])
+	if !ok || x != "k" {
+		t.Fatalf("loop k: %v %q", ok, x)
+	}
+	check("iteration of k", body, "[N, M, P, i, j, k] -> { c[i, j] -> «R(□1, □2, □3)»[i, j, k] }")
+	check("loop on k", pr.Effect(loops["k"]), "[N, M, P, i, j] -> { c[i, j] -> «R(□1, □2, □3)»[i, j, P - 1] : P > 0 }")
+	body, _, _ = pr.IterationEffect(loops["j"])
+	check("iteration of j", body, "[N, M, P, i, j] -> { c[i, j] -> «R(□1, □2, □3)»[i, j, P - 1] : P > 0; c[i, j] -> «R(□1, □2, □3)»[i, j, -1] : P <= 0 }")
+	check("loop on i", pr.Effect(loops["i"]), "[N, M, P] -> { c[i, j] -> «R(□1, □2, □3)»[i, j, P - 1] : 0 <= i < N and 0 <= j < M and P > 0; c[i, j] -> «R(□1, □2, □3)»[i, j, -1] : 0 <= i < N and 0 <= j < M and P <= 0 }")
 }
