@@ -97,6 +97,11 @@ func TestExplicitDivsCoupled(t *testing.T) {
 				row[b.locCol(lb)] = row[b.locCol(lb)].Neg()
 			}
 			row[w-1] = g.coef(6)
+			if g.r.Intn(3) == 0 {
+				// An equality between the existentials (mod-hat path).
+				b.AddEq(row)
+				continue
+			}
 			b.AddIneq(row)
 			// A band: the opposite row with some slack.
 			opp := negRow(row)
