@@ -341,3 +341,57 @@ func (u *UnionMap) Sample(ctx context.Context) (Space, []Int, error) {
 	}
 	return Space{}, nil, nil
 }
+
+// pairwise combines every pair of components (a, b) of u and o for which
+// match holds, with f.
+func (u *UnionMap) pairwise(o *UnionMap, match func(a, b *Map) bool, f func(a, b *Map) (*Map, error)) (*UnionMap, error) {
+	out := NewUnionMap()
+	for _, a := range u.Maps() {
+		for _, b := range o.Maps() {
+			if !match(a, b) {
+				continue
+			}
+			r, err := f(a, b)
+			if err != nil {
+				return nil, err
+			}
+			out.add(r)
+		}
+	}
+	return out, nil
+}
+
+// Product returns the union of the products (see Map.Product) of every set
+// component of u with every set component of o, and of every relation
+// component of u with every relation component of o.
+func (u *UnionMap) Product(o *UnionMap) (*UnionMap, error) {
+	return u.pairwise(o, func(a, b *Map) bool {
+		return !a.space.ParamOnly && !b.space.ParamOnly && (a.space.In == nil) == (b.space.In == nil)
+	}, (*Map).Product)
+}
+
+// RangeProduct returns the union of the range products (see
+// Map.RangeProduct) of the relation components of u and o with the same
+// domain space.
+func (u *UnionMap) RangeProduct(o *UnionMap) (*UnionMap, error) {
+	return u.pairwise(o, func(a, b *Map) bool {
+		return a.space.In != nil && b.space.In != nil && a.space.In.shapeKeyString() == b.space.In.shapeKeyString()
+	}, (*Map).RangeProduct)
+}
+
+// DomainProduct returns the union of the domain products (see
+// Map.DomainProduct) of the relation components of u and o with the same
+// range space.
+func (u *UnionMap) DomainProduct(o *UnionMap) (*UnionMap, error) {
+	return u.pairwise(o, func(a, b *Map) bool {
+		return a.space.In != nil && b.space.In != nil && a.space.Out.shapeKeyString() == b.space.Out.shapeKeyString()
+	}, (*Map).DomainProduct)
+}
+
+// PreimageDomain pulls back the domains of u through r: (a, c) is in the
+// result iff there is b with (a, b) in r and (b, c) in u.
+func (u *UnionMap) PreimageDomain(r *UnionMap) (*UnionMap, error) { return r.ApplyRange(u) }
+
+// PreimageRange pulls back the ranges of u through r: (a, c) is in the
+// result iff there is b with (a, b) in u and (c, b) in r.
+func (u *UnionMap) PreimageRange(r *UnionMap) (*UnionMap, error) { return u.ApplyRange(r.Reverse()) }

@@ -87,3 +87,30 @@ func TestUnionOps(t *testing.T) {
 		t.Errorf("sample of %v: %v %v %v", a, sp, pt, err)
 	}
 }
+
+func TestUnionProducts(t *testing.T) {
+	ctx := context.Background()
+	eq := func(what string, got *UnionMap, err error, want string) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		w := mustUnion(t, want)
+		if ok, err := got.IsEqual(ctx, w); err != nil || !ok {
+			t.Errorf("%s = %v, want %v (%v)", what, got, w, err)
+		}
+	}
+	r := mustUnion(t, "{ S[i] -> A[i + 1]; T[j] -> B[j, j] }")
+	s := mustUnion(t, "{ S[i] -> C[2i]; U[k] -> A[k] }")
+	rp, err := r.RangeProduct(s)
+	eq("range product", rp, err, "{ S[i] -> [A[i + 1] -> C[2i]] }")
+	dp, err := r.DomainProduct(s)
+	eq("domain product", dp, err, "{ [S[i] -> U[i + 1]] -> A[i + 1] }")
+	sets := mustUnion(t, "{ P[x] : 0 <= x < 2; Q[] }")
+	p, err := sets.Product(mustUnion(t, "{ R[y] : y = 5 }"))
+	eq("product", p, err, "{ [P[x] -> R[5]] : 0 <= x < 2; [Q[] -> R[5]] }")
+	pre, err := mustUnion(t, "{ A[k] -> V[k] }").PreimageDomain(r)
+	eq("preimage domain", pre, err, "{ S[i] -> V[i + 1] }")
+	prr, err := r.PreimageRange(mustUnion(t, "{ W[m] -> A[m - 1] }"))
+	eq("preimage range", prr, err, "{ S[i] -> W[i + 2] }")
+}
