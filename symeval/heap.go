@@ -2,6 +2,7 @@ package symeval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -193,8 +194,13 @@ func (h *Heap) SingleValued(ctx context.Context) (_ *Heap, err error) {
 	return &Heap{u: presburger.NewUnionMap(out...)}, nil
 }
 
+// coalesceSteps bounds the work of coalescing one component of a heap;
+// past it the component is kept as it is.
+const coalesceSteps = 50_000
+
 // Simplify returns h with empty components dropped and the others
-// simplified and coalesced.
+// simplified and coalesced. Coalescing is best effort: a component whose
+// coalescing exceeds coalesceSteps steps is kept uncoalesced.
 func (h *Heap) Simplify(ctx context.Context) (_ *Heap, err error) {
 	defer guard(&err, "simplify heap")
 	u, err := h.u.Simplify(ctx)
@@ -203,8 +209,13 @@ func (h *Heap) Simplify(ctx context.Context) (_ *Heap, err error) {
 	}
 	var out []*presburger.Map
 	for _, m := range u.Maps() {
-		c, err := presburger.Coalesce(ctx, m)
-		if err != nil {
+		c, err := presburger.Coalesce(presburger.WithBudget(ctx, presburger.Budget{MaxSteps: coalesceSteps}), m)
+		switch {
+		case errors.Is(err, presburger.ErrBudget):
+			// Coalescing only changes the representation: keep m.
+			out = append(out, m)
+			continue
+		case err != nil:
 			return nil, fmt.Errorf("coalesce heap: %w", err)
 		}
 		// Coalescing may leave duplicate constraints and equalities
