@@ -350,6 +350,28 @@ func setOps() []op {
 			func(is []iobj) (bool, error) { return is[0].m.IsInjective() }),
 		sampleOp(),
 		coalesceOp(),
+		mapOp("intersect_domain", genMapAndSet(true),
+			func(e *env, ms []*presburger.Map) (*presburger.Map, error) { return ms[0].IntersectDomain(ms[1]) },
+			func(is []iobj) (iobj, error) { return wrapMap(is[0].m.IntersectDomain(is[1].s)) }),
+		mapOp("intersect_range", genMapAndSet(false),
+			func(e *env, ms []*presburger.Map) (*presburger.Map, error) { return ms[0].IntersectRange(ms[1]) },
+			func(is []iobj) (iobj, error) { return wrapMap(is[0].m.IntersectRange(is[1].s)) }),
+		mapOp("wrap", genMap,
+			func(e *env, ms []*presburger.Map) (*presburger.Map, error) { return ms[0].Wrap() },
+			func(is []iobj) (iobj, error) { return wrapSet(is[0].m.Wrap()) }),
+	}
+}
+
+// genMapAndSet draws a relation and a set in its domain (or range) space.
+func genMapAndSet(domain bool) func(g *gen) []obj {
+	return func(g *gen) []obj {
+		m := genMap(g)[0]
+		t := m.sh.out
+		if domain {
+			t = m.sh.in
+		}
+		s := g.object(&shape{params: m.sh.params, out: t}, 2, 3, 0.7)
+		return []obj{m, s}
 	}
 }
 
@@ -657,6 +679,9 @@ func lexPwOp(name string, max bool) op {
 			back, err = wrapSet(e.c.ReadPwMultiAffAsSet(txt))
 		} else {
 			back, err = wrapMap(e.c.ReadPwMultiAffAsMap(txt))
+		}
+		if err != nil && strings.Contains(err.Error(), "quota") {
+			return oracleFailed(err)
 		}
 		if err != nil {
 			return differ(txt, want.String(), "isl cannot read the engine's function: "+err.Error())

@@ -161,6 +161,9 @@ func (e *env) parse(o obj) (*presburger.Map, iobj, error) {
 func (e *env) compare(ours fmt.Stringer, theirs iobj) result {
 	txt := fixConstDivs(ours.String())
 	back, err := readAs(e.c, theirs.kind(), txt)
+	if err != nil && strings.Contains(err.Error(), "quota") {
+		return oracleFailed(err)
+	}
 	if err != nil {
 		return differ(txt, theirs.String(), "isl cannot read the engine's output: "+err.Error())
 	}
