@@ -51,6 +51,9 @@ type loopBody struct {
 // Effect returns Δh of statement s of the kernel (Fig. 5.3): a heap whose
 // parameters are the kernel's and the enclosing loops' variables, or nil
 // if s is not a statement of the kernel (or a let, which has no effect).
+// Writes are restricted to the facts of their scope (Γ: the ranges of the
+// enclosing loops and the conditions of the enclosing ifs), which changes
+// nothing in the environments where the statement runs.
 func (p *Prophecy) Effect(s sched.Stmt) *Heap { return p.effects[s] }
 
 // IterationEffect returns Δh of one iteration of loop l, parametric in the
@@ -70,6 +73,10 @@ func (p *Prophecy) IterationEffect(l *sched.Loop) (delta *Heap, param string, ok
 // for its value), T-ALLOCATE (the local array's cells are dropped),
 // T-SEQLOOP (iterated update) and T-PARLOOP (union over the iterations,
 // made single-valued by ν).
+//
+// Every write is restricted to the facts of its scope (loop ranges and if
+// conditions, Γ in the rules), which keeps heaps small and changes nothing
+// where the statement runs; the kernel's assumptions restrict Final only.
 //
 // Prophetic evaluation assumes what the verifier has yet to prove: that
 // annotations are true, writes in bounds and parallel loops free of
@@ -306,16 +313,6 @@ func (p *prophet) rule(s *Scope, st sched.Stmt) (*Heap, error) {
 		}
 		return h, nil
 	case *sched.If:
-		h1, err := p.block(s, st.Then)
-		if err != nil {
-			return nil, err
-		}
-		h2 := EmptyHeap()
-		if st.Else != nil {
-			if h2, err = p.stmt(s, st.Else); err != nil {
-				return nil, err
-			}
-		}
 		c, err := s.constraint(st.Cond, false)
 		if err != nil {
 			return nil, wrap(err)
@@ -323,6 +320,24 @@ func (p *prophet) rule(s *Scope, st sched.Stmt) (*Heap, error) {
 		nc, err := s.constraint(st.Cond, true)
 		if err != nil {
 			return nil, wrap(err)
+		}
+		sThen, err := s.Assume(c)
+		if err != nil {
+			return nil, wrap(err)
+		}
+		sElse, err := s.Assume(nc)
+		if err != nil {
+			return nil, wrap(err)
+		}
+		h1, err := p.block(sThen, st.Then)
+		if err != nil {
+			return nil, err
+		}
+		h2 := EmptyHeap()
+		if st.Else != nil {
+			if h2, err = p.stmt(sElse, st.Else); err != nil {
+				return nil, err
+			}
 		}
 		if h1, err = h1.Restrict(c); err != nil {
 			return nil, wrap(err)
@@ -346,6 +361,9 @@ func (p *prophet) rule(s *Scope, st sched.Stmt) (*Heap, error) {
 		lo, hi := st.Bounds()
 		bound, err := inner.Range(x, lo, hi)
 		if err != nil {
+			return nil, wrap(err)
+		}
+		if inner, err = inner.Assume(bound); err != nil {
 			return nil, wrap(err)
 		}
 		body, err := p.block(inner, st.Body)
@@ -393,6 +411,13 @@ func (p *prophet) assign(s *Scope, st *sched.Assign) (*Heap, error) {
 	m, err := p.cellMap(s, st.Array.Name, nil, idx, sv, nil)
 	if err != nil {
 		return nil, err
+	}
+	// The write happens only in environments compatible with the scope
+	// (Γ): restricting it there early keeps the heaps small.
+	if f := s.Facts(); f != nil {
+		if m, err = m.IntersectParams(f); err != nil {
+			return nil, err
+		}
 	}
 	return NewHeap(presburger.NewUnionMap(m)), nil
 }

@@ -226,9 +226,11 @@ func TestEffects(t *testing.T) {
 	if !ok || x != "k" {
 		t.Fatalf("loop k: %v %q", ok, x)
 	}
-	check("iteration of k", body, "[N, M, P, i, j, k] -> { c[i, j] -> «R(□1, □2, □3)»[i, j, k] }")
-	check("loop on k", pr.Effect(loops["k"]), "[N, M, P, i, j] -> { c[i, j] -> «R(□1, □2, □3)»[i, j, P - 1] : P > 0 }")
+		// Writes are restricted to the facts of their scope (Γ): the ranges
+	// of the enclosing loops.
+	check("iteration of k", body, "[N, M, P, i, j, k] -> { c[i, j] -> «R(□1, □2, □3)»[i, j, k] : 0 <= i < N and 0 <= j < M and 0 <= k < P }")
+	check("loop on k", pr.Effect(loops["k"]), "[N, M, P, i, j] -> { c[i, j] -> «R(□1, □2, □3)»[i, j, P - 1] : P > 0 and 0 <= i < N and 0 <= j < M }")
 	body, _, _ = pr.IterationEffect(loops["j"])
-	check("iteration of j", body, "[N, M, P, i, j] -> { c[i, j] -> «R(□1, □2, □3)»[i, j, P - 1] : P > 0; c[i, j] -> «R(□1, □2, □3)»[i, j, -1] : P <= 0 }")
+	check("iteration of j", body, "[N, M, P, i, j] -> { c[i, j] -> «R(□1, □2, □3)»[i, j, P - 1] : P > 0 and 0 <= i < N and 0 <= j < M; c[i, j] -> «R(□1, □2, □3)»[i, j, -1] : P <= 0 and 0 <= i < N and 0 <= j < M }")
 	check("loop on i", pr.Effect(loops["i"]), "[N, M, P] -> { c[i, j] -> «R(□1, □2, □3)»[i, j, P - 1] : 0 <= i < N and 0 <= j < M and P > 0; c[i, j] -> «R(□1, □2, □3)»[i, j, -1] : 0 <= i < N and 0 <= j < M and P <= 0 }")
 }

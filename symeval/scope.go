@@ -17,6 +17,7 @@ import (
 type Scope struct {
 	params []string           // presburger parameters, outermost first
 	names  map[string]binding // source name -> binding
+	facts  *presburger.Map    // parameter domain known to hold (nil: none)
 }
 
 // NewScope returns the scope of a kernel with the given parameters.
@@ -29,11 +30,31 @@ func NewScope(params []string) *Scope {
 	return s
 }
 
+// Facts returns the parameter domain known to hold in s (the ranges of
+// the enclosing loops and the conditions of the enclosing ifs, as added by
+// Assume), or nil when nothing is known.
+func (s *Scope) Facts() *presburger.Map { return s.facts }
+
+// Assume returns s extended with the fact that the parameter domain d
+// holds.
+func (s *Scope) Assume(d *presburger.Map) (_ *Scope, err error) {
+	defer guard(&err, "assume")
+	n := s.clone()
+	if n.facts == nil {
+		n.facts = d
+		return n, nil
+	}
+	if n.facts, err = n.facts.Intersect(d); err != nil {
+		return nil, fmt.Errorf("assume: %w", err)
+	}
+	return n, nil
+}
+
 // Params returns the presburger parameters of objects built in s.
 func (s *Scope) Params() []string { return append([]string(nil), s.params...) }
 
 func (s *Scope) clone() *Scope {
-	n := &Scope{params: append([]string(nil), s.params...), names: make(map[string]binding, len(s.names)+1)}
+	n := &Scope{params: append([]string(nil), s.params...), names: make(map[string]binding, len(s.names)+1), facts: s.facts}
 	for k, v := range s.names {
 		n.names[k] = v
 	}
