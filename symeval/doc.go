@@ -19,10 +19,15 @@
 //     (Definition 5.2.4), union over a parallel loop and ν.
 //   - prophetic.go: prophetic evaluation (Fig. 5.3), the heap of every
 //     statement's writes assuming its annotations; Prophesy is the entry
-//     point.
+//     point, and Prophecy also keeps the effect of every statement and of
+//     one iteration of every loop.
+//   - symvalue.go (internal): the first pieces of symbolic evaluation,
+//     the value of an expression in a symbolic heap (Fig. 5.1) and its
+//     read set (Fig. 5.2).
+//   - guard.go: no panic escapes an exported function.
 //
-// Not here yet: the symbolic evaluation of Fig. 5.4 (reads, races, bounds
-// and the verification conditions) and their discharge by package smt.
-// Nothing in this package is a verdict: a prophecy only says what a
-// kernel computes if its annotations hold.
+// Not here yet: the symbolic evaluation of Fig. 5.4 (the rules S-*, race
+// and bounds checks, the verification conditions) and their discharge by
+// package smt. Nothing in this package is a verdict: a prophecy only says
+// what a kernel computes if its annotations hold.
 package symeval
