@@ -226,7 +226,7 @@ func TestEffects(t *testing.T) {
 	if !ok || x != "k" {
 		t.Fatalf("loop k: %v %q", ok, x)
 	}
-		// Writes are restricted to the facts of their scope (Γ): the ranges
+	// Writes are restricted to the facts of their scope (Γ): the ranges
 	// of the enclosing loops.
 	check("iteration of k", body, "[N, M, P, i, j, k] -> { c[i, j] -> «R(□1, □2, □3)»[i, j, k] : 0 <= i < N and 0 <= j < M and 0 <= k < P }")
 	check("loop on k", pr.Effect(loops["k"]), "[N, M, P, i, j] -> { c[i, j] -> «R(□1, □2, □3)»[i, j, P - 1] : P > 0 and 0 <= i < N and 0 <= j < M }")
