@@ -191,3 +191,32 @@ func (s *Scope) Range(x string, lo, hi syntax.Expr) (_ *presburger.Map, err erro
 	}
 	return lowerDNF(presburger.ParamSpace(s.Params()), d, nil)
 }
+
+// withParam returns s with one more presburger parameter p that no source
+// name denotes (a fresh variable of the symbolic evaluation).
+func (s *Scope) withParam(p string) *Scope {
+	n := s.clone()
+	n.params = append(n.params, p)
+	return n
+}
+
+// rangeBelow returns the parameter domain lo <= z < x, for parameters z
+// and x of s and lo an index expression of s.
+func (s *Scope) rangeBelow(z, x string, lo syntax.Expr) (*presburger.Map, error) {
+	l, err := s.translator().index(lo)
+	if err != nil {
+		return nil, err
+	}
+	one := presburger.NewInt(1)
+	zv, xv := varLinear(paramKey(z)), varLinear(paramKey(x))
+	upper := conj{{e: xv.add(zv, one.Neg()).add(constLinear(-1), one)}} // x - z - 1 >= 0
+	var d dnf
+	for _, p := range l {
+		c, err := p.cond.and(dnf{append(conj{{e: zv.add(p.e, one.Neg())}}, upper...)}) // z - lo >= 0
+		if err != nil {
+			return nil, err
+		}
+		d = append(d, c...)
+	}
+	return lowerDNF(presburger.ParamSpace(s.Params()), d, nil)
+}

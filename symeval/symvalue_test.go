@@ -50,8 +50,8 @@ func assignSites(t *testing.T, k *sched.Kernel) []assignSite {
 				walk(st.Body, ns, append(vars[:len(vars):len(vars)], st.Var.Name), lets, npm)
 			case *sched.If:
 				walk(st.Then, s, vars, lets, pm)
-				if b, ok := st.Else.(*sched.Block); ok {
-					walk(b, s, vars, lets, pm)
+				if st.Else != nil {
+					walk(&sched.Block{Stmts: []sched.Stmt{st.Else}}, s, vars, lets, pm)
 				}
 			case *sched.Alloc:
 				walk(st.Body, s, vars, lets, pm)

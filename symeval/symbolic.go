@@ -1,0 +1,202 @@
+package symeval
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/sched"
+)
+
+// This file holds the first steps of the symbolic evaluation of Fig. 5.4,
+// internal and INCOMPLETE: it computes the heap h in which each assignment
+// runs (rules S-SEQ, S-SEQLOOP with the prophetic summary of the earlier
+// iterations, S-PARLOOP, S-IF, S-ALLOCATE), but generates no verification
+// condition, checks no bound, no read definedness and no race. Nothing
+// here may be read as a verdict.
+
+// renameParam returns m with its parameter x renamed to z (the constraints
+// are unchanged: only the column's name changes).
+func renameParam(m *presburger.Map, x, z string) (*presburger.Map, error) {
+	sp := m.Space().Copy()
+	found := false
+	for i, p := range sp.Params {
+		if p == z {
+			return nil, fmt.Errorf("rename %s to %s: %s is already a parameter", x, z, z)
+		}
+		if p == x {
+			sp.Params[i] = z
+			found = true
+		}
+	}
+	if !found {
+		return m, nil
+	}
+	var out []*presburger.BasicMap
+	dims := sp.NumDims()
+	for _, b := range m.Basics() {
+		nb := presburger.NewBasicMap(sp)
+		for i := 0; i < b.NumLocals(); i++ {
+			num, den := b.Local(i)
+			if den.IsZero() {
+				nb.AddExistential()
+				continue
+			}
+			nb.AddLocalDiv(append(append([]presburger.Int(nil), num[:dims+i]...), num[len(num)-1]), den)
+		}
+		for _, r := range b.Eqs() {
+			nb.AddEq(r)
+		}
+		for _, r := range b.Ineqs() {
+			nb.AddIneq(r)
+		}
+		out = append(out, nb)
+	}
+	return presburger.NewMap(sp, out...), nil
+}
+
+// renameHeapParam renames parameter x to z in every component of h.
+func renameHeapParam(h *Heap, x, z string) (*Heap, error) {
+	var out []*presburger.Map
+	for _, m := range h.u.Maps() {
+		r, err := renameParam(m, x, z)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return &Heap{u: presburger.NewUnionMap(out...)}, nil
+}
+
+// heapsBefore returns, for every assignment of k, the symbolic heap in
+// which rule S-ASSIGN evaluates its right-hand side: the initial heap
+// updated by the effects of everything that runs before it, with, for an
+// enclosing sequential loop on x from lo, the effects of its iterations
+// lo <= z < x (h ▷ ▶_{lo <= z < x} Δh[x := z], rule S-SEQLOOP), and for an
+// enclosing parallel loop only the heap at the loop's start (S-PARLOOP).
+// The heaps' parameters are the kernel's and the enclosing loops'
+// variables (as named by pr).
+func heapsBefore(ctx context.Context, pr *Prophecy, k *sched.Kernel) (_ map[*sched.Assign]*Heap, err error) {
+	defer guard(&err, "heaps before assignments")
+	var params []string
+	for _, id := range k.Params {
+		params = append(params, id.Name)
+	}
+	w := &heapWalker{ctx: ctx, pr: pr, out: map[*sched.Assign]*Heap{}}
+	if err := w.block(NewScope(params), pr.Initial, k.Body); err != nil {
+		return nil, err
+	}
+	return w.out, nil
+}
+
+type heapWalker struct {
+	ctx context.Context
+	pr  *Prophecy
+	out map[*sched.Assign]*Heap
+}
+
+func (w *heapWalker) block(s *Scope, h *Heap, b *sched.Block) error {
+	for _, st := range b.Stmts {
+		if l, ok := st.(*sched.Let); ok {
+			ns, err := s.Let(l.Var.Name, l.Value)
+			if err != nil {
+				return fmt.Errorf("%s: %w", l.Pos(), err)
+			}
+			s = ns
+			continue
+		}
+		if err := w.stmt(s, h, st); err != nil {
+			return err
+		}
+		d := w.pr.Effect(st)
+		if d == nil {
+			return fmt.Errorf("%s: %s: no prophetic effect", st.Pos(), sched.StmtLine(st))
+		}
+		var err error
+		if h, err = h.Update(w.ctx, d); err != nil {
+			return fmt.Errorf("%s: %s: %w", st.Pos(), sched.StmtLine(st), err)
+		}
+	}
+	return nil
+}
+
+func (w *heapWalker) stmt(s *Scope, h *Heap, st sched.Stmt) error {
+	wrap := func(err error) error { return fmt.Errorf("%s: %s: %w", st.Pos(), sched.StmtLine(st), err) }
+	switch st := st.(type) {
+	case *sched.Skip:
+	case *sched.Block:
+		return w.block(s, h, st)
+	case *sched.Assign:
+		w.out[st] = h
+	case *sched.If:
+		c, err := s.constraint(st.Cond, false)
+		if err != nil {
+			return wrap(err)
+		}
+		nc, err := s.constraint(st.Cond, true)
+		if err != nil {
+			return wrap(err)
+		}
+		sThen, err := s.Assume(c)
+		if err != nil {
+			return wrap(err)
+		}
+		if err := w.block(sThen, h, st.Then); err != nil {
+			return err
+		}
+		if st.Else != nil {
+			sElse, err := s.Assume(nc)
+			if err != nil {
+				return wrap(err)
+			}
+			return w.stmt(sElse, h, st.Else)
+		}
+	case *sched.Alloc:
+		return w.block(s, h, st.Body)
+	case *sched.Loop:
+		inner, x := s.With(st.Var.Name)
+		lo, hi := st.Bounds()
+		bound, err := inner.Range(x, lo, hi)
+		if err != nil {
+			return wrap(err)
+		}
+		if inner, err = inner.Assume(bound); err != nil {
+			return wrap(err)
+		}
+		body := h
+		if !st.Par {
+			delta, px, ok := w.pr.IterationEffect(st)
+			if !ok || px != x {
+				return wrap(fmt.Errorf("no prophetic summary of the loop"))
+			}
+			// The iterations before x: lo <= z < x, with z fresh.
+			z := x + "'"
+			for inner.isParam(z) {
+				z += "'"
+			}
+			zs := inner.withParam(z)
+			below, err := zs.rangeBelow(z, x, lo)
+			if err != nil {
+				return wrap(err)
+			}
+			dz, err := renameHeapParam(delta, x, z)
+			if err != nil {
+				return wrap(err)
+			}
+			prefix, err := dz.Iterate(w.ctx, z, below)
+			if err != nil {
+				return wrap(err)
+			}
+			if body, err = h.Update(w.ctx, prefix); err != nil {
+				return wrap(err)
+			}
+			if body, err = body.Simplify(w.ctx); err != nil {
+				return wrap(err)
+			}
+		}
+		return w.block(inner, body, st.Body)
+	default:
+		return wrap(fmt.Errorf("unknown statement %T", st))
+	}
+	return nil
+}

@@ -1,0 +1,223 @@
+package symeval
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/sched"
+	"github.com/augur-verify/augur/syntax"
+)
+
+// snapshotRun runs a kernel prophetically with its whole memory (cell ->
+// instantiated annotations), following U-PARLOOP (each iteration of a par
+// loop starts from the memory at the loop's start), and calls at on every
+// assignment before it runs.
+type snapshotRun struct {
+	info  *sare.Info
+	at    func(st *sched.Assign, env mapEnv, mem delta) error
+	steps int
+}
+
+func (r *snapshotRun) block(b *sched.Block, env mapEnv, mem delta) (delta, error) {
+	env = copyEnv(env)
+	for _, s := range b.Stmts {
+		if l, ok := s.(*sched.Let); ok {
+			v, err := sare.EvalIndex(l.Value, env)
+			if err != nil {
+				return nil, err
+			}
+			env[l.Var.Name] = v
+			continue
+		}
+		var err error
+		if mem, err = r.stmt(s, env, mem); err != nil {
+			return nil, err
+		}
+	}
+	return mem, nil
+}
+
+func (r *snapshotRun) stmt(s sched.Stmt, env mapEnv, mem delta) (delta, error) {
+	if r.steps++; r.steps > 200_000 {
+		return nil, fmt.Errorf("too many steps")
+	}
+	switch s := s.(type) {
+	case *sched.Skip:
+		return mem, nil
+	case *sched.Block:
+		return r.block(s, env, mem)
+	case *sched.Assign:
+		if err := r.at(s, env, mem); err != nil {
+			return nil, err
+		}
+		d, err := (&concrete{info: r.info}).stmt(s, env)
+		if err != nil {
+			return nil, err
+		}
+		return mem.update(d), nil
+	case *sched.If:
+		ok, err := sare.EvalCond(s.Cond, env)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return r.block(s.Then, env, mem)
+		}
+		if s.Else != nil {
+			return r.stmt(s.Else, env, mem)
+		}
+		return mem, nil
+	case *sched.Alloc:
+		out, err := r.block(s.Body, env, mem)
+		if err != nil {
+			return nil, err
+		}
+		res := delta{}
+		for k, v := range out {
+			if !strings.HasPrefix(k, s.Array.Name+"[") {
+				res[k] = v
+			}
+		}
+		return res, nil
+	case *sched.Loop:
+		lo, hi := s.Bounds()
+		l, err := sare.EvalIndex(lo, env)
+		if err != nil {
+			return nil, err
+		}
+		h, err := sare.EvalIndex(hi, env)
+		if err != nil {
+			return nil, err
+		}
+		writes := delta{}
+		for x := l; x < h; x++ {
+			e := copyEnv(env)
+			e[s.Var.Name] = x
+			if !s.Par {
+				if mem, err = r.block(s.Body, e, mem); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			after, err := r.block(s.Body, e, mem)
+			if err != nil {
+				return nil, err
+			}
+			for k, v := range after {
+				if same(mem[k], v) {
+					continue
+				}
+				if writes[k] == nil {
+					writes[k] = map[string]bool{}
+				}
+				for str := range v {
+					writes[k][str] = true
+				}
+			}
+		}
+		if s.Par {
+			mem = mem.update(writes)
+		}
+		return mem, nil
+	}
+	return nil, fmt.Errorf("unknown statement %T", s)
+}
+
+// same reports whether two content sets are the same map (unchanged cell).
+func same(a, b map[string]bool) bool {
+	return fmt.Sprintf("%p", a) == fmt.Sprintf("%p", b)
+}
+
+// TestHeapsBefore checks the heap in which each assignment runs (rules
+// S-SEQ, S-SEQLOOP with the summary of the earlier iterations, S-PARLOOP):
+// the right-hand side evaluated in it (Fig. 5.1) must be the right-hand
+// side evaluated in the concrete prophetic memory at every execution.
+func TestHeapsBefore(t *testing.T) {
+	ctx := context.Background()
+	type src struct{ specName, spec, kernelName, kernel string }
+	var srcs []src
+	for _, sk := range examplePairs(t) {
+		srcs = append(srcs, src{sk[0], readFile(t, sk[0]), sk[1], readFile(t, sk[1])})
+	}
+	for _, c := range extraCases {
+		srcs = append(srcs, src{c.name + ".sare", c.spec, c.name + ".sched", c.kernel})
+	}
+	execs, defined := 0, 0
+	for _, sr := range srcs {
+		p := loadPair(t, sr.specName, sr.spec, sr.kernelName, sr.kernel)
+		pr := prophesy(t, p)
+		hb, err := heapsBefore(ctx, pr, p.kernel)
+		if err != nil {
+			t.Fatalf("%s: %v", sr.kernelName, err)
+		}
+		sites := map[*sched.Assign]assignSite{}
+		for _, s := range assignSites(t, p.kernel) {
+			sites[s.st] = s
+		}
+		params := runParams(sr.kernel)
+		if len(params) == 0 {
+			params = map[string]int64{}
+			for _, id := range p.kernel.Params {
+				params[id.Name] = 5
+			}
+		}
+		seen := map[*sched.Assign]int{}
+		cache := map[*sched.Assign]*presburger.UnionMap{}
+		run := &snapshotRun{info: p.kinfo.Types, at: func(st *sched.Assign, env mapEnv, mem delta) error {
+			if seen[st]++; seen[st] > 12 {
+				return nil
+			}
+			site := sites[st]
+			h := hb[st]
+			if h == nil {
+				return fmt.Errorf("%s: no heap", sched.StmtLine(st))
+			}
+			v, ok := cache[st]
+			if !ok {
+				var err error
+				if v, err = evalInHeap(ctx, pr.Contexts, p.kinfo.Types, site.scope, h, st.Value); err != nil {
+					return err
+				}
+				cache[st] = v
+			}
+			bind := map[string]int64{}
+			for k, val := range params {
+				bind[k] = val
+			}
+			for _, x := range site.vars {
+				bind[site.param[x]] = env[x]
+			}
+			got, err := instantiateValue(ctx, pr.Contexts, v, bind)
+			if err != nil {
+				return err
+			}
+			want, def, err := concreteValue(st.Value, p.kinfo.Types, env, mem)
+			if err != nil {
+				return err
+			}
+			execs++
+			switch {
+			case def == 1 && len(got) == 1 && got[0] == want:
+				defined++
+			case def == 0 && len(got) == 0:
+			case def > 1:
+			default:
+				return fmt.Errorf("%s at %v: symbolic %v, concrete %q (%d)\nheap:\n%s", syntax.ExprString(st.Value), env, got, want, def, h.Describe(pr.Contexts))
+			}
+			return nil
+		}}
+		c := &concrete{info: p.kinfo.Types}
+		init, err := c.initial(p.kernel, params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := run.block(p.kernel.Body, mapEnv(params), init); err != nil {
+			t.Fatalf("%s: %v", sr.kernelName, err)
+		}
+	}
+	t.Logf("%d executions compared, %d with a defined value", execs, defined)
+}
