@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -397,9 +398,8 @@ func numParams(s string) int {
 
 // genPairGist draws an object and a context in the same space.
 func genPairGist(g *gen) []obj {
-	p := genPair(g)
-	p[1].sh = p[0].sh
-	return p
+	a := genAny(g)[0]
+	return []obj{a, g.object(a.sh, 3, 3, 0.7)}
 }
 
 // genSubsetPair draws pairs that are often in the subset relation: the
@@ -414,7 +414,7 @@ func genSubsetPair(g *gen) []obj {
 				sup.pieces[i] = append(sup.pieces[i][:k], sup.pieces[i][k+1:]...)
 			}
 		}
-		if g.chance(0.5) {
+		if g.chance(0.5) && slices.Equal(p[0].sh.params, p[1].sh.params) {
 			sup.pieces = append(sup.pieces, p[1].pieces...)
 		}
 		p[1] = sup
