@@ -12,10 +12,10 @@ import (
 	"github.com/augur-verify/augur/presburger"
 )
 
-// Random kernels: well-typed but arbitrary (wrong annotations, writes out
-// of bounds, races), whose prophetic heaps are compared with the concrete
-// prophetic run. Only the shape of the writes matters here, not the
-// values, so every assignment stores 0.
+// Random kernels: well-typed but arbitrary (wrong annotations, reads and
+// writes out of bounds, races), whose prophetic heaps are compared with
+// the concrete prophetic run. Values are never computed: only the shape of
+// the writes and reads matters here.
 
 // randomKernels is the number of random kernels TestRandomKernels tries;
 // go test -run RandomKernels -args -random-kernels=200 tries more.
@@ -105,6 +105,22 @@ func (g *kernelGen) annot() string {
 	return fmt.Sprintf("A(%s)", g.index(1))
 }
 
+// value returns a random right-hand side reading the arrays in scope.
+func (g *kernelGen) value() string {
+	switch g.r.IntN(4) {
+	case 0:
+		return "0"
+	case 1:
+		return fmt.Sprintf("c[%s] * 2", g.index(1))
+	case 2:
+		return fmt.Sprintf("q[%s, %s] + c[%s]", g.index(1), g.index(1), g.index(1))
+	}
+	if len(g.arrays) > 0 {
+		return fmt.Sprintf("%s[%s] + a[%s]", g.arrays[g.r.IntN(len(g.arrays))], g.index(1), g.index(1))
+	}
+	return fmt.Sprintf("a[%s]", g.index(1))
+}
+
 func (g *kernelGen) block(depth, budget int) {
 	n := 1 + g.r.IntN(3)
 	mark, amark := len(g.vars), len(g.arrays)
@@ -128,7 +144,7 @@ func (g *kernelGen) stmt(depth, budget int) {
 		if a == "q" {
 			idx += ", " + g.index(2)
 		}
-		g.line(depth, "%s[%s] {%s} := 0", a, idx, g.annot())
+		g.line(depth, "%s[%s] {%s} := %s", a, idx, g.annot(), g.value())
 	case k == 3:
 		v := g.name("t")
 		g.line(depth, "let %s = %s", v, g.index(2))

@@ -163,7 +163,12 @@ func (w *heapWalker) stmt(s *Scope, h *Heap, st sched.Stmt) error {
 		if inner, err = inner.Assume(bound); err != nil {
 			return wrap(err)
 		}
-		body := h
+		// The heap is only read where the loop runs (Γ): restricting it
+		// there keeps it small.
+		body, err := h.Restrict(inner.Facts())
+		if err != nil {
+			return wrap(err)
+		}
 		if !st.Par {
 			delta, px, ok := w.pr.IterationEffect(st)
 			if !ok || px != x {
@@ -187,7 +192,7 @@ func (w *heapWalker) stmt(s *Scope, h *Heap, st sched.Stmt) error {
 			if err != nil {
 				return wrap(err)
 			}
-			if body, err = h.Update(w.ctx, prefix); err != nil {
+			if body, err = body.Update(w.ctx, prefix); err != nil {
 				return wrap(err)
 			}
 			if body, err = body.Simplify(w.ctx); err != nil {

@@ -149,21 +149,59 @@ func TestHeapsBefore(t *testing.T) {
 	execs, defined := 0, 0
 	for _, sr := range srcs {
 		p := loadPair(t, sr.specName, sr.spec, sr.kernelName, sr.kernel)
-		pr := prophesy(t, p)
-		hb, err := heapsBefore(ctx, pr, p.kernel)
-		if err != nil {
-			t.Fatalf("%s: %v", sr.kernelName, err)
-		}
-		sites := map[*sched.Assign]assignSite{}
-		for _, s := range assignSites(t, p.kernel) {
-			sites[s.st] = s
-		}
 		params := runParams(sr.kernel)
 		if len(params) == 0 {
 			params = map[string]int64{}
 			for _, id := range p.kernel.Params {
 				params[id.Name] = 5
 			}
+		}
+		pr := prophesy(t, p)
+		hb, err := heapsBefore(ctx, pr, p.kernel)
+		if err != nil {
+			t.Fatalf("%s: %v", sr.kernelName, err)
+		}
+		e, d := checkHeapsBefore(t, ctx, p, pr, hb, params)
+		execs, defined = execs+e, defined+d
+	}
+	t.Logf("%d executions compared, %d with a defined value", execs, defined)
+}
+
+// TestRandomHeapsBefore runs the check of TestHeapsBefore on random
+// kernels.
+func TestRandomHeapsBefore(t *testing.T) {
+	ctx := context.Background()
+	execs, defined := 0, 0
+	n := *randomKernels / 2
+	for seed := uint64(0); seed < uint64(n); seed++ {
+		text := randomKernel(seed)
+		p := loadPair(t, "random.sare", randomSpec, fmt.Sprintf("random%d.sched", seed), text)
+		pr, err := Prophesy(ctx, p.kernel, p.kinfo, p.spec, Options{})
+		if err != nil {
+			t.Fatalf("seed %d: %v\n%s", seed, err, text)
+		}
+		hb, err := heapsBefore(ctx, pr, p.kernel)
+		if err != nil {
+			t.Fatalf("seed %d: %v\n%s", seed, err, text)
+		}
+		for _, nv := range []int64{2, 3} {
+			e, d := checkHeapsBefore(t, ctx, p, pr, hb, map[string]int64{"N": nv})
+			execs, defined = execs+e, defined+d
+		}
+	}
+	t.Logf("%d random kernels, %d executions compared, %d with a defined value", n, execs, defined)
+}
+
+// checkHeapsBefore compares, at up to 12 executions of every assignment,
+// the right-hand side evaluated in the heap before the assignment with
+// its concrete value; it returns the numbers of executions compared and
+// of defined values among them.
+func checkHeapsBefore(t *testing.T, ctx context.Context, p *pair, pr *Prophecy, hb map[*sched.Assign]*Heap, params map[string]int64) (execs, defined int) {
+	t.Helper()
+	{
+		sites := map[*sched.Assign]assignSite{}
+		for _, s := range assignSites(t, p.kernel) {
+			sites[s.st] = s
 		}
 		seen := map[*sched.Assign]int{}
 		cache := map[*sched.Assign]*presburger.UnionMap{}
@@ -216,8 +254,8 @@ func TestHeapsBefore(t *testing.T) {
 			t.Fatal(err)
 		}
 		if _, err := run.block(p.kernel.Body, mapEnv(params), init); err != nil {
-			t.Fatalf("%s: %v", sr.kernelName, err)
+			t.Fatalf("%s at %v: %v\n%s", p.kernel.Name.Name, params, err, p.kernel)
 		}
 	}
-	t.Logf("%d executions compared, %d with a defined value", execs, defined)
+	return execs, defined
 }
