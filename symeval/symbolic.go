@@ -68,21 +68,28 @@ func renameHeapParam(h *Heap, x, z string) (*Heap, error) {
 	return &Heap{u: presburger.NewUnionMap(out...)}, nil
 }
 
-// heapsBefore returns, for every assignment of k, the symbolic heap in
-// which rule S-ASSIGN evaluates its right-hand side: the initial heap
+// site is an assignment with the scope and the symbolic heap in which it
+// runs.
+type site struct {
+	scope *Scope
+	heap  *Heap
+}
+
+// heapsBefore returns, for every assignment of k, its scope and the
+// symbolic heap in which rule S-ASSIGN evaluates its right-hand side: the initial heap
 // updated by the effects of everything that runs before it, with, for an
 // enclosing sequential loop on x from lo, the effects of its iterations
 // lo <= z < x (h ▷ ▶_{lo <= z < x} Δh[x := z], rule S-SEQLOOP), and for an
 // enclosing parallel loop only the heap at the loop's start (S-PARLOOP).
 // The heaps' parameters are the kernel's and the enclosing loops'
 // variables (as named by pr).
-func heapsBefore(ctx context.Context, pr *Prophecy, k *sched.Kernel) (_ map[*sched.Assign]*Heap, err error) {
+func heapsBefore(ctx context.Context, pr *Prophecy, k *sched.Kernel) (_ map[*sched.Assign]site, err error) {
 	defer guard(&err, "heaps before assignments")
 	var params []string
 	for _, id := range k.Params {
 		params = append(params, id.Name)
 	}
-	w := &heapWalker{ctx: ctx, pr: pr, out: map[*sched.Assign]*Heap{}}
+	w := &heapWalker{ctx: ctx, pr: pr, out: map[*sched.Assign]site{}}
 	if err := w.block(NewScope(params), pr.Initial, k.Body); err != nil {
 		return nil, err
 	}
@@ -92,7 +99,7 @@ func heapsBefore(ctx context.Context, pr *Prophecy, k *sched.Kernel) (_ map[*sch
 type heapWalker struct {
 	ctx context.Context
 	pr  *Prophecy
-	out map[*sched.Assign]*Heap
+	out map[*sched.Assign]site
 }
 
 func (w *heapWalker) block(s *Scope, h *Heap, b *sched.Block) error {
@@ -127,7 +134,7 @@ func (w *heapWalker) stmt(s *Scope, h *Heap, st sched.Stmt) error {
 	case *sched.Block:
 		return w.block(s, h, st)
 	case *sched.Assign:
-		w.out[st] = h
+		w.out[st] = site{scope: s, heap: h}
 	case *sched.If:
 		c, err := s.constraint(st.Cond, false)
 		if err != nil {
@@ -204,4 +211,27 @@ func (w *heapWalker) stmt(s *Scope, h *Heap, st sched.Stmt) error {
 		return wrap(fmt.Errorf("unknown statement %T", st))
 	}
 	return nil
+}
+
+// undefinedReads returns the cells that the right-hand side of the
+// assignment at st reads while its heap holds nothing there (a premise of
+// S-ASSIGN is reads(e) ⊆ dom(h)), as a union of sets over the scope's
+// parameters, restricted to the scope's facts: empty exactly where every
+// read is defined.
+func undefinedReads(ctx context.Context, st *sched.Assign, at site) (_ *presburger.UnionMap, err error) {
+	defer guard(&err, "undefined reads")
+	r, err := reads(at.scope, st.Value)
+	if err != nil {
+		return nil, err
+	}
+	if f := at.scope.Facts(); f != nil {
+		if r, err = r.IntersectParams(f); err != nil {
+			return nil, err
+		}
+	}
+	u, err := r.Subtract(ctx, at.heap.u.Domain())
+	if err != nil {
+		return nil, fmt.Errorf("%s: undefined reads: %w", st.Pos(), err)
+	}
+	return u, nil
 }

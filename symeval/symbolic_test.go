@@ -196,7 +196,7 @@ func TestRandomHeapsBefore(t *testing.T) {
 // the right-hand side evaluated in the heap before the assignment with
 // its concrete value; it returns the numbers of executions compared and
 // of defined values among them.
-func checkHeapsBefore(t *testing.T, ctx context.Context, p *pair, pr *Prophecy, hb map[*sched.Assign]*Heap, params map[string]int64) (execs, defined int) {
+func checkHeapsBefore(t *testing.T, ctx context.Context, p *pair, pr *Prophecy, hb map[*sched.Assign]site, params map[string]int64) (execs, defined int) {
 	t.Helper()
 	{
 		sites := map[*sched.Assign]assignSite{}
@@ -205,15 +205,17 @@ func checkHeapsBefore(t *testing.T, ctx context.Context, p *pair, pr *Prophecy, 
 		}
 		seen := map[*sched.Assign]int{}
 		cache := map[*sched.Assign]*presburger.UnionMap{}
+		undef := map[*sched.Assign]*presburger.UnionMap{}
 		run := &snapshotRun{info: p.kinfo.Types, at: func(st *sched.Assign, env mapEnv, mem delta) error {
 			if seen[st]++; seen[st] > 12 {
 				return nil
 			}
 			site := sites[st]
-			h := hb[st]
-			if h == nil {
+			at, ok := hb[st]
+			if !ok {
 				return fmt.Errorf("%s: no heap", sched.StmtLine(st))
 			}
+			h := at.heap
 			v, ok := cache[st]
 			if !ok {
 				var err error
@@ -237,6 +239,26 @@ func checkHeapsBefore(t *testing.T, ctx context.Context, p *pair, pr *Prophecy, 
 			if err != nil {
 				return err
 			}
+			// The undefined reads at this execution are empty exactly
+			// when every read cell holds something.
+			und, ok := undef[st]
+			if !ok {
+				if und, err = undefinedReads(ctx, st, at); err != nil {
+					return err
+				}
+				undef[st] = und
+			}
+			ub, err := und.BindParams(intsOf(bind, und.Params().Space().Params))
+			if err != nil {
+				return err
+			}
+			empty, err := ub.IsEmpty(ctx)
+			if err != nil {
+				return err
+			}
+			if empty != (def != 0) {
+				return fmt.Errorf("%s at %v: undefined reads %s (empty %v), concrete definedness %d", syntax.ExprString(st.Value), env, und, empty, def)
+			}
 			execs++
 			switch {
 			case def == 1 && len(got) == 1 && got[0] == want:
@@ -258,4 +280,15 @@ func checkHeapsBefore(t *testing.T, ctx context.Context, p *pair, pr *Prophecy, 
 		}
 	}
 	return execs, defined
+}
+
+// intsOf returns the values of the named parameters.
+func intsOf(bind map[string]int64, names []string) map[string]presburger.Int {
+	out := map[string]presburger.Int{}
+	for _, n := range names {
+		if v, ok := bind[n]; ok {
+			out[n] = presburger.NewInt(v)
+		}
+	}
+	return out
 }
