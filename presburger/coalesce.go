@@ -52,22 +52,9 @@ func Coalesce(ctx context.Context, m *Map) (_ *Map, err error) {
 			}
 		}
 	}
-	// Merge pairs whose union is one conjunction, until nothing changes.
-	for changed := true; changed; {
-		changed = false
-		for i := 0; i < len(bs) && !changed; i++ {
-			for j := i + 1; j < len(bs) && !changed; j++ {
-				h, err := coalescePair(ctx, sp, bs[i], bs[j])
-				if err != nil {
-					return nil, fmt.Errorf("coalesce: %w", err)
-				}
-				if h != nil {
-					bs[i] = h
-					bs = append(bs[:j], bs[j+1:]...)
-					changed = true
-				}
-			}
-		}
+	bs, err = coalesceMerge(ctx, sp, bs)
+	if err != nil {
+		return nil, fmt.Errorf("coalesce: %w", err)
 	}
 	// Drop conjunctions covered by the union of the others.
 	if len(bs) <= maxCoalesceCover {
@@ -116,32 +103,80 @@ func coalescePair(ctx context.Context, sp Space, a, b *BasicMap) (*BasicMap, err
 		return t.IsEmpty(ctx)
 	}
 	var keep [][]Int
-	collect := func(from, on *BasicMap) error {
+	// collect keeps the rows of from valid on all of on, and returns the
+	// others.
+	collect := func(from, on *BasicMap) ([][]Int, error) {
 		rows := from.Ineqs()
 		for _, e := range from.Eqs() {
 			rows = append(rows, e, negRow(e))
 		}
+		var rest [][]Int
 		for _, r := range rows {
 			ok, err := validOn(r, on)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if ok {
 				keep = append(keep, r)
+			} else {
+				rest = append(rest, r)
 			}
 		}
-		return nil
+		return rest, nil
 	}
-	if err := collect(a, b); err != nil {
+	restA, err := collect(a, b)
+	if err != nil {
 		return nil, err
 	}
-	if err := collect(b, a); err != nil {
+	restB, err := collect(b, a)
+	if err != nil {
 		return nil, err
 	}
 	h := gistRebuild(a, nil, keep)
-	in, err := NewMap(sp, h).IsSubset(ctx, NewMap(sp, a, b))
-	if err != nil || !in {
-		return nil, err
+	// H ⊆ A ∪ B iff H ∧ ¬A ∧ ¬B is empty. The locals are the same
+	// divisions in H, A and B (functions of the dimensions), so ¬A within
+	// H is the union of H ∧ ¬r for the rows r of A not kept, and likewise
+	// for B: every pair must give an empty conjunction.
+	neg := func(r []Int) []Int {
+		n := negRow(r)
+		n[len(n)-1] = n[len(n)-1].Sub(NewInt(1))
+		return n
+	}
+	for _, ra := range restA {
+		for _, rb := range restB {
+			t := h.Copy()
+			t.AddIneq(neg(ra))
+			t.AddIneq(neg(rb))
+			e, err := t.IsEmpty(ctx)
+			if err != nil {
+				return nil, err
+			}
+			if !e {
+				return nil, nil
+			}
+		}
 	}
 	return h, nil
+}
+
+// coalesceMerge merges pairs of conjunctions whose union is one
+// conjunction, until nothing changes.
+func coalesceMerge(ctx context.Context, sp Space, bs []*BasicMap) ([]*BasicMap, error) {
+	for changed := true; changed; {
+		changed = false
+		for i := 0; i < len(bs) && !changed; i++ {
+			for j := i + 1; j < len(bs) && !changed; j++ {
+				h, err := coalescePair(ctx, sp, bs[i], bs[j])
+				if err != nil {
+					return nil, err
+				}
+				if h != nil {
+					bs[i] = h
+					bs = append(bs[:j], bs[j+1:]...)
+					changed = true
+				}
+			}
+		}
+	}
+	return bs, nil
 }

@@ -110,9 +110,10 @@ func lexOpt(ctx context.Context, m *Map, max bool) (_ *PwMultiAff, err error) {
 		res = &PwMultiAff{space: pwFuncSpace(sp)}
 	}
 	if res.NumPieces() > 1 {
-		// Merging pieces only simplifies the representation: when it runs
-		// out of budget the unmerged pieces are kept.
-		c, err := res.Coalesce(ctx)
+		// Merging pieces only simplifies the representation: it runs with
+		// a small budget, and when that runs out the unmerged pieces are
+		// kept.
+		c, err := res.Coalesce(WithBudget(ctx, Budget{MaxSteps: lexCoalesceSteps}))
 		switch {
 		case err == nil:
 			res = c
@@ -127,6 +128,11 @@ func lexOpt(ctx context.Context, m *Map, max bool) (_ *PwMultiAff, err error) {
 // itself (a relation in -> out, or for a set, a function of the
 // parameters with values in the set's tuple).
 func pwFuncSpace(sp Space) Space { return sp.Copy() }
+
+// lexCoalesceSteps is the step budget of one emptiness test while the
+// pieces of a lexicographic optimum are merged (an optional
+// simplification).
+const lexCoalesceSteps = 20000
 
 // lxRecover turns a panic raised inside the package (a broken invariant)
 // into an error, so that no panic escapes to the caller.

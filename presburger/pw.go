@@ -484,9 +484,10 @@ func multiAffEqual(a, b *MultiAff) bool {
 }
 
 // Coalesce returns p with the pieces that carry the same expression
-// merged: their domains are united, cleared of redundant constraints
-// (Map.Simplify) and coalesced (see Coalesce). The function is unchanged
-// and the domains stay pairwise disjoint.
+// merged: two such pieces become one when the union of their domains is a
+// single conjunction (as in Coalesce), and repeated divisions and
+// constraints are dropped. The function is
+// unchanged and the domains stay pairwise disjoint.
 func (p *PwMultiAff) Coalesce(ctx context.Context) (_ *PwMultiAff, err error) {
 	defer lxRecover("coalesce a piecewise function", &err)
 	res := &PwMultiAff{space: p.space.Copy()}
@@ -503,16 +504,13 @@ func (p *PwMultiAff) Coalesce(ctx context.Context) (_ *PwMultiAff, err error) {
 				done[j] = true
 			}
 		}
-		d, err := NewMap(dom, group...).Simplify(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if d.NumBasics() > 1 {
-			if d, err = Coalesce(ctx, d); err != nil {
+		// The domains are disjoint: only pairwise merges can apply.
+		if len(group) > 1 {
+			if group, err = coalesceMerge(ctx, dom, group); err != nil {
 				return nil, err
 			}
 		}
-		for _, b := range d.Basics() {
+		for _, b := range group {
 			res.pieces = append(res.pieces, PwPiece{Domain: pwDedupDivs(b), Func: pc.Func})
 		}
 	}
