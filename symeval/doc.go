@@ -21,13 +21,15 @@
 //     statement's writes assuming its annotations; Prophesy is the entry
 //     point, and Prophecy also keeps the effect of every statement and of
 //     one iteration of every loop.
-//   - symvalue.go (internal): the first pieces of symbolic evaluation,
-//     the value of an expression in a symbolic heap (Fig. 5.1) and its
-//     read set (Fig. 5.2).
+//   - symvalue.go, symbolic.go (internal, incomplete): the first pieces of
+//     symbolic evaluation (Fig. 5.4): the value of an expression in a
+//     symbolic heap (Fig. 5.1), its read set (Fig. 5.2), the heap in which
+//     each assignment runs, and the Presburger side conditions of S-ASSIGN
+//     (reads defined, write in bounds) and of the out bindings.
 //   - guard.go: no panic escapes an exported function.
 //
-// Not here yet: the symbolic evaluation of Fig. 5.4 (the rules S-*, race
-// and bounds checks, the verification conditions) and their discharge by
-// package smt. Nothing in this package is a verdict: a prophecy only says
+// Not here yet: the rest of Fig. 5.4 (race checks rw-safe and
+// ww-covered, the verification conditions ⟦e⟧_h = decompose(t) and the out
+// bindings' values) and their discharge by package smt. Nothing in this package is a verdict: a prophecy only says
 // what a kernel computes if its annotations hold.
 package symeval

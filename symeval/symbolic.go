@@ -6,6 +6,7 @@ import (
 
 	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/sched"
+	"github.com/augur-verify/augur/syntax"
 )
 
 // This file holds the first steps of the symbolic evaluation of Fig. 5.4,
@@ -71,8 +72,9 @@ func renameHeapParam(h *Heap, x, z string) (*Heap, error) {
 // site is an assignment with the scope and the symbolic heap in which it
 // runs.
 type site struct {
-	scope *Scope
-	heap  *Heap
+	scope  *Scope
+	heap   *Heap
+	bounds *presburger.Map // the in-bounds cells of the array written, over the scope
 }
 
 // heapsBefore returns, for every assignment of k, its scope and the
@@ -89,17 +91,64 @@ func heapsBefore(ctx context.Context, pr *Prophecy, k *sched.Kernel) (_ map[*sch
 	for _, id := range k.Params {
 		params = append(params, id.Name)
 	}
-	w := &heapWalker{ctx: ctx, pr: pr, out: map[*sched.Assign]site{}}
-	if err := w.block(NewScope(params), pr.Initial, k.Body); err != nil {
+	w := &heapWalker{ctx: ctx, pr: pr, out: map[*sched.Assign]site{}, arrays: map[string]arrayDecl{}}
+	s := NewScope(params)
+	for _, b := range k.Bindings {
+		if _, ok := w.arrays[b.Array.Name]; !ok {
+			w.arrays[b.Array.Name] = arrayDecl{extents: b.Extents, scope: s}
+		}
+	}
+	if err := w.block(s, pr.Initial, k.Body); err != nil {
 		return nil, err
 	}
 	return w.out, nil
 }
 
 type heapWalker struct {
-	ctx context.Context
-	pr  *Prophecy
-	out map[*sched.Assign]site
+	ctx    context.Context
+	pr     *Prophecy
+	out    map[*sched.Assign]site
+	arrays map[string]arrayDecl // arrays in scope
+}
+
+// arrayDecl is an array's extents with the scope they are written in.
+type arrayDecl struct {
+	extents []syntax.Expr
+	scope   *Scope
+}
+
+// boundsIn returns { a[v] : 0 <= v < extents } over the parameters of s,
+// for array a declared in an enclosing scope.
+func (w *heapWalker) boundsIn(s *Scope, a string) (*presburger.Map, error) {
+	d, ok := w.arrays[a]
+	if !ok {
+		return nil, fmt.Errorf("unknown array %s", a)
+	}
+	dims := make([]string, len(d.extents))
+	for i := range dims {
+		dims[i] = fmt.Sprintf("i%d", i)
+	}
+	c := dnfTrue()
+	one := presburger.NewInt(1)
+	for i, e := range d.extents {
+		ext, err := s.translator().index(e)
+		if err != nil {
+			return nil, err
+		}
+		v := varLinear(outKey(i))
+		var alts dnf
+		for _, p := range ext {
+			cc, err := p.cond.and(dnf{conj{{e: v}, {e: p.e.add(v, one.Neg()).add(constLinear(-1), one)}}})
+			if err != nil {
+				return nil, err
+			}
+			alts = append(alts, cc...)
+		}
+		if c, err = c.and(alts); err != nil {
+			return nil, err
+		}
+	}
+	return lowerDNF(presburger.SetSpace(s.Params(), presburger.FlatTuple(a, dims...)), c, nil)
 }
 
 func (w *heapWalker) block(s *Scope, h *Heap, b *sched.Block) error {
@@ -134,7 +183,11 @@ func (w *heapWalker) stmt(s *Scope, h *Heap, st sched.Stmt) error {
 	case *sched.Block:
 		return w.block(s, h, st)
 	case *sched.Assign:
-		w.out[st] = site{scope: s, heap: h}
+		b, err := w.boundsIn(s, st.Array.Name)
+		if err != nil {
+			return wrap(err)
+		}
+		w.out[st] = site{scope: s, heap: h, bounds: b}
 	case *sched.If:
 		c, err := s.constraint(st.Cond, false)
 		if err != nil {
@@ -159,7 +212,15 @@ func (w *heapWalker) stmt(s *Scope, h *Heap, st sched.Stmt) error {
 			return w.stmt(sElse, h, st.Else)
 		}
 	case *sched.Alloc:
-		return w.block(s, h, st.Body)
+		old, had := w.arrays[st.Array.Name]
+		w.arrays[st.Array.Name] = arrayDecl{extents: st.Extents, scope: s}
+		err := w.block(s, h, st.Body)
+		if had {
+			w.arrays[st.Array.Name] = old
+		} else {
+			delete(w.arrays, st.Array.Name)
+		}
+		return err
 	case *sched.Loop:
 		inner, x := s.With(st.Var.Name)
 		lo, hi := st.Bounds()
@@ -234,4 +295,100 @@ func undefinedReads(ctx context.Context, st *sched.Assign, at site) (_ *presburg
 		return nil, fmt.Errorf("%s: undefined reads: %w", st.Pos(), err)
 	}
 	return u, nil
+}
+
+// outOfBoundsWrites returns the cells the assignment at st writes outside
+// its array (a premise of S-ASSIGN), over the scope's parameters and
+// restricted to the scope's facts: empty exactly where the write is in
+// bounds.
+func outOfBoundsWrites(ctx context.Context, st *sched.Assign, at site) (_ *presburger.Map, err error) {
+	defer guard(&err, "out-of-bounds writes")
+	loc, err := location(at.scope, &syntax.Index{Array: st.Array, Indices: st.Indices})
+	if err != nil {
+		return nil, err
+	}
+	if f := at.scope.Facts(); f != nil {
+		if loc, err = loc.IntersectParams(f); err != nil {
+			return nil, err
+		}
+	}
+	out, err := loc.Subtract(ctx, at.bounds)
+	if err != nil {
+		return nil, fmt.Errorf("%s: out-of-bounds writes: %w", st.Pos(), err)
+	}
+	return out, nil
+}
+
+// missingOutputs returns the cells of the kernel's out bindings (in
+// bounds, where clause) that the final prophetic heap leaves without
+// content, under the kernel's assumptions: empty exactly when every out
+// cell is written (or kept from an in binding).
+func missingOutputs(ctx context.Context, pr *Prophecy, k *sched.Kernel) (_ *presburger.UnionMap, err error) {
+	defer guard(&err, "missing outputs")
+	var params []string
+	for _, id := range k.Params {
+		params = append(params, id.Name)
+	}
+	s := NewScope(params)
+	var cells []*presburger.Map
+	for _, b := range k.Bindings {
+		if b.Dir != sched.Out {
+			continue
+		}
+		dims := make([]string, len(b.Vars))
+		for i, v := range b.Vars {
+			dims[i] = v.Name
+		}
+		c := dnfTrue()
+		one := presburger.NewInt(1)
+		for i, e := range b.Extents {
+			ext, err := s.translator().index(e)
+			if err != nil {
+				return nil, err
+			}
+			v := varLinear(outKey(i))
+			var alts dnf
+			for _, p := range ext {
+				cc, err := p.cond.and(dnf{conj{{e: v}, {e: p.e.add(v, one.Neg()).add(constLinear(-1), one)}}})
+				if err != nil {
+					return nil, err
+				}
+				alts = append(alts, cc...)
+			}
+			if c, err = c.and(alts); err != nil {
+				return nil, err
+			}
+		}
+		if b.Where != nil {
+			tr := &translator{lookup: func(name string) (binding, bool) {
+				for i, d := range dims {
+					if d == name {
+						return binding{key: outKey(i)}, true
+					}
+				}
+				bd, ok := s.names[name]
+				return bd, ok
+			}}
+			wh, err := tr.cond(b.Where, false)
+			if err != nil {
+				return nil, err
+			}
+			if c, err = c.and(wh); err != nil {
+				return nil, err
+			}
+		}
+		m, err := lowerDNF(presburger.SetSpace(params, presburger.FlatTuple(b.Array.Name, dims...)), c, nil)
+		if err != nil {
+			return nil, err
+		}
+		if m, err = m.IntersectParams(pr.Assumptions); err != nil {
+			return nil, err
+		}
+		cells = append(cells, m)
+	}
+	miss, err := presburger.NewUnionMap(cells...).Subtract(ctx, pr.Final.u.Domain())
+	if err != nil {
+		return nil, fmt.Errorf("missing outputs: %w", err)
+	}
+	return miss, nil
 }
