@@ -1,0 +1,210 @@
+package symeval
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/sched"
+)
+
+// This file checks parallel loops for read-write races (rw-safe of rule
+// S-PARLOOP, Fig. 5.4), internal and INCOMPLETE: write-write conflicts
+// (ww-covered) are not checked here.
+
+// readSet returns the cells that statement st reads (right-hand sides'
+// array reads), over the parameters of s and restricted to its facts:
+// the union over the iterations of inner loops, without the cells of
+// arrays allocated inside st.
+func readSet(ctx context.Context, s *Scope, st sched.Stmt) (*presburger.UnionMap, error) {
+	empty := presburger.NewUnionMap()
+	switch st := st.(type) {
+	case *sched.Skip, *sched.Let:
+		return empty, nil
+	case *sched.Block:
+		out := empty
+		for _, c := range st.Stmts {
+			if l, ok := c.(*sched.Let); ok {
+				ns, err := s.Let(l.Var.Name, l.Value)
+				if err != nil {
+					return nil, err
+				}
+				s = ns
+				continue
+			}
+			r, err := readSet(ctx, s, c)
+			if err != nil {
+				return nil, err
+			}
+			out = out.Union(r)
+		}
+		return out, nil
+	case *sched.Assign:
+		r, err := reads(s, st.Value)
+		if err != nil {
+			return nil, err
+		}
+		if f := s.Facts(); f != nil {
+			return r.IntersectParams(f)
+		}
+		return r, nil
+	case *sched.If:
+		c, err := s.constraint(st.Cond, false)
+		if err != nil {
+			return nil, err
+		}
+		nc, err := s.constraint(st.Cond, true)
+		if err != nil {
+			return nil, err
+		}
+		sThen, err := s.Assume(c)
+		if err != nil {
+			return nil, err
+		}
+		out, err := readSet(ctx, sThen, st.Then)
+		if err != nil {
+			return nil, err
+		}
+		if st.Else != nil {
+			sElse, err := s.Assume(nc)
+			if err != nil {
+				return nil, err
+			}
+			r, err := readSet(ctx, sElse, st.Else)
+			if err != nil {
+				return nil, err
+			}
+			out = out.Union(r)
+		}
+		return out, nil
+	case *sched.Alloc:
+		r, err := readSet(ctx, s, st.Body)
+		if err != nil {
+			return nil, err
+		}
+		var keep []*presburger.Map
+		for _, m := range r.Maps() {
+			if m.Space().Out.Name != st.Array.Name {
+				keep = append(keep, m)
+			}
+		}
+		return presburger.NewUnionMap(keep...), nil
+	case *sched.Loop:
+		inner, x := s.With(st.Var.Name)
+		lo, hi := st.Bounds()
+		bound, err := inner.Range(x, lo, hi)
+		if err != nil {
+			return nil, err
+		}
+		if inner, err = inner.Assume(bound); err != nil {
+			return nil, err
+		}
+		r, err := readSet(ctx, inner, st.Body)
+		if err != nil {
+			return nil, err
+		}
+		return projectParam(r, x)
+	}
+	return nil, fmt.Errorf("%s: unknown statement %T", st.Pos(), st)
+}
+
+// projectParam existentially quantifies the parameter x in every
+// component of u.
+func projectParam(u *presburger.UnionMap, x string) (*presburger.UnionMap, error) {
+	var out []*presburger.Map
+	for _, m := range u.Maps() {
+		if i := paramIndex(m.Space(), x); i >= 0 {
+			var err error
+			if m, err = m.ProjectOut(presburger.DimParam, i, 1); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, m)
+	}
+	return presburger.NewUnionMap(out...), nil
+}
+
+// renameUnionParam renames parameter x to z in every component of u.
+func renameUnionParam(u *presburger.UnionMap, x, z string) (*presburger.UnionMap, error) {
+	var out []*presburger.Map
+	for _, m := range u.Maps() {
+		r, err := renameParam(m, x, z)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return presburger.NewUnionMap(out...), nil
+}
+
+// readWriteRaces returns the cells on which the parallel loop l races:
+// cells written by one iteration x and read by another iteration y, with
+// x != y both in the loop's range (the negation of rw-safe), over the
+// parameters of the loop's scope s. pr must be the prophecy of the kernel
+// holding l.
+func readWriteRaces(ctx context.Context, pr *Prophecy, s *Scope, l *sched.Loop) (_ *presburger.UnionMap, err error) {
+	defer guard(&err, "read-write races")
+	if !l.Par {
+		return nil, fmt.Errorf("%s: not a parallel loop", l.Pos())
+	}
+	delta, x, ok := pr.IterationEffect(l)
+	if !ok {
+		return nil, fmt.Errorf("%s: no prophetic summary of the loop", l.Pos())
+	}
+	inner, ix := s.With(l.Var.Name)
+	if ix != x {
+		return nil, fmt.Errorf("%s: loop variable %s named %s in the prophecy", l.Pos(), ix, x)
+	}
+	lo, hi := l.Bounds()
+	bound, err := inner.Range(x, lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	if inner, err = inner.Assume(bound); err != nil {
+		return nil, err
+	}
+	r, err := readSet(ctx, inner, l.Body)
+	if err != nil {
+		return nil, err
+	}
+	w := delta.u.Domain()
+	y := x + "'"
+	for inner.isParam(y) {
+		y += "'"
+	}
+	ry, err := renameUnionParam(r, x, y)
+	if err != nil {
+		return nil, err
+	}
+	both, err := w.Intersect(ry)
+	if err != nil {
+		return nil, err
+	}
+	// x and y in range, x != y.
+	ys := inner.withParam(y)
+	boundY, err := renameParam(bound, x, y)
+	if err != nil {
+		return nil, err
+	}
+	one := presburger.NewInt(1)
+	xv, yv := varLinear(paramKey(x)), varLinear(paramKey(y))
+	ne, err := lowerDNF(presburger.ParamSpace(ys.Params()), dnf{
+		conj{{e: xv.add(yv, one.Neg()).add(constLinear(-1), one)}},
+		conj{{e: yv.add(xv, one.Neg()).add(constLinear(-1), one)}},
+	}, nil)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range []*presburger.Map{bound, boundY, ne} {
+		if both, err = both.IntersectParams(p); err != nil {
+			return nil, err
+		}
+	}
+	if both, err = projectParam(both, x); err != nil {
+		return nil, err
+	}
+	if both, err = projectParam(both, y); err != nil {
+		return nil, err
+	}
+	return both.Simplify(ctx)
+}
