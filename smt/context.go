@@ -111,9 +111,8 @@ func (h *handle) destroy() {
 type Option func(*Context)
 
 // WithTimeout sets the default time limit of every Check made by solvers of
-// the context (Z3's "timeout" parameter, in milliseconds). A Check that runs
-// out of time returns Unknown with the reason "timeout" or "canceled".
-// Zero, the default, means no limit. Solver.SetTimeout overrides it.
+// the context (see Solver.SetTimeout, which overrides it). Zero, the
+// default, means no limit.
 func WithTimeout(d time.Duration) Option {
 	return func(c *Context) { c.timeout = d }
 }

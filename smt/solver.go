@@ -43,6 +43,7 @@ type Solver struct {
 	cleanup runtime.Cleanup
 	closed  bool
 	reason  string
+	timeout time.Duration // see SetTimeout
 }
 
 var errSolverClosed = errors.New("smt: solver is closed")
@@ -90,12 +91,7 @@ func (c *Context) newSolver(logic, op string) (*Solver, error) {
 	c.live++
 	s := &Solver{ctx: c, s: p}
 	s.cleanup = runtime.AddCleanup(s, c.h.releaseSolver, unsafe.Pointer(p))
-	if c.timeout > 0 {
-		if err := s.SetTimeout(c.timeout); err != nil {
-			s.Close()
-			return nil, err
-		}
-	}
+	s.timeout = c.timeout
 	return s, nil
 }
 
@@ -193,30 +189,23 @@ func (s *Solver) Reset() error {
 	return check(z, "Reset")
 }
 
-// SetTimeout limits the time of each later Check (Z3's "timeout" solver
-// parameter, in whole milliseconds; zero means no limit). A Check that runs
-// out of time returns Unknown, with ReasonUnknown "timeout" or "canceled".
+// SetTimeout limits the time of each later Check; zero means no limit. A
+// Check that runs out of time returns Unknown with a nil error and
+// ReasonUnknown "timeout".
+//
+// The limit is kept by a Go timer that interrupts Z3 (Z3_interrupt), the
+// mechanism Check uses for cancellation. Z3's own "timeout" parameter is
+// deliberately not used: in Z3 4.8.10 to 4.8.12 its timer thread pool can
+// deadlock, leaving the check running forever.
 func (s *Solver) SetTimeout(d time.Duration) error {
+	if _, err := s.enter(); err != nil {
+		return err
+	}
 	if d < 0 {
 		return opError("SetTimeout", "negative timeout")
 	}
-	ms := d.Milliseconds()
-	if d > 0 && ms == 0 {
-		ms = 1
-	}
-	if ms > 1<<32-1 || d == 0 {
-		ms = 1<<32 - 1 // Z3's "no limit"
-	}
-	z, err := s.enter()
-	if err != nil {
-		return err
-	}
-	p := C.Z3_mk_params(z)
-	C.Z3_params_inc_ref(z, p)
-	defer C.Z3_params_dec_ref(z, p)
-	C.Z3_params_set_uint(z, p, symbol(z, "timeout"), C.uint(ms))
-	C.Z3_solver_set_params(z, s.s, p)
-	return check(z, "SetTimeout")
+	s.timeout = d
+	return nil
 }
 
 // Check decides the satisfiability of the assertions (Z3_solver_check).
@@ -241,22 +230,29 @@ func (s *Solver) CheckAssumptions(ctx context.Context, assumptions ...*Term) (Re
 	return s.check(ctx, assumptions, "CheckAssumptions")
 }
 
-func (s *Solver) check(ctx context.Context, assumptions []*Term, op string) (Result, error) {
+func (s *Solver) check(caller context.Context, assumptions []*Term, op string) (Result, error) {
 	z, err := s.enter()
 	if err != nil {
 		return Unknown, err
 	}
-	if ctx == nil {
-		ctx = context.Background()
+	if caller == nil {
+		caller = context.Background()
 	}
 	as, err := astsOf(s.ctx, assumptions)
 	if err != nil {
 		return Unknown, err
 	}
 	s.reason = ""
-	if err := ctx.Err(); err != nil {
+	if err := caller.Err(); err != nil {
 		s.reason = "canceled"
 		return Unknown, fmt.Errorf("smt: %s: %w", op, err)
+	}
+	// ctx adds the solver's time limit to the caller's context.
+	ctx := caller
+	if s.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(caller, s.timeout)
+		defer cancel()
 	}
 
 	var (
@@ -303,8 +299,11 @@ func (s *Solver) check(ctx context.Context, assumptions []*Term, op string) (Res
 		return Unsat, nil
 	}
 	s.reason = C.GoString(C.Z3_solver_get_reason_unknown(z, s.s))
-	if err := ctx.Err(); err != nil {
+	if err := caller.Err(); err != nil {
 		return Unknown, fmt.Errorf("smt: %s: %w", op, err)
+	}
+	if ctx.Err() != nil {
+		s.reason = "timeout"
 	}
 	return Unknown, nil
 }
