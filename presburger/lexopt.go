@@ -93,7 +93,12 @@ func lexOpt(ctx context.Context, m *Map, max bool) (_ *PwMultiAff, err error) {
 	sp := m.Space()
 	var res *PwMultiAff
 	for i, b := range m.Basics() {
-		p, err := lexOptBasic(ctx, mt, b, max)
+		p, err := lexOptBasic(ctx, mt, b, max, false)
+		if errors.Is(err, ErrUnsupportedExistential) {
+			// Retry with the locals in column echelon form, which removes
+			// the lines of their solution sets.
+			p, err = lexOptBasic(ctx, mt, b, max, true)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("lexicographic optimum of conjunction %d of %d: %w", i+1, m.NumBasics(), err)
 		}
@@ -143,7 +148,12 @@ func lxRecover(op string, err *error) {
 }
 
 // lexOptBasic computes the lexicographic optimum of one conjunction.
-func lexOptBasic(ctx context.Context, mt *meter, b *BasicMap, max bool) (*PwMultiAff, error) {
+//
+// With echelon set, the variable locals are first brought to column
+// echelon form over all constraints by unimodular transformations, so
+// that the directions in which they move without touching any constraint
+// become locals that no constraint mentions, and are dropped.
+func lexOptBasic(ctx context.Context, mt *meter, b *BasicMap, max, echelon bool) (*PwMultiAff, error) {
 	sp := b.Space()
 	res := &PwMultiAff{space: pwFuncSpace(sp)}
 	empty, err := b.IsEmpty(ctx)
@@ -234,28 +244,7 @@ func lexOptBasic(ctx context.Context, mt *meter, b *BasicMap, max bool) (*PwMult
 			continue
 		}
 		for len(cols) > 1 {
-			p, q := cols[0], cols[1]
-			x, y := eqs[ei][p], eqs[ei][q]
-			g, sx, ty := lxExtGcd(x, y)
-			yg, xg := y.FloorDiv(g), x.FloorDiv(g)
-			// a = s u - (y/g) v, b = t u + (x/g) v: u in column p, v in q.
-			tr := func(r []Int) {
-				ra, rb := r[p], r[q]
-				if ra.IsZero() && rb.IsZero() {
-					return
-				}
-				r[p] = ra.Mul(sx).Add(rb.Mul(ty))
-				r[q] = rb.Mul(xg).Sub(ra.Mul(yg))
-			}
-			for k := range eqs {
-				tr(eqs[k])
-			}
-			for k := range ineqs {
-				tr(ineqs[k])
-			}
-			if !eqs[ei][q].IsZero() {
-				return nil, fmt.Errorf("lexicographic optimum: internal error in a unimodular transformation")
-			}
+			lxCombineColumns(eqs[ei], cols[0], cols[1], append(append([][]Int(nil), eqs...), ineqs...))
 			cols = append(cols[:1], cols[2:]...)
 		}
 		col := cols[0]
@@ -279,6 +268,30 @@ func lexOptBasic(ctx context.Context, mt *meter, b *BasicMap, max bool) (*PwMult
 		}
 		gone[col-nD] = true
 		ei = -1 // rescan: substitutions may expose new unit coefficients
+	}
+	if echelon {
+		free := map[int]bool{}
+		for i := 0; i < nL; i++ {
+			if vcol[i] >= 0 && !gone[i] {
+				free[nD+i] = true
+			}
+		}
+		all := append(append([][]Int(nil), eqs...), ineqs...)
+		for _, r := range all {
+			var cols []int
+			for i := 0; i < nL; i++ {
+				if free[nD+i] && !r[nD+i].IsZero() {
+					cols = append(cols, nD+i)
+				}
+			}
+			for len(cols) > 1 {
+				lxCombineColumns(r, cols[0], cols[1], all)
+				cols = append(cols[:1], cols[2:]...)
+			}
+			if len(cols) == 1 {
+				delete(free, cols[0])
+			}
+		}
 	}
 	// Eliminate outputs fixed by an equality in terms of earlier variables
 	// and at most one fresh local, which then takes the output's place in
@@ -691,4 +704,24 @@ func lxExtGcd(x, y Int) (g, s, t Int) {
 		return r0.Neg(), s0.Neg(), t0.Neg()
 	}
 	return r0, s0, t0
+}
+
+// lxCombineColumns changes the variables of columns p and q of every row
+// of rows by a unimodular transformation such that, in row piv (one of
+// rows), column q becomes zero and column p holds the gcd of the two
+// former entries (p's entry must be nonzero or q's). With x, y the
+// entries of piv, g = s x + t y their gcd, the old variables a, b are
+// a = s u - (y/g) v and b = t u + (x/g) v, with u in column p and v in q.
+func lxCombineColumns(piv []Int, p, q int, rows [][]Int) {
+	x, y := piv[p], piv[q]
+	g, sx, ty := lxExtGcd(x, y)
+	yg, xg := y.FloorDiv(g), x.FloorDiv(g)
+	for _, r := range rows {
+		ra, rb := r[p], r[q]
+		if ra.IsZero() && rb.IsZero() {
+			continue
+		}
+		r[p] = ra.Mul(sx).Add(rb.Mul(ty))
+		r[q] = rb.Mul(xg).Sub(ra.Mul(yg))
+	}
 }

@@ -356,6 +356,24 @@ func TestLexOptUnbounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	lxCheckSymbolic(t, m, p.ToMap(), true)
+	// Existentials moving along a line of inequalities: column echelon form.
+	b := NewBasicMap(SetSpace(nil, FlatTuple("", "x")))
+	e, f := b.AddExistential(), b.AddExistential()
+	_ = e
+	_ = f
+	b.AddIneq(ints(1, 0, 0, 0))   // x >= 0
+	b.AddIneq(ints(-1, 0, 0, 4))  // x <= 4
+	b.AddIneq(ints(0, 1, -1, 0))  // e - f >= 0
+	b.AddIneq(ints(1, -1, 1, 0))  // x - e + f >= 0
+	b.AddIneq(ints(0, 2, -2, -1)) // 2e - 2f >= 1
+	m = NewMap(b.Space(), b)
+	for _, max := range []bool{false, true} {
+		p, err = lexOpt(ctx, m, max)
+		if err != nil {
+			t.Fatalf("max=%v: %v", max, err)
+		}
+		lxCheckSymbolic(t, m, p.ToMap(), max)
+	}
 	// An existential unbounded below does not prevent the optimum.
 	m, _ = ParseMap("{ [i] : 0 <= i < 5 and exists (e : e <= i) }")
 	p, err = LexMin(ctx, m)
