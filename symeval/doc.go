@@ -21,15 +21,17 @@
 //     statement's writes assuming its annotations; Prophesy is the entry
 //     point, and Prophecy also keeps the effect of every statement and of
 //     one iteration of every loop.
-//   - symvalue.go, symbolic.go (internal, incomplete): the first pieces of
-//     symbolic evaluation (Fig. 5.4): the value of an expression in a
-//     symbolic heap (Fig. 5.1), its read set (Fig. 5.2), the heap in which
-//     each assignment runs, and the Presburger side conditions of S-ASSIGN
-//     (reads defined, write in bounds) and of the out bindings.
+//   - symvalue.go, symbolic.go, race.go, obligation.go (internal,
+//     incomplete): the first pieces of symbolic evaluation (Fig. 5.4): the
+//     value of an expression in a symbolic heap (Fig. 5.1), its read set
+//     (Fig. 5.2), the heap in which each assignment runs, the Presburger
+//     side conditions of S-ASSIGN (reads defined, write in bounds), of the
+//     out bindings (every cell written) and of S-PARLOOP (no read-write
+//     race), and the value obligations ⟦e⟧_h = decompose(t) of S-ASSIGN.
 //   - guard.go: no panic escapes an exported function.
 //
-// Not here yet: the rest of Fig. 5.4 (race checks rw-safe and
-// ww-covered, the verification conditions ⟦e⟧_h = decompose(t) and the out
-// bindings' values) and their discharge by package smt. Nothing in this package is a verdict: a prophecy only says
+// Not here yet: write-write conflicts (ww-covered), the obligations of the
+// out bindings' values, the assembly of all conditions into one verdict,
+// and their discharge by package smt. Nothing in this package is a verdict: a prophecy only says
 // what a kernel computes if its annotations hold.
 package symeval

@@ -1,0 +1,79 @@
+package symeval
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/sched"
+)
+
+// This file builds the value obligations of rule S-ASSIGN (Fig. 5.4),
+// internal and INCOMPLETE: Ĉ = ⟦e⟧_h = {decompose(t)}, one obligation per
+// context of ⟦e⟧_h. The obligations are only part of what a proof needs:
+// the side conditions (undefined reads, out-of-bounds writes, races,
+// write-write conflicts, missing and wrong outputs) must hold too, and
+// nothing here discharges anything.
+
+// obligation states that, for every value of the parameters satisfying
+// the kernel's assumptions and every point (i, s) of Points, the
+// implementation's value Impl[i] equals the annotation's value Spec[s]
+// (i fills Impl's holes, s Spec's, in that order in the point).
+type obligation struct {
+	Assign *sched.Assign
+	Impl   *Context
+	Spec   *Context
+	Points *presburger.Map
+}
+
+// valueObligations returns the obligations of the assignment st running
+// at the given site.
+func valueObligations(ctx context.Context, cs *Contexts, pr *Prophecy, st *sched.Assign, at site, info *sare.Info) (_ []obligation, err error) {
+	defer guard(&err, "value obligations")
+	ev := &valueEval{cs: cs, info: info, s: at.scope, h: at.heap}
+	alts, err := ev.eval(st.Value)
+	if err != nil {
+		return nil, err
+	}
+	sv, err := cs.Decompose(st.Annot, info, at.scope)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]string, len(sv.holes))
+	for i := range keys {
+		keys[i] = outKey(i)
+	}
+	d, err := equalities(keys, sv.holes)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := lowerDNF(holeSpace(at.scope.Params(), "", len(sv.holes)), d, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []obligation
+	for _, a := range alts {
+		if a, err = fuseHoles(ctx, a); err != nil {
+			return nil, err
+		}
+		impl := cs.intern(a.tmpl, a.types, a.holes)
+		pts, err := flatProduct(a.set, spec)
+		if err != nil {
+			return nil, err
+		}
+		if f := at.scope.Facts(); f != nil {
+			if pts, err = pts.IntersectParams(f); err != nil {
+				return nil, err
+			}
+		}
+		if pts, err = pts.IntersectParams(pr.Assumptions); err != nil {
+			return nil, err
+		}
+		if pts, err = pts.Simplify(ctx); err != nil {
+			return nil, fmt.Errorf("%s: value obligations: %w", st.Pos(), err)
+		}
+		out = append(out, obligation{Assign: st, Impl: impl, Spec: sv.Context, Points: pts})
+	}
+	return out, nil
+}

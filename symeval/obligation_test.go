@@ -1,0 +1,110 @@
+package symeval
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/sched"
+)
+
+// checkObligations instantiates the value obligations of every assignment
+// at params and evaluates both sides on random inputs; it returns the
+// numbers of points checked and of points whose sides differ.
+func checkObligations(t *testing.T, ctx context.Context, p *pair, params map[string]int64) (points, failed int) {
+	t.Helper()
+	pr := prophesy(t, p)
+	hb, err := heapsBefore(ctx, pr, p.kernel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := sare.NewEvaluator(p.spec, p.sinfo, params, sare.RandomInputs(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := ev.Env(ctx)
+	for st, at := range hb {
+		obs, err := valueObligations(ctx, pr.Contexts, pr, st, at, p.kinfo.Types)
+		if err != nil {
+			t.Fatalf("%s: %s: %v", p.kernel.Name.Name, sched.StmtLine(st), err)
+		}
+		before := points
+		for _, ob := range obs {
+			// The loop variables are universally quantified like the
+			// points: project them out, then fix the kernel's parameters.
+			m := ob.Points
+			for _, q := range m.Space().Params {
+				if _, isKernel := params[q]; !isKernel {
+					if m, err = m.ProjectOut(presburger.DimParam, paramIndex(m.Space(), q), 1); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			if m, err = m.BindParams(intsOf(params, m.Space().Params)); err != nil {
+				t.Fatal(err)
+			}
+			pts, err := setPoints(ctx, m, 5000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, pt := range pts {
+				vals := make([]int64, len(pt))
+				for i, v := range pt {
+					vals[i], _ = v.Int64()
+				}
+				iv, err := ob.Impl.Eval(vals[:ob.Impl.Holes], env)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sv, err := ob.Spec.Eval(vals[ob.Impl.Holes:], env)
+				if err != nil {
+					t.Fatal(err)
+				}
+				points++
+				if !iv.Equal(sv) {
+					failed++
+				}
+			}
+		}
+		// Every assignment of these kernels runs at these parameters: an
+		// obligation without points would be vacuous.
+		if points == before {
+			t.Errorf("%s at %v: %s has no obligation point", p.kernel.Name.Name, params, sched.StmtLine(st))
+		}
+	}
+	return points, failed
+}
+
+// TestValueObligations instantiates the obligations Ĉ = ⟦e⟧_h =
+// decompose(t) of the examples and extra kernels: they hold at every point
+// for the kernels that sched.Run accepts, and fail somewhere for the blur
+// that reads the wrong row.
+func TestValueObligations(t *testing.T) {
+	ctx := context.Background()
+	total := 0
+	for _, sk := range examplePairs(t) {
+		base := strings.TrimSuffix(sk[1][strings.LastIndex(sk[1], "/")+1:], ".sched")
+		if strings.HasPrefix(base, "broken") && base != "broken_wrong_row" {
+			continue
+		}
+		text := readFile(t, sk[1])
+		p := loadPair(t, sk[0], readFile(t, sk[0]), sk[1], text)
+		params := variants(runParams(text))[1] // every parameter at most 5
+		n, failed := checkObligations(t, ctx, p, params)
+		total += n
+		if (failed > 0) != (base == "broken_wrong_row") {
+			t.Errorf("%s at %v: %d of %d points fail", base, params, failed, n)
+		}
+	}
+	for _, c := range extraCases {
+		p := loadPair(t, c.name+".sare", c.spec, c.name+".sched", c.kernel)
+		n, failed := checkObligations(t, ctx, p, c.params[len(c.params)-1])
+		total += n
+		if failed > 0 {
+			t.Errorf("%s: %d of %d points fail", c.name, failed, n)
+		}
+	}
+	t.Logf("%d obligation points evaluated", total)
+}
