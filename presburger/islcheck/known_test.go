@@ -88,3 +88,32 @@ func TestKnownCases(t *testing.T) {
 func outcomeName(o outcome) string {
 	return [...]string{"agree", "disagree", "engine error", "isl error", "skipped"}[o]
 }
+
+// TestPrintConstantDivision checks that a division whose numerator is a
+// constant, which the API allows (AddLocalDiv), prints in a form isl reads:
+// isl rejects "floor(-3/2)" and needs "floor((-3)/2)".
+func TestPrintConstantDivision(t *testing.T) {
+	sp := presburger.SetSpace(nil, presburger.FlatTuple("S", "i"))
+	b := presburger.NewBasicMap(sp)
+	b.AddLocalDiv([]presburger.Int{presburger.NewInt(0), presburger.NewInt(-3)}, presburger.NewInt(2))
+	b.AddEq([]presburger.Int{presburger.NewInt(1), presburger.NewInt(-1), presburger.NewInt(0)})
+	c := NewCtx()
+	defer func() {
+		if err := c.Free(); err != nil {
+			t.Error(err)
+		}
+	}()
+	want, err := c.ReadSet("{ S[-2] }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer want.Free()
+	got, err := c.ReadSet(b.String())
+	if err != nil {
+		t.Fatalf("isl cannot read %s: %v", b, err)
+	}
+	defer got.Free()
+	if eq, err := got.IsEqual(want); err != nil || !eq {
+		t.Errorf("%s read by isl as %s, want %s (%v)", b, got, want, err)
+	}
+}
