@@ -200,6 +200,16 @@ func lxCheckOpt(t *testing.T, bs []*BasicMap, s lxRandSpec, pr int64, max bool, 
 		return false
 	}
 	graph := pw.ToMap()
+	// The pieces have pairwise disjoint domains.
+	pcs := pw.Pieces()
+	for i := range pcs {
+		for j := i + 1; j < len(pcs); j++ {
+			if e, err := pcs[i].Domain.Intersect(pcs[j].Domain).IsEmpty(ctx); err == nil && !e {
+				t.Errorf("%v: pieces %d and %d of %v overlap", m, i, j, pw)
+				return false
+			}
+		}
+	}
 	nf := s.nP + s.nI
 	fixed := make([]Int, nf)
 	ok := true
