@@ -17,11 +17,10 @@ import (
 // ParseSMTLIB2 reads the assertions back.
 //
 // The text is Z3_solver_to_string's, which declares the sorts and functions
-// the assertions use but defines every recursive function of the context,
-// used or not, and names applications of recursive functions in Z3's
-// indexed form ((_ sum 0) n), which z3 reads back. A logic given must
-// therefore admit the context's recursive definitions: keep queries over a
-// restricted logic in a context without them.
+// the assertions use but defines every recursive function of the context;
+// the definitions the assertions do not need, directly or through other
+// definitions, are removed. Applications of recursive functions are
+// written in Z3's indexed form ((_ sum 0) n), which z3 reads back.
 func (s *Solver) SMTLIB2(logic string) (string, error) {
 	z, err := s.enter()
 	if err != nil {
@@ -31,6 +30,7 @@ func (s *Solver) SMTLIB2(logic string) (string, error) {
 	if err := check(z, "SMTLIB2"); err != nil {
 		return "", err
 	}
+	body = pruneRecDefs(body)
 	var b strings.Builder
 	if logic != "" {
 		b.WriteString("(set-logic " + logic + ")\n")

@@ -53,12 +53,15 @@ var scripts = []script{
 
 func TestSMTLIB2RoundTrip(t *testing.T) {
 	z3, lookErr := exec.LookPath("z3")
-	for _, sc := range scripts {
-		// Z3 prints the definitions of all the recursive functions of a
-		// context, so each query has a context of its own: the QF_BV
-		// script must not define a function over Int.
-		c := newCtx(t)
-		fs := sc.build(c)
+	// One context for all: the QF_BV script must not carry the definition
+	// of sum, a function over Int, although the context defines it.
+	c := newCtx(t)
+	built := make([][]*Term, len(scripts))
+	for i, sc := range scripts {
+		built[i] = sc.build(c)
+	}
+	for i, sc := range scripts {
+		fs := built[i]
 		t.Run(sc.name, func(t *testing.T) {
 			if r, s := solve(t, c, fs...); r != sc.want {
 				t.Fatalf("check: %v (%s), want %v", r, s.ReasonUnknown(), sc.want)
@@ -107,6 +110,76 @@ func TestSMTLIB2RoundTrip(t *testing.T) {
 				}
 			})
 		})
+	}
+}
+
+func TestSMTLIB2KeepsNeededRecursiveDefinitions(t *testing.T) {
+	c := newCtx(t)
+	sum := defineSum(t, c)
+	i := c.IntSort()
+	twice := c.RecFuncDecl("twice", []*Sort{i}, i)
+	n := c.IntConst("n")
+	if err := c.DefineRec(twice, []*Term{n}, sum.Apply(n).Mul(c.Int(2))); err != nil {
+		t.Fatal(err)
+	}
+	unused := c.RecFuncDecl("unused", []*Sort{i}, i)
+	if err := c.DefineRec(unused, []*Term{n}, unused.Apply(n)); err != nil {
+		t.Fatal(err)
+	}
+	x := c.BVConst("x", 8)
+	for _, tc := range []struct {
+		f          *Term
+		keep, drop []string
+		want       Result
+	}{
+		{x.BVAdd(c.BV(1, 8)).BVULt(x), nil, []string{"sum", "twice", "unused"}, Sat},
+		{sum.Apply(c.Int(4)).Eq(c.Int(10)).Not(), []string{"sum"}, []string{"twice", "unused"}, Unsat},
+		{twice.Apply(c.Int(4)).Eq(c.Int(20)).Not(), []string{"sum", "twice"}, []string{"unused"}, Unsat},
+	} {
+		text, err := c.SMTLIB2("", tc.f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range tc.keep {
+			if !strings.Contains(text, "( "+name+" (") && !strings.Contains(text, "("+name+" (") {
+				t.Errorf("script lacks the definition of %s:\n%s", name, text)
+			}
+		}
+		for _, name := range tc.drop {
+			if strings.Contains(text, name) {
+				t.Errorf("script mentions %s:\n%s", name, text)
+			}
+		}
+		ts, err := newCtx(t).ParseSMTLIB2(text)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, text)
+		}
+		if r, _ := solve(t, ts[0].Context(), ts...); r != tc.want {
+			t.Errorf("parsed script: %v, want %v\n%s", r, tc.want, text)
+		}
+	}
+}
+
+func TestPruneRecDefs(t *testing.T) {
+	in := `; a comment (with a paren
+(declare-fun |odd name)| () Int)
+(define-funs-rec ((f ((x Int)) Int) (g ((x Int)) Int)) ((g x) (f x)))
+(define-fun-rec h ((x Int)) Int (h x))
+(define-fun-rec k ((x Int)) Int (+ x 1))
+(assert (= (f |odd name)|) 0))
+(assert (= "a "" string with ( h" "x"))
+`
+	got := pruneRecDefs(in)
+	if !strings.Contains(got, "define-funs-rec") || strings.Contains(got, "define-fun-rec h") || strings.Contains(got, "define-fun-rec k") {
+		t.Errorf("pruned:\n%s", got)
+	}
+	if !strings.Contains(got, `(assert (= "a "" string with ( h" "x"))`) || !strings.Contains(got, "|odd name)|") {
+		t.Errorf("pruned:\n%s", got)
+	}
+	for _, bad := range []string{"(assert", "(assert (= x 1)))", `(assert "x)`, "x (assert true)"} {
+		if got := pruneRecDefs(bad); got != bad {
+			t.Errorf("pruneRecDefs(%q) = %q, want it unchanged", bad, got)
+		}
 	}
 }
 
