@@ -208,3 +208,112 @@ func readWriteRaces(ctx context.Context, pr *Prophecy, s *Scope, l *sched.Loop) 
 	}
 	return both.Simplify(ctx)
 }
+
+// writeConflicts returns the obligations of the write-write conflicts of
+// the parallel loop l (conflicts-ok of S-PARLOOP): for every cell that two
+// iterations x != y write, the content written by x must equal the
+// content written by y. Pairs whose two contents are the same context
+// with the same hole values are left out (they hold syntactically), so a
+// loop whose conflicting writes all agree that way has no obligation.
+// Impl is the content of iteration x, Spec that of iteration y.
+func writeConflicts(ctx context.Context, pr *Prophecy, s *Scope, l *sched.Loop) (_ []obligation, err error) {
+	defer guard(&err, "write-write conflicts")
+	if !l.Par {
+		return nil, fmt.Errorf("%s: not a parallel loop", l.Pos())
+	}
+	delta, x, ok := pr.IterationEffect(l)
+	if !ok {
+		return nil, fmt.Errorf("%s: no prophetic summary of the loop", l.Pos())
+	}
+	inner, _ := s.With(l.Var.Name)
+	lo, hi := l.Bounds()
+	bound, err := inner.Range(x, lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	y := x + "'"
+	for inner.isParam(y) {
+		y += "'"
+	}
+	ys := inner.withParam(y)
+	boundY, err := renameParam(bound, x, y)
+	if err != nil {
+		return nil, err
+	}
+	one := presburger.NewInt(1)
+	xv, yv := varLinear(paramKey(x)), varLinear(paramKey(y))
+	ne, err := lowerDNF(presburger.ParamSpace(ys.Params()), dnf{
+		conj{{e: xv.add(yv, one.Neg()).add(constLinear(-1), one)}},
+		conj{{e: yv.add(xv, one.Neg()).add(constLinear(-1), one)}},
+	}, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []obligation
+	for _, m1 := range delta.u.Maps() {
+		for _, m0 := range delta.u.Maps() {
+			if m1.Space().In.Name != m0.Space().In.Name {
+				continue
+			}
+			m2, err := renameParam(m0, x, y)
+			if err != nil {
+				return nil, err
+			}
+			// E1[h1] -> E2[h2] where some cell holds E1[h1] at x and E2[h2] at y.
+			pairs, err := m1.Reverse().ApplyRange(m2)
+			if err != nil {
+				return nil, err
+			}
+			for _, p := range []*presburger.Map{bound, boundY, ne} {
+				if pairs, err = pairs.IntersectParams(p); err != nil {
+					return nil, err
+				}
+			}
+			if pairs, err = pairs.IntersectParams(pr.Assumptions); err != nil {
+				return nil, err
+			}
+			if i := paramIndex(pairs.Space(), x); i >= 0 {
+				if pairs, err = pairs.ProjectOut(presburger.DimParam, i, 1); err != nil {
+					return nil, err
+				}
+			}
+			if i := paramIndex(pairs.Space(), y); i >= 0 {
+				if pairs, err = pairs.ProjectOut(presburger.DimParam, i, 1); err != nil {
+					return nil, err
+				}
+			}
+			c1 := pr.Contexts.Lookup(m1.Space().Out.Name)
+			c2 := pr.Contexts.Lookup(m0.Space().Out.Name)
+			if c1 == nil || c2 == nil {
+				return nil, fmt.Errorf("%s: unknown context", l.Pos())
+			}
+			if c1 == c2 {
+				// Drop the pairs with equal hole values.
+				id, err := presburger.Identity(pairs.Space())
+				if err != nil {
+					return nil, err
+				}
+				if pairs, err = pairs.Subtract(ctx, id); err != nil {
+					return nil, err
+				}
+			}
+			empty, err := pairs.IsEmpty(ctx)
+			if err != nil {
+				return nil, err
+			}
+			if empty {
+				continue
+			}
+			w, err := pairs.Wrap()
+			if err != nil {
+				return nil, err
+			}
+			pts, err := respace(w, holeSpace(nil, "", c1.Holes+c2.Holes))
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, obligation{Impl: c1, Spec: c2, Points: pts})
+		}
+	}
+	return out, nil
+}

@@ -2,6 +2,7 @@ package symeval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -284,4 +285,118 @@ func TestReadWriteRaces(t *testing.T) {
 		}
 	}
 	t.Logf("%d par loop executions compared, %d racing", execs, raced)
+}
+
+// evalObligations instantiates obligations at the kernel parameters
+// params (other parameters are projected out, as universally quantified)
+// and evaluates both sides; it returns the points and the failing ones.
+func evalObligations(t *testing.T, ctx context.Context, p *pair, obs []obligation, params map[string]int64) (points, failed int) {
+	t.Helper()
+	ev, err := sare.NewEvaluator(p.spec, p.sinfo, params, sare.RandomInputs(11))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := ev.Env(ctx)
+	for _, ob := range obs {
+		m := ob.Points
+		for _, q := range m.Space().Params {
+			if _, isKernel := params[q]; !isKernel {
+				if m, err = m.ProjectOut(presburger.DimParam, paramIndex(m.Space(), q), 1); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if m, err = m.BindParams(intsOf(params, m.Space().Params)); err != nil {
+			t.Fatal(err)
+		}
+		pts, err := setPoints(ctx, m, 5000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, pt := range pts {
+			vals := make([]int64, len(pt))
+			for i, v := range pt {
+				vals[i], _ = v.Int64()
+			}
+			a, err := ob.Impl.Eval(vals[:ob.Impl.Holes], env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := ob.Spec.Eval(vals[ob.Impl.Holes:], env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			points++
+			if !a.Equal(b) {
+				failed++
+			}
+		}
+	}
+	return points, failed
+}
+
+// TestWriteConflicts checks the write-write obligations of par loops: none
+// where iterations never write one cell (matmul) or write it with the same
+// context and holes (the overlapping shifted tiles), one that holds for
+// the benign race with two annotations, one that fails when two
+// iterations write different values.
+func TestWriteConflicts(t *testing.T) {
+	ctx := context.Background()
+	conflicting := extraCase{name: "conflict", spec: vecSpec, kernel: `
+kernel conflict(N)
+assume N >= 4
+in  a[i] : f32[N + 1] = A(i)
+out s[i] : f32[N] = S(i)
+{
+  par i < N {
+    s[i] {S(i)} := a[i] + a[i + 1]
+  }
+  par k < 2 {
+    s[0] {A(k)} := a[k]
+  }
+}
+`, params: []map[string]int64{{"N": 4}}}
+	cases := []struct {
+		c          extraCase
+		obs, fails bool
+	}{
+		{extraCase{name: "matmul", spec: readFile(t, "../examples/matmul/matmul.sare"), kernel: readFile(t, "../examples/matmul/matmul.sched"), params: []map[string]int64{{"N": 3, "M": 2, "P": 2}}}, false, false},
+		{extraCase{name: "outer_split_par", spec: readFile(t, "../examples/outer/outer.sare"), kernel: readFile(t, "../examples/outer/outer_split_par.sched"), params: []map[string]int64{{"N": 10, "M": 3}}}, false, false},
+		{extraCases[3], true, false}, // benign_race
+		{conflicting, true, true},
+	}
+	for _, tc := range cases {
+		p := loadPair(t, tc.c.name+".sare", tc.c.spec, tc.c.name+".sched", tc.c.kernel)
+		pr := prophesy(t, p)
+		var obs []obligation
+		for l, site := range parLoops(t, p.kernel) {
+			o, err := writeConflicts(ctx, pr, site.scope, l)
+			if err != nil {
+				t.Fatalf("%s: %v", tc.c.name, err)
+			}
+			obs = append(obs, o...)
+		}
+		if (len(obs) > 0) != tc.obs {
+			t.Errorf("%s: %d obligations", tc.c.name, len(obs))
+			continue
+		}
+		n, failed := evalObligations(t, ctx, p, obs, tc.c.params[0])
+		if tc.obs && n == 0 {
+			t.Errorf("%s: obligations without points", tc.c.name)
+		}
+		if (failed > 0) != tc.fails {
+			t.Errorf("%s: %d of %d points fail", tc.c.name, failed, n)
+		}
+		// The reference interpreter agrees.
+		ev, err := sare.NewEvaluator(p.spec, p.sinfo, tc.c.params[0], sare.RandomInputs(11))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = sched.Run(ctx, p.kernel, p.kinfo, ev, sched.Options{})
+		var f *sched.Failure
+		conflict := errors.As(err, &f) && f.Kind == sched.WriteWriteConflict
+		if conflict != tc.fails || (err != nil && !conflict) {
+			t.Errorf("%s: sched.Run: %v", tc.c.name, err)
+		}
+	}
 }
