@@ -225,3 +225,18 @@ func TestParseErrors(t *testing.T) {
 	}
 	wantResult(t, c, Sat, ts...)
 }
+
+// FuzzPruneRecDefs checks that pruning never panics and leaves scripts it
+// cannot read unchanged.
+func FuzzPruneRecDefs(f *testing.F) {
+	f.Add("(define-funs-rec ((f ((x Int)) Int)) ((f x)))(assert (= (f 1) 1))")
+	f.Add("(define-fun-rec h ((x Int)) Int (h x))")
+	f.Add(`(assert (= "a "" b" |q)|)) ; c`)
+	f.Add("(define-funs-rec ((f ((x Int)) Int) (g)) ((f x)))")
+	f.Fuzz(func(t *testing.T, s string) {
+		out := pruneRecDefs(s)
+		if _, ok := splitCommands(s); !ok && out != s {
+			t.Errorf("unreadable script changed: %q -> %q", s, out)
+		}
+	})
+}
