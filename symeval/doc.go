@@ -27,11 +27,12 @@
 //     (Fig. 5.2), the heap in which each assignment runs, the Presburger
 //     side conditions of S-ASSIGN (reads defined, write in bounds), of the
 //     out bindings (every cell written) and of S-PARLOOP (no read-write
-//     race), and the value obligations ⟦e⟧_h = decompose(t) of S-ASSIGN.
+//     race), and the value obligations left for a solver: ⟦e⟧_h =
+//     decompose(t) of S-ASSIGN, the write-write conflicts of S-PARLOOP and
+//     the out bindings' values.
 //   - guard.go: no panic escapes an exported function.
 //
-// Not here yet: write-write conflicts (ww-covered), the obligations of the
-// out bindings' values, the assembly of all conditions into one verdict,
-// and their discharge by package smt. Nothing in this package is a verdict: a prophecy only says
+// Not here yet: the assembly of all conditions into one verdict and the
+// discharge of the obligations by package smt. Nothing in this package is a verdict: a prophecy only says
 // what a kernel computes if its annotations hold.
 package symeval

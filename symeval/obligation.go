@@ -77,3 +77,62 @@ func valueObligations(ctx context.Context, cs *Contexts, pr *Prophecy, st *sched
 	}
 	return out, nil
 }
+
+// outputObligations returns the obligations of the out bindings: every
+// out cell's content in the final prophetic heap must equal the binding's
+// tensor element (Impl is the cell's content, Spec the binding's tensor
+// access). Cells without content are missingOutputs' business.
+func outputObligations(ctx context.Context, pr *Prophecy, k *sched.Kernel, spec *sare.Spec) (_ []obligation, err error) {
+	defer guard(&err, "output obligations")
+	var params []string
+	for _, id := range k.Params {
+		params = append(params, id.Name)
+	}
+	s := NewScope(params)
+	ev := &prophet{ctx: ctx, cs: pr.Contexts, spec: spec}
+	var out []obligation
+	for _, b := range k.Bindings {
+		if b.Dir != sched.Out {
+			continue
+		}
+		// The binding as a heap: { a[vars] -> T(□...)[args] : in bounds, where }.
+		want, err := ev.binding(s, b)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", b.Pos(), err)
+		}
+		if want, err = want.IntersectParams(pr.Assumptions); err != nil {
+			return nil, err
+		}
+		cs := pr.Contexts.Lookup(want.Space().Out.Name)
+		for _, m := range pr.Final.u.Maps() {
+			if m.Space().In.Name != b.Array.Name || m.Space().NumIn() != want.Space().NumIn() {
+				continue
+			}
+			pairs, err := m.Reverse().ApplyRange(want)
+			if err != nil {
+				return nil, err
+			}
+			ci := pr.Contexts.Lookup(m.Space().Out.Name)
+			if ci == nil || cs == nil {
+				return nil, fmt.Errorf("%s: unknown context", b.Pos())
+			}
+			empty, err := pairs.IsEmpty(ctx)
+			if err != nil {
+				return nil, err
+			}
+			if empty {
+				continue
+			}
+			w, err := pairs.Wrap()
+			if err != nil {
+				return nil, err
+			}
+			pts, err := respace(w, holeSpace(nil, "", ci.Holes+cs.Holes))
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, obligation{Impl: ci, Spec: cs, Points: pts})
+		}
+	}
+	return out, nil
+}

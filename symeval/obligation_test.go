@@ -108,3 +108,48 @@ func TestValueObligations(t *testing.T) {
 	}
 	t.Logf("%d obligation points evaluated", total)
 }
+
+// TestOutputObligations checks the obligations of the out bindings: they
+// hold for the kernels sched.Run accepts and fail for a kernel that leaves
+// A(i) where S(i) is expected.
+func TestOutputObligations(t *testing.T) {
+	ctx := context.Background()
+	wrong := extraCase{name: "wrong_output", spec: vecSpec, kernel: `
+kernel wrong_output(N)
+assume N >= 4
+in  a[i] : f32[N + 1] = A(i)
+out s[i] : f32[N] = S(i)
+{
+  par i < N {
+    s[i] {A(i)} := a[i]
+  }
+}
+`, params: []map[string]int64{{"N": 5}}}
+	cases := append([]extraCase{wrong}, extraCases...)
+	for _, sk := range examplePairs(t) {
+		if strings.Contains(sk[1], "broken") {
+			continue
+		}
+		text := readFile(t, sk[1])
+		cases = append(cases, extraCase{name: sk[1], spec: readFile(t, sk[0]), kernel: text, params: []map[string]int64{variants(runParams(text))[1]}})
+	}
+	total := 0
+	for _, c := range cases {
+		p := loadPair(t, c.name+".sare", c.spec, c.name+".sched", c.kernel)
+		pr := prophesy(t, p)
+		obs, err := outputObligations(ctx, pr, p.kernel, p.spec)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		ps := c.params[len(c.params)-1]
+		n, failed := evalObligations(t, ctx, p, obs, ps)
+		total += n
+		if n == 0 {
+			t.Errorf("%s: no output obligation point", c.name)
+		}
+		if (failed > 0) != (c.name == "wrong_output") {
+			t.Errorf("%s at %v: %d of %d points fail", c.name, ps, failed, n)
+		}
+	}
+	t.Logf("%d output obligation points evaluated", total)
+}
