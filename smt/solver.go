@@ -212,13 +212,16 @@ func (s *Solver) SetTimeout(d time.Duration) error {
 //
 // When ctx is cancelled or its deadline passes during the check, a
 // goroutine calls Z3_interrupt and Check returns Unknown with an error
-// wrapping ctx.Err() (and ReasonUnknown "interrupted" or "canceled"),
-// unless Z3 finished first, in which case its answer stands. The interruption is confined to this call: Check does
-// not return before the watching goroutine has finished, and that goroutine
-// interrupts only while Z3_solver_check is running.
+// wrapping ctx.Err() (ReasonUnknown is then Z3's, usually "interrupted" or
+// "canceled"), unless Z3 finished first, in which case its answer stands.
+// The interruption is confined to this call: Check does not return before
+// the watching goroutine has finished, and that goroutine interrupts only
+// while Z3_solver_check is running. The solver's own time limit
+// (SetTimeout) works the same way but gives a nil error.
 //
-// Unknown with a nil error means Z3 gave up by itself (time limit,
-// incomplete theory, resource limit); ReasonUnknown says why.
+// Unknown with a nil error means Z3 gave up by itself or ran out of the
+// solver's time (incomplete theory, quantifiers, time limit);
+// ReasonUnknown says why.
 func (s *Solver) Check(ctx context.Context) (Result, error) {
 	return s.check(ctx, nil, "Check")
 }
