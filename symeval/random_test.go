@@ -19,7 +19,7 @@ import (
 
 // randomKernels is the number of random kernels TestRandomKernels tries;
 // go test -run RandomKernels -args -random-kernels=200 tries more.
-var randomKernels = flag.Int("random-kernels", 16, "number of random kernels of TestRandomKernels")
+var randomKernels = flag.Int("random-kernels", 10, "number of random kernels of TestRandomKernels")
 
 const randomSpec = `
 param N
