@@ -23,8 +23,9 @@ import (
 // "exists (e, f = expr: formula)". Expressions are quasi-affine: integer
 // constants, identifiers, +, -, multiplication by a constant ("2i", "2*i",
 // "2(i + 1)"), floor(e/c), ceil(e/c), "e mod c", "e % c", min(...) and
-// max(...). Identifiers that are neither dimensions nor declared
-// parameters become parameters, as in isl.
+// max(...). An identifier that is neither a dimension, an existential nor
+// a declared parameter is an error (as in isl): a misspelt name must not
+// silently become a parameter.
 
 // ParseError describes malformed input, with the 1-based line and column of
 // the offending token.
@@ -1180,31 +1181,6 @@ func evalInput(ctx context.Context, in *inputAST) ([]*Map, error) {
 			}
 		}
 		return false
-	}
-	// First pass: implicit parameters.
-	for _, pc := range in.pieces {
-		tw := &tupleWalk{isParam: isParam}
-		if pc.in != nil {
-			tw.walk(pc.in)
-		}
-		if pc.out != nil {
-			tw.walk(pc.out)
-		}
-		bound := map[string]bool{}
-		for _, n := range tw.scope {
-			bound[n] = true
-		}
-		addParam := func(n string) {
-			if !isParam(n) {
-				params = append(params, n)
-			}
-		}
-		for _, e := range tw.eqs {
-			freeNames(e, bound, addParam)
-		}
-		if pc.cond != nil {
-			freeNames(pc.cond, bound, addParam)
-		}
 	}
 	ev := &evaluator{ctx: ctx, params: params, pIndex: map[string]int{}}
 	for i, p := range params {

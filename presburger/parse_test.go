@@ -47,7 +47,7 @@ func TestParseAtPoints(t *testing.T) {
 		{"{ [i] : false }", nil, [][]int64{{0}}},
 		{"{ [i] : (i) mod 2 = 0 and (i + 1 >= 0 or i <= -10) }", [][]int64{{0}, {-10}}, [][]int64{{-2}, {1}}},
 		{"{ [i] : exists (a, b : i = 3a + 5b and a >= 0 and b >= 0) }", [][]int64{{0}, {3}, {8}, {11}}, [][]int64{{1}, {4}, {7}}},
-		{"{ [i] : i <= M }", [][]int64{{3, 3}}, [][]int64{{2, 3}}},
+		{"[M] -> { [i] : i <= M }", [][]int64{{3, 3}}, [][]int64{{2, 3}}},
 		{"{ [i] : -2i >= 0 }", [][]int64{{0}, {-3}}, [][]int64{{1}}},
 		{"{ A[i] -> B[j] : j = -3i + 1 }", [][]int64{{1, -2}, {0, 1}}, [][]int64{{1, 1}}},
 		{"{ [i] : - 2(i + 1) >= 0 }", [][]int64{{-1}}, [][]int64{{0}}},
@@ -87,7 +87,8 @@ func TestParseErrors(t *testing.T) {
 		{"{ [i] ", "expected \"}\""},
 		{"[N -> { }", "expected \"]\""},
 		{"{ [i] : i @ 2 }", "unexpected character"},
-		{"{ [i] : floor(i/j) = 0 }", "constant divisor"},
+		{"{ [i, j] : floor(i/j) = 0 }", "constant divisor"},
+		{"{ [i] : i <= M }", "unknown identifier \"M\""},
 		{"{ [i] : i mod 0 = 0 }", "modulo by zero"},
 	}
 	for _, c := range cases {
