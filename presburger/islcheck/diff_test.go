@@ -77,7 +77,8 @@ func genApply(g *gen) []obj {
 	return []obj{g.object(first, 2, 3, 0.7), g.object(second, 2, 3, 0.7)}
 }
 
-// unionObj is a union of objects of different shapes, in one string.
+// unionString prints objects of different shapes as one union, with the
+// parameters of all of them.
 func unionString(os []obj) string {
 	var ps []string
 	seen := map[string]bool{}
@@ -836,9 +837,9 @@ func unionOp(name string, sets bool, arity int,
 		return out
 	}
 	return op{name: name, gen: g, run: func(e *env, in []obj) result {
-		// Split the components into arity unions at the marker of the
-		// generator: components are drawn arity times, each group in its
-		// own union; shrinking keeps the grouping by position.
+		// The components drawn for both operands are split in two halves,
+		// one union each (shrinking drops pieces, never components, so
+		// the split is stable).
 		groups := splitGroups(in, arity)
 		var us []*presburger.UnionMap
 		var is []iobj
@@ -875,8 +876,7 @@ func unionOp(name string, sets bool, arity int,
 	}}
 }
 
-// splitGroups splits in into arity consecutive groups of equal size (the
-// last one takes the remainder).
+// splitGroups returns in as one group, or for arity 2 as its two halves.
 func splitGroups(in []obj, arity int) [][]obj {
 	if arity == 1 {
 		return [][]obj{in}
