@@ -178,7 +178,9 @@ func (b *BasicMap) body(params map[string]bool) string {
 				continue
 			}
 			num := affString(d.Num, names)
-			if strings.ContainsAny(num, " ") {
+			// Only a plain name goes unparenthesised: isl reads neither
+			// floor(i + 1/2) as meant nor floor(-3/2) at all.
+			if !isPlainName(num) {
 				num = "(" + num + ")"
 			}
 			ls = append(ls, nm+" = floor("+num+"/"+d.Den.String()+")")
@@ -268,4 +270,14 @@ func (u *UnionMap) keys() []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// isPlainName reports whether s is a single identifier.
+func isPlainName(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && (r >= '0' && r <= '9' || r == '\'')) {
+			return false
+		}
+	}
+	return s != ""
 }
