@@ -44,9 +44,11 @@ func omegaFeasible(m *meter, eqs, ineqs [][]Int, nv int) (bool, error) {
 	return p.solve(m)
 }
 
-// omegaOnly decides feasibility with the Omega test alone (for tests).
+// omegaOnly decides feasibility with the Omega test alone, without the
+// branch-and-bound shortcut, and verifies every use of Chernikov's rule
+// (for tests).
 func omegaOnly(m *meter, eqs, ineqs [][]Int, nv int) (bool, error) {
-	p := &omegaProblem{nv: nv, eqs: copyRows(eqs), ineqs: copyRows(ineqs)}
+	p := &omegaProblem{nv: nv, eqs: copyRows(eqs), ineqs: copyRows(ineqs), noBB: true, verify: true}
 	return p.solve(m)
 }
 
@@ -65,10 +67,15 @@ type omegaProblem struct {
 	// solve fails with errCapped (used for the optional shadow shortcuts).
 	limit int
 	elim  int
+	// noBB disables the branch-and-bound shortcut (Omega test alone).
+	noBB bool
+	// verify checks every row dropped by Chernikov's rule against the
+	// rows kept (for tests; see verifyPruned).
+	verify bool
 }
 
 func (p *omegaProblem) copy() *omegaProblem {
-	return &omegaProblem{nv: p.nv, eqs: copyRows(p.eqs), ineqs: copyRows(p.ineqs)}
+	return &omegaProblem{nv: p.nv, eqs: copyRows(p.eqs), ineqs: copyRows(p.ineqs), noBB: p.noBB, verify: p.verify}
 }
 
 // resetHist restarts Chernikov tracking on the current inequalities.
@@ -109,10 +116,14 @@ func (p *omegaProblem) normalizeAll() bool {
 	ineqs := p.ineqs[:0:0]
 	var hist []bset
 	track := p.hist != nil
+	tightened := false
 	for i, r := range p.ineqs {
 		r2, ok := normRow(r, false)
 		if !ok {
 			return false
+		}
+		if track && !tightened && roundsConstant(r, r2, n) {
+			tightened = true
 		}
 		if isZeroRow(r2, n) {
 			continue
@@ -160,8 +171,40 @@ func (p *omegaProblem) normalizeAll() bool {
 	p.ineqs = keep
 	if track {
 		p.hist = keepH
+		if tightened {
+			// Chernikov's rule is a statement about rational
+			// Fourier-Motzkin combinations of the rows at the last reset:
+			// a row whose history has more than elim+1 members is implied
+			// by the other combinations over the rationals. Rounding a
+			// constant (a x + c >= 0 with g = gcd(a) not dividing c
+			// becomes (a/g) x + floor(c/g) >= 0) cuts the rational
+			// polyhedron, so the rows derived from it afterwards are
+			// stronger than the rational combinations their histories
+			// name, and dropping one of them by the rule can lose integer
+			// information (a non-empty answer for an empty set). The
+			// tightened system has the same integer points, so it becomes
+			// the new base of the histories.
+			p.resetHist()
+		}
 	}
 	return true
+}
+
+// roundsConstant reports whether normalising the inequality r into r2 (n
+// variable columns) rounded its constant, i.e. cut off rational points:
+// r2 = r/g on the coefficients and r2's constant is floor(c/g) with g not
+// dividing c.
+func roundsConstant(r, r2 []Int, n int) bool {
+	if &r2[0] == &r[0] {
+		return false // g = 1: the row is unchanged
+	}
+	for i := 0; i < n; i++ {
+		if !r2[i].IsZero() {
+			g := r[i].FloorDiv(r2[i]) // exact: r[i] = g*r2[i]
+			return !r2[n].Mul(g).Equal(r[n])
+		}
+	}
+	return false
 }
 
 // substitute eliminates variable v using equality e with coefficient ±1 on v.
@@ -372,6 +415,7 @@ func (p *omegaProblem) solve(m *meter) (bool, error) {
 		// shadow returns the pairwise combinations (tightened by
 		// (a-1)(b-1) for the dark shadow) and, for the real shadow under
 		// Chernikov tracking, their histories.
+		var pruned []int // Chernikov-dropped pairs (li, ui), when verifying
 		shadow := func(dark bool) ([][]Int, []bset) {
 			out := append([][]Int(nil), rest...)
 			var oh []bset
@@ -385,6 +429,9 @@ func (p *omegaProblem) solve(m *meter) (bool, error) {
 					if chern {
 						h = lowsH[li].or(upsH[ui])
 						if h.count() > p.elim+2 {
+							if p.verify {
+								pruned = append(pruned, li, ui)
+							}
 							continue
 						}
 					}
@@ -410,6 +457,11 @@ func (p *omegaProblem) solve(m *meter) (bool, error) {
 			if track {
 				p.elim++
 			}
+			if p.verify {
+				if err := p.verifyPruned(m, v, lows, ups, pruned); err != nil {
+					return false, err
+				}
+			}
 			continue
 		}
 		// The shadows are shortcuts: the real shadow (necessary) proves
@@ -421,7 +473,7 @@ func (p *omegaProblem) solve(m *meter) (bool, error) {
 			limit = p.limit
 		}
 		// Rational relaxation and a short branch-and-bound search.
-		switch r, err := branchAndBound(m, nil, p.ineqs, p.nv, 16); {
+		switch r, err := p.shortcut(m); {
 		case err != nil:
 			return false, err
 		case r == bbFeasible:
@@ -429,7 +481,7 @@ func (p *omegaProblem) solve(m *meter) (bool, error) {
 		case r == bbInfeasible:
 			return false, nil
 		}
-		dark := &omegaProblem{nv: p.nv, limit: limit}
+		dark := &omegaProblem{nv: p.nv, limit: limit, noBB: p.noBB, verify: p.verify}
 		dark.ineqs, _ = shadow(true)
 		ok, err = dark.solve(m)
 		if err != nil && !errors.Is(err, errCapped) {
@@ -764,4 +816,43 @@ func (ix *coefIndex) find(rows [][]Int, r []Int, neg bool) int {
 		}
 	}
 	return -1
+}
+
+// shortcut runs the bounded branch-and-bound search on the inequalities
+// (bbUnknown when disabled).
+func (p *omegaProblem) shortcut(m *meter) (bbResult, error) {
+	if p.noBB {
+		return bbUnknown, nil
+	}
+	return branchAndBound(m, nil, p.ineqs, p.nv, 16)
+}
+
+// errPruned reports a row dropped by Chernikov's rule that the kept rows
+// do not imply (a soundness bug; only checked when verifying).
+var errPruned = errors.New("presburger: internal error: Chernikov's rule dropped a row the others do not imply")
+
+// verifyPruned checks that each combination r = (lows[li], ups[ui])
+// dropped by Chernikov's rule while eliminating v loses no integer point:
+// the kept rows (p.ineqs) and r <= -1 must have no rational solution. As r
+// has integer coefficients, r < 0 at an integer point means r <= -1, so
+// this is exactly "every integer point of the kept rows satisfies r >= 0"
+// relaxed to the rationals (what the rule claims, and slightly less).
+func (p *omegaProblem) verifyPruned(m *meter, v int, lows, ups [][]Int, pruned []int) error {
+	for k := 0; k+1 < len(pruned); k += 2 {
+		l, u := lows[pruned[k]], ups[pruned[k+1]]
+		a, b := l[v], u[v].Neg()
+		neg := make([]Int, p.nv+1) // -(b*l + a*u) - 1 >= 0
+		for i := range neg {
+			neg[i] = b.Mul(l[i]).Add(a.Mul(u[i])).Neg()
+		}
+		neg[p.nv] = neg[p.nv].Sub(NewInt(1))
+		res, err := lpSolve(m, nil, append(copyRows(p.ineqs), neg), p.nv)
+		if err != nil {
+			return err
+		}
+		if res.feasible {
+			return errPruned
+		}
+	}
+	return nil
 }
