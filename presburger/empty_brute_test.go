@@ -191,12 +191,13 @@ func TestEmptinessDivsBrute(t *testing.T) {
 	ctx := context.Background()
 	n := propCount(1200)
 	small := WithBudget(ctx, Budget{MaxSteps: 1000})
+	bounded := WithBudget(ctx, Budget{MaxSteps: 200000})
 	nonempty, omegaCapped := 0, 0
 	for it := 0; it < n; it++ {
 		c := randDivCase(r)
 		want := c.bruteNonEmpty()
 		b := c.basic(false)
-		empty, err := b.IsEmpty(ctx)
+		empty, err := b.IsEmpty(bounded)
 		if err != nil {
 			t.Fatalf("case %d: %v\n%v", it, err, dumpBasic(b))
 		}
@@ -216,7 +217,7 @@ func TestEmptinessDivsBrute(t *testing.T) {
 		if res, err := branchAndBound(newMeter(ctx), eqs, ineqs, b.nVars(), 2000); err != nil || res != bbUnknown && (res == bbFeasible) != want {
 			t.Fatalf("case %d: branch and bound says %v (%v), enumeration %v\n%v", it, res, err, want, dumpBasic(b))
 		}
-		pt, err := b.Sample(ctx)
+		pt, err := b.Sample(bounded)
 		if err != nil {
 			t.Fatalf("case %d: Sample: %v", it, err)
 		}
@@ -254,12 +255,13 @@ func TestEmptinessDivsOpen(t *testing.T) {
 	ctx := context.Background()
 	n := propCount(1200)
 	small := WithBudget(ctx, Budget{MaxSteps: 1000})
+	bounded := WithBudget(ctx, Budget{MaxSteps: 200000})
 	nonempty, omegaCapped := 0, 0
 	for it := 0; it < n; it++ {
 		c := randDivCase(r)
 		inBox := c.bruteNonEmpty()
 		b := c.basic(true)
-		empty, err := b.IsEmpty(ctx)
+		empty, err := b.IsEmpty(bounded)
 		if err != nil {
 			t.Fatalf("case %d: %v\n%v", it, err, dumpBasic(b))
 		}
@@ -273,7 +275,7 @@ func TestEmptinessDivsOpen(t *testing.T) {
 		case err != nil || feas == empty:
 			t.Fatalf("case %d: Omega test alone says feasible=%v (%v), IsEmpty %v\n%v", it, feas, err, empty, dumpBasic(b))
 		}
-		pt, err := b.Sample(ctx)
+		pt, err := b.Sample(bounded)
 		if err != nil {
 			t.Fatalf("case %d: Sample: %v\n%v", it, err, dumpBasic(b))
 		}
