@@ -189,7 +189,7 @@ func (c *divCase) basic(open bool) *BasicMap {
 func TestEmptinessDivsBrute(t *testing.T) {
 	r := rand.New(rand.NewSource(11))
 	ctx := context.Background()
-	n := propCount(1200)
+	n := propCount(600)
 	small := WithBudget(ctx, Budget{MaxSteps: 1000})
 	bounded := WithBudget(ctx, Budget{MaxSteps: 200000})
 	nonempty, omegaCapped := 0, 0
@@ -253,7 +253,7 @@ func TestEmptinessDivsBrute(t *testing.T) {
 func TestEmptinessDivsOpen(t *testing.T) {
 	r := rand.New(rand.NewSource(12))
 	ctx := context.Background()
-	n := propCount(1200)
+	n := propCount(600)
 	small := WithBudget(ctx, Budget{MaxSteps: 1000})
 	bounded := WithBudget(ctx, Budget{MaxSteps: 200000})
 	nonempty, omegaCapped := 0, 0
