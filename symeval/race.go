@@ -168,9 +168,9 @@ func readWriteRaces(ctx context.Context, pr *Prophecy, s *Scope, l *sched.Loop) 
 		return nil, err
 	}
 	w := delta.u.Domain()
-	y := x + "'"
-	for inner.isParam(y) {
-		y += "'"
+	y, boundY, ne, err := otherIteration(inner, bound, x)
+	if err != nil {
+		return nil, err
 	}
 	ry, err := renameUnionParam(r, x, y)
 	if err != nil {
@@ -181,20 +181,6 @@ func readWriteRaces(ctx context.Context, pr *Prophecy, s *Scope, l *sched.Loop) 
 		return nil, err
 	}
 	// x and y in range, x != y.
-	ys := inner.withParam(y)
-	boundY, err := renameParam(bound, x, y)
-	if err != nil {
-		return nil, err
-	}
-	one := presburger.NewInt(1)
-	xv, yv := varLinear(paramKey(x)), varLinear(paramKey(y))
-	ne, err := lowerDNF(presburger.ParamSpace(ys.Params()), dnf{
-		conj{{e: xv.add(yv, one.Neg()).add(constLinear(-1), one)}},
-		conj{{e: yv.add(xv, one.Neg()).add(constLinear(-1), one)}},
-	}, nil)
-	if err != nil {
-		return nil, err
-	}
 	for _, p := range []*presburger.Map{bound, boundY, ne} {
 		if both, err = both.IntersectParams(p); err != nil {
 			return nil, err
@@ -207,6 +193,29 @@ func readWriteRaces(ctx context.Context, pr *Prophecy, s *Scope, l *sched.Loop) 
 		return nil, err
 	}
 	return both.Simplify(ctx)
+}
+
+// otherIteration names a second iteration y of the loop over x whose range
+// is bound (a parameter set of scope inner), fresh in inner, and returns
+// y's range (bound with x renamed y) and the parameter set x != y.
+func otherIteration(inner *Scope, bound *presburger.Map, x string) (y string, boundY, ne *presburger.Map, err error) {
+	y = x + "'"
+	for inner.isParam(y) {
+		y += "'"
+	}
+	if boundY, err = renameParam(bound, x, y); err != nil {
+		return "", nil, nil, err
+	}
+	one := presburger.NewInt(1)
+	xv, yv := varLinear(paramKey(x)), varLinear(paramKey(y))
+	ne, err = lowerDNF(presburger.ParamSpace(inner.withParam(y).Params()), dnf{
+		conj{{e: xv.add(yv, one.Neg()).add(constLinear(-1), one)}},
+		conj{{e: yv.add(xv, one.Neg()).add(constLinear(-1), one)}},
+	}, nil)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	return y, boundY, ne, nil
 }
 
 // writeConflicts returns the obligations of the write-write conflicts of
@@ -231,21 +240,7 @@ func writeConflicts(ctx context.Context, pr *Prophecy, s *Scope, l *sched.Loop) 
 	if err != nil {
 		return nil, err
 	}
-	y := x + "'"
-	for inner.isParam(y) {
-		y += "'"
-	}
-	ys := inner.withParam(y)
-	boundY, err := renameParam(bound, x, y)
-	if err != nil {
-		return nil, err
-	}
-	one := presburger.NewInt(1)
-	xv, yv := varLinear(paramKey(x)), varLinear(paramKey(y))
-	ne, err := lowerDNF(presburger.ParamSpace(ys.Params()), dnf{
-		conj{{e: xv.add(yv, one.Neg()).add(constLinear(-1), one)}},
-		conj{{e: yv.add(xv, one.Neg()).add(constLinear(-1), one)}},
-	}, nil)
+	y, boundY, ne, err := otherIteration(inner, bound, x)
 	if err != nil {
 		return nil, err
 	}
