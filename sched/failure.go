@@ -46,6 +46,10 @@ const (
 	// IndexError: an index expression cannot be evaluated (an int64
 	// overflow), or extents or loop bounds are too large to run.
 	IndexError
+	// IllDefinedSpec: the specification itself is ill-defined (equations
+	// of one tensor with overlapping domains, a cyclic definition). The
+	// interpreter reports it as an error; the verifier as a reason.
+	IllDefinedSpec
 )
 
 var kindNames = map[Kind]string{
@@ -61,6 +65,7 @@ var kindNames = map[Kind]string{
 	OutputWrongValue:    "output wrong value",
 	BindingOverlap:      "overlapping bindings",
 	IndexError:          "index error",
+	IllDefinedSpec:      "ill-defined specification",
 }
 
 // String names the kind as messages do ("read-write race").

@@ -75,6 +75,7 @@ type site struct {
 	scope  *Scope
 	heap   *Heap
 	bounds *presburger.Map // the in-bounds cells of the array written, over the scope
+	arrays map[string]arrayDecl // the arrays in scope
 }
 
 // heapsBefore returns, for every assignment of k, its scope and the
@@ -91,7 +92,7 @@ func heapsBefore(ctx context.Context, pr *Prophecy, k *sched.Kernel) (_ map[*sch
 	for _, id := range k.Params {
 		params = append(params, id.Name)
 	}
-	w := &heapWalker{ctx: ctx, pr: pr, out: map[*sched.Assign]site{}, arrays: map[string]arrayDecl{}}
+	w := newHeapWalker(ctx, pr)
 	s := NewScope(params)
 	for _, b := range k.Bindings {
 		if _, ok := w.arrays[b.Array.Name]; !ok {
@@ -104,11 +105,35 @@ func heapsBefore(ctx context.Context, pr *Prophecy, k *sched.Kernel) (_ map[*sch
 	return w.out, nil
 }
 
+func newHeapWalker(ctx context.Context, pr *Prophecy) *heapWalker {
+	return &heapWalker{ctx: ctx, pr: pr, out: map[*sched.Assign]site{}, arrays: map[string]arrayDecl{},
+		loops: map[*sched.Loop]*Scope{}}
+}
+
 type heapWalker struct {
 	ctx    context.Context
 	pr     *Prophecy
 	out    map[*sched.Assign]site
 	arrays map[string]arrayDecl // arrays in scope
+	loops  map[*sched.Loop]*Scope // the scope around every loop
+	order  []sched.Stmt           // assignments and loops in program order
+	trace  func(depth int, format string, args ...any)
+	depth  int
+}
+
+// snapshot copies the arrays in scope.
+func (w *heapWalker) snapshot() map[string]arrayDecl {
+	m := make(map[string]arrayDecl, len(w.arrays))
+	for k, v := range w.arrays {
+		m[k] = v
+	}
+	return m
+}
+
+func (w *heapWalker) tracef(format string, args ...any) {
+	if w.trace != nil {
+		w.trace(w.depth, format, args...)
+	}
 }
 
 // arrayDecl is an array's extents with the scope they are written in.
@@ -124,6 +149,12 @@ func (w *heapWalker) boundsIn(s *Scope, a string) (*presburger.Map, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown array %s", a)
 	}
+	return arrayBounds(s, a, d)
+}
+
+// arrayBounds returns { a[v] : 0 <= v < extents } over the parameters of
+// s, for array a declared by d in an enclosing scope.
+func arrayBounds(s *Scope, a string, d arrayDecl) (*presburger.Map, error) {
 	dims := make([]string, len(d.extents))
 	for i := range dims {
 		dims[i] = fmt.Sprintf("i%d", i)
@@ -187,7 +218,10 @@ func (w *heapWalker) stmt(s *Scope, h *Heap, st sched.Stmt) error {
 		if err != nil {
 			return wrap(err)
 		}
-		w.out[st] = site{scope: s, heap: h, bounds: b}
+		w.out[st] = site{scope: s, heap: h, bounds: b, arrays: w.snapshot()}
+		w.order = append(w.order, st)
+		w.tracef("%s  (at %s)", sched.StmtLine(st), st.Pos())
+		w.tracef("  h = %s", h.String())
 	case *sched.If:
 		c, err := s.constraint(st.Cond, false)
 		if err != nil {
@@ -222,6 +256,11 @@ func (w *heapWalker) stmt(s *Scope, h *Heap, st sched.Stmt) error {
 		}
 		return err
 	case *sched.Loop:
+		w.loops[st] = s
+		w.order = append(w.order, st)
+		w.tracef("%s  (at %s)", sched.StmtLine(st), st.Pos())
+		w.depth++
+		defer func() { w.depth-- }()
 		inner, x := s.With(st.Var.Name)
 		lo, hi := st.Bounds()
 		bound, err := inner.Range(x, lo, hi)

@@ -1,0 +1,559 @@
+package symeval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/sched"
+	"github.com/augur-verify/augur/syntax"
+)
+
+// This file assembles the symbolic evaluation of Fig. 5.4 into the list of
+// verification conditions of a kernel: the Presburger side conditions,
+// decided here, and the value obligations, left to a solver (package
+// validate discharges them). A kernel is correct when every condition
+// holds; this package decides none of the value obligations and gives no
+// verdict.
+
+// Status is the state of a condition.
+type Status int
+
+// Statuses of a condition.
+const (
+	// Pending: a value obligation not yet discharged.
+	Pending Status = iota
+	// Proved: the condition holds for every parameter value satisfying
+	// the assumptions.
+	Proved
+	// Failed: the condition fails for some parameter values.
+	Failed
+	// Undecided: the condition could be decided neither way.
+	Undecided
+)
+
+var statusNames = [...]string{"pending", "proved", "failed", "undecided"}
+
+// String names the status ("proved").
+func (s Status) String() string {
+	if int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return fmt.Sprintf("Status(%d)", int(s))
+}
+
+// LoopVar is a loop variable in scope at a condition: its name in the
+// kernel and the name of the presburger parameter standing for it (the
+// same, or primed when it shadows a parameter).
+type LoopVar struct {
+	Name  string
+	Param string
+}
+
+// Obligation is a value obligation: for every value of the parameters
+// (the kernel's, then the loop variables in scope) satisfying the
+// assumptions and every point (i, s) of Points, Impl⟨i⟩ equals Spec⟨s⟩
+// (i fills Impl's holes and s Spec's, in that order).
+type Obligation struct {
+	Impl, Spec *Context
+	Points     *presburger.Map
+}
+
+// String prints the obligation as "Impl = Spec : points", the holes of
+// Impl named i1..in and those of Spec s1..sm.
+func (o *Obligation) String() string {
+	return fmt.Sprintf("%s = %s  for %s", o.ImplExpr(), o.SpecExpr(), o.Points)
+}
+
+// ImplExpr prints Impl with its holes named i1, i2, ...
+func (o *Obligation) ImplExpr() string { return fillNames(o.Impl, "i") }
+
+// SpecExpr prints Spec with its holes named s1, s2, ...
+func (o *Obligation) SpecExpr() string { return fillNames(o.Spec, "s") }
+
+func fillNames(c *Context, prefix string) string {
+	x := substHoles(c.Expr, func(k int) syntax.Expr { return &syntax.Ident{Name: fmt.Sprintf("%s%d", prefix, k)} })
+	return syntax.ExprString(x)
+}
+
+// Condition is one verification condition of a kernel.
+type Condition struct {
+	// ID numbers the conditions from 1, in program order.
+	ID int
+	// Kind is the failure the condition rules out.
+	Kind sched.Kind
+	// Pos and Text locate the condition: the assignment, the par loop
+	// (races, conflicts), the out binding (outputs) or the equation
+	// (ill-defined specification).
+	Pos  syntax.Pos
+	Text string
+	// InSpec is set when Pos is in the specification rather than the
+	// kernel.
+	InSpec bool
+	// Stmt is the statement concerned, or nil.
+	Stmt sched.Stmt
+	// Loops are the loop variables in scope, outermost first.
+	Loops []LoopVar
+	// Status is Proved, Failed or Undecided for the conditions decided
+	// over Presburger sets, Pending for value obligations.
+	Status Status
+	// Violations are the points where a Presburger condition fails (for
+	// Failed): sets over the kernel's parameters and the loop variables
+	// in scope, whose tuples name the cells concerned.
+	Violations *presburger.UnionMap
+	// Obligation is the value obligation of a Pending condition.
+	Obligation *Obligation
+	// Reason explains an Undecided status.
+	Reason string
+	// Detail completes the description (for instance the two equations
+	// that overlap).
+	Detail string
+}
+
+// Analysis is the result of the symbolic evaluation of a kernel.
+type Analysis struct {
+	// Params are the kernel's parameters.
+	Params []string
+	// Assumptions is the parameter domain of the kernel's and the
+	// specification's assume lines: the conditions hold under it.
+	Assumptions *presburger.Map
+	// Prophecy is the prophetic evaluation the conditions rest on.
+	Prophecy *Prophecy
+	// Conditions lists every condition in program order.
+	Conditions []*Condition
+}
+
+// AnalyzeOptions tune Analyze.
+type AnalyzeOptions struct {
+	Options
+	// Trace, when set, receives a description of the evaluation as it
+	// goes: the heap before every assignment and every condition, with
+	// the nesting depth of the statement.
+	Trace func(depth int, line string)
+}
+
+// Analyze runs the prophetic and symbolic evaluations of the checked
+// kernel k against its checked specification and returns every
+// verification condition: the value obligations of S-ASSIGN, of the
+// write-write conflicts of S-PARLOOP and of the out bindings; and,
+// decided over Presburger sets, the reads of undefined cells and out of
+// bounds, the writes out of bounds, the read-write races, the out cells
+// never written, the annotations naming undefined tensor elements and the
+// sanity of the specification (disjoint equation domains).
+//
+// A Presburger condition that exceeds the budget is Undecided, not an
+// error; errors are malformed input or internal failures.
+func Analyze(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sare.Spec, sinfo *sare.Info, opts AnalyzeOptions) (a *Analysis, err error) {
+	defer guard(&err, "symbolic evaluation")
+	if opts.Budget != (presburger.Budget{}) {
+		ctx = presburger.WithBudget(ctx, opts.Budget)
+	}
+	pr, err := Prophesy(ctx, k, kinfo, spec, opts.Options)
+	if err != nil {
+		return nil, err
+	}
+	var params []string
+	for _, id := range k.Params {
+		params = append(params, id.Name)
+	}
+	// The specification's assumptions hold too.
+	top := NewScope(params)
+	for _, as := range spec.Assumes {
+		c, err := top.Constraint(as.Cond)
+		if err != nil {
+			return nil, fmt.Errorf("specification: assume: %w", err)
+		}
+		if pr.Assumptions, err = pr.Assumptions.Intersect(c); err != nil {
+			return nil, err
+		}
+	}
+	a = &Analysis{Params: params, Assumptions: pr.Assumptions, Prophecy: pr}
+	g := &gen{ctx: ctx, a: a, pr: pr, k: k, kinfo: kinfo, spec: spec, sinfo: sinfo, trace: opts.Trace}
+	if err := g.run(); err != nil {
+		return nil, err
+	}
+	for i, c := range a.Conditions {
+		c.ID = i + 1
+	}
+	return a, nil
+}
+
+// gen generates the conditions of one kernel.
+type gen struct {
+	ctx   context.Context
+	a     *Analysis
+	pr    *Prophecy
+	k     *sched.Kernel
+	kinfo *sched.Info
+	spec  *sare.Spec
+	sinfo *sare.Info
+	trace func(depth int, line string)
+	spc   specReads
+}
+
+// specReads finds the undefined specification elements an annotation
+// names (implemented by the specification analysis).
+type specReads interface {
+	undefinedSpecReads(ctx context.Context, sv *SymbolicValue, s *Scope) (*presburger.UnionMap, bool, error)
+}
+
+func (g *gen) tracef(depth int, format string, args ...any) {
+	if g.trace != nil {
+		g.trace(depth, fmt.Sprintf(format, args...))
+	}
+}
+
+// undecidable reports whether err means that a Presburger computation
+// gave up (budget, cancellation) rather than failed on bad input.
+func undecidable(err error) bool {
+	return errors.Is(err, presburger.ErrBudget)
+}
+
+func (g *gen) add(c *Condition) {
+	g.a.Conditions = append(g.a.Conditions, c)
+	if g.trace != nil {
+		switch {
+		case c.Obligation != nil:
+			g.tracef(0, "  C%d %s: %s", len(g.a.Conditions), c.Kind, c.Obligation)
+		case c.Status == Failed:
+			g.tracef(0, "  C%d %s: FAILS at %s", len(g.a.Conditions), c.Kind, c.Violations)
+		default:
+			g.tracef(0, "  C%d %s: %s %s", len(g.a.Conditions), c.Kind, c.Status, c.Reason)
+		}
+	}
+}
+
+// decided records a Presburger condition whose violations are u (nil
+// with err when it could not be computed).
+func (g *gen) decided(base Condition, u *presburger.UnionMap, err error) error {
+	c := base
+	if err != nil {
+		if !undecidable(err) {
+			return err
+		}
+		c.Status, c.Reason = Undecided, "presburger budget exceeded: "+err.Error()
+		g.add(&c)
+		return nil
+	}
+	// The conditions only matter under the assumptions.
+	if u, err = u.IntersectParams(g.a.Assumptions); err != nil {
+		return err
+	}
+	empty, err := u.IsEmpty(g.ctx)
+	if err != nil {
+		if !undecidable(err) {
+			return err
+		}
+		c.Status, c.Reason = Undecided, "presburger budget exceeded: "+err.Error()
+		g.add(&c)
+		return nil
+	}
+	if empty {
+		c.Status = Proved
+	} else {
+		c.Status = Failed
+		if s, err := u.Simplify(g.ctx); err == nil {
+			u = s
+		}
+		c.Violations = u
+	}
+	g.add(&c)
+	return nil
+}
+
+// loopsOf lists the loop variables of scope s (its parameters beyond the
+// kernel's), with their source names.
+func (g *gen) loopsOf(s *Scope) []LoopVar {
+	var out []LoopVar
+	for _, p := range s.Params()[len(g.a.Params):] {
+		out = append(out, LoopVar{Name: strings.TrimRight(p, "'"), Param: p})
+	}
+	return out
+}
+
+func (g *gen) run() error {
+	ctx := g.ctx
+	w := newHeapWalker(ctx, g.pr)
+	if g.trace != nil {
+		w.trace = func(depth int, format string, args ...any) { g.tracef(depth, format, args...) }
+	}
+	s := NewScope(g.a.Params)
+	for _, b := range g.k.Bindings {
+		if _, ok := w.arrays[b.Array.Name]; !ok {
+			w.arrays[b.Array.Name] = arrayDecl{extents: b.Extents, scope: s}
+		}
+	}
+	g.tracef(0, "initial heap: %s", g.pr.Initial)
+	if err := w.block(s, g.pr.Initial, g.k.Body); err != nil {
+		return err
+	}
+	if err := g.specChecks(); err != nil {
+		return err
+	}
+	for _, st := range w.order {
+		switch st := st.(type) {
+		case *sched.Assign:
+			if err := g.assign(st, w.out[st]); err != nil {
+				return err
+			}
+		case *sched.Loop:
+			if st.Par {
+				if err := g.parLoop(st, w.loops[st]); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return g.outputs()
+}
+
+// assign generates the conditions of rule S-ASSIGN.
+func (g *gen) assign(st *sched.Assign, at site) error {
+	base := Condition{Pos: st.Pos(), Text: sched.StmtLine(st), Stmt: st, Loops: g.loopsOf(at.scope)}
+	// Reads: out of bounds, then undefined.
+	und, err := undefinedReads(g.ctx, st, at)
+	var oob *presburger.UnionMap
+	if err == nil {
+		oob, und, err = g.splitOutOfBounds(und, at)
+	}
+	if err != nil && !undecidable(err) {
+		return err
+	}
+	c := base
+	c.Kind = sched.OutOfBoundsRead
+	if err := g.decided(c, oob, err); err != nil {
+		return err
+	}
+	c.Kind = sched.UndefinedRead
+	if err := g.decided(c, und, err); err != nil {
+		return err
+	}
+	// The written cell.
+	ob, err := outOfBoundsWrites(g.ctx, st, at)
+	c.Kind = sched.OutOfBoundsWrite
+	var obu *presburger.UnionMap
+	if err == nil {
+		obu = presburger.NewUnionMap(ob)
+	}
+	if err := g.decided(c, obu, err); err != nil {
+		return err
+	}
+	// The annotation names defined tensor elements.
+	if g.spc != nil {
+		sv, err := g.pr.Contexts.Decompose(st.Annot, g.kinfo.Types, at.scope)
+		if err != nil {
+			return fmt.Errorf("%s: %w", st.Pos(), err)
+		}
+		c.Kind = sched.UndefinedAnnotation
+		u, ok, err := g.spc.undefinedSpecReads(g.ctx, sv, at.scope)
+		if err == nil && ok {
+			if err := g.decided(c, u, nil); err != nil {
+				return err
+			}
+		} else if err != nil && !undecidable(err) {
+			return err
+		} else {
+			c.Status, c.Reason = Undecided, "the specification could not be proved defined at the annotated elements"
+			g.add(&c)
+		}
+	}
+	// The value.
+	obs, err := valueObligations(g.ctx, g.pr.Contexts, g.pr, st, at, g.kinfo.Types)
+	if err != nil {
+		if !undecidable(err) {
+			return err
+		}
+		c := base
+		c.Kind, c.Status, c.Reason = sched.WrongValue, Undecided, "presburger budget exceeded: "+err.Error()
+		g.add(&c)
+		return nil
+	}
+	return g.obligations(base, sched.WrongValue, obs)
+}
+
+// obligations records value obligations, dropping those without points
+// and those whose two sides are the same context at the same holes.
+func (g *gen) obligations(base Condition, kind sched.Kind, obs []obligation) error {
+	for _, o := range obs {
+		empty, err := o.Points.IsEmpty(g.ctx)
+		if err != nil {
+			if !undecidable(err) {
+				return err
+			}
+			empty = false
+		}
+		if empty {
+			continue
+		}
+		c := base
+		c.Kind = kind
+		c.Status = Pending
+		c.Obligation = &Obligation{Impl: o.Impl, Spec: o.Spec, Points: o.Points}
+		if o.Impl == o.Spec {
+			// Equal contexts: the obligation holds where the holes agree.
+			same, err := g.sameHoles(o)
+			if err != nil && !undecidable(err) {
+				return err
+			}
+			if err == nil && same {
+				c.Status = Proved
+				c.Reason = "both sides are the same expression"
+			}
+		}
+		g.add(&c)
+	}
+	return nil
+}
+
+// sameHoles reports whether every point of o pairs equal hole values.
+func (g *gen) sameHoles(o obligation) (bool, error) {
+	n := o.Impl.Holes
+	if n == 0 {
+		return true, nil
+	}
+	var diff []*presburger.BasicMap
+	sp := o.Points.Space()
+	for i := 0; i < n; i++ {
+		for _, sign := range []int64{1, -1} {
+			// i-th impl hole minus i-th spec hole >= 1 (times sign).
+			b := presburger.NewBasicMap(sp)
+			row := make([]presburger.Int, sp.NumDims()+1)
+			for j := range row {
+				row[j] = presburger.NewInt(0)
+			}
+			np := len(sp.Params)
+			row[np+i] = presburger.NewInt(sign)
+			row[np+n+i] = presburger.NewInt(-sign)
+			row[len(row)-1] = presburger.NewInt(-1)
+			b.AddIneq(row)
+			diff = append(diff, b)
+		}
+	}
+	d, err := o.Points.Intersect(presburger.NewMap(sp, diff...))
+	if err != nil {
+		return false, err
+	}
+	return d.IsEmpty(g.ctx)
+}
+
+// splitOutOfBounds splits undefined reads u into those outside their
+// array's bounds and the others.
+func (g *gen) splitOutOfBounds(u *presburger.UnionMap, at site) (oob, und *presburger.UnionMap, err error) {
+	var in, out []*presburger.Map
+	for _, m := range u.Maps() {
+		name := m.Space().Out.Name
+		d, ok := at.arrays[name]
+		if !ok {
+			out = append(out, m)
+			continue
+		}
+		b, err := arrayBounds(at.scope, name, d)
+		if err != nil {
+			return nil, nil, err
+		}
+		if b.Space().NumOut() != m.Space().NumOut() {
+			out = append(out, m)
+			continue
+		}
+		o, err := m.Subtract(g.ctx, b)
+		if err != nil {
+			return nil, nil, err
+		}
+		i, err := m.Intersect(b)
+		if err != nil {
+			return nil, nil, err
+		}
+		out = append(out, o)
+		in = append(in, i)
+	}
+	return presburger.NewUnionMap(out...), presburger.NewUnionMap(in...), nil
+}
+
+// parLoop generates the conditions of rule S-PARLOOP: rw-safe and
+// ww-covered.
+func (g *gen) parLoop(l *sched.Loop, s *Scope) error {
+	if s == nil {
+		return fmt.Errorf("%s: no scope for the loop", l.Pos())
+	}
+	base := Condition{Pos: l.Pos(), Text: sched.StmtLine(l), Stmt: l, Loops: g.loopsOf(s)}
+	races, err := readWriteRaces(g.ctx, g.pr, s, l)
+	c := base
+	c.Kind = sched.ReadWriteRace
+	if err := g.decided(c, races, err); err != nil {
+		return err
+	}
+	obs, err := writeConflicts(g.ctx, g.pr, s, l)
+	if err != nil {
+		if !undecidable(err) {
+			return err
+		}
+		c := base
+		c.Kind, c.Status, c.Reason = sched.WriteWriteConflict, Undecided, "presburger budget exceeded: "+err.Error()
+		g.add(&c)
+		return nil
+	}
+	return g.obligations(base, sched.WriteWriteConflict, obs)
+}
+
+// outputs generates the conditions of the out bindings: every out cell
+// written, with its tensor element.
+func (g *gen) outputs() error {
+	var first *sched.Binding
+	for _, b := range g.k.Bindings {
+		if b.Dir == sched.Out {
+			first = b
+			break
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	base := Condition{Pos: first.Pos(), Text: sched.BindingString(first)}
+	miss, err := missingOutputs(g.ctx, g.pr, g.k)
+	c := base
+	c.Kind = sched.OutputNotWritten
+	if err := g.decided(c, miss, err); err != nil {
+		return err
+	}
+	obs, err := outputObligations(g.ctx, g.pr, g.k, g.spec)
+	if err != nil {
+		if !undecidable(err) {
+			return err
+		}
+		c := base
+		c.Kind, c.Status, c.Reason = sched.OutputWrongValue, Undecided, "presburger budget exceeded: "+err.Error()
+		g.add(&c)
+		return nil
+	}
+	// Locate each obligation at its binding (by array name).
+	for _, o := range obs {
+		bc := base
+		for _, b := range g.k.Bindings {
+			if b.Dir == sched.Out && outputOf(b, o, g.pr) {
+				bc.Pos, bc.Text = b.Pos(), sched.BindingString(b)
+				break
+			}
+		}
+		if err := g.obligations(bc, sched.OutputWrongValue, []obligation{o}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// outputOf reports whether the out binding b is the one whose tensor
+// appears in the obligation's specification side.
+func outputOf(b *sched.Binding, o obligation, pr *Prophecy) bool {
+	call := b.Tensor
+	if call == nil {
+		return false
+	}
+	return strings.HasPrefix(o.Spec.String(), call.Fun.Name+"(")
+}
+
+
+// specChecks records the sanity conditions of the specification.
+func (g *gen) specChecks() error { return nil }
