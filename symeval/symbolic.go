@@ -74,7 +74,7 @@ func renameHeapParam(h *Heap, x, z string) (*Heap, error) {
 type site struct {
 	scope  *Scope
 	heap   *Heap
-	bounds *presburger.Map // the in-bounds cells of the array written, over the scope
+	bounds *presburger.Map      // the in-bounds cells of the array written, over the scope
 	arrays map[string]arrayDecl // the arrays in scope
 }
 
@@ -114,7 +114,7 @@ type heapWalker struct {
 	ctx    context.Context
 	pr     *Prophecy
 	out    map[*sched.Assign]site
-	arrays map[string]arrayDecl // arrays in scope
+	arrays map[string]arrayDecl   // arrays in scope
 	loops  map[*sched.Loop]*Scope // the scope around every loop
 	order  []sched.Stmt           // assignments and loops in program order
 	trace  func(depth int, format string, args ...any)

@@ -554,6 +554,5 @@ func outputOf(b *sched.Binding, o obligation, pr *Prophecy) bool {
 	return strings.HasPrefix(o.Spec.String(), call.Fun.Name+"(")
 }
 
-
 // specChecks records the sanity conditions of the specification.
 func (g *gen) specChecks() error { return nil }
