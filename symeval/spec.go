@@ -1,0 +1,1119 @@
+package symeval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/syntax"
+)
+
+// This file checks, before the verifier uses a specification's equations
+// as rewrite rules (seed 002, section 6.2: the SARE becomes mutually
+// recursive functions, whose well-definedness the prototype assumed without
+// checking), that the specification is well defined over every parameter
+// value satisfying its assume lines:
+//
+//  1. Overlap: two equations of one tensor never share a point.
+//  2. Defined sets: the points of each computed tensor whose equation only
+//     reads points that are themselves in the defined sets (the greatest
+//     fixpoint of that condition, found by iterated removal).
+//  3. Well-foundedness: the dependences between defined points admit no
+//     infinite descending chain (no cycle, no infinite descent), proved by
+//     a lexicographic ranking function.
+//
+// 2 and 3 together make every point of a defined set truly defined: by
+// well-founded induction on the dependences, a defined point lies in exactly
+// one equation's domain and everything that equation reads there is an input
+// (defined everywhere) or a defined point, defined by induction. Whatever is
+// not proven is reported, never assumed.
+//
+// In presburger objects a tensor T of rank n is the tuple T[x1, ..., xn],
+// with the specification's parameters as parameters.
+
+// specRounds bounds the rounds of the defined-set fixpoint iteration.
+const specRounds = 8
+
+// specIssueKind classifies a specIssue.
+type specIssueKind int
+
+const (
+	// specOverlap: two equations of one tensor share points.
+	specOverlap specIssueKind = iota
+	// specCycle: a point depends on itself.
+	specCycle
+	// specUnfounded: the dependences could not be proven well founded
+	// (or the defined sets could not be computed).
+	specUnfounded
+	// specUndefinedRead: an equation reads, at some points of its domain,
+	// points outside every defined set; those points are undefined.
+	specUndefinedRead
+)
+
+func (k specIssueKind) String() string {
+	switch k {
+	case specOverlap:
+		return "overlap"
+	case specCycle:
+		return "cycle"
+	case specUnfounded:
+		return "unfounded"
+	case specUndefinedRead:
+		return "undefined read"
+	}
+	return fmt.Sprintf("specIssueKind(%d)", int(k))
+}
+
+// specIssue is one problem found in a specification.
+type specIssue struct {
+	Kind   specIssueKind
+	Tensor string
+	// Eq holds the indices (in Tensor.Eqs) of the equations involved, the
+	// second -1 when only one is (both -1 when the issue concerns a group
+	// of tensors as a whole).
+	Eq   [2]int
+	Pos  syntax.Pos // position of the (second) equation involved, if any
+	Text string     // that equation's canonical text (sare printer)
+	// Points are the offending points, a set over the parameters in
+	// Tensor's tuple; nil when the check could not tell (budget, no
+	// ranking found). An issue is never reported with an empty set.
+	Points *presburger.Map
+	// Definite: the specification is certainly ill-defined (the verdict
+	// is invalid); otherwise something is merely unproven (unknown), or,
+	// for specUndefinedRead, only matters if a kernel needs those points.
+	Definite bool
+	Msg      string
+}
+
+func (i specIssue) String() string {
+	s := fmt.Sprintf("%s: %s", i.Kind, i.Msg)
+	if i.Pos.IsValid() {
+		s = fmt.Sprintf("%s: %s (%s)", i.Pos, s, i.Text)
+	}
+	return s
+}
+
+// specAnalysis is what the verifier knows about a specification, computed
+// by analyzeSpec.
+type specAnalysis struct {
+	spec   *sare.Spec
+	params []string
+	// assume is the parameter domain of the spec's assume lines.
+	assume *presburger.Map
+	// domains maps every computed tensor T to the union of its equations'
+	// domains under assume, a set { T[x1..xn] : ... } over params.
+	domains map[string]*presburger.Map
+	// defined maps every computed tensor to the points proven defined
+	// (a subset of its domain, under assume), or to nil when unproven.
+	defined map[string]*presburger.Map
+	issues  []specIssue
+}
+
+// definite reports whether some issue makes the specification certainly
+// ill-defined.
+func (a *specAnalysis) definite() bool {
+	for _, i := range a.issues {
+		if i.Definite {
+			return true
+		}
+	}
+	return false
+}
+
+// specTensor is a computed tensor under analysis.
+type specTensor struct {
+	t      *sare.Tensor
+	space  presburger.Space // { T[x1..xn] } over the parameters
+	eqs    []*specEq
+	failed bool // defined set unproven
+	def    *presburger.Map
+}
+
+// specEq is one equation under analysis.
+type specEq struct {
+	index int
+	eq    *sare.Equation
+	dom   *presburger.Map // its domain under assume
+	start *presburger.Map // dom without the points of other equations
+	def   *presburger.Map // the points still believed defined
+	reads []specRead
+}
+
+// specRead is one access of an equation's right-hand side to a computed
+// tensor: { T[x] -> U[y] : x in dom, y = args(x) }, a function total on
+// the equation's domain.
+type specRead struct {
+	tensor string
+	acc    *presburger.Map
+}
+
+// specAnalyzer carries the state of analyzeSpec.
+type specAnalyzer struct {
+	ctx     context.Context
+	a       *specAnalysis
+	tensors map[string]*specTensor
+	order   []string // computed tensors in declaration order
+}
+
+// analyzeSpec checks that the checked specification spec (info is
+// sare.Check's result) is well defined under its assumptions: equations
+// of one tensor are disjoint (overlap issues, definite), the defined sets
+// of the computed tensors (points in exactly one equation's domain whose
+// reads are all defined, undefinedRead issues for the points removed), and
+// the well-foundedness of the dependences between defined points (cycle
+// issues, definite; unfounded issues when no ranking is found). It fails
+// only on a malformed specification or a cancelled context; budget
+// exhaustion (ctx's presburger budget) becomes an issue that is not
+// definite, and leaves the tensors concerned without defined set.
+func analyzeSpec(ctx context.Context, spec *sare.Spec, info *sare.Info) (_ *specAnalysis, err error) {
+	defer guard(&err, "specification analysis")
+	if spec == nil || info == nil {
+		return nil, fmt.Errorf("specification analysis: missing specification or check information")
+	}
+	an := &specAnalyzer{ctx: ctx, tensors: map[string]*specTensor{}, a: &specAnalysis{spec: spec,
+		domains: map[string]*presburger.Map{}, defined: map[string]*presburger.Map{}}}
+	a := an.a
+	for _, p := range spec.Params {
+		a.params = append(a.params, p.Name)
+	}
+	if err := an.build(); err != nil {
+		return nil, err
+	}
+	if err := an.overlaps(); err != nil {
+		return nil, err
+	}
+	if err := an.fixpoint(); err != nil {
+		return nil, err
+	}
+	if err := an.wellFounded(); err != nil {
+		return nil, err
+	}
+	for _, name := range an.order {
+		st := an.tensors[name]
+		if st.failed {
+			a.defined[name] = nil
+		} else {
+			a.defined[name] = st.def
+		}
+	}
+	return a, nil
+}
+
+// isBudget reports whether err is a budget exhaustion (an issue, not an
+// error).
+func isBudget(err error) bool { return errors.Is(err, presburger.ErrBudget) }
+
+// unproven records that a check ran out of budget or found no proof.
+func (an *specAnalyzer) unproven(kind specIssueKind, st *specTensor, eq int, msg string) {
+	is := specIssue{Kind: kind, Tensor: st.t.Name.Name, Eq: [2]int{eq, -1}, Msg: msg}
+	if eq >= 0 {
+		is.Pos, is.Text = st.t.Eqs[eq].Pos(), st.t.Eqs[eq].String()
+	}
+	an.a.issues = append(an.a.issues, is)
+}
+
+// paramBindings returns the lookup of the specification's parameters.
+func (an *specAnalyzer) lookup(vars []*syntax.Ident, key func(int) string) func(string) (binding, bool) {
+	return func(name string) (binding, bool) {
+		// Equation variables shadow parameters, as in the evaluator.
+		for k, v := range vars {
+			if v.Name == name {
+				return binding{key: key(k)}, true
+			}
+		}
+		if an.a.spec.IsParam(name) {
+			return binding{key: paramKey(name)}, true
+		}
+		return binding{}, false
+	}
+}
+
+// tensorSpace returns the set space { T[x1..xn] } of a tensor.
+func (an *specAnalyzer) tensorSpace(t *sare.Tensor) presburger.Space {
+	dims := make([]string, t.Rank())
+	seen := map[string]bool{}
+	for i := range dims {
+		d := fmt.Sprintf("x%d", i+1)
+		if i < len(t.Vars) && !an.a.spec.IsParam(t.Vars[i].Name) && !seen[t.Vars[i].Name] {
+			d = t.Vars[i].Name
+		}
+		seen[d] = true
+		dims[i] = d
+	}
+	return presburger.SetSpace(an.a.params, presburger.FlatTuple(t.Name.Name, dims...))
+}
+
+// tensorAccesses returns the tensor accesses of a value expression,
+// nested ones (inside select, casts, calls) included, in source order.
+func tensorAccesses(x syntax.Expr, spec *sare.Spec) []*syntax.Call {
+	var out []*syntax.Call
+	syntax.Inspect(x, func(e syntax.Expr) bool {
+		if c, ok := e.(*syntax.Call); ok && spec.Tensor(c.Fun.Name) != nil {
+			out = append(out, c)
+		}
+		return true
+	})
+	return out
+}
+
+// build translates the assumptions, the equations' domains and their
+// accesses to computed tensors.
+func (an *specAnalyzer) build() error {
+	a, spec := an.a, an.a.spec
+	ptr := &translator{lookup: an.lookup(nil, nil)}
+	a.assume = presburger.Universe(presburger.ParamSpace(a.params))
+	for _, as := range spec.Assumes {
+		d, err := ptr.cond(as.Cond, false)
+		if err != nil {
+			return fmt.Errorf("%s: assume: %w", as.Pos, err)
+		}
+		c, err := lowerDNF(presburger.ParamSpace(a.params), d, nil)
+		if err != nil {
+			return fmt.Errorf("%s: assume: %w", as.Pos, err)
+		}
+		if a.assume, err = a.assume.Intersect(c); err != nil {
+			return fmt.Errorf("%s: assume: %w", as.Pos, err)
+		}
+	}
+	for _, t := range spec.Tensors {
+		if t.Input || an.tensors[t.Name.Name] != nil {
+			continue
+		}
+		st := &specTensor{t: t, space: an.tensorSpace(t)}
+		an.tensors[t.Name.Name] = st
+		an.order = append(an.order, t.Name.Name)
+		dom := presburger.Empty(st.space)
+		for i, eq := range t.Eqs {
+			se, err := an.equation(st, i, eq)
+			if err != nil {
+				return fmt.Errorf("%s: %s: %w", eq.Pos(), eq, err)
+			}
+			st.eqs = append(st.eqs, se)
+			if dom, err = dom.Union(se.dom); err != nil {
+				return err
+			}
+		}
+		dom, err := an.tidy(dom)
+		if err != nil {
+			if !isBudget(err) {
+				return err
+			}
+			// Keep the unsimplified union: it has the same points.
+			an.unproven(specUnfounded, st, -1, fmt.Sprintf("simplifying the domain of %s: %v", t.Name.Name, err))
+		}
+		a.domains[t.Name.Name] = dom
+	}
+	return nil
+}
+
+// equation translates one equation of st.
+func (an *specAnalyzer) equation(st *specTensor, i int, eq *sare.Equation) (*specEq, error) {
+	if len(eq.Vars) != st.t.Rank() {
+		return nil, fmt.Errorf("%d variables for %d dimensions", len(eq.Vars), st.t.Rank())
+	}
+	where := dnfTrue()
+	if eq.Where != nil {
+		var err error
+		if where, err = (&translator{lookup: an.lookup(eq.Vars, outKey)}).cond(eq.Where, false); err != nil {
+			return nil, err
+		}
+	}
+	dom, err := lowerDNF(st.space, where, nil)
+	if err != nil {
+		return nil, err
+	}
+	if dom, err = dom.IntersectParams(an.a.assume); err != nil {
+		return nil, err
+	}
+	se := &specEq{index: i, eq: eq, dom: dom}
+	// The accesses, over the map space T[x] -> U[y].
+	in := &translator{lookup: an.lookup(eq.Vars, inKey)}
+	var inWhere dnf = dnfTrue()
+	if eq.Where != nil {
+		if inWhere, err = in.cond(eq.Where, false); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range tensorAccesses(eq.RHS, an.a.spec) {
+		u := an.a.spec.Tensor(c.Fun.Name)
+		if u.Input {
+			continue // inputs are defined everywhere
+		}
+		if len(c.Args) != u.Rank() {
+			return nil, fmt.Errorf("%s: %d indices for %s of rank %d", c.Pos(), len(c.Args), u.Name.Name, u.Rank())
+		}
+		keys := make([]string, len(c.Args))
+		pws := make([]pwExpr, len(c.Args))
+		for k, x := range c.Args {
+			keys[k] = outKey(k)
+			if pws[k], err = in.index(x); err != nil {
+				return nil, err
+			}
+		}
+		d, err := equalities(keys, pws)
+		if err != nil {
+			return nil, err
+		}
+		if d, err = d.and(inWhere); err != nil {
+			return nil, err
+		}
+		usp := an.tensorSpace(u)
+		sp := presburger.MapSpace(an.a.params, st.space.Out, usp.Out)
+		acc, err := lowerDNF(sp, d, nil)
+		if err != nil {
+			return nil, err
+		}
+		if acc, err = acc.IntersectParams(an.a.assume); err != nil {
+			return nil, err
+		}
+		se.reads = append(se.reads, specRead{tensor: u.Name.Name, acc: acc})
+	}
+	return se, nil
+}
+
+// tidy simplifies and coalesces m.
+func (an *specAnalyzer) tidy(m *presburger.Map) (*presburger.Map, error) {
+	m, err := m.Simplify(an.ctx)
+	if err != nil {
+		return nil, err
+	}
+	return presburger.Coalesce(an.ctx, m)
+}
+
+// empty tests emptiness; a budget exhaustion is reported as err.
+func (an *specAnalyzer) empty(m *presburger.Map) (bool, error) { return m.IsEmpty(an.ctx) }
+
+// overlaps reports the points shared by two equations of a tensor and
+// sets each equation's starting defined set: its domain without the
+// points of the other equations.
+func (an *specAnalyzer) overlaps() error {
+	for _, name := range an.order {
+		st := an.tensors[name]
+		for _, se := range st.eqs {
+			se.start = se.dom
+		}
+		for i := 0; i < len(st.eqs); i++ {
+			for j := i + 1; j < len(st.eqs); j++ {
+				ei, ej := st.eqs[i], st.eqs[j]
+				o, err := ei.dom.Intersect(ej.dom)
+				if err != nil {
+					return err
+				}
+				o, err = an.tidy(o)
+				var empty bool
+				if err == nil {
+					empty, err = an.empty(o)
+				}
+				if err != nil {
+					if !isBudget(err) {
+						return err
+					}
+					st.failed = true
+					an.a.issues = append(an.a.issues, specIssue{Kind: specOverlap, Tensor: name, Eq: [2]int{i, j},
+						Pos: ej.eq.Pos(), Text: ej.eq.String(),
+						Msg: fmt.Sprintf("could not decide whether equations %d and %d of %s overlap: %v", i+1, j+1, name, err)})
+					continue
+				}
+				if empty {
+					continue
+				}
+				an.a.issues = append(an.a.issues, specIssue{Kind: specOverlap, Tensor: name, Eq: [2]int{i, j},
+					Pos: ej.eq.Pos(), Text: ej.eq.String(), Points: o, Definite: true,
+					Msg: fmt.Sprintf("the domains of equations %d (at %s) and %d of %s overlap at %s", i+1, ei.eq.Pos(), j+1, name, o)})
+				// The shared points are defined by neither equation.
+				if ei.start, err = ei.start.Subtract(an.ctx, o); err == nil {
+					ej.start, err = ej.start.Subtract(an.ctx, o)
+				}
+				if err != nil {
+					if !isBudget(err) {
+						return err
+					}
+					st.failed = true
+					an.unproven(specOverlap, st, j, fmt.Sprintf("removing the overlap of equations %d and %d of %s: %v", i+1, j+1, name, err))
+				}
+			}
+		}
+		for _, se := range st.eqs {
+			se.def = se.start
+		}
+	}
+	return nil
+}
+
+// readers returns, for every computed tensor, the tensors whose
+// equations (syntactically) read it.
+func (an *specAnalyzer) readers() map[string][]string {
+	out := map[string][]string{}
+	for _, name := range an.order {
+		seen := map[string]bool{}
+		for _, se := range an.tensors[name].eqs {
+			for _, r := range se.reads {
+				if !seen[r.tensor] {
+					seen[r.tensor] = true
+					out[r.tensor] = append(out[r.tensor], name)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// propagateFailures marks failed every tensor that (transitively) reads
+// a failed one: its defined set rests on an unproven one.
+func (an *specAnalyzer) propagateFailures() {
+	rd := an.readers()
+	var work []string
+	for _, name := range an.order {
+		if an.tensors[name].failed {
+			work = append(work, name)
+		}
+	}
+	for len(work) > 0 {
+		u := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, t := range rd[u] {
+			if st := an.tensors[t]; !st.failed {
+				st.failed = true
+				work = append(work, t)
+			}
+		}
+	}
+}
+
+// union returns the union of the equations' current defined sets.
+func (an *specAnalyzer) union(st *specTensor) (*presburger.Map, error) {
+	d := presburger.Empty(st.space)
+	for _, se := range st.eqs {
+		var err error
+		if d, err = d.Union(se.def); err != nil {
+			return nil, err
+		}
+	}
+	return an.tidy(d)
+}
+
+// fixpoint computes the defined sets: starting from the equations'
+// domains (without overlaps), it removes, round after round, the points
+// where an equation reads a computed tensor outside that tensor's current
+// defined set, until nothing changes (the greatest fixpoint) or
+// specRounds rounds have passed. Points removed are undefined (by
+// induction on the rounds: each reads an undefined point); they are
+// reported as undefinedRead issues, which only matter if a kernel needs
+// them.
+func (an *specAnalyzer) fixpoint() error {
+	an.propagateFailures()
+	// fail marks st unproven after a budget exhaustion.
+	fail := func(st *specTensor, what string, err error) error {
+		if !isBudget(err) {
+			return err
+		}
+		st.failed = true
+		an.unproven(specUnfounded, st, -1, fmt.Sprintf("%s of %s: %v", what, st.t.Name.Name, err))
+		return nil
+	}
+	for _, name := range an.order {
+		st := an.tensors[name]
+		if st.failed {
+			continue
+		}
+		d, err := an.union(st)
+		if err != nil {
+			if err := fail(st, "defined set", err); err != nil {
+				return err
+			}
+			continue
+		}
+		st.def = d
+	}
+	an.propagateFailures()
+	changed := map[string]bool{}
+	converged := false
+	for round := 0; round < specRounds && !converged; round++ {
+		// Jacobi iteration: every equation is restricted against the
+		// sets of the previous round.
+		next := map[*specEq]*presburger.Map{}
+		for _, name := range an.order {
+			st := an.tensors[name]
+			if st.failed {
+				continue
+			}
+			for _, se := range st.eqs {
+				d := se.def
+				var err error
+				for _, r := range se.reads {
+					var ok *presburger.Map // { x : args(x) in D_U }
+					if ok, err = an.tensors[r.tensor].def.Preimage(r.acc); err != nil {
+						break
+					}
+					if d, err = d.Intersect(ok); err != nil {
+						break
+					}
+				}
+				if err == nil {
+					d, err = an.tidy(d)
+				}
+				if err != nil {
+					if err := fail(st, "restricting the defined set", err); err != nil {
+						return err
+					}
+					break
+				}
+				next[se] = d
+			}
+		}
+		an.propagateFailures()
+		changed = map[string]bool{}
+		converged = true
+		for _, name := range an.order {
+			st := an.tensors[name]
+			if st.failed {
+				continue
+			}
+			for _, se := range st.eqs {
+				se.def = next[se]
+			}
+			d, err := an.union(st)
+			var same bool
+			if err == nil {
+				// d ⊆ st.def by construction: equal iff st.def ⊆ d.
+				same, err = st.def.IsSubset(an.ctx, d)
+			}
+			if err != nil {
+				if err := fail(st, "comparing the defined set", err); err != nil {
+					return err
+				}
+				continue
+			}
+			if !same {
+				changed[name] = true
+				converged = false
+			}
+			st.def = d
+		}
+		an.propagateFailures()
+	}
+	if !converged {
+		for _, name := range an.order {
+			if st := an.tensors[name]; changed[name] && !st.failed {
+				st.failed = true
+				an.unproven(specUnfounded, st, -1, fmt.Sprintf("the defined set of %s did not reach a fixpoint in %d rounds", name, specRounds))
+			}
+		}
+		an.propagateFailures()
+	}
+	// Report the points removed.
+	for _, name := range an.order {
+		st := an.tensors[name]
+		if st.failed {
+			continue
+		}
+		for _, se := range st.eqs {
+			gone, err := se.start.Subtract(an.ctx, se.def)
+			var empty bool
+			if err == nil {
+				if gone, err = an.tidy(gone); err == nil {
+					empty, err = an.empty(gone)
+				}
+			}
+			if err != nil {
+				if !isBudget(err) {
+					return err
+				}
+				// The defined set itself is sound; only the report of
+				// what was removed is missing.
+				an.unproven(specUndefinedRead, st, se.index, fmt.Sprintf("could not compute the undefined points of equation %d of %s: %v", se.index+1, name, err))
+				continue
+			}
+			if empty {
+				continue
+			}
+			an.a.issues = append(an.a.issues, specIssue{Kind: specUndefinedRead, Tensor: name, Eq: [2]int{se.index, -1},
+				Pos: se.eq.Pos(), Text: se.eq.String(), Points: gone,
+				Msg: fmt.Sprintf("equation %d of %s reads undefined points at %s", se.index+1, name, gone)})
+		}
+	}
+	return nil
+}
+
+// specEdge is a part of the dependence relation: the accesses of one
+// equation of tensor from to tensor to, restricted to the equation's
+// defined points.
+type specEdge struct {
+	from, to string
+	eq       *specEq
+	rel      *presburger.Map // { from[x] -> to[y] }
+}
+
+// wellFounded proves, for every strongly connected component of the
+// dependences between defined points, that they admit no infinite
+// descending chain; see rank.
+func (an *specAnalyzer) wellFounded() error {
+	// The dependence relation E between defined points.
+	out := map[string][]*specEdge{}
+	for _, name := range an.order {
+		st := an.tensors[name]
+		if st.failed {
+			continue
+		}
+		for _, se := range st.eqs {
+			for _, r := range se.reads {
+				rel, err := r.acc.IntersectDomain(se.def)
+				if err != nil {
+					return err
+				}
+				var empty bool
+				simple, err := rel.Simplify(an.ctx)
+				if err == nil {
+					rel = simple
+					empty, err = an.empty(rel)
+				}
+				if err != nil {
+					if !isBudget(err) {
+						return err
+					}
+					// Keep the edge unsimplified: a superset is sound.
+					empty = false
+				}
+				if !empty {
+					out[name] = append(out[name], &specEdge{from: name, to: r.tensor, eq: se, rel: rel})
+				}
+			}
+		}
+	}
+	for _, scc := range an.sccs(out) {
+		in := map[string]bool{}
+		for _, t := range scc {
+			in[t] = true
+		}
+		var edges []*specEdge
+		for _, t := range scc {
+			for _, e := range out[t] {
+				if in[e.to] {
+					edges = append(edges, e)
+				}
+			}
+		}
+		if len(edges) == 0 {
+			continue // no recursion
+		}
+		ok, err := an.rank(scc, edges)
+		if err != nil {
+			if !isBudget(err) {
+				return err
+			}
+			an.unproven(specUnfounded, an.tensors[scc[0]], -1,
+				fmt.Sprintf("could not prove the recursion of %v well founded: %v", scc, err))
+			ok = false
+		}
+		if !ok {
+			for _, t := range scc {
+				an.tensors[t].failed = true
+			}
+		}
+	}
+	an.propagateFailures()
+	return nil
+}
+
+// sccs returns the strongly connected components of the tensor graph
+// (Tarjan's algorithm), each in declaration order.
+func (an *specAnalyzer) sccs(out map[string][]*specEdge) [][]string {
+	index := map[string]int{}
+	low := map[string]int{}
+	on := map[string]bool{}
+	var stack []string
+	var res [][]string
+	var visit func(v string)
+	visit = func(v string) {
+		index[v] = len(index)
+		low[v] = index[v]
+		stack = append(stack, v)
+		on[v] = true
+		for _, e := range out[v] {
+			w := e.to
+			if _, seen := index[w]; !seen {
+				visit(w)
+				low[v] = min(low[v], low[w])
+			} else if on[w] {
+				low[v] = min(low[v], index[w])
+			}
+		}
+		if low[v] == index[v] {
+			var c []string
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				on[w] = false
+				c = append(c, w)
+				if w == v {
+					break
+				}
+			}
+			pos := map[string]int{}
+			for i, n := range an.order {
+				pos[n] = i
+			}
+			sort.Slice(c, func(i, j int) bool { return pos[c[i]] < pos[c[j]] })
+			res = append(res, c)
+		}
+	}
+	for _, name := range an.order {
+		if st := an.tensors[name]; !st.failed {
+			if _, seen := index[name]; !seen {
+				visit(name)
+			}
+		}
+	}
+	return res
+}
+
+// rank proves that the edges of one strongly connected component admit no
+// infinite chain T0[x0] -> T1[x1] -> ... (each point reads the next),
+// reporting an issue and returning false when it cannot.
+//
+// The ranking is lexicographic in (x, ord(T)): every edge T[x] -> U[y] must
+// either keep the index (y = x) with U before T in a topological order of
+// the equal-index edges, or first differ from x at some position p where,
+// for every edge first differing at p, y_p < x_p ("descending at p"; the
+// mirror image, every such edge with y_p > x_p, is handled by negating
+// coordinate p). Moreover, the sources x of the edges first differing at p
+// must have x_p bounded below for each value of (parameters, x_1..x_{p-1}).
+//
+// Why no infinite chain exists: the parameters are fixed along a chain.
+// x_1 changes only at edges first differing at position 1, where it
+// strictly decreases from a value bounded below by a bound depending only
+// on the parameters; so there are finitely many such edges, and after the
+// last one x_1 is constant. From then on x_2 changes only at edges first
+// differing at position 2, where it strictly decreases from a value bounded
+// below by a bound depending on the parameters and the (now constant) x_1:
+// again finitely many. By induction on p, after finitely many steps the
+// chain only takes equal-index edges, which follow a strict topological
+// order of the component's tensors and so number fewer than its size.
+// Hence every chain is finite.
+//
+// A point with an edge to itself is a definite cycle.
+func (an *specAnalyzer) rank(scc []string, edges []*specEdge) (bool, error) {
+	first := an.tensors[scc[0]]
+	n := first.t.Rank()
+	// Points depending on themselves: the evaluator finds a cycle.
+	for _, e := range edges {
+		if e.from != e.to {
+			continue
+		}
+		st := an.tensors[e.from]
+		id, err := presburger.Identity(e.rel.Space())
+		if err != nil {
+			return false, err
+		}
+		self, err := e.rel.Intersect(id)
+		if err != nil {
+			return false, err
+		}
+		pts, err := an.tidy(self.Domain())
+		if err != nil {
+			return false, err
+		}
+		empty, err := an.empty(pts)
+		if err != nil {
+			return false, err
+		}
+		if !empty {
+			an.a.issues = append(an.a.issues, specIssue{Kind: specCycle, Tensor: e.from, Eq: [2]int{e.eq.index, -1},
+				Pos: e.eq.eq.Pos(), Text: e.eq.eq.String(), Points: pts, Definite: true,
+				Msg: fmt.Sprintf("equation %d of %s makes points depend on themselves at %s", e.eq.index+1, st.t.Name.Name, pts)})
+			return false, nil
+		}
+	}
+	for _, t := range scc {
+		if r := an.tensors[t].t.Rank(); r != n {
+			an.unproven(specUnfounded, first, -1, fmt.Sprintf("cannot prove the mutual recursion of %v well founded: %s and %s have different ranks", scc, scc[0], t))
+			return false, nil
+		}
+	}
+	// The edges over anonymous tuples [x1..xn] -> [y1..yn].
+	dims := func(p string) []string {
+		d := make([]string, n)
+		for i := range d {
+			d[i] = fmt.Sprintf("%s%d", p, i+1)
+		}
+		return d
+	}
+	anon := presburger.MapSpace(an.a.params, presburger.FlatTuple("", dims("x")...), presburger.FlatTuple("", dims("y")...))
+	rels := make([]*presburger.Map, len(edges))
+	for i, e := range edges {
+		r, err := respace(e.rel, anon)
+		if err != nil {
+			return false, err
+		}
+		rels[i] = r
+	}
+	one := presburger.NewInt(1)
+	diff := func(k int) linear { return varLinear(inKey(k)).add(varLinear(outKey(k)), one.Neg()) } // x_k - y_k
+	prefix := func(p int) conj {
+		var c conj
+		for k := 0; k < p; k++ {
+			c = append(c, atom{e: diff(k), eq: true})
+		}
+		return c
+	}
+	for p := 0; p < n; p++ {
+		var parts [2][]*presburger.Map // [0]: descending at p, [1]: ascending
+		var who [2]*specEdge
+		for d := 0; d < 2; d++ {
+			e := diff(p)
+			if d == 1 {
+				e = e.scale(one.Neg())
+			}
+			sel, err := lowerConj(anon, append(prefix(p), atom{e: e.add(constLinear(-1), one)}))
+			if err != nil {
+				return false, err
+			}
+			for i, r := range rels {
+				part, err := r.Intersect(presburger.NewMap(anon, sel))
+				if err != nil {
+					return false, err
+				}
+				empty, err := an.empty(part)
+				if err != nil {
+					return false, err
+				}
+				if !empty {
+					parts[d] = append(parts[d], part)
+					if who[d] == nil {
+						who[d] = edges[i]
+					}
+				}
+			}
+		}
+		if len(parts[0]) > 0 && len(parts[1]) > 0 {
+			e := who[1]
+			an.unproven(specUnfounded, an.tensors[e.from], e.eq.index, fmt.Sprintf(
+				"cannot prove the recursion of %v well founded: index %d decreases along some dependences and increases along others (equation %d of %s at %s, equation %d of %s at %s)",
+				scc, p+1, who[0].eq.index+1, who[0].from, who[0].eq.eq.Pos(), e.eq.index+1, e.from, e.eq.eq.Pos()))
+			return false, nil
+		}
+		for d := 0; d < 2; d++ {
+			if len(parts[d]) == 0 {
+				continue
+			}
+			ok, err := an.bounded(parts[d], n, p, d == 1)
+			if err != nil {
+				return false, err
+			}
+			if !ok {
+				e := who[d]
+				dir := "below"
+				if d == 1 {
+					dir = "above"
+				}
+				an.unproven(specUnfounded, an.tensors[e.from], e.eq.index, fmt.Sprintf(
+					"cannot prove the recursion of %v well founded: index %d is not bounded %s where the dependences change it (an infinite descent, e.g. equation %d of %s)",
+					scc, p+1, dir, e.eq.index+1, e.from))
+				return false, nil
+			}
+		}
+	}
+	// Equal-index edges: T[x] -> U[x] needs U before T in a fixed order.
+	sel, err := lowerConj(anon, prefix(n))
+	if err != nil {
+		return false, err
+	}
+	after := map[string]map[string]bool{} // T -> the Us it reads at the same index
+	for i, r := range rels {
+		e := edges[i]
+		part, err := r.Intersect(presburger.NewMap(anon, sel))
+		if err != nil {
+			return false, err
+		}
+		empty, err := an.empty(part)
+		if err != nil {
+			return false, err
+		}
+		if !empty {
+			if after[e.from] == nil {
+				after[e.from] = map[string]bool{}
+			}
+			after[e.from][e.to] = true
+		}
+	}
+	// Kahn's algorithm: repeatedly remove a tensor reading no remaining
+	// tensor at the same index.
+	left := map[string]bool{}
+	for _, t := range scc {
+		left[t] = true
+	}
+	for progress := true; progress; {
+		progress = false
+		for _, t := range scc {
+			if !left[t] {
+				continue
+			}
+			free := true
+			for u := range after[t] {
+				if left[u] {
+					free = false
+				}
+			}
+			if free {
+				delete(left, t)
+				progress = true
+			}
+		}
+	}
+	if len(left) > 0 {
+		var names []string
+		for _, t := range scc {
+			if left[t] {
+				names = append(names, t)
+			}
+		}
+		an.unproven(specUnfounded, an.tensors[names[0]], -1, fmt.Sprintf(
+			"cannot prove the recursion of %v well founded: %v read each other at the same index", scc, names))
+		return false, nil
+	}
+	return true, nil
+}
+
+// bounded reports whether, over the sources x of the relations parts
+// (over [x1..xn] -> [y1..yn]), coordinate p is bounded below (above when
+// up) for every value of the parameters and x_1..x_{p-1}.
+//
+// With S the sources projected on (x_1..x_p), let R = { (prefix, a) :
+// some point of S with that prefix has x_p < a } and Q its complement:
+// (prefix, a) is in Q iff a is a lower bound of the x_p of S at that
+// prefix. The coordinate is bounded below iff every prefix of S has a
+// point in Q.
+func (an *specAnalyzer) bounded(parts []*presburger.Map, n, p int, up bool) (bool, error) {
+	src := parts[0].Domain()
+	for _, m := range parts[1:] {
+		var err error
+		if src, err = src.Union(m.Domain()); err != nil {
+			return false, err
+		}
+	}
+	s, err := src.ProjectOut(presburger.DimOut, p+1, n-p-1)
+	if err != nil {
+		return false, err
+	}
+	if s, err = an.tidy(s); err != nil {
+		return false, err
+	}
+	dims := make([]string, p+1)
+	adims := make([]string, p+1)
+	for i := range dims {
+		dims[i] = fmt.Sprintf("x%d", i+1)
+		adims[i] = dims[i]
+	}
+	adims[p] = "a"
+	sp := presburger.SetSpace(an.a.params, presburger.FlatTuple("", dims...))
+	lsp := presburger.MapSpace(an.a.params, presburger.FlatTuple("", dims...), presburger.FlatTuple("", adims...))
+	one := presburger.NewInt(1)
+	var c conj
+	for k := 0; k < p; k++ {
+		c = append(c, atom{e: varLinear(inKey(k)).add(varLinear(outKey(k)), one.Neg()), eq: true})
+	}
+	// a - x_p - 1 >= 0 (x_p < a), or x_p - a - 1 >= 0 (x_p > a).
+	e := varLinear(outKey(p)).add(varLinear(inKey(p)), one.Neg())
+	if up {
+		e = e.scale(one.Neg())
+	}
+	c = append(c, atom{e: e.add(constLinear(-1), one)})
+	lb, err := lowerConj(lsp, c)
+	if err != nil {
+		return false, err
+	}
+	r, err := s.Apply(presburger.NewMap(lsp, lb))
+	if err != nil {
+		return false, err
+	}
+	q, err := presburger.Universe(sp).Subtract(an.ctx, r)
+	if err != nil {
+		return false, err
+	}
+	sPre, err := s.ProjectOut(presburger.DimOut, p, 1)
+	if err != nil {
+		return false, err
+	}
+	qPre, err := q.ProjectOut(presburger.DimOut, p, 1)
+	if err != nil {
+		return false, err
+	}
+	return sPre.IsSubset(an.ctx, qPre)
+}
+
+// undefinedSpecReads returns the elements of computed tensors that the
+// symbolic value sv (decomposed in scope s, see Contexts.Decompose) reads
+// outside the proven-defined points, as a union of sets { U[y] } over s's
+// parameters restricted to s.Facts(): empty exactly when every element sv
+// reads is defined wherever s's facts hold. The specification's parameters
+// are the scope's presburger parameters of the same names; points where
+// the specification's assumptions fail count as undefined (the caller
+// puts the kernel's assumptions among s's facts). ok is false, and u nil,
+// when some computed tensor that sv reads has no proven-defined set.
+// Reads nested anywhere in the context (select branches, casts, calls)
+// count, since select is eager.
+func (a *specAnalysis) undefinedSpecReads(ctx context.Context, sv *SymbolicValue, s *Scope) (u *presburger.UnionMap, ok bool, err error) {
+	defer guard(&err, "undefined specification reads")
+	tr := &translator{lookup: func(name string) (binding, bool) {
+		if k, isHole := holeIndex(name); isHole {
+			if k > len(sv.holes) {
+				return binding{}, false
+			}
+			return binding{let: sv.holes[k-1]}, true
+		}
+		b, found := s.names[name]
+		return b, found
+	}}
+	var sets []*presburger.Map
+	for _, c := range tensorAccesses(sv.Context.Expr, a.spec) {
+		t := a.spec.Tensor(c.Fun.Name)
+		if t.Input {
+			continue
+		}
+		def, known := a.defined[t.Name.Name]
+		if !known {
+			return nil, false, fmt.Errorf("%s: no analysis of tensor %s", sv, t.Name.Name)
+		}
+		if def == nil {
+			return nil, false, nil
+		}
+		if len(c.Args) != t.Rank() {
+			return nil, false, fmt.Errorf("%s: %d indices for %s of rank %d", sv, len(c.Args), t.Name.Name, t.Rank())
+		}
+		keys := make([]string, len(c.Args))
+		pws := make([]pwExpr, len(c.Args))
+		for k, x := range c.Args {
+			keys[k] = outKey(k)
+			if pws[k], err = tr.index(x); err != nil {
+				return nil, false, err
+			}
+		}
+		d, err := equalities(keys, pws)
+		if err != nil {
+			return nil, false, err
+		}
+		sp := presburger.SetSpace(s.Params(), def.Space().Out)
+		read, err := lowerDNF(sp, d, nil)
+		if err != nil {
+			return nil, false, err
+		}
+		if f := s.Facts(); f != nil {
+			if read, err = read.IntersectParams(f); err != nil {
+				return nil, false, err
+			}
+		}
+		bad, err := read.Subtract(ctx, def)
+		if err != nil {
+			return nil, false, fmt.Errorf("%s: undefined reads of %s: %w", sv, t.Name.Name, err)
+		}
+		sets = append(sets, bad)
+	}
+	u, err = presburger.NewUnionMap(sets...).Simplify(ctx)
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: undefined specification reads: %w", sv, err)
+	}
+	return u, true, nil
+}
