@@ -1,0 +1,137 @@
+package encode
+
+import (
+	"strings"
+
+	"github.com/augur-verify/augur/smt"
+	"github.com/augur-verify/augur/syntax"
+)
+
+// access encodes the tensor access T(args) of type t: the application of
+// Tensor(T) to the arguments' Int terms, or, when T may be unfolded, the
+// unfolding of its equations (see the package documentation for why both
+// are sound given the verifier's separate checks that every accessed
+// element lies in its tensor's domain).
+func (c *exprEnc) access(x *syntax.Call, t syntax.Type) (tv, error) {
+	name := x.Fun.Name
+	e := c.e
+	if e.spec == nil || e.spec.Tensor(name) == nil {
+		return tv{}, exprError(x, "unknown function or tensor %s", name)
+	}
+	tensor := e.spec.Tensor(name)
+	if tensor.Type != t {
+		return tv{}, exprError(x, "tensor %s has type %s, recorded as %s", name, tensor.Type, t)
+	}
+	if len(x.Args) != tensor.Rank() {
+		return tv{}, exprError(x, "tensor %s has %d dimensions, accessed with %d indices", name, tensor.Rank(), len(x.Args))
+	}
+	args := make([]*smt.Term, len(x.Args))
+	for i, a := range x.Args {
+		n, err := e.indexExpr(a, c.idx)
+		if err != nil {
+			return tv{}, err
+		}
+		args[i] = n
+	}
+	f, err := e.Tensor(name)
+	if err != nil {
+		return tv{}, exprError(x, "%v", err)
+	}
+	uf := c.defined(f.Apply(args...))
+	if tensor.Input || c.opts.Unfold == nil || !c.opts.Unfold(name) {
+		return uf, nil
+	}
+	// Every unfoldable access with the same arguments (and parameters) gets
+	// one term, whichever came first: the two sides of an obligation are
+	// encoded separately, and an access unfolded on one side and not on the
+	// other (R(i, j, k-1) inside the unfolding of R(i, j, k), the depth spent)
+	// would not be recognised as equal. Any choice is sound.
+	key := c.memoKey(name, args)
+	if r, ok := e.memo[key]; ok {
+		return r, nil
+	}
+	r := uf
+	if c.level < max(c.opts.Depth, 1) {
+		if r, err = c.unfold(tensor.Name.Name, args, uf); err != nil {
+			return tv{}, err
+		}
+	}
+	e.memo[key] = r
+	return r, nil
+}
+
+// unfold is ite(where₁(args), body₁(args), ite(..., fallback)) over the
+// equations of the tensor called name, the bodies encoded one level deeper.
+func (c *exprEnc) unfold(name string, args []*smt.Term, fallback tv) (tv, error) {
+	e := c.e
+	tensor := e.spec.Tensor(name)
+	r := fallback
+	for i := len(tensor.Eqs) - 1; i >= 0; i-- {
+		eq := tensor.Eqs[i]
+		vars := map[string]*smt.Term{}
+		for j, v := range eq.Vars {
+			if j < len(args) {
+				vars[v.Name] = args[j]
+			}
+		}
+		root := c.root
+		idx := func(name string) (*smt.Term, bool) {
+			if t, ok := vars[name]; ok {
+				return t, true
+			}
+			if root == nil {
+				return nil, false
+			}
+			return root(name)
+		}
+		cond := e.tru
+		if eq.Where != nil {
+			k, err := e.constraint(eq.Where, idx)
+			if err != nil {
+				return tv{}, err
+			}
+			cond = k
+		}
+		var types map[syntax.Expr]syntax.Type
+		if e.info != nil {
+			types = e.info.Types
+		}
+		body := &exprEnc{e: e, types: types, idx: idx, root: c.root, opts: c.opts, level: c.level + 1}
+		b, err := body.expr(eq.RHS)
+		if err != nil {
+			return tv{}, err
+		}
+		r = tv{cond.Ite(b.val, r.val), cond.Ite(b.def, r.def)}
+	}
+	return r, nil
+}
+
+// memoKey identifies an access by its tensor, its simplified arguments and
+// the terms the caller gives the parameters (on which the unfolding depends).
+func (c *exprEnc) memoKey(name string, args []*smt.Term) string {
+	var b strings.Builder
+	b.WriteString(name)
+	b.WriteByte('(')
+	for i, a := range args {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(a.Simplify().String())
+	}
+	b.WriteByte(')')
+	for _, p := range c.e.spec.Params {
+		b.WriteByte('|')
+		if c.root != nil {
+			if t, ok := c.root(p.Name); ok && t != nil {
+				b.WriteString(t.String())
+			}
+		}
+	}
+	return b.String()
+}
+
+// ResetUnfoldings forgets the unfolded tensor accesses shared by every Expr
+// call of the encoder, so that later calls unfold afresh. It never matters
+// for soundness; calling it between unrelated obligations keeps an access
+// cut off at the depth limit in one from staying cut off in the next.
+func (e *Encoder) ResetUnfoldings() { clear(e.memo) }

@@ -1,0 +1,108 @@
+package encode
+
+import (
+	"fmt"
+
+	"github.com/augur-verify/augur/smt"
+	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/value"
+)
+
+func isBuiltin(name string) bool {
+	_, ok := value.LookupBuiltin(name)
+	return ok
+}
+
+// builtin encodes a call of a built-in function of result type t, following
+// value.Call.
+func (c *exprEnc) builtin(x *syntax.Call, t syntax.Type) (tv, error) {
+	name := x.Fun.Name
+	b, _ := value.LookupBuiltin(name)
+	if len(x.Args) != b.Arity {
+		return tv{}, exprError(x, "%s takes %d arguments, got %d", name, b.Arity, len(x.Args))
+	}
+	args := make([]*smt.Term, len(x.Args))
+	defs := make([]*smt.Term, len(x.Args))
+	for i, a := range x.Args {
+		v, err := c.expr(a)
+		if err != nil {
+			return tv{}, err
+		}
+		want := t
+		if name == "select" && i == 0 {
+			want = syntax.Bool
+		}
+		if at, _ := c.typeOf(a); at != want {
+			return tv{}, exprError(x, "argument %d has type %s, want %s", i+1, at, want)
+		}
+		args[i], defs[i] = v.val, v.def
+	}
+	if b.FloatOnly && !t.IsFloat() || name != "select" && !t.IsNumeric() {
+		return tv{}, exprError(x, "%s does not apply to %s", name, t)
+	}
+	r, err := c.e.callBuiltin(name, t, args)
+	if err != nil {
+		return tv{}, exprError(x, "%v", err)
+	}
+	// Every argument counts, select's unchosen branch included.
+	return tv{r, c.e.and(defs...)}, nil
+}
+
+func (e *Encoder) callBuiltin(name string, t syntax.Type, args []*smt.Term) (*smt.Term, error) {
+	a := args[0]
+	switch name {
+	case "select":
+		return a.Ite(args[1], args[2]), nil
+	case "min", "max":
+		return e.minMax(t, a, args[1], name == "min"), nil
+	case "clamp":
+		return e.minMax(t, e.minMax(t, a, args[1], false), args[2], true), nil
+	case "abs":
+		if t.IsInteger() {
+			return bvAbs(e.z, a, t), nil
+		}
+		return e.floatAbs(a), nil
+	case "floor", "ceil", "round":
+		return e.floatRound(name, a), nil
+	case "sqrt":
+		if e.model == IEEE {
+			return a.FPSqrt(smt.RNE), nil
+		}
+	}
+	f, err := e.function(name, t, len(args))
+	if err != nil {
+		return nil, err
+	}
+	return f.Apply(args...), nil
+}
+
+func (e *Encoder) minMax(t syntax.Type, a, b *smt.Term, isMin bool) *smt.Term {
+	if t.IsInteger() {
+		return bvMinMax(a, b, t.IsSigned(), isMin)
+	}
+	return e.floatMinMax(t, a, b, isMin)
+}
+
+// function is the uninterpreted function standing for the built-in name on
+// type t (exp, log, pow, sin, cos, tanh, and sqrt in the Real model), called
+// name.t in Z3.
+func (e *Encoder) function(name string, t syntax.Type, arity int) (*smt.FuncDecl, error) {
+	key := name + "." + t.String()
+	if f, ok := e.funcs[key]; ok {
+		return f, nil
+	}
+	s, err := e.Sort(t)
+	if err != nil {
+		return nil, err
+	}
+	dom := make([]*smt.Sort, arity)
+	for i := range dom {
+		dom[i] = s
+	}
+	f := e.z.FuncDecl(key, dom, s)
+	if err := f.Err(); err != nil {
+		return nil, fmt.Errorf("function %s: %w", key, err)
+	}
+	e.funcs[key] = f
+	return f, nil
+}

@@ -1,0 +1,132 @@
+package encode
+
+import (
+	"fmt"
+
+	"github.com/augur-verify/augur/smt"
+	"github.com/augur-verify/augur/syntax"
+)
+
+// This file encodes integer operations on bit-vectors of the type's width,
+// following value.Binary and value.Call exactly.
+
+// bvBinary applies op to two integers of type t.
+func bvBinary(z *smt.Context, op syntax.Op, t syntax.Type, a, b *smt.Term) (*smt.Term, error) {
+	w := uint(t.Bits())
+	signed := t.IsSigned()
+	zero := z.BV(0, w)
+	switch op {
+	case syntax.OpEq:
+		return a.Eq(b), nil
+	case syntax.OpNe:
+		return a.Ne(b), nil
+	case syntax.OpLt:
+		return bvLess(a, b, signed), nil
+	case syntax.OpLe:
+		return bvLess(b, a, signed).Not(), nil
+	case syntax.OpGt:
+		return bvLess(b, a, signed), nil
+	case syntax.OpGe:
+		return bvLess(a, b, signed).Not(), nil
+	case syntax.OpAdd:
+		return a.BVAdd(b), nil
+	case syntax.OpSub:
+		return a.BVSub(b), nil
+	case syntax.OpMul:
+		return a.BVMul(b), nil
+	case syntax.OpDiv, syntax.OpRem:
+		var r *smt.Term
+		switch {
+		case !signed && op == syntax.OpDiv:
+			r = a.BVUDiv(b)
+		case !signed:
+			r = a.BVURem(b)
+		default:
+			q, m := euclid(z, a, b, w)
+			r = q
+			if op == syntax.OpRem {
+				r = m
+			}
+		}
+		// Z3 gives x/0 a value of its own (all ones, or x for the remainder):
+		// the language's is 0.
+		return b.Eq(zero).Ite(zero, r), nil
+	case syntax.OpBitAnd:
+		return a.BVAnd(b), nil
+	case syntax.OpBitOr:
+		return a.BVOr(b), nil
+	case syntax.OpBitXor:
+		return a.BVXor(b), nil
+	case syntax.OpShl, syntax.OpShr:
+		// An amount in [0, width) as the type reads it: as an unsigned
+		// number, a negative signed amount is at least 2^(w-1) >= w.
+		inRange := b.BVULt(z.BV(uint64(w), w))
+		var in, out *smt.Term
+		switch {
+		case op == syntax.OpShl:
+			in, out = a.BVShl(b), zero
+		case signed:
+			in = a.BVAShr(b)
+			out = a.BVSLt(zero).Ite(z.BV(^uint64(0), w), zero)
+		default:
+			in, out = a.BVLShr(b), zero
+		}
+		return inRange.Ite(in, out), nil
+	}
+	return nil, fmt.Errorf("operator %s does not apply to %s", op, t)
+}
+
+// euclid is the Euclidean quotient and remainder of a by b ≠ 0 on signed
+// bit-vectors, as value.EuclidDiv computes them with wrapping: from the
+// truncating quotient and remainder, step the quotient away from the
+// remainder's sign when the remainder is negative.
+func euclid(z *smt.Context, a, b *smt.Term, w uint) (q, r *smt.Term) {
+	zero, one := z.BV(0, w), z.BV(1, w)
+	q0, r0 := a.BVSDiv(b), a.BVSRem(b)
+	neg := r0.BVSLt(zero)
+	pos := b.BVSGt(zero)
+	q = neg.Ite(pos.Ite(q0.BVSub(one), q0.BVAdd(one)), q0)
+	r = neg.Ite(pos.Ite(r0.BVAdd(b), r0.BVSub(b)), r0)
+	return q, r
+}
+
+func bvLess(a, b *smt.Term, signed bool) *smt.Term {
+	if signed {
+		return a.BVSLt(b)
+	}
+	return a.BVULt(b)
+}
+
+// bvMinMax is value's integer min or max: the first operand when it is
+// strictly less (min) or not less (max) than the second.
+func bvMinMax(a, b *smt.Term, signed, isMin bool) *smt.Term {
+	less := bvLess(a, b, signed)
+	if isMin {
+		return less.Ite(a, b)
+	}
+	return less.Ite(b, a)
+}
+
+// bvAbs is |a|, wrapping on the most negative signed value.
+func bvAbs(z *smt.Context, a *smt.Term, t syntax.Type) *smt.Term {
+	if !t.IsSigned() {
+		return a
+	}
+	w := uint(t.Bits())
+	return a.BVSLt(z.BV(0, w)).Ite(a.BVNeg(), a)
+}
+
+// bvResize converts an integer of type from to the integer type to, as
+// value.Cast does: sign- or zero-extend (by from's signedness) or truncate.
+func bvResize(a *smt.Term, from, to syntax.Type) *smt.Term {
+	fw, tw := uint(from.Bits()), uint(to.Bits())
+	switch {
+	case tw == fw:
+		return a
+	case tw < fw:
+		return a.Extract(tw-1, 0)
+	case from.IsSigned():
+		return a.SignExt(tw - fw)
+	}
+	return a.ZeroExt(tw - fw)
+}

@@ -1,0 +1,134 @@
+package encode
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/augur-verify/augur/smt"
+	"github.com/augur-verify/augur/syntax"
+)
+
+// This file encodes conversions t(x), following value.Cast and
+// value.FromIndex.
+
+// fromIndex converts the exact integer n (an Int term) to type t, as
+// value.FromIndex does: n is taken as an i64 (sare.EvalIndex fails on
+// anything larger), then converted. Integer types wrap; floats round to
+// nearest (in the Real model, n itself); bool is n ≠ 0.
+func (e *Encoder) fromIndex(t syntax.Type, n *smt.Term) *smt.Term {
+	switch {
+	case t == syntax.Bool:
+		return n.Ne(e.z.Int(0))
+	case t.IsInteger():
+		return n.ToBV(uint(t.Bits()))
+	case e.model == Real:
+		return n.ToReal()
+	}
+	s, _ := e.Sort(t)
+	return n.ToBV(64).SBVToFP(smt.RNE, s)
+}
+
+// cast converts the value a of type from to type to. ok is the condition
+// under which the result is defined (true but for float-to-integer casts).
+func (e *Encoder) cast(to, from syntax.Type, a *smt.Term) (r, ok *smt.Term, err error) {
+	if to == syntax.Invalid || from == syntax.Invalid {
+		return nil, nil, fmt.Errorf("cannot convert %s to %s", from, to)
+	}
+	ok = e.tru
+	switch {
+	case to == from:
+		return a, ok, nil
+	case to == syntax.Bool:
+		return e.isNonZero(from, a), ok, nil
+	case from == syntax.Bool:
+		one, err := e.one(to)
+		if err != nil {
+			return nil, nil, err
+		}
+		zero, err := e.zero(to)
+		if err != nil {
+			return nil, nil, err
+		}
+		return a.Ite(one, zero), ok, nil
+	case from.IsInteger() && to.IsInteger():
+		return bvResize(a, from, to), ok, nil
+	case from.IsInteger():
+		if e.model == Real {
+			return a.BVToInt(from.IsSigned()).ToReal(), ok, nil
+		}
+		s, _ := e.Sort(to)
+		if from.IsSigned() {
+			return a.SBVToFP(smt.RNE, s), ok, nil
+		}
+		return a.UBVToFP(smt.RNE, s), ok, nil
+	case to.IsFloat():
+		if e.model == Real {
+			return a, ok, nil
+		}
+		s, _ := e.Sort(to)
+		return a.FPToFP(smt.RNE, s), ok, nil
+	}
+	return e.floatToInt(to, from, a)
+}
+
+// floatToInt truncates the float a toward zero into the integer type to;
+// the result is defined when the truncation lies in to's range (NaN and the
+// infinities never do).
+func (e *Encoder) floatToInt(to, from syntax.Type, a *smt.Term) (r, ok *smt.Term, err error) {
+	w := uint(to.Bits())
+	lo, hi := new(big.Int), new(big.Int).Lsh(big.NewInt(1), w) // [lo, hi)
+	if to.IsSigned() {
+		hi.Rsh(hi, 1)
+		lo.Neg(hi)
+	}
+	if e.model == Real {
+		zero := e.z.Real(0, 1)
+		tr := a.Ge(zero).Ite(a.ToInt(), a.Neg().ToInt().Neg())
+		ok = e.z.BigInt(lo).Le(tr).And(tr.Lt(e.z.BigInt(hi)))
+		return tr.ToBV(w), ok, nil
+	}
+	// lo and hi are powers of two or zero: exact in f32 and f64.
+	flo, _ := new(big.Float).SetInt(lo).Float64()
+	fhi, _ := new(big.Float).SetInt(hi).Float64()
+	klo, err := e.floatConst(from, flo)
+	if err != nil {
+		return nil, nil, err
+	}
+	khi, err := e.floatConst(from, fhi)
+	if err != nil {
+		return nil, nil, err
+	}
+	tr := a.FPRoundToIntegral(smt.RTZ)
+	// IEEE comparisons are false on NaN, and ±∞ lie outside [lo, hi).
+	ok = tr.FPGe(klo).And(tr.FPLt(khi))
+	if to.IsSigned() {
+		return a.FPToSBV(smt.RTZ, w), ok, nil
+	}
+	return a.FPToUBV(smt.RTZ, w), ok, nil
+}
+
+// isNonZero is x ≠ 0 for a value of type t (for floats: NaN is not zero,
+// and neither zero is).
+func (e *Encoder) isNonZero(t syntax.Type, a *smt.Term) *smt.Term {
+	switch {
+	case t.IsInteger():
+		return a.Ne(e.z.BV(0, uint(t.Bits())))
+	case e.model == Real:
+		return a.Ne(e.z.Real(0, 1))
+	}
+	return a.FPIsZero().Not()
+}
+
+func (e *Encoder) one(t syntax.Type) (*smt.Term, error) {
+	if t.IsInteger() {
+		return e.z.BV(1, uint(t.Bits())), nil
+	}
+	return e.floatConst(t, 1)
+}
+
+func (e *Encoder) zero(t syntax.Type) (*smt.Term, error) {
+	if t.IsInteger() {
+		return e.z.BV(0, uint(t.Bits())), nil
+	}
+	return e.floatConst(t, 0)
+}

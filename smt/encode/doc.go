@@ -1,0 +1,72 @@
+// Package encode translates Augur's value expressions, index expressions,
+// constraints and Presburger sets into Z3 terms (package smt), so that the
+// verifier can discharge obligations of the form "for every point of a
+// Presburger set, value expression Impl equals value expression Spec" by
+// asserting Points ∧ Impl ≠ Spec and asking Z3 for unsat.
+//
+// Start reading at Encoder (encoder.go) and Encoder.Expr (expr.go); the
+// operations of each theory live in bv.go (integers), ieee.go and real.go
+// (the two float models), cast.go and builtin.go; tensor accesses and their
+// unfolding in access.go; index expressions and constraints in index.go;
+// Presburger sets in set.go; reading models back in model.go.
+//
+// # Value models
+//
+// Integers are always bit-vectors of their type's width, with exactly the
+// semantics of package value: wrapping + - *, Euclidean / and % on signed
+// types, x/0 = x%0 = 0, shifts by out-of-range amounts giving 0 or -1.
+// Booleans are Z3 booleans. Floats have two models:
+//
+//   - IEEE: f32 and f64 are Z3's FloatingPoint(8, 24) and (11, 53), every
+//     operation rounds to nearest-even, and the encoding agrees bit for bit
+//     with package value (NaN payloads aside, which value does not model
+//     either): min and max reproduce Go's math.Min and math.Max on NaN,
+//     infinities and signed zeros, % is value's a - b*floor(a/b) with
+//     a rounding after each step, float-to-integer casts truncate and are
+//     undefined out of range. This is what a bit-exact proof needs.
+//   - Real: floats are mathematical reals, every operation exact; casts
+//     between f32 and f64 are the identity. This proves what the author's
+//     prototype proved: equality up to real arithmetic (reassociation,
+//     fast-math), not bit-exactness. x/0 is Z3's unspecified but functional
+//     division by zero: a/0 = a/0, but nothing else is known of it.
+//
+// exp, log, pow, sin, cos and tanh are uninterpreted functions, one per
+// function and type (in the Real model, sqrt too): sound, since both sides
+// of an obligation apply the same function, and only as complete as
+// syntactic agreement allows.
+//
+// # Definedness
+//
+// Expr returns, beside each value, a boolean term def that holds exactly when
+// the value is defined: false for a float-to-integer cast out of range (or of
+// NaN or an infinity, in the IEEE model), and false for anything computed from
+// an undefined value (select is eager: both branches count). The value term of
+// an undefined value is unspecified and must not be relied upon.
+//
+// Tensor accesses are the exception: T(args) is the application of the
+// uninterpreted function Tensor(T), taken to be defined. An element outside
+// every equation's domain is undefined in the language, and this encoding
+// cannot see it; the verifier proves separately, over Presburger sets, that
+// every tensor element an obligation reads lies in its tensor's domain. Given
+// that check, the uninterpreted function stands for the true (defined) tensor,
+// whatever it is, so an equality proved for every interpretation of the
+// function holds for the true one.
+//
+// # Unfolding
+//
+// With ExprOptions.Unfold, an access to a computed tensor is replaced by its
+// equations: ite(where₁(args), body₁(args), ite(where₂(args), ..., T(args))).
+// This is sound for the same reason: at a point inside an equation's domain
+// the tensor equals the equation's body, and at a point outside every domain
+// the fallback T(args) is what the access was before unfolding. Every access
+// to an unfoldable tensor with the same arguments (after Z3's simplification)
+// gets the same term within one Encoder (see Encoder.ResetUnfoldings), so that
+// both sides of an obligation, encoded separately, unfold alike.
+//
+// # Sets
+//
+// Encoder.Set encodes membership in a Presburger set with fresh Z3 constants
+// for its integer divisions and existential variables. The formula is only
+// meaningful asserted positively: negating it, or putting it under an ite
+// condition, turns its existentials into universals and is unsound.
+package encode

@@ -1,0 +1,208 @@
+package encode
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/smt"
+	"github.com/augur-verify/augur/syntax"
+)
+
+// Model selects how floating-point values are encoded; integers are always
+// bit-vectors and booleans Z3 booleans.
+type Model int
+
+// The float models (see the package documentation).
+const (
+	Real Model = iota // floats are mathematical reals
+	IEEE              // floats are IEEE 754 binary32/binary64, rounded to nearest-even
+)
+
+// ParseModel returns the model called s: "real" or "ieee".
+func ParseModel(s string) (Model, error) {
+	switch strings.ToLower(s) {
+	case "real":
+		return Real, nil
+	case "ieee":
+		return IEEE, nil
+	}
+	return 0, fmt.Errorf("encode: unknown value model %q (want real or ieee)", s)
+}
+
+// String is the model's name, as ParseModel reads it.
+func (m Model) String() string {
+	switch m {
+	case Real:
+		return "real"
+	case IEEE:
+		return "ieee"
+	}
+	return fmt.Sprintf("Model(%d)", int(m))
+}
+
+// Encoder translates the expressions of one specification into terms of one
+// smt.Context. It caches the sorts, tensor functions and unfoldings it makes.
+// It is not safe for concurrent use (nor is its Context).
+type Encoder struct {
+	z     *smt.Context
+	spec  *sare.Spec
+	info  *sare.Info
+	model Model
+
+	tru, fls *smt.Term
+	tensors  map[string]*smt.FuncDecl
+	funcs    map[string]*smt.FuncDecl // uninterpreted builtins, by name and type
+	deps     map[string]map[string]bool
+	memo     map[string]tv // unfolded tensor accesses (see access.go)
+}
+
+// New returns an encoder of spec's expressions (info holds their types, as
+// sare.Check computed them) into z, with floats in model m.
+func New(z *smt.Context, spec *sare.Spec, info *sare.Info, m Model) *Encoder {
+	return &Encoder{
+		z: z, spec: spec, info: info, model: m,
+		tru: z.True(), fls: z.False(),
+		tensors: map[string]*smt.FuncDecl{},
+		funcs:   map[string]*smt.FuncDecl{},
+		deps:    map[string]map[string]bool{},
+		memo:    map[string]tv{},
+	}
+}
+
+// Model is the encoder's float model.
+func (e *Encoder) Model() Model { return e.model }
+
+// Sort is the sort of values of type t: Bool for bool, bit-vectors of the
+// type's width for integers, and for f32 and f64 Real in the Real model or
+// FloatingPoint(8, 24) and (11, 53) in the IEEE model.
+func (e *Encoder) Sort(t syntax.Type) (*smt.Sort, error) {
+	switch {
+	case t == syntax.Bool:
+		return e.z.BoolSort(), nil
+	case t.IsInteger():
+		return e.z.BVSort(uint(t.Bits())), nil
+	case t.IsFloat() && e.model == Real:
+		return e.z.RealSort(), nil
+	case t == syntax.F32:
+		return e.z.Float32Sort(), nil
+	case t == syntax.F64:
+		return e.z.Float64Sort(), nil
+	}
+	return nil, fmt.Errorf("encode: no sort for type %s", t)
+}
+
+// Tensor is the uninterpreted function Int^rank → Sort(type) standing for the
+// specification tensor called name (input or computed). Its Z3 name is the
+// tensor's name. The declaration is made once per encoder.
+func (e *Encoder) Tensor(name string) (*smt.FuncDecl, error) {
+	if f, ok := e.tensors[name]; ok {
+		return f, nil
+	}
+	if e.spec == nil {
+		return nil, fmt.Errorf("encode: tensor %s: no specification", name)
+	}
+	t := e.spec.Tensor(name)
+	if t == nil {
+		return nil, fmt.Errorf("encode: no tensor %s in the specification", name)
+	}
+	rng, err := e.Sort(t.Type)
+	if err != nil {
+		return nil, fmt.Errorf("encode: tensor %s: %w", name, err)
+	}
+	dom := make([]*smt.Sort, t.Rank())
+	for i := range dom {
+		dom[i] = e.z.IntSort()
+	}
+	f := e.z.FuncDecl(name, dom, rng)
+	if err := f.Err(); err != nil {
+		return nil, fmt.Errorf("encode: tensor %s: %w", name, err)
+	}
+	e.tensors[name] = f
+	return f, nil
+}
+
+// Dependencies returns the tensors that the tensor called name depends on,
+// directly or transitively, through the right-hand sides of equations. Paths
+// that come back to name itself are not followed, so name is never in the
+// result: for R(i, j, k) = R(i, j, k-1) + A(i, k)*B(k, j), Dependencies("R")
+// is {A, B}. The map is cached: the caller must not modify it.
+func (e *Encoder) Dependencies(name string) map[string]bool {
+	if d, ok := e.deps[name]; ok {
+		return d
+	}
+	out := map[string]bool{}
+	var visit func(string)
+	visit = func(t string) {
+		for _, u := range e.directDeps(t) {
+			if u == name || out[u] {
+				continue
+			}
+			out[u] = true
+			visit(u)
+		}
+	}
+	visit(name)
+	e.deps[name] = out
+	return out
+}
+
+// directDeps lists the tensors accessed by the equations of tensor t.
+func (e *Encoder) directDeps(t string) []string {
+	if e.spec == nil {
+		return nil
+	}
+	tensor := e.spec.Tensor(t)
+	if tensor == nil {
+		return nil
+	}
+	var out []string
+	for _, eq := range tensor.Eqs {
+		syntax.Inspect(eq.RHS, func(x syntax.Expr) bool {
+			if c, ok := x.(*syntax.Call); ok && e.isTensorAccess(c) {
+				out = append(out, c.Fun.Name)
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// isTensorAccess reports whether the call names a specification tensor
+// rather than a cast or a built-in function.
+func (e *Encoder) isTensorAccess(c *syntax.Call) bool {
+	if syntax.TypeByName(c.Fun.Name) != syntax.Invalid && len(c.Args) == 1 {
+		return false
+	}
+	if isBuiltin(c.Fun.Name) {
+		return false
+	}
+	return e.spec != nil && e.spec.Tensor(c.Fun.Name) != nil
+}
+
+// guard turns a panic inside an exported function into an error.
+func guard(err *error, what string) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("encode: %s: internal error: %v", what, r)
+	}
+}
+
+// and is the conjunction of definedness terms, keeping true out.
+func (e *Encoder) and(ts ...*smt.Term) *smt.Term {
+	var keep []*smt.Term
+	for _, t := range ts {
+		if t.Equal(e.fls) {
+			return e.fls
+		}
+		if !t.Equal(e.tru) {
+			keep = append(keep, t)
+		}
+	}
+	switch len(keep) {
+	case 0:
+		return e.tru
+	case 1:
+		return keep[0]
+	}
+	return e.z.And(keep...)
+}

@@ -1,0 +1,267 @@
+package encode
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/augur-verify/augur/smt"
+	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/value"
+)
+
+// ExprOptions control the encoding of tensor accesses.
+type ExprOptions struct {
+	// Unfold reports whether accesses to the computed tensor called tensor
+	// may be replaced by its equations (see the package documentation);
+	// nil means never. Input tensors are never unfolded.
+	Unfold func(tensor string) bool
+	// Depth bounds the nesting of unfoldings: an access met inside Depth
+	// unfolded equations is not unfolded further. 0 (the default) means 1:
+	// accesses of the expression itself are unfolded, those of the
+	// equations they unfold to are not.
+	Depth int
+}
+
+// tv is an encoded value: its term and the Bool term of its definedness.
+type tv struct{ val, def *smt.Term }
+
+// exprEnc encodes one value expression.
+type exprEnc struct {
+	e     *Encoder
+	types map[syntax.Expr]syntax.Type
+	idx   Index // the names of this expression (equation variables when unfolding)
+	root  Index // the caller's names (parameters, when unfolding)
+	opts  ExprOptions
+	level int // the number of unfoldings this expression is nested in
+}
+
+// Expr encodes the value expression x, whose value nodes' types are in types
+// (as sare.Info.Types holds them; nodes without a type are index expressions
+// or constraints, encoded by IndexExpr and Constraint with idx). It returns
+// the term of x's value, of sort Sort(types[x]), and the Bool term def that
+// holds exactly when the value is defined (see the package documentation:
+// float-to-integer casts out of range are undefined, undefinedness
+// propagates through every operation, select included, and tensor accesses
+// are taken to be defined). When def is false, val is unspecified.
+func (e *Encoder) Expr(x syntax.Expr, types map[syntax.Expr]syntax.Type, idx Index, opts ExprOptions) (val, def *smt.Term, err error) {
+	defer guard(&err, "value expression")
+	c := &exprEnc{e: e, types: types, idx: idx, root: idx, opts: opts}
+	r, err := c.expr(x)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := r.val.Err(); err != nil {
+		return nil, nil, fmt.Errorf("encode: %s: %w", syntax.ExprString(x), err)
+	}
+	if err := r.def.Err(); err != nil {
+		return nil, nil, fmt.Errorf("encode: definedness of %s: %w", syntax.ExprString(x), err)
+	}
+	return r.val, r.def, nil
+}
+
+// typeOf is the recorded type of the value node x.
+func (c *exprEnc) typeOf(x syntax.Expr) (syntax.Type, bool) {
+	t, ok := c.types[x]
+	return t, ok && t != syntax.Invalid
+}
+
+// defined is a value that is always defined.
+func (c *exprEnc) defined(val *smt.Term) tv { return tv{val, c.e.tru} }
+
+func (c *exprEnc) expr(x syntax.Expr) (tv, error) {
+	if x == nil {
+		return tv{}, errors.New("encode: nil value expression")
+	}
+	t, ok := c.typeOf(x)
+	if !ok {
+		return tv{}, exprError(x, "not type-checked as a value")
+	}
+	switch x := x.(type) {
+	case *syntax.Lit:
+		return c.literal(x, t, x.Text)
+	case *syntax.Unary:
+		return c.unary(x, t)
+	case *syntax.Binary:
+		return c.binary(x, t)
+	case *syntax.Chain:
+		return c.chain(x)
+	case *syntax.Call:
+		return c.call(x, t)
+	case *syntax.Index:
+		return tv{}, exprError(x, "array reads cannot be encoded (the verifier replaces them by their contents)")
+	}
+	return tv{}, exprError(x, "not a value expression")
+}
+
+// literal encodes a literal of type t spelled text, as value.Literal reads it.
+func (c *exprEnc) literal(x syntax.Expr, t syntax.Type, text string) (tv, error) {
+	v, err := value.Literal(t, text)
+	if err != nil {
+		return tv{}, exprError(x, "%v", err)
+	}
+	k, err := c.e.constant(v)
+	if err != nil {
+		return tv{}, exprError(x, "%v", err)
+	}
+	return c.defined(k), nil
+}
+
+// constant is the term of the defined value v.
+func (e *Encoder) constant(v value.Value) (*smt.Term, error) {
+	t := v.Type()
+	switch {
+	case v.IsUndef():
+		return nil, fmt.Errorf("undefined %s constant", t)
+	case t == syntax.Bool:
+		return e.z.Bool(v.Bool()), nil
+	case t.IsInteger():
+		return e.z.BV(v.Uint64(), uint(t.Bits())), nil
+	case t.IsFloat():
+		return e.floatConst(t, v.Float64())
+	}
+	return nil, fmt.Errorf("no constant of type %s", t)
+}
+
+func (c *exprEnc) unary(x *syntax.Unary, t syntax.Type) (tv, error) {
+	if lit, ok := x.X.(*syntax.Lit); ok && x.Op == syntax.OpNeg && lit.Kind != syntax.BoolLiteral {
+		// -128 is one literal, so that it fits i8; -0.0 is negative zero.
+		return c.literal(x, t, "-"+lit.Text)
+	}
+	if _, typed := c.typeOf(x.X); !typed && x.Op == syntax.OpNot {
+		k, err := c.e.constraint(x, c.idx)
+		return c.defined(k), err
+	}
+	a, err := c.expr(x.X)
+	if err != nil {
+		return tv{}, err
+	}
+	if at, _ := c.typeOf(x.X); at != t {
+		return tv{}, exprError(x, "operand of type %s, result of type %s", at, t)
+	}
+	var r *smt.Term
+	switch {
+	case x.Op == syntax.OpNeg && t.IsInteger():
+		r = a.val.BVNeg()
+	case x.Op == syntax.OpNeg && t.IsFloat():
+		r = c.e.floatNeg(a.val)
+	case x.Op == syntax.OpBitNot && t.IsInteger():
+		r = a.val.BVNot()
+	case x.Op == syntax.OpNot && t == syntax.Bool:
+		r = a.val.Not()
+	default:
+		return tv{}, exprError(x, "operator %s does not apply to %s", x.Op, t)
+	}
+	return tv{r, a.def}, nil
+}
+
+func (c *exprEnc) binary(x *syntax.Binary, t syntax.Type) (tv, error) {
+	if _, typed := c.typeOf(x.X); !typed && (x.Op.IsComparison() || x.Op.IsLogical()) {
+		k, err := c.e.constraint(x, c.idx)
+		return c.defined(k), err
+	}
+	a, err := c.expr(x.X)
+	if err != nil {
+		return tv{}, err
+	}
+	b, err := c.expr(x.Y)
+	if err != nil {
+		return tv{}, err
+	}
+	ot, _ := c.typeOf(x.X)
+	if yt, _ := c.typeOf(x.Y); yt != ot {
+		return tv{}, exprError(x, "operands of types %s and %s", ot, yt)
+	}
+	if !value.Applies(x.Op, ot) || value.ResultType(x.Op, ot) != t {
+		return tv{}, exprError(x, "operator %s does not apply to %s giving %s", x.Op, ot, t)
+	}
+	r, err := c.e.binaryOp(x.Op, ot, a.val, b.val)
+	if err != nil {
+		return tv{}, exprError(x, "%v", err)
+	}
+	return tv{r, c.e.and(a.def, b.def)}, nil
+}
+
+func (c *exprEnc) chain(x *syntax.Chain) (tv, error) {
+	if _, typed := c.typeOf(x.Operands[0]); !typed {
+		k, err := c.e.constraint(x, c.idx)
+		return c.defined(k), err
+	}
+	vals := make([]tv, len(x.Operands))
+	defs := make([]*smt.Term, len(x.Operands))
+	ot, _ := c.typeOf(x.Operands[0])
+	for i, o := range x.Operands {
+		v, err := c.expr(o)
+		if err != nil {
+			return tv{}, err
+		}
+		if t, _ := c.typeOf(o); t != ot {
+			return tv{}, exprError(x, "operands of types %s and %s", ot, t)
+		}
+		vals[i], defs[i] = v, v.def
+	}
+	cs := make([]*smt.Term, len(x.Ops))
+	for i, op := range x.Ops {
+		if !op.IsComparison() || !value.Applies(op, ot) {
+			return tv{}, exprError(x, "operator %s does not apply to %s", op, ot)
+		}
+		k, err := c.e.binaryOp(op, ot, vals[i].val, vals[i+1].val)
+		if err != nil {
+			return tv{}, exprError(x, "%v", err)
+		}
+		cs[i] = k
+	}
+	return tv{c.e.z.And(cs...), c.e.and(defs...)}, nil
+}
+
+// binaryOp applies op to two operands of type t (value.Binary's semantics).
+func (e *Encoder) binaryOp(op syntax.Op, t syntax.Type, a, b *smt.Term) (*smt.Term, error) {
+	switch {
+	case t == syntax.Bool:
+		switch op {
+		case syntax.OpAnd:
+			return a.And(b), nil
+		case syntax.OpOr:
+			return a.Or(b), nil
+		case syntax.OpEq:
+			return a.Iff(b), nil
+		case syntax.OpNe:
+			return a.Xor(b), nil
+		}
+	case t.IsInteger():
+		return bvBinary(e.z, op, t, a, b)
+	case t.IsFloat():
+		return e.floatBinary(op, t, a, b)
+	}
+	return nil, fmt.Errorf("operator %s does not apply to %s", op, t)
+}
+
+func (c *exprEnc) call(x *syntax.Call, t syntax.Type) (tv, error) {
+	name := x.Fun.Name
+	if to := syntax.TypeByName(name); to != syntax.Invalid && len(x.Args) == 1 {
+		if to != t {
+			return tv{}, exprError(x, "conversion to %s recorded as %s", to, t)
+		}
+		arg := x.Args[0]
+		from, typed := c.typeOf(arg)
+		if !typed {
+			n, err := c.e.indexExpr(arg, c.idx)
+			if err != nil {
+				return tv{}, err
+			}
+			return c.defined(c.e.fromIndex(t, n)), nil
+		}
+		a, err := c.expr(arg)
+		if err != nil {
+			return tv{}, err
+		}
+		r, ok, err := c.e.cast(t, from, a.val)
+		if err != nil {
+			return tv{}, exprError(x, "%v", err)
+		}
+		return tv{r, c.e.and(a.def, ok)}, nil
+	}
+	if isBuiltin(name) {
+		return c.builtin(x, t)
+	}
+	return c.access(x, t)
+}
