@@ -296,14 +296,11 @@ func (an *specAnalyzer) build() error {
 				return err
 			}
 		}
-		dom, err := an.tidy(dom)
-		if err != nil {
-			if !isBudget(err) {
-				return err
-			}
-			// Keep the unsimplified union: it has the same points.
-			an.unproven(specUnfounded, st, -1, fmt.Sprintf("simplifying the domain of %s: %v", t.Name.Name, err))
-		}
+		if simple, err := an.tidy(dom); err == nil {
+			dom = simple
+		} else if !isBudget(err) {
+			return err
+		} // else keep the unsimplified union: it has the same points
 		a.domains[t.Name.Name] = dom
 	}
 	return nil
@@ -774,13 +771,14 @@ func (an *specAnalyzer) sccs(out map[string][]*specEdge) [][]string {
 // infinite chain T0[x0] -> T1[x1] -> ... (each point reads the next),
 // reporting an issue and returning false when it cannot.
 //
-// The ranking is lexicographic in (x, ord(T)): every edge T[x] -> U[y] must
-// either keep the index (y = x) with U before T in a topological order of
-// the equal-index edges, or first differ from x at some position p where,
-// for every edge first differing at p, y_p < x_p ("descending at p"; the
+// The ranking is lexicographic in x: every edge T[x] -> U[y] either keeps
+// the index (y = x), or first differs from x at some position p where, for
+// every edge first differing at p, y_p < x_p ("descending at p"; the
 // mirror image, every such edge with y_p > x_p, is handled by negating
 // coordinate p). Moreover, the sources x of the edges first differing at p
 // must have x_p bounded below for each value of (parameters, x_1..x_{p-1}).
+// Finally, chains of equal-index edges must all be finite, which is
+// decided exactly (see below); an infinite one is a definite cycle.
 //
 // Why no infinite chain exists: the parameters are fixed along a chain.
 // x_1 changes only at edges first differing at position 1, where it
@@ -790,11 +788,8 @@ func (an *specAnalyzer) sccs(out map[string][]*specEdge) [][]string {
 // differing at position 2, where it strictly decreases from a value bounded
 // below by a bound depending on the parameters and the (now constant) x_1:
 // again finitely many. By induction on p, after finitely many steps the
-// chain only takes equal-index edges, which follow a strict topological
-// order of the component's tensors and so number fewer than its size.
-// Hence every chain is finite.
-//
-// A point with an edge to itself is a definite cycle.
+// chain only takes equal-index edges at one fixed x, and those chains are
+// finite. Hence every chain is finite.
 func (an *specAnalyzer) rank(scc []string, edges []*specEdge) (bool, error) {
 	first := an.tensors[scc[0]]
 	n := first.t.Rank()
@@ -859,6 +854,96 @@ func (an *specAnalyzer) rank(scc []string, edges []*specEdge) (bool, error) {
 		}
 		return c
 	}
+	// Equal-index edges T[x] -> U[x]. At a fixed x they form a graph on
+	// the component's tensors; an infinite chain of them must go round a
+	// cycle of that graph, which is a point depending on itself. G^r_T,
+	// the points x from which a chain of r + 1 equal-index edges leaves
+	// T[x], reaches the points from which an infinite one leaves at
+	// r = len(scc): a chain of more than len(scc) edges at one x repeats
+	// a tensor. So G^len(scc) is empty iff every equal-index chain is
+	// finite (shorter than len(scc) edges), and otherwise holds the
+	// points that depend on themselves or on such a cycle: definite.
+	sel, err := lowerConj(anon, prefix(n))
+	if err != nil {
+		return false, err
+	}
+	type eqEdge struct {
+		e   *specEdge
+		dom *presburger.Map // its sources x, over [x1..xn]
+	}
+	var same []eqEdge
+	for i, r := range rels {
+		part, err := r.Intersect(presburger.NewMap(anon, sel))
+		if err != nil {
+			return false, err
+		}
+		if part, err = part.Simplify(an.ctx); err != nil {
+			return false, err
+		}
+		empty, err := an.empty(part)
+		if err != nil {
+			return false, err
+		}
+		if !empty {
+			same = append(same, eqEdge{e: edges[i], dom: part.Domain()})
+		}
+	}
+	if len(same) > 0 {
+		g := map[string]*presburger.Map{}
+		for _, t := range scc {
+			g[t] = presburger.Empty(anon.Domain())
+		}
+		for _, q := range same {
+			if g[q.e.from], err = g[q.e.from].Union(q.dom); err != nil {
+				return false, err
+			}
+		}
+		for r := 0; r < len(scc); r++ {
+			next := map[string]*presburger.Map{}
+			for _, t := range scc {
+				next[t] = presburger.Empty(anon.Domain())
+			}
+			for _, q := range same {
+				m, err := q.dom.Intersect(g[q.e.to])
+				if err != nil {
+					return false, err
+				}
+				if next[q.e.from], err = next[q.e.from].Union(m); err != nil {
+					return false, err
+				}
+			}
+			for _, t := range scc {
+				if g[t], err = an.tidy(next[t]); err != nil {
+					return false, err
+				}
+			}
+		}
+		for _, q := range same {
+			m, err := q.dom.Intersect(g[q.e.to])
+			if err != nil {
+				return false, err
+			}
+			if m, err = an.tidy(m); err != nil {
+				return false, err
+			}
+			empty, err := an.empty(m)
+			if err != nil {
+				return false, err
+			}
+			if empty {
+				continue
+			}
+			st := an.tensors[q.e.from]
+			pts, err := respace(m, st.space)
+			if err != nil {
+				return false, err
+			}
+			an.a.issues = append(an.a.issues, specIssue{Kind: specCycle, Tensor: q.e.from, Eq: [2]int{q.e.eq.index, -1},
+				Pos: q.e.eq.eq.Pos(), Text: q.e.eq.eq.String(), Points: pts, Definite: true,
+				Msg: fmt.Sprintf("equation %d of %s makes points depend on themselves (through %v at the same index) at %s", q.e.eq.index+1, q.e.from, scc, pts)})
+			return false, nil
+		}
+	}
 	for p := 0; p < n; p++ {
 		var parts [2][]*presburger.Map // [0]: descending at p, [1]: ascending
 		var who [2]*specEdge
@@ -915,64 +1000,6 @@ func (an *specAnalyzer) rank(scc []string, edges []*specEdge) (bool, error) {
 				return false, nil
 			}
 		}
-	}
-	// Equal-index edges: T[x] -> U[x] needs U before T in a fixed order.
-	sel, err := lowerConj(anon, prefix(n))
-	if err != nil {
-		return false, err
-	}
-	after := map[string]map[string]bool{} // T -> the Us it reads at the same index
-	for i, r := range rels {
-		e := edges[i]
-		part, err := r.Intersect(presburger.NewMap(anon, sel))
-		if err != nil {
-			return false, err
-		}
-		empty, err := an.empty(part)
-		if err != nil {
-			return false, err
-		}
-		if !empty {
-			if after[e.from] == nil {
-				after[e.from] = map[string]bool{}
-			}
-			after[e.from][e.to] = true
-		}
-	}
-	// Kahn's algorithm: repeatedly remove a tensor reading no remaining
-	// tensor at the same index.
-	left := map[string]bool{}
-	for _, t := range scc {
-		left[t] = true
-	}
-	for progress := true; progress; {
-		progress = false
-		for _, t := range scc {
-			if !left[t] {
-				continue
-			}
-			free := true
-			for u := range after[t] {
-				if left[u] {
-					free = false
-				}
-			}
-			if free {
-				delete(left, t)
-				progress = true
-			}
-		}
-	}
-	if len(left) > 0 {
-		var names []string
-		for _, t := range scc {
-			if left[t] {
-				names = append(names, t)
-			}
-		}
-		an.unproven(specUnfounded, an.tensors[names[0]], -1, fmt.Sprintf(
-			"cannot prove the recursion of %v well founded: %v read each other at the same index", scc, names))
-		return false, nil
 	}
 	return true, nil
 }
