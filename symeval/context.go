@@ -56,6 +56,11 @@ type Context struct {
 // String returns the template, e.g. "A(□1, □2) * B(□2, □3)".
 func (c *Context) String() string { return syntax.ExprString(c.Expr) }
 
+// Types returns the types of the template's value nodes (nodes absent
+// from the map are index-language nodes: holes and index constraints).
+// The map must not be modified.
+func (c *Context) Types() map[syntax.Expr]syntax.Type { return c.info.Types }
+
 // Fill returns the expression obtained by replacing hole k by the integer
 // vals[k-1], e.g. A(0, 2) * B(2, 1).
 func (c *Context) Fill(vals []int64) (syntax.Expr, error) {

@@ -22,6 +22,7 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(
 		newCheckCmd(),
 		newRunCmd(),
+		newValidateCmd(),
 		newPresburgerCmd(),
 		newVersionCmd(),
 	)

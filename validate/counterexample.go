@@ -1,0 +1,187 @@
+package validate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/sched"
+	"github.com/augur-verify/augur/symeval"
+	"github.com/augur-verify/augur/syntax"
+)
+
+// counterexample builds the counterexample of the failed condition c
+// (o is its solver outcome for a value condition, nil otherwise) and
+// replays it with the reference interpreter. It fails when no concrete
+// point can be produced.
+func (v *validation) counterexample(c *symeval.Condition, o *outcome) (*Counterexample, error) {
+	cx := &Counterexample{Kind: c.Kind.String(), Condition: c.ID, File: v.in.progSrc.Name,
+		Line: c.Pos.Line, Col: c.Pos.Col, Stmt: c.Text, Detail: c.Detail}
+	if c.InSpec {
+		cx.File = v.in.specSrc.Name
+	}
+	var values map[string]int64
+	switch {
+	case o != nil:
+		cx.Kind = o.kind.String()
+		values = o.params
+		ob := c.Obligation
+		if e, err := ob.Spec.Fill(o.specHoles); err == nil {
+			cx.ExpectedExpr = exprString(e)
+		}
+		if e, err := ob.Impl.Fill(o.implHoles); err == nil {
+			cx.ActualExpr = exprString(e)
+		}
+		cx.ExpectedValue, cx.ActualValue = o.specValue, o.implValue
+		cx.Inputs = o.inputs
+		if o.confirmNote != "" {
+			cx.Detail = joinDetail(cx.Detail, "values computed on "+o.confirmNote)
+		} else if len(o.inputs) > 0 {
+			cx.Detail = joinDetail(cx.Detail, "values computed on the solver's inputs")
+		}
+		if c.Kind == sched.WriteWriteConflict {
+			cx.Detail = joinDetail(cx.Detail, "two iterations of the loop write the same cell: one writes the annotation's value, the other the computed one")
+			cx.ExpectedExpr, cx.ActualExpr = "iteration 1: "+cx.ActualExpr, "iteration 2: "+cx.ExpectedExpr
+			cx.ExpectedValue, cx.ActualValue = o.implValue, o.specValue
+		}
+	case c.Violations != nil:
+		pt, cell, err := v.witness(c.Violations)
+		if err != nil {
+			return nil, err
+		}
+		values, cx.Cell = pt, cell
+	default:
+		return nil, errors.New("no evidence")
+	}
+	for _, p := range v.an.Params {
+		x, ok := values[p]
+		if !ok {
+			return nil, fmt.Errorf("no value for parameter %s", p)
+		}
+		cx.Params = append(cx.Params, Binding{Name: p, Value: x})
+	}
+	for _, l := range c.Loops {
+		if x, ok := values[l.Param]; ok {
+			cx.Loops = append(cx.Loops, Binding{Name: l.Name, Value: x})
+		}
+	}
+	var args []string
+	for _, p := range cx.Params {
+		args = append(args, fmt.Sprintf("--param %s=%d", p.Name, p.Value))
+	}
+	cx.Command = fmt.Sprintf("augur run %s %s %s", v.in.specSrc.Name, v.in.progSrc.Name, strings.Join(args, " "))
+	v.replay(cx)
+	return cx, nil
+}
+
+func joinDetail(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+// witness picks a point of the violations u, with parameters as small as
+// it can, and returns the values of the parameters (by presburger name)
+// and the cell.
+func (v *validation) witness(u *presburger.UnionMap) (map[string]int64, string, error) {
+	for _, bound := range []int64{4, 16, 256, 0} {
+		var comps []*presburger.Map
+		for _, m := range u.Maps() {
+			if bound > 0 {
+				b, err := boxed(m, v.an.Params, bound)
+				if err != nil {
+					return nil, "", err
+				}
+				m = b
+			}
+			comps = append(comps, m)
+		}
+		sp, pt, err := presburger.NewUnionMap(comps...).Sample(v.ctx)
+		if err != nil {
+			return nil, "", err
+		}
+		if pt == nil {
+			continue
+		}
+		vals := map[string]int64{}
+		for i, p := range sp.Params {
+			x, ok := pt[i].Int64()
+			if !ok {
+				return nil, "", fmt.Errorf("parameter %s = %s does not fit in 64 bits", p, pt[i])
+			}
+			vals[p] = x
+		}
+		var idx []string
+		for _, x := range pt[len(sp.Params):] {
+			idx = append(idx, x.String())
+		}
+		return vals, fmt.Sprintf("%s[%s]", sp.Out.Name, strings.Join(idx, ", ")), nil
+	}
+	return nil, "", errors.New("the violations are empty")
+}
+
+// boxed returns m restricted to -bound <= p <= bound for the named
+// parameters p it has.
+func boxed(m *presburger.Map, names []string, bound int64) (*presburger.Map, error) {
+	sp := m.Space()
+	b := presburger.NewBasicMap(sp)
+	n := sp.NumDims() + 1
+	for _, name := range names {
+		i := -1
+		for j, p := range sp.Params {
+			if p == name {
+				i = j
+			}
+		}
+		if i < 0 {
+			continue
+		}
+		for _, sign := range []int64{1, -1} {
+			row := make([]presburger.Int, n)
+			for j := range row {
+				row[j] = presburger.NewInt(0)
+			}
+			row[i] = presburger.NewInt(-sign)
+			row[n-1] = presburger.NewInt(bound)
+			b.AddIneq(row) // bound - sign*p >= 0
+		}
+	}
+	return m.Intersect(presburger.NewMap(sp, b))
+}
+
+// replay runs the reference interpreter at the counterexample's
+// parameter values on random inputs and records what it finds.
+func (v *validation) replay(cx *Counterexample) {
+	params := map[string]int64{}
+	for _, p := range cx.Params {
+		params[p.Name] = p.Value
+	}
+	ctx, cancel := context.WithTimeout(v.ctx, 20*time.Second)
+	defer cancel()
+	for seed := uint64(1); seed <= 3; seed++ {
+		ev, err := sare.NewEvaluator(v.in.spec, v.in.sinfo, params, sare.RandomInputs(seed))
+		if err != nil {
+			cx.Replay = "not replayed: " + err.Error()
+			return
+		}
+		_, err = sched.Run(ctx, v.in.kernel, v.in.kinfo, ev, sched.Options{MaxSteps: 5_000_000})
+		var f *sched.Failure
+		switch {
+		case errors.As(err, &f):
+			cx.Reproduced = true
+			cx.Replay = fmt.Sprintf("augur run fails with inputs of seed %d: %s", seed, f.Error())
+			return
+		case err != nil:
+			cx.Replay = "not replayed: " + err.Error()
+			return
+		}
+	}
+	cx.Replay = "augur run passes on random inputs at these parameters (seeds 1 to 3)"
+}
+
+func exprString(e syntax.Expr) string { return syntax.ExprString(e) }

@@ -1,0 +1,458 @@
+package validate
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/sched"
+	"github.com/augur-verify/augur/smt"
+	"github.com/augur-verify/augur/smt/encode"
+	"github.com/augur-verify/augur/symeval"
+	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/value"
+)
+
+// outcome is the result of discharging one value condition.
+type outcome struct {
+	status  symeval.Status
+	reason  string
+	solver  string
+	seconds float64
+	smt     string
+
+	// For a failure: the kind (refined: an undefined value stored or an
+	// undefined annotation), the values of the parameters (the kernel's
+	// and the loop variables, by presburger name), of the holes, of
+	// both sides, and of the inputs read.
+	kind        sched.Kind
+	params      map[string]int64
+	implHoles   []int64
+	specHoles   []int64
+	implValue   string
+	specValue   string
+	inputs      []string
+	confirmNote string
+}
+
+// solver is a worker's Z3 context with its encoder.
+type solver struct {
+	v   *validation
+	z   *smt.Context
+	enc *encode.Encoder
+}
+
+func newSolver(v *validation) (*solver, error) {
+	z, err := smt.NewContext(smt.WithModels(true))
+	if err != nil {
+		return nil, err
+	}
+	return &solver{v: v, z: z, enc: encode.New(z, v.in.spec, v.in.sinfo, v.opts.ValueModel)}, nil
+}
+
+func (s *solver) close() { s.z.Close() }
+
+// strategy is one way of encoding an obligation: which computed tensors
+// may be unfolded into their equations on each side.
+type strategy struct {
+	name       string
+	impl, spec encode.ExprOptions
+}
+
+// strategies returns the encodings to try, cheapest first. Each is sound
+// on its own (an unfolding replaces a tensor element by its definition,
+// which the specification analysis proved well founded and defined), so
+// the first that proves the obligation settles it.
+func (s *solver) strategies(o *symeval.Obligation) []strategy {
+	// Seed 002, section 6.2: unfold the specification side's tensors
+	// that the implementation side's tensors do not depend on.
+	deps := map[string]bool{}
+	for _, t := range tensorsOf(o.Impl.Expr) {
+		for d := range s.enc.Dependencies(t) {
+			deps[d] = true
+		}
+	}
+	notDep := func(t string) bool { return !deps[t] }
+	all := func(string) bool { return true }
+	return []strategy{
+		{name: "z3"},
+		{name: "z3, specification side unfolded once", spec: encode.ExprOptions{Unfold: notDep}},
+		{name: "z3, specification side unfolded 4 levels", spec: encode.ExprOptions{Unfold: notDep, Depth: 3}},
+		{name: "z3, both sides unfolded once", impl: encode.ExprOptions{Unfold: all}, spec: encode.ExprOptions{Unfold: all}},
+	}
+}
+
+// tensorsOf lists the tensors that x accesses.
+func tensorsOf(x syntax.Expr) []string {
+	seen := map[string]bool{}
+	var out []string
+	syntax.Inspect(x, func(e syntax.Expr) bool {
+		if c, ok := e.(*syntax.Call); ok && c.Fun != nil && !seen[c.Fun.Name] {
+			seen[c.Fun.Name] = true
+			out = append(out, c.Fun.Name)
+		}
+		return true
+	})
+	return out
+}
+
+// query is an encoded obligation.
+type query struct {
+	params  map[string]*smt.Term // presburger parameter name -> constant
+	names   []string             // the parameters in order
+	iholes  []*smt.Term
+	sholes  []*smt.Term
+	points  *smt.Term
+	iv, sv  *smt.Term
+	idef    *smt.Term
+	sdef    *smt.Term
+	bad     *smt.Term
+	inputs  map[string]bool
+	typeOf  syntax.Type
+	specTyp syntax.Type
+}
+
+// encode builds the query "some point of the obligation where a side is
+// undefined or the two sides differ".
+func (s *solver) encode(o *symeval.Obligation, st strategy) (*query, error) {
+	q := &query{params: map[string]*smt.Term{}}
+	for _, p := range o.Points.Space().Params {
+		q.params[p] = s.z.IntConst(p)
+		q.names = append(q.names, p)
+	}
+	for k := 1; k <= o.Impl.Holes; k++ {
+		q.iholes = append(q.iholes, s.z.IntConst(fmt.Sprintf("i%d", k)))
+	}
+	for k := 1; k <= o.Spec.Holes; k++ {
+		q.sholes = append(q.sholes, s.z.IntConst(fmt.Sprintf("s%d", k)))
+	}
+	var err error
+	dims := append(append([]*smt.Term(nil), q.iholes...), q.sholes...)
+	if q.points, err = s.enc.Set(o.Points, func(name string) (*smt.Term, bool) {
+		t, ok := q.params[name]
+		return t, ok
+	}, dims); err != nil {
+		return nil, fmt.Errorf("points: %w", err)
+	}
+	holeIdx := func(hs []*smt.Term) encode.Index {
+		return func(name string) (*smt.Term, bool) {
+			var k int
+			if !strings.HasPrefix(name, "□") {
+				// A parameter, in an unfolded equation.
+				t, ok := q.params[name]
+				return t, ok
+			}
+			if _, err := fmt.Sscanf(strings.TrimPrefix(name, "□"), "%d", &k); err != nil || k < 1 || k > len(hs) {
+				return nil, false
+			}
+			return hs[k-1], true
+		}
+	}
+	if q.iv, q.idef, err = s.enc.Expr(o.Impl.Expr, o.Impl.Types(), holeIdx(q.iholes), st.impl); err != nil {
+		return nil, fmt.Errorf("%s: %w", o.Impl, err)
+	}
+	if q.sv, q.sdef, err = s.enc.Expr(o.Spec.Expr, o.Spec.Types(), holeIdx(q.sholes), st.spec); err != nil {
+		return nil, fmt.Errorf("%s: %w", o.Spec, err)
+	}
+	eq, err := s.enc.Equal(q.iv, q.sv, o.Impl.Type)
+	if err != nil {
+		return nil, err
+	}
+	q.bad = s.z.Or(q.idef.Not(), q.sdef.Not(), eq.Not())
+	q.typeOf, q.specTyp = o.Impl.Type, o.Spec.Type
+	return q, nil
+}
+
+// decide discharges the value condition c.
+func (s *solver) decide(c *symeval.Condition) *outcome {
+	start := time.Now()
+	o := s.decideStrategies(c)
+	o.seconds = time.Since(start).Seconds()
+	s.z.ReleaseUnused()
+	return o
+}
+
+func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
+	ob := c.Obligation
+	if ob.Impl.Type != ob.Spec.Type {
+		return &outcome{status: symeval.Failed, kind: c.Kind, reason: fmt.Sprintf("the two sides have different types: %s and %s", ob.Impl.Type, ob.Spec.Type)}
+	}
+	var reasons []string
+	var firstSMT string
+	var unconfirmed *outcome
+	for _, st := range s.strategies(ob) {
+		if err := s.v.ctx.Err(); err != nil {
+			return &outcome{status: symeval.Undecided, reason: "cancelled"}
+		}
+		q, err := s.encode(ob, st)
+		if err != nil {
+			reasons = append(reasons, st.name+": cannot encode: "+err.Error())
+			continue
+		}
+		script, _ := s.z.SMTLIB2("ALL", q.points, q.bad)
+		res, sol, err := s.check(q, nil)
+		// Keep the script of the strongest encoding tried.
+		firstSMT = script
+		if err != nil {
+			reasons = append(reasons, st.name+": "+err.Error())
+			if sol != nil {
+				sol.Close()
+			}
+			continue
+		}
+		switch res {
+		case smt.Unsat:
+			sol.Close()
+			return &outcome{status: symeval.Proved, solver: st.name, smt: script}
+		case smt.Sat:
+			out := s.failure(c, q, sol)
+			sol.Close()
+			out.smt = script
+			if out.status == symeval.Failed {
+				out.solver = st.name
+				return out
+			}
+			if unconfirmed == nil {
+				unconfirmed = out
+			}
+			reasons = append(reasons, st.name+": counterexample not confirmed: "+out.reason)
+		default:
+			why := sol.ReasonUnknown()
+			sol.Close()
+			if why == "" {
+				why = "unknown"
+			}
+			reasons = append(reasons, st.name+": "+why)
+		}
+	}
+	return &outcome{status: symeval.Undecided, reason: strings.Join(reasons, "; "), smt: firstSMT}
+}
+
+// check asserts the query (and extra facts) in a fresh solver and checks
+// it under the per-query timeout.
+func (s *solver) check(q *query, extra []*smt.Term) (smt.Result, *smt.Solver, error) {
+	sol, err := s.z.NewSolver()
+	if err != nil {
+		return smt.Unknown, nil, err
+	}
+	if err := sol.Assert(q.points, q.bad); err != nil {
+		return smt.Unknown, sol, err
+	}
+	if len(extra) > 0 {
+		if err := sol.Assert(extra...); err != nil {
+			return smt.Unknown, sol, err
+		}
+	}
+	ctx, cancel := context.WithTimeout(s.v.ctx, s.v.opts.Timeout)
+	defer cancel()
+	res, err := sol.Check(ctx)
+	if err != nil && res == smt.Unknown && ctx.Err() == context.DeadlineExceeded {
+		return smt.Unknown, sol, fmt.Errorf("timeout after %s", s.v.opts.Timeout)
+	}
+	if res == smt.Unknown && ctx.Err() == context.DeadlineExceeded {
+		return smt.Unknown, sol, fmt.Errorf("timeout after %s", s.v.opts.Timeout)
+	}
+	return res, sol, err
+}
+
+// failure turns a satisfying model into a failed outcome, after looking
+// for a model with small parameters and confirming it by concrete
+// evaluation of both sides over the model's inputs.
+func (s *solver) failure(c *symeval.Condition, q *query, sol *smt.Solver) *outcome {
+	// Prefer small parameter values: they make readable counterexamples
+	// that the interpreter can replay.
+	for _, bound := range []int64{4, 16, 256} {
+		var box []*smt.Term
+		for _, name := range s.v.an.Params {
+			t := q.params[name]
+			box = append(box, t.Le(s.z.Int(bound)), t.Ge(s.z.Int(-bound)))
+		}
+		res, small, err := s.check(q, box)
+		if err == nil && res == smt.Sat {
+			o := s.readModel(c, q, small)
+			small.Close()
+			return o
+		}
+		if small != nil {
+			small.Close()
+		}
+	}
+	return s.readModel(c, q, sol)
+}
+
+// readModel reads the counterexample of the model of sol and confirms it.
+func (s *solver) readModel(c *symeval.Condition, q *query, sol *smt.Solver) *outcome {
+	out := &outcome{status: symeval.Failed, kind: c.Kind, params: map[string]int64{}}
+	m, err := sol.Model()
+	if err != nil {
+		return &outcome{status: symeval.Undecided, reason: "no model: " + err.Error()}
+	}
+	defer m.Close()
+	intOf := func(t *smt.Term) (int64, error) {
+		v, err := m.Eval(t, true)
+		if err != nil {
+			return 0, err
+		}
+		return v.Int64Value()
+	}
+	for _, name := range q.names {
+		v, err := intOf(q.params[name])
+		if err != nil {
+			return &outcome{status: symeval.Undecided, reason: "model: " + err.Error()}
+		}
+		out.params[name] = v
+	}
+	for _, h := range q.iholes {
+		v, err := intOf(h)
+		if err != nil {
+			return &outcome{status: symeval.Undecided, reason: "model: " + err.Error()}
+		}
+		out.implHoles = append(out.implHoles, v)
+	}
+	for _, h := range q.sholes {
+		v, err := intOf(h)
+		if err != nil {
+			return &outcome{status: symeval.Undecided, reason: "model: " + err.Error()}
+		}
+		out.specHoles = append(out.specHoles, v)
+	}
+	boolOf := func(t *smt.Term) bool {
+		v, err := m.Eval(t, true)
+		if err != nil {
+			return true
+		}
+		b, err := v.BoolValue()
+		return err != nil || b
+	}
+	switch {
+	case !boolOf(q.idef):
+		out.kind = sched.UndefinedStore
+	case !boolOf(q.sdef):
+		out.kind = sched.UndefinedAnnotation
+	}
+	// Inputs from the model, for the concrete evaluation.
+	inputs := sare.InputFunc(func(t *sare.Tensor, idx []int64) (value.Value, error) {
+		f, err := s.enc.Tensor(t.Name.Name)
+		if err != nil {
+			return value.Value{}, err
+		}
+		args := make([]*smt.Term, len(idx))
+		for i, x := range idx {
+			args[i] = s.z.Int(x)
+		}
+		val, err := m.Eval(f.Apply(args...), true)
+		if err != nil {
+			return value.Value{}, err
+		}
+		v, err := s.enc.Value(m, val, t.Type)
+		if err == nil {
+			out.inputs = append(out.inputs, fmt.Sprintf("%s(%s) = %s", t.Name.Name, joinInts(idx), v))
+		}
+		return v, err
+	})
+	var modelInputs sare.Inputs = inputs
+	if err := s.confirm(c, out, modelInputs); err != nil {
+		out.status = symeval.Undecided
+		out.reason = err.Error()
+	}
+	sort.Strings(out.inputs)
+	if len(out.inputs) > 12 {
+		out.inputs = append(out.inputs[:12], "...")
+	}
+	return out
+}
+
+// confirm evaluates both sides of the obligation concretely at the
+// counterexample, with the reference evaluator of the specification, first
+// over the model's inputs, then over random inputs (the model interprets
+// computed tensors freely, so its inputs may not explain the difference);
+// it fails unless the sides differ (or one is undefined) on some inputs.
+func (s *solver) confirm(c *symeval.Condition, out *outcome, model sare.Inputs) error {
+	var last error
+	for attempt := 0; attempt < 6; attempt++ {
+		inputs, note := model, ""
+		if attempt > 0 {
+			inputs = sare.RandomInputs(uint64(attempt))
+			note = fmt.Sprintf("random inputs of seed %d", attempt)
+			out.inputs = nil
+		}
+		err := s.confirmWith(c, out, inputs)
+		if err == nil {
+			out.confirmNote = note
+			return nil
+		}
+		last = err
+		if attempt == 0 {
+			model = nil
+		}
+	}
+	out.inputs = nil
+	return last
+}
+
+// confirmWith evaluates both sides over the given inputs.
+func (s *solver) confirmWith(c *symeval.Condition, out *outcome, inputs sare.Inputs) error {
+	params := map[string]int64{}
+	for _, p := range s.v.an.Params {
+		params[p] = out.params[p]
+	}
+	ev, err := sare.NewEvaluator(s.v.in.spec, s.v.in.sinfo, params, inputs)
+	if err != nil {
+		return fmt.Errorf("concrete evaluation: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(s.v.ctx, 10*time.Second)
+	defer cancel()
+	env := ev.Env(ctx)
+	ob := c.Obligation
+	iv, ierr := ob.Impl.Eval(out.implHoles, env)
+	sv, serr := ob.Spec.Eval(out.specHoles, env)
+	out.implValue, out.specValue = "", ""
+	if ierr == nil {
+		out.implValue = iv.String()
+	}
+	if serr == nil {
+		out.specValue = sv.String()
+	}
+	kind := out.kind
+	switch kind {
+	case sched.UndefinedStore:
+		if ierr == nil && !iv.IsUndef() {
+			return fmt.Errorf("the computed value %s is defined", iv)
+		}
+		return nil
+	case sched.UndefinedAnnotation:
+		if serr == nil && !sv.IsUndef() {
+			return fmt.Errorf("the annotation's value %s is defined", sv)
+		}
+		return nil
+	}
+	if ierr != nil {
+		return fmt.Errorf("concrete evaluation of %s: %w", ob.Impl, ierr)
+	}
+	if serr != nil {
+		return fmt.Errorf("concrete evaluation of %s: %w", ob.Spec, serr)
+	}
+	if iv.IsUndef() || sv.IsUndef() {
+		if iv.IsUndef() {
+			out.kind = sched.UndefinedStore
+		} else {
+			out.kind = sched.UndefinedAnnotation
+		}
+		return nil
+	}
+	if iv.Equal(sv) {
+		return fmt.Errorf("both sides evaluate to %s", iv)
+	}
+	return nil
+}
+
+func joinInts(xs []int64) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = fmt.Sprint(x)
+	}
+	return strings.Join(parts, ", ")
+}

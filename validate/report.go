@@ -1,0 +1,307 @@
+package validate
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Verdict is the outcome of a validation.
+type Verdict string
+
+// The four verdicts.
+const (
+	// Valid: every verification condition was proved, for every
+	// parameter value satisfying the assumptions.
+	Valid Verdict = "valid"
+	// Invalid: the kernel is wrong; the report holds a counterexample.
+	Invalid Verdict = "invalid"
+	// Unknown: some conditions could be decided neither way; the report
+	// says which and why. Never a claim about the kernel.
+	Unknown Verdict = "unknown"
+	// Error: the input is malformed; the report lists the errors with
+	// their positions.
+	Error Verdict = "error"
+)
+
+// Report is the result of a validation, ready to be printed as text or
+// encoded as JSON.
+type Report struct {
+	Verdict Verdict `json:"verdict"`
+	// Reason names the failure for an invalid verdict ("annotation
+	// mismatch", "read-write race", ...), or summarises why the verdict
+	// is unknown or an error.
+	Reason string `json:"reason,omitempty"`
+	// Spec and Program are the names of the two inputs.
+	Spec    string `json:"spec"`
+	Program string `json:"program"`
+	// Kernel is the kernel's name.
+	Kernel string `json:"kernel,omitempty"`
+	// ValueModel is the value model used for floats ("real", "ieee").
+	ValueModel string `json:"value_model"`
+	// Assumptions is the parameter domain the verdict holds under.
+	Assumptions string `json:"assumptions,omitempty"`
+	// Counterexample is set for an invalid verdict.
+	Counterexample *Counterexample `json:"counterexample,omitempty"`
+	// Conditions lists every verification condition with its result.
+	Conditions []ConditionResult `json:"conditions,omitempty"`
+	// Errors lists the errors of malformed input, each as
+	// "file:line:col: message" followed by the source line and a caret.
+	Errors []ErrorDetail `json:"errors,omitempty"`
+	// Timings gives the time spent in each phase.
+	Timings []PhaseTime `json:"timings,omitempty"`
+}
+
+// ErrorDetail is one error of malformed input.
+type ErrorDetail struct {
+	File    string `json:"file,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	Col     int    `json:"col,omitempty"`
+	Message string `json:"message"`
+	// Text is the full rendering with the source line and a caret.
+	Text string `json:"text"`
+}
+
+// PhaseTime is the time spent in one phase of a validation.
+type PhaseTime struct {
+	Phase   string        `json:"phase"`
+	Seconds float64       `json:"seconds"`
+	d       time.Duration `json:"-"`
+}
+
+// Binding is a named integer: a parameter or a loop variable.
+type Binding struct {
+	Name  string `json:"name"`
+	Value int64  `json:"value"`
+}
+
+// Counterexample shows where and how a kernel goes wrong.
+type Counterexample struct {
+	// Kind is the failure ("annotation mismatch", ...).
+	Kind string `json:"kind"`
+	// Condition is the ID of the condition that failed.
+	Condition int `json:"condition"`
+	// File, Line, Col and Stmt locate the statement (or binding, or
+	// equation).
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Col  int    `json:"col"`
+	Stmt string `json:"statement"`
+	// Params are the parameter values, Loops the loop indices.
+	Params []Binding `json:"params"`
+	Loops  []Binding `json:"loops,omitempty"`
+	// Cell is the array cell concerned, such as "c[1, 2]".
+	Cell string `json:"cell,omitempty"`
+	// Expected is the annotation or specification element, symbolically
+	// (Expr, such as "R(0, 1, 2)") and as a number where known (Value).
+	ExpectedExpr  string `json:"expected_expr,omitempty"`
+	ExpectedValue string `json:"expected_value,omitempty"`
+	// Actual is what the kernel computes, symbolically and as a number.
+	ActualExpr  string `json:"actual_expr,omitempty"`
+	ActualValue string `json:"actual_value,omitempty"`
+	// Inputs lists input tensor elements of the solver's model that the
+	// two sides read, such as "A(0, 1) = 2.5".
+	Inputs []string `json:"inputs,omitempty"`
+	// Detail completes the description.
+	Detail string `json:"detail,omitempty"`
+	// Reproduced tells whether the reference interpreter, run at these
+	// parameter values on random inputs, fails too, and how (Replay).
+	Reproduced bool   `json:"reproduced"`
+	Replay     string `json:"replay,omitempty"`
+	// Command reproduces the failure with augur run.
+	Command string `json:"command,omitempty"`
+}
+
+// ConditionResult is the result of one verification condition.
+type ConditionResult struct {
+	ID   int    `json:"id"`
+	Kind string `json:"kind"`
+	// File, Line, Col and Text locate the condition's statement.
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Col  int    `json:"col"`
+	Text string `json:"text"`
+	// Status is "proved", "failed" or "undecided".
+	Status string `json:"status"`
+	// Reason explains a failed or undecided status (timeout, budget,
+	// unconfirmed counterexample).
+	Reason string `json:"reason,omitempty"`
+	// Formula is the condition in symbolic form: for a value condition
+	// "impl = spec for points", for a Presburger condition the points
+	// where it fails.
+	Formula string `json:"formula,omitempty"`
+	// Solver says how a value condition was decided ("syntactic",
+	// "z3", "z3 with unfolding").
+	Solver  string  `json:"solver,omitempty"`
+	Seconds float64 `json:"seconds"`
+	// SMT holds the SMT-LIB2 script of a value condition (when asked
+	// for); z3 reproduces the result on it (unsat: proved).
+	SMT string `json:"smt,omitempty"`
+}
+
+// ExitCode maps the verdict to augur validate's exit codes: 0 valid, 1
+// invalid, 2 unknown, 3 error.
+func (r *Report) ExitCode() int {
+	switch r.Verdict {
+	case Valid:
+		return 0
+	case Invalid:
+		return 1
+	case Unknown:
+		return 2
+	}
+	return 3
+}
+
+// Counts returns the number of conditions by status.
+func (r *Report) Counts() map[string]int {
+	m := map[string]int{}
+	for _, c := range r.Conditions {
+		m[c.Status]++
+	}
+	return m
+}
+
+// WriteText prints the report as augur validate does: the verdict first,
+// the counterexample right under it, then the conditions that were not
+// proved, a summary and the timings. verbose adds every condition.
+func (r *Report) WriteText(w io.Writer, verbose bool) error {
+	var b strings.Builder
+	switch r.Verdict {
+	case Valid:
+		fmt.Fprintf(&b, "VALID: %s computes its specification %s", r.Program, r.Spec)
+		if r.Assumptions != "" {
+			fmt.Fprintf(&b, " whenever %s", r.Assumptions)
+		}
+		b.WriteString("\n")
+	case Invalid:
+		fmt.Fprintf(&b, "INVALID: %s\n", r.Reason)
+	case Unknown:
+		fmt.Fprintf(&b, "UNKNOWN: %s\n", r.Reason)
+	default:
+		fmt.Fprintf(&b, "ERROR: %s\n", r.Reason)
+		for _, e := range r.Errors {
+			b.WriteString(e.Text)
+			b.WriteString("\n")
+		}
+	}
+	if cx := r.Counterexample; cx != nil {
+		writeCounterexample(&b, cx)
+	}
+	if r.Verdict == Unknown {
+		b.WriteString("\nundecided conditions:\n")
+		for _, c := range r.Conditions {
+			if c.Status == "undecided" {
+				fmt.Fprintf(&b, "  C%d %s at %s:%d:%d: %s\n      %s\n", c.ID, c.Kind, c.File, c.Line, c.Col, c.Text, c.Reason)
+			}
+		}
+	}
+	if len(r.Conditions) > 0 {
+		counts := r.Counts()
+		var parts []string
+		for _, s := range []string{"proved", "failed", "undecided"} {
+			if counts[s] > 0 {
+				parts = append(parts, fmt.Sprintf("%d %s", counts[s], s))
+			}
+		}
+		fmt.Fprintf(&b, "\n%d condition%s: %s\n", len(r.Conditions), plural(len(r.Conditions)), strings.Join(parts, ", "))
+	}
+	if verbose {
+		for _, c := range r.Conditions {
+			fmt.Fprintf(&b, "  C%d %-9s %s at %s:%d:%d: %s\n", c.ID, c.Status, c.Kind, c.File, c.Line, c.Col, c.Text)
+			if c.Formula != "" {
+				fmt.Fprintf(&b, "      %s\n", c.Formula)
+			}
+			if c.Reason != "" {
+				fmt.Fprintf(&b, "      (%s)\n", c.Reason)
+			}
+		}
+	}
+	if len(r.Timings) > 0 {
+		var parts []string
+		for _, t := range r.Timings {
+			parts = append(parts, fmt.Sprintf("%s %s", t.Phase, formatSeconds(t.Seconds)))
+		}
+		fmt.Fprintf(&b, "time: %s\n", strings.Join(parts, ", "))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeCounterexample(b *strings.Builder, cx *Counterexample) {
+	row := func(label, format string, args ...any) {
+		fmt.Fprintf(b, "  %-12s %s\n", label+":", fmt.Sprintf(format, args...))
+	}
+	fmt.Fprintf(b, "\n%s:%d:%d: %s\n", cx.File, cx.Line, cx.Col, cx.Stmt)
+	row("parameters", "%s", formatBindings(cx.Params))
+	if len(cx.Loops) > 0 {
+		row("loop indices", "%s", formatBindings(cx.Loops))
+	}
+	if cx.Cell != "" {
+		row("cell", "%s", cx.Cell)
+	}
+	if cx.ExpectedExpr != "" || cx.ExpectedValue != "" {
+		row("annotation", "%s", joinNonEmpty(cx.ExpectedExpr, cx.ExpectedValue))
+	}
+	if cx.ActualExpr != "" || cx.ActualValue != "" {
+		row("computed", "%s", joinNonEmpty(cx.ActualExpr, cx.ActualValue))
+	}
+	if len(cx.Inputs) > 0 {
+		row("inputs", "%s", strings.Join(cx.Inputs, ", "))
+	}
+	if cx.Detail != "" {
+		row("detail", "%s", cx.Detail)
+	}
+	if cx.Replay != "" {
+		if cx.Reproduced {
+			row("reproduced", "%s", cx.Replay)
+		} else {
+			row("replay", "%s", cx.Replay)
+		}
+	}
+	if cx.Command != "" {
+		row("reproduce", "%s", cx.Command)
+	}
+}
+
+func joinNonEmpty(expr, val string) string {
+	switch {
+	case expr == "":
+		return val
+	case val == "":
+		return expr
+	}
+	return expr + " = " + val
+}
+
+func formatBindings(bs []Binding) string {
+	parts := make([]string, len(bs))
+	for i, x := range bs {
+		parts[i] = fmt.Sprintf("%s=%d", x.Name, x.Value)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func formatSeconds(s float64) string {
+	switch {
+	case s < 0.001:
+		return fmt.Sprintf("%.0fµs", s*1e6)
+	case s < 1:
+		return fmt.Sprintf("%.0fms", s*1e3)
+	}
+	return fmt.Sprintf("%.2fs", s)
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// sortBindings orders bindings by name.
+func sortBindings(bs []Binding) {
+	sort.Slice(bs, func(i, j int) bool { return bs[i].Name < bs[j].Name })
+}

@@ -1,0 +1,358 @@
+// Package validate is Augur's verifier front end: it checks an annotated
+// kernel against its specification for all parameter values at once and
+// returns a verdict with its evidence.
+//
+// The phases follow the data: parse and check both inputs (packages sare
+// and sched), evaluate the kernel prophetically and symbolically over
+// Presburger sets (package symeval), which decides the conditions on cells
+// (bounds, definedness, races, outputs written) and leaves value
+// obligations, then discharge those with Z3 (packages smt and
+// smt/encode), in parallel, one solver context per worker. A failed
+// condition becomes a counterexample with small parameter values, which
+// the reference interpreter replays.
+//
+// Soundness comes first: "valid" means every condition was proved; a
+// condition that could not be decided makes the verdict "unknown", never
+// "valid"; a counterexample that concrete evaluation does not confirm is
+// not reported as "invalid".
+package validate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/sched"
+	"github.com/augur-verify/augur/smt/encode"
+	"github.com/augur-verify/augur/symeval"
+	"github.com/augur-verify/augur/syntax"
+)
+
+// Options tune a validation. The zero value is usable.
+type Options struct {
+	// ValueModel decides how floats are compared (encode.Real, the
+	// default, or encode.IEEE); integers are always bit-vectors.
+	ValueModel encode.Model
+	// Timeout bounds each solver query (default 20s).
+	Timeout time.Duration
+	// Jobs is the number of conditions discharged in parallel (default:
+	// the number of CPUs).
+	Jobs int
+	// Budget bounds every Presburger operation (zero: the engine's
+	// default).
+	Budget presburger.Budget
+	// KeepSMT stores the SMT-LIB2 script of every value condition in the
+	// report.
+	KeepSMT bool
+	// Progress, when set, receives progress events. It is called from
+	// the validating goroutine and from workers, never concurrently.
+	Progress func(Event)
+	// Trace, when set, receives a running description of the symbolic
+	// evaluation (heaps and conditions) and of the solver's work.
+	Trace func(line string)
+}
+
+// Event reports progress: the phase ("parse", "symbolic", "solve",
+// "confirm", "done"), and within "solve" the value conditions done and
+// their total.
+type Event struct {
+	Phase string `json:"phase"`
+	Done  int    `json:"done"`
+	Total int    `json:"total"`
+}
+
+func (o *Options) defaults() {
+	if o.Timeout <= 0 {
+		o.Timeout = 20 * time.Second
+	}
+	if o.Jobs <= 0 {
+		o.Jobs = runtime.NumCPU()
+	}
+}
+
+// Validate checks the kernel prog against the specification spec (their
+// sources) and returns the report. Malformed input gives a report with
+// the Error verdict, not an error; the error is non-nil only when ctx is
+// done before the verdict.
+func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep *Report, err error) {
+	opts.defaults()
+	rep = &Report{Spec: spec.Name, Program: prog.Name, ValueModel: opts.ValueModel.String()}
+	defer func() {
+		if r := recover(); r != nil {
+			rep.Verdict, rep.Reason = Unknown, fmt.Sprintf("internal error: %v", r)
+			err = nil
+		}
+	}()
+	var mu sync.Mutex
+	progress := func(e Event) {
+		if opts.Progress != nil {
+			mu.Lock()
+			defer mu.Unlock()
+			opts.Progress(e)
+		}
+	}
+	clock := time.Now()
+	phase := func(name string) {
+		d := time.Since(clock)
+		rep.Timings = append(rep.Timings, PhaseTime{Phase: name, Seconds: d.Seconds(), d: d})
+		clock = time.Now()
+	}
+
+	// Parse and check.
+	progress(Event{Phase: "parse"})
+	in, errs := load(spec, prog)
+	phase("parse")
+	if len(errs) > 0 {
+		rep.Verdict = Error
+		rep.Reason = fmt.Sprintf("%d error%s in the input", len(errs), plural(len(errs)))
+		for _, e := range errs {
+			rep.Errors = append(rep.Errors, ErrorDetail{File: e.File, Line: e.Pos.Line, Col: e.Pos.Col, Message: e.Msg, Text: e.Detail()})
+		}
+		return rep, nil
+	}
+	rep.Kernel = in.kernel.Name.Name
+
+	// Symbolic evaluation.
+	progress(Event{Phase: "symbolic"})
+	aopts := symeval.AnalyzeOptions{Options: symeval.Options{Budget: opts.Budget}}
+	if opts.Trace != nil {
+		aopts.Trace = func(depth int, line string) { opts.Trace(strings.Repeat("  ", depth) + line) }
+	}
+	an, err := symeval.Analyze(ctx, in.kernel, in.kinfo, in.spec, in.sinfo, aopts)
+	phase("symbolic")
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		rep.Verdict, rep.Reason = Unknown, "symbolic evaluation failed: "+err.Error()
+		return rep, nil
+	}
+	rep.Assumptions = formatAssumptions(an.Assumptions)
+	v := &validation{ctx: ctx, in: in, an: an, opts: opts, progress: progress}
+	results := make([]ConditionResult, len(an.Conditions))
+	for i, c := range an.Conditions {
+		results[i] = v.describe(c)
+	}
+
+	// Discharge the value obligations.
+	if err := v.discharge(results); err != nil {
+		return nil, err
+	}
+	phase("solve")
+
+	// Confirm the failures and pick the counterexample.
+	progress(Event{Phase: "confirm"})
+	v.conclude(rep, results)
+	phase("confirm")
+	rep.Conditions = results
+	progress(Event{Phase: "done"})
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return rep, nil
+}
+
+// input is a checked pair.
+type input struct {
+	specSrc, progSrc *syntax.Source
+	spec             *sare.Spec
+	sinfo            *sare.Info
+	kernel           *sched.Kernel
+	kinfo            *sched.Info
+}
+
+// load parses and checks both sources, returning every error.
+func load(specSrc, progSrc *syntax.Source) (*input, syntax.ErrorList) {
+	in := &input{specSrc: specSrc, progSrc: progSrc}
+	var errs syntax.ErrorList
+	spec, perr := sare.Parse(specSrc)
+	errs = append(errs, perr...)
+	if len(perr) == 0 {
+		info, cerr := sare.Check(spec)
+		errs = append(errs, cerr...)
+		in.spec, in.sinfo = spec, info
+	}
+	k, kerr := sched.Parse(progSrc)
+	errs = append(errs, kerr...)
+	if len(kerr) == 0 && len(errs) == 0 {
+		kinfo, cerr := sched.Check(k, in.spec)
+		errs = append(errs, cerr...)
+		in.kernel, in.kinfo = k, kinfo
+	} else if len(kerr) == 0 {
+		errs = append(errs, &syntax.Error{File: progSrc.Name, Msg: "not type-checked: its specification is malformed"})
+	}
+	errs.Sort()
+	return in, errs
+}
+
+// validation holds the state of one validation.
+type validation struct {
+	ctx      context.Context
+	in       *input
+	an       *symeval.Analysis
+	opts     Options
+	progress func(Event)
+	// outcomes of the value conditions, by condition index
+	outcomes map[int]*outcome
+}
+
+// describe returns the result of condition c as symeval left it.
+func (v *validation) describe(c *symeval.Condition) ConditionResult {
+	file := v.in.progSrc.Name
+	if c.InSpec {
+		file = v.in.specSrc.Name
+	}
+	r := ConditionResult{ID: c.ID, Kind: c.Kind.String(), File: file, Line: c.Pos.Line, Col: c.Pos.Col, Text: c.Text,
+		Status: c.Status.String(), Reason: c.Reason}
+	switch {
+	case c.Obligation != nil:
+		r.Formula = c.Obligation.String()
+		if c.Status == symeval.Proved {
+			r.Solver = "syntactic"
+		}
+	case c.Status == symeval.Failed && c.Violations != nil:
+		r.Formula = "fails at " + c.Violations.String()
+	}
+	if c.Detail != "" {
+		if r.Reason != "" {
+			r.Reason += "; "
+		}
+		r.Reason += c.Detail
+	}
+	return r
+}
+
+// discharge decides the pending value conditions with Z3, Jobs at a time.
+func (v *validation) discharge(results []ConditionResult) error {
+	var todo []int
+	for i, c := range v.an.Conditions {
+		if c.Status == symeval.Pending {
+			todo = append(todo, i)
+		}
+	}
+	v.outcomes = map[int]*outcome{}
+	total := len(todo)
+	v.progress(Event{Phase: "solve", Done: 0, Total: total})
+	if total == 0 {
+		return nil
+	}
+	jobs := make(chan int)
+	var mu sync.Mutex
+	done := 0
+	var wg sync.WaitGroup
+	workers := v.opts.Jobs
+	if workers > total {
+		workers = total
+	}
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s, err := newSolver(v)
+			for i := range jobs {
+				var o *outcome
+				if err != nil {
+					o = &outcome{status: symeval.Undecided, reason: "solver unavailable: " + err.Error()}
+				} else {
+					o = s.decide(v.an.Conditions[i])
+				}
+				mu.Lock()
+				v.outcomes[i] = o
+				done++
+				d := done
+				mu.Unlock()
+				v.progress(Event{Phase: "solve", Done: d, Total: total})
+			}
+			if s != nil {
+				s.close()
+			}
+		}()
+	}
+	for _, i := range todo {
+		if v.ctx.Err() != nil {
+			break
+		}
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	if err := v.ctx.Err(); err != nil {
+		return err
+	}
+	for i, o := range v.outcomes {
+		r := &results[i]
+		r.Status = o.status.String()
+		r.Reason = o.reason
+		r.Solver = o.solver
+		r.Seconds = o.seconds
+		if v.opts.KeepSMT {
+			r.SMT = o.smt
+		}
+	}
+	return nil
+}
+
+// conclude sets the verdict from the conditions' results, confirming
+// failures by concrete evaluation and replay.
+func (v *validation) conclude(rep *Report, results []ConditionResult) {
+	var failed []int
+	undecided := 0
+	for i, c := range v.an.Conditions {
+		switch results[i].Status {
+		case "failed":
+			failed = append(failed, i)
+		case "undecided":
+			undecided++
+		}
+		_ = c
+	}
+	// Try the failures in program order until one is confirmed.
+	sort.Ints(failed)
+	for _, i := range failed {
+		if v.ctx.Err() != nil {
+			break
+		}
+		cx, err := v.counterexample(v.an.Conditions[i], v.outcomes[i])
+		if err != nil {
+			results[i].Status = "undecided"
+			results[i].Reason = "counterexample not confirmed: " + err.Error()
+			undecided++
+			continue
+		}
+		rep.Verdict = Invalid
+		rep.Reason = cx.Kind
+		rep.Counterexample = cx
+		return
+	}
+	if undecided > 0 {
+		rep.Verdict = Unknown
+		rep.Reason = fmt.Sprintf("%d condition%s could not be decided", undecided, plural(undecided))
+		return
+	}
+	rep.Verdict = Valid
+}
+
+// formatAssumptions prints a parameter domain without its braces, or ""
+// when it is the universe.
+func formatAssumptions(m *presburger.Map) string {
+	if m == nil {
+		return ""
+	}
+	s := m.String()
+	if i := strings.Index(s, ":"); i >= 0 {
+		s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s[i+1:]), "}"))
+		return s
+	}
+	return ""
+}
+
+// errUnconfirmed reports a counterexample that concrete evaluation did
+// not confirm.
+var errUnconfirmed = errors.New("concrete evaluation does not confirm it")
