@@ -554,5 +554,105 @@ func outputOf(b *sched.Binding, o obligation, pr *Prophecy) bool {
 	return strings.HasPrefix(o.Spec.String(), call.Fun.Name+"(")
 }
 
-// specChecks records the sanity conditions of the specification.
-func (g *gen) specChecks() error { return nil }
+// specChecks records the sanity conditions of the specification: its
+// equations' domains disjoint, its recursion well founded; and, for the
+// kernel's in bindings, that the tensor elements they load are defined.
+func (g *gen) specChecks() error {
+	an, err := analyzeSpec(g.ctx, g.spec, g.sinfo)
+	if err != nil {
+		if !undecidable(err) {
+			return err
+		}
+		g.add(&Condition{Kind: sched.IllDefinedSpec, InSpec: true, Text: "specification",
+			Status: Undecided, Reason: "presburger budget exceeded: " + err.Error()})
+		return nil
+	}
+	g.spc = an
+	for _, is := range an.issues {
+		if is.Kind == specUndefinedRead && !is.Definite {
+			// Undefined points only matter where the kernel needs them:
+			// the annotations' checks (undefinedSpecReads) decide.
+			continue
+		}
+		c := &Condition{Kind: sched.IllDefinedSpec, InSpec: true, Pos: is.Pos, Text: is.Text, Detail: is.Msg}
+		if c.Text == "" {
+			c.Text = "tensor " + is.Tensor
+		}
+		switch {
+		case is.Definite && is.Points != nil:
+			if err := g.decided(*c, presburger.NewUnionMap(is.Points), nil); err != nil {
+				return err
+			}
+			continue
+		default:
+			c.Status, c.Reason = Undecided, fmt.Sprintf("%s: %s", is.Kind, is.Msg)
+		}
+		g.add(c)
+	}
+	return g.inBindings()
+}
+
+// inBindings checks that the in bindings load defined tensor elements.
+// A binding that may load an undefined element makes the verdict
+// unknown: the cell would hold no value, which only matters if it is
+// read, and the conditions do not track which such cells are read.
+func (g *gen) inBindings() error {
+	for _, b := range g.k.Bindings {
+		if b.Dir != sched.In {
+			continue
+		}
+		t := g.spec.Tensor(b.Tensor.Fun.Name)
+		if t == nil || t.Input {
+			continue
+		}
+		s := NewScope(g.a.Params)
+		var err error
+		for i, v := range b.Vars {
+			var x string
+			s, x = s.With(v.Name)
+			r, err := s.Range(x, &syntax.Lit{Kind: syntax.IntLiteral, Text: "0"}, b.Extents[i])
+			if err != nil {
+				return fmt.Errorf("%s: %w", b.Pos(), err)
+			}
+			if s, err = s.Assume(r); err != nil {
+				return err
+			}
+		}
+		if b.Where != nil {
+			w, err := s.Constraint(b.Where)
+			if err != nil {
+				return fmt.Errorf("%s: %w", b.Pos(), err)
+			}
+			if s, err = s.Assume(w); err != nil {
+				return err
+			}
+		}
+		info := sare.NewInfo()
+		info.Types[b.Tensor] = t.Type
+		sv, err := g.pr.Contexts.Decompose(b.Tensor, info, s)
+		if err != nil {
+			return fmt.Errorf("%s: %w", b.Pos(), err)
+		}
+		c := Condition{Kind: sched.UndefinedRead, Pos: b.Pos(), Text: sched.BindingString(b), Loops: g.loopsOf(s)}
+		u, ok, err := g.spc.undefinedSpecReads(g.ctx, sv, s)
+		if err != nil && !undecidable(err) {
+			return err
+		}
+		if err == nil && ok {
+			if u, err = u.IntersectParams(g.a.Assumptions); err == nil {
+				var empty bool
+				if empty, err = u.IsEmpty(g.ctx); err == nil && empty {
+					c.Status = Proved
+					g.add(&c)
+					continue
+				}
+			}
+			if err != nil && !undecidable(err) {
+				return err
+			}
+		}
+		c.Status, c.Reason = Undecided, "the in binding may load undefined elements of "+t.Name.Name+", and Augur does not track whether those cells are read"
+		g.add(&c)
+	}
+	return nil
+}
