@@ -5,10 +5,11 @@
 // asserting Points ∧ Impl ≠ Spec and asking Z3 for unsat.
 //
 // Start reading at Encoder (encoder.go) and Encoder.Expr (expr.go); the
-// operations of each theory live in bv.go (integers), ieee.go and real.go
-// (the two float models), cast.go and builtin.go; tensor accesses and their
-// unfolding in access.go; index expressions and constraints in index.go;
-// Presburger sets in set.go; reading models back in model.go.
+// operations of each theory live in bv.go (integers), float.go (both float
+// models), cast.go and builtin.go; tensor accesses and their unfolding in
+// access.go; index expressions and constraints in index.go; Presburger sets
+// in set.go; equality and reading models back in model.go. The package
+// example shows a whole verification condition.
 //
 // # Value models
 //
@@ -28,7 +29,11 @@
 //     between f32 and f64 are the identity. This proves what the author's
 //     prototype proved: equality up to real arithmetic (reassociation,
 //     fast-math), not bit-exactness. x/0 is Z3's unspecified but functional
-//     division by zero: a/0 = a/0, but nothing else is known of it.
+//     division by zero: a/0 = a/0, but nothing else is known of it. A float
+//     literal is the exact rational of the float it denotes in its type
+//     (0.1 in f32 is 13421773/134217728); an index cast f32(i) is i itself;
+//     floor, ceil and round (half to even) are exact; a float-to-integer
+//     cast truncates and is defined when the result fits the type.
 //
 // exp, log, pow, sin, cos and tanh are uninterpreted functions, one per
 // function and type (in the Real model, sqrt too): sound, since both sides
@@ -45,10 +50,13 @@
 //
 // Tensor accesses are the exception: T(args) is the application of the
 // uninterpreted function Tensor(T), taken to be defined. An element outside
-// every equation's domain is undefined in the language, and this encoding
-// cannot see it; the verifier proves separately, over Presburger sets, that
-// every tensor element an obligation reads lies in its tensor's domain. Given
-// that check, the uninterpreted function stands for the true (defined) tensor,
+// every equation's domain, or whose equation's body is undefined there, is
+// undefined in the language, and this encoding cannot see it. The verifier
+// must prove separately that every tensor element an obligation reads is
+// defined: that it lies in its tensor's domain (over Presburger sets), and
+// that the body of its equation is defined there (the def of Expr applied to
+// the body, with the equation's variables bound to the element's indices).
+// Given those checks, the uninterpreted function stands for the true tensor,
 // whatever it is, so an equality proved for every interpretation of the
 // function holds for the true one.
 //
@@ -62,6 +70,15 @@
 // to an unfoldable tensor with the same arguments (after Z3's simplification)
 // gets the same term within one Encoder (see Encoder.ResetUnfoldings), so that
 // both sides of an obligation, encoded separately, unfold alike.
+//
+// # Solving
+//
+// Use smt.Context.NewSolver for these formulas. NewSolverForLogic("QF_FP")
+// decides satisfiable IEEE queries much faster, but in Z3 4.8.12 it treats
+// Int, + and <= as uninterpreted symbols and returns bogus models of
+// formulas with index terms. Satisfiable IEEE queries over unfolded tensors
+// (several f32 products to bit-blast) may take the default solver tens of
+// seconds: give the solver a time limit.
 //
 // # Sets
 //
