@@ -77,11 +77,16 @@ func (s *solver) strategies(o *symeval.Obligation) []strategy {
 	}
 	notDep := func(t string) bool { return !deps[t] }
 	all := func(string) bool { return true }
+	// Unfolded accesses stay applications of the tensors' functions, with
+	// their definitions as hypotheses (encode.ExprOptions.Axioms), so
+	// that unfolding deeper never hides an equality.
 	return []strategy{
 		{name: "z3"},
-		{name: "z3, specification side unfolded once", spec: encode.ExprOptions{Unfold: notDep}},
-		{name: "z3, specification side unfolded 4 levels", spec: encode.ExprOptions{Unfold: notDep, Depth: 3}},
-		{name: "z3, both sides unfolded once", impl: encode.ExprOptions{Unfold: all}, spec: encode.ExprOptions{Unfold: all}},
+		{name: "z3, specification side unfolded once", spec: encode.ExprOptions{Unfold: notDep, Axioms: true}},
+		{name: "z3, both sides unfolded 2 levels", impl: encode.ExprOptions{Unfold: all, Axioms: true, Depth: 2},
+			spec: encode.ExprOptions{Unfold: all, Axioms: true, Depth: 2}},
+		{name: "z3, both sides unfolded 4 levels", impl: encode.ExprOptions{Unfold: all, Axioms: true, Depth: 4},
+			spec: encode.ExprOptions{Unfold: all, Axioms: true, Depth: 4}},
 	}
 }
 
@@ -110,6 +115,7 @@ type query struct {
 	idef    *smt.Term
 	sdef    *smt.Term
 	bad     *smt.Term
+	axioms  []*smt.Term // definitions of unfolded tensor elements
 	inputs  map[string]bool
 	typeOf  syntax.Type
 	specTyp syntax.Type
@@ -162,6 +168,7 @@ func (s *solver) encode(o *symeval.Obligation, st strategy) (*query, error) {
 		return nil, err
 	}
 	q.bad = s.z.Or(q.idef.Not(), q.sdef.Not(), eq.Not())
+	q.axioms = s.enc.Axioms()
 	q.typeOf, q.specTyp = o.Impl.Type, o.Spec.Type
 	return q, nil
 }
@@ -187,12 +194,13 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 		if err := s.v.ctx.Err(); err != nil {
 			return &outcome{status: symeval.Undecided, reason: "cancelled"}
 		}
+		s.enc.ResetUnfoldings()
 		q, err := s.encode(ob, st)
 		if err != nil {
 			reasons = append(reasons, st.name+": cannot encode: "+err.Error())
 			continue
 		}
-		script, _ := s.z.SMTLIB2("ALL", q.points, q.bad)
+		script, _ := s.z.SMTLIB2("ALL", append([]*smt.Term{q.points, q.bad}, q.axioms...)...)
 		res, sol, err := s.check(q, nil)
 		// Keep the script of the strongest encoding tried.
 		firstSMT = script
@@ -238,7 +246,7 @@ func (s *solver) check(q *query, extra []*smt.Term) (smt.Result, *smt.Solver, er
 	if err != nil {
 		return smt.Unknown, nil, err
 	}
-	if err := sol.Assert(q.points, q.bad); err != nil {
+	if err := sol.Assert(append([]*smt.Term{q.points, q.bad}, q.axioms...)...); err != nil {
 		return smt.Unknown, sol, err
 	}
 	if len(extra) > 0 {

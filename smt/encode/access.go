@@ -55,10 +55,24 @@ func (c *exprEnc) access(x *syntax.Call, t syntax.Type) (tv, error) {
 		if r, err = c.unfold(tensor.Name.Name, args, uf); err != nil {
 			return tv{}, err
 		}
+		if c.opts.Axioms {
+			// Keep the access and state its definition as a hypothesis:
+			// every other access to the same element, whatever its
+			// arguments' syntax, is then tied to it by congruence.
+			e.axioms = append(e.axioms, uf.val.Eq(r.val))
+			r = tv{uf.val, r.def}
+		}
 	}
 	e.memo[key] = r
 	return r, nil
 }
+
+// Axioms returns the definitions of the accesses unfolded with
+// ExprOptions.Axioms since the last ResetUnfoldings: equalities
+// T(args) = unfolding, to be asserted with the formulas that use them.
+// Each is an instance of T's equations, true wherever the specification
+// is well defined (which the verifier checks separately).
+func (e *Encoder) Axioms() []*smt.Term { return append([]*smt.Term(nil), e.axioms...) }
 
 // unfold is ite(where₁(args), body₁(args), ite(..., fallback)) over the
 // equations of the tensor called name, the bodies encoded one level deeper.
@@ -134,4 +148,4 @@ func (c *exprEnc) memoKey(name string, args []*smt.Term) string {
 // call of the encoder, so that later calls unfold afresh. It never matters
 // for soundness; calling it between unrelated obligations keeps an access
 // cut off at the depth limit in one from staying cut off in the next.
-func (e *Encoder) ResetUnfoldings() { clear(e.memo) }
+func (e *Encoder) ResetUnfoldings() { clear(e.memo); e.axioms = nil }

@@ -55,6 +55,7 @@ type Encoder struct {
 	funcs    map[string]*smt.FuncDecl // uninterpreted builtins, by name and type
 	deps     map[string]map[string]bool
 	memo     map[string]tv // unfolded tensor accesses (see access.go)
+	axioms   []*smt.Term   // definitions of unfolded accesses (ExprOptions.Axioms)
 }
 
 // New returns an encoder of spec's expressions (info holds their types, as

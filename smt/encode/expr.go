@@ -15,6 +15,11 @@ type ExprOptions struct {
 	// may be replaced by its equations (see the package documentation);
 	// nil means never. Input tensors are never unfolded.
 	Unfold func(tensor string) bool
+	// Axioms keeps unfolded accesses as applications of the tensor's
+	// function and records their definitions (Encoder.Axioms) instead of
+	// substituting them, so that equal elements reached through different
+	// index terms are identified by congruence.
+	Axioms bool
 	// Depth bounds the nesting of unfoldings: an access met inside Depth
 	// unfolded equations is not unfolded further. 0 (the default) means 1:
 	// accesses of the expression itself are unfolded, those of the
