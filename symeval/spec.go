@@ -37,6 +37,14 @@ import (
 // specRounds bounds the rounds of the defined-set fixpoint iteration.
 const specRounds = 8
 
+// specMaxPieces bounds the pieces of the sets the analysis computes, and
+// specMaxLocals the local variables (divisions, existentials) of each
+// piece: preimages through divisions add locals round after round.
+const (
+	specMaxPieces = 32
+	specMaxLocals = 6
+)
+
 // specIssueKind classifies a specIssue.
 type specIssueKind int
 
@@ -372,12 +380,32 @@ func (an *specAnalyzer) equation(st *specTensor, i int, eq *sare.Equation) (*spe
 }
 
 // tidy simplifies and coalesces m.
+// Coalescing is best effort (a budget of coalesceSteps steps, past which
+// m is kept as it is). A result of more than specMaxPieces pieces, or
+// with a piece of more than specMaxLocals local variables, fails with an
+// error wrapping presburger.ErrBudget: the analysis keeps its sets small
+// rather than let them grow round after round.
 func (an *specAnalyzer) tidy(m *presburger.Map) (*presburger.Map, error) {
 	m, err := m.Simplify(an.ctx)
 	if err != nil {
 		return nil, err
 	}
-	return presburger.Coalesce(an.ctx, m)
+	c, err := presburger.Coalesce(presburger.WithBudget(an.ctx, presburger.Budget{MaxSteps: coalesceSteps}), m)
+	switch {
+	case errors.Is(err, presburger.ErrBudget):
+		c = m
+	case err != nil:
+		return nil, err
+	}
+	if c.NumBasics() > specMaxPieces {
+		return nil, fmt.Errorf("%w: a set of more than %d pieces", presburger.ErrBudget, specMaxPieces)
+	}
+	for _, b := range c.Basics() {
+		if b.NumLocals() > specMaxLocals {
+			return nil, fmt.Errorf("%w: a set with more than %d local variables", presburger.ErrBudget, specMaxLocals)
+		}
+	}
+	return c, nil
 }
 
 // empty tests emptiness; a budget exhaustion is reported as err.
