@@ -116,6 +116,10 @@ type specAnalysis struct {
 	domains map[string]*presburger.Map
 	// defined maps every computed tensor to the points proven defined
 	// (a subset of its domain, under assume), or to nil when unproven.
+	// Defined means that the equations give the point a value by a finite
+	// derivation; the value itself may still be undefined where the
+	// specification converts an out-of-range float to an integer, which
+	// this analysis does not track.
 	defined map[string]*presburger.Map
 	issues  []specIssue
 }
