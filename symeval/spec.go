@@ -191,17 +191,18 @@ func analyzeSpec(ctx context.Context, spec *sare.Spec, info *sare.Info) (_ *spec
 	for _, p := range spec.Params {
 		a.params = append(a.params, p.Name)
 	}
-	if err := an.build(); err != nil {
-		return nil, err
+	for _, phase := range []func() error{an.build, an.overlaps, an.fixpoint, an.wellFounded} {
+		// The engine checks ctx only now and then: check it between
+		// phases too, so that a cancelled analysis never looks complete.
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("specification analysis: %w", err)
+		}
+		if err := phase(); err != nil {
+			return nil, fmt.Errorf("specification analysis: %w", err)
+		}
 	}
-	if err := an.overlaps(); err != nil {
-		return nil, err
-	}
-	if err := an.fixpoint(); err != nil {
-		return nil, err
-	}
-	if err := an.wellFounded(); err != nil {
-		return nil, err
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("specification analysis: %w", err)
 	}
 	for _, name := range an.order {
 		st := an.tensors[name]
