@@ -228,7 +228,8 @@ func (an *specAnalyzer) unproven(kind specIssueKind, st *specTensor, eq int, msg
 	an.a.issues = append(an.a.issues, is)
 }
 
-// paramBindings returns the lookup of the specification's parameters.
+// lookup resolves the equation variables vars to the dimension keys key(k)
+// and the specification's parameters to presburger parameters.
 func (an *specAnalyzer) lookup(vars []*syntax.Ident, key func(int) string) func(string) (binding, bool) {
 	return func(name string) (binding, bool) {
 		// Equation variables shadow parameters, as in the evaluator.
@@ -704,7 +705,8 @@ func (an *specAnalyzer) wellFounded() error {
 					if !isBudget(err) {
 						return err
 					}
-					// Keep the edge unsimplified: a superset is sound.
+					// Keep the edge unsimplified (the same points), and
+					// count it as an edge: assuming one is sound.
 					empty = false
 				}
 				if !empty {
