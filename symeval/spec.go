@@ -215,9 +215,12 @@ func analyzeSpec(ctx context.Context, spec *sare.Spec, info *sare.Info) (_ *spec
 	return a, nil
 }
 
-// isBudget reports whether err is a budget exhaustion (an issue, not an
-// error).
-func isBudget(err error) bool { return errors.Is(err, presburger.ErrBudget) }
+// isBudget reports whether err is a budget exhaustion, or a limit of the
+// engine (an existential it cannot eliminate): an unproven issue, not an
+// error.
+func isBudget(err error) bool {
+	return errors.Is(err, presburger.ErrBudget) || errors.Is(err, presburger.ErrUnsupportedExistential)
+}
 
 // unproven records that a check ran out of budget or found no proof.
 func (an *specAnalyzer) unproven(kind specIssueKind, st *specTensor, eq int, msg string) {
@@ -1116,7 +1119,8 @@ func (an *specAnalyzer) bounded(parts []*presburger.Map, n, p int, up bool) (boo
 // puts the kernel's assumptions among s's facts). ok is false, and u nil,
 // when some computed tensor that sv reads has no proven-defined set.
 // Reads nested anywhere in the context (select branches, casts, calls)
-// count, since select is eager.
+// count, since select is eager. Budget exhaustion is an error wrapping
+// presburger.ErrBudget, which the caller must turn into an unknown verdict.
 func (a *specAnalysis) undefinedSpecReads(ctx context.Context, sv *SymbolicValue, s *Scope) (u *presburger.UnionMap, ok bool, err error) {
 	defer guard(&err, "undefined specification reads")
 	tr := &translator{lookup: func(name string) (binding, bool) {
