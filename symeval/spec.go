@@ -978,7 +978,7 @@ func (an *specAnalyzer) rank(scc []string, edges []*specEdge) (bool, error) {
 			}
 			an.a.issues = append(an.a.issues, specIssue{Kind: specCycle, Tensor: q.e.from, Eq: [2]int{q.e.eq.index, -1},
 				Pos: q.e.eq.eq.Pos(), Text: q.e.eq.eq.String(), Points: pts, Definite: true,
-				Msg: fmt.Sprintf("equation %d of %s makes points depend on themselves (through %v at the same index) at %s", q.e.eq.index+1, q.e.from, scc, pts)})
+				Msg: fmt.Sprintf("equation %d of %s makes points depend, through %v at the same index, on a cycle (points that depend on themselves) at %s", q.e.eq.index+1, q.e.from, scc, pts)})
 			return false, nil
 		}
 	}
