@@ -12,6 +12,7 @@ import (
 	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/symeval"
 	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/value"
 )
 
 // counterexample builds the counterexample of the failed condition c
@@ -38,6 +39,9 @@ func (v *validation) counterexample(c *symeval.Condition, o *outcome) (*Countere
 		}
 		cx.ExpectedValue, cx.ActualValue = o.specValue, o.implValue
 		cx.Inputs = o.inputs
+		if o.seed != 0 {
+			cx.Seed = o.seed
+		}
 		if o.confirmNote != "" {
 			cx.Detail = joinDetail(cx.Detail, "values computed on "+o.confirmNote)
 		} else if len(o.inputs) > 0 {
@@ -69,12 +73,11 @@ func (v *validation) counterexample(c *symeval.Condition, o *outcome) (*Countere
 			cx.Loops = append(cx.Loops, Binding{Name: l.Name, Value: x})
 		}
 	}
-	var args []string
-	for _, p := range cx.Params {
-		args = append(args, fmt.Sprintf("--param %s=%d", p.Name, p.Value))
+	if cx.Seed == 0 {
+		cx.Seed = 1
 	}
-	cx.Command = fmt.Sprintf("augur run %s %s %s", v.in.specSrc.Name, v.in.progSrc.Name, strings.Join(args, " "))
 	v.replay(cx)
+	cx.Command = v.command(cx)
 	return cx, nil
 }
 
@@ -163,8 +166,19 @@ func (v *validation) replay(cx *Counterexample) {
 	}
 	ctx, cancel := context.WithTimeout(v.ctx, 20*time.Second)
 	defer cancel()
-	for seed := uint64(1); seed <= 3; seed++ {
-		ev, err := sare.NewEvaluator(v.in.spec, v.in.sinfo, params, sare.RandomInputs(seed))
+	fixed := map[string]value.Value{}
+	for _, x := range cx.Inputs {
+		fixed[inputKey(x.Tensor, x.Index)] = x.v
+	}
+	for seed := cx.Seed; seed < cx.Seed+3; seed++ {
+		random := sare.RandomInputs(seed)
+		inputs := sare.InputFunc(func(t *sare.Tensor, idx []int64) (value.Value, error) {
+			if x, ok := fixed[inputKey(t.Name.Name, idx)]; ok {
+				return x, nil
+			}
+			return random.Input(t, idx)
+		})
+		ev, err := sare.NewEvaluator(v.in.spec, v.in.sinfo, params, inputs)
 		if err != nil {
 			cx.Replay = "not replayed: " + err.Error()
 			return
@@ -174,14 +188,33 @@ func (v *validation) replay(cx *Counterexample) {
 		switch {
 		case errors.As(err, &f):
 			cx.Reproduced = true
-			cx.Replay = fmt.Sprintf("augur run fails with inputs of seed %d: %s", seed, f.Error())
+			cx.Replay = fmt.Sprintf("augur run fails (seed %d): %s", seed, f.Error())
+			cx.Seed = seed
 			return
 		case err != nil:
 			cx.Replay = "not replayed: " + err.Error()
 			return
 		}
 	}
-	cx.Replay = "augur run passes on random inputs at these parameters (seeds 1 to 3)"
+	cx.Replay = "augur run passes at these parameters and inputs (3 seeds for the other inputs)"
 }
+
+// command returns the augur run command line that replays cx.
+func (v *validation) command(cx *Counterexample) string {
+	args := []string{"augur run", v.in.specSrc.Name, v.in.progSrc.Name}
+	for _, p := range cx.Params {
+		args = append(args, fmt.Sprintf("--param %s=%d", p.Name, p.Value))
+	}
+	if cx.Seed != 1 {
+		args = append(args, fmt.Sprintf("--seed %d", cx.Seed))
+	}
+	for _, x := range cx.Inputs {
+		args = append(args, "--input '"+x.String()+"'")
+	}
+	return strings.Join(args, " ")
+}
+
+// inputKey identifies an input tensor element.
+func inputKey(tensor string, idx []int64) string { return fmt.Sprint(tensor, idx) }
 
 func exprString(e syntax.Expr) string { return syntax.ExprString(e) }

@@ -3,7 +3,6 @@ package validate
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -34,7 +33,8 @@ type outcome struct {
 	specHoles   []int64
 	implValue   string
 	specValue   string
-	inputs      []string
+	inputs      []InputValue // the model's inputs read by the concrete evaluation
+	seed        uint64       // when confirmed on random inputs instead: their seed
 	confirmNote string
 }
 
@@ -357,7 +357,7 @@ func (s *solver) readModel(c *symeval.Condition, q *query, sol *smt.Solver) *out
 		}
 		v, err := s.enc.Value(m, val, t.Type)
 		if err == nil {
-			out.inputs = append(out.inputs, fmt.Sprintf("%s(%s) = %s", t.Name.Name, joinInts(idx), v))
+			out.inputs = append(out.inputs, InputValue{Tensor: t.Name.Name, Index: append([]int64(nil), idx...), Value: v.String(), v: v})
 		}
 		return v, err
 	})
@@ -365,10 +365,6 @@ func (s *solver) readModel(c *symeval.Condition, q *query, sol *smt.Solver) *out
 	if err := s.confirm(c, out, modelInputs); err != nil {
 		out.status = symeval.Undecided
 		out.reason = err.Error()
-	}
-	sort.Strings(out.inputs)
-	if len(out.inputs) > 12 {
-		out.inputs = append(out.inputs[:12], "...")
 	}
 	return out
 }
@@ -390,6 +386,9 @@ func (s *solver) confirm(c *symeval.Condition, out *outcome, model sare.Inputs) 
 		err := s.confirmWith(c, out, inputs)
 		if err == nil {
 			out.confirmNote = note
+			if attempt > 0 {
+				out.seed = uint64(attempt)
+			}
 			return nil
 		}
 		last = err

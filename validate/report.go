@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/augur-verify/augur/value"
 )
 
 // Verdict is the outcome of a validation.
@@ -71,6 +73,24 @@ type PhaseTime struct {
 	d       time.Duration `json:"-"`
 }
 
+// InputValue is one element of an input tensor, such as A(0, 1) = 2.5.
+type InputValue struct {
+	Tensor string  `json:"tensor"`
+	Index  []int64 `json:"index"`
+	Value  string  `json:"value"`
+	v      value.Value
+}
+
+// String renders the element as augur run's --input flag takes it:
+// "A(0, 1)=2.5".
+func (x InputValue) String() string {
+	parts := make([]string, len(x.Index))
+	for i, n := range x.Index {
+		parts[i] = fmt.Sprint(n)
+	}
+	return fmt.Sprintf("%s(%s)=%s", x.Tensor, strings.Join(parts, ", "), x.Value)
+}
+
 // Binding is a named integer: a parameter or a loop variable.
 type Binding struct {
 	Name  string `json:"name"`
@@ -101,9 +121,12 @@ type Counterexample struct {
 	// Actual is what the kernel computes, symbolically and as a number.
 	ActualExpr  string `json:"actual_expr,omitempty"`
 	ActualValue string `json:"actual_value,omitempty"`
-	// Inputs lists input tensor elements of the solver's model that the
-	// two sides read, such as "A(0, 1) = 2.5".
-	Inputs []string `json:"inputs,omitempty"`
+	// Inputs lists the input tensor elements of the solver's model that
+	// the two sides read; the other elements are random (Seed).
+	Inputs []InputValue `json:"inputs,omitempty"`
+	// Seed is the seed of the random inputs the values were computed
+	// with (and the replay run), 1 unless stated.
+	Seed uint64 `json:"seed"`
 	// Detail completes the description.
 	Detail string `json:"detail,omitempty"`
 	// Reproduced tells whether the reference interpreter, run at these
@@ -249,7 +272,15 @@ func writeCounterexample(b *strings.Builder, cx *Counterexample) {
 		row("computed", "%s", joinNonEmpty(cx.ActualExpr, cx.ActualValue))
 	}
 	if len(cx.Inputs) > 0 {
-		row("inputs", "%s", strings.Join(cx.Inputs, ", "))
+		var parts []string
+		for i, x := range cx.Inputs {
+			if i == 12 {
+				parts = append(parts, fmt.Sprintf("... (%d more)", len(cx.Inputs)-12))
+				break
+			}
+			parts = append(parts, x.String())
+		}
+		row("inputs", "%s", strings.Join(parts, ", "))
 	}
 	if cx.Detail != "" {
 		row("detail", "%s", cx.Detail)

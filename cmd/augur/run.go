@@ -25,6 +25,7 @@ type runFlags struct {
 	trials    int
 	tolerance float64
 	maxSteps  int64
+	inputs    []string
 }
 
 func newRunCmd() *cobra.Command {
@@ -54,6 +55,7 @@ exhausted before the run finished.`,
 	cmd.Flags().IntVar(&f.trials, "trials", 1, "number of runs, each with the next seed")
 	cmd.Flags().Float64Var(&f.tolerance, "tolerance", 0, "relative and absolute tolerance for floating-point comparisons (0: exact)")
 	cmd.Flags().Int64Var(&f.maxSteps, "max-steps", 0, "bound on the statements executed per trial (0: the default)")
+	cmd.Flags().StringArrayVar(&f.inputs, "input", nil, "fix one input element, such as 'A(0, 1)=2.5' (repeatable; the others stay random)")
 	return cmd
 }
 
@@ -124,13 +126,17 @@ func runKernel(ctx context.Context, out, errw io.Writer, specPath, progPath stri
 			strings.Join(missing, ", "), missing[0])}
 	}
 
+	fixed, err := parseInputs(p.spec, f.inputs)
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
 	fmt.Fprintf(out, "augur run: %s against %s\n", progPath, specPath)
 	fmt.Fprintf(out, "parameters: %s\n", formatParams(p.spec, params))
 	opts := sched.Options{Tolerance: f.tolerance, MaxSteps: f.maxSteps}
 	var total sched.Result
 	for t := 0; t < f.trials; t++ {
 		seed := f.seed + uint64(t)
-		ev, err := sare.NewEvaluator(p.spec, p.specInfo, params, sare.RandomInputs(seed))
+		ev, err := sare.NewEvaluator(p.spec, p.specInfo, params, withFixedInputs(fixed, sare.RandomInputs(seed)))
 		if err != nil {
 			return &exitError{code: exitUsage, err: err}
 		}
