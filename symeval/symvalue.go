@@ -38,12 +38,12 @@ func holeSpace(params []string, name string, n int) presburger.Space {
 	return presburger.SetSpace(params, presburger.FlatTuple(name, dims...))
 }
 
-// respace returns the points of m in the set space sp, which must have
-// as many dimensions: the constraints are copied column for column (for
-// instance to flatten a product [s -> t] into one tuple, or to rename a
-// tuple).
+// respace returns the points of m in the space sp, which must have as
+// many dimensions in all: the constraints are copied column for column
+// (for instance to flatten a product [s -> t] into one tuple, to split a
+// set's tuple into a relation's input and output, or to rename a tuple).
 func respace(m *presburger.Map, sp presburger.Space) (*presburger.Map, error) {
-	if m.Space().NumOut() != sp.NumOut() || m.Space().NumIn() != sp.NumIn() {
+	if m.Space().NumOut()+m.Space().NumIn() != sp.NumOut()+sp.NumIn() {
 		return nil, fmt.Errorf("respace %s as %s: different dimensions", m.Space(), sp)
 	}
 	sp.Params = append([]string(nil), m.Space().Params...)

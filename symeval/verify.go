@@ -217,7 +217,9 @@ func (g *gen) add(c *Condition) {
 	if g.trace != nil {
 		switch {
 		case c.Obligation != nil:
-			g.tracef(0, "  C%d %s: %s", len(g.a.Conditions), c.Kind, c.Obligation)
+			for _, l := range c.Obligation.Pretty(g.ctx) {
+				g.tracef(0, "  C%d %s: %s", len(g.a.Conditions), c.Kind, l)
+			}
 		case c.Status == Failed:
 			g.tracef(0, "  C%d %s: FAILS at %s", len(g.a.Conditions), c.Kind, c.Violations)
 		default:
@@ -655,4 +657,91 @@ func (g *gen) inBindings() error {
 		g.add(&c)
 	}
 	return nil
+}
+
+// Pretty prints the obligation as seed 002's Fig. 5.5 does: for each
+// piece of the holes' values as functions of the parameters and loop
+// variables, the equality with the holes filled in and the piece's domain,
+// e.g. "R(i, j, k - 1) + A(i, k) * B(k, j) = R(i, j, k)  for 0 <= k < P
+// ...". When the holes are not functions of the parameters (a reduction
+// over a hole), it falls back to String.
+func (o *Obligation) Pretty(ctx context.Context) (lines []string) {
+	defer func() {
+		if recover() != nil {
+			lines = []string{o.String()}
+		}
+	}()
+	pw, err := presburger.PwMultiAffFromMap(ctx, o.Points)
+	reduced := false
+	if err != nil || pw.NumPieces() == 0 || pw.NumPieces() > 8 {
+		// Seed 002, section 6.2: the implementation's holes as functions
+		// of the specification's.
+		if pw, err = o.reduced(ctx); err != nil || pw.NumPieces() == 0 || pw.NumPieces() > 8 {
+			return []string{o.String()}
+		}
+		reduced = true
+	}
+	for _, pc := range pw.Pieces() {
+		affs := pc.Func.Affs()
+		if reduced {
+			if len(affs) != o.Impl.Holes {
+				return []string{o.String()}
+			}
+			for k := 1; k <= o.Spec.Holes; k++ {
+				affs = append(affs, nil)
+			}
+		} else if len(affs) != o.Impl.Holes+o.Spec.Holes {
+			return []string{o.String()}
+		}
+		texts := make([]string, len(affs))
+		for i, a := range affs {
+			if a == nil {
+				texts[i] = fmt.Sprintf("s%d", i-o.Impl.Holes+1)
+				continue
+			}
+			texts[i] = affText(a.String())
+		}
+		fill := func(c *Context, off int) string {
+			return syntax.ExprString(substHoles(c.Expr, func(k int) syntax.Expr { return &syntax.Ident{Name: texts[off+k-1]} }))
+		}
+		dom := pc.Domain.String()
+		if i := strings.Index(dom, ":"); i >= 0 {
+			dom = strings.TrimSuffix(strings.TrimSpace(dom[i+1:]), "}")
+		} else {
+			dom = "true"
+		}
+		lines = append(lines, fmt.Sprintf("%s = %s  for %s", fill(o.Impl, 0), fill(o.Spec, o.Impl.Holes), strings.TrimSpace(dom)))
+	}
+	return lines
+}
+
+// reduced returns the implementation's holes as a piecewise function of
+// the parameters and the specification's holes (named s1, s2, ...).
+func (o *Obligation) reduced(ctx context.Context) (*presburger.PwMultiAff, error) {
+	idims := make([]string, o.Impl.Holes)
+	for i := range idims {
+		idims[i] = fmt.Sprintf("i%d", i+1)
+	}
+	sdims := make([]string, o.Spec.Holes)
+	for i := range sdims {
+		sdims[i] = fmt.Sprintf("s%d", i+1)
+	}
+	sp := presburger.MapSpace(o.Points.Space().Params, presburger.FlatTuple("", idims...), presburger.FlatTuple("", sdims...))
+	m, err := respace(o.Points, sp)
+	if err != nil {
+		return nil, err
+	}
+	return presburger.PwMultiAffFromMap(ctx, m.Reverse())
+}
+
+// affText extracts the expression of a one-dimensional affine function
+// printed as "[params] -> { [(e)] }".
+func affText(s string) string {
+	if i := strings.Index(s, "[("); i >= 0 {
+		s = s[i+2:]
+		if j := strings.LastIndex(s, ")]"); j >= 0 {
+			return s[:j]
+		}
+	}
+	return s
 }

@@ -235,7 +235,9 @@ func (r *Report) WriteText(w io.Writer, verbose bool) error {
 		for _, c := range r.Conditions {
 			fmt.Fprintf(&b, "  C%d %-9s %s at %s:%d:%d: %s\n", c.ID, c.Status, c.Kind, c.File, c.Line, c.Col, c.Text)
 			if c.Formula != "" {
-				fmt.Fprintf(&b, "      %s\n", c.Formula)
+				for _, l := range strings.Split(c.Formula, "\n") {
+					fmt.Fprintf(&b, "      %s\n", l)
+				}
 			}
 			if c.Reason != "" {
 				fmt.Fprintf(&b, "      (%s)\n", c.Reason)

@@ -213,7 +213,7 @@ func (v *validation) describe(c *symeval.Condition) ConditionResult {
 		Status: c.Status.String(), Reason: c.Reason}
 	switch {
 	case c.Obligation != nil:
-		r.Formula = c.Obligation.String()
+		r.Formula = strings.Join(c.Obligation.Pretty(v.ctx), "\n")
 		if c.Status == symeval.Proved {
 			r.Solver = "syntactic"
 		}
