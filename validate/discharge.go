@@ -3,6 +3,8 @@ package validate
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
 	"strings"
 	"time"
 
@@ -271,22 +273,48 @@ func (s *solver) check(q *query, extra []*smt.Term) (smt.Result, *smt.Solver, er
 // evaluation of both sides over the model's inputs.
 func (s *solver) failure(c *symeval.Condition, q *query, sol *smt.Solver) *outcome {
 	// Prefer small parameter values: they make readable counterexamples
-	// that the interpreter can replay.
-	for _, bound := range []int64{4, 16, 256} {
-		var box []*smt.Term
-		for _, name := range s.v.an.Params {
-			t := q.params[name]
-			box = append(box, t.Le(s.z.Int(bound)), t.Ge(s.z.Int(-bound)))
-		}
-		res, small, err := s.check(q, box)
-		if err == nil && res == smt.Sat {
+	// that the interpreter can replay. A model that concrete evaluation
+	// does not confirm is blocked (its parameters and loop indices) and
+	// another one asked for, a few times: the first point the solver
+	// picks may be one where the two sides happen to agree.
+	var first *outcome
+	var blocked []*smt.Term
+	for _, bound := range []int64{4, 64} {
+		for try := 0; try < 3; try++ {
+			box := append([]*smt.Term(nil), blocked...)
+			for _, name := range s.v.an.Params {
+				t := q.params[name]
+				box = append(box, t.Le(s.z.Int(bound)), t.Ge(s.z.Int(-bound)))
+			}
+			res, small, err := s.check(q, box)
+			if err != nil || res != smt.Sat {
+				if small != nil {
+					small.Close()
+				}
+				break
+			}
 			o := s.readModel(c, q, small)
 			small.Close()
-			return o
+			if o.status == symeval.Failed {
+				return o
+			}
+			if first == nil {
+				first = o
+			}
+			if o.params == nil {
+				break
+			}
+			var diff []*smt.Term
+			for _, name := range q.names {
+				if v, ok := o.params[name]; ok {
+					diff = append(diff, q.params[name].Ne(s.z.Int(v)))
+				}
+			}
+			blocked = append(blocked, s.z.Or(diff...))
 		}
-		if small != nil {
-			small.Close()
-		}
+	}
+	if first != nil {
+		return first
 	}
 	return s.readModel(c, q, sol)
 }
@@ -355,11 +383,7 @@ func (s *solver) readModel(c *symeval.Condition, q *query, sol *smt.Solver) *out
 		if err != nil {
 			return value.Value{}, err
 		}
-		v, err := s.enc.Value(m, val, t.Type)
-		if err == nil {
-			out.inputs = append(out.inputs, InputValue{Tensor: t.Name.Name, Index: append([]int64(nil), idx...), Value: v.String(), v: v})
-		}
-		return v, err
+		return s.enc.Value(m, val, t.Type)
 	})
 	var modelInputs sare.Inputs = inputs
 	if err := s.confirm(c, out, modelInputs); err != nil {
@@ -376,28 +400,65 @@ func (s *solver) readModel(c *symeval.Condition, q *query, sol *smt.Solver) *out
 // it fails unless the sides differ (or one is undefined) on some inputs.
 func (s *solver) confirm(c *symeval.Condition, out *outcome, model sare.Inputs) error {
 	var last error
-	for attempt := 0; attempt < 6; attempt++ {
-		inputs, note := model, ""
-		if attempt > 0 {
-			inputs = sare.RandomInputs(uint64(attempt))
+	for attempt := 0; attempt < 10; attempt++ {
+		var inputs sare.Inputs
+		note := ""
+		out.inputs, out.seed = nil, 0
+		switch {
+		case attempt == 0:
+			inputs = recording(model, out)
+		case attempt <= 3:
+			// The interpreter's own random inputs: augur run --seed
+			// replays them.
+			out.seed = uint64(attempt)
+			inputs = sare.RandomInputs(out.seed)
 			note = fmt.Sprintf("random inputs of seed %d", attempt)
-			out.inputs = nil
+		default:
+			// Floats with full mantissas, which expose rounding
+			// differences that the interpreter's inputs (multiples of
+			// 1/8) hide; recorded so that augur run --input replays them.
+			inputs = recording(denseInputs(uint64(attempt)), out)
+			note = "random inputs with full mantissas"
 		}
 		err := s.confirmWith(c, out, inputs)
 		if err == nil {
 			out.confirmNote = note
-			if attempt > 0 {
-				out.seed = uint64(attempt)
-			}
 			return nil
 		}
 		last = err
-		if attempt == 0 {
-			model = nil
-		}
 	}
-	out.inputs = nil
+	out.inputs, out.seed = nil, 0
 	return last
+}
+
+// recording returns inputs that record in out every element they give.
+func recording(in sare.Inputs, out *outcome) sare.Inputs {
+	seen := map[string]bool{}
+	return sare.InputFunc(func(t *sare.Tensor, idx []int64) (value.Value, error) {
+		v, err := in.Input(t, idx)
+		if err == nil {
+			if k := inputKey(t.Name.Name, idx); !seen[k] {
+				seen[k] = true
+				out.inputs = append(out.inputs, InputValue{Tensor: t.Name.Name, Index: append([]int64(nil), idx...), Value: v.String(), v: v})
+			}
+		}
+		return v, err
+	})
+}
+
+// denseInputs draws floats uniformly in [-4, 4) with full mantissas (and
+// other types as sare.RandomInputs does), deterministically per element.
+func denseInputs(seed uint64) sare.Inputs {
+	rest := sare.RandomInputs(seed)
+	return sare.InputFunc(func(t *sare.Tensor, idx []int64) (value.Value, error) {
+		if t.Type != syntax.F32 && t.Type != syntax.F64 {
+			return rest.Input(t, idx)
+		}
+		h := fnv.New64a()
+		fmt.Fprint(h, seed, t.Name.Name, idx)
+		r := rand.New(rand.NewPCG(seed, h.Sum64()))
+		return value.Float(t.Type, r.Float64()*8-4), nil
+	})
 }
 
 // confirmWith evaluates both sides over the given inputs.

@@ -220,6 +220,17 @@ func (c *exprEnc) chain(x *syntax.Chain) (tv, error) {
 
 // binaryOp applies op to two operands of type t (value.Binary's semantics).
 func (e *Encoder) binaryOp(op syntax.Op, t syntax.Type, a, b *smt.Term) (*smt.Term, error) {
+	// Commutative operators get their operands in a canonical order, so
+	// that b * a and a * b are the same term: exact in every model (IEEE
+	// addition and multiplication commute), and it spares the solver
+	// proving a commuted floating-point multiplier equal to itself, which
+	// bit-blasting makes very hard.
+	switch op {
+	case syntax.OpAdd, syntax.OpMul, syntax.OpBitAnd, syntax.OpBitOr, syntax.OpBitXor:
+		if a.String() > b.String() {
+			a, b = b, a
+		}
+	}
 	switch {
 	case t == syntax.Bool:
 		switch op {

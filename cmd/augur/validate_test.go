@@ -1,0 +1,85 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestValidateCommand checks augur validate's exit codes, the verdict
+// line, the JSON report and the SMT-LIB2 files, and that the reproduce
+// command of a counterexample makes augur run fail the same way.
+func TestValidateCommand(t *testing.T) {
+	code, out, errOut := augur("validate", "../../examples/matmul/matmul.sare", "../../examples/matmul/matmul.sched")
+	if code != 0 || !strings.HasPrefix(out, "VALID: ") {
+		t.Fatalf("valid kernel: exit %d\n%s%s", code, out, errOut)
+	}
+
+	dir := t.TempDir()
+	code, out, errOut = augur("validate", "--json", "--emit-smt", dir,
+		"../../examples/blur/blur.sare", "../../examples/blur/broken_wrong_row.sched")
+	if code != 1 {
+		t.Fatalf("broken kernel: exit %d, want 1\n%s%s", code, out, errOut)
+	}
+	var rep struct {
+		Verdict        string
+		Reason         string
+		Counterexample struct {
+			Command string
+			Params  []struct {
+				Name  string
+				Value int64
+			}
+		}
+		Conditions []struct {
+			ID     int
+			Status string
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("JSON report: %v\n%s", err, out)
+	}
+	if rep.Verdict != "invalid" || rep.Reason != "annotation mismatch" || len(rep.Counterexample.Params) != 2 {
+		t.Fatalf("report %+v", rep)
+	}
+	smt, _ := filepath.Glob(filepath.Join(dir, "C*.smt2"))
+	if len(smt) == 0 {
+		t.Fatalf("no SMT-LIB2 file written")
+	}
+	for _, f := range smt {
+		b, err := os.ReadFile(f)
+		if err != nil || !strings.Contains(string(b), "(check-sat)") {
+			t.Errorf("%s: not an SMT-LIB2 script: %v", f, err)
+		}
+	}
+	// The reproduce command fails with the same reason.
+	args := strings.Fields(rep.Counterexample.Command)
+	if len(args) < 4 || args[0] != "augur" || args[1] != "run" {
+		t.Fatalf("reproduce command %q", rep.Counterexample.Command)
+	}
+	for i, a := range args {
+		if strings.HasSuffix(a, ".sare") || strings.HasSuffix(a, ".sched") {
+			args[i] = filepath.Join("../..", a)
+		}
+	}
+	code, out, _ = augur(args[1:]...)
+	if code != 1 || !strings.Contains(out, "FAIL: annotation mismatch") {
+		t.Fatalf("%s: exit %d\n%s", rep.Counterexample.Command, code, out)
+	}
+
+	// Malformed input and usage errors exit 3.
+	bad := filepath.Join(t.TempDir(), "bad.sare")
+	os.WriteFile(bad, []byte("param N\ntensor T(i) : f32\nT(i) = 1 + * 2\n"), 0o644)
+	code, out, _ = augur("validate", bad, "../../examples/matmul/matmul.sched")
+	if code != 3 || !strings.HasPrefix(out, "ERROR: ") || !strings.Contains(out, "bad.sare:3:") {
+		t.Fatalf("malformed: exit %d\n%s", code, out)
+	}
+	if code, _, _ = augur("validate", "only-one.sare"); code != 3 {
+		t.Fatalf("one argument: exit %d, want 3", code)
+	}
+	if code, _, _ = augur("validate", "--value-model", "fast", "../../examples/matmul/matmul.sare", "../../examples/matmul/matmul.sched"); code != 3 {
+		t.Fatalf("bad value model: exit %d, want 3", code)
+	}
+}
