@@ -62,3 +62,25 @@ func TestAnalyzeExamples(t *testing.T) {
 		})
 	}
 }
+
+// TestFig55 checks that the value conditions of the matrix product are
+// those of seed 002's Fig. 5.5 (up to naming), as --verbose prints them.
+func TestFig55(t *testing.T) {
+	a := analyzeFiles(t, "../examples/matmul/matmul.sare", "../examples/matmul/matmul.sched")
+	var got []string
+	for _, c := range a.Conditions {
+		if c.Obligation != nil {
+			for _, l := range c.Obligation.Pretty(context.Background()) {
+				got = append(got, c.Kind.String()+": "+l)
+			}
+		}
+	}
+	want := []string{
+		"annotation mismatch: 0 = R(i, j, -1)  for N >= i + 1 and M >= j + 1 and P >= 0 and i >= 0 and j >= 0",
+		"annotation mismatch: R(i, j, k - 1) + A(i, k) * B(k, j) = R(i, j, k)  for N >= i + 1 and M >= j + 1 and P >= k + 1 and i >= 0 and j >= 0 and k >= 0",
+		"output wrong value: R(s1, s2, P - 1) = C(s1, s2)  for N >= 1 and N >= s1 + 1 and M >= 1 and M >= s2 + 1 and P >= 0 and s1 >= 0 and s2 >= 0",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("conditions:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
