@@ -2,12 +2,14 @@ package validate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
 	"strings"
 	"time"
 
+	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/smt"
@@ -37,6 +39,7 @@ type outcome struct {
 	specValue   string
 	inputs      []InputValue // the model's inputs read by the concrete evaluation
 	seed        uint64       // when confirmed on random inputs instead: their seed
+	groundKind  sched.Kind   // the kind found by the real-arithmetic check
 	confirmNote string
 }
 
@@ -118,6 +121,7 @@ type query struct {
 	sdef    *smt.Term
 	bad     *smt.Term
 	axioms  []*smt.Term // definitions of unfolded tensor elements
+	opaque  int         // computed tensor elements left uninterpreted
 	inputs  map[string]bool
 	typeOf  syntax.Type
 	specTyp syntax.Type
@@ -125,26 +129,40 @@ type query struct {
 
 // encode builds the query "some point of the obligation where a side is
 // undefined or the two sides differ".
-func (s *solver) encode(o *symeval.Obligation, st strategy) (*query, error) {
+func (s *solver) encode(o *symeval.Obligation, st strategy, piece *presburger.BasicMap) (*query, error) {
 	q := &query{params: map[string]*smt.Term{}}
-	for _, p := range o.Points.Space().Params {
+	sp := o.Points.Space()
+	for _, p := range sp.Params {
 		q.params[p] = s.z.IntConst(p)
 		q.names = append(q.names, p)
 	}
+	// Holes that the piece defines by an equality become that affine
+	// expression of the parameters: both sides then read the same terms,
+	// which the solver recognises without bit-blasting anything.
+	defs := s.solveHoles(piece, sp, q.params)
 	for k := 1; k <= o.Impl.Holes; k++ {
-		q.iholes = append(q.iholes, s.z.IntConst(fmt.Sprintf("i%d", k)))
+		t := defs[k-1]
+		if t == nil {
+			t = s.z.IntConst(fmt.Sprintf("i%d", k))
+		}
+		q.iholes = append(q.iholes, t)
 	}
 	for k := 1; k <= o.Spec.Holes; k++ {
-		q.sholes = append(q.sholes, s.z.IntConst(fmt.Sprintf("s%d", k)))
+		t := defs[o.Impl.Holes+k-1]
+		if t == nil {
+			t = s.z.IntConst(fmt.Sprintf("s%d", k))
+		}
+		q.sholes = append(q.sholes, t)
 	}
 	var err error
 	dims := append(append([]*smt.Term(nil), q.iholes...), q.sholes...)
-	if q.points, err = s.enc.Set(o.Points, func(name string) (*smt.Term, bool) {
+	if q.points, err = s.enc.Set(presburger.NewMap(sp, piece), func(name string) (*smt.Term, bool) {
 		t, ok := q.params[name]
 		return t, ok
 	}, dims); err != nil {
 		return nil, fmt.Errorf("points: %w", err)
 	}
+	q.points = q.points.Simplify()
 	holeIdx := func(hs []*smt.Term) encode.Index {
 		return func(name string) (*smt.Term, bool) {
 			var k int
@@ -169,10 +187,61 @@ func (s *solver) encode(o *symeval.Obligation, st strategy) (*query, error) {
 	if err != nil {
 		return nil, err
 	}
-	q.bad = s.z.Or(q.idef.Not(), q.sdef.Not(), eq.Not())
+	q.bad = s.z.Or(q.idef.Not(), q.sdef.Not(), eq.Not()).Simplify()
 	q.axioms = s.enc.Axioms()
+	q.opaque = s.enc.CutOffs()
 	q.typeOf, q.specTyp = o.Impl.Type, o.Spec.Type
 	return q, nil
+}
+
+// solveHoles returns, for each dimension of the piece, its value as an
+// affine term of the parameters when an equality of the piece defines it
+// (coefficient ±1, no other dimension, no local), else nil.
+func (s *solver) solveHoles(b *presburger.BasicMap, sp presburger.Space, params map[string]*smt.Term) []*smt.Term {
+	np, nd := len(sp.Params), sp.NumDims()-len(sp.Params)
+	out := make([]*smt.Term, nd)
+	for _, row := range b.Eqs() {
+		d := -1
+		ok := true
+		for j := np; j < len(row)-1; j++ {
+			if row[j].IsZero() {
+				continue
+			}
+			if j >= np+nd || d >= 0 {
+				ok = false
+				break
+			}
+			d = j - np
+		}
+		if !ok || d < 0 || out[d] != nil {
+			continue
+		}
+		c, _ := row[np+d].Int64()
+		if c != 1 && c != -1 {
+			continue
+		}
+		// c*h + Σ a_k p_k + a_0 = 0, so h = -c (Σ a_k p_k + a_0).
+		var terms []*smt.Term
+		fits := true
+		for k := 0; k < np; k++ {
+			if row[k].IsZero() {
+				continue
+			}
+			a, okInt := row[k].Int64()
+			if !okInt {
+				fits = false
+				break
+			}
+			terms = append(terms, s.z.Int(-c*a).Mul(params[sp.Params[k]]))
+		}
+		a0, okInt := row[len(row)-1].Int64()
+		if !fits || !okInt {
+			continue
+		}
+		terms = append(terms, s.z.Int(-c*a0))
+		out[d] = s.z.Add(terms...).Simplify()
+	}
+	return out
 }
 
 // decide discharges the value condition c.
@@ -191,51 +260,74 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 	}
 	var reasons []string
 	var firstSMT string
-	var unconfirmed *outcome
-	for _, st := range s.strategies(ob) {
+	pieces := ob.Points.Basics()
+	strategies := s.strategies(ob)
+	for si, st := range strategies {
 		if err := s.v.ctx.Err(); err != nil {
 			return &outcome{status: symeval.Undecided, reason: "cancelled"}
 		}
-		s.enc.ResetUnfoldings()
-		q, err := s.encode(ob, st)
-		if err != nil {
-			reasons = append(reasons, st.name+": cannot encode: "+err.Error())
-			continue
-		}
-		script, _ := s.z.SMTLIB2("ALL", append([]*smt.Term{q.points, q.bad}, q.axioms...)...)
-		res, sol, err := s.check(q, nil)
-		// Keep the script of the strongest encoding tried.
-		firstSMT = script
-		if err != nil {
-			reasons = append(reasons, st.name+": "+err.Error())
-			if sol != nil {
+		proved := true
+		var scripts []string
+	pieceLoop:
+		for pi, piece := range pieces {
+			s.enc.ResetUnfoldings()
+			q, err := s.encode(ob, st, piece)
+			if err != nil {
+				reasons = append(reasons, st.name+": cannot encode: "+err.Error())
+				proved = false
+				break
+			}
+			script, _ := s.z.SMTLIB2("ALL", append([]*smt.Term{q.points, q.bad}, q.axioms...)...)
+			if len(pieces) > 1 {
+				script = fmt.Sprintf("; piece %d of %d of the points\n%s", pi+1, len(pieces), script)
+			}
+			scripts = append(scripts, script)
+			res, sol, err := s.check(q, nil)
+			if err != nil {
+				reasons = append(reasons, st.name+": "+err.Error())
+				if sol != nil {
+					sol.Close()
+				}
+				proved = false
+				continue
+			}
+			switch res {
+			case smt.Unsat:
 				sol.Close()
+			case smt.Sat:
+				if q.opaque > 0 && si < len(strategies)-1 {
+					// The model may only exploit the freedom of the
+					// uninterpreted elements: unfold before looking for
+					// a counterexample.
+					sol.Close()
+					reasons = append(reasons, st.name+": sat with uninterpreted specification elements")
+					proved = false
+					break pieceLoop
+				}
+				out := s.failure(c, q, sol)
+				sol.Close()
+				out.smt = strings.Join(scripts, "(reset)\n")
+				if out.status == symeval.Failed {
+					out.solver = st.name
+					return out
+				}
+				reasons = append(reasons, st.name+": counterexample not confirmed: "+out.reason)
+				proved = false
+				break pieceLoop
+			default:
+				why := sol.ReasonUnknown()
+				sol.Close()
+				if why == "" {
+					why = "unknown"
+				}
+				reasons = append(reasons, st.name+": "+why)
+				proved = false
 			}
-			continue
 		}
-		switch res {
-		case smt.Unsat:
-			sol.Close()
-			return &outcome{status: symeval.Proved, solver: st.name, smt: script}
-		case smt.Sat:
-			out := s.failure(c, q, sol)
-			sol.Close()
-			out.smt = script
-			if out.status == symeval.Failed {
-				out.solver = st.name
-				return out
-			}
-			if unconfirmed == nil {
-				unconfirmed = out
-			}
-			reasons = append(reasons, st.name+": counterexample not confirmed: "+out.reason)
-		default:
-			why := sol.ReasonUnknown()
-			sol.Close()
-			if why == "" {
-				why = "unknown"
-			}
-			reasons = append(reasons, st.name+": "+why)
+		// Keep the scripts of the strongest encoding tried.
+		firstSMT = strings.Join(scripts, "(reset)\n")
+		if proved {
+			return &outcome{status: symeval.Proved, solver: st.name, smt: firstSMT}
 		}
 	}
 	return &outcome{status: symeval.Undecided, reason: strings.Join(reasons, "; "), smt: firstSMT}
@@ -386,11 +478,128 @@ func (s *solver) readModel(c *symeval.Condition, q *query, sol *smt.Solver) *out
 		return s.enc.Value(m, val, t.Type)
 	})
 	var modelInputs sare.Inputs = inputs
+	if s.enc.Model() == encode.Real {
+		// Concrete evaluation rounds floats: in the real model it can
+		// neither confirm nor refute a difference. The point is checked
+		// in real arithmetic instead, with every tensor unfolded down to
+		// the inputs; the concrete values are only shown.
+		ground, err := s.groundReal(c, out)
+		if err != nil {
+			out.status, out.reason = symeval.Undecided, err.Error()
+			return out
+		}
+		_ = s.confirmWith(c, out, recording(ground, out)) // the values, for display
+		out.kind = out.groundKind
+		out.confirmNote = "the solver's inputs, the difference checked exactly in the real value model"
+		return out
+	}
 	if err := s.confirm(c, out, modelInputs); err != nil {
 		out.status = symeval.Undecided
 		out.reason = err.Error()
 	}
 	return out
+}
+
+// groundReal decides, in real arithmetic, whether the obligation fails at
+// the point of out (its parameters and holes): both sides are unfolded
+// down to the inputs, which stay free, and the solver looks for inputs
+// that make them differ (or one undefined). It returns those inputs, or
+// an error when the point is no counterexample or cannot be decided.
+func (s *solver) groundReal(c *symeval.Condition, out *outcome) (sare.Inputs, error) {
+	ob := c.Obligation
+	idx := func(holes []int64) encode.Index {
+		return func(name string) (*smt.Term, bool) {
+			if !strings.HasPrefix(name, "□") {
+				v, ok := out.params[name]
+				return s.z.Int(v), ok
+			}
+			var k int
+			if _, err := fmt.Sscanf(strings.TrimPrefix(name, "□"), "%d", &k); err != nil || k < 1 || k > len(holes) {
+				return nil, false
+			}
+			return s.z.Int(holes[k-1]), true
+		}
+	}
+	all := encode.ExprOptions{Unfold: func(string) bool { return true }, Axioms: true, Depth: 1 << 20}
+	s.enc.ResetUnfoldings()
+	defer s.enc.ResetUnfoldings()
+	iv, idef, err := s.enc.Expr(ob.Impl.Expr, ob.Impl.Types(), idx(out.implHoles), all)
+	if err != nil {
+		return nil, fmt.Errorf("ground encoding: %w", err)
+	}
+	sv, sdef, err := s.enc.Expr(ob.Spec.Expr, ob.Spec.Types(), idx(out.specHoles), all)
+	if err != nil {
+		return nil, fmt.Errorf("ground encoding: %w", err)
+	}
+	if n := s.enc.CutOffs(); n > 0 {
+		return nil, fmt.Errorf("the specification's recursion is too deep to unfold at the counterexample (%d elements left)", n)
+	}
+	eq, err := s.enc.Equal(iv, sv, ob.Impl.Type)
+	if err != nil {
+		return nil, err
+	}
+	sol, err := s.z.NewSolver()
+	if err != nil {
+		return nil, err
+	}
+	defer sol.Close()
+	if err := sol.Assert(append([]*smt.Term{s.z.Or(idef.Not(), sdef.Not(), eq.Not())}, s.enc.Axioms()...)...); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(s.v.ctx, s.v.opts.Timeout)
+	defer cancel()
+	res, err := sol.Check(ctx)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("checking the counterexample in real arithmetic: %w", err)
+	case res == smt.Unsat:
+		return nil, errors.New("in real arithmetic the two sides are equal at the solver's point")
+	case res != smt.Sat:
+		return nil, errors.New("checking the counterexample in real arithmetic: " + sol.ReasonUnknown())
+	}
+	m, err := sol.Model()
+	if err != nil {
+		return nil, err
+	}
+	out.groundKind = c.Kind
+	if b, err := m.Eval(idef, true); err == nil {
+		if v, err := b.BoolValue(); err == nil && !v {
+			out.groundKind = sched.UndefinedStore
+		}
+	}
+	if out.groundKind == c.Kind {
+		if b, err := m.Eval(sdef, true); err == nil {
+			if v, err := b.BoolValue(); err == nil && !v {
+				out.groundKind = sched.UndefinedAnnotation
+			}
+		}
+	}
+	// The model lives as long as the inputs are read: they are read
+	// right away by the caller's concrete evaluation.
+	vals := map[string]value.Value{}
+	return sare.InputFunc(func(t *sare.Tensor, ix []int64) (value.Value, error) {
+		k := inputKey(t.Name.Name, ix)
+		if v, ok := vals[k]; ok {
+			return v, nil
+		}
+		f, err := s.enc.Tensor(t.Name.Name)
+		if err != nil {
+			return value.Value{}, err
+		}
+		args := make([]*smt.Term, len(ix))
+		for i, x := range ix {
+			args[i] = s.z.Int(x)
+		}
+		tv, err := m.Eval(f.Apply(args...), true)
+		if err != nil {
+			return value.Value{}, err
+		}
+		v, err := s.enc.Value(m, tv, t.Type)
+		if err == nil {
+			vals[k] = v
+		}
+		return v, err
+	}), nil
 }
 
 // confirm evaluates both sides of the obligation concretely at the

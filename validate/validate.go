@@ -231,11 +231,22 @@ func (v *validation) describe(c *symeval.Condition) ConditionResult {
 
 // discharge decides the pending value conditions with Z3, Jobs at a time.
 func (v *validation) discharge(results []ConditionResult) error {
+	// Identical obligations (unrolled statements, repeated stages) are
+	// discharged once.
 	var todo []int
+	first := map[string]int{}
+	dup := map[int]int{}
 	for i, c := range v.an.Conditions {
-		if c.Status == symeval.Pending {
-			todo = append(todo, i)
+		if c.Status != symeval.Pending {
+			continue
 		}
+		key := c.Obligation.Impl.Name + "=" + c.Obligation.Spec.Name + " " + c.Obligation.Points.String()
+		if j, ok := first[key]; ok {
+			dup[i] = j
+			continue
+		}
+		first[key] = i
+		todo = append(todo, i)
 	}
 	v.outcomes = map[int]*outcome{}
 	total := len(todo)
@@ -285,6 +296,14 @@ func (v *validation) discharge(results []ConditionResult) error {
 	wg.Wait()
 	if err := v.ctx.Err(); err != nil {
 		return err
+	}
+	for i, j := range dup {
+		if o, ok := v.outcomes[j]; ok {
+			d := *o
+			d.solver = fmt.Sprintf("same condition as C%d", v.an.Conditions[j].ID)
+			d.seconds = 0
+			v.outcomes[i] = &d
+		}
 	}
 	for i, o := range v.outcomes {
 		r := &results[i]

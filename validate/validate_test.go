@@ -113,3 +113,43 @@ func TestMalformed(t *testing.T) {
 		t.Fatalf("errors %+v, want positioned errors in bad.sare with a caret", rep.Errors)
 	}
 }
+
+// TestProgress checks the progress events: the phases in order, and the
+// value conditions counted up to their total.
+func TestProgress(t *testing.T) {
+	var events []Event
+	rep := validateFiles(t, "../examples/matmul/matmul.sare", "../examples/matmul/matmul.sched",
+		Options{Jobs: 2, Progress: func(e Event) { events = append(events, e) }})
+	if rep.Verdict != Valid {
+		t.Fatalf("verdict %s", rep.Verdict)
+	}
+	var phases []string
+	last, total := -1, -1
+	for _, e := range events {
+		if len(phases) == 0 || phases[len(phases)-1] != e.Phase {
+			phases = append(phases, e.Phase)
+		}
+		if e.Phase == "solve" {
+			if e.Done < last {
+				t.Errorf("solve progress went back from %d to %d", last, e.Done)
+			}
+			last, total = e.Done, e.Total
+		}
+	}
+	if strings.Join(phases, " ") != "parse symbolic solve confirm done" {
+		t.Errorf("phases %v", phases)
+	}
+	if total <= 0 || last != total {
+		t.Errorf("solve ended at %d of %d", last, total)
+	}
+}
+
+// TestCancel: a cancelled context ends the validation with its error.
+func TestCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := Validate(ctx, source(t, "../examples/matmul/matmul.sare"), source(t, "../examples/matmul/matmul.sched"), Options{})
+	if err == nil {
+		t.Fatal("no error from a cancelled validation")
+	}
+}

@@ -31,14 +31,21 @@ func (c *exprEnc) access(x *syntax.Call, t syntax.Type) (tv, error) {
 		if err != nil {
 			return tv{}, err
 		}
-		args[i] = n
+		// Simplified, equal indices are equal terms: the two sides of an
+		// obligation then share their tensor elements syntactically, and
+		// commutative operands are ordered alike on both sides.
+		args[i] = n.Simplify()
 	}
 	f, err := e.Tensor(name)
 	if err != nil {
 		return tv{}, exprError(x, "%v", err)
 	}
 	uf := c.defined(f.Apply(args...))
-	if tensor.Input || c.opts.Unfold == nil || !c.opts.Unfold(name) {
+	if tensor.Input {
+		return uf, nil
+	}
+	if c.opts.Unfold == nil || !c.opts.Unfold(name) {
+		e.cutoffs++
 		return uf, nil
 	}
 	// Every unfoldable access with the same arguments (and parameters) gets
@@ -51,6 +58,9 @@ func (c *exprEnc) access(x *syntax.Call, t syntax.Type) (tv, error) {
 		return r, nil
 	}
 	r := uf
+	if c.level >= max(c.opts.Depth, 1) {
+		e.cutoffs++
+	}
 	if c.level < max(c.opts.Depth, 1) {
 		if r, err = c.unfold(tensor.Name.Name, args, uf); err != nil {
 			return tv{}, err
@@ -105,6 +115,12 @@ func (c *exprEnc) unfold(name string, args []*smt.Term, fallback tv) (tv, error)
 				return tv{}, err
 			}
 			cond = k
+			if v, err := k.Simplify().BoolValue(); err == nil && !v {
+				// A ground access outside this equation's domain: its
+				// body is irrelevant, and unfolding it could descend
+				// forever.
+				continue
+			}
 		}
 		var types map[syntax.Expr]syntax.Type
 		if e.info != nil {
@@ -148,4 +164,10 @@ func (c *exprEnc) memoKey(name string, args []*smt.Term) string {
 // call of the encoder, so that later calls unfold afresh. It never matters
 // for soundness; calling it between unrelated obligations keeps an access
 // cut off at the depth limit in one from staying cut off in the next.
-func (e *Encoder) ResetUnfoldings() { clear(e.memo); e.axioms = nil }
+func (e *Encoder) ResetUnfoldings() { clear(e.memo); e.axioms = nil; e.cutoffs = 0 }
+
+// CutOffs returns the number of accesses to computed tensors left without
+// their definition (not to be unfolded, or the depth spent) since the last
+// ResetUnfoldings: zero means the terms mention input tensors only, so a
+// model of them is a genuine assignment of the inputs.
+func (e *Encoder) CutOffs() int { return e.cutoffs }

@@ -56,6 +56,7 @@ type Encoder struct {
 	deps     map[string]map[string]bool
 	memo     map[string]tv // unfolded tensor accesses (see access.go)
 	axioms   []*smt.Term   // definitions of unfolded accesses (ExprOptions.Axioms)
+	cutoffs  int           // computed accesses left unfolded for lack of depth
 }
 
 // New returns an encoder of spec's expressions (info holds their types, as
