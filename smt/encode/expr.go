@@ -3,6 +3,7 @@ package encode
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/augur-verify/augur/smt"
 	"github.com/augur-verify/augur/syntax"
@@ -227,7 +228,13 @@ func (e *Encoder) binaryOp(op syntax.Op, t syntax.Type, a, b *smt.Term) (*smt.Te
 	// bit-blasting makes very hard.
 	switch op {
 	case syntax.OpAdd, syntax.OpMul, syntax.OpBitAnd, syntax.OpBitOr, syntax.OpBitXor:
-		if a.String() > b.String() {
+		// Simplified first, so that equal operands print alike whatever
+		// unfolding produced them.
+		// An ite (an unfolding substituted in place) keeps its place: it
+		// resolves to an operand whose rank is not known yet.
+		a, b = a.Simplify(), b.Simplify()
+		sa, sb := a.String(), b.String()
+		if sa > sb && !strings.HasPrefix(sa, "(ite") && !strings.HasPrefix(sb, "(ite") {
 			a, b = b, a
 		}
 	}
