@@ -408,6 +408,54 @@ func (t *Term) Simplify() *Term {
 	return t.mk1("Simplify", func(z C.Z3_context, a C.Z3_ast) C.Z3_ast { return C.Z3_simplify(z, a) })
 }
 
+// SimplifyArith simplifies t with Z3's rewriter putting arithmetic (on
+// integers, reals and bit-vectors) into sum-of-monomials normal form
+// (parameters "som" and "sort_sums"), so that equal polynomials written differently, such
+// as (h*31 + a)*31 and 961*h + 31*a, become the same term.
+func (t *Term) SimplifyArith() *Term {
+	return t.mk1("SimplifyArith", func(z C.Z3_context, a C.Z3_ast) C.Z3_ast {
+		p := C.Z3_mk_params(z)
+		C.Z3_params_inc_ref(z, p)
+		defer C.Z3_params_dec_ref(z, p)
+		for _, opt := range []string{"som", "sort_sums"} {
+			name := C.CString(opt)
+			C.Z3_params_set_bool(z, p, C.Z3_mk_string_symbol(z, name), true)
+			C.free(unsafe.Pointer(name))
+		}
+		return C.Z3_simplify_ex(z, a, p)
+	})
+}
+
+// ID returns Z3's identifier of the term: equal (hash-consed) terms of a
+// context have equal identifiers, so it orders terms cheaply and
+// consistently within the context.
+func (t *Term) ID() uint {
+	if t.Err() != nil {
+		return 0
+	}
+	z, err := t.ctx.enter()
+	if err != nil {
+		return 0
+	}
+	return uint(C.Z3_get_ast_id(z, t.a))
+}
+
+// IsIte reports whether the term is an if-then-else application.
+func (t *Term) IsIte() bool {
+	if t.Err() != nil {
+		return false
+	}
+	z, err := t.ctx.enter()
+	if err != nil {
+		return false
+	}
+	if C.Z3_get_ast_kind(z, t.a) != C.Z3_APP_AST {
+		return false
+	}
+	app := C.Z3_to_app(z, t.a)
+	return C.Z3_get_decl_kind(z, C.Z3_get_app_decl(z, app)) == C.Z3_OP_ITE
+}
+
 // String is the term in SMT-LIB2 notation (Z3_ast_to_string).
 func (t *Term) String() string {
 	if err := t.Err(); err != nil {

@@ -88,6 +88,9 @@ func (s *solver) strategies(o *symeval.Obligation) []strategy {
 	return []strategy{
 		{name: "z3"},
 		{name: "z3, specification side unfolded once", spec: encode.ExprOptions{Unfold: notDep, Axioms: true}},
+		// Substituted in place, the unfolding meets the implementation's
+		// unrolled arithmetic in one normal form.
+		{name: "z3, specification side substituted 2 levels", spec: encode.ExprOptions{Unfold: notDep, Depth: 2}},
 		{name: "z3, both sides unfolded 2 levels", impl: encode.ExprOptions{Unfold: all, Axioms: true, Depth: 2},
 			spec: encode.ExprOptions{Unfold: all, Axioms: true, Depth: 2}},
 		{name: "z3, both sides unfolded 4 levels", impl: encode.ExprOptions{Unfold: all, Axioms: true, Depth: 4},
@@ -163,6 +166,16 @@ func (s *solver) encode(o *symeval.Obligation, st strategy, piece *presburger.Ba
 		return nil, fmt.Errorf("points: %w", err)
 	}
 	q.points = q.points.Simplify()
+	// Unfolded equations whose domain the points decide keep only the
+	// equation that applies: the two sides then meet in one normal form
+	// instead of under guards the solver would case-split on.
+	decide := s.decider(q.points)
+	if st.impl.Unfold != nil {
+		st.impl.Decide = decide
+	}
+	if st.spec.Unfold != nil {
+		st.spec.Decide = decide
+	}
 	holeIdx := func(hs []*smt.Term) encode.Index {
 		return func(name string) (*smt.Term, bool) {
 			var k int
@@ -183,31 +196,89 @@ func (s *solver) encode(o *symeval.Obligation, st strategy, piece *presburger.Ba
 	if q.sv, q.sdef, err = s.enc.Expr(o.Spec.Expr, o.Spec.Types(), holeIdx(q.sholes), st.spec); err != nil {
 		return nil, fmt.Errorf("%s: %w", o.Spec, err)
 	}
+	// Polynomials in normal form: (h*31 + a)*31 and 961*h + 31*a, or a
+	// reassociated real sum, become the same term.
+	q.iv, q.sv = q.iv.SimplifyArith(), q.sv.SimplifyArith()
 	eq, err := s.enc.Equal(q.iv, q.sv, o.Impl.Type)
 	if err != nil {
 		return nil, err
 	}
 	q.bad = s.z.Or(q.idef.Not(), q.sdef.Not(), eq.Not()).Simplify()
-	q.axioms = s.enc.Axioms()
+	for _, a := range s.enc.Axioms() {
+		q.axioms = append(q.axioms, a.SimplifyArith())
+	}
 	q.opaque = s.enc.CutOffs()
 	q.typeOf, q.specTyp = o.Impl.Type, o.Spec.Type
 	return q, nil
 }
 
-// solveHoles returns, for each dimension of the piece, its value as an
-// affine term of the parameters when an equality of the piece defines it
-// (coefficient ±1, no other dimension, no local), else nil.
+// decider returns a function telling whether a condition always or never
+// holds at the points (quick linear-arithmetic checks, cached).
+func (s *solver) decider(points *smt.Term) func(*smt.Term) (bool, bool) {
+	cache := map[uint][2]bool{}
+	holds := func(f *smt.Term) bool { // points ⇒ f
+		sol, err := s.z.NewSolver()
+		if err != nil {
+			return false
+		}
+		defer sol.Close()
+		if sol.Assert(points, f.Not()) != nil {
+			return false
+		}
+		ctx, cancel := context.WithTimeout(s.v.ctx, time.Second)
+		defer cancel()
+		res, err := sol.Check(ctx)
+		return err == nil && res == smt.Unsat
+	}
+	return func(cond *smt.Term) (bool, bool) {
+		cond = cond.Simplify()
+		if r, ok := cache[cond.ID()]; ok {
+			return r[0], r[1]
+		}
+		var r [2]bool
+		switch {
+		case holds(cond):
+			r = [2]bool{true, true}
+		case holds(cond.Not()):
+			r = [2]bool{false, true}
+		}
+		cache[cond.ID()] = r
+		return r[0], r[1]
+	}
+}
+
+// solveHoles returns, for each dimension of the piece, its value as a
+// quasi-affine term of the parameters when an equality of the piece
+// defines it (coefficient ±1 on it, no other dimension, divisions of the
+// parameters allowed), else nil.
 func (s *solver) solveHoles(b *presburger.BasicMap, sp presburger.Space, params map[string]*smt.Term) []*smt.Term {
 	np, nd := len(sp.Params), sp.NumDims()-len(sp.Params)
 	out := make([]*smt.Term, nd)
+	// The divisions of the parameters only, as Int terms.
+	locals := make([]*smt.Term, b.NumLocals())
+	for i := range locals {
+		num, den := b.Local(i)
+		if den.IsZero() {
+			continue // an existential
+		}
+		d, ok := den.Int64()
+		if !ok || d <= 0 {
+			continue
+		}
+		t := s.linear(num, np, nd, sp, params, locals)
+		if t == nil {
+			continue
+		}
+		locals[i] = t.Div(s.z.Int(d)) // floor, the divisor being positive
+	}
 	for _, row := range b.Eqs() {
 		d := -1
 		ok := true
-		for j := np; j < len(row)-1; j++ {
+		for j := np; j < np+nd; j++ {
 			if row[j].IsZero() {
 				continue
 			}
-			if j >= np+nd || d >= 0 {
+			if d >= 0 {
 				ok = false
 				break
 			}
@@ -220,28 +291,51 @@ func (s *solver) solveHoles(b *presburger.BasicMap, sp presburger.Space, params 
 		if c != 1 && c != -1 {
 			continue
 		}
-		// c*h + Σ a_k p_k + a_0 = 0, so h = -c (Σ a_k p_k + a_0).
-		var terms []*smt.Term
-		fits := true
-		for k := 0; k < np; k++ {
-			if row[k].IsZero() {
-				continue
-			}
-			a, okInt := row[k].Int64()
-			if !okInt {
-				fits = false
-				break
-			}
-			terms = append(terms, s.z.Int(-c*a).Mul(params[sp.Params[k]]))
-		}
-		a0, okInt := row[len(row)-1].Int64()
-		if !fits || !okInt {
+		// c*h + rest = 0, so h = -c * rest.
+		rest := append([]presburger.Int(nil), row...)
+		rest[np+d] = presburger.NewInt(0)
+		t := s.linear(rest, np, nd, sp, params, locals)
+		if t == nil {
 			continue
 		}
-		terms = append(terms, s.z.Int(-c*a0))
-		out[d] = s.z.Add(terms...).Simplify()
+		out[d] = s.z.Int(-c).Mul(t).Simplify()
 	}
 	return out
+}
+
+// linear returns the Int term of the row Σ a_k x_k + a_0 over the
+// parameters and the known locals (columns [params | dims | locals |
+// constant]), or nil when it involves a dimension, an unknown local or a
+// coefficient beyond 64 bits.
+func (s *solver) linear(row []presburger.Int, np, nd int, sp presburger.Space, params map[string]*smt.Term, locals []*smt.Term) *smt.Term {
+	var terms []*smt.Term
+	for k := 0; k < len(row)-1; k++ {
+		if row[k].IsZero() {
+			continue
+		}
+		a, ok := row[k].Int64()
+		if !ok {
+			return nil
+		}
+		switch {
+		case k < np:
+			terms = append(terms, s.z.Int(a).Mul(params[sp.Params[k]]))
+		case k < np+nd:
+			return nil
+		default:
+			l := k - np - nd
+			if l >= len(locals) || locals[l] == nil {
+				return nil
+			}
+			terms = append(terms, s.z.Int(a).Mul(locals[l]))
+		}
+	}
+	a0, ok := row[len(row)-1].Int64()
+	if !ok {
+		return nil
+	}
+	terms = append(terms, s.z.Int(a0))
+	return s.z.Add(terms...)
 }
 
 // decide discharges the value condition c.
@@ -297,14 +391,20 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 			case smt.Sat:
 				if q.opaque > 0 && si < len(strategies)-1 {
 					// The model may only exploit the freedom of the
-					// uninterpreted elements: unfold before looking for
-					// a counterexample.
+					// uninterpreted elements: one cheap look at it, then
+					// unfold before searching for a counterexample.
+					out := s.failure(c, q, sol, 1)
 					sol.Close()
+					if out.status == symeval.Failed {
+						out.smt = strings.Join(scripts, "(reset)\n")
+						out.solver = st.name
+						return out
+					}
 					reasons = append(reasons, st.name+": sat with uninterpreted specification elements")
 					proved = false
 					break pieceLoop
 				}
-				out := s.failure(c, q, sol)
+				out := s.failure(c, q, sol, 3)
 				sol.Close()
 				out.smt = strings.Join(scripts, "(reset)\n")
 				if out.status == symeval.Failed {
@@ -363,52 +463,96 @@ func (s *solver) check(q *query, extra []*smt.Term) (smt.Result, *smt.Solver, er
 // failure turns a satisfying model into a failed outcome, after looking
 // for a model with small parameters and confirming it by concrete
 // evaluation of both sides over the model's inputs.
-func (s *solver) failure(c *symeval.Condition, q *query, sol *smt.Solver) *outcome {
-	// Prefer small parameter values: they make readable counterexamples
-	// that the interpreter can replay. A model that concrete evaluation
-	// does not confirm is blocked (its parameters and loop indices) and
-	// another one asked for, a few times: the first point the solver
-	// picks may be one where the two sides happen to agree.
+func (s *solver) failure(c *symeval.Condition, q *query, sol *smt.Solver, maxTries int) *outcome {
+	// The model at hand first: confirmed with small parameters, it is
+	// the counterexample. (Parameters beyond 64 are not evaluated
+	// concretely before a smaller model was looked for.)
 	var first *outcome
+	if m, err := s.peekParams(q, sol); err == nil && small(m, s.v.an.Params, 64) {
+		first = s.readModel(c, q, sol)
+	} else {
+		first = &outcome{status: symeval.Undecided, reason: "the solver's parameters are too large to evaluate"}
+	}
+	if first.status == symeval.Failed && small(first.params, s.v.an.Params, 64) {
+		return first
+	}
+	// Otherwise prefer small parameter values (readable counterexamples
+	// that the interpreter can replay), and block the points that
+	// concrete evaluation did not confirm: the solver may have picked
+	// one where the two sides happen to agree.
 	var blocked []*smt.Term
+	block := func(o *outcome) {
+		var diff []*smt.Term
+		for _, name := range q.names {
+			if v, ok := o.params[name]; ok {
+				diff = append(diff, q.params[name].Ne(s.z.Int(v)))
+			}
+		}
+		if len(diff) > 0 {
+			blocked = append(blocked, s.z.Or(diff...))
+		}
+	}
+	if first.status != symeval.Failed && first.params != nil {
+		block(first)
+	}
+	tries := 0
 	for _, bound := range []int64{4, 64} {
-		for try := 0; try < 3; try++ {
+		for try := 0; try < 2 && tries < maxTries; try++ {
+			tries++
 			box := append([]*smt.Term(nil), blocked...)
 			for _, name := range s.v.an.Params {
 				t := q.params[name]
 				box = append(box, t.Le(s.z.Int(bound)), t.Ge(s.z.Int(-bound)))
 			}
-			res, small, err := s.check(q, box)
+			res, sm, err := s.check(q, box)
 			if err != nil || res != smt.Sat {
-				if small != nil {
-					small.Close()
+				if sm != nil {
+					sm.Close()
 				}
 				break
 			}
-			o := s.readModel(c, q, small)
-			small.Close()
+			o := s.readModel(c, q, sm)
+			sm.Close()
 			if o.status == symeval.Failed {
 				return o
-			}
-			if first == nil {
-				first = o
 			}
 			if o.params == nil {
 				break
 			}
-			var diff []*smt.Term
-			for _, name := range q.names {
-				if v, ok := o.params[name]; ok {
-					diff = append(diff, q.params[name].Ne(s.z.Int(v)))
-				}
-			}
-			blocked = append(blocked, s.z.Or(diff...))
+			block(o)
 		}
 	}
-	if first != nil {
-		return first
+	return first
+}
+
+// peekParams reads the parameters of the model of sol.
+func (s *solver) peekParams(q *query, sol *smt.Solver) (map[string]int64, error) {
+	m, err := sol.Model()
+	if err != nil {
+		return nil, err
 	}
-	return s.readModel(c, q, sol)
+	defer m.Close()
+	out := map[string]int64{}
+	for _, name := range q.names {
+		v, err := m.Eval(q.params[name], true)
+		if err != nil {
+			return nil, err
+		}
+		if out[name], err = v.Int64Value(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// small reports whether the named parameters are all within [-bound, bound].
+func small(vals map[string]int64, names []string, bound int64) bool {
+	for _, n := range names {
+		if v := vals[n]; v > bound || v < -bound {
+			return false
+		}
+	}
+	return true
 }
 
 // readModel reads the counterexample of the model of sol and confirms it.
@@ -478,7 +622,7 @@ func (s *solver) readModel(c *symeval.Condition, q *query, sol *smt.Solver) *out
 		return s.enc.Value(m, val, t.Type)
 	})
 	var modelInputs sare.Inputs = inputs
-	if s.enc.Model() == encode.Real {
+	if s.enc.Model() == encode.Real && s.v.usesFloats() {
 		// Concrete evaluation rounds floats: in the real model it can
 		// neither confirm nor refute a difference. The point is checked
 		// in real arithmetic instead, with every tensor unfolded down to
@@ -498,6 +642,28 @@ func (s *solver) readModel(c *symeval.Condition, q *query, sol *smt.Solver) *out
 		out.reason = err.Error()
 	}
 	return out
+}
+
+// usesFloats reports whether the specification computes with floats
+// anywhere (otherwise the real model changes nothing and concrete
+// evaluation is exact).
+func (v *validation) usesFloats() bool {
+	for _, t := range v.in.spec.Tensors {
+		if t.Type.IsFloat() {
+			return true
+		}
+	}
+	for _, t := range v.in.sinfo.Types {
+		if t.IsFloat() {
+			return true
+		}
+	}
+	for _, t := range v.in.kinfo.Types.Types {
+		if t.IsFloat() {
+			return true
+		}
+	}
+	return false
 }
 
 // groundReal decides, in real arithmetic, whether the obligation fails at
@@ -520,7 +686,10 @@ func (s *solver) groundReal(c *symeval.Condition, out *outcome) (sare.Inputs, er
 			return s.z.Int(holes[k-1]), true
 		}
 	}
-	all := encode.ExprOptions{Unfold: func(string) bool { return true }, Axioms: true, Depth: 1 << 20}
+	// Deep enough for the small parameters counterexamples have; deeper
+	// recursions are left undecided (CutOffs) rather than unfolded for
+	// minutes.
+	all := encode.ExprOptions{Unfold: func(string) bool { return true }, Axioms: true, Depth: 512}
 	s.enc.ResetUnfoldings()
 	defer s.enc.ResetUnfoldings()
 	iv, idef, err := s.enc.Expr(ob.Impl.Expr, ob.Impl.Types(), idx(out.implHoles), all)
@@ -609,12 +778,16 @@ func (s *solver) groundReal(c *symeval.Condition, out *outcome) (sare.Inputs, er
 // it fails unless the sides differ (or one is undefined) on some inputs.
 func (s *solver) confirm(c *symeval.Condition, out *outcome, model sare.Inputs) error {
 	var last error
-	for attempt := 0; attempt < 10; attempt++ {
+	for _, attempt := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 0} {
 		var inputs sare.Inputs
 		note := ""
 		out.inputs, out.seed = nil, 0
 		switch {
 		case attempt == 0:
+			// The solver's inputs last: they may be NaN or huge.
+			if model == nil {
+				continue
+			}
 			inputs = recording(model, out)
 		case attempt <= 3:
 			// The interpreter's own random inputs: augur run --seed

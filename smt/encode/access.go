@@ -122,6 +122,15 @@ func (c *exprEnc) unfold(name string, args []*smt.Term, fallback tv) (tv, error)
 				continue
 			}
 		}
+		decided := false
+		if c.opts.Decide != nil && eq.Where != nil {
+			if v, ok := c.opts.Decide(cond); ok {
+				if !v {
+					continue // never in this equation's domain here
+				}
+				decided = true // always in it: the others are disjoint
+			}
+		}
 		var types map[syntax.Expr]syntax.Type
 		if e.info != nil {
 			types = e.info.Types
@@ -130,6 +139,9 @@ func (c *exprEnc) unfold(name string, args []*smt.Term, fallback tv) (tv, error)
 		b, err := body.expr(eq.RHS)
 		if err != nil {
 			return tv{}, err
+		}
+		if decided || eq.Where == nil && len(tensor.Eqs) == 1 {
+			return b, nil
 		}
 		r = tv{cond.Ite(b.val, r.val), cond.Ite(b.def, r.def)}
 	}

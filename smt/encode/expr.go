@@ -3,7 +3,6 @@ package encode
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/augur-verify/augur/smt"
 	"github.com/augur-verify/augur/syntax"
@@ -21,6 +20,12 @@ type ExprOptions struct {
 	// substituting them, so that equal elements reached through different
 	// index terms are identified by congruence.
 	Axioms bool
+	// Decide, when set, is asked whether an unfolded equation's domain
+	// condition always holds (true, true) or never holds (false, true)
+	// where the expression is evaluated; the unfolding then keeps only
+	// the equation that applies. It must answer only what the caller's
+	// facts imply.
+	Decide func(cond *smt.Term) (value, known bool)
 	// Depth bounds the nesting of unfoldings: an access met inside Depth
 	// unfolded equations is not unfolded further. 0 (the default) means 1:
 	// accesses of the expression itself are unfolded, those of the
@@ -228,13 +233,13 @@ func (e *Encoder) binaryOp(op syntax.Op, t syntax.Type, a, b *smt.Term) (*smt.Te
 	// bit-blasting makes very hard.
 	switch op {
 	case syntax.OpAdd, syntax.OpMul, syntax.OpBitAnd, syntax.OpBitOr, syntax.OpBitXor:
-		// Simplified first, so that equal operands print alike whatever
-		// unfolding produced them.
+		// Simplified first, so that equal operands are the same term
+		// (hash-consed, with one identifier) whatever unfolding produced
+		// them.
 		// An ite (an unfolding substituted in place) keeps its place: it
 		// resolves to an operand whose rank is not known yet.
 		a, b = a.Simplify(), b.Simplify()
-		sa, sb := a.String(), b.String()
-		if sa > sb && !strings.HasPrefix(sa, "(ite") && !strings.HasPrefix(sb, "(ite") {
+		if a.ID() > b.ID() && !a.IsIte() && !b.IsIte() {
 			a, b = b, a
 		}
 	}

@@ -1,0 +1,26 @@
+package smt
+
+import "testing"
+
+func TestSimplifyArithSOM(t *testing.T) {
+	z, err := NewContext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer z.Close()
+	h, a := z.BVConst("h", 32), z.BVConst("a", 32)
+	x := h.BVMul(z.BV(31, 32)).BVAdd(a).BVMul(z.BV(31, 32))
+	y := h.BVMul(z.BV(961, 32)).BVAdd(a.BVMul(z.BV(31, 32)))
+	if !x.SimplifyArith().Equal(y.SimplifyArith()) {
+		t.Errorf("%s and %s", x.SimplifyArith(), y.SimplifyArith())
+	}
+	r, s := z.RealConst("r"), z.RealConst("s")
+	p := r.Add(s).Add(z.Real(1, 2))
+	q := z.Real(1, 2).Add(s.Add(r))
+	if !p.SimplifyArith().Equal(q.SimplifyArith()) {
+		t.Errorf("%s and %s", p.SimplifyArith(), q.SimplifyArith())
+	}
+	if x.SimplifyArith().Equal(h.BVMul(z.BV(960, 32)).BVAdd(a.BVMul(z.BV(31, 32))).SimplifyArith()) {
+		t.Errorf("different polynomials made equal")
+	}
+}
