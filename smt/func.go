@@ -307,3 +307,49 @@ func (c *Context) quantifier(op string, forall bool, bound []*Term, body *Term, 
 	runtime.KeepAlive(patterns)
 	return t
 }
+
+// Applications returns the argument lists of every application of f in
+// the terms ts (each distinct application once, in no particular order).
+func (f *FuncDecl) Applications(ts ...*Term) ([][]*Term, error) {
+	if f.Err() != nil {
+		return nil, f.Err()
+	}
+	c := f.ctx
+	z, err := c.enter()
+	if err != nil {
+		return nil, err
+	}
+	seen := map[C.uint]bool{}
+	var out [][]*Term
+	var walk func(a C.Z3_ast)
+	walk = func(a C.Z3_ast) {
+		id := C.Z3_get_ast_id(z, a)
+		if seen[id] {
+			return
+		}
+		seen[id] = true
+		if C.Z3_get_ast_kind(z, a) != C.Z3_APP_AST {
+			return
+		}
+		app := C.Z3_to_app(z, a)
+		n := int(C.Z3_get_app_num_args(z, app))
+		if C.Z3_is_eq_func_decl(z, C.Z3_get_app_decl(z, app), f.d) {
+			args := make([]*Term, n)
+			for i := range args {
+				args[i] = c.term(z, C.Z3_get_app_arg(z, app, C.uint(i)), "Applications")
+			}
+			out = append(out, args)
+		}
+		for i := 0; i < n; i++ {
+			walk(C.Z3_get_app_arg(z, app, C.uint(i)))
+		}
+	}
+	for _, t := range ts {
+		a, err := t.use(c)
+		if err != nil {
+			return nil, err
+		}
+		walk(a)
+	}
+	return out, nil
+}

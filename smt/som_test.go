@@ -24,3 +24,21 @@ func TestSimplifyArithSOM(t *testing.T) {
 		t.Errorf("different polynomials made equal")
 	}
 }
+
+func TestApplications(t *testing.T) {
+	z, err := NewContext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer z.Close()
+	f := z.FuncDecl("f", []*Sort{z.IntSort()}, z.IntSort())
+	x := z.IntConst("x")
+	e := f.Apply(x).Add(f.Apply(z.Int(3))).Add(f.Apply(x)).Mul(f.Apply(f.Apply(x)))
+	apps, err := f.Applications(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(apps) != 3 {
+		t.Errorf("%d applications, want 3 (f(x), f(3), f(f(x)))", len(apps))
+	}
+}

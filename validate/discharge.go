@@ -632,9 +632,16 @@ func (s *solver) readModel(c *symeval.Condition, q *query, sol *smt.Solver) *out
 			out.status, out.reason = symeval.Undecided, err.Error()
 			return out
 		}
-		_ = s.confirmWith(c, out, recording(ground, out)) // the values, for display
+		if out.seed != 0 {
+			_ = s.confirmWith(c, out, ground) // the values, for display
+		} else {
+			_ = s.confirmWith(c, out, recording(ground, out))
+		}
 		out.kind = out.groundKind
 		out.confirmNote = "the solver's inputs, the difference checked exactly in the real value model"
+		if out.seed != 0 {
+			out.confirmNote = fmt.Sprintf("random inputs of seed %d, the difference checked exactly in the real value model", out.seed)
+		}
 		return out
 	}
 	if err := s.confirm(c, out, modelInputs); err != nil {
@@ -707,28 +714,98 @@ func (s *solver) groundReal(c *symeval.Condition, out *outcome) (sare.Inputs, er
 	if err != nil {
 		return nil, err
 	}
-	sol, err := s.z.NewSolver()
-	if err != nil {
-		return nil, err
+	bad := s.z.Or(idef.Not(), sdef.Not(), eq.Not())
+	axioms := s.enc.Axioms()
+	terms := append([]*smt.Term{bad}, axioms...)
+	// The input elements the two sides reach, with ground indices.
+	type elem struct {
+		t   *sare.Tensor
+		idx []int64
+		app *smt.Term
 	}
-	defer sol.Close()
-	if err := sol.Assert(append([]*smt.Term{s.z.Or(idef.Not(), sdef.Not(), eq.Not())}, s.enc.Axioms()...)...); err != nil {
-		return nil, err
+	var elems []elem
+	for _, t := range s.v.in.spec.Tensors {
+		if !t.Input {
+			continue
+		}
+		f, err := s.enc.Tensor(t.Name.Name)
+		if err != nil {
+			return nil, err
+		}
+		apps, err := f.Applications(terms...)
+		if err != nil {
+			return nil, err
+		}
+		for _, args := range apps {
+			idx := make([]int64, len(args))
+			for i, a := range args {
+				if idx[i], err = a.Simplify().Int64Value(); err != nil {
+					return nil, fmt.Errorf("ground encoding: index %s is not constant", a)
+				}
+			}
+			elems = append(elems, elem{t, idx, f.Apply(args...)})
+		}
 	}
-	ctx, cancel := context.WithTimeout(s.v.ctx, s.v.opts.Timeout)
-	defer cancel()
-	res, err := sol.Check(ctx)
-	switch {
-	case err != nil:
-		return nil, fmt.Errorf("checking the counterexample in real arithmetic: %w", err)
-	case res == smt.Unsat:
-		return nil, errors.New("in real arithmetic the two sides are equal at the solver's point")
-	case res != smt.Sat:
-		return nil, errors.New("checking the counterexample in real arithmetic: " + sol.ReasonUnknown())
+	check := func(fixed []*smt.Term) (*smt.Model, smt.Result, error) {
+		sol, err := s.z.NewSolver()
+		if err != nil {
+			return nil, smt.Unknown, err
+		}
+		defer sol.Close()
+		if err := sol.Assert(append(append([]*smt.Term(nil), terms...), fixed...)...); err != nil {
+			return nil, smt.Unknown, err
+		}
+		ctx, cancel := context.WithTimeout(s.v.ctx, s.v.opts.Timeout)
+		defer cancel()
+		res, err := sol.Check(ctx)
+		if err != nil || res != smt.Sat {
+			return nil, res, err
+		}
+		m, err := sol.Model()
+		return m, res, err
 	}
-	m, err := sol.Model()
-	if err != nil {
-		return nil, err
+	// Random inputs first (evaluation, no search): the interpreter's own
+	// (replayable with --seed), then floats with full mantissas; then
+	// let the solver search for inputs.
+	var m *smt.Model
+	var chosen sare.Inputs
+	for _, k := range []uint64{1, 2, 3, 4, 5, 6} {
+		in := sare.RandomInputs(k)
+		if k > 3 {
+			in = denseInputs(k)
+		}
+		var fixed []*smt.Term
+		for _, e := range elems {
+			v, err := in.Input(e.t, e.idx)
+			if err != nil {
+				return nil, err
+			}
+			cst, err := s.enc.Constant(v)
+			if err != nil {
+				return nil, err
+			}
+			fixed = append(fixed, e.app.Eq(cst))
+		}
+		mm, res, err := check(fixed)
+		if err == nil && res == smt.Sat {
+			m, chosen = mm, in
+			if k <= 3 {
+				out.seed = k
+			}
+			break
+		}
+	}
+	if m == nil {
+		mm, res, err := check(nil)
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("checking the counterexample in real arithmetic: %w", err)
+		case res == smt.Unsat:
+			return nil, errors.New("in real arithmetic the two sides are equal at the solver's point")
+		case res != smt.Sat:
+			return nil, errors.New("checking the counterexample in real arithmetic: undecided")
+		}
+		m = mm
 	}
 	out.groundKind = c.Kind
 	if b, err := m.Eval(idef, true); err == nil {
@@ -743,8 +820,11 @@ func (s *solver) groundReal(c *symeval.Condition, out *outcome) (sare.Inputs, er
 			}
 		}
 	}
-	// The model lives as long as the inputs are read: they are read
-	// right away by the caller's concrete evaluation.
+	if chosen != nil {
+		return chosen, nil
+	}
+	// The inputs the solver found; the model is read right away by the
+	// caller's concrete evaluation.
 	vals := map[string]value.Value{}
 	return sare.InputFunc(func(t *sare.Tensor, ix []int64) (value.Value, error) {
 		k := inputKey(t.Name.Name, ix)

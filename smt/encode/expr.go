@@ -118,6 +118,10 @@ func (c *exprEnc) literal(x syntax.Expr, t syntax.Type, text string) (tv, error)
 }
 
 // constant is the term of the defined value v.
+// Constant returns the term of the defined value v in the encoder's model
+// (a float as its exact rational in the Real model).
+func (e *Encoder) Constant(v value.Value) (*smt.Term, error) { return e.constant(v) }
+
 func (e *Encoder) constant(v value.Value) (*smt.Term, error) {
 	t := v.Type()
 	switch {
