@@ -139,6 +139,11 @@ func (s *solver) encode(o *symeval.Obligation, st strategy, piece *presburger.Ba
 		q.params[p] = s.z.IntConst(p)
 		q.names = append(q.names, p)
 	}
+	// Parameters (loop variables) that the piece fixes, such as x = 0 in
+	// a peeled first iteration, become their values.
+	for name, t := range s.solveParams(piece, sp, q.params) {
+		q.params[name] = t
+	}
 	// Holes that the piece defines by an equality become that affine
 	// expression of the parameters: both sides then read the same terms,
 	// which the solver recognises without bit-blasting anything.
@@ -245,6 +250,58 @@ func (s *solver) decider(points *smt.Term) func(*smt.Term) (bool, bool) {
 		cache[cond.ID()] = r
 		return r[0], r[1]
 	}
+}
+
+// solveParams returns the parameters that an equality of the piece over
+// the parameters alone defines (coefficient ±1), as terms of the others.
+func (s *solver) solveParams(b *presburger.BasicMap, sp presburger.Space, params map[string]*smt.Term) map[string]*smt.Term {
+	np := len(sp.Params)
+	out := map[string]*smt.Term{}
+	for _, row := range b.Eqs() {
+		if len(row) != np+(sp.NumDims()-np)+b.NumLocals()+1 {
+			continue
+		}
+		onlyParams := true
+		for j := np; j < len(row)-1; j++ {
+			if !row[j].IsZero() {
+				onlyParams = false
+				break
+			}
+		}
+		if !onlyParams {
+			continue
+		}
+		// The last parameter with coefficient ±1 (loop variables come
+		// after the kernel's parameters): p = -c * (rest).
+		for k := np - 1; k >= 0; k-- {
+			c, ok := row[k].Int64()
+			name := sp.Params[k]
+			if !ok || (c != 1 && c != -1) || out[name] != nil {
+				continue
+			}
+			var terms []*smt.Term
+			fits := true
+			for j := 0; j < np; j++ {
+				if j == k || row[j].IsZero() {
+					continue
+				}
+				a, ok := row[j].Int64()
+				if !ok || out[sp.Params[j]] != nil {
+					fits = false
+					break
+				}
+				terms = append(terms, s.z.Int(-c*a).Mul(params[sp.Params[j]]))
+			}
+			a0, ok := row[len(row)-1].Int64()
+			if !fits || !ok {
+				continue
+			}
+			terms = append(terms, s.z.Int(-c*a0))
+			out[name] = s.z.Add(terms...).Simplify()
+			break
+		}
+	}
+	return out
 }
 
 // solveHoles returns, for each dimension of the piece, its value as a
@@ -714,6 +771,9 @@ func (s *solver) groundReal(c *symeval.Condition, out *outcome) (sare.Inputs, er
 	if err != nil {
 		return nil, err
 	}
+	// With sqrt, exp and the like uninterpreted, a model is no
+	// evaluation: the difference must then show concretely too.
+	opaque := s.enc.UninterpretedBuiltins() > 0
 	bad := s.z.Or(idef.Not(), sdef.Not(), eq.Not())
 	axioms := s.enc.Axioms()
 	terms := append([]*smt.Term{bad}, axioms...)
@@ -788,12 +848,18 @@ func (s *solver) groundReal(c *symeval.Condition, out *outcome) (sare.Inputs, er
 		}
 		mm, res, err := check(fixed)
 		if err == nil && res == smt.Sat {
+			if opaque && s.confirmWith(c, out, in) != nil {
+				continue
+			}
 			m, chosen = mm, in
 			if k <= 3 {
 				out.seed = k
 			}
 			break
 		}
+	}
+	if m == nil && opaque {
+		return nil, errors.New("the difference involves functions the real model leaves uninterpreted (sqrt, exp, ...), and concrete evaluation does not show it")
 	}
 	if m == nil {
 		mm, res, err := check(nil)

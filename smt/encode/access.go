@@ -176,7 +176,13 @@ func (c *exprEnc) memoKey(name string, args []*smt.Term) string {
 // call of the encoder, so that later calls unfold afresh. It never matters
 // for soundness; calling it between unrelated obligations keeps an access
 // cut off at the depth limit in one from staying cut off in the next.
-func (e *Encoder) ResetUnfoldings() { clear(e.memo); e.axioms = nil; e.cutoffs = 0 }
+func (e *Encoder) ResetUnfoldings() { clear(e.memo); e.axioms = nil; e.cutoffs = 0; e.opaqueFuncs = 0 }
+
+// UninterpretedBuiltins returns the number of uses of builtins encoded as
+// uninterpreted functions (sqrt, exp, log, pow, sin, cos, tanh in the real
+// model; all but sqrt in the IEEE model) since the last ResetUnfoldings: a
+// model of terms using them need not be a genuine evaluation.
+func (e *Encoder) UninterpretedBuiltins() int { return e.opaqueFuncs }
 
 // CutOffs returns the number of accesses to computed tensors left without
 // their definition (not to be unfolded, or the depth spent) since the last

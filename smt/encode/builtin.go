@@ -88,6 +88,7 @@ func (e *Encoder) minMax(t syntax.Type, a, b *smt.Term, isMin bool) *smt.Term {
 // name.t in Z3.
 func (e *Encoder) function(name string, t syntax.Type, arity int) (*smt.FuncDecl, error) {
 	key := name + "." + t.String()
+	e.opaqueFuncs++
 	if f, ok := e.funcs[key]; ok {
 		return f, nil
 	}

@@ -50,13 +50,14 @@ type Encoder struct {
 	info  *sare.Info
 	model Model
 
-	tru, fls *smt.Term
-	tensors  map[string]*smt.FuncDecl
-	funcs    map[string]*smt.FuncDecl // uninterpreted builtins, by name and type
-	deps     map[string]map[string]bool
-	memo     map[string]tv // unfolded tensor accesses (see access.go)
-	axioms   []*smt.Term   // definitions of unfolded accesses (ExprOptions.Axioms)
-	cutoffs  int           // computed accesses left unfolded for lack of depth
+	tru, fls    *smt.Term
+	tensors     map[string]*smt.FuncDecl
+	funcs       map[string]*smt.FuncDecl // uninterpreted builtins, by name and type
+	deps        map[string]map[string]bool
+	memo        map[string]tv // unfolded tensor accesses (see access.go)
+	axioms      []*smt.Term   // definitions of unfolded accesses (ExprOptions.Axioms)
+	cutoffs     int           // computed accesses left unfolded for lack of depth
+	opaqueFuncs int           // uses of uninterpreted builtins (sqrt, exp, ...)
 }
 
 // New returns an encoder of spec's expressions (info holds their types, as
