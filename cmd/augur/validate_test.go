@@ -55,17 +55,24 @@ func TestValidateCommand(t *testing.T) {
 		}
 	}
 	// The reproduce command fails with the same reason.
-	args := strings.Fields(rep.Counterexample.Command)
+	args := shellFields(rep.Counterexample.Command)
 	if len(args) < 4 || args[0] != "augur" || args[1] != "run" {
 		t.Fatalf("reproduce command %q", rep.Counterexample.Command)
 	}
-	for i, a := range args {
-		if strings.HasSuffix(a, ".sare") || strings.HasSuffix(a, ".sched") {
-			args[i] = filepath.Join("../..", a)
-		}
-	}
+	// The command names the files as they were given to validate.
 	code, out, _ = augur(args[1:]...)
 	if code != 1 || !strings.Contains(out, "FAIL: annotation mismatch") {
+		t.Fatalf("%s: exit %d\n%s", rep.Counterexample.Command, code, out)
+	}
+
+	// A counterexample that needs the solver's inputs replays with them.
+	code, out, _ = augur("validate", "--json", "../../testdata/corpus/quantize.sare", "../../testdata/corpus/quantize_clamp_256.sched")
+	if code != 1 || json.Unmarshal([]byte(out), &rep) != nil || !strings.Contains(rep.Counterexample.Command, "--input") {
+		t.Fatalf("quantize_clamp_256: exit %d, command %q", code, rep.Counterexample.Command)
+	}
+	args = shellFields(rep.Counterexample.Command)
+	code, out, _ = augur(args[1:]...)
+	if code != 1 || !strings.Contains(out, "FAIL: undefined value stored") {
 		t.Fatalf("%s: exit %d\n%s", rep.Counterexample.Command, code, out)
 	}
 
@@ -82,4 +89,31 @@ func TestValidateCommand(t *testing.T) {
 	if code, _, _ = augur("validate", "--value-model", "fast", "../../examples/matmul/matmul.sare", "../../examples/matmul/matmul.sched"); code != 3 {
 		t.Fatalf("bad value model: exit %d, want 3", code)
 	}
+}
+
+// shellFields splits a command line at spaces outside single quotes, as a
+// shell would for the commands augur validate prints.
+func shellFields(s string) []string {
+	var out []string
+	var cur strings.Builder
+	quoted, inWord := false, false
+	for _, r := range s {
+		switch {
+		case r == '\'':
+			quoted, inWord = !quoted, true
+		case r == ' ' && !quoted:
+			if inWord {
+				out = append(out, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	if inWord {
+		out = append(out, cur.String())
+	}
+	return out
 }
