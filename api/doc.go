@@ -1,0 +1,17 @@
+// Package api is Augur's validation service over HTTP: CI pipelines post a
+// specification and a kernel, engineers read verdicts and counterexamples,
+// and the same reports augur validate prints come back as JSON or text.
+//
+// New builds the handler from a Config: the routes (validations.go for
+// submissions, reads, lists, cancellation, server-sent events and SMT-LIB2
+// scripts; presburger.go for the calculator; health and metrics in
+// server.go), the middleware (request ids and logs, metrics, panics turned
+// into problem details, bearer tokens, body limits and rate limits, in
+// middleware.go) and the OpenAPI document (openapi.json, embedded). Errors
+// are RFC 7807 problem details (problem.go), with positions for malformed
+// input, which is rejected at submission (submission.go) so that the queue
+// only holds well-formed pairs. Runner (runner.go) is the store.Runner the
+// workers call: the real verifier, validate.Validate.
+//
+// Start reading at New in server.go.
+package api

@@ -1,0 +1,98 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/smt/encode"
+	"github.com/augur-verify/augur/store"
+	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/validate"
+)
+
+// RunnerOptions configure the workers' verifier.
+type RunnerOptions struct {
+	// Budget bounds one validation's wall time (default 10 minutes); a
+	// validation that exceeds it gets the verdict unknown.
+	Budget time.Duration
+	// Timeout is the solver's per-query time limit when the submission
+	// sets none (default 20 s, as augur validate).
+	Timeout time.Duration
+	// Jobs is the number of conditions one validation discharges in
+	// parallel (default 1: the store's concurrency spreads the CPUs).
+	Jobs int
+	// Presburger bounds every Presburger operation, and with it the
+	// memory a validation's symbolic evaluation takes (zero: the
+	// engine's default).
+	Presburger presburger.Budget
+	// Metrics, when set, counts the validations by verdict.
+	Metrics *RunnerMetrics
+}
+
+// Runner returns the store.Runner of the workers: it runs
+// validate.Validate on the validation's sources with its options,
+// keeping every condition's SMT-LIB2 script, within the time budget.
+// An exhausted budget gives the verdict unknown; the end of ctx (a
+// cancellation, a shutdown) gives ctx's error, which the store handles.
+func Runner(opts RunnerOptions) store.Runner {
+	if opts.Budget <= 0 {
+		opts.Budget = 10 * time.Minute
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = 20 * time.Second
+	}
+	if opts.Jobs <= 0 {
+		opts.Jobs = 1
+	}
+	return func(ctx context.Context, v *store.Validation, progress func(store.Progress)) (json.RawMessage, string, string, error) {
+		start := time.Now()
+		vo := validate.Options{Timeout: opts.Timeout, Jobs: opts.Jobs, Budget: opts.Presburger, KeepSMT: true}
+		if v.Options.ValueModel != "" {
+			m, err := encode.ParseModel(v.Options.ValueModel)
+			if err != nil {
+				return nil, "", "", err
+			}
+			vo.ValueModel = m
+		}
+		if v.Options.TimeoutSeconds > 0 {
+			vo.Timeout = time.Duration(v.Options.TimeoutSeconds) * time.Second
+		}
+		if progress != nil {
+			vo.Progress = func(e validate.Event) { progress(store.Progress{Phase: e.Phase, Done: e.Done, Total: e.Total}) }
+		}
+		bctx, cancel := context.WithTimeout(ctx, opts.Budget)
+		defer cancel()
+		spec := &syntax.Source{Name: v.SpecName, Text: v.Spec}
+		prog := &syntax.Source{Name: v.ProgramName, Text: v.Program}
+		rep, err := validate.Validate(bctx, spec, prog, vo)
+		if err != nil {
+			if ctx.Err() != nil {
+				opts.Metrics.observe("cancelled", start)
+				return nil, "", "", ctx.Err()
+			}
+			// The budget ran out: no claim about the kernel.
+			rep = &validate.Report{
+				Verdict: validate.Unknown, Spec: v.SpecName, Program: v.ProgramName, ValueModel: vo.ValueModel.String(),
+				Reason: fmt.Sprintf("the validation's time budget of %s ran out", opts.Budget),
+			}
+		}
+		data, err := json.Marshal(rep)
+		if err != nil {
+			opts.Metrics.observe("error", start)
+			return nil, "", "", err
+		}
+		opts.Metrics.observe(string(rep.Verdict), start)
+		return data, string(rep.Verdict), rep.Reason, nil
+	}
+}
+
+func (m *RunnerMetrics) observe(verdict string, start time.Time) {
+	if m == nil {
+		return
+	}
+	m.verdicts.WithLabelValues(verdict).Inc()
+	m.duration.WithLabelValues(verdict).Observe(time.Since(start).Seconds())
+}

@@ -1,0 +1,177 @@
+package api
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/rs/zerolog"
+
+	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/store"
+)
+
+// Config configures the service. Only Store is required.
+type Config struct {
+	// Store keeps the validations and queues them.
+	Store store.Store
+	// Tokens are the bearer tokens accepted on writing endpoints (POST,
+	// DELETE); none means every client may write.
+	Tokens []string
+	// ReadToken makes reading endpoints under /v1 require one of Tokens
+	// as well (health, metrics and the OpenAPI document stay open).
+	ReadToken bool
+	// MaxBody bounds a request body in bytes (default 4 MiB; 413 beyond).
+	MaxBody int64
+	// RatePerMinute bounds the writing requests of one token (or, without
+	// a token, of one client address) per minute, with bursts of as many
+	// (0: no limit; 429 beyond).
+	RatePerMinute int
+	// MaxWait bounds ?wait= on submissions (default 10 minutes).
+	MaxWait time.Duration
+	// Poll is how often ?wait and the event stream look at the store
+	// (default 250 ms).
+	Poll time.Duration
+	// PresburgerTimeout bounds a calculator script (default 10 s), and
+	// PresburgerBudget each of its engine operations (zero: the engine's
+	// default).
+	PresburgerTimeout time.Duration
+	PresburgerBudget  presburger.Budget
+	// Key identifies a submission's content, so that identical ones share
+	// their verdict (default: SubmissionKey).
+	Key func(spec, program string, opts store.Options) string
+	// Logger receives one line per request and every error, each with
+	// the request id (default: no logging).
+	Logger *zerolog.Logger
+	// Registry receives the service's metrics and is served on /metrics
+	// (default: a new registry with the Go and process collectors).
+	Registry *prometheus.Registry
+	// Web, when set, serves every path the API does not (the dashboard,
+	// mounted at "/").
+	Web http.Handler
+}
+
+func (c *Config) defaults() {
+	if c.MaxBody <= 0 {
+		c.MaxBody = 4 << 20
+	}
+	if c.MaxWait <= 0 {
+		c.MaxWait = 10 * time.Minute
+	}
+	if c.Poll <= 0 {
+		c.Poll = 250 * time.Millisecond
+	}
+	if c.PresburgerTimeout <= 0 {
+		c.PresburgerTimeout = 10 * time.Second
+	}
+	if c.Key == nil {
+		c.Key = SubmissionKey
+	}
+	if c.Logger == nil {
+		l := zerolog.Nop()
+		c.Logger = &l
+	}
+	if c.Registry == nil {
+		c.Registry = prometheus.NewRegistry()
+		c.Registry.MustRegister(prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
+	}
+}
+
+// SubmissionKey is the SHA-256 of a submission's specification, kernel and
+// options: identical submissions have equal keys.
+func SubmissionKey(spec, program string, opts store.Options) string {
+	h := sha256.New()
+	o, _ := json.Marshal(opts)
+	for _, part := range []string{spec, program, string(o)} {
+		var n [8]byte
+		for i, l := 0, len(part); i < 8; i, l = i+1, l>>8 {
+			n[i] = byte(l)
+		}
+		h.Write(n[:])
+		h.Write([]byte(part))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// server holds the handlers' shared state.
+type server struct {
+	cfg     Config
+	metrics *metrics
+	limiter *limiter
+}
+
+// New returns the service's handler: the API under /v1, /healthz,
+// /readyz, /metrics and /openapi.json, and cfg.Web for every other path.
+func New(cfg Config) http.Handler {
+	cfg.defaults()
+	s := &server{cfg: cfg, metrics: newMetrics(cfg.Registry, cfg.Store)}
+	if cfg.RatePerMinute > 0 {
+		s.limiter = newLimiter(cfg.RatePerMinute)
+	}
+	r := chi.NewRouter()
+	r.Use(middleware.RequestID, s.instrument, s.recoverer)
+
+	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	r.Get("/readyz", s.ready)
+	r.Method(http.MethodGet, "/metrics", promhttp.HandlerFor(cfg.Registry, promhttp.HandlerOpts{}))
+	r.Get("/openapi.json", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(openAPI)
+	})
+
+	r.Route("/v1", func(r chi.Router) {
+		r.Use(s.bodyLimit)
+		r.Group(func(r chi.Router) {
+			r.Use(s.auth(false))
+			r.Get("/validations", s.list)
+			r.Get("/validations/{id}", s.get)
+			r.Get("/validations/{id}/events", s.events)
+			r.Get("/validations/{id}/conditions/{n}.smt2", s.smt2)
+		})
+		r.Group(func(r chi.Router) {
+			r.Use(s.auth(true), s.rateLimit)
+			r.Post("/validations", s.submit)
+			r.Post("/validations/{id}/cancel", s.cancel)
+			r.Delete("/validations/{id}", s.cancel)
+			r.Post("/compile", s.compile)
+			r.Post("/presburger", s.presburger)
+		})
+		r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+			problem(w, r, http.StatusNotFound, probNotFound, "no such endpoint; see /openapi.json")
+		})
+		r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+			problem(w, r, http.StatusMethodNotAllowed, probBadRequest, "method "+r.Method+" not allowed here; see /openapi.json")
+		})
+	})
+	if cfg.Web != nil {
+		r.Handle("/*", cfg.Web)
+	} else {
+		r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+			problem(w, r, http.StatusNotFound, probNotFound, "no such endpoint; see /openapi.json")
+		})
+	}
+	return r
+}
+
+func (s *server) ready(w http.ResponseWriter, r *http.Request) {
+	if err := s.cfg.Store.Ping(r.Context()); err != nil {
+		zerolog.Ctx(r.Context()).Warn().Err(err).Msg("store not ready")
+		problem(w, r, http.StatusServiceUnavailable, probUnavailable, "the store does not answer: "+err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+}
+
+// compile is the bundled compiler's endpoint, which does not exist yet.
+func (s *server) compile(w http.ResponseWriter, r *http.Request) {
+	problem(w, r, http.StatusNotImplemented, probNotImpl,
+		"the bundled compiler is not available yet (issue 5 is not done); compile with your own compiler and POST the kernel to /v1/validations")
+}

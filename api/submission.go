@@ -1,0 +1,257 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/sched"
+	"github.com/augur-verify/augur/smt/encode"
+	"github.com/augur-verify/augur/store"
+	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/validate"
+)
+
+// Submission is a request to validate a kernel against its
+// specification: the JSON body of POST /v1/validations, and what its
+// multipart form is read into.
+type Submission struct {
+	Spec        string        `json:"spec"`
+	Program     string        `json:"program"`
+	SpecName    string        `json:"spec_name,omitempty"`
+	ProgramName string        `json:"program_name,omitempty"`
+	Options     store.Options `json:"options"`
+	Meta        store.Meta    `json:"meta"`
+}
+
+// maxTimeoutSeconds bounds a submission's solver timeout (one hour).
+const maxTimeoutSeconds = 3600
+
+// Check validates the submission's options and parses and type-checks
+// its specification and kernel, as augur validate does before anything
+// else. It returns the usage error of a bad option, or every error of
+// malformed input with its position.
+func (sub *Submission) Check() (usage error, errs []validate.ErrorDetail) {
+	if sub.SpecName == "" {
+		sub.SpecName = "spec.sare"
+	}
+	if sub.ProgramName == "" {
+		sub.ProgramName = "program.sched"
+	}
+	if strings.TrimSpace(sub.Spec) == "" {
+		return errors.New("the specification (spec) is missing or empty"), nil
+	}
+	if strings.TrimSpace(sub.Program) == "" {
+		return errors.New("the kernel (program) is missing or empty"), nil
+	}
+	if sub.Options.ValueModel != "" {
+		m, err := encode.ParseModel(sub.Options.ValueModel)
+		if err != nil {
+			return fmt.Errorf("unknown value model %q (want real or ieee)", sub.Options.ValueModel), nil
+		}
+		sub.Options.ValueModel = m.String()
+	}
+	if sub.Options.TimeoutSeconds < 0 || sub.Options.TimeoutSeconds > maxTimeoutSeconds {
+		return fmt.Errorf("timeout must be between 0 and %d seconds", maxTimeoutSeconds), nil
+	}
+	return nil, checkPair(&syntax.Source{Name: sub.SpecName, Text: sub.Spec}, &syntax.Source{Name: sub.ProgramName, Text: sub.Program})
+}
+
+// checkPair parses and checks both sources like validate's loader and
+// returns every error, sorted.
+func checkPair(specSrc, progSrc *syntax.Source) []validate.ErrorDetail {
+	var errs syntax.ErrorList
+	spec, perr := sare.Parse(specSrc)
+	errs = append(errs, perr...)
+	if len(perr) == 0 {
+		_, cerr := sare.Check(spec)
+		errs = append(errs, cerr...)
+	}
+	k, kerr := sched.Parse(progSrc)
+	errs = append(errs, kerr...)
+	switch {
+	case len(kerr) == 0 && len(errs) == 0:
+		_, cerr := sched.Check(k, spec)
+		errs = append(errs, cerr...)
+	case len(kerr) == 0:
+		errs = append(errs, &syntax.Error{File: progSrc.Name, Msg: "not type-checked: its specification is malformed"})
+	}
+	errs.Sort()
+	out := make([]validate.ErrorDetail, len(errs))
+	for i, e := range errs {
+		out[i] = validate.ErrorDetail{File: e.File, Line: e.Pos.Line, Col: e.Pos.Col, Message: e.Msg, Text: e.Detail()}
+	}
+	return out
+}
+
+// Validation returns the store's record of the checked submission, keyed
+// by key.
+func (sub *Submission) Validation(key func(spec, program string, opts store.Options) string) *store.Validation {
+	return &store.Validation{
+		Key:         key(sub.Spec, sub.Program, sub.Options),
+		SpecName:    sub.SpecName,
+		Spec:        sub.Spec,
+		ProgramName: sub.ProgramName,
+		Program:     sub.Program,
+		Options:     sub.Options,
+		Meta:        sub.Meta,
+	}
+}
+
+// errUnsupported is a body of a media type the endpoint does not read.
+var errUnsupported = errors.New("unsupported media type")
+
+// decodeSubmission reads a submission from a JSON body or a form
+// (multipart/form-data or application/x-www-form-urlencoded).
+func decodeSubmission(r *http.Request) (*Submission, error) {
+	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	switch ct {
+	case "application/json", "":
+		var sub Submission
+		dec := json.NewDecoder(r.Body)
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&sub); err != nil {
+			return nil, err
+		}
+		if dec.More() {
+			return nil, errors.New("trailing data after the JSON object")
+		}
+		return &sub, nil
+	case "multipart/form-data":
+		mr, err := r.MultipartReader()
+		if err != nil {
+			return nil, err
+		}
+		return readMultipart(mr)
+	case "application/x-www-form-urlencoded":
+		if err := r.ParseForm(); err != nil {
+			return nil, err
+		}
+		var sub Submission
+		for k, vs := range r.PostForm {
+			for _, v := range vs {
+				if err := sub.setField(k, "", v); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return &sub, nil
+	}
+	return nil, errUnsupported
+}
+
+// readMultipart reads the parts of a multipart form: files or values.
+func readMultipart(mr *multipart.Reader) (*Submission, error) {
+	var sub Submission
+	for {
+		p, err := mr.NextPart()
+		if err == io.EOF {
+			return &sub, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		data, err := io.ReadAll(p)
+		if err != nil {
+			return nil, err
+		}
+		// The file name as sent, with its directories (FileName keeps
+		// only the base).
+		file := ""
+		if _, params, err := mime.ParseMediaType(p.Header.Get("Content-Disposition")); err == nil {
+			file = params["filename"]
+		}
+		if err := sub.setField(p.FormName(), file, string(data)); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// setField sets one form field: spec, program (with the file's name),
+// spec_name, program_name, value_model, timeout ("30s" or seconds),
+// meta.repository, meta.branch, meta.commit, meta.pipeline, meta.job,
+// label ("key=value", repeatable) or label.KEY.
+func (sub *Submission) setField(name, file, val string) error {
+	switch {
+	case name == "spec":
+		sub.Spec = val
+		if file != "" && sub.SpecName == "" {
+			sub.SpecName = file
+		}
+	case name == "program":
+		sub.Program = val
+		if file != "" && sub.ProgramName == "" {
+			sub.ProgramName = file
+		}
+	case name == "spec_name":
+		sub.SpecName = val
+	case name == "program_name":
+		sub.ProgramName = val
+	case name == "value_model":
+		sub.Options.ValueModel = val
+	case name == "timeout" || name == "timeout_seconds":
+		d, err := parseSeconds(val)
+		if err != nil {
+			return fmt.Errorf("timeout: %v", err)
+		}
+		sub.Options.TimeoutSeconds = int(d / time.Second)
+	case name == "meta.repository":
+		sub.Meta.Repository = val
+	case name == "meta.branch":
+		sub.Meta.Branch = val
+	case name == "meta.commit":
+		sub.Meta.Commit = val
+	case name == "meta.pipeline":
+		sub.Meta.Pipeline = val
+	case name == "meta.job":
+		sub.Meta.Job = val
+	case name == "label":
+		k, v, _ := strings.Cut(val, "=")
+		sub.setLabel(k, v)
+	case strings.HasPrefix(name, "label."):
+		sub.setLabel(strings.TrimPrefix(name, "label."), val)
+	case strings.HasPrefix(name, "meta.labels."):
+		sub.setLabel(strings.TrimPrefix(name, "meta.labels."), val)
+	default:
+		return fmt.Errorf("unknown field %q", name)
+	}
+	return nil
+}
+
+func (sub *Submission) setLabel(k, v string) {
+	if k == "" {
+		return
+	}
+	if sub.Meta.Labels == nil {
+		sub.Meta.Labels = map[string]string{}
+	}
+	sub.Meta.Labels[k] = v
+}
+
+// parseSeconds reads a duration as Go writes it ("90s", "5m") or as a
+// number of seconds.
+func parseSeconds(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if n, err := strconv.Atoi(s); err == nil {
+		if n < 0 {
+			return 0, fmt.Errorf("%q is negative", s)
+		}
+		return time.Duration(n) * time.Second, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a duration (like 60s or 5m) nor a number of seconds", s)
+	}
+	if d < 0 {
+		return 0, fmt.Errorf("%q is negative", s)
+	}
+	return d, nil
+}
