@@ -1,0 +1,191 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// chromium finds a Chromium binary for the browser test.
+func chromium(t *testing.T) string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("no chromium binary on PATH (chromium, chromium-browser): the browser test needs `apt-get install -y chromium`")
+	return ""
+}
+
+// browser starts a headless Chromium for the test.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium(t)),
+		chromedp.NoSandbox, // the test may run as root, in a container
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-dev-shm-usage", true),
+	)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	t.Cleanup(cancel)
+	ctx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	t.Cleanup(cancelAlloc)
+	ctx, cancelBrowser := chromedp.NewContext(ctx, chromedp.WithLogf(t.Logf))
+	t.Cleanup(cancelBrowser)
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("starting chromium: %v", err)
+	}
+	return ctx
+}
+
+// eval evaluates a JavaScript expression in the page.
+func eval[T any](t *testing.T, ctx context.Context, expr string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		t.Fatalf("evaluating %s: %v", expr, err)
+	}
+	return v
+}
+
+// TestBrowser drives the dashboard in headless Chromium: the list with a
+// valid and an invalid validation (the reports of augur validate), then a
+// click through to the invalid one, whose failing statement is
+// highlighted with its counterexample.
+func TestBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the browser test is not short")
+	}
+	ctx := browser(t)
+	s := fixture(t)
+	srv := httptest.NewServer(New(s, Options{}))
+	defer srv.Close()
+
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(srv.URL+"/"),
+		chromedp.WaitVisible(chromedp.CSS("table.validations")),
+	); err != nil {
+		t.Fatal(err)
+	}
+	badges := eval[[]string](t, ctx, `Array.from(document.querySelectorAll("table.validations tbody tr")).map(r => r.querySelector("th a").textContent + ": " + r.querySelector(".badge").innerText.trim())`)
+	for _, want := range []string{"blur_wrong_row: ✗ invalid", "matmul: ✓ valid"} {
+		if !slices.Contains(badges, want) {
+			t.Errorf("the list's badges %q lack %q", badges, want)
+		}
+	}
+
+	// Click through to the invalid one.
+	if err := chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS(`table.validations a[href="/validations/v-invalid"]`), chromedp.NodeVisible),
+		chromedp.WaitVisible(chromedp.CSS(".source tr.failed")),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if u := eval[string](t, ctx, `location.href`); u != srv.URL+"/validations/v-invalid" {
+		t.Errorf("the click led to %s", u)
+	}
+	if h1 := eval[string](t, ctx, `document.querySelector("h1").innerText`); !strings.Contains(h1, "✗ invalid") || !strings.Contains(h1, "blur_wrong_row") {
+		t.Errorf("h1 %q", h1)
+	}
+	type failed struct {
+		N          int    `json:"n"`
+		ID         string `json:"id"`
+		Text       string `json:"text"`
+		Label      string `json:"label"`
+		Background string `json:"background"`
+		CX         string `json:"cx"`
+	}
+	f := eval[failed](t, ctx, `(() => {
+		const all = document.querySelectorAll(".failed"), f = all[0];
+		return {n: all.length, id: f.id, text: f.innerText, label: f.getAttribute("aria-label"),
+			background: getComputedStyle(f).backgroundColor,
+			cx: f.nextElementSibling.classList.contains("cx-row") ? f.nextElementSibling.innerText : ""};
+	})()`)
+	if f.N != 1 || f.ID != "L17" || !strings.Contains(f.Text, failingStmt) {
+		t.Errorf("%d elements of class failed; the first, %s, reads %q", f.N, f.ID, f.Text)
+	}
+	if !strings.HasPrefix(f.Label, "line 17, failed") {
+		t.Errorf("aria-label %q", f.Label)
+	}
+	if f.Background == "rgba(0, 0, 0, 0)" || f.Background == "" {
+		t.Errorf("the failing line is not highlighted (background %q): the style sheet did not load", f.Background)
+	}
+	for _, want := range []string{"W=3, H=1", "0.19444445", "0.6527778", "augur run examples/blur/blur.sare examples/blur/broken_wrong_row.sched --param W=3 --param H=1"} {
+		if !strings.Contains(f.CX, want) {
+			t.Errorf("the counterexample under the failing line lacks %q:\n%s", want, f.CX)
+		}
+	}
+
+	// The valid one: every assignment proved, nothing failed.
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(srv.URL+"/validations/v-valid"),
+		chromedp.WaitVisible(chromedp.CSS(".source")),
+	); err != nil {
+		t.Fatal(err)
+	}
+	marks := eval[[]string](t, ctx, `Array.from(document.querySelectorAll(".source tr.line")).filter(r => r.textContent.includes(":=")).map(r => r.className)`)
+	if !slices.Equal(marks, []string{"line proved", "line proved"}) {
+		t.Errorf("the valid kernel's assignments are marked %q", marks)
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll(".failed").length`); n != 0 {
+		t.Errorf("%d failed elements on the valid kernel's page", n)
+	}
+}
+
+// TestBrowserLiveProgress checks live.js: a running validation's page
+// shows the progress events of the API's event stream and reloads at
+// "done", showing the verdict.
+func TestBrowserLiveProgress(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the browser test is not short")
+	}
+	ctx := browser(t)
+	s := fixture(t)
+	finish := make(chan struct{})
+	mux := http.NewServeMux()
+	mux.Handle("/", New(s, Options{}))
+	// A stand-in for the API's event stream.
+	mux.HandleFunc("GET /v1/validations/{id}/events", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-cache")
+		fmt.Fprint(w, "event: progress\ndata: {\"phase\":\"solve\",\"done\":7,\"total\":12}\n\n")
+		w.(http.Flusher).Flush()
+		select {
+		case <-finish:
+		case <-r.Context().Done():
+			return
+		}
+		v, _ := s.Get(r.Context(), "v-valid")
+		v.ID = "v-running"
+		s.put(v)
+		fmt.Fprint(w, "event: done\ndata: {}\n\n")
+		w.(http.Flusher).Flush()
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(srv.URL+"/validations/v-running"),
+		chromedp.WaitVisible(chromedp.CSS("[data-events]")),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelector("[data-progress-text]").textContent === "solve: 7 of 12" && document.querySelector("progress").value === 7`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		t.Fatalf("waiting for the progress event: %v (the page shows %q)", err, eval[string](t, ctx, `document.querySelector("[data-events]").innerText`))
+	}
+	close(finish)
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS("h1 .badge-valid"))); err != nil {
+		t.Fatalf("waiting for the reload at done: %v", err)
+	}
+	if h1 := eval[string](t, ctx, `document.querySelector("h1").innerText`); !strings.Contains(h1, "valid") {
+		t.Errorf("after done, h1 %q", h1)
+	}
+}

@@ -1,0 +1,378 @@
+package web
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/augur-verify/augur/store"
+	"github.com/augur-verify/augur/validate"
+)
+
+// validationPage is the content of "/validations/{id}".
+type validationPage struct {
+	V      *store.Validation
+	Rep    *validate.Report // nil until done
+	Badge  badge
+	Kernel string
+	// ReportError says why the stored report could not be read.
+	ReportError string
+	// Counts summarises the conditions ("13 proved, 1 failed").
+	Counts string
+	// Program and Spec are the two sources, line by line with their marks.
+	Program, Spec source
+	// CX is the counterexample; CXLine the anchor of its line in a
+	// listing, "" when it is shown on its own.
+	CX     *validate.Counterexample
+	CXLine string
+	// Errors of malformed input not placed next to a source line.
+	Errors     []validate.ErrorDetail
+	Conditions []condition
+	Timings    []timing
+	Total      float64
+	Meta       []metaRow
+	Labels     []label
+	// Live: queued or running, with the progress events' URL.
+	Live      bool
+	Events    string
+	Progress  store.Progress
+	JSON      string // the validation in the JSON API
+	CachedURL string // the validation whose verdict this one reuses
+	Elapsed   string
+}
+
+// source is one input file rendered line by line.
+type source struct {
+	Name  string
+	Lines []line
+	// Open: the listing should start unfolded (something in it failed).
+	Open bool
+	// CX is the counterexample, when it goes under one of these lines.
+	CX *validate.Counterexample
+}
+
+// line is one source line with the status of the conditions on it.
+type line struct {
+	N      int
+	ID     string // anchor: "L17" in the kernel, "S5" in the specification
+	Text   string
+	Status string // "", proved, failed, undecided, error
+	Label  string // what a screen reader says about the line
+	Conds  []int
+	Cond   int // the condition that gives the status
+	// Before, Mark and After split the failing statement at the
+	// counterexample's column, for highlighting.
+	Before, Mark, After string
+	CX                  bool     // the counterexample follows this line
+	Errors              []string // errors of malformed input on this line
+}
+
+// condition is one row of the conditions table.
+type condition struct {
+	validate.ConditionResult
+	Where string // anchor of its line, "" if not in a listing
+	SMT   string // URL of its SMT-LIB2 script, "" if it has none
+}
+
+type timing struct {
+	Phase   string
+	Seconds float64
+	Share   float64 // of the total, 0 to 1
+}
+
+type metaRow struct {
+	Key, Value, URL string
+}
+
+// validation serves one validation's page: one store.Get call.
+func (h *handler) validation(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	v, err := h.st.Get(r.Context(), id)
+	if errors.Is(err, store.ErrNotFound) {
+		h.notFound(w, r, fmt.Sprintf("There is no validation %q: it may have been pruned.", id))
+		return
+	}
+	if err != nil {
+		h.serverError(w, r, err)
+		return
+	}
+	p := h.validationPage(v)
+	pg := &page{Title: p.Kernel + ": " + p.Badge.Text, Data: p}
+	if p.Live {
+		pg.Script = true
+		pg.NoscriptRefresh = 2
+	}
+	h.render(w, r, http.StatusOK, "validation", pg)
+}
+
+func (h *handler) validationPage(v *store.Validation) *validationPage {
+	api := h.opts.API + "/validations/" + url.PathEscape(v.ID)
+	p := &validationPage{
+		V:        v,
+		Badge:    verdictBadge(v),
+		Kernel:   kernelName(v.Program),
+		Live:     v.Status == store.Queued || v.Status == store.Running,
+		Events:   api + "/events",
+		Progress: v.Progress,
+		JSON:     api,
+		Labels:   sortedLabels(v.Meta.Labels),
+	}
+	if v.CachedFrom != "" {
+		p.CachedURL = "/validations/" + url.PathEscape(v.CachedFrom)
+	}
+	if d := elapsed(v, h.opts.Now()); d > 0 {
+		p.Elapsed = formatSeconds(d.Seconds())
+	}
+	if len(v.Report) > 0 {
+		var rep validate.Report
+		if err := json.Unmarshal(v.Report, &rep); err != nil {
+			p.ReportError = "the stored report is unreadable: " + err.Error()
+		} else {
+			p.Rep = &rep
+		}
+	}
+	if p.Kernel == "" && p.Rep != nil {
+		p.Kernel = p.Rep.Kernel
+	}
+	if p.Kernel == "" {
+		p.Kernel = path.Base(v.ProgramName)
+	}
+	p.Program = source{Name: v.ProgramName, Lines: splitLines(v.Program, "L")}
+	p.Spec = source{Name: v.SpecName, Lines: splitLines(v.Spec, "S")}
+	p.Meta = metadata(v)
+	if p.Rep == nil {
+		return p
+	}
+	rep := p.Rep
+
+	// Which listing a file name designates: the report names the inputs
+	// as it was given them, the store as they were submitted.
+	listing := func(file string) *source {
+		switch {
+		case file == "":
+			return nil
+		case file == rep.Program || file == v.ProgramName:
+			return &p.Program
+		case file == rep.Spec || file == v.SpecName:
+			return &p.Spec
+		}
+		return nil
+	}
+	at := func(file string, n int) *line {
+		s := listing(file)
+		if s == nil || n < 1 || n > len(s.Lines) {
+			return nil
+		}
+		return &s.Lines[n-1]
+	}
+
+	// Conditions, and the status of each line: failed if a condition on
+	// it failed, else undecided if one is undecided, else proved.
+	counts := map[string]int{}
+	for _, c := range rep.Conditions {
+		counts[c.Status]++
+		row := condition{ConditionResult: c}
+		if c.SMT != "" || c.Solver != "" {
+			row.SMT = fmt.Sprintf("%s/conditions/%d.smt2", api, c.ID)
+		}
+		if l := at(c.File, c.Line); l != nil {
+			row.Where = l.ID
+			l.Conds = append(l.Conds, c.ID)
+			if rank(c.Status) > rank(l.Status) {
+				l.Status, l.Cond = c.Status, c.ID
+			}
+		}
+		p.Conditions = append(p.Conditions, row)
+	}
+	var parts []string
+	for _, s := range []string{"proved", "failed", "undecided"} {
+		if counts[s] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[s], s))
+		}
+	}
+	if n := len(rep.Conditions); n > 0 {
+		p.Counts = fmt.Sprintf("%d condition%s: %s", n, plural(n), strings.Join(parts, ", "))
+	}
+
+	// Errors of malformed input go next to their line.
+	for _, e := range rep.Errors {
+		if l := at(e.File, e.Line); l != nil {
+			l.Errors = append(l.Errors, fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Message))
+			l.Status = "error"
+			continue
+		}
+		p.Errors = append(p.Errors, e)
+	}
+
+	// The counterexample goes under its statement, which is highlighted
+	// from its column on.
+	if cx := rep.Counterexample; cx != nil {
+		p.CX = cx
+		if l := at(cx.File, cx.Line); l != nil {
+			listing(cx.File).CX = cx
+			l.CX = true
+			p.CXLine = l.ID
+			if l.Status == "" {
+				l.Status = "failed"
+			}
+			if i := cx.Col - 1; i >= 0 && i < len(l.Text) {
+				l.Before, l.Mark = l.Text[:i], strings.TrimRight(l.Text[i:], " \t")
+				l.After = l.Text[i+len(l.Mark):]
+			}
+		}
+	}
+
+	for _, s := range []*source{&p.Program, &p.Spec} {
+		for i := range s.Lines {
+			l := &s.Lines[i]
+			if l.Status == "failed" || l.Status == "undecided" || l.Status == "error" {
+				s.Open = true
+			}
+			l.Label = lineLabel(l)
+		}
+	}
+
+	for _, t := range rep.Timings {
+		p.Total += t.Seconds
+	}
+	for _, t := range rep.Timings {
+		tm := timing{Phase: t.Phase, Seconds: t.Seconds}
+		if p.Total > 0 {
+			tm.Share = t.Seconds / p.Total
+		}
+		p.Timings = append(p.Timings, tm)
+	}
+	return p
+}
+
+// rank orders line statuses by severity.
+func rank(status string) int {
+	switch status {
+	case "proved":
+		return 1
+	case "undecided":
+		return 2
+	case "failed":
+		return 3
+	case "error":
+		return 4
+	}
+	return 0
+}
+
+// lineLabel is what a screen reader says about a marked line.
+func lineLabel(l *line) string {
+	if l.Status == "" {
+		return ""
+	}
+	s := fmt.Sprintf("line %d, %s", l.N, l.Status)
+	if len(l.Conds) > 0 {
+		ids := make([]string, len(l.Conds))
+		for i, c := range l.Conds {
+			ids[i] = fmt.Sprintf("C%d", c)
+		}
+		s += " (conditions " + strings.Join(ids, ", ") + ")"
+	}
+	if l.CX {
+		s += ", the counterexample follows"
+	}
+	return s
+}
+
+func splitLines(src, prefix string) []line {
+	if src == "" {
+		return nil
+	}
+	texts := strings.Split(strings.TrimSuffix(src, "\n"), "\n")
+	lines := make([]line, len(texts))
+	for i, t := range texts {
+		lines[i] = line{N: i + 1, ID: fmt.Sprintf("%s%d", prefix, i+1), Text: strings.TrimSuffix(t, "\r")}
+	}
+	return lines
+}
+
+// metadata lists what CI said about the submission and its life.
+func metadata(v *store.Validation) []metaRow {
+	var rows []metaRow
+	add := func(k, val, u string) {
+		if val != "" {
+			rows = append(rows, metaRow{k, val, u})
+		}
+	}
+	q := func(k, val string) string { return "/?" + url.Values{k: {val}}.Encode() }
+	add("Repository", v.Meta.Repository, q("repository", v.Meta.Repository))
+	add("Branch", v.Meta.Branch, q("branch", v.Meta.Branch))
+	add("Commit", v.Meta.Commit, q("commit", v.Meta.Commit))
+	add("Pipeline", v.Meta.Pipeline, "")
+	add("Job", v.Meta.Job, "")
+	add("Specification", v.SpecName, "")
+	add("Kernel file", v.ProgramName, "")
+	vm := v.Options.ValueModel
+	if vm == "" {
+		vm = "real"
+	}
+	add("Value model", vm, "")
+	if v.Options.TimeoutSeconds > 0 {
+		add("Solver timeout", fmt.Sprintf("%d s per query", v.Options.TimeoutSeconds), "")
+	}
+	add("Status", string(v.Status), "")
+	if v.Attempts > 1 {
+		add("Attempts", fmt.Sprint(v.Attempts), "")
+	}
+	add("ID", v.ID, "")
+	return rows
+}
+
+// Times lists the validation's life: created, started, finished.
+func (p *validationPage) Times() []stamped {
+	v := p.V
+	ts := []stamped{{"Submitted", v.CreatedAt}}
+	if v.StartedAt != nil {
+		ts = append(ts, stamped{"Started", *v.StartedAt})
+	}
+	if v.FinishedAt != nil {
+		ts = append(ts, stamped{"Finished", *v.FinishedAt})
+	}
+	return ts
+}
+
+type stamped struct {
+	Key string
+	T   time.Time
+}
+
+// ProgressText describes the progress so far.
+func (p *validationPage) ProgressText() string {
+	if p.Progress.Phase == "" {
+		if p.V.Status == store.Queued {
+			return "waiting for a worker"
+		}
+		return "starting"
+	}
+	return progressText(p.Progress)
+}
+
+// Failing is the failing condition of the counterexample, if listed.
+func (p *validationPage) Failing() *condition {
+	if p.CX == nil {
+		return nil
+	}
+	for i := range p.Conditions {
+		if p.Conditions[i].ID == p.CX.Condition {
+			return &p.Conditions[i]
+		}
+	}
+	return nil
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

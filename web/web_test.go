@@ -1,0 +1,551 @@
+package web
+
+import (
+	"errors"
+
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/augur-verify/augur/store"
+)
+
+func newTest(t *testing.T) (*fakeStore, http.Handler) {
+	t.Helper()
+	s := fixture(t)
+	return s, New(s, Options{Now: func() time.Time { return now }, ErrorLog: func(r *http.Request, err error) { t.Logf("error log: %v", err) }})
+}
+
+// get serves target and returns the status, the body and its parsed tree
+// after checking that it is well formed.
+func get(t *testing.T, h http.Handler, target string) (int, string, *html.Node) {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", target, nil))
+	body := rec.Body.String()
+	if ct := rec.Header().Get("Content-Type"); ct != "text/html; charset=utf-8" {
+		t.Fatalf("GET %s: Content-Type %q", target, ct)
+	}
+	return rec.Code, body, checkHTML(t, body)
+}
+
+func TestListShowsVerdictBadges(t *testing.T) {
+	s, h := newTest(t)
+	code, _, doc := get(t, h, "/")
+	if code != 200 {
+		t.Fatalf("status %d", code)
+	}
+	rows := findAll(doc, func(n *html.Node) bool {
+		return n.DataAtom == atom.Tr && n.Parent.DataAtom == atom.Tbody
+	})
+	var got [][2]string
+	for _, r := range rows {
+		b := findAll(r, hasClass("badge"))
+		if len(b) != 1 {
+			t.Fatalf("row %q: %d badges", text(r), len(b))
+		}
+		got = append(got, [2]string{attr(findAll(r, isTag(atom.A))[0], "href"), text(b[0])})
+	}
+	wantRows := [][2]string{
+		{"/validations/v-queued", "… queued"},
+		{"/validations/v-running", "↻ running"},
+		{"/validations/v-invalid", "✗ invalid"},
+		{"/validations/v-valid", "✓ valid"},
+		{"/validations/v-unknown", "? unknown"},
+		{"/validations/v-error", "! error"},
+	}
+	if !reflect.DeepEqual(got, wantRows) {
+		t.Errorf("rows:\n got %q\nwant %q", got, wantRows)
+	}
+	// The badge's colour comes from its class; its word is in its text.
+	for _, b := range findAll(doc, hasClass("badge")) {
+		kind := strings.TrimPrefix(strings.Fields(attr(b, "class"))[1], "badge-")
+		if !strings.HasSuffix(text(b), kind) {
+			t.Errorf("badge %q has class badge-%s", text(b), kind)
+		}
+	}
+	inv := rowOf(t, doc, "/validations/v-invalid")
+	for _, w := range []string{"blur_wrong_row", "broken_wrong_row.sched", "annotation mismatch", "github.com/acme/kernels", "main", "0123456789ab", "target=x86", "team=imaging", "5 min ago"} {
+		if !strings.Contains(text(inv), w) {
+			t.Errorf("the invalid row %q lacks %q", text(inv), w)
+		}
+	}
+	if r := text(rowOf(t, doc, "/validations/v-running")); !strings.Contains(r, "solve: 3 of 12") {
+		t.Errorf("the running row %q lacks its progress", r)
+	}
+	if r := text(rowOf(t, doc, "/validations/v-error")); !strings.Contains(r, "worker ran out of memory") {
+		t.Errorf("the failed row %q lacks its error", r)
+	}
+	// One List call, and no Get per row.
+	if len(s.filters) != 1 || len(s.gets) != 0 {
+		t.Errorf("%d List and %d Get calls for one list page", len(s.filters), len(s.gets))
+	}
+	if f := s.filters[0]; !reflect.DeepEqual(f, store.Filter{Limit: 50}) {
+		t.Errorf("filter %+v", f)
+	}
+}
+
+func rowOf(t *testing.T, doc *html.Node, href string) *html.Node {
+	t.Helper()
+	for _, a := range findAll(doc, isTag(atom.A)) {
+		if attr(a, "href") == href {
+			for n := a; n != nil; n = n.Parent {
+				if n.DataAtom == atom.Tr {
+					return n
+				}
+			}
+		}
+	}
+	t.Fatalf("no row links to %s", href)
+	return nil
+}
+
+func TestListFilters(t *testing.T) {
+	for _, tc := range []struct {
+		query string
+		want  store.Filter
+		rows  []string
+	}{
+		{
+			query: "repository=github.com%2Facme%2Fkernels&branch=main&commit=0123456789abcdef0123&verdict=invalid&label=team%3Dimaging",
+			want:  store.Filter{Repository: "github.com/acme/kernels", Branch: "main", Commit: "0123456789abcdef0123", Verdict: "invalid", Label: "team=imaging", Limit: 50},
+			rows:  []string{"/validations/v-invalid"},
+		},
+		{
+			query: "verdict=running",
+			want:  store.Filter{Status: store.Running, Limit: 50},
+			rows:  []string{"/validations/v-running"},
+		},
+		{
+			query: "branch=main&verdict=valid",
+			want:  store.Filter{Branch: "main", Verdict: "valid", Limit: 50},
+		},
+		{
+			query: "label=team&limit=2",
+			want:  store.Filter{Label: "team", Limit: 2},
+			rows:  []string{"/validations/v-invalid", "/validations/v-valid"},
+		},
+		{
+			query: "status=failed&limit=100000",
+			want:  store.Filter{Status: store.Failed, Limit: 500},
+			rows:  []string{"/validations/v-error"},
+		},
+	} {
+		t.Run(tc.query, func(t *testing.T) {
+			s, h := newTest(t)
+			code, _, doc := get(t, h, "/?"+tc.query)
+			if code != 200 {
+				t.Fatalf("status %d", code)
+			}
+			if len(s.filters) != 1 || !reflect.DeepEqual(s.filters[0], tc.want) {
+				t.Fatalf("filters %+v, want %+v", s.filters, tc.want)
+			}
+			var rows []string
+			for _, a := range findAll(doc, func(n *html.Node) bool {
+				return n.DataAtom == atom.A && strings.HasPrefix(attr(n, "href"), "/validations/")
+			}) {
+				rows = append(rows, attr(a, "href"))
+			}
+			if !slices.Equal(rows, tc.rows) {
+				t.Errorf("rows %q, want %q", rows, tc.rows)
+			}
+			if len(tc.rows) == 0 && !strings.Contains(text(doc), "No validation matches the filters.") {
+				t.Errorf("no empty-state message")
+			}
+			// The form shows the filters it applied.
+			for name, val := range map[string]string{"repository": tc.want.Repository, "branch": tc.want.Branch, "commit": tc.want.Commit, "label": tc.want.Label} {
+				in := findAll(doc, func(n *html.Node) bool { return n.DataAtom == atom.Input && attr(n, "name") == name })
+				if len(in) != 1 || attr(in[0], "value") != val {
+					t.Errorf("field %s does not show %q", name, val)
+				}
+			}
+			sel := findAll(doc, func(n *html.Node) bool { return n.DataAtom == atom.Option && hasAttr(n, "selected") })
+			want := tc.want.Verdict + string(tc.want.Status)
+			if tc.want.Status == store.Failed {
+				want = "" // not a choice of the form
+			}
+			if want != "" && (len(sel) != 1 || attr(sel[0], "value") != want) {
+				t.Errorf("selected options %q, want %q", texts(sel), want)
+			}
+		})
+	}
+}
+
+func hasAttr(n *html.Node, key string) bool {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+func TestListPagination(t *testing.T) {
+	s, h := newTest(t)
+	_, _, doc := get(t, h, "/?repository=github.com%2Facme%2Fkernels&limit=3")
+	next := findAll(doc, func(n *html.Node) bool { return attr(n, "rel") == "next" })
+	if len(next) != 1 {
+		t.Fatalf("no next page link")
+	}
+	u := attr(next[0], "href")
+	if u != "/?cursor=3&limit=3&repository=github.com%2Facme%2Fkernels" {
+		t.Errorf("next page %s", u)
+	}
+	_, _, doc = get(t, h, u)
+	if got := s.filters[1]; got.Cursor != "3" || got.Limit != 3 || got.Repository != "github.com/acme/kernels" {
+		t.Errorf("second page's filter %+v", got)
+	}
+	rows := findAll(doc, func(n *html.Node) bool {
+		return n.DataAtom == atom.A && strings.HasPrefix(attr(n, "href"), "/validations/")
+	})
+	if len(rows) != 1 || attr(rows[0], "href") != "/validations/v-valid" {
+		t.Errorf("second page: %q", texts(rows))
+	}
+	if len(findAll(doc, func(n *html.Node) bool { return attr(n, "rel") == "next" })) != 0 {
+		t.Errorf("a next link on the last page")
+	}
+	first := findAll(doc, func(n *html.Node) bool { return n.DataAtom == atom.A && text(n) == "First page" })
+	if len(first) != 1 || attr(first[0], "href") != "/?limit=3&repository=github.com%2Facme%2Fkernels" {
+		t.Errorf("first page link %q", texts(first))
+	}
+}
+
+func TestListRefresh(t *testing.T) {
+	_, h := newTest(t)
+	_, body, _ := get(t, h, "/")
+	if strings.Contains(body, `http-equiv="refresh"`) {
+		t.Errorf("the list refreshes without being asked to")
+	}
+	_, body, doc := get(t, h, "/?refresh=on&verdict=invalid")
+	if !strings.Contains(body, `<meta http-equiv="refresh" content="10">`) {
+		t.Errorf("no refresh with refresh=on")
+	}
+	box := byID(doc, "f-refresh")
+	if box == nil || !hasAttr(box, "checked") {
+		t.Errorf("the refresh box is not checked")
+	}
+}
+
+func TestInvalidValidation(t *testing.T) {
+	s, h := newTest(t)
+	code, body, doc := get(t, h, "/validations/v-invalid")
+	if code != 200 {
+		t.Fatalf("status %d", code)
+	}
+	if len(s.gets) != 1 || len(s.filters) != 0 {
+		t.Errorf("%d Get and %d List calls for one page", len(s.gets), len(s.filters))
+	}
+	h1 := text(findAll(doc, isTag(atom.H1))[0])
+	if h1 != "✗ invalid blur_wrong_row" {
+		t.Errorf("h1 %q", h1)
+	}
+	if r := text(findAll(doc, hasClass("reason"))[0]); !strings.Contains(r, "annotation mismatch at examples/blur/broken_wrong_row.sched:17:9") {
+		t.Errorf("reason %q", r)
+	}
+
+	// The failing statement: one line, marked failed, labelled for
+	// screen readers, with the counterexample right under it.
+	failed := findAll(doc, hasClass("failed"))
+	if len(failed) != 1 {
+		t.Fatalf("%d elements of class failed: %q", len(failed), texts(failed))
+	}
+	line := failed[0]
+	if attr(line, "id") != "L17" || !strings.Contains(text(line), failingStmt) || !strings.Contains(text(line), "failed") {
+		t.Errorf("failed element %s: %q", attr(line, "id"), text(line))
+	}
+	if l := attr(line, "aria-label"); l != "line 17, failed (conditions C8, C9, C10, C11, C12), the counterexample follows" {
+		t.Errorf("aria-label %q", l)
+	}
+	if m := findAll(line, isTag(atom.Mark)); len(m) != 1 || text(m[0]) != failingStmt {
+		t.Errorf("highlighted %q", texts(m))
+	}
+	if a := findAll(line, isTag(atom.A)); len(a) != 2 || attr(a[1], "href") != "#C12" {
+		t.Errorf("the mark does not link to the failed condition")
+	}
+	cxRow := nextElement(line)
+	if cxRow == nil || !hasClass("cx-row")(cxRow) {
+		t.Fatalf("no counterexample after the failing line")
+	}
+	cx := text(cxRow)
+	for _, w := range []string{
+		"Counterexample: annotation mismatch",
+		"Parameters W=3, H=1",
+		"Loop indices y=0, x=2",
+		"Annotation Out(2, 0) = 0.19444445",
+		"Computed (BH(2, 0) + BH(2, 1) + BH(2, 1)) / 9 = 0.6527778",
+		"Replay reproduced: augur run fails (seed 1)",
+		"Reproduce augur run examples/blur/blur.sare examples/blur/broken_wrong_row.sched --param W=3 --param H=1",
+	} {
+		if !strings.Contains(cx, w) {
+			t.Errorf("the counterexample lacks %q:\n%s", w, cx)
+		}
+	}
+	if strings.Count(body, "augur run examples/blur/blur.sare examples/blur/broken_wrong_row.sched --param W=3 --param H=1") != 1 {
+		t.Errorf("the reproduce command is not shown once")
+	}
+
+	// The other statement is proved, the loop and binding lines too.
+	for _, id := range []string{"L7", "L12", "L13", "L16"} {
+		if n := byID(doc, id); n == nil || !hasClass("proved")(n) {
+			t.Errorf("line %s is not marked proved", id)
+		}
+	}
+	for _, id := range []string{"L1", "L8", "L9", "L14"} {
+		if n := byID(doc, id); n == nil || attr(n, "class") != "line" {
+			t.Errorf("line %s without conditions is marked", id)
+		}
+	}
+
+	// The conditions, with SMT-LIB2 links for the value conditions.
+	c12 := byID(doc, "C12")
+	if c12 == nil {
+		t.Fatal("no row C12")
+	}
+	if got := text(c12); !strings.Contains(got, "C12 annotation mismatch broken_wrong_row.sched:17:9 ✗ failed (BH(x, y) + BH(x, y + 1) + BH(x, y + 1)) / 9 = Out(x, y)") {
+		t.Errorf("row C12: %q", got)
+	}
+	links := findAll(doc, func(n *html.Node) bool { return strings.HasSuffix(attr(n, "href"), ".smt2") })
+	var hrefs []string
+	for _, a := range links {
+		hrefs = append(hrefs, attr(a, "href"))
+	}
+	want := []string{"/v1/validations/v-invalid/conditions/6.smt2", "/v1/validations/v-invalid/conditions/12.smt2", "/v1/validations/v-invalid/conditions/14.smt2"}
+	if !slices.Equal(hrefs, want) {
+		t.Errorf("SMT links %q, want %q", hrefs, want)
+	}
+	if n := len(findAll(byID(doc, "C1").Parent, isTag(atom.Tr))); n != 14 {
+		t.Errorf("%d condition rows, want 14", n)
+	}
+
+	// Timings, metadata, the specification folded.
+	var phases []string
+	for _, th := range findAll(doc, func(n *html.Node) bool {
+		return n.DataAtom == atom.Th && attr(n, "scope") == "row" && n.Parent.Parent.Parent != nil && hasClass("timings")(n.Parent.Parent.Parent)
+	}) {
+		phases = append(phases, text(th))
+	}
+	if !slices.Equal(phases, []string{"parse", "symbolic", "solve", "confirm", "total"}) {
+		t.Errorf("timings %q", phases)
+	}
+	meta := text(findAll(doc, hasClass("meta"))[0])
+	for _, w := range []string{"Repository github.com/acme/kernels", "Branch main", "Commit 0123456789abcdef0123", "Pipeline 1234", "Job validate", "Value model real", "team=imaging", "Submitted 2026-11-22 14:55:00 UTC (5 min ago)", "Finished 2026-11-22 14:56:00 UTC"} {
+		if !strings.Contains(meta, w) {
+			t.Errorf("metadata lacks %q: %s", w, meta)
+		}
+	}
+	det := findAll(doc, isTag(atom.Details))
+	if len(det) != 1 || hasAttr(det[0], "open") || byID(doc, "S6") == nil {
+		t.Errorf("the specification is not listed folded")
+	}
+	// A finished validation neither refreshes nor loads the script.
+	if strings.Contains(body, "refresh") || strings.Contains(body, "<script") {
+		t.Errorf("a finished validation refreshes")
+	}
+}
+
+func TestValidValidation(t *testing.T) {
+	_, h := newTest(t)
+	code, _, doc := get(t, h, "/validations/v-valid")
+	if code != 200 {
+		t.Fatalf("status %d", code)
+	}
+	if h1 := text(findAll(doc, isTag(atom.H1))[0]); h1 != "✓ valid matmul" {
+		t.Errorf("h1 %q", h1)
+	}
+	if r := text(findAll(doc, hasClass("reason"))[0]); r != "examples/matmul/matmul.sched computes its specification examples/matmul/matmul.sare whenever N >= 1 and M >= 1 and P >= 0." {
+		t.Errorf("reason %q", r)
+	}
+	if c := text(findAll(doc, hasClass("counts"))[0]); !strings.HasPrefix(c, "13 conditions: 13 proved, in ") {
+		t.Errorf("counts %q", c)
+	}
+	// Every assignment is marked proved, and nothing failed.
+	lines := findAll(doc, hasClass("line"))
+	assignments := 0
+	for _, l := range lines {
+		if strings.HasPrefix(attr(l, "id"), "L") && strings.Contains(text(l), ":=") {
+			assignments++
+			if !hasClass("proved")(l) || !strings.HasPrefix(attr(l, "aria-label"), "line ") {
+				t.Errorf("assignment %q is not marked proved: class %q", text(l), attr(l, "class"))
+			}
+		}
+	}
+	if assignments != 2 {
+		t.Errorf("%d assignments, want 2", assignments)
+	}
+	if n := findAll(doc, func(n *html.Node) bool { return hasClass("failed")(n) || hasClass("undecided")(n) || hasClass("cx")(n) }); len(n) != 0 {
+		t.Errorf("a valid kernel has failed or undecided lines: %q", texts(n))
+	}
+}
+
+func TestUnknownValidation(t *testing.T) {
+	_, h := newTest(t)
+	_, _, doc := get(t, h, "/validations/v-unknown")
+	if h1 := text(findAll(doc, isTag(atom.H1))[0]); h1 != "? unknown matmul" {
+		t.Errorf("h1 %q", h1)
+	}
+	// Line 14 has a proved and an undecided condition: undecided.
+	l := byID(doc, "L14")
+	if l == nil || attr(l, "class") != "line undecided" || !strings.Contains(text(l), "c[i, j] {R(i, j, k)} := c[i, j] + a[i, k] * b[k, j]") {
+		t.Fatalf("line 14 %q: class %q", text(l), attr(l, "class"))
+	}
+	if c := text(byID(doc, "C11")); !strings.Contains(c, "? undecided timeout after 20s") {
+		t.Errorf("C11 %q", c)
+	}
+	if l := byID(doc, "L12"); attr(l, "class") != "line proved" {
+		t.Errorf("line 12 class %q", attr(l, "class"))
+	}
+	if c := text(findAll(doc, hasClass("counts"))[0]); !strings.HasPrefix(c, "13 conditions: 12 proved, 1 undecided") {
+		t.Errorf("counts %q", c)
+	}
+}
+
+func TestRunningValidation(t *testing.T) {
+	_, h := newTest(t)
+	code, body, doc := get(t, h, "/validations/v-running")
+	if code != 200 {
+		t.Fatalf("status %d", code)
+	}
+	if !strings.Contains(body, `<noscript><meta http-equiv="refresh" content="2"></noscript>`) {
+		t.Errorf("no refresh without scripts")
+	}
+	scripts := findAll(doc, isTag(atom.Script))
+	if len(scripts) != 1 || !strings.HasPrefix(attr(scripts[0], "src"), "/assets/live.js?v=") {
+		t.Errorf("scripts %v", scripts)
+	}
+	live := findAll(doc, func(n *html.Node) bool { return hasAttr(n, "data-events") })
+	if len(live) != 1 || attr(live[0], "data-events") != "/v1/validations/v-running/events" {
+		t.Fatalf("no live progress section")
+	}
+	if got := text(live[0]); !strings.Contains(got, "solve: 3 of 12") {
+		t.Errorf("progress %q", got)
+	}
+	p := findAll(live[0], isTag(atom.Progress))
+	if len(p) != 1 || attr(p[0], "max") != "12" || attr(p[0], "value") != "3" {
+		t.Errorf("progress bar %v", p)
+	}
+	// No marks before a report.
+	if n := findAll(doc, func(n *html.Node) bool { return hasClass("proved")(n) || hasClass("failed")(n) }); len(n) != 0 {
+		t.Errorf("marks on a running validation")
+	}
+	_, body, _ = get(t, h, "/validations/v-queued")
+	if !strings.Contains(body, "waiting for a worker") || !strings.Contains(body, "<noscript>") {
+		t.Errorf("queued page without its state or refresh")
+	}
+}
+
+func TestFailedValidation(t *testing.T) {
+	_, h := newTest(t)
+	_, _, doc := get(t, h, "/validations/v-error")
+	if r := text(findAll(doc, hasClass("reason"))[0]); r != "The validation failed without a verdict: worker ran out of memory" {
+		t.Errorf("reason %q", r)
+	}
+}
+
+func TestNotFound(t *testing.T) {
+	_, h := newTest(t)
+	for _, target := range []string{"/validations/nope", "/nope", "/validations/v-valid/extra", "/assets/nope.css"} {
+		code, body, doc := get(t, h, target)
+		if code != 404 {
+			t.Errorf("GET %s: status %d", target, code)
+		}
+		if h1 := text(findAll(doc, isTag(atom.H1))[0]); h1 != "Not found" {
+			t.Errorf("GET %s: h1 %q", target, h1)
+		}
+		if !strings.Contains(body, `<a href="/">Back to the validations</a>`) {
+			t.Errorf("GET %s: no way back", target)
+		}
+	}
+}
+
+func TestStoreErrors(t *testing.T) {
+	s := fixture(t)
+	s.err = errors.New("database is locked")
+	var logged []error
+	h := New(s, Options{
+		RequestID: func(*http.Request) string { return "req-42" },
+		ErrorLog:  func(r *http.Request, err error) { logged = append(logged, err) },
+	})
+	for _, target := range []string{"/", "/validations/v-valid"} {
+		code, body, _ := get(t, h, target)
+		if code != 500 {
+			t.Errorf("GET %s: status %d", target, code)
+		}
+		if strings.Contains(body, "database is locked") || !strings.Contains(body, "req-42") {
+			t.Errorf("GET %s: the page reveals the error or hides the request id", target)
+		}
+	}
+	if len(logged) != 2 {
+		t.Errorf("logged %v", logged)
+	}
+}
+
+func TestAssets(t *testing.T) {
+	_, h := newTest(t)
+	h2 := h.(*handler)
+	for name, ctype := range map[string]string{"style.css": "text/css; charset=utf-8", "live.js": "text/javascript; charset=utf-8"} {
+		u := h2.assetURL(name)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", u, nil))
+		if rec.Code != 200 || rec.Header().Get("Content-Type") != ctype || !strings.Contains(rec.Header().Get("Cache-Control"), "immutable") || rec.Body.Len() == 0 {
+			t.Errorf("GET %s: %d %v", u, rec.Code, rec.Header())
+		}
+		req := httptest.NewRequest("GET", "/assets/"+name, nil)
+		req.Header.Set("If-None-Match", rec.Header().Get("ETag"))
+		rec = httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusNotModified {
+			t.Errorf("GET %s with its ETag: %d", name, rec.Code)
+		}
+	}
+}
+
+func TestHeadAndRedirect(t *testing.T) {
+	_, h := newTest(t)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("HEAD", "/validations/v-valid", nil))
+	if rec.Code != 200 || rec.Body.Len() != 0 {
+		t.Errorf("HEAD: %d with %d bytes", rec.Code, rec.Body.Len())
+	}
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/validations?verdict=valid", nil))
+	if rec.Code != http.StatusMovedPermanently || rec.Header().Get("Location") != "/?verdict=valid" {
+		t.Errorf("GET /validations: %d %q", rec.Code, rec.Header().Get("Location"))
+	}
+}
+
+func TestEscaping(t *testing.T) {
+	s := fixture(t)
+	v, _ := s.Get(t.Context(), "v-valid")
+	v.ID = "v-<script>"
+	v.Meta.Labels = map[string]string{"x<y": "\"quoted\""}
+	v.Program = "kernel k(N)\n# </td><script>alert(1)</script>\n"
+	s.put(v)
+	h := New(s, Options{})
+	for _, target := range []string{"/", "/validations/v-%3Cscript%3E"} {
+		code, body, _ := get(t, h, target)
+		if code != 200 || strings.Contains(body, "<script>") {
+			t.Errorf("GET %s: %d, unescaped", target, code)
+		}
+	}
+}
+
+func TestKernelName(t *testing.T) {
+	for src, want := range map[string]string{
+		"# c\nkernel blur_wrong_row(W, H)\n": "blur_wrong_row",
+		"kernel\tk2 (N)":                     "k2",
+		"# kernel not(this)\n":               "",
+		"kernels x":                          "",
+		"":                                   "",
+	} {
+		if got := kernelName(src); got != want {
+			t.Errorf("kernelName(%q) = %q, want %q", src, got, want)
+		}
+	}
+}
