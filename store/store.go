@@ -1,10 +1,3 @@
-// Package store keeps Augur's validations and runs them as durable jobs.
-//
-// A Store persists validation requests, their progress and their reports,
-// in one SQLite file (the embedded default) or in PostgreSQL (scale-out),
-// and queues them with River, so that any number of worker processes
-// sharing the database run them: a job survives the crash of the worker
-// running it and is never run twice to two different verdicts.
 package store
 
 import (

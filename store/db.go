@@ -1,0 +1,302 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river/riverdriver"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/riverdriver/riversqlite"
+	"github.com/riverqueue/river/rivermigrate"
+	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
+)
+
+// querier runs SQL written for PostgreSQL ($1, $2, ...) on either
+// database, on a pool or in a transaction.
+type querier interface {
+	exec(ctx context.Context, q string, args ...any) (int64, error)
+	query(ctx context.Context, q string, args ...any) (rows, error)
+	queryRow(ctx context.Context, q string, args ...any) row
+}
+
+// rows is a result set: database/sql's and pgx's under one interface.
+type rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+	close()
+}
+
+// row is one row of a result; Scan returns errNoRows if there is none.
+type row interface {
+	Scan(dest ...any) error
+}
+
+var errNoRows = errors.New("no rows")
+
+// db is one database with River's driver for it. TTx is the driver's
+// transaction type.
+type db[TTx any] interface {
+	pool() querier
+	// inTx runs fn in a transaction, committed if fn returns nil.
+	inTx(ctx context.Context, fn func(q querier, tx TTx) error) error
+	driver() riverdriver.Driver[TTx]
+	// migrate runs River's migrations with m, then the statements of
+	// schema, serialised with other processes doing the same.
+	migrate(ctx context.Context, m *rivermigrate.Migrator[TTx], schema []string) error
+	ping(ctx context.Context) error
+	close() error
+}
+
+// ---- SQLite ----
+
+type sqliteDB struct{ sqlDB *sql.DB }
+
+// openSQLite opens path ("" or ":memory:" for an in-memory database) with
+// WAL, a busy timeout and immediate transactions, through one connection:
+// SQLite allows one writer at a time, and River's SQLite driver wants a
+// pool of one connection to avoid SQLITE_BUSY between its own goroutines.
+func openSQLite(ctx context.Context, path string) (*sqliteDB, error) {
+	pragmas := "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_txlock=immediate"
+	var dsn string
+	if path == ":memory:" {
+		dsn = "file::memory:?" + pragmas
+	} else {
+		dsn = "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + pragmas +
+			"&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"
+	}
+	sqlDB, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("store: open sqlite %s: %w", path, err)
+	}
+	sqlDB.SetMaxOpenConns(1)
+	sqlDB.SetMaxIdleConns(1)
+	sqlDB.SetConnMaxLifetime(0)
+	sqlDB.SetConnMaxIdleTime(0)
+	if err := sqlDB.PingContext(ctx); err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("store: open sqlite %s: %w", path, err)
+	}
+	return &sqliteDB{sqlDB}, nil
+}
+
+func (d *sqliteDB) pool() querier { return sqlQuerier{d.sqlDB} }
+
+func (d *sqliteDB) inTx(ctx context.Context, fn func(querier, *sql.Tx) error) error {
+	tx, err := d.sqlDB.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := fn(sqlQuerier{tx}, tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+func (d *sqliteDB) driver() riverdriver.Driver[*sql.Tx] { return riversqlite.New(d.sqlDB) }
+
+// migrate runs everything in one transaction, which BEGIN IMMEDIATE makes
+// exclusive between processes.
+func (d *sqliteDB) migrate(ctx context.Context, m *rivermigrate.Migrator[*sql.Tx], schema []string) error {
+	return d.inTx(ctx, func(q querier, tx *sql.Tx) error {
+		if _, err := m.MigrateTx(ctx, tx, rivermigrate.DirectionUp, nil); err != nil {
+			return fmt.Errorf("river migrations: %w", err)
+		}
+		return execAll(ctx, q, schema)
+	})
+}
+
+func execAll(ctx context.Context, q querier, stmts []string) error {
+	for _, stmt := range stmts {
+		if _, err := q.exec(ctx, stmt); err != nil {
+			return fmt.Errorf("schema: %w", err)
+		}
+	}
+	return nil
+}
+
+func (d *sqliteDB) ping(ctx context.Context) error { return d.sqlDB.PingContext(ctx) }
+func (d *sqliteDB) close() error                   { return d.sqlDB.Close() }
+
+// sqlRunner is what *sql.DB and *sql.Tx share.
+type sqlRunner interface {
+	ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+}
+
+type sqlQuerier struct{ r sqlRunner }
+
+// dollar matches PostgreSQL's numbered parameters, which SQLite spells ?N.
+var dollar = regexp.MustCompile(`\$([0-9]+)`)
+
+func toSQLite(q string) string { return dollar.ReplaceAllString(q, "?$1") }
+
+func (s sqlQuerier) exec(ctx context.Context, q string, args ...any) (int64, error) {
+	res, err := s.r.ExecContext(ctx, toSQLite(q), args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+func (s sqlQuerier) query(ctx context.Context, q string, args ...any) (rows, error) {
+	r, err := s.r.QueryContext(ctx, toSQLite(q), args...)
+	if err != nil {
+		return nil, err
+	}
+	return sqlRows{r}, nil
+}
+
+func (s sqlQuerier) queryRow(ctx context.Context, q string, args ...any) row {
+	return sqlRow{s.r.QueryRowContext(ctx, toSQLite(q), args...)}
+}
+
+type sqlRows struct{ *sql.Rows }
+
+func (r sqlRows) close() { r.Rows.Close() }
+
+type sqlRow struct{ r *sql.Row }
+
+func (r sqlRow) Scan(dest ...any) error {
+	err := r.r.Scan(dest...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return errNoRows
+	}
+	return err
+}
+
+// ---- PostgreSQL ----
+
+type pgDB struct{ p *pgxpool.Pool }
+
+func openPostgres(ctx context.Context, dsn string) (*pgDB, error) {
+	p, err := pgxpool.New(ctx, dsn)
+	if err != nil {
+		return nil, fmt.Errorf("store: open postgres: %w", err)
+	}
+	if err := p.Ping(ctx); err != nil {
+		p.Close()
+		return nil, fmt.Errorf("store: open postgres: %w", err)
+	}
+	return &pgDB{p}, nil
+}
+
+func (d *pgDB) pool() querier { return pgQuerier{d.p} }
+
+func (d *pgDB) inTx(ctx context.Context, fn func(querier, pgx.Tx) error) error {
+	tx, err := d.p.Begin(ctx)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := fn(pgQuerier{tx}, tx); err != nil {
+		tx.Rollback(context.WithoutCancel(ctx))
+		return err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+func (d *pgDB) driver() riverdriver.Driver[pgx.Tx] { return riverpgxv5.New(d.p) }
+
+// schemaLockID is an arbitrary constant naming Augur's migration lock.
+const schemaLockID = 0x61756775 // "augu"
+
+// migrate holds a session advisory lock while River migrates (one
+// transaction per version: some of River's migrations cannot share one)
+// and the schema is created.
+func (d *pgDB) migrate(ctx context.Context, m *rivermigrate.Migrator[pgx.Tx], schema []string) error {
+	conn, err := d.p.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", int64(schemaLockID)); err != nil {
+		return fmt.Errorf("lock schema: %w", err)
+	}
+	defer conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", int64(schemaLockID))
+	if _, err := m.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
+		return fmt.Errorf("river migrations: %w", err)
+	}
+	return d.inTx(ctx, func(q querier, _ pgx.Tx) error { return execAll(ctx, q, schema) })
+}
+
+func (d *pgDB) ping(ctx context.Context) error { return d.p.Ping(ctx) }
+func (d *pgDB) close() error                   { d.p.Close(); return nil }
+
+type pgQuerier struct {
+	r interface {
+		Query(ctx context.Context, q string, args ...any) (pgx.Rows, error)
+		QueryRow(ctx context.Context, q string, args ...any) pgx.Row
+	}
+}
+
+func (p pgQuerier) exec(ctx context.Context, q string, args ...any) (int64, error) {
+	// Through Query, so that Pool and Tx need one interface.
+	r, err := p.r.Query(ctx, q, args...)
+	if err != nil {
+		return 0, err
+	}
+	r.Close()
+	if err := r.Err(); err != nil {
+		return 0, err
+	}
+	return r.CommandTag().RowsAffected(), nil
+}
+
+func (p pgQuerier) query(ctx context.Context, q string, args ...any) (rows, error) {
+	r, err := p.r.Query(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	return pgRows{r}, nil
+}
+
+func (p pgQuerier) queryRow(ctx context.Context, q string, args ...any) row {
+	return pgRow{p.r.QueryRow(ctx, q, args...)}
+}
+
+type pgRows struct{ pgx.Rows }
+
+func (r pgRows) close() { r.Rows.Close() }
+
+type pgRow struct{ r pgx.Row }
+
+func (r pgRow) Scan(dest ...any) error {
+	err := r.r.Scan(dest...)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return errNoRows
+	}
+	return err
+}
+
+// parseDSN tells the database of a DSN: "sqlite:PATH", "sqlite::memory:",
+// a path ending in ".db", or a "postgres://" or "postgresql://" URL.
+func parseDSN(dsn string) (kind, target string, err error) {
+	switch {
+	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
+		return "postgres", dsn, nil
+	case strings.HasPrefix(dsn, "sqlite:"):
+		p := strings.TrimPrefix(dsn, "sqlite:")
+		if p == "" {
+			return "", "", fmt.Errorf("store: %q: empty SQLite path", dsn)
+		}
+		return "sqlite", p, nil
+	case strings.HasSuffix(dsn, ".db"):
+		return "sqlite", dsn, nil
+	}
+	return "", "", fmt.Errorf("store: %q: want sqlite:PATH, PATH.db or postgres://...", dsn)
+}

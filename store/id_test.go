@@ -1,0 +1,52 @@
+package store
+
+import (
+	"testing"
+	"time"
+)
+
+func TestIDsIncrease(t *testing.T) {
+	var g idGen
+	now := time.UnixMilli(1_700_000_000_000)
+	prev := ""
+	for i := range 2000 {
+		at := now.Add(time.Duration(i/100) * time.Millisecond)
+		if i == 1500 {
+			at = now // a clock stepping back keeps the order
+		}
+		id, _, err := g.next(at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(id) != 26 || id <= prev {
+			t.Fatalf("id %d: %q after %q", i, id, prev)
+		}
+		prev = id
+	}
+	a, ta, _ := (&idGen{}).next(now)
+	b, tb, _ := (&idGen{}).next(now.Add(time.Millisecond))
+	if a >= b || !ta.Equal(now) || !tb.After(ta) {
+		t.Fatalf("ids of two generators: %s %s", a, b)
+	}
+}
+
+func TestKey(t *testing.T) {
+	base := Key("spec", "prog", Options{})
+	if base != Key("spec", "prog", Options{ValueModel: "real"}) {
+		t.Error("the default value model is real")
+	}
+	if len(base) != 64 {
+		t.Errorf("key %q", base)
+	}
+	for _, other := range []string{
+		Key("spec", "prog", Options{ValueModel: "ieee"}),
+		Key("spec", "prog", Options{TimeoutSeconds: 5}),
+		Key("specp", "rog", Options{}),
+		Key("prog", "spec", Options{}),
+		Key("spec ", "prog", Options{}),
+	} {
+		if other == base {
+			t.Errorf("collision with %q", other)
+		}
+	}
+}

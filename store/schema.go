@@ -1,0 +1,51 @@
+package store
+
+// schema creates Augur's tables and indexes; every statement is idempotent,
+// and runs on SQLite and PostgreSQL alike. Times are Unix microseconds (0:
+// not yet), so that both databases store and compare them the same way.
+var schema = []string{
+	`CREATE TABLE IF NOT EXISTS augur_validation (
+		id           TEXT PRIMARY KEY,
+		content_key  TEXT NOT NULL,
+		spec_name    TEXT NOT NULL DEFAULT '',
+		spec         TEXT NOT NULL,
+		program_name TEXT NOT NULL DEFAULT '',
+		program      TEXT NOT NULL,
+		options      TEXT NOT NULL DEFAULT '{}',
+		repository   TEXT NOT NULL DEFAULT '',
+		branch       TEXT NOT NULL DEFAULT '',
+		commit_id    TEXT NOT NULL DEFAULT '',
+		pipeline     TEXT NOT NULL DEFAULT '',
+		job          TEXT NOT NULL DEFAULT '',
+		labels       TEXT NOT NULL DEFAULT '{}',
+		status       TEXT NOT NULL,
+		progress     TEXT NOT NULL DEFAULT '{}',
+		verdict      TEXT NOT NULL DEFAULT '',
+		reason       TEXT NOT NULL DEFAULT '',
+		report       TEXT NOT NULL DEFAULT '',
+		error        TEXT NOT NULL DEFAULT '',
+		cached_from  TEXT NOT NULL DEFAULT '',
+		attempts     BIGINT NOT NULL DEFAULT 0,
+		river_job_id BIGINT NOT NULL DEFAULT 0,
+		created_at   BIGINT NOT NULL,
+		started_at   BIGINT NOT NULL DEFAULT 0,
+		finished_at  BIGINT NOT NULL DEFAULT 0
+	)`,
+	`CREATE INDEX IF NOT EXISTS augur_validation_repository ON augur_validation (repository, id)`,
+	`CREATE INDEX IF NOT EXISTS augur_validation_branch ON augur_validation (branch, id)`,
+	`CREATE INDEX IF NOT EXISTS augur_validation_commit ON augur_validation (commit_id, id)`,
+	`CREATE INDEX IF NOT EXISTS augur_validation_verdict ON augur_validation (verdict, id)`,
+	`CREATE INDEX IF NOT EXISTS augur_validation_status ON augur_validation (status, id)`,
+	`CREATE INDEX IF NOT EXISTS augur_validation_key ON augur_validation (content_key, status)`,
+	`CREATE INDEX IF NOT EXISTS augur_validation_created ON augur_validation (created_at)`,
+	`CREATE INDEX IF NOT EXISTS augur_validation_finished ON augur_validation (finished_at)`,
+	// One row per label, for filtering; the labels column keeps them for
+	// reading.
+	`CREATE TABLE IF NOT EXISTS augur_validation_label (
+		validation_id TEXT NOT NULL REFERENCES augur_validation (id) ON DELETE CASCADE,
+		name          TEXT NOT NULL,
+		value         TEXT NOT NULL,
+		PRIMARY KEY (validation_id, name)
+	)`,
+	`CREATE INDEX IF NOT EXISTS augur_validation_label_name ON augur_validation_label (name, value, validation_id)`,
+}

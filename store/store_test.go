@@ -1,0 +1,581 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// The suite runs on SQLite always and on PostgreSQL when there is one.
+func TestSQLite(t *testing.T) {
+	runSuite(t, func(t *testing.T) string {
+		return "sqlite:" + filepath.Join(t.TempDir(), "augur.db")
+	})
+}
+
+func TestPostgres(t *testing.T) { runSuite(t, postgresDSN) }
+
+func runSuite(t *testing.T, dsn func(*testing.T) string) {
+	cases := []struct {
+		name string
+		fn   func(*testing.T, string)
+	}{
+		{"SubmitWorkCache", testSubmitWorkCache},
+		{"ListPagination", testListPagination},
+		{"CancelQueued", testCancelQueued},
+		{"CancelRunning", testCancelRunning},
+		{"Prune", testPrune},
+		{"Progress", testProgress},
+		{"RetryThenFail", testRetryThenFail},
+		{"Concurrency", testConcurrency},
+		{"StaleWorkerNoSecondDone", testStaleWorker},
+		{"CrashRecovery", testCrashRecovery},
+		{"Reopen", testReopen},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			c.fn(t, dsn(t))
+		})
+	}
+}
+
+// testOptions make the tests quick.
+var testOptions = []Option{WithFetchPollInterval(50 * time.Millisecond), WithRetryDelay(50 * time.Millisecond)}
+
+func openT(t *testing.T, dsn string, opts ...Option) *storeHandle {
+	t.Helper()
+	s, err := Open(context.Background(), dsn, append(append([]Option{}, testOptions...), opts...)...)
+	if err != nil {
+		t.Fatalf("Open(%s): %v", dsn, err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return &storeHandle{s, t}
+}
+
+// storeHandle is a Store whose calls fail the test on error.
+type storeHandle struct {
+	Store
+	t *testing.T
+}
+
+func (h *storeHandle) submit(spec string, meta Meta) *Validation {
+	h.t.Helper()
+	v, err := h.Submit(context.Background(), &Validation{
+		SpecName: "s.sare", Spec: spec, ProgramName: "p.sched", Program: "program of " + spec, Meta: meta,
+	})
+	if err != nil {
+		h.t.Fatalf("Submit: %v", err)
+	}
+	return v
+}
+
+func (h *storeHandle) get(id string) *Validation {
+	h.t.Helper()
+	v, err := h.Get(context.Background(), id)
+	if err != nil {
+		h.t.Fatalf("Get(%s): %v", id, err)
+	}
+	return v
+}
+
+// work runs Work in the background until the test ends.
+func (h *storeHandle) work(concurrency int, run Runner, opts ...func(*workRun)) *workRun {
+	w := &workRun{grace: 2 * time.Second, done: make(chan error, 1)}
+	for _, o := range opts {
+		o(w)
+	}
+	var ctx context.Context
+	ctx, w.cancel = context.WithCancel(context.Background())
+	go func() { w.done <- h.Work(ctx, concurrency, w.grace, run) }()
+	h.t.Cleanup(func() { w.stop(h.t) })
+	return w
+}
+
+type workRun struct {
+	cancel  context.CancelFunc
+	grace   time.Duration
+	done    chan error
+	stopped bool
+}
+
+func (w *workRun) stop(t *testing.T) {
+	t.Helper()
+	if w.stopped {
+		return
+	}
+	w.stopped = true
+	w.cancel()
+	select {
+	case err := <-w.done:
+		if err != nil {
+			t.Errorf("Work: %v", err)
+		}
+	case <-time.After(45 * time.Second):
+		t.Errorf("Work did not stop")
+	}
+}
+
+// waitFor polls the validation until cond holds.
+func (h *storeHandle) waitFor(id string, what string, cond func(*Validation) bool) *Validation {
+	h.t.Helper()
+	deadline := time.Now().Add(40 * time.Second)
+	for {
+		v := h.get(id)
+		if cond(v) {
+			return v
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("%s: waited in vain for %s: status %s, error %q", id, what, v.Status, v.Error)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func hasStatus(s Status) func(*Validation) bool {
+	return func(v *Validation) bool { return v.Status == s }
+}
+
+// okRunner answers with a report naming the runner and the spec.
+func okRunner(name string) Runner {
+	return func(ctx context.Context, v *Validation, progress func(Progress)) (json.RawMessage, string, string, error) {
+		progress(Progress{Phase: "solve", Done: 1, Total: 1})
+		rep, _ := json.Marshal(map[string]string{"runner": name, "spec": v.Spec})
+		return rep, "valid", "all conditions proved", nil
+	}
+}
+
+func reportRunner(t *testing.T, v *Validation) string {
+	t.Helper()
+	var r map[string]string
+	if err := json.Unmarshal(v.Report, &r); err != nil {
+		t.Fatalf("report %q: %v", v.Report, err)
+	}
+	return r["runner"]
+}
+
+func testSubmitWorkCache(t *testing.T, dsn string) {
+	s := openT(t, dsn)
+	meta := Meta{Repository: "r", Branch: "main", Commit: "c1", Labels: map[string]string{"arch": "x86"}}
+	v := s.submit("spec A", meta)
+	if v.Status != Queued || v.ID == "" || v.Key != Key("spec A", "program of spec A", Options{}) {
+		t.Fatalf("submitted: %+v", v)
+	}
+	s.work(2, okRunner("w1"))
+	done := s.waitFor(v.ID, "done", hasStatus(Done))
+	if done.Verdict != "valid" || done.Reason != "all conditions proved" || reportRunner(t, done) != "w1" ||
+		done.Attempts != 1 || done.StartedAt == nil || done.FinishedAt == nil || done.CachedFrom != "" ||
+		done.Meta.Labels["arch"] != "x86" || done.Progress.Phase != "solve" {
+		t.Fatalf("done: %+v", done)
+	}
+
+	// Identical content, other metadata: answered from the cache at once.
+	c := s.submit("spec A", Meta{Repository: "other"})
+	if c.Status != Done || c.CachedFrom != v.ID || c.Verdict != "valid" || string(c.Report) != string(done.Report) {
+		t.Fatalf("cached: %+v", c)
+	}
+	if g := s.get(c.ID); g.Status != Done || g.CachedFrom != v.ID || g.Meta.Repository != "other" {
+		t.Fatalf("cached, stored: %+v", g)
+	}
+	// A cached answer of a cached answer names the original.
+	if c2 := s.submit("spec A", Meta{}); c2.CachedFrom != v.ID {
+		t.Fatalf("second cache: %+v", c2)
+	}
+	// Other options: another key, a real run.
+	o, err := s.Submit(context.Background(), &Validation{Spec: "spec A", Program: "program of spec A",
+		Options: Options{ValueModel: "ieee"}})
+	if err != nil || o.Status != Queued || o.Key == v.Key {
+		t.Fatalf("other options: %+v, %v", o, err)
+	}
+	s.waitFor(o.ID, "done", hasStatus(Done))
+
+	page, _, err := s.List(context.Background(), Filter{Verdict: "valid", Repository: "r"})
+	if err != nil || len(page) != 1 || page[0].ID != v.ID {
+		t.Fatalf("List by verdict: %d, %v", len(page), err)
+	}
+	if _, err := s.Get(context.Background(), "nope"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("Get(nope): %v", err)
+	}
+}
+
+func testListPagination(t *testing.T, dsn string) {
+	s := openT(t, dsn)
+	ctx := context.Background()
+	const n = 120
+	want := map[string]bool{}
+	for i := range n {
+		meta := Meta{
+			Repository: fmt.Sprintf("repo%d", i%3),
+			Branch:     fmt.Sprintf("b%d", i%2),
+			Commit:     fmt.Sprintf("c%d", i),
+			Labels:     map[string]string{"arch": []string{"x86", "arm"}[i%2]},
+		}
+		if i%5 == 0 {
+			meta.Labels["nightly"] = ""
+		}
+		want[s.submit(fmt.Sprintf("spec %d", i), meta).ID] = true
+	}
+	seen := map[string]bool{}
+	cursor, last, pages := "", "", 0
+	for {
+		page, next, err := s.List(ctx, Filter{Limit: 7, Cursor: cursor})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages++
+		for _, v := range page {
+			if seen[v.ID] {
+				t.Fatalf("duplicate %s", v.ID)
+			}
+			if last != "" && v.ID >= last {
+				t.Fatalf("order: %s after %s", v.ID, last)
+			}
+			if last != "" && v.CreatedAt.After(s.get(last).CreatedAt) {
+				t.Fatalf("not newest first")
+			}
+			seen[v.ID], last = true, v.ID
+		}
+		if next == "" {
+			break
+		}
+		cursor = next
+	}
+	if len(seen) != n || pages != (n+6)/7 {
+		t.Fatalf("paged %d validations in %d pages", len(seen), pages)
+	}
+	for id := range want {
+		if !seen[id] {
+			t.Fatalf("missing %s", id)
+		}
+	}
+	count := func(f Filter) int {
+		t.Helper()
+		f.Limit = 500
+		page, next, err := s.List(ctx, f)
+		if err != nil || next != "" {
+			t.Fatalf("List(%+v): %v, next %q", f, err, next)
+		}
+		return len(page)
+	}
+	checks := []struct {
+		f    Filter
+		want int
+	}{
+		{Filter{Repository: "repo1"}, 40},
+		{Filter{Branch: "b0"}, 60},
+		{Filter{Repository: "repo0", Branch: "b0"}, 20},
+		{Filter{Commit: "c17"}, 1},
+		{Filter{Label: "arch=arm"}, 60},
+		{Filter{Label: "nightly"}, 24},
+		{Filter{Label: "nightly", Branch: "b1"}, 12},
+		{Filter{Label: "arch=mips"}, 0},
+		{Filter{Status: Queued}, 120},
+		{Filter{Status: Done}, 0},
+		{Filter{Verdict: "valid"}, 0},
+	}
+	for _, c := range checks {
+		if got := count(c.f); got != c.want {
+			t.Errorf("List(%+v): %d, want %d", c.f, got, c.want)
+		}
+	}
+	page, next, err := s.List(ctx, Filter{})
+	if err != nil || len(page) != DefaultListLimit || next == "" {
+		t.Fatalf("default limit: %d, %q, %v", len(page), next, err)
+	}
+}
+
+func testCancelQueued(t *testing.T, dsn string) {
+	s := openT(t, dsn)
+	ctx := context.Background()
+	v := s.submit("spec", Meta{})
+	if err := s.Cancel(ctx, v.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Cancel(ctx, v.ID); err != nil {
+		t.Fatalf("second Cancel: %v", err)
+	}
+	var calls atomic.Int32
+	s.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (json.RawMessage, string, string, error) {
+		calls.Add(1)
+		return okRunner("w")(ctx, v, p)
+	})
+	// A later validation runs, so the cancelled one had its chance.
+	w := s.submit("other", Meta{})
+	s.waitFor(w.ID, "done", hasStatus(Done))
+	if g := s.get(v.ID); g.Status != Cancelled || g.FinishedAt == nil {
+		t.Fatalf("cancelled: %+v", g)
+	}
+	if calls.Load() != 1 {
+		t.Fatalf("runner called %d times, want 1", calls.Load())
+	}
+	if err := s.Cancel(ctx, w.ID); !errors.Is(err, ErrFinished) {
+		t.Fatalf("Cancel(done): %v", err)
+	}
+	if err := s.Cancel(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("Cancel(unknown): %v", err)
+	}
+}
+
+func testCancelRunning(t *testing.T, dsn string) {
+	s := openT(t, dsn)
+	observed := make(chan error, 1)
+	s.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (json.RawMessage, string, string, error) {
+		p(Progress{Phase: "solve"})
+		<-ctx.Done()
+		observed <- ctx.Err()
+		return nil, "", "", ctx.Err()
+	})
+	v := s.submit("spec", Meta{})
+	s.waitFor(v.ID, "running", hasStatus(Running))
+	if err := s.Cancel(context.Background(), v.ID); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-observed:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("runner saw %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("runner's context not cancelled")
+	}
+	time.Sleep(300 * time.Millisecond) // let the worker record the attempt
+	if g := s.get(v.ID); g.Status != Cancelled || g.Attempts != 1 {
+		t.Fatalf("after cancel: %+v", g)
+	}
+	if err := s.Cancel(context.Background(), v.ID); err != nil {
+		t.Fatalf("Cancel(cancelled): %v", err)
+	}
+}
+
+func testPrune(t *testing.T, dsn string) {
+	s := openT(t, dsn)
+	ctx := context.Background()
+	s.work(2, okRunner("w"))
+	var ids []string
+	for i := range 6 {
+		v := s.submit(fmt.Sprintf("spec %d", i), Meta{Labels: map[string]string{"k": "v"}})
+		s.waitFor(v.ID, "done", hasStatus(Done))
+		ids = append(ids, v.ID)
+	}
+	cutoff := time.Now()
+	time.Sleep(10 * time.Millisecond)
+	late := s.submit("spec late", Meta{})
+	s.waitFor(late.ID, "done", hasStatus(Done))
+	// Keep the 5 newest finished: deletes ids[0] and ids[1].
+	n, err := s.Prune(ctx, time.Time{}, 5)
+	if err != nil || n != 2 {
+		t.Fatalf("Prune(keep 5): %d, %v", n, err)
+	}
+	for i, id := range ids {
+		_, err := s.Get(ctx, id)
+		if (i < 2) != errors.Is(err, ErrNotFound) {
+			t.Fatalf("after keep 5, %d: %v", i, err)
+		}
+	}
+	// Age: deletes ids[2..5], keeps the late one.
+	n, err = s.Prune(ctx, cutoff, 0)
+	if err != nil || n != 4 {
+		t.Fatalf("Prune(age): %d, %v", n, err)
+	}
+	page, _, err := s.List(ctx, Filter{Label: "k"})
+	if err != nil || len(page) != 0 {
+		t.Fatalf("labels after prune: %d, %v", len(page), err)
+	}
+	s.get(late.ID)
+}
+
+func testProgress(t *testing.T, dsn string) {
+	s := openT(t, dsn)
+	release := make(chan struct{})
+	s.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (json.RawMessage, string, string, error) {
+		p(Progress{Phase: "solve", Done: 3, Total: 10})
+		for i := range 1000 { // many more events than are written
+			p(Progress{Phase: "solve", Done: 4 + i%5, Total: 10})
+		}
+		p(Progress{Phase: "solve", Done: 9, Total: 10})
+		select {
+		case <-release:
+		case <-ctx.Done():
+			return nil, "", "", ctx.Err()
+		}
+		return okRunner("w")(ctx, v, func(Progress) {})
+	})
+	v := s.submit("spec", Meta{})
+	got := s.waitFor(v.ID, "progress", func(v *Validation) bool { return v.Progress.Total == 10 })
+	if got.Status != Running || got.Progress.Phase != "solve" {
+		t.Fatalf("while running: %+v", got)
+	}
+	close(release)
+	done := s.waitFor(v.ID, "done", hasStatus(Done))
+	if done.Progress != (Progress{Phase: "solve", Done: 9, Total: 10}) {
+		t.Fatalf("final progress %+v", done.Progress)
+	}
+}
+
+func testRetryThenFail(t *testing.T, dsn string) {
+	s := openT(t, dsn)
+	var mu sync.Mutex
+	calls := map[string]int{}
+	s.work(2, func(ctx context.Context, v *Validation, p func(Progress)) (json.RawMessage, string, string, error) {
+		mu.Lock()
+		calls[v.Spec]++
+		n := calls[v.Spec]
+		mu.Unlock()
+		if v.Spec == "always fails" || n == 1 {
+			return nil, "", "", fmt.Errorf("solver crashed (attempt %d)", n)
+		}
+		return okRunner("w")(ctx, v, p)
+	})
+	bad := s.submit("always fails", Meta{})
+	flaky := s.submit("fails once", Meta{})
+	f := s.waitFor(bad.ID, "failed", hasStatus(Failed))
+	if f.Attempts != MaxAttempts || f.Error != "solver crashed (attempt 3)" || f.FinishedAt == nil {
+		t.Fatalf("failed: %+v", f)
+	}
+	d := s.waitFor(flaky.ID, "done", hasStatus(Done))
+	if d.Attempts != 2 || d.Error != "" {
+		t.Fatalf("flaky: %+v", d)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if calls["always fails"] != MaxAttempts {
+		t.Fatalf("calls %v", calls)
+	}
+}
+
+func testConcurrency(t *testing.T, dsn string) {
+	s := openT(t, dsn)
+	const bound = 2
+	var running, peak atomic.Int32
+	s.work(bound, func(ctx context.Context, v *Validation, p func(Progress)) (json.RawMessage, string, string, error) {
+		n := running.Add(1)
+		defer running.Add(-1)
+		for {
+			old := peak.Load()
+			if n <= old || peak.CompareAndSwap(old, n) {
+				break
+			}
+		}
+		time.Sleep(150 * time.Millisecond)
+		return okRunner("w")(ctx, v, p)
+	})
+	var ids []string
+	for i := range 7 {
+		ids = append(ids, s.submit(fmt.Sprintf("spec %d", i), Meta{}).ID)
+	}
+	for _, id := range ids {
+		s.waitFor(id, "done", hasStatus(Done))
+	}
+	if p := peak.Load(); p > bound || p < 1 {
+		t.Fatalf("peak concurrency %d, bound %d", p, bound)
+	}
+}
+
+// testStaleWorker: a worker stuck in a run (alive, but past the rescue
+// delay) loses its job to another, whose verdict stands: the stuck run's
+// late result writes nothing.
+func testStaleWorker(t *testing.T, dsn string) {
+	stuck := openT(t, dsn, func(c *config) { c.noLeader = true })
+	release := make(chan struct{})
+	started := make(chan struct{}, 1)
+	w1 := stuck.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (json.RawMessage, string, string, error) {
+		started <- struct{}{}
+		<-release // ignores its context, as a hung solver would
+		return okRunner("stuck")(ctx, v, p)
+	})
+	v := stuck.submit("spec", Meta{})
+	select {
+	case <-started:
+	case <-time.After(30 * time.Second):
+		t.Fatal("first run did not start")
+	}
+	time.Sleep(2500 * time.Millisecond) // older than the rescue delay below
+	rescuer := openT(t, dsn, WithJobTimeout(time.Second), WithRescueAfter(2*time.Second))
+	rescuer.work(1, okRunner("rescuer"))
+	done := rescuer.waitFor(v.ID, "done", hasStatus(Done))
+	if reportRunner(t, done) != "rescuer" || done.Attempts != 2 {
+		t.Fatalf("rescued: %+v", done)
+	}
+	close(release)
+	w1.stop(t) // waits for the stuck run to return and be recorded
+	final := rescuer.get(v.ID)
+	if reportRunner(t, final) != "rescuer" || final.FinishedAt == nil || !final.FinishedAt.Equal(*done.FinishedAt) {
+		t.Fatalf("second Done write: %+v", final)
+	}
+}
+
+const helperEnv = "AUGUR_STORE_HELPER_DSN"
+
+// TestHelperWorker is not a test: it is the worker process that
+// testCrashRecovery starts and kills.
+func TestHelperWorker(t *testing.T) {
+	dsn := os.Getenv(helperEnv)
+	if dsn == "" {
+		t.Skip("helper process of the crash test")
+	}
+	s, err := Open(context.Background(), dsn, append(testOptions, func(c *config) { c.noLeader = true })...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Work(context.Background(), 1, 0, func(ctx context.Context, v *Validation, p func(Progress)) (json.RawMessage, string, string, error) {
+		p(Progress{Phase: "helper"})
+		select {} // until killed
+	})
+}
+
+// testCrashRecovery kills a worker process running a validation: the job
+// is rescued and run by another worker, once.
+func testCrashRecovery(t *testing.T, dsn string) {
+	s := openT(t, dsn, WithJobTimeout(time.Second), WithRescueAfter(2*time.Second))
+	v := s.submit("spec", Meta{})
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperWorker$")
+	cmd.Env = append(os.Environ(), helperEnv+"="+dsn)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s.waitFor(v.ID, "running in the helper", func(v *Validation) bool { return v.Progress.Phase == "helper" })
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	if g := s.get(v.ID); g.Status != Running || g.Attempts != 1 {
+		t.Fatalf("after the crash: %+v", g)
+	}
+	time.Sleep(2500 * time.Millisecond) // older than the rescue delay
+	var calls atomic.Int32
+	s.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (json.RawMessage, string, string, error) {
+		calls.Add(1)
+		return okRunner("survivor")(ctx, v, p)
+	})
+	done := s.waitFor(v.ID, "done", hasStatus(Done))
+	if reportRunner(t, done) != "survivor" || done.Attempts != 2 {
+		t.Fatalf("after rescue: %+v", done)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if calls.Load() != 1 {
+		t.Fatalf("survivor ran %d times", calls.Load())
+	}
+}
+
+// testReopen: Open is idempotent and the data survives it.
+func testReopen(t *testing.T, dsn string) {
+	s := openT(t, dsn)
+	v := s.submit("spec", Meta{Labels: map[string]string{"a": "b"}})
+	s.Close()
+	s2 := openT(t, dsn)
+	s3 := openT(t, dsn)
+	if g := s2.get(v.ID); g.Status != Queued || g.Meta.Labels["a"] != "b" {
+		t.Fatalf("after reopen: %+v", g)
+	}
+	if err := s3.Ping(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,204 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+)
+
+// Work implements Store: it runs a River client with a worker for the
+// "validate" kind until ctx is done, then stops it softly (running
+// validations may finish within grace) and, after grace, cancels the
+// remaining runs, whose jobs River retries later (on this or another
+// worker).
+func (s *store[TTx]) Work(ctx context.Context, concurrency int, grace time.Duration, run Runner) error {
+	if concurrency < 1 {
+		return fmt.Errorf("store: work: concurrency %d < 1", concurrency)
+	}
+	workers := river.NewWorkers()
+	if err := river.AddWorkerSafely(workers, &validateWorker[TTx]{s: s, run: run}); err != nil {
+		return fmt.Errorf("store: work: %w", err)
+	}
+	client, err := river.NewClient(s.db.driver(), &river.Config{
+		Logger:                 s.cfg.logger,
+		Queues:                 map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: concurrency}},
+		Workers:                workers,
+		MaxAttempts:            MaxAttempts,
+		JobTimeout:             s.cfg.jobTimeout,
+		RescueStuckJobsAfter:   s.cfg.rescueAfter,
+		FetchPollInterval:      s.cfg.fetchPollInterval,
+		FetchCooldown:          min(s.cfg.fetchPollInterval, river.FetchCooldownDefault),
+		RetryPolicy:            retryPolicy{s.cfg.retryDelay},
+		LeaderElectionDisabled: s.cfg.noLeader,
+	})
+	if err != nil {
+		return fmt.Errorf("store: work: %w", err)
+	}
+	// The client outlives ctx: stopping is ours to do, softly first.
+	if err := client.Start(context.WithoutCancel(ctx)); err != nil {
+		return fmt.Errorf("store: work: start: %w", err)
+	}
+	<-ctx.Done()
+	soft, cancel := context.WithTimeout(context.WithoutCancel(ctx), grace)
+	defer cancel()
+	err = client.Stop(soft)
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("store: work: stop: %w", err)
+	}
+	// Cancel what still runs; give the runners a moment to notice and the
+	// client to record the attempts (as errors, to be retried).
+	hard, cancel2 := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel2()
+	if err := client.StopAndCancel(hard); err != nil {
+		return fmt.Errorf("store: work: stop and cancel: %w", err)
+	}
+	return nil
+}
+
+// retryPolicy retries after delay, 2·delay, 4·delay, ...
+type retryPolicy struct{ delay time.Duration }
+
+func (p retryPolicy) NextRetry(job *rivertype.JobRow) time.Time {
+	n := max(len(job.Errors), 1) - 1
+	return time.Now().Add(p.delay << min(n, 16))
+}
+
+// validateWorker runs the "validate" jobs of a store.
+type validateWorker[TTx any] struct {
+	river.WorkerDefaults[validateArgs]
+	s   *store[TTx]
+	run Runner
+}
+
+// errCancelled is the cause of a runner's context cancelled by Cancel.
+var errCancelled = errors.New("validation cancelled")
+
+// Work runs one attempt of one validation. The row's status makes it
+// idempotent: a validation no longer queued or running (done by an earlier
+// attempt, cancelled, failed) is left alone, and the verdict is written
+// only over a running row, so at most once.
+func (w *validateWorker[TTx]) Work(ctx context.Context, job *river.Job[validateArgs]) error {
+	s, id := w.s, job.Args.ValidationID
+	q := s.db.pool()
+	now := time.Now()
+	n, err := q.exec(ctx, `UPDATE augur_validation SET status = $1, started_at = $2,
+		attempts = attempts + 1, error = '' WHERE id = $3 AND status IN ($4, $5)`,
+		string(Running), micros(now), id, string(Queued), string(Running))
+	if err != nil {
+		return fmt.Errorf("mark %s running: %w", id, err)
+	}
+	if n == 0 {
+		return nil // finished, cancelled or pruned meanwhile: nothing to do
+	}
+	v, err := s.get(ctx, q, id)
+	if err != nil {
+		return fmt.Errorf("load %s: %w", id, err)
+	}
+
+	runCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	watchDone := make(chan struct{})
+	defer close(watchDone)
+	go w.watch(runCtx, id, cancel, watchDone)
+
+	p := &progressWriter[TTx]{s: s, id: id, ctx: runCtx}
+	report, verdict, reason, runErr := w.safeRun(runCtx, v, p.update)
+
+	// The bookkeeping must happen even if the job's context just ended.
+	bg, cancelBG := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancelBG()
+	if errors.Is(context.Cause(runCtx), errCancelled) {
+		return river.JobCancel(errCancelled)
+	}
+	if runErr != nil {
+		final := job.Attempt >= job.MaxAttempts
+		status, ended := Queued, int64(0)
+		if final {
+			status, ended = Failed, micros(time.Now())
+		}
+		if _, err := q.exec(bg, `UPDATE augur_validation SET status = $1, error = $2,
+			finished_at = $3 WHERE id = $4 AND status = $5`,
+			string(status), runErr.Error(), ended, id, string(Running)); err != nil {
+			return fmt.Errorf("record failure of %s: %w (after %w)", id, err, runErr)
+		}
+		return runErr
+	}
+	p.mu.Lock()
+	last := p.last
+	p.mu.Unlock()
+	_, err = q.exec(bg, `UPDATE augur_validation SET status = $1, verdict = $2, reason = $3,
+		report = $4, progress = $5, finished_at = $6, error = ''
+		WHERE id = $7 AND status = $8`,
+		string(Done), verdict, reason, string(report), mustJSON(last), micros(time.Now()),
+		id, string(Running))
+	if err != nil {
+		return fmt.Errorf("record verdict of %s: %w", id, err)
+	}
+	return nil
+}
+
+// safeRun calls the runner, turning a panic into an error.
+func (w *validateWorker[TTx]) safeRun(ctx context.Context, v *Validation, progress func(Progress)) (report []byte, verdict, reason string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("runner panicked: %v", r)
+		}
+	}()
+	return w.run(ctx, v, progress)
+}
+
+// watch cancels the run when the validation's row says Cancelled (or is
+// gone), polling every cancelPoll: this works across processes on both
+// databases.
+func (w *validateWorker[TTx]) watch(ctx context.Context, id string, cancel context.CancelCauseFunc, done <-chan struct{}) {
+	t := time.NewTicker(w.s.cfg.cancelPoll)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		var status string
+		err := w.s.db.pool().queryRow(ctx, `SELECT status FROM augur_validation WHERE id = $1`, id).Scan(&status)
+		if errors.Is(err, errNoRows) || (err == nil && Status(status) == Cancelled) {
+			cancel(errCancelled)
+			return
+		}
+	}
+}
+
+// progressWriter persists a run's progress, at most once per
+// progressEvery; the last event is written with the verdict.
+type progressWriter[TTx any] struct {
+	s    *store[TTx]
+	id   string
+	ctx  context.Context
+	mu   sync.Mutex
+	last Progress
+	at   time.Time
+}
+
+func (p *progressWriter[TTx]) update(pr Progress) {
+	p.mu.Lock()
+	p.last = pr
+	if time.Since(p.at) < p.s.cfg.progressEvery {
+		p.mu.Unlock()
+		return
+	}
+	p.at = time.Now()
+	p.mu.Unlock()
+	// Best effort: a lost progress event is harmless.
+	p.s.db.pool().exec(p.ctx, `UPDATE augur_validation SET progress = $1
+		WHERE id = $2 AND status = $3`, mustJSON(pr), p.id, string(Running))
+}
