@@ -549,3 +549,25 @@ func TestKernelName(t *testing.T) {
 		}
 	}
 }
+
+func TestMalformedInput(t *testing.T) {
+	s := fixture(t)
+	v, _ := s.Get(t.Context(), "v-valid")
+	v.ID, v.Verdict, v.Reason = "v-malformed", "error", "1 error"
+	v.Report = []byte(`{"verdict":"error","reason":"1 error","spec":"matmul.sare","program":"matmul.sched",
+		"errors":[{"file":"matmul.sched","line":14,"col":37,"message":"undefined array d","text":"matmul.sched:14:37: undefined array d"},
+		          {"file":"elsewhere.sched","line":1,"col":1,"message":"other","text":"elsewhere.sched:1:1: other"}]}`)
+	s.put(v)
+	h := New(s, Options{})
+	_, _, doc := get(t, h, "/validations/v-malformed")
+	l := byID(doc, "L14")
+	if attr(l, "class") != "line error" {
+		t.Errorf("line 14 class %q", attr(l, "class"))
+	}
+	if n := nextElement(l); n == nil || text(n) != "14:37: undefined array d" {
+		t.Errorf("the error does not follow its line")
+	}
+	if e := findAll(doc, hasClass("errors")); len(e) != 1 || text(e[0]) != "elsewhere.sched:1:1: other" {
+		t.Errorf("the unplaced error is not listed: %q", texts(e))
+	}
+}
