@@ -38,6 +38,7 @@ func runSuite(t *testing.T, dsn func(*testing.T) string) {
 		{"Concurrency", testConcurrency},
 		{"StaleWorkerNoSecondDone", testStaleWorker},
 		{"CrashRecovery", testCrashRecovery},
+		{"ShutdownRequeues", testShutdownRequeues},
 		{"Reopen", testReopen},
 	}
 	for _, c := range cases {
@@ -577,5 +578,29 @@ func testReopen(t *testing.T, dsn string) {
 	}
 	if err := s3.Ping(context.Background()); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// testShutdownRequeues stops a worker past its grace period while it runs
+// a validation: the validation goes back to the queue, without spending
+// one of its attempts, and the next worker finishes it.
+func testShutdownRequeues(t *testing.T, dsn string) {
+	s := openT(t, dsn)
+	v := s.submit("spec", Meta{})
+	for round := 0; round < MaxAttempts; round++ {
+		w := s.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (json.RawMessage, string, string, error) {
+			<-ctx.Done()
+			return nil, "", "", ctx.Err()
+		}, func(w *workRun) { w.grace = 50 * time.Millisecond })
+		s.waitFor(v.ID, "running", hasStatus(Running))
+		w.stop(t)
+		if g := s.get(v.ID); g.Status != Queued || g.Attempts != round+1 {
+			t.Fatalf("after shutdown %d: %+v", round, g)
+		}
+	}
+	s.work(1, okRunner("next"))
+	done := s.waitFor(v.ID, "done", hasStatus(Done))
+	if reportRunner(t, done) != "next" || done.Error != "" {
+		t.Fatalf("after restart: %+v", done)
 	}
 }

@@ -118,6 +118,22 @@ func (w *validateWorker[TTx]) Work(ctx context.Context, job *river.Job[validateA
 	if errors.Is(context.Cause(runCtx), errCancelled) {
 		return river.JobCancel(errCancelled)
 	}
+	if runErr != nil && errors.Is(ctx.Err(), context.Canceled) {
+		// The job's own context was cancelled: River cancelled the job
+		// (Cancel from another process) or the client is shutting down.
+		var status string
+		if err := q.queryRow(bg, `SELECT status FROM augur_validation WHERE id = $1`, id).
+			Scan(&status); err == nil && Status(status) == Cancelled {
+			return river.JobCancel(errCancelled)
+		}
+		// Shutdown: requeue without spending an attempt of River's.
+		if _, err := q.exec(bg, `UPDATE augur_validation SET status = $1, error = $2
+			WHERE id = $3 AND status = $4`, string(Queued), "interrupted: "+runErr.Error(),
+			id, string(Running)); err != nil {
+			return fmt.Errorf("requeue %s: %w (after %w)", id, err, runErr)
+		}
+		return river.JobSnooze(0)
+	}
 	if runErr != nil {
 		final := job.Attempt >= job.MaxAttempts
 		status, ended := Queued, int64(0)
