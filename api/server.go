@@ -1,9 +1,6 @@
 package api
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"net/http"
 	"time"
 
@@ -44,7 +41,7 @@ type Config struct {
 	PresburgerTimeout time.Duration
 	PresburgerBudget  presburger.Budget
 	// Key identifies a submission's content, so that identical ones share
-	// their verdict (default: SubmissionKey).
+	// their verdict (default: store.Key).
 	Key func(spec, program string, opts store.Options) string
 	// Logger receives one line per request and every error, each with
 	// the request id (default: no logging).
@@ -71,7 +68,7 @@ func (c *Config) defaults() {
 		c.PresburgerTimeout = 10 * time.Second
 	}
 	if c.Key == nil {
-		c.Key = SubmissionKey
+		c.Key = store.Key
 	}
 	if c.Logger == nil {
 		l := zerolog.Nop()
@@ -81,22 +78,6 @@ func (c *Config) defaults() {
 		c.Registry = prometheus.NewRegistry()
 		c.Registry.MustRegister(prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
 	}
-}
-
-// SubmissionKey is the SHA-256 of a submission's specification, kernel and
-// options: identical submissions have equal keys.
-func SubmissionKey(spec, program string, opts store.Options) string {
-	h := sha256.New()
-	o, _ := json.Marshal(opts)
-	for _, part := range []string{spec, program, string(o)} {
-		var n [8]byte
-		for i, l := 0, len(part); i < 8; i, l = i+1, l>>8 {
-			n[i] = byte(l)
-		}
-		h.Write(n[:])
-		h.Write([]byte(part))
-	}
-	return hex.EncodeToString(h.Sum(nil))
 }
 
 // server holds the handlers' shared state.

@@ -24,6 +24,9 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		newRunCmd(),
 		newValidateCmd(),
 		newPresburgerCmd(),
+		newServeCmd(),
+		newWorkerCmd(),
+		newSubmitCmd(),
 		newVersionCmd(),
 	)
 	return root

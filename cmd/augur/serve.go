@@ -1,0 +1,262 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"syscall"
+	"time"
+
+	"github.com/go-chi/chi/v5/middleware"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/rs/zerolog"
+	"github.com/spf13/cobra"
+
+	"github.com/augur-verify/augur/api"
+	"github.com/augur-verify/augur/store"
+	"github.com/augur-verify/augur/web"
+)
+
+// defaultDB is the embedded default database of augur serve.
+const defaultDB = "sqlite:augur.db"
+
+// openStore opens the store at a DSN (tests replace it).
+var openStore = func(ctx context.Context, dsn string) (store.Store, error) { return store.Open(ctx, dsn) }
+
+type serveFlags struct {
+	addr      string
+	db        string
+	workers   int
+	tokens    []string
+	readToken bool
+	examples  bool
+	maxBody   int64
+	rate      int
+	budget    time.Duration
+	grace     time.Duration
+	logFormat string
+	// onListen, when set, receives the address listened on (tests).
+	onListen func(addr string)
+}
+
+func newServeCmd() *cobra.Command {
+	var f serveFlags
+	cmd := &cobra.Command{
+		Use:   "serve [--addr :8080] [--db sqlite:augur.db|postgres://...] [--workers N] [--token T]... [--examples]",
+		Short: "Run the validation service: the HTTP API, the dashboard and in-process workers",
+		Long: `Serve runs Augur's validation service (see docs/service.md): the HTTP API
+under /v1, health and readiness probes, Prometheus metrics on /metrics, the
+OpenAPI document on /openapi.json, and workers that validate the queued
+submissions with the real verifier.
+
+The default database is one SQLite file (augur.db in the working directory),
+so that serve needs nothing else; with --db postgres://... any number of
+"augur worker" processes on other machines share the queue.
+
+With --examples (the default when --db is the default), every pair of
+examples/ (each directory's specification with each of its kernels) is
+submitted at start, so that the dashboard shows verdicts at once.
+
+SIGINT or SIGTERM stops it gracefully: the server finishes its requests,
+then the workers finish their validations within --grace and requeue the
+others.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !cmd.Flags().Changed("examples") {
+				f.examples = f.db == defaultDB
+			}
+			ctx, stop := signal.NotifyContext(cmdContext(cmd), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return runServe(ctx, cmd.ErrOrStderr(), f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.addr, "addr", ":8080", "address to listen on")
+	fl.StringVar(&f.db, "db", defaultDB, "the database: sqlite:PATH or postgres://...")
+	fl.IntVar(&f.workers, "workers", 2, "validations run at once by the in-process workers (0: none; run augur worker elsewhere)")
+	fl.StringArrayVar(&f.tokens, "token", nil, "a bearer token accepted on writing endpoints (repeatable; none: open); also $AUGUR_TOKENS, comma-separated")
+	fl.BoolVar(&f.readToken, "read-token", false, "require a token on reading endpoints too")
+	fl.BoolVar(&f.examples, "examples", false, "submit the pairs of examples/ at start (default: true with the default --db)")
+	fl.Int64Var(&f.maxBody, "max-body", 4<<20, "request body limit in bytes")
+	fl.IntVar(&f.rate, "rate", 0, "writing requests per minute and token (0: no limit)")
+	fl.DurationVar(&f.budget, "budget", 10*time.Minute, "time budget of one validation (beyond: unknown)")
+	fl.DurationVar(&f.grace, "grace", 30*time.Second, "time running validations get to finish at shutdown before they are requeued")
+	fl.StringVar(&f.logFormat, "log-format", "text", "log format: text or json")
+	cmd.SetFlagErrorFunc(usageExit)
+	return cmd
+}
+
+// cmdContext is the command's context, or the background one.
+func cmdContext(cmd *cobra.Command) context.Context {
+	if ctx := cmd.Context(); ctx != nil {
+		return ctx
+	}
+	return context.Background()
+}
+
+// usageExit makes a flag error exit with 3, as augur validate's usage
+// errors do.
+func usageExit(_ *cobra.Command, err error) error { return &exitError{code: exitMalformed, err: err} }
+
+// newLogger returns the service's logger on w.
+func newLogger(w io.Writer, format string) (zerolog.Logger, error) {
+	switch format {
+	case "json":
+		return zerolog.New(w).With().Timestamp().Logger(), nil
+	case "text":
+		return zerolog.New(zerolog.ConsoleWriter{Out: w, TimeFormat: time.TimeOnly, NoColor: true}).With().Timestamp().Logger(), nil
+	}
+	return zerolog.Logger{}, &exitError{code: exitMalformed, err: fmt.Errorf("--log-format %q: want text or json", format)}
+}
+
+func newRegistry() *prometheus.Registry {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return reg
+}
+
+func runServe(ctx context.Context, errw io.Writer, f serveFlags) error {
+	log, err := newLogger(errw, f.logFormat)
+	if err != nil {
+		return err
+	}
+	if env := os.Getenv("AUGUR_TOKENS"); env != "" {
+		f.tokens = append(f.tokens, splitList(env)...)
+	}
+	st, err := openStore(ctx, f.db)
+	if err != nil {
+		return &exitError{code: exitMalformed, err: fmt.Errorf("opening the database %s: %w", f.db, err)}
+	}
+	defer st.Close()
+	reg := newRegistry()
+	cfg := api.Config{
+		Store: st, Tokens: f.tokens, ReadToken: f.readToken, MaxBody: f.maxBody, RatePerMinute: f.rate,
+		Key: store.Key, Logger: &log, Registry: reg,
+	}
+	cfg.Web = web.New(st, web.Options{
+		RequestID: func(r *http.Request) string { return middleware.GetReqID(r.Context()) },
+		ErrorLog: func(r *http.Request, err error) {
+			zerolog.Ctx(r.Context()).Error().Err(err).Str("path", r.URL.Path).Msg("dashboard")
+		},
+	})
+	ln, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		return &exitError{code: exitMalformed, err: err}
+	}
+	srv := &http.Server{Handler: api.New(cfg), ReadHeaderTimeout: 10 * time.Second}
+	log.Info().Str("addr", ln.Addr().String()).Str("db", redactDSN(f.db)).Int("workers", f.workers).
+		Bool("tokens", len(f.tokens) > 0).Msg("augur serve: listening on http://" + ln.Addr().String())
+	if f.onListen != nil {
+		f.onListen(ln.Addr().String())
+	}
+
+	// Workers run until the server has shut down.
+	workCtx, stopWork := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopWork()
+	workDone := make(chan error, 1)
+	if f.workers > 0 {
+		run := api.Runner(api.RunnerOptions{Budget: f.budget, Metrics: api.NewRunnerMetrics(reg)})
+		go func() { workDone <- st.Work(workCtx, f.workers, f.grace, run) }()
+	} else {
+		workDone <- nil
+	}
+	if f.examples {
+		go func() {
+			n, err := submitExamples(ctx, st, "examples")
+			if err != nil {
+				log.Warn().Err(err).Msg("submitting the examples")
+			} else if n > 0 {
+				log.Info().Int("pairs", n).Msg("submitted the examples")
+			}
+		}()
+	}
+
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(ln) }()
+	select {
+	case err = <-serveErr:
+	case <-ctx.Done():
+		log.Info().Msg("shutting down: finishing requests")
+		sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		err = srv.Shutdown(sctx)
+		cancel()
+		if errors.Is(err, context.DeadlineExceeded) {
+			srv.Close() // event streams and long waits end here
+			err = nil
+		}
+	}
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	log.Info().Dur("grace", f.grace).Msg("stopping the workers")
+	stopWork()
+	if werr := <-workDone; werr != nil && err == nil {
+		err = werr
+	}
+	if err != nil {
+		return &exitError{code: exitMalformed, err: err}
+	}
+	log.Info().Msg("stopped")
+	return nil
+}
+
+// submitExamples submits every pair of dir: in each directory, its
+// specification (*.sare) with each of its kernels (*.sched). A missing dir
+// is no error; malformed pairs are skipped. It returns the pairs
+// submitted.
+func submitExamples(ctx context.Context, st store.Store, dir string) (int, error) {
+	if _, err := os.Stat(dir); err != nil {
+		return 0, nil
+	}
+	specs, err := filepath.Glob(filepath.Join(dir, "*", "*.sare"))
+	if err != nil {
+		return 0, err
+	}
+	sort.Strings(specs)
+	n := 0
+	for _, spec := range specs {
+		progs, _ := filepath.Glob(filepath.Join(filepath.Dir(spec), "*.sched"))
+		sort.Strings(progs)
+		specText, err := os.ReadFile(spec)
+		if err != nil {
+			return n, err
+		}
+		for _, prog := range progs {
+			progText, err := os.ReadFile(prog)
+			if err != nil {
+				return n, err
+			}
+			sub := api.Submission{
+				Spec: string(specText), SpecName: filepath.ToSlash(spec),
+				Program: string(progText), ProgramName: filepath.ToSlash(prog),
+				Meta: store.Meta{Labels: map[string]string{"source": "examples"}},
+			}
+			if usage, errs := sub.Check(); usage != nil || len(errs) > 0 {
+				continue
+			}
+			if _, err := st.Submit(ctx, sub.Validation(store.Key)); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
+	return n, nil
+}
+
+// redactDSN hides a DSN's password.
+func redactDSN(dsn string) string {
+	if u, err := urlParse(dsn); err == nil && u.User != nil {
+		if _, has := u.User.Password(); has {
+			return u.Redacted()
+		}
+	}
+	return dsn
+}

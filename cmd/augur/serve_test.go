@@ -1,0 +1,212 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/augur-verify/augur/api/apitest"
+	"github.com/augur-verify/augur/store"
+)
+
+// syncBuffer is a buffer written by the server's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// withStore makes openStore return st.
+func withStore(t *testing.T, st store.Store) {
+	old := openStore
+	openStore = func(context.Context, string) (store.Store, error) { return st, nil }
+	t.Cleanup(func() { openStore = old })
+}
+
+func TestServeExamplesAndShutdown(t *testing.T) {
+	st := apitest.NewStore()
+	withStore(t, st)
+	// The examples are found relative to the working directory.
+	wd, _ := os.Getwd()
+	if err := os.Chdir("../.."); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chdir(wd) })
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addr := make(chan string, 1)
+	var logs syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- runServe(ctx, &logs, serveFlags{addr: "127.0.0.1:0", db: defaultDB, workers: 2, examples: true,
+			maxBody: 4 << 20, budget: time.Minute, grace: time.Second, logFormat: "json", onListen: func(a string) { addr <- a }})
+	}()
+	base := "http://" + <-addr
+	// Every example is submitted and reaches a verdict.
+	var list struct {
+		Validations []struct {
+			Status, Verdict string
+			ProgramName     string `json:"program_name"`
+		}
+	}
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		resp, err := http.Get(base + "/v1/validations?label=source=examples&limit=500")
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		list.Validations = nil
+		if err := json.Unmarshal(data, &list); err != nil {
+			t.Fatalf("%v: %s", err, data)
+		}
+		pending := 0
+		for _, v := range list.Validations {
+			if v.Status != "done" {
+				pending++
+			}
+		}
+		if len(list.Validations) > 0 && pending == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d examples pending", pending, len(list.Validations))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if len(list.Validations) < 8 {
+		t.Errorf("only %d examples", len(list.Validations))
+	}
+	for _, v := range list.Validations {
+		broken := strings.Contains(v.ProgramName, "broken")
+		if (broken && v.Verdict == "valid") || (!broken && v.Verdict != "valid") {
+			t.Errorf("%s: %s", v.ProgramName, v.Verdict)
+		}
+	}
+	resp, err := http.Get(base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(data), `augur_validations_total{verdict="invalid"}`) {
+		t.Errorf("metrics lack the workers' verdicts")
+	}
+	resp, err = http.Get(base + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+		t.Errorf("dashboard at /: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+	for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		if strings.Contains(line, `"message":"request"`) && !strings.Contains(line, `"request_id"`) {
+			t.Errorf("request log without id: %s", line)
+		}
+	}
+	if !strings.Contains(logs.String(), "stopped") {
+		t.Errorf("logs:\n%s", logs.String())
+	}
+}
+
+func TestWorkerRunsTheQueue(t *testing.T) {
+	st := apitest.NewStore()
+	withStore(t, st)
+	spec, _ := os.ReadFile("../../examples/blur/blur.sare")
+	prog, _ := os.ReadFile("../../examples/blur/broken_wrong_row.sched")
+	v, _ := st.Submit(context.Background(), &store.Validation{SpecName: "blur.sare", Spec: string(spec), ProgramName: "broken_wrong_row.sched", Program: string(prog)})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	var logs syncBuffer
+	go func() {
+		done <- runWorker(ctx, &logs, workerFlags{db: "sqlite:x.db", concurrency: 1, budget: time.Minute, grace: time.Second, logFormat: "text"})
+	}()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		got, _ := st.Get(context.Background(), v.ID)
+		if got.Status == store.Done {
+			if got.Verdict != "invalid" || !strings.Contains(string(got.Report), `"smt"`) {
+				t.Errorf("verdict %s; report keeps SMT: %v", got.Verdict, strings.Contains(string(got.Report), `"smt"`))
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no verdict")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Error(err)
+	}
+	if code, _, _ := augur("worker", "--concurrency", "0"); code != 3 {
+		t.Errorf("--concurrency 0: exit %d", code)
+	}
+}
+
+// TestServeSQLite runs the service on the real embedded store and
+// validates through augur submit.
+func TestServeSQLite(t *testing.T) {
+	db := "sqlite:" + t.TempDir() + "/augur.db"
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addr := make(chan string, 1)
+	done := make(chan error, 1)
+	var logs syncBuffer
+	go func() {
+		done <- runServe(ctx, &logs, serveFlags{addr: "127.0.0.1:0", db: db, workers: 1, tokens: []string{"t"},
+			maxBody: 4 << 20, budget: time.Minute, grace: time.Second, logFormat: "text", onListen: func(a string) { addr <- a }})
+	}()
+	var base string
+	select {
+	case a := <-addr:
+		base = "http://" + a
+	case err := <-done:
+		t.Fatalf("serve: %v\n%s", err, logs.String())
+	}
+	code, out, errOut := augur("submit", "--server", base, "--token", "t", "--wait", "2m",
+		"../../examples/blur/blur.sare", "../../examples/blur/broken_wrong_row.sched")
+	if code != 1 || !strings.HasPrefix(out, "INVALID") {
+		t.Errorf("submit: exit %d\n%s%s", code, out, errOut)
+	}
+	// The identical submission is answered from the stored verdict.
+	start := time.Now()
+	code, _, _ = augur("submit", "--server", base, "--token", "t", "../../examples/blur/blur.sare", "../../examples/blur/broken_wrong_row.sched")
+	if code != 1 || time.Since(start) > 5*time.Second {
+		t.Errorf("cached: exit %d after %s", code, time.Since(start))
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("serve: %v", err)
+	}
+}

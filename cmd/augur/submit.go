@@ -1,0 +1,589 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/augur-verify/augur/api"
+	"github.com/augur-verify/augur/store"
+	"github.com/augur-verify/augur/validate"
+)
+
+type submitFlags struct {
+	server     string
+	token      string
+	meta       []string
+	labels     []string
+	wait       time.Duration
+	junit      string
+	sarif      string
+	valueModel string
+	timeout    time.Duration
+	// poll is the polling interval when the event stream fails (tests).
+	poll time.Duration
+}
+
+func newSubmitCmd() *cobra.Command {
+	f := submitFlags{poll: time.Second}
+	cmd := &cobra.Command{
+		Use:   "submit --server URL SPEC PROG [--meta k=v]... [--label k=v]... [--token T] [--wait 5m] [--junit FILE] [--sarif FILE]",
+		Short: "Validate a kernel on an Augur server, for CI: the report, JUnit and SARIF, and augur validate's exit codes",
+		Long: `Submit posts a specification and a kernel to an Augur server (augur serve),
+waits for the verdict (--wait, following the server's event stream), prints
+the report augur validate would print, and exits with augur validate's
+codes: 0 valid, 1 invalid, 2 unknown (or no verdict within --wait), 3 error
+(malformed input, usage, a server that cannot be reached or refuses).
+
+--meta sets the submission's repository, branch, commit, pipeline or job;
+without it they are taken from GitHub Actions' or GitLab CI's environment.
+--junit writes JUnit XML (one test case per condition, failures for failed
+ones); --sarif writes SARIF 2.1.0 with results at the failing statements.
+The server and token default to $AUGUR_SERVER and $AUGUR_TOKEN.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 2 {
+				return &exitError{code: exitMalformed, err: fmt.Errorf("submit takes a specification and a kernel, got %d argument(s)", len(args))}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runSubmit(cmdContext(cmd), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], args[1], f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.server, "server", envOr("AUGUR_SERVER", "http://localhost:8080"), "the server's URL")
+	fl.StringVar(&f.token, "token", os.Getenv("AUGUR_TOKEN"), "bearer token")
+	fl.StringArrayVar(&f.meta, "meta", nil, "metadata key=value: repository, branch, commit, pipeline, job (repeatable)")
+	fl.StringArrayVar(&f.labels, "label", nil, "free label key=value (repeatable)")
+	fl.DurationVar(&f.wait, "wait", 5*time.Minute, "how long to wait for the verdict (0: submit and exit)")
+	fl.StringVar(&f.junit, "junit", "", "write a JUnit XML report to this file")
+	fl.StringVar(&f.sarif, "sarif", "", "write a SARIF 2.1.0 report to this file")
+	fl.StringVar(&f.valueModel, "value-model", "", "value model for floats: real or ieee (default: the server's, real)")
+	fl.DurationVar(&f.timeout, "timeout", 0, "time limit of each solver query (0: the server's default)")
+	cmd.SetFlagErrorFunc(usageExit)
+	return cmd
+}
+
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+// ciMeta fills the metadata CI's environment gives.
+func ciMeta(m *store.Meta) {
+	first := func(names ...string) string {
+		for _, n := range names {
+			if v := os.Getenv(n); v != "" {
+				return v
+			}
+		}
+		return ""
+	}
+	if m.Repository == "" {
+		m.Repository = first("GITHUB_REPOSITORY", "CI_PROJECT_PATH")
+	}
+	if m.Branch == "" {
+		m.Branch = first("GITHUB_HEAD_REF", "GITHUB_REF_NAME", "CI_COMMIT_REF_NAME")
+	}
+	if m.Commit == "" {
+		m.Commit = first("GITHUB_SHA", "CI_COMMIT_SHA")
+	}
+	if m.Pipeline == "" {
+		m.Pipeline = first("GITHUB_RUN_ID", "CI_PIPELINE_ID")
+	}
+	if m.Job == "" {
+		m.Job = first("GITHUB_JOB", "CI_JOB_NAME")
+	}
+}
+
+// client talks to an Augur server.
+type client struct {
+	base  *url.URL
+	token string
+	http  *http.Client
+}
+
+func (c *client) request(ctx context.Context, method, path string, body io.Reader, ctype string) (*http.Response, error) {
+	u, err := c.base.Parse(path)
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), body)
+	if err != nil {
+		return nil, err
+	}
+	if ctype != "" {
+		req.Header.Set("Content-Type", ctype)
+	}
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", "augur-submit/"+version)
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	return c.http.Do(req)
+}
+
+// decodeAnswer decodes a 2xx answer into v, or returns the problem.
+func decodeAnswer(resp *http.Response, v any) (*api.Problem, error) {
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode/100 != 2 {
+		var p api.Problem
+		if json.Unmarshal(data, &p) != nil || p.Status == 0 {
+			p = api.Problem{Status: resp.StatusCode, Title: resp.Status, Detail: strings.TrimSpace(string(data))}
+		}
+		return &p, nil
+	}
+	return nil, json.Unmarshal(data, v)
+}
+
+func fail(err error) error { return &exitError{code: exitMalformed, err: err} }
+
+func runSubmit(ctx context.Context, out, errw io.Writer, specPath, progPath string, f submitFlags) error {
+	base, err := url.Parse(f.server)
+	if err != nil || (base.Scheme != "http" && base.Scheme != "https") {
+		return fail(fmt.Errorf("--server %q is not an http(s) URL", f.server))
+	}
+	if !strings.HasSuffix(base.Path, "/") {
+		base.Path += "/"
+	}
+	sub := api.Submission{SpecName: filepath.ToSlash(specPath), ProgramName: filepath.ToSlash(progPath)}
+	for _, p := range []struct {
+		path string
+		dst  *string
+	}{{specPath, &sub.Spec}, {progPath, &sub.Program}} {
+		data, err := os.ReadFile(p.path)
+		if err != nil {
+			return fail(err)
+		}
+		*p.dst = string(data)
+	}
+	sub.Options = store.Options{ValueModel: f.valueModel, TimeoutSeconds: int(f.timeout / time.Second)}
+	for _, kv := range f.meta {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return fail(fmt.Errorf("--meta %q: want key=value", kv))
+		}
+		switch k {
+		case "repository":
+			sub.Meta.Repository = v
+		case "branch":
+			sub.Meta.Branch = v
+		case "commit":
+			sub.Meta.Commit = v
+		case "pipeline":
+			sub.Meta.Pipeline = v
+		case "job":
+			sub.Meta.Job = v
+		default:
+			return fail(fmt.Errorf("--meta %q: the keys are repository, branch, commit, pipeline and job; use --label for others", kv))
+		}
+	}
+	ciMeta(&sub.Meta)
+	for _, kv := range f.labels {
+		k, v, _ := strings.Cut(kv, "=")
+		if k == "" {
+			return fail(fmt.Errorf("--label %q: want key=value", kv))
+		}
+		if sub.Meta.Labels == nil {
+			sub.Meta.Labels = map[string]string{}
+		}
+		sub.Meta.Labels[k] = v
+	}
+	c := &client{base: base, token: f.token, http: &http.Client{}}
+	deadline := time.Now().Add(f.wait)
+
+	body, _ := json.Marshal(sub)
+	path := "v1/validations"
+	if f.wait > 0 {
+		path += "?wait=" + min(f.wait, 60*time.Second).String()
+	}
+	resp, err := c.request(ctx, "POST", path, bytes.NewReader(body), "application/json")
+	if err != nil {
+		return fail(fmt.Errorf("cannot reach the server: %w", err))
+	}
+	var d api.Detail
+	p, err := decodeAnswer(resp, &d)
+	switch {
+	case err != nil:
+		return fail(fmt.Errorf("reading the server's answer: %w", err))
+	case p != nil && p.Status == http.StatusUnprocessableEntity:
+		// Malformed input: reported like augur validate's ERROR.
+		rep := &validate.Report{Verdict: validate.Error, Reason: p.Detail, Spec: sub.SpecName, Program: sub.ProgramName, Errors: p.Errors}
+		return finish(out, errw, rep, "", f)
+	case p != nil:
+		return fail(fmt.Errorf("the server refused the submission: %d %s: %s", p.Status, p.Title, p.Detail))
+	}
+	link := c.base.ResolveReference(&url.URL{Path: strings.TrimPrefix(d.URL, "/")}).String()
+	if f.wait <= 0 {
+		fmt.Fprintf(out, "submitted: %s (%s)\n", link, d.Status)
+		return nil
+	}
+	for d.Status == store.Queued || d.Status == store.Running {
+		if !time.Now().Before(deadline) {
+			fmt.Fprintf(out, "UNKNOWN: no verdict within %s: the validation is %s\n\nfollow it at %s\n", f.wait, d.Status, link)
+			return silentExit(2)
+		}
+		// Follow the event stream to the end; poll when it fails.
+		if err := c.follow(ctx, d.URL+"/events", deadline); err != nil {
+			select {
+			case <-ctx.Done():
+				return fail(ctx.Err())
+			case <-time.After(min(f.poll, time.Until(deadline))):
+			}
+		}
+		resp, err := c.request(ctx, "GET", strings.TrimPrefix(d.URL, "/"), nil, "")
+		if err != nil {
+			return fail(fmt.Errorf("cannot reach the server: %w", err))
+		}
+		var nd api.Detail
+		p, err := decodeAnswer(resp, &nd)
+		if err != nil || p != nil {
+			if err == nil {
+				err = fmt.Errorf("%d %s: %s", p.Status, p.Title, p.Detail)
+			}
+			return fail(fmt.Errorf("reading validation %s: %w", d.ID, err))
+		}
+		d = nd
+	}
+	switch d.Status {
+	case store.Cancelled:
+		fmt.Fprintf(out, "CANCELLED: the validation was cancelled before its verdict\n\n%s\n", link)
+		return silentExit(exitMalformed)
+	case store.Failed:
+		fmt.Fprintf(out, "FAILED: the server could not validate: %s\n\n%s\n", d.Error, link)
+		return silentExit(exitMalformed)
+	}
+	return finish(out, errw, reportOf(&d), link, f)
+}
+
+// follow reads the event stream at path until its "done" event or the
+// deadline; an error means the stream failed before either.
+func (c *client) follow(ctx context.Context, path string, deadline time.Time) error {
+	ctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	resp, err := c.request(ctx, "GET", strings.TrimPrefix(path, "/"), nil, "")
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("events: %s", resp.Status)
+	}
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		if sc.Text() == "event: done" {
+			return nil
+		}
+	}
+	if ctx.Err() == context.DeadlineExceeded {
+		return nil
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	return errors.New("events: the stream ended without done")
+}
+
+// reportOf rebuilds the report augur validate prints from a validation's
+// detail.
+func reportOf(d *api.Detail) *validate.Report {
+	rep := &validate.Report{
+		Verdict: validate.Verdict(d.Verdict), Reason: d.Reason, Spec: d.SpecName, Program: d.ProgramName,
+		Kernel: d.Kernel, ValueModel: d.ValueModel, Assumptions: d.Assumptions,
+		Counterexample: d.Counterexample, Errors: d.Errors, Timings: d.Timings,
+	}
+	for _, c := range d.Conditions {
+		rep.Conditions = append(rep.Conditions, c.ConditionResult)
+	}
+	return rep
+}
+
+// finish prints the report, writes the JUnit and SARIF files and exits
+// with the verdict's code.
+func finish(out, errw io.Writer, rep *validate.Report, link string, f submitFlags) error {
+	if err := rep.WriteText(out, false); err != nil {
+		return err
+	}
+	if link != "" {
+		fmt.Fprintf(out, "\ndetails: %s\n", link)
+	}
+	if f.junit != "" {
+		if err := writeFileWith(f.junit, func(w io.Writer) error { return writeJUnit(w, rep, link) }); err != nil {
+			return fail(err)
+		}
+	}
+	if f.sarif != "" {
+		if err := writeFileWith(f.sarif, func(w io.Writer) error { return writeSARIF(w, rep, link) }); err != nil {
+			return fail(err)
+		}
+	}
+	if code := rep.ExitCode(); code != 0 {
+		return silentExit(code)
+	}
+	return nil
+}
+
+func writeFileWith(path string, write func(io.Writer) error) error {
+	var b bytes.Buffer
+	if err := write(&b); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
+}
+
+// JUnit XML.
+
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Skipped  int          `xml:"skipped,attr"`
+	Time     float64      `xml:"time,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name       string          `xml:"name,attr"`
+	Tests      int             `xml:"tests,attr"`
+	Failures   int             `xml:"failures,attr"`
+	Errors     int             `xml:"errors,attr"`
+	Skipped    int             `xml:"skipped,attr"`
+	Time       float64         `xml:"time,attr"`
+	Properties []junitProperty `xml:"properties>property"`
+	Cases      []junitCase     `xml:"testcase"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	File      string        `xml:"file,attr,omitempty"`
+	Line      int           `xml:"line,attr,omitempty"`
+	Time      float64       `xml:"time,attr"`
+	Failure   *junitMessage `xml:"failure"`
+	Skipped   *junitMessage `xml:"skipped"`
+}
+
+type junitMessage struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr,omitempty"`
+	Text    string `xml:",chardata"`
+}
+
+func writeJUnit(w io.Writer, rep *validate.Report, link string) error {
+	suite := junitSuite{Name: rep.Program + " against " + rep.Spec,
+		Properties: []junitProperty{{"verdict", string(rep.Verdict)}, {"reason", rep.Reason}, {"value_model", rep.ValueModel}}}
+	if link != "" {
+		suite.Properties = append(suite.Properties, junitProperty{"url", link})
+	}
+	class := "augur." + strings.TrimSuffix(filepath.Base(rep.Program), filepath.Ext(rep.Program))
+	for _, c := range rep.Conditions {
+		tc := junitCase{Name: fmt.Sprintf("C%d %s at %s:%d:%d", c.ID, c.Kind, c.File, c.Line, c.Col), Classname: class,
+			File: c.File, Line: c.Line, Time: c.Seconds}
+		switch c.Status {
+		case "failed":
+			tc.Failure = &junitMessage{Message: orText(c.Reason, c.Kind), Type: c.Kind, Text: conditionText(rep, c)}
+			suite.Failures++
+		case "undecided":
+			tc.Skipped = &junitMessage{Message: "undecided: " + c.Reason}
+			suite.Skipped++
+		}
+		suite.Time += c.Seconds
+		suite.Cases = append(suite.Cases, tc)
+	}
+	for _, e := range rep.Errors {
+		suite.Cases = append(suite.Cases, junitCase{Name: fmt.Sprintf("malformed input at %s:%d:%d", e.File, e.Line, e.Col), Classname: class,
+			File: e.File, Line: e.Line, Failure: &junitMessage{Message: e.Message, Type: "malformed input", Text: e.Text}})
+		suite.Failures++
+	}
+	if len(suite.Cases) == 0 || (rep.Verdict != validate.Valid && suite.Failures == 0 && suite.Skipped == 0) {
+		tc := junitCase{Name: "verdict", Classname: class}
+		if rep.Verdict != validate.Valid {
+			var b strings.Builder
+			rep.WriteText(&b, false)
+			tc.Failure = &junitMessage{Message: strings.ToUpper(string(rep.Verdict)) + ": " + rep.Reason, Type: string(rep.Verdict), Text: b.String()}
+			suite.Failures++
+		}
+		suite.Cases = append(suite.Cases, tc)
+	}
+	suite.Tests = len(suite.Cases)
+	all := junitSuites{Name: "augur", Tests: suite.Tests, Failures: suite.Failures, Skipped: suite.Skipped, Time: suite.Time, Suites: []junitSuite{suite}}
+	io.WriteString(w, xml.Header)
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(all); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+func orText(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// conditionText describes a failed condition, with the counterexample
+// when it is the one that failed with it.
+func conditionText(rep *validate.Report, c validate.ConditionResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s:%d:%d: %s\n%s", c.File, c.Line, c.Col, c.Text, c.Kind)
+	if c.Reason != "" {
+		fmt.Fprintf(&b, ": %s", c.Reason)
+	}
+	b.WriteString("\n")
+	if cx := rep.Counterexample; cx != nil && cx.Condition == c.ID {
+		var r strings.Builder
+		(&validate.Report{Verdict: validate.Invalid, Reason: rep.Reason, Counterexample: cx}).WriteText(&r, false)
+		b.WriteString(r.String())
+	}
+	return b.String()
+}
+
+// SARIF 2.1.0.
+
+type sarifLog struct {
+	Version string     `json:"version"`
+	Schema  string     `json:"$schema"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool    sarifTool     `json:"tool"`
+	Results []sarifResult `json:"results"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	Version        string      `json:"version"`
+	InformationURI string      `json:"informationUri"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifRule struct {
+	ID               string       `json:"id"`
+	ShortDescription sarifMessage `json:"shortDescription"`
+}
+
+type sarifMessage struct {
+	Text string `json:"text"`
+}
+
+type sarifResult struct {
+	RuleID    string          `json:"ruleId"`
+	Level     string          `json:"level"`
+	Message   sarifMessage    `json:"message"`
+	Locations []sarifLocation `json:"locations,omitempty"`
+}
+
+type sarifLocation struct {
+	PhysicalLocation sarifPhysical `json:"physicalLocation"`
+}
+
+type sarifPhysical struct {
+	ArtifactLocation sarifArtifact `json:"artifactLocation"`
+	Region           *sarifRegion  `json:"region,omitempty"`
+}
+
+type sarifArtifact struct {
+	URI string `json:"uri"`
+}
+
+type sarifRegion struct {
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn,omitempty"`
+}
+
+// ruleID turns a condition kind into a rule id: "annotation mismatch"
+// becomes "annotation-mismatch".
+func ruleID(kind string) string {
+	return strings.Join(strings.Fields(strings.ToLower(kind)), "-")
+}
+
+func location(file string, line, col int) []sarifLocation {
+	if file == "" {
+		return nil
+	}
+	loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: filepath.ToSlash(file)}}}
+	if line > 0 {
+		loc.PhysicalLocation.Region = &sarifRegion{StartLine: line, StartColumn: col}
+	}
+	return []sarifLocation{loc}
+}
+
+func writeSARIF(w io.Writer, rep *validate.Report, link string) error {
+	rules := map[string]string{}
+	var results []sarifResult
+	add := func(r sarifResult, desc string) {
+		if _, ok := rules[r.RuleID]; !ok {
+			rules[r.RuleID] = desc
+		}
+		if link != "" {
+			r.Message.Text += "\n" + link
+		}
+		results = append(results, r)
+	}
+	for _, c := range rep.Conditions {
+		switch c.Status {
+		case "failed":
+			add(sarifResult{RuleID: ruleID(c.Kind), Level: "error", Message: sarifMessage{conditionText(rep, c)},
+				Locations: location(c.File, c.Line, c.Col)}, c.Kind)
+		case "undecided":
+			add(sarifResult{RuleID: ruleID(c.Kind), Level: "warning",
+				Message:   sarifMessage{fmt.Sprintf("%s undecided: %s\n%s", c.Kind, c.Reason, c.Text)},
+				Locations: location(c.File, c.Line, c.Col)}, c.Kind)
+		}
+	}
+	for _, e := range rep.Errors {
+		add(sarifResult{RuleID: "malformed-input", Level: "error", Message: sarifMessage{e.Text}, Locations: location(e.File, e.Line, e.Col)}, "malformed input")
+	}
+	if len(results) == 0 && rep.Verdict != validate.Valid {
+		add(sarifResult{RuleID: "verdict-" + string(rep.Verdict), Level: "warning",
+			Message: sarifMessage{strings.ToUpper(string(rep.Verdict)) + ": " + rep.Reason}, Locations: location(rep.Program, 0, 0)}, "verdict "+string(rep.Verdict))
+	}
+	driver := sarifDriver{Name: "augur", Version: version, InformationURI: "https://github.com/augur-verify/augur", Rules: []sarifRule{}}
+	for _, r := range results {
+		if d, ok := rules[r.RuleID]; ok {
+			driver.Rules = append(driver.Rules, sarifRule{ID: r.RuleID, ShortDescription: sarifMessage{d}})
+			delete(rules, r.RuleID)
+		}
+	}
+	if results == nil {
+		results = []sarifResult{}
+	}
+	log := sarifLog{Version: "2.1.0", Schema: "https://json.schemastore.org/sarif-2.1.0.json",
+		Runs: []sarifRun{{Tool: sarifTool{Driver: driver}, Results: results}}}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(log)
+}

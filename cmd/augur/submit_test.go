@@ -1,0 +1,231 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/augur-verify/augur/api"
+	"github.com/augur-verify/augur/api/apitest"
+	"github.com/augur-verify/augur/store"
+)
+
+// testServer runs the API over an in-memory store with workers running
+// the real verifier (or none).
+func testServer(t *testing.T, cfg api.Config, workers bool) (*httptest.Server, *apitest.Store) {
+	t.Helper()
+	st := apitest.NewStore()
+	cfg.Store = st
+	cfg.Poll = 20 * time.Millisecond
+	srv := httptest.NewServer(api.New(cfg))
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	if workers {
+		wg.Add(1)
+		go func() { defer wg.Done(); _ = st.Work(ctx, 2, time.Second, api.Runner(api.RunnerOptions{})) }()
+	}
+	t.Cleanup(func() { srv.Close(); cancel(); wg.Wait() })
+	return srv, st
+}
+
+func TestSubmitVerdicts(t *testing.T) {
+	srv, st := testServer(t, api.Config{Tokens: []string{"tok"}}, true)
+	dir := t.TempDir()
+	junit, sarif := filepath.Join(dir, "report.xml"), filepath.Join(dir, "report.sarif")
+	t.Setenv("GITHUB_SHA", "0123abc")
+
+	code, out, errOut := augur("submit", "--server", srv.URL, "--token", "tok", "--meta", "repository=acme/k", "--label", "arch=x86",
+		"--junit", junit, "--sarif", sarif, "../../examples/blur/blur.sare", "../../examples/blur/blur.sched")
+	if code != 0 || !strings.HasPrefix(out, "VALID: ../../examples/blur/blur.sched") || !strings.Contains(out, "details: "+srv.URL+"/v1/validations/") {
+		t.Fatalf("valid: exit %d\n%s%s", code, out, errOut)
+	}
+	vs, _, _ := st.List(context.Background(), store.Filter{Repository: "acme/k", Label: "arch=x86", Commit: "0123abc"})
+	if len(vs) != 1 {
+		t.Errorf("metadata not stored: %d found", len(vs))
+	}
+	js := checkJUnit(t, junit)
+	if js.Failures != 0 || js.Tests == 0 {
+		t.Errorf("junit of a valid kernel: %+v", js)
+	}
+
+	code, out, errOut = augur("submit", "--server", srv.URL, "--token", "tok", "--junit", junit, "--sarif", sarif,
+		"../../examples/blur/blur.sare", "../../examples/blur/broken_wrong_row.sched")
+	if code != 1 || !strings.HasPrefix(out, "INVALID: annotation mismatch") || !strings.Contains(out, "broken_wrong_row.sched:17:9") {
+		t.Fatalf("invalid: exit %d\n%s%s", code, out, errOut)
+	}
+	if js := checkJUnit(t, junit); js.Failures == 0 {
+		t.Errorf("junit of an invalid kernel has no failure: %+v", js)
+	}
+	res := checkSARIF(t, sarif)
+	found := false
+	for _, r := range res {
+		if r.Level == "error" && len(r.Locations) == 1 {
+			l := r.Locations[0].PhysicalLocation
+			if l.ArtifactLocation.URI == "../../examples/blur/broken_wrong_row.sched" && l.Region.StartLine == 17 && l.Region.StartColumn == 9 {
+				found = true
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no SARIF result at broken_wrong_row.sched:17:9: %+v", res)
+	}
+
+	// Malformed input: 3, with positions, in SARIF too.
+	bad := filepath.Join(dir, "bad.sched")
+	os.WriteFile(bad, []byte("kernel k(N) {\n  for i < N {\n    a[i] := \n  }\n}\n"), 0o644)
+	code, out, _ = augur("submit", "--server", srv.URL, "--token", "tok", "--sarif", sarif, "--junit", junit, "../../examples/blur/blur.sare", bad)
+	if code != 3 || !strings.HasPrefix(out, "ERROR:") || !strings.Contains(out, "bad.sched:") {
+		t.Errorf("malformed: exit %d\n%s", code, out)
+	}
+	if res := checkSARIF(t, sarif); len(res) == 0 || res[0].RuleID != "malformed-input" || res[0].Locations[0].PhysicalLocation.Region.StartLine == 0 {
+		t.Errorf("malformed SARIF: %+v", res)
+	}
+	checkJUnit(t, junit)
+
+	// Refusals and usage: 3.
+	for name, args := range map[string][]string{
+		"wrong token": {"--token", "nope"},
+		"no token":    {"--token", ""},
+		"bad meta":    {"--token", "tok", "--meta", "colour=red"},
+		"bad server":  {"--token", "tok", "--server", "ftp://x"},
+		"bad flag":    {"--token", "tok", "--frobnicate"},
+	} {
+		args = append([]string{"submit", "--server", srv.URL}, args...)
+		args = append(args, "../../examples/blur/blur.sare", "../../examples/blur/blur.sched")
+		if code, out, errOut := augur(args...); code != 3 {
+			t.Errorf("%s: exit %d\n%s%s", name, code, out, errOut)
+		}
+	}
+	if code, _, _ := augur("submit", "--server", srv.URL, "../../examples/blur/blur.sare"); code != 3 {
+		t.Errorf("one argument: exit %d", code)
+	}
+}
+
+func TestSubmitUnreachableAndTimeout(t *testing.T) {
+	ln := httptest.NewServer(http.NotFoundHandler())
+	url := ln.URL
+	ln.Close()
+	if code, _, errOut := augur("submit", "--server", url, "../../examples/blur/blur.sare", "../../examples/blur/blur.sched"); code != 3 || !strings.Contains(errOut, "cannot reach") {
+		t.Errorf("unreachable: exit %d %s", code, errOut)
+	}
+	// No workers: no verdict within --wait is exit 2.
+	srv, st := testServer(t, api.Config{}, false)
+	code, out, _ := augur("submit", "--server", srv.URL, "--wait", "300ms", "../../examples/blur/blur.sare", "../../examples/blur/blur.sched")
+	if code != 2 || !strings.Contains(out, "no verdict within 300ms") {
+		t.Errorf("timeout: exit %d\n%s", code, out)
+	}
+	// --wait 0 only submits.
+	code, out, _ = augur("submit", "--server", srv.URL, "--wait", "0", "../../examples/blur/blur.sare", "../../examples/blur/blur.sched")
+	if code != 0 || !strings.HasPrefix(out, "submitted: ") {
+		t.Errorf("no wait: exit %d\n%s", code, out)
+	}
+	// A cancelled validation is exit 3.
+	go func() {
+		for i := 0; i < 200; i++ {
+			time.Sleep(20 * time.Millisecond)
+			vs, _, _ := st.List(context.Background(), store.Filter{Status: store.Queued})
+			for _, v := range vs {
+				st.Cancel(context.Background(), v.ID)
+			}
+		}
+	}()
+	code, out, _ = augur("submit", "--server", srv.URL, "--wait", "1m", "--value-model", "ieee", "../../examples/blur/blur.sare", "../../examples/blur/blur.sched")
+	if code != 3 || !strings.HasPrefix(out, "CANCELLED") {
+		t.Errorf("cancelled: exit %d\n%s", code, out)
+	}
+}
+
+type junitCheck struct {
+	Tests    int `xml:"tests,attr"`
+	Failures int `xml:"failures,attr"`
+	Suites   []struct {
+		Cases []struct {
+			Name    string `xml:"name,attr"`
+			Failure *struct {
+				Message string `xml:"message,attr"`
+			} `xml:"failure"`
+		} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+func checkJUnit(t *testing.T, path string) junitCheck {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var j junitCheck
+	if err := xml.Unmarshal(data, &j); err != nil {
+		t.Fatalf("junit: %v\n%s", err, data)
+	}
+	n, f := 0, 0
+	for _, s := range j.Suites {
+		for _, c := range s.Cases {
+			n++
+			if c.Failure != nil {
+				f++
+			}
+		}
+	}
+	if n != j.Tests || f != j.Failures || !bytes.HasPrefix(data, []byte("<?xml")) {
+		t.Errorf("junit counts: %d cases, %d failures, header says %d, %d", n, f, j.Tests, j.Failures)
+	}
+	return j
+}
+
+type sarifCheckResult struct {
+	RuleID    string `json:"ruleId"`
+	Level     string `json:"level"`
+	Message   struct{ Text string }
+	Locations []struct {
+		PhysicalLocation struct {
+			ArtifactLocation struct{ URI string }
+			Region           struct{ StartLine, StartColumn int }
+		}
+	}
+}
+
+func checkSARIF(t *testing.T, path string) []sarifCheckResult {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Version string `json:"version"`
+		Runs    []struct {
+			Tool struct {
+				Driver struct {
+					Name  string
+					Rules []struct{ ID string }
+				}
+			}
+			Results []sarifCheckResult
+		}
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatalf("sarif: %v", err)
+	}
+	if s.Version != "2.1.0" || len(s.Runs) != 1 || s.Runs[0].Tool.Driver.Name != "augur" {
+		t.Fatalf("sarif: %s", data)
+	}
+	rules := map[string]bool{}
+	for _, r := range s.Runs[0].Tool.Driver.Rules {
+		rules[r.ID] = true
+	}
+	for _, r := range s.Runs[0].Results {
+		if !rules[r.RuleID] || r.Message.Text == "" || (r.Level != "error" && r.Level != "warning") {
+			t.Errorf("sarif result %+v (rules %v)", r, rules)
+		}
+	}
+	return s.Runs[0].Results
+}

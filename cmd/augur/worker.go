@@ -1,0 +1,89 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/augur-verify/augur/api"
+)
+
+var urlParse = url.Parse
+
+type workerFlags struct {
+	db          string
+	concurrency int
+	budget      time.Duration
+	grace       time.Duration
+	logFormat   string
+}
+
+func newWorkerCmd() *cobra.Command {
+	var f workerFlags
+	cmd := &cobra.Command{
+		Use:   "worker --db DSN [--concurrency N]",
+		Short: "Run validation workers only, sharing the queue of a database with augur serve",
+		Long: `Worker runs queued validations from the database that "augur serve" (and
+any number of other workers) share, with the real verifier, at most
+--concurrency at a time. A validation whose worker dies is retried by
+another one.
+
+SIGINT or SIGTERM stops it gracefully: no new validations are taken, the
+running ones get --grace to finish, the others are requeued.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, stop := signal.NotifyContext(cmdContext(cmd), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return runWorker(ctx, cmd.ErrOrStderr(), f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.db, "db", defaultDB, "the database: sqlite:PATH or postgres://...")
+	fl.IntVar(&f.concurrency, "concurrency", 2, "validations run at once")
+	fl.DurationVar(&f.budget, "budget", 10*time.Minute, "time budget of one validation (beyond: unknown)")
+	fl.DurationVar(&f.grace, "grace", 30*time.Second, "time running validations get to finish at shutdown before they are requeued")
+	fl.StringVar(&f.logFormat, "log-format", "text", "log format: text or json")
+	cmd.SetFlagErrorFunc(usageExit)
+	return cmd
+}
+
+func runWorker(ctx context.Context, errw io.Writer, f workerFlags) error {
+	log, err := newLogger(errw, f.logFormat)
+	if err != nil {
+		return err
+	}
+	if f.concurrency < 1 {
+		return &exitError{code: exitMalformed, err: fmt.Errorf("--concurrency must be at least 1")}
+	}
+	st, err := openStore(ctx, f.db)
+	if err != nil {
+		return &exitError{code: exitMalformed, err: fmt.Errorf("opening the database %s: %w", redactDSN(f.db), err)}
+	}
+	defer st.Close()
+	log.Info().Str("db", redactDSN(f.db)).Int("concurrency", f.concurrency).Msg("augur worker: running")
+	run := api.Runner(api.RunnerOptions{Budget: f.budget})
+	if err := st.Work(ctx, f.concurrency, f.grace, run); err != nil {
+		return &exitError{code: exitMalformed, err: err}
+	}
+	log.Info().Msg("stopped")
+	return nil
+}
+
+// splitList splits a comma-separated list, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
