@@ -50,3 +50,23 @@ func TestKey(t *testing.T) {
 		}
 	}
 }
+
+func TestParseDSN(t *testing.T) {
+	for _, c := range []struct{ dsn, kind, target string }{
+		{"sqlite:/var/lib/augur.db", "sqlite", "/var/lib/augur.db"},
+		{"sqlite::memory:", "sqlite", ":memory:"},
+		{"data/augur.db", "sqlite", "data/augur.db"},
+		{"postgres://u@h/db", "postgres", "postgres://u@h/db"},
+		{"postgresql://u@h/db", "postgres", "postgresql://u@h/db"},
+	} {
+		kind, target, err := parseDSN(c.dsn)
+		if err != nil || kind != c.kind || target != c.target {
+			t.Errorf("parseDSN(%q) = %q, %q, %v", c.dsn, kind, target, err)
+		}
+	}
+	for _, bad := range []string{"", "sqlite:", "mysql://h/db", "augur.sqlite"} {
+		if _, _, err := parseDSN(bad); err == nil {
+			t.Errorf("parseDSN(%q): no error", bad)
+		}
+	}
+}

@@ -23,6 +23,17 @@ func TestSQLite(t *testing.T) {
 
 func TestPostgres(t *testing.T) { runSuite(t, postgresDSN) }
 
+// TestMemory: an in-memory database works end to end (its one connection
+// keeps it alive).
+func TestMemory(t *testing.T) {
+	s := openT(t, "sqlite::memory:")
+	s.work(2, okRunner("w"))
+	v := s.submit("spec", Meta{})
+	if d := s.waitFor(v.ID, "done", hasStatus(Done)); reportRunner(t, d) != "w" {
+		t.Fatalf("done: %+v", d)
+	}
+}
+
 func runSuite(t *testing.T, dsn func(*testing.T) string) {
 	cases := []struct {
 		name string
