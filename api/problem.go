@@ -56,6 +56,7 @@ func writeProblem(w http.ResponseWriter, r *http.Request, p Problem) {
 	w.WriteHeader(p.Status)
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	_ = enc.Encode(p)
 }
 
@@ -69,5 +70,6 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.WriteHeader(status)
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	_ = enc.Encode(v)
 }
