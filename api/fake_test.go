@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"strconv"
 
 	"context"
 	"encoding/json"
@@ -154,3 +155,7 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	defer s.mu.Unlock()
 	return s.w.Write(p)
 }
+
+func newTestServer(cfg Config) *httptest.Server { return httptest.NewServer(New(cfg)) }
+
+func itoa(n int) string { return strconv.Itoa(n) }

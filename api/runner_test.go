@@ -1,0 +1,85 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/augur-verify/augur/store"
+	"github.com/augur-verify/augur/validate"
+)
+
+func TestRunnerBudgetAndCancel(t *testing.T) {
+	v := &store.Validation{SpecName: "blur.sare", Spec: example(t, "blur/blur.sare"), ProgramName: "blur.sched", Program: example(t, "blur/blur.sched"),
+		Options: store.Options{ValueModel: "ieee", TimeoutSeconds: 5}}
+	// A budget that runs out gives unknown, never a claim.
+	data, verdict, reason, err := Runner(RunnerOptions{Budget: time.Nanosecond})(context.Background(), v, nil)
+	if err != nil || verdict != "unknown" || !strings.Contains(reason, "time budget") {
+		t.Fatalf("budget: %v %s %s", err, verdict, reason)
+	}
+	var rep validate.Report
+	if err := json.Unmarshal(data, &rep); err != nil || rep.Verdict != validate.Unknown || rep.ValueModel != "ieee" {
+		t.Errorf("report %s: %v", data, err)
+	}
+	// The end of the context is an error, for the store to handle.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, _, err := Runner(RunnerOptions{})(ctx, v, nil); err == nil {
+		t.Error("a cancelled context gave a verdict")
+	}
+	// A full run keeps the SMT and reports progress.
+	var phases []string
+	data, verdict, _, err = Runner(RunnerOptions{})(context.Background(), &store.Validation{SpecName: "blur.sare", Spec: v.Spec, ProgramName: "blur.sched", Program: v.Program},
+		func(p store.Progress) { phases = append(phases, p.Phase) })
+	if err != nil || verdict != "valid" || !strings.Contains(string(data), `"smt":`) || len(phases) == 0 || phases[len(phases)-1] != "done" {
+		t.Errorf("run: %v %s phases %v", err, verdict, phases)
+	}
+}
+
+// TestRealStore runs the API over the embedded SQLite store.
+func TestRealStore(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	st, err := store.Open(ctx, "sqlite:"+t.TempDir()+"/augur.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	h := &harness{t: t, srv: newTestServer(Config{Store: st, Poll: 20 * time.Millisecond})}
+	defer h.srv.Close()
+	done := make(chan struct{})
+	go func() { defer close(done); _ = st.Work(ctx, 1, time.Second, Runner(RunnerOptions{})) }()
+	defer func() { cancel(); <-done }()
+
+	resp, body := h.submitJSON("?wait=60s", blurSubmission("broken_wrong_row.sched"))
+	if resp.StatusCode != 200 {
+		t.Fatalf("submit: %d %s", resp.StatusCode, body)
+	}
+	d := decode[Detail](t, body)
+	if d.Verdict != "invalid" || d.Counterexample == nil {
+		t.Fatalf("%+v", d)
+	}
+	resp, body = h.do("GET", d.URL+"/conditions/"+itoa(d.Counterexample.Condition)+".smt2", "", "")
+	if resp.StatusCode != 200 || !strings.Contains(body, "status: failed") {
+		t.Errorf("smt2: %d %s", resp.StatusCode, body)
+	}
+	_, body = h.do("GET", "/v1/validations?verdict=invalid&repository=acme/kernels", "", "")
+	if l := decode[List](t, body); len(l.Validations) != 1 {
+		t.Errorf("list: %s", body)
+	}
+	resp, body = h.submitJSON("", blurSubmission("broken_wrong_row.sched"))
+	if s := decode[Summary](t, body); s.CachedFrom != d.ID || s.Status != store.Done {
+		t.Errorf("identical submission: %d %s", resp.StatusCode, body)
+	}
+	if resp, _ := h.do("POST", d.URL+"/cancel", "", ""); resp.StatusCode != 409 {
+		t.Errorf("cancelling a finished one: %d", resp.StatusCode)
+	}
+	if resp, _ := h.do("GET", "/v1/validations/01M81WA400HBRE2AYE63D26F8D", "", ""); resp.StatusCode != 404 {
+		t.Errorf("unknown id: %d", resp.StatusCode)
+	}
+	if resp, _ := h.do("GET", "/readyz", "", ""); resp.StatusCode != 200 {
+		t.Errorf("readyz: %d", resp.StatusCode)
+	}
+}
