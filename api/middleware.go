@@ -42,7 +42,11 @@ func (s *server) instrument(next http.Handler) http.Handler {
 			}
 			d := time.Since(start)
 			s.metrics.request(r.Method, route, status, d)
-			log.Info().Str("method", r.Method).Str("path", r.URL.Path).Str("route", route).
+			ev := log.Info()
+			if route == "/healthz" || route == "/readyz" || route == "/metrics" {
+				ev = log.Debug() // probes and scrapes
+			}
+			ev.Str("method", r.Method).Str("path", r.URL.Path).Str("route", route).
 				Int("status", status).Int("bytes", ww.BytesWritten()).Dur("duration", d).
 				Str("remote", r.RemoteAddr).Msg("request")
 		}()

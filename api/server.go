@@ -47,7 +47,8 @@ type Config struct {
 	// the request id (default: no logging).
 	Logger *zerolog.Logger
 	// Registry receives the service's metrics and is served on /metrics
-	// (default: a new registry with the Go and process collectors).
+	// (default: a new registry with the Go and process collectors). One
+	// registry serves one handler: New registers its metrics in it.
 	Registry *prometheus.Registry
 	// Web, when set, serves every path the API does not (the dashboard,
 	// mounted at "/").
