@@ -20,7 +20,8 @@ test:
 
 ## fuzz: run every fuzz target for FUZZTIME each.
 FUZZ_TARGETS := syntax:FuzzParseExpr value:FuzzLiteral sare:FuzzParse sched:FuzzParse \
-	presburger:FuzzParse presburger/iscc:FuzzParse presburger/iscc:FuzzRun
+	presburger:FuzzParse presburger/iscc:FuzzParse presburger/iscc:FuzzRun \
+	compiler/alg:FuzzParse
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  pkg=$${t%%:*}; fn=$${t#*:}; \

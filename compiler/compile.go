@@ -117,6 +117,14 @@ func (c *compiler) stageNames() {
 	}
 	for _, f := range c.p.Funcs() {
 		taken[f.Name.Name] = true
+		for _, v := range f.Vars {
+			taken[v.Name] = true
+		}
+	}
+	for _, in := range c.p.Inputs() {
+		for _, v := range in.Vars {
+			taken[v.Name] = true
+		}
 	}
 	fresh := func(base string) string {
 		n := base

@@ -155,6 +155,7 @@ func (c *checker) check() {
 			c.output(d)
 		}
 	}
+	c.reserved()
 	if len(c.p.Outputs()) == 0 && len(c.r.Errs) == 0 {
 		pos := syntax.Pos{Line: 1, Col: 1}
 		c.errorf(pos, "no output: add output F over x in 0 .. N")
@@ -342,5 +343,47 @@ func (c *checker) output(o *Output) {
 		}
 		c.exprs(noVars, nil).Index(d.Lo)
 		c.exprs(noVars, nil).Index(d.Hi)
+	}
+}
+
+// reserved reports variables named like a global (an input, func, RDom or
+// parameter), and names the compiler keeps for itself: buf_ prefixes its
+// arrays, r_k names the loop of the RDom variable r.k.
+func (c *checker) reserved() {
+	generated := map[string]bool{}
+	for _, r := range c.p.RDoms() {
+		for _, v := range r.Vars {
+			generated[r.Name.Name+"_"+v.Name.Name] = true
+		}
+	}
+	bad := func(id *syntax.Ident, global bool) {
+		switch {
+		case strings.HasPrefix(id.Name, "buf_"):
+			c.errorf(id.Pos(), "%s: names starting with buf_ are reserved for the compiler's arrays", id.Name)
+		case generated[id.Name]:
+			c.errorf(id.Pos(), "%s is reserved for the loop of an RDom variable", id.Name)
+		case !global && c.declared[id.Name] != "":
+			c.errorf(id.Pos(), "variable %s has the name of a %s", id.Name, c.declared[id.Name])
+		}
+	}
+	for _, d := range c.p.Decls {
+		switch d := d.(type) {
+		case *ParamDecl:
+			for _, id := range d.Names {
+				bad(id, true)
+			}
+		case *Input:
+			bad(d.Name, true)
+			for _, id := range d.Vars {
+				bad(id, false)
+			}
+		case *Func:
+			bad(d.Name, true)
+			for _, id := range d.Vars {
+				bad(id, false)
+			}
+		case *RDom:
+			bad(d.Name, true)
+		}
 	}
 }
