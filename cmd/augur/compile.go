@@ -1,0 +1,126 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/augur-verify/augur/compiler"
+	"github.com/augur-verify/augur/compiler/alg"
+	"github.com/augur-verify/augur/syntax"
+)
+
+type compileFlags struct {
+	out        string
+	validate   bool
+	valueModel string
+	timeout    time.Duration
+	jobs       int
+}
+
+func newCompileCmd() *cobra.Command {
+	var f compileFlags
+	cmd := &cobra.Command{
+		Use:   "compile ALG -o DIR [--validate]",
+		Short: "Compile an algorithm (.alg) to a specification and an annotated kernel",
+		Long: `Compile reads a Halide-style algorithm (see docs/compiler.md), translates it
+to a specification (DIR/spec.sare) and lowers it with the default schedule
+(every func computed at the root over the region its consumers need) to an
+annotated kernel (DIR/prog.sched).
+
+Scheduling directives are parsed but none is implemented yet: an algorithm
+with a schedule block is rejected with an error naming the first directive.
+
+With --validate, the kernel is validated at once against the specification,
+as augur validate does, and the exit status is augur validate's: 0 valid,
+1 invalid, 2 unknown, 3 error. Without it: 0 compiled, 3 error.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return &exitError{code: exitMalformed, err: fmt.Errorf("compile takes one algorithm, got %d argument(s)", len(args))}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return compileAlg(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&f.out, "output", "o", "", "directory to write spec.sare and prog.sched into (created if missing)")
+	fl.BoolVar(&f.validate, "validate", false, "validate the compiled kernel against its specification")
+	fl.StringVar(&f.valueModel, "value-model", "real", "with --validate: value model for floats, real or ieee")
+	fl.DurationVar(&f.timeout, "timeout", 20*time.Second, "with --validate: time limit of each solver query")
+	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "with --validate: conditions discharged in parallel")
+	return cmd
+}
+
+func compileAlg(ctx context.Context, out, errw io.Writer, path string, f compileFlags) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if f.out == "" {
+		return &exitError{code: exitMalformed, err: errors.New("compile needs an output directory: -o DIR")}
+	}
+	src, err := readSource(path)
+	if err != nil {
+		return &exitError{code: exitMalformed, err: err}
+	}
+	prog, err := alg.Load(src)
+	if err == nil {
+		var res *compiler.Result
+		res, err = compiler.Compile(ctx, prog, kernelName(path))
+		if err == nil {
+			return writeCompiled(ctx, out, errw, res, f)
+		}
+	}
+	var el syntax.ErrorList
+	if errors.As(err, &el) {
+		fmt.Fprintln(errw, el.Detail())
+		return silentExit(exitMalformed)
+	}
+	return &exitError{code: exitMalformed, err: fmt.Errorf("%s: %w", path, err)}
+}
+
+func writeCompiled(ctx context.Context, out, errw io.Writer, res *compiler.Result, f compileFlags) error {
+	if err := os.MkdirAll(f.out, 0o755); err != nil {
+		return &exitError{code: exitMalformed, err: err}
+	}
+	specPath := filepath.Join(f.out, "spec.sare")
+	progPath := filepath.Join(f.out, "prog.sched")
+	if err := os.WriteFile(specPath, []byte(res.Spec), 0o644); err != nil {
+		return &exitError{code: exitMalformed, err: err}
+	}
+	if err := os.WriteFile(progPath, []byte(res.Sched), 0o644); err != nil {
+		return &exitError{code: exitMalformed, err: err}
+	}
+	fmt.Fprintf(out, "wrote %s and %s\n", specPath, progPath)
+	if !f.validate {
+		return nil
+	}
+	return validateKernel(ctx, out, errw, specPath, progPath, validateFlags{valueModel: f.valueModel, timeout: f.timeout, jobs: f.jobs})
+}
+
+// kernelName derives the kernel's name from the algorithm's file name.
+func kernelName(path string) string {
+	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	var b strings.Builder
+	for i, r := range base {
+		switch {
+		case r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || i > 0 && '0' <= r && r <= '9':
+			b.WriteRune(r)
+		default:
+			b.WriteRune('_')
+		}
+	}
+	if name := b.String(); syntax.ValidName(name) {
+		return name
+	}
+	return "kernel"
+}

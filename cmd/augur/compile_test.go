@@ -1,0 +1,59 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCompileCommand compiles every example algorithm with --validate
+// (exit 0, both files written and VALID), and checks the errors: an
+// unsupported schedule directive, a malformed algorithm, a missing -o.
+func TestCompileCommand(t *testing.T) {
+	algs, _ := filepath.Glob("../../examples/alg/*.alg")
+	if len(algs) < 4 {
+		t.Fatalf("found %d example algorithms", len(algs))
+	}
+	for _, a := range algs {
+		dir := t.TempDir()
+		code, out, errOut := augur("compile", a, "-o", dir, "--validate", "--jobs", "2")
+		if code != 0 || !strings.Contains(out, "VALID: ") {
+			t.Fatalf("%s: exit %d\n%s%s", a, code, out, errOut)
+		}
+		for _, f := range []string{"spec.sare", "prog.sched"} {
+			if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+				t.Errorf("%s: %v", a, err)
+			}
+		}
+		if code, out, errOut := augur("check", filepath.Join(dir, "spec.sare"), filepath.Join(dir, "prog.sched")); code != 0 {
+			t.Errorf("%s: augur check: exit %d\n%s%s", a, code, out, errOut)
+		}
+	}
+
+	dir := t.TempDir()
+	sched := filepath.Join(dir, "sched.alg")
+	text, err := os.ReadFile("../../examples/alg/conv1d.alg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(sched, append(text, "schedule {\n  Conv.split(x, xo, xi, 4)\n}\n"...), 0o644)
+	code, _, errOut := augur("compile", sched, "-o", filepath.Join(dir, "out"))
+	if code != 3 || !strings.Contains(errOut, "sched.alg:11:8: schedule directive split is not supported yet") || !strings.Contains(errOut, "^") {
+		t.Errorf("unsupported directive: exit %d\n%s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out", "prog.sched")); err == nil {
+		t.Errorf("a kernel was written despite the error")
+	}
+
+	bad := filepath.Join(dir, "bad.alg")
+	os.WriteFile(bad, []byte("param N\nfunc F(x) : f32 = G(x)\noutput F over x in 0 .. N\n"), 0o644)
+	code, _, errOut = augur("compile", bad, "-o", dir)
+	if code != 3 || !strings.Contains(errOut, "bad.alg:2:19: undefined: G") {
+		t.Errorf("malformed algorithm: exit %d\n%s", code, errOut)
+	}
+
+	if code, _, errOut := augur("compile", algs[0]); code != 3 || !strings.Contains(errOut, "-o DIR") {
+		t.Errorf("missing -o: exit %d\n%s", code, errOut)
+	}
+}
