@@ -80,6 +80,26 @@ func (c *compiler) supported() error {
 			}
 		}
 	}
+	empty := func(v *alg.RVar, what string) error {
+		if l, ok := linearize(sub(v.Hi, v.Lo)); ok && allZero(l) && l.c < 1 {
+			return c.errAt(v.Lo.Pos(), "%s %s in %s .. %s is empty: empty ranges are not supported yet", what, v.Name.Name, syntax.ExprString(v.Lo), syntax.ExprString(v.Hi))
+		}
+		return nil
+	}
+	for _, o := range c.p.Outputs() {
+		for _, d := range o.Dims {
+			if err := empty(d, "output dimension"); err != nil {
+				return err
+			}
+		}
+	}
+	for _, r := range c.p.RDoms() {
+		for _, v := range r.Vars {
+			if err := empty(v, "RDom variable"); err != nil {
+				return err
+			}
+		}
+	}
 	for _, id := range c.p.Params {
 		c.params = append(c.params, id.Name)
 	}
@@ -159,12 +179,11 @@ func (c *compiler) assumptions() []string {
 		out = append(out, syntax.ExprString(a.Cond))
 	}
 	nonEmpty := func(v *alg.RVar) {
-		if l, ok := litInt(v.Lo); ok {
-			if h, ok := litInt(v.Hi); ok && h > l {
-				return // a constant, non-empty range
-			}
+		ext := sub(v.Hi, v.Lo)
+		if n, ok := litInt(ext); ok && n >= 1 {
+			return // a constant, non-empty range
 		}
-		out = append(out, syntax.ExprString(sub(v.Hi, v.Lo))+" >= 1")
+		out = append(out, syntax.ExprString(ext)+" >= 1")
 	}
 	for _, o := range c.p.Outputs() {
 		for _, d := range o.Dims {
@@ -187,4 +206,14 @@ func litInt(x syntax.Expr) (int64, bool) {
 	}
 	v, err := strconv.ParseInt(l.Text, 0, 64)
 	return v, err == nil
+}
+
+// allZero reports whether the affine form has no variable.
+func allZero(l *linear) bool {
+	for _, k := range l.coef {
+		if k != 0 {
+			return false
+		}
+	}
+	return true
 }

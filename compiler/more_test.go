@@ -1,0 +1,145 @@
+package compiler
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/augur-verify/augur/compiler/alg"
+	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/sched"
+	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/validate"
+)
+
+// algorithms exercise what the examples do not: predicates, updates
+// without RDom, the operators -= *= and =, integer types, RDoms and regions
+// that start away from 0, dead funcs, several outputs.
+var algorithms = []struct {
+	name, src string
+	params    [2]map[string]int64
+}{
+	{"filters", `param N
+assume N >= 4
+input A(x) : i32
+func F(x) : i32 = A(x)
+F(x) *= 2 where x % 2 == 0
+rdom r(k in 0 .. 4)
+F(x) -= A(x + r.k) where r.k != x % 4
+F(x) = F(x) + i32(x)
+output F over x in 0 .. N
+`, [2]map[string]int64{{"N": 4}, {"N": 7}}},
+	{"shifted", `param N, K, L
+input In(x, y) : f64
+input W(k) : f64
+func G(x, y) : f64 = In(x + 2, y - L) * 0.5
+func Dead(x) : f64 = W(x)
+func H(x, y) : f64 = G(x, y) + G(x - 1, y + 1)
+rdom s(t in 1 .. K + 1)
+H(x, y) += W(s.t - 1) * G(x + s.t, y)
+output H over x in -3 .. N, y in L .. L + 2
+`, [2]map[string]int64{{"N": -2, "K": 1, "L": 0}, {"N": 3, "K": 3, "L": -2}}},
+	{"two-outputs", `param N
+input A(x) : u8
+func P(x) : u16 = u16(A(2 * x)) + u16(A(2 * x + 1))
+func Q(x) : u16 = P(x) << 1
+func R(x) : u16 = P(x / 2) & 255
+output Q over x in 0 .. N
+output R over x in 0 .. 2 * N
+`, [2]map[string]int64{{"N": 1}, {"N": 5}}},
+}
+
+func compileText(t *testing.T, name, src string) *Result {
+	t.Helper()
+	p, err := alg.Load(&syntax.Source{Name: name + ".alg", Text: src})
+	if err != nil {
+		t.Fatalf("%s: %v", name, detail(err))
+	}
+	r, err := Compile(context.Background(), p, strings.ReplaceAll(name, "-", "_"))
+	if err != nil {
+		t.Fatalf("%s: compile: %v", name, detail(err))
+	}
+	return r
+}
+
+// TestAlgorithms runs and validates the algorithms above.
+func TestAlgorithms(t *testing.T) {
+	for _, a := range algorithms {
+		t.Run(a.name, func(t *testing.T) {
+			r := compileText(t, a.name, a.src)
+			spec, info, err := sare.Load(&syntax.Source{Name: "spec.sare", Text: r.Spec})
+			if err != nil {
+				t.Fatalf("spec: %v\n%s", detail(err), r.Spec)
+			}
+			k, kinfo, err := sched.Load(&syntax.Source{Name: "prog.sched", Text: r.Sched}, spec)
+			if err != nil {
+				t.Fatalf("kernel: %v\n%s", detail(err), r.Sched)
+			}
+			for i, params := range a.params {
+				ev, err := sare.NewEvaluator(spec, info, params, sare.RandomInputs(uint64(i+7)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := sched.Run(context.Background(), k, kinfo, ev, sched.Options{}); err != nil {
+					t.Fatalf("params %v: %v\n%s\n%s", params, err, r.Spec, r.Sched)
+				}
+			}
+			if testing.Short() {
+				return
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			rep, err := validate.Validate(ctx, &syntax.Source{Name: "spec.sare", Text: r.Spec},
+				&syntax.Source{Name: "prog.sched", Text: r.Sched}, validate.Options{Jobs: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Verdict != validate.Valid {
+				var b bytes.Buffer
+				rep.WriteText(&b, false)
+				t.Fatalf("verdict %s, want valid\n%s\n%s\n%s", rep.Verdict, b.String(), r.Spec, r.Sched)
+			}
+		})
+	}
+}
+
+// TestCompileErrors checks what this milestone rejects, with positions.
+func TestCompileErrors(t *testing.T) {
+	const head = "param N\ninput A(x) : f32\nfunc F(x) : f32 = 0\n"
+	for _, tc := range []struct{ src, want string }{
+		{head + "output F over x in 0 .. N\nschedule {\n  F.parallel(x)\n}\n",
+			"t.alg:6:5: schedule directive parallel is not supported yet (this version compiles the default schedule only: every func compute_root, loops in their natural order)"},
+		{head + "rdom r(k in 0 .. N)\nF(r.k) += A(r.k)\noutput F over x in 0 .. N\n",
+			"t.alg:5:3: update of F with r.k in dimension 1: left-hand sides other than the pure variables in place are not supported yet"},
+		{head + "rdom r(k in 0 .. N, l in 0 .. 2)\nF(x) += A(r.k + r.l)\noutput F over x in 0 .. N\n",
+			"t.alg:5:1: update of F over RDom r of 2 variables: RDoms of more than one variable are not supported yet"},
+		{head + "output F over x in 3 .. 3\n", "t.alg:4:20: output dimension x in 3 .. 3 is empty: empty ranges are not supported yet"},
+		{head + "func G(x) : f32 = F(x)\noutput F over x in 0 .. N\noutput G over x in 0 .. N\n",
+			"t.alg:5:1: output F is also read by G: outputs read by other funcs are not supported yet"},
+		{head + "func G(x) : f32 = F(min(x, 3))\noutput G over x in 0 .. N\n",
+			"t.alg:3:1: upper bound of F in dimension 1: the bound is piecewise"},
+		{"param N\ninput A(x) : f32\nfunc F(x) : f32 = A(x * 0)\noutput F over x in 0 .. N\n", ""},
+	} {
+		p, err := alg.Load(&syntax.Source{Name: "t.alg", Text: tc.src})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.src, detail(err))
+		}
+		_, err = Compile(context.Background(), p, "t")
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", tc.src, detail(err))
+			}
+			continue
+		}
+		if err == nil {
+			t.Errorf("no error for\n%s", tc.src)
+			continue
+		}
+		el, ok := err.(syntax.ErrorList)
+		if !ok || !strings.HasPrefix(el[0].Error(), tc.want) {
+			t.Errorf("for\n%s\ngot  %v\nwant %s", tc.src, err, tc.want)
+		}
+	}
+}
