@@ -2,15 +2,21 @@ GO      ?= go
 BIN     := bin/augur
 FUZZTIME ?= 2m
 
-.PHONY: all build run test vet fuzz bench clean
+.PHONY: all build run demo test vet fuzz bench clean
 
 all: build
 
 build:
 	$(GO) build -o $(BIN) ./cmd/augur
 
-## run: build augur and show what it does on the bundled examples.
+## run: build augur and start the service on its embedded defaults (one
+## SQLite file, in-process workers, the examples submitted at start): the
+## dashboard is on http://localhost:8080.
 run: build
+	./$(BIN) serve --addr :8080 --db sqlite:augur.db --examples
+
+## demo: validate and run every bundled example from the command line.
+demo: build
 	@./scripts/demo.sh $(BIN)
 
 ## test: vet and run every test.
@@ -34,4 +40,4 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 clean:
-	rm -rf bin
+	rm -rf bin augur.db augur.db-wal augur.db-shm

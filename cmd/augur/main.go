@@ -3,12 +3,17 @@
 //
 // Subcommands:
 //
+//	augur validate SPEC PROG   prove a kernel correct for all parameter values, or give a counterexample
 //	augur check SPEC PROG      parse and type-check a specification and a kernel
 //	augur run SPEC PROG        run a kernel on random inputs against the reference semantics
+//	augur serve                the validation service: HTTP API, dashboard, in-process workers
+//	augur worker               workers of a service sharing its PostgreSQL database
+//	augur submit SPEC PROG     submit a pair to a service and wait for its verdict (for CI)
 //	augur presburger [FILE]    an iscc-style calculator over Presburger sets and relations
 //
-// Exit codes: 0 success, 1 a mismatch or failed check, 2 usage error,
-// 3 malformed input.
+// Exit codes: augur validate and augur submit exit 0 valid, 1 invalid,
+// 2 unknown, 3 error; the others 0 success, 1 a mismatch or failed check,
+// 2 usage error, 3 malformed input.
 package main
 
 import (
