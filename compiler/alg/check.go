@@ -276,11 +276,11 @@ func (c *checker) update(u *Update, later map[string]*Func) {
 			c.exprs(rvars, nil).Index(a)
 		}
 	}
+	// Every pure variable is in scope for the type checker: those not kept
+	// in place are reported below, once.
 	vars := map[string]bool{}
-	for k, inPlace := range pure {
-		if inPlace {
-			vars[k] = true
-		}
+	for k := range pure {
+		vars[k] = true
 	}
 	for k := range rvars {
 		vars[k] = true
