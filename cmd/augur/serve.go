@@ -29,7 +29,22 @@ import (
 const defaultDB = "sqlite:augur.db"
 
 // openStore opens the store at a DSN (tests replace it).
-var openStore = func(ctx context.Context, dsn string) (store.Store, error) { return store.Open(ctx, dsn) }
+var openStore = func(ctx context.Context, dsn string, opts ...store.Option) (store.Store, error) {
+	return store.Open(ctx, dsn, opts...)
+}
+
+// jobOptions are the store's options for --job-timeout and --rescue-after
+// (zero: the store's defaults).
+func jobOptions(jobTimeout, rescueAfter time.Duration) []store.Option {
+	var opts []store.Option
+	if jobTimeout > 0 {
+		opts = append(opts, store.WithJobTimeout(jobTimeout))
+	}
+	if rescueAfter > 0 {
+		opts = append(opts, store.WithRescueAfter(rescueAfter))
+	}
+	return opts
+}
 
 type serveFlags struct {
 	addr      string
@@ -43,6 +58,8 @@ type serveFlags struct {
 	budget    time.Duration
 	grace     time.Duration
 	logFormat string
+	// jobTimeout and rescueAfter: see jobOptions.
+	jobTimeout, rescueAfter time.Duration
 	// onListen, when set, receives the address listened on (tests).
 	onListen func(addr string)
 }
@@ -89,6 +106,8 @@ others.`,
 	fl.IntVar(&f.rate, "rate", 0, "writing requests per minute and token (0: no limit)")
 	fl.DurationVar(&f.budget, "budget", 10*time.Minute, "time budget of one validation (beyond: unknown)")
 	fl.DurationVar(&f.grace, "grace", 30*time.Second, "time running validations get to finish at shutdown before they are requeued")
+	fl.DurationVar(&f.jobTimeout, "job-timeout", store.DefaultJobTimeout, "bound of one run of a validation; beyond it the run fails and is retried")
+	fl.DurationVar(&f.rescueAfter, "rescue-after", 0, "after how long a running validation whose worker died is run again (at least --job-timeout; 0: --job-timeout plus one minute)")
 	fl.StringVar(&f.logFormat, "log-format", "text", "log format: text or json")
 	cmd.SetFlagErrorFunc(usageExit)
 	return cmd
@@ -131,7 +150,7 @@ func runServe(ctx context.Context, errw io.Writer, f serveFlags) error {
 	if env := os.Getenv("AUGUR_TOKENS"); env != "" {
 		f.tokens = append(f.tokens, splitList(env)...)
 	}
-	st, err := openStore(ctx, f.db)
+	st, err := openStore(ctx, f.db, jobOptions(f.jobTimeout, f.rescueAfter)...)
 	if err != nil {
 		return &exitError{code: exitMalformed, err: fmt.Errorf("opening the database %s: %w", f.db, err)}
 	}

@@ -37,7 +37,7 @@ func (s *syncBuffer) String() string {
 // withStore makes openStore return st.
 func withStore(t *testing.T, st store.Store) {
 	old := openStore
-	openStore = func(context.Context, string) (store.Store, error) { return st, nil }
+	openStore = func(context.Context, string, ...store.Option) (store.Store, error) { return st, nil }
 	t.Cleanup(func() { openStore = old })
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/augur-verify/augur/api"
+	"github.com/augur-verify/augur/store"
 )
 
 var urlParse = url.Parse
@@ -24,6 +25,8 @@ type workerFlags struct {
 	budget      time.Duration
 	grace       time.Duration
 	logFormat   string
+	// jobTimeout and rescueAfter: see jobOptions.
+	jobTimeout, rescueAfter time.Duration
 }
 
 func newWorkerCmd() *cobra.Command {
@@ -50,6 +53,8 @@ running ones get --grace to finish, the others are requeued.`,
 	fl.IntVar(&f.concurrency, "concurrency", 2, "validations run at once")
 	fl.DurationVar(&f.budget, "budget", 10*time.Minute, "time budget of one validation (beyond: unknown)")
 	fl.DurationVar(&f.grace, "grace", 30*time.Second, "time running validations get to finish at shutdown before they are requeued")
+	fl.DurationVar(&f.jobTimeout, "job-timeout", store.DefaultJobTimeout, "bound of one run of a validation; beyond it the run fails and is retried")
+	fl.DurationVar(&f.rescueAfter, "rescue-after", 0, "after how long a running validation whose worker died is run again (at least --job-timeout; 0: --job-timeout plus one minute)")
 	fl.StringVar(&f.logFormat, "log-format", "text", "log format: text or json")
 	cmd.SetFlagErrorFunc(usageExit)
 	return cmd
@@ -63,7 +68,7 @@ func runWorker(ctx context.Context, errw io.Writer, f workerFlags) error {
 	if f.concurrency < 1 {
 		return &exitError{code: exitMalformed, err: fmt.Errorf("--concurrency must be at least 1")}
 	}
-	st, err := openStore(ctx, f.db)
+	st, err := openStore(ctx, f.db, jobOptions(f.jobTimeout, f.rescueAfter)...)
 	if err != nil {
 		return &exitError{code: exitMalformed, err: fmt.Errorf("opening the database %s: %w", redactDSN(f.db), err)}
 	}
