@@ -111,11 +111,13 @@ func (c *compiler) accesses(name string, consumers []*alg.Func) []access {
 		collect(f.Value, vars, dom)
 		for _, u := range f.Updates {
 			uv, ud := vars, dom
-			if u.RDom != nil {
-				v := u.RDom.Vars[0]
-				k := rvar(u.RDom.Name.Name + "." + v.Name.Name)
-				uv = append(append([]string{}, vars...), k)
-				ud = append(append([]string{}, dom...), fmt.Sprintf("%s <= %s < %s", isl(v.Lo), k, isl(v.Hi)))
+			ks, rvs := rdomDims(u)
+			if len(ks) > 0 {
+				uv = append(append([]string{}, vars...), ks...)
+				ud = append([]string{}, dom...)
+				for i, v := range rvs {
+					ud = append(ud, fmt.Sprintf("%s <= %s < %s", isl(v.Lo), ks[i], isl(v.Hi)))
+				}
 			}
 			collect(u.Value, uv, ud)
 		}

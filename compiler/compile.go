@@ -66,9 +66,6 @@ func (c *compiler) supported() error {
 				return c.errAt(a.Pos(), "update of %s with %s in dimension %d: left-hand sides other than the pure variables in place are not supported yet", u.Func.Name, syntax.ExprString(a), i+1)
 			}
 		}
-		if u.RDom != nil && len(u.RDom.Vars) != 1 {
-			return c.errAt(u.Func.NamePos, "update of %s over RDom %s of %d variables: RDoms of more than one variable are not supported yet", u.Func.Name, u.RDom.Name.Name, len(u.RDom.Vars))
-		}
 	}
 	for _, o := range c.p.Outputs() {
 		for _, f := range c.p.Funcs() {
@@ -216,4 +213,21 @@ func allZero(l *linear) bool {
 		}
 	}
 	return true
+}
+
+// rdomDims returns the RDom variables of an update, outermost first (the
+// RDom's last variable is its outermost loop, as in Halide), with their
+// names as loop variables and tensor dimensions (r_k).
+func rdomDims(u *alg.Update) ([]string, []*alg.RVar) {
+	if u.RDom == nil {
+		return nil, nil
+	}
+	var names []string
+	var vars []*alg.RVar
+	for i := len(u.RDom.Vars) - 1; i >= 0; i-- {
+		v := u.RDom.Vars[i]
+		names = append(names, rvar(u.RDom.Name.Name+"."+v.Name.Name))
+		vars = append(vars, v)
+	}
+	return names, vars
 }

@@ -164,13 +164,12 @@ func (c *compiler) lowerFunc(w *writer, f *alg.Func, r *box) {
 		u := f.Updates[s-1]
 		n := c.loops(w, f, r)
 		ann := idents(vars)
-		if u.RDom != nil {
-			v := u.RDom.Vars[0]
-			k := rvar(u.RDom.Name.Name + "." + v.Name.Name)
-			w.line("for %s in %s .. %s {", k, syntax.ExprString(v.Lo), syntax.ExprString(v.Hi))
+		ks, rvs := rdomDims(u)
+		for i, v := range rvs {
+			w.line("for %s in %s .. %s {", ks[i], syntax.ExprString(v.Lo), syntax.ExprString(v.Hi))
 			w.depth++
 			n++
-			ann = append(ann, ident(k))
+			ann = append(ann, ident(ks[i]))
 		}
 		annText := syntax.ExprString(call(st[s], ann...))
 		val := c.updateValue(u, c.kernelValue(u.Value), here)

@@ -69,8 +69,12 @@ func (c *compiler) stageValue(f *alg.Func, s int, args []syntax.Expr) syntax.Exp
 	if u.RDom == nil {
 		return call(name, args...)
 	}
-	last := simplifyAdd(u.RDom.Vars[0].Hi, -1)
-	return call(name, append(append([]syntax.Expr{}, args...), last)...)
+	_, rvs := rdomDims(u)
+	idx := append([]syntax.Expr{}, args...)
+	for _, v := range rvs {
+		idx = append(idx, simplifyAdd(v.Hi, -1))
+	}
+	return call(name, idx...)
 }
 
 // specValue rewrites a right-hand side for the specification: reads of
@@ -99,54 +103,102 @@ func (c *compiler) funcSpec(b *strings.Builder, f *alg.Func) {
 	fmt.Fprintf(b, "tensor %s(%s) : %s\n", st[0], x, f.Type)
 	fmt.Fprintf(b, "%s(%s) = %s\n", st[0], x, syntax.ExprString(specValue(f.Value, "", nil)))
 	for s := 1; s < len(st); s++ {
-		u := f.Updates[s-1]
-		name := st[s]
-		var lhs []string
-		var dom string
-		var self func([]syntax.Expr) syntax.Expr
-		var prevHere syntax.Expr
-		if u.RDom == nil {
-			lhs = vars
-			self = func(args []syntax.Expr) syntax.Expr { return c.stageValue(f, s-1, args) }
-		} else {
-			v := u.RDom.Vars[0]
-			k := rvar(u.RDom.Name.Name + "." + v.Name.Name)
-			lhs = append(append([]string{}, vars...), k)
-			self = func(args []syntax.Expr) syntax.Expr {
-				return call(name, append(append([]syntax.Expr{}, args...), bin(ident(k), syntax.OpSub, intLit(1)))...)
-			}
-			dom = fmt.Sprintf("%s <= %s < %s", syntax.ExprString(v.Lo), k, syntax.ExprString(v.Hi))
-			prevHere = self(idents(vars))
-		}
-		l := strings.Join(lhs, ", ")
-		fmt.Fprintf(b, "tensor %s(%s) : %s\n", name, l, f.Type)
-		prev := c.stageValue(f, s-1, idents(vars))
-		if dom != "" {
-			fmt.Fprintf(b, "%s(%s) = %s where not (%s)\n", name, l, syntax.ExprString(prev), dom)
-		}
-		val := c.updateValue(u, specValue(u.Value, f.Name.Name, self), self(idents(vars)))
-		cond := dom
-		var where string
-		if u.Where != nil {
-			where = syntax.ExprString(specValue(u.Where, "", nil))
-			cond = join(" and ", paren(dom), "("+where+")")
-		}
-		if cond != "" {
-			fmt.Fprintf(b, "%s(%s) = %s where %s\n", name, l, syntax.ExprString(val), cond)
-		} else {
-			fmt.Fprintf(b, "%s(%s) = %s\n", name, l, syntax.ExprString(val))
-		}
-		if u.Where != nil {
-			keep := prev
-			if prevHere != nil {
-				keep = prevHere
-			}
-			fmt.Fprintf(b, "%s(%s) = %s where %s\n", name, l, syntax.ExprString(keep), join(" and ", paren(dom), "not ("+where+")"))
-		}
+		c.updateSpec(b, f, s)
 	}
 	if len(st) > 1 {
 		fmt.Fprintf(b, "tensor %s(%s) : %s\n", f.Name.Name, x, f.Type)
 		fmt.Fprintf(b, "%s(%s) = %s\n", f.Name.Name, x, syntax.ExprString(c.stageValue(f, len(st)-1, idents(vars))))
+	}
+}
+
+// updateSpec writes the tensor of stage s >= 1 of f, the update
+// f.Updates[s-1]. With an RDom of variables k_n (outermost) .. k_1
+// (innermost), the stage's extra dimensions are (k_n, ..., k_1); within
+// the RDom's box each point reads the stage at its lexicographic
+// predecessor in the box: (.., k_1 - 1) unless k_1 is at its lower bound
+// lo_1, then (.., k_2 - 1, hi_1 - 1) unless k_2 is at lo_2 too, and so on;
+// the first point of the box reads (.., lo_1 - 1), outside the box, where
+// the stage equals the previous stage. One equation per case.
+func (c *compiler) updateSpec(b *strings.Builder, f *alg.Func, s int) {
+	vars := identNames(f.Vars)
+	u := f.Updates[s-1]
+	name := c.stages[f.Name.Name][s]
+	ks, rvs := rdomDims(u)
+	lhs := strings.Join(append(append([]string{}, vars...), ks...), ", ")
+	fmt.Fprintf(b, "tensor %s(%s) : %s\n", name, lhs, f.Type)
+	prev := c.stageValue(f, s-1, idents(vars))
+	var where string
+	if u.Where != nil {
+		where = syntax.ExprString(specValue(u.Where, "", nil))
+	}
+	eq := func(val syntax.Expr, conds ...string) {
+		if cond := join(" and ", conds...); cond != "" {
+			fmt.Fprintf(b, "%s(%s) = %s where %s\n", name, lhs, syntax.ExprString(val), cond)
+		} else {
+			fmt.Fprintf(b, "%s(%s) = %s\n", name, lhs, syntax.ExprString(val))
+		}
+	}
+	if len(ks) == 0 {
+		self := func(args []syntax.Expr) syntax.Expr { return c.stageValue(f, s-1, args) }
+		val := c.updateValue(u, specValue(u.Value, f.Name.Name, self), prev)
+		if where == "" {
+			eq(val)
+			return
+		}
+		eq(val, where)
+		eq(prev, "not ("+where+")")
+		return
+	}
+	var box []string
+	for i, v := range rvs {
+		box = append(box, fmt.Sprintf("%s <= %s < %s", syntax.ExprString(v.Lo), ks[i], syntax.ExprString(v.Hi)))
+	}
+	dom := strings.Join(box, " and ")
+	eq(prev, "not ("+dom+")")
+	n := len(ks)
+	// Case p (1-based from the innermost): k_1..k_{p-1} at their lower
+	// bounds, k_p above its own (for p = 1, any k_1, when every other
+	// variable is at its lower bound: the first point of the box).
+	for p := 1; p <= n; p++ {
+		pred := make([]syntax.Expr, n)
+		var conds []string
+		for i := 0; i < n; i++ {
+			// i indexes ks outermost first; its position from the innermost is n - i.
+			q := n - i
+			k := ident(ks[i])
+			switch {
+			case q > p:
+				pred[i] = k
+			case q == p:
+				pred[i] = bin(k, syntax.OpSub, intLit(1))
+				if p > 1 {
+					conds = append(conds, fmt.Sprintf("%s > %s", ks[i], syntax.ExprString(rvs[i].Lo)))
+				}
+			default:
+				pred[i] = simplifyAdd(rvs[i].Hi, -1)
+				conds = append(conds, fmt.Sprintf("%s == %s", ks[i], syntax.ExprString(rvs[i].Lo)))
+			}
+		}
+		if p == 1 && n > 1 {
+			// k_1 above its lower bound, or the first point of the box.
+			var first []string
+			for i := 0; i < n-1; i++ {
+				first = append(first, fmt.Sprintf("%s == %s", ks[i], syntax.ExprString(rvs[i].Lo)))
+			}
+			conds = append(conds, fmt.Sprintf("(%s > %s or %s)", ks[n-1], syntax.ExprString(rvs[n-1].Lo), strings.Join(first, " and ")))
+		}
+		here := func(args []syntax.Expr) syntax.Expr {
+			return call(name, append(append([]syntax.Expr{}, args...), pred...)...)
+		}
+		cur := here(idents(vars))
+		val := c.updateValue(u, specValue(u.Value, f.Name.Name, here), cur)
+		all := append([]string{dom}, conds...)
+		if where == "" {
+			eq(val, all...)
+			continue
+		}
+		eq(val, append(all, "("+where+")")...)
+		eq(cur, append(all, "not ("+where+")")...)
 	}
 }
 
