@@ -88,13 +88,13 @@ func isZero(x syntax.Expr) bool {
 	return ok && l.Kind == syntax.IntLiteral && l.Text == "0"
 }
 
-// sub returns x - y, simplified when y is 0.
+// sub returns x - y, in canonical affine form when both are affine.
 func sub(x, y syntax.Expr) syntax.Expr {
 	return norm(mustParse(syntax.ExprString(x) + " - (" + syntax.ExprString(y) + ")"))
 }
 
-// simplify renders an index expression of the parameters through the
-// Presburger engine when it is affine, to print N - 1 + 1 as N.
+// simplifyAdd returns x + k, in canonical affine form when x is affine
+// (N - 1 + 1 is N).
 func simplifyAdd(x syntax.Expr, k int64) syntax.Expr {
 	return norm(mustParse(fmt.Sprintf("(%s) + %d", syntax.ExprString(x), k)))
 }
