@@ -26,6 +26,7 @@ var examples = []struct {
 	{"blur", [2]map[string]int64{{"W": 1, "H": 1}, {"W": 5, "H": 3}}},
 	{"conv1d", [2]map[string]int64{{"N": 1, "K": 1}, {"N": 6, "K": 3}}},
 	{"stencils", [2]map[string]int64{{"N": 2}, {"N": 9}}},
+	{"separable", [2]map[string]int64{{"W": 1, "H": 1, "R": 1}, {"W": 4, "H": 3, "R": 3}}},
 }
 
 func compileFile(t *testing.T, name string) *Result {
@@ -111,10 +112,11 @@ func TestExamplesValidate(t *testing.T) {
 // and declares one tensor per stage.
 func TestSpecsLoad(t *testing.T) {
 	want := map[string][]string{
-		"matmul":   {"A", "B", "C_0", "C_1", "C"},
-		"blur":     {"In", "BH", "Out"},
-		"conv1d":   {"In", "Kern", "Conv_0", "Conv_1", "Conv"},
-		"stencils": {"In", "S1", "S2"},
+		"matmul":    {"A", "B", "C_0", "C_1", "C"},
+		"blur":      {"In", "BH", "Out"},
+		"conv1d":    {"In", "Kern", "Conv_0", "Conv_1", "Conv"},
+		"stencils":  {"In", "S1", "S2"},
+		"separable": {"In", "Wt", "Hz_0", "Hz_1", "Hz", "Vt_0", "Vt_1", "Vt"},
 	}
 	for _, ex := range examples {
 		r := compileFile(t, ex.name)
