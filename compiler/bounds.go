@@ -156,17 +156,19 @@ func (c *compiler) extrema(ctx context.Context, b *box, cond, name string, d int
 	if err != nil {
 		return c.errAt(pos, "bounds of %s in dimension %d: %v", name, d+1, err)
 	}
-	lo, err := c.optimum(ctx, set, false)
+	lo, err := c.optimum(ctx, set, false, true)
 	if err != nil {
 		return c.errAt(pos, "lower bound of %s in dimension %d: %v", name, d+1, err)
 	}
-	hi, err := c.optimum(ctx, set, true)
+	hi, err := c.optimum(ctx, set, true, true)
 	if err != nil {
 		return c.errAt(pos, "upper bound of %s in dimension %d: %v", name, d+1, err)
 	}
 	ext, err := c.simplify(ctx, fmt.Sprintf("o = (%s) - (%s) + 1", isl(hi), isl(lo)))
 	if err != nil {
-		return c.errAt(pos, "extent of %s in dimension %d: %v", name, d+1, err)
+		// A piecewise extent (bounds widened with min or max): the
+		// expression itself.
+		ext = simplifyAdd(sub(hi, lo), 1)
 	}
 	b.Lo = append(b.Lo, lo)
 	b.Hi = append(b.Hi, hi)
@@ -181,10 +183,13 @@ func (c *compiler) simplify(ctx context.Context, cond string) (syntax.Expr, erro
 	if err != nil {
 		return nil, err
 	}
-	return c.optimum(ctx, set, false)
+	return c.optimum(ctx, set, false, false)
 }
 
-func (c *compiler) optimum(ctx context.Context, set *presburger.Map, max bool) (syntax.Expr, error) {
+// optimum returns the lexicographic minimum or maximum of the
+// one-dimensional set as an index expression of the parameters; a
+// piecewise optimum is an error unless widen is set.
+func (c *compiler) optimum(ctx context.Context, set *presburger.Map, max, widen bool) (syntax.Expr, error) {
 	var f *presburger.PwMultiAff
 	var err error
 	if max {
@@ -198,13 +203,36 @@ func (c *compiler) optimum(ctx context.Context, set *presburger.Map, max bool) (
 	if f, err = f.Coalesce(ctx); err != nil {
 		return nil, err
 	}
-	pieces := f.Pieces()
-	if len(pieces) != 1 {
-		return nil, fmt.Errorf("the bound is piecewise (%s): bounds that are not one quasi-affine expression are not supported yet", f)
+	// A piecewise optimum is widened to the minimum (for a lower bound) or
+	// maximum (upper) of its pieces' expressions: a box at least as large,
+	// as Halide's interval arithmetic would give. Funcs are defined over all
+	// integers and inputs hold values everywhere, so computing or loading
+	// more points is harmless.
+	if !widen && f.NumPieces() != 1 {
+		return nil, fmt.Errorf("%s is piecewise", f)
 	}
-	affs := pieces[0].Func.Affs()
-	if len(affs) != 1 {
-		return nil, fmt.Errorf("unexpected bound %s", f)
+	var out syntax.Expr
+	for _, pc := range f.Pieces() {
+		affs := pc.Func.Affs()
+		if len(affs) != 1 {
+			return nil, fmt.Errorf("unexpected bound %s", f)
+		}
+		e, err := affExpr(affs[0], c.params)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case out == nil:
+			out = e
+		case syntax.Equal(out, e):
+		case max:
+			out = call("max", out, e)
+		default:
+			out = call("min", out, e)
+		}
 	}
-	return affExpr(affs[0], c.params)
+	if out == nil {
+		return nil, fmt.Errorf("the region is empty")
+	}
+	return out, nil
 }

@@ -90,6 +90,9 @@ func isZero(x syntax.Expr) bool {
 
 // sub returns x - y, in canonical affine form when both are affine.
 func sub(x, y syntax.Expr) syntax.Expr {
+	if isZero(y) {
+		return x
+	}
 	return norm(mustParse(syntax.ExprString(x) + " - (" + syntax.ExprString(y) + ")"))
 }
 
