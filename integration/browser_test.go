@@ -38,7 +38,9 @@ func startService(t testing.TB, workers int) *service {
 	srv := httptest.NewServer(h)
 	wctx, stop := context.WithCancel(ctx)
 	worked := make(chan error, 1)
-	go func() { worked <- st.Work(wctx, workers, 5*time.Second, api.Runner(api.RunnerOptions{Budget: time.Minute})) }()
+	go func() {
+		worked <- st.Work(wctx, workers, 5*time.Second, api.Runner(api.RunnerOptions{Budget: time.Minute}))
+	}()
 	t.Cleanup(func() {
 		srv.Close()
 		stop()
