@@ -27,14 +27,14 @@ type service struct {
 	Client *http.Client
 }
 
-func startService(t testing.TB, workers int) *service {
+func startService(t testing.TB, workers int, opts ...store.Option) *service {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "augur.db"), store.WithFetchPollInterval(50*time.Millisecond))
+	st, err := store.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "augur.db"), opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := api.New(api.Config{Store: st, Key: store.Key, Poll: 20 * time.Millisecond, Web: web.New(st, web.Options{})})
+	h := api.New(api.Config{Store: st, Key: store.Key, Web: web.New(st, web.Options{})})
 	srv := httptest.NewServer(h)
 	wctx, stop := context.WithCancel(ctx)
 	worked := make(chan error, 1)
@@ -104,7 +104,7 @@ func TestDashboardBrowser(t *testing.T) {
 	}
 	chromium(t)
 	pairs := loadPairs(t)
-	svc := startService(t, 2)
+	svc := startService(t, 2, store.WithFetchPollInterval(50*time.Millisecond))
 	find := func(program string) pair {
 		for _, p := range pairs {
 			if p.program == program {
