@@ -45,7 +45,7 @@ func (c *compiler) bounds(ctx context.Context) error {
 		if o := outputs[f.Name.Name]; o != nil {
 			b := &box{}
 			for d, dim := range o.Dims {
-				set := fmt.Sprintf("%s <= o < %s", isl(dim.Lo), isl(dim.Hi))
+				set := fmt.Sprintf("%s <= buf_o < %s", isl(dim.Lo), isl(dim.Hi))
 				if err := c.extrema(ctx, b, set, f.Name.Name, d, dim.Lo.Pos()); err != nil {
 					return err
 				}
@@ -140,7 +140,7 @@ func (c *compiler) imageBox(ctx context.Context, name string, rank int, consumer
 			if err != nil {
 				return nil, c.errAt(a.args[d].Pos(), "bounds of %s: %v", name, err)
 			}
-			disj = append(disj, fmt.Sprintf("(exists (%s : %s and o = %s))", strings.Join(a.vars, ", "), a.dom, arg))
+			disj = append(disj, fmt.Sprintf("(exists (%s : %s and buf_o = %s))", strings.Join(a.vars, ", "), a.dom, arg))
 		}
 		if err := c.extrema(ctx, b, strings.Join(disj, " or "), name, d, pos); err != nil {
 			return nil, err
@@ -150,9 +150,11 @@ func (c *compiler) imageBox(ctx context.Context, name string, rank int, consumer
 }
 
 // extrema adds to b the minimum and maximum of o over the set
-// { [o] : cond } under the assumptions, and the extent.
+// { [buf_o] : cond } under the assumptions, and the extent. (The set's
+// dimension has the prefix buf_, which the checker reserves, so that it
+// names no parameter or variable.)
 func (c *compiler) extrema(ctx context.Context, b *box, cond, name string, d int, pos syntax.Pos) error {
-	set, err := presburger.ParseSet(fmt.Sprintf("[%s] -> { [o] : %s and (%s) }", strings.Join(c.params, ", "), c.context, cond))
+	set, err := presburger.ParseSet(fmt.Sprintf("[%s] -> { [buf_o] : %s and (%s) }", strings.Join(c.params, ", "), c.context, cond))
 	if err != nil {
 		return c.errAt(pos, "bounds of %s in dimension %d: %v", name, d+1, err)
 	}
@@ -164,7 +166,7 @@ func (c *compiler) extrema(ctx context.Context, b *box, cond, name string, d int
 	if err != nil {
 		return c.errAt(pos, "upper bound of %s in dimension %d: %v", name, d+1, err)
 	}
-	ext, err := c.simplify(ctx, fmt.Sprintf("o = (%s) - (%s) + 1", isl(hi), isl(lo)))
+	ext, err := c.simplify(ctx, fmt.Sprintf("buf_o = (%s) - (%s) + 1", isl(hi), isl(lo)))
 	if err != nil {
 		// A piecewise extent (bounds widened with min or max): the
 		// expression itself.
@@ -176,10 +178,10 @@ func (c *compiler) extrema(ctx context.Context, b *box, cond, name string, d int
 	return nil
 }
 
-// simplify returns the value of o in { [o] : cond } (a function of the
+// simplify returns the value of buf_o in { [buf_o] : cond } (a function of the
 // parameters) in canonical form.
 func (c *compiler) simplify(ctx context.Context, cond string) (syntax.Expr, error) {
-	set, err := presburger.ParseSet(fmt.Sprintf("[%s] -> { [o] : %s and %s }", strings.Join(c.params, ", "), c.context, cond))
+	set, err := presburger.ParseSet(fmt.Sprintf("[%s] -> { [buf_o] : %s and %s }", strings.Join(c.params, ", "), c.context, cond))
 	if err != nil {
 		return nil, err
 	}

@@ -70,6 +70,12 @@ func F(x) : f32 = A(x) * 2
 func G(x) : f32 = F(min(x, 3)) + F(max(x - 2, 1))
 output G over x in 0 .. N
 `, [2]map[string]int64{{"N": 1}, {"N": 8}}},
+	{"names", `param o
+input A(x) : f32
+func F(x) : f32 = A(x + o)
+func G(o2) : f32 = F(o2) + F(o2 + 1)
+output G over o2 in 0 .. o
+`, [2]map[string]int64{{"o": 1}, {"o": 4}}},
 }
 
 func compileText(t *testing.T, name, src string) *Result {

@@ -15,6 +15,8 @@ import (
 
 	"github.com/augur-verify/augur/compiler"
 	"github.com/augur-verify/augur/compiler/alg"
+	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/syntax"
 )
 
@@ -119,8 +121,8 @@ func kernelName(path string) string {
 			b.WriteRune('_')
 		}
 	}
-	if name := b.String(); syntax.ValidName(name) {
+	if name := b.String(); syntax.ValidName(name) && !sare.IsKeyword(name) && !sched.IsKeyword(name) && !syntax.IsReserved(name) {
 		return name
 	}
-	return "kernel"
+	return "compiled"
 }
