@@ -24,7 +24,7 @@ type Program struct {
 	Src      *syntax.Source
 }
 
-// Decl is one declaration: *Param, *Assume, *Input, *Func, *RDom, *Update
+// Decl is one declaration: *ParamDecl, *Assume, *Input, *Func, *RDom, *Update
 // or *Output.
 type Decl interface{ declPos() syntax.Pos }
 
