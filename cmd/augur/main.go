@@ -9,6 +9,7 @@
 //	augur serve                the validation service: HTTP API, dashboard, in-process workers
 //	augur worker               workers of a service sharing its PostgreSQL database
 //	augur submit SPEC PROG     submit a pair to a service and wait for its verdict (for CI)
+//	augur compile ALG -o DIR   compile a Halide-style algorithm to a specification and an annotated kernel
 //	augur presburger [FILE]    an iscc-style calculator over Presburger sets and relations
 //
 // Exit codes: augur validate and augur submit exit 0 valid, 1 invalid,
