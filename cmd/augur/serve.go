@@ -21,6 +21,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/augur-verify/augur/api"
+	"github.com/augur-verify/augur/smt"
 	"github.com/augur-verify/augur/store"
 	"github.com/augur-verify/augur/web"
 )
@@ -60,6 +61,11 @@ type serveFlags struct {
 	logFormat string
 	// jobTimeout and rescueAfter: see jobOptions.
 	jobTimeout, rescueAfter time.Duration
+	// retain and retainCount prune old validations (0: keep them).
+	retain      time.Duration
+	retainCount int
+	// memoryMB bounds the solver's memory (0: no bound).
+	memoryMB uint
 	// onListen, when set, receives the address listened on (tests).
 	onListen func(addr string)
 }
@@ -109,8 +115,37 @@ others.`,
 	fl.DurationVar(&f.jobTimeout, "job-timeout", store.DefaultJobTimeout, "bound of one run of a validation; beyond it the run fails and is retried")
 	fl.DurationVar(&f.rescueAfter, "rescue-after", 0, "after how long a running validation whose worker died is run again (at least --job-timeout; 0: --job-timeout plus one minute)")
 	fl.StringVar(&f.logFormat, "log-format", "text", "log format: text or json")
+	fl.DurationVar(&f.retain, "retain", 0, "prune finished validations older than this, hourly (0: keep them)")
+	fl.IntVar(&f.retainCount, "retain-count", 0, "keep at most this many finished validations, pruning the oldest hourly (0: no bound)")
+	fl.UintVar(&f.memoryMB, "memory-mb", 0, "memory bound of the solver, in MiB, per process (0: none); a validation beyond it is unknown")
 	cmd.SetFlagErrorFunc(usageExit)
 	return cmd
+}
+
+// prune deletes old validations every interval until ctx is done, per
+// --retain and --retain-count.
+func prune(ctx context.Context, st store.Store, retain time.Duration, keep int, interval time.Duration, log *zerolog.Logger) {
+	if retain <= 0 && keep <= 0 {
+		return
+	}
+	for {
+		before := time.Time{}
+		if retain > 0 {
+			before = time.Now().Add(-retain)
+		}
+		n, err := st.Prune(ctx, before, keep)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			log.Warn().Err(err).Msg("pruning old validations")
+		case n > 0:
+			log.Info().Int("deleted", n).Msg("pruned old validations")
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(interval):
+		}
+	}
 }
 
 // cmdContext is the command's context, or the background one.
@@ -187,6 +222,10 @@ func runServe(ctx context.Context, errw io.Writer, f serveFlags) error {
 	} else {
 		workDone <- nil
 	}
+	if f.memoryMB > 0 {
+		smt.SetMemoryLimit(f.memoryMB)
+	}
+	go prune(workCtx, st, f.retain, f.retainCount, time.Hour, &log)
 	if f.examples {
 		go func() {
 			n, err := submitExamples(ctx, st, "examples")
