@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/augur-verify/augur/api"
+	"github.com/augur-verify/augur/smt"
 	"github.com/augur-verify/augur/store"
 )
 
@@ -27,6 +28,8 @@ type workerFlags struct {
 	logFormat   string
 	// jobTimeout and rescueAfter: see jobOptions.
 	jobTimeout, rescueAfter time.Duration
+	// memoryMB bounds the solver's memory (0: no bound).
+	memoryMB uint
 }
 
 func newWorkerCmd() *cobra.Command {
@@ -56,6 +59,7 @@ running ones get --grace to finish, the others are requeued.`,
 	fl.DurationVar(&f.jobTimeout, "job-timeout", store.DefaultJobTimeout, "bound of one run of a validation; beyond it the run fails and is retried")
 	fl.DurationVar(&f.rescueAfter, "rescue-after", 0, "after how long a running validation whose worker died is run again (at least --job-timeout; 0: --job-timeout plus one minute)")
 	fl.StringVar(&f.logFormat, "log-format", "text", "log format: text or json")
+	fl.UintVar(&f.memoryMB, "memory-mb", 0, "memory bound of the solver, in MiB, per process (0: none); a validation beyond it is unknown")
 	cmd.SetFlagErrorFunc(usageExit)
 	return cmd
 }
@@ -74,6 +78,9 @@ func runWorker(ctx context.Context, errw io.Writer, f workerFlags) error {
 	}
 	defer st.Close()
 	log.Info().Str("db", redactDSN(f.db)).Int("concurrency", f.concurrency).Msg("augur worker: running")
+	if f.memoryMB > 0 {
+		smt.SetMemoryLimit(f.memoryMB)
+	}
 	run := api.Runner(api.RunnerOptions{Budget: f.budget})
 	if err := st.Work(ctx, f.concurrency, f.grace, run); err != nil {
 		return &exitError{code: exitMalformed, err: err}
