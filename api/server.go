@@ -151,9 +151,3 @@ func (s *server) ready(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 }
-
-// compile is the bundled compiler's endpoint, which does not exist yet.
-func (s *server) compile(w http.ResponseWriter, r *http.Request) {
-	problem(w, r, http.StatusNotImplemented, probNotImpl,
-		"the bundled compiler is not available yet (issue 5 is not done); compile with your own compiler and POST the kernel to /v1/validations")
-}

@@ -84,6 +84,12 @@ func checkPair(specSrc, progSrc *syntax.Source) []validate.ErrorDetail {
 	case len(kerr) == 0:
 		errs = append(errs, &syntax.Error{File: progSrc.Name, Msg: "not type-checked: its specification is malformed"})
 	}
+	return errorDetails(errs)
+}
+
+// errorDetails sorts positioned errors and converts them for a problem's
+// errors.
+func errorDetails(errs syntax.ErrorList) []validate.ErrorDetail {
 	errs.Sort()
 	out := make([]validate.ErrorDetail, len(errs))
 	for i, e := range errs {

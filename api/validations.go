@@ -213,14 +213,9 @@ func (s *server) respond(w http.ResponseWriter, r *http.Request, v *store.Valida
 
 // submit is POST /v1/validations.
 func (s *server) submit(w http.ResponseWriter, r *http.Request) {
-	var wait time.Duration
-	if q := r.URL.Query().Get("wait"); q != "" {
-		d, err := parseSeconds(q)
-		if err != nil {
-			problem(w, r, http.StatusBadRequest, probBadRequest, "wait: "+err.Error())
-			return
-		}
-		wait = min(d, s.cfg.MaxWait)
+	wait, ok := s.waitParam(w, r)
+	if !ok {
+		return
 	}
 	sub, err := decodeSubmission(r)
 	switch {
@@ -237,20 +232,51 @@ func (s *server) submit(w http.ResponseWriter, r *http.Request) {
 		problem(w, r, http.StatusBadRequest, probBadRequest, "the submission cannot be read: "+err.Error())
 		return
 	}
+	v, ok := s.enqueue(w, r, sub, wait)
+	if !ok {
+		return
+	}
+	w.Header().Set("Location", validationURL(v.ID))
+	if wait > 0 && finished(v.Status) {
+		s.respond(w, r, v, http.StatusOK, true, false)
+		return
+	}
+	s.respond(w, r, v, http.StatusAccepted, false, false)
+}
+
+// waitParam reads ?wait, bounded by MaxWait; on a bad value it answers 400
+// and reports false.
+func (s *server) waitParam(w http.ResponseWriter, r *http.Request) (time.Duration, bool) {
+	q := r.URL.Query().Get("wait")
+	if q == "" {
+		return 0, true
+	}
+	d, err := parseSeconds(q)
+	if err != nil {
+		problem(w, r, http.StatusBadRequest, probBadRequest, "wait: "+err.Error())
+		return 0, false
+	}
+	return min(d, s.cfg.MaxWait), true
+}
+
+// enqueue checks a decoded submission (400 on a bad option, 422 on
+// malformed input), submits it to the store and, with wait, waits for its
+// verdict. It reports false when it has answered the request itself.
+func (s *server) enqueue(w http.ResponseWriter, r *http.Request, sub *Submission, wait time.Duration) (*store.Validation, bool) {
 	usage, errs := sub.Check()
 	if usage != nil {
 		problem(w, r, http.StatusBadRequest, probBadRequest, usage.Error())
-		return
+		return nil, false
 	}
 	if len(errs) > 0 {
 		writeProblem(w, r, Problem{Type: probMalformed, Status: http.StatusUnprocessableEntity, Title: "Malformed input",
 			Detail: fmt.Sprintf("%d error%s in the specification or the kernel", len(errs), plural(len(errs))), Errors: errs})
-		return
+		return nil, false
 	}
 	v, err := s.cfg.Store.Submit(r.Context(), sub.Validation(s.cfg.Key))
 	if err != nil {
 		internalError(w, r, err)
-		return
+		return nil, false
 	}
 	outcome := "queued"
 	if v.CachedFrom != "" {
@@ -264,15 +290,10 @@ func (s *server) submit(w http.ResponseWriter, r *http.Request) {
 			v = nv
 		} else if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
 			internalError(w, r, err)
-			return
+			return nil, false
 		}
 	}
-	w.Header().Set("Location", validationURL(v.ID))
-	if wait > 0 && finished(v.Status) {
-		s.respond(w, r, v, http.StatusOK, true, false)
-		return
-	}
-	s.respond(w, r, v, http.StatusAccepted, false, false)
+	return v, true
 }
 
 // waitFor polls the store until validation id has finished or d is over;

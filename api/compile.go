@@ -1,0 +1,236 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/augur-verify/augur/compiler"
+	"github.com/augur-verify/augur/compiler/alg"
+	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/sched"
+	"github.com/augur-verify/augur/store"
+	"github.com/augur-verify/augur/syntax"
+)
+
+// CompileRequest is the JSON body of POST /v1/compile.
+type CompileRequest struct {
+	// Algorithm is the algorithm's (.alg) text.
+	Algorithm string `json:"algorithm"`
+	// Name names the algorithm in error positions and the kernel
+	// (default algorithm.alg).
+	Name string `json:"name,omitempty"`
+	// Validate submits the compiled pair as POST /v1/validations does.
+	Validate bool `json:"validate,omitempty"`
+	// Options and Meta are the validation's, as in a Submission.
+	Options store.Options `json:"options"`
+	Meta    store.Meta    `json:"meta"`
+}
+
+// Compiled is the answer of POST /v1/compile: the compiled sources and,
+// when the pair was validated, the validation's state.
+type Compiled struct {
+	Spec        string       `json:"spec"`
+	Program     string       `json:"program"`
+	SpecName    string       `json:"spec_name"`
+	ProgramName string       `json:"program_name"`
+	ID          string       `json:"id,omitempty"`
+	URL         string       `json:"url,omitempty"`
+	Status      store.Status `json:"status,omitempty"`
+	Verdict     string       `json:"verdict,omitempty"`
+	Reason      string       `json:"reason,omitempty"`
+	CachedFrom  string       `json:"cached_from,omitempty"`
+}
+
+// The names of the compiled sources, as augur compile writes them.
+const (
+	compiledSpecName    = "spec.sare"
+	compiledProgramName = "prog.sched"
+	defaultAlgName      = "algorithm.alg"
+)
+
+// compile is POST /v1/compile: it compiles an algorithm with the bundled
+// compiler (default schedule) and answers the specification and the
+// kernel; 422 with positioned errors when the algorithm is malformed or
+// uses a directive not implemented. With validate it also submits the
+// pair as POST /v1/validations does (202, or 200 when ?wait got the
+// verdict).
+func (s *server) compile(w http.ResponseWriter, r *http.Request) {
+	wait, ok := s.waitParam(w, r)
+	if !ok {
+		return
+	}
+	req, err := decodeCompile(r)
+	switch {
+	case errors.Is(err, errUnsupported):
+		problem(w, r, http.StatusUnsupportedMediaType, probUnsupported,
+			"send the algorithm as text/plain, multipart/form-data (field algorithm) or JSON {\"algorithm\": ...}")
+		return
+	case err != nil:
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			s.tooLarge(w, r)
+			return
+		}
+		problem(w, r, http.StatusBadRequest, probBadRequest, "the request cannot be read: "+err.Error())
+		return
+	}
+	if q := r.URL.Query().Get("validate"); q != "" {
+		b, err := strconv.ParseBool(q)
+		if err != nil {
+			problem(w, r, http.StatusBadRequest, probBadRequest, fmt.Sprintf("validate %q is not a boolean", q))
+			return
+		}
+		req.Validate = req.Validate || b
+	}
+	if strings.TrimSpace(req.Algorithm) == "" {
+		problem(w, r, http.StatusBadRequest, probBadRequest, "the algorithm is missing or empty")
+		return
+	}
+	if req.Name == "" {
+		req.Name = defaultAlgName
+	}
+	prog, err := alg.Load(&syntax.Source{Name: req.Name, Text: req.Algorithm})
+	var res *compiler.Result
+	if err == nil {
+		res, err = compiler.Compile(r.Context(), prog, kernelName(req.Name))
+	}
+	if err != nil {
+		var el syntax.ErrorList
+		if !errors.As(err, &el) {
+			if r.Context().Err() != nil {
+				internalError(w, r, err)
+				return
+			}
+			el = syntax.ErrorList{&syntax.Error{File: req.Name, Msg: err.Error()}}
+		}
+		errs := errorDetails(el)
+		writeProblem(w, r, Problem{Type: probMalformed, Status: http.StatusUnprocessableEntity, Title: "Malformed input",
+			Detail: fmt.Sprintf("%d error%s in the algorithm", len(errs), plural(len(errs))), Errors: errs})
+		return
+	}
+	out := Compiled{Spec: res.Spec, Program: res.Sched, SpecName: compiledSpecName, ProgramName: compiledProgramName}
+	if !req.Validate {
+		writeJSON(w, http.StatusOK, out)
+		return
+	}
+	sub := &Submission{Spec: out.Spec, Program: out.Program, SpecName: out.SpecName, ProgramName: out.ProgramName,
+		Options: req.Options, Meta: req.Meta}
+	v, ok := s.enqueue(w, r, sub, wait)
+	if !ok {
+		return
+	}
+	out.ID, out.URL, out.Status, out.Verdict, out.Reason, out.CachedFrom = v.ID, validationURL(v.ID), v.Status, v.Verdict, v.Reason, v.CachedFrom
+	w.Header().Set("Location", out.URL)
+	if wait > 0 && finished(v.Status) {
+		writeJSON(w, http.StatusOK, out)
+		return
+	}
+	writeJSON(w, http.StatusAccepted, out)
+}
+
+// decodeCompile reads the request of POST /v1/compile: the algorithm as
+// the body (text/plain; ?name= names it), a multipart form (field
+// algorithm, a file or a value, with name, validate and the fields of a
+// submission's options and metadata), or JSON.
+func decodeCompile(r *http.Request) (*CompileRequest, error) {
+	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	switch ct {
+	case "text/plain", "", "application/octet-stream":
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			return nil, err
+		}
+		return &CompileRequest{Algorithm: string(body), Name: r.URL.Query().Get("name")}, nil
+	case "application/json":
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			return nil, err
+		}
+		var req CompileRequest
+		dec := json.NewDecoder(bytes.NewReader(body))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&req); err != nil {
+			return nil, err
+		}
+		if dec.More() {
+			return nil, errors.New("trailing data after the JSON object")
+		}
+		return &req, nil
+	case "multipart/form-data":
+		mr, err := r.MultipartReader()
+		if err != nil {
+			return nil, err
+		}
+		var req CompileRequest
+		var sub Submission
+		for {
+			p, err := mr.NextPart()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return nil, err
+			}
+			data, err := io.ReadAll(p)
+			if err != nil {
+				return nil, err
+			}
+			file := ""
+			if _, params, err := mime.ParseMediaType(p.Header.Get("Content-Disposition")); err == nil {
+				file = params["filename"]
+			}
+			switch name, val := p.FormName(), string(data); name {
+			case "algorithm":
+				req.Algorithm = val
+				if file != "" && req.Name == "" {
+					req.Name = file
+				}
+			case "name":
+				req.Name = val
+			case "validate":
+				b, err := strconv.ParseBool(strings.TrimSpace(val))
+				if err != nil {
+					return nil, fmt.Errorf("validate %q is not a boolean", val)
+				}
+				req.Validate = b
+			case "spec", "program", "spec_name", "program_name":
+				return nil, fmt.Errorf("unknown field %q (the compiler names its outputs)", name)
+			default:
+				if err := sub.setField(name, file, val); err != nil {
+					return nil, err
+				}
+			}
+		}
+		req.Options, req.Meta = sub.Options, sub.Meta
+		return &req, nil
+	}
+	return nil, errUnsupported
+}
+
+// kernelName derives the kernel's name from the algorithm's file name, as
+// augur compile does.
+func kernelName(file string) string {
+	base := path.Base(strings.ReplaceAll(file, "\\", "/"))
+	base = strings.TrimSuffix(base, path.Ext(base))
+	var b strings.Builder
+	for i, r := range base {
+		switch {
+		case r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || i > 0 && '0' <= r && r <= '9':
+			b.WriteRune(r)
+		default:
+			b.WriteRune('_')
+		}
+	}
+	if name := b.String(); syntax.ValidName(name) && !sare.IsKeyword(name) && !sched.IsKeyword(name) && !syntax.IsReserved(name) {
+		return name
+	}
+	return "compiled"
+}
