@@ -37,7 +37,6 @@ const (
 	probRateLimited  = "urn:augur:problem:rate-limited"
 	probInternal     = "urn:augur:problem:internal"
 	probUnavailable  = "urn:augur:problem:unavailable"
-	probNotImpl      = "urn:augur:problem:not-implemented"
 	probUnsupported  = "urn:augur:problem:unsupported-media-type"
 )
 
