@@ -450,7 +450,7 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 					// The model may only exploit the freedom of the
 					// uninterpreted elements: one cheap look at it, then
 					// unfold before searching for a counterexample.
-					out := s.failure(c, q, sol, 1)
+					out := s.failure(c, q, sol, 3)
 					sol.Close()
 					if out.status == symeval.Failed {
 						out.smt = strings.Join(scripts, "(reset)\n")
