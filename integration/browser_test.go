@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/augur-verify/augur/internal/browsertest"
 
 	"github.com/augur-verify/augur/api"
 	"github.com/augur-verify/augur/store"
@@ -52,46 +53,14 @@ func startService(t testing.TB, workers int, opts ...store.Option) *service {
 	return &service{URL: srv.URL, Store: st, Client: &http.Client{Timeout: 2 * time.Minute}}
 }
 
-// chromium finds a Chromium binary for the browser test.
-func chromium(t *testing.T) string {
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	t.Skip("no chromium binary on PATH (chromium, chromium-browser): the browser test needs `apt-get install -y chromium`")
-	return ""
-}
+// chromium, browser and eval: see package browsertest.
+func chromium(t *testing.T) string { t.Helper(); return browsertest.Chromium(t) }
 
-// browser starts a headless Chromium for the test.
-func browser(t *testing.T) context.Context {
-	t.Helper()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium(t)),
-		chromedp.NoSandbox, // the test may run as root, in a container
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-dev-shm-usage", true),
-	)
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	t.Cleanup(cancel)
-	ctx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	t.Cleanup(cancelAlloc)
-	ctx, cancelBrowser := chromedp.NewContext(ctx, chromedp.WithLogf(t.Logf))
-	t.Cleanup(cancelBrowser)
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("starting chromium: %v", err)
-	}
-	return ctx
-}
+func browser(t *testing.T) context.Context { t.Helper(); return browsertest.Browser(t) }
 
-// eval evaluates a JavaScript expression in the page.
 func eval[T any](t *testing.T, ctx context.Context, expr string) T {
 	t.Helper()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
-	if err != nil {
-		t.Fatalf("evaluating %s: %v", expr, err)
-	}
-	return v
+	return browsertest.Eval[T](t, ctx, expr)
 }
 
 // TestDashboardBrowser submits a valid and an invalid kernel through the
