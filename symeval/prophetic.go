@@ -182,26 +182,9 @@ func (p *prophet) binding(s *Scope, b *sched.Binding) (*presburger.Map, error) {
 		return nil, err
 	}
 	// Bounds 0 <= v < extent (extents over the parameters only).
-	bounds := dnfTrue()
-	for i, e := range b.Extents {
-		ext, err := s.translator().index(e)
-		if err != nil {
-			return nil, err
-		}
-		v := varLinear(inKey(i))
-		one := presburger.NewInt(1)
-		var c dnf
-		for _, pc := range ext {
-			at := conj{{e: v}, {e: pc.e.add(v, one.Neg()).add(constLinear(-1), one)}}
-			cc, err := pc.cond.and(dnf{at})
-			if err != nil {
-				return nil, err
-			}
-			c = append(c, cc...)
-		}
-		if bounds, err = bounds.and(c); err != nil {
-			return nil, err
-		}
+	bounds, err := extentBounds(s, b.Extents, inKey)
+	if err != nil {
+		return nil, err
 	}
 	if b.Where != nil {
 		w, err := tr.cond(b.Where, false)

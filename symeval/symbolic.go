@@ -152,21 +152,18 @@ func (w *heapWalker) boundsIn(s *Scope, a string) (*presburger.Map, error) {
 	return arrayBounds(s, a, d)
 }
 
-// arrayBounds returns { a[v] : 0 <= v < extents } over the parameters of
-// s, for array a declared by d in an enclosing scope.
-func arrayBounds(s *Scope, a string, d arrayDecl) (*presburger.Map, error) {
-	dims := make([]string, len(d.extents))
-	for i := range dims {
-		dims[i] = fmt.Sprintf("i%d", i)
-	}
+// extentBounds returns the constraint 0 <= v_i < extents[i] on the
+// dimensions key(i), the extents translated in scope s (one alternative
+// per piece of a piecewise extent).
+func extentBounds(s *Scope, extents []syntax.Expr, key func(int) string) (dnf, error) {
 	c := dnfTrue()
 	one := presburger.NewInt(1)
-	for i, e := range d.extents {
+	for i, e := range extents {
 		ext, err := s.translator().index(e)
 		if err != nil {
 			return nil, err
 		}
-		v := varLinear(outKey(i))
+		v := varLinear(key(i))
 		var alts dnf
 		for _, p := range ext {
 			cc, err := p.cond.and(dnf{conj{{e: v}, {e: p.e.add(v, one.Neg()).add(constLinear(-1), one)}}})
@@ -178,6 +175,20 @@ func arrayBounds(s *Scope, a string, d arrayDecl) (*presburger.Map, error) {
 		if c, err = c.and(alts); err != nil {
 			return nil, err
 		}
+	}
+	return c, nil
+}
+
+// arrayBounds returns { a[v] : 0 <= v < extents } over the parameters of
+// s, for array a declared by d in an enclosing scope.
+func arrayBounds(s *Scope, a string, d arrayDecl) (*presburger.Map, error) {
+	dims := make([]string, len(d.extents))
+	for i := range dims {
+		dims[i] = fmt.Sprintf("i%d", i)
+	}
+	c, err := extentBounds(s, d.extents, outKey)
+	if err != nil {
+		return nil, err
 	}
 	return lowerDNF(presburger.SetSpace(s.Params(), presburger.FlatTuple(a, dims...)), c, nil)
 }
@@ -378,25 +389,9 @@ func missingOutputs(ctx context.Context, pr *Prophecy, k *sched.Kernel) (_ *pres
 		for i, v := range b.Vars {
 			dims[i] = v.Name
 		}
-		c := dnfTrue()
-		one := presburger.NewInt(1)
-		for i, e := range b.Extents {
-			ext, err := s.translator().index(e)
-			if err != nil {
-				return nil, err
-			}
-			v := varLinear(outKey(i))
-			var alts dnf
-			for _, p := range ext {
-				cc, err := p.cond.and(dnf{conj{{e: v}, {e: p.e.add(v, one.Neg()).add(constLinear(-1), one)}}})
-				if err != nil {
-					return nil, err
-				}
-				alts = append(alts, cc...)
-			}
-			if c, err = c.and(alts); err != nil {
-				return nil, err
-			}
+		c, err := extentBounds(s, b.Extents, outKey)
+		if err != nil {
+			return nil, err
 		}
 		if b.Where != nil {
 			tr := &translator{lookup: func(name string) (binding, bool) {
