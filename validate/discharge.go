@@ -114,20 +114,17 @@ func tensorsOf(x syntax.Expr) []string {
 
 // query is an encoded obligation.
 type query struct {
-	params  map[string]*smt.Term // presburger parameter name -> constant
-	names   []string             // the parameters in order
-	iholes  []*smt.Term
-	sholes  []*smt.Term
-	points  *smt.Term
-	iv, sv  *smt.Term
-	idef    *smt.Term
-	sdef    *smt.Term
-	bad     *smt.Term
-	axioms  []*smt.Term // definitions of unfolded tensor elements
-	opaque  int         // computed tensor elements left uninterpreted
-	inputs  map[string]bool
-	typeOf  syntax.Type
-	specTyp syntax.Type
+	params map[string]*smt.Term // presburger parameter name -> constant
+	names  []string             // the parameters in order
+	iholes []*smt.Term
+	sholes []*smt.Term
+	points *smt.Term
+	iv, sv *smt.Term
+	idef   *smt.Term
+	sdef   *smt.Term
+	bad    *smt.Term
+	axioms []*smt.Term // definitions of unfolded tensor elements
+	opaque int         // computed tensor elements left uninterpreted
 }
 
 // encode builds the query "some point of the obligation where a side is
@@ -181,20 +178,8 @@ func (s *solver) encode(o *symeval.Obligation, st strategy, piece *presburger.Ba
 	if st.spec.Unfold != nil {
 		st.spec.Decide = decide
 	}
-	holeIdx := func(hs []*smt.Term) encode.Index {
-		return func(name string) (*smt.Term, bool) {
-			var k int
-			if !strings.HasPrefix(name, "□") {
-				// A parameter, in an unfolded equation.
-				t, ok := q.params[name]
-				return t, ok
-			}
-			if _, err := fmt.Sscanf(strings.TrimPrefix(name, "□"), "%d", &k); err != nil || k < 1 || k > len(hs) {
-				return nil, false
-			}
-			return hs[k-1], true
-		}
-	}
+	param := func(name string) (*smt.Term, bool) { t, ok := q.params[name]; return t, ok }
+	holeIdx := func(hs []*smt.Term) encode.Index { return holeIndex(hs, param) }
 	if q.iv, q.idef, err = s.enc.Expr(o.Impl.Expr, o.Impl.Types(), holeIdx(q.iholes), st.impl); err != nil {
 		return nil, fmt.Errorf("%s: %w", o.Impl, err)
 	}
@@ -213,7 +198,6 @@ func (s *solver) encode(o *symeval.Obligation, st strategy, piece *presburger.Ba
 		q.axioms = append(q.axioms, a.SimplifyArith())
 	}
 	q.opaque = s.enc.CutOffs()
-	q.typeOf, q.specTyp = o.Impl.Type, o.Spec.Type
 	return q, nil
 }
 
@@ -663,21 +647,7 @@ func (s *solver) readModel(c *symeval.Condition, q *query, sol *smt.Solver) *out
 		out.kind = sched.UndefinedAnnotation
 	}
 	// Inputs from the model, for the concrete evaluation.
-	inputs := sare.InputFunc(func(t *sare.Tensor, idx []int64) (value.Value, error) {
-		f, err := s.enc.Tensor(t.Name.Name)
-		if err != nil {
-			return value.Value{}, err
-		}
-		args := make([]*smt.Term, len(idx))
-		for i, x := range idx {
-			args[i] = s.z.Int(x)
-		}
-		val, err := m.Eval(f.Apply(args...), true)
-		if err != nil {
-			return value.Value{}, err
-		}
-		return s.enc.Value(m, val, t.Type)
-	})
+	inputs := s.modelInputs(m)
 	var modelInputs sare.Inputs = inputs
 	if s.enc.Model() == encode.Real && s.v.usesFloats() {
 		// Concrete evaluation rounds floats: in the real model it can
@@ -737,18 +707,13 @@ func (v *validation) usesFloats() bool {
 // an error when the point is no counterexample or cannot be decided.
 func (s *solver) groundReal(c *symeval.Condition, out *outcome) (sare.Inputs, error) {
 	ob := c.Obligation
+	param := func(name string) (*smt.Term, bool) { v, ok := out.params[name]; return s.z.Int(v), ok }
 	idx := func(holes []int64) encode.Index {
-		return func(name string) (*smt.Term, bool) {
-			if !strings.HasPrefix(name, "□") {
-				v, ok := out.params[name]
-				return s.z.Int(v), ok
-			}
-			var k int
-			if _, err := fmt.Sscanf(strings.TrimPrefix(name, "□"), "%d", &k); err != nil || k < 1 || k > len(holes) {
-				return nil, false
-			}
-			return s.z.Int(holes[k-1]), true
+		ts := make([]*smt.Term, len(holes))
+		for i, h := range holes {
+			ts[i] = s.z.Int(h)
 		}
+		return holeIndex(ts, param)
 	}
 	// Deep enough for the small parameters counterexamples have; deeper
 	// recursions are left undecided (CutOffs) rather than unfolded for
@@ -891,9 +856,32 @@ func (s *solver) groundReal(c *symeval.Condition, out *outcome) (sare.Inputs, er
 	}
 	// The inputs the solver found; the model is read right away by the
 	// caller's concrete evaluation.
+	return s.modelInputs(m), nil
+}
+
+// holeIndex resolves the identifiers of an encoded context: hole □k to
+// holes[k-1], any other name (a parameter, in an unfolded equation)
+// through param.
+func holeIndex(holes []*smt.Term, param func(string) (*smt.Term, bool)) encode.Index {
+	return func(name string) (*smt.Term, bool) {
+		if !strings.HasPrefix(name, "□") {
+			return param(name)
+		}
+		var k int
+		if _, err := fmt.Sscanf(strings.TrimPrefix(name, "□"), "%d", &k); err != nil || k < 1 || k > len(holes) {
+			return nil, false
+		}
+		return holes[k-1], true
+	}
+}
+
+// modelInputs reads the input tensors' elements from the model m (each
+// element once), for the concrete evaluation of a counterexample; m must
+// stay open while they are read.
+func (s *solver) modelInputs(m *smt.Model) sare.Inputs {
 	vals := map[string]value.Value{}
-	return sare.InputFunc(func(t *sare.Tensor, ix []int64) (value.Value, error) {
-		k := inputKey(t.Name.Name, ix)
+	return sare.InputFunc(func(t *sare.Tensor, idx []int64) (value.Value, error) {
+		k := inputKey(t.Name.Name, idx)
 		if v, ok := vals[k]; ok {
 			return v, nil
 		}
@@ -901,8 +889,8 @@ func (s *solver) groundReal(c *symeval.Condition, out *outcome) (sare.Inputs, er
 		if err != nil {
 			return value.Value{}, err
 		}
-		args := make([]*smt.Term, len(ix))
-		for i, x := range ix {
+		args := make([]*smt.Term, len(idx))
+		for i, x := range idx {
 			args[i] = s.z.Int(x)
 		}
 		tv, err := m.Eval(f.Apply(args...), true)
@@ -914,7 +902,7 @@ func (s *solver) groundReal(c *symeval.Condition, out *outcome) (sare.Inputs, er
 			vals[k] = v
 		}
 		return v, err
-	}), nil
+	})
 }
 
 // confirm evaluates both sides of the obligation concretely at the

@@ -3,9 +3,7 @@ package validate
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
-	"time"
 
 	"github.com/augur-verify/augur/value"
 )
@@ -68,9 +66,8 @@ type ErrorDetail struct {
 
 // PhaseTime is the time spent in one phase of a validation.
 type PhaseTime struct {
-	Phase   string        `json:"phase"`
-	Seconds float64       `json:"seconds"`
-	d       time.Duration `json:"-"`
+	Phase   string  `json:"phase"`
+	Seconds float64 `json:"seconds"`
 }
 
 // InputValue is one element of an input tensor, such as A(0, 1) = 2.5.
@@ -332,9 +329,4 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
-}
-
-// sortBindings orders bindings by name.
-func sortBindings(bs []Binding) {
-	sort.Slice(bs, func(i, j int) bool { return bs[i].Name < bs[j].Name })
 }

@@ -19,7 +19,6 @@ package validate
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime"
 	"sort"
@@ -101,7 +100,7 @@ func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep
 	clock := time.Now()
 	phase := func(name string) {
 		d := time.Since(clock)
-		rep.Timings = append(rep.Timings, PhaseTime{Phase: name, Seconds: d.Seconds(), d: d})
+		rep.Timings = append(rep.Timings, PhaseTime{Phase: name, Seconds: d.Seconds()})
 		clock = time.Now()
 	}
 
@@ -323,14 +322,13 @@ func (v *validation) discharge(results []ConditionResult) error {
 func (v *validation) conclude(rep *Report, results []ConditionResult) {
 	var failed []int
 	undecided := 0
-	for i, c := range v.an.Conditions {
+	for i := range v.an.Conditions {
 		switch results[i].Status {
 		case "failed":
 			failed = append(failed, i)
 		case "undecided":
 			undecided++
 		}
-		_ = c
 	}
 	// Try the failures in program order until one is confirmed.
 	sort.Ints(failed)
@@ -371,7 +369,3 @@ func formatAssumptions(m *presburger.Map) string {
 	}
 	return ""
 }
-
-// errUnconfirmed reports a counterexample that concrete evaluation did
-// not confirm.
-var errUnconfirmed = errors.New("concrete evaluation does not confirm it")
