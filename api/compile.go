@@ -68,18 +68,8 @@ func (s *server) compile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req, err := decodeCompile(r)
-	switch {
-	case errors.Is(err, errUnsupported):
-		problem(w, r, http.StatusUnsupportedMediaType, probUnsupported,
-			"send the algorithm as text/plain, multipart/form-data (field algorithm) or JSON {\"algorithm\": ...}")
-		return
-	case err != nil:
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			s.tooLarge(w, r)
-			return
-		}
-		problem(w, r, http.StatusBadRequest, probBadRequest, "the request cannot be read: "+err.Error())
+	if s.decodeFailed(w, r, err, "the request",
+		"send the algorithm as text/plain, multipart/form-data (field algorithm) or JSON {\"algorithm\": ...}") {
 		return
 	}
 	if q := r.URL.Query().Get("validate"); q != "" {

@@ -211,6 +211,26 @@ func (s *server) respond(w http.ResponseWriter, r *http.Request, v *store.Valida
 	writeJSON(w, status, summarize(v))
 }
 
+// decodeFailed answers the error of decoding a request body, if any: 415
+// with the accepted forms (unsupported), 413 (too large) or 400 (what
+// cannot be read), and reports whether it did.
+func (s *server) decodeFailed(w http.ResponseWriter, r *http.Request, err error, what, unsupported string) bool {
+	switch {
+	case err == nil:
+		return false
+	case errors.Is(err, errUnsupported):
+		problem(w, r, http.StatusUnsupportedMediaType, probUnsupported, unsupported)
+	default:
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			s.tooLarge(w, r)
+		} else {
+			problem(w, r, http.StatusBadRequest, probBadRequest, what+" cannot be read: "+err.Error())
+		}
+	}
+	return true
+}
+
 // submit is POST /v1/validations.
 func (s *server) submit(w http.ResponseWriter, r *http.Request) {
 	wait, ok := s.waitParam(w, r)
@@ -218,18 +238,8 @@ func (s *server) submit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sub, err := decodeSubmission(r)
-	switch {
-	case errors.Is(err, errUnsupported):
-		problem(w, r, http.StatusUnsupportedMediaType, probUnsupported,
-			"send multipart/form-data, application/x-www-form-urlencoded or application/json")
-		return
-	case err != nil:
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			s.tooLarge(w, r)
-			return
-		}
-		problem(w, r, http.StatusBadRequest, probBadRequest, "the submission cannot be read: "+err.Error())
+	if s.decodeFailed(w, r, err, "the submission",
+		"send multipart/form-data, application/x-www-form-urlencoded or application/json") {
 		return
 	}
 	v, ok := s.enqueue(w, r, sub, wait)
