@@ -90,7 +90,7 @@ func (s *server) compile(w http.ResponseWriter, r *http.Request) {
 	prog, err := alg.Load(&syntax.Source{Name: req.Name, Text: req.Algorithm})
 	var res *compiler.Result
 	if err == nil {
-		res, err = compiler.Compile(r.Context(), prog, kernelName(req.Name))
+		res, err = compiler.Compile(r.Context(), prog, kernelName(req.Name), compiler.Options{})
 	}
 	if err != nil {
 		var el syntax.ErrorList

@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -12,40 +13,111 @@ import (
 
 // Result is a compiled algorithm: the specification and the kernel, as text.
 type Result struct {
-	Spec  string // .sare
-	Sched string // .sched
+	Spec     string // .sare
+	Sched    string // .sched
+	Schedule string // the schedule compiled, as a schedule block ("" for the default)
+	Injected string // the injected miscompilation, if any
 }
 
-// Compile compiles the checked program p with the default schedule into a
-// specification and an annotated kernel named name. Constructs outside this
-// milestone (scheduling directives, update definitions whose left-hand side
-// is not the pure variables in place, RDoms of more than one variable,
-// bounds that are not a single quasi-affine expression) are errors; the
-// error is a syntax.ErrorList positioned at the construct when it has one.
-func Compile(ctx context.Context, p *alg.Program, name string) (*Result, error) {
-	c := &compiler{p: p, name: name}
+// Options are the choices of a compilation beyond the algorithm.
+type Options struct {
+	// Schedule, when not nil, replaces the algorithm's own schedule block;
+	// ScheduleSrc is the source its positions refer to.
+	Schedule    *alg.Schedule
+	ScheduleSrc *syntax.Source
+	// Auto asks the autoscheduler for a schedule (AutoSchedule), in place
+	// of the algorithm's own.
+	Auto bool
+	// Inject names a miscompilation to reproduce on purpose (see
+	// Injections); the empty string compiles faithfully.
+	Inject string
+}
+
+// ErrNotApplicable is wrapped by the error of an injection that does not
+// apply to the algorithm and schedule compiled.
+var ErrNotApplicable = errors.New("the injection does not apply")
+
+// Compile compiles the checked program p into a specification and an
+// annotated kernel named name, with the schedule of opts (or the
+// algorithm's own, or the default: every func computed at the root).
+// Illegal schedules and unsupported constructs are errors, a
+// syntax.ErrorList positioned at the directive or construct when there is
+// one; an injection that does not apply wraps ErrNotApplicable.
+func Compile(ctx context.Context, p *alg.Program, name string, opts Options) (*Result, error) {
+	c := &compiler{p: p, name: name, display: map[string]string{}}
+	if opts.Inject != "" {
+		if _, ok := injectionByName(opts.Inject); !ok {
+			return nil, fmt.Errorf("unknown injection %q (augur compile --list-injections lists them)", opts.Inject)
+		}
+		c.inject = opts.Inject
+	}
 	if err := c.supported(); err != nil {
 		return nil, err
 	}
 	c.stageNames()
+	sch := p.Schedule
+	c.schedSrc = p.Src
+	if opts.Schedule != nil {
+		sch, c.schedSrc = opts.Schedule, opts.ScheduleSrc
+		if errs := alg.CheckSchedule(p, sch, c.schedSrc); len(errs) > 0 {
+			return nil, errs
+		}
+	}
+	if opts.Auto {
+		auto, err := AutoSchedule(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		sch, c.schedSrc = auto, &syntax.Source{Name: "autoschedule", Text: auto.String()}
+	}
+	if sch != nil {
+		c.dirs = sch.Directives
+	}
+	if err := c.schedule(c.dirs); err != nil {
+		return nil, err
+	}
+	if err := c.injectSchedule(); err != nil {
+		return nil, err
+	}
 	spec := c.spec()
-	sched, err := c.lower(ctx)
+	kernel, err := c.lower(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Spec: spec, Sched: sched}, nil
+	res := &Result{Spec: spec, Sched: kernel}
+	if sch != nil && len(sch.Directives) > 0 {
+		res.Schedule = sch.String()
+	}
+	if c.inject != "" {
+		if !c.injected {
+			return nil, fmt.Errorf("%s: %w to this algorithm and schedule: %s", c.inject, ErrNotApplicable, injectionNeeds(c.inject))
+		}
+		res.Injected = c.inject
+	}
+	return res, nil
 }
 
 type compiler struct {
-	p      *alg.Program
-	name   string
-	params []string
+	p        *alg.Program
+	name     string
+	params   []string
+	schedSrc *syntax.Source
+	dirs     []*alg.Directive
 	// stage tensors of each func: stages[F][0] is the pure definition's
 	// tensor, stages[F][u+1] the u-th update's; final[F] is F's value.
 	stages map[string][]string
-	// regions of the live funcs and inputs, filled by bounds.
+	taken  map[string]bool // every name of the algorithm and its specification
+	// regions of the inputs and outputs, filled by lowering.
 	regions map[string]*box
 	context string // the assumptions in isl notation
+	fs      map[string]*funcSched
+	values  map[string][]syntax.Expr // right-hand sides per stage, inlined funcs substituted
+	root    *nBlock
+	nvars   int
+	display map[string]string
+	// the miscompilation to inject, and whether it was
+	inject   string
+	injected bool
 }
 
 func (c *compiler) errAt(pos syntax.Pos, format string, args ...any) error {
@@ -56,10 +128,6 @@ func (c *compiler) errAt(pos syntax.Pos, format string, args ...any) error {
 
 // supported rejects what this milestone does not compile.
 func (c *compiler) supported() error {
-	if s := c.p.Schedule; s != nil && len(s.Directives) > 0 {
-		d := s.Directives[0]
-		return c.errAt(d.Pos, "schedule directive %s is not supported yet (this version compiles the default schedule only: every func compute_root, loops in their natural order)", d.Name)
-	}
 	for _, u := range c.p.Updates() {
 		for i, a := range u.Args {
 			if id, ok := a.(*syntax.Ident); !ok || id.Name != u.Target.Vars[i].Name {
@@ -126,6 +194,7 @@ func reads(f *alg.Func, name string) bool {
 func (c *compiler) stageNames() {
 	c.stages = map[string][]string{}
 	taken := map[string]bool{}
+	c.taken = taken
 	for _, id := range c.p.Params {
 		taken[id.Name] = true
 	}
@@ -142,6 +211,9 @@ func (c *compiler) stageNames() {
 		for _, v := range in.Vars {
 			taken[v.Name] = true
 		}
+	}
+	for _, r := range c.p.RDoms() {
+		taken[r.Name.Name] = true
 	}
 	fresh := func(base string) string {
 		n := base

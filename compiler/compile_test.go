@@ -40,7 +40,7 @@ func compileFile(t *testing.T, name string) *Result {
 	if err != nil {
 		t.Fatalf("%s: %v", path, detail(err))
 	}
-	r, err := Compile(context.Background(), p, name)
+	r, err := Compile(context.Background(), p, name, Options{})
 	if err != nil {
 		t.Fatalf("%s: compile: %v", path, detail(err))
 	}

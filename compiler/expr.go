@@ -338,3 +338,15 @@ func norm(x syntax.Expr) syntax.Expr {
 	}
 	return x
 }
+
+// add returns x + y, without a zero operand, in canonical affine form when
+// it is affine.
+func add(x, y syntax.Expr) syntax.Expr {
+	switch {
+	case isZero(x):
+		return y
+	case isZero(y):
+		return x
+	}
+	return norm(bin(x, syntax.OpAdd, y))
+}

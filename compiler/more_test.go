@@ -84,7 +84,7 @@ func compileText(t *testing.T, name, src string) *Result {
 	if err != nil {
 		t.Fatalf("%s: %v", name, detail(err))
 	}
-	r, err := Compile(context.Background(), p, strings.ReplaceAll(name, "-", "_"))
+	r, err := Compile(context.Background(), p, strings.ReplaceAll(name, "-", "_"), Options{})
 	if err != nil {
 		t.Fatalf("%s: compile: %v", name, detail(err))
 	}
@@ -149,7 +149,7 @@ func TestCompileErrors(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.src, detail(err))
 		}
-		_, err = Compile(context.Background(), p, "t")
+		_, err = Compile(context.Background(), p, "t", Options{})
 		if tc.want == "" {
 			if err != nil {
 				t.Errorf("%s: %v", tc.src, detail(err))

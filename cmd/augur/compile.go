@@ -77,7 +77,7 @@ func compileAlg(ctx context.Context, out, errw io.Writer, path string, f compile
 	prog, err := alg.Load(src)
 	if err == nil {
 		var res *compiler.Result
-		res, err = compiler.Compile(ctx, prog, kernelName(path))
+		res, err = compiler.Compile(ctx, prog, kernelName(path), compiler.Options{})
 		if err == nil {
 			return writeCompiled(ctx, out, errw, res, f)
 		}

@@ -124,6 +124,9 @@ type Directive struct {
 	Update int // -1: the pure definition
 	Name   string
 	Args   []syntax.Expr
+	// Chain numbers the lines of the schedule block from 0: the calls of
+	// one chain (F.specialize(c).vectorize(x)) share it.
+	Chain int
 }
 
 func (d *ParamDecl) declPos() syntax.Pos { return d.Pos }

@@ -57,7 +57,7 @@ func FuzzParse(f *testing.F) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		r, err := compiler.Compile(ctx, p, "fuzz")
+		r, err := compiler.Compile(ctx, p, "fuzz", compiler.Options{})
 		if err != nil {
 			return
 		}

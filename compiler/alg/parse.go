@@ -77,8 +77,9 @@ func isDigit(c byte) bool  { return '0' <= c && c <= '9' }
 
 type parser struct {
 	*syntax.Parser
-	dots map[syntax.Pos]bool
-	prog *Program
+	dots   map[syntax.Pos]bool
+	prog   *Program
+	chains int // schedule lines read so far
 }
 
 // split returns the parts of a name token separated by hidden dots.
@@ -504,9 +505,10 @@ func (p *parser) directiveLine(s *Schedule) {
 				update = k
 				continue
 			}
-			s.Directives = append(s.Directives, &Directive{Pos: namePos, Func: fn, Update: update, Name: name, Args: args})
+			s.Directives = append(s.Directives, &Directive{Pos: namePos, Func: fn, Update: update, Name: name, Args: args, Chain: p.chains})
 		}
 	}
+	p.chains++
 	p.EndLine()
 }
 

@@ -45,12 +45,38 @@ func Print(p *Program) string {
 		b.WriteString("\n")
 	}
 	if s := p.Schedule; s != nil {
-		b.WriteString("\nschedule {\n")
-		for _, d := range s.Directives {
-			b.WriteString("  " + d.String() + "\n")
-		}
-		b.WriteString("}\n")
+		b.WriteString("\n")
+		b.WriteString(s.String())
 	}
+	return b.String()
+}
+
+// String renders the schedule block, one chain of calls per line.
+func (s *Schedule) String() string {
+	var b strings.Builder
+	b.WriteString("schedule {\n")
+	for i, d := range s.Directives {
+		if i > 0 && d.Chain == s.Directives[i-1].Chain && d.Func.Name == s.Directives[i-1].Func.Name && d.Update == s.Directives[i-1].Update {
+			b.WriteString("." + d.call())
+			continue
+		}
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString("  " + d.String())
+	}
+	if len(s.Directives) > 0 {
+		b.WriteString("\n")
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+func (d *Directive) call() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s(", d.Name)
+	syntax.WriteExprList(&b, d.Args)
+	b.WriteString(")")
 	return b.String()
 }
 
@@ -102,6 +128,9 @@ func Equal(a, b *Program) bool {
 		for i, d := range a.Schedule.Directives {
 			e := b.Schedule.Directives[i]
 			if d.Func.Name != e.Func.Name || d.Update != e.Update || d.Name != e.Name || !syntax.EqualList(d.Args, e.Args) {
+				return false
+			}
+			if i > 0 && (d.Chain == a.Schedule.Directives[i-1].Chain) != (e.Chain == b.Schedule.Directives[i-1].Chain) {
 				return false
 			}
 		}

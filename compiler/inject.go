@@ -1,0 +1,130 @@
+package compiler
+
+// Injected miscompilations: each reproduces a class of compiler bug on
+// purpose, so that users and tests can watch Augur catch it. An injection
+// changes one place of the compilation, the first where it applies.
+
+// Names of the injections.
+const (
+	InjectTailUnguarded     = "tail-unguarded"
+	InjectShiftUpdate       = "shift-update"
+	InjectHaloOffByOne      = "halo-off-by-one"
+	InjectFoldTooSmall      = "fold-too-small"
+	InjectSwapReductions    = "swap-reductions"
+	InjectParallelReduction = "parallel-reduction"
+	InjectMisplacedProducer = "misplaced-producer"
+	InjectVectorLane        = "vector-lane"
+	InjectOvercomputeOutput = "overcompute-output"
+	InjectUpdateBeforePure  = "update-before-pure"
+)
+
+// Injection describes one kind of injected miscompilation.
+type Injection struct {
+	Name        string
+	Description string
+	// Needs says what the algorithm and schedule must have for the
+	// injection to apply.
+	Needs string
+}
+
+var injections = []Injection{
+	{InjectTailUnguarded, "a split's tail loses its guard: the last tile runs past the end of the loop", "a split with the guard tail strategy over an extent that is not a known multiple of its factor"},
+	{InjectShiftUpdate, "an update stage split with the shift-inwards tail: points of the last tile are updated twice", "a split of a pure loop of an update stage"},
+	{InjectHaloOffByOne, "compute_at bounds one point short: a producer computes one row less than its consumer reads", "a func computed at a loop (compute_at)"},
+	{InjectFoldTooSmall, "a folded buffer one row too small: values are overwritten before their last read", "a fold_storage with a factor of at least 2"},
+	{InjectSwapReductions, "two reduction loops swapped: the reduction runs in another order than the algorithm's", "an update stage with two reduction loops (an RDom of two variables, or a split one)"},
+	{InjectParallelReduction, "a reduction loop run in parallel: its iterations race on the accumulator", "an update stage with an RDom"},
+	{InjectMisplacedProducer, "a producer placed after its consumer: it no longer dominates its uses", "a func that is neither an output nor inlined"},
+	{InjectVectorLane, "the last lane of a vectorised loop stores a wrong value", "a vectorised loop in a stage of a numeric func"},
+	{InjectOvercomputeOutput, "Halide bug (seed 003, section 2.9, impure identity funcs): an output's buffer sized by its compute bounds while the schedule overcomputes", "an output whose schedule computes points outside its region (a split with the round or shift tail)"},
+	{InjectUpdateBeforePure, "Halide bug (seed 003, section 2.9, compute_with): an update stage runs before the pure definition of its func", "a func with an update definition"},
+}
+
+// Injections lists the injectable miscompilations.
+func Injections() []Injection { return append([]Injection(nil), injections...) }
+
+func injectionByName(name string) (Injection, bool) {
+	for _, in := range injections {
+		if in.Name == name {
+			return in, true
+		}
+	}
+	return Injection{}, false
+}
+
+func injectionNeeds(name string) string {
+	in, _ := injectionByName(name)
+	return "it needs " + in.Needs
+}
+
+// injectSchedule applies the injections that change the schedule model
+// itself, after the directives were checked.
+func (c *compiler) injectSchedule() error {
+	switch c.inject {
+	case InjectShiftUpdate:
+		for _, f := range c.p.Funcs() {
+			for _, st := range c.fs[f.Name.Name].stages[1:] {
+				for i, sp := range st.loops.splits {
+					if !sp.fuse && c.isPureName(f.Name.Name, st.loops, sp.outer) {
+						st.loops.splits[i].tail = tailShift
+						st.loops.splits[i].injectedShiftUpdate = true
+						c.injected = true
+						return nil
+					}
+				}
+			}
+		}
+	case InjectSwapReductions:
+		for _, f := range c.p.Funcs() {
+			for _, st := range c.fs[f.Name.Name].stages[1:] {
+				ls := st.loops
+				var red []int
+				for i, d := range ls.dims {
+					if !d.pure {
+						red = append(red, i)
+					}
+				}
+				if len(red) >= 2 {
+					a, b := red[0], red[1]
+					ls.dims[a], ls.dims[b] = ls.dims[b], ls.dims[a]
+					c.injected = true
+					return nil
+				}
+			}
+		}
+	case InjectParallelReduction:
+		for _, f := range c.p.Funcs() {
+			for _, st := range c.fs[f.Name.Name].stages[1:] {
+				ls := st.loops
+				for i := len(ls.dims) - 1; i >= 0; i-- {
+					if !ls.dims[i].pure {
+						ls.dims[i].kind = parallel
+						c.injected = true
+						return nil
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// isPureName reports whether the loop name of ls is pure.
+func (c *compiler) isPureName(fn string, ls *loopSched, name string) bool {
+	i := ls.find(name)
+	if i >= 0 {
+		return ls.dims[i].pure
+	}
+	for _, sp := range ls.splits {
+		if sp.outer == name || sp.inner == name {
+			return c.isPureName(fn, ls, sp.old)
+		}
+	}
+	f := c.p.Func(fn)
+	for _, v := range f.Vars {
+		if v.Name == name {
+			return true
+		}
+	}
+	return false
+}

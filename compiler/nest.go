@@ -1,0 +1,316 @@
+package compiler
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/augur-verify/augur/compiler/alg"
+	"github.com/augur-verify/augur/syntax"
+)
+
+// rng is a loop range: [min, min + ext).
+type rng struct{ min, ext syntax.Expr }
+
+// funcNest returns the loop nests of every stage of f over the region r
+// (inclusive bounds per pure dimension, in internal names), in stage
+// order.
+func (c *compiler) funcNest(f *alg.Func, r *box) ([]node, error) {
+	fs := c.fs[f.Name.Name]
+	var out []node
+	for s := range fs.stages {
+		n, err := c.stageNest(f, s, r)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	if c.inject == InjectUpdateBeforePure && !c.injected && len(out) > 1 {
+		out[0], out[1] = out[1], out[0]
+		c.injected = true
+	}
+	return out, nil
+}
+
+// stageNest returns the loop nest of stage s of f, with its
+// specializations as branches of ifs on their conditions.
+func (c *compiler) stageNest(f *alg.Func, s int, r *box) (node, error) {
+	st := c.fs[f.Name.Name].stages[s]
+	base, err := c.loopNest(f, s, st.loops, r)
+	if err != nil {
+		return nil, err
+	}
+	var out node = base
+	for i := len(st.specs) - 1; i >= 0; i-- {
+		sp := st.specs[i]
+		n, err := c.loopNest(f, s, sp.loops, r)
+		if err != nil {
+			return nil, err
+		}
+		out = &nIf{cond: sp.cond, then: &nBlock{stmts: []node{n}}, els: &nBlock{stmts: []node{out}}}
+	}
+	return out, nil
+}
+
+// loopNest builds the loops of one stage following its splits and fuses
+// (seed 003, section 2.8.2): the loops of ls.dims outermost first, each
+// variable that the splits define bound by a let as soon as the loops it
+// depends on are open, a guard after each split variable whose tail
+// strategy is guard, and the store innermost.
+func (c *compiler) loopNest(f *alg.Func, s int, ls *loopSched, r *box) (*nBlock, error) {
+	name := f.Name.Name
+	nm := map[string]string{} // schedule name -> internal
+	rngs := map[string]rng{}
+	var pure []string
+	for d, v := range f.Vars {
+		iv := c.newVar(v.Name)
+		nm[v.Name] = iv
+		pure = append(pure, iv)
+		rngs[v.Name] = rng{r.Lo[d], simplifyAdd(sub(r.Hi[d], r.Lo[d]), 1)}
+	}
+	var u *alg.Update
+	var rnames []string // internal names of the RDom variables, outermost first
+	if s > 0 {
+		u = f.Updates[s-1]
+		if u.RDom != nil {
+			for i := len(u.RDom.Vars) - 1; i >= 0; i-- {
+				v := u.RDom.Vars[i]
+				full := u.RDom.Name.Name + "." + v.Name.Name
+				iv := c.newVar(rvar(full))
+				nm[full] = iv
+				rnames = append(rnames, iv)
+				rngs[full] = rng{v.Lo, sub(v.Hi, v.Lo)}
+			}
+		}
+	}
+	type def struct {
+		v     string
+		e     syntax.Expr
+		guard syntax.Expr
+	}
+	var defs []def
+	id := func(n string) syntax.Expr { return ident(nm[n]) }
+	for _, sp := range ls.splits {
+		if sp.fuse {
+			ri, ro := rngs[sp.inner], rngs[sp.outer]
+			l, ok := linearize(ri.ext)
+			if !ok || !allZero(l) || l.c < 1 {
+				return nil, c.errAt(sp.pos, "fuse of %s and %s in %s: the extent of the inner loop %s is %s, not a positive constant (the kernel's indices divide by constants only; split it first)",
+					sp.inner, sp.outer, name, sp.inner, syntax.ExprString(ri.ext))
+			}
+			nm[sp.old] = c.newVar(sp.old)
+			rngs[sp.old] = rng{intLit(0), norm(bin(intLit(l.c), syntax.OpMul, paren1(ro.ext)))}
+			defs = append(defs,
+				def{v: sp.inner, e: norm(bin(ri.min, syntax.OpAdd, bin(id(sp.old), syntax.OpRem, intLit(l.c))))},
+				def{v: sp.outer, e: norm(bin(ro.min, syntax.OpAdd, bin(id(sp.old), syntax.OpDiv, intLit(l.c))))})
+			continue
+		}
+		ro := rngs[sp.old]
+		nm[sp.outer] = c.newVar(sp.outer)
+		nm[sp.inner] = c.newVar(sp.inner)
+		F := sp.factor
+		rngs[sp.inner] = rng{intLit(0), intLit(F)}
+		next := norm(mustParse(fmt.Sprintf("((%s) + %d) / %d", syntax.ExprString(ro.ext), F-1, F)))
+		if l, ok := linearize(ro.ext); ok && allZero(l) {
+			next = intLit((l.c + F - 1) / F)
+		}
+		rngs[sp.outer] = rng{intLit(0), next}
+		base := bin(id(sp.outer), syntax.OpMul, intLit(F))
+		divisible := false
+		if l, ok := linearize(ro.ext); ok && allZero(l) && l.c%F == 0 {
+			divisible = true
+		}
+		tail := sp.tail
+		if divisible {
+			tail = tailRound // no tail: the plain form
+		}
+		var e syntax.Expr
+		switch tail {
+		case tailShift:
+			e = bin(ro.min, syntax.OpAdd, bin(call("min", base, norm(bin(ro.ext, syntax.OpSub, intLit(F)))), syntax.OpAdd, id(sp.inner)))
+		default:
+			e = bin(ro.min, syntax.OpAdd, bin(base, syntax.OpAdd, id(sp.inner)))
+		}
+		d := def{v: sp.old, e: norm(e)}
+		if tail == tailGuard {
+			if c.inject == InjectTailUnguarded && !c.injected {
+				c.injected = true
+			} else {
+				d.guard = bin(id(sp.old), syntax.OpLt, norm(bin(ro.min, syntax.OpAdd, ro.ext)))
+			}
+		}
+		defs = append(defs, d)
+	}
+	// The store (or the if on the update's predicate) innermost.
+	store := c.stageStore(f, s, u, nm, pure, rnames)
+	var vecLane syntax.Expr
+	body := &nBlock{}
+	root := body
+	cur := body
+	bound := map[string]bool{}
+	for _, p := range c.params {
+		bound[p] = true
+	}
+	done := make([]bool, len(defs))
+	emitDefs := func() {
+		for progress := true; progress; {
+			progress = false
+			for i, d := range defs {
+				if done[i] || !freeIn(d.e, bound) {
+					continue
+				}
+				done[i] = true
+				progress = true
+				cur.stmts = append(cur.stmts, &nLet{v: nm[d.v], e: d.e})
+				bound[nm[d.v]] = true
+				if d.guard != nil {
+					inner := &nBlock{}
+					cur.stmts = append(cur.stmts, &nIf{cond: d.guard, then: inner})
+					cur = inner
+				}
+			}
+		}
+	}
+	emitDefs()
+	for i := len(ls.dims) - 1; i >= 0; i-- {
+		dm := ls.dims[i]
+		v := nm[dm.name]
+		rg := rngs[dm.name]
+		kind := dm.kind
+		if kind == unrolled || kind == vectorized {
+			if l, ok := linearize(rg.ext); !ok || !allZero(l) {
+				what := map[loopKind]string{unrolled: "unroll", vectorized: "vectorize"}[kind]
+				return nil, c.errAt(c.dirPos(f, s, dm.name, what), "%s of %s in %s: the loop's extent %s is not a constant (split it first, or give a factor: %s(%s, 8))",
+					what, dm.name, stageName(f, s-1), syntax.ExprString(rg.ext), what, dm.name)
+			}
+		}
+		lp := &nLoop{v: v, lo: rg.min, hi: add(rg.min, rg.ext), kind: kind, fn: name, stage: s, dim: dm.name, body: &nBlock{}}
+		if kind == vectorized && vecLane == nil {
+			vecLane = bin(ident(v), syntax.OpEq, norm(bin(lp.hi, syntax.OpSub, intLit(1))))
+		}
+		cur.stmts = append(cur.stmts, lp)
+		cur = lp.body
+		bound[v] = true
+		emitDefs()
+	}
+	for i, d := range done {
+		if !d {
+			return nil, fmt.Errorf("compiler: %s: variable %s is never bound", name, defs[i].v)
+		}
+	}
+	if c.inject == InjectVectorLane && !c.injected && vecLane != nil && f.Type.IsNumeric() {
+		c.injected = true
+		wrong := c.stageStore(f, s, u, nm, pure, rnames)
+		perturb(wrong)
+		cur.stmts = append(cur.stmts, &nIf{cond: vecLane, then: &nBlock{stmts: []node{wrong}}, els: &nBlock{stmts: []node{store}}})
+	} else {
+		cur.stmts = append(cur.stmts, store)
+	}
+	return root, nil
+}
+
+// perturb adds 1 to the values a store writes.
+func perturb(n node) {
+	switch n := n.(type) {
+	case *nStore:
+		n.value = bin(paren1(n.value), syntax.OpAdd, intLit(1))
+	case *nIf:
+		for _, s := range n.then.stmts {
+			perturb(s)
+		}
+		if n.els != nil {
+			for _, s := range n.els.stmts {
+				perturb(s)
+			}
+		}
+	}
+}
+
+// dirPos finds the position of the directive that made a loop of a
+// stage, for errors found while building it.
+func (c *compiler) dirPos(f *alg.Func, s int, dim, name string) syntax.Pos {
+	for _, d := range c.dirs {
+		if d.Func.Name == f.Name.Name && d.Update == s-1 && d.Name == name {
+			return d.Pos
+		}
+	}
+	return f.Pos
+}
+
+// freeIn reports whether every identifier of x is bound.
+func freeIn(x syntax.Expr, bound map[string]bool) bool {
+	ok := true
+	syntax.Inspect(x, func(e syntax.Expr) bool {
+		if id, isID := e.(*syntax.Ident); isID && !bound[id.Name] {
+			ok = false
+		}
+		return true
+	})
+	return ok
+}
+
+func paren1(x syntax.Expr) syntax.Expr { return x }
+
+// stageStore is the innermost statement of a stage: the store of the pure
+// definition, or of the update (under an if on its predicate).
+func (c *compiler) stageStore(f *alg.Func, s int, u *alg.Update, nm map[string]string, pure, rnames []string) node {
+	name := f.Name.Name
+	ren := map[string]syntax.Expr{}
+	for k, v := range nm {
+		ren[k] = ident(v)
+	}
+	here := call(name, idents(pure)...)
+	st := c.stages[name]
+	if s == 0 {
+		return &nStore{fn: name, stage: 0, args: idents(pure), ann: call(st[0], idents(pure)...), value: renameVars(c.values[f.Name.Name][0], ren)}
+	}
+	ann := call(st[s], append(idents(pure), idents(rnames)...)...)
+	val := c.updateValue(u, renameVars(c.values[name][s], ren), here)
+	st1 := &nStore{fn: name, stage: s, args: idents(pure), ann: ann, value: val}
+	if u.Where == nil {
+		return st1
+	}
+	keep := &nStore{fn: name, stage: s, args: idents(pure), ann: ann, value: call(name, idents(pure)...)}
+	return &nIf{cond: renameVars(u.Where, ren), then: &nBlock{stmts: []node{st1}}, els: &nBlock{stmts: []node{keep}}}
+}
+
+// inlineValues computes the right-hand side of every stage with the funcs
+// scheduled compute_inline substituted (seed 003: their definitions are
+// expressions of their pure variables).
+func (c *compiler) inlineValues() {
+	c.values = map[string][]syntax.Expr{}
+	var subst func(x syntax.Expr) syntax.Expr
+	subst = func(x syntax.Expr) syntax.Expr {
+		return rewrite(x, func(e syntax.Expr) syntax.Expr {
+			cl, ok := e.(*syntax.Call)
+			if !ok {
+				return nil
+			}
+			g := c.p.Func(cl.Fun.Name)
+			if g == nil || !c.fs[g.Name.Name].inline {
+				return nil
+			}
+			m := map[string]syntax.Expr{}
+			for i, v := range g.Vars {
+				m[v.Name] = cl.Args[i]
+			}
+			return subst(renameVars(g.Value, m))
+		})
+	}
+	for _, f := range c.p.Funcs() {
+		vals := []syntax.Expr{subst(f.Value)}
+		for _, u := range f.Updates {
+			vals = append(vals, subst(u.Value))
+		}
+		c.values[f.Name.Name] = vals
+	}
+}
+
+// displayName is the name a variable is shown with.
+func (c *compiler) displayName(v string) string {
+	if d, ok := c.display[v]; ok {
+		return d
+	}
+	return v
+}
+
+var _ = strings.Join

@@ -1,0 +1,686 @@
+package compiler
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/augur-verify/augur/compiler/alg"
+	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/syntax"
+)
+
+// site is a place where a func is computed or stored: the body of a loop
+// (or the root block, loop nil), with the loop's ancestors.
+type site struct {
+	loop *nLoop
+	body *nBlock
+	path []node // ancestors of the body, outermost first (the loop included)
+}
+
+// sites returns the loops implementing level l (in every specialization
+// and every copy of the stage), or the root.
+func (c *compiler) sites(l level) []site {
+	if l.root() {
+		return []site{{body: c.root}}
+	}
+	var out []site
+	walkIR(c.root, nil, func(n node, path []node) bool {
+		if lp, ok := n.(*nLoop); ok && lp.fn == l.fn && lp.dim == l.dim {
+			out = append(out, site{loop: lp, body: lp.body, path: append(append([]node(nil), path...), lp)})
+		}
+		return true
+	})
+	return out
+}
+
+// inside reports whether path passes through the site.
+func (s site) contains(path []node) bool {
+	if s.loop == nil {
+		return true
+	}
+	for _, n := range path {
+		if n == node(s.loop) {
+			return true
+		}
+	}
+	return false
+}
+
+// access is one logical access found under a site: the constraints of the
+// loops, lets and ifs between the site and the access, the variables they
+// bind, and the coordinates.
+type accessAt struct {
+	cons  []string
+	bound []string
+	args  []syntax.Expr
+}
+
+// footprint collects the accesses under s that pick selects from a store:
+// reads of name by other funcs' stores (reads), or the writes of name
+// (writes).
+func (c *compiler) footprint(s site, pick func(st *nStore) [][]syntax.Expr) ([]accessAt, error) {
+	var out []accessAt
+	var walk func(b *nBlock, cons, bound []string) error
+	walk = func(b *nBlock, cons, bound []string) error {
+		for _, n := range b.stmts {
+			switch n := n.(type) {
+			case *nLet:
+				e, err := c.isl(n.e)
+				if err != nil {
+					return err
+				}
+				cons = append(cons, fmt.Sprintf("%s = %s", n.v, e))
+				bound = append(bound, n.v)
+			case *nLoop:
+				lo, err := c.isl(n.lo)
+				if err != nil {
+					return err
+				}
+				hi, err := c.isl(n.hi)
+				if err != nil {
+					return err
+				}
+				if err := walk(n.body, append(clone(cons), fmt.Sprintf("%s <= %s < %s", lo, n.v, hi)), append(clone(bound), n.v)); err != nil {
+					return err
+				}
+			case *nIf:
+				cond, err := c.isl(n.cond)
+				if err != nil {
+					return err
+				}
+				if err := walk(n.then, append(clone(cons), cond), bound); err != nil {
+					return err
+				}
+				if n.els != nil {
+					if err := walk(n.els, append(clone(cons), "not ("+cond+")"), bound); err != nil {
+						return err
+					}
+				}
+			case *nAlloc:
+				if err := walk(n.body, cons, bound); err != nil {
+					return err
+				}
+			case *nBlock:
+				if err := walk(n, cons, bound); err != nil {
+					return err
+				}
+			case *nStore:
+				for _, args := range pick(n) {
+					out = append(out, accessAt{cons: clone(cons), bound: clone(bound), args: args})
+				}
+			}
+		}
+		return nil
+	}
+	err := walk(s.body, nil, nil)
+	return out, err
+}
+
+func clone(s []string) []string { return append([]string(nil), s...) }
+
+// context returns the constraints of a site's ancestors: its loops, lets
+// and ifs, whose variables are parameters of the bounds of what is
+// computed inside.
+func (c *compiler) outerContext(s site) ([]string, error) {
+	var cons []string
+	for i, n := range s.path {
+		switch n := n.(type) {
+		case *nLoop:
+			lo, err := c.isl(n.lo)
+			if err != nil {
+				return nil, err
+			}
+			hi, err := c.isl(n.hi)
+			if err != nil {
+				return nil, err
+			}
+			cons = append(cons, fmt.Sprintf("%s <= %s < %s", lo, n.v, hi))
+			// lets of the loop's body before the site's own position
+			_ = i
+		case *nIf:
+			cond, err := c.isl(n.cond)
+			if err != nil {
+				return nil, err
+			}
+			// the path records the branch block after the if
+			if i+1 < len(s.path) && n.els != nil && s.path[i+1] == node(n.els) {
+				cond = "not (" + cond + ")"
+			}
+			cons = append(cons, cond)
+		}
+	}
+	// lets: every let of an ancestor block that precedes the path
+	for i, n := range s.path {
+		if i == len(s.path)-1 && s.loop != nil {
+			break // the site's own body is inside
+		}
+		var stmts []node
+		switch n := n.(type) {
+		case *nLoop:
+			stmts = n.body.stmts
+		case *nBlock:
+			stmts = n.stmts
+		case *nAlloc:
+			stmts = n.body.stmts
+		default:
+			continue
+		}
+		var next node
+		if i+1 < len(s.path) {
+			next = s.path[i+1]
+		}
+		for _, st := range stmts {
+			if st == next {
+				break
+			}
+			if l, ok := st.(*nLet); ok {
+				e, err := c.isl(l.e)
+				if err != nil {
+					return nil, err
+				}
+				cons = append(cons, fmt.Sprintf("%s = %s", l.v, e))
+			}
+		}
+	}
+	// the root block's lets (none are emitted there) are skipped
+	return cons, nil
+}
+
+// isl renders an IR expression in isl notation.
+func (c *compiler) isl(x syntax.Expr) (string, error) {
+	return toISL(x, rvar)
+}
+
+// boxOf returns the bounding box, per dimension, of the accesses,
+// lexicographic extrema with the variables bound outside the site as
+// parameters. It returns nil when there is no access.
+func (c *compiler) boxOf(ctx context.Context, s site, acc []accessAt, rank int, name string) (*box, error) {
+	if len(acc) == 0 {
+		return nil, nil
+	}
+	outer, err := c.outerContext(s)
+	if err != nil {
+		return nil, err
+	}
+	b := &box{}
+	for d := 0; d < rank; d++ {
+		var disj []string
+		for _, a := range acc {
+			arg, err := c.isl(a.args[d])
+			if err != nil {
+				return nil, fmt.Errorf("bounds of %s: %v", name, err)
+			}
+			cons := strings.Join(append(clone(a.cons), "buf_o = "+arg), " and ")
+			if len(a.bound) > 0 {
+				disj = append(disj, fmt.Sprintf("(exists (%s : %s))", strings.Join(a.bound, ", "), cons))
+			} else {
+				disj = append(disj, "("+cons+")")
+			}
+		}
+		cond := strings.Join(disj, " or ")
+		if len(outer) > 0 {
+			cond = "(" + cond + ") and " + strings.Join(outer, " and ")
+		}
+		lo, hi, err := c.extremaOf(ctx, cond)
+		if err != nil {
+			return nil, fmt.Errorf("bounds of %s in dimension %d: %w", name, d+1, err)
+		}
+		b.Lo = append(b.Lo, lo)
+		b.Hi = append(b.Hi, hi)
+		b.Extent = append(b.Extent, simplifyAdd(sub(hi, lo), 1))
+	}
+	return b, nil
+}
+
+// symbols lists the free names of an isl condition that are not
+// parameters: the internal variables bound outside, which become
+// parameters of the set.
+func (c *compiler) symbols(cond string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, w := range strings.FieldsFunc(cond, func(r rune) bool {
+		return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) {
+		if strings.HasPrefix(w, "buf_v") && !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// extremaOf returns the minimum and maximum of buf_o over the set
+// { [buf_o] : cond }, as expressions of the parameters and of the free
+// internal variables, widened to a min or max of pieces when piecewise.
+func (c *compiler) extremaOf(ctx context.Context, cond string) (syntax.Expr, syntax.Expr, error) {
+	syms := c.symbols(cond)
+	// internal variables quantified inside cond are listed too; those that
+	// are only bound by exists are harmless as parameters? No: keep only
+	// the ones not bound by an exists.
+	syms = unquantified(cond, syms)
+	params := append(clone(c.params), syms...)
+	set, err := presburger.ParseSet(fmt.Sprintf("[%s] -> { [buf_o] : %s and (%s) }", strings.Join(params, ", "), c.context, cond))
+	if err != nil {
+		return nil, nil, err
+	}
+	lo, err := c.optimumOver(ctx, set, params, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	hi, err := c.optimumOver(ctx, set, params, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	return lo, hi, nil
+}
+
+// unquantified keeps the symbols that no exists of cond binds.
+func unquantified(cond string, syms []string) []string {
+	q := map[string]bool{}
+	rest := cond
+	for {
+		i := strings.Index(rest, "exists (")
+		if i < 0 {
+			break
+		}
+		rest = rest[i+len("exists ("):]
+		j := strings.Index(rest, ":")
+		for _, v := range strings.Split(rest[:j], ",") {
+			q[strings.TrimSpace(v)] = true
+		}
+	}
+	var out []string
+	for _, s := range syms {
+		if !q[s] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// optimumOver is optimum with the given parameter names.
+func (c *compiler) optimumOver(ctx context.Context, set *presburger.Map, params []string, max bool) (syntax.Expr, error) {
+	saved := c.params
+	defer func() { c.params = saved }()
+	c.params = params
+	return c.optimum(ctx, set, max, true)
+}
+
+// maxOver returns the maximum of the expression x (of parameters and
+// internal variables) over the context of site s: a parameter-only bound
+// for the extents of an allocation inside loops.
+func (c *compiler) maxOver(ctx context.Context, s site, x syntax.Expr) (syntax.Expr, error) {
+	if freeIn(x, c.paramSet()) {
+		if l, ok := linearize(x); ok {
+			return mustParse(l.String()), nil
+		}
+	}
+	outer, err := c.outerContext(s)
+	if err != nil {
+		return nil, err
+	}
+	e, err := c.isl(x)
+	if err != nil {
+		return nil, err
+	}
+	all := strings.Join(append(outer, "buf_o = "+e), " and ")
+	syms := c.symbols(all)
+	cond := all
+	if len(syms) > 0 {
+		cond = fmt.Sprintf("exists (%s : %s)", strings.Join(syms, ", "), all)
+	}
+	set, err := presburger.ParseSet(fmt.Sprintf("[%s] -> { [buf_o] : %s and (%s) }", strings.Join(c.params, ", "), c.context, cond))
+	if err != nil {
+		return nil, err
+	}
+	return c.optimum(ctx, set, true, true)
+}
+
+func (c *compiler) paramSet() map[string]bool {
+	m := map[string]bool{}
+	for _, p := range c.params {
+		m[p] = true
+	}
+	return m
+}
+
+// placeAll builds the kernel's loop nest: the outputs at the root, then
+// every other live func, consumers first, at its compute level with its
+// buffer at its store level; finally the regions of the inputs.
+func (c *compiler) placeAll(ctx context.Context) error {
+	c.root = &nBlock{}
+	funcs := c.p.Funcs()
+	live := c.liveFuncs()
+	for i := len(funcs) - 1; i >= 0; i-- {
+		f := funcs[i]
+		if !live[f.Name.Name] || c.fs[f.Name.Name].inline {
+			continue
+		}
+		if err := c.place(ctx, f); err != nil {
+			return err
+		}
+	}
+	for _, in := range c.p.Inputs() {
+		name := in.Name.Name
+		acc, err := c.footprint(site{body: c.root}, func(st *nStore) [][]syntax.Expr { return readsOf(st.value, name) })
+		if err != nil {
+			return err
+		}
+		b, err := c.boxOf(ctx, site{body: c.root}, acc, len(in.Vars), name)
+		if err != nil {
+			return c.errAt(in.Pos, "%v", err)
+		}
+		if b != nil {
+			c.regions[name] = b
+		}
+	}
+	return nil
+}
+
+// liveFuncs returns the funcs the outputs depend on, through inlined ones.
+func (c *compiler) liveFuncs() map[string]bool {
+	live := map[string]bool{}
+	var visit func(name string)
+	visit = func(name string) {
+		if live[name] {
+			return
+		}
+		live[name] = true
+		for _, v := range c.values[name] {
+			syntax.Inspect(v, func(e syntax.Expr) bool {
+				if cl, ok := e.(*syntax.Call); ok && c.p.Func(cl.Fun.Name) != nil && cl.Fun.Name != name {
+					visit(cl.Fun.Name)
+				}
+				return true
+			})
+		}
+	}
+	for _, o := range c.p.Outputs() {
+		visit(o.Func.Name)
+	}
+	return live
+}
+
+// place computes f at its compute level and allocates it at its store
+// level.
+func (c *compiler) place(ctx context.Context, f *alg.Func) error {
+	name := f.Name.Name
+	fs := c.fs[name]
+	isOut := c.isOutput(name)
+	readers := func(st *nStore) [][]syntax.Expr {
+		if st.fn == name {
+			return nil
+		}
+		return readsOf(st.value, name)
+	}
+	csites := c.sites(fs.compute)
+	if !fs.compute.root() {
+		if len(csites) == 0 {
+			return c.errAt(fs.compute.pos, "%s.compute_at(%s, %s): %s has no loop %s (in the loops of its stages as scheduled)", name, fs.compute.fn, fs.compute.dim, fs.compute.fn, fs.compute.dim)
+		}
+		// dominance: every use inside a compute site
+		var outside *nStore
+		walkIR(c.root, nil, func(n node, path []node) bool {
+			st, ok := n.(*nStore)
+			if !ok || len(readers(st)) == 0 || outside != nil {
+				return true
+			}
+			for _, s := range csites {
+				if s.contains(path) {
+					return true
+				}
+			}
+			outside = st
+			return true
+		})
+		if outside != nil {
+			return c.errAt(fs.compute.pos, "%s.compute_at(%s, %s): %s is also used by %s outside that loop: the computation of a func must dominate all its uses (seed 003, section 2.8.3)",
+				name, fs.compute.fn, fs.compute.dim, name, stageLabel(c.p.Func(outside.fn), outside.stage))
+		}
+	}
+	misplace := c.inject == InjectMisplacedProducer && !c.injected && !isOut
+	placed := false
+	for _, s := range csites {
+		var r *box
+		if isOut {
+			r = c.declared(name)
+		} else {
+			acc, err := c.footprint(s, readers)
+			if err != nil {
+				return err
+			}
+			if r, err = c.boxOf(ctx, s, acc, len(f.Vars), name); err != nil {
+				return c.errAt(f.Pos, "%v", err)
+			}
+			if r == nil {
+				continue
+			}
+			if c.inject == InjectHaloOffByOne && !c.injected && !fs.compute.root() {
+				for d := len(r.Hi) - 1; d >= 0; d-- {
+					if !syntax.Equal(r.Lo[d], r.Hi[d]) {
+						r.Hi[d] = simplifyAdd(r.Hi[d], -1)
+						c.injected = true
+						break
+					}
+				}
+			}
+		}
+		r, err := c.applyBounds(ctx, f, s, r)
+		if err != nil {
+			return err
+		}
+		nests, err := c.funcNest(f, r)
+		if err != nil {
+			return err
+		}
+		if misplace {
+			s.body.stmts = append(s.body.stmts, nests...)
+			c.injected = true
+		} else {
+			s.body.stmts = append(append([]node(nil), nests...), s.body.stmts...)
+		}
+		placed = true
+		if err := c.checkFold(ctx, f, s, r); err != nil {
+			return err
+		}
+	}
+	if !placed {
+		return nil
+	}
+	if isOut {
+		return nil
+	}
+	return c.allocate(ctx, f, csites)
+}
+
+func stageLabel(f *alg.Func, s int) string {
+	if s == 0 {
+		return f.Name.Name
+	}
+	return fmt.Sprintf("%s.update(%d)", f.Name.Name, s-1)
+}
+
+// declared returns an output's declared region.
+func (c *compiler) declared(name string) *box {
+	for _, o := range c.p.Outputs() {
+		if o.Func.Name != name {
+			continue
+		}
+		b := &box{}
+		for _, d := range o.Dims {
+			b.Lo = append(b.Lo, d.Lo)
+			b.Hi = append(b.Hi, simplifyAdd(d.Hi, -1))
+			b.Extent = append(b.Extent, sub(d.Hi, d.Lo))
+		}
+		return b
+	}
+	return nil
+}
+
+// applyBounds applies bound and align_bounds (seed 003, section 2.8.5) to
+// the region r computed at site s; a bound must cover what is needed.
+func (c *compiler) applyBounds(ctx context.Context, f *alg.Func, s site, r *box) (*box, error) {
+	fs := c.fs[f.Name.Name]
+	out := &box{Lo: append([]syntax.Expr(nil), r.Lo...), Hi: append([]syntax.Expr(nil), r.Hi...), Extent: append([]syntax.Expr(nil), r.Extent...)}
+	for d := range f.Vars {
+		if b, ok := fs.bound[d]; ok {
+			lo, hi := b[0], simplifyAdd(sub(bin(b[0], syntax.OpAdd, b[1]), intLit(0)), -1)
+			// the bound must contain the needed region
+			need := fmt.Sprintf("(%s < %s or %s > %s)", c.mustISL(r.Lo[d]), c.mustISL(lo), c.mustISL(r.Hi[d]), c.mustISL(hi))
+			outer, err := c.outerContext(s)
+			if err != nil {
+				return nil, err
+			}
+			cond := strings.Join(append(outer, need), " and ")
+			syms := unquantified(cond, c.symbols(cond))
+			set, err := presburger.ParseSet(fmt.Sprintf("[%s] -> { [buf_o] : buf_o = 0 and %s and %s }", strings.Join(append(clone(c.params), syms...), ", "), c.context, cond))
+			if err != nil {
+				return nil, err
+			}
+			empty, err := set.IsEmpty(ctx)
+			if err != nil {
+				return nil, err
+			}
+			if !empty {
+				return nil, c.errAt(f.Pos, "%s.bound(%s, %s, %s) does not cover the region %s .. %s of %s that its consumers need (seed 003, section 2.8.5)",
+					f.Name.Name, f.Vars[d].Name, syntax.ExprString(b[0]), syntax.ExprString(b[1]), syntax.ExprString(r.Lo[d]), syntax.ExprString(simplifyAdd(r.Hi[d], 1)), f.Vars[d].Name)
+			}
+			out.Lo[d], out.Hi[d], out.Extent[d] = lo, hi, b[1]
+		}
+		if a, ok := fs.align[d]; ok {
+			m, rem := a[0], a[1]
+			lo := norm(mustParse(fmt.Sprintf("((%s) - %d) / %d * %d + %d", syntax.ExprString(out.Lo[d]), rem, m, m, rem)))
+			hi := norm(mustParse(fmt.Sprintf("((%s) - %d) / %d * %d + %d", syntax.ExprString(out.Hi[d]), rem, m, m, rem+m-1)))
+			out.Lo[d], out.Hi[d], out.Extent[d] = lo, hi, simplifyAdd(sub(hi, lo), 1)
+		}
+	}
+	return out, nil
+}
+
+func (c *compiler) mustISL(x syntax.Expr) string {
+	s, err := c.isl(x)
+	if err != nil {
+		return "0"
+	}
+	return s
+}
+
+// checkFold checks that every fold factor holds what one computation of f
+// at the site spans (the rule of storage folding: a value must survive
+// until its last read, and without sliding windows every value is read in
+// the iteration that computes it).
+func (c *compiler) checkFold(ctx context.Context, f *alg.Func, s site, r *box) error {
+	fs := c.fs[f.Name.Name]
+	for d, k := range fs.fold {
+		ext, err := c.maxOver(ctx, s, simplifyAdd(sub(r.Hi[d], r.Lo[d]), 1))
+		if err != nil {
+			return c.errAt(fs.foldPos, "fold_storage of %s: %v", f.Name.Name, err)
+		}
+		l, ok := linearize(ext)
+		if !ok || !allZero(l) {
+			return c.errAt(fs.foldPos, "fold_storage(%s, %d) of %s: one computation of %s spans %s points of %s, not a constant: fold a func computed inside a loop (compute_at)",
+				f.Vars[d].Name, k, f.Name.Name, f.Name.Name, syntax.ExprString(ext), f.Vars[d].Name)
+		}
+		if l.c > k {
+			return c.errAt(fs.foldPos, "fold_storage(%s, %d) of %s: one computation of %s spans %d points of %s, more than the fold factor: a folded buffer must hold every value until its last read",
+				f.Vars[d].Name, k, f.Name.Name, f.Name.Name, l.c, f.Vars[d].Name)
+		}
+	}
+	return nil
+}
+
+// allocate wraps the body of f's store sites in an allocation of f over
+// the points f writes there.
+func (c *compiler) allocate(ctx context.Context, f *alg.Func, csites []site) error {
+	name := f.Name.Name
+	fs := c.fs[name]
+	lvl := fs.compute
+	if fs.store != nil {
+		lvl = *fs.store
+	}
+	ssites := c.sites(lvl)
+	if len(ssites) == 0 {
+		return c.errAt(lvl.pos, "%s.store_at(%s, %s): %s has no loop %s", name, lvl.fn, lvl.dim, lvl.fn, lvl.dim)
+	}
+	// every compute site inside a store site, with no parallel loop between
+	for _, cs := range csites {
+		var in *site
+		for i, ss := range ssites {
+			if ss.loop == nil || containsNode(cs.path, ss.loop) {
+				in = &ssites[i]
+				break
+			}
+		}
+		if in == nil {
+			return c.errAt(lvl.pos, "%s is stored at %s, inside the loop where it is computed: store_at must be at or outside compute_at (seed 003, section 2.8.4)", name, levelString(lvl))
+		}
+		start := 0
+		for i, n := range cs.path {
+			if in.loop != nil && n == node(in.loop) {
+				start = i + 1
+			}
+		}
+		for _, n := range cs.path[start:] {
+			if lp, ok := n.(*nLoop); ok && lp.kind == parallel {
+				return c.errAt(lvl.pos, "%s is stored outside the parallel loop %s of %s but computed inside it: the iterations would race on its buffer (store it inside the loop)", name, lp.dim, lp.fn)
+			}
+		}
+	}
+	for _, ss := range ssites {
+		acc, err := c.footprint(ss, func(st *nStore) [][]syntax.Expr {
+			if st.fn == name {
+				return [][]syntax.Expr{st.args}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		b, err := c.boxOf(ctx, ss, acc, len(f.Vars), name)
+		if err != nil {
+			return c.errAt(f.Pos, "%v", err)
+		}
+		if b == nil {
+			continue
+		}
+		al := &nAlloc{fn: name, lo: b.Lo, fold: make([]int64, len(f.Vars))}
+		for d := range f.Vars {
+			if k, ok := fs.fold[d]; ok {
+				if c.inject == InjectFoldTooSmall && !c.injected && k > 1 {
+					k--
+					c.injected = true
+				}
+				al.fold[d] = k
+				al.ext = append(al.ext, intLit(k))
+				continue
+			}
+			ext, err := c.maxOver(ctx, ss, b.Extent[d])
+			if err != nil {
+				return c.errAt(f.Pos, "storage of %s: %v", name, err)
+			}
+			al.ext = append(al.ext, ext)
+		}
+		al.body = &nBlock{stmts: ss.body.stmts}
+		ss.body.stmts = []node{al}
+	}
+	return nil
+}
+
+func containsNode(path []node, n *nLoop) bool {
+	for _, p := range path {
+		if p == node(n) {
+			return true
+		}
+	}
+	return false
+}
+
+func levelString(l level) string {
+	if l.root() {
+		return "the root"
+	}
+	return fmt.Sprintf("loop %s of %s", l.dim, l.fn)
+}

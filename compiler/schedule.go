@@ -1,0 +1,672 @@
+package compiler
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/augur-verify/augur/compiler/alg"
+	"github.com/augur-verify/augur/syntax"
+)
+
+// The schedule model: what the directives of seed 003 section 2.8 decide,
+// per func and per stage, before lowering.
+
+// loopKind is how a loop is traversed.
+type loopKind int
+
+const (
+	serial loopKind = iota
+	parallel
+	vectorized // emitted as a par loop: the lanes
+	unrolled   // emitted as duplicated statements
+)
+
+// tailKind is a split's tail strategy (seed 003, section 2.8.2).
+type tailKind int
+
+const (
+	tailGuard tailKind = iota // guard the body with an if
+	tailShift                 // shift the last iteration inwards (recomputation)
+	tailRound                 // round the extent up (overcompute)
+)
+
+func (t tailKind) String() string { return [...]string{"guard", "shift", "round"}[t] }
+
+// dimSched is one loop of a stage.
+type dimSched struct {
+	name string // as the schedule writes it: x, xo, r.k
+	pure bool   // a pure dimension, or split or fused from pure ones
+	kind loopKind
+}
+
+// splitSched is a split (fuse false: old -> outer, inner by factor) or a
+// fuse (fuse true: inner, outer -> old).
+type splitSched struct {
+	fuse                bool
+	old, outer, inner   string
+	factor              int64
+	tail                tailKind
+	pos                 syntax.Pos
+	injectedShiftUpdate bool // an injection forced the shift tail
+}
+
+// loopSched is the loop structure of one stage: its loops, innermost
+// first, and the splits and fuses that made them, in order.
+type loopSched struct {
+	dims   []dimSched
+	splits []splitSched
+}
+
+func (l *loopSched) clone() *loopSched {
+	return &loopSched{dims: append([]dimSched(nil), l.dims...), splits: append([]splitSched(nil), l.splits...)}
+}
+
+func (l *loopSched) find(name string) int {
+	for i, d := range l.dims {
+		if d.name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// specialization is one F.specialize(cond) branch of a stage.
+type specialization struct {
+	cond  syntax.Expr
+	loops *loopSched
+}
+
+// stageSched is the schedule of one stage of a func (0: the pure
+// definition, u+1: the u-th update).
+type stageSched struct {
+	loops *loopSched
+	specs []specialization
+}
+
+// level is a loop level: the loop dim of one of func's stages; the zero
+// level (func "") is the root.
+type level struct {
+	fn  string
+	dim string
+	pos syntax.Pos
+}
+
+func (l level) root() bool { return l.fn == "" }
+
+// funcSched is the schedule of a func: where it is computed and stored,
+// and its storage and bounds directives.
+type funcSched struct {
+	stages  []*stageSched
+	compute level
+	store   *level // nil: where it is computed
+	inline  bool
+	fold    map[int]int64          // dimension -> fold factor
+	bound   map[int][2]syntax.Expr // dimension -> min, extent
+	align   map[int][2]int64       // dimension -> modulus, remainder
+	foldPos syntax.Pos
+}
+
+// schedule applies the directives to the default schedule: every func
+// compute_root, stored where computed, loops in Halide's order.
+func (c *compiler) schedule(dirs []*alg.Directive) error {
+	c.fs = map[string]*funcSched{}
+	for _, f := range c.p.Funcs() {
+		fs := &funcSched{fold: map[int]int64{}, bound: map[int][2]syntax.Expr{}, align: map[int][2]int64{}}
+		for s := 0; s <= len(f.Updates); s++ {
+			ls := &loopSched{}
+			if s > 0 && f.Updates[s-1].RDom != nil {
+				// innermost first: the RDom's first variable innermost
+				r := f.Updates[s-1].RDom
+				for _, v := range r.Vars {
+					ls.dims = append(ls.dims, dimSched{name: r.Name.Name + "." + v.Name.Name})
+				}
+			}
+			for _, v := range f.Vars {
+				ls.dims = append(ls.dims, dimSched{name: v.Name, pure: true})
+			}
+			fs.stages = append(fs.stages, &stageSched{loops: ls})
+		}
+		c.fs[f.Name.Name] = fs
+	}
+	for i, d := range dirs {
+		if err := c.directive(d, dirs[:i]); err != nil {
+			return err
+		}
+	}
+	return c.checkPlacement(dirs)
+}
+
+// dirErr is an error positioned at a directive.
+func (c *compiler) dirErr(d *alg.Directive, format string, args ...any) error {
+	r := &syntax.Reporter{Src: c.schedSrc}
+	if r.Src == nil {
+		r.Src = c.p.Src
+	}
+	r.Errorf(d.Pos, "%s: %s", d, fmt.Sprintf(format, args...))
+	return r.Errs
+}
+
+// argName returns argument i as a loop name.
+func argName(d *alg.Directive, i int) (string, bool) {
+	if i >= len(d.Args) {
+		return "", false
+	}
+	id, ok := d.Args[i].(*syntax.Ident)
+	if !ok {
+		return "", false
+	}
+	return id.Name, true
+}
+
+// argInt returns argument i as an integer constant.
+func argInt(d *alg.Directive, i int) (int64, bool) {
+	if i >= len(d.Args) {
+		return 0, false
+	}
+	if l, ok := linearize(d.Args[i]); ok && allZero(l) {
+		return l.c, true
+	}
+	return 0, false
+}
+
+// arity lists the argument counts a directive accepts, with its usage.
+var arity = map[string]struct {
+	min, max int
+	usage    string
+}{
+	"split":          {4, 5, "split(x, xo, xi, factor[, guard|shift|round])"},
+	"fuse":           {3, 3, "fuse(inner, outer, fused)"},
+	"reorder":        {2, 64, "reorder(x, y, ...), innermost first"},
+	"tile":           {8, 9, "tile(x, y, xo, yo, xi, yi, fx, fy[, guard|shift|round])"},
+	"parallel":       {1, 1, "parallel(x)"},
+	"vectorize":      {1, 2, "vectorize(x[, factor])"},
+	"unroll":         {1, 2, "unroll(x[, factor])"},
+	"compute_root":   {0, 0, "compute_root()"},
+	"compute_at":     {2, 2, "compute_at(G, x)"},
+	"store_root":     {0, 0, "store_root()"},
+	"store_at":       {2, 2, "store_at(G, x)"},
+	"compute_inline": {0, 0, "compute_inline()"},
+	"fold_storage":   {2, 2, "fold_storage(y, factor)"},
+	"bound":          {3, 3, "bound(x, min, extent)"},
+	"align_bounds":   {2, 3, "align_bounds(x, modulus[, remainder])"},
+	"specialize":     {1, 1, "specialize(condition)"},
+}
+
+// Directives lists the scheduling directives the compiler implements, with
+// their arguments.
+func Directives() []string {
+	var out []string
+	for _, n := range []string{"split", "fuse", "reorder", "tile", "parallel", "vectorize", "unroll",
+		"compute_root", "compute_at", "store_root", "store_at", "compute_inline",
+		"fold_storage", "bound", "align_bounds", "specialize"} {
+		out = append(out, arity[n].usage)
+	}
+	return out
+}
+
+// target returns the loop schedule a stage directive applies to: the
+// stage's own, or that of the specialization opened earlier in the same
+// chain.
+func (c *compiler) target(d *alg.Directive, before []*alg.Directive) *loopSched {
+	st := c.fs[d.Func.Name].stages[d.Update+1]
+	k := -1
+	for _, e := range before {
+		if e.Chain == d.Chain && e.Name == "specialize" && e.Func.Name == d.Func.Name && e.Update == d.Update {
+			k++
+		}
+	}
+	// count specializations of this stage opened in earlier chains too
+	if k >= 0 {
+		base := 0
+		for _, e := range before {
+			if e.Chain < d.Chain && e.Name == "specialize" && e.Func.Name == d.Func.Name && e.Update == d.Update {
+				base++
+			}
+		}
+		return st.specs[base+k].loops
+	}
+	return st.loops
+}
+
+func (c *compiler) directive(d *alg.Directive, before []*alg.Directive) error {
+	a, ok := arity[d.Name]
+	if !ok {
+		return c.dirErr(d, "unknown directive (the directives are %s)", strings.Join(directiveNames(), ", "))
+	}
+	if len(d.Args) < a.min || len(d.Args) > a.max {
+		return c.dirErr(d, "wrong number of arguments: %s", a.usage)
+	}
+	f := c.p.Func(d.Func.Name)
+	fs := c.fs[d.Func.Name]
+	isOutput := c.isOutput(f.Name.Name)
+	funcLevel := func() error {
+		if d.Update >= 0 {
+			return c.dirErr(d, "%s applies to a func, not to one of its update stages", d.Name)
+		}
+		return nil
+	}
+	switch d.Name {
+	case "split", "fuse", "reorder", "tile", "parallel", "vectorize", "unroll":
+		return c.loopDirective(d, f, c.target(d, before))
+	case "specialize":
+		cond := d.Args[0]
+		if _, err := toISL(cond, same); err != nil || !c.paramsOnly(cond) {
+			return c.dirErr(d, "the condition must be a quasi-affine constraint on the parameters (a start-up expression, seed 003 section 2.8.1)")
+		}
+		st := fs.stages[d.Update+1]
+		st.specs = append(st.specs, specialization{cond: cond, loops: c.target(d, before).clone()})
+		return nil
+	case "compute_root", "compute_at", "compute_inline", "store_root", "store_at":
+		if err := funcLevel(); err != nil {
+			return err
+		}
+		if isOutput && d.Name != "compute_root" && d.Name != "store_root" {
+			return c.dirErr(d, "%s is an output: outputs are computed and stored at the root", f.Name.Name)
+		}
+		switch d.Name {
+		case "compute_root":
+			fs.compute, fs.inline = level{}, false
+		case "compute_inline":
+			if len(f.Updates) > 0 {
+				return c.dirErr(d, "%s has update definitions: only funcs with a pure definition alone can be inlined", f.Name.Name)
+			}
+			fs.inline = true
+		case "store_root":
+			fs.store = &level{}
+		case "compute_at", "store_at":
+			g, ok := argName(d, 0)
+			dim, ok2 := argName(d, 1)
+			if !ok || !ok2 {
+				return c.dirErr(d, "expected a func and one of its loops: %s", a.usage)
+			}
+			if c.p.Func(g) == nil {
+				return c.dirErr(d, "%s is not a func", g)
+			}
+			if g == f.Name.Name {
+				return c.dirErr(d, "a func cannot be placed inside its own loops")
+			}
+			l := level{fn: g, dim: dim, pos: d.Pos}
+			if d.Name == "compute_at" {
+				fs.compute, fs.inline = l, false
+			} else {
+				fs.store = &l
+			}
+		}
+		return nil
+	case "fold_storage", "bound", "align_bounds":
+		if err := funcLevel(); err != nil {
+			return err
+		}
+		v, _ := argName(d, 0)
+		dim := -1
+		for i, fv := range f.Vars {
+			if fv.Name == v {
+				dim = i
+			}
+		}
+		if dim < 0 {
+			return c.dirErr(d, "%s is not a pure variable of %s", syntax.ExprString(d.Args[0]), f.Name.Name)
+		}
+		switch d.Name {
+		case "fold_storage":
+			k, ok := argInt(d, 1)
+			if !ok || k < 1 {
+				return c.dirErr(d, "the fold factor must be a positive integer constant")
+			}
+			if isOutput {
+				return c.dirErr(d, "%s is an output: its storage cannot be folded", f.Name.Name)
+			}
+			fs.fold[dim] = k
+			fs.foldPos = d.Pos
+		case "bound":
+			if !c.paramsOnly(d.Args[1]) || !c.paramsOnly(d.Args[2]) || !isAffine(d.Args[1]) || !isAffine(d.Args[2]) {
+				return c.dirErr(d, "the min and extent must be quasi-affine expressions of the parameters")
+			}
+			fs.bound[dim] = [2]syntax.Expr{d.Args[1], d.Args[2]}
+		case "align_bounds":
+			m, ok := argInt(d, 1)
+			if !ok || m < 1 {
+				return c.dirErr(d, "the modulus must be a positive integer constant")
+			}
+			var r int64
+			if len(d.Args) == 3 {
+				if r, ok = argInt(d, 2); !ok {
+					return c.dirErr(d, "the remainder must be an integer constant")
+				}
+			}
+			fs.align[dim] = [2]int64{m, ((r % m) + m) % m}
+		}
+		return nil
+	}
+	return c.dirErr(d, "unknown directive")
+}
+
+func directiveNames() []string {
+	var out []string
+	for _, u := range Directives() {
+		out = append(out, u[:strings.Index(u, "(")])
+	}
+	return out
+}
+
+func isAffine(x syntax.Expr) bool {
+	_, err := toISL(x, same)
+	return err == nil
+}
+
+// paramsOnly reports whether x names parameters only.
+func (c *compiler) paramsOnly(x syntax.Expr) bool {
+	ok := true
+	params := map[string]bool{}
+	for _, p := range c.params {
+		params[p] = true
+	}
+	syntax.Inspect(x, func(e syntax.Expr) bool {
+		switch e := e.(type) {
+		case *syntax.Ident:
+			if !params[e.Name] {
+				ok = false
+			}
+		case *syntax.Call:
+			if e.Fun.Name != "min" && e.Fun.Name != "max" {
+				ok = false
+			}
+		}
+		return true
+	})
+	return ok
+}
+
+func (c *compiler) isOutput(name string) bool {
+	for _, o := range c.p.Outputs() {
+		if o.Func.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// freshLoopName reports an error unless name can name a new loop of the
+// stage whose loops are ls (each stage has its own loop names, as in
+// Halide).
+func (c *compiler) freshLoopName(d *alg.Directive, ls *loopSched, name string) error {
+	if !syntax.ValidName(name) || strings.HasPrefix(name, "buf_") {
+		return c.dirErr(d, "%s cannot name a loop", name)
+	}
+	if c.taken[name] {
+		return c.dirErr(d, "%s is already a name of the algorithm: new loop names must be new", name)
+	}
+	if ls.find(name) >= 0 {
+		return c.dirErr(d, "%s already names a loop of this stage", name)
+	}
+	for _, s := range ls.splits {
+		if s.outer == name || s.inner == name || s.old == name {
+			return c.dirErr(d, "%s already named a loop of this stage: new loop names must be new", name)
+		}
+	}
+	return nil
+}
+
+func specLoops(st *stageSched) []*loopSched {
+	var out []*loopSched
+	for _, s := range st.specs {
+		out = append(out, s.loops)
+	}
+	return out
+}
+
+func parseTail(x syntax.Expr) (tailKind, bool) {
+	id, ok := x.(*syntax.Ident)
+	if !ok {
+		return 0, false
+	}
+	switch id.Name {
+	case "guard", "GuardWithIf":
+		return tailGuard, true
+	case "shift", "ShiftInwards":
+		return tailShift, true
+	case "round", "RoundUp":
+		return tailRound, true
+	}
+	return 0, false
+}
+
+// loopDirective applies a loop-phase directive (seed 003, section 2.8.2)
+// to the loops ls of a stage.
+func (c *compiler) loopDirective(d *alg.Directive, f *alg.Func, ls *loopSched) error {
+	pureStage := d.Update < 0
+	dimOf := func(i int) (int, error) {
+		n, ok := argName(d, i)
+		if !ok {
+			return -1, c.dirErr(d, "argument %d must name a loop", i+1)
+		}
+		k := ls.find(n)
+		if k < 0 {
+			var names []string
+			for j := len(ls.dims) - 1; j >= 0; j-- {
+				names = append(names, ls.dims[j].name)
+			}
+			return -1, c.dirErr(d, "%s has no loop %s (its loops, outermost first: %s)", stageName(f, d.Update), n, strings.Join(names, ", "))
+		}
+		return k, nil
+	}
+	split := func(xi int, outer, inner string, factor int64, tail tailKind) error {
+		x := ls.dims[xi]
+		for _, n := range []string{outer, inner} {
+			if err := c.freshLoopName(d, ls, n); err != nil {
+				return err
+			}
+		}
+		if outer == inner {
+			return c.dirErr(d, "the outer and inner loops need two names")
+		}
+		if factor < 1 {
+			return c.dirErr(d, "the split factor must be a positive integer constant")
+		}
+		if tail != tailGuard && !pureStage {
+			return c.dirErr(d, "the %s tail strategy recomputes or overcomputes points: only pure stages may use it, update stages need guard (seed 003, section 2.8.2)", tail)
+		}
+		if tail != tailGuard && !x.pure {
+			return c.dirErr(d, "the %s tail strategy on a reduction loop would change the reduction: use guard", tail)
+		}
+		ls.splits = append(ls.splits, splitSched{old: x.name, outer: outer, inner: inner, factor: factor, tail: tail, pos: d.Pos})
+		nd := append([]dimSched(nil), ls.dims[:xi]...)
+		nd = append(nd, dimSched{name: inner, pure: x.pure, kind: serial}, dimSched{name: outer, pure: x.pure, kind: x.kind})
+		ls.dims = append(nd, ls.dims[xi+1:]...)
+		return nil
+	}
+	switch d.Name {
+	case "split":
+		xi, err := dimOf(0)
+		if err != nil {
+			return err
+		}
+		outer, ok1 := argName(d, 1)
+		inner, ok2 := argName(d, 2)
+		k, ok3 := argInt(d, 3)
+		if !ok1 || !ok2 || !ok3 {
+			return c.dirErr(d, "expected %s", arity["split"].usage)
+		}
+		tail := tailGuard
+		if len(d.Args) == 5 {
+			t, ok := parseTail(d.Args[4])
+			if !ok {
+				return c.dirErr(d, "the tail strategy is guard, shift or round")
+			}
+			tail = t
+		}
+		if ls.dims[xi].name == outer || ls.dims[xi].name == inner {
+			return c.dirErr(d, "the split loops need new names (the loop %s is replaced)", ls.dims[xi].name)
+		}
+		return split(xi, outer, inner, k, tail)
+	case "tile":
+		xi, err := dimOf(0)
+		if err != nil {
+			return err
+		}
+		if _, err := dimOf(1); err != nil {
+			return err
+		}
+		var names [4]string
+		for i := range names {
+			n, ok := argName(d, 2+i)
+			if !ok {
+				return c.dirErr(d, "expected %s", arity["tile"].usage)
+			}
+			names[i] = n
+		}
+		fx, ok1 := argInt(d, 6)
+		fy, ok2 := argInt(d, 7)
+		if !ok1 || !ok2 {
+			return c.dirErr(d, "the tile factors must be integer constants")
+		}
+		tail := tailGuard
+		if len(d.Args) == 9 {
+			t, ok := parseTail(d.Args[8])
+			if !ok {
+				return c.dirErr(d, "the tail strategy is guard, shift or round")
+			}
+			tail = t
+		}
+		if err := split(xi, names[0], names[2], fx, tail); err != nil {
+			return err
+		}
+		yi, err := dimOf(1)
+		if err != nil {
+			return err
+		}
+		if err := split(yi, names[1], names[3], fy, tail); err != nil {
+			return err
+		}
+		return c.reorder(d, f, ls, []string{names[2], names[3], names[0], names[1]})
+	case "fuse":
+		ii, err := dimOf(0)
+		if err != nil {
+			return err
+		}
+		oi, err := dimOf(1)
+		if err != nil {
+			return err
+		}
+		fused, ok := argName(d, 2)
+		if !ok {
+			return c.dirErr(d, "expected %s", arity["fuse"].usage)
+		}
+		if oi != ii+1 {
+			return c.dirErr(d, "%s must be the loop immediately outside %s (reorder first)", ls.dims[oi].name, ls.dims[ii].name)
+		}
+		if ls.dims[ii].pure != ls.dims[oi].pure {
+			return c.dirErr(d, "a pure loop and a reduction loop cannot be fused (seed 003, section 2.8.2)")
+		}
+		if err := c.freshLoopName(d, ls, fused); err != nil {
+			return err
+		}
+		ls.splits = append(ls.splits, splitSched{fuse: true, old: fused, outer: ls.dims[oi].name, inner: ls.dims[ii].name, pos: d.Pos})
+		nd := append([]dimSched(nil), ls.dims[:ii]...)
+		nd = append(nd, dimSched{name: fused, pure: ls.dims[ii].pure, kind: ls.dims[oi].kind})
+		ls.dims = append(nd, ls.dims[oi+1:]...)
+		return nil
+	case "reorder":
+		var names []string
+		for i := range d.Args {
+			if _, err := dimOf(i); err != nil {
+				return err
+			}
+			n, _ := argName(d, i)
+			names = append(names, n)
+		}
+		return c.reorder(d, f, ls, names)
+	case "parallel", "vectorize", "unroll":
+		xi, err := dimOf(0)
+		if err != nil {
+			return err
+		}
+		if len(d.Args) == 2 {
+			k, ok := argInt(d, 1)
+			if !ok || k < 1 {
+				return c.dirErr(d, "the factor must be a positive integer constant")
+			}
+			name := ls.dims[xi].name
+			base := strings.ReplaceAll(name, ".", "_")
+			suffix := map[string]string{"vectorize": "_v", "unroll": "_u"}[d.Name]
+			outer, inner := base+suffix+"o", base+suffix+"i"
+			tail := tailGuard
+			if err := split(xi, outer, inner, k, tail); err != nil {
+				return err
+			}
+			xi = ls.find(inner)
+		}
+		kind := map[string]loopKind{"parallel": parallel, "vectorize": vectorized, "unroll": unrolled}[d.Name]
+		if kind != unrolled && !ls.dims[xi].pure {
+			return c.dirErr(d, "%s is a reduction loop: only pure loops may run in parallel (seed 003, section 2.8.2)", ls.dims[xi].name)
+		}
+		ls.dims[xi].kind = kind
+		return nil
+	}
+	return nil
+}
+
+func stageName(f *alg.Func, update int) string {
+	if update < 0 {
+		return f.Name.Name
+	}
+	return fmt.Sprintf("%s.update(%d)", f.Name.Name, update)
+}
+
+// reorder permutes the named loops among the positions they occupy, the
+// first named innermost. Two reduction loops keep their relative order.
+func (c *compiler) reorder(d *alg.Directive, f *alg.Func, ls *loopSched, names []string) error {
+	var pos []int
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[n] {
+			return c.dirErr(d, "%s is named twice", n)
+		}
+		seen[n] = true
+		pos = append(pos, ls.find(n))
+	}
+	sorted := append([]int(nil), pos...)
+	for i := range sorted {
+		for j := i + 1; j < len(sorted); j++ {
+			if sorted[j] < sorted[i] {
+				sorted[i], sorted[j] = sorted[j], sorted[i]
+			}
+		}
+	}
+	old := append([]dimSched(nil), ls.dims...)
+	for i, p := range sorted {
+		ls.dims[p] = old[pos[i]]
+	}
+	// reduction loops in their old relative order?
+	var before, after []string
+	for _, dm := range old {
+		if !dm.pure {
+			before = append(before, dm.name)
+		}
+	}
+	for _, dm := range ls.dims {
+		if !dm.pure {
+			after = append(after, dm.name)
+		}
+	}
+	if strings.Join(before, ",") != strings.Join(after, ",") {
+		return c.dirErr(d, "this would reorder the reduction loops %s: the order of a reduction's iterations is part of its meaning (seed 003, section 2.8.2)", strings.Join(before, " and "))
+	}
+	return nil
+}
+
+// checkPlacement checks what the directives decided together: store levels
+// enclose compute levels (checked again on the loop nest), folds apply to
+// funcs computed inside a loop.
+func (c *compiler) checkPlacement(dirs []*alg.Directive) error {
+	for _, f := range c.p.Funcs() {
+		fs := c.fs[f.Name.Name]
+		if fs.inline && fs.store != nil && !fs.store.root() {
+			return c.errAt(fs.store.pos, "%s is computed inline: it has no storage to place", f.Name.Name)
+		}
+	}
+	return nil
+}
+
+func itoa(v int64) string { return strconv.FormatInt(v, 10) }
