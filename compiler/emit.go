@@ -119,6 +119,9 @@ func (e *emitter) stmts(s *scope, n node) []sched.Stmt {
 		val := e.index(s, n.e)
 		return []sched.Stmt{&sched.Let{Var: e.bind(s, n.v), Value: val}}
 	case *nIf:
+		if n.dropped {
+			return e.block(s, n.then).Stmts
+		}
 		st := &sched.If{Cond: e.index(s, n.cond), Then: e.block(s, n.then)}
 		if n.els != nil {
 			st.Else = e.block(s, n.els)

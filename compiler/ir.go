@@ -37,6 +37,9 @@ type nLet struct {
 type nIf struct {
 	cond      syntax.Expr
 	then, els *nBlock
+	// dropped: an injected miscompilation emits the then branch alone,
+	// while bounds inference still sees the condition.
+	dropped bool
 }
 
 // nStore stores into func fn at the logical point args.

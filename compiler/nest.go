@@ -86,6 +86,7 @@ func (c *compiler) loopNest(f *alg.Func, s int, ls *loopSched, r *box) (*nBlock,
 		v     string
 		e     syntax.Expr
 		guard syntax.Expr
+		drop  bool
 	}
 	var defs []def
 	id := func(n string) syntax.Expr { return ident(nm[n]) }
@@ -132,10 +133,10 @@ func (c *compiler) loopNest(f *alg.Func, s int, ls *loopSched, r *box) (*nBlock,
 		}
 		d := def{v: sp.old, e: norm(e)}
 		if tail == tailGuard {
+			d.guard = bin(id(sp.old), syntax.OpLt, norm(bin(ro.min, syntax.OpAdd, ro.ext)))
 			if c.inject == InjectTailUnguarded && !c.injected {
+				d.drop = true
 				c.injected = true
-			} else {
-				d.guard = bin(id(sp.old), syntax.OpLt, norm(bin(ro.min, syntax.OpAdd, ro.ext)))
 			}
 		}
 		defs = append(defs, d)
@@ -164,7 +165,7 @@ func (c *compiler) loopNest(f *alg.Func, s int, ls *loopSched, r *box) (*nBlock,
 				bound[nm[d.v]] = true
 				if d.guard != nil {
 					inner := &nBlock{}
-					cur.stmts = append(cur.stmts, &nIf{cond: d.guard, then: inner})
+					cur.stmts = append(cur.stmts, &nIf{cond: d.guard, then: inner, dropped: d.drop})
 					cur = inner
 				}
 			}

@@ -584,6 +584,9 @@ func (c *compiler) checkFold(ctx context.Context, f *alg.Func, s site, r *box) e
 			return c.errAt(fs.foldPos, "fold_storage(%s, %d) of %s: one computation of %s spans %s points of %s, not a constant: fold a func computed inside a loop (compute_at)",
 				f.Vars[d].Name, k, f.Name.Name, f.Name.Name, syntax.ExprString(ext), f.Vars[d].Name)
 		}
+		if c.inject == InjectFoldTooSmall && l.c > 1 {
+			fs.foldSpan = l.c
+		}
 		if l.c > k {
 			return c.errAt(fs.foldPos, "fold_storage(%s, %d) of %s: one computation of %s spans %d points of %s, more than the fold factor: a folded buffer must hold every value until its last read",
 				f.Vars[d].Name, k, f.Name.Name, f.Name.Name, l.c, f.Vars[d].Name)
@@ -649,8 +652,8 @@ func (c *compiler) allocate(ctx context.Context, f *alg.Func, csites []site) err
 		al := &nAlloc{fn: name, lo: b.Lo, fold: make([]int64, len(f.Vars))}
 		for d := range f.Vars {
 			if k, ok := fs.fold[d]; ok {
-				if c.inject == InjectFoldTooSmall && !c.injected && k > 1 {
-					k--
+				if c.inject == InjectFoldTooSmall && !c.injected && fs.foldSpan > 1 {
+					k = fs.foldSpan - 1
 					c.injected = true
 				}
 				al.fold[d] = k

@@ -97,14 +97,15 @@ func (l level) root() bool { return l.fn == "" }
 // funcSched is the schedule of a func: where it is computed and stored,
 // and its storage and bounds directives.
 type funcSched struct {
-	stages  []*stageSched
-	compute level
-	store   *level // nil: where it is computed
-	inline  bool
-	fold    map[int]int64          // dimension -> fold factor
-	bound   map[int][2]syntax.Expr // dimension -> min, extent
-	align   map[int][2]int64       // dimension -> modulus, remainder
-	foldPos syntax.Pos
+	stages   []*stageSched
+	compute  level
+	store    *level // nil: where it is computed
+	inline   bool
+	fold     map[int]int64          // dimension -> fold factor
+	bound    map[int][2]syntax.Expr // dimension -> min, extent
+	align    map[int][2]int64       // dimension -> modulus, remainder
+	foldPos  syntax.Pos
+	foldSpan int64 // the points one computation spans (for an injection)
 }
 
 // schedule applies the directives to the default schedule: every func

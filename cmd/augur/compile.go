@@ -22,6 +22,10 @@ import (
 
 type compileFlags struct {
 	out        string
+	schedule   string
+	auto       bool
+	inject     string
+	listInject bool
 	validate   bool
 	valueModel string
 	timeout    time.Duration
@@ -31,31 +35,50 @@ type compileFlags struct {
 func newCompileCmd() *cobra.Command {
 	var f compileFlags
 	cmd := &cobra.Command{
-		Use:   "compile ALG -o DIR [--validate]",
+		Use:   "compile ALG -o DIR [--schedule FILE | --auto] [--inject KIND] [--validate]",
 		Short: "Compile an algorithm (.alg) to a specification and an annotated kernel",
 		Long: `Compile reads a Halide-style algorithm (see docs/compiler.md), translates it
-to a specification (DIR/spec.sare) and lowers it with the default schedule
-(every func computed at the root over the region its consumers need) to an
+to a specification (DIR/spec.sare) and lowers it, with its schedule, to an
 annotated kernel (DIR/prog.sched).
 
-Scheduling directives are parsed but none is implemented yet: an algorithm
-with a schedule block is rejected with an error naming the first directive.
+The schedule is the algorithm's own schedule block, or the one of
+--schedule FILE (a schedule block, or its directive lines alone), or the
+autoscheduler's (--auto); without any, every func is computed at the root
+in natural loop order. Illegal schedules are rejected with the rule they
+break.
+
+--inject KIND compiles with a miscompilation on purpose, for watching Augur
+catch it; --list-injections lists the kinds. An injection that does not
+apply to the algorithm and schedule exits 3 saying so.
 
 With --validate, the kernel is validated at once against the specification,
 as augur validate does, and the exit status is augur validate's: 0 valid,
 1 invalid, 2 unknown, 3 error. Without it: 0 compiled, 3 error.`,
 		Args: func(cmd *cobra.Command, args []string) error {
+			if f.listInject {
+				return nil
+			}
 			if len(args) != 1 {
 				return &exitError{code: exitMalformed, err: fmt.Errorf("compile takes one algorithm, got %d argument(s)", len(args))}
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.listInject {
+				for _, in := range compiler.Injections() {
+					fmt.Fprintf(cmd.OutOrStdout(), "%-20s %s\n", in.Name, in.Description)
+				}
+				return nil
+			}
 			return compileAlg(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], f)
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVarP(&f.out, "output", "o", "", "directory to write spec.sare and prog.sched into (created if missing)")
+	fl.StringVar(&f.schedule, "schedule", "", "compile with the schedule of FILE instead of the algorithm's own")
+	fl.BoolVar(&f.auto, "auto", false, "compile with the autoscheduler's schedule")
+	fl.StringVar(&f.inject, "inject", "", "inject the miscompilation KIND (see --list-injections)")
+	fl.BoolVar(&f.listInject, "list-injections", false, "list the injectable miscompilations, one per line")
 	fl.BoolVar(&f.validate, "validate", false, "validate the compiled kernel against its specification")
 	fl.StringVar(&f.valueModel, "value-model", "real", "with --validate: value model for floats, real or ieee")
 	fl.DurationVar(&f.timeout, "timeout", 20*time.Second, "with --validate: time limit of each solver query")
@@ -74,13 +97,38 @@ func compileAlg(ctx context.Context, out, errw io.Writer, path string, f compile
 	if err != nil {
 		return &exitError{code: exitMalformed, err: err}
 	}
+	if f.schedule != "" && f.auto {
+		return &exitError{code: exitMalformed, err: errors.New("--schedule and --auto are exclusive")}
+	}
+	opts := compiler.Options{Auto: f.auto, Inject: f.inject}
 	prog, err := alg.Load(src)
+	if err == nil && f.schedule != "" {
+		ssrc, rerr := readSource(f.schedule)
+		if rerr != nil {
+			return &exitError{code: exitMalformed, err: rerr}
+		}
+		var errs syntax.ErrorList
+		opts.Schedule, errs = alg.ParseSchedule(ssrc)
+		opts.ScheduleSrc = ssrc
+		if len(errs) > 0 {
+			err = errs
+		}
+	}
 	if err == nil {
 		var res *compiler.Result
-		res, err = compiler.Compile(ctx, prog, kernelName(path), compiler.Options{})
+		res, err = compiler.Compile(ctx, prog, kernelName(path), opts)
 		if err == nil {
+			if res.Injected != "" {
+				fmt.Fprintf(errw, "augur compile: injected the miscompilation %s on purpose\n", res.Injected)
+			}
+			if f.auto {
+				fmt.Fprintf(errw, "augur compile: the autoscheduler chose\n%s", res.Schedule)
+			}
 			return writeCompiled(ctx, out, errw, res, f)
 		}
+	}
+	if errors.Is(err, compiler.ErrNotApplicable) {
+		return &exitError{code: exitMalformed, err: err}
 	}
 	var el syntax.ErrorList
 	if errors.As(err, &el) {
