@@ -3,6 +3,7 @@ package compiler
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/augur-verify/augur/presburger"
@@ -90,7 +91,8 @@ func (c *compiler) optimum(ctx context.Context, set *presburger.Map, max, widen 
 	if !widen && f.NumPieces() != 1 {
 		return nil, fmt.Errorf("%s is piecewise", f)
 	}
-	var out syntax.Expr
+	var out, tight syntax.Expr
+	var each []syntax.Expr
 	for _, pc := range f.Pieces() {
 		affs := pc.Func.Affs()
 		if len(affs) != 1 {
@@ -100,18 +102,56 @@ func (c *compiler) optimum(ctx context.Context, set *presburger.Map, max, widen 
 		if err != nil {
 			return nil, err
 		}
+		each = append(each, e)
 		switch {
 		case out == nil:
-			out = e
+			out, tight = e, e
 		case syntax.Equal(out, e):
 		case max:
-			out = call("max", out, e)
+			out, tight = call("max", out, e), call("min", tight, e)
 		default:
-			out = call("min", out, e)
+			out, tight = call("min", out, e), call("max", tight, e)
 		}
 	}
 	if out == nil {
 		return nil, fmt.Errorf("the region is empty")
 	}
+	if f.NumPieces() > 1 {
+		// The tight form (the min of the pieces for a maximum, as for a
+		// guarded tile min(8 * xo + 7, W - 1)) is used when it still bounds
+		// every point of the set: a bound, checked exactly.
+		// Else one piece's expression may bound them all (pieces that
+		// differ in form only, by the parameters' remainders).
+		sort.SliceStable(each, func(i, j int) bool {
+			return len(syntax.ExprString(each[i])) < len(syntax.ExprString(each[j]))
+		})
+		for _, e := range append([]syntax.Expr{tight}, each...) {
+			if ok, err := c.bounds(ctx, set, e, max); err == nil && ok {
+				return e, nil
+			}
+		}
+	}
 	return out, nil
+}
+
+// bounds reports whether e (an expression of the parameters) is an upper
+// (max) or lower bound of every point of the one-dimensional set.
+func (c *compiler) bounds(ctx context.Context, set *presburger.Map, e syntax.Expr, max bool) (bool, error) {
+	x, err := toISL(e, same)
+	if err != nil {
+		return false, err
+	}
+	op := "<"
+	if max {
+		op = ">"
+	}
+	beyond, err := presburger.ParseSet(fmt.Sprintf("[%s] -> { [buf_o] : buf_o %s %s }", strings.Join(c.params, ", "), op, x))
+	if err != nil {
+		return false, err
+	}
+	bad, err := set.Intersect(beyond)
+	if err != nil {
+		return false, err
+	}
+	return bad.IsEmpty(ctx)
 }

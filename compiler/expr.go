@@ -99,6 +99,9 @@ func sub(x, y syntax.Expr) syntax.Expr {
 // simplifyAdd returns x + k, in canonical affine form when x is affine
 // (N - 1 + 1 is N).
 func simplifyAdd(x syntax.Expr, k int64) syntax.Expr {
+	if cl, ok := x.(*syntax.Call); ok && (cl.Fun.Name == "min" || cl.Fun.Name == "max") && len(cl.Args) == 2 && k != 0 {
+		return call(cl.Fun.Name, simplifyAdd(cl.Args[0], k), simplifyAdd(cl.Args[1], k))
+	}
 	return norm(mustParse(fmt.Sprintf("(%s) + %d", syntax.ExprString(x), k)))
 }
 

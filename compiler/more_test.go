@@ -136,8 +136,6 @@ func TestAlgorithms(t *testing.T) {
 func TestCompileErrors(t *testing.T) {
 	const head = "param N\ninput A(x) : f32\nfunc F(x) : f32 = 0\n"
 	for _, tc := range []struct{ src, want string }{
-		{head + "output F over x in 0 .. N\nschedule {\n  F.parallel(x)\n}\n",
-			"t.alg:6:5: schedule directive parallel is not supported yet (this version compiles the default schedule only: every func compute_root, loops in their natural order)"},
 		{head + "rdom r(k in 0 .. N)\nF(r.k) += A(r.k)\noutput F over x in 0 .. N\n",
 			"t.alg:5:3: update of F with r.k in dimension 1: left-hand sides other than the pure variables in place are not supported yet"},
 		{head + "output F over x in 3 .. 3\n", "t.alg:4:20: output dimension x in 3 .. 3 is empty: empty ranges are not supported yet"},

@@ -9,7 +9,10 @@ import (
 )
 
 // rng is a loop range: [min, min + ext).
-type rng struct{ min, ext syntax.Expr }
+type rng struct {
+	min, ext syntax.Expr
+	end      syntax.Expr // min + ext when known in a simpler form, else nil
+}
 
 // funcNest returns the loop nests of every stage of f over the region r
 // (inclusive bounds per pure dimension, in internal names), in stage
@@ -65,7 +68,7 @@ func (c *compiler) loopNest(f *alg.Func, s int, ls *loopSched, r *box) (*nBlock,
 		iv := c.newVar(v.Name)
 		nm[v.Name] = iv
 		pure = append(pure, iv)
-		rngs[v.Name] = rng{r.Lo[d], simplifyAdd(sub(r.Hi[d], r.Lo[d]), 1)}
+		rngs[v.Name] = rng{r.Lo[d], simplifyAdd(sub(r.Hi[d], r.Lo[d]), 1), simplifyAdd(r.Hi[d], 1)}
 	}
 	var u *alg.Update
 	var rnames []string // internal names of the RDom variables, outermost first
@@ -78,7 +81,7 @@ func (c *compiler) loopNest(f *alg.Func, s int, ls *loopSched, r *box) (*nBlock,
 				iv := c.newVar(rvar(full))
 				nm[full] = iv
 				rnames = append(rnames, iv)
-				rngs[full] = rng{v.Lo, sub(v.Hi, v.Lo)}
+				rngs[full] = rng{v.Lo, sub(v.Hi, v.Lo), v.Hi}
 			}
 		}
 	}
@@ -99,7 +102,7 @@ func (c *compiler) loopNest(f *alg.Func, s int, ls *loopSched, r *box) (*nBlock,
 					sp.inner, sp.outer, name, sp.inner, syntax.ExprString(ri.ext))
 			}
 			nm[sp.old] = c.newVar(sp.old)
-			rngs[sp.old] = rng{intLit(0), norm(bin(intLit(l.c), syntax.OpMul, paren1(ro.ext)))}
+			rngs[sp.old] = rng{intLit(0), norm(bin(intLit(l.c), syntax.OpMul, paren1(ro.ext))), nil}
 			defs = append(defs,
 				def{v: sp.inner, e: norm(bin(ri.min, syntax.OpAdd, bin(id(sp.old), syntax.OpRem, intLit(l.c))))},
 				def{v: sp.outer, e: norm(bin(ro.min, syntax.OpAdd, bin(id(sp.old), syntax.OpDiv, intLit(l.c))))})
@@ -109,12 +112,12 @@ func (c *compiler) loopNest(f *alg.Func, s int, ls *loopSched, r *box) (*nBlock,
 		nm[sp.outer] = c.newVar(sp.outer)
 		nm[sp.inner] = c.newVar(sp.inner)
 		F := sp.factor
-		rngs[sp.inner] = rng{intLit(0), intLit(F)}
+		rngs[sp.inner] = rng{intLit(0), intLit(F), nil}
 		next := norm(mustParse(fmt.Sprintf("((%s) + %d) / %d", syntax.ExprString(ro.ext), F-1, F)))
 		if l, ok := linearize(ro.ext); ok && allZero(l) {
 			next = intLit((l.c + F - 1) / F)
 		}
-		rngs[sp.outer] = rng{intLit(0), next}
+		rngs[sp.outer] = rng{intLit(0), next, nil}
 		base := bin(id(sp.outer), syntax.OpMul, intLit(F))
 		divisible := false
 		if l, ok := linearize(ro.ext); ok && allZero(l) && l.c%F == 0 {
@@ -133,7 +136,7 @@ func (c *compiler) loopNest(f *alg.Func, s int, ls *loopSched, r *box) (*nBlock,
 		}
 		d := def{v: sp.old, e: norm(e)}
 		if tail == tailGuard {
-			d.guard = bin(id(sp.old), syntax.OpLt, norm(bin(ro.min, syntax.OpAdd, ro.ext)))
+			d.guard = bin(id(sp.old), syntax.OpLt, ro.hi())
 			if c.inject == InjectTailUnguarded && !c.injected {
 				d.drop = true
 				c.injected = true
@@ -184,7 +187,7 @@ func (c *compiler) loopNest(f *alg.Func, s int, ls *loopSched, r *box) (*nBlock,
 					what, dm.name, stageName(f, s-1), syntax.ExprString(rg.ext), what, dm.name)
 			}
 		}
-		lp := &nLoop{v: v, lo: rg.min, hi: add(rg.min, rg.ext), kind: kind, fn: name, stage: s, dim: dm.name, body: &nBlock{}}
+		lp := &nLoop{v: v, lo: rg.min, hi: rg.hi(), kind: kind, fn: name, stage: s, dim: dm.name, body: &nBlock{}}
 		if kind == vectorized && vecLane == nil {
 			vecLane = bin(ident(v), syntax.OpEq, norm(bin(lp.hi, syntax.OpSub, intLit(1))))
 		}
@@ -315,3 +318,11 @@ func (c *compiler) displayName(v string) string {
 }
 
 var _ = strings.Join
+
+// hi is the range's exclusive upper bound.
+func (r rng) hi() syntax.Expr {
+	if r.end != nil {
+		return r.end
+	}
+	return add(r.min, r.ext)
+}
