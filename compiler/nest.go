@@ -130,9 +130,9 @@ func (c *compiler) loopNest(f *alg.Func, s int, ls *loopSched, r *box) (*nBlock,
 		var e syntax.Expr
 		switch tail {
 		case tailShift:
-			e = bin(ro.min, syntax.OpAdd, bin(call("min", base, norm(bin(ro.ext, syntax.OpSub, intLit(F)))), syntax.OpAdd, id(sp.inner)))
+			e = add(ro.min, bin(call("min", base, norm(bin(ro.ext, syntax.OpSub, intLit(F)))), syntax.OpAdd, id(sp.inner)))
 		default:
-			e = bin(ro.min, syntax.OpAdd, bin(base, syntax.OpAdd, id(sp.inner)))
+			e = add(ro.min, bin(base, syntax.OpAdd, id(sp.inner)))
 		}
 		d := def{v: sp.old, e: norm(e)}
 		if tail == tailGuard {
@@ -159,7 +159,7 @@ func (c *compiler) loopNest(f *alg.Func, s int, ls *loopSched, r *box) (*nBlock,
 		for progress := true; progress; {
 			progress = false
 			for i, d := range defs {
-				if done[i] || !freeIn(d.e, bound) {
+				if done[i] || !ownBound(d.e, nm, bound) {
 					continue
 				}
 				done[i] = true
@@ -325,4 +325,21 @@ func (r rng) hi() syntax.Expr {
 		return r.end
 	}
 	return add(r.min, r.ext)
+}
+
+// ownBound reports whether every variable of the nest (nm's values) that x
+// uses is bound; other names are bound outside the nest.
+func ownBound(x syntax.Expr, nm map[string]string, bound map[string]bool) bool {
+	own := map[string]bool{}
+	for _, v := range nm {
+		own[v] = true
+	}
+	ok := true
+	syntax.Inspect(x, func(e syntax.Expr) bool {
+		if id, isID := e.(*syntax.Ident); isID && own[id.Name] && !bound[id.Name] {
+			ok = false
+		}
+		return true
+	})
+	return ok
 }

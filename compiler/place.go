@@ -483,8 +483,25 @@ func (c *compiler) place(ctx context.Context, f *alg.Func) error {
 			s.body.stmts = append(append([]node(nil), nests...), s.body.stmts...)
 		}
 		placed = true
-		if err := c.checkFold(ctx, f, s, r); err != nil {
+		// the fold must hold what f writes in one computation, overcompute
+		// included
+		wacc, err := c.footprint(s, func(st *nStore) [][]syntax.Expr {
+			if st.fn == name {
+				return [][]syntax.Expr{st.args}
+			}
+			return nil
+		})
+		if err != nil {
 			return err
+		}
+		w, err := c.boxOf(ctx, s, wacc, len(f.Vars), name)
+		if err != nil {
+			return c.errAt(f.Pos, "%v", err)
+		}
+		if w != nil {
+			if err := c.checkFold(ctx, f, s, w); err != nil {
+				return err
+			}
 		}
 	}
 	if !placed {
@@ -545,7 +562,7 @@ func (c *compiler) applyBounds(ctx context.Context, f *alg.Func, s site, r *box)
 				return nil, err
 			}
 			if !empty {
-				return nil, c.errAt(f.Pos, "%s.bound(%s, %s, %s) does not cover the region %s .. %s of %s that its consumers need (seed 003, section 2.8.5)",
+				return nil, c.errAt(fs.boundPos[d], "%s.bound(%s, %s, %s) does not cover the region %s .. %s of %s that its consumers need (seed 003, section 2.8.5)",
 					f.Name.Name, f.Vars[d].Name, syntax.ExprString(b[0]), syntax.ExprString(b[1]), syntax.ExprString(r.Lo[d]), syntax.ExprString(simplifyAdd(r.Hi[d], 1)), f.Vars[d].Name)
 			}
 			out.Lo[d], out.Hi[d], out.Extent[d] = lo, hi, b[1]
@@ -627,7 +644,7 @@ func (c *compiler) allocate(ctx context.Context, f *alg.Func, csites []site) err
 			}
 		}
 		for _, n := range cs.path[start:] {
-			if lp, ok := n.(*nLoop); ok && lp.kind == parallel {
+			if lp, ok := n.(*nLoop); ok && (lp.kind == parallel || lp.kind == vectorized) {
 				return c.errAt(lvl.pos, "%s is stored outside the parallel loop %s of %s but computed inside it: the iterations would race on its buffer (store it inside the loop)", name, lp.dim, lp.fn)
 			}
 		}

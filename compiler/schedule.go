@@ -105,6 +105,7 @@ type funcSched struct {
 	bound    map[int][2]syntax.Expr // dimension -> min, extent
 	align    map[int][2]int64       // dimension -> modulus, remainder
 	foldPos  syntax.Pos
+	boundPos map[int]syntax.Pos
 	foldSpan int64 // the points one computation spans (for an injection)
 }
 
@@ -113,7 +114,7 @@ type funcSched struct {
 func (c *compiler) schedule(dirs []*alg.Directive) error {
 	c.fs = map[string]*funcSched{}
 	for _, f := range c.p.Funcs() {
-		fs := &funcSched{fold: map[int]int64{}, bound: map[int][2]syntax.Expr{}, align: map[int][2]int64{}}
+		fs := &funcSched{boundPos: map[int]syntax.Pos{}, fold: map[int]int64{}, bound: map[int][2]syntax.Expr{}, align: map[int][2]int64{}}
 		for s := 0; s <= len(f.Updates); s++ {
 			ls := &loopSched{}
 			if s > 0 && f.Updates[s-1].RDom != nil {
@@ -274,7 +275,7 @@ func (c *compiler) directive(d *alg.Directive, before []*alg.Directive) error {
 			}
 			fs.inline = true
 		case "store_root":
-			fs.store = &level{}
+			fs.store = &level{pos: d.Pos}
 		case "compute_at", "store_at":
 			g, ok := argName(d, 0)
 			dim, ok2 := argName(d, 1)
@@ -325,6 +326,7 @@ func (c *compiler) directive(d *alg.Directive, before []*alg.Directive) error {
 				return c.dirErr(d, "the min and extent must be quasi-affine expressions of the parameters")
 			}
 			fs.bound[dim] = [2]syntax.Expr{d.Args[1], d.Args[2]}
+			fs.boundPos[dim] = d.Pos
 		case "align_bounds":
 			m, ok := argInt(d, 1)
 			if !ok || m < 1 {
@@ -600,7 +602,7 @@ func (c *compiler) loopDirective(d *alg.Directive, f *alg.Func, ls *loopSched) e
 		}
 		kind := map[string]loopKind{"parallel": parallel, "vectorize": vectorized, "unroll": unrolled}[d.Name]
 		if kind != unrolled && !ls.dims[xi].pure {
-			return c.dirErr(d, "%s is a reduction loop: only pure loops may run in parallel (seed 003, section 2.8.2)", ls.dims[xi].name)
+			return c.dirErr(d, "%s is a reduction loop: only pure loops may run in parallel or be vectorised (seed 003, section 2.8.2)", ls.dims[xi].name)
 		}
 		ls.dims[xi].kind = kind
 		return nil

@@ -1,0 +1,251 @@
+package compiler
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/augur-verify/augur/compiler/alg"
+	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/sched"
+	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/validate"
+)
+
+// scheduledExamples lists the scheduled example algorithms of
+// examples/alg/ with two parameter sets each; the second is never a
+// multiple of the schedule's split factors, so that every guarded, shifted
+// or rounded tail runs.
+var scheduledExamples = []struct {
+	name   string
+	params [2]map[string]int64
+}{
+	// tile 8x8 on both stages
+	{"matmul_tiled", [2]map[string]int64{{"N": 3, "M": 4, "K": 5}, {"N": 10, "M": 17, "K": 3}}},
+	// tiled, parallel jo, vectorised ii, r.k outside the tile's pure loops
+	{"matmul_vec_par", [2]map[string]int64{{"N": 1, "M": 1, "K": 1}, {"N": 9, "M": 18, "K": 4}}},
+	// BH.compute_root(), Out.vectorize(x, 4)
+	{"blur_root", [2]map[string]int64{{"W": 1, "H": 1}, {"W": 6, "H": 3}}},
+	// Out.split(y, yo, yi, 4), BH.compute_at(Out, yi)
+	{"blur_at", [2]map[string]int64{{"W": 1, "H": 1}, {"W": 5, "H": 7}}},
+	// BH.compute_at(Out, y).store_root().fold_storage(y, 4)
+	{"blur_fold", [2]map[string]int64{{"W": 1, "H": 1}, {"W": 5, "H": 6}}},
+	// S1.compute_inline()
+	{"stencils_inline", [2]map[string]int64{{"N": 2}, {"N": 9}}},
+	// S2.split(x, xo, xi, 4).unroll(xi), S1.compute_at(S2, xo).unroll(x, 2)
+	{"stencils_at", [2]map[string]int64{{"N": 2}, {"N": 11}}},
+	// round tail on the pure stage, guard on the update, r.k split, xi vectorised
+	{"conv1d_split", [2]map[string]int64{{"N": 1, "K": 1}, {"N": 6, "K": 3}}},
+	// Hz.compute_at(Vt, y), a fused tile, Vt.update(0) specialised on W >= 8
+	// (the first set runs the generic branch, the second the specialised one)
+	{"separable_at", [2]map[string]int64{{"W": 1, "H": 1, "R": 1}, {"W": 11, "H": 5, "R": 3}}},
+}
+
+// TestScheduledExamplesRun compiles every scheduled example with its own
+// schedule block and runs the kernel with the reference interpreter on
+// random inputs at two parameter sets: every annotation and every output
+// cell must match.
+func TestScheduledExamplesRun(t *testing.T) {
+	for _, ex := range scheduledExamples {
+		t.Run(ex.name, func(t *testing.T) {
+			r := compileFile(t, ex.name)
+			if r.Schedule == "" {
+				t.Fatalf("%s compiled without its schedule", ex.name)
+			}
+			spec, info, err := sare.Load(&syntax.Source{Name: "spec.sare", Text: r.Spec})
+			if err != nil {
+				t.Fatalf("spec does not load: %v\n%s", detail(err), r.Spec)
+			}
+			k, kinfo, err := sched.Load(&syntax.Source{Name: "prog.sched", Text: r.Sched}, spec)
+			if err != nil {
+				t.Fatalf("kernel does not load: %v\n%s", detail(err), r.Sched)
+			}
+			for i, params := range ex.params {
+				ev, err := sare.NewEvaluator(spec, info, params, sare.RandomInputs(uint64(i+1)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := sched.Run(context.Background(), k, kinfo, ev, sched.Options{}); err != nil {
+					t.Fatalf("params %v: %v\n%s", params, err, r.Sched)
+				}
+			}
+		})
+	}
+}
+
+// TestScheduledExamplesValidate validates every compiled scheduled example
+// with the verifier in the real value model: each must be VALID.
+func TestScheduledExamplesValidate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the verifier takes a few seconds per example")
+	}
+	for _, ex := range scheduledExamples {
+		t.Run(ex.name, func(t *testing.T) {
+			r := compileFile(t, ex.name)
+			ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+			defer cancel()
+			rep, err := validate.Validate(ctx, &syntax.Source{Name: "spec.sare", Text: r.Spec},
+				&syntax.Source{Name: "prog.sched", Text: r.Sched}, validate.Options{Jobs: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Verdict != validate.Valid {
+				var b bytes.Buffer
+				rep.WriteText(&b, false)
+				t.Fatalf("verdict %s, want valid\n%s\n%s\n%s", rep.Verdict, b.String(), r.Spec, r.Sched)
+			}
+		})
+	}
+}
+
+// TestScheduleSeparate compiles matmul.alg with the schedule block of
+// matmul_tiled.alg given apart (augur compile --schedule FILE): the kernel
+// is the one compiled from matmul_tiled.alg.
+func TestScheduleSeparate(t *testing.T) {
+	want := compileFile(t, "matmul_tiled")
+	path := filepath.Join("..", "examples", "alg", "matmul.alg")
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := alg.Load(&syntax.Source{Name: path, Text: string(text)})
+	if err != nil {
+		t.Fatalf("%s: %v", path, detail(err))
+	}
+	src := &syntax.Source{Name: "tiled.schedule", Text: "C.tile(i, j, io, jo, ii, ji, 8, 8)\nC.update(0).tile(i, j, io, jo, ii, ji, 8, 8)\n"}
+	s, errs := alg.ParseSchedule(src)
+	if len(errs) > 0 {
+		t.Fatal(errs.Detail())
+	}
+	r, err := Compile(context.Background(), p, "matmul_tiled", Options{Schedule: s, ScheduleSrc: src})
+	if err != nil {
+		t.Fatal(detail(err))
+	}
+	body := func(k string) string { return k[strings.Index(k, "\n")+1:] } // past the header comment
+	if body(r.Sched) != body(want.Sched) || body(r.Spec) != body(want.Spec) {
+		t.Errorf("separate schedule: kernel\n%s\nwant\n%s", r.Sched, want.Sched)
+	}
+
+	// errors are positioned in the schedule's own source
+	bad := &syntax.Source{Name: "bad.schedule", Text: "C.update(0).tile(i, j, io, jo, ii, ji, 8, 8)\nC.update(0).parallel(r.k)\n"}
+	if s, errs = alg.ParseSchedule(bad); len(errs) > 0 {
+		t.Fatal(errs.Detail())
+	}
+	_, err = Compile(context.Background(), p, "matmul", Options{Schedule: s, ScheduleSrc: bad})
+	const msg = "bad.schedule:2:13: C.update(0).parallel(r.k): r.k is a reduction loop: only pure loops may run in parallel"
+	if el, ok := err.(syntax.ErrorList); !ok || !strings.HasPrefix(el[0].Error(), msg) {
+		t.Errorf("got %v, want %s", err, msg)
+	}
+}
+
+// Small algorithms for TestScheduleErrors, each followed by the opening of
+// its schedule block: the directive of a case is on the next line.
+const (
+	// F read by G at x and x + 2 (directives on line 7)
+	errPair = `param N
+input A(x) : f32
+func F(x) : f32 = A(x) + A(x + 1)
+func G(x) : f32 = F(x) + F(x + 2)
+output G over x in 0 .. N
+schedule {`
+	// updates over a two-variable RDom r and a one-variable RDom s
+	// (directives on line 11)
+	errRDoms = `param N
+input A(x) : f32
+func F(x) : f32 = 0
+rdom r(i in 0 .. 3, j in 0 .. 2)
+F(x) += A(x + r.i + r.j)
+rdom s(k in 0 .. N)
+func G(x) : f32 = F(x) + 1
+G(x) += A(x + s.k)
+output G over x in 0 .. N
+schedule {`
+	// F read by two consumers G and H (directives on line 9)
+	errTwoUses = `param N
+input A(x) : f32
+func F(x) : f32 = A(x)
+func G(x) : f32 = F(x) + 1
+func H(x) : f32 = F(x) * 2
+func O(x) : f32 = G(x) + H(x)
+output O over x in 0 .. N
+schedule {`
+	// the blur (directives on line 7)
+	errBlur = `param W, H
+input In(x, y) : f32
+func BH(x, y) : f32 = In(x - 1, y) + In(x, y) + In(x + 1, y)
+func Out(x, y) : f32 = (BH(x, y - 1) + BH(x, y) + BH(x, y + 1)) / 9
+output Out over x in 0 .. W, y in 0 .. H
+schedule {`
+)
+
+// TestScheduleErrors checks that illegal schedules are rejected with an
+// error positioned at the directive and naming the rule broken.
+func TestScheduleErrors(t *testing.T) {
+	for _, tc := range []struct{ name, head, dirs, want string }{
+		{"unknown loop", errPair, "G.split(z, zo, zi, 4)",
+			"t.alg:7:5: G.split(z, zo, zi, 4): G has no loop z (its loops, outermost first: x)"},
+		{"unknown compute_at loop", errPair, "F.compute_at(G, y)",
+			"t.alg:7:5: F.compute_at(G, y): G has no loop y (in the loops of its stages as scheduled)"},
+		{"reorder RDom loops", errRDoms, "F.update(0).reorder(r.j, r.i)",
+			"t.alg:11:15: F.update(0).reorder(r.j, r.i): this would reorder the reduction loops r.i and r.j: the order of a reduction's iterations is part of its meaning"},
+		{"parallel RDom loop", errRDoms, "G.update(0).parallel(s.k)",
+			"t.alg:11:15: G.update(0).parallel(s.k): s.k is a reduction loop: only pure loops may run in parallel"},
+		{"vectorize RDom loop", errRDoms, "F.update(0).vectorize(r.i)",
+			"t.alg:11:15: F.update(0).vectorize(r.i): r.i is a reduction loop: only pure loops may run in parallel"},
+		{"shift tail on an update", errRDoms, "G.update(0).split(x, xo, xi, 4, shift)",
+			"t.alg:11:15: G.update(0).split(x, xo, xi, 4, shift): the shift tail strategy recomputes or overcomputes points: only pure stages may use it, update stages need guard"},
+		{"round tail on an RDom loop", errRDoms, "F.update(0).split(r.j, jo, ji, 2, round)",
+			"t.alg:11:15: F.update(0).split(r.j, jo, ji, 2, round): the round tail strategy recomputes or overcomputes points: only pure stages may use it, update stages need guard"},
+		{"unknown tail", errBlur, "Out.split(y, yo, yi, 4, sideways)",
+			"t.alg:7:7: Out.split(y, yo, yi, 4, sideways): the tail strategy is guard, shift or round"},
+		{"fuse not adjacent", errPair, "G.split(x, xo, xi, 4).fuse(xo, xi, t)",
+			"t.alg:7:25: G.fuse(xo, xi, t): xi must be the loop immediately outside xo (reorder first)"},
+		{"vectorize without constant extent", errPair, "G.vectorize(x)",
+			"t.alg:7:5: vectorize of x in G: the loop's extent N is not a constant (split it first, or give a factor: vectorize(x, 8))"},
+		{"inline with updates", errRDoms, "F.compute_inline()",
+			"t.alg:11:5: F.compute_inline(): F has update definitions: only funcs with a pure definition alone can be inlined"},
+		{"compute_at not dominating two uses", errTwoUses, "F.compute_at(G, x)",
+			"t.alg:9:5: F.compute_at(G, x): F is also used by H outside that loop: the computation of a func must dominate all its uses"},
+		{"compute_at a func that does not read it", errTwoUses, "F.compute_at(O, x)",
+			"t.alg:9:5: F.compute_at(O, x): F is also used by G outside that loop: the computation of a func must dominate all its uses"},
+		{"compute_at of an output", errPair, "G.compute_at(F, x)",
+			"t.alg:7:5: G.compute_at(F, x): G is an output: outputs are computed and stored at the root"},
+		{"fold factor too small", errBlur, "BH.compute_at(Out, y).store_root().fold_storage(y, 2)",
+			"t.alg:7:38: fold_storage(y, 2) of BH: one computation of BH spans 3 points of y, more than the fold factor: a folded buffer must hold every value until its last read"},
+		{"fold at the root", errBlur, "BH.fold_storage(y, 4)",
+			"t.alg:7:6: fold_storage(y, 4) of BH: one computation of BH spans H + 2 points of y, not a constant: fold a func computed inside a loop (compute_at)"},
+		// positioned at F's definition, not at the directive
+		{"bound too small", errPair, "F.bound(x, 0, N)",
+			"t.alg:7:5: F.bound(x, 0, N) does not cover the region 0 .. N + 2 of x that its consumers need"},
+		{"store_at inside compute_at", errPair, "G.split(x, xo, xi, 4)\n  F.compute_at(G, xo).store_at(G, xi)",
+			"t.alg:8:23: F is stored at loop xi of G, inside the loop where it is computed: store_at must be at or outside compute_at"},
+		{"store_at of an inlined func", errBlur, "BH.compute_inline().store_at(Out, y)",
+			"t.alg:7:23: BH is computed inline: it has no storage to place"},
+		{"name of the algorithm", errPair, "G.split(x, N, xi, 4)",
+			"t.alg:7:5: G.split(x, N, xi, 4): N is already a name of the algorithm: new loop names must be new"},
+		{"name of a loop of the stage", errPair, "G.split(x, xo, xi, 4).split(xi, xo, xii, 2)",
+			"t.alg:7:25: G.split(xi, xo, xii, 2): xo already names a loop of this stage"},
+		{"specialize on a variable", errBlur, "Out.specialize(x >= 8).vectorize(x, 8)",
+			"t.alg:7:7: Out.specialize(x >= 8): the condition must be a quasi-affine constraint on the parameters"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := tc.head + "\n  " + tc.dirs + "\n}\n"
+			p, err := alg.Load(&syntax.Source{Name: "t.alg", Text: src})
+			if err != nil {
+				t.Fatalf("%s: %v", src, detail(err))
+			}
+			_, err = Compile(context.Background(), p, "t", Options{})
+			if err == nil {
+				t.Fatalf("no error for\n%s", src)
+			}
+			el, ok := err.(syntax.ErrorList)
+			if !ok || len(el) == 0 || !strings.HasPrefix(el[0].Error(), tc.want) {
+				t.Errorf("for\n%s\ngot  %v\nwant %s", src, err, tc.want)
+			}
+		})
+	}
+}
