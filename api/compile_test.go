@@ -82,8 +82,8 @@ func TestCompile(t *testing.T) {
 	if p := decode[Problem](t, body); resp.StatusCode != 422 || len(p.Errors) == 0 || p.Errors[0].Line != 3 || p.Errors[0].Col == 0 {
 		t.Errorf("not quasi-affine: %d %s", resp.StatusCode, body)
 	}
-	// A schedule directive: 422 naming it.
-	sched := matmul + "schedule {\n  C.parallel(i)\n}\n"
+	// An illegal schedule directive: 422 naming it.
+	sched := matmul + "schedule {\n  C.update(0).parallel(r.k)\n}\n"
 	resp, body = h.do("POST", "/v1/compile", "text/plain", sched)
 	p = decode[Problem](t, body)
 	if resp.StatusCode != 422 || len(p.Errors) != 1 || !strings.Contains(p.Errors[0].Message, "parallel") || p.Errors[0].Line == 0 {

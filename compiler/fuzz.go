@@ -2,11 +2,14 @@ package compiler
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"time"
 
 	"github.com/augur-verify/augur/compiler/alg"
+	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/syntax"
 )
 
@@ -23,7 +26,9 @@ type Trial struct {
 // seed and calls yield with each compiled one, in order; yield returning
 // false stops. Random schedules that the compiler rejects as illegal are
 // drawn again (at most 50 draws per schedule); any other compilation error
-// is returned, since a legal schedule must compile. It returns the number
+// is returned, since a legal schedule must compile. A schedule whose
+// compilation exceeds 5 seconds (bounds inference out of its budget) is
+// drawn again too. It returns the number
 // of schedules yielded.
 func FuzzSchedules(ctx context.Context, p *alg.Program, n int, seed uint64, yield func(Trial) bool) (int, error) {
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
@@ -42,7 +47,12 @@ func FuzzSchedules(ctx context.Context, p *alg.Program, n int, seed uint64, yiel
 		if len(errs) > 0 {
 			return count, fmt.Errorf("generated schedule does not parse: %v\n%s", errs, text)
 		}
-		res, err := Compile(ctx, p, "fuzz", Options{Schedule: s, ScheduleSrc: src})
+		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		res, err := Compile(cctx, p, "fuzz", Options{Schedule: s, ScheduleSrc: src})
+		cancel()
+		if err != nil && ctx.Err() == nil && (cctx.Err() != nil || errors.Is(err, presburger.ErrBudget)) {
+			continue // too costly to compile (bounds inference out of budget): drawn again
+		}
 		if err != nil {
 			if _, ok := err.(syntax.ErrorList); ok {
 				continue // illegal: rejected with its rule

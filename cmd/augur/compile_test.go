@@ -37,13 +37,35 @@ func TestCompileCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(sched, append(text, "schedule {\n  Conv.split(x, xo, xi, 4)\n}\n"...), 0o644)
+	os.WriteFile(sched, append(text, "schedule {\n  Conv.update(0).parallel(r.k)\n}\n"...), 0o644)
 	code, _, errOut := augur("compile", sched, "-o", filepath.Join(dir, "out"))
-	if code != 3 || !strings.Contains(errOut, "sched.alg:11:8: schedule directive split is not supported yet") || !strings.Contains(errOut, "^") {
-		t.Errorf("unsupported directive: exit %d\n%s", code, errOut)
+	if code != 3 || !strings.Contains(errOut, "sched.alg:11:18: Conv.update(0).parallel(r.k): r.k is a reduction loop") || !strings.Contains(errOut, "^") {
+		t.Errorf("illegal directive: exit %d\n%s", code, errOut)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "out", "prog.sched")); err == nil {
 		t.Errorf("a kernel was written despite the error")
+	}
+
+	// A legal schedule from a file, the autoscheduler, injections.
+	sfile := filepath.Join(dir, "s.schedule")
+	os.WriteFile(sfile, []byte("Conv.split(x, xo, xi, 4).vectorize(xi)\n"), 0o644)
+	if code, out, errOut := augur("compile", "../../examples/alg/conv1d.alg", "--schedule", sfile, "-o", filepath.Join(dir, "s")); code != 0 {
+		t.Errorf("--schedule: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, out, errOut := augur("compile", "../../examples/alg/conv1d.alg", "--auto", "-o", filepath.Join(dir, "a")); code != 0 || !strings.Contains(errOut, "Conv.split(x, x_o, x_i, 8)") {
+		t.Errorf("--auto: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, out, _ := augur("compile", "--list-injections"); code != 0 || len(strings.Split(strings.TrimSpace(out), "\n")) != 10 || !strings.HasPrefix(out, "tail-unguarded ") {
+		t.Errorf("--list-injections: exit %d\n%s", code, out)
+	}
+	if code, _, errOut := augur("compile", "../../examples/alg/conv1d.alg", "--inject", "fold-too-small", "-o", filepath.Join(dir, "i")); code != 3 || !strings.Contains(errOut, "does not apply") {
+		t.Errorf("inapplicable injection: exit %d\n%s", code, errOut)
+	}
+	if code, out, errOut := augur("compile", "../../examples/alg/conv1d_split.alg", "--inject", "parallel-reduction", "-o", filepath.Join(dir, "i")); code != 0 || !strings.Contains(errOut, "injected") {
+		t.Errorf("injection: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, out, errOut := augur("fuzz-schedules", "../../examples/alg/conv1d.alg", "--n", "5", "--seed", "3"); code != 0 || !strings.Contains(out, "5 distinct schedules, 0 failed") {
+		t.Errorf("fuzz-schedules: exit %d\n%s%s", code, out, errOut)
 	}
 
 	bad := filepath.Join(dir, "bad.alg")

@@ -24,6 +24,7 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		newRunCmd(),
 		newValidateCmd(),
 		newCompileCmd(),
+		newFuzzSchedulesCmd(),
 		newPresburgerCmd(),
 		newServeCmd(),
 		newWorkerCmd(),
