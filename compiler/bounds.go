@@ -125,13 +125,48 @@ func (c *compiler) optimum(ctx context.Context, set *presburger.Map, max, widen 
 		sort.SliceStable(each, func(i, j int) bool {
 			return len(syntax.ExprString(each[i])) < len(syntax.ExprString(each[j]))
 		})
-		for _, e := range append([]syntax.Expr{tight}, each...) {
+		if ok, err := c.bounds(ctx, set, tight, max); err == nil && ok {
+			// one piece may equal the tight form wherever the set has points
+			// (max(0, 1 - (W + 3) / 4) is 0 when W >= 1)
+			for _, e := range each {
+				if same, err := c.holds(ctx, set, e, tight, max); err == nil && same {
+					return e, nil
+				}
+			}
+			return tight, nil
+		}
+		for _, e := range each {
 			if ok, err := c.bounds(ctx, set, e, max); err == nil && ok {
 				return e, nil
 			}
 		}
 	}
 	return out, nil
+}
+
+// holds reports whether e <= t (max) or e >= t (not max) wherever the set
+// has a point.
+func (c *compiler) holds(ctx context.Context, set *presburger.Map, e, t syntax.Expr, max bool) (bool, error) {
+	x, err := toISL(e, same)
+	if err != nil {
+		return false, err
+	}
+	y, err := toISL(t, same)
+	if err != nil {
+		return false, err
+	}
+	op := "<"
+	if max {
+		op = ">"
+	}
+	bad, err := presburger.ParseSet(fmt.Sprintf("[%s] -> { [buf_o] : %s %s %s }", strings.Join(c.params, ", "), x, op, y))
+	if err != nil {
+		return false, err
+	}
+	if bad, err = set.Intersect(bad); err != nil {
+		return false, err
+	}
+	return bad.IsEmpty(ctx)
 }
 
 // bounds reports whether e (an expression of the parameters) is an upper

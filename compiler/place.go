@@ -480,7 +480,8 @@ func (c *compiler) place(ctx context.Context, f *alg.Func) error {
 			s.body.stmts = append(s.body.stmts, nests...)
 			c.injected = true
 		} else {
-			s.body.stmts = append(append([]node(nil), nests...), s.body.stmts...)
+			b := guarded(s.body)
+			b.stmts = append(append([]node(nil), nests...), b.stmts...)
 		}
 		placed = true
 		// the fold must hold what f writes in one computation, overcompute
@@ -703,4 +704,31 @@ func levelString(l level) string {
 		return "the root"
 	}
 	return fmt.Sprintf("loop %s of %s", l.dim, l.fn)
+}
+
+// guarded returns the block where a producer computed in b goes: inside
+// the guards that open b (lets, then a single if without else, as a
+// guarded split emits them), so that iterations past the end of a loop
+// compute nothing.
+func guarded(b *nBlock) *nBlock {
+	for {
+		var next *nBlock
+		for i, st := range b.stmts {
+			switch st := st.(type) {
+			case *nLet:
+				continue
+			case *nIf:
+				if i == len(b.stmts)-1 && st.els == nil && !st.dropped {
+					next = st.then
+				}
+			}
+			if next == nil {
+				return b
+			}
+		}
+		if next == nil {
+			return b
+		}
+		b = next
+	}
 }
