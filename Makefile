@@ -27,7 +27,7 @@ test:
 ## fuzz: run every fuzz target for FUZZTIME each.
 FUZZ_TARGETS := syntax:FuzzParseExpr value:FuzzLiteral sare:FuzzParse sched:FuzzParse \
 	presburger:FuzzParse presburger/iscc:FuzzParse presburger/iscc:FuzzRun \
-	compiler/alg:FuzzParse
+	compiler/alg:FuzzParse compiler/alg:FuzzParseSchedule
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  pkg=$${t%%:*}; fn=$${t#*:}; \

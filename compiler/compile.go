@@ -43,7 +43,14 @@ var ErrNotApplicable = errors.New("the injection does not apply")
 // Illegal schedules and unsupported constructs are errors, a
 // syntax.ErrorList positioned at the directive or construct when there is
 // one; an injection that does not apply wraps ErrNotApplicable.
-func Compile(ctx context.Context, p *alg.Program, name string, opts Options) (*Result, error) {
+func Compile(ctx context.Context, p *alg.Program, name string, opts Options) (res *Result, err error) {
+	defer func() {
+		// A panic is a bug of the compiler: reported as an error, never
+		// passed through the package boundary.
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("internal compiler error (please report it with the algorithm and schedule): %v", r)
+		}
+	}()
 	c := &compiler{p: p, name: name, display: map[string]string{}}
 	if opts.Inject != "" {
 		if _, ok := injectionByName(opts.Inject); !ok {
@@ -84,7 +91,7 @@ func Compile(ctx context.Context, p *alg.Program, name string, opts Options) (*R
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Spec: spec, Sched: kernel}
+	res = &Result{Spec: spec, Sched: kernel}
 	if sch != nil && len(sch.Directives) > 0 {
 		res.Schedule = sch.String()
 	}

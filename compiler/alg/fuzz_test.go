@@ -70,3 +70,53 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseSchedule checks that schedule files parse without panics, print
+// back to an equal schedule, and that whatever parses either compiles the
+// blur algorithm to a pair that loads or is rejected with an error.
+func FuzzParseSchedule(f *testing.F) {
+	blur, err := os.ReadFile("../../examples/alg/blur.alg")
+	if err != nil {
+		f.Fatal(err)
+	}
+	p, err := alg.Load(&syntax.Source{Name: "blur.alg", Text: string(blur)})
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, text := range []string{
+		"Out.tile(x, y, xo, yo, xi, yi, 8, 8).vectorize(xi).parallel(yo)\nBH.compute_at(Out, xo)\n",
+		"schedule {\n  BH.compute_at(Out, y).store_root().fold_storage(y, 4)\n}\n",
+		"Out.split(y, yo, yi, 3, shift).specialize(W >= 8).vectorize(x, 4)\nBH.compute_inline()\n",
+		"Out.fuse(x, y, t).parallel(t)\nBH.compute_root().align_bounds(x, 4, 1).bound(y, -1, H + 2)\n",
+	} {
+		f.Add(text)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		s, errs := alg.ParseSchedule(&syntax.Source{Name: "fuzz.schedule", Text: text})
+		if len(errs) > 0 {
+			return
+		}
+		printed := s.String()
+		s2, errs2 := alg.ParseSchedule(&syntax.Source{Name: "printed.schedule", Text: printed})
+		if len(errs2) > 0 {
+			t.Fatalf("printed form does not parse: %v\ninput:\n%s\nprinted:\n%s", errs2.Detail(), text, printed)
+		}
+		if s2.String() != printed {
+			t.Fatalf("printing is not idempotent:\n%s\n%s", printed, s2.String())
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		src := &syntax.Source{Name: "fuzz.schedule", Text: text}
+		r, err := compiler.Compile(ctx, p, "fuzz", compiler.Options{Schedule: s, ScheduleSrc: src})
+		if err != nil {
+			return
+		}
+		spec, _, err := sare.Load(&syntax.Source{Name: "spec.sare", Text: r.Spec})
+		if err != nil {
+			t.Fatalf("the specification does not load: %v", err)
+		}
+		if _, _, err := sched.Load(&syntax.Source{Name: "prog.sched", Text: r.Sched}, spec); err != nil {
+			t.Fatalf("the kernel does not load: %v\nschedule:\n%s\nkernel:\n%s", err, text, r.Sched)
+		}
+	})
+}

@@ -461,6 +461,7 @@ func (p *parser) directiveLine(s *Schedule) {
 	namePos := syntax.Pos{Line: t.Pos.Line, Col: t.Pos.Col + len(parts[0]) + 1}
 	p.Next()
 	first := true
+	start := len(s.Directives)
 	for {
 		if !first {
 			// the next call of the chain: a name right after a hidden dot
@@ -490,7 +491,7 @@ func (p *parser) directiveLine(s *Schedule) {
 				return
 			}
 			if name == "update" {
-				if update >= 0 || len(args) != 1 {
+				if update >= 0 || len(args) != 1 || len(s.Directives) > start {
 					p.ErrorAt(namePos, "update takes one stage number and comes first: F.update(0).directive(...)")
 					p.SkipLine()
 					return
