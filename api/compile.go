@@ -27,6 +27,13 @@ type CompileRequest struct {
 	// Name names the algorithm in error positions and the kernel
 	// (default algorithm.alg).
 	Name string `json:"name,omitempty"`
+	// Schedule, when set, is a schedule (a schedule block or its
+	// directive lines) replacing the algorithm's own.
+	Schedule string `json:"schedule,omitempty"`
+	// Auto compiles with the autoscheduler's schedule.
+	Auto bool `json:"auto,omitempty"`
+	// Inject names a miscompilation to inject on purpose.
+	Inject string `json:"inject,omitempty"`
 	// Validate submits the compiled pair as POST /v1/validations does.
 	Validate bool `json:"validate,omitempty"`
 	// Options and Meta are the validation's, as in a Submission.
@@ -41,6 +48,8 @@ type Compiled struct {
 	Program     string       `json:"program"`
 	SpecName    string       `json:"spec_name"`
 	ProgramName string       `json:"program_name"`
+	Schedule    string       `json:"schedule,omitempty"`
+	Injected    string       `json:"injected,omitempty"`
 	ID          string       `json:"id,omitempty"`
 	URL         string       `json:"url,omitempty"`
 	Status      store.Status `json:"status,omitempty"`
@@ -57,9 +66,10 @@ const (
 )
 
 // compile is POST /v1/compile: it compiles an algorithm with the bundled
-// compiler (default schedule) and answers the specification and the
-// kernel; 422 with positioned errors when the algorithm is malformed or
-// uses a directive not implemented. With validate it also submits the
+// compiler (its own schedule, the request's, or the autoscheduler's; with
+// an injected miscompilation on request) and answers the specification
+// and the kernel; 422 with positioned errors when the algorithm or the
+// schedule is malformed or illegal, or the injection does not apply. With validate it also submits the
 // pair as POST /v1/validations does (202, or 200 when ?wait got the
 // verdict).
 func (s *server) compile(w http.ResponseWriter, r *http.Request) {
@@ -80,6 +90,21 @@ func (s *server) compile(w http.ResponseWriter, r *http.Request) {
 		}
 		req.Validate = req.Validate || b
 	}
+	if q := r.URL.Query().Get("auto"); q != "" {
+		b, err := strconv.ParseBool(q)
+		if err != nil {
+			problem(w, r, http.StatusBadRequest, probBadRequest, fmt.Sprintf("auto %q is not a boolean", q))
+			return
+		}
+		req.Auto = req.Auto || b
+	}
+	if q := r.URL.Query().Get("inject"); q != "" {
+		req.Inject = q
+	}
+	if req.Auto && strings.TrimSpace(req.Schedule) != "" {
+		problem(w, r, http.StatusBadRequest, probBadRequest, "schedule and auto are exclusive")
+		return
+	}
 	if strings.TrimSpace(req.Algorithm) == "" {
 		problem(w, r, http.StatusBadRequest, probBadRequest, "the algorithm is missing or empty")
 		return
@@ -88,9 +113,18 @@ func (s *server) compile(w http.ResponseWriter, r *http.Request) {
 		req.Name = defaultAlgName
 	}
 	prog, err := alg.Load(&syntax.Source{Name: req.Name, Text: req.Algorithm})
+	opts := compiler.Options{Auto: req.Auto, Inject: req.Inject}
+	if err == nil && strings.TrimSpace(req.Schedule) != "" {
+		src := &syntax.Source{Name: "schedule", Text: req.Schedule}
+		var errs syntax.ErrorList
+		if opts.Schedule, errs = alg.ParseSchedule(src); len(errs) > 0 {
+			err = errs
+		}
+		opts.ScheduleSrc = src
+	}
 	var res *compiler.Result
 	if err == nil {
-		res, err = compiler.Compile(r.Context(), prog, kernelName(req.Name), compiler.Options{})
+		res, err = compiler.Compile(r.Context(), prog, kernelName(req.Name), opts)
 	}
 	if err != nil {
 		var el syntax.ErrorList
@@ -106,7 +140,8 @@ func (s *server) compile(w http.ResponseWriter, r *http.Request) {
 			Detail: fmt.Sprintf("%d error%s in the algorithm", len(errs), plural(len(errs))), Errors: errs})
 		return
 	}
-	out := Compiled{Spec: res.Spec, Program: res.Sched, SpecName: compiledSpecName, ProgramName: compiledProgramName}
+	out := Compiled{Spec: res.Spec, Program: res.Sched, SpecName: compiledSpecName, ProgramName: compiledProgramName,
+		Schedule: res.Schedule, Injected: res.Injected}
 	if !req.Validate {
 		writeJSON(w, http.StatusOK, out)
 		return
@@ -185,6 +220,16 @@ func decodeCompile(r *http.Request) (*CompileRequest, error) {
 				}
 			case "name":
 				req.Name = val
+			case "schedule":
+				req.Schedule = val
+			case "inject":
+				req.Inject = strings.TrimSpace(val)
+			case "auto":
+				b, err := strconv.ParseBool(strings.TrimSpace(val))
+				if err != nil {
+					return nil, fmt.Errorf("auto %q is not a boolean", val)
+				}
+				req.Auto = b
 			case "validate":
 				b, err := strconv.ParseBool(strings.TrimSpace(val))
 				if err != nil {

@@ -143,3 +143,33 @@ func TestCompileValidate(t *testing.T) {
 		t.Errorf("bad value model: %d %s", resp.StatusCode, body)
 	}
 }
+
+// TestCompileScheduled: a schedule in the request, the autoscheduler and
+// an injection through POST /v1/compile.
+func TestCompileScheduled(t *testing.T) {
+	h := newHarness(t, Config{}, nil)
+	alg := example(t, "alg/blur.alg")
+	resp, body := h.do("POST", "/v1/compile", "application/json", compileJSON(CompileRequest{Algorithm: string(alg),
+		Schedule: "BH.compute_at(Out, y).store_root().fold_storage(y, 4)\n"}))
+	c := decode[Compiled](t, body)
+	if resp.StatusCode != 200 || !strings.Contains(c.Program, "% 4") || !strings.Contains(c.Schedule, "fold_storage(y, 4)") {
+		t.Errorf("schedule: %d %s", resp.StatusCode, body)
+	}
+	resp, body = h.do("POST", "/v1/compile?auto=true", "text/plain", string(alg))
+	if c := decode[Compiled](t, body); resp.StatusCode != 200 || !strings.Contains(c.Schedule, "tile(") {
+		t.Errorf("auto: %d %s", resp.StatusCode, body)
+	}
+	resp, body = h.do("POST", "/v1/compile", "application/json", compileJSON(CompileRequest{Algorithm: string(alg),
+		Schedule: "BH.compute_at(Out, y).store_root().fold_storage(y, 4)\n", Inject: "fold-too-small"}))
+	if c := decode[Compiled](t, body); resp.StatusCode != 200 || c.Injected != "fold-too-small" || !strings.Contains(c.Program, "% 2") {
+		t.Errorf("inject: %d %s", resp.StatusCode, body)
+	}
+	resp, body = h.do("POST", "/v1/compile?inject=fold-too-small", "text/plain", string(alg))
+	if p := decode[Problem](t, body); resp.StatusCode != 422 || len(p.Errors) == 0 || !strings.Contains(p.Errors[0].Message, "does not apply") {
+		t.Errorf("inapplicable injection: %d %s", resp.StatusCode, body)
+	}
+	resp, body = h.do("POST", "/v1/compile", "application/json", compileJSON(CompileRequest{Algorithm: string(alg), Schedule: "Out.parallel(z)\n"}))
+	if p := decode[Problem](t, body); resp.StatusCode != 422 || len(p.Errors) != 1 || p.Errors[0].Line != 1 || !strings.Contains(p.Errors[0].Message, "no loop z") {
+		t.Errorf("illegal schedule: %d %s", resp.StatusCode, body)
+	}
+}
