@@ -22,3 +22,16 @@ for dir in examples/*/; do
     echo "(exit status $?)"
   done
 done
+
+# The bundled compiler: a scheduled algorithm compiled and validated, then
+# the same with a miscompilation injected on purpose, which Augur catches.
+out=$(mktemp -d)
+for alg in examples/alg/blur_fold.alg examples/alg/matmul_vec_par.alg; do
+  printf '\n\033[1m$ augur compile %s -o %s --validate\033[0m\n' "$alg" "$out"
+  "$bin" compile "$alg" -o "$out" --validate
+  echo "(exit status $?)"
+done
+printf '\n\033[1m$ augur compile examples/alg/blur_fold.alg -o %s --inject fold-too-small --validate\033[0m\n' "$out"
+"$bin" compile examples/alg/blur_fold.alg -o "$out" --inject fold-too-small --validate
+echo "(exit status $?)"
+rm -rf "$out"
