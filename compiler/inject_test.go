@@ -15,7 +15,9 @@ import (
 	"github.com/augur-verify/augur/validate"
 )
 
-func loadExample(t *testing.T, name string) *alg.Program {
+func loadExample(t *testing.T, name string) *alg.Program { return loadExampleB(t, name) }
+
+func loadExampleB(t testing.TB, name string) *alg.Program {
 	t.Helper()
 	path := filepath.Join("..", "examples", "alg", name+".alg")
 	text, err := os.ReadFile(path)
