@@ -27,35 +27,6 @@ func isl(x syntax.Expr) string {
 	return s
 }
 
-// extrema adds to b the minimum and maximum of o over the set
-// { [buf_o] : cond } under the assumptions, and the extent. (The set's
-// dimension has the prefix buf_, which the checker reserves, so that it
-// names no parameter or variable.)
-func (c *compiler) extrema(ctx context.Context, b *box, cond, name string, d int, pos syntax.Pos) error {
-	set, err := presburger.ParseSet(fmt.Sprintf("[%s] -> { [buf_o] : %s and (%s) }", strings.Join(c.params, ", "), c.context, cond))
-	if err != nil {
-		return c.errAt(pos, "bounds of %s in dimension %d: %v", name, d+1, err)
-	}
-	lo, err := c.optimum(ctx, set, false, true)
-	if err != nil {
-		return c.errAt(pos, "lower bound of %s in dimension %d: %v", name, d+1, err)
-	}
-	hi, err := c.optimum(ctx, set, true, true)
-	if err != nil {
-		return c.errAt(pos, "upper bound of %s in dimension %d: %v", name, d+1, err)
-	}
-	ext, err := c.simplify(ctx, fmt.Sprintf("buf_o = (%s) - (%s) + 1", isl(hi), isl(lo)))
-	if err != nil {
-		// A piecewise extent (bounds widened with min or max): the
-		// expression itself.
-		ext = simplifyAdd(sub(hi, lo), 1)
-	}
-	b.Lo = append(b.Lo, lo)
-	b.Hi = append(b.Hi, hi)
-	b.Extent = append(b.Extent, ext)
-	return nil
-}
-
 // simplify returns the value of buf_o in { [buf_o] : cond } (a function of the
 // parameters) in canonical form.
 func (c *compiler) simplify(ctx context.Context, cond string) (syntax.Expr, error) {

@@ -1,22 +1,30 @@
 // Package compiler is Augur's bundled tensor compiler: it turns an
-// algorithm (package alg, the .alg format) into a specification (.sare) and
-// an annotated kernel (.sched) that the verifier checks.
+// algorithm (package alg, the .alg format) and its schedule into a
+// specification (.sare) and an annotated kernel (.sched) that the verifier
+// checks.
 //
-// Compile runs three steps:
+// Compile runs these steps, one file each:
 //
 //   - spec.go translates the checked algorithm to a system of affine
 //     recurrence equations following seed 002 section 2.4.4: one tensor per
 //     stage (F_0 for the pure definition, F_u for the u-th update, with the
-//     RDom variable as an extra dimension), and F, the last stage's value.
-//   - bounds.go infers, for every func and input, the box of points the
-//     pipeline needs (seed 003 section 2.7): exact images of the access
-//     relations over the consumers' loop domains, computed with package
-//     presburger, and their lexicographic extrema per dimension.
-//   - lower.go emits the loop nest of the default schedule (every func
-//     compute_root, pure loops in Halide's order with the first dimension
-//     innermost, update stages after it, RDom loops innermost) with every
-//     store annotated with the stage element it computes.
+//     RDom variables as extra dimensions), and F, the last stage's value.
+//   - schedule.go applies the scheduling directives of seed 003 section
+//     2.8 to a schedule model (per stage: its loops and the splits and
+//     fuses that made them, specializations; per func: compute and store
+//     levels, inlining, folds, bounds), rejecting illegal ones with the
+//     rule they break.
+//   - nest.go builds each stage's loop nest in a small IR (ir.go): loops,
+//     lets for the variables the splits define, guards, the annotated
+//     store innermost.
+//   - place.go places the nests consumers first: each func at its compute
+//     level, over the region its consumers read there (bounds inference,
+//     seed 003 section 2.7: exact Presburger images of the accesses over
+//     the loops inside the level and their extrema, bounds.go), its buffer
+//     at its store level; dominance, folds and races are checked there.
+//   - lower.go and emit.go bind inputs and outputs and print the kernel:
+//     display names for the IR's variables, array cells for accesses.
 //
-// Scheduling directives are parsed (package alg) but none is implemented in
-// this milestone: Compile rejects any with an error naming it.
+// auto.go is the autoscheduler, fuzz.go the random schedule generator,
+// inject.go the injectable miscompilations.
 package compiler

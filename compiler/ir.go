@@ -104,7 +104,7 @@ func walkNode(n node, path []node, f func(n node, path []node) bool) {
 	}
 }
 
-// reads lists the logical accesses of name in x.
+// readsOf lists the logical accesses of name in x.
 func readsOf(x syntax.Expr, name string) [][]syntax.Expr {
 	var out [][]syntax.Expr
 	if x == nil {

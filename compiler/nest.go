@@ -2,7 +2,6 @@ package compiler
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/augur-verify/augur/compiler/alg"
 	"github.com/augur-verify/augur/syntax"
@@ -102,7 +101,7 @@ func (c *compiler) loopNest(f *alg.Func, s int, ls *loopSched, r *box) (*nBlock,
 					sp.inner, sp.outer, name, sp.inner, syntax.ExprString(ri.ext))
 			}
 			nm[sp.old] = c.newVar(sp.old)
-			rngs[sp.old] = rng{intLit(0), norm(bin(intLit(l.c), syntax.OpMul, paren1(ro.ext))), nil}
+			rngs[sp.old] = rng{intLit(0), norm(bin(intLit(l.c), syntax.OpMul, ro.ext)), nil}
 			defs = append(defs,
 				def{v: sp.inner, e: norm(bin(ri.min, syntax.OpAdd, bin(id(sp.old), syntax.OpRem, intLit(l.c))))},
 				def{v: sp.outer, e: norm(bin(ro.min, syntax.OpAdd, bin(id(sp.old), syntax.OpDiv, intLit(l.c))))})
@@ -216,7 +215,7 @@ func (c *compiler) loopNest(f *alg.Func, s int, ls *loopSched, r *box) (*nBlock,
 func perturb(n node) {
 	switch n := n.(type) {
 	case *nStore:
-		n.value = bin(paren1(n.value), syntax.OpAdd, intLit(1))
+		n.value = bin(n.value, syntax.OpAdd, intLit(1))
 	case *nIf:
 		for _, s := range n.then.stmts {
 			perturb(s)
@@ -251,8 +250,6 @@ func freeIn(x syntax.Expr, bound map[string]bool) bool {
 	})
 	return ok
 }
-
-func paren1(x syntax.Expr) syntax.Expr { return x }
 
 // stageStore is the innermost statement of a stage: the store of the pure
 // definition, or of the update (under an if on its predicate).
@@ -316,8 +313,6 @@ func (c *compiler) displayName(v string) string {
 	}
 	return v
 }
-
-var _ = strings.Join
 
 // hi is the range's exclusive upper bound.
 func (r rng) hi() syntax.Expr {

@@ -35,7 +35,7 @@ func (c *compiler) sites(l level) []site {
 	return out
 }
 
-// inside reports whether path passes through the site.
+// contains reports whether path passes through the site.
 func (s site) contains(path []node) bool {
 	if s.loop == nil {
 		return true
@@ -120,7 +120,7 @@ func (c *compiler) footprint(s site, pick func(st *nStore) [][]syntax.Expr) ([]a
 
 func clone(s []string) []string { return append([]string(nil), s...) }
 
-// context returns the constraints of a site's ancestors: its loops, lets
+// outerContext returns the constraints of a site's ancestors: its loops, lets
 // and ifs, whose variables are parameters of the bounds of what is
 // computed inside.
 func (c *compiler) outerContext(s site) ([]string, error) {
@@ -137,8 +137,6 @@ func (c *compiler) outerContext(s site) ([]string, error) {
 				return nil, err
 			}
 			cons = append(cons, fmt.Sprintf("%s <= %s < %s", lo, n.v, hi))
-			// lets of the loop's body before the site's own position
-			_ = i
 		case *nIf:
 			cond, err := c.isl(n.cond)
 			if err != nil {
@@ -256,11 +254,9 @@ func (c *compiler) symbols(cond string) []string {
 // { [buf_o] : cond }, as expressions of the parameters and of the free
 // internal variables, widened to a min or max of pieces when piecewise.
 func (c *compiler) extremaOf(ctx context.Context, cond string) (syntax.Expr, syntax.Expr, error) {
-	syms := c.symbols(cond)
-	// internal variables quantified inside cond are listed too; those that
-	// are only bound by exists are harmless as parameters? No: keep only
-	// the ones not bound by an exists.
-	syms = unquantified(cond, syms)
+	// the internal variables free in cond (bound outside the site) become
+	// parameters; those an exists binds stay quantified
+	syms := unquantified(cond, c.symbols(cond))
 	params := append(clone(c.params), syms...)
 	set, err := presburger.ParseSet(fmt.Sprintf("[%s] -> { [buf_o] : %s and (%s) }", strings.Join(params, ", "), c.context, cond))
 	if err != nil {
