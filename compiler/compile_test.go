@@ -3,15 +3,10 @@ package compiler
 import (
 	"bytes"
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/augur-verify/augur/compiler/alg"
 	"github.com/augur-verify/augur/sare"
-	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/validate"
 )
@@ -31,18 +26,9 @@ var examples = []struct {
 
 func compileFile(t *testing.T, name string) *Result {
 	t.Helper()
-	path := filepath.Join("..", "examples", "alg", name+".alg")
-	text, err := os.ReadFile(path)
+	r, err := Compile(context.Background(), loadExample(t, name), name, Options{})
 	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := alg.Load(&syntax.Source{Name: path, Text: string(text)})
-	if err != nil {
-		t.Fatalf("%s: %v", path, detail(err))
-	}
-	r, err := Compile(context.Background(), p, name, Options{})
-	if err != nil {
-		t.Fatalf("%s: compile: %v", path, detail(err))
+		t.Fatalf("%s: compile: %v", name, detail(err))
 	}
 	return r
 }
@@ -54,52 +40,35 @@ func detail(err error) string {
 	return err.Error()
 }
 
-// TestExamplesRun compiles every example, loads the specification and the
-// kernel, and runs the kernel with the reference interpreter on random
-// inputs at two parameter sets: every annotation and every output cell
-// must match.
+// TestExamplesRun compiles every example, plain and scheduled, and runs
+// the kernel with the reference interpreter on random inputs at two
+// parameter sets: every annotation and every output cell must match. The
+// scheduled examples' second set is never a multiple of their split
+// factors, so that every guarded, shifted or rounded tail runs.
 func TestExamplesRun(t *testing.T) {
-	for _, ex := range examples {
+	for _, ex := range append(examples, scheduledExamples...) {
 		t.Run(ex.name, func(t *testing.T) {
 			r := compileFile(t, ex.name)
-			spec, info, err := sare.Load(&syntax.Source{Name: "spec.sare", Text: r.Spec})
-			if err != nil {
-				t.Fatalf("spec does not load: %v\n%s", detail(err), r.Spec)
-			}
-			k, kinfo, err := sched.Load(&syntax.Source{Name: "prog.sched", Text: r.Sched}, spec)
-			if err != nil {
-				t.Fatalf("kernel does not load: %v\n%s", detail(err), r.Sched)
-			}
 			for i, params := range ex.params {
-				ev, err := sare.NewEvaluator(spec, info, params, sare.RandomInputs(uint64(i+1)))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if _, err := sched.Run(context.Background(), k, kinfo, ev, sched.Options{}); err != nil {
-					t.Fatalf("params %v: %v\n%s", params, err, r.Sched)
+				if err := runKernel(r, params, uint64(i+1)); err != nil {
+					t.Fatalf("params %v: %v\n%s\n%s", params, err, r.Spec, r.Sched)
 				}
 			}
 		})
 	}
 }
 
-// TestExamplesValidate validates every compiled example with the verifier
-// in the real value model: each must be VALID.
+// TestExamplesValidate validates every compiled example, plain and
+// scheduled, with the verifier in the real value model: each must be
+// VALID.
 func TestExamplesValidate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the verifier takes a few seconds per example")
 	}
-	for _, ex := range examples {
+	for _, ex := range append(examples, scheduledExamples...) {
 		t.Run(ex.name, func(t *testing.T) {
 			r := compileFile(t, ex.name)
-			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-			defer cancel()
-			rep, err := validate.Validate(ctx, &syntax.Source{Name: "spec.sare", Text: r.Spec},
-				&syntax.Source{Name: "prog.sched", Text: r.Sched}, validate.Options{Jobs: 2})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rep.Verdict != validate.Valid {
+			if rep := validatePair(t, r); rep.Verdict != validate.Valid {
 				var b bytes.Buffer
 				rep.WriteText(&b, false)
 				t.Fatalf("verdict %s, want valid\n%s\n%s\n%s", rep.Verdict, b.String(), r.Spec, r.Sched)

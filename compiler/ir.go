@@ -133,3 +133,13 @@ func renameVars(x syntax.Expr, m map[string]syntax.Expr) syntax.Expr {
 		return nil
 	})
 }
+
+// writesOf picks the coordinates of the stores into name.
+func writesOf(name string) func(st *nStore) [][]syntax.Expr {
+	return func(st *nStore) [][]syntax.Expr {
+		if st.fn == name {
+			return [][]syntax.Expr{st.args}
+		}
+		return nil
+	}
+}

@@ -56,12 +56,7 @@ func (c *compiler) lower(ctx context.Context) (string, error) {
 		f := c.p.Func(o.Func.Name)
 		name := f.Name.Name
 		decl := c.declared(name)
-		acc, err := c.footprint(site{body: c.root}, func(st *nStore) [][]syntax.Expr {
-			if st.fn == name {
-				return [][]syntax.Expr{st.args}
-			}
-			return nil
-		})
+		acc, err := c.footprint(site{body: c.root}, writesOf(name))
 		if err != nil {
 			return "", err
 		}

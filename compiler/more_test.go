@@ -5,11 +5,8 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/augur-verify/augur/compiler/alg"
-	"github.com/augur-verify/augur/sare"
-	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/validate"
 )
@@ -96,34 +93,15 @@ func TestAlgorithms(t *testing.T) {
 	for _, a := range algorithms {
 		t.Run(a.name, func(t *testing.T) {
 			r := compileText(t, a.name, a.src)
-			spec, info, err := sare.Load(&syntax.Source{Name: "spec.sare", Text: r.Spec})
-			if err != nil {
-				t.Fatalf("spec: %v\n%s", detail(err), r.Spec)
-			}
-			k, kinfo, err := sched.Load(&syntax.Source{Name: "prog.sched", Text: r.Sched}, spec)
-			if err != nil {
-				t.Fatalf("kernel: %v\n%s", detail(err), r.Sched)
-			}
 			for i, params := range a.params {
-				ev, err := sare.NewEvaluator(spec, info, params, sare.RandomInputs(uint64(i+7)))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if _, err := sched.Run(context.Background(), k, kinfo, ev, sched.Options{}); err != nil {
+				if err := runKernel(r, params, uint64(i+7)); err != nil {
 					t.Fatalf("params %v: %v\n%s\n%s", params, err, r.Spec, r.Sched)
 				}
 			}
 			if testing.Short() {
 				return
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-			defer cancel()
-			rep, err := validate.Validate(ctx, &syntax.Source{Name: "spec.sare", Text: r.Spec},
-				&syntax.Source{Name: "prog.sched", Text: r.Sched}, validate.Options{Jobs: 2})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rep.Verdict != validate.Valid {
+			if rep := validatePair(t, r); rep.Verdict != validate.Valid {
 				var b bytes.Buffer
 				rep.WriteText(&b, false)
 				t.Fatalf("verdict %s, want valid\n%s\n%s\n%s", rep.Verdict, b.String(), r.Spec, r.Sched)

@@ -482,12 +482,7 @@ func (c *compiler) place(ctx context.Context, f *alg.Func) error {
 		placed = true
 		// the fold must hold what f writes in one computation, overcompute
 		// included
-		wacc, err := c.footprint(s, func(st *nStore) [][]syntax.Expr {
-			if st.fn == name {
-				return [][]syntax.Expr{st.args}
-			}
-			return nil
-		})
+		wacc, err := c.footprint(s, writesOf(name))
 		if err != nil {
 			return err
 		}
@@ -647,12 +642,7 @@ func (c *compiler) allocate(ctx context.Context, f *alg.Func, csites []site) err
 		}
 	}
 	for _, ss := range ssites {
-		acc, err := c.footprint(ss, func(st *nStore) [][]syntax.Expr {
-			if st.fn == name {
-				return [][]syntax.Expr{st.args}
-			}
-			return nil
-		})
+		acc, err := c.footprint(ss, writesOf(name))
 		if err != nil {
 			return err
 		}

@@ -1,19 +1,12 @@
 package compiler
 
 import (
-	"bytes"
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/augur-verify/augur/compiler/alg"
-	"github.com/augur-verify/augur/sare"
-	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/syntax"
-	"github.com/augur-verify/augur/validate"
 )
 
 // scheduledExamples lists the scheduled example algorithms of
@@ -45,77 +38,12 @@ var scheduledExamples = []struct {
 	{"separable_at", [2]map[string]int64{{"W": 1, "H": 1, "R": 1}, {"W": 11, "H": 5, "R": 3}}},
 }
 
-// TestScheduledExamplesRun compiles every scheduled example with its own
-// schedule block and runs the kernel with the reference interpreter on
-// random inputs at two parameter sets: every annotation and every output
-// cell must match.
-func TestScheduledExamplesRun(t *testing.T) {
-	for _, ex := range scheduledExamples {
-		t.Run(ex.name, func(t *testing.T) {
-			r := compileFile(t, ex.name)
-			if r.Schedule == "" {
-				t.Fatalf("%s compiled without its schedule", ex.name)
-			}
-			spec, info, err := sare.Load(&syntax.Source{Name: "spec.sare", Text: r.Spec})
-			if err != nil {
-				t.Fatalf("spec does not load: %v\n%s", detail(err), r.Spec)
-			}
-			k, kinfo, err := sched.Load(&syntax.Source{Name: "prog.sched", Text: r.Sched}, spec)
-			if err != nil {
-				t.Fatalf("kernel does not load: %v\n%s", detail(err), r.Sched)
-			}
-			for i, params := range ex.params {
-				ev, err := sare.NewEvaluator(spec, info, params, sare.RandomInputs(uint64(i+1)))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if _, err := sched.Run(context.Background(), k, kinfo, ev, sched.Options{}); err != nil {
-					t.Fatalf("params %v: %v\n%s", params, err, r.Sched)
-				}
-			}
-		})
-	}
-}
-
-// TestScheduledExamplesValidate validates every compiled scheduled example
-// with the verifier in the real value model: each must be VALID.
-func TestScheduledExamplesValidate(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the verifier takes a few seconds per example")
-	}
-	for _, ex := range scheduledExamples {
-		t.Run(ex.name, func(t *testing.T) {
-			r := compileFile(t, ex.name)
-			ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-			defer cancel()
-			rep, err := validate.Validate(ctx, &syntax.Source{Name: "spec.sare", Text: r.Spec},
-				&syntax.Source{Name: "prog.sched", Text: r.Sched}, validate.Options{Jobs: 2})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rep.Verdict != validate.Valid {
-				var b bytes.Buffer
-				rep.WriteText(&b, false)
-				t.Fatalf("verdict %s, want valid\n%s\n%s\n%s", rep.Verdict, b.String(), r.Spec, r.Sched)
-			}
-		})
-	}
-}
-
 // TestScheduleSeparate compiles matmul.alg with the schedule block of
 // matmul_tiled.alg given apart (augur compile --schedule FILE): the kernel
 // is the one compiled from matmul_tiled.alg.
 func TestScheduleSeparate(t *testing.T) {
 	want := compileFile(t, "matmul_tiled")
-	path := filepath.Join("..", "examples", "alg", "matmul.alg")
-	text, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := alg.Load(&syntax.Source{Name: path, Text: string(text)})
-	if err != nil {
-		t.Fatalf("%s: %v", path, detail(err))
-	}
+	p := loadExample(t, "matmul")
 	src := &syntax.Source{Name: "tiled.schedule", Text: "C.tile(i, j, io, jo, ii, ji, 8, 8)\nC.update(0).tile(i, j, io, jo, ii, ji, 8, 8)\n"}
 	s, errs := alg.ParseSchedule(src)
 	if len(errs) > 0 {

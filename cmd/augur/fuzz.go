@@ -41,7 +41,7 @@ func newFuzzSchedulesCmd() *cobra.Command {
 every kernel with the reference interpreter on random inputs at parameters
 drawn to satisfy its assumptions. With --validate, each kernel is also
 validated and must be VALID. With -o DIR, each failing schedule is written
-to DIR as a schedule file for augur compile --schedule.
+to DIR (schedule_N.schedule) for augur compile --schedule.
 
 Exit status: 0 every schedule compiled and passed, 1 some failed, 3 on
 malformed input.`,
@@ -91,7 +91,7 @@ func fuzzSchedules(ctx context.Context, out io.Writer, path string, f fuzzFlags)
 			fmt.Fprintf(out, "%s%s\n", indent(t.Text), why)
 			if f.out != "" {
 				_ = os.MkdirAll(f.out, 0o755)
-				_ = os.WriteFile(filepath.Join(f.out, fmt.Sprintf("schedule_%d.sched-alg", t.Index)), []byte(t.Text), 0o644)
+				_ = os.WriteFile(filepath.Join(f.out, fmt.Sprintf("schedule_%d.schedule", t.Index)), []byte(t.Text), 0o644)
 			}
 		}
 		return true
