@@ -73,6 +73,15 @@ func (c *compiler) optimum(ctx context.Context, set *presburger.Map, max, widen 
 		if err != nil {
 			return nil, err
 		}
+		dup := false
+		for _, x := range each {
+			if syntax.Equal(x, e) {
+				dup = true
+			}
+		}
+		if dup {
+			continue
+		}
 		each = append(each, e)
 		switch {
 		case out == nil:

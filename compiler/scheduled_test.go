@@ -27,6 +27,9 @@ var scheduledExamples = []struct {
 	{"blur_at", [2]map[string]int64{{"W": 1, "H": 1}, {"W": 5, "H": 7}}},
 	// BH.compute_at(Out, y).store_root().fold_storage(y, 4)
 	{"blur_fold", [2]map[string]int64{{"W": 1, "H": 1}, {"W": 5, "H": 6}}},
+	// tile 4x4 with the shift tail, BH.compute_at(Out, xo); the first set
+	// is narrower than a tile
+	{"blur_shift", [2]map[string]int64{{"W": 2, "H": 3}, {"W": 9, "H": 6}}},
 	// S1.compute_inline()
 	{"stencils_inline", [2]map[string]int64{{"N": 2}, {"N": 9}}},
 	// S2.split(x, xo, xi, 4).unroll(xi), S1.compute_at(S2, xo).unroll(x, 2)
