@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -171,7 +172,11 @@ func runCompiled(ctx context.Context, r *compiler.Result, seed uint64) (string, 
 		if err != nil {
 			return "", fmt.Errorf("at %v: %v", params, err)
 		}
-		return fmt.Sprintf("ran at %v: %d assignments matched", params, res.Assignments), nil
+		var at []string
+		for _, p := range k.Params {
+			at = append(at, fmt.Sprintf("%s=%d", p.Name, params[p.Name]))
+		}
+		return fmt.Sprintf("ran at %s: %d assignments matched", strings.Join(at, " "), res.Assignments), nil
 	}
 	return "", fmt.Errorf("no parameters from 1 to 12 satisfy the assumptions")
 }
