@@ -19,28 +19,40 @@ type box struct {
 
 func same(s string) string { return s }
 
-func isl(x syntax.Expr) string {
-	s, err := toISL(x, func(n string) string { return rvar(n) })
+// setOf parses { [buf_o] : cond } under the assumptions, with params (the
+// algorithm's parameters, then any free internal variables) as its
+// parameters.
+func (c *compiler) setOf(params []string, cond string) (*presburger.Map, error) {
+	return presburger.ParseSet(fmt.Sprintf("[%s] -> { [buf_o] : %s and (%s) }", strings.Join(params, ", "), c.context, cond))
+}
+
+// noPointWith reports whether no point of set (a set made by setOf with
+// params) satisfies cond.
+func noPointWith(ctx context.Context, set *presburger.Map, params []string, cond string) (bool, error) {
+	with, err := presburger.ParseSet(fmt.Sprintf("[%s] -> { [buf_o] : %s }", strings.Join(params, ", "), cond))
 	if err != nil {
-		panic(err) // callers pass checked affine expressions
+		return false, err
 	}
-	return s
+	if with, err = set.Intersect(with); err != nil {
+		return false, err
+	}
+	return with.IsEmpty(ctx)
 }
 
 // simplify returns the value of buf_o in { [buf_o] : cond } (a function of the
 // parameters) in canonical form.
 func (c *compiler) simplify(ctx context.Context, cond string) (syntax.Expr, error) {
-	set, err := presburger.ParseSet(fmt.Sprintf("[%s] -> { [buf_o] : %s and %s }", strings.Join(c.params, ", "), c.context, cond))
+	set, err := c.setOf(c.params, cond)
 	if err != nil {
 		return nil, err
 	}
-	return c.optimum(ctx, set, false, false)
+	return c.optimum(ctx, set, c.params, false, false)
 }
 
 // optimum returns the lexicographic minimum or maximum of the
-// one-dimensional set as an index expression of the parameters; a
+// one-dimensional set as an index expression of its parameters params; a
 // piecewise optimum is an error unless widen is set.
-func (c *compiler) optimum(ctx context.Context, set *presburger.Map, max, widen bool) (syntax.Expr, error) {
+func (c *compiler) optimum(ctx context.Context, set *presburger.Map, params []string, max, widen bool) (syntax.Expr, error) {
 	var f *presburger.PwMultiAff
 	var err error
 	if max {
@@ -69,7 +81,7 @@ func (c *compiler) optimum(ctx context.Context, set *presburger.Map, max, widen 
 		if len(affs) != 1 {
 			return nil, fmt.Errorf("unexpected bound %s", f)
 		}
-		e, err := affExpr(affs[0], c.params)
+		e, err := affExpr(affs[0], params)
 		if err != nil {
 			return nil, err
 		}
@@ -105,18 +117,18 @@ func (c *compiler) optimum(ctx context.Context, set *presburger.Map, max, widen 
 		sort.SliceStable(each, func(i, j int) bool {
 			return len(syntax.ExprString(each[i])) < len(syntax.ExprString(each[j]))
 		})
-		if ok, err := c.bounds(ctx, set, tight, max); err == nil && ok {
+		if ok, err := bounds(ctx, set, params, tight, max); err == nil && ok {
 			// one piece may equal the tight form wherever the set has points
 			// (max(0, 1 - (W + 3) / 4) is 0 when W >= 1)
 			for _, e := range each {
-				if same, err := c.holds(ctx, set, e, tight, max); err == nil && same {
+				if same, err := holds(ctx, set, params, e, tight, max); err == nil && same {
 					return e, nil
 				}
 			}
 			return tight, nil
 		}
 		for _, e := range each {
-			if ok, err := c.bounds(ctx, set, e, max); err == nil && ok {
+			if ok, err := bounds(ctx, set, params, e, max); err == nil && ok {
 				return e, nil
 			}
 		}
@@ -126,7 +138,7 @@ func (c *compiler) optimum(ctx context.Context, set *presburger.Map, max, widen 
 
 // holds reports whether e <= t (max) or e >= t (not max) wherever the set
 // has a point.
-func (c *compiler) holds(ctx context.Context, set *presburger.Map, e, t syntax.Expr, max bool) (bool, error) {
+func holds(ctx context.Context, set *presburger.Map, params []string, e, t syntax.Expr, max bool) (bool, error) {
 	x, err := toISL(e, same)
 	if err != nil {
 		return false, err
@@ -135,38 +147,23 @@ func (c *compiler) holds(ctx context.Context, set *presburger.Map, e, t syntax.E
 	if err != nil {
 		return false, err
 	}
-	op := "<"
-	if max {
-		op = ">"
-	}
-	bad, err := presburger.ParseSet(fmt.Sprintf("[%s] -> { [buf_o] : %s %s %s }", strings.Join(c.params, ", "), x, op, y))
-	if err != nil {
-		return false, err
-	}
-	if bad, err = set.Intersect(bad); err != nil {
-		return false, err
-	}
-	return bad.IsEmpty(ctx)
+	return noPointWith(ctx, set, params, x+beyond(max)+y)
 }
 
 // bounds reports whether e (an expression of the parameters) is an upper
 // (max) or lower bound of every point of the one-dimensional set.
-func (c *compiler) bounds(ctx context.Context, set *presburger.Map, e syntax.Expr, max bool) (bool, error) {
+func bounds(ctx context.Context, set *presburger.Map, params []string, e syntax.Expr, max bool) (bool, error) {
 	x, err := toISL(e, same)
 	if err != nil {
 		return false, err
 	}
-	op := "<"
+	return noPointWith(ctx, set, params, "buf_o"+beyond(max)+x)
+}
+
+// beyond is the comparison past an upper (max) or lower bound.
+func beyond(max bool) string {
 	if max {
-		op = ">"
+		return " > "
 	}
-	beyond, err := presburger.ParseSet(fmt.Sprintf("[%s] -> { [buf_o] : buf_o %s %s }", strings.Join(c.params, ", "), op, x))
-	if err != nil {
-		return false, err
-	}
-	bad, err := set.Intersect(beyond)
-	if err != nil {
-		return false, err
-	}
-	return bad.IsEmpty(ctx)
+	return " < "
 }

@@ -118,10 +118,13 @@ type compiler struct {
 	regions map[string]*box
 	context string // the assumptions in isl notation
 	fs      map[string]*funcSched
-	values  map[string][]syntax.Expr // right-hand sides per stage, inlined funcs substituted
-	root    *nBlock
-	nvars   int
-	display map[string]string
+	// chainSpec is, per schedule line, the specialization its calls
+	// schedule since a specialize (see target)
+	chainSpec map[int]*loopSched
+	values    map[string][]syntax.Expr // right-hand sides per stage, inlined funcs substituted
+	root      *nBlock
+	nvars     int
+	display   map[string]string
 	// the miscompilation to inject, and whether it was
 	inject   string
 	injected bool

@@ -58,73 +58,56 @@ func injectionNeeds(name string) string {
 }
 
 // injectSchedule applies the injections that change the schedule model
-// itself, after the directives were checked.
+// itself, after the directives were checked: each changes the first update
+// stage where it applies.
 func (c *compiler) injectSchedule() error {
+	var change func(ls *loopSched) bool
 	switch c.inject {
 	case InjectShiftUpdate:
-		for _, f := range c.p.Funcs() {
-			for _, st := range c.fs[f.Name.Name].stages[1:] {
-				for i, sp := range st.loops.splits {
-					if !sp.fuse && c.isPureName(f.Name.Name, st.loops, sp.outer) {
-						st.loops.splits[i].tail = tailShift
-						st.loops.splits[i].injectedShiftUpdate = true
-						c.injected = true
-						return nil
-					}
+		change = func(ls *loopSched) bool {
+			for i, sp := range ls.splits {
+				if !sp.fuse && sp.pure {
+					ls.splits[i].tail = tailShift
+					return true
 				}
 			}
+			return false
 		}
 	case InjectSwapReductions:
-		for _, f := range c.p.Funcs() {
-			for _, st := range c.fs[f.Name.Name].stages[1:] {
-				ls := st.loops
-				var red []int
-				for i, d := range ls.dims {
-					if !d.pure {
-						red = append(red, i)
-					}
-				}
-				if len(red) >= 2 {
-					a, b := red[0], red[1]
-					ls.dims[a], ls.dims[b] = ls.dims[b], ls.dims[a]
-					c.injected = true
-					return nil
+		change = func(ls *loopSched) bool {
+			var red []int
+			for i, d := range ls.dims {
+				if !d.pure {
+					red = append(red, i)
 				}
 			}
+			if len(red) < 2 {
+				return false
+			}
+			a, b := red[0], red[1]
+			ls.dims[a], ls.dims[b] = ls.dims[b], ls.dims[a]
+			return true
 		}
 	case InjectParallelReduction:
-		for _, f := range c.p.Funcs() {
-			for _, st := range c.fs[f.Name.Name].stages[1:] {
-				ls := st.loops
-				for i := len(ls.dims) - 1; i >= 0; i-- {
-					if !ls.dims[i].pure {
-						ls.dims[i].kind = parallel
-						c.injected = true
-						return nil
-					}
+		change = func(ls *loopSched) bool {
+			for i := len(ls.dims) - 1; i >= 0; i-- {
+				if !ls.dims[i].pure {
+					ls.dims[i].kind = parallel
+					return true
 				}
+			}
+			return false
+		}
+	default:
+		return nil
+	}
+	for _, f := range c.p.Funcs() {
+		for _, st := range c.fs[f.Name.Name].stages[1:] {
+			if change(st.loops) {
+				c.injected = true
+				return nil
 			}
 		}
 	}
 	return nil
-}
-
-// isPureName reports whether the loop name of ls is pure.
-func (c *compiler) isPureName(fn string, ls *loopSched, name string) bool {
-	i := ls.find(name)
-	if i >= 0 {
-		return ls.dims[i].pure
-	}
-	for _, sp := range ls.splits {
-		if sp.outer == name || sp.inner == name {
-			return c.isPureName(fn, ls, sp.old)
-		}
-	}
-	f := c.p.Func(fn)
-	for _, v := range f.Vars {
-		if v.Name == name {
-			return true
-		}
-	}
-	return false
 }

@@ -138,8 +138,10 @@ func (c *compiler) extents(ctx context.Context, r *box) ([]syntax.Expr, error) {
 	for d := range r.Lo {
 		x := simplifyAdd(sub(r.Hi[d], r.Lo[d]), 1)
 		if _, ok := linearize(x); !ok {
-			if e, err := c.simplify(ctx, fmt.Sprintf("buf_o = (%s) - (%s) + 1", isl(r.Hi[d]), isl(r.Lo[d]))); err == nil {
-				x = e
+			if e, err := c.isl(x); err == nil {
+				if e, err := c.simplify(ctx, "buf_o = "+e); err == nil {
+					x = e
+				}
 			}
 		}
 		out = append(out, x)

@@ -182,8 +182,8 @@ func (c *compiler) loopNest(f *alg.Func, s int, ls *loopSched, r *box) (*nBlock,
 		if kind == unrolled || kind == vectorized {
 			if l, ok := linearize(rg.ext); !ok || !allZero(l) {
 				what := map[loopKind]string{unrolled: "unroll", vectorized: "vectorize"}[kind]
-				return nil, c.errAt(c.dirPos(f, s, dm.name, what), "%s of %s in %s: the loop's extent %s is not a constant (split it first, or give a factor: %s(%s, 8))",
-					what, dm.name, stageName(f, s-1), syntax.ExprString(rg.ext), what, dm.name)
+				return nil, c.errAt(c.dirPos(f, s, what), "%s of %s in %s: the loop's extent %s is not a constant (split it first, or give a factor: %s(%s, 8))",
+					what, dm.name, stageLabel(f, s), syntax.ExprString(rg.ext), what, dm.name)
 			}
 		}
 		lp := &nLoop{v: v, lo: rg.min, hi: rg.hi(), kind: kind, fn: name, stage: s, dim: dm.name, body: &nBlock{}}
@@ -230,7 +230,7 @@ func perturb(n node) {
 
 // dirPos finds the position of the directive that made a loop of a
 // stage, for errors found while building it.
-func (c *compiler) dirPos(f *alg.Func, s int, dim, name string) syntax.Pos {
+func (c *compiler) dirPos(f *alg.Func, s int, name string) syntax.Pos {
 	for _, d := range c.dirs {
 		if d.Func.Name == f.Name.Name && d.Update == s-1 && d.Name == name {
 			return d.Pos

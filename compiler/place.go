@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/augur-verify/augur/compiler/alg"
-	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/syntax"
 )
 
@@ -37,15 +36,7 @@ func (c *compiler) sites(l level) []site {
 
 // contains reports whether path passes through the site.
 func (s site) contains(path []node) bool {
-	if s.loop == nil {
-		return true
-	}
-	for _, n := range path {
-		if n == node(s.loop) {
-			return true
-		}
-	}
-	return false
+	return s.loop == nil || containsNode(path, s.loop)
 }
 
 // access is one logical access found under a site: the constraints of the
@@ -202,6 +193,14 @@ func (c *compiler) boxOf(ctx context.Context, s site, acc []accessAt, rank int, 
 	if err != nil {
 		return nil, err
 	}
+	// the variables bound between the site and an access stay quantified;
+	// the others, bound outside, are parameters of the sets
+	inner := map[string]bool{}
+	for _, a := range acc {
+		for _, v := range a.bound {
+			inner[v] = true
+		}
+	}
 	b := &box{}
 	for d := 0; d < rank; d++ {
 		var disj []string
@@ -221,7 +220,7 @@ func (c *compiler) boxOf(ctx context.Context, s site, acc []accessAt, rank int, 
 		if len(outer) > 0 {
 			cond = "(" + cond + ") and " + strings.Join(outer, " and ")
 		}
-		lo, hi, err := c.extremaOf(ctx, cond)
+		lo, hi, err := c.extremaOf(ctx, cond, without(c.symbols(cond), inner))
 		if err != nil {
 			return nil, fmt.Errorf("bounds of %s in dimension %d: %w", name, d+1, err)
 		}
@@ -250,59 +249,36 @@ func (c *compiler) symbols(cond string) []string {
 	return out
 }
 
-// extremaOf returns the minimum and maximum of buf_o over the set
-// { [buf_o] : cond }, as expressions of the parameters and of the free
-// internal variables, widened to a min or max of pieces when piecewise.
-func (c *compiler) extremaOf(ctx context.Context, cond string) (syntax.Expr, syntax.Expr, error) {
-	// the internal variables free in cond (bound outside the site) become
-	// parameters; those an exists binds stay quantified
-	syms := unquantified(cond, c.symbols(cond))
-	params := append(clone(c.params), syms...)
-	set, err := presburger.ParseSet(fmt.Sprintf("[%s] -> { [buf_o] : %s and (%s) }", strings.Join(params, ", "), c.context, cond))
-	if err != nil {
-		return nil, nil, err
-	}
-	lo, err := c.optimumOver(ctx, set, params, false)
-	if err != nil {
-		return nil, nil, err
-	}
-	hi, err := c.optimumOver(ctx, set, params, true)
-	if err != nil {
-		return nil, nil, err
-	}
-	return lo, hi, nil
-}
-
-// unquantified keeps the symbols that no exists of cond binds.
-func unquantified(cond string, syms []string) []string {
-	q := map[string]bool{}
-	rest := cond
-	for {
-		i := strings.Index(rest, "exists (")
-		if i < 0 {
-			break
-		}
-		rest = rest[i+len("exists ("):]
-		j := strings.Index(rest, ":")
-		for _, v := range strings.Split(rest[:j], ",") {
-			q[strings.TrimSpace(v)] = true
-		}
-	}
+// without returns the names of names not in drop.
+func without(names []string, drop map[string]bool) []string {
 	var out []string
-	for _, s := range syms {
-		if !q[s] {
-			out = append(out, s)
+	for _, n := range names {
+		if !drop[n] {
+			out = append(out, n)
 		}
 	}
 	return out
 }
 
-// optimumOver is optimum with the given parameter names.
-func (c *compiler) optimumOver(ctx context.Context, set *presburger.Map, params []string, max bool) (syntax.Expr, error) {
-	saved := c.params
-	defer func() { c.params = saved }()
-	c.params = params
-	return c.optimum(ctx, set, max, true)
+// extremaOf returns the minimum and maximum of buf_o over the set
+// { [buf_o] : cond }, as expressions of the parameters and of the free
+// internal variables syms, widened to a min or max of pieces when
+// piecewise.
+func (c *compiler) extremaOf(ctx context.Context, cond string, syms []string) (syntax.Expr, syntax.Expr, error) {
+	params := append(clone(c.params), syms...)
+	set, err := c.setOf(params, cond)
+	if err != nil {
+		return nil, nil, err
+	}
+	lo, err := c.optimum(ctx, set, params, false, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	hi, err := c.optimum(ctx, set, params, true, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	return lo, hi, nil
 }
 
 // maxOver returns the maximum of the expression x (of parameters and
@@ -328,11 +304,11 @@ func (c *compiler) maxOver(ctx context.Context, s site, x syntax.Expr) (syntax.E
 	if len(syms) > 0 {
 		cond = fmt.Sprintf("exists (%s : %s)", strings.Join(syms, ", "), all)
 	}
-	set, err := presburger.ParseSet(fmt.Sprintf("[%s] -> { [buf_o] : %s and (%s) }", strings.Join(c.params, ", "), c.context, cond))
+	set, err := c.setOf(c.params, cond)
 	if err != nil {
 		return nil, err
 	}
-	return c.optimum(ctx, set, true, true)
+	return c.optimum(ctx, set, c.params, true, true)
 }
 
 func (c *compiler) paramSet() map[string]bool {
@@ -538,14 +514,21 @@ func (c *compiler) applyBounds(ctx context.Context, f *alg.Func, s site, r *box)
 		if b, ok := fs.bound[d]; ok {
 			lo, hi := b[0], simplifyAdd(sub(bin(b[0], syntax.OpAdd, b[1]), intLit(0)), -1)
 			// the bound must contain the needed region
-			need := fmt.Sprintf("(%s < %s or %s > %s)", c.mustISL(r.Lo[d]), c.mustISL(lo), c.mustISL(r.Hi[d]), c.mustISL(hi))
+			var ends [4]string
+			for i, x := range []syntax.Expr{r.Lo[d], lo, r.Hi[d], hi} {
+				e, err := c.isl(x)
+				if err != nil {
+					return nil, c.errAt(fs.boundPos[d], "%s.bound: %v", f.Name.Name, err)
+				}
+				ends[i] = e
+			}
+			need := fmt.Sprintf("(%s < %s or %s > %s)", ends[0], ends[1], ends[2], ends[3])
 			outer, err := c.outerContext(s)
 			if err != nil {
 				return nil, err
 			}
-			cond := strings.Join(append(outer, need), " and ")
-			syms := unquantified(cond, c.symbols(cond))
-			set, err := presburger.ParseSet(fmt.Sprintf("[%s] -> { [buf_o] : buf_o = 0 and %s and %s }", strings.Join(append(clone(c.params), syms...), ", "), c.context, cond))
+			cond := strings.Join(append(outer, "buf_o = 0", need), " and ")
+			set, err := c.setOf(append(clone(c.params), c.symbols(cond)...), cond)
 			if err != nil {
 				return nil, err
 			}
@@ -567,14 +550,6 @@ func (c *compiler) applyBounds(ctx context.Context, f *alg.Func, s site, r *box)
 		}
 	}
 	return out, nil
-}
-
-func (c *compiler) mustISL(x syntax.Expr) string {
-	s, err := c.isl(x)
-	if err != nil {
-		return "0"
-	}
-	return s
 }
 
 // checkFold checks that every fold factor holds what one computation of f

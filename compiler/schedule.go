@@ -43,12 +43,12 @@ type dimSched struct {
 // splitSched is a split (fuse false: old -> outer, inner by factor) or a
 // fuse (fuse true: inner, outer -> old).
 type splitSched struct {
-	fuse                bool
-	old, outer, inner   string
-	factor              int64
-	tail                tailKind
-	pos                 syntax.Pos
-	injectedShiftUpdate bool // an injection forced the shift tail
+	fuse              bool
+	old, outer, inner string
+	factor            int64
+	tail              tailKind
+	pos               syntax.Pos
+	pure              bool // a split of a pure loop
 }
 
 // loopSched is the loop structure of one stage: its loops, innermost
@@ -131,12 +131,13 @@ func (c *compiler) schedule(dirs []*alg.Directive) error {
 		}
 		c.fs[f.Name.Name] = fs
 	}
-	for i, d := range dirs {
-		if err := c.directive(d, dirs[:i]); err != nil {
+	c.chainSpec = map[int]*loopSched{}
+	for _, d := range dirs {
+		if err := c.directive(d); err != nil {
 			return err
 		}
 	}
-	return c.checkPlacement(dirs)
+	return c.checkPlacement()
 }
 
 // dirErr is an error positioned at a directive.
@@ -207,31 +208,16 @@ func Directives() []string {
 	return out
 }
 
-// target returns the loop schedule a stage directive applies to: the
-// stage's own, or that of the specialization opened earlier in the same
-// chain.
-func (c *compiler) target(d *alg.Directive, before []*alg.Directive) *loopSched {
-	st := c.fs[d.Func.Name].stages[d.Update+1]
-	k := -1
-	for _, e := range before {
-		if e.Chain == d.Chain && e.Name == "specialize" && e.Func.Name == d.Func.Name && e.Update == d.Update {
-			k++
-		}
+// target returns the loop schedule a stage directive applies to: that of
+// the specialization opened last in the same chain, or the stage's own.
+func (c *compiler) target(d *alg.Directive) *loopSched {
+	if ls, ok := c.chainSpec[d.Chain]; ok {
+		return ls
 	}
-	// count specializations of this stage opened in earlier chains too
-	if k >= 0 {
-		base := 0
-		for _, e := range before {
-			if e.Chain < d.Chain && e.Name == "specialize" && e.Func.Name == d.Func.Name && e.Update == d.Update {
-				base++
-			}
-		}
-		return st.specs[base+k].loops
-	}
-	return st.loops
+	return c.fs[d.Func.Name].stages[d.Update+1].loops
 }
 
-func (c *compiler) directive(d *alg.Directive, before []*alg.Directive) error {
+func (c *compiler) directive(d *alg.Directive) error {
 	a, ok := arity[d.Name]
 	if !ok {
 		return c.dirErr(d, "unknown directive (the directives are %s)", strings.Join(directiveNames(), ", "))
@@ -250,14 +236,16 @@ func (c *compiler) directive(d *alg.Directive, before []*alg.Directive) error {
 	}
 	switch d.Name {
 	case "split", "fuse", "reorder", "tile", "parallel", "vectorize", "unroll":
-		return c.loopDirective(d, f, c.target(d, before))
+		return c.loopDirective(d, f, c.target(d))
 	case "specialize":
 		cond := d.Args[0]
 		if _, err := toISL(cond, same); err != nil || !c.paramsOnly(cond) {
 			return c.dirErr(d, "the condition must be a quasi-affine constraint on the parameters (a start-up expression, seed 003 section 2.8.1)")
 		}
 		st := fs.stages[d.Update+1]
-		st.specs = append(st.specs, specialization{cond: cond, loops: c.target(d, before).clone()})
+		ls := c.target(d).clone()
+		st.specs = append(st.specs, specialization{cond: cond, loops: ls})
+		c.chainSpec[d.Chain] = ls
 		return nil
 	case "compute_root", "compute_at", "compute_inline", "store_root", "store_at":
 		if err := funcLevel(); err != nil {
@@ -411,12 +399,15 @@ func (c *compiler) freshLoopName(d *alg.Directive, ls *loopSched, name string) e
 	return nil
 }
 
-func specLoops(st *stageSched) []*loopSched {
-	var out []*loopSched
-	for _, s := range st.specs {
-		out = append(out, s.loops)
+// tailArg returns the tail strategy of argument i: guard when absent.
+func (c *compiler) tailArg(d *alg.Directive, i int) (tailKind, error) {
+	if i >= len(d.Args) {
+		return tailGuard, nil
 	}
-	return out
+	if t, ok := parseTail(d.Args[i]); ok {
+		return t, nil
+	}
+	return 0, c.dirErr(d, "the tail strategy is guard, shift or round")
 }
 
 func parseTail(x syntax.Expr) (tailKind, bool) {
@@ -450,7 +441,7 @@ func (c *compiler) loopDirective(d *alg.Directive, f *alg.Func, ls *loopSched) e
 			for j := len(ls.dims) - 1; j >= 0; j-- {
 				names = append(names, ls.dims[j].name)
 			}
-			return -1, c.dirErr(d, "%s has no loop %s (its loops, outermost first: %s)", stageName(f, d.Update), n, strings.Join(names, ", "))
+			return -1, c.dirErr(d, "%s has no loop %s (its loops, outermost first: %s)", stageLabel(f, d.Update+1), n, strings.Join(names, ", "))
 		}
 		return k, nil
 	}
@@ -473,7 +464,7 @@ func (c *compiler) loopDirective(d *alg.Directive, f *alg.Func, ls *loopSched) e
 		if tail != tailGuard && !x.pure {
 			return c.dirErr(d, "the %s tail strategy on a reduction loop would change the reduction: use guard", tail)
 		}
-		ls.splits = append(ls.splits, splitSched{old: x.name, outer: outer, inner: inner, factor: factor, tail: tail, pos: d.Pos})
+		ls.splits = append(ls.splits, splitSched{old: x.name, outer: outer, inner: inner, factor: factor, tail: tail, pos: d.Pos, pure: x.pure})
 		nd := append([]dimSched(nil), ls.dims[:xi]...)
 		nd = append(nd, dimSched{name: inner, pure: x.pure, kind: serial}, dimSched{name: outer, pure: x.pure, kind: x.kind})
 		ls.dims = append(nd, ls.dims[xi+1:]...)
@@ -491,13 +482,9 @@ func (c *compiler) loopDirective(d *alg.Directive, f *alg.Func, ls *loopSched) e
 		if !ok1 || !ok2 || !ok3 {
 			return c.dirErr(d, "expected %s", arity["split"].usage)
 		}
-		tail := tailGuard
-		if len(d.Args) == 5 {
-			t, ok := parseTail(d.Args[4])
-			if !ok {
-				return c.dirErr(d, "the tail strategy is guard, shift or round")
-			}
-			tail = t
+		tail, err := c.tailArg(d, 4)
+		if err != nil {
+			return err
 		}
 		if ls.dims[xi].name == outer || ls.dims[xi].name == inner {
 			return c.dirErr(d, "the split loops need new names (the loop %s is replaced)", ls.dims[xi].name)
@@ -524,13 +511,9 @@ func (c *compiler) loopDirective(d *alg.Directive, f *alg.Func, ls *loopSched) e
 		if !ok1 || !ok2 {
 			return c.dirErr(d, "the tile factors must be integer constants")
 		}
-		tail := tailGuard
-		if len(d.Args) == 9 {
-			t, ok := parseTail(d.Args[8])
-			if !ok {
-				return c.dirErr(d, "the tail strategy is guard, shift or round")
-			}
-			tail = t
+		tail, err := c.tailArg(d, 8)
+		if err != nil {
+			return err
 		}
 		if err := split(xi, names[0], names[2], fx, tail); err != nil {
 			return err
@@ -610,13 +593,6 @@ func (c *compiler) loopDirective(d *alg.Directive, f *alg.Func, ls *loopSched) e
 	return nil
 }
 
-func stageName(f *alg.Func, update int) string {
-	if update < 0 {
-		return f.Name.Name
-	}
-	return fmt.Sprintf("%s.update(%d)", f.Name.Name, update)
-}
-
 // reorder permutes the named loops among the positions they occupy, the
 // first named innermost. Two reduction loops keep their relative order.
 func (c *compiler) reorder(d *alg.Directive, f *alg.Func, ls *loopSched, names []string) error {
@@ -662,7 +638,7 @@ func (c *compiler) reorder(d *alg.Directive, f *alg.Func, ls *loopSched, names [
 // checkPlacement checks what the directives decided together: store levels
 // enclose compute levels (checked again on the loop nest), folds apply to
 // funcs computed inside a loop.
-func (c *compiler) checkPlacement(dirs []*alg.Directive) error {
+func (c *compiler) checkPlacement() error {
 	for _, f := range c.p.Funcs() {
 		fs := c.fs[f.Name.Name]
 		if fs.inline && fs.store != nil && !fs.store.root() {
