@@ -14,7 +14,8 @@ func newCheckCmd() *cobra.Command {
 kernel (.sched) against it. Every error is printed as file:line:col: message,
 followed by the source line and a caret under the offending spot.
 
-Exit status: 0 when both are well-formed, 3 otherwise.`,
+Exit status: 0 when both are well-formed, 3 otherwise (including usage
+errors).`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			prog := ""

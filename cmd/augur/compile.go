@@ -53,13 +53,14 @@ apply to the algorithm and schedule exits 3 saying so.
 
 With --validate, the kernel is validated at once against the specification,
 as augur validate does, and the exit status is augur validate's: 0 valid,
-1 invalid, 2 unknown, 3 error. Without it: 0 compiled, 3 error.`,
+1 invalid, 2 unknown, 3 error. Without it: 0 compiled, 3 error. Usage
+errors exit 3 in both cases.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if f.listInject {
 				return nil
 			}
 			if len(args) != 1 {
-				return &exitError{code: exitMalformed, err: fmt.Errorf("compile takes one algorithm, got %d argument(s)", len(args))}
+				return fmt.Errorf("compile takes one algorithm, got %d argument(s)", len(args))
 			}
 			return nil
 		},
@@ -91,14 +92,14 @@ func compileAlg(ctx context.Context, out, errw io.Writer, path string, f compile
 		ctx = context.Background()
 	}
 	if f.out == "" {
-		return &exitError{code: exitMalformed, err: errors.New("compile needs an output directory: -o DIR")}
+		return usageError(errors.New("compile needs an output directory: -o DIR"))
 	}
 	src, err := readSource(path)
 	if err != nil {
 		return &exitError{code: exitMalformed, err: err}
 	}
 	if f.schedule != "" && f.auto {
-		return &exitError{code: exitMalformed, err: errors.New("--schedule and --auto are exclusive")}
+		return usageError(errors.New("--schedule and --auto are exclusive"))
 	}
 	opts := compiler.Options{Auto: f.auto, Inject: f.inject}
 	prog, err := alg.Load(src)

@@ -45,10 +45,10 @@ validated and must be VALID. With -o DIR, each failing schedule is written
 to DIR (schedule_N.schedule) for augur compile --schedule.
 
 Exit status: 0 every schedule compiled and passed, 1 some failed, 3 on
-malformed input.`,
+malformed input or a usage error.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return &exitError{code: exitMalformed, err: fmt.Errorf("fuzz-schedules takes one algorithm, got %d argument(s)", len(args))}
+				return fmt.Errorf("fuzz-schedules takes one algorithm, got %d argument(s)", len(args))
 			}
 			return nil
 		},

@@ -14,7 +14,10 @@
 //
 // Exit codes: augur validate and augur submit exit 0 valid, 1 invalid,
 // 2 unknown, 3 error; the others 0 success, 1 a mismatch or failed check,
-// 2 usage error, 3 malformed input.
+// 3 malformed input, and augur run 4 when a budget ran out. A usage error
+// (an unknown flag or subcommand, a bad flag value, a wrong number of
+// arguments) exits 3 in every command, so that it is never read as a
+// verdict.
 package main
 
 import (
@@ -23,18 +26,26 @@ import (
 	"os"
 )
 
-// Exit codes shared by every subcommand.
+// Exit codes shared by every subcommand. 0, 1 and 2 are augur validate's
+// verdicts (valid, invalid, unknown); every other outcome has a code of
+// its own, so that no error is read as a verdict.
 const (
 	exitOK        = 0
 	exitMismatch  = 1
-	exitUsage     = 2
+	exitUnknown   = 2
 	exitMalformed = 3
+	// exitUsage is the code of a usage error: that of malformed input,
+	// which no verdict shares.
+	exitUsage = exitMalformed
 )
 
 // exitError carries a process exit code through cobra's error return.
 type exitError struct {
 	code int
 	err  error
+	// usage marks a usage error: execute follows its message with the
+	// command's usage line and a pointer to its help.
+	usage bool
 }
 
 func (e *exitError) Error() string {
@@ -53,7 +64,12 @@ func main() {
 // silentExit reports an exit code whose explanation has already been printed.
 func silentExit(code int) error { return &exitError{code: code} }
 
+// usageError reports a usage error: a flag, a flag value or an argument
+// the command does not accept.
+func usageError(err error) error { return &exitError{code: exitUsage, err: err, usage: true} }
+
 // exitCode maps an error returned by a command to the process exit code.
+// An error without a code of its own, such as an I/O error, exits 3.
 func exitCode(err error) int {
 	if err == nil {
 		return exitOK
@@ -62,5 +78,5 @@ func exitCode(err error) int {
 	if errors.As(err, &ee) {
 		return ee.code
 	}
-	return exitUsage
+	return exitMalformed
 }

@@ -39,7 +39,8 @@ associate to the left, as in iscc. See docs/presburger.md.
 Every failed statement is printed as file:line:col: message with its source
 line and a caret; the calculator goes on with the next statement.
 
-Exit status: 0 when every statement succeeded, 3 otherwise.`,
+Exit status: 0 when every statement succeeded, 3 otherwise (a statement
+failed, FILE could not be read, or a usage error).`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name, in := "<stdin>", cmd.InOrStdin()
@@ -71,7 +72,7 @@ func runPresburger(ctx context.Context, name string, in io.Reader, out, errOut i
 		defer cancel()
 	}
 	if maxSteps < 0 {
-		return fmt.Errorf("--max-steps must not be negative")
+		return usageError(fmt.Errorf("--max-steps must not be negative"))
 	}
 	if maxSteps > 0 {
 		ctx = presburger.WithBudget(ctx, presburger.Budget{MaxSteps: maxSteps})

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 
@@ -37,12 +36,11 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 // execute runs the command line and returns the process exit code.
 func execute(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := newRootCmd(stdin, stdout, stderr)
+	markUsageErrors(root)
 	root.SetArgs(args)
-	err := root.Execute()
-	var ee *exitError
-	if err != nil && (!errors.As(err, &ee) || ee.err != nil) {
-		fmt.Fprintf(stderr, "augur: %v\n", err)
-	}
+	cmd, err := root.ExecuteC()
+	err = commandError(root, cmd, err)
+	reportError(stderr, cmd, err)
 	return exitCode(err)
 }
 
@@ -53,7 +51,7 @@ func newVersionCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print Augur's version",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			_, err := fmt.Fprintln(cmd.OutOrStdout(), "augur", version)
 			return err

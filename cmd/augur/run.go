@@ -43,8 +43,10 @@ unless --tolerance allows a relative and absolute difference (for kernels that
 reassociate floating-point operations).
 
 Exit status: 0 when everything matched, 1 on a mismatch (the report shows the
-first failure), 2 on a usage error, 3 on malformed input, 4 when a budget was
-exhausted before the run finished.`,
+first failure), 3 on malformed input or a usage error (parameters missing or
+violating the kernel's assumptions included), 4 when a budget was exhausted
+or the time ran out before the run finished. Run never exits 2, augur
+validate's unknown: an inconclusive run exits 4.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runKernel(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], args[1], f)
@@ -104,11 +106,11 @@ func runKernel(ctx context.Context, out, errw io.Writer, specPath, progPath stri
 		ctx = context.Background()
 	}
 	if f.trials < 1 {
-		return &exitError{code: exitUsage, err: fmt.Errorf("--trials must be at least 1")}
+		return usageError(fmt.Errorf("--trials must be at least 1"))
 	}
 	params, err := parseParams(f.params)
 	if err != nil {
-		return &exitError{code: exitUsage, err: err}
+		return usageError(err)
 	}
 	p, n, err := loadPair(errw, specPath, progPath)
 	if err != nil {
@@ -122,13 +124,13 @@ func runKernel(ctx context.Context, out, errw io.Writer, specPath, progPath stri
 		}
 	}
 	if len(missing) > 0 {
-		return &exitError{code: exitUsage, err: fmt.Errorf("no value for parameter %s (use --param %s=VALUE)",
-			strings.Join(missing, ", "), missing[0])}
+		return usageError(fmt.Errorf("no value for parameter %s (use --param %s=VALUE)",
+			strings.Join(missing, ", "), missing[0]))
 	}
 
 	fixed, err := parseInputs(p.spec, f.inputs)
 	if err != nil {
-		return &exitError{code: exitUsage, err: err}
+		return usageError(err)
 	}
 	fmt.Fprintf(out, "augur run: %s against %s\n", progPath, specPath)
 	fmt.Fprintf(out, "parameters: %s\n", formatParams(p.spec, params))
@@ -138,7 +140,7 @@ func runKernel(ctx context.Context, out, errw io.Writer, specPath, progPath stri
 		seed := f.seed + uint64(t)
 		ev, err := sare.NewEvaluator(p.spec, p.specInfo, params, withFixedInputs(fixed, sare.RandomInputs(seed)))
 		if err != nil {
-			return &exitError{code: exitUsage, err: err}
+			return usageError(err)
 		}
 		res, err := sched.Run(ctx, p.kernel, p.kinfo, ev, opts)
 		label := fmt.Sprintf("trial %d/%d (seed %d)", t+1, f.trials, seed)
@@ -153,7 +155,7 @@ func runKernel(ctx context.Context, out, errw io.Writer, specPath, progPath stri
 			fmt.Fprintf(out, "%s: INCONCLUSIVE: %v\n", label, err)
 			return silentExit(exitInconclusive)
 		case errors.As(err, new(*sched.AssumptionError)):
-			return &exitError{code: exitUsage, err: err}
+			return usageError(err)
 		case err != nil:
 			// An ill-defined specification: not a failure of the kernel.
 			return &exitError{code: exitMalformed, err: err}

@@ -90,8 +90,11 @@ submitted at start, so that the dashboard shows verdicts at once.
 
 SIGINT or SIGTERM stops it gracefully: the server finishes its requests,
 then the workers finish their validations within --grace and requeue the
-others.`,
-		Args: cobra.NoArgs,
+others.
+
+Exit status: 0 after a clean shutdown, 3 on an error (a usage error, a
+database that cannot be opened, an address that cannot be listened on).`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !cmd.Flags().Changed("examples") {
 				f.examples = f.db == defaultDB
@@ -118,7 +121,6 @@ others.`,
 	fl.DurationVar(&f.retain, "retain", 0, "prune finished validations older than this, hourly (0: keep them)")
 	fl.IntVar(&f.retainCount, "retain-count", 0, "keep at most this many finished validations, pruning the oldest hourly (0: no bound)")
 	fl.UintVar(&f.memoryMB, "memory-mb", 0, "memory bound of the solver, in MiB, per process (0: none); a validation beyond it is unknown")
-	cmd.SetFlagErrorFunc(usageExit)
 	return cmd
 }
 
@@ -156,10 +158,6 @@ func cmdContext(cmd *cobra.Command) context.Context {
 	return context.Background()
 }
 
-// usageExit makes a flag error exit with 3, as augur validate's usage
-// errors do.
-func usageExit(_ *cobra.Command, err error) error { return &exitError{code: exitMalformed, err: err} }
-
 // newLogger returns the service's logger on w.
 func newLogger(w io.Writer, format string) (zerolog.Logger, error) {
 	switch format {
@@ -168,7 +166,7 @@ func newLogger(w io.Writer, format string) (zerolog.Logger, error) {
 	case "text":
 		return zerolog.New(zerolog.ConsoleWriter{Out: w, TimeFormat: time.TimeOnly, NoColor: true}).With().Timestamp().Logger(), nil
 	}
-	return zerolog.Logger{}, &exitError{code: exitMalformed, err: fmt.Errorf("--log-format %q: want text or json", format)}
+	return zerolog.Logger{}, usageError(fmt.Errorf("--log-format %q: want text or json", format))
 }
 
 func newRegistry() *prometheus.Registry {

@@ -55,7 +55,7 @@ ones); --sarif writes SARIF 2.1.0 with results at the failing statements.
 The server and token default to $AUGUR_SERVER and $AUGUR_TOKEN.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {
-				return &exitError{code: exitMalformed, err: fmt.Errorf("submit takes a specification and a kernel, got %d argument(s)", len(args))}
+				return fmt.Errorf("submit takes a specification and a kernel, got %d argument(s)", len(args))
 			}
 			return nil
 		},
@@ -73,7 +73,6 @@ The server and token default to $AUGUR_SERVER and $AUGUR_TOKEN.`,
 	fl.StringVar(&f.sarif, "sarif", "", "write a SARIF 2.1.0 report to this file")
 	fl.StringVar(&f.valueModel, "value-model", "", "value model for floats: real or ieee (default: the server's, real)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "time limit of each solver query (0: the server's default)")
-	cmd.SetFlagErrorFunc(usageExit)
 	return cmd
 }
 
@@ -160,7 +159,7 @@ func fail(err error) error { return &exitError{code: exitMalformed, err: err} }
 func runSubmit(ctx context.Context, out, errw io.Writer, specPath, progPath string, f submitFlags) error {
 	base, err := url.Parse(f.server)
 	if err != nil || (base.Scheme != "http" && base.Scheme != "https") {
-		return fail(fmt.Errorf("--server %q is not an http(s) URL", f.server))
+		return usageError(fmt.Errorf("--server %q is not an http(s) URL", f.server))
 	}
 	if !strings.HasSuffix(base.Path, "/") {
 		base.Path += "/"
@@ -180,7 +179,7 @@ func runSubmit(ctx context.Context, out, errw io.Writer, specPath, progPath stri
 	for _, kv := range f.meta {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok {
-			return fail(fmt.Errorf("--meta %q: want key=value", kv))
+			return usageError(fmt.Errorf("--meta %q: want key=value", kv))
 		}
 		switch k {
 		case "repository":
@@ -194,14 +193,14 @@ func runSubmit(ctx context.Context, out, errw io.Writer, specPath, progPath stri
 		case "job":
 			sub.Meta.Job = v
 		default:
-			return fail(fmt.Errorf("--meta %q: the keys are repository, branch, commit, pipeline and job; use --label for others", kv))
+			return usageError(fmt.Errorf("--meta %q: the keys are repository, branch, commit, pipeline and job; use --label for others", kv))
 		}
 	}
 	ciMeta(&sub.Meta)
 	for _, kv := range f.labels {
 		k, v, _ := strings.Cut(kv, "=")
 		if k == "" {
-			return fail(fmt.Errorf("--label %q: want key=value", kv))
+			return usageError(fmt.Errorf("--label %q: want key=value", kv))
 		}
 		if sub.Meta.Labels == nil {
 			sub.Meta.Labels = map[string]string{}
@@ -240,7 +239,7 @@ func runSubmit(ctx context.Context, out, errw io.Writer, specPath, progPath stri
 	for d.Status == store.Queued || d.Status == store.Running {
 		if !time.Now().Before(deadline) {
 			fmt.Fprintf(out, "UNKNOWN: no verdict within %s: the validation is %s\n\nfollow it at %s\n", f.wait, d.Status, link)
-			return silentExit(2)
+			return silentExit(exitUnknown)
 		}
 		// Follow the event stream to the end; poll when it fails.
 		if err := c.follow(ctx, d.URL+"/events", deadline); err != nil {

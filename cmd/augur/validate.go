@@ -48,7 +48,7 @@ Integers are always bit-vectors of their width with wrapping arithmetic.
 Exit status: 0 valid, 1 invalid, 2 unknown, 3 error (malformed input or usage).`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {
-				return &exitError{code: exitMalformed, err: fmt.Errorf("validate takes a specification and a kernel, got %d argument(s)", len(args))}
+				return fmt.Errorf("validate takes a specification and a kernel, got %d argument(s)", len(args))
 			}
 			return nil
 		},
@@ -72,7 +72,7 @@ func validateKernel(ctx context.Context, out, errw io.Writer, specPath, progPath
 	}
 	model, err := encode.ParseModel(f.valueModel)
 	if err != nil {
-		return &exitError{code: exitMalformed, err: err}
+		return usageError(err)
 	}
 	spec, err := readSource(specPath)
 	if err != nil {

@@ -43,8 +43,11 @@ any number of other workers) share, with the real verifier, at most
 another one.
 
 SIGINT or SIGTERM stops it gracefully: no new validations are taken, the
-running ones get --grace to finish, the others are requeued.`,
-		Args: cobra.NoArgs,
+running ones get --grace to finish, the others are requeued.
+
+Exit status: 0 after a clean shutdown, 3 on an error (a usage error, a
+database that cannot be opened).`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(cmdContext(cmd), os.Interrupt, syscall.SIGTERM)
 			defer stop()
@@ -60,7 +63,6 @@ running ones get --grace to finish, the others are requeued.`,
 	fl.DurationVar(&f.rescueAfter, "rescue-after", 0, "after how long a running validation whose worker died is run again (at least --job-timeout; 0: --job-timeout plus one minute)")
 	fl.StringVar(&f.logFormat, "log-format", "text", "log format: text or json")
 	fl.UintVar(&f.memoryMB, "memory-mb", 0, "memory bound of the solver, in MiB, per process (0: none); a validation beyond it is unknown")
-	cmd.SetFlagErrorFunc(usageExit)
 	return cmd
 }
 
@@ -70,7 +72,7 @@ func runWorker(ctx context.Context, errw io.Writer, f workerFlags) error {
 		return err
 	}
 	if f.concurrency < 1 {
-		return &exitError{code: exitMalformed, err: fmt.Errorf("--concurrency must be at least 1")}
+		return usageError(fmt.Errorf("--concurrency must be at least 1"))
 	}
 	st, err := openStore(ctx, f.db, jobOptions(f.jobTimeout, f.rescueAfter)...)
 	if err != nil {
