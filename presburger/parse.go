@@ -20,7 +20,9 @@ import (
 // dimension, any other expression adds an equality. Formulas combine
 // comparison chains ("0 <= i, j < N", "=", "!=", "<", "<=", ">", ">=") with
 // and/or/not/implies (also &&, ||, !), true, false, parentheses and
-// "exists (e, f = expr: formula)". Expressions are quasi-affine: integer
+// "exists (e, f = expr: formula)", or without its parentheses
+// "exists e, f = expr: formula", whose formula then extends as far to the
+// right as possible, as in isl. Expressions are quasi-affine: integer
 // constants, identifiers, +, -, multiplication by a constant ("2i", "2*i",
 // "2(i + 1)"), floor(e/c), ceil(e/c), "e mod c", "e % c", min(...) and
 // max(...). An identifier that is neither a dimension, an existential nor
@@ -478,10 +480,13 @@ func (p *parser) parseAtom() (formula, error) {
 	return p.parseChain()
 }
 
+// parseExists reads an existential after its keyword, in either of isl's
+// forms: "exists (e, f = expr: formula)", whose scope is the parentheses,
+// or "exists e, f = expr: formula" without them, whose formula extends as
+// far to the right as a formula can (to the end of the enclosing
+// parenthesised group or piece), as isl reads it.
 func (p *parser) parseExists() (formula, error) {
-	if err := p.expect("("); err != nil {
-		return nil, err
-	}
+	paren := p.accept("(")
 	ex := fExists{}
 	for {
 		t := p.next()
@@ -502,15 +507,19 @@ func (p *parser) parseExists() (formula, error) {
 			break
 		}
 	}
-	if err := p.expect(":"); err != nil {
-		return nil, err
+	if !p.accept(":") {
+		t := p.peek()
+		return nil, p.errorf(t, "expected \",\" or \":\" after the variables of exists, found %s", t.describe())
 	}
 	body, err := p.parseFormula()
 	if err != nil {
 		return nil, err
 	}
 	ex.body = body
-	return ex, p.expect(")")
+	if paren {
+		return ex, p.expect(")")
+	}
+	return ex, nil
 }
 
 func (p *parser) parseChain() (formula, error) {

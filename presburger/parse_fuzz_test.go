@@ -26,6 +26,7 @@ func FuzzParse(f *testing.F) {
 		"[M, N] -> { A[i] -> [A[i] -> B[j]] : i < M && j > N || i = j }",
 		"{ [i] : (i) mod 2 = 0 and (i + 1 >= 0 or i <= -10) }",
 		"{ A[i] -> B[j = 1 - 3i] : -2i >= -10 }",
+		"{ [i, j] : exists a, b = floor(j/2) : i = 2a + b and (exists c : j = 3c or c > i); [i, j] : exists d : i = 5d }",
 	}
 	for _, s := range seeds {
 		f.Add(s)

@@ -135,3 +135,78 @@ func TestParseUnion(t *testing.T) {
 		t.Fatal("{ } not empty")
 	}
 }
+
+// TestParseExistsWithoutParentheses checks isl's existential without
+// parentheses, "exists x, y : formula", whose formula extends as far to
+// the right as possible: each set equals its parenthesised form, and both
+// print to text that parses back to an equal set.
+func TestParseExistsWithoutParentheses(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct{ bare, paren string }{
+		{"{ [i] : exists k : i = 4k and 0 <= i < 10 }",
+			"{ [i] : exists (k : i = 4k and 0 <= i < 10) }"},
+		{"{ [i] : exists a, b : i = 3a + 5b and a >= 0 and b >= 0 }",
+			"{ [i] : exists (a, b : i = 3a + 5b and a >= 0 and b >= 0) }"},
+		{"{ [i] : exists e = floor(i/3), f : i = 3e and f = e + 1 and 0 <= f < 4 }",
+			"{ [i] : exists (e = floor(i/3), f : i = 3e and f = e + 1 and 0 <= f < 4) }"},
+		// The scope takes in or and implies, and the variable is bound there.
+		{"{ [i] : exists k : i = 2k and k >= 0 or i = 2k + 1 and k < -2 }",
+			"{ [i] : exists (k : i = 2k and k >= 0 or i = 2k + 1 and k < -2) }"},
+		{"{ [i] : exists k : i = 3k implies k > 1 }",
+			"{ [i] : exists (k : i = 3k implies k > 1) }"},
+		// It ends with the enclosing parentheses, or with the piece.
+		{"{ [i] : (exists k : i = 2k and k > 0) or i = -1 }",
+			"{ [i] : exists (k : i = 2k and k > 0) or i = -1 }"},
+		{"{ A[i] : exists k : i = 2k and 0 <= k < 3; A[i] : exists k : i = 5k and k < 0 }",
+			"{ A[i] : exists (k : i = 2k and 0 <= k < 3); A[i] : exists (k : i = 5k and k < 0) }"},
+		// After and, not and implies, and nested.
+		{"{ [i] : 0 <= i < 20 and exists k : i = 3k + 1 }",
+			"{ [i] : 0 <= i < 20 and exists (k : i = 3k + 1) }"},
+		{"{ [i] : 0 <= i < 20 and not exists k : i = 2k }",
+			"{ [i] : 0 <= i < 20 and not (exists (k : i = 2k)) }"},
+		{"{ [i] : i > 0 implies exists k : i = 2k }",
+			"{ [i] : i > 0 implies exists (k : i = 2k) }"},
+		{"{ [i, j] : exists a : i = 2a and exists b : j = 3b and a < b }",
+			"{ [i, j] : exists (a : i = 2a and exists (b : j = 3b and a < b)) }"},
+		{"[N] -> { A[i] -> B[j] : exists k : j = i + 2k and 0 <= k < N }",
+			"[N] -> { A[i] -> B[j] : exists (k : j = i + 2k and 0 <= k < N) }"},
+	}
+	for _, c := range cases {
+		bare := mustParse(t, c.bare)
+		paren := mustParse(t, c.paren)
+		if eq, err := bare.IsEqual(ctx, paren); err != nil || !eq {
+			t.Errorf("%s = %v\ndiffers from %s = %v (err %v)", c.bare, bare, c.paren, paren, err)
+		}
+		for _, m := range []*Map{bare, paren} {
+			back, err := ParseMap(m.String())
+			if err != nil {
+				t.Errorf("%s: reparse of %q: %v", c.bare, m.String(), err)
+				continue
+			}
+			if eq, err := back.IsEqual(ctx, m); err != nil || !eq {
+				t.Errorf("%s: round trip %q differs (err %v)", c.bare, m.String(), err)
+			}
+		}
+	}
+}
+
+// TestParseExistsErrors checks the positioned errors of malformed
+// existentials.
+func TestParseExistsErrors(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"{ [x] : exists : x > 0 }", `1:16: expected variable name, found ":"`},
+		{"{ [x] : exists x x > 0 }", `1:18: expected "," or ":" after the variables of exists, found identifier "x"`},
+		{"{ [x] : exists y, : x = 2y }", `1:19: expected variable name, found ":"`},
+		{"{ [x] : exists y }", `1:18: expected "," or ":" after the variables of exists, found "}"`},
+		{"{ [x] : exists (y : x = 2y }", `1:28: expected ")", found "}"`},
+		{"{ [x] : exists (y) : x = 2y }", `1:18: expected "," or ":" after the variables of exists, found ")"`},
+		// The variable is bound up to the enclosing parenthesis only.
+		{"{ [x] : (exists y : x = 2y) and y > 0 }", `1:33: unknown identifier "y"`},
+	}
+	for _, c := range cases {
+		_, err := ParseMap(c.src)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("ParseMap(%q) = %v, want %s", c.src, err, c.want)
+		}
+	}
+}
