@@ -1,0 +1,83 @@
+// Augur's front end for stock Halide 14: a Halide pipeline to the pair of
+// files Augur validates, a specification (spec.sare) and Halide's own loop
+// nest, annotated (prog.sched). See docs/halide.md.
+//
+// Usage, for a pipeline built in code:
+//
+//   #include "augur_halide.h"
+//   ...
+//   Halide::Pipeline p(out);
+//   augur::emit(p, Halide::get_host_target(), "out");   // writes out/spec.sare, out/prog.sched
+//
+// Build with -std=c++17 against Halide 14 (Halide.h) and link with the
+// objects of this directory and -lHalide14.
+#ifndef AUGUR_HALIDE_H
+#define AUGUR_HALIDE_H
+
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "Halide.h"
+
+namespace augur {
+
+// Unsupported is thrown for any construct of the pipeline or of its lowered
+// statement that the front end cannot translate. Its message names the
+// construct. Nothing is ever silently dropped.
+class Unsupported : public std::runtime_error {
+public:
+    explicit Unsupported(const std::string &what)
+        : std::runtime_error(what) {
+    }
+};
+
+// Emitted is the translation of one pipeline.
+struct Emitted {
+    std::string spec;   // the .sare text
+    std::string sched;  // the .sched text
+    // Names of the translation, for tools that feed the files with values:
+    // the specification's tensor of each input buffer and of each output,
+    // and the parameter names of each buffer's mins and extents, by Halide
+    // name ("input" -> "input_"; "input.min.0" -> "input_min_0").
+    std::map<std::string, std::string> tensors;
+    std::map<std::string, std::string> params;
+};
+
+// lower_before_flattening drives libHalide's lowering passes in Halide 14's
+// order (src/Lower.cpp) and returns the statement as it stands before
+// storage flattening: the one HL_DEBUG_CODEGEN=2 prints under "Lowering
+// after bounding small realizations:". name is the pipeline's name (the
+// generator's, or "pipeline").
+Halide::Internal::Stmt lower_before_flattening(const Halide::Pipeline &pipeline,
+                                               const Halide::Target &target,
+                                               const std::string &name);
+
+// translate lowers the pipeline and translates it. kernel names the kernel
+// (a sanitised copy of name is used); throws Unsupported.
+Emitted translate(const Halide::Pipeline &pipeline, const Halide::Target &target,
+                  const std::string &name);
+
+// emit translates the pipeline and writes dir/spec.sare and dir/prog.sched
+// (dir is created if missing). Throws Unsupported, or std::runtime_error
+// when the files cannot be written.
+Emitted emit(const Halide::Pipeline &pipeline, const Halide::Target &target,
+             const std::string &dir, const std::string &name = "pipeline");
+
+// JitSizes gives the extents of buffers by Halide name: every output's, and
+// optionally some inputs' (the others are sized by Halide's bounds query).
+using JitSizes = std::map<std::string, std::vector<int>>;
+
+// jit_sample JIT-compiles and realises the pipeline on seeded random inputs
+// and writes, to path, the inputs, the parameters and the outputs in the
+// text format of docs/halide.md ("Checking against Halide's JIT"), named
+// as in the translation.
+void jit_sample(const Halide::Pipeline &pipeline, const Halide::Target &target,
+                const std::string &name, const JitSizes &sizes, uint64_t seed,
+                const std::string &path);
+
+}  // namespace augur
+
+#endif  // AUGUR_HALIDE_H

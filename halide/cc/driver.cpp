@@ -1,0 +1,163 @@
+// The main of augur halide's generator driver: linked with a Halide
+// Generator source, it instantiates the generator, builds its pipeline and
+// translates it (see docs/halide.md).
+//
+//   driver -g NAME [-p key=value]... [-t TARGET] -o DIR       write DIR/spec.sare and DIR/prog.sched
+//   driver ... --stmt FILE                                    write the captured statement (before flattening)
+//   driver ... --halide-lower                                 lower with Halide's own compile_to_module (for HL_DEBUG_CODEGEN=2)
+//   driver ... --jit FILE --size NAME=E0,E1... [--seed N]     JIT-realise on random inputs, write the sample
+//   driver --list                                             list the registered generators
+//
+// Exit status: 0 success, 1 a construct that cannot be translated or any
+// other error (printed on standard error), 2 a usage error.
+#include "augur_halide.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+
+namespace {
+
+// build_pipeline calls GeneratorBase::build_pipeline, protected in Halide
+// 14, through a pointer to member named via a derived class.
+struct Builder : Halide::Internal::GeneratorBase {
+    static Halide::Pipeline build(Halide::Internal::GeneratorBase &g) {
+        Halide::Pipeline (Halide::Internal::GeneratorBase::*f)() = &Builder::build_pipeline;
+        return (g.*f)();
+    }
+};
+
+int usage(const std::string &msg) {
+    std::cerr << "augur-halide: " << msg << "\n"
+              << "usage: driver -g NAME [-p key=value]... [-t TARGET] [-o DIR] [--stmt FILE] [--halide-lower]\n"
+              << "              [--jit FILE --size NAME=E0,E1,... [--seed N]] | --list\n";
+    return 2;
+}
+
+bool split_kv(const std::string &s, std::string *k, std::string *v) {
+    size_t eq = s.find('=');
+    if (eq == std::string::npos || eq == 0) {
+        return false;
+    }
+    *k = s.substr(0, eq);
+    *v = s.substr(eq + 1);
+    return true;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    std::string gen, out, stmt_path, jit_path, target_str = "host";
+    bool list = false, halide_lower = false;
+    uint64_t seed = 1;
+    Halide::Internal::GeneratorParamsMap params;
+    augur::JitSizes sizes;
+    for (int i = 1; i < argc; i++) {
+        std::string a = argv[i];
+        auto next = [&]() -> std::string {
+            if (i + 1 >= argc) {
+                throw std::invalid_argument(a + " needs a value");
+            }
+            return argv[++i];
+        };
+        try {
+            if (a == "-g") {
+                gen = next();
+            } else if (a == "-o") {
+                out = next();
+            } else if (a == "-t") {
+                target_str = next();
+            } else if (a == "-p") {
+                std::string k, v, kv = next();
+                if (!split_kv(kv, &k, &v)) {
+                    return usage("-p takes key=value, got " + kv);
+                }
+                params[k] = v;
+            } else if (a == "--stmt") {
+                stmt_path = next();
+            } else if (a == "--halide-lower") {
+                halide_lower = true;
+            } else if (a == "--jit") {
+                jit_path = next();
+            } else if (a == "--seed") {
+                seed = std::stoull(next());
+            } else if (a == "--size") {
+                std::string k, v, kv = next();
+                if (!split_kv(kv, &k, &v)) {
+                    return usage("--size takes NAME=E0,E1,..., got " + kv);
+                }
+                std::vector<int> ext;
+                size_t p = 0;
+                while (p < v.size()) {
+                    size_t c = v.find(',', p);
+                    if (c == std::string::npos) {
+                        c = v.size();
+                    }
+                    ext.push_back(std::stoi(v.substr(p, c - p)));
+                    p = c + 1;
+                }
+                sizes[k] = ext;
+            } else if (a == "--list") {
+                list = true;
+            } else {
+                return usage("unknown argument " + a);
+            }
+        } catch (const std::exception &e) {
+            return usage(e.what());
+        }
+    }
+    auto names = Halide::Internal::GeneratorRegistry::enumerate();
+    if (list) {
+        for (const std::string &n : names) {
+            std::cout << n << "\n";
+        }
+        return 0;
+    }
+    if (gen.empty()) {
+        if (names.size() != 1) {
+            return usage("-g NAME is needed: the source registers " + std::to_string(names.size()) + " generators");
+        }
+        gen = names[0];
+    }
+    if (std::find(names.begin(), names.end(), gen) == names.end()) {
+        std::string known;
+        for (const std::string &n : names) {
+            known += (known.empty() ? "" : ", ") + n;
+        }
+        return usage("no generator named " + gen + " (registered: " + known + ")");
+    }
+    if (out.empty() && stmt_path.empty() && jit_path.empty() && !halide_lower) {
+        return usage("nothing to do: give -o DIR, --stmt FILE, --jit FILE or --halide-lower");
+    }
+    try {
+        Halide::Target target(target_str);
+        auto g = Halide::Internal::GeneratorRegistry::create(gen, Halide::GeneratorContext(target));
+        g->set_generator_param_values(params);
+        Halide::Pipeline p = Builder::build(*g);
+        if (halide_lower) {
+            // Halide's own lowering, for comparing HL_DEBUG_CODEGEN=2's
+            // output with the captured statement.
+            p.compile_to_module(p.infer_arguments(), gen, target);
+        }
+        if (!stmt_path.empty()) {
+            std::ofstream f(stmt_path);
+            f << augur::lower_before_flattening(p, target, gen) << "\n";
+            if (!f) {
+                throw std::runtime_error("cannot write " + stmt_path);
+            }
+        }
+        if (!out.empty()) {
+            augur::emit(p, target, out, gen);
+        }
+        if (!jit_path.empty()) {
+            augur::jit_sample(p, target, gen, sizes, seed, jit_path);
+        }
+    } catch (const augur::Unsupported &e) {
+        std::cerr << "augur-halide: cannot translate " << gen << ": " << e.what() << "\n";
+        return 1;
+    } catch (const std::exception &e) {
+        std::cerr << "augur-halide: " << gen << ": " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}
