@@ -51,18 +51,53 @@ func lxExactOracle(ctx context.Context, c *lxContext) (bool, error) {
 	if lxRationallyEmpty(c) {
 		return true, nil
 	}
-	lo, hi := make([]int64, c.nPar), make([]int64, c.nPar)
-	r := int64(2)
-	if c.nPar <= 2 {
-		r = 6
-	}
-	for k := range lo {
-		lo[k], hi[k] = -r, r
-	}
-	if !lxEnumEmpty(c, lo, hi) {
+	if lxNearOrigin(c) {
 		return false, nil
 	}
 	return lxToBasic(c).IsEmpty(ctx)
+}
+
+// lxNearOrigin looks for a point of the context near the origin, within
+// lxMaxEnum candidates whatever the number of parameters: the box
+// [-r, r]^n (r at most 6 for up to two parameters, 2 beyond) with the
+// largest r that keeps it that small, and when not even
+// r = 1 does (many parameters, such as the variables of deeply nested
+// loops), the origin and the points one unit away from it along each
+// parameter. A box of fixed radius would cost 5^n points, exponential in
+// the loop depth.
+func lxNearOrigin(c *lxContext) bool {
+	n := c.nPar
+	lo, hi := make([]int64, n), make([]int64, n)
+	rmax := int64(2)
+	if n <= 2 {
+		rmax = 6
+	}
+	for r := rmax; r >= 1; r-- {
+		size := int64(1)
+		for k := 0; k < n && size <= lxMaxEnum; k++ {
+			size *= 2*r + 1
+		}
+		if size > lxMaxEnum {
+			continue
+		}
+		for k := range lo {
+			lo[k], hi[k] = -r, r
+		}
+		return !lxEnumEmpty(c, lo, hi)
+	}
+	if !lxEnumEmpty(c, lo, hi) { // the origin
+		return true
+	}
+	for k := 0; k < n; k++ {
+		for _, d := range []int64{-1, 1} {
+			lo[k], hi[k] = d, d
+			if !lxEnumEmpty(c, lo, hi) {
+				return true
+			}
+		}
+		lo[k], hi[k] = 0, 0
+	}
+	return false
 }
 
 // lxRationallyEmpty reports whether the context, read over the rationals

@@ -40,6 +40,7 @@ import (
 type Context struct {
 	h       *handle
 	timeout time.Duration
+	rlimit  uint64 // see WithResourceLimit
 	models  bool
 	// live counts the Z3 references held by Go wrappers and not yet given
 	// back; tests use it to check that nothing leaks.

@@ -44,6 +44,7 @@ type Solver struct {
 	closed  bool
 	reason  string
 	timeout time.Duration // see SetTimeout
+	rlimit  uint64        // see SetResourceLimit
 }
 
 var errSolverClosed = errors.New("smt: solver is closed")
@@ -92,6 +93,12 @@ func (c *Context) newSolver(logic, op string) (*Solver, error) {
 	s := &Solver{ctx: c, s: p}
 	s.cleanup = runtime.AddCleanup(s, c.h.releaseSolver, unsafe.Pointer(p))
 	s.timeout = c.timeout
+	if c.rlimit > 0 {
+		if err := s.SetResourceLimit(c.rlimit); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
@@ -301,7 +308,7 @@ func (s *Solver) check(caller context.Context, assumptions []*Term, op string) (
 	case C.Z3_L_FALSE:
 		return Unsat, nil
 	}
-	s.reason = C.GoString(C.Z3_solver_get_reason_unknown(z, s.s))
+	s.reason = normaliseReason(C.GoString(C.Z3_solver_get_reason_unknown(z, s.s)))
 	if err := caller.Err(); err != nil {
 		return Unknown, fmt.Errorf("smt: %s: %w", op, err)
 	}
