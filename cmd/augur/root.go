@@ -23,6 +23,7 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		newRunCmd(),
 		newValidateCmd(),
 		newCompileCmd(),
+		newHalideCmd(),
 		newFuzzSchedulesCmd(),
 		newPresburgerCmd(),
 		newServeCmd(),

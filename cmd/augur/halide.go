@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/augur-verify/augur/halide"
+)
+
+type halideFlags struct {
+	generator  string
+	params     []string
+	target     string
+	out        string
+	validate   bool
+	valueModel string
+	timeout    time.Duration
+	jobs       int
+}
+
+func newHalideCmd() *cobra.Command {
+	var f halideFlags
+	cmd := &cobra.Command{
+		Use:   "halide GEN.cpp [-g NAME] [--param k=v]... -o DIR [--validate]",
+		Short: "Translate what stock Halide 14 compiles from a Generator into a specification and an annotated kernel",
+		Long: `Halide compiles a Halide 14 Generator source together with Augur's
+translator against libHalide (Halide.h from $HALIDE_INCLUDE, default
+/usr/include/halide14; -lHalide14, or $HALIDE_LIBS; the compiler $CXX,
+default g++), runs it, and writes DIR/spec.sare, the generator's algorithm
+as a specification, and DIR/prog.sched, Halide's own loop nest after every
+lowering pass before storage flattening, each store annotated with the
+stage it computes (see docs/halide.md).
+
+The translator and each generator are compiled once and kept in a cache
+($AUGUR_CACHE_DIR, default the user cache directory's augur/halide).
+
+-g NAME picks the generator when the source registers several; --param
+sets GeneratorParams; --target sets Halide's target (default host).
+
+With --validate, the kernel is validated at once against the
+specification, as augur validate does, and the exit status is augur
+validate's: 0 valid, 1 invalid, 2 unknown, 3 error. Without it: 0 written,
+3 on any error (a construct that cannot be translated is named).`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return &exitError{code: exitMalformed, err: fmt.Errorf("halide takes one generator source, got %d argument(s)", len(args))}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runHalide(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], f)
+		},
+	}
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return &exitError{code: exitMalformed, err: err}
+	})
+	fl := cmd.Flags()
+	fl.StringVarP(&f.generator, "generator", "g", "", "the generator to run, when the source registers several")
+	fl.StringArrayVar(&f.params, "param", nil, "a GeneratorParam, key=value (repeatable)")
+	fl.StringVar(&f.target, "target", "host", "Halide's target")
+	fl.StringVarP(&f.out, "output", "o", "", "directory to write spec.sare and prog.sched into (created if missing)")
+	fl.BoolVar(&f.validate, "validate", false, "validate the kernel against its specification")
+	fl.StringVar(&f.valueModel, "value-model", "real", "with --validate: value model for floats, real or ieee")
+	fl.DurationVar(&f.timeout, "timeout", 20*time.Second, "with --validate: time limit of each solver query")
+	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "with --validate: conditions discharged in parallel")
+	return cmd
+}
+
+func runHalide(ctx context.Context, out, errw io.Writer, gen string, f halideFlags) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if f.out == "" {
+		return &exitError{code: exitMalformed, err: errors.New("halide needs an output directory: -o DIR")}
+	}
+	opts := halide.Options{Generator: f.generator, Target: f.target, Params: map[string]string{}}
+	for _, p := range f.params {
+		k, v, ok := strings.Cut(p, "=")
+		if !ok || k == "" {
+			return &exitError{code: exitMalformed, err: fmt.Errorf("--param %q: want key=value", p)}
+		}
+		opts.Params[k] = v
+	}
+	if _, err := os.Stat(gen); err != nil {
+		return &exitError{code: exitMalformed, err: err}
+	}
+	tc := halide.Default()
+	driver, err := tc.Driver(ctx, gen)
+	if err != nil {
+		return &exitError{code: exitMalformed, err: err}
+	}
+	if err := halide.Emit(ctx, driver, f.out, opts); err != nil {
+		return &exitError{code: exitMalformed, err: fmt.Errorf("%s: %w", gen, err)}
+	}
+	specPath := filepath.Join(f.out, "spec.sare")
+	progPath := filepath.Join(f.out, "prog.sched")
+	fmt.Fprintf(out, "wrote %s and %s\n", specPath, progPath)
+	if !f.validate {
+		return nil
+	}
+	return validateKernel(ctx, out, errw, specPath, progPath, validateFlags{valueModel: f.valueModel, timeout: f.timeout, jobs: f.jobs})
+}

@@ -1,0 +1,183 @@
+package halide
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/sched"
+	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/value"
+)
+
+// Sample is what Halide's JIT computed on one set of inputs: the parameter
+// values (buffer mins and extents, int32 parameters), the input elements
+// and the output elements, named as in the translation (docs/halide.md,
+// "Checking against Halide's JIT").
+type Sample struct {
+	Params  map[string]int64
+	Inputs  map[string]string // key(tensor, idx) -> value text
+	Outputs []Cell
+}
+
+// Cell is one element of a tensor.
+type Cell struct {
+	Tensor string
+	Index  []int64
+	Value  string
+}
+
+func key(tensor string, idx []int64) string { return fmt.Sprint(tensor, idx) }
+
+// ParseSample reads a sample: lines "param NAME = V", "in TENSOR I... = V"
+// and "out TENSOR I... = V".
+func ParseSample(text string) (*Sample, error) {
+	s := &Sample{Params: map[string]int64{}, Inputs: map[string]string{}}
+	sc := bufio.NewScanner(strings.NewReader(text))
+	sc.Buffer(make([]byte, 1<<16), 1<<24)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		lhs, val, ok := strings.Cut(line, " = ")
+		f := strings.Fields(lhs)
+		if !ok || len(f) < 2 {
+			return nil, fmt.Errorf("sample line %d: %q", n, line)
+		}
+		var idx []int64
+		for _, x := range f[2:] {
+			i, err := strconv.ParseInt(x, 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("sample line %d: bad index %q", n, x)
+			}
+			idx = append(idx, i)
+		}
+		switch f[0] {
+		case "param":
+			v, err := strconv.ParseInt(val, 10, 64)
+			if err != nil || len(f) != 2 {
+				return nil, fmt.Errorf("sample line %d: %q", n, line)
+			}
+			s.Params[f[1]] = v
+		case "in":
+			s.Inputs[key(f[1], idx)] = val
+		case "out":
+			s.Outputs = append(s.Outputs, Cell{Tensor: f[1], Index: idx, Value: val})
+		default:
+			return nil, fmt.Errorf("sample line %d: %q", n, line)
+		}
+	}
+	return s, sc.Err()
+}
+
+// parseValue reads a value of type t as the sample prints it.
+func parseValue(t syntax.Type, s string) (value.Value, error) {
+	switch {
+	case t == syntax.Bool:
+		b, err := strconv.ParseBool(s)
+		return value.Bool(b), err
+	case t.IsSigned():
+		n, err := strconv.ParseInt(s, 10, 64)
+		return value.Int(t, n), err
+	case t.IsUnsigned():
+		n, err := strconv.ParseUint(s, 10, 64)
+		return value.Uint(t, n), err
+	case t == syntax.F32 || t == syntax.F64:
+		bits := 64
+		if t == syntax.F32 {
+			bits = 32
+		}
+		x, err := strconv.ParseFloat(s, bits)
+		if err != nil && !math.IsInf(x, 0) {
+			return value.Value{}, err
+		}
+		return value.Float(t, x), nil
+	}
+	return value.Value{}, fmt.Errorf("no values of type %s", t)
+}
+
+// CheckResult counts what Check compared.
+type CheckResult struct {
+	Assignments int64 // the kernel's assignments run, each checked against its annotation
+	KernelCells int64 // the kernel's out cells checked against the specification
+	HalideCells int   // Halide's output cells checked against the specification
+}
+
+// Check runs the kernel prog with the reference interpreter on the
+// sample's inputs and parameters, against the specification spec
+// evaluated on the same inputs (every annotation and every out cell
+// checked), and compares every output cell Halide computed with the
+// specification's value. tolerance compares floats as value.Close does (0:
+// exactly).
+func (s *Sample) Check(ctx context.Context, specText, progText string, tolerance float64) (*CheckResult, error) {
+	spec, errs := sare.Parse(&syntax.Source{Name: "spec.sare", Text: specText})
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	sinfo, errs := sare.Check(spec)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	k, errs := sched.Parse(&syntax.Source{Name: "prog.sched", Text: progText})
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	kinfo, errs := sched.Check(k, spec)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	inputs := sare.InputFunc(func(t *sare.Tensor, idx []int64) (value.Value, error) {
+		text, ok := s.Inputs[key(t.Name.Name, idx)]
+		if !ok {
+			return value.Value{}, fmt.Errorf("the sample has no %s", sare.FormatIndex(t.Name.Name, idx, '(', ')'))
+		}
+		return parseValue(t.Type, text)
+	})
+	newEval := func() (*sare.Evaluator, error) { return sare.NewEvaluator(spec, sinfo, s.Params, inputs) }
+	ev, err := newEval()
+	if err != nil {
+		return nil, err
+	}
+	res, err := sched.Run(ctx, k, kinfo, ev, sched.Options{Tolerance: tolerance})
+	if err != nil {
+		var f *sched.Failure
+		if errors.As(err, &f) {
+			return nil, fmt.Errorf("the kernel fails on Halide's inputs:\n%s", f.Detail())
+		}
+		return nil, fmt.Errorf("running the kernel on Halide's inputs: %w", err)
+	}
+	out := &CheckResult{Assignments: res.Assignments, KernelCells: res.OutputCells}
+	if ev, err = newEval(); err != nil {
+		return nil, err
+	}
+	for _, c := range s.Outputs {
+		t := spec.Tensor(c.Tensor)
+		if t == nil {
+			return nil, fmt.Errorf("the sample's output %s is not a tensor of the specification", c.Tensor)
+		}
+		want, err := parseValue(t.Type, c.Value)
+		if err != nil {
+			return nil, err
+		}
+		got, err := ev.Eval(ctx, c.Tensor, c.Index)
+		if err != nil {
+			return nil, fmt.Errorf("evaluating %s: %w", sare.FormatIndex(c.Tensor, c.Index, '(', ')'), err)
+		}
+		same := got.Equal(want)
+		if !same && tolerance > 0 {
+			same = got.Close(want, tolerance)
+		}
+		if !same {
+			return nil, fmt.Errorf("%s: Halide computed %s, the specification %s",
+				sare.FormatIndex(c.Tensor, c.Index, '(', ')'), want, got)
+		}
+		out.HalideCells++
+	}
+	return out, nil
+}
