@@ -1,7 +1,7 @@
 // A small matrix product C = A B with a tiled schedule: C is computed in
 // 8x8 tiles (guarded tails), the tiles in parallel; each tile accumulates
 // into prod, computed at the tile, whose update runs the reduction loop
-// outside the vectorised i loop.
+// outside the vectorised i loop (guarded: a tile may be narrower than 8).
 #include "Halide.h"
 
 namespace {
@@ -26,8 +26,8 @@ public:
     void schedule() {
         if (tile > 0) {
             C.tile(i, j, io, jo, ii, ji, tile, tile, TailStrategy::GuardWithIf).parallel(jo);
-            prod.compute_at(C, io).vectorize(i);
-            prod.update().reorder(i, k, j).vectorize(i);
+            prod.compute_at(C, io).vectorize(i, 8, TailStrategy::GuardWithIf);
+            prod.update().reorder(i, k, j).vectorize(i, 8, TailStrategy::GuardWithIf);
         }
     }
 

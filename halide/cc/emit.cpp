@@ -940,8 +940,8 @@ struct Realized {
 
 class KernelTranslator : public Translator {
 public:
-    KernelTranslator(Pipeline_ &p)
-        : p_(p) {
+    KernelTranslator(Pipeline_ &p, const std::map<std::string, std::set<int>> &folded)
+        : p_(p), folded_(folded) {
     }
 
     std::vector<std::string> assumes;
@@ -1072,6 +1072,7 @@ private:
     };
 
     Pipeline_ &p_;
+    std::map<std::string, std::set<int>> folded_;
     std::map<std::string, std::vector<Bound>> scope_;
     std::map<std::string, Expr> expanded_;  // the lets in scope, expanded
     std::map<std::string, std::vector<Realized>> realized_;
@@ -1283,31 +1284,58 @@ private:
         Lines out;
         std::string lhs = with(out.uses, [&] { return access(op->name, op->args, what); });
         std::string rhs = with(out.uses, [&] { return value(op->values[0]).s; });
-        // The stage: the one whose coordinates are all in scope.
+        // The stage: its RVars' coordinates must be in scope, and the
+        // one with the most coordinates in scope wins. A pure coordinate
+        // out of scope (the simplifier substitutes the variables of loops
+        // of one iteration) is the store's own argument in that
+        // dimension, unless storage folding rewrote the dimension.
         const Stage *found = nullptr;
+        int best = -1;
+        bool tie = false;
+        size_t npure = fi->second.f.args().size();
+        auto in_scope = [&](const std::string &c) {
+            auto it = scope_.find(c);
+            return it != scope_.end() && !it->second.empty();
+        };
         for (const Stage &st : fi->second.stages) {
-            bool all = true;
-            for (const std::string &c : st.coords) {
-                auto it = scope_.find(c);
-                all = all && it != scope_.end() && !it->second.empty();
+            int score = 0;
+            bool ok = true;
+            for (size_t i = 0; i < st.coords.size(); i++) {
+                if (in_scope(st.coords[i])) {
+                    score++;
+                } else if (i >= npure) {
+                    ok = false;
+                }
             }
-            // A stage without coordinates (of a 0-d func, without RDom)
-            // matches everywhere: the one with more coordinates wins.
-            if (all) {
-                if (found && found->coords.size() == st.coords.size()) {
-                    unsupported("the " + what + ": the coordinates of two of its stages are in scope");
-                }
-                if (!found || st.coords.size() > found->coords.size()) {
-                    found = &st;
-                }
+            if (!ok) {
+                continue;
+            }
+            if (score > best) {
+                found = &st;
+                best = score;
+                tie = false;
+            } else if (score == best) {
+                tie = true;
             }
         }
         if (!found) {
-            unsupported("the " + what + ": no stage of " + op->name + " has its coordinates (" +
-                        join(fi->second.stages[0].coords, ", ") + ", ...) in scope");
+            unsupported("the " + what + ": no stage of " + op->name + " has its coordinates in scope");
+        }
+        if (tie) {
+            unsupported("the " + what + ": the stage it belongs to is ambiguous (two stages with their coordinates in scope)");
         }
         std::vector<std::string> coords;
-        for (const std::string &c : found->coords) {
+        for (size_t i = 0; i < found->coords.size(); i++) {
+            const std::string &c = found->coords[i];
+            if (!in_scope(c)) {
+                auto fo = folded_.find(op->name);
+                if (fo != folded_.end() && fo->second.count((int)i)) {
+                    unsupported("the " + what + ": the coordinate " + c + " is not in scope and dimension " +
+                                std::to_string(i) + " is folded");
+                }
+                coords.push_back(with(out.uses, [&] { return index(op->args[i]).s; }));
+                continue;
+            }
             const Bound &b = scope_.at(c).back();
             if (b.let && !b.let->bad.empty()) {
                 unsupported("the coordinate " + c + " of the " + what + " is bound to " + str(b.let->value) + ": " + b.let->bad);
@@ -1414,10 +1442,47 @@ public:
 
 struct Lowered {
     Stmt s;
+    std::map<std::string, std::set<int>> folded;  // dimensions storage folding rewrote, by func
     std::vector<Function> outputs;
     std::map<std::string, Function> env;
     std::vector<std::string> order;
 };
+
+// Realizations collects the bounds of every realization.
+class Realizations : public IRVisitor {
+public:
+    std::map<std::string, std::vector<Region>> bounds;
+
+private:
+    using IRVisitor::visit;
+    void visit(const Realize *op) override {
+        bounds[op->name].push_back(op->bounds);
+        IRVisitor::visit(op);
+    }
+};
+
+// folded_dims finds the dimensions whose realization bounds storage folding
+// changed: there the stores and loads are at folded coordinates.
+std::map<std::string, std::set<int>> folded_dims(const Stmt &before, const Stmt &after) {
+    Realizations b, a;
+    before.accept(&b);
+    after.accept(&a);
+    std::map<std::string, std::set<int>> out;
+    for (const auto &kv : a.bounds) {
+        auto it = b.bounds.find(kv.first);
+        for (size_t r = 0; r < kv.second.size(); r++) {
+            for (size_t d = 0; d < kv.second[r].size(); d++) {
+                bool same = it != b.bounds.end() && r < it->second.size() && d < it->second[r].size() &&
+                            equal(it->second[r][d].min, kv.second[r][d].min) &&
+                            equal(it->second[r][d].extent, kv.second[r][d].extent);
+                if (!same) {
+                    out[kv.first].insert((int)d);
+                }
+            }
+        }
+    }
+    return out;
+}
 
 Lowered lower(const Halide::Pipeline &pipeline, const Target &t, const std::string &name) {
     if (t.has_gpu_feature() || t.has_feature(Target::OpenGLCompute) || t.has_feature(Target::HexagonDma) ||
@@ -1463,7 +1528,9 @@ Lowered lower(const Halide::Pipeline &pipeline, const Target &t, const std::stri
     s = allocation_bounds_inference(s, l.env, fb);
     s = add_image_checks(s, l.outputs, t, l.order, l.env, fb, false);
     s = remove_undef(s);
+    Stmt before_folding = s;
     s = storage_folding(s, l.env);
+    l.folded = folded_dims(before_folding, s);
     s = debug_to_file(s, l.outputs, l.env);
     s = inject_prefetch(s, l.env);
     s = lower_safe_promises(s);
@@ -1580,8 +1647,9 @@ Pipeline_ gather(const Lowered &l) {
     return p;
 }
 
-std::string sched_text(Pipeline_ &p, const Stmt &s, const std::string &name, const Target &t) {
-    KernelTranslator k(p);
+std::string sched_text(Pipeline_ &p, const Stmt &s, const std::map<std::string, std::set<int>> &folded,
+                       const std::string &name, const Target &t) {
+    KernelTranslator k(p, folded);
     k.bind_buffers();
     Lines body = k.stmt(s);
     std::ostringstream o;
@@ -1653,7 +1721,7 @@ Emitted translate_lowered(const Lowered &l, const Target &t, const std::string &
     Pipeline_ p = gather(l);
     Emitted e;
     e.spec = spec_text(p, name);
-    e.sched = sched_text(p, l.s, name, t);
+    e.sched = sched_text(p, l.s, l.folded, name, t);
     for (const Buffer_ &b : p.buffers) {
         e.tensors[b.name] = b.tensor;
     }

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/augur-verify/augur/halide"
+)
+
+// halideAvailable skips the test when Halide 14 is not installed, unless
+// CI is set: there it must be.
+func halideAvailable(t *testing.T) {
+	t.Helper()
+	if err := halide.Default().Available(); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI is set and %v", err)
+		}
+		t.Skip(err)
+	}
+}
+
+// TestHalideSuite compiles the suite's generators with stock Halide 14
+// through augur halide, and validates what Halide compiled.
+func TestHalideSuite(t *testing.T) {
+	halideAvailable(t)
+	cases := []struct {
+		app  string
+		args []string
+	}{
+		{"blur", nil}, // the app schedule: sliding window, 4-row fold, parallel strips, vectorised
+		{"sdot", nil},
+		{"matmul", nil}, // 8x8 guarded tiles in parallel, prod per tile, vectorised
+		{"matmul", []string{"--param", "tile=0"}},
+	}
+	for _, c := range cases {
+		t.Run(c.app+strings.Join(c.args, ""), func(t *testing.T) {
+			dir := t.TempDir()
+			args := append([]string{"halide", filepath.Join("..", "..", "halide", "apps", c.app+".cpp"), "-o", dir, "--validate"}, c.args...)
+			var out, errw bytes.Buffer
+			code := execute(args, nil, &out, &errw)
+			if code != 0 || !strings.Contains(out.String(), "VALID:") {
+				t.Fatalf("augur %s: exit %d\n%s%s", strings.Join(args, " "), code, out.String(), errw.String())
+			}
+			prog, err := os.ReadFile(filepath.Join(dir, "prog.sched"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%d stores; %s", strings.Count(string(prog), ":="), lastLine(out.String()))
+		})
+	}
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
+}
+
+// TestHalideErrors checks augur halide's exit status 3 on errors.
+func TestHalideErrors(t *testing.T) {
+	halideAvailable(t)
+	blur := filepath.Join("..", "..", "halide", "apps", "blur.cpp")
+	for _, args := range [][]string{
+		{"halide", blur}, // no -o
+		{"halide", blur, "-o", t.TempDir(), "-g", "nope"},   // no such generator
+		{"halide", blur, "-o", t.TempDir(), "--bogus"},      // no such flag
+		{"halide", "missing.cpp", "-o", t.TempDir()},        // no such file
+		{"halide", blur, "-o", t.TempDir(), "--param", "x"}, // malformed param
+	} {
+		var out, errw bytes.Buffer
+		if code := execute(args, nil, &out, &errw); code != exitMalformed {
+			t.Errorf("augur %s: exit %d, want %d\n%s%s", strings.Join(args, " "), code, exitMalformed, out.String(), errw.String())
+		}
+	}
+}

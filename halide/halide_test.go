@@ -1,0 +1,180 @@
+package halide
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// toolchain returns the default toolchain, skipping the test when Halide
+// is not installed, unless CI is set: there it must be.
+func toolchain(t *testing.T) Toolchain {
+	t.Helper()
+	tc := Default()
+	if err := tc.Available(); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI is set and %v", err)
+		}
+		t.Skip(err)
+	}
+	return tc
+}
+
+// driver builds the driver of a suite generator.
+func driver(t *testing.T, tc Toolchain, app string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	d, err := tc.Driver(ctx, filepath.Join("apps", app+".cpp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+var suite = []struct {
+	app    string
+	params map[string]string
+	// sizes of two JIT samples: every output's, some inputs'
+	sizes [2]map[string][]int
+}{
+	{"blur", nil, [2]map[string][]int{{"blur_y": {24, 16}}, {"blur_y": {13, 11}}}},
+	{"blur", map[string]string{"tiled": "false"}, [2]map[string][]int{{"blur_y": {9, 5}}, {"blur_y": {3, 7}}}},
+	{"sdot", nil, [2]map[string][]int{{"result": {}, "x": {37}}, {"result": {}, "x": {1}}}},
+	{"matmul", nil, [2]map[string][]int{{"C": {12, 10}, "A": {7, 10}}, {"C": {8, 3}, "A": {1, 3}}}},
+	{"matmul", map[string]string{"tile": "0"}, [2]map[string][]int{{"C": {5, 4}, "A": {3, 4}}, {"C": {2, 6}, "A": {4, 6}}}},
+}
+
+func name(app string, params map[string]string) string {
+	n := app
+	for k, v := range params {
+		n += "_" + k + "=" + v
+	}
+	return n
+}
+
+// TestCapturedStmt checks that the statement the front end captures is
+// Halide's own, as HL_DEBUG_CODEGEN=2 prints it after bounding small
+// realizations, the last pass before storage flattening.
+func TestCapturedStmt(t *testing.T) {
+	tc := toolchain(t)
+	for _, c := range suite {
+		t.Run(name(c.app, c.params), func(t *testing.T) {
+			ctx := context.Background()
+			d := driver(t, tc, c.app)
+			o := Options{Params: c.params}
+			ours, err := CapturedStmt(ctx, d, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			theirs, err := HalideStmt(ctx, d, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.TrimSpace(ours) != strings.TrimSpace(theirs) {
+				t.Errorf("the captured statement differs from Halide's:\n--- captured\n%s\n--- Halide\n%s", ours, theirs)
+			}
+		})
+	}
+}
+
+// TestJIT realises every suite pipeline with Halide's JIT on random inputs
+// at two sizes, then runs the translated kernel with the reference
+// interpreter on the same inputs against the specification (every
+// annotation and out cell checked), and compares every cell Halide
+// computed with the specification.
+func TestJIT(t *testing.T) {
+	tc := toolchain(t)
+	for _, c := range suite {
+		t.Run(name(c.app, c.params), func(t *testing.T) {
+			ctx := context.Background()
+			d := driver(t, tc, c.app)
+			o := Options{Params: c.params}
+			dir := t.TempDir()
+			if err := Emit(ctx, d, dir, o); err != nil {
+				t.Fatal(err)
+			}
+			spec, err := os.ReadFile(filepath.Join(dir, "spec.sare"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			prog, err := os.ReadFile(filepath.Join(dir, "prog.sched"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, sizes := range c.sizes {
+				s, err := JIT(ctx, d, o, sizes, uint64(i+1))
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := s.Check(ctx, string(spec), string(prog), 1e-5)
+				if err != nil {
+					t.Fatalf("sample %d (%v): %v", i+1, sizes, err)
+				}
+				if res.HalideCells == 0 || res.KernelCells != int64(res.HalideCells) {
+					t.Errorf("sample %d: %d cells from Halide, %d checked in the kernel", i+1, res.HalideCells, res.KernelCells)
+				}
+				t.Logf("sample %d %v: %d assignments, %d output cells agree", i+1, sizes, res.Assignments, res.HalideCells)
+			}
+		})
+	}
+}
+
+// TestUnsupported checks that constructs the front end cannot translate
+// are errors naming them.
+func TestUnsupported(t *testing.T) {
+	tc := toolchain(t)
+	cases := []struct {
+		name, body, want string
+	}{
+		{"histogram", `
+    Input<Buffer<uint8_t>> in{"in", 1};
+    Output<Buffer<int>> hist{"hist", 1};
+    void generate() {
+        Var x("x");
+        RDom r(0, in.dim(0).extent());
+        hist(x) = 0;
+        hist(clamp(cast<int>(in(r)), 0, 255)) += 1;
+    }`, "only updates that keep every pure variable in place"},
+		{"gather", `
+    Input<Buffer<int>> idx{"idx", 1};
+    Input<Buffer<float>> in{"in", 1};
+    Output<Buffer<float>> out{"out", 1};
+    void generate() {
+        Var x("x");
+        out(x) = in(clamp(idx(x), 0, 9));
+    }`, "is not quasi-affine"},
+		{"tuple", `
+    Input<Buffer<float>> in{"in", 1};
+    Output<Buffer<float>> out{"out", 1};
+    void generate() {
+        Var x("x");
+        Func t("t");
+        t(x) = Tuple(in(x), in(x) * 2);
+        out(x) = t(x)[0] + t(x)[1];
+    }`, "tuples"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := "#include \"Halide.h\"\nusing namespace Halide;\nclass G : public Generator<G> {\npublic:" + c.body +
+				"\n};\nHALIDE_REGISTER_GENERATOR(G, " + c.name + ")\n"
+			path := filepath.Join(t.TempDir(), c.name+".cpp")
+			if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			d, err := tc.Driver(ctx, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = Emit(ctx, d, t.TempDir(), Options{})
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("got %v, want an error containing %q", err, c.want)
+			}
+			t.Log(err)
+		})
+	}
+}
