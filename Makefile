@@ -2,7 +2,7 @@ GO      ?= go
 BIN     := bin/augur
 FUZZTIME ?= 2m
 
-.PHONY: all build run demo test vet fuzz bench clean
+.PHONY: all build run demo test vet fuzz bench clean halide
 
 all: build
 
@@ -25,6 +25,24 @@ demo: build
 test:
 	$(GO) vet ./...
 	$(GO) test -p 1 -timeout 45m ./...
+
+## halide: build the C++ translator of stock Halide 14 pipelines (see
+## docs/halide.md) into bin/halide/: libaugur_halide.a (augur::emit, for
+## pipelines built in code) and driver.o (the main that augur halide links
+## with a Generator). augur halide and its tests build their own copy on
+## demand, in a cache; this rule is for builds outside Go. Halide.h is
+## looked for in HALIDE_INCLUDE.
+HALIDE_INCLUDE ?= /usr/include/halide14
+HALIDE_CXXFLAGS := -std=c++17 -O1 -Wall -I$(HALIDE_INCLUDE)
+
+halide: bin/halide/libaugur_halide.a bin/halide/driver.o
+
+bin/halide/%.o: halide/cc/%.cpp halide/cc/augur_halide.h
+	@mkdir -p bin/halide
+	$(CXX) $(HALIDE_CXXFLAGS) -c $< -o $@
+
+bin/halide/libaugur_halide.a: bin/halide/emit.o
+	$(AR) rcs $@ $^
 
 ## fuzz: run every fuzz target for FUZZTIME each.
 FUZZ_TARGETS := syntax:FuzzParseExpr value:FuzzLiteral sare:FuzzParse sched:FuzzParse \

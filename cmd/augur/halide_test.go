@@ -31,6 +31,7 @@ func TestHalideSuite(t *testing.T) {
 		args []string
 	}{
 		{"blur", nil}, // the app schedule: sliding window, 4-row fold, parallel strips, vectorised
+		{"blur", []string{"--param", "tiled=false"}},
 		{"sdot", nil},
 		{"matmul", nil}, // 8x8 guarded tiles in parallel, prod per tile, vectorised
 		{"matmul", []string{"--param", "tile=0"}},
