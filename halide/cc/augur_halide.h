@@ -74,7 +74,7 @@ using JitSizes = std::map<std::string, std::vector<int>>;
 // and writes, to path, the inputs, the parameters and the outputs in the
 // text format of docs/halide.md ("Checking against Halide's JIT"), named
 // as in the translation.
-void jit_sample(const Halide::Pipeline &pipeline, const Halide::Target &target,
+void jit_sample(Halide::Pipeline pipeline, const Halide::Target &target,
                 const std::string &name, const JitSizes &sizes, uint64_t seed,
                 const std::string &path);
 

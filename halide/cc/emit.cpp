@@ -1847,7 +1847,7 @@ private:
 
 }  // namespace
 
-void jit_sample(const Halide::Pipeline &pipeline, const Target &target, const std::string &name,
+void jit_sample(Halide::Pipeline pipeline, const Target &target, const std::string &name,
                 const JitSizes &sizes, uint64_t seed, const std::string &path) {
     // The names, from the translation itself.
     Emitted e = translate(pipeline, target, name);
@@ -1890,12 +1890,12 @@ void jit_sample(const Halide::Pipeline &pipeline, const Target &target, const st
         out_bufs.emplace_back(f.output_types()[0], sz->second);
     }
     Realization r(out_bufs);
-    const_cast<Halide::Pipeline &>(pipeline).infer_input_bounds(r, target);
+    pipeline.infer_input_bounds(r, target);
     for (auto &kv : prm.buffers) {
         Buffer<void> b = kv.second.buffer();
         AUGUR_TYPE_DISPATCH(b.type(), fill, b, rng);
     }
-    const_cast<Halide::Pipeline &>(pipeline).realize(r, target);
+    pipeline.realize(r, target);
 
     std::ofstream o(path);
     auto param = [&](const std::string &field, int v) {
