@@ -18,8 +18,10 @@ type RunnerOptions struct {
 	// Budget bounds one validation's wall time (default 10 minutes); a
 	// validation that exceeds it gets the verdict unknown.
 	Budget time.Duration
-	// Timeout is the solver's per-query time limit when the submission
-	// sets none (default 20 s, as augur validate).
+	// Timeout is the solver's per-query wall-clock guard when the
+	// submission sets none (zero: validate's default). The verdict is
+	// decided by the solver's resource limit; the guard only stops a
+	// query that runs far longer than that limit should allow.
 	Timeout time.Duration
 	// Jobs is the number of conditions one validation discharges in
 	// parallel (default 1: the store's concurrency spreads the CPUs).
@@ -40,9 +42,6 @@ type RunnerOptions struct {
 func Runner(opts RunnerOptions) store.Runner {
 	if opts.Budget <= 0 {
 		opts.Budget = 10 * time.Minute
-	}
-	if opts.Timeout <= 0 {
-		opts.Timeout = 20 * time.Second
 	}
 	if opts.Jobs <= 0 {
 		opts.Jobs = 1

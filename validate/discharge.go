@@ -21,11 +21,12 @@ import (
 
 // outcome is the result of discharging one value condition.
 type outcome struct {
-	status  symeval.Status
-	reason  string
-	solver  string
-	seconds float64
-	smt     string
+	status    symeval.Status
+	reason    string
+	solver    string
+	seconds   float64
+	resources uint64
+	smt       string
 
 	// For a failure: the kind (refined: an undefined value stored or an
 	// undefined annotation), the values of the parameters (the kernel's
@@ -48,6 +49,9 @@ type solver struct {
 	v   *validation
 	z   *smt.Context
 	enc *encode.Encoder
+	// used counts the resource units of every check of the condition
+	// being decided.
+	used uint64
 }
 
 func newSolver(v *validation) (*solver, error) {
@@ -214,9 +218,7 @@ func (s *solver) decider(points *smt.Term) func(*smt.Term) (bool, bool) {
 		if sol.Assert(points, f.Not()) != nil {
 			return false
 		}
-		ctx, cancel := context.WithTimeout(s.v.ctx, time.Second)
-		defer cancel()
-		res, err := sol.Check(ctx)
+		res, err := s.solve(sol, decideResources)
 		return err == nil && res == smt.Unsat
 	}
 	return func(cond *smt.Term) (bool, bool) {
@@ -382,8 +384,10 @@ func (s *solver) linear(row []presburger.Int, np, nd int, sp presburger.Space, p
 // decide discharges the value condition c.
 func (s *solver) decide(c *symeval.Condition) *outcome {
 	start := time.Now()
+	s.used = 0
 	o := s.decideStrategies(c)
 	o.seconds = time.Since(start).Seconds()
+	o.resources = s.used
 	s.z.ReleaseUnused()
 	return o
 }
@@ -417,7 +421,11 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 				script = fmt.Sprintf("; piece %d of %d of the points\n%s", pi+1, len(pieces), script)
 			}
 			scripts = append(scripts, script)
+			before := s.used
 			res, sol, err := s.check(q, nil)
+			if s.v.opts.Trace != nil {
+				s.v.trace(fmt.Sprintf("C%d: %s, piece %d of %d: %s, %d resource units", c.ID, st.name, pi+1, len(pieces), res, s.used-before))
+			}
 			if err != nil {
 				reasons = append(reasons, st.name+": "+err.Error())
 				if sol != nil {
@@ -489,16 +497,37 @@ func (s *solver) check(q *query, extra []*smt.Term) (smt.Result, *smt.Solver, er
 			return smt.Unknown, sol, err
 		}
 	}
+	res, err := s.solve(sol, s.v.opts.Resources)
+	return res, sol, err
+}
+
+// solve checks sol within limit resource units, under the outer
+// wall-clock guard. Running out of resources is a plain Unknown with an
+// error saying so, as is reaching the guard, which is also recorded: the
+// verdict then depends on the machine's speed.
+func (s *solver) solve(sol *smt.Solver, limit uint64) (smt.Result, error) {
+	if err := sol.SetResourceLimit(limit); err != nil {
+		return smt.Unknown, err
+	}
 	ctx, cancel := context.WithTimeout(s.v.ctx, s.v.opts.Timeout)
 	defer cancel()
+	before := sol.ResourcesUsed()
 	res, err := sol.Check(ctx)
-	if err != nil && res == smt.Unknown && ctx.Err() == context.DeadlineExceeded {
-		return smt.Unknown, sol, fmt.Errorf("timeout after %s", s.v.opts.Timeout)
+	s.used += sol.ResourcesUsed() - before
+	switch {
+	case res != smt.Unknown:
+		return res, nil
+	case s.v.ctx.Err() != nil:
+		return res, s.v.ctx.Err()
+	case ctx.Err() == context.DeadlineExceeded:
+		s.v.guardHit.Store(true)
+		return res, fmt.Errorf("wall-clock guard of %s reached before the resource limit", s.v.opts.Timeout)
+	case err != nil:
+		return res, err
+	case sol.ReasonUnknown() == smt.ReasonResourceLimit:
+		return res, fmt.Errorf("resource limit of %d units reached", limit)
 	}
-	if res == smt.Unknown && ctx.Err() == context.DeadlineExceeded {
-		return smt.Unknown, sol, fmt.Errorf("timeout after %s", s.v.opts.Timeout)
-	}
-	return res, sol, err
+	return res, nil
 }
 
 // failure turns a satisfying model into a failed outcome, after looking
@@ -737,8 +766,13 @@ func (s *solver) groundReal(c *symeval.Condition, out *outcome) (sare.Inputs, er
 		return nil, err
 	}
 	// With sqrt, exp and the like uninterpreted, a model is no
-	// evaluation: the difference must then show concretely too.
+	// evaluation: it may only have chosen values of the functions that
+	// no real function takes. On given inputs, the difference counts
+	// only when no interpretation of the functions at all makes the two
+	// sides equal (and defined); the real one is among them. A rounding
+	// difference of a concrete evaluation counts for nothing here.
 	opaque := s.enc.UninterpretedBuiltins() > 0
+	good := s.z.And(idef, sdef, eq)
 	bad := s.z.Or(idef.Not(), sdef.Not(), eq.Not())
 	axioms := s.enc.Axioms()
 	terms := append([]*smt.Term{bad}, axioms...)
@@ -772,22 +806,14 @@ func (s *solver) groundReal(c *symeval.Condition, out *outcome) (sare.Inputs, er
 		}
 	}
 	check := func(fixed []*smt.Term) (*smt.Model, smt.Result, error) {
-		sol, err := s.z.NewSolver()
-		if err != nil {
-			return nil, smt.Unknown, err
-		}
-		defer sol.Close()
-		if err := sol.Assert(append(append([]*smt.Term(nil), terms...), fixed...)...); err != nil {
-			return nil, smt.Unknown, err
-		}
-		ctx, cancel := context.WithTimeout(s.v.ctx, s.v.opts.Timeout)
-		defer cancel()
-		res, err := sol.Check(ctx)
-		if err != nil || res != smt.Sat {
-			return nil, res, err
-		}
-		m, err := sol.Model()
-		return m, res, err
+		return s.groundCheck(append(append([]*smt.Term(nil), terms...), fixed...))
+	}
+	// independent reports whether, on the fixed inputs, every
+	// interpretation of the uninterpreted functions leaves the sides
+	// different.
+	independent := func(fixed []*smt.Term) bool {
+		_, res, err := s.groundCheck(append(append([]*smt.Term{good}, axioms...), fixed...))
+		return err == nil && res == smt.Unsat
 	}
 	// Random inputs first (evaluation, no search): the interpreter's own
 	// (replayable with --seed), then floats with full mantissas; then
@@ -813,8 +839,11 @@ func (s *solver) groundReal(c *symeval.Condition, out *outcome) (sare.Inputs, er
 		}
 		mm, res, err := check(fixed)
 		if err == nil && res == smt.Sat {
-			if opaque && s.confirmWith(c, out, in) != nil {
+			if opaque && !independent(fixed) {
 				continue
+			}
+			if opaque {
+				_ = s.confirmWith(c, out, in) // the values, for display
 			}
 			m, chosen = mm, in
 			if k <= 3 {
@@ -824,7 +853,7 @@ func (s *solver) groundReal(c *symeval.Condition, out *outcome) (sare.Inputs, er
 		}
 	}
 	if m == nil && opaque {
-		return nil, errors.New("the difference involves functions the real model leaves uninterpreted (sqrt, exp, ...), and concrete evaluation does not show it")
+		return nil, errors.New("the difference depends on functions the real model leaves uninterpreted (sqrt, exp, ...): on the inputs tried, some interpretation of them makes the two sides equal")
 	}
 	if m == nil {
 		mm, res, err := check(nil)
@@ -857,6 +886,25 @@ func (s *solver) groundReal(c *symeval.Condition, out *outcome) (sare.Inputs, er
 	// The inputs the solver found; the model is read right away by the
 	// caller's concrete evaluation.
 	return s.modelInputs(m), nil
+}
+
+// groundCheck checks the conjunction of terms within the query's
+// resource limit and returns the model when it is satisfiable.
+func (s *solver) groundCheck(terms []*smt.Term) (*smt.Model, smt.Result, error) {
+	sol, err := s.z.NewSolver()
+	if err != nil {
+		return nil, smt.Unknown, err
+	}
+	defer sol.Close()
+	if err := sol.Assert(terms...); err != nil {
+		return nil, smt.Unknown, err
+	}
+	res, err := s.solve(sol, s.v.opts.Resources)
+	if err != nil || res != smt.Sat {
+		return nil, res, err
+	}
+	m, err := sol.Model()
+	return m, res, err
 }
 
 // holeIndex resolves the identifiers of an encoded context: hole □k to

@@ -50,6 +50,10 @@ type Report struct {
 	// Errors lists the errors of malformed input, each as
 	// "file:line:col: message" followed by the source line and a caret.
 	Errors []ErrorDetail `json:"errors,omitempty"`
+	// TimeBound is set when a wall-clock guard, not a resource limit,
+	// stopped some work: the verdict may then differ on a faster or
+	// less loaded machine, and is not to be cached.
+	TimeBound bool `json:"time_bound,omitempty"`
 	// Timings gives the time spent in each phase.
 	Timings []PhaseTime `json:"timings,omitempty"`
 }
@@ -156,6 +160,9 @@ type ConditionResult struct {
 	// "z3", "z3 with unfolding").
 	Solver  string  `json:"solver,omitempty"`
 	Seconds float64 `json:"seconds"`
+	// Resources is the solver work the condition took, in Z3's resource
+	// units (the unit of Options.Resources).
+	Resources uint64 `json:"resources,omitempty"`
 	// SMT holds the SMT-LIB2 script of a value condition (when asked
 	// for); z3 reproduces the result on it (unsat: proved).
 	SMT string `json:"smt,omitempty"`

@@ -24,6 +24,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/augur-verify/augur/presburger"
@@ -39,7 +40,15 @@ type Options struct {
 	// ValueModel decides how floats are compared (encode.Real, the
 	// default, or encode.IEEE); integers are always bit-vectors.
 	ValueModel encode.Model
-	// Timeout bounds each solver query (default 20s).
+	// Resources bounds the work of each solver query, in Z3's resource
+	// units (its "rlimit"; default DefaultResources). It is what decides
+	// that a query is undecided: the same input gets the same verdict on
+	// an idle machine and on a loaded one.
+	Resources uint64
+	// Timeout is an outer wall-clock guard on each solver query (default
+	// 5 minutes), far above what Resources allows on a normal machine. A
+	// verdict that this guard decided is marked as depending on time
+	// (Report.Deterministic is false).
 	Timeout time.Duration
 	// Jobs is the number of conditions discharged in parallel (default:
 	// the number of CPUs).
@@ -67,9 +76,20 @@ type Event struct {
 	Total int    `json:"total"`
 }
 
+// DefaultResources is the default resource limit of a solver query: on
+// the order of fifteen seconds of Z3's work on a current core.
+const DefaultResources = 50_000_000
+
+// decideResources bounds the quick checks that resolve the guards of
+// unfolded equations during encoding.
+const decideResources = 500_000
+
 func (o *Options) defaults() {
+	if o.Resources == 0 {
+		o.Resources = DefaultResources
+	}
 	if o.Timeout <= 0 {
-		o.Timeout = 20 * time.Second
+		o.Timeout = 5 * time.Minute
 	}
 	if o.Jobs <= 0 {
 		o.Jobs = runtime.NumCPU()
@@ -150,6 +170,7 @@ func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep
 	progress(Event{Phase: "confirm"})
 	v.conclude(rep, results)
 	phase("confirm")
+	rep.TimeBound = v.guardHit.Load()
 	rep.Conditions = results
 	progress(Event{Phase: "done"})
 	if ctx.Err() != nil {
@@ -198,8 +219,19 @@ type validation struct {
 	an       *symeval.Analysis
 	opts     Options
 	progress func(Event)
+	// guardHit records that a solver query reached the wall-clock guard.
+	guardHit atomic.Bool
+	traceMu  sync.Mutex
 	// outcomes of the value conditions, by condition index
 	outcomes map[int]*outcome
+}
+
+// trace sends a line to Options.Trace, serialised: workers call it
+// concurrently.
+func (v *validation) trace(line string) {
+	v.traceMu.Lock()
+	defer v.traceMu.Unlock()
+	v.opts.Trace(line)
 }
 
 // describe returns the result of condition c as symeval left it.
@@ -310,6 +342,7 @@ func (v *validation) discharge(results []ConditionResult) error {
 		r.Reason = o.reason
 		r.Solver = o.solver
 		r.Seconds = o.seconds
+		r.Resources = o.resources
 		if v.opts.KeepSMT {
 			r.SMT = o.smt
 		}

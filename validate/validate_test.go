@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/augur-verify/augur/syntax"
 )
@@ -32,9 +31,6 @@ func benchSource(b *testing.B, path string) *syntax.Source {
 
 func validateFiles(t *testing.T, specPath, progPath string, opts Options) *Report {
 	t.Helper()
-	if opts.Timeout == 0 {
-		opts.Timeout = 30 * time.Second
-	}
 	rep, err := Validate(context.Background(), source(t, specPath), source(t, progPath), opts)
 	if err != nil {
 		t.Fatalf("%s: %v", progPath, err)

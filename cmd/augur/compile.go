@@ -82,7 +82,7 @@ errors exit 3 in both cases.`,
 	fl.BoolVar(&f.listInject, "list-injections", false, "list the injectable miscompilations, one per line")
 	fl.BoolVar(&f.validate, "validate", false, "validate the compiled kernel against its specification")
 	fl.StringVar(&f.valueModel, "value-model", "real", "with --validate: value model for floats, real or ieee")
-	fl.DurationVar(&f.timeout, "timeout", 20*time.Second, "with --validate: time limit of each solver query")
+	fl.DurationVar(&f.timeout, "timeout", 0, "with --validate: wall-clock guard on each solver query (0: 5m)")
 	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "with --validate: conditions discharged in parallel")
 	return cmd
 }

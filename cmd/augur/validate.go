@@ -20,6 +20,7 @@ type validateFlags struct {
 	json       bool
 	valueModel string
 	timeout    time.Duration
+	resources  uint64
 	jobs       int
 	emitSMT    string
 	verbose    bool
@@ -28,7 +29,7 @@ type validateFlags struct {
 func newValidateCmd() *cobra.Command {
 	var f validateFlags
 	cmd := &cobra.Command{
-		Use:   "validate SPEC PROG [--value-model real|ieee] [--timeout 20s] [--jobs N] [--emit-smt DIR] [--json] [--verbose]",
+		Use:   "validate SPEC PROG [--value-model real|ieee] [--resources N] [--jobs N] [--emit-smt DIR] [--json] [--verbose]",
 		Short: "Prove that a kernel computes its specification for all parameter values, or show a counterexample",
 		Long: `Validate evaluates the kernel symbolically over Presburger sets, using its
 prophetic annotations as loop invariants (seed 002, chapter 5), decides the
@@ -59,7 +60,8 @@ Exit status: 0 valid, 1 invalid, 2 unknown, 3 error (malformed input or usage).`
 	fl := cmd.Flags()
 	fl.BoolVar(&f.json, "json", false, "print the report as JSON")
 	fl.StringVar(&f.valueModel, "value-model", "real", "value model for floats: real or ieee")
-	fl.DurationVar(&f.timeout, "timeout", 20*time.Second, "time limit of each solver query")
+	fl.Uint64Var(&f.resources, "resources", validate.DefaultResources, "work limit of each solver query, in Z3's resource units: a query that exhausts it is undecided, whatever the machine's load")
+	fl.DurationVar(&f.timeout, "timeout", 0, "wall-clock guard on each solver query (0: 5m); a verdict it decides is marked as time-bound")
 	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "conditions discharged in parallel")
 	fl.StringVar(&f.emitSMT, "emit-smt", "", "write the SMT-LIB2 script of every value condition into this directory")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "print the symbolic heaps and conditions as they are computed, and every condition")
@@ -82,7 +84,7 @@ func validateKernel(ctx context.Context, out, errw io.Writer, specPath, progPath
 	if err != nil {
 		return &exitError{code: exitMalformed, err: err}
 	}
-	opts := validate.Options{ValueModel: model, Timeout: f.timeout, Jobs: f.jobs, KeepSMT: f.emitSMT != ""}
+	opts := validate.Options{ValueModel: model, Resources: f.resources, Timeout: f.timeout, Jobs: f.jobs, KeepSMT: f.emitSMT != ""}
 	if f.verbose && !f.json {
 		opts.Trace = func(line string) { fmt.Fprintln(out, line) }
 	}

@@ -68,6 +68,18 @@ func (e *Encoder) callBuiltin(name string, t syntax.Type, args []*smt.Term) (*sm
 		if e.model == IEEE {
 			return a.FPSqrt(smt.RNE), nil
 		}
+		// In the Real model sqrt stays a function, with what defines
+		// it on the non-negative reals as a hypothesis: for x >= 0,
+		// sqrt(x) >= 0 and sqrt(x)² = x. Identities such as
+		// sqrt(|a|)·sqrt(|a|) = |a| are then provable.
+		f, err := e.function(name, t, 1)
+		if err != nil {
+			return nil, err
+		}
+		r := f.Apply(a)
+		zero := e.z.Real(0, 1)
+		e.axioms = append(e.axioms, a.Ge(zero).Implies(e.z.And(r.Ge(zero), r.Mul(r).Eq(a))))
+		return r, nil
 	}
 	f, err := e.function(name, t, len(args))
 	if err != nil {
