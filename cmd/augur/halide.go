@@ -25,12 +25,13 @@ type halideFlags struct {
 	valueModel string
 	timeout    time.Duration
 	jobs       int
+	mutate     string
 }
 
 func newHalideCmd() *cobra.Command {
 	var f halideFlags
 	cmd := &cobra.Command{
-		Use:   "halide GEN.cpp [-g NAME] [--param k=v]... -o DIR [--validate]",
+		Use:   "halide GEN.cpp [-g NAME] [--param k=v]... [--target T] -o DIR [--validate] [--mutate KIND]",
 		Short: "Translate what stock Halide 14 compiles from a Generator into a specification and an annotated kernel",
 		Long: `Halide compiles a Halide 14 Generator source together with Augur's
 translator against libHalide (Halide.h from $HALIDE_INCLUDE, default
@@ -45,6 +46,10 @@ The translator and each generator are compiled once and kept in a cache
 
 -g NAME picks the generator when the source registers several; --param
 sets GeneratorParams; --target sets Halide's target (default host).
+
+--mutate KIND plants a miscompilation in prog.sched before it is written
+(for testing the validator on real Halide output): fold[:N], guard[:K],
+compute-at[:K] or sliding[:K] (see docs/halide.md).
 
 With --validate, the kernel is validated at once against the
 specification, as augur validate does, and the exit status is augur
@@ -72,6 +77,7 @@ validate's: 0 valid, 1 invalid, 2 unknown, 3 error. Without it: 0 written,
 	fl.StringVar(&f.valueModel, "value-model", "real", "with --validate: value model for floats, real or ieee")
 	fl.DurationVar(&f.timeout, "timeout", 20*time.Second, "with --validate: time limit of each solver query")
 	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "with --validate: conditions discharged in parallel")
+	fl.StringVar(&f.mutate, "mutate", "", "plant a miscompilation in prog.sched: fold[:N], guard[:K], compute-at[:K], sliding[:K]")
 	return cmd
 }
 
@@ -103,6 +109,20 @@ func runHalide(ctx context.Context, out, errw io.Writer, gen string, f halideFla
 	}
 	specPath := filepath.Join(f.out, "spec.sare")
 	progPath := filepath.Join(f.out, "prog.sched")
+	if f.mutate != "" {
+		text, err := os.ReadFile(progPath)
+		if err != nil {
+			return &exitError{code: exitMalformed, err: err}
+		}
+		mutated, desc, err := halide.Mutate(string(text), f.mutate)
+		if err != nil {
+			return &exitError{code: exitMalformed, err: err}
+		}
+		if err := os.WriteFile(progPath, []byte(mutated), 0o644); err != nil {
+			return &exitError{code: exitMalformed, err: err}
+		}
+		fmt.Fprintf(out, "mutated %s: %s\n", progPath, desc)
+	}
 	fmt.Fprintf(out, "wrote %s and %s\n", specPath, progPath)
 	if !f.validate {
 		return nil

@@ -252,6 +252,10 @@ public:
             if (constant(op->b, &c) && c > 0) {
                 return binary(index(op->a), "/", int_lit(c), PMul);
             }
+            Frag q;
+            if (exact_quotient(op, &q)) {
+                return q;
+            }
             unsupported("the index expression " + str(e0) + " is not quasi-affine: division by a non-constant or non-positive divisor");
         }
         if (const Mod *op = e.as<Mod>()) {
@@ -429,6 +433,55 @@ public:
     }
 
 protected:
+    // exact_quotient translates (d*q + k)/d, for a non-constant d and k in
+    // {0, -1}, exactly, for every value of d (Halide's division is
+    // Euclidean and x/0 is 0): k = 0 gives q (0 when d is 0); k = -1 gives
+    // q - 1 when d >= 1, 0 when d is 0 and q + 1 when d < 0. Halide's
+    // bounds of a fused loop's outer coordinate t/d over [0, d*q) are of
+    // this form.
+    bool exact_quotient(const Div *op, Frag *out) {
+        Expr num = op->a;
+        int64_t k = 0;
+        if (const Add *a = num.as<Add>()) {
+            const int64_t *c = as_const_int(a->b);
+            if (!c) {
+                return false;
+            }
+            k = *c;
+            num = a->a;
+        } else if (const Sub *sb = num.as<Sub>()) {
+            const int64_t *c = as_const_int(sb->b);
+            if (!c) {
+                return false;
+            }
+            k = -*c;
+            num = sb->a;
+        }
+        if (k != 0 && k != -1) {
+            return false;
+        }
+        const Mul *m = num.as<Mul>();
+        if (!m) {
+            return false;
+        }
+        Expr q;
+        if (equal(m->a, op->b)) {
+            q = m->b;
+        } else if (equal(m->b, op->b)) {
+            q = m->a;
+        } else {
+            return false;
+        }
+        Frag d = index(op->b), qf = index(q);
+        if (k == 0) {
+            *out = atom("select(" + binary(d, "==", int_lit(0), PCmp).s + ", 0, " + qf.s + ")");
+        } else {
+            *out = atom("select(" + binary(d, ">=", int_lit(1), PCmp).s + ", " + binary(qf, "-", int_lit(1), PAdd).s +
+                        ", select(" + binary(d, "==", int_lit(0), PCmp).s + ", 0, " + binary(qf, "+", int_lit(1), PAdd).s + "))");
+        }
+        return true;
+    }
+
     virtual Frag index_var(const Variable *v) = 0;
     virtual Frag value_var(const Variable *v) = 0;
     virtual Frag func_call(const Call *c) = 0;
@@ -488,6 +541,14 @@ private:
             op->is_intrinsic(Call::strict_float)) {
             return value(op->args[0]);
         }
+        if (op->is_intrinsic(Call::mux)) {
+            // Halide's own select tree (an out-of-range index takes the
+            // last value).
+            return value(lower_mux(op));
+        }
+        if (op->is_intrinsic(Call::reinterpret)) {
+            unsupported("the call " + str(e) + ": reinterpret (a bit cast) has no counterpart in the formats' value language");
+        }
         auto un = [&](const std::string &f) { return atom(f + "(" + value(op->args[0]).s + ")"); };
         if (op->is_intrinsic(Call::abs)) {
             Type in = op->args[0].type();
@@ -538,6 +599,7 @@ private:
 struct Stage {
     std::string tensor;                // its tensor in the specification
     std::vector<std::string> coords;   // Halide names of its coordinates in the loop nest: f.sK.x, then f.sK.r (RVars outermost first)
+    std::vector<std::string> fused;    // f.sK.fused.x for each pure coordinate: its name in a loop compute_with fused
     std::vector<ReductionVariable> rv;  // the RDom's variables, outermost first
 };
 
@@ -1080,6 +1142,54 @@ private:
     int depth_ = 0;  // loops and realizations around the statement
     bool in_assert_ = false;
     std::vector<std::unique_ptr<LetInfo>> lets_;
+    std::vector<Expr> path_;  // the conditions of the enclosing ifs (lets expanded), else branches negated
+    Scope<Interval> bounds_;  // constant bounds of parameters that the kernel assumes
+
+    // note_bound records a check of the form v >= c or v <= c on a
+    // parameter v, which the kernel assumes, for proofs in fused loops.
+    void note_bound(const Expr &e) {
+        const Variable *v = nullptr;
+        const int64_t *c = nullptr;
+        bool lower = false;
+        auto side = [&](const Expr &a, const Expr &b, bool a_lower) {
+            if (a.as<Variable>() && as_const_int(b)) {
+                v = a.as<Variable>();
+                c = as_const_int(b);
+                lower = a_lower;
+            } else if (b.as<Variable>() && as_const_int(a)) {
+                v = b.as<Variable>();
+                c = as_const_int(a);
+                lower = !a_lower;
+            }
+        };
+        int64_t adj = 0;
+        if (const GE *op = e.as<GE>()) {
+            side(op->a, op->b, true);
+        } else if (const LE *op = e.as<LE>()) {
+            side(op->a, op->b, false);
+        } else if (const GT *op = e.as<GT>()) {
+            side(op->a, op->b, true);
+            adj = 1;
+        } else if (const LT *op = e.as<LT>()) {
+            side(op->a, op->b, false);
+            adj = 1;
+        }
+        if (!v) {
+            return;
+        }
+        Interval iv = bounds_.contains(v->name) ? bounds_.get(v->name) : Interval::everything();
+        if (lower) {
+            Expr m = make_const(Int(32), *c + adj);
+            iv.min = iv.has_lower_bound() ? simplify(max(iv.min, m)) : m;
+        } else {
+            Expr m = make_const(Int(32), *c - adj);
+            iv.max = iv.has_upper_bound() ? simplify(min(iv.max, m)) : m;
+        }
+        if (bounds_.contains(v->name)) {
+            bounds_.pop(v->name);
+        }
+        bounds_.push(v->name, iv);
+    }
 
     static std::string stmt_kind(const Stmt &s) {
         switch (s->node_type) {
@@ -1216,6 +1326,9 @@ private:
             unsupported("the loop " + op->name + " offloaded to a device");
         }
         Lines out;
+        if (fused_loop(op, kind, &out)) {
+            return out;
+        }
         Frag mn = with(out.uses, [&] { return index(op->min); });
         Frag ex = with(out.uses, [&] { return index(op->extent); });
         std::string id = ident(op->name);
@@ -1236,6 +1349,132 @@ private:
         out.l.push_back("}");
         out.uses.insert(body.uses.begin(), body.uses.end());
         return out;
+    }
+
+    // fused_loop translates a loop that Halide's fuse() made of two loops
+    // of symbolic extents, t over [0, q*d), its body reading t only as
+    // t / d and t % d: as the two loops it came from, u over [0, q) and
+    // v over [0, d), t / d read as u and t % d as v. The two iterate the
+    // same points in the same order when d >= 0 (t = u*d + v), which must
+    // follow from the checks the kernel assumes; otherwise, or when t is
+    // read otherwise, the loop is an error (an index expression d*u is
+    // not affine; Clément 2022, section 9.6, non-affine code).
+    bool fused_loop(const For *op, const std::string &kind, Lines *out) {
+        if (!is_const_zero(simplify(substitute(expanded_, op->min)))) {
+            return false;
+        }
+        Expr ext = simplify(substitute(expanded_, op->extent));
+        const Mul *m = ext.as<Mul>();
+        if (!m || is_const(m->a) || is_const(m->b)) {
+            return false;
+        }
+        const std::string t = op->name;
+        auto is_t = [&](const Expr &e) {
+            const Variable *v = e.as<Variable>();
+            return v && v->name == t;
+        };
+        // The divisors of t in the body, and whether t is read otherwise.
+        std::vector<Expr> divisors;
+        bool other = false;
+        class Scan : public IRGraphVisitor {
+        public:
+            std::function<bool(const Expr &)> is_t;
+            std::vector<Expr> *divisors;
+            bool *other;
+            using IRGraphVisitor::visit;
+            void visit(const Div *op) override {
+                if (is_t(op->a)) {
+                    divisors->push_back(op->b);
+                    op->b.accept(this);
+                } else {
+                    IRGraphVisitor::visit(op);
+                }
+            }
+            void visit(const Mod *op) override {
+                if (is_t(op->a)) {
+                    divisors->push_back(op->b);
+                    op->b.accept(this);
+                } else {
+                    IRGraphVisitor::visit(op);
+                }
+            }
+            void visit(const Variable *op) override {
+                if (is_t(Expr(op))) {
+                    *other = true;
+                }
+            }
+        } sc;
+        sc.is_t = is_t;
+        sc.divisors = &divisors;
+        sc.other = &other;
+        op->body.accept(&sc);
+        if (divisors.empty()) {
+            return false;
+        }
+        auto expand = [&](const Expr &e) { return simplify(substitute(expanded_, e)); };
+        Expr d = expand(divisors[0]), q;
+        for (const Expr &x : divisors) {
+            if (!equal(expand(x), d)) {
+                unsupported("the fused loop " + t + " over " + str(ext) + ": its variable is divided by both " + str(d) +
+                            " and " + str(expand(x)));
+            }
+        }
+        if (equal(expand(m->a), d)) {
+            q = m->b;
+        } else if (equal(expand(m->b), d)) {
+            q = m->a;
+        } else {
+            unsupported("the fused loop " + t + " over " + str(ext) + ": its variable is divided by " + str(d) +
+                        ", not a factor of the extent");
+        }
+        if (other) {
+            unsupported("the fused loop " + t + " over " + str(ext) + ": its variable is read otherwise than as " + t + " / " +
+                        str(d) + " and " + t + " % " + str(d));
+        }
+        if (!can_prove(d >= 0, bounds_)) {
+            unsupported("the fused loop " + t + " over " + str(ext) + ": the checks do not show its inner extent " + str(d) +
+                        " non-negative, so it cannot be split back into two loops");
+        }
+        const std::string un = t + "$q", vn = t + "$r";
+        Expr u = Variable::make(Int(32), un), v = Variable::make(Int(32), vn);
+        class Split : public IRMutator {
+        public:
+            std::function<bool(const Expr &)> is_t;
+            Expr u, v;
+            using IRMutator::visit;
+            Expr visit(const Div *op) override {
+                return is_t(op->a) ? u : IRMutator::visit(op);
+            }
+            Expr visit(const Mod *op) override {
+                return is_t(op->a) ? v : IRMutator::visit(op);
+            }
+        } sp;
+        sp.is_t = is_t;
+        sp.u = u;
+        sp.v = v;
+        Stmt body = sp.mutate(op->body);
+        Frag qf = with(out->uses, [&] { return index(q); });
+        Frag df = with(out->uses, [&] { return index(d); });
+        std::string uid = ident(un), vid = ident(vn);
+        push(un, uid, nullptr);
+        push(vn, vid, nullptr);
+        depth_ += 2;
+        Lines b = stmt(body);
+        depth_ -= 2;
+        pop(vn);
+        pop(un);
+        b.uses.erase(uid);
+        b.uses.erase(vid);
+        out->l.push_back("# Halide's fused loop " + ident(t) + " split back: " + ident(t) + " = " + uid + " * (" + df.s + ") + " + vid);
+        out->l.push_back(kind + " " + uid + " < " + qf.s + " {");
+        out->l.push_back("  " + kind + " " + vid + " < " + df.s + " {");
+        for (const std::string &l : b.l) {
+            out->l.push_back("    " + l);
+        }
+        out->l.push_back("  }");
+        out->l.push_back("}");
+        out->uses.insert(b.uses.begin(), b.uses.end());
+        return true;
     }
 
     Lines realize(const Realize *op) {
@@ -1297,11 +1536,20 @@ private:
             auto it = scope_.find(c);
             return it != scope_.end() && !it->second.empty();
         };
+        // compute_with fuses the loops of two funcs: a pure coordinate
+        // f.sK.y is then the fused loop's f.sK.fused.y.
+        auto coord = [&](const Stage &st, size_t i) {
+            const std::string &c = st.coords[i];
+            if (i < npure && !in_scope(c) && in_scope(st.fused[i])) {
+                return st.fused[i];
+            }
+            return c;
+        };
         for (const Stage &st : fi->second.stages) {
             int score = 0;
             bool ok = true;
             for (size_t i = 0; i < st.coords.size(); i++) {
-                if (in_scope(st.coords[i])) {
+                if (in_scope(coord(st, i))) {
                     score++;
                 } else if (i >= npure) {
                     ok = false;
@@ -1326,7 +1574,7 @@ private:
         }
         std::vector<std::string> coords;
         for (size_t i = 0; i < found->coords.size(); i++) {
-            const std::string &c = found->coords[i];
+            const std::string c = coord(*found, i);
             if (!in_scope(c)) {
                 auto fo = folded_.find(op->name);
                 if (fo != folded_.end() && fo->second.count((int)i)) {
@@ -1357,12 +1605,19 @@ private:
         }
         Lines out;
         std::string cond_text = with(out.uses, [&] { return cond(op->condition).s; });
+        // The path condition, for the checks inside (with the lets
+        // around expanded).
+        Expr pc = substitute(expanded_, c);
+        path_.push_back(pc);
         Lines then = stmt(op->then_case);
+        path_.pop_back();
         out.l.push_back("if " + cond_text + " {");
         then.indent_into(out.l);
         out.uses.insert(then.uses.begin(), then.uses.end());
         if (op->else_case.defined()) {
+            path_.push_back(simplify(!pc));
             Lines els = stmt(op->else_case);
+            path_.pop_back();
             out.l.push_back("} else {");
             els.indent_into(out.l);
             out.uses.insert(els.uses.begin(), els.uses.end());
@@ -1399,6 +1654,26 @@ private:
             "halide_error_buffer_allocation_too_large", "halide_error_buffer_extents_too_large",
             "halide_error_device_dirty_with_no_device_support", "halide_error_host_is_null",
             "halide_error_unaligned_host_ptr", "halide_error_constraints_make_required_region_smaller"};
+        // A check under ifs holds only where their conditions do: the
+        // assumption is the implication. An unreachable branch's failing
+        // check (Halide's specialize_fail) thus assumes the branch is
+        // not taken.
+        std::string path_text;
+        if (!path_.empty()) {
+            Expr pc = path_[0];
+            for (size_t i = 1; i < path_.size(); i++) {
+                pc = pc && path_[i];
+            }
+            try {
+                in_assert_ = true;
+                std::set<std::string> u;
+                path_text = with(u, [&] { return cond(simplify(pc)).s; });
+                in_assert_ = false;
+            } catch (const Unsupported &ex) {
+                in_assert_ = false;
+                unsupported("the check " + str(op->condition) + " (" + err + ") under the condition " + str(pc) + ": " + ex.what());
+            }
+        }
         for (const Expr &e : parts) {
             std::string text;
             try {
@@ -1408,6 +1683,11 @@ private:
                 in_assert_ = false;
                 if (depth_ > 0) {
                     unsupported("the check " + str(op->condition) + " (" + err + ") inside a loop or a realization");
+                }
+                if (!path_text.empty()) {
+                    text = "not (" + path_text + ") or (" + text + ")";
+                } else {
+                    note_bound(e);
                 }
             } catch (const Unsupported &ex) {
                 in_assert_ = false;
@@ -1572,6 +1852,7 @@ Pipeline_ gather(const Lowered &l) {
             st.tensor = n == 1 ? fi.tensor : p.names(fn + "_s" + std::to_string(k));
             for (const std::string &a : f.args()) {
                 st.coords.push_back(prefix + a);
+                st.fused.push_back(prefix + "fused." + a);
             }
             if (k > 0) {
                 const Definition &u = f.updates()[k - 1];
