@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/rs/zerolog"
 	"time"
 
 	"github.com/augur-verify/augur/presburger"
@@ -30,6 +31,9 @@ type RunnerOptions struct {
 	// memory a validation's symbolic evaluation takes (zero: the
 	// engine's default).
 	Presburger presburger.Budget
+	// Log, when set, receives the internal errors (recovered panics) of
+	// the validations, with their input's digest.
+	Log *zerolog.Logger
 	// Metrics, when set, counts the validations by verdict.
 	Metrics *RunnerMetrics
 }
@@ -76,6 +80,11 @@ func Runner(opts RunnerOptions) store.Runner {
 			rep = &validate.Report{
 				Verdict: validate.Unknown, Spec: v.SpecName, Program: v.ProgramName, ValueModel: vo.ValueModel.String(),
 				Reason: fmt.Sprintf("the validation's time budget of %s ran out", opts.Budget),
+			}
+		}
+		if opts.Log != nil {
+			for _, e := range rep.InternalErrors {
+				opts.Log.Error().Str("validation", v.ID).Msg(e)
 			}
 		}
 		data, err := json.Marshal(rep)

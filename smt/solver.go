@@ -314,6 +314,10 @@ func (s *Solver) check(caller context.Context, assumptions []*Term, op string) (
 	}
 	if ctx.Err() != nil {
 		s.reason = "timeout"
+	} else if s.rlimit > 0 && s.reason == "canceled" {
+		// Nothing interrupted Z3: some of its procedures word the
+		// exhaustion of the resource limit as a cancellation.
+		s.reason = ReasonResourceLimit
 	}
 	return Unknown, nil
 }

@@ -164,7 +164,9 @@ func (v *validation) replay(cx *Counterexample) {
 	for _, p := range cx.Params {
 		params[p.Name] = p.Value
 	}
-	ctx, cancel := context.WithTimeout(v.ctx, 20*time.Second)
+	// The interpreter's step bound decides how far the replay goes;
+	// the wall clock is only an outer guard.
+	ctx, cancel := context.WithTimeout(v.ctx, 2*time.Minute)
 	defer cancel()
 	fixed := map[string]value.Value{}
 	for _, x := range cx.Inputs {

@@ -69,7 +69,15 @@ func (s *solver) close() { s.z.Close() }
 type strategy struct {
 	name       string
 	impl, spec encode.ExprOptions
+	// match: substitute the specification side one level more at a
+	// time, up to maxMatchDepth, until it is the implementation side's
+	// term (then the query is trivial); spec.Depth when it never is.
+	match bool
 }
+
+// maxMatchDepth bounds the levels a matching substitution tries: an
+// update unrolled k times needs k.
+const maxMatchDepth = 8
 
 // strategies returns the encodings to try, cheapest first. Each is sound
 // on its own (an unfolding replaces a tensor element by its definition,
@@ -94,7 +102,9 @@ func (s *solver) strategies(o *symeval.Obligation) []strategy {
 		{name: "z3, specification side unfolded once", spec: encode.ExprOptions{Unfold: notDep, Axioms: true}},
 		// Substituted in place, the unfolding meets the implementation's
 		// unrolled arithmetic in one normal form.
-		{name: "z3, specification side substituted 2 levels", spec: encode.ExprOptions{Unfold: notDep, Depth: 2}},
+		// The depth follows the obligation: an update unrolled three
+		// times matches after three levels.
+		{name: "z3, specification side substituted until it matches", spec: encode.ExprOptions{Unfold: notDep, Depth: 2}, match: true},
 		{name: "z3, both sides unfolded 2 levels", impl: encode.ExprOptions{Unfold: all, Axioms: true, Depth: 2},
 			spec: encode.ExprOptions{Unfold: all, Axioms: true, Depth: 2}},
 		{name: "z3, both sides unfolded 4 levels", impl: encode.ExprOptions{Unfold: all, Axioms: true, Depth: 4},
@@ -187,8 +197,29 @@ func (s *solver) encode(o *symeval.Obligation, st strategy, piece *presburger.Ba
 	if q.iv, q.idef, err = s.enc.Expr(o.Impl.Expr, o.Impl.Types(), holeIdx(q.iholes), st.impl); err != nil {
 		return nil, fmt.Errorf("%s: %w", o.Impl, err)
 	}
-	if q.sv, q.sdef, err = s.enc.Expr(o.Spec.Expr, o.Spec.Types(), holeIdx(q.sholes), st.spec); err != nil {
-		return nil, fmt.Errorf("%s: %w", o.Spec, err)
+	if st.match {
+		iv := q.iv.SimplifyArith()
+		for d := 1; d <= maxMatchDepth; d++ {
+			opts := st.spec
+			opts.Depth = d
+			s.enc.ForgetUnfoldings()
+			sv, sdef, err := s.enc.Expr(o.Spec.Expr, o.Spec.Types(), holeIdx(q.sholes), opts)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", o.Spec, err)
+			}
+			if sv.SimplifyArith().ID() == iv.ID() {
+				q.sv, q.sdef = sv, sdef
+				break
+			}
+		}
+		if q.sv == nil {
+			s.enc.ForgetUnfoldings()
+		}
+	}
+	if q.sv == nil {
+		if q.sv, q.sdef, err = s.enc.Expr(o.Spec.Expr, o.Spec.Types(), holeIdx(q.sholes), st.spec); err != nil {
+			return nil, fmt.Errorf("%s: %w", o.Spec, err)
+		}
 	}
 	// Polynomials in normal form: (h*31 + a)*31 and 961*h + 31*a, or a
 	// reassociated real sum, become the same term.
@@ -401,7 +432,23 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 	var firstSMT string
 	pieces := ob.Points.Basics()
 	strategies := s.strategies(ob)
-	for si, st := range strategies {
+	// Every strategy, cheapest first, within a small resource limit,
+	// then again within larger ones those that ran out of it: a cheap
+	// proof (or a model) by a later strategy is found before an earlier
+	// one spends the full limit failing.
+	limits := resourceSteps(s.v.opts.Resources)
+	live := make([]bool, len(strategies))
+	for i := range live {
+		live[i] = true
+	}
+	for li := 0; li < len(limits)*len(strategies); li++ {
+		si, limit := li%len(strategies), limits[li/len(strategies)]
+		if !live[si] {
+			continue
+		}
+		live[si] = false
+		st := strategies[si]
+		last := li/len(strategies) == len(limits)-1
 		if err := s.v.ctx.Err(); err != nil {
 			return &outcome{status: symeval.Undecided, reason: "cancelled"}
 		}
@@ -422,7 +469,10 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 			}
 			scripts = append(scripts, script)
 			before := s.used
-			res, sol, err := s.check(q, nil)
+			res, sol, err := s.checkLimit(q, nil, limit)
+			if res == smt.Unknown && !last && errors.Is(err, errResources) {
+				live[si] = true // again within the next limit
+			}
 			if s.v.opts.Trace != nil {
 				s.v.trace(fmt.Sprintf("C%d: %s, piece %d of %d: %s, %d resource units", c.ID, st.name, pi+1, len(pieces), res, s.used-before))
 			}
@@ -485,6 +535,27 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 // check asserts the query (and extra facts) in a fresh solver and checks
 // it under the per-query timeout.
 func (s *solver) check(q *query, extra []*smt.Term) (smt.Result, *smt.Solver, error) {
+	return s.checkLimit(q, extra, s.v.opts.Resources)
+}
+
+// errResources is the error of a query that ran out of its resource
+// limit.
+var errResources = errors.New("resource limit")
+
+// resourceSteps returns the growing resource limits the strategies are
+// tried within, ending with full.
+func resourceSteps(full uint64) []uint64 {
+	var out []uint64
+	for _, l := range []uint64{2_000_000, 20_000_000} {
+		if l < full {
+			out = append(out, l)
+		}
+	}
+	return append(out, full)
+}
+
+// checkLimit is check within limit resource units.
+func (s *solver) checkLimit(q *query, extra []*smt.Term, limit uint64) (smt.Result, *smt.Solver, error) {
 	sol, err := s.z.NewSolver()
 	if err != nil {
 		return smt.Unknown, nil, err
@@ -497,7 +568,7 @@ func (s *solver) check(q *query, extra []*smt.Term) (smt.Result, *smt.Solver, er
 			return smt.Unknown, sol, err
 		}
 	}
-	res, err := s.solve(sol, s.v.opts.Resources)
+	res, err := s.solve(sol, limit)
 	return res, sol, err
 }
 
@@ -525,7 +596,7 @@ func (s *solver) solve(sol *smt.Solver, limit uint64) (smt.Result, error) {
 	case err != nil:
 		return res, err
 	case sol.ReasonUnknown() == smt.ReasonResourceLimit:
-		return res, fmt.Errorf("resource limit of %d units reached", limit)
+		return res, fmt.Errorf("%w of %d units reached", errResources, limit)
 	}
 	return res, nil
 }
@@ -538,10 +609,15 @@ func (s *solver) failure(c *symeval.Condition, q *query, sol *smt.Solver, maxTri
 	// the counterexample. (Parameters beyond 64 are not evaluated
 	// concretely before a smaller model was looked for.)
 	var first *outcome
+	large := false
 	if m, err := s.peekParams(q, sol); err == nil && small(m, s.v.an.Params, 64) {
 		first = s.readModel(c, q, sol)
 	} else {
+		// Evaluated last, if no smaller model shows the failure: its
+		// concrete evaluation reads only the cells involved, within
+		// the evaluator's bound.
 		first = &outcome{status: symeval.Undecided, reason: "the solver's parameters are too large to evaluate"}
+		large = err == nil
 	}
 	if first.status == symeval.Failed && small(first.params, s.v.an.Params, 64) {
 		return first
@@ -566,8 +642,8 @@ func (s *solver) failure(c *symeval.Condition, q *query, sol *smt.Solver, maxTri
 		block(first)
 	}
 	tries := 0
-	for _, bound := range []int64{4, 64} {
-		for try := 0; try < 2 && tries < maxTries; try++ {
+	for _, bound := range []int64{4, 64, 1024} {
+		for try := 0; try < 2 && (tries < maxTries || try == 0); try++ {
 			tries++
 			box := append([]*smt.Term(nil), blocked...)
 			for _, name := range s.v.an.Params {
@@ -590,6 +666,11 @@ func (s *solver) failure(c *symeval.Condition, q *query, sol *smt.Solver, maxTri
 				break
 			}
 			block(o)
+		}
+	}
+	if large {
+		if o := s.readModel(c, q, sol); o.status == symeval.Failed || o.params != nil {
+			return o
 		}
 	}
 	return first
@@ -1025,6 +1106,10 @@ func denseInputs(seed uint64) sare.Inputs {
 	})
 }
 
+// confirmMaxPoints bounds the specification elements a concrete
+// confirmation evaluates.
+const confirmMaxPoints = 1 << 20
+
 // confirmWith evaluates both sides over the given inputs.
 func (s *solver) confirmWith(c *symeval.Condition, out *outcome, inputs sare.Inputs) error {
 	params := map[string]int64{}
@@ -1035,7 +1120,10 @@ func (s *solver) confirmWith(c *symeval.Condition, out *outcome, inputs sare.Inp
 	if err != nil {
 		return fmt.Errorf("concrete evaluation: %w", err)
 	}
-	ctx, cancel := context.WithTimeout(s.v.ctx, 10*time.Second)
+	// The evaluator's element bound decides how much work a
+	// confirmation may take; the wall clock is only an outer guard.
+	ev.MaxPoints = confirmMaxPoints
+	ctx, cancel := context.WithTimeout(s.v.ctx, 2*time.Minute)
 	defer cancel()
 	env := ev.Env(ctx)
 	ob := c.Obligation

@@ -43,6 +43,9 @@ type Report struct {
 	ValueModel string `json:"value_model"`
 	// Assumptions is the parameter domain the verdict holds under.
 	Assumptions string `json:"assumptions,omitempty"`
+	// Vacuous is set on a valid verdict whose assumptions no parameter
+	// values satisfy: it then says nothing about any run of the kernel.
+	Vacuous bool `json:"vacuous,omitempty"`
 	// Counterexample is set for an invalid verdict.
 	Counterexample *Counterexample `json:"counterexample,omitempty"`
 	// Conditions lists every verification condition with its result.
@@ -54,6 +57,10 @@ type Report struct {
 	// stopped some work: the verdict may then differ on a faster or
 	// less loaded machine, and is not to be cached.
 	TimeBound bool `json:"time_bound,omitempty"`
+	// InternalErrors lists the internal errors (recovered panics) met,
+	// each with the input's digest and a stack: a bug of Augur's, to be
+	// logged. The work each interrupted is undecided.
+	InternalErrors []string `json:"internal_errors,omitempty"`
 	// Timings gives the time spent in each phase.
 	Timings []PhaseTime `json:"timings,omitempty"`
 }
@@ -198,6 +205,14 @@ func (r *Report) WriteText(w io.Writer, verbose bool) error {
 	var b strings.Builder
 	switch r.Verdict {
 	case Valid:
+		if r.Vacuous {
+			fmt.Fprintf(&b, "VALID, VACUOUSLY: no parameter values satisfy the assumptions of %s and %s", r.Program, r.Spec)
+			if r.Assumptions != "" && r.Assumptions != "false" {
+				fmt.Fprintf(&b, " (%s)", r.Assumptions)
+			}
+			b.WriteString(": the verdict holds for no run of the kernel\n")
+			break
+		}
 		fmt.Fprintf(&b, "VALID: %s computes its specification %s", r.Program, r.Spec)
 		if r.Assumptions != "" {
 			fmt.Fprintf(&b, " whenever %s", r.Assumptions)

@@ -3,10 +3,12 @@ package validate
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/augur-verify/augur/smt/encode"
 	"github.com/augur-verify/augur/syntax"
 )
 
@@ -81,5 +83,112 @@ func TestCancelFreesQuickly(t *testing.T) {
 	// Generous for a loaded machine; the work left would take far longer.
 	if took > 3*time.Second {
 		t.Errorf("Validate returned %s after its context was cancelled at 300ms", took)
+	}
+}
+
+// TestPanicInSolverWorker makes the discharge of every value condition
+// panic on its worker goroutine: the validation must survive, answer
+// unknown (never valid) and report the internal error with the input's
+// digest.
+func TestPanicInSolverWorker(t *testing.T) {
+	spec := source(t, "../examples/matmul/matmul.sare")
+	prog := source(t, "../examples/matmul/matmul.sched")
+	opts := Options{Jobs: 2, beforeDecide: func(id int) { panic(fmt.Sprintf("injected failure at C%d", id)) }}
+	rep, err := Validate(context.Background(), spec, prog, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != Unknown {
+		t.Fatalf("verdict %s, want unknown", rep.Verdict)
+	}
+	if len(rep.InternalErrors) == 0 || !strings.Contains(rep.InternalErrors[0], "sha256:"+Digest(spec, prog)) ||
+		!strings.Contains(rep.InternalErrors[0], "injected failure") {
+		t.Fatalf("internal errors %q, want the injected panic with the input's digest", rep.InternalErrors)
+	}
+	undecided := 0
+	for _, c := range rep.Conditions {
+		if c.Status == "undecided" && strings.HasPrefix(c.Reason, "internal error: ") {
+			undecided++
+		}
+	}
+	if undecided == 0 {
+		t.Error("no condition undecided for an internal error")
+	}
+}
+
+// TestVacuous: assumptions that no parameter values satisfy give a valid
+// verdict that says it is vacuous, in the report and its text; satisfiable
+// ones do not.
+func TestVacuous(t *testing.T) {
+	spec := &syntax.Source{Name: "acc.sare", Text: accumulateSpec}
+	for _, tc := range []struct {
+		assume  string
+		vacuous bool
+	}{
+		{"N >= 1 and N < 0", true},
+		{"N >= 1 and N % 2 == 0 and N % 4 == 1", true},
+		{"N >= 1 and N % 2 == 0", false},
+	} {
+		prog := &syntax.Source{Name: "acc.sched", Text: strings.Replace(nestedTrivial(1, "for"), "assume N >= 1", "assume "+tc.assume, 1)}
+		rep, err := Validate(context.Background(), spec, prog, Options{Jobs: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var text strings.Builder
+		if err := rep.WriteText(&text, false); err != nil {
+			t.Fatal(err)
+		}
+		if rep.Verdict != Valid || rep.Vacuous != tc.vacuous || strings.Contains(text.String(), "VACUOUSLY") != tc.vacuous {
+			t.Errorf("assume %s: verdict %s, vacuous %v, want valid, vacuous %v\n%s", tc.assume, rep.Verdict, rep.Vacuous, tc.vacuous, text.String())
+		}
+	}
+}
+
+// TestVerdicts pins the verdicts of kernels that used to be answered
+// wrongly or not at all (testdata/verdicts): differences that rest on
+// functions the real model leaves uninterpreted (never invalid there),
+// float literals in the real model, integer round trips through floats,
+// IEEE identities, an update unrolled three times, a recurrence through
+// i / 2, and bugs that need large parameters. Every invalid verdict's
+// counterexample must be replayed by the interpreter.
+func TestVerdicts(t *testing.T) {
+	for _, tc := range []struct {
+		spec, prog string
+		model      encode.Model
+		verdict    Verdict
+		reason     string
+	}{
+		{"exp_product", "exp_product", encode.Real, Unknown, ""},
+		{"exp_product", "exp_product", encode.IEEE, Invalid, "annotation mismatch"},
+		{"sqrt_square", "sqrt_square", encode.Real, Valid, ""},
+		{"sqrt_plus", "sqrt_plus_wrong", encode.Real, Invalid, "annotation mismatch"},
+		{"tenth", "tenth_literal", encode.Real, Valid, ""},
+		{"tenth", "tenth_literal", encode.IEEE, Invalid, "annotation mismatch"},
+		{"int_roundtrip", "int_roundtrip", encode.Real, Valid, ""},
+		{"int_roundtrip", "int_roundtrip", encode.IEEE, Invalid, "annotation mismatch"},
+		{"uint_roundtrip", "uint_roundtrip_range", encode.Real, Invalid, "undefined value stored"},
+		{"f64_identities", "f64_identities", encode.IEEE, Valid, ""},
+		{"f64_identities", "f64_identities", encode.Real, Valid, ""},
+		{"mulhi", "mulhi", encode.Real, Valid, ""},
+		{"half", "half", encode.Real, Valid, ""},
+		{"half", "half", encode.IEEE, Valid, ""},
+		{"dot", "dot_unroll3", encode.Real, Valid, ""},
+		{"dot", "dot_unroll3", encode.IEEE, Valid, ""},
+		{"late", "late_bug_87", encode.Real, Invalid, "annotation mismatch"},
+		{"late", "late_bug_5002", encode.Real, Invalid, "annotation mismatch"},
+	} {
+		t.Run(tc.prog+"/"+tc.model.String(), func(t *testing.T) {
+			t.Parallel()
+			dir := filepath.Join("testdata", "verdicts")
+			rep := validateFiles(t, filepath.Join(dir, tc.spec+".sare"), filepath.Join(dir, tc.prog+".sched"), Options{ValueModel: tc.model, Jobs: 1})
+			if rep.Verdict != tc.verdict || (tc.verdict == Invalid && rep.Reason != tc.reason) {
+				var buf strings.Builder
+				_ = rep.WriteText(&buf, true)
+				t.Fatalf("got %s (%s), want %s %s\n%s", rep.Verdict, rep.Reason, tc.verdict, tc.reason, buf.String())
+			}
+			if rep.Verdict == Invalid && !rep.Counterexample.Reproduced {
+				t.Errorf("counterexample not replayed: %s", rep.Counterexample.Replay)
+			}
+		})
 	}
 }

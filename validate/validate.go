@@ -19,8 +19,11 @@ package validate
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -62,6 +65,9 @@ type Options struct {
 	// Progress, when set, receives progress events. It is called from
 	// the validating goroutine and from workers, never concurrently.
 	Progress func(Event)
+	// beforeDecide, when set (by tests), runs before each value
+	// condition is discharged, on the worker's goroutine.
+	beforeDecide func(id int)
 	// Trace, when set, receives a running description of the symbolic
 	// evaluation (heaps and conditions) and of the solver's work.
 	Trace func(line string)
@@ -77,8 +83,10 @@ type Event struct {
 }
 
 // DefaultResources is the default resource limit of a solver query: on
-// the order of fifteen seconds of Z3's work on a current core.
-const DefaultResources = 50_000_000
+// the order of twenty-five seconds of Z3's work on one core of a current
+// server (the rate varies with the theory: bit-blasted floating point
+// counts more slowly).
+const DefaultResources = 100_000_000
 
 // decideResources bounds the quick checks that resolve the guards of
 // unfolded equations during encoding.
@@ -103,10 +111,14 @@ func (o *Options) defaults() {
 func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep *Report, err error) {
 	opts.defaults()
 	rep = &Report{Spec: spec.Name, Program: prog.Name, ValueModel: opts.ValueModel.String()}
+	v := &validation{ctx: ctx, opts: opts, digest: Digest(spec, prog)}
 	defer func() {
 		if r := recover(); r != nil {
-			rep.Verdict, rep.Reason = Unknown, fmt.Sprintf("internal error: %v", r)
+			rep.Verdict, rep.Reason = Unknown, v.internalError(fmt.Sprint(r), debug.Stack())
 			err = nil
+		}
+		if rep != nil {
+			rep.InternalErrors = v.internal
 		}
 	}()
 	var mu sync.Mutex
@@ -154,7 +166,15 @@ func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep
 		return rep, nil
 	}
 	rep.Assumptions = formatAssumptions(an.Assumptions)
-	v := &validation{ctx: ctx, in: in, an: an, opts: opts, progress: progress}
+	if an.Assumptions != nil {
+		empty, err := an.Assumptions.IsEmpty(presburger.WithBudget(ctx, opts.Budget))
+		if err != nil && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		// Unproven emptiness is no vacuity: the verdict stands as is.
+		rep.Vacuous = err == nil && empty
+	}
+	v.in, v.an, v.progress = in, an, progress
 	results := make([]ConditionResult, len(an.Conditions))
 	for i, c := range an.Conditions {
 		results[i] = v.describe(c)
@@ -171,6 +191,7 @@ func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep
 	v.conclude(rep, results)
 	phase("confirm")
 	rep.TimeBound = v.guardHit.Load()
+	rep.Vacuous = rep.Vacuous && rep.Verdict == Valid
 	rep.Conditions = results
 	progress(Event{Phase: "done"})
 	if ctx.Err() != nil {
@@ -221,9 +242,33 @@ type validation struct {
 	progress func(Event)
 	// guardHit records that a solver query reached the wall-clock guard.
 	guardHit atomic.Bool
-	traceMu  sync.Mutex
+	// digest identifies the input in internal errors.
+	digest string
+	// internal lists the internal errors met (panics recovered).
+	internalMu sync.Mutex
+	internal   []string
+	traceMu    sync.Mutex
 	// outcomes of the value conditions, by condition index
 	outcomes map[int]*outcome
+}
+
+// Digest is the SHA-256 of a pair's sources, as internal errors name
+// the input that caused them.
+func Digest(spec, prog *syntax.Source) string {
+	h := sha256.New()
+	for _, src := range []*syntax.Source{spec, prog} {
+		fmt.Fprintf(h, "%d:%s", len(src.Text), src.Text)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// internalError records a recovered panic (its message and stack) and
+// returns the reason to show for the work it interrupted.
+func (v *validation) internalError(msg string, stack []byte) string {
+	v.internalMu.Lock()
+	defer v.internalMu.Unlock()
+	v.internal = append(v.internal, fmt.Sprintf("internal error on input sha256:%s: %s\n%s", v.digest, msg, stack))
+	return "internal error: " + msg
 }
 
 // trace sends a line to Options.Trace, serialised: workers call it
@@ -297,13 +342,18 @@ func (v *validation) discharge(results []ConditionResult) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s, err := newSolver(v)
 			for i := range jobs {
+				// A fresh Z3 context per condition: what a query costs
+				// (and so whether it fits its resource limit) must not
+				// depend on which conditions the worker decided before,
+				// which depends on timing.
 				var o *outcome
+				s, err := newSolver(v)
 				if err != nil {
 					o = &outcome{status: symeval.Undecided, reason: "solver unavailable: " + err.Error()}
 				} else {
-					o = s.decide(v.an.Conditions[i])
+					o = v.decideSafely(s, v.an.Conditions[i])
+					s.close()
 				}
 				mu.Lock()
 				v.outcomes[i] = o
@@ -311,9 +361,6 @@ func (v *validation) discharge(results []ConditionResult) error {
 				d := done
 				mu.Unlock()
 				v.progress(Event{Phase: "solve", Done: d, Total: total})
-			}
-			if s != nil {
-				s.close()
 			}
 		}()
 	}
@@ -348,6 +395,22 @@ func (v *validation) discharge(results []ConditionResult) error {
 		}
 	}
 	return nil
+}
+
+// decideSafely is s.decide with a panic turned into an undecided outcome
+// and an internal error on the report: one bad query must not take the
+// process down, nor decide a verdict.
+func (v *validation) decideSafely(s *solver, c *symeval.Condition) (o *outcome) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg := v.internalError(fmt.Sprintf("condition C%d: %v", c.ID, r), debug.Stack())
+			o = &outcome{status: symeval.Undecided, reason: msg}
+		}
+	}()
+	if v.opts.beforeDecide != nil {
+		v.opts.beforeDecide(c.ID)
+	}
+	return s.decide(c)
 }
 
 // conclude sets the verdict from the conditions' results, confirming
@@ -387,6 +450,9 @@ func (v *validation) conclude(rep *Report, results []ConditionResult) {
 		return
 	}
 	rep.Verdict = Valid
+	if rep.Vacuous {
+		rep.Reason = "vacuous: no parameter values satisfy the assumptions"
+	}
 }
 
 // formatAssumptions prints a parameter domain without its braces, or ""

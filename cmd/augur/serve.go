@@ -215,7 +215,7 @@ func runServe(ctx context.Context, errw io.Writer, f serveFlags) error {
 	defer stopWork()
 	workDone := make(chan error, 1)
 	if f.workers > 0 {
-		run := api.Runner(api.RunnerOptions{Budget: f.budget, Metrics: api.NewRunnerMetrics(reg)})
+		run := api.Runner(api.RunnerOptions{Budget: f.budget, Metrics: api.NewRunnerMetrics(reg), Log: &log})
 		go func() { workDone <- st.Work(workCtx, f.workers, f.grace, run) }()
 	} else {
 		workDone <- nil

@@ -83,7 +83,7 @@ func runWorker(ctx context.Context, errw io.Writer, f workerFlags) error {
 	if f.memoryMB > 0 {
 		smt.SetMemoryLimit(f.memoryMB)
 	}
-	run := api.Runner(api.RunnerOptions{Budget: f.budget})
+	run := api.Runner(api.RunnerOptions{Budget: f.budget, Log: &log})
 	if err := st.Work(ctx, f.concurrency, f.grace, run); err != nil {
 		return &exitError{code: exitMalformed, err: err}
 	}

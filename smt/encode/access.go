@@ -172,11 +172,22 @@ func (c *exprEnc) memoKey(name string, args []*smt.Term) string {
 	return b.String()
 }
 
+// ForgetUnfoldings forgets the unfolded accesses memoised so far (not
+// their axioms nor the counts), so that the same expression can be encoded
+// again with other options, such as a greater depth.
+func (e *Encoder) ForgetUnfoldings() { clear(e.memo) }
+
 // ResetUnfoldings forgets the unfolded tensor accesses shared by every Expr
 // call of the encoder, so that later calls unfold afresh. It never matters
 // for soundness; calling it between unrelated obligations keeps an access
 // cut off at the depth limit in one from staying cut off in the next.
-func (e *Encoder) ResetUnfoldings() { clear(e.memo); e.axioms = nil; e.cutoffs = 0; e.opaqueFuncs = 0 }
+func (e *Encoder) ResetUnfoldings() {
+	clear(e.memo)
+	clear(e.intReals)
+	e.axioms = nil
+	e.cutoffs = 0
+	e.opaqueFuncs = 0
+}
 
 // UninterpretedBuiltins returns the number of uses of builtins encoded as
 // uninterpreted functions (sqrt, exp, log, pow, sin, cos, tanh in the real

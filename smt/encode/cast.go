@@ -54,7 +54,9 @@ func (e *Encoder) cast(to, from syntax.Type, a *smt.Term) (r, ok *smt.Term, err 
 		return bvResize(a, from, to), ok, nil
 	case from.IsInteger():
 		if e.model == Real {
-			return a.BVToInt(from.IsSigned()).ToReal(), ok, nil
+			r := a.BVToInt(from.IsSigned()).ToReal()
+			e.intReals[r.ID()] = intReal{bv: a, t: from}
+			return r, ok, nil
 		}
 		s, _ := e.Sort(to)
 		if from.IsSigned() {
@@ -82,6 +84,12 @@ func (e *Encoder) floatToInt(to, from syntax.Type, a *smt.Term) (r, ok *smt.Term
 		lo.Neg(hi)
 	}
 	if e.model == Real {
+		if n, isInt := e.intReals[a.ID()]; isInt && a.ID() != 0 {
+			// An integer converted to a real and back: exact, defined
+			// when the integer fits the target type, which the round
+			// trip through it tells.
+			return bvResize(n.bv, n.t, to), e.bvFits(n.bv, n.t, to), nil
+		}
 		zero := e.z.Real(0, 1)
 		tr := a.Ge(zero).Ite(a.ToInt(), a.Neg().ToInt().Neg())
 		ok = e.z.BigInt(lo).Le(tr).And(tr.Lt(e.z.BigInt(hi)))
@@ -105,6 +113,27 @@ func (e *Encoder) floatToInt(to, from syntax.Type, a *smt.Term) (r, ok *smt.Term
 		return a.FPToSBV(smt.RTZ, w), ok, nil
 	}
 	return a.FPToUBV(smt.RTZ, w), ok, nil
+}
+
+// bvFits is the condition that the integer a of type from lies in the
+// range of the integer type to, compared in a width where both ranges are
+// exact.
+func (e *Encoder) bvFits(a *smt.Term, from, to syntax.Type) *smt.Term {
+	fw, tw := uint(from.Bits()), uint(to.Bits())
+	w := max(fw, tw) + 1
+	x := a.ZeroExt(w - fw)
+	if from.IsSigned() {
+		x = a.SignExt(w - fw)
+	}
+	lo, hi := new(big.Int), new(big.Int).Lsh(big.NewInt(1), tw) // [lo, hi)
+	if to.IsSigned() {
+		hi.Rsh(hi, 1)
+		lo.Neg(hi)
+	}
+	hi.Sub(hi, big.NewInt(1))
+	mod := new(big.Int).Lsh(big.NewInt(1), w)
+	bv := func(v *big.Int) *smt.Term { return e.z.BigBV(new(big.Int).Mod(v, mod), w) }
+	return bv(lo).BVSLe(x).And(x.BVSLe(bv(hi)))
 }
 
 // isNonZero is x ≠ 0 for a value of type t (for floats: NaN is not zero,

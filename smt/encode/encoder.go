@@ -58,6 +58,16 @@ type Encoder struct {
 	axioms      []*smt.Term   // definitions of unfolded accesses (ExprOptions.Axioms)
 	cutoffs     int           // computed accesses left unfolded for lack of depth
 	opaqueFuncs int           // uses of uninterpreted builtins (sqrt, exp, ...)
+	// intReals maps the Real terms of integer-to-float conversions (by
+	// term ID) to the integer they convert, so that converting back is
+	// a bit-vector resize rather than a trip through Z3's integers.
+	intReals map[uint]intReal
+}
+
+// intReal is an integer value of type t converted to a real.
+type intReal struct {
+	bv *smt.Term
+	t  syntax.Type
 }
 
 // New returns an encoder of spec's expressions (info holds their types, as
@@ -66,10 +76,11 @@ func New(z *smt.Context, spec *sare.Spec, info *sare.Info, m Model) *Encoder {
 	return &Encoder{
 		z: z, spec: spec, info: info, model: m,
 		tru: z.True(), fls: z.False(),
-		tensors: map[string]*smt.FuncDecl{},
-		funcs:   map[string]*smt.FuncDecl{},
-		deps:    map[string]map[string]bool{},
-		memo:    map[string]tv{},
+		tensors:  map[string]*smt.FuncDecl{},
+		funcs:    map[string]*smt.FuncDecl{},
+		deps:     map[string]map[string]bool{},
+		memo:     map[string]tv{},
+		intReals: map[uint]intReal{},
 	}
 }
 

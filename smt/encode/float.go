@@ -35,6 +35,19 @@ func (e *Encoder) floatNeg(a *smt.Term) *smt.Term {
 	return a.FPNeg()
 }
 
+// isFloat reports whether the IEEE term x is the numeral v of type t
+// (terms are hash-consed: the numeral's term is x itself, or its
+// simplified form).
+func (e *Encoder) isFloat(t syntax.Type, x *smt.Term, v float64) bool {
+	k, err := e.floatConst(t, v)
+	if err != nil || x.ID() == 0 {
+		return false
+	}
+	// Operands may have gone through Simplify, which gives a numeral
+	// another representation.
+	return k.ID() == x.ID() || k.Simplify().ID() == x.ID()
+}
+
 // floatBinary applies op to two floats of type t.
 func (e *Encoder) floatBinary(op syntax.Op, t syntax.Type, a, b *smt.Term) (*smt.Term, error) {
 	if e.model == Real {
@@ -54,12 +67,38 @@ func (e *Encoder) floatBinary(op syntax.Op, t syntax.Type, a, b *smt.Term) (*smt
 	case syntax.OpGe:
 		return a.FPGe(b), nil
 	case syntax.OpAdd:
+		// x + -0 is x for every x, -0 and NaN included.
+		if e.isFloat(t, b, math.Copysign(0, -1)) {
+			return a, nil
+		}
+		if e.isFloat(t, a, math.Copysign(0, -1)) {
+			return b, nil
+		}
 		return a.FPAdd(smt.RNE, b), nil
 	case syntax.OpSub:
+		if e.isFloat(t, b, 0) { // x - +0 is x
+			return a, nil
+		}
 		return a.FPSub(smt.RNE, b), nil
 	case syntax.OpMul:
+		// Exact identities of IEEE arithmetic that would otherwise cost
+		// the solver a bit-blasted multiplier: x * 1 is x, and x * 2 is
+		// x + x (both the rounding of 2x).
+		switch {
+		case e.isFloat(t, b, 1):
+			return a, nil
+		case e.isFloat(t, a, 1):
+			return b, nil
+		case e.isFloat(t, b, 2):
+			return a.FPAdd(smt.RNE, a), nil
+		case e.isFloat(t, a, 2):
+			return b.FPAdd(smt.RNE, b), nil
+		}
 		return a.FPMul(smt.RNE, b), nil
 	case syntax.OpDiv:
+		if e.isFloat(t, b, 1) {
+			return a, nil
+		}
 		return a.FPDiv(smt.RNE, b), nil
 	case syntax.OpRem:
 		// value: a - b*floor(a/b), rounding after each step (not IEEE's
