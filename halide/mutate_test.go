@@ -2,6 +2,7 @@ package halide
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,14 +35,15 @@ func TestMutate(t *testing.T) {
 		{"matmul", nil, "guard"},
 	}
 	built := map[string]string{}
-	for _, c := range cases {
+	root := t.TempDir()
+	for i, c := range cases {
 		c := c
 		t.Run(c.app+"_"+c.kind, func(t *testing.T) {
 			ctx := context.Background()
 			key := name(c.app, c.params)
 			dir, ok := built[key]
 			if !ok {
-				dir = t.TempDir()
+				dir = filepath.Join(root, key)
 				d := driver(t, tc, c.app)
 				if err := Emit(ctx, d, dir, Options{Params: c.params, Target: SuiteTarget}); err != nil {
 					t.Fatal(err)
@@ -56,7 +58,10 @@ func TestMutate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			mdir := t.TempDir()
+			mdir := filepath.Join(root, fmt.Sprint("mutant", i))
+			if err := os.MkdirAll(mdir, 0o755); err != nil {
+				t.Fatal(err)
+			}
 			spec, _ := os.ReadFile(filepath.Join(dir, "spec.sare"))
 			os.WriteFile(filepath.Join(mdir, "spec.sare"), spec, 0o644)
 			os.WriteFile(filepath.Join(mdir, "prog.sched"), []byte(mutated), 0o644)

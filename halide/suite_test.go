@@ -21,6 +21,7 @@ var (
 	suiteFlag    = flag.Bool("suite", false, "run the whole suite of halide/apps/suite.json (Clément 2022, Table 6.1): translation, JIT samples and validation of every pipeline; slow")
 	suiteOnly    = flag.String("suite.only", "", "with -suite: comma-separated pipeline names to run")
 	suiteTimeout = flag.Duration("suite.timeout", 10*time.Minute, "with -suite: the bound on each validation")
+	suiteNoVal   = flag.Bool("suite.novalidate", false, "with -suite: JIT samples only, no validation")
 )
 
 // SuiteTarget is the target suite.json fixes: `host` detects CPU features
@@ -165,6 +166,15 @@ func jitPlan(p suitePipeline) ([]jitCase, string) {
 		if p.Name == "conv" && len(t.Params) == 0 {
 			continue
 		}
+		// The reference interpreter evaluates at most 4M elements of a
+		// tensor: sgemm's product recurrence has M x N x K.
+		if p.File == "sgemm.cpp" {
+			a, _, _ := extents(t.Inputs["A_"])
+			b, _, _ := extents(t.Inputs["B_"])
+			if len(a) == 2 && len(b) == 2 && a[0]*a[1]*b[1] > 2000000 {
+				continue
+			}
+		}
 		sizes := map[string][]int{}
 		shifted := false
 		for n, raw := range t.Outputs {
@@ -229,7 +239,7 @@ func checkJIT(ctx context.Context, t *testing.T, tc Toolchain, p suitePipeline, 
 func TestSuiteJITFast(t *testing.T) {
 	tc := toolchain(t)
 	s := loadSuite(t)
-	fast := map[string]bool{"sgemm": true, "sgemm1024": true, "sgemmTB": true, "cmm1024": true, "conv": true, "dsc": true}
+	fast := map[string]bool{"sgemm": true, "sgemm1024": true, "cmm1024": true, "dsc": true}
 	for _, p := range s.Pipelines {
 		if !fast[p.Name] {
 			continue
@@ -316,6 +326,9 @@ func TestSuite(t *testing.T) {
 			}
 			if len(cases) == 0 {
 				t.Logf("no JIT sample: %s", why)
+			}
+			if *suiteNoVal {
+				return
 			}
 			models := []encode.Model{encode.Real}
 			if len(p.TargetFeatures) > 0 {

@@ -1139,7 +1139,7 @@ private:
     std::map<std::string, Expr> expanded_;  // the lets in scope, expanded
     std::map<std::string, std::vector<Realized>> realized_;
     std::set<std::string> *uses_ = nullptr;
-    int depth_ = 0;  // loops and realizations around the statement
+    int depth_ = 0;  // loops around the statement (a check inside one is reached only if the loop runs)
     bool in_assert_ = false;
     std::vector<std::unique_ptr<LetInfo>> lets_;
     std::vector<Expr> path_;  // the conditions of the enclosing ifs (lets expanded), else branches negated
@@ -1481,9 +1481,10 @@ private:
         if (op->types.size() != 1) {
             unsupported("the realization of " + op->name + ", a func of " + std::to_string(op->types.size()) + " values (tuples)");
         }
-        if (!is_const_one(op->condition)) {
-            unsupported("the conditional realization of " + op->name + " if " + str(op->condition));
-        }
+        // A conditional realization (skip_stages: the func is needed only
+        // when the condition holds) allocates only then; its body runs
+        // either way. An allocation has no effect of its own in the
+        // kernel model, so the array is allocated unconditionally.
         Lines out;
         Realized r;
         auto fi = p_.funcs.find(op->name);
@@ -1497,9 +1498,7 @@ private:
             ext.push_back(with(out.uses, [&] { return index(b.extent).s; }));
         }
         realized_[op->name].push_back(r);
-        depth_++;
         Lines body = stmt(op->body);
-        depth_--;
         realized_[op->name].pop_back();
         out.l.push_back("alloc " + r.array + " : " + fi->second.type + "[" + join(ext, ", ") + "] {");
         body.indent_into(out.l);
@@ -1682,7 +1681,7 @@ private:
                 text = with(u, [&] { return cond(e).s; });
                 in_assert_ = false;
                 if (depth_ > 0) {
-                    unsupported("the check " + str(op->condition) + " (" + err + ") inside a loop or a realization");
+                    unsupported("the check " + str(op->condition) + " (" + err + ") inside a loop");
                 }
                 if (!path_text.empty()) {
                     text = "not (" + path_text + ") or (" + text + ")";
