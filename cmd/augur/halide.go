@@ -65,9 +65,6 @@ validate's: 0 valid, 1 invalid, 2 unknown, 3 error. Without it: 0 written,
 			return runHalide(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], f)
 		},
 	}
-	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return &exitError{code: exitMalformed, err: err}
-	})
 	fl := cmd.Flags()
 	fl.StringVarP(&f.generator, "generator", "g", "", "the generator to run, when the source registers several")
 	fl.StringArrayVar(&f.params, "param", nil, "a GeneratorParam, key=value (repeatable)")
