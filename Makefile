@@ -19,12 +19,15 @@ run: build
 demo: build
 	@./scripts/demo.sh $(BIN)
 
-## test: vet and run every test, one package at a time (the verifier's
-## solver time limits are wall-clock: packages running side by side would
-## slow each other past them).
+## test: vet and run every test, then the verifier's packages again under
+## the race detector (short mode: the corpus in the real value model). The
+## verifier's limits are counted in solver resources and engine steps, not
+## seconds, so packages may run side by side.
+RACE_PKGS := ./validate ./symeval ./smt/...
 test:
 	$(GO) vet ./...
-	$(GO) test -p 1 -timeout 45m ./...
+	$(GO) test -timeout 45m ./...
+	$(GO) test -race -short -timeout 30m $(RACE_PKGS)
 
 ## halide: build the C++ translator of stock Halide 14 pipelines (see
 ## docs/halide.md) into bin/halide/: libaugur_halide.a (augur::emit, for
