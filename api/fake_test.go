@@ -57,12 +57,12 @@ type gate struct {
 
 func newGate() *gate { return &gate{release: make(chan struct{}), started: make(chan string, 16)} }
 
-func (g *gate) run(ctx context.Context, v *store.Validation, progress func(store.Progress)) (json.RawMessage, string, string, error) {
+func (g *gate) run(ctx context.Context, v *store.Validation, progress func(store.Progress)) (store.Result, error) {
 	progress(store.Progress{Phase: "solve", Done: 1, Total: 3})
 	g.started <- v.ID
 	select {
 	case <-ctx.Done():
-		return nil, "", "", ctx.Err()
+		return store.Result{}, ctx.Err()
 	case <-g.release:
 	}
 	verdict := validate.Valid
@@ -81,7 +81,7 @@ func (g *gate) run(ctx context.Context, v *store.Validation, progress func(store
 			Stmt: "a[i] := 1", Params: []validate.Binding{{Name: "N", Value: 1}}, Seed: 1}
 	}
 	data, _ := json.Marshal(rep)
-	return data, string(rep.Verdict), rep.Reason, nil
+	return store.Result{Report: data, Verdict: string(rep.Verdict), Reason: rep.Reason, Cacheable: true}, nil
 }
 
 // example reads a file of examples/.

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/rs/zerolog"
+	"strings"
 	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/smt/encode"
@@ -43,6 +45,7 @@ type RunnerOptions struct {
 // keeping every condition's SMT-LIB2 script, within the time budget.
 // An exhausted budget gives the verdict unknown; the end of ctx (a
 // cancellation, a shutdown) gives ctx's error, which the store handles.
+// The result is cacheable when it is deterministic (see Cacheable).
 func Runner(opts RunnerOptions) store.Runner {
 	if opts.Budget <= 0 {
 		opts.Budget = 10 * time.Minute
@@ -50,13 +53,13 @@ func Runner(opts RunnerOptions) store.Runner {
 	if opts.Jobs <= 0 {
 		opts.Jobs = 1
 	}
-	return func(ctx context.Context, v *store.Validation, progress func(store.Progress)) (json.RawMessage, string, string, error) {
+	return func(ctx context.Context, v *store.Validation, progress func(store.Progress)) (store.Result, error) {
 		start := time.Now()
 		vo := validate.Options{Timeout: opts.Timeout, Jobs: opts.Jobs, Budget: opts.Presburger, KeepSMT: true}
 		if v.Options.ValueModel != "" {
 			m, err := encode.ParseModel(v.Options.ValueModel)
 			if err != nil {
-				return nil, "", "", err
+				return store.Result{}, err
 			}
 			vo.ValueModel = m
 		}
@@ -71,10 +74,11 @@ func Runner(opts RunnerOptions) store.Runner {
 		spec := &syntax.Source{Name: v.SpecName, Text: v.Spec}
 		prog := &syntax.Source{Name: v.ProgramName, Text: v.Program}
 		rep, err := validate.Validate(bctx, spec, prog, vo)
+		cacheable := err == nil && Cacheable(rep)
 		if err != nil {
 			if ctx.Err() != nil {
 				opts.Metrics.observe("cancelled", start)
-				return nil, "", "", ctx.Err()
+				return store.Result{}, ctx.Err()
 			}
 			// The budget ran out: no claim about the kernel.
 			rep = &validate.Report{
@@ -90,11 +94,35 @@ func Runner(opts RunnerOptions) store.Runner {
 		data, err := json.Marshal(rep)
 		if err != nil {
 			opts.Metrics.observe("error", start)
-			return nil, "", "", err
+			return store.Result{}, err
 		}
 		opts.Metrics.observe(string(rep.Verdict), start)
-		return data, string(rep.Verdict), rep.Reason, nil
+		return store.Result{Report: data, Verdict: string(rep.Verdict), Reason: rep.Reason, Cacheable: cacheable}, nil
 	}
+}
+
+// Cacheable reports whether a report's verdict is deterministic, so that
+// identical submissions may reuse it: the same content, options, Augur and
+// Z3 always give it. Not so when a wall-clock guard decided something
+// (TimeBound), when an internal error interrupted work, or when a
+// condition ran out of the process's solver memory (shared by every
+// validation running at the time). A report of an exhausted time budget
+// or of a cancelled run never reaches here.
+func Cacheable(rep *validate.Report) bool {
+	if rep == nil || rep.TimeBound || len(rep.InternalErrors) > 0 {
+		return false
+	}
+	switch rep.Verdict {
+	case validate.Valid, validate.Invalid, validate.Unknown:
+	default:
+		return false
+	}
+	for _, c := range rep.Conditions {
+		if c.Status == "undecided" && strings.Contains(strings.ToLower(c.Reason), "memory") {
+			return false
+		}
+	}
+	return true
 }
 
 func (m *RunnerMetrics) observe(verdict string, start time.Time) {

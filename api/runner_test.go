@@ -15,9 +15,10 @@ func TestRunnerBudgetAndCancel(t *testing.T) {
 	v := &store.Validation{SpecName: "blur.sare", Spec: example(t, "blur/blur.sare"), ProgramName: "blur.sched", Program: example(t, "blur/blur.sched"),
 		Options: store.Options{ValueModel: "ieee", TimeoutSeconds: 5}}
 	// A budget that runs out gives unknown, never a claim.
-	data, verdict, reason, err := Runner(RunnerOptions{Budget: time.Nanosecond})(context.Background(), v, nil)
-	if err != nil || verdict != "unknown" || !strings.Contains(reason, "time budget") {
-		t.Fatalf("budget: %v %s %s", err, verdict, reason)
+	res, err := Runner(RunnerOptions{Budget: time.Nanosecond})(context.Background(), v, nil)
+	data := res.Report
+	if err != nil || res.Verdict != "unknown" || !strings.Contains(res.Reason, "time budget") || res.Cacheable {
+		t.Fatalf("budget: %v %+v", err, res)
 	}
 	var rep validate.Report
 	if err := json.Unmarshal(data, &rep); err != nil || rep.Verdict != validate.Unknown || rep.ValueModel != "ieee" {
@@ -26,15 +27,39 @@ func TestRunnerBudgetAndCancel(t *testing.T) {
 	// The end of the context is an error, for the store to handle.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, _, _, err := Runner(RunnerOptions{})(ctx, v, nil); err == nil {
+	if _, err := Runner(RunnerOptions{})(ctx, v, nil); err == nil {
 		t.Error("a cancelled context gave a verdict")
 	}
 	// A full run keeps the SMT and reports progress.
 	var phases []string
-	data, verdict, _, err = Runner(RunnerOptions{})(context.Background(), &store.Validation{SpecName: "blur.sare", Spec: v.Spec, ProgramName: "blur.sched", Program: v.Program},
+	res, err = Runner(RunnerOptions{})(context.Background(), &store.Validation{SpecName: "blur.sare", Spec: v.Spec, ProgramName: "blur.sched", Program: v.Program},
 		func(p store.Progress) { phases = append(phases, p.Phase) })
-	if err != nil || verdict != "valid" || !strings.Contains(string(data), `"smt":`) || len(phases) == 0 || phases[len(phases)-1] != "done" {
-		t.Errorf("run: %v %s phases %v", err, verdict, phases)
+	if err != nil || res.Verdict != "valid" || !strings.Contains(string(res.Report), `"smt":`) || len(phases) == 0 || phases[len(phases)-1] != "done" || !res.Cacheable {
+		t.Errorf("run: %v %s cacheable %v phases %v", err, res.Verdict, res.Cacheable, phases)
+	}
+}
+
+// Only deterministic verdicts are cacheable.
+func TestCacheable(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		rep  *validate.Report
+		want bool
+	}{
+		{"valid", &validate.Report{Verdict: validate.Valid}, true},
+		{"invalid", &validate.Report{Verdict: validate.Invalid}, true},
+		{"unknown by resources", &validate.Report{Verdict: validate.Unknown,
+			Conditions: []validate.ConditionResult{{Status: "undecided", Reason: "resource limit"}}}, true},
+		{"time bound", &validate.Report{Verdict: validate.Unknown, TimeBound: true}, false},
+		{"valid, time bound elsewhere", &validate.Report{Verdict: validate.Valid, TimeBound: true}, false},
+		{"internal error", &validate.Report{Verdict: validate.Unknown, InternalErrors: []string{"panic"}}, false},
+		{"out of memory", &validate.Report{Verdict: validate.Unknown,
+			Conditions: []validate.ConditionResult{{Status: "undecided", Reason: "max. memory exceeded"}}}, false},
+		{"error", &validate.Report{Verdict: validate.Error}, false},
+	} {
+		if got := Cacheable(c.rep); got != c.want {
+			t.Errorf("%s: Cacheable = %v, want %v", c.name, got, c.want)
+		}
 	}
 }
 

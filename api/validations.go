@@ -55,15 +55,19 @@ type Summary struct {
 	SpecName    string          `json:"spec_name"`
 	ProgramName string          `json:"program_name"`
 	Meta        store.Meta      `json:"meta"`
-	CachedFrom  string          `json:"cached_from,omitempty"`
-	CreatedAt   time.Time       `json:"created_at"`
-	FinishedAt  *time.Time      `json:"finished_at,omitempty"`
+	// Cached is set when the verdict is that of an identical earlier
+	// submission, CachedFrom; the report then names this submission's
+	// files.
+	Cached     bool       `json:"cached,omitempty"`
+	CachedFrom string     `json:"cached_from,omitempty"`
+	CreatedAt  time.Time  `json:"created_at"`
+	FinishedAt *time.Time `json:"finished_at,omitempty"`
 }
 
 func summarize(v *store.Validation) Summary {
 	s := Summary{
 		ID: v.ID, URL: validationURL(v.ID), Status: v.Status, Verdict: v.Verdict, Reason: v.Reason,
-		SpecName: v.SpecName, ProgramName: v.ProgramName, Meta: v.Meta, CachedFrom: v.CachedFrom,
+		SpecName: v.SpecName, ProgramName: v.ProgramName, Meta: v.Meta, Cached: v.CachedFrom != "", CachedFrom: v.CachedFrom,
 		CreatedAt: v.CreatedAt, FinishedAt: v.FinishedAt,
 	}
 	if v.Status == store.Running {
@@ -100,7 +104,9 @@ type Detail struct {
 	Program        string                   `json:"program,omitempty"`
 }
 
-// report decodes a validation's stored report (nil when it has none).
+// report decodes a validation's stored report (nil when it has none),
+// under the validation's own file names: a cached verdict's report was
+// written for the submission validated first.
 func report(v *store.Validation) (*validate.Report, error) {
 	if len(v.Report) == 0 || string(v.Report) == "null" {
 		return nil, nil
@@ -109,7 +115,14 @@ func report(v *store.Validation) (*validate.Report, error) {
 	if err := json.Unmarshal(v.Report, &rep); err != nil {
 		return nil, fmt.Errorf("validation %s: stored report: %w", v.ID, err)
 	}
+	rep.Rename(v.SpecName, v.ProgramName)
 	return &rep, nil
+}
+
+// CachedNote is the line that follows the text report of a cached
+// verdict.
+func CachedNote(from string) string {
+	return fmt.Sprintf("cached: the verdict of validation %s, an identical submission (same content, options, Augur and Z3)", from)
 }
 
 func detail(v *store.Validation, rep *validate.Report, source bool) Detail {
@@ -160,6 +173,9 @@ func writeText(w http.ResponseWriter, status int, v *store.Validation, rep *vali
 	switch {
 	case rep != nil:
 		_ = rep.WriteText(w, verbose)
+		if v.CachedFrom != "" {
+			fmt.Fprintf(w, "%s\n", CachedNote(v.CachedFrom))
+		}
 	case v.Status == store.Queued:
 		fmt.Fprintf(w, "QUEUED: %s against %s\n", v.ProgramName, v.SpecName)
 	case v.Status == store.Running:

@@ -30,6 +30,19 @@ func Key(spec, program string, o Options) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// CacheKey identifies what decides a verdict: the submission's content
+// (as Key) and the verifier that gives it, such as "augur 0.2.0; z3
+// 4.8.12.0" with the options of the workers that change verdicts. A
+// verdict is reused only for a submission with the same CacheKey, so that
+// a new release of Augur or Z3 validates again.
+func CacheKey(verifier, spec, program string, o Options) string {
+	h := sha256.New()
+	writeField(h, "augur-cache-v1")
+	writeField(h, verifier)
+	writeField(h, Key(spec, program, o))
+	return hex.EncodeToString(h.Sum(nil))
+}
+
 // writeField writes s with its length in front.
 func writeField(h hash.Hash, s string) {
 	var n [8]byte

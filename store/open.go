@@ -22,6 +22,8 @@ type config struct {
 	retryDelay        time.Duration
 	cancelPoll        time.Duration
 	progressEvery     time.Duration
+	// verifier identifies the verifier in cache keys (see CacheKey).
+	verifier string
 	// noLeader keeps Work's River client out of leader election (tests: a
 	// worker that must not run River's maintenance, the rescuer included).
 	noLeader bool
@@ -39,6 +41,12 @@ const (
 // WithLogger sends River's and the store's logs to l (default: discarded
 // below Warn, to standard error above).
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+
+// WithVerifier names the verifier of this process (Augur's and Z3's
+// versions, and the workers' options that change verdicts): verdicts are
+// cached under it by Work, and looked up under it by Submit (see
+// CacheKey).
+func WithVerifier(id string) Option { return func(c *config) { c.verifier = id } }
 
 // WithJobTimeout bounds one run of a validation (default 10 minutes): its
 // context is cancelled after d, and the run counts as a failed attempt.

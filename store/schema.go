@@ -48,4 +48,12 @@ var schema = []string{
 		PRIMARY KEY (validation_id, name)
 	)`,
 	`CREATE INDEX IF NOT EXISTS augur_validation_label_name ON augur_validation_label (name, value, validation_id)`,
+	// The cache: for each CacheKey, the last validation whose verdict was
+	// cacheable. Verdicts stored before it existed are not reused (their
+	// verifier is unknown).
+	`CREATE TABLE IF NOT EXISTS augur_cache (
+		cache_key     TEXT PRIMARY KEY,
+		validation_id TEXT NOT NULL REFERENCES augur_validation (id) ON DELETE CASCADE
+	)`,
+	`CREATE INDEX IF NOT EXISTS augur_cache_validation ON augur_cache (validation_id)`,
 }

@@ -108,11 +108,13 @@ func (s *store[TTx]) Submit(ctx context.Context, in *Validation) (*Validation, e
 	v.StartedAt, v.FinishedAt = nil, nil
 
 	err = s.db.inTx(ctx, func(q querier, tx TTx) error {
-		// An identical submission with a verdict answers at once.
+		// An identical submission with a cacheable verdict of the same
+		// verifier answers at once.
 		var from, cachedFrom, report string
-		err := q.queryRow(ctx, `SELECT id, cached_from, verdict, reason, report
-			FROM augur_validation WHERE content_key = $1 AND status = $2
-			ORDER BY id DESC LIMIT 1`, v.Key, string(Done)).
+		err := q.queryRow(ctx, `SELECT v.id, v.cached_from, v.verdict, v.reason, v.report
+			FROM augur_cache c JOIN augur_validation v ON v.id = c.validation_id
+			WHERE c.cache_key = $1 AND v.status = $2`,
+			CacheKey(s.cfg.verifier, v.Spec, v.Program, v.Options), string(Done)).
 			Scan(&from, &cachedFrom, &v.Verdict, &v.Reason, &report)
 		switch {
 		case err == nil:

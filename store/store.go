@@ -95,16 +95,30 @@ var (
 	ErrFinished = errors.New("validation already finished")
 )
 
+// Result is what a Runner found.
+type Result struct {
+	// Report is the validate.Report as JSON.
+	Report json.RawMessage
+	// Verdict and Reason are the report's.
+	Verdict, Reason string
+	// Cacheable says that the verdict is deterministic: the same
+	// content, options and verifier always get it (not decided by a
+	// wall-clock guard, an exhausted time budget or a process-wide
+	// memory bound). Only such verdicts answer identical submissions.
+	Cacheable bool
+}
+
 // Runner runs one validation: it is Augur's verifier (validate.Validate)
 // in production, a fake in tests. progress may be called often; the store
 // throttles what it writes.
-type Runner func(ctx context.Context, v *Validation, progress func(Progress)) (report json.RawMessage, verdict, reason string, err error)
+type Runner func(ctx context.Context, v *Validation, progress func(Progress)) (Result, error)
 
 // Store is the persistence and job queue of the service.
 type Store interface {
 	// Submit records a validation and queues it, unless an identical
-	// submission (same Key) already has a verdict: then the new
-	// validation is created Done with that verdict (CachedFrom set).
+	// submission (same CacheKey: content, options and verifier) already
+	// has a cacheable verdict: then the new validation is created Done
+	// with that verdict (CachedFrom set).
 	Submit(ctx context.Context, v *Validation) (*Validation, error)
 	// Get returns a validation by ID (ErrNotFound).
 	Get(ctx context.Context, id string) (*Validation, error)

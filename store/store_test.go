@@ -40,6 +40,7 @@ func runSuite(t *testing.T, dsn func(*testing.T) string) {
 		fn   func(*testing.T, string)
 	}{
 		{"SubmitWorkCache", testSubmitWorkCache},
+		{"CacheOnlyDeterministic", testCacheOnlyDeterministic},
 		{"ListPagination", testListPagination},
 		{"CancelQueued", testCancelQueued},
 		{"CancelRunning", testCancelRunning},
@@ -158,10 +159,10 @@ func hasStatus(s Status) func(*Validation) bool {
 
 // okRunner answers with a report naming the runner and the spec.
 func okRunner(name string) Runner {
-	return func(ctx context.Context, v *Validation, progress func(Progress)) (json.RawMessage, string, string, error) {
+	return func(ctx context.Context, v *Validation, progress func(Progress)) (Result, error) {
 		progress(Progress{Phase: "solve", Done: 1, Total: 1})
 		rep, _ := json.Marshal(map[string]string{"runner": name, "spec": v.Spec})
-		return rep, "valid", "all conditions proved", nil
+		return Result{Report: rep, Verdict: "valid", Reason: "all conditions proved", Cacheable: true}, nil
 	}
 }
 
@@ -215,6 +216,44 @@ func testSubmitWorkCache(t *testing.T, dsn string) {
 	}
 	if _, err := s.Get(context.Background(), "nope"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("Get(nope): %v", err)
+	}
+}
+
+// Only cacheable verdicts answer identical submissions, and only for the
+// verifier that gave them: another Augur or Z3 version validates again.
+func testCacheOnlyDeterministic(t *testing.T, dsn string) {
+	s := openT(t, dsn, WithVerifier("augur 1; z3 4.8.12.0"))
+	var cacheable atomic.Bool
+	run := func(ctx context.Context, v *Validation, p func(Progress)) (Result, error) {
+		res, err := okRunner("w")(ctx, v, p)
+		if !cacheable.Load() {
+			res.Verdict, res.Reason, res.Cacheable = "unknown", "the time budget ran out", false
+		}
+		return res, err
+	}
+	w := s.work(1, run)
+	v := s.submit("spec T", Meta{})
+	if d := s.waitFor(v.ID, "done", hasStatus(Done)); d.Verdict != "unknown" {
+		t.Fatalf("done: %+v", d)
+	}
+	// A verdict that is not deterministic is never reused.
+	again := s.submit("spec T", Meta{})
+	if again.Status != Queued || again.CachedFrom != "" {
+		t.Fatalf("a time-bound verdict was reused: %+v", again)
+	}
+	cacheable.Store(true)
+	if d := s.waitFor(again.ID, "done", hasStatus(Done)); d.Verdict != "valid" {
+		t.Fatalf("done: %+v", d)
+	}
+	if c := s.submit("spec T", Meta{}); c.Status != Done || c.CachedFrom != again.ID {
+		t.Fatalf("a deterministic verdict was not reused: %+v", c)
+	}
+	w.stop(t)
+
+	// The same database seen by another verifier: nothing cached.
+	other := openT(t, dsn, WithVerifier("augur 2; z3 4.8.12.0"))
+	if c := other.submit("spec T", Meta{}); c.Status != Queued || c.CachedFrom != "" {
+		t.Fatalf("a verdict of another verifier was reused: %+v", c)
 	}
 }
 
@@ -315,7 +354,7 @@ func testCancelQueued(t *testing.T, dsn string) {
 		t.Fatalf("second Cancel: %v", err)
 	}
 	var calls atomic.Int32
-	s.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (json.RawMessage, string, string, error) {
+	s.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (Result, error) {
 		calls.Add(1)
 		return okRunner("w")(ctx, v, p)
 	})
@@ -339,11 +378,11 @@ func testCancelQueued(t *testing.T, dsn string) {
 func testCancelRunning(t *testing.T, dsn string) {
 	s := openT(t, dsn)
 	observed := make(chan error, 1)
-	s.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (json.RawMessage, string, string, error) {
+	s.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (Result, error) {
 		p(Progress{Phase: "solve"})
 		<-ctx.Done()
 		observed <- ctx.Err()
-		return nil, "", "", ctx.Err()
+		return Result{}, ctx.Err()
 	})
 	v := s.submit("spec", Meta{})
 	s.waitFor(v.ID, "running", hasStatus(Running))
@@ -407,7 +446,7 @@ func testPrune(t *testing.T, dsn string) {
 func testProgress(t *testing.T, dsn string) {
 	s := openT(t, dsn)
 	release := make(chan struct{})
-	s.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (json.RawMessage, string, string, error) {
+	s.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (Result, error) {
 		p(Progress{Phase: "solve", Done: 3, Total: 10})
 		for i := range 1000 { // many more events than are written
 			p(Progress{Phase: "solve", Done: 4 + i%5, Total: 10})
@@ -416,7 +455,7 @@ func testProgress(t *testing.T, dsn string) {
 		select {
 		case <-release:
 		case <-ctx.Done():
-			return nil, "", "", ctx.Err()
+			return Result{}, ctx.Err()
 		}
 		return okRunner("w")(ctx, v, func(Progress) {})
 	})
@@ -436,13 +475,13 @@ func testRetryThenFail(t *testing.T, dsn string) {
 	s := openT(t, dsn)
 	var mu sync.Mutex
 	calls := map[string]int{}
-	s.work(2, func(ctx context.Context, v *Validation, p func(Progress)) (json.RawMessage, string, string, error) {
+	s.work(2, func(ctx context.Context, v *Validation, p func(Progress)) (Result, error) {
 		mu.Lock()
 		calls[v.Spec]++
 		n := calls[v.Spec]
 		mu.Unlock()
 		if v.Spec == "always fails" || n == 1 {
-			return nil, "", "", fmt.Errorf("solver crashed (attempt %d)", n)
+			return Result{}, fmt.Errorf("solver crashed (attempt %d)", n)
 		}
 		return okRunner("w")(ctx, v, p)
 	})
@@ -467,7 +506,7 @@ func testConcurrency(t *testing.T, dsn string) {
 	s := openT(t, dsn)
 	const bound = 2
 	var running, peak atomic.Int32
-	s.work(bound, func(ctx context.Context, v *Validation, p func(Progress)) (json.RawMessage, string, string, error) {
+	s.work(bound, func(ctx context.Context, v *Validation, p func(Progress)) (Result, error) {
 		n := running.Add(1)
 		defer running.Add(-1)
 		for {
@@ -498,7 +537,7 @@ func testStaleWorker(t *testing.T, dsn string) {
 	stuck := openT(t, dsn, func(c *config) { c.noLeader = true })
 	release := make(chan struct{})
 	started := make(chan struct{}, 1)
-	w1 := stuck.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (json.RawMessage, string, string, error) {
+	w1 := stuck.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (Result, error) {
 		started <- struct{}{}
 		<-release // ignores its context, as a hung solver would
 		return okRunner("stuck")(ctx, v, p)
@@ -537,7 +576,7 @@ func TestHelperWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Work(context.Background(), 1, 0, func(ctx context.Context, v *Validation, p func(Progress)) (json.RawMessage, string, string, error) {
+	s.Work(context.Background(), 1, 0, func(ctx context.Context, v *Validation, p func(Progress)) (Result, error) {
 		p(Progress{Phase: "helper"})
 		select {} // until killed
 	})
@@ -563,7 +602,7 @@ func testCrashRecovery(t *testing.T, dsn string) {
 	}
 	time.Sleep(2500 * time.Millisecond) // older than the rescue delay
 	var calls atomic.Int32
-	s.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (json.RawMessage, string, string, error) {
+	s.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (Result, error) {
 		calls.Add(1)
 		return okRunner("survivor")(ctx, v, p)
 	})
@@ -599,9 +638,9 @@ func testShutdownRequeues(t *testing.T, dsn string) {
 	s := openT(t, dsn)
 	v := s.submit("spec", Meta{})
 	for round := 0; round < MaxAttempts; round++ {
-		w := s.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (json.RawMessage, string, string, error) {
+		w := s.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (Result, error) {
 			<-ctx.Done()
-			return nil, "", "", ctx.Err()
+			return Result{}, ctx.Err()
 		}, func(w *workRun) { w.grace = 50 * time.Millisecond })
 		s.waitFor(v.ID, "running", hasStatus(Running))
 		w.stop(t)

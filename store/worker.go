@@ -110,7 +110,7 @@ func (w *validateWorker[TTx]) Work(ctx context.Context, job *river.Job[validateA
 	go w.watch(runCtx, id, cancel, watchDone)
 
 	p := &progressWriter[TTx]{s: s, id: id, ctx: runCtx}
-	report, verdict, reason, runErr := w.safeRun(runCtx, v, p.update)
+	res, runErr := w.safeRun(runCtx, v, p.update)
 
 	// The bookkeeping must happen even if the job's context just ended.
 	bg, cancelBG := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
@@ -150,19 +150,29 @@ func (w *validateWorker[TTx]) Work(ctx context.Context, job *river.Job[validateA
 	p.mu.Lock()
 	last := p.last
 	p.mu.Unlock()
-	_, err = q.exec(bg, `UPDATE augur_validation SET status = $1, verdict = $2, reason = $3,
-		report = $4, progress = $5, finished_at = $6, error = ''
-		WHERE id = $7 AND status = $8`,
-		string(Done), verdict, reason, string(report), mustJSON(last), micros(time.Now()),
-		id, string(Running))
-	if err != nil {
-		return fmt.Errorf("record verdict of %s: %w", id, err)
-	}
-	return nil
+	return s.db.inTx(bg, func(q querier, _ TTx) error {
+		n, err := q.exec(bg, `UPDATE augur_validation SET status = $1, verdict = $2, reason = $3,
+			report = $4, progress = $5, finished_at = $6, error = ''
+			WHERE id = $7 AND status = $8`,
+			string(Done), res.Verdict, res.Reason, string(res.Report), mustJSON(last), micros(time.Now()),
+			id, string(Running))
+		if err != nil {
+			return fmt.Errorf("record verdict of %s: %w", id, err)
+		}
+		if n == 0 || !res.Cacheable {
+			return nil
+		}
+		if _, err := q.exec(bg, `INSERT INTO augur_cache (cache_key, validation_id) VALUES ($1, $2)
+			ON CONFLICT (cache_key) DO UPDATE SET validation_id = excluded.validation_id`,
+			CacheKey(s.cfg.verifier, v.Spec, v.Program, v.Options), id); err != nil {
+			return fmt.Errorf("cache verdict of %s: %w", id, err)
+		}
+		return nil
+	})
 }
 
 // safeRun calls the runner, turning a panic into an error.
-func (w *validateWorker[TTx]) safeRun(ctx context.Context, v *Validation, progress func(Progress)) (report []byte, verdict, reason string, err error) {
+func (w *validateWorker[TTx]) safeRun(ctx context.Context, v *Validation, progress func(Progress)) (res Result, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("runner panicked: %v", r)

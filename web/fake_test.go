@@ -182,8 +182,9 @@ func fixture(t testing.TB) *fakeStore {
 	})
 	add(&store.Validation{
 		ID: "v-valid", SpecName: "matmul.sare", Spec: mmSpec,
-		// The store's names need not be the report's.
-		ProgramName: "matmul.sched", Program: mmProg,
+		// A cached verdict: the report names the files of the submission
+		// validated first, the page this one's.
+		ProgramName: "matmul.sched", Program: mmProg, CachedFrom: "v-origin",
 		Meta:   store.Meta{Repository: "github.com/acme/kernels", Branch: "feature/tiling", Commit: "fedcba9876543210", Labels: map[string]string{"team": "linalg"}},
 		Status: store.Done, Verdict: "valid", Report: []byte(validReport),
 		Attempts: 1, CreatedAt: *at(90), StartedAt: at(90), FinishedAt: at(89),

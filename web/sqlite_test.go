@@ -39,13 +39,13 @@ func TestSQLiteStore(t *testing.T) {
 	wctx, stop := context.WithCancel(ctx)
 	worked := make(chan error, 1)
 	go func() {
-		worked <- st.Work(wctx, 2, time.Second, func(ctx context.Context, v *store.Validation, progress func(store.Progress)) (json.RawMessage, string, string, error) {
+		worked <- st.Work(wctx, 2, time.Second, func(ctx context.Context, v *store.Validation, progress func(store.Progress)) (store.Result, error) {
 			var r struct{ Verdict, Reason string }
 			rep := reports[v.ProgramName]
 			if err := json.Unmarshal([]byte(rep), &r); err != nil {
-				return nil, "", "", err
+				return store.Result{}, err
 			}
-			return json.RawMessage(rep), r.Verdict, r.Reason, nil
+			return store.Result{Report: json.RawMessage(rep), Verdict: r.Verdict, Reason: r.Reason, Cacheable: true}, nil
 		})
 	}()
 	defer func() {

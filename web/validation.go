@@ -133,6 +133,9 @@ func (h *handler) validationPage(v *store.Validation) *validationPage {
 		if err := json.Unmarshal(v.Report, &rep); err != nil {
 			p.ReportError = "the stored report is unreadable: " + err.Error()
 		} else {
+			// A cached verdict's report names the files of the
+			// submission validated first: show this one's.
+			rep.Rename(v.SpecName, v.ProgramName)
 			p.Rep = &rep
 		}
 	}

@@ -359,8 +359,16 @@ func TestValidValidation(t *testing.T) {
 	if h1 := text(findAll(doc, isTag(atom.H1))[0]); h1 != "✓ valid matmul" {
 		t.Errorf("h1 %q", h1)
 	}
-	if r := text(findAll(doc, hasClass("reason"))[0]); r != "examples/matmul/matmul.sched computes its specification examples/matmul/matmul.sare whenever N >= 1 and M >= 1 and P >= 0." {
+	if r := text(findAll(doc, hasClass("reason"))[0]); r != "matmul.sched computes its specification matmul.sare whenever N >= 1 and M >= 1 and P >= 0." {
 		t.Errorf("reason %q", r)
+	}
+	if c := findAll(doc, hasClass("cached")); len(c) != 1 || text(c[0]) != "cached" {
+		t.Errorf("the cached verdict is not marked")
+	}
+	for _, l := range findAll(doc, hasClass("line")) {
+		if strings.Contains(text(l), "examples/matmul") {
+			t.Errorf("a line names the first submission's files: %q", text(l))
+		}
 	}
 	if c := text(findAll(doc, hasClass("counts"))[0]); !strings.HasPrefix(c, "13 conditions: 13 proved, in ") {
 		t.Errorf("counts %q", c)

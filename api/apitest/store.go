@@ -36,6 +36,9 @@ type entry struct {
 	seq    int
 	v      store.Validation
 	cancel context.CancelFunc // set while running
+	// cacheable: the runner said its verdict may answer identical
+	// submissions.
+	cacheable bool
 }
 
 // NewStore returns an empty store.
@@ -54,7 +57,7 @@ func finished(s store.Status) bool {
 }
 
 // Submit records v and queues it, or answers it at once from a Done
-// validation with the same Key.
+// validation with the same Key whose verdict was cacheable.
 func (s *Store) Submit(ctx context.Context, v *store.Validation) (*store.Validation, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -73,7 +76,7 @@ func (s *Store) Submit(ctx context.Context, v *store.Validation) (*store.Validat
 	if e.v.Key != "" {
 		for i := len(s.order) - 1; i >= 0; i-- {
 			o := s.order[i]
-			if o.v.Key == e.v.Key && o.v.Status == store.Done && o.v.Verdict != "" {
+			if o.v.Key == e.v.Key && o.v.Status == store.Done && o.v.Verdict != "" && o.cacheable {
 				now := e.v.CreatedAt
 				e.v.Status = store.Done
 				e.v.Verdict, e.v.Reason, e.v.Report = o.v.Verdict, o.v.Reason, o.v.Report
@@ -262,7 +265,7 @@ func (s *Store) Work(ctx context.Context, concurrency int, grace time.Duration, 
 		go func() {
 			defer wg.Done()
 			defer func() { <-slots }()
-			rep, verdict, reason, err := run(jctx, &v, func(p store.Progress) {
+			res, err := run(jctx, &v, func(p store.Progress) {
 				s.mu.Lock()
 				if e.v.Status == store.Running {
 					e.v.Progress = p
@@ -287,7 +290,8 @@ func (s *Store) Work(ctx context.Context, concurrency int, grace time.Duration, 
 				e.v.Status, e.v.Error, e.v.FinishedAt = store.Failed, err.Error(), &now
 			default:
 				e.v.Status, e.v.FinishedAt = store.Done, &now
-				e.v.Report, e.v.Verdict, e.v.Reason = rep, verdict, reason
+				e.v.Report, e.v.Verdict, e.v.Reason = res.Report, res.Verdict, res.Reason
+				e.cacheable = res.Cacheable
 			}
 		}()
 	}

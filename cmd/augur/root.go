@@ -5,6 +5,8 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+
+	"github.com/augur-verify/augur/smt"
 )
 
 // newRootCmd assembles the command tree. Each subcommand lives in its own file.
@@ -14,7 +16,9 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		Short:         "Augur validates annotated tensor kernels against their specifications",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       version,
 	}
+	root.SetVersionTemplate("augur {{.Version}}\n")
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -47,6 +51,13 @@ func execute(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // version is the release this binary belongs to.
 const version = "0.1.0-dev"
+
+// verifierID names this binary's verifier in the service's cache keys
+// (store.CacheKey): a verdict is reused only by the same Augur on the
+// same Z3. The workers' options that change verdicts are those of this
+// version (no flag changes them), and verdicts that depend on time or on
+// memory are not cached at all (api.Cacheable).
+func verifierID() string { return "augur " + version + "; z3 " + smt.Version() }
 
 func newVersionCmd() *cobra.Command {
 	return &cobra.Command{

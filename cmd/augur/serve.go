@@ -183,7 +183,7 @@ func runServe(ctx context.Context, errw io.Writer, f serveFlags) error {
 	if env := os.Getenv("AUGUR_TOKENS"); env != "" {
 		f.tokens = append(f.tokens, splitList(env)...)
 	}
-	st, err := openStore(ctx, f.db, jobOptions(f.jobTimeout, f.rescueAfter)...)
+	st, err := openStore(ctx, f.db, append(jobOptions(f.jobTimeout, f.rescueAfter), store.WithVerifier(verifierID()))...)
 	if err != nil {
 		return &exitError{code: exitMalformed, err: fmt.Errorf("opening the database %s: %w", f.db, err)}
 	}

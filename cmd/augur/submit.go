@@ -227,7 +227,7 @@ func runSubmit(ctx context.Context, out, errw io.Writer, specPath, progPath stri
 	case p != nil && p.Status == http.StatusUnprocessableEntity:
 		// Malformed input: reported like augur validate's ERROR.
 		rep := &validate.Report{Verdict: validate.Error, Reason: p.Detail, Spec: sub.SpecName, Program: sub.ProgramName, Errors: p.Errors}
-		return finish(out, errw, rep, "", f)
+		return finish(out, answer{rep: rep}, f)
 	case p != nil:
 		return fail(fmt.Errorf("the server refused the submission: %d %s: %s", p.Status, p.Title, p.Detail))
 	}
@@ -271,7 +271,19 @@ func runSubmit(ctx context.Context, out, errw io.Writer, specPath, progPath stri
 		fmt.Fprintf(out, "FAILED: the server could not validate: %s\n\n%s\n", d.Error, link)
 		return silentExit(exitMalformed)
 	}
-	return finish(out, errw, reportOf(&d), link, f)
+	a := answer{rep: reportOf(&d), link: link, cachedFrom: d.CachedFrom,
+		dashboard: c.base.ResolveReference(&url.URL{Path: "validations/" + url.PathEscape(d.ID)}).String()}
+	return finish(out, a, f)
+}
+
+// answer is a verdict as augur submit reports it.
+type answer struct {
+	rep *validate.Report
+	// link is the validation's API URL, dashboard its page ("" for
+	// malformed input, refused before any validation).
+	link, dashboard string
+	// cachedFrom is the validation whose verdict the server reused.
+	cachedFrom string
 }
 
 // follow reads the event stream at path until its "done" event or the
@@ -318,24 +330,30 @@ func reportOf(d *api.Detail) *validate.Report {
 
 // finish prints the report, writes the JUnit and SARIF files and exits
 // with the verdict's code.
-func finish(out, errw io.Writer, rep *validate.Report, link string, f submitFlags) error {
-	if err := rep.WriteText(out, false); err != nil {
+func finish(out io.Writer, a answer, f submitFlags) error {
+	if err := a.rep.WriteText(out, false); err != nil {
 		return err
 	}
-	if link != "" {
-		fmt.Fprintf(out, "\ndetails: %s\n", link)
+	if a.cachedFrom != "" {
+		fmt.Fprintln(out, api.CachedNote(a.cachedFrom))
+	}
+	if a.dashboard != "" {
+		fmt.Fprintf(out, "\ndashboard: %s\n", a.dashboard)
+	}
+	if a.link != "" {
+		fmt.Fprintf(out, "details: %s\n", a.link)
 	}
 	if f.junit != "" {
-		if err := writeFileWith(f.junit, func(w io.Writer) error { return writeJUnit(w, rep, link) }); err != nil {
+		if err := writeFileWith(f.junit, func(w io.Writer) error { return writeJUnit(w, a) }); err != nil {
 			return fail(err)
 		}
 	}
 	if f.sarif != "" {
-		if err := writeFileWith(f.sarif, func(w io.Writer) error { return writeSARIF(w, rep, link) }); err != nil {
+		if err := writeFileWith(f.sarif, func(w io.Writer) error { return writeSARIF(w, a) }); err != nil {
 			return fail(err)
 		}
 	}
-	if code := rep.ExitCode(); code != 0 {
+	if code := a.rep.ExitCode(); code != 0 {
 		return silentExit(code)
 	}
 	return nil
@@ -393,11 +411,18 @@ type junitMessage struct {
 	Text    string `xml:",chardata"`
 }
 
-func writeJUnit(w io.Writer, rep *validate.Report, link string) error {
+func writeJUnit(w io.Writer, a answer) error {
+	rep := a.rep
 	suite := junitSuite{Name: rep.Program + " against " + rep.Spec,
 		Properties: []junitProperty{{"verdict", string(rep.Verdict)}, {"reason", rep.Reason}, {"value_model", rep.ValueModel}}}
-	if link != "" {
-		suite.Properties = append(suite.Properties, junitProperty{"url", link})
+	if a.link != "" {
+		suite.Properties = append(suite.Properties, junitProperty{"url", a.link})
+	}
+	if a.dashboard != "" {
+		suite.Properties = append(suite.Properties, junitProperty{"dashboard", a.dashboard})
+	}
+	if a.cachedFrom != "" {
+		suite.Properties = append(suite.Properties, junitProperty{"cached_from", a.cachedFrom})
 	}
 	class := "augur." + strings.TrimSuffix(filepath.Base(rep.Program), filepath.Ext(rep.Program))
 	for _, c := range rep.Conditions {
@@ -474,8 +499,25 @@ type sarifLog struct {
 }
 
 type sarifRun struct {
-	Tool    sarifTool     `json:"tool"`
-	Results []sarifResult `json:"results"`
+	Tool       sarifTool      `json:"tool"`
+	Results    []sarifResult  `json:"results"`
+	Properties map[string]any `json:"properties,omitempty"`
+}
+
+// runProperties are the SARIF run's properties: the verdict, the
+// validation's URLs, and whether the verdict was cached.
+func runProperties(a answer) map[string]any {
+	p := map[string]any{"verdict": string(a.rep.Verdict)}
+	if a.link != "" {
+		p["url"] = a.link
+	}
+	if a.dashboard != "" {
+		p["dashboard"] = a.dashboard
+	}
+	if a.cachedFrom != "" {
+		p["cached"], p["cachedFrom"] = true, a.cachedFrom
+	}
+	return p
 }
 
 type sarifTool struct {
@@ -540,7 +582,11 @@ func location(file string, line, col int) []sarifLocation {
 	return []sarifLocation{loc}
 }
 
-func writeSARIF(w io.Writer, rep *validate.Report, link string) error {
+func writeSARIF(w io.Writer, a answer) error {
+	rep, link := a.rep, a.dashboard
+	if link == "" {
+		link = a.link
+	}
 	rules := map[string]string{}
 	var results []sarifResult
 	add := func(r sarifResult, desc string) {
@@ -581,7 +627,7 @@ func writeSARIF(w io.Writer, rep *validate.Report, link string) error {
 		results = []sarifResult{}
 	}
 	log := sarifLog{Version: "2.1.0", Schema: "https://json.schemastore.org/sarif-2.1.0.json",
-		Runs: []sarifRun{{Tool: sarifTool{Driver: driver}, Results: results}}}
+		Runs: []sarifRun{{Tool: sarifTool{Driver: driver}, Results: results, Properties: runProperties(a)}}}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(log)

@@ -229,3 +229,73 @@ func checkSARIF(t *testing.T, path string) []sarifCheckResult {
 	}
 	return s.Runs[0].Results
 }
+
+// A cached verdict is reported under the new submission's file names,
+// marked cached, in the text, the JSON, JUnit and SARIF; the reproduce
+// line names the new files.
+func TestSubmitCachedUnderOwnNames(t *testing.T) {
+	srv, _ := testServer(t, api.Config{}, true)
+	dir := t.TempDir()
+	copyPair := func(repo string) (spec, prog string) {
+		spec, prog = filepath.Join(dir, repo, "blur.sare"), filepath.Join(dir, repo, "kernels", "wrong_row.sched")
+		for src, dst := range map[string]string{"../../examples/blur/blur.sare": spec, "../../examples/blur/broken_wrong_row.sched": prog} {
+			data, err := os.ReadFile(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			os.MkdirAll(filepath.Dir(dst), 0o755)
+			if err := os.WriteFile(dst, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return spec, prog
+	}
+	spec1, prog1 := copyPair("first")
+	spec2, prog2 := copyPair("second")
+	if code, out, errOut := augur("submit", "--server", srv.URL, spec1, prog1); code != 1 || strings.Contains(out, "cached") {
+		t.Fatalf("first: exit %d\n%s%s", code, out, errOut)
+	}
+	junit, sarif := filepath.Join(dir, "r.xml"), filepath.Join(dir, "r.sarif")
+	code, out, errOut := augur("submit", "--server", srv.URL, "--junit", junit, "--sarif", sarif, spec2, prog2)
+	if code != 1 || !strings.Contains(out, "cached: the verdict of validation") || !strings.Contains(out, prog2+":17:9") ||
+		!strings.Contains(out, "reproduce:   augur run "+spec2+" "+prog2+" ") || strings.Contains(out, filepath.Join(dir, "first")) ||
+		!strings.Contains(out, "dashboard: "+srv.URL+"/validations/") {
+		t.Fatalf("second: exit %d\n%s%s", code, out, errOut)
+	}
+	for _, path := range []string{junit, sarif} {
+		data, _ := os.ReadFile(path)
+		if strings.Contains(string(data), filepath.Join(dir, "first")) || !strings.Contains(string(data), prog2) ||
+			!strings.Contains(string(data), "cached") {
+			t.Errorf("%s names the first submission's files or is not marked cached:\n%s", path, data)
+		}
+	}
+
+	// The JSON of the cached validation.
+	var list api.List
+	getJSONT(t, srv.URL+"/v1/validations?limit=1", &list)
+	var d api.Detail
+	getJSONT(t, srv.URL+list.Validations[0].URL, &d)
+	if !d.Cached || d.CachedFrom == "" || d.ProgramName != filepath.ToSlash(prog2) || d.Counterexample == nil ||
+		d.Counterexample.File != filepath.ToSlash(prog2) || !strings.HasPrefix(d.Counterexample.Command, "augur run "+spec2+" "+prog2) {
+		t.Errorf("cached JSON: %+v %+v", d.Summary, d.Counterexample)
+	}
+	for _, c := range d.Conditions {
+		if c.File != filepath.ToSlash(prog2) && c.File != filepath.ToSlash(spec2) {
+			t.Errorf("condition C%d at %s", c.ID, c.File)
+		}
+	}
+}
+
+func getJSONT(t *testing.T, url string, out any) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	req.Header.Set("Accept", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+		t.Fatal(err)
+	}
+}

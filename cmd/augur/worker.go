@@ -74,7 +74,7 @@ func runWorker(ctx context.Context, errw io.Writer, f workerFlags) error {
 	if f.concurrency < 1 {
 		return usageError(fmt.Errorf("--concurrency must be at least 1"))
 	}
-	st, err := openStore(ctx, f.db, jobOptions(f.jobTimeout, f.rescueAfter)...)
+	st, err := openStore(ctx, f.db, append(jobOptions(f.jobTimeout, f.rescueAfter), store.WithVerifier(verifierID()))...)
 	if err != nil {
 		return &exitError{code: exitMalformed, err: fmt.Errorf("opening the database %s: %w", redactDSN(f.db), err)}
 	}
