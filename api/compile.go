@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/augur-verify/augur/compiler"
 	"github.com/augur-verify/augur/compiler/alg"
@@ -112,6 +114,74 @@ func (s *server) compile(w http.ResponseWriter, r *http.Request) {
 	if req.Name == "" {
 		req.Name = defaultAlgName
 	}
+	if n := max(len(req.Algorithm), len(req.Schedule)); n > s.cfg.MaxAlgorithm {
+		problem(w, r, http.StatusRequestEntityTooLarge, probTooLarge,
+			fmt.Sprintf("the algorithm or the schedule has %d bytes; at most %d are compiled", n, s.cfg.MaxAlgorithm))
+		return
+	}
+	// Bounded: at most MaxCompiles at once, each answered within
+	// CompileTimeout, its wait for a turn included. The compiler looks at
+	// its context between steps only: a compilation past the deadline
+	// keeps its turn until it stops, but the handler answers at once.
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.CompileTimeout)
+	defer cancel()
+	select {
+	case s.compiles <- struct{}{}:
+	case <-ctx.Done():
+		s.compileTimedOut(w, r)
+		return
+	}
+	type outcome struct {
+		res *compiler.Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		defer func() { <-s.compiles }()
+		res, err := s.compileAlg(ctx, req)
+		done <- outcome{res, err}
+	}()
+	var res *compiler.Result
+	select {
+	case o := <-done:
+		res, err = o.res, o.err
+	case <-ctx.Done():
+		if r.Context().Err() == nil {
+			s.compileTimedOut(w, r)
+		}
+		return
+	}
+	if err != nil {
+		var el syntax.ErrorList
+		if !errors.As(err, &el) {
+			if r.Context().Err() != nil {
+				internalError(w, r, err)
+				return
+			}
+			if ctx.Err() != nil {
+				s.compileTimedOut(w, r)
+				return
+			}
+			el = syntax.ErrorList{&syntax.Error{File: req.Name, Msg: err.Error()}}
+		}
+		errs := errorDetails(el)
+		writeProblem(w, r, Problem{Type: probMalformed, Status: http.StatusUnprocessableEntity, Title: "Malformed input",
+			Detail: fmt.Sprintf("%d error%s in the algorithm", len(errs), plural(len(errs))), Errors: errs})
+		return
+	}
+	s.compiled(w, r, req, res, wait)
+}
+
+// compileTimedOut answers a compilation that did not end within
+// CompileTimeout.
+func (s *server) compileTimedOut(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Retry-After", strconv.Itoa(int(s.cfg.CompileTimeout/time.Second)))
+	problem(w, r, http.StatusServiceUnavailable, probUnavailable,
+		fmt.Sprintf("the compilation did not end within %s (other compilations may be running); try again later or compile with augur compile", s.cfg.CompileTimeout))
+}
+
+// compileAlg loads and compiles the request's algorithm within ctx.
+func (s *server) compileAlg(ctx context.Context, req *CompileRequest) (*compiler.Result, error) {
 	prog, err := alg.Load(&syntax.Source{Name: req.Name, Text: req.Algorithm})
 	opts := compiler.Options{Auto: req.Auto, Inject: req.Inject}
 	if err == nil && strings.TrimSpace(req.Schedule) != "" {
@@ -122,24 +192,15 @@ func (s *server) compile(w http.ResponseWriter, r *http.Request) {
 		}
 		opts.ScheduleSrc = src
 	}
-	var res *compiler.Result
-	if err == nil {
-		res, err = compiler.Compile(r.Context(), prog, kernelName(req.Name), opts)
-	}
 	if err != nil {
-		var el syntax.ErrorList
-		if !errors.As(err, &el) {
-			if r.Context().Err() != nil {
-				internalError(w, r, err)
-				return
-			}
-			el = syntax.ErrorList{&syntax.Error{File: req.Name, Msg: err.Error()}}
-		}
-		errs := errorDetails(el)
-		writeProblem(w, r, Problem{Type: probMalformed, Status: http.StatusUnprocessableEntity, Title: "Malformed input",
-			Detail: fmt.Sprintf("%d error%s in the algorithm", len(errs), plural(len(errs))), Errors: errs})
-		return
+		return nil, err
 	}
+	return compiler.Compile(ctx, prog, kernelName(req.Name), opts)
+}
+
+// compiled answers a compilation: the pair, and with Validate its
+// validation as POST /v1/validations would.
+func (s *server) compiled(w http.ResponseWriter, r *http.Request, req *CompileRequest, res *compiler.Result, wait time.Duration) {
 	out := Compiled{Spec: res.Spec, Program: res.Sched, SpecName: compiledSpecName, ProgramName: compiledProgramName,
 		Schedule: res.Schedule, Injected: res.Injected}
 	if !req.Validate {

@@ -3,10 +3,15 @@ package api
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/augur-verify/augur/api/apitest"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/store"
@@ -171,5 +176,41 @@ func TestCompileScheduled(t *testing.T) {
 	resp, body = h.do("POST", "/v1/compile", "application/json", compileJSON(CompileRequest{Algorithm: string(alg), Schedule: "Out.parallel(z)\n"}))
 	if p := decode[Problem](t, body); resp.StatusCode != 422 || len(p.Errors) != 1 || p.Errors[0].Line != 1 || !strings.Contains(p.Errors[0].Message, "no loop z") {
 		t.Errorf("illegal schedule: %d %s", resp.StatusCode, body)
+	}
+}
+
+// Compilations are bounded: an algorithm beyond MaxAlgorithm is refused
+// (413), and one that cannot start or end within CompileTimeout answers
+// 503 with Retry-After instead of holding the handler.
+func TestCompileBounded(t *testing.T) {
+	s, handler := newServer(Config{Store: apitest.NewStore(), MaxCompiles: 1, CompileTimeout: 300 * time.Millisecond, MaxAlgorithm: 4096})
+	srv := httptest.NewServer(handler)
+	defer srv.Close()
+	post := func(body string) (*http.Response, string) {
+		resp, err := http.Post(srv.URL+"/v1/compile?name=matmul.alg", "text/plain", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		data, _ := io.ReadAll(resp.Body)
+		return resp, string(data)
+	}
+	matmul := example(t, "alg/matmul.alg")
+	if resp, body := post(matmul + strings.Repeat("# padding\n", 500)); resp.StatusCode != 413 || !strings.Contains(body, "at most 4096") {
+		t.Errorf("too large: %d %s", resp.StatusCode, body)
+	}
+	// The only slot taken: the request waits its deadline, then 503.
+	s.compiles <- struct{}{}
+	start := time.Now()
+	resp, body := post(matmul)
+	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" || !strings.Contains(body, "did not end within") {
+		t.Errorf("no slot: %d %s", resp.StatusCode, body)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the handler was held %s", d)
+	}
+	<-s.compiles
+	if resp, body := post(matmul); resp.StatusCode != 200 {
+		t.Errorf("with a slot: %d %s", resp.StatusCode, body)
 	}
 }

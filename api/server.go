@@ -40,6 +40,14 @@ type Config struct {
 	// default).
 	PresburgerTimeout time.Duration
 	PresburgerBudget  presburger.Budget
+	// CompileTimeout bounds one compilation of POST /v1/compile, its
+	// wait for a turn included (default 2 minutes; 503 beyond). MaxCompiles
+	// compilations run at once (default 2), the others wait in line;
+	// MaxAlgorithm bounds an algorithm's and a schedule's size in bytes
+	// (default 256 KiB; 413 beyond).
+	CompileTimeout time.Duration
+	MaxCompiles    int
+	MaxAlgorithm   int
 	// Key identifies a submission's content, so that identical ones share
 	// their verdict (default: store.Key).
 	Key func(spec, program string, opts store.Options) string
@@ -68,6 +76,15 @@ func (c *Config) defaults() {
 	if c.PresburgerTimeout <= 0 {
 		c.PresburgerTimeout = 10 * time.Second
 	}
+	if c.CompileTimeout <= 0 {
+		c.CompileTimeout = 2 * time.Minute
+	}
+	if c.MaxCompiles <= 0 {
+		c.MaxCompiles = 2
+	}
+	if c.MaxAlgorithm <= 0 {
+		c.MaxAlgorithm = 256 << 10
+	}
 	if c.Key == nil {
 		c.Key = store.Key
 	}
@@ -86,13 +103,21 @@ type server struct {
 	cfg     Config
 	metrics *metrics
 	limiter *limiter
+	// compiles holds a token per compilation running (Config.MaxCompiles).
+	compiles chan struct{}
 }
 
 // New returns the service's handler: the API under /v1, /healthz,
 // /readyz, /metrics and /openapi.json, and cfg.Web for every other path.
 func New(cfg Config) http.Handler {
+	_, h := newServer(cfg)
+	return h
+}
+
+// newServer is New, with the server's state for tests.
+func newServer(cfg Config) (*server, http.Handler) {
 	cfg.defaults()
-	s := &server{cfg: cfg, metrics: newMetrics(cfg.Registry, cfg.Store)}
+	s := &server{cfg: cfg, metrics: newMetrics(cfg.Registry, cfg.Store), compiles: make(chan struct{}, cfg.MaxCompiles)}
 	if cfg.RatePerMinute > 0 {
 		s.limiter = newLimiter(cfg.RatePerMinute)
 	}
@@ -140,7 +165,7 @@ func New(cfg Config) http.Handler {
 			problem(w, r, http.StatusNotFound, probNotFound, "no such endpoint; see /openapi.json")
 		})
 	}
-	return r
+	return s, r
 }
 
 func (s *server) ready(w http.ResponseWriter, r *http.Request) {

@@ -43,6 +43,11 @@ type ExprChecker struct {
 	// code); AllowTensors permits tensor accesses T(...) (specifications,
 	// annotations and bindings).
 	AllowArrays, AllowTensors bool
+
+	// untypedMemo memoises isUntyped, so that checking an expression takes
+	// time linear in its size (each operator of a long chain asks about
+	// its whole operand).
+	untypedMemo map[syntax.Expr]bool
 }
 
 func (c *ExprChecker) errorf(pos syntax.Pos, format string, args ...any) {
@@ -287,14 +292,32 @@ func (c *ExprChecker) isConstraintLike(x syntax.Expr) bool {
 // from its context: a numeric literal, possibly negated, combined with
 // other such literals by arithmetic, or passed to a built-in function
 // (select(c, 1, 2), max(0, 1.5)).
-func isUntyped(x syntax.Expr) bool {
+func (c *ExprChecker) isUntyped(x syntax.Expr) bool {
+	switch x.(type) {
+	case *syntax.Unary, *syntax.Binary, *syntax.Call:
+	default:
+		return isUntypedNode(c, x)
+	}
+	if u, ok := c.untypedMemo[x]; ok {
+		return u
+	}
+	u := isUntypedNode(c, x)
+	if c.untypedMemo == nil {
+		c.untypedMemo = make(map[syntax.Expr]bool)
+	}
+	c.untypedMemo[x] = u
+	return u
+}
+
+// isUntypedNode is isUntyped of x, its operands asked through c's memo.
+func isUntypedNode(c *ExprChecker, x syntax.Expr) bool {
 	switch x := x.(type) {
 	case *syntax.Lit:
 		return x.Kind != syntax.BoolLiteral
 	case *syntax.Unary:
-		return (x.Op == syntax.OpNeg || x.Op == syntax.OpBitNot) && isUntyped(x.X)
+		return (x.Op == syntax.OpNeg || x.Op == syntax.OpBitNot) && c.isUntyped(x.X)
 	case *syntax.Binary:
-		return !x.Op.IsComparison() && !x.Op.IsLogical() && isUntyped(x.X) && isUntyped(x.Y)
+		return !x.Op.IsComparison() && !x.Op.IsLogical() && c.isUntyped(x.X) && c.isUntyped(x.Y)
 	case *syntax.Call:
 		b, ok := value.LookupBuiltin(x.Fun.Name)
 		if !ok || len(x.Args) != b.Arity {
@@ -305,7 +328,7 @@ func isUntyped(x syntax.Expr) bool {
 			args = args[1:] // the condition is a bool whatever the context
 		}
 		for _, a := range args {
-			if !isUntyped(a) {
+			if !c.isUntyped(a) {
 				return false
 			}
 		}
@@ -377,7 +400,7 @@ func (c *ExprChecker) record(x syntax.Expr, t syntax.Type) syntax.Type {
 
 // value checks x; want only gives their type to context-typed literals.
 func (c *ExprChecker) value(x syntax.Expr, want syntax.Type) syntax.Type {
-	if isUntyped(x) {
+	if c.isUntyped(x) {
 		if want == syntax.Invalid {
 			want = defaultType(x)
 		}
@@ -522,7 +545,7 @@ func (c *ExprChecker) unify(xs []syntax.Expr, want syntax.Type) syntax.Type {
 	t := syntax.Invalid
 	first := -1
 	for i, x := range xs {
-		if !isUntyped(x) {
+		if !c.isUntyped(x) {
 			// want reaches the literals inside x, as in
 			// sqrt(pow(2., .5)) in an f32 context.
 			first = i
@@ -623,7 +646,7 @@ func (c *ExprChecker) call(x *syntax.Call, want syntax.Type) syntax.Type {
 			return c.record(x, t)
 		}
 		from := syntax.Invalid
-		if t.IsFloat() && isUntyped(arg) && hasFloatLit(arg) {
+		if t.IsFloat() && c.isUntyped(arg) && hasFloatLit(arg) {
 			// f32(0.1) is the f32 nearest 0.1, not a rounded f64.
 			from = t
 		}
