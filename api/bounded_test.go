@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -46,5 +47,46 @@ func TestSubmitLargeExpressionIsQuick(t *testing.T) {
 	small, large := check(128<<10), check(512<<10)
 	if large > 10*small+200*time.Millisecond {
 		t.Errorf("checking 128 KB took %s, 512 KB %s: not linear", small, large)
+	}
+}
+
+// Metadata is bounded: beyond the limits a submission is refused with
+// 400 and a message naming the field and the limit; at the limits it is
+// accepted.
+func TestSubmitMetadataLimits(t *testing.T) {
+	h := newHarness(t, Config{}, nil)
+	labels := func(n int) map[string]string {
+		m := map[string]string{}
+		for i := range n {
+			m[fmt.Sprintf("k%d", i)] = "v"
+		}
+		return m
+	}
+	for _, c := range []struct {
+		name string
+		edit func(*Submission)
+		want string // "" accepted, else in the 400's detail
+	}{
+		{"at the limits", func(s *Submission) {
+			s.Meta = store.Meta{Repository: strings.Repeat("r", MaxMetaBytes), Labels: labels(MaxLabels)}
+			s.Meta.Labels[strings.Repeat("k", MaxLabelKeyBytes)] = strings.Repeat("v", MaxLabelValueBytes)
+			delete(s.Meta.Labels, "k0")
+		}, ""},
+		{"a 1 MB repository", func(s *Submission) { s.Meta.Repository = strings.Repeat("r", 1<<20) }, "meta.repository has 1048576 bytes; at most 256"},
+		{"a long commit", func(s *Submission) { s.Meta.Commit = strings.Repeat("c", MaxMetaBytes+1) }, "meta.commit has 257 bytes"},
+		{"40000 labels", func(s *Submission) { s.Meta.Labels = labels(40000) }, "40000 labels; at most 32"},
+		{"a long label value", func(s *Submission) { s.Meta.Labels = map[string]string{"arch": strings.Repeat("x", 300)} }, "has a value of 300 bytes"},
+		{"a long label key", func(s *Submission) { s.Meta.Labels = map[string]string{strings.Repeat("k", 65): ""} }, "has 65 bytes; at most 64"},
+		{"a long file name", func(s *Submission) { s.ProgramName = strings.Repeat("p", 2000) }, "program_name has 2000 bytes"},
+	} {
+		sub := blurSubmission("blur.sched")
+		c.edit(&sub)
+		resp, body := h.submitJSON("", sub)
+		switch {
+		case c.want == "" && resp.StatusCode != 202:
+			t.Errorf("%s: %d %.300s", c.name, resp.StatusCode, body)
+		case c.want != "" && (resp.StatusCode != 400 || !strings.Contains(body, c.want) || !strings.Contains(body, "bad-request")):
+			t.Errorf("%s: %d %.300s, want 400 saying %q", c.name, resp.StatusCode, body, c.want)
+		}
 	}
 }

@@ -35,6 +35,55 @@ type Submission struct {
 // maxTimeoutSeconds bounds a submission's solver timeout (one hour).
 const maxTimeoutSeconds = 3600
 
+// Limits of a submission's names and metadata, so that a list page stays
+// small whatever clients send.
+const (
+	// MaxNameBytes bounds spec_name and program_name.
+	MaxNameBytes = 1024
+	// MaxMetaBytes bounds each of repository, branch, commit, pipeline
+	// and job.
+	MaxMetaBytes = 256
+	// MaxLabels bounds the number of labels, MaxLabelKeyBytes and
+	// MaxLabelValueBytes each label's key and value.
+	MaxLabels          = 32
+	MaxLabelKeyBytes   = 64
+	MaxLabelValueBytes = 256
+)
+
+// checkMeta checks the names and metadata against the limits above.
+func (sub *Submission) checkMeta() error {
+	for _, f := range []struct{ name, value string }{
+		{"spec_name", sub.SpecName}, {"program_name", sub.ProgramName},
+	} {
+		if len(f.value) > MaxNameBytes {
+			return fmt.Errorf("%s has %d bytes; at most %d are accepted", f.name, len(f.value), MaxNameBytes)
+		}
+	}
+	m := sub.Meta
+	for _, f := range []struct{ name, value string }{
+		{"meta.repository", m.Repository}, {"meta.branch", m.Branch}, {"meta.commit", m.Commit},
+		{"meta.pipeline", m.Pipeline}, {"meta.job", m.Job},
+	} {
+		if len(f.value) > MaxMetaBytes {
+			return fmt.Errorf("%s has %d bytes; at most %d are accepted", f.name, len(f.value), MaxMetaBytes)
+		}
+	}
+	if len(m.Labels) > MaxLabels {
+		return fmt.Errorf("%d labels; at most %d are accepted", len(m.Labels), MaxLabels)
+	}
+	for k, v := range m.Labels {
+		switch {
+		case k == "":
+			return errors.New("a label has an empty key")
+		case len(k) > MaxLabelKeyBytes:
+			return fmt.Errorf("label key %.40q... has %d bytes; at most %d are accepted", k, len(k), MaxLabelKeyBytes)
+		case len(v) > MaxLabelValueBytes:
+			return fmt.Errorf("label %q has a value of %d bytes; at most %d are accepted", k, len(v), MaxLabelValueBytes)
+		}
+	}
+	return nil
+}
+
 // Check validates the submission's options and parses and type-checks
 // its specification and kernel, as augur validate does before anything
 // else. It returns the usage error of a bad option, or every error of
@@ -61,6 +110,9 @@ func (sub *Submission) Check() (usage error, errs []validate.ErrorDetail) {
 	}
 	if sub.Options.TimeoutSeconds < 0 || sub.Options.TimeoutSeconds > maxTimeoutSeconds {
 		return fmt.Errorf("timeout must be between 0 and %d seconds", maxTimeoutSeconds), nil
+	}
+	if err := sub.checkMeta(); err != nil {
+		return err, nil
 	}
 	return nil, checkPair(&syntax.Source{Name: sub.SpecName, Text: sub.Spec}, &syntax.Source{Name: sub.ProgramName, Text: sub.Program})
 }
