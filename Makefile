@@ -11,9 +11,10 @@ build:
 
 ## run: build augur and start the service on its embedded defaults (one
 ## SQLite file, in-process workers, the examples submitted at start): the
-## dashboard is on http://localhost:8080.
+## dashboard is on http://localhost:8080, or on ADDR (make run ADDR=:9090).
+ADDR ?= :8080
 run: build
-	./$(BIN) serve --addr :8080 --db sqlite:augur.db --examples
+	./$(BIN) serve --addr $(ADDR) --db sqlite:augur.db --examples
 
 ## demo: validate and run every bundled example from the command line.
 demo: build

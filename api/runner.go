@@ -69,6 +69,9 @@ func Runner(opts RunnerOptions) store.Runner {
 		if progress != nil {
 			vo.Progress = func(e validate.Event) { progress(store.Progress{Phase: e.Phase, Done: e.Done, Total: e.Total}) }
 		}
+		if opts.Log != nil {
+			opts.Log.Info().Str("validation", v.ID).Str("program", v.ProgramName).Str("spec", v.SpecName).Msg("validating")
+		}
 		bctx, cancel := context.WithTimeout(ctx, opts.Budget)
 		defer cancel()
 		spec := &syntax.Source{Name: v.SpecName, Text: v.Spec}
@@ -97,6 +100,10 @@ func Runner(opts RunnerOptions) store.Runner {
 			return store.Result{}, err
 		}
 		opts.Metrics.observe(string(rep.Verdict), start)
+		if opts.Log != nil {
+			opts.Log.Info().Str("validation", v.ID).Str("program", v.ProgramName).Str("verdict", string(rep.Verdict)).
+				Str("reason", rep.Reason).Dur("took", time.Since(start)).Bool("cacheable", cacheable).Msg("validated")
+		}
 		return store.Result{Report: data, Verdict: string(rep.Verdict), Reason: rep.Reason, Cacheable: cacheable}, nil
 	}
 }

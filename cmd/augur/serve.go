@@ -205,7 +205,8 @@ func runServe(ctx context.Context, errw io.Writer, f serveFlags) error {
 	}
 	srv := &http.Server{Handler: api.New(cfg), ReadHeaderTimeout: 10 * time.Second}
 	log.Info().Str("addr", ln.Addr().String()).Str("db", redactDSN(f.db)).Int("workers", f.workers).
-		Bool("tokens", len(f.tokens) > 0).Msg("augur serve: listening on http://" + ln.Addr().String())
+		Bool("tokens", len(f.tokens) > 0).Msg("augur serve: listening on http://" + ln.Addr().String() +
+		"; the dashboard is at /, the API under /v1; Ctrl-C stops it")
 	if f.onListen != nil {
 		f.onListen(ln.Addr().String())
 	}
@@ -226,11 +227,17 @@ func runServe(ctx context.Context, errw io.Writer, f serveFlags) error {
 	go prune(workCtx, st, f.retain, f.retainCount, time.Hour, &log)
 	if f.examples {
 		go func() {
-			n, err := submitExamples(ctx, st, "examples")
-			if err != nil {
+			n, known, err := submitExamples(ctx, st, "examples")
+			switch {
+			case err != nil:
 				log.Warn().Err(err).Msg("submitting the examples")
-			} else if n > 0 {
-				log.Info().Int("pairs", n).Msg("submitted the examples")
+			case n > 0 && f.workers > 0:
+				log.Info().Int("pairs", n).Int("already_submitted", known).Msg("submitted the examples: the workers validate them now, " +
+					"a minute or two on a first run; each verdict is logged and shown on the dashboard as it comes")
+			case n > 0:
+				log.Info().Int("pairs", n).Int("already_submitted", known).Msg("submitted the examples, for workers elsewhere (--workers 0)")
+			case known > 0:
+				log.Info().Int("pairs", known).Msg("the examples were submitted by an earlier run: not again")
 			}
 		}()
 	}
@@ -264,31 +271,58 @@ func runServe(ctx context.Context, errw io.Writer, f serveFlags) error {
 	return nil
 }
 
+// submittedExamples returns the examples already in the store (labelled
+// source=examples, not cancelled or failed), by names and content.
+func submittedExamples(ctx context.Context, st store.Store) (map[[3]string]bool, error) {
+	known := map[[3]string]bool{}
+	f := store.Filter{Label: "source=examples", Limit: store.MaxListLimit}
+	for {
+		vs, next, err := st.List(ctx, f)
+		if err != nil {
+			return nil, fmt.Errorf("listing the examples submitted: %w", err)
+		}
+		for _, v := range vs {
+			if v.Status != store.Cancelled && v.Status != store.Failed {
+				known[[3]string{v.SpecName, v.ProgramName, v.Key}] = true
+			}
+		}
+		if next == "" {
+			return known, nil
+		}
+		f.Cursor = next
+	}
+}
+
 // submitExamples submits every pair of dir: in each directory, its
 // specification (*.sare) with each of its kernels (*.sched). A missing dir
-// is no error; malformed pairs are skipped. It returns the pairs
-// submitted.
-func submitExamples(ctx context.Context, st store.Store, dir string) (int, error) {
+// is no error; malformed pairs are skipped, and so are pairs already
+// submitted with the same names and content (by an earlier start): a
+// restart does not add them again. It returns the pairs submitted and
+// those found already submitted.
+func submitExamples(ctx context.Context, st store.Store, dir string) (n, known int, err error) {
 	if _, err := os.Stat(dir); err != nil {
-		return 0, nil
+		return 0, 0, nil
 	}
 	specs, err := filepath.Glob(filepath.Join(dir, "*", "*.sare"))
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	sort.Strings(specs)
-	n := 0
+	seen, err := submittedExamples(ctx, st)
+	if err != nil {
+		return 0, 0, err
+	}
 	for _, spec := range specs {
 		progs, _ := filepath.Glob(filepath.Join(filepath.Dir(spec), "*.sched"))
 		sort.Strings(progs)
 		specText, err := os.ReadFile(spec)
 		if err != nil {
-			return n, err
+			return n, known, err
 		}
 		for _, prog := range progs {
 			progText, err := os.ReadFile(prog)
 			if err != nil {
-				return n, err
+				return n, known, err
 			}
 			sub := api.Submission{
 				Spec: string(specText), SpecName: filepath.ToSlash(spec),
@@ -298,13 +332,18 @@ func submitExamples(ctx context.Context, st store.Store, dir string) (int, error
 			if usage, errs := sub.Check(); usage != nil || len(errs) > 0 {
 				continue
 			}
-			if _, err := st.Submit(ctx, sub.Validation(store.Key)); err != nil {
-				return n, err
+			v := sub.Validation(store.Key)
+			if seen[[3]string{v.SpecName, v.ProgramName, v.Key}] {
+				known++
+				continue
+			}
+			if _, err := st.Submit(ctx, v); err != nil {
+				return n, known, err
 			}
 			n++
 		}
 	}
-	return n, nil
+	return n, known, nil
 }
 
 // redactDSN hides a DSN's password.

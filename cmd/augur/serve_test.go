@@ -137,6 +137,35 @@ func TestServeExamplesAndShutdown(t *testing.T) {
 	if !strings.Contains(logs.String(), "stopped") {
 		t.Errorf("logs:\n%s", logs.String())
 	}
+	// The first run says what it does: the examples submitted, each
+	// verdict as it comes.
+	for _, want := range []string{"the workers validate them now", `"message":"validating"`, `"message":"validated"`} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("the log lacks %q", want)
+		}
+	}
+
+	// A restart does not submit the examples again.
+	n := len(list.Validations)
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	var logs2 syncBuffer
+	go func() {
+		done <- runServe(ctx, &logs2, serveFlags{addr: "127.0.0.1:0", db: defaultDB, workers: 0, examples: true,
+			maxBody: 4 << 20, budget: time.Minute, grace: time.Second, logFormat: "json", onListen: func(a string) { addr <- a }})
+	}()
+	<-addr
+	for !strings.Contains(logs2.String(), "submitted by an earlier run") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the restart did not find the examples:\n%s", logs2.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	if vs, _, _ := st.List(context.Background(), store.Filter{Label: "source=examples", Limit: 500}); len(vs) != n {
+		t.Errorf("%d validations of the examples after a restart, want %d", len(vs), n)
+	}
 }
 
 func TestWorkerRunsTheQueue(t *testing.T) {

@@ -24,6 +24,8 @@ type validateFlags struct {
 	jobs       int
 	emitSMT    string
 	verbose    bool
+	// stdin is read for a file named "-".
+	stdin io.Reader
 }
 
 func newValidateCmd() *cobra.Command {
@@ -46,14 +48,17 @@ Value models: "real" (the default) reasons about floats as real numbers,
 accepting fast-math reassociation; "ieee" proves bit-exact IEEE 754 equality.
 Integers are always bit-vectors of their width with wrapping arithmetic.
 
+Either file may be "-", standard input (named <stdin> in the report).
+
 Exit status: 0 valid, 1 invalid, 2 unknown, 3 error (malformed input or usage).`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {
 				return fmt.Errorf("validate takes a specification and a kernel, got %d argument(s)", len(args))
 			}
-			return nil
+			return oneStdin(args...)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			f.stdin = cmd.InOrStdin()
 			return validateKernel(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], args[1], f)
 		},
 	}
@@ -76,11 +81,11 @@ func validateKernel(ctx context.Context, out, errw io.Writer, specPath, progPath
 	if err != nil {
 		return usageError(err)
 	}
-	spec, err := readSource(specPath)
+	spec, err := readInput(specPath, f.stdin)
 	if err != nil {
 		return &exitError{code: exitMalformed, err: err}
 	}
-	prog, err := readSource(progPath)
+	prog, err := readInput(progPath, f.stdin)
 	if err != nil {
 		return &exitError{code: exitMalformed, err: err}
 	}
