@@ -130,10 +130,13 @@ func TestSubmitWaitGetList(t *testing.T) {
 	if l2 := decode[List](t, body); len(l2.Validations) != 1 || l2.Validations[0].Verdict != "valid" || l2.NextCursor != "" {
 		t.Errorf("page 2: %s", body)
 	}
-	for _, q := range []string{"status=weird", "verdict=maybe", "limit=0", "limit=x", "cursor=zz"} {
-		if resp, _ := h.do("GET", "/v1/validations?"+q, "", ""); resp.StatusCode != 400 {
-			t.Errorf("%s: %d", q, resp.StatusCode)
+	for _, q := range []string{"status=weird", "verdict=maybe", "limit=0", "limit=x", "cursor=zz", "repo=acme", "verdit=valid"} {
+		if resp, body := h.do("GET", "/v1/validations?"+q, "", ""); resp.StatusCode != 400 || !strings.Contains(body, "bad-request") {
+			t.Errorf("%s: %d %s", q, resp.StatusCode, body)
 		}
+	}
+	if _, body := h.do("GET", "/v1/validations?repo=acme", "", ""); !strings.Contains(body, `unknown parameter \"repo\"; the filters are repository, branch`) {
+		t.Errorf("unknown filter: %s", body)
 	}
 	if _, body := h.do("GET", "/v1/validations?branch=dev", "", ""); decode[List](t, body).Validations == nil {
 		t.Errorf("an empty list must be [] : %s", body)
@@ -353,8 +356,9 @@ func TestCancelAndEvents(t *testing.T) {
 	// The other finishes; its events end with done and the verdict.
 	close(g.release)
 	_, body = h.do("GET", "/v1/validations/"+second.ID+"/events", "", "")
-	if !strings.Contains(body, "event: done") || !strings.Contains(body, `"verdict":"invalid"`) {
-		t.Errorf("events of a finished one:\n%s", body)
+	if !strings.Contains(body, "event: done") || !strings.Contains(body, `"verdict":"invalid"`) ||
+		!strings.Contains(body, `"done":2,"total":2`) {
+		t.Errorf("events of a finished one (the done event counts the conditions decided):\n%s", body)
 	}
 	if resp, _ := h.do("GET", "/v1/validations/"+second.ID+"/conditions/2.smt2", "", ""); resp.StatusCode != 404 {
 		t.Errorf("a condition without SMT: %d", resp.StatusCode)
@@ -444,5 +448,20 @@ func TestPresburger(t *testing.T) {
 	}
 	if resp, _ := h.do("POST", "/v1/presburger", "image/png", "x"); resp.StatusCode != 415 {
 		t.Errorf("png: %d", resp.StatusCode)
+	}
+}
+
+// A method a path does not serve answers 405 with Allow.
+func TestMethodNotAllowedAllow(t *testing.T) {
+	h := newHarness(t, Config{}, nil)
+	for _, c := range []struct{ method, path, allow string }{
+		{"PUT", "/v1/validations", "GET, POST"},
+		{"PATCH", "/v1/validations/01M81WA400HBRE2AYE63D26F8D", "GET, DELETE"},
+		{"GET", "/v1/compile", "POST"},
+	} {
+		resp, body := h.do(c.method, c.path, "", "")
+		if resp.StatusCode != 405 || resp.Header.Get("Allow") != c.allow || !strings.Contains(body, "allowed: "+c.allow) {
+			t.Errorf("%s %s: %d Allow %q %s", c.method, c.path, resp.StatusCode, resp.Header.Get("Allow"), body)
+		}
 	}
 }

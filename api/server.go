@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -155,7 +156,10 @@ func newServer(cfg Config) (*server, http.Handler) {
 			problem(w, r, http.StatusNotFound, probNotFound, "no such endpoint; see /openapi.json")
 		})
 		r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
-			problem(w, r, http.StatusMethodNotAllowed, probBadRequest, "method "+r.Method+" not allowed here; see /openapi.json")
+			allow := allowed(r)
+			w.Header().Set("Allow", strings.Join(allow, ", "))
+			problem(w, r, http.StatusMethodNotAllowed, probBadRequest,
+				"method "+r.Method+" not allowed here; allowed: "+strings.Join(allow, ", ")+"; see /openapi.json")
 		})
 	})
 	if cfg.Web != nil {
@@ -166,6 +170,22 @@ func newServer(cfg Config) (*server, http.Handler) {
 		})
 	}
 	return s, r
+}
+
+// allowed lists the methods the router serves at r's path.
+func allowed(r *http.Request) []string {
+	rctx := chi.RouteContext(r.Context())
+	var out []string
+	if rctx == nil || rctx.Routes == nil {
+		return out
+	}
+	// Routes is the root router: it matches the whole path.
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		if rctx.Routes.Match(chi.NewRouteContext(), m, r.URL.Path) {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 func (s *server) ready(w http.ResponseWriter, r *http.Request) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -370,9 +371,19 @@ type List struct {
 var validStatus = map[store.Status]bool{store.Queued: true, store.Running: true, store.Done: true, store.Cancelled: true, store.Failed: true}
 var validVerdict = map[string]bool{"valid": true, "invalid": true, "unknown": true, "error": true}
 
+// listParams are the query parameters of GET /v1/validations.
+var listParams = []string{"repository", "branch", "commit", "verdict", "status", "label", "limit", "cursor"}
+
 // list is GET /v1/validations.
 func (s *server) list(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
+	for k := range q {
+		if !slices.Contains(listParams, k) {
+			problem(w, r, http.StatusBadRequest, probBadRequest,
+				fmt.Sprintf("unknown parameter %q; the filters are %s", k, strings.Join(listParams, ", ")))
+			return
+		}
+	}
 	f := store.Filter{
 		Repository: q.Get("repository"), Branch: q.Get("branch"), Commit: q.Get("commit"),
 		Verdict: q.Get("verdict"), Status: store.Status(q.Get("status")), Label: q.Get("label"), Cursor: q.Get("cursor"),
@@ -395,8 +406,9 @@ func (s *server) list(w http.ResponseWriter, r *http.Request) {
 	}
 	vs, next, err := s.cfg.Store.List(r.Context(), f)
 	if err != nil {
-		if f.Cursor != "" {
-			problem(w, r, http.StatusBadRequest, probBadRequest, "the cursor is not valid: "+err.Error())
+		if errors.Is(err, store.ErrInvalidCursor) {
+			problem(w, r, http.StatusBadRequest, probBadRequest,
+				fmt.Sprintf("cursor %q is not a next_cursor of this list", f.Cursor))
 			return
 		}
 		internalError(w, r, err)
@@ -431,7 +443,10 @@ func (s *server) cancel(w http.ResponseWriter, r *http.Request) {
 }
 
 // Event is the data of a server-sent event: "progress" while the
-// validation is queued or running, "done" once it has finished.
+// validation is queued or running (Done and Total count the value
+// conditions), "done" once it has finished (Done counts the conditions
+// decided, proved or failed, Total all of them, as the report's summary
+// line does).
 type Event struct {
 	ID      string       `json:"id"`
 	Status  store.Status `json:"status"`
@@ -478,6 +493,12 @@ func (s *server) events(w http.ResponseWriter, r *http.Request) {
 			e.Verdict, e.Reason = v.Verdict, v.Reason
 			if v.Status == store.Failed {
 				e.Reason = v.Error
+			}
+			e.Phase = "done"
+			if rep, err := report(v); err == nil && rep != nil {
+				// The conditions decided (proved or failed) out of all.
+				c := rep.Counts()
+				e.Done, e.Total = c["proved"]+c["failed"], len(rep.Conditions)
 			}
 			_ = send("done", e)
 			return

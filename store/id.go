@@ -3,6 +3,7 @@ package store
 import (
 	"crypto/rand"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 )
@@ -49,6 +50,20 @@ func (g *idGen) next(now time.Time) (string, time.Time, error) {
 	}
 	copy(b[6:], g.last[:])
 	return encodeID(b), time.UnixMilli(ms), nil
+}
+
+// validID reports whether s has the form of a validation's ID: 26 digits
+// of Crockford's base 32, in upper case.
+func validID(s string) bool {
+	if len(s) != 26 || s[0] > '7' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !strings.ContainsRune(crockford, rune(s[i])) {
+			return false
+		}
+	}
+	return true
 }
 
 // encodeID writes 128 bits as 26 base-32 digits, most significant first.

@@ -206,6 +206,9 @@ const (
 // page: IDs are time-ordered, so "older than the cursor" is the next page,
 // stable under insertions.
 func (s *store[TTx]) List(ctx context.Context, f Filter) ([]*Validation, string, error) {
+	if f.Cursor != "" && !validID(f.Cursor) {
+		return nil, "", fmt.Errorf("store: list: %w", ErrInvalidCursor)
+	}
 	limit := f.Limit
 	if limit <= 0 {
 		limit = DefaultListLimit

@@ -93,6 +93,8 @@ type Filter struct {
 var (
 	ErrNotFound = errors.New("validation not found")
 	ErrFinished = errors.New("validation already finished")
+	// ErrInvalidCursor is List's error for a cursor it did not give.
+	ErrInvalidCursor = errors.New("not a cursor of this list")
 )
 
 // Result is what a Runner found.

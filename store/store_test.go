@@ -302,6 +302,12 @@ func testListPagination(t *testing.T, dsn string) {
 	if len(seen) != n || pages != (n+6)/7 {
 		t.Fatalf("paged %d validations in %d pages", len(seen), pages)
 	}
+	// A cursor the list did not give is an error, not an empty page.
+	for _, c := range []string{"zz", "01M81WA400HBRE2AYE63D26F8", "01m81wa400hbre2aye63d26f8d", "' OR 1=1 --"} {
+		if _, _, err := s.List(ctx, Filter{Cursor: c}); !errors.Is(err, ErrInvalidCursor) {
+			t.Errorf("cursor %q: %v, want ErrInvalidCursor", c, err)
+		}
+	}
 	for id := range want {
 		if !seen[id] {
 			t.Fatalf("missing %s", id)

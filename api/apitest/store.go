@@ -9,7 +9,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"strconv"
 	"strings"
 	"sync"
@@ -143,7 +142,7 @@ func (s *Store) List(ctx context.Context, f store.Filter) ([]*store.Validation, 
 	if f.Cursor != "" {
 		n, err := strconv.Atoi(f.Cursor)
 		if err != nil || n < 0 {
-			return nil, "", errors.New("invalid cursor")
+			return nil, "", store.ErrInvalidCursor
 		}
 		before = n
 	}

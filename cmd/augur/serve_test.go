@@ -177,9 +177,12 @@ func TestWorkerRunsTheQueue(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	var logs syncBuffer
+	metrics := make(chan string, 1)
 	go func() {
-		done <- runWorker(ctx, &logs, workerFlags{db: "sqlite:x.db", concurrency: 1, budget: time.Minute, grace: time.Second, logFormat: "text"})
+		done <- runWorker(ctx, &logs, workerFlags{db: "sqlite:x.db", concurrency: 1, budget: time.Minute, grace: time.Second, logFormat: "text",
+			metricsAddr: "127.0.0.1:0", onMetrics: func(a string) { metrics <- a }})
 	}()
+	metricsURL := "http://" + <-metrics + "/metrics"
 	deadline := time.Now().Add(time.Minute)
 	for {
 		got, _ := st.Get(context.Background(), v.ID)
@@ -193,6 +196,16 @@ func TestWorkerRunsTheQueue(t *testing.T) {
 			t.Fatal("no verdict")
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+	// --metrics-addr serves the workers' metrics.
+	resp, err := http.Get(metricsURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(data), `augur_validations_total{verdict="invalid"} 1`) || !strings.Contains(string(data), "go_goroutines") {
+		t.Errorf("worker metrics:\n%.2000s", data)
 	}
 	cancel()
 	if err := <-done; err != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"net/url"
 	"os"
 	"os/signal"
@@ -11,6 +13,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/spf13/cobra"
 
 	"github.com/augur-verify/augur/api"
@@ -30,12 +34,17 @@ type workerFlags struct {
 	jobTimeout, rescueAfter time.Duration
 	// memoryMB bounds the solver's memory (0: no bound).
 	memoryMB uint
+	// metricsAddr, when set, is where /metrics and /healthz are served.
+	metricsAddr string
+	// onMetrics, when set, receives the address metrics are served on
+	// (tests).
+	onMetrics func(addr string)
 }
 
 func newWorkerCmd() *cobra.Command {
 	var f workerFlags
 	cmd := &cobra.Command{
-		Use:   "worker --db DSN [--concurrency N]",
+		Use:   "worker --db DSN [--concurrency N] [--metrics-addr :9091]",
 		Short: "Run validation workers only, sharing the queue of a database with augur serve",
 		Long: `Worker runs queued validations from the database that "augur serve" (and
 any number of other workers) share, with the real verifier, at most
@@ -63,6 +72,7 @@ database that cannot be opened).`,
 	fl.DurationVar(&f.rescueAfter, "rescue-after", 0, "after how long a running validation whose worker died is run again (at least --job-timeout; 0: --job-timeout plus one minute)")
 	fl.StringVar(&f.logFormat, "log-format", "text", "log format: text or json")
 	fl.UintVar(&f.memoryMB, "memory-mb", 0, "memory bound of the solver, in MiB, per process (0: none); a validation beyond it is unknown")
+	fl.StringVar(&f.metricsAddr, "metrics-addr", "", "serve Prometheus metrics on /metrics (and /healthz) at this address, such as :9091 (default: none)")
 	return cmd
 }
 
@@ -83,12 +93,47 @@ func runWorker(ctx context.Context, errw io.Writer, f workerFlags) error {
 	if f.memoryMB > 0 {
 		smt.SetMemoryLimit(f.memoryMB)
 	}
-	run := api.Runner(api.RunnerOptions{Budget: f.budget, Log: &log})
-	if err := st.Work(ctx, f.concurrency, f.grace, run); err != nil {
+	ropts := api.RunnerOptions{Budget: f.budget, Log: &log}
+	if f.metricsAddr != "" {
+		reg := newRegistry()
+		ropts.Metrics = api.NewRunnerMetrics(reg)
+		stopMetrics, err := serveMetrics(f.metricsAddr, reg, f.onMetrics)
+		if err != nil {
+			return &exitError{code: exitMalformed, err: fmt.Errorf("--metrics-addr: %w", err)}
+		}
+		defer stopMetrics()
+		log.Info().Str("addr", f.metricsAddr).Msg("serving metrics on /metrics")
+	}
+	if err := st.Work(ctx, f.concurrency, f.grace, api.Runner(ropts)); err != nil {
 		return &exitError{code: exitMalformed, err: err}
 	}
 	log.Info().Msg("stopped")
 	return nil
+}
+
+// serveMetrics serves reg on /metrics and a liveness probe on /healthz at
+// addr until the returned function is called.
+func serveMetrics(addr string, reg *prometheus.Registry, onListen func(string)) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"status":"ok"}`+"\n")
+	})
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	if onListen != nil {
+		onListen(ln.Addr().String())
+	}
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(ctx)
+	}, nil
 }
 
 // splitList splits a comma-separated list, dropping empty items.
