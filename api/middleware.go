@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"math"
@@ -121,12 +120,16 @@ func bearer(r *http.Request) (string, bool) {
 }
 
 // auth checks the bearer token: on writing endpoints whenever tokens are
-// configured, on reading ones when ReadToken is set too. A missing token
-// is answered 401, an unknown one 403.
+// configured, on reading ones when ReadToken is set too, where the
+// dashboard's login cookie (TokenCookie) does as well. A missing token is
+// answered 401, an unknown one 403.
 func (s *server) auth(write bool) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			tok, has := bearer(r)
+			if !has && !write {
+				tok, has = cookieToken(r)
+			}
 			if has {
 				r = r.WithContext(context.WithValue(r.Context(), tokenKey{}, tok))
 			}
@@ -139,11 +142,9 @@ func (s *server) auth(write bool) func(http.Handler) http.Handler {
 				problem(w, r, http.StatusUnauthorized, probUnauthorized, "this endpoint needs a bearer token: Authorization: Bearer TOKEN")
 				return
 			}
-			for _, t := range s.cfg.Tokens {
-				if subtle.ConstantTimeCompare([]byte(t), []byte(tok)) == 1 {
-					next.ServeHTTP(w, r)
-					return
-				}
+			if s.validToken(tok) {
+				next.ServeHTTP(w, r)
+				return
 			}
 			w.Header().Set("WWW-Authenticate", `Bearer realm="augur", error="invalid_token"`)
 			problem(w, r, http.StatusForbidden, probForbidden, "the bearer token is not accepted")

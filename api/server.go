@@ -23,7 +23,9 @@ type Config struct {
 	// DELETE); none means every client may write.
 	Tokens []string
 	// ReadToken makes reading endpoints under /v1 require one of Tokens
-	// as well (health, metrics and the OpenAPI document stay open).
+	// as well (health, metrics and the OpenAPI document stay open), and
+	// protects the dashboard (Web) with a login that keeps the token in
+	// a cookie (see TokenCookie).
 	ReadToken bool
 	// MaxBody bounds a request body in bytes (default 4 MiB; 413 beyond).
 	MaxBody int64
@@ -162,9 +164,12 @@ func newServer(cfg Config) (*server, http.Handler) {
 				"method "+r.Method+" not allowed here; allowed: "+strings.Join(allow, ", ")+"; see /openapi.json")
 		})
 	})
-	if cfg.Web != nil {
+	switch {
+	case cfg.Web != nil && s.protectsReads():
+		r.Handle("/*", s.dashboardGate(cfg.Web))
+	case cfg.Web != nil:
 		r.Handle("/*", cfg.Web)
-	} else {
+	default:
 		r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 			problem(w, r, http.StatusNotFound, probNotFound, "no such endpoint; see /openapi.json")
 		})

@@ -109,7 +109,7 @@ database that cannot be opened, an address that cannot be listened on).`,
 	fl.StringVar(&f.db, "db", defaultDB, "the database: sqlite:PATH or postgres://...")
 	fl.IntVar(&f.workers, "workers", 2, "validations run at once by the in-process workers (0: none; run augur worker elsewhere)")
 	fl.StringArrayVar(&f.tokens, "token", nil, "a bearer token accepted on writing endpoints (repeatable; none: open); also $AUGUR_TOKENS, comma-separated")
-	fl.BoolVar(&f.readToken, "read-token", false, "require a token on reading endpoints too")
+	fl.BoolVar(&f.readToken, "read-token", false, "require a token on reading endpoints too, and a login with one on the dashboard")
 	fl.BoolVar(&f.examples, "examples", false, "submit the pairs of examples/ at start (default: true with the default --db)")
 	fl.Int64Var(&f.maxBody, "max-body", 4<<20, "request body limit in bytes")
 	fl.IntVar(&f.rate, "rate", 0, "writing requests per minute and token (0: no limit)")
