@@ -31,18 +31,25 @@ func (r *Report) Rename(spec, program string) {
 		return s
 	}
 	r.Spec, r.Program = spec, program
-	for i := range r.Conditions {
-		r.Conditions[i].File = file(r.Conditions[i].File)
-	}
-	for i := range r.Errors {
-		e := &r.Errors[i]
-		e.File, e.Text = file(e.File), text(e.Text)
-	}
-	if cx := r.Counterexample; cx != nil {
+	renamed := map[*Counterexample]bool{}
+	renameCX := func(cx *Counterexample) {
+		if cx == nil || renamed[cx] {
+			return
+		}
+		renamed[cx] = true
 		cx.File = file(cx.File)
 		cx.Replay = text(cx.Replay)
 		if rest, ok := strings.CutPrefix(cx.Command, "augur run "+oldSpec+" "+oldProg); ok {
 			cx.Command = "augur run " + spec + " " + program + rest
 		}
 	}
+	for i := range r.Conditions {
+		r.Conditions[i].File = file(r.Conditions[i].File)
+		renameCX(r.Conditions[i].Counterexample)
+	}
+	for i := range r.Errors {
+		e := &r.Errors[i]
+		e.File, e.Text = file(e.File), text(e.Text)
+	}
+	renameCX(r.Counterexample)
 }

@@ -173,6 +173,10 @@ type ConditionResult struct {
 	// SMT holds the SMT-LIB2 script of a value condition (when asked
 	// for); z3 reproduces the result on it (unsat: proved).
 	SMT string `json:"smt,omitempty"`
+	// Counterexample is a failed condition's own counterexample,
+	// confirmed as Report.Counterexample is (which is the first failed
+	// condition's); at most the first few failed conditions have one.
+	Counterexample *Counterexample `json:"counterexample,omitempty"`
 }
 
 // ExitCode maps the verdict to augur validate's exit codes: 0 valid, 1

@@ -442,6 +442,8 @@ func (v *validation) conclude(rep *Report, results []ConditionResult) {
 		rep.Verdict = Invalid
 		rep.Reason = cx.Kind
 		rep.Counterexample = cx
+		results[i].Counterexample = cx
+		v.otherCounterexamples(results, failed, i)
 		return
 	}
 	if undecided > 0 {
@@ -452,6 +454,35 @@ func (v *validation) conclude(rep *Report, results []ConditionResult) {
 	rep.Verdict = Valid
 	if rep.Vacuous {
 		rep.Reason = "vacuous: no parameter values satisfy the assumptions"
+	}
+}
+
+// maxOtherCounterexamples bounds how many failed conditions besides the
+// first get a counterexample of their own: each is confirmed by concrete
+// evaluation and a replay.
+const maxOtherCounterexamples = 16
+
+// otherCounterexamples gives the failed conditions after the first
+// confirmed one, first, their own counterexamples, so that every failure
+// can be reported with its own (SARIF, JUnit). A failure that concrete
+// evaluation does not confirm becomes undecided, as before the first.
+func (v *validation) otherCounterexamples(results []ConditionResult, failed []int, first int) {
+	n := 0
+	for _, i := range failed {
+		if i <= first || results[i].Status != "failed" {
+			continue
+		}
+		if n == maxOtherCounterexamples || v.ctx.Err() != nil {
+			return
+		}
+		n++
+		cx, err := v.counterexample(v.an.Conditions[i], v.outcomes[i])
+		if err != nil {
+			results[i].Status = "undecided"
+			results[i].Reason = "counterexample not confirmed: " + err.Error()
+			continue
+		}
+		results[i].Counterexample = cx
 	}
 }
 

@@ -473,21 +473,79 @@ func orText(s, def string) string {
 	return s
 }
 
-// conditionText describes a failed condition, with the counterexample
-// when it is the one that failed with it.
+// conditionText describes a failed condition with its formula and its
+// own counterexample (that of the report for the first failed condition,
+// the condition's for the others).
 func conditionText(rep *validate.Report, c validate.ConditionResult) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s:%d:%d: %s\n%s", c.File, c.Line, c.Col, c.Text, c.Kind)
+	fmt.Fprintf(&b, "C%d %s at %s:%d:%d: %s\n", c.ID, c.Kind, c.File, c.Line, c.Col, c.Text)
 	if c.Reason != "" {
-		fmt.Fprintf(&b, ": %s", c.Reason)
+		fmt.Fprintf(&b, "reason: %s\n", c.Reason)
 	}
-	b.WriteString("\n")
-	if cx := rep.Counterexample; cx != nil && cx.Condition == c.ID {
+	if c.Formula != "" {
+		fmt.Fprintf(&b, "formula: %s\n", c.Formula)
+	}
+	cx := c.Counterexample
+	if cx == nil && rep.Counterexample != nil && rep.Counterexample.Condition == c.ID {
+		cx = rep.Counterexample
+	}
+	if cx != nil {
 		var r strings.Builder
-		(&validate.Report{Verdict: validate.Invalid, Reason: rep.Reason, Counterexample: cx}).WriteText(&r, false)
+		(&validate.Report{Verdict: validate.Invalid, Reason: cx.Kind, Counterexample: cx}).WriteText(&r, false)
+		b.WriteString("counterexample:\n")
 		b.WriteString(r.String())
 	}
 	return b.String()
+}
+
+// kindHelp explains a kind of condition: what failed, and what to look
+// at ("" for a kind it does not know).
+func kindHelp(kind string) string {
+	switch kind {
+	case "annotation mismatch":
+		return "An assignment stores a value that differs from its annotation, the specification element it claims to write, " +
+			"for some parameter values and inputs (a false prophecy). The counterexample gives them, the annotated and the computed value; " +
+			"its reproduce line replays the failure with augur run."
+	case "undefined annotation":
+		return "An assignment's annotation names a specification element outside every equation's domain: " +
+			"the kernel claims to compute something the specification does not define."
+	case "undefined value stored":
+		return "An assignment stores an undefined value that does not come from a read, such as an out-of-range conversion."
+	case "out-of-bounds write":
+		return "An assignment writes outside its array's extents for some parameter values and loop indices (given by the counterexample)."
+	case "out-of-bounds read":
+		return "An expression reads outside its array's extents for some parameter values and loop indices (given by the counterexample)."
+	case "undefined read":
+		return "An expression reads a cell that holds no defined value yet: it is neither an input nor written earlier."
+	case "read-write race":
+		return "In a par loop, a cell written by one iteration is read by another: the result depends on the order of the iterations. " +
+			"Make the loop sequential or give each iteration its own cells."
+	case "write-write conflict":
+		return "In a par loop, two iterations write different values into the same cell: the result depends on which writes last."
+	case "output not written":
+		return "When the kernel ends, a cell of an out binding holds no defined value: some output is never computed."
+	case "output wrong value":
+		return "When the kernel ends, a cell of an out binding holds another value than the specification's."
+	case "overlapping bindings":
+		return "A cell is covered by two in bindings or two out bindings of its array: their where domains are not disjoint."
+	case "index error":
+		return "An index expression cannot be evaluated (an int64 overflow), or extents or loop bounds are too large."
+	case "ill-defined specification":
+		return "The specification itself is ill-defined: equations of one tensor with overlapping domains, " +
+			"or a recursion Augur cannot prove well founded."
+	case "malformed input":
+		return "The specification or the kernel does not parse or type-check; the message gives the position and the rule broken."
+	}
+	return ""
+}
+
+// ruleHelp is the help text of the rule of a condition kind.
+func ruleHelp(kind string) string {
+	h := kindHelp(kind)
+	if h == "" {
+		h = "A verification condition of kind " + kind + " failed or could not be decided; see the result's message."
+	}
+	return h + " See docs/validate.md for verdicts and counterexamples."
 }
 
 // SARIF 2.1.0.
@@ -533,7 +591,11 @@ type sarifDriver struct {
 
 type sarifRule struct {
 	ID               string       `json:"id"`
+	Name             string       `json:"name,omitempty"`
 	ShortDescription sarifMessage `json:"shortDescription"`
+	FullDescription  sarifMessage `json:"fullDescription"`
+	Help             sarifMessage `json:"help"`
+	HelpURI          string       `json:"helpUri,omitempty"`
 }
 
 type sarifMessage struct {
@@ -619,7 +681,9 @@ func writeSARIF(w io.Writer, a answer) error {
 	driver := sarifDriver{Name: "augur", Version: version, InformationURI: "https://github.com/augur-verify/augur", Rules: []sarifRule{}}
 	for _, r := range results {
 		if d, ok := rules[r.RuleID]; ok {
-			driver.Rules = append(driver.Rules, sarifRule{ID: r.RuleID, ShortDescription: sarifMessage{d}})
+			driver.Rules = append(driver.Rules, sarifRule{ID: r.RuleID, Name: r.RuleID, ShortDescription: sarifMessage{d},
+				FullDescription: sarifMessage{ruleHelp(d)}, Help: sarifMessage{ruleHelp(d)},
+				HelpURI: "https://github.com/augur-verify/augur/blob/main/docs/validate.md"})
 			delete(rules, r.RuleID)
 		}
 	}

@@ -299,3 +299,61 @@ func getJSONT(t *testing.T, url string, out any) {
 		t.Fatal(err)
 	}
 }
+
+// Every failed condition carries its own counterexample and formula in
+// SARIF and JUnit, and the SARIF rules have help text.
+func TestSubmitEveryFailureItsCounterexample(t *testing.T) {
+	srv, _ := testServer(t, api.Config{}, true)
+	dir := t.TempDir()
+	junit, sarif := filepath.Join(dir, "r.xml"), filepath.Join(dir, "r.sarif")
+	code, out, errOut := augur("submit", "--server", srv.URL, "--junit", junit, "--sarif", sarif,
+		"../../examples/matmul/matmul.sare", "../../examples/matmul/broken_par_reduction.sched")
+	if code != 1 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	data, _ := os.ReadFile(sarif)
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Rules []struct {
+						ID   string
+						Help struct{ Text string }
+					}
+				}
+			}
+			Results []struct {
+				RuleID  string
+				Level   string
+				Message struct{ Text string }
+			}
+		}
+	}
+	if err := json.Unmarshal(data, &log); err != nil {
+		t.Fatal(err)
+	}
+	run := log.Runs[0]
+	errors := 0
+	for _, r := range run.Results {
+		if r.Level != "error" {
+			continue
+		}
+		errors++
+		if strings.Count(r.Message.Text, "counterexample:") != 1 || !strings.Contains(r.Message.Text, "formula: ") ||
+			!strings.Contains(r.Message.Text, "parameters:") {
+			t.Errorf("%s: the result lacks its own counterexample or formula:\n%s", r.RuleID, r.Message.Text)
+		}
+	}
+	if errors < 2 {
+		t.Errorf("%d failed conditions in SARIF, want several", errors)
+	}
+	for _, r := range run.Tool.Driver.Rules {
+		if len(r.Help.Text) < 40 {
+			t.Errorf("rule %s: help %q", r.ID, r.Help.Text)
+		}
+	}
+	jdata, _ := os.ReadFile(junit)
+	if n := strings.Count(string(jdata), "counterexample:"); n != errors {
+		t.Errorf("%d counterexamples in JUnit, want %d:\n%s", n, errors, jdata)
+	}
+}
