@@ -4,8 +4,10 @@
 //
 // New builds the handler from a Config: the routes (validations.go for
 // submissions, reads, lists, cancellation, server-sent events and SMT-LIB2
-// scripts; presburger.go for the calculator; health and metrics in
-// server.go), the middleware (request ids and logs, metrics, panics turned
+// scripts; compile.go for the bundled compiler, POST /v1/compile;
+// presburger.go for the calculator; health in server.go, Prometheus
+// metrics in metrics.go), the dashboard (package web) at "/", behind the
+// login form of login.go when reading needs a token, the middleware (request ids and logs, metrics, panics turned
 // into problem details, bearer tokens, body limits and rate limits, in
 // middleware.go) and the OpenAPI document (openapi.json, embedded). Errors
 // are RFC 7807 problem details (problem.go), with positions for malformed

@@ -6,22 +6,23 @@
 // Compile runs these steps, one file each:
 //
 //   - spec.go translates the checked algorithm to a system of affine
-//     recurrence equations following seed 002 section 2.4.4: one tensor per
-//     stage (F_0 for the pure definition, F_u for the u-th update, with the
-//     RDom variables as extra dimensions), and F, the last stage's value.
-//   - schedule.go applies the scheduling directives of seed 003 section
-//     2.8 to a schedule model (per stage: its loops and the splits and
-//     fuses that made them, specializations; per func: compute and store
-//     levels, inlining, folds, bounds), rejecting illegal ones with the
-//     rule they break.
+//     recurrence equations following Clément 2022, section 2.4.4: one tensor
+//     per stage (F_0 for the pure definition, F_u for the u-th update, with
+//     the RDom variables as extra dimensions), and F, the last stage's value.
+//   - schedule.go applies the scheduling directives of Reinking 2022,
+//     section 2.8, to a schedule model (per stage: its loops and the splits
+//     and fuses that made them, specializations; per func: compute and store
+//     levels, inlining, folds, bounds), rejecting illegal ones with the rule
+//     they break.
 //   - nest.go builds each stage's loop nest in a small IR (ir.go): loops,
 //     lets for the variables the splits define, guards, the annotated
 //     store innermost.
 //   - place.go places the nests consumers first: each func at its compute
 //     level, over the region its consumers read there (bounds inference,
-//     seed 003 section 2.7: exact Presburger images of the accesses over
-//     the loops inside the level and their extrema, bounds.go), its buffer
-//     at its store level; dominance, folds and races are checked there.
+//     Reinking 2022, section 2.7: exact Presburger images of the accesses
+//     over the loops inside the level and their extrema, bounds.go), its
+//     buffer at its store level; dominance, folds and races are checked
+//     there.
 //   - lower.go and emit.go bind inputs and outputs and print the kernel:
 //     display names for the IR's variables, array cells for accesses.
 //

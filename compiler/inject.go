@@ -36,8 +36,8 @@ var injections = []Injection{
 	{InjectParallelReduction, "a reduction loop run in parallel: its iterations race on the accumulator", "an update stage with an RDom"},
 	{InjectMisplacedProducer, "a producer placed after its consumer: it no longer dominates its uses", "a func that is neither an output nor inlined"},
 	{InjectVectorLane, "the last lane of a vectorised loop stores a wrong value", "a vectorised loop in a stage of a numeric func"},
-	{InjectOvercomputeOutput, "Halide bug (seed 003, section 2.9, impure identity funcs): an output's buffer sized by its compute bounds while the schedule overcomputes", "an output whose schedule computes points outside its region (a split with the round or shift tail)"},
-	{InjectUpdateBeforePure, "Halide bug (seed 003, section 2.9, compute_with): an update stage runs before the pure definition of its func", "a func with an update definition"},
+	{InjectOvercomputeOutput, "a bug Halide had (impure identity funcs): an output's buffer sized by its compute bounds while the schedule overcomputes", "an output whose schedule computes points outside its region (a split with the round or shift tail)"},
+	{InjectUpdateBeforePure, "a bug Halide had (compute_with): an update stage runs before the pure definition of its func", "a func with an update definition"},
 }
 
 // Injections lists the injectable miscompilations.

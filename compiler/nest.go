@@ -54,7 +54,7 @@ func (c *compiler) stageNest(f *alg.Func, s int, r *box) (node, error) {
 }
 
 // loopNest builds the loops of one stage following its splits and fuses
-// (seed 003, section 2.8.2): the loops of ls.dims outermost first, each
+// (Reinking 2022, section 2.8.2): the loops of ls.dims outermost first, each
 // variable that the splits define bound by a let as soon as the loops it
 // depends on are open, a guard after each split variable whose tail
 // strategy is guard, and the store innermost.
@@ -275,8 +275,8 @@ func (c *compiler) stageStore(f *alg.Func, s int, u *alg.Update, nm map[string]s
 }
 
 // inlineValues computes the right-hand side of every stage with the funcs
-// scheduled compute_inline substituted (seed 003: their definitions are
-// expressions of their pure variables).
+// scheduled compute_inline substituted (Reinking 2022, section 2.8: their
+// definitions are expressions of their pure variables).
 func (c *compiler) inlineValues() {
 	c.values = map[string][]syntax.Expr{}
 	var subst func(x syntax.Expr) syntax.Expr

@@ -409,7 +409,7 @@ func (c *compiler) place(ctx context.Context, f *alg.Func) error {
 			return true
 		})
 		if outside != nil {
-			return c.errAt(fs.compute.pos, "%s.compute_at(%s, %s): %s is also used by %s outside that loop: the computation of a func must dominate all its uses (seed 003, section 2.8.3)",
+			return c.errAt(fs.compute.pos, "%s.compute_at(%s, %s): %s is also used by %s outside that loop: the computation of a func must dominate all its uses",
 				name, fs.compute.fn, fs.compute.dim, name, stageLabel(c.p.Func(outside.fn), outside.stage))
 		}
 	}
@@ -505,8 +505,8 @@ func (c *compiler) declared(name string) *box {
 	return nil
 }
 
-// applyBounds applies bound and align_bounds (seed 003, section 2.8.5) to
-// the region r computed at site s; a bound must cover what is needed.
+// applyBounds applies bound and align_bounds (Reinking 2022, section 2.8.5)
+// to the region r computed at site s; a bound must cover what is needed.
 func (c *compiler) applyBounds(ctx context.Context, f *alg.Func, s site, r *box) (*box, error) {
 	fs := c.fs[f.Name.Name]
 	out := &box{Lo: append([]syntax.Expr(nil), r.Lo...), Hi: append([]syntax.Expr(nil), r.Hi...), Extent: append([]syntax.Expr(nil), r.Extent...)}
@@ -537,7 +537,7 @@ func (c *compiler) applyBounds(ctx context.Context, f *alg.Func, s site, r *box)
 				return nil, err
 			}
 			if !empty {
-				return nil, c.errAt(fs.boundPos[d], "%s.bound(%s, %s, %s) does not cover the region %s .. %s of %s that its consumers need (seed 003, section 2.8.5)",
+				return nil, c.errAt(fs.boundPos[d], "%s.bound(%s, %s, %s) does not cover the region %s .. %s of %s that its consumers need",
 					f.Name.Name, f.Vars[d].Name, syntax.ExprString(b[0]), syntax.ExprString(b[1]), syntax.ExprString(r.Lo[d]), syntax.ExprString(simplifyAdd(r.Hi[d], 1)), f.Vars[d].Name)
 			}
 			out.Lo[d], out.Hi[d], out.Extent[d] = lo, hi, b[1]
@@ -602,7 +602,7 @@ func (c *compiler) allocate(ctx context.Context, f *alg.Func, csites []site) err
 			}
 		}
 		if in == nil {
-			return c.errAt(lvl.pos, "%s is stored at %s, inside the loop where it is computed: store_at must be at or outside compute_at (seed 003, section 2.8.4)", name, levelString(lvl))
+			return c.errAt(lvl.pos, "%s is stored at %s, inside the loop where it is computed: store_at must be at or outside compute_at", name, levelString(lvl))
 		}
 		start := 0
 		for i, n := range cs.path {

@@ -9,8 +9,8 @@ import (
 	"github.com/augur-verify/augur/syntax"
 )
 
-// The schedule model: what the directives of seed 003 section 2.8 decide,
-// per func and per stage, before lowering.
+// The schedule model: what the directives of Reinking 2022, section 2.8,
+// decide, per func and per stage, before lowering.
 
 // loopKind is how a loop is traversed.
 type loopKind int
@@ -22,7 +22,7 @@ const (
 	unrolled   // emitted as duplicated statements
 )
 
-// tailKind is a split's tail strategy (seed 003, section 2.8.2).
+// tailKind is a split's tail strategy (Reinking 2022, section 2.8.2).
 type tailKind int
 
 const (
@@ -240,7 +240,7 @@ func (c *compiler) directive(d *alg.Directive) error {
 	case "specialize":
 		cond := d.Args[0]
 		if _, err := toISL(cond, same); err != nil || !c.paramsOnly(cond) {
-			return c.dirErr(d, "the condition must be a quasi-affine constraint on the parameters (a start-up expression, seed 003 section 2.8.1)")
+			return c.dirErr(d, "the condition must be a quasi-affine constraint on the parameters (it is decided once, before the loops run)")
 		}
 		st := fs.stages[d.Update+1]
 		ls := c.target(d).clone()
@@ -426,7 +426,7 @@ func parseTail(x syntax.Expr) (tailKind, bool) {
 	return 0, false
 }
 
-// loopDirective applies a loop-phase directive (seed 003, section 2.8.2)
+// loopDirective applies a loop-phase directive (Reinking 2022, section 2.8.2)
 // to the loops ls of a stage.
 func (c *compiler) loopDirective(d *alg.Directive, f *alg.Func, ls *loopSched) error {
 	pureStage := d.Update < 0
@@ -459,7 +459,7 @@ func (c *compiler) loopDirective(d *alg.Directive, f *alg.Func, ls *loopSched) e
 			return c.dirErr(d, "the split factor must be a positive integer constant")
 		}
 		if tail != tailGuard && !pureStage {
-			return c.dirErr(d, "the %s tail strategy recomputes or overcomputes points: only pure stages may use it, update stages need guard (seed 003, section 2.8.2)", tail)
+			return c.dirErr(d, "the %s tail strategy recomputes or overcomputes points: only pure stages may use it, update stages need guard", tail)
 		}
 		if tail != tailGuard && !x.pure {
 			return c.dirErr(d, "the %s tail strategy on a reduction loop would change the reduction: use guard", tail)
@@ -543,7 +543,7 @@ func (c *compiler) loopDirective(d *alg.Directive, f *alg.Func, ls *loopSched) e
 			return c.dirErr(d, "%s must be the loop immediately outside %s (reorder first)", ls.dims[oi].name, ls.dims[ii].name)
 		}
 		if ls.dims[ii].pure != ls.dims[oi].pure {
-			return c.dirErr(d, "a pure loop and a reduction loop cannot be fused (seed 003, section 2.8.2)")
+			return c.dirErr(d, "a pure loop and a reduction loop cannot be fused")
 		}
 		if err := c.freshLoopName(d, ls, fused); err != nil {
 			return err
@@ -585,7 +585,7 @@ func (c *compiler) loopDirective(d *alg.Directive, f *alg.Func, ls *loopSched) e
 		}
 		kind := map[string]loopKind{"parallel": parallel, "vectorize": vectorized, "unroll": unrolled}[d.Name]
 		if kind != unrolled && !ls.dims[xi].pure {
-			return c.dirErr(d, "%s is a reduction loop: only pure loops may run in parallel or be vectorised (seed 003, section 2.8.2)", ls.dims[xi].name)
+			return c.dirErr(d, "%s is a reduction loop: only pure loops may run in parallel or be vectorised", ls.dims[xi].name)
 		}
 		ls.dims[xi].kind = kind
 		return nil
@@ -630,7 +630,7 @@ func (c *compiler) reorder(d *alg.Directive, f *alg.Func, ls *loopSched, names [
 		}
 	}
 	if strings.Join(before, ",") != strings.Join(after, ",") {
-		return c.dirErr(d, "this would reorder the reduction loops %s: the order of a reduction's iterations is part of its meaning (seed 003, section 2.8.2)", strings.Join(before, " and "))
+		return c.dirErr(d, "this would reorder the reduction loops %s: the order of a reduction's iterations is part of its meaning", strings.Join(before, " and "))
 	}
 	return nil
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/augur-verify/augur/syntax"
 )
 
-// spec translates the program to a .sare text (seed 002, section 2.4.4).
+// spec translates the program to a .sare text (Clément 2022, section 2.4.4).
 //
 // A func F without updates is one tensor F. A func with updates u = 1..m
 // has a tensor per stage: F_0(x) for the pure definition; F_u(x, r_k) for an

@@ -6,16 +6,16 @@ import (
 )
 
 // This file implements the substitution of parameters by relations and the
-// iterated update of symbolic heaps (seed 002, Definitions 5.2.3 and
-// 5.2.4). A symbolic heap is a relation (a Map, or a UnionMap over several
-// spaces) from array cells a[i] to expression contexts E[j]: the range
-// tuple's name is the expression context and its dimensions fill the
-// context's holes. Free variables of the heap, such as a loop counter x,
-// are parameters.
+// iterated update of symbolic heaps (Clément 2022, Definitions 5.2.3
+// and 5.2.4). A symbolic heap is a relation (a Map, or a UnionMap over
+// several spaces) from array cells a[i] to expression contexts E[j]: the
+// range tuple's name is the expression context and its dimensions fill the
+// context's holes. Free variables of the heap, such as a loop counter x, are
+// parameters.
 
 // Substitute returns r1[xs := r2], the substitution of the parameters xs
-// of r1 by the relation r2 (Definition 5.2.3): with d the domain tuple of
-// r1,
+// of r1 by the relation r2 (Clément 2022, Definition 5.2.3): with d the
+// domain tuple of r1,
 //
 //	i -> j in r1[xs := r2]  iff  exists k : i -> k in r2 and i -> j in r1 with xs = k.
 //
@@ -200,9 +200,9 @@ func SubstitutePw(ctx context.Context, r1 *Map, xs []string, f *PwMultiAff) (*Ma
 	return Substitute(ctx, r1, xs, f.ToMap())
 }
 
-// BindParam returns bind_x(s) (Definition 3.5.5, inverted): for a set s
-// with parameter x, the relation { t -> [x] : t in s }, in which x is no
-// longer a parameter. The output tuple is anonymous with one dimension
+// BindParam returns bind_x(s) (Clément 2022, Definition 3.5.5, inverted): for
+// a set s with parameter x, the relation { t -> [x] : t in s }, in which x is
+// no longer a parameter. The output tuple is anonymous with one dimension
 // named x.
 func BindParam(s *Map, x string) (_ *Map, err error) {
 	defer lxRecover("bind parameter", &err)
@@ -281,7 +281,7 @@ func substRemap(b *BasicMap, sp Space, cols []int) *BasicMap {
 }
 
 // IteratedUpdate returns the iterated update of the symbolic heap h over
-// the parameter x within bound (Definition 5.2.4):
+// the parameter x within bound (Clément 2022, Definition 5.2.4):
 //
 //	▶_{x in bound} h = h[x := lexmax(bind_x(dom(h) ∩ bound))]
 //
@@ -352,7 +352,7 @@ func IteratedUpdate(ctx context.Context, h *UnionMap, x string, bound *Map) (_ *
 }
 
 // Update returns the update h1 ▷ h2 of symbolic heap h1 by h2
-// (Definition 5.2.2):
+// (Clément 2022, Definition 5.2.2):
 //
 //	h1 ▷ h2 = h2 ∪ (h1 − dom(h2))
 //

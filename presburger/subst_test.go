@@ -49,7 +49,8 @@ func substWantEqual(t *testing.T, got, want *Map) {
 	}
 }
 
-// Example 8: a<x> -> A(□)<x + 2> for 0 <= x < N, iterated over 0 <= x < 4.
+// Clément 2022, Example 8: a<x> -> A(□)<x + 2> for 0 <= x < N, iterated over
+// 0 <= x < 4.
 func TestIteratedUpdateExample8(t *testing.T) {
 	ctx := context.Background()
 	h := substNamed(t, "[N, x] -> { a[i] -> A[j] : 0 <= x < N and i = x and j = x + 2 }", "A(□)")
@@ -83,7 +84,8 @@ func TestIteratedUpdateExample8(t *testing.T) {
 	}
 }
 
-// Example 9: a<x mod 4> -> A(□)<x + 3>, iterated over 0 <= x < N.
+// Clément 2022, Example 9: a<x mod 4> -> A(□)<x + 3>, iterated over
+// 0 <= x < N.
 func TestIteratedUpdateExample9(t *testing.T) {
 	ctx := context.Background()
 	h := substNamed(t, "[x] -> { a[i] -> A[j] : j = x + 3 and i = x mod 4 }", "A(□)")
@@ -119,8 +121,8 @@ func TestIteratedUpdateExample9(t *testing.T) {
 	}
 }
 
-// Theorem 5.2.8 on small cases: i -> j in r1[x := r2] iff some k with
-// i -> k in r2 has i -> j in r1 at x = k.
+// Clément 2022, Theorem 5.2.8, on small cases: i -> j in r1[x := r2] iff some
+// k with i -> k in r2 has i -> j in r1 at x = k.
 func TestSubstituteSemantics(t *testing.T) {
 	ctx := context.Background()
 	r1 := substParse(t, "[x, N] -> { a[i] -> E[j] : j = 2x + i and 0 <= i < N and x >= 0 }")
@@ -140,7 +142,7 @@ func TestSubstituteSemantics(t *testing.T) {
 	substWantEqual(t, got, substParse(t, "[N] -> { a[i] -> E[6 + i] : 0 <= i < N }"))
 }
 
-// Theorem 5.2.8 on random relations, by enumeration.
+// Clément 2022, Theorem 5.2.8, on random relations, by enumeration.
 func TestSubstituteRandom(t *testing.T) {
 	ctx := context.Background()
 	r := rand.New(rand.NewSource(5))
@@ -185,7 +187,7 @@ func TestSubstituteRandom(t *testing.T) {
 
 // The iterated update against a concrete execution of the loop
 // for x = 0 .. N-1: mem[a[i]] = E(j(x, i, N)) for the cells written at x
-// (Lemma 5.2.9), on random functional heaps.
+// (Clément 2022, Lemma 5.2.9), on random functional heaps.
 func TestIteratedUpdateRandom(t *testing.T) {
 	ctx := context.Background()
 	r := rand.New(rand.NewSource(11))

@@ -39,7 +39,7 @@ func (info *Info) Array(name string) *Array {
 }
 
 // Check type-checks k against the checked specification spec following
-// Fig. 4.7 of the kernel language's formal description: index
+// the kernel language's typing rules (Clément 2022, Fig. 4.7): index
 // expressions, bounds, conditions and lets are quasi-affine; values are
 // typed against the arrays' element types and annotations against the
 // specification's tensors; bindings agree with the specification. It

@@ -11,16 +11,17 @@
 //     positions (equal.go), and Marshal and Unmarshal are the JSON twin
 //     (json.go).
 //   - Check type-checks a kernel against a specification (package sare)
-//     following the typing rules of the formal description (Fig. 4.7 of
-//     seed 002): quasi-affine indices, bounds and conditions; values typed
-//     against arrays, annotations against tensors; bindings that agree
-//     with the specification (check.go). Load parses and checks in one call.
-//   - Run executes a checked kernel with the big-step semantics of Fig. 4.5,
-//     with differential memories and read sets, so that every par loop is
-//     checked per rule U-PARLOOP; it checks every annotation against the
-//     specification evaluated at the same point and every out cell at
-//     the end, and reports the first failure as a *Failure (interp.go,
-//     failure.go).
+//     following the kernel language's typing rules (Clément, "Translation
+//     Validation of Tensor Compilers", 2022, Fig. 4.7): quasi-affine
+//     indices, bounds and conditions; values typed against arrays,
+//     annotations against tensors; bindings that agree with the
+//     specification (check.go). Load parses and checks in one call.
+//   - Run executes a checked kernel with the big-step semantics of
+//     Clément 2022, Fig. 4.5, with differential memories and read sets, so
+//     that every par loop is checked per rule U-PARLOOP; it checks every
+//     annotation against the specification evaluated at the same point and
+//     every out cell at the end, and reports the first failure as a
+//     *Failure (interp.go, failure.go).
 //
 // Start reading at Kernel, then Check, then Run.
 package sched

@@ -47,15 +47,15 @@ type Result struct {
 }
 
 // Run executes the checked kernel k (info is Check's result) with the
-// reference semantics of Fig. 4.5 of its formal description, against the
-// specification evaluated by ev, whose parameter values and inputs it
-// uses. In arrays start with their tensors' elements (cells outside a
-// binding's where hold no defined value); every assignment's annotation
-// is checked against the specification at the same point; every par loop
-// is checked per rule U-PARLOOP (each iteration runs against the memory as
-// it was when the loop started; a cell written by one iteration must not
-// be read by another; two iterations may write one cell only with equal
-// values); at the end every out cell is compared with the specification.
+// reference semantics of the kernel language (Clément 2022, Fig. 4.5),
+// against the specification evaluated by ev, whose parameter values and
+// inputs it uses. In arrays start with their tensors' elements (cells outside
+// a binding's where hold no defined value); every assignment's annotation is
+// checked against the specification at the same point; every par loop is
+// checked per rule U-PARLOOP (each iteration runs against the memory as it
+// was when the loop started; a cell written by one iteration must not be read
+// by another; two iterations may write one cell only with equal values); at
+// the end every out cell is compared with the specification.
 //
 // A kernel that goes wrong gives a *Failure. Any other error (parameters
 // violating the kernel's assumptions, a budget exhausted, ctx cancelled,

@@ -7,7 +7,11 @@
 // Term (term.go) and the constructors grouped by theory (arith.go, bv.go,
 // fp.go, func.go for uninterpreted and recursive functions and quantifiers);
 // then Solver (solver.go), Model (model.go) and the SMT-LIB2 printer and
-// parser (smtlib.go).
+// parser (smtlib.go, with prune.go dropping the recursive definitions a
+// script does not use). Work is bounded by Z3's resource limit
+// (rlimit.go: the same limit decides UNKNOWN the same way on any machine)
+// and memory by SetMemoryLimit (global.go); signal.go keeps SIGINT with
+// the Go runtime, which Z3 would otherwise take over.
 //
 // # Ownership
 //

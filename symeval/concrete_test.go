@@ -17,10 +17,10 @@ import (
 )
 
 // This file holds the test oracle: a concrete prophetic interpreter that
-// runs a kernel at given parameter values the way Fig. 5.3 reads it, every
-// assignment storing its annotation instantiated at the current point
-// (index subexpressions replaced by their values), and the comparison of
-// its final memory with an instantiated symbolic heap.
+// runs a kernel at given parameter values the way Clément 2022, Fig. 5.3,
+// reads it, every assignment storing its annotation instantiated at the
+// current point (index subexpressions replaced by their values), and the
+// comparison of its final memory with an instantiated symbolic heap.
 
 // pair is a checked specification and kernel.
 type pair struct {

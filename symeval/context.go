@@ -10,7 +10,7 @@ import (
 	"github.com/augur-verify/augur/value"
 )
 
-// This file implements expression contexts (seed 002, section 5.2): a
+// This file implements expression contexts (Clément 2022, section 5.2): a
 // value expression with its index-language parts taken out into numbered
 // holes, such as A(□1, □2) * B(□2, □3). A symbolic value pairs a context
 // with a tuple of quasi-affine expressions filling its holes; in a
@@ -295,10 +295,10 @@ func (v *SymbolicValue) String() string {
 }
 
 // Decompose decomposes the checked value expression x (info holds its
-// types) in scope s (seed 002's decompose): every maximal index-language
-// subexpression becomes a hole, holes with the same quasi-affine value
-// (syntactically, after normalisation) are fused into one, and the
-// resulting context is interned in cs.
+// types) in scope s (decompose in Clément 2022, section 5.2): every maximal
+// index-language subexpression becomes a hole, holes with the same
+// quasi-affine value (syntactically, after normalisation) are fused into one,
+// and the resulting context is interned in cs.
 func (cs *Contexts) Decompose(x syntax.Expr, info *sare.Info, s *Scope) (_ *SymbolicValue, err error) {
 	defer guard(&err, "decompose")
 	return cs.decomposeWith(x, info, s.translator())

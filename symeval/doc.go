@@ -1,7 +1,7 @@
 // Package symeval is Augur's verifier core: the symbolic evaluation of a
 // kernel (package sched) against its specification (package sare) over
 // Presburger sets and relations (package presburger), following chapter 5
-// of seed 002.
+// of Clément, "Translation Validation of Tensor Compilers" (2022).
 //
 // The phases, in the order a reader should take them:
 //
@@ -21,18 +21,29 @@
 //     statement's writes assuming its annotations; Prophesy is the entry
 //     point, and Prophecy also keeps the effect of every statement and of
 //     one iteration of every loop.
-//   - symvalue.go, symbolic.go, race.go, obligation.go (internal,
-//     incomplete): the first pieces of symbolic evaluation (Fig. 5.4): the
-//     value of an expression in a symbolic heap (Fig. 5.1), its read set
-//     (Fig. 5.2), the heap in which each assignment runs, the Presburger
-//     side conditions of S-ASSIGN (reads defined, write in bounds), of the
-//     out bindings (every cell written) and of S-PARLOOP (no read-write
-//     race), and the value obligations left for a solver: ⟦e⟧_h =
-//     decompose(t) of S-ASSIGN, the write-write conflicts of S-PARLOOP and
-//     the out bindings' values.
+//   - symvalue.go, symbolic.go, race.go, obligation.go: the pieces of
+//     symbolic evaluation (Fig. 5.4): the value of an expression in a
+//     symbolic heap (Fig. 5.1) and its read set (Fig. 5.2); the heap in
+//     which each assignment runs and the Presburger side conditions of
+//     S-ASSIGN (reads defined, writes in bounds) and of the out bindings
+//     (every cell written); the read-write races and the write-write
+//     conflicts of S-PARLOOP; and the value obligations left for a solver:
+//     ⟦e⟧_h = decompose(t) of S-ASSIGN, the agreement of conflicting
+//     writes and the out bindings' values.
+//   - spec.go: the specification's sanity, checked before its equations are
+//     used as rewrite rules: equations of one tensor never overlap, and the
+//     defined points, found as a greatest fixpoint, have well-founded
+//     dependences (a lexicographic ranking function); annotations and value
+//     obligations may only name tensor elements proven defined.
+//   - verify.go: Analyze assembles all of it into the kernel's list of
+//     verification Conditions, in program order: the Presburger ones
+//     decided here (Proved, Failed with the violating points, or Undecided
+//     when over budget), the value obligations left Pending, each with its
+//     Obligation (printed in the notation of Fig. 5.5 by Pretty).
 //   - guard.go: no panic escapes an exported function.
 //
-// Not here yet: the assembly of all conditions into one verdict and the
-// discharge of the obligations by package smt. Nothing in this package is a verdict: a prophecy only says
-// what a kernel computes if its annotations hold.
+// Figure and definition numbers are those of Clément 2022. This package
+// gives no verdict: package validate discharges the Pending obligations
+// with Z3 (package smt) and decides the verdict. A prophecy alone only
+// says what a kernel computes if its annotations hold.
 package symeval

@@ -23,7 +23,7 @@ output S
 
 var extraCases = []extraCase{
 	{
-		// Seed 002, Example 9: the iterations overwrite the cells of a
+		// Clément 2022, Example 9: the iterations overwrite the cells of a
 		// small array; each keeps the last one.
 		name: "overwrite",
 		spec: `

@@ -10,7 +10,7 @@ import (
 	"github.com/augur-verify/augur/presburger"
 )
 
-// Heap is a symbolic heap (seed 002, section 5.2): a presburger relation
+// Heap is a symbolic heap (Clément 2022, section 5.2): a presburger relation
 // from array cells a[i1, ..., in] (the input tuple is named after the
 // array) to symbolic values E[h1, ..., hm] (the output tuple is named after
 // an expression context of a Contexts table, its coordinates fill the
@@ -54,8 +54,8 @@ func (h *Heap) Describe(cs *Contexts) string {
 	return strings.Join(lines, "\n")
 }
 
-// Update returns h ▷ o (Definition 5.2.2): the cells o writes take o's
-// contents, the others keep h's.
+// Update returns h ▷ o (Clément 2022, Definition 5.2.2): the cells o writes
+// take o's contents, the others keep h's.
 func (h *Heap) Update(ctx context.Context, o *Heap) (_ *Heap, err error) {
 	defer guard(&err, "update")
 	if len(o.u.Maps()) == 0 {
@@ -99,9 +99,9 @@ func (h *Heap) Drop(a string) *Heap {
 	return &Heap{u: presburger.NewUnionMap(keep...)}
 }
 
-// Iterate returns the iterated update ▶_{x in bound} h (Definition 5.2.4):
-// for every cell, the contents written by the last value of the parameter
-// x within the parameter domain bound that writes it.
+// Iterate returns the iterated update ▶_{x in bound} h (Clément 2022,
+// Definition 5.2.4): for every cell, the contents written by the last value
+// of the parameter x within the parameter domain bound that writes it.
 func (h *Heap) Iterate(ctx context.Context, x string, bound *presburger.Map) (_ *Heap, err error) {
 	defer guard(&err, "iterated update")
 	if len(h.u.Maps()) == 0 {
@@ -144,13 +144,13 @@ func paramIndex(sp presburger.Space, x string) int {
 	return -1
 }
 
-// SingleValued returns ν(h) (seed 002, section 5.2): h itself when every
+// SingleValued returns ν(h) (Clément 2022, section 5.2): h itself when every
 // cell has at most one content, otherwise a subset of h with the same
 // cells and one content per cell, chosen arbitrarily (here: the first
 // context in the order of the components, then the lexicographically
 // smallest hole values). The choice is only meaningful where the
 // contents of a cell all have the same value, which the verifier must
-// establish separately (ww-covered, Fig. 5.4).
+// establish separately (ww-covered, Clément 2022, Fig. 5.4).
 func (h *Heap) SingleValued(ctx context.Context) (_ *Heap, err error) {
 	defer guard(&err, "single-valued")
 	ok, err := h.u.IsSingleValued(ctx)

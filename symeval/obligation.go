@@ -9,12 +9,12 @@ import (
 	"github.com/augur-verify/augur/sched"
 )
 
-// This file builds the value obligations of rule S-ASSIGN (Fig. 5.4),
-// internal and INCOMPLETE: Ĉ = ⟦e⟧_h = {decompose(t)}, one obligation per
-// context of ⟦e⟧_h. The obligations are only part of what a proof needs:
-// the side conditions (undefined reads, out-of-bounds writes, races,
-// write-write conflicts, missing and wrong outputs) must hold too, and
-// nothing here discharges anything.
+// This file builds the value obligations of rule S-ASSIGN (Clément 2022,
+// Fig. 5.4), Ĉ = ⟦e⟧_h = {decompose(t)}, one obligation per context of
+// ⟦e⟧_h, and those of the out bindings. The obligations are only part of
+// what a proof needs: the side conditions (undefined reads, out-of-bounds
+// writes, races, write-write conflicts, missing outputs) must hold too,
+// and nothing here discharges anything (package validate does).
 
 // obligation states that, for every value of the parameters satisfying
 // the kernel's assumptions and every point (i, s) of Points, the

@@ -36,7 +36,7 @@ func named(t *testing.T, cs *Contexts, text string) string {
 }
 
 // TestMatmulFig55 reproduces the prophetic heap of the matrix product of
-// seed 002, Fig. 5.5: after the loop on k, c[i, j] holds R(i, j, P - 1)
+// Clément 2022, Fig. 5.5: after the loop on k, c[i, j] holds R(i, j, P - 1)
 // when P > 0 and R(i, j, -1) otherwise, for every 0 <= i < N, 0 <= j < M.
 func TestMatmulFig55(t *testing.T) {
 	ctx := context.Background()
@@ -143,7 +143,7 @@ O(i) = A(i)
 output O
 `
 
-// TestSeedExamples8And9 reproduces Examples 8 and 9 of seed 002 through
+// TestSeedExamples8And9 reproduces Examples 8 and 9 of Clément 2022 through
 // kernels: the iterated update keeps, for every cell, the last write.
 func TestSeedExamples8And9(t *testing.T) {
 	ctx := context.Background()
@@ -194,9 +194,9 @@ func TestBudgetAndCancel(t *testing.T) {
 }
 
 // TestEffects checks the per-statement heaps of the matrix product
-// against the annotations of Fig. 5.5: one iteration of the loop on k
-// writes R(i, j, k) into c[i, j]; the loop on k, then the body of the
-// loop on j, leave R(i, j, P - 1) when P > 0.
+// against the annotations of Clément 2022, Fig. 5.5: one iteration of the
+// loop on k writes R(i, j, k) into c[i, j]; the loop on k, then the body of
+// the loop on j, leave R(i, j, P - 1) when P > 0.
 func TestEffects(t *testing.T) {
 	ctx := context.Background()
 	p := loadPair(t, "matmul.sare", readFile(t, "../examples/matmul/matmul.sare"),

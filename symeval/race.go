@@ -8,9 +8,9 @@ import (
 	"github.com/augur-verify/augur/sched"
 )
 
-// This file checks parallel loops for read-write races (rw-safe of rule
-// S-PARLOOP, Fig. 5.4), internal and INCOMPLETE: write-write conflicts
-// (ww-covered) are not checked here.
+// This file checks parallel loops (rule S-PARLOOP, Clément 2022,
+// Fig. 5.4): read-write races (rw-safe), decided over Presburger sets, and
+// write-write conflicts, whose agreement is left as value obligations.
 
 // readSet returns the cells that statement st reads (right-hand sides'
 // array reads), over the parameters of s and restricted to its facts:

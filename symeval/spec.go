@@ -12,7 +12,7 @@ import (
 )
 
 // This file checks, before the verifier uses a specification's equations
-// as rewrite rules (seed 002, section 6.2: the SARE becomes mutually
+// as rewrite rules (Clément 2022, section 6.2: the SARE becomes mutually
 // recursive functions, whose well-definedness the prototype assumed without
 // checking), that the specification is well defined over every parameter
 // value satisfying its assume lines:

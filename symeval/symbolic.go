@@ -9,12 +9,13 @@ import (
 	"github.com/augur-verify/augur/syntax"
 )
 
-// This file holds the first steps of the symbolic evaluation of Fig. 5.4,
-// internal and INCOMPLETE: it computes the heap h in which each assignment
-// runs (rules S-SEQ, S-SEQLOOP with the prophetic summary of the earlier
-// iterations, S-PARLOOP, S-IF, S-ALLOCATE), but generates no verification
-// condition, checks no bound, no read definedness and no race. Nothing
-// here may be read as a verdict.
+// This file walks the kernel as the symbolic evaluation of Clément 2022,
+// Fig. 5.4, does: it computes the heap h in which each assignment runs
+// (rules S-SEQ, S-SEQLOOP with the prophetic summary of the earlier
+// iterations, S-PARLOOP, S-IF, S-ALLOCATE), and the Presburger side
+// conditions of S-ASSIGN and of the out bindings: reads of undefined
+// cells, writes out of bounds, out cells never written. Analyze
+// (verify.go) turns them into conditions; races are in race.go.
 
 // renameParam returns m with its parameter x renamed to z (the constraints
 // are unchanged: only the column's name changes).

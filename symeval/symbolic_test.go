@@ -134,8 +134,9 @@ func same(a, b map[string]bool) bool {
 
 // TestHeapsBefore checks the heap in which each assignment runs (rules
 // S-SEQ, S-SEQLOOP with the summary of the earlier iterations, S-PARLOOP):
-// the right-hand side evaluated in it (Fig. 5.1) must be the right-hand
-// side evaluated in the concrete prophetic memory at every execution.
+// the right-hand side evaluated in it (Clément 2022, Fig. 5.1) must be the
+// right-hand side evaluated in the concrete prophetic memory at every
+// execution.
 func TestHeapsBefore(t *testing.T) {
 	ctx := context.Background()
 	type src struct{ specName, spec, kernelName, kernel string }

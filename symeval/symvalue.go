@@ -9,10 +9,11 @@ import (
 	"github.com/augur-verify/augur/syntax"
 )
 
-// This file evaluates value expressions in a symbolic heap (seed 002,
-// Fig. 5.1) and computes their read sets (Fig. 5.2): the first pieces of
-// the symbolic evaluation of Fig. 5.4, which is not implemented yet.
-// Nothing here is used by Prophesy.
+// This file evaluates value expressions in a symbolic heap (Clément
+// 2022, Fig. 5.1) and computes their read sets (Fig. 5.2), for the
+// symbolic evaluation of Fig. 5.4: valueObligations (obligation.go) and
+// the read checks (symbolic.go, race.go) build on them. Nothing here is
+// used by Prophesy.
 //
 // Holes that are equal wherever the symbolic value is defined are fused
 // after lifting. Nested array reads (a[b[i]]) are rejected, as the index
@@ -79,10 +80,10 @@ type valueEval struct {
 	h    *Heap
 }
 
-// evalInHeap returns ⟦e⟧_h (Fig. 5.1): the symbolic value of the checked
-// value expression e (info holds its types) in scope s when memory is h,
-// as a union of sets whose tuples are named after contexts interned in
-// cs. It is empty where e reads a cell absent from h.
+// evalInHeap returns ⟦e⟧_h (Clément 2022, Fig. 5.1): the symbolic value of
+// the checked value expression e (info holds its types) in scope s when
+// memory is h, as a union of sets whose tuples are named after contexts
+// interned in cs. It is empty where e reads a cell absent from h.
 func evalInHeap(ctx context.Context, cs *Contexts, info *sare.Info, s *Scope, h *Heap, e syntax.Expr) (_ *presburger.UnionMap, err error) {
 	defer guard(&err, "evaluate in symbolic heap")
 	if _, ok := info.Types[e]; !ok {
@@ -298,8 +299,8 @@ func (ev *valueEval) read(x *syntax.Index) ([]alternative, error) {
 	return out, nil
 }
 
-// reads returns reads(e) (Fig. 5.2): the union of the symbolic locations
-// of the array accesses of e in scope s.
+// reads returns reads(e) (Clément 2022, Fig. 5.2): the union of the symbolic
+// locations of the array accesses of e in scope s.
 func reads(s *Scope, e syntax.Expr) (_ *presburger.UnionMap, err error) {
 	defer guard(&err, "reads")
 	var locs []*presburger.Map

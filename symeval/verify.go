@@ -12,12 +12,12 @@ import (
 	"github.com/augur-verify/augur/syntax"
 )
 
-// This file assembles the symbolic evaluation of Fig. 5.4 into the list of
-// verification conditions of a kernel: the Presburger side conditions,
-// decided here, and the value obligations, left to a solver (package
-// validate discharges them). A kernel is correct when every condition
-// holds; this package decides none of the value obligations and gives no
-// verdict.
+// This file assembles the symbolic evaluation of Clément 2022, Fig. 5.4,
+// into the list of verification conditions of a kernel: the Presburger
+// side conditions, decided here, and the value obligations, left to a
+// solver (package validate discharges them). A kernel is correct when every
+// condition holds; this package decides none of the value obligations and
+// gives no verdict.
 
 // Status is the state of a condition.
 type Status int
@@ -659,7 +659,7 @@ func (g *gen) inBindings() error {
 	return nil
 }
 
-// Pretty prints the obligation as seed 002's Fig. 5.5 does: for each
+// Pretty prints the obligation as Clément 2022, Fig. 5.5, does: for each
 // piece of the holes' values as functions of the parameters and loop
 // variables, the equality with the holes filled in and the piece's domain,
 // e.g. "R(i, j, k - 1) + A(i, k) * B(k, j) = R(i, j, k)  for 0 <= k < P
@@ -674,7 +674,7 @@ func (o *Obligation) Pretty(ctx context.Context) (lines []string) {
 	pw, err := presburger.PwMultiAffFromMap(ctx, o.Points)
 	reduced := false
 	if err != nil || pw.NumPieces() == 0 || pw.NumPieces() > 8 {
-		// Seed 002, section 6.2: the implementation's holes as functions
+		// Clément 2022, section 6.2: the implementation's holes as functions
 		// of the specification's.
 		if pw, err = o.reduced(ctx); err != nil || pw.NumPieces() == 0 || pw.NumPieces() > 8 {
 			return []string{o.String()}

@@ -64,7 +64,7 @@ func TestAnalyzeExamples(t *testing.T) {
 }
 
 // TestFig55 checks that the value conditions of the matrix product are
-// those of seed 002's Fig. 5.5 (up to naming), as --verbose prints them.
+// those of Clément 2022, Fig. 5.5 (up to naming), as --verbose prints them.
 func TestFig55(t *testing.T) {
 	a := analyzeFiles(t, "../examples/matmul/matmul.sare", "../examples/matmul/matmul.sched")
 	var got []string

@@ -84,7 +84,7 @@ const maxMatchDepth = 8
 // which the specification analysis proved well founded and defined), so
 // the first that proves the obligation settles it.
 func (s *solver) strategies(o *symeval.Obligation) []strategy {
-	// Seed 002, section 6.2: unfold the specification side's tensors
+	// Clément 2022, section 6.2: unfold the specification side's tensors
 	// that the implementation side's tensors do not depend on.
 	deps := map[string]bool{}
 	for _, t := range tensorsOf(o.Impl.Expr) {

@@ -1,7 +1,7 @@
 // Package value computes the scalar semantics shared by specifications and
 // kernels: typed values (bool, i8 to i64, u8 to u64, f32, f64) or the
 // undefined value, and every operation of the two languages on them, as
-// settled by section 3 of the input formats' contract.
+// docs/formats.md describes them.
 //
 // Integers wrap to their width after every operation; / and % are
 // Euclidean on signed types and total (x / 0 == x % 0 == 0); f32 results

@@ -10,7 +10,10 @@
 //	augur worker               workers of a service sharing its PostgreSQL database
 //	augur submit SPEC PROG     submit a pair to a service and wait for its verdict (for CI)
 //	augur compile ALG -o DIR   compile a Halide-style algorithm to a specification and an annotated kernel
+//	augur halide GEN.cpp -o DIR   compile a Halide 14 Generator with stock Halide and write its specification and annotated loop nest
+//	augur fuzz-schedules ALG   compile an algorithm under random legal schedules and run every kernel
 //	augur presburger [FILE]    an iscc-style calculator over Presburger sets and relations
+//	augur version              print the version
 //
 // Exit codes: augur validate and augur submit exit 0 valid, 1 invalid,
 // 2 unknown, 3 error; the others 0 success, 1 a mismatch or failed check,

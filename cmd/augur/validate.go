@@ -34,9 +34,9 @@ func newValidateCmd() *cobra.Command {
 		Use:   "validate SPEC PROG [--value-model real|ieee] [--resources N] [--jobs N] [--emit-smt DIR] [--json] [--verbose]",
 		Short: "Prove that a kernel computes its specification for all parameter values, or show a counterexample",
 		Long: `Validate evaluates the kernel symbolically over Presburger sets, using its
-prophetic annotations as loop invariants (seed 002, chapter 5), decides the
-conditions on cells itself (bounds, defined reads, races, outputs written)
-and discharges the value conditions with Z3.
+prophetic annotations as loop invariants, decides the conditions on cells
+itself (bounds, defined reads, races, outputs written) and discharges the
+value conditions with Z3.
 
 The verdict comes first: VALID (every condition proved, for every parameter
 value satisfying the assumptions), INVALID with a counterexample (parameter

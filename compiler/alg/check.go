@@ -8,14 +8,14 @@ import (
 )
 
 // Check resolves names and checks p: distinct, non-reserved names; types
-// as in FORMATS.md (no implicit conversion, indices cast to be used as
+// as in docs/formats.md (no implicit conversion, indices cast to be used as
 // values); quasi-affine indices and predicates; no use of a func before its
 // definition, and the definitions of a func (pure, then updates) consecutive;
-// and the syntactic separation rule of seed 003 section 2.4: each argument
-// of an update's left-hand side is either the func's pure variable of that
-// position, in place, or an expression of RDom variables (written r.k) and
-// parameters; the right-hand side uses only the pure variables kept in
-// place, and its references to the func being updated keep them in place
+// and the syntactic separation rule of Reinking 2022, section 2.4: each
+// argument of an update's left-hand side is either the func's pure variable
+// of that position, in place, or an expression of RDom variables (written
+// r.k) and parameters; the right-hand side uses only the pure variables kept
+// in place, and its references to the func being updated keep them in place
 // too. It fills Func.Updates and the Update fields Target, Index and RDom.
 func Check(p *Program) syntax.ErrorList {
 	c := &checker{p: p, r: &syntax.Reporter{Src: p.Src}, declared: map[string]string{}, defined: map[string]bool{}}
