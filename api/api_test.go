@@ -465,3 +465,22 @@ func TestMethodNotAllowedAllow(t *testing.T) {
 		}
 	}
 }
+
+// The list searches file names and bounds submission times.
+func TestListNameAndDates(t *testing.T) {
+	h := newHarness(t, Config{}, nil)
+	h.submitJSON("", blurSubmission("blur.sched"))
+	h.submitJSON("", blurSubmission("broken_wrong_row.sched"))
+	for q, want := range map[string]int{
+		"name=WRONG_ROW": 1, "name=blur": 2, "name=matmul": 0,
+		"since=2000-01-01": 2, "until=2000-01-01": 0, "since=2999-01-01T00:00:00Z": 0,
+	} {
+		_, body := h.do("GET", "/v1/validations?"+q, "", "")
+		if got := len(decode[List](t, body).Validations); got != want {
+			t.Errorf("%s: %d validations, want %d", q, got, want)
+		}
+	}
+	if resp, body := h.do("GET", "/v1/validations?since=yesterday", "", ""); resp.StatusCode != 400 || !strings.Contains(body, "since:") {
+		t.Errorf("a bad date: %d %s", resp.StatusCode, body)
+	}
+}

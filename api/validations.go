@@ -372,7 +372,20 @@ var validStatus = map[store.Status]bool{store.Queued: true, store.Running: true,
 var validVerdict = map[string]bool{"valid": true, "invalid": true, "unknown": true, "error": true}
 
 // listParams are the query parameters of GET /v1/validations.
-var listParams = []string{"repository", "branch", "commit", "verdict", "status", "label", "limit", "cursor"}
+var listParams = []string{"repository", "branch", "commit", "verdict", "status", "label", "name", "since", "until", "limit", "cursor"}
+
+// ParseDay reads a time bound of a list: RFC 3339, or a date (YYYY-MM-DD,
+// its midnight in UTC).
+func ParseDay(s string) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%q is neither a date (2006-01-02) nor an RFC 3339 time", s)
+	}
+	return t, nil
+}
 
 // list is GET /v1/validations.
 func (s *server) list(w http.ResponseWriter, r *http.Request) {
@@ -387,6 +400,20 @@ func (s *server) list(w http.ResponseWriter, r *http.Request) {
 	f := store.Filter{
 		Repository: q.Get("repository"), Branch: q.Get("branch"), Commit: q.Get("commit"),
 		Verdict: q.Get("verdict"), Status: store.Status(q.Get("status")), Label: q.Get("label"), Cursor: q.Get("cursor"),
+		Name: q.Get("name"),
+	}
+	for _, b := range []struct {
+		param string
+		dst   *time.Time
+	}{{"since", &f.Since}, {"until", &f.Until}} {
+		if v := q.Get(b.param); v != "" {
+			t, err := ParseDay(v)
+			if err != nil {
+				problem(w, r, http.StatusBadRequest, probBadRequest, b.param+": "+err.Error())
+				return
+			}
+			*b.dst = t
+		}
 	}
 	if f.Status != "" && !validStatus[f.Status] {
 		problem(w, r, http.StatusBadRequest, probBadRequest, fmt.Sprintf("status %q is none of queued, running, done, cancelled, failed", f.Status))

@@ -196,6 +196,9 @@ func (s *store[TTx]) get(ctx context.Context, q querier, id string) (*Validation
 	return v, err
 }
 
+// likeEscaper escapes LIKE's wildcards (with the escape character \).
+var likeEscaper = strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`)
+
 // Limits of List.
 const (
 	DefaultListLimit = 50
@@ -248,6 +251,16 @@ func (s *store[TTx]) List(ctx context.Context, f Filter) ([]*Validation, string,
 			add(`EXISTS (SELECT 1 FROM augur_validation_label l WHERE
 				l.validation_id = augur_validation.id AND l.name = ?)`, f.Label)
 		}
+	}
+	if f.Name != "" {
+		pat := "%" + likeEscaper.Replace(strings.ToLower(f.Name)) + "%"
+		add(`(LOWER(spec_name) LIKE ? ESCAPE '\' OR LOWER(program_name) LIKE ? ESCAPE '\')`, pat, pat)
+	}
+	if !f.Since.IsZero() {
+		add("created_at >= ?", micros(f.Since))
+	}
+	if !f.Until.IsZero() {
+		add("created_at < ?", micros(f.Until))
 	}
 	if f.Cursor != "" {
 		add("id < ?", f.Cursor)

@@ -83,6 +83,12 @@ type Filter struct {
 	Status                     Status
 	// Label is "key=value" or "key".
 	Label string
+	// Name matches the validations whose specification or kernel file
+	// name contains it, ignoring case.
+	Name string
+	// Since and Until bound the submission time: Since <= created < Until
+	// (zero: no bound).
+	Since, Until time.Time
 	// Limit bounds the page (0: 50; at most 500).
 	Limit int
 	// Cursor continues a previous List (its next cursor).

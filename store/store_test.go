@@ -302,6 +302,29 @@ func testListPagination(t *testing.T, dsn string) {
 	if len(seen) != n || pages != (n+6)/7 {
 		t.Fatalf("paged %d validations in %d pages", len(seen), pages)
 	}
+	// Searching file names (ignoring case, wildcards literal) and
+	// bounding the submission time.
+	countAll := func(f Filter) int {
+		f.Limit = MaxListLimit
+		vs, _, err := s.List(ctx, f)
+		if err != nil {
+			t.Fatalf("List(%+v): %v", f, err)
+		}
+		return len(vs)
+	}
+	future := time.Now().Add(time.Hour)
+	for _, c := range []struct {
+		f    Filter
+		want int
+	}{
+		{Filter{Name: "P.SCHED"}, n}, {Filter{Name: "s.sa"}, n}, {Filter{Name: "nope"}, 0}, {Filter{Name: "%"}, 0}, {Filter{Name: "_"}, 0},
+		{Filter{Since: future}, 0}, {Filter{Until: future}, n}, {Filter{Until: time.Now().Add(-time.Hour)}, 0},
+		{Filter{Name: "p.sched", Repository: "repo1", Since: time.Now().Add(-time.Hour)}, n / 3},
+	} {
+		if got := countAll(c.f); got != c.want {
+			t.Errorf("List(%+v): %d, want %d", c.f, got, c.want)
+		}
+	}
 	// A cursor the list did not give is an error, not an empty page.
 	for _, c := range []string{"zz", "01M81WA400HBRE2AYE63D26F8", "01m81wa400hbre2aye63d26f8d", "' OR 1=1 --"} {
 		if _, _, err := s.List(ctx, Filter{Cursor: c}); !errors.Is(err, ErrInvalidCursor) {

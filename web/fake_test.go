@@ -65,7 +65,11 @@ func (s *fakeStore) List(ctx context.Context, f store.Filter) ([]*store.Validati
 			f.Branch != "" && v.Meta.Branch != f.Branch ||
 			f.Commit != "" && v.Meta.Commit != f.Commit ||
 			f.Verdict != "" && v.Verdict != f.Verdict ||
-			f.Status != "" && v.Status != f.Status {
+			f.Status != "" && v.Status != f.Status ||
+			f.Name != "" && !strings.Contains(strings.ToLower(v.SpecName), strings.ToLower(f.Name)) &&
+				!strings.Contains(strings.ToLower(v.ProgramName), strings.ToLower(f.Name)) ||
+			!f.Since.IsZero() && v.CreatedAt.Before(f.Since) ||
+			!f.Until.IsZero() && !v.CreatedAt.Before(f.Until) {
 			continue
 		}
 		if f.Label != "" {

@@ -195,7 +195,7 @@ func TestListPagination(t *testing.T) {
 		t.Fatalf("no next page link")
 	}
 	u := attr(next[0], "href")
-	if u != "/?cursor=3&limit=3&repository=github.com%2Facme%2Fkernels" {
+	if u != "/?back=-&cursor=3&limit=3&repository=github.com%2Facme%2Fkernels" {
 		t.Errorf("next page %s", u)
 	}
 	_, _, doc = get(t, h, u)
@@ -214,6 +214,86 @@ func TestListPagination(t *testing.T) {
 	first := findAll(doc, func(n *html.Node) bool { return n.DataAtom == atom.A && text(n) == "First page" })
 	if len(first) != 1 || attr(first[0], "href") != "/?limit=3&repository=github.com%2Facme%2Fkernels" {
 		t.Errorf("first page link %q", texts(first))
+	}
+
+	// Page by page, one validation each: the previous page is one link
+	// away, back to the first.
+	u = "/?limit=1&repository=github.com%2Facme%2Fkernels"
+	var seen []string
+	for range 4 {
+		_, _, doc = get(t, h, u)
+		rows := findAll(doc, func(n *html.Node) bool {
+			return n.DataAtom == atom.A && strings.HasPrefix(attr(n, "href"), "/validations/")
+		})
+		if len(rows) != 1 {
+			t.Fatalf("%s: %d rows", u, len(rows))
+		}
+		seen = append(seen, attr(rows[0], "href"))
+		next := findAll(doc, func(n *html.Node) bool { return attr(n, "rel") == "next" })
+		if len(next) == 0 {
+			break
+		}
+		u = attr(next[0], "href")
+	}
+	for i := len(seen) - 2; i >= 0; i-- {
+		prev := findAll(doc, func(n *html.Node) bool { return attr(n, "rel") == "prev" })
+		if len(prev) != 1 {
+			t.Fatalf("no previous page link on page %d", i+2)
+		}
+		_, _, doc = get(t, h, attr(prev[0], "href"))
+		rows := findAll(doc, func(n *html.Node) bool {
+			return n.DataAtom == atom.A && strings.HasPrefix(attr(n, "href"), "/validations/")
+		})
+		if len(rows) != 1 || attr(rows[0], "href") != seen[i] {
+			t.Errorf("previous page %d shows %q, want %s", i+1, texts(rows), seen[i])
+		}
+	}
+	if len(findAll(doc, func(n *html.Node) bool { return attr(n, "rel") == "prev" })) != 0 {
+		t.Errorf("a previous link on the first page")
+	}
+}
+
+// The list searches the file names, bounds the submission dates, and
+// shows each validation's duration (or that it was cached).
+func TestListSearchDatesDuration(t *testing.T) {
+	s, h := newTest(t)
+	_, _, doc := get(t, h, "/?name=BLUR")
+	rows := findAll(doc, func(n *html.Node) bool {
+		return n.DataAtom == atom.A && strings.HasPrefix(attr(n, "href"), "/validations/")
+	})
+	if len(rows) == 0 || s.filters[0].Name != "BLUR" {
+		t.Fatalf("name search: %q, filter %+v", texts(rows), s.filters[0])
+	}
+	for _, r := range rows {
+		if attr(r, "href") != "/validations/v-invalid" {
+			t.Errorf("searching blur shows %s", attr(r, "href"))
+		}
+	}
+	if byID(doc, "f-name") == nil || attr(byID(doc, "f-name"), "value") != "BLUR" {
+		t.Errorf("the search field does not keep the search")
+	}
+	get(t, h, "/?since=2020-01-02&until=2020-01-03")
+	f := s.filters[len(s.filters)-1]
+	if !f.Since.Equal(time.Date(2020, 1, 2, 0, 0, 0, 0, time.UTC)) || !f.Until.Equal(time.Date(2020, 1, 4, 0, 0, 0, 0, time.UTC)) {
+		t.Errorf("dates: since %s until %s", f.Since, f.Until)
+	}
+	if code, _, _ := get(t, h, "/?since=yesterday"); code != 400 {
+		t.Errorf("a bad date: %d", code)
+	}
+	_, _, doc = get(t, h, "/")
+	durations := map[string]string{}
+	for _, tr := range findAll(doc, isTag(atom.Tr)) {
+		a := findAll(tr, func(n *html.Node) bool { return n.DataAtom == atom.A && strings.HasPrefix(attr(n, "href"), "/validations/") })
+		d := findAll(tr, hasClass("duration"))
+		if len(a) == 1 && len(d) == 1 {
+			durations[attr(a[0], "href")] = text(d[0])
+		}
+	}
+	if durations["/validations/v-invalid"] != "1 min" && !strings.HasSuffix(durations["/validations/v-invalid"], "s") {
+		t.Errorf("durations %q", durations)
+	}
+	if durations["/validations/v-valid"] != "cached" || durations["/validations/v-queued"] != "" {
+		t.Errorf("durations %q", durations)
 	}
 }
 

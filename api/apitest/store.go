@@ -115,7 +115,11 @@ func matches(v *store.Validation, f store.Filter) bool {
 		f.Branch != "" && v.Meta.Branch != f.Branch,
 		f.Commit != "" && v.Meta.Commit != f.Commit,
 		f.Verdict != "" && v.Verdict != f.Verdict,
-		f.Status != "" && v.Status != f.Status:
+		f.Status != "" && v.Status != f.Status,
+		f.Name != "" && !strings.Contains(strings.ToLower(v.SpecName), strings.ToLower(f.Name)) &&
+			!strings.Contains(strings.ToLower(v.ProgramName), strings.ToLower(f.Name)),
+		!f.Since.IsZero() && v.CreatedAt.Before(f.Since),
+		!f.Until.IsZero() && !v.CreatedAt.Before(f.Until):
 		return false
 	}
 	if f.Label != "" {
