@@ -283,7 +283,9 @@ func TestListSearchDatesDuration(t *testing.T) {
 	_, _, doc = get(t, h, "/")
 	durations := map[string]string{}
 	for _, tr := range findAll(doc, isTag(atom.Tr)) {
-		a := findAll(tr, func(n *html.Node) bool { return n.DataAtom == atom.A && strings.HasPrefix(attr(n, "href"), "/validations/") })
+		a := findAll(tr, func(n *html.Node) bool {
+			return n.DataAtom == atom.A && strings.HasPrefix(attr(n, "href"), "/validations/")
+		})
 		d := findAll(tr, hasClass("duration"))
 		if len(a) == 1 && len(d) == 1 {
 			durations[attr(a[0], "href")] = text(d[0])
