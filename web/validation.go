@@ -311,6 +311,12 @@ func metadata(v *store.Validation) []metaRow {
 	add("Repository", v.Meta.Repository, q("repository", v.Meta.Repository))
 	add("Branch", v.Meta.Branch, q("branch", v.Meta.Branch))
 	add("Commit", v.Meta.Commit, q("commit", v.Meta.Commit))
+	if u := commitURL(v.Meta); u != "" {
+		add("Commit page", u, u)
+	}
+	if u := webURL(v.Meta.Labels["ci_url"]); u != "" {
+		add("CI run", u, u)
+	}
 	add("Pipeline", v.Meta.Pipeline, "")
 	add("Job", v.Meta.Job, "")
 	add("Specification", v.SpecName, "")
@@ -329,6 +335,38 @@ func metadata(v *store.Validation) []metaRow {
 	}
 	add("ID", v.ID, "")
 	return rows
+}
+
+// webURL returns s when it is an http(s) URL, "" otherwise: only those
+// are made links.
+func webURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return ""
+	}
+	return s
+}
+
+// commitURL is the page of the commit on its forge: the commit_url label
+// (set by augur submit in GitHub Actions and GitLab CI), or, for a
+// repository named github.com/OWNER/REPO or gitlab.com/GROUP/REPO (or
+// such a URL), the forge's commit page; "" when unknown.
+func commitURL(m store.Meta) string {
+	if u := webURL(m.Labels["commit_url"]); u != "" {
+		return u
+	}
+	if m.Commit == "" {
+		return ""
+	}
+	repo := strings.TrimSuffix(m.Repository, ".git")
+	repo = strings.TrimPrefix(strings.TrimPrefix(repo, "https://"), "http://")
+	switch {
+	case strings.HasPrefix(repo, "github.com/"):
+		return "https://" + repo + "/commit/" + url.PathEscape(m.Commit)
+	case strings.HasPrefix(repo, "gitlab.com/"):
+		return "https://" + repo + "/-/commit/" + url.PathEscape(m.Commit)
+	}
+	return ""
 }
 
 // Times lists the validation's life: created, started, finished.

@@ -117,6 +117,8 @@ func New(st store.Store, opts Options) http.Handler {
 		http.Redirect(w, r, u, http.StatusMovedPermanently)
 	})
 	h.mux.HandleFunc("GET /validations/{id}", h.validation)
+	h.mux.HandleFunc("GET /validations/{id}/archive.zip", h.archive)
+	h.mux.HandleFunc("GET /validations/{id}/report.txt", h.reportText)
 	h.mux.HandleFunc("GET /assets/{name}", h.asset)
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		h.notFound(w, r, "There is no page at "+r.URL.Path+".")

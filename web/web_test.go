@@ -1,7 +1,13 @@
 package web
 
 import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 
 	"net/http"
 	"net/http/httptest"
@@ -15,6 +21,7 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/augur-verify/augur/store"
+	"github.com/augur-verify/augur/validate"
 )
 
 func newTest(t *testing.T) (*fakeStore, http.Handler) {
@@ -660,4 +667,96 @@ func TestMalformedInput(t *testing.T) {
 	if e := findAll(doc, hasClass("errors")); len(e) != 1 || text(e[0]) != "elsewhere.sched:1:1: other" {
 		t.Errorf("the unplaced error is not listed: %q", texts(e))
 	}
+}
+
+// A validation's page offers its sources, reports and SMT-LIB2 scripts in
+// one archive, under the submission's own file names.
+func TestArchiveAndReportText(t *testing.T) {
+	s, h := newTest(t)
+	// Give a condition its SMT-LIB2 script, as the workers keep them.
+	v, _ := s.Get(context.Background(), "v-invalid")
+	var rep validate.Report
+	json.Unmarshal(v.Report, &rep)
+	rep.Conditions[0].SMT = "(declare-const x Int)\n(check-sat)\n"
+	v.Report, _ = json.Marshal(rep)
+	s.put(v)
+	_, _, doc := get(t, h, "/validations/v-invalid")
+	links := findAll(doc, func(n *html.Node) bool { return attr(n, "href") == "/validations/v-invalid/archive.zip" })
+	if len(links) != 1 {
+		t.Fatalf("no archive link")
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/validations/v-invalid/archive.zip", nil))
+	if rec.Code != 200 || rec.Header().Get("Content-Type") != "application/zip" {
+		t.Fatalf("archive: %d %s", rec.Code, rec.Header().Get("Content-Type"))
+	}
+	zr, err := zip.NewReader(bytes.NewReader(rec.Body.Bytes()), int64(rec.Body.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]string{}
+	for _, f := range zr.File {
+		rc, _ := f.Open()
+		data, _ := io.ReadAll(rc)
+		rc.Close()
+		names[f.Name] = string(data)
+	}
+	dir := "augur-v-invalid/"
+	if !strings.Contains(names[dir+"blur.sare"], "Out(x, y)") || !strings.Contains(names[dir+"broken_wrong_row.sched"], "kernel") ||
+		!strings.HasPrefix(names[dir+"report.txt"], "INVALID: annotation mismatch") || !strings.Contains(names[dir+"report.json"], `"verdict": "invalid"`) {
+		t.Errorf("archive files: %q", keys(names))
+	}
+	smt := 0
+	for n, data := range names {
+		if strings.HasPrefix(n, dir+"conditions/C") && strings.HasSuffix(n, ".smt2") {
+			smt++
+			if !strings.Contains(data, "(check-sat)") {
+				t.Errorf("%s is no SMT-LIB2 script", n)
+			}
+		}
+	}
+	if smt != 1 || names[fmt.Sprintf("%sconditions/C%d.smt2", dir, rep.Conditions[0].ID)] == "" {
+		t.Errorf("SMT-LIB2 scripts in the archive: %q", keys(names))
+	}
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/validations/v-invalid/report.txt", nil))
+	code, body := rec.Code, rec.Body.String()
+	if code != 200 || !strings.HasPrefix(body, "INVALID: annotation mismatch") || !strings.Contains(body, "examples/blur/broken_wrong_row.sched:17:9") {
+		t.Errorf("report.txt: %d %.300s", code, body)
+	}
+	if code, _, _ := get(t, h, "/validations/nope/archive.zip"); code != http.StatusNotFound {
+		t.Errorf("archive of nothing: %d", code)
+	}
+}
+
+// The commit and the CI run link back to their pages when known.
+func TestCILinks(t *testing.T) {
+	for _, c := range []struct {
+		meta       store.Meta
+		commit, ci string
+	}{
+		{store.Meta{Repository: "github.com/acme/kernels", Commit: "abc"}, "https://github.com/acme/kernels/commit/abc", ""},
+		{store.Meta{Repository: "https://gitlab.com/g/r.git", Commit: "abc"}, "https://gitlab.com/g/r/-/commit/abc", ""},
+		{store.Meta{Repository: "acme/kernels", Commit: "abc", Labels: map[string]string{
+			"commit_url": "https://ghe.example/acme/kernels/commit/abc", "ci_url": "https://ghe.example/acme/kernels/actions/runs/7"}},
+			"https://ghe.example/acme/kernels/commit/abc", "https://ghe.example/acme/kernels/actions/runs/7"},
+		{store.Meta{Repository: "acme/kernels", Commit: "abc", Labels: map[string]string{"ci_url": "javascript:alert(1)"}}, "", ""},
+	} {
+		rows := metadata(&store.Validation{Meta: c.meta})
+		got := map[string]string{}
+		for _, r := range rows {
+			got[r.Key] = r.URL
+		}
+		if got["Commit page"] != c.commit || got["CI run"] != c.ci {
+			t.Errorf("%+v: commit %q, CI %q", c.meta, got["Commit page"], got["CI run"])
+		}
+	}
+}
+
+func keys(m map[string]string) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
 }

@@ -108,6 +108,30 @@ func ciMeta(m *store.Meta) {
 	if m.Job == "" {
 		m.Job = first("GITHUB_JOB", "CI_JOB_NAME")
 	}
+	// Links back to the CI run and the commit, for the dashboard.
+	link := func(label, url string) {
+		if url == "" {
+			return
+		}
+		if m.Labels == nil {
+			m.Labels = map[string]string{}
+		}
+		if _, set := m.Labels[label]; !set {
+			m.Labels[label] = url
+		}
+	}
+	if gh, repo := os.Getenv("GITHUB_SERVER_URL"), os.Getenv("GITHUB_REPOSITORY"); gh != "" && repo != "" {
+		if run := os.Getenv("GITHUB_RUN_ID"); run != "" {
+			link("ci_url", gh+"/"+repo+"/actions/runs/"+run)
+		}
+		if sha := os.Getenv("GITHUB_SHA"); sha != "" {
+			link("commit_url", gh+"/"+repo+"/commit/"+sha)
+		}
+	}
+	link("ci_url", first("CI_JOB_URL", "CI_PIPELINE_URL"))
+	if project, sha := os.Getenv("CI_PROJECT_URL"), os.Getenv("CI_COMMIT_SHA"); project != "" && sha != "" {
+		link("commit_url", project+"/-/commit/"+sha)
+	}
 }
 
 // client talks to an Augur server.
