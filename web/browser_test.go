@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +17,8 @@ import (
 )
 
 // chromium, browser and eval: see package browsertest.
+//
+//lint:ignore U1000 unused; left for the dashboard's owners to delete or use.
 func chromium(t *testing.T) string { t.Helper(); return browsertest.Chromium(t) }
 
 func browser(t *testing.T) context.Context { t.Helper(); return browsertest.Browser(t) }
@@ -156,5 +159,91 @@ func TestBrowserLiveProgress(t *testing.T) {
 	}
 	if h1 := eval[string](t, ctx, `document.querySelector("h1").innerText`); !strings.Contains(h1, "valid") {
 		t.Errorf("after done, h1 %q", h1)
+	}
+}
+
+// waitFor waits until the JavaScript condition holds in the page (an
+// evaluation that fails while a page loads counts as false).
+func waitFor(t *testing.T, ctx context.Context, cond string) {
+	t.Helper()
+	for start := time.Now(); ; time.Sleep(50 * time.Millisecond) {
+		if ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](cond)); err == nil && ok {
+			return
+		}
+		if time.Since(start) > 20*time.Second {
+			t.Fatalf("still not %s", cond)
+		}
+	}
+}
+
+// TestBrowserListFeatures drives the list's new features in headless
+// Chromium: searching by file name through the form, the duration column
+// with its "cached" marker, the pages back and forth, and the download
+// links of a validation's page.
+func TestBrowserListFeatures(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the browser test is not short")
+	}
+	ctx := browser(t)
+	_, h := newTest(t)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+
+	// Search "wrong_row" through the form.
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(srv.URL+"/"),
+		chromedp.WaitVisible(chromedp.CSS("input#f-name")),
+		chromedp.SendKeys(chromedp.CSS("input#f-name"), "wrong_row"),
+		chromedp.Submit(chromedp.CSS("form.filters")),
+	); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `location.search.includes("name=wrong_row") && document.readyState == "complete" && !!document.querySelector("table.validations")`)
+	rows := eval[[]string](t, ctx, `Array.from(document.querySelectorAll("table.validations tbody tr th a")).map(a => a.getAttribute("href"))`)
+	if len(rows) != 1 || rows[0] != "/validations/v-invalid" || !strings.Contains(eval[string](t, ctx, `location.search`), "name=wrong_row") {
+		t.Errorf("searching wrong_row shows %q", rows)
+	}
+
+	// The durations, and the cached marker in their column.
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS("table.validations"))); err != nil {
+		t.Fatal(err)
+	}
+	cells := eval[map[string]string](t, ctx, `Object.fromEntries(Array.from(document.querySelectorAll("table.validations tbody tr")).map(r =>
+		[r.querySelector("th a").getAttribute("href"), r.querySelector("td.duration").innerText.trim()]))`)
+	if cells["/validations/v-valid"] != "cached" || !strings.HasSuffix(cells["/validations/v-invalid"], " s") {
+		t.Errorf("durations %q", cells)
+	}
+
+	// One validation a page: next twice, then previous twice.
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/?limit=1"), chromedp.WaitVisible(chromedp.CSS("table.validations"))); err != nil {
+		t.Fatal(err)
+	}
+	first := eval[string](t, ctx, `document.querySelector("table.validations tbody th a").getAttribute("href")`)
+	for i, rel := range []string{"next", "next", "prev", "prev"} {
+		want := eval[string](t, ctx, `document.querySelector('nav.pager a[rel="`+rel+`"]').href`)
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`nav.pager a[rel="`+rel+`"]`), chromedp.NodeVisible)); err != nil {
+			t.Fatalf("%d %s: %v", i, rel, err)
+		}
+		waitFor(t, ctx, `location.href == `+strconv.Quote(want)+` && document.readyState == "complete" && !!document.querySelector("table.validations")`)
+	}
+	if got := eval[string](t, ctx, `document.querySelector("table.validations tbody th a").getAttribute("href")`); got != first {
+		t.Errorf("next, next, previous, previous leads to %s, want %s", got, first)
+	}
+
+	// A validation's downloads.
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/validations/v-invalid"), chromedp.WaitVisible(chromedp.CSS("ul.downloads"))); err != nil {
+		t.Fatal(err)
+	}
+	status := func(u string) int {
+		n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`fetch("`+u+`").then(r => r.status)`, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	for _, u := range eval[[]string](t, ctx, `Array.from(document.querySelectorAll("ul.downloads a")).map(a => a.getAttribute("href"))`) {
+		if n := status(u); n != 200 {
+			t.Errorf("download %s: %d", u, n)
+		}
 	}
 }
