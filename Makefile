@@ -2,7 +2,7 @@ GO      ?= go
 BIN     := bin/augur
 FUZZTIME ?= 2m
 
-.PHONY: all build run demo test vet fuzz bench clean halide
+.PHONY: all build run demo test vet lint islcheck fuzz bench clean halide
 
 all: build
 
@@ -20,15 +20,41 @@ run: build
 demo: build
 	@./scripts/demo.sh $(BIN)
 
-## test: vet and run every test, then the verifier's packages again under
-## the race detector (short mode: the corpus in the real value model). The
-## verifier's limits are counted in solver resources and engine steps, not
-## seconds, so packages may run side by side.
+## test: vet and staticcheck, run every test, then the verifier's packages
+## again under the race detector (short mode: the corpus in the real value
+## model), then the differential tests of the Presburger engine against isl
+## at a small scale. The verifier's limits are counted in solver resources
+## and engine steps, not seconds, so packages may run side by side.
 RACE_PKGS := ./validate ./symeval ./smt/...
-test:
-	$(GO) vet ./...
+test: vet lint
 	$(GO) test -timeout 45m ./...
 	$(GO) test -race -short -timeout 30m $(RACE_PKGS)
+	@$(MAKE) --no-print-directory islcheck
+
+vet:
+	$(GO) vet ./...
+
+## lint: staticcheck, at a pinned version that supports this Go release
+## (2026.2.2); go run fetches and caches it on first use, so nothing needs
+## installing beforehand. STATICCHECK=staticcheck uses an installed one.
+STATICCHECK_VERSION := v0.8.2
+STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+lint:
+	$(STATICCHECK) ./...
+
+## islcheck: the differential tests of package presburger against isl
+## (presburger/islcheck, build tag isl, needs libisl-dev), at ISL_SCALE times
+## the default number of random cases (1 is the full run, several minutes;
+## 0.25 takes well under a minute). Skipped with a note when isl's headers
+## are missing, unless CI is set.
+ISL_SCALE ?= 0.25
+islcheck:
+	@if [ -f /usr/include/isl/set.h ] || [ -n "$$CI" ]; then \
+	  echo "$(GO) test -tags isl ./presburger/islcheck/ -args -scale $(ISL_SCALE)"; \
+	  $(GO) test -tags isl -timeout 10m ./presburger/islcheck/ -args -scale $(ISL_SCALE); \
+	else \
+	  echo "islcheck: skipped, isl's headers are missing (Debian: apt-get install -y libisl-dev)"; \
+	fi
 
 ## halide: build the C++ translator of stock Halide 14 pipelines (see
 ## docs/halide.md) into bin/halide/: libaugur_halide.a (augur::emit, for

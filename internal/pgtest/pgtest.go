@@ -2,7 +2,8 @@
 // the environment variable AUGUR_TEST_POSTGRES (a DSN whose user may create
 // databases), or else a throwaway server started from the local binaries
 // (/usr/lib/postgresql/*/bin, Debian's postgresql package) on a temporary
-// directory and a free loopback port, or none (the tests skip).
+// directory and a free loopback port, or none: the tests skip, unless the
+// environment variable CI is set (as .ci/run sets it), where they fail.
 package pgtest
 
 import (
@@ -43,12 +44,17 @@ func (p *Server) Stop() {
 	}
 }
 
-// DSN returns the DSN of a fresh database, dropped when the test ends, or
-// skips the test when there is no PostgreSQL.
+// DSN returns the DSN of a fresh database, dropped when the test ends. When
+// there is no PostgreSQL (none named, none installed, or the local server
+// failed to start) it skips the test, or fails it when CI is set: there a
+// missing database must not pass for a green run.
 func (p *Server) DSN(t testing.TB) string {
 	t.Helper()
 	p.once.Do(p.start)
 	if p.admin == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI is set and there is no PostgreSQL: %s", p.why)
+		}
 		t.Skip("PostgreSQL: " + p.why)
 	}
 	name := fmt.Sprintf("%s_%d_%d", p.prefix, os.Getpid(), p.counter.Add(1))
