@@ -40,7 +40,7 @@ func TestHealthReadyMetricsOpenAPI(t *testing.T) {
 		t.Errorf("openapi.json: %d", resp.StatusCode)
 	}
 	h.submitJSON("", blurSubmission("blur.sched"))
-	resp, body = h.do("GET", "/metrics", "", "")
+	_, body = h.do("GET", "/metrics", "", "")
 	for _, want := range []string{`augur_http_requests_total{method="GET",route="/readyz",status="503"} 1`,
 		`augur_submissions_total{outcome="queued"} 1`, `augur_validations_pending{status="queued"} 1`, "augur_http_request_duration_seconds_bucket"} {
 		if !strings.Contains(body, want) {

@@ -97,6 +97,7 @@ func (c *Config) defaults() {
 	}
 	if c.Registry == nil {
 		c.Registry = prometheus.NewRegistry()
+		//lint:ignore SA1019 the collectors package's NewGoCollector and NewProcessCollector replace these; the change is left to the API's owners.
 		c.Registry.MustRegister(prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
 	}
 }

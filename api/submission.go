@@ -88,6 +88,8 @@ func (sub *Submission) checkMeta() error {
 // its specification and kernel, as augur validate does before anything
 // else. It returns the usage error of a bad option, or every error of
 // malformed input with its position.
+//
+//lint:ignore ST1008 moving the error last changes every caller of Check; left to the API's owners.
 func (sub *Submission) Check() (usage error, errs []validate.ErrorDetail) {
 	if sub.SpecName == "" {
 		sub.SpecName = "spec.sare"

@@ -2,7 +2,6 @@ package compiler
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/augur-verify/augur/compiler/alg"
@@ -647,5 +646,3 @@ func (c *compiler) checkPlacement() error {
 	}
 	return nil
 }
-
-func itoa(v int64) string { return strconv.FormatInt(v, 10) }

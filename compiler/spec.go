@@ -216,13 +216,6 @@ func (c *compiler) updateValue(u *alg.Update, v, cur syntax.Expr) syntax.Expr {
 	return v
 }
 
-func paren(s string) string {
-	if s == "" {
-		return ""
-	}
-	return "(" + s + ")"
-}
-
 func join(sep string, parts ...string) string {
 	var out []string
 	for _, p := range parts {

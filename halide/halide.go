@@ -36,7 +36,7 @@ const DefaultInclude = "/usr/include/halide14"
 
 // ErrNoHalide is returned, wrapped, when Halide.h or the C++ compiler is
 // missing.
-var ErrNoHalide = errors.New("Halide 14 is not installed")
+var ErrNoHalide = errors.New("no Halide 14 installation")
 
 // Toolchain says how to compile against Halide.
 type Toolchain struct {
@@ -352,12 +352,12 @@ func HalideStmt(ctx context.Context, driver string, o Options) (string, error) {
 	text := log.String()
 	i := strings.Index(text, head)
 	if i < 0 {
-		return "", fmt.Errorf("Halide's log has no %q", strings.TrimSpace(head))
+		return "", fmt.Errorf("the log of Halide's lowering has no %q", strings.TrimSpace(head))
 	}
 	text = text[i+len(head):]
 	j := strings.Index(text, "\nPerforming storage flattening")
 	if j < 0 {
-		return "", errors.New("Halide's log has no storage flattening after the captured pass")
+		return "", errors.New("the log of Halide's lowering has no storage flattening after the captured pass")
 	}
 	return strings.TrimRight(text[:j], "\n") + "\n", nil
 }

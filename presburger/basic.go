@@ -651,7 +651,6 @@ func (b *BasicMap) normRows() bool {
 	// Inequalities: keep the tightest constant per coefficient vector.
 	type entry struct {
 		row []Int
-		idx int
 	}
 	best := map[string]*entry{}
 	var order []string

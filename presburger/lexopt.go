@@ -447,8 +447,7 @@ func lexOptBasic(ctx context.Context, mt *meter, b *BasicMap, max, echelon bool)
 		w := p.ctx.width()
 		// value returns the value of column col as a P-layout fraction.
 		outs := make([]lxRat, nO)
-		var value func(col int) lxRat
-		value = func(col int) lxRat {
+		value := func(col int) lxRat {
 			if v, ok := varIdx[col]; ok {
 				return lxRat{num: scaleRow(lxPad(p.vals[v], w), NewInt(sign[v])), den: p.dens[v]}
 			}

@@ -237,16 +237,6 @@ func lxFMEliminate(rows [][]Int, j int) [][]Int {
 	return out
 }
 
-func lxFloorDiv(a, b int64) int64 {
-	q := a / b
-	if (a%b != 0) && ((a < 0) != (b < 0)) {
-		q--
-	}
-	return q
-}
-
-func lxCeilDiv(a, b int64) int64 { return -lxFloorDiv(-a, b) }
-
 // lxEnumEmpty reports whether no point of the box lo..hi satisfies the
 // context (divisions evaluated exactly at each point).
 func lxEnumEmpty(c *lxContext, lo, hi []int64) bool {

@@ -1077,55 +1077,6 @@ func (ev *evaluator) evalFormula(f formula, sc *scope) (*Map, error) {
 	return nil, errors.New("presburger: internal error: unknown formula")
 }
 
-// freeNames collects identifiers of f not bound by sc or by exists.
-func freeNames(f formula, bound map[string]bool, add func(string)) {
-	var ex func(e expr)
-	ex = func(e expr) {
-		switch e := e.(type) {
-		case eVar:
-			if !bound[e.name] {
-				add(e.name)
-			}
-		case eNeg:
-			ex(e.e)
-		case eBin:
-			ex(e.l)
-			ex(e.r)
-		case eCall:
-			for _, a := range e.args {
-				ex(a)
-			}
-		}
-	}
-	switch f := f.(type) {
-	case fCmp:
-		for _, l := range f.lists {
-			for _, e := range l {
-				ex(e)
-			}
-		}
-	case fNot:
-		freeNames(f.f, bound, add)
-	case fBin:
-		freeNames(f.l, bound, add)
-		freeNames(f.r, bound, add)
-	case fExists:
-		inner := map[string]bool{}
-		for k := range bound {
-			inner[k] = true
-		}
-		for _, n := range f.names {
-			inner[n] = true
-		}
-		for _, d := range f.defs {
-			if d != nil {
-				ex(d)
-			}
-		}
-		freeNames(f.body, inner, add)
-	}
-}
-
 // pieceVars walks the tuples of a piece: fresh identifiers become
 // dimensions, other elements become anonymous dimensions with an equality.
 // It returns the dimension names (for the scope; anonymous ones get

@@ -529,20 +529,10 @@ func pwDedupDivs(b *BasicMap) *BasicMap {
 	for i := 0; i < nd; i++ {
 		to = append(to, i)
 	}
-	conv := func(r []Int, width int) []Int {
-		out := make([]Int, width)
-		for i, c := range r[:len(r)-1] {
-			if !c.IsZero() {
-				out[to[i]] = out[to[i]].Add(c)
-			}
-		}
-		out[width-1] = r[len(r)-1]
-		return out
-	}
 	// A division with a constant numerator is a constant: its column maps
 	// to the constant column, scaled by its value (cval).
 	cval := map[int]Int{}
-	conv = func(r []Int, width int) []Int {
+	conv := func(r []Int, width int) []Int {
 		out := make([]Int, width)
 		out[width-1] = r[len(r)-1]
 		for i, c := range r[:len(r)-1] {

@@ -68,16 +68,6 @@ func (t Tuple) SameShape(u Tuple) bool {
 	return len(t.Dims) == len(u.Dims)
 }
 
-// withNames returns a copy of t with dimension names replaced by names.
-func (t Tuple) withNames(names []string) Tuple {
-	if t.Left != nil {
-		n := t.Left.Dim()
-		l, r := t.Left.withNames(names[:n]), t.Right.withNames(names[n:])
-		return Tuple{Name: t.Name, Left: &l, Right: &r}
-	}
-	return Tuple{Name: t.Name, Dims: append([]string(nil), names...)}
-}
-
 // shapeKey describes the shape of t (names and arities), ignoring dimension names.
 func (t Tuple) shapeKey(b *strings.Builder) {
 	b.WriteString(t.Name)

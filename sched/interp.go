@@ -765,7 +765,6 @@ type annotEnv struct {
 	in      *interp
 	evalErr error  // an error of the specification's evaluator
 	first   string // the first tensor element read
-	idx     []int64
 }
 
 func (e *annotEnv) Index(name string) (int64, bool) { return e.in.Index(name) }

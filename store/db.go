@@ -110,6 +110,7 @@ func (d *sqliteDB) driver() riverdriver.Driver[*sql.Tx] { return riversqlite.New
 // exclusive between processes.
 func (d *sqliteDB) migrate(ctx context.Context, m *rivermigrate.Migrator[*sql.Tx], schema []string) error {
 	return d.inTx(ctx, func(q querier, tx *sql.Tx) error {
+		//lint:ignore SA1019 replacing MigrateTx by Migrate changes how the schema is migrated inside this transaction; left to the store's owners.
 		if _, err := m.MigrateTx(ctx, tx, rivermigrate.DirectionUp, nil); err != nil {
 			return fmt.Errorf("river migrations: %w", err)
 		}
@@ -298,5 +299,5 @@ func parseDSN(dsn string) (kind, target string, err error) {
 	case strings.HasSuffix(dsn, ".db"):
 		return "sqlite", dsn, nil
 	}
-	return "", "", fmt.Errorf("store: %q: want sqlite:PATH, PATH.db or postgres://...", dsn)
+	return "", "", fmt.Errorf("store: %q: want sqlite:PATH, PATH.db or a postgres:// URL", dsn)
 }
