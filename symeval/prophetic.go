@@ -2,6 +2,7 @@ package symeval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/augur-verify/augur/presburger"
@@ -9,7 +10,7 @@ import (
 	"github.com/augur-verify/augur/sched"
 )
 
-// This file implements prophetic evaluation (seed 002, section 5.3,
+// This file implements prophetic evaluation (Clément, Translation Validation of Tensor Compilers, 2022, section 5.3,
 // Fig. 5.3): the symbolic heap of the writes of a statement, assuming that
 // every assignment stores the value of its annotation.
 
@@ -30,7 +31,7 @@ type Prophecy struct {
 	// Initial is the heap described by the in bindings: each in-bounds
 	// cell satisfying its binding's where clause holds its tensor element.
 	Initial *Heap
-	// Delta is Δh of the kernel's body (Fig. 5.3): every cell the body
+	// Delta is Δh of the kernel's body (Clément 2022, Fig. 5.3): every cell the body
 	// writes, mapped to the annotation of its last write.
 	Delta *Heap
 	// Final is Initial ▷ Delta restricted to the assumptions: the
@@ -48,7 +49,7 @@ type loopBody struct {
 	delta *Heap
 }
 
-// Effect returns Δh of statement s of the kernel (Fig. 5.3): a heap whose
+// Effect returns Δh of statement s of the kernel (Clément 2022, Fig. 5.3): a heap whose
 // parameters are the kernel's and the enclosing loops' variables, or nil
 // if s is not a statement of the kernel (or a let, which has no effect).
 // Writes are restricted to the facts of their scope (Γ: the ranges of the
@@ -67,7 +68,7 @@ func (p *Prophecy) IterationEffect(l *sched.Loop) (delta *Heap, param string, ok
 }
 
 // Prophesy computes the prophetic heap of the checked kernel k (kinfo is
-// sched.Check's result against spec). It follows the rules of Fig. 5.3
+// sched.Check's result against spec). It follows the rules of Clément 2022, Fig. 5.3
 // statement by statement: T-SKIP, T-SEQ (update), T-ASSIGN (the
 // annotation becomes the written value), T-IF, let (the variable stands
 // for its value), T-ALLOCATE (the local array's cells are dropped),
@@ -108,6 +109,9 @@ func Prophesy(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sar
 			return nil, fmt.Errorf("kernel %s: assume: %w", kernelName(k), err)
 		}
 		if res.Assumptions, err = res.Assumptions.Intersect(c); err != nil {
+			return nil, fmt.Errorf("kernel %s: assume: %w", kernelName(k), err)
+		}
+		if res.Assumptions, err = compactDomain(ctx, res.Assumptions); err != nil {
 			return nil, fmt.Errorf("kernel %s: assume: %w", kernelName(k), err)
 		}
 	}
@@ -274,7 +278,7 @@ func (p *prophet) stmt(s *Scope, st sched.Stmt) (*Heap, error) {
 	return h, err
 }
 
-// rule applies the rule of Fig. 5.3 for st.
+// rule applies the rule of Clément 2022, Fig. 5.3, for st.
 func (p *prophet) rule(s *Scope, st sched.Stmt) (*Heap, error) {
 	if err := p.ctx.Err(); err != nil {
 		return nil, err
@@ -403,4 +407,30 @@ func (p *prophet) assign(s *Scope, st *sched.Assign) (*Heap, error) {
 		}
 	}
 	return NewHeap(presburger.NewUnionMap(m)), nil
+}
+
+// compactDomain simplifies and coalesces a parameter domain as it is
+// built, assumption by assumption. Compilers' assumptions are full of
+// min, max and floor division (Halide's checks on buffer sizes), each of
+// which splits the domain into pieces: conjoined as they come, eight of
+// Halide's checks make some thousand pieces that every later intersection
+// multiplies, where simplified at each step they stay a handful. A
+// coalescing that runs out of its budget leaves the simplified domain as
+// it is: the same set.
+func compactDomain(ctx context.Context, m *presburger.Map) (*presburger.Map, error) {
+	m, err := m.Simplify(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if m.NumBasics() < 2 {
+		return m, nil
+	}
+	c, err := presburger.Coalesce(ctx, m)
+	switch {
+	case err == nil:
+		return c, nil
+	case errors.Is(err, presburger.ErrBudget):
+		return m, nil
+	}
+	return nil, err
 }
