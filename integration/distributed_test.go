@@ -394,22 +394,39 @@ func TestDistributed(t *testing.T) {
 		count, attempt int
 		completed      bool
 	}
-	jobs := map[string]job{}
-	rows, err = conn.Query(ctx, `SELECT args->>'validation_id', count(*), max(attempt), bool_and(state = 'completed')
+	// River marks a job completed just after its worker has written the
+	// verdict: wait for the queue to settle before reading it.
+	readJobs := func() map[string]job {
+		jobs := map[string]job{}
+		rows, err := conn.Query(ctx, `SELECT args->>'validation_id', count(*), max(attempt), bool_and(state = 'completed')
 		FROM river_job WHERE kind = 'validate' GROUP BY 1`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rows.Next() {
-		var id string
-		var j job
-		if err := rows.Scan(&id, &j.count, &j.attempt, &j.completed); err != nil {
+		if err != nil {
 			t.Fatal(err)
 		}
-		jobs[id] = j
+		defer rows.Close()
+		for rows.Next() {
+			var id string
+			var j job
+			if err := rows.Scan(&id, &j.count, &j.attempt, &j.completed); err != nil {
+				t.Fatal(err)
+			}
+			jobs[id] = j
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return jobs
 	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
+	var jobs map[string]job
+	for settle := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		jobs = readJobs()
+		pending := false
+		for _, j := range jobs {
+			pending = pending || !j.completed
+		}
+		if !pending || time.Now().After(settle) {
+			break
+		}
 	}
 	for _, v := range all {
 		j, ok := jobs[v.ID]
