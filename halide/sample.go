@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
@@ -76,32 +75,6 @@ func ParseSample(text string) (*Sample, error) {
 	return s, sc.Err()
 }
 
-// parseValue reads a value of type t as the sample prints it.
-func parseValue(t syntax.Type, s string) (value.Value, error) {
-	switch {
-	case t == syntax.Bool:
-		b, err := strconv.ParseBool(s)
-		return value.Bool(b), err
-	case t.IsSigned():
-		n, err := strconv.ParseInt(s, 10, 64)
-		return value.Int(t, n), err
-	case t.IsUnsigned():
-		n, err := strconv.ParseUint(s, 10, 64)
-		return value.Uint(t, n), err
-	case t == syntax.F32 || t == syntax.F64:
-		bits := 64
-		if t == syntax.F32 {
-			bits = 32
-		}
-		x, err := strconv.ParseFloat(s, bits)
-		if err != nil && !math.IsInf(x, 0) {
-			return value.Value{}, err
-		}
-		return value.Float(t, x), nil
-	}
-	return value.Value{}, fmt.Errorf("no values of type %s", t)
-}
-
 // CheckResult counts what Check compared.
 type CheckResult struct {
 	Assignments int64 // the kernel's assignments run, each checked against its annotation
@@ -139,7 +112,7 @@ func (s *Sample) Check(ctx context.Context, specText, progText string, tolerance
 		if !ok {
 			return value.Value{}, fmt.Errorf("the sample has no %s", sare.FormatIndex(t.Name.Name, idx, '(', ')'))
 		}
-		return parseValue(t.Type, text)
+		return value.Parse(t.Type, text)
 	})
 	newEval := func() (*sare.Evaluator, error) { return sare.NewEvaluator(spec, sinfo, s.Params, inputs) }
 	ev, err := newEval()
@@ -163,7 +136,7 @@ func (s *Sample) Check(ctx context.Context, specText, progText string, tolerance
 		if t == nil {
 			return nil, fmt.Errorf("the sample's output %s is not a tensor of the specification", c.Tensor)
 		}
-		want, err := parseValue(t.Type, c.Value)
+		want, err := value.Parse(t.Type, c.Value)
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,7 @@
 package value
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 
@@ -197,4 +198,32 @@ func (v Value) Close(w Value, tol float64) bool {
 		return false
 	}
 	return math.Abs(a-b) <= tol*(1+math.Max(math.Abs(a), math.Abs(b)))
+}
+
+// Parse reads a defined value of type t as String prints it: "true",
+// "-3", "2.5", "+Inf", "NaN". It is String's inverse, for values that
+// travel as text (command-line inputs, samples of other tools).
+func Parse(t syntax.Type, s string) (Value, error) {
+	switch {
+	case t == syntax.Bool:
+		b, err := strconv.ParseBool(s)
+		return Bool(b), err
+	case t.IsSigned():
+		n, err := strconv.ParseInt(s, 10, 64)
+		return Int(t, n), err
+	case t.IsUnsigned():
+		n, err := strconv.ParseUint(s, 10, 64)
+		return Uint(t, n), err
+	case t == syntax.F32 || t == syntax.F64:
+		bits := 64
+		if t == syntax.F32 {
+			bits = 32
+		}
+		x, err := strconv.ParseFloat(s, bits)
+		if err != nil && !math.IsInf(x, 0) {
+			return Value{}, err
+		}
+		return Float(t, x), nil
+	}
+	return Value{}, fmt.Errorf("no values of type %s", t)
 }

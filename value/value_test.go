@@ -408,3 +408,20 @@ func TestRandom(t *testing.T) {
 		}
 	}
 }
+
+// TestParseInvertsString reads back what String prints, for every type,
+// the float specials included.
+func TestParseInvertsString(t *testing.T) {
+	for _, v := range []Value{
+		Bool(true), Int(syntax.I8, -128), Int(syntax.I64, -1<<63), Uint(syntax.U64, 1<<64-1),
+		Float(syntax.F32, 0.1), Float(syntax.F64, -2.5e-300), Float(syntax.F32, math.Inf(-1)), Float(syntax.F64, math.NaN()),
+	} {
+		got, err := Parse(v.Type(), v.String())
+		if err != nil || got.String() != v.String() || got.Type() != v.Type() {
+			t.Errorf("Parse(%s, %q) = %#v, %v; want %#v", v.Type(), v.String(), got, err, v)
+		}
+	}
+	if _, err := Parse(syntax.U8, "-1"); err == nil {
+		t.Error("Parse(u8, -1) accepted")
+	}
+}

@@ -2,12 +2,10 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
 	"github.com/augur-verify/augur/sare"
-	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/value"
 )
 
@@ -40,39 +38,13 @@ func parseInputs(spec *sare.Spec, flags []string) (map[string]value.Value, error
 		if len(idx) != t.Rank() {
 			return nil, fmt.Errorf("--input %q: %s has %d dimensions", f, name, t.Rank())
 		}
-		v, err := parseValue(t.Type, strings.TrimSpace(f[eq+1:]))
+		v, err := value.Parse(t.Type, strings.TrimSpace(f[eq+1:]))
 		if err != nil {
 			return nil, fmt.Errorf("--input %q: %w", f, err)
 		}
 		out[inputKey(name, idx)] = v
 	}
 	return out, nil
-}
-
-// parseValue reads a value of type t as Value.String prints it.
-func parseValue(t syntax.Type, s string) (value.Value, error) {
-	switch {
-	case t == syntax.Bool:
-		b, err := strconv.ParseBool(s)
-		return value.Bool(b), err
-	case t.IsSigned():
-		n, err := strconv.ParseInt(s, 10, 64)
-		return value.Int(t, n), err
-	case t.IsUnsigned():
-		n, err := strconv.ParseUint(s, 10, 64)
-		return value.Uint(t, n), err
-	case t == syntax.F32 || t == syntax.F64:
-		bits := 64
-		if t == syntax.F32 {
-			bits = 32
-		}
-		x, err := strconv.ParseFloat(s, bits)
-		if err != nil && !math.IsInf(x, 0) {
-			return value.Value{}, err
-		}
-		return value.Float(t, x), nil
-	}
-	return value.Value{}, fmt.Errorf("no values of type %s", t)
 }
 
 func inputKey(tensor string, idx []int64) string { return fmt.Sprint(tensor, idx) }
