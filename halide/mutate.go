@@ -33,6 +33,18 @@ func indentOf(s string) int { return len(s) - len(strings.TrimLeft(s, " ")) }
 func blocks(lines []string) []*block {
 	var roots []*block
 	var stack []*block
+	// open starts the block whose opening brace ends line i, as a child of
+	// the innermost open block.
+	open := func(i int) {
+		b := &block{line: i}
+		if len(stack) > 0 {
+			p := stack[len(stack)-1]
+			p.children = append(p.children, b)
+		} else {
+			roots = append(roots, b)
+		}
+		stack = append(stack, b)
+	}
 	for i, l := range lines {
 		t := strings.TrimSpace(l)
 		if t == "" || strings.HasPrefix(t, "#") {
@@ -42,29 +54,15 @@ func blocks(lines []string) []*block {
 			top := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			if strings.HasSuffix(t, "{") { // } else {
-				b := &block{line: i}
 				top.end = i
-				if len(stack) > 0 {
-					p := stack[len(stack)-1]
-					p.children = append(p.children, b)
-				} else {
-					roots = append(roots, b)
-				}
-				stack = append(stack, b)
+				open(i)
 				continue
 			}
 			top.end = i
 			continue
 		}
 		if strings.HasSuffix(t, "{") {
-			b := &block{line: i}
-			if len(stack) > 0 {
-				p := stack[len(stack)-1]
-				p.children = append(p.children, b)
-			} else {
-				roots = append(roots, b)
-			}
-			stack = append(stack, b)
+			open(i)
 		}
 	}
 	return roots
