@@ -49,6 +49,9 @@ type Equation struct {
 	RHS      syntax.Expr
 	Where    syntax.Expr // nil: every point
 	WherePos syntax.Pos  // the keyword where, if any
+	// Reduce, when set, makes the equation a reduction (Clément 2022,
+	// Section 7.4): RHS is then the body folded over Reduce's domain.
+	Reduce *Reduction
 }
 
 // Pos is the position of the equation's first character.
@@ -116,7 +119,7 @@ func tensorEqual(a, b *Tensor) bool {
 	for i, e := range a.Eqs {
 		f := b.Eqs[i]
 		if e.Tensor.Name != f.Tensor.Name || !identsEqual(e.Vars, f.Vars) ||
-			!syntax.Equal(e.RHS, f.RHS) || !syntax.Equal(e.Where, f.Where) {
+			!syntax.Equal(e.RHS, f.RHS) || !syntax.Equal(e.Where, f.Where) || !reductionEqual(e.Reduce, f.Reduce) {
 			return false
 		}
 	}

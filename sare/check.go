@@ -193,6 +193,10 @@ func (c *checker) equation(t *Tensor, eq *Equation, tensors map[string]*Tensor) 
 	if eq.Where != nil {
 		ec.Constraint(eq.Where)
 	}
+	if eq.Reduce != nil {
+		c.checkReduction(t, eq, vars, tensors)
+		return
+	}
 	if eq.RHS != nil && t.Type != syntax.Invalid {
 		ec.Value(eq.RHS, t.Type)
 	}

@@ -271,7 +271,13 @@ func (e *Evaluator) step(f *frame) (bool, error) {
 	}
 	env := f.env
 	env.missing = nil
-	v, err := EvalValue(f.eq.RHS, e.info, env)
+	var v value.Value
+	var err error
+	if f.eq.Reduce != nil {
+		v, err = e.evalReduction(f.eq, f.t, env)
+	} else {
+		v, err = EvalValue(f.eq.RHS, e.info, env)
+	}
 	if err != nil {
 		return false, err
 	}

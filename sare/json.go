@@ -54,6 +54,72 @@ type EquationJSON struct {
 	RHS   *syntax.ExprJSON `json:"rhs"`
 	Where *syntax.ExprJSON `json:"where,omitempty"`
 	Pos   *syntax.Pos      `json:"pos,omitempty"`
+	// Reduce makes the equation a reduction whose body is RHS.
+	Reduce *ReductionJSON `json:"reduce,omitempty"`
+}
+
+// ReductionJSON is the JSON form of a reduction header: the operator
+// ("+", "*", "min", "max", "&", "|", "^"), one range per variable and the
+// optional condition.
+type ReductionJSON struct {
+	Op     string           `json:"op"`
+	Ranges []*RangeJSON     `json:"ranges"`
+	Where  *syntax.ExprJSON `json:"where,omitempty"`
+}
+
+// RangeJSON is one reduction variable with its range [lo, hi).
+type RangeJSON struct {
+	Var string           `json:"var"`
+	Lo  *syntax.ExprJSON `json:"lo"`
+	Hi  *syntax.ExprJSON `json:"hi"`
+}
+
+func reductionToJSON(r *Reduction) *ReductionJSON {
+	j := &ReductionJSON{Op: r.Op.String()}
+	for i, v := range r.Vars {
+		j.Ranges = append(j.Ranges, &RangeJSON{Var: v.Name, Lo: syntax.ToJSON(r.Los[i]), Hi: syntax.ToJSON(r.His[i])})
+	}
+	if r.Cond != nil {
+		j.Where = syntax.ToJSON(r.Cond)
+	}
+	return j
+}
+
+func reductionFromJSON(j *ReductionJSON) (*Reduction, error) {
+	op, ok := ReduceOpByName(j.Op)
+	if !ok {
+		return nil, fmt.Errorf("unknown reduction operator %q", j.Op)
+	}
+	if len(j.Ranges) == 0 {
+		return nil, fmt.Errorf("reduction without ranges")
+	}
+	r := &Reduction{Op: op}
+	for k, rg := range j.Ranges {
+		if rg == nil {
+			return nil, fmt.Errorf("range %d: missing", k)
+		}
+		if !syntax.ValidName(rg.Var) {
+			return nil, fmt.Errorf("range %d: invalid variable %q", k, rg.Var)
+		}
+		lo, err := syntax.FromJSON(rg.Lo)
+		if err != nil {
+			return nil, fmt.Errorf("range %d: lo: %w", k, err)
+		}
+		hi, err := syntax.FromJSON(rg.Hi)
+		if err != nil {
+			return nil, fmt.Errorf("range %d: hi: %w", k, err)
+		}
+		r.Vars = append(r.Vars, &syntax.Ident{Name: rg.Var})
+		r.Los, r.His = append(r.Los, lo), append(r.His, hi)
+	}
+	if j.Where != nil {
+		c, err := syntax.FromJSON(j.Where)
+		if err != nil {
+			return nil, fmt.Errorf("where: %w", err)
+		}
+		r.Cond = c
+	}
+	return r, nil
 }
 
 func posPtr(p syntax.Pos) *syntax.Pos {
@@ -90,6 +156,9 @@ func ToJSON(spec *Spec) *SpecJSON {
 			ej := &EquationJSON{Vars: names(eq.Vars), RHS: syntax.ToJSON(eq.RHS), Pos: posPtr(eq.Pos())}
 			if eq.Where != nil {
 				ej.Where = syntax.ToJSON(eq.Where)
+			}
+			if eq.Reduce != nil {
+				ej.Reduce = reductionToJSON(eq.Reduce)
 			}
 			tj.Equations = append(tj.Equations, ej)
 		}
@@ -197,6 +266,11 @@ func FromJSON(j *SpecJSON) (*Spec, error) {
 			if ej.Where != nil {
 				if eq.Where, err = syntax.FromJSON(ej.Where); err != nil {
 					return nil, fmt.Errorf("tensor %s: equation %d: where: %w", tj.Name, k, err)
+				}
+			}
+			if ej.Reduce != nil {
+				if eq.Reduce, err = reductionFromJSON(ej.Reduce); err != nil {
+					return nil, fmt.Errorf("tensor %s: equation %d: reduce: %w", tj.Name, k, err)
 				}
 			}
 			t.Eqs = append(t.Eqs, eq)

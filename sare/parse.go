@@ -214,7 +214,11 @@ func (p *parser) equation() {
 	}
 	nerr := len(p.Errs)
 	eq := &Equation{Tensor: name, Vars: vars}
-	eq.RHS = p.ParseExpr()
+	if p.atReduce() {
+		eq.Reduce, eq.RHS = p.reduction()
+	} else {
+		eq.RHS = p.ParseExpr()
+	}
 	if len(p.Errs) > nerr {
 		p.SkipLine()
 		return

@@ -73,7 +73,11 @@ func writeEquation(b *strings.Builder, eq *Equation) {
 	b.WriteByte('(')
 	writeNames(b, eq.Vars)
 	b.WriteString(") = ")
-	syntax.WriteExpr(b, eq.RHS)
+	if eq.Reduce != nil {
+		writeReduction(b, eq)
+	} else {
+		syntax.WriteExpr(b, eq.RHS)
+	}
 	if eq.Where != nil {
 		b.WriteString(" where ")
 		syntax.WriteExpr(b, eq.Where)

@@ -30,6 +30,20 @@ tensor F(i) : f32
 F(i) = f32(i) * f32(Z()) + -1e-3 + sqrt(pow(2., .5)) - f32(u8(A(i, -i)))
 output R, F
 `,
+	`# reductions (Clément 2022, Section 7.4)
+param N, M
+assume N >= 0
+input A(i, k) : f32
+input B(k) : i32
+tensor S(i) : f32
+S(i) = reduce(+, k in 0 .. M, A(i, k) * A(k, i)) where 0 <= i < N
+tensor X() : i32
+X() = reduce(max, x in 0 .. N, y in x .. M where (x + y) % 2 == 0,
+  B(x) - B(y))
+tensor P() : u8
+P() = reduce(^, k in -1 .. N, u8(B(k)))
+output S, X, P
+`,
 }
 
 func TestPrintRoundTrip(t *testing.T) {

@@ -1,0 +1,465 @@
+package sare
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/value"
+)
+
+// This file is the specification side of reductions (Clément 2022,
+// Section 7.4): an equation whose right-hand side is
+//
+//	reduce(OP, k in LO .. HI, ..., [where COND,] BODY)
+//
+// folds OP over the body evaluated at every point of the reduction domain,
+// in lexicographic order, starting from OP's identity.
+
+// ReduceOp is the operator of a reduction.
+type ReduceOp int
+
+// Reduction operators. Every one is associative and commutative on
+// integers (wrapping) and, except Sum and Prod, on floats; Sum and Prod on
+// floats are so only over the reals.
+const (
+	NoReduce ReduceOp = iota
+	Sum               // +
+	Prod              // *
+	Min               // min
+	Max               // max
+	BitAnd            // &
+	BitOr             // |
+	BitXor            // ^
+)
+
+var reduceOpText = [...]string{NoReduce: "", Sum: "+", Prod: "*", Min: "min", Max: "max", BitAnd: "&", BitOr: "|", BitXor: "^"}
+
+// String is the operator as written: "+", "min", ...
+func (o ReduceOp) String() string {
+	if o >= 0 && int(o) < len(reduceOpText) {
+		return reduceOpText[o]
+	}
+	return fmt.Sprintf("ReduceOp(%d)", int(o))
+}
+
+// ReduceOpByName returns the operator written s ("+", "min", ...).
+func ReduceOpByName(s string) (ReduceOp, bool) {
+	for i, t := range reduceOpText {
+		if i > 0 && t == s {
+			return ReduceOp(i), true
+		}
+	}
+	return NoReduce, false
+}
+
+// reduceOpOfToken returns the operator a token spells, if any.
+func reduceOpOfToken(t syntax.Token) (ReduceOp, bool) {
+	switch t.Kind {
+	case syntax.Plus, syntax.Star, syntax.Amp, syntax.Pipe, syntax.Caret:
+		return ReduceOpByName(t.Kind.String())
+	case syntax.Name:
+		if t.Text == "min" || t.Text == "max" {
+			return ReduceOpByName(t.Text)
+		}
+	}
+	return NoReduce, false
+}
+
+// ReduceOpAt reports whether tokens t0 t1 spell an operator followed by
+// the given kind: the parsers use it to recognise `+=`, `min=` and
+// `reduce(+,`.
+func ReduceOpAt(t0, t1 syntax.Token, follow syntax.Kind) (ReduceOp, bool) {
+	if t1.Kind != follow {
+		return NoReduce, false
+	}
+	return reduceOpOfToken(t0)
+}
+
+// AppliesTo reports whether the operator is defined on values of type t.
+func (o ReduceOp) AppliesTo(t syntax.Type) bool {
+	switch o {
+	case Sum, Prod, Min, Max:
+		return t.IsNumeric()
+	case BitAnd, BitOr, BitXor:
+		return t.IsInteger()
+	}
+	return false
+}
+
+// Exact reports whether folding the operator over values of type t gives
+// the same result in every order and grouping: always, except + and * on
+// floats (IEEE rounding).
+func (o ReduceOp) Exact(t syntax.Type) bool {
+	return !(t.IsFloat() && (o == Sum || o == Prod))
+}
+
+// Identity returns the operator's identity on type t: 0 for + | ^, 1 for
+// *, all ones for &, the largest value (+Inf for floats) for min and the
+// smallest (-Inf) for max.
+func (o ReduceOp) Identity(t syntax.Type) value.Value {
+	switch o {
+	case Sum, BitOr, BitXor:
+		if t.IsFloat() {
+			return value.Float(t, 0)
+		}
+		return value.Int(t, 0)
+	case Prod:
+		if t.IsFloat() {
+			return value.Float(t, 1)
+		}
+		return value.Int(t, 1)
+	case BitAnd:
+		return value.Int(t, -1)
+	case Min:
+		switch {
+		case t.IsFloat():
+			return value.Float(t, math.Inf(1))
+		case t.IsUnsigned():
+			return value.Uint(t, math.MaxUint64)
+		default:
+			return value.Int(t, int64(uint64(1)<<(t.Bits()-1)-1))
+		}
+	case Max:
+		switch {
+		case t.IsFloat():
+			return value.Float(t, math.Inf(-1))
+		case t.IsUnsigned():
+			return value.Uint(t, 0)
+		default:
+			return value.Int(t, -int64(uint64(1)<<(t.Bits()-1)))
+		}
+	}
+	return value.Undef(t)
+}
+
+// IdentityText is the identity as a literal of the value language, for
+// messages and for the verifier's obligations.
+func (o ReduceOp) IdentityText(t syntax.Type) string {
+	v := o.Identity(t)
+	if t.IsFloat() {
+		f := v.Float64()
+		switch {
+		case math.IsInf(f, 1):
+			return "inf"
+		case math.IsInf(f, -1):
+			return "-inf"
+		}
+	}
+	return v.String()
+}
+
+// Apply combines two values with the operator.
+func (o ReduceOp) Apply(x, y value.Value) (value.Value, error) {
+	switch o {
+	case Sum:
+		return value.Binary(syntax.OpAdd, x, y)
+	case Prod:
+		return value.Binary(syntax.OpMul, x, y)
+	case BitAnd:
+		return value.Binary(syntax.OpBitAnd, x, y)
+	case BitOr:
+		return value.Binary(syntax.OpBitOr, x, y)
+	case BitXor:
+		return value.Binary(syntax.OpBitXor, x, y)
+	case Min:
+		return value.Call("min", []value.Value{x, y})
+	case Max:
+		return value.Call("max", []value.Value{x, y})
+	}
+	return value.Value{}, fmt.Errorf("no reduction operator %d", int(o))
+}
+
+// Reduction is the right-hand side of a reduction equation:
+//
+//	reduce(OP, k1 in lo1 .. hi1, ..., kn in lon .. hin [where Cond], Body)
+//
+// The domain is the points (k1, ..., kn) with loi <= ki < hii (bounds
+// quasi-affine in the equation's variables, the parameters and the
+// earlier ki) satisfying Cond; the value folds Op over Body at those
+// points in lexicographic order, from Op's identity (so an empty domain
+// gives the identity). The equation's RHS is the Body.
+type Reduction struct {
+	Pos   syntax.Pos // the word reduce
+	Op    ReduceOp
+	OpPos syntax.Pos
+	Vars  []*syntax.Ident
+	Los   []syntax.Expr
+	His   []syntax.Expr
+	Cond  syntax.Expr // nil: no where clause
+}
+
+// reductionEqual reports whether a and b are the same reduction header.
+func reductionEqual(a, b *Reduction) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if a.Op != b.Op || !identsEqual(a.Vars, b.Vars) || len(a.Los) != len(b.Los) || len(a.His) != len(b.His) ||
+		!syntax.Equal(a.Cond, b.Cond) {
+		return false
+	}
+	for i := range a.Los {
+		if !syntax.Equal(a.Los[i], b.Los[i]) || !syntax.Equal(a.His[i], b.His[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// Reduction returns the reduction of the tensor's equations, or nil when
+// it is not a reduction tensor. Check allows a reduction only as the one
+// equation of its tensor.
+func (t *Tensor) Reduction() *Equation {
+	for _, eq := range t.Eqs {
+		if eq.Reduce != nil {
+			return eq
+		}
+	}
+	return nil
+}
+
+// HasReductions reports whether some equation of spec is a reduction.
+func (s *Spec) HasReductions() bool {
+	for _, t := range s.Tensors {
+		if t.Reduction() != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// atReduce reports whether the parser is at `reduce(OP,`.
+func (p *parser) atReduce() bool {
+	t := p.Tok()
+	if t.Kind != syntax.Name || t.Text != "reduce" || p.Peek(1).Kind != syntax.LParen {
+		return false
+	}
+	_, ok := ReduceOpAt(p.Peek(2), p.Peek(3), syntax.Comma)
+	return ok
+}
+
+// reduction parses `reduce(OP, ranges [where c], body)` and returns the
+// header and the body.
+func (p *parser) reduction() (*Reduction, syntax.Expr) {
+	r := &Reduction{Pos: p.Next().Pos}
+	p.Next() // (
+	opTok := p.Next()
+	r.Op, _ = reduceOpOfToken(opTok)
+	r.OpPos = opTok.Pos
+	p.Next() // ,
+	p.SkipNewlines()
+	for {
+		t := p.Tok()
+		if t.Kind != syntax.Name || p.Peek(1).Kind != syntax.Name || p.Peek(1).Text != "in" {
+			break
+		}
+		p.Next()
+		p.Next()
+		r.Vars = append(r.Vars, &syntax.Ident{NamePos: t.Pos, Name: t.Text})
+		r.Los = append(r.Los, p.ParseExpr())
+		if !p.Expect(syntax.DotDot) {
+			return nil, nil
+		}
+		r.His = append(r.His, p.ParseExpr())
+		if p.AtKeyword("where") {
+			p.Next()
+			r.Cond = p.ParseExpr()
+			if !p.Expect(syntax.Comma) {
+				return nil, nil
+			}
+			p.SkipNewlines()
+			break
+		}
+		if !p.Expect(syntax.Comma) {
+			return nil, nil
+		}
+		p.SkipNewlines()
+	}
+	if len(r.Vars) == 0 {
+		p.ErrorExpected("a reduction variable ('k in lo .. hi')")
+		return nil, nil
+	}
+	body := p.ParseExpr()
+	p.SkipNewlines()
+	if !p.Expect(syntax.RParen) {
+		return nil, nil
+	}
+	return r, body
+}
+
+// writeReduction prints the equation's right-hand side in reduce form.
+func writeReduction(b *strings.Builder, eq *Equation) {
+	r := eq.Reduce
+	b.WriteString("reduce(")
+	b.WriteString(r.Op.String())
+	for i, v := range r.Vars {
+		b.WriteString(", ")
+		b.WriteString(v.Name)
+		b.WriteString(" in ")
+		syntax.WriteExpr(b, r.Los[i])
+		b.WriteString(" .. ")
+		syntax.WriteExpr(b, r.His[i])
+	}
+	if r.Cond != nil {
+		b.WriteString(" where ")
+		syntax.WriteExpr(b, r.Cond)
+	}
+	b.WriteString(", ")
+	syntax.WriteExpr(b, eq.RHS)
+	b.WriteByte(')')
+}
+
+// checkReduction checks a reduction equation: its operator applies to the
+// tensor's type, its variables are fresh, its bounds and condition are
+// quasi-affine and its body has the tensor's type.
+func (c *checker) checkReduction(t *Tensor, eq *Equation, vars map[string]bool, tensors map[string]*Tensor) {
+	r := eq.Reduce
+	if len(t.Eqs) != 1 {
+		c.errorf(r.Pos, "a reduction must be the only equation of its tensor %s", t.Name.Name)
+	}
+	if t.Type != syntax.Invalid && !r.Op.AppliesTo(t.Type) {
+		c.errorf(r.OpPos, "reduction operator %s does not apply to %s", r.Op, t.Type)
+	}
+	inner := map[string]bool{}
+	for k := range vars {
+		inner[k] = true
+	}
+	for i, v := range r.Vars {
+		ec := c.exprChecker(inner)
+		ec.Index(r.Los[i])
+		ec.Index(r.His[i])
+		if c.name(v, "reduction variable") {
+			switch {
+			case inner[v.Name]:
+				c.errorf(v.Pos(), "reduction variable %s is already a variable of the equation", v.Name)
+			case c.spec.IsParam(v.Name):
+				c.errorf(v.Pos(), "reduction variable %s has the name of a parameter", v.Name)
+			case tensors[v.Name] != nil:
+				c.errorf(v.Pos(), "reduction variable %s has the name of a tensor", v.Name)
+			}
+		}
+		inner[v.Name] = true
+	}
+	ec := c.exprChecker(inner)
+	if r.Cond != nil {
+		ec.Constraint(r.Cond)
+	}
+	if eq.RHS != nil && t.Type != syntax.Invalid {
+		ec.Value(eq.RHS, t.Type)
+	}
+}
+
+// ForEachPoint calls f on every point of the reduction's domain, in
+// lexicographic order, with env giving the values of the equation's
+// variables and the parameters. The slice passed to f is reused.
+func (r *Reduction) ForEachPoint(env Env, f func(pt []int64) error) error {
+	ext := &extEnv{parent: env, vars: r.Vars, vals: make([]int64, len(r.Vars))}
+	var rec func(d int) error
+	rec = func(d int) error {
+		if d == len(r.Vars) {
+			if r.Cond != nil {
+				ext.n = d
+				ok, err := EvalCond(r.Cond, ext)
+				if err != nil || !ok {
+					return err
+				}
+			}
+			return f(ext.vals)
+		}
+		ext.n = d
+		lo, err := EvalIndex(r.Los[d], ext)
+		if err != nil {
+			return err
+		}
+		hi, err := EvalIndex(r.His[d], ext)
+		if err != nil {
+			return err
+		}
+		for k := lo; k < hi; k++ {
+			ext.vals[d] = k
+			if err := rec(d + 1); err != nil {
+				return err
+			}
+			ext.n = d
+		}
+		return nil
+	}
+	return rec(0)
+}
+
+// Contains reports whether pt is in the reduction's domain.
+func (r *Reduction) Contains(env Env, pt []int64) (bool, error) {
+	if len(pt) != len(r.Vars) {
+		return false, nil
+	}
+	ext := &extEnv{parent: env, vars: r.Vars, vals: append([]int64(nil), pt...)}
+	for d := range r.Vars {
+		ext.n = d
+		lo, err := EvalIndex(r.Los[d], ext)
+		if err != nil {
+			return false, err
+		}
+		hi, err := EvalIndex(r.His[d], ext)
+		if err != nil {
+			return false, err
+		}
+		if pt[d] < lo || pt[d] >= hi {
+			return false, nil
+		}
+	}
+	if r.Cond == nil {
+		return true, nil
+	}
+	ext.n = len(r.Vars)
+	return EvalCond(r.Cond, ext)
+}
+
+// BodyEnv returns an environment binding the reduction variables to pt on
+// top of env, for evaluating the body.
+func (r *Reduction) BodyEnv(env Env, pt []int64) Env {
+	return &extEnv{parent: env, vars: r.Vars, vals: pt, n: len(pt)}
+}
+
+// extEnv binds the first n reduction variables on top of a parent
+// environment.
+type extEnv struct {
+	parent Env
+	vars   []*syntax.Ident
+	vals   []int64
+	n      int
+}
+
+func (e *extEnv) Index(name string) (int64, bool) {
+	for i := e.n - 1; i >= 0; i-- {
+		if e.vars[i].Name == name {
+			return e.vals[i], true
+		}
+	}
+	return e.parent.Index(name)
+}
+func (e *extEnv) Tensor(name string, idx []int64) (value.Value, error) {
+	return e.parent.Tensor(name, idx)
+}
+func (e *extEnv) Array(name string, idx []int64) (value.Value, error) {
+	return e.parent.Array(name, idx)
+}
+
+// evalReduction folds the reduction at the frame's point; in probe mode
+// the elements still missing are recorded by env.
+func (e *Evaluator) evalReduction(eq *Equation, t *Tensor, env *pointEnv) (value.Value, error) {
+	r := eq.Reduce
+	acc := r.Op.Identity(t.Type)
+	err := r.ForEachPoint(env, func(pt []int64) error {
+		v, err := EvalValue(eq.RHS, e.info, r.BodyEnv(env, pt))
+		if err != nil {
+			return err
+		}
+		if len(env.missing) > 0 {
+			return nil
+		}
+		acc, err = r.Op.Apply(acc, v)
+		return err
+	})
+	return acc, err
+}
