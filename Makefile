@@ -2,7 +2,7 @@ GO      ?= go
 BIN     := bin/augur
 FUZZTIME ?= 2m
 
-.PHONY: all build run demo test vet lint islcheck fuzz bench clean halide
+.PHONY: all build run demo test vet lint islcheck fuzz bench bench-go bench-validate bench-regen clean halide
 
 all: build
 
@@ -85,9 +85,31 @@ fuzz:
 	  $(GO) test ./$$pkg -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME); \
 	done
 
-## bench: run the benchmarks.
-bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+## bench: run the benchmark suite of Clément 2022, Table 6.1, and the
+## stencil chain's depth curve (augur bench, see docs/bench.md) and print
+## the table; each validation is bounded by BENCH_TIMEOUT, BENCH_FLAGS adds
+## flags (make bench BENCH_FLAGS='--only sdot,blur --halide', '--json').
+## Exits 1 when a verdict differs from the expected one.
+BENCH_TIMEOUT ?= 10m
+BENCH_FLAGS ?=
+bench: build
+	./$(BIN) bench --timeout $(BENCH_TIMEOUT) $(BENCH_FLAGS)
+
+## bench-go: the Go micro-benchmarks of every package but the suite's
+## (go test -bench); bench-validate: BenchmarkValidate, one sub-benchmark
+## per suite entry (BENCH=halide/sdot selects some; slow).
+BENCH ?= .
+bench-go:
+	$(GO) test -run '^$$' -bench . -benchmem $$($(GO) list ./... | grep -v '/bench$$')
+
+bench-validate:
+	$(GO) test -run '^$$' -bench 'Validate/$(BENCH)' -benchtime 1x -timeout 0 ./bench
+
+## bench-regen: rebuild the suite's checked-in Halide pairs (bench/halide/)
+## from halide/apps with stock Halide 14 (see docs/halide.md for what it
+## needs).
+bench-regen: build
+	./$(BIN) bench --regenerate
 
 clean:
 	rm -rf bin augur.db augur.db-wal augur.db-shm

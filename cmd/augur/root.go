@@ -33,6 +33,7 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		newServeCmd(),
 		newWorkerCmd(),
 		newSubmitCmd(),
+		newBenchCmd(),
 		newVersionCmd(),
 	)
 	return root

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/augur-verify/augur/bench"
+	"github.com/augur-verify/augur/halide"
+	"github.com/augur-verify/augur/smt/encode"
+	"github.com/augur-verify/augur/validate"
+)
+
+type benchFlags struct {
+	only       string
+	halide     bool
+	bundled    bool
+	timeout    time.Duration
+	json       bool
+	list       bool
+	valueModel string
+	jobs       int
+	regenerate bool
+	apps       string
+	out        string
+}
+
+func newBenchCmd() *cobra.Command {
+	var f benchFlags
+	cmd := &cobra.Command{
+		Use:   "bench [--only NAMES] [--halide | --bundled] [--timeout D] [--json]",
+		Short: "Run the benchmark suite of Clément 2022, Table 6.1, and print the table",
+		Long: `Bench validates the benchmarks of Clément 2022 (Translation Validation of
+Tensor Compilers), Table 6.1, and the stencil chain at 1 to 32 stages, and
+prints one row per benchmark: the verdict and the expected one, the time of
+each phase (the bundled compiler's, then parsing and checking, symbolic
+evaluation, solving), the total, the time published for the thesis's
+prototype, the ratio to it, and whether the target (a tenth of the
+published time) is met. See docs/bench.md.
+
+The Halide versions are the pairs generated once from halide/apps with stock
+Halide 14 and built into augur; the bundled versions are algorithms compiled
+by the bundled compiler when they run. --only takes names (sgemm, both
+versions) or IDs (halide/sgemm); --halide and --bundled keep one version.
+--timeout bounds each benchmark's validation in wall-clock time (0: no
+bound): one stopped by it has no verdict (time bound).
+
+--regenerate rebuilds the checked-in Halide pairs instead, with stock Halide
+(run from the repository's root: --apps and --out are relative to it), and
+validates nothing.
+
+Exit status: 0 when every verdict reached is the expected one, 1 when some
+benchmark reached another verdict, failed or ended in an error, 3 on a
+usage error. No verdict within the time bound is not a failure.`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runBench(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.only, "only", "", "comma-separated benchmark names or IDs to run (default: all)")
+	fl.BoolVar(&f.halide, "halide", false, "run only the Halide versions")
+	fl.BoolVar(&f.bundled, "bundled", false, "run only the bundled compiler's versions")
+	fl.DurationVar(&f.timeout, "timeout", 10*time.Minute, "wall-clock bound on each benchmark's validation (0: none)")
+	fl.BoolVar(&f.json, "json", false, "print the results as JSON")
+	fl.BoolVar(&f.list, "list", false, "list the suite's benchmarks without running them")
+	fl.StringVar(&f.valueModel, "value-model", "real", "value model for floats, real or ieee")
+	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "conditions discharged in parallel")
+	fl.BoolVar(&f.regenerate, "regenerate", false, "rebuild the checked-in Halide pairs with stock Halide")
+	fl.StringVar(&f.apps, "apps", "halide/apps", "with --regenerate: the directory of the Halide generators")
+	fl.StringVar(&f.out, "out", "bench/halide", "with --regenerate: the directory of the checked-in pairs")
+	return cmd
+}
+
+func runBench(ctx context.Context, out, errw io.Writer, f benchFlags) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if f.halide && f.bundled {
+		return usageError(errors.New("--halide and --bundled are exclusive"))
+	}
+	if f.timeout < 0 {
+		return usageError(fmt.Errorf("--timeout must not be negative, got %v", f.timeout))
+	}
+	model, err := encode.ParseModel(f.valueModel)
+	if err != nil {
+		return usageError(fmt.Errorf("--value-model: %w", err))
+	}
+	var kinds []bench.Kind
+	switch {
+	case f.halide || f.regenerate:
+		kinds = []bench.Kind{bench.Halide}
+	case f.bundled:
+		kinds = []bench.Kind{bench.Bundled}
+	}
+	var only []string
+	if f.only != "" {
+		only = strings.Split(f.only, ",")
+	}
+	suite, err := bench.Select(bench.Suite(), only, kinds...)
+	if err != nil {
+		return usageError(fmt.Errorf("--only: %w", err))
+	}
+	if f.regenerate {
+		if err := bench.Regenerate(ctx, halide.Default(), f.apps, f.out, suite, errw); err != nil {
+			return &exitError{code: exitMalformed, err: err}
+		}
+		return nil
+	}
+	if f.list {
+		for _, b := range suite {
+			src := b.Alg
+			if b.Halide != nil {
+				src = b.Halide.File
+			}
+			fmt.Fprintf(out, "%-20s %-9s %-8s %s\n", b.ID(), b.Published, b.Expected, src)
+		}
+		return nil
+	}
+	opts := bench.Options{Timeout: f.timeout, Validate: validate.Options{ValueModel: model, Jobs: f.jobs}}
+	var results []*bench.Result
+	for _, b := range suite {
+		if !f.json {
+			fmt.Fprintf(errw, "augur bench: %s ...", b.ID())
+		}
+		r, err := bench.Run(ctx, b, opts)
+		if err != nil {
+			return err
+		}
+		if !f.json {
+			fmt.Fprintf(errw, " %s, %.2f s\n", bench.Verdict(r.Outcome), r.Seconds)
+		}
+		results = append(results, r)
+	}
+	if f.json {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(struct {
+			Timeout float64         `json:"timeout_seconds,omitempty"`
+			Summary bench.Summary   `json:"summary"`
+			Results []*bench.Result `json:"results"`
+		}{f.timeout.Seconds(), bench.Summarize(results), results})
+	} else {
+		err = bench.WriteTable(out, results)
+	}
+	if err != nil {
+		return err
+	}
+	if bench.Summarize(results).Mismatches > 0 {
+		return silentExit(exitMismatch)
+	}
+	return nil
+}
