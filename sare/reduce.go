@@ -1,6 +1,7 @@
 package sare
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -462,4 +463,78 @@ func (e *Evaluator) evalReduction(eq *Equation, t *Tensor, env *pointEnv) (value
 		return err
 	})
 	return acc, err
+}
+
+// reductionEnv binds the equation's variables to x on top of the
+// evaluator's environment.
+type reductionEnv struct {
+	Env
+	vars []*syntax.Ident
+	vals []int64
+}
+
+func (e *reductionEnv) Index(name string) (int64, bool) {
+	for i, v := range e.vars {
+		if v.Name == name && i < len(e.vals) {
+			return e.vals[i], true
+		}
+	}
+	return e.Env.Index(name)
+}
+
+// reductionOf returns the reduction equation of the tensor called name
+// and an environment for its element x; ok is false when the tensor is
+// not a reduction or x is outside the equation's where clause.
+func (e *Evaluator) reductionOf(ctx context.Context, name string, x []int64) (*Equation, Env, bool, error) {
+	t := e.tensors[name]
+	if t == nil {
+		return nil, nil, false, fmt.Errorf("no tensor %s", name)
+	}
+	eq := t.Reduction()
+	if eq == nil || len(x) != t.Rank() {
+		return nil, nil, false, fmt.Errorf("%s is not a reduction of rank %d", name, len(x))
+	}
+	env := &reductionEnv{Env: e.Env(ctx), vars: eq.Vars, vals: x}
+	if eq.Where != nil {
+		ok, err := EvalCond(eq.Where, env)
+		if err != nil || !ok {
+			return eq, env, false, err
+		}
+	}
+	return eq, env, true, nil
+}
+
+// ReductionBody evaluates the body of the reduction tensor called name,
+// for its element x, at position pt: the value an accumulation at pt
+// must add. inDomain is false (and v undefined) when x is not a defined
+// element or pt is outside its reduction's domain.
+func (e *Evaluator) ReductionBody(ctx context.Context, name string, x, pt []int64) (v value.Value, inDomain bool, err error) {
+	eq, env, ok, err := e.reductionOf(ctx, name, x)
+	if err != nil || !ok {
+		return value.Value{}, false, err
+	}
+	if ok, err = eq.Reduce.Contains(env, pt); err != nil || !ok {
+		return value.Value{}, false, err
+	}
+	v, err = EvalValue(eq.RHS, e.info, eq.Reduce.BodyEnv(env, pt))
+	return v, true, err
+}
+
+// ReductionDomain returns the positions of the reduction of element x of
+// the reduction tensor called name, in lexicographic order; nil when x
+// is not a defined element. At most MaxPoints positions are listed.
+func (e *Evaluator) ReductionDomain(ctx context.Context, name string, x []int64) ([][]int64, error) {
+	eq, env, ok, err := e.reductionOf(ctx, name, x)
+	if err != nil || !ok {
+		return nil, err
+	}
+	out := [][]int64{}
+	err = eq.Reduce.ForEachPoint(env, func(pt []int64) error {
+		if len(out) >= e.MaxPoints {
+			return fmt.Errorf("reduction %s has more than %d positions", FormatIndex(name, x, '(', ')'), e.MaxPoints)
+		}
+		out = append(out, append([]int64(nil), pt...))
+		return nil
+	})
+	return out, err
 }

@@ -1,6 +1,9 @@
 package sched
 
-import "github.com/augur-verify/augur/syntax"
+import (
+	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/syntax"
+)
 
 // Kernel is a parsed .sched file: a named kernel with its parameters,
 // assumptions, array bindings and body.
@@ -82,12 +85,38 @@ type Skip struct {
 // Assign is `a[indices] {annot} := value`: it stores value into the cell
 // and asserts, as a prophecy, that the value equals the annotation
 // evaluated over the specification's tensors.
+//
+// Reductions (Clément 2022, Section 7.3) extend it in three forms, where
+// T is a reduction tensor of the specification:
+//
+//	a[...] {T(x) @ ()} := e       initialises an accumulator: e must be the
+//	                              operator's identity
+//	a[...] {T(x) @ (j)} OP= e     accumulates position j of T(x)'s
+//	                              reduction: e must equal the body at j
+//	a[...] {T(x)} OP= b[...]      merges the partial result held by b[...]
+//	                              into a[...]
+//
+// OP is T's operator (+ * min max & | ^). A cell holds a partial result of
+// T(x) from its initialisation on; read other than by a merge, it must
+// hold the whole reduction, every position accumulated exactly once.
 type Assign struct {
 	Array   *syntax.Ident
 	Indices []syntax.Expr
 	Annot   syntax.Expr
 	Value   syntax.Expr
+	// At is the reduction position of an annotation `{T(x) @ (j, ...)}`,
+	// empty but non-nil for `@ ()`, nil without '@'.
+	At    []syntax.Expr
+	AtPos syntax.Pos
+	// Op is the operator of an accumulating assignment `OP=`; NoReduce
+	// for `:=`.
+	Op    sare.ReduceOp
+	OpPos syntax.Pos
 }
+
+// IsReduction reports whether the assignment takes part in a reduction:
+// it accumulates, merges, or initialises an accumulator.
+func (s *Assign) IsReduction() bool { return s.Op != sare.NoReduce || s.At != nil }
 
 // If is `if cond { then } else ...`. Else is nil, a *Block, or an *If for
 // `else if`.

@@ -360,4 +360,7 @@ func (c *checker) assign(s *Assign) {
 	// Both must have the array's element type; literals take it.
 	c.exprs(true).Value(s.Value, elem)
 	c.exprs(false).Value(s.Annot, elem)
+	if s.IsReduction() {
+		c.reductionAssign(s)
+	}
 }

@@ -60,7 +60,8 @@ func EqualStmt(a, b Stmt) bool {
 	case *Assign:
 		b, ok := b.(*Assign)
 		return ok && eqIdent(a.Array, b.Array) && syntax.EqualList(a.Indices, b.Indices) &&
-			syntax.Equal(a.Annot, b.Annot) && syntax.Equal(a.Value, b.Value)
+			syntax.Equal(a.Annot, b.Annot) && syntax.Equal(a.Value, b.Value) &&
+			a.Op == b.Op && (a.At == nil) == (b.At == nil) && syntax.EqualList(a.At, b.At)
 	case *Let:
 		b, ok := b.(*Let)
 		return ok && eqIdent(a.Var, b.Var) && syntax.Equal(a.Value, b.Value)

@@ -50,6 +50,30 @@ const (
 	// of one tensor with overlapping domains, a cyclic definition). The
 	// interpreter reports it as an error; the verifier as a reason.
 	IllDefinedSpec
+	// WrongIdentity: an accumulator is initialised (`{T(x) @ ()} := e`)
+	// with another value than its operator's identity.
+	WrongIdentity
+	// DoubleCount: a position of a reduction is accumulated twice into
+	// one cell, directly or through merged partial results.
+	DoubleCount
+	// IncompleteReduction: a cell holding a partial result is read other
+	// than by a merge, or is an output, before every position of its
+	// reduction was accumulated.
+	IncompleteReduction
+	// OutsideReduction: an accumulation names a position outside its
+	// reduction's domain.
+	OutsideReduction
+	// NotAccumulator: an accumulation or a merge uses a cell that holds no
+	// partial result of the annotated reduction element (never
+	// initialised with @ (), or initialised for another element).
+	NotAccumulator
+	// WrongOperator: an accumulation or a merge uses another operator
+	// than its reduction's.
+	WrongOperator
+	// ReorderedReduction: a float + or * reduction is computed in another
+	// order than its specification's, which IEEE rounding does not allow
+	// (reported by the verifier in the ieee value model).
+	ReorderedReduction
 )
 
 var kindNames = map[Kind]string{
@@ -66,6 +90,13 @@ var kindNames = map[Kind]string{
 	BindingOverlap:      "overlapping bindings",
 	IndexError:          "index error",
 	IllDefinedSpec:      "ill-defined specification",
+	WrongIdentity:       "wrong identity",
+	DoubleCount:         "position accumulated twice",
+	IncompleteReduction: "incomplete reduction",
+	OutsideReduction:    "position outside the reduction",
+	NotAccumulator:      "not an accumulator",
+	WrongOperator:       "wrong reduction operator",
+	ReorderedReduction:  "re-ordered float reduction",
 }
 
 // String names the kind as messages do ("read-write race").

@@ -99,6 +99,9 @@ type store struct {
 	elem  syntax.Type
 	ext   []int64
 	cells []value.Value
+	// ghosts is the reduction state of the cells holding partial results
+	// (interp_reduce.go), by offset.
+	ghosts map[int]*ghost
 	// owner is the frame the store was created in: that frame writes it
 	// directly, and its reads and writes of it belong to no par loop's
 	// read or write set (rule U-ALLOCATE removes them).
@@ -147,11 +150,16 @@ type frame struct {
 	writeOrder []loc
 	reads      map[loc]*Assign
 	readOrder  []loc
+	// accs are the accumulations into cells the frame neither owns nor
+	// wrote (interp_reduce.go), in order of first accumulation.
+	accs     map[loc]*accum
+	accOrder []loc
 }
 
 type write struct {
-	v    value.Value
-	stmt *Assign
+	v     value.Value
+	stmt  *Assign
+	ghost *ghost // the cell's reduction state after the write; nil for a plain value
 }
 
 func newFrame(parent *frame) *frame {
@@ -169,25 +177,13 @@ func (in *interp) load(l loc, stmt *Assign) value.Value {
 			f.readOrder = append(f.readOrder, l)
 		}
 	}
-	for g := f; g != nil && g != l.s.owner; g = g.parent {
-		if w, ok := g.writes[l]; ok {
-			return w.v
-		}
-	}
-	return l.s.cells[l.off]
+	v, _ := in.view(l)
+	return v
 }
 
 // storeCell writes a cell in the current frame.
 func (in *interp) storeCell(l loc, v value.Value, stmt *Assign) {
-	f := in.frame
-	if f == l.s.owner {
-		l.s.cells[l.off] = v
-		return
-	}
-	if _, ok := f.writes[l]; !ok {
-		f.writeOrder = append(f.writeOrder, l)
-	}
-	f.writes[l] = write{v: v, stmt: stmt}
+	in.storeCellGhost(l, v, stmt, nil)
 }
 
 // step counts one unit of work against the budget.
@@ -440,6 +436,17 @@ func (in *interp) bindOne(s *store, b *Binding, covered map[int]*Binding) error 
 		}
 		in.res.OutputCells++
 		got := s.cells[off]
+		if g := s.ghosts[off]; g != nil {
+			missing, err := in.complete(g)
+			if err != nil {
+				return fmt.Errorf("reduction %s: %w", g.tag(), err)
+			}
+			if missing != nil {
+				f := in.incomplete(b, formatCell(s.name, idx), g, missing)
+				f.Array, f.Index = s.name, append([]int64(nil), idx...)
+				return f
+			}
+		}
 		tensor := sare.FormatIndex(b.Tensor.Fun.Name, tidx, '(', ')')
 		var f *Failure
 		switch {
@@ -574,6 +581,7 @@ type access struct {
 	iters [2]int64
 	stmts [2]*Assign
 	v     value.Value
+	ghost *ghost
 }
 
 // parSets accumulates the write and read sets of a par loop's
@@ -599,7 +607,7 @@ func (p *parSets) merge(x int64, f *frame) {
 		w := f.writes[l]
 		a := p.writes[l]
 		if a == nil {
-			p.writes[l] = &access{n: 1, iters: [2]int64{x}, stmts: [2]*Assign{w.stmt}, v: w.v}
+			p.writes[l] = &access{n: 1, iters: [2]int64{x}, stmts: [2]*Assign{w.stmt}, v: w.v, ghost: w.ghost}
 			p.writeOrder = append(p.writeOrder, l)
 			continue
 		}
@@ -652,6 +660,7 @@ func (p *parSets) race() (l loc, w, r int64, ws, rs *Assign, found bool) {
 func (in *interp) par(s *Loop, lo, hi int64) error {
 	parent := in.frame
 	sets := &parSets{writes: map[loc]*access{}, reads: map[loc]*access{}}
+	accs := &parAccs{}
 	var failed error
 	mark := len(in.vars)
 	in.vars = append(in.vars, Var{Name: s.Var.Name})
@@ -676,12 +685,23 @@ func (in *interp) par(s *Loop, lo, hi int64) error {
 			}
 		}
 		sets.merge(x, f)
+		accs.merge(x, f)
 	}
 	in.vars = in.vars[:mark]
 	if l, w, r, ws, rs, ok := sets.race(); ok {
 		f := in.failure(ReadWriteRace, s, "iteration %s=%d writes %s (%s, at %s) and iteration %s=%d reads it (%s, at %s)",
 			s.Var.Name, w, l, StmtLine(ws), ws.Pos(), s.Var.Name, r, StmtLine(rs), rs.Pos())
 		f.Array, f.Index, f.LoopVar, f.Iters = l.s.name, l.index(), s.Var.Name, [2]int64{w, r}
+		return f
+	}
+	if l, ia, o, os, w, ok := accs.race(sets); ok {
+		kind, what := ReadWriteRace, "reads"
+		if w {
+			kind, what = WriteWriteConflict, "writes"
+		}
+		f := in.failure(kind, s, "iteration %s=%d accumulates into %s (%s, at %s) and iteration %s=%d %s it (%s, at %s)",
+			s.Var.Name, ia.iter, l, StmtLine(ia.a.stmt), ia.a.stmt.Pos(), s.Var.Name, o, what, StmtLine(os), os.Pos())
+		f.Array, f.Index, f.LoopVar, f.Iters = l.s.name, l.index(), s.Var.Name, [2]int64{ia.iter, o}
 		return f
 	}
 	if c := sets.conflict; c != nil {
@@ -697,7 +717,10 @@ func (in *interp) par(s *Loop, lo, hi int64) error {
 	}
 	for _, l := range sets.writeOrder {
 		a := sets.writes[l]
-		in.storeCell(l, a.v, a.stmts[0])
+		in.storeCellGhost(l, a.v, a.stmts[0], a.ghost)
+	}
+	if err := accs.apply(in, s); err != nil {
+		return err
 	}
 	if parent != in.root {
 		for _, l := range sets.readOrder {
@@ -720,6 +743,12 @@ type valueEnv struct {
 	in         *interp
 	stmt       *Assign
 	oob, undef *cellRef // the first out-of-bounds read; the first read of a cell holding no defined value
+	// partial is the first read of a partial result missing positions
+	// (partialGhost, missing); err an error checking it.
+	partial      *cellRef
+	partialGhost *ghost
+	missing      []int64
+	err          error
 }
 
 // cellRef is a cell read by a value, kept for a failure.
@@ -745,9 +774,18 @@ func (e *valueEnv) Array(name string, idx []int64) (value.Value, error) {
 		}
 		return value.Undef(s.elem), nil
 	}
-	v := e.in.load(loc{s: s, off: off}, e.stmt)
+	l := loc{s: s, off: off}
+	v := e.in.load(l, e.stmt)
 	if v.IsUndef() && e.undef == nil {
 		e.undef = &cellRef{s: s, idx: append([]int64(nil), idx...)}
+	}
+	if _, g := e.in.view(l); g != nil && e.partial == nil && e.err == nil {
+		missing, err := e.in.complete(g)
+		if err != nil {
+			e.err = fmt.Errorf("reduction %s: %w", g.tag(), err)
+		} else if missing != nil {
+			e.partial, e.partialGhost, e.missing = &cellRef{s: s, idx: append([]int64(nil), idx...)}, g, missing
+		}
 	}
 	return v, nil
 }
@@ -792,6 +830,9 @@ func (e *annotEnv) Tensor(name string, idx []int64) (value.Value, error) {
 // definedness, then the annotation. The cell is written only when every
 // check passes.
 func (in *interp) assign(s *Assign) error {
+	if s.IsReduction() {
+		return in.reductionAssign(s)
+	}
 	in.res.Assignments++
 	st := in.lookup(s.Array.Name)
 	if st == nil {
@@ -802,15 +843,8 @@ func (in *interp) assign(s *Assign) error {
 	if err != nil {
 		return in.indexFailure(s, err)
 	}
-	if r := venv.oob; r != nil {
-		f := in.failure(OutOfBoundsRead, s, "%s is outside %s%s", formatCell(r.s.name, r.idx), r.s.name, formatExtents(r.s.ext))
-		f.Array, f.Index = r.s.name, r.idx
-		return f
-	}
-	if r := venv.undef; r != nil {
-		f := in.failure(UndefinedRead, s, "%s holds no defined value", formatCell(r.s.name, r.idx))
-		f.Array, f.Index = r.s.name, r.idx
-		return f
+	if err := in.readFailure(s, venv); err != nil {
+		return err
 	}
 	idx := make([]int64, len(s.Indices))
 	for i, x := range s.Indices {

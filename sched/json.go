@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/syntax"
 )
 
@@ -59,6 +60,11 @@ type StmtJSON struct {
 	Var     string             `json:"var,omitempty"`
 	Indices []*syntax.ExprJSON `json:"indices,omitempty"`
 	Annot   *syntax.ExprJSON   `json:"annot,omitempty"`
+	// At is the reduction position of the annotation (`@`): present,
+	// possibly empty, only on reduction assignments.
+	At *[]*syntax.ExprJSON `json:"at,omitempty"`
+	// Op is the operator of an accumulating assignment ("+", "min", ...).
+	Op      string             `json:"op,omitempty"`
 	Value   *syntax.ExprJSON   `json:"value,omitempty"`
 	Cond    *syntax.ExprJSON   `json:"cond,omitempty"`
 	Then    []*StmtJSON        `json:"then,omitempty"`
@@ -160,6 +166,16 @@ func stmtToJSON(s Stmt) *StmtJSON {
 		j.Indices = syntax.ListToJSON(s.Indices)
 		j.Annot = syntax.ToJSON(s.Annot)
 		j.Value = syntax.ToJSON(s.Value)
+		if s.At != nil {
+			at := syntax.ListToJSON(s.At)
+			if at == nil {
+				at = []*syntax.ExprJSON{}
+			}
+			j.At = &at
+		}
+		if s.Op != sare.NoReduce {
+			j.Op = s.Op.String()
+		}
 	case *If:
 		j.Kind = "if"
 		j.Cond = syntax.ToJSON(s.Cond)
@@ -362,6 +378,21 @@ func stmtFromJSON(j *StmtJSON, depth int) (Stmt, error) {
 		}
 		if s.Value, err = exprFromJSON(j.Value, "value"); err != nil {
 			return nil, err
+		}
+		if j.At != nil {
+			if s.At, err = exprsFromJSON(*j.At, "reduction position"); err != nil {
+				return nil, err
+			}
+			if s.At == nil {
+				s.At = []syntax.Expr{}
+			}
+		}
+		if j.Op != "" {
+			op, ok := sare.ReduceOpByName(j.Op)
+			if !ok {
+				return nil, fmt.Errorf("unknown accumulation operator %q", j.Op)
+			}
+			s.Op = op
 		}
 		return s, nil
 	case "if":

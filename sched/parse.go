@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/syntax"
 )
 
@@ -390,7 +391,25 @@ func (p *parser) assign() Stmt {
 	p.skipNewlineTokens()
 	s.Annot = p.ParseExpr()
 	p.skipNewlineTokens()
-	if !p.Expect(syntax.RBrace) || !p.Expect(syntax.Define) {
+	if p.At(syntax.At) {
+		s.AtPos = p.Next().Pos
+		if p.Got(syntax.LParen) {
+			s.At = p.ParseExprList(syntax.RParen)
+			if s.At == nil {
+				s.At = []syntax.Expr{}
+			}
+		} else {
+			s.At = []syntax.Expr{p.ParseExpr()}
+		}
+		p.skipNewlineTokens()
+	}
+	if !p.Expect(syntax.RBrace) {
+		return nil
+	}
+	if op, ok := sare.ReduceOpAt(p.Tok(), p.Peek(1), syntax.Assign); ok {
+		s.Op, s.OpPos = op, p.Next().Pos
+		p.Next()
+	} else if !p.Expect(syntax.Define) {
 		return nil
 	}
 	s.Value = p.ParseExpr()

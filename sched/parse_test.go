@@ -45,6 +45,25 @@ func TestPrintMatmul(t *testing.T) {
 // roundTripKernels parse, print canonically, and come back Equal.
 var roundTripKernels = []string{
 	"kernel k()\n{\n}\n",
+	`kernel dot(N)
+in  a[k] : f32[N] = A(k)
+out d[] : f32[] = D()
+{
+  alloc t : f32[4] {
+    par p < 4 {
+      t[p] {D() @ ()} := 0
+      for q < (N + 3 - p) / 4 {
+        t[p] {D() @ (4 * q + p)} += a[4 * q + p]
+      }
+    }
+    d[] {D() @ ()} := 0
+    for p < 4 {
+      d[] {D()} max= t[p]
+      d[] {D() @ (p, p + 1)} ^= t[p]
+    }
+  }
+}
+`,
 	"kernel k(N) {\n  skip\n}\n",
 	`kernel k(N, M)
 assume N >= 1

@@ -3,6 +3,7 @@ package sched
 import (
 	"strings"
 
+	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/syntax"
 )
 
@@ -154,7 +155,16 @@ func (w *printer) stmt(s Stmt) {
 		syntax.WriteExprList(&w.b, s.Indices)
 		w.b.WriteString("] {")
 		w.expr(s.Annot)
-		w.b.WriteString("} := ")
+		if s.At != nil {
+			w.b.WriteString(" @ (")
+			syntax.WriteExprList(&w.b, s.At)
+			w.b.WriteByte(')')
+		}
+		if s.Op != sare.NoReduce {
+			w.b.WriteString("} " + s.Op.String() + "= ")
+		} else {
+			w.b.WriteString("} := ")
+		}
 		w.expr(s.Value)
 	case *Let:
 		w.b.WriteString("let ")

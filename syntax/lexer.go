@@ -69,7 +69,7 @@ var punct = []struct {
 	{"(", LParen}, {")", RParen}, {"[", LBrack}, {"]", RBrack}, {"{", LBrace}, {"}", RBrace},
 	{",", Comma}, {";", Semi}, {":", Colon}, {"=", Assign}, {"<", Lt}, {">", Gt},
 	{"+", Plus}, {"-", Minus}, {"*", Star}, {"/", Slash}, {"%", Percent}, {"&", Amp},
-	{"|", Pipe}, {"^", Caret}, {"~", Tilde}, {"!", Bang},
+	{"|", Pipe}, {"^", Caret}, {"~", Tilde}, {"!", Bang}, {"@", At},
 }
 
 func isLetter(c byte) bool { return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }

@@ -43,6 +43,7 @@ const (
 	Bang     // !
 	AndAnd   // &&
 	OrOr     // ||
+	At       // @ (reduction positions in kernel annotations)
 	Illegal  // a character that starts no token
 	numKinds // keep last
 )
@@ -53,7 +54,7 @@ var kindText = [numKinds]string{
 	LBrace: "{", RBrace: "}", Comma: ",", Semi: ";", Colon: ":", Assign: "=", Define: ":=",
 	DotDot: "..", Eq: "==", Ne: "!=", Lt: "<", Le: "<=", Gt: ">", Ge: ">=", Plus: "+",
 	Minus: "-", Star: "*", Slash: "/", Percent: "%", Amp: "&", Pipe: "|", Caret: "^",
-	Shl: "<<", Shr: ">>", Tilde: "~", Bang: "!", AndAnd: "&&", OrOr: "||", Illegal: "illegal character",
+	Shl: "<<", Shr: ">>", Tilde: "~", Bang: "!", AndAnd: "&&", OrOr: "||", At: "@", Illegal: "illegal character",
 }
 
 // String names the kind as a user would read it in an error message.
