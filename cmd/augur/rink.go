@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/augur-verify/augur/rink"
+	"github.com/augur-verify/augur/syntax"
+)
+
+type rinkFlags struct {
+	out          string
+	vectorLength int64
+	inPlace      bool
+	concrete     bool
+	impl         string
+	validate     bool
+	valueModel   string
+	timeout      time.Duration
+	jobs         int
+}
+
+func newRinkCmd() *cobra.Command {
+	var f rinkFlags
+	cmd := &cobra.Command{
+		Use:   "rink FILE -o DIR [--vector-length M] [--in-place] [--concrete] [--validate [--impl ref|padded|both] [--value-model real|ieee]]",
+		Short: "Translate a program of Rink's tensor model language into a specification and two annotated kernels",
+		Long: `Rink reads a program of the tensor model language of Rink, "Modeling of
+languages for tensor manipulation" (2018): declarations "var x : [d1 ... dk]"
+and assignments built from # (outer product), .[m n] (contraction), ^[m n]
+(transposition) and + - * / (see docs/rink.md). It type-checks it and writes
+DIR/spec.sare, the program as a specification whose size parameters stand
+for its extents (N_300 for 300), DIR/ref.sched, the reference
+implementation, and DIR/padded.sched, the padded implementation, where every
+extent is rounded up to a multiple of M (--vector-length, default 4) and the
+padding holds 0.
+
+--in-place generates the naive implementation of a statement that reads the
+variable it assigns (A = A ^ [1 2]): elements are committed directly instead
+of through a temporary, the hazard the paper warns of. --concrete validates
+at the declared sizes only instead of for every size.
+
+With --validate, the kernels (--impl, default both) are validated at once
+against the specification, as augur validate does, and the exit status is
+augur validate's, the worst over the kernels: 0 valid, 1 invalid, 2 unknown,
+3 error. Without it: 0 written, 3 on any error (every diagnostic is printed
+with its line and a caret).`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageError(fmt.Errorf("rink takes one program, got %d argument(s)", len(args)))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runRink(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&f.out, "output", "o", "", "directory to write spec.sare, ref.sched and padded.sched into (created if missing)")
+	fl.Int64VarP(&f.vectorLength, "vector-length", "M", 4, "the padded implementation rounds every extent up to a multiple of M")
+	fl.BoolVar(&f.inPlace, "in-place", false, "commit statements that read the variable they assign in place (the naive, wrong implementation)")
+	fl.BoolVar(&f.concrete, "concrete", false, "assume the declared sizes instead of validating for every size")
+	fl.StringVar(&f.impl, "impl", "both", "with --validate: the kernels to validate, ref, padded or both")
+	fl.BoolVar(&f.validate, "validate", false, "validate the kernels against the specification")
+	fl.StringVar(&f.valueModel, "value-model", "real", "with --validate: value model for floats, real or ieee")
+	fl.DurationVar(&f.timeout, "timeout", 0, "with --validate: wall-clock guard on each solver query (0: 5m)")
+	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "with --validate: conditions discharged in parallel")
+	return cmd
+}
+
+func runRink(ctx context.Context, out, errw io.Writer, path string, f rinkFlags) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if f.out == "" {
+		return usageError(errors.New("rink needs an output directory: -o DIR"))
+	}
+	kernels := map[string][]string{"ref": {"ref.sched"}, "padded": {"padded.sched"}, "both": {"ref.sched", "padded.sched"}}[f.impl]
+	if kernels == nil {
+		return usageError(fmt.Errorf("--impl %q: want ref, padded or both", f.impl))
+	}
+	src, err := readSource(path)
+	if err != nil {
+		return &exitError{code: exitMalformed, err: err}
+	}
+	prog, info, err := rink.Load(src)
+	if err != nil {
+		var el syntax.ErrorList
+		if errors.As(err, &el) {
+			fmt.Fprintln(errw, el.Detail())
+			return silentExit(exitMalformed)
+		}
+		return &exitError{code: exitMalformed, err: err}
+	}
+	res, err := rink.Translate(prog, info, rink.Options{
+		Name: kernelName(path), VectorLength: f.vectorLength, InPlace: f.inPlace, Concrete: f.concrete,
+	})
+	if err != nil {
+		return &exitError{code: exitMalformed, err: fmt.Errorf("%s: %w", path, err)}
+	}
+	if err := os.MkdirAll(f.out, 0o755); err != nil {
+		return &exitError{code: exitMalformed, err: err}
+	}
+	files := []struct{ name, text string }{{"spec.sare", res.Spec}, {"ref.sched", res.Ref}, {"padded.sched", res.Padded}}
+	for _, file := range files {
+		if err := os.WriteFile(filepath.Join(f.out, file.name), []byte(file.text), 0o644); err != nil {
+			return &exitError{code: exitMalformed, err: err}
+		}
+	}
+	fmt.Fprintf(out, "wrote %s, %s and %s\n", filepath.Join(f.out, "spec.sare"), filepath.Join(f.out, "ref.sched"), filepath.Join(f.out, "padded.sched"))
+	if !f.validate {
+		return nil
+	}
+	// The worst verdict wins: error, then invalid, then unknown.
+	rank := map[int]int{exitOK: 0, exitUnknown: 1, exitMismatch: 2, exitMalformed: 3}
+	worst := exitOK
+	for _, k := range kernels {
+		fmt.Fprintf(out, "\n== %s\n", k)
+		err := validateKernel(ctx, out, errw, filepath.Join(f.out, "spec.sare"), filepath.Join(f.out, k),
+			validateFlags{valueModel: f.valueModel, timeout: f.timeout, jobs: f.jobs})
+		code := exitCode(err)
+		var ee *exitError
+		if err != nil && (!errors.As(err, &ee) || ee.err != nil) {
+			return err
+		}
+		if r, ok := rank[code]; !ok || r > rank[worst] {
+			worst = code
+		}
+	}
+	if worst != exitOK {
+		return silentExit(worst)
+	}
+	return nil
+}
