@@ -1,0 +1,28 @@
+// Package atl is Augur's front end for ATL, the functional tensor
+// language of Liu et al., "A Verified Compiler for a Functional Tensor
+// Language" (PLDI 2024), with the wide bindings and sequential
+// computation of Prasanna, "Extending the ATL Framework with Wide
+// Bindings and Sequential Computation" (MEng thesis, 2026).
+//
+// A program (.atl) declares size parameters, assumptions and input
+// tensors, then defines one tensor expression (def), optionally followed
+// by a schedule: a rewritten form of the same computation, lowered
+// instead of the def and validated against it. The phases, in order:
+//
+//   - Parse turns source text into a Program (lexer.go, parser.go),
+//     reporting every syntax error with its position and a caret.
+//   - Check resolves names and computes every expression's shape, the
+//     shape rules of ATL (check.go); shapes may depend on parameters,
+//     never on index variables.
+//   - Eval is the reference semantics, padding included: an empty Sum and
+//     a false Guard yield padding, which behaves as zero (eval.go).
+//   - CheckPads is the pad type system that makes truncation safe
+//     (TRUNCLPAD and TRUNCRPAD, pad.go); CheckLanes and CheckLookbacks
+//     are the side conditions of wide bindings and GenRec (rules.go).
+//   - Translate gives the program's meaning as a SARE specification
+//     (spec.go), and Lower lowers it through reindexers to an annotated
+//     kernel, in destination-passing style with explicitly zero-filled
+//     allocations (lower.go). Compile runs every phase (compile.go).
+//
+// Start reading at Program, then Compile.
+package atl
