@@ -166,7 +166,8 @@ func (r *Result) Phase(name string) float64 {
 // its context is done before abandoning it.
 const grace = 10 * time.Second
 
-// Run validates one benchmark. Failures to load or compile its pair are
+// Run validates one benchmark, the bundled compiler and the validation
+// each bounded by o.Timeout. Failures to load or compile its pair are
 // reported in the result, not as an error; the error is non-nil only when
 // ctx itself is done.
 func Run(ctx context.Context, b Benchmark, o Options) (*Result, error) {
@@ -177,24 +178,29 @@ func Run(ctx context.Context, b Benchmark, o Options) (*Result, error) {
 		r.Outcome, r.Reason = NotTranslated, b.Untranslated
 		return r, nil
 	}
-	vctx := ctx
-	if o.Timeout > 0 {
-		var cancel context.CancelFunc
-		vctx, cancel = context.WithTimeout(ctx, o.Timeout)
-		defer cancel()
+	// The bundled compiler and the validation have a bound each.
+	bounded := func() (context.Context, context.CancelFunc) {
+		if o.Timeout > 0 {
+			return context.WithTimeout(ctx, o.Timeout)
+		}
+		return context.WithCancel(ctx)
 	}
-	pair, compile, err := Load(vctx, b)
+	cctx, cancel := bounded()
+	pair, compile, err := Load(cctx, b)
+	cancel()
 	r.Compile = compile.Seconds()
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		r.Outcome, r.Reason = Failed, err.Error()
-		if vctx.Err() != nil {
-			r.Outcome, r.Reason = NoVerdict, "compilation stopped at the time bound"
+		if cctx.Err() != nil {
+			r.Outcome, r.Reason = NoVerdict, fmt.Sprintf("the bundled compiler stopped at the guard of %v", o.Timeout)
 		}
 		return r, nil
 	}
+	vctx, cancel := bounded()
+	defer cancel()
 	type done struct {
 		rep *validate.Report
 		err error
