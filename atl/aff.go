@@ -284,7 +284,12 @@ func (x *aff) format(style int) string {
 			b.WriteString(strconv.FormatInt(k, 10))
 			b.WriteString(" * ")
 		}
-		b.WriteString(t.a.format(style))
+		a := t.a.format(style)
+		if t.a.op != 0 && (k != 1 || i == 0 && t.k < 0) {
+			// 4 * (n / 4), -(n % 4): never (4 * n) / 4 or (-n) % 4.
+			a = "(" + a + ")"
+		}
+		b.WriteString(a)
 	}
 	switch {
 	case len(x.t) == 0:
