@@ -369,9 +369,6 @@ func wrapped(s string) bool {
 // owner is the node the lowering will look the tensor up by.
 func (g *specGen) let(name string, owner, val *node, ec *eqCtx, rec bool) (*tref, error) {
 	deps := freeIndexVars(val, ec)
-	if rec {
-		deps = removeVar(deps, "") // a GenRec reads itself only through idx
-	}
 	var vars []string
 	env := map[string]*aff{}
 	var pre []*aff
@@ -391,8 +388,8 @@ func (g *specGen) let(name string, owner, val *node, ec *eqCtx, rec bool) (*tref
 	tname := g.nm.fresh(name)
 	t := &tref{name: tname, pre: pre, preVars: deps}
 	if rec {
-		self := &tref{name: "@", pre: pre, preVars: deps}
-		inner = inner.withTensor(name, self)
+		// The table reads itself by its final name: it is never shared.
+		inner = inner.withTensor(name, t)
 	}
 	ps, err := g.den(val, inner, idx)
 	if err != nil {
@@ -405,16 +402,6 @@ func (g *specGen) let(name string, owner, val *node, ec *eqCtx, rec bool) (*tref
 	}
 	g.tensors[owner] = t
 	return t, nil
-}
-
-func removeVar(vs []string, v string) []string {
-	var out []string
-	for _, x := range vs {
-		if x != v {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 // freeIndexVars lists the ATL index variables in ec's scope that n
