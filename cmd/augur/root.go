@@ -28,6 +28,7 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		newValidateCmd(),
 		newCompileCmd(),
 		newHalideCmd(),
+		newAtlCmd(),
 		newRinkCmd(),
 		newFuzzSchedulesCmd(),
 		newPresburgerCmd(),

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/augur-verify/augur/atl"
+	"github.com/augur-verify/augur/syntax"
+)
+
+type atlFlags struct {
+	out        string
+	validate   bool
+	valueModel string
+	timeout    time.Duration
+	jobs       int
+	opts       atl.Options
+}
+
+func newAtlCmd() *cobra.Command {
+	var f atlFlags
+	cmd := &cobra.Command{
+		Use:   "atl FILE.atl -o DIR [--validate]",
+		Short: "Compile an ATL program to a specification and an annotated kernel",
+		Long: `Atl reads a program of ATL, the functional tensor language of Liu et al.
+(PLDI 2024) with the wide bindings and GenRec of Prasanna (2026) (see
+docs/atl.md), checks its shapes and the side conditions of its lowering
+(the pad type system for truncations, independent lanes of wide bindings,
+backward GenRec lookbacks), and writes DIR/spec.sare, the program's meaning
+as a specification, and DIR/prog.sched, its lowering through reindexers to
+loops, each store annotated. With a schedule in the file, the schedule is
+lowered and validated against the def.
+
+--no-pad-check, --no-lane-check, --no-lookback-check and --printed-flatten
+lower programs the sound front end rejects, or with Fig. 2's flatten
+reindexer as printed, to watch Augur catch the resulting miscompilations.
+
+With --validate, the kernel is validated at once against the
+specification, as augur validate does, and the exit status is augur
+validate's: 0 valid, 1 invalid, 2 unknown, 3 error. Without it: 0 written,
+3 on any error (printed with its position).`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return fmt.Errorf("atl takes one program, got %d argument(s)", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runAtl(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&f.out, "output", "o", "", "directory to write spec.sare and prog.sched into (created if missing)")
+	fl.BoolVar(&f.validate, "validate", false, "validate the kernel against its specification")
+	fl.StringVar(&f.valueModel, "value-model", "real", "with --validate: value model for floats, real or ieee")
+	fl.DurationVar(&f.timeout, "timeout", 0, "with --validate: wall-clock guard on each solver query (0: 5m)")
+	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "with --validate: conditions discharged in parallel")
+	fl.BoolVar(&f.opts.NoPadCheck, "no-pad-check", false, "lower truncations the pad type system rejects (the truncation bug)")
+	fl.BoolVar(&f.opts.NoLaneCheck, "no-lane-check", false, "fuse wide-binding lanes that read each other")
+	fl.BoolVar(&f.opts.NoLookbackCheck, "no-lookback-check", false, "lower GenRecs that read cells not yet computed")
+	fl.BoolVar(&f.opts.PrintedFlatten, "printed-flatten", false, "lower flatten with Fig. 2's reindexer as printed (i1*dim2 + i1)")
+	return cmd
+}
+
+func runAtl(ctx context.Context, out, errw io.Writer, path string, f atlFlags) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if f.out == "" {
+		return usageError(errors.New("atl needs an output directory: -o DIR"))
+	}
+	src, err := readSource(path)
+	if err != nil {
+		return &exitError{code: exitMalformed, err: err}
+	}
+	res, err := atl.Compile(ctx, src, f.opts)
+	if err != nil {
+		var el syntax.ErrorList
+		if errors.As(err, &el) {
+			fmt.Fprintln(errw, el.Detail())
+			return silentExit(exitMalformed)
+		}
+		return &exitError{code: exitMalformed, err: fmt.Errorf("%s: %w", path, err)}
+	}
+	if err := os.MkdirAll(f.out, 0o755); err != nil {
+		return &exitError{code: exitMalformed, err: err}
+	}
+	specPath := filepath.Join(f.out, "spec.sare")
+	progPath := filepath.Join(f.out, "prog.sched")
+	if err := os.WriteFile(specPath, []byte(res.Spec), 0o644); err != nil {
+		return &exitError{code: exitMalformed, err: err}
+	}
+	if err := os.WriteFile(progPath, []byte(res.Kernel), 0o644); err != nil {
+		return &exitError{code: exitMalformed, err: err}
+	}
+	fmt.Fprintf(out, "wrote %s and %s\n", specPath, progPath)
+	if !f.validate {
+		return nil
+	}
+	return validateKernel(ctx, out, errw, specPath, progPath, validateFlags{valueModel: f.valueModel, timeout: f.timeout, jobs: f.jobs})
+}
