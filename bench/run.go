@@ -244,6 +244,15 @@ func Run(ctx context.Context, b Benchmark, o Options) (*Result, error) {
 	return r, nil
 }
 
+// Stopped is the result of a benchmark whose run was stopped from
+// outside (a process killed at its guard): no verdict after seconds.
+func Stopped(b Benchmark, seconds float64, reason string) *Result {
+	r := &Result{ID: b.ID(), Name: b.Name, Kind: b.Kind, Expected: b.Expected, Published: b.Published,
+		Target: b.Target.Seconds(), Stages: b.Stages, Outcome: NoVerdict, Reason: reason, Seconds: seconds}
+	r.finish()
+	return r
+}
+
 // finish derives the comparisons from the outcome and the times.
 func (r *Result) finish() {
 	switch r.Outcome {

@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/exec"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -30,6 +34,7 @@ type benchFlags struct {
 	regenerate bool
 	apps       string
 	out        string
+	inProcess  bool
 }
 
 func newBenchCmd() *cobra.Command {
@@ -49,8 +54,11 @@ The Halide versions are the pairs generated once from halide/apps with stock
 Halide 14 and built into augur; the bundled versions are algorithms compiled
 by the bundled compiler when they run. --only takes names (sgemm, both
 versions) or IDs (halide/sgemm); --halide and --bundled keep one version.
---timeout bounds each benchmark's validation in wall-clock time (0: no
-bound): one stopped by it has no verdict (time bound).
+--timeout bounds the bundled compiler and the validation of each benchmark
+in wall-clock time (0: no bound): a benchmark stopped by it has no verdict
+(time bound). Each benchmark runs in a child process (augur bench
+--in-process --only ID), killed if it does not stop within a minute of its
+guard, so that no stray work slows the next ones down.
 
 --regenerate rebuilds the checked-in Halide pairs instead, with stock Halide
 (run from the repository's root: --apps and --out are relative to it), and
@@ -76,6 +84,7 @@ usage error. No verdict within the time bound is not a failure.`,
 	fl.BoolVar(&f.regenerate, "regenerate", false, "rebuild the checked-in Halide pairs with stock Halide")
 	fl.StringVar(&f.apps, "apps", "halide/apps", "with --regenerate: the directory of the Halide generators")
 	fl.StringVar(&f.out, "out", "bench/halide", "with --regenerate: the directory of the checked-in pairs")
+	fl.BoolVar(&f.inProcess, "in-process", false, "run the benchmarks in this process, not one child process each")
 	return cmd
 }
 
@@ -130,7 +139,12 @@ func runBench(ctx context.Context, out, errw io.Writer, f benchFlags) error {
 		if !f.json {
 			fmt.Fprintf(errw, "augur bench: %s ...", b.ID())
 		}
-		r, err := bench.Run(ctx, b, opts)
+		var r *bench.Result
+		if f.inProcess {
+			r, err = bench.Run(ctx, b, opts)
+		} else {
+			r, err = runBenchChild(ctx, b, f)
+		}
 		if err != nil {
 			return err
 		}
@@ -157,4 +171,51 @@ func runBench(ctx context.Context, out, errw io.Writer, f benchFlags) error {
 		return silentExit(exitMismatch)
 	}
 	return nil
+}
+
+// childGrace is how long past its guards a benchmark's child process may
+// run before it is killed.
+const childGrace = time.Minute
+
+// runBenchChild runs one benchmark in a child process, augur bench
+// --in-process --json, and kills it when it overruns its guards: a
+// validation that does not notice its context is done cannot keep
+// running beside the next benchmarks.
+func runBenchChild(ctx context.Context, b bench.Benchmark, f benchFlags) (*bench.Result, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("running %s in a child process: %w", b.ID(), err)
+	}
+	cctx := ctx
+	if f.timeout > 0 {
+		var cancel context.CancelFunc
+		// The bundled compiler and the validation have a guard each.
+		cctx, cancel = context.WithTimeout(ctx, 2*f.timeout+childGrace)
+		defer cancel()
+	}
+	args := []string{"bench", "--in-process", "--json", "--only", b.ID(), "--timeout", f.timeout.String(),
+		"--value-model", f.valueModel, "--jobs", strconv.Itoa(f.jobs)}
+	cmd := exec.CommandContext(cctx, exe, args...)
+	cmd.WaitDelay = 5 * time.Second
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	runErr := cmd.Run()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if cctx.Err() != nil {
+		return bench.Stopped(b, time.Since(start).Seconds(), fmt.Sprintf("killed: it did not stop within %v of its guards", childGrace)), nil
+	}
+	var res struct {
+		Results []*bench.Result `json:"results"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil || len(res.Results) != 1 {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" && runErr != nil {
+			msg = runErr.Error()
+		}
+		return nil, fmt.Errorf("%s: the child process gave no result: %s", b.ID(), msg)
+	}
+	return res.Results[0], nil
 }

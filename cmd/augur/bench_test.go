@@ -8,10 +8,12 @@ import (
 )
 
 // TestBench runs augur bench on one small pair (the Halide sdot, a second
-// or two), as a table and as JSON, and checks its usage errors.
+// or two), as a table and as JSON, and checks its usage errors. It runs in
+// process: the child processes augur bench starts otherwise are augur
+// itself, not the test binary.
 func TestBench(t *testing.T) {
 	var out, errw bytes.Buffer
-	if code := execute([]string{"bench", "--only", "halide/sdot", "--timeout", "5m"}, nil, &out, &errw); code != 0 {
+	if code := execute([]string{"bench", "--in-process", "--only", "halide/sdot", "--timeout", "5m"}, nil, &out, &errw); code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out.String(), errw.String())
 	}
 	if !strings.Contains(out.String(), "| halide/sdot ") || !strings.Contains(out.String(), "| VALID ") {
@@ -20,7 +22,7 @@ func TestBench(t *testing.T) {
 
 	out.Reset()
 	errw.Reset()
-	if code := execute([]string{"bench", "--only", "sdot", "--halide", "--json"}, nil, &out, &errw); code != 0 {
+	if code := execute([]string{"bench", "--in-process", "--only", "sdot", "--halide", "--json"}, nil, &out, &errw); code != 0 {
 		t.Fatalf("--json: exit %d\n%s%s", code, out.String(), errw.String())
 	}
 	var res struct {
