@@ -212,12 +212,6 @@ func (x *aff) names(set map[string]bool) {
 	}
 }
 
-func (x *aff) mentions(name string) bool {
-	s := map[string]bool{}
-	x.names(s)
-	return s[name]
-}
-
 // eval evaluates x; env gives every name's value.
 func (x *aff) eval(env map[string]int64) (int64, error) {
 	v := x.c
@@ -316,6 +310,5 @@ func (a *atom) format(style int) string {
 	return fmt.Sprintf("%s %c %d", arg, a.op, a.d)
 }
 
-// minAff and maxAff are only used where one side is known to dominate;
-// they are kept symbolic as text when it is not.
+// equalAff reports whether two affs are the same canonical form.
 func equalAff(x, y *aff) bool { return x.key() == y.key() }

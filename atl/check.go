@@ -41,9 +41,8 @@ const (
 type sym struct {
 	kind    symKind
 	shape   []*aff // symTensor
-	pending bool   // a GenRec's own tensor, whose shape is being computed
-	rank    int    // for pending: -1 until known
-	gets    []*sx  // for pending: reads to check once the rank is known
+	pending bool  // a GenRec's own tensor, whose shape is being computed
+	gets    []*sx // for pending: reads to check once the rank is known
 }
 
 type checker struct {
@@ -70,7 +69,11 @@ func Check(prog *Program, src *syntax.Source) (*Checked, error) {
 	for _, in := range prog.Inputs {
 		var shape []*aff
 		for _, d := range in.Dims {
-			shape = append(shape, c.size(d))
+			a := c.size(d)
+			if a == nil {
+				a = constAff(0) // reported; keeps later checks quiet
+			}
+			shape = append(shape, a)
 		}
 		if c.declare(in.Name, &sym{kind: symTensor, shape: shape}) {
 			out.inputs = append(out.inputs, &tensorDecl{name: in.Name.Name, shape: shape})
@@ -80,10 +83,6 @@ func Check(prog *Program, src *syntax.Source) (*Checked, error) {
 		c.fresh(prog.Def.Name)
 		out.Name = prog.Def.Name.Name
 		out.def = c.expr(prog.Def.Body)
-		if out.def != nil && len(out.def.shape) == 0 {
-			// A scalar result is fine: a kernel with a 0-d output.
-			_ = out.def
-		}
 	}
 	if prog.Schedule != nil {
 		if prog.Def != nil && prog.Schedule.Name.Name != prog.Def.Name.Name {
@@ -307,8 +306,8 @@ func (c *checker) expr(e Expr) *node {
 			c.rep.Errorf(e.At, "flatten needs a tensor of rank 2 or more, found shape %s", formatShape(x.shape))
 			return nil
 		}
-		if _, ok := x.shape[1].isConst(); !ok {
-			c.rep.Errorf(e.At, "flatten's inner dimension %s must be a constant: the flattened index i * %s is not affine", x.shape[1], x.shape[1])
+		if d2, ok := x.shape[1].isConst(); !ok || d2 <= 0 {
+			c.rep.Errorf(e.At, "flatten's inner dimension %s must be a positive constant: the flattened index i * %s is not affine otherwise", x.shape[1], x.shape[1])
 			return nil
 		}
 		d, _ := x.shape[0].mul(x.shape[1])
@@ -393,7 +392,12 @@ func (c *checker) gen(at syntax.Pos, v *Ident, lo, hi Ix, body Expr) *node {
 	if l == nil || h == nil || b == nil {
 		return nil
 	}
-	return &node{kind: kGen, pos: at, v: v.Name, lo: l, hi: h, kids: []*node{b}, shape: append([]*aff{h.sub(l)}, b.shape...)}
+	d := h.sub(l)
+	if v, ok := d.isConst(); ok && v < 0 {
+		c.rep.Errorf(at, "this gen has %d elements: a size may not be negative", v)
+		return nil
+	}
+	return &node{kind: kGen, pos: at, v: v.Name, lo: l, hi: h, kids: []*node{b}, shape: append([]*aff{d}, b.shape...)}
 }
 
 func (c *checker) scalar(s Sx) *sx {

@@ -58,7 +58,12 @@ func Compile(ctx context.Context, src *syntax.Source, opts Options) (*Result, er
 }
 
 // Compile translates a checked program whose rules hold (see Rules).
-func (c *Checked) Compile(opts Options) (*Result, error) {
+func (c *Checked) Compile(opts Options) (res *Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("internal error compiling %s: %v", c.Name, r)
+		}
+	}()
 	nm := newNamer(c)
 	g := newSpecGen(c, nm)
 	if err := g.top(c.Name, c.def); err != nil {
@@ -72,7 +77,7 @@ func (c *Checked) Compile(opts Options) (*Result, error) {
 		}
 		lowered = c.sched
 	}
-	res := &Result{Name: c.Name, Checked: c}
+	res = &Result{Name: c.Name, Checked: c}
 	res.Spec = c.specText(g)
 	kernel, err := c.kernelText(g, nm, lowered, outTensor, opts)
 	if err != nil {
