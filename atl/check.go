@@ -41,8 +41,8 @@ const (
 type sym struct {
 	kind    symKind
 	shape   []*aff // symTensor
-	pending bool  // a GenRec's own tensor, whose shape is being computed
-	gets    []*sx // for pending: reads to check once the rank is known
+	pending bool   // a GenRec's own tensor, whose shape is being computed
+	gets    []*sx  // for pending: reads to check once the rank is known
 }
 
 type checker struct {

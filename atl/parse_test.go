@@ -21,7 +21,7 @@ func TestErrors(t *testing.T) {
 		{"param n\ndef a = gen [i < n] x[i]", "t.atl:2:21: undefined: x"},
 		{"param n\ninput x[n]\ndef a = gen [i < n] x[i, i]", "t.atl:3:21: x has rank 1, indexed with 2 indices"},
 		{"param n\ninput x[n]\ndef a = (gen [i < n] x[i]) + 1", "t.atl:3:28: the operands of '+' must be scalar expressions"},
-		{"param n, m\ninput x[n, m]\ndef a = flatten(gen [i < n] gen [j < m] x[i, j])", "t.atl:3:9: flatten's inner dimension m must be a constant"},
+		{"param n, m\ninput x[n, m]\ndef a = flatten(gen [i < n] gen [j < m] x[i, j])", "t.atl:3:9: flatten's inner dimension m must be a positive constant"},
 		{"param n\ninput x[n]\ndef a = gen [i < n] gen [i < n] x[i]", "t.atl:3:26: i is already bound at 3:14"},
 		{"param n\ninput x[n]\ndef a = gen [i < n] gen [j < i] x[j]", "t.atl:3:30: i is an index variable: sizes depend on parameters only"},
 		{"param n\ninput x[n]\ndef a = gen [i < n] x[i] ++ gen [j < 2] gen [k < 2] 1", "t.atl:3:26: cannot concatenate shapes [] and [2, 2]"},
