@@ -25,7 +25,7 @@ type Options struct {
 	// not strictly backward (reading later cells) as a plain loop.
 	NoLookbackCheck bool
 	// PrintedFlatten lowers flatten with the reindexer as printed in
-	// Fig. 2 of the PLDI 2024 paper, (i1*dim2 + i1), a typo.
+	// Liu et al. 2024, Fig. 2, (i1*dim2 + i1), a typo for i1*dim2 + i2.
 	PrintedFlatten bool
 }
 

@@ -1,8 +1,8 @@
 // Package atl is Augur's front end for ATL, the functional tensor
-// language of Liu et al., "A Verified Compiler for a Functional Tensor
-// Language" (PLDI 2024), with the wide bindings and sequential
-// computation of Prasanna, "Extending the ATL Framework with Wide
-// Bindings and Sequential Computation" (MEng thesis, 2026).
+// language of Liu et al. 2024 (A Verified Compiler for a Functional
+// Tensor Language), with the wide bindings and sequential computation
+// (GenRec) of Prasanna 2026 (Extending the ATL Framework with Wide
+// Bindings and Sequential Computation).
 //
 // A program (.atl) declares size parameters, assumptions and input
 // tensors, then defines one tensor expression (def), optionally followed

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// The lowering follows Liu et al., PLDI 2024, Fig. 3: L e o a θ c
+// The lowering follows Liu et al. 2024, Fig. 3: L e o a θ c
 // writes e into the buffer o with the store mode a (= or +=) at the
 // index θ gives, a reindexer composed along the way (Fig. 2). Only Gen,
 // Sum, Guard, let and scalars emit code; reshapes compose reindexers.
@@ -260,7 +260,7 @@ func (lw *lowerer) scalar(s *sx) (string, error) {
 // compose is θ ∘ θ_R: apply the reshape's reindexer, then θ.
 func compose(th, r reindexer) reindexer { return func(l []ixd) []ixd { return th(r(l)) } }
 
-// The reindexers of Fig. 2; a list too short is left unchanged.
+// The reindexers of Liu et al. 2024, Fig. 2; a list too short is left unchanged.
 
 func (lw *lowerer) flatten() reindexer {
 	return func(l []ixd) []ixd {

@@ -9,7 +9,7 @@ import (
 	"github.com/augur-verify/augur/syntax"
 )
 
-// The pad type system of Liu et al., PLDI 2024, section 6, decided
+// The pad type system of Liu et al. 2024, section 6, decided
 // symbolically: instead of inferring the amounts of padding (k, c) of
 // a pad type (k, l, π1, r, π2, c) at one valuation, the checker proves
 // that the elements a truncation drops are padding for every value of

@@ -12,7 +12,7 @@ import (
 //
 //   - the pad type system (pad.go): truncations drop padding only;
 //   - the lanes of a wide binding do not read each other's results
-//     (bodies_dont_alias of Prasanna's thesis, section 2): the fused
+//     (bodies_dont_alias, Prasanna 2026, section 2.4.1): the fused
 //     loop would read them half computed;
 //   - a GenRec reads only strictly earlier rows of its own table (its
 //     WellFoundedAccess): the lowered loop runs upward and would read

@@ -30,9 +30,8 @@ func newAtlCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "atl FILE.atl -o DIR [--validate]",
 		Short: "Compile an ATL program to a specification and an annotated kernel",
-		Long: `Atl reads a program of ATL, the functional tensor language of Liu et al.
-(PLDI 2024) with the wide bindings and GenRec of Prasanna (2026) (see
-docs/atl.md), checks its shapes and the side conditions of its lowering
+		Long: `Atl reads a program of ATL, a functional tensor language, with its wide
+bindings and GenRec (see docs/atl.md), checks its shapes and the side conditions of its lowering
 (the pad type system for truncations, independent lanes of wide bindings,
 backward GenRec lookbacks), and writes DIR/spec.sare, the program's meaning
 as a specification, and DIR/prog.sched, its lowering through reindexers to
@@ -40,8 +39,9 @@ loops, each store annotated. With a schedule in the file, the schedule is
 lowered and validated against the def.
 
 --no-pad-check, --no-lane-check, --no-lookback-check and --printed-flatten
-lower programs the sound front end rejects, or with Fig. 2's flatten
-reindexer as printed, to watch Augur catch the resulting miscompilations.
+lower programs the sound front end rejects, or with the misprinted flatten
+reindexer (i1*dim2 + i1), to watch Augur catch the resulting
+miscompilations.
 
 With --validate, the kernel is validated at once against the
 specification, as augur validate does, and the exit status is augur
@@ -66,7 +66,7 @@ validate's: 0 valid, 1 invalid, 2 unknown, 3 error. Without it: 0 written,
 	fl.BoolVar(&f.opts.NoPadCheck, "no-pad-check", false, "lower truncations the pad type system rejects (the truncation bug)")
 	fl.BoolVar(&f.opts.NoLaneCheck, "no-lane-check", false, "fuse wide-binding lanes that read each other")
 	fl.BoolVar(&f.opts.NoLookbackCheck, "no-lookback-check", false, "lower GenRecs that read cells not yet computed")
-	fl.BoolVar(&f.opts.PrintedFlatten, "printed-flatten", false, "lower flatten with Fig. 2's reindexer as printed (i1*dim2 + i1)")
+	fl.BoolVar(&f.opts.PrintedFlatten, "printed-flatten", false, "lower flatten with the misprinted reindexer (i1*dim2 + i1)")
 	return cmd
 }
 
