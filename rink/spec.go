@@ -175,7 +175,9 @@ func (tr *translation) spec() string {
 		tr.viewHeader(&b, x, idx)
 		fmt.Fprintf(&b, "%s = %s%s\n", call(tr.view(x), idx), call(x, idx), where(tr.box(idx, t)))
 		if len(t) > 0 {
-			fmt.Fprintf(&b, "%s = 0 where not (%s)\n", call(tr.view(x), idx), tr.box(idx, t))
+			for _, c := range tr.padding(idx, t) {
+				fmt.Fprintf(&b, "%s = 0 where %s\n", call(tr.view(x), idx), c)
+			}
 		}
 	}
 	for _, si := range tr.stmts {
@@ -187,10 +189,14 @@ func (tr *translation) spec() string {
 			d := tr.info.Types[c.X][c.M-1]
 			r := si.contrs[c]
 			tr.viewHeader(&b, r, args)
-			last := append(append([]string(nil), idx...), fmt.Sprintf("min(%s, %s - 1)", l, tr.extent(d)))
-			fmt.Fprintf(&b, "%s = %s%s\n", call(tr.view(r), args), call(r, last), where(and(tr.box(idx, rest), l+" >= -1")))
+			last := append(append([]string(nil), idx...), tr.extent(d)+" - 1")
+			box := tr.box(idx, rest)
+			fmt.Fprintf(&b, "%s = %s where %s\n", call(tr.view(r), args), call(r, args), and(box, fmt.Sprintf("-1 <= %s < %s", l, tr.extent(d))))
+			fmt.Fprintf(&b, "%s = %s where %s\n", call(tr.view(r), args), call(r, last), and(box, fmt.Sprintf("%s >= %s", l, tr.extent(d))))
 			if len(rest) > 0 {
-				fmt.Fprintf(&b, "%s = 0 where not (%s) and %s >= -1\n", call(tr.view(r), args), tr.box(idx, rest), l)
+				for _, c := range tr.padding(idx, rest) {
+					fmt.Fprintf(&b, "%s = 0 where %s and %s >= -1\n", call(tr.view(r), args), c, l)
+				}
 			}
 		}
 		t := tr.info.Context[si.stmt.LHS.Name]
@@ -198,10 +204,37 @@ func (tr *translation) spec() string {
 		tr.viewHeader(&b, si.tensor, idx)
 		fmt.Fprintf(&b, "%s = %s%s\n", call(tr.view(si.tensor), idx), call(si.tensor, idx), where(tr.box(idx, t)))
 		if len(t) > 0 {
-			fmt.Fprintf(&b, "%s = %s where not (%s)\n", call(tr.view(si.tensor), idx), tr.value(si, si.stmt.RHS, idx, true).text, tr.box(idx, t))
+			body := tr.value(si, si.stmt.RHS, idx, true).text
+			for _, c := range tr.padding(idx, t) {
+				fmt.Fprintf(&b, "%s = %s where %s\n", call(tr.view(si.tensor), idx), body, c)
+			}
 		}
 	}
 	return b.String()
+}
+
+// padding splits the padding region of a type, the non-negative indices
+// beyond the extents in some dimension, into disjoint boxes: the j-th
+// holds the indices within the extents before dimension j and beyond it
+// in dimension j. (Boxes keep the Presburger sets of the views small,
+// where a negated conjunction would multiply their pieces.)
+func (tr *translation) padding(idx []string, t Shape) []string {
+	out := make([]string, len(t))
+	for j := range t {
+		parts := make([]string, len(t))
+		for i, d := range t {
+			switch {
+			case i < j:
+				parts[i] = fmt.Sprintf("0 <= %s < %s", idx[i], tr.extent(d))
+			case i == j:
+				parts[i] = fmt.Sprintf("%s >= %s", idx[i], tr.extent(d))
+			default:
+				parts[i] = fmt.Sprintf("%s >= 0", idx[i])
+			}
+		}
+		out[j] = strings.Join(parts, " and ")
+	}
+	return out
 }
 
 func (tr *translation) viewHeader(b *strings.Builder, tensor string, idx []string) {

@@ -40,6 +40,10 @@ type Output struct {
 	// Params maps each size parameter to the extent of the program it
 	// stands for.
 	Params map[string]int64
+	// Inputs maps each variable read before any assignment to its input
+	// tensor; Outputs maps each assigned variable to its output tensor,
+	// its last version.
+	Inputs, Outputs map[string]string
 }
 
 // Translate turns a checked program into a SARE specification and the
@@ -76,9 +80,15 @@ func Translate(p *Program, info *Info, opts Options) (*Output, error) {
 		}
 	}
 	tr := newTranslation(p, info, opts)
-	out := &Output{Params: map[string]int64{}}
+	out := &Output{Params: map[string]int64{}, Inputs: map[string]string{}, Outputs: map[string]string{}}
 	for d, name := range tr.params {
 		out.Params[name] = d
+	}
+	for _, v := range tr.inputs {
+		out.Inputs[v] = tr.array[v]
+	}
+	for v, si := range tr.last {
+		out.Outputs[v] = si.tensor
 	}
 	out.Spec = tr.spec()
 	out.Ref = tr.kernel(false)

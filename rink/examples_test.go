@@ -1,0 +1,133 @@
+package rink
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/augur-verify/augur/smt/encode"
+	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/validate"
+)
+
+// exampleDir holds the programs of the paper and the programs that
+// exhibit its subtle points, each with its expected verdicts.
+const exampleDir = "../examples/rink"
+
+// examples returns the paths of the example programs.
+func examples(t testing.TB) []string {
+	files, err := filepath.Glob(filepath.Join(exampleDir, "*.rink"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no examples in %s: %v", exampleDir, err)
+	}
+	return files
+}
+
+// load reads, parses, checks and translates a program.
+func load(t testing.TB, path string, opts Options) (*Program, *Info, *Output) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, info, err := Load(&syntax.Source{Name: path, Text: string(data)})
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if opts.Name == "" {
+		opts.Name = strings.TrimSuffix(filepath.Base(path), ".rink")
+	}
+	out, err := Translate(p, info, opts)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return p, info, out
+}
+
+// expectation is one line of a .expected file: "IMPL MODEL [in-place]
+// VERDICT".
+type expectation struct {
+	impl, model string
+	inPlace     bool
+	verdict     string
+}
+
+func readExpected(t testing.TB, path string) []expectation {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []expectation
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		w := strings.Fields(sc.Text())
+		if len(w) == 0 || strings.HasPrefix(w[0], "#") {
+			continue
+		}
+		e := expectation{impl: w[0], model: w[1], verdict: w[len(w)-1]}
+		e.inPlace = len(w) == 4 && w[2] == "in-place"
+		if len(w) < 3 || len(w) > 4 || (len(w) == 4 && !e.inPlace) {
+			t.Fatalf("%s: bad line %q", path, sc.Text())
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// validatePair validates one generated kernel against the specification.
+func validatePair(t *testing.T, name string, out *Output, impl string, model encode.Model) *validate.Report {
+	t.Helper()
+	prog := out.Ref
+	if impl == "padded" {
+		prog = out.Padded
+	}
+	rep, err := validate.Validate(context.Background(),
+		&syntax.Source{Name: name + ".sare", Text: out.Spec},
+		&syntax.Source{Name: name + "." + impl + ".sched", Text: prog},
+		validate.Options{ValueModel: model, Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// TestExamples validates every example's kernels and checks the verdicts
+// of its .expected file; an invalid verdict's counterexample must be
+// replayed by the interpreter. With -short, only the reference kernels
+// and the naive in-place ones are validated (the padded kernels take a
+// few seconds each, the IEEE one most).
+func TestExamples(t *testing.T) {
+	for _, path := range examples(t) {
+		name := strings.TrimSuffix(filepath.Base(path), ".rink")
+		for _, e := range readExpected(t, strings.TrimSuffix(path, ".rink")+".expected") {
+			label := name + "/" + e.impl + "/" + e.model
+			if e.inPlace {
+				label += "/in-place"
+			}
+			t.Run(label, func(t *testing.T) {
+				if testing.Short() && e.impl == "padded" && !e.inPlace {
+					t.Skip("padded kernel: skipped in -short mode")
+				}
+				t.Parallel()
+				model, err := encode.ParseModel(e.model)
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, _, out := load(t, path, Options{InPlace: e.inPlace})
+				rep := validatePair(t, name, out, e.impl, model)
+				if got := strings.ToUpper(string(rep.Verdict)); got != e.verdict {
+					var b strings.Builder
+					_ = rep.WriteText(&b, false)
+					t.Fatalf("verdict %s, want %s\n%s", got, e.verdict, b.String())
+				}
+				if rep.Verdict == validate.Invalid && (rep.Counterexample == nil || !rep.Counterexample.Reproduced) {
+					t.Errorf("the counterexample was not replayed")
+				}
+			})
+		}
+	}
+}
