@@ -436,12 +436,17 @@ func (p *parAccs) race(sets *parSets) (l loc, acc iterAccum, other int64, os *As
 	return loc{}, iterAccum{}, 0, nil, false, false
 }
 
-// apply replays the iterations' accumulations, in iteration order, in the
-// frame of the par loop, checking that they accumulate into partial
-// results of the same element with disjoint positions.
+// apply replays the iterations' accumulations in the frame of the par
+// loop, checking that they accumulate into partial results of the same
+// element with disjoint positions. Atomic accumulations may land in any
+// order; the interpreter applies them in decreasing iteration order, one
+// legal execution that differs from the sequential one, so that a result
+// that depends on the order (a float sum) shows it.
 func (p *parAccs) apply(in *interp, s *Loop) error {
 	for _, l := range p.order {
-		for _, ia := range p.byLoc[l] {
+		its := p.byLoc[l]
+		for i := len(its) - 1; i >= 0; i-- {
+			ia := its[i]
 			_, g := in.view(l)
 			a := ia.a
 			if !g.same(a.g) {

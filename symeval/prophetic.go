@@ -8,6 +8,7 @@ import (
 	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
+	"github.com/augur-verify/augur/syntax"
 )
 
 // This file implements prophetic evaluation (Clément, Translation Validation of Tensor Compilers, 2022, section 5.3,
@@ -20,6 +21,15 @@ type Options struct {
 	// the zero value keeps the budget the context carries, or the
 	// engine's default.
 	Budget presburger.Budget
+	// HeapAnnot gives, for some assignments, the annotation their write
+	// puts in the prophetic heap in place of their own, which their value
+	// obligation is still against. The validation of reductions records
+	// the reduction element T(x) for an accumulation annotated with the
+	// body at its position (Clément 2022, Section 7.5).
+	HeapAnnot map[*sched.Assign]syntax.Expr
+	// NoValue lists assignments whose value obligations are decided
+	// elsewhere (the initialisations and merges of reductions).
+	NoValue map[*sched.Assign]bool
 }
 
 // Prophecy is the result of the prophetic evaluation of a kernel.
@@ -99,7 +109,7 @@ func Prophesy(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sar
 		params = append(params, id.Name)
 	}
 	ev := &prophet{ctx: ctx, cs: NewContexts(), info: kinfo.Types, spec: spec,
-		effects: map[sched.Stmt]*Heap{}, bodies: map[*sched.Loop]loopBody{}}
+		effects: map[sched.Stmt]*Heap{}, bodies: map[*sched.Loop]loopBody{}, heapAnnot: opts.HeapAnnot}
 	scope := NewScope(params)
 	res := &Prophecy{Contexts: ev.cs, effects: ev.effects, bodies: ev.bodies}
 	res.Assumptions = presburger.Universe(presburger.ParamSpace(params))
@@ -149,6 +159,8 @@ type prophet struct {
 	spec    *sare.Spec
 	effects map[sched.Stmt]*Heap
 	bodies  map[*sched.Loop]loopBody
+	// heapAnnot is Options.HeapAnnot.
+	heapAnnot map[*sched.Assign]syntax.Expr
 }
 
 // initial returns the heap of the in bindings.
@@ -391,7 +403,11 @@ func (p *prophet) assign(s *Scope, st *sched.Assign) (*Heap, error) {
 		}
 		idx[i] = v
 	}
-	sv, err := p.cs.Decompose(st.Annot, p.info, s)
+	annot := st.Annot
+	if a, ok := p.heapAnnot[st]; ok {
+		annot = a
+	}
+	sv, err := p.cs.Decompose(annot, p.info, s)
 	if err != nil {
 		return nil, fmt.Errorf("annotation: %w", err)
 	}

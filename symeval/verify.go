@@ -171,7 +171,7 @@ func Analyze(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sare
 		}
 	}
 	a = &Analysis{Params: params, Assumptions: pr.Assumptions, Prophecy: pr}
-	g := &gen{ctx: ctx, a: a, pr: pr, k: k, kinfo: kinfo, spec: spec, sinfo: sinfo, trace: opts.Trace}
+	g := &gen{ctx: ctx, a: a, pr: pr, k: k, kinfo: kinfo, spec: spec, sinfo: sinfo, trace: opts.Trace, noValue: opts.NoValue}
 	if err := g.run(); err != nil {
 		return nil, err
 	}
@@ -192,6 +192,8 @@ type gen struct {
 	sinfo *sare.Info
 	trace func(depth int, line string)
 	spc   specReads
+	// noValue is Options.NoValue.
+	noValue map[*sched.Assign]bool
 }
 
 // specReads finds the undefined specification elements an annotation
@@ -363,6 +365,9 @@ func (g *gen) assign(st *sched.Assign, at site) error {
 		}
 	}
 	// The value.
+	if g.noValue[st] {
+		return nil
+	}
 	obs, err := valueObligations(g.ctx, g.pr.Contexts, g.pr, st, at, g.kinfo.Types)
 	if err != nil {
 		if !undecidable(err) {

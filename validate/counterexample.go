@@ -76,8 +76,16 @@ func (v *validation) counterexample(c *symeval.Condition, o *outcome) (*Countere
 	if cx.Seed == 0 {
 		cx.Seed = 1
 	}
+	if err := v.reductionInputs(c, cx); err != nil {
+		return nil, err
+	}
 	v.replay(cx)
 	cx.Command = v.command(cx)
+	if v.orig != nil && !cx.Reproduced {
+		// The transformed pair's evidence stands only when the
+		// interpreter fails on the pair as given.
+		return nil, fmt.Errorf("the interpreter does not fail at this counterexample (%s)", cx.Replay)
+	}
 	return cx, nil
 }
 
@@ -180,12 +188,16 @@ func (v *validation) replay(cx *Counterexample) {
 			}
 			return random.Input(t, idx)
 		})
-		ev, err := sare.NewEvaluator(v.in.spec, v.in.sinfo, params, inputs)
+		in := v.in
+		if v.orig != nil {
+			in = v.orig
+		}
+		ev, err := sare.NewEvaluator(in.spec, in.sinfo, params, inputs)
 		if err != nil {
 			cx.Replay = "not replayed: " + err.Error()
 			return
 		}
-		_, err = sched.Run(ctx, v.in.kernel, v.in.kinfo, ev, sched.Options{MaxSteps: 5_000_000})
+		_, err = sched.Run(ctx, in.kernel, in.kinfo, ev, sched.Options{MaxSteps: 5_000_000})
 		var f *sched.Failure
 		switch {
 		case errors.As(err, &f):

@@ -156,6 +156,15 @@ func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep
 	if opts.Trace != nil {
 		aopts.Trace = func(depth int, line string) { opts.Trace(strings.Repeat("  ", depth) + line) }
 	}
+	if in.spec.HasReductions() {
+		// Reductions: see reduce_transform.go.
+		rp, err := transformReductions(in)
+		if err != nil {
+			rep.Verdict, rep.Reason = Unknown, "reductions: "+err.Error()
+			return rep, nil
+		}
+		v.orig, v.red, in, aopts = in, rp, rp.in, rp.analyzeOptions(aopts)
+	}
 	an, err := symeval.Analyze(ctx, in.kernel, in.kinfo, in.spec, in.sinfo, aopts)
 	phase("symbolic")
 	if err != nil {
@@ -175,6 +184,9 @@ func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep
 		rep.Vacuous = err == nil && empty
 	}
 	v.in, v.an, v.progress = in, an, progress
+	if err := v.reductionConditions(); err != nil {
+		return nil, err
+	}
 	results := make([]ConditionResult, len(an.Conditions))
 	for i, c := range an.Conditions {
 		results[i] = v.describe(c)
@@ -250,6 +262,10 @@ type validation struct {
 	traceMu    sync.Mutex
 	// outcomes of the value conditions, by condition index
 	outcomes map[int]*outcome
+	// orig is the pair as given when in is its transformation for
+	// reductions (reduce_transform.go); the interpreter replays orig.
+	orig *input
+	red  *reductionPair
 }
 
 // Digest is the SHA-256 of a pair's sources, as internal errors name

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// reductionExample is a kernel of examples/reductions/NAME/ with its
+// specification (the directory's .sare), its run arguments and its
+// verdicts in both value models ("# verdict: real VALID; ieee INVALID
+// (reason)").
+type reductionExample struct {
+	spec, prog string
+	args       []string
+	verdicts   map[string]string // value model -> "VALID" or "INVALID (reason)"
+}
+
+func reductionExamples(t *testing.T) []reductionExample {
+	t.Helper()
+	progs, err := filepath.Glob("../../examples/reductions/*/*.sched")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list []reductionExample
+	for _, prog := range progs {
+		specs, _ := filepath.Glob(filepath.Join(filepath.Dir(prog), "*.sare"))
+		if len(specs) != 1 {
+			t.Fatalf("%s: want one specification beside it, found %d", prog, len(specs))
+		}
+		data, err := os.ReadFile(prog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ex := reductionExample{spec: specs[0], prog: prog, verdicts: map[string]string{}}
+		for _, line := range strings.Split(string(data), "\n") {
+			if rest, ok := strings.CutPrefix(line, "# augur run:"); ok {
+				ex.args = strings.Fields(rest)
+			}
+			if rest, ok := strings.CutPrefix(line, "# verdict:"); ok {
+				for _, part := range strings.Split(rest, ";") {
+					model, verdict, _ := strings.Cut(strings.TrimSpace(part), " ")
+					ex.verdicts[model] = verdict
+				}
+			}
+		}
+		if ex.args == nil || ex.verdicts["real"] == "" || ex.verdicts["ieee"] == "" {
+			t.Fatalf("%s lacks its '# augur run:' line or its '# verdict: real ...; ieee ...' line", prog)
+		}
+		list = append(list, ex)
+	}
+	if len(list) < 14 {
+		t.Fatalf("found only %d reduction examples", len(list))
+	}
+	return list
+}
+
+// TestReductionExamples runs every reduction example with augur run and
+// compares the report with its golden file, then validates it in both
+// value models: the verdict and its reason must be the documented ones,
+// and an INVALID verdict's counterexample must make the interpreter fail.
+func TestReductionExamples(t *testing.T) {
+	for _, ex := range reductionExamples(t) {
+		name := strings.TrimSuffix(filepath.Base(ex.prog), ".sched")
+		t.Run(name, func(t *testing.T) {
+			args := append([]string{"run", ex.spec, ex.prog}, ex.args...)
+			code, out, errs := augur(args...)
+			if errs != "" {
+				t.Errorf("run wrote to stderr: %s", errs)
+			}
+			broken := strings.HasPrefix(name, "broken_")
+			switch {
+			case broken && code != exitMismatch:
+				t.Errorf("broken kernel: exit %d, want %d\n%s", code, exitMismatch, out)
+			case !broken && code != exitOK:
+				t.Errorf("exit %d, want 0\n%s", code, out)
+			}
+			got := fmt.Sprintf("$ augur %s\n%s(exit status %d)\n", strings.Join(args, " "), out, code)
+			got = strings.ReplaceAll(got, "../../", "")
+			golden := strings.TrimSuffix(ex.prog, ".sched") + ".expected"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			} else if want, err := os.ReadFile(golden); err != nil {
+				t.Fatalf("%v (run go test ./cmd/augur -update to create it)", err)
+			} else if got != string(want) {
+				t.Errorf("report differs from %s:\n--- got\n%s--- want\n%s", golden, got, want)
+			}
+			for _, model := range []string{"real", "ieee"} {
+				code, out, _ := augur("validate", "--value-model", model, ex.spec, ex.prog)
+				want := ex.verdicts[model]
+				first, _, _ := strings.Cut(out, "\n")
+				switch {
+				case want == "VALID":
+					if code != exitOK || !strings.HasPrefix(first, "VALID: ") {
+						t.Errorf("%s: got %q (exit %d), want VALID\n%s", model, first, code, out)
+					}
+				default:
+					reason := strings.TrimSuffix(strings.TrimPrefix(want, "INVALID ("), ")")
+					if code != exitMismatch || first != "INVALID: "+reason {
+						t.Errorf("%s: got %q (exit %d), want %q\n%s", model, first, code, "INVALID: "+reason, out)
+					}
+					if !strings.Contains(out, "reproduced:  augur run fails") {
+						t.Errorf("%s: the interpreter does not fail at the counterexample:\n%s", model, out)
+					}
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,173 @@
+package validate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/sched"
+	"github.com/augur-verify/augur/symeval"
+	"github.com/augur-verify/augur/value"
+)
+
+// This file turns the reduction checks' results into conditions: proved,
+// or failed with one violating instance, as small as the parameters
+// allow, located at its statement with its loop indices and cell.
+
+// add records a condition of family f.
+func (c *redCheck) add(f *redFamily, kind sched.Kind, st symeval.Status, viol *presburger.UnionMap, detail string) *symeval.Condition {
+	cond := &symeval.Condition{Kind: kind, Status: st, Violations: viol, Detail: detail}
+	if f.kind == redOut {
+		cond.Pos, cond.Text = f.binding.Pos(), sched.BindingString(f.binding)
+	} else {
+		cond.Pos, cond.Text, cond.Stmt = f.stmt.Pos(), sched.StmtLine(f.stmt), f.stmt
+		for d, l := range f.loops {
+			cond.Loops = append(cond.Loops, symeval.LoopVar{Name: l.loop.Var.Name, Param: fmt.Sprintf("L%d", d)})
+		}
+	}
+	c.conds = append(c.conds, cond)
+	return cond
+}
+
+func (c *redCheck) undecided(f *redFamily, kind sched.Kind, reason string) {
+	cond := c.add(f, kind, symeval.Undecided, nil, "")
+	cond.Reason = reason
+}
+
+// decide records the condition that bad, a set of f's instances, is
+// empty.
+func (c *redCheck) decide(f *redFamily, kind sched.Kind, bad *presburger.UnionMap, msg string) error {
+	var err error
+	if c.assume != nil {
+		if bad, err = bad.IntersectParams(c.assume); err != nil {
+			return err
+		}
+	}
+	empty, err := bad.IsEmpty(c.ctx)
+	if err != nil {
+		if c.ctx.Err() != nil {
+			return c.ctx.Err()
+		}
+		c.undecided(f, kind, "presburger budget exceeded: "+err.Error())
+		return nil
+	}
+	if empty {
+		c.add(f, kind, symeval.Proved, nil, "")
+		return nil
+	}
+	viol, err := c.witness(f, bad)
+	if err != nil {
+		c.undecided(f, kind, "no violating instance found: "+err.Error())
+		return nil
+	}
+	c.add(f, kind, symeval.Failed, viol, msg)
+	return nil
+}
+
+// witness picks an instance of bad with small parameters and returns it
+// as the point violations of a condition: over the kernel's parameters
+// and the loop variables L0, L1, ..., the tuple naming the cell.
+func (c *redCheck) witness(f *redFamily, bad *presburger.UnionMap) (*presburger.UnionMap, error) {
+	var pt []presburger.Int
+	var sp presburger.Space
+	for _, bound := range []int64{4, 16, 256, 0} {
+		var comps []*presburger.Map
+		for _, m := range bad.Maps() {
+			if bound > 0 {
+				b, err := boxed(m, c.m.params, bound)
+				if err != nil {
+					return nil, err
+				}
+				m = b
+			}
+			comps = append(comps, m)
+		}
+		s, p, err := presburger.NewUnionMap(comps...).Sample(c.ctx)
+		if err != nil {
+			return nil, err
+		}
+		if p != nil {
+			sp, pt = s, p
+			break
+		}
+	}
+	if pt == nil {
+		return nil, fmt.Errorf("the violations are empty")
+	}
+	params := map[string]int64{}
+	for i, p := range sp.Params {
+		x, ok := pt[i].Int64()
+		if !ok {
+			return nil, fmt.Errorf("parameter %s too large", p)
+		}
+		params[p] = x
+	}
+	var dims []int64
+	for _, x := range pt[len(sp.Params):] {
+		n, ok := x.Int64()
+		if !ok {
+			return nil, fmt.Errorf("index too large")
+		}
+		dims = append(dims, n)
+	}
+	var cell []int64
+	if f.kind == redOut {
+		cell = dims
+	} else {
+		env := &redEnv{m: c.m, s: f.scope, loops: dims, params: params}
+		for _, x := range f.index {
+			n, err := sare.EvalIndex(x, env)
+			if err != nil {
+				return nil, err
+			}
+			cell = append(cell, n)
+		}
+	}
+	var pnames, eqs, cs []string
+	for _, p := range c.m.params {
+		pnames = append(pnames, p)
+		eqs = append(eqs, fmt.Sprintf("%s = %d", p, params[p]))
+	}
+	if f.kind != redOut {
+		for d := range f.loops {
+			pnames = append(pnames, fmt.Sprintf("L%d", d))
+			eqs = append(eqs, fmt.Sprintf("L%d = %d", d, dims[d]))
+		}
+	}
+	for _, n := range cell {
+		cs = append(cs, fmt.Sprint(n))
+	}
+	eqs = append(eqs, "0 = 0")
+	return presburger.ParseUnionMapContext(c.ctx, fmt.Sprintf("[%s] -> { %s[%s] : %s }",
+		strings.Join(pnames, ", "), f.array, strings.Join(cs, ", "), strings.Join(eqs, " and ")))
+}
+
+// redEnv evaluates index expressions of a family at one instance.
+type redEnv struct {
+	m      *redModel
+	s      *redScope
+	loops  []int64
+	params map[string]int64
+}
+
+func (e *redEnv) Index(name string) (int64, bool) {
+	if b := e.s.lookup(name); b != nil {
+		if b.depth >= 0 {
+			if b.depth < len(e.loops) {
+				return e.loops[b.depth], true
+			}
+			return 0, false
+		}
+		n, err := sare.EvalIndex(b.let, &redEnv{m: e.m, s: b.parent, loops: e.loops, params: e.params})
+		return n, err == nil
+	}
+	n, ok := e.params[name]
+	return n, ok
+}
+func (e *redEnv) Tensor(name string, _ []int64) (value.Value, error) {
+	return value.Value{}, fmt.Errorf("tensor %s in an index", name)
+}
+func (e *redEnv) Array(name string, _ []int64) (value.Value, error) {
+	return value.Value{}, fmt.Errorf("array %s in an index", name)
+}
