@@ -245,34 +245,35 @@ func subtractBasic(mt *meter, c, d *BasicMap) ([]*BasicMap, error) {
 	for _, e := range d.ineqs {
 		cs = append(cs, cons{mapRow(e), false})
 	}
-	// Syntactic containment: if every constraint of d (without locals) is
-	// a constraint of c, then c ⊆ d and c \ d is empty.
-	if len(d.divs) == 0 {
-		keys := map[string]bool{}
-		for _, r := range base.ineqs {
-			keys[rowKey(r)] = true
+	// The constraints of d that are constraints of c: c's points satisfy
+	// them, so they split nothing off. When all are (and d has no locals
+	// of its own), c ⊆ d and c \ d is empty. Update subtracts c ∩ D from
+	// c, whose constraints are mostly c's own.
+	keys := map[string]bool{}
+	for _, r := range base.ineqs {
+		keys[rowKey(r)] = true
+	}
+	for _, r := range base.eqs {
+		keys["="+rowKey(r)] = true
+		keys[rowKey(r)] = true
+		keys[rowKey(negRow(r))] = true
+	}
+	inC := func(k cons) bool {
+		if k.eq {
+			return keys["="+rowKey(k.row)] || keys["="+rowKey(negRow(k.row))]
 		}
-		for _, r := range base.eqs {
-			keys["="+rowKey(r)] = true
-			keys[rowKey(r)] = true
-			keys[rowKey(negRow(r))] = true
-		}
-		implied := true
-		for _, k := range cs {
-			if k.eq {
-				if !keys["="+rowKey(k.row)] && !keys["="+rowKey(negRow(k.row))] {
-					implied = false
-					break
-				}
-			} else if !keys[rowKey(k.row)] {
-				implied = false
-				break
-			}
-		}
-		if implied {
-			return nil, nil
+		return keys[rowKey(k.row)]
+	}
+	var rest []cons
+	for _, k := range cs {
+		if !inC(k) {
+			rest = append(rest, k)
 		}
 	}
+	if len(rest) == 0 && len(d.divs) == 0 {
+		return nil, nil
+	}
+	cs = rest
 	// If c and d are disjoint, c \ d = c.
 	all := base.Copy()
 	for _, k := range cs {

@@ -353,3 +353,41 @@ func (f *FuncDecl) Applications(ts ...*Term) ([][]*Term, error) {
 	}
 	return out, nil
 }
+
+// SubtermIDs returns the identifiers (Term.ID) of t and of every term
+// under it. An identifier names one term only while that term is alive,
+// so the set is meaningful while t is.
+func (t *Term) SubtermIDs() (map[uint]bool, error) {
+	if t.Err() != nil {
+		return nil, t.Err()
+	}
+	c := t.ctx
+	z, err := c.enter()
+	if err != nil {
+		return nil, err
+	}
+	a, err := t.use(c)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[uint]bool{}
+	var walk func(a C.Z3_ast)
+	walk = func(a C.Z3_ast) {
+		id := uint(C.Z3_get_ast_id(z, a))
+		if seen[id] {
+			return
+		}
+		seen[id] = true
+		if C.Z3_get_ast_kind(z, a) != C.Z3_APP_AST {
+			return
+		}
+		app := C.Z3_to_app(z, a)
+		n := int(C.Z3_get_app_num_args(z, app))
+		for i := 0; i < n; i++ {
+			walk(C.Z3_get_app_arg(z, app, C.uint(i)))
+		}
+	}
+	walk(a)
+	runtime.KeepAlive(t)
+	return seen, nil
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"math/rand/v2"
 	"strings"
 	"time"
@@ -86,25 +87,38 @@ const maxMatchDepth = 8
 func (s *solver) strategies(o *symeval.Obligation) []strategy {
 	// Clément 2022, section 6.2: unfold the specification side's tensors
 	// that the implementation side's tensors do not depend on.
-	deps := map[string]bool{}
+	deps, reads := map[string]bool{}, map[string]bool{}
 	for _, t := range tensorsOf(o.Impl.Expr) {
+		deps[t], reads[t] = true, true
 		for d := range s.enc.Dependencies(t) {
 			deps[d] = true
 		}
 	}
 	notDep := func(t string) bool { return !deps[t] }
+	// Matching substitutes what the implementation side does not read,
+	// however its reads depend on it: an update's previous element stays
+	// an access on both sides, and the new term's product is unfolded
+	// down to the elements the implementation reads.
+	// The specification's own tensor unfolds recursively (an update
+	// unrolled k times matches after k levels); Keep stops each unfolding
+	// at the elements the implementation side names.
+	var head string
+	if ts := tensorsOf(o.Spec.Expr); len(ts) > 0 {
+		head = ts[0]
+	}
+	notRead := func(t string) bool { return !reads[t] || t == head }
 	all := func(string) bool { return true }
 	// Unfolded accesses stay applications of the tensors' functions, with
 	// their definitions as hypotheses (encode.ExprOptions.Axioms), so
 	// that unfolding deeper never hides an equality.
 	return []strategy{
 		{name: "z3"},
-		{name: "z3, specification side unfolded once", spec: encode.ExprOptions{Unfold: notDep, Axioms: true}},
+		{name: "z3, specification side unfolded once", spec: encode.ExprOptions{Unfold: notDep, UnfoldTop: true, Axioms: true}},
 		// Substituted in place, the unfolding meets the implementation's
 		// unrolled arithmetic in one normal form.
 		// The depth follows the obligation: an update unrolled three
 		// times matches after three levels.
-		{name: "z3, specification side substituted until it matches", spec: encode.ExprOptions{Unfold: notDep, Depth: 2}, match: true},
+		{name: "z3, specification side substituted until it matches", spec: encode.ExprOptions{Unfold: notRead, UnfoldTop: true, Depth: 2}, match: true},
 		{name: "z3, both sides unfolded 2 levels", impl: encode.ExprOptions{Unfold: all, Axioms: true, Depth: 2},
 			spec: encode.ExprOptions{Unfold: all, Axioms: true, Depth: 2}},
 		{name: "z3, both sides unfolded 4 levels", impl: encode.ExprOptions{Unfold: all, Axioms: true, Depth: 4},
@@ -199,18 +213,36 @@ func (s *solver) encode(o *symeval.Obligation, st strategy, piece *presburger.Ba
 	}
 	if st.match {
 		iv := q.iv.SimplifyArith()
+		named, err := q.iv.SubtermIDs()
+		if err != nil {
+			return nil, err
+		}
+		simplified, err := iv.SubtermIDs()
+		if err != nil {
+			return nil, err
+		}
+		maps.Copy(named, simplified)
+		keep := func(t *smt.Term) bool { return named[t.ID()] }
+		var prev uint
 		for d := 1; d <= maxMatchDepth; d++ {
 			opts := st.spec
-			opts.Depth = d
+			opts.Depth, opts.Keep = d, keep
 			s.enc.ForgetUnfoldings()
 			sv, sdef, err := s.enc.Expr(o.Spec.Expr, o.Spec.Types(), holeIdx(q.sholes), opts)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", o.Spec, err)
 			}
-			if sv.SimplifyArith().ID() == iv.ID() {
+			id := sv.SimplifyArith().ID()
+			// A match, or a fixed point: one level more unfolds nothing,
+			// so the side is substituted down to the inputs and the
+			// tensors the implementation depends on (a chain of wrappers
+			// such as Halide's boundary conditions ends this way), and
+			// the solver gets the whole definition.
+			if id == iv.ID() || (d > 1 && id == prev) {
 				q.sv, q.sdef = sv, sdef
 				break
 			}
+			prev = id
 		}
 		if q.sv == nil {
 			s.enc.ForgetUnfoldings()

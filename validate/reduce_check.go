@@ -32,10 +32,10 @@ import (
 //     accumulates into;
 //   - initialisations store the operator's identity, and accumulations
 //     use the reduction's operator;
-//   - in the ieee model, a float + or * reduction accumulates its
-//     positions in the specification's (lexicographic) order, in one
-//     accumulator, without merges: IEEE rounding makes any other order a
-//     different function.
+//   - in the ieee model, a float reduction accumulates its positions in
+//     the specification's (lexicographic) order, in one accumulator,
+//     without merges: IEEE rounding (and, for min and max, NaN and signed
+//     zeros) makes any other order a different function.
 //
 // The values are the ordinary value conditions of the transformed kernel
 // (reduce_transform.go): each accumulation equals the body at its
@@ -588,8 +588,8 @@ func (c *redCheck) complete(u *redFamily) error {
 	return c.decide(u, sched.IncompleteReduction, bad, "the cell is read (or is an output) before every position of its reduction was accumulated into it")
 }
 
-// order checks, in the ieee model, that a float + or * reduction read at
-// u was accumulated in the specification's order into one accumulator.
+// order checks, in the ieee model, that a float reduction read at u was
+// accumulated in the specification's order into one accumulator.
 func (c *redCheck) order(u *redFamily) error {
 	li, err := c.lastInit(u)
 	if err != nil {
@@ -667,7 +667,7 @@ func (c *redCheck) order(u *redFamily) error {
 		return err
 	}
 	bad = bad.Union(merged)
-	return c.decide(u, sched.ReorderedReduction, bad, "in the ieee model, a float + or * reduction must accumulate its positions in the specification's order, into one accumulator: this one is re-ordered, split or merged")
+	return c.decide(u, sched.ReorderedReduction, bad, "in the ieee model, a float reduction must accumulate its positions in the specification's order, into one accumulator: this one is re-ordered, split or merged")
 }
 
 // mergedInto returns the instances of u whose cell received a merge.

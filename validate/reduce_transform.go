@@ -41,6 +41,12 @@ type reductionPair struct {
 // transformReductions builds the transformed pair of in.
 func transformReductions(in *input) (*reductionPair, error) {
 	spec := in.spec
+	if t := recursiveReduction(spec); t != "" {
+		// The transformation hides a reduction's dependences on its
+		// body: the specification's check that its recursion is well
+		// founded would no longer see them.
+		return nil, fmt.Errorf("the reduction %s depends on itself, which Augur cannot prove well founded", t)
+	}
 	used := map[string]bool{}
 	for _, t := range spec.Tensors {
 		used[t.Name.Name] = true
@@ -170,4 +176,55 @@ func (rp *reductionPair) stmt(s sched.Stmt, at map[string]string) sched.Stmt {
 func (rp *reductionPair) analyzeOptions(o symeval.AnalyzeOptions) symeval.AnalyzeOptions {
 	o.HeapAnnot, o.NoValue = rp.heapAnnot, rp.noValue
 	return o
+}
+
+// recursiveReduction returns a reduction tensor whose equation depends,
+// directly or not, on the tensor itself, or "".
+func recursiveReduction(spec *sare.Spec) string {
+	deps := map[string][]string{}
+	for _, t := range spec.Tensors {
+		for _, eq := range t.Eqs {
+			var walk func(syntax.Expr)
+			walk = func(x syntax.Expr) {
+				switch x := x.(type) {
+				case *syntax.Call:
+					if spec.Tensor(x.Fun.Name) != nil {
+						deps[t.Name.Name] = append(deps[t.Name.Name], x.Fun.Name)
+					}
+					for _, a := range x.Args {
+						walk(a)
+					}
+				case *syntax.Unary:
+					walk(x.X)
+				case *syntax.Binary:
+					walk(x.X)
+					walk(x.Y)
+				case *syntax.Chain:
+					for _, o := range x.Operands {
+						walk(o)
+					}
+				}
+			}
+			walk(eq.RHS)
+		}
+	}
+	for _, t := range spec.Tensors {
+		if t.Reduction() == nil {
+			continue
+		}
+		seen := map[string]bool{}
+		stack := append([]string{}, deps[t.Name.Name]...)
+		for len(stack) > 0 {
+			n := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if n == t.Name.Name {
+				return n
+			}
+			if !seen[n] {
+				seen[n] = true
+				stack = append(stack, deps[n]...)
+			}
+		}
+	}
+	return ""
 }

@@ -62,6 +62,11 @@ type Options struct {
 	// KeepSMT stores the SMT-LIB2 script of every value condition in the
 	// report.
 	KeepSMT bool
+	// ProvedFormulas puts proved value conditions in readable form too
+	// (ConditionResult.Formula); by default only the conditions that
+	// failed or stayed undecided carry it, as putting thousands of
+	// conditions in that form can cost more than proving them.
+	ProvedFormulas bool
 	// Progress, when set, receives progress events. It is called from
 	// the validating goroutine and from workers, never concurrently.
 	Progress func(Event)
@@ -201,6 +206,11 @@ func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep
 	// Confirm the failures and pick the counterexample.
 	progress(Event{Phase: "confirm"})
 	v.conclude(rep, results)
+	for i, c := range an.Conditions {
+		if c.Obligation != nil && results[i].Formula == "" && results[i].Status != symeval.Proved.String() {
+			results[i].Formula = v.formula(c.Obligation)
+		}
+	}
 	phase("confirm")
 	rep.TimeBound = v.guardHit.Load()
 	rep.Vacuous = rep.Vacuous && rep.Verdict == Valid
@@ -295,6 +305,16 @@ func (v *validation) trace(line string) {
 	v.opts.Trace(line)
 }
 
+// prettyBudget bounds each Presburger operation that puts a value
+// condition in readable form (symeval.Obligation.Pretty).
+var prettyBudget = presburger.Budget{MaxSteps: 20_000, MaxDisjuncts: 64}
+
+// formula is the readable form of obligation o, for the report only:
+// under a small step budget, and the plain form when that is spent.
+func (v *validation) formula(o *symeval.Obligation) string {
+	return strings.Join(o.Pretty(presburger.WithBudget(v.ctx, prettyBudget)), "\n")
+}
+
 // describe returns the result of condition c as symeval left it.
 func (v *validation) describe(c *symeval.Condition) ConditionResult {
 	file := v.in.progSrc.Name
@@ -305,7 +325,9 @@ func (v *validation) describe(c *symeval.Condition) ConditionResult {
 		Status: c.Status.String(), Reason: c.Reason}
 	switch {
 	case c.Obligation != nil:
-		r.Formula = strings.Join(c.Obligation.Pretty(v.ctx), "\n")
+		if v.opts.ProvedFormulas {
+			r.Formula = v.formula(c.Obligation)
+		}
 		if c.Status == symeval.Proved {
 			r.Solver = "syntactic"
 		}

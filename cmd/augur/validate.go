@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -24,6 +25,7 @@ type validateFlags struct {
 	jobs       int
 	emitSMT    string
 	verbose    bool
+	cpuProfile string
 	// stdin is read for a file named "-".
 	stdin io.Reader
 }
@@ -69,6 +71,7 @@ Exit status: 0 valid, 1 invalid, 2 unknown, 3 error (malformed input or usage).`
 	fl.DurationVar(&f.timeout, "timeout", 0, "wall-clock guard on each solver query (0: 5m); a verdict it decides is marked as time-bound")
 	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "conditions discharged in parallel")
 	fl.StringVar(&f.emitSMT, "emit-smt", "", "write the SMT-LIB2 script of every value condition into this directory")
+	fl.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the validation (go tool pprof) to this file")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "print the symbolic heaps and conditions as they are computed, and every condition")
 	return cmd
 }
@@ -89,11 +92,16 @@ func validateKernel(ctx context.Context, out, errw io.Writer, specPath, progPath
 	if err != nil {
 		return &exitError{code: exitMalformed, err: err}
 	}
-	opts := validate.Options{ValueModel: model, Resources: f.resources, Timeout: f.timeout, Jobs: f.jobs, KeepSMT: f.emitSMT != ""}
+	opts := validate.Options{ValueModel: model, Resources: f.resources, Timeout: f.timeout, Jobs: f.jobs, KeepSMT: f.emitSMT != "", ProvedFormulas: f.verbose}
 	if f.verbose && !f.json {
 		opts.Trace = func(line string) { fmt.Fprintln(out, line) }
 	}
+	stop, err := startCPUProfile(f.cpuProfile)
+	if err != nil {
+		return usageError(err)
+	}
 	rep, err := validate.Validate(ctx, spec, prog, opts)
+	stop()
 	if err != nil {
 		return &exitError{code: exitMalformed, err: err}
 	}
@@ -140,4 +148,21 @@ func emitSMT(dir string, rep *validate.Report) error {
 		}
 	}
 	return nil
+}
+
+// startCPUProfile starts a CPU profile written to path ("" does nothing)
+// and returns the function that ends it.
+func startCPUProfile(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }

@@ -1,6 +1,7 @@
 package encode
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/augur-verify/augur/smt"
@@ -44,7 +45,8 @@ func (c *exprEnc) access(x *syntax.Call, t syntax.Type) (tv, error) {
 	if tensor.Input {
 		return uf, nil
 	}
-	if c.opts.Unfold == nil || !c.opts.Unfold(name) {
+	top := c.opts.UnfoldTop && c.level == 0
+	if (c.opts.Keep != nil && c.opts.Keep(uf.val)) || (!top && (c.opts.Unfold == nil || !c.opts.Unfold(name))) {
 		e.cutoffs++
 		return uf, nil
 	}
@@ -53,9 +55,9 @@ func (c *exprEnc) access(x *syntax.Call, t syntax.Type) (tv, error) {
 	// encoded separately, and an access unfolded on one side and not on the
 	// other (R(i, j, k-1) inside the unfolding of R(i, j, k), the depth spent)
 	// would not be recognised as equal. Any choice is sound.
-	key := c.memoKey(name, args)
-	if r, ok := e.memo[key]; ok {
-		return r, nil
+	key, keep := c.memoKey(name, args)
+	if m, ok := e.memo[key]; ok {
+		return m.r, nil
 	}
 	r := uf
 	if c.level >= max(c.opts.Depth, 1) {
@@ -73,7 +75,7 @@ func (c *exprEnc) access(x *syntax.Call, t syntax.Type) (tv, error) {
 			r = tv{uf.val, r.def}
 		}
 	}
-	e.memo[key] = r
+	e.memo[key] = memoEntry{r, keep}
 	return r, nil
 }
 
@@ -149,27 +151,34 @@ func (c *exprEnc) unfold(name string, args []*smt.Term, fallback tv) (tv, error)
 }
 
 // memoKey identifies an access by its tensor, its simplified arguments and
-// the terms the caller gives the parameters (on which the unfolding depends).
-func (c *exprEnc) memoKey(name string, args []*smt.Term) string {
+// the caller's parameter terms, by their Z3 identifiers (Z3 shares equal
+// terms, so equal terms have one identifier). It also returns those terms:
+// the memo entry keeps them alive, so that no other term can take an
+// identifier over while the entry exists.
+func (c *exprEnc) memoKey(name string, args []*smt.Term) (string, []*smt.Term) {
 	var b strings.Builder
+	keep := make([]*smt.Term, 0, len(args)+len(c.e.spec.Params))
 	b.WriteString(name)
 	b.WriteByte('(')
 	for i, a := range args {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(a.Simplify().String())
+		a = a.Simplify()
+		keep = append(keep, a)
+		b.WriteString(strconv.FormatUint(uint64(a.ID()), 10))
 	}
 	b.WriteByte(')')
 	for _, p := range c.e.spec.Params {
 		b.WriteByte('|')
 		if c.root != nil {
 			if t, ok := c.root(p.Name); ok && t != nil {
-				b.WriteString(t.String())
+				keep = append(keep, t)
+				b.WriteString(strconv.FormatUint(uint64(t.ID()), 10))
 			}
 		}
 	}
-	return b.String()
+	return b.String(), keep
 }
 
 // ForgetUnfoldings forgets the unfolded accesses memoised so far (not

@@ -54,10 +54,10 @@ type Encoder struct {
 	tensors     map[string]*smt.FuncDecl
 	funcs       map[string]*smt.FuncDecl // uninterpreted builtins, by name and type
 	deps        map[string]map[string]bool
-	memo        map[string]tv // unfolded tensor accesses (see access.go)
-	axioms      []*smt.Term   // definitions of unfolded accesses (ExprOptions.Axioms)
-	cutoffs     int           // computed accesses left unfolded for lack of depth
-	opaqueFuncs int           // uses of uninterpreted builtins (sqrt, exp, ...)
+	memo        map[string]memoEntry // unfolded tensor accesses (see access.go)
+	axioms      []*smt.Term          // definitions of unfolded accesses (ExprOptions.Axioms)
+	cutoffs     int                  // computed accesses left unfolded for lack of depth
+	opaqueFuncs int                  // uses of uninterpreted builtins (sqrt, exp, ...)
 	// intReals maps the Real terms of integer-to-float conversions (by
 	// term ID) to the integer they convert, so that converting back is
 	// a bit-vector resize rather than a trip through Z3's integers.
@@ -79,7 +79,7 @@ func New(z *smt.Context, spec *sare.Spec, info *sare.Info, m Model) *Encoder {
 		tensors:  map[string]*smt.FuncDecl{},
 		funcs:    map[string]*smt.FuncDecl{},
 		deps:     map[string]map[string]bool{},
-		memo:     map[string]tv{},
+		memo:     map[string]memoEntry{},
 		intReals: map[uint]intReal{},
 	}
 }
@@ -159,6 +159,12 @@ func (e *Encoder) Dependencies(name string) map[string]bool {
 	visit(name)
 	e.deps[name] = out
 	return out
+}
+
+// memoEntry is a memoised unfolding and the terms its key names.
+type memoEntry struct {
+	r    tv
+	keep []*smt.Term
 }
 
 // directDeps lists the tensors accessed by the equations of tensor t.

@@ -17,6 +17,16 @@ type ExprOptions struct {
 	// may be replaced by its equations (see the package documentation);
 	// nil means never. Input tensors are never unfolded.
 	Unfold func(tensor string) bool
+	// UnfoldTop unfolds the accesses of the expression itself whatever
+	// Unfold says (an obligation's specification side is one access, to
+	// the tensor the implementation's own reads may hold earlier
+	// elements of).
+	UnfoldTop bool
+	// Keep, when set, is asked about each access (the application of its
+	// tensor's function) before it is unfolded; an access it reports true
+	// for stays an access. Matching keeps the elements the other side of
+	// an obligation names.
+	Keep func(access *smt.Term) bool
 	// Axioms keeps unfolded accesses as applications of the tensor's
 	// function and records their definitions (Encoder.Axioms) instead of
 	// substituting them, so that equal elements reached through different

@@ -124,7 +124,10 @@ func (e *Encoder) indexBinary(x *syntax.Binary, idx Index) (*smt.Term, error) {
 		if x.Op == syntax.OpDiv {
 			return a.Div(d), nil
 		}
-		return a.Mod(d), nil
+		// a mod d as a - d*(a div d), equal for d > 0: the form in which
+		// symbolic evaluation writes remainders, so that the two sides
+		// of an obligation meet in one normal form.
+		return a.Sub(d.Mul(a.Div(d))), nil
 	}
 	b, err := e.indexExpr(x.Y, idx)
 	if err != nil {
