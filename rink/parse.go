@@ -95,12 +95,13 @@ func (p *parser) program(src *syntax.Source) *Program {
 // item parses one declaration or statement; on a syntax error it skips to
 // the start of the next one.
 func (p *parser) item(prog *Program, seenStmt *bool) {
+	start := p.i
 	defer func() {
 		if e := recover(); e != nil {
 			if _, ok := e.(errSyntax); !ok {
 				panic(e)
 			}
-			p.sync()
+			p.sync(start)
 		}
 	}()
 	t := p.tok()
@@ -119,22 +120,23 @@ func (p *parser) item(prog *Program, seenStmt *bool) {
 	}
 }
 
-// sync skips to the next token that can start a declaration or a
-// statement: "var", or a name followed by '='.
-func (p *parser) sync() {
-	p.next()
-	for {
-		t := p.tok()
-		if t.kind == tEOF || t.kind == tIdent && t.text == "var" {
-			return
-		}
-		if t.kind == tIdent {
-			if n := p.peek(); n.kind == tPunct && n.text == "=" {
-				return
-			}
-		}
+// sync skips to the next token after start that can begin a declaration
+// or a statement: "var", or a name followed by '='.
+func (p *parser) sync(start int) {
+	for p.tok().kind != tEOF && (p.i <= start || !p.atItem()) {
 		p.next()
 	}
+}
+
+// atItem reports whether the current token begins a declaration or a
+// statement.
+func (p *parser) atItem() bool {
+	t := p.tok()
+	if t.kind != tIdent {
+		return false
+	}
+	n := p.peek()
+	return t.text == "var" || n.kind == tPunct && n.text == "="
 }
 
 func (p *parser) decl() *Decl {
@@ -216,6 +218,11 @@ func (p *parser) expr() Expr {
 
 func (p *parser) primary() Expr {
 	t := p.tok()
+	if p.atItem() && t.text != "var" && p.i > 0 && p.toks[p.i-1].kind == tPunct && p.toks[p.i-1].text != "=" {
+		// "A = B +" followed by the next statement.
+		p.r.Errorf(t.pos, "expected an operand after '%s', found the statement %s = ...", p.toks[p.i-1].text, t.text)
+		panic(errSyntax{})
+	}
 	switch {
 	case t.kind == tIdent && t.text != "var":
 		p.next()

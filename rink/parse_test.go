@@ -1,0 +1,133 @@
+package rink
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/sched"
+	"github.com/augur-verify/augur/syntax"
+)
+
+// TestDiagnostics checks the rendering of parse and type errors: file,
+// line and column, what was expected, and the caret under the spot.
+func TestDiagnostics(t *testing.T) {
+	for _, tc := range []struct {
+		name, src, want string
+	}{
+		{"missing bracket", "var A : [3 4\nA = A\n",
+			"t.rink:2:1: expected an extent or ']', found name A\n    A = A\n    ^"},
+		{"operand at a statement", "var A : [3]\nA = A +\nA = A\n",
+			"t.rink:3:1: expected an operand after '+', found the statement A = ...\n    A = A\n    ^"},
+		{"missing operand", "var A : [3]\nA = A +\n",
+			"t.rink:3:1: expected a variable or '(', found end of file"},
+		{"bad pair", "var A : [3 3]\nA = A ^ [1]\n",
+			"t.rink:2:11: expected a dimension number, found ']'\n    A = A ^ [1]\n              ^"},
+		{"character", "var A : [3]\nA = A % A\n",
+			"t.rink:2:7: unexpected character \"%\"\n    A = A % A\n          ^"},
+		{"zero extent", "var A : [0]\n", "t.rink:1:10: extent 0: extents are positive"},
+		{"redeclared", "var A : [3]\nvar A : [4]\n", "t.rink:2:5: A redeclared (first declared at 1:5)"},
+		{"undeclared target", "var A : [3]\nB = A\n", "t.rink:2:1: assignment to undeclared variable B"},
+		{"assignment type", "var A : [3]\nvar B : [3 3]\nB = A\n",
+			"t.rink:3:5: cannot assign a value of type [3] to B of type [3 3]\n    B = A\n        ^"},
+		{"undeclared operand", "var A : [3]\nA = A + C\n", "t.rink:2:9: undeclared variable C"},
+		{"contraction extents", "var A : [3 4]\nvar s : []\ns = A . [1 2]\n",
+			"t.rink:3:7: cannot contract dimensions 1 and 2 of a value of type [3 4]: extents 3 and 4 differ\n    s = A . [1 2]\n          ^"},
+		{"contraction self", "var A : [3 3]\nvar s : []\ns = A . [2 2]\n", "t.rink:3:12: cannot contract dimension 2 with itself"},
+		{"dimension range", "var A : [3 3]\nA = A ^ [1 3]\n",
+			"t.rink:2:12: cannot transpose dimension 3 of a value of type [3 3] (rank 2): dimensions are numbered from 1"},
+		{"elementwise", "var A : [3]\nvar B : [4]\nA = A + B\n", "t.rink:3:7: mismatched types [3] + [4]"},
+		{"scalar right", "var A : [3]\nvar s : []\nA = A * s\n",
+			"t.rink:3:7: mismatched types [3] * [] (a scalar multiplies from the left: write s * e)"},
+		{"scalar dividend", "var A : [3]\nvar s : []\nA = s / A\n",
+			"t.rink:3:7: mismatched types [] / [3] (only division by a scalar is allowed, not of one)"},
+		{"late declaration", "var A : [3]\nA = A\nvar B : [3]\n",
+			"t.rink:3:1: declaration of B after a statement: declarations come first"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := Load(&syntax.Source{Name: "t.rink", Text: tc.src})
+			el, ok := err.(syntax.ErrorList)
+			if !ok || len(el) == 0 {
+				t.Fatalf("got %v, want an error list", err)
+			}
+			if got := el[0].Detail(); !strings.HasPrefix(got, tc.want) {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestParseAssociativity: operators have no precedence and associate to
+// the left.
+func TestParseAssociativity(t *testing.T) {
+	p, errs := Parse(&syntax.Source{Name: "t.rink", Text: "var A : [2]\nA = A + A * A . [1 1] ^ [1 1]\n"})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	tr, ok := p.Stmts[0].RHS.(*Transpose)
+	if !ok {
+		t.Fatalf("outermost %T, want the last operator, ^", p.Stmts[0].RHS)
+	}
+	c := tr.X.(*Contract)
+	mul := c.X.(*Binary)
+	if mul.Op != '*' || mul.X.(*Binary).Op != '+' {
+		t.Errorf("got %s, want ((A + A) * A) . [1 1] ^ [1 1]", ExprString(p.Stmts[0].RHS))
+	}
+}
+
+// TestErrorRecovery: the parser reports an error in every statement.
+func TestErrorRecovery(t *testing.T) {
+	_, errs := Parse(&syntax.Source{Name: "t.rink", Text: "var A : [2]\nA = A +\nA = ) A\nA = A # # A\nA = A\n"})
+	if len(errs) != 3 {
+		t.Errorf("got %d errors, want 3:\n%s", len(errs), errs.Detail())
+	}
+}
+
+// FuzzParse: parsing, checking, printing, evaluating and translating never
+// panic; a program that parses prints to text that parses back to the
+// same text; a program that checks translates to a specification and two
+// kernels that Augur's own parsers and checkers accept.
+func FuzzParse(f *testing.F) {
+	for _, path := range examples(f) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(data))
+	}
+	f.Add("var A : [2 2]\nvar s : []\nA = (s * A) / s - A ^ [2 1]\ns = A . [1 2]\n")
+	f.Add("var input A : [3]\nvar in : [3]\nin = A # A . [1 2] * in\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		p, errs := Parse(&syntax.Source{Name: "fuzz.rink", Text: text})
+		info, cerrs := Check(p)
+		if len(errs) > 0 {
+			return
+		}
+		printed := Print(p)
+		q, errs2 := Parse(&syntax.Source{Name: "printed.rink", Text: printed})
+		if len(errs2) > 0 {
+			t.Fatalf("printed program does not parse: %v\n%s", errs2, printed)
+		}
+		if again := Print(q); again != printed {
+			t.Fatalf("print is not stable:\n%s\nthen\n%s", printed, again)
+		}
+		if len(cerrs) > 0 {
+			return
+		}
+		_, _ = Eval(p, info, func(string, []int64) Value { return Num(1) }, EvalOptions{VectorLength: 2, MaxCells: 1 << 10})
+		out, err := Translate(p, info, Options{})
+		if err != nil {
+			t.Fatalf("translate: %v", err)
+		}
+		spec, _, err := sare.Load(&syntax.Source{Name: "spec.sare", Text: out.Spec})
+		if err != nil {
+			t.Fatalf("generated specification: %v\n%s", err, out.Spec)
+		}
+		for _, k := range []string{out.Ref, out.Padded} {
+			if _, _, err := sched.Load(&syntax.Source{Name: "prog.sched", Text: k}, spec); err != nil {
+				t.Fatalf("generated kernel: %v\n%s", err, k)
+			}
+		}
+	})
+}
