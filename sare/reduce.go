@@ -22,8 +22,7 @@ import (
 type ReduceOp int
 
 // Reduction operators. Every one is associative and commutative on
-// integers (wrapping) and, except Sum and Prod, on floats; Sum and Prod on
-// floats are so only over the reals.
+// integers (wrapping); on floats, only over the reals (see Exact).
 const (
 	NoReduce ReduceOp = iota
 	Sum               // +
@@ -90,10 +89,11 @@ func (o ReduceOp) AppliesTo(t syntax.Type) bool {
 }
 
 // Exact reports whether folding the operator over values of type t gives
-// the same result in every order and grouping: always, except + and * on
-// floats (IEEE rounding).
+// the same result in every order and grouping, bit for bit: on integers
+// always; on IEEE floats never (+ and * round; min and max of a NaN, or of
+// 0 and -0, depend on the order of their operands).
 func (o ReduceOp) Exact(t syntax.Type) bool {
-	return !(t.IsFloat() && (o == Sum || o == Prod))
+	return !t.IsFloat()
 }
 
 // Identity returns the operator's identity on type t: 0 for + | ^, 1 for
