@@ -19,11 +19,26 @@ const maxCoalesceCover = 8
 // have the same local variables (same division definitions and no plain
 // existentials). The result is exact; it fails only on budget or context
 // errors.
-func Coalesce(ctx context.Context, m *Map) (_ *Map, err error) {
+func Coalesce(ctx context.Context, m *Map) (*Map, error) {
+	return coalesce(ctx, m, false)
+}
+
+// CoalesceSimplified is Coalesce for a map that Map.Simplify has just
+// returned: it has no empty piece and, when it has 32 pieces or fewer, no
+// piece inside another, so those two passes are not done again.
+func CoalesceSimplified(ctx context.Context, m *Map) (*Map, error) {
+	return coalesce(ctx, m, true)
+}
+
+func coalesce(ctx context.Context, m *Map, simplified bool) (_ *Map, err error) {
 	defer lxRecover("coalesce", &err)
 	sp := m.Space()
 	var bs []*BasicMap
 	for _, b := range m.Basics() {
+		if simplified {
+			bs = append(bs, b)
+			continue
+		}
 		e, err := b.IsEmpty(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("coalesce: %w", err)
@@ -36,7 +51,7 @@ func Coalesce(ctx context.Context, m *Map) (_ *Map, err error) {
 		return NewMap(sp, a).IsSubset(ctx, NewMap(sp, others...))
 	}
 	// Drop conjunctions contained in another.
-	for i := 0; i < len(bs); i++ {
+	for i := 0; i < len(bs) && !(simplified && len(m.Basics()) <= simplifySubsetLimit); i++ {
 		for j := 0; j < len(bs); j++ {
 			if i == j {
 				continue

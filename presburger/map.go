@@ -341,6 +341,26 @@ func (m *Map) Complement(ctx context.Context) (*Map, error) {
 	return r, nil
 }
 
+// DropEmpty returns m without its empty basic maps (the same set, in as
+// many pieces as are not empty).
+func (m *Map) DropEmpty(ctx context.Context) (*Map, error) {
+	mt := newMeter(ctx)
+	var keep []*BasicMap
+	for _, b := range m.basics {
+		e, err := b.isEmpty(mt)
+		if err != nil {
+			return nil, fmt.Errorf("drop empty pieces: %w", err)
+		}
+		if !e {
+			keep = append(keep, b)
+		}
+	}
+	if len(keep) == len(m.basics) {
+		return m, nil
+	}
+	return &Map{space: m.space, basics: keep}, nil
+}
+
 // IsEmpty reports whether m has no point for any parameter value.
 func (m *Map) IsEmpty(ctx context.Context) (bool, error) {
 	mt := newMeter(ctx)

@@ -27,7 +27,7 @@ func (m *Map) Simplify(ctx context.Context) (*Map, error) {
 			bs = append(bs, c)
 		}
 	}
-	if len(bs) > 1 && len(bs) <= 32 {
+	if len(bs) > 1 && len(bs) <= simplifySubsetLimit {
 		keep := make([]bool, len(bs))
 		for i := range keep {
 			keep[i] = true
@@ -138,3 +138,7 @@ func (b *BasicMap) simplify(mt *meter) (*BasicMap, error) {
 	}
 	return c, nil
 }
+
+// simplifySubsetLimit bounds the number of pieces for which Map.Simplify
+// drops the pieces contained in another (a quadratic number of tests).
+const simplifySubsetLimit = 32

@@ -209,7 +209,7 @@ func (h *Heap) Simplify(ctx context.Context) (_ *Heap, err error) {
 	}
 	var out []*presburger.Map
 	for _, m := range u.Maps() {
-		c, err := presburger.Coalesce(presburger.WithBudget(ctx, presburger.Budget{MaxSteps: coalesceSteps}), m)
+		c, err := presburger.CoalesceSimplified(presburger.WithBudget(ctx, presburger.Budget{MaxSteps: coalesceSteps}), m)
 		switch {
 		case errors.Is(err, presburger.ErrBudget):
 			// Coalescing only changes the representation: keep m.
@@ -218,8 +218,13 @@ func (h *Heap) Simplify(ctx context.Context) (_ *Heap, err error) {
 		case err != nil:
 			return nil, fmt.Errorf("coalesce heap: %w", err)
 		}
-		// Coalescing may leave duplicate constraints and equalities
-		// written as two inequalities; simplify again.
+		// Merged pieces may have duplicate constraints and equalities
+		// written as two inequalities; simplify again (when nothing
+		// merged, the pieces are m's, already simple).
+		if c.NumBasics() == m.NumBasics() {
+			out = append(out, m)
+			continue
+		}
 		if c, err = c.Simplify(ctx); err != nil {
 			return nil, fmt.Errorf("simplify heap: %w", err)
 		}

@@ -31,7 +31,7 @@ type obligation struct {
 // at the given site.
 func valueObligations(ctx context.Context, cs *Contexts, pr *Prophecy, st *sched.Assign, at site, info *sare.Info) (_ []obligation, err error) {
 	defer guard(&err, "value obligations")
-	ev := &valueEval{cs: cs, info: info, s: at.scope, h: at.heap}
+	ev := &valueEval{ctx: ctx, cs: cs, info: info, s: at.scope, h: at.heap}
 	alts, err := ev.eval(st.Value)
 	if err != nil {
 		return nil, err

@@ -74,6 +74,7 @@ func respace(m *presburger.Map, sp presburger.Space) (*presburger.Map, error) {
 
 // valueEval evaluates value expressions in a symbolic heap.
 type valueEval struct {
+	ctx  context.Context
 	cs   *Contexts
 	info *sare.Info
 	s    *Scope
@@ -89,7 +90,7 @@ func evalInHeap(ctx context.Context, cs *Contexts, info *sare.Info, s *Scope, h 
 	if _, ok := info.Types[e]; !ok {
 		return nil, fmt.Errorf("%s: %s was not type-checked", e.Pos(), syntax.ExprString(e))
 	}
-	ev := &valueEval{cs: cs, info: info, s: s, h: h}
+	ev := &valueEval{ctx: ctx, cs: cs, info: info, s: s, h: h}
 	alts, err := ev.eval(e)
 	if err != nil {
 		return nil, err
@@ -169,6 +170,13 @@ func (ev *valueEval) eval(e syntax.Expr) ([]alternative, error) {
 			for _, a := range alts {
 				set, err := flatProduct(c.set, a.set)
 				if err != nil {
+					return nil, err
+				}
+				// The pieces of the children's sets are over the same
+				// parameters and loop variables: most of their pairs
+				// contradict each other. Dropped at each step, they do
+				// not multiply through the whole expression.
+				if set, err = set.DropEmpty(ev.ctx); err != nil {
 					return nil, err
 				}
 				parts := append(append([]alternative(nil), c.parts...), a)
