@@ -212,6 +212,13 @@ func (x *aff) names(set map[string]bool) {
 	}
 }
 
+// mentionsName reports whether x mentions the name.
+func (x *aff) mentionsName(name string) bool {
+	set := map[string]bool{}
+	x.names(set)
+	return set[name]
+}
+
 // eval evaluates x; env gives every name's value.
 func (x *aff) eval(env map[string]int64) (int64, error) {
 	v := x.c

@@ -76,6 +76,8 @@ func TestExamples(t *testing.T) {
 	if err != nil || len(files) < 10 {
 		t.Fatalf("found %d examples (%v)", len(files), err)
 	}
+	corpus, _ := filepath.Glob("testdata/corpus/*.atl")
+	files = append(files, corpus...)
 	for _, file := range files {
 		data, err := os.ReadFile(file)
 		if err != nil {

@@ -205,16 +205,25 @@ func (lw *lowerer) store(n *node, o *buffer, reduce bool, th reindexer, sums []s
 	base := append(append([]*aff(nil), o.spec.pre...), idx...)
 	ann := call(o.spec.name, base)
 	if len(sums) > 0 {
+		// One term per recurrence (directly nested Sums share one): the
+		// completed steps of the outer ones, the current of the last.
 		var terms []string
 		args := base
-		for j, s := range sums {
-			k := nameAff(s.v)
-			if j == len(sums)-1 {
-				terms = append(terms, call(s.rec, append(append([]*aff(nil), args...), k)))
-			} else {
-				terms = append(terms, call(s.rec, append(append([]*aff(nil), args...), k.addConst(-1))))
+		for j := 0; j < len(sums); {
+			g := j
+			for g < len(sums) && sums[g].rec == sums[j].rec {
+				g++
 			}
-			args = append(args, k)
+			own := append([]*aff(nil), args...)
+			for _, s := range sums[j:g] {
+				own = append(own, nameAff(s.v))
+				args = append(args, nameAff(s.v))
+			}
+			if g < len(sums) {
+				own[len(own)-1] = own[len(own)-1].addConst(-1)
+			}
+			terms = append(terms, call(sums[j].rec, own))
+			j = g
 		}
 		ann = strings.Join(terms, " + ")
 	}

@@ -63,13 +63,15 @@ func close32(a, b float64) bool {
 // gives the specification's values.
 func TestSemanticsAgree(t *testing.T) {
 	files, _ := filepath.Glob("../examples/atl/*.atl")
+	corpus, _ := filepath.Glob("testdata/corpus/*.atl")
+	files = append(files, corpus...)
 	ctx := context.Background()
 	for _, file := range files {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(string(data), "\n# expect: VALID") {
+		if !strings.Contains("\n"+string(data), "\n# expect: VALID") {
 			continue
 		}
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".atl"), func(t *testing.T) {
