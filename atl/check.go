@@ -1,6 +1,8 @@
 package atl
 
 import (
+	"context"
+
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/syntax"
@@ -99,7 +101,7 @@ func Check(prog *Program, src *syntax.Source) (*Checked, error) {
 		}
 		out.sched = c.expr(prog.Schedule.Body)
 		c.bound = saved
-		if out.def != nil && out.sched != nil && !sameShape(out.def.shape, out.sched.shape) {
+		if out.def != nil && out.sched != nil && !c.sameShapeAssuming(out.assumes, out.params, out.def.shape, out.sched.shape) {
 			c.rep.Errorf(prog.Schedule.Name.At, "the schedule's shape %s differs from the def's %s", formatShape(out.sched.shape), formatShape(out.def.shape))
 		}
 	}
@@ -108,6 +110,24 @@ func Check(prog *Program, src *syntax.Source) (*Checked, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// sameShapeAssuming compares shapes for every value of the parameters
+// the assumptions allow (4 * ceil(n / 4) - 4 + n % 4 is n when n % 4 != 0).
+func (c *checker) sameShapeAssuming(assumes []*cnd, params []string, a, b []*aff) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	pc := &padChecker{ctx: context.Background(), params: params}
+	for i := range a {
+		if equalAff(a[i], b[i]) {
+			continue
+		}
+		if ok, err := pc.implies(padCtx{conds: assumes}, cmpC("==", a[i], b[i])); err != nil || !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func sameShape(a, b []*aff) bool {
