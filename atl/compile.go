@@ -27,6 +27,10 @@ type Options struct {
 	// PrintedFlatten lowers flatten with the reindexer as printed in
 	// Liu et al. 2024, Fig. 2, (i1*dim2 + i1), a typo for i1*dim2 + i2.
 	PrintedFlatten bool
+	// NoZeroFill leaves allocations uninitialised, where ATL's lowering
+	// relies on calloc: padding cells are then never written, and sums
+	// accumulate into undefined values.
+	NoZeroFill bool
 }
 
 // Result is a compiled program: the specification (.sare text) of its

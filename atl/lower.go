@@ -62,6 +62,9 @@ func (lw *lowerer) loop(v string, lo, hi *aff) {
 
 // zeroFill writes 0 into every cell of an array of the given shape.
 func (lw *lowerer) zeroFill(array string, shape []*aff) {
+	if lw.opts.NoZeroFill {
+		return
+	}
 	var idx []string
 	for i := range shape {
 		idx = append(idx, lw.nm.fresh(fmt.Sprintf("z%d", i)))

@@ -38,10 +38,10 @@ as a specification, and DIR/prog.sched, its lowering through reindexers to
 loops, each store annotated. With a schedule in the file, the schedule is
 lowered and validated against the def.
 
---no-pad-check, --no-lane-check, --no-lookback-check and --printed-flatten
-lower programs the sound front end rejects, or with the misprinted flatten
-reindexer (i1*dim2 + i1), to watch Augur catch the resulting
-miscompilations.
+--no-pad-check, --no-lane-check, --no-lookback-check, --printed-flatten and
+--no-zero-fill lower programs the sound front end rejects, with the
+misprinted flatten reindexer (i1*dim2 + i1), or without zero-filling the
+allocations, to watch Augur catch the resulting miscompilations.
 
 With --validate, the kernel is validated at once against the
 specification, as augur validate does, and the exit status is augur
@@ -67,6 +67,7 @@ validate's: 0 valid, 1 invalid, 2 unknown, 3 error. Without it: 0 written,
 	fl.BoolVar(&f.opts.NoLaneCheck, "no-lane-check", false, "fuse wide-binding lanes that read each other")
 	fl.BoolVar(&f.opts.NoLookbackCheck, "no-lookback-check", false, "lower GenRecs that read cells not yet computed")
 	fl.BoolVar(&f.opts.PrintedFlatten, "printed-flatten", false, "lower flatten with the misprinted reindexer (i1*dim2 + i1)")
+	fl.BoolVar(&f.opts.NoZeroFill, "no-zero-fill", false, "leave allocations uninitialised (the lowering relies on zero-filled ones)")
 	return cmd
 }
 
