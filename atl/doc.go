@@ -16,13 +16,15 @@
 //     never on index variables.
 //   - Eval is the reference semantics, padding included: an empty Sum and
 //     a false Guard yield padding, which behaves as zero (eval.go).
-//   - CheckPads is the pad type system that makes truncation safe
-//     (TRUNCLPAD and TRUNCRPAD, pad.go); CheckLanes and CheckLookbacks
-//     are the side conditions of wide bindings and GenRec (rules.go).
-//   - Translate gives the program's meaning as a SARE specification
-//     (spec.go), and Lower lowers it through reindexers to an annotated
-//     kernel, in destination-passing style with explicitly zero-filled
-//     allocations (lower.go). Compile runs every phase (compile.go).
+//   - Rules checks the side conditions of the lowering (rules.go): the
+//     pad type system that makes truncation safe (TRUNCLPAD and TRUNCRPAD,
+//     decided for all parameter values, pad.go), independent lanes of
+//     wide bindings and backward GenRec lookbacks.
+//   - Checked.Compile gives the program's meaning as a SARE specification
+//     (spec.go; sums become recurrences, recurrence.go) and lowers it
+//     through reindexers to an annotated kernel, in destination-passing
+//     style with explicitly zero-filled allocations (lower.go). Compile
+//     runs every phase (compile.go).
 //
 // Start reading at Program, then Compile.
 package atl
