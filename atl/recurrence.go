@@ -94,8 +94,7 @@ func (g *specGen) sum(n *node, ec *eqCtx, idx []*aff) ([]piece, error) {
 		args  []*aff
 	}
 	lasts := func(from int, back map[string]*aff) []lastCase {
-		back = withEnv(back, "", nil)
-		delete(back, "")
+		back = copyEnv(back)
 		var args []*aff
 		for i := from; i < m; i++ {
 			last := his[i].subst(back).addConst(-1)
@@ -166,13 +165,12 @@ func (g *specGen) sum(n *node, ec *eqCtx, idx []*aff) ([]piece, error) {
 	return out, nil
 }
 
-// withEnv returns env with v bound to a.
-func withEnv(env map[string]*aff, v string, a *aff) map[string]*aff {
-	out := map[string]*aff{}
+// copyEnv returns a copy of env.
+func copyEnv(env map[string]*aff) map[string]*aff {
+	out := make(map[string]*aff, len(env))
 	for k, x := range env {
 		out[k] = x
 	}
-	out[v] = a
 	return out
 }
 
