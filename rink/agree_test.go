@@ -181,4 +181,3 @@ func TestPaddedInfinity(t *testing.T) {
 		}
 	}
 }
-

@@ -25,10 +25,6 @@ type Options struct {
 	// to x instead of going through a temporary, which the paper warns
 	// "may lead to incorrect results" (Section 5). Augur catches it.
 	InPlace bool
-	// Concrete adds to the assumptions that every size parameter equals
-	// the extent it stands for; by default the pair is validated for all
-	// positive sizes.
-	Concrete bool
 }
 
 // Output is the result of Translate: a specification and the two
@@ -275,11 +271,7 @@ func (tr *translation) upper(idx []string, t Shape) string {
 func (tr *translation) assumptions() string {
 	parts := make([]string, len(tr.sizes))
 	for i, n := range tr.sizes {
-		if tr.opts.Concrete {
-			parts[i] = fmt.Sprintf("%s == %d", tr.params[n], n)
-		} else {
-			parts[i] = tr.params[n] + " >= 1"
-		}
+		parts[i] = tr.params[n] + " >= 1"
 	}
 	return strings.Join(parts, " and ")
 }

@@ -20,7 +20,6 @@ type rinkFlags struct {
 	out          string
 	vectorLength int64
 	inPlace      bool
-	concrete     bool
 	impl         string
 	validate     bool
 	valueModel   string
@@ -31,7 +30,7 @@ type rinkFlags struct {
 func newRinkCmd() *cobra.Command {
 	var f rinkFlags
 	cmd := &cobra.Command{
-		Use:   "rink FILE -o DIR [--vector-length M] [--in-place] [--concrete] [--validate [--impl ref|padded|both] [--value-model real|ieee]]",
+		Use:   "rink FILE -o DIR [--vector-length M] [--in-place] [--validate [--impl ref|padded|both] [--value-model real|ieee]]",
 		Short: "Translate a program of Rink's tensor model language into a specification and two annotated kernels",
 		Long: `Rink reads a program of the tensor model language of Rink, "Modeling of
 languages for tensor manipulation" (2018): declarations "var x : [d1 ... dk]"
@@ -45,8 +44,10 @@ padding holds 0.
 
 --in-place generates the naive implementation of a statement that reads the
 variable it assigns (A = A ^ [1 2]): elements are committed directly instead
-of through a temporary, the hazard the paper warns of. --concrete validates
-at the declared sizes only instead of for every size.
+of through a temporary, the hazard the paper warns of.
+
+The kernels are validated for every size at once: a VALID verdict holds at
+the declared sizes and at all others.
 
 With --validate, the kernels (--impl, default both) are validated at once
 against the specification, as augur validate does, and the exit status is
@@ -67,7 +68,6 @@ with its line and a caret).`,
 	fl.StringVarP(&f.out, "output", "o", "", "directory to write spec.sare, ref.sched and padded.sched into (created if missing)")
 	fl.Int64VarP(&f.vectorLength, "vector-length", "M", 4, "the padded implementation rounds every extent up to a multiple of M")
 	fl.BoolVar(&f.inPlace, "in-place", false, "commit statements that read the variable they assign in place (the naive, wrong implementation)")
-	fl.BoolVar(&f.concrete, "concrete", false, "assume the declared sizes instead of validating for every size")
 	fl.StringVar(&f.impl, "impl", "both", "with --validate: the kernels to validate, ref, padded or both")
 	fl.BoolVar(&f.validate, "validate", false, "validate the kernels against the specification")
 	fl.StringVar(&f.valueModel, "value-model", "real", "with --validate: value model for floats, real or ieee")
@@ -101,7 +101,7 @@ func runRink(ctx context.Context, out, errw io.Writer, path string, f rinkFlags)
 		return &exitError{code: exitMalformed, err: err}
 	}
 	res, err := rink.Translate(prog, info, rink.Options{
-		Name: kernelName(path), VectorLength: f.vectorLength, InPlace: f.inPlace, Concrete: f.concrete,
+		Name: kernelName(path), VectorLength: f.vectorLength, InPlace: f.inPlace,
 	})
 	if err != nil {
 		return &exitError{code: exitMalformed, err: fmt.Errorf("%s: %w", path, err)}
