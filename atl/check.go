@@ -2,6 +2,7 @@ package atl
 
 import (
 	"context"
+	"math"
 
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
@@ -423,6 +424,10 @@ func (c *checker) gen(at syntax.Pos, v *Ident, lo, hi Ix, body Expr) *node {
 func (c *checker) scalar(s Sx) *sx {
 	switch s := s.(type) {
 	case *Num:
+		if math.Abs(s.Val) > math.MaxFloat32 {
+			c.rep.Errorf(s.At, "%s is too large for a 32-bit float", s.Text)
+			return nil
+		}
 		return &sx{op: 'n', pos: s.At, val: s.Val, text: s.Text}
 	case *Neg:
 		x := c.scalar(s.X)

@@ -31,6 +31,11 @@ type Options struct {
 	// relies on calloc: padding cells are then never written, and sums
 	// accumulate into undefined values.
 	NoZeroFill bool
+	// Flat stores every array in one dimension at its row-major offset,
+	// as ATL's C does (flatten_index), rather than keeping its shape.
+	// Every dimension but the first must then be a constant, for the
+	// offsets to be affine.
+	Flat bool
 }
 
 // Result is a compiled program: the specification (.sare text) of its
@@ -146,18 +151,40 @@ func (c *Checked) kernelText(g *specGen, nm *namer, root *node, outTensor string
 			b.WriteString(l + "\n")
 		}
 	}
+	lw := &lowerer{g: g, nm: nm, opts: opts, depth: 1, shapes: map[string][]*aff{}}
 	binding := func(dir, name string, shape []*aff) {
 		vars := make([]string, len(shape))
 		for i := range vars {
 			vars[i] = nm.pos(i)
 		}
-		fmt.Fprintf(&b, "%s %s[%s] : f32%s = %s(%s)\n", dir, name, strings.Join(vars, ", "), formatShape(shape), name, strings.Join(vars, ", "))
+		extents := lw.declare(name, shape)
+		if !opts.Flat {
+			fmt.Fprintf(&b, "%s %s[%s] : f32%s = %s(%s)\n", dir, name, strings.Join(vars, ", "), extents, name, strings.Join(vars, ", "))
+			return
+		}
+		// The cell at offset y holds the element at its multi-index.
+		y := nameAff(nm.pos(0))
+		idx := make([]*aff, len(shape))
+		stride := int64(1)
+		for i := len(shape) - 1; i >= 0; i-- {
+			idx[i] = y.div(stride)
+			if i > 0 {
+				d, _ := shape[i].isConst()
+				idx[i] = idx[i].mod(d)
+				stride *= d
+			}
+		}
+		fmt.Fprintf(&b, "%s %s[%s] : f32%s = %s\n", dir, name, y, extents, call(name, idx))
+	}
+	if opts.Flat {
+		if err := c.flatShapes(); err != nil {
+			return "", err
+		}
 	}
 	for _, in := range c.inputs {
 		binding("in ", in.name, in.shape)
 	}
 	binding("out", c.Name, c.def.shape)
-	lw := &lowerer{g: g, nm: nm, opts: opts, depth: 1}
 	lw.zeroFill(c.Name, c.def.shape)
 	o := &buffer{array: c.Name, spec: &tref{name: outTensor}}
 	if err := lw.lower(root, o, false, identity, nil); err != nil {
@@ -167,4 +194,38 @@ func (c *Checked) kernelText(g *specGen, nm *namer, root *node, outTensor string
 	b.WriteString(lw.b.String())
 	b.WriteString("}\n")
 	return b.String(), nil
+}
+
+// flatShapes checks that every array of the lowered program has constant
+// inner dimensions, as a flat layout needs.
+func (c *Checked) flatShapes() error {
+	rep := &syntax.Reporter{Src: c.src}
+	check := func(name string, pos syntax.Pos, shape []*aff) {
+		for _, d := range shape[min(1, len(shape)):] {
+			if _, ok := d.isConst(); !ok {
+				rep.Errorf(pos, "a flat layout needs constant inner dimensions: %s has shape %s, and its offsets would not be affine", name, formatShape(shape))
+				return
+			}
+		}
+	}
+	for _, in := range c.inputs {
+		check(in.name, syntax.Pos{}, in.shape)
+	}
+	root := c.def
+	if c.sched != nil {
+		root = c.sched
+	}
+	check(c.Name, root.pos, c.def.shape)
+	walk(root, func(n *node) {
+		switch n.kind {
+		case kLet, kGenRec:
+			check(n.v, n.pos, n.kids[0].shape)
+		case kWide:
+			for i, l := range n.lanes {
+				check(l.name, l.pos, n.kids[i].shape)
+			}
+		}
+	})
+	rep.Errs.Sort()
+	return rep.Errs.Err()
 }

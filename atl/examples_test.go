@@ -55,6 +55,8 @@ func optionsOf(t *testing.T, flags []string) (Options, encode.Model) {
 			o.NoLookbackCheck = true
 		case "--printed-flatten":
 			o.PrintedFlatten = true
+		case "--flat":
+			o.Flat = true
 		case "--no-zero-fill":
 			o.NoZeroFill = true
 		case "--value-model":

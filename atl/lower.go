@@ -34,6 +34,38 @@ type lowerer struct {
 	b     strings.Builder
 	depth int
 	opts  Options
+	// shapes gives every array's logical shape; with Options.Flat the
+	// arrays are one-dimensional, indexed by the row-major offset.
+	shapes map[string][]*aff
+}
+
+// declare records an array's shape and returns its extents as text.
+func (lw *lowerer) declare(array string, shape []*aff) string {
+	lw.shapes[array] = shape
+	if lw.opts.Flat {
+		return formatShape([]*aff{flatSize(shape)})
+	}
+	return formatShape(shape)
+}
+
+// flatSize is the number of cells of a shape whose inner dimensions are
+// constants (Options.Flat).
+func flatSize(shape []*aff) *aff {
+	size := constAff(1)
+	for _, d := range shape {
+		size, _ = size.mul(d)
+	}
+	return size
+}
+
+// flatIndex is ATL's flatten_index: the row-major offset of idx.
+func flatIndex(shape, idx []*aff) *aff {
+	off := constAff(0)
+	for i, x := range idx {
+		off, _ = off.mul(shape[i])
+		off = off.add(x)
+	}
+	return off
 }
 
 func (lw *lowerer) line(format string, args ...any) {
@@ -65,6 +97,9 @@ func (lw *lowerer) zeroFill(array string, shape []*aff) {
 	if lw.opts.NoZeroFill {
 		return
 	}
+	if lw.opts.Flat {
+		shape = []*aff{flatSize(shape)}
+	}
 	var idx []string
 	for i := range shape {
 		idx = append(idx, lw.nm.fresh(fmt.Sprintf("z%d", i)))
@@ -72,7 +107,7 @@ func (lw *lowerer) zeroFill(array string, shape []*aff) {
 	for i, d := range shape {
 		lw.loop(idx[i], constAff(0), d)
 	}
-	lw.line("%s[%s] {0} := 0", array, strings.Join(idx, ", "))
+	lw.line("%s[%s] {0} := 0", array, strings.Join(idx, ", ")) // not lw.array: already flat
 	for range shape {
 		lw.close()
 	}
@@ -120,7 +155,7 @@ func (lw *lowerer) lower(n *node, o *buffer, reduce bool, th reindexer, sums []s
 			return fmt.Errorf("%s: let without a tensor", n.pos)
 		}
 		x := &buffer{array: n.v, spec: t}
-		lw.open("alloc %s : f32%s", n.v, formatShape(n.kids[0].shape))
+		lw.open("alloc %s : f32%s", n.v, lw.declare(n.v, n.kids[0].shape))
 		lw.zeroFill(n.v, n.kids[0].shape)
 		if err := lw.lower(n.kids[0], x, false, identity, nil); err != nil {
 			return err
@@ -160,7 +195,7 @@ func (lw *lowerer) lower(n *node, o *buffer, reduce bool, th reindexer, sums []s
 func (lw *lowerer) wide(n *node, o *buffer, reduce bool, th reindexer, sums []sumFrame) error {
 	for i, l := range n.lanes {
 		ln := n.kids[i]
-		lw.open("alloc %s : f32%s", l.name, formatShape(ln.shape))
+		lw.open("alloc %s : f32%s", l.name, lw.declare(l.name, ln.shape))
 		lw.zeroFill(l.name, ln.shape)
 	}
 	lw.loop(n.v, n.lo, n.hi)
@@ -238,6 +273,9 @@ func (lw *lowerer) store(n *node, o *buffer, reduce bool, th reindexer, sums []s
 }
 
 func (lw *lowerer) array(name string, idx []*aff) string {
+	if lw.opts.Flat {
+		idx = []*aff{flatIndex(lw.shapes[name], idx)}
+	}
 	parts := make([]string, len(idx))
 	for i, a := range idx {
 		parts[i] = a.String()

@@ -35,7 +35,8 @@ bindings and GenRec (see docs/atl.md), checks its shapes and the side conditions
 (the pad type system for truncations, independent lanes of wide bindings,
 backward GenRec lookbacks), and writes DIR/spec.sare, the program's meaning
 as a specification, and DIR/prog.sched, its lowering through reindexers to
-loops, each store annotated. With a schedule in the file, the schedule is
+loops, each store annotated. Arrays keep their shape; with --flat they are
+stored flat at their row-major offsets, as ATL's C does. With a schedule in the file, the schedule is
 lowered and validated against the def.
 
 --no-pad-check, --no-lane-check, --no-lookback-check, --printed-flatten and
@@ -67,6 +68,7 @@ validate's: 0 valid, 1 invalid, 2 unknown, 3 error. Without it: 0 written,
 	fl.BoolVar(&f.opts.NoLaneCheck, "no-lane-check", false, "fuse wide-binding lanes that read each other")
 	fl.BoolVar(&f.opts.NoLookbackCheck, "no-lookback-check", false, "lower GenRecs that read cells not yet computed")
 	fl.BoolVar(&f.opts.PrintedFlatten, "printed-flatten", false, "lower flatten with the misprinted reindexer (i1*dim2 + i1)")
+	fl.BoolVar(&f.opts.Flat, "flat", false, "store arrays flat at their row-major offsets, as ATL's C (inner dimensions must be constants)")
 	fl.BoolVar(&f.opts.NoZeroFill, "no-zero-fill", false, "leave allocations uninitialised (the lowering relies on zero-filled ones)")
 	return cmd
 }
