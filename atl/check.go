@@ -100,6 +100,9 @@ func Check(prog *Program, src *syntax.Source) (*Checked, error) {
 				c.bound[k] = v
 			}
 		}
+		if prog.Def != nil {
+			c.bound[prog.Def.Name.Name] = prog.Def.Name.At
+		}
 		out.sched = c.expr(prog.Schedule.Body)
 		c.bound = saved
 		if out.def != nil && out.sched != nil && !c.sameShapeAssuming(out.assumes, out.params, out.def.shape, out.sched.shape) {

@@ -29,6 +29,7 @@ func TestErrors(t *testing.T) {
 		{"param n\ninput x[n]\ndef a = gen [i < n] x[n * i]", "t.atl:3:25: n * i is not affine"},
 		{"def a = 1 $ 2", "t.atl:1:11: illegal character '$'"},
 		{"def a = 7e38", "t.atl:1:9: 7e38 is too large for a 32-bit float"},
+		{"def a = gen [i < 2] 1\nschedule a = gen [a < 2] 1", "t.atl:2:19: a is already bound at 1:5"},
 		{"param n\ndef", "t.atl:2:4: expected a definition name, found end of file"},
 	}
 	for _, c := range cases {
@@ -94,6 +95,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add("def a = gen [i < 3] 1")
 	f.Add("def A = 7e38")
+	f.Add("def A = gen [i < 2] 1\nschedule A = gen [A < 2] 1")
 	f.Add("param n\ndef a = genrec f [i < n] guard [i >= 1] f[i - 1] + 1 in gen [j < n] f[j]")
 	f.Fuzz(func(t *testing.T, text string) {
 		src := &syntax.Source{Name: "f.atl", Text: text}
