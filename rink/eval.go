@@ -161,7 +161,7 @@ func (ev *evaluator) eval(e Expr, idx []int64) Value {
 			}
 		}
 		sum := Num(0)
-		for l := int64(0); l < t[m]; l++ {
+		for l := int64(0); l < t[m] && ev.work <= ev.opts.MaxCells*64; l++ {
 			j[m], j[n] = l, l
 			sum = ev.arith('+', sum, ev.eval(e.X, j))
 		}

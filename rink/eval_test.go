@@ -157,3 +157,12 @@ func TestEvalTooLarge(t *testing.T) {
 		t.Error("no error for 10^9 cells")
 	}
 }
+
+// TestEvalLongContraction: contractions too long to evaluate stop at the
+// work bound instead of running to their end.
+func TestEvalLongContraction(t *testing.T) {
+	p, info := mustLoad(t, "var A : [64 64]\nvar B : [64 64]\nB = (((A # A) # A) . [2 3]) . [2 3]\n")
+	if _, err := Eval(p, info, counting, EvalOptions{MaxCells: 1 << 12}); err == nil {
+		t.Error("no error")
+	}
+}
