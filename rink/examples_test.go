@@ -47,11 +47,13 @@ func load(t testing.TB, path string, opts Options) (*Program, *Info, *Output) {
 	return p, info, out
 }
 
-// expectation is one line of a .expected file: "IMPL MODEL [in-place]
-// VERDICT".
+// expectation is one line of a .expected file: "IMPL MODEL [FLAG...]
+// VERDICT", with the flags in-place and parallel (Options.InPlace and
+// Options.Parallel).
 type expectation struct {
 	impl, model string
-	inPlace     bool
+	opts        Options
+	flags       string
 	verdict     string
 }
 
@@ -68,10 +70,20 @@ func readExpected(t testing.TB, path string) []expectation {
 		if len(w) == 0 || strings.HasPrefix(w[0], "#") {
 			continue
 		}
-		e := expectation{impl: w[0], model: w[1], verdict: w[len(w)-1]}
-		e.inPlace = len(w) == 4 && w[2] == "in-place"
-		if len(w) < 3 || len(w) > 4 || (len(w) == 4 && !e.inPlace) {
+		if len(w) < 3 {
 			t.Fatalf("%s: bad line %q", path, sc.Text())
+		}
+		e := expectation{impl: w[0], model: w[1], verdict: w[len(w)-1]}
+		for _, flag := range w[2 : len(w)-1] {
+			switch flag {
+			case "in-place":
+				e.opts.InPlace = true
+			case "parallel":
+				e.opts.Parallel = true
+			default:
+				t.Fatalf("%s: unknown flag %q in %q", path, flag, sc.Text())
+			}
+			e.flags += "/" + flag
 		}
 		out = append(out, e)
 	}
@@ -104,12 +116,9 @@ func TestExamples(t *testing.T) {
 	for _, path := range examples(t) {
 		name := strings.TrimSuffix(filepath.Base(path), ".rink")
 		for _, e := range readExpected(t, strings.TrimSuffix(path, ".rink")+".expected") {
-			label := name + "/" + e.impl + "/" + e.model
-			if e.inPlace {
-				label += "/in-place"
-			}
+			label := name + "/" + e.impl + "/" + e.model + e.flags
 			t.Run(label, func(t *testing.T) {
-				if testing.Short() && e.impl == "padded" && !e.inPlace {
+				if testing.Short() && e.impl == "padded" && !e.opts.InPlace {
 					t.Skip("padded kernel: skipped in -short mode")
 				}
 				t.Parallel()
@@ -117,7 +126,7 @@ func TestExamples(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				_, _, out := load(t, path, Options{InPlace: e.inPlace})
+				_, _, out := load(t, path, e.opts)
 				rep := validatePair(t, name, out, e.impl, model)
 				if got := strings.ToUpper(string(rep.Verdict)); got != e.verdict {
 					var b strings.Builder

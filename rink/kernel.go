@@ -55,6 +55,9 @@ func (tr *translation) kernel(pad bool) string {
 	if tr.opts.InPlace {
 		em.b.WriteString("# NAIVE: statements that read the variable they assign commit in place.\n")
 	}
+	if tr.opts.Parallel {
+		em.b.WriteString("# The loops over the elements of each statement are parallel.\n")
+	}
 	em.line("kernel %s(%s)", name, tr.paramList())
 	if len(tr.sizes) > 0 {
 		em.line("assume %s", tr.assumptions())
@@ -120,20 +123,24 @@ func (tr *translation) statement(em *emitter, si *stmtInfo, pad bool) {
 	}
 	em.line("# %s = %s", x, ExprString(si.stmt.RHS))
 	target := tr.array[x]
+	loop := "for"
+	if tr.opts.Parallel {
+		loop = "par"
+	}
 	temp := si.selfRef && !tr.opts.InPlace
 	if temp {
 		target = tr.v("tmp")
 		em.open("alloc %s : f32[%s]", target, tr.extents(t, pad))
 	}
 	for i, d := range t {
-		em.open("for %s < %s", idx[i], tr.bound(d, pad))
+		em.open("%s %s < %s", loop, idx[i], tr.bound(d, pad))
 	}
 	v, opened := tr.kernelValue(em, si, si.stmt.RHS, idx, pad)
 	em.line("%s {%s} := %s", cell(target, idx), call(annot, idx), v.text)
 	em.close(opened + len(t))
 	if temp {
 		for i, d := range t {
-			em.open("for %s < %s", idx[i], tr.bound(d, pad))
+			em.open("%s %s < %s", loop, idx[i], tr.bound(d, pad))
 		}
 		em.line("%s {%s} := %s", cell(tr.array[x], idx), call(annot, idx), cell(target, idx))
 		em.close(len(t) + 1)

@@ -25,6 +25,10 @@ type Options struct {
 	// to x instead of going through a temporary, which the paper warns
 	// "may lead to incorrect results" (Section 5). Augur catches it.
 	InPlace bool
+	// Parallel makes the loops over the elements of each statement
+	// parallel (par), as Section 5 suggests; the contractions' inner loops
+	// stay sequential.
+	Parallel bool
 }
 
 // Output is the result of Translate: a specification and the two

@@ -20,6 +20,7 @@ type rinkFlags struct {
 	out          string
 	vectorLength int64
 	inPlace      bool
+	parallel     bool
 	impl         string
 	validate     bool
 	valueModel   string
@@ -30,7 +31,7 @@ type rinkFlags struct {
 func newRinkCmd() *cobra.Command {
 	var f rinkFlags
 	cmd := &cobra.Command{
-		Use:   "rink FILE -o DIR [--vector-length M] [--in-place] [--validate [--impl ref|padded|both] [--value-model real|ieee]]",
+		Use:   "rink FILE -o DIR [--vector-length M] [--in-place] [--parallel] [--validate [--impl ref|padded|both] [--value-model real|ieee]]",
 		Short: "Translate a program of Rink's tensor model language into a specification and two annotated kernels",
 		Long: `Rink reads a program of the tensor model language of Rink, "Modeling of
 languages for tensor manipulation" (2018): declarations "var x : [d1 ... dk]"
@@ -44,7 +45,9 @@ padding holds 0.
 
 --in-place generates the naive implementation of a statement that reads the
 variable it assigns (A = A ^ [1 2]): elements are committed directly instead
-of through a temporary, the hazard the paper warns of.
+of through a temporary, the hazard the paper warns of. --parallel makes the
+loops over the elements of each statement parallel (par), where that hazard
+is a race.
 
 The kernels are validated for every size at once: a VALID verdict holds at
 the declared sizes and at all others.
@@ -68,6 +71,7 @@ with its line and a caret).`,
 	fl.StringVarP(&f.out, "output", "o", "", "directory to write spec.sare, ref.sched and padded.sched into (created if missing)")
 	fl.Int64VarP(&f.vectorLength, "vector-length", "M", 4, "the padded implementation rounds every extent up to a multiple of M")
 	fl.BoolVar(&f.inPlace, "in-place", false, "commit statements that read the variable they assign in place (the naive, wrong implementation)")
+	fl.BoolVar(&f.parallel, "parallel", false, "make the loops over the elements of each statement parallel")
 	fl.StringVar(&f.impl, "impl", "both", "with --validate: the kernels to validate, ref, padded or both")
 	fl.BoolVar(&f.validate, "validate", false, "validate the kernels against the specification")
 	fl.StringVar(&f.valueModel, "value-model", "real", "with --validate: value model for floats, real or ieee")
@@ -101,7 +105,7 @@ func runRink(ctx context.Context, out, errw io.Writer, path string, f rinkFlags)
 		return &exitError{code: exitMalformed, err: err}
 	}
 	res, err := rink.Translate(prog, info, rink.Options{
-		Name: kernelName(path), VectorLength: f.vectorLength, InPlace: f.inPlace,
+		Name: kernelName(path), VectorLength: f.vectorLength, InPlace: f.inPlace, Parallel: f.parallel,
 	})
 	if err != nil {
 		return &exitError{code: exitMalformed, err: fmt.Errorf("%s: %w", path, err)}
