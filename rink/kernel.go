@@ -148,60 +148,38 @@ func (tr *translation) statement(em *emitter, si *stmtInfo, pad bool) {
 }
 
 // kernelValue renders e at idx over the kernel's arrays. A contraction
-// opens an alloc block for its accumulator, computes it in place, and
-// leaves the block open; kernelValue returns how many blocks it opened,
-// for the caller to close after using the value.
+// opens an alloc block for its accumulator, computes it with an inner
+// loop, and leaves the block open; kernelValue returns how many blocks it
+// opened, for the caller to close after using the value.
 func (tr *translation) kernelValue(em *emitter, si *stmtInfo, e Expr, idx []string, pad bool) (term, int) {
-	switch e := e.(type) {
-	case *VarRef:
-		return term{cell(tr.array[e.Name], idx), levelAtom}, 0
-	case *Paren:
-		return tr.kernelValue(em, si, e.X, idx, pad)
-	case *Product:
-		k := len(tr.info.Types[e.X])
-		a, n := tr.kernelValue(em, si, e.X, idx[:k], pad)
-		b, m := tr.kernelValue(em, si, e.Y, idx[k:], pad)
-		return binary(a, '*', b), n + m
-	case *Transpose:
-		j := append([]string(nil), idx...)
-		j[e.M-1], j[e.N-1] = j[e.N-1], j[e.M-1]
-		return tr.kernelValue(em, si, e.X, j, pad)
-	case *Contract:
-		k := 0
-		for i, c := range si.order {
-			if c == e {
-				k = i + 1
+	var l leaves
+	l = leaves{
+		variable: func(v *VarRef, idx []string) term {
+			return term{cell(tr.array[v.Name], idx), levelAtom}
+		},
+		contract: func(c *Contract, idx []string) (term, int) {
+			k := 0
+			for i, o := range si.order {
+				if o == c {
+					k = i + 1
+				}
 			}
-		}
-		acc := tr.v("r" + strconv.Itoa(k))
-		l := tr.v("l" + strconv.Itoa(k))
-		r := si.contrs[e]
-		if pad {
-			r = tr.view(r)
-		}
-		d := tr.info.Types[e.X][e.M-1]
-		em.open("alloc %s : f32[]", acc)
-		em.line("%s[] {%s} := 0", acc, call(r, append(append([]string(nil), idx...), "-1")))
-		em.open("for %s < %s", l, tr.bound(d, pad))
-		v, opened := tr.kernelValue(em, si, e.X, contrIndex(e, idx, l), pad)
-		sum := binary(term{acc + "[]", levelAtom}, '+', v)
-		em.line("%s[] {%s} := %s", acc, call(r, append(append([]string(nil), idx...), l)), sum.text)
-		em.close(opened + 1)
-		return term{acc + "[]", levelAtom}, 1
-	case *Binary:
-		r := len(tr.info.Types[e])
-		at := func(x Expr) []string {
-			if len(tr.info.Types[x]) == r {
-				return idx
+			acc := tr.v("r" + strconv.Itoa(k))
+			sumVar := tr.v("l" + strconv.Itoa(k))
+			r := si.contrs[c]
+			if pad {
+				r = tr.view(r)
 			}
-			return nil
-		}
-		a, n := tr.kernelValue(em, si, e.X, at(e.X), pad)
-		b, m := tr.kernelValue(em, si, e.Y, at(e.Y), pad)
-		if e.Op == '/' {
-			return controlledDiv(a, b), n + m
-		}
-		return binary(a, e.Op, b), n + m
+			d := tr.info.Types[c.X][c.M-1]
+			em.open("alloc %s : f32[]", acc)
+			em.line("%s[] {%s} := 0", acc, call(r, append(append([]string(nil), idx...), "-1")))
+			em.open("for %s < %s", sumVar, tr.bound(d, pad))
+			v, opened := tr.expr(c.X, contrIndex(c, idx, sumVar), l)
+			sum := binary(term{acc + "[]", levelAtom}, '+', v)
+			em.line("%s[] {%s} := %s", acc, call(r, append(append([]string(nil), idx...), sumVar)), sum.text)
+			em.close(opened + 1)
+			return term{acc + "[]", levelAtom}, 1
+		},
 	}
-	return term{"_", levelAtom}, 0
+	return tr.expr(e, idx, l)
 }

@@ -36,34 +36,35 @@ func binary(a term, op byte, b term) term {
 	return term{l + " " + string(op) + " " + r, level}
 }
 
-// value translates e at the index idx (index expressions, 0-based) into a
-// value expression over specification tensors. With pad, variables and
-// contractions are read through their padded views instead.
-func (tr *translation) value(si *stmtInfo, e Expr, idx []string, pad bool) term {
+// leaves say what an expression's leaves become: a variable read at an
+// index, and a contraction's value at an index (which may emit the
+// statements computing it, leaving blocks open: it returns how many).
+type leaves struct {
+	variable func(v *VarRef, idx []string) term
+	contract func(c *Contract, idx []string) (term, int)
+}
+
+// expr translates e at the index idx (index expressions, 0-based)
+// following Fig. 12, with the leaves l; it returns the value expression
+// and the number of blocks the contractions left open.
+func (tr *translation) expr(e Expr, idx []string, l leaves) (term, int) {
 	switch e := e.(type) {
-	case *VarRef:
-		name := si.reads[e]
-		if pad {
-			name = tr.view(name)
-		}
-		return term{call(name, idx), levelAtom}
-	case *Paren:
-		return tr.value(si, e.X, idx, pad)
-	case *Product:
+	case *VarRef: // (7)
+		return l.variable(e, idx), 0
+	case *Paren: // (8)
+		return tr.expr(e.X, idx, l)
+	case *Product: // (9)
 		k := len(tr.info.Types[e.X])
-		return binary(tr.value(si, e.X, idx[:k], pad), '*', tr.value(si, e.Y, idx[k:], pad))
-	case *Transpose:
+		a, n := tr.expr(e.X, idx[:k], l)
+		b, m := tr.expr(e.Y, idx[k:], l)
+		return binary(a, '*', b), n + m
+	case *Transpose: // (10)
 		j := append([]string(nil), idx...)
 		j[e.M-1], j[e.N-1] = j[e.N-1], j[e.M-1]
-		return tr.value(si, e.X, j, pad)
-	case *Contract:
-		name := si.contrs[e]
-		if pad {
-			name = tr.view(name)
-		}
-		d := tr.info.Types[e.X][e.M-1]
-		return term{call(name, append(append([]string(nil), idx...), tr.extent(d)+" - 1")), levelAtom}
-	case *Binary:
+		return tr.expr(e.X, j, l)
+	case *Contract: // (11)
+		return l.contract(e, idx)
+	case *Binary: // (18): a scalar operand is read at ()
 		r := len(tr.info.Types[e])
 		at := func(x Expr) []string {
 			if len(tr.info.Types[x]) == r {
@@ -71,13 +72,39 @@ func (tr *translation) value(si *stmtInfo, e Expr, idx []string, pad bool) term 
 			}
 			return nil
 		}
-		a, b := tr.value(si, e.X, at(e.X), pad), tr.value(si, e.Y, at(e.Y), pad)
+		a, n := tr.expr(e.X, at(e.X), l)
+		b, m := tr.expr(e.Y, at(e.Y), l)
 		if e.Op == '/' {
-			return controlledDiv(a, b)
+			return controlledDiv(a, b), n + m
 		}
-		return binary(a, e.Op, b)
+		return binary(a, e.Op, b), n + m
 	}
-	return term{"_", levelAtom}
+	return term{"_", levelAtom}, 0
+}
+
+// value translates e at idx into a value expression over specification
+// tensors: a contraction is its recurrence at the last summation index.
+// With pad, variables and contractions are read through their padded
+// views instead.
+func (tr *translation) value(si *stmtInfo, e Expr, idx []string, pad bool) term {
+	v, _ := tr.expr(e, idx, leaves{
+		variable: func(v *VarRef, idx []string) term {
+			name := si.reads[v]
+			if pad {
+				name = tr.view(name)
+			}
+			return term{call(name, idx), levelAtom}
+		},
+		contract: func(c *Contract, idx []string) (term, int) {
+			name := si.contrs[c]
+			if pad {
+				name = tr.view(name)
+			}
+			d := tr.info.Types[c.X][c.M-1]
+			return term{call(name, append(append([]string(nil), idx...), tr.extent(d)+" - 1")), levelAtom}, 0
+		},
+	})
+	return v
 }
 
 // controlledDiv is the controlled division of Definition 8: 0 when the
