@@ -95,6 +95,7 @@ func TestExamples(t *testing.T) {
 		for _, e := range exps {
 			name := strings.TrimSuffix(filepath.Base(file), ".atl") + strings.Join(e.flags, "")
 			t.Run(name, func(t *testing.T) {
+				t.Parallel()
 				if slow && testing.Short() {
 					t.Skip("slow validation, skipped by -short")
 				}
@@ -113,7 +114,7 @@ func TestExamples(t *testing.T) {
 				rep, err := validate.Validate(context.Background(),
 					&syntax.Source{Name: "spec.sare", Text: res.Spec},
 					&syntax.Source{Name: "prog.sched", Text: res.Kernel},
-					validate.Options{ValueModel: model, Jobs: 2})
+					validate.Options{ValueModel: model, Jobs: 1})
 				if err != nil {
 					t.Fatal(err)
 				}
