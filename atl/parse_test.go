@@ -29,6 +29,7 @@ func TestErrors(t *testing.T) {
 		{"param n\ninput x[n]\ndef a = gen [i < n] x[n * i]", "t.atl:3:25: n * i is not affine"},
 		{"def a = 1 $ 2", "t.atl:1:11: illegal character '$'"},
 		{"def a = 7e38", "t.atl:1:9: 7e38 is too large for a 32-bit float"},
+		{"param n\nassume n >= 0\ndef a = truncl(3, gen [i < n] guard [i >= 3] 1)", "t.atl:3:9: truncl by 3 may drop more than the n elements there are"},
 		{"param n\ninput x[n]\ndef a = gen [i < n] x[i + 1]", "t.atl:3:21: x[i + 1] may read outside x, of shape [n]"},
 		{"def a = gen [i < 2] 1\nschedule a = gen [a < 2] 1", "t.atl:2:19: a is already bound at 1:5"},
 		{"param n\ndef", "t.atl:2:4: expected a definition name, found end of file"},

@@ -10,8 +10,9 @@ import (
 // disables it, on the program that is lowered (the schedule when there
 // is one):
 //
-//   - every read is in bounds, in the def and in the schedule (never
-//     disabled: ATL reads 0 outside a tensor, see checkReads);
+//   - no truncation drops more than its tensor holds, and every read is
+//     in bounds, in the def and in the schedule (never disabled: ATL
+//     reads 0 outside a tensor, see checkReads);
 //   - the pad type system (pad.go): truncations drop padding only;
 //   - the lanes of a wide binding do not read each other's results
 //     (bodies_dont_alias, Prasanna 2026, section 2.4.1): the fused
@@ -39,6 +40,9 @@ func (c *Checked) Rules(ctx context.Context, opts Options) error {
 	for _, r := range []*node{c.def, c.sched} {
 		if r == nil {
 			continue
+		}
+		if err := c.checkSizes(pc, r); err != nil {
+			return err
 		}
 		if err := c.checkReads(pc, r); err != nil {
 			return err
@@ -193,4 +197,25 @@ func (c *Checked) checkReads(pc *padChecker, root *node) error {
 func formatIdx(idx []*aff) string {
 	s := formatShape(idx)
 	return s[1 : len(s)-1]
+}
+
+// checkSizes proves that no truncation drops more elements than its
+// tensor holds, under the assumptions (ATL's trunc needs k <= n).
+func (c *Checked) checkSizes(pc *padChecker, root *node) error {
+	var err error
+	walk(root, func(n *node) {
+		if err != nil || n.kind != kTruncl && n.kind != kTruncr {
+			return
+		}
+		d := n.shape[0]
+		ok, e := pc.implies(padCtx{conds: c.assumes}, cmpC(">=", d, constAff(0)))
+		if e != nil {
+			err = e
+			return
+		}
+		if !ok {
+			pc.rep.Errorf(n.pos, "%s by %s may drop more than the %s elements there are: the assumptions must keep %s at least 0", n.kind, n.k, n.kids[0].shape[0], d)
+		}
+	})
+	return err
 }
