@@ -285,26 +285,15 @@ func (lw *lowerer) array(name string, idx []*aff) string {
 
 // scalar translates a scalar expression to a kernel value expression.
 func (lw *lowerer) scalar(s *sx) (string, error) {
-	switch s.op {
-	case 'n':
-		return numText(s), nil
-	case 'i':
-		return "f32(" + s.index.String() + ")", nil
-	case 'g':
+	return formatSx(s, func(s *sx) (string, error) {
+		switch s.op {
+		case 'n':
+			return numText(s), nil
+		case 'i':
+			return "f32(" + s.index.String() + ")", nil
+		}
 		return lw.array(s.name, s.idx), nil
-	case '~':
-		x, err := lw.scalar(s.x)
-		return "-" + paren(x), err
-	}
-	x, err := lw.scalar(s.x)
-	if err != nil {
-		return "", err
-	}
-	y, err := lw.scalar(s.y)
-	if err != nil {
-		return "", err
-	}
-	return "(" + x + " " + string(s.op) + " " + y + ")", nil
+	})
 }
 
 // compose is θ ∘ θ_R: apply the reshape's reindexer, then θ.

@@ -419,12 +419,13 @@ func freeIndexVars(n *node, ec *eqCtx) []string {
 
 // scalar translates a scalar expression to a value expression.
 func (g *specGen) scalar(s *sx, ec *eqCtx) (string, error) {
-	switch s.op {
-	case 'n':
-		return numText(s), nil
-	case 'i':
-		return "f32(" + s.index.subst(ec.env).String() + ")", nil
-	case 'g':
+	return formatSx(s, func(s *sx) (string, error) {
+		switch s.op {
+		case 'n':
+			return numText(s), nil
+		case 'i':
+			return "f32(" + s.index.subst(ec.env).String() + ")", nil
+		}
 		t, ok := ec.tensors[s.name]
 		if !ok {
 			return "", fmt.Errorf("%s: %s is not in scope", s.pos, s.name)
@@ -437,19 +438,54 @@ func (g *specGen) scalar(s *sx, ec *eqCtx) (string, error) {
 			args = append(args, x.subst(ec.env))
 		}
 		return call(t.name, args), nil
-	case '~':
-		x, err := g.scalar(s.x, ec)
-		return "-" + paren(x), err
+	})
+}
+
+// formatSx prints a scalar expression with the parentheses its
+// structure needs (the order of operations is kept exactly: it matters
+// in the ieee value model); leaf prints numbers, indices and reads.
+func formatSx(s *sx, leaf func(*sx) (string, error)) (string, error) {
+	prec := func(s *sx) int {
+		switch s.op {
+		case '+', '-':
+			return 1
+		case '*', '/':
+			return 2
+		case '~':
+			return 3
+		}
+		return 4
 	}
-	x, err := g.scalar(s.x, ec)
-	if err != nil {
-		return "", err
+	var rec func(s *sx) (string, error)
+	rec = func(s *sx) (string, error) {
+		switch s.op {
+		case 'n', 'i', 'g':
+			return leaf(s)
+		case '~':
+			x, err := rec(s.x)
+			if prec(s.x) < 4 {
+				x = "(" + x + ")"
+			}
+			return "-" + x, err
+		}
+		x, err := rec(s.x)
+		if err != nil {
+			return "", err
+		}
+		y, err := rec(s.y)
+		if err != nil {
+			return "", err
+		}
+		p := prec(s)
+		if px := prec(s.x); px < p || px == 3 {
+			x = "(" + x + ")"
+		}
+		if py := prec(s.y); py <= p || py == 3 {
+			y = "(" + y + ")"
+		}
+		return x + " " + string(s.op) + " " + y, nil
 	}
-	y, err := g.scalar(s.y, ec)
-	if err != nil {
-		return "", err
-	}
-	return "(" + x + " " + string(s.op) + " " + y + ")", nil
+	return rec(s)
 }
 
 // numText spells a literal for Augur's formats.
