@@ -93,6 +93,20 @@ func runAtl(ctx context.Context, out, errw io.Writer, path string, f atlFlags) e
 		}
 		return &exitError{code: exitMalformed, err: fmt.Errorf("%s: %w", path, err)}
 	}
+	for _, b := range []struct {
+		on   bool
+		what string
+	}{
+		{f.opts.NoPadCheck, "the pad type system"},
+		{f.opts.NoLaneCheck, "the check of wide-binding lanes"},
+		{f.opts.NoLookbackCheck, "the check of GenRec lookbacks"},
+		{f.opts.PrintedFlatten, "the correct flatten reindexer"},
+		{f.opts.NoZeroFill, "zero-filled allocations"},
+	} {
+		if b.on {
+			fmt.Fprintf(errw, "augur atl: lowered without %s, on purpose\n", b.what)
+		}
+	}
 	if err := os.MkdirAll(f.out, 0o755); err != nil {
 		return &exitError{code: exitMalformed, err: err}
 	}
