@@ -10,6 +10,7 @@ import (
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/validate"
 )
 
 // randomExpr writes a random rank-1 expression of padding, truncation,
@@ -136,5 +137,59 @@ func TestRandomPadTyping(t *testing.T) {
 	t.Logf("%d programs accepted, %d rejected by the pad type system (%d of them caught by augur run at small sizes when lowered anyway); %d runs", accepted, rejected, caught, runs)
 	if accepted < n/10 || rejected < n/10 || runs < accepted || caught < rejected/2 {
 		t.Errorf("too few of one kind: %d accepted, %d rejected", accepted, rejected)
+	}
+}
+
+// TestRandomPadTypingValidates validates random programs for all
+// parameter values: those the pad type system accepts are VALID, those
+// it rejects and that go wrong when lowered anyway are INVALID.
+func TestRandomPadTypingValidates(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	ctx := context.Background()
+	want := 8
+	if testing.Short() {
+		want = 2
+	}
+	valid, invalid := 0, 0
+	for trial := 0; trial < 500 && (valid < want || invalid < want); trial++ {
+		fresh := 0
+		text := "param n, k\nassume n >= 1 and k >= 1 and n >= k\ndef p = " + randomExpr(r, 3, &fresh) + "\n"
+		src := &syntax.Source{Name: "random.atl", Text: text}
+		prog, err := Parse(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := Check(prog, src)
+		if err != nil || c.Rules(ctx, Options{NoPadCheck: true}) != nil {
+			continue
+		}
+		accepted := c.Rules(ctx, Options{}) == nil
+		if accepted && valid >= want || !accepted && invalid >= want {
+			continue
+		}
+		res, err := c.Compile(Options{NoPadCheck: !accepted})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := validate.Validate(ctx, &syntax.Source{Name: "spec.sare", Text: res.Spec},
+			&syntax.Source{Name: "prog.sched", Text: res.Kernel}, validate.Options{Jobs: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case accepted && rep.Verdict != validate.Valid:
+			t.Fatalf("accepted by the pad type system, but %s (%s):\n%s", rep.Verdict, rep.Reason, text)
+		case accepted:
+			valid++
+		case rep.Verdict == validate.Valid:
+			// Conservative: rejected, yet correct as lowered.
+		case rep.Verdict != validate.Invalid:
+			t.Fatalf("rejected, and %s (%s) when lowered anyway:\n%s", rep.Verdict, rep.Reason, text)
+		default:
+			invalid++
+		}
+	}
+	if valid < want || invalid < want {
+		t.Errorf("%d valid and %d invalid programs, want %d of each", valid, invalid, want)
 	}
 }
