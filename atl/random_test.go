@@ -146,7 +146,7 @@ func TestRandomPadTyping(t *testing.T) {
 func TestRandomPadTypingValidates(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	ctx := context.Background()
-	want := 8
+	want := 5
 	if testing.Short() {
 		want = 2
 	}
