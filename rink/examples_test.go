@@ -3,6 +3,7 @@ package rink
 import (
 	"bufio"
 	"context"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -107,6 +108,11 @@ func validatePair(t *testing.T, name string, out *Output, impl string, model enc
 	return rep
 }
 
+// slowIEEE also validates the padded kernels in the IEEE model, which
+// takes Z3 a minute or more of bit-blasting (the interpreter shows the
+// same failure at once: TestPaddedInfinity).
+var slowIEEE = flag.Bool("rink.ieee", false, "also validate the padded kernels in the IEEE model (a minute or more)")
+
 // jobs is how many conditions a validation discharges in parallel: two
 // for the bit-blasted IEEE model, whose queries take longest (a minute on
 // the padded kernel of padding_infinity.rink), one otherwise, the
@@ -122,7 +128,8 @@ func jobs(model encode.Model) int {
 // of its .expected file; an invalid verdict's counterexample must be
 // replayed by the interpreter. With -short, only the reference kernels
 // and the naive in-place ones are validated (the padded kernels take a
-// few seconds each, and in the IEEE model up to a minute or two).
+// few seconds each); the padded kernels in the IEEE model only with
+// -rink.ieee.
 func TestExamples(t *testing.T) {
 	for _, path := range examples(t) {
 		name := strings.TrimSuffix(filepath.Base(path), ".rink")
@@ -131,6 +138,9 @@ func TestExamples(t *testing.T) {
 			t.Run(label, func(t *testing.T) {
 				if testing.Short() && e.impl == "padded" && !e.opts.InPlace {
 					t.Skip("padded kernel: skipped in -short mode")
+				}
+				if e.impl == "padded" && e.model == "ieee" && !*slowIEEE {
+					t.Skip("padded kernel in the IEEE model: run with -rink.ieee")
 				}
 				t.Parallel()
 				model, err := encode.ParseModel(e.model)
