@@ -928,6 +928,17 @@ func (m *Map) IntersectDomain(s *Map) (*Map, error) {
 	return a.Intersect(lifted)
 }
 
+// SubtractDomain removes from relation m: A -> B the pairs whose domain
+// element is in the set s (a set in A).
+func (m *Map) SubtractDomain(ctx context.Context, s *Map) (*Map, error) {
+	if m.space.In == nil || s.space.In != nil || s.space.Out.shapeKeyString() != m.space.In.shapeKeyString() {
+		return nil, spaceMismatch("subtract domain", m.space, s.space)
+	}
+	a, b := alignMaps(m, s)
+	np := a.space.NumParams()
+	return a.Subtract(ctx, b.reshapeAll(a.space, identityPerm(np+a.space.NumIn())))
+}
+
 // IntersectRange restricts relation m: A -> B to the pairs whose range
 // element is in the set s (a set in B).
 func (m *Map) IntersectRange(s *Map) (*Map, error) {

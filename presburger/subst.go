@@ -379,11 +379,8 @@ func Update(ctx context.Context, h1, h2 *UnionMap) (_ *UnionMap, err error) {
 			res = append(res, m)
 			continue
 		}
-		hit, err := m.IntersectDomain(d)
-		if err != nil {
-			return nil, fmt.Errorf("update: %w", err)
-		}
-		kept, err := m.Subtract(ctx, hit)
+		// m \ (d × anything): only d's constraints split m's pieces.
+		kept, err := m.SubtractDomain(ctx, d)
 		if err != nil {
 			return nil, fmt.Errorf("update: %w", err)
 		}
