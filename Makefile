@@ -77,7 +77,8 @@ bin/halide/libaugur_halide.a: bin/halide/emit.o
 ## fuzz: run every fuzz target for FUZZTIME each.
 FUZZ_TARGETS := syntax:FuzzParseExpr value:FuzzLiteral sare:FuzzParse sched:FuzzParse \
 	presburger:FuzzParse presburger/iscc:FuzzParse presburger/iscc:FuzzRun \
-	compiler/alg:FuzzParse compiler/alg:FuzzParseSchedule
+	compiler/alg:FuzzParse compiler/alg:FuzzParseSchedule \
+	atl:FuzzParse rink:FuzzParse
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  pkg=$${t%%:*}; fn=$${t#*:}; \
