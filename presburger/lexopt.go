@@ -147,7 +147,10 @@ func lxRecover(op string, err *error) {
 	}
 }
 
-// lexOptBasic computes the lexicographic optimum of one conjunction.
+// lexOptBasic computes the lexicographic optimum of one conjunction: it
+// prepares the conjunction's parametric integer program (lxProblem, in
+// lexopt_problem.go), solves it with the tableau and converts the
+// solver's pieces.
 //
 // With echelon set, the variable locals are first brought to column
 // echelon form over all constraints by unimodular transformations, so
@@ -163,322 +166,25 @@ func lexOptBasic(ctx context.Context, mt *meter, b *BasicMap, max, echelon bool)
 	if empty {
 		return res, nil
 	}
-	np := b.NumParams() + b.NumIn()
-	nO, nL := b.NumOut(), b.NumLocals()
-	nD := np + nO // dimension columns before the locals
-	// Divisions of the parameters and inputs only become division
-	// parameters of the context; the other locals are variables.
-	c := &lxContext{nPar: np}
-	pcol := make([]int, nL) // P column of a parameter division, or -1
-	vcol := make([]int, nL) // variable index of a variable local, or -1
-	nVar := nO
-	for i := 0; i < nL; i++ {
-		pcol[i], vcol[i] = -1, -1
-		num, den := b.Local(i)
-		isPar := !den.IsZero() && isZeroRow(num[np:nD], nO)
-		for j := 0; j < i && isPar; j++ {
-			if pcol[j] < 0 && !num[nD+j].IsZero() {
-				isPar = false
-			}
-		}
-		if !isPar {
-			vcol[i] = nVar
-			nVar++
-			continue
-		}
-		pnum := make([]Int, 1+np+len(c.divs))
-		pnum[0] = num[len(num)-1]
-		copy(pnum[1:], num[:np])
-		for j := 0; j < i; j++ {
-			if pcol[j] >= 0 {
-				pnum[pcol[j]] = num[nD+j]
-			}
-		}
-		pcol[i] = 1 + np + len(c.divs)
-		c.divs = append(c.divs, lxDiv{num: pnum, den: den})
-	}
-	eqs, ineqs := b.Eqs(), b.Ineqs()
-	for i := 0; i < nL; i++ {
-		num, den := b.Local(i)
-		if vcol[i] < 0 || den.IsZero() {
-			continue
-		}
-		lo := copyRow(num) // num - den*q >= 0
-		lo[nD+i] = lo[nD+i].Sub(den)
-		hi := negRow(num) // den*q - num + den - 1 >= 0
-		hi[nD+i] = hi[nD+i].Add(den)
-		hi[len(hi)-1] = hi[len(hi)-1].Add(den).Sub(NewInt(1))
-		ineqs = append(ineqs, lo, hi)
-	}
-	// parPart returns the P-layout part of a row.
-	parPart := func(r []Int) []Int {
-		par := make([]Int, 1+np+len(c.divs))
-		par[0] = r[len(r)-1]
-		copy(par[1:], r[:np])
-		for i := 0; i < nL; i++ {
-			if pcol[i] >= 0 {
-				par[pcol[i]] = r[nD+i]
-			}
-		}
-		return par
-	}
-	objSign := int64(1)
-	if max {
-		objSign = -1
-	}
-	// Project out variable locals fixed by an equality. They are
-	// existential, so any unimodular change of variables among them, and
-	// the substitution of one with a unit coefficient, preserve the
-	// relation. In each equality the variable locals are first combined
-	// (extended Euclid) into a single one whose coefficient is their gcd;
-	// if that is one, the local is substituted away.
-	gone := make([]bool, nL)
-	for ei := 0; ei < len(eqs); ei++ {
-		var cols []int
-		for i := 0; i < nL; i++ {
-			if vcol[i] >= 0 && !gone[i] && !eqs[ei][nD+i].IsZero() {
-				cols = append(cols, nD+i)
-			}
-		}
-		if len(cols) == 0 {
-			continue
-		}
-		for len(cols) > 1 {
-			lxCombineColumns(eqs[ei], cols[0], cols[1], append(append([][]Int(nil), eqs...), ineqs...))
-			cols = append(cols[:1], cols[2:]...)
-		}
-		col := cols[0]
-		a := eqs[ei][col]
-		if !a.Abs().IsOne() {
-			continue
-		}
-		e := eqs[ei]
-		sub := func(r []Int) []Int {
-			if r[col].IsZero() {
-				return r
-			}
-			return addScaled(r, r[col].Mul(a).Neg(), e)
-		}
-		eqs = append(eqs[:ei:ei], eqs[ei+1:]...)
-		for k := range eqs {
-			eqs[k] = sub(eqs[k])
-		}
-		for k := range ineqs {
-			ineqs[k] = sub(ineqs[k])
-		}
-		gone[col-nD] = true
-		ei = -1 // rescan: substitutions may expose new unit coefficients
-	}
+	var q lxProblem
+	q.init(b)
+	q.projectEqualityLocals()
 	if echelon {
-		free := map[int]bool{}
-		for i := 0; i < nL; i++ {
-			if vcol[i] >= 0 && !gone[i] {
-				free[nD+i] = true
-			}
-		}
-		all := append(append([][]Int(nil), eqs...), ineqs...)
-		for _, r := range all {
-			var cols []int
-			for i := 0; i < nL; i++ {
-				if free[nD+i] && !r[nD+i].IsZero() {
-					cols = append(cols, nD+i)
-				}
-			}
-			for len(cols) > 1 {
-				lxCombineColumns(r, cols[0], cols[1], all)
-				cols = append(cols[:1], cols[2:]...)
-			}
-			if len(cols) == 1 {
-				delete(free, cols[0])
-			}
-		}
+		q.echelonLocals()
 	}
-	// Eliminate outputs fixed by an equality in terms of earlier variables
-	// and at most one fresh local, which then takes the output's place in
-	// the lexicographic order (the output is strictly monotone in it).
-	elim := make([][]Int, nO) // y_k = elim[k] . columns, or nil
-	slot := make([]int, nO)   // column of the variable in slot k, or -1
-	claimed := make([]bool, nL)
-	for k := 0; k < nO; k++ {
-		slot[k] = np + k
-		for ei, e := range eqs {
-			a := e[np+k]
-			if !a.Abs().IsOne() || !isZeroRow(e[np+k+1:nD], nD-np-k-1) {
-				continue
-			}
-			fresh := -1
-			ok := true
-			for i := 0; i < nL && ok; i++ {
-				if vcol[i] < 0 || gone[i] || claimed[i] || e[nD+i].IsZero() {
-					continue
-				}
-				if fresh >= 0 {
-					ok = false
-				}
-				fresh = i
-			}
-			if !ok {
-				continue
-			}
-			// y_k = -a * (e without y_k).
-			ex := scaleRow(e, a.Neg())
-			ex[np+k] = Int{}
-			elim[k] = ex
-			sub := func(r []Int) []Int {
-				if r[np+k].IsZero() {
-					return r
-				}
-				return addScaled(r, r[np+k].Mul(a).Neg(), e)
-			}
-			eqs = append(eqs[:ei:ei], eqs[ei+1:]...)
-			for i := range eqs {
-				eqs[i] = sub(eqs[i])
-			}
-			for i := range ineqs {
-				ineqs[i] = sub(ineqs[i])
-			}
-			slot[k] = -1
-			if fresh >= 0 {
-				claimed[fresh] = true
-				slot[k] = nD + fresh
-			}
-			break
-		}
+	q.eliminateFixedOutputs()
+	q.orderVariables(max)
+	if err := q.orientVariables(ctx); err != nil {
+		return nil, err
 	}
-	// The variables in lexicographic priority: outputs (or the locals
-	// standing for them), then the other variable locals.
-	var vars []int
-	var sign []int64
-	nObj := 0
-	for k := 0; k < nO; k++ {
-		switch {
-		case elim[k] == nil:
-			vars = append(vars, np+k)
-			sign = append(sign, objSign)
-		case slot[k] >= 0:
-			vars = append(vars, slot[k])
-			sign = append(sign, objSign*int64(elim[k][slot[k]].Sign()))
-		default:
-			continue
-		}
-		nObj++
-	}
-	used := func(col int) bool {
-		for _, r := range eqs {
-			if !r[col].IsZero() {
-				return true
-			}
-		}
-		for _, r := range ineqs {
-			if !r[col].IsZero() {
-				return true
-			}
-		}
-		return false
-	}
-	for i := 0; i < nL; i++ {
-		// A local no constraint mentions is a true existential: drop it.
-		if vcol[i] >= 0 && !claimed[i] && !gone[i] && used(nD+i) {
-			vars = append(vars, nD+i)
-			sign = append(sign, 1)
-		}
-	}
-	nVar = len(vars)
-	varIdx := map[int]int{}
-	for v, col := range vars {
-		varIdx[col] = v
-	}
-	var rows [][]Int
-	for _, e := range eqs {
-		rows = append(rows, e, negRow(e))
-	}
-	rows = append(rows, ineqs...)
-	varPart := func(r []Int) []Int {
-		out := make([]Int, nVar)
-		for v, col := range vars {
-			out[v] = r[col].Mul(NewInt(sign[v]))
-		}
-		return out
-	}
-	// Orient the variables so that each is bounded below once the earlier
-	// ones are fixed; fail if an objective variable cannot be.
-	for k := 0; k < nVar; k++ {
-		for attempt := 0; ; attempt++ {
-			cone := make([][]Int, len(rows))
-			for i, r := range rows {
-				cone[i] = varPart(r)
-			}
-			dec, err := lxConeDecreases(ctx, cone, k)
-			if err != nil {
-				return nil, err
-			}
-			if !dec {
-				break
-			}
-			if k < nObj {
-				return nil, fmt.Errorf("output dimension %d: %w", k, ErrUnbounded)
-			}
-			if attempt > 0 {
-				return nil, fmt.Errorf("local variable: %w", ErrUnsupportedExistential)
-			}
-			sign[k] = -sign[k]
-		}
-	}
-	var coefs, pars [][]Int
-	for _, r := range rows {
-		vp := varPart(r)
-		par := parPart(r)
-		if isZeroRow(vp, nVar) {
-			if isZeroRow(par[1:], len(par)-1) && par[0].Sign() >= 0 {
-				continue // trivially true
-			}
-			c.ineqs = append(c.ineqs, par)
-			continue
-		}
-		coefs = append(coefs, vp)
-		pars = append(pars, par)
-	}
+	coefs, pars := q.tableauRows()
 	s := &lxSolver{oracle: lxExactOracle, meter: mt}
-	if err := s.solve(ctx, newLxTableau(nVar, c, coefs, pars)); err != nil {
+	if err := s.solve(ctx, newLxTableau(len(q.vars), q.pctx, coefs, pars)); err != nil {
 		return nil, err
 	}
 	dom := sp.Domain()
 	for _, p := range s.pieces {
-		w := p.ctx.width()
-		// value returns the value of column col as a P-layout fraction.
-		outs := make([]lxRat, nO)
-		value := func(col int) lxRat {
-			if v, ok := varIdx[col]; ok {
-				return lxRat{num: scaleRow(lxPad(p.vals[v], w), NewInt(sign[v])), den: p.dens[v]}
-			}
-			if col >= nD && pcol[col-nD] >= 0 {
-				n := make([]Int, w)
-				n[pcol[col-nD]] = NewInt(1)
-				return lxRat{num: n, den: NewInt(1)}
-			}
-			if col < np {
-				n := make([]Int, w)
-				n[1+col] = NewInt(1)
-				return lxRat{num: n, den: NewInt(1)}
-			}
-			return outs[col-np]
-		}
-		for k := 0; k < nO; k++ {
-			if elim[k] == nil {
-				outs[k] = value(np + k)
-				continue
-			}
-			ex := elim[k]
-			acc := lxRat{num: make([]Int, w), den: NewInt(1)}
-			acc.num[0] = ex[len(ex)-1]
-			for col, a := range ex[:len(ex)-1] {
-				if !a.IsZero() {
-					acc = acc.addScaled(a, value(col))
-				}
-			}
-			outs[k] = acc
-		}
-		piece, err := lxPieceToPw(dom, sp, p, outs)
+		piece, err := lxPieceToPw(dom, sp, p, q.outputs(p))
 		if err != nil {
 			return nil, err
 		}
