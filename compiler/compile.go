@@ -51,7 +51,10 @@ func Compile(ctx context.Context, p *alg.Program, name string, opts Options) (re
 			res, err = nil, fmt.Errorf("internal compiler error (please report it with the algorithm and schedule): %v", r)
 		}
 	}()
-	c := &compiler{p: p, name: name, display: map[string]string{}}
+	// atomic() and rfactor rewrite the program's funcs: compile a copy
+	pc := *p
+	pc.Decls = append([]alg.Decl(nil), p.Decls...)
+	c := &compiler{p: &pc, name: name, display: map[string]string{}}
 	if opts.Inject != "" {
 		if _, ok := injectionByName(opts.Inject); !ok {
 			return nil, fmt.Errorf("unknown injection %q (augur compile --list-injections lists them)", opts.Inject)
@@ -118,6 +121,9 @@ type compiler struct {
 	regions map[string]*box
 	context string // the assumptions in isl notation
 	fs      map[string]*funcSched
+	// red: the funcs whose update is a reduction the schedule may
+	// re-order (atomic() and rfactor, reduce.go)
+	red map[string]*reduction
 	// chainSpec is, per schedule line, the specialization its calls
 	// schedule since a specialize (see target)
 	chainSpec map[int]*loopSched

@@ -161,7 +161,14 @@ func (e *emitter) stmts(s *scope, n node) []sched.Stmt {
 	case *nStore:
 		b := s.bufs[n.fn]
 		cell := e.cell(s, b, n.args).(*syntax.Index)
-		return []sched.Stmt{&sched.Assign{Array: cell.Array, Indices: cell.Indices, Annot: renameVars(n.ann, s.vars), Value: e.value(s, n.value)}}
+		as := &sched.Assign{Array: cell.Array, Indices: cell.Indices, Annot: renameVars(n.ann, s.vars), Value: e.value(s, n.value), Op: n.op}
+		if n.at != nil {
+			as.At = []syntax.Expr{}
+			for _, x := range n.at {
+				as.At = append(as.At, renameVars(x, s.vars))
+			}
+		}
+		return []sched.Stmt{as}
 	}
 	panic(fmt.Sprintf("compiler: unknown IR node %T", n))
 }

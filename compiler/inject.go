@@ -16,6 +16,9 @@ const (
 	InjectVectorLane        = "vector-lane"
 	InjectOvercomputeOutput = "overcompute-output"
 	InjectUpdateBeforePure  = "update-before-pure"
+	InjectReductionSkipTail = "reduction-skip-tail"
+	InjectReductionIdentity = "reduction-identity"
+	InjectMergeOperator     = "merge-operator"
 )
 
 // Injection describes one kind of injected miscompilation.
@@ -38,6 +41,9 @@ var injections = []Injection{
 	{InjectVectorLane, "the last lane of a vectorised loop stores a wrong value", "a vectorised loop in a stage of a numeric func"},
 	{InjectOvercomputeOutput, "a bug Halide had (impure identity funcs): an output's buffer sized by its compute bounds while the schedule overcomputes", "an output whose schedule computes points outside its region (a split with the round or shift tail)"},
 	{InjectUpdateBeforePure, "a bug Halide had (compute_with): an update stage runs before the pure definition of its func", "a func with an update definition"},
+	{InjectReductionSkipTail, "rfactor forgets the last, partial tile of a split reduction loop: its positions are never accumulated", "an rfactor after a split of a reduction loop whose extent is not a known multiple of the factor"},
+	{InjectReductionIdentity, "an accumulator initialised with a value other than its operator's identity", "a reduction scheduled with atomic() or rfactor"},
+	{InjectMergeOperator, "partial results merged with another operator than the reduction's", "an rfactor"},
 }
 
 // Injections lists the injectable miscompilations.
@@ -102,6 +108,9 @@ func (c *compiler) injectSchedule() error {
 		return nil
 	}
 	for _, f := range c.p.Funcs() {
+		if c.red[f.Name.Name] != nil {
+			continue // its loops may be re-ordered and run in parallel
+		}
 		for _, st := range c.fs[f.Name.Name].stages[1:] {
 			if change(st.loops) {
 				c.injected = true

@@ -3,6 +3,7 @@ package compiler
 import (
 	"fmt"
 
+	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/syntax"
 )
 
@@ -49,6 +50,11 @@ type nStore struct {
 	args  []syntax.Expr
 	ann   syntax.Expr
 	value syntax.Expr
+	// at and op make the store a reduction assignment (reduce.go): at is
+	// the position ({} for the initialisation), op the accumulation's
+	// operator (sare.NoReduce for the initialisation).
+	at []syntax.Expr
+	op sare.ReduceOp
 }
 
 // nAlloc allocates the buffer of fn: cell i of dimension d holds the point

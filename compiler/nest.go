@@ -261,6 +261,9 @@ func (c *compiler) stageStore(f *alg.Func, s int, u *alg.Update, nm map[string]s
 	}
 	here := call(name, idents(pure)...)
 	st := c.stages[name]
+	if c.red[name] != nil {
+		return c.reductionStore(f, s, u, ren, pure)
+	}
 	if s == 0 {
 		return &nStore{fn: name, stage: 0, args: idents(pure), ann: call(st[0], idents(pure)...), value: renameVars(c.values[f.Name.Name][0], ren)}
 	}

@@ -112,23 +112,9 @@ type funcSched struct {
 // compute_root, stored where computed, loops in Halide's order.
 func (c *compiler) schedule(dirs []*alg.Directive) error {
 	c.fs = map[string]*funcSched{}
+	c.red = map[string]*reduction{}
 	for _, f := range c.p.Funcs() {
-		fs := &funcSched{boundPos: map[int]syntax.Pos{}, fold: map[int]int64{}, bound: map[int][2]syntax.Expr{}, align: map[int][2]int64{}}
-		for s := 0; s <= len(f.Updates); s++ {
-			ls := &loopSched{}
-			if s > 0 && f.Updates[s-1].RDom != nil {
-				// innermost first: the RDom's first variable innermost
-				r := f.Updates[s-1].RDom
-				for _, v := range r.Vars {
-					ls.dims = append(ls.dims, dimSched{name: r.Name.Name + "." + v.Name.Name})
-				}
-			}
-			for _, v := range f.Vars {
-				ls.dims = append(ls.dims, dimSched{name: v.Name, pure: true})
-			}
-			fs.stages = append(fs.stages, &stageSched{loops: ls})
-		}
-		c.fs[f.Name.Name] = fs
+		c.fs[f.Name.Name] = newFuncSched(f)
 	}
 	c.chainSpec = map[int]*loopSched{}
 	for _, d := range dirs {
@@ -137,6 +123,33 @@ func (c *compiler) schedule(dirs []*alg.Directive) error {
 		}
 	}
 	return c.checkPlacement()
+}
+
+// newFuncSched is the default schedule of f: computed at the root, stored
+// where computed, every stage's loops in Halide's order.
+func newFuncSched(f *alg.Func) *funcSched {
+	fs := &funcSched{boundPos: map[int]syntax.Pos{}, fold: map[int]int64{}, bound: map[int][2]syntax.Expr{}, align: map[int][2]int64{}}
+	for s := 0; s <= len(f.Updates); s++ {
+		fs.stages = append(fs.stages, defaultStage(f, s))
+	}
+	return fs
+}
+
+// defaultStage is the default schedule of stage s of f: the RDom's
+// variables innermost, its first variable innermost of all, then the pure
+// variables, the first innermost.
+func defaultStage(f *alg.Func, s int) *stageSched {
+	ls := &loopSched{}
+	if s > 0 && f.Updates[s-1].RDom != nil {
+		r := f.Updates[s-1].RDom
+		for _, v := range r.Vars {
+			ls.dims = append(ls.dims, dimSched{name: r.Name.Name + "." + v.Name.Name})
+		}
+	}
+	for _, v := range f.Vars {
+		ls.dims = append(ls.dims, dimSched{name: v.Name, pure: true})
+	}
+	return &stageSched{loops: ls}
 }
 
 // dirErr is an error positioned at a directive.
@@ -193,6 +206,8 @@ var arity = map[string]struct {
 	"bound":          {3, 3, "bound(x, min, extent)"},
 	"align_bounds":   {2, 3, "align_bounds(x, modulus[, remainder])"},
 	"specialize":     {1, 1, "specialize(condition)"},
+	"atomic":         {0, 0, "atomic()"},
+	"rfactor":        {2, 3, "rfactor(rv, u[, intermediate])"},
 }
 
 // Directives lists the scheduling directives the compiler implements, with
@@ -201,7 +216,7 @@ func Directives() []string {
 	var out []string
 	for _, n := range []string{"split", "fuse", "reorder", "tile", "parallel", "vectorize", "unroll",
 		"compute_root", "compute_at", "store_root", "store_at", "compute_inline",
-		"fold_storage", "bound", "align_bounds", "specialize"} {
+		"fold_storage", "bound", "align_bounds", "specialize", "atomic", "rfactor"} {
 		out = append(out, arity[n].usage)
 	}
 	return out
@@ -236,6 +251,10 @@ func (c *compiler) directive(d *alg.Directive) error {
 	switch d.Name {
 	case "split", "fuse", "reorder", "tile", "parallel", "vectorize", "unroll":
 		return c.loopDirective(d, f, c.target(d))
+	case "atomic":
+		return c.atomicDirective(d, f)
+	case "rfactor":
+		return c.rfactorDirective(d, f)
 	case "specialize":
 		cond := d.Args[0]
 		if _, err := toISL(cond, same); err != nil || !c.paramsOnly(cond) {
@@ -583,7 +602,7 @@ func (c *compiler) loopDirective(d *alg.Directive, f *alg.Func, ls *loopSched) e
 			xi = ls.find(inner)
 		}
 		kind := map[string]loopKind{"parallel": parallel, "vectorize": vectorized, "unroll": unrolled}[d.Name]
-		if kind != unrolled && !ls.dims[xi].pure {
+		if kind != unrolled && !ls.dims[xi].pure && c.red[f.Name.Name] == nil {
 			return c.dirErr(d, "%s is a reduction loop: only pure loops may run in parallel or be vectorised", ls.dims[xi].name)
 		}
 		ls.dims[xi].kind = kind
@@ -628,7 +647,7 @@ func (c *compiler) reorder(d *alg.Directive, f *alg.Func, ls *loopSched, names [
 			after = append(after, dm.name)
 		}
 	}
-	if strings.Join(before, ",") != strings.Join(after, ",") {
+	if strings.Join(before, ",") != strings.Join(after, ",") && c.red[f.Name.Name] == nil {
 		return c.dirErr(d, "this would reorder the reduction loops %s: the order of a reduction's iterations is part of its meaning", strings.Join(before, " and "))
 	}
 	return nil

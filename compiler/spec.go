@@ -30,6 +30,9 @@ func (c *compiler) spec() string {
 		fmt.Fprintf(&b, "\ninput %s(%s) : %s\n", in.Name.Name, joinIdents(in.Vars), in.Type)
 	}
 	for _, f := range c.p.Funcs() {
+		if red := c.red[f.Name.Name]; red != nil && red.intermediate {
+			continue // a partial result of another func's reduction
+		}
 		b.WriteString("\n")
 		c.funcSpec(&b, f)
 	}
@@ -100,6 +103,10 @@ func (c *compiler) funcSpec(b *strings.Builder, f *alg.Func) {
 	vars := identNames(f.Vars)
 	x := joinIdents(f.Vars)
 	st := c.stages[f.Name.Name]
+	if red := c.red[f.Name.Name]; red != nil {
+		c.reductionSpec(b, red)
+		return
+	}
 	fmt.Fprintf(b, "tensor %s(%s) : %s\n", st[0], x, f.Type)
 	fmt.Fprintf(b, "%s(%s) = %s\n", st[0], x, syntax.ExprString(specValue(f.Value, "", nil)))
 	for s := 1; s < len(st); s++ {

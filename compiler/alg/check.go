@@ -161,16 +161,7 @@ func (c *checker) check() {
 		c.errorf(pos, "no output: add output F over x in 0 .. N")
 	}
 	if s := c.p.Schedule; s != nil {
-		for _, d := range s.Directives {
-			f := c.p.Func(d.Func.Name)
-			if f == nil {
-				c.errorf(d.Func.Pos(), "schedule of %s, which is not a func", d.Func.Name)
-				continue
-			}
-			if d.Update >= len(f.Updates) {
-				c.errorf(d.Pos, "%s.update(%d): %s has %d update definitions", f.Name.Name, d.Update, f.Name.Name, len(f.Updates))
-			}
-		}
+		scheduledFuncs(c.p, s, c.r)
 	}
 }
 

@@ -350,6 +350,12 @@ func (p *parser) output(pos syntax.Pos) {
 		p.SkipLine()
 		return
 	}
+	if k := p.Tok().Kind; k == syntax.Newline || k == syntax.EOF {
+		// a zero-dimensional func: output D
+		p.add(&Output{Pos: pos, Func: name})
+		p.EndLine()
+		return
+	}
 	if !p.ExpectKeyword("over") {
 		p.SkipLine()
 		return

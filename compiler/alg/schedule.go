@@ -1,6 +1,10 @@
 package alg
 
-import "github.com/augur-verify/augur/syntax"
+import (
+	"strings"
+
+	"github.com/augur-verify/augur/syntax"
+)
 
 // ParseSchedule parses a schedule kept apart from its algorithm (augur
 // compile --schedule FILE): either a schedule { ... } block or the same
@@ -37,20 +41,48 @@ func ParseSchedule(src *syntax.Source) (*Schedule, syntax.ErrorList) {
 	return p.prog.Schedule, p.Errs
 }
 
+// RFactorName returns the name of the intermediate func that the
+// directive F.update(0).rfactor(rv, u[, I]) makes: I, or F_intm by
+// default (Halide's name); "" when the third argument is not a name.
+func RFactorName(d *Directive) string {
+	if len(d.Args) < 3 {
+		return d.Func.Name + "_intm"
+	}
+	if id, ok := d.Args[2].(*syntax.Ident); ok && !strings.Contains(id.Name, ".") {
+		return id.Name
+	}
+	return ""
+}
+
+// scheduledFuncs resolves the func each directive schedules: a func of the
+// program, or an intermediate an earlier rfactor made (one update), or
+// reports the directive.
+func scheduledFuncs(p *Program, s *Schedule, r *syntax.Reporter) {
+	made := map[string]bool{}
+	for _, d := range s.Directives {
+		updates := 1
+		if f := p.Func(d.Func.Name); f != nil {
+			updates = len(f.Updates)
+		} else if !made[d.Func.Name] {
+			r.Errorf(d.Func.Pos(), "schedule of %s, which is not a func", d.Func.Name)
+			continue
+		}
+		if d.Update >= updates {
+			r.Errorf(d.Pos, "%s.update(%d): %s has %d update definitions", d.Func.Name, d.Update, d.Func.Name, updates)
+		}
+		if d.Name == "rfactor" {
+			if n := RFactorName(d); n != "" && p.Func(n) == nil {
+				made[n] = true
+			}
+		}
+	}
+}
+
 // CheckSchedule resolves the funcs and update stages a schedule names
 // against the checked program p; errors are positioned in the schedule's
 // own source.
 func CheckSchedule(p *Program, s *Schedule, src *syntax.Source) syntax.ErrorList {
 	r := &syntax.Reporter{Src: src}
-	for _, d := range s.Directives {
-		f := p.Func(d.Func.Name)
-		if f == nil {
-			r.Errorf(d.Func.Pos(), "schedule of %s, which is not a func", d.Func.Name)
-			continue
-		}
-		if d.Update >= len(f.Updates) {
-			r.Errorf(d.Pos, "%s.update(%d): %s has %d update definitions", f.Name.Name, d.Update, f.Name.Name, len(f.Updates))
-		}
-	}
+	scheduledFuncs(p, s, r)
 	return r.Errs
 }
