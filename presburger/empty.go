@@ -288,7 +288,13 @@ func (p *omegaProblem) solveEqs(m *meter) (bool, error) {
 	return true, nil
 }
 
-// solve decides feasibility, consuming p.
+// solve decides feasibility, consuming p. Each round eliminates the
+// equalities and normalises the rows, reduces them against the bounds on
+// single variables when they have grown, drops the variables bounded on
+// one side only, and eliminates one variable from the inequalities:
+// exactly by Fourier-Motzkin when possible (eliminateExact), otherwise
+// through the shortcuts, the dark shadow and the splinters
+// (solveInexact), which decide the problem.
 func (p *omegaProblem) solve(m *meter) (bool, error) {
 	first := p.hist == nil
 	for {
@@ -328,205 +334,244 @@ func (p *omegaProblem) solve(m *meter) (bool, error) {
 		if err := m.checkConstraints(len(p.ineqs)); err != nil {
 			return false, err
 		}
-		// Drop variables bounded on one side only, with their constraints.
-		dropped := false
-		for v := 0; v < p.nv; v++ {
-			pos, neg := false, false
-			for _, r := range p.ineqs {
-				switch r[v].Sign() {
-				case 1:
-					pos = true
-				case -1:
-					neg = true
-				}
-			}
-			if pos != neg {
-				var keep [][]Int
-				var keepH []bset
-				for i, r := range p.ineqs {
-					if r[v].IsZero() {
-						keep = append(keep, r)
-						if p.hist != nil {
-							keepH = append(keepH, p.hist[i])
-						}
-					}
-				}
-				p.ineqs = keep
-				if p.hist != nil {
-					p.hist = keepH
-					p.elim++
-				}
-				dropped = true
-			}
-		}
-		if dropped {
+		if p.dropOneSidedVars() {
 			continue
 		}
-		// Choose the variable to eliminate: exact eliminations first, then
-		// the fewest new constraints.
-		bestV, bestExact, bestCost := -1, false, 0
-		for v := 0; v < p.nv; v++ {
-			nl, nu := 0, 0
-			lowUnit, upUnit := true, true
-			for _, r := range p.ineqs {
-				switch r[v].Sign() {
-				case 1:
-					nl++
-					if !r[v].IsOne() {
-						lowUnit = false
-					}
-				case -1:
-					nu++
-					if !r[v].Neg().IsOne() {
-						upUnit = false
-					}
-				}
-			}
-			if nl == 0 {
-				continue
-			}
-			exact := lowUnit || upUnit
-			cost := nl * nu
-			if bestV < 0 || (exact && !bestExact) || (exact == bestExact && cost < bestCost) {
-				bestV, bestExact, bestCost = v, exact, cost
-			}
-		}
-		if bestV < 0 {
+		v, exact := p.chooseElimVar()
+		if v < 0 {
 			return true, nil
 		}
-		v := bestV
-		var lows, ups, rest [][]Int
-		var lowsH, upsH, restH []bset
-		track := p.hist != nil
-		for i, r := range p.ineqs {
-			var h bset
-			if track {
-				h = p.hist[i]
-			}
+		if !exact {
+			return p.solveInexact(m, v)
+		}
+		if err := p.eliminateExact(m, v); err != nil {
+			return false, err
+		}
+	}
+}
+
+// dropOneSidedVars drops every variable bounded on one side only (below
+// or above, not both), with the inequalities that mention it: they can
+// always be satisfied by moving the variable far enough. It reports
+// whether it dropped any.
+func (p *omegaProblem) dropOneSidedVars() bool {
+	dropped := false
+	for v := 0; v < p.nv; v++ {
+		pos, neg := false, false
+		for _, r := range p.ineqs {
 			switch r[v].Sign() {
 			case 1:
-				lows, lowsH = append(lows, r), append(lowsH, h)
+				pos = true
 			case -1:
-				ups, upsH = append(ups, r), append(upsH, h)
-			default:
-				rest, restH = append(rest, r), append(restH, h)
+				neg = true
 			}
 		}
-		// shadow returns the pairwise combinations (tightened by
-		// (a-1)(b-1) for the dark shadow) and, for the real shadow under
-		// Chernikov tracking, their histories.
-		var pruned []int // Chernikov-dropped pairs (li, ui), when verifying
-		shadow := func(dark bool) ([][]Int, []bset) {
-			out := append([][]Int(nil), rest...)
-			var oh []bset
-			chern := track && !dark
-			if chern {
-				oh = append([]bset(nil), restH...)
-			}
-			for li, l := range lows {
-				for ui, u := range ups {
-					var h bset
-					if chern {
-						h = lowsH[li].or(upsH[ui])
-						if h.count() > p.elim+2 {
-							if p.verify {
-								pruned = append(pruned, li, ui)
-							}
-							continue
-						}
-					}
-					a, b := l[v], u[v].Neg()
-					r := make([]Int, p.nv+1)
-					for i := range r {
-						r[i] = b.Mul(l[i]).Add(a.Mul(u[i]))
-					}
-					if dark {
-						k := len(r) - 1
-						r[k] = r[k].Sub(a.Sub(NewInt(1)).Mul(b.Sub(NewInt(1))))
-					}
-					out = append(out, r)
-					if chern {
-						oh = append(oh, h)
-					}
-				}
-			}
-			return out, oh
-		}
-		if bestExact {
-			p.ineqs, p.hist = shadow(false)
-			if track {
-				p.elim++
-			}
-			if p.verify {
-				if err := p.verifyPruned(m, v, lows, ups, pruned); err != nil {
-					return false, err
-				}
-			}
+		if pos == neg {
 			continue
 		}
-		// The shadows are shortcuts: the real shadow (necessary) proves
-		// emptiness, the dark shadow (sufficient) proves an integer point.
-		// Each runs under a size limit and counts as inconclusive when it
-		// exceeds it.
-		limit := 4*len(p.ineqs) + 64
-		if p.limit > 0 && p.limit < limit {
-			limit = p.limit
-		}
-		// Rational relaxation and a short branch-and-bound search.
-		switch r, err := p.shortcut(m); {
-		case err != nil:
-			return false, err
-		case r == bbFeasible:
-			return true, nil
-		case r == bbInfeasible:
-			return false, nil
-		}
-		dark := &omegaProblem{nv: p.nv, limit: limit, noBB: p.noBB, verify: p.verify}
-		dark.ineqs, _ = shadow(true)
-		ok, err = dark.solve(m)
-		if err != nil && !errors.Is(err, errCapped) {
-			return false, err
-		}
-		if err == nil && ok {
-			return true, nil
-		}
-		// Exact split: if there is an integer solution, x can be taken as
-		// the largest of its lower bounds rounded up (or the smallest upper
-		// bound rounded down), so some bound row r with coefficient a on x
-		// satisfies 0 <= r <= a-1. Pinning r to each of these values gives
-		// an equality that eliminates x. Use the side with the smaller sum
-		// of coefficients.
-		side := lows
-		sum := func(rs [][]Int) Int {
-			t := Int{}
-			for _, r := range rs {
-				t = t.Add(r[v].Abs())
-			}
-			return t
-		}
-		if sum(ups).Cmp(sum(lows)) < 0 {
-			side = ups
-		}
-		for _, r := range side {
-			a := r[v].Abs()
-			for i := NewInt(0); i.Cmp(a) < 0; i = i.Add(NewInt(1)) {
-				if err := m.step(); err != nil {
-					return false, err
-				}
-				q := p.copy()
-				q.limit = p.limit
-				e := copyRow(r)
-				k := len(e) - 1
-				e[k] = e[k].Sub(i)
-				q.eqs = append(q.eqs, e)
-				ok, err := q.solve(m)
-				if err != nil || ok {
-					return ok, err
+		var keep [][]Int
+		var keepH []bset
+		for i, r := range p.ineqs {
+			if r[v].IsZero() {
+				keep = append(keep, r)
+				if p.hist != nil {
+					keepH = append(keepH, p.hist[i])
 				}
 			}
 		}
+		p.ineqs = keep
+		if p.hist != nil {
+			p.hist = keepH
+			p.elim++
+		}
+		dropped = true
+	}
+	return dropped
+}
+
+// chooseElimVar chooses the variable to eliminate from the inequalities
+// (all bounded on both sides or unused): exact eliminations first, where
+// all lower or all upper bounds have unit coefficients, then the fewest
+// new constraints. It returns -1 if no inequality mentions a variable.
+func (p *omegaProblem) chooseElimVar() (v int, exact bool) {
+	bestV, bestExact, bestCost := -1, false, 0
+	for v := 0; v < p.nv; v++ {
+		nl, nu := 0, 0
+		lowUnit, upUnit := true, true
+		for _, r := range p.ineqs {
+			switch r[v].Sign() {
+			case 1:
+				nl++
+				if !r[v].IsOne() {
+					lowUnit = false
+				}
+			case -1:
+				nu++
+				if !r[v].Neg().IsOne() {
+					upUnit = false
+				}
+			}
+		}
+		if nl == 0 {
+			continue
+		}
+		exact := lowUnit || upUnit
+		cost := nl * nu
+		if bestV < 0 || (exact && !bestExact) || (exact == bestExact && cost < bestCost) {
+			bestV, bestExact, bestCost = v, exact, cost
+		}
+	}
+	return bestV, bestExact
+}
+
+// shadow eliminates variable v from the inequalities by Fourier-Motzkin:
+// it returns the rows without v followed by the pairwise combinations of
+// a lower and an upper bound on v, tightened by (a-1)(b-1) for the dark
+// shadow. For the real shadow under Chernikov tracking it also returns
+// the rows' histories, leaving out the combinations the rule drops; with
+// verify set, each dropped combination's lower and upper bound rows are
+// returned in pruned, in pairs.
+func (p *omegaProblem) shadow(v int, dark bool) (out [][]Int, hist []bset, pruned [][]Int) {
+	var lows, ups, rest [][]Int
+	var lowsH, upsH, restH []bset
+	track := p.hist != nil
+	for i, r := range p.ineqs {
+		var h bset
+		if track {
+			h = p.hist[i]
+		}
+		switch r[v].Sign() {
+		case 1:
+			lows, lowsH = append(lows, r), append(lowsH, h)
+		case -1:
+			ups, upsH = append(ups, r), append(upsH, h)
+		default:
+			rest, restH = append(rest, r), append(restH, h)
+		}
+	}
+	out = append([][]Int(nil), rest...)
+	chern := track && !dark
+	if chern {
+		hist = append([]bset(nil), restH...)
+	}
+	for li, l := range lows {
+		for ui, u := range ups {
+			var h bset
+			if chern {
+				h = lowsH[li].or(upsH[ui])
+				if h.count() > p.elim+2 {
+					if p.verify {
+						pruned = append(pruned, l, u)
+					}
+					continue
+				}
+			}
+			a, b := l[v], u[v].Neg()
+			r := make([]Int, p.nv+1)
+			for i := range r {
+				r[i] = b.Mul(l[i]).Add(a.Mul(u[i]))
+			}
+			if dark {
+				k := len(r) - 1
+				r[k] = r[k].Sub(a.Sub(NewInt(1)).Mul(b.Sub(NewInt(1))))
+			}
+			out = append(out, r)
+			if chern {
+				hist = append(hist, h)
+			}
+		}
+	}
+	return out, hist, pruned
+}
+
+// eliminateExact eliminates variable v, whose lower or upper bounds all
+// have unit coefficients, by Fourier-Motzkin (the real shadow, then exact).
+func (p *omegaProblem) eliminateExact(m *meter, v int) error {
+	var pruned [][]Int
+	track := p.hist != nil
+	p.ineqs, p.hist, pruned = p.shadow(v, false)
+	if track {
+		p.elim++
+	}
+	if p.verify {
+		return p.verifyPruned(m, v, pruned)
+	}
+	return nil
+}
+
+// solveInexact decides the problem when variable v cannot be eliminated
+// exactly. The rational relaxation with a short branch-and-bound search,
+// then the dark shadow (sufficient), are shortcuts; if neither decides,
+// the problem splits into splinters (splitOnBounds).
+func (p *omegaProblem) solveInexact(m *meter, v int) (bool, error) {
+	// The dark shadow runs under a size limit and counts as inconclusive
+	// when it exceeds it.
+	limit := 4*len(p.ineqs) + 64
+	if p.limit > 0 && p.limit < limit {
+		limit = p.limit
+	}
+	switch r, err := p.shortcut(m); {
+	case err != nil:
+		return false, err
+	case r == bbFeasible:
+		return true, nil
+	case r == bbInfeasible:
 		return false, nil
 	}
+	dark := &omegaProblem{nv: p.nv, limit: limit, noBB: p.noBB, verify: p.verify}
+	dark.ineqs, _, _ = p.shadow(v, true)
+	ok, err := dark.solve(m)
+	if err != nil && !errors.Is(err, errCapped) {
+		return false, err
+	}
+	if err == nil && ok {
+		return true, nil
+	}
+	return p.splitOnBounds(m, v)
+}
+
+// splitOnBounds decides the problem by an exact split on variable v: if
+// there is an integer solution, v can be taken as the largest of its
+// lower bounds rounded up (or the smallest upper bound rounded down), so
+// some bound row r with coefficient a on v satisfies 0 <= r <= a-1.
+// Pinning r to each of these values gives an equality that eliminates v.
+// The side with the smaller sum of coefficients is used.
+func (p *omegaProblem) splitOnBounds(m *meter, v int) (bool, error) {
+	lowSum, upSum := Int{}, Int{}
+	for _, r := range p.ineqs {
+		switch r[v].Sign() {
+		case 1:
+			lowSum = lowSum.Add(r[v].Abs())
+		case -1:
+			upSum = upSum.Add(r[v].Abs())
+		}
+	}
+	side := 1 // the lower bounds
+	if upSum.Cmp(lowSum) < 0 {
+		side = -1
+	}
+	for _, r := range p.ineqs {
+		if r[v].Sign() != side {
+			continue
+		}
+		a := r[v].Abs()
+		for i := NewInt(0); i.Cmp(a) < 0; i = i.Add(NewInt(1)) {
+			if err := m.step(); err != nil {
+				return false, err
+			}
+			q := p.copy()
+			q.limit = p.limit
+			e := copyRow(r)
+			k := len(e) - 1
+			e[k] = e[k].Sub(i)
+			q.eqs = append(q.eqs, e)
+			ok, err := q.solve(m)
+			if err != nil || ok {
+				return ok, err
+			}
+		}
+	}
+	return false, nil
 }
 
 // errCapped reports that a shortcut sub-problem exceeded its size limit.
@@ -655,46 +700,7 @@ func (p *omegaProblem) boxReduce() bool {
 	hi := make([]*Int, n)
 	for round := 0; round < 2; round++ {
 		for _, r := range p.ineqs {
-			// For each variable j: r_j x_j >= -(c + sum_{i != j} r_i x_i).
-			// maxRest = max over the box of sum_{i != j} r_i x_i + c.
-			for j := 0; j < n; j++ {
-				if r[j].IsZero() {
-					continue
-				}
-				sum := r[n]
-				finite := true
-				for i := 0; i < n && finite; i++ {
-					if i == j || r[i].IsZero() {
-						continue
-					}
-					var b *Int
-					if r[i].Sign() > 0 {
-						b = hi[i]
-					} else {
-						b = lo[i]
-					}
-					if b == nil {
-						finite = false
-						break
-					}
-					sum = sum.Add(r[i].Mul(*b))
-				}
-				if !finite {
-					continue
-				}
-				// r_j x_j + sum >= 0 must be possible: r_j x_j >= -sum.
-				if r[j].Sign() > 0 {
-					v := sum.Neg().CeilDiv(r[j])
-					if lo[j] == nil || v.Cmp(*lo[j]) > 0 {
-						lo[j] = &v
-					}
-				} else {
-					v := sum.FloorDiv(r[j].Neg())
-					if hi[j] == nil || v.Cmp(*hi[j]) < 0 {
-						hi[j] = &v
-					}
-				}
-			}
+			tightenBox(r, n, lo, hi)
 		}
 	}
 	for j := 0; j < n; j++ {
@@ -714,45 +720,100 @@ func (p *omegaProblem) boxReduce() bool {
 		if nz <= 1 {
 			continue
 		}
-		// Minimum over the box.
-		minv := r[n]
+		if minv, finite := boxMin(r, n, lo, hi); finite && minv.Sign() >= 0 {
+			continue
+		}
+		keep = append(keep, r)
+	}
+	p.ineqs = appendBoxRows(keep, n, lo, hi)
+	p.hist = nil
+	return p.normalizeAll()
+}
+
+// tightenBox tightens the bounds lo and hi (nil: none) on the n variables
+// with the inequality r: for each variable j, r_j x_j >= -(c + sum over
+// i != j of r_i x_i), whose right side is bounded when the other
+// variables' bounds are finite.
+func tightenBox(r []Int, n int, lo, hi []*Int) {
+	for j := 0; j < n; j++ {
+		if r[j].IsZero() {
+			continue
+		}
+		// sum = max over the box of sum_{i != j} r_i x_i + c.
+		sum := r[n]
 		finite := true
-		for i := 0; i < n; i++ {
-			if r[i].IsZero() {
+		for i := 0; i < n && finite; i++ {
+			if i == j || r[i].IsZero() {
 				continue
 			}
 			var b *Int
 			if r[i].Sign() > 0 {
-				b = lo[i]
-			} else {
 				b = hi[i]
+			} else {
+				b = lo[i]
 			}
 			if b == nil {
 				finite = false
 				break
 			}
-			minv = minv.Add(r[i].Mul(*b))
+			sum = sum.Add(r[i].Mul(*b))
 		}
-		if finite && minv.Sign() >= 0 {
+		if !finite {
 			continue
 		}
-		keep = append(keep, r)
+		// r_j x_j + sum >= 0 must be possible: r_j x_j >= -sum.
+		if r[j].Sign() > 0 {
+			v := sum.Neg().CeilDiv(r[j])
+			if lo[j] == nil || v.Cmp(*lo[j]) > 0 {
+				lo[j] = &v
+			}
+		} else {
+			v := sum.FloorDiv(r[j].Neg())
+			if hi[j] == nil || v.Cmp(*hi[j]) < 0 {
+				hi[j] = &v
+			}
+		}
 	}
+}
+
+// boxMin returns the minimum of the row r (n variables, then the
+// constant) over the box lo..hi, and false if it is not bounded below.
+func boxMin(r []Int, n int, lo, hi []*Int) (Int, bool) {
+	minv := r[n]
+	for i := 0; i < n; i++ {
+		if r[i].IsZero() {
+			continue
+		}
+		var b *Int
+		if r[i].Sign() > 0 {
+			b = lo[i]
+		} else {
+			b = hi[i]
+		}
+		if b == nil {
+			return Int{}, false
+		}
+		minv = minv.Add(r[i].Mul(*b))
+	}
+	return minv, true
+}
+
+// appendBoxRows appends to rows the finite bounds of the box as
+// inequalities x_j - lo_j >= 0 and hi_j - x_j >= 0.
+func appendBoxRows(rows [][]Int, n int, lo, hi []*Int) [][]Int {
 	for j := 0; j < n; j++ {
 		if lo[j] != nil {
 			r := make([]Int, n+1)
 			r[j], r[n] = NewInt(1), lo[j].Neg()
-			keep = append(keep, r)
+			rows = append(rows, r)
 		}
 		if hi[j] != nil {
 			r := make([]Int, n+1)
 			r[j], r[n] = NewInt(-1), *hi[j]
-			keep = append(keep, r)
+			rows = append(rows, r)
 		}
 	}
-	p.ineqs = keep
-	p.hist = nil
-	return p.normalizeAll()
+	return rows
 }
 
 // coefIndex finds rows by their coefficient vector (the first n entries),
@@ -831,15 +892,16 @@ func (p *omegaProblem) shortcut(m *meter) (bbResult, error) {
 // do not imply (a soundness bug; only checked when verifying).
 var errPruned = errors.New("presburger: internal error: Chernikov's rule dropped a row the others do not imply")
 
-// verifyPruned checks that each combination r = (lows[li], ups[ui])
-// dropped by Chernikov's rule while eliminating v loses no integer point:
+// verifyPruned checks that each combination r of a lower and an upper
+// bound on v (the rows of pruned, in pairs) dropped by Chernikov's rule
+// while eliminating v loses no integer point:
 // the kept rows (p.ineqs) and r <= -1 must have no rational solution. As r
 // has integer coefficients, r < 0 at an integer point means r <= -1, so
 // this is exactly "every integer point of the kept rows satisfies r >= 0"
 // relaxed to the rationals (what the rule claims, and slightly less).
-func (p *omegaProblem) verifyPruned(m *meter, v int, lows, ups [][]Int, pruned []int) error {
+func (p *omegaProblem) verifyPruned(m *meter, v int, pruned [][]Int) error {
 	for k := 0; k+1 < len(pruned); k += 2 {
-		l, u := lows[pruned[k]], ups[pruned[k+1]]
+		l, u := pruned[k], pruned[k+1]
 		a, b := l[v], u[v].Neg()
 		neg := make([]Int, p.nv+1) // -(b*l + a*u) - 1 >= 0
 		for i := range neg {
