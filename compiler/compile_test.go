@@ -3,6 +3,7 @@ package compiler
 import (
 	"bytes"
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -26,7 +27,7 @@ var examples = []struct {
 
 func compileFile(t *testing.T, name string) *Result {
 	t.Helper()
-	r, err := Compile(context.Background(), loadExample(t, name), name, Options{})
+	r, err := Compile(context.Background(), loadExample(t, name), filepath.Base(name), Options{})
 	if err != nil {
 		t.Fatalf("%s: compile: %v", name, detail(err))
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -20,6 +21,9 @@ func loadExample(t *testing.T, name string) *alg.Program { return loadExampleB(t
 func loadExampleB(t testing.TB, name string) *alg.Program {
 	t.Helper()
 	path := filepath.Join("..", "examples", "alg", name+".alg")
+	if strings.Contains(name, "/") {
+		path = filepath.Join("..", "examples", filepath.FromSlash(name)+".alg")
+	}
 	text, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -79,6 +83,9 @@ func TestInjections(t *testing.T) {
 		{InjectVectorLane, "conv1d_split", "annotation mismatch", map[string]int64{"N": 7, "K": 5}},
 		{InjectOvercomputeOutput, "conv1d_split", "out-of-bounds write", map[string]int64{"N": 7, "K": 5}},
 		{InjectUpdateBeforePure, "conv1d_split", "undefined read", map[string]int64{"N": 7, "K": 5}},
+		{InjectReductionSkipTail, "reductions/alg/dot_rfactor_par", "incomplete reduction", map[string]int64{"N": 7}},
+		{InjectReductionIdentity, "reductions/alg/isum_unroll4", "wrong identity", map[string]int64{"N": 7}},
+		{InjectMergeOperator, "reductions/alg/dot_rfactor_par", "wrong reduction operator", map[string]int64{"N": 7}},
 	}
 	if len(cases) != len(Injections()) {
 		t.Fatalf("%d cases for %d injections", len(cases), len(Injections()))
