@@ -38,6 +38,14 @@ const columns = `id, content_key, spec_name, spec, program_name, program, option
 	verdict, reason, report, error, cached_from, attempts, created_at,
 	started_at, finished_at`
 
+// listColumns are columns for List, in the same order: the sources and
+// the report, the bulk of a row, are left out (an empty string each), but
+// for the beginning of the kernel, where its name is.
+const listColumns = `id, content_key, spec_name, '', program_name, substr(program, 1, 4096),
+	options, repository, branch, commit_id, pipeline, job, labels, status, progress,
+	verdict, reason, '', error, cached_from, attempts, created_at, started_at,
+	finished_at`
+
 func micros(t time.Time) int64 { return t.UnixMicro() }
 
 func fromMicros(us int64) *time.Time {
@@ -63,6 +71,7 @@ func scanValidation(r row) (*Validation, error) {
 		return nil, err
 	}
 	v.Status = Status(status)
+	v.Kernel = KernelName(v.Program)
 	v.Attempts = int(attempts)
 	v.CreatedAt = *fromMicros(created)
 	v.StartedAt = fromMicros(started)
@@ -237,6 +246,9 @@ func (s *store[TTx]) List(ctx context.Context, f Filter) ([]*Validation, string,
 	if f.Commit != "" {
 		add("commit_id = ?", f.Commit)
 	}
+	if f.Program != "" {
+		add("program_name = ?", f.Program)
+	}
 	if f.Verdict != "" {
 		add("verdict = ?", f.Verdict)
 	}
@@ -265,7 +277,7 @@ func (s *store[TTx]) List(ctx context.Context, f Filter) ([]*Validation, string,
 	if f.Cursor != "" {
 		add("id < ?", f.Cursor)
 	}
-	q := `SELECT ` + columns + ` FROM augur_validation`
+	q := `SELECT ` + listColumns + ` FROM augur_validation`
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
 	}
@@ -281,6 +293,7 @@ func (s *store[TTx]) List(ctx context.Context, f Filter) ([]*Validation, string,
 		if err != nil {
 			return nil, "", fmt.Errorf("store: list: %w", err)
 		}
+		v.Program = ""
 		out = append(out, v)
 	}
 	if err := rs.Err(); err != nil {

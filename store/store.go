@@ -49,13 +49,16 @@ type Validation struct {
 	ID string `json:"id"`
 	// Key identifies the submission's content (specification, kernel,
 	// options): identical submissions share their verdict.
-	Key         string  `json:"key"`
-	SpecName    string  `json:"spec_name"`
-	Spec        string  `json:"spec"`
-	ProgramName string  `json:"program_name"`
-	Program     string  `json:"program"`
-	Options     Options `json:"options"`
-	Meta        Meta    `json:"meta"`
+	Key         string `json:"key"`
+	SpecName    string `json:"spec_name"`
+	Spec        string `json:"spec"`
+	ProgramName string `json:"program_name"`
+	Program     string `json:"program"`
+	// Kernel is the kernel's name as its source declares it ("kernel
+	// NAME(...)" within its first 4 KiB; "" if none is found there).
+	Kernel  string  `json:"kernel,omitempty"`
+	Options Options `json:"options"`
+	Meta    Meta    `json:"meta"`
 
 	Status   Status   `json:"status"`
 	Progress Progress `json:"progress"`
@@ -86,6 +89,9 @@ type Filter struct {
 	// Name matches the validations whose specification or kernel file
 	// name contains it, ignoring case.
 	Name string
+	// Program matches the validations of the kernel file named so,
+	// exactly.
+	Program string
 	// Since and Until bound the submission time: Since <= created < Until
 	// (zero: no bound).
 	Since, Until time.Time
@@ -131,7 +137,9 @@ type Store interface {
 	// Get returns a validation by ID (ErrNotFound).
 	Get(ctx context.Context, id string) (*Validation, error)
 	// List returns a page of validations, newest first, and the cursor of
-	// the next page ("" at the end).
+	// the next page ("" at the end). Listed validations carry neither
+	// their sources nor their report (Spec, Program and Report are
+	// empty; Kernel is set): Get returns them whole.
 	List(ctx context.Context, f Filter) ([]*Validation, string, error)
 	// Cancel stops a queued or running validation (ErrFinished if it
 	// already has a verdict).

@@ -42,6 +42,7 @@ func runSuite(t *testing.T, dsn func(*testing.T) string) {
 		{"SubmitWorkCache", testSubmitWorkCache},
 		{"CacheOnlyDeterministic", testCacheOnlyDeterministic},
 		{"ListPagination", testListPagination},
+		{"ListLeavesOutSources", testListLeavesOutSources},
 		{"CancelQueued", testCancelQueued},
 		{"CancelRunning", testCancelRunning},
 		{"Prune", testPrune},
@@ -681,5 +682,43 @@ func testShutdownRequeues(t *testing.T, dsn string) {
 	done := s.waitFor(v.ID, "done", hasStatus(Done))
 	if reportRunner(t, done) != "next" || done.Error != "" {
 		t.Fatalf("after restart: %+v", done)
+	}
+}
+
+// testListLeavesOutSources: a list carries the kernel's name but neither
+// the sources nor the report (the bulk of a row); Get has them all. The
+// Program filter matches the kernel file's name exactly.
+func testListLeavesOutSources(t *testing.T, dsn string) {
+	s := openT(t, dsn)
+	ctx := context.Background()
+	prog := "# a kernel\nkernel blur_x(W)\n  a[x] {A(x)} := 1\n"
+	sub, err := s.Submit(ctx, &Validation{SpecName: "s.sare", Spec: "spec", ProgramName: "k/blur.sched", Program: prog})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.submit("other", Meta{})
+	w := s.work(1, okRunner("w"))
+	s.waitFor(sub.ID, "done", hasStatus(Done))
+	w.stop(t)
+	vs, _, err := s.List(ctx, Filter{Program: "k/blur.sched"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vs) != 1 || vs[0].ID != sub.ID {
+		t.Fatalf("List(Program: k/blur.sched) = %d validations, want %s alone", len(vs), sub.ID)
+	}
+	v := vs[0]
+	if v.Kernel != "blur_x" || v.Spec != "" || v.Program != "" || v.Report != nil {
+		t.Errorf("listed: kernel %q, spec %q, program %q, report %q; want blur_x and no sources nor report", v.Kernel, v.Spec, v.Program, v.Report)
+	}
+	if v.Verdict != "valid" || v.SpecName != "s.sare" || v.ProgramName != "k/blur.sched" || v.FinishedAt == nil {
+		t.Errorf("listed: %+v, want the verdict, names and times", v)
+	}
+	if vs, _, _ := s.List(ctx, Filter{Program: "blur.sched"}); len(vs) != 0 {
+		t.Errorf("List(Program: blur.sched) = %d validations, want none (exact names only)", len(vs))
+	}
+	g := s.get(sub.ID)
+	if g.Kernel != "blur_x" || g.Program != prog || g.Spec != "spec" || len(g.Report) == 0 {
+		t.Errorf("Get: kernel %q, program %q, spec %q, report %q; want them all", g.Kernel, g.Program, g.Spec, g.Report)
 	}
 }

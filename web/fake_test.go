@@ -46,6 +46,7 @@ func (s *fakeStore) Get(ctx context.Context, id string) (*store.Validation, erro
 	for _, v := range s.vs {
 		if v.ID == id {
 			c := *v
+			c.Kernel = store.KernelName(c.Program)
 			return &c, nil
 		}
 	}
@@ -64,6 +65,7 @@ func (s *fakeStore) List(ctx context.Context, f store.Filter) ([]*store.Validati
 		if f.Repository != "" && v.Meta.Repository != f.Repository ||
 			f.Branch != "" && v.Meta.Branch != f.Branch ||
 			f.Commit != "" && v.Meta.Commit != f.Commit ||
+			f.Program != "" && v.ProgramName != f.Program ||
 			f.Verdict != "" && v.Verdict != f.Verdict ||
 			f.Status != "" && v.Status != f.Status ||
 			f.Name != "" && !strings.Contains(strings.ToLower(v.SpecName), strings.ToLower(f.Name)) &&
@@ -79,7 +81,10 @@ func (s *fakeStore) List(ctx context.Context, f store.Filter) ([]*store.Validati
 				continue
 			}
 		}
+		// As the store does: no sources, no report.
 		c := *v
+		c.Kernel = store.KernelName(c.Program)
+		c.Spec, c.Program, c.Report = "", "", nil
 		match = append(match, &c)
 	}
 	start := 0

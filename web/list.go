@@ -165,7 +165,7 @@ func (h *handler) listRow(q url.Values, v *store.Validation) listRow {
 		V:      v,
 		URL:    "/validations/" + url.PathEscape(v.ID),
 		Badge:  verdictBadge(v),
-		Kernel: kernelName(v.Program),
+		Kernel: v.Kernel,
 		File:   path.Base(v.ProgramName),
 		Reason: v.Reason,
 		Labels: sortedLabels(v.Meta.Labels),

@@ -115,7 +115,7 @@ func (h *handler) validationPage(v *store.Validation) *validationPage {
 	p := &validationPage{
 		V:        v,
 		Badge:    verdictBadge(v),
-		Kernel:   kernelName(v.Program),
+		Kernel:   store.KernelName(v.Program),
 		Live:     v.Status == store.Queued || v.Status == store.Running,
 		Events:   api + "/events",
 		Progress: v.Progress,

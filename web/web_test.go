@@ -641,7 +641,7 @@ func TestKernelName(t *testing.T) {
 		"kernels x":                          "",
 		"":                                   "",
 	} {
-		if got := kernelName(src); got != want {
+		if got := store.KernelName(src); got != want {
 			t.Errorf("kernelName(%q) = %q, want %q", src, got, want)
 		}
 	}

@@ -91,6 +91,7 @@ func (s *Store) Submit(ctx context.Context, v *store.Validation) (*store.Validat
 	s.byID[e.v.ID] = e
 	s.order = append(s.order, e)
 	out := e.v
+	out.Kernel = store.KernelName(out.Program)
 	return &out, nil
 }
 
@@ -114,6 +115,7 @@ func matches(v *store.Validation, f store.Filter) bool {
 	case f.Repository != "" && v.Meta.Repository != f.Repository,
 		f.Branch != "" && v.Meta.Branch != f.Branch,
 		f.Commit != "" && v.Meta.Commit != f.Commit,
+		f.Program != "" && v.ProgramName != f.Program,
 		f.Verdict != "" && v.Verdict != f.Verdict,
 		f.Status != "" && v.Status != f.Status,
 		f.Name != "" && !strings.Contains(strings.ToLower(v.SpecName), strings.ToLower(f.Name)) &&
@@ -165,7 +167,10 @@ func (s *Store) List(ctx context.Context, f store.Filter) ([]*store.Validation, 
 			next = strconv.Itoa(lastSeq)
 			break
 		}
+		// As the real stores: no sources, no report.
 		out := e.v
+		out.Kernel = store.KernelName(out.Program)
+		out.Spec, out.Program, out.Report = "", "", nil
 		page = append(page, &out)
 		lastSeq = e.seq
 	}
