@@ -21,10 +21,12 @@ import (
 //     bounds is eliminated by Fourier-Motzkin, which is then exact;
 //   - otherwise, any solution has l equal to the largest of its lower
 //     bounds rounded up, ceil(L_i/a_i), for some i: the conjunction splits
-//     into one piece per lower bound where l is that division (or, when
-//     L_i itself involves another existential, where a·l - L_i is pinned to
-//     each of 0..a-1, an equality handled as above). Upper bounds are used
-//     instead when there are fewer.
+//     into one piece per lower bound where l is that division (upper bounds
+//     are used instead when there are fewer). When those bounds involve
+//     another existential, l is eliminated by Pugh's exact projection
+//     instead (darkSplinters): the dark shadow, and splinters where a lower
+//     bound is pinned to each value of a band, an equality handled as
+//     above.
 
 // ExplicitDivs returns a union of conjunctions, equal to b as a set of
 // points, in which every local is a division with an explicit definition.
@@ -108,9 +110,34 @@ func (b *BasicMap) replaceByDiv(l int, num []Int, den Int) {
 }
 
 // elimStep performs one elimination step on a normalised conjunction with
-// at least one plain local and returns the resulting pieces.
+// at least one plain local and returns the resulting pieces: the
+// equality steps when an equality mentions a plain local, otherwise the
+// inequality steps on the best candidate local (dropping it when bounded
+// on one side, exact Fourier-Motzkin, or a split on its bounds).
 func (b *BasicMap) elimStep(m *meter) ([]*BasicMap, error) {
-	// 1. Equalities involving plain locals.
+	if b.elimEqualityLocal() {
+		return []*BasicMap{b}, nil
+	}
+	cands, dropped := b.elimCandidates()
+	if dropped {
+		return []*BasicMap{b}, nil
+	}
+	if cd, ok := bestExactCandidate(cands); ok {
+		if err := b.fourierMotzkinLocal(m, cd); err != nil {
+			return nil, err
+		}
+		return []*BasicMap{b}, nil
+	}
+	return b.splitOnAttainedBound(m, cands)
+}
+
+// elimEqualityLocal performs the equality step on the first equality that
+// mentions plain locals, and reports whether there was one. A single plain
+// local l in a·l + r = 0 becomes the division floor(-r/a) (the equality,
+// kept, then says that a divides r). Several plain locals, none with a
+// unit coefficient (normalize substitutes those), are reduced by Pugh's
+// mod-hat variable on the one with the smallest coefficient.
+func (b *BasicMap) elimEqualityLocal() bool {
 	for ei, e := range b.eqs {
 		ls := b.plainIn(e)
 		if len(ls) == 0 {
@@ -127,10 +154,8 @@ func (b *BasicMap) elimStep(m *meter) ([]*BasicMap, error) {
 			num := negRow(row)
 			num[c] = Int{}
 			b.replaceByDiv(l, num, a)
-			return []*BasicMap{b}, nil
+			return true
 		}
-		// Several plain locals, none with a unit coefficient (normalize
-		// substitutes those): mod-hat reduction on the smallest one.
 		best := ls[0]
 		for _, l := range ls[1:] {
 			if e[b.locCol(l)].Abs().Cmp(e[b.locCol(best)].Abs()) < 0 {
@@ -148,23 +173,34 @@ func (b *BasicMap) elimStep(m *meter) ([]*BasicMap, error) {
 		// ne has coefficient ±1 on best: substitute best everywhere.
 		b.substituteLocal(best, ne)
 		b.removeLocal(best)
-		return []*BasicMap{b}, nil
+		return true
 	}
-	// 2. Inequalities only.
-	type cand struct {
-		l         int
-		lows, ups []int
-		exact     bool
-		cleanLow  bool
-		cleanUp   bool
-	}
-	var cands []cand
+	return false
+}
+
+// elimCand describes a plain local l that occurs in inequalities only:
+// the indices of its lower and upper bound rows, whether Fourier-Motzkin
+// is exact on it (unit coefficients on all its lower or all its upper
+// bounds), and whether its lower (upper) bounds mention no other plain
+// local.
+type elimCand struct {
+	l         int
+	lows, ups []int
+	exact     bool
+	cleanLow  bool
+	cleanUp   bool
+}
+
+// elimCandidates describes every plain local (none occurs in an
+// equality). A local bounded on one side only (or unused) is instead
+// dropped with its bounds at once, and dropped is then true.
+func (b *BasicMap) elimCandidates() (cands []elimCand, dropped bool) {
 	for l, d := range b.divs {
 		if !d.Den.IsZero() {
 			continue
 		}
 		c := b.locCol(l)
-		cd := cand{l: l, cleanLow: true, cleanUp: true}
+		cd := elimCand{l: l, cleanLow: true, cleanUp: true}
 		lowUnit, upUnit := true, true
 		for i, r := range b.ineqs {
 			switch r[c].Sign() {
@@ -179,7 +215,6 @@ func (b *BasicMap) elimStep(m *meter) ([]*BasicMap, error) {
 			}
 		}
 		if len(cd.lows) == 0 || len(cd.ups) == 0 {
-			// Unbounded on one side (or unused): drop l with its bounds.
 			keep := b.ineqs[:0:0]
 			for _, r := range b.ineqs {
 				if r[c].IsZero() {
@@ -188,63 +223,86 @@ func (b *BasicMap) elimStep(m *meter) ([]*BasicMap, error) {
 			}
 			b.ineqs = keep
 			b.removeLocal(l)
-			return []*BasicMap{b}, nil
+			return nil, true
 		}
 		cd.exact = lowUnit || upUnit
 		cands = append(cands, cd)
 	}
-	// Exact Fourier-Motzkin if possible (fewest new rows).
+	return cands, false
+}
+
+// bestExactCandidate returns the candidate on which Fourier-Motzkin is
+// exact and creates the fewest rows, if any.
+func bestExactCandidate(cands []elimCand) (elimCand, bool) {
 	bestI := -1
 	for i, cd := range cands {
 		if cd.exact && (bestI < 0 || len(cd.lows)*len(cd.ups) < len(cands[bestI].lows)*len(cands[bestI].ups)) {
 			bestI = i
 		}
 	}
-	if bestI >= 0 {
-		cd := cands[bestI]
-		c := b.locCol(cd.l)
-		var rows [][]Int
-		for i, r := range b.ineqs {
-			if r[c].IsZero() {
-				rows = append(rows, r)
-			}
-			_ = i
-		}
-		for _, li := range cd.lows {
-			for _, ui := range cd.ups {
-				lr, ur := b.ineqs[li], b.ineqs[ui]
-				a, bb := lr[c], ur[c].Neg()
-				r := make([]Int, len(lr))
-				for k := range r {
-					r[k] = bb.Mul(lr[k]).Add(a.Mul(ur[k]))
-				}
-				rows = append(rows, r)
-			}
-		}
-		if err := m.checkConstraints(len(rows)); err != nil {
-			return nil, fmt.Errorf("eliminating existentials: %w", err)
-		}
-		b.ineqs = rows
-		b.removeLocal(cd.l)
-		return []*BasicMap{b}, nil
+	if bestI < 0 {
+		return elimCand{}, false
 	}
-	// Split on the lower (or upper) bound that is attained.
+	return cands[bestI], true
+}
+
+// fourierMotzkinLocal eliminates the candidate local cd, on which
+// Fourier-Motzkin is exact: its bounds are replaced by their pairwise
+// combinations.
+func (b *BasicMap) fourierMotzkinLocal(m *meter, cd elimCand) error {
+	c := b.locCol(cd.l)
+	var rows [][]Int
+	for _, r := range b.ineqs {
+		if r[c].IsZero() {
+			rows = append(rows, r)
+		}
+	}
+	for _, li := range cd.lows {
+		for _, ui := range cd.ups {
+			lr, ur := b.ineqs[li], b.ineqs[ui]
+			a, bb := lr[c], ur[c].Neg()
+			r := make([]Int, len(lr))
+			for k := range r {
+				r[k] = bb.Mul(lr[k]).Add(a.Mul(ur[k]))
+			}
+			rows = append(rows, r)
+		}
+	}
+	if err := m.checkConstraints(len(rows)); err != nil {
+		return fmt.Errorf("eliminating existentials: %w", err)
+	}
+	b.ineqs = rows
+	b.removeLocal(cd.l)
+	return nil
+}
+
+// splitCost is the cost of splitting on the lower bounds of cd (on the
+// upper bounds if not low): their number, plus a penalty when they
+// mention another plain local.
+func (cd elimCand) splitCost(low bool) int {
+	n := len(cd.ups)
+	clean := cd.cleanUp
+	if low {
+		n, clean = len(cd.lows), cd.cleanLow
+	}
+	if !clean {
+		n += 1000
+	}
+	return n
+}
+
+// splitOnAttainedBound splits the conjunction on the lower (or upper)
+// bound of a candidate local that is attained, choosing the side of the
+// cheapest split. When the bounds of that side mention no other plain
+// local, each piece makes the local the division equal to one bound
+// (rounded), within a band of width a; otherwise the local is eliminated
+// by darkSplinters.
+func (b *BasicMap) splitOnAttainedBound(m *meter, cands []elimCand) ([]*BasicMap, error) {
 	pick, useLow := -1, true
-	score := func(cd cand, low bool) int {
-		n := len(cd.ups)
-		clean := cd.cleanUp
-		if low {
-			n, clean = len(cd.lows), cd.cleanLow
-		}
-		if !clean {
-			n += 1000
-		}
-		return n
-	}
 	bestScore := 0
 	for i, cd := range cands {
 		for _, low := range []bool{true, false} {
-			if s := score(cd, low); pick < 0 || s < bestScore {
+			if s := cd.splitCost(low); pick < 0 || s < bestScore {
 				pick, useLow, bestScore = i, low, s
 			}
 		}
@@ -275,38 +333,16 @@ func (b *BasicMap) elimStep(m *meter) ([]*BasicMap, error) {
 		k := len(band) - 1
 		band[k] = band[k].Add(a).Sub(NewInt(1))
 		p.ineqs = append(p.ineqs, band)
-		if clean {
-			var num []Int
-			if useLow {
-				num = negRow(r)
-				num[k] = num[k].Add(a).Sub(NewInt(1))
-			} else {
-				num = copyRow(r)
-			}
-			num[c] = Int{}
-			p.replaceByDiv(cd.l, num, a)
-			pieces = append(pieces, p)
-			continue
+		var num []Int
+		if useLow {
+			num = negRow(r)
+			num[k] = num[k].Add(a).Sub(NewInt(1))
+		} else {
+			num = copyRow(r)
 		}
-		// Pin a·l + rest (or rest - a·l) to each value of the band: an
-		// equality on l, handled by the equality steps.
-		for v := NewInt(0); v.Cmp(a) < 0; v = v.Add(NewInt(1)) {
-			q := p.Copy()
-			e := copyRow(r)
-			e[k] = e[k].Sub(v)
-			q.eqs = append(q.eqs, e)
-			// Prune empty pins now: each would otherwise be split further.
-			if !q.normalize() {
-				continue
-			}
-			empty, err := q.isEmpty(m)
-			if err != nil {
-				return nil, fmt.Errorf("eliminating existentials: %w", err)
-			}
-			if !empty {
-				pieces = append(pieces, q)
-			}
-		}
+		num[c] = Int{}
+		p.replaceByDiv(cd.l, num, a)
+		pieces = append(pieces, p)
 	}
 	return pieces, nil
 }
