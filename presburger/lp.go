@@ -22,17 +22,67 @@ type lpResult struct {
 // nonempty (rows have nv+1 entries, the last the constant) and returns a
 // vertex-like point. It counts one meter step per pivot.
 func lpSolve(m *meter, eqs, ineqs [][]Int, nv int) (lpResult, error) {
-	// Variables: x+ (nv), x- (nv), slacks (one per inequality), and
-	// artificials for the rows not satisfied at x = 0. Row i:
-	// coef·(x+ - x-) - s_i = -c_i (inequality) or coef·(x+ - x-) = -c_i
-	// (equality), sign-normalised so that rhs >= 0. An inequality with
-	// c_i >= 0 starts with its slack basic and needs no artificial.
 	nr := len(eqs) + len(ineqs)
-	ns := len(ineqs)
-	nx := 2 * nv
 	needArt := make([]bool, nr)
+	na := lpMarkArtificials(eqs, ineqs, nv, needArt)
+	ncol := 2*nv + len(ineqs) + na + 1 // last column: rhs
+	t := lpTableau{
+		nv: nv, nr: nr, nx: 2 * nv, ns: len(ineqs),
+		ncol: ncol, rhs: ncol - 1,
+		rows:  make([][]Int, nr+1),
+		basis: make([]int, nr),
+	}
+	t.fillRows(eqs, ineqs, needArt)
+	t.fillObjective(needArt)
+	for {
+		if err := m.step(); err != nil {
+			return lpResult{}, err
+		}
+		enter := t.enteringColumn()
+		if enter < 0 {
+			break
+		}
+		leave := t.leavingRow(enter)
+		if leave < 0 {
+			// The phase-one objective is bounded below by 0, so this cannot
+			// happen; stop defensively.
+			break
+		}
+		t.pivot(leave, enter)
+	}
+	// Phase-one optimum: w must be 0.
+	if t.rows[nr][t.rhs].Sign() != 0 {
+		return lpResult{feasible: false}, nil
+	}
+	return t.vertex(), nil
+}
+
+// lpTableau is the phase-one simplex tableau of lpSolve. Variables: x+
+// (nv), x- (nv), slacks (one per inequality), and artificials for the
+// rows not satisfied at x = 0. Row i is coef·(x+ - x-) - s_i = -c_i (an
+// inequality) or coef·(x+ - x-) = -c_i (an equality), sign-normalised so
+// that rhs >= 0. An inequality with c_i >= 0 starts with its slack basic
+// and needs no artificial.
+type lpTableau struct {
+	nv     int // original variables
+	nr     int // constraint rows
+	nx, ns int // columns of x+ and x- (2nv), of slacks
+	ncol   int // columns, the rhs last
+	rhs    int // the rhs column
+	// rows holds the nr constraint rows, then the phase-one objective.
+	// Each row keeps its basic variable's coefficient positive; rows are
+	// scaled independently (no common denominator), so a pivot only
+	// touches rows with a nonzero entry in the entering column.
+	rows  [][]Int
+	basis []int // basic variable of each row, or -1 for 0 = 0
+}
+
+// lpMarkArtificials sets needArt[i] for the rows (the equalities, then the
+// inequalities) that need an artificial variable: a nontrivial equality,
+// or an inequality not satisfied at x = 0. It returns their number.
+func lpMarkArtificials(eqs, ineqs [][]Int, nv int, needArt []bool) int {
 	na := 0
-	for i := 0; i < nr; i++ {
+	for i := range needArt {
 		if i < len(eqs) {
 			needArt[i] = !isZeroRow(eqs[i], nv) || !eqs[i][nv].IsZero()
 		} else {
@@ -42,21 +92,24 @@ func lpSolve(m *meter, eqs, ineqs [][]Int, nv int) (lpResult, error) {
 			na++
 		}
 	}
-	ncol := nx + ns + na + 1 // last column: rhs
-	rhs := ncol - 1
-	rows := make([][]Int, nr+1) // last row: phase-one objective
-	basis := make([]int, nr)
-	art := nx + ns
-	for i := 0; i < nr; i++ {
+	return na
+}
+
+// fillRows builds the constraint rows and their initial basis: the
+// artificial variable where one is needed, otherwise the slack.
+func (t *lpTableau) fillRows(eqs, ineqs [][]Int, needArt []bool) {
+	nv, rhs := t.nv, t.rhs
+	art := t.nx + t.ns
+	for i := 0; i < t.nr; i++ {
 		var src []Int
 		slack := -1
 		if i < len(eqs) {
 			src = eqs[i]
 		} else {
 			src = ineqs[i-len(eqs)]
-			slack = nx + (i - len(eqs))
+			slack = t.nx + (i - len(eqs))
 		}
-		r := make([]Int, ncol)
+		r := make([]Int, t.ncol)
 		for j := 0; j < nv; j++ {
 			r[j] = src[j]
 			r[nv+j] = src[j].Neg()
@@ -72,111 +125,115 @@ func lpSolve(m *meter, eqs, ineqs [][]Int, nv int) (lpResult, error) {
 		}
 		if needArt[i] {
 			r[art] = NewInt(1)
-			basis[i] = art
+			t.basis[i] = art
 			art++
 		} else if slack >= 0 {
-			basis[i] = slack // coefficient +1 after the negation above
+			t.basis[i] = slack // coefficient +1 after the negation above
 		} else {
-			basis[i] = -1 // 0 = 0: a redundant equality
+			t.basis[i] = -1 // 0 = 0: a redundant equality
 		}
-		rows[i] = r
+		t.rows[i] = r
 	}
-	// Objective w = sum of artificials, written as obj·y with obj[j] =
-	// -sum_i rows[i][j] over rows with an artificial (non-artificial j),
-	// and obj[rhs] = -sum of their rhs, so that w = -obj[rhs] at the
-	// current basis.
-	obj := make([]Int, ncol)
-	for i := 0; i < nr; i++ {
+}
+
+// fillObjective builds the phase-one objective w = sum of artificials,
+// written as obj·y with obj[j] = -sum_i rows[i][j] over rows with an
+// artificial (non-artificial j), and obj[rhs] = -sum of their rhs, so that
+// w = -obj[rhs] at the current basis.
+func (t *lpTableau) fillObjective(needArt []bool) {
+	obj := make([]Int, t.ncol)
+	for i := 0; i < t.nr; i++ {
 		if !needArt[i] {
 			continue
 		}
-		for j := 0; j < nx+ns; j++ {
-			obj[j] = obj[j].Sub(rows[i][j])
+		for j := 0; j < t.nx+t.ns; j++ {
+			obj[j] = obj[j].Sub(t.rows[i][j])
 		}
-		obj[rhs] = obj[rhs].Sub(rows[i][rhs])
+		obj[t.rhs] = obj[t.rhs].Sub(t.rows[i][t.rhs])
 	}
-	rows[nr] = obj
-	// Each row r keeps its basic variable's coefficient positive; rows are
-	// scaled independently (no common denominator), so a pivot only
-	// touches rows with a nonzero entry in the entering column.
-	for {
-		if err := m.step(); err != nil {
-			return lpResult{}, err
+	t.rows[t.nr] = obj
+}
+
+// enteringColumn returns the column that enters the basis: the smallest
+// index with a negative reduced cost (Bland's rule), or -1 at the
+// optimum. Artificials never re-enter.
+func (t *lpTableau) enteringColumn() int {
+	obj := t.rows[t.nr]
+	for j := 0; j < t.nx+t.ns; j++ {
+		if obj[j].Sign() < 0 {
+			return j
 		}
-		// Entering column: smallest index with negative reduced cost
-		// (Bland's rule). Artificials never re-enter.
-		enter := -1
-		for j := 0; j < nx+ns; j++ {
-			if obj[j].Sign() < 0 {
-				enter = j
-				break
-			}
-		}
-		if enter < 0 {
-			break
-		}
-		// Ratio test: min rhs_r / a_r over a_r > 0; ties by smallest basis index.
-		leave := -1
-		for r := 0; r < nr; r++ {
-			a := rows[r][enter]
-			if a.Sign() <= 0 || basis[r] < 0 {
-				continue
-			}
-			if leave < 0 {
-				leave = r
-				continue
-			}
-			c := rows[r][rhs].Mul(rows[leave][enter]).Cmp(rows[leave][rhs].Mul(a))
-			if c < 0 || (c == 0 && basis[r] < basis[leave]) {
-				leave = r
-			}
+	}
+	return -1
+}
+
+// leavingRow returns the row whose basic variable leaves when column
+// enter enters, by the ratio test: the minimum of rhs_r / a_r over a_r > 0,
+// ties broken by the smallest basic variable. It returns -1 if no row
+// qualifies.
+func (t *lpTableau) leavingRow(enter int) int {
+	rows, rhs := t.rows, t.rhs
+	leave := -1
+	for r := 0; r < t.nr; r++ {
+		a := rows[r][enter]
+		if a.Sign() <= 0 || t.basis[r] < 0 {
+			continue
 		}
 		if leave < 0 {
-			// The phase-one objective is bounded below by 0, so this cannot
-			// happen; stop defensively.
-			break
+			leave = r
+			continue
 		}
-		a := rows[leave][enter]
-		p := rows[leave]
-		for r := 0; r <= nr; r++ {
-			if r == leave {
-				continue
-			}
-			row := rows[r]
-			f := row[enter]
-			if f.IsZero() {
-				continue
-			}
-			for j := 0; j < ncol; j++ {
-				v := row[j]
-				if !v.IsZero() {
-					v = v.Mul(a)
-				}
-				if !p[j].IsZero() {
-					v = v.Sub(f.Mul(p[j]))
-				}
-				row[j] = v
-			}
-			reduceRow(row)
+		c := rows[r][rhs].Mul(rows[leave][enter]).Cmp(rows[leave][rhs].Mul(a))
+		if c < 0 || (c == 0 && t.basis[r] < t.basis[leave]) {
+			leave = r
 		}
-		basis[leave] = enter
-		obj = rows[nr]
 	}
-	// Phase-one optimum: w must be 0.
-	if obj[rhs].Sign() != 0 {
-		return lpResult{feasible: false}, nil
+	return leave
+}
+
+// pivot makes column enter basic in row leave, by integer (fraction-free)
+// elimination of the column from every other row, objective included.
+func (t *lpTableau) pivot(leave, enter int) {
+	a := t.rows[leave][enter]
+	p := t.rows[leave]
+	for r := 0; r <= t.nr; r++ {
+		if r == leave {
+			continue
+		}
+		row := t.rows[r]
+		f := row[enter]
+		if f.IsZero() {
+			continue
+		}
+		for j := 0; j < t.ncol; j++ {
+			v := row[j]
+			if !v.IsZero() {
+				v = v.Mul(a)
+			}
+			if !p[j].IsZero() {
+				v = v.Sub(f.Mul(p[j]))
+			}
+			row[j] = v
+		}
+		reduceRow(row)
 	}
+	t.basis[leave] = enter
+}
+
+// vertex returns the feasible point of the current basis, x = x+ - x-.
+func (t *lpTableau) vertex() lpResult {
+	nv := t.nv
 	x := make([]Int, nv)
 	dens := make([]Int, nv)
 	for j := range dens {
 		dens[j] = NewInt(1)
 	}
-	for r := 0; r < nr; r++ {
-		b := basis[r]
-		if b < 0 || b >= nx {
+	for r := 0; r < t.nr; r++ {
+		b := t.basis[r]
+		if b < 0 || b >= t.nx {
 			continue
 		}
-		num, den := rows[r][rhs], rows[r][b]
+		num, den := t.rows[r][t.rhs], t.rows[r][b]
 		g := Gcd(num, den)
 		if !g.IsZero() && !g.IsOne() {
 			num, den = num.FloorDiv(g), den.FloorDiv(g)
@@ -191,7 +248,7 @@ func lpSolve(m *meter, eqs, ineqs [][]Int, nv int) (lpResult, error) {
 		x[j] = x[j].Mul(den).Add(num.Mul(dens[j]))
 		dens[j] = dens[j].Mul(den)
 	}
-	return lpResult{feasible: true, x: x, dens: dens}, nil
+	return lpResult{feasible: true, x: x, dens: dens}
 }
 
 // reduceRow divides a row by the gcd of its entries when they grow large.
