@@ -1,11 +1,14 @@
 package api
 
 import (
+	"context"
 	"crypto/subtle"
 	"html/template"
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/augur-verify/augur/web"
 )
 
 // TokenCookie is the cookie in which the dashboard's login keeps the
@@ -71,6 +74,50 @@ func (s *server) dashboardGate(next http.Handler) http.Handler {
 	})
 }
 
+// loginPages serves /login and /logout in front of a dashboard open to
+// reading: the login then only grants its buttons (web.Access).
+func (s *server) loginPages(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/login":
+			s.login(w, r)
+		case "/logout":
+			http.SetCookie(w, loginCookie("", -1))
+			http.Redirect(w, r, "/", http.StatusSeeOther)
+		default:
+			next.ServeHTTP(w, r)
+		}
+	})
+}
+
+// dashboardAccess tells the dashboard what the request may do (its
+// buttons: re-run, cancel): anything without tokens, else what a valid
+// login cookie or bearer token permits. The buttons' requests (any
+// method but GET and HEAD) count as writing for the rate limit.
+func (s *server) dashboardAccess(next http.Handler) http.Handler {
+	limited := s.rateLimit(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		acc := web.Access{Act: len(s.cfg.Tokens) == 0}
+		if !acc.Act {
+			acc.Login = "/login"
+			tok, has := bearer(r)
+			if !has {
+				tok, has = cookieToken(r)
+			}
+			if has && s.validToken(tok) {
+				acc.Act = true
+				r = r.WithContext(context.WithValue(r.Context(), tokenKey{}, tok))
+			}
+		}
+		r = r.WithContext(web.WithAccess(r.Context(), acc))
+		if r.Method == http.MethodGet || r.Method == http.MethodHead {
+			next.ServeHTTP(w, r)
+			return
+		}
+		limited.ServeHTTP(w, r)
+	})
+}
+
 // loginCookie is the login cookie holding tok (maxAge -1: delete it).
 func loginCookie(tok string, maxAge int) *http.Cookie {
 	return &http.Cookie{Name: TokenCookie, Value: tok, Path: "/", MaxAge: maxAge,
@@ -118,7 +165,8 @@ func (s *server) login(w http.ResponseWriter, r *http.Request) {
 	_ = loginPage.Execute(w, struct {
 		Next   string
 		Failed bool
-	}{next, failed})
+		Open   bool // the dashboard is open to reading
+	}{next, failed, !s.protectsReads()})
 }
 
 // loginPage is the dashboard's login form.
@@ -139,7 +187,11 @@ button { padding: 0.4rem 1.2rem; }
 <body>
 <main>
 <h1>Augur</h1>
+{{- if .Open}}
+<p>Re-running and cancelling validations needs one of the service's tokens.</p>
+{{- else}}
 <p>This dashboard needs one of the service's tokens.</p>
+{{- end}}
 {{- if .Failed}}
 <p class="error" role="alert">That token is not accepted.</p>
 {{- end}}

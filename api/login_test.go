@@ -1,12 +1,18 @@
 package api
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/augur-verify/augur/api/apitest"
+	"github.com/augur-verify/augur/store"
+	"github.com/augur-verify/augur/web"
 )
 
 // With ReadToken the dashboard asks for a login; the login keeps the token
@@ -93,5 +99,117 @@ func TestDashboardLogin(t *testing.T) {
 	open := newHarness(t, Config{Tokens: []string{"s3cret"}, Web: dashboard}, nil)
 	if code, body := get(open.srv.URL, "/"); code != 200 || body != "dashboard /" {
 		t.Errorf("open dashboard: %d %s", code, body)
+	}
+}
+
+// The dashboard's buttons (re-run, cancel): anyone's without tokens;
+// with tokens, those of a logged-in browser (the login then only grants
+// them when the dashboard is open to reading), and never from the API's
+// writing endpoints by the cookie alone; rate-limited as writing.
+func TestDashboardButtons(t *testing.T) {
+	noRedirect := func(jar http.CookieJar) *http.Client {
+		return &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	}
+	setup := func(cfg Config) (*httptest.Server, string) {
+		st := apitest.NewStore()
+		v, err := st.Submit(context.Background(), &store.Validation{SpecName: "s.sare", Spec: "s", ProgramName: "k.sched", Program: "kernel k(N)\n"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Store, cfg.Web = st, web.New(st, web.Options{})
+		srv := httptest.NewServer(New(cfg))
+		t.Cleanup(srv.Close)
+		return srv, "/validations/" + v.ID
+	}
+	page := func(c *http.Client, u string) string {
+		t.Helper()
+		resp, err := c.Get(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return string(b)
+	}
+	press := func(c *http.Client, u string) int {
+		t.Helper()
+		resp, err := c.PostForm(u, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+
+	// No tokens: the buttons are anyone's.
+	srv, v := setup(Config{})
+	c := noRedirect(nil)
+	if body := page(c, srv.URL+v); !strings.Contains(body, `action="`+v+`/cancel"`) {
+		t.Errorf("no tokens: no Cancel button")
+	}
+	if code := press(c, srv.URL+v+"/cancel"); code != http.StatusSeeOther {
+		t.Errorf("no tokens: cancel %d, want 303", code)
+	}
+	if code := press(c, srv.URL+v+"/rerun"); code != http.StatusSeeOther {
+		t.Errorf("no tokens: re-run %d, want 303", code)
+	}
+
+	// Tokens, the dashboard open to reading: a login link instead of the
+	// buttons until the login.
+	srv, v = setup(Config{Tokens: []string{"s3cret"}, RatePerMinute: 2})
+	if body := page(c, srv.URL+v); strings.Contains(body, `action="`+v+`/cancel"`) || !strings.Contains(body, `href="/login?next=`) {
+		t.Errorf("tokens, no login: the page shows the buttons or no login link")
+	}
+	if code := press(c, srv.URL+v+"/cancel"); code != http.StatusForbidden {
+		t.Errorf("tokens, no login: cancel %d, want 403", code)
+	}
+	if body := page(c, srv.URL+"/login"); !strings.Contains(body, "Re-running and cancelling validations needs") {
+		t.Errorf("the login page of an open dashboard does not say what the login is for")
+	}
+	resp, err := c.PostForm(srv.URL+"/login", url.Values{"token": {"s3cret"}, "next": {v}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther || len(resp.Cookies()) != 1 {
+		t.Fatalf("login: %d %v", resp.StatusCode, resp.Cookies())
+	}
+	cookie := resp.Cookies()[0]
+	cookie.Secure = false // the test server speaks HTTP
+	jar, _ := cookiejar.New(nil)
+	u, _ := url.Parse(srv.URL)
+	jar.SetCookies(u, []*http.Cookie{cookie})
+	in := noRedirect(jar)
+	if body := page(in, srv.URL+v); !strings.Contains(body, `action="`+v+`/cancel"`) {
+		t.Errorf("logged in: no Cancel button")
+	}
+	if code := press(in, srv.URL+v+"/cancel"); code != http.StatusSeeOther {
+		t.Errorf("logged in: cancel %d, want 303", code)
+	}
+	if code := press(in, srv.URL+v+"/rerun"); code != http.StatusSeeOther {
+		t.Errorf("logged in: re-run %d, want 303", code)
+	}
+	if code := press(in, srv.URL+v+"/rerun"); code != http.StatusTooManyRequests {
+		t.Errorf("a third press within the minute at 2 a minute: %d, want 429", code)
+	}
+	resp, err = in.Post(srv.URL+"/v1/validations/x/cancel", "application/json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("the API's cancel with the cookie only: %d, want 401", resp.StatusCode)
+	}
+
+	// ReadToken: the login opens the pages and the buttons.
+	srv, v = setup(Config{Tokens: []string{"s3cret"}, ReadToken: true})
+	jar, _ = cookiejar.New(nil)
+	u, _ = url.Parse(srv.URL)
+	jar.SetCookies(u, []*http.Cookie{cookie})
+	if code := press(noRedirect(jar), srv.URL+v+"/cancel"); code != http.StatusSeeOther {
+		t.Errorf("read token, logged in: cancel %d, want 303", code)
+	}
+	if code := press(c, srv.URL+v+"/cancel"); code != http.StatusUnauthorized {
+		t.Errorf("read token, no login: cancel %d, want 401", code)
 	}
 }

@@ -167,9 +167,11 @@ func newServer(cfg Config) (*server, http.Handler) {
 	})
 	switch {
 	case cfg.Web != nil && s.protectsReads():
-		r.Handle("/*", s.dashboardGate(cfg.Web))
+		r.Handle("/*", s.dashboardGate(s.dashboardAccess(cfg.Web)))
+	case cfg.Web != nil && len(cfg.Tokens) > 0:
+		r.Handle("/*", s.loginPages(s.dashboardAccess(cfg.Web)))
 	case cfg.Web != nil:
-		r.Handle("/*", cfg.Web)
+		r.Handle("/*", s.dashboardAccess(cfg.Web))
 	default:
 		r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 			problem(w, r, http.StatusNotFound, probNotFound, "no such endpoint; see /openapi.json")

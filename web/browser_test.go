@@ -247,3 +247,44 @@ func TestBrowserListFeatures(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserButtons presses the Cancel button of a queued validation and
+// the Re-run button of a finished one in headless Chromium.
+func TestBrowserButtons(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the browser test is not short")
+	}
+	ctx := browser(t)
+	s, h := newTest(t)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(srv.URL+"/validations/v-queued"),
+		chromedp.WaitVisible(chromedp.CSS("button.cancel")),
+		chromedp.Click(chromedp.CSS("button.cancel"), chromedp.NodeVisible),
+	); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `document.readyState == "complete" && !!document.querySelector(".badge-cancelled")`)
+	if v, _ := s.Get(context.Background(), "v-queued"); v.Status != "cancelled" {
+		t.Errorf("after Cancel: %s", v.Status)
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll("button.cancel").length`); n != 0 {
+		t.Errorf("a cancelled validation still has a Cancel button")
+	}
+
+	// The cancelled one can be run again: a new validation, queued.
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("button.rerun"), chromedp.NodeVisible)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `location.pathname.startsWith("/validations/v-new") && document.readyState == "complete" && !!document.querySelector(".badge-queued")`)
+	id := strings.TrimPrefix(eval[string](t, ctx, `location.pathname`), "/validations/")
+	nv, err := s.Get(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if old, _ := s.Get(context.Background(), "v-queued"); nv.Program != old.Program || nv.ProgramName != old.ProgramName || nv.Meta.Commit != old.Meta.Commit {
+		t.Errorf("Re-run submitted %s of %s, want %s's pair", nv.ProgramName, nv.Meta.Commit, old.ID)
+	}
+}

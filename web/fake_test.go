@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -107,11 +108,37 @@ func (s *fakeStore) List(ctx context.Context, f store.Filter) ([]*store.Validati
 	return match[start:end], next, nil
 }
 
+// Submit queues v under a new ID (when it has none).
 func (s *fakeStore) Submit(ctx context.Context, v *store.Validation) (*store.Validation, error) {
-	s.put(v)
-	return v, nil
+	c := *v
+	if c.ID == "" {
+		s.mu.Lock()
+		c.ID = fmt.Sprintf("v-new%d", len(s.vs))
+		s.mu.Unlock()
+		c.Status, c.CreatedAt = store.Queued, now
+	}
+	s.put(&c)
+	return &c, nil
 }
-func (s *fakeStore) Cancel(ctx context.Context, id string) error { return nil }
+
+// Cancel cancels a queued or running validation.
+func (s *fakeStore) Cancel(ctx context.Context, id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, v := range s.vs {
+		if v.ID != id {
+			continue
+		}
+		if v.Status != store.Queued && v.Status != store.Running {
+			return store.ErrFinished
+		}
+		c := *v
+		c.Status = store.Cancelled
+		s.vs[i] = &c
+		return nil
+	}
+	return store.ErrNotFound
+}
 func (s *fakeStore) Prune(ctx context.Context, olderThan time.Time, keep int) (int, error) {
 	return 0, nil
 }

@@ -44,6 +44,8 @@ type validationPage struct {
 	JSON      string // the validation in the JSON API
 	CachedURL string // the validation whose verdict this one reuses
 	Elapsed   string
+	// Actions are the buttons.
+	Actions actions
 }
 
 // source is one input file rendered line by line.
@@ -102,6 +104,7 @@ func (h *handler) validation(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := h.validationPage(v)
+	p.Actions = h.actions(r, v)
 	pg := &page{Title: p.Kernel + ": " + p.Badge.Text, Data: p}
 	if p.Live {
 		pg.Script = true

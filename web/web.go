@@ -12,7 +12,10 @@
 //     kernel source with every statement marked proved, failed or
 //     undecided and the counterexample under the failing line, the
 //     specification, the conditions, the timings, the metadata, and live
-//     progress while it is queued or running (validation.go);
+//     progress while it is queued or running (validation.go), and its
+//     buttons: Cancel while it is queued or running, Re-run once it has
+//     finished (POST forms, refused across origins; the server in front
+//     says who may press them, see Access; actions.go);
 //   - "/assets/": the style sheet and the script, embedded (assets/).
 //
 // Templates (templates/) are parsed once, in New; every page costs one
@@ -119,6 +122,10 @@ func New(st store.Store, opts Options) http.Handler {
 	h.mux.HandleFunc("GET /validations/{id}", h.validation)
 	h.mux.HandleFunc("GET /validations/{id}/archive.zip", h.archive)
 	h.mux.HandleFunc("GET /validations/{id}/report.txt", h.reportText)
+	// The buttons: forms posted from the dashboard's own pages only.
+	xorigin := http.NewCrossOriginProtection()
+	h.mux.Handle("POST /validations/{id}/cancel", xorigin.Handler(http.HandlerFunc(h.cancel)))
+	h.mux.Handle("POST /validations/{id}/rerun", xorigin.Handler(http.HandlerFunc(h.rerun)))
 	h.mux.HandleFunc("GET /assets/{name}", h.asset)
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		h.notFound(w, r, "There is no page at "+r.URL.Path+".")
