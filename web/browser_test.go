@@ -96,6 +96,22 @@ func TestBrowser(t *testing.T) {
 		}
 	}
 
+	// Next to it, where its numbers come from; the equation's link leads
+	// to its line in the specification.
+	for _, want := range []string{"Where the numbers come from", "Out(x, y) = (BH(x, y) + BH(x, y + 1) + BH(x, y + 2)) / 9",
+		"BH(2, 2) = 0.25", "BH(2, 1) = 4.375", "In(4, 1) = 2.125"} {
+		if !strings.Contains(f.CX, want) {
+			t.Errorf("the explanation under the failing line lacks %q:\n%s", want, f.CX)
+		}
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#explanation a[href="#S12"]`), chromedp.NodeVisible)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `location.hash == "#S12"`)
+	if vis := eval[string](t, ctx, `(() => { const r = document.getElementById("S12").getBoundingClientRect(); return r.height > 0 && r.bottom > 0 && r.top < innerHeight ? "" : JSON.stringify([r.top, r.height, innerHeight, scrollY]); })()`); vis != "" {
+		t.Errorf("the specification's line 12 is not in view after the equation's link: %s", vis)
+	}
+
 	// The valid one: every assignment proved, nothing failed.
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(srv.URL+"/validations/v-valid"),

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -30,6 +31,9 @@ type validationPage struct {
 	// listing, "" when it is shown on its own.
 	CX     *validate.Counterexample
 	CXLine string
+	// Explain says where the counterexample's numbers come from (nil
+	// when it cannot be recomputed).
+	Explain *explanation
 	// Errors of malformed input not placed next to a source line.
 	Errors     []validate.ErrorDetail
 	Conditions []condition
@@ -52,10 +56,14 @@ type validationPage struct {
 type source struct {
 	Name  string
 	Lines []line
-	// Open: the listing should start unfolded (something in it failed).
-	Open bool
-	// CX is the counterexample, when it goes under one of these lines.
-	CX *validate.Counterexample
+	// Open: the listing should start unfolded (something in it failed,
+	// or Cited: the counterexample's explanation cites its line).
+	Open  bool
+	Cited int
+	// CX is the counterexample, when it goes under one of these lines,
+	// and Explain where its numbers come from.
+	CX      *validate.Counterexample
+	Explain *explanation
 }
 
 // line is one source line with the status of the conditions on it.
@@ -103,7 +111,7 @@ func (h *handler) validation(w http.ResponseWriter, r *http.Request) {
 		h.serverError(w, r, err)
 		return
 	}
-	p := h.validationPage(v)
+	p := h.validationPage(r.Context(), v)
 	p.Actions = h.actions(r, v)
 	pg := &page{Title: p.Kernel + ": " + p.Badge.Text, Data: p}
 	if p.Live {
@@ -113,7 +121,7 @@ func (h *handler) validation(w http.ResponseWriter, r *http.Request) {
 	h.render(w, r, http.StatusOK, "validation", pg)
 }
 
-func (h *handler) validationPage(v *store.Validation) *validationPage {
+func (h *handler) validationPage(ctx context.Context, v *store.Validation) *validationPage {
 	api := h.opts.API + "/validations/" + url.PathEscape(v.ID)
 	p := &validationPage{
 		V:        v,
@@ -219,8 +227,10 @@ func (h *handler) validationPage(v *store.Validation) *validationPage {
 	// from its column on.
 	if cx := rep.Counterexample; cx != nil {
 		p.CX = cx
+		p.Explain = explain(ctx, v.SpecName, v.Spec, cx)
 		if l := at(cx.File, cx.Line); l != nil {
 			listing(cx.File).CX = cx
+			listing(cx.File).Explain = p.Explain
 			l.CX = true
 			p.CXLine = l.ID
 			if l.Status == "" {
@@ -233,7 +243,13 @@ func (h *handler) validationPage(v *store.Validation) *validationPage {
 		}
 	}
 
+	if x := p.Explain; x != nil && x.Equation != "" {
+		p.Spec.Cited = x.LineN
+	}
 	for _, s := range []*source{&p.Program, &p.Spec} {
+		if s.Cited > 0 {
+			s.Open = true
+		}
 		for i := range s.Lines {
 			l := &s.Lines[i]
 			if l.Status == "failed" || l.Status == "undecided" || l.Status == "error" {

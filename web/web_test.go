@@ -430,8 +430,10 @@ func TestInvalidValidation(t *testing.T) {
 		}
 	}
 	det := findAll(doc, isTag(atom.Details))
-	if len(det) != 1 || hasAttr(det[0], "open") || byID(doc, "S6") == nil {
-		t.Errorf("the specification is not listed folded")
+	// Unfolded: the counterexample's explanation cites its line 12.
+	if len(det) != 1 || !hasAttr(det[0], "open") || byID(doc, "S6") == nil ||
+		!strings.Contains(text(det[0]), "the annotation's equation is on line 12") {
+		t.Errorf("the specification is not listed unfolded, citing line 12")
 	}
 	// A finished validation neither refreshes nor loads the script.
 	if strings.Contains(body, "refresh") || strings.Contains(body, "<script") {
