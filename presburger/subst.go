@@ -73,21 +73,57 @@ func Substitute(ctx context.Context, r1 *Map, xs []string, r2 *Map) (_ *Map, err
 }
 
 // substBasic builds the conjunction of b1 (with parameter xs[i] read as the
-// new local k_i) and b2 (with its outputs read as k), in space sp.
+// new local k_i) and b2 (with its outputs read as k), in space sp. The
+// final columns are sp's dimensions, then the locals k, b1's locals and
+// b2's locals, then the constant.
 func substBasic(sp Space, b1 *BasicMap, xpos map[string]int, b2 *BasicMap) (*BasicMap, error) {
+	nk := len(xpos)
+	nDim := sp.NumParams() + sp.NumIn() + sp.NumOut()
+	width := nDim + nk + b1.NumLocals() + b2.NumLocals() + 1
+	map1, map2 := substColumnMaps(sp, b1, xpos, b2)
+	sb := substBuilder{b: NewBasicMap(sp), width: width, exist: make([]bool, width)}
+	for i := 0; i < nk; i++ {
+		sb.b.AddExistential()
+		sb.exist[nDim+i] = true
+	}
+	sb.addLocals(b1, map1)
+	sb.addLocals(b2, map2)
+	b := sb.b
+	if b.NumCols() != width {
+		return nil, fmt.Errorf("substitute: internal width mismatch")
+	}
+	for _, e := range b1.Eqs() {
+		b.AddEq(substRow(e, map1, width))
+	}
+	for _, r := range b1.Ineqs() {
+		b.AddIneq(substRow(r, map1, width))
+	}
+	for _, e := range b2.Eqs() {
+		b.AddEq(substRow(e, map2, width))
+	}
+	for _, r := range b2.Ineqs() {
+		b.AddIneq(substRow(r, map2, width))
+	}
+	for _, r := range sb.extra {
+		b.AddIneq(r)
+	}
+	return b, nil
+}
+
+// substColumnMaps returns the final column of every column of b1 and of
+// b2 (constant excluded) in substBasic's layout: b1's parameters named in
+// xpos become the locals k, b2's outputs are k.
+func substColumnMaps(sp Space, b1 *BasicMap, xpos map[string]int, b2 *BasicMap) (map1, map2 []int) {
 	nk := len(xpos)
 	np, nI, nO := sp.NumParams(), sp.NumIn(), sp.NumOut()
 	nDim := np + nI + nO
 	nL1, nL2 := b1.NumLocals(), b2.NumLocals()
-	nLoc := nk + nL1 + nL2
-	width := nDim + nLoc + 1
 	pidx := map[string]int{}
 	for i, p := range sp.Params {
 		pidx[p] = i
 	}
-	// Column maps of b1 and b2 into the final layout (constant excluded).
 	s1, s2 := b1.Space(), b2.Space()
-	map1 := make([]int, 0, b1.NumCols()-1)
+	map1 = make([]int, 0, b1.NumCols()-1)
 	for _, p := range s1.Params {
 		if k, ok := xpos[p]; ok {
 			map1 = append(map1, nDim+k)
@@ -101,7 +137,7 @@ func substBasic(sp Space, b1 *BasicMap, xpos map[string]int, b2 *BasicMap) (*Bas
 	for i := 0; i < nL1; i++ {
 		map1 = append(map1, nDim+nk+i)
 	}
-	map2 := make([]int, 0, b2.NumCols()-1)
+	map2 = make([]int, 0, b2.NumCols()-1)
 	for _, p := range s2.Params {
 		map2 = append(map2, pidx[p])
 	}
@@ -114,83 +150,71 @@ func substBasic(sp Space, b1 *BasicMap, xpos map[string]int, b2 *BasicMap) (*Bas
 	for i := 0; i < nL2; i++ {
 		map2 = append(map2, nDim+nk+nL1+i)
 	}
-	conv := func(r []Int, cols []int) []Int {
-		out := make([]Int, width)
-		for i, c := range r[:len(r)-1] {
-			if !c.IsZero() {
-				out[cols[i]] = out[cols[i]].Add(c)
-			}
-		}
-		out[width-1] = r[len(r)-1]
-		return out
-	}
-	b := NewBasicMap(sp)
-	for i := 0; i < nk; i++ {
-		b.AddExistential()
-	}
-	// exist[c] marks final columns that hold plain existentials.
-	exist := make([]bool, width)
-	for i := 0; i < nk; i++ {
-		exist[nDim+i] = true
-	}
-	var extra [][]Int
-	addLocals := func(src *BasicMap, cols []int) {
-		for i := 0; i < src.NumLocals(); i++ {
-			num, den := src.Local(i)
-			if den.IsZero() {
-				b.AddExistential()
-				exist[cols[len(cols)-src.NumLocals()+i]] = true
-				continue
-			}
-			full := conv(num, cols)
-			usesEx := false
-			for c, v := range full[:width-1] {
-				if exist[c] && !v.IsZero() {
-					usesEx = true
-				}
-			}
-			col := cols[len(cols)-src.NumLocals()+i]
-			if !usesEx {
-				cur := b.NumCols()
-				row := make([]Int, cur)
-				copy(row, full[:cur-1])
-				row[cur-1] = full[width-1]
-				b.AddLocalDiv(row, den)
-				continue
-			}
-			// Keep the division as an existential with its two defining
-			// inequalities: num - den*q >= 0 and den*q - num + den - 1 >= 0.
-			b.AddExistential()
-			exist[col] = true
-			lo := copyRow(full)
-			lo[col] = lo[col].Sub(den)
-			hi := negRow(full)
-			hi[col] = hi[col].Add(den)
-			hi[width-1] = hi[width-1].Add(den).Sub(NewInt(1))
-			extra = append(extra, lo, hi)
+	return map1, map2
+}
+
+// substRow returns the row r of a source conjunction moved to the final
+// layout of the given width, by its column map cols.
+func substRow(r []Int, cols []int, width int) []Int {
+	out := make([]Int, width)
+	for i, c := range r[:len(r)-1] {
+		if !c.IsZero() {
+			out[cols[i]] = out[cols[i]].Add(c)
 		}
 	}
-	addLocals(b1, map1)
-	addLocals(b2, map2)
-	if b.NumCols() != width {
-		return nil, fmt.Errorf("substitute: internal width mismatch")
+	out[width-1] = r[len(r)-1]
+	return out
+}
+
+// substBuilder is the conjunction substBasic builds, while the locals of
+// its sources are added.
+type substBuilder struct {
+	b     *BasicMap
+	width int
+	exist []bool  // final columns that hold plain existentials
+	extra [][]Int // defining inequalities of divisions kept as existentials
+}
+
+// addLocals adds the locals of src, whose final columns end cols: a plain
+// existential stays one; a division stays a division unless its numerator
+// uses a plain existential, in which case it becomes an existential with
+// its two defining inequalities (in extra).
+func (sb *substBuilder) addLocals(src *BasicMap, cols []int) {
+	width := sb.width
+	for i := 0; i < src.NumLocals(); i++ {
+		num, den := src.Local(i)
+		if den.IsZero() {
+			sb.b.AddExistential()
+			sb.exist[cols[len(cols)-src.NumLocals()+i]] = true
+			continue
+		}
+		full := substRow(num, cols, width)
+		usesEx := false
+		for c, v := range full[:width-1] {
+			if sb.exist[c] && !v.IsZero() {
+				usesEx = true
+			}
+		}
+		col := cols[len(cols)-src.NumLocals()+i]
+		if !usesEx {
+			cur := sb.b.NumCols()
+			row := make([]Int, cur)
+			copy(row, full[:cur-1])
+			row[cur-1] = full[width-1]
+			sb.b.AddLocalDiv(row, den)
+			continue
+		}
+		// Keep the division as an existential with its two defining
+		// inequalities: num - den*q >= 0 and den*q - num + den - 1 >= 0.
+		sb.b.AddExistential()
+		sb.exist[col] = true
+		lo := copyRow(full)
+		lo[col] = lo[col].Sub(den)
+		hi := negRow(full)
+		hi[col] = hi[col].Add(den)
+		hi[width-1] = hi[width-1].Add(den).Sub(NewInt(1))
+		sb.extra = append(sb.extra, lo, hi)
 	}
-	for _, e := range b1.Eqs() {
-		b.AddEq(conv(e, map1))
-	}
-	for _, r := range b1.Ineqs() {
-		b.AddIneq(conv(r, map1))
-	}
-	for _, e := range b2.Eqs() {
-		b.AddEq(conv(e, map2))
-	}
-	for _, r := range b2.Ineqs() {
-		b.AddIneq(conv(r, map2))
-	}
-	for _, r := range extra {
-		b.AddIneq(r)
-	}
-	return b, nil
 }
 
 // SubstitutePw returns r1[xs := f], the substitution of the parameters xs
