@@ -216,9 +216,47 @@ func (m *Map) Subtract(ctx context.Context, o *Map) (*Map, error) {
 }
 
 // subtractBasic returns c \ d as nonempty pieces; every local of d is a
-// division.
+// division. The constraints of d, moved into the columns of c ∧ (d's
+// divisions), are negated one at a time: piece i is c, d's first i-1
+// constraints, and the negation of constraint i.
 func subtractBasic(mt *meter, c, d *BasicMap) ([]*BasicMap, error) {
-	base := c.Copy()
+	base, cs := subtrahendRows(c, d)
+	// The constraints of d that are constraints of c: c's points satisfy
+	// them, so they split nothing off. When all are (and d has no locals
+	// of its own), c ⊆ d and c \ d is empty. Update subtracts c ∩ D from
+	// c, whose constraints are mostly c's own.
+	cs = dropConstraintsOf(base, cs)
+	if len(cs) == 0 && len(d.divs) == 0 {
+		return nil, nil
+	}
+	// If c and d are disjoint, c \ d = c.
+	all := base.Copy()
+	for _, k := range cs {
+		if k.eq {
+			all.eqs = append(all.eqs, k.row)
+		} else {
+			all.ineqs = append(all.ineqs, k.row)
+		}
+	}
+	if empty, err := all.isEmpty(mt); err != nil {
+		return nil, err
+	} else if empty {
+		return []*BasicMap{c}, nil
+	}
+	return negationPieces(mt, base, cs)
+}
+
+// subCons is a constraint row of a subtrahend: an equality or an
+// inequality.
+type subCons struct {
+	row []Int
+	eq  bool
+}
+
+// subtrahendRows returns base, c with d's divisions added (without d's
+// constraints), and d's constraints moved into base's columns.
+func subtrahendRows(c, d *BasicMap) (base *BasicMap, cs []subCons) {
+	base = c.Copy()
 	n0 := len(base.divs)
 	dd := d.Copy()
 	dd.eqs, dd.ineqs = nil, nil
@@ -234,21 +272,18 @@ func subtractBasic(mt *meter, c, d *BasicMap) ([]*BasicMap, error) {
 		out[w-1] = r[len(r)-1]
 		return out
 	}
-	type cons struct {
-		row []Int
-		eq  bool
-	}
-	var cs []cons
 	for _, e := range d.eqs {
-		cs = append(cs, cons{mapRow(e), true})
+		cs = append(cs, subCons{mapRow(e), true})
 	}
 	for _, e := range d.ineqs {
-		cs = append(cs, cons{mapRow(e), false})
+		cs = append(cs, subCons{mapRow(e), false})
 	}
-	// The constraints of d that are constraints of c: c's points satisfy
-	// them, so they split nothing off. When all are (and d has no locals
-	// of its own), c ⊆ d and c \ d is empty. Update subtracts c ∩ D from
-	// c, whose constraints are mostly c's own.
+	return base, cs
+}
+
+// dropConstraintsOf returns the constraints of cs that are not
+// syntactically constraints of base.
+func dropConstraintsOf(base *BasicMap, cs []subCons) []subCons {
 	keys := map[string]bool{}
 	for _, r := range base.ineqs {
 		keys[rowKey(r)] = true
@@ -258,68 +293,43 @@ func subtractBasic(mt *meter, c, d *BasicMap) ([]*BasicMap, error) {
 		keys[rowKey(r)] = true
 		keys[rowKey(negRow(r))] = true
 	}
-	inC := func(k cons) bool {
-		if k.eq {
-			return keys["="+rowKey(k.row)] || keys["="+rowKey(negRow(k.row))]
-		}
-		return keys[rowKey(k.row)]
-	}
-	var rest []cons
+	var rest []subCons
 	for _, k := range cs {
-		if !inC(k) {
+		var in bool
+		if k.eq {
+			in = keys["="+rowKey(k.row)] || keys["="+rowKey(negRow(k.row))]
+		} else {
+			in = keys[rowKey(k.row)]
+		}
+		if !in {
 			rest = append(rest, k)
 		}
 	}
-	if len(rest) == 0 && len(d.divs) == 0 {
-		return nil, nil
-	}
-	cs = rest
-	// If c and d are disjoint, c \ d = c.
-	all := base.Copy()
-	for _, k := range cs {
-		if k.eq {
-			all.eqs = append(all.eqs, k.row)
-		} else {
-			all.ineqs = append(all.ineqs, k.row)
-		}
-	}
-	if empty, err := all.isEmpty(mt); err != nil {
-		return nil, err
-	} else if empty {
-		return []*BasicMap{c}, nil
-	}
+	return rest
+}
+
+// negationPieces returns the nonempty pieces of base \ cs: for each
+// constraint, base with the constraints before it and its negation
+// (not(r >= 0) is -r - 1 >= 0; not(r = 0) is r - 1 >= 0 or -r - 1 >= 0).
+func negationPieces(mt *meter, base *BasicMap, cs []subCons) ([]*BasicMap, error) {
+	w := base.NumCols()
 	var out []*BasicMap
 	prefix := base
-	try := func(extra []Int) error {
-		p := prefix.Copy()
-		p.ineqs = append(p.ineqs, extra)
-		if !p.normalize() {
-			return nil
-		}
-		empty, err := p.isEmpty(mt)
-		if err != nil {
-			return err
-		}
-		if !empty {
-			out = append(out, p)
-		}
-		return nil
-	}
 	one := NewInt(1)
+	var err error
 	for _, k := range cs {
 		if err := mt.step(); err != nil {
 			return nil, err
 		}
-		// not(r >= 0) is -r - 1 >= 0; not(r = 0) is r - 1 >= 0 or -r - 1 >= 0.
 		neg := negRow(k.row)
 		neg[w-1] = neg[w-1].Sub(one)
-		if err := try(neg); err != nil {
+		if out, err = appendNonEmpty(mt, out, prefix, neg); err != nil {
 			return nil, err
 		}
 		if k.eq {
 			pos := copyRow(k.row)
 			pos[w-1] = pos[w-1].Sub(one)
-			if err := try(pos); err != nil {
+			if out, err = appendNonEmpty(mt, out, prefix, pos); err != nil {
 				return nil, err
 			}
 			prefix = prefix.Copy()
@@ -328,6 +338,24 @@ func subtractBasic(mt *meter, c, d *BasicMap) ([]*BasicMap, error) {
 			prefix = prefix.Copy()
 			prefix.ineqs = append(prefix.ineqs, k.row)
 		}
+	}
+	return out, nil
+}
+
+// appendNonEmpty appends to out a copy of prefix with the inequality
+// extra >= 0, unless it is empty.
+func appendNonEmpty(mt *meter, out []*BasicMap, prefix *BasicMap, extra []Int) ([]*BasicMap, error) {
+	p := prefix.Copy()
+	p.ineqs = append(p.ineqs, extra)
+	if !p.normalize() {
+		return out, nil
+	}
+	empty, err := p.isEmpty(mt)
+	if err != nil {
+		return nil, err
+	}
+	if !empty {
+		out = append(out, p)
 	}
 	return out, nil
 }
