@@ -23,6 +23,7 @@ type Checked struct {
 
 type tensorDecl struct {
 	name  string
+	pos   syntax.Pos
 	shape []*aff
 }
 
@@ -79,7 +80,7 @@ func Check(prog *Program, src *syntax.Source) (*Checked, error) {
 			shape = append(shape, a)
 		}
 		if c.declare(in.Name, &sym{kind: symTensor, shape: shape}) {
-			out.inputs = append(out.inputs, &tensorDecl{name: in.Name.Name, shape: shape})
+			out.inputs = append(out.inputs, &tensorDecl{name: in.Name.Name, pos: in.Name.At, shape: shape})
 		}
 	}
 	if prog.Def != nil {

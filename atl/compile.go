@@ -209,7 +209,7 @@ func (c *Checked) flatShapes() error {
 		}
 	}
 	for _, in := range c.inputs {
-		check(in.name, syntax.Pos{}, in.shape)
+		check(in.name, in.pos, in.shape)
 	}
 	root := c.def
 	if c.sched != nil {

@@ -51,11 +51,30 @@ func TestErrors(t *testing.T) {
 	}
 }
 
+// TestFlatErrors checks that the flat layout's refusal of parametric
+// inner dimensions names each array at its declaration.
+func TestFlatErrors(t *testing.T) {
+	src := &syntax.Source{Name: "t.atl", Text: "param n, m\ninput a[n, m]\ndef f = gen [i < n] gen [j < m] a[i, j]"}
+	_, err := Compile(context.Background(), src, Options{Flat: true})
+	el, ok := err.(syntax.ErrorList)
+	if !ok {
+		t.Fatalf("got %v, want an error list", err)
+	}
+	for _, want := range []string{
+		"t.atl:2:7: a flat layout needs constant inner dimensions: a has shape [n, m]",
+		"t.atl:3:9: a flat layout needs constant inner dimensions: f has shape [n, m]",
+	} {
+		if !strings.Contains(el.Detail(), want) {
+			t.Errorf("got\n%s\nwant %s", el.Detail(), want)
+		}
+	}
+}
+
 // TestGolden compares the specification and kernel generated for a few
 // examples with testdata/NAME.sare and NAME.sched (go test -update
 // rewrites them).
 func TestGolden(t *testing.T) {
-	for _, name := range []string{"matmul", "truncl_guarded", "tiled_matmul", "variance", "fibonacci", "split_tensor_add"} {
+	for _, name := range []string{"matmul", "truncl_guarded", "tiled_matmul", "variance", "fibonacci", "split_tensor_add", "im2col"} {
 		t.Run(name, func(t *testing.T) {
 			data, err := os.ReadFile(filepath.Join("../examples/atl", name+".atl"))
 			if err != nil {

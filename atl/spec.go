@@ -28,6 +28,20 @@ type tref struct {
 	// preVars names the ATL index variables of pre, in order.
 	preVars []string
 	input   bool
+	// alias, when set, says the tensor is a pure copy of another: its
+	// element at vars is alias.name(alias.args) (args over vars).
+	alias *remap
+}
+
+// remap is the value of a tensor that only copies another one: element
+// vars of the copy is name(args...), args over vars. Reads of the copy
+// in the specification's equations read the original instead, so that
+// a recurrence reading a let-bound copy (im2col's lifted columns) is the
+// same equation as one reading the original, and is shared with it.
+type remap struct {
+	vars []string
+	name string
+	args []*aff
 }
 
 // eqCtx is the context of one equation: its positional variables, the
@@ -361,12 +375,62 @@ func (g *specGen) let(name string, owner, val *node, ec *eqCtx, rec bool) (*tref
 		return nil, err
 	}
 	t.name = g.emit(tname, vars, ps, !rec)
+	if !rec {
+		t.alias = g.remapOf(val, inner, idx)
+	}
 	if val.kind == kSum {
 		// A reduce lane: the recurrence is the lane's own.
 		g.sums[owner] = g.sums[val]
 	}
 	g.tensors[owner] = t
 	return t, nil
+}
+
+// remapOf returns, when val is a nest of Gens around one element read
+// (a pure copy with its indices remapped), the element it reads at idx
+// (over ec.vars); nil otherwise.
+func (g *specGen) remapOf(val *node, ec *eqCtx, idx []*aff) *remap {
+	for val.kind == kGen {
+		ec = ec.with(val.v, idx[0].add(val.lo.subst(ec.env)))
+		idx = idx[1:]
+		val = val.kids[0]
+	}
+	if val.kind != kScalar || val.s.op != 'g' || len(idx) != 0 {
+		return nil
+	}
+	name, args, err := readOf(val.s, ec)
+	if err != nil {
+		return nil
+	}
+	return &remap{vars: ec.vars, name: name, args: args}
+}
+
+// readOf returns the specification element a read of a tensor denotes
+// in ec: the tensor's name and arguments, through copies.
+func readOf(s *sx, ec *eqCtx) (string, []*aff, error) {
+	t, ok := ec.tensors[s.name]
+	if !ok {
+		return "", nil, fmt.Errorf("%s: %s is not in scope", s.pos, s.name)
+	}
+	var args []*aff
+	for _, p := range t.pre {
+		args = append(args, p.subst(ec.env))
+	}
+	for _, x := range s.idx {
+		args = append(args, x.subst(ec.env))
+	}
+	if t.alias == nil {
+		return t.name, args, nil
+	}
+	m := map[string]*aff{}
+	for i, v := range t.alias.vars {
+		m[v] = args[i]
+	}
+	out := make([]*aff, len(t.alias.args))
+	for i, a := range t.alias.args {
+		out[i] = a.subst(m)
+	}
+	return t.alias.name, out, nil
 }
 
 // freeIndexVars lists the ATL index variables in ec's scope that n
@@ -426,18 +490,11 @@ func (g *specGen) scalar(s *sx, ec *eqCtx) (string, error) {
 		case 'i':
 			return "f32(" + s.index.subst(ec.env).String() + ")", nil
 		}
-		t, ok := ec.tensors[s.name]
-		if !ok {
-			return "", fmt.Errorf("%s: %s is not in scope", s.pos, s.name)
+		name, args, err := readOf(s, ec)
+		if err != nil {
+			return "", err
 		}
-		var args []*aff
-		for _, p := range t.pre {
-			args = append(args, p.subst(ec.env))
-		}
-		for _, x := range s.idx {
-			args = append(args, x.subst(ec.env))
-		}
-		return call(t.name, args), nil
+		return call(name, args), nil
 	})
 }
 
