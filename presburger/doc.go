@@ -24,7 +24,9 @@
 //   - union.go: UnionMap, maps over several spaces (isl's union_map and
 //     union_set).
 //   - print.go, parse.go: isl text notation in both directions (ParseMap,
-//     ParseSet, ParseUnionMap, ParseUnionSet, and String on every object).
+//     ParseSet, ParseUnionMap, ParseUnionSet, and String on every object);
+//     reading is split into a lexer, a parser and a builder
+//     (parse_lexer.go, parse_parser.go, parse_builder.go).
 //   - budget.go: context-carried budgets for the exponential operations.
 //
 // On top of these layers sit lexicographic optimisation and piecewise
