@@ -304,3 +304,39 @@ func TestBrowserButtons(t *testing.T) {
 		t.Errorf("Re-run submitted %s of %s, want %s's pair", nv.ProgramName, nv.Meta.Commit, old.ID)
 	}
 }
+
+// TestBrowserChanges shows, in headless Chromium, what changed since the
+// kernel's previous validation on its branch, and follows a changed
+// statement to its line.
+func TestBrowserChanges(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the browser test is not short")
+	}
+	ctx := browser(t)
+	s, h := newTest(t)
+	addHistory(t, s)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(srv.URL+"/validations/v-invalid"),
+		chromedp.WaitVisible(chromedp.CSS("section.changes")),
+	); err != nil {
+		t.Fatal(err)
+	}
+	rows := eval[[]string](t, ctx, `Array.from(document.querySelectorAll("table.changes tbody tr")).map(r => Array.from(r.cells).map(c => c.innerText.trim()).join(" | "))`)
+	want := []string{"17 | " + failingStmt + " | ✓ proved | ✗ failed", " | old[x] {Old(x)} := 1 | ✗ failed | gone"}
+	if !slices.Equal(rows, want) {
+		t.Errorf("changed statements %q, want %q", rows, want)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`table.changes a[href="#L17"]`), chromedp.NodeVisible)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `location.hash == "#L17"`)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`section.changes a[href="/validations/v-prev"]`), chromedp.NodeVisible)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `location.pathname == "/validations/v-prev" && document.readyState == "complete"`)
+	if got := eval[string](t, ctx, `document.querySelector("section.changes p").innerText`); !strings.Contains(got, "v-older") || !strings.Contains(got, "No statement changed") {
+		t.Errorf("v-prev's comparison: %q", got)
+	}
+}

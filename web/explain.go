@@ -193,7 +193,7 @@ func explain(ctx context.Context, specName, spec string, cx *validate.Counterexa
 // tensors, outside any equation: parameters are its only indices.
 type specScope struct{ s *sare.Spec }
 
-func (c specScope) IsIndex(name string) bool       { return c.s.IsParam(name) }
+func (c specScope) IsIndex(name string) bool        { return c.s.IsParam(name) }
 func (c specScope) Tensor(name string) *sare.Tensor { return c.s.Tensor(name) }
 func (specScope) Array(string) (syntax.Type, int, bool) {
 	return syntax.Invalid, 0, false

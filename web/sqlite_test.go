@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -36,12 +37,26 @@ func TestSQLiteStore(t *testing.T) {
 		"examples/blur/broken_wrong_row.sched": read("testdata/blur_broken_wrong_row.json"),
 		"examples/matmul/matmul.sched":         read("testdata/matmul.json"),
 	}
+	// At the commit before, every condition of the blur kernel proved.
+	var before map[string]any
+	if err := json.Unmarshal([]byte(reports["examples/blur/broken_wrong_row.sched"]), &before); err != nil {
+		t.Fatal(err)
+	}
+	before["verdict"], before["reason"], before["counterexample"] = "valid", "", nil
+	for _, c := range before["conditions"].([]any) {
+		c.(map[string]any)["status"] = "proved"
+	}
+	b, _ := json.Marshal(before)
+	earlier := string(b)
 	wctx, stop := context.WithCancel(ctx)
 	worked := make(chan error, 1)
 	go func() {
 		worked <- st.Work(wctx, 2, time.Second, func(ctx context.Context, v *store.Validation, progress func(store.Progress)) (store.Result, error) {
 			var r struct{ Verdict, Reason string }
 			rep := reports[v.ProgramName]
+			if v.Meta.Commit == "c0" {
+				rep = earlier
+			}
 			if err := json.Unmarshal([]byte(rep), &r); err != nil {
 				return store.Result{}, err
 			}
@@ -54,6 +69,35 @@ func TestSQLiteStore(t *testing.T) {
 	}()
 
 	ids := map[string]string{}
+	wait := func(id string) {
+		t.Helper()
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			v, err := st.Get(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v.Status == store.Done {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("validation %s still %s", id, v.Status)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	// The blur kernel at the commit before (a comment apart, so that
+	// the cache does not answer the next one).
+	prev, err := st.Submit(ctx, &store.Validation{
+		SpecName: "examples/blur/blur.sare", Spec: read("../examples/blur/blur.sare"),
+		ProgramName: "examples/blur/broken_wrong_row.sched", Program: "# before\n" + read("../examples/blur/broken_wrong_row.sched"),
+		Meta: store.Meta{Repository: "github.com/acme/kernels", Branch: "main", Commit: "c0"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wait(prev.ID)
+	time.Sleep(2 * time.Millisecond) // later IDs, later times
 	for _, pair := range [][2]string{
 		{"examples/blur/blur.sare", "examples/blur/broken_wrong_row.sched"},
 		{"examples/matmul/matmul.sare", "examples/matmul/matmul.sched"},
@@ -61,28 +105,15 @@ func TestSQLiteStore(t *testing.T) {
 		v, err := st.Submit(ctx, &store.Validation{
 			SpecName: pair[0], Spec: read("../" + pair[0]),
 			ProgramName: pair[1], Program: read("../" + pair[1]),
-			Meta: store.Meta{Repository: "github.com/acme/kernels", Branch: "main", Labels: map[string]string{"team": "x"}},
+			Meta: store.Meta{Repository: "github.com/acme/kernels", Branch: "main", Commit: "c1", Labels: map[string]string{"team": "x"}},
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
 		ids[pair[1]] = v.ID
 	}
-	deadline := time.Now().Add(30 * time.Second)
 	for _, id := range ids {
-		for {
-			v, err := st.Get(ctx, id)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if v.Status == store.Done {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("validation %s still %s", id, v.Status)
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
+		wait(id)
 	}
 
 	h := New(st, Options{})
@@ -99,6 +130,15 @@ func TestSQLiteStore(t *testing.T) {
 	}
 	if f := findAll(doc, hasClass("failed")); len(f) != 1 || attr(f[0], "id") != "L17" || !strings.Contains(text(f[0]), failingStmt) {
 		t.Errorf("failed lines %q", texts(f))
+	}
+	// Compared with commit c0, where the statement of line 17 was proved.
+	if c := findAll(doc, isTag(atom.Table)); !slices.ContainsFunc(c, func(n *html.Node) bool {
+		return hasClass("changes")(n) && strings.Contains(text(n), failingStmt) && strings.Contains(text(n), "proved") && strings.Contains(text(n), "failed")
+	}) {
+		t.Errorf("no comparison with commit c0 showing line 17 proved, then failed")
+	}
+	if c := findAll(doc, hasClass("changes")); len(c) == 0 || !strings.Contains(text(c[0]), prev.ID) || !strings.Contains(text(c[0]), "1 statement changed, 4 unchanged") {
+		t.Errorf("the comparison: %q", texts(c))
 	}
 	_, _, doc = get(t, h, "/validations/"+ids["examples/matmul/matmul.sched"])
 	for _, l := range findAll(doc, hasClass("line")) {

@@ -50,6 +50,9 @@ type validationPage struct {
 	Elapsed   string
 	// Actions are the buttons.
 	Actions actions
+	// Changes compares the verdict with the previous validation of the
+	// kernel on its branch (nil: none).
+	Changes *changes
 }
 
 // source is one input file rendered line by line.
@@ -113,6 +116,14 @@ func (h *handler) validation(w http.ResponseWriter, r *http.Request) {
 	}
 	p := h.validationPage(r.Context(), v)
 	p.Actions = h.actions(r, v)
+	if p.Rep != nil {
+		// Without the comparison the page still stands.
+		prev, err := h.previous(r.Context(), v)
+		if err != nil {
+			h.opts.ErrorLog(r, fmt.Errorf("the previous validation of %s: %w", v.ID, err))
+		}
+		p.Changes = changesSince(v, p.Rep, prev)
+	}
 	pg := &page{Title: p.Kernel + ": " + p.Badge.Text, Data: p}
 	if p.Live {
 		pg.Script = true

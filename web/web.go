@@ -18,8 +18,9 @@
 //     says who may press them, see Access; actions.go);
 //   - "/assets/": the style sheet and the script, embedded (assets/).
 //
-// Templates (templates/) are parsed once, in New; every page costs one
-// store call. Pages work without JavaScript; the one script only replaces
+// Templates (templates/) are parsed once, in New; a list page costs one
+// store call, a validation's page one, and two more to compare it with
+// the previous validation of its kernel on its branch (changes.go). Pages work without JavaScript; the one script only replaces
 // the two-second refresh of a running validation by its server-sent
 // events. Unknown ids and paths get a 404 page, store errors a 500 page.
 package web

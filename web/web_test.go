@@ -328,8 +328,15 @@ func TestInvalidValidation(t *testing.T) {
 	if code != 200 {
 		t.Fatalf("status %d", code)
 	}
-	if len(s.gets) != 1 || len(s.filters) != 0 {
-		t.Errorf("%d Get and %d List calls for one page", len(s.gets), len(s.filters))
+	// One Get, and one List looking for the previous validation of the
+	// kernel on its branch (there is none).
+	if len(s.gets) != 1 || len(s.filters) != 1 {
+		t.Fatalf("%d Get and %d List calls for one page", len(s.gets), len(s.filters))
+	}
+	v, _ := s.Get(t.Context(), "v-invalid")
+	if f := s.filters[0]; f.Program != v.ProgramName || f.Repository != v.Meta.Repository || f.Branch != "main" ||
+		f.Status != store.Done || !f.Until.Equal(v.CreatedAt) {
+		t.Errorf("the previous validation looked for with %+v", f)
 	}
 	h1 := text(findAll(doc, isTag(atom.H1))[0])
 	if h1 != "✗ invalid blur_wrong_row" {
