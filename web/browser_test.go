@@ -220,6 +220,22 @@ func TestBrowserListFeatures(t *testing.T) {
 		t.Errorf("searching wrong_row shows %q", rows)
 	}
 
+	// The date filter: from the day of the newest ones, through the form.
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(srv.URL+"/"),
+		chromedp.WaitVisible(chromedp.CSS("input#f-since")),
+		chromedp.SetValue(chromedp.CSS("input#f-since"), "2026-11-22"),
+		chromedp.SetValue(chromedp.CSS("input#f-until"), "2026-11-22"),
+		chromedp.Submit(chromedp.CSS("form.filters")),
+	); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `location.search.includes("since=2026-11-22") && document.readyState == "complete" && !!document.querySelector("table.validations")`)
+	dated := eval[[]string](t, ctx, `Array.from(document.querySelectorAll("table.validations tbody tr th a")).map(a => a.getAttribute("href"))`)
+	if !slices.Contains(dated, "/validations/v-invalid") || slices.Contains(dated, "/validations/v-unknown") {
+		t.Errorf("submitted on 2026-11-22: %q (v-unknown is of the 21st)", dated)
+	}
+
 	// The durations, and the cached marker in their column.
 	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS("table.validations"))); err != nil {
 		t.Fatal(err)
@@ -261,6 +277,10 @@ func TestBrowserListFeatures(t *testing.T) {
 		if n := status(u); n != 200 {
 			t.Errorf("download %s: %d", u, n)
 		}
+	}
+	// The link back to the commit on its forge.
+	if links := eval[[]string](t, ctx, `Array.from(document.querySelectorAll("dl.meta a")).map(a => a.href)`); !slices.Contains(links, "https://github.com/acme/kernels/commit/0123456789abcdef0123") {
+		t.Errorf("no link back to the commit among %q", links)
 	}
 }
 
