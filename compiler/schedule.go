@@ -603,7 +603,7 @@ func (c *compiler) loopDirective(d *alg.Directive, f *alg.Func, ls *loopSched) e
 		}
 		kind := map[string]loopKind{"parallel": parallel, "vectorize": vectorized, "unroll": unrolled}[d.Name]
 		if kind != unrolled && !ls.dims[xi].pure && c.red[f.Name.Name] == nil {
-			return c.dirErr(d, "%s is a reduction loop: only pure loops may run in parallel or be vectorised", ls.dims[xi].name)
+			return c.dirErr(d, "%s is a reduction loop: only pure loops may run in parallel or be vectorised (unless the update is declared a reduction first, with atomic() or rfactor)", ls.dims[xi].name)
 		}
 		ls.dims[xi].kind = kind
 		return nil

@@ -156,6 +156,21 @@ func TestUnsupported(t *testing.T) {
         t(x) = Tuple(in(x), in(x) * 2);
         out(x) = t(x)[0] + t(x)[1];
     }`, "tuples"},
+		{"rfactor_offset", `
+    Input<Buffer<float>> in{"in", 1};
+    Output<Buffer<float>> out{"out", 0};
+    void generate() {
+        r = RDom(0, in.dim(0).extent(), "r");
+        out() = 1.0f;
+        out() += in(r);
+    }
+    void schedule() {
+        RVar ro("ro"), ri("ri");
+        Var u("u");
+        Func intm = out.update(0).split(r, ro, ri, 4).rfactor(ri, u);
+        intm.compute_root();
+    }
+    RDom r;`, "is translated when it starts from its operator's identity"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

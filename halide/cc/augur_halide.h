@@ -46,6 +46,25 @@ struct Emitted {
     std::map<std::string, std::string> params;
 };
 
+// Algorithm is a pipeline's algorithm as generate() left it, before its
+// schedule: rfactor() rewrites the update it applies to in place (the
+// update then merges the partial results of a new intermediate func), and
+// the specification must stay the user's algorithm. Take it with
+// snapshot() once the algorithm is defined and before it is scheduled, and
+// pass it to translate or emit; without it, an rfactor'd update is
+// specified as Halide rewrote it.
+struct Algorithm {
+    struct Update {
+        std::vector<Halide::Expr> args, values;
+        Halide::Expr predicate;
+        std::vector<Halide::Internal::ReductionVariable> rvars;
+    };
+    std::map<std::string, std::vector<Update>> updates;  // by func name, every func of the pipeline
+};
+
+// snapshot records the definitions of every func of the pipeline.
+Algorithm snapshot(const Halide::Pipeline &pipeline);
+
 // lower_before_flattening drives libHalide's lowering passes in Halide 14's
 // order (src/Lower.cpp) and returns the statement as it stands before
 // storage flattening: the one HL_DEBUG_CODEGEN=2 prints under "Lowering
@@ -58,13 +77,14 @@ Halide::Internal::Stmt lower_before_flattening(const Halide::Pipeline &pipeline,
 // translate lowers the pipeline and translates it. kernel names the kernel
 // (a sanitised copy of name is used); throws Unsupported.
 Emitted translate(const Halide::Pipeline &pipeline, const Halide::Target &target,
-                  const std::string &name);
+                  const std::string &name, const Algorithm *algorithm = nullptr);
 
 // emit translates the pipeline and writes dir/spec.sare and dir/prog.sched
 // (dir is created if missing). Throws Unsupported, or std::runtime_error
 // when the files cannot be written.
 Emitted emit(const Halide::Pipeline &pipeline, const Halide::Target &target,
-             const std::string &dir, const std::string &name = "pipeline");
+             const std::string &dir, const std::string &name = "pipeline",
+             const Algorithm *algorithm = nullptr);
 
 // JitSizes gives the extents of buffers by Halide name: every output's, and
 // optionally some inputs' (the others are sized by Halide's bounds query).

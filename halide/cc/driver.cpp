@@ -21,9 +21,15 @@ namespace {
 // build_pipeline calls GeneratorBase::build_pipeline, protected in Halide
 // 14, through a pointer to member named via a derived class.
 struct Builder : Halide::Internal::GeneratorBase {
-    static Halide::Pipeline build(Halide::Internal::GeneratorBase &g) {
-        Halide::Pipeline (Halide::Internal::GeneratorBase::*f)() = &Builder::build_pipeline;
-        return (g.*f)();
+    // build runs the generator's generate() and schedule(), recording the
+    // algorithm in between (rfactor rewrites it; see augur::Algorithm).
+    static Halide::Pipeline build(Halide::Internal::GeneratorBase &g, augur::Algorithm *alg) {
+        void (Halide::Internal::GeneratorBase::*generate)() = &Builder::call_generate;
+        void (Halide::Internal::GeneratorBase::*schedule)() = &Builder::call_schedule;
+        (g.*generate)();
+        *alg = augur::snapshot(g.get_pipeline());
+        (g.*schedule)();
+        return g.get_pipeline();
     }
 };
 
@@ -133,7 +139,8 @@ int main(int argc, char **argv) {
         Halide::Target target(target_str);
         auto g = Halide::Internal::GeneratorRegistry::create(gen, Halide::GeneratorContext(target));
         g->set_generator_param_values(params);
-        Halide::Pipeline p = Builder::build(*g);
+        augur::Algorithm alg;
+        Halide::Pipeline p = Builder::build(*g, &alg);
         if (halide_lower) {
             // Halide's own lowering, for comparing HL_DEBUG_CODEGEN=2's
             // output with the captured statement.
@@ -147,7 +154,7 @@ int main(int argc, char **argv) {
             }
         }
         if (!out.empty()) {
-            augur::emit(p, target, out, gen);
+            augur::emit(p, target, out, gen, &alg);
         }
         if (!jit_path.empty()) {
             augur::jit_sample(p, target, gen, sizes, seed, jit_path);

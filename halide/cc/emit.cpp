@@ -626,9 +626,27 @@ struct Scalar {
     std::string array;   // for 0-d inputs
 };
 
+// Red is how a func takes part in a reduction whose order the schedule
+// changed (Clément 2022, chapter 7): atomic() updates, and rfactor's
+// merges and intermediates. Its cells hold partial results of the target
+// func's elements, which the specification defines with reduce(...).
+struct Red {
+    enum Kind { Atomic, Merge, Intermediate } kind = Atomic;
+    std::string target;  // the user's func (itself, unless an intermediate)
+    size_t dims = 0;     // the target's dimensions: the first coordinates of the cells' funcs
+    std::string op;      // + * min max & | ^
+    // the user's update, for the specification (targets only)
+    std::vector<ReductionVariable> rvars;  // outermost first
+    Expr predicate, body;
+    // Intermediate: the position of the user's RDom each accumulation
+    // adds, outermost first, over the stage's coordinates (f.s1.x).
+    std::vector<Expr> at;
+};
+
 // Pipeline gathers the funcs, buffers and scalar parameters of a lowered
 // pipeline and names them.
 struct Pipeline_ {
+    std::map<std::string, Red> reds;
     std::vector<std::string> order;
     std::map<std::string, FuncInfo> funcs;
     std::vector<Buffer_> buffers;  // outputs first, then inputs in order of first use
@@ -819,6 +837,39 @@ std::string spec_text(Pipeline_ &p, const std::string &name) {
             xs.push_back(id);
         }
         std::string x = join(xs, ", ");
+        if (auto rit = p.reds.find(fn); rit != p.reds.end()) {
+            // A reduction the schedule re-orders: the user's update as
+            // reduce(...) over its whole RDom (Clément 2022, section 7.4);
+            // rfactor's intermediates hold partial results of it and have
+            // no tensor of their own.
+            const Red &r = rit->second;
+            if (r.kind == Red::Intermediate) {
+                continue;
+            }
+            std::map<std::string, std::string> uvars = vars;
+            std::vector<std::string> ks, ranges;
+            for (const ReductionVariable &rv : r.rvars) {
+                std::string id = sanitize(rv.var);
+                while (std::find(xs.begin(), xs.end(), id) != xs.end() || std::find(ks.begin(), ks.end(), id) != ks.end() ||
+                       p.funcs.count(id) || std::find(p.params.begin(), p.params.end(), id) != p.params.end()) {
+                    id += "_";
+                }
+                uvars[rv.var] = id;
+                ks.push_back(id);
+            }
+            SpecTranslator t(p, uvars);
+            for (size_t i = 0; i < r.rvars.size(); i++) {
+                ranges.push_back(ks[i] + " in " + t.index(r.rvars[i].min).s + " .. " +
+                                 t.index(simplify(r.rvars[i].min + r.rvars[i].extent)).s);
+            }
+            std::string dom = join(ranges, ", ");
+            if (r.predicate.defined() && !is_const_one(r.predicate)) {
+                dom += " where " + t.cond(r.predicate).s;
+            }
+            o << "\ntensor " << fi.tensor << "(" << x << ") : " << fi.type << "\n";
+            o << fi.tensor << "(" << x << ") = reduce(" << r.op << ", " << dom << ", " << t.value(r.body).s << ")\n";
+            continue;
+        }
         o << "\n";
         const Stage &s0 = fi.stages[0];
         SpecTranslator pure(p, vars);
@@ -1000,6 +1051,9 @@ struct Realized {
     std::vector<Frag> mins;
 };
 
+std::set<std::string> atomic_funcs(const Stmt &s);
+bool reduce_parts(const Expr &v, const std::string &fn, const std::vector<Expr> &args, std::string *op, Expr *body);
+
 class KernelTranslator : public Translator {
 public:
     KernelTranslator(Pipeline_ &p, const std::map<std::string, std::set<int>> &folded)
@@ -1045,6 +1099,17 @@ public:
         }
         if (const AssertStmt *op = s.as<AssertStmt>()) {
             return assert_stmt(op);
+        }
+        if (const Atomic *op = s.as<Atomic>()) {
+            // atomic(): the updates inside are accumulations of a
+            // reduction, atomic in the kernel model (Clément 2022,
+            // section 7.3.6)
+            for (const std::string &fn : atomic_funcs(s)) {
+                if (!p_.reds.count(fn)) {
+                    unsupported("the atomic store to " + fn + ", which is not a reduction of its func");
+                }
+            }
+            return stmt(op->body);
         }
         if (const Evaluate *op = s.as<Evaluate>()) {
             if (is_const(op->value)) {
@@ -1590,7 +1655,55 @@ private:
             out.uses.insert(b.id);
             coords.push_back(b.id);
         }
+        if (auto rit = p_.reds.find(op->name); rit != p_.reds.end()) {
+            return reduction_store(op, rit->second, lhs, rhs, found - &fi->second.stages[0], npure, coords, std::move(out));
+        }
         out.l.push_back(lhs + " {" + found->tensor + "(" + join(coords, ", ") + ")} := " + rhs);
+        return out;
+    }
+
+    // reduction_store annotates a store of a func whose reduction the
+    // schedule re-orders (Clément 2022, section 7.3): the pure
+    // definition's initialises an accumulator of the target's element, an
+    // update accumulates the position of the user's RDom it adds (its own
+    // RVars' coordinates, or, in an rfactor intermediate, the position
+    // rfactor substituted), an rfactor merge adds a partial result.
+    Lines reduction_store(const Provide *op, const Red &r, const std::string &lhs, const std::string &rhs, size_t stage,
+                          size_t npure, const std::vector<std::string> &coords, Lines out) {
+        std::vector<std::string> x(coords.begin(), coords.begin() + r.dims);
+        std::string ann = p_.funcs.at(r.target).tensor + "(" + join(x, ", ") + ")";
+        if (stage == 0) {
+            out.l.push_back(lhs + " {" + ann + " @ ()} := " + rhs);
+            return out;
+        }
+        std::string opn;
+        Expr body;
+        if (!reduce_parts(op->values[0], op->name, op->args, &opn, &body) || opn != r.op) {
+            unsupported("the store to " + op->name + ", " + str(op->values[0]) + ": not an accumulation with " + r.op);
+        }
+        std::string val = with(out.uses, [&] { return value(body).s; });
+        std::string at;
+        switch (r.kind) {
+        case Red::Atomic:
+            at = " @ (" + join(std::vector<std::string>(coords.begin() + npure, coords.end()), ", ") + ")";
+            break;
+        case Red::Intermediate: {
+            std::vector<std::string> ps;
+            for (const Expr &e : r.at) {
+                ps.push_back(with(out.uses, [&] { return index(e).s; }));
+            }
+            at = " @ (" + join(ps, ", ") + ")";
+            break;
+        }
+        case Red::Merge: {
+            const Call *c = body.as<Call>();
+            if (!c || !p_.reds.count(c->name) || p_.reds.at(c->name).kind != Red::Intermediate) {
+                unsupported("the store to " + op->name + ", " + str(op->values[0]) + ": not a merge of an rfactor() intermediate");
+            }
+            break;
+        }
+        }
+        out.l.push_back(lhs + " {" + ann + at + "} " + r.op + "= " + val);
         return out;
     }
 
@@ -1927,6 +2040,367 @@ Pipeline_ gather(const Lowered &l) {
     return p;
 }
 
+// ---------------------------------------------------------------- reductions
+
+// reduce_parts splits the value v of an update of fn at args into its
+// reduction operator and the value folded, when v combines fn's own value
+// at the updated point with one associative and commutative operator.
+bool reduce_parts(const Expr &v0, const std::string &fn, const std::vector<Expr> &args, std::string *op, Expr *body) {
+    // rfactor's splits bind the substituted RVars with lets
+    Expr v = substitute_in_all_lets(v0);
+    auto self = [&](const Expr &e) {
+        const Call *c = e.as<Call>();
+        if (!c || c->call_type != Call::Halide || c->name != fn || c->args.size() != args.size()) {
+            return false;
+        }
+        for (size_t i = 0; i < args.size(); i++) {
+            if (!equal(c->args[i], args[i])) {
+                return false;
+            }
+        }
+        return true;
+    };
+    auto two = [&](const Expr &a, const Expr &b, const char *o) {
+        if (self(a) && !self(b)) {
+            *op = o;
+            *body = b;
+            return true;
+        }
+        if (self(b) && !self(a)) {
+            *op = o;
+            *body = a;
+            return true;
+        }
+        return false;
+    };
+    if (const Add *n = v.as<Add>()) {
+        return two(n->a, n->b, "+");
+    }
+    if (const Mul *n = v.as<Mul>()) {
+        return two(n->a, n->b, "*");
+    }
+    if (const Min *n = v.as<Min>()) {
+        return two(n->a, n->b, "min");
+    }
+    if (const Max *n = v.as<Max>()) {
+        return two(n->a, n->b, "max");
+    }
+    if (const Call *c = v.as<Call>(); c && c->args.size() == 2) {
+        if (c->is_intrinsic(Call::bitwise_and)) {
+            return two(c->args[0], c->args[1], "&");
+        }
+        if (c->is_intrinsic(Call::bitwise_or)) {
+            return two(c->args[0], c->args[1], "|");
+        }
+        if (c->is_intrinsic(Call::bitwise_xor)) {
+            return two(c->args[0], c->args[1], "^");
+        }
+    }
+    return false;
+}
+
+// reads_func reports whether e reads the func fn.
+bool reads_func(const Expr &e, const std::string &fn) {
+    class Reads : public IRGraphVisitor {
+    public:
+        std::string fn;
+        bool found = false;
+
+    private:
+        using IRGraphVisitor::visit;
+        void visit(const Call *op) override {
+            if (op->call_type == Call::Halide && op->name == fn) {
+                found = true;
+            }
+            IRGraphVisitor::visit(op);
+        }
+    } r;
+    r.fn = fn;
+    e.accept(&r);
+    return r.found;
+}
+
+// is_identity reports whether e is op's identity.
+bool is_identity(const Expr &e0, const std::string &op) {
+    Expr e = simplify(e0);
+    Type t = e.type();
+    if (op == "+" || op == "|" || op == "^") {
+        return is_const_zero(e);
+    }
+    if (op == "*") {
+        return is_const_one(e);
+    }
+    if (op == "&") {
+        return equal(e, t.is_uint() ? t.max() : make_const(t, -1));
+    }
+    if (op == "min") {
+        return !t.is_float() && equal(e, t.max());
+    }
+    if (op == "max") {
+        return !t.is_float() && equal(e, t.min());
+    }
+    return false;
+}
+
+// match finds the values of the variables holes that make a into b, where
+// b is a with each hole substituted (as Halide's rfactor substitutes the
+// RVars it splits): same structure elsewhere.
+bool match(const Expr &a, const Expr &b, const std::set<std::string> &holes, std::map<std::string, Expr> &m) {
+    if (!a.defined() || !b.defined()) {
+        return a.defined() == b.defined();
+    }
+    if (const Variable *v = a.as<Variable>(); v && holes.count(v->name)) {
+        auto it = m.find(v->name);
+        if (it == m.end()) {
+            m[v->name] = b;
+            return true;
+        }
+        return equal(it->second, b);
+    }
+    if (a.node_type() != b.node_type() || a.type() != b.type()) {
+        return false;
+    }
+#define AUGUR_MATCH2(T)                                                        \
+    if (const T *x = a.as<T>()) {                                              \
+        const T *y = b.as<T>();                                                \
+        return match(x->a, y->a, holes, m) && match(x->b, y->b, holes, m);    \
+    }
+    AUGUR_MATCH2(Add)
+    AUGUR_MATCH2(Sub)
+    AUGUR_MATCH2(Mul)
+    AUGUR_MATCH2(Div)
+    AUGUR_MATCH2(Mod)
+    AUGUR_MATCH2(Min)
+    AUGUR_MATCH2(Max)
+    AUGUR_MATCH2(EQ)
+    AUGUR_MATCH2(NE)
+    AUGUR_MATCH2(LT)
+    AUGUR_MATCH2(LE)
+    AUGUR_MATCH2(GT)
+    AUGUR_MATCH2(GE)
+    AUGUR_MATCH2(And)
+    AUGUR_MATCH2(Or)
+#undef AUGUR_MATCH2
+    if (const Cast *x = a.as<Cast>()) {
+        return match(x->value, b.as<Cast>()->value, holes, m);
+    }
+    if (const Not *x = a.as<Not>()) {
+        return match(x->a, b.as<Not>()->a, holes, m);
+    }
+    if (const Select *x = a.as<Select>()) {
+        const Select *y = b.as<Select>();
+        return match(x->condition, y->condition, holes, m) && match(x->true_value, y->true_value, holes, m) &&
+               match(x->false_value, y->false_value, holes, m);
+    }
+    if (const Let *x = a.as<Let>()) {
+        const Let *y = b.as<Let>();
+        return x->name == y->name && match(x->value, y->value, holes, m) && match(x->body, y->body, holes, m);
+    }
+    if (const Call *x = a.as<Call>()) {
+        const Call *y = b.as<Call>();
+        if (x->name != y->name || x->call_type != y->call_type || x->value_index != y->value_index ||
+            x->args.size() != y->args.size()) {
+            return false;
+        }
+        for (size_t i = 0; i < x->args.size(); i++) {
+            if (!match(x->args[i], y->args[i], holes, m)) {
+                return false;
+            }
+        }
+        return true;
+    }
+    return equal(a, b);
+}
+
+// atomic_funcs lists the funcs stored inside Atomic nodes.
+std::set<std::string> atomic_funcs(const Stmt &s) {
+    class Scan : public IRVisitor {
+    public:
+        std::set<std::string> found;
+
+    private:
+        using IRVisitor::visit;
+        int depth = 0;
+        void visit(const Atomic *op) override {
+            depth++;
+            IRVisitor::visit(op);
+            depth--;
+        }
+        void visit(const Provide *op) override {
+            if (depth > 0) {
+                found.insert(op->name);
+            }
+            IRVisitor::visit(op);
+        }
+    } sc;
+    s.accept(&sc);
+    return sc.found;
+}
+
+// find_reductions finds the funcs whose reduction the schedule re-orders:
+// those updated inside an Atomic node (atomic()), and, with the algorithm
+// as generate() left it, those whose update rfactor rewrote into a merge
+// of an intermediate func's partial results, and those intermediates.
+void find_reductions(Pipeline_ &p, const Lowered &l, const Algorithm *alg) {
+    // target records fn's own update as a reduction: u is the user's.
+    auto target = [&](const std::string &fn, const Algorithm::Update &u, Red::Kind kind) {
+        const Function &f = l.env.at(fn);
+        Red r;
+        r.kind = kind;
+        r.target = fn;
+        r.dims = f.args().size();
+        if (u.values.size() != 1 || !reduce_parts(u.values[0], fn, u.args, &r.op, &r.body)) {
+            unsupported("the update of " + fn + ", " + str(u.values.empty() ? Expr() : u.values[0]) +
+                        ": atomic() and rfactor() are translated for updates F(x) = F(x) OP e with OP one of + * min max & | ^");
+        }
+        if (reads_func(r.body, fn)) {
+            unsupported("the update of " + fn + " reads " + fn + " beyond its accumulator");
+        }
+        if (r.op == "min" || r.op == "max") {
+            if (f.output_types()[0].is_float()) {
+                unsupported("the float " + r.op + " reduction of " + fn + ": its identity is infinite, which the formats cannot write");
+            }
+        }
+        if (u.rvars.empty()) {
+            unsupported("the update of " + fn + ": atomic() and rfactor() are translated for updates over an RDom");
+        }
+        if (!is_identity(f.values()[0], r.op)) {
+            unsupported("the pure definition of " + fn + ", " + str(f.values()[0]) + ": a reduction the schedule re-orders (atomic(), rfactor()) is translated when it starts from its operator's identity");
+        }
+        for (auto it = u.rvars.rbegin(); it != u.rvars.rend(); ++it) {
+            r.rvars.push_back(*it);
+        }
+        r.predicate = u.predicate;
+        return r;
+    };
+    auto current = [&](const std::string &fn) {
+        const Function &f = l.env.at(fn);
+        if (f.updates().size() != 1) {
+            unsupported("the func " + fn + ": atomic() and rfactor() are translated for funcs of one update");
+        }
+        const Definition &d = f.updates()[0];
+        Algorithm::Update u;
+        u.args = d.args();
+        u.values = d.values();
+        u.predicate = d.predicate();
+        u.rvars = d.schedule().rvars();
+        return u;
+    };
+    std::map<std::string, std::string> intermediates;  // intermediate -> the func it was factored out of
+    if (alg) {
+        for (const std::string &fn : l.order) {
+            auto a = alg->updates.find(fn);
+            if (a == alg->updates.end()) {
+                continue;
+            }
+            const Function &f = l.env.at(fn);
+            bool changed = a->second.size() != f.updates().size();
+            for (size_t i = 0; !changed && i < a->second.size(); i++) {
+                const auto &vs = f.updates()[i].values();
+                changed = vs.size() != a->second[i].values.size() || !equal(vs[0], a->second[i].values[0]);
+            }
+            if (!changed) {
+                continue;
+            }
+            if (a->second.size() != 1 || f.updates().size() != 1) {
+                unsupported("the func " + fn + ", whose updates the schedule rewrote: rfactor() is translated for funcs of one update");
+            }
+            Red r = target(fn, a->second[0], Red::Merge);
+            Algorithm::Update cur = current(fn);
+            std::string op;
+            Expr part;
+            const Call *c = nullptr;
+            if (!reduce_parts(cur.values[0], fn, cur.args, &op, &part) || op != r.op || !(c = part.as<Call>()) ||
+                c->call_type != Call::Halide || alg->updates.count(c->name) || !l.env.count(c->name)) {
+                unsupported("the update of " + fn + ", which the schedule rewrote into " + str(cur.values[0]) +
+                            ": only rfactor()'s merge of an intermediate func is translated");
+            }
+            intermediates[c->name] = fn;
+            p.reds[fn] = r;
+        }
+    }
+    for (const std::string &fn : atomic_funcs(l.s)) {
+        if (p.reds.count(fn) || intermediates.count(fn)) {
+            continue;
+        }
+        if (!l.env.count(fn)) {
+            unsupported("the atomic store to " + fn + ", which is not a func of the pipeline");
+        }
+        if (alg && !alg->updates.count(fn)) {
+            unsupported("the atomic update of " + fn + ", a func the schedule made");
+        }
+        p.reds[fn] = target(fn, current(fn), Red::Atomic);
+    }
+    for (const auto &kv : intermediates) {
+        const std::string &in = kv.first;
+        const Red &t = p.reds.at(kv.second);
+        Red r;
+        r.kind = Red::Intermediate;
+        r.target = t.target;
+        r.dims = t.dims;
+        r.op = t.op;
+        const Function &f = l.env.at(in);
+        Algorithm::Update cur = current(in);
+        std::string op;
+        Expr body;
+        if (!reduce_parts(cur.values[0], in, cur.args, &op, &body) || op != t.op) {
+            unsupported("the update of " + in + ", " + str(cur.values[0]) + ", which is not a reduction with " + t.op +
+                        ": an intermediate of rfactor() that the schedule rewrote again (rfactor of an intermediate) is not translated");
+        }
+        if (!is_identity(f.values()[0], op)) {
+            unsupported("the pure definition of " + in + ", " + str(f.values()[0]) + ", which is not the identity of " + op);
+        }
+        // The position each accumulation adds: the user's RVars as rfactor
+        // substituted them, found by matching the user's update with the
+        // intermediate's (its value, then its predicate).
+        std::set<std::string> holes;
+        for (const ReductionVariable &v : t.rvars) {
+            holes.insert(v.var);
+        }
+        std::map<std::string, Expr> m;
+        bool ok = match(t.body, body, holes, m);
+        if (ok && t.predicate.defined() && cur.predicate.defined()) {
+            // rfactor conjoins the user's predicate, substituted, with the
+            // splits' guards
+            std::vector<Expr> conj{cur.predicate};
+            bool found = false;
+            while (!conj.empty() && !found) {
+                Expr c = conj.back();
+                conj.pop_back();
+                std::map<std::string, Expr> m2 = m;
+                if (match(t.predicate, c, holes, m2)) {
+                    m = m2;
+                    found = true;
+                } else if (const And *a = c.as<And>()) {
+                    conj.push_back(a->a);
+                    conj.push_back(a->b);
+                }
+            }
+        }
+        if (!ok || !equal(substitute(m, t.body), body)) {
+            unsupported("the update of " + in + ", " + str(cur.values[0]) + ": it is not the update of " + t.target +
+                        " with its RVars substituted, as rfactor() makes it");
+        }
+        std::map<std::string, Expr> coord;
+        std::string prefix = in + ".s1.";
+        for (const std::string &a : f.args()) {
+            coord[a] = Variable::make(Int(32), prefix + a);
+        }
+        for (const ReductionVariable &v : cur.rvars) {
+            coord[v.var] = Variable::make(Int(32), prefix + v.var);
+        }
+        for (const ReductionVariable &v : t.rvars) {
+            auto it = m.find(v.var);
+            if (it == m.end()) {
+                unsupported("the rfactor() intermediate " + in + ": the update of " + t.target + " does not use its RVar " + v.var +
+                            ", whose position in the intermediate cannot be recovered");
+            }
+            r.at.push_back(substitute(coord, it->second));
+        }
+        p.reds[in] = r;
+    }
+}
+
 std::string sched_text(Pipeline_ &p, const Stmt &s, const std::map<std::string, std::set<int>> &folded,
                        const std::string &name, const Target &t) {
     KernelTranslator k(p, folded);
@@ -1997,8 +2471,9 @@ void make_dir(const std::string &dir) {
     }
 }
 
-Emitted translate_lowered(const Lowered &l, const Target &t, const std::string &name) {
+Emitted translate_lowered(const Lowered &l, const Target &t, const std::string &name, const Algorithm *alg) {
     Pipeline_ p = gather(l);
+    find_reductions(p, l, alg);
     Emitted e;
     e.spec = spec_text(p, name);
     e.sched = sched_text(p, l.s, l.folded, name, t);
@@ -2018,12 +2493,33 @@ Stmt lower_before_flattening(const Halide::Pipeline &pipeline, const Target &tar
     return lower(pipeline, target, name).s;
 }
 
-Emitted translate(const Halide::Pipeline &pipeline, const Target &target, const std::string &name) {
-    return translate_lowered(lower(pipeline, target, name), target, name);
+Algorithm snapshot(const Halide::Pipeline &pipeline) {
+    std::vector<Function> outs;
+    for (const Func &f : pipeline.outputs()) {
+        outs.push_back(f.function());
+    }
+    Algorithm a;
+    for (const auto &kv : build_environment(outs)) {
+        std::vector<Algorithm::Update> &us = a.updates[kv.first];
+        for (const Definition &d : kv.second.updates()) {
+            Algorithm::Update u;
+            u.args = d.args();
+            u.values = d.values();
+            u.predicate = d.predicate();
+            u.rvars = d.schedule().rvars();
+            us.push_back(u);
+        }
+    }
+    return a;
 }
 
-Emitted emit(const Halide::Pipeline &pipeline, const Target &target, const std::string &dir, const std::string &name) {
-    Emitted e = translate(pipeline, target, name);
+Emitted translate(const Halide::Pipeline &pipeline, const Target &target, const std::string &name, const Algorithm *algorithm) {
+    return translate_lowered(lower(pipeline, target, name), target, name, algorithm);
+}
+
+Emitted emit(const Halide::Pipeline &pipeline, const Target &target, const std::string &dir, const std::string &name,
+             const Algorithm *algorithm) {
+    Emitted e = translate(pipeline, target, name, algorithm);
     make_dir(dir);
     write_file(dir + "/spec.sare", e.spec);
     write_file(dir + "/prog.sched", e.sched);
