@@ -55,7 +55,7 @@ func TestCompileCommand(t *testing.T) {
 	if code, out, errOut := augur("compile", "../../examples/alg/conv1d.alg", "--auto", "-o", filepath.Join(dir, "a")); code != 0 || !strings.Contains(errOut, "Conv.split(x, x_o, x_i, 8)") {
 		t.Errorf("--auto: exit %d\n%s%s", code, out, errOut)
 	}
-	if code, out, _ := augur("compile", "--list-injections"); code != 0 || len(strings.Split(strings.TrimSpace(out), "\n")) != 10 || !strings.HasPrefix(out, "tail-unguarded ") {
+	if code, out, _ := augur("compile", "--list-injections"); code != 0 || len(strings.Split(strings.TrimSpace(out), "\n")) != 13 || !strings.HasPrefix(out, "tail-unguarded ") {
 		t.Errorf("--list-injections: exit %d\n%s", code, out)
 	}
 	if code, _, errOut := augur("compile", "../../examples/alg/conv1d.alg", "--inject", "fold-too-small", "-o", filepath.Join(dir, "i")); code != 3 || !strings.Contains(errOut, "does not apply") {
