@@ -10,8 +10,12 @@
 //     pagination by the store's cursor (list.go);
 //   - "/validations/{id}": one validation: its verdict and reason, the
 //     kernel source with every statement marked proved, failed or
-//     undecided and the counterexample under the failing line, the
-//     specification, the conditions, the timings, the metadata, and live
+//     undecided and the counterexample under the failing line, with where
+//     its numbers come from (the annotation's equation, the elements and
+//     inputs read, recomputed by the reference evaluator; explain.go),
+//     what changed since the previous validation of the kernel on its
+//     branch (changes.go), the specification, the conditions, the
+//     timings, the metadata, and live
 //     progress while it is queued or running (validation.go), and its
 //     buttons: Cancel while it is queued or running, Re-run once it has
 //     finished (POST forms, refused across origins; the server in front
