@@ -26,6 +26,12 @@
 //   - lower.go and emit.go bind inputs and outputs and print the kernel:
 //     display names for the IR's variables, array cells for accesses.
 //
+// reduce.go compiles the reductions a schedule may re-order (Clément
+// 2022, chapter 7): atomic() and Halide's rfactor, which adds an
+// intermediate func of partial results to the compiled program; such a
+// func's specification is a reduce(...) over the whole RDom, and its stores
+// initialise, accumulate at a position, or merge partial results.
+//
 // auto.go is the autoscheduler, fuzz.go the random schedule generator,
 // inject.go the injectable miscompilations.
 package compiler
