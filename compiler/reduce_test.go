@@ -11,6 +11,7 @@ import (
 
 	"github.com/augur-verify/augur/compiler/alg"
 	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/validate"
 )
 
 // reductionAlgs lists examples/reductions/alg/, the algorithms scheduled
@@ -197,5 +198,85 @@ func TestReductionInjectionsNotApplicable(t *testing.T) {
 		if !errors.Is(err, ErrNotApplicable) {
 			t.Errorf("%s on %s: %v, want ErrNotApplicable", tc.inject, tc.example, err)
 		}
+	}
+}
+
+// TestRFactorShapes compiles rfactor and atomic() schedules of other
+// shapes: an RDom of two variables with a predicate reading a pure
+// variable, rfactor of the outer loop of a split (contiguous chunks),
+// a fused pair of reduction loops with xor, and a product with its pure
+// loop parallel and its reduction loop vectorised. Each kernel runs at two
+// parameter sets and, but with -short, validates.
+func TestRFactorShapes(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		params    [2]map[string]int64
+	}{
+		{"two variables", `param W, H
+input A(x, y) : i32
+func T(x) : i32 = 0
+rdom r(i in 0 .. W, j in 0 .. H)
+T(x) += A(r.i + x, r.j) where r.i != x % 3
+output T over x in 0 .. 5
+schedule {
+  T.update(0).rfactor(r.j, v)
+  T_intm.update(0).parallel(v)
+}
+`, [2]map[string]int64{{"W": 1, "H": 1}, {"W": 4, "H": 3}}},
+		{"outer loop", `param N
+input A(k) : f32
+func D() : f32 = 0
+rdom r(k in 0 .. N)
+D() += A(r.k)
+output D
+schedule {
+  D.update(0).split(r.k, ko, ki, 16).rfactor(ko, c)
+  D_intm.update(0).vectorize(r.ki)
+  D.update(0).parallel(r.ko)
+}
+`, [2]map[string]int64{{"N": 1}, {"N": 37}}},
+		{"fused xor", `param N
+input A(k, j) : i32
+func D() : i32 = 0
+rdom r(j in 0 .. 3, k in 0 .. N)
+D() = D() ^ A(r.k, r.j)
+output D
+schedule {
+  D.update(0).fuse(r.j, r.k, f).split(f, fo, fi, 4).rfactor(fi, u)
+  D_intm.update(0).parallel(u)
+}
+`, [2]map[string]int64{{"N": 1}, {"N": 7}}},
+		{"atomic product", `param N
+input A(k) : i32
+func D(x) : i32 = 1
+rdom r(k in 0 .. N)
+D(x) *= A(r.k + x)
+output D over x in 0 .. 4
+schedule {
+  D.update(0).atomic().parallel(x).vectorize(r.k, 4)
+}
+`, [2]map[string]int64{{"N": 1}, {"N": 11}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := alg.Load(&syntax.Source{Name: "t.alg", Text: tc.src})
+			if err != nil {
+				t.Fatal(detail(err))
+			}
+			r, err := Compile(context.Background(), p, "t", Options{})
+			if err != nil {
+				t.Fatal(detail(err))
+			}
+			for i, ps := range tc.params {
+				if err := runKernel(r, ps, uint64(i+1)); err != nil {
+					t.Fatalf("params %v: %v\n%s\n%s", ps, err, r.Spec, r.Sched)
+				}
+			}
+			if testing.Short() {
+				return
+			}
+			if rep := validatePair(t, r); rep.Verdict != validate.Valid {
+				t.Errorf("verdict %s (%s), want valid\n%s\n%s", rep.Verdict, rep.Reason, r.Spec, r.Sched)
+			}
+		})
 	}
 }
