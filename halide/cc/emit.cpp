@@ -2299,21 +2299,26 @@ void find_reductions(Pipeline_ &p, const Lowered &l, const Algorithm *alg) {
                 const auto &vs = f.updates()[i].values();
                 changed = vs.size() != a->second[i].values.size() || !equal(vs[0], a->second[i].values[0]);
             }
-            if (!changed) {
+            // rfactor() leaves F(x) = F(x) OP I(x, rv), I a func the
+            // schedule made, of one update; other rewrites (the wrappers
+            // of Func::in()) keep the update's meaning and are translated
+            // as they stand.
+            if (!changed || a->second.size() != 1 || f.updates().size() != 1 || f.updates()[0].values().size() != 1) {
                 continue;
             }
-            if (a->second.size() != 1 || f.updates().size() != 1) {
-                unsupported("the func " + fn + ", whose updates the schedule rewrote: rfactor() is translated for funcs of one update");
-            }
-            Red r = target(fn, a->second[0], Red::Merge);
-            Algorithm::Update cur = current(fn);
+            const Definition &d = f.updates()[0];
             std::string op;
             Expr part;
             const Call *c = nullptr;
-            if (!reduce_parts(cur.values[0], fn, cur.args, &op, &part) || op != r.op || !(c = part.as<Call>()) ||
-                c->call_type != Call::Halide || alg->updates.count(c->name) || !l.env.count(c->name)) {
-                unsupported("the update of " + fn + ", which the schedule rewrote into " + str(cur.values[0]) +
-                            ": only rfactor()'s merge of an intermediate func is translated");
+            if (!reduce_parts(d.values()[0], fn, d.args(), &op, &part) || !(c = part.as<Call>()) ||
+                c->call_type != Call::Halide || alg->updates.count(c->name) || !l.env.count(c->name) ||
+                l.env.at(c->name).updates().size() != 1) {
+                continue;
+            }
+            Red r = target(fn, a->second[0], Red::Merge);
+            if (op != r.op) {
+                unsupported("the update of " + fn + ", which the schedule rewrote into " + str(d.values()[0]) +
+                            ": the merge does not use the reduction's operator " + r.op);
             }
             intermediates[c->name] = fn;
             p.reds[fn] = r;
