@@ -52,10 +52,25 @@ F(x) = F(x) + i32(x)
 output F over x in 0 .. N
 `
 
+// rfactor is a zero-dimensional output (output D, without over) with a
+// schedule naming rfactor's intermediate.
+const rfactor = `param N
+input A(k) : f32
+func D() : f32 = 0
+rdom r(k in 0 .. N)
+D() += A(r.k)
+output D
+schedule {
+  D.update(0).split(r.k, ko, ki, 4).rfactor(ki, u, P)
+  P.update(0).parallel(u)
+}
+`
+
 // TestRoundTrip parses every example, prints it, parses the print and
 // compares: the two programs are Equal and the print is a fixed point.
 func TestRoundTrip(t *testing.T) {
 	srcs := examples(t)
+	srcs["rfactor"] = rfactor
 	srcs["with-schedule"] = withSchedule
 	srcs["filters"] = filters
 	for name, text := range srcs {

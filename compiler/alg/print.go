@@ -39,6 +39,10 @@ func Print(p *Program) string {
 				b.WriteString(" where " + syntax.ExprString(d.Where))
 			}
 		case *Output:
+			if len(d.Dims) == 0 {
+				fmt.Fprintf(&b, "output %s", d.Func.Name)
+				break
+			}
 			fmt.Fprintf(&b, "output %s over ", d.Func.Name)
 			writeRanges(&b, d.Dims)
 		}
