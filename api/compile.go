@@ -9,17 +9,14 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"path"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/augur-verify/augur/compiler"
-	"github.com/augur-verify/augur/compiler/alg"
-	"github.com/augur-verify/augur/sare"
-	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/store"
 	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/validate"
 )
 
 // CompileRequest is the JSON body of POST /v1/compile.
@@ -164,7 +161,7 @@ func (s *server) compile(w http.ResponseWriter, r *http.Request) {
 			}
 			el = syntax.ErrorList{&syntax.Error{File: req.Name, Msg: err.Error()}}
 		}
-		errs := errorDetails(el)
+		errs := validate.ErrorDetails(el)
 		writeProblem(w, r, Problem{Type: probMalformed, Status: http.StatusUnprocessableEntity, Title: "Malformed input",
 			Detail: fmt.Sprintf("%d error%s in the algorithm", len(errs), plural(len(errs))), Errors: errs})
 		return
@@ -182,20 +179,11 @@ func (s *server) compileTimedOut(w http.ResponseWriter, r *http.Request) {
 
 // compileAlg loads and compiles the request's algorithm within ctx.
 func (s *server) compileAlg(ctx context.Context, req *CompileRequest) (*compiler.Result, error) {
-	prog, err := alg.Load(&syntax.Source{Name: req.Name, Text: req.Algorithm})
-	opts := compiler.Options{Auto: req.Auto, Inject: req.Inject}
-	if err == nil && strings.TrimSpace(req.Schedule) != "" {
-		src := &syntax.Source{Name: "schedule", Text: req.Schedule}
-		var errs syntax.ErrorList
-		if opts.Schedule, errs = alg.ParseSchedule(src); len(errs) > 0 {
-			err = errs
-		}
-		opts.ScheduleSrc = src
+	var schedule *syntax.Source
+	if strings.TrimSpace(req.Schedule) != "" {
+		schedule = &syntax.Source{Name: "schedule", Text: req.Schedule}
 	}
-	if err != nil {
-		return nil, err
-	}
-	return compiler.Compile(ctx, prog, kernelName(req.Name), opts)
+	return compiler.CompileSource(ctx, &syntax.Source{Name: req.Name, Text: req.Algorithm}, schedule, compiler.Options{Auto: req.Auto, Inject: req.Inject})
 }
 
 // compiled answers a compilation: the pair, and with Validate its
@@ -309,24 +297,4 @@ func decodeCompile(r *http.Request) (*CompileRequest, error) {
 		return &req, nil
 	}
 	return nil, errUnsupported
-}
-
-// kernelName derives the kernel's name from the algorithm's file name, as
-// augur compile does.
-func kernelName(file string) string {
-	base := path.Base(strings.ReplaceAll(file, "\\", "/"))
-	base = strings.TrimSuffix(base, path.Ext(base))
-	var b strings.Builder
-	for i, r := range base {
-		switch {
-		case r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || i > 0 && '0' <= r && r <= '9':
-			b.WriteRune(r)
-		default:
-			b.WriteRune('_')
-		}
-	}
-	if name := b.String(); syntax.ValidName(name) && !sare.IsKeyword(name) && !sched.IsKeyword(name) && !syntax.IsReserved(name) {
-		return name
-	}
-	return "compiled"
 }

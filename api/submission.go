@@ -12,8 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/augur-verify/augur/sare"
-	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/smt/encode"
 	"github.com/augur-verify/augur/store"
 	"github.com/augur-verify/augur/syntax"
@@ -119,37 +117,11 @@ func (sub *Submission) Check() (usage error, errs []validate.ErrorDetail) {
 	return nil, checkPair(&syntax.Source{Name: sub.SpecName, Text: sub.Spec}, &syntax.Source{Name: sub.ProgramName, Text: sub.Program})
 }
 
-// checkPair parses and checks both sources like validate's loader and
-// returns every error, sorted.
+// checkPair parses and checks both sources as augur validate does
+// (validate.Load) and returns every error, sorted.
 func checkPair(specSrc, progSrc *syntax.Source) []validate.ErrorDetail {
-	var errs syntax.ErrorList
-	spec, perr := sare.Parse(specSrc)
-	errs = append(errs, perr...)
-	if len(perr) == 0 {
-		_, cerr := sare.Check(spec)
-		errs = append(errs, cerr...)
-	}
-	k, kerr := sched.Parse(progSrc)
-	errs = append(errs, kerr...)
-	switch {
-	case len(kerr) == 0 && len(errs) == 0:
-		_, cerr := sched.Check(k, spec)
-		errs = append(errs, cerr...)
-	case len(kerr) == 0:
-		errs = append(errs, &syntax.Error{File: progSrc.Name, Msg: "not type-checked: its specification is malformed"})
-	}
-	return errorDetails(errs)
-}
-
-// errorDetails sorts positioned errors and converts them for a problem's
-// errors.
-func errorDetails(errs syntax.ErrorList) []validate.ErrorDetail {
-	errs.Sort()
-	out := make([]validate.ErrorDetail, len(errs))
-	for i, e := range errs {
-		out[i] = validate.ErrorDetail{File: e.File, Line: e.Pos.Line, Col: e.Pos.Col, Message: e.Msg, Text: e.Detail()}
-	}
-	return out
+	_, errs := validate.Load(specSrc, progSrc)
+	return validate.ErrorDetails(errs)
 }
 
 // Validation returns the store's record of the checked submission, keyed

@@ -48,7 +48,7 @@ func (p *parser) spec() *Spec {
 	for _, eq := range p.eqs {
 		t := spec.Tensor(eq.Tensor.Name)
 		if t == nil {
-			p.ErrorAt(eq.Pos(), "equation for undeclared tensor %s", eq.Tensor.Name)
+			p.ErrorCodeAt(eq.Pos(), syntax.CodeUndeclared, "equation for undeclared tensor %s", eq.Tensor.Name)
 			continue
 		}
 		t.Eqs = append(t.Eqs, eq)
@@ -167,7 +167,7 @@ func (p *parser) describeArg() string {
 // it may start the continuation line of an equation.
 func (p *parser) tensorName() *syntax.Ident {
 	if p.AtKeyword("where") {
-		p.ErrorAt(p.Tok().Pos, "where is a keyword and cannot name a tensor")
+		p.ErrorCodeAt(p.Tok().Pos, syntax.CodeReserved, "where is a keyword and cannot name a tensor")
 		return nil
 	}
 	return p.ExpectName("tensor name")

@@ -131,7 +131,7 @@ func (lx *lexer) run() []Token {
 					n++
 				}
 				text := lx.text[lx.off : lx.off+n]
-				lx.r.Errorf(p, "unexpected character %q", text)
+				lx.r.ErrorCodef(p, CodeSyntax, "unexpected character %q", text)
 				lx.emit(Illegal, text, p)
 				lx.advance(n)
 			}
@@ -156,7 +156,7 @@ func (lx *lexer) number(p Pos) {
 			j++
 		}
 		if j == i+2 {
-			lx.r.Errorf(p, "hexadecimal literal has no digits")
+			lx.r.ErrorCodef(p, CodeSyntax, "hexadecimal literal has no digits")
 		}
 		lx.emit(Int, t[i:j], p)
 		lx.advance(j - i)
@@ -193,7 +193,7 @@ func (lx *lexer) number(p Pos) {
 		for k < len(t) && (isLetter(t[k]) || isDigit(t[k])) {
 			k++
 		}
-		lx.r.Errorf(p, "malformed number %q (write a multiplication as 2 * i)", t[i:k])
+		lx.r.ErrorCodef(p, CodeSyntax, "malformed number %q (write a multiplication as 2 * i)", t[i:k])
 		lx.emit(Illegal, t[i:k], p)
 		lx.advance(k - i)
 		return

@@ -92,13 +92,18 @@ func (p *Parser) Failed() bool { return len(p.Errs) > 0 }
 // TooManyErrors reports whether the parser should give up.
 func (p *Parser) TooManyErrors() bool { return len(p.Errs) >= MaxErrors }
 
-// ErrorAt records an error at pos, once per position.
+// ErrorAt records a syntax error (code CodeSyntax) at pos, once per position.
 func (p *Parser) ErrorAt(pos Pos, format string, args ...any) {
+	p.ErrorCodeAt(pos, CodeSyntax, format, args...)
+}
+
+// ErrorCodeAt records an error of kind code at pos, once per position.
+func (p *Parser) ErrorCodeAt(pos Pos, code Code, format string, args ...any) {
 	if pos == p.lastErr && len(p.Errs) > 0 {
 		return
 	}
 	p.lastErr = pos
-	p.Errorf(pos, format, args...)
+	p.ErrorCodef(pos, code, format, args...)
 }
 
 // ErrorExpected records "expected what, found <current token>".

@@ -53,6 +53,9 @@ type Error struct {
 	File string // the source's name
 	Pos  Pos
 	Msg  string
+	// Code is the kind of the error (see Code), for tools and tests to
+	// match instead of Msg; empty when the kind is not classified.
+	Code Code
 	// LineText is the source line holding Pos, kept so the error can be
 	// rendered with a caret without the source at hand.
 	LineText string
@@ -157,15 +160,20 @@ type Reporter struct {
 // "too many errors" entry ends the list, so hostile input costs linear time.
 const MaxErrors = 50
 
-// Errorf records an error at pos.
+// Errorf records an error at pos, of no particular kind.
 func (r *Reporter) Errorf(pos Pos, format string, args ...any) {
+	r.ErrorCodef(pos, "", format, args...)
+}
+
+// ErrorCodef records an error of kind code at pos.
+func (r *Reporter) ErrorCodef(pos Pos, code Code, format string, args ...any) {
 	switch {
 	case len(r.Errs) > MaxErrors:
 		return
 	case len(r.Errs) == MaxErrors:
-		format, args = "too many errors", nil
+		format, args, code = "too many errors", nil, CodeTooMany
 	}
-	e := &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}
+	e := &Error{Pos: pos, Msg: fmt.Sprintf(format, args...), Code: code}
 	if r.Src != nil {
 		e.File = r.Src.Name
 		e.LineText = r.Src.Line(pos.Line)

@@ -71,6 +71,9 @@ type ErrorDetail struct {
 	Line    int    `json:"line,omitempty"`
 	Col     int    `json:"col,omitempty"`
 	Message string `json:"message"`
+	// Code is the kind of the error (syntax.Code), stable across
+	// rewordings of Message; empty when not classified.
+	Code string `json:"code,omitempty"`
 	// Text is the full rendering with the source line and a caret.
 	Text string `json:"text"`
 }

@@ -148,9 +148,7 @@ func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep
 	if len(errs) > 0 {
 		rep.Verdict = Error
 		rep.Reason = fmt.Sprintf("%d error%s in the input", len(errs), plural(len(errs)))
-		for _, e := range errs {
-			rep.Errors = append(rep.Errors, ErrorDetail{File: e.File, Line: e.Pos.Line, Col: e.Pos.Col, Message: e.Msg, Text: e.Detail()})
-		}
+		rep.Errors = ErrorDetails(errs)
 		return rep, nil
 	}
 	rep.Kernel = in.kernel.Name.Name
@@ -231,28 +229,12 @@ type input struct {
 	kinfo            *sched.Info
 }
 
-// load parses and checks both sources, returning every error.
+// load parses and checks both sources (Load), returning every error
+// sorted.
 func load(specSrc, progSrc *syntax.Source) (*input, syntax.ErrorList) {
-	in := &input{specSrc: specSrc, progSrc: progSrc}
-	var errs syntax.ErrorList
-	spec, perr := sare.Parse(specSrc)
-	errs = append(errs, perr...)
-	if len(perr) == 0 {
-		info, cerr := sare.Check(spec)
-		errs = append(errs, cerr...)
-		in.spec, in.sinfo = spec, info
-	}
-	k, kerr := sched.Parse(progSrc)
-	errs = append(errs, kerr...)
-	if len(kerr) == 0 && len(errs) == 0 {
-		kinfo, cerr := sched.Check(k, in.spec)
-		errs = append(errs, cerr...)
-		in.kernel, in.kinfo = k, kinfo
-	} else if len(kerr) == 0 {
-		errs = append(errs, &syntax.Error{File: progSrc.Name, Msg: "not type-checked: its specification is malformed"})
-	}
+	p, errs := Load(specSrc, progSrc)
 	errs.Sort()
-	return in, errs
+	return &input{specSrc: specSrc, progSrc: progSrc, spec: p.Spec, sinfo: p.SpecInfo, kernel: p.Kernel, kinfo: p.KernelInfo}, errs
 }
 
 // validation holds the state of one validation.

@@ -8,15 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/augur-verify/augur/compiler"
-	"github.com/augur-verify/augur/compiler/alg"
-	"github.com/augur-verify/augur/sare"
-	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/syntax"
 )
 
@@ -101,32 +97,21 @@ func compileAlg(ctx context.Context, out, errw io.Writer, path string, f compile
 	if f.schedule != "" && f.auto {
 		return usageError(errors.New("--schedule and --auto are exclusive"))
 	}
-	opts := compiler.Options{Auto: f.auto, Inject: f.inject}
-	prog, err := alg.Load(src)
-	if err == nil && f.schedule != "" {
-		ssrc, rerr := readSource(f.schedule)
-		if rerr != nil {
-			return &exitError{code: exitMalformed, err: rerr}
-		}
-		var errs syntax.ErrorList
-		opts.Schedule, errs = alg.ParseSchedule(ssrc)
-		opts.ScheduleSrc = ssrc
-		if len(errs) > 0 {
-			err = errs
+	var schedule *syntax.Source
+	if f.schedule != "" {
+		if schedule, err = readSource(f.schedule); err != nil {
+			return &exitError{code: exitMalformed, err: err}
 		}
 	}
+	res, err := compiler.CompileSource(ctx, src, schedule, compiler.Options{Auto: f.auto, Inject: f.inject})
 	if err == nil {
-		var res *compiler.Result
-		res, err = compiler.Compile(ctx, prog, kernelName(path), opts)
-		if err == nil {
-			if res.Injected != "" {
-				fmt.Fprintf(errw, "augur compile: injected the miscompilation %s on purpose\n", res.Injected)
-			}
-			if f.auto {
-				fmt.Fprintf(errw, "augur compile: the autoscheduler chose\n%s", res.Schedule)
-			}
-			return writeCompiled(ctx, out, errw, res, f)
+		if res.Injected != "" {
+			fmt.Fprintf(errw, "augur compile: injected the miscompilation %s on purpose\n", res.Injected)
 		}
+		if f.auto {
+			fmt.Fprintf(errw, "augur compile: the autoscheduler chose\n%s", res.Schedule)
+		}
+		return writeCompiled(ctx, out, errw, res, f)
 	}
 	if errors.Is(err, compiler.ErrNotApplicable) {
 		return &exitError{code: exitMalformed, err: err}
@@ -156,22 +141,4 @@ func writeCompiled(ctx context.Context, out, errw io.Writer, res *compiler.Resul
 		return nil
 	}
 	return validateKernel(ctx, out, errw, specPath, progPath, validateFlags{valueModel: f.valueModel, timeout: f.timeout, jobs: f.jobs})
-}
-
-// kernelName derives the kernel's name from the algorithm's file name.
-func kernelName(path string) string {
-	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	var b strings.Builder
-	for i, r := range base {
-		switch {
-		case r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || i > 0 && '0' <= r && r <= '9':
-			b.WriteRune(r)
-		default:
-			b.WriteRune('_')
-		}
-	}
-	if name := b.String(); syntax.ValidName(name) && !sare.IsKeyword(name) && !sched.IsKeyword(name) && !syntax.IsReserved(name) {
-		return name
-	}
-	return "compiled"
 }

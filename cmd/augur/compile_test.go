@@ -79,22 +79,3 @@ func TestCompileCommand(t *testing.T) {
 		t.Errorf("missing -o: exit %d\n%s", code, errOut)
 	}
 }
-
-// TestKernelName checks that the kernel's name, taken from the file name,
-// is always a name the kernel language accepts.
-func TestKernelName(t *testing.T) {
-	for path, want := range map[string]string{
-		"a/matmul.alg": "matmul",
-		"blur-3x3.alg": "blur_3x3",
-		"9lives.alg":   "_lives",
-		"for.alg":      "compiled",
-		"kernel.alg":   "compiled",
-		"min.alg":      "compiled",
-		"x.y.alg":      "x_y",
-		"dir/.alg":     "compiled",
-	} {
-		if got := kernelName(path); got != want {
-			t.Errorf("kernelName(%q) = %q, want %q", path, got, want)
-		}
-	}
-}

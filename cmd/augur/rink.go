@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/augur-verify/augur/compiler"
 	"github.com/augur-verify/augur/rink"
 	"github.com/augur-verify/augur/syntax"
 )
@@ -105,7 +106,7 @@ func runRink(ctx context.Context, out, errw io.Writer, path string, f rinkFlags)
 		return &exitError{code: exitMalformed, err: err}
 	}
 	res, err := rink.Translate(prog, info, rink.Options{
-		Name: kernelName(path), VectorLength: f.vectorLength, InPlace: f.inPlace, Parallel: f.parallel,
+		Name: compiler.KernelName(path), VectorLength: f.vectorLength, InPlace: f.inPlace, Parallel: f.parallel,
 	})
 	if err != nil {
 		return &exitError{code: exitMalformed, err: fmt.Errorf("%s: %w", path, err)}

@@ -118,7 +118,7 @@ func runKernel(ctx context.Context, out, errw io.Writer, specPath, progPath stri
 		return err
 	}
 	var missing []string
-	for _, prm := range p.spec.Params {
+	for _, prm := range p.Spec.Params {
 		if _, ok := params[prm.Name]; !ok {
 			missing = append(missing, prm.Name)
 		}
@@ -128,21 +128,21 @@ func runKernel(ctx context.Context, out, errw io.Writer, specPath, progPath stri
 			strings.Join(missing, ", "), missing[0]))
 	}
 
-	fixed, err := parseInputs(p.spec, f.inputs)
+	fixed, err := parseInputs(p.Spec, f.inputs)
 	if err != nil {
 		return usageError(err)
 	}
 	fmt.Fprintf(out, "augur run: %s against %s\n", progPath, specPath)
-	fmt.Fprintf(out, "parameters: %s\n", formatParams(p.spec, params))
+	fmt.Fprintf(out, "parameters: %s\n", formatParams(p.Spec, params))
 	opts := sched.Options{Tolerance: f.tolerance, MaxSteps: f.maxSteps}
 	var total sched.Result
 	for t := 0; t < f.trials; t++ {
 		seed := f.seed + uint64(t)
-		ev, err := sare.NewEvaluator(p.spec, p.specInfo, params, withFixedInputs(fixed, sare.RandomInputs(seed)))
+		ev, err := sare.NewEvaluator(p.Spec, p.SpecInfo, params, withFixedInputs(fixed, sare.RandomInputs(seed)))
 		if err != nil {
 			return usageError(err)
 		}
-		res, err := sched.Run(ctx, p.kernel, p.kinfo, ev, opts)
+		res, err := sched.Run(ctx, p.Kernel, p.KernelInfo, ev, opts)
 		label := fmt.Sprintf("trial %d/%d (seed %d)", t+1, f.trials, seed)
 		var fail *sched.Failure
 		switch {

@@ -1,0 +1,53 @@
+package syntax
+
+// Code identifies the kind of a diagnostic independently of its wording,
+// as the codes of go/types do: tools and tests match the code, and the
+// message may be reworded freely. Codes are stable: a code, once given,
+// keeps its meaning and is never reused for another kind of error. The
+// zero Code is "no code": a diagnostic of a kind not classified yet.
+//
+// Error.Code carries the code; validate.ErrorDetail and the service's
+// problem details expose it as "code".
+type Code string
+
+// The codes of the two input languages (packages syntax, sare and sched)
+// and of loading a pair. Each is the kind of error, not its place: a
+// tensor declared twice and a parameter declared twice are both
+// CodeRedeclared.
+const (
+	// CodeSyntax: the text does not follow the grammar (an unexpected or
+	// illegal token, an unterminated construct).
+	CodeSyntax Code = "syntax"
+	// CodeTooMany ends a list of errors cut at MaxErrors.
+	CodeTooMany Code = "too-many"
+	// CodeReserved: a declaration uses a keyword or a name reserved for
+	// generated code.
+	CodeReserved Code = "reserved"
+	// CodeRedeclared: a name is declared twice in one scope, or the
+	// declaration of one kind of name takes the name of another.
+	CodeRedeclared Code = "redeclared"
+	// CodeUndeclared: a name is used that no declaration in scope gives.
+	CodeUndeclared Code = "undeclared"
+	// CodeWrongKind: a name of one kind (parameter, tensor, array, variable)
+	// is used where another kind is needed.
+	CodeWrongKind Code = "wrong-kind"
+	// CodeArity: the number of indices, arguments or variables does not match
+	// the declaration.
+	CodeArity Code = "arity"
+	// CodeType: a value of the wrong type (operands that disagree, a
+	// condition that is not boolean, an annotation of another type than
+	// its target).
+	CodeType Code = "type"
+	// CodeNotAffine: an index, bound or condition is outside the quasi-affine
+	// language (a product of variables, a division by a non-constant).
+	CodeNotAffine Code = "not-affine"
+	// CodeBinding: the kernel's interface (parameters, inputs, outputs) does
+	// not agree with the specification's.
+	CodeBinding Code = "binding"
+	// CodeDefinition: a tensor's definition is incomplete or misplaced (no
+	// equations, equations for an input, an output that is not computed).
+	CodeDefinition Code = "definition"
+	// CodeNotChecked: the kernel was parsed but not type-checked, because
+	// its specification is malformed. It carries no position.
+	CodeNotChecked Code = "not-checked"
+)

@@ -1,0 +1,74 @@
+package validate
+
+import (
+	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/sched"
+	"github.com/augur-verify/augur/syntax"
+)
+
+// Pair is a specification and a kernel, parsed and type-checked against
+// each other.
+type Pair struct {
+	Spec     *sare.Spec
+	SpecInfo *sare.Info
+	// Kernel and KernelInfo are nil when no kernel was given.
+	Kernel     *sched.Kernel
+	KernelInfo *sched.Info
+}
+
+// Load parses and type-checks the specification spec and, when prog is
+// not nil, the kernel prog against it: the first step of augur validate,
+// augur check and augur run, and what the service checks at submission.
+// spec may be nil when the specification could not be read; the kernel
+// is then parsed only.
+//
+// Load returns the pair, complete only when errs is empty, and every
+// error: the specification's, sorted by position, then the kernel's. A
+// kernel that parses against a specification that does not check is not
+// type-checked; an error of code syntax.CodeNotChecked, without a
+// position, says so.
+func Load(spec, prog *syntax.Source) (p *Pair, errs syntax.ErrorList) {
+	p = &Pair{}
+	specOK := false
+	if spec != nil {
+		s, perr := sare.Parse(spec)
+		errs = append(errs, perr...)
+		if len(perr) == 0 {
+			info, cerr := sare.Check(s)
+			errs = append(errs, cerr...)
+			if len(cerr) == 0 {
+				p.Spec, p.SpecInfo, specOK = s, info, true
+			}
+		}
+		errs.Sort()
+	}
+	if prog == nil {
+		return p, errs
+	}
+	k, kerr := sched.Parse(prog)
+	if len(kerr) > 0 {
+		kerr.Sort()
+		return p, append(errs, kerr...)
+	}
+	if !specOK {
+		return p, append(errs, &syntax.Error{File: prog.Name, Msg: "not type-checked: its specification is malformed", Code: syntax.CodeNotChecked})
+	}
+	kinfo, cerr := sched.Check(k, p.Spec)
+	cerr.Sort()
+	errs = append(errs, cerr...)
+	if len(cerr) == 0 {
+		p.Kernel, p.KernelInfo = k, kinfo
+	}
+	return p, errs
+}
+
+// ErrorDetails sorts positioned errors by file and position and converts
+// them for a report's or a problem's list of errors.
+func ErrorDetails(errs syntax.ErrorList) []ErrorDetail {
+	errs.Sort()
+	out := make([]ErrorDetail, len(errs))
+	for i, e := range errs {
+		out[i] = ErrorDetail{File: e.File, Line: e.Pos.Line, Col: e.Pos.Col, Message: e.Msg, Code: string(e.Code), Text: e.Detail()}
+	}
+	return out
+}
