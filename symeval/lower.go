@@ -25,14 +25,11 @@ func newLowering(sp presburger.Space) *lowering {
 
 // column returns the column of a variable key, or -1 for a division.
 func (lw *lowering) column(key string) (int, error) {
-	np, ni := lw.sp.NumParams(), lw.sp.NumIn()
 	switch {
 	case strings.HasPrefix(key, "p:"):
 		name := key[2:]
-		for i, p := range lw.sp.Params {
-			if p == name {
-				return i, nil
-			}
+		if i := lw.sp.ParamCol(name); i >= 0 {
+			return i, nil
 		}
 		return 0, fmt.Errorf("%s is not a parameter of %s", name, lw.sp)
 	case strings.HasPrefix(key, "i:"), strings.HasPrefix(key, "o:"):
@@ -41,15 +38,15 @@ func (lw *lowering) column(key string) (int, error) {
 			return 0, fmt.Errorf("bad variable key %q", key)
 		}
 		if key[0] == 'i' {
-			if k >= ni {
+			if k >= lw.sp.Dims(presburger.DimIn) {
 				return 0, fmt.Errorf("input dimension %d out of range in %s", k, lw.sp)
 			}
-			return np + k, nil
+			return lw.sp.Col(presburger.DimIn, k), nil
 		}
-		if k >= lw.sp.NumOut() {
+		if k >= lw.sp.Dims(presburger.DimOut) {
 			return 0, fmt.Errorf("output dimension %d out of range in %s", k, lw.sp)
 		}
-		return np + ni + k, nil
+		return lw.sp.Col(presburger.DimOut, k), nil
 	}
 	return -1, nil
 }
@@ -81,9 +78,7 @@ func (lw *lowering) declare(l linear) error {
 // row returns l as a row over the current columns; its divisions must be
 // declared.
 func (lw *lowering) row(l linear) ([]presburger.Int, error) {
-	n := lw.b.NumCols()
-	row := make([]presburger.Int, n)
-	base := lw.sp.NumDims()
+	row := lw.b.NewRow()
 	for k, v := range l.terms {
 		col, err := lw.column(k)
 		if err != nil {
@@ -94,11 +89,12 @@ func (lw *lowering) row(l linear) ([]presburger.Int, error) {
 			if !ok {
 				return nil, fmt.Errorf("undeclared division %s", k)
 			}
-			col = base + li
+			col = lw.b.LocalCol(li)
 		}
 		row[col] = row[col].Add(v)
 	}
-	row[n-1] = row[n-1].Add(l.c)
+	c := lw.b.ConstCol()
+	row[c] = row[c].Add(l.c)
 	return row, nil
 }
 

@@ -34,27 +34,7 @@ func renameParam(m *presburger.Map, x, z string) (*presburger.Map, error) {
 	if !found {
 		return m, nil
 	}
-	var out []*presburger.BasicMap
-	dims := sp.NumDims()
-	for _, b := range m.Basics() {
-		nb := presburger.NewBasicMap(sp)
-		for i := 0; i < b.NumLocals(); i++ {
-			num, den := b.Local(i)
-			if den.IsZero() {
-				nb.AddExistential()
-				continue
-			}
-			nb.AddLocalDiv(append(append([]presburger.Int(nil), num[:dims+i]...), num[len(num)-1]), den)
-		}
-		for _, r := range b.Eqs() {
-			nb.AddEq(r)
-		}
-		for _, r := range b.Ineqs() {
-			nb.AddIneq(r)
-		}
-		out = append(out, nb)
-	}
-	return presburger.NewMap(sp, out...), nil
+	return m.Relabel(sp)
 }
 
 // renameHeapParam renames parameter x to z in every component of h.

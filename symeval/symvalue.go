@@ -48,28 +48,7 @@ func respace(m *presburger.Map, sp presburger.Space) (*presburger.Map, error) {
 		return nil, fmt.Errorf("respace %s as %s: different dimensions", m.Space(), sp)
 	}
 	sp.Params = append([]string(nil), m.Space().Params...)
-	var out []*presburger.BasicMap
-	dims := sp.NumDims()
-	for _, b := range m.Basics() {
-		nb := presburger.NewBasicMap(sp)
-		for i := 0; i < b.NumLocals(); i++ {
-			num, den := b.Local(i)
-			if den.IsZero() {
-				nb.AddExistential()
-				continue
-			}
-			row := append(append([]presburger.Int(nil), num[:dims+i]...), num[len(num)-1])
-			nb.AddLocalDiv(row, den)
-		}
-		for _, r := range b.Eqs() {
-			nb.AddEq(r)
-		}
-		for _, r := range b.Ineqs() {
-			nb.AddIneq(r)
-		}
-		out = append(out, nb)
-	}
-	return presburger.NewMap(sp, out...), nil
+	return m.Relabel(sp)
 }
 
 // valueEval evaluates value expressions in a symbolic heap.
@@ -369,13 +348,13 @@ func fuseHoles(ctx context.Context, a alternative) (alternative, error) {
 	for j := a.holes - 1; j >= 1; j-- {
 		for i := 0; i < j; i++ {
 			sp := a.set.Space()
-			if differAt(samples, sp.NumParams()+i, sp.NumParams()+j) {
+			if differAt(samples, sp.Col(presburger.DimOut, i), sp.Col(presburger.DimOut, j)) {
 				continue // a point where the two holes differ: no inclusion test needed
 			}
 			b := presburger.NewBasicMap(sp)
-			row := make([]presburger.Int, b.NumCols())
-			row[sp.NumParams()+i] = presburger.NewInt(1)
-			row[sp.NumParams()+j] = presburger.NewInt(-1)
+			row := b.NewRow()
+			row[b.Col(presburger.DimOut, i)] = presburger.NewInt(1)
+			row[b.Col(presburger.DimOut, j)] = presburger.NewInt(-1)
 			b.AddEq(row)
 			eq, err := a.set.IsSubset(ctx, presburger.NewMap(sp, b))
 			if err != nil {

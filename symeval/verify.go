@@ -427,14 +427,11 @@ func (g *gen) sameHoles(o obligation) (bool, error) {
 		for _, sign := range []int64{1, -1} {
 			// i-th impl hole minus i-th spec hole >= 1 (times sign).
 			b := presburger.NewBasicMap(sp)
-			row := make([]presburger.Int, sp.NumDims()+1)
-			for j := range row {
-				row[j] = presburger.NewInt(0)
-			}
-			np := len(sp.Params)
-			row[np+i] = presburger.NewInt(sign)
-			row[np+n+i] = presburger.NewInt(-sign)
-			row[len(row)-1] = presburger.NewInt(-1)
+			row := b.NewRow()
+			first := b.Offset(presburger.DimIn) // the point's first dimension
+			row[first+i] = presburger.NewInt(sign)
+			row[first+n+i] = presburger.NewInt(-sign)
+			row[b.ConstCol()] = presburger.NewInt(-1)
 			b.AddIneq(row)
 			diff = append(diff, b)
 		}

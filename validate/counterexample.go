@@ -128,7 +128,7 @@ func (v *validation) witness(u *presburger.UnionMap) (map[string]int64, string, 
 			vals[p] = x
 		}
 		var idx []string
-		for _, x := range pt[len(sp.Params):] {
+		for _, x := range pt[sp.Offset(presburger.DimIn):] {
 			idx = append(idx, x.String())
 		}
 		return vals, fmt.Sprintf("%s[%s]", sp.Out.Name, strings.Join(idx, ", ")), nil
@@ -141,24 +141,15 @@ func (v *validation) witness(u *presburger.UnionMap) (map[string]int64, string, 
 func boxed(m *presburger.Map, names []string, bound int64) (*presburger.Map, error) {
 	sp := m.Space()
 	b := presburger.NewBasicMap(sp)
-	n := sp.NumDims() + 1
 	for _, name := range names {
-		i := -1
-		for j, p := range sp.Params {
-			if p == name {
-				i = j
-			}
-		}
+		i := sp.ParamCol(name)
 		if i < 0 {
 			continue
 		}
 		for _, sign := range []int64{1, -1} {
-			row := make([]presburger.Int, n)
-			for j := range row {
-				row[j] = presburger.NewInt(0)
-			}
+			row := b.NewRow()
 			row[i] = presburger.NewInt(-sign)
-			row[n-1] = presburger.NewInt(bound)
+			row[b.ConstCol()] = presburger.NewInt(bound)
 			b.AddIneq(row) // bound - sign*p >= 0
 		}
 	}

@@ -304,14 +304,14 @@ func (s *solver) decider(points *smt.Term) func(*smt.Term) (bool, bool) {
 // solveParams returns the parameters that an equality of the piece over
 // the parameters alone defines (coefficient ±1), as terms of the others.
 func (s *solver) solveParams(b *presburger.BasicMap, sp presburger.Space, params map[string]*smt.Term) map[string]*smt.Term {
-	np := len(sp.Params)
+	np := b.Dims(presburger.DimParam)
 	out := map[string]*smt.Term{}
 	for _, row := range b.Eqs() {
-		if len(row) != np+(sp.NumDims()-np)+b.NumLocals()+1 {
+		if len(row) != b.NumCols() {
 			continue
 		}
 		onlyParams := true
-		for j := np; j < len(row)-1; j++ {
+		for j := b.Offset(presburger.DimIn); j < b.ConstCol(); j++ {
 			if !row[j].IsZero() {
 				onlyParams = false
 				break
@@ -341,7 +341,7 @@ func (s *solver) solveParams(b *presburger.BasicMap, sp presburger.Space, params
 				}
 				terms = append(terms, s.z.Int(-c*a).Mul(params[sp.Params[j]]))
 			}
-			a0, ok := row[len(row)-1].Int64()
+			a0, ok := row[b.ConstCol()].Int64()
 			if !fits || !ok {
 				continue
 			}
@@ -358,7 +358,8 @@ func (s *solver) solveParams(b *presburger.BasicMap, sp presburger.Space, params
 // defines it (coefficient ±1 on it, no other dimension, divisions of the
 // parameters allowed), else nil.
 func (s *solver) solveHoles(b *presburger.BasicMap, sp presburger.Space, params map[string]*smt.Term) []*smt.Term {
-	np, nd := len(sp.Params), sp.NumDims()-len(sp.Params)
+	// The holes are the dimensions, in and out, from column np on.
+	np, nd := b.Offset(presburger.DimIn), b.Dims(presburger.DimIn)+b.Dims(presburger.DimOut)
 	out := make([]*smt.Term, nd)
 	// The divisions of the parameters only, as Int terms.
 	locals := make([]*smt.Term, b.NumLocals())

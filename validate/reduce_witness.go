@@ -104,7 +104,7 @@ func (c *redCheck) witness(f *redFamily, bad *presburger.UnionMap) (*presburger.
 		params[p] = x
 	}
 	var dims []int64
-	for _, x := range pt[len(sp.Params):] {
+	for _, x := range pt[sp.Offset(presburger.DimIn):] {
 		n, ok := x.Int64()
 		if !ok {
 			return nil, fmt.Errorf("index too large")
