@@ -21,15 +21,20 @@ func same(s string) string { return s }
 
 // setOf parses { [buf_o] : cond } under the assumptions, with params (the
 // algorithm's parameters, then any free internal variables) as its
-// parameters.
-func (c *compiler) setOf(params []string, cond string) (*presburger.Map, error) {
-	return presburger.ParseSet(fmt.Sprintf("[%s] -> { [buf_o] : %s and (%s) }", strings.Join(params, ", "), c.context, cond))
+// parameters, within ctx and its budget.
+func (c *compiler) setOf(ctx context.Context, params []string, cond string) (*presburger.Map, error) {
+	return bufSet(ctx, params, c.context+" and ("+cond+")")
+}
+
+// bufSet parses { [buf_o] : cond } with parameters params within ctx.
+func bufSet(ctx context.Context, params []string, cond string) (*presburger.Map, error) {
+	return presburger.ParseMapContext(ctx, fmt.Sprintf("[%s] -> { [buf_o] : %s }", strings.Join(params, ", "), cond))
 }
 
 // noPointWith reports whether no point of set (a set made by setOf with
 // params) satisfies cond.
 func noPointWith(ctx context.Context, set *presburger.Map, params []string, cond string) (bool, error) {
-	with, err := presburger.ParseSet(fmt.Sprintf("[%s] -> { [buf_o] : %s }", strings.Join(params, ", "), cond))
+	with, err := bufSet(ctx, params, cond)
 	if err != nil {
 		return false, err
 	}
@@ -42,7 +47,7 @@ func noPointWith(ctx context.Context, set *presburger.Map, params []string, cond
 // simplify returns the value of buf_o in { [buf_o] : cond } (a function of the
 // parameters) in canonical form.
 func (c *compiler) simplify(ctx context.Context, cond string) (syntax.Expr, error) {
-	set, err := c.setOf(c.params, cond)
+	set, err := c.setOf(ctx, c.params, cond)
 	if err != nil {
 		return nil, err
 	}

@@ -266,7 +266,7 @@ func without(names []string, drop map[string]bool) []string {
 // piecewise.
 func (c *compiler) extremaOf(ctx context.Context, cond string, syms []string) (syntax.Expr, syntax.Expr, error) {
 	params := append(clone(c.params), syms...)
-	set, err := c.setOf(params, cond)
+	set, err := c.setOf(ctx, params, cond)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -304,7 +304,7 @@ func (c *compiler) maxOver(ctx context.Context, s site, x syntax.Expr) (syntax.E
 	if len(syms) > 0 {
 		cond = fmt.Sprintf("exists (%s : %s)", strings.Join(syms, ", "), all)
 	}
-	set, err := c.setOf(c.params, cond)
+	set, err := c.setOf(ctx, c.params, cond)
 	if err != nil {
 		return nil, err
 	}
@@ -528,7 +528,7 @@ func (c *compiler) applyBounds(ctx context.Context, f *alg.Func, s site, r *box)
 				return nil, err
 			}
 			cond := strings.Join(append(outer, "buf_o = 0", need), " and ")
-			set, err := c.setOf(append(clone(c.params), c.symbols(cond)...), cond)
+			set, err := c.setOf(ctx, append(clone(c.params), c.symbols(cond)...), cond)
 			if err != nil {
 				return nil, err
 			}
