@@ -408,7 +408,7 @@ func testCancelQueued(t *testing.T, dsn string) {
 func testCancelRunning(t *testing.T, dsn string) {
 	s := openT(t, dsn)
 	observed := make(chan error, 1)
-	s.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (Result, error) {
+	w := s.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (Result, error) {
 		p(Progress{Phase: "solve"})
 		<-ctx.Done()
 		observed <- ctx.Err()
@@ -427,7 +427,7 @@ func testCancelRunning(t *testing.T, dsn string) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("runner's context not cancelled")
 	}
-	time.Sleep(300 * time.Millisecond) // let the worker record the attempt
+	w.stop(t) // returns once the worker has recorded the cancelled attempt
 	if g := s.get(v.ID); g.Status != Cancelled || g.Attempts != 1 {
 		t.Fatalf("after cancel: %+v", g)
 	}
@@ -632,7 +632,7 @@ func testCrashRecovery(t *testing.T, dsn string) {
 	}
 	time.Sleep(2500 * time.Millisecond) // older than the rescue delay
 	var calls atomic.Int32
-	s.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (Result, error) {
+	w := s.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (Result, error) {
 		calls.Add(1)
 		return okRunner("survivor")(ctx, v, p)
 	})
@@ -640,7 +640,7 @@ func testCrashRecovery(t *testing.T, dsn string) {
 	if reportRunner(t, done) != "survivor" || done.Attempts != 2 {
 		t.Fatalf("after rescue: %+v", done)
 	}
-	time.Sleep(500 * time.Millisecond)
+	w.stop(t) // no run starts after this: a second one would have been counted
 	if calls.Load() != 1 {
 		t.Fatalf("survivor ran %d times", calls.Load())
 	}
