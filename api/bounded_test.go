@@ -38,7 +38,7 @@ func TestSubmitLargeExpressionIsQuick(t *testing.T) {
 	check := func(n int) time.Duration {
 		sub := bigPair(n)
 		start := time.Now()
-		if usage, errs := sub.Check(); usage != nil || len(errs) > 0 {
+		if errs, usage := sub.Check(); usage != nil || len(errs) > 0 {
 			t.Fatalf("check: %v %v", usage, errs)
 		}
 		return time.Since(start)

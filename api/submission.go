@@ -84,11 +84,9 @@ func (sub *Submission) checkMeta() error {
 
 // Check validates the submission's options and parses and type-checks
 // its specification and kernel, as augur validate does before anything
-// else. It returns the usage error of a bad option, or every error of
-// malformed input with its position.
-//
-//lint:ignore ST1008 moving the error last changes every caller of Check; left to the API's owners.
-func (sub *Submission) Check() (usage error, errs []validate.ErrorDetail) {
+// else. It returns every error of malformed input with its position, or
+// the usage error of a bad option.
+func (sub *Submission) Check() (errs []validate.ErrorDetail, usage error) {
 	if sub.SpecName == "" {
 		sub.SpecName = "spec.sare"
 	}
@@ -96,25 +94,25 @@ func (sub *Submission) Check() (usage error, errs []validate.ErrorDetail) {
 		sub.ProgramName = "program.sched"
 	}
 	if strings.TrimSpace(sub.Spec) == "" {
-		return errors.New("the specification (spec) is missing or empty"), nil
+		return nil, errors.New("the specification (spec) is missing or empty")
 	}
 	if strings.TrimSpace(sub.Program) == "" {
-		return errors.New("the kernel (program) is missing or empty"), nil
+		return nil, errors.New("the kernel (program) is missing or empty")
 	}
 	if sub.Options.ValueModel != "" {
 		m, err := encode.ParseModel(sub.Options.ValueModel)
 		if err != nil {
-			return fmt.Errorf("unknown value model %q (want real or ieee)", sub.Options.ValueModel), nil
+			return nil, fmt.Errorf("unknown value model %q (want real or ieee)", sub.Options.ValueModel)
 		}
 		sub.Options.ValueModel = m.String()
 	}
 	if sub.Options.TimeoutSeconds < 0 || sub.Options.TimeoutSeconds > maxTimeoutSeconds {
-		return fmt.Errorf("timeout must be between 0 and %d seconds", maxTimeoutSeconds), nil
+		return nil, fmt.Errorf("timeout must be between 0 and %d seconds", maxTimeoutSeconds)
 	}
 	if err := sub.checkMeta(); err != nil {
-		return err, nil
+		return nil, err
 	}
-	return nil, checkPair(&syntax.Source{Name: sub.SpecName, Text: sub.Spec}, &syntax.Source{Name: sub.ProgramName, Text: sub.Program})
+	return checkPair(&syntax.Source{Name: sub.SpecName, Text: sub.Spec}, &syntax.Source{Name: sub.ProgramName, Text: sub.Program}), nil
 }
 
 // checkPair parses and checks both sources as augur validate does

@@ -290,7 +290,7 @@ func (s *server) waitParam(w http.ResponseWriter, r *http.Request) (time.Duratio
 // malformed input), submits it to the store and, with wait, waits for its
 // verdict. It reports false when it has answered the request itself.
 func (s *server) enqueue(w http.ResponseWriter, r *http.Request, sub *Submission, wait time.Duration) (*store.Validation, bool) {
-	usage, errs := sub.Check()
+	errs, usage := sub.Check()
 	if usage != nil {
 		problem(w, r, http.StatusBadRequest, probBadRequest, usage.Error())
 		return nil, false

@@ -3,7 +3,6 @@ package symeval
 import (
 	"context"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -131,9 +130,6 @@ func assumptionsHold(t *testing.T, pr *Prophecy, params map[string]int64) bool {
 	}
 	return ok
 }
-
-//lint:ignore U1000 unused; left for the verifier's owners to delete or use.
-func fmtParams(ps map[string]int64) string { return fmt.Sprint(ps) }
 
 const exampleSpec = `
 param N

@@ -1202,11 +1202,3 @@ func (s *solver) confirmWith(c *symeval.Condition, out *outcome, inputs sare.Inp
 	return nil
 }
 
-//lint:ignore U1000 unused; left for the verifier's owners to delete or use.
-func joinInts(xs []int64) string {
-	parts := make([]string, len(xs))
-	for i, x := range xs {
-		parts[i] = fmt.Sprint(x)
-	}
-	return strings.Join(parts, ", ")
-}

@@ -16,11 +16,7 @@ import (
 	"github.com/augur-verify/augur/internal/browsertest"
 )
 
-// chromium, browser and eval: see package browsertest.
-//
-//lint:ignore U1000 unused; left for the dashboard's owners to delete or use.
-func chromium(t *testing.T) string { t.Helper(); return browsertest.Chromium(t) }
-
+// browser and eval: see package browsertest.
 func browser(t *testing.T) context.Context { t.Helper(); return browsertest.Browser(t) }
 
 func eval[T any](t *testing.T, ctx context.Context, expr string) T {

@@ -329,7 +329,7 @@ func submitExamples(ctx context.Context, st store.Store, dir string) (n, known i
 				Program: string(progText), ProgramName: filepath.ToSlash(prog),
 				Meta: store.Meta{Labels: map[string]string{"source": "examples"}},
 			}
-			if usage, errs := sub.Check(); usage != nil || len(errs) > 0 {
+			if errs, usage := sub.Check(); usage != nil || len(errs) > 0 {
 				continue
 			}
 			v := sub.Validation(store.Key)
