@@ -1201,4 +1201,3 @@ func (s *solver) confirmWith(c *symeval.Condition, out *outcome, inputs sare.Inp
 	}
 	return nil
 }
-
