@@ -57,8 +57,8 @@ type checker struct {
 	info *Info
 }
 
-func (c *checker) errorf(pos syntax.Pos, format string, args ...any) {
-	c.r.Errorf(pos, format, args...)
+func (c *checker) errorf(pos syntax.Pos, code syntax.Code, format string, args ...any) {
+	c.r.ErrorCodef(pos, code, format, args...)
 }
 
 // scope resolves names for the expression checker: parameters and the
@@ -84,7 +84,7 @@ func (c *checker) exprChecker(vars map[string]bool) *ExprChecker {
 // name checks that a declared name is usable.
 func (c *checker) name(id *syntax.Ident, what string) bool {
 	if !syntax.ValidName(id.Name) || IsKeyword(id.Name) {
-		c.errorf(id.Pos(), "%s is reserved and cannot name a %s", id.Name, what)
+		c.errorf(id.Pos(), syntax.CodeReserved, "%s is reserved and cannot name a %s", id.Name, what)
 		return false
 	}
 	return true
@@ -98,7 +98,7 @@ func (c *checker) check() {
 			continue
 		}
 		if prev, dup := params[p.Name]; dup {
-			c.errorf(p.Pos(), "parameter %s declared twice (first at %s)", p.Name, prev.Pos())
+			c.errorf(p.Pos(), syntax.CodeRedeclared, "parameter %s declared twice (first at %s)", p.Name, prev.Pos())
 			continue
 		}
 		params[p.Name] = p
@@ -109,16 +109,16 @@ func (c *checker) check() {
 			continue
 		}
 		if _, isParam := params[t.Name.Name]; isParam {
-			c.errorf(t.Name.Pos(), "tensor %s has the name of a parameter", t.Name.Name)
+			c.errorf(t.Name.Pos(), syntax.CodeRedeclared, "tensor %s has the name of a parameter", t.Name.Name)
 			continue
 		}
 		if prev, dup := tensors[t.Name.Name]; dup {
-			c.errorf(t.Name.Pos(), "tensor %s declared twice (first at %s)", t.Name.Name, prev.Name.Pos())
+			c.errorf(t.Name.Pos(), syntax.CodeRedeclared, "tensor %s declared twice (first at %s)", t.Name.Name, prev.Name.Pos())
 			continue
 		}
 		tensors[t.Name.Name] = t
 		if t.Type == syntax.Invalid {
-			c.errorf(t.TypePos, "tensor %s has no valid type", t.Name.Name)
+			c.errorf(t.TypePos, syntax.CodeType, "tensor %s has no valid type", t.Name.Name)
 		}
 		c.vars(t.Vars, "dimension", tensors)
 	}
@@ -131,10 +131,10 @@ func (c *checker) check() {
 			continue // a duplicate, already reported
 		}
 		if t.Input && len(t.Eqs) > 0 {
-			c.errorf(t.Eqs[0].Pos(), "input tensor %s cannot have equations (declare it with tensor)", t.Name.Name)
+			c.errorf(t.Eqs[0].Pos(), syntax.CodeDefinition, "input tensor %s cannot have equations (declare it with tensor)", t.Name.Name)
 		}
 		if !t.Input && len(t.Eqs) == 0 {
-			c.errorf(t.Name.Pos(), "tensor %s has no equations (declare it input if its values are arbitrary)", t.Name.Name)
+			c.errorf(t.Name.Pos(), syntax.CodeDefinition, "tensor %s has no equations (declare it input if its values are arbitrary)", t.Name.Name)
 		}
 		for _, eq := range t.Eqs {
 			c.equation(t, eq, tensors)
@@ -143,18 +143,18 @@ func (c *checker) check() {
 	outputs := map[string]*syntax.Ident{}
 	for _, o := range spec.Outputs {
 		if prev, dup := outputs[o.Name]; dup {
-			c.errorf(o.Pos(), "output %s listed twice (first at %s)", o.Name, prev.Pos())
+			c.errorf(o.Pos(), syntax.CodeRedeclared, "output %s listed twice (first at %s)", o.Name, prev.Pos())
 			continue
 		}
 		outputs[o.Name] = o
 		t := tensors[o.Name]
 		switch {
 		case t == nil && params[o.Name] != nil:
-			c.errorf(o.Pos(), "output %s is a parameter, not a tensor", o.Name)
+			c.errorf(o.Pos(), syntax.CodeDefinition, "output %s is a parameter, not a tensor", o.Name)
 		case t == nil:
-			c.errorf(o.Pos(), "output %s is not a declared tensor", o.Name)
+			c.errorf(o.Pos(), syntax.CodeUndeclared, "output %s is not a declared tensor", o.Name)
 		case t.Input:
-			c.errorf(o.Pos(), "output %s is an input tensor: outputs must be computed", o.Name)
+			c.errorf(o.Pos(), syntax.CodeDefinition, "output %s is an input tensor: outputs must be computed", o.Name)
 		}
 	}
 }
@@ -169,11 +169,11 @@ func (c *checker) vars(vars []*syntax.Ident, what string, tensors map[string]*Te
 		}
 		switch {
 		case set[v.Name]:
-			c.errorf(v.Pos(), "variable %s appears twice", v.Name)
+			c.errorf(v.Pos(), syntax.CodeRedeclared, "variable %s appears twice", v.Name)
 		case c.spec.IsParam(v.Name):
-			c.errorf(v.Pos(), "variable %s has the name of a parameter", v.Name)
+			c.errorf(v.Pos(), syntax.CodeRedeclared, "variable %s has the name of a parameter", v.Name)
 		case c.spec.Tensor(v.Name) != nil:
-			c.errorf(v.Pos(), "variable %s has the name of a tensor", v.Name)
+			c.errorf(v.Pos(), syntax.CodeRedeclared, "variable %s has the name of a tensor", v.Name)
 		}
 		set[v.Name] = true
 	}
@@ -182,11 +182,11 @@ func (c *checker) vars(vars []*syntax.Ident, what string, tensors map[string]*Te
 
 func (c *checker) equation(t *Tensor, eq *Equation, tensors map[string]*Tensor) {
 	if eq.Tensor.Name != t.Name.Name {
-		c.errorf(eq.Pos(), "equation for %s listed under tensor %s", eq.Tensor.Name, t.Name.Name)
+		c.errorf(eq.Pos(), "", "equation for %s listed under tensor %s", eq.Tensor.Name, t.Name.Name)
 		return
 	}
 	if len(eq.Vars) != t.Rank() {
-		c.errorf(eq.Pos(), "tensor %s has %s, equation has %s", t.Name.Name, plural(t.Rank(), "dimension"), plural(len(eq.Vars), "variable"))
+		c.errorf(eq.Pos(), syntax.CodeArity, "tensor %s has %s, equation has %s", t.Name.Name, plural(t.Rank(), "dimension"), plural(len(eq.Vars), "variable"))
 	}
 	vars := c.vars(eq.Vars, "variable", tensors)
 	ec := c.exprChecker(vars)

@@ -50,8 +50,8 @@ type ExprChecker struct {
 	untypedMemo map[syntax.Expr]bool
 }
 
-func (c *ExprChecker) errorf(pos syntax.Pos, format string, args ...any) {
-	c.R.Errorf(pos, format, args...)
+func (c *ExprChecker) errorf(pos syntax.Pos, code syntax.Code, format string, args ...any) {
+	c.R.ErrorCodef(pos, code, format, args...)
 }
 
 // Index checks that x is a quasi-affine index expression: integer
@@ -67,21 +67,21 @@ func (c *ExprChecker) Index(x syntax.Expr) bool {
 		switch x.Kind {
 		case syntax.IntLiteral:
 			if _, err := value.Literal(syntax.I64, x.Text); err != nil {
-				c.errorf(x.Pos(), "integer literal %s is too large for an index expression", x.Text)
+				c.errorf(x.Pos(), "", "integer literal %s is too large for an index expression", x.Text)
 				return false
 			}
 			return true
 		case syntax.FloatLiteral:
-			c.errorf(x.Pos(), "float literal %s in an index expression", x.Text)
+			c.errorf(x.Pos(), syntax.CodeNotAffine, "float literal %s in an index expression", x.Text)
 		default:
-			c.errorf(x.Pos(), "boolean %s used as an index expression", x.Text)
+			c.errorf(x.Pos(), syntax.CodeNotAffine, "boolean %s used as an index expression", x.Text)
 		}
 		return false
 	case *syntax.Unary:
 		if x.Op == syntax.OpNeg {
 			return c.Index(x.X)
 		}
-		c.errorf(x.Pos(), "operator %s in an index expression (want + - * / %% min max select)", x.Op)
+		c.errorf(x.Pos(), syntax.CodeNotAffine, "operator %s in an index expression (want + - * / %% min max select)", x.Op)
 		return false
 	case *syntax.Binary:
 		switch x.Op {
@@ -99,7 +99,7 @@ func (c *ExprChecker) Index(x syntax.Expr) bool {
 			if _, ok := constIndex(x.Y); ok {
 				return true
 			}
-			c.errorf(x.Pos(), "%s is not affine: a product needs a constant factor", syntax.ExprString(x))
+			c.errorf(x.Pos(), syntax.CodeNotAffine, "%s is not affine: a product needs a constant factor", syntax.ExprString(x))
 			return false
 		case syntax.OpDiv, syntax.OpRem:
 			l := c.Index(x.X)
@@ -108,37 +108,37 @@ func (c *ExprChecker) Index(x syntax.Expr) bool {
 			}
 			k, ok := constIndex(x.Y)
 			if !ok {
-				c.errorf(x.Y.Pos(), "%s by %s: the divisor of an index expression must be a constant", x.Op, syntax.ExprString(x.Y))
+				c.errorf(x.Y.Pos(), syntax.CodeNotAffine, "%s by %s: the divisor of an index expression must be a constant", x.Op, syntax.ExprString(x.Y))
 				return false
 			}
 			if k <= 0 {
-				c.errorf(x.Y.Pos(), "%s by %d: the divisor of an index expression must be positive", x.Op, k)
+				c.errorf(x.Y.Pos(), syntax.CodeNotAffine, "%s by %d: the divisor of an index expression must be positive", x.Op, k)
 				return false
 			}
 			return l
 		}
 		if x.Op.IsComparison() || x.Op.IsLogical() {
-			c.errorf(x.Pos(), "constraint %s used as an index expression", syntax.ExprString(x))
+			c.errorf(x.Pos(), syntax.CodeNotAffine, "constraint %s used as an index expression", syntax.ExprString(x))
 		} else {
-			c.errorf(x.Pos(), "operator %s in an index expression (want + - * / %% min max select)", x.Op)
+			c.errorf(x.Pos(), syntax.CodeNotAffine, "operator %s in an index expression (want + - * / %% min max select)", x.Op)
 		}
 		return false
 	case *syntax.Chain:
-		c.errorf(x.Pos(), "constraint %s used as an index expression", syntax.ExprString(x))
+		c.errorf(x.Pos(), syntax.CodeNotAffine, "constraint %s used as an index expression", syntax.ExprString(x))
 		return false
 	case *syntax.Call:
 		name := x.Fun.Name
 		switch name {
 		case "min", "max":
 			if len(x.Args) != 2 {
-				c.errorf(x.Pos(), "%s takes 2 arguments, got %d", name, len(x.Args))
+				c.errorf(x.Pos(), syntax.CodeArity, "%s takes 2 arguments, got %d", name, len(x.Args))
 				return false
 			}
 			l := c.Index(x.Args[0])
 			return c.Index(x.Args[1]) && l
 		case "select":
 			if len(x.Args) != 3 {
-				c.errorf(x.Pos(), "select takes 3 arguments, got %d", len(x.Args))
+				c.errorf(x.Pos(), syntax.CodeArity, "select takes 3 arguments, got %d", len(x.Args))
 				return false
 			}
 			ok := c.Constraint(x.Args[0])
@@ -147,19 +147,19 @@ func (c *ExprChecker) Index(x syntax.Expr) bool {
 		}
 		switch {
 		case syntax.TypeByName(name) != syntax.Invalid:
-			c.errorf(x.Pos(), "cast %s(...) in an index expression: index expressions are exact integers", name)
+			c.errorf(x.Pos(), syntax.CodeNotAffine, "cast %s(...) in an index expression: index expressions are exact integers", name)
 		case c.Scope.Tensor(name) != nil:
-			c.errorf(x.Pos(), "tensor access %s in an index expression", syntax.ExprString(x))
+			c.errorf(x.Pos(), syntax.CodeNotAffine, "tensor access %s in an index expression", syntax.ExprString(x))
 		default:
 			if _, ok := value.LookupBuiltin(name); ok {
-				c.errorf(x.Pos(), "function %s in an index expression (want min, max or select)", name)
+				c.errorf(x.Pos(), syntax.CodeNotAffine, "function %s in an index expression (want min, max or select)", name)
 			} else {
-				c.errorf(x.Pos(), "undefined: %s", name)
+				c.errorf(x.Pos(), syntax.CodeUndeclared, "undefined: %s", name)
 			}
 		}
 		return false
 	case *syntax.Index:
-		c.errorf(x.Pos(), "array read %s in an index expression", syntax.ExprString(x))
+		c.errorf(x.Pos(), syntax.CodeNotAffine, "array read %s in an index expression", syntax.ExprString(x))
 		return false
 	}
 	return false
@@ -172,12 +172,12 @@ func (c *ExprChecker) indexName(x *syntax.Ident) bool {
 	case x.Name == "_":
 		return false // placeholder left by a syntax error, already reported
 	case c.Scope.Tensor(x.Name) != nil:
-		c.errorf(x.Pos(), "tensor %s used as an index", x.Name)
+		c.errorf(x.Pos(), syntax.CodeNotAffine, "tensor %s used as an index", x.Name)
 	default:
 		if _, _, ok := c.Scope.Array(x.Name); ok {
-			c.errorf(x.Pos(), "array %s used as an index", x.Name)
+			c.errorf(x.Pos(), syntax.CodeNotAffine, "array %s used as an index", x.Name)
 		} else {
-			c.errorf(x.Pos(), "undefined: %s", x.Name)
+			c.errorf(x.Pos(), syntax.CodeUndeclared, "undefined: %s", x.Name)
 		}
 	}
 	return false
@@ -216,7 +216,7 @@ func (c *ExprChecker) Constraint(x syntax.Expr) bool {
 			return false
 		}
 	}
-	c.errorf(x.Pos(), "expected a constraint (a comparison of index expressions), found %s", syntax.ExprString(x))
+	c.errorf(x.Pos(), syntax.CodeNotAffine, "expected a constraint (a comparison of index expressions), found %s", syntax.ExprString(x))
 	return false
 }
 
@@ -382,7 +382,7 @@ func defaultType(x syntax.Expr) syntax.Type {
 func (c *ExprChecker) Value(x syntax.Expr, want syntax.Type) syntax.Type {
 	t := c.value(x, want)
 	if t != syntax.Invalid && want != syntax.Invalid && t != want {
-		c.errorf(x.Pos(), "%s has type %s, want %s", syntax.ExprString(x), t, want)
+		c.errorf(x.Pos(), syntax.CodeType, "%s has type %s, want %s", syntax.ExprString(x), t, want)
 		return syntax.Invalid
 	}
 	return t
@@ -425,7 +425,7 @@ func (c *ExprChecker) value(x syntax.Expr, want syntax.Type) syntax.Type {
 				return t
 			}
 			if !t.IsNumeric() {
-				c.errorf(x.Pos(), "operator - does not apply to %s", t)
+				c.errorf(x.Pos(), syntax.CodeType, "operator - does not apply to %s", t)
 				return syntax.Invalid
 			}
 			return c.record(x, t)
@@ -435,7 +435,7 @@ func (c *ExprChecker) value(x syntax.Expr, want syntax.Type) syntax.Type {
 				return t
 			}
 			if !t.IsInteger() {
-				c.errorf(x.Pos(), "operator ~ does not apply to %s", t)
+				c.errorf(x.Pos(), syntax.CodeType, "operator ~ does not apply to %s", t)
 				return syntax.Invalid
 			}
 			return c.record(x, t)
@@ -455,7 +455,7 @@ func (c *ExprChecker) value(x syntax.Expr, want syntax.Type) syntax.Type {
 		}
 		for _, op := range x.Ops {
 			if !value.Applies(op, t) {
-				c.errorf(x.Pos(), "operator %s does not apply to %s", op, t)
+				c.errorf(x.Pos(), syntax.CodeType, "operator %s does not apply to %s", op, t)
 				return syntax.Invalid
 			}
 		}
@@ -465,20 +465,20 @@ func (c *ExprChecker) value(x syntax.Expr, want syntax.Type) syntax.Type {
 	case *syntax.Index:
 		return c.arrayRead(x)
 	}
-	c.errorf(x.Pos(), "unexpected expression %s", syntax.ExprString(x))
+	c.errorf(x.Pos(), "", "unexpected expression %s", syntax.ExprString(x))
 	return syntax.Invalid
 }
 
 // untyped checks a literal expression and gives it type t.
 func (c *ExprChecker) untyped(x syntax.Expr, t syntax.Type) syntax.Type {
 	if t == syntax.Bool {
-		c.errorf(x.Pos(), "%s used as bool", syntax.ExprString(x))
+		c.errorf(x.Pos(), syntax.CodeType, "%s used as bool", syntax.ExprString(x))
 		return syntax.Invalid
 	}
 	switch x := x.(type) {
 	case *syntax.Lit:
 		if _, err := value.Literal(t, x.Text); err != nil {
-			c.errorf(x.Pos(), "%v", err)
+			c.errorf(x.Pos(), "", "%v", err)
 			return syntax.Invalid
 		}
 		return c.record(x, t)
@@ -486,7 +486,7 @@ func (c *ExprChecker) untyped(x syntax.Expr, t syntax.Type) syntax.Type {
 		if lit, ok := x.X.(*syntax.Lit); ok && x.Op == syntax.OpNeg {
 			// -128 is one literal, so that it fits i8.
 			if _, err := value.Literal(t, "-"+lit.Text); err != nil {
-				c.errorf(x.Pos(), "%v", err)
+				c.errorf(x.Pos(), "", "%v", err)
 				return syntax.Invalid
 			}
 			c.record(lit, t)
@@ -496,7 +496,7 @@ func (c *ExprChecker) untyped(x syntax.Expr, t syntax.Type) syntax.Type {
 			return syntax.Invalid
 		}
 		if x.Op == syntax.OpBitNot && !t.IsInteger() {
-			c.errorf(x.Pos(), "operator ~ does not apply to %s", t)
+			c.errorf(x.Pos(), syntax.CodeType, "operator ~ does not apply to %s", t)
 			return syntax.Invalid
 		}
 		return c.record(x, t)
@@ -510,7 +510,7 @@ func (c *ExprChecker) untyped(x syntax.Expr, t syntax.Type) syntax.Type {
 			return syntax.Invalid
 		}
 		if !value.Applies(x.Op, t) {
-			c.errorf(x.Pos(), "operator %s does not apply to %s", x.Op, t)
+			c.errorf(x.Pos(), syntax.CodeType, "operator %s does not apply to %s", x.Op, t)
 			return syntax.Invalid
 		}
 		return c.record(x, t)
@@ -526,14 +526,14 @@ func (c *ExprChecker) valueName(x *syntax.Ident, want syntax.Type) {
 		if !cast.IsNumeric() {
 			cast = syntax.I32
 		}
-		c.errorf(x.Pos(), "index %s used as a value must be cast, as in %s(%s)", x.Name, cast, x.Name)
+		c.errorf(x.Pos(), syntax.CodeType, "index %s used as a value must be cast, as in %s(%s)", x.Name, cast, x.Name)
 	case c.Scope.Tensor(x.Name) != nil:
-		c.errorf(x.Pos(), "tensor %s needs its indices: %s(...)", x.Name, x.Name)
+		c.errorf(x.Pos(), syntax.CodeWrongKind, "tensor %s needs its indices: %s(...)", x.Name, x.Name)
 	default:
 		if _, _, ok := c.Scope.Array(x.Name); ok {
-			c.errorf(x.Pos(), "array %s needs its indices: %s[...]", x.Name, x.Name)
+			c.errorf(x.Pos(), syntax.CodeWrongKind, "array %s needs its indices: %s[...]", x.Name, x.Name)
 		} else {
-			c.errorf(x.Pos(), "undefined: %s", x.Name)
+			c.errorf(x.Pos(), syntax.CodeUndeclared, "undefined: %s", x.Name)
 		}
 	}
 }
@@ -577,7 +577,7 @@ func (c *ExprChecker) unify(xs []syntax.Expr, want syntax.Type) syntax.Type {
 		if u == syntax.Invalid {
 			ok = false
 		} else if u != t {
-			c.errorf(x.Pos(), "mismatched types %s and %s (no implicit conversion: cast one side)", t, u)
+			c.errorf(x.Pos(), syntax.CodeType, "mismatched types %s and %s (no implicit conversion: cast one side)", t, u)
 			ok = false
 		}
 	}
@@ -614,7 +614,7 @@ func (c *ExprChecker) binary(x *syntax.Binary, want syntax.Type) syntax.Type {
 			return t
 		}
 		if !value.Applies(x.Op, t) {
-			c.errorf(x.Pos(), "operator %s does not apply to %s", x.Op, t)
+			c.errorf(x.Pos(), syntax.CodeType, "operator %s does not apply to %s", x.Op, t)
 			return syntax.Invalid
 		}
 		return c.record(x, syntax.Bool)
@@ -624,7 +624,7 @@ func (c *ExprChecker) binary(x *syntax.Binary, want syntax.Type) syntax.Type {
 		return t
 	}
 	if !value.Applies(x.Op, t) {
-		c.errorf(x.Pos(), "operator %s does not apply to %s", x.Op, t)
+		c.errorf(x.Pos(), syntax.CodeType, "operator %s does not apply to %s", x.Op, t)
 		return syntax.Invalid
 	}
 	return c.record(x, t)
@@ -634,7 +634,7 @@ func (c *ExprChecker) call(x *syntax.Call, want syntax.Type) syntax.Type {
 	name := x.Fun.Name
 	if t := syntax.TypeByName(name); t != syntax.Invalid {
 		if len(x.Args) != 1 {
-			c.errorf(x.Pos(), "conversion %s takes 1 argument, got %d", name, len(x.Args))
+			c.errorf(x.Pos(), syntax.CodeArity, "conversion %s takes 1 argument, got %d", name, len(x.Args))
 			return syntax.Invalid
 		}
 		arg := x.Args[0]
@@ -660,11 +660,11 @@ func (c *ExprChecker) call(x *syntax.Call, want syntax.Type) syntax.Type {
 	}
 	if tensor := c.Scope.Tensor(name); tensor != nil {
 		if !c.AllowTensors {
-			c.errorf(x.Pos(), "tensor access %s is not allowed here (kernel code reads arrays)", syntax.ExprString(x))
+			c.errorf(x.Pos(), syntax.CodeWrongKind, "tensor access %s is not allowed here (kernel code reads arrays)", syntax.ExprString(x))
 			return syntax.Invalid
 		}
 		if len(x.Args) != tensor.Rank() {
-			c.errorf(x.Pos(), "tensor %s has %s, accessed with %s", name, plural(tensor.Rank(), "dimension"), plural(len(x.Args), "index"))
+			c.errorf(x.Pos(), syntax.CodeArity, "tensor %s has %s, accessed with %s", name, plural(tensor.Rank(), "dimension"), plural(len(x.Args), "index"))
 			return syntax.Invalid
 		}
 		ok := true
@@ -677,20 +677,20 @@ func (c *ExprChecker) call(x *syntax.Call, want syntax.Type) syntax.Type {
 		return c.record(x, tensor.Type)
 	}
 	if _, _, ok := c.Scope.Array(name); ok {
-		c.errorf(x.Pos(), "array %s is read with brackets: %s[...]", name, name)
+		c.errorf(x.Pos(), syntax.CodeWrongKind, "array %s is read with brackets: %s[...]", name, name)
 		return syntax.Invalid
 	}
 	if c.Scope.IsIndex(name) {
-		c.errorf(x.Pos(), "%s is an index, not a function or tensor", name)
+		c.errorf(x.Pos(), syntax.CodeWrongKind, "%s is an index, not a function or tensor", name)
 		return syntax.Invalid
 	}
-	c.errorf(x.Pos(), "undefined: %s", name)
+	c.errorf(x.Pos(), syntax.CodeUndeclared, "undefined: %s", name)
 	return syntax.Invalid
 }
 
 func (c *ExprChecker) builtin(x *syntax.Call, b value.Builtin, want syntax.Type) syntax.Type {
 	if len(x.Args) != b.Arity {
-		c.errorf(x.Pos(), "%s takes %d arguments, got %d", b.Name, b.Arity, len(x.Args))
+		c.errorf(x.Pos(), syntax.CodeArity, "%s takes %d arguments, got %d", b.Name, b.Arity, len(x.Args))
 		return syntax.Invalid
 	}
 	args := x.Args
@@ -709,10 +709,10 @@ func (c *ExprChecker) builtin(x *syntax.Call, b value.Builtin, want syntax.Type)
 	switch {
 	case b.Name == "select":
 	case b.FloatOnly && !t.IsFloat():
-		c.errorf(x.Pos(), "%s needs a float argument, got %s", b.Name, t)
+		c.errorf(x.Pos(), syntax.CodeType, "%s needs a float argument, got %s", b.Name, t)
 		return syntax.Invalid
 	case !t.IsNumeric():
-		c.errorf(x.Pos(), "%s needs a numeric argument, got %s", b.Name, t)
+		c.errorf(x.Pos(), syntax.CodeType, "%s needs a numeric argument, got %s", b.Name, t)
 		return syntax.Invalid
 	}
 	return c.record(x, t)
@@ -723,18 +723,18 @@ func (c *ExprChecker) arrayRead(x *syntax.Index) syntax.Type {
 	elem, rank, ok := c.Scope.Array(name)
 	if !ok {
 		if c.Scope.Tensor(name) != nil {
-			c.errorf(x.Pos(), "tensor %s is accessed with parentheses: %s(...)", name, name)
+			c.errorf(x.Pos(), syntax.CodeWrongKind, "tensor %s is accessed with parentheses: %s(...)", name, name)
 		} else {
-			c.errorf(x.Pos(), "undefined: %s", name)
+			c.errorf(x.Pos(), syntax.CodeUndeclared, "undefined: %s", name)
 		}
 		return syntax.Invalid
 	}
 	if !c.AllowArrays {
-		c.errorf(x.Pos(), "array read %s is not allowed here", syntax.ExprString(x))
+		c.errorf(x.Pos(), syntax.CodeWrongKind, "array read %s is not allowed here", syntax.ExprString(x))
 		return syntax.Invalid
 	}
 	if len(x.Indices) != rank {
-		c.errorf(x.Pos(), "array %s has %s, indexed with %s", name, plural(rank, "dimension"), plural(len(x.Indices), "index"))
+		c.errorf(x.Pos(), syntax.CodeArity, "array %s has %s, indexed with %s", name, plural(rank, "dimension"), plural(len(x.Indices), "index"))
 		return syntax.Invalid
 	}
 	okAll := true

@@ -317,10 +317,10 @@ func writeReduction(b *strings.Builder, eq *Equation) {
 func (c *checker) checkReduction(t *Tensor, eq *Equation, vars map[string]bool, tensors map[string]*Tensor) {
 	r := eq.Reduce
 	if len(t.Eqs) != 1 {
-		c.errorf(r.Pos, "a reduction must be the only equation of its tensor %s", t.Name.Name)
+		c.errorf(r.Pos, syntax.CodeDefinition, "a reduction must be the only equation of its tensor %s", t.Name.Name)
 	}
 	if t.Type != syntax.Invalid && !r.Op.AppliesTo(t.Type) {
-		c.errorf(r.OpPos, "reduction operator %s does not apply to %s", r.Op, t.Type)
+		c.errorf(r.OpPos, syntax.CodeType, "reduction operator %s does not apply to %s", r.Op, t.Type)
 	}
 	inner := map[string]bool{}
 	for k := range vars {
@@ -333,11 +333,11 @@ func (c *checker) checkReduction(t *Tensor, eq *Equation, vars map[string]bool, 
 		if c.name(v, "reduction variable") {
 			switch {
 			case inner[v.Name]:
-				c.errorf(v.Pos(), "reduction variable %s is already a variable of the equation", v.Name)
+				c.errorf(v.Pos(), syntax.CodeRedeclared, "reduction variable %s is already a variable of the equation", v.Name)
 			case c.spec.IsParam(v.Name):
-				c.errorf(v.Pos(), "reduction variable %s has the name of a parameter", v.Name)
+				c.errorf(v.Pos(), syntax.CodeRedeclared, "reduction variable %s has the name of a parameter", v.Name)
 			case tensors[v.Name] != nil:
-				c.errorf(v.Pos(), "reduction variable %s has the name of a tensor", v.Name)
+				c.errorf(v.Pos(), syntax.CodeRedeclared, "reduction variable %s has the name of a tensor", v.Name)
 			}
 		}
 		inner[v.Name] = true

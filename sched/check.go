@@ -108,8 +108,8 @@ func (c *checker) Array(name string) (syntax.Type, int, bool) {
 	return syntax.Invalid, 0, false
 }
 
-func (c *checker) errorf(pos syntax.Pos, format string, args ...any) {
-	c.r.Errorf(pos, format, args...)
+func (c *checker) errorf(pos syntax.Pos, code syntax.Code, format string, args ...any) {
+	c.r.ErrorCodef(pos, code, format, args...)
 }
 
 // exprs returns an expression checker; arrays selects kernel values (array
@@ -125,11 +125,11 @@ func (c *checker) declare(id *syntax.Ident, what string) {
 	case id.Name == "_":
 		// The placeholder left by a syntax error, already reported.
 	case sare.IsKeyword(id.Name):
-		c.errorf(id.Pos(), "%s %s has a reserved name (a type, a built-in function or a keyword)", what, id.Name)
+		c.errorf(id.Pos(), syntax.CodeReserved, "%s %s has a reserved name (a type, a built-in function or a keyword)", what, id.Name)
 	case c.IsIndex(id.Name):
-		c.errorf(id.Pos(), "%s %s redeclares a name already in scope", what, id.Name)
+		c.errorf(id.Pos(), syntax.CodeRedeclared, "%s %s redeclares a name already in scope", what, id.Name)
 	case c.spec.Tensor(id.Name) != nil:
-		c.errorf(id.Pos(), "%s %s has the name of a tensor of the specification", what, id.Name)
+		c.errorf(id.Pos(), syntax.CodeRedeclared, "%s %s has the name of a tensor of the specification", what, id.Name)
 	}
 	c.indices = append(c.indices, id.Name)
 }
@@ -151,10 +151,10 @@ func (c *checker) params(k *Kernel) {
 	for _, p := range k.Params {
 		switch {
 		case seen[p.Name]:
-			c.errorf(p.Pos(), "parameter %s declared twice", p.Name)
+			c.errorf(p.Pos(), syntax.CodeRedeclared, "parameter %s declared twice", p.Name)
 			continue
 		case !c.spec.IsParam(p.Name):
-			c.errorf(p.Pos(), "parameter %s is not a parameter of the specification", p.Name)
+			c.errorf(p.Pos(), syntax.CodeUndeclared, "parameter %s is not a parameter of the specification", p.Name)
 		}
 		seen[p.Name] = true
 		c.indices = append(c.indices, p.Name)
@@ -170,7 +170,7 @@ func (c *checker) params(k *Kernel) {
 		if k.Name != nil && k.Name.Pos().IsValid() {
 			pos = k.Name.Pos()
 		}
-		c.errorf(pos, "kernel %s lacks the specification's parameter%s %s", kernelName(k), plural(len(missing)), strings.Join(missing, ", "))
+		c.errorf(pos, syntax.CodeBinding, "kernel %s lacks the specification's parameter%s %s", kernelName(k), plural(len(missing)), strings.Join(missing, ", "))
 	}
 }
 
@@ -200,7 +200,7 @@ func (c *checker) bindings(k *Kernel) {
 		}
 		first := a.Bindings[0]
 		if b.Elem != first.Elem || !syntax.EqualList(b.Extents, first.Extents) {
-			c.errorf(b.Array.Pos(), "array %s is declared %s here but %s at %s: bindings of one array declare the same type and extents",
+			c.errorf(b.Array.Pos(), syntax.CodeBinding, "array %s is declared %s here but %s at %s: bindings of one array declare the same type and extents",
 				b.Array.Name, shapeString(b.Elem, b.Extents), shapeString(first.Elem, first.Extents), first.Pos())
 		}
 		for _, o := range a.Bindings {
@@ -209,10 +209,10 @@ func (c *checker) bindings(k *Kernel) {
 			}
 			switch {
 			case o.Where == nil || b.Where == nil:
-				c.errorf(b.Pos(), "%s bindings of array %s overlap: the binding at %s and this one must have disjoint where domains, and one has no where clause",
+				c.errorf(b.Pos(), syntax.CodeBinding, "%s bindings of array %s overlap: the binding at %s and this one must have disjoint where domains, and one has no where clause",
 					b.Dir, b.Array.Name, o.Pos())
 			case syntax.Equal(o.Where, b.Where):
-				c.errorf(b.Pos(), "%s bindings of array %s overlap: the binding at %s has the same where clause",
+				c.errorf(b.Pos(), syntax.CodeBinding, "%s bindings of array %s overlap: the binding at %s has the same where clause",
 					b.Dir, b.Array.Name, o.Pos())
 			}
 		}
@@ -233,7 +233,7 @@ func (c *checker) bindings(k *Kernel) {
 			if k.Name != nil && k.Name.Pos().IsValid() {
 				pos = k.Name.Pos()
 			}
-			c.errorf(pos, "output %s of the specification is not produced by any out binding", out.Name)
+			c.errorf(pos, syntax.CodeBinding, "output %s of the specification is not produced by any out binding", out.Name)
 		}
 	}
 }
@@ -253,7 +253,7 @@ func (c *checker) binding(b *Binding) {
 		c.exprs(false).Index(x)
 	}
 	if len(b.Vars) != len(b.Extents) {
-		c.errorf(b.Array.Pos(), "array %s has %d index variable%s for %d extent%s",
+		c.errorf(b.Array.Pos(), syntax.CodeArity, "array %s has %d index variable%s for %d extent%s",
 			b.Array.Name, len(b.Vars), plural(len(b.Vars)), len(b.Extents), plural(len(b.Extents)))
 	}
 	mark := len(c.indices)
@@ -261,7 +261,7 @@ func (c *checker) binding(b *Binding) {
 	seen := map[string]bool{}
 	for _, v := range b.Vars {
 		if seen[v.Name] {
-			c.errorf(v.Pos(), "index variable %s appears twice", v.Name)
+			c.errorf(v.Pos(), syntax.CodeRedeclared, "index variable %s appears twice", v.Name)
 			continue
 		}
 		seen[v.Name] = true
@@ -273,9 +273,9 @@ func (c *checker) binding(b *Binding) {
 	name := b.Tensor.Fun.Name
 	tensor := c.spec.Tensor(name)
 	if tensor == nil {
-		c.errorf(b.Tensor.Pos(), "undefined tensor: %s", name)
+		c.errorf(b.Tensor.Pos(), syntax.CodeUndeclared, "undefined tensor: %s", name)
 	} else if t := c.exprs(false).Value(b.Tensor, syntax.Invalid); t != syntax.Invalid && t != b.Elem {
-		c.errorf(b.Tensor.Pos(), "tensor %s has type %s but array %s is declared %s", name, t, b.Array.Name, b.Elem)
+		c.errorf(b.Tensor.Pos(), syntax.CodeType, "tensor %s has type %s but array %s is declared %s", name, t, b.Array.Name, b.Elem)
 	}
 	if b.Where != nil {
 		c.exprs(false).Constraint(b.Where)
@@ -310,9 +310,9 @@ func (c *checker) stmt(s Stmt) {
 			c.exprs(false).Index(x)
 		}
 		if _, _, ok := c.Array(s.Array.Name); ok {
-			c.errorf(s.Array.Pos(), "array %s is already declared", s.Array.Name)
+			c.errorf(s.Array.Pos(), syntax.CodeRedeclared, "array %s is already declared", s.Array.Name)
 		} else if c.spec.Tensor(s.Array.Name) != nil {
-			c.errorf(s.Array.Pos(), "array %s has the name of a tensor of the specification", s.Array.Name)
+			c.errorf(s.Array.Pos(), syntax.CodeRedeclared, "array %s has the name of a tensor of the specification", s.Array.Name)
 		}
 		c.arrays = append(c.arrays, arrayDecl{name: s.Array.Name, elem: s.Elem, rank: len(s.Extents)})
 		c.block(s.Body)
@@ -330,7 +330,7 @@ func (c *checker) stmt(s Stmt) {
 	case *Block:
 		c.block(s)
 	default:
-		c.errorf(s.Pos(), "unknown statement %T", s)
+		c.errorf(s.Pos(), "", "unknown statement %T", s)
 	}
 }
 
@@ -338,16 +338,16 @@ func (c *checker) assign(s *Assign) {
 	elem, rank, ok := c.Array(s.Array.Name)
 	if !ok {
 		if c.spec.Tensor(s.Array.Name) != nil {
-			c.errorf(s.Array.Pos(), "cannot assign to tensor %s: kernels write arrays", s.Array.Name)
+			c.errorf(s.Array.Pos(), syntax.CodeWrongKind, "cannot assign to tensor %s: kernels write arrays", s.Array.Name)
 		} else {
-			c.errorf(s.Array.Pos(), "undefined array: %s", s.Array.Name)
+			c.errorf(s.Array.Pos(), syntax.CodeUndeclared, "undefined array: %s", s.Array.Name)
 		}
 	} else if len(s.Indices) != rank {
 		indices := "indices"
 		if len(s.Indices) == 1 {
 			indices = "index"
 		}
-		c.errorf(s.Array.Pos(), "array %s has %d dimension%s, indexed with %d %s",
+		c.errorf(s.Array.Pos(), syntax.CodeArity, "array %s has %d dimension%s, indexed with %d %s",
 			s.Array.Name, rank, plural(rank), len(s.Indices), indices)
 	}
 	for _, x := range s.Indices {

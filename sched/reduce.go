@@ -42,7 +42,7 @@ func (c *checker) reductionAssign(s *Assign) {
 	call, t, eq := ReductionOf(s, c.spec)
 	pos := s.Annot.Pos()
 	if t == nil {
-		c.errorf(pos, "the annotation of a reduction assignment must be an element of a reduction tensor, as T(x) with T defined by reduce(...)")
+		c.errorf(pos, syntax.CodeDefinition, "the annotation of a reduction assignment must be an element of a reduction tensor, as T(x) with T defined by reduce(...)")
 		return
 	}
 	if len(call.Args) != t.Rank() {
@@ -53,13 +53,13 @@ func (c *checker) reductionAssign(s *Assign) {
 	case s.At == nil && s.Op == sare.NoReduce:
 		// unreachable: not a reduction assignment
 	case s.At != nil && len(s.At) == 0 && s.Op != sare.NoReduce:
-		c.errorf(s.AtPos, "@ () initialises an accumulator and takes ':=', not %s=", s.Op)
+		c.errorf(s.AtPos, syntax.CodeDefinition, "@ () initialises an accumulator and takes ':=', not %s=", s.Op)
 	case len(s.At) > 0 && s.Op == sare.NoReduce:
-		c.errorf(s.AtPos, "an accumulation at a reduction position takes %s=, not ':='", r.Op)
+		c.errorf(s.AtPos, syntax.CodeDefinition, "an accumulation at a reduction position takes %s=, not ':='", r.Op)
 	case len(s.At) > 0 && len(s.At) != len(r.Vars):
-		c.errorf(s.AtPos, "%s reduces over %d variable(s), position has %d", t.Name.Name, len(r.Vars), len(s.At))
+		c.errorf(s.AtPos, syntax.CodeArity, "%s reduces over %d variable(s), position has %d", t.Name.Name, len(r.Vars), len(s.At))
 	case s.At == nil && MergeSource(s) == nil:
-		c.errorf(s.Value.Pos(), "a merge {%s} %s= must read one array cell holding a partial result", syntax.ExprString(s.Annot), s.Op)
+		c.errorf(s.Value.Pos(), syntax.CodeDefinition, "a merge {%s} %s= must read one array cell holding a partial result", syntax.ExprString(s.Annot), s.Op)
 	}
 	for _, x := range s.At {
 		c.exprs(false).Index(x)

@@ -45,7 +45,9 @@ const (
 	// not agree with the specification's.
 	CodeBinding Code = "binding"
 	// CodeDefinition: a tensor's definition is incomplete or misplaced (no
-	// equations, equations for an input, an output that is not computed).
+	// equations, equations for an input, an output that is not computed),
+	// or a reduction is used against its rules (an annotation, an
+	// accumulation or a merge of the wrong form).
 	CodeDefinition Code = "definition"
 	// CodeNotChecked: the kernel was parsed but not type-checked, because
 	// its specification is malformed. It carries no position.
