@@ -280,3 +280,59 @@ func TestOptions(t *testing.T) {
 		t.Error("a negative timeout gave no error")
 	}
 }
+
+// TestSimpleSolver checks that the plain SMT kernel decides, gives models
+// and honours its resource limit like the general solver.
+func TestSimpleSolver(t *testing.T) {
+	c := newCtx(t)
+	ctx := context.Background()
+	x, y := c.IntConst("x"), c.IntConst("y")
+	s, err := c.NewSimpleSolver()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.Assert(x.Gt(c.Int(3)), y.Eq(x.Add(c.Int(2))))
+	if r, err := s.Check(ctx); r != Sat || err != nil {
+		t.Fatalf("x > 3, y = x + 2: %v, %v; want sat", r, err)
+	}
+	m, err := s.Model()
+	if err != nil {
+		t.Fatal(err)
+	}
+	xi, err1 := m.Int64(x)
+	yi, err2 := m.Int64(y)
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	if xi <= 3 || yi != xi+2 {
+		t.Errorf("model x = %d, y = %d", xi, yi)
+	}
+	m.Close()
+	s.Assert(y.Lt(c.Int(5)))
+	if r, _ := s.Check(ctx); r != Unsat {
+		t.Errorf("with y < 5: %v, want unsat", r)
+	}
+
+	// A query past a tiny resource limit is undecided. (Z3 4.8.12's plain
+	// kernel gives the reason "unknown", not the general solver's.)
+	h, err := c.NewSimpleSolver()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	if err := h.SetResourceLimit(1); err != nil {
+		t.Fatal(err)
+	}
+	a, b := c.IntConst("a"), c.IntConst("b")
+	h.Assert(a.Mul(c.Int(3)).Add(b.Mul(c.Int(5))).Eq(c.Int(1_000_003)), a.Gt(b), b.Gt(c.Int(1000)))
+	if r, _ := h.Check(ctx); r != Unknown {
+		t.Errorf("within 1 resource unit: %v, want unknown", r)
+	}
+	if err := h.SetResourceLimit(0); err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := h.Check(ctx); r != Sat {
+		t.Errorf("without a limit: %v, want sat", r)
+	}
+}

@@ -187,7 +187,7 @@ func TestLetAndRange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err = s.Let("t", lx)
+	s, err = s.Let(context.Background(), "t", lx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,6 +239,60 @@ func TestNotAffine(t *testing.T) {
 	for _, text := range []string{"N * i", "i / N", "i % 0", "i / -2", "k + 1", "1.5"} {
 		if _, err := s.IndexMap(mustExpr(t, text)); err == nil {
 			t.Errorf("%s: no error", text)
+		}
+	}
+}
+
+// TestLetPrunedUnderAssumptions checks that a let keeps only the pieces of
+// its value that can occur under the scope's assumptions and facts, and
+// that the value it keeps is the original one there.
+func TestLetPrunedUnderAssumptions(t *testing.T) {
+	ctx := context.Background()
+	x := mustExpr(t, "select(N >= 512, min(N, 16), max(N, 3) - 1)")
+	plain, err := NewScope([]string{"N"}).Let(ctx, "t", x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(plain.names["t"].let); n != 4 {
+		t.Fatalf("without assumptions: %d pieces, want 4", n)
+	}
+	s := NewScope([]string{"N"})
+	big, err := s.Constraint(mustExpr(t, "N >= 600"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pruned, err := s.WithAssumptions(big).Let(ctx, "t", x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := pruned.names["t"].let
+	if len(v) != 1 || v[0].e.key() != constLinear(16).key() {
+		t.Fatalf("under N >= 600: %d pieces, want the one piece 16", len(v))
+	}
+	// Under a fact that leaves two pieces of equal value, they merge.
+	small, err := s.Constraint(mustExpr(t, "N <= 2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := s.Assume(small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	merged, err := fs.Let(ctx, "t", x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := merged.names["t"].let; len(v) != 1 || v[0].e.key() != constLinear(2).key() {
+		t.Fatalf("under N <= 2: %d pieces, want the one piece 2", len(v))
+	}
+	g, err := merged.IndexMap(mustExpr(t, "t"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := int64(-5); n <= 2; n++ {
+		in, err := g.ContainsPoint(ctx, ints(n, 2))
+		if err != nil || !in {
+			t.Fatalf("N=%d: t = 2 not in %s (%v)", n, g, err)
 		}
 	}
 }

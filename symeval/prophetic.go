@@ -125,6 +125,7 @@ func Prophesy(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sar
 			return nil, fmt.Errorf("kernel %s: assume: %w", kernelName(k), err)
 		}
 	}
+	scope = scope.WithAssumptions(res.Assumptions)
 	if res.Initial, err = ev.initial(scope, k); err != nil {
 		return nil, fmt.Errorf("kernel %s: %w", kernelName(k), err)
 	}
@@ -262,7 +263,7 @@ func (p *prophet) block(s *Scope, b *sched.Block) (*Heap, error) {
 	h := EmptyHeap()
 	for _, st := range b.Stmts {
 		if l, ok := st.(*sched.Let); ok {
-			ns, err := s.Let(l.Var.Name, l.Value)
+			ns, err := s.Let(p.ctx, l.Var.Name, l.Value)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", l.Pos(), err)
 			}

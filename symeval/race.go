@@ -25,7 +25,7 @@ func readSet(ctx context.Context, s *Scope, st sched.Stmt) (*presburger.UnionMap
 		out := empty
 		for _, c := range st.Stmts {
 			if l, ok := c.(*sched.Let); ok {
-				ns, err := s.Let(l.Var.Name, l.Value)
+				ns, err := s.Let(ctx, l.Var.Name, l.Value)
 				if err != nil {
 					return nil, err
 				}

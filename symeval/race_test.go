@@ -172,7 +172,7 @@ func parLoops(t *testing.T, k *sched.Kernel) map[*sched.Loop]assignSite {
 		for _, st := range b.Stmts {
 			switch st := st.(type) {
 			case *sched.Let:
-				ns, err := s.Let(st.Var.Name, st.Value)
+				ns, err := s.Let(context.Background(), st.Var.Name, st.Value)
 				if err != nil {
 					t.Fatal(err)
 				}

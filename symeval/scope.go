@@ -1,6 +1,7 @@
 package symeval
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/augur-verify/augur/presburger"
@@ -18,6 +19,9 @@ type Scope struct {
 	params []string           // presburger parameters, outermost first
 	names  map[string]binding // source name -> binding
 	facts  *presburger.Map    // parameter domain known to hold (nil: none)
+	// assumed is the kernel's assumptions (nil: none), under which Let
+	// drops the pieces of a let's value that cannot occur.
+	assumed *presburger.Map
 }
 
 // NewScope returns the scope of a kernel with the given parameters.
@@ -50,11 +54,21 @@ func (s *Scope) Assume(d *presburger.Map) (_ *Scope, err error) {
 	return n, nil
 }
 
+// WithAssumptions returns s with the kernel's assumptions d, a parameter
+// domain: Let then keeps only the pieces of a let's value that can occur
+// under them and the facts. Only let values change, to equal ones under
+// d; every verdict is stated under the assumptions anyway.
+func (s *Scope) WithAssumptions(d *presburger.Map) *Scope {
+	n := s.clone()
+	n.assumed = d
+	return n
+}
+
 // Params returns the presburger parameters of objects built in s.
 func (s *Scope) Params() []string { return append([]string(nil), s.params...) }
 
 func (s *Scope) clone() *Scope {
-	n := &Scope{params: append([]string(nil), s.params...), names: make(map[string]binding, len(s.names)+1), facts: s.facts}
+	n := &Scope{params: append([]string(nil), s.params...), names: make(map[string]binding, len(s.names)+1), facts: s.facts, assumed: s.assumed}
 	for k, v := range s.names {
 		n.names[k] = v
 	}
@@ -86,16 +100,89 @@ func (s *Scope) With(name string) (*Scope, string) {
 }
 
 // Let returns s extended with the let variable name bound to the index
-// expression x.
-func (s *Scope) Let(name string, x syntax.Expr) (_ *Scope, err error) {
+// expression x. A piecewise value (min, max, select, as in the bounds
+// Halide computes) keeps only the pieces that can occur under the scope's
+// facts and assumptions, and pieces of equal value are merged: the
+// expressions built from it multiply its pieces.
+func (s *Scope) Let(ctx context.Context, name string, x syntax.Expr) (_ *Scope, err error) {
 	defer guard(&err, "let "+name)
 	v, err := s.translator().index(x)
 	if err != nil {
 		return nil, fmt.Errorf("let %s: %w", name, err)
 	}
+	if v, err = s.prune(ctx, v); err != nil {
+		return nil, fmt.Errorf("let %s: %w", name, err)
+	}
 	n := s.clone()
 	n.names[name] = binding{let: v}
 	return n, nil
+}
+
+// prune drops the conjunctions of v's piece conditions that are empty
+// under the facts and assumptions of s, then the pieces left without
+// one, and merges the pieces of equal value.
+func (s *Scope) prune(ctx context.Context, v pwExpr) (pwExpr, error) {
+	if len(v) < 2 {
+		return v, nil
+	}
+	known := s.facts
+	if s.assumed != nil {
+		if known == nil {
+			known = s.assumed
+		} else {
+			var err error
+			if known, err = known.Intersect(s.assumed); err != nil {
+				return nil, err
+			}
+		}
+	}
+	sp := presburger.ParamSpace(s.Params())
+	var out pwExpr
+	at := map[string]int{} // value key -> index in out
+	for _, pc := range v {
+		var cond dnf
+		for _, c := range pc.cond {
+			if known != nil {
+				b, err := lowerConj(sp, c)
+				if err != nil {
+					return nil, err
+				}
+				m, err := presburger.NewMap(sp, b).Intersect(known)
+				if err != nil {
+					return nil, err
+				}
+				empty, err := m.IsEmpty(ctx)
+				if err != nil {
+					return nil, err
+				}
+				if empty {
+					continue
+				}
+			}
+			cond = append(cond, c)
+		}
+		if len(cond) == 0 {
+			continue
+		}
+		k := pc.e.key()
+		if i, ok := at[k]; ok {
+			out[i].cond = append(out[i].cond, cond...)
+			continue
+		}
+		at[k] = len(out)
+		out = append(out, piece{cond: cond, e: pc.e})
+	}
+	if len(out) == 0 {
+		// No piece can occur: the scope itself cannot (its facts or the
+		// assumptions are contradictory). Keep the value as it is.
+		return v, nil
+	}
+	if len(out) == 1 && known != nil {
+		// One piece left: its condition holds wherever the scope can be
+		// reached.
+		out[0].cond = dnfTrue()
+	}
+	return out, nil
 }
 
 func (s *Scope) translator() *translator {

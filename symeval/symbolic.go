@@ -74,7 +74,7 @@ func heapsBefore(ctx context.Context, pr *Prophecy, k *sched.Kernel) (_ map[*sch
 		params = append(params, id.Name)
 	}
 	w := newHeapWalker(ctx, pr)
-	s := NewScope(params)
+	s := NewScope(params).WithAssumptions(pr.Assumptions)
 	for _, b := range k.Bindings {
 		if _, ok := w.arrays[b.Array.Name]; !ok {
 			w.arrays[b.Array.Name] = arrayDecl{extents: b.Extents, scope: s}
@@ -177,7 +177,7 @@ func arrayBounds(s *Scope, a string, d arrayDecl) (*presburger.Map, error) {
 func (w *heapWalker) block(s *Scope, h *Heap, b *sched.Block) error {
 	for _, st := range b.Stmts {
 		if l, ok := st.(*sched.Let); ok {
-			ns, err := s.Let(l.Var.Name, l.Value)
+			ns, err := s.Let(w.ctx, l.Var.Name, l.Value)
 			if err != nil {
 				return fmt.Errorf("%s: %w", l.Pos(), err)
 			}

@@ -34,7 +34,7 @@ func assignSites(t *testing.T, k *sched.Kernel) []assignSite {
 		for _, st := range b.Stmts {
 			switch st := st.(type) {
 			case *sched.Let:
-				ns, err := s.Let(st.Var.Name, st.Value)
+				ns, err := s.Let(context.Background(), st.Var.Name, st.Value)
 				if err != nil {
 					t.Fatal(err)
 				}

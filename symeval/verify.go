@@ -284,7 +284,7 @@ func (g *gen) run() error {
 	if g.trace != nil {
 		w.trace = func(depth int, format string, args ...any) { g.tracef(depth, format, args...) }
 	}
-	s := NewScope(g.a.Params)
+	s := NewScope(g.a.Params).WithAssumptions(g.a.Assumptions)
 	for _, b := range g.k.Bindings {
 		if _, ok := w.arrays[b.Array.Name]; !ok {
 			w.arrays[b.Array.Name] = arrayDecl{extents: b.Extents, scope: s}

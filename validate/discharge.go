@@ -589,17 +589,45 @@ func resourceSteps(full uint64) []uint64 {
 
 // checkLimit is check within limit resource units.
 func (s *solver) checkLimit(q *query, extra []*smt.Term, limit uint64) (smt.Result, *smt.Solver, error) {
+	terms := append([]*smt.Term{q.points, q.bad}, q.axioms...)
+	return s.checkTerms(append(terms, extra...), limit)
+}
+
+// simpleLimit is the resource limit of the plain SMT kernel's attempt at
+// a query (Context.NewSimpleSolver), before Z3's general solver: the
+// verifier's easy queries take a few thousand units at most.
+const simpleLimit = 200_000
+
+// checkTerms checks the conjunction of terms in a fresh solver within
+// limit resource units. Z3's plain SMT kernel tries first, within
+// simpleLimit: setting it up costs a fraction of a millisecond where the
+// general solver's preprocessing tactics cost tens, and it decides most
+// of the verifier's conditions. What it leaves undecided goes to the
+// general solver. Both are fresh and bounded in resources, so the answer
+// does not depend on what was asked before or on the machine's load. In
+// the ieee model the general solver goes first and alone: its bit-blasting
+// of floating-point terms is far faster than the kernel's.
+func (s *solver) checkTerms(terms []*smt.Term, limit uint64) (smt.Result, *smt.Solver, error) {
+	if lim := min(limit, simpleLimit); lim > 0 && s.v.opts.ValueModel != encode.IEEE {
+		sol, err := s.z.NewSimpleSolver()
+		if err != nil {
+			return smt.Unknown, nil, err
+		}
+		if err := sol.Assert(terms...); err != nil {
+			return smt.Unknown, sol, err
+		}
+		res, err := s.solve(sol, lim)
+		if res != smt.Unknown || s.v.ctx.Err() != nil {
+			return res, sol, err
+		}
+		sol.Close()
+	}
 	sol, err := s.z.NewSolver()
 	if err != nil {
 		return smt.Unknown, nil, err
 	}
-	if err := sol.Assert(append([]*smt.Term{q.points, q.bad}, q.axioms...)...); err != nil {
+	if err := sol.Assert(terms...); err != nil {
 		return smt.Unknown, sol, err
-	}
-	if len(extra) > 0 {
-		if err := sol.Assert(extra...); err != nil {
-			return smt.Unknown, sol, err
-		}
 	}
 	res, err := s.solve(sol, limit)
 	return res, sol, err
@@ -1005,15 +1033,11 @@ func (s *solver) groundReal(c *symeval.Condition, out *outcome) (sare.Inputs, er
 // groundCheck checks the conjunction of terms within the query's
 // resource limit and returns the model when it is satisfiable.
 func (s *solver) groundCheck(terms []*smt.Term) (*smt.Model, smt.Result, error) {
-	sol, err := s.z.NewSolver()
-	if err != nil {
-		return nil, smt.Unknown, err
+	res, sol, err := s.checkTerms(terms, s.v.opts.Resources)
+	if sol == nil {
+		return nil, res, err
 	}
 	defer sol.Close()
-	if err := sol.Assert(terms...); err != nil {
-		return nil, smt.Unknown, err
-	}
-	res, err := s.solve(sol, s.v.opts.Resources)
 	if err != nil || res != smt.Sat {
 		return nil, res, err
 	}
