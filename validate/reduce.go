@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/smt/encode"
@@ -58,9 +59,9 @@ func (v *validation) reductionInputs(c *symeval.Condition, cx *Counterexample) e
 	// results (two positions added to 0 in either order): larger ones
 	// are tried too.
 	for _, grow := range []int64{0, 1, 2, 3, 5, 8} {
-		params := map[string]int64{}
-		for _, p := range cx.Params {
-			params[p.Name] = p.Value + grow
+		params, err := v.grownParams(ctx, cx, grow)
+		if err != nil {
+			return err
 		}
 		found, err := v.searchInputs(ctx, cx, params)
 		if err != nil || found {
@@ -71,6 +72,55 @@ func (v *validation) reductionInputs(c *symeval.Condition, cx *Counterexample) e
 		}
 	}
 	return errors.New("no inputs found on which the re-ordered reduction differs")
+}
+
+// grownParams returns cx's parameters with each grown by grow as far as
+// the kernel's assumptions allow: all of them when the assumptions hold
+// there, else, parameter by parameter in two passes, each growth that
+// keeps them (a buffer's min that Halide's checks pin stays put while the
+// extents grow).
+func (v *validation) grownParams(ctx context.Context, cx *Counterexample, grow int64) (map[string]int64, error) {
+	params := map[string]int64{}
+	for _, p := range cx.Params {
+		params[p.Name] = p.Value + grow
+	}
+	if grow == 0 || v.an == nil || v.an.Assumptions == nil {
+		return params, nil
+	}
+	sp := v.an.Assumptions.Space()
+	holds := func(ps map[string]int64) (bool, error) {
+		pt := make([]presburger.Int, len(sp.Params))
+		for i, name := range sp.Params {
+			x, ok := ps[name]
+			if !ok {
+				return false, nil
+			}
+			pt[i] = presburger.NewInt(x)
+		}
+		return v.an.Assumptions.ContainsPoint(ctx, pt)
+	}
+	if ok, err := holds(params); err != nil || ok {
+		return params, err
+	}
+	for _, p := range cx.Params {
+		params[p.Name] = p.Value
+	}
+	for range 2 {
+		for _, p := range cx.Params {
+			if params[p.Name] != p.Value {
+				continue
+			}
+			params[p.Name] = p.Value + grow
+			ok, err := holds(params)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				params[p.Name] = p.Value
+			}
+		}
+	}
+	return params, nil
 }
 
 // searchInputs tries inputs of mixed magnitudes at params; on a failure of
