@@ -122,8 +122,8 @@ func TestExamples(t *testing.T) {
 					t.Fatalf("verdict %s (%s), want %s\n%s\n%s", got, rep.Reason, e.verdict, res.Spec, res.Kernel)
 				}
 				if rep.Verdict == validate.Invalid {
-					if rep.Counterexample == nil {
-						t.Errorf("invalid without a counterexample")
+					if rep.Counterexample == nil || !rep.Counterexample.Reproduced {
+						t.Errorf("invalid without a counterexample that augur run replays")
 					}
 					if e.reason != "" && rep.Reason != e.reason {
 						t.Errorf("reason %q, want %q", rep.Reason, e.reason)
