@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"time"
 
 	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/sare"
@@ -53,8 +52,10 @@ func (v *validation) reductionInputs(c *symeval.Condition, cx *Counterexample) e
 	if c.Kind != sched.ReorderedReduction || v.orig == nil {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(v.ctx, 30*time.Second)
-	defer cancel()
+	// Bounded in interpreter steps (6 sizes, 40 seeds, searchSteps
+	// each), not in time: whether inputs are found must not depend on
+	// the machine's load.
+	ctx := v.ctx
 	// The smallest parameters where the order differs may give equal
 	// results (two positions added to 0 in either order): larger ones
 	// are tried too.
@@ -123,6 +124,10 @@ func (v *validation) grownParams(ctx context.Context, cx *Counterexample, grow i
 	return params, nil
 }
 
+// searchSteps bounds each interpreter run of the search for inputs on
+// which a re-ordered float reduction rounds differently.
+const searchSteps = 1_000_000
+
 // searchInputs tries inputs of mixed magnitudes at params; on a failure of
 // the interpreter it sets cx's parameters and inputs.
 func (v *validation) searchInputs(ctx context.Context, cx *Counterexample, params map[string]int64) (bool, error) {
@@ -144,7 +149,7 @@ func (v *validation) searchInputs(ctx context.Context, cx *Counterexample, param
 		if err != nil {
 			return false, nil // parameters outside the assumptions
 		}
-		_, err = sched.Run(ctx, v.orig.kernel, v.orig.kinfo, ev, sched.Options{MaxSteps: 5_000_000})
+		_, err = sched.Run(ctx, v.orig.kernel, v.orig.kinfo, ev, sched.Options{MaxSteps: searchSteps})
 		var f *sched.Failure
 		var ae *sched.AssumptionError
 		switch {
@@ -158,8 +163,8 @@ func (v *validation) searchInputs(ctx context.Context, cx *Counterexample, param
 			cx.Loops = nil
 			cx.Detail = joinDetail(cx.Detail, "inputs of mixed magnitudes on which the two orders round differently")
 			return true, nil
-		case errors.As(err, &ae):
-			return false, nil
+		case errors.As(err, &ae), errors.Is(err, sched.ErrBudget):
+			return false, nil // outside the assumptions, or too large
 		case err != nil && ctx.Err() == nil:
 			return false, fmt.Errorf("searching inputs where the orders differ: %w", err)
 		}
