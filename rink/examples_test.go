@@ -109,8 +109,9 @@ func validatePair(t *testing.T, name string, out *Output, impl string, model enc
 }
 
 // slowIEEE also validates the padded kernels in the IEEE model, which
-// takes Z3 several minutes of bit-blasting (four of CPU time on the padded kernel of padding_infinity.rink) (the interpreter shows the
-// same failure at once: TestPaddedInfinity).
+// takes Z3 several minutes of bit-blasting: about four of CPU time on the
+// padded kernel of padding_infinity.rink. The interpreter shows the same
+// failure at once (TestPaddedInfinity).
 var slowIEEE = flag.Bool("rink.ieee", false, "also validate the padded kernels in the IEEE model (several minutes)")
 
 // jobs is how many conditions a validation discharges in parallel: two
