@@ -55,7 +55,7 @@ func (e *Encoder) cast(to, from syntax.Type, a *smt.Term) (r, ok *smt.Term, err 
 	case from.IsInteger():
 		if e.model == Real {
 			r := a.BVToInt(from.IsSigned()).ToReal()
-			e.intReals[r.ID()] = intReal{bv: a, t: from}
+			e.intReals[r.ID()] = intReal{real: r, bv: a, t: from}
 			return r, ok, nil
 		}
 		s, _ := e.Sort(to)

@@ -64,10 +64,13 @@ type Encoder struct {
 	intReals map[uint]intReal
 }
 
-// intReal is an integer value of type t converted to a real.
+// intReal is an integer value of type t converted to a real. It holds the
+// real term too: Z3 reuses the ID of a term it has freed, so the entry
+// must keep its key alive.
 type intReal struct {
-	bv *smt.Term
-	t  syntax.Type
+	real *smt.Term
+	bv   *smt.Term
+	t    syntax.Type
 }
 
 // New returns an encoder of spec's expressions (info holds their types, as
