@@ -343,6 +343,20 @@ func differAt(points [][]presburger.Int, i, k int) bool {
 	return false
 }
 
+// dropColumn returns the points without column col.
+func dropColumn(points [][]presburger.Int, col int) [][]presburger.Int {
+	out := make([][]presburger.Int, 0, len(points))
+	for _, p := range points {
+		if col >= len(p) {
+			continue
+		}
+		q := make([]presburger.Int, 0, len(p)-1)
+		q = append(q, p[:col]...)
+		out = append(out, append(q, p[col+1:]...))
+	}
+	return out
+}
+
 func fuseHoles(ctx context.Context, a alternative) (alternative, error) {
 	samples := holeSamples(ctx, a.set)
 	for j := a.holes - 1; j >= 1; j-- {
@@ -386,8 +400,11 @@ func fuseHoles(ctx context.Context, a alternative) (alternative, error) {
 					types[cp] = t
 				}
 			})
+			col := sp.Col(presburger.DimOut, j)
 			a = alternative{tmpl: tmpl, types: types, holes: a.holes - 1, set: set}
-			samples = holeSamples(ctx, a.set)
+			// A point of the set projects to a point of the projection:
+			// the samples stay samples without hole j's column.
+			samples = dropColumn(samples, col)
 			break
 		}
 	}

@@ -322,3 +322,30 @@ func mustValue(t *testing.T, p *pair, text string) syntax.Expr {
 	}
 	return found
 }
+
+// TestDropColumn checks that fusing holes keeps its samples as the
+// projections of the old ones.
+func TestDropColumn(t *testing.T) {
+	pt := func(xs ...int64) []presburger.Int {
+		out := make([]presburger.Int, len(xs))
+		for i, x := range xs {
+			out[i] = presburger.NewInt(x)
+		}
+		return out
+	}
+	got := dropColumn([][]presburger.Int{pt(1, 2, 3), pt(4, 5, 6), pt(7)}, 1)
+	want := [][]presburger.Int{pt(1, 3), pt(4, 6)}
+	if len(got) != len(want) {
+		t.Fatalf("got %d points, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if len(got[i]) != len(want[i]) {
+			t.Fatalf("point %d: got %v, want %v", i, got[i], want[i])
+		}
+		for k := range want[i] {
+			if got[i][k].Cmp(want[i][k]) != 0 {
+				t.Fatalf("point %d: got %v, want %v", i, got[i], want[i])
+			}
+		}
+	}
+}
