@@ -266,30 +266,12 @@ func (m *redModel) assign(st *sched.Assign, s *redScope, loops []redLoop, conds 
 // arrayReads lists the array reads of a value expression.
 func arrayReads(x syntax.Expr) []*syntax.Index {
 	var out []*syntax.Index
-	var walk func(syntax.Expr)
-	walk = func(x syntax.Expr) {
-		switch x := x.(type) {
-		case *syntax.Index:
-			out = append(out, x)
-			for _, a := range x.Indices {
-				walk(a)
-			}
-		case *syntax.Unary:
-			walk(x.X)
-		case *syntax.Binary:
-			walk(x.X)
-			walk(x.Y)
-		case *syntax.Chain:
-			for _, o := range x.Operands {
-				walk(o)
-			}
-		case *syntax.Call:
-			for _, a := range x.Args {
-				walk(a)
-			}
+	syntax.Inspect(x, func(x syntax.Expr) bool {
+		if ix, ok := x.(*syntax.Index); ok {
+			out = append(out, ix)
 		}
-	}
-	walk(x)
+		return true
+	})
 	return out
 }
 

@@ -184,28 +184,12 @@ func recursiveReduction(spec *sare.Spec) string {
 	deps := map[string][]string{}
 	for _, t := range spec.Tensors {
 		for _, eq := range t.Eqs {
-			var walk func(syntax.Expr)
-			walk = func(x syntax.Expr) {
-				switch x := x.(type) {
-				case *syntax.Call:
-					if spec.Tensor(x.Fun.Name) != nil {
-						deps[t.Name.Name] = append(deps[t.Name.Name], x.Fun.Name)
-					}
-					for _, a := range x.Args {
-						walk(a)
-					}
-				case *syntax.Unary:
-					walk(x.X)
-				case *syntax.Binary:
-					walk(x.X)
-					walk(x.Y)
-				case *syntax.Chain:
-					for _, o := range x.Operands {
-						walk(o)
-					}
+			syntax.Inspect(eq.RHS, func(x syntax.Expr) bool {
+				if c, ok := x.(*syntax.Call); ok && spec.Tensor(c.Fun.Name) != nil {
+					deps[t.Name.Name] = append(deps[t.Name.Name], c.Fun.Name)
 				}
-			}
-			walk(eq.RHS)
+				return true
+			})
 		}
 	}
 	for _, t := range spec.Tensors {

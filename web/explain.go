@@ -267,32 +267,17 @@ func equationAt(s *sare.Spec, t *sare.Tensor, idx []int64, params map[string]int
 func refs(s *sare.Spec, x syntax.Expr) []*syntax.Call {
 	var out []*syntax.Call
 	seen := map[string]bool{}
-	var walk func(syntax.Expr)
-	walk = func(x syntax.Expr) {
-		switch x := x.(type) {
-		case *syntax.Call:
-			if s.Tensor(x.Fun.Name) != nil {
-				if k := syntax.ExprString(x); !seen[k] {
-					seen[k] = true
-					out = append(out, x)
-				}
-				return
-			}
-			for _, a := range x.Args {
-				walk(a)
-			}
-		case *syntax.Unary:
-			walk(x.X)
-		case *syntax.Binary:
-			walk(x.X)
-			walk(x.Y)
-		case *syntax.Chain:
-			for _, o := range x.Operands {
-				walk(o)
-			}
+	syntax.Inspect(x, func(x syntax.Expr) bool {
+		c, ok := x.(*syntax.Call)
+		if !ok || s.Tensor(c.Fun.Name) == nil {
+			return true
 		}
-	}
-	walk(x)
+		if k := syntax.ExprString(c); !seen[k] {
+			seen[k] = true
+			out = append(out, c)
+		}
+		return false
+	})
 	return out
 }
 
