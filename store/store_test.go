@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +13,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // The suite runs on SQLite always and on PostgreSQL when there is one.
@@ -156,6 +159,31 @@ func (h *storeHandle) waitFor(id string, what string, cond func(*Validation) boo
 
 func hasStatus(s Status) func(*Validation) bool {
 	return func(v *Validation) bool { return v.Status == s }
+}
+
+// ageRunningJobs makes every running job of the database an hour old, as
+// if its worker had been silent for that long: older than any rescue
+// delay of the tests, so that River's rescuer, run by the next leader,
+// queues it again at its first pass (instead of the test waiting for the
+// job to age).
+func (h *storeHandle) ageRunningJobs() {
+	h.t.Helper()
+	const q = `UPDATE river_job SET attempted_at = $1 WHERE state = 'running'`
+	old := time.Now().Add(-time.Hour).UTC()
+	var n int64
+	var err error
+	switch s := h.Store.(type) {
+	case *store[*sql.Tx]:
+		// River's SQLite driver stores times as text in this layout.
+		n, err = s.db.pool().exec(context.Background(), q, old.Format("2006-01-02 15:04:05.000"))
+	case *store[pgx.Tx]:
+		n, err = s.db.pool().exec(context.Background(), q, old)
+	default:
+		h.t.Fatalf("ageRunningJobs: a store of type %T", h.Store)
+	}
+	if err != nil || n == 0 {
+		h.t.Fatalf("ageRunningJobs: %d jobs aged, %v", n, err)
+	}
 }
 
 // okRunner answers with a report naming the runner and the spec.
@@ -446,10 +474,14 @@ func testPrune(t *testing.T, dsn string) {
 		s.waitFor(v.ID, "done", hasStatus(Done))
 		ids = append(ids, v.ID)
 	}
-	cutoff := time.Now()
-	time.Sleep(10 * time.Millisecond)
+	// The cutoff falls after the last of ids finished (a microsecond, the
+	// resolution of the stored times) and before the late one did: it is
+	// submitted after that last one is seen done.
+	cutoff := s.get(ids[len(ids)-1]).FinishedAt.Add(time.Microsecond)
 	late := s.submit("spec late", Meta{})
-	s.waitFor(late.ID, "done", hasStatus(Done))
+	if d := s.waitFor(late.ID, "done", hasStatus(Done)); !d.FinishedAt.After(cutoff) {
+		t.Fatalf("late validation finished at %v, before the cutoff %v", d.FinishedAt, cutoff)
+	}
 	// Keep the 5 newest finished: deletes ids[0] and ids[1].
 	n, err := s.Prune(ctx, time.Time{}, 5)
 	if err != nil || n != 2 {
@@ -532,31 +564,57 @@ func testRetryThenFail(t *testing.T, dsn string) {
 	}
 }
 
+// testConcurrency: a worker runs as many validations at once as its
+// concurrency allows, and no more. Every run is held until the test
+// releases it, one at a time, once the bound is reached: the peak is
+// observed while the runs overlap, without timing them.
 func testConcurrency(t *testing.T, dsn string) {
 	s := openT(t, dsn)
-	const bound = 2
+	const bound, n = 2, 7
 	var running, peak atomic.Int32
+	entered := make(chan struct{}, n)
+	release := make(chan struct{}, n)
 	s.work(bound, func(ctx context.Context, v *Validation, p func(Progress)) (Result, error) {
-		n := running.Add(1)
+		k := running.Add(1)
 		defer running.Add(-1)
 		for {
 			old := peak.Load()
-			if n <= old || peak.CompareAndSwap(old, n) {
+			if k <= old || peak.CompareAndSwap(old, k) {
 				break
 			}
 		}
-		time.Sleep(150 * time.Millisecond)
+		entered <- struct{}{}
+		select {
+		case <-release:
+		case <-ctx.Done():
+			return Result{}, ctx.Err()
+		}
 		return okRunner("w")(ctx, v, p)
 	})
 	var ids []string
-	for i := range 7 {
+	for i := range n {
 		ids = append(ids, s.submit(fmt.Sprintf("spec %d", i), Meta{}).ID)
+	}
+	// Before each release, wait until as many runs as the bound allows
+	// (or as remain) are in progress.
+	inFlight := 0
+	for released := 0; released < n; released++ {
+		for inFlight < min(bound, n-released) {
+			select {
+			case <-entered:
+				inFlight++
+			case <-time.After(30 * time.Second):
+				t.Fatalf("%d runs in progress after %d released, want %d", inFlight, released, min(bound, n-released))
+			}
+		}
+		inFlight--
+		release <- struct{}{}
 	}
 	for _, id := range ids {
 		s.waitFor(id, "done", hasStatus(Done))
 	}
-	if p := peak.Load(); p > bound || p < 1 {
-		t.Fatalf("peak concurrency %d, bound %d", p, bound)
+	if p := peak.Load(); p != bound {
+		t.Fatalf("peak concurrency %d, want the bound %d", p, bound)
 	}
 }
 
@@ -578,7 +636,7 @@ func testStaleWorker(t *testing.T, dsn string) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("first run did not start")
 	}
-	time.Sleep(2500 * time.Millisecond) // older than the rescue delay below
+	stuck.ageRunningJobs() // older than the rescue delay below
 	rescuer := openT(t, dsn, WithJobTimeout(time.Second), WithRescueAfter(2*time.Second))
 	rescuer.work(1, okRunner("rescuer"))
 	done := rescuer.waitFor(v.ID, "done", hasStatus(Done))
@@ -630,7 +688,7 @@ func testCrashRecovery(t *testing.T, dsn string) {
 	if g := s.get(v.ID); g.Status != Running || g.Attempts != 1 {
 		t.Fatalf("after the crash: %+v", g)
 	}
-	time.Sleep(2500 * time.Millisecond) // older than the rescue delay
+	s.ageRunningJobs() // older than the rescue delay
 	var calls atomic.Int32
 	w := s.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (Result, error) {
 		calls.Add(1)
