@@ -20,6 +20,9 @@ const maxCoalesceCover = 8
 // existentials). The result is exact; it fails only on budget or context
 // errors.
 func Coalesce(ctx context.Context, m *Map) (*Map, error) {
+	if t := tracerFrom(ctx); t != nil {
+		return traced(ctx, t, trMapCoalesce, func(ctx context.Context) (*Map, error) { return Coalesce(ctx, m) }, m)
+	}
 	return coalesce(ctx, m, false)
 }
 
@@ -27,6 +30,9 @@ func Coalesce(ctx context.Context, m *Map) (*Map, error) {
 // returned: it has no empty piece and, when it has 32 pieces or fewer, no
 // piece inside another, so those two passes are not done again.
 func CoalesceSimplified(ctx context.Context, m *Map) (*Map, error) {
+	if t := tracerFrom(ctx); t != nil {
+		return traced(ctx, t, trMapCoalesceSimp, func(ctx context.Context) (*Map, error) { return CoalesceSimplified(ctx, m) }, m)
+	}
 	return coalesce(ctx, m, true)
 }
 

@@ -53,6 +53,9 @@ var ErrUnsupportedExistential = errors.New("presburger: existential variable unb
 // exist (see ErrUnbounded), ErrBudget if the context's Budget is
 // exceeded, or the context's error.
 func LexMin(ctx context.Context, m *Map) (*PwMultiAff, error) {
+	if t := tracerFrom(ctx); t != nil {
+		return traced(ctx, t, trMapLexMin, func(ctx context.Context) (*PwMultiAff, error) { return LexMin(ctx, m) }, m)
+	}
 	return lexOpt(ctx, m, false)
 }
 
@@ -60,6 +63,9 @@ func LexMin(ctx context.Context, m *Map) (*PwMultiAff, error) {
 // piecewise quasi-affine function; see LexMin, with "smallest" replaced
 // by "largest" and "below" by "above".
 func LexMax(ctx context.Context, m *Map) (*PwMultiAff, error) {
+	if t := tracerFrom(ctx); t != nil {
+		return traced(ctx, t, trMapLexMax, func(ctx context.Context) (*PwMultiAff, error) { return LexMax(ctx, m) }, m)
+	}
 	return lexOpt(ctx, m, true)
 }
 
@@ -372,11 +378,17 @@ func (a *Aff) pruneDivs() *Aff {
 // spaces are not compared: as in the thesis' default order on named
 // tuples, distinct names are unordered.
 func LexMinUnion(ctx context.Context, u *UnionMap) (*UnionMap, error) {
+	if t := tracerFrom(ctx); t != nil {
+		return traced(ctx, t, trUnionLexMin, func(ctx context.Context) (*UnionMap, error) { return LexMinUnion(ctx, u) }, u)
+	}
 	return lexOptUnion(ctx, u, false)
 }
 
 // LexMaxUnion is LexMinUnion with the lexicographic maximum.
 func LexMaxUnion(ctx context.Context, u *UnionMap) (*UnionMap, error) {
+	if t := tracerFrom(ctx); t != nil {
+		return traced(ctx, t, trUnionLexMax, func(ctx context.Context) (*UnionMap, error) { return LexMaxUnion(ctx, u) }, u)
+	}
 	return lexOptUnion(ctx, u, true)
 }
 

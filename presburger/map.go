@@ -181,6 +181,9 @@ func (m *Map) Union(o *Map) (*Map, error) {
 // (ExplicitDivs); the result is a union of conjunctions of m's pieces with
 // the negation of one constraint of an o piece. Empty pieces are dropped.
 func (m *Map) Subtract(ctx context.Context, o *Map) (*Map, error) {
+	if t := tracerFrom(ctx); t != nil {
+		return traced(ctx, t, trMapSubtract, func(ctx context.Context) (*Map, error) { return m.Subtract(ctx, o) }, m, o)
+	}
 	if !m.sameShape(o) {
 		return nil, spaceMismatch("subtract", m.space, o.space)
 	}
@@ -362,6 +365,9 @@ func appendNonEmpty(mt *meter, out []*BasicMap, prefix *BasicMap, extra []Int) (
 
 // Complement returns the points of m's space not in m.
 func (m *Map) Complement(ctx context.Context) (*Map, error) {
+	if t := tracerFrom(ctx); t != nil {
+		return traced(ctx, t, trMapComplement, m.Complement, Universe(m.space), m)
+	}
 	r, err := Universe(m.space).Subtract(ctx, m)
 	if err != nil {
 		return nil, fmt.Errorf("complement: %w", err)
@@ -372,6 +378,9 @@ func (m *Map) Complement(ctx context.Context) (*Map, error) {
 // DropEmpty returns m without its empty basic maps (the same set, in as
 // many pieces as are not empty).
 func (m *Map) DropEmpty(ctx context.Context) (*Map, error) {
+	if t := tracerFrom(ctx); t != nil {
+		return traced(ctx, t, trMapDropEmpty, m.DropEmpty, m)
+	}
 	mt := newMeter(ctx)
 	var keep []*BasicMap
 	for _, b := range m.basics {
@@ -391,6 +400,9 @@ func (m *Map) DropEmpty(ctx context.Context) (*Map, error) {
 
 // IsEmpty reports whether m has no point for any parameter value.
 func (m *Map) IsEmpty(ctx context.Context) (bool, error) {
+	if t := tracerFrom(ctx); t != nil {
+		return traced(ctx, t, trMapIsEmpty, m.IsEmpty, m)
+	}
 	mt := newMeter(ctx)
 	for _, b := range m.basics {
 		e, err := b.isEmpty(mt)
@@ -404,6 +416,9 @@ func (m *Map) IsEmpty(ctx context.Context) (bool, error) {
 // IsSubset reports whether m ⊆ o, i.e. m \ o is empty (for all parameter
 // values).
 func (m *Map) IsSubset(ctx context.Context, o *Map) (bool, error) {
+	if t := tracerFrom(ctx); t != nil {
+		return traced(ctx, t, trMapIsSubset, func(ctx context.Context) (bool, error) { return m.IsSubset(ctx, o) }, m, o)
+	}
 	d, err := m.Subtract(ctx, o)
 	if err != nil {
 		return false, fmt.Errorf("subset test: %w", err)
@@ -414,6 +429,9 @@ func (m *Map) IsSubset(ctx context.Context, o *Map) (bool, error) {
 // IsEqual reports whether m and o contain the same points (for all
 // parameter values).
 func (m *Map) IsEqual(ctx context.Context, o *Map) (bool, error) {
+	if t := tracerFrom(ctx); t != nil {
+		return traced(ctx, t, trMapIsEqual, func(ctx context.Context) (bool, error) { return m.IsEqual(ctx, o) }, m, o)
+	}
 	if ok, err := m.IsSubset(ctx, o); err != nil || !ok {
 		return false, err
 	}
@@ -423,6 +441,9 @@ func (m *Map) IsEqual(ctx context.Context, o *Map) (bool, error) {
 // Sample returns a point of m as values of the columns [params | in | out],
 // or nil if m is empty.
 func (m *Map) Sample(ctx context.Context) ([]Int, error) {
+	if t := tracerFrom(ctx); t != nil {
+		return traced(ctx, t, trMapSample, m.Sample, m)
+	}
 	mt := newMeter(ctx)
 	for _, b := range m.basics {
 		p, err := b.sample(mt)
@@ -959,6 +980,9 @@ func (m *Map) IntersectDomain(s *Map) (*Map, error) {
 // SubtractDomain removes from relation m: A -> B the pairs whose domain
 // element is in the set s (a set in A).
 func (m *Map) SubtractDomain(ctx context.Context, s *Map) (*Map, error) {
+	if t := tracerFrom(ctx); t != nil {
+		return traced(ctx, t, trMapSubtractDomain, func(ctx context.Context) (*Map, error) { return m.SubtractDomain(ctx, s) }, m, s)
+	}
 	if m.space.In == nil || s.space.In != nil || s.space.Out.shapeKeyString() != m.space.In.shapeKeyString() {
 		return nil, spaceMismatch("subtract domain", m.space, s.space)
 	}

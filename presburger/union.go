@@ -96,6 +96,9 @@ func (u *UnionMap) Intersect(o *UnionMap) (*UnionMap, error) {
 
 // Subtract returns u \ o, component by component.
 func (u *UnionMap) Subtract(ctx context.Context, o *UnionMap) (*UnionMap, error) {
+	if t := tracerFrom(ctx); t != nil {
+		return traced(ctx, t, trUnionSubtract, func(ctx context.Context) (*UnionMap, error) { return u.Subtract(ctx, o) }, u, o)
+	}
 	return u.lift(func(m *Map) (*Map, error) {
 		if om, ok := o.maps[m.space.Key()]; ok {
 			return m.Subtract(ctx, om)
@@ -106,6 +109,9 @@ func (u *UnionMap) Subtract(ctx context.Context, o *UnionMap) (*UnionMap, error)
 
 // IsEmpty reports whether every component of u is empty.
 func (u *UnionMap) IsEmpty(ctx context.Context) (bool, error) {
+	if t := tracerFrom(ctx); t != nil {
+		return traced(ctx, t, trUnionIsEmpty, u.IsEmpty, u)
+	}
 	for _, m := range u.maps {
 		e, err := m.IsEmpty(ctx)
 		if err != nil || !e {
@@ -117,6 +123,9 @@ func (u *UnionMap) IsEmpty(ctx context.Context) (bool, error) {
 
 // IsSubset reports whether u ⊆ o.
 func (u *UnionMap) IsSubset(ctx context.Context, o *UnionMap) (bool, error) {
+	if t := tracerFrom(ctx); t != nil {
+		return traced(ctx, t, trUnionIsSubset, func(ctx context.Context) (bool, error) { return u.IsSubset(ctx, o) }, u, o)
+	}
 	d, err := u.Subtract(ctx, o)
 	if err != nil {
 		return false, err
@@ -126,6 +135,9 @@ func (u *UnionMap) IsSubset(ctx context.Context, o *UnionMap) (bool, error) {
 
 // IsEqual reports whether u and o contain the same elements.
 func (u *UnionMap) IsEqual(ctx context.Context, o *UnionMap) (bool, error) {
+	if t := tracerFrom(ctx); t != nil {
+		return traced(ctx, t, trUnionIsEqual, func(ctx context.Context) (bool, error) { return u.IsEqual(ctx, o) }, u, o)
+	}
 	if ok, err := u.IsSubset(ctx, o); err != nil || !ok {
 		return false, err
 	}
@@ -242,6 +254,9 @@ func (u *UnionMap) IntersectParams(p *Map) (*UnionMap, error) {
 // Simplify simplifies every component (see Map.Simplify) and drops the
 // empty ones.
 func (u *UnionMap) Simplify(ctx context.Context) (*UnionMap, error) {
+	if t := tracerFrom(ctx); t != nil {
+		return traced(ctx, t, trUnionSimplify, u.Simplify, u)
+	}
 	return u.lift(func(m *Map) (*Map, error) {
 		s, err := m.Simplify(ctx)
 		if err != nil || len(s.basics) == 0 {
