@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/smt/encode"
 	"github.com/augur-verify/augur/validate"
 )
@@ -26,6 +28,8 @@ type validateFlags struct {
 	emitSMT    string
 	verbose    bool
 	cpuProfile string
+	// tracePresburger names the file receiving the Presburger trace.
+	tracePresburger string
 	// stdin is read for a file named "-".
 	stdin io.Reader
 }
@@ -72,6 +76,7 @@ Exit status: 0 valid, 1 invalid, 2 unknown, 3 error (malformed input or usage).`
 	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "conditions discharged in parallel")
 	fl.StringVar(&f.emitSMT, "emit-smt", "", "write the SMT-LIB2 script of every value condition into this directory")
 	fl.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the validation (go tool pprof) to this file")
+	fl.StringVar(&f.tracePresburger, "trace-presburger", "", "record every Presburger operation of the validation in this file, as an iscc script (see docs/bench.md)")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "print the symbolic heaps and conditions as they are computed, and every condition")
 	return cmd
 }
@@ -100,8 +105,16 @@ func validateKernel(ctx context.Context, out, errw io.Writer, specPath, progPath
 	if err != nil {
 		return usageError(err)
 	}
+	ctx, endTrace, err := startPresburgerTrace(ctx, f.tracePresburger, specPath, progPath)
+	if err != nil {
+		stop()
+		return usageError(err)
+	}
 	rep, err := validate.Validate(ctx, spec, prog, opts)
 	stop()
+	if terr := endTrace(); terr != nil && err == nil {
+		return &exitError{code: exitMalformed, err: terr}
+	}
 	if err != nil {
 		return &exitError{code: exitMalformed, err: err}
 	}
@@ -148,6 +161,36 @@ func emitSMT(dir string, rep *validate.Report) error {
 		}
 	}
 	return nil
+}
+
+// startPresburgerTrace returns ctx carrying a presburger.Tracer that writes
+// to the file path ("" traces nothing), after a header naming the pair, and
+// the function that ends the trace and reports its first write error.
+func startPresburgerTrace(ctx context.Context, path, specPath, progPath string) (context.Context, func() error, error) {
+	if path == "" {
+		return ctx, func() error { return nil }, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("presburger trace: %w", err)
+	}
+	w := bufio.NewWriterSize(f, 1<<16)
+	t := presburger.NewTracer(w)
+	t.Comment(fmt.Sprintf("Presburger operations of: augur validate %s %s\n"+
+		"augur %s; an iscc script, replayed in Augur and isl by BenchmarkReplay of presburger/islcheck (see docs/bench.md)",
+		specPath, progPath, version))
+	end := func() error {
+		t.Comment(fmt.Sprintf("%d operations", t.Ops()))
+		err := t.Err()
+		if ferr := w.Flush(); err == nil && ferr != nil {
+			err = fmt.Errorf("presburger trace: %w", ferr)
+		}
+		if cerr := f.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("presburger trace: %w", cerr)
+		}
+		return err
+	}
+	return presburger.WithTracer(ctx, t), end, nil
 }
 
 // startCPUProfile starts a CPU profile written to path ("" does nothing)
