@@ -2,9 +2,11 @@ package validate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -65,25 +67,56 @@ func TestNestedTrivialLoops(t *testing.T) {
 
 // TestCancelFreesQuickly cancels a long validation during symbolic
 // evaluation and requires Validate to return soon after with the
-// context's error.
+// context's error. The context cancels itself when the evaluation looks
+// at it for the hundredth time (the Presburger engine looks every 64
+// steps): deep in the work, whatever the speed of the machine, and
+// between two looks, so that returning soon requires the next look to
+// come soon.
 func TestCancelFreesQuickly(t *testing.T) {
 	spec := &syntax.Source{Name: "acc.sare", Text: accumulateSpec}
 	prog := &syntax.Source{Name: "acc.sched", Text: nestedTrivial(120, "for")}
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		time.Sleep(300 * time.Millisecond)
-		cancel()
-	}()
-	start := time.Now()
+	ctx := newCancelAtCtx(context.Background(), 100)
+	defer ctx.cancel()
 	_, err := Validate(ctx, spec, prog, Options{Jobs: 1})
-	took := time.Since(start)
-	if err == nil {
-		t.Fatalf("no error after cancellation (took %s); the kernel should take longer than 300ms", took)
+	cancelled := ctx.cancelledAt.Load()
+	if cancelled == nil {
+		t.Fatalf("validation over (error %v) before it looked at its context 100 times; the kernel should take longer", err)
+	}
+	took := time.Since(*cancelled)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v after cancellation, want the context's", err)
 	}
 	// Generous for a loaded machine; the work left would take far longer.
 	if took > 3*time.Second {
-		t.Errorf("Validate returned %s after its context was cancelled at 300ms", took)
+		t.Errorf("Validate returned %s after its context was cancelled", took)
 	}
+}
+
+// cancelAtCtx is a context that cancels itself on the n-th call of its
+// Err method, after answering that call (with nil).
+type cancelAtCtx struct {
+	context.Context
+	cancel      context.CancelFunc
+	left        atomic.Int64
+	cancelledAt atomic.Pointer[time.Time]
+}
+
+func newCancelAtCtx(parent context.Context, n int64) *cancelAtCtx {
+	ctx, cancel := context.WithCancel(parent)
+	c := &cancelAtCtx{Context: ctx, cancel: cancel}
+	c.left.Store(n)
+	return c
+}
+
+// Err implements context.Context.
+func (c *cancelAtCtx) Err() error {
+	err := c.Context.Err()
+	if c.left.Add(-1) == 0 {
+		now := time.Now()
+		c.cancelledAt.Store(&now)
+		c.cancel()
+	}
+	return err
 }
 
 // TestPanicInSolverWorker makes the discharge of every value condition

@@ -71,20 +71,13 @@ func TestSQLiteStore(t *testing.T) {
 	ids := map[string]string{}
 	wait := func(id string) {
 		t.Helper()
-		deadline := time.Now().Add(30 * time.Second)
-		for {
+		waitUntil(t, 30*time.Second, "validation "+id+" done", func() bool {
 			v, err := st.Get(ctx, id)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if v.Status == store.Done {
-				return
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("validation %s still %s", id, v.Status)
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
+			return v.Status == store.Done
+		})
 	}
 	// The blur kernel at the commit before (a comment apart, so that
 	// the cache does not answer the next one).
@@ -97,7 +90,12 @@ func TestSQLiteStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	wait(prev.ID)
-	time.Sleep(2 * time.Millisecond) // later IDs, later times
+	// The comparison takes an earlier validation by its creation time, of
+	// millisecond resolution: the next ones must be created in a later
+	// millisecond.
+	waitUntil(t, time.Second, "a millisecond after the first validation", func() bool {
+		return time.Now().Truncate(time.Millisecond).After(prev.CreatedAt)
+	})
 	for _, pair := range [][2]string{
 		{"examples/blur/blur.sare", "examples/blur/broken_wrong_row.sched"},
 		{"examples/matmul/matmul.sare", "examples/matmul/matmul.sched"},
@@ -149,5 +147,16 @@ func TestSQLiteStore(t *testing.T) {
 	code, _, _ = get(t, h, "/validations/nope")
 	if code != 404 {
 		t.Errorf("unknown id: status %d", code)
+	}
+}
+
+// waitUntil polls cond (every 10 ms) until it holds, and fails the test
+// if it does not hold within the given time.
+func waitUntil(t *testing.T, within time.Duration, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(within); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %s in vain for %s", within, what)
+		}
 	}
 }
