@@ -86,15 +86,11 @@ func TestSubmitWaitGetList(t *testing.T) {
 		t.Fatalf("submit: %d %s", resp.StatusCode, body)
 	}
 	s := decode[Summary](t, body)
-	deadline := time.Now().Add(60 * time.Second)
-	for {
+	waitUntil(t, time.Minute, "the broken kernel's verdict", func() bool {
 		_, body = h.do("GET", s.URL, "", "")
 		d = decode[Detail](t, body)
-		if d.Status == store.Done || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return d.Status == store.Done
+	})
 	if d.Verdict != "invalid" || d.Counterexample == nil || d.Counterexample.Line != 17 {
 		t.Fatalf("broken kernel: %+v", d)
 	}
@@ -482,5 +478,16 @@ func TestListNameAndDates(t *testing.T) {
 	}
 	if resp, body := h.do("GET", "/v1/validations?since=yesterday", "", ""); resp.StatusCode != 400 || !strings.Contains(body, "since:") {
 		t.Errorf("a bad date: %d %s", resp.StatusCode, body)
+	}
+}
+
+// waitUntil polls cond (every 20 ms) until it holds, and fails the test
+// if it does not hold within the given time.
+func waitUntil(t *testing.T, within time.Duration, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(within); !cond(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %s in vain for %s", within, what)
+		}
 	}
 }

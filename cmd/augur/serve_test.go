@@ -20,12 +20,53 @@ import (
 type syncBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
+	// written is closed (and replaced) by every write.
+	written chan struct{}
 }
 
 func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.written != nil {
+		close(s.written)
+		s.written = nil
+	}
 	return s.b.Write(p)
+}
+
+// waitFor returns once the buffer contains sub, woken by each write; it
+// fails the test if that does not happen within d.
+func (s *syncBuffer) waitFor(t *testing.T, sub string, d time.Duration) {
+	t.Helper()
+	timeout := time.After(d)
+	for {
+		s.mu.Lock()
+		if strings.Contains(s.b.String(), sub) {
+			s.mu.Unlock()
+			return
+		}
+		if s.written == nil {
+			s.written = make(chan struct{})
+		}
+		written := s.written
+		s.mu.Unlock()
+		select {
+		case <-written:
+		case <-timeout:
+			t.Fatalf("waited %s in vain for %q in:\n%s", d, sub, s.String())
+		}
+	}
+}
+
+// waitUntil polls cond (every 50 ms) until it holds, and fails the test
+// if it does not hold within the given time.
+func waitUntil(t *testing.T, within time.Duration, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(within); !cond(); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %s in vain for %s", within, what)
+		}
+	}
 }
 
 func (s *syncBuffer) String() string {
@@ -68,8 +109,7 @@ func TestServeExamplesAndShutdown(t *testing.T) {
 			ProgramName     string `json:"program_name"`
 		}
 	}
-	deadline := time.Now().Add(3 * time.Minute)
-	for {
+	waitUntil(t, 3*time.Minute, "every example's verdict", func() bool {
 		resp, err := http.Get(base + "/v1/validations?label=source=examples&limit=500")
 		if err != nil {
 			t.Fatal(err)
@@ -86,14 +126,8 @@ func TestServeExamplesAndShutdown(t *testing.T) {
 				pending++
 			}
 		}
-		if len(list.Validations) > 0 && pending == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d of %d examples pending", pending, len(list.Validations))
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		return len(list.Validations) > 0 && pending == 0
+	})
 	if len(list.Validations) < 8 {
 		t.Errorf("only %d examples", len(list.Validations))
 	}
@@ -155,12 +189,7 @@ func TestServeExamplesAndShutdown(t *testing.T) {
 			maxBody: 4 << 20, budget: time.Minute, grace: time.Second, logFormat: "json", onListen: func(a string) { addr <- a }})
 	}()
 	<-addr
-	for !strings.Contains(logs2.String(), "submitted by an earlier run") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the restart did not find the examples:\n%s", logs2.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	logs2.waitFor(t, "submitted by an earlier run", time.Minute) // the restart found the examples
 	cancel()
 	<-done
 	if vs, _, _ := st.List(context.Background(), store.Filter{Label: "source=examples", Limit: 500}); len(vs) != n {
@@ -183,19 +212,13 @@ func TestWorkerRunsTheQueue(t *testing.T) {
 			metricsAddr: "127.0.0.1:0", onMetrics: func(a string) { metrics <- a }})
 	}()
 	metricsURL := "http://" + <-metrics + "/metrics"
-	deadline := time.Now().Add(time.Minute)
-	for {
-		got, _ := st.Get(context.Background(), v.ID)
-		if got.Status == store.Done {
-			if got.Verdict != "invalid" || !strings.Contains(string(got.Report), `"smt"`) {
-				t.Errorf("verdict %s; report keeps SMT: %v", got.Verdict, strings.Contains(string(got.Report), `"smt"`))
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no verdict")
-		}
-		time.Sleep(50 * time.Millisecond)
+	var got *store.Validation
+	waitUntil(t, time.Minute, "the worker's verdict", func() bool {
+		got, _ = st.Get(context.Background(), v.ID)
+		return got.Status == store.Done
+	})
+	if got.Verdict != "invalid" || !strings.Contains(string(got.Report), `"smt"`) {
+		t.Errorf("verdict %s; report keeps SMT: %v", got.Verdict, strings.Contains(string(got.Report), `"smt"`))
 	}
 	// --metrics-addr serves the workers' metrics.
 	resp, err := http.Get(metricsURL)

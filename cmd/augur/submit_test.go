@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -118,7 +119,7 @@ func TestSubmitUnreachableAndTimeout(t *testing.T) {
 		t.Errorf("unreachable: exit %d %s", code, errOut)
 	}
 	// No workers: no verdict within --wait is exit 2.
-	srv, st := testServer(t, api.Config{}, false)
+	srv, _ := testServer(t, api.Config{}, false)
 	code, out, _ := augur("submit", "--server", srv.URL, "--wait", "300ms", "../../examples/blur/blur.sare", "../../examples/blur/blur.sched")
 	if code != 2 || !strings.Contains(out, "no verdict within 300ms") {
 		t.Errorf("timeout: exit %d\n%s", code, out)
@@ -128,20 +129,37 @@ func TestSubmitUnreachableAndTimeout(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "submitted: ") {
 		t.Errorf("no wait: exit %d\n%s", code, out)
 	}
-	// A cancelled validation is exit 3.
-	go func() {
-		for i := 0; i < 200; i++ {
-			time.Sleep(20 * time.Millisecond)
-			vs, _, _ := st.List(context.Background(), store.Filter{Status: store.Queued})
-			for _, v := range vs {
-				st.Cancel(context.Background(), v.ID)
-			}
-		}
-	}()
-	code, out, _ = augur("submit", "--server", srv.URL, "--wait", "1m", "--value-model", "ieee", "../../examples/blur/blur.sare", "../../examples/blur/blur.sched")
+	// A cancelled validation is exit 3: the store cancels it as soon as it
+	// is submitted.
+	cancelling := &cancellingStore{Store: apitest.NewStore()}
+	srv2 := httptest.NewServer(api.New(api.Config{Store: cancelling, Poll: 20 * time.Millisecond}))
+	defer srv2.Close()
+	code, out, _ = augur("submit", "--server", srv2.URL, "--wait", "1m", "--value-model", "ieee", "../../examples/blur/blur.sare", "../../examples/blur/blur.sched")
 	if code != 3 || !strings.HasPrefix(out, "CANCELLED") {
 		t.Errorf("cancelled: exit %d\n%s", code, out)
 	}
+	if cancelling.n.Load() != 1 {
+		t.Errorf("%d validations cancelled, want 1", cancelling.n.Load())
+	}
+}
+
+// cancellingStore cancels every validation it queues, right after
+// answering its submission.
+type cancellingStore struct {
+	*apitest.Store
+	n atomic.Int32
+}
+
+func (s *cancellingStore) Submit(ctx context.Context, v *store.Validation) (*store.Validation, error) {
+	nv, err := s.Store.Submit(ctx, v)
+	if err != nil || nv.Status != store.Queued {
+		return nv, err
+	}
+	s.n.Add(1)
+	if err := s.Store.Cancel(ctx, nv.ID); err != nil {
+		return nil, err
+	}
+	return nv, nil // a copy: queued, as it was submitted
 }
 
 type junitCheck struct {
