@@ -106,6 +106,26 @@ bench-go:
 bench-validate:
 	$(GO) test -run '^$$' -bench 'Validate/$(BENCH)' -benchtime 1x -timeout 0 ./bench
 
+## bench-isl: the engine against isl on the verifier's own work. Validates
+## the Halide pairs ISL_KERNELS with --trace-presburger into a temporary
+## directory, then replays the traces in both engines (BenchmarkReplay of
+## presburger/islcheck, build tag isl, needs libisl-dev) and prints, per
+## trace and per kind of operation, the time in each and the median ratio
+## Augur/isl (see docs/bench.md). ISL_BENCHTIME runs each trace that many
+## times (the median time of each operation is kept).
+ISL_KERNELS ?= sdot blur cmm1024 sgemm1024 conv
+ISL_BENCHTIME ?= 3x
+.PHONY: bench-isl
+bench-isl: build
+	@dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; set -e; \
+	for k in $(ISL_KERNELS); do \
+	  echo "== tracing $$k"; \
+	  ./$(BIN) validate bench/halide/$$k/spec.sare bench/halide/$$k/prog.sched \
+	    --trace-presburger $$dir/$$k.iscc > /dev/null || [ $$? -lt 3 ]; \
+	done; \
+	$(GO) test -tags isl -run '^$$' -bench Replay -benchtime $(ISL_BENCHTIME) -timeout 0 -v \
+	  ./presburger/islcheck/ -args -traces $$dir
+
 ## bench-regen: rebuild the suite's checked-in Halide pairs (bench/halide/)
 ## from halide/apps with stock Halide 14 (see docs/halide.md for what it
 ## needs).
