@@ -622,8 +622,16 @@ func (b *BasicMap) substituteLocal(l int, e []Int) {
 // pairs opposite inequalities. It returns false on a trivial contradiction.
 func (b *BasicMap) normRows() bool {
 	n := b.NumCols() - 1
-	eqs := b.eqs[:0:0]
-	seen := map[string]bool{}
+	var eqs [][]Int
+	// Equalities are compared whole (constant included), in canonical sign.
+	seen := newCoefIndex(n+1, len(b.eqs))
+	addEq := func(r []Int) {
+		if seen.find(eqs, r, false) >= 0 || seen.find(eqs, r, true) >= 0 {
+			return
+		}
+		seen.add(r, len(eqs))
+		eqs = append(eqs, r)
+	}
 	for _, r := range b.eqs {
 		r2, ok := normRow(r, true)
 		if !ok {
@@ -641,19 +649,12 @@ func (b *BasicMap) normRows() bool {
 				break
 			}
 		}
-		k := rowKey(r2)
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		eqs = append(eqs, r2)
+		addEq(r2)
 	}
-	// Inequalities: keep the tightest constant per coefficient vector.
-	type entry struct {
-		row []Int
-	}
-	best := map[string]*entry{}
-	var order []string
+	// Inequalities: keep the tightest constant per coefficient vector, in
+	// the order of first appearance.
+	var best [][]Int
+	coefs := newCoefIndex(n, len(b.ineqs))
 	for _, r := range b.ineqs {
 		r2, ok := normRow(r, false)
 		if !ok {
@@ -662,37 +663,30 @@ func (b *BasicMap) normRows() bool {
 		if isZeroRow(r2, n) {
 			continue
 		}
-		k := rowKey(r2[:n])
-		if e, ok := best[k]; ok {
-			if r2[n].Cmp(e.row[n]) < 0 {
-				e.row = r2
+		if j := coefs.find(best, r2, false); j >= 0 {
+			if r2[n].Cmp(best[j][n]) < 0 {
+				best[j] = r2
 			}
 			continue
 		}
-		best[k] = &entry{row: r2}
-		order = append(order, k)
+		coefs.add(r2, len(best))
+		best = append(best, r2)
 	}
 	var ineqs [][]Int
-	done := map[string]bool{}
-	for _, k := range order {
-		if done[k] {
+	done := make([]bool, len(best))
+	for i, r := range best {
+		if done[i] {
 			continue
 		}
-		r := best[k].row
-		nk := rowKey(negRow(r[:n]))
-		if o, ok := best[nk]; ok && !done[nk] {
+		if j := coefs.find(best, r, true); j >= 0 && !done[j] {
 			// r·x + c1 >= 0 and -r·x + c2 >= 0: -c1 <= r·x <= c2.
-			s := r[n].Add(o.row[n])
+			s := r[n].Add(best[j][n])
 			if s.Sign() < 0 {
 				return false
 			}
 			if s.IsZero() {
-				done[k], done[nk] = true, true
-				kk := rowKey(r)
-				if !seen[kk] && !seen[rowKey(negRow(r))] {
-					seen[kk] = true
-					eqs = append(eqs, r)
-				}
+				done[i], done[j] = true, true
+				addEq(r)
 				continue
 			}
 		}

@@ -110,6 +110,70 @@ func coalesceSameLocals(a, b *BasicMap) bool {
 	return true
 }
 
+// rowValidity is what the rows of one conjunction say about a row r >= 0
+// of another without solving anything.
+type rowValidity int
+
+const (
+	validityUnknown rowValidity = iota
+	// validityHolds: a row of the conjunction implies r >= 0.
+	validityHolds
+	// validityFails: a row of the conjunction implies r <= -1, so r >= 0
+	// holds nowhere on it (it is not empty: coalesce drops empty pieces).
+	validityFails
+)
+
+// syntacticValidity decides, when the rows of x do, whether r >= 0 holds
+// on all of x: x has a row with r's coefficients (an inequality, or an
+// equality of either sign) whose constant bounds r's from the right side.
+// Rows are normalised (coprime coefficients), and x and the conjunction r
+// comes from have the same locals, so equal coefficients mean the same
+// affine form.
+func syntacticValidity(r []Int, x *BasicMap) rowValidity {
+	n := len(r) - 1
+	c := r[n]
+	sameCoefs := func(o []Int, sign int) bool {
+		for i := 0; i < n; i++ {
+			if sign > 0 && !o[i].Equal(r[i]) || sign < 0 && !o[i].Equal(r[i].Neg()) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, o := range x.ineqs {
+		switch {
+		case sameCoefs(o, 1):
+			// r + c >= r + o_c >= 0 when o_c <= c.
+			if o[n].Cmp(c) <= 0 {
+				return validityHolds
+			}
+		case sameCoefs(o, -1):
+			// -r + o_c >= 0: r <= o_c, so r + c <= o_c + c < 0 when o_c + c < 0.
+			if o[n].Add(c).Sign() < 0 {
+				return validityFails
+			}
+		}
+	}
+	for _, e := range x.eqs {
+		var v Int // the value of r's constant term at which r + c = 0 on x
+		switch {
+		case sameCoefs(e, 1):
+			v = e[n] // r = -e_c, so r + c = c - e_c
+			if c.Sub(v).Sign() >= 0 {
+				return validityHolds
+			}
+			return validityFails
+		case sameCoefs(e, -1):
+			v = e[n] // r = e_c, so r + c = c + e_c
+			if c.Add(v).Sign() >= 0 {
+				return validityHolds
+			}
+			return validityFails
+		}
+	}
+	return validityUnknown
+}
+
 // coalescePair returns a single conjunction equal to a ∪ b, or nil.
 func coalescePair(ctx context.Context, sp Space, a, b *BasicMap) (*BasicMap, error) {
 	if !coalesceSameLocals(a, b) {
@@ -117,6 +181,12 @@ func coalescePair(ctx context.Context, sp Space, a, b *BasicMap) (*BasicMap, err
 	}
 	// validOn reports whether row >= 0 holds on all of x.
 	validOn := func(row []Int, x *BasicMap) (bool, error) {
+		switch syntacticValidity(row, x) {
+		case validityHolds:
+			return true, nil
+		case validityFails:
+			return false, nil
+		}
 		t := x.Copy()
 		n := negRow(row)
 		n[len(n)-1] = n[len(n)-1].Sub(NewInt(1))
@@ -182,14 +252,23 @@ func coalescePair(ctx context.Context, sp Space, a, b *BasicMap) (*BasicMap, err
 
 // coalesceMerge merges pairs of conjunctions whose union is one
 // conjunction, until nothing changes.
+// A pair that did not merge is not tried again: the test depends only on
+// the two conjunctions, and a merge replaces them by a new one.
 func coalesceMerge(ctx context.Context, sp Space, bs []*BasicMap) ([]*BasicMap, error) {
+	failed := map[[2]*BasicMap]bool{}
 	for changed := true; changed; {
 		changed = false
 		for i := 0; i < len(bs) && !changed; i++ {
 			for j := i + 1; j < len(bs) && !changed; j++ {
+				if failed[[2]*BasicMap{bs[i], bs[j]}] {
+					continue
+				}
 				h, err := coalescePair(ctx, sp, bs[i], bs[j])
 				if err != nil {
 					return nil, err
+				}
+				if h == nil {
+					failed[[2]*BasicMap{bs[i], bs[j]}] = true
 				}
 				if h != nil {
 					bs[i] = h

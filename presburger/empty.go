@@ -101,17 +101,9 @@ func modHat(a, m Int) Int {
 // normalizeAll gcd-normalises all rows; false on a contradiction.
 func (p *omegaProblem) normalizeAll() bool {
 	n := p.nv
-	eqs := p.eqs[:0]
-	for _, r := range p.eqs {
-		r2, ok := normRow(r, true)
-		if !ok {
-			return false
-		}
-		if !isZeroRow(r2, n) {
-			eqs = append(eqs, r2)
-		}
+	if !p.normalizeEqs() {
+		return false
 	}
-	p.eqs = eqs
 	best := newCoefIndex(n, len(p.ineqs))
 	ineqs := p.ineqs[:0:0]
 	var hist []bset
@@ -208,19 +200,27 @@ func roundsConstant(r, r2 []Int, n int) bool {
 }
 
 // substitute eliminates variable v using equality e with coefficient ±1 on v.
+//
+// The rows are updated in place: a problem owns its rows (omegaFeasible and
+// copy copy them, and a sub-problem made of some of them copies those).
 func (p *omegaProblem) substitute(v int, e []Int) {
 	a := e[v]
-	sub := func(r []Int) []Int {
+	sub := func(r []Int) {
 		if r[v].IsZero() {
-			return r
+			return
 		}
-		return addScaled(r, r[v].Mul(a).Neg(), e)
+		k := r[v].Mul(a).Neg()
+		for i, x := range e {
+			if !x.IsZero() {
+				r[i] = r[i].Add(k.Mul(x))
+			}
+		}
 	}
-	for i := range p.eqs {
-		p.eqs[i] = sub(p.eqs[i])
+	for _, r := range p.eqs {
+		sub(r)
 	}
-	for i := range p.ineqs {
-		p.ineqs[i] = sub(p.ineqs[i])
+	for _, r := range p.ineqs {
+		sub(r)
 	}
 }
 
@@ -236,13 +236,33 @@ func (p *omegaProblem) addVar() int {
 	return p.nv - 1
 }
 
+// normalizeEqs divides every equality by the gcd of its coefficients and
+// drops those that became 0 = 0. It returns false on a contradiction (an
+// equality whose constant the gcd does not divide). Eliminating the
+// equalities one by one needs only this; the inequalities are normalised
+// once, after the last one (normalizeAll).
+func (p *omegaProblem) normalizeEqs() bool {
+	eqs := p.eqs[:0]
+	for _, r := range p.eqs {
+		r2, ok := normRow(r, true)
+		if !ok {
+			return false
+		}
+		if !isZeroRow(r2, p.nv) {
+			eqs = append(eqs, r2)
+		}
+	}
+	p.eqs = eqs
+	return true
+}
+
 // solveEqs eliminates all equalities. It returns false on a contradiction.
 func (p *omegaProblem) solveEqs(m *meter) (bool, error) {
 	for len(p.eqs) > 0 {
 		if err := m.step(); err != nil {
 			return false, err
 		}
-		if !p.normalizeAll() {
+		if !p.normalizeEqs() {
 			return false, nil
 		}
 		if len(p.eqs) == 0 {
@@ -519,7 +539,10 @@ func (p *omegaProblem) solveInexact(m *meter, v int) (bool, error) {
 		return false, nil
 	}
 	dark := &omegaProblem{nv: p.nv, limit: limit, noBB: p.noBB, verify: p.verify}
-	dark.ineqs, _, _ = p.shadow(v, true)
+	// The shadow shares rows with p, and dark.solve updates its rows in
+	// place: it gets copies.
+	shadow, _, _ := p.shadow(v, true)
+	dark.ineqs = copyRows(shadow)
 	ok, err := dark.solve(m)
 	if err != nil && !errors.Is(err, errCapped) {
 		return false, err
@@ -607,6 +630,30 @@ func (b *BasicMap) isEmpty(m *meter) (bool, error) {
 // if b is empty.
 func (b *BasicMap) Sample(ctx context.Context) ([]Int, error) {
 	return b.sample(newMeter(ctx))
+}
+
+// SampleAny returns an integer point of b as Sample does, or nil if b is
+// empty, found by the quickest means rather than near the origin: a short
+// branch-and-bound search on the rational relaxation, then Sample's search
+// if that does not conclude. Use it where any point will do (to tell two
+// expressions apart, say); Sample's points are smaller and stabler, for
+// showing to people.
+func (b *BasicMap) SampleAny(ctx context.Context) ([]Int, error) {
+	if b.empty {
+		return nil, nil
+	}
+	m := newMeter(ctx)
+	eqs, ineqs := b.flatRows()
+	point, r, err := branchAndBoundPoint(m, eqs, ineqs, b.nVars(), 32)
+	switch {
+	case err != nil:
+		return nil, err
+	case r == bbInfeasible:
+		return nil, nil
+	case r == bbFeasible:
+		return point[:b.nDims()], nil
+	}
+	return b.sample(m)
 }
 
 func (b *BasicMap) sample(m *meter) ([]Int, error) {

@@ -217,6 +217,16 @@ func TestEmptinessDivsBrute(t *testing.T) {
 		if res, err := branchAndBound(newMeter(ctx), eqs, ineqs, b.nVars(), 2000); err != nil || res != bbUnknown && (res == bbFeasible) != want {
 			t.Fatalf("case %d: branch and bound says %v (%v), enumeration %v\n%v", it, res, err, want, dumpBasic(b))
 		}
+		anyPt, err := b.SampleAny(bounded)
+		if err != nil {
+			t.Fatalf("case %d: SampleAny: %v", it, err)
+		}
+		if (anyPt != nil) != want {
+			t.Fatalf("case %d: SampleAny = %v, enumeration finds a point: %v\n%v", it, anyPt, want, dumpBasic(b))
+		}
+		if anyPt != nil && !c.holds(int64s(t, anyPt, c.nv())) {
+			t.Fatalf("case %d: SampleAny = %v not in the set\n%v", it, anyPt, dumpBasic(b))
+		}
 		pt, err := b.Sample(bounded)
 		if err != nil {
 			t.Fatalf("case %d: Sample: %v", it, err)
@@ -299,4 +309,19 @@ func TestEmptinessDivsOpen(t *testing.T) {
 		}
 	}
 	t.Logf("%d cases, %d non-empty, Omega test alone over budget in %d", n, nonempty, omegaCapped)
+}
+
+// int64s returns the point's coordinates in a slice of length n (the
+// rest zero), failing the test when one does not fit in an int64.
+func int64s(t *testing.T, pt []Int, n int) []int64 {
+	t.Helper()
+	out := make([]int64, max(n, len(pt)))
+	for i, v := range pt {
+		x, ok := v.Int64()
+		if !ok {
+			t.Fatalf("point %v out of range", pt)
+		}
+		out[i] = x
+	}
+	return out
 }

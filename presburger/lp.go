@@ -284,7 +284,15 @@ const (
 // branchAndBound searches for an integer point of { eqs·x = 0, ineqs·x >= 0 }
 // exploring at most maxNodes LP relaxations.
 func branchAndBound(m *meter, eqs, ineqs [][]Int, nv int, maxNodes int) (bbResult, error) {
+	_, r, err := branchAndBoundPoint(m, eqs, ineqs, nv, maxNodes)
+	return r, err
+}
+
+// branchAndBoundPoint is branchAndBound that also returns the integer point
+// it found (the nv variables), when the result is bbFeasible.
+func branchAndBoundPoint(m *meter, eqs, ineqs [][]Int, nv int, maxNodes int) ([]Int, bbResult, error) {
 	nodes := 0
+	var point []Int
 	var rec func(extra [][]Int, depth int) (bbResult, error)
 	rec = func(extra [][]Int, depth int) (bbResult, error) {
 		nodes++
@@ -327,7 +335,15 @@ func branchAndBound(m *meter, eqs, ineqs [][]Int, nv int, maxNodes int) (bbResul
 			}
 			return bbInfeasible, nil
 		}
+		point = make([]Int, nv)
+		for j := range point {
+			point[j] = res.x[j].FloorDiv(res.dens[j])
+		}
 		return bbFeasible, nil
 	}
-	return rec(nil, 0)
+	r, err := rec(nil, 0)
+	if r != bbFeasible {
+		point = nil
+	}
+	return point, r, err
 }
