@@ -159,23 +159,8 @@ func TestDistributed(t *testing.T) {
 	bin := buildAugur(t)
 	ctx := context.Background()
 
-	port := freePort(t)
-	base := "http://127.0.0.1:" + strconv.Itoa(port)
-	serve := startProc(t, "serve", bin, "serve", "--db", dsn, "--workers", "0",
-		"--addr", "127.0.0.1:"+strconv.Itoa(port), "--examples=false", "--log-format", "json")
+	serve, base := startServe(t, "serve", bin, "--db", dsn, "--workers", "0", "--examples=false", "--log-format", "json")
 	client := &http.Client{Timeout: 30 * time.Second}
-	for start := time.Now(); ; time.Sleep(100 * time.Millisecond) {
-		resp, err := client.Get(base + "/readyz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				break
-			}
-		}
-		if !serve.alive() || time.Since(start) > 30*time.Second {
-			t.Fatalf("augur serve not ready after %s (alive: %v): %v", time.Since(start).Round(time.Millisecond), serve.alive(), err)
-		}
-	}
 
 	// The schema exists now: count the verdict writes.
 	conn, err := pgx.Connect(ctx, dsn)
@@ -253,61 +238,47 @@ func TestDistributed(t *testing.T) {
 
 	// Kill a worker while both run validations: three or more running
 	// out of the four slots means each worker runs at least one.
-	var runningAtKill map[string]bool
-	for start := time.Now(); ; time.Sleep(20 * time.Millisecond) {
-		running, err := listAll(client, base, "status=running&limit=500&repository="+repo)
-		if err != nil {
+	var running []validation
+	waitUntil(t, time.Minute, 20*time.Millisecond, "3 validations running at once", func() bool {
+		var err error
+		if running, err = listAll(client, base, "status=running&limit=500&repository="+repo); err != nil {
 			t.Fatal(err)
 		}
-		if len(running) >= 3 {
-			if err := workers[0].cmd.Process.Signal(syscall.SIGKILL); err != nil {
-				t.Fatal(err)
-			}
-			<-workers[0].done
-			// Those running just before the kill, and those the killed
-			// worker marked running since: their rows stay running until
-			// the rescue.
-			after, err := listAll(client, base, "status=running&limit=500&repository="+repo)
-			if err != nil {
-				t.Fatal(err)
-			}
-			runningAtKill = map[string]bool{}
-			for _, v := range append(running, after...) {
-				runningAtKill[v.ID] = true
-			}
-			t.Logf("SIGKILLed worker1 (pid %d) after %s with %d validations running",
-				workers[0].cmd.Process.Pid, time.Since(submitted).Round(time.Millisecond), len(running))
-			break
-		}
-		if time.Since(start) > 60*time.Second {
-			t.Fatalf("never saw 3 validations running at once within %s", time.Since(start))
-		}
+		return len(running) >= 3
+	})
+	if err := workers[0].cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
 	}
+	<-workers[0].done
+	// Those running just before the kill, and those the killed worker
+	// marked running since: their rows stay running until the rescue.
+	after, err := listAll(client, base, "status=running&limit=500&repository="+repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runningAtKill := map[string]bool{}
+	for _, v := range append(running, after...) {
+		runningAtKill[v.ID] = true
+	}
+	t.Logf("SIGKILLed worker1 (pid %d) after %s with %d validations running",
+		workers[0].cmd.Process.Pid, time.Since(submitted).Round(time.Millisecond), len(running))
 
 	// Every validation reaches a verdict within the limit.
 	var all []validation
-	for {
-		all, err = listAll(client, base, "limit=100&repository="+repo)
-		if err != nil {
+	waitUntil(t, limit-time.Since(submitted), 500*time.Millisecond, fmt.Sprintf("every validation's verdict within %s of submission", limit), func() bool {
+		if all, err = listAll(client, base, "limit=100&repository="+repo); err != nil {
 			t.Fatal(err)
-		}
-		pending := 0
-		for _, v := range all {
-			if v.Status == store.Queued || v.Status == store.Running {
-				pending++
-			}
-		}
-		if pending == 0 {
-			break
-		}
-		if time.Since(submitted) > limit {
-			t.Fatalf("%d of %d validations still pending %s after submission", pending, len(all), limit)
 		}
 		if !workers[1].alive() {
 			t.Fatalf("the surviving worker died: %v", workers[1].err)
 		}
-		time.Sleep(500 * time.Millisecond)
-	}
+		for _, v := range all {
+			if v.Status == store.Queued || v.Status == store.Running {
+				return false
+			}
+		}
+		return true
+	})
 	t.Logf("all %d validations finished %s after submission", len(all), time.Since(submitted).Round(time.Millisecond))
 
 	// The list: exactly the 200 submitted, each once.
@@ -418,16 +389,15 @@ func TestDistributed(t *testing.T) {
 		return jobs
 	}
 	var jobs map[string]job
-	for settle := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+	waitUntil(t, 30*time.Second, 200*time.Millisecond, "every job recorded completed", func() bool {
 		jobs = readJobs()
-		pending := false
 		for _, j := range jobs {
-			pending = pending || !j.completed
+			if !j.completed {
+				return false
+			}
 		}
-		if !pending || time.Now().After(settle) {
-			break
-		}
-	}
+		return true
+	})
 	for _, v := range all {
 		j, ok := jobs[v.ID]
 		switch {

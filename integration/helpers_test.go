@@ -170,3 +170,18 @@ func listAll(client *http.Client, base, query string) ([]validation, error) {
 	}
 	return all, nil
 }
+
+// waitUntil calls cond every interval until it holds, and fails the test
+// (naming what it waited for and how long) if it does not hold within the
+// given time. cond may fail the test itself, for instance when a process
+// it waits on has died.
+func waitUntil(t *testing.T, within, interval time.Duration, what string, cond func() bool) {
+	t.Helper()
+	start := time.Now()
+	for !cond() {
+		if time.Since(start) > within {
+			t.Fatalf("waited %s in vain for %s", time.Since(start).Round(time.Millisecond), what)
+		}
+		time.Sleep(interval)
+	}
+}

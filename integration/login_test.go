@@ -80,13 +80,9 @@ func TestDashboardLoginBrowser(t *testing.T) {
 	); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for eval[string](t, b, `location.pathname`) != page && time.Now().Before(deadline) {
-		time.Sleep(100 * time.Millisecond)
-	}
-	if u := eval[string](t, b, `location.pathname`); u != page {
-		t.Fatalf("after the login the browser is at %s, want %s", u, page)
-	}
+	waitUntil(t, 10*time.Second, 100*time.Millisecond, "the browser at "+page+" after the login", func() bool {
+		return eval[string](t, b, `location.pathname`) == page
+	})
 	if src := eval[string](t, b, `document.body.innerText`); !strings.Contains(src, "out c[i, j]") {
 		t.Errorf("the validation's page does not show the kernel:\n%.500s", src)
 	}

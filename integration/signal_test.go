@@ -21,18 +21,18 @@ func startServe(t *testing.T, name, bin string, args ...string) (*proc, string) 
 	p := startProc(t, name, bin, append([]string{"serve", "--addr", "127.0.0.1:" + port}, args...)...)
 	base := "http://127.0.0.1:" + port
 	client := &http.Client{Timeout: 5 * time.Second}
-	for start := time.Now(); ; time.Sleep(100 * time.Millisecond) {
+	waitUntil(t, 30*time.Second, 100*time.Millisecond, name+" ready", func() bool {
+		if !p.alive() {
+			t.Fatalf("%s exited before it was ready: %v", name, p.err)
+		}
 		resp, err := client.Get(base + "/readyz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return p, base
-			}
+		if err != nil {
+			return false
 		}
-		if !p.alive() || time.Since(start) > 30*time.Second {
-			t.Fatalf("%s not ready after %s (alive: %v): %v", name, time.Since(start).Round(time.Millisecond), p.alive(), err)
-		}
-	}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	})
+	return p, base
 }
 
 // countStatus counts the validations at base by status.
@@ -55,15 +55,10 @@ func countStatus(t *testing.T, client *http.Client, base string) map[store.Statu
 func interrupt(t *testing.T, p *proc, base string, done int, sig syscall.Signal) {
 	t.Helper()
 	client := &http.Client{Timeout: 10 * time.Second}
-	for start := time.Now(); ; time.Sleep(50 * time.Millisecond) {
+	waitUntil(t, 2*time.Minute, 50*time.Millisecond, "a validation running", func() bool {
 		n := countStatus(t, client, base)
-		if n[store.Done] > done && n[store.Running] > 0 {
-			break
-		}
-		if time.Since(start) > 2*time.Minute {
-			t.Fatalf("no validation running after %s", time.Since(start).Round(time.Second))
-		}
-	}
+		return n[store.Done] > done && n[store.Running] > 0
+	})
 	if err := p.cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
 	}
@@ -129,9 +124,9 @@ func TestSignalsStopCleanly(t *testing.T) {
 	worker := startProc(t, "worker", bin, append([]string{"worker", "--concurrency", "2"}, short...)...)
 	interrupt(t, worker, base, countStatus(t, client, base)[store.Done], syscall.SIGINT)
 	worker = startProc(t, "worker2", bin, append([]string{"worker", "--concurrency", "2"}, short...)...)
-	for start := time.Now(); ; time.Sleep(200 * time.Millisecond) {
-		all, err := listAll(client, base, "")
-		if err != nil {
+	waitUntil(t, 3*time.Minute, 200*time.Millisecond, "every validation done", func() bool {
+		var err error
+		if all, err = listAll(client, base, ""); err != nil {
 			t.Fatal(err)
 		}
 		done := 0
@@ -140,16 +135,11 @@ func TestSignalsStopCleanly(t *testing.T) {
 				done++
 			}
 		}
-		if done == len(pairs) {
-			for _, v := range all {
-				if v.Verdict == "" || v.Verdict == "unknown" {
-					t.Errorf("%s: verdict %q after being requeued", v.ID, v.Verdict)
-				}
-			}
-			break
-		}
-		if time.Since(start) > 3*time.Minute {
-			t.Fatalf("%d of %d validations done", done, len(pairs))
+		return done == len(pairs)
+	})
+	for _, v := range all {
+		if v.Verdict == "" || v.Verdict == "unknown" {
+			t.Errorf("%s: verdict %q after being requeued", v.ID, v.Verdict)
 		}
 	}
 	worker.stop(t, time.Minute)
