@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -35,6 +36,9 @@ type benchFlags struct {
 	apps       string
 	out        string
 	inProcess  bool
+	// tracePresburger names the directory receiving one Presburger trace
+	// per benchmark.
+	tracePresburger string
 }
 
 func newBenchCmd() *cobra.Command {
@@ -85,6 +89,7 @@ usage error. No verdict within the time bound is not a failure.`,
 	fl.StringVar(&f.apps, "apps", "halide/apps", "with --regenerate: the directory of the Halide generators")
 	fl.StringVar(&f.out, "out", "bench/halide", "with --regenerate: the directory of the checked-in pairs")
 	fl.BoolVar(&f.inProcess, "in-process", false, "run the benchmarks in this process, not one child process each")
+	fl.StringVar(&f.tracePresburger, "trace-presburger", "", "write every Presburger operation of each benchmark (the bundled compiler's included) into this directory, one iscc script per benchmark, KIND-NAME.iscc (see docs/bench.md)")
 	return cmd
 }
 
@@ -134,6 +139,11 @@ func runBench(ctx context.Context, out, errw io.Writer, f benchFlags) error {
 		return nil
 	}
 	opts := bench.Options{Timeout: f.timeout, Validate: validate.Options{ValueModel: model, Jobs: f.jobs}}
+	if f.tracePresburger != "" {
+		if err := os.MkdirAll(f.tracePresburger, 0o755); err != nil {
+			return usageError(fmt.Errorf("--trace-presburger: %w", err))
+		}
+	}
 	var results []*bench.Result
 	for _, b := range suite {
 		if !f.json {
@@ -141,7 +151,7 @@ func runBench(ctx context.Context, out, errw io.Writer, f benchFlags) error {
 		}
 		var r *bench.Result
 		if f.inProcess {
-			r, err = bench.Run(ctx, b, opts)
+			r, err = runBenchTraced(ctx, b, opts, f.tracePresburger)
 		} else {
 			r, err = runBenchChild(ctx, b, f)
 		}
@@ -173,6 +183,24 @@ func runBench(ctx context.Context, out, errw io.Writer, f benchFlags) error {
 	return nil
 }
 
+// runBenchTraced runs one benchmark in this process, recording its
+// Presburger operations in dir/KIND-NAME.iscc when dir is not "".
+func runBenchTraced(ctx context.Context, b bench.Benchmark, opts bench.Options, dir string) (*bench.Result, error) {
+	path := ""
+	if dir != "" {
+		path = filepath.Join(dir, strings.ReplaceAll(b.ID(), "/", "-")+".iscc")
+	}
+	ctx, endTrace, err := startPresburgerTrace(ctx, path, "augur bench --only "+b.ID())
+	if err != nil {
+		return nil, err
+	}
+	r, err := bench.Run(ctx, b, opts)
+	if terr := endTrace(); terr != nil && err == nil {
+		err = terr
+	}
+	return r, err
+}
+
 // childGrace is how long past its guards a benchmark's child process may
 // run before it is killed.
 const childGrace = time.Minute
@@ -195,6 +223,9 @@ func runBenchChild(ctx context.Context, b bench.Benchmark, f benchFlags) (*bench
 	}
 	args := []string{"bench", "--in-process", "--json", "--only", b.ID(), "--timeout", f.timeout.String(),
 		"--value-model", f.valueModel, "--jobs", strconv.Itoa(f.jobs)}
+	if f.tracePresburger != "" {
+		args = append(args, "--trace-presburger", f.tracePresburger)
+	}
 	cmd := exec.CommandContext(cctx, exe, args...)
 	cmd.WaitDelay = 5 * time.Second
 	var stdout, stderr bytes.Buffer

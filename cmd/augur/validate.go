@@ -105,7 +105,7 @@ func validateKernel(ctx context.Context, out, errw io.Writer, specPath, progPath
 	if err != nil {
 		return usageError(err)
 	}
-	ctx, endTrace, err := startPresburgerTrace(ctx, f.tracePresburger, specPath, progPath)
+	ctx, endTrace, err := startPresburgerTrace(ctx, f.tracePresburger, "augur validate "+specPath+" "+progPath)
 	if err != nil {
 		stop()
 		return usageError(err)
@@ -164,9 +164,10 @@ func emitSMT(dir string, rep *validate.Report) error {
 }
 
 // startPresburgerTrace returns ctx carrying a presburger.Tracer that writes
-// to the file path ("" traces nothing), after a header naming the pair, and
-// the function that ends the trace and reports its first write error.
-func startPresburgerTrace(ctx context.Context, path, specPath, progPath string) (context.Context, func() error, error) {
+// to the file path ("" traces nothing), after a header naming what is
+// traced (the command line), and the function that ends the trace and
+// reports its first write error.
+func startPresburgerTrace(ctx context.Context, path, what string) (context.Context, func() error, error) {
 	if path == "" {
 		return ctx, func() error { return nil }, nil
 	}
@@ -176,9 +177,9 @@ func startPresburgerTrace(ctx context.Context, path, specPath, progPath string) 
 	}
 	w := bufio.NewWriterSize(f, 1<<16)
 	t := presburger.NewTracer(w)
-	t.Comment(fmt.Sprintf("Presburger operations of: augur validate %s %s\n"+
+	t.Comment(fmt.Sprintf("Presburger operations of: %s\n"+
 		"augur %s; an iscc script, replayed in Augur and isl by BenchmarkReplay of presburger/islcheck (see docs/bench.md)",
-		specPath, progPath, version))
+		what, version))
 	end := func() error {
 		t.Comment(fmt.Sprintf("%d operations", t.Ops()))
 		err := t.Err()
