@@ -3,6 +3,7 @@ package symeval
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/sare"
@@ -309,9 +310,6 @@ func reads(s *Scope, e syntax.Expr) (_ *presburger.UnionMap, err error) {
 	return presburger.NewUnionMap(locs...), nil
 }
 
-// fuseHoles fuses the holes of a that are equal at every point of its
-// set: the later hole is renamed to the earlier one and its dimension
-// projected out (exactly, since it is determined by the equality).
 // maxHoleSamples bounds the pieces of a set that holeSamples samples.
 const maxHoleSamples = 4
 
@@ -326,7 +324,7 @@ func holeSamples(ctx context.Context, set *presburger.Map) [][]presburger.Int {
 		if len(out) == maxHoleSamples {
 			break
 		}
-		if p, err := b.Sample(ctx); err == nil && p != nil {
+		if p, err := b.SampleAny(ctx); err == nil && p != nil {
 			out = append(out, p)
 		}
 	}
@@ -357,20 +355,111 @@ func dropColumn(points [][]presburger.Int, col int) [][]presburger.Int {
 	return out
 }
 
+// holeDefinitions returns, for each piece of set (whose output
+// dimensions are holes of a value), the holes that one of the piece's
+// equalities defines as an affine function of the other columns: the
+// function, as a key, by hole. An equality defines hole k when k is the
+// only hole it mentions, with coefficient 1 or -1. Two holes with the same
+// definition in a piece are equal on all of it.
+func holeDefinitions(set *presburger.Map, holes int) []map[int]string {
+	out := make([]map[int]string, 0, set.NumBasics())
+	for _, b := range set.Basics() {
+		defs := map[int]string{}
+		first := b.Col(presburger.DimOut, 0)
+		for _, e := range b.Eqs() {
+			k := -1
+			for h := 0; h < holes; h++ {
+				if !e[first+h].IsZero() {
+					if k >= 0 {
+						k = -2
+						break
+					}
+					k = h
+				}
+			}
+			if k < 0 {
+				continue
+			}
+			c := e[first+k]
+			if !c.IsOne() && !c.Equal(presburger.NewInt(-1)) {
+				continue
+			}
+			if _, ok := defs[k]; ok {
+				continue
+			}
+			// hole k = -c * (the rest of the row), with c = ±1.
+			var sb strings.Builder
+			for col, v := range e {
+				if col == first+k {
+					continue
+				}
+				if c.IsOne() {
+					v = v.Neg()
+				}
+				sb.WriteString(v.String())
+				sb.WriteByte(',')
+			}
+			defs[k] = sb.String()
+		}
+		out = append(out, defs)
+	}
+	return out
+}
+
+// holesEqual reports whether holes i and k are equal on all of set. The
+// pieces where their definitions agree need no test; the others are
+// tested for a point where the holes differ, those where the definitions
+// differ first (the likeliest to have one).
+func holesEqual(ctx context.Context, set *presburger.Map, defs []map[int]string, i, k int) (bool, error) {
+	basics := set.Basics()
+	var order []int
+	for p := range basics {
+		di, iok := defs[p][i]
+		dk, kok := defs[p][k]
+		switch {
+		case iok && kok && di == dk:
+			// Equal by the piece's equalities.
+		case iok && kok:
+			order = append([]int{p}, order...)
+		default:
+			order = append(order, p)
+		}
+	}
+	for _, p := range order {
+		b := basics[p]
+		for _, sign := range []int64{1, -1} {
+			// sign*(hole i - hole k) >= 1: a point where they differ.
+			t := b.Copy()
+			row := t.NewRow()
+			row[t.Col(presburger.DimOut, i)] = presburger.NewInt(sign)
+			row[t.Col(presburger.DimOut, k)] = presburger.NewInt(-sign)
+			row[t.ConstCol()] = presburger.NewInt(-1)
+			t.AddIneq(row)
+			empty, err := t.IsEmpty(ctx)
+			if err != nil || !empty {
+				return false, err
+			}
+		}
+	}
+	return true, nil
+}
+
+// fuseHoles fuses the holes of a that are equal at every point of its
+// set: the later hole is renamed to the earlier one and its dimension
+// projected out (exactly, since it is determined by the equality). Holes
+// that the pieces' equalities define alike are equal without a test;
+// holes that differ at a sample point are not; the others take an
+// inclusion test.
 func fuseHoles(ctx context.Context, a alternative) (alternative, error) {
 	samples := holeSamples(ctx, a.set)
+	defs := holeDefinitions(a.set, a.holes)
 	for j := a.holes - 1; j >= 1; j-- {
 		for i := 0; i < j; i++ {
 			sp := a.set.Space()
 			if differAt(samples, sp.Col(presburger.DimOut, i), sp.Col(presburger.DimOut, j)) {
 				continue // a point where the two holes differ: no inclusion test needed
 			}
-			b := presburger.NewBasicMap(sp)
-			row := b.NewRow()
-			row[b.Col(presburger.DimOut, i)] = presburger.NewInt(1)
-			row[b.Col(presburger.DimOut, j)] = presburger.NewInt(-1)
-			b.AddEq(row)
-			eq, err := a.set.IsSubset(ctx, presburger.NewMap(sp, b))
+			eq, err := holesEqual(ctx, a.set, defs, i, j)
 			if err != nil {
 				return a, fmt.Errorf("fuse holes: %w", err)
 			}
@@ -405,6 +494,7 @@ func fuseHoles(ctx context.Context, a alternative) (alternative, error) {
 			// A point of the set projects to a point of the projection:
 			// the samples stay samples without hole j's column.
 			samples = dropColumn(samples, col)
+			defs = holeDefinitions(a.set, a.holes)
 			break
 		}
 	}
