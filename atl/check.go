@@ -90,7 +90,7 @@ func Check(prog *Program, src *syntax.Source) (*Checked, error) {
 	}
 	if prog.Schedule != nil {
 		if prog.Def != nil && prog.Schedule.Name.Name != prog.Def.Name.Name {
-			c.rep.Errorf(prog.Schedule.Name.At, "the schedule is named %s, the def %s: a schedule rewrites the def of the same name", prog.Schedule.Name.Name, prog.Def.Name.Name)
+			c.rep.ErrorCodef(prog.Schedule.Name.At, syntax.CodeBinding, "the schedule is named %s, the def %s: a schedule rewrites the def of the same name", prog.Schedule.Name.Name, prog.Def.Name.Name)
 		}
 		// The schedule is checked in a scope of its own: its binders may
 		// reuse the def's names.
@@ -107,7 +107,7 @@ func Check(prog *Program, src *syntax.Source) (*Checked, error) {
 		out.sched = c.expr(prog.Schedule.Body)
 		c.bound = saved
 		if out.def != nil && out.sched != nil && !c.sameShapeAssuming(out.assumes, out.params, out.def.shape, out.sched.shape) {
-			c.rep.Errorf(prog.Schedule.Name.At, "the schedule's shape %s differs from the def's %s", formatShape(out.sched.shape), formatShape(out.def.shape))
+			c.rep.ErrorCodef(prog.Schedule.Name.At, syntax.CodeBinding, "the schedule's shape %s differs from the def's %s", formatShape(out.sched.shape), formatShape(out.def.shape))
 		}
 	}
 	c.rep.Errs.Sort()
@@ -151,11 +151,11 @@ func sameShape(a, b []*aff) bool {
 // generated formats and bound nowhere else (ATL's freshness condition).
 func (c *checker) fresh(id *Ident) bool {
 	if sare.IsKeyword(id.Name) || sched.IsKeyword(id.Name) || syntax.IsReserved(id.Name) {
-		c.rep.Errorf(id.At, "%s is a reserved word of Augur's formats: choose another name", id.Name)
+		c.rep.ErrorCodef(id.At, syntax.CodeReserved, "%s is a reserved word of Augur's formats: choose another name", id.Name)
 		return false
 	}
 	if at, ok := c.bound[id.Name]; ok {
-		c.rep.Errorf(id.At, "%s is already bound at %s: ATL binders must be fresh", id.Name, at)
+		c.rep.ErrorCodef(id.At, syntax.CodeRedeclared, "%s is already bound at %s: ATL binders must be fresh", id.Name, at)
 		return false
 	}
 	c.bound[id.Name] = id.At
@@ -192,13 +192,13 @@ func (c *checker) ix(x Ix, vars bool) *aff {
 		s, ok := c.scope[x.Name.Name]
 		switch {
 		case !ok:
-			c.rep.Errorf(x.Name.At, "undefined: %s", x.Name.Name)
+			c.rep.ErrorCodef(x.Name.At, syntax.CodeUndeclared, "undefined: %s", x.Name.Name)
 			return nil
 		case s.kind == symTensor:
-			c.rep.Errorf(x.Name.At, "%s is a tensor, not an index", x.Name.Name)
+			c.rep.ErrorCodef(x.Name.At, syntax.CodeWrongKind, "%s is a tensor, not an index", x.Name.Name)
 			return nil
 		case s.kind == symIndex && !vars:
-			c.rep.Errorf(x.Name.At, "%s is an index variable: sizes depend on parameters only", x.Name.Name)
+			c.rep.ErrorCodef(x.Name.At, syntax.CodeWrongKind, "%s is an index variable: sizes depend on parameters only", x.Name.Name)
 			return nil
 		}
 		return nameAff(x.Name.Name)
@@ -222,12 +222,12 @@ func (c *checker) ix(x Ix, vars bool) *aff {
 			if r, ok := a.mul(b); ok {
 				return r
 			}
-			c.rep.Errorf(x.At, "%s * %s is not affine: one side of a product must be a constant", a, b)
+			c.rep.ErrorCodef(x.At, syntax.CodeNotAffine, "%s * %s is not affine: one side of a product must be a constant", a, b)
 			return nil
 		}
 		d, ok := b.isConst()
 		if !ok || d <= 0 {
-			c.rep.Errorf(x.At, "the divisor %s must be a positive integer constant", b)
+			c.rep.ErrorCodef(x.At, syntax.CodeNotAffine, "the divisor %s must be a positive integer constant", b)
 			return nil
 		}
 		switch x.Op {
@@ -318,7 +318,7 @@ func (c *checker) expr(e Expr) *node {
 			return nil
 		}
 		if len(x.shape) == 0 || len(y.shape) == 0 || !sameShape(x.shape[1:], y.shape[1:]) {
-			c.rep.Errorf(e.At, "cannot concatenate shapes %s and %s: they must agree but for the outermost dimension", formatShape(x.shape), formatShape(y.shape))
+			c.rep.ErrorCodef(e.At, syntax.CodeShape, "cannot concatenate shapes %s and %s: they must agree but for the outermost dimension", formatShape(x.shape), formatShape(y.shape))
 			return nil
 		}
 		return &node{kind: kConcat, pos: e.At, kids: []*node{x, y}, shape: append([]*aff{x.shape[0].add(y.shape[0])}, x.shape[1:]...)}
@@ -328,11 +328,11 @@ func (c *checker) expr(e Expr) *node {
 			return nil
 		}
 		if len(x.shape) < 2 {
-			c.rep.Errorf(e.At, "flatten needs a tensor of rank 2 or more, found shape %s", formatShape(x.shape))
+			c.rep.ErrorCodef(e.At, syntax.CodeShape, "flatten needs a tensor of rank 2 or more, found shape %s", formatShape(x.shape))
 			return nil
 		}
 		if d2, ok := x.shape[1].isConst(); !ok || d2 <= 0 {
-			c.rep.Errorf(e.At, "flatten's inner dimension %s must be a positive constant: the flattened index i * %s is not affine otherwise", x.shape[1], x.shape[1])
+			c.rep.ErrorCodef(e.At, syntax.CodeNotAffine, "flatten's inner dimension %s must be a positive constant: the flattened index i * %s is not affine otherwise", x.shape[1], x.shape[1])
 			return nil
 		}
 		d, _ := x.shape[0].mul(x.shape[1])
@@ -345,11 +345,11 @@ func (c *checker) expr(e Expr) *node {
 		}
 		kv, ok := k.isConst()
 		if !ok || kv <= 0 {
-			c.rep.Errorf(e.K.Pos(), "split's factor %s must be a positive integer constant", k)
+			c.rep.ErrorCodef(e.K.Pos(), syntax.CodeNotAffine, "split's factor %s must be a positive integer constant", k)
 			return nil
 		}
 		if len(x.shape) < 1 {
-			c.rep.Errorf(e.At, "split needs a tensor, found a scalar")
+			c.rep.ErrorCodef(e.At, syntax.CodeShape, "split needs a tensor, found a scalar")
 			return nil
 		}
 		return &node{kind: kSplit, pos: e.At, k: k, kids: []*node{x}, shape: append([]*aff{x.shape[0].ceilDiv(kv), k}, x.shape[1:]...)}
@@ -359,7 +359,7 @@ func (c *checker) expr(e Expr) *node {
 			return nil
 		}
 		if len(x.shape) < 2 {
-			c.rep.Errorf(e.At, "transpose needs a tensor of rank 2 or more, found shape %s", formatShape(x.shape))
+			c.rep.ErrorCodef(e.At, syntax.CodeShape, "transpose needs a tensor of rank 2 or more, found shape %s", formatShape(x.shape))
 			return nil
 		}
 		return &node{kind: kTranspose, pos: e.At, kids: []*node{x}, shape: append([]*aff{x.shape[1], x.shape[0]}, x.shape[2:]...)}
@@ -385,7 +385,7 @@ func (c *checker) expr(e Expr) *node {
 			return nil
 		}
 		if len(x.shape) < 1 {
-			c.rep.Errorf(e.Pos(), "%s needs a tensor, found a scalar", kd)
+			c.rep.ErrorCodef(e.Pos(), syntax.CodeShape, "%s needs a tensor, found a scalar", kd)
 			return nil
 		}
 		d := x.shape[0].add(k)
@@ -419,7 +419,7 @@ func (c *checker) gen(at syntax.Pos, v *Ident, lo, hi Ix, body Expr) *node {
 	}
 	d := h.sub(l)
 	if v, ok := d.isConst(); ok && v < 0 {
-		c.rep.Errorf(at, "this gen has %d elements: a size may not be negative", v)
+		c.rep.ErrorCodef(at, syntax.CodeShape, "this gen has %d elements: a size may not be negative", v)
 		return nil
 	}
 	return &node{kind: kGen, pos: at, v: v.Name, lo: l, hi: h, kids: []*node{b}, shape: append([]*aff{d}, b.shape...)}
@@ -429,7 +429,7 @@ func (c *checker) scalar(s Sx) *sx {
 	switch s := s.(type) {
 	case *Num:
 		if math.Abs(s.Val) > math.MaxFloat32 {
-			c.rep.Errorf(s.At, "%s is too large for a 32-bit float", s.Text)
+			c.rep.ErrorCodef(s.At, syntax.CodeRange, "%s is too large for a 32-bit float", s.Text)
 			return nil
 		}
 		return &sx{op: 'n', pos: s.At, val: s.Val, text: s.Text}
@@ -448,12 +448,12 @@ func (c *checker) scalar(s Sx) *sx {
 	case *Ref:
 		sy, ok := c.scope[s.Name.Name]
 		if !ok {
-			c.rep.Errorf(s.Name.At, "undefined: %s", s.Name.Name)
+			c.rep.ErrorCodef(s.Name.At, syntax.CodeUndeclared, "undefined: %s", s.Name.Name)
 			return nil
 		}
 		if sy.kind != symTensor {
 			if s.Brack {
-				c.rep.Errorf(s.Name.At, "%s is an index, not a tensor: it cannot be indexed", s.Name.Name)
+				c.rep.ErrorCodef(s.Name.At, syntax.CodeWrongKind, "%s is an index, not a tensor: it cannot be indexed", s.Name.Name)
 				return nil
 			}
 			return &sx{op: 'i', pos: s.Name.At, index: nameAff(s.Name.Name)}
@@ -473,9 +473,9 @@ func (c *checker) scalar(s Sx) *sx {
 		}
 		if len(idx) != len(sy.shape) {
 			if len(sy.shape) > 0 && !s.Brack {
-				c.rep.Errorf(s.Name.At, "%s has shape %s: read one element, as in %s[...]", s.Name.Name, formatShape(sy.shape), s.Name.Name)
+				c.rep.ErrorCodef(s.Name.At, syntax.CodeArity, "%s has shape %s: read one element, as in %s[...]", s.Name.Name, formatShape(sy.shape), s.Name.Name)
 			} else {
-				c.rep.Errorf(s.Name.At, "%s has rank %d, indexed with %d indices", s.Name.Name, len(sy.shape), len(idx))
+				c.rep.ErrorCodef(s.Name.At, syntax.CodeArity, "%s has rank %d, indexed with %d indices", s.Name.Name, len(sy.shape), len(idx))
 			}
 			return nil
 		}
@@ -537,7 +537,7 @@ func (c *checker) genrec(e *GenRec) *node {
 	}
 	for _, get := range self.gets {
 		if len(get.idx) != len(g.shape) {
-			c.rep.Errorf(get.pos, "%s has rank %d, indexed with %d indices", e.Out.Name, len(g.shape), len(get.idx))
+			c.rep.ErrorCodef(get.pos, syntax.CodeArity, "%s has rank %d, indexed with %d indices", e.Out.Name, len(g.shape), len(get.idx))
 			return nil
 		}
 	}

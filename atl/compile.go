@@ -203,7 +203,7 @@ func (c *Checked) flatShapes() error {
 	check := func(name string, pos syntax.Pos, shape []*aff) {
 		for _, d := range shape[min(1, len(shape)):] {
 			if _, ok := d.isConst(); !ok {
-				rep.Errorf(pos, "a flat layout needs constant inner dimensions: %s has shape %s, and its offsets would not be affine", name, formatShape(shape))
+				rep.ErrorCodef(pos, syntax.CodeNotAffine, "a flat layout needs constant inner dimensions: %s has shape %s, and its offsets would not be affine", name, formatShape(shape))
 				return
 			}
 		}

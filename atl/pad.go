@@ -145,7 +145,7 @@ func (pc *padChecker) checkPads(n *node, p padCtx) error {
 			}
 		}
 		if !ok {
-			pc.rep.Errorf(n.pos, "%s by %s may drop computed elements: the %s %s elements of a tensor of %s are not provably padding (%s: a truncation drops padding only, here on the %s, for every value of the parameters the assumptions allow)",
+			pc.rep.ErrorCodef(n.pos, syntax.CodePadding, "%s by %s may drop computed elements: the %s %s elements of a tensor of %s are not provably padding (%s: a truncation drops padding only, here on the %s, for every value of the parameters the assumptions allow)",
 				n.kind, n.k, where, n.k, formatShape(n.kids[0].shape), rule, side)
 		}
 	case kGen, kSum:

@@ -54,16 +54,17 @@ func (p *parser) accept(text string) bool {
 func (p *parser) fail(what string) {
 	t := p.tok()
 	if t.Kind == tIllegal {
-		p.rep.Errorf(t.At, "%s", t.describe())
+		p.rep.ErrorCodef(t.At, syntax.CodeSyntax, "%s", t.describe())
 	} else {
-		p.rep.Errorf(t.At, "expected %s, found %s", what, t.describe())
+		p.rep.ErrorCodef(t.At, syntax.CodeSyntax, "expected %s, found %s", what, t.describe())
 	}
 	panic(bailout{})
 }
 
-// errorAt records an error at pos and abandons the declaration.
-func (p *parser) errorAt(pos syntax.Pos, format string, args ...any) {
-	p.rep.Errorf(pos, format, args...)
+// errorAt records an error of kind code at pos and abandons the
+// declaration.
+func (p *parser) errorAt(pos syntax.Pos, code syntax.Code, format string, args ...any) {
+	p.rep.ErrorCodef(pos, code, format, args...)
 	panic(bailout{})
 }
 
@@ -108,7 +109,7 @@ func (p *parser) program() *Program {
 		}()
 	}
 	if prog.Def == nil && len(p.rep.Errs) == 0 {
-		p.rep.Errorf(p.tok().At, "expected a definition: def NAME = expression")
+		p.rep.ErrorCodef(p.tok().At, syntax.CodeDefinition, "expected a definition: def NAME = expression")
 	}
 	return prog
 }
@@ -140,11 +141,11 @@ func (p *parser) decl(prog *Program) {
 		d.Body = p.expr()
 		switch {
 		case t.Text == "def" && prog.Def != nil:
-			p.errorAt(t.At, "a second def: a program defines one tensor (a rewrite of it is a schedule)")
+			p.errorAt(t.At, syntax.CodeDefinition, "a second def: a program defines one tensor (a rewrite of it is a schedule)")
 		case t.Text == "def":
 			prog.Def = d
 		case prog.Schedule != nil:
-			p.errorAt(t.At, "a second schedule")
+			p.errorAt(t.At, syntax.CodeDefinition, "a second schedule")
 		default:
 			prog.Schedule = d
 		}
@@ -190,7 +191,7 @@ func (p *parser) scalarBin(op token, x, y Expr) Expr {
 	sx, ok1 := x.(*Scalar)
 	sy, ok2 := y.(*Scalar)
 	if !ok1 || !ok2 {
-		p.errorAt(op.At, "the operands of '%s' must be scalar expressions (numbers, tensor elements, let-bound scalars): bind a tensor expression with let first", op.Text)
+		p.errorAt(op.At, syntax.CodeShape, "the operands of '%s' must be scalar expressions (numbers, tensor elements, let-bound scalars): bind a tensor expression with let first", op.Text)
 	}
 	return &Scalar{S: &Bin{At: op.At, Op: op.Text[0], X: sx.S, Y: sy.S}}
 }
@@ -201,7 +202,7 @@ func (p *parser) unary() Expr {
 		x := p.unary()
 		s, ok := x.(*Scalar)
 		if !ok {
-			p.errorAt(at, "unary '-' applies to scalar expressions only")
+			p.errorAt(at, syntax.CodeShape, "unary '-' applies to scalar expressions only")
 		}
 		return &Scalar{S: &Neg{At: at, X: s.S}}
 	}
@@ -221,7 +222,7 @@ func (p *parser) primary() Expr {
 		p.next()
 		v, err := strconv.ParseFloat(t.Text, 64)
 		if err != nil {
-			p.errorAt(t.At, "malformed number %s", t.Text)
+			p.errorAt(t.At, syntax.CodeSyntax, "malformed number %s", t.Text)
 		}
 		return &Scalar{S: &Num{At: t.At, Text: t.Text, Val: v}}
 	case p.is("("):
@@ -378,7 +379,7 @@ func (p *parser) ixUnary() Ix {
 		p.next()
 		v, err := strconv.ParseInt(t.Text, 10, 64)
 		if err != nil || v > 1<<40 {
-			p.errorAt(t.At, "integer %s is too large", t.Text)
+			p.errorAt(t.At, syntax.CodeRange, "integer %s is too large", t.Text)
 		}
 		return &IxConst{At: t.At, Val: v}
 	case t.Kind == tName && !keywords[t.Text]:

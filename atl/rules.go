@@ -54,7 +54,7 @@ func (c *Checked) Rules(ctx context.Context, opts Options) error {
 			for i, l := range n.lanes {
 				for j, other := range n.lanes {
 					if i != j && reads(n.kids[i], other.name) {
-						rep.Errorf(l.pos, "lane %s reads lane %s, computed by the same fused loop: the lanes of a wide binding must not read each other's results (bodies_dont_alias); bind %s with let before the wide binding", l.name, other.name, other.name)
+						rep.ErrorCodef(l.pos, syntax.CodeLaneAlias, "lane %s reads lane %s, computed by the same fused loop: the lanes of a wide binding must not read each other's results (bodies_dont_alias); bind %s with let before the wide binding", l.name, other.name, other.name)
 					}
 				}
 			}
@@ -66,7 +66,7 @@ func (c *Checked) Rules(ctx context.Context, opts Options) error {
 				}
 				d, ok := s.idx[0].sub(nameAff(g.v)).isConst()
 				if !ok || d >= 0 {
-					rep.Errorf(s.pos, "%s reads %s[%s] while computing row %s: a GenRec may only read strictly earlier rows, %s - c with a constant c >= 1 (WellFoundedAccess), since the lowered loop computes the rows in increasing order", n.v, n.v, s.idx[0], g.v, g.v)
+					rep.ErrorCodef(s.pos, syntax.CodeLookback, "%s reads %s[%s] while computing row %s: a GenRec may only read strictly earlier rows, %s - c with a constant c >= 1 (WellFoundedAccess), since the lowered loop computes the rows in increasing order", n.v, n.v, s.idx[0], g.v, g.v)
 				}
 			})
 		}
@@ -129,7 +129,7 @@ func (c *Checked) checkReads(pc *padChecker, root *node) error {
 						return
 					}
 					if !ok {
-						pc.rep.Errorf(s.pos, "%s[%s] may read outside %s, of shape %s: ATL reads 0 there, its lowering outside the array; guard the read", s.name, formatIdx(s.idx), s.name, formatShape(sh))
+						pc.rep.ErrorCodef(s.pos, syntax.CodeBounds, "%s[%s] may read outside %s, of shape %s: ATL reads 0 there, its lowering outside the array; guard the read", s.name, formatIdx(s.idx), s.name, formatShape(sh))
 						return
 					}
 				}
@@ -214,7 +214,7 @@ func (c *Checked) checkSizes(pc *padChecker, root *node) error {
 			return
 		}
 		if !ok {
-			pc.rep.Errorf(n.pos, "%s by %s may drop more than the %s elements there are: the assumptions must keep %s at least 0", n.kind, n.k, n.kids[0].shape[0], d)
+			pc.rep.ErrorCodef(n.pos, syntax.CodeBounds, "%s by %s may drop more than the %s elements there are: the assumptions must keep %s at least 0", n.kind, n.k, n.kids[0].shape[0], d)
 		}
 	})
 	return err

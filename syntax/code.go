@@ -52,4 +52,35 @@ const (
 	// CodeNotChecked: the kernel was parsed but not type-checked, because
 	// its specification is malformed. It carries no position.
 	CodeNotChecked Code = "not-checked"
+	// CodeRange: a number outside the range its place allows (a literal
+	// too large for its type, an extent or dimension that is zero or too
+	// large, a divisor of zero).
+	CodeRange Code = "range"
+)
+
+// The codes of the tensor front ends (packages atl and rink, and the
+// algorithm language of the bundled compiler), beside the codes above.
+// A Presburger set's text (presburger.ParseError) uses the codes above.
+const (
+	// CodeShape: a tensor's rank, extents or dimension numbers are not
+	// those an operation needs (a tensor where a scalar is needed or the
+	// reverse, the concatenation of shapes that disagree, a dimension
+	// number past the rank, a contraction of dimensions of different
+	// extents, a size that may be negative).
+	CodeShape Code = "shape"
+	// CodeBounds: a read, or a truncation, may fall outside its tensor
+	// for some value of the parameters the assumptions allow.
+	CodeBounds Code = "bounds"
+	// CodePadding: a truncation may drop elements that are not provably
+	// padding (the rules TRUNCLPAD and TRUNCRPAD of ATL's pad type
+	// system, Liu et al. 2024, section 6.3).
+	CodePadding Code = "padding"
+	// CodeLaneAlias: a lane of a wide binding reads the result of another
+	// lane of the same binding, which the fused loop computes at the same
+	// time (Prasanna 2026, section 2.4.1).
+	CodeLaneAlias Code = "lane-alias"
+	// CodeLookback: a sequential computation (ATL's GenRec) reads a row
+	// that is not strictly earlier than the one it computes (Prasanna
+	// 2026, section 3.4).
+	CodeLookback Code = "lookback"
 )
