@@ -75,7 +75,7 @@ func Check(p *Program) (*Info, syntax.ErrorList) {
 	first := map[string]syntax.Pos{}
 	for _, d := range p.Decls {
 		if prev, dup := first[d.Name.Name]; dup {
-			c.r.Errorf(d.Name.Pos, "%s redeclared (first declared at %s)", d.Name.Name, prev)
+			c.r.ErrorCodef(d.Name.Pos, syntax.CodeRedeclared, "%s redeclared (first declared at %s)", d.Name.Name, prev)
 			continue
 		}
 		first[d.Name.Name] = d.Name.Pos
@@ -86,9 +86,9 @@ func Check(p *Program) (*Info, syntax.ErrorList) {
 		got := c.expr(s.RHS)
 		switch {
 		case !ok:
-			c.r.Errorf(s.LHS.Pos, "assignment to undeclared variable %s", s.LHS.Name)
+			c.r.ErrorCodef(s.LHS.Pos, syntax.CodeUndeclared, "assignment to undeclared variable %s", s.LHS.Name)
 		case got != nil && !got.Equal(want):
-			c.r.Errorf(s.RHS.Pos(), "cannot assign a value of type %s to %s of type %s", got, s.LHS.Name, want)
+			c.r.ErrorCodef(s.RHS.Pos(), syntax.CodeType, "cannot assign a value of type %s to %s of type %s", got, s.LHS.Name, want)
 		}
 	}
 	c.r.Errs.Sort()
@@ -114,7 +114,7 @@ func (c *checker) typeOf(e Expr) Shape {
 	case *VarRef: // t-var
 		t, ok := c.info.Context[e.Name]
 		if !ok {
-			c.r.Errorf(e.Ident.Pos, "undeclared variable %s", e.Name)
+			c.r.ErrorCodef(e.Ident.Pos, syntax.CodeUndeclared, "undeclared variable %s", e.Name)
 			return nil
 		}
 		return t
@@ -140,11 +140,11 @@ func (c *checker) typeOf(e Expr) Shape {
 			return nil
 		}
 		if e.M == e.N {
-			c.r.Errorf(e.NPos, "cannot contract dimension %d with itself", e.M)
+			c.r.ErrorCodef(e.NPos, syntax.CodeShape, "cannot contract dimension %d with itself", e.M)
 			return nil
 		}
 		if x[e.M-1] != x[e.N-1] {
-			c.r.Errorf(e.OpPos, "cannot contract dimensions %d and %d of a value of type %s: extents %d and %d differ",
+			c.r.ErrorCodef(e.OpPos, syntax.CodeShape, "cannot contract dimensions %d and %d of a value of type %s: extents %d and %d differ",
 				e.M, e.N, x, x[e.M-1], x[e.N-1])
 			return nil
 		}
@@ -175,7 +175,7 @@ func (c *checker) typeOf(e Expr) Shape {
 		case e.Op == '/' && len(x) == 0:
 			hint = " (only division by a scalar is allowed, not of one)"
 		}
-		c.r.Errorf(e.OpPos, "mismatched types %s %c %s%s", x, e.Op, y, hint)
+		c.r.ErrorCodef(e.OpPos, syntax.CodeType, "mismatched types %s %c %s%s", x, e.Op, y, hint)
 		return nil
 	}
 	return nil
@@ -189,7 +189,7 @@ func (c *checker) dims(t Shape, m int, mpos syntax.Pos, n int, npos syntax.Pos, 
 		pos syntax.Pos
 	}{{m, mpos}, {n, npos}} {
 		if d.k < 1 || d.k > len(t) {
-			c.r.Errorf(d.pos, "cannot %s dimension %d of a value of type %s (rank %d): dimensions are numbered from 1", verb, d.k, t, len(t))
+			c.r.ErrorCodef(d.pos, syntax.CodeShape, "cannot %s dimension %d of a value of type %s (rank %d): dimensions are numbered from 1", verb, d.k, t, len(t))
 			ok = false
 		}
 	}

@@ -75,7 +75,7 @@ func lex(src *syntax.Source, r *syntax.Reporter) []token {
 			for i+n < len(text) && text[i+n]&0xC0 == 0x80 {
 				n++
 			}
-			r.Errorf(pos, "unexpected character %q", text[i:i+n])
+			r.ErrorCodef(pos, syntax.CodeSyntax, "unexpected character %q", text[i:i+n])
 			toks = append(toks, token{tIllegal, text[i : i+n], pos})
 		}
 		i += n

@@ -65,7 +65,7 @@ type errSyntax struct{}
 func (p *parser) expected(what string) {
 	t := p.tok()
 	if t.kind != tIllegal { // the lexer has reported it already
-		p.r.Errorf(t.pos, "expected %s, found %s", what, t.describe())
+		p.r.ErrorCodef(t.pos, syntax.CodeSyntax, "expected %s, found %s", what, t.describe())
 	}
 	panic(errSyntax{})
 }
@@ -109,7 +109,7 @@ func (p *parser) item(prog *Program, seenStmt *bool) {
 	case t.kind == tIdent && t.text == "var":
 		d := p.decl()
 		if *seenStmt {
-			p.r.Errorf(d.Pos, "declaration of %s after a statement: declarations come first", d.Name.Name)
+			p.r.ErrorCodef(d.Pos, syntax.CodeSyntax, "declaration of %s after a statement: declarations come first", d.Name.Name)
 		}
 		prog.Decls = append(prog.Decls, d)
 	case t.kind == tIdent:
@@ -154,10 +154,10 @@ func (p *parser) decl() *Decl {
 		n, err := strconv.ParseInt(t.text, 10, 64)
 		switch {
 		case err != nil || n > MaxExtent:
-			p.r.Errorf(t.pos, "extent %s is too large (at most %d)", t.text, MaxExtent)
+			p.r.ErrorCodef(t.pos, syntax.CodeRange, "extent %s is too large (at most %d)", t.text, MaxExtent)
 			n = 1
 		case n == 0:
-			p.r.Errorf(t.pos, "extent 0: extents are positive")
+			p.r.ErrorCodef(t.pos, syntax.CodeRange, "extent 0: extents are positive")
 			n = 1
 		}
 		d.Extents = append(d.Extents, n)
@@ -220,7 +220,7 @@ func (p *parser) primary() Expr {
 	t := p.tok()
 	if p.atItem() && t.text != "var" && p.i > 0 && p.toks[p.i-1].kind == tPunct && p.toks[p.i-1].text != "=" {
 		// "A = B +" followed by the next statement.
-		p.r.Errorf(t.pos, "expected an operand after '%s', found the statement %s = ...", p.toks[p.i-1].text, t.text)
+		p.r.ErrorCodef(t.pos, syntax.CodeSyntax, "expected an operand after '%s', found the statement %s = ...", p.toks[p.i-1].text, t.text)
 		panic(errSyntax{})
 	}
 	switch {
@@ -229,7 +229,7 @@ func (p *parser) primary() Expr {
 		return &VarRef{Ident{Name: t.text, Pos: t.pos}}
 	case t.kind == tPunct && t.text == "(":
 		if p.depth >= maxDepth {
-			p.r.Errorf(t.pos, "parentheses nested deeper than %d", maxDepth)
+			p.r.ErrorCodef(t.pos, syntax.CodeSyntax, "parentheses nested deeper than %d", maxDepth)
 			panic(errSyntax{})
 		}
 		p.depth++
@@ -260,7 +260,7 @@ func (p *parser) dim() (int, syntax.Pos) {
 	p.next()
 	n, err := strconv.Atoi(t.text)
 	if err != nil || n > 1<<20 {
-		p.r.Errorf(t.pos, "dimension %s is too large", t.text)
+		p.r.ErrorCodef(t.pos, syntax.CodeRange, "dimension %s is too large", t.text)
 		return 1 << 20, t.pos
 	}
 	return n, t.pos

@@ -10,40 +10,33 @@ import (
 	"github.com/augur-verify/augur/syntax"
 )
 
-// TestDiagnostics checks the rendering of parse and type errors: file,
-// line and column, what was expected, and the caret under the spot.
+// TestDiagnostics checks that parse and type errors are reported at
+// their spot with their code, and come with a caret line.
 func TestDiagnostics(t *testing.T) {
 	for _, tc := range []struct {
-		name, src, want string
+		name, src, at string
+		code          syntax.Code
 	}{
-		{"missing bracket", "var A : [3 4\nA = A\n",
-			"t.rink:2:1: expected an extent or ']', found name A\n    A = A\n    ^"},
-		{"operand at a statement", "var A : [3]\nA = A +\nA = A\n",
-			"t.rink:3:1: expected an operand after '+', found the statement A = ...\n    A = A\n    ^"},
-		{"missing operand", "var A : [3]\nA = A +\n",
-			"t.rink:3:1: expected a variable or '(', found end of file"},
-		{"bad pair", "var A : [3 3]\nA = A ^ [1]\n",
-			"t.rink:2:11: expected a dimension number, found ']'\n    A = A ^ [1]\n              ^"},
-		{"character", "var A : [3]\nA = A % A\n",
-			"t.rink:2:7: unexpected character \"%\"\n    A = A % A\n          ^"},
-		{"zero extent", "var A : [0]\n", "t.rink:1:10: extent 0: extents are positive"},
-		{"redeclared", "var A : [3]\nvar A : [4]\n", "t.rink:2:5: A redeclared (first declared at 1:5)"},
-		{"undeclared target", "var A : [3]\nB = A\n", "t.rink:2:1: assignment to undeclared variable B"},
-		{"assignment type", "var A : [3]\nvar B : [3 3]\nB = A\n",
-			"t.rink:3:5: cannot assign a value of type [3] to B of type [3 3]\n    B = A\n        ^"},
-		{"undeclared operand", "var A : [3]\nA = A + C\n", "t.rink:2:9: undeclared variable C"},
-		{"contraction extents", "var A : [3 4]\nvar s : []\ns = A . [1 2]\n",
-			"t.rink:3:7: cannot contract dimensions 1 and 2 of a value of type [3 4]: extents 3 and 4 differ\n    s = A . [1 2]\n          ^"},
-		{"contraction self", "var A : [3 3]\nvar s : []\ns = A . [2 2]\n", "t.rink:3:12: cannot contract dimension 2 with itself"},
-		{"dimension range", "var A : [3 3]\nA = A ^ [1 3]\n",
-			"t.rink:2:12: cannot transpose dimension 3 of a value of type [3 3] (rank 2): dimensions are numbered from 1"},
-		{"elementwise", "var A : [3]\nvar B : [4]\nA = A + B\n", "t.rink:3:7: mismatched types [3] + [4]"},
-		{"scalar right", "var A : [3]\nvar s : []\nA = A * s\n",
-			"t.rink:3:7: mismatched types [3] * [] (a scalar multiplies from the left: write s * e)"},
-		{"scalar dividend", "var A : [3]\nvar s : []\nA = s / A\n",
-			"t.rink:3:7: mismatched types [] / [3] (only division by a scalar is allowed, not of one)"},
-		{"late declaration", "var A : [3]\nA = A\nvar B : [3]\n",
-			"t.rink:3:1: declaration of B after a statement: declarations come first"},
+		{"missing bracket", "var A : [3 4\nA = A\n", "2:1", syntax.CodeSyntax},
+		{"operand at a statement", "var A : [3]\nA = A +\nA = A\n", "3:1", syntax.CodeSyntax},
+		{"missing operand", "var A : [3]\nA = A +\n", "3:1", syntax.CodeSyntax},
+		{"bad pair", "var A : [3 3]\nA = A ^ [1]\n", "2:11", syntax.CodeSyntax},
+		{"character", "var A : [3]\nA = A % A\n", "2:7", syntax.CodeSyntax},
+		{"nesting", "var A : [3]\nA = " + strings.Repeat("(", maxDepth+1) + "A" + strings.Repeat(")", maxDepth+1) + "\n", "", syntax.CodeSyntax},
+		{"late declaration", "var A : [3]\nA = A\nvar B : [3]\n", "3:1", syntax.CodeSyntax},
+		{"zero extent", "var A : [0]\n", "1:10", syntax.CodeRange},
+		{"large extent", "var A : [99999999999999999999]\n", "1:10", syntax.CodeRange},
+		{"large dimension", "var A : [3 3]\nA = A ^ [1 99999999999]\n", "2:12", syntax.CodeRange},
+		{"redeclared", "var A : [3]\nvar A : [4]\n", "2:5", syntax.CodeRedeclared},
+		{"undeclared target", "var A : [3]\nB = A\n", "2:1", syntax.CodeUndeclared},
+		{"undeclared operand", "var A : [3]\nA = A + C\n", "2:9", syntax.CodeUndeclared},
+		{"assignment type", "var A : [3]\nvar B : [3 3]\nB = A\n", "3:5", syntax.CodeType},
+		{"elementwise", "var A : [3]\nvar B : [4]\nA = A + B\n", "3:7", syntax.CodeType},
+		{"scalar right", "var A : [3]\nvar s : []\nA = A * s\n", "3:7", syntax.CodeType},
+		{"scalar dividend", "var A : [3]\nvar s : []\nA = s / A\n", "3:7", syntax.CodeType},
+		{"contraction extents", "var A : [3 4]\nvar s : []\ns = A . [1 2]\n", "3:7", syntax.CodeShape},
+		{"contraction self", "var A : [3 3]\nvar s : []\ns = A . [2 2]\n", "3:12", syntax.CodeShape},
+		{"dimension range", "var A : [3 3]\nA = A ^ [1 3]\n", "2:12", syntax.CodeShape},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := Load(&syntax.Source{Name: "t.rink", Text: tc.src})
@@ -51,10 +44,30 @@ func TestDiagnostics(t *testing.T) {
 			if !ok || len(el) == 0 {
 				t.Fatalf("got %v, want an error list", err)
 			}
-			if got := el[0].Detail(); !strings.HasPrefix(got, tc.want) {
-				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			e := el[0]
+			if e.Code != tc.code || tc.at != "" && e.Pos.String() != tc.at || e.File != "t.rink" {
+				t.Errorf("got %s:%s [%s] %s, want code %s at t.rink:%s", e.File, e.Pos, e.Code, e.Msg, tc.code, tc.at)
+			}
+			if e.Pos.Line <= strings.Count(tc.src, "\n") && !strings.Contains(e.Detail(), "^") {
+				t.Errorf("no caret line in\n%s", e.Detail())
 			}
 		})
+	}
+}
+
+// TestDiagnosticWording keeps the rendering of one error to the byte:
+// file, line and column, the message and the caret under the spot.
+func TestDiagnosticWording(t *testing.T) {
+	_, _, err := Load(&syntax.Source{Name: "t.rink", Text: "var A : [3 4]\nvar s : []\ns = A . [1 2]\n"})
+	el, ok := err.(syntax.ErrorList)
+	if !ok || len(el) != 1 {
+		t.Fatalf("got %v, want one error", err)
+	}
+	want := "t.rink:3:7: cannot contract dimensions 1 and 2 of a value of type [3 4]: extents 3 and 4 differ\n" +
+		"    s = A . [1 2]\n" +
+		"          ^"
+	if got := el.Detail(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
 
