@@ -46,8 +46,8 @@ type checker struct {
 	tensors  map[string]*sare.Tensor
 }
 
-func (c *checker) errorf(pos syntax.Pos, format string, args ...any) {
-	c.r.Errorf(pos, format, args...)
+func (c *checker) errorf(pos syntax.Pos, code syntax.Code, format string, args ...any) {
+	c.r.ErrorCodef(pos, code, format, args...)
 }
 
 // scope: parameters and the given variables are indices; inputs and funcs
@@ -76,11 +76,11 @@ func (c *checker) exprs(vars map[string]bool, self *sare.Tensor) *sare.ExprCheck
 
 func (c *checker) declare(id *syntax.Ident, what string) bool {
 	if !syntax.ValidName(id.Name) || sare.IsKeyword(id.Name) || keywords[id.Name] || strings.Contains(id.Name, ".") {
-		c.errorf(id.Pos(), "%s is reserved and cannot name a %s", id.Name, what)
+		c.errorf(id.Pos(), syntax.CodeReserved, "%s is reserved and cannot name a %s", id.Name, what)
 		return false
 	}
 	if prev, ok := c.declared[id.Name]; ok {
-		c.errorf(id.Pos(), "%s redeclared (already a %s)", id.Name, prev)
+		c.errorf(id.Pos(), syntax.CodeRedeclared, "%s redeclared (already a %s)", id.Name, prev)
 		return false
 	}
 	c.declared[id.Name] = what
@@ -91,11 +91,11 @@ func (c *checker) vars(ids []*syntax.Ident, what string) map[string]bool {
 	m := map[string]bool{}
 	for _, id := range ids {
 		if !syntax.ValidName(id.Name) || sare.IsKeyword(id.Name) || keywords[id.Name] {
-			c.errorf(id.Pos(), "%s is reserved and cannot name a %s", id.Name, what)
+			c.errorf(id.Pos(), syntax.CodeReserved, "%s is reserved and cannot name a %s", id.Name, what)
 		} else if m[id.Name] {
-			c.errorf(id.Pos(), "%s appears twice", id.Name)
+			c.errorf(id.Pos(), syntax.CodeRedeclared, "%s appears twice", id.Name)
 		} else if c.params[id.Name] {
-			c.errorf(id.Pos(), "%s is a parameter and cannot name a %s", id.Name, what)
+			c.errorf(id.Pos(), syntax.CodeRedeclared, "%s is a parameter and cannot name a %s", id.Name, what)
 		}
 		m[id.Name] = true
 	}
@@ -132,7 +132,7 @@ func (c *checker) check() {
 				seen := map[string]bool{}
 				for _, v := range d.Vars {
 					if seen[v.Name.Name] {
-						c.errorf(v.Name.Pos(), "%s appears twice in RDom %s", v.Name.Name, d.Name.Name)
+						c.errorf(v.Name.Pos(), syntax.CodeRedeclared, "%s appears twice in RDom %s", v.Name.Name, d.Name.Name)
 					}
 					seen[v.Name.Name] = true
 					c.exprs(noVars, nil).Index(v.Lo)
@@ -158,7 +158,7 @@ func (c *checker) check() {
 	c.reserved()
 	if len(c.p.Outputs()) == 0 && len(c.r.Errs) == 0 {
 		pos := syntax.Pos{Line: 1, Col: 1}
-		c.errorf(pos, "no output: add output F over x in 0 .. N")
+		c.errorf(pos, syntax.CodeDefinition, "no output: add output F over x in 0 .. N")
 	}
 	if s := c.p.Schedule; s != nil {
 		scheduledFuncs(c.p, s, c.r)
@@ -175,9 +175,9 @@ func (c *checker) usedBefore(x syntax.Expr, later map[string]*Func, self string)
 		}
 		name := call.Fun.Name
 		if name == self {
-			c.errorf(call.Pos(), "the pure definition of %s refers to %s itself (use an update definition)", self, self)
+			c.errorf(call.Pos(), syntax.CodeDefinition, "the pure definition of %s refers to %s itself (use an update definition)", self, self)
 		} else if f := later[name]; f != nil && !c.defined[name] {
-			c.errorf(call.Pos(), "func %s used before its definition (line %d)", name, f.Pos.Line)
+			c.errorf(call.Pos(), syntax.CodeUndeclared, "func %s used before its definition (line %d)", name, f.Pos.Line)
 		}
 		return true
 	})
@@ -188,20 +188,24 @@ func (c *checker) update(u *Update, later map[string]*Func) {
 	f := c.p.Func(name)
 	switch {
 	case f == nil:
-		c.errorf(u.Func.Pos(), "update of %s, which is not a func", name)
+		code := syntax.CodeUndeclared
+		if c.declared[name] != "" {
+			code = syntax.CodeWrongKind
+		}
+		c.errorf(u.Func.Pos(), code, "update of %s, which is not a func", name)
 		return
 	case !c.defined[name]:
-		c.errorf(u.Func.Pos(), "update of %s before its pure definition (line %d)", name, f.Pos.Line)
+		c.errorf(u.Func.Pos(), syntax.CodeDefinition, "update of %s before its pure definition (line %d)", name, f.Pos.Line)
 		return
 	case c.last != f:
-		c.errorf(u.Func.Pos(), "update of %s after another definition: the definitions of a func must be consecutive", name)
+		c.errorf(u.Func.Pos(), syntax.CodeDefinition, "update of %s after another definition: the definitions of a func must be consecutive", name)
 		return
 	}
 	u.Target = f
 	u.Index = len(f.Updates)
 	f.Updates = append(f.Updates, u)
 	if len(u.Args) != len(f.Vars) {
-		c.errorf(u.Func.Pos(), "%s has %d dimensions, the update gives %d", name, len(f.Vars), len(u.Args))
+		c.errorf(u.Func.Pos(), syntax.CodeArity, "%s has %d dimensions, the update gives %d", name, len(f.Vars), len(u.Args))
 		return
 	}
 	// The RDom of the update: every r.k must name a variable of one RDom.
@@ -215,7 +219,7 @@ func (c *checker) update(u *Update, later map[string]*Func) {
 			rn, vn, _ := strings.Cut(id.Name, ".")
 			r := c.p.RDomNamed(rn)
 			if r == nil || r.Pos.Line > u.Func.NamePos.Line {
-				c.errorf(id.Pos(), "%s: %s is not an RDom declared before", id.Name, rn)
+				c.errorf(id.Pos(), syntax.CodeUndeclared, "%s: %s is not an RDom declared before", id.Name, rn)
 				return true
 			}
 			found := false
@@ -223,11 +227,11 @@ func (c *checker) update(u *Update, later map[string]*Func) {
 				found = found || v.Name.Name == vn
 			}
 			if !found {
-				c.errorf(id.Pos(), "RDom %s has no variable %s", rn, vn)
+				c.errorf(id.Pos(), syntax.CodeUndeclared, "RDom %s has no variable %s", rn, vn)
 				return true
 			}
 			if u.RDom != nil && u.RDom != r {
-				c.errorf(id.Pos(), "update of %s uses two RDoms, %s and %s", name, u.RDom.Name.Name, rn)
+				c.errorf(id.Pos(), syntax.CodeDefinition, "update of %s uses two RDoms, %s and %s", name, u.RDom.Name.Name, rn)
 				return true
 			}
 			u.RDom = r
@@ -256,7 +260,7 @@ func (c *checker) update(u *Update, later map[string]*Func) {
 		syntax.Inspect(a, func(e syntax.Expr) bool {
 			if id, ok := e.(*syntax.Ident); ok {
 				if _, isPure := pure[id.Name]; isPure && !bad {
-					c.errorf(id.Pos(), "argument %d of the update of %s must be its pure variable %s in place or an expression of RDom variables, not %s",
+					c.errorf(id.Pos(), syntax.CodeDefinition, "argument %d of the update of %s must be its pure variable %s in place or an expression of RDom variables, not %s",
 						i+1, name, f.Vars[i].Name, syntax.ExprString(a))
 					bad = true
 				}
@@ -284,14 +288,14 @@ func (c *checker) update(u *Update, later map[string]*Func) {
 		syntax.Inspect(x, func(e syntax.Expr) bool {
 			if id, ok := e.(*syntax.Ident); ok {
 				if inPlace, isPure := pure[id.Name]; isPure && !inPlace {
-					c.errorf(id.Pos(), "pure variable %s is not defined in this update: the left-hand side does not keep it in place", id.Name)
+					c.errorf(id.Pos(), syntax.CodeUndeclared, "pure variable %s is not defined in this update: the left-hand side does not keep it in place", id.Name)
 				}
 			}
 			if call, ok := e.(*syntax.Call); ok && call.Fun.Name == name && len(call.Args) == len(f.Vars) {
 				for i, a := range call.Args {
 					if inPlace := pure[f.Vars[i].Name]; inPlace {
 						if id, ok := a.(*syntax.Ident); !ok || id.Name != f.Vars[i].Name {
-							c.errorf(a.Pos(), "%s reads %s at %s in dimension %d: an update must read its own func with the pure variable %s in place",
+							c.errorf(a.Pos(), syntax.CodeDefinition, "%s reads %s at %s in dimension %d: an update must read its own func with the pure variable %s in place",
 								syntax.ExprString(call), name, syntax.ExprString(a), i+1, f.Vars[i].Name)
 						}
 					}
@@ -311,7 +315,7 @@ func (c *checker) update(u *Update, later map[string]*Func) {
 func (c *checker) output(o *Output) {
 	f := c.p.Func(o.Func.Name)
 	if f == nil || !c.defined[o.Func.Name] {
-		c.errorf(o.Func.Pos(), "output %s is not a func defined before", o.Func.Name)
+		c.errorf(o.Func.Pos(), syntax.CodeUndeclared, "output %s is not a func defined before", o.Func.Name)
 		return
 	}
 	for _, prev := range c.p.Outputs() {
@@ -319,18 +323,18 @@ func (c *checker) output(o *Output) {
 			break
 		}
 		if prev.Func.Name == o.Func.Name {
-			c.errorf(o.Func.Pos(), "%s is already an output (line %d)", o.Func.Name, prev.Pos.Line)
+			c.errorf(o.Func.Pos(), syntax.CodeRedeclared, "%s is already an output (line %d)", o.Func.Name, prev.Pos.Line)
 			return
 		}
 	}
 	if len(o.Dims) != len(f.Vars) {
-		c.errorf(o.Func.Pos(), "%s has %d dimensions, the output region gives %d", f.Name.Name, len(f.Vars), len(o.Dims))
+		c.errorf(o.Func.Pos(), syntax.CodeArity, "%s has %d dimensions, the output region gives %d", f.Name.Name, len(f.Vars), len(o.Dims))
 		return
 	}
 	noVars := map[string]bool{}
 	for i, d := range o.Dims {
 		if d.Name.Name != f.Vars[i].Name {
-			c.errorf(d.Name.Pos(), "dimension %d of %s is %s, not %s", i+1, f.Name.Name, f.Vars[i].Name, d.Name.Name)
+			c.errorf(d.Name.Pos(), syntax.CodeBinding, "dimension %d of %s is %s, not %s", i+1, f.Name.Name, f.Vars[i].Name, d.Name.Name)
 		}
 		c.exprs(noVars, nil).Index(d.Lo)
 		c.exprs(noVars, nil).Index(d.Hi)
@@ -350,11 +354,11 @@ func (c *checker) reserved() {
 	bad := func(id *syntax.Ident, global bool) {
 		switch {
 		case strings.HasPrefix(id.Name, "buf_"):
-			c.errorf(id.Pos(), "%s: names starting with buf_ are reserved for the compiler's arrays", id.Name)
+			c.errorf(id.Pos(), syntax.CodeReserved, "%s: names starting with buf_ are reserved for the compiler's arrays", id.Name)
 		case generated[id.Name]:
-			c.errorf(id.Pos(), "%s is reserved for the loop of an RDom variable", id.Name)
+			c.errorf(id.Pos(), syntax.CodeReserved, "%s is reserved for the loop of an RDom variable", id.Name)
 		case !global && c.declared[id.Name] != "":
-			c.errorf(id.Pos(), "variable %s has the name of a %s", id.Name, c.declared[id.Name])
+			c.errorf(id.Pos(), syntax.CodeRedeclared, "variable %s has the name of a %s", id.Name, c.declared[id.Name])
 		}
 	}
 	for _, d := range c.p.Decls {

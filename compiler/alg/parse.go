@@ -428,7 +428,7 @@ func (p *parser) update() {
 // per call.
 func (p *parser) schedule(pos syntax.Pos) {
 	if p.prog.Schedule != nil {
-		p.ErrorAt(pos, "second schedule block (the first is at %s)", p.prog.Schedule.Pos)
+		p.ErrorCodeAt(pos, syntax.CodeDefinition, "second schedule block (the first is at %s)", p.prog.Schedule.Pos)
 	}
 	s := &Schedule{Pos: pos}
 	p.Next() // {

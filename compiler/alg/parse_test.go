@@ -1,6 +1,7 @@
 package alg
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,63 +128,87 @@ func TestUpdates(t *testing.T) {
 	}
 }
 
-// TestErrors checks the message and position of errors in bad input.
+// TestErrors checks the position and code of errors in bad input, and
+// that they come with a caret line.
 func TestErrors(t *testing.T) {
 	const head = "param N\ninput A(x) : f32\n"
 	const out = "\noutput F over x in 0 .. N\n"
 	for _, tc := range []struct {
-		src, want string
+		src, at string
+		code    syntax.Code
 	}{
-		{"param N,\n", "t.alg:2:1: expected parameter name, found end of file"},
-		{head + "func F(x) f32 = 0" + out, "t.alg:3:11: expected ':', found 'f32'"},
-		{head + "func F(x) : f33 = 0" + out, "t.alg:3:13: expected a type (bool, i8, i16, i32, i64, u8, u16, u32, u64, f32, f64), found 'f33'"},
-		{head + "func F(x) : f32 = A(x) +" + out, "t.alg:4:8: expected end of line, found 'F'"},
-		{head + "func F(x) : f32 = 0\nF(x) += A(x.y.z)" + out, "t.alg:4:11: malformed RDom variable x.y.z (write r.k)"},
-		{head + "func F(x) : f32 = 0\nF(x) ++ 1" + out, "t.alg:4:6: expected =, +=, -= or *=, found '+'"},
-		{head + "rdom r(k 0 .. N)", "t.alg:3:10: expected 'in', found integer literal 0"},
-		{head + "func F(x) : f32 = 0\noutput F over x in 0 N", "t.alg:4:22: expected '..', found 'N'"},
-		{head + "func F(x) : f32 = 0\nschedule {\n  parallel(x)\n}" + out, "t.alg:5:3: expected a schedule directive such as F.parallel(y), found 'parallel'"},
-		{head + "func F(x) : f32 = 0\nschedule {\n  F.update(x).parallel(x)\n}" + out, "t.alg:5:12: update takes a stage number, found x"},
-		{head + "func F.x(x) : f32 = 0" + out, "t.alg:3:6: unexpected '.' in func name F.x"},
+		{"param N,\n", "t.alg:2:1", syntax.CodeSyntax},
+		{head + "func F(x) f32 = 0" + out, "t.alg:3:11", syntax.CodeSyntax},
+		{head + "func F(x) : f33 = 0" + out, "t.alg:3:13", syntax.CodeSyntax},
+		{head + "func F(x) : f32 = A(x) +" + out, "t.alg:4:8", syntax.CodeSyntax},
+		{head + "func F(x) : f32 = 0\nF(x) += A(x.y.z)" + out, "t.alg:4:11", syntax.CodeSyntax},
+		{head + "func F(x) : f32 = 0\nF(x) ++ 1" + out, "t.alg:4:6", syntax.CodeSyntax},
+		{head + "rdom r(k 0 .. N)", "t.alg:3:10", syntax.CodeSyntax},
+		{head + "func F(x) : f32 = 0\noutput F over x in 0 N", "t.alg:4:22", syntax.CodeSyntax},
+		{head + "func F(x) : f32 = 0\nschedule {\n  parallel(x)\n}" + out, "t.alg:5:3", syntax.CodeSyntax},
+		{head + "func F(x) : f32 = 0\nschedule {\n  F.update(x).parallel(x)\n}" + out, "t.alg:5:12", syntax.CodeSyntax},
+		{head + "func F.x(x) : f32 = 0" + out, "t.alg:3:6", syntax.CodeSyntax},
 		// checker
-		{head + "func F(x) : f32 = G(x)\nfunc G(x) : f32 = 0" + out, "t.alg:3:19: func G used before its definition (line 4)"},
-		{head + "func F(x) : f32 = F(x - 1)" + out, "t.alg:3:19: the pure definition of F refers to F itself (use an update definition)"},
-		{head + "func F(x) : f32 = A(x) + 1.0 * f64(x)" + out, "t.alg:3:26: mismatched types f32 and f64 (no implicit conversion: cast one side)"},
-		{head + "func F(x) : f32 = A(x * N)" + out, "t.alg:3:21: x * N is not affine: a product needs a constant factor"},
-		{head + "func F(x) : f32 = A(x) * x" + out, "t.alg:3:26: index x used as a value must be cast, as in f32(x)"},
+		{head + "func F(x) : f32 = G(x)\nfunc G(x) : f32 = 0" + out, "t.alg:3:19", syntax.CodeUndeclared},
+		{head + "func F(x) : f32 = F(x - 1)" + out, "t.alg:3:19", syntax.CodeDefinition},
+		{head + "func F(x) : f32 = A(x) + 1.0 * f64(x)" + out, "t.alg:3:26", syntax.CodeType},
+		{head + "func F(x) : f32 = A(x * N)" + out, "t.alg:3:21", syntax.CodeNotAffine},
+		{head + "func F(x) : f32 = A(x) * x" + out, "t.alg:3:26", syntax.CodeType},
 		{head + "func F(x) : f32 = 0\nrdom r(k in 0 .. N)\nF(x + 1) += A(r.k)" + out,
-			"t.alg:5:3: argument 1 of the update of F must be its pure variable x in place or an expression of RDom variables, not x + 1"},
+			"t.alg:5:3", syntax.CodeDefinition},
 		{head + "func F(x) : f32 = 0\nrdom r(k in 0 .. N)\nF(r.k) += A(x)" + out,
-			"t.alg:5:13: pure variable x is not defined in this update: the left-hand side does not keep it in place"},
+			"t.alg:5:13", syntax.CodeUndeclared},
 		{head + "func F(x) : f32 = 0\nF(x) += F(x + 1)" + out,
-			"t.alg:4:11: F(x + 1) reads F at x + 1 in dimension 1: an update must read its own func with the pure variable x in place"},
-		{head + "func F(x) : f32 = 0\nrdom r(k in 0 .. N)\nF(x) += A(r.j)" + out, "t.alg:5:11: RDom r has no variable j"},
-		{head + "func F(x) : f32 = 0\nF(x) += A(s.k)" + out, "t.alg:4:11: s.k: s is not an RDom declared before"},
-		{head + "func F(x) : f32 = 0\nrdom r(k in 0 .. N)\nrdom s(k in 0 .. N)\nF(x) += A(r.k + s.k)" + out, "t.alg:6:17: update of F uses two RDoms, r and s"},
-		{head + "func F(x) : f32 = 0\nfunc G(x) : f32 = F(x)\nF(x) += 1\noutput G over x in 0 .. N", "t.alg:5:1: update of F after another definition: the definitions of a func must be consecutive"},
-		{head + "F(x) += 1" + out, "t.alg:3:1: update of F, which is not a func"},
-		{head + "func F(x) : f32 = 0\nF(x) += 1 where x * x > 0" + out, "t.alg:4:17: x * x is not affine: a product needs a constant factor"},
-		{head + "func F(x) : f32 = 0\noutput F over y in 0 .. N", "t.alg:4:15: dimension 1 of F is x, not y"},
-		{head + "func F(x) : f32 = 0\noutput F over x in 0 .. N, y in 0 .. N", "t.alg:4:8: F has 1 dimensions, the output region gives 2"},
-		{head + "func A(x) : f32 = 0" + out, "t.alg:3:6: A redeclared (already a input)"},
-		{head + "func F(x, x) : f32 = 0" + out, "t.alg:3:11: x appears twice"},
-		{head + "func F(N) : f32 = 0" + out, "t.alg:3:8: N is a parameter and cannot name a pure variable"},
-		{head + "func F(x) : f32 = 0\n", "t.alg:1:1: no output: add output F over x in 0 .. N"},
-		{head + "assume N * N > 0\nfunc F(x) : f32 = 0" + out, "t.alg:3:8: N * N is not affine: a product needs a constant factor"},
-		{head + "func F(x) : f32 = 0\nschedule {\n  G.parallel(x)\n}" + out, "t.alg:5:3: schedule of G, which is not a func"},
-		{head + "func F(x) : f32 = 0\nschedule {\n  F.update(0).parallel(x)\n}" + out, "t.alg:5:15: F.update(0): F has 0 update definitions"},
+			"t.alg:4:11", syntax.CodeDefinition},
+		{head + "func F(x) : f32 = 0\nrdom r(k in 0 .. N)\nF(x) += A(r.j)" + out, "t.alg:5:11", syntax.CodeUndeclared},
+		{head + "func F(x) : f32 = 0\nF(x) += A(s.k)" + out, "t.alg:4:11", syntax.CodeUndeclared},
+		{head + "func F(x) : f32 = 0\nrdom r(k in 0 .. N)\nrdom s(k in 0 .. N)\nF(x) += A(r.k + s.k)" + out, "t.alg:6:17", syntax.CodeDefinition},
+		{head + "func F(x) : f32 = 0\nfunc G(x) : f32 = F(x)\nF(x) += 1\noutput G over x in 0 .. N", "t.alg:5:1", syntax.CodeDefinition},
+		{head + "F(x) += 1" + out, "t.alg:3:1", syntax.CodeUndeclared},
+		{head + "A(x) += 1" + out, "t.alg:3:1", syntax.CodeWrongKind},
+		{head + "func buf_F(x) : f32 = 0\noutput buf_F over x in 0 .. N\n", "t.alg:3:6", syntax.CodeReserved},
+		{head + "func F(x) : f32 = 0" + out + "output F over x in 0 .. N\n", "t.alg:5:8", syntax.CodeRedeclared},
+		{head + "func F(x) : f32 = 0\nschedule {\n}\nschedule {\n}" + out, "t.alg:6:1", syntax.CodeDefinition},
+		{head + "func F(x) : f32 = 0\nschedule {\n  A.parallel(x)\n}" + out, "t.alg:5:3", syntax.CodeWrongKind},
+		{head + "func F(x) : f32 = 0\nF(x) += 1 where x * x > 0" + out, "t.alg:4:17", syntax.CodeNotAffine},
+		{head + "func F(x) : f32 = 0\noutput F over y in 0 .. N", "t.alg:4:15", syntax.CodeBinding},
+		{head + "func F(x) : f32 = 0\noutput F over x in 0 .. N, y in 0 .. N", "t.alg:4:8", syntax.CodeArity},
+		{head + "func A(x) : f32 = 0" + out, "t.alg:3:6", syntax.CodeRedeclared},
+		{head + "func F(x, x) : f32 = 0" + out, "t.alg:3:11", syntax.CodeRedeclared},
+		{head + "func F(N) : f32 = 0" + out, "t.alg:3:8", syntax.CodeRedeclared},
+		{head + "func F(x) : f32 = 0\n", "t.alg:1:1", syntax.CodeDefinition},
+		{head + "assume N * N > 0\nfunc F(x) : f32 = 0" + out, "t.alg:3:8", syntax.CodeNotAffine},
+		{head + "func F(x) : f32 = 0\nschedule {\n  G.parallel(x)\n}" + out, "t.alg:5:3", syntax.CodeUndeclared},
+		{head + "func F(x) : f32 = 0\nschedule {\n  F.update(0).parallel(x)\n}" + out, "t.alg:5:15", syntax.CodeRange},
 	} {
 		_, err := Load(&syntax.Source{Name: "t.alg", Text: tc.src})
 		if err == nil {
-			t.Errorf("no error for\n%s\nwant %s", tc.src, tc.want)
+			t.Errorf("no error for\n%s\nwant %s at %s", tc.src, tc.code, tc.at)
 			continue
 		}
 		el := err.(syntax.ErrorList)
-		if got := el[0].Error(); got != tc.want {
-			t.Errorf("for\n%s\ngot  %s\nwant %s", tc.src, got, tc.want)
+		if e := el[0]; e.Code != tc.code || fmt.Sprintf("%s:%s", e.File, e.Pos) != tc.at {
+			t.Errorf("for\n%s\ngot  %s [%s]\nwant %s at %s", tc.src, e, e.Code, tc.code, tc.at)
 		}
 		if d := el[0].Detail(); el[0].LineText != "" && !strings.Contains(d, "^") {
 			t.Errorf("no caret in %q", d)
 		}
+	}
+}
+
+// TestErrorWording keeps the rendering of one error to the byte: the
+// position, the message and the caret under the column.
+func TestErrorWording(t *testing.T) {
+	src := "param N\ninput A(x) : f32\nfunc F(x) : f32 = A(x) + 1.0 * f64(x)\noutput F over x in 0 .. N\n"
+	_, err := Load(&syntax.Source{Name: "t.alg", Text: src})
+	el, ok := err.(syntax.ErrorList)
+	if !ok || len(el) != 1 {
+		t.Fatalf("got %v, want one error", err)
+	}
+	want := "t.alg:3:26: mismatched types f32 and f64 (no implicit conversion: cast one side)\n" +
+		"    func F(x) : f32 = A(x) + 1.0 * f64(x)\n" +
+		"                             ^"
+	if got := el.Detail(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }

@@ -64,11 +64,15 @@ func scheduledFuncs(p *Program, s *Schedule, r *syntax.Reporter) {
 		if f := p.Func(d.Func.Name); f != nil {
 			updates = len(f.Updates)
 		} else if !made[d.Func.Name] {
-			r.Errorf(d.Func.Pos(), "schedule of %s, which is not a func", d.Func.Name)
+			code := syntax.CodeUndeclared
+			if p.Input(d.Func.Name) != nil || p.RDomNamed(d.Func.Name) != nil {
+				code = syntax.CodeWrongKind
+			}
+			r.ErrorCodef(d.Func.Pos(), code, "schedule of %s, which is not a func", d.Func.Name)
 			continue
 		}
 		if d.Update >= updates {
-			r.Errorf(d.Pos, "%s.update(%d): %s has %d update definitions", d.Func.Name, d.Update, d.Func.Name, updates)
+			r.ErrorCodef(d.Pos, syntax.CodeRange, "%s.update(%d): %s has %d update definitions", d.Func.Name, d.Update, d.Func.Name, updates)
 		}
 		if d.Name == "rfactor" {
 			if n := RFactorName(d); n != "" && p.Func(n) == nil {
