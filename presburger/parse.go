@@ -3,6 +3,8 @@ package presburger
 import (
 	"context"
 	"fmt"
+
+	"github.com/augur-verify/augur/syntax"
 )
 
 // This file reads isl notation, such as
@@ -32,10 +34,16 @@ import (
 // silently become a parameter.
 
 // ParseError describes malformed input, with the 1-based line and column of
-// the offending token.
+// the offending token and the kind of the error: syntax.CodeSyntax,
+// CodeUndeclared (a name that is neither a dimension, an existential nor a
+// parameter), CodeNotAffine (an expression outside the quasi-affine
+// language), CodeArity (floor or ceil of several arguments) or CodeRange
+// (a division or modulo by zero); empty for a failure of the operations
+// that build the set (a budget run out).
 type ParseError struct {
 	Line, Col int
 	Msg       string
+	Code      syntax.Code
 }
 
 // Error returns "line:col: message".

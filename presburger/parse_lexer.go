@@ -3,6 +3,8 @@ package presburger
 import (
 	"fmt"
 	"strings"
+
+	"github.com/augur-verify/augur/syntax"
 )
 
 // This file is the lexer of isl notation (the grammar is in parse.go): it
@@ -99,7 +101,7 @@ func lex(src string) ([]token, error) {
 		default:
 			p := punctAt(src[lx.i:])
 			if p == "" {
-				return nil, &ParseError{lx.line, lx.col, fmt.Sprintf("unexpected character %q", rune(c))}
+				return nil, &ParseError{lx.line, lx.col, fmt.Sprintf("unexpected character %q", rune(c)), syntax.CodeSyntax}
 			}
 			toks = append(toks, lx.take(tPunct, len(p)))
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+
+	"github.com/augur-verify/augur/syntax"
 )
 
 // This file is the parser of isl notation (the grammar is in parse.go): a
@@ -127,9 +129,14 @@ func (p *parser) accept(text string) bool {
 	return false
 }
 
-// errorf returns a ParseError at token t.
+// errorf returns a syntax error at token t.
 func (p *parser) errorf(t token, format string, args ...interface{}) error {
-	return &ParseError{t.line, t.col, fmt.Sprintf(format, args...)}
+	return p.errorCodef(t, syntax.CodeSyntax, format, args...)
+}
+
+// errorCodef returns a ParseError of kind code at token t.
+func (p *parser) errorCodef(t token, code syntax.Code, format string, args ...interface{}) error {
+	return &ParseError{t.line, t.col, fmt.Sprintf(format, args...), code}
 }
 
 // expect consumes the token text, or fails naming the token found.
@@ -585,7 +592,7 @@ func (p *parser) parsePrimary() (expr, error) {
 				return nil, err
 			}
 			if (c.fn == "floor" || c.fn == "ceil") && len(c.args) != 1 {
-				return nil, p.errorf(t, "%s takes one argument", c.fn)
+				return nil, p.errorCodef(t, syntax.CodeArity, "%s takes one argument", c.fn)
 			}
 			return c, nil
 		}

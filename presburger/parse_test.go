@@ -2,8 +2,11 @@ package presburger
 
 import (
 	"context"
-	"strings"
+	"errors"
+	"fmt"
 	"testing"
+
+	"github.com/augur-verify/augur/syntax"
 )
 
 func mustParse(t *testing.T, s string) *Map {
@@ -79,23 +82,48 @@ func TestParseAtPoints(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
-	cases := []struct{ src, want string }{
-		{"{ [i] : i >= }", "1:14: expected expression"},
-		{"{ [i] : i }", "expected comparison operator"},
-		{"{ [i] : i * i >= 0 }", "non-affine"},
-		{"{ [i] : i / 2 >= 0 }", "division is only allowed"},
-		{"{ [i] ", "expected \"}\""},
-		{"[N -> { }", "expected \"]\""},
-		{"{ [i] : i @ 2 }", "unexpected character"},
-		{"{ [i, j] : floor(i/j) = 0 }", "constant divisor"},
-		{"{ [i] : i <= M }", "unknown identifier \"M\""},
-		{"{ [i] : i mod 0 = 0 }", "modulo by zero"},
+	cases := []struct {
+		src, at string
+		code    syntax.Code
+	}{
+		{"{ [i] : i >= }", "1:14", syntax.CodeSyntax},
+		{"{ [i] : i }", "1:11", syntax.CodeSyntax},
+		{"{ [i] ", "1:7", syntax.CodeSyntax},
+		{"[N -> { }", "1:4", syntax.CodeSyntax},
+		{"{ [i] : i @ 2 }", "1:11", syntax.CodeSyntax},
+		{"{ [i] : i * i >= 0 }", "1:11", syntax.CodeNotAffine},
+		{"{ [i] : i / 2 >= 0 }", "1:11", syntax.CodeNotAffine},
+		{"{ [i, j] : floor(i/j) = 0 }", "1:12", syntax.CodeNotAffine},
+		{"{ [i] : i <= M }", "1:14", syntax.CodeUndeclared},
+		{"{ [i] : i mod 0 = 0 }", "1:11", syntax.CodeRange},
+		{"{ [i] : floor(i/0) = 0 }", "1:9", syntax.CodeRange},
+		{"{ [i] : floor(i, 2) = 0 }", "1:9", syntax.CodeArity},
 	}
 	for _, c := range cases {
 		_, err := ParseMap(c.src)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("ParseMap(%q) = %v, want error containing %q", c.src, err, c.want)
-		}
+		checkParseError(t, c.src, err, c.at, c.code)
+	}
+}
+
+// checkParseError requires err to be a ParseError of the code at the
+// position ("line:col").
+func checkParseError(t *testing.T, src string, err error, at string, code syntax.Code) {
+	t.Helper()
+	var pe *ParseError
+	if !errors.As(err, &pe) {
+		t.Errorf("ParseMap(%q) = %v, want a ParseError of code %s at %s", src, err, code, at)
+		return
+	}
+	if got := fmt.Sprintf("%d:%d", pe.Line, pe.Col); got != at || pe.Code != code {
+		t.Errorf("ParseMap(%q) = %v [%s], want code %s at %s", src, err, pe.Code, code, at)
+	}
+}
+
+// TestParseErrorWording keeps the rendering of one error to the byte.
+func TestParseErrorWording(t *testing.T) {
+	const want = `1:18: expected "," or ":" after the variables of exists, found identifier "x"`
+	if _, err := ParseMap("{ [x] : exists x x > 0 }"); err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
 	}
 }
 
@@ -193,20 +221,21 @@ func TestParseExistsWithoutParentheses(t *testing.T) {
 // TestParseExistsErrors checks the positioned errors of malformed
 // existentials.
 func TestParseExistsErrors(t *testing.T) {
-	cases := []struct{ src, want string }{
-		{"{ [x] : exists : x > 0 }", `1:16: expected variable name, found ":"`},
-		{"{ [x] : exists x x > 0 }", `1:18: expected "," or ":" after the variables of exists, found identifier "x"`},
-		{"{ [x] : exists y, : x = 2y }", `1:19: expected variable name, found ":"`},
-		{"{ [x] : exists y }", `1:18: expected "," or ":" after the variables of exists, found "}"`},
-		{"{ [x] : exists (y : x = 2y }", `1:28: expected ")", found "}"`},
-		{"{ [x] : exists (y) : x = 2y }", `1:18: expected "," or ":" after the variables of exists, found ")"`},
+	cases := []struct {
+		src, at string
+		code    syntax.Code
+	}{
+		{"{ [x] : exists : x > 0 }", "1:16", syntax.CodeSyntax},
+		{"{ [x] : exists x x > 0 }", "1:18", syntax.CodeSyntax},
+		{"{ [x] : exists y, : x = 2y }", "1:19", syntax.CodeSyntax},
+		{"{ [x] : exists y }", "1:18", syntax.CodeSyntax},
+		{"{ [x] : exists (y : x = 2y }", "1:28", syntax.CodeSyntax},
+		{"{ [x] : exists (y) : x = 2y }", "1:18", syntax.CodeSyntax},
 		// The variable is bound up to the enclosing parenthesis only.
-		{"{ [x] : (exists y : x = 2y) and y > 0 }", `1:33: unknown identifier "y"`},
+		{"{ [x] : (exists y : x = 2y) and y > 0 }", "1:33", syntax.CodeUndeclared},
 	}
 	for _, c := range cases {
 		_, err := ParseMap(c.src)
-		if err == nil || err.Error() != c.want {
-			t.Errorf("ParseMap(%q) = %v, want %s", c.src, err, c.want)
-		}
+		checkParseError(t, c.src, err, c.at, c.code)
 	}
 }
