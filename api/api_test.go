@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/augur-verify/augur/store"
+	"github.com/augur-verify/augur/syntax"
 )
 
 func blurSubmission(prog string) Submission {
@@ -192,10 +193,17 @@ func TestMalformed(t *testing.T) {
 	if len(p.Errors) < 2 || p.Type != probMalformed || p.RequestID == "" {
 		t.Fatalf("problem: %s", body)
 	}
+	// Both files are malformed: a type that does not exist in the
+	// specification, an assignment written =: in the kernel.
+	coded := map[string]bool{} // file and code
 	for _, e := range p.Errors {
 		if e.File == "" || e.Line == 0 || e.Col == 0 || !strings.Contains(e.Text, "^") {
 			t.Errorf("error without a position: %+v", e)
 		}
+		coded[e.File+" "+e.Code] = true
+	}
+	if !coded["examples/blur/blur.sare "+string(syntax.CodeSyntax)] || !coded["examples/blur/blur.sched "+string(syntax.CodeSyntax)] {
+		t.Errorf("errors %+v, want a syntax error in each file", p.Errors)
 	}
 	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/problem+json") {
 		t.Errorf("content type %s", resp.Header.Get("Content-Type"))
