@@ -34,6 +34,14 @@ func (s Space) Dims(k DimKind) int {
 // Col returns the column of the i-th dimension of kind k in a row over s.
 func (s Space) Col(k DimKind, i int) int { return s.Offset(k) + i }
 
+// TupleDims returns the number of input and output dimensions together:
+// the coordinates [in | out] of a point of s (MLIR's getNumDimVars).
+func (s Space) TupleDims() int { return s.NumIn() + s.NumOut() }
+
+// TupleCol returns the column of the i-th coordinate of a point [in | out]
+// of s in a row over s: input dimensions first, then output dimensions.
+func (s Space) TupleCol(i int) int { return s.Offset(DimIn) + i }
+
 // ParamCol returns the column of the parameter called name, or -1 when s
 // has no such parameter.
 func (s Space) ParamCol(name string) int { return s.paramIndex(name) }
@@ -69,6 +77,14 @@ func (b *BasicMap) Dims(k DimKind) int {
 
 // Col returns the column of the i-th dimension of kind k in b's rows.
 func (b *BasicMap) Col(k DimKind, i int) int { return b.Offset(k) + i }
+
+// TupleDims returns the number of input and output dimensions of b
+// together: the coordinates [in | out] of a point.
+func (b *BasicMap) TupleDims() int { return b.nI + b.nO }
+
+// TupleCol returns the column of the i-th coordinate of a point [in | out]
+// in b's rows.
+func (b *BasicMap) TupleCol(i int) int { return b.nP + i }
 
 // LocalOffset returns the column of b's first local variable, just after
 // the dimensions.

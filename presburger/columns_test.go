@@ -28,6 +28,14 @@ func TestColumns(t *testing.T) {
 			t.Errorf("Space.Col(%s, 1) = %d, want %d", c.k, got, c.offset+1)
 		}
 	}
+	if got := sp.TupleDims(); got != 3 {
+		t.Errorf("Space.TupleDims() = %d, want 3", got)
+	}
+	for i, want := range []int{2, 3, 4} {
+		if got := sp.TupleCol(i); got != want {
+			t.Errorf("Space.TupleCol(%d) = %d, want %d", i, got, want)
+		}
+	}
 	if got := sp.ParamCol("M"); got != 1 {
 		t.Errorf("ParamCol(M) = %d, want 1", got)
 	}
@@ -42,6 +50,9 @@ func TestColumns(t *testing.T) {
 			if b.Offset(k) != sp.Offset(k) || b.Dims(k) != sp.Dims(k) || b.Col(k, 0) != sp.Col(k, 0) {
 				t.Errorf("BasicMap and Space disagree on %s columns", k)
 			}
+		}
+		if b.TupleDims() != sp.TupleDims() || b.TupleCol(2) != sp.TupleCol(2) {
+			t.Errorf("BasicMap and Space disagree on tuple columns: %d dims, coordinate 2 at %d", b.TupleDims(), b.TupleCol(2))
 		}
 		if b.NumLocals() == 0 {
 			t.Fatalf("%s: want locals for the division and the existential", m)
@@ -65,7 +76,12 @@ func TestColumns(t *testing.T) {
 	row[b.Col(DimOut, 0)] = NewInt(1)
 	row[sp.ParamCol("M")] = NewInt(-1)
 	b.AddEq(row)
-	want, err := ParseMap("[N, M] -> { A[i, j] -> B[k] : i = N - 1 and k = M }")
+	row = b.NewRow() // j = i + 1, by coordinates: coordinate 1 is j
+	row[b.TupleCol(1)] = NewInt(1)
+	row[b.TupleCol(0)] = NewInt(-1)
+	row[b.ConstCol()] = NewInt(-1)
+	b.AddEq(row)
+	want, err := ParseMap("[N, M] -> { A[i, j] -> B[k] : i = N - 1 and k = M and j = i + 1 }")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,8 +27,8 @@ func (e *Encoder) Set(m *presburger.Map, param func(name string) (*smt.Term, boo
 		return nil, errors.New("encode: nil set")
 	}
 	sp := m.Space()
-	if len(dims) != sp.NumIn()+sp.NumOut() {
-		return nil, fmt.Errorf("encode: set %s has %d dimensions, given %d terms", sp, sp.NumIn()+sp.NumOut(), len(dims))
+	if len(dims) != sp.TupleDims() {
+		return nil, fmt.Errorf("encode: set %s has %d dimensions, given %d terms", sp, sp.TupleDims(), len(dims))
 	}
 	var pieces []*smt.Term
 	for _, b := range m.Basics() {
@@ -45,13 +45,15 @@ func (e *Encoder) Set(m *presburger.Map, param func(name string) (*smt.Term, boo
 	return r, nil
 }
 
-// basic encodes one conjunction.
+// basic encodes one conjunction. Each column of b's rows gets its term:
+// a parameter the term param gives, a dimension its term in dims, a local
+// a fresh constant.
 func (e *Encoder) basic(b *presburger.BasicMap, param func(string) (*smt.Term, bool), dims []*smt.Term) (*smt.Term, error) {
 	if b.KnownEmpty() {
 		return e.fls, nil
 	}
-	var cols []*smt.Term
-	for _, name := range b.Space().Params {
+	cols := make([]*smt.Term, b.ConstCol())
+	for i, name := range b.Space().Params {
 		if param == nil {
 			return nil, fmt.Errorf("no term for parameter %s", name)
 		}
@@ -59,17 +61,19 @@ func (e *Encoder) basic(b *presburger.BasicMap, param func(string) (*smt.Term, b
 		if !ok || t == nil {
 			return nil, fmt.Errorf("no term for parameter %s", name)
 		}
-		cols = append(cols, t)
+		cols[b.Col(presburger.DimParam, i)] = t
 	}
-	if b.NumIn()+b.NumOut() != len(dims) {
-		return nil, fmt.Errorf("a piece has %d dimensions, given %d terms", b.NumIn()+b.NumOut(), len(dims))
+	if b.TupleDims() != len(dims) {
+		return nil, fmt.Errorf("a piece has %d dimensions, given %d terms", b.TupleDims(), len(dims))
 	}
-	cols = append(cols, dims...)
+	for i, d := range dims {
+		cols[b.TupleCol(i)] = d
+	}
 	var conj []*smt.Term
 	for i := 0; i < b.NumLocals(); i++ {
 		num, den := b.Local(i)
 		if den.IsZero() {
-			cols = append(cols, e.z.FreshConst("exists", e.z.IntSort()))
+			cols[b.LocalCol(i)] = e.z.FreshConst("exists", e.z.IntSort())
 			continue
 		}
 		// num only uses the columns before this local.
@@ -77,7 +81,7 @@ func (e *Encoder) basic(b *presburger.BasicMap, param func(string) (*smt.Term, b
 		q := e.z.FreshConst("div", e.z.IntSort())
 		dq := e.z.BigInt(den.Big()).Mul(q)
 		conj = append(conj, dq.Le(n), n.Le(dq.Add(e.z.BigInt(den.Sub(presburger.NewInt(1)).Big()))))
-		cols = append(cols, q)
+		cols[b.LocalCol(i)] = q
 	}
 	zero := e.z.Int(0)
 	for _, row := range b.Eqs() {
@@ -89,17 +93,20 @@ func (e *Encoder) basic(b *presburger.BasicMap, param func(string) (*smt.Term, b
 	return e.z.And(conj...), nil
 }
 
-// affine is row·[cols | 1]; the row may be longer than cols+1 only with
-// zeros (a division's numerator over later locals).
+// affine is row·[cols | 1]: row has one column more than cols, its
+// constant. A column whose term is not set yet (a local after the
+// division being defined) must have a zero coefficient.
 func (e *Encoder) affine(row []presburger.Int, cols []*smt.Term) *smt.Term {
+	if len(row) != len(cols)+1 {
+		panic(fmt.Sprintf("affine row of %d columns over %d terms", len(row), len(cols)))
+	}
 	var terms []*smt.Term
-	last := len(row) - 1
-	for i, a := range row[:last] {
+	for i, a := range row[:len(cols)] {
 		if a.IsZero() {
 			continue
 		}
-		if i >= len(cols) {
-			panic(fmt.Sprintf("affine row refers to column %d of %d", i, len(cols)))
+		if cols[i] == nil {
+			panic(fmt.Sprintf("affine row refers to column %d, not yet defined", i))
 		}
 		if a.IsOne() {
 			terms = append(terms, cols[i])
@@ -107,7 +114,7 @@ func (e *Encoder) affine(row []presburger.Int, cols []*smt.Term) *smt.Term {
 			terms = append(terms, e.z.BigInt(a.Big()).Mul(cols[i]))
 		}
 	}
-	if k := row[last]; !k.IsZero() || len(terms) == 0 {
+	if k := row[len(cols)]; !k.IsZero() || len(terms) == 0 {
 		terms = append(terms, e.z.BigInt(k.Big()))
 	}
 	if len(terms) == 1 {
