@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strings"
 
+	"github.com/augur-verify/augur/internal/quasiaffine"
 	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/syntax"
 )
@@ -17,24 +17,25 @@ type box struct {
 	Lo, Hi, Extent []syntax.Expr
 }
 
-func same(s string) string { return s }
+// bufDim is the one dimension of the sets of bounds inference, { [buf_o] }.
+const bufDim = "buf_o"
 
-// setOf parses { [buf_o] : cond } under the assumptions, with params (the
+// setOf builds { [buf_o] : f } under the assumptions, with params (the
 // algorithm's parameters, then any free internal variables) as its
 // parameters, within ctx and its budget.
-func (c *compiler) setOf(ctx context.Context, params []string, cond string) (*presburger.Map, error) {
-	return bufSet(ctx, params, c.context+" and ("+cond+")")
+func (c *compiler) setOf(ctx context.Context, params []string, f quasiaffine.Formula) (*presburger.Map, error) {
+	return bufSet(ctx, params, quasiaffine.And(c.assumed, f))
 }
 
-// bufSet parses { [buf_o] : cond } with parameters params within ctx.
-func bufSet(ctx context.Context, params []string, cond string) (*presburger.Map, error) {
-	return presburger.ParseMapContext(ctx, fmt.Sprintf("[%s] -> { [buf_o] : %s }", strings.Join(params, ", "), cond))
+// bufSet builds { [buf_o] : f } with parameters params within ctx.
+func bufSet(ctx context.Context, params []string, f quasiaffine.Formula) (*presburger.Map, error) {
+	return quasiaffine.Set(ctx, params, []string{bufDim}, f)
 }
 
 // noPointWith reports whether no point of set (a set made by setOf with
-// params) satisfies cond.
-func noPointWith(ctx context.Context, set *presburger.Map, params []string, cond string) (bool, error) {
-	with, err := bufSet(ctx, params, cond)
+// params) satisfies f.
+func noPointWith(ctx context.Context, set *presburger.Map, params []string, f quasiaffine.Formula) (bool, error) {
+	with, err := bufSet(ctx, params, f)
 	if err != nil {
 		return false, err
 	}
@@ -44,10 +45,15 @@ func noPointWith(ctx context.Context, set *presburger.Map, params []string, cond
 	return with.IsEmpty(ctx)
 }
 
-// simplify returns the value of buf_o in { [buf_o] : cond } (a function of the
-// parameters) in canonical form.
-func (c *compiler) simplify(ctx context.Context, cond string) (syntax.Expr, error) {
-	set, err := c.setOf(ctx, c.params, cond)
+// isBuf returns the constraint buf_o == x.
+func isBuf(x syntax.Expr) quasiaffine.Formula {
+	return quasiaffine.Constraint(bin(ident(bufDim), syntax.OpEq, x))
+}
+
+// simplify returns the value of buf_o in { [buf_o] : buf_o == x } (a
+// function of the parameters) in canonical form.
+func (c *compiler) simplify(ctx context.Context, x syntax.Expr) (syntax.Expr, error) {
+	set, err := c.setOf(ctx, c.params, isBuf(x))
 	if err != nil {
 		return nil, err
 	}
@@ -144,31 +150,19 @@ func (c *compiler) optimum(ctx context.Context, set *presburger.Map, params []st
 // holds reports whether e <= t (max) or e >= t (not max) wherever the set
 // has a point.
 func holds(ctx context.Context, set *presburger.Map, params []string, e, t syntax.Expr, max bool) (bool, error) {
-	x, err := toISL(e, same)
-	if err != nil {
-		return false, err
-	}
-	y, err := toISL(t, same)
-	if err != nil {
-		return false, err
-	}
-	return noPointWith(ctx, set, params, x+beyond(max)+y)
+	return noPointWith(ctx, set, params, quasiaffine.Constraint(bin(e, beyond(max), t)))
 }
 
 // bounds reports whether e (an expression of the parameters) is an upper
 // (max) or lower bound of every point of the one-dimensional set.
 func bounds(ctx context.Context, set *presburger.Map, params []string, e syntax.Expr, max bool) (bool, error) {
-	x, err := toISL(e, same)
-	if err != nil {
-		return false, err
-	}
-	return noPointWith(ctx, set, params, "buf_o"+beyond(max)+x)
+	return noPointWith(ctx, set, params, quasiaffine.Constraint(bin(ident(bufDim), beyond(max), e)))
 }
 
 // beyond is the comparison past an upper (max) or lower bound.
-func beyond(max bool) string {
+func beyond(max bool) syntax.Op {
 	if max {
-		return " > "
+		return syntax.OpGt
 	}
-	return " < "
+	return syntax.OpLt
 }

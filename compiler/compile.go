@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/augur-verify/augur/compiler/alg"
+	"github.com/augur-verify/augur/internal/quasiaffine"
 	"github.com/augur-verify/augur/syntax"
 )
 
@@ -119,7 +120,7 @@ type compiler struct {
 	taken  map[string]bool // every name of the algorithm and its specification
 	// regions of the inputs and outputs, filled by lowering.
 	regions map[string]*box
-	context string // the assumptions in isl notation
+	assumed quasiaffine.Formula // the assumptions, a condition of every set of bounds inference
 	fs      map[string]*funcSched
 	// red: the funcs whose update is a reduction the schedule may
 	// re-order (atomic() and rfactor, reduce.go)

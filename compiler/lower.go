@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/augur-verify/augur/internal/quasiaffine"
 	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/syntax"
 )
@@ -17,15 +18,17 @@ import (
 // overcomputes), every other live func allocated at its store level.
 func (c *compiler) lower(ctx context.Context) (string, error) {
 	c.regions = map[string]*box{}
-	var ctxt []string
+	var assumed []quasiaffine.Formula
 	for _, a := range c.assumptions() {
-		s, err := toISL(mustParse(a), same)
-		if err != nil {
+		x := mustParse(a)
+		if err := quasiaffine.Check(x); err != nil {
 			return "", fmt.Errorf("assumption %s: %v", a, err)
 		}
-		ctxt = append(ctxt, s)
+		assumed = append(assumed, quasiaffine.Constraint(x))
 	}
-	c.context = strings.Join(append(ctxt, "0 = 0"), " and ")
+	// closed by true, which keeps the sets' pieces in the form they have
+	// always had (every conjunction normalises its pieces once more)
+	c.assumed = quasiaffine.And(append(assumed, quasiaffine.True())...)
 	c.inlineValues()
 	if err := c.placeAll(ctx); err != nil {
 		return "", err
@@ -138,8 +141,8 @@ func (c *compiler) extents(ctx context.Context, r *box) ([]syntax.Expr, error) {
 	for d := range r.Lo {
 		x := simplifyAdd(sub(r.Hi[d], r.Lo[d]), 1)
 		if _, ok := linearize(x); !ok {
-			if e, err := c.isl(x); err == nil {
-				if e, err := c.simplify(ctx, "buf_o = "+e); err == nil {
+			if e, err := c.affine(x); err == nil {
+				if e, err := c.simplify(ctx, e); err == nil {
 					x = e
 				}
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/augur-verify/augur/compiler/alg"
+	"github.com/augur-verify/augur/internal/quasiaffine"
 	"github.com/augur-verify/augur/syntax"
 )
 
@@ -43,7 +44,7 @@ func (s site) contains(path []node) bool {
 // loops, lets and ifs between the site and the access, the variables they
 // bind, and the coordinates.
 type accessAt struct {
-	cons  []string
+	cons  []quasiaffine.Formula
 	bound []string
 	args  []syntax.Expr
 }
@@ -53,39 +54,35 @@ type accessAt struct {
 // (writes).
 func (c *compiler) footprint(s site, pick func(st *nStore) [][]syntax.Expr) ([]accessAt, error) {
 	var out []accessAt
-	var walk func(b *nBlock, cons, bound []string) error
-	walk = func(b *nBlock, cons, bound []string) error {
+	var walk func(b *nBlock, cons []quasiaffine.Formula, bound []string) error
+	walk = func(b *nBlock, cons []quasiaffine.Formula, bound []string) error {
 		for _, n := range b.stmts {
 			switch n := n.(type) {
 			case *nLet:
-				e, err := c.isl(n.e)
+				def, err := c.letCond(n)
 				if err != nil {
 					return err
 				}
-				cons = append(cons, fmt.Sprintf("%s = %s", n.v, e))
+				cons = append(cons, def)
 				bound = append(bound, n.v)
 			case *nLoop:
-				lo, err := c.isl(n.lo)
+				rng, err := c.loopCond(n)
 				if err != nil {
 					return err
 				}
-				hi, err := c.isl(n.hi)
-				if err != nil {
-					return err
-				}
-				if err := walk(n.body, append(clone(cons), fmt.Sprintf("%s <= %s < %s", lo, n.v, hi)), append(clone(bound), n.v)); err != nil {
+				if err := walk(n.body, append(clone(cons), rng), append(clone(bound), n.v)); err != nil {
 					return err
 				}
 			case *nIf:
-				cond, err := c.isl(n.cond)
+				cond, err := c.affine(n.cond)
 				if err != nil {
 					return err
 				}
-				if err := walk(n.then, append(clone(cons), cond), bound); err != nil {
+				if err := walk(n.then, append(clone(cons), quasiaffine.Constraint(cond)), bound); err != nil {
 					return err
 				}
 				if n.els != nil {
-					if err := walk(n.els, append(clone(cons), "not ("+cond+")"), bound); err != nil {
+					if err := walk(n.els, append(clone(cons), quasiaffine.Not(quasiaffine.Constraint(cond))), bound); err != nil {
 						return err
 					}
 				}
@@ -109,35 +106,54 @@ func (c *compiler) footprint(s site, pick func(st *nStore) [][]syntax.Expr) ([]a
 	return out, err
 }
 
-func clone(s []string) []string { return append([]string(nil), s...) }
+func clone[T any](s []T) []T { return append([]T(nil), s...) }
+
+// loopCond returns the range of a loop's variable, lo <= v < hi.
+func (c *compiler) loopCond(n *nLoop) (quasiaffine.Formula, error) {
+	lo, err := c.affine(n.lo)
+	if err != nil {
+		return nil, err
+	}
+	hi, err := c.affine(n.hi)
+	if err != nil {
+		return nil, err
+	}
+	return quasiaffine.Chain([]syntax.Expr{lo, ident(n.v), hi}, []syntax.Op{syntax.OpLe, syntax.OpLt}), nil
+}
+
+// letCond returns the definition of a let's variable, v == e.
+func (c *compiler) letCond(n *nLet) (quasiaffine.Formula, error) {
+	e, err := c.affine(n.e)
+	if err != nil {
+		return nil, err
+	}
+	return quasiaffine.Constraint(bin(ident(n.v), syntax.OpEq, e)), nil
+}
 
 // outerContext returns the constraints of a site's ancestors: its loops, lets
 // and ifs, whose variables are parameters of the bounds of what is
 // computed inside.
-func (c *compiler) outerContext(s site) ([]string, error) {
-	var cons []string
+func (c *compiler) outerContext(s site) ([]quasiaffine.Formula, error) {
+	var cons []quasiaffine.Formula
 	for i, n := range s.path {
 		switch n := n.(type) {
 		case *nLoop:
-			lo, err := c.isl(n.lo)
+			rng, err := c.loopCond(n)
 			if err != nil {
 				return nil, err
 			}
-			hi, err := c.isl(n.hi)
-			if err != nil {
-				return nil, err
-			}
-			cons = append(cons, fmt.Sprintf("%s <= %s < %s", lo, n.v, hi))
+			cons = append(cons, rng)
 		case *nIf:
-			cond, err := c.isl(n.cond)
+			cond, err := c.affine(n.cond)
 			if err != nil {
 				return nil, err
 			}
+			f := quasiaffine.Constraint(cond)
 			// the path records the branch block after the if
 			if i+1 < len(s.path) && n.els != nil && s.path[i+1] == node(n.els) {
-				cond = "not (" + cond + ")"
+				f = quasiaffine.Not(f)
 			}
-			cons = append(cons, cond)
+			cons = append(cons, f)
 		}
 	}
 	// lets: every let of an ancestor block that precedes the path
@@ -165,11 +181,11 @@ func (c *compiler) outerContext(s site) ([]string, error) {
 				break
 			}
 			if l, ok := st.(*nLet); ok {
-				e, err := c.isl(l.e)
+				def, err := c.letCond(l)
 				if err != nil {
 					return nil, err
 				}
-				cons = append(cons, fmt.Sprintf("%s = %s", l.v, e))
+				cons = append(cons, def)
 			}
 		}
 	}
@@ -177,9 +193,29 @@ func (c *compiler) outerContext(s site) ([]string, error) {
 	return cons, nil
 }
 
-// isl renders an IR expression in isl notation.
-func (c *compiler) isl(x syntax.Expr) (string, error) {
-	return toISL(x, rvar)
+// affine returns the IR expression or constraint x for bounds inference:
+// checked to be quasi-affine, RDom variables renamed to their loop
+// variables (r.k to r_k).
+func (c *compiler) affine(x syntax.Expr) (syntax.Expr, error) {
+	if err := quasiaffine.Check(x); err != nil {
+		return nil, err
+	}
+	dotted := false
+	syntax.Inspect(x, func(e syntax.Expr) bool {
+		if id, ok := e.(*syntax.Ident); ok && strings.Contains(id.Name, ".") {
+			dotted = true
+		}
+		return !dotted
+	})
+	if !dotted {
+		return x, nil
+	}
+	return rewrite(x, func(e syntax.Expr) syntax.Expr {
+		if id, ok := e.(*syntax.Ident); ok {
+			return ident(rvar(id.Name))
+		}
+		return nil
+	}), nil
 }
 
 // boxOf returns the bounding box, per dimension, of the accesses,
@@ -203,23 +239,15 @@ func (c *compiler) boxOf(ctx context.Context, s site, acc []accessAt, rank int, 
 	}
 	b := &box{}
 	for d := 0; d < rank; d++ {
-		var disj []string
+		var disj []quasiaffine.Formula
 		for _, a := range acc {
-			arg, err := c.isl(a.args[d])
+			arg, err := c.affine(a.args[d])
 			if err != nil {
 				return nil, fmt.Errorf("bounds of %s: %v", name, err)
 			}
-			cons := strings.Join(append(clone(a.cons), "buf_o = "+arg), " and ")
-			if len(a.bound) > 0 {
-				disj = append(disj, fmt.Sprintf("(exists (%s : %s))", strings.Join(a.bound, ", "), cons))
-			} else {
-				disj = append(disj, "("+cons+")")
-			}
+			disj = append(disj, quasiaffine.Exists(a.bound, quasiaffine.And(append(clone(a.cons), isBuf(arg))...)))
 		}
-		cond := strings.Join(disj, " or ")
-		if len(outer) > 0 {
-			cond = "(" + cond + ") and " + strings.Join(outer, " and ")
-		}
+		cond := quasiaffine.And(append([]quasiaffine.Formula{quasiaffine.Or(disj...)}, outer...)...)
 		lo, hi, err := c.extremaOf(ctx, cond, without(c.symbols(cond), inner))
 		if err != nil {
 			return nil, fmt.Errorf("bounds of %s in dimension %d: %w", name, d+1, err)
@@ -231,18 +259,14 @@ func (c *compiler) boxOf(ctx context.Context, s site, acc []accessAt, rank int, 
 	return b, nil
 }
 
-// symbols lists the free names of an isl condition that are not
-// parameters: the internal variables bound outside, which become
-// parameters of the set.
-func (c *compiler) symbols(cond string) []string {
-	seen := map[string]bool{}
+// symbols lists the internal variables a condition names (bound by an
+// existential of the condition or not), sorted: those bound outside
+// become parameters of the set.
+func (c *compiler) symbols(cond quasiaffine.Formula) []string {
 	var out []string
-	for _, w := range strings.FieldsFunc(cond, func(r rune) bool {
-		return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
-	}) {
-		if strings.HasPrefix(w, "buf_v") && !seen[w] {
-			seen[w] = true
-			out = append(out, w)
+	for _, n := range quasiaffine.Names(cond) {
+		if strings.HasPrefix(n, "buf_v") {
+			out = append(out, n)
 		}
 	}
 	sort.Strings(out)
@@ -264,7 +288,7 @@ func without(names []string, drop map[string]bool) []string {
 // { [buf_o] : cond }, as expressions of the parameters and of the free
 // internal variables syms, widened to a min or max of pieces when
 // piecewise.
-func (c *compiler) extremaOf(ctx context.Context, cond string, syms []string) (syntax.Expr, syntax.Expr, error) {
+func (c *compiler) extremaOf(ctx context.Context, cond quasiaffine.Formula, syms []string) (syntax.Expr, syntax.Expr, error) {
 	params := append(clone(c.params), syms...)
 	set, err := c.setOf(ctx, params, cond)
 	if err != nil {
@@ -294,17 +318,12 @@ func (c *compiler) maxOver(ctx context.Context, s site, x syntax.Expr) (syntax.E
 	if err != nil {
 		return nil, err
 	}
-	e, err := c.isl(x)
+	e, err := c.affine(x)
 	if err != nil {
 		return nil, err
 	}
-	all := strings.Join(append(outer, "buf_o = "+e), " and ")
-	syms := c.symbols(all)
-	cond := all
-	if len(syms) > 0 {
-		cond = fmt.Sprintf("exists (%s : %s)", strings.Join(syms, ", "), all)
-	}
-	set, err := c.setOf(ctx, c.params, cond)
+	all := quasiaffine.And(append(outer, isBuf(e))...)
+	set, err := c.setOf(ctx, c.params, quasiaffine.Exists(c.symbols(all), all))
 	if err != nil {
 		return nil, err
 	}
@@ -514,20 +533,21 @@ func (c *compiler) applyBounds(ctx context.Context, f *alg.Func, s site, r *box)
 		if b, ok := fs.bound[d]; ok {
 			lo, hi := b[0], simplifyAdd(sub(bin(b[0], syntax.OpAdd, b[1]), intLit(0)), -1)
 			// the bound must contain the needed region
-			var ends [4]string
+			var ends [4]syntax.Expr
 			for i, x := range []syntax.Expr{r.Lo[d], lo, r.Hi[d], hi} {
-				e, err := c.isl(x)
+				e, err := c.affine(x)
 				if err != nil {
 					return nil, c.errAt(fs.boundPos[d], "%s.bound: %v", f.Name.Name, err)
 				}
 				ends[i] = e
 			}
-			need := fmt.Sprintf("(%s < %s or %s > %s)", ends[0], ends[1], ends[2], ends[3])
+			// some needed point lies outside the bound
+			need := quasiaffine.Or(quasiaffine.Constraint(bin(ends[0], syntax.OpLt, ends[1])), quasiaffine.Constraint(bin(ends[2], syntax.OpGt, ends[3])))
 			outer, err := c.outerContext(s)
 			if err != nil {
 				return nil, err
 			}
-			cond := strings.Join(append(outer, "buf_o = 0", need), " and ")
+			cond := quasiaffine.And(append(outer, isBuf(intLit(0)), need)...)
 			set, err := c.setOf(ctx, append(clone(c.params), c.symbols(cond)...), cond)
 			if err != nil {
 				return nil, err

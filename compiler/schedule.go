@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/augur-verify/augur/compiler/alg"
+	"github.com/augur-verify/augur/internal/quasiaffine"
 	"github.com/augur-verify/augur/syntax"
 )
 
@@ -257,7 +258,7 @@ func (c *compiler) directive(d *alg.Directive) error {
 		return c.rfactorDirective(d, f)
 	case "specialize":
 		cond := d.Args[0]
-		if _, err := toISL(cond, same); err != nil || !c.paramsOnly(cond) {
+		if quasiaffine.Check(cond) != nil || !c.paramsOnly(cond) {
 			return c.dirErr(d, "the condition must be a quasi-affine constraint on the parameters (it is decided once, before the loops run)")
 		}
 		st := fs.stages[d.Update+1]
@@ -359,10 +360,9 @@ func directiveNames() []string {
 	return out
 }
 
-func isAffine(x syntax.Expr) bool {
-	_, err := toISL(x, same)
-	return err == nil
-}
+// isAffine reports whether x is written in the quasi-affine fragment of
+// bounds inference.
+func isAffine(x syntax.Expr) bool { return quasiaffine.Check(x) == nil }
 
 // paramsOnly reports whether x names parameters only.
 func (c *compiler) paramsOnly(x syntax.Expr) bool {
