@@ -816,7 +816,8 @@ func (an *specAnalyzer) sccs(out map[string][]*specEdge) [][]string {
 // coordinate p). Moreover, the sources x of the edges first differing at p
 // must have x_p bounded below for each value of (parameters, x_1..x_{p-1}).
 // Finally, chains of equal-index edges must all be finite, which is
-// decided exactly (see below); an infinite one is a definite cycle.
+// decided exactly (equalIndexChainsFinite); an infinite one is a definite
+// cycle.
 //
 // Why no infinite chain exists: the parameters are fixed along a chain.
 // x_1 changes only at edges first differing at position 1, where it
@@ -829,9 +830,32 @@ func (an *specAnalyzer) sccs(out map[string][]*specEdge) [][]string {
 // chain only takes equal-index edges at one fixed x, and those chains are
 // finite. Hence every chain is finite.
 func (an *specAnalyzer) rank(scc []string, edges []*specEdge) (bool, error) {
-	first := an.tensors[scc[0]]
-	n := first.t.Rank()
-	// Points depending on themselves: the evaluator finds a cycle.
+	if ok, err := an.noSelfDependence(edges); err != nil || !ok {
+		return false, err
+	}
+	if !an.sameRanks(scc) {
+		return false, nil
+	}
+	n := an.tensors[scc[0]].t.Rank()
+	anon, rels, err := an.anonymousEdges(edges, n)
+	if err != nil {
+		return false, err
+	}
+	if ok, err := an.equalIndexChainsFinite(scc, edges, rels, anon, n); err != nil || !ok {
+		return false, err
+	}
+	for p := 0; p < n; p++ {
+		if ok, err := an.descendsAt(scc, edges, rels, anon, n, p); err != nil || !ok {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// noSelfDependence reports whether no edge of a tensor to itself makes a
+// point depend on itself (which the evaluator would find as a cycle); when
+// one does, it reports the points as a definite issue.
+func (an *specAnalyzer) noSelfDependence(edges []*specEdge) (bool, error) {
 	for _, e := range edges {
 		if e.from != e.to {
 			continue
@@ -860,13 +884,28 @@ func (an *specAnalyzer) rank(scc []string, edges []*specEdge) (bool, error) {
 			return false, nil
 		}
 	}
+	return true, nil
+}
+
+// sameRanks reports whether the tensors of the component all have the
+// rank of the first (the lexicographic ranking compares their indices);
+// when not, it reports the recursion unproven.
+func (an *specAnalyzer) sameRanks(scc []string) bool {
+	first := an.tensors[scc[0]]
+	n := first.t.Rank()
 	for _, t := range scc {
 		if r := an.tensors[t].t.Rank(); r != n {
 			an.unproven(specUnfounded, first, -1, fmt.Sprintf("cannot prove the mutual recursion of %v well founded: %s and %s have different ranks", scc, scc[0], t))
-			return false, nil
+			return false
 		}
 	}
-	// The edges over anonymous tuples [x1..xn] -> [y1..yn].
+	return true
+}
+
+// anonymousEdges returns the edges' relations over anonymous tuples,
+// anon = [x1..xn] -> [y1..yn], so that edges between different tensors
+// can be compared index by index.
+func (an *specAnalyzer) anonymousEdges(edges []*specEdge, n int) (presburger.Space, []*presburger.Map, error) {
 	dims := func(p string) []string {
 		d := make([]string, n)
 		for i := range d {
@@ -879,167 +918,222 @@ func (an *specAnalyzer) rank(scc []string, edges []*specEdge) (bool, error) {
 	for i, e := range edges {
 		r, err := respace(e.rel, anon)
 		if err != nil {
-			return false, err
+			return presburger.Space{}, nil, err
 		}
 		rels[i] = r
 	}
-	one := presburger.NewInt(1)
-	diff := func(k int) linear { return varLinear(inKey(k)).add(varLinear(outKey(k)), one.Neg()) } // x_k - y_k
-	prefix := func(p int) conj {
-		var c conj
-		for k := 0; k < p; k++ {
-			c = append(c, atom{e: diff(k), eq: true})
-		}
-		return c
+	return anon, rels, nil
+}
+
+// indexDiff is x_k - y_k over anonymous edges [x] -> [y].
+func indexDiff(k int) linear {
+	return varLinear(inKey(k)).add(varLinear(outKey(k)), presburger.NewInt(-1))
+}
+
+// samePrefix is x_1 = y_1, ..., x_p = y_p over anonymous edges.
+func samePrefix(p int) conj {
+	var c conj
+	for k := 0; k < p; k++ {
+		c = append(c, atom{e: indexDiff(k), eq: true})
 	}
-	// Equal-index edges T[x] -> U[x]. At a fixed x they form a graph on
-	// the component's tensors; an infinite chain of them must go round a
-	// cycle of that graph, which is a point depending on itself. G^r_T,
-	// the points x from which a chain of r + 1 equal-index edges leaves
-	// T[x], reaches the points from which an infinite one leaves at
-	// r = len(scc): a chain of more than len(scc) edges at one x repeats
-	// a tensor. So G^len(scc) is empty iff every equal-index chain is
-	// finite (shorter than len(scc) edges), and otherwise holds the
-	// points that depend on themselves or on such a cycle: definite.
-	sel, err := lowerConj(anon, prefix(n))
+	return c
+}
+
+// equalIndexChainsFinite reports whether every chain of equal-index edges
+// T[x] -> U[x] is finite; when one is not, it reports the points that
+// depend, through such edges, on a cycle, as a definite issue.
+//
+// At a fixed x the equal-index edges form a graph on the component's
+// tensors; an infinite chain of them must go round a cycle of that graph,
+// which is a point depending on itself. G^r_T, the points x from which a
+// chain of r + 1 equal-index edges leaves T[x], reaches the points from
+// which an infinite one leaves at r = len(scc): a chain of more than
+// len(scc) edges at one x repeats a tensor. So G^len(scc) is empty iff
+// every equal-index chain is finite (shorter than len(scc) edges), and
+// otherwise holds the points that depend on themselves or on such a
+// cycle: definite.
+func (an *specAnalyzer) equalIndexChainsFinite(scc []string, edges []*specEdge, rels []*presburger.Map, anon presburger.Space, n int) (bool, error) {
+	same, err := an.equalIndexEdges(edges, rels, anon, n)
 	if err != nil {
 		return false, err
 	}
-	type eqEdge struct {
-		e   *specEdge
-		dom *presburger.Map // its sources x, over [x1..xn]
+	if len(same) == 0 {
+		return true, nil
+	}
+	g, err := an.equalIndexReach(scc, same, anon)
+	if err != nil {
+		return false, err
+	}
+	for _, q := range same {
+		m, err := q.dom.Intersect(g[q.e.to])
+		if err != nil {
+			return false, err
+		}
+		if m, err = an.tidy(m); err != nil {
+			return false, err
+		}
+		empty, err := an.empty(m)
+		if err != nil {
+			return false, err
+		}
+		if empty {
+			continue
+		}
+		st := an.tensors[q.e.from]
+		pts, err := respace(m, st.space)
+		if err != nil {
+			return false, err
+		}
+		an.a.issues = append(an.a.issues, specIssue{Kind: specCycle, Tensor: q.e.from, Eq: [2]int{q.e.eq.index, -1},
+			Pos: q.e.eq.eq.Pos(), Text: q.e.eq.eq.String(), Points: pts, Definite: true,
+			Msg: fmt.Sprintf("equation %d of %s makes points depend, through %v at the same index, on a cycle (points that depend on themselves) at %s", q.e.eq.index+1, q.e.from, scc, pts)})
+		return false, nil
+	}
+	return true, nil
+}
+
+// eqEdge is an edge restricted to its equal-index part T[x] -> U[x].
+type eqEdge struct {
+	e   *specEdge
+	dom *presburger.Map // its sources x, over [x1..xn]
+}
+
+// equalIndexEdges returns the edges that have an equal-index part, with
+// the sources of that part.
+func (an *specAnalyzer) equalIndexEdges(edges []*specEdge, rels []*presburger.Map, anon presburger.Space, n int) ([]eqEdge, error) {
+	sel, err := lowerConj(anon, samePrefix(n))
+	if err != nil {
+		return nil, err
 	}
 	var same []eqEdge
 	for i, r := range rels {
 		part, err := r.Intersect(presburger.NewMap(anon, sel))
 		if err != nil {
-			return false, err
+			return nil, err
 		}
 		if part, err = part.Simplify(an.ctx); err != nil {
-			return false, err
+			return nil, err
 		}
 		empty, err := an.empty(part)
 		if err != nil {
-			return false, err
+			return nil, err
 		}
 		if !empty {
 			same = append(same, eqEdge{e: edges[i], dom: part.Domain()})
 		}
 	}
-	if len(same) > 0 {
-		g := map[string]*presburger.Map{}
+	return same, nil
+}
+
+// equalIndexReach returns G^len(scc) (see equalIndexChainsFinite): per
+// tensor T, the points x from which a chain of len(scc) + 1 equal-index
+// edges leaves T[x].
+func (an *specAnalyzer) equalIndexReach(scc []string, same []eqEdge, anon presburger.Space) (map[string]*presburger.Map, error) {
+	var err error
+	g := map[string]*presburger.Map{}
+	for _, t := range scc {
+		g[t] = presburger.Empty(anon.Domain())
+	}
+	for _, q := range same {
+		if g[q.e.from], err = g[q.e.from].Union(q.dom); err != nil {
+			return nil, err
+		}
+	}
+	for r := 0; r < len(scc); r++ {
+		next := map[string]*presburger.Map{}
 		for _, t := range scc {
-			g[t] = presburger.Empty(anon.Domain())
-		}
-		for _, q := range same {
-			if g[q.e.from], err = g[q.e.from].Union(q.dom); err != nil {
-				return false, err
-			}
-		}
-		for r := 0; r < len(scc); r++ {
-			next := map[string]*presburger.Map{}
-			for _, t := range scc {
-				next[t] = presburger.Empty(anon.Domain())
-			}
-			for _, q := range same {
-				m, err := q.dom.Intersect(g[q.e.to])
-				if err != nil {
-					return false, err
-				}
-				if next[q.e.from], err = next[q.e.from].Union(m); err != nil {
-					return false, err
-				}
-			}
-			for _, t := range scc {
-				if g[t], err = an.tidy(next[t]); err != nil {
-					return false, err
-				}
-			}
+			next[t] = presburger.Empty(anon.Domain())
 		}
 		for _, q := range same {
 			m, err := q.dom.Intersect(g[q.e.to])
 			if err != nil {
-				return false, err
+				return nil, err
 			}
-			if m, err = an.tidy(m); err != nil {
-				return false, err
+			if next[q.e.from], err = next[q.e.from].Union(m); err != nil {
+				return nil, err
 			}
-			empty, err := an.empty(m)
-			if err != nil {
-				return false, err
+		}
+		for _, t := range scc {
+			if g[t], err = an.tidy(next[t]); err != nil {
+				return nil, err
 			}
-			if empty {
-				continue
-			}
-			st := an.tensors[q.e.from]
-			pts, err := respace(m, st.space)
-			if err != nil {
-				return false, err
-			}
-			an.a.issues = append(an.a.issues, specIssue{Kind: specCycle, Tensor: q.e.from, Eq: [2]int{q.e.eq.index, -1},
-				Pos: q.e.eq.eq.Pos(), Text: q.e.eq.eq.String(), Points: pts, Definite: true,
-				Msg: fmt.Sprintf("equation %d of %s makes points depend, through %v at the same index, on a cycle (points that depend on themselves) at %s", q.e.eq.index+1, q.e.from, scc, pts)})
-			return false, nil
 		}
 	}
-	for p := 0; p < n; p++ {
-		var parts [2][]*presburger.Map // [0]: descending at p, [1]: ascending
-		var who [2]*specEdge
-		for d := 0; d < 2; d++ {
-			e := diff(p)
+	return g, nil
+}
+
+// descendsAt reports whether the edges first differing from their source
+// at index p all descend there (or all ascend), from values bounded below
+// (above) for each value of the parameters and x_1..x_{p-1}; when not, it
+// reports the recursion unproven.
+func (an *specAnalyzer) descendsAt(scc []string, edges []*specEdge, rels []*presburger.Map, anon presburger.Space, n, p int) (bool, error) {
+	parts, who, err := an.edgesChangingAt(edges, rels, anon, p)
+	if err != nil {
+		return false, err
+	}
+	if len(parts[0]) > 0 && len(parts[1]) > 0 {
+		e := who[1]
+		an.unproven(specUnfounded, an.tensors[e.from], e.eq.index, fmt.Sprintf(
+			"cannot prove the recursion of %v well founded: index %d decreases along some dependences and increases along others (equation %d of %s at %s, equation %d of %s at %s)",
+			scc, p+1, who[0].eq.index+1, who[0].from, who[0].eq.eq.Pos(), e.eq.index+1, e.from, e.eq.eq.Pos()))
+		return false, nil
+	}
+	for d := 0; d < 2; d++ {
+		if len(parts[d]) == 0 {
+			continue
+		}
+		ok, err := an.bounded(parts[d], n, p, d == 1)
+		if err != nil {
+			return false, err
+		}
+		if !ok {
+			e := who[d]
+			dir := "below"
 			if d == 1 {
-				e = e.scale(one.Neg())
+				dir = "above"
 			}
-			sel, err := lowerConj(anon, append(prefix(p), atom{e: e.add(constLinear(-1), one)}))
-			if err != nil {
-				return false, err
-			}
-			for i, r := range rels {
-				part, err := r.Intersect(presburger.NewMap(anon, sel))
-				if err != nil {
-					return false, err
-				}
-				empty, err := an.empty(part)
-				if err != nil {
-					return false, err
-				}
-				if !empty {
-					parts[d] = append(parts[d], part)
-					if who[d] == nil {
-						who[d] = edges[i]
-					}
-				}
-			}
-		}
-		if len(parts[0]) > 0 && len(parts[1]) > 0 {
-			e := who[1]
 			an.unproven(specUnfounded, an.tensors[e.from], e.eq.index, fmt.Sprintf(
-				"cannot prove the recursion of %v well founded: index %d decreases along some dependences and increases along others (equation %d of %s at %s, equation %d of %s at %s)",
-				scc, p+1, who[0].eq.index+1, who[0].from, who[0].eq.eq.Pos(), e.eq.index+1, e.from, e.eq.eq.Pos()))
+				"cannot prove the recursion of %v well founded: index %d is not bounded %s where the dependences change it (an infinite descent, e.g. equation %d of %s)",
+				scc, p+1, dir, e.eq.index+1, e.from))
 			return false, nil
-		}
-		for d := 0; d < 2; d++ {
-			if len(parts[d]) == 0 {
-				continue
-			}
-			ok, err := an.bounded(parts[d], n, p, d == 1)
-			if err != nil {
-				return false, err
-			}
-			if !ok {
-				e := who[d]
-				dir := "below"
-				if d == 1 {
-					dir = "above"
-				}
-				an.unproven(specUnfounded, an.tensors[e.from], e.eq.index, fmt.Sprintf(
-					"cannot prove the recursion of %v well founded: index %d is not bounded %s where the dependences change it (an infinite descent, e.g. equation %d of %s)",
-					scc, p+1, dir, e.eq.index+1, e.from))
-				return false, nil
-			}
 		}
 	}
 	return true, nil
+}
+
+// edgesChangingAt returns the non-empty parts of the edges that keep
+// indices 1..p-1 and change index p: parts[0] those where it descends
+// (y_p < x_p), parts[1] those where it ascends, and in who the first edge
+// of each kind.
+func (an *specAnalyzer) edgesChangingAt(edges []*specEdge, rels []*presburger.Map, anon presburger.Space, p int) (parts [2][]*presburger.Map, who [2]*specEdge, err error) {
+	one := presburger.NewInt(1)
+	for d := 0; d < 2; d++ {
+		e := indexDiff(p)
+		if d == 1 {
+			e = e.scale(one.Neg())
+		}
+		sel, err := lowerConj(anon, append(samePrefix(p), atom{e: e.add(constLinear(-1), one)}))
+		if err != nil {
+			return parts, who, err
+		}
+		for i, r := range rels {
+			part, err := r.Intersect(presburger.NewMap(anon, sel))
+			if err != nil {
+				return parts, who, err
+			}
+			empty, err := an.empty(part)
+			if err != nil {
+				return parts, who, err
+			}
+			if !empty {
+				parts[d] = append(parts[d], part)
+				if who[d] == nil {
+					who[d] = edges[i]
+				}
+			}
+		}
+	}
+	return parts, who, nil
 }
 
 // bounded reports whether, over the sources x of the relations parts
