@@ -62,7 +62,7 @@ func coalesce(ctx context.Context, m *Map, simplified bool) (_ *Map, err error) 
 			if i == j {
 				continue
 			}
-			in, err := subset(bs[i], bs[j])
+			in, err := pieceSubset(ctx, sp, bs[i], bs[j])
 			if err != nil {
 				return nil, fmt.Errorf("coalesce: %w", err)
 			}
@@ -92,6 +92,98 @@ func coalesce(ctx context.Context, m *Map, simplified bool) (_ *Map, err error) 
 		}
 	}
 	return NewMap(sp, bs...), nil
+}
+
+// pieceSubset reports whether the non-empty conjunction a is contained in
+// b. With the same division locals, a ⊆ b exactly when every row of b
+// holds on all of a: the rows that a's own rows decide are settled first
+// (one that fails on all of a settles the answer), the others by an
+// emptiness test each, stopping at the first that fails.
+//
+// When the locals differ and b's are all divisions, a gets b's divisions
+// (functions of the dimensions, so its points do not change) and b's rows
+// are read over a's columns.
+func pieceSubset(ctx context.Context, sp Space, a, b *BasicMap) (bool, error) {
+	var rows [][]Int
+	switch {
+	case coalesceSameLocals(a, b):
+		rows = b.Ineqs()
+		for _, e := range b.Eqs() {
+			rows = append(rows, e, negRow(e))
+		}
+	default:
+		c, mapRow, ok := withDivsOf(a, b)
+		if !ok {
+			return NewMap(sp, a).IsSubset(ctx, NewMap(sp, b))
+		}
+		a = c
+		for _, r := range b.ineqs {
+			rows = append(rows, mapRow(r))
+		}
+		for _, e := range b.eqs {
+			e = mapRow(e)
+			rows = append(rows, e, negRow(e))
+		}
+	}
+	var open [][]Int
+	for _, r := range rows {
+		switch syntacticValidity(r, a) {
+		case validityFails:
+			return false, nil
+		case validityUnknown:
+			open = append(open, r)
+		}
+	}
+	m := newMeter(ctx)
+	for _, r := range open {
+		n := negRow(r)
+		n[len(n)-1] = n[len(n)-1].Sub(NewInt(1))
+		empty, err := a.emptyWith(m, a.eqs, withRow(a.ineqs, n))
+		if err != nil || !empty {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// withDivsOf returns a copy of a that also has the division locals of b
+// it lacks (a division of b with the same definition as one of a's is
+// a's), and the function that rewrites a row over b's columns over the
+// copy's. ok is false when b has a plain existential local.
+func withDivsOf(a, b *BasicMap) (c *BasicMap, mapRow func([]Int) []Int, ok bool) {
+	for _, d := range b.divs {
+		if d.Den.IsZero() {
+			return nil, nil, false
+		}
+	}
+	c = a.Copy()
+	nd := a.nDims()
+	colOf := make([]int, len(b.divs)) // b's local i is the copy's column colOf[i]
+	mapRow = func(r []Int) []Int {
+		out := make([]Int, c.NumCols())
+		copy(out, r[:nd])
+		for i := range b.divs {
+			if v := r[nd+i]; !v.IsZero() {
+				out[colOf[i]] = out[colOf[i]].Add(v)
+			}
+		}
+		out[len(out)-1] = r[len(r)-1]
+		return out
+	}
+	for i, d := range b.divs {
+		num := mapRow(d.Num) // only dimensions and earlier locals
+		colOf[i] = -1
+		for l, cd := range c.divs {
+			if !cd.Den.IsZero() && cd.Den.Equal(d.Den) && intsEqual(cd.Num, num) {
+				colOf[i] = c.locCol(l)
+				break
+			}
+		}
+		if colOf[i] < 0 {
+			colOf[i] = c.locCol(c.AddLocalDiv(num, d.Den))
+		}
+	}
+	return c, mapRow, true
 }
 
 // coalesceSameLocals reports whether a and b have the same division
@@ -187,11 +279,9 @@ func coalescePair(ctx context.Context, sp Space, a, b *BasicMap) (*BasicMap, err
 		case validityFails:
 			return false, nil
 		}
-		t := x.Copy()
 		n := negRow(row)
 		n[len(n)-1] = n[len(n)-1].Sub(NewInt(1))
-		t.AddIneq(n)
-		return t.IsEmpty(ctx)
+		return x.emptyWith(newMeter(ctx), x.eqs, withRow(x.ineqs, n))
 	}
 	var keep [][]Int
 	// collect keeps the rows of from valid on all of on, and returns the
@@ -235,10 +325,7 @@ func coalescePair(ctx context.Context, sp Space, a, b *BasicMap) (*BasicMap, err
 	}
 	for _, ra := range restA {
 		for _, rb := range restB {
-			t := h.Copy()
-			t.AddIneq(neg(ra))
-			t.AddIneq(neg(rb))
-			e, err := t.IsEmpty(ctx)
+			e, err := h.emptyWith(newMeter(ctx), h.eqs, withRow(h.ineqs, neg(ra), neg(rb)))
 			if err != nil {
 				return nil, err
 			}

@@ -83,3 +83,57 @@ func TestCoalesceRandom(t *testing.T) {
 	}
 	t.Logf("%d random coalesces checked, %d conjunctions removed", n, merged)
 }
+
+// TestPieceSubsetRandom checks the containment test of coalescing against
+// the general one on random conjunctions, with the same divisions, with
+// different ones (which the test aligns), and containing ones.
+func TestPieceSubsetRandom(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewSource(5))
+	in := 0
+	for k := 0; k < 600; k++ {
+		sa := lxRandSpec{nP: 1, nO: 2, nDiv: k % 3, box: 2}
+		sb := lxRandSpec{nP: 1, nO: 2, nDiv: (k / 3) % 3, box: 2}
+		a, b := lxRandBasic(r, sa), lxRandBasic(r, sb)
+		if k%4 <= 1 {
+			// b contains a often enough: b is a with rows dropped, and
+			// (every other time) a division a lacks, used in a row.
+			b = a.Copy()
+			if len(b.ineqs) > 0 {
+				b.ineqs = b.ineqs[:len(b.ineqs)/2]
+			}
+			if k%4 == 1 {
+				num := b.NewRow()
+				num[b.Col(DimOut, 0)] = NewInt(1)
+				num[b.Col(DimOut, 1)] = NewInt(int64(r.Intn(3)))
+				q := b.AddLocalDiv(num, NewInt(2))
+				row := b.NewRow() // 2q <= o0 + c*o1: always true
+				row[b.LocalCol(q)] = NewInt(-2)
+				row[b.Col(DimOut, 0)] = NewInt(1)
+				row[b.Col(DimOut, 1)] = num[b.Col(DimOut, 1)]
+				b.AddIneq(row)
+			}
+		}
+		if e, err := a.IsEmpty(ctx); err != nil || e {
+			continue
+		}
+		sp := a.Space()
+		want, err := NewMap(sp, a).IsSubset(ctx, NewMap(sp, b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := pieceSubset(ctx, sp, a, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Fatalf("case %d: pieceSubset = %v, IsSubset = %v\na = %v\nb = %v", k, got, want, NewMap(sp, a), NewMap(sp, b))
+		}
+		if want {
+			in++
+		}
+	}
+	if in < 50 {
+		t.Fatalf("only %d contained cases: the test does not exercise containment", in)
+	}
+}

@@ -606,6 +606,40 @@ func (b *BasicMap) flatRows() (eqs, ineqs [][]Int) {
 	return b.eqs, b.allIneqsRef()
 }
 
+// emptyWith reports whether the conjunction of b's locals (with their
+// division definitions) and the rows eqs and ineqs, over b's columns and
+// in place of b's own rows, has no integer point. It saves copying b to
+// test a variant of its rows: the rows are only read.
+func (b *BasicMap) emptyWith(m *meter, eqs, ineqs [][]Int) (bool, error) {
+	all := make([][]Int, 0, len(ineqs)+2*len(b.divs))
+	all = append(all, ineqs...)
+	for i, d := range b.divs {
+		if !d.Den.IsZero() {
+			lo, hi := b.divRows(i)
+			all = append(all, lo, hi)
+		}
+	}
+	ok, err := omegaFeasible(m, eqs, all, b.nVars())
+	if err != nil {
+		return false, fmt.Errorf("emptiness of a conjunction of %d constraints: %w", len(eqs)+len(all), err)
+	}
+	return !ok, nil
+}
+
+// replaceRow returns a copy of the list rows with row i replaced by r (the
+// rows themselves are shared).
+func replaceRow(rows [][]Int, i int, r []Int) [][]Int {
+	out := append([][]Int(nil), rows...)
+	out[i] = r
+	return out
+}
+
+// withRow returns a copy of the list rows with r appended (the rows
+// themselves are shared).
+func withRow(rows [][]Int, r ...[]Int) [][]Int {
+	return append(append(make([][]Int, 0, len(rows)+len(r)), rows...), r...)
+}
+
 // IsEmpty reports whether b has no integer point, for any value of the
 // parameters (parameters, dimensions and locals all range over the
 // integers). The decision is exact.

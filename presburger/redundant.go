@@ -100,11 +100,9 @@ func (b *BasicMap) simplify(mt *meter) (*BasicMap, error) {
 	one := NewInt(1)
 	// Implicit equalities: r >= 0 with no point where r >= 1.
 	for i := 0; i < len(c.ineqs); i++ {
-		t := c.Copy()
 		r := copyRow(c.ineqs[i])
 		r[w-1] = r[w-1].Sub(one)
-		t.ineqs[i] = r
-		e, err := t.isEmpty(mt)
+		e, err := c.emptyWith(mt, c.eqs, replaceRow(c.ineqs, i, r))
 		if err != nil {
 			return nil, err
 		}
@@ -120,11 +118,9 @@ func (b *BasicMap) simplify(mt *meter) (*BasicMap, error) {
 	w = c.NumCols()
 	// Redundant inequalities: no point of the others violates r.
 	for i := 0; i < len(c.ineqs); i++ {
-		t := c.Copy()
 		r := negRow(c.ineqs[i])
 		r[w-1] = r[w-1].Sub(one)
-		t.ineqs[i] = r
-		e, err := t.isEmpty(mt)
+		e, err := c.emptyWith(mt, c.eqs, replaceRow(c.ineqs, i, r))
 		if err != nil {
 			return nil, err
 		}

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -85,6 +87,10 @@ func validateKernel(ctx context.Context, out, errw io.Writer, specPath, progPath
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	// An interrupt cancels the validation, which then ends as UNKNOWN
+	// with what it decided so far (and a complete CPU profile).
+	ctx, cancel := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer cancel()
 	model, err := encode.ParseModel(f.valueModel)
 	if err != nil {
 		return usageError(err)
