@@ -20,9 +20,10 @@
 //   - place.go places the nests consumers first: each func at its compute
 //     level, over the region its consumers read there (bounds inference,
 //     Reinking 2022, section 2.7: exact Presburger images of the accesses
-//     over the loops inside the level and their extrema, bounds.go), its
-//     buffer at its store level; dominance, folds and races are checked
-//     there.
+//     over the loops inside the level and their extrema, bounds.go, the
+//     sets built from the IR's expressions by package
+//     internal/quasiaffine), its buffer at its store level; dominance,
+//     folds and races are checked there.
 //   - lower.go and emit.go bind inputs and outputs and print the kernel:
 //     display names for the IR's variables, array cells for accesses.
 //
