@@ -16,6 +16,9 @@ import (
 // without it has no integer point with r < 0; it is an implicit equality if
 // the piece has no integer point with r > 0.
 func (m *Map) Simplify(ctx context.Context) (*Map, error) {
+	if t := tracerFrom(ctx); t != nil {
+		return traced(ctx, t, trMapSimplify, m.Simplify, m)
+	}
 	mt := newMeter(ctx)
 	var bs []*BasicMap
 	for _, b := range m.basics {

@@ -143,6 +143,7 @@ var (
 	trMapSubtractDomain = traceOp{"%s - %s", "map subtract_domain"}
 	trMapComplement     = traceOp{"%s - %s", "map complement"}
 	trMapDropEmpty      = traceOp{"coalesce %s", "map drop_empty"}
+	trMapSimplify       = traceOp{"coalesce %s", "map simplify"}
 	trMapIsEmpty        = traceOp{"is_empty %s", "map is_empty"}
 	trMapIsSubset       = traceOp{"%s <= %s", "map is_subset"}
 	trMapIsEqual        = traceOp{"%s = %s", "map is_equal"}
