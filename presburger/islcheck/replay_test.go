@@ -275,6 +275,10 @@ var replayKinds = map[string]replayKind{
 	"map drop_empty": {arity: 1, islOnly: -1,
 		augur: augurMap(func(ctx context.Context, a *presburger.Map) (any, error) { return a.DropEmpty(ctx) }),
 		isl:   islUnary("coalesce")},
+	// Simplification against isl's coalesce, as for unions below.
+	"map simplify": {arity: 1, islOnly: -1,
+		augur: augurMap(func(ctx context.Context, a *presburger.Map) (any, error) { return a.Simplify(ctx) }),
+		isl:   islUnary("coalesce")},
 	"map is_empty": {arity: 1, islOnly: -1,
 		augur: augurMap(func(ctx context.Context, a *presburger.Map) (any, error) { return a.IsEmpty(ctx) }),
 		isl:   islUnary("is_empty")},
