@@ -93,7 +93,23 @@ func (x Int) Cmp(y Int) int {
 }
 
 // Equal reports whether x = y.
-func (x Int) Equal(y Int) bool { return x.Cmp(y) == 0 }
+func (x Int) Equal(y Int) bool {
+	switch {
+	case x.big == nil && y.big == nil:
+		return x.small == y.small
+	case x.big == nil || y.big == nil:
+		return false // the representation is canonical: only big values are big
+	}
+	return x.big.Cmp(y.big) == 0
+}
+
+// isNegOf reports whether x = -y.
+func (x Int) isNegOf(y Int) bool {
+	if x.big == nil && y.big == nil && y.small != math.MinInt64 {
+		return x.small == -y.small
+	}
+	return x.Equal(y.Neg())
+}
 
 // Add returns x + y.
 func (x Int) Add(y Int) Int {

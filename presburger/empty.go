@@ -120,7 +120,8 @@ func (p *omegaProblem) normalizeAll() bool {
 		if isZeroRow(r2, n) {
 			continue
 		}
-		if j := best.find(ineqs, r2, false); j >= 0 {
+		h := coefHash(r2, n, false)
+		if j := best.findHash(ineqs, r2, false, h); j >= 0 {
 			if r2[n].Cmp(ineqs[j][n]) < 0 {
 				ineqs[j] = r2
 				if track {
@@ -129,7 +130,7 @@ func (p *omegaProblem) normalizeAll() bool {
 			}
 			continue
 		}
-		best.add(r2, len(ineqs))
+		best.addHash(h, len(ineqs))
 		ineqs = append(ineqs, r2)
 		if track {
 			hist = append(hist, p.hist[i])
@@ -901,11 +902,15 @@ func appendBoxRows(rows [][]Int, n int, lo, hi []*Int) [][]Int {
 // or by its negation, without building string keys.
 type coefIndex struct {
 	n int
-	m map[uint64][]int
+	// m maps a hash to the last position added with it, plus one; next
+	// chains the earlier ones (next[pos] is the previous position with
+	// pos's hash, plus one; 0 ends the chain).
+	m    map[uint64]int
+	next []int
 }
 
 func newCoefIndex(n, size int) *coefIndex {
-	return &coefIndex{n: n, m: make(map[uint64][]int, size)}
+	return &coefIndex{n: n, m: make(map[uint64]int, size), next: make([]int, 0, size)}
 }
 
 func coefHash(r []Int, n int, neg bool) uint64 {
@@ -914,10 +919,11 @@ func coefHash(r []Int, n int, neg bool) uint64 {
 		v := r[i]
 		var x uint64
 		if v.big != nil {
-			x = uint64(len(v.big.Bits()))*0x9e3779b97f4a7c15 + uint64(v.big.Sign()+2)
+			sign := v.big.Sign()
 			if neg {
-				x = uint64(len(v.big.Bits()))*0x9e3779b97f4a7c15 + uint64(-v.big.Sign()+2)
+				sign = -sign
 			}
+			x = uint64(len(v.big.Bits()))*0x9e3779b97f4a7c15 + uint64(sign+2)
 		} else {
 			s := v.small
 			if neg {
@@ -932,29 +938,40 @@ func coefHash(r []Int, n int, neg bool) uint64 {
 	return h
 }
 
-func (ix *coefIndex) add(r []Int, pos int) {
-	k := coefHash(r, ix.n, false)
-	ix.m[k] = append(ix.m[k], pos)
+// add records that rows[pos] is r (with hash h = coefHash(r, n, false)).
+func (ix *coefIndex) addHash(h uint64, pos int) {
+	for len(ix.next) <= pos {
+		ix.next = append(ix.next, 0)
+	}
+	ix.next[pos] = ix.m[h]
+	ix.m[h] = pos + 1
 }
+
+func (ix *coefIndex) add(r []Int, pos int) { ix.addHash(coefHash(r, ix.n, false), pos) }
 
 // find returns the position of a row of rows whose coefficients equal r's
 // (or their negation), or -1.
 func (ix *coefIndex) find(rows [][]Int, r []Int, neg bool) int {
-	for _, j := range ix.m[coefHash(r, ix.n, neg)] {
-		o := rows[j]
+	return ix.findHash(rows, r, neg, coefHash(r, ix.n, neg))
+}
+
+// findHash is find given h = coefHash(r, n, neg).
+func (ix *coefIndex) findHash(rows [][]Int, r []Int, neg bool, h uint64) int {
+	for p := ix.m[h]; p != 0; p = ix.next[p-1] {
+		o := rows[p-1]
 		same := true
 		for i := 0; i < ix.n; i++ {
-			want := r[i]
 			if neg {
-				want = want.Neg()
+				same = o[i].isNegOf(r[i])
+			} else {
+				same = o[i].Equal(r[i])
 			}
-			if !o[i].Equal(want) {
-				same = false
+			if !same {
 				break
 			}
 		}
 		if same {
-			return j
+			return p - 1
 		}
 	}
 	return -1
