@@ -387,10 +387,12 @@ func holeDefinitions(set *presburger.Map, holes int) []map[int]string {
 			if _, ok := defs[k]; ok {
 				continue
 			}
-			// hole k = -c * (the rest of the row), with c = ±1.
+			// hole k = -c * (the rest of the row), with c = ±1; the other
+			// holes' columns are zero and left out, so that the key stays
+			// the same when another hole is projected out.
 			var sb strings.Builder
 			for col, v := range e {
-				if col == first+k {
+				if col >= first && col < first+holes {
 					continue
 				}
 				if c.IsOne() {
@@ -402,6 +404,31 @@ func holeDefinitions(set *presburger.Map, holes int) []map[int]string {
 			defs[k] = sb.String()
 		}
 		out = append(out, defs)
+	}
+	return out
+}
+
+// dropHole returns the hole definitions of set, whose hole j was just
+// projected out of the set defs describe. Projecting out a hole keeps
+// every equality that does not mention it, so the other holes keep their
+// definitions (renumbered past j), as long as the projection kept every
+// piece; otherwise they are computed again.
+func dropHole(defs []map[int]string, j int, set *presburger.Map, holes int) []map[int]string {
+	if set.NumBasics() != len(defs) {
+		return holeDefinitions(set, holes)
+	}
+	out := make([]map[int]string, len(defs))
+	for p, d := range defs {
+		nd := make(map[int]string, len(d))
+		for k, key := range d {
+			switch {
+			case k < j:
+				nd[k] = key
+			case k > j:
+				nd[k-1] = key
+			}
+		}
+		out[p] = nd
 	}
 	return out
 }
@@ -454,6 +481,9 @@ func fuseHoles(ctx context.Context, a alternative) (alternative, error) {
 	samples := holeSamples(ctx, a.set)
 	defs := holeDefinitions(a.set, a.holes)
 	for j := a.holes - 1; j >= 1; j-- {
+		if err := ctx.Err(); err != nil {
+			return a, fmt.Errorf("fuse holes: %w", err)
+		}
 		for i := 0; i < j; i++ {
 			sp := a.set.Space()
 			if differAt(samples, sp.Col(presburger.DimOut, i), sp.Col(presburger.DimOut, j)) {
@@ -494,7 +524,7 @@ func fuseHoles(ctx context.Context, a alternative) (alternative, error) {
 			// A point of the set projects to a point of the projection:
 			// the samples stay samples without hole j's column.
 			samples = dropColumn(samples, col)
-			defs = holeDefinitions(a.set, a.holes)
+			defs = dropHole(defs, j, a.set, a.holes)
 			break
 		}
 	}
