@@ -292,8 +292,10 @@ func (b *BasicMap) conjoin(o *BasicMap) {
 	}
 	base := len(b.divs)
 	nd := b.nDims()
-	for range o.divs {
-		b.addLocal()
+	if len(o.divs) > 0 {
+		// One pass over b's rows for all of o's locals.
+		b.insertColumns(b.NumCols()-1, len(o.divs))
+		b.divs = append(b.divs, make([]Div, len(o.divs))...)
 	}
 	w := b.NumCols()
 	mapRow := func(r []Int) []Int {

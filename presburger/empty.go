@@ -913,10 +913,22 @@ func newCoefIndex(n, size int) *coefIndex {
 	return &coefIndex{n: n, m: make(map[uint64]int, size), next: make([]int, 0, size)}
 }
 
+// coefHashTerms bounds the nonzero coefficients that coefHash reads: rows
+// are long and sparse, and equal hashes are confirmed by comparing rows.
+const coefHashTerms = 12
+
+// coefHash hashes the positions and values of the first nonzero entries
+// among the first n of r (negated if neg).
 func coefHash(r []Int, n int, neg bool) uint64 {
 	h := uint64(14695981039346656037)
-	for i := 0; i < n; i++ {
+	terms := 0
+	for i := 0; i < n && terms < coefHashTerms; i++ {
 		v := r[i]
+		if v.big == nil && v.small == 0 {
+			continue
+		}
+		terms++
+		h ^= uint64(i) * 0x9e3779b97f4a7c15
 		var x uint64
 		if v.big != nil {
 			sign := v.big.Sign()

@@ -739,10 +739,19 @@ func (t Tuple) shapeKeyString() string {
 // combine builds the basic maps obtained by placing the dimension columns
 // of x and y at the given positions of space sp and intersecting.
 func combine(a, b *Map, sp Space, pa, pb []int) *Map {
+	ys := make([]*BasicMap, len(b.basics))
+	for j, y := range b.basics {
+		ys[j] = y.reshape(sp, pb)
+	}
 	var bs []*BasicMap
 	for _, x := range a.basics {
-		for _, y := range b.basics {
-			bs = append(bs, normalized(x.reshape(sp, pa).Intersect(y.reshape(sp, pb))))
+		rx := x.reshape(sp, pa)
+		for _, y := range ys {
+			r := rx.Copy()
+			r.conjoin(y)
+			if r.normalize() {
+				bs = append(bs, r)
+			}
 		}
 	}
 	return (&Map{space: sp}).withBasics(bs)
