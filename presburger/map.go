@@ -223,13 +223,17 @@ func (m *Map) Subtract(ctx context.Context, o *Map) (*Map, error) {
 // divisions), are negated one at a time: piece i is c, d's first i-1
 // constraints, and the negation of constraint i.
 func subtractBasic(mt *meter, c, d *BasicMap) ([]*BasicMap, error) {
-	base, cs := subtrahendRows(c, d)
-	// The constraints of d that are constraints of c: c's points satisfy
-	// them, so they split nothing off. When all are (and d has no locals
-	// of its own), c ⊆ d and c \ d is empty. Update subtracts c ∩ D from
-	// c, whose constraints are mostly c's own.
-	cs = dropConstraintsOf(base, cs)
-	if len(cs) == 0 && len(d.divs) == 0 {
+	base, cs, divsOnly := subtrahendRows(c, d)
+	// The constraints of d that c's own rows imply: c's points satisfy
+	// them, so they split nothing off. When all are (and d's locals are
+	// divisions, functions of the dimensions), c ⊆ d and c \ d is empty.
+	// Update subtracts c ∩ D from c, whose constraints are mostly c's own.
+	// A constraint of d that c's rows contradict makes them disjoint.
+	cs, disjoint := dropImpliedRows(base, cs)
+	if disjoint {
+		return []*BasicMap{c}, nil
+	}
+	if len(cs) == 0 && divsOnly {
 		return nil, nil
 	}
 	// If c and d are disjoint, c \ d = c.
@@ -257,8 +261,19 @@ type subCons struct {
 }
 
 // subtrahendRows returns base, c with d's divisions added (without d's
-// constraints), and d's constraints moved into base's columns.
-func subtrahendRows(c, d *BasicMap) (base *BasicMap, cs []subCons) {
+// constraints; a division c has already is not added again), and d's
+// constraints moved into base's columns. divsOnly reports that d's locals
+// are all divisions.
+func subtrahendRows(c, d *BasicMap) (base *BasicMap, cs []subCons, divsOnly bool) {
+	if b, mapRow, ok := withDivsOf(c, d); ok {
+		for _, e := range d.eqs {
+			cs = append(cs, subCons{mapRow(e), true})
+		}
+		for _, e := range d.ineqs {
+			cs = append(cs, subCons{mapRow(e), false})
+		}
+		return b, cs, true
+	}
 	base = c.Copy()
 	n0 := len(base.divs)
 	dd := d.Copy()
@@ -281,34 +296,28 @@ func subtrahendRows(c, d *BasicMap) (base *BasicMap, cs []subCons) {
 	for _, e := range d.ineqs {
 		cs = append(cs, subCons{mapRow(e), false})
 	}
-	return base, cs
+	return base, cs, false
 }
 
-// dropConstraintsOf returns the constraints of cs that are not
-// syntactically constraints of base.
-func dropConstraintsOf(base *BasicMap, cs []subCons) []subCons {
-	keys := map[string]bool{}
-	for _, r := range base.ineqs {
-		keys[rowKey(r)] = true
-	}
-	for _, r := range base.eqs {
-		keys["="+rowKey(r)] = true
-		keys[rowKey(r)] = true
-		keys[rowKey(negRow(r))] = true
-	}
-	var rest []subCons
+// dropImpliedRows returns the constraints of cs that base's rows do not
+// imply (syntacticValidity), and whether base's rows contradict one of
+// them, so that base and cs have no common point.
+func dropImpliedRows(base *BasicMap, cs []subCons) (rest []subCons, disjoint bool) {
 	for _, k := range cs {
-		var in bool
+		up := syntacticValidity(k.row, base)
+		down := validityHolds
 		if k.eq {
-			in = keys["="+rowKey(k.row)] || keys["="+rowKey(negRow(k.row))]
-		} else {
-			in = keys[rowKey(k.row)]
+			down = syntacticValidity(negRow(k.row), base)
 		}
-		if !in {
-			rest = append(rest, k)
+		switch {
+		case up == validityFails || down == validityFails:
+			return nil, true
+		case up == validityHolds && down == validityHolds:
+			continue
 		}
+		rest = append(rest, k)
 	}
-	return rest
+	return rest, false
 }
 
 // negationPieces returns the nonempty pieces of base \ cs: for each
