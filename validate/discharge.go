@@ -496,11 +496,15 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 				proved = false
 				break
 			}
-			script, _ := s.z.SMTLIB2("ALL", append([]*smt.Term{q.points, q.bad}, q.axioms...)...)
-			if len(pieces) > 1 {
-				script = fmt.Sprintf("; piece %d of %d of the points\n%s", pi+1, len(pieces), script)
+			if s.v.opts.KeepSMT {
+				// Printing a script costs as much as a small query: only
+				// when the report keeps it.
+				script, _ := s.z.SMTLIB2("ALL", append([]*smt.Term{q.points, q.bad}, q.axioms...)...)
+				if len(pieces) > 1 {
+					script = fmt.Sprintf("; piece %d of %d of the points\n%s", pi+1, len(pieces), script)
+				}
+				scripts = append(scripts, script)
 			}
-			scripts = append(scripts, script)
 			before := s.used
 			res, sol, err := s.checkLimit(q, nil, limit)
 			if res == smt.Unknown && !last && errors.Is(err, errResources) {
@@ -878,7 +882,18 @@ func (v *validation) usesFloats() bool {
 // an error when the point is no counterexample or cannot be decided.
 func (s *solver) groundReal(c *symeval.Condition, out *outcome) (sare.Inputs, error) {
 	ob := c.Obligation
-	param := func(name string) (*smt.Term, bool) { v, ok := out.params[name]; return s.z.Int(v), ok }
+	// Unfolding asks for the parameters at every access: their numerals
+	// are made once.
+	params := map[string]*smt.Term{}
+	param := func(name string) (*smt.Term, bool) {
+		v, ok := out.params[name]
+		t, made := params[name]
+		if !made {
+			t = s.z.Int(v)
+			params[name] = t
+		}
+		return t, ok
+	}
 	idx := func(holes []int64) encode.Index {
 		ts := make([]*smt.Term, len(holes))
 		for i, h := range holes {
