@@ -259,15 +259,12 @@ func (p *omegaProblem) normalizeEqs() bool {
 
 // solveEqs eliminates all equalities. It returns false on a contradiction.
 func (p *omegaProblem) solveEqs(m *meter) (bool, error) {
+	if !p.normalizeEqs() {
+		return false, nil
+	}
 	for len(p.eqs) > 0 {
 		if err := m.step(); err != nil {
 			return false, err
-		}
-		if !p.normalizeEqs() {
-			return false, nil
-		}
-		if len(p.eqs) == 0 {
-			break
 		}
 		e := p.eqs[0]
 		// Variable with the smallest absolute coefficient.
@@ -286,7 +283,11 @@ func (p *omegaProblem) solveEqs(m *meter) (bool, error) {
 		a := e[best]
 		if a.Abs().IsOne() {
 			p.eqs = p.eqs[1:]
+			touched := p.eqsWith(best)
 			p.substitute(best, e)
+			if !p.renormEqs(touched) {
+				return false, nil
+			}
 			continue
 		}
 		// Mod-hat step: with M = |a|+1, the equality implies
@@ -304,9 +305,53 @@ func (p *omegaProblem) solveEqs(m *meter) (bool, error) {
 		}
 		ne[p.nv] = modHat(e[p.nv], mm)
 		ne[s] = mm.Neg()
+		touched := p.eqsWith(best)
 		p.substitute(best, ne)
+		if !p.renormEqs(touched) {
+			return false, nil
+		}
 	}
 	return true, nil
+}
+
+// eqsWith returns the positions of the equalities that use variable v
+// (those a substitution for v changes).
+func (p *omegaProblem) eqsWith(v int) []int {
+	var out []int
+	for i, r := range p.eqs {
+		if !r[v].IsZero() {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// renormEqs normalises the equalities at the given positions (after a
+// substitution changed them; the others are normalised already) and drops
+// those that became 0 = 0. It returns false on a contradiction.
+func (p *omegaProblem) renormEqs(at []int) bool {
+	if len(at) == 0 {
+		return true
+	}
+	zero := false
+	for _, i := range at {
+		r, ok := normRow(p.eqs[i], true)
+		if !ok {
+			return false
+		}
+		p.eqs[i] = r
+		zero = zero || isZeroRow(r, p.nv)
+	}
+	if zero {
+		eqs := p.eqs[:0]
+		for _, r := range p.eqs {
+			if !isZeroRow(r, p.nv) {
+				eqs = append(eqs, r)
+			}
+		}
+		p.eqs = eqs
+	}
+	return true
 }
 
 // solve decides feasibility, consuming p. Each round eliminates the
