@@ -36,6 +36,16 @@ func newHarness(t *testing.T, cfg Config, run store.Runner) *harness {
 	if cfg.Poll == 0 {
 		cfg.Poll = 10 * time.Millisecond
 	}
+	// The service's wall-clock bounds on a compilation and on a Presburger
+	// calculation protect it from one request holding a handler; the tests
+	// check what the requests produce, on machines of any load, and those
+	// that test the bounds set their own.
+	if cfg.CompileTimeout == 0 {
+		cfg.CompileTimeout = 15 * time.Minute
+	}
+	if cfg.PresburgerTimeout == 0 {
+		cfg.PresburgerTimeout = 5 * time.Minute
+	}
 	h := &harness{t: t, st: st, srv: httptest.NewServer(New(cfg))}
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup

@@ -151,8 +151,12 @@ func dnfTrue() dnf { return dnf{conj{}} }
 
 // and returns the conjunction of two dnfs, dropping trivially false
 // conjunctions.
+//
+// Most of the pairs of a product of case splits are often contradictory
+// (the same comparison taken both ways): the product may be up to
+// maxProduct pairs, of which at most maxPieces may remain.
 func (d dnf) and(o dnf) (dnf, error) {
-	if len(d)*len(o) > maxPieces {
+	if len(d)*len(o) > maxProduct {
 		return nil, fmt.Errorf("constraint has more than %d disjuncts", maxPieces)
 	}
 	var out dnf
@@ -166,7 +170,76 @@ func (d dnf) and(o dnf) (dnf, error) {
 			}
 		}
 	}
+	if len(out) > maxPieces {
+		return nil, fmt.Errorf("constraint has more than %d disjuncts", maxPieces)
+	}
 	return out, nil
+}
+
+// maxProduct bounds the pairs a product of disjunctions or of piecewise
+// expressions examines (see dnf.and).
+const maxProduct = 16 * maxPieces
+
+// sameTerms returns 1 if a and b have the same variable part, -1 if
+// opposite ones, 0 otherwise.
+func sameTerms(a, b linear) int {
+	if len(a.terms) != len(b.terms) || len(a.terms) == 0 {
+		return 0
+	}
+	sign := 0
+	for k, v := range a.terms {
+		w, ok := b.terms[k]
+		if !ok {
+			return 0
+		}
+		s := 0
+		switch {
+		case v.Equal(w):
+			s = 1
+		case v.Equal(w.Neg()):
+			s = -1
+		default:
+			return 0
+		}
+		if sign != 0 && s != sign {
+			return 0
+		}
+		sign = s
+	}
+	return sign
+}
+
+// contradicts reports whether atoms a and b cannot hold together, by
+// their forms alone: the same variable part (or opposite ones) with
+// constants that no value satisfies both with.
+func (a atom) contradicts(b atom) bool {
+	s := sameTerms(a.e, b.e)
+	if s == 0 {
+		return false
+	}
+	// With v the variable part of a: a is v + ca (>= or ==) 0, b is
+	// s*v + cb (>= or ==) 0.
+	ca, cb := a.e.c, b.e.c
+	switch {
+	case !a.eq && !b.eq:
+		// v >= -ca and s*v >= -cb: contradictory only for s = -1, when
+		// -ca > cb.
+		return s < 0 && ca.Add(cb).Sign() < 0
+	case a.eq && b.eq:
+		// v = -ca and s*v = -cb.
+		if s > 0 {
+			return !ca.Equal(cb)
+		}
+		return !ca.Equal(cb.Neg())
+	case a.eq:
+		// v = -ca, so b is -s*ca + cb >= 0.
+		if s > 0 {
+			return cb.Sub(ca).Sign() < 0
+		}
+		return cb.Add(ca).Sign() < 0
+	default:
+		return b.contradicts(a)
+	}
 }
 
 func (d dnf) or(o dnf) (dnf, error) {
@@ -179,6 +252,8 @@ func (d dnf) or(o dnf) (dnf, error) {
 
 // simplify drops trivially true atoms; ok is false when an atom is
 // trivially false.
+// It also reports false when two atoms contradict each other by their
+// forms (atom.contradicts).
 func (c conj) simplify() (conj, bool) {
 	out := c[:0:0]
 	for _, a := range c {
@@ -187,6 +262,11 @@ func (c conj) simplify() (conj, bool) {
 				return nil, false
 			}
 			continue
+		}
+		for _, b := range out {
+			if a.contradicts(b) {
+				return nil, false
+			}
 		}
 		out = append(out, a)
 	}
@@ -231,7 +311,7 @@ func (p pwExpr) key() string {
 
 // combine applies f to every pair of pieces of a and b.
 func combine(a, b pwExpr, f func(x, y linear) (pwExpr, error)) (pwExpr, error) {
-	if len(a)*len(b) > maxPieces {
+	if len(a)*len(b) > maxProduct {
 		return nil, fmt.Errorf("index expression has more than %d pieces", maxPieces)
 	}
 	var out pwExpr

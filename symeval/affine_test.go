@@ -232,6 +232,34 @@ func mustExpr(t *testing.T, text string) syntax.Expr {
 	return x
 }
 
+// TestContradictoryAtoms checks the syntactic pruning of conjunctions:
+// two atoms on the same (or opposite) variable part that no value
+// satisfies together make the conjunction false; others do not.
+func TestContradictoryAtoms(t *testing.T) {
+	at := func(sign int64, c int64, eq bool) atom {
+		return atom{e: linear{terms: map[string]presburger.Int{paramKey("N"): presburger.NewInt(sign)}, c: presburger.NewInt(c)}, eq: eq}
+	}
+	cases := []struct {
+		a, b atom
+		want bool
+	}{
+		{at(1, -512, false), at(-1, 16, false), true}, // N >= 512, N <= 16
+		{at(1, -16, false), at(-1, 16, false), false}, // N >= 16, N <= 16
+		{at(1, -3, false), at(1, -5, false), false},   // N >= 3, N >= 5
+		{at(1, -3, true), at(1, -5, true), true},      // N = 3, N = 5
+		{at(1, -3, true), at(-1, 3, true), false},     // N = 3, -N + 3 = 0
+		{at(1, -3, true), at(-1, 2, false), true},     // N = 3, N <= 2
+		{at(-1, 2, false), at(1, -3, true), true},     // the same, swapped
+		{at(1, -3, true), at(1, -4, false), true},     // N = 3, N >= 4
+		{at(1, -3, true), at(1, -3, false), false},    // N = 3, N >= 3
+	}
+	for i, c := range cases {
+		if got := c.a.contradicts(c.b); got != c.want {
+			t.Errorf("case %d: contradicts = %v, want %v", i, got, c.want)
+		}
+	}
+}
+
 // TestNotAffine checks that non-affine expressions are rejected with an
 // error.
 func TestNotAffine(t *testing.T) {
@@ -253,8 +281,10 @@ func TestLetPrunedUnderAssumptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(plain.names["t"].let); n != 4 {
-		t.Fatalf("without assumptions: %d pieces, want 4", n)
+	// Four pieces, less N >= 512 and N <= 16, whose atoms contradict
+	// each other.
+	if n := len(plain.names["t"].let); n != 3 {
+		t.Fatalf("without assumptions: %d pieces, want 3", n)
 	}
 	s := NewScope([]string{"N"})
 	big, err := s.Constraint(mustExpr(t, "N >= 600"))
