@@ -2,6 +2,7 @@ package atl
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -119,7 +120,13 @@ func TestExamples(t *testing.T) {
 					t.Fatal(err)
 				}
 				if got := strings.ToUpper(string(rep.Verdict)); got != e.verdict {
-					t.Fatalf("verdict %s (%s), want %s\n%s\n%s", got, rep.Reason, e.verdict, res.Spec, res.Kernel)
+					var open []string
+					for _, c := range rep.Conditions {
+						if c.Status != "proved" {
+							open = append(open, fmt.Sprintf("C%d %s at %d:%d: %s: %s", c.ID, c.Kind, c.Line, c.Col, c.Status, c.Reason))
+						}
+					}
+					t.Fatalf("verdict %s (%s), want %s\n%s\n%s\n%s", got, rep.Reason, e.verdict, strings.Join(open, "\n"), res.Spec, res.Kernel)
 				}
 				if rep.Verdict == validate.Invalid {
 					if rep.Counterexample == nil || !rep.Counterexample.Reproduced {

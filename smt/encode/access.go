@@ -164,7 +164,7 @@ func (c *exprEnc) memoKey(name string, args []*smt.Term) (string, []*smt.Term) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		a = c.e.simplify(a)
+		a = a.Simplify()
 		keep = append(keep, a)
 		b.WriteString(strconv.FormatUint(uint64(a.ID()), 10))
 	}
@@ -181,20 +181,6 @@ func (c *exprEnc) memoKey(name string, args []*smt.Term) (string, []*smt.Term) {
 	return b.String(), keep
 }
 
-// simplify returns a.Simplify(), memoised by a's ID.
-func (e *Encoder) simplify(a *smt.Term) *smt.Term {
-	id := a.ID()
-	if id == 0 || a.Err() != nil {
-		return a.Simplify()
-	}
-	if m, ok := e.simplified[id]; ok {
-		return m.out
-	}
-	out := a.Simplify()
-	e.simplified[id] = simplifiedTerm{in: a, out: out}
-	return out
-}
-
 // ForgetUnfoldings forgets the unfolded accesses memoised so far (not
 // their axioms nor the counts), so that the same expression can be encoded
 // again with other options, such as a greater depth.
@@ -207,7 +193,6 @@ func (e *Encoder) ForgetUnfoldings() { clear(e.memo) }
 func (e *Encoder) ResetUnfoldings() {
 	clear(e.memo)
 	clear(e.intReals)
-	clear(e.simplified)
 	e.axioms = nil
 	e.cutoffs = 0
 	e.opaqueFuncs = 0

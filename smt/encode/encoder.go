@@ -62,14 +62,7 @@ type Encoder struct {
 	// term ID) to the integer they convert, so that converting back is
 	// a bit-vector resize rather than a trip through Z3's integers.
 	intReals map[uint]intReal
-	// simplified maps terms (by ID) to their simplification, for the
-	// arguments of accesses, which unfolding simplifies again and again;
-	// each entry keeps its key alive, as intReals' do.
-	simplified map[uint]simplifiedTerm
 }
-
-// simplifiedTerm is a term and its simplification.
-type simplifiedTerm struct{ in, out *smt.Term }
 
 // intReal is an integer value of type t converted to a real. It holds the
 // real term too: Z3 reuses the ID of a term it has freed, so the entry
@@ -91,8 +84,6 @@ func New(z *smt.Context, spec *sare.Spec, info *sare.Info, m Model) *Encoder {
 		deps:     map[string]map[string]bool{},
 		memo:     map[string]memoEntry{},
 		intReals: map[uint]intReal{},
-
-		simplified: map[uint]simplifiedTerm{},
 	}
 }
 
