@@ -62,7 +62,7 @@ func coalesce(ctx context.Context, m *Map, simplified bool) (_ *Map, err error) 
 			if i == j {
 				continue
 			}
-			in, err := pieceSubset(ctx, sp, bs[i], bs[j])
+			in, err := pieceSubset(ctx, newMeter(ctx), sp, bs[i], bs[j])
 			if err != nil {
 				return nil, fmt.Errorf("coalesce: %w", err)
 			}
@@ -98,12 +98,13 @@ func coalesce(ctx context.Context, m *Map, simplified bool) (_ *Map, err error) 
 // b. With the same division locals, a ⊆ b exactly when every row of b
 // holds on all of a: the rows that a's own rows decide are settled first
 // (one that fails on all of a settles the answer), the others by an
-// emptiness test each, stopping at the first that fails.
+// emptiness test each, stopping at the first that fails. The tests count
+// their steps on mt.
 //
 // When the locals differ and b's are all divisions, a gets b's divisions
 // (functions of the dimensions, so its points do not change) and b's rows
 // are read over a's columns.
-func pieceSubset(ctx context.Context, sp Space, a, b *BasicMap) (bool, error) {
+func pieceSubset(ctx context.Context, mt *meter, sp Space, a, b *BasicMap) (bool, error) {
 	var rows [][]Int
 	switch {
 	case coalesceSameLocals(a, b):
@@ -134,11 +135,10 @@ func pieceSubset(ctx context.Context, sp Space, a, b *BasicMap) (bool, error) {
 			open = append(open, r)
 		}
 	}
-	m := newMeter(ctx)
 	for _, r := range open {
 		n := negRow(r)
 		n[len(n)-1] = n[len(n)-1].Sub(NewInt(1))
-		empty, err := a.emptyWith(m, a.eqs, withRow(a.ineqs, n))
+		empty, err := a.emptyWith(mt, a.eqs, withRow(a.ineqs, n))
 		if err != nil || !empty {
 			return false, err
 		}

@@ -122,7 +122,7 @@ func TestPieceSubsetRandom(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := pieceSubset(ctx, sp, a, b)
+		got, err := pieceSubset(ctx, newMeter(ctx), sp, a, b)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -40,7 +40,7 @@ func (m *Map) Simplify(ctx context.Context) (*Map, error) {
 				if i == j || !keep[j] || !keep[i] {
 					continue
 				}
-				sub, err := basicSubset(mt, bs[i], bs[j])
+				sub, err := pieceSubset(ctx, mt, m.space, bs[i], bs[j])
 				if err != nil {
 					return nil, fmt.Errorf("simplify: %w", err)
 				}
@@ -58,30 +58,6 @@ func (m *Map) Simplify(ctx context.Context) (*Map, error) {
 		bs = kept
 	}
 	return m.withBasics(bs), nil
-}
-
-// basicSubset reports whether a ⊆ b.
-func basicSubset(mt *meter, a, b *BasicMap) (bool, error) {
-	ds, err := b.explicitDivs(mt)
-	if err != nil {
-		return false, err
-	}
-	cur := []*BasicMap{a}
-	for _, d := range ds {
-		var next []*BasicMap
-		for _, c := range cur {
-			ps, err := subtractBasic(mt, c, d)
-			if err != nil {
-				return false, err
-			}
-			next = append(next, ps...)
-		}
-		cur = next
-		if len(cur) == 0 {
-			return true, nil
-		}
-	}
-	return len(cur) == 0, nil
 }
 
 // Simplify returns an equal conjunction without redundant inequalities and
