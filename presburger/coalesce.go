@@ -108,23 +108,14 @@ func pieceSubset(ctx context.Context, mt *meter, sp Space, a, b *BasicMap) (bool
 	var rows [][]Int
 	switch {
 	case coalesceSameLocals(a, b):
-		rows = b.Ineqs()
-		for _, e := range b.Eqs() {
-			rows = append(rows, e, negRow(e))
-		}
+		rows = asInequalities(b, copyRow)
 	default:
 		c, mapRow, ok := withDivsOf(a, b)
 		if !ok {
 			return NewMap(sp, a).IsSubset(ctx, NewMap(sp, b))
 		}
 		a = c
-		for _, r := range b.ineqs {
-			rows = append(rows, mapRow(r))
-		}
-		for _, e := range b.eqs {
-			e = mapRow(e)
-			rows = append(rows, e, negRow(e))
-		}
+		rows = asInequalities(b, mapRow)
 	}
 	var open [][]Int
 	for _, r := range rows {
@@ -144,6 +135,20 @@ func pieceSubset(ctx context.Context, mt *meter, sp Space, a, b *BasicMap) (bool
 		}
 	}
 	return true, nil
+}
+
+// asInequalities returns b's constraints as inequalities, each passed
+// through row: its inequalities, then both halves of each equality.
+func asInequalities(b *BasicMap, row func([]Int) []Int) [][]Int {
+	out := make([][]Int, 0, len(b.ineqs)+2*len(b.eqs))
+	for _, r := range b.ineqs {
+		out = append(out, row(r))
+	}
+	for _, e := range b.eqs {
+		e = row(e)
+		out = append(out, e, negRow(e))
+	}
+	return out
 }
 
 // withDivsOf returns a copy of a that also has the division locals of b
@@ -287,10 +292,7 @@ func coalescePair(ctx context.Context, sp Space, a, b *BasicMap) (*BasicMap, err
 	// collect keeps the rows of from valid on all of on, and returns the
 	// others.
 	collect := func(from, on *BasicMap) ([][]Int, error) {
-		rows := from.Ineqs()
-		for _, e := range from.Eqs() {
-			rows = append(rows, e, negRow(e))
-		}
+		rows := asInequalities(from, copyRow)
 		var rest [][]Int
 		for _, r := range rows {
 			ok, err := validOn(r, on)
