@@ -410,8 +410,10 @@ func (t *Term) Simplify() *Term {
 
 // SimplifyArith simplifies t with Z3's rewriter putting arithmetic (on
 // integers, reals and bit-vectors) into sum-of-monomials normal form
-// (parameters "som" and "sort_sums"), so that equal polynomials written differently, such
-// as (h*31 + a)*31 and 961*h + 31*a, become the same term.
+// (parameters "som" and "sort_sums"), so that equal polynomials written
+// differently, such as (h*31 + a)*31 and 961*h + 31*a, become the same
+// term; the operands of floating-point additions and multiplications then
+// go into structural order (OrderOperands).
 func (t *Term) SimplifyArith() *Term {
 	return t.mk1("SimplifyArith", func(z C.Z3_context, a C.Z3_ast) C.Z3_ast {
 		p := C.Z3_mk_params(z)
@@ -423,12 +425,15 @@ func (t *Term) SimplifyArith() *Term {
 			C.free(unsafe.Pointer(name))
 		}
 		return C.Z3_simplify_ex(z, a, p)
-	})
+	}).OrderOperands()
 }
 
 // ID returns Z3's identifier of the term: equal (hash-consed) terms of a
-// context have equal identifiers, so it orders terms cheaply and
-// consistently within the context.
+// context have equal identifiers. An identifier names one term only while
+// that term is alive: Z3 gives a freed term's identifier to a later term,
+// and when terms are freed depends on the collector. So identifiers serve
+// as keys only together with the terms they name, and must never order
+// anything a result depends on (Before orders terms by structure).
 func (t *Term) ID() uint {
 	if t.Err() != nil {
 		return 0
@@ -438,6 +443,20 @@ func (t *Term) ID() uint {
 		return 0
 	}
 	return uint(C.Z3_get_ast_id(z, t.a))
+}
+
+// Hash returns Z3's structural hash of the term. Unlike ID it depends on
+// the term's structure only, not on which terms the context created and
+// freed before, so it orders terms the same way in every run.
+func (t *Term) Hash() uint {
+	if t.Err() != nil {
+		return 0
+	}
+	z, err := t.ctx.enter()
+	if err != nil {
+		return 0
+	}
+	return uint(C.Z3_get_ast_hash(z, t.a))
 }
 
 // IsIte reports whether the term is an if-then-else application.

@@ -223,7 +223,10 @@ func (s *solver) encode(o *symeval.Obligation, st strategy, piece *presburger.Ba
 		}
 		maps.Copy(named, simplified)
 		keep := func(t *smt.Term) bool { return named[t.ID()] }
-		var prev uint
+		// prev is the previous depth's term itself, not its identifier:
+		// Z3 gives a freed term's identifier to a later term, so an
+		// identifier outliving its term could match a different term.
+		var prev *smt.Term
 		for d := 1; d <= maxMatchDepth; d++ {
 			opts := st.spec
 			opts.Depth, opts.Keep = d, keep
@@ -232,17 +235,18 @@ func (s *solver) encode(o *symeval.Obligation, st strategy, piece *presburger.Ba
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", o.Spec, err)
 			}
-			id := sv.SimplifyArith().ID()
+			cur := sv.SimplifyArith()
+			id := cur.ID()
 			// A match, or a fixed point: one level more unfolds nothing,
 			// so the side is substituted down to the inputs and the
 			// tensors the implementation depends on (a chain of wrappers
 			// such as Halide's boundary conditions ends this way), and
 			// the solver gets the whole definition.
-			if id == iv.ID() || (d > 1 && id == prev) {
+			if id == iv.ID() || (prev != nil && id == prev.ID()) {
 				q.sv, q.sdef = sv, sdef
 				break
 			}
-			prev = id
+			prev = cur
 		}
 		if q.sv == nil {
 			s.enc.ForgetUnfoldings()
@@ -271,7 +275,14 @@ func (s *solver) encode(o *symeval.Obligation, st strategy, piece *presburger.Ba
 // decider returns a function telling whether a condition always or never
 // holds at the points (quick linear-arithmetic checks, cached).
 func (s *solver) decider(points *smt.Term) func(*smt.Term) (bool, bool) {
-	cache := map[uint][2]bool{}
+	// The cache is keyed by Z3's identifier of the condition and keeps
+	// the condition alive with its answer: while it is alive, no other
+	// term can take its identifier over.
+	type decided struct {
+		cond *smt.Term
+		r    [2]bool
+	}
+	cache := map[uint]decided{}
 	holds := func(f *smt.Term) bool { // points ⇒ f
 		sol, err := s.z.NewSolver()
 		if err != nil {
@@ -286,8 +297,8 @@ func (s *solver) decider(points *smt.Term) func(*smt.Term) (bool, bool) {
 	}
 	return func(cond *smt.Term) (bool, bool) {
 		cond = cond.Simplify()
-		if r, ok := cache[cond.ID()]; ok {
-			return r[0], r[1]
+		if d, ok := cache[cond.ID()]; ok {
+			return d.r[0], d.r[1]
 		}
 		var r [2]bool
 		switch {
@@ -296,7 +307,7 @@ func (s *solver) decider(points *smt.Term) func(*smt.Term) (bool, bool) {
 		case holds(cond.Not()):
 			r = [2]bool{false, true}
 		}
-		cache[cond.ID()] = r
+		cache[cond.ID()] = decided{cond, r}
 		return r[0], r[1]
 	}
 }

@@ -191,6 +191,7 @@ func (e *Encoder) ForgetUnfoldings() { clear(e.memo) }
 // for soundness; calling it between unrelated obligations keeps an access
 // cut off at the depth limit in one from staying cut off in the next.
 func (e *Encoder) ResetUnfoldings() {
+	clear(e.seen)
 	clear(e.memo)
 	clear(e.intReals)
 	e.axioms = nil

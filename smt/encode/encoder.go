@@ -62,6 +62,28 @@ type Encoder struct {
 	// term ID) to the integer they convert, so that converting back is
 	// a bit-vector resize rather than a trip through Z3's integers.
 	intReals map[uint]intReal
+	// seen ranks the operands of commutative operators by when the
+	// encoder first met them (see binaryOp), by term ID; each entry keeps
+	// its term alive, so that no other term takes the ID over.
+	seen map[uint]rankedTerm
+}
+
+// rankedTerm is a term and the rank of its first use as an operand.
+type rankedTerm struct {
+	t    *smt.Term
+	rank int
+}
+
+// rank returns the rank of t among the operands met since the last
+// ResetUnfoldings, giving the next rank to a term met for the first time.
+func (e *Encoder) rank(t *smt.Term) int {
+	id := t.ID()
+	if r, ok := e.seen[id]; ok {
+		return r.rank
+	}
+	r := len(e.seen)
+	e.seen[id] = rankedTerm{t, r}
+	return r
 }
 
 // intReal is an integer value of type t converted to a real. It holds the
@@ -84,6 +106,7 @@ func New(z *smt.Context, spec *sare.Spec, info *sare.Info, m Model) *Encoder {
 		deps:     map[string]map[string]bool{},
 		memo:     map[string]memoEntry{},
 		intReals: map[uint]intReal{},
+		seen:     map[uint]rankedTerm{},
 	}
 }
 

@@ -265,16 +265,19 @@ func (e *Encoder) binaryOp(op syntax.Op, t syntax.Type, a, b *smt.Term) (*smt.Te
 	// that b * a and a * b are the same term: exact in every model (IEEE
 	// addition and multiplication commute), and it spares the solver
 	// proving a commuted floating-point multiplier equal to itself, which
-	// bit-blasting makes very hard.
+	// bit-blasting makes very hard. The order is that of first use, which
+	// keeps operands as written unless a commuted pair met before: it
+	// depends on the order of encoding only, never on Z3's identifiers,
+	// which depend on when the collector freed terms. (Term.SimplifyArith
+	// puts whole terms into a structural order before they are compared.)
 	switch op {
 	case syntax.OpAdd, syntax.OpMul, syntax.OpBitAnd, syntax.OpBitOr, syntax.OpBitXor:
 		// Simplified first, so that equal operands are the same term
-		// (hash-consed, with one identifier) whatever unfolding produced
-		// them.
+		// (hash-consed) whatever unfolding produced them.
 		// An ite (an unfolding substituted in place) keeps its place: it
 		// resolves to an operand whose rank is not known yet.
 		a, b = a.Simplify(), b.Simplify()
-		if a.ID() > b.ID() && !a.IsIte() && !b.IsIte() {
+		if !a.IsIte() && !b.IsIte() && e.rank(a) > e.rank(b) {
 			a, b = b, a
 		}
 	}
