@@ -2,6 +2,7 @@ package presburger
 
 import (
 	"context"
+	"errors"
 	"fmt"
 )
 
@@ -71,40 +72,48 @@ func (b *BasicMap) simplify(mt *meter) (*BasicMap, error) {
 	if !c.normalize() {
 		return nil, nil
 	}
-	empty, err := c.isEmpty(mt)
+	s := newSimplifier(mt, c)
+	empty, err := s.isEmpty()
 	if err != nil || empty {
 		return nil, err
 	}
-	w := c.NumCols()
-	one := NewInt(1)
 	// Implicit equalities: r >= 0 with no point where r >= 1.
+	found := false
 	for i := 0; i < len(c.ineqs); i++ {
-		r := copyRow(c.ineqs[i])
-		r[w-1] = r[w-1].Sub(one)
-		e, err := c.emptyWith(mt, c.eqs, replaceRow(c.ineqs, i, r))
+		e, err := s.implicitEq(i)
 		if err != nil {
 			return nil, err
 		}
 		if e {
+			found = true
 			c.eqs = append(c.eqs, c.ineqs[i])
 			c.ineqs = append(c.ineqs[:i:i], c.ineqs[i+1:]...)
+			s.ineqU = append(s.ineqU[:i:i], s.ineqU[i+1:]...)
 			i--
 		}
 	}
+	before := c.ineqs
+	cols := c.NumCols()
 	if !c.normalize() {
 		return nil, nil
 	}
-	w = c.NumCols()
+	if found || !sameRowList(before, c.ineqs) || cols != c.NumCols() {
+		// The rows or columns changed: a new tableau (c is not empty).
+		s = newSimplifier(mt, c)
+		s.known = true
+		if empty, err := s.isEmpty(); err != nil || empty {
+			return nil, err
+		}
+	}
 	// Redundant inequalities: no point of the others violates r.
 	for i := 0; i < len(c.ineqs); i++ {
-		r := negRow(c.ineqs[i])
-		r[w-1] = r[w-1].Sub(one)
-		e, err := c.emptyWith(mt, c.eqs, replaceRow(c.ineqs, i, r))
+		e, err := s.redundant(i)
 		if err != nil {
 			return nil, err
 		}
 		if e {
 			c.ineqs = append(c.ineqs[:i:i], c.ineqs[i+1:]...)
+			s.ineqU = append(s.ineqU[:i:i], s.ineqU[i+1:]...)
 			i--
 		}
 	}
@@ -112,6 +121,213 @@ func (b *BasicMap) simplify(mt *meter) (*BasicMap, error) {
 		return nil, nil
 	}
 	return c, nil
+}
+
+// sameRowList reports whether two lists hold the same row slices.
+func sameRowList(a, b [][]Int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if len(a[i]) != len(b[i]) || (len(a[i]) > 0 && &a[i][0] != &b[i][0]) {
+			return false
+		}
+	}
+	return true
+}
+
+// simplifier decides the tests of simplify on a shared rational tableau
+// (simplex.go) where that is exact, and by the exact integer emptiness
+// test otherwise. The rational tests are sound over the integers because
+// every variable (locals included) ranges over the integers and every row
+// has integer coefficients, so a row takes integer values at integer
+// points:
+//
+//   - no rational point of the others with r <= -1: r is redundant;
+//   - no rational point with r >= 1: r >= 0 is an implicit equality.
+//
+// Their negations need an integer point, which the tableau gives in two
+// cases: the sample vertex is integral, or the optimisation is unbounded.
+// In the latter case there is an integer direction d of the rational
+// polyhedron's recession cone along which r decreases (increases), and,
+// as the conjunction has an integer point p (simplify tests that first),
+// p + k*d is an integer point of the others with r <= -1 (of the
+// conjunction with r >= 1) for k large enough. This is the rational
+// relaxation that isl's isl_tab_detect_redundant and
+// isl_tab_detect_implicit_equalities decide (Verdoolaege 2010, §5.2),
+// made exact over the integers by the bounds -1 and 1 and by the two
+// witnesses. Anything else (a fractional optimum beyond the bound, a
+// pivot limit) falls back to the exact test of empty.go.
+//
+// Rows found redundant leave the tableau (their slack becomes free); the
+// implicit equalities found stay as inequalities, a relaxation with the
+// same integer points.
+type simplifier struct {
+	mt    *meter
+	c     *BasicMap
+	t     *simplexTab // nil once it failed (pivot limit): exact tests only
+	ineqU []int       // the tableau unknown of each of c.ineqs
+	// points are integer points of c found on the way (the variables'
+	// values), which refute implicit equalities for free.
+	points [][]Int
+	known  bool // c is known to be nonempty
+}
+
+// simplexPivotLimit bounds the pivots of one optimisation, relative to
+// the tableau's size; beyond it simplify falls back to exact tests.
+func simplexPivotLimit(t *simplexTab) int { return 64 + 4*(len(t.rows)+t.ncol) }
+
+func newSimplifier(mt *meter, c *BasicMap) *simplifier {
+	s := &simplifier{mt: mt, c: c}
+	if c.empty {
+		return s
+	}
+	t := newSimplexTab(mt, c.nVars())
+	for _, e := range c.eqs {
+		t.addRow(e)
+		t.addRow(negRow(e))
+	}
+	s.ineqU = make([]int, len(c.ineqs))
+	for i, r := range c.ineqs {
+		s.ineqU[i] = t.addRow(r)
+	}
+	for i, d := range c.divs {
+		if !d.Den.IsZero() {
+			lo, hi := c.divRows(i)
+			t.addRow(lo)
+			t.addRow(hi)
+		}
+	}
+	s.t = t
+	return s
+}
+
+// isEmpty decides whether c has no integer point, and makes the tableau
+// feasible.
+func (s *simplifier) isEmpty() (bool, error) {
+	if s.t != nil {
+		s.t.limit = 4 * simplexPivotLimit(s.t)
+		feasible, err := s.t.restore()
+		switch {
+		case errors.Is(err, errSimplexLimit):
+			s.t = nil
+		case err != nil:
+			return false, err
+		case !feasible:
+			return true, nil
+		case s.t.integral():
+			s.points = append(s.points, s.t.sample())
+			s.known = true
+			return false, nil
+		}
+	}
+	if s.known {
+		return false, nil
+	}
+	e, err := s.c.isEmpty(s.mt)
+	s.known = !e && err == nil
+	return e, err
+}
+
+// implicitEq decides whether c.ineqs[i] is an implicit equality of c.
+func (s *simplifier) implicitEq(i int) (bool, error) {
+	c := s.c
+	r := c.ineqs[i]
+	nv := c.nVars()
+	for _, p := range s.points {
+		v := r[nv]
+		for j, x := range p {
+			if !r[j].IsZero() && !x.IsZero() {
+				v = v.Add(r[j].Mul(x))
+			}
+		}
+		if v.Sign() > 0 {
+			return false, nil
+		}
+	}
+	if t := s.t; t != nil && s.known {
+		u := s.ineqU[i]
+		t.limit = simplexPivotLimit(t)
+		st, err := t.optimize(u, 1, func() bool {
+			num, den := t.value(u)
+			return num.Cmp(den) >= 0 && t.integral()
+		})
+		if err != nil {
+			return false, err
+		}
+		switch st {
+		case optStopped:
+			s.points = append(s.points, t.sample())
+			return false, nil
+		case optUnbounded:
+			return false, nil
+		case optOptimal:
+			if num, den := t.value(u); num.Cmp(den) < 0 {
+				return true, nil
+			}
+		}
+	}
+	w := c.NumCols()
+	rr := copyRow(r)
+	rr[w-1] = rr[w-1].Sub(NewInt(1))
+	return c.emptyWith(s.mt, c.eqs, replaceRow(c.ineqs, i, rr))
+}
+
+// redundant decides whether c.ineqs[i] is implied by c's other rows over
+// the integers; if so, it leaves the tableau.
+func (s *simplifier) redundant(i int) (bool, error) {
+	if t := s.t; t != nil && s.known {
+		u := s.ineqU[i]
+		t.restr[u] = false
+		t.limit = simplexPivotLimit(t)
+		st, err := t.optimize(u, -1, func() bool {
+			num, den := t.value(u)
+			return num.Cmp(den.Neg()) <= 0 && t.integral()
+		})
+		if err != nil {
+			return false, err
+		}
+		decided, red := false, false
+		switch st {
+		case optStopped, optUnbounded:
+			decided = true
+		case optOptimal:
+			if num, den := t.value(u); num.Cmp(den.Neg()) > 0 {
+				decided, red = true, true
+			}
+		}
+		if !decided {
+			var err error
+			if red, err = s.exactRedundant(i); err != nil {
+				return false, err
+			}
+		}
+		if red {
+			return true, nil
+		}
+		t.restr[u] = true
+		t.limit = 4 * simplexPivotLimit(t)
+		feasible, err := t.restore()
+		switch {
+		case errors.Is(err, errSimplexLimit):
+			s.t = nil
+		case err != nil:
+			return false, err
+		case !feasible:
+			return false, fmt.Errorf("presburger: internal error: simplify's tableau became infeasible")
+		}
+		return false, nil
+	}
+	return s.exactRedundant(i)
+}
+
+// exactRedundant decides redundant's question by the exact test.
+func (s *simplifier) exactRedundant(i int) (bool, error) {
+	c := s.c
+	w := c.NumCols()
+	r := negRow(c.ineqs[i])
+	r[w-1] = r[w-1].Sub(NewInt(1))
+	return c.emptyWith(s.mt, c.eqs, replaceRow(c.ineqs, i, r))
 }
 
 // simplifySubsetLimit bounds the number of pieces for which Map.Simplify
