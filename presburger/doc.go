@@ -20,7 +20,10 @@
 //   - map.go: Map, a finite union of BasicMaps in one space, and every
 //     set/relation operation (intersect, subtract, apply, product, ...).
 //   - redundant.go: Simplify (empty pieces, contained pieces, redundant
-//     constraints, implicit equalities), all by exact emptiness tests.
+//     constraints, implicit equalities), all exact over the integers; the
+//     tests on single constraints run on one incremental rational simplex
+//     tableau per conjunction (simplex.go), with the Omega test as the
+//     fallback.
 //   - union.go: UnionMap, maps over several spaces (isl's union_map and
 //     union_set).
 //   - print.go, parse.go: isl text notation in both directions (ParseMap,

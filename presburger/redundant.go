@@ -8,7 +8,9 @@ import (
 
 // This file keeps results small: removal of empty pieces, of pieces
 // contained in another piece, of redundant inequalities, and detection of
-// implicit equalities. All tests are exact integer emptiness tests.
+// implicit equalities. Every decision is exact over the integers; those
+// on single constraints are taken on one rational tableau per conjunction
+// where that is exact (simplifier, below), by the Omega test otherwise.
 
 // Simplify returns a Map equal to m (as a set of points) with empty pieces
 // removed, pieces contained in another piece removed (when m has at most
@@ -146,18 +148,21 @@ func sameRowList(a, b [][]Int) bool {
 //   - no rational point of the others with r <= -1: r is redundant;
 //   - no rational point with r >= 1: r >= 0 is an implicit equality.
 //
-// Their negations need an integer point, which the tableau gives in two
-// cases: the sample vertex is integral, or the optimisation is unbounded.
-// In the latter case there is an integer direction d of the rational
-// polyhedron's recession cone along which r decreases (increases), and,
-// as the conjunction has an integer point p (simplify tests that first),
-// p + k*d is an integer point of the others with r <= -1 (of the
-// conjunction with r >= 1) for k large enough. This is the rational
+// Their negations need an integer point, which the tableau gives in three
+// cases: the sample vertex is integral; the optimisation is unbounded;
+// or a short branch and bound on copies of the tableau (searchInteger)
+// finds one. In the second case there is an integer direction d of the
+// rational polyhedron's recession cone along which r decreases
+// (increases), and, as the conjunction has an integer point p (simplify
+// tests that first), p + k*d is an integer point of the others with
+// r <= -1 (of the conjunction with r >= 1) for k large enough. A branch
+// and bound that closes every branch proves the positive answer. This is the rational
 // relaxation that isl's isl_tab_detect_redundant and
 // isl_tab_detect_implicit_equalities decide (Verdoolaege 2010, §5.2),
 // made exact over the integers by the bounds -1 and 1 and by the two
-// witnesses. Anything else (a fractional optimum beyond the bound, a
-// pivot limit) falls back to the exact test of empty.go.
+// witnesses. Anything else (a search out of nodes, a pivot limit) falls
+// back to the exact test of empty.go, so the result is the one that
+// deciding every test by the Omega test gives (TestSimplifyMatchesExact).
 //
 // Rows found redundant leave the tableau (their slack becomes free); the
 // implicit equalities found stay as inequalities, a relaxation with the
@@ -219,6 +224,19 @@ func (s *simplifier) isEmpty() (bool, error) {
 			s.points = append(s.points, s.t.sample())
 			s.known = true
 			return false, nil
+		case !s.known:
+			nodes := searchNodes
+			p, res, err := s.t.searchInteger(nil, &nodes)
+			switch {
+			case err != nil:
+				return false, err
+			case res == searchFound:
+				s.points = append(s.points, p)
+				s.known = true
+				return false, nil
+			case res == searchNone:
+				return true, nil
+			}
 		}
 	}
 	if s.known {
@@ -230,6 +248,7 @@ func (s *simplifier) isEmpty() (bool, error) {
 }
 
 // implicitEq decides whether c.ineqs[i] is an implicit equality of c.
+
 func (s *simplifier) implicitEq(i int) (bool, error) {
 	c := s.c
 	r := c.ineqs[i]
@@ -265,6 +284,17 @@ func (s *simplifier) implicitEq(i int) (bool, error) {
 			if num, den := t.value(u); num.Cmp(den) < 0 {
 				return true, nil
 			}
+			p, res, err := s.search(i, 1)
+			if err != nil {
+				return false, err
+			}
+			switch res {
+			case searchFound:
+				s.points = append(s.points, p)
+				return false, nil
+			case searchNone:
+				return true, nil
+			}
 		}
 	}
 	w := c.NumCols()
@@ -294,6 +324,17 @@ func (s *simplifier) redundant(i int) (bool, error) {
 		case optOptimal:
 			if num, den := t.value(u); num.Cmp(den.Neg()) > 0 {
 				decided, red = true, true
+			} else {
+				_, res, err := s.search(i, -1)
+				if err != nil {
+					return false, err
+				}
+				switch res {
+				case searchFound:
+					decided = true
+				case searchNone:
+					decided, red = true, true
+				}
 			}
 		}
 		if !decided {
@@ -319,6 +360,24 @@ func (s *simplifier) redundant(i int) (bool, error) {
 		return false, nil
 	}
 	return s.exactRedundant(i)
+}
+
+// searchNodes bounds the tableaux of one branch-and-bound search.
+const searchNodes = 16
+
+// search looks for an integer point of the tableau's rows with
+// c.ineqs[i] >= 1 (sign 1: a point of c refuting an implicit equality) or
+// c.ineqs[i] <= -1 (sign -1, with the row's slack free: a point of the
+// others refuting redundancy), by a short branch and bound.
+func (s *simplifier) search(i, sign int) ([]Int, searchResult, error) {
+	r := copyRow(s.c.ineqs[i])
+	if sign < 0 {
+		r = negRow(r)
+	}
+	k := len(r) - 1
+	r[k] = r[k].Sub(NewInt(1))
+	nodes := searchNodes
+	return s.t.searchInteger([][]Int{r}, &nodes)
 }
 
 // exactRedundant decides redundant's question by the exact test.

@@ -55,7 +55,6 @@ func (t *simplexTab) addRow(r []Int) int {
 	u := len(t.isRow)
 	row := make([]Int, 2+t.ncol)
 	row[0] = NewInt(1)
-	row[1] = r[t.nvar]
 	// Express r over the current columns: a variable in a column adds
 	// its coefficient there; one in a row adds its row, scaled.
 	for v := 0; v < t.nvar; v++ {
@@ -65,23 +64,27 @@ func (t *simplexTab) addRow(r []Int) int {
 		}
 		if !t.isRow[v] {
 			j := t.pos[v]
-			row[2+j] = row[2+j].Add(a)
+			row[2+j] = row[2+j].Add(a.Mul(row[0]))
 			continue
 		}
-		// row/den + a*vr/dv: multiply row by dv, add a * vr's entries.
+		// row/d + a*vr/dv = (dv*row + d*a*vr) / (d*dv).
 		vr := t.rows[t.pos[v]]
 		dv := vr[0]
+		f := a.Mul(row[0])
 		if !dv.IsOne() {
 			for k := range row {
-				row[k] = row[k].Mul(dv)
+				if !row[k].IsZero() {
+					row[k] = row[k].Mul(dv)
+				}
 			}
 		}
 		for k := 1; k < len(row); k++ {
 			if !vr[k].IsZero() {
-				row[k] = row[k].Add(a.Mul(vr[k]))
+				row[k] = row[k].Add(f.Mul(vr[k]))
 			}
 		}
 	}
+	row[1] = row[1].Add(r[t.nvar].Mul(row[0]))
 	reduceTabRow(row)
 	t.rows = append(t.rows, row)
 	t.rowU = append(t.rowU, u)
@@ -354,3 +357,82 @@ func (t *simplexTab) restore() (feasible bool, err error) {
 // errSimplexLimit reports that an optimisation ran out of pivots (the
 // callers fall back to the exact tests).
 var errSimplexLimit = errors.New("presburger: simplex pivot limit")
+
+// clone returns a deep copy of t (same meter).
+func (t *simplexTab) clone() *simplexTab {
+	c := *t
+	c.rows = make([][]Int, len(t.rows), len(t.rows)+4)
+	flat := make([]Int, len(t.rows)*(2+t.ncol))
+	for i, r := range t.rows {
+		c.rows[i] = flat[:len(r):len(r)]
+		flat = flat[len(r):]
+		copy(c.rows[i], r)
+	}
+	c.rowU = append([]int(nil), t.rowU...)
+	c.colU = append([]int(nil), t.colU...)
+	c.isRow = append([]bool(nil), t.isRow...)
+	c.pos = append([]int(nil), t.pos...)
+	c.restr = append([]bool(nil), t.restr...)
+	return &c
+}
+
+// searchResult is the outcome of searchInteger.
+type searchResult int
+
+const (
+	searchFound searchResult = iota
+	searchNone
+	searchUnknown
+)
+
+// searchInteger looks for an integer point of the active rows of t and
+// the extra rows (over the variables, the constant last) by branch and
+// bound on t's copies, exploring at most *nodes tableaux. It does not
+// change t. A point found is returned; searchNone means there is none
+// (every branch is rationally infeasible).
+func (t *simplexTab) searchInteger(extra [][]Int, nodes *int) ([]Int, searchResult, error) {
+	if *nodes <= 0 {
+		return nil, searchUnknown, nil
+	}
+	*nodes--
+	c := t.clone()
+	for _, r := range extra {
+		c.addRow(r)
+	}
+	c.limit = 4 * (64 + 4*(len(c.rows)+c.ncol))
+	feasible, err := c.restore()
+	switch {
+	case errors.Is(err, errSimplexLimit):
+		return nil, searchUnknown, nil
+	case err != nil:
+		return nil, searchUnknown, err
+	case !feasible:
+		return nil, searchNone, nil
+	}
+	for v := 0; v < c.nvar; v++ {
+		num, den := c.value(v)
+		if den.IsOne() || num.Mod(den).IsZero() {
+			continue
+		}
+		fl := num.FloorDiv(den)
+		lo := make([]Int, c.nvar+1) // fl - x_v >= 0
+		lo[v], lo[c.nvar] = NewInt(-1), fl
+		hi := make([]Int, c.nvar+1) // x_v - fl - 1 >= 0
+		hi[v], hi[c.nvar] = NewInt(1), fl.Add(NewInt(1)).Neg()
+		unknown := false
+		for _, b := range [][]Int{lo, hi} {
+			p, r, err := c.searchInteger([][]Int{b}, nodes)
+			if err != nil || r == searchFound {
+				return p, r, err
+			}
+			if r == searchUnknown {
+				unknown = true
+			}
+		}
+		if unknown {
+			return nil, searchUnknown, nil
+		}
+		return nil, searchNone, nil
+	}
+	return c.sample(), searchFound, nil
+}

@@ -1,0 +1,226 @@
+package presburger
+
+import (
+	"context"
+	"math/rand"
+	"testing"
+)
+
+// randRows returns n random rows over nv variables (the constant last)
+// with small coefficients.
+func randRows(rng *rand.Rand, n, nv int) [][]Int {
+	rows := make([][]Int, n)
+	for i := range rows {
+		r := make([]Int, nv+1)
+		for j := 0; j < nv; j++ {
+			if rng.Intn(3) > 0 {
+				r[j] = NewInt(int64(rng.Intn(7) - 3))
+			}
+		}
+		r[nv] = NewInt(int64(rng.Intn(21) - 8))
+		rows[i] = r
+	}
+	return rows
+}
+
+// TestSimplexTabFeasibility checks the tableau's feasibility test and its
+// optimisation against lpSolve on random systems, with rows added one
+// batch at a time after pivots.
+func TestSimplexTabFeasibility(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	m := newMeter(context.Background())
+	for iter := 0; iter < 3000; iter++ {
+		nv := 1 + rng.Intn(4)
+		tab := newSimplexTab(m, nv)
+		var all [][]Int
+		feasible := true
+		for batch := 0; batch < 3 && feasible; batch++ {
+			rows := randRows(rng, 1+rng.Intn(3), nv)
+			for _, r := range rows {
+				tab.addRow(r)
+			}
+			all = append(all, rows...)
+			tab.limit = 1 << 20
+			got, err := tab.restore()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := lpSolve(m, nil, all, nv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want.feasible {
+				t.Fatalf("iter %d: rows %v: tableau says feasible=%v, lpSolve %v", iter, all, got, want.feasible)
+			}
+			feasible = got
+			if !got {
+				break
+			}
+			// The sample satisfies every row.
+			for _, r := range all {
+				u := tab.addRow(r)
+				if num, _ := tab.value(u); num.Sign() < 0 {
+					t.Fatalf("iter %d: sample violates %v", iter, r)
+				}
+				tab.restr[u] = false
+			}
+			// Minimise a random row and check the optimum.
+			obj := randRows(rng, 1, nv)[0]
+			u := tab.addRow(obj)
+			tab.restr[u] = false
+			st, err := tab.optimize(u, -1, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st == optOptimal {
+				num, den := tab.value(u)
+				// obj <= num/den - 1/1000 must be infeasible.
+				cut := make([]Int, nv+1)
+				for j := 0; j <= nv; j++ {
+					cut[j] = obj[j].Mul(den).Mul(NewInt(-1000))
+				}
+				cut[nv] = cut[nv].Add(num.Mul(NewInt(1000))).Sub(den)
+				res, err := lpSolve(m, nil, append(append([][]Int(nil), all...), cut), nv)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.feasible {
+					t.Fatalf("iter %d: rows %v: min of %v is not %v/%v", iter, all, obj, num, den)
+				}
+			}
+		}
+	}
+}
+
+// TestSimplexTabSearch checks the branch-and-bound search against the
+// Omega test on random systems: a point found satisfies every row, and
+// "no point" is only claimed for systems without integer points.
+func TestSimplexTabSearch(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	m := newMeter(context.Background())
+	decided := 0
+	for iter := 0; iter < 3000; iter++ {
+		nv := 1 + rng.Intn(4)
+		rows := randRows(rng, 2+rng.Intn(5), nv)
+		tab := newSimplexTab(m, nv)
+		for _, r := range rows[1:] {
+			tab.addRow(r)
+		}
+		tab.limit = 1 << 20
+		if ok, err := tab.restore(); err != nil || !ok {
+			continue
+		}
+		nodes := 16
+		p, res, err := tab.searchInteger(rows[:1], &nodes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := omegaOnly(m, nil, rows, nv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch res {
+		case searchFound:
+			for _, r := range rows {
+				if evalRow(r, p).Sign() < 0 {
+					t.Fatalf("iter %d: rows %v: point %v violates %v", iter, rows, p, r)
+				}
+			}
+			decided++
+		case searchNone:
+			if want {
+				t.Fatalf("iter %d: rows %v: search finds no integer point, the Omega test does", iter, rows)
+			}
+			decided++
+		}
+	}
+	if decided < 1000 {
+		t.Errorf("the search decided only %d systems", decided)
+	}
+}
+
+// simplifyExact is BasicMap.simplify with every test by the Omega test
+// (the reference that the tableau's decisions must agree with).
+func simplifyExact(mt *meter, b *BasicMap) (*BasicMap, error) {
+	c := b.Copy()
+	if !c.normalize() {
+		return nil, nil
+	}
+	empty, err := c.isEmpty(mt)
+	if err != nil || empty {
+		return nil, err
+	}
+	w := c.NumCols()
+	one := NewInt(1)
+	for i := 0; i < len(c.ineqs); i++ {
+		r := copyRow(c.ineqs[i])
+		r[w-1] = r[w-1].Sub(one)
+		e, err := c.emptyWith(mt, c.eqs, replaceRow(c.ineqs, i, r))
+		if err != nil {
+			return nil, err
+		}
+		if e {
+			c.eqs = append(c.eqs, c.ineqs[i])
+			c.ineqs = append(c.ineqs[:i:i], c.ineqs[i+1:]...)
+			i--
+		}
+	}
+	if !c.normalize() {
+		return nil, nil
+	}
+	w = c.NumCols()
+	for i := 0; i < len(c.ineqs); i++ {
+		r := negRow(c.ineqs[i])
+		r[w-1] = r[w-1].Sub(one)
+		e, err := c.emptyWith(mt, c.eqs, replaceRow(c.ineqs, i, r))
+		if err != nil {
+			return nil, err
+		}
+		if e {
+			c.ineqs = append(c.ineqs[:i:i], c.ineqs[i+1:]...)
+			i--
+		}
+	}
+	if !c.normalize() {
+		return nil, nil
+	}
+	return c, nil
+}
+
+// TestSimplifyMatchesExact checks that simplify, which decides most of
+// its tests on a rational tableau, gives exactly the result of deciding
+// every test by the Omega test, on random conjunctions with divisions
+// and existentials, bounded and unbounded.
+func TestSimplifyMatchesExact(t *testing.T) {
+	g := randGen{rand.New(rand.NewSource(5))}
+	ctx := context.Background()
+	str := func(b *BasicMap) string {
+		if b == nil {
+			return "empty"
+		}
+		return dumpBasic(b)
+	}
+	check := func(it int, b *BasicMap) {
+		got, err := b.simplify(newMeter(ctx))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := simplifyExact(newMeter(ctx), b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if str(got) != str(want) {
+			t.Fatalf("case %d: %s\nsimplify: %s\nexact:    %s", it, dumpBasic(b), str(got), str(want))
+		}
+	}
+	for it := 0; it < propCount(600); it++ {
+		sp := g.randSetSpace(randParams(g))
+		if g.r.Intn(2) == 0 {
+			sp = g.randMapSpace(randParams(g))
+		}
+		check(it, g.randBasic(sp, 6))
+	}
+	for it := 0; it < propCount(600); it++ {
+		check(it, randDivCase(g.r).basic(it%2 == 0))
+	}
+}
