@@ -265,7 +265,15 @@ func intsEqual(a, b []Int) bool {
 	return true
 }
 
-func copyRow(r []Int) []Int { return append([]Int(nil), r...) }
+// copyRow returns a copy of r (nil for an empty row).
+func copyRow(r []Int) []Int {
+	if len(r) == 0 {
+		return nil
+	}
+	out := make([]Int, len(r))
+	copy(out, r)
+	return out
+}
 
 func negRow(r []Int) []Int {
 	out := make([]Int, len(r))

@@ -122,10 +122,22 @@ func (b *BasicMap) IsDiv(i int) bool { return !b.divs[i].Den.IsZero() }
 // (a cheap, incomplete test; use IsEmpty for the exact answer).
 func (b *BasicMap) KnownEmpty() bool { return b.empty }
 
+// copyRows returns copies of the rows rs, in one allocation (each row's
+// capacity is its length, so appending to one never touches the next).
 func copyRows(rs [][]Int) [][]Int {
 	out := make([][]Int, len(rs))
+	n := 0
+	for _, r := range rs {
+		n += len(r)
+	}
+	flat := make([]Int, n)
 	for i, r := range rs {
-		out[i] = copyRow(r)
+		if len(r) == 0 {
+			continue
+		}
+		k := copy(flat, r)
+		out[i] = flat[:k:k]
+		flat = flat[k:]
 	}
 	return out
 }

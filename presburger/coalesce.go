@@ -57,12 +57,13 @@ func coalesce(ctx context.Context, m *Map, simplified bool) (_ *Map, err error) 
 		return NewMap(sp, a).IsSubset(ctx, NewMap(sp, others...))
 	}
 	// Drop conjunctions contained in another.
+	tabs := make(map[*BasicMap]*simplifier)
 	for i := 0; i < len(bs) && !(simplified && len(m.Basics()) <= simplifySubsetLimit); i++ {
 		for j := 0; j < len(bs); j++ {
 			if i == j {
 				continue
 			}
-			in, err := pieceSubset(ctx, newMeter(ctx), sp, bs[i], bs[j])
+			in, err := pieceSubsetTab(ctx, newMeter(ctx), sp, bs[i], bs[j], tabs)
 			if err != nil {
 				return nil, fmt.Errorf("coalesce: %w", err)
 			}
@@ -73,7 +74,7 @@ func coalesce(ctx context.Context, m *Map, simplified bool) (_ *Map, err error) 
 			}
 		}
 	}
-	bs, err = coalesceMerge(ctx, sp, bs)
+	bs, err = coalesceMergeTab(ctx, sp, bs, tabs)
 	if err != nil {
 		return nil, fmt.Errorf("coalesce: %w", err)
 	}
@@ -105,10 +106,30 @@ func coalesce(ctx context.Context, m *Map, simplified bool) (_ *Map, err error) 
 // (functions of the dimensions, so its points do not change) and b's rows
 // are read over a's columns.
 func pieceSubset(ctx context.Context, mt *meter, sp Space, a, b *BasicMap) (bool, error) {
+	return pieceSubsetTab(ctx, mt, sp, a, b, nil)
+}
+
+// pieceSubsetTab is pieceSubset that decides the rows' tests on a rational
+// tableau of a where it can (simplifier.holds), with tabs, if not nil,
+// keeping one tableau per conjunction across calls.
+func pieceSubsetTab(ctx context.Context, mt *meter, sp Space, a, b *BasicMap, tabs map[*BasicMap]*simplifier) (bool, error) {
 	var rows [][]Int
+	var s *simplifier
+	var tab func() *simplifier
 	switch {
 	case coalesceSameLocals(a, b):
 		rows = asInequalities(b, copyRow)
+		a0 := a
+		tab = func() *simplifier {
+			if tabs == nil {
+				return newKnownSimplifier(mt, a0)
+			}
+			if tabs[a0] == nil {
+				tabs[a0] = newKnownSimplifier(mt, a0)
+			}
+			tabs[a0].setMeter(mt)
+			return tabs[a0]
+		}
 	default:
 		c, mapRow, ok := withDivsOf(a, b)
 		if !ok {
@@ -116,6 +137,7 @@ func pieceSubset(ctx context.Context, mt *meter, sp Space, a, b *BasicMap) (bool
 		}
 		a = c
 		rows = asInequalities(b, mapRow)
+		tab = func() *simplifier { return newKnownSimplifier(mt, c) }
 	}
 	var open [][]Int
 	for _, r := range rows {
@@ -127,6 +149,19 @@ func pieceSubset(ctx context.Context, mt *meter, sp Space, a, b *BasicMap) (bool
 		}
 	}
 	for _, r := range open {
+		if s == nil {
+			s = tab()
+		}
+		holds, decided, err := s.holds(r)
+		if err != nil {
+			return false, err
+		}
+		if decided {
+			if !holds {
+				return false, nil
+			}
+			continue
+		}
 		n := negRow(r)
 		n[len(n)-1] = n[len(n)-1].Sub(NewInt(1))
 		empty, err := a.emptyWith(mt, a.eqs, withRow(a.ineqs, n))
@@ -271,10 +306,22 @@ func syntacticValidity(r []Int, x *BasicMap) rowValidity {
 	return validityUnknown
 }
 
-// coalescePair returns a single conjunction equal to a ∪ b, or nil.
-func coalescePair(ctx context.Context, sp Space, a, b *BasicMap) (*BasicMap, error) {
+// coalescePair returns a single conjunction equal to a ∪ b, or nil. With
+// tabs (a and b not empty), the tests run on rational tableaux where that
+// is exact, kept in tabs across calls.
+func coalescePair(ctx context.Context, sp Space, a, b *BasicMap, tabs map[*BasicMap]*simplifier) (*BasicMap, error) {
 	if !coalesceSameLocals(a, b) {
 		return nil, nil
+	}
+	tab := func(x *BasicMap, mt *meter) *simplifier {
+		if tabs == nil {
+			return nil
+		}
+		if tabs[x] == nil {
+			tabs[x] = newKnownSimplifier(mt, x)
+		}
+		tabs[x].setMeter(mt)
+		return tabs[x]
 	}
 	// validOn reports whether row >= 0 holds on all of x.
 	validOn := func(row []Int, x *BasicMap) (bool, error) {
@@ -284,9 +331,16 @@ func coalescePair(ctx context.Context, sp Space, a, b *BasicMap) (*BasicMap, err
 		case validityFails:
 			return false, nil
 		}
+		mt := newMeter(ctx)
+		if s := tab(x, mt); s != nil {
+			holds, decided, err := s.holds(row)
+			if err != nil || decided {
+				return holds, err
+			}
+		}
 		n := negRow(row)
 		n[len(n)-1] = n[len(n)-1].Sub(NewInt(1))
-		return x.emptyWith(newMeter(ctx), x.eqs, withRow(x.ineqs, n))
+		return x.emptyWith(mt, x.eqs, withRow(x.ineqs, n))
 	}
 	var keep [][]Int
 	// collect keeps the rows of from valid on all of on, and returns the
@@ -325,9 +379,27 @@ func coalescePair(ctx context.Context, sp Space, a, b *BasicMap) (*BasicMap, err
 		n[len(n)-1] = n[len(n)-1].Sub(NewInt(1))
 		return n
 	}
+	var hs *simplifier // h ⊇ a is not empty
 	for _, ra := range restA {
 		for _, rb := range restB {
-			e, err := h.emptyWith(newMeter(ctx), h.eqs, withRow(h.ineqs, neg(ra), neg(rb)))
+			mt := newMeter(ctx)
+			if tabs != nil {
+				if hs == nil {
+					hs = newKnownSimplifier(mt, h)
+				}
+				hs.setMeter(mt)
+				e, decided, err := hs.emptyWithRows(neg(ra), neg(rb))
+				if err != nil {
+					return nil, err
+				}
+				if decided {
+					if !e {
+						return nil, nil
+					}
+					continue
+				}
+			}
+			e, err := h.emptyWith(mt, h.eqs, withRow(h.ineqs, neg(ra), neg(rb)))
 			if err != nil {
 				return nil, err
 			}
@@ -344,6 +416,14 @@ func coalescePair(ctx context.Context, sp Space, a, b *BasicMap) (*BasicMap, err
 // A pair that did not merge is not tried again: the test depends only on
 // the two conjunctions, and a merge replaces them by a new one.
 func coalesceMerge(ctx context.Context, sp Space, bs []*BasicMap) ([]*BasicMap, error) {
+	return coalesceMergeTab(ctx, sp, bs, nil)
+}
+
+// coalesceMergeTab is coalesceMerge for non-empty conjunctions, whose
+// tests run on rational tableaux where that is exact (tabs keeps one per
+// conjunction; nil: the Omega test only, for conjunctions that may be
+// empty).
+func coalesceMergeTab(ctx context.Context, sp Space, bs []*BasicMap, tabs map[*BasicMap]*simplifier) ([]*BasicMap, error) {
 	failed := map[[2]*BasicMap]bool{}
 	for changed := true; changed; {
 		changed = false
@@ -352,7 +432,7 @@ func coalesceMerge(ctx context.Context, sp Space, bs []*BasicMap) ([]*BasicMap, 
 				if failed[[2]*BasicMap{bs[i], bs[j]}] {
 					continue
 				}
-				h, err := coalescePair(ctx, sp, bs[i], bs[j])
+				h, err := coalescePair(ctx, sp, bs[i], bs[j], tabs)
 				if err != nil {
 					return nil, err
 				}

@@ -35,6 +35,7 @@ func (m *Map) Simplify(ctx context.Context) (*Map, error) {
 	}
 	if len(bs) > 1 && len(bs) <= simplifySubsetLimit {
 		keep := make([]bool, len(bs))
+		tabs := make(map[*BasicMap]*simplifier, len(bs))
 		for i := range keep {
 			keep[i] = true
 		}
@@ -43,7 +44,7 @@ func (m *Map) Simplify(ctx context.Context) (*Map, error) {
 				if i == j || !keep[j] || !keep[i] {
 					continue
 				}
-				sub, err := pieceSubset(ctx, mt, m.space, bs[i], bs[j])
+				sub, err := pieceSubsetTab(ctx, mt, m.space, bs[i], bs[j], tabs)
 				if err != nil {
 					return nil, fmt.Errorf("simplify: %w", err)
 				}
@@ -207,6 +208,123 @@ func newSimplifier(mt *meter, c *BasicMap) *simplifier {
 	return s
 }
 
+// newKnownSimplifier returns a simplifier for c, which the caller knows
+// has an integer point, with a feasible tableau (or none, if making it
+// feasible ran out of pivots).
+func newKnownSimplifier(mt *meter, c *BasicMap) *simplifier {
+	s := newSimplifier(mt, c)
+	s.known = true
+	if s.t != nil {
+		s.t.limit = 4 * simplexPivotLimit(s.t)
+		if feasible, err := s.t.restore(); err != nil || !feasible {
+			s.t = nil
+		}
+	}
+	return s
+}
+
+// setMeter makes the simplifier count its steps on mt.
+func (s *simplifier) setMeter(mt *meter) {
+	s.mt = mt
+	if s.t != nil {
+		s.t.m = mt
+	}
+}
+
+// holds decides, where the tableau can, whether every integer point of c
+// (known not to be empty) satisfies r >= 0 (r over c's columns): decided
+// is false when it cannot. r joins the tableau as a free unknown.
+func (s *simplifier) holds(r []Int) (holds, decided bool, err error) {
+	t := s.t
+	if t == nil || !s.known {
+		return false, false, nil
+	}
+	for _, p := range s.points {
+		if rowValueAtPoint(r, p).Sign() < 0 {
+			return false, true, nil
+		}
+	}
+	u := t.addRow(r)
+	t.restr[u] = false
+	t.limit = simplexPivotLimit(t)
+	st, err := t.optimize(u, -1, func() bool {
+		num, den := t.value(u)
+		return num.Cmp(den.Neg()) <= 0 && t.integral()
+	})
+	if err != nil {
+		return false, false, err
+	}
+	switch st {
+	case optStopped:
+		s.points = append(s.points, t.sample())
+		return false, true, nil
+	case optUnbounded:
+		return false, true, nil
+	case optOptimal:
+		if num, den := t.value(u); num.Cmp(den.Neg()) > 0 {
+			return true, true, nil
+		}
+		n := negRow(r)
+		n[len(n)-1] = n[len(n)-1].Sub(NewInt(1))
+		nodes := searchNodes
+		_, res, err := t.searchInteger([][]Int{n}, &nodes)
+		switch {
+		case err != nil:
+			return false, false, err
+		case res == searchFound:
+			return false, true, nil
+		case res == searchNone:
+			return true, true, nil
+		}
+	}
+	return false, false, nil
+}
+
+// emptyWithRows decides, where the tableau can, whether c with the extra
+// inequalities rows (over c's columns) has no integer point: decided is
+// false when it cannot. The tableau does not change.
+func (s *simplifier) emptyWithRows(rows ...[]Int) (empty, decided bool, err error) {
+	t := s.t
+	if t == nil {
+		return false, false, nil
+	}
+	for _, p := range s.points {
+		in := true
+		for _, r := range rows {
+			if rowValueAtPoint(r, p).Sign() < 0 {
+				in = false
+				break
+			}
+		}
+		if in {
+			return false, true, nil
+		}
+	}
+	nodes := searchNodes
+	_, res, err := t.searchInteger(rows, &nodes)
+	switch {
+	case err != nil:
+		return false, false, err
+	case res == searchFound:
+		return false, true, nil
+	case res == searchNone:
+		return true, true, nil
+	}
+	return false, false, nil
+}
+
+// rowValueAtPoint returns the value of row r (variables, then the
+// constant) at the point p.
+func rowValueAtPoint(r, p []Int) Int {
+	v := r[len(p)]
+	for j, x := range p {
+		if !r[j].IsZero() && !x.IsZero() {
+			v = v.Add(r[j].Mul(x))
+		}
+	}
+	return v
+}
+
 // isEmpty decides whether c has no integer point, and makes the tableau
 // feasible.
 func (s *simplifier) isEmpty() (bool, error) {
@@ -252,15 +370,8 @@ func (s *simplifier) isEmpty() (bool, error) {
 func (s *simplifier) implicitEq(i int) (bool, error) {
 	c := s.c
 	r := c.ineqs[i]
-	nv := c.nVars()
 	for _, p := range s.points {
-		v := r[nv]
-		for j, x := range p {
-			if !r[j].IsZero() && !x.IsZero() {
-				v = v.Add(r[j].Mul(x))
-			}
-		}
-		if v.Sign() > 0 {
+		if rowValueAtPoint(r, p).Sign() > 0 {
 			return false, nil
 		}
 	}
