@@ -519,41 +519,53 @@ func (b *BasicMap) normalize() bool {
 			b.replaceLocalByExpr(i, expr)
 			changed = true
 		}
-		// Merge divisions with identical definitions.
-		for i := 0; i < len(b.divs) && !changed; i++ {
-			for j := i + 1; j < len(b.divs); j++ {
-				di, dj := b.divs[i], b.divs[j]
-				if di.Den.IsZero() || !di.Den.Equal(dj.Den) || !intsEqual(di.Num, dj.Num) {
+		// Merge divisions with identical definitions: each division into
+		// the first one equal to it, in one pass (a numerator only uses
+		// earlier columns, so the merges of earlier divisions are made in
+		// it before it is compared), then drop the merged ones.
+		if !changed {
+			var merged []bool
+			for j := 1; j < len(b.divs); j++ {
+				dj := b.divs[j]
+				if dj.Den.IsZero() {
 					continue
 				}
-				ci, cj := b.locCol(i), b.locCol(j)
-				move := func(r []Int) {
-					if r != nil && !r[cj].IsZero() {
-						r[ci] = r[ci].Add(r[cj])
-						r[cj] = Int{}
+				for i := 0; i < j; i++ {
+					di := b.divs[i]
+					if (merged != nil && merged[i]) || !di.Den.Equal(dj.Den) || !intsEqual(di.Num, dj.Num) {
+						continue
 					}
+					ci, cj := b.locCol(i), b.locCol(j)
+					move := func(r []Int) {
+						if r != nil && !r[cj].IsZero() {
+							r[ci] = r[ci].Add(r[cj])
+							r[cj] = Int{}
+						}
+					}
+					for _, r := range b.eqs {
+						move(r)
+					}
+					for _, r := range b.ineqs {
+						move(r)
+					}
+					for k := range b.divs {
+						move(b.divs[k].Num)
+					}
+					if merged == nil {
+						merged = make([]bool, len(b.divs))
+					}
+					merged[j] = true
+					changed = true
+					break
 				}
-				for _, r := range b.eqs {
-					move(r)
-				}
-				for _, r := range b.ineqs {
-					move(r)
-				}
-				for k := range b.divs {
-					move(b.divs[k].Num)
-				}
-				b.removeLocal(j)
-				changed = true
-				break
+			}
+			if merged != nil {
+				b.removeLocals(merged)
 			}
 		}
 		// Drop locals that occur nowhere (an unused division is a total
 		// function and an unused existential is unconstrained).
-		for l := len(b.divs) - 1; l >= 0; l-- {
-			if !b.localUsed(l) {
-				b.removeLocal(l)
-			}
-		}
+		b.removeUnusedLocals()
 	}
 	return true
 }
@@ -585,25 +597,81 @@ func (b *BasicMap) replaceLocalByExpr(i int, expr []Int) {
 	b.removeLocal(i)
 }
 
-// localUsed reports whether local l occurs in a row or a division numerator.
-func (b *BasicMap) localUsed(l int) bool {
-	c := b.locCol(l)
-	for _, r := range b.eqs {
-		if !r[c].IsZero() {
-			return true
+// removeUnusedLocals drops the locals that occur in no row and in the
+// numerator of no local that stays, in one pass over the rows. (A
+// numerator only uses earlier columns, so deciding from the last local
+// to the first sees every numerator's fate before its columns'.)
+func (b *BasicMap) removeUnusedLocals() {
+	var drop []bool
+	for l := len(b.divs) - 1; l >= 0; l-- {
+		c := b.locCol(l)
+		used := false
+		for _, r := range b.eqs {
+			if !r[c].IsZero() {
+				used = true
+				break
+			}
+		}
+		for i := 0; i < len(b.ineqs) && !used; i++ {
+			used = !b.ineqs[i][c].IsZero()
+		}
+		for k := l + 1; k < len(b.divs) && !used; k++ {
+			used = b.divs[k].Num != nil && (drop == nil || !drop[k]) && !b.divs[k].Num[c].IsZero()
+		}
+		if !used {
+			if drop == nil {
+				drop = make([]bool, len(b.divs))
+			}
+			drop[l] = true
 		}
 	}
-	for _, r := range b.ineqs {
-		if !r[c].IsZero() {
-			return true
+	if drop != nil {
+		b.removeLocals(drop)
+	}
+}
+
+// removeLocals deletes the locals l with drop[l], which occur nowhere
+// else, in one pass over the rows.
+func (b *BasicMap) removeLocals(drop []bool) {
+	nd := b.nDims()
+	w := b.NumCols()
+	keep := make([]bool, w)
+	n := 0
+	for j := range keep {
+		keep[j] = j < nd || j == w-1 || !drop[j-nd]
+		if keep[j] {
+			n++
 		}
 	}
-	for _, d := range b.divs {
-		if d.Num != nil && !d.Num[c].IsZero() {
-			return true
+	squeeze := func(r []Int) []Int {
+		if r == nil {
+			return nil
+		}
+		out := make([]Int, 0, n)
+		for j, v := range r {
+			if keep[j] {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	for i := range b.eqs {
+		b.eqs[i] = squeeze(b.eqs[i])
+	}
+	for i := range b.ineqs {
+		b.ineqs[i] = squeeze(b.ineqs[i])
+	}
+	divs := b.divs[:0]
+	for l, d := range b.divs {
+		if !drop[l] {
+			d.Num = squeeze(d.Num)
+			divs = append(divs, d)
 		}
 	}
-	return false
+	for l := len(divs); l < len(b.divs); l++ {
+		b.divs[l] = Div{}
+	}
+	b.divs = divs
 }
 
 // substituteLocal eliminates local l using equality row e (whose coefficient

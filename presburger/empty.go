@@ -944,18 +944,25 @@ func appendBoxRows(rows [][]Int, n int, lo, hi []*Int) [][]Int {
 }
 
 // coefIndex finds rows by their coefficient vector (the first n entries),
-// or by its negation, without building string keys.
+// or by its negation, without building string keys. Small indexes (most)
+// scan a list of hashes; past coefIndexScan entries a map takes over.
 type coefIndex struct {
 	n int
-	// m maps a hash to the last position added with it, plus one; next
-	// chains the earlier ones (next[pos] is the previous position with
-	// pos's hash, plus one; 0 ends the chain).
+	// hs and ps list the hashes and positions added, in order.
+	hs []uint64
+	ps []int
+	// m maps a hash to the last entry added with it, plus one; next
+	// chains the earlier ones (next[e] is the previous entry with e's
+	// hash, plus one; 0 ends the chain). Built once hs is long.
 	m    map[uint64]int
 	next []int
 }
 
+// coefIndexScan is the size up to which a coefIndex scans its hashes.
+const coefIndexScan = 48
+
 func newCoefIndex(n, size int) *coefIndex {
-	return &coefIndex{n: n, m: make(map[uint64]int, size), next: make([]int, 0, size)}
+	return &coefIndex{n: n, hs: make([]uint64, 0, size), ps: make([]int, 0, size)}
 }
 
 // coefHashTerms bounds the nonzero coefficients that coefHash reads: rows
@@ -995,13 +1002,23 @@ func coefHash(r []Int, n int, neg bool) uint64 {
 	return h
 }
 
-// add records that rows[pos] is r (with hash h = coefHash(r, n, false)).
+// addHash records that rows[pos] has hash h = coefHash(r, n, false).
 func (ix *coefIndex) addHash(h uint64, pos int) {
-	for len(ix.next) <= pos {
-		ix.next = append(ix.next, 0)
+	e := len(ix.hs)
+	ix.hs = append(ix.hs, h)
+	ix.ps = append(ix.ps, pos)
+	if ix.m == nil && len(ix.hs) > coefIndexScan {
+		ix.m = make(map[uint64]int, 2*len(ix.hs))
+		ix.next = make([]int, 0, 2*len(ix.hs))
+		for k, hk := range ix.hs[:e] {
+			ix.next = append(ix.next, ix.m[hk])
+			ix.m[hk] = k + 1
+		}
 	}
-	ix.next[pos] = ix.m[h]
-	ix.m[h] = pos + 1
+	if ix.m != nil {
+		ix.next = append(ix.next, ix.m[h])
+		ix.m[h] = e + 1
+	}
 }
 
 func (ix *coefIndex) add(r []Int, pos int) { ix.addHash(coefHash(r, ix.n, false), pos) }
@@ -1012,26 +1029,38 @@ func (ix *coefIndex) find(rows [][]Int, r []Int, neg bool) int {
 	return ix.findHash(rows, r, neg, coefHash(r, ix.n, neg))
 }
 
-// findHash is find given h = coefHash(r, n, neg).
+// findHash is find given h = coefHash(r, n, neg). Entries are tried
+// from the last added.
 func (ix *coefIndex) findHash(rows [][]Int, r []Int, neg bool, h uint64) int {
-	for p := ix.m[h]; p != 0; p = ix.next[p-1] {
-		o := rows[p-1]
-		same := true
-		for i := 0; i < ix.n; i++ {
-			if neg {
-				same = o[i].isNegOf(r[i])
-			} else {
-				same = o[i].Equal(r[i])
-			}
-			if !same {
-				break
+	if ix.m == nil {
+		for e := len(ix.hs) - 1; e >= 0; e-- {
+			if ix.hs[e] == h && ix.sameCoefs(rows[ix.ps[e]], r, neg) {
+				return ix.ps[e]
 			}
 		}
-		if same {
-			return p - 1
+		return -1
+	}
+	for e := ix.m[h]; e != 0; e = ix.next[e-1] {
+		if p := ix.ps[e-1]; ix.sameCoefs(rows[p], r, neg) {
+			return p
 		}
 	}
 	return -1
+}
+
+// sameCoefs reports whether o's first n entries equal r's (or their
+// negation).
+func (ix *coefIndex) sameCoefs(o, r []Int, neg bool) bool {
+	for i := 0; i < ix.n; i++ {
+		if neg {
+			if !o[i].isNegOf(r[i]) {
+				return false
+			}
+		} else if !o[i].Equal(r[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // shortcut runs the bounded branch-and-bound search on the inequalities
