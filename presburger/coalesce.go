@@ -3,6 +3,7 @@ package presburger
 import (
 	"context"
 	"fmt"
+	"math"
 )
 
 // maxCoalesceCover bounds the number of conjunctions for which Coalesce
@@ -140,8 +141,9 @@ func pieceSubsetTab(ctx context.Context, mt *meter, sp Space, a, b *BasicMap, ta
 		tab = func() *simplifier { return newKnownSimplifier(mt, c) }
 	}
 	var open [][]Int
+	vi := newValidityIndex(a)
 	for _, r := range rows {
-		switch syntacticValidity(r, a) {
+		switch vi.validity(r) {
 		case validityFails:
 			return false, nil
 		case validityUnknown:
@@ -306,6 +308,83 @@ func syntacticValidity(r []Int, x *BasicMap) rowValidity {
 	return validityUnknown
 }
 
+// validityIndex answers syntacticValidity for many rows against one
+// conjunction x: it keeps the hashes of x's rows' coefficients, so that
+// only the rows with r's coefficients (or their negation) are compared.
+type validityIndex struct {
+	x      *BasicMap
+	hi, he []uint64 // coefHash of x's inequalities, equalities
+}
+
+func newValidityIndex(x *BasicMap) *validityIndex {
+	n := x.NumCols() - 1
+	v := &validityIndex{x: x, hi: make([]uint64, len(x.ineqs)), he: make([]uint64, len(x.eqs))}
+	for i, o := range x.ineqs {
+		v.hi[i] = coefHash(o, n, false)
+	}
+	for i, e := range x.eqs {
+		v.he[i] = coefHash(e, n, false)
+	}
+	return v
+}
+
+// validity is syntacticValidity(r, v.x): the same rows are tried, in the
+// same order, skipping those whose hash rules them out.
+func (v *validityIndex) validity(r []Int) rowValidity {
+	n := len(r) - 1
+	// The scan of syntacticValidity for a row without coefficients, or
+	// one whose negation coefHash(r, n, true) may not hash (a coefficient
+	// beyond int64's symmetric range).
+	plain := true
+	for _, a := range r[:n] {
+		if a.big != nil || a.small == math.MinInt64 {
+			plain = true
+			break
+		}
+		plain = plain && a.small == 0
+	}
+	if plain {
+		return syntacticValidity(r, v.x)
+	}
+	hp, hn := coefHash(r, n, false), coefHash(r, n, true)
+	c := r[n]
+	sameCoefs := func(o []Int, sign int) bool {
+		for i := 0; i < n; i++ {
+			if sign > 0 && !o[i].Equal(r[i]) || sign < 0 && !o[i].isNegOf(r[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	for k, o := range v.x.ineqs {
+		switch {
+		case v.hi[k] == hp && sameCoefs(o, 1):
+			if o[n].Cmp(c) <= 0 {
+				return validityHolds
+			}
+		case v.hi[k] == hn && sameCoefs(o, -1):
+			if o[n].Add(c).Sign() < 0 {
+				return validityFails
+			}
+		}
+	}
+	for k, e := range v.x.eqs {
+		switch {
+		case v.he[k] == hp && sameCoefs(e, 1):
+			if c.Sub(e[n]).Sign() >= 0 {
+				return validityHolds
+			}
+			return validityFails
+		case v.he[k] == hn && sameCoefs(e, -1):
+			if c.Add(e[n]).Sign() >= 0 {
+				return validityHolds
+			}
+			return validityFails
+		}
+	}
+	return validityUnknown
+}
+
 // coalescePair returns a single conjunction equal to a ∪ b, or nil. With
 // tabs (a and b not empty), the tests run on rational tableaux where that
 // is exact, kept in tabs across calls.
@@ -323,9 +402,10 @@ func coalescePair(ctx context.Context, sp Space, a, b *BasicMap, tabs map[*Basic
 		tabs[x].setMeter(mt)
 		return tabs[x]
 	}
+	vis := map[*BasicMap]*validityIndex{a: newValidityIndex(a), b: newValidityIndex(b)}
 	// validOn reports whether row >= 0 holds on all of x.
 	validOn := func(row []Int, x *BasicMap) (bool, error) {
-		switch syntacticValidity(row, x) {
+		switch vis[x].validity(row) {
 		case validityHolds:
 			return true, nil
 		case validityFails:

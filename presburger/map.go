@@ -303,11 +303,12 @@ func subtrahendRows(c, d *BasicMap) (base *BasicMap, cs []subCons, divsOnly bool
 // imply (syntacticValidity), and whether base's rows contradict one of
 // them, so that base and cs have no common point.
 func dropImpliedRows(base *BasicMap, cs []subCons) (rest []subCons, disjoint bool) {
+	vi := newValidityIndex(base)
 	for _, k := range cs {
-		up := syntacticValidity(k.row, base)
+		up := vi.validity(k.row)
 		down := validityHolds
 		if k.eq {
-			down = syntacticValidity(negRow(k.row), base)
+			down = vi.validity(negRow(k.row))
 		}
 		switch {
 		case up == validityFails || down == validityFails:
@@ -428,11 +429,58 @@ func (m *Map) IsSubset(ctx context.Context, o *Map) (bool, error) {
 	if t := tracerFrom(ctx); t != nil {
 		return traced(ctx, t, trMapIsSubset, func(ctx context.Context) (bool, error) { return m.IsSubset(ctx, o) }, m, o)
 	}
-	d, err := m.Subtract(ctx, o)
-	if err != nil {
-		return false, fmt.Errorf("subset test: %w", err)
+	if !m.sameShape(o) {
+		return false, fmt.Errorf("subset test: %w", spaceMismatch("subtract", m.space, o.space))
 	}
-	return d.IsEmpty(ctx)
+	// m \ o, piece by piece, stopping at the first non-empty piece of the
+	// last round (subtractBasic's pieces are non-empty, but for a piece
+	// it returns unchanged).
+	a, b := alignMaps(m, o)
+	mt := newMeter(ctx)
+	cur := make([]*BasicMap, 0, len(a.basics))
+	for _, x := range a.basics {
+		if c := normalized(x); c != nil {
+			cur = append(cur, c)
+		}
+	}
+	checked := false // the last round has tested every piece
+	for k, ob := range b.basics {
+		ds, err := ob.explicitDivs(mt)
+		if err != nil {
+			return false, fmt.Errorf("subset test: subtract: %w", err)
+		}
+		for i, d := range ds {
+			last := k == len(b.basics)-1 && i == len(ds)-1
+			var next []*BasicMap
+			for _, c := range cur {
+				ps, err := subtractBasic(mt, c, d)
+				if err != nil {
+					return false, fmt.Errorf("subset test: subtract: %w", err)
+				}
+				if last {
+					for _, p := range ps {
+						if p != c {
+							return false, nil
+						}
+						if e, err := p.IsEmpty(ctx); err != nil || !e {
+							return false, err
+						}
+					}
+					continue
+				}
+				next = append(next, ps...)
+				if err := mt.checkDisjuncts(len(next)); err != nil {
+					return false, fmt.Errorf("subset test: subtract: %w", err)
+				}
+			}
+			checked = last
+			cur = next
+		}
+	}
+	if checked {
+		return true, nil
+	}
+	return a.withBasics(cur).IsEmpty(ctx)
 }
 
 // IsEqual reports whether m and o contain the same points (for all
