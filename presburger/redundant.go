@@ -157,13 +157,17 @@ func sameRowList(a, b [][]Int) bool {
 // (increases), and, as the conjunction has an integer point p (simplify
 // tests that first), p + k*d is an integer point of the others with
 // r <= -1 (of the conjunction with r >= 1) for k large enough. A branch
-// and bound that closes every branch proves the positive answer. This is the rational
-// relaxation that isl's isl_tab_detect_redundant and
-// isl_tab_detect_implicit_equalities decide (Verdoolaege 2010, §5.2),
-// made exact over the integers by the bounds -1 and 1 and by the two
-// witnesses. Anything else (a search out of nodes, a pivot limit) falls
-// back to the exact test of empty.go, so the result is the one that
-// deciding every test by the Omega test gives (TestSimplifyMatchesExact).
+// and bound that closes every branch proves the positive answer. The
+// rational tests are those of isl's isl_tab_detect_redundant and
+// isl_tab_detect_implicit_equalities (isl_tab.c), made exact over the
+// integers by the bounds -1 and 1 and by the witnesses. Anything else (a
+// search out of nodes, a pivot limit) falls back to the exact test of
+// empty.go, so the result is the one that deciding every test by the
+// Omega test gives (TestSimplifyMatchesExact).
+//
+// The same tableau answers the containment tests of Map.Simplify and
+// coalescing (holds, emptyWithRows) for a conjunction known not to be
+// empty.
 //
 // Rows found redundant leave the tableau (their slack becomes free); the
 // implicit equalities found stay as inequalities, a relaxation with the

@@ -3,8 +3,8 @@ package presburger
 import "errors"
 
 // This file holds an incremental rational simplex tableau in the style of
-// isl's isl_tab (Verdoolaege, "isl: An Integer Set Library for the
-// Polyhedral Model", ICMS 2010, §5.2) and of the Simplex class of MLIR's
+// isl's isl_tab (isl_tab.c; Verdoolaege, "isl: An Integer Set Library for
+// the Polyhedral Model", ICMS 2010) and of the Simplex class of MLIR's
 // Presburger library: one tableau per conjunction, on which the
 // simplification of redundant.go optimises one constraint after the
 // other, each optimisation starting from the vertex the previous one left.
