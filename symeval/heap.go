@@ -99,6 +99,25 @@ func (h *Heap) Drop(a string) *Heap {
 	return &Heap{u: presburger.NewUnionMap(keep...)}
 }
 
+// keep returns h restricted to the cells of the arrays named in arrays
+// (h itself when it has no other cells).
+func (h *Heap) keep(arrays map[string]bool) *Heap {
+	ms := h.u.Maps()
+	for i, m := range ms {
+		if m.Space().In != nil && arrays[m.Space().In.Name] {
+			continue
+		}
+		out := append([]*presburger.Map(nil), ms[:i]...)
+		for _, m := range ms[i+1:] {
+			if m.Space().In != nil && arrays[m.Space().In.Name] {
+				out = append(out, m)
+			}
+		}
+		return &Heap{u: presburger.NewUnionMap(out...)}
+	}
+	return h
+}
+
 // Iterate returns the iterated update ▶_{x in bound} h (Clément 2022,
 // Definition 5.2.4): for every cell, the contents written by the last value
 // of the parameter x within the parameter domain bound that writes it.

@@ -3,6 +3,7 @@ package symeval
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/syntax"
@@ -306,4 +307,96 @@ func (s *Scope) rangeBelow(z, x string, lo syntax.Expr) (*presburger.Map, error)
 		d = append(d, c...)
 	}
 	return lowerDNF(presburger.ParamSpace(s.Params()), d, nil)
+}
+
+// commonFacts returns a convex parameter domain containing d: d itself
+// when it is one conjunction, otherwise the conjunction of the
+// constraints (without local variables) that every conjunction of d has,
+// an equality counting as its two inequalities. Restricting a heap to the
+// facts of a scope only serves to keep it small; facts with several
+// conjunctions (the pieces of a min in a loop bound, of a negated
+// conjunction) would split every component of the heap once per
+// conjunction, where their common constraints keep it whole.
+func commonFacts(d *presburger.Map) *presburger.Map {
+	bs := d.Basics()
+	if len(bs) < 2 {
+		return d
+	}
+	key := func(b *presburger.BasicMap, row []presburger.Int, neg bool) (string, bool) {
+		var sb strings.Builder
+		for c := b.LocalOffset(); c < b.ConstCol(); c++ {
+			if !row[c].IsZero() {
+				return "", false
+			}
+		}
+		for c := 0; c < b.LocalOffset(); c++ {
+			v := row[c]
+			if neg {
+				v = v.Neg()
+			}
+			sb.WriteString(v.String())
+			sb.WriteByte(',')
+		}
+		v := row[b.ConstCol()]
+		if neg {
+			v = v.Neg()
+		}
+		sb.WriteString(v.String())
+		return sb.String(), true
+	}
+	// ineqs returns the inequalities of b by key, equalities both ways.
+	ineqs := func(b *presburger.BasicMap) (map[string][]presburger.Int, []string) {
+		m := map[string][]presburger.Int{}
+		var order []string
+		add := func(row []presburger.Int, neg bool) {
+			k, ok := key(b, row, neg)
+			if !ok {
+				return
+			}
+			if _, seen := m[k]; !seen {
+				r := make([]presburger.Int, b.LocalOffset()+1)
+				for c := 0; c < b.LocalOffset(); c++ {
+					r[c] = row[c]
+					if neg {
+						r[c] = row[c].Neg()
+					}
+				}
+				r[b.LocalOffset()] = row[b.ConstCol()]
+				if neg {
+					r[b.LocalOffset()] = row[b.ConstCol()].Neg()
+				}
+				m[k] = r
+				order = append(order, k)
+			}
+		}
+		for _, e := range b.Eqs() {
+			add(e, false)
+			add(e, true)
+		}
+		for _, r := range b.Ineqs() {
+			add(r, false)
+		}
+		return m, order
+	}
+	common, order := ineqs(bs[0])
+	for _, b := range bs[1:] {
+		other, _ := ineqs(b)
+		for k := range common {
+			if _, ok := other[k]; !ok {
+				delete(common, k)
+			}
+		}
+	}
+	out := presburger.NewBasicMap(d.Space())
+	for _, k := range order {
+		r, ok := common[k]
+		if !ok {
+			continue
+		}
+		row := out.NewRow()
+		copy(row, r[:len(r)-1])
+		row[out.ConstCol()] = r[len(r)-1]
+		out.AddIneq(row)
+	}
+	return presburger.NewMap(d.Space(), out)
 }

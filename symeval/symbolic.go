@@ -88,7 +88,7 @@ func heapsBefore(ctx context.Context, pr *Prophecy, k *sched.Kernel) (_ map[*sch
 
 func newHeapWalker(ctx context.Context, pr *Prophecy) *heapWalker {
 	return &heapWalker{ctx: ctx, pr: pr, out: map[*sched.Assign]site{}, arrays: map[string]arrayDecl{},
-		loops: map[*sched.Loop]*Scope{}}
+		loops: map[*sched.Loop]*Scope{}, readMemo: map[sched.Stmt]map[string]bool{}}
 }
 
 type heapWalker struct {
@@ -100,6 +100,8 @@ type heapWalker struct {
 	order  []sched.Stmt           // assignments and loops in program order
 	trace  func(depth int, format string, args ...any)
 	depth  int
+	// readMemo memoises arraysRead.
+	readMemo map[sched.Stmt]map[string]bool
 }
 
 // snapshot copies the arrays in scope.
@@ -174,8 +176,68 @@ func arrayBounds(s *Scope, a string, d arrayDecl) (*presburger.Map, error) {
 	return lowerDNF(presburger.SetSpace(s.Params(), presburger.FlatTuple(a, dims...)), c, nil)
 }
 
+// The heap of a site only serves to evaluate the assignment's right-hand
+// side and to find the cells it reads undefined: only the cells of the
+// arrays it reads matter. The walker therefore carries into each statement
+// only the components of the arrays read somewhere inside it, and past it
+// only those read by the statements after it in its block. Components of
+// different arrays never interact in an update or an iterated update (a
+// cell's contents come from the writes to that cell), so dropping the
+// others changes nothing in the components kept: it only spares computing
+// heaps that nothing reads (a kernel's output array, written by every tile
+// and read by none, was most of the work of Halide's sgemm).
+
+// arraysRead returns the names of the arrays read by the assignments
+// within st (memoised).
+func (w *heapWalker) arraysRead(st sched.Stmt) map[string]bool {
+	if r, ok := w.readMemo[st]; ok {
+		return r
+	}
+	r := map[string]bool{}
+	visit := func(x sched.Stmt) bool {
+		if a, ok := x.(*sched.Assign); ok {
+			syntax.Inspect(a.Value, func(e syntax.Expr) bool {
+				if ix, ok := e.(*syntax.Index); ok {
+					r[ix.Array.Name] = true
+				}
+				return true
+			})
+		}
+		return true
+	}
+	if b, ok := st.(*sched.Block); ok {
+		sched.Walk(b, visit)
+	} else {
+		sched.Walk(&sched.Block{Stmts: []sched.Stmt{st}}, visit)
+	}
+	w.readMemo[st] = r
+	return r
+}
+
+// readAfter returns, for every statement of b, the names of the arrays
+// read by the statements after it in b.
+func (w *heapWalker) readAfter(b *sched.Block) []map[string]bool {
+	out := make([]map[string]bool, len(b.Stmts))
+	acc := map[string]bool{}
+	for i := len(b.Stmts) - 1; i >= 0; i-- {
+		out[i] = acc
+		if r := w.arraysRead(b.Stmts[i]); len(r) > 0 {
+			next := make(map[string]bool, len(acc)+len(r))
+			for k := range acc {
+				next[k] = true
+			}
+			for k := range r {
+				next[k] = true
+			}
+			acc = next
+		}
+	}
+	return out
+}
+
 func (w *heapWalker) block(s *Scope, h *Heap, b *sched.Block) error {
-	for _, st := range b.Stmts {
+	after := w.readAfter(b)
+	for i, st := range b.Stmts {
 		if l, ok := st.(*sched.Let); ok {
 			ns, err := s.Let(w.ctx, l.Var.Name, l.Value)
 			if err != nil {
@@ -184,7 +246,7 @@ func (w *heapWalker) block(s *Scope, h *Heap, b *sched.Block) error {
 			s = ns
 			continue
 		}
-		if err := w.stmt(s, h, st); err != nil {
+		if err := w.stmt(s, h.keep(w.arraysRead(st)), st); err != nil {
 			return err
 		}
 		d := w.pr.Effect(st)
@@ -192,7 +254,7 @@ func (w *heapWalker) block(s *Scope, h *Heap, b *sched.Block) error {
 			return fmt.Errorf("%s: %s: no prophetic effect", st.Pos(), sched.StmtLine(st))
 		}
 		var err error
-		if h, err = h.Update(w.ctx, d); err != nil {
+		if h, err = h.keep(after[i]).Update(w.ctx, d.keep(after[i])); err != nil {
 			return fmt.Errorf("%s: %s: %w", st.Pos(), sched.StmtLine(st), err)
 		}
 	}
@@ -263,8 +325,9 @@ func (w *heapWalker) stmt(s *Scope, h *Heap, st sched.Stmt) error {
 			return wrap(err)
 		}
 		// The heap is only read where the loop runs (Γ): restricting it
-		// there keeps it small.
-		body, err := h.Restrict(inner.Facts())
+		// there keeps it small, as long as the facts do not split it
+		// (commonFacts).
+		body, err := h.Restrict(commonFacts(inner.Facts()))
 		if err != nil {
 			return wrap(err)
 		}
@@ -283,7 +346,8 @@ func (w *heapWalker) stmt(s *Scope, h *Heap, st sched.Stmt) error {
 			if err != nil {
 				return wrap(err)
 			}
-			dz, err := renameHeapParam(delta, x, z)
+			// Only the arrays the body reads matter (see arraysRead).
+			dz, err := renameHeapParam(delta.keep(w.arraysRead(st)), x, z)
 			if err != nil {
 				return wrap(err)
 			}
