@@ -264,24 +264,17 @@ func writeConflicts(ctx context.Context, pr *Prophecy, s *Scope, l *sched.Loop) 
 					return nil, err
 				}
 			}
-			if pairs, err = pairs.IntersectParams(pr.Assumptions); err != nil {
-				return nil, err
-			}
-			if i := paramIndex(pairs.Space(), x); i >= 0 {
-				if pairs, err = pairs.ProjectOut(presburger.DimParam, i, 1); err != nil {
-					return nil, err
-				}
-			}
-			if i := paramIndex(pairs.Space(), y); i >= 0 {
-				if pairs, err = pairs.ProjectOut(presburger.DimParam, i, 1); err != nil {
-					return nil, err
-				}
-			}
 			c1 := pr.Contexts.Lookup(m1.Space().Out.Name)
 			c2 := pr.Contexts.Lookup(m0.Space().Out.Name)
 			if c1 == nil || c2 == nil {
 				return nil, fmt.Errorf("%s: unknown context", l.Pos())
 			}
+			// Most pairs are settled before the assumptions and the
+			// projection of x and y multiply and quantify them: two
+			// iterations that never write one cell, and conflicting writes
+			// of the same context with the same holes. The identity
+			// involves neither x nor y, so subtracting it before the
+			// projection gives the same set.
 			if c1 == c2 {
 				// Drop the pairs with equal hole values.
 				id, err := presburger.Identity(pairs.Space())
@@ -298,6 +291,25 @@ func writeConflicts(ctx context.Context, pr *Prophecy, s *Scope, l *sched.Loop) 
 			}
 			if empty {
 				continue
+			}
+			if pairs, err = pairs.IntersectParams(pr.Assumptions); err != nil {
+				return nil, err
+			}
+			if empty, err = pairs.IsEmpty(ctx); err != nil {
+				return nil, err
+			}
+			if empty {
+				continue
+			}
+			if i := paramIndex(pairs.Space(), x); i >= 0 {
+				if pairs, err = pairs.ProjectOut(presburger.DimParam, i, 1); err != nil {
+					return nil, err
+				}
+			}
+			if i := paramIndex(pairs.Space(), y); i >= 0 {
+				if pairs, err = pairs.ProjectOut(presburger.DimParam, i, 1); err != nil {
+					return nil, err
+				}
 			}
 			w, err := pairs.Wrap()
 			if err != nil {
