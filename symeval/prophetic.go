@@ -136,13 +136,43 @@ func Prophesy(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sar
 	if err != nil {
 		return nil, fmt.Errorf("kernel %s: final heap: %w", kernelName(k), err)
 	}
-	if final, err = final.Restrict(res.Assumptions); err != nil {
-		return nil, fmt.Errorf("kernel %s: final heap: %w", kernelName(k), err)
-	}
-	if res.Final, err = final.Simplify(ctx); err != nil {
+	if res.Final, err = finalHeap(ctx, final, res.Assumptions); err != nil {
 		return nil, fmt.Errorf("kernel %s: final heap: %w", kernelName(k), err)
 	}
 	return res, nil
+}
+
+// finalHeap returns h restricted to the assumptions and simplified. Under
+// assumptions of several conjunctions (a compiler's specialisations), the
+// heap is simplified before the restriction, which multiplies its pieces
+// by the conjunctions, and only its empty pieces are dropped after: the
+// pieces multiplied by the restriction mostly do not coalesce again, and
+// simplifying them all cost most of the prophetic evaluation.
+func finalHeap(ctx context.Context, h *Heap, assumptions *presburger.Map) (*Heap, error) {
+	if assumptions.NumBasics() <= 1 {
+		h, err := h.Restrict(assumptions)
+		if err != nil {
+			return nil, err
+		}
+		return h.Simplify(ctx)
+	}
+	h, err := h.Simplify(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if h, err = h.Restrict(assumptions); err != nil {
+		return nil, err
+	}
+	var out []*presburger.Map
+	for _, m := range h.u.Maps() {
+		if m, err = m.DropEmpty(ctx); err != nil {
+			return nil, err
+		}
+		if m.NumBasics() > 0 {
+			out = append(out, m)
+		}
+	}
+	return &Heap{u: presburger.NewUnionMap(out...)}, nil
 }
 
 func kernelName(k *sched.Kernel) string {
