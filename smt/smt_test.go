@@ -88,3 +88,22 @@ func TestSortErrorIsAnError(t *testing.T) {
 	// The context still works.
 	wantResult(t, c, Sat, c.IntConst("i").Gt(c.Int(3)))
 }
+
+func TestIsFalse(t *testing.T) {
+	c := newCtx(t)
+	x := c.IntConst("x")
+	for _, tc := range []struct {
+		t    *Term
+		want bool
+	}{
+		{c.False(), true},
+		{c.True(), false},
+		{x.Lt(x), false}, // false only once simplified
+		{x.Lt(x).Simplify(), true},
+		{x, false},
+	} {
+		if got := tc.t.IsFalse(); got != tc.want {
+			t.Errorf("%s: IsFalse() = %v, want %v", tc.t, got, tc.want)
+		}
+	}
+}

@@ -459,6 +459,19 @@ func (t *Term) Hash() uint {
 	return uint(C.Z3_get_ast_hash(z, t.a))
 }
 
+// IsFalse reports whether the term is the constant false (without
+// simplifying it: simplify first to decide more).
+func (t *Term) IsFalse() bool {
+	if t.Err() != nil {
+		return false
+	}
+	z, err := t.ctx.enter()
+	if err != nil {
+		return false
+	}
+	return C.Z3_get_bool_value(z, t.a) == C.Z3_L_FALSE
+}
+
 // IsIte reports whether the term is an if-then-else application.
 func (t *Term) IsIte() bool {
 	if t.Err() != nil {

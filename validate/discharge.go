@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"maps"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"time"
 
@@ -53,6 +54,22 @@ type solver struct {
 	// used counts the resource units of every check of the condition
 	// being decided.
 	used uint64
+	// lookLimit, when not zero, bounds the checks of a counterexample
+	// search (check, groundCheck) below the query's resource limit.
+	lookLimit uint64
+}
+
+// lookResources bounds each check of the first, quick look at the model
+// of an encoding that leaves specification elements uninterpreted: a
+// wrong kernel's counterexample is usually confirmed well within it.
+const lookResources = 1_000_000
+
+// searchLimit is the resource limit of a counterexample search's checks.
+func (s *solver) searchLimit() uint64 {
+	if s.lookLimit > 0 {
+		return min(s.lookLimit, s.v.opts.Resources)
+	}
+	return s.v.opts.Resources
 }
 
 func newSolver(v *validation) (*solver, error) {
@@ -74,6 +91,11 @@ type strategy struct {
 	// time, up to maxMatchDepth, until it is the implementation side's
 	// term (then the query is trivial); spec.Depth when it never is.
 	match bool
+	// candidatesFirst: the models deferred by the cheaper strategies
+	// are looked at for a counterexample before this one is tried
+	// (tryCandidates): it unfolds both sides, so its queries cost more
+	// than that search when the kernel is wrong.
+	candidatesFirst bool
 }
 
 // maxMatchDepth bounds the levels a matching substitution tries: an
@@ -120,7 +142,7 @@ func (s *solver) strategies(o *symeval.Obligation) []strategy {
 		// times matches after three levels.
 		{name: "z3, specification side substituted until it matches", spec: encode.ExprOptions{Unfold: notRead, UnfoldTop: true, Depth: 2}, match: true},
 		{name: "z3, both sides unfolded 2 levels", impl: encode.ExprOptions{Unfold: all, Axioms: true, Depth: 2},
-			spec: encode.ExprOptions{Unfold: all, Axioms: true, Depth: 2}},
+			spec: encode.ExprOptions{Unfold: all, Axioms: true, Depth: 2}, candidatesFirst: true},
 		{name: "z3, both sides unfolded 4 levels", impl: encode.ExprOptions{Unfold: all, Axioms: true, Depth: 4},
 			spec: encode.ExprOptions{Unfold: all, Axioms: true, Depth: 4}},
 	}
@@ -153,11 +175,27 @@ type query struct {
 	bad    *smt.Term
 	axioms []*smt.Term // definitions of unfolded tensor elements
 	opaque int         // computed tensor elements left uninterpreted
+
+	// key names the terms the piece substitutes for the parameters and
+	// holes (substitutionKey); pointDependent records that the
+	// encoding consulted the points (to resolve an equation's guard),
+	// so that it is a function of the key alone only when false.
+	key            string
+	pointDependent bool
+	// same: an earlier piece had the same key and its sides were
+	// reused (see encode).
+	same bool
 }
 
 // encode builds the query "some point of the obligation where a side is
 // undefined or the two sides differ".
-func (s *solver) encode(o *symeval.Obligation, st strategy, piece *presburger.BasicMap) (*query, error) {
+//
+// earlier holds, by key (query.key), the queries of earlier pieces under
+// the same strategy whose encoding did not consult their points: a piece
+// with the same key would get the same sides again, so it takes them
+// over and only its points are encoded (nothing at all when the sides
+// were closed without the solver: q.bad is false).
+func (s *solver) encode(o *symeval.Obligation, st strategy, piece *presburger.BasicMap, earlier map[string]*query) (*query, error) {
 	q := &query{params: map[string]*smt.Term{}}
 	sp := o.Points.Space()
 	for _, p := range sp.Params {
@@ -187,6 +225,12 @@ func (s *solver) encode(o *symeval.Obligation, st strategy, piece *presburger.Ba
 		}
 		q.sholes = append(q.sholes, t)
 	}
+	q.key = substitutionKey(q)
+	e := earlier[q.key]
+	if e != nil && e.bad.IsFalse() {
+		q.same, q.bad = true, e.bad
+		return q, nil
+	}
 	var err error
 	dims := append(append([]*smt.Term(nil), q.iholes...), q.sholes...)
 	if q.points, err = s.enc.Set(presburger.NewMap(sp, piece), func(name string) (*smt.Term, bool) {
@@ -196,10 +240,24 @@ func (s *solver) encode(o *symeval.Obligation, st strategy, piece *presburger.Ba
 		return nil, fmt.Errorf("points: %w", err)
 	}
 	q.points = q.points.Simplify()
+	if e != nil {
+		q.same = true
+		q.iv, q.sv, q.idef, q.sdef, q.bad, q.axioms, q.opaque = e.iv, e.sv, e.idef, e.sdef, e.bad, e.axioms, e.opaque
+		return q, nil
+	}
+	defer func() {
+		if q.bad != nil && !q.pointDependent {
+			earlier[q.key] = q
+		}
+	}()
 	// Unfolded equations whose domain the points decide keep only the
 	// equation that applies: the two sides then meet in one normal form
 	// instead of under guards the solver would case-split on.
-	decide := s.decider(q.points)
+	decider := s.decider(q.points)
+	decide := func(cond *smt.Term) (bool, bool) {
+		q.pointDependent = true
+		return decider(cond)
+	}
 	if st.impl.Unfold != nil {
 		st.impl.Decide = decide
 	}
@@ -270,6 +328,28 @@ func (s *solver) encode(o *symeval.Obligation, st strategy, piece *presburger.Ba
 	}
 	q.opaque = s.enc.CutOffs()
 	return q, nil
+}
+
+// substitutionKey names the terms q substitutes for the parameters and
+// the holes, by their Z3 identifiers: two pieces with the same key have
+// their sides encoded to the same terms, unless an encoding consults the
+// points themselves. The identifiers are safe as a key because every
+// query kept under its key (encode's earlier) holds its terms alive: no
+// other term can take their identifiers over.
+func substitutionKey(q *query) string {
+	b := make([]byte, 0, 8*(len(q.names)+len(q.iholes)+len(q.sholes)+2))
+	for _, name := range q.names {
+		b = strconv.AppendUint(b, uint64(q.params[name].ID()), 36)
+		b = append(b, ',')
+	}
+	for _, hs := range [][]*smt.Term{q.iholes, q.sholes} {
+		b = append(b, '|')
+		for _, h := range hs {
+			b = strconv.AppendUint(b, uint64(h.ID()), 36)
+			b = append(b, ',')
+		}
+	}
+	return string(b)
 }
 
 // decider returns a function telling whether a condition always or never
@@ -485,10 +565,29 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 	for i := range live {
 		live[i] = true
 	}
+	// The satisfiable queries of strategies that left specification
+	// elements uninterpreted, with their solvers (and models), looked at
+	// once every strategy has been tried within a limit (tryCandidates).
+	var cands []candidate
+	defer func() {
+		for _, k := range cands {
+			k.sol.Close()
+		}
+	}()
 	for li := 0; li < len(limits)*len(strategies); li++ {
 		si, limit := li%len(strategies), limits[li/len(strategies)]
 		if !live[si] {
 			continue
+		}
+		if si == 0 && li > 0 || strategies[si].candidatesFirst {
+			// The cheap strategies (or, at a larger limit, all of them)
+			// did not prove the obligation: the deferred models are
+			// looked at before the costlier attempts, so that a wrong
+			// kernel's counterexample costs little more than it did
+			// when each model was looked at as soon as it was found.
+			if out := s.tryCandidates(c, &cands, &reasons); out != nil {
+				return out
+			}
 		}
 		live[si] = false
 		st := strategies[si]
@@ -498,14 +597,21 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 		}
 		proved := true
 		var scripts []string
+		earlier := map[string]*query{}
 	pieceLoop:
 		for pi, piece := range pieces {
 			s.enc.ResetUnfoldings()
-			q, err := s.encode(ob, st, piece)
+			q, err := s.encode(ob, st, piece, earlier)
 			if err != nil {
 				reasons = append(reasons, st.name+": cannot encode: "+err.Error())
 				proved = false
 				break
+			}
+			if q.same && q.bad.IsFalse() {
+				if s.v.opts.Trace != nil {
+					s.v.trace(fmt.Sprintf("C%d: %s, piece %d of %d: the terms of an earlier piece, closed", c.ID, st.name, pi+1, len(pieces)))
+				}
+				continue
 			}
 			if s.v.opts.KeepSMT {
 				// Printing a script costs as much as a small query: only
@@ -515,6 +621,14 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 					script = fmt.Sprintf("; piece %d of %d of the points\n%s", pi+1, len(pieces), script)
 				}
 				scripts = append(scripts, script)
+			}
+			// The two sides met in one term (and are defined): nothing
+			// for the solver to do.
+			if q.bad.IsFalse() {
+				if s.v.opts.Trace != nil {
+					s.v.trace(fmt.Sprintf("C%d: %s, piece %d of %d: both sides the same term, closed", c.ID, st.name, pi+1, len(pieces)))
+				}
+				continue
 			}
 			before := s.used
 			res, sol, err := s.checkLimit(q, nil, limit)
@@ -538,16 +652,24 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 			case smt.Sat:
 				if q.opaque > 0 && si < len(strategies)-1 {
 					// The model may only exploit the freedom of the
-					// uninterpreted elements: one cheap look at it, then
-					// unfold before searching for a counterexample.
-					out := s.failure(c, q, sol, 3)
-					sol.Close()
+					// uninterpreted elements, which a later strategy
+					// unfolds. One quick look at it, within a small
+					// resource limit (a wrong kernel's counterexample
+					// is usually found this way); the full search
+					// (every tensor unfolded to the inputs, at each
+					// point tried, within the query's limit) waits
+					// until no strategy proves the obligation: it
+					// costs far more than the later strategies' proofs.
+					s.lookLimit = lookResources
+					out := s.failure(c, q, sol, 1)
+					s.lookLimit = 0
 					if out.status == symeval.Failed {
+						sol.Close()
 						out.smt = strings.Join(scripts, "(reset)\n")
 						out.solver = st.name
 						return out
 					}
-					reasons = append(reasons, st.name+": sat with uninterpreted specification elements")
+					cands = append(cands, candidate{strategy: st.name, q: q, sol: sol, scripts: append([]string(nil), scripts...)})
 					proved = false
 					break pieceLoop
 				}
@@ -577,13 +699,53 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 			return &outcome{status: symeval.Proved, solver: st.name, smt: firstSMT}
 		}
 	}
+	if out := s.tryCandidates(c, &cands, &reasons); out != nil {
+		return out
+	}
 	return &outcome{status: symeval.Undecided, reason: strings.Join(reasons, "; "), smt: firstSMT}
+}
+
+// tryCandidates looks for a counterexample in the deferred models of
+// cands, cheapest strategy first, when no strategy has proved the
+// obligation within the current resource limit: failure confirms or
+// refutes each by evaluation (in the real model exactly, with every
+// tensor unfolded). It returns the first confirmed failure, or nil after
+// adding a reason per model tried; cands is emptied either way.
+func (s *solver) tryCandidates(c *symeval.Condition, cands *[]candidate, reasons *[]string) *outcome {
+	defer func() {
+		for _, k := range *cands {
+			k.sol.Close()
+		}
+		*cands = nil
+	}()
+	for _, k := range *cands {
+		if err := s.v.ctx.Err(); err != nil {
+			return &outcome{status: symeval.Undecided, reason: "cancelled"}
+		}
+		out := s.failure(c, k.q, k.sol, 3)
+		if out.status == symeval.Failed {
+			out.smt = strings.Join(k.scripts, "(reset)\n")
+			out.solver = k.strategy
+			return out
+		}
+		*reasons = append(*reasons, k.strategy+": sat with uninterpreted specification elements")
+	}
+	return nil
+}
+
+// candidate is a satisfiable query of a strategy that left specification
+// elements uninterpreted: its model may be a counterexample.
+type candidate struct {
+	strategy string
+	q        *query
+	sol      *smt.Solver
+	scripts  []string
 }
 
 // check asserts the query (and extra facts) in a fresh solver and checks
 // it under the per-query timeout.
 func (s *solver) check(q *query, extra []*smt.Term) (smt.Result, *smt.Solver, error) {
-	return s.checkLimit(q, extra, s.v.opts.Resources)
+	return s.checkLimit(q, extra, s.searchLimit())
 }
 
 // errResources is the error of a query that ran out of its resource
@@ -1059,7 +1221,7 @@ func (s *solver) groundReal(c *symeval.Condition, out *outcome) (sare.Inputs, er
 // groundCheck checks the conjunction of terms within the query's
 // resource limit and returns the model when it is satisfiable.
 func (s *solver) groundCheck(terms []*smt.Term) (*smt.Model, smt.Result, error) {
-	res, sol, err := s.checkTerms(terms, s.v.opts.Resources)
+	res, sol, err := s.checkTerms(terms, s.searchLimit())
 	if sol == nil {
 		return nil, res, err
 	}
