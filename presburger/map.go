@@ -189,12 +189,7 @@ func (m *Map) Subtract(ctx context.Context, o *Map) (*Map, error) {
 	}
 	a, b := alignMaps(m, o)
 	mt := newMeter(ctx)
-	cur := make([]*BasicMap, 0, len(a.basics))
-	for _, x := range a.basics {
-		if c := normalized(x); c != nil {
-			cur = append(cur, c)
-		}
-	}
+	cur := normalizedPieces(a.basics)
 	for _, ob := range b.basics {
 		ds, err := ob.explicitDivs(mt)
 		if err != nil {
@@ -437,12 +432,7 @@ func (m *Map) IsSubset(ctx context.Context, o *Map) (bool, error) {
 	// it returns unchanged).
 	a, b := alignMaps(m, o)
 	mt := newMeter(ctx)
-	cur := make([]*BasicMap, 0, len(a.basics))
-	for _, x := range a.basics {
-		if c := normalized(x); c != nil {
-			cur = append(cur, c)
-		}
-	}
+	cur := normalizedPieces(a.basics)
 	checked := false // the last round has tested every piece
 	for k, ob := range b.basics {
 		ds, err := ob.explicitDivs(mt)
@@ -1171,4 +1161,16 @@ func (m *Map) IsInjective(ctx context.Context) (bool, error) {
 		return false, fmt.Errorf("presburger: injectivity of set %s", m.space)
 	}
 	return m.Reverse().IsSingleValued(ctx)
+}
+
+// normalizedPieces returns the normalized forms of the pieces, leaving out
+// those that normalization finds empty.
+func normalizedPieces(basics []*BasicMap) []*BasicMap {
+	cur := make([]*BasicMap, 0, len(basics))
+	for _, x := range basics {
+		if c := normalized(x); c != nil {
+			cur = append(cur, c)
+		}
+	}
+	return cur
 }

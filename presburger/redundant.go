@@ -268,18 +268,10 @@ func (s *simplifier) holds(r []Int) (holds, decided bool, err error) {
 		if num, den := t.value(u); num.Cmp(den.Neg()) > 0 {
 			return true, true, nil
 		}
+		// r holds when no integer point has r <= -1.
 		n := negRow(r)
 		n[len(n)-1] = n[len(n)-1].Sub(NewInt(1))
-		nodes := searchNodes
-		_, res, err := t.searchInteger([][]Int{n}, &nodes)
-		switch {
-		case err != nil:
-			return false, false, err
-		case res == searchFound:
-			return false, true, nil
-		case res == searchNone:
-			return true, true, nil
-		}
+		return s.emptyWithRows(n)
 	}
 	return false, false, nil
 }
