@@ -187,6 +187,18 @@ type simplifier struct {
 // the tableau's size; beyond it simplify falls back to exact tests.
 func simplexPivotLimit(t *simplexTab) int { return 64 + 4*(len(t.rows)+t.ncol) }
 
+// minimizeFree frees row u's slack (u may go negative) and minimizes u,
+// stopping early at an integral point where u <= -1: a point of the other
+// rows that refutes u >= 0.
+func (t *simplexTab) minimizeFree(u int) (optStatus, error) {
+	t.restr[u] = false
+	t.limit = simplexPivotLimit(t)
+	return t.optimize(u, -1, func() bool {
+		num, den := t.value(u)
+		return num.Cmp(den.Neg()) <= 0 && t.integral()
+	})
+}
+
 func newSimplifier(mt *meter, c *BasicMap) *simplifier {
 	s := &simplifier{mt: mt, c: c}
 	if c.empty {
@@ -249,12 +261,7 @@ func (s *simplifier) holds(r []Int) (holds, decided bool, err error) {
 		}
 	}
 	u := t.addRow(r)
-	t.restr[u] = false
-	t.limit = simplexPivotLimit(t)
-	st, err := t.optimize(u, -1, func() bool {
-		num, den := t.value(u)
-		return num.Cmp(den.Neg()) <= 0 && t.integral()
-	})
+	st, err := t.minimizeFree(u)
 	if err != nil {
 		return false, false, err
 	}
@@ -415,12 +422,7 @@ func (s *simplifier) implicitEq(i int) (bool, error) {
 func (s *simplifier) redundant(i int) (bool, error) {
 	if t := s.t; t != nil && s.known {
 		u := s.ineqU[i]
-		t.restr[u] = false
-		t.limit = simplexPivotLimit(t)
-		st, err := t.optimize(u, -1, func() bool {
-			num, den := t.value(u)
-			return num.Cmp(den.Neg()) <= 0 && t.integral()
-		})
+		st, err := t.minimizeFree(u)
 		if err != nil {
 			return false, err
 		}
