@@ -48,7 +48,7 @@ func IsKeyword(name string) bool {
 		return true
 	}
 	_, ok := value.LookupBuiltin(name)
-	return ok
+	return ok || isReinterpret(name)
 }
 
 type checker struct {

@@ -396,6 +396,17 @@ func evalCall(x *syntax.Call, t syntax.Type, info *Info, env Env) (value.Value, 
 		}
 		return v, nil
 	}
+	if _, ok := value.ReinterpretType(name); ok && len(x.Args) == 1 {
+		v, err := EvalValue(x.Args[0], info, env)
+		if err != nil {
+			return v, err
+		}
+		v, err = value.Reinterpret(t, v)
+		if err != nil {
+			return v, errorAt(x.Pos(), "%s: %v", syntax.ExprString(x), err)
+		}
+		return v, nil
+	}
 	if _, ok := value.LookupBuiltin(name); ok {
 		args := make([]value.Value, len(x.Args))
 		for i, a := range x.Args {

@@ -148,6 +148,8 @@ func (c *ExprChecker) Index(x syntax.Expr) bool {
 		switch {
 		case syntax.TypeByName(name) != syntax.Invalid:
 			c.errorf(x.Pos(), syntax.CodeNotAffine, "cast %s(...) in an index expression: index expressions are exact integers", name)
+		case isReinterpret(name):
+			c.errorf(x.Pos(), syntax.CodeNotAffine, "bit cast %s(...) in an index expression: index expressions are exact integers", name)
 		case c.Scope.Tensor(name) != nil:
 			c.errorf(x.Pos(), syntax.CodeNotAffine, "tensor access %s in an index expression", syntax.ExprString(x))
 		default:
@@ -655,6 +657,9 @@ func (c *ExprChecker) call(x *syntax.Call, want syntax.Type) syntax.Type {
 		}
 		return c.record(x, t)
 	}
+	if t, ok := value.ReinterpretType(name); ok {
+		return c.reinterpret(x, t)
+	}
 	if b, ok := value.LookupBuiltin(name); ok {
 		return c.builtin(x, b, want)
 	}
@@ -686,6 +691,37 @@ func (c *ExprChecker) call(x *syntax.Call, want syntax.Type) syntax.Type {
 	}
 	c.errorf(x.Pos(), syntax.CodeUndeclared, "undefined: %s", name)
 	return syntax.Invalid
+}
+
+// reinterpret checks the bit cast reinterpret_T(x) to type t: x must be a
+// value of an integer or float type of t's width. A literal argument takes
+// the signed integer type of that width (the float type, if it can only be
+// a float).
+func (c *ExprChecker) reinterpret(x *syntax.Call, t syntax.Type) syntax.Type {
+	name := x.Fun.Name
+	if len(x.Args) != 1 {
+		c.errorf(x.Pos(), syntax.CodeArity, "bit cast %s takes 1 argument, got %d", name, len(x.Args))
+		return syntax.Invalid
+	}
+	arg := x.Args[0]
+	from := syntax.Invalid
+	for _, u := range []syntax.Type{syntax.I8, syntax.I16, syntax.I32, syntax.I64, syntax.F32, syntax.F64} {
+		if u.Bits() == t.Bits() && (from == syntax.Invalid || u.IsFloat() && needsFloat(arg)) {
+			from = u
+		}
+	}
+	if !c.isUntyped(arg) {
+		from = syntax.Invalid
+	}
+	u := c.value(arg, from)
+	if u == syntax.Invalid {
+		return syntax.Invalid
+	}
+	if !value.CanReinterpret(t, u) {
+		c.errorf(x.Pos(), syntax.CodeType, "bit cast %s needs an integer or float argument of %d bits, got %s", name, t.Bits(), u)
+		return syntax.Invalid
+	}
+	return c.record(x, t)
 }
 
 func (c *ExprChecker) builtin(x *syntax.Call, b value.Builtin, want syntax.Type) syntax.Type {
@@ -756,4 +792,10 @@ func plural(n int, noun string) string {
 		return fmt.Sprintf("%d indices", n)
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// isReinterpret reports whether name is a bit cast, reinterpret_T.
+func isReinterpret(name string) bool {
+	_, ok := value.ReinterpretType(name)
+	return ok
 }

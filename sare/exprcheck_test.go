@@ -123,6 +123,17 @@ func TestExprChecker(t *testing.T) {
 		{"value", "sqrt(2) + A(i, k)", syntax.F32, ""},
 		{"value", "-3 > sin(3)", syntax.Bool, ""},
 		{"value", "u8(max(min(2., 2.), 1))", syntax.U8, ""},
+		{"value", "reinterpret_f32(i32(X(i)) << 23) * A(i, k)", syntax.F32, ""},
+		{"value", "reinterpret_u32(A(i, k)) + reinterpret_u32(1065353216)", syntax.U32, ""},
+		{"value", "reinterpret_i64(1.5) + reinterpret_i64(Z())", syntax.I64, ""},
+		{"value", "reinterpret_u8(X(i)) + U(i)", syntax.U8, ""},
+		{"value", "reinterpret_f32(X(i))", syntax.F32, "e:1:1: bit cast reinterpret_f32 needs an integer or float argument of 32 bits, got i8"},
+		{"value", "reinterpret_f64(A(i, k))", syntax.F64, "e:1:1: bit cast reinterpret_f64 needs an integer or float argument of 64 bits, got f32"},
+		{"value", "reinterpret_i8(1.5)", syntax.I8, "e:1:16: float literal 1.5 used as i8 (cast it explicitly)"},
+		{"value", "reinterpret_f32(i)", syntax.F32, "e:1:17: index i used as a value must be cast, as in i32(i)"},
+		{"value", "reinterpret_f32(A(i, k), 1)", syntax.F32, "e:1:1: bit cast reinterpret_f32 takes 1 argument, got 2"},
+		{"value", "reinterpret_bool(true)", syntax.Bool, "e:1:1: undefined: reinterpret_bool"},
+		{"index", "reinterpret_i64(i)", 0, "e:1:1: bit cast reinterpret_i64(...) in an index expression: index expressions are exact integers"},
 	}
 	for _, c := range cases {
 		_, _, got := checkExpr(t, c.kind, c.text, c.want)
@@ -171,6 +182,14 @@ func TestEvalExpr(t *testing.T) {
 		{"i < N and A(0, 0) == 0", syntax.Bool, "true"},
 		{"a[i] + f32(min(i, k))", syntax.F32, "2.5"},
 		{"i64(N * 2 - 1)", syntax.I64, "19"},
+		{"reinterpret_f32(1065353216)", syntax.F32, "1"},
+		{"reinterpret_f32(i32(X(i)) << 23)", syntax.F32, "-8.388608e+06"},
+		{"reinterpret_u32(A(i, k) * 2)", syntax.U32, "1115160576"},
+		{"reinterpret_i64(-0.0)", syntax.I64, "-9223372036854775808"},
+		{"reinterpret_u8(X(i))", syntax.U8, "150"},
+		{"reinterpret_u32(-2.5)", syntax.U32, "3223322624"},
+		{"reinterpret_u8(i8(-1))", syntax.U8, "255"},
+		{"reinterpret_i32(reinterpret_f32(2143289345))", syntax.I32, "undef"},
 	}
 	for _, c := range cases {
 		x, info, errs := checkExpr(t, "value", c.text, c.want)

@@ -44,6 +44,15 @@ tensor P() : u8
 P() = reduce(^, k in -1 .. N, u8(B(k)))
 output S, X, P
 `,
+	`# bit casts (Halide's reinterpret)
+input A(i) : i32
+input B(i) : f64
+tensor T(i) : f32
+T(i) = reinterpret_f32(clamp(A(i) + 127, 0, 255) << 23) * reinterpret_f32(1065353216)
+tensor U(i) : u64
+U(i) = reinterpret_u64(B(i) * 2.) ^ reinterpret_u64(reinterpret_i64(B(i)))
+output T, U
+`,
 }
 
 func TestPrintRoundTrip(t *testing.T) {

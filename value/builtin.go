@@ -3,6 +3,7 @@ package value
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/augur-verify/augur/syntax"
 )
@@ -150,4 +151,74 @@ func minMax(x, y Value, isMin bool) Value {
 		return x
 	}
 	return y
+}
+
+// reinterpretPrefix starts the name of a bit cast: reinterpret_f32(x) is
+// the f32 whose bits are those of x.
+const reinterpretPrefix = "reinterpret_"
+
+// ReinterpretType returns the result type T of the bit cast called name,
+// reinterpret_T, for T any integer or float type (not bool); ok is false
+// for any other name.
+func ReinterpretType(name string) (t syntax.Type, ok bool) {
+	rest, found := strings.CutPrefix(name, reinterpretPrefix)
+	if !found {
+		return syntax.Invalid, false
+	}
+	t = syntax.TypeByName(rest)
+	return t, t.IsNumeric()
+}
+
+// ReinterpretName is the name of the bit cast to type t: "reinterpret_f32".
+func ReinterpretName(t syntax.Type) string { return reinterpretPrefix + t.String() }
+
+// CanReinterpret reports whether a value of type from can be bit cast to
+// type to: both are integer or float types of the same width.
+func CanReinterpret(to, from syntax.Type) bool {
+	return to.IsNumeric() && from.IsNumeric() && to.Bits() == from.Bits()
+}
+
+// Reinterpret is the bit cast reinterpret_T(v): the value of type t whose
+// two's complement or IEEE 754 encoding has the bits of v's. t and v's
+// type must have the same width (CanReinterpret). Integers reinterpret
+// exactly (u32 4294967295 is i32 -1); bits that encode a NaN give a NaN
+// (whose payload, like every NaN's, is not modelled); a NaN bit cast to an
+// integer type is undefined (to its own type it is itself), since which of the NaN encodings it has is
+// not modelled either. An undefined v gives an undefined result.
+func Reinterpret(t syntax.Type, v Value) (Value, error) {
+	if !CanReinterpret(t, v.typ) {
+		return Value{}, fmt.Errorf("cannot reinterpret %s as %s: the widths differ or one is not a number", v.typ, t)
+	}
+	if !v.def {
+		return Undef(t), nil
+	}
+	if t == v.typ {
+		return v, nil
+	}
+	var bits uint64
+	switch v.typ {
+	case syntax.F32:
+		f := v.Float64()
+		if f != f {
+			return Undef(t), nil
+		}
+		bits = uint64(math.Float32bits(float32(f)))
+	case syntax.F64:
+		if f := v.Float64(); f != f {
+			return Undef(t), nil
+		}
+		bits = v.bits
+	default:
+		bits = v.bits
+		if w := uint(v.typ.Bits()); w < 64 {
+			bits &= 1<<w - 1
+		}
+	}
+	switch t {
+	case syntax.F32:
+		return Value{typ: t, def: true, bits: math.Float64bits(float64(math.Float32frombits(uint32(bits))))}, nil
+	case syntax.F64:
+		return Value{typ: t, def: true, bits: bits}, nil
+	}
+	return wrap(t, bits), nil
 }

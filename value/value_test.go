@@ -425,3 +425,69 @@ func TestParseInvertsString(t *testing.T) {
 		t.Error("Parse(u8, -1) accepted")
 	}
 }
+
+// TestReinterpret checks bit casts against the exact encodings, in both
+// directions, including the special floats.
+func TestReinterpret(t *testing.T) {
+	f32bits := func(b uint32) Value { return Float(f32, float64(math.Float32frombits(b))) }
+	cases := []struct {
+		x    Value
+		to   syntax.Type
+		want Value // undefined for an undefined result
+	}{
+		{Int(i32, 0x3f800000), f32, Float(f32, 1)},
+		{Int(i32, 127<<23), f32, Float(f32, 1)},
+		{Int(i32, 254<<23), f32, Float(f32, 0x1p127)},
+		{Int(i32, 1), f32, Float(f32, 0x1p-149)}, // the least subnormal
+		{Int(i32, -0x80000000), f32, Float(f32, math.Copysign(0, -1))},
+		{Uint(u32, 0xff800000), f32, Float(f32, math.Inf(-1))},
+		{Uint(u32, 0x7fc00001), f32, Float(f32, math.NaN())},
+		{Float(f32, 1), u32, Uint(u32, 0x3f800000)},
+		{Float(f32, -2.5), i32, Int(i32, -0x3fe00000)}, // 0xc0200000
+		{Float(f32, math.Copysign(0, -1)), u32, Uint(u32, 0x80000000)},
+		{Float(f32, math.Inf(1)), i32, Int(i32, 0x7f800000)},
+		{f32bits(0x00000003), u32, Uint(u32, 3)},
+		{Float(f32, math.NaN()), i32, Undef(i32)},
+		{Float(f64, 1), u64, Uint(u64, 0x3ff0000000000000)},
+		{Float(f64, -0.1), u64, Uint(u64, 0xbfb999999999999a)},
+		{Uint(u64, 0x7ff0000000000000), f64, Float(f64, math.Inf(1))},
+		{Int(i64, -1), f64, Float(f64, math.NaN())},
+		{Float(f64, math.NaN()), u64, Undef(u64)},
+		{Float(f64, math.NaN()), f64, Float(f64, math.NaN())},
+		{Int(i8, -1), u8, Uint(u8, 255)},
+		{Uint(u16, 0x8000), i16, Int(i16, -0x8000)},
+		{Undef(i32), f32, Undef(f32)},
+	}
+	for _, c := range cases {
+		got, err := Reinterpret(c.to, c.x)
+		if err != nil {
+			t.Errorf("reinterpret_%s(%#v): %v", c.to, c.x, err)
+			continue
+		}
+		if !got.Equal(c.want) {
+			t.Errorf("reinterpret_%s(%#v) = %#v, want %#v", c.to, c.x, got, c.want)
+		}
+		if got.Type().IsInteger() && !got.IsUndef() && got.Uint64() != c.want.Uint64() {
+			t.Errorf("reinterpret_%s(%#v) has bits %#x, want %#x", c.to, c.x, got.Uint64(), c.want.Uint64())
+		}
+	}
+	// The float results, bit for bit (Equal identifies the NaNs only).
+	if v, _ := Reinterpret(f32, Int(i32, -0x80000000)); math.Float64bits(v.Float64()) != 1<<63 {
+		t.Errorf("reinterpret_f32(i32 -2^31) = %v, want -0", v.Float64())
+	}
+	for _, bad := range []struct {
+		x  Value
+		to syntax.Type
+	}{{Int(i32, 1), f64}, {Float(f32, 1), i64}, {Bool(true), u8}, {Int(i8, 1), syntax.Bool}} {
+		if _, err := Reinterpret(bad.to, bad.x); err == nil {
+			t.Errorf("reinterpret_%s(%#v): no error", bad.to, bad.x)
+		}
+	}
+	for name, want := range map[string]syntax.Type{"reinterpret_f32": f32, "reinterpret_u64": u64, "reinterpret_bool": syntax.Invalid,
+		"reinterpret_": syntax.Invalid, "f32": syntax.Invalid, "reinterpret_x": syntax.Invalid} {
+		got, ok := ReinterpretType(name)
+		if ok != (want != syntax.Invalid) || ok && got != want {
+			t.Errorf("ReinterpretType(%q) = %s, %v; want %s", name, got, ok, want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/augur-verify/augur/smt"
 	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/value"
 )
 
 // This file encodes conversions t(x), following value.Cast and
@@ -160,4 +161,80 @@ func (e *Encoder) zero(t syntax.Type) (*smt.Term, error) {
 		return e.z.BV(0, uint(t.Bits())), nil
 	}
 	return e.floatConst(t, 0)
+}
+
+// isReinterpret reports whether name is a bit cast, reinterpret_T.
+func isReinterpret(name string) bool {
+	_, ok := value.ReinterpretType(name)
+	return ok
+}
+
+// reinterpret is the bit cast of the value a of type from to type to
+// (value.Reinterpret); ok is the condition under which it is defined.
+//
+// Integers of one width have the same bit-vector: the cast is the
+// identity. In the IEEE model, bits become a float by (_ to_fp e s)
+// applied to the bit-vector, exactly (every NaN encoding gives Z3's one
+// NaN, as value gives a NaN); a float becomes bits by fp.to_ieee_bv and is
+// defined when it is not NaN, whose encoding value leaves undefined (Z3's
+// fp.to_ieee_bv leaves it unspecified too). In the Real model, where a
+// float is a real number with no encoding, both directions are
+// uninterpreted functions, one per float type, of the bits or of the real,
+// always defined: the same bit cast of the same value is the same value on
+// both sides of an obligation, and nothing else is known of it.
+func (e *Encoder) reinterpret(to, from syntax.Type, a *smt.Term) (r, ok *smt.Term, err error) {
+	if !value.CanReinterpret(to, from) {
+		return nil, nil, fmt.Errorf("cannot reinterpret %s as %s: the widths differ or one is not a number", from, to)
+	}
+	ok = e.tru
+	switch {
+	case to == from || to.IsInteger() && from.IsInteger():
+		return a, ok, nil
+	case e.model == Real:
+		// from and to differ, one is a float: f32 and i32 or u32, say.
+		var f *smt.FuncDecl
+		if to.IsFloat() {
+			f, err = e.bitFunction(value.ReinterpretName(to), to, true)
+		} else {
+			f, err = e.bitFunction("reinterpret_bits."+from.String(), from, false)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		return f.Apply(a), ok, nil
+	case to.IsFloat():
+		s, err := e.Sort(to)
+		if err != nil {
+			return nil, nil, err
+		}
+		return a.BVToFP(s), ok, nil
+	}
+	return a.FPToIEEEBV(), a.FPIsNaN().Not(), nil
+}
+
+// bitFunction is the uninterpreted function of the Real model between the
+// float type f and the bit-vectors of its width, called name in Z3: from
+// the bits to f when toFloat, from f to the bits otherwise. Its uses count
+// among the uninterpreted builtins (Encoder.UninterpretedBuiltins): a
+// model of an obligation may give it values no bit cast has.
+func (e *Encoder) bitFunction(name string, f syntax.Type, toFloat bool) (*smt.FuncDecl, error) {
+	e.opaqueFuncs++
+	if d, ok := e.funcs[name]; ok {
+		return d, nil
+	}
+	fs, err := e.Sort(f)
+	if err != nil {
+		return nil, err
+	}
+	bs := e.z.BVSort(uint(f.Bits()))
+	dom, rng := bs, fs
+	if !toFloat {
+		dom, rng = fs, bs
+	}
+	d := e.z.FuncDecl(name, []*smt.Sort{dom}, rng)
+	if err := d.Err(); err != nil {
+		return nil, fmt.Errorf("function %s: %w", name, err)
+	}
+	e.funcs[name] = d
+	return d, nil
 }

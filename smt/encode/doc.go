@@ -40,6 +40,13 @@
 // of an obligation apply the same function, and only as complete as
 // syntactic agreement allows.
 //
+// A bit cast reinterpret_T(x) between integers of one width is the
+// identity on the bit-vector. In the IEEE model, bits become a float by
+// Z3's to_fp of the bit-vector, exactly, and a float becomes bits by
+// fp.to_ieee_bv, defined when it is not NaN (value leaves a NaN's bits
+// undefined). In the Real model each direction is an uninterpreted
+// function, one per float type, counted among the uninterpreted builtins.
+//
 // # Definedness
 //
 // Expr returns, beside each value, a boolean term def that holds exactly when

@@ -220,7 +220,7 @@ func (e *Encoder) isTensorAccess(c *syntax.Call) bool {
 	if syntax.TypeByName(c.Fun.Name) != syntax.Invalid && len(c.Args) == 1 {
 		return false
 	}
-	if isBuiltin(c.Fun.Name) {
+	if isBuiltin(c.Fun.Name) || isReinterpret(c.Fun.Name) {
 		return false
 	}
 	return e.spec != nil && e.spec.Tensor(c.Fun.Name) != nil

@@ -326,6 +326,24 @@ func (c *exprEnc) call(x *syntax.Call, t syntax.Type) (tv, error) {
 		}
 		return tv{r, c.e.and(a.def, ok)}, nil
 	}
+	if to, ok := value.ReinterpretType(name); ok && len(x.Args) == 1 {
+		if to != t {
+			return tv{}, exprError(x, "bit cast to %s recorded as %s", to, t)
+		}
+		from, typed := c.typeOf(x.Args[0])
+		if !typed {
+			return tv{}, exprError(x, "the argument of %s has no recorded type", name)
+		}
+		a, err := c.expr(x.Args[0])
+		if err != nil {
+			return tv{}, err
+		}
+		r, ok, err := c.e.reinterpret(t, from, a.val)
+		if err != nil {
+			return tv{}, exprError(x, "%v", err)
+		}
+		return tv{r, c.e.and(a.def, ok)}, nil
+	}
 	if isBuiltin(name) {
 		return c.builtin(x, t)
 	}

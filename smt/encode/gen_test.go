@@ -56,9 +56,21 @@ func (g *exprGen) call(name string, t syntax.Type, args ...syntax.Expr) syntax.E
 	return g.rec(&syntax.Call{Fun: &syntax.Ident{Name: name}, Args: args}, t)
 }
 
-// common are the forms every type has: select and casts.
+// common are the forms every type has: select and casts, and for
+// numbers, bit casts from a type of the same width.
 func (g *exprGen) common(t syntax.Type, d int) syntax.Expr {
-	switch g.r.IntN(3) {
+	switch g.r.IntN(4) {
+	case 3:
+		if t == syntax.Bool {
+			break
+		}
+		var same []syntax.Type
+		for _, u := range allTypes {
+			if value.CanReinterpret(t, u) {
+				same = append(same, u)
+			}
+		}
+		return g.call(value.ReinterpretName(t), t, g.expr(same[g.r.IntN(len(same))], d-1))
 	case 0:
 		return g.call("select", t, g.expr(syntax.Bool, d-1), g.expr(t, d-1), g.expr(t, d-1))
 	case 1:
