@@ -142,9 +142,12 @@ func copyRows(rs [][]Int) [][]Int {
 	return out
 }
 
-// Copy returns a deep copy of b.
+// Copy returns a deep copy of b's rows and divisions. The space is shared:
+// inside the package a Space is never changed in place (a changed space is
+// a new value with new slices), and outside it is only seen through
+// Space(), which copies.
 func (b *BasicMap) Copy() *BasicMap {
-	c := &BasicMap{space: b.space.Copy(), nP: b.nP, nI: b.nI, nO: b.nO, empty: b.empty}
+	c := &BasicMap{space: b.space, nP: b.nP, nI: b.nI, nO: b.nO, empty: b.empty}
 	c.divs = make([]Div, len(b.divs))
 	for i, d := range b.divs {
 		c.divs[i] = Div{Num: copyRow(d.Num), Den: d.Den}

@@ -128,12 +128,12 @@ func normalized(b *BasicMap) *BasicMap {
 }
 
 func (m *Map) withBasics(bs []*BasicMap) *Map {
-	out := &Map{space: m.space.Copy()}
+	out := &Map{space: m.space}
 	for _, b := range bs {
 		if b == nil || b.empty {
 			continue
 		}
-		b.space = out.space.Copy()
+		b.space = out.space // shared: see BasicMap.Copy
 		out.basics = append(out.basics, b)
 	}
 	return out

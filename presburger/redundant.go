@@ -75,6 +75,12 @@ func (b *BasicMap) simplify(mt *meter) (*BasicMap, error) {
 	if !c.normalize() {
 		return nil, nil
 	}
+	if done, empty := quickSimplify(c); done {
+		if empty {
+			return nil, nil
+		}
+		return c, nil
+	}
 	s := newSimplifier(mt, c)
 	empty, err := s.isEmpty()
 	if err != nil || empty {

@@ -270,7 +270,7 @@ func (u *UnionMap) Simplify(ctx context.Context) (*UnionMap, error) {
 func (u *UnionMap) FixParam(name string, v Int) (*UnionMap, error) {
 	return u.lift(func(m *Map) (*Map, error) {
 		if m.space.paramIndex(name) < 0 {
-			m = m.withParams(append(m.space.Params, name))
+			m = m.withParams(append(m.space.Params[:len(m.space.Params):len(m.space.Params)], name))
 		}
 		return m.FixParam(name, v)
 	})
