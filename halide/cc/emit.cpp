@@ -547,7 +547,36 @@ private:
             return value(lower_mux(op));
         }
         if (op->is_intrinsic(Call::reinterpret)) {
-            unsupported("the call " + str(e) + ": reinterpret (a bit cast) has no counterpart in the formats' value language");
+            // The formats' bit cast reinterpret_T(x): the same bits, of
+            // an integer or float type of the same width.
+            const Type &from = op->args[0].type();
+            std::string to_name = type_name(op->type, str(e));
+            type_name(from, str(e));
+            if (op->type.is_bool() || from.is_bool() || op->type.bits() != from.bits()) {
+                unsupported("the call " + str(e) + ": reinterpret between " + type_str(from) + " and " +
+                            type_str(op->type) + " (the formats' bit casts keep the width, and have no bool)");
+            }
+            return atom("reinterpret_" + to_name + "(" + value(op->args[0]).s + ")");
+        }
+        if (op->is_intrinsic(Call::shift_left) || op->is_intrinsic(Call::shift_right)) {
+            // Only by a constant amount within the width, where Halide's
+            // shifts and the formats' agree (arithmetic to the right on
+            // signed types); Halide's negative amounts shift the other
+            // way and the formats' give 0 or -1.
+            const Type &t = op->type;
+            const Expr &b = op->args[1];
+            int64_t k = -1;
+            if (const int64_t *c = as_const_int(b)) {
+                k = *c;
+            } else if (const uint64_t *c = as_const_uint(b)) {
+                k = *c < 64 ? (int64_t)*c : -1;
+            }
+            if (!t.is_int_or_uint() || k < 0 || k >= t.bits()) {
+                unsupported("the shift " + str(e) + " (only by a constant amount below the width)");
+            }
+            std::string tn = type_name(t, str(e));
+            const char *sym = op->is_intrinsic(Call::shift_left) ? "<<" : ">>";
+            return binary(value(op->args[0]), sym, atom(tn + "(" + std::to_string(k) + ")"), PMul);
         }
         auto un = [&](const std::string &f) { return atom(f + "(" + value(op->args[0]).s + ")"); };
         if (op->is_intrinsic(Call::abs)) {
