@@ -39,6 +39,19 @@ func CoalesceSimplified(ctx context.Context, m *Map) (*Map, error) {
 
 func coalesce(ctx context.Context, m *Map, simplified bool) (_ *Map, err error) {
 	defer lxRecover("coalesce", &err)
+	if len(m.basics) == 0 || (len(m.basics) == 1 && simplified) {
+		return m, nil // nothing to merge or drop (maps are not changed in place)
+	}
+	if len(m.basics) == 1 {
+		e, err := m.basics[0].isEmpty(newMeter(ctx))
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("coalesce: %w", err)
+		case e:
+			return &Map{space: m.space}, nil
+		}
+		return m, nil
+	}
 	sp := m.Space()
 	var bs []*BasicMap
 	for _, b := range m.Basics() {
@@ -57,19 +70,30 @@ func coalesce(ctx context.Context, m *Map, simplified bool) (_ *Map, err error) 
 	subset := func(a *BasicMap, others ...*BasicMap) (bool, error) {
 		return NewMap(sp, a).IsSubset(ctx, NewMap(sp, others...))
 	}
-	// Drop conjunctions contained in another.
+	// Drop conjunctions contained in another. The tests run on the
+	// conjunctions with their existentials made divisions where rows pin
+	// them down (elimEqDivs: the same points), which spares most of them
+	// the general inclusion test.
 	tabs := make(map[*BasicMap]*simplifier)
-	for i := 0; i < len(bs) && !(simplified && len(m.Basics()) <= simplifySubsetLimit); i++ {
+	var plain []*BasicMap
+	if !(simplified && len(m.basics) <= simplifySubsetLimit) {
+		plain = make([]*BasicMap, len(bs))
+		for i, b := range bs {
+			plain[i] = elimEqDivs(b)
+		}
+	}
+	for i := 0; i < len(bs) && plain != nil; i++ {
 		for j := 0; j < len(bs); j++ {
 			if i == j {
 				continue
 			}
-			in, err := pieceSubsetTab(ctx, newMeter(ctx), sp, bs[i], bs[j], tabs)
+			in, err := pieceSubsetTab(ctx, newMeter(ctx), sp, plain[i], plain[j], tabs)
 			if err != nil {
 				return nil, fmt.Errorf("coalesce: %w", err)
 			}
 			if in {
 				bs = append(bs[:i], bs[i+1:]...)
+				plain = append(plain[:i], plain[i+1:]...)
 				i--
 				break
 			}
@@ -132,6 +156,12 @@ func pieceSubsetTab(ctx context.Context, mt *meter, sp Space, a, b *BasicMap, ta
 			return tabs[a0]
 		}
 	default:
+		// b's rows over the dimensions alone need none of b's
+		// divisions: one that fails on a settles the answer on a's
+		// own (cached) tableau, before a copy of a gets b's divisions.
+		if out, err := dimRowsFail(mt, a, b, tabs); err != nil || out {
+			return false, err
+		}
 		c, mapRow, ok := withDivsOf(a, b)
 		if !ok {
 			return NewMap(sp, a).IsSubset(ctx, NewMap(sp, b))
@@ -172,6 +202,50 @@ func pieceSubsetTab(ctx context.Context, mt *meter, sp Space, a, b *BasicMap, ta
 		}
 	}
 	return true, nil
+}
+
+// dimRowsFail reports whether some row of b without locals is proved not
+// to hold on all of a (not empty), syntactically or on a's tableau (kept
+// in tabs, if not nil). false means nothing was proved.
+func dimRowsFail(mt *meter, a, b *BasicMap, tabs map[*BasicMap]*simplifier) (bool, error) {
+	nd, w := b.nDims(), a.NumCols()
+	var vi *validityIndex
+	var s *simplifier
+	for _, r := range asInequalities(b, func(r []Int) []Int { return r }) {
+		if !isZeroRow(r[nd:], len(r)-1-nd) {
+			continue
+		}
+		row := make([]Int, w)
+		copy(row, r[:nd])
+		row[w-1] = r[len(r)-1]
+		if vi == nil {
+			vi = newValidityIndex(a)
+		}
+		switch vi.validity(row) {
+		case validityFails:
+			return true, nil
+		case validityHolds:
+			continue
+		}
+		if tabs == nil {
+			continue
+		}
+		if s == nil {
+			if tabs[a] == nil {
+				tabs[a] = newKnownSimplifier(mt, a)
+			}
+			s = tabs[a]
+			s.setMeter(mt)
+		}
+		holds, decided, err := s.holds(row)
+		if err != nil {
+			return false, err
+		}
+		if decided && !holds {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // asInequalities returns b's constraints as inequalities, each passed
@@ -505,6 +579,15 @@ func coalesceMerge(ctx context.Context, sp Space, bs []*BasicMap) ([]*BasicMap, 
 // empty).
 func coalesceMergeTab(ctx context.Context, sp Space, bs []*BasicMap, tabs map[*BasicMap]*simplifier) ([]*BasicMap, error) {
 	failed := map[[2]*BasicMap]bool{}
+	plain := map[*BasicMap]*BasicMap{} // elimEqDivs of each conjunction
+	elim := func(b *BasicMap) *BasicMap {
+		if p, ok := plain[b]; ok {
+			return p
+		}
+		p := elimEqDivs(b)
+		plain[b] = p
+		return p
+	}
 	for changed := true; changed; {
 		changed = false
 		for i := 0; i < len(bs) && !changed; i++ {
@@ -512,7 +595,13 @@ func coalesceMergeTab(ctx context.Context, sp Space, bs []*BasicMap, tabs map[*B
 				if failed[[2]*BasicMap{bs[i], bs[j]}] {
 					continue
 				}
-				h, err := coalescePair(ctx, sp, bs[i], bs[j], tabs)
+				a, b := bs[i], bs[j]
+				if !coalesceSameLocals(a, b) {
+					// Divisions that equalities fix may be all that
+					// differs: try the pair without them.
+					a, b = elim(a), elim(b)
+				}
+				h, err := coalescePair(ctx, sp, a, b, tabs)
 				if err != nil {
 					return nil, err
 				}

@@ -1,0 +1,106 @@
+package presburger
+
+import (
+	"context"
+	"math/rand"
+	"testing"
+)
+
+// TestCoalesceTileDivisions: the four quarters of a 32 x 32 tile, two of
+// them written with a division that an equality fixes (as the symbolic
+// heaps of tiled kernels have them), coalesce into one conjunction, as in
+// isl; with the tile index projected out (a plain existential that two
+// rows pin down), into two, as in isl.
+func TestCoalesceTileDivisions(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		src  string
+		want int
+	}{
+		{`[q, r] -> { S[x, y] : 32q + 16 <= x <= 32q + 31 and 32r + 16 <= y <= 32r + 31;
+			S[x, y] : exists (e0 = floor(y/16): 2r = e0 and 32q + 16 <= x <= 32q + 31);
+			S[x, y] : exists (e0 = floor(x/16): 2q = e0 and 32r + 16 <= y <= 32r + 31);
+			S[x, y] : exists (e0 = floor(y/16), e1 = floor(x/16): 2q = e1 and 2r = e0) }`, 1},
+		{`[q] -> { S[x, y] : exists (e: 32q + 16 <= x <= 32q + 31 and 32e + 16 <= y <= 32e + 31 and e >= 0);
+			S[x, y] : exists (e, e1 = floor(y/16): 2e = e1 and 32q + 16 <= x <= 32q + 31 and e >= 0);
+			S[x, y] : exists (e, e1 = floor(x/16): 2q = e1 and 32e + 16 <= y <= 32e + 31 and e >= 0);
+			S[x, y] : exists (e, e1 = floor(y/16), e2 = floor(x/16): 2q = e2 and 2e = e1 and e >= 0) }`, 2},
+	} {
+		m, err := ParseMap(c.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Coalesce(ctx, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if eq, err := got.IsEqual(ctx, m); err != nil || !eq {
+			t.Fatalf("Coalesce(%s) = %s: not equal (%v)", m, got, err)
+		}
+		if got.NumBasics() != c.want {
+			t.Errorf("Coalesce(%s) = %s: %d conjunctions, want %d", m, got, got.NumBasics(), c.want)
+		}
+	}
+}
+
+// TestElimEqDivs checks that elimEqDivs keeps the points of random
+// conjunctions with divisions fixed by equalities and existentials pinned
+// by two rows, and that it removes or defines locals on most of them.
+func TestElimEqDivs(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	ctx := context.Background()
+	changed := 0
+	n := propCount(400)
+	for it := 0; it < n; it++ {
+		b := NewBasicMap(SetSpace([]string{"p"}, FlatTuple("S", "x", "y")))
+		coef := func() Int { return NewInt(int64(r.Intn(5) - 2)) }
+		// An existential pinned (or nearly) by two rows over x.
+		e := b.AddExistential()
+		m := int64(2 + r.Intn(4))
+		k1, k2 := int64(r.Intn(int(m)+1)), int64(r.Intn(int(m)+1))
+		w := b.NumCols()
+		lo := make([]Int, w)
+		lo[1], lo[b.locCol(e)], lo[w-1] = NewInt(1), NewInt(-m), NewInt(k1)
+		hi := make([]Int, w)
+		hi[1], hi[b.locCol(e)], hi[w-1] = NewInt(-1), NewInt(m), NewInt(k2)
+		b.AddIneq(lo)
+		b.AddIneq(hi)
+		// A division of y and the existential, fixed by an equality.
+		w = b.NumCols()
+		num := make([]Int, w)
+		num[2], num[0], num[w-1] = coef(), coef(), coef()
+		if num[2].IsZero() {
+			num[2] = NewInt(1)
+		}
+		d := b.AddLocalDiv(num, NewInt(int64(2+r.Intn(3))))
+		w = b.NumCols()
+		eq := make([]Int, w)
+		eq[b.locCol(d)] = NewInt(int64(1 - 2*r.Intn(2)))
+		eq[0], eq[b.locCol(e)], eq[w-1] = coef(), coef(), coef()
+		b.AddEq(eq)
+		for k := r.Intn(3); k > 0; k-- {
+			row := make([]Int, w)
+			row[0], row[1], row[2], row[w-1] = coef(), coef(), coef(), NewInt(int64(r.Intn(9)))
+			b.AddIneq(row)
+		}
+		if !b.normalize() {
+			continue
+		}
+		c := elimEqDivs(b)
+		if c == b {
+			continue
+		}
+		changed++
+		sp := b.space
+		eqv, err := NewMap(sp, c).IsEqual(ctx, NewMap(sp, b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !eqv {
+			t.Fatalf("case %d: elimEqDivs(%s) = %s", it, NewMap(sp, b), NewMap(sp, c))
+		}
+	}
+	if changed < n/2 {
+		t.Errorf("elimEqDivs changed %d of %d conjunctions: the test no longer exercises it", changed, n)
+	}
+}
