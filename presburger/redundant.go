@@ -309,6 +309,10 @@ func (s *simplifier) emptyWithRows(rows ...[]Int) (empty, decided bool, err erro
 			return false, true, nil
 		}
 	}
+	if p := s.roundedPoint(-1, rows); p != nil {
+		s.points = append(s.points, p)
+		return false, true, nil
+	}
 	nodes := searchNodes
 	_, res, err := t.searchInteger(rows, &nodes)
 	switch {
@@ -491,8 +495,80 @@ func (s *simplifier) search(i, sign int) ([]Int, searchResult, error) {
 	}
 	k := len(r) - 1
 	r[k] = r[k].Sub(NewInt(1))
+	skip := -1
+	if sign < 0 {
+		skip = i
+	}
+	if p := s.roundedPoint(skip, [][]Int{r}); p != nil {
+		return p, searchFound, nil
+	}
 	nodes := searchNodes
 	return s.t.searchInteger([][]Int{r}, &nodes)
+}
+
+// roundedPoint tries the tableau's sample, rounded down and to the
+// nearest integers (division locals recomputed from their definitions),
+// as an integer point of c's rows but inequality skip (-1: none) and of
+// the extra rows; it returns the first that is one, or nil. A point
+// found is checked against every row, so it is a witness whatever the
+// tableau holds; this spares the copies of a branch and bound when the
+// vertex is close to an integer point.
+func (s *simplifier) roundedPoint(skip int, extra [][]Int) []Int {
+	t, c := s.t, s.c
+	nd := c.nDims()
+	for _, nearest := range []bool{false, true} {
+		p := make([]Int, t.nvar)
+		for v := range p {
+			num, den := t.value(v)
+			if nearest && !den.IsOne() {
+				num = num.Add(num).Add(den)
+				den = den.Add(den)
+			}
+			p[v] = num.FloorDiv(den)
+		}
+		for i, d := range c.divs {
+			if !d.Den.IsZero() {
+				p[nd+i] = rowValueAtPoint(d.Num, p).FloorDiv(d.Den)
+			}
+		}
+		if s.isPoint(p, skip, extra) {
+			return p
+		}
+	}
+	return nil
+}
+
+// isPoint reports whether p satisfies c's rows (division locals
+// included) but inequality skip, and the extra rows.
+func (s *simplifier) isPoint(p []Int, skip int, extra [][]Int) bool {
+	c := s.c
+	nd := c.nDims()
+	for i, d := range c.divs {
+		if d.Den.IsZero() {
+			continue
+		}
+		// 0 <= num - den*q <= den - 1.
+		v := rowValueAtPoint(d.Num, p).Sub(d.Den.Mul(p[nd+i]))
+		if v.Sign() < 0 || v.Cmp(d.Den) >= 0 {
+			return false
+		}
+	}
+	for _, e := range c.eqs {
+		if !rowValueAtPoint(e, p).IsZero() {
+			return false
+		}
+	}
+	for k, r := range c.ineqs {
+		if k != skip && rowValueAtPoint(r, p).Sign() < 0 {
+			return false
+		}
+	}
+	for _, r := range extra {
+		if rowValueAtPoint(r, p).Sign() < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // exactRedundant decides redundant's question by the exact test.
