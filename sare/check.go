@@ -41,8 +41,8 @@ var keywords = map[string]bool{
 }
 
 // IsKeyword reports whether name is reserved in specifications: a keyword
-// of either language's expressions or declarations, a type name or a
-// built-in function.
+// of either language's expressions or declarations, a type name, a
+// built-in function or a bit cast (reinterpret_f32).
 func IsKeyword(name string) bool {
 	if keywords[name] || syntax.IsReserved(name) || syntax.TypeByName(name) != syntax.Invalid {
 		return true
