@@ -482,3 +482,43 @@ out c[i, j] : f32[N, M] = C(i, j)
 		t.Errorf("race: %s", f.Detail())
 	}
 }
+
+// TestRunBitCast runs fast_exp's construction of 2^k from its bits,
+// written with a shift in the specification and a product in the kernel
+// (as Halide's lowering rewrites it), and a wrong exponent bias, which
+// the interpreter catches.
+func TestRunBitCast(t *testing.T) {
+	spec := `param N
+input K(i) : i32
+tensor P(i) : f32
+P(i) = reinterpret_f32(clamp(K(i) % 200 - 100 + 127, 0, 255) << 23)
+tensor B(i) : u32
+B(i) = reinterpret_u32(P(i))
+output B
+`
+	src := `kernel k(N)
+assume N >= 1
+in  kk[i] : i32[N] = K(i)
+out b[i] : u32[N] = B(i)
+{
+  alloc p : f32[N] {
+    for i < N {
+      p[i] {P(i)} := reinterpret_f32(max(min(kk[i] % 200 - 100, 128), -127) * 8388608 + 1065353216)
+    }
+    for i < N {
+      b[i] {B(i)} := reinterpret_u32(p[i])
+    }
+  }
+}
+`
+	res, err := run(t, spec, src, map[string]int64{"N": 50}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Assignments != 100 {
+		t.Errorf("%d assignments, want 100", res.Assignments)
+	}
+	bad := strings.Replace(src, "1065353216", "1056964608", 1) // bias 126
+	_, err = run(t, spec, bad, map[string]int64{"N": 50}, Options{})
+	wantFailure(t, err, WrongValue, "")
+}
