@@ -194,7 +194,7 @@ func (e *Encoder) reinterpret(to, from syntax.Type, a *smt.Term) (r, ok *smt.Ter
 		// from and to differ, one is a float: f32 and i32 or u32, say.
 		var f *smt.FuncDecl
 		if to.IsFloat() {
-			f, err = e.bitFunction(value.ReinterpretName(to), to, true)
+			f, err = e.bitFunction(fmt.Sprintf("%s.b%d", value.ReinterpretName(to), to.Bits()), to, true)
 		} else {
 			f, err = e.bitFunction("reinterpret_bits."+from.String(), from, false)
 		}
@@ -213,7 +213,9 @@ func (e *Encoder) reinterpret(to, from syntax.Type, a *smt.Term) (r, ok *smt.Ter
 }
 
 // bitFunction is the uninterpreted function of the Real model between the
-// float type f and the bit-vectors of its width, called name in Z3: from
+// float type f and the bit-vectors of its width, called name in Z3
+// (reinterpret_f32.b32, reinterpret_bits.f32: a dot, so that no tensor
+// has the name): from
 // the bits to f when toFloat, from f to the bits otherwise. Its uses count
 // among the uninterpreted builtins (Encoder.UninterpretedBuiltins): a
 // model of an obligation may give it values no bit cast has.
