@@ -3,6 +3,7 @@ package symeval
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/augur-verify/augur/presburger"
@@ -29,6 +30,9 @@ type alternative struct {
 	types map[syntax.Expr]syntax.Type
 	holes int
 	set   *presburger.Map
+	// doms, when not nil, holds the parameter domain of every piece of set
+	// (as pieceDomains computes them), in the order of set.Basics().
+	doms []*pieceDomain
 }
 
 // holeSpace returns the set space of n anonymous hole dimensions.
@@ -139,32 +143,29 @@ func (ev *valueEval) eval(e syntax.Expr) ([]alternative, error) {
 	if err != nil {
 		return nil, err
 	}
-	combos := []struct {
+	type combo struct {
 		parts []alternative
 		set   *presburger.Map
+		doms  []*pieceDomain // the parameter domain of every piece of set
 		holes int
-	}{{set: empty}}
+	}
+	combos := []combo{{set: empty, doms: pieceDomains(empty)}}
 	for _, alts := range kidAlts {
-		var next = combos[:0:0]
+		doms := make([][]*pieceDomain, len(alts))
+		for k, a := range alts {
+			if doms[k] = a.doms; doms[k] == nil {
+				doms[k] = pieceDomains(a.set)
+			}
+		}
+		var next []combo
 		for _, c := range combos {
-			for _, a := range alts {
-				set, err := flatProduct(c.set, a.set)
+			for k, a := range alts {
+				set, sd, err := productPieces(ev.ctx, c.set, c.doms, a.set, doms[k])
 				if err != nil {
 					return nil, err
 				}
-				// The pieces of the children's sets are over the same
-				// parameters and loop variables: most of their pairs
-				// contradict each other. Dropped at each step, they do
-				// not multiply through the whole expression.
-				if set, err = set.DropEmpty(ev.ctx); err != nil {
-					return nil, err
-				}
 				parts := append(append([]alternative(nil), c.parts...), a)
-				next = append(next, struct {
-					parts []alternative
-					set   *presburger.Map
-					holes int
-				}{parts, set, c.holes + a.holes})
+				next = append(next, combo{parts, set, sd, c.holes + a.holes})
 			}
 		}
 		if len(next) > maxPieces {
@@ -197,7 +198,16 @@ func (ev *valueEval) eval(e syntax.Expr) ([]alternative, error) {
 		if t, ok := ev.info.Types[e]; ok {
 			types[node] = t
 		}
-		out = append(out, alternative{tmpl: node, types: types, holes: c.holes, set: c.set})
+		a := alternative{tmpl: node, types: types, holes: c.holes, set: c.set, doms: c.doms}
+		if len(kids) > 1 {
+			// Holes equal on this node's set are equal on the set of any
+			// expression containing it, whose points restrict this set's:
+			// fused here, they do not widen every product above.
+			if a, err = fuseHoles(ev.ctx, a); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, a)
 	}
 	return out, nil
 }
@@ -232,6 +242,174 @@ func flatProduct(a, b *presburger.Map) (*presburger.Map, error) {
 	}
 	n := a.Space().NumOut() + b.Space().NumOut()
 	return respace(p, holeSpace(nil, "", n))
+}
+
+// pieceDomain is the parameter domain of a piece of a set: the
+// parameter values for which the piece has a point, with an index of its
+// constraints on parameters alone (no local variable) for a quick test
+// that two domains contradict each other.
+type pieceDomain struct {
+	m *presburger.Map
+	// bounds maps the coefficients of an inequality c·p + k >= 0 (by
+	// parameter name, see boundKey) to the least k among the domain's
+	// inequalities with those coefficients (an equality gives two).
+	bounds map[string]presburger.Int
+	// neg holds, for every key of bounds, the key of the opposite
+	// coefficients.
+	neg map[string]string
+}
+
+// newPieceDomain indexes the parameter domain m.
+func newPieceDomain(m *presburger.Map) *pieceDomain {
+	d := &pieceDomain{m: m, bounds: map[string]presburger.Int{}, neg: map[string]string{}}
+	if m.NumBasics() != 1 {
+		return d
+	}
+	b := m.Basics()[0]
+	params := m.Space().Params
+	first := b.Col(presburger.DimParam, 0)
+	add := func(row []presburger.Int, sign int64) {
+		for l := 0; l < b.NumLocals(); l++ {
+			if !row[b.LocalCol(l)].IsZero() {
+				return
+			}
+		}
+		key, neg := boundKey(params, row[first:first+len(params)], sign)
+		k := row[b.ConstCol()]
+		if sign < 0 {
+			k = k.Neg()
+		}
+		if old, ok := d.bounds[key]; !ok || k.Cmp(old) < 0 {
+			d.bounds[key] = k
+			d.neg[key] = neg
+		}
+	}
+	for _, e := range b.Ineqs() {
+		add(e, 1)
+	}
+	for _, e := range b.Eqs() {
+		add(e, 1)
+		add(e, -1)
+	}
+	return d
+}
+
+// boundKey returns the key of the coefficients sign*coefs of the named
+// parameters, and that of their opposite: the nonzero coefficients in the
+// order of the parameters' names, so that the key does not depend on the
+// order of the parameters in a space.
+func boundKey(params []string, coefs []presburger.Int, sign int64) (key, neg string) {
+	idx := make([]int, 0, len(coefs))
+	for i, c := range coefs {
+		if !c.IsZero() {
+			idx = append(idx, i)
+		}
+	}
+	slices.SortFunc(idx, func(a, b int) int { return strings.Compare(params[a], params[b]) })
+	var kb, nb strings.Builder
+	for _, i := range idx {
+		c := coefs[i]
+		if sign < 0 {
+			c = c.Neg()
+		}
+		kb.WriteString(params[i])
+		kb.WriteByte('*')
+		kb.WriteString(c.String())
+		kb.WriteByte(',')
+		nb.WriteString(params[i])
+		nb.WriteByte('*')
+		nb.WriteString(c.Neg().String())
+		nb.WriteByte(',')
+	}
+	return kb.String(), nb.String()
+}
+
+// contradicts reports whether d has an inequality c·p + k >= 0 and o one
+// -c·p + k' >= 0 with k + k' < 0: then no parameter value satisfies both.
+// False says nothing.
+func (d *pieceDomain) contradicts(o *pieceDomain) bool {
+	if len(o.bounds) < len(d.bounds) {
+		d, o = o, d
+	}
+	for key, k := range d.bounds {
+		if k2, ok := o.bounds[d.neg[key]]; ok && k.Add(k2).Sign() < 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// meet returns the domain d ∩ o, whose points are m.
+func (d *pieceDomain) meet(o *pieceDomain, m *presburger.Map) *pieceDomain {
+	r := &pieceDomain{m: m, bounds: make(map[string]presburger.Int, len(d.bounds)+len(o.bounds)), neg: make(map[string]string, len(d.bounds)+len(o.bounds))}
+	for _, x := range []*pieceDomain{d, o} {
+		for key, k := range x.bounds {
+			if old, ok := r.bounds[key]; !ok || k.Cmp(old) < 0 {
+				r.bounds[key] = k
+				r.neg[key] = x.neg[key]
+			}
+		}
+	}
+	return r
+}
+
+// pieceDomains returns the parameter domain of every piece of m.
+func pieceDomains(m *presburger.Map) []*pieceDomain {
+	sp := m.Space()
+	bs := m.Basics()
+	out := make([]*pieceDomain, len(bs))
+	for i, b := range bs {
+		out[i] = newPieceDomain(presburger.NewMap(sp, b).Params())
+	}
+	return out
+}
+
+// productPieces returns flatProduct(x, y) without its empty pieces, and
+// the parameter domain of each of its pieces, given those of x's (xd)
+// and y's (yd). The holes of x and y are distinct dimensions over the
+// same parameters, so the product of two pieces has a point exactly when
+// their parameter domains meet. The pieces of the children of an
+// expression are over the same parameters and loop variables, and most of
+// their pairs contradict each other (a tile is the last one or it is
+// not): the test on the parameters alone finds them without building the
+// product of all the holes, most of them by two opposite inequalities.
+func productPieces(ctx context.Context, x *presburger.Map, xd []*pieceDomain, y *presburger.Map, yd []*pieceDomain) (*presburger.Map, []*pieceDomain, error) {
+	xs, ys := x.Space(), y.Space()
+	shape, err := flatProduct(presburger.Empty(xs), presburger.Empty(ys))
+	if err != nil {
+		return nil, nil, err
+	}
+	xb, yb := x.Basics(), y.Basics()
+	var pieces []*presburger.BasicMap
+	var doms []*pieceDomain
+	for i := range xb {
+		for j := range yb {
+			if xd[i].contradicts(yd[j]) {
+				continue
+			}
+			dm, err := xd[i].m.Intersect(yd[j].m)
+			if err != nil {
+				return nil, nil, err
+			}
+			empty, err := dm.IsEmpty(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			if empty {
+				continue
+			}
+			p, err := flatProduct(presburger.NewMap(xs, xb[i]), presburger.NewMap(ys, yb[j]))
+			if err != nil {
+				return nil, nil, err
+			}
+			d := xd[i].meet(yd[j], dm)
+			for _, b := range p.Basics() {
+				pieces = append(pieces, b)
+				doms = append(doms, d)
+			}
+		}
+	}
+	return presburger.NewMap(shape.Space(), pieces...), doms, nil
 }
 
 // location returns the symbolic location { a[t1, ..., tn] } of an array
@@ -520,7 +698,14 @@ func fuseHoles(ctx context.Context, a alternative) (alternative, error) {
 				}
 			})
 			col := sp.Col(presburger.DimOut, j)
-			a = alternative{tmpl: tmpl, types: types, holes: a.holes - 1, set: set}
+			doms := a.doms
+			if set.NumBasics() != a.set.NumBasics() {
+				// Projecting out a hole maps the pieces one to one, in
+				// order, but for those found empty: the domains no longer
+				// correspond.
+				doms = nil
+			}
+			a = alternative{tmpl: tmpl, types: types, holes: a.holes - 1, set: set, doms: doms}
 			// A point of the set projects to a point of the projection:
 			// the samples stay samples without hole j's column.
 			samples = dropColumn(samples, col)
