@@ -488,25 +488,53 @@ func reads(s *Scope, e syntax.Expr) (_ *presburger.UnionMap, err error) {
 	return presburger.NewUnionMap(locs...), nil
 }
 
-// maxHoleSamples bounds the pieces of a set that holeSamples samples.
+// maxHoleSamples bounds the pieces of a set that a holeSampler samples.
 const maxHoleSamples = 4
 
-// holeSamples returns points of set, one from each of its first pieces,
-// to rule out cheaply the pairs of holes that are not always equal (most of
-// them: the 25 reads of a 5x5 stencil give 1,225 pairs, each an inclusion
-// test over the whole set otherwise). A piece that cannot be sampled
-// within the budget gives no point: the inclusion test then decides.
-func holeSamples(ctx context.Context, set *presburger.Map) [][]presburger.Int {
-	var out [][]presburger.Int
-	for _, b := range set.Basics() {
-		if len(out) == maxHoleSamples {
-			break
+// holeSampler holds points of a set, one from each of its first pieces,
+// to rule out cheaply the pairs of holes that are not always equal (most
+// of them: the 25 reads of a 5x5 stencil give 1,225 pairs, each an
+// inclusion test over the whole set otherwise). A piece is sampled only
+// once the points so far do not separate a pair (one point separates most
+// of them). A piece that cannot be sampled within the budget gives no
+// point: the inclusion test then decides.
+type holeSampler struct {
+	ctx    context.Context
+	set    *presburger.Map
+	basics []*presburger.BasicMap // set's pieces, once needed
+	next   int                    // the next piece of set to sample
+	points [][]presburger.Int
+}
+
+// differ reports whether columns i and k differ at one of the points,
+// sampling more pieces as long as they do not.
+func (hs *holeSampler) differ(i, k int) bool {
+	if differAt(hs.points, i, k) {
+		return true
+	}
+	for hs.next < hs.set.NumBasics() && hs.next < maxHoleSamples {
+		if hs.basics == nil {
+			hs.basics = hs.set.Basics()
 		}
-		if p, err := b.SampleAny(ctx); err == nil && p != nil {
-			out = append(out, p)
+		b := hs.basics[hs.next]
+		hs.next++
+		p, err := b.SampleAny(hs.ctx)
+		if err != nil || p == nil {
+			continue
+		}
+		hs.points = append(hs.points, p)
+		if differAt([][]presburger.Int{p}, i, k) {
+			return true
 		}
 	}
-	return out
+	return false
+}
+
+// project records that column col of the set was projected out, leaving
+// set: the points stay points without that column.
+func (hs *holeSampler) project(col int, set *presburger.Map) {
+	hs.points = dropColumn(hs.points, col)
+	hs.set, hs.basics = set, nil
 }
 
 // differAt reports whether columns i and k differ at one of the points.
@@ -611,6 +639,20 @@ func dropHole(defs []map[int]string, j int, set *presburger.Map, holes int) []ma
 	return out
 }
 
+// defsAgree reports whether holes i and k have the same definition in
+// every piece (see holeDefinitions): then they are equal on all of the
+// set, without a test.
+func defsAgree(defs []map[int]string, i, k int) bool {
+	for _, d := range defs {
+		di, iok := d[i]
+		dk, kok := d[k]
+		if !iok || !kok || di != dk {
+			return false
+		}
+	}
+	return true
+}
+
 // holesEqual reports whether holes i and k are equal on all of set. The
 // pieces where their definitions agree need no test; the others are
 // tested for a point where the holes differ, those where the definitions
@@ -656,7 +698,7 @@ func holesEqual(ctx context.Context, set *presburger.Map, defs []map[int]string,
 // holes that differ at a sample point are not; the others take an
 // inclusion test.
 func fuseHoles(ctx context.Context, a alternative) (alternative, error) {
-	samples := holeSamples(ctx, a.set)
+	samples := &holeSampler{ctx: ctx, set: a.set}
 	defs := holeDefinitions(a.set, a.holes)
 	for j := a.holes - 1; j >= 1; j-- {
 		if err := ctx.Err(); err != nil {
@@ -664,15 +706,17 @@ func fuseHoles(ctx context.Context, a alternative) (alternative, error) {
 		}
 		for i := 0; i < j; i++ {
 			sp := a.set.Space()
-			if differAt(samples, sp.Col(presburger.DimOut, i), sp.Col(presburger.DimOut, j)) {
-				continue // a point where the two holes differ: no inclusion test needed
-			}
-			eq, err := holesEqual(ctx, a.set, defs, i, j)
-			if err != nil {
-				return a, fmt.Errorf("fuse holes: %w", err)
-			}
-			if !eq {
-				continue
+			if !defsAgree(defs, i, j) {
+				if samples.differ(sp.Col(presburger.DimOut, i), sp.Col(presburger.DimOut, j)) {
+					continue // a point where the two holes differ: no inclusion test needed
+				}
+				eq, err := holesEqual(ctx, a.set, defs, i, j)
+				if err != nil {
+					return a, fmt.Errorf("fuse holes: %w", err)
+				}
+				if !eq {
+					continue
+				}
 			}
 			set, err := a.set.ProjectOut(presburger.DimOut, j, 1)
 			if err != nil {
@@ -708,7 +752,7 @@ func fuseHoles(ctx context.Context, a alternative) (alternative, error) {
 			a = alternative{tmpl: tmpl, types: types, holes: a.holes - 1, set: set, doms: doms}
 			// A point of the set projects to a point of the projection:
 			// the samples stay samples without hole j's column.
-			samples = dropColumn(samples, col)
+			samples.project(col, set)
 			defs = dropHole(defs, j, a.set, a.holes)
 			break
 		}
