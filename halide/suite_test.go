@@ -133,6 +133,12 @@ func jitPlan(p suitePipeline) ([]jitCase, string) {
 		"sc32": {
 			{map[string]string{"width": "128", "height": "128"}, map[string][]int{"output": {40, 32}}},
 		},
+		// The suite's second size (48 x 40, search area 9) needs more
+		// than the interpreter's 4M elements.
+		"nl_means": {
+			{nil, map[string][]int{"non_local_means": {32, 16, 3}, "input": {32, 16, 3}, "patch_size": {7}, "search_area": {7}}},
+			{nil, map[string][]int{"non_local_means": {24, 16, 3}, "input": {20, 12, 3}, "patch_size": {5}, "search_area": {9}}},
+		},
 	}
 	switch p.Name {
 	case "bigsqsgemm", "bigsgemm":
