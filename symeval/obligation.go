@@ -67,15 +67,37 @@ func valueObligations(ctx context.Context, cs *Contexts, pr *Prophecy, st *sched
 				return nil, err
 			}
 		}
-		if pts, err = pts.IntersectParams(pr.Assumptions); err != nil {
-			return nil, err
-		}
-		if pts, err = pts.Simplify(ctx); err != nil {
+		if pts, err = restrictPoints(ctx, pts, pr.Assumptions); err != nil {
 			return nil, fmt.Errorf("%s: value obligations: %w", st.Pos(), err)
 		}
 		out = append(out, obligation{Assign: st, Impl: impl, Spec: sv.Context, Points: pts})
 	}
 	return out, nil
+}
+
+// restrictPoints returns the points of an obligation restricted to the
+// assumptions, simplified. Under assumptions of several conjunctions (a
+// compiler's specialisations), the points are simplified before the
+// restriction, which multiplies their pieces by the conjunctions, and only
+// the empty pieces are dropped after, as finalHeap does for the final
+// heap: simplifying the multiplied pieces cost most of the symbolic
+// evaluation of Halide's depthwise separable convolution.
+func restrictPoints(ctx context.Context, pts, assumptions *presburger.Map) (*presburger.Map, error) {
+	if assumptions.NumBasics() <= 1 {
+		pts, err := pts.IntersectParams(assumptions)
+		if err != nil {
+			return nil, err
+		}
+		return pts.Simplify(ctx)
+	}
+	pts, err := pts.Simplify(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if pts, err = pts.IntersectParams(assumptions); err != nil {
+		return nil, err
+	}
+	return pts.DropEmpty(ctx)
 }
 
 // outputObligations returns the obligations of the out bindings: every

@@ -153,3 +153,35 @@ out s[i] : f32[N] = S(i)
 	}
 	t.Logf("%d output obligation points evaluated", total)
 }
+
+// TestRestrictPoints checks that the points of an obligation are
+// restricted to the assumptions exactly, whether the assumptions are one
+// conjunction or several (simplified before the restriction then).
+func TestRestrictPoints(t *testing.T) {
+	ctx := context.Background()
+	pts, err := presburger.ParseSet("[N, M] -> { [h1, h2] : 0 <= h1 < N and h2 = h1 + M; [h1, h2] : 0 <= h1 < N and h2 = h1 + M + 1 and h1 >= 2 }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, as := range []string{
+		"[N, M] -> { : N >= 4 }",
+		"[N, M] -> { : N >= 4 and M >= 0; : N <= 2 and M <= -1; : N = 3 and M = 7 }",
+		"[M, N] -> { : N >= 10; : M >= 10 }",
+	} {
+		a, err := presburger.ParseSet(as)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := restrictPoints(ctx, pts, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := pts.IntersectParams(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if eq, err := got.IsEqual(ctx, want); err != nil || !eq {
+			t.Errorf("under %s: %s, want %s (%v)", as, got, want, err)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package symeval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -148,5 +149,17 @@ func TestPieceDomainContradicts(t *testing.T) {
 		if got := b.contradicts(a); got != c.want {
 			t.Errorf("%s against %s: %v, want %v", c.b, c.a, got, c.want)
 		}
+	}
+}
+
+// TestProductPiecesCancelled checks that a product stops when its
+// context ends: a product of many pieces can run for minutes.
+func TestProductPiecesCancelled(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 5))
+	x := randomHoleSet(t, r, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := productPieces(ctx, x, pieceDomains(x), x, pieceDomains(x)); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled product: error %v", err)
 	}
 }

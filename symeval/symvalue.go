@@ -383,6 +383,9 @@ func productPieces(ctx context.Context, x *presburger.Map, xd []*pieceDomain, y 
 	var pieces []*presburger.BasicMap
 	var doms []*pieceDomain
 	for i := range xb {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, fmt.Errorf("product of values: %w", err)
+		}
 		for j := range yb {
 			if xd[i].contradicts(yd[j]) {
 				continue
