@@ -55,7 +55,7 @@ func Runner(opts RunnerOptions) store.Runner {
 	}
 	return func(ctx context.Context, v *store.Validation, progress func(store.Progress)) (store.Result, error) {
 		start := time.Now()
-		vo := validate.Options{Timeout: opts.Timeout, Jobs: opts.Jobs, Budget: opts.Presburger, KeepSMT: true}
+		vo := validate.Options{Timeout: opts.Timeout, Jobs: opts.Jobs, Budget: opts.Presburger, KeepSMT: true, AllConditions: v.Options.AllConditions}
 		if v.Options.ValueModel != "" {
 			m, err := encode.ParseModel(v.Options.ValueModel)
 			if err != nil {

@@ -207,6 +207,7 @@ func readMultipart(mr *multipart.Reader) (*Submission, error) {
 
 // setField sets one form field: spec, program (with the file's name),
 // spec_name, program_name, value_model, timeout ("30s" or seconds),
+// all_conditions ("true" or "false"),
 // meta.repository, meta.branch, meta.commit, meta.pipeline, meta.job,
 // label ("key=value", repeatable) or label.KEY.
 func (sub *Submission) setField(name, file, val string) error {
@@ -233,6 +234,12 @@ func (sub *Submission) setField(name, file, val string) error {
 			return fmt.Errorf("timeout: %v", err)
 		}
 		sub.Options.TimeoutSeconds = int(d / time.Second)
+	case name == "all_conditions":
+		b, err := strconv.ParseBool(val)
+		if err != nil {
+			return fmt.Errorf("all_conditions: %q is not true or false", val)
+		}
+		sub.Options.AllConditions = b
 	case name == "meta.repository":
 		sub.Meta.Repository = val
 	case name == "meta.branch":

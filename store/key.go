@@ -27,6 +27,10 @@ func Key(spec, program string, o Options) string {
 	var n [8]byte
 	binary.BigEndian.PutUint64(n[:], uint64(int64(o.TimeoutSeconds)))
 	h.Write(n[:])
+	if o.AllConditions {
+		// Only when set, so that the keys of earlier submissions stay.
+		writeField(h, "all-conditions")
+	}
 	return hex.EncodeToString(h.Sum(nil))
 }
 

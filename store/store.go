@@ -25,6 +25,11 @@ type Options struct {
 	ValueModel string `json:"value_model,omitempty"`
 	// TimeoutSeconds bounds each solver query (0: the server's default).
 	TimeoutSeconds int `json:"timeout_seconds,omitempty"`
+	// AllConditions decides every value condition even once a failure
+	// found over Presburger sets refutes the kernel (see
+	// validate.Options.AllConditions): the report then lists every
+	// failure, at the cost of time.
+	AllConditions bool `json:"all_conditions,omitempty"`
 }
 
 // Meta is what CI tells about a submission.

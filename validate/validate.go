@@ -56,6 +56,15 @@ type Options struct {
 	// Jobs is the number of conditions discharged in parallel (default:
 	// the number of CPUs).
 	Jobs int
+	// AllConditions decides every value condition even when a condition
+	// decided over Presburger sets (an undefined or out-of-bounds read, a
+	// race, ...) already has a confirmed counterexample. By default the
+	// value conditions after the first such failure, in program order,
+	// are left undecided with that reason: the verdict is INVALID and its
+	// counterexample the same either way, and once the kernel is known to
+	// be wrong, proving its later statements right or wrong can take far
+	// longer than finding out.
+	AllConditions bool
 	// Budget bounds every Presburger operation (zero: the engine's
 	// default).
 	Budget presburger.Budget
@@ -195,6 +204,13 @@ func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep
 		results[i] = v.describe(c)
 	}
 
+	// A failure found over Presburger sets and confirmed settles the
+	// verdict: the value conditions after it need no solving.
+	v.skipped = map[int]bool{}
+	if !opts.AllConditions {
+		v.refuteEarly(results)
+	}
+
 	// Discharge the value obligations.
 	if err := v.discharge(results); err != nil {
 		return nil, err
@@ -205,7 +221,9 @@ func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep
 	progress(Event{Phase: "confirm"})
 	v.conclude(rep, results)
 	for i, c := range an.Conditions {
-		if c.Obligation != nil && results[i].Formula == "" && results[i].Status != symeval.Proved.String() {
+		// The conditions left undischarged by refuteEarly keep their
+		// plain form: the readable one can cost more than the verdict.
+		if c.Obligation != nil && results[i].Formula == "" && results[i].Status != symeval.Proved.String() && !v.skipped[i] {
 			results[i].Formula = v.formula(c.Obligation)
 		}
 	}
@@ -258,6 +276,33 @@ type validation struct {
 	// reductions (reduce_transform.go); the interpreter replays orig.
 	orig *input
 	red  *reductionPair
+	// skipped marks the value conditions left undischarged because an
+	// earlier failure refutes the kernel (refuteEarly).
+	skipped map[int]bool
+	// cxs caches the counterexample of each failed condition, by
+	// condition index (counterexampleOf).
+	cxs map[int]cxResult
+}
+
+// cxResult is a counterexample built, or why none could be.
+type cxResult struct {
+	cx  *Counterexample
+	err error
+}
+
+// counterexampleOf is counterexample for the condition of index i, built
+// once: refuteEarly and conclude both ask for it, and a replay can cost
+// seconds.
+func (v *validation) counterexampleOf(i int) (*Counterexample, error) {
+	if r, ok := v.cxs[i]; ok {
+		return r.cx, r.err
+	}
+	cx, err := v.counterexample(v.an.Conditions[i], v.outcomes[i])
+	if v.cxs == nil {
+		v.cxs = map[int]cxResult{}
+	}
+	v.cxs[i] = cxResult{cx, err}
+	return cx, err
 }
 
 // Digest is the SHA-256 of a pair's sources, as internal errors name
@@ -333,7 +378,7 @@ func (v *validation) discharge(results []ConditionResult) error {
 	first := map[string]int{}
 	dup := map[int]int{}
 	for i, c := range v.an.Conditions {
-		if c.Status != symeval.Pending {
+		if c.Status != symeval.Pending || v.skipped[i] {
 			continue
 		}
 		key := c.Obligation.Impl.Name + "=" + c.Obligation.Spec.Name + " " + c.Obligation.Points.String()
@@ -433,30 +478,62 @@ func (v *validation) decideSafely(s *solver, c *symeval.Condition) (o *outcome) 
 	return s.decide(c)
 }
 
-// conclude sets the verdict from the conditions' results, confirming
-// failures by concrete evaluation and replay.
-func (v *validation) conclude(rep *Report, results []ConditionResult) {
+// refuteEarly confirms, before any value condition is discharged, the
+// failures that symbolic evaluation found over Presburger sets, in program
+// order. When one is confirmed, the value conditions after it are left
+// undecided with that reason (Options.AllConditions decides them anyway):
+// the verdict is INVALID, and the first failure in program order, the one
+// conclude reports, is that one or a value condition before it. The
+// others are discharged as usual. A failure it cannot confirm becomes
+// undecided, as conclude would make it.
+func (v *validation) refuteEarly(results []ConditionResult) {
+	for _, i := range v.failures(results) {
+		if v.ctx.Err() != nil {
+			return
+		}
+		if _, err := v.counterexampleOf(i); err != nil {
+			results[i].Status = "undecided"
+			results[i].Reason = "counterexample not confirmed: " + err.Error()
+			continue
+		}
+		for j := i + 1; j < len(v.an.Conditions); j++ {
+			if v.an.Conditions[j].Status == symeval.Pending {
+				results[j].Status = "undecided"
+				results[j].Reason = fmt.Sprintf("not discharged: C%d already refutes the kernel", v.an.Conditions[i].ID)
+				v.skipped[j] = true
+			}
+		}
+		return
+	}
+}
+
+// failures returns the indices of the failed conditions, in program
+// order.
+func (v *validation) failures(results []ConditionResult) []int {
 	var failed []int
-	undecided := 0
 	for i := range v.an.Conditions {
-		switch results[i].Status {
-		case "failed":
+		if results[i].Status == "failed" {
 			failed = append(failed, i)
-		case "undecided":
-			undecided++
 		}
 	}
-	// Try the failures in program order until one is confirmed.
 	sort.Ints(failed)
+	return failed
+}
+
+// confirmFirst tries the failed conditions in program order until one is
+// confirmed by concrete evaluation and replay; that one sets the verdict
+// to INVALID with its counterexample, and the later ones get their own
+// (otherCounterexamples). A failure not confirmed becomes undecided. It
+// reports whether one was confirmed.
+func (v *validation) confirmFirst(rep *Report, results []ConditionResult, failed []int) bool {
 	for _, i := range failed {
 		if v.ctx.Err() != nil {
-			break
+			return false
 		}
-		cx, err := v.counterexample(v.an.Conditions[i], v.outcomes[i])
+		cx, err := v.counterexampleOf(i)
 		if err != nil {
 			results[i].Status = "undecided"
 			results[i].Reason = "counterexample not confirmed: " + err.Error()
-			undecided++
 			continue
 		}
 		rep.Verdict = Invalid
@@ -464,7 +541,22 @@ func (v *validation) conclude(rep *Report, results []ConditionResult) {
 		rep.Counterexample = cx
 		results[i].Counterexample = cx
 		v.otherCounterexamples(results, failed, i)
+		return true
+	}
+	return false
+}
+
+// conclude sets the verdict from the conditions' results, confirming
+// failures by concrete evaluation and replay.
+func (v *validation) conclude(rep *Report, results []ConditionResult) {
+	if v.confirmFirst(rep, results, v.failures(results)) {
 		return
+	}
+	undecided := 0
+	for i := range v.an.Conditions {
+		if results[i].Status == "undecided" {
+			undecided++
+		}
 	}
 	if undecided > 0 {
 		rep.Verdict = Unknown
@@ -496,7 +588,7 @@ func (v *validation) otherCounterexamples(results []ConditionResult, failed []in
 			return
 		}
 		n++
-		cx, err := v.counterexample(v.an.Conditions[i], v.outcomes[i])
+		cx, err := v.counterexampleOf(i)
 		if err != nil {
 			results[i].Status = "undecided"
 			results[i].Reason = "counterexample not confirmed: " + err.Error()

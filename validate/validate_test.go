@@ -149,3 +149,83 @@ func TestCancel(t *testing.T) {
 		t.Fatal("no error from a cancelled validation")
 	}
 }
+
+// TestRefuteEarly: once a failure found over Presburger sets is
+// confirmed, the value conditions after it are not discharged (the
+// verdict and counterexample stay those of the full run), unless
+// AllConditions asks for every one; those before it are.
+func TestRefuteEarly(t *testing.T) {
+	spec := `param N
+assume N >= 1
+input A(i) : f32
+tensor B(i) : f32
+B(i) = A(i) + A(i)
+tensor C(i) : f32
+C(i) = A(i) * A(i)
+output B
+output C
+`
+	// The first store reads t[N], never written; the second claims
+	// A(i) * A(i) but computes A(i) + A(i).
+	prog := `kernel k(N)
+assume N >= 1
+in  a[i] : f32[N] = A(i)
+out b[i] : f32[N] = B(i)
+out c[i] : f32[N] = C(i)
+{
+  alloc t : f32[N + 1] {
+    for i < N {
+      t[i] {A(i)} := a[i]
+    }
+    for i < N {
+      b[i] {B(i)} := t[i] + t[i + 1]
+    }
+  }
+  for i < N {
+    c[i] {C(i)} := a[i] + a[i]
+  }
+}
+`
+	run := func(all bool) *Report {
+		rep, err := Validate(context.Background(), &syntax.Source{Name: "e.sare", Text: spec}, &syntax.Source{Name: "e.sched", Text: prog},
+			Options{Jobs: 1, AllConditions: all})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	status := func(rep *Report, kind string, line int) ConditionResult {
+		t.Helper()
+		for _, c := range rep.Conditions {
+			if c.Kind == kind && c.Line == line {
+				return c
+			}
+		}
+		t.Fatalf("no %s condition at line %d:\n%s", kind, line, reportText(rep))
+		return ConditionResult{}
+	}
+	early, full := run(false), run(true)
+	for _, rep := range []*Report{early, full} {
+		if rep.Verdict != Invalid || rep.Reason != "undefined read" {
+			t.Fatalf("got %s %s, want invalid undefined read\n%s", rep.Verdict, rep.Reason, reportText(rep))
+		}
+		if got := status(rep, "annotation mismatch", 9); got.Status != "proved" {
+			t.Errorf("the value condition before the failure: %s (%s), want proved", got.Status, got.Reason)
+		}
+	}
+	if got := status(early, "annotation mismatch", 16); got.Status != "undecided" || !strings.Contains(got.Reason, "not discharged: C") {
+		t.Errorf("by default the value condition after the failure is %s (%s), want undecided, not discharged", got.Status, got.Reason)
+	}
+	if got := status(full, "annotation mismatch", 16); got.Status != "failed" {
+		t.Errorf("with AllConditions the value condition after the failure is %s (%s), want failed", got.Status, got.Reason)
+	}
+	if early.Counterexample.Condition != full.Counterexample.Condition {
+		t.Errorf("counterexample of C%d by default, C%d with every condition", early.Counterexample.Condition, full.Counterexample.Condition)
+	}
+}
+
+func reportText(rep *Report) string {
+	var b strings.Builder
+	rep.WriteText(&b, true)
+	return b.String()
+}

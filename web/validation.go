@@ -359,6 +359,9 @@ func metadata(v *store.Validation) []metaRow {
 	if v.Options.TimeoutSeconds > 0 {
 		add("Solver timeout", fmt.Sprintf("%d s per query", v.Options.TimeoutSeconds), "")
 	}
+	if v.Options.AllConditions {
+		add("Conditions", "every one decided, even after a failure", "")
+	}
 	add("Status", string(v.Status), "")
 	if v.Attempts > 1 {
 		add("Attempts", fmt.Sprint(v.Attempts), "")

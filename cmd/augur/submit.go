@@ -33,6 +33,7 @@ type submitFlags struct {
 	sarif      string
 	valueModel string
 	timeout    time.Duration
+	all        bool // decide every condition (--all-conditions)
 	// poll is the polling interval when the event stream fails (tests).
 	poll time.Duration
 }
@@ -73,6 +74,7 @@ The server and token default to $AUGUR_SERVER and $AUGUR_TOKEN.`,
 	fl.StringVar(&f.sarif, "sarif", "", "write a SARIF 2.1.0 report to this file")
 	fl.StringVar(&f.valueModel, "value-model", "", "value model for floats: real or ieee (default: the server's, real)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "time limit of each solver query (0: the server's default)")
+	fl.BoolVar(&f.all, "all-conditions", false, "decide every value condition even when a failure found over Presburger sets already refutes the kernel (every failure in the SARIF and JUnit reports)")
 	return cmd
 }
 
@@ -199,7 +201,7 @@ func runSubmit(ctx context.Context, out, errw io.Writer, specPath, progPath stri
 		}
 		*p.dst = string(data)
 	}
-	sub.Options = store.Options{ValueModel: f.valueModel, TimeoutSeconds: int(f.timeout / time.Second)}
+	sub.Options = store.Options{ValueModel: f.valueModel, TimeoutSeconds: int(f.timeout / time.Second), AllConditions: f.all}
 	for _, kv := range f.meta {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok {

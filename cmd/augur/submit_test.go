@@ -325,7 +325,7 @@ func TestSubmitEveryFailureItsCounterexample(t *testing.T) {
 	dir := t.TempDir()
 	junit, sarif := filepath.Join(dir, "r.xml"), filepath.Join(dir, "r.sarif")
 	code, out, errOut := augur("submit", "--server", srv.URL, "--junit", junit, "--sarif", sarif,
-		"../../examples/matmul/matmul.sare", "../../examples/matmul/broken_par_reduction.sched")
+		"--all-conditions", "../../examples/matmul/matmul.sare", "../../examples/matmul/broken_par_reduction.sched")
 	if code != 1 {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}

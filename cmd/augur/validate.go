@@ -30,6 +30,8 @@ type validateFlags struct {
 	emitSMT    string
 	verbose    bool
 	cpuProfile string
+	// all decides every condition even once the kernel is refuted.
+	all bool
 	// tracePresburger names the file receiving the Presburger trace.
 	tracePresburger string
 	// stdin is read for a file named "-".
@@ -39,7 +41,7 @@ type validateFlags struct {
 func newValidateCmd() *cobra.Command {
 	var f validateFlags
 	cmd := &cobra.Command{
-		Use:   "validate SPEC PROG [--value-model real|ieee] [--resources N] [--jobs N] [--emit-smt DIR] [--json] [--verbose]",
+		Use:   "validate SPEC PROG [--value-model real|ieee] [--resources N] [--jobs N] [--all-conditions] [--emit-smt DIR] [--json] [--verbose]",
 		Short: "Prove that a kernel computes its specification for all parameter values, or show a counterexample",
 		Long: `Validate evaluates the kernel symbolically over Presburger sets, using its
 prophetic annotations as loop invariants, decides the conditions on cells
@@ -50,7 +52,11 @@ The verdict comes first: VALID (every condition proved, for every parameter
 value satisfying the assumptions), INVALID with a counterexample (parameter
 values, statement, loop indices, cell, annotated and computed values, and the
 augur run command that reproduces it), UNKNOWN with the conditions that could
-not be decided and why, or ERROR for malformed input.
+not be decided and why, or ERROR for malformed input. Once a failure found
+over Presburger sets (bounds, undefined reads, races) is confirmed, the value
+conditions after it in program order are not discharged (the verdict is
+INVALID either way) and are reported undecided, unless --all-conditions asks
+for every one.
 
 Value models: "real" (the default) reasons about floats as real numbers,
 accepting fast-math reassociation; "ieee" proves bit-exact IEEE 754 equality.
@@ -76,6 +82,7 @@ Exit status: 0 valid, 1 invalid, 2 unknown, 3 error (malformed input or usage).`
 	fl.Uint64Var(&f.resources, "resources", validate.DefaultResources, "work limit of each solver query, in Z3's resource units: a query that exhausts it is undecided, whatever the machine's load")
 	fl.DurationVar(&f.timeout, "timeout", 0, "wall-clock guard on each solver query (0: 5m); a verdict it decides is marked as time-bound")
 	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "conditions discharged in parallel")
+	fl.BoolVar(&f.all, "all-conditions", false, "decide every value condition even when a failure found over Presburger sets (an undefined read, a race, ...) already refutes the kernel")
 	fl.StringVar(&f.emitSMT, "emit-smt", "", "write the SMT-LIB2 script of every value condition into this directory")
 	fl.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the validation (go tool pprof) to this file")
 	fl.StringVar(&f.tracePresburger, "trace-presburger", "", "record every Presburger operation of the validation in this file, as an iscc script (see docs/bench.md)")
@@ -103,7 +110,7 @@ func validateKernel(ctx context.Context, out, errw io.Writer, specPath, progPath
 	if err != nil {
 		return &exitError{code: exitMalformed, err: err}
 	}
-	opts := validate.Options{ValueModel: model, Resources: f.resources, Timeout: f.timeout, Jobs: f.jobs, KeepSMT: f.emitSMT != "", ProvedFormulas: f.verbose}
+	opts := validate.Options{ValueModel: model, Resources: f.resources, Timeout: f.timeout, Jobs: f.jobs, AllConditions: f.all, KeepSMT: f.emitSMT != "", ProvedFormulas: f.verbose}
 	if f.verbose && !f.json {
 		opts.Trace = func(line string) { fmt.Fprintln(out, line) }
 	}
