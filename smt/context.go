@@ -56,6 +56,12 @@ type handle struct {
 	mu      sync.Mutex // guards z and pending
 	z       C.Z3_context
 	pending []release
+	// abandoned: a check ignored its interruption and was left running
+	// (await); z is nil from then on.
+	abandoned bool
+	// grace is how long a check may go on after Z3_interrupt (default
+	// unresponsiveGrace; tests shorten it).
+	grace time.Duration
 	// npending mirrors len(pending) so that the owning goroutine can see
 	// an empty queue without locking.
 	npending atomic.Int32
@@ -94,6 +100,52 @@ func (h *handle) interrupt() {
 		C.Z3_interrupt(h.z)
 	}
 	h.mu.Unlock()
+}
+
+// unresponsiveGrace is how long a check may go on after Z3_interrupt
+// before it is abandoned (handle.await).
+const unresponsiveGrace = 20 * time.Second
+
+// ErrUnresponsive is the error of a check that went on after Z3 was
+// interrupted, and of every later operation on its Context: the check was
+// abandoned, still running, and the context can no longer be used (its
+// memory is not given back).
+var ErrUnresponsive = errors.New("Z3 did not stop when interrupted; the check was abandoned")
+
+// await waits for a check running on another goroutine to finish. When
+// done closes first (the check's deadline or cancellation, which has
+// Z3_interrupt called), it waits unresponsiveGrace more; a check still
+// running then is abandoned: the context is marked unusable and will not
+// be deleted (Z3 still uses it), and await returns false.
+func (h *handle) await(done <-chan struct{}, finished <-chan struct{}) bool {
+	select {
+	case <-finished:
+		return true
+	case <-done:
+	}
+	d := h.grace
+	if d <= 0 {
+		d = unresponsiveGrace
+	}
+	grace := time.NewTimer(d)
+	defer grace.Stop()
+	select {
+	case <-finished:
+		return true
+	case <-grace.C:
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	select {
+	case <-finished:
+		return true
+	default:
+	}
+	h.z = nil
+	h.abandoned = true
+	h.pending = nil
+	h.npending.Store(0)
+	return false
 }
 
 // destroy deletes the Z3 context, with every object still referenced.
@@ -189,8 +241,11 @@ func (c *Context) enter() (C.Z3_context, error) {
 	if c == nil || c.h == nil {
 		return nil, errNilContext
 	}
-	z := c.h.z // written only by Close or the Context's cleanup, never concurrently with use
+	z := c.h.z // written only by Close, the Context's cleanup or an abandoned check, never concurrently with use
 	if z == nil {
+		if c.h.abandoned {
+			return nil, ErrUnresponsive
+		}
 		return nil, ErrClosed
 	}
 	if c.h.npending.Load() > 0 {

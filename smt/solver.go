@@ -302,18 +302,33 @@ func (s *Solver) check(caller context.Context, assumptions []*Term, op string) (
 			}
 		}()
 	}
+	// Z3 runs on its own goroutine, so that a check that ignores both
+	// its resource limit and the interruption (Z3 4.8.12 has such loops,
+	// in the arithmetic of its SMT kernel) can be abandoned instead of
+	// hanging the caller.
 	var r C.Z3_lbool
-	if len(as) == 0 {
-		r = C.Z3_solver_check(z, s.s)
-	} else {
-		r = C.Z3_solver_check_assumptions(z, s.s, C.uint(len(as)), firstAST(as))
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		if len(as) == 0 {
+			r = C.Z3_solver_check(z, s.s)
+		} else {
+			r = C.Z3_solver_check_assumptions(z, s.s, C.uint(len(as)), firstAST(as))
+		}
+		runtime.KeepAlive(assumptions)
+		runtime.KeepAlive(s)
+	}()
+	if !s.ctx.h.await(ctx.Done(), finished) {
+		close(stop)
+		wg.Wait()
+		s.reason = "unresponsive"
+		return Unknown, fmt.Errorf("smt: %s: %w", op, ErrUnresponsive)
 	}
 	mu.Lock()
 	running = false
 	mu.Unlock()
 	close(stop)
 	wg.Wait()
-	runtime.KeepAlive(assumptions)
 
 	if err := check(z, op); err != nil {
 		return Unknown, err

@@ -767,7 +767,7 @@ func resourceSteps(full uint64) []uint64 {
 // checkLimit is check within limit resource units.
 func (s *solver) checkLimit(q *query, extra []*smt.Term, limit uint64) (smt.Result, *smt.Solver, error) {
 	terms := append([]*smt.Term{q.points, q.bad}, q.axioms...)
-	return s.checkTerms(append(terms, extra...), limit)
+	return s.checkTerms(append(terms, extra...), limit, true)
 }
 
 // simpleLimit is the resource limit of the plain SMT kernel's attempt at
@@ -783,9 +783,10 @@ const simpleLimit = 200_000
 // general solver. Both are fresh and bounded in resources, so the answer
 // does not depend on what was asked before or on the machine's load. In
 // the ieee model the general solver goes first and alone: its bit-blasting
-// of floating-point terms is far faster than the kernel's.
-func (s *solver) checkTerms(terms []*smt.Term, limit uint64) (smt.Result, *smt.Solver, error) {
-	if lim := min(limit, simpleLimit); lim > 0 && s.v.opts.ValueModel != encode.IEEE {
+// of floating-point terms is far faster than the kernel's. So it does when
+// simple is false: for queries the kernel may not stop on (groundCheck).
+func (s *solver) checkTerms(terms []*smt.Term, limit uint64, simple bool) (smt.Result, *smt.Solver, error) {
+	if lim := min(limit, simpleLimit); simple && lim > 0 && s.v.opts.ValueModel != encode.IEEE {
 		sol, err := s.z.NewSimpleSolver()
 		if err != nil {
 			return smt.Unknown, nil, err
@@ -1220,8 +1221,16 @@ func (s *solver) groundReal(c *symeval.Condition, out *outcome) (sare.Inputs, er
 
 // groundCheck checks the conjunction of terms within the query's
 // resource limit and returns the model when it is satisfiable.
+//
+// With builtins left uninterpreted, the ground terms multiply unknown
+// values of exp and the like (a blur's weights times a blur's weights):
+// nonlinear real arithmetic, on which Z3 4.8.12's plain SMT kernel can
+// loop with no regard for its resource limit or Z3_interrupt (a query of
+// unsharp's counterexample search did, for half an hour). The general
+// solver, whose preprocessing folds the fixed inputs into constants,
+// decides those queries in milliseconds: it alone checks them.
 func (s *solver) groundCheck(terms []*smt.Term) (*smt.Model, smt.Result, error) {
-	res, sol, err := s.checkTerms(terms, s.searchLimit())
+	res, sol, err := s.checkTerms(terms, s.searchLimit(), s.enc.UninterpretedBuiltins() == 0)
 	if sol == nil {
 		return nil, res, err
 	}
