@@ -104,7 +104,7 @@ func (h *handle) interrupt() {
 
 // unresponsiveGrace is how long a check may go on after Z3_interrupt
 // before it is abandoned (handle.await).
-const unresponsiveGrace = 20 * time.Second
+const unresponsiveGrace = 5 * time.Second
 
 // ErrUnresponsive is the error of a check that went on after Z3 was
 // interrupted, and of every later operation on its Context: the check was
@@ -146,6 +146,13 @@ func (h *handle) await(done <-chan struct{}, finished <-chan struct{}) bool {
 	h.pending = nil
 	h.npending.Store(0)
 	return false
+}
+
+// Abandoned reports whether a check of the context ignored its
+// interruption and was abandoned (ErrUnresponsive): the context can no
+// longer be used.
+func (c *Context) Abandoned() bool {
+	return c != nil && c.h != nil && c.h.abandoned
 }
 
 // destroy deletes the Z3 context, with every object still referenced.

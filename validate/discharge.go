@@ -57,12 +57,19 @@ type solver struct {
 	// lookLimit, when not zero, bounds the checks of a counterexample
 	// search (check, groundCheck) below the query's resource limit.
 	lookLimit uint64
+	// ground is the solver of the ground checks (groundSolver).
+	ground *solver
 }
 
 // lookResources bounds each check of the first, quick look at the model
 // of an encoding that leaves specification elements uninterpreted: a
 // wrong kernel's counterexample is usually confirmed well within it.
 const lookResources = 1_000_000
+
+// lookGuard is the wall-clock guard of the quick look's checks: far above
+// what lookResources allows (a fraction of a second), it only stops the
+// checks on which Z3 ignores its resource limit.
+const lookGuard = 10 * time.Second
 
 // searchLimit is the resource limit of a counterexample search's checks.
 func (s *solver) searchLimit() uint64 {
@@ -80,7 +87,85 @@ func newSolver(v *validation) (*solver, error) {
 	return &solver{v: v, z: z, enc: encode.New(z, v.in.spec, v.in.sinfo, v.opts.ValueModel)}, nil
 }
 
-func (s *solver) close() { s.z.Close() }
+// renew replaces a context that a check abandoned (smt.ErrUnresponsive)
+// with a fresh one, so that the condition's next strategies can run: the
+// terms of the old one are gone with it. It reports whether the context
+// was renewed.
+func (s *solver) renew() (bool, error) {
+	if !s.z.Abandoned() {
+		return false, nil
+	}
+	z, err := smt.NewContext(smt.WithModels(true))
+	if err != nil {
+		return false, err
+	}
+	s.z, s.enc = z, encode.New(z, s.v.in.spec, s.v.in.sinfo, s.v.opts.ValueModel)
+	return true, nil
+}
+
+func (s *solver) close() {
+	if s.ground != nil {
+		s.ground.close()
+	}
+	s.z.Close()
+}
+
+// groundApart reports whether the ground checks of obligation ob run in a
+// Z3 context apart (solver.groundSolver): in the real value model, when
+// its sides or the specification's equations call a builtin that the
+// encoding leaves uninterpreted (exp, sqrt, bit casts, ...), whose values
+// the ground terms multiply.
+func (v *validation) groundApart(ob *symeval.Obligation) bool {
+	if v.opts.ValueModel != encode.Real {
+		return false
+	}
+	v.opaqueOnce.Do(func() {
+		for _, t := range v.in.spec.Tensors {
+			for _, eq := range t.Eqs {
+				v.specOpaque = v.specOpaque || callsOpaque(eq.RHS) || callsOpaque(eq.Where)
+			}
+		}
+	})
+	return v.specOpaque || callsOpaque(ob.Impl.Expr) || callsOpaque(ob.Spec.Expr)
+}
+
+// callsOpaque reports whether x calls a float builtin (exp, sqrt, ...:
+// those the real model leaves uninterpreted, and floor, ceil and round)
+// or a bit cast.
+func callsOpaque(x syntax.Expr) bool {
+	if x == nil {
+		return false
+	}
+	found := false
+	syntax.Inspect(x, func(e syntax.Expr) bool {
+		if c, ok := e.(*syntax.Call); ok && c.Fun != nil {
+			b, builtin := value.LookupBuiltin(c.Fun.Name)
+			if builtin && b.FloatOnly || strings.HasPrefix(c.Fun.Name, "reinterpret_") {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// groundSolver returns the solver of the ground checks (groundReal), in a
+// Z3 context of its own, made on first use and again after a check
+// abandoned the previous one.
+func (s *solver) groundSolver() (*solver, error) {
+	if s.ground != nil && !s.ground.z.Abandoned() {
+		return s.ground, nil
+	}
+	if s.ground != nil {
+		s.ground.close()
+	}
+	g, err := newSolver(s.v)
+	if err != nil {
+		return nil, err
+	}
+	s.ground = g
+	return g, nil
+}
 
 // strategy is one way of encoding an obligation: which computed tensors
 // may be unfolded into their equations on each side.
@@ -579,6 +664,14 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 		if !live[si] {
 			continue
 		}
+		// A check Z3 would not stop took the context with it: the
+		// strategies left go on in a new one, without the deferred
+		// models (their terms were in the old one).
+		if renewed, err := s.renew(); err != nil {
+			return &outcome{status: symeval.Undecided, reason: strings.Join(append(reasons, "solver unavailable: "+err.Error()), "; ")}
+		} else if renewed {
+			cands = nil
+		}
 		if si == 0 && li > 0 || strategies[si].candidatesFirst {
 			// The cheap strategies (or, at a larger limit, all of them)
 			// did not prove the obligation: the deferred models are
@@ -819,7 +912,11 @@ func (s *solver) solve(sol *smt.Solver, limit uint64) (smt.Result, error) {
 	if err := sol.SetResourceLimit(limit); err != nil {
 		return smt.Unknown, err
 	}
-	ctx, cancel := context.WithTimeout(s.v.ctx, s.v.opts.Timeout)
+	guard := s.v.opts.Timeout
+	if s.lookLimit > 0 {
+		guard = min(guard, lookGuard)
+	}
+	ctx, cancel := context.WithTimeout(s.v.ctx, guard)
 	defer cancel()
 	before := sol.ResourcesUsed()
 	res, err := sol.Check(ctx)
@@ -831,7 +928,7 @@ func (s *solver) solve(sol *smt.Solver, limit uint64) (smt.Result, error) {
 		return res, s.v.ctx.Err()
 	case ctx.Err() == context.DeadlineExceeded:
 		s.v.guardHit.Store(true)
-		return res, fmt.Errorf("wall-clock guard of %s reached before the resource limit", s.v.opts.Timeout)
+		return res, fmt.Errorf("wall-clock guard of %s reached before the resource limit", guard)
 	case err != nil:
 		return res, err
 	case sol.ReasonUnknown() == smt.ReasonResourceLimit:
@@ -1003,7 +1100,28 @@ func (s *solver) readModel(c *symeval.Condition, q *query, sol *smt.Solver) *out
 		// neither confirm nor refute a difference. The point is checked
 		// in real arithmetic instead, with every tensor unfolded down to
 		// the inputs; the concrete values are only shown.
-		ground, err := s.groundReal(c, out)
+		//
+		// The ground checks run in a Z3 context of their own: should Z3
+		// loop on one and ignore its interruption, the check is abandoned
+		// with its context (smt.ErrUnresponsive), and the condition's own
+		// context goes on with the next strategy.
+		// (Only where nonlinear arithmetic over uninterpreted builtins
+		// can arise: making and deleting a context costs milliseconds.)
+		g := s
+		if s.v.groundApart(c.Obligation) {
+			var err error
+			if g, err = s.groundSolver(); err != nil {
+				out.status, out.reason = symeval.Undecided, "solver unavailable: "+err.Error()
+				return out
+			}
+			g.lookLimit = s.lookLimit
+			g.used = 0
+		}
+		used := g.used
+		ground, err := g.groundReal(c, out)
+		if g != s {
+			s.used += g.used - used
+		}
 		if err != nil {
 			out.status, out.reason = symeval.Undecided, err.Error()
 			return out
@@ -1361,8 +1479,14 @@ func denseInputs(seed uint64) sare.Inputs {
 }
 
 // confirmMaxPoints bounds the specification elements a concrete
-// confirmation evaluates.
-const confirmMaxPoints = 1 << 20
+// confirmation evaluates; lookMaxPoints, those of the quick look's (a
+// deep pipeline's output needs every earlier stage's elements around the
+// point, on every value condition: a quick look that needs more leaves
+// the model to the full search).
+const (
+	confirmMaxPoints = 1 << 20
+	lookMaxPoints    = 1 << 10
+)
 
 // confirmWith evaluates both sides over the given inputs.
 func (s *solver) confirmWith(c *symeval.Condition, out *outcome, inputs sare.Inputs) error {
@@ -1377,6 +1501,9 @@ func (s *solver) confirmWith(c *symeval.Condition, out *outcome, inputs sare.Inp
 	// The evaluator's element bound decides how much work a
 	// confirmation may take; the wall clock is only an outer guard.
 	ev.MaxPoints = confirmMaxPoints
+	if s.lookLimit > 0 {
+		ev.MaxPoints = lookMaxPoints
+	}
 	ctx, cancel := context.WithTimeout(s.v.ctx, 2*time.Minute)
 	defer cancel()
 	env := ev.Env(ctx)

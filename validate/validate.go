@@ -279,6 +279,10 @@ type validation struct {
 	// skipped marks the value conditions left undischarged because an
 	// earlier failure refutes the kernel (refuteEarly).
 	skipped map[int]bool
+	// specOpaque: the specification calls a builtin left uninterpreted
+	// (groundApart), computed once.
+	opaqueOnce sync.Once
+	specOpaque bool
 	// cxs caches the counterexample of each failed condition, by
 	// condition index (counterexampleOf).
 	cxs map[int]cxResult
