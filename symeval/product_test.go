@@ -163,3 +163,56 @@ func TestProductPiecesCancelled(t *testing.T) {
 		t.Errorf("cancelled product: error %v", err)
 	}
 }
+
+// TestCompactRead checks that compacting a read's set keeps its points
+// (a point lost would lose a value obligation, one gained would add a
+// value where the cell is unwritten) and never adds pieces, on random
+// sets and on the overlapping pieces of cells written by two tiles that
+// share a border, which must merge.
+func TestCompactRead(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(3, 5))
+	merged := 0
+	for iter := range 300 {
+		m := randomHoleSet(t, r, 1+r.IntN(2))
+		if iter%2 == 0 {
+			// Overlapping pieces with the same holes, as tiles give.
+			o := randomHoleSet(t, r, m.Space().NumOut())
+			u, err := m.Union(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m = u
+		}
+		got, err := compactRead(ctx, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if eq, err := got.IsEqual(ctx, m); err != nil || !eq {
+			t.Fatalf("iteration %d: %s compacted to %s (%v)", iter, m, got, err)
+		}
+		if got.NumBasics() > m.NumBasics() {
+			t.Fatalf("iteration %d: %d pieces compacted to %d", iter, m.NumBasics(), got.NumBasics())
+		}
+		if got.NumBasics() < m.NumBasics() {
+			merged++
+		}
+	}
+	if merged == 0 {
+		t.Error("no random set was ever compacted")
+	}
+	tiles, err := presburger.ParseSet("[P, Q] -> { [h0, h1] : h0 = P + 1 and h1 = Q and 0 <= P <= 12; [h0, h1] : h0 = P + 1 and h1 = Q and 10 <= P <= 22 }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tiles, err = respace(tiles, holeSpace(tiles.Space().Params, "", 2)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := compactRead(ctx, tiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eq, err := got.IsEqual(ctx, tiles); err != nil || !eq || got.NumBasics() != 1 {
+		t.Errorf("overlapping tiles %s compacted to %s (%v)", tiles, got, err)
+	}
+}

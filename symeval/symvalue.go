@@ -2,6 +2,7 @@ package symeval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -457,6 +458,9 @@ func (ev *valueEval) read(x *syntax.Index) ([]alternative, error) {
 		if err != nil {
 			return nil, err
 		}
+		if set, err = compactRead(ev.ctx, set); err != nil {
+			return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
+		}
 		types := map[syntax.Expr]syntax.Type{}
 		tmpl := rebuild(c.Expr, func(syntax.Expr) (syntax.Expr, bool) { return nil, false }, func(orig, cp syntax.Expr) {
 			if t, ok := c.info.Types[orig]; ok {
@@ -466,6 +470,27 @@ func (ev *valueEval) read(x *syntax.Index) ([]alternative, error) {
 		out = append(out, alternative{tmpl: tmpl, types: types, holes: c.Holes, set: set})
 	}
 	return out, nil
+}
+
+// compactRead returns the points of one context's set of a read in fewer
+// pieces when coalescing finds them: the same set, so the same value. A
+// heap filled by overlapping tiles (each writing the cells it shares with
+// its neighbour again) gives a read one piece per tile that can have
+// written the cell, and the product of an expression's reads multiplies
+// those pieces (productPieces). Coalescing is best effort: past
+// coalesceSteps steps the set is kept as it is.
+func compactRead(ctx context.Context, set *presburger.Map) (*presburger.Map, error) {
+	if set.NumBasics() < 2 {
+		return set, nil
+	}
+	c, err := presburger.Coalesce(presburger.WithBudget(ctx, presburger.Budget{MaxSteps: coalesceSteps}), set)
+	switch {
+	case errors.Is(err, presburger.ErrBudget):
+		return set, nil
+	case err != nil:
+		return nil, err
+	}
+	return c, nil
 }
 
 // reads returns reads(e) (Clément 2022, Fig. 5.2): the union of the symbolic
