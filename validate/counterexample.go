@@ -188,6 +188,11 @@ func (v *validation) replay(cx *Counterexample) {
 			cx.Replay = "not replayed: " + err.Error()
 			return
 		}
+		// As many specification elements as a confirmation may evaluate:
+		// a replay that needs more (large parameters, such as a tile
+		// past a 512-row specialisation's last row) is reported not
+		// replayed sooner.
+		ev.MaxPoints = confirmMaxPoints
 		_, err = sched.Run(ctx, in.kernel, in.kinfo, ev, sched.Options{MaxSteps: 5_000_000})
 		var f *sched.Failure
 		switch {

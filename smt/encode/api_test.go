@@ -75,7 +75,9 @@ E5(i, k) = abs(A(i, k))
 		if r := proves(t, e, spec, info, "true", "E1", "E2", ExprOptions{}); r != smt.Unsat {
 			t.Errorf("%v: exp(x) + pow(x, 2) differs from itself: %v", model, r)
 		}
-		if r := proves(t, e, spec, info, "true", "E1", "E3", ExprOptions{}); r != smt.Sat {
+		// Never proved; in IEEE, finding the model may take longer than
+		// proves allows on a loaded machine (ieeeSatTimeout).
+		if r := proves(t, e, spec, info, "true", "E1", "E3", ExprOptions{}); !notProved(model, r) {
 			t.Errorf("%v: exp(A(i, k)) = exp(A(i, k + 1)): %v", model, r)
 		}
 	}
