@@ -2,7 +2,6 @@ package halide
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -31,17 +30,7 @@ func TestBitCast(t *testing.T) {
 	// fast_exp's float arithmetic, which the interpreter runs exactly.
 	o := Options{Target: "host-strict_float"}
 	dir := t.TempDir()
-	if err := Emit(ctx, d, dir, o); err != nil {
-		t.Fatal(err)
-	}
-	spec, err := os.ReadFile(filepath.Join(dir, "spec.sare"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	prog, err := os.ReadFile(filepath.Join(dir, "prog.sched"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	spec, prog := emitPair(t, ctx, d, dir, o)
 	for _, want := range []string{"reinterpret_u32(in_im(x))", "reinterpret_f32(", " << u32(23)", " << i32(23)"} {
 		if !strings.Contains(string(spec), want) {
 			t.Errorf("the specification lacks %q:\n%s", want, spec)

@@ -94,17 +94,7 @@ func TestJIT(t *testing.T) {
 			d := driver(t, tc, c.app)
 			o := Options{Params: c.params}
 			dir := t.TempDir()
-			if err := Emit(ctx, d, dir, o); err != nil {
-				t.Fatal(err)
-			}
-			spec, err := os.ReadFile(filepath.Join(dir, "spec.sare"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			prog, err := os.ReadFile(filepath.Join(dir, "prog.sched"))
-			if err != nil {
-				t.Fatal(err)
-			}
+			spec, prog := emitPair(t, ctx, d, dir, o)
 			for i, sizes := range c.sizes {
 				s, err := JIT(ctx, d, o, sizes, uint64(i+1))
 				if err != nil {
@@ -192,4 +182,22 @@ func TestUnsupported(t *testing.T) {
 			t.Log(err)
 		})
 	}
+}
+
+// emitPair translates the pipeline of d into dir with options o and
+// returns the specification and the kernel written there.
+func emitPair(t *testing.T, ctx context.Context, d, dir string, o Options) (spec, prog []byte) {
+	t.Helper()
+	if err := Emit(ctx, d, dir, o); err != nil {
+		t.Fatal(err)
+	}
+	spec, err := os.ReadFile(filepath.Join(dir, "spec.sare"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err = os.ReadFile(filepath.Join(dir, "prog.sched"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spec, prog
 }

@@ -2,7 +2,6 @@ package halide
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -51,17 +50,7 @@ func TestReductions(t *testing.T) {
 				t.Fatal(err)
 			}
 			dir := t.TempDir()
-			if err := Emit(ctx, d, dir, Options{}); err != nil {
-				t.Fatal(err)
-			}
-			spec, err := os.ReadFile(filepath.Join(dir, "spec.sare"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			prog, err := os.ReadFile(filepath.Join(dir, "prog.sched"))
-			if err != nil {
-				t.Fatal(err)
-			}
+			spec, prog := emitPair(t, ctx, d, dir, Options{})
 			if !strings.Contains(string(spec), "= reduce(") || strings.Contains(string(spec), "_intm") {
 				t.Errorf("the specification is not the user's reduction:\n%s", spec)
 			}
