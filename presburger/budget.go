@@ -66,7 +66,26 @@ func newMeter(ctx context.Context) *meter {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	if m, ok := ctx.Value(meterKey{}).(*meter); ok {
+		return m
+	}
 	return &meter{ctx: ctx, b: budgetFrom(ctx)}
+}
+
+// meterKey keys the meter an operation shares with the operations it
+// runs (withOneMeter).
+type meterKey struct{}
+
+// withOneMeter makes every operation run within ctx count its steps on
+// one meter, so that an operation made of many smaller ones (coalescing
+// tests each pair of pieces, each row against a piece) is bounded as a
+// whole by its budget, not each of its parts. The meter is not safe for
+// concurrent use: the operation must run its parts one after the other.
+func withOneMeter(ctx context.Context) context.Context {
+	if _, ok := ctx.Value(meterKey{}).(*meter); ok {
+		return ctx
+	}
+	return context.WithValue(ctx, meterKey{}, newMeter(ctx))
 }
 
 // step records one unit of work.

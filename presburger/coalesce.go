@@ -52,6 +52,7 @@ func coalesce(ctx context.Context, m *Map, simplified bool) (_ *Map, err error) 
 		}
 		return m, nil
 	}
+	ctx = withOneMeter(ctx) // the budget bounds the whole coalescing
 	sp := m.Space()
 	var bs []*BasicMap
 	for _, b := range m.Basics() {
