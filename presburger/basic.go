@@ -707,7 +707,7 @@ func (b *BasicMap) substituteLocal(l int, e []Int) {
 // pairs opposite inequalities. It returns false on a trivial contradiction.
 func (b *BasicMap) normRows() bool {
 	n := b.NumCols() - 1
-	var eqs [][]Int
+	eqs := make([][]Int, 0, len(b.eqs))
 	// Equalities are compared whole (constant included), in canonical sign.
 	seen := newCoefIndex(n+1, len(b.eqs))
 	addEq := func(r []Int) {
@@ -738,7 +738,7 @@ func (b *BasicMap) normRows() bool {
 	}
 	// Inequalities: keep the tightest constant per coefficient vector, in
 	// the order of first appearance.
-	var best [][]Int
+	best := make([][]Int, 0, len(b.ineqs))
 	coefs := newCoefIndex(n, len(b.ineqs))
 	for _, r := range b.ineqs {
 		r2, ok := normRow(r, false)
@@ -758,24 +758,34 @@ func (b *BasicMap) normRows() bool {
 		best = append(best, r2)
 	}
 	var ineqs [][]Int
-	done := make([]bool, len(best))
+	var done []bool // allocated at the first pair of opposite rows
 	for i, r := range best {
-		if done[i] {
+		if done != nil && done[i] {
 			continue
 		}
-		if j := coefs.find(best, r, true); j >= 0 && !done[j] {
+		if j := coefs.find(best, r, true); j >= 0 && (done == nil || !done[j]) {
 			// r·x + c1 >= 0 and -r·x + c2 >= 0: -c1 <= r·x <= c2.
 			s := r[n].Add(best[j][n])
 			if s.Sign() < 0 {
 				return false
 			}
 			if s.IsZero() {
+				if done == nil {
+					// The rows before i were all kept.
+					done = make([]bool, len(best))
+					ineqs = append(make([][]Int, 0, len(best)), best[:i]...)
+				}
 				done[i], done[j] = true, true
 				addEq(r)
 				continue
 			}
 		}
-		ineqs = append(ineqs, r)
+		if done != nil {
+			ineqs = append(ineqs, r)
+		}
+	}
+	if done == nil && len(best) > 0 {
+		ineqs = best // every row kept
 	}
 	b.eqs, b.ineqs = eqs, ineqs
 	return true

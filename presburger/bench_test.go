@@ -180,3 +180,32 @@ func BenchmarkParse(b *testing.B) {
 		}
 	}
 }
+
+// smallSimplifyInputs are conjunctions Map.Simplify meets most often in
+// the verifier's traces (docs/presburger-performance.md): a few bounds
+// on parameters, a copy relation, a tuple without constraints.
+var smallSimplifyInputs = []string{
+	"[Am0, Ae0, Am1, Ae1] -> { : Am0 + Ae0 >= 1024 and Am1 + Ae1 >= 1024 and 0 >= Am1 and 0 >= Am0 }",
+	"[xm, xe, ym, ye] -> { result_s1[k] -> result_s1[o0] : k = o0 + 1 and xe >= k + 1 and k >= 0 }",
+	"[xm, xe, ym, ye] -> { result_s1[k] -> y_im[v] : k = v and xe >= k + 1 and k >= 0 }",
+	"[N, M] -> { prod[k, i, j] -> B[o0, o1] : k = o0 and j = o1 }",
+	"[N, M] -> { prod[x, y] }",
+	"[xm, xe, ym, ye] -> { result_s1[k] : 0 >= k + 1; result_s1[k] : k >= xe; result_s1[k] : xe >= k + 1 and k >= 0 }",
+}
+
+// BenchmarkSimplifySmall: Map.Simplify on the small inputs above, whose
+// cost is the engine's fixed overhead.
+func BenchmarkSimplifySmall(b *testing.B) {
+	ctx := context.Background()
+	for k, s := range smallSimplifyInputs {
+		m := benchParse(b, s)
+		b.Run(fmt.Sprint(k), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := m.Simplify(ctx); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -693,9 +693,18 @@ func (b *BasicMap) IsEmpty(ctx context.Context) (bool, error) {
 	return b.isEmpty(newMeter(ctx))
 }
 
+// isUniverse reports whether b has no constraint and no local: every
+// point of its space.
+func (b *BasicMap) isUniverse() bool {
+	return !b.empty && len(b.eqs) == 0 && len(b.ineqs) == 0 && len(b.divs) == 0
+}
+
 func (b *BasicMap) isEmpty(m *meter) (bool, error) {
 	if b.empty {
 		return true, nil
+	}
+	if b.isUniverse() {
+		return false, nil
 	}
 	eqs, ineqs := b.flatRows()
 	ok, err := omegaFeasible(m, eqs, ineqs, b.nVars())
@@ -948,9 +957,8 @@ func appendBoxRows(rows [][]Int, n int, lo, hi []*Int) [][]Int {
 // scan a list of hashes; past coefIndexScan entries a map takes over.
 type coefIndex struct {
 	n int
-	// hs and ps list the hashes and positions added, in order.
-	hs []uint64
-	ps []int
+	// ents lists the hashes and positions added, in order.
+	ents []coefEntry
 	// m maps a hash to the last entry added with it, plus one; next
 	// chains the earlier ones (next[e] is the previous entry with e's
 	// hash, plus one; 0 ends the chain). Built once hs is long.
@@ -961,8 +969,14 @@ type coefIndex struct {
 // coefIndexScan is the size up to which a coefIndex scans its hashes.
 const coefIndexScan = 48
 
+// coefEntry is one row of a coefIndex: its hash and position.
+type coefEntry struct {
+	h uint64
+	p int
+}
+
 func newCoefIndex(n, size int) *coefIndex {
-	return &coefIndex{n: n, hs: make([]uint64, 0, size), ps: make([]int, 0, size)}
+	return &coefIndex{n: n, ents: make([]coefEntry, 0, size)}
 }
 
 // coefHashTerms bounds the nonzero coefficients that coefHash reads: rows
@@ -1004,15 +1018,14 @@ func coefHash(r []Int, n int, neg bool) uint64 {
 
 // addHash records that rows[pos] has hash h = coefHash(r, n, false).
 func (ix *coefIndex) addHash(h uint64, pos int) {
-	e := len(ix.hs)
-	ix.hs = append(ix.hs, h)
-	ix.ps = append(ix.ps, pos)
-	if ix.m == nil && len(ix.hs) > coefIndexScan {
-		ix.m = make(map[uint64]int, 2*len(ix.hs))
-		ix.next = make([]int, 0, 2*len(ix.hs))
-		for k, hk := range ix.hs[:e] {
-			ix.next = append(ix.next, ix.m[hk])
-			ix.m[hk] = k + 1
+	e := len(ix.ents)
+	ix.ents = append(ix.ents, coefEntry{h, pos})
+	if ix.m == nil && len(ix.ents) > coefIndexScan {
+		ix.m = make(map[uint64]int, 2*len(ix.ents))
+		ix.next = make([]int, 0, 2*len(ix.ents))
+		for k, ek := range ix.ents[:e] {
+			ix.next = append(ix.next, ix.m[ek.h])
+			ix.m[ek.h] = k + 1
 		}
 	}
 	if ix.m != nil {
@@ -1033,15 +1046,15 @@ func (ix *coefIndex) find(rows [][]Int, r []Int, neg bool) int {
 // from the last added.
 func (ix *coefIndex) findHash(rows [][]Int, r []Int, neg bool, h uint64) int {
 	if ix.m == nil {
-		for e := len(ix.hs) - 1; e >= 0; e-- {
-			if ix.hs[e] == h && ix.sameCoefs(rows[ix.ps[e]], r, neg) {
-				return ix.ps[e]
+		for e := len(ix.ents) - 1; e >= 0; e-- {
+			if ix.ents[e].h == h && ix.sameCoefs(rows[ix.ents[e].p], r, neg) {
+				return ix.ents[e].p
 			}
 		}
 		return -1
 	}
 	for e := ix.m[h]; e != 0; e = ix.next[e-1] {
-		if p := ix.ps[e-1]; ix.sameCoefs(rows[p], r, neg) {
+		if p := ix.ents[e-1].p; ix.sameCoefs(rows[p], r, neg) {
 			return p
 		}
 	}

@@ -427,6 +427,11 @@ func (m *Map) IsSubset(ctx context.Context, o *Map) (bool, error) {
 	if !m.sameShape(o) {
 		return false, fmt.Errorf("subset test: %w", spaceMismatch("subtract", m.space, o.space))
 	}
+	for _, b := range o.basics {
+		if b.isUniverse() {
+			return true, nil
+		}
+	}
 	// m \ o, piece by piece, stopping at the first non-empty piece of the
 	// last round (subtractBasic's pieces are non-empty, but for a piece
 	// it returns unchanged).

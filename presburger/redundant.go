@@ -23,15 +23,20 @@ func (m *Map) Simplify(ctx context.Context) (*Map, error) {
 		return traced(ctx, t, trMapSimplify, m.Simplify, m)
 	}
 	mt := newMeter(ctx)
-	var bs []*BasicMap
+	bs := make([]*BasicMap, 0, len(m.basics))
+	same := true // every piece came back as it was
 	for _, b := range m.basics {
 		c, err := b.simplify(mt)
 		if err != nil {
 			return nil, fmt.Errorf("simplify: %w", err)
 		}
+		same = same && c == b
 		if c != nil {
 			bs = append(bs, c)
 		}
+	}
+	if same && len(bs) <= 1 {
+		return m, nil // maps are immutable
 	}
 	if len(bs) > 1 && len(bs) <= simplifySubsetLimit {
 		keep := make([]bool, len(bs))
@@ -70,14 +75,29 @@ func (b *BasicMap) Simplify(ctx context.Context) (*BasicMap, error) {
 	return b.simplify(newMeter(ctx))
 }
 
+//
+// simplify returns b itself when b has no locals and nothing changes
+// (BasicMaps in a Map are never changed in place).
 func (b *BasicMap) simplify(mt *meter) (*BasicMap, error) {
-	c := b.Copy()
+	var c *BasicMap
+	if len(b.divs) == 0 {
+		// Without locals, neither normalize nor the tests below change a
+		// row in place (they replace rows), so c may share b's rows;
+		// the lists are clipped so that appending to them copies.
+		c = &BasicMap{space: b.space, nP: b.nP, nI: b.nI, nO: b.nO, empty: b.empty,
+			eqs: b.eqs[:len(b.eqs):len(b.eqs)], ineqs: b.ineqs[:len(b.ineqs):len(b.ineqs)]}
+	} else {
+		c = b.Copy()
+	}
 	if !c.normalize() {
 		return nil, nil
 	}
 	if done, empty := quickSimplify(c); done {
 		if empty {
 			return nil, nil
+		}
+		if len(b.divs) == 0 && sameRowList(c.eqs, b.eqs) && sameRowList(c.ineqs, b.ineqs) {
+			return b, nil
 		}
 		return c, nil
 	}

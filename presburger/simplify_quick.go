@@ -13,88 +13,87 @@ package presburger
 //
 // The reasoning is exact over the integers:
 //
-//   - An equality over one variable fixes it (normRow made its
-//     coefficient ±1); an inequality over that variable alone is then
-//     either violated (c is empty) or implied by the equality
-//     (redundant).
+//   - An equality over one variable with coefficient ±1 fixes it; a
+//     variable fixed twice is left to the general path. A row (equality
+//     or inequality, but a fixing equality) all of whose variables are
+//     fixed is then either violated (c is empty) or implied by the
+//     fixing equalities (redundant: dropped).
 //   - A row in which some variable occurs that occurs in no other row
 //     can be given any value of the right sign by that variable alone
 //     (an inequality: far enough either way; an equality: any value,
 //     when the coefficient is ±1). Such a row is neither redundant nor an
 //     implicit equality, and whatever the other rows allow, it can be
 //     satisfied. It is peeled off, and the peeling repeats on the rest.
-//   - What remains must be inequalities over one variable each: after
-//     normRows, at most one lower and one upper bound per variable, the
-//     lower below the upper (equal bounds became an equality, crossed
-//     ones emptiness). Such a box is not empty and none of its rows is
-//     redundant or an implicit equality, and by the previous point the
-//     same holds in c.
+//   - What remains must be fixing equalities and inequalities over one
+//     variable each once the fixed variables are replaced by their
+//     values: at most one lower and one upper bound per variable, the
+//     lower below the upper. Such a box is not empty and none of its
+//     rows is redundant or an implicit equality, and by the previous
+//     point the same holds in c.
 //
-// So simplify's answer is c without the inequalities of the first point:
-// no implicit equality and no other redundant row. TestQuickSimplify
+// So simplify's answer is c without the rows of the first point: no
+// implicit equality and no other redundant row. TestQuickSimplify
 // checks this against the all-Omega algorithm.
 func quickSimplify(c *BasicMap) (done, empty bool) {
 	if len(c.divs) > 0 {
 		return false, false
 	}
 	n := c.NumCols() - 1
-	count := make([]int, n)       // rows in which each variable occurs
-	single := func(r []Int) int { // the only variable of r, or -1
-		v := -1
-		for j := 0; j < n; j++ {
-			if !r[j].IsZero() {
-				if v >= 0 {
-					return -1
-				}
-				v = j
-			}
-		}
-		return v
+	var buf [32]int
+	var count []int // rows in which each variable occurs
+	if n <= len(buf) {
+		count = buf[:n]
+	} else {
+		count = make([]int, n)
 	}
-	// Variables fixed by an equality over them alone.
+	// Variables fixed by an equality over them alone, and those
+	// equalities.
 	var fixed map[int]Int
-	for _, e := range c.eqs {
-		if v := single(e); v >= 0 && e[v].Abs().IsOne() {
+	var fixing []bool
+	for i, e := range c.eqs {
+		if v := singleVar(e, n); v >= 0 && e[v].Abs().IsOne() {
 			if fixed == nil {
 				fixed = make(map[int]Int)
+				fixing = make([]bool, len(c.eqs))
 			}
 			if _, dup := fixed[v]; dup {
 				return false, false // two values: let the general path decide
 			}
 			// e[v]*x + k = 0 with e[v] = ±1: x = -k*e[v].
 			fixed[v] = e[n].Mul(e[v]).Neg()
+			fixing[i] = true
 		}
 	}
-	var drop []bool
-	for i, r := range c.ineqs {
-		v := single(r)
-		if v < 0 {
-			continue
-		}
-		x, ok := fixed[v]
-		if !ok {
-			continue
-		}
-		if r[v].Mul(x).Add(r[n]).Sign() < 0 {
-			return true, true
-		}
-		if drop == nil {
-			drop = make([]bool, len(c.ineqs))
-		}
-		drop[i] = true
-	}
-	if !quickPeel(c, n, count, drop, single) {
-		return false, false
-	}
-	if drop != nil {
-		kept := c.ineqs[:0:0]
-		for i, r := range c.ineqs {
-			if !drop[i] {
-				kept = append(kept, r)
+	var dropEq, drop []bool
+	if fixed != nil {
+		for i, e := range c.eqs {
+			if v, ok := valueIfFixed(e, n, fixed); !fixing[i] && ok {
+				if !v.IsZero() {
+					return true, true
+				}
+				if dropEq == nil {
+					dropEq = make([]bool, len(c.eqs))
+				}
+				dropEq[i] = true
 			}
 		}
-		c.ineqs = kept
+		for i, r := range c.ineqs {
+			if v, ok := valueIfFixed(r, n, fixed); ok {
+				if v.Sign() < 0 {
+					return true, true
+				}
+				if drop == nil {
+					drop = make([]bool, len(c.ineqs))
+				}
+				drop[i] = true
+			}
+		}
 	}
+	if !quickPeel(c, n, count, dropEq, drop, fixed) {
+		return false, false
+	}
+	c.eqs = keepRows(c.eqs, dropEq)
+	c.ineqs = keepRows(c.ineqs, drop)
 	// normRows leaves the equalities it makes of two opposite
 	// inequalities in the sign of the first; simplify's closing
 	// normalisation gives every equality its canonical sign (first
@@ -112,18 +111,72 @@ func quickSimplify(c *BasicMap) (done, empty bool) {
 	return true, false
 }
 
-// quickPeel peels off the rows of c (but the inequalities marked in
+// singleVar returns the only variable among the first n entries of r,
+// or -1 if there are none or several.
+func singleVar(r []Int, n int) int {
+	v := -1
+	for j := 0; j < n; j++ {
+		if !r[j].IsZero() {
+			if v >= 0 {
+				return -1
+			}
+			v = j
+		}
+	}
+	return v
+}
+
+// valueIfFixed returns the value of row r (n variables, then the
+// constant) when every variable in it is fixed, and whether they all are.
+func valueIfFixed(r []Int, n int, fixed map[int]Int) (Int, bool) {
+	v := r[n]
+	for j := 0; j < n; j++ {
+		if r[j].IsZero() {
+			continue
+		}
+		x, ok := fixed[j]
+		if !ok {
+			return Int{}, false
+		}
+		v = v.Add(r[j].Mul(x))
+	}
+	return v, true
+}
+
+// keepRows returns the rows not marked in drop (all of them if drop is
+// nil).
+func keepRows(rows [][]Int, drop []bool) [][]Int {
+	if drop == nil {
+		return rows
+	}
+	kept := rows[:0:0]
+	for i, r := range rows {
+		if !drop[i] {
+			kept = append(kept, r)
+		}
+	}
+	return kept
+}
+
+// quickPeel peels off the rows of c (but those marked in dropEq and
 // drop) that have a variable of their own, as quickSimplify describes,
-// and reports whether what remains is inequalities over one variable
-// each. count is scratch space of n zeros.
-func quickPeel(c *BasicMap, n int, count []int, drop []bool, single func([]Int) int) bool {
+// and reports whether what remains is fixing equalities and bounds on
+// one unfixed variable each, at most one of each side per variable, the
+// lower below the upper. count is scratch space of n zeros.
+func quickPeel(c *BasicMap, n int, count []int, dropEq, drop []bool, fixed map[int]Int) bool {
 	type row struct {
 		r  []Int
 		eq bool
 	}
-	rows := make([]row, 0, len(c.eqs)+len(c.ineqs))
-	for _, e := range c.eqs {
-		rows = append(rows, row{e, true})
+	var buf [16]row
+	rows := buf[:0]
+	if k := len(c.eqs) + len(c.ineqs); k > len(buf) {
+		rows = make([]row, 0, k)
+	}
+	for i, e := range c.eqs {
+		if dropEq == nil || !dropEq[i] {
+			rows = append(rows, row{e, true})
+		}
 	}
 	for i, r := range c.ineqs {
 		if drop == nil || !drop[i] {
@@ -159,9 +212,67 @@ func quickPeel(c *BasicMap, n int, count []int, drop []bool, single func([]Int) 
 			peeled = true
 		}
 	}
+	if fixed == nil {
+		// No substitution: normRows left at most one lower and one
+		// upper bound per variable, the lower below the upper.
+		for _, x := range rows {
+			if x.eq || singleVar(x.r, n) < 0 {
+				return false
+			}
+		}
+		return true
+	}
+	// With substitution: the bounds are compared.
+	type bounds struct {
+		lo, hi       Int
+		hasLo, hasHi bool
+	}
+	box := make(map[int]*bounds)
 	for _, x := range rows {
-		if x.eq || single(x.r) < 0 {
-			return false
+		if x.eq {
+			if v := singleVar(x.r, n); v < 0 || !x.r[v].Abs().IsOne() {
+				return false // not a fixing equality
+			}
+			continue
+		}
+		// a*x + k >= 0 once the fixed variables are replaced.
+		v, k := -1, x.r[n]
+		for j := 0; j < n; j++ {
+			if x.r[j].IsZero() {
+				continue
+			}
+			if f, ok := fixed[j]; ok {
+				k = k.Add(x.r[j].Mul(f))
+				continue
+			}
+			if v >= 0 {
+				return false // two unfixed variables
+			}
+			v = j
+		}
+		if v < 0 {
+			return false // decided before peeling; not reached
+		}
+		bd := box[v]
+		if bd == nil {
+			bd = &bounds{}
+			box[v] = bd
+		}
+		if a := x.r[v]; a.Sign() > 0 {
+			if bd.hasLo {
+				return false
+			}
+			bd.lo, bd.hasLo = k.Neg().CeilDiv(a), true // x >= ceil(-k/a)
+		} else {
+			if bd.hasHi {
+				return false
+			}
+			bd.hi, bd.hasHi = k.FloorDiv(a.Neg()), true // x <= floor(k/-a)
+		}
+	}
+	for _, bd := range box {
+		if bd.hasLo && bd.hasHi && bd.lo.Cmp(bd.hi) >= 0 {
+			return false // one point or none: the general path decides
 		}
 	}
 	return true

@@ -42,6 +42,16 @@ import (
 
 var tracesFlag = flag.String("traces", "testdata/traces", "directory of Presburger traces (*.iscc) that TestReplay and BenchmarkReplay replay")
 
+// replayDumpFlag names a file where BenchmarkReplay writes one line per
+// timed operation: trace, line, kind, Augur's and isl's median
+// nanoseconds and their ratio, tab-separated (to find the operations
+// that set a kind's median).
+var replayDumpFlag = flag.String("replay-dump", "", "file where BenchmarkReplay writes the timing of every operation")
+
+// replayKindFlag restricts BenchmarkReplay to the operations of one kind
+// ("map simplify"), to profile them alone.
+var replayKindFlag = flag.String("replay-kind", "", "replay only the operations of this kind (e.g. \"map simplify\")")
+
 // replayMaxOps bounds the work of one isl operation of a replay (isl's own
 // count): far above what the verifier's operations take, it only stops a
 // runaway. An operation that exceeds it is left out of the ratios.
@@ -650,11 +660,23 @@ func (ts traceStats) get(kind string) *kindStats {
 // with -v it prints them as tables, per trace and over all traces.
 func BenchmarkReplay(b *testing.B) {
 	all := map[string]traceStats{}
+	var dump strings.Builder
+	defer func() {
+		if *replayDumpFlag == "" {
+			return
+		}
+		if err := os.WriteFile(*replayDumpFlag, []byte(dump.String()), 0o644); err != nil {
+			b.Error(err)
+		}
+	}()
 	var names []string
 	for _, path := range traceFiles(b) {
 		name := traceName(path)
 		names = append(names, name)
 		ops := loadTrace(b, path)
+		if *replayKindFlag != "" {
+			ops = slices.DeleteFunc(ops, func(op replayOp) bool { return op.kind != *replayKindFlag })
+		}
 		b.Run(name, func(b *testing.B) {
 			c := NewCtx()
 			defer func() {
@@ -693,6 +715,7 @@ func BenchmarkReplay(b *testing.B) {
 				}
 				a, i := medianDuration(ta[k]), medianDuration(ti[k])
 				at := fmt.Sprintf("%s:%d", name, op.line)
+				fmt.Fprintf(&dump, "%s\t%d\t%s\t%d\t%d\t%.3f\n", name, op.line, op.kind, a, i, float64(a)/float64(max(i, time.Nanosecond)))
 				s.add(at, a, i)
 				total.add(at, a, i)
 			}
