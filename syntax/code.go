@@ -84,3 +84,19 @@ const (
 	// 2026, section 3.4).
 	CodeLookback Code = "lookback"
 )
+
+// The codes of the bundled compiler (package compiler), beside those of
+// its algorithm language above.
+const (
+	// CodeSchedule: a schedule the compiler rejects as illegal, a
+	// directive that breaks a rule of the schedule model (a loop that does
+	// not exist, a reduction loop made parallel, a func stored inside the
+	// loop where it is computed, a fold too small for the values it must
+	// hold, bounds that do not cover what the consumers read).
+	CodeSchedule Code = "schedule"
+	// CodeUnsupported: a construct the language allows that the compiler
+	// does not compile yet (an update whose left-hand side moves a pure
+	// variable, an empty range, a loop of non-constant extent where the
+	// kernel needs a constant).
+	CodeUnsupported Code = "unsupported"
+)

@@ -76,9 +76,28 @@ func (e *Error) Error() string {
 
 // Detail renders the error on one line, then the source line and a caret
 // under the column the error points at.
-func (e *Error) Detail() string {
+func (e *Error) Detail() string { return e.render(false) }
+
+// Report renders the error as the command line prints a diagnostic: as
+// Detail does, with the code in brackets after the message, as compilers
+// name a warning's flag:
+//
+//	bad.sare:4:15: index N used as a value must be cast, as in f32(N) [type]
+//	    C(i) = A(i) * N
+//	                  ^
+//
+// An error without a code renders as Detail does.
+func (e *Error) Report() string { return e.render(true) }
+
+// render is Detail, with the code when withCode is set.
+func (e *Error) render(withCode bool) string {
 	var b strings.Builder
 	b.WriteString(e.Error())
+	if withCode && e.Code != "" {
+		b.WriteString(" [")
+		b.WriteString(string(e.Code))
+		b.WriteString("]")
+	}
 	if e.Pos.IsValid() && e.LineText != "" {
 		b.WriteString("\n    ")
 		b.WriteString(e.LineText)
@@ -112,13 +131,18 @@ func (l ErrorList) Error() string {
 }
 
 // Detail renders every error with its source line and caret.
-func (l ErrorList) Detail() string {
+func (l ErrorList) Detail() string { return l.render(false) }
+
+// Report renders every error as Error.Report does, one after another.
+func (l ErrorList) Report() string { return l.render(true) }
+
+func (l ErrorList) render(withCode bool) string {
 	var b strings.Builder
 	for i, e := range l {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(e.Detail())
+		b.WriteString(e.render(withCode))
 	}
 	return b.String()
 }

@@ -120,6 +120,25 @@ func TestErrorCaret(t *testing.T) {
 	if got != want {
 		t.Errorf("detail:\n%s\nwant:\n%s", got, want)
 	}
+	// Report names the code after the message, the caret still under
+	// the line it points into.
+	got = ErrorList(p.Errs[:1]).Report()
+	want = "k.sched:2:6: unexpected character \"$\" [syntax]\n    \ty * $\n    \t    ^"
+	if got != want {
+		t.Errorf("report:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// An error without a code reports as its detail: no empty brackets.
+func TestReportWithoutCode(t *testing.T) {
+	r := Reporter{Src: &Source{Name: "f", Text: "abc"}}
+	r.Errorf(Pos{Line: 1, Col: 2}, "odd")
+	if got, want := r.Errs.Report(), "f:1:2: odd\n    abc\n     ^"; got != want {
+		t.Errorf("report %q, want %q", got, want)
+	}
+	if got := r.Errs.Detail(); got != r.Errs.Report() {
+		t.Errorf("detail %q differs from the report %q", got, r.Errs.Report())
+	}
 }
 
 func TestParseErrors(t *testing.T) {

@@ -88,7 +88,7 @@ func runAtl(ctx context.Context, out, errw io.Writer, path string, f atlFlags) e
 	if err != nil {
 		var el syntax.ErrorList
 		if errors.As(err, &el) {
-			fmt.Fprintln(errw, el.Detail())
+			fmt.Fprintln(errw, el.Report())
 			return silentExit(exitMalformed)
 		}
 		return &exitError{code: exitMalformed, err: fmt.Errorf("%s: %w", path, err)}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -44,4 +46,18 @@ func TestCheckGolden(t *testing.T) {
 	if g := strings.Join(got, "\n"); g != string(want) {
 		t.Errorf("augur check printed\n%s\nwant (%s)\n%s", g, golden, want)
 	}
+}
+
+// hasDiagnostic reports whether out holds a diagnostic as the command
+// line prints them: at (file:line:col, the file's directory left out),
+// the message, the code in brackets, then the source line and a caret
+// under the column. The wording of the message is not matched.
+func hasDiagnostic(out, at, code string) bool {
+	_, col, _ := strings.Cut(at[strings.Index(at, ":")+1:], ":")
+	n, err := strconv.Atoi(col)
+	if err != nil || n < 1 {
+		return false
+	}
+	re := regexp.MustCompile(`(?m)^(?:.*[/\\])?` + regexp.QuoteMeta(at) + `: .+ \[` + regexp.QuoteMeta(code) + `\]\n    .*\n    ` + strings.Repeat(`[ \t]`, n-1) + `\^$`)
+	return re.MatchString(out)
 }

@@ -118,7 +118,7 @@ func compileAlg(ctx context.Context, out, errw io.Writer, path string, f compile
 	}
 	var el syntax.ErrorList
 	if errors.As(err, &el) {
-		fmt.Fprintln(errw, el.Detail())
+		fmt.Fprintln(errw, el.Report())
 		return silentExit(exitMalformed)
 	}
 	return &exitError{code: exitMalformed, err: fmt.Errorf("%s: %w", path, err)}

@@ -78,7 +78,7 @@ func fuzzSchedules(ctx context.Context, out io.Writer, path string, f fuzzFlags)
 	if err != nil {
 		var el syntax.ErrorList
 		if errors.As(err, &el) {
-			fmt.Fprintln(out, el.Detail())
+			fmt.Fprintln(out, el.Report())
 			return silentExit(exitMalformed)
 		}
 		return &exitError{code: exitMalformed, err: err}

@@ -45,7 +45,7 @@ func loadPair(w io.Writer, specPath, progPath string) (*validate.Pair, int, erro
 			fmt.Fprintf(w, "%s: not type-checked: its specification %s is malformed\n", progPath, specPath)
 			continue
 		}
-		fmt.Fprintln(w, e.Detail())
+		fmt.Fprintln(w, e.Report())
 		count++
 	}
 	if progErr != nil {

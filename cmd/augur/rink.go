@@ -100,7 +100,7 @@ func runRink(ctx context.Context, out, errw io.Writer, path string, f rinkFlags)
 	if err != nil {
 		var el syntax.ErrorList
 		if errors.As(err, &el) {
-			fmt.Fprintln(errw, el.Detail())
+			fmt.Fprintln(errw, el.Report())
 			return silentExit(exitMalformed)
 		}
 		return &exitError{code: exitMalformed, err: err}
