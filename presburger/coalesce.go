@@ -303,6 +303,78 @@ func withDivsOf(a, b *BasicMap) (c *BasicMap, mapRow func([]Int) []Int, ok bool)
 	return c, mapRow, true
 }
 
+// maxAlignedDivs bounds the divisions of a pair that coalescing aligns
+// (alignDivs): each pair tested costs two new tableaux.
+const maxAlignedDivs = 4
+
+// alignDivs returns a and b over the same division locals, in the same
+// order: a with b's divisions it lacks appended (withDivsOf), and b with
+// those same locals, its rows moved to their columns. A division is a
+// function of the dimensions, so neither conjunction's points change
+// (isl's coalescing aligns the divisions of a pair the same way,
+// isl_map_coalesce in isl_coalesce.c). ok is false, and a and b are
+// returned as they are, when either has a plain existential or the pair
+// would have more than maxAlignedDivs divisions.
+func alignDivs(a, b *BasicMap) (a2, b2 *BasicMap, ok bool) {
+	for _, x := range []*BasicMap{a, b} {
+		for _, d := range x.divs {
+			if d.Den.IsZero() {
+				return a, b, false
+			}
+		}
+	}
+	c, mapRow, ok := withDivsOf(a, b)
+	if !ok || len(c.divs) > maxAlignedDivs {
+		return a, b, false
+	}
+	d := &BasicMap{space: b.space, nP: b.nP, nI: b.nI, nO: b.nO}
+	d.divs = make([]Div, len(c.divs))
+	for i, dv := range c.divs {
+		d.divs[i] = Div{Num: copyRow(dv.Num), Den: dv.Den}
+	}
+	d.eqs = make([][]Int, len(b.eqs))
+	for i, e := range b.eqs {
+		d.eqs[i] = mapRow(e)
+	}
+	d.ineqs = make([][]Int, len(b.ineqs))
+	for i, r := range b.ineqs {
+		d.ineqs[i] = mapRow(r)
+	}
+	return c, d, true
+}
+
+// dropDivDefRows returns h without the inequalities that the definition
+// of one of its divisions implies (den*q <= num <= den*q + den - 1, or
+// looser), normalised, which drops the divisions no row needs any more
+// (a merge of aligned pieces keeps such rows: they hold on both pieces).
+// It returns h itself when normalising finds nothing to do or fails.
+func dropDivDefRows(h *BasicMap) *BasicMap {
+	c := h.Copy()
+	var defs [][]Int
+	for i, d := range c.divs {
+		if !d.Den.IsZero() {
+			lo, hi := c.divRows(i)
+			for _, r := range [][]Int{lo, hi} {
+				if r, ok := normRow(r, false); ok {
+					defs = append(defs, r)
+				}
+			}
+		}
+	}
+	def := &BasicMap{space: c.space, nP: c.nP, nI: c.nI, nO: c.nO, divs: c.divs, ineqs: defs}
+	kept := c.ineqs[:0:0]
+	for _, r := range c.ineqs {
+		if syntacticValidity(r, def) != validityHolds {
+			kept = append(kept, r)
+		}
+	}
+	c.ineqs = kept
+	if !c.normalize() {
+		return h
+	}
+	return c
+}
+
 // coalesceSameLocals reports whether a and b have the same division
 // locals (and no plain existentials), so their rows share columns.
 func coalesceSameLocals(a, b *BasicMap) bool {
@@ -597,14 +669,22 @@ func coalesceMergeTab(ctx context.Context, sp Space, bs []*BasicMap, tabs map[*B
 					continue
 				}
 				a, b := bs[i], bs[j]
+				aligned := false
 				if !coalesceSameLocals(a, b) {
 					// Divisions that equalities fix may be all that
-					// differs: try the pair without them.
+					// differs: try the pair without them; otherwise
+					// each gets the other's divisions.
 					a, b = elim(a), elim(b)
+					if !coalesceSameLocals(a, b) {
+						a, b, aligned = alignDivs(a, b)
+					}
 				}
 				h, err := coalescePair(ctx, sp, a, b, tabs)
 				if err != nil {
 					return nil, err
+				}
+				if h != nil && aligned {
+					h = dropDivDefRows(h)
 				}
 				if h == nil {
 					failed[[2]*BasicMap{bs[i], bs[j]}] = true

@@ -822,3 +822,77 @@ R2 <= R1; # map is_subset: True
 		}
 	}
 }
+
+// replayPiecesFlag turns on TestReplayPieces.
+var replayPiecesFlag = flag.Bool("replay-pieces", false, "TestReplayPieces: compare the conjunctions of coalesced maps with isl's on the -traces")
+
+// TestReplayPieces (with -replay-pieces) coalesces every map that a trace
+// coalesces or simplifies, in both engines, checks that the results are
+// equal, and reports the conjunctions each keeps, with the operations
+// where the engine keeps more than isl, the most first.
+func TestReplayPieces(t *testing.T) {
+	if !*replayPiecesFlag {
+		t.Skip("run with -replay-pieces")
+	}
+	ctx := context.Background()
+	kinds := map[string]bool{"map coalesce": true, "map coalesce_simplified": true, "map simplify": true}
+	for _, path := range traceFiles(t) {
+		name := traceName(path)
+		type worse struct {
+			at         string
+			ours, isls int
+		}
+		var ws []worse
+		ours, isls, ops := 0, 0, 0
+		c := NewCtx()
+		for _, op := range loadTrace(t, path) {
+			if !kinds[op.kind] {
+				continue
+			}
+			in, err := parseAugur(op)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := in[0].(*presburger.Map)
+			got, err := presburger.Coalesce(ctx, m)
+			if err != nil {
+				continue // out of budget: nothing to count
+			}
+			kind := "map"
+			if m.Space().IsSet() {
+				kind = "set"
+			}
+			o, err := readAs(c, kind, op.args[0])
+			if err != nil {
+				continue
+			}
+			res, err := islUnary("coalesce")([]iobj{o})
+			o.Free()
+			if err != nil {
+				continue
+			}
+			r := res.(iobj)
+			e := &env{c: c, ctx: ctx}
+			if cmp := e.compare(got, r); cmp.out == disagree {
+				t.Errorf("%s: coalesced results differ: augur %s, isl %s", op.describe(path), cmp.ours, cmp.isl)
+			}
+			n, k := got.NumBasics(), numBasic(r)
+			r.Free()
+			ours, isls, ops = ours+n, isls+k, ops+1
+			if n > k {
+				ws = append(ws, worse{fmt.Sprintf("%s:%d", name, op.line), n, k})
+			}
+		}
+		if err := c.Free(); err != nil {
+			t.Error(err)
+		}
+		sort.Slice(ws, func(i, j int) bool { return ws[i].ours-ws[i].isls > ws[j].ours-ws[j].isls })
+		t.Logf("%s: %d maps coalesced, %d conjunctions (isl %d), %d maps with more than isl", name, ops, ours, isls, len(ws))
+		for i, w := range ws {
+			if i == 10 {
+				break
+			}
+			t.Logf("  %s: %d conjunctions (isl %d)", w.at, w.ours, w.isls)
+		}
+	}
+}
