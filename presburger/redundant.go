@@ -22,6 +22,9 @@ func (m *Map) Simplify(ctx context.Context) (*Map, error) {
 	if t := tracerFrom(ctx); t != nil {
 		return traced(ctx, t, trMapSimplify, m.Simplify, m)
 	}
+	if len(m.basics) == 1 && m.basics[0].isUniverse() {
+		return m, nil // maps are immutable
+	}
 	mt := newMeter(ctx)
 	bs := make([]*BasicMap, 0, len(m.basics))
 	same := true // every piece came back as it was

@@ -387,20 +387,28 @@ const (
 
 // searchInteger looks for an integer point of the active rows of t and
 // the extra rows (over the variables, the constant last) by branch and
-// bound on t's copies, exploring at most *nodes tableaux. It does not
-// change t. A point found is returned; searchNone means there is none
-// (every branch is rationally infeasible).
-func (t *simplexTab) searchInteger(extra [][]Int, nodes *int) ([]Int, searchResult, error) {
+// bound, exploring at most *nodes tableaux. Each node adds its rows to t
+// and takes them out again (snapshot, rollback) instead of working on a
+// copy of t, so t has the same rows and is as feasible afterwards, on a
+// basis that may differ (its sample point may move). A point found is
+// returned; searchNone means there is none (every branch is rationally
+// infeasible).
+func (t *simplexTab) searchInteger(extra [][]Int, nodes *int) (_ []Int, _ searchResult, err error) {
 	if *nodes <= 0 {
 		return nil, searchUnknown, nil
 	}
 	*nodes--
-	c := t.clone()
+	snap := t.snapshot()
+	defer func() {
+		if rerr := t.rollback(snap); rerr != nil && err == nil {
+			err = rerr
+		}
+	}()
 	for _, r := range extra {
-		c.addRow(r)
+		t.addRow(r)
 	}
-	c.limit = 4 * (64 + 4*(len(c.rows)+c.ncol))
-	feasible, err := c.restore()
+	t.limit = 4 * (64 + 4*(len(t.rows)+t.ncol))
+	feasible, err := t.restore()
 	switch {
 	case errors.Is(err, errSimplexLimit):
 		return nil, searchUnknown, nil
@@ -409,19 +417,19 @@ func (t *simplexTab) searchInteger(extra [][]Int, nodes *int) ([]Int, searchResu
 	case !feasible:
 		return nil, searchNone, nil
 	}
-	for v := 0; v < c.nvar; v++ {
-		num, den := c.value(v)
+	for v := 0; v < t.nvar; v++ {
+		num, den := t.value(v)
 		if den.IsOne() || num.Mod(den).IsZero() {
 			continue
 		}
 		fl := num.FloorDiv(den)
-		lo := make([]Int, c.nvar+1) // fl - x_v >= 0
-		lo[v], lo[c.nvar] = NewInt(-1), fl
-		hi := make([]Int, c.nvar+1) // x_v - fl - 1 >= 0
-		hi[v], hi[c.nvar] = NewInt(1), fl.Add(NewInt(1)).Neg()
+		lo := make([]Int, t.nvar+1) // fl - x_v >= 0
+		lo[v], lo[t.nvar] = NewInt(-1), fl
+		hi := make([]Int, t.nvar+1) // x_v - fl - 1 >= 0
+		hi[v], hi[t.nvar] = NewInt(1), fl.Add(NewInt(1)).Neg()
 		unknown := false
 		for _, b := range [][]Int{lo, hi} {
-			p, r, err := c.searchInteger([][]Int{b}, nodes)
+			p, r, err := t.searchInteger([][]Int{b}, nodes)
 			if err != nil || r == searchFound {
 				return p, r, err
 			}
@@ -434,5 +442,62 @@ func (t *simplexTab) searchInteger(extra [][]Int, nodes *int) ([]Int, searchResu
 		}
 		return nil, searchNone, nil
 	}
-	return c.sample(), searchFound, nil
+	return t.sample(), searchFound, nil
+}
+
+// tabSnapshot records the size of a tableau, to which rollback returns.
+type tabSnapshot struct {
+	unknowns int
+	limit    int
+}
+
+// snapshot returns the point to which rollback takes t back: the
+// unknowns (rows) added after it are removed. Only addRow and pivots may
+// happen in between (isl's isl_tab_snap and isl_tab_rollback, isl_tab.c,
+// undo more kinds of change).
+func (t *simplexTab) snapshot() tabSnapshot {
+	return tabSnapshot{unknowns: len(t.isRow), limit: t.limit}
+}
+
+// rollback removes the unknowns added since snap, the last first: one in
+// a column is first pivoted into a row (some row has a nonzero entry in
+// its column, as the variables are independent) chosen by the ratio test,
+// then its row goes. The other rows are unchanged as constraints, and
+// the active ones stay non-negative; the basis and the sample may differ.
+func (t *simplexTab) rollback(snap tabSnapshot) error {
+	for u := len(t.isRow) - 1; u >= snap.unknowns; u-- {
+		if !t.isRow[u] {
+			// Move u's column up or down to the first active row that
+			// blocks it, so that the sample stays feasible; if none
+			// does, any row depending on the column will do, as moving
+			// the column changes no active row.
+			j := t.pos[u]
+			r := t.ratioTest(j, 1, -1)
+			if r < 0 {
+				r = t.ratioTest(j, -1, -1)
+			}
+			for i, M := range t.rows {
+				if r >= 0 {
+					break
+				}
+				if !M[2+j].IsZero() {
+					r = i
+				}
+			}
+			if r < 0 {
+				return errors.New("presburger: internal error: simplex rollback: a column no row depends on")
+			}
+			t.pivot(r, j)
+		}
+		i, last := t.pos[u], len(t.rows)-1
+		if i != last {
+			t.rows[i], t.rowU[i] = t.rows[last], t.rowU[last]
+			t.pos[t.rowU[i]] = i
+		}
+		t.rows[last] = nil
+		t.rows, t.rowU = t.rows[:last], t.rowU[:last]
+		t.isRow, t.pos, t.restr = t.isRow[:u], t.pos[:u], t.restr[:u]
+	}
+	t.limit = snap.limit
+	return nil
 }

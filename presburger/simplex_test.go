@@ -2,6 +2,7 @@ package presburger
 
 import (
 	"context"
+	"fmt"
 	"math/rand"
 	"testing"
 )
@@ -222,5 +223,83 @@ func TestSimplifyMatchesExact(t *testing.T) {
 	}
 	for it := 0; it < propCount(600); it++ {
 		check(it, randDivCase(g.r).basic(it%2 == 0))
+	}
+}
+
+// TestSimplexRollback checks that rollback takes a tableau back to the
+// same constraints: after rows are added, the tableau restored (feasible
+// or not) and searched, and the rows rolled back, it has the same
+// unknowns, its sample satisfies every restricted row, and every
+// variable has the same rational minimum and maximum as before.
+func TestSimplexRollback(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	m := newMeter(context.Background())
+	optima := func(tab *simplexTab) []string {
+		var out []string
+		for v := 0; v < tab.nvar; v++ {
+			for _, dir := range []int{-1, 1} {
+				c := tab.clone()
+				c.limit = 1 << 20
+				st, err := c.optimize(v, dir, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				num, den := c.value(v)
+				if st != optOptimal {
+					num, den = Int{}, NewInt(1)
+				}
+				out = append(out, fmt.Sprint(st, num, "/", den))
+			}
+		}
+		return out
+	}
+	checked, infeasible := 0, 0
+	for iter := 0; iter < 2000; iter++ {
+		nv := 1 + rng.Intn(4)
+		tab := newSimplexTab(m, nv)
+		for _, r := range randRows(rng, 1+rng.Intn(5), nv) {
+			tab.addRow(r)
+		}
+		tab.limit = 1 << 20
+		if ok, err := tab.restore(); err != nil || !ok {
+			continue
+		}
+		before := optima(tab)
+		nu, nr := len(tab.isRow), len(tab.rows)
+		snap := tab.snapshot()
+		for _, r := range randRows(rng, 1+rng.Intn(3), nv) {
+			tab.addRow(r)
+		}
+		tab.limit = 1 << 20
+		ok, err := tab.restore()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			infeasible++
+		} else {
+			nodes := 4
+			if _, _, err := tab.searchInteger(randRows(rng, 1, nv), &nodes); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := tab.rollback(snap); err != nil {
+			t.Fatal(err)
+		}
+		if len(tab.isRow) != nu || len(tab.rows) != nr {
+			t.Fatalf("iter %d: %d unknowns and %d rows after the rollback, want %d and %d", iter, len(tab.isRow), len(tab.rows), nu, nr)
+		}
+		for i, M := range tab.rows {
+			if tab.restr[tab.rowU[i]] && M[1].Sign() < 0 {
+				t.Fatalf("iter %d: restricted row %d negative after the rollback", iter, i)
+			}
+		}
+		if after := optima(tab); fmt.Sprint(after) != fmt.Sprint(before) {
+			t.Fatalf("iter %d: optima %v after the rollback, %v before", iter, after, before)
+		}
+		checked++
+	}
+	if checked < 500 || infeasible < 50 {
+		t.Errorf("only %d tableaux checked, %d of them made infeasible", checked, infeasible)
 	}
 }
