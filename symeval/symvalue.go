@@ -64,12 +64,19 @@ type valueEval struct {
 	info *sare.Info
 	s    *Scope
 	h    *Heap
+	// fns caches, by heap component, the function giving the content of
+	// its cells (functionalRead).
+	fns map[*presburger.Map]cellFn
 }
 
 // evalInHeap returns ⟦e⟧_h (Clément 2022, Fig. 5.1): the symbolic value of
 // the checked value expression e (info holds its types) in scope s when
 // memory is h, as a union of sets whose tuples are named after contexts
-// interned in cs. It is empty where e reads a cell absent from h.
+// interned in cs. It is empty where e reads a cell absent from h, but
+// for the reads of an array whose cells all hold one affine function of
+// the cell: those are read through the function (functionalRead), which
+// is exact wherever the cell read is in h, as S-ASSIGN's premise
+// reads(e) ⊆ dom(h) requires.
 func evalInHeap(ctx context.Context, cs *Contexts, info *sare.Info, s *Scope, h *Heap, e syntax.Expr) (_ *presburger.UnionMap, err error) {
 	defer guard(&err, "evaluate in symbolic heap")
 	if _, ok := info.Types[e]; !ok {
@@ -447,6 +454,21 @@ func (ev *valueEval) read(x *syntax.Index) ([]alternative, error) {
 	img, err := presburger.NewUnionMap(loc).Apply(ev.h.u)
 	if err != nil {
 		return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
+	}
+	if ms := img.Maps(); len(ms) == 1 && ms[0].NumBasics() > loc.NumBasics() {
+		// The heap's pieces split the read further than its location
+		// does: when the content is a function of the cell, read it
+		// through that function (cellfn.go).
+		if ev.fns == nil {
+			ev.fns = map[*presburger.Map]cellFn{}
+		}
+		f, err := functionalRead(ev.ctx, ev.h, loc, ev.s.assumed, ev.fns)
+		if err != nil {
+			return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
+		}
+		if f != nil && len(f.Maps()) == 1 {
+			img = f
+		}
 	}
 	var out []alternative
 	for _, m := range img.Maps() {

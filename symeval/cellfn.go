@@ -1,0 +1,197 @@
+package symeval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/augur-verify/augur/presburger"
+)
+
+// This file reads cells whose content is an affine function of the cell.
+//
+// A buffer that a parallel loop over overlapping tiles fills (a Halide
+// stage computed at root, each tile writing the cells it shares with its
+// neighbour again) has a heap component such as
+//
+//	{ buf[i0, i1] -> f[h1, h2] : h1 = i0 + c0 and h2 = i1 + c1 and
+//	  (exists t: i1 in tile t) }
+//
+// whose pieces differ only in which tile wrote the cell: the tile index,
+// projected out by the union over the loop's iterations (T-PARLOOP), is an
+// existential of each piece that coalescing cannot merge. Every piece
+// holds the same content, f[i0 + c0, i1 + c1], whoever wrote the cell.
+// The image of a read under such a component has one piece per piece of
+// the location and per piece of the heap, and the product of a stencil's
+// reads multiplied them: 44 pieces a read in the 16-stage stencil chain,
+// whose symbolic evaluation then did not end within 15 minutes.
+//
+// When the content is one affine function f of the cell, the value read
+// at location t is f(t) wherever t is a cell of the component: the pieces
+// of the heap are not needed, only those of t. Where t is not a cell of
+// the heap the read is undefined, which the premise reads(e) ⊆ dom(h) of
+// rule S-ASSIGN excludes (Clément 2022, section 5.4, Fig. 5.4): it is the
+// assignment's own undefined-read condition, decided over Presburger sets
+// on the same heap, under the scope's facts and the kernel's assumptions,
+// and a kernel is only valid if it holds. The value obligations keep only
+// the points of the facts and the assumptions (valueObligations), so there
+// the read set f(t) is exactly the image of t whenever the condition holds.
+// This only applies when the array has a single component (one context)
+// in the heap: then dom(h) restricted to the array is that component's
+// domain, and the premise says that t lies in it.
+
+// cellFn is what cellFunction found for one heap component.
+type cellFn struct {
+	graph *presburger.Map // { a[i] -> E[h] : h = f(i) } over all cells, nil if none
+}
+
+// maxCellFnCandidates bounds the candidate functions cellFunction tries.
+const maxCellFnCandidates = 4
+
+// cellFunction returns the graph { a[i] -> E[h] : h = f(i, p) } of the
+// affine function f that gives the content of every cell of the heap
+// component m, when there is one under the parameter domain assumed (nil:
+// none), or nil. The candidates for f are read off the equalities of m's
+// pieces that define each hole from the cell and the parameters (no local
+// variable, no other hole, coefficient ±1), at most maxCellFnCandidates
+// distinct ones: pieces may define the same content differently, one
+// that the assumptions make equal (a tile shifted back only when the
+// image is a single tile wide, say). A candidate must hold on all of m
+// under assumed, which a subtraction decides.
+func cellFunction(ctx context.Context, m, assumed *presburger.Map) (*presburger.Map, error) {
+	on := m
+	if assumed != nil {
+		var err error
+		if on, err = m.IntersectParams(assumed); err != nil {
+			return nil, err
+		}
+	}
+	seen := map[string]bool{}
+	for _, b := range m.Basics() {
+		g, key := pieceFunction(m.Space(), b)
+		if g == nil || seen[key] {
+			continue
+		}
+		if len(seen) == maxCellFnCandidates {
+			break
+		}
+		seen[key] = true
+		graph := presburger.NewMap(m.Space(), g)
+		// Best effort: past coalesceSteps steps the candidate is given up.
+		rest, err := on.Subtract(presburger.WithBudget(ctx, presburger.Budget{MaxSteps: coalesceSteps}), graph)
+		switch {
+		case errors.Is(err, presburger.ErrBudget):
+			continue
+		case err != nil:
+			return nil, fmt.Errorf("content of %s: %w", m.Space().In.Name, err)
+		}
+		if rest.NumBasics() == 0 {
+			return graph, nil
+		}
+	}
+	return nil, nil
+}
+
+// pieceFunction returns the equalities of piece b (of a heap component in
+// space sp) that define every hole from the cell and the parameters, as a
+// piece of sp without local variables, and a key identifying them; nil
+// when some hole has no such equality.
+func pieceFunction(sp presburger.Space, b *presburger.BasicMap) (*presburger.BasicMap, string) {
+	nOut := sp.NumOut()
+	g := presburger.NewBasicMap(sp)
+	first := b.Col(presburger.DimOut, 0)
+	found := make([]bool, nOut)
+	var key strings.Builder
+	for _, e := range b.Eqs() {
+		k := -1
+		for h := 0; h < nOut; h++ {
+			if !e[first+h].IsZero() {
+				if k >= 0 {
+					k = -2
+					break
+				}
+				k = h
+			}
+		}
+		if k < 0 || found[k] {
+			continue
+		}
+		c := e[first+k]
+		if !c.IsOne() && !c.Equal(presburger.NewInt(-1)) {
+			continue
+		}
+		local := false
+		for l := 0; l < b.NumLocals(); l++ {
+			if !e[b.LocalCol(l)].IsZero() {
+				local = true
+				break
+			}
+		}
+		if local {
+			continue
+		}
+		row := g.NewRow()
+		copy(row, e[:b.LocalOffset()])
+		row[g.ConstCol()] = e[b.ConstCol()]
+		if c.IsOne() {
+			// Normalise to -h + f = 0, so that the key does not depend
+			// on the equality's sign.
+			for i := range row {
+				row[i] = row[i].Neg()
+			}
+		}
+		g.AddEq(row)
+		found[k] = true
+		fmt.Fprintf(&key, "%d:", k)
+		for _, v := range row {
+			key.WriteString(v.String())
+			key.WriteByte(',')
+		}
+		key.WriteByte(';')
+	}
+	for _, ok := range found {
+		if !ok {
+			return nil, ""
+		}
+	}
+	return g, key.String()
+}
+
+// functionalRead returns the contents of the cells loc of array a in the
+// heap h as the image of loc under the affine function that gives the
+// content of every cell of a's component of h (see cellFunction), or nil
+// when a has several components in h or its content is no such function.
+// The result is exact wherever loc lies in the heap's cells; see the
+// comment at the top of this file for why that is all the value
+// obligations need. memo caches cellFunction by component.
+func functionalRead(ctx context.Context, h *Heap, loc *presburger.Map, assumed *presburger.Map, memo map[*presburger.Map]cellFn) (*presburger.UnionMap, error) {
+	a := loc.Space().Out
+	var comp *presburger.Map
+	for _, m := range h.u.Maps() {
+		in := m.Space().In
+		if in == nil || in.Name != a.Name {
+			continue
+		}
+		if comp != nil || m.Space().NumIn() != loc.Space().NumOut() {
+			return nil, nil
+		}
+		comp = m
+	}
+	if comp == nil {
+		return nil, nil
+	}
+	fn, ok := memo[comp]
+	if !ok {
+		g, err := cellFunction(ctx, comp, assumed)
+		if err != nil {
+			return nil, err
+		}
+		fn = cellFn{graph: g}
+		memo[comp] = fn
+	}
+	if fn.graph == nil {
+		return nil, nil
+	}
+	return presburger.NewUnionMap(loc).Apply(presburger.NewUnionMap(fn.graph))
+}

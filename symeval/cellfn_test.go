@@ -1,0 +1,237 @@
+package symeval
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/sched"
+	"github.com/augur-verify/augur/syntax"
+)
+
+const tilesSpec = `
+param N
+assume N >= 8
+input A(i, j) : f32
+tensor B(i, j) : f32
+B(i, j) = A(i, j) * A(i, j)
+tensor S(i, j) : f32
+S(i, j) = B(i, j) + B(i + 1, j) + B(i, j + 2)
+output S
+`
+
+// tilesKernel fills b with a parallel loop over tiles of 4 cells, the
+// last one shifted back over its neighbour (as Halide's root stages do),
+// then reads b with a 3-point stencil. TILE is the tile's write: its
+// cell, annotation and value.
+const tilesKernel = `
+kernel tiles(N)
+assume N >= 8
+in  a[i, j] : f32[N + 2, N + 2] = A(i, j)
+out s[i, j] : f32[N, N] = S(i, j)
+{
+  let m = min(N, 8) - 8
+  alloc b : f32[N + 2, N + 2] {
+    par u < (N + 5) / 4 {
+      par t < (N + 5) / 4 {
+        let ubase = min(4 * u, N - 2)
+        let base = min(4 * t, LAST)
+        for e < 4 {
+          for d < 4 {
+            TILE
+          }
+        }
+      }
+    }
+    par jo < (N + 3) / 4 {
+      par io < (N + 3) / 4 {
+        let jb = min(4 * jo, N - 4)
+        let ib = min(4 * io, N - 4)
+        for jj < 4 {
+          for ii < 4 {
+            s[ib + ii, jb + jj] {S(ib + ii, jb + jj)} := b[ib + ii - m, jb + jj] + b[ib + ii + 1 - m, jb + jj] + b[ib + ii - m, jb + jj + 2]
+          }
+        }
+      }
+    }
+  }
+}
+`
+
+func tilesPair(t *testing.T, last, tile string) *pair {
+	t.Helper()
+	k := strings.NewReplacer("LAST", last, "TILE", tile).Replace(tilesKernel)
+	return loadPair(t, "tiles.sare", tilesSpec, "tiles.sched", k)
+}
+
+// stencilSite returns the assignment to s with the site it runs in, and
+// its reads of b.
+func stencilSite(t *testing.T, ctx context.Context, p *pair, pr *Prophecy) (*sched.Assign, site, []*syntax.Index) {
+	t.Helper()
+	hb, err := heapsBefore(ctx, pr, p.kernel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for st, at := range hb {
+		if st.Array.Name != "s" {
+			continue
+		}
+		var reads []*syntax.Index
+		syntax.Inspect(st.Value, func(x syntax.Expr) bool {
+			if ix, ok := x.(*syntax.Index); ok && ix.Array.Name == "b" {
+				reads = append(reads, ix)
+			}
+			return true
+		})
+		return st, at, reads
+	}
+	t.Fatal("no assignment to s")
+	return nil, site{}, nil
+}
+
+const tileWrite = "b[base + d - m, ubase + e] {B(base + d, ubase + e)} := a[base + d, ubase + e] * a[base + d, ubase + e]"
+
+// TestFunctionalRead checks the reads of a buffer that overlapping
+// parallel tiles fill: the heap holds b's cells in several pieces (which
+// tile wrote the cell), but its content is B(cell) in all of them, so a
+// read of b has as many pieces as its location, and the same points as
+// the exact image wherever the scope's facts and the assumptions hold.
+// The kernel is valid and every condition is decided.
+func TestFunctionalRead(t *testing.T) {
+	ctx := context.Background()
+	p := tilesPair(t, "N - 2", tileWrite)
+	pr := prophesy(t, p)
+	_, at, reads := stencilSite(t, ctx, p, pr)
+	var comp *presburger.Map
+	for _, m := range at.heap.Maps() {
+		if m.Space().In.Name == "b" {
+			comp = m
+		}
+	}
+	if comp == nil || comp.NumBasics() < 2 {
+		t.Fatalf("b's component of the heap is %v: the test needs pieces that differ in the tile", comp)
+	}
+	within := at.scope.Facts()
+	var err error
+	if within, err = within.Intersect(pr.Assumptions); err != nil {
+		t.Fatal(err)
+	}
+	ev := &valueEval{ctx: ctx, cs: pr.Contexts, info: p.kinfo.Types, s: at.scope, h: at.heap}
+	for _, x := range reads {
+		alts, err := ev.read(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(alts) != 1 {
+			t.Fatalf("read %s: %d alternatives", syntax.ExprString(x), len(alts))
+		}
+		loc, err := location(at.scope, x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The tile that wrote the cell is an existential of the heap's
+		// pieces; the read's pieces are the location's, whose locals are
+		// divisions.
+		if got, want := alts[0].set.NumBasics(), loc.NumBasics(); got > want {
+			t.Errorf("read %s: %d pieces, more than the location's %d: %s", syntax.ExprString(x), got, want, alts[0].set)
+		}
+		for _, b := range alts[0].set.Basics() {
+			for l := 0; l < b.NumLocals(); l++ {
+				if !b.IsDiv(l) {
+					t.Errorf("read %s: a piece has an existential: %s", syntax.ExprString(x), b)
+				}
+			}
+		}
+		img, err := presburger.NewUnionMap(loc).Apply(at.heap.UnionMap())
+		if err != nil {
+			t.Fatal(err)
+		}
+		exact, err := respace(img.Maps()[0], holeSpace(nil, "", alts[0].holes))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := alts[0].set.IntersectParams(within)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if exact, err = exact.IntersectParams(within); err != nil {
+			t.Fatal(err)
+		}
+		if eq, err := got.IsEqual(ctx, exact); err != nil || !eq {
+			t.Errorf("read %s: %s, want %s (%v)", syntax.ExprString(x), got, exact, err)
+		}
+	}
+	a, err := Analyze(ctx, p.kernel, p.kinfo, p.spec, p.sinfo, AnalyzeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range a.Conditions {
+		if c.Status == Failed || c.Status == Undecided {
+			t.Errorf("C%d %s %s: %v %s", c.ID, c.Kind, c.Text, c.Status, c.Reason)
+		}
+	}
+	if n, failed := checkObligations(t, ctx, p, map[string]int64{"N": 9}); n == 0 || failed > 0 {
+		t.Errorf("%d of %d obligation points fail", failed, n)
+	}
+}
+
+// TestFunctionalReadUndefined checks that reading a buffer through the
+// function of its cells hides no undefined read: the tiles stop one cell
+// short of what the stencil reads, and the read's undefined-read
+// condition fails.
+func TestFunctionalReadUndefined(t *testing.T) {
+	ctx := context.Background()
+	p := tilesPair(t, "N - 4", tileWrite)
+	a, err := Analyze(ctx, p.kernel, p.kinfo, p.spec, p.sinfo, AnalyzeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	undefined := false
+	for _, c := range a.Conditions {
+		if as, ok := c.Stmt.(*sched.Assign); ok && c.Status == Failed && c.Kind == sched.UndefinedRead && as.Array.Name == "s" {
+			undefined = true
+		}
+	}
+	if !undefined {
+		t.Error("the undefined read of b[N + 1] is not reported")
+	}
+}
+
+// TestFunctionalReadRace checks a genuine write-write race between the
+// overlapping tiles: the shifted last tile claims B(4t + d) for the cell
+// base + d. The conflict is reported, its obligation fails on some
+// point, and b's content is no function of the cell, so the stencil reads
+// it exactly.
+func TestFunctionalReadRace(t *testing.T) {
+	ctx := context.Background()
+	p := tilesPair(t, "N - 2", "b[base + d - m, ubase + e] {B(4 * t + d, ubase + e)} := a[base + d, ubase + e] * a[base + d, ubase + e]")
+	pr := prophesy(t, p)
+	var obs []obligation
+	for l, site := range parLoops(t, p.kernel) {
+		o, err := writeConflicts(ctx, pr, site.scope, l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		obs = append(obs, o...)
+	}
+	if len(obs) == 0 {
+		t.Fatal("no write-write conflict reported")
+	}
+	if n, failed := evalObligations(t, ctx, p, obs, map[string]int64{"N": 9}); failed == 0 {
+		t.Errorf("none of the %d points of the conflicts fails", n)
+	}
+	_, at, _ := stencilSite(t, ctx, p, pr)
+	for _, m := range at.heap.Maps() {
+		if m.Space().In.Name != "b" {
+			continue
+		}
+		g, err := cellFunction(ctx, m, pr.Assumptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g != nil {
+			t.Errorf("b's content %s is read as the function %s", m, g)
+		}
+	}
+}
