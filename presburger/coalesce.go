@@ -43,6 +43,12 @@ func coalesce(ctx context.Context, m *Map, simplified bool) (_ *Map, err error) 
 		return m, nil // nothing to merge or drop (maps are not changed in place)
 	}
 	if len(m.basics) == 1 {
+		if decided, e := quickIsEmpty(m.basics[0]); decided {
+			if e {
+				return &Map{space: m.space}, nil
+			}
+			return m, nil
+		}
 		e, err := m.basics[0].isEmpty(newMeter(ctx))
 		switch {
 		case err != nil:
@@ -60,9 +66,12 @@ func coalesce(ctx context.Context, m *Map, simplified bool) (_ *Map, err error) 
 			bs = append(bs, b)
 			continue
 		}
-		e, err := b.IsEmpty(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("coalesce: %w", err)
+		decided, e := quickIsEmpty(b)
+		if !decided {
+			var err error
+			if e, err = b.IsEmpty(ctx); err != nil {
+				return nil, fmt.Errorf("coalesce: %w", err)
+			}
 		}
 		if !e {
 			bs = append(bs, b)
@@ -304,15 +313,16 @@ func withDivsOf(a, b *BasicMap) (c *BasicMap, mapRow func([]Int) []Int, ok bool)
 }
 
 // maxAlignedDivs bounds the divisions of a pair that coalescing aligns
-// (alignDivs): each pair tested costs two new tableaux.
+// (alignDivs): each pair tried costs two new tableaux.
 const maxAlignedDivs = 4
 
 // alignDivs returns a and b over the same division locals, in the same
 // order: a with b's divisions it lacks appended (withDivsOf), and b with
 // those same locals, its rows moved to their columns. A division is a
 // function of the dimensions, so neither conjunction's points change
-// (isl's coalescing aligns the divisions of a pair the same way,
-// isl_map_coalesce in isl_coalesce.c). ok is false, and a and b are
+// (isl's coalescing aligns the divisions of a pair when those of one are
+// among the other's, coalesce_after_aligning_divs in isl_coalesce.c;
+// here any two sets of divisions are). ok is false, and a and b are
 // returned as they are, when either has a plain existential or the pair
 // would have more than maxAlignedDivs divisions.
 func alignDivs(a, b *BasicMap) (a2, b2 *BasicMap, ok bool) {

@@ -111,6 +111,27 @@ func quickSimplify(c *BasicMap) (done, empty bool) {
 	return true, false
 }
 
+// quickIsEmpty decides whether b, a conjunction without locals, is
+// empty when normalisation or quickSimplify settles it (on a shallow
+// copy: b does not change); decided is false otherwise.
+func quickIsEmpty(b *BasicMap) (decided, empty bool) {
+	if b.empty {
+		return true, true
+	}
+	if len(b.divs) > 0 {
+		return false, false
+	}
+	if b.isUniverse() {
+		return true, false
+	}
+	c := &BasicMap{space: b.space, nP: b.nP, nI: b.nI, nO: b.nO,
+		eqs: b.eqs[:len(b.eqs):len(b.eqs)], ineqs: b.ineqs[:len(b.ineqs):len(b.ineqs)]}
+	if !c.normalize() {
+		return true, true
+	}
+	return quickSimplify(c)
+}
+
 // singleVar returns the only variable among the first n entries of r,
 // or -1 if there are none or several.
 func singleVar(r []Int, n int) int {

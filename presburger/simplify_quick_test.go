@@ -60,7 +60,7 @@ func TestQuickSimplify(t *testing.T) {
 		}
 		return dumpBasic(b)
 	}
-	quick, emptyQuick := 0, 0
+	quick, emptyQuick, quickEmptyDecided := 0, 0, 0
 	n := propCount(3000)
 	for it := 0; it < n; it++ {
 		b := sparseBasic(r)
@@ -85,11 +85,16 @@ func TestQuickSimplify(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if d, e := quickIsEmpty(b); d && e != (want == nil) {
+			t.Fatalf("case %d: %s: quickIsEmpty says empty %v, the exact algorithm %v", it, dumpBasic(b), e, want == nil)
+		} else if d {
+			quickEmptyDecided++
+		}
 		if str(got) != str(want) && !sameSimplified(t, got, want) {
 			t.Fatalf("case %d: %s\nsimplify: %s\nexact:    %s", it, dumpBasic(b), str(got), str(want))
 		}
 	}
-	if quick < n/4 || emptyQuick < n/100 {
+	if quick < n/4 || emptyQuick < n/100 || quickEmptyDecided < n/4 {
 		t.Errorf("the cheap path settled %d and found %d empty of %d cases: the test no longer exercises it", quick, emptyQuick, n)
 	}
 	t.Logf("cheap path: %d settled, %d empty, of %d", quick, emptyQuick, n)
