@@ -17,15 +17,14 @@ func (g *specGen) sum(n *node, ec *eqCtx, idx []*aff) ([]piece, error) {
 		body = body.kids[0]
 	}
 	inner := ec
-	var ks []*aff
-	vars := append([]string(nil), ec.vars...)
+	lv := &sumLevels{outer: len(ec.vars), vars: append([]string(nil), ec.vars...)}
 	for _, s := range chain {
-		k := g.nm.pos(len(vars))
-		vars = append(vars, k)
-		ks = append(ks, nameAff(k))
+		k := g.nm.pos(len(lv.vars))
+		lv.vars = append(lv.vars, k)
+		lv.ks = append(lv.ks, nameAff(k))
 		inner = inner.with(s.v, nameAff(k))
 	}
-	inner.vars = vars
+	inner.vars = lv.vars
 	var guards []*cnd
 	for body.kind == kGuard {
 		guards = append(guards, body.cond.subst(inner.env))
@@ -35,101 +34,23 @@ func (g *specGen) sum(n *node, ec *eqCtx, idx []*aff) ([]piece, error) {
 	if err != nil {
 		return nil, err
 	}
-	los, his := make([]*aff, len(chain)), make([]*aff, len(chain))
+	lv.los, lv.his = make([]*aff, len(chain)), make([]*aff, len(chain))
 	for j, s := range chain {
-		los[j], his[j] = s.lo.subst(inner.env), s.hi.subst(inner.env)
+		lv.los[j], lv.his[j] = s.lo.subst(inner.env), s.hi.subst(inner.env)
 	}
+	rest := lv.boundInnermost(guards)
 	m := len(chain) - 1
-	// Bounds the guards put on the innermost index, and what remains.
-	lowers, uppers := []*aff{los[m]}, []*aff{his[m]} // k >= l, k < u
-	var rest []*cnd
-	for _, gc := range guards {
-		for _, c := range gc.conjuncts() {
-			l, u, ok := indexBound(c, vars[len(vars)-1])
-			if !ok {
-				rest = append(rest, c)
-				continue
-			}
-			if l != nil {
-				lowers = append(lowers, l)
-			}
-			if u != nil {
-				uppers = append(uppers, u)
-			}
-		}
-	}
-	kname := func(j int) string { return vars[len(ec.vars)+j] }
-	// inRange: the indices of levels 0..j in their ranges.
-	inRange := func(j int) []*cnd {
-		var cs []*cnd
-		for i := 0; i <= j; i++ {
-			if i == m {
-				for _, l := range lowers {
-					cs = append(cs, cmpC("<=", l, ks[i]))
-				}
-				for _, u := range uppers {
-					cs = append(cs, cmpC("<", ks[i], u))
-				}
-				continue
-			}
-			cs = append(cs, cmpC("<=", los[i], ks[i]), cmpC("<", ks[i], his[i]))
-		}
-		return cs
-	}
-	below := func(j int) *cnd { // k_j under its range
-		if j < m {
-			return cmpC("<", ks[j], los[j])
-		}
-		var cs []*cnd
-		for _, l := range lowers {
-			cs = append(cs, cmpC("<", ks[j], l))
-		}
-		return orC(cs)
-	}
-	// lasts gives the last indices of levels from..m once the outer
-	// ones are fixed by back: one case per candidate upper bound of the
-	// innermost level.
-	type lastCase struct {
-		conds []*cnd
-		args  []*aff
-	}
-	lasts := func(from int, back map[string]*aff) []lastCase {
-		back = copyEnv(back)
-		var args []*aff
-		for i := from; i < m; i++ {
-			last := his[i].subst(back).addConst(-1)
-			args = append(args, last)
-			back[kname(i)] = last
-		}
-		var out []lastCase
-		for i, u := range uppers {
-			u = u.subst(back)
-			var conds []*cnd
-			for j, w := range uppers {
-				w = w.subst(back)
-				switch {
-				case j < i:
-					conds = append(conds, cmpC("<", u, w))
-				case j > i:
-					conds = append(conds, cmpC("<=", u, w))
-				}
-			}
-			if cs, ok := simplifyConds(conds); ok {
-				out = append(out, lastCase{cs, append(append([]*aff(nil), args...), u.addConst(-1))})
-			}
-		}
-		return out
-	}
+	ks := lv.ks
 	var eqs []piece
 	// Below the first step: 0.
-	eqs = append(eqs, piece{conds: []*cnd{below(0)}, val: "0"})
+	eqs = append(eqs, piece{conds: []*cnd{lv.below(0)}, val: "0"})
 	// Below an inner range: the last value of the previous outer step.
 	for j := 1; j <= m; j++ {
-		back := map[string]*aff{kname(j - 1): ks[j-1].addConst(-1)}
-		for _, lc := range lasts(j, back) {
+		back := map[string]*aff{lv.kname(j - 1): ks[j-1].addConst(-1)}
+		for _, lc := range lv.lasts(j, back) {
 			args := append(varAffs(ec.vars), ks[:j-1]...)
 			args = append(append(args, ks[j-1].addConst(-1)), lc.args...)
-			conds := append(append(inRange(j-1), below(j)), lc.conds...)
+			conds := append(append(lv.inRange(j-1), lv.below(j)), lc.conds...)
 			if cs, ok := simplifyConds(conds); ok {
 				eqs = append(eqs, piece{conds: cs, val: call("@", args)})
 			}
@@ -139,7 +60,7 @@ func (g *specGen) sum(n *node, ec *eqCtx, idx []*aff) ([]piece, error) {
 	prevArgs := append(varAffs(ec.vars), ks...)
 	prevArgs[len(prevArgs)-1] = ks[m].addConst(-1)
 	prev := call("@", prevArgs)
-	step := inRange(m)
+	step := lv.inRange(m)
 	ps = guardPieces(andC(step...), ps)
 	if len(rest) > 0 {
 		r := andC(rest...)
@@ -153,16 +74,125 @@ func (g *specGen) sum(n *node, ec *eqCtx, idx []*aff) ([]piece, error) {
 		}
 		eqs = append(eqs, p)
 	}
-	name := g.emit(g.nm.fresh(g.c.Name+"_"+n.v), vars, eqs, true)
+	name := g.emit(g.nm.fresh(g.c.Name+"_"+n.v), lv.vars, eqs, true)
 	for _, s := range chain {
 		g.sums[s] = &tref{name: name}
 	}
 	// The value: the last step of every level.
 	var out []piece
-	for _, lc := range lasts(0, map[string]*aff{}) {
+	for _, lc := range lv.lasts(0, map[string]*aff{}) {
 		out = append(out, piece{conds: lc.conds, val: call(name, append(varAffs(ec.vars), lc.args...))})
 	}
 	return out, nil
+}
+
+// sumLevels are the indices of a chain of directly nested Sums, outermost
+// first: the index k_j of level j is ks[j], named vars[outer+j] (vars
+// begins with the enclosing context's variables), over [los[j], his[j]),
+// the innermost one (level m) over the lowers and uppers its guards add.
+type sumLevels struct {
+	outer          int
+	vars           []string
+	ks, los, his   []*aff
+	lowers, uppers []*aff // k_m >= l, k_m < u
+}
+
+// kname is the name of the index of level j.
+func (lv *sumLevels) kname(j int) string { return lv.vars[lv.outer+j] }
+
+// boundInnermost takes the bounds that the guards put on the innermost
+// index as its range (with its own bounds) and returns the conjuncts that
+// remain.
+func (lv *sumLevels) boundInnermost(guards []*cnd) []*cnd {
+	m := len(lv.ks) - 1
+	lv.lowers, lv.uppers = []*aff{lv.los[m]}, []*aff{lv.his[m]}
+	var rest []*cnd
+	for _, gc := range guards {
+		for _, c := range gc.conjuncts() {
+			l, u, ok := indexBound(c, lv.vars[len(lv.vars)-1])
+			if !ok {
+				rest = append(rest, c)
+				continue
+			}
+			if l != nil {
+				lv.lowers = append(lv.lowers, l)
+			}
+			if u != nil {
+				lv.uppers = append(lv.uppers, u)
+			}
+		}
+	}
+	return rest
+}
+
+// inRange is the indices of levels 0..j in their ranges.
+func (lv *sumLevels) inRange(j int) []*cnd {
+	m := len(lv.ks) - 1
+	var cs []*cnd
+	for i := 0; i <= j; i++ {
+		if i == m {
+			for _, l := range lv.lowers {
+				cs = append(cs, cmpC("<=", l, lv.ks[i]))
+			}
+			for _, u := range lv.uppers {
+				cs = append(cs, cmpC("<", lv.ks[i], u))
+			}
+			continue
+		}
+		cs = append(cs, cmpC("<=", lv.los[i], lv.ks[i]), cmpC("<", lv.ks[i], lv.his[i]))
+	}
+	return cs
+}
+
+// below is the index of level j under its range.
+func (lv *sumLevels) below(j int) *cnd {
+	if j < len(lv.ks)-1 {
+		return cmpC("<", lv.ks[j], lv.los[j])
+	}
+	var cs []*cnd
+	for _, l := range lv.lowers {
+		cs = append(cs, cmpC("<", lv.ks[j], l))
+	}
+	return orC(cs)
+}
+
+// lastCase is one case of the last indices of some levels: under conds,
+// the indices args.
+type lastCase struct {
+	conds []*cnd
+	args  []*aff
+}
+
+// lasts gives the last indices of levels from..m once the outer ones are
+// fixed by back: one case per candidate upper bound of the innermost
+// level.
+func (lv *sumLevels) lasts(from int, back map[string]*aff) []lastCase {
+	m := len(lv.ks) - 1
+	back = copyEnv(back)
+	var args []*aff
+	for i := from; i < m; i++ {
+		last := lv.his[i].subst(back).addConst(-1)
+		args = append(args, last)
+		back[lv.kname(i)] = last
+	}
+	var out []lastCase
+	for i, u := range lv.uppers {
+		u = u.subst(back)
+		var conds []*cnd
+		for j, w := range lv.uppers {
+			w = w.subst(back)
+			switch {
+			case j < i:
+				conds = append(conds, cmpC("<", u, w))
+			case j > i:
+				conds = append(conds, cmpC("<=", u, w))
+			}
+		}
+		if cs, ok := simplifyConds(conds); ok {
+			out = append(out, lastCase{cs, append(append([]*aff(nil), args...), u.addConst(-1))})
+		}
+	}
+	return out
 }
 
 // copyEnv returns a copy of env.
