@@ -196,43 +196,9 @@ func (in *interp) reductionAssign(s *Assign) error {
 	op := eq.Reduce.Op
 
 	// The value: a merge reads its source cell with its ghost state.
-	var v value.Value
-	var src *ghost
-	var srcCell string
-	if ix := MergeSource(s); ix != nil {
-		ss := in.lookup(ix.Array.Name)
-		if ss == nil {
-			return fmt.Errorf("%s: no array %s", s.Pos(), ix.Array.Name)
-		}
-		idx, err := evalIndices(ix.Indices, in)
-		if err != nil {
-			return in.indexFailure(s, err)
-		}
-		off, ok := ss.offset(idx)
-		if !ok {
-			f := in.failure(OutOfBoundsRead, s, "%s is outside %s%s", formatCell(ss.name, idx), ss.name, formatExtents(ss.ext))
-			f.Array, f.Index = ss.name, idx
-			return f
-		}
-		l := loc{s: ss, off: off}
-		in.load(l, s) // joins the read set
-		v, src = in.view(l)
-		srcCell = formatCell(ss.name, idx)
-		if v.IsUndef() {
-			f := in.failure(UndefinedRead, s, "%s holds no defined value", srcCell)
-			f.Array, f.Index = ss.name, idx
-			return f
-		}
-	} else {
-		venv := &valueEnv{in: in, stmt: s}
-		var err error
-		v, err = sare.EvalValue(s.Value, in.info.Types, venv)
-		if err != nil {
-			return in.indexFailure(s, err)
-		}
-		if f := in.readFailure(s, venv); f != nil {
-			return f
-		}
+	v, src, srcCell, err := in.reductionValue(s)
+	if err != nil {
+		return err
 	}
 	idx, err := evalIndices(s.Indices, in)
 	if err != nil {
@@ -318,6 +284,48 @@ func (in *interp) reductionAssign(s *Assign) error {
 	}
 	in.accumulate(l, v, d, s)
 	return nil
+}
+
+// reductionValue evaluates the value of a reduction assignment s: for a
+// merge, the partial result in its source cell, with that cell's ghost
+// state src and its name srcCell; otherwise s's value expression.
+func (in *interp) reductionValue(s *Assign) (v value.Value, src *ghost, srcCell string, err error) {
+	ix := MergeSource(s)
+	if ix == nil {
+		venv := &valueEnv{in: in, stmt: s}
+		v, err = sare.EvalValue(s.Value, in.info.Types, venv)
+		if err != nil {
+			return v, nil, "", in.indexFailure(s, err)
+		}
+		if f := in.readFailure(s, venv); f != nil {
+			return v, nil, "", f
+		}
+		return v, nil, "", nil
+	}
+	ss := in.lookup(ix.Array.Name)
+	if ss == nil {
+		return v, nil, "", fmt.Errorf("%s: no array %s", s.Pos(), ix.Array.Name)
+	}
+	idx, err := evalIndices(ix.Indices, in)
+	if err != nil {
+		return v, nil, "", in.indexFailure(s, err)
+	}
+	off, ok := ss.offset(idx)
+	if !ok {
+		f := in.failure(OutOfBoundsRead, s, "%s is outside %s%s", formatCell(ss.name, idx), ss.name, formatExtents(ss.ext))
+		f.Array, f.Index = ss.name, idx
+		return v, nil, "", f
+	}
+	l := loc{s: ss, off: off}
+	in.load(l, s) // joins the read set
+	v, src = in.view(l)
+	srcCell = formatCell(ss.name, idx)
+	if v.IsUndef() {
+		f := in.failure(UndefinedRead, s, "%s holds no defined value", srcCell)
+		f.Array, f.Index = ss.name, idx
+		return v, nil, "", f
+	}
+	return v, src, srcCell, nil
 }
 
 func describeGhost(g *ghost) string {
