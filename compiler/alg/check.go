@@ -208,7 +208,31 @@ func (c *checker) update(u *Update, later map[string]*Func) {
 		c.errorf(u.Func.Pos(), syntax.CodeArity, "%s has %d dimensions, the update gives %d", name, len(f.Vars), len(u.Args))
 		return
 	}
-	// The RDom of the update: every r.k must name a variable of one RDom.
+	rvars := c.updateRDom(u)
+	pure := c.updateLHS(u, f, rvars)
+	// Every pure variable is in scope for the type checker: those not kept
+	// in place are reported below, once.
+	vars := map[string]bool{}
+	for k := range pure {
+		vars[k] = true
+	}
+	for k := range rvars {
+		vars[k] = true
+	}
+	c.updateReadsInPlace(u, f, pure)
+	c.usedBefore(u.Value, later, "")
+	self := c.tensors[name]
+	c.exprs(vars, self).Value(u.Value, f.Type)
+	if u.Where != nil {
+		c.exprs(vars, self).Constraint(u.Where)
+	}
+}
+
+// updateRDom finds the RDom of update u: every r.k it uses must name a
+// variable of one RDom declared before. It returns the RDom variables
+// used, by full name.
+func (c *checker) updateRDom(u *Update) map[string]bool {
+	name := u.Func.Name
 	rvars := map[string]bool{}
 	check := func(x syntax.Expr) {
 		syntax.Inspect(x, func(e syntax.Expr) bool {
@@ -246,7 +270,15 @@ func (c *checker) update(u *Update, later map[string]*Func) {
 	if u.Where != nil {
 		check(u.Where)
 	}
-	// The separation rule on the left-hand side.
+	return rvars
+}
+
+// updateLHS checks the separation rule on the left-hand side of update u
+// of f: each argument is its pure variable in place, or an index
+// expression of the RDom variables rvars. It returns f's pure variables,
+// true for those kept in place.
+func (c *checker) updateLHS(u *Update, f *Func, rvars map[string]bool) map[string]bool {
+	name := u.Func.Name
 	pure := map[string]bool{}
 	for _, v := range f.Vars {
 		pure[v.Name] = false
@@ -271,16 +303,14 @@ func (c *checker) update(u *Update, later map[string]*Func) {
 			c.exprs(rvars, nil).Index(a)
 		}
 	}
-	// Every pure variable is in scope for the type checker: those not kept
-	// in place are reported below, once.
-	vars := map[string]bool{}
-	for k := range pure {
-		vars[k] = true
-	}
-	for k := range rvars {
-		vars[k] = true
-	}
-	// Pure variables not kept in place are undefined on the right.
+	return pure
+}
+
+// updateReadsInPlace checks the right-hand side of update u of f: the pure
+// variables not kept in place (false in pure) are undefined there, and f
+// is read with those kept in place unchanged.
+func (c *checker) updateReadsInPlace(u *Update, f *Func, pure map[string]bool) {
+	name := u.Func.Name
 	for _, x := range []syntax.Expr{u.Value, u.Where} {
 		if x == nil {
 			continue
@@ -303,12 +333,6 @@ func (c *checker) update(u *Update, later map[string]*Func) {
 			}
 			return true
 		})
-	}
-	c.usedBefore(u.Value, later, "")
-	self := c.tensors[name]
-	c.exprs(vars, self).Value(u.Value, f.Type)
-	if u.Where != nil {
-		c.exprs(vars, self).Constraint(u.Where)
 	}
 }
 
