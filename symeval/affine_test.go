@@ -326,3 +326,51 @@ func TestLetPrunedUnderAssumptions(t *testing.T) {
 		}
 	}
 }
+
+// TestLetMergedUnderAssumptions checks that a let's pieces whose values
+// the assumptions make equal merge (Halide's min(output_extent_0, 384)
+// under output_extent_0 >= 384), that pieces equal only at some points
+// of their condition stay apart, and that the merged value is the
+// original one wherever the assumptions hold.
+func TestLetMergedUnderAssumptions(t *testing.T) {
+	ctx := context.Background()
+	s := NewScope([]string{"N", "M"})
+	a, err := s.Constraint(mustExpr(t, "N >= 384 and M >= 0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = s.WithAssumptions(a)
+	for _, tc := range []struct {
+		x      string
+		pieces int
+	}{
+		{"min(N, 384) - 406", 1},
+		{"max(384, N) + min(N, 384)", 1},
+		{"min(N, 400)", 2},
+		{"min(N, M + 384)", 2},
+	} {
+		ls, err := s.Let(ctx, "t", mustExpr(t, tc.x))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(ls.names["t"].let); n != tc.pieces {
+			t.Errorf("%s: %d pieces, want %d", tc.x, n, tc.pieces)
+		}
+		g, err := ls.IndexMap(mustExpr(t, "t"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n := int64(384); n <= 420; n += 3 {
+			for m := int64(0); m <= 30; m += 10 {
+				want, err := sare.EvalIndex(mustExpr(t, tc.x), mapEnv{"N": n, "M": m})
+				if err != nil {
+					t.Fatal(err)
+				}
+				in, err := g.ContainsPoint(ctx, ints(n, m, want))
+				if err != nil || !in {
+					t.Fatalf("%s at N=%d, M=%d: %d not in %s (%v)", tc.x, n, m, want, g, err)
+				}
+			}
+		}
+	}
+}

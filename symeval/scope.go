@@ -178,12 +178,75 @@ func (s *Scope) prune(ctx context.Context, v pwExpr) (pwExpr, error) {
 		// assumptions are contradictory). Keep the value as it is.
 		return v, nil
 	}
+	if known != nil && len(out) >= 2 && len(out) <= maxMergedPieces {
+		var err error
+		if out, err = mergeEqualPieces(ctx, sp, known, out); err != nil {
+			return nil, err
+		}
+	}
 	if len(out) == 1 && known != nil {
 		// One piece left: its condition holds wherever the scope can be
 		// reached.
 		out[0].cond = dnfTrue()
 	}
 	return out, nil
+}
+
+// maxMergedPieces bounds the pieces of a value that mergeEqualPieces
+// compares pairwise.
+const maxMergedPieces = 8
+
+// mergeEqualPieces merges each piece of v whose value equals another
+// piece's wherever its own condition and known hold into that other
+// piece: under known the value is the same, in fewer pieces. Halide's
+// bounds are full of such pieces: min(output_extent_0, 384) is
+// output_extent_0 when output_extent_0 <= 384, which the assumption
+// output_extent_0 >= 384 makes 384, the value of the other piece; kept
+// apart, the two pieces doubled every set built from the let.
+func mergeEqualPieces(ctx context.Context, sp presburger.Space, known *presburger.Map, v pwExpr) (pwExpr, error) {
+	out := append(pwExpr(nil), v...)
+	for i := 0; i < len(out); i++ {
+		for j := range out {
+			if j == i {
+				continue
+			}
+			eq, err := equalOn(ctx, sp, known, out[i].cond, out[i].e, out[j].e)
+			if err != nil {
+				return nil, err
+			}
+			if !eq {
+				continue
+			}
+			out[j].cond = append(append(dnf(nil), out[j].cond...), out[i].cond...)
+			out = append(out[:i], out[i+1:]...)
+			i--
+			break
+		}
+	}
+	return out, nil
+}
+
+// equalOn reports whether a = b at every point of cond where known
+// holds: neither a - b >= 1 nor b - a >= 1 has a point there.
+func equalOn(ctx context.Context, sp presburger.Space, known *presburger.Map, cond dnf, a, b linear) (bool, error) {
+	one := presburger.NewInt(1)
+	for _, c := range cond {
+		for _, d := range []linear{a.add(b, one.Neg()), b.add(a, one.Neg())} {
+			bm, err := lowerConj(sp, c, conj{{e: d.add(constLinear(-1), one)}})
+			if err != nil {
+				return false, err
+			}
+			m, err := presburger.NewMap(sp, bm).Intersect(known)
+			if err != nil {
+				return false, err
+			}
+			empty, err := m.IsEmpty(ctx)
+			if err != nil || !empty {
+				return false, err
+			}
+		}
+	}
+	return true, nil
 }
 
 func (s *Scope) translator() *translator {
