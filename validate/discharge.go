@@ -647,6 +647,8 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 	// one spends the full limit failing.
 	limits := resourceSteps(s.v.opts.Resources)
 	live := make([]bool, len(strategies))
+	// resume[i]: the first piece strategy i has not proved yet.
+	resume := make([]int, len(strategies))
 	for i := range live {
 		live[i] = true
 	}
@@ -692,7 +694,8 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 		var scripts []string
 		earlier := map[string]*query{}
 	pieceLoop:
-		for pi, piece := range pieces {
+		for pi := resume[si]; pi < len(pieces); pi++ {
+			piece := pieces[pi]
 			s.enc.ResetUnfoldings()
 			q, err := s.encode(ob, st, piece, earlier)
 			if err != nil {
@@ -726,7 +729,20 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 			before := s.used
 			res, sol, err := s.checkLimit(q, nil, limit)
 			if res == smt.Unknown && !last && errors.Is(err, errResources) {
-				live[si] = true // again within the next limit
+				// Again within the next limit, from this piece: the
+				// pieces before it are proved, and the strategy cannot
+				// prove the obligation within this limit, so its other
+				// pieces wait for that round too.
+				live[si] = true
+				resume[si] = pi
+				if s.v.opts.Trace != nil {
+					s.v.trace(fmt.Sprintf("C%d: %s, piece %d of %d: %s, %d resource units; the pieces after it wait for the next limit", c.ID, st.name, pi+1, len(pieces), res, s.used-before))
+				}
+				if sol != nil {
+					sol.Close()
+				}
+				proved = false
+				break pieceLoop
 			}
 			if s.v.opts.Trace != nil {
 				s.v.trace(fmt.Sprintf("C%d: %s, piece %d of %d: %s, %d resource units", c.ID, st.name, pi+1, len(pieces), res, s.used-before))
