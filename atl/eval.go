@@ -132,6 +132,8 @@ func (ev *evaluator) bindTensor(name string, v *Tensor, f func() (*Tensor, error
 	return t, err
 }
 
+// eval computes the value of n under the current bindings, each node
+// evaluated counting against the budget.
 func (ev *evaluator) eval(n *node) (*Tensor, error) {
 	if ev.budget--; ev.budget < 0 {
 		return nil, ErrEvalBudget
@@ -153,39 +155,9 @@ func (ev *evaluator) eval(n *node) (*Tensor, error) {
 		}
 		return &Tensor{Data: []float64{v}, Pad: []bool{false}}, nil
 	case kGen:
-		lo, hi, err := ev.bounds(n)
-		if err != nil {
-			return nil, err
-		}
-		out := &Tensor{Shape: sh}
-		for i := lo; i < hi; i++ {
-			t, err := ev.bind(n.v, i, func() (*Tensor, error) { return ev.eval(n.kids[0]) })
-			if err != nil {
-				return nil, err
-			}
-			out.Data = append(out.Data, t.Data...)
-			out.Pad = append(out.Pad, t.Pad...)
-		}
-		return out, nil
+		return ev.gen(n, sh)
 	case kSum:
-		lo, hi, err := ev.bounds(n)
-		if err != nil {
-			return nil, err
-		}
-		out := padTensor(sh)
-		for i := lo; i < hi; i++ {
-			t, err := ev.bind(n.v, i, func() (*Tensor, error) { return ev.eval(n.kids[0]) })
-			if err != nil {
-				return nil, err
-			}
-			for j := range out.Data {
-				if !t.Pad[j] {
-					out.Data[j] += t.Data[j]
-					out.Pad[j] = false
-				}
-			}
-		}
-		return out, nil
+		return ev.sum(n, sh)
 	case kGuard:
 		ok, err := n.cond.eval(ev.idx)
 		if err != nil {
@@ -211,6 +183,58 @@ func (ev *evaluator) eval(n *node) (*Tensor, error) {
 		return nil, err
 	}
 	switch n.kind {
+	case kConcat, kFlatten, kSplit, kTranspose:
+		return ev.rearrange(n, sh, x)
+	}
+	return ev.padOrTruncate(n, sh, x)
+}
+
+// gen evaluates the Gen n of shape sh: its body's values for each index,
+// one after another.
+func (ev *evaluator) gen(n *node, sh []int64) (*Tensor, error) {
+	lo, hi, err := ev.bounds(n)
+	if err != nil {
+		return nil, err
+	}
+	out := &Tensor{Shape: sh}
+	for i := lo; i < hi; i++ {
+		t, err := ev.bind(n.v, i, func() (*Tensor, error) { return ev.eval(n.kids[0]) })
+		if err != nil {
+			return nil, err
+		}
+		out.Data = append(out.Data, t.Data...)
+		out.Pad = append(out.Pad, t.Pad...)
+	}
+	return out, nil
+}
+
+// sum evaluates the Sum n of shape sh: the sum of its body's values over
+// its index, padding where every term is padding.
+func (ev *evaluator) sum(n *node, sh []int64) (*Tensor, error) {
+	lo, hi, err := ev.bounds(n)
+	if err != nil {
+		return nil, err
+	}
+	out := padTensor(sh)
+	for i := lo; i < hi; i++ {
+		t, err := ev.bind(n.v, i, func() (*Tensor, error) { return ev.eval(n.kids[0]) })
+		if err != nil {
+			return nil, err
+		}
+		for j := range out.Data {
+			if !t.Pad[j] {
+				out.Data[j] += t.Data[j]
+				out.Pad[j] = false
+			}
+		}
+	}
+	return out, nil
+}
+
+// rearrange evaluates the concatenation, flattening, split or
+// transposition n of shape sh, whose first operand is x.
+func (ev *evaluator) rearrange(n *node, sh []int64, x *Tensor) (*Tensor, error) {
+	switch n.kind {
 	case kConcat:
 		y, err := ev.eval(n.kids[1])
 		if err != nil {
@@ -224,19 +248,24 @@ func (ev *evaluator) eval(n *node) (*Tensor, error) {
 		copy(out.Data, x.Data)
 		copy(out.Pad, x.Pad)
 		return out, nil
-	case kTranspose:
-		out := &Tensor{Shape: sh, Data: make([]float64, len(x.Data)), Pad: make([]bool, len(x.Pad))}
-		a, b := x.Shape[0], x.Shape[1]
-		inner := size(x.Shape[2:])
-		for i := int64(0); i < a; i++ {
-			for j := int64(0); j < b; j++ {
-				src, dst := (i*b+j)*inner, (j*a+i)*inner
-				copy(out.Data[dst:dst+inner], x.Data[src:src+inner])
-				copy(out.Pad[dst:dst+inner], x.Pad[src:src+inner])
-			}
-		}
-		return out, nil
 	}
+	// kTranspose
+	out := &Tensor{Shape: sh, Data: make([]float64, len(x.Data)), Pad: make([]bool, len(x.Pad))}
+	a, b := x.Shape[0], x.Shape[1]
+	inner := size(x.Shape[2:])
+	for i := int64(0); i < a; i++ {
+		for j := int64(0); j < b; j++ {
+			src, dst := (i*b+j)*inner, (j*a+i)*inner
+			copy(out.Data[dst:dst+inner], x.Data[src:src+inner])
+			copy(out.Pad[dst:dst+inner], x.Pad[src:src+inner])
+		}
+	}
+	return out, nil
+}
+
+// padOrTruncate evaluates the truncation or padding n of shape sh of x by
+// its count k of rows, on the left or the right.
+func (ev *evaluator) padOrTruncate(n *node, sh []int64, x *Tensor) (*Tensor, error) {
 	k, err := n.k.eval(ev.idx)
 	if err != nil {
 		return nil, err
