@@ -284,16 +284,7 @@ func (c *checker) expr(e Expr) *node {
 	case *Gen:
 		return c.gen(e.At, e.Var, e.Lo, e.Hi, e.Body)
 	case *Sum:
-		lo, hi := c.rng(e.Lo, e.Hi, false)
-		if !c.fresh(e.Var) {
-			return nil
-		}
-		var body *node
-		c.with(e.Var.Name, &sym{kind: symIndex}, func() { body = c.expr(e.Body) })
-		if lo == nil || hi == nil || body == nil {
-			return nil
-		}
-		return &node{kind: kSum, pos: e.At, v: e.Var.Name, lo: lo, hi: hi, kids: []*node{body}, shape: body.shape}
+		return c.sum(e)
 	case *Guard:
 		cc := c.cond(e.Cond, true)
 		body := c.expr(e.Body)
@@ -302,16 +293,59 @@ func (c *checker) expr(e Expr) *node {
 		}
 		return &node{kind: kGuard, pos: e.At, cond: cc, kids: []*node{body}, shape: body.shape}
 	case *Let:
-		val := c.expr(e.Val)
-		if !c.fresh(e.Var) || val == nil {
+		return c.let(e)
+	case *Concat, *Flatten, *Split, *Transpose:
+		return c.rearrange(e)
+	case *Trunc, *Pad:
+		return c.padOrTruncate(e)
+	case *Scalar:
+		s := c.scalar(e.S)
+		if s == nil {
 			return nil
 		}
-		var body *node
-		c.with(e.Var.Name, &sym{kind: symTensor, shape: val.shape}, func() { body = c.expr(e.Body) })
-		if body == nil {
-			return nil
-		}
-		return &node{kind: kLet, pos: e.At, v: e.Var.Name, kids: []*node{val, body}, shape: body.shape}
+		return &node{kind: kScalar, pos: e.Pos(), s: s}
+	case *Wide:
+		return c.wide(e)
+	case *GenRec:
+		return c.genrec(e)
+	}
+	return nil
+}
+
+// sum checks a Sum: its range, its fresh index, its body with the index
+// bound.
+func (c *checker) sum(e *Sum) *node {
+	lo, hi := c.rng(e.Lo, e.Hi, false)
+	if !c.fresh(e.Var) {
+		return nil
+	}
+	var body *node
+	c.with(e.Var.Name, &sym{kind: symIndex}, func() { body = c.expr(e.Body) })
+	if lo == nil || hi == nil || body == nil {
+		return nil
+	}
+	return &node{kind: kSum, pos: e.At, v: e.Var.Name, lo: lo, hi: hi, kids: []*node{body}, shape: body.shape}
+}
+
+// let checks a Let: its value, then its body with the fresh name bound to
+// the value's shape.
+func (c *checker) let(e *Let) *node {
+	val := c.expr(e.Val)
+	if !c.fresh(e.Var) || val == nil {
+		return nil
+	}
+	var body *node
+	c.with(e.Var.Name, &sym{kind: symTensor, shape: val.shape}, func() { body = c.expr(e.Body) })
+	if body == nil {
+		return nil
+	}
+	return &node{kind: kLet, pos: e.At, v: e.Var.Name, kids: []*node{val, body}, shape: body.shape}
+}
+
+// rearrange checks a concatenation, flatten, split or transpose, each of
+// the shapes it needs.
+func (c *checker) rearrange(e Expr) *node {
+	switch e := e.(type) {
 	case *Concat:
 		x, y := c.expr(e.X), c.expr(e.Y)
 		if x == nil || y == nil {
@@ -363,48 +397,42 @@ func (c *checker) expr(e Expr) *node {
 			return nil
 		}
 		return &node{kind: kTranspose, pos: e.At, kids: []*node{x}, shape: append([]*aff{x.shape[1], x.shape[0]}, x.shape[2:]...)}
-	case *Trunc, *Pad:
-		var kx Ix
-		var sub Expr
-		var kd kind
-		switch e := e.(type) {
-		case *Trunc:
-			kx, sub, kd = e.K, e.X, kTruncr
-			if e.Left {
-				kd = kTruncl
-			}
-		case *Pad:
-			kx, sub, kd = e.K, e.X, kPadr
-			if e.Left {
-				kd = kPadl
-			}
-		}
-		k := c.size(kx)
-		x := c.expr(sub)
-		if k == nil || x == nil {
-			return nil
-		}
-		if len(x.shape) < 1 {
-			c.rep.ErrorCodef(e.Pos(), syntax.CodeShape, "%s needs a tensor, found a scalar", kd)
-			return nil
-		}
-		d := x.shape[0].add(k)
-		if kd == kTruncl || kd == kTruncr {
-			d = x.shape[0].sub(k)
-		}
-		return &node{kind: kd, pos: e.Pos(), k: k, kids: []*node{x}, shape: append([]*aff{d}, x.shape[1:]...)}
-	case *Scalar:
-		s := c.scalar(e.S)
-		if s == nil {
-			return nil
-		}
-		return &node{kind: kScalar, pos: e.Pos(), s: s}
-	case *Wide:
-		return c.wide(e)
-	case *GenRec:
-		return c.genrec(e)
 	}
 	return nil
+}
+
+// padOrTruncate checks a truncation or padding by a size, on the left or
+// the right, of a tensor.
+func (c *checker) padOrTruncate(e Expr) *node {
+	var kx Ix
+	var sub Expr
+	var kd kind
+	switch e := e.(type) {
+	case *Trunc:
+		kx, sub, kd = e.K, e.X, kTruncr
+		if e.Left {
+			kd = kTruncl
+		}
+	case *Pad:
+		kx, sub, kd = e.K, e.X, kPadr
+		if e.Left {
+			kd = kPadl
+		}
+	}
+	k := c.size(kx)
+	x := c.expr(sub)
+	if k == nil || x == nil {
+		return nil
+	}
+	if len(x.shape) < 1 {
+		c.rep.ErrorCodef(e.Pos(), syntax.CodeShape, "%s needs a tensor, found a scalar", kd)
+		return nil
+	}
+	d := x.shape[0].add(k)
+	if kd == kTruncl || kd == kTruncr {
+		d = x.shape[0].sub(k)
+	}
+	return &node{kind: kd, pos: e.Pos(), k: k, kids: []*node{x}, shape: append([]*aff{d}, x.shape[1:]...)}
 }
 
 func (c *checker) gen(at syntax.Pos, v *Ident, lo, hi Ix, body Expr) *node {
