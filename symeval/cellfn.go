@@ -195,3 +195,86 @@ func functionalRead(ctx context.Context, h *Heap, loc *presburger.Map, assumed *
 	}
 	return presburger.NewUnionMap(loc).Apply(presburger.NewUnionMap(fn.graph))
 }
+
+// readByLocation returns the image img of the location loc (a single
+// context's component, from loc applied to the heap h) rebuilt piece of
+// loc by piece of loc: where every piece of the image of a piece L of loc
+// that can occur within (the scope's facts and the assumptions) defines
+// each hole by the same affine function g of the parameters, that image
+// is { g(p) : p in the parameters of L }, one piece. The pieces it
+// replaces differ only in which of the heap's pieces held the cell (which
+// iteration wrote a line of a buffer folded modulo its size, say), and
+// coalescing each read's image to merge them again cost most of the
+// symbolic evaluation of the stencil chain. Exact within, wherever the
+// read is defined, for the reason given at the top of this file: there
+// the image of L at p holds a content, and every content it can hold is
+// g(p). Pieces of loc whose image is not of that form keep their image.
+func readByLocation(ctx context.Context, h *Heap, loc, img, within *presburger.Map) (*presburger.Map, error) {
+	sp := img.Space()
+	out := presburger.Empty(sp)
+	for _, b := range loc.Basics() {
+		l := presburger.NewMap(loc.Space(), b)
+		iu, err := presburger.NewUnionMap(l).Apply(h.u)
+		if err != nil {
+			return nil, err
+		}
+		var part *presburger.Map
+		for _, m := range iu.Maps() {
+			if m.Space().Key() != sp.Key() {
+				// Another context: the location's image is not one
+				// component.
+				return img, nil
+			}
+			part = m
+		}
+		if part == nil || part.NumBasics() == 0 {
+			continue
+		}
+		g, err := commonFunction(ctx, sp, part, within)
+		if err != nil {
+			return nil, err
+		}
+		if g != nil {
+			if part, err = presburger.NewMap(sp, g).IntersectParams(l.Params()); err != nil {
+				return nil, err
+			}
+		}
+		if out, err = out.Union(part); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// commonFunction returns the piece of the equalities that define every
+// hole alike in every piece of m that has a point within (see
+// pieceFunction), or nil when some piece defines them otherwise or not
+// at all. Only the pieces that do not define them as the first piece
+// does take an emptiness test.
+func commonFunction(ctx context.Context, sp presburger.Space, m, within *presburger.Map) (*presburger.BasicMap, error) {
+	var g *presburger.BasicMap
+	var key string
+	for _, b := range m.Basics() {
+		gi, ki := pieceFunction(sp, b)
+		if gi != nil && (g == nil || ki == key) {
+			if g == nil {
+				g, key = gi, ki
+			}
+			continue
+		}
+		// A piece that defines the holes otherwise, or not at all:
+		// harmless if it cannot occur.
+		if within == nil {
+			return nil, nil
+		}
+		pm, err := presburger.NewMap(sp, b).IntersectParams(within)
+		if err != nil {
+			return nil, err
+		}
+		empty, err := pm.IsEmpty(ctx)
+		if err != nil || !empty {
+			return nil, err
+		}
+	}
+	return g, nil
+}

@@ -235,3 +235,87 @@ func TestFunctionalReadRace(t *testing.T) {
 		}
 	}
 }
+
+// TestReadByLocation checks the reads of a buffer folded modulo 2: the
+// cell read holds A(y) whether the previous iteration wrote it or the
+// statement before the loop did, two pieces of the heap that give the
+// same value. The read has one piece, as its location, equal to the exact
+// image wherever the facts and the assumptions hold, and the kernel is
+// valid.
+func TestReadByLocation(t *testing.T) {
+	ctx := context.Background()
+	p := loadPair(t, "fold.sare", vecSpec, "fold.sched", `
+kernel fold(N)
+assume N >= 4
+in  a[i] : f32[N + 1] = A(i)
+out s[i] : f32[N] = S(i)
+{
+  alloc b : f32[2] {
+    b[0] {A(0)} := a[0]
+    for y < N {
+      b[(y + 1) % 2] {A(y + 1)} := a[y + 1]
+      s[y] {S(y)} := b[y % 2] + b[(y + 1) % 2]
+    }
+  }
+}
+`)
+	pr := prophesy(t, p)
+	_, at, _ := stencilSite(t, ctx, p, pr)
+	st, _, _ := stencilSite(t, ctx, p, pr)
+	var x *syntax.Index
+	syntax.Inspect(st.Value, func(e syntax.Expr) bool {
+		if ix, ok := e.(*syntax.Index); ok && x == nil {
+			x = ix
+		}
+		return true
+	})
+	loc, err := location(at.scope, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := presburger.NewUnionMap(loc).Apply(at.heap.UnionMap())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := img.Maps()[0].NumBasics(); n < 2 {
+		t.Fatalf("the image of %s has %d pieces: the test needs the heap to split it", syntax.ExprString(x), n)
+	}
+	ev := &valueEval{ctx: ctx, cs: pr.Contexts, info: p.kinfo.Types, s: at.scope, h: at.heap}
+	alts, err := ev.read(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(alts) != 1 || alts[0].set.NumBasics() != loc.NumBasics() {
+		t.Fatalf("read %s: %d alternatives, want one of %d pieces", syntax.ExprString(x), len(alts), loc.NumBasics())
+	}
+	within, err := at.scope.Facts().Intersect(pr.Assumptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := alts[0].set.IntersectParams(within)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact, err := respace(img.Maps()[0], holeSpace(nil, "", alts[0].holes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if exact, err = exact.IntersectParams(within); err != nil {
+		t.Fatal(err)
+	}
+	if eq, err := got.IsEqual(ctx, exact); err != nil || !eq {
+		t.Errorf("read %s: %s, want %s (%v)", syntax.ExprString(x), got, exact, err)
+	}
+	a, err := Analyze(ctx, p.kernel, p.kinfo, p.spec, p.sinfo, AnalyzeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range a.Conditions {
+		if c.Status == Failed || c.Status == Undecided {
+			t.Errorf("C%d %s %s: %v %s", c.ID, c.Kind, c.Text, c.Status, c.Reason)
+		}
+	}
+	if n, failed := checkObligations(t, ctx, p, map[string]int64{"N": 6}); n == 0 || failed > 0 {
+		t.Errorf("%d of %d obligation points fail", failed, n)
+	}
+}

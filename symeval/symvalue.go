@@ -67,6 +67,24 @@ type valueEval struct {
 	// fns caches, by heap component, the function giving the content of
 	// its cells (functionalRead).
 	fns map[*presburger.Map]cellFn
+	// within is the scope's facts and assumptions, once needed.
+	within *presburger.Map
+}
+
+// knownDomain returns the parameter domain where the scope's facts and
+// the kernel's assumptions hold (the universe when there are none).
+func (ev *valueEval) knownDomain() (*presburger.Map, error) {
+	d := presburger.Universe(presburger.ParamSpace(ev.s.Params()))
+	for _, k := range []*presburger.Map{ev.s.Facts(), ev.s.assumed} {
+		if k == nil {
+			continue
+		}
+		var err error
+		if d, err = d.Intersect(k); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
 }
 
 // evalInHeap returns ⟦e⟧_h (Clément 2022, Fig. 5.1): the symbolic value of
@@ -470,6 +488,18 @@ func (ev *valueEval) read(x *syntax.Index) ([]alternative, error) {
 			img = f
 		}
 	}
+	if ms := img.Maps(); len(ms) == 1 && ms[0].NumBasics() > loc.NumBasics() {
+		if ev.within == nil {
+			if ev.within, err = ev.knownDomain(); err != nil {
+				return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
+			}
+		}
+		m, err := readByLocation(ev.ctx, ev.h, loc, ms[0], ev.within)
+		if err != nil {
+			return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
+		}
+		img = presburger.NewUnionMap(m)
+	}
 	var out []alternative
 	for _, m := range img.Maps() {
 		c := ev.cs.Lookup(m.Space().Out.Name)
@@ -480,8 +510,13 @@ func (ev *valueEval) read(x *syntax.Index) ([]alternative, error) {
 		if err != nil {
 			return nil, err
 		}
-		if set, err = compactRead(ev.ctx, set); err != nil {
-			return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
+		if set.NumBasics() > loc.NumBasics() {
+			// More pieces than the location has: the heap's pieces
+			// split the read (the location's own pieces are its lets',
+			// which seldom coalesce).
+			if set, err = compactRead(ev.ctx, set); err != nil {
+				return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
+			}
 		}
 		types := map[syntax.Expr]syntax.Type{}
 		tmpl := rebuild(c.Expr, func(syntax.Expr) (syntax.Expr, bool) { return nil, false }, func(orig, cp syntax.Expr) {
