@@ -78,9 +78,9 @@ func (b *BasicMap) Simplify(ctx context.Context) (*BasicMap, error) {
 	return b.simplify(newMeter(ctx))
 }
 
-//
-// simplify returns b itself when b has no locals and nothing changes
-// (BasicMaps in a Map are never changed in place).
+// simplify is Simplify counting its steps on mt. It returns b itself
+// when b has no locals and nothing changes (BasicMaps in a Map are never
+// changed in place).
 func (b *BasicMap) simplify(mt *meter) (*BasicMap, error) {
 	var c *BasicMap
 	if len(b.divs) == 0 {

@@ -185,10 +185,7 @@ func keepRows(rows [][]Int, drop []bool) [][]Int {
 // one unfixed variable each, at most one of each side per variable, the
 // lower below the upper. count is scratch space of n zeros.
 func quickPeel(c *BasicMap, n int, count []int, dropEq, drop []bool, fixed map[int]Int) bool {
-	type row struct {
-		r  []Int
-		eq bool
-	}
+	type row = peelRow
 	var buf [16]row
 	rows := buf[:0]
 	if k := len(c.eqs) + len(c.ineqs); k > len(buf) {
@@ -243,7 +240,20 @@ func quickPeel(c *BasicMap, n int, count []int, dropEq, drop []bool, fixed map[i
 		}
 		return true
 	}
-	// With substitution: the bounds are compared.
+	return quickBox(rows, n, fixed)
+}
+
+// peelRow is a row of quickPeel: an equality or an inequality.
+type peelRow struct {
+	r  []Int
+	eq bool
+}
+
+// quickBox reports whether rows, what quickPeel left, are fixing
+// equalities and bounds on one unfixed variable each once the fixed
+// variables are replaced by their values, at most one of each side per
+// variable, the lower below the upper.
+func quickBox(rows []peelRow, n int, fixed map[int]Int) bool {
 	type bounds struct {
 		lo, hi       Int
 		hasLo, hasHi bool
