@@ -78,20 +78,22 @@ func TestCompile(t *testing.T) {
 	resp, body = h.do("POST", "/v1/compile", "application/json", compileJSON(CompileRequest{Algorithm: bad, Name: "bad.alg"}))
 	p := decode[Problem](t, body)
 	if resp.StatusCode != 422 || p.Type != probMalformed || len(p.Errors) == 0 || p.Errors[0].File != "bad.alg" ||
-		p.Errors[0].Line == 0 || p.Errors[0].Col == 0 || !strings.Contains(p.Errors[0].Text, "^") {
+		p.Errors[0].Line == 0 || p.Errors[0].Col == 0 || p.Errors[0].Code != string(syntax.CodeSyntax) || !strings.Contains(p.Errors[0].Text, "^") {
 		t.Errorf("malformed: %d %s", resp.StatusCode, body)
 	}
 	// A checker error, positioned too.
 	bad = "param N\ninput A(i) : f32\nfunc F(x) : f32 = A(x * N)\noutput F over x in 0 .. N\n"
 	resp, body = h.do("POST", "/v1/compile", "text/plain", bad)
-	if p := decode[Problem](t, body); resp.StatusCode != 422 || len(p.Errors) == 0 || p.Errors[0].Line != 3 || p.Errors[0].Col == 0 {
+	if p := decode[Problem](t, body); resp.StatusCode != 422 || len(p.Errors) == 0 || p.Errors[0].Line != 3 || p.Errors[0].Col == 0 ||
+		p.Errors[0].Code != string(syntax.CodeNotAffine) {
 		t.Errorf("not quasi-affine: %d %s", resp.StatusCode, body)
 	}
-	// An illegal schedule directive: 422 naming it.
+	// An illegal schedule directive: 422, positioned at it, of code
+	// schedule.
 	sched := matmul + "schedule {\n  C.update(0).parallel(r.k)\n}\n"
 	resp, body = h.do("POST", "/v1/compile", "text/plain", sched)
 	p = decode[Problem](t, body)
-	if resp.StatusCode != 422 || len(p.Errors) != 1 || !strings.Contains(p.Errors[0].Message, "parallel") || p.Errors[0].Line == 0 {
+	if resp.StatusCode != 422 || len(p.Errors) != 1 || p.Errors[0].Code != string(syntax.CodeSchedule) || p.Errors[0].Line != strings.Count(matmul, "\n")+2 {
 		t.Errorf("directive: %d %s", resp.StatusCode, body)
 	}
 	// Usage errors.

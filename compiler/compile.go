@@ -137,10 +137,26 @@ type compiler struct {
 	injected bool
 }
 
-func (c *compiler) errAt(pos syntax.Pos, format string, args ...any) error {
+// errAt is a diagnostic of kind code at pos of the algorithm.
+func (c *compiler) errAt(pos syntax.Pos, code syntax.Code, format string, args ...any) error {
 	r := &syntax.Reporter{Src: c.p.Src}
-	r.Errorf(pos, format, args...)
+	r.ErrorCodef(pos, code, format, args...)
 	return r.Errs
+}
+
+// codeOf is the code of an error of bounds inference that a diagnostic
+// reports: CodeNotAffine for an expression outside the quasi-affine
+// language, the code of a diagnostic it wraps, else none.
+func codeOf(err error) syntax.Code {
+	var na *quasiaffine.NotAffineError
+	var el syntax.ErrorList
+	switch {
+	case errors.As(err, &na):
+		return syntax.CodeNotAffine
+	case errors.As(err, &el) && len(el) > 0:
+		return el[0].Code
+	}
+	return ""
 }
 
 // supported rejects what this milestone does not compile.
@@ -148,7 +164,7 @@ func (c *compiler) supported() error {
 	for _, u := range c.p.Updates() {
 		for i, a := range u.Args {
 			if id, ok := a.(*syntax.Ident); !ok || id.Name != u.Target.Vars[i].Name {
-				return c.errAt(a.Pos(), "update of %s with %s in dimension %d: left-hand sides other than the pure variables in place are not supported yet", u.Func.Name, syntax.ExprString(a), i+1)
+				return c.errAt(a.Pos(), syntax.CodeUnsupported, "update of %s with %s in dimension %d: left-hand sides other than the pure variables in place are not supported yet", u.Func.Name, syntax.ExprString(a), i+1)
 			}
 		}
 	}
@@ -158,13 +174,13 @@ func (c *compiler) supported() error {
 				continue
 			}
 			if reads(f, o.Func.Name) {
-				return c.errAt(o.Pos, "output %s is also read by %s: outputs read by other funcs are not supported yet", o.Func.Name, f.Name.Name)
+				return c.errAt(o.Pos, syntax.CodeUnsupported, "output %s is also read by %s: outputs read by other funcs are not supported yet", o.Func.Name, f.Name.Name)
 			}
 		}
 	}
 	empty := func(v *alg.RVar, what string) error {
 		if l, ok := linearize(sub(v.Hi, v.Lo)); ok && allZero(l) && l.c < 1 {
-			return c.errAt(v.Lo.Pos(), "%s %s in %s .. %s is empty: empty ranges are not supported yet", what, v.Name.Name, syntax.ExprString(v.Lo), syntax.ExprString(v.Hi))
+			return c.errAt(v.Lo.Pos(), syntax.CodeUnsupported, "%s %s in %s .. %s is empty: empty ranges are not supported yet", what, v.Name.Name, syntax.ExprString(v.Lo), syntax.ExprString(v.Hi))
 		}
 		return nil
 	}
@@ -259,17 +275,17 @@ func rvar(name string) string { return strings.ReplaceAll(name, ".", "_") }
 
 // assumptions returns the program's assumptions and those the compilation
 // needs: every output region and every RDom non-empty.
-func (c *compiler) assumptions() []string {
-	var out []string
+func (c *compiler) assumptions() []syntax.Expr {
+	var out []syntax.Expr
 	for _, a := range c.p.Assumes() {
-		out = append(out, syntax.ExprString(a.Cond))
+		out = append(out, a.Cond)
 	}
 	nonEmpty := func(v *alg.RVar) {
 		ext := sub(v.Hi, v.Lo)
 		if n, ok := litInt(ext); ok && n >= 1 {
 			return // a constant, non-empty range
 		}
-		out = append(out, syntax.ExprString(ext)+" >= 1")
+		out = append(out, bin(ext, syntax.OpGe, intLit(1)))
 	}
 	for _, o := range c.p.Outputs() {
 		for _, d := range o.Dims {

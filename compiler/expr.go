@@ -3,7 +3,6 @@ package compiler
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/syntax"
@@ -73,13 +72,92 @@ func idents(names []string) []syntax.Expr {
 	return out
 }
 
-// mustParse parses an index expression the compiler generated itself.
-func mustParse(s string) syntax.Expr {
-	x, err := syntax.ParseExprString(s)
-	if err != nil {
-		panic(fmt.Sprintf("compiler: generated expression %q: %v", s, err))
+// The constructors below build expressions in the shape the parser gives
+// their canonical text (syntax.ExprString), without their positions: the
+// compiler's output is printed from them, so that shape is the output's.
+
+// num is the integer k as the parser reads its decimal spelling: a negative
+// k is the unary minus of a literal.
+func num(k int64) syntax.Expr {
+	if k < 0 {
+		return neg(&syntax.Lit{Kind: syntax.IntLiteral, Text: strconv.FormatUint(-uint64(k), 10)})
 	}
-	return x
+	return intLit(k)
+}
+
+// neg is -x.
+func neg(x syntax.Expr) syntax.Expr { return &syntax.Unary{Op: syntax.OpNeg, X: x} }
+
+// mul is x * y, not simplified.
+func mul(x, y syntax.Expr) syntax.Expr { return bin(x, syntax.OpMul, y) }
+
+// floorDiv is x / y, not simplified: the division of index expressions,
+// which rounds towards negative infinity.
+func floorDiv(x, y syntax.Expr) syntax.Expr { return bin(x, syntax.OpDiv, y) }
+
+// ceilDiv is (x + k - 1) / k, the number of tiles of size k covering x
+// points, not simplified.
+func ceilDiv(x syntax.Expr, k int64) syntax.Expr {
+	return floorDiv(bin(x, syntax.OpAdd, num(k-1)), num(k))
+}
+
+// conj returns x and y (y alone when x is nil).
+func conj(x, y syntax.Expr) syntax.Expr {
+	if x == nil {
+		return y
+	}
+	return bin(x, syntax.OpAnd, y)
+}
+
+// conjunction is xs[0] and xs[1] and ..., associated to the left; nil
+// when xs is empty.
+func conjunction(xs ...syntax.Expr) syntax.Expr {
+	var c syntax.Expr
+	for _, x := range xs {
+		c = conj(c, x)
+	}
+	return c
+}
+
+// sumBuilder writes a sum of terms k * x the way it is spelled: the first
+// term carries its sign (-3 * N, -N), the others are added or subtracted
+// (N - 3 * M + 2).
+type sumBuilder struct{ x syntax.Expr }
+
+// term adds the term of magnitude mag (a decimal, "1" omitted) and sign
+// negative times x, or the constant mag when x is nil.
+func (b *sumBuilder) term(negative bool, mag string, x syntax.Expr) {
+	k := &syntax.Lit{Kind: syntax.IntLiteral, Text: mag}
+	var t syntax.Expr
+	switch {
+	case x == nil:
+		t = k
+	case mag == "1":
+		t = x
+	default:
+		t = mul(k, x)
+	}
+	switch {
+	case b.x != nil && negative:
+		b.x = bin(b.x, syntax.OpSub, t)
+	case b.x != nil:
+		b.x = bin(b.x, syntax.OpAdd, t)
+	case !negative:
+		b.x = t
+	case x != nil && mag != "1":
+		// -3 * N is (-3) * N: the minus binds to the coefficient
+		b.x = mul(neg(k), x)
+	default:
+		b.x = neg(t)
+	}
+}
+
+// expr is the sum built, 0 when it has no term.
+func (b *sumBuilder) expr() syntax.Expr {
+	if b.x == nil {
+		return intLit(0)
+	}
+	return b.x
 }
 
 // isZero reports whether x is the literal 0.
@@ -93,7 +171,7 @@ func sub(x, y syntax.Expr) syntax.Expr {
 	if isZero(y) {
 		return x
 	}
-	return norm(mustParse(syntax.ExprString(x) + " - (" + syntax.ExprString(y) + ")"))
+	return norm(bin(x, syntax.OpSub, y))
 }
 
 // simplifyAdd returns x + k, in canonical affine form when x is affine
@@ -102,7 +180,7 @@ func simplifyAdd(x syntax.Expr, k int64) syntax.Expr {
 	if cl, ok := x.(*syntax.Call); ok && (cl.Fun.Name == "min" || cl.Fun.Name == "max") && len(cl.Args) == 2 && k != 0 {
 		return call(cl.Fun.Name, simplifyAdd(cl.Args[0], k), simplifyAdd(cl.Args[1], k))
 	}
-	return norm(mustParse(fmt.Sprintf("(%s) + %d", syntax.ExprString(x), k)))
+	return norm(bin(x, syntax.OpAdd, num(k)))
 }
 
 // affExpr renders a quasi-affine function of the parameters (a lexicographic
@@ -113,57 +191,30 @@ func affExpr(a *presburger.Aff, params []string) (syntax.Expr, error) {
 		return nil, fmt.Errorf("unexpected bound %s", a)
 	}
 	divs := a.Divs()
-	var divText []string
-	row := func(num []presburger.Int, den presburger.Int) string {
-		var b strings.Builder
-		term := func(c presburger.Int, name string) {
-			if c.IsZero() {
-				return
-			}
-			s := c.String()
-			neg := c.Sign() < 0
-			if neg {
-				s = c.Neg().String()
-			}
-			if b.Len() > 0 {
-				if neg {
-					b.WriteString(" - ")
-				} else {
-					b.WriteString(" + ")
-				}
-			} else if neg {
-				b.WriteString("-")
-			}
-			switch {
-			case name == "":
-				b.WriteString(s)
-			case s == "1":
-				b.WriteString(name)
-			default:
-				b.WriteString(s + " * " + name)
+	var divExprs []syntax.Expr
+	row := func(num []presburger.Int, den presburger.Int) syntax.Expr {
+		var b sumBuilder
+		term := func(c presburger.Int, x syntax.Expr) {
+			if !c.IsZero() {
+				b.term(c.Sign() < 0, c.Abs().String(), x)
 			}
 		}
 		for i := 0; i < np; i++ {
-			term(num[i], params[i])
+			term(num[i], ident(params[i]))
 		}
-		for i := 0; i < len(divText) && np+i < len(num)-1; i++ {
-			term(num[np+i], divText[i])
+		for i := 0; i < len(divExprs) && np+i < len(num)-1; i++ {
+			term(num[np+i], divExprs[i])
 		}
-		term(num[len(num)-1], "")
-		s := b.String()
-		if s == "" {
-			s = "0"
+		term(num[len(num)-1], nil)
+		if den.IsOne() {
+			return b.expr()
 		}
-		if !den.IsOne() {
-			s = "(" + s + ") / " + den.String()
-		}
-		return s
+		return floorDiv(b.expr(), &syntax.Lit{Kind: syntax.IntLiteral, Text: den.String()})
 	}
 	for _, d := range divs {
-		divText = append(divText, "("+row(d.Num, d.Den)+")")
+		divExprs = append(divExprs, row(d.Num, d.Den))
 	}
-	s := row(a.Num(), a.Den())
-	return syntax.ParseExprString(s)
+	return row(a.Num(), a.Den()), nil
 }
 
 // linear is an affine form: coefficients of names, in order of first
@@ -220,46 +271,37 @@ func linearize(x syntax.Expr) (*linear, bool) {
 	return l, true
 }
 
-func (l *linear) String() string {
-	var b strings.Builder
+// expr is the affine form as an expression: its terms in order, then its
+// constant (N - 2 * M + 1).
+func (l *linear) expr() syntax.Expr {
+	var b sumBuilder
 	for _, n := range l.names {
 		k := l.coef[n]
-		if k == 0 {
-			continue
+		if k != 0 {
+			b.term(k < 0, strconv.FormatUint(absInt(k), 10), ident(n))
 		}
-		a := k
-		if a < 0 {
-			a = -a
-		}
-		switch {
-		case b.Len() == 0 && k < 0:
-			b.WriteString("-")
-		case b.Len() > 0 && k < 0:
-			b.WriteString(" - ")
-		case b.Len() > 0:
-			b.WriteString(" + ")
-		}
-		if a != 1 {
-			fmt.Fprintf(&b, "%d * ", a)
-		}
-		b.WriteString(n)
 	}
-	switch {
-	case b.Len() == 0:
-		fmt.Fprintf(&b, "%d", l.c)
-	case l.c > 0:
-		fmt.Fprintf(&b, " + %d", l.c)
-	case l.c < 0:
-		fmt.Fprintf(&b, " - %d", -l.c)
+	if l.c != 0 || b.x == nil {
+		b.term(l.c < 0, strconv.FormatUint(absInt(l.c), 10), nil)
 	}
-	return b.String()
+	return b.expr()
 }
+
+// absInt is |k|, exact for the most negative int64 too.
+func absInt(k int64) uint64 {
+	if k < 0 {
+		return -uint64(k)
+	}
+	return uint64(k)
+}
+
+func (l *linear) String() string { return syntax.ExprString(l.expr()) }
 
 // norm returns x in canonical affine form when it is affine (N - 1 + 1
 // becomes N), else x.
 func norm(x syntax.Expr) syntax.Expr {
 	if l, ok := linearize(x); ok {
-		return mustParse(l.String())
+		return l.expr()
 	}
 	return x
 }

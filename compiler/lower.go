@@ -3,7 +3,6 @@ package compiler
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/augur-verify/augur/internal/quasiaffine"
 	"github.com/augur-verify/augur/sched"
@@ -20,11 +19,10 @@ func (c *compiler) lower(ctx context.Context) (string, error) {
 	c.regions = map[string]*box{}
 	var assumed []quasiaffine.Formula
 	for _, a := range c.assumptions() {
-		x := mustParse(a)
-		if err := quasiaffine.Check(x); err != nil {
-			return "", fmt.Errorf("assumption %s: %v", a, err)
+		if err := quasiaffine.Check(a); err != nil {
+			return "", fmt.Errorf("assumption %s: %w", syntax.ExprString(a), err)
 		}
-		assumed = append(assumed, quasiaffine.Constraint(x))
+		assumed = append(assumed, quasiaffine.Constraint(a))
 	}
 	// closed by true, which keeps the sets' pieces in the form they have
 	// always had (every conjunction normalises its pieces once more)
@@ -35,10 +33,7 @@ func (c *compiler) lower(ctx context.Context) (string, error) {
 	}
 	k := &sched.Kernel{Name: ident(c.name), Params: toIdents(c.params)}
 	if as := c.assumptions(); len(as) > 0 {
-		for i := range as {
-			as[i] = "(" + as[i] + ")"
-		}
-		k.Assumes = append(k.Assumes, &sched.Assume{Cond: mustParse(strings.Join(as, " and "))})
+		k.Assumes = append(k.Assumes, &sched.Assume{Cond: conjunction(as...)})
 	}
 	top := &scope{vars: map[string]syntax.Expr{}, names: map[string]bool{}, bufs: map[string]*bufInfo{}}
 	for _, in := range c.p.Inputs() {
@@ -65,7 +60,7 @@ func (c *compiler) lower(ctx context.Context) (string, error) {
 		}
 		r, err := c.boxOf(ctx, site{body: c.root}, acc, len(f.Vars), name)
 		if err != nil {
-			return "", c.errAt(o.Pos, "%v", err)
+			return "", c.errAt(o.Pos, codeOf(err), "%v", err)
 		}
 		same := true
 		for d := range f.Vars {
@@ -87,12 +82,12 @@ func (c *compiler) lower(ctx context.Context) (string, error) {
 		b := &sched.Binding{Dir: sched.Out, Array: ident(bufName(name)), Vars: toIdents(vars), Elem: f.Type, Extents: ext,
 			Tensor: call(name, shifted(vars, r.Lo, syntax.OpAdd)...)}
 		if !same {
-			var conds []string
+			var conds []syntax.Expr
 			pt := shifted(vars, r.Lo, syntax.OpAdd)
 			for d, dim := range o.Dims {
-				conds = append(conds, fmt.Sprintf("%s <= %s < %s", syntax.ExprString(dim.Lo), syntax.ExprString(pt[d]), syntax.ExprString(dim.Hi)))
+				conds = append(conds, &syntax.Chain{Operands: []syntax.Expr{dim.Lo, pt[d], dim.Hi}, Ops: []syntax.Op{syntax.OpLe, syntax.OpLt}})
 			}
-			b.Where = mustParse(strings.Join(conds, " and "))
+			b.Where = conjunction(conds...)
 		}
 		k.Bindings = append(k.Bindings, b)
 		top.bufs[name] = &bufInfo{array: bufName(name), lo: r.Lo}
@@ -172,7 +167,7 @@ func shifted(vars []string, off []syntax.Expr, op syntax.Op) []syntax.Expr {
 		} else if op == syntax.OpSub {
 			out = append(out, sub(ident(v), off[d]))
 		} else {
-			out = append(out, norm(mustParse(v+" + ("+syntax.ExprString(off[d])+")")))
+			out = append(out, norm(bin(ident(v), syntax.OpAdd, off[d])))
 		}
 	}
 	return out

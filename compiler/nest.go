@@ -60,88 +60,10 @@ func (c *compiler) stageNest(f *alg.Func, s int, r *box) (node, error) {
 // strategy is guard, and the store innermost.
 func (c *compiler) loopNest(f *alg.Func, s int, ls *loopSched, r *box) (*nBlock, error) {
 	name := f.Name.Name
-	nm := map[string]string{} // schedule name -> internal
-	rngs := map[string]rng{}
-	var pure []string
-	for d, v := range f.Vars {
-		iv := c.newVar(v.Name)
-		nm[v.Name] = iv
-		pure = append(pure, iv)
-		rngs[v.Name] = rng{r.Lo[d], simplifyAdd(sub(r.Hi[d], r.Lo[d]), 1), simplifyAdd(r.Hi[d], 1)}
-	}
-	var u *alg.Update
-	var rnames []string // internal names of the RDom variables, outermost first
-	if s > 0 {
-		u = f.Updates[s-1]
-		if u.RDom != nil {
-			for i := len(u.RDom.Vars) - 1; i >= 0; i-- {
-				v := u.RDom.Vars[i]
-				full := u.RDom.Name.Name + "." + v.Name.Name
-				iv := c.newVar(rvar(full))
-				nm[full] = iv
-				rnames = append(rnames, iv)
-				rngs[full] = rng{v.Lo, sub(v.Hi, v.Lo), v.Hi}
-			}
-		}
-	}
-	type def struct {
-		v     string
-		e     syntax.Expr
-		guard syntax.Expr
-		drop  bool
-	}
-	var defs []def
-	id := func(n string) syntax.Expr { return ident(nm[n]) }
-	for _, sp := range ls.splits {
-		if sp.fuse {
-			ri, ro := rngs[sp.inner], rngs[sp.outer]
-			l, ok := linearize(ri.ext)
-			if !ok || !allZero(l) || l.c < 1 {
-				return nil, c.errAt(sp.pos, "fuse of %s and %s in %s: the extent of the inner loop %s is %s, not a positive constant (the kernel's indices divide by constants only; split it first)",
-					sp.inner, sp.outer, name, sp.inner, syntax.ExprString(ri.ext))
-			}
-			nm[sp.old] = c.newVar(sp.old)
-			rngs[sp.old] = rng{intLit(0), norm(bin(intLit(l.c), syntax.OpMul, ro.ext)), nil}
-			defs = append(defs,
-				def{v: sp.inner, e: norm(bin(ri.min, syntax.OpAdd, bin(id(sp.old), syntax.OpRem, intLit(l.c))))},
-				def{v: sp.outer, e: norm(bin(ro.min, syntax.OpAdd, bin(id(sp.old), syntax.OpDiv, intLit(l.c))))})
-			continue
-		}
-		ro := rngs[sp.old]
-		nm[sp.outer] = c.newVar(sp.outer)
-		nm[sp.inner] = c.newVar(sp.inner)
-		F := sp.factor
-		rngs[sp.inner] = rng{intLit(0), intLit(F), nil}
-		next := norm(mustParse(fmt.Sprintf("((%s) + %d) / %d", syntax.ExprString(ro.ext), F-1, F)))
-		if l, ok := linearize(ro.ext); ok && allZero(l) {
-			next = intLit((l.c + F - 1) / F)
-		}
-		rngs[sp.outer] = rng{intLit(0), next, nil}
-		base := bin(id(sp.outer), syntax.OpMul, intLit(F))
-		divisible := false
-		if l, ok := linearize(ro.ext); ok && allZero(l) && l.c%F == 0 {
-			divisible = true
-		}
-		tail := sp.tail
-		if divisible {
-			tail = tailRound // no tail: the plain form
-		}
-		var e syntax.Expr
-		switch tail {
-		case tailShift:
-			e = add(ro.min, bin(call("min", base, norm(bin(ro.ext, syntax.OpSub, intLit(F)))), syntax.OpAdd, id(sp.inner)))
-		default:
-			e = add(ro.min, bin(base, syntax.OpAdd, id(sp.inner)))
-		}
-		d := def{v: sp.old, e: norm(e)}
-		if tail == tailGuard {
-			d.guard = bin(id(sp.old), syntax.OpLt, ro.hi())
-			if c.inject == InjectTailUnguarded && !c.injected {
-				d.drop = true
-				c.injected = true
-			}
-		}
-		defs = append(defs, d)
+	nm, rngs, pure, rnames, u := c.stageLoops(f, s, r)
+	defs, err := c.splitDefs(name, ls, nm, rngs)
+	if err != nil {
+		return nil, err
 	}
 	// The store (or the if on the update's predicate) innermost.
 	store := c.stageStore(f, s, u, nm, pure, rnames)
@@ -182,7 +104,7 @@ func (c *compiler) loopNest(f *alg.Func, s int, ls *loopSched, r *box) (*nBlock,
 		if kind == unrolled || kind == vectorized {
 			if l, ok := linearize(rg.ext); !ok || !allZero(l) {
 				what := map[loopKind]string{unrolled: "unroll", vectorized: "vectorize"}[kind]
-				return nil, c.errAt(c.dirPos(f, s, what), "%s of %s in %s: the loop's extent %s is not a constant (split it first, or give a factor: %s(%s, 8))",
+				return nil, c.errAt(c.dirPos(f, s, what), syntax.CodeUnsupported, "%s of %s in %s: the loop's extent %s is not a constant (split it first, or give a factor: %s(%s, 8))",
 					what, dm.name, stageLabel(f, s), syntax.ExprString(rg.ext), what, dm.name)
 			}
 		}
@@ -209,6 +131,108 @@ func (c *compiler) loopNest(f *alg.Func, s int, ls *loopSched, r *box) (*nBlock,
 		cur.stmts = append(cur.stmts, store)
 	}
 	return root, nil
+}
+
+// stageLoops names the loops of stage s of f (0 the pure definition, u
+// the u-th update) before any split: nm maps the schedule's names to
+// fresh internal ones, rngs gives their ranges (the pure variables over
+// the region r), pure and rnames are the internal names of the pure
+// variables and of the RDom variables (outermost first), u the update.
+func (c *compiler) stageLoops(f *alg.Func, s int, r *box) (nm map[string]string, rngs map[string]rng, pure, rnames []string, u *alg.Update) {
+	nm = map[string]string{}
+	rngs = map[string]rng{}
+	for d, v := range f.Vars {
+		iv := c.newVar(v.Name)
+		nm[v.Name] = iv
+		pure = append(pure, iv)
+		rngs[v.Name] = rng{r.Lo[d], simplifyAdd(sub(r.Hi[d], r.Lo[d]), 1), simplifyAdd(r.Hi[d], 1)}
+	}
+	if s > 0 {
+		u = f.Updates[s-1]
+		if u.RDom != nil {
+			for i := len(u.RDom.Vars) - 1; i >= 0; i-- {
+				v := u.RDom.Vars[i]
+				full := u.RDom.Name.Name + "." + v.Name.Name
+				iv := c.newVar(rvar(full))
+				nm[full] = iv
+				rnames = append(rnames, iv)
+				rngs[full] = rng{v.Lo, sub(v.Hi, v.Lo), v.Hi}
+			}
+		}
+	}
+	return nm, rngs, pure, rnames, u
+}
+
+// splitDef defines a loop that a split or fuse replaced as an expression
+// e of the loops that replaced it, under guard (a split's tail) when not
+// nil; drop marks a guard the injected miscompilation removes.
+type splitDef struct {
+	v     string
+	e     syntax.Expr
+	guard syntax.Expr
+	drop  bool
+}
+
+// splitDefs follows the splits and fuses of ls in order (in the func
+// name): it names the new loops in nm, gives their ranges in rngs and
+// returns the definitions of the loops they replace, with the guards of
+// the tails as the tail strategy asks (none when the factor divides the
+// extent).
+func (c *compiler) splitDefs(name string, ls *loopSched, nm map[string]string, rngs map[string]rng) ([]splitDef, error) {
+	var defs []splitDef
+	id := func(n string) syntax.Expr { return ident(nm[n]) }
+	for _, sp := range ls.splits {
+		if sp.fuse {
+			ri, ro := rngs[sp.inner], rngs[sp.outer]
+			l, ok := linearize(ri.ext)
+			if !ok || !allZero(l) || l.c < 1 {
+				return nil, c.errAt(sp.pos, syntax.CodeUnsupported, "fuse of %s and %s in %s: the extent of the inner loop %s is %s, not a positive constant (the kernel's indices divide by constants only; split it first)",
+					sp.inner, sp.outer, name, sp.inner, syntax.ExprString(ri.ext))
+			}
+			nm[sp.old] = c.newVar(sp.old)
+			rngs[sp.old] = rng{intLit(0), norm(bin(intLit(l.c), syntax.OpMul, ro.ext)), nil}
+			defs = append(defs,
+				splitDef{v: sp.inner, e: norm(bin(ri.min, syntax.OpAdd, bin(id(sp.old), syntax.OpRem, intLit(l.c))))},
+				splitDef{v: sp.outer, e: norm(bin(ro.min, syntax.OpAdd, bin(id(sp.old), syntax.OpDiv, intLit(l.c))))})
+			continue
+		}
+		ro := rngs[sp.old]
+		nm[sp.outer] = c.newVar(sp.outer)
+		nm[sp.inner] = c.newVar(sp.inner)
+		F := sp.factor
+		rngs[sp.inner] = rng{intLit(0), intLit(F), nil}
+		next := norm(ceilDiv(ro.ext, F))
+		if l, ok := linearize(ro.ext); ok && allZero(l) {
+			next = intLit((l.c + F - 1) / F)
+		}
+		rngs[sp.outer] = rng{intLit(0), next, nil}
+		base := bin(id(sp.outer), syntax.OpMul, intLit(F))
+		divisible := false
+		if l, ok := linearize(ro.ext); ok && allZero(l) && l.c%F == 0 {
+			divisible = true
+		}
+		tail := sp.tail
+		if divisible {
+			tail = tailRound // no tail: the plain form
+		}
+		var e syntax.Expr
+		switch tail {
+		case tailShift:
+			e = add(ro.min, bin(call("min", base, norm(bin(ro.ext, syntax.OpSub, intLit(F)))), syntax.OpAdd, id(sp.inner)))
+		default:
+			e = add(ro.min, bin(base, syntax.OpAdd, id(sp.inner)))
+		}
+		d := splitDef{v: sp.old, e: norm(e)}
+		if tail == tailGuard {
+			d.guard = bin(id(sp.old), syntax.OpLt, ro.hi())
+			if c.inject == InjectTailUnguarded && !c.injected {
+				d.drop = true
+				c.injected = true
+			}
+		}
+		defs = append(defs, d)
+	}
+	return defs, nil
 }
 
 // perturb adds 1 to the values a store writes.

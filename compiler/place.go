@@ -311,7 +311,7 @@ func (c *compiler) extremaOf(ctx context.Context, cond quasiaffine.Formula, syms
 func (c *compiler) maxOver(ctx context.Context, s site, x syntax.Expr) (syntax.Expr, error) {
 	if freeIn(x, c.paramSet()) {
 		if l, ok := linearize(x); ok {
-			return mustParse(l.String()), nil
+			return l.expr(), nil
 		}
 	}
 	outer, err := c.outerContext(s)
@@ -362,7 +362,7 @@ func (c *compiler) placeAll(ctx context.Context) error {
 		}
 		b, err := c.boxOf(ctx, site{body: c.root}, acc, len(in.Vars), name)
 		if err != nil {
-			return c.errAt(in.Pos, "%v", err)
+			return c.errAt(in.Pos, codeOf(err), "%v", err)
 		}
 		if b != nil {
 			c.regions[name] = b
@@ -410,7 +410,7 @@ func (c *compiler) place(ctx context.Context, f *alg.Func) error {
 	csites := c.sites(fs.compute)
 	if !fs.compute.root() {
 		if len(csites) == 0 {
-			return c.errAt(fs.compute.pos, "%s.compute_at(%s, %s): %s has no loop %s (in the loops of its stages as scheduled)", name, fs.compute.fn, fs.compute.dim, fs.compute.fn, fs.compute.dim)
+			return c.errAt(fs.compute.pos, syntax.CodeSchedule, "%s.compute_at(%s, %s): %s has no loop %s (in the loops of its stages as scheduled)", name, fs.compute.fn, fs.compute.dim, fs.compute.fn, fs.compute.dim)
 		}
 		// dominance: every use inside a compute site
 		var outside *nStore
@@ -428,7 +428,7 @@ func (c *compiler) place(ctx context.Context, f *alg.Func) error {
 			return true
 		})
 		if outside != nil {
-			return c.errAt(fs.compute.pos, "%s.compute_at(%s, %s): %s is also used by %s outside that loop: the computation of a func must dominate all its uses",
+			return c.errAt(fs.compute.pos, syntax.CodeSchedule, "%s.compute_at(%s, %s): %s is also used by %s outside that loop: the computation of a func must dominate all its uses",
 				name, fs.compute.fn, fs.compute.dim, name, stageLabel(c.p.Func(outside.fn), outside.stage))
 		}
 	}
@@ -444,7 +444,7 @@ func (c *compiler) place(ctx context.Context, f *alg.Func) error {
 				return err
 			}
 			if r, err = c.boxOf(ctx, s, acc, len(f.Vars), name); err != nil {
-				return c.errAt(f.Pos, "%v", err)
+				return c.errAt(f.Pos, codeOf(err), "%v", err)
 			}
 			if r == nil {
 				continue
@@ -483,7 +483,7 @@ func (c *compiler) place(ctx context.Context, f *alg.Func) error {
 		}
 		w, err := c.boxOf(ctx, s, wacc, len(f.Vars), name)
 		if err != nil {
-			return c.errAt(f.Pos, "%v", err)
+			return c.errAt(f.Pos, codeOf(err), "%v", err)
 		}
 		if w != nil {
 			if err := c.checkFold(ctx, f, s, w); err != nil {
@@ -537,7 +537,7 @@ func (c *compiler) applyBounds(ctx context.Context, f *alg.Func, s site, r *box)
 			for i, x := range []syntax.Expr{r.Lo[d], lo, r.Hi[d], hi} {
 				e, err := c.affine(x)
 				if err != nil {
-					return nil, c.errAt(fs.boundPos[d], "%s.bound: %v", f.Name.Name, err)
+					return nil, c.errAt(fs.boundPos[d], codeOf(err), "%s.bound: %v", f.Name.Name, err)
 				}
 				ends[i] = e
 			}
@@ -557,15 +557,19 @@ func (c *compiler) applyBounds(ctx context.Context, f *alg.Func, s site, r *box)
 				return nil, err
 			}
 			if !empty {
-				return nil, c.errAt(fs.boundPos[d], "%s.bound(%s, %s, %s) does not cover the region %s .. %s of %s that its consumers need",
+				return nil, c.errAt(fs.boundPos[d], syntax.CodeSchedule, "%s.bound(%s, %s, %s) does not cover the region %s .. %s of %s that its consumers need",
 					f.Name.Name, f.Vars[d].Name, syntax.ExprString(b[0]), syntax.ExprString(b[1]), syntax.ExprString(r.Lo[d]), syntax.ExprString(simplifyAdd(r.Hi[d], 1)), f.Vars[d].Name)
 			}
 			out.Lo[d], out.Hi[d], out.Extent[d] = lo, hi, b[1]
 		}
 		if a, ok := fs.align[d]; ok {
 			m, rem := a[0], a[1]
-			lo := norm(mustParse(fmt.Sprintf("((%s) - %d) / %d * %d + %d", syntax.ExprString(out.Lo[d]), rem, m, m, rem)))
-			hi := norm(mustParse(fmt.Sprintf("((%s) - %d) / %d * %d + %d", syntax.ExprString(out.Hi[d]), rem, m, m, rem+m-1)))
+			// the multiple of m plus rem at or below the bound, and the
+			// end of its aligned block
+			aligned := func(x syntax.Expr, plus int64) syntax.Expr {
+				return norm(bin(mul(floorDiv(bin(x, syntax.OpSub, num(rem)), num(m)), num(m)), syntax.OpAdd, num(plus)))
+			}
+			lo, hi := aligned(out.Lo[d], rem), aligned(out.Hi[d], rem+m-1)
 			out.Lo[d], out.Hi[d], out.Extent[d] = lo, hi, simplifyAdd(sub(hi, lo), 1)
 		}
 	}
@@ -581,18 +585,18 @@ func (c *compiler) checkFold(ctx context.Context, f *alg.Func, s site, r *box) e
 	for d, k := range fs.fold {
 		ext, err := c.maxOver(ctx, s, simplifyAdd(sub(r.Hi[d], r.Lo[d]), 1))
 		if err != nil {
-			return c.errAt(fs.foldPos, "fold_storage of %s: %v", f.Name.Name, err)
+			return c.errAt(fs.foldPos, codeOf(err), "fold_storage of %s: %v", f.Name.Name, err)
 		}
 		l, ok := linearize(ext)
 		if !ok || !allZero(l) {
-			return c.errAt(fs.foldPos, "fold_storage(%s, %d) of %s: one computation of %s spans %s points of %s, not a constant: fold a func computed inside a loop (compute_at)",
+			return c.errAt(fs.foldPos, syntax.CodeSchedule, "fold_storage(%s, %d) of %s: one computation of %s spans %s points of %s, not a constant: fold a func computed inside a loop (compute_at)",
 				f.Vars[d].Name, k, f.Name.Name, f.Name.Name, syntax.ExprString(ext), f.Vars[d].Name)
 		}
 		if c.inject == InjectFoldTooSmall && l.c > 1 {
 			fs.foldSpan = l.c
 		}
 		if l.c > k {
-			return c.errAt(fs.foldPos, "fold_storage(%s, %d) of %s: one computation of %s spans %d points of %s, more than the fold factor: a folded buffer must hold every value until its last read",
+			return c.errAt(fs.foldPos, syntax.CodeSchedule, "fold_storage(%s, %d) of %s: one computation of %s spans %d points of %s, more than the fold factor: a folded buffer must hold every value until its last read",
 				f.Vars[d].Name, k, f.Name.Name, f.Name.Name, l.c, f.Vars[d].Name)
 		}
 	}
@@ -610,7 +614,7 @@ func (c *compiler) allocate(ctx context.Context, f *alg.Func, csites []site) err
 	}
 	ssites := c.sites(lvl)
 	if len(ssites) == 0 {
-		return c.errAt(lvl.pos, "%s.store_at(%s, %s): %s has no loop %s", name, lvl.fn, lvl.dim, lvl.fn, lvl.dim)
+		return c.errAt(lvl.pos, syntax.CodeSchedule, "%s.store_at(%s, %s): %s has no loop %s", name, lvl.fn, lvl.dim, lvl.fn, lvl.dim)
 	}
 	// every compute site inside a store site, with no parallel loop between
 	for _, cs := range csites {
@@ -622,7 +626,7 @@ func (c *compiler) allocate(ctx context.Context, f *alg.Func, csites []site) err
 			}
 		}
 		if in == nil {
-			return c.errAt(lvl.pos, "%s is stored at %s, inside the loop where it is computed: store_at must be at or outside compute_at", name, levelString(lvl))
+			return c.errAt(lvl.pos, syntax.CodeSchedule, "%s is stored at %s, inside the loop where it is computed: store_at must be at or outside compute_at", name, levelString(lvl))
 		}
 		start := 0
 		for i, n := range cs.path {
@@ -632,7 +636,7 @@ func (c *compiler) allocate(ctx context.Context, f *alg.Func, csites []site) err
 		}
 		for _, n := range cs.path[start:] {
 			if lp, ok := n.(*nLoop); ok && (lp.kind == parallel || lp.kind == vectorized) {
-				return c.errAt(lvl.pos, "%s is stored outside the parallel loop %s of %s but computed inside it: the iterations would race on its buffer (store it inside the loop)", name, lp.dim, lp.fn)
+				return c.errAt(lvl.pos, syntax.CodeSchedule, "%s is stored outside the parallel loop %s of %s but computed inside it: the iterations would race on its buffer (store it inside the loop)", name, lp.dim, lp.fn)
 			}
 		}
 	}
@@ -643,7 +647,7 @@ func (c *compiler) allocate(ctx context.Context, f *alg.Func, csites []site) err
 		}
 		b, err := c.boxOf(ctx, ss, acc, len(f.Vars), name)
 		if err != nil {
-			return c.errAt(f.Pos, "%v", err)
+			return c.errAt(f.Pos, codeOf(err), "%v", err)
 		}
 		if b == nil {
 			continue
@@ -661,7 +665,7 @@ func (c *compiler) allocate(ctx context.Context, f *alg.Func, csites []site) err
 			}
 			ext, err := c.maxOver(ctx, ss, b.Extent[d])
 			if err != nil {
-				return c.errAt(f.Pos, "storage of %s: %v", name, err)
+				return c.errAt(f.Pos, codeOf(err), "storage of %s: %v", name, err)
 			}
 			al.ext = append(al.ext, ext)
 		}

@@ -135,9 +135,26 @@ func isIdentity(x syntax.Expr, op sare.ReduceOp, t syntax.Type) bool {
 	return v.String() == op.Identity(t).String()
 }
 
-// identityExpr is op's identity on t as an expression.
+// identityExpr is op's identity on t as an expression: the literal
+// sare.ReduceOp.IdentityText spells (a number, true or false, inf),
+// negated by a unary minus where the spelling has one.
 func identityExpr(op sare.ReduceOp, t syntax.Type) syntax.Expr {
-	return mustParse(op.IdentityText(t))
+	text, negative := strings.CutPrefix(op.IdentityText(t), "-")
+	var x syntax.Expr
+	switch {
+	case text == "inf":
+		x = ident(text)
+	case text == "true" || text == "false":
+		x = &syntax.Lit{Kind: syntax.BoolLiteral, Text: text}
+	case strings.ContainsAny(text, ".eE"):
+		x = &syntax.Lit{Kind: syntax.FloatLiteral, Text: text}
+	default:
+		x = &syntax.Lit{Kind: syntax.IntLiteral, Text: text}
+	}
+	if negative {
+		x = neg(x)
+	}
+	return x
 }
 
 // makeReduction checks that f's update is a reduction the schedule may
@@ -149,31 +166,31 @@ func (c *compiler) makeReduction(d *alg.Directive, f *alg.Func) (*reduction, err
 		return red, nil
 	}
 	if d.Update < 0 {
-		return nil, c.dirErr(d, "%s applies to an update stage: %s.update(0).%s(...)", d.Name, f.Name.Name, d.Name)
+		return nil, c.dirErr(d, syntax.CodeSchedule, "%s applies to an update stage: %s.update(0).%s(...)", d.Name, f.Name.Name, d.Name)
 	}
 	if len(f.Updates) != 1 {
-		return nil, c.dirErr(d, "%s needs %s to have a single update definition: its pure definition and that update are one reduction", d.Name, f.Name.Name)
+		return nil, c.dirErr(d, syntax.CodeSchedule, "%s needs %s to have a single update definition: its pure definition and that update are one reduction", d.Name, f.Name.Name)
 	}
 	u := f.Updates[0]
 	if u.RDom == nil {
-		return nil, c.dirErr(d, "%s needs an update over an RDom: there is nothing to reduce", d.Name)
+		return nil, c.dirErr(d, syntax.CodeSchedule, "%s needs an update over an RDom: there is nothing to reduce", d.Name)
 	}
 	op, body, ok := reductionPattern(f, u)
 	if !ok {
-		return nil, c.dirErr(d, "%s needs an associative and commutative update: F(x) += e, F(x) *= e, or F(x) = OP(F(x), e) with min, max, +, *, &, | or ^ (this update is %s %s %s)",
+		return nil, c.dirErr(d, syntax.CodeSchedule, "%s needs an associative and commutative update: F(x) += e, F(x) *= e, or F(x) = OP(F(x), e) with min, max, +, *, &, | or ^ (this update is %s %s %s)",
 			d.Name, syntax.ExprString(call(f.Name.Name, u.Args...)), u.Op, syntax.ExprString(u.Value))
 	}
 	if len(readsOf(body, f.Name.Name)) > 0 {
-		return nil, c.dirErr(d, "%s needs an update that reads %s only as its accumulator %s", d.Name, f.Name.Name, syntax.ExprString(call(f.Name.Name, idents(identNames(f.Vars))...)))
+		return nil, c.dirErr(d, syntax.CodeSchedule, "%s needs an update that reads %s only as its accumulator %s", d.Name, f.Name.Name, syntax.ExprString(call(f.Name.Name, idents(identNames(f.Vars))...)))
 	}
 	if !op.AppliesTo(f.Type) {
-		return nil, c.dirErr(d, "the reduction operator %s does not apply to %s values", op, f.Type)
+		return nil, c.dirErr(d, syntax.CodeSchedule, "the reduction operator %s does not apply to %s values", op, f.Type)
 	}
 	if f.Type.IsFloat() && (op == sare.Min || op == sare.Max) {
-		return nil, c.dirErr(d, "a %s reduction of floats starts from an infinite identity, which the kernel language cannot write: reduce integers, or keep the update's order", op)
+		return nil, c.dirErr(d, syntax.CodeSchedule, "a %s reduction of floats starts from an infinite identity, which the kernel language cannot write: reduce integers, or keep the update's order", op)
 	}
 	if !isIdentity(f.Value, op, f.Type) {
-		return nil, c.dirErr(d, "%s needs the pure definition of %s to be the identity of %s, %s; it is %s", d.Name, f.Name.Name, op, op.IdentityText(f.Type), syntax.ExprString(f.Value))
+		return nil, c.dirErr(d, syntax.CodeSchedule, "%s needs the pure definition of %s to be the identity of %s, %s; it is %s", d.Name, f.Name.Name, op, op.IdentityText(f.Type), syntax.ExprString(f.Value))
 	}
 	red := &reduction{target: f, op: op, rdom: u.RDom, where: u.Where, body: body}
 	names, _ := rdomDims(u)
@@ -211,176 +228,32 @@ func (c *compiler) atomicDirective(d *alg.Directive, f *alg.Func) error {
 // span is a half-open range [lo, hi) of a loop, in alg names.
 type span struct{ lo, hi syntax.Expr }
 
-// rfactorDirective applies F.update(0).rfactor(rv, u[, I]).
+// rfactorDirective applies F.update(0).rfactor(rv, u[, I]): F's update
+// becomes the merge, over rv, of the partial results of a new func I
+// (rfactorIntermediate) that reduces over the other loops of the update
+// with rv as a new pure dimension u.
 func (c *compiler) rfactorDirective(d *alg.Directive, f *alg.Func) error {
 	name := f.Name.Name
-	if d.Update != 0 {
-		return c.dirErr(d, "rfactor applies to the update of a func: %s.update(0).rfactor(r.k, u)", name)
-	}
-	rvName, ok1 := argName(d, 0)
-	uName, ok2 := argName(d, 1)
-	if !ok1 || !ok2 {
-		return c.dirErr(d, "expected %s", arity["rfactor"].usage)
-	}
-	intm := alg.RFactorName(d)
-	if intm == "" {
-		return c.dirErr(d, "the intermediate func must be named by a plain name")
-	}
-	after := false
-	for _, o := range c.dirs {
-		if after && o.Chain == d.Chain {
-			return c.dirErr(d, "rfactor ends its chain: schedule the intermediate %s, and %s.update(0), on lines of their own", intm, name)
-		}
-		after = after || o == d
-	}
-	if _, in := c.chainSpec[d.Chain]; in {
-		return c.dirErr(d, "rfactor cannot apply to a specialised copy of a stage")
+	rvName, uName, intm, err := c.rfactorArgs(d, f)
+	if err != nil {
+		return err
 	}
 	red, err := c.makeReduction(d, f)
 	if err != nil {
 		return err
 	}
 	f = c.p.Func(name)
+	ls, err := c.rfactorStage(d, f, rvName, uName, intm)
+	if err != nil {
+		return err
+	}
 	u := f.Updates[0]
-	st := c.fs[name].stages[1]
-	ls := st.loops
-	if len(st.specs) > 0 {
-		return c.dirErr(d, "rfactor must come before specialize")
-	}
-	// Only splits and fuses of reduction loops may precede rfactor: the
-	// rest of the stage's schedule would be lost.
-	var pureDims []string
-	for _, dm := range ls.dims {
-		if dm.pure {
-			if dm.kind != serial {
-				return c.dirErr(d, "rfactor must come before the other directives of %s.update(0) (the pure loop %s is already scheduled)", name, dm.name)
-			}
-			pureDims = append(pureDims, dm.name)
-		} else if len(pureDims) > 0 {
-			return c.dirErr(d, "rfactor must come before the stage's reorders: reduction loops innermost, then %s", strings.Join(identNames(f.Vars), ", "))
-		} else if dm.kind != serial {
-			return c.dirErr(d, "rfactor must come before the other directives of %s.update(0) (the loop %s is already scheduled)", name, dm.name)
-		}
-	}
-	if strings.Join(pureDims, ",") != strings.Join(identNames(f.Vars), ",") {
-		return c.dirErr(d, "rfactor must come before the directives on the pure loops of %s.update(0)", name)
-	}
-	rvi := ls.find(rvName)
-	if rvi < 0 || ls.dims[rvi].pure {
-		var red []string
-		for _, dm := range ls.dims {
-			if !dm.pure {
-				red = append(red, dm.name)
-			}
-		}
-		return c.dirErr(d, "%s is not a reduction loop of %s.update(0) (its reduction loops, innermost first: %s)", rvName, name, strings.Join(red, ", "))
-	}
-	if !syntax.ValidName(uName) || strings.HasPrefix(uName, "buf_") || strings.Contains(uName, ".") {
-		return c.dirErr(d, "%s cannot name a pure variable", uName)
-	}
-	if c.taken[uName] {
-		return c.dirErr(d, "%s is already a name of the algorithm: the new pure variable needs a new name", uName)
-	}
-	if !syntax.ValidName(intm) || strings.HasPrefix(intm, "buf_") || c.taken[intm] {
-		return c.dirErr(d, "%s cannot name the intermediate func: it must be a new name", intm)
-	}
-
-	// Each loop of the stage as an expression of the loops left after the
-	// splits and fuses (Reinking 2022, section 2.8.2), with the guards of
-	// the splits' tails. Loops are named here without dots (r.k is r_k,
-	// a name reserved for generated code), so that affine forms parse.
-	und := func(x syntax.Expr) syntax.Expr {
-		return rewrite(x, func(e syntax.Expr) syntax.Expr {
-			if id, ok := e.(*syntax.Ident); ok && strings.Contains(id.Name, ".") {
-				return ident(rvar(id.Name))
-			}
-			return nil
-		})
-	}
-	rngs := map[string]span{}
 	rd := u.RDom
-	for _, v := range rd.Vars {
-		rngs[rvar(rd.Name.Name+"."+v.Name.Name)] = span{v.Lo, v.Hi}
+	rngs, defs, guards, err := c.rfactorLoops(ls, rd)
+	if err != nil {
+		return err
 	}
-	defs := map[string]syntax.Expr{}
-	var guards []syntax.Expr
-	for _, sp := range ls.splits {
-		old, inner, outer := rvar(sp.old), rvar(sp.inner), rvar(sp.outer)
-		if sp.fuse {
-			ri, ro := rngs[inner], rngs[outer]
-			l, ok := linearize(sub(ri.hi, ri.lo))
-			if !ok || !allZero(l) || l.c < 1 {
-				return c.errAt(sp.pos, "fuse of %s and %s: the extent of the inner loop is not a positive constant", sp.inner, sp.outer)
-			}
-			rngs[old] = span{intLit(0), norm(bin(intLit(l.c), syntax.OpMul, sub(ro.hi, ro.lo)))}
-			defs[inner] = add(ri.lo, bin(ident(old), syntax.OpRem, intLit(l.c)))
-			defs[outer] = add(ro.lo, bin(ident(old), syntax.OpDiv, intLit(l.c)))
-			continue
-		}
-		ro := rngs[old]
-		ext := sub(ro.hi, ro.lo)
-		F := sp.factor
-		outerHi := norm(mustParse(fmt.Sprintf("((%s) + %d) / %d", syntax.ExprString(ext), F-1, F)))
-		divisible := false
-		if l, ok := linearize(ext); ok && allZero(l) {
-			outerHi = intLit((l.c + F - 1) / F)
-			divisible = l.c%F == 0
-		}
-		if c.inject == InjectReductionSkipTail && !c.injected && !divisible {
-			// the last, partial tile of the split reduction forgotten
-			outerHi = norm(mustParse(fmt.Sprintf("(%s) / %d", syntax.ExprString(ext), F)))
-			c.injected = true
-		}
-		rngs[inner] = span{intLit(0), intLit(F)}
-		rngs[outer] = span{intLit(0), outerHi}
-		defs[old] = add(ro.lo, bin(bin(intLit(F), syntax.OpMul, ident(outer)), syntax.OpAdd, ident(inner)))
-		if !divisible {
-			guards = append(guards, bin(ident(old), syntax.OpLt, ro.hi))
-		}
-	}
-	// the loops left: rv becomes u, the others the intermediate's RDom
-	leaf := map[string]syntax.Expr{rvar(rvName): ident(uName)}
-	ird := &alg.RDom{Pos: rd.Pos, Name: &syntax.Ident{Name: rd.Name.Name}}
-	for _, dm := range ls.dims {
-		if dm.pure || dm.name == rvName {
-			continue
-		}
-		short := strings.TrimPrefix(dm.name, rd.Name.Name+".")
-		leaf[rvar(dm.name)] = ident(rd.Name.Name + "." + short)
-		r := rngs[rvar(dm.name)]
-		ird.Vars = append(ird.Vars, &alg.RVar{Name: &syntax.Ident{Name: short}, Lo: r.lo, Hi: r.hi})
-	}
-	if len(ird.Vars) == 0 {
-		ird = nil
-	}
-	// resolve rewrites an expression of the stage's original loops into
-	// the intermediate's (affine ones in canonical form).
-	resolve := func(x syntax.Expr) syntax.Expr {
-		x = und(x)
-		for i := 0; i < 64; i++ {
-			y := renameVars(x, defs)
-			if syntax.Equal(x, y) {
-				break
-			}
-			x = y
-		}
-		return renameVars(norm(x), leaf)
-	}
-	var where syntax.Expr
-	for _, g := range guards {
-		where = conj(where, resolve(g))
-	}
-	if u.Where != nil {
-		where = conj(where, resolve(u.Where))
-	}
-	vars := append(append([]*syntax.Ident(nil), f.Vars...), &syntax.Ident{Name: uName})
-	iref := &alg.Func{Pos: f.Pos, Name: &syntax.Ident{Name: intm}, Vars: vars, Type: f.Type, Value: identityExpr(red.op, f.Type)}
-	iu := &alg.Update{Func: &syntax.Ident{Name: intm}, Args: idents(identNames(vars)), Op: alg.Set, Value: resolve(u.Value), Where: where, Target: iref, RDom: ird}
-	iref.Updates = []*alg.Update{iu}
-	ired := &reduction{target: red.target, op: red.op, rdom: red.rdom, where: red.where, body: red.body, merge: red.merge, intermediate: true}
-	for _, a := range red.at {
-		ired.at = append(ired.at, resolve(a))
-	}
+	iref, ired := rfactorIntermediate(f, red, ls, rvName, uName, intm, rngs, defs, guards)
 	// F's update now merges the partial results over rv
 	short := strings.TrimPrefix(rvName, rd.Name.Name+".")
 	rv := rngs[rvar(rvName)]
@@ -405,12 +278,192 @@ func (c *compiler) rfactorDirective(d *alg.Directive, f *alg.Func) error {
 	return nil
 }
 
-// conj returns x and y (y alone when x is nil).
-func conj(x, y syntax.Expr) syntax.Expr {
-	if x == nil {
-		return y
+// rfactorArgs checks where rfactor stands (on the update, at the end of
+// its chain, not in a specialised copy) and returns its arguments: the
+// reduction loop rv, the new pure variable u and the intermediate's name.
+func (c *compiler) rfactorArgs(d *alg.Directive, f *alg.Func) (rvName, uName, intm string, err error) {
+	name := f.Name.Name
+	if d.Update != 0 {
+		return "", "", "", c.dirErr(d, syntax.CodeSchedule, "rfactor applies to the update of a func: %s.update(0).rfactor(r.k, u)", name)
 	}
-	return bin(x, syntax.OpAnd, y)
+	rvName, ok1 := argName(d, 0)
+	uName, ok2 := argName(d, 1)
+	if !ok1 || !ok2 {
+		return "", "", "", c.dirErr(d, syntax.CodeArity, "expected %s", arity["rfactor"].usage)
+	}
+	intm = alg.RFactorName(d)
+	if intm == "" {
+		return "", "", "", c.dirErr(d, syntax.CodeSchedule, "the intermediate func must be named by a plain name")
+	}
+	after := false
+	for _, o := range c.dirs {
+		if after && o.Chain == d.Chain {
+			return "", "", "", c.dirErr(d, syntax.CodeSchedule, "rfactor ends its chain: schedule the intermediate %s, and %s.update(0), on lines of their own", intm, name)
+		}
+		after = after || o == d
+	}
+	if _, in := c.chainSpec[d.Chain]; in {
+		return "", "", "", c.dirErr(d, syntax.CodeSchedule, "rfactor cannot apply to a specialised copy of a stage")
+	}
+	return rvName, uName, intm, nil
+}
+
+// rfactorStage returns the loops of f's update as scheduled so far, after
+// checking that only splits and fuses of reduction loops precede rfactor
+// (the rest of the stage's schedule would be lost), that rv is one of its
+// reduction loops and that u and the intermediate's name are new.
+func (c *compiler) rfactorStage(d *alg.Directive, f *alg.Func, rvName, uName, intm string) (*loopSched, error) {
+	name := f.Name.Name
+	st := c.fs[name].stages[1]
+	ls := st.loops
+	if len(st.specs) > 0 {
+		return nil, c.dirErr(d, syntax.CodeSchedule, "rfactor must come before specialize")
+	}
+	var pureDims []string
+	for _, dm := range ls.dims {
+		if dm.pure {
+			if dm.kind != serial {
+				return nil, c.dirErr(d, syntax.CodeSchedule, "rfactor must come before the other directives of %s.update(0) (the pure loop %s is already scheduled)", name, dm.name)
+			}
+			pureDims = append(pureDims, dm.name)
+		} else if len(pureDims) > 0 {
+			return nil, c.dirErr(d, syntax.CodeSchedule, "rfactor must come before the stage's reorders: reduction loops innermost, then %s", strings.Join(identNames(f.Vars), ", "))
+		} else if dm.kind != serial {
+			return nil, c.dirErr(d, syntax.CodeSchedule, "rfactor must come before the other directives of %s.update(0) (the loop %s is already scheduled)", name, dm.name)
+		}
+	}
+	if strings.Join(pureDims, ",") != strings.Join(identNames(f.Vars), ",") {
+		return nil, c.dirErr(d, syntax.CodeSchedule, "rfactor must come before the directives on the pure loops of %s.update(0)", name)
+	}
+	rvi := ls.find(rvName)
+	if rvi < 0 || ls.dims[rvi].pure {
+		var red []string
+		for _, dm := range ls.dims {
+			if !dm.pure {
+				red = append(red, dm.name)
+			}
+		}
+		return nil, c.dirErr(d, syntax.CodeSchedule, "%s is not a reduction loop of %s.update(0) (its reduction loops, innermost first: %s)", rvName, name, strings.Join(red, ", "))
+	}
+	if !syntax.ValidName(uName) || strings.HasPrefix(uName, "buf_") || strings.Contains(uName, ".") {
+		return nil, c.dirErr(d, syntax.CodeSchedule, "%s cannot name a pure variable", uName)
+	}
+	if c.taken[uName] {
+		return nil, c.dirErr(d, syntax.CodeSchedule, "%s is already a name of the algorithm: the new pure variable needs a new name", uName)
+	}
+	if !syntax.ValidName(intm) || strings.HasPrefix(intm, "buf_") || c.taken[intm] {
+		return nil, c.dirErr(d, syntax.CodeSchedule, "%s cannot name the intermediate func: it must be a new name", intm)
+	}
+	return ls, nil
+}
+
+// rfactorLoops returns each loop of the stage ls (of the RDom rd) as an
+// expression of the loops left after the splits and fuses (Reinking 2022,
+// section 2.8.2): the ranges of the loops, the definitions of the loops
+// split or fused away, and the guards of the splits' tails. Loops are
+// named here without dots (r.k is r_k, a name reserved for generated
+// code), so that affine forms parse.
+func (c *compiler) rfactorLoops(ls *loopSched, rd *alg.RDom) (rngs map[string]span, defs map[string]syntax.Expr, guards []syntax.Expr, err error) {
+	rngs = map[string]span{}
+	for _, v := range rd.Vars {
+		rngs[rvar(rd.Name.Name+"."+v.Name.Name)] = span{v.Lo, v.Hi}
+	}
+	defs = map[string]syntax.Expr{}
+	for _, sp := range ls.splits {
+		old, inner, outer := rvar(sp.old), rvar(sp.inner), rvar(sp.outer)
+		if sp.fuse {
+			ri, ro := rngs[inner], rngs[outer]
+			l, ok := linearize(sub(ri.hi, ri.lo))
+			if !ok || !allZero(l) || l.c < 1 {
+				return nil, nil, nil, c.errAt(sp.pos, syntax.CodeUnsupported, "fuse of %s and %s: the extent of the inner loop is not a positive constant", sp.inner, sp.outer)
+			}
+			rngs[old] = span{intLit(0), norm(bin(intLit(l.c), syntax.OpMul, sub(ro.hi, ro.lo)))}
+			defs[inner] = add(ri.lo, bin(ident(old), syntax.OpRem, intLit(l.c)))
+			defs[outer] = add(ro.lo, bin(ident(old), syntax.OpDiv, intLit(l.c)))
+			continue
+		}
+		ro := rngs[old]
+		ext := sub(ro.hi, ro.lo)
+		F := sp.factor
+		outerHi := norm(ceilDiv(ext, F))
+		divisible := false
+		if l, ok := linearize(ext); ok && allZero(l) {
+			outerHi = intLit((l.c + F - 1) / F)
+			divisible = l.c%F == 0
+		}
+		if c.inject == InjectReductionSkipTail && !c.injected && !divisible {
+			// the last, partial tile of the split reduction forgotten
+			outerHi = norm(floorDiv(ext, num(F)))
+			c.injected = true
+		}
+		rngs[inner] = span{intLit(0), intLit(F)}
+		rngs[outer] = span{intLit(0), outerHi}
+		defs[old] = add(ro.lo, bin(bin(intLit(F), syntax.OpMul, ident(outer)), syntax.OpAdd, ident(inner)))
+		if !divisible {
+			guards = append(guards, bin(ident(old), syntax.OpLt, ro.hi))
+		}
+	}
+	return rngs, defs, guards, nil
+}
+
+// rfactorIntermediate builds the intermediate func intm of rfactor and its
+// reduction: f's dimensions and u (the loop rv), initialised to the
+// identity and updated over an RDom of the other loops left (none when rv
+// was the only one) with f's update rewritten into those loops, under the
+// guards of the splits' tails.
+func rfactorIntermediate(f *alg.Func, red *reduction, ls *loopSched, rvName, uName, intm string,
+	rngs map[string]span, defs map[string]syntax.Expr, guards []syntax.Expr) (*alg.Func, *reduction) {
+	u := f.Updates[0]
+	rd := u.RDom
+	// the loops left: rv becomes u, the others the intermediate's RDom
+	leaf := map[string]syntax.Expr{rvar(rvName): ident(uName)}
+	ird := &alg.RDom{Pos: rd.Pos, Name: &syntax.Ident{Name: rd.Name.Name}}
+	for _, dm := range ls.dims {
+		if dm.pure || dm.name == rvName {
+			continue
+		}
+		short := strings.TrimPrefix(dm.name, rd.Name.Name+".")
+		leaf[rvar(dm.name)] = ident(rd.Name.Name + "." + short)
+		r := rngs[rvar(dm.name)]
+		ird.Vars = append(ird.Vars, &alg.RVar{Name: &syntax.Ident{Name: short}, Lo: r.lo, Hi: r.hi})
+	}
+	if len(ird.Vars) == 0 {
+		ird = nil
+	}
+	// resolve rewrites an expression of the stage's original loops into
+	// the intermediate's (affine ones in canonical form).
+	resolve := func(x syntax.Expr) syntax.Expr {
+		x = rewrite(x, func(e syntax.Expr) syntax.Expr {
+			if id, ok := e.(*syntax.Ident); ok && strings.Contains(id.Name, ".") {
+				return ident(rvar(id.Name))
+			}
+			return nil
+		})
+		for i := 0; i < 64; i++ {
+			y := renameVars(x, defs)
+			if syntax.Equal(x, y) {
+				break
+			}
+			x = y
+		}
+		return renameVars(norm(x), leaf)
+	}
+	var where syntax.Expr
+	for _, g := range guards {
+		where = conj(where, resolve(g))
+	}
+	if u.Where != nil {
+		where = conj(where, resolve(u.Where))
+	}
+	vars := append(append([]*syntax.Ident(nil), f.Vars...), &syntax.Ident{Name: uName})
+	iref := &alg.Func{Pos: f.Pos, Name: &syntax.Ident{Name: intm}, Vars: vars, Type: f.Type, Value: identityExpr(red.op, f.Type)}
+	iu := &alg.Update{Func: &syntax.Ident{Name: intm}, Args: idents(identNames(vars)), Op: alg.Set, Value: resolve(u.Value), Where: where, Target: iref, RDom: ird}
+	iref.Updates = []*alg.Update{iu}
+	ired := &reduction{target: red.target, op: red.op, rdom: red.rdom, where: red.where, body: red.body, merge: red.merge, intermediate: true}
+	for _, a := range red.at {
+		ired.at = append(ired.at, resolve(a))
+	}
+	return iref, ired
 }
 
 // reductionSpec writes F(x) = reduce(op, r_k in lo .. hi, ..., body) for

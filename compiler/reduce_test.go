@@ -139,7 +139,8 @@ schedule {
 
 // TestReductionScheduleErrors: a schedule that atomic() or rfactor cannot
 // apply to is rejected with an error positioned at the directive, naming
-// the rule.
+// the rule, of code schedule (undeclared for a func that does not exist
+// yet).
 func TestReductionScheduleErrors(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
 		{"atomic on the pure definition", redDot + "\n  D.atomic()",
@@ -180,7 +181,14 @@ func TestReductionScheduleErrors(t *testing.T) {
 			}
 			el, ok := err.(syntax.ErrorList)
 			if !ok || len(el) == 0 || !strings.HasPrefix(el[0].Error(), tc.want) {
-				t.Errorf("for\n%s\ngot  %v\nwant %s", src, err, tc.want)
+				t.Fatalf("for\n%s\ngot  %v\nwant %s", src, err, tc.want)
+			}
+			code := syntax.CodeSchedule
+			if strings.Contains(tc.want, "which is not a func") {
+				code = syntax.CodeUndeclared
+			}
+			if el[0].Code != code {
+				t.Errorf("code %q, want %q", el[0].Code, code)
 			}
 		})
 	}

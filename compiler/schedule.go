@@ -153,13 +153,14 @@ func defaultStage(f *alg.Func, s int) *stageSched {
 	return &stageSched{loops: ls}
 }
 
-// dirErr is an error positioned at a directive.
-func (c *compiler) dirErr(d *alg.Directive, format string, args ...any) error {
+// dirErr is a diagnostic of kind code positioned at a directive (mostly
+// syntax.CodeSchedule, a rule of the schedule model broken).
+func (c *compiler) dirErr(d *alg.Directive, code syntax.Code, format string, args ...any) error {
 	r := &syntax.Reporter{Src: c.schedSrc}
 	if r.Src == nil {
 		r.Src = c.p.Src
 	}
-	r.Errorf(d.Pos, "%s: %s", d, fmt.Sprintf(format, args...))
+	r.ErrorCodef(d.Pos, code, "%s: %s", d, fmt.Sprintf(format, args...))
 	return r.Errs
 }
 
@@ -235,17 +236,17 @@ func (c *compiler) target(d *alg.Directive) *loopSched {
 func (c *compiler) directive(d *alg.Directive) error {
 	a, ok := arity[d.Name]
 	if !ok {
-		return c.dirErr(d, "unknown directive (the directives are %s)", strings.Join(directiveNames(), ", "))
+		return c.dirErr(d, syntax.CodeUndeclared, "unknown directive (the directives are %s)", strings.Join(directiveNames(), ", "))
 	}
 	if len(d.Args) < a.min || len(d.Args) > a.max {
-		return c.dirErr(d, "wrong number of arguments: %s", a.usage)
+		return c.dirErr(d, syntax.CodeArity, "wrong number of arguments: %s", a.usage)
 	}
 	f := c.p.Func(d.Func.Name)
 	fs := c.fs[d.Func.Name]
 	isOutput := c.isOutput(f.Name.Name)
 	funcLevel := func() error {
 		if d.Update >= 0 {
-			return c.dirErr(d, "%s applies to a func, not to one of its update stages", d.Name)
+			return c.dirErr(d, syntax.CodeSchedule, "%s applies to a func, not to one of its update stages", d.Name)
 		}
 		return nil
 	}
@@ -259,7 +260,7 @@ func (c *compiler) directive(d *alg.Directive) error {
 	case "specialize":
 		cond := d.Args[0]
 		if quasiaffine.Check(cond) != nil || !c.paramsOnly(cond) {
-			return c.dirErr(d, "the condition must be a quasi-affine constraint on the parameters (it is decided once, before the loops run)")
+			return c.dirErr(d, syntax.CodeSchedule, "the condition must be a quasi-affine constraint on the parameters (it is decided once, before the loops run)")
 		}
 		st := fs.stages[d.Update+1]
 		ls := c.target(d).clone()
@@ -271,14 +272,14 @@ func (c *compiler) directive(d *alg.Directive) error {
 			return err
 		}
 		if isOutput && d.Name != "compute_root" && d.Name != "store_root" {
-			return c.dirErr(d, "%s is an output: outputs are computed and stored at the root", f.Name.Name)
+			return c.dirErr(d, syntax.CodeSchedule, "%s is an output: outputs are computed and stored at the root", f.Name.Name)
 		}
 		switch d.Name {
 		case "compute_root":
 			fs.compute, fs.inline = level{}, false
 		case "compute_inline":
 			if len(f.Updates) > 0 {
-				return c.dirErr(d, "%s has update definitions: only funcs with a pure definition alone can be inlined", f.Name.Name)
+				return c.dirErr(d, syntax.CodeSchedule, "%s has update definitions: only funcs with a pure definition alone can be inlined", f.Name.Name)
 			}
 			fs.inline = true
 		case "store_root":
@@ -287,13 +288,13 @@ func (c *compiler) directive(d *alg.Directive) error {
 			g, ok := argName(d, 0)
 			dim, ok2 := argName(d, 1)
 			if !ok || !ok2 {
-				return c.dirErr(d, "expected a func and one of its loops: %s", a.usage)
+				return c.dirErr(d, syntax.CodeArity, "expected a func and one of its loops: %s", a.usage)
 			}
 			if c.p.Func(g) == nil {
-				return c.dirErr(d, "%s is not a func", g)
+				return c.dirErr(d, syntax.CodeSchedule, "%s is not a func", g)
 			}
 			if g == f.Name.Name {
-				return c.dirErr(d, "a func cannot be placed inside its own loops")
+				return c.dirErr(d, syntax.CodeSchedule, "a func cannot be placed inside its own loops")
 			}
 			l := level{fn: g, dim: dim, pos: d.Pos}
 			if d.Name == "compute_at" {
@@ -315,41 +316,41 @@ func (c *compiler) directive(d *alg.Directive) error {
 			}
 		}
 		if dim < 0 {
-			return c.dirErr(d, "%s is not a pure variable of %s", syntax.ExprString(d.Args[0]), f.Name.Name)
+			return c.dirErr(d, syntax.CodeSchedule, "%s is not a pure variable of %s", syntax.ExprString(d.Args[0]), f.Name.Name)
 		}
 		switch d.Name {
 		case "fold_storage":
 			k, ok := argInt(d, 1)
 			if !ok || k < 1 {
-				return c.dirErr(d, "the fold factor must be a positive integer constant")
+				return c.dirErr(d, syntax.CodeSchedule, "the fold factor must be a positive integer constant")
 			}
 			if isOutput {
-				return c.dirErr(d, "%s is an output: its storage cannot be folded", f.Name.Name)
+				return c.dirErr(d, syntax.CodeSchedule, "%s is an output: its storage cannot be folded", f.Name.Name)
 			}
 			fs.fold[dim] = k
 			fs.foldPos = d.Pos
 		case "bound":
 			if !c.paramsOnly(d.Args[1]) || !c.paramsOnly(d.Args[2]) || !isAffine(d.Args[1]) || !isAffine(d.Args[2]) {
-				return c.dirErr(d, "the min and extent must be quasi-affine expressions of the parameters")
+				return c.dirErr(d, syntax.CodeSchedule, "the min and extent must be quasi-affine expressions of the parameters")
 			}
 			fs.bound[dim] = [2]syntax.Expr{d.Args[1], d.Args[2]}
 			fs.boundPos[dim] = d.Pos
 		case "align_bounds":
 			m, ok := argInt(d, 1)
 			if !ok || m < 1 {
-				return c.dirErr(d, "the modulus must be a positive integer constant")
+				return c.dirErr(d, syntax.CodeSchedule, "the modulus must be a positive integer constant")
 			}
 			var r int64
 			if len(d.Args) == 3 {
 				if r, ok = argInt(d, 2); !ok {
-					return c.dirErr(d, "the remainder must be an integer constant")
+					return c.dirErr(d, syntax.CodeSchedule, "the remainder must be an integer constant")
 				}
 			}
 			fs.align[dim] = [2]int64{m, ((r % m) + m) % m}
 		}
 		return nil
 	}
-	return c.dirErr(d, "unknown directive")
+	return c.dirErr(d, syntax.CodeUndeclared, "unknown directive")
 }
 
 func directiveNames() []string {
@@ -401,17 +402,17 @@ func (c *compiler) isOutput(name string) bool {
 // Halide).
 func (c *compiler) freshLoopName(d *alg.Directive, ls *loopSched, name string) error {
 	if !syntax.ValidName(name) || strings.HasPrefix(name, "buf_") {
-		return c.dirErr(d, "%s cannot name a loop", name)
+		return c.dirErr(d, syntax.CodeSchedule, "%s cannot name a loop", name)
 	}
 	if c.taken[name] {
-		return c.dirErr(d, "%s is already a name of the algorithm: new loop names must be new", name)
+		return c.dirErr(d, syntax.CodeSchedule, "%s is already a name of the algorithm: new loop names must be new", name)
 	}
 	if ls.find(name) >= 0 {
-		return c.dirErr(d, "%s already names a loop of this stage", name)
+		return c.dirErr(d, syntax.CodeSchedule, "%s already names a loop of this stage", name)
 	}
 	for _, s := range ls.splits {
 		if s.outer == name || s.inner == name || s.old == name {
-			return c.dirErr(d, "%s already named a loop of this stage: new loop names must be new", name)
+			return c.dirErr(d, syntax.CodeSchedule, "%s already named a loop of this stage: new loop names must be new", name)
 		}
 	}
 	return nil
@@ -425,7 +426,7 @@ func (c *compiler) tailArg(d *alg.Directive, i int) (tailKind, error) {
 	if t, ok := parseTail(d.Args[i]); ok {
 		return t, nil
 	}
-	return 0, c.dirErr(d, "the tail strategy is guard, shift or round")
+	return 0, c.dirErr(d, syntax.CodeSchedule, "the tail strategy is guard, shift or round")
 }
 
 func parseTail(x syntax.Expr) (tailKind, bool) {
@@ -447,134 +448,18 @@ func parseTail(x syntax.Expr) (tailKind, bool) {
 // loopDirective applies a loop-phase directive (Reinking 2022, section 2.8.2)
 // to the loops ls of a stage.
 func (c *compiler) loopDirective(d *alg.Directive, f *alg.Func, ls *loopSched) error {
-	pureStage := d.Update < 0
-	dimOf := func(i int) (int, error) {
-		n, ok := argName(d, i)
-		if !ok {
-			return -1, c.dirErr(d, "argument %d must name a loop", i+1)
-		}
-		k := ls.find(n)
-		if k < 0 {
-			var names []string
-			for j := len(ls.dims) - 1; j >= 0; j-- {
-				names = append(names, ls.dims[j].name)
-			}
-			return -1, c.dirErr(d, "%s has no loop %s (its loops, outermost first: %s)", stageLabel(f, d.Update+1), n, strings.Join(names, ", "))
-		}
-		return k, nil
-	}
-	split := func(xi int, outer, inner string, factor int64, tail tailKind) error {
-		x := ls.dims[xi]
-		for _, n := range []string{outer, inner} {
-			if err := c.freshLoopName(d, ls, n); err != nil {
-				return err
-			}
-		}
-		if outer == inner {
-			return c.dirErr(d, "the outer and inner loops need two names")
-		}
-		if factor < 1 {
-			return c.dirErr(d, "the split factor must be a positive integer constant")
-		}
-		if tail != tailGuard && !pureStage {
-			return c.dirErr(d, "the %s tail strategy recomputes or overcomputes points: only pure stages may use it, update stages need guard", tail)
-		}
-		if tail != tailGuard && !x.pure {
-			return c.dirErr(d, "the %s tail strategy on a reduction loop would change the reduction: use guard", tail)
-		}
-		ls.splits = append(ls.splits, splitSched{old: x.name, outer: outer, inner: inner, factor: factor, tail: tail, pos: d.Pos, pure: x.pure})
-		nd := append([]dimSched(nil), ls.dims[:xi]...)
-		nd = append(nd, dimSched{name: inner, pure: x.pure, kind: serial}, dimSched{name: outer, pure: x.pure, kind: x.kind})
-		ls.dims = append(nd, ls.dims[xi+1:]...)
-		return nil
-	}
+	e := &loopEdit{c: c, d: d, f: f, ls: ls}
 	switch d.Name {
 	case "split":
-		xi, err := dimOf(0)
-		if err != nil {
-			return err
-		}
-		outer, ok1 := argName(d, 1)
-		inner, ok2 := argName(d, 2)
-		k, ok3 := argInt(d, 3)
-		if !ok1 || !ok2 || !ok3 {
-			return c.dirErr(d, "expected %s", arity["split"].usage)
-		}
-		tail, err := c.tailArg(d, 4)
-		if err != nil {
-			return err
-		}
-		if ls.dims[xi].name == outer || ls.dims[xi].name == inner {
-			return c.dirErr(d, "the split loops need new names (the loop %s is replaced)", ls.dims[xi].name)
-		}
-		return split(xi, outer, inner, k, tail)
+		return e.split()
 	case "tile":
-		xi, err := dimOf(0)
-		if err != nil {
-			return err
-		}
-		if _, err := dimOf(1); err != nil {
-			return err
-		}
-		var names [4]string
-		for i := range names {
-			n, ok := argName(d, 2+i)
-			if !ok {
-				return c.dirErr(d, "expected %s", arity["tile"].usage)
-			}
-			names[i] = n
-		}
-		fx, ok1 := argInt(d, 6)
-		fy, ok2 := argInt(d, 7)
-		if !ok1 || !ok2 {
-			return c.dirErr(d, "the tile factors must be integer constants")
-		}
-		tail, err := c.tailArg(d, 8)
-		if err != nil {
-			return err
-		}
-		if err := split(xi, names[0], names[2], fx, tail); err != nil {
-			return err
-		}
-		yi, err := dimOf(1)
-		if err != nil {
-			return err
-		}
-		if err := split(yi, names[1], names[3], fy, tail); err != nil {
-			return err
-		}
-		return c.reorder(d, f, ls, []string{names[2], names[3], names[0], names[1]})
+		return e.tile()
 	case "fuse":
-		ii, err := dimOf(0)
-		if err != nil {
-			return err
-		}
-		oi, err := dimOf(1)
-		if err != nil {
-			return err
-		}
-		fused, ok := argName(d, 2)
-		if !ok {
-			return c.dirErr(d, "expected %s", arity["fuse"].usage)
-		}
-		if oi != ii+1 {
-			return c.dirErr(d, "%s must be the loop immediately outside %s (reorder first)", ls.dims[oi].name, ls.dims[ii].name)
-		}
-		if ls.dims[ii].pure != ls.dims[oi].pure {
-			return c.dirErr(d, "a pure loop and a reduction loop cannot be fused")
-		}
-		if err := c.freshLoopName(d, ls, fused); err != nil {
-			return err
-		}
-		ls.splits = append(ls.splits, splitSched{fuse: true, old: fused, outer: ls.dims[oi].name, inner: ls.dims[ii].name, pos: d.Pos})
-		nd := append([]dimSched(nil), ls.dims[:ii]...)
-		nd = append(nd, dimSched{name: fused, pure: ls.dims[ii].pure, kind: ls.dims[oi].kind})
-		ls.dims = append(nd, ls.dims[oi+1:]...)
-		return nil
+		return e.fuse()
 	case "reorder":
 		var names []string
 		for i := range d.Args {
-			if _, err := dimOf(i); err != nil {
+			if _, err := e.dim(i); err != nil {
 				return err
 			}
 			n, _ := argName(d, i)
@@ -582,32 +467,190 @@ func (c *compiler) loopDirective(d *alg.Directive, f *alg.Func, ls *loopSched) e
 		}
 		return c.reorder(d, f, ls, names)
 	case "parallel", "vectorize", "unroll":
-		xi, err := dimOf(0)
-		if err != nil {
+		return e.setKind()
+	}
+	return nil
+}
+
+// loopEdit is one loop-phase directive d applied to the loops ls of a
+// stage of f.
+type loopEdit struct {
+	c  *compiler
+	d  *alg.Directive
+	f  *alg.Func
+	ls *loopSched
+}
+
+// dim returns the position in ls of the loop that argument i names.
+func (e *loopEdit) dim(i int) (int, error) {
+	n, ok := argName(e.d, i)
+	if !ok {
+		return -1, e.c.dirErr(e.d, syntax.CodeSchedule, "argument %d must name a loop", i+1)
+	}
+	k := e.ls.find(n)
+	if k < 0 {
+		var names []string
+		for j := len(e.ls.dims) - 1; j >= 0; j-- {
+			names = append(names, e.ls.dims[j].name)
+		}
+		return -1, e.c.dirErr(e.d, syntax.CodeSchedule, "%s has no loop %s (its loops, outermost first: %s)", stageLabel(e.f, e.d.Update+1), n, strings.Join(names, ", "))
+	}
+	return k, nil
+}
+
+// splitLoop splits the loop at xi into outer and inner by factor, with the
+// tail strategy tail.
+func (e *loopEdit) splitLoop(xi int, outer, inner string, factor int64, tail tailKind) error {
+	c, d, ls := e.c, e.d, e.ls
+	x := ls.dims[xi]
+	for _, n := range []string{outer, inner} {
+		if err := c.freshLoopName(d, ls, n); err != nil {
 			return err
 		}
-		if len(d.Args) == 2 {
-			k, ok := argInt(d, 1)
-			if !ok || k < 1 {
-				return c.dirErr(d, "the factor must be a positive integer constant")
-			}
-			name := ls.dims[xi].name
-			base := strings.ReplaceAll(name, ".", "_")
-			suffix := map[string]string{"vectorize": "_v", "unroll": "_u"}[d.Name]
-			outer, inner := base+suffix+"o", base+suffix+"i"
-			tail := tailGuard
-			if err := split(xi, outer, inner, k, tail); err != nil {
-				return err
-			}
-			xi = ls.find(inner)
-		}
-		kind := map[string]loopKind{"parallel": parallel, "vectorize": vectorized, "unroll": unrolled}[d.Name]
-		if kind != unrolled && !ls.dims[xi].pure && c.red[f.Name.Name] == nil {
-			return c.dirErr(d, "%s is a reduction loop: only pure loops may run in parallel or be vectorised (unless the update is declared a reduction first, with atomic() or rfactor)", ls.dims[xi].name)
-		}
-		ls.dims[xi].kind = kind
-		return nil
 	}
+	if outer == inner {
+		return c.dirErr(d, syntax.CodeSchedule, "the outer and inner loops need two names")
+	}
+	if factor < 1 {
+		return c.dirErr(d, syntax.CodeSchedule, "the split factor must be a positive integer constant")
+	}
+	if tail != tailGuard && d.Update >= 0 {
+		return c.dirErr(d, syntax.CodeSchedule, "the %s tail strategy recomputes or overcomputes points: only pure stages may use it, update stages need guard", tail)
+	}
+	if tail != tailGuard && !x.pure {
+		return c.dirErr(d, syntax.CodeSchedule, "the %s tail strategy on a reduction loop would change the reduction: use guard", tail)
+	}
+	ls.splits = append(ls.splits, splitSched{old: x.name, outer: outer, inner: inner, factor: factor, tail: tail, pos: d.Pos, pure: x.pure})
+	ls.replaceDims(xi, xi+1, dimSched{name: inner, pure: x.pure, kind: serial}, dimSched{name: outer, pure: x.pure, kind: x.kind})
+	return nil
+}
+
+// replaceDims replaces the loops ls.dims[lo:hi] with dims.
+func (ls *loopSched) replaceDims(lo, hi int, dims ...dimSched) {
+	nd := append([]dimSched(nil), ls.dims[:lo]...)
+	nd = append(nd, dims...)
+	ls.dims = append(nd, ls.dims[hi:]...)
+}
+
+// split applies split(x, outer, inner, factor[, tail]).
+func (e *loopEdit) split() error {
+	c, d, ls := e.c, e.d, e.ls
+	xi, err := e.dim(0)
+	if err != nil {
+		return err
+	}
+	outer, ok1 := argName(d, 1)
+	inner, ok2 := argName(d, 2)
+	k, ok3 := argInt(d, 3)
+	if !ok1 || !ok2 || !ok3 {
+		return c.dirErr(d, syntax.CodeArity, "expected %s", arity["split"].usage)
+	}
+	tail, err := c.tailArg(d, 4)
+	if err != nil {
+		return err
+	}
+	if ls.dims[xi].name == outer || ls.dims[xi].name == inner {
+		return c.dirErr(d, syntax.CodeSchedule, "the split loops need new names (the loop %s is replaced)", ls.dims[xi].name)
+	}
+	return e.splitLoop(xi, outer, inner, k, tail)
+}
+
+// tile applies tile(x, y, xo, yo, xi, yi, fx, fy[, tail]): two splits and
+// a reorder.
+func (e *loopEdit) tile() error {
+	c, d := e.c, e.d
+	xi, err := e.dim(0)
+	if err != nil {
+		return err
+	}
+	if _, err := e.dim(1); err != nil {
+		return err
+	}
+	var names [4]string
+	for i := range names {
+		n, ok := argName(d, 2+i)
+		if !ok {
+			return c.dirErr(d, syntax.CodeArity, "expected %s", arity["tile"].usage)
+		}
+		names[i] = n
+	}
+	fx, ok1 := argInt(d, 6)
+	fy, ok2 := argInt(d, 7)
+	if !ok1 || !ok2 {
+		return c.dirErr(d, syntax.CodeSchedule, "the tile factors must be integer constants")
+	}
+	tail, err := c.tailArg(d, 8)
+	if err != nil {
+		return err
+	}
+	if err := e.splitLoop(xi, names[0], names[2], fx, tail); err != nil {
+		return err
+	}
+	yi, err := e.dim(1)
+	if err != nil {
+		return err
+	}
+	if err := e.splitLoop(yi, names[1], names[3], fy, tail); err != nil {
+		return err
+	}
+	return c.reorder(d, e.f, e.ls, []string{names[2], names[3], names[0], names[1]})
+}
+
+// fuse applies fuse(inner, outer, fused).
+func (e *loopEdit) fuse() error {
+	c, d, ls := e.c, e.d, e.ls
+	ii, err := e.dim(0)
+	if err != nil {
+		return err
+	}
+	oi, err := e.dim(1)
+	if err != nil {
+		return err
+	}
+	fused, ok := argName(d, 2)
+	if !ok {
+		return c.dirErr(d, syntax.CodeArity, "expected %s", arity["fuse"].usage)
+	}
+	if oi != ii+1 {
+		return c.dirErr(d, syntax.CodeSchedule, "%s must be the loop immediately outside %s (reorder first)", ls.dims[oi].name, ls.dims[ii].name)
+	}
+	if ls.dims[ii].pure != ls.dims[oi].pure {
+		return c.dirErr(d, syntax.CodeSchedule, "a pure loop and a reduction loop cannot be fused")
+	}
+	if err := c.freshLoopName(d, ls, fused); err != nil {
+		return err
+	}
+	ls.splits = append(ls.splits, splitSched{fuse: true, old: fused, outer: ls.dims[oi].name, inner: ls.dims[ii].name, pos: d.Pos})
+	ls.replaceDims(ii, oi+1, dimSched{name: fused, pure: ls.dims[ii].pure, kind: ls.dims[oi].kind})
+	return nil
+}
+
+// setKind applies parallel, vectorize or unroll (x[, factor]): with a
+// factor, to the inner loop of a split of x by it.
+func (e *loopEdit) setKind() error {
+	c, d, ls := e.c, e.d, e.ls
+	xi, err := e.dim(0)
+	if err != nil {
+		return err
+	}
+	if len(d.Args) == 2 {
+		k, ok := argInt(d, 1)
+		if !ok || k < 1 {
+			return c.dirErr(d, syntax.CodeSchedule, "the factor must be a positive integer constant")
+		}
+		base := strings.ReplaceAll(ls.dims[xi].name, ".", "_")
+		suffix := map[string]string{"vectorize": "_v", "unroll": "_u"}[d.Name]
+		outer, inner := base+suffix+"o", base+suffix+"i"
+		if err := e.splitLoop(xi, outer, inner, k, tailGuard); err != nil {
+			return err
+		}
+		xi = ls.find(inner)
+	}
+	kind := map[string]loopKind{"parallel": parallel, "vectorize": vectorized, "unroll": unrolled}[d.Name]
+	if kind != unrolled && !ls.dims[xi].pure && c.red[e.f.Name.Name] == nil {
+		return c.dirErr(d, syntax.CodeSchedule, "%s is a reduction loop: only pure loops may run in parallel or be vectorised (unless the update is declared a reduction first, with atomic() or rfactor)", ls.dims[xi].name)
+	}
+	ls.dims[xi].kind = kind
 	return nil
 }
 
@@ -618,7 +661,7 @@ func (c *compiler) reorder(d *alg.Directive, f *alg.Func, ls *loopSched, names [
 	seen := map[string]bool{}
 	for _, n := range names {
 		if seen[n] {
-			return c.dirErr(d, "%s is named twice", n)
+			return c.dirErr(d, syntax.CodeSchedule, "%s is named twice", n)
 		}
 		seen[n] = true
 		pos = append(pos, ls.find(n))
@@ -648,7 +691,7 @@ func (c *compiler) reorder(d *alg.Directive, f *alg.Func, ls *loopSched, names [
 		}
 	}
 	if strings.Join(before, ",") != strings.Join(after, ",") && c.red[f.Name.Name] == nil {
-		return c.dirErr(d, "this would reorder the reduction loops %s: the order of a reduction's iterations is part of its meaning", strings.Join(before, " and "))
+		return c.dirErr(d, syntax.CodeSchedule, "this would reorder the reduction loops %s: the order of a reduction's iterations is part of its meaning", strings.Join(before, " and "))
 	}
 	return nil
 }
@@ -660,7 +703,7 @@ func (c *compiler) checkPlacement() error {
 	for _, f := range c.p.Funcs() {
 		fs := c.fs[f.Name.Name]
 		if fs.inline && fs.store != nil && !fs.store.root() {
-			return c.errAt(fs.store.pos, "%s is computed inline: it has no storage to place", f.Name.Name)
+			return c.errAt(fs.store.pos, syntax.CodeSchedule, "%s is computed inline: it has no storage to place", f.Name.Name)
 		}
 	}
 	return nil

@@ -24,7 +24,7 @@ func (c *compiler) spec() string {
 		fmt.Fprintf(&b, "param %s\n", strings.Join(c.params, ", "))
 	}
 	for _, a := range c.assumptions() {
-		fmt.Fprintf(&b, "assume %s\n", a)
+		fmt.Fprintf(&b, "assume %s\n", syntax.ExprString(a))
 	}
 	for _, in := range c.p.Inputs() {
 		fmt.Fprintf(&b, "\ninput %s(%s) : %s\n", in.Name.Name, joinIdents(in.Vars), in.Type)
