@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 )
 
 // maxCoalesceCover bounds the number of conjunctions for which Coalesce
@@ -385,6 +386,18 @@ func dropDivDefRows(h *BasicMap) *BasicMap {
 	return c
 }
 
+// divsKey identifies a list of division locals (in order).
+func divsKey(divs []Div) string {
+	var sb strings.Builder
+	for _, d := range divs {
+		sb.WriteString(rowKey(d.Num))
+		sb.WriteByte('/')
+		sb.WriteString(d.Den.String())
+		sb.WriteByte(';')
+	}
+	return sb.String()
+}
+
 // coalesceSameLocals reports whether a and b have the same division
 // locals (and no plain existentials), so their rows share columns.
 func coalesceSameLocals(a, b *BasicMap) bool {
@@ -671,6 +684,31 @@ func coalesceMergeTab(ctx context.Context, sp Space, bs []*BasicMap, tabs map[*B
 		plain[b] = p
 		return p
 	}
+	// A piece aligned to a list of divisions is kept, so that its
+	// tableau (in tabs) serves every partner with those divisions.
+	type alignKey struct {
+		b    *BasicMap
+		divs string
+	}
+	aligns := map[alignKey]*BasicMap{}
+	alignCached := func(a, b *BasicMap) (*BasicMap, *BasicMap, bool) {
+		a2, b2, ok := alignDivs(a, b)
+		if !ok {
+			return a, b, false
+		}
+		k := divsKey(a2.divs)
+		if c, hit := aligns[alignKey{a, k}]; hit {
+			a2 = c
+		} else {
+			aligns[alignKey{a, k}] = a2
+		}
+		if c, hit := aligns[alignKey{b, k}]; hit {
+			b2 = c
+		} else {
+			aligns[alignKey{b, k}] = b2
+		}
+		return a2, b2, true
+	}
 	for changed := true; changed; {
 		changed = false
 		for i := 0; i < len(bs) && !changed; i++ {
@@ -686,7 +724,7 @@ func coalesceMergeTab(ctx context.Context, sp Space, bs []*BasicMap, tabs map[*B
 					// each gets the other's divisions.
 					a, b = elim(a), elim(b)
 					if !coalesceSameLocals(a, b) {
-						a, b, aligned = alignDivs(a, b)
+						a, b, aligned = alignCached(a, b)
 					}
 				}
 				h, err := coalescePair(ctx, sp, a, b, tabs)
