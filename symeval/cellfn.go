@@ -197,8 +197,8 @@ func functionalRead(ctx context.Context, h *Heap, loc *presburger.Map, assumed *
 }
 
 // readByLocation returns the image img of the location loc (a single
-// context's component, from loc applied to the heap h) rebuilt piece of
-// loc by piece of loc: where every piece of the image of a piece L of loc
+// context's component of loc applied to the heap; parts holds the image
+// of each piece of loc) rebuilt piece of loc by piece of loc: where every piece of the image of a piece L of loc
 // that can occur within (the scope's facts and the assumptions) defines
 // each hole by the same affine function g of the parameters, that image
 // is { g(p) : p in the parameters of L }, one piece. The pieces it
@@ -209,15 +209,12 @@ func functionalRead(ctx context.Context, h *Heap, loc *presburger.Map, assumed *
 // read is defined, for the reason given at the top of this file: there
 // the image of L at p holds a content, and every content it can hold is
 // g(p). Pieces of loc whose image is not of that form keep their image.
-func readByLocation(ctx context.Context, h *Heap, loc, img, within *presburger.Map) (*presburger.Map, error) {
+func readByLocation(ctx context.Context, loc *presburger.Map, parts []*presburger.UnionMap, img, within *presburger.Map) (*presburger.Map, error) {
 	sp := img.Space()
 	out := presburger.Empty(sp)
-	for _, b := range loc.Basics() {
+	for i, b := range loc.Basics() {
 		l := presburger.NewMap(loc.Space(), b)
-		iu, err := presburger.NewUnionMap(l).Apply(h.u)
-		if err != nil {
-			return nil, err
-		}
+		iu := parts[i]
 		var part *presburger.Map
 		for _, m := range iu.Maps() {
 			if m.Space().Key() != sp.Key() {

@@ -469,9 +469,22 @@ func (ev *valueEval) read(x *syntax.Index) ([]alternative, error) {
 	if err != nil {
 		return nil, err
 	}
-	img, err := presburger.NewUnionMap(loc).Apply(ev.h.u)
-	if err != nil {
-		return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
+	// The image of each piece of the location, kept apart for
+	// readByLocation, and their union.
+	var parts []*presburger.UnionMap
+	img := presburger.NewUnionMap()
+	if loc.NumBasics() == 0 {
+		if img, err = presburger.NewUnionMap(loc).Apply(ev.h.u); err != nil {
+			return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
+		}
+	}
+	for _, b := range loc.Basics() {
+		part, err := presburger.NewUnionMap(presburger.NewMap(loc.Space(), b)).Apply(ev.h.u)
+		if err != nil {
+			return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
+		}
+		parts = append(parts, part)
+		img = img.Union(part)
 	}
 	if ms := img.Maps(); len(ms) == 1 && ms[0].NumBasics() > loc.NumBasics() {
 		// The heap's pieces split the read further than its location
@@ -494,7 +507,7 @@ func (ev *valueEval) read(x *syntax.Index) ([]alternative, error) {
 				return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
 			}
 		}
-		m, err := readByLocation(ev.ctx, ev.h, loc, ms[0], ev.within)
+		m, err := readByLocation(ev.ctx, loc, parts, ms[0], ev.within)
 		if err != nil {
 			return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
 		}
