@@ -89,6 +89,28 @@ func TestSortErrorIsAnError(t *testing.T) {
 	wantResult(t, c, Sat, c.IntConst("i").Gt(c.Int(3)))
 }
 
+// TestIteParts: the parts of an if-then-else, in order; any other term
+// has none.
+func TestIteParts(t *testing.T) {
+	c := newCtx(t)
+	x, y := c.IntConst("x"), c.IntConst("y")
+	g := x.Lt(y)
+	cond, then, els, ok := g.Ite(x, y.Add(c.Int(1))).IteParts()
+	if !ok {
+		t.Fatal("no parts of an ite")
+	}
+	for _, p := range []struct{ got, want *Term }{{cond, g}, {then, x}, {els, y.Add(c.Int(1))}} {
+		if p.got.ID() != p.want.ID() {
+			t.Errorf("part %s, want %s", p.got, p.want)
+		}
+	}
+	for _, u := range []*Term{x, x.Add(y), g, c.True()} {
+		if _, _, _, ok := u.IteParts(); ok {
+			t.Errorf("%s: parts of a term that is no ite", u)
+		}
+	}
+}
+
 func TestIsFalse(t *testing.T) {
 	c := newCtx(t)
 	x := c.IntConst("x")

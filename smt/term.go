@@ -488,6 +488,26 @@ func (t *Term) IsIte() bool {
 	return C.Z3_get_decl_kind(z, C.Z3_get_app_decl(z, app)) == C.Z3_OP_ITE
 }
 
+// IteParts returns the condition and the two branches of an
+// if-then-else term; ok is false for any other term.
+func (t *Term) IteParts() (cond, then, els *Term, ok bool) {
+	if !t.IsIte() {
+		return nil, nil, nil, false
+	}
+	c := t.ctx
+	z, err := c.enter()
+	if err != nil {
+		return nil, nil, nil, false
+	}
+	app := C.Z3_to_app(z, t.a)
+	arg := func(i C.uint) *Term { return c.term(z, C.Z3_get_app_arg(z, app, i), "IteParts") }
+	cond, then, els = arg(0), arg(1), arg(2)
+	if cond.Err() != nil || then.Err() != nil || els.Err() != nil {
+		return nil, nil, nil, false
+	}
+	return cond, then, els, true
+}
+
 // String is the term in SMT-LIB2 notation (Z3_ast_to_string).
 func (t *Term) String() string {
 	if err := t.Err(); err != nil {

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"hash/fnv"
 	"maps"
+	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -477,11 +479,18 @@ func (s *solver) decider(points *smt.Term) func(*smt.Term) (bool, bool) {
 	}
 }
 
-// solveParams returns the parameters that an equality of the piece over
-// the parameters alone defines (coefficient ±1), as terms of the others.
+// solveParams returns the parameters that the equalities of the piece
+// over the parameters alone define, as terms of the others: Gaussian
+// elimination over the integers, each pivot a parameter with coefficient
+// ±1 (the last such, loop variables coming after the kernel's
+// parameters), eliminated from the equalities before and after it, so
+// that chains such as result_extent_0 = A__extent_0 = C__extent_1 all
+// end at one parameter and both sides of an obligation name it alike.
+// An equality whose coefficients leave 64 bits is left to the points.
 func (s *solver) solveParams(b *presburger.BasicMap, sp presburger.Space, params map[string]*smt.Term) map[string]*smt.Term {
 	np := b.Dims(presburger.DimParam)
-	out := map[string]*smt.Term{}
+	pivots := map[int][]int64{} // pivot column -> row: 1 there, 0 on the other pivots
+	var order []int
 	for _, row := range b.Eqs() {
 		if len(row) != b.NumCols() {
 			continue
@@ -496,37 +505,102 @@ func (s *solver) solveParams(b *presburger.BasicMap, sp presburger.Space, params
 		if !onlyParams {
 			continue
 		}
-		// The last parameter with coefficient ±1 (loop variables come
-		// after the kernel's parameters): p = -c * (rest).
-		for k := np - 1; k >= 0; k-- {
-			c, ok := row[k].Int64()
-			name := sp.Params[k]
-			if !ok || (c != 1 && c != -1) || out[name] != nil {
-				continue
+		// r: the parameters' coefficients, then the constant.
+		r := make([]int64, np+1)
+		fits := true
+		for j := 0; j < np && fits; j++ {
+			r[j], fits = row[j].Int64()
+		}
+		if fits {
+			r[np], fits = row[b.ConstCol()].Int64()
+		}
+		for _, p := range order {
+			if !fits {
+				break
 			}
-			var terms []*smt.Term
-			fits := true
-			for j := 0; j < np; j++ {
-				if j == k || row[j].IsZero() {
-					continue
-				}
-				a, ok := row[j].Int64()
-				if !ok || out[sp.Params[j]] != nil {
-					fits = false
+			if r[p] != 0 {
+				r, fits = axpy(r, -r[p], pivots[p])
+			}
+		}
+		if !fits {
+			continue
+		}
+		k := -1
+		for j := np - 1; j >= 0; j-- {
+			if r[j] == 1 || r[j] == -1 {
+				k = j
+				break
+			}
+		}
+		if k < 0 {
+			continue
+		}
+		if r[k] == -1 {
+			for j := range r {
+				r[j] = -r[j]
+			}
+		}
+		// Eliminate the new pivot from the earlier rows; an overflow
+		// there drops the new row, leaving the earlier ones as they
+		// were.
+		updated := map[int][]int64{}
+		for _, p := range order {
+			if c := pivots[p][k]; c != 0 {
+				if updated[p], fits = axpy(pivots[p], -c, r); !fits {
 					break
 				}
-				terms = append(terms, s.z.Int(-c*a).Mul(params[sp.Params[j]]))
 			}
-			a0, ok := row[b.ConstCol()].Int64()
-			if !fits || !ok {
-				continue
-			}
-			terms = append(terms, s.z.Int(-c*a0))
-			out[name] = s.z.Add(terms...).Simplify()
-			break
 		}
+		if !fits {
+			continue
+		}
+		maps.Copy(pivots, updated)
+		pivots[k] = r
+		order = append(order, k)
+	}
+	out := map[string]*smt.Term{}
+	for _, k := range order {
+		r := pivots[k]
+		// p_k + Σ r_j p_j + r_c = 0, so p_k = -Σ r_j p_j - r_c.
+		var terms []*smt.Term
+		for j := 0; j < np; j++ {
+			if j != k && r[j] != 0 {
+				terms = append(terms, s.z.Int(-r[j]).Mul(params[sp.Params[j]]))
+			}
+		}
+		terms = append(terms, s.z.Int(-r[np]))
+		out[sp.Params[k]] = s.z.Add(terms...).Simplify()
 	}
 	return out
+}
+
+// axpy returns x + a*y, and false when a coefficient overflows 64 bits.
+func axpy(x []int64, a int64, y []int64) ([]int64, bool) {
+	out := make([]int64, len(x))
+	for j := range x {
+		p, ok := mul64(a, y[j])
+		if !ok {
+			return nil, false
+		}
+		sum := x[j] + p
+		if (p > 0 && sum < x[j]) || (p < 0 && sum > x[j]) {
+			return nil, false
+		}
+		out[j] = sum
+	}
+	return out, true
+}
+
+// mul64 returns a*b, and false when it overflows 64 bits.
+func mul64(a, b int64) (int64, bool) {
+	if a == 0 || b == 0 {
+		return 0, true
+	}
+	p := a * b
+	if p/b != a || (a == -1 && b == math.MinInt64) || (b == -1 && a == math.MinInt64) {
+		return 0, false
+	}
+	return p, true
 }
 
 // solveHoles returns, for each dimension of the piece, its value as a
@@ -641,6 +715,21 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 	var firstSMT string
 	pieces := ob.Points.Basics()
 	strategies := s.strategies(ob)
+	// Matching first, on its own, when the strategies before it cannot
+	// prove the obligation (matchFirst); otherwise at the first model of
+	// those strategies that leaves specification elements free. Not in
+	// the ieee model: there the terms it makes change the course of the
+	// context's later bit-blasted searches (a wrong kernel of the corpus,
+	// separable_two_pass, took four times as long to refute), and its
+	// queries are rarely closed within its small limit.
+	matchIdx := slices.IndexFunc(strategies, func(st strategy) bool { return st.match })
+	matchTried := s.v.opts.ValueModel == encode.IEEE
+	if !matchTried && s.readsFreeTensor(ob) {
+		matchTried = true
+		if out := s.matchFirst(c, strategies, pieces); out != nil {
+			return out
+		}
+	}
 	// Every strategy, cheapest first, within a small resource limit,
 	// then again within larger ones those that ran out of it: a cheap
 	// proof (or a model) by a later strategy is found before an earlier
@@ -762,7 +851,20 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 				if q.opaque > 0 && si < len(strategies)-1 {
 					// The model may only exploit the freedom of the
 					// uninterpreted elements, which a later strategy
-					// unfolds. One quick look at it, within a small
+					// unfolds. Matching first, within a small resource
+					// limit (matchFirst), when it comes later: the look
+					// at the model unfolds both sides to the inputs at
+					// its point, which costs far more than matching's
+					// proof of a right kernel (an update whose previous
+					// element both sides read).
+					if !matchTried && si < matchIdx {
+						matchTried = true
+						if out := s.matchFirst(c, strategies, pieces); out != nil {
+							sol.Close()
+							return out
+						}
+					}
+					// One quick look at it, within a small
 					// resource limit (a wrong kernel's counterexample
 					// is usually found this way); the full search
 					// (every tensor unfolded to the inputs, at each
@@ -812,6 +914,158 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 		return out
 	}
 	return &outcome{status: symeval.Undecided, reason: strings.Join(reasons, "; "), smt: firstSMT}
+}
+
+// matchFirstResources bounds each check of matchFirst: the queries it
+// closes are linear integer arithmetic over the points (the guards and
+// clamped indices of boundary conditions), a few hundred units each; a
+// query that needs more is left to the strategies in their order.
+const matchFirstResources = 50_000
+
+// matchFirst tries the matching strategy on its own, within a small
+// resource limit, ahead of its turn: before any strategy when the
+// specification side reads a computed tensor that the implementation side
+// does not read (a copy stage's annotation, a stage reading its producer
+// through a boundary condition), since the strategies before matching
+// leave that tensor uninterpreted and their queries are satisfiable;
+// otherwise at the first satisfiable query of those strategies that
+// leaves specification elements uninterpreted, before the look at its
+// model (both sides unfolded to the inputs at the model's point), which
+// costs far more than matching's proof of a right kernel.
+//
+// Every piece must close: its sides substituted to one term, or its query
+// unsatisfiable within matchFirstResources units of Z3's plain SMT kernel. It returns the proved outcome,
+// or nil at the first piece that does not close (any other answer, or an
+// error): the strategies then run in their order as if matchFirst had not
+// been tried. Being bounded in resource units, not time, what it closes
+// does not depend on the machine's load.
+func (s *solver) matchFirst(c *symeval.Condition, strategies []strategy, pieces []*presburger.BasicMap) *outcome {
+	ob := c.Obligation
+	si := slices.IndexFunc(strategies, func(st strategy) bool { return st.match })
+	if si < 0 {
+		return nil
+	}
+	st := strategies[si]
+	var scripts []string
+	earlier := map[string]*query{}
+	for pi, piece := range pieces {
+		if s.v.ctx.Err() != nil {
+			return nil
+		}
+		s.enc.ResetUnfoldings()
+		q, err := s.encode(ob, st, piece, earlier)
+		if err != nil {
+			return nil
+		}
+		if q.same && q.bad.IsFalse() {
+			continue
+		}
+		if s.v.opts.KeepSMT {
+			script, _ := s.z.SMTLIB2("ALL", append([]*smt.Term{q.points, q.bad}, q.axioms...)...)
+			if len(pieces) > 1 {
+				script = fmt.Sprintf("; piece %d of %d of the points\n%s", pi+1, len(pieces), script)
+			}
+			scripts = append(scripts, script)
+		}
+		if q.bad.IsFalse() {
+			continue
+		}
+		closed, err := s.closeQuickly(ob, q)
+		if s.v.opts.Trace != nil {
+			s.v.trace(fmt.Sprintf("C%d: %s, first, piece %d of %d: %s", c.ID, st.name, pi+1, len(pieces), closed))
+		}
+		if err != nil || closed == "" {
+			return nil
+		}
+	}
+	return &outcome{status: symeval.Proved, solver: st.name, smt: strings.Join(scripts, "(reset)\n")}
+}
+
+// closeQuickly tries to prove the query q of obligation ob within
+// matchFirstResources units: first with the guards that both sides share
+// peeled off (peelGuards), a query with fewer points to refute, then as
+// it is. It returns how it closed the query ("same terms" without a guard,
+// "unsat" of either query), or "" when neither was proved.
+func (s *solver) closeQuickly(ob *symeval.Obligation, q *query) (string, error) {
+	x, y := peelGuards(q.iv, q.sv)
+	if x.ID() != q.iv.ID() || y.ID() != q.sv.ID() {
+		eq, err := s.enc.Equal(x, y, ob.Impl.Type)
+		if err != nil {
+			return "", err
+		}
+		relaxed := s.z.Or(q.idef.Not(), q.sdef.Not(), eq.Not()).Simplify()
+		if relaxed.IsFalse() {
+			return "same terms under shared guards", nil
+		}
+		res, err := s.quickCheck(append([]*smt.Term{q.points, relaxed}, q.axioms...), matchFirstResources)
+		if err != nil {
+			return "", err
+		}
+		if res == smt.Unsat {
+			return "unsat under shared guards", nil
+		}
+	}
+	res, err := s.quickCheck(append([]*smt.Term{q.points, q.bad}, q.axioms...), matchFirstResources)
+	if err != nil || res != smt.Unsat {
+		return "", err
+	}
+	return "unsat", nil
+}
+
+// peelGuards strips the if-then-else guards that the two sides share
+// with one branch the same term: ite(g, a, x) and ite(g, a, y) can only
+// differ where x and y do, and so can ite(g, x, a) and ite(g, y, a). The
+// sides Halide's boundary conditions give a copy stage have that form,
+// their guards comparing i32 casts of indices (bit-vectors, which cost the
+// solver far more than the linear arithmetic that x = y needs). A query
+// whose peeled sides are equal at every point is proved; a difference of
+// the peeled sides need not be one of the sides themselves.
+func peelGuards(x, y *smt.Term) (*smt.Term, *smt.Term) {
+	for {
+		gx, tx, ex, okx := x.IteParts()
+		gy, ty, ey, oky := y.IteParts()
+		if !okx || !oky || gx.ID() != gy.ID() {
+			return x, y
+		}
+		switch {
+		case tx.ID() == ty.ID():
+			x, y = ex, ey
+		case ex.ID() == ey.ID():
+			x, y = tx, ty
+		default:
+			return x, y
+		}
+	}
+}
+
+// readsFreeTensor reports whether the specification side of ob reads a
+// computed tensor that its implementation side does not read.
+func (s *solver) readsFreeTensor(ob *symeval.Obligation) bool {
+	reads := map[string]bool{}
+	for _, t := range tensorsOf(ob.Impl.Expr) {
+		reads[t] = true
+	}
+	for _, t := range tensorsOf(ob.Spec.Expr) {
+		if tt := s.v.in.spec.Tensor(t); tt != nil && !tt.Input && !reads[t] {
+			return true
+		}
+	}
+	return false
+}
+
+// quickCheck checks the conjunction of terms in a fresh solver within
+// limit resource units, with Z3's plain SMT kernel alone: no
+// preprocessing, for the small queries that a short answer settles.
+func (s *solver) quickCheck(terms []*smt.Term, limit uint64) (smt.Result, error) {
+	sol, err := s.z.NewSimpleSolver()
+	if err != nil {
+		return smt.Unknown, err
+	}
+	defer sol.Close()
+	if err := sol.Assert(terms...); err != nil {
+		return smt.Unknown, err
+	}
+	return s.solve(sol, limit)
 }
 
 // tryCandidates looks for a counterexample in the deferred models of

@@ -1,0 +1,185 @@
+package validate
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/smt"
+	"github.com/augur-verify/augur/syntax"
+)
+
+// clampSpec copies an input through a boundary condition (clamped
+// indices), as Halide's copy stages read their producers: the copy's
+// annotation mismatch names a computed tensor that the implementation side
+// does not read.
+const clampSpec = `param N
+assume N >= 2
+input A(i) : f32
+tensor E(i) : f32
+E(i) = A(max(min(i, N - 1), 0))
+tensor T(i) : f32
+T(i) = E(i)
+output T
+`
+
+// clampProg returns the copy kernel whose store reads a[read].
+func clampProg(read string) string {
+	return `kernel k(N)
+assume N >= 2
+in  a[i] : f32[N] = A(i)
+out t[i] : f32[N] = T(i)
+{
+  for i < N {
+    t[i] {T(i)} := a[` + read + `]
+  }
+}
+`
+}
+
+// validateTraced validates the pair with one job and returns the report
+// and the solver's trace lines of its value conditions.
+func validateTraced(t *testing.T, spec, prog string) (*Report, []string) {
+	t.Helper()
+	var mu sync.Mutex
+	var lines []string
+	rep, err := Validate(context.Background(), &syntax.Source{Name: "s.sare", Text: spec}, &syntax.Source{Name: "p.sched", Text: prog},
+		Options{Jobs: 1, Trace: func(line string) {
+			mu.Lock()
+			defer mu.Unlock()
+			if l := strings.TrimSpace(line); strings.HasPrefix(l, "C") && strings.Contains(l, "z3") {
+				lines = append(lines, l)
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep, lines
+}
+
+// TestMatchFirst: the copy through a boundary condition is proved by
+// matching before any other strategy (no satisfiable query, no look at a
+// model), and a wrong copy, which matching does not close, is still
+// refuted by the strategies after it.
+func TestMatchFirst(t *testing.T) {
+	rep, lines := validateTraced(t, clampSpec, clampProg("i"))
+	if rep.Verdict != Valid {
+		t.Fatalf("verdict %s (%s), want valid\n%s", rep.Verdict, rep.Reason, reportText(rep))
+	}
+	joined := strings.Join(lines, "\n")
+	if !strings.Contains(joined, "matches, first") || strings.Contains(joined, ": sat") {
+		t.Errorf("the copy was not closed by matching first:\n%s", joined)
+	}
+	for _, read := range []string{"N - 1 - i", "max(i - 1, 0)"} {
+		rep, lines := validateTraced(t, clampSpec, clampProg(read))
+		if rep.Verdict != Invalid || rep.Reason != "annotation mismatch" {
+			t.Fatalf("a[%s]: verdict %s (%s), want invalid (annotation mismatch)\n%s", read, rep.Verdict, rep.Reason, reportText(rep))
+		}
+		if joined := strings.Join(lines, "\n"); !strings.Contains(joined, "matches, first") {
+			t.Errorf("a[%s]: matching was not tried first:\n%s", read, joined)
+		}
+	}
+}
+
+// TestSolveParams: chained equalities between parameters all end at one
+// parameter (each defined parameter a term of the free ones only), with
+// the constants carried along; a parameter with no unit coefficient stays
+// free.
+func TestSolveParams(t *testing.T) {
+	m, err := presburger.ParseSet("[a, b, c, d, e, f] -> { [x] : b = a and c = b and d = c + 3 and 2e = a and f = 2 and x = 0 }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, err := smt.NewContext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer z.Close()
+	s := &solver{z: z}
+	sp := m.Space()
+	params := map[string]*smt.Term{}
+	for _, p := range sp.Params {
+		params[p] = z.IntConst(p)
+	}
+	if len(m.Basics()) != 1 {
+		t.Fatalf("%d pieces", len(m.Basics()))
+	}
+	got := s.solveParams(m.Basics()[0], sp, params)
+	value := func(name string) *smt.Term {
+		if v, ok := got[name]; ok {
+			return v
+		}
+		return params[name]
+	}
+	// At most one of a, b, c, d (and e, from a = 2e) is left free.
+	free := 0
+	for _, p := range []string{"a", "b", "c", "d"} {
+		if _, ok := got[p]; !ok {
+			free++
+		}
+	}
+	if free > 1 {
+		t.Errorf("%d of a, b, c, d left free: %v", free, got)
+	}
+	for name, v := range got {
+		for _, p := range sp.Params {
+			if _, defined := got[p]; defined && strings.Contains(" "+v.String()+" ", " "+p+" ") {
+				t.Errorf("%s = %s names the defined parameter %s", name, v, p)
+			}
+		}
+	}
+	// a = b = c and d = c + 3, whichever is free.
+	for _, eq := range [][2]*smt.Term{
+		{value("a"), value("b")},
+		{value("b"), value("c")},
+		{value("d"), value("c").Add(z.Int(3))},
+		{value("f"), z.Int(2)},
+	} {
+		if eq[0].Sub(eq[1]).Simplify().String() != "0" {
+			t.Errorf("%s != %s", eq[0], eq[1])
+		}
+	}
+	if _, ok := got["e"]; ok {
+		t.Errorf("e, with coefficient 2 only, defined: %s", got["e"])
+	}
+	if a := value("a").Sub(z.Int(2).Mul(value("e"))).Simplify().String(); a != "0" {
+		t.Errorf("a - 2e = %s", a)
+	}
+}
+
+// guardSpec copies an input through a guard on i32 casts of the index
+// and a clamp, as Halide's constant_exterior of a repeat_edge does.
+const guardSpec = `param N
+assume N >= 2
+input A(i) : f32
+tensor E(i) : f32
+E(i) = select(i32(i) < i32(1), f32(0.0), A(max(min(i, N - 1), 0)))
+tensor T(i) : f32
+T(i) = E(i)
+output T
+`
+
+// TestPeelGuards: matching first proves the guarded copy with the guard
+// the two sides share peeled off, and a copy whose branch differs under
+// the shared guard is still refuted.
+func TestPeelGuards(t *testing.T) {
+	guarded := func(read string) string {
+		return strings.Replace(clampProg(read), ":= a["+read+"]", ":= select(i32(i) < i32(1), f32(0.0), a["+read+"])", 1)
+	}
+	rep, lines := validateTraced(t, guardSpec, guarded("i"))
+	if rep.Verdict != Valid {
+		t.Fatalf("verdict %s (%s), want valid\n%s", rep.Verdict, rep.Reason, reportText(rep))
+	}
+	if joined := strings.Join(lines, "\n"); !strings.Contains(joined, "under shared guards") {
+		t.Errorf("the guards were not peeled:\n%s", joined)
+	}
+	rep, lines = validateTraced(t, guardSpec, guarded("max(i - 1, 0)"))
+	if rep.Verdict != Invalid || rep.Reason != "annotation mismatch" {
+		t.Fatalf("verdict %s (%s), want invalid (annotation mismatch)\n%s", rep.Verdict, rep.Reason, reportText(rep))
+	}
+	if joined := strings.Join(lines, "\n"); !strings.Contains(joined, "matches, first") {
+		t.Errorf("matching was not tried first:\n%s", joined)
+	}
+}
