@@ -229,10 +229,10 @@ func (g *gen) collectGarbage(w *heapWalker, gs map[*sched.Assign]*presburger.Map
 		}
 		old, ok := gs[st]
 		if !ok {
-			if it, err = compactDomain(g.ctx, it); err != nil {
+			if gs[st], err = g.compactGarbage(it, at); err != nil {
 				return false, err
 			}
-			gs[st], grew = it, true
+			grew = true
 			continue
 		}
 		more, err := it.Subtract(g.ctx, old)
@@ -249,12 +249,44 @@ func (g *gen) collectGarbage(w *heapWalker, gs map[*sched.Assign]*presburger.Map
 		if err != nil {
 			return false, err
 		}
-		if gs[st], err = compactDomain(g.ctx, u); err != nil {
+		if gs[st], err = g.compactGarbage(u, at); err != nil {
 			return false, err
 		}
 		grew = true
 	}
 	return grew, nil
+}
+
+// compactGarbage returns the garbage iterations it of the assignment at
+// site at in a simpler form: simplified, coalesced, and stripped of the
+// constraints that the scope's facts and the assumptions imply (gist).
+// The result equals it where the assignment runs under the assumptions,
+// which is all that matters: its write is restricted to the facts and
+// every condition to the assumptions. Without the gist, the garbage
+// iterations repeat every loop bound and assumption, and the prophecy's
+// writes split by their complement multiply the pieces of every heap.
+func (g *gen) compactGarbage(it *presburger.Map, at site) (*presburger.Map, error) {
+	it, err := compactDomain(g.ctx, it)
+	if err != nil {
+		return nil, err
+	}
+	c := g.a.Assumptions
+	if f := at.scope.Facts(); f != nil {
+		if c, err = f.Intersect(c); err != nil {
+			return nil, err
+		}
+	}
+	gi, err := presburger.Gist(g.ctx, it, c)
+	switch {
+	case errors.Is(err, presburger.ErrBudget):
+		return it, nil
+	case err != nil:
+		return nil, err
+	}
+	if !sameParams(gi.Space().Params, it.Space().Params) {
+		return it, nil
+	}
+	return gi, nil
 }
 
 // garbageWrites runs the fixpoint of the garbage writes from the walk w0
