@@ -74,6 +74,9 @@ func TestGarbageWrites(t *testing.T) {
 		{kernel: "tail_leak", rounds: 2, statements: 2, fail: sched.OutputNotWritten, detail: "⊥"},
 		// u reads t's garbage: a second round finds u.
 		{kernel: "tail_chain", rounds: 2, statements: 2},
+		// Iteration N of a par loop writes garbage into the cell that
+		// iteration N - 1 writes: a write-write conflict.
+		{kernel: "tail_conflict", rounds: 1, statements: 1, fail: sched.WriteWriteConflict, detail: "⊥"},
 		// One round is not enough: back to the undefined read.
 		{kernel: "tail_chain", opts: Options{GarbageRounds: 1}, rounds: 1, fallback: true, fail: sched.UndefinedRead},
 	} {

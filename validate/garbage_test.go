@@ -23,6 +23,7 @@ func TestGarbageWrites(t *testing.T) {
 		{kernel: "tail_valid", verdict: Valid},
 		{kernel: "tail_chain", verdict: Valid},
 		{kernel: "tail_leak", verdict: Invalid, reason: "output not written", detail: "garbage write"},
+		{kernel: "tail_conflict", verdict: Invalid, reason: "write-write conflict", detail: "garbage write"},
 		{kernel: "tail_valid", noGarbage: true, verdict: Invalid, reason: "undefined read"},
 	} {
 		name := tc.kernel
