@@ -203,9 +203,19 @@ func (g *gen) garbageIterations(st *sched.Assign, at site, und *presburger.Union
 }
 
 // collectGarbage adds to gs the garbage iterations of the assignments
-// walked by w and reports whether a set grew. With memo, it records the
+// walked by w in the given round (0: the ordinary prophecy) and reports
+// whether a set grew. In round 0 it records the
 // undefined reads of each assignment in g.undMemo.
-func (g *gen) collectGarbage(w *heapWalker, gs map[*sched.Assign]*presburger.Map, memo bool) (bool, error) {
+//
+// A set that grows in two rounds in a row is widened to all the
+// assignment's iterations: garbage that feeds itself along a sequential
+// loop (an accumulator never initialised) would otherwise grow by one
+// iteration a round and never converge. Widening is sound: more garbage
+// iterations only write ⊥ where a value was, which the conditions on ⊥
+// (outputs, conflicts) see; it can only turn a verdict VALID into the
+// ordinary conditions' undefined read.
+func (g *gen) collectGarbage(w *heapWalker, gs map[*sched.Assign]*presburger.Map, round int) (bool, error) {
+	memo := round == 0
 	grew := false
 	for _, st := range w.order {
 		st, ok := st.(*sched.Assign)
@@ -232,7 +242,7 @@ func (g *gen) collectGarbage(w *heapWalker, gs map[*sched.Assign]*presburger.Map
 			if gs[st], err = g.compactGarbage(it, at); err != nil {
 				return false, err
 			}
-			grew = true
+			g.grewIn[st], grew = round, true
 			continue
 		}
 		more, err := it.Subtract(g.ctx, old)
@@ -245,14 +255,19 @@ func (g *gen) collectGarbage(w *heapWalker, gs map[*sched.Assign]*presburger.Map
 			}
 			continue
 		}
-		u, err := old.Union(more)
-		if err != nil {
-			return false, err
+		if g.grewIn[st] == round-1 {
+			g.tracef(1, "%s  (at %s): garbage iterations widened to all", sched.StmtLine(st), st.Pos())
+			gs[st] = presburger.Universe(presburger.ParamSpace(at.scope.Params()))
+		} else {
+			u, err := old.Union(more)
+			if err != nil {
+				return false, err
+			}
+			if gs[st], err = g.compactGarbage(u, at); err != nil {
+				return false, err
+			}
 		}
-		if gs[st], err = g.compactGarbage(u, at); err != nil {
-			return false, err
-		}
-		grew = true
+		g.grewIn[st], grew = round, true
 	}
 	return grew, nil
 }
@@ -296,7 +311,8 @@ func (g *gen) compactGarbage(it *presburger.Map, at site) (*presburger.Map, erro
 // the prophecy with garbage writes otherwise, which then replaces g.pr.
 func (g *gen) garbageWrites(w0 *heapWalker) (*heapWalker, error) {
 	gs := map[*sched.Assign]*presburger.Map{}
-	grew, err := g.collectGarbage(w0, gs, true)
+	g.grewIn = map[*sched.Assign]int{}
+	grew, err := g.collectGarbage(w0, gs, 0)
 	if err != nil {
 		if undecidable(err) {
 			// The conditions find out again, and say so.
@@ -346,7 +362,7 @@ func (g *gen) garbageWrites(w0 *heapWalker) (*heapWalker, error) {
 			}
 			return nil, err
 		}
-		grew, err := g.collectGarbage(w, gs, false)
+		grew, err := g.collectGarbage(w, gs, g.a.Garbage.Rounds)
 		if err != nil {
 			if undecidable(err) {
 				return fallback("garbage iterations past the budget: " + err.Error())
@@ -356,7 +372,6 @@ func (g *gen) garbageWrites(w0 *heapWalker) (*heapWalker, error) {
 		if !grew {
 			g.pr, g.a.Prophecy, g.garbage = pr, pr, gs
 			g.a.Garbage.Statements = len(gs)
-			g.undMemo = map[*sched.Assign]*presburger.UnionMap{}
 			return w, nil
 		}
 	}
@@ -369,6 +384,9 @@ func (g *gen) garbageWrites(w0 *heapWalker) (*heapWalker, error) {
 // and good's scope leaves out the assignment's garbage iterations.
 func (g *gen) garbageSites(st *sched.Assign, at site) (site, site, string, error) {
 	if g.garbage == nil {
+		if _, ok := g.harmful[st]; ok {
+			return at, at, "as a garbage write (Clément 2022, section 9.9), the undefined value it computes would reach " + g.garbageHarm, nil
+		}
 		return at, at, "", nil
 	}
 	at.heap = withoutGarbage(at.heap)
@@ -429,10 +447,44 @@ func (g *gen) garbageObligation(c Condition, o obligation) error {
 		return nil
 	}
 	c.Detail = "one side is the undefined value ⊥ of a garbage write (Clément 2022, section 9.9)"
+	harm := fmt.Sprintf("the condition of %s at %s", c.Kind, c.Pos)
 	if c.Kind == sched.WriteWriteConflict {
 		c.Detail = "one iteration writes the undefined value ⊥ of a garbage write (Clément 2022, section 9.9), the other a value"
+		harm = fmt.Sprintf("a cell that another iteration of the par loop at %s writes a value to", c.Pos)
 	}
-	return g.decided(c, presburger.NewUnionMap(o.Points), nil)
+	if err := g.decided(c, presburger.NewUnionMap(o.Points), nil); err != nil {
+		return err
+	}
+	if last := g.a.Conditions[len(g.a.Conditions)-1]; last.Status == Failed && g.garbageHarm == "" {
+		g.garbageHarm = harm
+	}
+	return nil
+}
+
+// garbageFallback generates the kernel's conditions again without garbage
+// writes, from the walk w0 of the ordinary prophecy pr0, when a condition
+// on ⊥ failed: ⊥ reaches an out cell or conflicts with a value. The
+// kernel is wrong either way (a statement reads a cell never written and
+// its result matters); the ordinary conditions say so where the garbage
+// starts, an undefined read that the reference interpreter reproduces,
+// rather than where it ends. n is the number of conditions before the
+// kernel's (the specification's), which are kept.
+func (g *gen) garbageFallback(w0 *heapWalker, pr0 *Prophecy, n int) error {
+	g.tracef(0, "garbage writes: the undefined value reaches %s; back to the ordinary conditions", g.garbageHarm)
+	g.harmful = g.garbage
+	g.a.Conditions = g.a.Conditions[:n]
+	g.pr, g.a.Prophecy, g.garbage = pr0, pr0, nil
+	g.a.Garbage.Fallback, g.a.Garbage.Statements = true, 0
+	g.a.Garbage.Reason = "the undefined value reaches " + g.garbageHarm
+	return g.kernelConditions(w0)
+}
+
+// clip shortens s to at most n bytes, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
 }
 
 // garbageOutputs returns the cells of the kernel's out bindings that hold

@@ -204,8 +204,16 @@ type gen struct {
 	// ⊥ at the fixpoint of the garbage writes (garbage.go); nil without.
 	garbage map[*sched.Assign]*presburger.Map
 	// undMemo holds the undefined reads of the assignments in the heaps
-	// of g.pr, computed when looking for garbage writes.
+	// of the ordinary prophecy, computed when looking for garbage writes.
 	undMemo map[*sched.Assign]*presburger.UnionMap
+	// garbageHarm says where ⊥ does harm (an out cell, a write-write
+	// conflict), when a condition on it failed.
+	garbageHarm string
+	// grewIn gives the round in which each garbage set last grew.
+	grewIn map[*sched.Assign]int
+	// harmful holds the garbage iterations of the fixpoint given up
+	// because ⊥ does harm (garbageFallback).
+	harmful map[*sched.Assign]*presburger.Map
 }
 
 // specReads finds the undefined specification elements an annotation
@@ -311,18 +319,32 @@ func (g *gen) walk(pr *Prophecy) (*heapWalker, error) {
 }
 
 func (g *gen) run() error {
-	w, err := g.walk(g.pr)
+	w0, err := g.walk(g.pr)
 	if err != nil {
 		return err
 	}
+	w, pr0 := w0, g.pr
 	if !g.opts.NoGarbageWrites {
-		if w, err = g.garbageWrites(w); err != nil {
+		if w, err = g.garbageWrites(w0); err != nil {
 			return err
 		}
 	}
 	if err := g.specChecks(); err != nil {
 		return err
 	}
+	n := len(g.a.Conditions)
+	if err := g.kernelConditions(w); err != nil {
+		return err
+	}
+	if g.garbage != nil && g.garbageHarm != "" {
+		return g.garbageFallback(w0, pr0, n)
+	}
+	return nil
+}
+
+// kernelConditions generates the conditions of the kernel's statements
+// and out bindings from the walk w.
+func (g *gen) kernelConditions(w *heapWalker) error {
 	for _, st := range w.order {
 		switch st := st.(type) {
 		case *sched.Assign:
@@ -563,6 +585,9 @@ func (g *gen) outputs() error {
 		c.Detail = "the out cells hold the undefined value ⊥ of a garbage write (Clément 2022, section 9.9): a value computed from cells never written"
 		if err := g.decided(c, bot, err); err != nil {
 			return err
+		}
+		if last := g.a.Conditions[len(g.a.Conditions)-1]; last.Status == Failed {
+			g.garbageHarm = "out cells " + clip(last.Violations.String(), 300)
 		}
 	}
 	obs, err := outputObligations(g.ctx, g.pr, g.k, g.spec)
