@@ -204,8 +204,8 @@ func (g *gen) garbageIterations(st *sched.Assign, at site, und *presburger.Union
 
 // collectGarbage adds to gs the garbage iterations of the assignments
 // walked by w in the given round (0: the ordinary prophecy) and reports
-// whether a set grew. In round 0 it records the
-// undefined reads of each assignment in g.undMemo.
+// whether a set grew. It records the undefined reads of each assignment
+// in g.undMemo, for the conditions.
 //
 // A set that grows in two rounds in a row is widened to all the
 // assignment's iterations: garbage that feeds itself along a sequential
@@ -215,7 +215,8 @@ func (g *gen) garbageIterations(st *sched.Assign, at site, und *presburger.Union
 // (outputs, conflicts) see; it can only turn a verdict VALID into the
 // ordinary conditions' undefined read.
 func (g *gen) collectGarbage(w *heapWalker, gs map[*sched.Assign]*presburger.Map, round int) (bool, error) {
-	memo := round == 0
+	memo := map[*sched.Assign]*presburger.UnionMap{}
+	g.undMemo[w.pr] = memo
 	grew := false
 	for _, st := range w.order {
 		st, ok := st.(*sched.Assign)
@@ -227,9 +228,7 @@ func (g *gen) collectGarbage(w *heapWalker, gs map[*sched.Assign]*presburger.Map
 		if err != nil {
 			return false, err
 		}
-		if memo {
-			g.undMemo[st] = und
-		}
+		memo[st] = und
 		it, err := g.garbageIterations(st, at, und)
 		if err != nil || it == nil {
 			if err != nil {
@@ -409,24 +408,27 @@ func (g *gen) garbageSites(st *sched.Assign, at site) (site, site, string, error
 // reads returns the out-of-bounds reads of the assignment at st, at all
 // its iterations (at), and its other undefined reads, at the iterations
 // of good.
+//
+// The undefined reads at all the iterations were computed when looking
+// for garbage writes (g.undMemo, in the heap without ⊥, the heap of at
+// and good); those of good are the same restricted to its facts.
 func (g *gen) reads(st *sched.Assign, at, good site) (oob, und *presburger.UnionMap, err error) {
-	und, ok := g.undMemo[st]
-	if !ok || g.garbage != nil {
-		if und, err = undefinedReads(g.ctx, st, good); err != nil {
+	all, ok := g.undMemo[g.pr][st]
+	if !ok {
+		if all, err = undefinedReads(g.ctx, st, at); err != nil {
 			return nil, nil, err
 		}
 	}
-	if oob, und, err = g.splitOutOfBounds(und, good); err != nil {
-		return nil, nil, err
-	}
 	if good.scope == at.scope {
-		return oob, und, nil
-	}
-	all, err := undefinedReads(g.ctx, st, at)
-	if err != nil {
-		return nil, nil, err
+		return g.splitOutOfBounds(all, at)
 	}
 	if oob, _, err = g.splitOutOfBounds(all, at); err != nil {
+		return nil, nil, err
+	}
+	if und, err = all.IntersectParams(good.scope.Facts()); err != nil {
+		return nil, nil, err
+	}
+	if _, und, err = g.splitOutOfBounds(und, good); err != nil {
 		return nil, nil, err
 	}
 	return oob, und, nil

@@ -175,7 +175,7 @@ func Analyze(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sare
 	}
 	a = &Analysis{Params: params, Assumptions: pr.Assumptions, Prophecy: pr}
 	g := &gen{ctx: ctx, a: a, pr: pr, k: k, kinfo: kinfo, spec: spec, sinfo: sinfo, trace: opts.Trace, noValue: opts.NoValue,
-		opts: opts.Options, undMemo: map[*sched.Assign]*presburger.UnionMap{}}
+		opts: opts.Options, undMemo: map[*Prophecy]map[*sched.Assign]*presburger.UnionMap{}}
 	if err := g.run(); err != nil {
 		return nil, err
 	}
@@ -203,9 +203,10 @@ type gen struct {
 	// garbage holds the garbage iterations of the assignments that write
 	// ⊥ at the fixpoint of the garbage writes (garbage.go); nil without.
 	garbage map[*sched.Assign]*presburger.Map
-	// undMemo holds the undefined reads of the assignments in the heaps
-	// of the ordinary prophecy, computed when looking for garbage writes.
-	undMemo map[*sched.Assign]*presburger.UnionMap
+	// undMemo holds, for a prophecy, the undefined reads of the
+	// assignments at all their iterations, in the heaps without ⊥,
+	// computed when looking for garbage writes.
+	undMemo map[*Prophecy]map[*sched.Assign]*presburger.UnionMap
 	// garbageHarm says where ⊥ does harm (an out cell, a write-write
 	// conflict), when a condition on it failed.
 	garbageHarm string
