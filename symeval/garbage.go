@@ -354,6 +354,20 @@ func (g *gen) garbageWrites(w0 *heapWalker) (*heapWalker, error) {
 			return nil, err
 		}
 		pr.Assumptions = g.a.Assumptions
+		// ⊥ in an out cell stays there at the fixpoint (the sets only
+		// grow, and the cell's last writer is the same), so the kernel is
+		// wrong: no need to go on.
+		harm, err := g.outputHarm(pr)
+		if err != nil {
+			if undecidable(err) {
+				return fallback("garbage outputs past the budget: " + err.Error())
+			}
+			return nil, err
+		}
+		if harm != "" {
+			g.garbageHarm, g.harmful = harm, gs
+			return fallback("the undefined value reaches " + harm)
+		}
 		w, err := g.walk(pr)
 		if err != nil {
 			if undecidable(err) {
@@ -461,6 +475,29 @@ func (g *gen) garbageObligation(c Condition, o obligation) error {
 		g.garbageHarm = harm
 	}
 	return nil
+}
+
+// outputHarm returns the out cells that hold ⊥ in pr's final heap under
+// the assumptions, printed, or "" when there are none. A par loop's
+// cell that one iteration writes ⊥ and another a value may hold either
+// in the final heap (ν), but such a cell is a write-write conflict
+// until the fixpoint, or ⊥ for good: the kernel is wrong either way.
+func (g *gen) outputHarm(pr *Prophecy) (string, error) {
+	bot, err := garbageOutputs(g.ctx, pr, g.k)
+	if err != nil {
+		return "", err
+	}
+	if bot, err = bot.IntersectParams(g.a.Assumptions); err != nil {
+		return "", err
+	}
+	empty, err := bot.IsEmpty(g.ctx)
+	if err != nil || empty {
+		return "", err
+	}
+	if b, err := bot.Simplify(g.ctx); err == nil {
+		bot = b
+	}
+	return "out cells " + clip(bot.String(), 300), nil
 }
 
 // garbageFallback generates the kernel's conditions again without garbage
