@@ -322,8 +322,8 @@ func (g *gen) garbageWrites(w0 *heapWalker) (*heapWalker, error) {
 	if !grew {
 		return w0, nil
 	}
-	// The undefined reads memoised are those of the ordinary prophecy:
-	// they serve again only if the fixpoint falls back to it.
+	// Falling back keeps the ordinary prophecy, g.pr, whose undefined
+	// reads g.undMemo holds.
 	fallback := func(reason string) (*heapWalker, error) {
 		g.a.Garbage.Fallback, g.a.Garbage.Reason = true, reason
 		g.a.Garbage.Statements = 0
