@@ -238,7 +238,7 @@ func (g *gen) collectGarbage(w *heapWalker, gs map[*sched.Assign]*presburger.Map
 		}
 		old, ok := gs[st]
 		if !ok {
-			if gs[st], err = g.compactGarbage(it, at); err != nil {
+			if gs[st], err = g.compactGarbage(st, it, at); err != nil {
 				return false, err
 			}
 			g.grewIn[st], grew = round, true
@@ -262,7 +262,7 @@ func (g *gen) collectGarbage(w *heapWalker, gs map[*sched.Assign]*presburger.Map
 			if err != nil {
 				return false, err
 			}
-			if gs[st], err = g.compactGarbage(u, at); err != nil {
+			if gs[st], err = g.compactGarbage(st, u, at); err != nil {
 				return false, err
 			}
 		}
@@ -271,7 +271,7 @@ func (g *gen) collectGarbage(w *heapWalker, gs map[*sched.Assign]*presburger.Map
 	return grew, nil
 }
 
-// compactGarbage returns the garbage iterations it of the assignment at
+// compactGarbage returns the garbage iterations it of the assignment st at
 // site at in a simpler form: simplified, coalesced, and stripped of the
 // constraints that the scope's facts and the assumptions imply (gist).
 // The result equals it where the assignment runs under the assumptions,
@@ -279,7 +279,14 @@ func (g *gen) collectGarbage(w *heapWalker, gs map[*sched.Assign]*presburger.Map
 // every condition to the assumptions. Without the gist, the garbage
 // iterations repeat every loop bound and assumption, and the prophecy's
 // writes split by their complement multiply the pieces of every heap.
-func (g *gen) compactGarbage(it *presburger.Map, at site) (*presburger.Map, error) {
+//
+// A set of more than maxGarbagePieces pieces even so is widened to all
+// the assignment's iterations (sound, see collectGarbage): split by a
+// complex set, the writes of the next round's prophecy and every heap
+// after them multiply their pieces, and a round took minutes (Halide's
+// sgemm with a transposed operand, whose specialisations split the
+// garbage iterations in up to 26 pieces).
+func (g *gen) compactGarbage(st *sched.Assign, it *presburger.Map, at site) (*presburger.Map, error) {
 	it, err := compactDomain(g.ctx, it)
 	if err != nil {
 		return nil, err
@@ -293,15 +300,29 @@ func (g *gen) compactGarbage(it *presburger.Map, at site) (*presburger.Map, erro
 	gi, err := presburger.Gist(g.ctx, it, c)
 	switch {
 	case errors.Is(err, presburger.ErrBudget):
-		return it, nil
+		gi = it
 	case err != nil:
 		return nil, err
+	case !sameParams(gi.Space().Params, it.Space().Params):
+		gi = it
+	default:
+		if gi.NumBasics() > 1 {
+			// Gisted pieces differ in fewer constraints: coalesce again.
+			if gi, err = compactDomain(g.ctx, gi); err != nil {
+				return nil, err
+			}
+		}
 	}
-	if !sameParams(gi.Space().Params, it.Space().Params) {
-		return it, nil
+	if gi.NumBasics() > maxGarbagePieces {
+		g.tracef(1, "garbage iterations of %s  (at %s): %d pieces, widened to all", sched.StmtLine(st), st.Pos(), gi.NumBasics())
+		return presburger.Universe(presburger.ParamSpace(at.scope.Params())), nil
 	}
 	return gi, nil
 }
+
+// maxGarbagePieces bounds the pieces of an assignment's garbage
+// iterations (compactGarbage).
+const maxGarbagePieces = 4
 
 // garbageWrites runs the fixpoint of the garbage writes from the walk w0
 // of the ordinary prophecy and returns the walk the conditions are
