@@ -42,6 +42,13 @@ import (
 //   - no out cell holds ⊥ when the kernel ends (a condition of kind
 //     OutputNotWritten), and the others hold their tensor element.
 //
+// When ⊥ reaches an out cell (found as soon as a round's final heap has
+// it, since it stays there) or conflicts with a value in a par loop, the
+// kernel is wrong, and the conditions are generated again without garbage
+// writes (garbageFallback): the undefined read where the garbage starts,
+// which the reference interpreter reproduces, with a detail saying where
+// it would end.
+//
 // Soundness. ⊥ stands for any value. The value of an assignment at a
 // garbage iteration is recorded as ⊥, never as its annotation, so no
 // condition relies on it. A read of a ⊥ cell makes the reading iteration
