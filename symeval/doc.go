@@ -40,6 +40,11 @@
 //     decided here (Proved, Failed with the violating points, or Undecided
 //     when over budget), the value obligations left Pending, each with its
 //     Obligation (printed in the notation of Fig. 5.5 by Pretty).
+//   - garbage.go: the garbage writes of Clément 2022, section 9.9: an
+//     assignment reading a cell never written (a round-up tail) writes the
+//     undefined value ⊥ at those iterations instead of failing, found by a
+//     bounded fixpoint of prophetic evaluations; ⊥ must not reach an out
+//     cell (Options.NoGarbageWrites turns it off).
 //   - guard.go: no panic escapes an exported function.
 //
 // Figure and definition numbers are those of Clément 2022. This package

@@ -30,6 +30,18 @@ type Options struct {
 	// NoValue lists assignments whose value obligations are decided
 	// elsewhere (the initialisations and merges of reductions).
 	NoValue map[*sched.Assign]bool
+	// NoGarbageWrites turns off the garbage writes of Analyze (Clément
+	// 2022, section 9.9; see garbage.go): every read of an unwritten cell
+	// is then an undefined read, as in the rules of chapter 5.
+	NoGarbageWrites bool
+	// GarbageRounds bounds the prophetic evaluations that Analyze repeats
+	// to find the garbage writes (0: maxGarbageRounds).
+	GarbageRounds int
+
+	// garbage gives, for some assignments, the iterations (a parameter
+	// domain over the assignment's scope) at which they write the
+	// garbage value ⊥ instead of their annotation.
+	garbage map[*sched.Assign]*presburger.Map
 }
 
 // Prophecy is the result of the prophetic evaluation of a kernel.
@@ -109,7 +121,8 @@ func Prophesy(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sar
 		params = append(params, id.Name)
 	}
 	ev := &prophet{ctx: ctx, cs: NewContexts(), info: kinfo.Types, spec: spec,
-		effects: map[sched.Stmt]*Heap{}, bodies: map[*sched.Loop]loopBody{}, heapAnnot: opts.HeapAnnot}
+		effects: map[sched.Stmt]*Heap{}, bodies: map[*sched.Loop]loopBody{}, heapAnnot: opts.HeapAnnot,
+		garbage: opts.garbage}
 	scope := NewScope(params)
 	res := &Prophecy{Contexts: ev.cs, effects: ev.effects, bodies: ev.bodies}
 	res.Assumptions = presburger.Universe(presburger.ParamSpace(params))
@@ -192,6 +205,8 @@ type prophet struct {
 	bodies  map[*sched.Loop]loopBody
 	// heapAnnot is Options.HeapAnnot.
 	heapAnnot map[*sched.Assign]syntax.Expr
+	// garbage is Options.garbage.
+	garbage map[*sched.Assign]*presburger.Map
 }
 
 // initial returns the heap of the in bindings.
@@ -446,14 +461,23 @@ func (p *prophet) assign(s *Scope, st *sched.Assign) (*Heap, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The write happens only in environments compatible with the scope
-	// (Γ): restricting it there early keeps the heaps small.
-	if f := s.Facts(); f != nil {
-		if m, err = m.IntersectParams(f); err != nil {
+	ms := []*presburger.Map{m}
+	if g, ok := p.garbage[st]; ok {
+		// At its garbage iterations the assignment writes ⊥ (garbage.go).
+		if ms, err = p.garbageWrite(s, m, g); err != nil {
 			return nil, err
 		}
 	}
-	return NewHeap(presburger.NewUnionMap(m)), nil
+	// The write happens only in environments compatible with the scope
+	// (Γ): restricting it there early keeps the heaps small.
+	if f := s.Facts(); f != nil {
+		for i := range ms {
+			if ms[i], err = ms[i].IntersectParams(f); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return NewHeap(presburger.NewUnionMap(ms...)), nil
 }
 
 // compactDomain simplifies and coalesces a parameter domain as it is

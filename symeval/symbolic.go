@@ -420,6 +420,20 @@ func outOfBoundsWrites(ctx context.Context, st *sched.Assign, at site) (_ *presb
 // cell is written (or kept from an in binding).
 func missingOutputs(ctx context.Context, pr *Prophecy, k *sched.Kernel) (_ *presburger.UnionMap, err error) {
 	defer guard(&err, "missing outputs")
+	cells, err := outputCells(pr, k)
+	if err != nil {
+		return nil, err
+	}
+	miss, err := cells.Subtract(ctx, pr.Final.u.Domain())
+	if err != nil {
+		return nil, fmt.Errorf("missing outputs: %w", err)
+	}
+	return miss, nil
+}
+
+// outputCells returns the cells of the kernel's out bindings (in bounds,
+// where clause) under the kernel's assumptions.
+func outputCells(pr *Prophecy, k *sched.Kernel) (*presburger.UnionMap, error) {
 	var params []string
 	for _, id := range k.Params {
 		params = append(params, id.Name)
@@ -465,9 +479,5 @@ func missingOutputs(ctx context.Context, pr *Prophecy, k *sched.Kernel) (_ *pres
 		}
 		cells = append(cells, m)
 	}
-	miss, err := presburger.NewUnionMap(cells...).Subtract(ctx, pr.Final.u.Domain())
-	if err != nil {
-		return nil, fmt.Errorf("missing outputs: %w", err)
-	}
-	return miss, nil
+	return presburger.NewUnionMap(cells...), nil
 }

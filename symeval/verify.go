@@ -124,6 +124,9 @@ type Analysis struct {
 	Prophecy *Prophecy
 	// Conditions lists every condition in program order.
 	Conditions []*Condition
+	// Garbage says how the garbage writes went (Clément 2022, section
+	// 9.9; see garbage.go).
+	Garbage GarbageSummary
 }
 
 // AnalyzeOptions tune Analyze.
@@ -171,7 +174,8 @@ func Analyze(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sare
 		}
 	}
 	a = &Analysis{Params: params, Assumptions: pr.Assumptions, Prophecy: pr}
-	g := &gen{ctx: ctx, a: a, pr: pr, k: k, kinfo: kinfo, spec: spec, sinfo: sinfo, trace: opts.Trace, noValue: opts.NoValue}
+	g := &gen{ctx: ctx, a: a, pr: pr, k: k, kinfo: kinfo, spec: spec, sinfo: sinfo, trace: opts.Trace, noValue: opts.NoValue,
+		opts: opts.Options, undMemo: map[*Prophecy]map[*sched.Assign]*presburger.UnionMap{}}
 	if err := g.run(); err != nil {
 		return nil, err
 	}
@@ -194,6 +198,23 @@ type gen struct {
 	spc   specReads
 	// noValue is Options.NoValue.
 	noValue map[*sched.Assign]bool
+	// opts are the options of the prophetic evaluation.
+	opts Options
+	// garbage holds the garbage iterations of the assignments that write
+	// ⊥ at the fixpoint of the garbage writes (garbage.go); nil without.
+	garbage map[*sched.Assign]*presburger.Map
+	// undMemo holds, for a prophecy, the undefined reads of the
+	// assignments at all their iterations, in the heaps without ⊥,
+	// computed when looking for garbage writes.
+	undMemo map[*Prophecy]map[*sched.Assign]*presburger.UnionMap
+	// garbageHarm says where ⊥ does harm (an out cell, a write-write
+	// conflict), when a condition on it failed.
+	garbageHarm string
+	// grewIn gives the round in which each garbage set last grew.
+	grewIn map[*sched.Assign]int
+	// harmful holds the garbage iterations of the fixpoint given up
+	// because ⊥ does harm (garbageFallback).
+	harmful map[*sched.Assign]*presburger.Map
 }
 
 // specReads finds the undefined specification elements an annotation
@@ -278,9 +299,10 @@ func (g *gen) loopsOf(s *Scope) []LoopVar {
 	return out
 }
 
-func (g *gen) run() error {
-	ctx := g.ctx
-	w := newHeapWalker(ctx, g.pr)
+// walk walks the kernel with the prophecy pr: the heap before every
+// assignment.
+func (g *gen) walk(pr *Prophecy) (*heapWalker, error) {
+	w := newHeapWalker(g.ctx, pr)
 	if g.trace != nil {
 		w.trace = func(depth int, format string, args ...any) { g.tracef(depth, format, args...) }
 	}
@@ -290,13 +312,40 @@ func (g *gen) run() error {
 			w.arrays[b.Array.Name] = arrayDecl{extents: b.Extents, scope: s}
 		}
 	}
-	g.tracef(0, "initial heap: %s", g.pr.Initial)
-	if err := w.block(s, g.pr.Initial, g.k.Body); err != nil {
+	g.tracef(0, "initial heap: %s", pr.Initial)
+	if err := w.block(s, pr.Initial, g.k.Body); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+func (g *gen) run() error {
+	w0, err := g.walk(g.pr)
+	if err != nil {
 		return err
+	}
+	w, pr0 := w0, g.pr
+	if !g.opts.NoGarbageWrites {
+		if w, err = g.garbageWrites(w0); err != nil {
+			return err
+		}
 	}
 	if err := g.specChecks(); err != nil {
 		return err
 	}
+	n := len(g.a.Conditions)
+	if err := g.kernelConditions(w); err != nil {
+		return err
+	}
+	if g.garbage != nil && g.garbageHarm != "" {
+		return g.garbageFallback(w0, pr0, n)
+	}
+	return nil
+}
+
+// kernelConditions generates the conditions of the kernel's statements
+// and out bindings from the walk w.
+func (g *gen) kernelConditions(w *heapWalker) error {
 	for _, st := range w.order {
 		switch st := st.(type) {
 		case *sched.Assign:
@@ -317,12 +366,14 @@ func (g *gen) run() error {
 // assign generates the conditions of rule S-ASSIGN.
 func (g *gen) assign(st *sched.Assign, at site) error {
 	base := Condition{Pos: st.Pos(), Text: sched.StmtLine(st), Stmt: st, Loops: g.loopsOf(at.scope)}
-	// Reads: out of bounds, then undefined.
-	und, err := undefinedReads(g.ctx, st, at)
-	var oob *presburger.UnionMap
-	if err == nil {
-		oob, und, err = g.splitOutOfBounds(und, at)
+	// With garbage writes, at is the site of the bounds checks and good
+	// that of the other conditions (garbage.go).
+	at, good, detail, err := g.garbageSites(st, at)
+	if err != nil {
+		return err
 	}
+	// Reads: out of bounds, then undefined.
+	oob, und, err := g.reads(st, at, good)
 	if err != nil && !undecidable(err) {
 		return err
 	}
@@ -332,9 +383,11 @@ func (g *gen) assign(st *sched.Assign, at site) error {
 		return err
 	}
 	c.Kind = sched.UndefinedRead
+	c.Detail = detail
 	if err := g.decided(c, und, err); err != nil {
 		return err
 	}
+	c.Detail = ""
 	// The written cell.
 	ob, err := outOfBoundsWrites(g.ctx, st, at)
 	c.Kind = sched.OutOfBoundsWrite
@@ -347,12 +400,12 @@ func (g *gen) assign(st *sched.Assign, at site) error {
 	}
 	// The annotation names defined tensor elements.
 	if g.spc != nil {
-		sv, err := g.pr.Contexts.Decompose(st.Annot, g.kinfo.Types, at.scope)
+		sv, err := g.pr.Contexts.Decompose(st.Annot, g.kinfo.Types, good.scope)
 		if err != nil {
 			return fmt.Errorf("%s: %w", st.Pos(), err)
 		}
 		c.Kind = sched.UndefinedAnnotation
-		u, ok, err := g.spc.undefinedSpecReads(g.ctx, sv, at.scope)
+		u, ok, err := g.spc.undefinedSpecReads(g.ctx, sv, good.scope)
 		if err == nil && ok {
 			if err := g.decided(c, u, nil); err != nil {
 				return err
@@ -368,7 +421,7 @@ func (g *gen) assign(st *sched.Assign, at site) error {
 	if g.noValue[st] {
 		return nil
 	}
-	obs, err := valueObligations(g.ctx, g.pr.Contexts, g.pr, st, at, g.kinfo.Types)
+	obs, err := valueObligations(g.ctx, g.pr.Contexts, g.pr, st, good, g.kinfo.Types)
 	if err != nil {
 		if !undecidable(err) {
 			return err
@@ -397,6 +450,12 @@ func (g *gen) obligations(base Condition, kind sched.Kind, obs []obligation) err
 		}
 		c := base
 		c.Kind = kind
+		if o.Impl.IsGarbage() || o.Spec.IsGarbage() {
+			if err := g.garbageObligation(c, o); err != nil {
+				return err
+			}
+			continue
+		}
 		c.Status = Pending
 		c.Obligation = &Obligation{Impl: o.Impl, Spec: o.Spec, Points: o.Points}
 		if o.Impl == o.Spec {
@@ -521,6 +580,16 @@ func (g *gen) outputs() error {
 	c.Kind = sched.OutputNotWritten
 	if err := g.decided(c, miss, err); err != nil {
 		return err
+	}
+	if g.garbage != nil {
+		bot, err := garbageOutputs(g.ctx, g.pr, g.k)
+		c.Detail = "the out cells hold the undefined value ⊥ of a garbage write (Clément 2022, section 9.9): a value computed from cells never written"
+		if err := g.decided(c, bot, err); err != nil {
+			return err
+		}
+		if last := g.a.Conditions[len(g.a.Conditions)-1]; last.Status == Failed {
+			g.garbageHarm = "out cells " + clip(last.Violations.String(), 300)
+		}
 	}
 	obs, err := outputObligations(g.ctx, g.pr, g.k, g.spec)
 	if err != nil {

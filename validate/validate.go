@@ -65,6 +65,11 @@ type Options struct {
 	// be wrong, proving its later statements right or wrong can take far
 	// longer than finding out.
 	AllConditions bool
+	// NoGarbageWrites turns off the garbage writes (Clément 2022, section
+	// 9.9; symeval.Options.NoGarbageWrites): a statement that reads a cell
+	// never written then fails with an undefined read even when what it
+	// computes never reaches an output (Halide's round-up tails).
+	NoGarbageWrites bool
 	// Budget bounds every Presburger operation (zero: the engine's
 	// default).
 	Budget presburger.Budget
@@ -164,7 +169,7 @@ func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep
 
 	// Symbolic evaluation.
 	progress(Event{Phase: "symbolic"})
-	aopts := symeval.AnalyzeOptions{Options: symeval.Options{Budget: opts.Budget}}
+	aopts := symeval.AnalyzeOptions{Options: symeval.Options{Budget: opts.Budget, NoGarbageWrites: opts.NoGarbageWrites}}
 	if opts.Trace != nil {
 		aopts.Trace = func(depth int, line string) { opts.Trace(strings.Repeat("  ", depth) + line) }
 	}

@@ -32,6 +32,8 @@ type validateFlags struct {
 	cpuProfile string
 	// all decides every condition even once the kernel is refuted.
 	all bool
+	// noGarbage turns off the garbage writes.
+	noGarbage bool
 	// tracePresburger names the file receiving the Presburger trace.
 	tracePresburger string
 	// stdin is read for a file named "-".
@@ -82,6 +84,7 @@ Exit status: 0 valid, 1 invalid, 2 unknown, 3 error (malformed input or usage).`
 	fl.Uint64Var(&f.resources, "resources", validate.DefaultResources, "work limit of each solver query, in Z3's resource units: a query that exhausts it is undecided, whatever the machine's load")
 	fl.DurationVar(&f.timeout, "timeout", 0, "wall-clock guard on each solver query (0: 5m); a verdict it decides is marked as time-bound")
 	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "conditions discharged in parallel")
+	fl.BoolVar(&f.noGarbage, "no-garbage-writes", false, "report every read of a cell never written as an undefined read, even in a statement whose results never reach an output (by default such a statement writes garbage, which must not reach an output)")
 	fl.BoolVar(&f.all, "all-conditions", false, "decide every value condition even when a failure found over Presburger sets (an undefined read, a race, ...) already refutes the kernel")
 	fl.StringVar(&f.emitSMT, "emit-smt", "", "write the SMT-LIB2 script of every value condition into this directory")
 	fl.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the validation (go tool pprof) to this file")
@@ -110,7 +113,7 @@ func validateKernel(ctx context.Context, out, errw io.Writer, specPath, progPath
 	if err != nil {
 		return &exitError{code: exitMalformed, err: err}
 	}
-	opts := validate.Options{ValueModel: model, Resources: f.resources, Timeout: f.timeout, Jobs: f.jobs, AllConditions: f.all, KeepSMT: f.emitSMT != "", ProvedFormulas: f.verbose}
+	opts := validate.Options{ValueModel: model, Resources: f.resources, Timeout: f.timeout, Jobs: f.jobs, AllConditions: f.all, NoGarbageWrites: f.noGarbage, KeepSMT: f.emitSMT != "", ProvedFormulas: f.verbose}
 	if f.verbose && !f.json {
 		opts.Trace = func(line string) { fmt.Fprintln(out, line) }
 	}

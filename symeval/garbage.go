@@ -1,0 +1,570 @@
+package symeval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/sched"
+	"github.com/augur-verify/augur/syntax"
+)
+
+// This file implements the garbage writes of Clément 2022, section 9.9.
+// A compiler may compute values that nothing uses: Halide's "round up"
+// tail strategy runs a tiled loop's last tile in full, past the end of
+// the data, and the extra iterations compute from cells that were never
+// written. Their annotations name tensor elements that make no sense
+// there, and their reads are undefined, so rule S-ASSIGN (Clément 2022,
+// Fig. 5.4) rejects the kernel although its outputs are right.
+//
+// The remedy of the section: an assignment that reads a cell that is
+// unwritten, or that holds the undefined value ⊥, writes ⊥ at those
+// iterations instead of its annotation. Its garbage iterations, a
+// parameter domain over its scope, grow by a fixpoint: round 0 is the
+// ordinary prophetic evaluation; every round walks the heaps, adds to each
+// assignment the iterations whose reads hit a cell that is unwritten or
+// ⊥, and evaluates the prophecy again with ⊥ written at those iterations
+// (a content of its own in the heaps, the context garbageContext, so that
+// an update overwrites a cell with ⊥ and a later write overwrites ⊥ in
+// turn). The fixpoint is reached when no set grows.
+//
+// Conditions at the fixpoint (gen.assign, gen.outputs):
+//
+//   - at an assignment's garbage iterations, only what the program's
+//     execution needs: its reads and its write in bounds, and (S-PARLOOP)
+//     no races or conflicting writes with the other iterations. Its value
+//     and its annotation are not checked: it writes ⊥ whatever they are;
+//   - at its other iterations, everything as before, in the heap without
+//     its ⊥ cells: a read of a ⊥ cell there is an undefined read (by the
+//     fixpoint there is none, which the condition checks again);
+//   - no out cell holds ⊥ when the kernel ends (a condition of kind
+//     OutputNotWritten), and the others hold their tensor element.
+//
+// When ⊥ reaches an out cell (found as soon as a round's final heap has
+// it, since it stays there) or conflicts with a value in a par loop, the
+// kernel is wrong, and the conditions are generated again without garbage
+// writes (garbageFallback): the undefined read where the garbage starts,
+// which the reference interpreter reproduces, with a detail saying where
+// it would end.
+//
+// Soundness. ⊥ stands for any value. The value of an assignment at a
+// garbage iteration is recorded as ⊥, never as its annotation, so no
+// condition relies on it. A read of a ⊥ cell makes the reading iteration
+// a garbage iteration, whose write is ⊥ again: a ⊥ value flows only into
+// ⊥ cells (array reads cannot occur in the index language, so ⊥ never
+// decides an index, a bound or a guard, which would change which cells
+// are written). Every cell a condition compares against the
+// specification, the reads of non-garbage iterations and the out cells,
+// therefore holds a value computed from defined cells only, and the proof
+// of chapter 5 applies to it unchanged. The execution of the garbage
+// iterations themselves is covered by the conditions that do not depend
+// on values: bounds, races and write conflicts. What is assumed is that
+// computing with an uninitialised value has no effect beyond the cell
+// written (no trap: the value language has no effects, but see
+// docs/validate.md on integer division).
+//
+// The number of rounds is bounded (Options.GarbageRounds): past it, or
+// when a round exceeds the Presburger budget, Analyze falls back to the
+// ordinary conditions, where every such read is an undefined read. It
+// never answers on a fixpoint it did not reach.
+
+// maxGarbageRounds is the default bound on the prophetic evaluations
+// repeated with garbage writes. Compilers write garbage in independent
+// statements (a tile's tail), so the fixpoint takes as many rounds as the
+// longest chain of statements that compute garbage from garbage.
+const maxGarbageRounds = 8
+
+// garbageContext is the tuple name of ⊥ in heaps: no interned context is
+// named so ("E" followed by a number).
+const garbageContext = "Egarbage"
+
+// garbageContextOf returns the context of ⊥ in cs, registered on first
+// use under the name garbageContext (Lookup finds it; All does not list
+// it, since it is no expression of the kernel).
+func (cs *Contexts) garbageContextOf() *Context {
+	if c, ok := cs.byName[garbageContext]; ok {
+		return c
+	}
+	c := &Context{Name: garbageContext, Expr: &syntax.Ident{Name: "⊥"}, info: sare.NewInfo(), key: "⊥"}
+	cs.byName[c.Name] = c
+	return c
+}
+
+// IsGarbage reports whether c is the undefined value ⊥ of a garbage write
+// (Clément 2022, section 9.9).
+func (c *Context) IsGarbage() bool { return c != nil && c.Name == garbageContext }
+
+// GarbageSummary says how the garbage writes of Analyze went.
+type GarbageSummary struct {
+	// Rounds is the number of prophetic evaluations repeated with garbage
+	// writes (0: no assignment reads an unwritten cell).
+	Rounds int
+	// Statements is the number of assignments that write ⊥ at some
+	// iterations, at the fixpoint.
+	Statements int
+	// Fallback is set when the fixpoint was not reached (the round bound,
+	// or a round past the Presburger budget): the conditions are then
+	// those without garbage writes. Reason says why.
+	Fallback bool
+	Reason   string
+}
+
+// garbageWrite splits the write m of an assignment in scope s into its
+// annotation at the iterations outside g and ⊥ at those in g.
+func (p *prophet) garbageWrite(s *Scope, m, g *presburger.Map) ([]*presburger.Map, error) {
+	if !sameParams(g.Space().Params, s.Params()) {
+		return nil, fmt.Errorf("garbage iterations over %v in a scope over %v", g.Space().Params, s.Params())
+	}
+	lifted, err := presburger.Universe(m.Space()).IntersectParams(g)
+	if err != nil {
+		return nil, err
+	}
+	good, err := m.Subtract(p.ctx, lifted)
+	if err != nil {
+		return nil, err
+	}
+	cells, err := m.Domain().IntersectParams(g)
+	if err != nil {
+		return nil, err
+	}
+	bot := p.cs.garbageContextOf()
+	in := m.Space().In
+	dims := make([]string, in.Dim())
+	for i := range dims {
+		dims[i] = fmt.Sprintf("i%d", i)
+	}
+	bad, err := respace(cells, presburger.MapSpace(nil, presburger.FlatTuple(in.Name, dims...), presburger.FlatTuple(bot.Name)))
+	if err != nil {
+		return nil, err
+	}
+	return []*presburger.Map{good, bad}, nil
+}
+
+func sameParams(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// withoutGarbage returns h without its ⊥ cells.
+func withoutGarbage(h *Heap) *Heap {
+	ms := h.u.Maps()
+	for i, m := range ms {
+		if m.Space().Out.Name != garbageContext {
+			continue
+		}
+		out := append([]*presburger.Map(nil), ms[:i]...)
+		for _, m := range ms[i+1:] {
+			if m.Space().Out.Name != garbageContext {
+				out = append(out, m)
+			}
+		}
+		return &Heap{u: presburger.NewUnionMap(out...)}
+	}
+	return h
+}
+
+// garbageCells returns the cells of h that hold ⊥, a union of sets.
+func garbageCells(h *Heap) *presburger.UnionMap {
+	var out []*presburger.Map
+	for _, m := range h.u.Maps() {
+		if m.Space().Out.Name == garbageContext {
+			out = append(out, m.Domain())
+		}
+	}
+	return presburger.NewUnionMap(out...)
+}
+
+// garbageIterations returns the iterations of the assignment at st whose
+// reads hit a cell that at.heap leaves unwritten or holds ⊥ in, a
+// parameter domain over at.scope restricted to its facts and the
+// assumptions, or nil when there is none. und are those reads (nil: to
+// compute).
+func (g *gen) garbageIterations(st *sched.Assign, at site, und *presburger.UnionMap) (*presburger.Map, error) {
+	if und == nil {
+		var err error
+		if und, err = undefinedReads(g.ctx, st, site{scope: at.scope, heap: withoutGarbage(at.heap)}); err != nil {
+			return nil, err
+		}
+	}
+	if len(und.Maps()) == 0 {
+		return nil, nil
+	}
+	it := und.Params()
+	it, err := it.IntersectParams(g.a.Assumptions)
+	if err != nil {
+		return nil, err
+	}
+	if empty, err := it.IsEmpty(g.ctx); err != nil || empty {
+		return nil, err
+	}
+	return it, nil
+}
+
+// collectGarbage adds to gs the garbage iterations of the assignments
+// walked by w in the given round (0: the ordinary prophecy) and reports
+// whether a set grew. It records the undefined reads of each assignment
+// in g.undMemo, for the conditions.
+//
+// A set that grows in two rounds in a row is widened to all the
+// assignment's iterations: garbage that feeds itself along a sequential
+// loop (an accumulator never initialised) would otherwise grow by one
+// iteration a round and never converge. Widening is sound: more garbage
+// iterations only write ⊥ where a value was, which the conditions on ⊥
+// (outputs, conflicts) see; it can only turn a verdict VALID into the
+// ordinary conditions' undefined read.
+func (g *gen) collectGarbage(w *heapWalker, gs map[*sched.Assign]*presburger.Map, round int) (bool, error) {
+	memo := map[*sched.Assign]*presburger.UnionMap{}
+	g.undMemo[w.pr] = memo
+	grew := false
+	for _, st := range w.order {
+		st, ok := st.(*sched.Assign)
+		if !ok {
+			continue
+		}
+		at := w.out[st]
+		und, err := undefinedReads(g.ctx, st, site{scope: at.scope, heap: withoutGarbage(at.heap)})
+		if err != nil {
+			return false, err
+		}
+		memo[st] = und
+		it, err := g.garbageIterations(st, at, und)
+		if err != nil || it == nil {
+			if err != nil {
+				return false, err
+			}
+			continue
+		}
+		old, ok := gs[st]
+		if !ok {
+			if gs[st], err = g.compactGarbage(st, it, at); err != nil {
+				return false, err
+			}
+			g.grewIn[st], grew = round, true
+			continue
+		}
+		more, err := it.Subtract(g.ctx, old)
+		if err != nil {
+			return false, err
+		}
+		if empty, err := more.IsEmpty(g.ctx); err != nil || empty {
+			if err != nil {
+				return false, err
+			}
+			continue
+		}
+		if g.grewIn[st] == round-1 {
+			g.tracef(1, "%s  (at %s): garbage iterations widened to all", sched.StmtLine(st), st.Pos())
+			gs[st] = presburger.Universe(presburger.ParamSpace(at.scope.Params()))
+		} else {
+			u, err := old.Union(more)
+			if err != nil {
+				return false, err
+			}
+			if gs[st], err = g.compactGarbage(st, u, at); err != nil {
+				return false, err
+			}
+		}
+		g.grewIn[st], grew = round, true
+	}
+	return grew, nil
+}
+
+// compactGarbage returns the garbage iterations it of the assignment st at
+// site at in a simpler form: simplified, coalesced, and stripped of the
+// constraints that the scope's facts and the assumptions imply (gist).
+// The result equals it where the assignment runs under the assumptions,
+// which is all that matters: its write is restricted to the facts and
+// every condition to the assumptions. Without the gist, the garbage
+// iterations repeat every loop bound and assumption, and the prophecy's
+// writes split by their complement multiply the pieces of every heap.
+//
+// A set of more than maxGarbagePieces pieces even so is widened to all
+// the assignment's iterations (sound, see collectGarbage): split by a
+// complex set, the writes of the next round's prophecy and every heap
+// after them multiply their pieces, and a round took minutes (Halide's
+// sgemm with a transposed operand, whose specialisations split the
+// garbage iterations in up to 26 pieces).
+func (g *gen) compactGarbage(st *sched.Assign, it *presburger.Map, at site) (*presburger.Map, error) {
+	it, err := compactDomain(g.ctx, it)
+	if err != nil {
+		return nil, err
+	}
+	c := g.a.Assumptions
+	if f := at.scope.Facts(); f != nil {
+		if c, err = f.Intersect(c); err != nil {
+			return nil, err
+		}
+	}
+	gi, err := presburger.Gist(g.ctx, it, c)
+	switch {
+	case errors.Is(err, presburger.ErrBudget):
+		gi = it
+	case err != nil:
+		return nil, err
+	case !sameParams(gi.Space().Params, it.Space().Params):
+		gi = it
+	default:
+		if gi.NumBasics() > 1 {
+			// Gisted pieces differ in fewer constraints: coalesce again.
+			if gi, err = compactDomain(g.ctx, gi); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if gi.NumBasics() > maxGarbagePieces {
+		g.tracef(1, "garbage iterations of %s  (at %s): %d pieces, widened to all", sched.StmtLine(st), st.Pos(), gi.NumBasics())
+		return presburger.Universe(presburger.ParamSpace(at.scope.Params())), nil
+	}
+	return gi, nil
+}
+
+// maxGarbagePieces bounds the pieces of an assignment's garbage
+// iterations (compactGarbage).
+const maxGarbagePieces = 4
+
+// garbageWrites runs the fixpoint of the garbage writes from the walk w0
+// of the ordinary prophecy and returns the walk the conditions are
+// generated from: w0 itself when no assignment reads an unwritten cell or
+// when the fixpoint is not reached (g.a.Garbage says which), the walk of
+// the prophecy with garbage writes otherwise, which then replaces g.pr.
+func (g *gen) garbageWrites(w0 *heapWalker) (*heapWalker, error) {
+	gs := map[*sched.Assign]*presburger.Map{}
+	g.grewIn = map[*sched.Assign]int{}
+	grew, err := g.collectGarbage(w0, gs, 0)
+	if err != nil {
+		if undecidable(err) {
+			// The conditions find out again, and say so.
+			return w0, nil
+		}
+		return nil, err
+	}
+	if !grew {
+		return w0, nil
+	}
+	// Falling back keeps the ordinary prophecy, g.pr, whose undefined
+	// reads g.undMemo holds.
+	fallback := func(reason string) (*heapWalker, error) {
+		g.a.Garbage.Fallback, g.a.Garbage.Reason = true, reason
+		g.a.Garbage.Statements = 0
+		g.tracef(0, "garbage writes: %s; back to the ordinary conditions", reason)
+		return w0, nil
+	}
+	bound := g.opts.GarbageRounds
+	if bound <= 0 {
+		bound = maxGarbageRounds
+	}
+	for {
+		if g.a.Garbage.Rounds == bound {
+			return fallback(fmt.Sprintf("no fixpoint within %d rounds", bound))
+		}
+		g.a.Garbage.Rounds++
+		g.tracef(0, "garbage writes, round %d: %d assignments write ⊥", g.a.Garbage.Rounds, len(gs))
+		opts := g.opts
+		opts.garbage = make(map[*sched.Assign]*presburger.Map, len(gs))
+		for st, it := range gs {
+			opts.garbage[st] = it
+			g.tracef(1, "%s  (at %s) writes ⊥ at %s", sched.StmtLine(st), st.Pos(), it)
+		}
+		pr, err := Prophesy(g.ctx, g.k, g.kinfo, g.spec, opts)
+		if err != nil {
+			if errors.Is(err, presburger.ErrBudget) {
+				return fallback("prophetic evaluation past the budget: " + err.Error())
+			}
+			return nil, err
+		}
+		pr.Assumptions = g.a.Assumptions
+		// ⊥ in an out cell stays there at the fixpoint (the sets only
+		// grow, and the cell's last writer is the same), so the kernel is
+		// wrong: no need to go on.
+		harm, err := g.outputHarm(pr)
+		if err != nil {
+			if undecidable(err) {
+				return fallback("garbage outputs past the budget: " + err.Error())
+			}
+			return nil, err
+		}
+		if harm != "" {
+			g.garbageHarm, g.harmful = harm, gs
+			return fallback("the undefined value reaches " + harm)
+		}
+		w, err := g.walk(pr)
+		if err != nil {
+			if undecidable(err) {
+				return fallback("symbolic evaluation past the budget: " + err.Error())
+			}
+			return nil, err
+		}
+		grew, err := g.collectGarbage(w, gs, g.a.Garbage.Rounds)
+		if err != nil {
+			if undecidable(err) {
+				return fallback("garbage iterations past the budget: " + err.Error())
+			}
+			return nil, err
+		}
+		if !grew {
+			g.pr, g.a.Prophecy, g.garbage = pr, pr, gs
+			g.a.Garbage.Statements = len(gs)
+			return w, nil
+		}
+	}
+}
+
+// garbageSites returns the sites of the conditions of the assignment at
+// st: at for its bounds checks, good for the others, and the detail of
+// its undefined-read condition. Without garbage writes both are at; with
+// them, both heaps are without their ⊥ cells (a read of ⊥ is undefined)
+// and good's scope leaves out the assignment's garbage iterations.
+func (g *gen) garbageSites(st *sched.Assign, at site) (site, site, string, error) {
+	if g.garbage == nil {
+		if _, ok := g.harmful[st]; ok {
+			return at, at, "as a garbage write (Clément 2022, section 9.9), the undefined value it computes would reach " + g.garbageHarm, nil
+		}
+		return at, at, "", nil
+	}
+	at.heap = withoutGarbage(at.heap)
+	it, ok := g.garbage[st]
+	if !ok {
+		return at, at, "", nil
+	}
+	rest, err := it.Complement(g.ctx)
+	if err != nil {
+		return at, at, "", fmt.Errorf("%s: garbage iterations: %w", st.Pos(), err)
+	}
+	good := at
+	if good.scope, err = at.scope.Assume(rest); err != nil {
+		return at, at, "", fmt.Errorf("%s: garbage iterations: %w", st.Pos(), err)
+	}
+	detail := fmt.Sprintf("not counting the iterations that write the undefined value ⊥ (garbage writes, Clément 2022, section 9.9): %s", it)
+	return at, good, detail, nil
+}
+
+// reads returns the out-of-bounds reads of the assignment at st, at all
+// its iterations (at), and its other undefined reads, at the iterations
+// of good.
+//
+// The undefined reads at all the iterations were computed when looking
+// for garbage writes (g.undMemo, in the heap without ⊥, the heap of at
+// and good); those of good are the same restricted to its facts.
+func (g *gen) reads(st *sched.Assign, at, good site) (oob, und *presburger.UnionMap, err error) {
+	all, ok := g.undMemo[g.pr][st]
+	if !ok {
+		if all, err = undefinedReads(g.ctx, st, at); err != nil {
+			return nil, nil, err
+		}
+	}
+	if good.scope == at.scope {
+		return g.splitOutOfBounds(all, at)
+	}
+	if oob, _, err = g.splitOutOfBounds(all, at); err != nil {
+		return nil, nil, err
+	}
+	if und, err = all.IntersectParams(good.scope.Facts()); err != nil {
+		return nil, nil, err
+	}
+	if _, und, err = g.splitOutOfBounds(und, good); err != nil {
+		return nil, nil, err
+	}
+	return oob, und, nil
+}
+
+// garbageObligation records the condition c of a value obligation o one
+// of whose sides is ⊥. Two iterations of a parallel loop that both write
+// ⊥ agree; an out cell holding ⊥ is the business of garbageOutputs; any
+// other obligation on ⊥ fails where it has points: a cell would hold a
+// value or garbage depending on the order of the iterations.
+func (g *gen) garbageObligation(c Condition, o obligation) error {
+	switch {
+	case o.Impl.IsGarbage() && o.Spec.IsGarbage():
+		c.Status, c.Reason = Proved, "both sides are the undefined value ⊥"
+		g.add(&c)
+		return nil
+	case c.Kind == sched.OutputWrongValue:
+		return nil
+	}
+	c.Detail = "one side is the undefined value ⊥ of a garbage write (Clément 2022, section 9.9)"
+	harm := fmt.Sprintf("the condition of %s at %s", c.Kind, c.Pos)
+	if c.Kind == sched.WriteWriteConflict {
+		c.Detail = "one iteration writes the undefined value ⊥ of a garbage write (Clément 2022, section 9.9), the other a value"
+		harm = fmt.Sprintf("a cell that another iteration of the par loop at %s writes a value to", c.Pos)
+	}
+	if err := g.decided(c, presburger.NewUnionMap(o.Points), nil); err != nil {
+		return err
+	}
+	if last := g.a.Conditions[len(g.a.Conditions)-1]; last.Status == Failed && g.garbageHarm == "" {
+		g.garbageHarm = harm
+	}
+	return nil
+}
+
+// outputHarm returns the out cells that hold ⊥ in pr's final heap under
+// the assumptions, printed, or "" when there are none. A par loop's
+// cell that one iteration writes ⊥ and another a value may hold either
+// in the final heap (ν), but such a cell is a write-write conflict
+// until the fixpoint, or ⊥ for good: the kernel is wrong either way.
+func (g *gen) outputHarm(pr *Prophecy) (string, error) {
+	bot, err := garbageOutputs(g.ctx, pr, g.k)
+	if err != nil {
+		return "", err
+	}
+	if bot, err = bot.IntersectParams(g.a.Assumptions); err != nil {
+		return "", err
+	}
+	empty, err := bot.IsEmpty(g.ctx)
+	if err != nil || empty {
+		return "", err
+	}
+	if b, err := bot.Simplify(g.ctx); err == nil {
+		bot = b
+	}
+	return "out cells " + clip(bot.String(), 300), nil
+}
+
+// garbageFallback generates the kernel's conditions again without garbage
+// writes, from the walk w0 of the ordinary prophecy pr0, when a condition
+// on ⊥ failed: ⊥ reaches an out cell or conflicts with a value. The
+// kernel is wrong either way (a statement reads a cell never written and
+// its result matters); the ordinary conditions say so where the garbage
+// starts, an undefined read that the reference interpreter reproduces,
+// rather than where it ends. n is the number of conditions before the
+// kernel's (the specification's), which are kept.
+func (g *gen) garbageFallback(w0 *heapWalker, pr0 *Prophecy, n int) error {
+	g.tracef(0, "garbage writes: the undefined value reaches %s; back to the ordinary conditions", g.garbageHarm)
+	g.harmful = g.garbage
+	g.a.Conditions = g.a.Conditions[:n]
+	g.pr, g.a.Prophecy, g.garbage = pr0, pr0, nil
+	g.a.Garbage.Fallback, g.a.Garbage.Statements = true, 0
+	g.a.Garbage.Reason = "the undefined value reaches " + g.garbageHarm
+	return g.kernelConditions(w0)
+}
+
+// clip shortens s to at most n bytes, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+// garbageOutputs returns the cells of the kernel's out bindings that hold
+// ⊥ in the final prophetic heap, under the kernel's assumptions.
+func garbageOutputs(ctx context.Context, pr *Prophecy, k *sched.Kernel) (_ *presburger.UnionMap, err error) {
+	defer guard(&err, "garbage outputs")
+	cells, err := outputCells(pr, k)
+	if err != nil {
+		return nil, err
+	}
+	bot, err := cells.Intersect(garbageCells(pr.Final))
+	if err != nil {
+		return nil, fmt.Errorf("garbage outputs: %w", err)
+	}
+	return bot.Simplify(ctx)
+}

@@ -1,0 +1,137 @@
+package symeval
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/augur-verify/augur/sched"
+)
+
+// analyzeGarbage analyses a kernel of validate/testdata/garbage against
+// tail.sare with the given options.
+func analyzeGarbage(t *testing.T, kernel string, opts Options) *Analysis {
+	t.Helper()
+	dir := filepath.Join("..", "validate", "testdata", "garbage")
+	specPath, kernelPath := filepath.Join(dir, "tail.sare"), filepath.Join(dir, kernel+".sched")
+	st, err := os.ReadFile(specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kt, err := os.ReadFile(kernelPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := loadPair(t, specPath, string(st), kernelPath, string(kt))
+	a, err := Analyze(context.Background(), p.kernel, p.kinfo, p.spec, p.sinfo, AnalyzeOptions{Options: opts})
+	if err != nil {
+		t.Fatalf("%s: %v", kernelPath, err)
+	}
+	return a
+}
+
+// failedKinds returns the kinds of the failed conditions of a, in order,
+// with the detail of the first.
+func failedKinds(t *testing.T, a *Analysis) ([]sched.Kind, string) {
+	t.Helper()
+	var kinds []sched.Kind
+	detail := ""
+	for _, c := range a.Conditions {
+		switch c.Status {
+		case Failed:
+			if len(kinds) == 0 {
+				detail = c.Detail
+			}
+			kinds = append(kinds, c.Kind)
+		case Undecided:
+			t.Errorf("C%d %s undecided: %s", c.ID, c.Kind, c.Reason)
+		}
+	}
+	return kinds, detail
+}
+
+// TestGarbageWrites checks the fixpoint of the garbage writes (Clément
+// 2022, section 9.9) on round-up tails: the rounds it takes, the
+// assignments that write ⊥, and the conditions that fail.
+func TestGarbageWrites(t *testing.T) {
+	for _, tc := range []struct {
+		kernel     string
+		opts       Options
+		rounds     int
+		statements int
+		fallback   bool
+		fail       sched.Kind // first failed condition, 0: none
+		detail     string     // in the first failed condition's detail
+	}{
+		// t's last tile reads unwritten cells of s: one round.
+		{kernel: "tail_valid", rounds: 1, statements: 1},
+		// Without garbage writes, that is an undefined read.
+		{kernel: "tail_valid", opts: Options{NoGarbageWrites: true}, fail: sched.UndefinedRead},
+		// The garbage reaches c (found in a second round): an out cell
+		// holds ⊥, and the conditions are the ordinary ones, failing
+		// where the garbage starts.
+		{kernel: "tail_leak", rounds: 2, fallback: true, fail: sched.UndefinedRead, detail: "out cells"},
+		// u reads t's garbage: a second round finds u.
+		{kernel: "tail_chain", rounds: 2, statements: 2},
+		// Iteration N of a par loop writes garbage into the cell that
+		// iteration N - 1 writes: a write-write conflict, so back to the
+		// ordinary conditions too.
+		{kernel: "tail_conflict", rounds: 1, fallback: true, fail: sched.UndefinedRead, detail: "par loop"},
+		// One round is not enough: back to the undefined read.
+		{kernel: "tail_chain", opts: Options{GarbageRounds: 1}, rounds: 1, fallback: true, fail: sched.UndefinedRead},
+	} {
+		a := analyzeGarbage(t, tc.kernel, tc.opts)
+		name := tc.kernel
+		if tc.opts.NoGarbageWrites {
+			name += " (no garbage writes)"
+		}
+		if tc.opts.GarbageRounds > 0 {
+			name += " (rounds bounded)"
+		}
+		g := a.Garbage
+		if g.Rounds != tc.rounds || g.Fallback != tc.fallback || (!tc.fallback && g.Statements != tc.statements) {
+			t.Errorf("%s: garbage writes %+v, want %d rounds, %d statements, fallback %v", name, g, tc.rounds, tc.statements, tc.fallback)
+		}
+		kinds, detail := failedKinds(t, a)
+		switch {
+		case tc.fail == 0 && len(kinds) > 0:
+			t.Errorf("%s: failed conditions %v, want none", name, kinds)
+		case tc.fail != 0 && (len(kinds) == 0 || kinds[0] != tc.fail):
+			t.Errorf("%s: failed conditions %v, want first %v", name, kinds, tc.fail)
+		case tc.detail != "" && !strings.Contains(detail, tc.detail):
+			t.Errorf("%s: detail %q, want it to mention %q", name, detail, tc.detail)
+		}
+	}
+}
+
+// TestGarbageExcusedReads checks that the undefined-read condition of a
+// garbage statement says which iterations it leaves out, and that the
+// conditions at the statement's other iterations are still there: its
+// value obligations only cover the iterations below N.
+func TestGarbageExcusedReads(t *testing.T) {
+	a := analyzeGarbage(t, "tail_valid", Options{})
+	found := false
+	for _, c := range a.Conditions {
+		if c.Kind != sched.UndefinedRead || !strings.Contains(c.Text, "t[4 * i0 + i1]") {
+			continue
+		}
+		found = true
+		if c.Status != Proved || !strings.Contains(c.Detail, "⊥") {
+			t.Errorf("C%d: %v, detail %q; want proved, with the garbage iterations", c.ID, c.Status, c.Detail)
+		}
+	}
+	if !found {
+		t.Fatal("no undefined-read condition for the assignment to t")
+	}
+	values := 0
+	for _, c := range a.Conditions {
+		if c.Kind == sched.WrongValue && strings.Contains(c.Text, "t[4 * i0 + i1]") {
+			values++
+		}
+	}
+	if values == 0 {
+		t.Error("no value condition left for the assignment to t")
+	}
+}

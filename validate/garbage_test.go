@@ -1,0 +1,44 @@
+package validate
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestGarbageWrites validates the round-up tails of testdata/garbage
+// (Clément 2022, section 9.9): garbage that never reaches an output is
+// valid; garbage that reaches one, or conflicts with a value, is invalid
+// where it starts, an undefined read whose detail says where it ends;
+// without garbage writes the tails are undefined reads.
+func TestGarbageWrites(t *testing.T) {
+	dir := filepath.Join("testdata", "garbage")
+	spec := filepath.Join(dir, "tail.sare")
+	for _, tc := range []struct {
+		kernel    string
+		noGarbage bool
+		verdict   Verdict
+		reason    string
+		detail    string
+	}{
+		{kernel: "tail_valid", verdict: Valid},
+		{kernel: "tail_chain", verdict: Valid},
+		{kernel: "tail_leak", verdict: Invalid, reason: "undefined read", detail: "would reach out cells"},
+		{kernel: "tail_conflict", verdict: Invalid, reason: "undefined read", detail: "another iteration of the par loop"},
+		{kernel: "tail_valid", noGarbage: true, verdict: Invalid, reason: "undefined read"},
+	} {
+		name := tc.kernel
+		if tc.noGarbage {
+			name += "/no-garbage-writes"
+		}
+		t.Run(name, func(t *testing.T) {
+			rep := validateFiles(t, spec, filepath.Join(dir, tc.kernel+".sched"), Options{Jobs: 1, NoGarbageWrites: tc.noGarbage})
+			if rep.Verdict != tc.verdict || (tc.reason != "" && rep.Reason != tc.reason) {
+				t.Fatalf("got %s (%s), want %s (%s)", rep.Verdict, rep.Reason, tc.verdict, tc.reason)
+			}
+			if tc.detail != "" && (rep.Counterexample == nil || !strings.Contains(rep.Counterexample.Detail, tc.detail)) {
+				t.Errorf("counterexample %+v, want its detail to mention %q", rep.Counterexample, tc.detail)
+			}
+		})
+	}
+}
