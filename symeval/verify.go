@@ -235,12 +235,17 @@ func undecidable(err error) bool {
 	return errors.Is(err, presburger.ErrBudget)
 }
 
+// traceBudget bounds each Presburger operation that prints an obligation
+// for the trace: a trace must not cost more than the validation (an
+// obligation of 240 pieces took minutes to print with the full budget).
+var traceBudget = presburger.Budget{MaxSteps: 20_000, MaxDisjuncts: 64}
+
 func (g *gen) add(c *Condition) {
 	g.a.Conditions = append(g.a.Conditions, c)
 	if g.trace != nil {
 		switch {
 		case c.Obligation != nil:
-			for _, l := range c.Obligation.Pretty(g.ctx) {
+			for _, l := range c.Obligation.Pretty(presburger.WithBudget(g.ctx, traceBudget)) {
 				g.tracef(0, "  C%d %s: %s", len(g.a.Conditions), c.Kind, l)
 			}
 		case c.Status == Failed:
@@ -737,11 +742,16 @@ func (g *gen) inBindings() error {
 // ...". When the holes are not functions of the parameters (a reduction
 // over a hole), it falls back to String.
 func (o *Obligation) Pretty(ctx context.Context) (lines []string) {
+	const prettyMaxPoints = 32 // pieces of the points past which String is used
 	defer func() {
 		if recover() != nil {
 			lines = []string{o.String()}
 		}
 	}()
+	if o.Points.NumBasics() > prettyMaxPoints {
+		// Hardly ever at most 8 functions in the end, and costly to find.
+		return []string{o.String()}
+	}
 	pw, err := presburger.PwMultiAffFromMap(ctx, o.Points)
 	reduced := false
 	if err != nil || pw.NumPieces() == 0 || pw.NumPieces() > 8 {

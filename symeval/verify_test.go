@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/sched"
 )
 
@@ -82,5 +83,34 @@ func TestFig55(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("conditions:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestPrettyManyPieces checks that an obligation whose points have many
+// pieces prints as String, without looking for the holes as functions
+// (which took minutes on a 240-piece condition of a Halide pipeline).
+func TestPrettyManyPieces(t *testing.T) {
+	a := analyzeFiles(t, "../examples/matmul/matmul.sare", "../examples/matmul/matmul.sched")
+	var ob *Obligation
+	for _, c := range a.Conditions {
+		if c.Obligation != nil {
+			ob = c.Obligation
+			break
+		}
+	}
+	if ob == nil {
+		t.Fatal("no value condition")
+	}
+	if got := ob.Pretty(context.Background()); len(got) != 1 || got[0] == ob.String() {
+		t.Fatalf("one piece: got %q, want the notation of Fig. 5.5", got)
+	}
+	var many []*presburger.BasicMap
+	for range 40 {
+		many = append(many, ob.Points.Basics()...)
+	}
+	big := *ob
+	big.Points = presburger.NewMap(ob.Points.Space(), many...)
+	if got := big.Pretty(context.Background()); len(got) != 1 || got[0] != big.String() {
+		t.Errorf("40 pieces: got %q, want String", got)
 	}
 }
