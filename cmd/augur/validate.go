@@ -43,7 +43,7 @@ type validateFlags struct {
 func newValidateCmd() *cobra.Command {
 	var f validateFlags
 	cmd := &cobra.Command{
-		Use:   "validate SPEC PROG [--value-model real|ieee] [--resources N] [--jobs N] [--all-conditions] [--emit-smt DIR] [--json] [--verbose]",
+		Use:   "validate SPEC PROG [--value-model real|ieee] [--resources N] [--jobs N] [--all-conditions] [--no-garbage-writes] [--emit-smt DIR] [--json] [--verbose]",
 		Short: "Prove that a kernel computes its specification for all parameter values, or show a counterexample",
 		Long: `Validate evaluates the kernel symbolically over Presburger sets, using its
 prophetic annotations as loop invariants, decides the conditions on cells
@@ -59,6 +59,12 @@ over Presburger sets (bounds, undefined reads, races) is confirmed, the value
 conditions after it in program order are not discharged (the verdict is
 INVALID either way) and are reported undecided, unless --all-conditions asks
 for every one.
+
+Garbage writes (Clément 2022, section 9.9): a statement that reads a cell
+never written (a tile run past the end of the data, as Halide's round-up
+tails do) is taken to write an undefined value at those iterations, and
+the kernel fails only if such a value reaches an output;
+--no-garbage-writes reports every such read as an undefined read.
 
 Value models: "real" (the default) reasons about floats as real numbers,
 accepting fast-math reassociation; "ieee" proves bit-exact IEEE 754 equality.
