@@ -82,7 +82,7 @@ func TestInjections(t *testing.T) {
 		{InjectMisplacedProducer, "blur_fold", "undefined read", map[string]int64{"W": 5, "H": 6}},
 		{InjectVectorLane, "conv1d_split", "annotation mismatch", map[string]int64{"N": 7, "K": 5}},
 		{InjectOvercomputeOutput, "conv1d_split", "out-of-bounds write", map[string]int64{"N": 7, "K": 5}},
-		{InjectUpdateBeforePure, "conv1d_split", "undefined read", map[string]int64{"N": 7, "K": 5}},
+		{InjectUpdateBeforePure, "conv1d_split", "output wrong value", map[string]int64{"N": 7, "K": 5}},
 		{InjectReductionSkipTail, "reductions/alg/dot_rfactor_par", "incomplete reduction", map[string]int64{"N": 7}},
 		{InjectReductionIdentity, "reductions/alg/isum_unroll4", "wrong identity", map[string]int64{"N": 7}},
 		{InjectMergeOperator, "reductions/alg/dot_rfactor_par", "wrong reduction operator", map[string]int64{"N": 7}},
