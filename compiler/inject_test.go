@@ -82,6 +82,9 @@ func TestInjections(t *testing.T) {
 		{InjectMisplacedProducer, "blur_fold", "undefined read", map[string]int64{"W": 5, "H": 6}},
 		{InjectVectorLane, "conv1d_split", "annotation mismatch", map[string]int64{"N": 7, "K": 5}},
 		{InjectOvercomputeOutput, "conv1d_split", "out-of-bounds write", map[string]int64{"N": 7, "K": 5}},
+		// The update reads cells not yet written: garbage writes (Clément
+		// 2022, section 9.9) that the pure definition then overwrites with
+		// 0, so the output holds 0 where the sum belongs.
 		{InjectUpdateBeforePure, "conv1d_split", "output wrong value", map[string]int64{"N": 7, "K": 5}},
 		{InjectReductionSkipTail, "reductions/alg/dot_rfactor_par", "incomplete reduction", map[string]int64{"N": 7}},
 		{InjectReductionIdentity, "reductions/alg/isum_unroll4", "wrong identity", map[string]int64{"N": 7}},
