@@ -84,7 +84,11 @@ func TestSignalsStopCleanly(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds augur and runs real validations")
 	}
-	pairs := loadPairs(t)
+	// The examples validate in milliseconds: three Halide pairs of a few
+	// seconds each, of different lengths, keep validations running while
+	// others are done, whatever the machine's speed, so that each signal
+	// reaches a process in the middle of its work.
+	pairs := append(loadPairs(t), loadBenchPairs(t, "sqsgemm", "sc4", "sc8")...)
 	bin := buildAugur(t)
 	db := "sqlite:" + filepath.Join(t.TempDir(), "augur.db")
 	client := &http.Client{Timeout: time.Minute}
@@ -144,4 +148,26 @@ func TestSignalsStopCleanly(t *testing.T) {
 	}
 	worker.stop(t, time.Minute)
 	serve.stop(t, time.Minute)
+}
+
+// loadBenchPairs reads the checked-in Halide pairs bench/halide/NAME, all
+// valid.
+func loadBenchPairs(t *testing.T, names ...string) []pair {
+	t.Helper()
+	dir := moduleRoot(t)
+	var out []pair
+	for _, n := range names {
+		p := pair{spec: "bench/halide/" + n + "/spec.sare", program: "bench/halide/" + n + "/prog.sched", verdict: "valid"}
+		s, err := os.ReadFile(filepath.Join(dir, p.spec))
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := os.ReadFile(filepath.Join(dir, p.program))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.specText, p.programText = string(s), string(k)
+		out = append(out, p)
+	}
+	return out
 }
