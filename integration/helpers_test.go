@@ -62,9 +62,15 @@ var examplePairs = []pair{
 // loadPairs reads the texts of the example pairs.
 func loadPairs(t testing.TB) []pair {
 	t.Helper()
+	return readPairs(t, examplePairs)
+}
+
+// readPairs returns ps with the texts of their files read.
+func readPairs(t testing.TB, ps []pair) []pair {
+	t.Helper()
 	dir := moduleRoot(t)
-	out := make([]pair, len(examplePairs))
-	for i, p := range examplePairs {
+	out := make([]pair, len(ps))
+	for i, p := range ps {
 		s, err := os.ReadFile(filepath.Join(dir, p.spec))
 		if err != nil {
 			t.Fatal(err)

@@ -154,20 +154,9 @@ func TestSignalsStopCleanly(t *testing.T) {
 // valid.
 func loadBenchPairs(t *testing.T, names ...string) []pair {
 	t.Helper()
-	dir := moduleRoot(t)
-	var out []pair
+	var ps []pair
 	for _, n := range names {
-		p := pair{spec: "bench/halide/" + n + "/spec.sare", program: "bench/halide/" + n + "/prog.sched", verdict: "valid"}
-		s, err := os.ReadFile(filepath.Join(dir, p.spec))
-		if err != nil {
-			t.Fatal(err)
-		}
-		k, err := os.ReadFile(filepath.Join(dir, p.program))
-		if err != nil {
-			t.Fatal(err)
-		}
-		p.specText, p.programText = string(s), string(k)
-		out = append(out, p)
+		ps = append(ps, pair{spec: "bench/halide/" + n + "/spec.sare", program: "bench/halide/" + n + "/prog.sched", verdict: "valid"})
 	}
-	return out
+	return readPairs(t, ps)
 }
