@@ -801,11 +801,7 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 			if s.v.opts.KeepSMT {
 				// Printing a script costs as much as a small query: only
 				// when the report keeps it.
-				script, _ := s.z.SMTLIB2("ALL", append([]*smt.Term{q.points, q.bad}, q.axioms...)...)
-				if len(pieces) > 1 {
-					script = fmt.Sprintf("; piece %d of %d of the points\n%s", pi+1, len(pieces), script)
-				}
-				scripts = append(scripts, script)
+				scripts = append(scripts, s.pieceScript(q, pi, len(pieces)))
 			}
 			// The two sides met in one term (and are defined): nothing
 			// for the solver to do.
@@ -916,6 +912,16 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 	return &outcome{status: symeval.Undecided, reason: strings.Join(reasons, "; "), smt: firstSMT}
 }
 
+// pieceScript prints the SMT-LIB2 script of q, the query of piece pi of
+// n of an obligation's points.
+func (s *solver) pieceScript(q *query, pi, n int) string {
+	script, _ := s.z.SMTLIB2("ALL", append([]*smt.Term{q.points, q.bad}, q.axioms...)...)
+	if n > 1 {
+		script = fmt.Sprintf("; piece %d of %d of the points\n%s", pi+1, n, script)
+	}
+	return script
+}
+
 // matchFirstResources bounds each check of matchFirst: the queries it
 // closes are linear integer arithmetic over the points (the guards and
 // clamped indices of boundary conditions), a few hundred units each; a
@@ -961,11 +967,7 @@ func (s *solver) matchFirst(c *symeval.Condition, strategies []strategy, pieces 
 			continue
 		}
 		if s.v.opts.KeepSMT {
-			script, _ := s.z.SMTLIB2("ALL", append([]*smt.Term{q.points, q.bad}, q.axioms...)...)
-			if len(pieces) > 1 {
-				script = fmt.Sprintf("; piece %d of %d of the points\n%s", pi+1, len(pieces), script)
-			}
-			scripts = append(scripts, script)
+			scripts = append(scripts, s.pieceScript(q, pi, len(pieces)))
 		}
 		if q.bad.IsFalse() {
 			continue
