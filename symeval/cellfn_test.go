@@ -162,18 +162,7 @@ func TestFunctionalRead(t *testing.T) {
 			t.Errorf("read %s: %s, want %s (%v)", syntax.ExprString(x), got, exact, err)
 		}
 	}
-	a, err := Analyze(ctx, p.kernel, p.kinfo, p.spec, p.sinfo, AnalyzeOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range a.Conditions {
-		if c.Status == Failed || c.Status == Undecided {
-			t.Errorf("C%d %s %s: %v %s", c.ID, c.Kind, c.Text, c.Status, c.Reason)
-		}
-	}
-	if n, failed := checkObligations(t, ctx, p, map[string]int64{"N": 9}); n == 0 || failed > 0 {
-		t.Errorf("%d of %d obligation points fail", failed, n)
-	}
+	requireValid(t, ctx, p, map[string]int64{"N": 9})
 }
 
 // TestFunctionalReadUndefined checks that reading a buffer through the
@@ -306,6 +295,13 @@ out s[i] : f32[N] = S(i)
 	if eq, err := got.IsEqual(ctx, exact); err != nil || !eq {
 		t.Errorf("read %s: %s, want %s (%v)", syntax.ExprString(x), got, exact, err)
 	}
+	requireValid(t, ctx, p, map[string]int64{"N": 6})
+}
+
+// requireValid checks that every condition of p's analysis holds and that
+// its obligations hold at the points of params.
+func requireValid(t *testing.T, ctx context.Context, p *pair, params map[string]int64) {
+	t.Helper()
 	a, err := Analyze(ctx, p.kernel, p.kinfo, p.spec, p.sinfo, AnalyzeOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -315,7 +311,7 @@ out s[i] : f32[N] = S(i)
 			t.Errorf("C%d %s %s: %v %s", c.ID, c.Kind, c.Text, c.Status, c.Reason)
 		}
 	}
-	if n, failed := checkObligations(t, ctx, p, map[string]int64{"N": 6}); n == 0 || failed > 0 {
+	if n, failed := checkObligations(t, ctx, p, params); n == 0 || failed > 0 {
 		t.Errorf("%d of %d obligation points fail", failed, n)
 	}
 }

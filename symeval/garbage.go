@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/sare"
@@ -114,7 +115,7 @@ type GarbageSummary struct {
 // garbageWrite splits the write m of an assignment in scope s into its
 // annotation at the iterations outside g and ⊥ at those in g.
 func (p *prophet) garbageWrite(s *Scope, m, g *presburger.Map) ([]*presburger.Map, error) {
-	if !sameParams(g.Space().Params, s.Params()) {
+	if !slices.Equal(g.Space().Params, s.Params()) {
 		return nil, fmt.Errorf("garbage iterations over %v in a scope over %v", g.Space().Params, s.Params())
 	}
 	lifted, err := presburger.Universe(m.Space()).IntersectParams(g)
@@ -140,18 +141,6 @@ func (p *prophet) garbageWrite(s *Scope, m, g *presburger.Map) ([]*presburger.Ma
 		return nil, err
 	}
 	return []*presburger.Map{good, bad}, nil
-}
-
-func sameParams(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // withoutGarbage returns h without its ⊥ cells.
@@ -310,7 +299,7 @@ func (g *gen) compactGarbage(st *sched.Assign, it *presburger.Map, at site) (*pr
 		gi = it
 	case err != nil:
 		return nil, err
-	case !sameParams(gi.Space().Params, it.Space().Params):
+	case !slices.Equal(gi.Space().Params, it.Space().Params):
 		gi = it
 	default:
 		if gi.NumBasics() > 1 {
