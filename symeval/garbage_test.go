@@ -1,8 +1,6 @@
 package symeval
 
 import (
-	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,21 +13,7 @@ import (
 func analyzeGarbage(t *testing.T, kernel string, opts Options) *Analysis {
 	t.Helper()
 	dir := filepath.Join("..", "validate", "testdata", "garbage")
-	specPath, kernelPath := filepath.Join(dir, "tail.sare"), filepath.Join(dir, kernel+".sched")
-	st, err := os.ReadFile(specPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kt, err := os.ReadFile(kernelPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := loadPair(t, specPath, string(st), kernelPath, string(kt))
-	a, err := Analyze(context.Background(), p.kernel, p.kinfo, p.spec, p.sinfo, AnalyzeOptions{Options: opts})
-	if err != nil {
-		t.Fatalf("%s: %v", kernelPath, err)
-	}
-	return a
+	return analyzeFilesWith(t, filepath.Join(dir, "tail.sare"), filepath.Join(dir, kernel+".sched"), AnalyzeOptions{Options: opts})
 }
 
 // failedKinds returns the kinds of the failed conditions of a, in order,

@@ -13,6 +13,12 @@ import (
 
 func analyzeFiles(t *testing.T, specPath, kernelPath string) *Analysis {
 	t.Helper()
+	return analyzeFilesWith(t, specPath, kernelPath, AnalyzeOptions{})
+}
+
+// analyzeFilesWith is analyzeFiles with the analysis's options.
+func analyzeFilesWith(t *testing.T, specPath, kernelPath string, opts AnalyzeOptions) *Analysis {
+	t.Helper()
 	st, err := os.ReadFile(specPath)
 	if err != nil {
 		t.Fatal(err)
@@ -22,7 +28,7 @@ func analyzeFiles(t *testing.T, specPath, kernelPath string) *Analysis {
 		t.Fatal(err)
 	}
 	p := loadPair(t, specPath, string(st), kernelPath, string(kt))
-	a, err := Analyze(context.Background(), p.kernel, p.kinfo, p.spec, p.sinfo, AnalyzeOptions{})
+	a, err := Analyze(context.Background(), p.kernel, p.kinfo, p.spec, p.sinfo, opts)
 	if err != nil {
 		t.Fatalf("%s: %v", kernelPath, err)
 	}
