@@ -83,30 +83,48 @@ func Call(name string, args []Value) (Value, error) {
 			return Undef(t), nil
 		}
 	}
+	r := call(name, args, t)
+	mark := callRounds(name, args, r)
+	if name == "select" {
+		chosen := args[2]
+		if args[0].bits != 0 {
+			chosen = args[1]
+		}
+		mark = mark || args[0].inexact || chosen.inexact
+	} else {
+		for _, a := range args {
+			mark = mark || a.inexact
+		}
+	}
+	return withMark(r, mark), nil
+}
+
+// call applies the built-in name to defined, well-typed arguments.
+func call(name string, args []Value, t syntax.Type) Value {
 	switch name {
 	case "select":
 		if args[0].bits != 0 {
-			return args[1], nil
+			return args[1]
 		}
-		return args[2], nil
+		return args[2]
 	case "min":
-		return minMax(args[0], args[1], true), nil
+		return minMax(args[0], args[1], true)
 	case "max":
-		return minMax(args[0], args[1], false), nil
+		return minMax(args[0], args[1], false)
 	case "clamp":
-		return minMax(minMax(args[0], args[1], false), args[2], true), nil
+		return minMax(minMax(args[0], args[1], false), args[2], true)
 	case "abs":
 		x := args[0]
 		switch {
 		case t.IsSigned():
 			if int64(x.bits) < 0 {
-				return wrap(t, -x.bits), nil
+				return wrap(t, -x.bits)
 			}
-			return x, nil
+			return x
 		case t.IsUnsigned():
-			return x, nil
+			return x
 		}
-		return Float(t, math.Abs(x.Float64())), nil
+		return Float(t, math.Abs(x.Float64()))
 	}
 	x := args[0].Float64()
 	var f float64
@@ -132,7 +150,7 @@ func Call(name string, args []Value) (Value, error) {
 	case "tanh":
 		f = math.Tanh(x)
 	}
-	return Float(t, f), nil
+	return Float(t, f)
 }
 
 func minMax(x, y Value, isMin bool) Value {
@@ -195,6 +213,12 @@ func Reinterpret(t syntax.Type, v Value) (Value, error) {
 	if t == v.typ {
 		return v, nil
 	}
+	r, err := reinterpret(t, v)
+	// A bit cast has no counterpart over the reals.
+	return withMark(r, true), err
+}
+
+func reinterpret(t syntax.Type, v Value) (Value, error) {
 	var bits uint64
 	switch v.typ {
 	case syntax.F32:

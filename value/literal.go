@@ -29,7 +29,7 @@ func Literal(t syntax.Type, text string) (Value, error) {
 		return Bool(body == "true"), nil
 	case isIntSpelling(body):
 		if v, ok := smallIntLiteral(t, body, neg); ok {
-			return v, nil
+			return withMark(v, t.IsFloat() && !isExactInt(v)), nil
 		}
 		n, ok := parseBigInt(body)
 		if !ok {
@@ -38,7 +38,8 @@ func Literal(t syntax.Type, text string) (Value, error) {
 		if neg {
 			n.Neg(n)
 		}
-		return intLiteral(t, n, text)
+		v, err := intLiteral(t, n, text)
+		return withMark(v, t.IsFloat() && !isExactInt(v)), err
 	}
 	if t.IsFloat() {
 		bits := 64
@@ -52,12 +53,24 @@ func Literal(t syntax.Type, text string) (Value, error) {
 		if math.IsInf(f, 0) {
 			return Value{}, fmt.Errorf("float literal %s overflows %s", text, t)
 		}
-		return Float(t, f), nil
+		r := Float(t, f)
+		return withMark(r, literalRounds(text, r)), nil
 	}
 	if t.IsInteger() {
 		return Value{}, fmt.Errorf("float literal %s used as %s (cast it explicitly)", text, t)
 	}
 	return Value{}, fmt.Errorf("literal %s used as %s", text, t)
+}
+
+// isExactInt reports whether the float value v of an integer literal is
+// below the magnitude from which integers round in its type (the literal
+// may have been rounded to the bound itself).
+func isExactInt(v Value) bool {
+	lim := 0x1p24
+	if v.typ == syntax.F64 {
+		lim = 0x1p53
+	}
+	return finite(v) && math.Abs(v.Float64()) < lim
 }
 
 func isIntSpelling(s string) bool {

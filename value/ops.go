@@ -13,6 +13,11 @@ import (
 // result type. An operator that does not apply to the operand's type is an
 // error (the checkers rule these out).
 func Unary(op syntax.Op, x Value) (Value, error) {
+	r, err := unary(op, x)
+	return withMark(r, x.inexact || !finite(r)), err
+}
+
+func unary(op syntax.Op, x Value) (Value, error) {
 	t := x.typ
 	switch {
 	case op == syntax.OpNeg && t.IsInteger():
@@ -92,6 +97,19 @@ func Binary(op syntax.Op, x, y Value) (Value, error) {
 	if !x.def || !y.def {
 		return Undef(rt), nil
 	}
+	r, err := binary(op, t, x, y)
+	mark := x.inexact || y.inexact
+	switch {
+	case t.IsFloat():
+		mark = mark || floatRounds(op, t, x.Float64(), y.Float64(), r)
+	case t.IsInteger() && (op == syntax.OpDiv || op == syntax.OpRem):
+		mark = mark || y.bits == 0
+	}
+	return withMark(r, mark), err
+}
+
+// binary applies op to defined operands of type t.
+func binary(op syntax.Op, t syntax.Type, x, y Value) (Value, error) {
 	switch {
 	case t == syntax.Bool:
 		a, b := x.bits != 0, y.bits != 0
@@ -279,6 +297,14 @@ func float32Binary(op syntax.Op, a, b float32) Value {
 // of t's range or v is NaN or infinite; bool converts to 0 or 1; any value
 // converts to bool as v != 0. Undefined stays undefined.
 func Cast(t syntax.Type, v Value) (Value, error) {
+	r, err := cast(t, v)
+	if err != nil || !v.def {
+		return r, err
+	}
+	return withMark(r, v.inexact || castRounds(t, v, r)), nil
+}
+
+func cast(t syntax.Type, v Value) (Value, error) {
 	if t == syntax.Invalid || v.typ == syntax.Invalid {
 		return Value{}, fmt.Errorf("cannot convert %s to %s", v.typ, t)
 	}

@@ -19,6 +19,9 @@ type Value struct {
 	// or 1; floats as math.Float64bits of the value (an f32 value is held
 	// as the float64 it converts to exactly).
 	bits uint64
+	// inexact marks a value that may differ from the real model's
+	// (Inexact).
+	inexact bool
 }
 
 // Int returns n wrapped to the integer type t. For a type that is not an
