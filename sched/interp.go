@@ -37,6 +37,15 @@ type Options struct {
 	// MaxCells bounds the cells of all arrays live at once; 0 means
 	// DefaultMaxCells.
 	MaxCells int64
+	// GarbageWrites gives reads of cells that hold no defined value the
+	// verifier's semantics of garbage writes (Clément 2022, section 9.9;
+	// docs/validate.md): an assignment whose value reads such a cell
+	// does not fail but writes the undefined value ⊥ into its cell,
+	// without checking its annotation, so that a later read of the cell
+	// is a garbage read too. The kernel then fails only if ⊥ reaches an
+	// out cell (output not written), or on any other failure.
+	// Accumulations into reductions still fail on such reads.
+	GarbageWrites bool
 }
 
 // Result summarises a run that found no failure.
@@ -44,6 +53,9 @@ type Result struct {
 	Steps       int64 // statements executed plus cells initialised and checked
 	Assignments int64 // assignments executed, each with its annotation checked
 	OutputCells int64 // cells of out bindings checked against the specification
+	// GarbageWrites counts the assignments that wrote ⊥ for reading a
+	// cell holding no defined value (Options.GarbageWrites).
+	GarbageWrites int64
 }
 
 // Run executes the checked kernel k (info is Check's result) with the
@@ -829,6 +841,39 @@ func (e *annotEnv) Tensor(name string, idx []int64) (value.Value, error) {
 // definedness of every read), the written cell's bounds, the value's
 // definedness, then the annotation. The cell is written only when every
 // check passes.
+// garbageAssign executes the assignment s, whose value read a cell
+// holding no defined value, as a garbage write (Options.GarbageWrites):
+// it writes ⊥ into its cell of st, checked for bounds only.
+func (in *interp) garbageAssign(s *Assign, st *store) error {
+	off, _, err := in.target(s, st)
+	if err != nil {
+		return err
+	}
+	in.res.GarbageWrites++
+	in.storeCell(loc{s: st, off: off}, value.Undef(st.elem), s)
+	return nil
+}
+
+// target evaluates the indices of the assignment s into st, and returns
+// the cell's offset and index, or the out-of-bounds write.
+func (in *interp) target(s *Assign, st *store) (int, []int64, error) {
+	idx := make([]int64, len(s.Indices))
+	for i, x := range s.Indices {
+		n, err := sare.EvalIndex(x, in)
+		if err != nil {
+			return 0, nil, in.indexFailure(s, err)
+		}
+		idx[i] = n
+	}
+	off, ok := st.offset(idx)
+	if !ok {
+		f := in.failure(OutOfBoundsWrite, s, "%s is outside %s%s", formatCell(st.name, idx), st.name, formatExtents(st.ext))
+		f.Array, f.Index = st.name, idx
+		return 0, nil, f
+	}
+	return off, idx, nil
+}
+
 func (in *interp) assign(s *Assign) error {
 	if s.IsReduction() {
 		return in.reductionAssign(s)
@@ -844,21 +889,14 @@ func (in *interp) assign(s *Assign) error {
 		return in.indexFailure(s, err)
 	}
 	if err := in.readFailure(s, venv); err != nil {
+		if in.opts.GarbageWrites && venv.oob == nil && venv.undef != nil && venv.partial == nil && venv.err == nil {
+			return in.garbageAssign(s, st)
+		}
 		return err
 	}
-	idx := make([]int64, len(s.Indices))
-	for i, x := range s.Indices {
-		n, err := sare.EvalIndex(x, in)
-		if err != nil {
-			return in.indexFailure(s, err)
-		}
-		idx[i] = n
-	}
-	off, ok := st.offset(idx)
-	if !ok {
-		f := in.failure(OutOfBoundsWrite, s, "%s is outside %s%s", formatCell(st.name, idx), st.name, formatExtents(st.ext))
-		f.Array, f.Index = st.name, idx
-		return f
+	off, idx, err := in.target(s, st)
+	if err != nil {
+		return err
 	}
 	cell := formatCell(st.name, idx)
 	if v.IsUndef() {

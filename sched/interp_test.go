@@ -522,3 +522,69 @@ out b[i] : u32[N] = B(i)
 	_, err = run(t, spec, bad, map[string]int64{"N": 50}, Options{})
 	wantFailure(t, err, WrongValue, "")
 }
+
+// tailKernel computes T in tiles of 4, rounded up past N (Halide's
+// round-up tail): for N not a multiple of 4 the last tile squares cells of
+// s that the copy never wrote, garbage that c reads only when leak is set.
+func tailKernel(leak bool) string {
+	bound := "N"
+	if leak {
+		bound = "N - 1"
+	}
+	return `kernel tail(N)
+assume N >= 1
+in  a[i] : f32[N] = A(i)
+out c[i] : f32[N] = C(i)
+{
+  alloc s : f32[(N + 3) / 4 * 4] {
+    alloc t : f32[(N + 3) / 4 * 4] {
+      for i < ` + bound + ` { s[i] {A(i)} := a[i] }
+      for i0 < (N + 3) / 4 {
+        for i1 < 4 {
+          t[4 * i0 + i1] {T(4 * i0 + i1)} := s[4 * i0 + i1] * s[4 * i0 + i1]
+        }
+      }
+      for i < N { c[i] {C(i)} := t[i] + a[i] }
+    }
+  }
+}
+`
+}
+
+const tailSpec = `param N
+assume N >= 1
+input A(i) : f32
+tensor T(i) : f32
+T(i) = A(i) * A(i)
+tensor C(i) : f32
+C(i) = T(i) + A(i)
+output C
+`
+
+// TestRunGarbageWrites runs round-up tails with and without garbage
+// writes: strictly, the tile past N reads unwritten cells; with garbage
+// writes those iterations write ⊥, which fails only where it reaches c.
+func TestRunGarbageWrites(t *testing.T) {
+	params := map[string]int64{"N": 5}
+	_, err := run(t, tailSpec, tailKernel(false), params, Options{})
+	wantFailure(t, err, UndefinedRead, "k.sched:11:11: undefined read: s[5] holds no defined value (at i0=1 i1=1)")
+
+	res, err := run(t, tailSpec, tailKernel(false), params, Options{GarbageWrites: true})
+	if err != nil {
+		t.Fatalf("with garbage writes: %v", err)
+	}
+	if res.GarbageWrites != 3 {
+		t.Errorf("%d garbage writes, want 3 (t[5], t[6], t[7])", res.GarbageWrites)
+	}
+
+	_, err = run(t, tailSpec, tailKernel(true), params, Options{GarbageWrites: true})
+	f := wantFailure(t, err, OutputNotWritten, "")
+	if f.Cell() != "c[4]" {
+		t.Errorf("failure at %s, want c[4]: %s", f.Cell(), f.Detail())
+	}
+	// A multiple of the tile needs no garbage.
+	res, err = run(t, tailSpec, tailKernel(false), map[string]int64{"N": 8}, Options{GarbageWrites: true})
+	if err != nil || res.GarbageWrites != 0 {
+		t.Errorf("N = 8: %v, %+v", err, res)
+	}
+}
