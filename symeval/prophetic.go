@@ -37,6 +37,10 @@ type Options struct {
 	// GarbageRounds bounds the prophetic evaluations that Analyze repeats
 	// to find the garbage writes (0: maxGarbageRounds).
 	GarbageRounds int
+	// Assumptions, when set, is the kernel's assumption domain as
+	// Assumptions computes it, which the evaluation then takes as is
+	// instead of computing it again.
+	Assumptions *presburger.Map
 
 	// garbage gives, for some assignments, the iterations (a parameter
 	// domain over the assignment's scope) at which they write the
@@ -125,17 +129,10 @@ func Prophesy(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sar
 		garbage: opts.garbage}
 	scope := NewScope(params)
 	res := &Prophecy{Contexts: ev.cs, effects: ev.effects, bodies: ev.bodies}
-	res.Assumptions = presburger.Universe(presburger.ParamSpace(params))
-	for _, a := range k.Assumes {
-		c, err := scope.Constraint(a.Cond)
-		if err != nil {
-			return nil, fmt.Errorf("kernel %s: assume: %w", kernelName(k), err)
-		}
-		if res.Assumptions, err = res.Assumptions.Intersect(c); err != nil {
-			return nil, fmt.Errorf("kernel %s: assume: %w", kernelName(k), err)
-		}
-		if res.Assumptions, err = compactDomain(ctx, res.Assumptions); err != nil {
-			return nil, fmt.Errorf("kernel %s: assume: %w", kernelName(k), err)
+	res.Assumptions = opts.Assumptions
+	if res.Assumptions == nil {
+		if res.Assumptions, err = assumptionDomain(ctx, scope, k); err != nil {
+			return nil, err
 		}
 	}
 	scope = scope.WithAssumptions(res.Assumptions)
@@ -488,6 +485,36 @@ func (p *prophet) assign(s *Scope, st *sched.Assign) (*Heap, error) {
 // multiplies, where simplified at each step they stay a handful. A
 // coalescing that runs out of its budget leaves the simplified domain as
 // it is: the same set.
+// Assumptions returns the parameter domain of the kernel's assume lines,
+// compacted as the prophetic evaluation computes it (Prophecy.Assumptions).
+func Assumptions(ctx context.Context, k *sched.Kernel) (_ *presburger.Map, err error) {
+	defer guard(&err, "assumptions")
+	var params []string
+	for _, id := range k.Params {
+		params = append(params, id.Name)
+	}
+	return assumptionDomain(ctx, NewScope(params), k)
+}
+
+// assumptionDomain intersects the kernel's assumptions in scope,
+// compacting as it goes.
+func assumptionDomain(ctx context.Context, scope *Scope, k *sched.Kernel) (*presburger.Map, error) {
+	dom := presburger.Universe(presburger.ParamSpace(scope.params))
+	for _, a := range k.Assumes {
+		c, err := scope.Constraint(a.Cond)
+		if err != nil {
+			return nil, fmt.Errorf("kernel %s: assume: %w", kernelName(k), err)
+		}
+		if dom, err = dom.Intersect(c); err != nil {
+			return nil, fmt.Errorf("kernel %s: assume: %w", kernelName(k), err)
+		}
+		if dom, err = compactDomain(ctx, dom); err != nil {
+			return nil, fmt.Errorf("kernel %s: assume: %w", kernelName(k), err)
+		}
+	}
+	return dom, nil
+}
+
 func compactDomain(ctx context.Context, m *presburger.Map) (*presburger.Map, error) {
 	m, err := m.Simplify(ctx)
 	if err != nil {

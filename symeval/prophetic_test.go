@@ -231,3 +231,41 @@ func TestEffects(t *testing.T) {
 	check("iteration of j", body, "[N, M, P, i, j] -> { c[i, j] -> «R(□1, □2, □3)»[i, j, P - 1] : P > 0 and 0 <= i < N and 0 <= j < M; c[i, j] -> «R(□1, □2, □3)»[i, j, -1] : P <= 0 and 0 <= i < N and 0 <= j < M }")
 	check("loop on i", pr.Effect(loops["i"]), "[N, M, P] -> { c[i, j] -> «R(□1, □2, □3)»[i, j, P - 1] : 0 <= i < N and 0 <= j < M and P > 0; c[i, j] -> «R(□1, □2, □3)»[i, j, -1] : 0 <= i < N and 0 <= j < M and P <= 0 }")
 }
+
+// TestAssumptionsOption: Assumptions computes the domain the prophetic
+// evaluation does, and the evaluation takes a domain given in Options as
+// is instead of computing its own.
+func TestAssumptionsOption(t *testing.T) {
+	p := loadPair(t, "s.sare", `param N
+input A(i) : f32
+tensor B(i) : f32
+B(i) = A(i)
+output B
+`, "k.sched", `kernel k(N)
+assume N >= 2 and N % 4 == 1
+in  a[i] : f32[N] = A(i)
+out b[i] : f32[N] = B(i)
+{
+  for i < N { b[i] {B(i)} := a[i] }
+}
+`)
+	ctx := context.Background()
+	dom, err := Assumptions(ctx, p.kernel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eq, err := dom.IsEqual(ctx, prophesy(t, p).Assumptions); err != nil || !eq {
+		t.Fatalf("Assumptions gives %s, the evaluation %s (%v)", dom, prophesy(t, p).Assumptions, err)
+	}
+	given, err := presburger.ParseMap("[N] -> { : N >= 9 }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, err := Prophesy(ctx, p.kernel, p.kinfo, p.spec, Options{Assumptions: given})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pr.Assumptions != given {
+		t.Errorf("the evaluation computed %s instead of taking the domain given", pr.Assumptions)
+	}
+}

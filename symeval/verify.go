@@ -158,6 +158,9 @@ func Analyze(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sare
 	if err != nil {
 		return nil, err
 	}
+	// The rounds of garbage writes evaluate the kernel again under the
+	// same assumptions.
+	opts.Assumptions = pr.Assumptions
 	var params []string
 	for _, id := range k.Params {
 		params = append(params, id.Name)

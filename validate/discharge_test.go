@@ -39,14 +39,15 @@ out t[i] : f32[N] = T(i)
 `
 }
 
-// validateTraced validates the pair with one job and returns the report
-// and the solver's trace lines of its value conditions.
+// validateTraced validates the pair with one job, without testing first
+// (the solver's strategies are under test), and returns the report and
+// the solver's trace lines of its value conditions.
 func validateTraced(t *testing.T, spec, prog string) (*Report, []string) {
 	t.Helper()
 	var mu sync.Mutex
 	var lines []string
 	rep, err := Validate(context.Background(), &syntax.Source{Name: "s.sare", Text: spec}, &syntax.Source{Name: "p.sched", Text: prog},
-		Options{Jobs: 1, Trace: func(line string) {
+		Options{Jobs: 1, NoQuickTest: true, Trace: func(line string) {
 			mu.Lock()
 			defer mu.Unlock()
 			if l := strings.TrimSpace(line); strings.HasPrefix(l, "C") && strings.Contains(l, "z3") {

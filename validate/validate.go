@@ -70,6 +70,14 @@ type Options struct {
 	// never written then fails with an undefined read even when what it
 	// computes never reaches an output (Halide's round-up tails).
 	NoGarbageWrites bool
+	// NoQuickTest skips testing first (quicktest.go): by default the
+	// kernel first runs with the reference interpreter at a few small
+	// parameter points, and a failure there that the verifier would
+	// report too settles the verdict, INVALID, before any symbolic
+	// evaluation. AllConditions skips it too, and so does a
+	// specification with reductions, whose bookkeeping the interpreter
+	// checks in its own terms.
+	NoQuickTest bool
 	// Budget bounds every Presburger operation (zero: the engine's
 	// default).
 	Budget presburger.Budget
@@ -92,7 +100,7 @@ type Options struct {
 	Trace func(line string)
 }
 
-// Event reports progress: the phase ("parse", "symbolic", "solve",
+// Event reports progress: the phase ("parse", "test", "symbolic", "solve",
 // "confirm", "done"), and within "solve" the value conditions done and
 // their total.
 type Event struct {
@@ -167,13 +175,29 @@ func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep
 	}
 	rep.Kernel = in.kernel.Name.Name
 
+	// Testing first.
+	if !opts.NoQuickTest && !opts.AllConditions && !in.spec.HasReductions() {
+		progress(Event{Phase: "test"})
+		v.in = in
+		cx := v.quickTest(in)
+		phase("test")
+		if cx != nil {
+			rep.Verdict, rep.Reason, rep.Counterexample = Invalid, cx.Kind, cx
+			progress(Event{Phase: "done"})
+			return rep, nil
+		}
+	}
+
 	// Symbolic evaluation.
 	progress(Event{Phase: "symbolic"})
 	aopts := symeval.AnalyzeOptions{Options: symeval.Options{Budget: opts.Budget, NoGarbageWrites: opts.NoGarbageWrites}}
 	if opts.Trace != nil {
 		aopts.Trace = func(depth int, line string) { opts.Trace(strings.Repeat("  ", depth) + line) }
 	}
-	if in.spec.HasReductions() {
+	if !in.spec.HasReductions() {
+		// The quick tests' assumption domain, computed once.
+		aopts.Assumptions = v.assumptions
+	} else {
 		// Reductions: see reduce_transform.go.
 		rp, err := transformReductions(in)
 		if err != nil {
@@ -291,6 +315,9 @@ type validation struct {
 	// cxs caches the counterexample of each failed condition, by
 	// condition index (counterexampleOf).
 	cxs map[int]cxResult
+	// assumptions is the kernel's assumption domain when the quick
+	// tests computed it (symeval.Assumptions), or nil.
+	assumptions *presburger.Map
 }
 
 // cxResult is a counterexample built, or why none could be.

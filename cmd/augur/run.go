@@ -26,17 +26,22 @@ type runFlags struct {
 	tolerance float64
 	maxSteps  int64
 	inputs    []string
+	garbage   bool
 }
 
 func newRunCmd() *cobra.Command {
 	var f runFlags
 	cmd := &cobra.Command{
-		Use:   "run SPEC PROG --param N=64 [--param M=32]... [--seed S] [--trials T]",
+		Use:   "run SPEC PROG --param N=64 [--param M=32]... [--seed S] [--trials T] [--garbage-writes]",
 		Short: "Run a kernel on random inputs against its specification",
 		Long: `Run fills the kernel's inputs with random values (seeded), runs the kernel
 with the reference interpreter, checks every assignment's annotation against
 the specification as it executes and every out cell when the kernel ends, and
 prints a report. Each trial uses the next seed.
+
+With --garbage-writes, an assignment that reads a cell holding no value
+writes an undefined value instead of failing, as augur validate's garbage
+writes do, and the run fails only where such a value reaches an output.
 
 Integer types wrap at their width. Floating-point values are compared exactly
 unless --tolerance allows a relative and absolute difference (for kernels that
@@ -57,6 +62,7 @@ validate's unknown: an inconclusive run exits 4.`,
 	cmd.Flags().IntVar(&f.trials, "trials", 1, "number of runs, each with the next seed")
 	cmd.Flags().Float64Var(&f.tolerance, "tolerance", 0, "relative and absolute tolerance for floating-point comparisons (0: exact)")
 	cmd.Flags().Int64Var(&f.maxSteps, "max-steps", 0, "bound on the statements executed per trial (0: the default)")
+	cmd.Flags().BoolVar(&f.garbage, "garbage-writes", false, "an assignment reading a cell with no value writes an undefined value instead of failing (augur validate's garbage writes)")
 	cmd.Flags().StringArrayVar(&f.inputs, "input", nil, "fix one input element, such as 'A(0, 1)=2.5' (repeatable; the others stay random)")
 	return cmd
 }
@@ -134,7 +140,7 @@ func runKernel(ctx context.Context, out, errw io.Writer, specPath, progPath stri
 	}
 	fmt.Fprintf(out, "augur run: %s against %s\n", progPath, specPath)
 	fmt.Fprintf(out, "parameters: %s\n", formatParams(p.Spec, params))
-	opts := sched.Options{Tolerance: f.tolerance, MaxSteps: f.maxSteps}
+	opts := sched.Options{Tolerance: f.tolerance, MaxSteps: f.maxSteps, GarbageWrites: f.garbage}
 	var total sched.Result
 	for t := 0; t < f.trials; t++ {
 		seed := f.seed + uint64(t)

@@ -700,6 +700,13 @@ func writeSARIF(w io.Writer, a answer) error {
 	for _, e := range rep.Errors {
 		add(sarifResult{RuleID: "malformed-input", Level: "error", Message: sarifMessage{e.Text}, Locations: location(e.File, e.Line, e.Col)}, "malformed input")
 	}
+	if cx := rep.Counterexample; len(results) == 0 && cx != nil {
+		// Found by testing first: no condition, the counterexample.
+		var b strings.Builder
+		rep.WriteText(&b, false)
+		add(sarifResult{RuleID: ruleID(cx.Kind), Level: "error", Message: sarifMessage{b.String()},
+			Locations: location(cx.File, cx.Line, cx.Col)}, cx.Kind)
+	}
 	if len(results) == 0 && rep.Verdict != validate.Valid {
 		add(sarifResult{RuleID: "verdict-" + string(rep.Verdict), Level: "warning",
 			Message: sarifMessage{strings.ToUpper(string(rep.Verdict)) + ": " + rep.Reason}, Locations: location(rep.Program, 0, 0)}, "verdict "+string(rep.Verdict))

@@ -34,6 +34,8 @@ type validateFlags struct {
 	all bool
 	// noGarbage turns off the garbage writes.
 	noGarbage bool
+	// noQuickTest skips testing first.
+	noQuickTest bool
 	// tracePresburger names the file receiving the Presburger trace.
 	tracePresburger string
 	// stdin is read for a file named "-".
@@ -43,7 +45,7 @@ type validateFlags struct {
 func newValidateCmd() *cobra.Command {
 	var f validateFlags
 	cmd := &cobra.Command{
-		Use:   "validate SPEC PROG [--value-model real|ieee] [--resources N] [--jobs N] [--all-conditions] [--no-garbage-writes] [--emit-smt DIR] [--json] [--verbose]",
+		Use:   "validate SPEC PROG [--value-model real|ieee] [--resources N] [--jobs N] [--all-conditions] [--no-garbage-writes] [--no-quick-test] [--emit-smt DIR] [--json] [--verbose]",
 		Short: "Prove that a kernel computes its specification for all parameter values, or show a counterexample",
 		Long: `Validate evaluates the kernel symbolically over Presburger sets, using its
 prophetic annotations as loop invariants, decides the conditions on cells
@@ -65,6 +67,15 @@ never written (a tile run past the end of the data, as Halide's round-up
 tails do) is taken to write an undefined value at those iterations, and
 the kernel fails only if such a value reaches an output;
 --no-garbage-writes reports every such read as an undefined read.
+
+Testing first: before the symbolic evaluation, the kernel runs with the
+reference interpreter (augur run) at a few small parameter values allowed by
+its assumptions, within a bounded number of steps. A failure there that the
+proof would report too (a bound, a race, an output not written, or two values
+that differ without any rounding involved) is the verdict, INVALID, with the
+augur run command that reproduces it; otherwise the proof goes on as if the
+test had not run. A test never makes a kernel valid. --no-quick-test (or
+--all-conditions) skips it.
 
 Value models: "real" (the default) reasons about floats as real numbers,
 accepting fast-math reassociation; "ieee" proves bit-exact IEEE 754 equality.
@@ -91,6 +102,7 @@ Exit status: 0 valid, 1 invalid, 2 unknown, 3 error (malformed input or usage).`
 	fl.DurationVar(&f.timeout, "timeout", 0, "wall-clock guard on each solver query (0: 5m); a verdict it decides is marked as time-bound")
 	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "conditions discharged in parallel")
 	fl.BoolVar(&f.noGarbage, "no-garbage-writes", false, "report every read of a cell never written as an undefined read, even in a statement whose results never reach an output (by default such a statement writes garbage, which must not reach an output)")
+	fl.BoolVar(&f.noQuickTest, "no-quick-test", false, "skip testing first: do not run the kernel at small parameter values before the symbolic evaluation")
 	fl.BoolVar(&f.all, "all-conditions", false, "decide every value condition even when a failure found over Presburger sets (an undefined read, a race, ...) already refutes the kernel")
 	fl.StringVar(&f.emitSMT, "emit-smt", "", "write the SMT-LIB2 script of every value condition into this directory")
 	fl.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the validation (go tool pprof) to this file")
@@ -119,7 +131,7 @@ func validateKernel(ctx context.Context, out, errw io.Writer, specPath, progPath
 	if err != nil {
 		return &exitError{code: exitMalformed, err: err}
 	}
-	opts := validate.Options{ValueModel: model, Resources: f.resources, Timeout: f.timeout, Jobs: f.jobs, AllConditions: f.all, NoGarbageWrites: f.noGarbage, KeepSMT: f.emitSMT != "", ProvedFormulas: f.verbose}
+	opts := validate.Options{ValueModel: model, Resources: f.resources, Timeout: f.timeout, Jobs: f.jobs, AllConditions: f.all, NoGarbageWrites: f.noGarbage, NoQuickTest: f.noQuickTest, KeepSMT: f.emitSMT != "", ProvedFormulas: f.verbose}
 	if f.verbose && !f.json {
 		opts.Trace = func(line string) { fmt.Fprintln(out, line) }
 	}

@@ -1,0 +1,257 @@
+package validate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/sched"
+	"github.com/augur-verify/augur/symeval"
+)
+
+// Testing first: before the symbolic evaluation, the kernel runs with the
+// reference interpreter (sched.Run, the semantics the verifier is sound
+// against) at a few small parameter points of its assumptions, on the
+// interpreter's random inputs. A failure there is a counterexample in the
+// verifier's own terms, found in milliseconds where the symbolic
+// evaluation and the solver may take minutes on a wrong kernel
+// (docs/validate.md, "Testing first"). Only failures that the verifier
+// would report too settle the verdict (quickEvidence); anything else
+// leaves the kernel to the proof. A test never makes a kernel valid.
+
+// quickRanges are the upper ends of the ranges the parameter values of
+// the successive quick tests are drawn from: small first, where runs are
+// cheap, then larger, past the tile sizes of common schedules.
+var quickRanges = [...]int64{5, 9, 17, 37}
+
+// quickMaxParam bounds the parameter values of a test.
+const quickMaxParam = 128
+
+// errTooLarge: the points left need a parameter past quickMaxParam.
+var errTooLarge = errors.New("parameters too large to test")
+
+// quickSteps bounds the interpreter's work over all the quick tests, in
+// its steps (statements executed plus cells initialised and checked): a
+// budget in work, not time, so that the verdict does not depend on the
+// machine's load.
+const quickSteps = 120_000
+
+// quickPoints bounds the specification elements each quick test may
+// evaluate.
+const quickPoints = 1 << 16
+
+// quickTest runs the kernel of the pair as given (before any
+// transformation for reductions) at small parameter points and returns
+// the counterexample of the first failure that counts as evidence, or nil.
+func (v *validation) quickTest(in *input) *Counterexample {
+	ctx := presburger.WithBudget(v.ctx, v.opts.Budget)
+	// The kernel's assumptions; a point that violates the
+	// specification's is rejected by the evaluator, and its test skipped.
+	dom, err := symeval.Assumptions(ctx, in.kernel)
+	if err != nil {
+		return nil
+	}
+	v.assumptions = dom
+	rng := rand.New(rand.NewPCG(0x61756775, 0x72717569))
+	steps := int64(quickSteps)
+	for trial, hi := range quickRanges {
+		if steps <= 0 || v.ctx.Err() != nil {
+			return nil
+		}
+		params, err := quickPoint(ctx, dom, in, rng, hi)
+		if errors.Is(err, errTooLarge) {
+			// The assumptions ask for large parameters (a kernel
+			// specialised to 1024 x 1024): every test would spend its
+			// budget on one run.
+			return nil
+		}
+		if err != nil || params == nil {
+			continue
+		}
+		seed := uint64(trial + 1)
+		f, used := v.quickRun(in, params, seed, steps, !v.opts.NoGarbageWrites)
+		steps -= used
+		if v.opts.Trace != nil {
+			v.quickTrace(in, params, seed, f, used)
+		}
+		if f == nil {
+			continue
+		}
+		if f.Kind == sched.OutputNotWritten && !v.opts.NoGarbageWrites {
+			// ⊥ may have reached the output through garbage writes,
+			// which the verifier reports differently (an undefined
+			// read where the garbage starts): the failure counts only
+			// if a strict run fails the same way.
+			g, used := v.quickRun(in, params, seed, steps, false)
+			steps -= used
+			if g == nil || g.Kind != sched.OutputNotWritten {
+				continue
+			}
+		}
+		if !quickEvidence(f, v.opts.NoGarbageWrites) {
+			continue
+		}
+		return v.quickCounterexample(in, f, params, seed)
+	}
+	return nil
+}
+
+// quickTrace describes one test in Options.Trace.
+func (v *validation) quickTrace(in *input, params map[string]int64, seed uint64, f *sched.Failure, used int64) {
+	var b strings.Builder
+	b.WriteString("test at")
+	for _, p := range in.kernel.Params {
+		fmt.Fprintf(&b, " %s=%d", p.Name, params[p.Name])
+	}
+	fmt.Fprintf(&b, ", seed %d, %d steps: ", seed, used)
+	if f == nil {
+		b.WriteString("no failure")
+	} else {
+		b.WriteString(f.Error())
+	}
+	v.trace(b.String())
+}
+
+// quickRun runs the kernel once within the given steps and returns its
+// failure, if any, and the steps it used (all of them when the budget ran
+// out).
+func (v *validation) quickRun(in *input, params map[string]int64, seed uint64, steps int64, garbage bool) (*sched.Failure, int64) {
+	ev, err := sare.NewEvaluator(in.spec, in.sinfo, params, sare.RandomInputs(seed))
+	if err != nil {
+		return nil, 0
+	}
+	ev.MaxPoints = quickPoints
+	// The step bound decides how far a test goes; the wall clock is
+	// only an outer guard.
+	ctx, cancel := context.WithTimeout(v.ctx, time.Minute)
+	defer cancel()
+	res, err := sched.Run(ctx, in.kernel, in.kinfo, ev, sched.Options{MaxSteps: steps, GarbageWrites: garbage})
+	if res != nil {
+		return nil, res.Steps
+	}
+	var f *sched.Failure
+	if errors.As(err, &f) {
+		// A failure's steps are not reported; count the test as a
+		// tenth of what was left, so that failures found and dismissed
+		// cannot go on forever.
+		return f, steps/10 + 1
+	}
+	return nil, steps
+}
+
+// quickEvidence reports whether the interpreter's failure f is one the
+// verifier reports too, whatever the value model: failures over indices
+// (bounds, races, an output never written), and differences between two
+// values that are both exact (value.Value.Inexact), since the interpreter
+// computes floats in binary32 or binary64 where the default model has real
+// numbers. Undefined reads count only without garbage writes; the failures
+// of reductions' bookkeeping are left to the verifier.
+func quickEvidence(f *sched.Failure, strict bool) bool {
+	switch f.Kind {
+	case sched.OutOfBoundsRead, sched.OutOfBoundsWrite, sched.ReadWriteRace, sched.OutputNotWritten:
+		return true
+	case sched.UndefinedRead:
+		return strict
+	case sched.WrongValue, sched.OutputWrongValue, sched.WriteWriteConflict:
+		e, a := f.Expected, f.Actual
+		return !e.IsUndef() && !a.IsUndef() && !e.Inexact() && !a.Inexact()
+	}
+	return false
+}
+
+// quickPoint picks a point of dom parameter by parameter: each takes a
+// random value in [1, hi] if the points left allow one of three draws,
+// else the value of a point left where it is positive, else of any point
+// left. It returns nil when dom is empty, and errTooLarge when a
+// parameter's value would be past quickMaxParam.
+func quickPoint(ctx context.Context, dom *presburger.Map, in *input, rng *rand.Rand, hi int64) (map[string]int64, error) {
+	pt, err := dom.Sample(ctx)
+	if err != nil || pt == nil {
+		return nil, err
+	}
+	params := map[string]int64{}
+	for i, p := range in.kernel.Params {
+		tried := false
+		for _, c := range []int64{1 + rng.Int64N(hi), 1 + rng.Int64N(hi), 1 + rng.Int64N(hi)} {
+			fixed, err := dom.FixParam(p.Name, presburger.NewInt(c))
+			if err != nil {
+				return nil, err
+			}
+			q, err := fixed.Sample(ctx)
+			if err != nil {
+				return nil, err
+			}
+			if q != nil {
+				dom, pt, tried = fixed, q, true
+				break
+			}
+		}
+		if !tried {
+			// A value of p that dom allows: positive if it can be
+			// (extents of zero make empty runs), else the last point's.
+			pos, err := positive(dom, p.Name)
+			if err != nil {
+				return nil, err
+			}
+			if q, err := pos.Sample(ctx); err != nil {
+				return nil, err
+			} else if q != nil {
+				pt = q
+			}
+			if dom, err = dom.FixParam(p.Name, pt[i]); err != nil {
+				return nil, err
+			}
+		}
+		x, ok := pt[i].Int64()
+		if !ok || x > quickMaxParam || x < -quickMaxParam {
+			return nil, errTooLarge
+		}
+		params[p.Name] = x
+	}
+	return params, nil
+}
+
+// positive returns the points of m where the parameter name is at least 1.
+func positive(m *presburger.Map, name string) (*presburger.Map, error) {
+	sp := m.Space()
+	b := presburger.NewBasicMap(sp)
+	row := b.NewRow()
+	row[sp.ParamCol(name)] = presburger.NewInt(1)
+	row[b.ConstCol()] = presburger.NewInt(-1)
+	b.AddIneq(row) // name - 1 >= 0
+	return m.Intersect(presburger.NewMap(sp, b))
+}
+
+// quickCounterexample reports the failure f of the test at params and
+// seed as the verdict's counterexample.
+func (v *validation) quickCounterexample(in *input, f *sched.Failure, params map[string]int64, seed uint64) *Counterexample {
+	cx := &Counterexample{Kind: f.Kind.String(), File: f.File, Line: f.Pos.Line, Col: f.Pos.Col, Stmt: f.Stmt,
+		Cell: f.Cell(), ExpectedExpr: f.Tensor, Seed: seed, Reproduced: true,
+		Replay: fmt.Sprintf("augur run fails (seed %d): %s", seed, f.Error()),
+		Detail: "found by running the kernel before the symbolic evaluation (testing first)"}
+	if cx.File == "" {
+		cx.File = in.progSrc.Name
+	}
+	if !f.Expected.IsUndef() {
+		cx.ExpectedValue = f.Expected.String()
+	}
+	if !f.Actual.IsUndef() {
+		cx.ActualValue = f.Actual.String()
+	}
+	for _, p := range in.kernel.Params {
+		cx.Params = append(cx.Params, Binding{Name: p.Name, Value: params[p.Name]})
+	}
+	for _, x := range f.Env {
+		cx.Loops = append(cx.Loops, Binding{Name: x.Name, Value: x.Value})
+	}
+	cx.Command = v.command(cx)
+	if !v.opts.NoGarbageWrites {
+		cx.Command += " --garbage-writes"
+	}
+	return cx
+}

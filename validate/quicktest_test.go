@@ -1,0 +1,111 @@
+package validate
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/augur-verify/augur/sched"
+	"github.com/augur-verify/augur/syntax"
+)
+
+const quickSpec = `param N
+assume N >= 1
+input A(i) : f32
+tensor C(i) : f32
+C(i) = sqrt(abs(A(i))) * sqrt(abs(A(i)))
+tensor D(i) : f32
+D(i) = A(i) * 2
+output C, D
+`
+
+// quickKernel computes C as abs(a[i]), which the real value model
+// equates with the square of its square root although binary32 arithmetic
+// does not, and D with the expression d.
+func quickKernel(d string) string {
+	return `kernel quick(N)
+assume N >= 1
+in  a[i] : f32[N] = A(i)
+out c[i] : f32[N] = C(i)
+out d[i] : f32[N] = D(i)
+{
+  for i < N {
+    c[i] {C(i)} := abs(a[i])
+    d[i] {D(i)} := ` + d + `
+  }
+}
+`
+}
+
+func hasPhase(rep *Report, name string) bool {
+	for _, p := range rep.Timings {
+		if p.Phase == name {
+			return true
+		}
+	}
+	return false
+}
+
+// TestQuickTest checks testing first: an exact difference found by the
+// interpreter is the verdict before any symbolic evaluation, with a
+// counterexample that reproduces; a difference of rounded values is no
+// evidence (c), and the proof decides.
+func TestQuickTest(t *testing.T) {
+	validate := func(t *testing.T, prog string, opts Options) *Report {
+		t.Helper()
+		opts.Jobs = 1
+		rep, err := Validate(context.Background(), &syntax.Source{Name: "q.sare", Text: quickSpec}, &syntax.Source{Name: "q.sched", Text: prog}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	t.Run("rounded difference", func(t *testing.T) {
+		// The interpreter does find the difference, between inexact values.
+		in, errs := load(&syntax.Source{Name: "q.sare", Text: quickSpec}, &syntax.Source{Name: "q.sched", Text: quickKernel("a[i] + a[i]")})
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		v := &validation{ctx: context.Background()}
+		f, _ := v.quickRun(in, map[string]int64{"N": 8}, 1, quickSteps, true)
+		if f == nil || f.Kind != sched.WrongValue || !f.Expected.Inexact() || quickEvidence(f, false) {
+			t.Fatalf("the interpreter's failure %v: want an annotation mismatch of inexact values, no evidence", f)
+		}
+		rep := validate(t, quickKernel("a[i] + a[i]"), Options{})
+		if rep.Verdict != Valid || !hasPhase(rep, "test") || !hasPhase(rep, "symbolic") {
+			t.Fatalf("got %s (%s), phases %+v; want VALID after a test and the proof", rep.Verdict, rep.Reason, rep.Timings)
+		}
+	})
+	t.Run("exact difference", func(t *testing.T) {
+		rep := validate(t, quickKernel("a[i] + a[i] + a[i]"), Options{})
+		if rep.Verdict != Invalid || rep.Reason != "annotation mismatch" {
+			t.Fatalf("got %s (%s), want INVALID (annotation mismatch)", rep.Verdict, rep.Reason)
+		}
+		if hasPhase(rep, "symbolic") {
+			t.Errorf("the test's failure must settle the verdict before the symbolic evaluation: %+v", rep.Timings)
+		}
+		cx := rep.Counterexample
+		if cx == nil || !cx.Reproduced || cx.Line != 9 || !strings.HasPrefix(cx.Cell, "d[") ||
+			!strings.Contains(cx.Detail, "testing first") || !strings.HasPrefix(cx.Command, "augur run q.sare q.sched --param N=") {
+			t.Fatalf("counterexample %+v", cx)
+		}
+		if cx.ExpectedValue == "" || cx.ActualValue == "" || cx.ExpectedValue == cx.ActualValue {
+			t.Errorf("values: expected %q, actual %q", cx.ExpectedValue, cx.ActualValue)
+		}
+	})
+	t.Run("no quick test", func(t *testing.T) {
+		rep := validate(t, quickKernel("a[i] + a[i] + a[i]"), Options{NoQuickTest: true})
+		if rep.Verdict != Invalid || hasPhase(rep, "test") || !hasPhase(rep, "symbolic") {
+			t.Fatalf("got %s (%s), phases %+v; want INVALID from the proof alone", rep.Verdict, rep.Reason, rep.Timings)
+		}
+		if strings.Contains(rep.Counterexample.Detail, "testing first") {
+			t.Errorf("counterexample %+v comes from a test", rep.Counterexample)
+		}
+	})
+	t.Run("out of bounds", func(t *testing.T) {
+		rep := validate(t, strings.Replace(quickKernel("a[i + 1] + a[i + 1]"), "d[i] {D(i)}", "d[i + 1] {D(i + 1)}", 1), Options{})
+		if rep.Verdict != Invalid || rep.Reason != "out-of-bounds read" || hasPhase(rep, "symbolic") {
+			t.Fatalf("got %s (%s), phases %+v; want INVALID (out-of-bounds read) from a test", rep.Verdict, rep.Reason, rep.Timings)
+		}
+	})
+}
