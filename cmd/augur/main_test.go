@@ -164,3 +164,23 @@ func TestRunUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestRunGarbageWrites: a round-up tail reads cells never written; augur
+// run stops there, unless --garbage-writes gives those reads the
+// verifier's semantics, where the garbage never reaching c passes.
+func TestRunGarbageWrites(t *testing.T) {
+	dir := "../../validate/testdata/garbage"
+	args := []string{"run", dir + "/tail.sare", dir + "/tail_valid.sched", "--param", "N=5"}
+	code, out, _ := augur(args...)
+	if code != 1 || !strings.Contains(out, "FAIL: undefined read") {
+		t.Errorf("without garbage writes: exit %d, want 1 with an undefined read:\n%s", code, out)
+	}
+	code, out, _ = augur(append(args, "--garbage-writes")...)
+	if code != 0 {
+		t.Errorf("with garbage writes: exit %d, want 0:\n%s", code, out)
+	}
+	code, out, _ = augur("run", dir+"/tail.sare", dir+"/tail_leak.sched", "--param", "N=5", "--garbage-writes")
+	if code != 1 || !strings.Contains(out, "FAIL: output not written") {
+		t.Errorf("leaking garbage: exit %d, want 1 with an output not written:\n%s", code, out)
+	}
+}
