@@ -58,7 +58,7 @@ func Verdict(outcome string) string {
 // "!", then the reasons of the outcomes that are not the expected verdict,
 // and the stencil chain's depth curve.
 func WriteTable(w io.Writer, results []*Result) error {
-	rows := [][]string{{"benchmark", "verdict", "expected", "compile", "parse", "symbolic", "solve", "total", "published", "ratio", "target", "met"}}
+	rows := [][]string{{"benchmark", "verdict", "expected", "compile", "parse", "test", "symbolic", "solve", "total", "published", "ratio", "target", "met"}}
 	for _, r := range results {
 		name := r.ID
 		if r.Mismatch {
@@ -68,9 +68,9 @@ func WriteTable(w io.Writer, results []*Result) error {
 		if r.Kind == Bundled {
 			comp = seconds(r.Compile)
 		}
-		var parse, sym, solve string
+		var parse, test, sym, solve string
 		if len(r.Phases) > 0 {
-			parse, sym, solve = seconds(r.Phase("parse")), seconds(r.Phase("symbolic")), seconds(r.Phase("solve")+r.Phase("confirm"))
+			parse, test, sym, solve = seconds(r.Phase("parse")), seconds(r.Phase("test")), seconds(r.Phase("symbolic")), seconds(r.Phase("solve")+r.Phase("confirm"))
 		}
 		total := ""
 		if r.Seconds > 0 {
@@ -92,7 +92,7 @@ func WriteTable(w io.Writer, results []*Result) error {
 			met = map[bool]string{true: "yes", false: "no"}[*r.TargetMet]
 		}
 		rows = append(rows, []string{name, Verdict(r.Outcome), Verdict(string(r.Expected)),
-			comp, parse, sym, solve, total, r.Published.String(), ratio, target, met})
+			comp, parse, test, sym, solve, total, r.Published.String(), ratio, target, met})
 	}
 	if err := writeMarkdown(w, rows); err != nil {
 		return err
