@@ -340,7 +340,8 @@ func (s *solver) encode(o *symeval.Obligation, st strategy, piece *presburger.Ba
 	// Unfolded equations whose domain the points decide keep only the
 	// equation that applies: the two sides then meet in one normal form
 	// instead of under guards the solver would case-split on.
-	decider := s.decider(q.points)
+	decider, closeDecider := s.decider(q.points)
+	defer closeDecider()
 	decide := func(cond *smt.Term) (bool, bool) {
 		q.pointDependent = true
 		return decider(cond)
@@ -440,8 +441,18 @@ func substitutionKey(q *query) string {
 }
 
 // decider returns a function telling whether a condition always or never
-// holds at the points (quick linear-arithmetic checks, cached).
-func (s *solver) decider(points *smt.Term) func(*smt.Term) (bool, bool) {
+// holds at the points (quick linear-arithmetic checks, cached), and a
+// function that releases its solver, to call once the encoding is done.
+//
+// A condition that simplifies to a constant is decided without a check.
+// The others are first checked by Z3's plain SMT kernel, which holds the
+// points once for all of them (each check in a scope of its own, within
+// decideResources): setting up a solver and asserting the points again
+// for every condition cost most of the encoding of an obligation of many
+// small pieces (Halide's boundary conditions). An answer it leaves
+// unknown is asked again of a fresh solver with Z3's preprocessing, as
+// before: every decision that solver makes is still made.
+func (s *solver) decider(points *smt.Term) (func(*smt.Term) (bool, bool), func()) {
 	// The cache is keyed by Z3's identifier of the condition and keeps
 	// the condition alive with its answer: while it is alive, no other
 	// term can take its identifier over.
@@ -450,7 +461,8 @@ func (s *solver) decider(points *smt.Term) func(*smt.Term) (bool, bool) {
 		r    [2]bool
 	}
 	cache := map[uint]decided{}
-	holds := func(f *smt.Term) bool { // points ⇒ f
+	inc := &incrementalDecider{s: s, points: points}
+	fresh := func(f *smt.Term) bool { // points ⇒ f, by a solver of its own
 		sol, err := s.z.NewSolver()
 		if err != nil {
 			return false
@@ -462,13 +474,26 @@ func (s *solver) decider(points *smt.Term) func(*smt.Term) (bool, bool) {
 		res, err := s.solve(sol, decideResources)
 		return err == nil && res == smt.Unsat
 	}
-	return func(cond *smt.Term) (bool, bool) {
+	holds := func(f *smt.Term) bool {
+		switch inc.check(f.Not()) {
+		case smt.Unsat:
+			return true
+		case smt.Sat:
+			return false
+		}
+		return fresh(f)
+	}
+	decide := func(cond *smt.Term) (bool, bool) {
 		cond = cond.Simplify()
 		if d, ok := cache[cond.ID()]; ok {
 			return d.r[0], d.r[1]
 		}
 		var r [2]bool
 		switch {
+		case cond.Not().Simplify().IsFalse():
+			r = [2]bool{true, true}
+		case cond.IsFalse():
+			r = [2]bool{false, true}
 		case holds(cond):
 			r = [2]bool{true, true}
 		case holds(cond.Not()):
@@ -476,6 +501,63 @@ func (s *solver) decider(points *smt.Term) func(*smt.Term) (bool, bool) {
 		}
 		cache[cond.ID()] = decided{cond, r}
 		return r[0], r[1]
+	}
+	return decide, inc.close
+}
+
+// incrementalDecider checks formulas together with fixed points in one
+// plain SMT solver (smt.Context.NewSimpleSolver), set up at the first
+// check: the points are asserted once, each formula in a scope of its
+// own. After an error it answers Unknown.
+type incrementalDecider struct {
+	s      *solver
+	points *smt.Term
+	sol    *smt.Solver
+	broken bool
+}
+
+// check reports whether the points and f are satisfiable, within
+// decideResources units; Unknown when the solver could not tell.
+func (d *incrementalDecider) check(f *smt.Term) smt.Result {
+	if d.broken {
+		return smt.Unknown
+	}
+	if d.sol == nil {
+		sol, err := d.s.z.NewSimpleSolver()
+		if err != nil {
+			d.broken = true
+			return smt.Unknown
+		}
+		d.sol = sol
+		if d.sol.Assert(d.points) != nil {
+			d.broken = true
+			return smt.Unknown
+		}
+	}
+	if d.sol.Push() != nil {
+		d.broken = true
+		return smt.Unknown
+	}
+	defer func() {
+		if d.sol.Pop(1) != nil {
+			d.broken = true
+		}
+	}()
+	if d.sol.Assert(f) != nil {
+		return smt.Unknown
+	}
+	res, err := d.s.solve(d.sol, decideResources)
+	if err != nil {
+		return smt.Unknown
+	}
+	return res
+}
+
+// close releases the solver.
+func (d *incrementalDecider) close() {
+	if d.sol != nil {
+		d.sol.Close()
+		d.sol = nil
 	}
 }
 

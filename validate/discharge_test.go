@@ -184,3 +184,54 @@ func TestPeelGuards(t *testing.T) {
 		t.Errorf("matching was not tried first:\n%s", joined)
 	}
 }
+
+// TestDecider: the decider tells the conditions that hold at every point
+// and those that hold at none, leaves the others undecided, answers a
+// condition that simplifies to a constant without spending solver
+// resources, and asks its solver again after each answer (the points
+// stay asserted, each condition goes with its scope).
+func TestDecider(t *testing.T) {
+	z, err := smt.NewContext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer z.Close()
+	v := &validation{ctx: context.Background()}
+	v.opts.defaults()
+	s := &solver{v: v, z: z}
+	x, n := z.IntConst("x"), z.IntConst("n")
+	// 0 <= x < n <= 10
+	points := z.And(x.Ge(z.Int(0)), x.Lt(n), n.Le(z.Int(10)))
+	decide, closeDecider := s.decider(points)
+	defer closeDecider()
+
+	if always, known := decide(z.Int(3).Le(z.Int(4))); !known || !always {
+		t.Errorf("3 <= 4: (%v, %v), want (true, true)", always, known)
+	}
+	if always, known := decide(z.Int(4).Le(z.Int(3))); !known || always {
+		t.Errorf("4 <= 3: (%v, %v), want (false, true)", always, known)
+	}
+	if s.used != 0 {
+		t.Errorf("constant conditions cost %d resource units, want none", s.used)
+	}
+	for _, c := range []struct {
+		name          string
+		cond          *smt.Term
+		always, known bool
+	}{
+		{"x >= 0", x.Ge(z.Int(0)), true, true},
+		{"x > 9", x.Gt(z.Int(9)), false, true},
+		{"x >= 5", x.Ge(z.Int(5)), false, false},
+		{"x < 10", x.Lt(z.Int(10)), true, true},
+		{"n <= x", n.Le(x), false, true},
+		{"x = 3", x.Eq(z.Int(3)), false, false},
+	} {
+		always, known := decide(c.cond)
+		if always != c.always || known != c.known {
+			t.Errorf("%s: (%v, %v), want (%v, %v)", c.name, always, known, c.always, c.known)
+		}
+	}
+	if s.used == 0 {
+		t.Errorf("no resource units counted for the checks")
+	}
+}
