@@ -19,8 +19,9 @@ import (
 // obligation, each a query of its own.
 
 // readLocation returns the symbolic location of the array access x in
-// scope s, as location does, but with every index's pieces pruned under
-// the scope's facts and assumptions (Scope.prune, as for a let's value):
+// scope s, as location does, but, when it would have more than
+// maxUnprunedRead pieces, with every index's pieces pruned under the
+// scope's facts and assumptions (Scope.prune, as for a let's value):
 // the same set wherever the scope can be reached under the assumptions,
 // which is all a value obligation needs, since its points are restricted
 // to the facts and the assumptions (valueObligations).
@@ -29,15 +30,26 @@ func readLocation(ctx context.Context, s *Scope, x *syntax.Index) (*presburger.M
 	keys := make([]string, len(x.Indices))
 	es := make([]pwExpr, len(x.Indices))
 	dims := make([]string, len(x.Indices))
+	pieces := 1 // of the location unpruned, at most
 	for i, ix := range x.Indices {
 		v, err := tr.index(ix)
 		if err != nil {
 			return nil, err
 		}
-		if v, err = s.prune(ctx, v); err != nil {
-			return nil, fmt.Errorf("index %s: %w", syntax.ExprString(ix), err)
+		n := 0
+		for _, p := range v {
+			n += len(p.cond)
 		}
+		pieces = min(pieces*max(n, 1), maxPieces)
 		keys[i], es[i], dims[i] = outKey(i), v, fmt.Sprintf("i%d", i)
+	}
+	if pieces > maxUnprunedRead {
+		for i, ix := range x.Indices {
+			var err error
+			if es[i], err = s.prune(ctx, es[i]); err != nil {
+				return nil, fmt.Errorf("index %s: %w", syntax.ExprString(ix), err)
+			}
+		}
 	}
 	d, err := equalities(keys, es)
 	if err != nil {
@@ -45,6 +57,11 @@ func readLocation(ctx context.Context, s *Scope, x *syntax.Index) (*presburger.M
 	}
 	return lowerDNF(presburger.SetSpace(s.Params(), presburger.FlatTuple(x.Array.Name, dims...)), d, nil)
 }
+
+// maxUnprunedRead is the most pieces a read's location keeps unpruned:
+// pruning costs emptiness tests, which a location of a few pieces does
+// not repay.
+const maxUnprunedRead = 8
 
 // unionAll returns the union of us, each space's component built in one
 // step: a union of n parts one at a time copies the pieces of the first
