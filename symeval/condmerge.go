@@ -6,17 +6,49 @@ import (
 	"github.com/augur-verify/augur/presburger"
 )
 
-// This file merges the conjunctions of one piece's condition in a
-// piecewise value (Scope.prune). The pieces of equal value that prune
-// merges keep their conditions as a disjunction, and every conjunction
-// becomes a piece of each set built from the value: Halide's clamped
-// index max(min(x + base, hi), lo), with base = min(8*t + min(extent, 8)
-// - 11, extent - 5), has the value hi under three conjunctions (which
-// branch of base, and extent = 8 or extent > 8 under the assumption
-// extent >= 8), where one conjunction says as much under the scope's
-// facts and assumptions. The read of a copy stage through a boundary
-// condition multiplies its indices' conjunctions, and the obligations of
-// the stage multiply its reads'.
+// This file merges the conjunctions of one piece's condition in the
+// piecewise value of a read's index (readLocation). The pieces of equal
+// value that Scope.prune merges keep their conditions as a disjunction,
+// and every conjunction becomes a piece of each set built from the value:
+// Halide's clamped index max(min(x + base, hi), lo), with base =
+// min(8*t + min(extent, 8) - 11, extent - 5), has the value hi under three
+// conjunctions (which branch of base, and extent = 8 or extent > 8 under
+// the assumption extent >= 8), where one conjunction says as much under
+// the scope's facts and assumptions. The read of a copy stage through a
+// boundary condition multiplies its indices' conjunctions, and the
+// obligations of the stage multiply its reads'. Let values are not merged:
+// the tests cost more than they save on the lets of most kernels (a tiled
+// matrix product's), whose pieces seldom merge.
+
+// mergeConds returns the pruned value v (Scope.prune) with the
+// conjunctions of each piece's condition merged under the scope's facts
+// and assumptions (mergeConjs).
+func (s *Scope) mergeConds(ctx context.Context, v pwExpr) (pwExpr, error) {
+	known, err := s.known()
+	if err != nil || known == nil {
+		return v, err
+	}
+	sp := presburger.ParamSpace(s.Params())
+	out := append(pwExpr(nil), v...)
+	for i := range out {
+		if out[i].cond, err = mergeConjs(ctx, sp, known, out[i].cond); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// known returns the parameter domain of the scope's facts and
+// assumptions, nil when there are none.
+func (s *Scope) known() (*presburger.Map, error) {
+	switch {
+	case s.facts == nil:
+		return s.assumed, nil
+	case s.assumed == nil:
+		return s.facts, nil
+	}
+	return s.facts.Intersect(s.assumed)
+}
 
 // maxMergedConjs bounds the conjunctions of one piece that mergeConjs
 // compares pairwise.

@@ -49,6 +49,9 @@ func readLocation(ctx context.Context, s *Scope, x *syntax.Index) (*presburger.M
 			if es[i], err = s.prune(ctx, es[i]); err != nil {
 				return nil, fmt.Errorf("index %s: %w", syntax.ExprString(ix), err)
 			}
+			if es[i], err = s.mergeConds(ctx, es[i]); err != nil {
+				return nil, fmt.Errorf("index %s: %w", syntax.ExprString(ix), err)
+			}
 		}
 	}
 	d, err := equalities(keys, es)

@@ -184,15 +184,6 @@ func (s *Scope) prune(ctx context.Context, v pwExpr) (pwExpr, error) {
 			return nil, err
 		}
 	}
-	if known != nil {
-		// Conjunctions of one piece's condition merged (condmerge.go).
-		for i := range out {
-			var err error
-			if out[i].cond, err = mergeConjs(ctx, sp, known, out[i].cond); err != nil {
-				return nil, err
-			}
-		}
-	}
 	if len(out) == 1 && known != nil {
 		// One piece left: its condition holds wherever the scope can be
 		// reached.
