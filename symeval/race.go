@@ -40,7 +40,7 @@ func readSet(ctx context.Context, s *Scope, st sched.Stmt) (*presburger.UnionMap
 		}
 		return out, nil
 	case *sched.Assign:
-		r, err := reads(s, st.Value)
+		r, err := reads(ctx, s, st.Value)
 		if err != nil {
 			return nil, err
 		}

@@ -376,7 +376,7 @@ func (w *heapWalker) stmt(s *Scope, h *Heap, st sched.Stmt) error {
 // read is defined.
 func undefinedReads(ctx context.Context, st *sched.Assign, at site) (_ *presburger.UnionMap, err error) {
 	defer guard(&err, "undefined reads")
-	r, err := reads(at.scope, st.Value)
+	r, err := reads(ctx, at.scope, st.Value)
 	if err != nil {
 		return nil, err
 	}

@@ -465,7 +465,7 @@ func location(s *Scope, x *syntax.Index) (*presburger.Map, error) {
 // read returns h({a[t]}): the contents of the cell read, one alternative
 // per context.
 func (ev *valueEval) read(x *syntax.Index) ([]alternative, error) {
-	loc, err := location(ev.s, x)
+	loc, err := readLocation(ev.ctx, ev.s, x)
 	if err != nil {
 		return nil, err
 	}
@@ -484,7 +484,11 @@ func (ev *valueEval) read(x *syntax.Index) ([]alternative, error) {
 			return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
 		}
 		parts = append(parts, part)
-		img = img.Union(part)
+	}
+	if len(parts) > 0 {
+		if img, err = unionAll(parts); err != nil {
+			return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
+		}
 	}
 	if ms := img.Maps(); len(ms) == 1 && ms[0].NumBasics() > loc.NumBasics() {
 		// The heap's pieces split the read further than its location
@@ -564,14 +568,16 @@ func compactRead(ctx context.Context, set *presburger.Map) (*presburger.Map, err
 }
 
 // reads returns reads(e) (Clément 2022, Fig. 5.2): the union of the symbolic
-// locations of the array accesses of e in scope s.
-func reads(s *Scope, e syntax.Expr) (_ *presburger.UnionMap, err error) {
+// locations of the array accesses of e in scope s, each in the pieces
+// that can occur under the scope's facts and assumptions (readLocation):
+// every condition built from them is decided under both.
+func reads(ctx context.Context, s *Scope, e syntax.Expr) (_ *presburger.UnionMap, err error) {
 	defer guard(&err, "reads")
 	var locs []*presburger.Map
 	var walkErr error
 	syntax.Inspect(e, func(x syntax.Expr) bool {
 		if ix, ok := x.(*syntax.Index); ok && walkErr == nil {
-			l, err := location(s, ix)
+			l, err := readLocation(ctx, s, ix)
 			if err != nil {
 				walkErr = err
 				return false

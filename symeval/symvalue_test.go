@@ -268,7 +268,7 @@ func TestReads(t *testing.T) {
 	s, _ = s.With("i")
 	s, _ = s.With("j")
 	s, _ = s.With("k")
-	got, err := reads(s, mustExpr(t, "c[i, j] + a[i, k] * b[k, j]"))
+	got, err := reads(ctx, s, mustExpr(t, "c[i, j] + a[i, k] * b[k, j]"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1036,9 +1036,24 @@ func (s *solver) matchFirst(c *symeval.Condition, strategies []strategy, pieces 
 	st := strategies[si]
 	var scripts []string
 	earlier := map[string]*query{}
+	deep, useDeep := s.deepMatch(ob, st)
+	earlierDeep := map[string]*query{}
 	for pi, piece := range pieces {
 		if s.v.ctx.Err() != nil {
 			return nil
+		}
+		if useDeep {
+			// The specification side at its full depth at once
+			// (matchdeep.go); matching level by level if that fails.
+			if closed, q := s.closeDeep(ob, deep, piece, earlierDeep); closed != "" {
+				if s.v.opts.KeepSMT {
+					scripts = append(scripts, s.pieceScript(q, pi, len(pieces)))
+				}
+				if s.v.opts.Trace != nil {
+					s.v.trace(fmt.Sprintf("C%d: %s, first, piece %d of %d, at full depth: %s", c.ID, st.name, pi+1, len(pieces), closed))
+				}
+				continue
+			}
 		}
 		s.enc.ResetUnfoldings()
 		q, err := s.encode(ob, st, piece, earlier)
