@@ -42,6 +42,12 @@ type Options struct {
 	// domain over the assignment's scope) at which they write the
 	// garbage value ⊥ instead of their annotation.
 	garbage map[*sched.Assign]*presburger.Map
+	// prev is the prophecy of the previous round of the garbage writes,
+	// whose results this one may take (rounds.go); nil: none.
+	prev *Prophecy
+	// noRoundReuse makes every round of the garbage writes start from
+	// scratch (for tests: the rounds must give the same conditions).
+	noRoundReuse bool
 }
 
 // Prophecy is the result of the prophetic evaluation of a kernel.
@@ -63,6 +69,18 @@ type Prophecy struct {
 
 	effects map[sched.Stmt]*Heap
 	bodies  map[*sched.Loop]loopBody
+
+	// For the next round of the garbage writes (rounds.go): the kernel's
+	// own assumptions (Assumptions may be narrowed by the caller), the
+	// garbage iterations the prophecy was computed with, the steps of its
+	// blocks, and what it took from the previous round's prophecy.
+	kernelAssumptions *presburger.Map
+	garbage           map[*sched.Assign]*presburger.Map
+	steps             map[sched.Stmt]stepMemo
+	reuse             *roundReuse
+	// reused counts the statements whose effects were taken from the
+	// previous round's prophecy.
+	reused int
 }
 
 // loopBody is the prophetic effect of one iteration of a loop.
@@ -120,11 +138,22 @@ func Prophesy(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sar
 	for _, id := range k.Params {
 		params = append(params, id.Name)
 	}
-	ev := &prophet{ctx: ctx, cs: NewContexts(), info: kinfo.Types, spec: spec,
-		effects: map[sched.Stmt]*Heap{}, bodies: map[*sched.Loop]loopBody{}, heapAnnot: opts.HeapAnnot,
-		garbage: opts.garbage}
+	res := &Prophecy{effects: map[sched.Stmt]*Heap{}, bodies: map[*sched.Loop]loopBody{}, garbage: opts.garbage,
+		steps: map[sched.Stmt]stepMemo{}, reuse: newRoundReuse(opts.prev, opts.garbage)}
+	res.Contexts = NewContexts()
+	if res.reuse != nil {
+		res.Contexts = opts.prev.Contexts
+	}
+	ev := &prophet{ctx: ctx, cs: res.Contexts, info: kinfo.Types, spec: spec,
+		effects: res.effects, bodies: res.bodies, heapAnnot: opts.HeapAnnot,
+		garbage: opts.garbage, steps: res.steps, reuse: res.reuse, res: res}
 	scope := NewScope(params)
-	res := &Prophecy{Contexts: ev.cs, effects: ev.effects, bodies: ev.bodies}
+	if res.reuse != nil {
+		// The assumptions and the initial heap do not depend on the
+		// garbage iterations.
+		res.Assumptions, res.kernelAssumptions, res.Initial = opts.prev.kernelAssumptions, opts.prev.kernelAssumptions, opts.prev.Initial
+		return ev.finish(res, scope.WithAssumptions(res.Assumptions), k)
+	}
 	res.Assumptions = presburger.Universe(presburger.ParamSpace(params))
 	for _, a := range k.Assumes {
 		c, err := scope.Constraint(a.Cond)
@@ -138,12 +167,25 @@ func Prophesy(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sar
 			return nil, fmt.Errorf("kernel %s: assume: %w", kernelName(k), err)
 		}
 	}
+	res.kernelAssumptions = res.Assumptions
 	scope = scope.WithAssumptions(res.Assumptions)
 	if res.Initial, err = ev.initial(scope, k); err != nil {
 		return nil, fmt.Errorf("kernel %s: %w", kernelName(k), err)
 	}
+	return ev.finish(res, scope, k)
+}
+
+// finish completes the prophecy res, whose assumptions and initial heap
+// are known, in the kernel's scope: the effect of its body and the final
+// heap.
+func (ev *prophet) finish(res *Prophecy, scope *Scope, k *sched.Kernel) (_ *Prophecy, err error) {
+	ctx := ev.ctx
 	if res.Delta, err = ev.block(scope, k.Body); err != nil {
 		return nil, fmt.Errorf("kernel %s: %w", kernelName(k), err)
+	}
+	if r := ev.reuse; r != nil && r.prev.Delta == res.Delta {
+		res.Final = r.prev.Final
+		return res, nil
 	}
 	final, err := res.Initial.Update(ctx, res.Delta)
 	if err != nil {
@@ -207,6 +249,12 @@ type prophet struct {
 	heapAnnot map[*sched.Assign]syntax.Expr
 	// garbage is Options.garbage.
 	garbage map[*sched.Assign]*presburger.Map
+	// steps records the steps of the blocks, reuse what may be taken from
+	// the previous round's prophecy (rounds.go).
+	steps map[sched.Stmt]stepMemo
+	reuse *roundReuse
+	// res is the prophecy under construction.
+	res *Prophecy
 }
 
 // initial returns the heap of the in bindings.
@@ -319,9 +367,13 @@ func (p *prophet) block(s *Scope, b *sched.Block) (*Heap, error) {
 		if err != nil {
 			return nil, err
 		}
-		if h, err = h.Update(p.ctx, d); err != nil {
+		in := h
+		if m, ok := p.reuseStep(st, h, d); ok {
+			h = m
+		} else if h, err = h.Update(p.ctx, d); err != nil {
 			return nil, fmt.Errorf("%s: %s: %w", st.Pos(), sched.StmtLine(st), err)
 		}
+		p.steps[st] = stepMemo{in: in, delta: d, out: h}
 	}
 	return h, nil
 }
@@ -329,6 +381,9 @@ func (p *prophet) block(s *Scope, b *sched.Block) (*Heap, error) {
 // stmt returns Δh of one statement (a let is handled by block) and
 // records it.
 func (p *prophet) stmt(s *Scope, st sched.Stmt) (*Heap, error) {
+	if h, ok := p.reuseEffects(st); ok {
+		return h, nil
+	}
 	h, err := p.rule(s, st)
 	if err == nil {
 		p.effects[st] = h
