@@ -154,18 +154,14 @@ func Prophesy(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sar
 		res.Assumptions, res.kernelAssumptions, res.Initial = opts.prev.kernelAssumptions, opts.prev.kernelAssumptions, opts.prev.Initial
 		return ev.finish(res, scope.WithAssumptions(res.Assumptions), k)
 	}
-	res.Assumptions = presburger.Universe(presburger.ParamSpace(params))
-	for _, a := range k.Assumes {
-		c, err := scope.Constraint(a.Cond)
-		if err != nil {
+	cs := make([]*presburger.Map, len(k.Assumes))
+	for i, a := range k.Assumes {
+		if cs[i], err = scope.Constraint(a.Cond); err != nil {
 			return nil, fmt.Errorf("kernel %s: assume: %w", kernelName(k), err)
 		}
-		if res.Assumptions, err = res.Assumptions.Intersect(c); err != nil {
-			return nil, fmt.Errorf("kernel %s: assume: %w", kernelName(k), err)
-		}
-		if res.Assumptions, err = compactDomain(ctx, res.Assumptions); err != nil {
-			return nil, fmt.Errorf("kernel %s: assume: %w", kernelName(k), err)
-		}
+	}
+	if res.Assumptions, err = conjoinAssumptions(ctx, presburger.ParamSpace(params), cs); err != nil {
+		return nil, fmt.Errorf("kernel %s: assume: %w", kernelName(k), err)
 	}
 	res.kernelAssumptions = res.Assumptions
 	scope = scope.WithAssumptions(res.Assumptions)
