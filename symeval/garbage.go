@@ -110,6 +110,9 @@ type GarbageSummary struct {
 	// those without garbage writes. Reason says why.
 	Fallback bool
 	Reason   string
+	// Reused counts the statements whose prophetic effect or walk a
+	// round took unchanged from the previous round (rounds.go).
+	Reused int
 }
 
 // garbageWrite splits the write m of an assignment in scope s into its
@@ -220,6 +223,12 @@ func (g *gen) collectGarbage(w *heapWalker, gs map[*sched.Assign]*presburger.Map
 			continue
 		}
 		at := w.out[st]
+		if und, ok := g.undMemo[w.prev.prophecy()][st]; ok && w.sameSite(st) {
+			// The previous round's site: its garbage iterations are in
+			// gs already (rounds.go).
+			memo[st] = und
+			continue
+		}
 		und, err := undefinedReads(g.ctx, st, site{scope: at.scope, heap: withoutGarbage(at.heap)})
 		if err != nil {
 			return false, err
@@ -351,6 +360,9 @@ func (g *gen) garbageWrites(w0 *heapWalker) (*heapWalker, error) {
 	if bound <= 0 {
 		bound = maxGarbageRounds
 	}
+	// Each round may take what did not change from the previous one
+	// (rounds.go).
+	prev := w0
 	for {
 		if g.a.Garbage.Rounds == bound {
 			return fallback(fmt.Sprintf("no fixpoint within %d rounds", bound))
@@ -358,6 +370,9 @@ func (g *gen) garbageWrites(w0 *heapWalker) (*heapWalker, error) {
 		g.a.Garbage.Rounds++
 		g.tracef(0, "garbage writes, round %d: %d assignments write ⊥", g.a.Garbage.Rounds, len(gs))
 		opts := g.opts
+		if !g.opts.noRoundReuse {
+			opts.prev = prev.pr
+		}
 		opts.garbage = make(map[*sched.Assign]*presburger.Map, len(gs))
 		for st, it := range gs {
 			opts.garbage[st] = it
@@ -371,6 +386,7 @@ func (g *gen) garbageWrites(w0 *heapWalker) (*heapWalker, error) {
 			return nil, err
 		}
 		pr.Assumptions = g.a.Assumptions
+		g.a.Garbage.Reused += pr.reused
 		// ⊥ in an out cell stays there at the fixpoint (the sets only
 		// grow, and the cell's last writer is the same), so the kernel is
 		// wrong: no need to go on.
@@ -385,13 +401,15 @@ func (g *gen) garbageWrites(w0 *heapWalker) (*heapWalker, error) {
 			g.garbageHarm, g.harmful = harm, gs
 			return fallback("the undefined value reaches " + harm)
 		}
-		w, err := g.walk(pr)
+		w, err := g.walkAfter(pr, prev)
 		if err != nil {
 			if undecidable(err) {
 				return fallback("symbolic evaluation past the budget: " + err.Error())
 			}
 			return nil, err
 		}
+		g.a.Garbage.Reused += w.reused
+		prev = w
 		grew, err := g.collectGarbage(w, gs, g.a.Garbage.Rounds)
 		if err != nil {
 			if undecidable(err) {

@@ -1,6 +1,7 @@
 package symeval
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -117,5 +118,56 @@ func TestGarbageExcusedReads(t *testing.T) {
 	}
 	if values == 0 {
 		t.Error("no value condition left for the assignment to t")
+	}
+}
+
+// TestGarbageRoundReuse checks that the rounds of the garbage writes take
+// from the previous round what did not change (rounds.go), and that doing
+// so changes no condition: the analysis is the one whose rounds start from
+// scratch.
+func TestGarbageRoundReuse(t *testing.T) {
+	ctx := context.Background()
+	for _, kernel := range []string{"tail_chain", "tail_leak", "tail_valid"} {
+		a := analyzeGarbage(t, kernel, Options{})
+		b := analyzeGarbage(t, kernel, Options{noRoundReuse: true})
+		if b.Garbage.Reused != 0 {
+			t.Errorf("%s: %d statements reused with reuse off", kernel, b.Garbage.Reused)
+		}
+		// Every round after the first repeats at least the copy of a into
+		// s, which no garbage write changes.
+		if a.Garbage.Rounds > 1 && a.Garbage.Reused == 0 {
+			t.Errorf("%s: %d rounds and nothing reused", kernel, a.Garbage.Rounds)
+		}
+		ga, gb := a.Garbage, b.Garbage
+		ga.Reused = 0
+		if ga != gb {
+			t.Errorf("%s: garbage writes %+v with reuse, %+v without", kernel, a.Garbage, b.Garbage)
+		}
+		if len(a.Conditions) != len(b.Conditions) {
+			t.Fatalf("%s: %d conditions with reuse, %d without", kernel, len(a.Conditions), len(b.Conditions))
+		}
+		for i, c := range a.Conditions {
+			d := b.Conditions[i]
+			if c.Kind != d.Kind || c.Status != d.Status || c.Pos != d.Pos {
+				t.Errorf("%s: C%d %v %v at %v with reuse, %v %v at %v without", kernel, c.ID, c.Kind, c.Status, c.Pos, d.Kind, d.Status, d.Pos)
+				continue
+			}
+			if (c.Violations == nil) != (d.Violations == nil) || (c.Obligation == nil) != (d.Obligation == nil) {
+				t.Errorf("%s: C%d differs in its violations or obligation", kernel, c.ID)
+				continue
+			}
+			if c.Violations != nil {
+				if eq, err := c.Violations.IsEqual(ctx, d.Violations); err != nil || !eq {
+					t.Errorf("%s: C%d violations %v with reuse, %v without (%v)", kernel, c.ID, c.Violations, d.Violations, err)
+				}
+			}
+			if o, p := c.Obligation, d.Obligation; o != nil {
+				if o.ImplExpr() != p.ImplExpr() || o.SpecExpr() != p.SpecExpr() {
+					t.Errorf("%s: C%d obligation %s with reuse, %s without", kernel, c.ID, o, p)
+				} else if eq, err := o.Points.IsEqual(ctx, p.Points); err != nil || !eq {
+					t.Errorf("%s: C%d points %v with reuse, %v without (%v)", kernel, c.ID, o.Points, p.Points, err)
+				}
+			}
+		}
 	}
 }

@@ -46,6 +46,12 @@ type Options struct {
 	// domain over the assignment's scope) at which they write the
 	// garbage value ⊥ instead of their annotation.
 	garbage map[*sched.Assign]*presburger.Map
+	// prev is the prophecy of the previous round of the garbage writes,
+	// whose results this one may take (rounds.go); nil: none.
+	prev *Prophecy
+	// noRoundReuse makes every round of the garbage writes start from
+	// scratch (for tests: the rounds must give the same conditions).
+	noRoundReuse bool
 }
 
 // Prophecy is the result of the prophetic evaluation of a kernel.
@@ -67,6 +73,18 @@ type Prophecy struct {
 
 	effects map[sched.Stmt]*Heap
 	bodies  map[*sched.Loop]loopBody
+
+	// For the next round of the garbage writes (rounds.go): the kernel's
+	// own assumptions (Assumptions may be narrowed by the caller), the
+	// garbage iterations the prophecy was computed with, the steps of its
+	// blocks, and what it took from the previous round's prophecy.
+	kernelAssumptions *presburger.Map
+	garbage           map[*sched.Assign]*presburger.Map
+	steps             map[sched.Stmt]stepMemo
+	reuse             *roundReuse
+	// reused counts the statements whose effects were taken from the
+	// previous round's prophecy.
+	reused int
 }
 
 // loopBody is the prophetic effect of one iteration of a loop.
@@ -124,23 +142,47 @@ func Prophesy(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sar
 	for _, id := range k.Params {
 		params = append(params, id.Name)
 	}
-	ev := &prophet{ctx: ctx, cs: NewContexts(), info: kinfo.Types, spec: spec,
-		effects: map[sched.Stmt]*Heap{}, bodies: map[*sched.Loop]loopBody{}, heapAnnot: opts.HeapAnnot,
-		garbage: opts.garbage}
+	res := &Prophecy{effects: map[sched.Stmt]*Heap{}, bodies: map[*sched.Loop]loopBody{}, garbage: opts.garbage,
+		steps: map[sched.Stmt]stepMemo{}, reuse: newRoundReuse(opts.prev, opts.garbage)}
+	res.Contexts = NewContexts()
+	if res.reuse != nil {
+		res.Contexts = opts.prev.Contexts
+	}
+	ev := &prophet{ctx: ctx, cs: res.Contexts, info: kinfo.Types, spec: spec,
+		effects: res.effects, bodies: res.bodies, heapAnnot: opts.HeapAnnot,
+		garbage: opts.garbage, steps: res.steps, reuse: res.reuse, res: res}
 	scope := NewScope(params)
-	res := &Prophecy{Contexts: ev.cs, effects: ev.effects, bodies: ev.bodies}
+	if res.reuse != nil {
+		// The assumptions and the initial heap do not depend on the
+		// garbage iterations.
+		res.Assumptions, res.kernelAssumptions, res.Initial = opts.prev.kernelAssumptions, opts.prev.kernelAssumptions, opts.prev.Initial
+		return ev.finish(res, scope.WithAssumptions(res.Assumptions), k)
+	}
 	res.Assumptions = opts.Assumptions
 	if res.Assumptions == nil {
 		if res.Assumptions, err = assumptionDomain(ctx, scope, k); err != nil {
 			return nil, err
 		}
 	}
+	res.kernelAssumptions = res.Assumptions
 	scope = scope.WithAssumptions(res.Assumptions)
 	if res.Initial, err = ev.initial(scope, k); err != nil {
 		return nil, fmt.Errorf("kernel %s: %w", kernelName(k), err)
 	}
+	return ev.finish(res, scope, k)
+}
+
+// finish completes the prophecy res, whose assumptions and initial heap
+// are known, in the kernel's scope: the effect of its body and the final
+// heap.
+func (ev *prophet) finish(res *Prophecy, scope *Scope, k *sched.Kernel) (_ *Prophecy, err error) {
+	ctx := ev.ctx
 	if res.Delta, err = ev.block(scope, k.Body); err != nil {
 		return nil, fmt.Errorf("kernel %s: %w", kernelName(k), err)
+	}
+	if r := ev.reuse; r != nil && r.prev.Delta == res.Delta {
+		res.Final = r.prev.Final
+		return res, nil
 	}
 	final, err := res.Initial.Update(ctx, res.Delta)
 	if err != nil {
@@ -204,6 +246,12 @@ type prophet struct {
 	heapAnnot map[*sched.Assign]syntax.Expr
 	// garbage is Options.garbage.
 	garbage map[*sched.Assign]*presburger.Map
+	// steps records the steps of the blocks, reuse what may be taken from
+	// the previous round's prophecy (rounds.go).
+	steps map[sched.Stmt]stepMemo
+	reuse *roundReuse
+	// res is the prophecy under construction.
+	res *Prophecy
 }
 
 // initial returns the heap of the in bindings.
@@ -316,9 +364,13 @@ func (p *prophet) block(s *Scope, b *sched.Block) (*Heap, error) {
 		if err != nil {
 			return nil, err
 		}
-		if h, err = h.Update(p.ctx, d); err != nil {
+		in := h
+		if m, ok := p.reuseStep(st, h, d); ok {
+			h = m
+		} else if h, err = h.Update(p.ctx, d); err != nil {
 			return nil, fmt.Errorf("%s: %s: %w", st.Pos(), sched.StmtLine(st), err)
 		}
+		p.steps[st] = stepMemo{in: in, delta: d, out: h}
 	}
 	return h, nil
 }
@@ -326,6 +378,9 @@ func (p *prophet) block(s *Scope, b *sched.Block) (*Heap, error) {
 // stmt returns Δh of one statement (a let is handled by block) and
 // records it.
 func (p *prophet) stmt(s *Scope, st sched.Stmt) (*Heap, error) {
+	if h, ok := p.reuseEffects(st); ok {
+		return h, nil
+	}
 	h, err := p.rule(s, st)
 	if err == nil {
 		p.effects[st] = h
@@ -496,21 +551,19 @@ func Assumptions(ctx context.Context, k *sched.Kernel) (_ *presburger.Map, err e
 	return assumptionDomain(ctx, NewScope(params), k)
 }
 
-// assumptionDomain intersects the kernel's assumptions in scope,
-// compacting as it goes.
+// assumptionDomain conjoins the kernel's assumptions in scope
+// (conjoinAssumptions).
 func assumptionDomain(ctx context.Context, scope *Scope, k *sched.Kernel) (*presburger.Map, error) {
-	dom := presburger.Universe(presburger.ParamSpace(scope.params))
-	for _, a := range k.Assumes {
-		c, err := scope.Constraint(a.Cond)
-		if err != nil {
+	cs := make([]*presburger.Map, len(k.Assumes))
+	for i, a := range k.Assumes {
+		var err error
+		if cs[i], err = scope.Constraint(a.Cond); err != nil {
 			return nil, fmt.Errorf("kernel %s: assume: %w", kernelName(k), err)
 		}
-		if dom, err = dom.Intersect(c); err != nil {
-			return nil, fmt.Errorf("kernel %s: assume: %w", kernelName(k), err)
-		}
-		if dom, err = compactDomain(ctx, dom); err != nil {
-			return nil, fmt.Errorf("kernel %s: assume: %w", kernelName(k), err)
-		}
+	}
+	dom, err := conjoinAssumptions(ctx, presburger.ParamSpace(scope.params), cs)
+	if err != nil {
+		return nil, fmt.Errorf("kernel %s: assume: %w", kernelName(k), err)
 	}
 	return dom, nil
 }

@@ -88,7 +88,7 @@ func heapsBefore(ctx context.Context, pr *Prophecy, k *sched.Kernel) (_ map[*sch
 
 func newHeapWalker(ctx context.Context, pr *Prophecy) *heapWalker {
 	return &heapWalker{ctx: ctx, pr: pr, out: map[*sched.Assign]site{}, arrays: map[string]arrayDecl{},
-		loops: map[*sched.Loop]*Scope{}, readMemo: map[sched.Stmt]map[string]bool{}}
+		loops: map[*sched.Loop]*Scope{}, readMemo: map[sched.Stmt]map[string]bool{}, recs: map[sched.Stmt]*walkRecord{}}
 }
 
 type heapWalker struct {
@@ -102,6 +102,14 @@ type heapWalker struct {
 	depth  int
 	// readMemo memoises arraysRead.
 	readMemo map[sched.Stmt]map[string]bool
+	// prev is the walk of the previous round of the garbage writes, whose
+	// results the walk may take (rounds.go), with reuse, pr's reuse of
+	// prev's prophecy; recs records this walk for the next round's.
+	prev  *heapWalker
+	reuse *roundReuse
+	recs  map[sched.Stmt]*walkRecord
+	// reused counts the statements whose walk was prev's.
+	reused int
 }
 
 // snapshot copies the arrays in scope.
@@ -246,17 +254,36 @@ func (w *heapWalker) block(s *Scope, h *Heap, b *sched.Block) error {
 			s = ns
 			continue
 		}
-		if err := w.stmt(s, h.keep(w.arraysRead(st)), st); err != nil {
-			return err
+		// A round of the garbage writes may take the walk of st from the
+		// previous round's (rounds.go).
+		from := len(w.order)
+		if !w.reuseWalk(st, h) {
+			hk, ok := w.reuseKept(st, h)
+			if !ok {
+				hk = h.keep(w.arraysRead(st))
+			}
+			rec := w.record(st)
+			rec.in, rec.kept = h, hk
+			if err := w.stmt(s, hk, st); err != nil {
+				return err
+			}
 		}
+		rec := w.record(st)
+		rec.from, rec.to = from, len(w.order)
 		d := w.pr.Effect(st)
 		if d == nil {
 			return fmt.Errorf("%s: %s: no prophetic effect", st.Pos(), sched.StmtLine(st))
 		}
-		var err error
-		if h, err = h.keep(after[i]).Update(w.ctx, d.keep(after[i])); err != nil {
-			return fmt.Errorf("%s: %s: %w", st.Pos(), sched.StmtLine(st), err)
+		in := h
+		if next, ok := w.reuseStep(st, h, d); ok {
+			h = next
+		} else {
+			var err error
+			if h, err = h.keep(after[i]).Update(w.ctx, d.keep(after[i])); err != nil {
+				return fmt.Errorf("%s: %s: %w", st.Pos(), sched.StmtLine(st), err)
+			}
 		}
+		rec.step = stepMemo{in: in, delta: d, out: h}
 	}
 	return nil
 }
@@ -324,49 +351,65 @@ func (w *heapWalker) stmt(s *Scope, h *Heap, st sched.Stmt) error {
 		if inner, err = inner.Assume(bound); err != nil {
 			return wrap(err)
 		}
-		// The heap is only read where the loop runs (Γ): restricting it
-		// there keeps it small, as long as the facts do not split it
-		// (commonFacts).
-		body, err := h.Restrict(commonFacts(inner.Facts()))
-		if err != nil {
-			return wrap(err)
-		}
+		var delta *Heap
 		if !st.Par {
-			delta, px, ok := w.pr.IterationEffect(st)
+			d, px, ok := w.pr.IterationEffect(st)
 			if !ok || px != x {
 				return wrap(fmt.Errorf("no prophetic summary of the loop"))
 			}
-			// The iterations before x: lo <= z < x, with z fresh.
-			z := x + "'"
-			for inner.isParam(z) {
-				z += "'"
-			}
-			zs := inner.withParam(z)
-			below, err := zs.rangeBelow(z, x, lo)
-			if err != nil {
-				return wrap(err)
-			}
-			// Only the arrays the body reads matter (see arraysRead).
-			dz, err := renameHeapParam(delta.keep(w.arraysRead(st)), x, z)
-			if err != nil {
-				return wrap(err)
-			}
-			prefix, err := dz.Iterate(w.ctx, z, below)
-			if err != nil {
-				return wrap(err)
-			}
-			if body, err = body.Update(w.ctx, prefix); err != nil {
-				return wrap(err)
-			}
-			if body, err = body.Simplify(w.ctx); err != nil {
+			delta = d
+		}
+		body, ok := w.reuseBody(st, h, delta)
+		if !ok {
+			var err error
+			if body, err = w.loopBody(st, inner, x, h, delta); err != nil {
 				return wrap(err)
 			}
 		}
+		rec := w.record(st)
+		rec.loopIn, rec.loopDelta, rec.body = h, delta, body
 		return w.block(inner, body, st.Body)
 	default:
 		return wrap(fmt.Errorf("unknown statement %T", st))
 	}
 	return nil
+}
+
+// loopBody returns the heap in which the body of loop l (variable x,
+// inner its scope) starts, from the heap h before the loop and, for a
+// sequential loop, its iteration effect delta.
+func (w *heapWalker) loopBody(l *sched.Loop, inner *Scope, x string, h, delta *Heap) (*Heap, error) {
+	// The heap is only read where the loop runs (Γ): restricting it
+	// there keeps it small, as long as the facts do not split it
+	// (commonFacts).
+	body, err := h.Restrict(commonFacts(inner.Facts()))
+	if err != nil || l.Par {
+		return body, err
+	}
+	// The iterations before x: lo <= z < x, with z fresh.
+	lo, _ := l.Bounds()
+	z := x + "'"
+	for inner.isParam(z) {
+		z += "'"
+	}
+	zs := inner.withParam(z)
+	below, err := zs.rangeBelow(z, x, lo)
+	if err != nil {
+		return nil, err
+	}
+	// Only the arrays the body reads matter (see arraysRead).
+	dz, err := renameHeapParam(delta.keep(w.arraysRead(l)), x, z)
+	if err != nil {
+		return nil, err
+	}
+	prefix, err := dz.Iterate(w.ctx, z, below)
+	if err != nil {
+		return nil, err
+	}
+	if body, err = body.Update(w.ctx, prefix); err != nil {
+		return nil, err
+	}
+	return body.Simplify(w.ctx)
 }
 
 // undefinedReads returns the cells that the right-hand side of the

@@ -310,7 +310,17 @@ func (g *gen) loopsOf(s *Scope) []LoopVar {
 // walk walks the kernel with the prophecy pr: the heap before every
 // assignment.
 func (g *gen) walk(pr *Prophecy) (*heapWalker, error) {
+	return g.walkAfter(pr, nil)
+}
+
+// walkAfter is walk for a round of the garbage writes, which may take
+// what did not change from prev, the walk of the previous round, when pr
+// was computed from prev's prophecy (rounds.go).
+func (g *gen) walkAfter(pr *Prophecy, prev *heapWalker) (*heapWalker, error) {
 	w := newHeapWalker(g.ctx, pr)
+	if prev != nil && pr.reuse != nil && pr.reuse.prev == prev.pr {
+		w.prev, w.reuse = prev, pr.reuse
+	}
 	if g.trace != nil {
 		w.trace = func(depth int, format string, args ...any) { g.tracef(depth, format, args...) }
 	}
