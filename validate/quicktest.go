@@ -39,7 +39,7 @@ var errTooLarge = errors.New("parameters too large to test")
 // its steps (statements executed plus cells initialised and checked): a
 // budget in work, not time, so that the verdict does not depend on the
 // machine's load.
-const quickSteps = 120_000
+const quickSteps = 40_000
 
 // quickPoints bounds the specification elements each quick test may
 // evaluate.
