@@ -465,16 +465,13 @@ func (s *solver) decider(points *smt.Term) func(*smt.Term) (bool, bool) {
 		r    [2]bool
 	}
 	cache := map[uint]decided{}
+	// Each check goes to Z3's plain SMT kernel first (checkTerms): the
+	// general solver's set-up costs more than most of these checks.
 	holds := func(f *smt.Term) bool { // points ⇒ f
-		sol, err := s.z.NewSolver()
-		if err != nil {
-			return false
+		res, sol, err := s.checkTerms([]*smt.Term{points, f.Not()}, decideResources, true)
+		if sol != nil {
+			sol.Close()
 		}
-		defer sol.Close()
-		if sol.Assert(points, f.Not()) != nil {
-			return false
-		}
-		res, err := s.solve(sol, decideResources)
 		return err == nil && res == smt.Unsat
 	}
 	return func(cond *smt.Term) (bool, bool) {
