@@ -81,3 +81,41 @@ out t[i] : f32[N] = T(i)
 		}
 	}
 }
+
+// TestAssumeOfManyCases: an assume whose condition has many cases (a
+// chain of selects, as Halide writes its bounds) is compacted before it
+// meets the other assumptions, whose cases it would multiply: the
+// assumptions keep few conjunctions, and their points are those of the
+// assume lines.
+func TestAssumeOfManyCases(t *testing.T) {
+	p := loadPair(t, "hull.sare", hullSpec, "hull.sched", `kernel k(N, M)
+assume min(N, 4) + max(M, 2) >= 3
+assume max(M, 7) + min(N, 5) <= M + N + 9
+assume 0 <= select(0 < N, 0, select((N + 1) / 2 >= 1, M - 1, select((N + 1) / 2 == 0, 0, M + 1)))
+assume select(0 < N, select((N + 1) / 2 >= 1, M - 1, select((N + 1) / 2 == 0, 0, M + 1)), 0) + 1 <= M
+in  a[i] : f32[N] = A(i)
+out t[i] : f32[N] = T(i)
+{
+  for i < N {
+    t[i] {T(i)} := a[i]
+  }
+}
+`)
+	pr, err := Prophesy(context.Background(), p.kernel, p.kinfo, p.spec, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The assume lines, by hand: for N > 0 the selects hold; for N <= 0,
+	// (N + 1) / 2 <= 0 leaves M >= 1 and N + max(M, 2) >= 3.
+	want, err := presburger.ParseMap("[N, M] -> { : max(M, 7) + min(N, 5) <= M + N + 9 and (N >= 1 or (N <= 0 and N + M >= 3)) }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if eq, err := pr.Assumptions.IsEqual(ctx, want); err != nil || !eq {
+		t.Errorf("assumptions %v, want %v (%v)", pr.Assumptions, want, err)
+	}
+	if n := pr.Assumptions.NumBasics(); n > 4 {
+		t.Errorf("the assumptions have %d conjunctions, want at most 4: %v", n, pr.Assumptions)
+	}
+}

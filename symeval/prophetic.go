@@ -131,6 +131,15 @@ func Prophesy(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sar
 		if err != nil {
 			return nil, fmt.Errorf("kernel %s: assume: %w", kernelName(k), err)
 		}
+		// A constraint of many cases (a chain of selects, mins and maxes)
+		// is compacted on its own first: intersected as it is, its cases
+		// multiply those of the assumptions so far before the result is
+		// compacted.
+		if c.NumBasics() > 1 {
+			if c, err = compactDomain(ctx, c); err != nil {
+				return nil, fmt.Errorf("kernel %s: assume: %w", kernelName(k), err)
+			}
+		}
 		if res.Assumptions, err = res.Assumptions.Intersect(c); err != nil {
 			return nil, fmt.Errorf("kernel %s: assume: %w", kernelName(k), err)
 		}
