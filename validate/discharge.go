@@ -969,16 +969,12 @@ func (s *solver) matchFirst(c *symeval.Condition, strategies []strategy, pieces 
 	// The pieces of one substitution are first closed together, by one
 	// query over their union (closeGroup), each alone only if that fails.
 	groups := s.groupPieces(ob, pieces)
-	closedGroups := map[string]bool{}
+	closedGroups := s.closeGroups(c, st, groups, pieces, earlier, &scripts)
 	for pi, piece := range pieces {
 		if s.v.ctx.Err() != nil {
 			return nil
 		}
 		if closedGroups[groups.key[pi]] {
-			continue
-		}
-		if s.closeGroup(c, st, groups, pi, pieces, earlier, &scripts) {
-			closedGroups[groups.key[pi]] = true
 			continue
 		}
 		s.enc.ResetUnfoldings()

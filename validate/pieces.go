@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/smt"
 	"github.com/augur-verify/augur/symeval"
 )
 
@@ -41,52 +42,113 @@ func (s *solver) groupPieces(ob *symeval.Obligation, pieces []*presburger.BasicM
 	return g
 }
 
-// closeGroup tries to close, with one query over the union of their
-// points, the pieces of the group whose first piece is pi (matchFirst's
-// criteria: the sides substituted to one term, or the query unsatisfiable
-// within matchFirstResources units). Every guard decided over the union
-// holds the same way at each of its pieces, and the query over the union
-// is unsatisfiable exactly when each piece's query over the same sides is:
-// closing the union closes every piece of the group. It reports whether
-// the group was closed; when it was not, its pieces are to be tried one by
-// one (over a single piece, more guards may be decided).
-func (s *solver) closeGroup(c *symeval.Condition, st strategy, g *pieceGroups, pi int, all []*presburger.BasicMap, earlier map[string]*query, scripts *[]string) bool {
+// closeGroups tries to close the pieces of ob's points group by group
+// (pieceGroups), with matchFirst's criteria: the sides substituted to one
+// term, or the query unsatisfiable within matchFirstResources units. Each
+// group is encoded once, over the union of its pieces' points: every guard
+// decided over the union holds the same way at each of its pieces, and a
+// query over the union is unsatisfiable exactly when the query of each
+// piece over the same sides is. The groups whose sides, their shared
+// guards peeled off (peelGuards), are the same terms are then closed by one
+// query over the union of their points, within matchFirstResources units
+// per group; those it does not close are tried alone (closeQuickly).
+//
+// It returns the keys of the groups closed; the pieces of the others are
+// to be tried one by one (over a single piece, more guards may be
+// decided).
+func (s *solver) closeGroups(c *symeval.Condition, st strategy, g *pieceGroups, all []*presburger.BasicMap, earlier map[string]*query, scripts *[]string) map[string]bool {
 	ob := c.Obligation
-	key := g.key[pi]
-	members := g.members[key]
-	if len(members) < 2 || members[0] != pi {
-		return false
-	}
-	pieces := make([]*presburger.BasicMap, len(members))
-	for i, m := range members {
-		pieces[i] = all[m]
-	}
-	s.enc.ResetUnfoldings()
-	q, err := s.encodePieces(ob, st, g.subst[key], pieces, earlier)
-	// The group's substitution is spent: its terms stay alive in q, and
-	// in earlier when q is kept there.
-	delete(g.subst, key)
-	if err != nil {
-		return false
-	}
-	var closed string
-	switch {
-	case q.same && q.bad.IsFalse():
-		closed = "the terms of an earlier piece"
-	case q.bad.IsFalse():
-		closed = "same terms"
-	default:
-		if closed, err = s.closeQuickly(ob, q); err != nil {
-			closed = ""
+	closed := map[string]bool{}
+	note := func(key, how string) {
+		if how != "" {
+			closed[key] = true
+		}
+		if s.v.opts.Trace != nil {
+			what := "piece " + pieceList(g.members[key])
+			if len(g.members[key]) > 1 {
+				what = "pieces " + pieceList(g.members[key])
+			}
+			s.v.trace(fmt.Sprintf("C%d: %s, first, %s of %d (one substitution): %s", c.ID, st.name, what, len(all), orNot(how)))
 		}
 	}
-	if s.v.opts.KeepSMT && !q.same && q.points != nil {
-		*scripts = append(*scripts, s.groupScript(q, members, len(all)))
+	// The groups left to a solver, by their peeled sides and axioms: the
+	// queries keep those terms alive, so their identifiers are a key.
+	type open struct {
+		key     string
+		q       *query
+		relaxed *smt.Term
 	}
-	if s.v.opts.Trace != nil {
-		s.v.trace(fmt.Sprintf("C%d: %s, first, pieces %s of %d (one substitution): %s", c.ID, st.name, pieceList(members), len(all), orNot(closed)))
+	var order []string
+	buckets := map[string][]open{}
+	for pi := range all {
+		key := g.key[pi]
+		members := g.members[key]
+		if members[0] != pi {
+			continue
+		}
+		if s.v.ctx.Err() != nil {
+			return closed
+		}
+		pieces := make([]*presburger.BasicMap, len(members))
+		for i, m := range members {
+			pieces[i] = all[m]
+		}
+		s.enc.ResetUnfoldings()
+		q, err := s.encodePieces(ob, st, g.subst[key], pieces, earlier)
+		if err != nil {
+			continue
+		}
+		if s.v.opts.KeepSMT && !q.same && q.points != nil {
+			*scripts = append(*scripts, s.groupScript(q, members, len(all)))
+		}
+		if q.bad.IsFalse() {
+			note(key, "same terms")
+			continue
+		}
+		x, y := peelGuards(q.iv, q.sv)
+		eq, err := s.enc.Equal(x, y, ob.Impl.Type)
+		if err != nil {
+			continue
+		}
+		relaxed := s.z.Or(q.idef.Not(), q.sdef.Not(), eq.Not()).Simplify()
+		if relaxed.IsFalse() {
+			note(key, "same terms under shared guards")
+			continue
+		}
+		b := strconv.FormatUint(uint64(relaxed.ID()), 36)
+		for _, a := range q.axioms {
+			b += "," + strconv.FormatUint(uint64(a.ID()), 36)
+		}
+		if _, ok := buckets[b]; !ok {
+			order = append(order, b)
+		}
+		buckets[b] = append(buckets[b], open{key, q, relaxed})
 	}
-	return closed != ""
+	for _, b := range order {
+		os := buckets[b]
+		if len(os) > 1 {
+			points := make([]*smt.Term, len(os))
+			for i, o := range os {
+				points[i] = o.q.points
+			}
+			terms := append([]*smt.Term{s.z.Or(points...), os[0].relaxed}, os[0].q.axioms...)
+			res, err := s.quickCheck(terms, matchFirstResources*uint64(len(os)))
+			if err == nil && res == smt.Unsat {
+				for _, o := range os {
+					note(o.key, fmt.Sprintf("unsat under shared guards, with %d groups of the same terms", len(os)))
+				}
+				continue
+			}
+		}
+		for _, o := range os {
+			how, err := s.closeQuickly(ob, o.q)
+			if err != nil {
+				how = ""
+			}
+			note(o.key, how)
+		}
+	}
+	return closed
 }
 
 // groupScript prints the SMT-LIB2 script of q, the query over the union of
