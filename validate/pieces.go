@@ -51,7 +51,8 @@ func (s *solver) groupPieces(ob *symeval.Obligation, pieces []*presburger.BasicM
 // piece over the same sides is. The groups whose sides, their shared
 // guards peeled off (peelGuards), are the same terms are then closed by one
 // query over the union of their points, within matchFirstResources units
-// per group; those it does not close are tried alone (closeQuickly).
+// per group; those it does not close are tried alone (closeQuickly),
+// until one is not closed.
 //
 // It returns the keys of the groups closed; the pieces of the others are
 // to be tried one by one (over a single piece, more guards may be
@@ -146,6 +147,11 @@ func (s *solver) closeGroups(c *symeval.Condition, st strategy, g *pieceGroups, 
 				how = ""
 			}
 			note(o.key, how)
+			if how == "" {
+				// Its pieces are tried one by one next; a wrong kernel
+				// stops there, without the queries of the other groups.
+				return closed
+			}
 		}
 	}
 	return closed
