@@ -132,10 +132,10 @@ func Prophesy(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sar
 			return nil, fmt.Errorf("kernel %s: assume: %w", kernelName(k), err)
 		}
 		// A constraint of many cases (a chain of selects, mins and maxes)
-		// is compacted on its own first: intersected as it is, its cases
-		// multiply those of the assumptions so far before the result is
-		// compacted.
-		if c.NumBasics() > 1 {
+		// is compacted on its own first when its cases would multiply
+		// those of the assumptions so far into many conjunctions to
+		// compact (dsc's select chain of 32 cases made 246 of them).
+		if c.NumBasics()*res.Assumptions.NumBasics() > maxAssumeProduct {
 			if c, err = compactDomain(ctx, c); err != nil {
 				return nil, fmt.Errorf("kernel %s: assume: %w", kernelName(k), err)
 			}
@@ -163,6 +163,12 @@ func Prophesy(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sar
 	}
 	return res, nil
 }
+
+// maxAssumeProduct bounds the conjunctions that an assume's cases times
+// those of the assumptions so far may make before the assume is compacted
+// on its own (Prophesy). Below it, the product is compacted as a whole,
+// which can merge across the assume's cases.
+const maxAssumeProduct = 64
 
 // finalHeap returns h restricted to the assumptions and simplified. Under
 // assumptions of several conjunctions (a compiler's specialisations), the
