@@ -41,12 +41,27 @@ func conjoinAssumptions(ctx context.Context, sp presburger.Space, cs []*presburg
 	return fast, nil
 }
 
+// maxAssumeProduct bounds the conjunctions that an assume's cases times
+// those of the domain so far may make before the assume is compacted on
+// its own (conjoinInOrder). Below it, the product is compacted as a
+// whole, which can merge across the assume's cases.
+const maxAssumeProduct = 64
+
 // conjoinInOrder conjoins the constraints cs in their order, compacting
 // the domain at each step.
 func conjoinInOrder(ctx context.Context, sp presburger.Space, cs []*presburger.Map) (*presburger.Map, error) {
 	dom := presburger.Universe(sp)
 	for _, c := range cs {
 		var err error
+		// A constraint of many cases (a chain of selects, mins and
+		// maxes) is compacted on its own first when its cases would
+		// multiply those of the domain so far into many conjunctions to
+		// compact (dsc's select chain of 32 cases made 246 of them).
+		if c.NumBasics()*dom.NumBasics() > maxAssumeProduct {
+			if c, err = compactDomain(ctx, c); err != nil {
+				return nil, err
+			}
+		}
 		if dom, err = dom.Intersect(c); err != nil {
 			return nil, err
 		}

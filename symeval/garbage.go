@@ -190,9 +190,11 @@ func (g *gen) garbageIterations(st *sched.Assign, at site, und *presburger.Union
 	if len(und.Maps()) == 0 {
 		return nil, nil
 	}
-	it := und.Params()
-	it, err := it.IntersectParams(g.a.Assumptions)
+	it, err := g.dropMapOutsideHull(und.Params())
 	if err != nil {
+		return nil, err
+	}
+	if it, err = it.IntersectParams(g.a.Assumptions); err != nil {
 		return nil, err
 	}
 	if empty, err := it.IsEmpty(g.ctx); err != nil || empty {

@@ -218,6 +218,10 @@ type gen struct {
 	// harmful holds the garbage iterations of the fixpoint given up
 	// because ⊥ does harm (garbageFallback).
 	harmful map[*sched.Assign]*presburger.Map
+	// hull is the simple hull of the assumptions, once hullDone
+	// (assumedHull).
+	hull     *presburger.Map
+	hullDone bool
 }
 
 // specReads finds the undefined specification elements an annotation
@@ -271,7 +275,11 @@ func (g *gen) decided(base Condition, u *presburger.UnionMap, err error) error {
 		g.add(&c)
 		return nil
 	}
-	// The conditions only matter under the assumptions.
+	// The conditions only matter under the assumptions; the pieces
+	// that their hull rules out cost one emptiness test each.
+	if u, err = g.dropOutsideHull(u); err != nil {
+		return err
+	}
 	if u, err = u.IntersectParams(g.a.Assumptions); err != nil {
 		return err
 	}

@@ -283,6 +283,13 @@ type query struct {
 // over and only its points are encoded (nothing at all when the sides
 // were closed without the solver: q.bad is false).
 func (s *solver) encode(o *symeval.Obligation, st strategy, piece *presburger.BasicMap, earlier map[string]*query) (*query, error) {
+	return s.encodePieces(o, st, s.substitute(o, piece), []*presburger.BasicMap{piece}, earlier)
+}
+
+// substitute returns the query of piece with only its substitution made:
+// the terms of its parameters and holes (solveParams, solveHoles) and its
+// key (substitutionKey).
+func (s *solver) substitute(o *symeval.Obligation, piece *presburger.BasicMap) *query {
 	q := &query{params: map[string]*smt.Term{}}
 	sp := o.Points.Space()
 	for _, p := range sp.Params {
@@ -313,6 +320,14 @@ func (s *solver) encode(o *symeval.Obligation, st strategy, piece *presburger.Ba
 		q.sholes = append(q.sholes, t)
 	}
 	q.key = substitutionKey(q)
+	return q
+}
+
+// encodePieces completes the query q of the substitution that every one
+// of pieces makes (substitute): its points are their union, so that the
+// guards decided over them, and the query's answer, hold for each.
+func (s *solver) encodePieces(o *symeval.Obligation, st strategy, q *query, pieces []*presburger.BasicMap, earlier map[string]*query) (*query, error) {
+	sp := o.Points.Space()
 	e := earlier[q.key]
 	if e != nil && e.bad.IsFalse() {
 		q.same, q.bad = true, e.bad
@@ -320,7 +335,7 @@ func (s *solver) encode(o *symeval.Obligation, st strategy, piece *presburger.Ba
 	}
 	var err error
 	dims := append(append([]*smt.Term(nil), q.iholes...), q.sholes...)
-	if q.points, err = s.enc.Set(presburger.NewMap(sp, piece), func(name string) (*smt.Term, bool) {
+	if q.points, err = s.enc.Set(presburger.NewMap(sp, pieces...), func(name string) (*smt.Term, bool) {
 		t, ok := q.params[name]
 		return t, ok
 	}, dims); err != nil {
@@ -462,16 +477,11 @@ func (s *solver) decider(points *smt.Term) (func(*smt.Term) (bool, bool), func()
 	}
 	cache := map[uint]decided{}
 	inc := &incrementalDecider{s: s, points: points}
-	fresh := func(f *smt.Term) bool { // points ⇒ f, by a solver of its own
-		sol, err := s.z.NewSolver()
-		if err != nil {
-			return false
+	fresh := func(f *smt.Term) bool { // points ⇒ f, by a general solver of its own
+		res, sol, err := s.checkTerms([]*smt.Term{points, f.Not()}, decideResources, false)
+		if sol != nil {
+			sol.Close()
 		}
-		defer sol.Close()
-		if sol.Assert(points, f.Not()) != nil {
-			return false
-		}
-		res, err := s.solve(sol, decideResources)
 		return err == nil && res == smt.Unsat
 	}
 	holds := func(f *smt.Term) bool {
@@ -1036,11 +1046,18 @@ func (s *solver) matchFirst(c *symeval.Condition, strategies []strategy, pieces 
 	st := strategies[si]
 	var scripts []string
 	earlier := map[string]*query{}
+	// The pieces of one substitution are first closed together, by one
+	// query over their union (closeGroup), each alone only if that fails.
+	groups := s.groupPieces(ob, pieces)
+	closedGroups := s.closeGroups(c, st, groups, pieces, earlier, &scripts)
 	deep, useDeep := s.deepMatch(ob, st)
 	earlierDeep := map[string]*query{}
 	for pi, piece := range pieces {
 		if s.v.ctx.Err() != nil {
 			return nil
+		}
+		if closedGroups[groups.key[pi]] {
+			continue
 		}
 		if useDeep {
 			// The specification side at its full depth at once
