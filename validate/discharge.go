@@ -1048,10 +1048,17 @@ func (s *solver) matchFirst(c *symeval.Condition, strategies []strategy, pieces 
 	earlier := map[string]*query{}
 	// The pieces of one substitution are first closed together, by one
 	// query over their union (closeGroup), each alone only if that fails.
-	groups := s.groupPieces(ob, pieces)
-	closedGroups := s.closeGroups(c, st, groups, pieces, earlier, &scripts)
+	// The pieces of a copy of input tensors are first tried with the
+	// specification side at its full depth at once (matchdeep.go), in
+	// groups as the others.
 	deep, useDeep := s.deepMatch(ob, st)
 	earlierDeep := map[string]*query{}
+	gst, gearlier := st, earlier
+	if useDeep {
+		gst, gearlier = deep, earlierDeep
+	}
+	groups := s.groupPieces(ob, pieces)
+	closedGroups := s.closeGroups(c, gst, groups, pieces, gearlier, &scripts)
 	for pi, piece := range pieces {
 		if s.v.ctx.Err() != nil {
 			return nil

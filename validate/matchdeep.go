@@ -33,6 +33,7 @@ func (s *solver) deepMatch(ob *symeval.Obligation, st strategy) (strategy, bool)
 		}
 	}
 	deep := st
+	deep.name += ", at full depth"
 	deep.match = false
 	deep.spec.Depth = maxMatchDepth
 	return deep, true

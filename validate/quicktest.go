@@ -165,10 +165,11 @@ func quickEvidence(f *sched.Failure, strict bool) bool {
 }
 
 // quickPoint picks a point of dom parameter by parameter: each takes a
-// random value in [1, hi] if the points left allow one of three draws,
-// else the value of a point left where it is positive, else of any point
-// left. It returns nil when dom is empty, and errTooLarge when a
-// parameter's value would be past quickMaxParam.
+// random value in [1, hi] if the points left allow it, else the value of
+// a point left where it is positive, else of any point left (each choice
+// costs an emptiness test: a kernel of Halide has dozens of parameters).
+// It returns nil when dom is empty, and errTooLarge when a parameter's
+// value would be past quickMaxParam.
 func quickPoint(ctx context.Context, dom *presburger.Map, in *input, rng *rand.Rand, hi int64) (map[string]int64, error) {
 	pt, err := dom.Sample(ctx)
 	if err != nil || pt == nil {
@@ -177,7 +178,7 @@ func quickPoint(ctx context.Context, dom *presburger.Map, in *input, rng *rand.R
 	params := map[string]int64{}
 	for i, p := range in.kernel.Params {
 		tried := false
-		for _, c := range []int64{1 + rng.Int64N(hi), 1 + rng.Int64N(hi), 1 + rng.Int64N(hi)} {
+		for _, c := range []int64{1 + rng.Int64N(hi)} {
 			fixed, err := dom.FixParam(p.Name, presburger.NewInt(c))
 			if err != nil {
 				return nil, err
