@@ -7,15 +7,7 @@ import (
 
 // groupSpec is clampSpec with a parameter M that the assumptions split
 // on and the copy never reads.
-const groupSpec = `param N, M
-assume N >= 2
-input A(i) : f32
-tensor E(i) : f32
-E(i) = A(max(min(i, N - 1), 0))
-tensor T(i) : f32
-T(i) = E(i)
-output T
-`
+var groupSpec = strings.Replace(clampSpec, "param N\n", "param N, M\n", 1)
 
 // groupProg returns the copy kernel whose store reads a[read], under
 // assumptions of three cases: N <= 5, or 6 <= N <= 10 or N >= 20 with
