@@ -150,6 +150,9 @@ type Failure struct {
 	Iters   [2]int64
 	// Msg completes the description.
 	Msg string
+	// Steps is the work of the run up to the failure, counted as
+	// Result.Steps.
+	Steps int64
 }
 
 // Cell renders the cell concerned, such as "c[1, 2]", or "".

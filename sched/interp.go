@@ -82,6 +82,9 @@ func Run(ctx context.Context, k *Kernel, info *Info, ev *sare.Evaluator, opts Op
 	in := &interp{ctx: ctx, k: k, info: info, ev: ev, opts: opts, params: ev.Params(), root: &frame{}}
 	in.frame = in.root
 	if err := in.run(); err != nil {
+		if f, ok := errors.AsType[*Failure](err); ok {
+			f.Steps = in.res.Steps
+		}
 		return nil, err
 	}
 	return &in.res, nil

@@ -582,6 +582,11 @@ func TestRunGarbageWrites(t *testing.T) {
 	if f.Cell() != "c[4]" {
 		t.Errorf("failure at %s, want c[4]: %s", f.Cell(), f.Detail())
 	}
+	// The output check comes after every statement: the failure's work
+	// is at least the passing run's statements.
+	if f.Steps < res.Steps-int64(5) || f.Steps > res.Steps+int64(5) {
+		t.Errorf("failure after %d steps, want about the %d of the passing run", f.Steps, res.Steps)
+	}
 	// A multiple of the tile needs no garbage.
 	res, err = run(t, tailSpec, tailKernel(false), map[string]int64{"N": 8}, Options{GarbageWrites: true})
 	if err != nil || res.GarbageWrites != 0 {
