@@ -57,15 +57,19 @@ func TestGistExamples(t *testing.T) {
 	}
 }
 
+// smallRandSpecs are the shapes of the small random maps that the gist
+// and hull tests draw: plain, with a division, with an existential.
+var smallRandSpecs = []lxRandSpec{
+	{nP: 1, nO: 1, box: 3},
+	{nP: 1, nO: 2, box: 2},
+	{nP: 1, nO: 1, nDiv: 1, box: 3},
+	{nP: 1, nO: 2, nEx: 1, box: 2, exBox: 2},
+}
+
 func TestGistRandom(t *testing.T) {
 	ctx := context.Background()
 	r := rand.New(rand.NewSource(2))
-	specs := []lxRandSpec{
-		{nP: 1, nO: 1, box: 3},
-		{nP: 1, nO: 2, box: 2},
-		{nP: 1, nO: 1, nDiv: 1, box: 3},
-		{nP: 1, nO: 2, nEx: 1, box: 2, exBox: 2},
-	}
+	specs := smallRandSpecs
 	n := 0
 	for _, s := range specs {
 		for k := 0; k < 120; k++ {

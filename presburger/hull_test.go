@@ -46,12 +46,7 @@ func TestSimpleHullExamples(t *testing.T) {
 func TestSimpleHullRandom(t *testing.T) {
 	ctx := context.Background()
 	r := rand.New(rand.NewSource(3))
-	specs := []lxRandSpec{
-		{nP: 1, nO: 1, box: 3},
-		{nP: 1, nO: 2, box: 2},
-		{nP: 1, nO: 1, nDiv: 1, box: 3},
-		{nP: 1, nO: 2, nEx: 1, box: 2, exBox: 2},
-	}
+	specs := smallRandSpecs
 	for _, s := range specs {
 		for k := 0; k < 60; k++ {
 			b := lxRandBasic(r, s)

@@ -147,20 +147,7 @@ func TestFunctionalRead(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		exact, err := respace(img.Maps()[0], holeSpace(nil, "", alts[0].holes))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := alts[0].set.IntersectParams(within)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if exact, err = exact.IntersectParams(within); err != nil {
-			t.Fatal(err)
-		}
-		if eq, err := got.IsEqual(ctx, exact); err != nil || !eq {
-			t.Errorf("read %s: %s, want %s (%v)", syntax.ExprString(x), got, exact, err)
-		}
+		requireExactRead(t, ctx, x, alts[0], img, within)
 	}
 	requireValid(t, ctx, p, map[string]int64{"N": 9})
 }
@@ -281,20 +268,7 @@ out s[i] : f32[N] = S(i)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := alts[0].set.IntersectParams(within)
-	if err != nil {
-		t.Fatal(err)
-	}
-	exact, err := respace(img.Maps()[0], holeSpace(nil, "", alts[0].holes))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if exact, err = exact.IntersectParams(within); err != nil {
-		t.Fatal(err)
-	}
-	if eq, err := got.IsEqual(ctx, exact); err != nil || !eq {
-		t.Errorf("read %s: %s, want %s (%v)", syntax.ExprString(x), got, exact, err)
-	}
+	requireExactRead(t, ctx, x, alts[0], img, within)
 	requireValid(t, ctx, p, map[string]int64{"N": 6})
 }
 
@@ -313,5 +287,26 @@ func requireValid(t *testing.T, ctx context.Context, p *pair, params map[string]
 	}
 	if n, failed := checkObligations(t, ctx, p, params); n == 0 || failed > 0 {
 		t.Errorf("%d of %d obligation points fail", failed, n)
+	}
+}
+
+// requireExactRead checks that the read x's alternative alt holds, within
+// the parameter domain within, exactly the cells of img, the image of
+// the read's location through the heap.
+func requireExactRead(t *testing.T, ctx context.Context, x syntax.Expr, alt alternative, img *presburger.UnionMap, within *presburger.Map) {
+	t.Helper()
+	got, err := alt.set.IntersectParams(within)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact, err := respace(img.Maps()[0], holeSpace(nil, "", alt.holes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if exact, err = exact.IntersectParams(within); err != nil {
+		t.Fatal(err)
+	}
+	if eq, err := got.IsEqual(ctx, exact); err != nil || !eq {
+		t.Errorf("read %s: %s, want %s (%v)", syntax.ExprString(x), got, exact, err)
 	}
 }
