@@ -290,11 +290,11 @@ func EvalValue(x syntax.Expr, info *Info, env Env) (value.Value, error) {
 	}
 	switch x := x.(type) {
 	case *syntax.Lit:
-		v, err := value.Literal(t, x.Text)
+		v, err := info.literal(x, t, x.Text)
 		return v, wrapErr(err)
 	case *syntax.Unary:
 		if lit, ok := x.X.(*syntax.Lit); ok && x.Op == syntax.OpNeg && lit.Kind != syntax.BoolLiteral {
-			v, err := value.Literal(t, "-"+lit.Text)
+			v, err := info.literal(x, t, "-"+lit.Text)
 			return v, wrapErr(err)
 		}
 		if _, ok := info.Types[x.X]; !ok && x.Op == syntax.OpNot {
@@ -449,4 +449,17 @@ func FormatIndex(name string, idx []int64, open, close byte) string {
 		b = strconv.AppendInt(b, n, 10)
 	}
 	return string(append(b, close))
+}
+
+// literal is value.Literal(t, text) for the literal node x, memoised in
+// info: x's type never changes once checked. Errors are not memoised.
+func (info *Info) literal(x syntax.Expr, t syntax.Type, text string) (value.Value, error) {
+	if v, ok := info.lits.Load(x); ok {
+		return v.(value.Value), nil
+	}
+	v, err := value.Literal(t, text)
+	if err == nil {
+		info.lits.Store(x, v)
+	}
+	return v, err
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/value"
+	"sync"
 )
 
 // Scope tells the expression checker what a name denotes.
@@ -26,6 +27,13 @@ type Info struct {
 	// have no entry: a comparison or cast whose type is recorded but whose
 	// operands' are not is evaluated in the index language.
 	Types map[syntax.Expr]syntax.Type
+
+	// lits memoises the values of the literals EvalValue converted, by
+	// node (a literal, or the negation of one): converting a float
+	// literal decides whether it rounds, in exact rational arithmetic,
+	// which an interpreter evaluating the same literal at every
+	// iteration should not pay again. Safe for concurrent evaluations.
+	lits sync.Map
 }
 
 // NewInfo returns an empty Info ready to be filled.
