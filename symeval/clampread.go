@@ -290,3 +290,140 @@ func (ev *valueEval) cellGraph(a string, dims int) (*presburger.Map, *Context, e
 	}
 	return fn.graph, c, nil
 }
+
+// clampRange returns the bounds lo and hi of the clamp m,
+// max(min(x, hi), lo) or min(max(x, lo), hi), and which of them the clamp
+// takes when lo > hi (true: lo); ok is false for any other expression.
+func clampRange(m syntax.Expr) (lo, hi syntax.Expr, loWins, ok bool) {
+	outer, isCall := m.(*syntax.Call)
+	if !isCall || len(outer.Args) != 2 {
+		return nil, nil, false, false
+	}
+	inner, isCall := outer.Args[0].(*syntax.Call)
+	if !isCall || len(inner.Args) != 2 {
+		return nil, nil, false, false
+	}
+	switch {
+	case outer.Fun.Name == "max" && inner.Fun.Name == "min":
+		return outer.Args[1], inner.Args[1], true, true
+	case outer.Fun.Name == "min" && inner.Fun.Name == "max":
+		return inner.Args[1], outer.Args[1], false, true
+	}
+	return nil, nil, false, false
+}
+
+// coarseLocation returns a superset of the location of the array access
+// x in scope s in which every clamped index (clampRange) may be any value
+// of its range, whatever the clamped expression: the cells from lo to hi,
+// and the bound the clamp takes when the range is empty. It has the pieces
+// of the bounds only, where the location has those of the clamped
+// expressions times three cases per clamp. It is nil when x has no such
+// index.
+func coarseLocation(s *Scope, x *syntax.Index) (*presburger.Map, error) {
+	tr := s.translator()
+	d := dnfTrue()
+	clamped := false
+	one := presburger.NewInt(1)
+	for i, ix := range x.Indices {
+		o := varLinear(outKey(i))
+		m, rest := splitMinMax(ix)
+		lo, hi, loWins, ok := clampRange(m)
+		if m == nil || !ok {
+			v, err := tr.index(ix)
+			if err != nil {
+				return nil, err
+			}
+			eqs, err := equalities([]string{outKey(i)}, []pwExpr{v})
+			if err != nil {
+				return nil, err
+			}
+			if d, err = d.and(eqs); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		clamped = true
+		var vs [3]pwExpr // rest, lo, hi
+		for k, e := range []syntax.Expr{rest, lo, hi} {
+			var err error
+			if vs[k], err = tr.index(e); err != nil {
+				return nil, err
+			}
+		}
+		var alts dnf
+		for _, r := range vs[0] {
+			// v = o - r is the clamp's value.
+			v := o.add(r.e, one.Neg())
+			for _, l := range vs[1] {
+				for _, h := range vs[2] {
+					cond, err := r.cond.and(l.cond)
+					if err != nil {
+						return nil, err
+					}
+					if cond, err = cond.and(h.cond); err != nil {
+						return nil, err
+					}
+					bound := l.e // the value when the range is empty
+					if !loWins {
+						bound = h.e
+					}
+					inRange := conj{{e: v.add(l.e, one.Neg())}, {e: h.e.add(v, one.Neg())}} // lo <= v <= hi
+					empty := conj{{e: v.add(bound, one.Neg()), eq: true}}                   // v = bound
+					c, err := cond.and(dnf{inRange, empty})
+					if err != nil {
+						return nil, err
+					}
+					alts = append(alts, c...)
+				}
+			}
+		}
+		var err error
+		if d, err = d.and(alts); err != nil {
+			return nil, err
+		}
+	}
+	if !clamped {
+		return nil, nil
+	}
+	dims := make([]string, len(x.Indices))
+	for i := range dims {
+		dims[i] = fmt.Sprintf("i%d", i)
+	}
+	return lowerDNF(presburger.SetSpace(s.Params(), presburger.FlatTuple(x.Array.Name, dims...)), d, nil)
+}
+
+// coarseReads returns a superset of reads(e) in scope s, with the clamped
+// indices of its array accesses any value of their ranges
+// (coarseLocation), and whether some access has one (otherwise it is
+// nil). Accesses with the same coarse location are listed once.
+func coarseReads(s *Scope, e syntax.Expr) (*presburger.UnionMap, bool, error) {
+	var locs []*presburger.Map
+	seen := map[string]bool{}
+	clamped := false
+	var walkErr error
+	syntax.Inspect(e, func(x syntax.Expr) bool {
+		ix, ok := x.(*syntax.Index)
+		if !ok || walkErr != nil {
+			return walkErr == nil
+		}
+		l, err := coarseLocation(s, ix)
+		if err == nil && l == nil {
+			l, err = location(s, ix)
+		} else if err == nil {
+			clamped = true
+		}
+		if err != nil {
+			walkErr = err
+			return false
+		}
+		if k := l.String(); !seen[k] {
+			seen[k] = true
+			locs = append(locs, l)
+		}
+		return true
+	})
+	if walkErr != nil || !clamped {
+		return nil, false, walkErr
+	}
+	return presburger.NewUnionMap(locs...), true, nil
+}
