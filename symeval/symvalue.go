@@ -587,11 +587,17 @@ func compactRead(ctx context.Context, set *presburger.Map) (*presburger.Map, err
 // that can occur under the scope's facts and assumptions (readLocation):
 // every condition built from them is decided under both.
 func reads(ctx context.Context, s *Scope, e syntax.Expr) (_ *presburger.UnionMap, err error) {
+	return readsOf(ctx, s, e, nil)
+}
+
+// readsOf returns reads(e) restricted to the arrays named in arrays (all
+// of them when arrays is nil), as reads computes it.
+func readsOf(ctx context.Context, s *Scope, e syntax.Expr, arrays map[string]bool) (_ *presburger.UnionMap, err error) {
 	defer guard(&err, "reads")
 	var locs []*presburger.Map
 	var walkErr error
 	syntax.Inspect(e, func(x syntax.Expr) bool {
-		if ix, ok := x.(*syntax.Index); ok && walkErr == nil {
+		if ix, ok := x.(*syntax.Index); ok && walkErr == nil && (arrays == nil || arrays[ix.Array.Name]) {
 			l, err := readLocation(ctx, s, ix)
 			if err != nil {
 				walkErr = err
