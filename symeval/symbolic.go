@@ -409,7 +409,16 @@ func (w *heapWalker) loopBody(l *sched.Loop, inner *Scope, x string, h, delta *H
 	if body, err = body.Update(w.ctx, prefix); err != nil {
 		return nil, err
 	}
-	return body.Simplify(w.ctx)
+	// Only the arrays the earlier iterations wrote changed: the others
+	// are h's, restricted as for a parallel loop, and coalescing them
+	// again seldom merges anything (a line buffer's eighteen pieces).
+	written := map[string]bool{}
+	for _, m := range prefix.u.Maps() {
+		if in := m.Space().In; in != nil {
+			written[in.Name] = true
+		}
+	}
+	return body.simplifyOnly(w.ctx, written)
 }
 
 // undefinedReads returns the cells that the right-hand side of the
