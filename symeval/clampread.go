@@ -98,20 +98,30 @@ func (ev *valueEval) clampedRead(x *syntax.Index) ([]alternative, error) {
 	for k := range clampOf {
 		clampOf[k] = -1
 	}
+	defined := make([]bool, c.Holes)
 	for _, row := range g.Eqs() {
+		// The row must define one hole k, with coefficient ±1: c*h_k +
+		// f = 0, h_k = -c*f.
 		k := -1
 		for h := 0; h < c.Holes; h++ {
-			if !row[g.Col(presburger.DimOut, h)].IsZero() {
-				k = h
-				break
+			if row[g.Col(presburger.DimOut, h)].IsZero() {
+				continue
 			}
+			if k >= 0 {
+				return nil, nil
+			}
+			k = h
 		}
-		if k < 0 {
+		if k < 0 || defined[k] {
 			return nil, nil
 		}
-		// The row is -h_k + f_k = 0 (pieceFunction).
+		defined[k] = true
+		coef := row[g.Col(presburger.DimOut, k)]
+		if !coef.IsOne() && !coef.Equal(presburger.NewInt(-1)) {
+			return nil, nil
+		}
 		for i, m := range ms {
-			a := row[g.Col(presburger.DimIn, i)]
+			a := row[g.Col(presburger.DimIn, i)].Mul(coef).Neg() // the coefficient of cell i in h_k
 			switch {
 			case m == nil || a.IsZero():
 			case a.IsOne() && clampOf[k] < 0:
@@ -119,6 +129,11 @@ func (ev *valueEval) clampedRead(x *syntax.Index) ([]alternative, error) {
 			default:
 				return nil, nil
 			}
+		}
+	}
+	for _, ok := range defined {
+		if !ok {
+			return nil, nil
 		}
 	}
 	// The contents at the cells with the clamps replaced by 0: hole k is

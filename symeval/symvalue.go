@@ -474,12 +474,15 @@ func location(s *Scope, x *syntax.Index) (*presburger.Map, error) {
 // read returns h({a[t]}): the contents of the cell read, one alternative
 // per context.
 func (ev *valueEval) read(x *syntax.Index) ([]alternative, error) {
-	if alts, err := ev.clampedRead(x); err != nil || alts != nil {
-		if err != nil {
-			return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
-		}
+	alts, err := ev.clampedRead(x)
+	switch {
+	case err != nil && ev.ctx.Err() != nil:
+		return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
+	case err == nil && alts != nil:
 		return alts, nil
 	}
+	// No clamp, or one the shortcut does not handle (or an error of its
+	// own, over budget say): the read as its location splits it.
 	loc, err := readLocation(ev.ctx, ev.s, x)
 	if err != nil {
 		return nil, err
