@@ -62,18 +62,41 @@ func (c *Context) String() string { return syntax.ExprString(c.Expr) }
 func (c *Context) Types() map[syntax.Expr]syntax.Type { return c.info.Types }
 
 // Fill returns the expression obtained by replacing hole k by the integer
-// vals[k-1], e.g. A(0, 2) * B(2, 1).
+// vals[k-1], e.g. A(0, 2) * B(2, 1). An index expression of holes (a
+// clamp kept in the template, max(min(□1, □2), □3)) becomes its value.
 func (c *Context) Fill(vals []int64) (syntax.Expr, error) {
 	if len(vals) != c.Holes {
 		return nil, fmt.Errorf("context %s has %d holes, given %d values", c, c.Holes, len(vals))
 	}
-	return substHoles(c.Expr, func(k int) syntax.Expr {
-		v := vals[k-1]
-		if v < 0 {
-			return &syntax.Unary{Op: syntax.OpNeg, X: &syntax.Lit{Kind: syntax.IntLiteral, Text: strconv.FormatUint(uint64(-(v+1))+1, 10)}}
+	env := holeEnv{vals: vals}
+	return rebuild(c.Expr, func(e syntax.Expr) (syntax.Expr, bool) {
+		switch x := e.(type) {
+		case *syntax.Ident:
+			if _, ok := holeIndex(x.Name); !ok {
+				return nil, false
+			}
+		case *syntax.Unary, *syntax.Binary, *syntax.Call:
+			if _, typed := c.info.Types[e]; typed || isConstraintNode(e) {
+				return nil, false
+			}
+		default:
+			return nil, false
 		}
-		return &syntax.Lit{Kind: syntax.IntLiteral, Text: strconv.FormatInt(v, 10)}
-	}), nil
+		v, err := sare.EvalIndex(e, env)
+		if err != nil {
+			return nil, false
+		}
+		return intLit(v), true
+	}, nil), nil
+}
+
+// intLit returns the index expression of the integer v: a literal, negated
+// when v is negative.
+func intLit(v int64) syntax.Expr {
+	if v < 0 {
+		return &syntax.Unary{Op: syntax.OpNeg, X: &syntax.Lit{Kind: syntax.IntLiteral, Text: strconv.FormatUint(uint64(-(v+1))+1, 10)}}
+	}
+	return &syntax.Lit{Kind: syntax.IntLiteral, Text: strconv.FormatInt(v, 10)}
 }
 
 // Eval evaluates the context with its holes set to vals, reading tensors

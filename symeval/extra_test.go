@@ -201,7 +201,45 @@ out w[i] : f32[2 * N] = W(i / 2) where i % 2 == 0
 `,
 		params: []map[string]int64{{"N": 2}, {"N": 5}},
 	},
+	{
+		// Copies through boundary conditions: a's clamps are kept in the
+		// template (clampread.go), b's content runs backwards, so its
+		// clamp is case-split.
+		name:   "clamped",
+		spec:   clampedSpec,
+		kernel: clampedKernel,
+		params: []map[string]int64{{"N": 2, "L": 0}, {"N": 3, "L": -2}, {"N": 5, "L": 4}},
+	},
 }
+
+const clampedSpec = `
+param N, L
+assume N >= 2
+input A(i) : f32
+input B(i) : f32
+tensor E(i) : f32
+E(i) = A(max(min(i, L + N - 1), L))
+tensor C(i) : f32
+C(i) = E(i) + E(i + 1)
+tensor D(i) : f32
+D(i) = B(N - 1 - max(min(i, N - 1), 0))
+output C, D
+`
+
+const clampedKernel = `
+kernel clamped(N, L)
+assume N >= 2
+in  a[i] : f32[N] = A(i + L)
+in  b[i] : f32[N] = B(N - 1 - i)
+out c[i] : f32[N + 4] = C(i + L - 2)
+out d[i] : f32[N + 4] = D(i - 2)
+{
+  for x < N + 4 {
+    c[x] {C(x + L - 2)} := a[max(min(x + L - 2, L + N - 1), L) - L] + a[max(min(x + L - 1, L + N - 1), L) - L]
+    d[x] {D(x - 2)} := b[max(min(x - 2, N - 1), 0)]
+  }
+}
+`
 
 // TestExtraKernels runs the differential tests on the small pairs above.
 func TestExtraKernels(t *testing.T) {

@@ -222,11 +222,30 @@ const coalesceSteps = 50_000
 // coalescing exceeds coalesceSteps steps is kept uncoalesced.
 func (h *Heap) Simplify(ctx context.Context) (_ *Heap, err error) {
 	defer guard(&err, "simplify heap")
-	u, err := h.u.Simplify(ctx)
+	return h.simplifyOnly(ctx, nil)
+}
+
+// simplifyOnly is Simplify for the components of the arrays named in
+// arrays (all when arrays is nil); the others are kept as they are.
+func (h *Heap) simplifyOnly(ctx context.Context, arrays map[string]bool) (*Heap, error) {
+	var out, rest []*presburger.Map
+	all := h.u
+	if arrays != nil {
+		var sel []*presburger.Map
+		for _, m := range h.u.Maps() {
+			if in := m.Space().In; in != nil && arrays[in.Name] {
+				sel = append(sel, m)
+			} else {
+				rest = append(rest, m)
+			}
+		}
+		all = presburger.NewUnionMap(sel...)
+	}
+	u, err := all.Simplify(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("simplify heap: %w", err)
 	}
-	var out []*presburger.Map
+	out = append(out, rest...)
 	for _, m := range u.Maps() {
 		c, err := presburger.CoalesceSimplified(presburger.WithBudget(ctx, presburger.Budget{MaxSteps: coalesceSteps}), m)
 		switch {

@@ -13,10 +13,11 @@ import (
 // write-write conflicts, whose agreement is left as value obligations.
 
 // readSet returns the cells that statement st reads (right-hand sides'
-// array reads), over the parameters of s and restricted to its facts:
-// the union over the iterations of inner loops, without the cells of
-// arrays allocated inside st.
-func readSet(ctx context.Context, s *Scope, st sched.Stmt) (*presburger.UnionMap, error) {
+// array reads) of the arrays named in arrays (all when arrays is nil),
+// over the parameters of s and restricted to its facts: the union over
+// the iterations of inner loops, without the cells of arrays allocated
+// inside st.
+func readSet(ctx context.Context, s *Scope, st sched.Stmt, arrays map[string]bool) (*presburger.UnionMap, error) {
 	empty := presburger.NewUnionMap()
 	switch st := st.(type) {
 	case *sched.Skip, *sched.Let:
@@ -32,7 +33,7 @@ func readSet(ctx context.Context, s *Scope, st sched.Stmt) (*presburger.UnionMap
 				s = ns
 				continue
 			}
-			r, err := readSet(ctx, s, c)
+			r, err := readSet(ctx, s, c, arrays)
 			if err != nil {
 				return nil, err
 			}
@@ -40,7 +41,7 @@ func readSet(ctx context.Context, s *Scope, st sched.Stmt) (*presburger.UnionMap
 		}
 		return out, nil
 	case *sched.Assign:
-		r, err := reads(ctx, s, st.Value)
+		r, err := readsOf(ctx, s, st.Value, arrays)
 		if err != nil {
 			return nil, err
 		}
@@ -61,7 +62,7 @@ func readSet(ctx context.Context, s *Scope, st sched.Stmt) (*presburger.UnionMap
 		if err != nil {
 			return nil, err
 		}
-		out, err := readSet(ctx, sThen, st.Then)
+		out, err := readSet(ctx, sThen, st.Then, arrays)
 		if err != nil {
 			return nil, err
 		}
@@ -70,7 +71,7 @@ func readSet(ctx context.Context, s *Scope, st sched.Stmt) (*presburger.UnionMap
 			if err != nil {
 				return nil, err
 			}
-			r, err := readSet(ctx, sElse, st.Else)
+			r, err := readSet(ctx, sElse, st.Else, arrays)
 			if err != nil {
 				return nil, err
 			}
@@ -78,7 +79,7 @@ func readSet(ctx context.Context, s *Scope, st sched.Stmt) (*presburger.UnionMap
 		}
 		return out, nil
 	case *sched.Alloc:
-		r, err := readSet(ctx, s, st.Body)
+		r, err := readSet(ctx, s, st.Body, arrays)
 		if err != nil {
 			return nil, err
 		}
@@ -99,7 +100,7 @@ func readSet(ctx context.Context, s *Scope, st sched.Stmt) (*presburger.UnionMap
 		if inner, err = inner.Assume(bound); err != nil {
 			return nil, err
 		}
-		r, err := readSet(ctx, inner, st.Body)
+		r, err := readSet(ctx, inner, st.Body, arrays)
 		if err != nil {
 			return nil, err
 		}
@@ -163,11 +164,17 @@ func readWriteRaces(ctx context.Context, pr *Prophecy, s *Scope, l *sched.Loop) 
 	if inner, err = inner.Assume(bound); err != nil {
 		return nil, err
 	}
-	r, err := readSet(ctx, inner, l.Body)
+	// Only the cells of the arrays the loop writes can race: the reads
+	// of the others (the inputs) are not built.
+	w := delta.u.Domain()
+	arrays := map[string]bool{}
+	for _, m := range w.Maps() {
+		arrays[m.Space().Out.Name] = true
+	}
+	r, err := readSet(ctx, inner, l.Body, arrays)
 	if err != nil {
 		return nil, err
 	}
-	w := delta.u.Domain()
 	y, boundY, ne, err := otherIteration(inner, bound, x)
 	if err != nil {
 		return nil, err

@@ -409,7 +409,16 @@ func (w *heapWalker) loopBody(l *sched.Loop, inner *Scope, x string, h, delta *H
 	if body, err = body.Update(w.ctx, prefix); err != nil {
 		return nil, err
 	}
-	return body.Simplify(w.ctx)
+	// Only the arrays the earlier iterations wrote changed: the others
+	// are h's, restricted as for a parallel loop, and coalescing them
+	// again seldom merges anything (a line buffer's eighteen pieces).
+	written := map[string]bool{}
+	for _, m := range prefix.u.Maps() {
+		if in := m.Space().In; in != nil {
+			written[in.Name] = true
+		}
+	}
+	return body.simplifyOnly(w.ctx, written)
 }
 
 // undefinedReads returns the cells that the right-hand side of the
@@ -419,20 +428,47 @@ func (w *heapWalker) loopBody(l *sched.Loop, inner *Scope, x string, h, delta *H
 // read is defined.
 func undefinedReads(ctx context.Context, st *sched.Assign, at site) (_ *presburger.UnionMap, err error) {
 	defer guard(&err, "undefined reads")
+	// Reads at clamped indices: first the clamps' ranges, a superset of
+	// the cells read in a few pieces, which the cells of a boundary
+	// condition's array usually contain under the assumptions (the
+	// conditions only matter there, and the pieces of a read's location
+	// are pruned under them: readLocation).
+	if c, ok, err := coarseReads(at.scope, st.Value); err != nil || ok {
+		if err != nil {
+			return nil, err
+		}
+		u, err := undefinedIn(ctx, c, at)
+		if err == nil && at.scope.assumed != nil {
+			u, err = u.IntersectParams(at.scope.assumed)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: undefined reads: %w", st.Pos(), err)
+		}
+		if empty, err := u.IsEmpty(ctx); err != nil || empty {
+			return presburger.NewUnionMap(), err
+		}
+	}
 	r, err := reads(ctx, at.scope, st.Value)
 	if err != nil {
 		return nil, err
 	}
-	if f := at.scope.Facts(); f != nil {
-		if r, err = r.IntersectParams(f); err != nil {
-			return nil, err
-		}
-	}
-	u, err := r.Subtract(ctx, at.heap.u.Domain())
+	u, err := undefinedIn(ctx, r, at)
 	if err != nil {
 		return nil, fmt.Errorf("%s: undefined reads: %w", st.Pos(), err)
 	}
 	return u, nil
+}
+
+// undefinedIn returns the cells of r, read at site at, that its heap does
+// not hold, where the scope's facts hold.
+func undefinedIn(ctx context.Context, r *presburger.UnionMap, at site) (*presburger.UnionMap, error) {
+	if f := at.scope.Facts(); f != nil {
+		var err error
+		if r, err = r.IntersectParams(f); err != nil {
+			return nil, err
+		}
+	}
+	return r.Subtract(ctx, at.heap.u.Domain())
 }
 
 // outOfBoundsWrites returns the cells the assignment at st writes outside

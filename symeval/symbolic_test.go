@@ -308,6 +308,11 @@ func checkHeapsBefore(t *testing.T, ctx context.Context, p *pair, pr *Prophecy, 
 			case def == 1 && len(got) == 1 && got[0] == wantValue:
 				defined++
 			case def == 0 && len(got) == 0:
+			case def == 0 && clampsRead(st.Value):
+				// A read at clamped indices, through the affine function
+				// of its array's cells (clampread.go), is exact only where
+				// it is defined: here the undefined-read condition, which
+				// S-ASSIGN requires empty, is not (checked above).
 			case def > 1:
 			default:
 				return fmt.Errorf("%s at %v: symbolic %v, concrete %q (%d)\nheap:\n%s", syntax.ExprString(st.Value), env, got, wantValue, def, h.Describe(pr.Contexts))
@@ -481,4 +486,21 @@ func TestOutOfBoundsWrites(t *testing.T) {
 			}
 		}
 	}
+}
+
+// clampsRead reports whether e reads an array at an index with a min or
+// max summand (splitMinMax).
+func clampsRead(e syntax.Expr) bool {
+	found := false
+	syntax.Inspect(e, func(x syntax.Expr) bool {
+		if ix, ok := x.(*syntax.Index); ok {
+			for _, i := range ix.Indices {
+				if m, _ := splitMinMax(i); m != nil {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }

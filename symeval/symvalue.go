@@ -123,20 +123,11 @@ func evalInHeap(ctx context.Context, cs *Contexts, info *sare.Info, s *Scope, h 
 func (ev *valueEval) eval(e syntax.Expr) ([]alternative, error) {
 	_, typed := ev.info.Types[e]
 	if !typed && !isConstraintNode(e) {
-		// An index-language integer: one hole.
-		v, err := ev.s.translator().index(e)
+		a, err := ev.indexValue(e)
 		if err != nil {
 			return nil, err
 		}
-		d, err := equalities([]string{outKey(0)}, []pwExpr{v})
-		if err != nil {
-			return nil, err
-		}
-		set, err := lowerDNF(holeSpace(ev.s.Params(), "", 1), d, nil)
-		if err != nil {
-			return nil, err
-		}
-		return []alternative{{tmpl: &syntax.Ident{Name: HoleName(1)}, types: map[syntax.Expr]syntax.Type{}, holes: 1, set: set}}, nil
+		return []alternative{a}, nil
 	}
 	if x, ok := e.(*syntax.Index); ok {
 		return ev.read(x)
@@ -236,6 +227,24 @@ func (ev *valueEval) eval(e syntax.Expr) ([]alternative, error) {
 		out = append(out, a)
 	}
 	return out, nil
+}
+
+// indexValue returns the value of the index-language integer e: one
+// hole, the template □1.
+func (ev *valueEval) indexValue(e syntax.Expr) (alternative, error) {
+	v, err := ev.s.translator().index(e)
+	if err != nil {
+		return alternative{}, err
+	}
+	d, err := equalities([]string{outKey(0)}, []pwExpr{v})
+	if err != nil {
+		return alternative{}, err
+	}
+	set, err := lowerDNF(holeSpace(ev.s.Params(), "", 1), d, nil)
+	if err != nil {
+		return alternative{}, err
+	}
+	return alternative{tmpl: &syntax.Ident{Name: HoleName(1)}, types: map[syntax.Expr]syntax.Type{}, holes: 1, set: set}, nil
 }
 
 // withKids returns a copy of e with its children replaced.
@@ -465,6 +474,15 @@ func location(s *Scope, x *syntax.Index) (*presburger.Map, error) {
 // read returns h({a[t]}): the contents of the cell read, one alternative
 // per context.
 func (ev *valueEval) read(x *syntax.Index) ([]alternative, error) {
+	alts, err := ev.clampedRead(x)
+	switch {
+	case err != nil && ev.ctx.Err() != nil:
+		return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
+	case err == nil && alts != nil:
+		return alts, nil
+	}
+	// No clamp, or one the shortcut does not handle (or an error of its
+	// own, over budget say): the read as its location splits it.
 	loc, err := readLocation(ev.ctx, ev.s, x)
 	if err != nil {
 		return nil, err
@@ -572,11 +590,17 @@ func compactRead(ctx context.Context, set *presburger.Map) (*presburger.Map, err
 // that can occur under the scope's facts and assumptions (readLocation):
 // every condition built from them is decided under both.
 func reads(ctx context.Context, s *Scope, e syntax.Expr) (_ *presburger.UnionMap, err error) {
+	return readsOf(ctx, s, e, nil)
+}
+
+// readsOf returns reads(e) restricted to the arrays named in arrays (all
+// of them when arrays is nil), as reads computes it.
+func readsOf(ctx context.Context, s *Scope, e syntax.Expr, arrays map[string]bool) (_ *presburger.UnionMap, err error) {
 	defer guard(&err, "reads")
 	var locs []*presburger.Map
 	var walkErr error
 	syntax.Inspect(e, func(x syntax.Expr) bool {
-		if ix, ok := x.(*syntax.Index); ok && walkErr == nil {
+		if ix, ok := x.(*syntax.Index); ok && walkErr == nil && (arrays == nil || arrays[ix.Array.Name]) {
 			l, err := readLocation(ctx, s, ix)
 			if err != nil {
 				walkErr = err
