@@ -549,6 +549,9 @@ func (g *gen) garbageFallback(w0 *heapWalker, pr0 *Prophecy, n int) error {
 	g.tracef(0, "garbage writes: the undefined value reaches %s; back to the ordinary conditions", g.garbageHarm)
 	g.harmful = g.garbage
 	g.a.Conditions = g.a.Conditions[:n]
+	if g.refutedBy > n {
+		g.refutedBy = 0
+	}
 	g.pr, g.a.Prophecy, g.garbage = pr0, pr0, nil
 	g.a.Garbage.Fallback, g.a.Garbage.Statements = true, 0
 	g.a.Garbage.Reason = "the undefined value reaches " + g.garbageHarm

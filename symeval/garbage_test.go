@@ -2,6 +2,7 @@ package symeval
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -168,6 +169,83 @@ func TestGarbageRoundReuse(t *testing.T) {
 					t.Errorf("%s: C%d points %v with reuse, %v without (%v)", kernel, c.ID, o.Points, p.Points, err)
 				}
 			}
+		}
+	}
+}
+
+// TestAnalyzeRefutes checks AnalyzeOptions.Refutes: it is asked about
+// the failures of the conditions kept, in program order, with their
+// IDs; once it confirms one, the value conditions after it are
+// Undecided without obligations, and those before it are as without
+// it. It is never asked about the conditions of a garbage fixpoint given
+// up (tail_leak).
+func TestAnalyzeRefutes(t *testing.T) {
+	for _, tc := range []struct {
+		kernel  string
+		opts    Options
+		confirm bool
+	}{
+		{kernel: "tail_valid", opts: Options{NoGarbageWrites: true}, confirm: true},
+		{kernel: "tail_valid", opts: Options{NoGarbageWrites: true}, confirm: false},
+		{kernel: "tail_leak", confirm: true},
+		{kernel: "tail_conflict", confirm: true},
+	} {
+		name := fmt.Sprintf("%s confirm=%v", tc.kernel, tc.confirm)
+		plain := analyzeGarbage(t, tc.kernel, tc.opts)
+		var asked []*Condition
+		dir := filepath.Join("..", "validate", "testdata", "garbage")
+		a := analyzeFilesWith(t, filepath.Join(dir, "tail.sare"), filepath.Join(dir, tc.kernel+".sched"), AnalyzeOptions{Options: tc.opts,
+			Refutes: func(c *Condition) bool {
+				asked = append(asked, c)
+				return tc.confirm
+			}})
+		if len(asked) == 0 {
+			t.Fatalf("%s: Refutes never asked", name)
+		}
+		pos := map[*Condition]int{}
+		for i, c := range a.Conditions {
+			pos[c] = i
+		}
+		last := -1
+		for _, c := range asked {
+			i, ok := pos[c]
+			switch {
+			case !ok:
+				t.Errorf("%s: asked about C%d %s, which is not a condition of the analysis", name, c.ID, c.Kind)
+			case c.Status != Failed || c.ID != i+1 || i <= last:
+				t.Errorf("%s: asked about C%d (%s, at %d), after %d", name, c.ID, c.Status, i+1, last+1)
+			}
+			last = i
+		}
+		if tc.confirm && len(asked) != 1 {
+			t.Errorf("%s: asked %d times after confirming", name, len(asked))
+		}
+		first := asked[0].ID
+		undecided := 0
+		for i, c := range a.Conditions {
+			switch {
+			case tc.confirm && i+1 > first && c.Status == Pending:
+				t.Errorf("%s: C%d %s pending after C%d refutes the kernel", name, c.ID, c.Kind, first)
+			case c.Status == Undecided:
+				undecided++
+				want := fmt.Sprintf("not discharged: C%d already refutes the kernel", first)
+				if !tc.confirm || i+1 <= first || c.Reason != want || c.Obligation != nil {
+					t.Errorf("%s: C%d %s undecided (%s)", name, c.ID, c.Kind, c.Reason)
+				}
+			}
+		}
+		// Before the refutation, the conditions are those of the
+		// analysis without Refutes.
+		for i := 0; i < first; i++ {
+			if p, c := plain.Conditions[i], a.Conditions[i]; p.Kind != c.Kind || p.Status != c.Status || p.Pos != c.Pos {
+				t.Errorf("%s: C%d is %s %s at %s, %s %s at %s without Refutes", name, i+1, c.Kind, c.Status, c.Pos, p.Kind, p.Status, p.Pos)
+			}
+		}
+		if tc.confirm && undecided == 0 {
+			t.Errorf("%s: no value condition left undecided after C%d", name, first)
+		}
+		if !tc.confirm && len(a.Conditions) != len(plain.Conditions) {
+			t.Errorf("%s: %d conditions, %d without Refutes", name, len(a.Conditions), len(plain.Conditions))
 		}
 	}
 }

@@ -136,6 +136,17 @@ type AnalyzeOptions struct {
 	// goes: the heap before every assignment and every condition, with
 	// the nesting depth of the statement.
 	Trace func(depth int, line string)
+	// Refutes, when set, is asked about the conditions over Presburger
+	// sets that fail, in program order as they are generated, until it
+	// reports that one refutes the kernel (the caller confirmed a
+	// counterexample at its violations). The value obligations after
+	// that one are then not computed, since no one discharges them: each
+	// assignment, par loop and the out bindings get one Undecided
+	// condition instead, "not discharged: Cn already refutes the kernel".
+	// The condition's ID is set when it is asked. It is not asked while
+	// the conditions are those of the garbage writes' fixpoint, which
+	// may yet be given up for the ordinary ones.
+	Refutes func(c *Condition) bool
 }
 
 // Analyze runs the prophetic and symbolic evaluations of the checked
@@ -178,7 +189,7 @@ func Analyze(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sare
 	}
 	a = &Analysis{Params: params, Assumptions: pr.Assumptions, Prophecy: pr}
 	g := &gen{ctx: ctx, a: a, pr: pr, k: k, kinfo: kinfo, spec: spec, sinfo: sinfo, trace: opts.Trace, noValue: opts.NoValue,
-		opts: opts.Options, undMemo: map[*Prophecy]map[*sched.Assign]*presburger.UnionMap{}}
+		opts: opts.Options, undMemo: map[*Prophecy]map[*sched.Assign]*presburger.UnionMap{}, refutes: opts.Refutes}
 	if err := g.run(); err != nil {
 		return nil, err
 	}
@@ -222,6 +233,10 @@ type gen struct {
 	// (assumedHull).
 	hull     *presburger.Map
 	hullDone bool
+	// refutes is AnalyzeOptions.Refutes; refutedBy is the ID of the
+	// condition it confirmed, 0 before.
+	refutes   func(c *Condition) bool
+	refutedBy int
 }
 
 // specReads finds the undefined specification elements an annotation
@@ -249,6 +264,13 @@ var traceBudget = presburger.Budget{MaxSteps: 20_000, MaxDisjuncts: 64}
 
 func (g *gen) add(c *Condition) {
 	g.a.Conditions = append(g.a.Conditions, c)
+	if c.Status == Failed && g.refutes != nil && g.refutedBy == 0 && g.garbage == nil {
+		// IDs are positions (Analyze numbers the conditions in order).
+		c.ID = len(g.a.Conditions)
+		if g.refutes(c) {
+			g.refutedBy = c.ID
+		}
+	}
 	if g.trace != nil {
 		switch {
 		case c.Obligation != nil:
@@ -261,6 +283,28 @@ func (g *gen) add(c *Condition) {
 			g.tracef(0, "  C%d %s: %s %s", len(g.a.Conditions), c.Kind, c.Status, c.Reason)
 		}
 	}
+}
+
+// notDischarged records, once a condition refutes the kernel
+// (AnalyzeOptions.Refutes), the value conditions of an assignment at
+// base as one Undecided condition, and reports whether it did: their
+// obligations, the costliest part of the symbolic evaluation of a
+// large kernel, are then not computed. (Those of the par loops and the
+// out bindings cost little: obligations records them undecided.)
+func (g *gen) notDischarged(base Condition) bool {
+	if g.refutedBy == 0 {
+		return false
+	}
+	c := base
+	c.Kind, c.Status, c.Reason = sched.WrongValue, Undecided, g.refutedReason()
+	g.add(&c)
+	return true
+}
+
+// refutedReason is the reason of the value conditions left undecided
+// once the condition g.refutedBy refutes the kernel.
+func (g *gen) refutedReason() string {
+	return fmt.Sprintf("not discharged: C%d already refutes the kernel", g.refutedBy)
 }
 
 // decided records a Presburger condition whose violations are u (nil
@@ -444,7 +488,7 @@ func (g *gen) assign(st *sched.Assign, at site) error {
 		}
 	}
 	// The value.
-	if g.noValue[st] {
+	if g.noValue[st] || g.notDischarged(base) {
 		return nil
 	}
 	obs, err := valueObligations(g.ctx, g.pr.Contexts, g.pr, st, good, g.kinfo.Types)
@@ -494,6 +538,10 @@ func (g *gen) obligations(base Condition, kind sched.Kind, obs []obligation) err
 				c.Status = Proved
 				c.Reason = "both sides are the same expression"
 			}
+		}
+		if c.Status == Pending && g.refutedBy != 0 {
+			// No one discharges it (AnalyzeOptions.Refutes).
+			c.Status, c.Reason, c.Obligation = Undecided, g.refutedReason(), nil
 		}
 		g.add(&c)
 	}

@@ -61,7 +61,7 @@ func (v *validation) counterexample(c *symeval.Condition, o *outcome) (*Countere
 	default:
 		return nil, errors.New("no evidence")
 	}
-	for _, p := range v.an.Params {
+	for _, p := range v.params {
 		x, ok := values[p]
 		if !ok {
 			return nil, fmt.Errorf("no value for parameter %s", p)
@@ -104,7 +104,7 @@ func (v *validation) witness(u *presburger.UnionMap) (map[string]int64, string, 
 		var comps []*presburger.Map
 		for _, m := range u.Maps() {
 			if bound > 0 {
-				b, err := boxed(m, v.an.Params, bound)
+				b, err := boxed(m, v.params, bound)
 				if err != nil {
 					return nil, "", err
 				}

@@ -206,6 +206,20 @@ func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep
 		}
 		v.orig, v.red, in, aopts = in, rp, rp.in, rp.analyzeOptions(aopts)
 	}
+	v.params = nil
+	for _, id := range in.kernel.Params {
+		v.params = append(v.params, id.Name)
+	}
+	if !opts.AllConditions && v.red == nil {
+		// A failure over Presburger sets confirmed as the symbolic
+		// evaluation finds it spares the value obligations after it
+		// (refuteEarly would leave them undischarged).
+		v.in = in
+		aopts.Refutes = func(c *symeval.Condition) bool {
+			_, err := v.counterexampleFor(c, nil)
+			return err == nil
+		}
+	}
 	an, err := symeval.Analyze(ctx, in.kernel, in.kinfo, in.spec, in.sinfo, aopts)
 	phase("symbolic")
 	if err != nil {
@@ -312,9 +326,12 @@ type validation struct {
 	// (groundApart), computed once.
 	opaqueOnce sync.Once
 	specOpaque bool
-	// cxs caches the counterexample of each failed condition, by
-	// condition index (counterexampleOf).
-	cxs map[int]cxResult
+	// cxs caches the counterexample of each failed condition
+	// (counterexampleFor).
+	cxs map[*symeval.Condition]cxResult
+	// params are the names of the kernel's parameters (those of the
+	// analysis).
+	params []string
 	// assumptions is the kernel's assumption domain when the quick
 	// tests computed it (symeval.Assumptions), or nil.
 	assumptions *presburger.Map
@@ -326,18 +343,23 @@ type cxResult struct {
 	err error
 }
 
-// counterexampleOf is counterexample for the condition of index i, built
-// once: refuteEarly and conclude both ask for it, and a replay can cost
-// seconds.
+// counterexampleOf is counterexample for the condition of index i.
 func (v *validation) counterexampleOf(i int) (*Counterexample, error) {
-	if r, ok := v.cxs[i]; ok {
+	return v.counterexampleFor(v.an.Conditions[i], v.outcomes[i])
+}
+
+// counterexampleFor is counterexample for the condition c, built once:
+// the symbolic evaluation (symeval.AnalyzeOptions.Refutes), refuteEarly
+// and conclude all ask for it, and a replay can cost seconds.
+func (v *validation) counterexampleFor(c *symeval.Condition, o *outcome) (*Counterexample, error) {
+	if r, ok := v.cxs[c]; ok {
 		return r.cx, r.err
 	}
-	cx, err := v.counterexample(v.an.Conditions[i], v.outcomes[i])
+	cx, err := v.counterexample(c, o)
 	if v.cxs == nil {
-		v.cxs = map[int]cxResult{}
+		v.cxs = map[*symeval.Condition]cxResult{}
 	}
-	v.cxs[i] = cxResult{cx, err}
+	v.cxs[c] = cxResult{cx, err}
 	return cx, err
 }
 
