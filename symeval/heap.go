@@ -252,6 +252,41 @@ func (h *Heap) Simplify(ctx context.Context) (_ *Heap, err error) {
 	return &Heap{u: presburger.NewUnionMap(out...)}, nil
 }
 
+// arrays returns the names of the arrays h has cells of.
+func (h *Heap) arrays() map[string]bool {
+	out := map[string]bool{}
+	for _, m := range h.u.Maps() {
+		if in := m.Space().In; in != nil {
+			out[in.Name] = true
+		}
+	}
+	return out
+}
+
+// simplifyArrays is Simplify for the components of the arrays named in
+// arrays only: the others are kept as they are.
+func (h *Heap) simplifyArrays(ctx context.Context, arrays map[string]bool) (*Heap, error) {
+	var keep, sel []*presburger.Map
+	for _, m := range h.u.Maps() {
+		if in := m.Space().In; in != nil && arrays[in.Name] {
+			sel = append(sel, m)
+		} else {
+			keep = append(keep, m)
+		}
+	}
+	switch {
+	case len(sel) == 0:
+		return h, nil
+	case len(keep) == 0:
+		return h.Simplify(ctx)
+	}
+	s, err := NewHeap(presburger.NewUnionMap(sel...)).Simplify(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &Heap{u: presburger.NewUnionMap(append(keep, s.u.Maps()...)...)}, nil
+}
+
 // Content is one content of a cell in an instantiated heap: a context and
 // the integer values of its holes.
 type Content struct {
