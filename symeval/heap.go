@@ -21,6 +21,9 @@ import (
 // variables in scope where it was built. A Heap is immutable.
 type Heap struct {
 	u *presburger.UnionMap
+	// simplified: h is what Simplify returned (or a part of it), which
+	// simplifying again leaves as it is.
+	simplified bool
 }
 
 // EmptyHeap returns the heap without cells.
@@ -96,7 +99,7 @@ func (h *Heap) Drop(a string) *Heap {
 		}
 		keep = append(keep, m)
 	}
-	return &Heap{u: presburger.NewUnionMap(keep...)}
+	return &Heap{u: presburger.NewUnionMap(keep...), simplified: h.simplified}
 }
 
 // keep returns h restricted to the cells of the arrays named in arrays
@@ -113,7 +116,7 @@ func (h *Heap) keep(arrays map[string]bool) *Heap {
 				out = append(out, m)
 			}
 		}
-		return &Heap{u: presburger.NewUnionMap(out...)}
+		return &Heap{u: presburger.NewUnionMap(out...), simplified: h.simplified}
 	}
 	return h
 }
@@ -222,6 +225,9 @@ const coalesceSteps = 50_000
 // coalescing exceeds coalesceSteps steps is kept uncoalesced.
 func (h *Heap) Simplify(ctx context.Context) (_ *Heap, err error) {
 	defer guard(&err, "simplify heap")
+	if h.simplified {
+		return h, nil
+	}
 	u, err := h.u.Simplify(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("simplify heap: %w", err)
@@ -249,7 +255,7 @@ func (h *Heap) Simplify(ctx context.Context) (_ *Heap, err error) {
 		}
 		out = append(out, c)
 	}
-	return &Heap{u: presburger.NewUnionMap(out...)}, nil
+	return &Heap{u: presburger.NewUnionMap(out...), simplified: true}, nil
 }
 
 // arrays returns the names of the arrays h has cells of.
