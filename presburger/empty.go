@@ -745,6 +745,23 @@ func (b *BasicMap) SampleAny(ctx context.Context) ([]Int, error) {
 	return b.sample(m)
 }
 
+// SampleQuick returns an integer point of b found by a short
+// branch-and-bound search on the rational relaxation, which solves at most
+// maxNodes of its linear programs, or nil when that search does not
+// conclude: nil says nothing about b's emptiness. Use it where a point
+// only spares an exact test, which decides without one.
+func (b *BasicMap) SampleQuick(ctx context.Context, maxNodes int) ([]Int, error) {
+	if b.empty {
+		return nil, nil
+	}
+	eqs, ineqs := b.flatRows()
+	point, r, err := branchAndBoundPoint(newMeter(ctx), eqs, ineqs, b.nVars(), maxNodes)
+	if err != nil || r != bbFeasible {
+		return nil, err
+	}
+	return point[:b.nDims()], nil
+}
+
 func (b *BasicMap) sample(m *meter) ([]Int, error) {
 	if b.empty {
 		return nil, nil

@@ -192,7 +192,7 @@ func TestEmptinessDivsBrute(t *testing.T) {
 	n := propCount(600)
 	small := WithBudget(ctx, Budget{MaxSteps: 1000})
 	bounded := WithBudget(ctx, Budget{MaxSteps: 200000})
-	nonempty, omegaCapped := 0, 0
+	nonempty, omegaCapped, quick := 0, 0, 0
 	for it := 0; it < n; it++ {
 		c := randDivCase(r)
 		want := c.bruteNonEmpty()
@@ -227,6 +227,17 @@ func TestEmptinessDivsBrute(t *testing.T) {
 		if anyPt != nil && !c.holds(int64s(t, anyPt, c.nv())) {
 			t.Fatalf("case %d: SampleAny = %v not in the set\n%v", it, anyPt, dumpBasic(b))
 		}
+		// A quick point, when there is one, is a point of the set.
+		quickPt, err := b.SampleQuick(ctx, 4)
+		if err != nil {
+			t.Fatalf("case %d: SampleQuick: %v", it, err)
+		}
+		if quickPt != nil {
+			if !want || !c.holds(int64s(t, quickPt, c.nv())) {
+				t.Fatalf("case %d: SampleQuick = %v not in the set\n%v", it, quickPt, dumpBasic(b))
+			}
+			quick++
+		}
 		pt, err := b.Sample(bounded)
 		if err != nil {
 			t.Fatalf("case %d: Sample: %v", it, err)
@@ -250,7 +261,10 @@ func TestEmptinessDivsBrute(t *testing.T) {
 			t.Fatalf("case %d: Sample = %v not in the set\n%v", it, pt, dumpBasic(b))
 		}
 	}
-	t.Logf("%d cases, %d non-empty, Omega test alone over budget in %d", n, nonempty, omegaCapped)
+	if quick == 0 && nonempty > 0 {
+		t.Errorf("SampleQuick found a point in none of the %d non-empty sets", nonempty)
+	}
+	t.Logf("%d cases, %d non-empty (%d with a quick point), Omega test alone over budget in %d", n, nonempty, quick, omegaCapped)
 }
 
 // TestEmptinessDivsOpen drops the box: the set may then be unbounded, and

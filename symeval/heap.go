@@ -21,6 +21,9 @@ import (
 // variables in scope where it was built. A Heap is immutable.
 type Heap struct {
 	u *presburger.UnionMap
+	// simplified: h is what Simplify returned (or a part of it), which
+	// simplifying again leaves as it is.
+	simplified bool
 }
 
 // EmptyHeap returns the heap without cells.
@@ -96,7 +99,7 @@ func (h *Heap) Drop(a string) *Heap {
 		}
 		keep = append(keep, m)
 	}
-	return &Heap{u: presburger.NewUnionMap(keep...)}
+	return &Heap{u: presburger.NewUnionMap(keep...), simplified: h.simplified}
 }
 
 // keep returns h restricted to the cells of the arrays named in arrays
@@ -113,7 +116,7 @@ func (h *Heap) keep(arrays map[string]bool) *Heap {
 				out = append(out, m)
 			}
 		}
-		return &Heap{u: presburger.NewUnionMap(out...)}
+		return &Heap{u: presburger.NewUnionMap(out...), simplified: h.simplified}
 	}
 	return h
 }
@@ -222,30 +225,14 @@ const coalesceSteps = 50_000
 // coalescing exceeds coalesceSteps steps is kept uncoalesced.
 func (h *Heap) Simplify(ctx context.Context) (_ *Heap, err error) {
 	defer guard(&err, "simplify heap")
-	return h.simplifyOnly(ctx, nil)
-}
-
-// simplifyOnly is Simplify for the components of the arrays named in
-// arrays (all when arrays is nil); the others are kept as they are.
-func (h *Heap) simplifyOnly(ctx context.Context, arrays map[string]bool) (*Heap, error) {
-	var out, rest []*presburger.Map
-	all := h.u
-	if arrays != nil {
-		var sel []*presburger.Map
-		for _, m := range h.u.Maps() {
-			if in := m.Space().In; in != nil && arrays[in.Name] {
-				sel = append(sel, m)
-			} else {
-				rest = append(rest, m)
-			}
-		}
-		all = presburger.NewUnionMap(sel...)
+	if h.simplified {
+		return h, nil
 	}
-	u, err := all.Simplify(ctx)
+	u, err := h.u.Simplify(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("simplify heap: %w", err)
 	}
-	out = append(out, rest...)
+	var out []*presburger.Map
 	for _, m := range u.Maps() {
 		c, err := presburger.CoalesceSimplified(presburger.WithBudget(ctx, presburger.Budget{MaxSteps: coalesceSteps}), m)
 		switch {
@@ -268,7 +255,42 @@ func (h *Heap) simplifyOnly(ctx context.Context, arrays map[string]bool) (*Heap,
 		}
 		out = append(out, c)
 	}
-	return &Heap{u: presburger.NewUnionMap(out...)}, nil
+	return &Heap{u: presburger.NewUnionMap(out...), simplified: true}, nil
+}
+
+// arrays returns the names of the arrays h has cells of.
+func (h *Heap) arrays() map[string]bool {
+	out := map[string]bool{}
+	for _, m := range h.u.Maps() {
+		if in := m.Space().In; in != nil {
+			out[in.Name] = true
+		}
+	}
+	return out
+}
+
+// simplifyArrays is Simplify for the components of the arrays named in
+// arrays only: the others are kept as they are.
+func (h *Heap) simplifyArrays(ctx context.Context, arrays map[string]bool) (*Heap, error) {
+	var keep, sel []*presburger.Map
+	for _, m := range h.u.Maps() {
+		if in := m.Space().In; in != nil && arrays[in.Name] {
+			sel = append(sel, m)
+		} else {
+			keep = append(keep, m)
+		}
+	}
+	switch {
+	case len(sel) == 0:
+		return h, nil
+	case len(keep) == 0:
+		return h.Simplify(ctx)
+	}
+	s, err := NewHeap(presburger.NewUnionMap(sel...)).Simplify(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &Heap{u: presburger.NewUnionMap(append(keep, s.u.Maps()...)...)}, nil
 }
 
 // Content is one content of a cell in an instantiated heap: a context and

@@ -409,16 +409,11 @@ func (w *heapWalker) loopBody(l *sched.Loop, inner *Scope, x string, h, delta *H
 	if body, err = body.Update(w.ctx, prefix); err != nil {
 		return nil, err
 	}
-	// Only the arrays the earlier iterations wrote changed: the others
-	// are h's, restricted as for a parallel loop, and coalescing them
-	// again seldom merges anything (a line buffer's eighteen pieces).
-	written := map[string]bool{}
-	for _, m := range prefix.u.Maps() {
-		if in := m.Space().In; in != nil {
-			written[in.Name] = true
-		}
-	}
-	return body.simplifyOnly(w.ctx, written)
+	// Only the components the earlier iterations write changed; the
+	// others are h's restricted to the loop's facts, as in a par loop's
+	// body, and simplifying them again at every loop of a nest was a
+	// third of the walk's simplification (sqsgemm).
+	return body.simplifyArrays(w.ctx, prefix.arrays())
 }
 
 // undefinedReads returns the cells that the right-hand side of the

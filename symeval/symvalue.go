@@ -619,6 +619,10 @@ func readsOf(ctx context.Context, s *Scope, e syntax.Expr, arrays map[string]boo
 // maxHoleSamples bounds the pieces of a set that a holeSampler samples.
 const maxHoleSamples = 4
 
+// holeSampleNodes bounds the linear programs of the search for each
+// point of a holeSampler.
+const holeSampleNodes = 4
+
 // holeSampler holds points of a set, one from each of its first pieces,
 // to rule out cheaply the pairs of holes that are not always equal (most
 // of them: the 25 reads of a 5x5 stencil give 1,225 pairs, each an
@@ -646,7 +650,7 @@ func (hs *holeSampler) differ(i, k int) bool {
 		}
 		b := hs.basics[hs.next]
 		hs.next++
-		p, err := b.SampleAny(hs.ctx)
+		p, err := b.SampleQuick(hs.ctx, holeSampleNodes)
 		if err != nil || p == nil {
 			continue
 		}

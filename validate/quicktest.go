@@ -74,6 +74,15 @@ func (v *validation) quickTest(in *input) *Counterexample {
 			continue
 		}
 		seed := uint64(trial + 1)
+		if need, err := sched.Steps(in.kernel, in.kinfo, params, steps); err == nil && need > steps {
+			// A run at params cannot finish within the steps left, and
+			// the later tests draw from wider ranges: the budget would
+			// go to one run that ends in nothing.
+			if v.opts.Trace != nil {
+				v.quickSkipTrace(in, params, steps)
+			}
+			return nil
+		}
 		f, used := v.quickRun(in, params, seed, steps, !v.opts.NoGarbageWrites)
 		steps -= used
 		if v.opts.Trace != nil {
@@ -99,6 +108,18 @@ func (v *validation) quickTest(in *input) *Counterexample {
 		return v.quickCounterexample(in, f, params, seed)
 	}
 	return nil
+}
+
+// quickSkipTrace describes in Options.Trace a test not run for want of
+// steps.
+func (v *validation) quickSkipTrace(in *input, params map[string]int64, steps int64) {
+	var b strings.Builder
+	b.WriteString("no test at")
+	for _, p := range in.kernel.Params {
+		fmt.Fprintf(&b, " %s=%d", p.Name, params[p.Name])
+	}
+	fmt.Fprintf(&b, ": a run needs more than the %d steps left", steps)
+	v.trace(b.String())
 }
 
 // quickTrace describes one test in Options.Trace.

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -100,6 +101,29 @@ func TestQuickTest(t *testing.T) {
 		}
 		if strings.Contains(rep.Counterexample.Detail, "testing first") {
 			t.Errorf("counterexample %+v comes from a test", rep.Counterexample)
+		}
+	})
+	t.Run("too large to finish", func(t *testing.T) {
+		// At the only point of the assumptions a run takes N * N * N
+		// steps, past the budget: no test runs, though one would fail
+		// at its first assignment; the proof finds the failure.
+		prog := strings.Replace(quickKernel("a[i] + a[i] + a[i]"), "assume N >= 1", "assume N == 40", 1)
+		prog = strings.Replace(prog, "for i < N {", "for r < N { for s < N { for i < N {", 1)
+		prog = strings.Replace(prog, "\n  }\n}\n", "\n  } } }\n}\n", 1)
+		var trace []string
+		rep := validate(t, prog, Options{Trace: func(line string) { trace = append(trace, line) }})
+		if rep.Verdict != Invalid || !hasPhase(rep, "symbolic") {
+			t.Fatalf("got %s (%s), phases %+v; want INVALID from the proof", rep.Verdict, rep.Reason, rep.Timings)
+		}
+		var tests []string
+		for _, l := range trace {
+			if strings.Contains(l, "test at") {
+				tests = append(tests, l)
+			}
+		}
+		want := fmt.Sprintf("no test at N=40: a run needs more than the %d steps left", quickSteps)
+		if len(tests) != 1 || tests[0] != want {
+			t.Errorf("tests traced: %q; want only %q", tests, want)
 		}
 	})
 	t.Run("out of bounds", func(t *testing.T) {

@@ -1,0 +1,117 @@
+package sched
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/syntax"
+)
+
+// stepsKernel has every statement that counts steps: lets, ifs with an
+// else if chain, a local array, sequential loops with a lower bound, par
+// loops, and two in bindings of one array with where clauses.
+const stepsKernel = `kernel k(N, M)
+assume N >= 1 and M >= 1
+in  a[i] : f32[N] = A(i)
+in  b[j] : f32[M] = B(j)
+in  c[i, j] : f32[N, M] = C(i, j) where j == 0
+in  c[i, j] : f32[N, M] = C(i, j) where j >= 1 and i >= N
+out c[i, j] : f32[N, M] = C(i, j)
+{
+  par i < N {
+    alloc t : f32[] {
+      t[] {A(i)} := a[i]
+      for j in 1 .. M {
+        let jj = j
+        if jj == 1 {
+          c[i, jj] {C(i, jj)} := t[] * b[jj]
+        } else if jj < 3 {
+          c[i, jj] {C(i, jj)} := b[jj] * t[]
+        } else {
+          c[i, jj] {C(i, jj)} := t[] * b[jj]
+        }
+      }
+    }
+  }
+}
+`
+
+// Steps counts exactly the steps of a run that does not fail, and tells
+// when a run needs more than the limit.
+func TestStepsMatchRun(t *testing.T) {
+	matmul, err := os.ReadFile("testdata/matmul.sched")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, spec, kernel string
+		params             map[string]int64
+	}{
+		{"matmul", matmulSpecText(t), string(matmul), map[string]int64{"N": 3, "M": 4, "P": 5}},
+		{"matmul P=0", matmulSpecText(t), string(matmul), map[string]int64{"N": 2, "M": 3, "P": 0}},
+		{"branches", outerSpec, stepsKernel, map[string]int64{"N": 3, "M": 5}},
+		{"one column", outerSpec, stepsKernel, map[string]int64{"N": 2, "M": 1}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			spec, sinfo, err := sare.Load(&syntax.Source{Name: "s.sare", Text: c.spec})
+			if err != nil {
+				t.Fatal(err)
+			}
+			k := mustParse(t, c.kernel)
+			info, errs := Check(k, spec)
+			if len(errs) > 0 {
+				t.Fatalf("check:\n%s", errs.Detail())
+			}
+			ev, err := sare.NewEvaluator(spec, sinfo, c.params, sare.RandomInputs(1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Run(context.Background(), k, info, ev, Options{})
+			if err != nil {
+				t.Fatalf("run: %v", err)
+			}
+			n, err := Steps(k, info, c.params, 1<<40)
+			if err != nil || n != res.Steps {
+				t.Fatalf("Steps = %d, %v; the run took %d", n, err, res.Steps)
+			}
+			if n, err := Steps(k, info, c.params, res.Steps); err != nil || n != res.Steps {
+				t.Errorf("Steps with the limit at the run's steps = %d, %v; want %d", n, err, res.Steps)
+			}
+			if n, err := Steps(k, info, c.params, res.Steps-1); err != nil || n <= res.Steps-1 {
+				t.Errorf("Steps with the limit one below the run's = %d, %v; want more than the limit", n, err)
+			}
+			// A run with a budget below the count cannot finish.
+			ev, _ = sare.NewEvaluator(spec, sinfo, c.params, sare.RandomInputs(1))
+			if _, err := Run(context.Background(), k, info, ev, Options{MaxSteps: res.Steps - 1}); err == nil {
+				t.Errorf("a run within %d steps finished", res.Steps-1)
+			}
+		})
+	}
+}
+
+// The count stops at the limit, however large the loops.
+func TestStepsLimit(t *testing.T) {
+	spec, _, err := sare.Load(&syntax.Source{Name: "s.sare", Text: matmulSpecText(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile("testdata/matmul.sched")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := mustParse(t, string(data))
+	info, errs := Check(k, spec)
+	if len(errs) > 0 {
+		t.Fatalf("check:\n%s", errs.Detail())
+	}
+	big := int64(1) << 40
+	n, err := Steps(k, info, map[string]int64{"N": big, "M": big, "P": big}, 1000)
+	if err != nil || n <= 1000 || n > 1000+big {
+		t.Errorf("Steps = %d, %v; want past the limit of 1000, by at most one binding", n, err)
+	}
+	if _, err := Steps(k, info, map[string]int64{"N": 2, "M": 2}, 1000); err == nil {
+		t.Error("Steps without a value for P: no error")
+	}
+}

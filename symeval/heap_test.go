@@ -1,0 +1,78 @@
+package symeval
+
+import (
+	"context"
+	"testing"
+
+	"github.com/augur-verify/augur/presburger"
+)
+
+// twoArrays is a heap whose components both have a piece inside another
+// and two pieces that coalesce: simplifying changes each of them.
+func twoArrays(t *testing.T) *Heap {
+	t.Helper()
+	u, err := presburger.ParseUnionMap("[N] -> { a[i] -> E1[i] : 0 <= i < 4; a[i] -> E1[i] : 4 <= i < 9; a[i] -> E1[i] : 1 <= i < 3; " +
+		"b[i] -> E2[i] : 0 <= i < 5; b[i] -> E2[i] : 5 <= i < 9; b[i] -> E2[i] : 2 <= i < 4 }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return NewHeap(u)
+}
+
+func pieces(h *Heap) map[string]int {
+	out := map[string]int{}
+	for _, m := range h.Maps() {
+		out[m.Space().In.Name] = m.NumBasics()
+	}
+	return out
+}
+
+// A simplified heap is not simplified again, nor what Drop keeps of it;
+// the result equals the heap.
+func TestSimplifyOnce(t *testing.T) {
+	ctx := context.Background()
+	h := twoArrays(t)
+	s, err := h.Simplify(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := pieces(s); got["a"] != 1 || got["b"] != 1 {
+		t.Fatalf("simplified heap has pieces %v, want one per array", got)
+	}
+	if eq, err := s.UnionMap().IsEqual(ctx, h.UnionMap()); err != nil || !eq {
+		t.Fatalf("simplified heap %s differs from %s (%v)", s, h, err)
+	}
+	if again, err := s.Simplify(ctx); err != nil || again != s {
+		t.Errorf("simplifying a simplified heap gave %v, %v; want the heap itself", again, err)
+	}
+	d := s.Drop("b")
+	if again, err := d.Simplify(ctx); err != nil || again != d {
+		t.Errorf("simplifying part of a simplified heap gave %v, %v; want the heap itself", again, err)
+	}
+	if h.Drop("b").simplified {
+		t.Error("part of a heap not simplified is marked simplified")
+	}
+}
+
+// simplifyArrays simplifies the components of the arrays named only, and
+// keeps the others as they are.
+func TestSimplifyArrays(t *testing.T) {
+	ctx := context.Background()
+	h := twoArrays(t)
+	s, err := h.simplifyArrays(ctx, map[string]bool{"a": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := pieces(s); got["a"] != 1 || got["b"] != 3 {
+		t.Errorf("pieces %v, want a simplified to one and b's three kept", got)
+	}
+	if eq, err := s.UnionMap().IsEqual(ctx, h.UnionMap()); err != nil || !eq {
+		t.Errorf("%s differs from %s (%v)", s, h, err)
+	}
+	if s.simplified {
+		t.Error("a heap with a component left as it was is marked simplified")
+	}
+	if n, err := h.simplifyArrays(ctx, map[string]bool{"c": true}); err != nil || n != h {
+		t.Errorf("simplifying no component gave %v, %v; want the heap itself", n, err)
+	}
+}
