@@ -490,10 +490,10 @@ func newValidityIndex(x *BasicMap) *validityIndex {
 	n := x.NumCols() - 1
 	v := &validityIndex{x: x, hi: make([]uint64, len(x.ineqs)), he: make([]uint64, len(x.eqs))}
 	for i, o := range x.ineqs {
-		v.hi[i] = coefHash(o, n, false)
+		v.hi[i] = coefHash(o, n)
 	}
 	for i, e := range x.eqs {
-		v.he[i] = coefHash(e, n, false)
+		v.he[i] = coefHash(e, n)
 	}
 	return v
 }
@@ -503,8 +503,8 @@ func newValidityIndex(x *BasicMap) *validityIndex {
 func (v *validityIndex) validity(r []Int) rowValidity {
 	n := len(r) - 1
 	// The scan of syntacticValidity for a row without coefficients, or
-	// one whose negation coefHash(r, n, true) may not hash (a coefficient
-	// beyond int64's symmetric range).
+	// one whose negation may not hash as it does (a coefficient beyond
+	// int64's symmetric range).
 	plain := true
 	for _, a := range r[:n] {
 		if a.big != nil || a.small == math.MinInt64 {
@@ -516,7 +516,7 @@ func (v *validityIndex) validity(r []Int) rowValidity {
 	if plain {
 		return syntacticValidity(r, v.x)
 	}
-	hp, hn := coefHash(r, n, false), coefHash(r, n, true)
+	h := coefHash(r, n) // r's negation hashes alike
 	c := r[n]
 	sameCoefs := func(o []Int, sign int) bool {
 		for i := 0; i < n; i++ {
@@ -528,11 +528,11 @@ func (v *validityIndex) validity(r []Int) rowValidity {
 	}
 	for k, o := range v.x.ineqs {
 		switch {
-		case v.hi[k] == hp && sameCoefs(o, 1):
+		case v.hi[k] == h && sameCoefs(o, 1):
 			if o[n].Cmp(c) <= 0 {
 				return validityHolds
 			}
-		case v.hi[k] == hn && sameCoefs(o, -1):
+		case v.hi[k] == h && sameCoefs(o, -1):
 			if o[n].Add(c).Sign() < 0 {
 				return validityFails
 			}
@@ -540,12 +540,12 @@ func (v *validityIndex) validity(r []Int) rowValidity {
 	}
 	for k, e := range v.x.eqs {
 		switch {
-		case v.he[k] == hp && sameCoefs(e, 1):
+		case v.he[k] == h && sameCoefs(e, 1):
 			if c.Sub(e[n]).Sign() >= 0 {
 				return validityHolds
 			}
 			return validityFails
-		case v.he[k] == hn && sameCoefs(e, -1):
+		case v.he[k] == h && sameCoefs(e, -1):
 			if c.Add(e[n]).Sign() >= 0 {
 				return validityHolds
 			}
