@@ -25,7 +25,7 @@ func readSet(ctx context.Context, s *Scope, st sched.Stmt) (*presburger.UnionMap
 		out := empty
 		for _, c := range st.Stmts {
 			if l, ok := c.(*sched.Let); ok {
-				ns, err := s.Let(ctx, l.Var.Name, l.Value)
+				ns, err := s.letScope(ctx, l)
 				if err != nil {
 					return nil, err
 				}
@@ -49,15 +49,7 @@ func readSet(ctx context.Context, s *Scope, st sched.Stmt) (*presburger.UnionMap
 		}
 		return r, nil
 	case *sched.If:
-		c, err := s.constraint(st.Cond, false)
-		if err != nil {
-			return nil, err
-		}
-		nc, err := s.constraint(st.Cond, true)
-		if err != nil {
-			return nil, err
-		}
-		sThen, err := s.Assume(c)
+		sThen, sElse, err := s.ifScopes(st)
 		if err != nil {
 			return nil, err
 		}
@@ -66,10 +58,6 @@ func readSet(ctx context.Context, s *Scope, st sched.Stmt) (*presburger.UnionMap
 			return nil, err
 		}
 		if st.Else != nil {
-			sElse, err := s.Assume(nc)
-			if err != nil {
-				return nil, err
-			}
 			r, err := readSet(ctx, sElse, st.Else)
 			if err != nil {
 				return nil, err
@@ -90,13 +78,8 @@ func readSet(ctx context.Context, s *Scope, st sched.Stmt) (*presburger.UnionMap
 		}
 		return presburger.NewUnionMap(keep...), nil
 	case *sched.Loop:
-		inner, x := s.With(st.Var.Name)
-		lo, hi := st.Bounds()
-		bound, err := inner.Range(x, lo, hi)
+		inner, x, err := s.loopScope(st)
 		if err != nil {
-			return nil, err
-		}
-		if inner, err = inner.Assume(bound); err != nil {
 			return nil, err
 		}
 		r, err := readSet(ctx, inner, st.Body)
@@ -151,16 +134,16 @@ func readWriteRaces(ctx context.Context, pr *Prophecy, s *Scope, l *sched.Loop) 
 	if !ok {
 		return nil, fmt.Errorf("%s: no prophetic summary of the loop", l.Pos())
 	}
-	inner, ix := s.With(l.Var.Name)
+	inner, ix, err := s.loopScope(l)
+	if err != nil {
+		return nil, err
+	}
 	if ix != x {
 		return nil, fmt.Errorf("%s: loop variable %s named %s in the prophecy", l.Pos(), ix, x)
 	}
 	lo, hi := l.Bounds()
 	bound, err := inner.Range(x, lo, hi)
 	if err != nil {
-		return nil, err
-	}
-	if inner, err = inner.Assume(bound); err != nil {
 		return nil, err
 	}
 	r, err := readSet(ctx, inner, l.Body)
