@@ -711,10 +711,11 @@ func (b *BasicMap) normRows() bool {
 	// Equalities are compared whole (constant included), in canonical sign.
 	seen := newCoefIndex(n+1, len(b.eqs))
 	addEq := func(r []Int) {
-		if seen.find(eqs, r, false) >= 0 || seen.find(eqs, r, true) >= 0 {
+		h := coefHash(r, n+1)
+		if seen.findHash(eqs, r, false, h) >= 0 || seen.findHash(eqs, r, true, h) >= 0 {
 			return
 		}
-		seen.add(r, len(eqs))
+		seen.addHash(h, len(eqs))
 		eqs = append(eqs, r)
 	}
 	for _, r := range b.eqs {

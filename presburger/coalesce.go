@@ -490,10 +490,10 @@ func newValidityIndex(x *BasicMap) *validityIndex {
 	n := x.NumCols() - 1
 	v := &validityIndex{x: x, hi: make([]uint64, len(x.ineqs)), he: make([]uint64, len(x.eqs))}
 	for i, o := range x.ineqs {
-		v.hi[i] = coefHash(o, n, false)
+		v.hi[i] = coefHash(o, n)
 	}
 	for i, e := range x.eqs {
-		v.he[i] = coefHash(e, n, false)
+		v.he[i] = coefHash(e, n)
 	}
 	return v
 }
@@ -501,22 +501,42 @@ func newValidityIndex(x *BasicMap) *validityIndex {
 // validity is syntacticValidity(r, v.x): the same rows are tried, in the
 // same order, skipping those whose hash rules them out.
 func (v *validityIndex) validity(r []Int) rowValidity {
+	return v.validityHashed(r, hashRow(r))
+}
+
+// rowHash is what validityIndex.validity needs of a row besides its
+// entries: coefHash of its coefficients, or plain when the row is
+// checked by syntacticValidity's scan instead.
+type rowHash struct {
+	h     uint64
+	plain bool
+}
+
+// hashRow returns r's rowHash. A row without coefficients, or one whose
+// negation may not hash as it does (a coefficient beyond int64's
+// symmetric range), is plain.
+func hashRow(r []Int) rowHash {
 	n := len(r) - 1
-	// The scan of syntacticValidity for a row without coefficients, or
-	// one whose negation coefHash(r, n, true) may not hash (a coefficient
-	// beyond int64's symmetric range).
 	plain := true
 	for _, a := range r[:n] {
 		if a.big != nil || a.small == math.MinInt64 {
-			plain = true
-			break
+			return rowHash{plain: true}
 		}
 		plain = plain && a.small == 0
 	}
 	if plain {
+		return rowHash{plain: true}
+	}
+	return rowHash{h: coefHash(r, n)} // r's negation hashes alike
+}
+
+// validityHashed is validity given rh = hashRow(r).
+func (v *validityIndex) validityHashed(r []Int, rh rowHash) rowValidity {
+	if rh.plain {
 		return syntacticValidity(r, v.x)
 	}
-	hp, hn := coefHash(r, n, false), coefHash(r, n, true)
+	n := len(r) - 1
+	h := rh.h
 	c := r[n]
 	sameCoefs := func(o []Int, sign int) bool {
 		for i := 0; i < n; i++ {
@@ -528,11 +548,11 @@ func (v *validityIndex) validity(r []Int) rowValidity {
 	}
 	for k, o := range v.x.ineqs {
 		switch {
-		case v.hi[k] == hp && sameCoefs(o, 1):
+		case v.hi[k] == h && sameCoefs(o, 1):
 			if o[n].Cmp(c) <= 0 {
 				return validityHolds
 			}
-		case v.hi[k] == hn && sameCoefs(o, -1):
+		case v.hi[k] == h && sameCoefs(o, -1):
 			if o[n].Add(c).Sign() < 0 {
 				return validityFails
 			}
@@ -540,12 +560,12 @@ func (v *validityIndex) validity(r []Int) rowValidity {
 	}
 	for k, e := range v.x.eqs {
 		switch {
-		case v.he[k] == hp && sameCoefs(e, 1):
+		case v.he[k] == h && sameCoefs(e, 1):
 			if c.Sub(e[n]).Sign() >= 0 {
 				return validityHolds
 			}
 			return validityFails
-		case v.he[k] == hn && sameCoefs(e, -1):
+		case v.he[k] == h && sameCoefs(e, -1):
 			if c.Add(e[n]).Sign() >= 0 {
 				return validityHolds
 			}
@@ -555,13 +575,42 @@ func (v *validityIndex) validity(r []Int) rowValidity {
 	return validityUnknown
 }
 
+// pieceRows is what coalescePair reads of a conjunction in every pair it
+// is in: its constraints as inequalities (asInequalities, shared with
+// the conjunction), their hashes, and its validityIndex.
+type pieceRows struct {
+	rows   [][]Int
+	hashes []rowHash
+	vi     *validityIndex
+}
+
+func newPieceRows(b *BasicMap) *pieceRows {
+	p := &pieceRows{rows: asInequalities(b, func(r []Int) []Int { return r }), vi: newValidityIndex(b)}
+	p.hashes = make([]rowHash, len(p.rows))
+	for i, r := range p.rows {
+		p.hashes[i] = hashRow(r)
+	}
+	return p
+}
+
 // coalescePair returns a single conjunction equal to a ∪ b, or nil. With
 // tabs (a and b not empty), the tests run on rational tableaux where that
-// is exact, kept in tabs across calls.
-func coalescePair(ctx context.Context, sp Space, a, b *BasicMap, tabs map[*BasicMap]*simplifier) (*BasicMap, error) {
+// is exact, kept in tabs across calls; infos, if not nil, keeps the
+// pieceRows of the conjunctions across calls likewise.
+func coalescePair(ctx context.Context, sp Space, a, b *BasicMap, tabs map[*BasicMap]*simplifier, infos map[*BasicMap]*pieceRows) (*BasicMap, error) {
 	if !coalesceSameLocals(a, b) {
 		return nil, nil
 	}
+	info := func(x *BasicMap) *pieceRows {
+		if infos == nil {
+			return newPieceRows(x)
+		}
+		if infos[x] == nil {
+			infos[x] = newPieceRows(x)
+		}
+		return infos[x]
+	}
+	ia, ib := info(a), info(b)
 	tab := func(x *BasicMap, mt *meter) *simplifier {
 		if tabs == nil {
 			return nil
@@ -572,10 +621,11 @@ func coalescePair(ctx context.Context, sp Space, a, b *BasicMap, tabs map[*Basic
 		tabs[x].setMeter(mt)
 		return tabs[x]
 	}
-	vis := map[*BasicMap]*validityIndex{a: newValidityIndex(a), b: newValidityIndex(b)}
-	// validOn reports whether row >= 0 holds on all of x.
-	validOn := func(row []Int, x *BasicMap) (bool, error) {
-		switch vis[x].validity(row) {
+	vis := map[*BasicMap]*validityIndex{a: ia.vi, b: ib.vi}
+	// validOn reports whether row >= 0 holds on all of x (rh is
+	// hashRow(row)).
+	validOn := func(row []Int, rh rowHash, x *BasicMap) (bool, error) {
+		switch vis[x].validityHashed(row, rh) {
 		case validityHolds:
 			return true, nil
 		case validityFails:
@@ -594,12 +644,11 @@ func coalescePair(ctx context.Context, sp Space, a, b *BasicMap, tabs map[*Basic
 	}
 	var keep [][]Int
 	// collect keeps the rows of from valid on all of on, and returns the
-	// others.
-	collect := func(from, on *BasicMap) ([][]Int, error) {
-		rows := asInequalities(from, copyRow)
+	// others. The rows are from's: gistRebuild copies those it keeps.
+	collect := func(from *pieceRows, on *BasicMap) ([][]Int, error) {
 		var rest [][]Int
-		for _, r := range rows {
-			ok, err := validOn(r, on)
+		for i, r := range from.rows {
+			ok, err := validOn(r, from.hashes[i], on)
 			if err != nil {
 				return nil, err
 			}
@@ -611,11 +660,11 @@ func coalescePair(ctx context.Context, sp Space, a, b *BasicMap, tabs map[*Basic
 		}
 		return rest, nil
 	}
-	restA, err := collect(a, b)
+	restA, err := collect(ia, b)
 	if err != nil {
 		return nil, err
 	}
-	restB, err := collect(b, a)
+	restB, err := collect(ib, a)
 	if err != nil {
 		return nil, err
 	}
@@ -675,6 +724,7 @@ func coalesceMerge(ctx context.Context, sp Space, bs []*BasicMap) ([]*BasicMap, 
 // empty).
 func coalesceMergeTab(ctx context.Context, sp Space, bs []*BasicMap, tabs map[*BasicMap]*simplifier) ([]*BasicMap, error) {
 	failed := map[[2]*BasicMap]bool{}
+	infos := map[*BasicMap]*pieceRows{}
 	plain := map[*BasicMap]*BasicMap{} // elimEqDivs of each conjunction
 	elim := func(b *BasicMap) *BasicMap {
 		if p, ok := plain[b]; ok {
@@ -727,7 +777,7 @@ func coalesceMergeTab(ctx context.Context, sp Space, bs []*BasicMap, tabs map[*B
 						a, b, aligned = alignCached(a, b)
 					}
 				}
-				h, err := coalescePair(ctx, sp, a, b, tabs)
+				h, err := coalescePair(ctx, sp, a, b, tabs, infos)
 				if err != nil {
 					return nil, err
 				}

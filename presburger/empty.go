@@ -40,20 +40,102 @@ func (a bset) count() int {
 // (row·x >= 0) over nv integer variables (rows have nv+1 entries, the last
 // one the constant) has an integer solution. The rows are not modified.
 func omegaFeasible(m *meter, eqs, ineqs [][]Int, nv int) (bool, error) {
-	p := &omegaProblem{nv: nv, eqs: copyRows(eqs), ineqs: copyRows(ineqs)}
-	return p.solve(m)
+	return newOmegaProblem(eqs, ineqs, nv).solve(m)
 }
 
 // omegaOnly decides feasibility with the Omega test alone, without the
 // branch-and-bound shortcut, and verifies every use of Chernikov's rule
 // (for tests).
 func omegaOnly(m *meter, eqs, ineqs [][]Int, nv int) (bool, error) {
-	p := &omegaProblem{nv: nv, eqs: copyRows(eqs), ineqs: copyRows(ineqs), noBB: true, verify: true}
+	p := newOmegaProblem(eqs, ineqs, nv)
+	p.noBB, p.verify = true, true
 	return p.solve(m)
 }
 
+// newOmegaProblem returns the problem of the rows eqs and ineqs over nv
+// variables, on copies of the rows without the columns of the variables
+// that no row uses. Constraint systems of the engine have every
+// parameter and dimension of a space as a column, and a typical
+// emptiness test uses two thirds of them; every step of the Omega test
+// reads whole rows, and the variables no row uses are never chosen, so
+// dropping them changes nothing but the cost.
+func newOmegaProblem(eqs, ineqs [][]Int, nv int) *omegaProblem {
+	live := make([]bool, nv)
+	n := markLive(eqs, live) + markLive(ineqs, live)
+	p := &omegaProblem{nv: nv, bbVars: nv}
+	if n == nv {
+		p.eqs, p.ineqs = copyRows(eqs), copyRows(ineqs)
+		return p
+	}
+	p.nv = n
+	p.eqs, p.ineqs = keepCols(eqs, live, n), keepCols(ineqs, live, n)
+	return p
+}
+
+// markLive sets live[j] for every variable column j (among len(live))
+// that some row of rows uses, and returns how many it set.
+func markLive(rows [][]Int, live []bool) int {
+	set := 0
+	for _, r := range rows {
+		for j := range live {
+			if !live[j] && (r[j].big != nil || r[j].small != 0) {
+				live[j] = true
+				set++
+			}
+		}
+	}
+	return set
+}
+
+// keepCols returns copies of rows (over len(live) variables and the
+// constant) with only the n columns live and the constant, in one
+// allocation.
+func keepCols(rows [][]Int, live []bool, n int) [][]Int {
+	out := make([][]Int, len(rows))
+	flat := make([]Int, len(rows)*(n+1))
+	nv := len(live)
+	for i, r := range rows {
+		o := flat[: n+1 : n+1]
+		flat = flat[n+1:]
+		k := 0
+		for j, l := range live {
+			if l {
+				o[k] = r[j]
+				k++
+			}
+		}
+		o[n] = r[nv]
+		out[i] = o
+	}
+	return out
+}
+
+// dropDeadCols removes the columns of the variables that no row uses any
+// more (substituted, eliminated or dropped): the rows are copied, and the
+// variables keep their order, so the steps after are those that the full
+// rows would have taken.
+func (p *omegaProblem) dropDeadCols() {
+	live := make([]bool, p.nv)
+	n := markLive(p.eqs, live)
+	n += markLive(p.ineqs, live)
+	if n == p.nv {
+		return
+	}
+	p.eqs, p.ineqs = keepCols(p.eqs, live, n), keepCols(p.ineqs, live, n)
+	p.nv = n
+	p.gone = 0
+}
+
 type omegaProblem struct {
-	nv    int
+	nv int
+	// bbVars is the number of variables of the problem as posed, with
+	// those the mod-hat steps added: the depth of the branch-and-bound
+	// shortcut is bounded by it, whatever columns were dropped since
+	// (dropDeadCols).
+	bbVars int
+	// gone counts the variables that a step left unused (substituted,
+	// eliminated, dropped) since the columns were last dropped.
+	gone  int
 	eqs   [][]Int
 	ineqs [][]Int
 	// Chernikov's rule: when hist is non-nil, hist[i] is the set of rows
@@ -75,7 +157,7 @@ type omegaProblem struct {
 }
 
 func (p *omegaProblem) copy() *omegaProblem {
-	return &omegaProblem{nv: p.nv, eqs: copyRows(p.eqs), ineqs: copyRows(p.ineqs), noBB: p.noBB, verify: p.verify}
+	return &omegaProblem{nv: p.nv, bbVars: p.bbVars, eqs: copyRows(p.eqs), ineqs: copyRows(p.ineqs), noBB: p.noBB, verify: p.verify}
 }
 
 // resetHist restarts Chernikov tracking on the current inequalities.
@@ -105,7 +187,7 @@ func (p *omegaProblem) normalizeAll() bool {
 		return false
 	}
 	best := newCoefIndex(n, len(p.ineqs))
-	ineqs := p.ineqs[:0:0]
+	ineqs := make([][]Int, 0, len(p.ineqs))
 	var hist []bset
 	track := p.hist != nil
 	tightened := false
@@ -120,7 +202,7 @@ func (p *omegaProblem) normalizeAll() bool {
 		if isZeroRow(r2, n) {
 			continue
 		}
-		h := coefHash(r2, n, false)
+		h := coefHash(r2, n)
 		if j := best.findHash(ineqs, r2, false, h); j >= 0 {
 			if r2[n].Cmp(ineqs[j][n]) < 0 {
 				ineqs[j] = r2
@@ -138,14 +220,16 @@ func (p *omegaProblem) normalizeAll() bool {
 	}
 	// Opposite pairs: r + c1 >= 0 and -r + c2 >= 0 need c1 + c2 >= 0; when
 	// c1 + c2 = 0 they form an equality.
-	var keep [][]Int
+	// ineqs[i] was added to best as its i-th entry, with its hash (the
+	// negation's too).
+	keep := make([][]Int, 0, len(ineqs))
 	var keepH []bset
 	drop := make([]bool, len(ineqs))
 	for i, r := range ineqs {
 		if drop[i] {
 			continue
 		}
-		if j := best.find(ineqs, r, true); j > i && !drop[j] {
+		if j := best.findHash(ineqs, r, true, best.ents[i].h); j > i && !drop[j] {
 			s := r[n].Add(ineqs[j][n])
 			if s.Sign() < 0 {
 				return false
@@ -234,6 +318,7 @@ func (p *omegaProblem) addVar() int {
 		p.ineqs[i] = insertCol(p.ineqs[i], p.nv)
 	}
 	p.nv++
+	p.bbVars++
 	return p.nv - 1
 }
 
@@ -285,6 +370,7 @@ func (p *omegaProblem) solveEqs(m *meter) (bool, error) {
 			p.eqs = p.eqs[1:]
 			touched := p.eqsWith(best)
 			p.substitute(best, e)
+			p.gone++
 			if !p.renormEqs(touched) {
 				return false, nil
 			}
@@ -307,6 +393,7 @@ func (p *omegaProblem) solveEqs(m *meter) (bool, error) {
 		ne[s] = mm.Neg()
 		touched := p.eqsWith(best)
 		p.substitute(best, ne)
+		p.gone++
 		if !p.renormEqs(touched) {
 			return false, nil
 		}
@@ -376,6 +463,9 @@ func (p *omegaProblem) solve(m *meter) (bool, error) {
 		if hadEqs {
 			p.resetHist()
 		}
+		if p.gone > 0 && p.gone*deadColsShare >= p.nv {
+			p.dropDeadCols()
+		}
 		if !p.normalizeAll() {
 			return false, nil
 		}
@@ -416,6 +506,10 @@ func (p *omegaProblem) solve(m *meter) (bool, error) {
 	}
 }
 
+// deadColsShare: solve drops the columns of the variables no row uses
+// (dropDeadCols) once they may be one in deadColsShare of them.
+const deadColsShare = 8
+
 // dropOneSidedVars drops every variable bounded on one side only (below
 // or above, not both), with the inequalities that mention it: they can
 // always be satisfied by moving the variable far enough. It reports
@@ -451,6 +545,7 @@ func (p *omegaProblem) dropOneSidedVars() bool {
 			p.elim++
 		}
 		dropped = true
+		p.gone++
 	}
 	return dropped
 }
@@ -556,6 +651,7 @@ func (p *omegaProblem) eliminateExact(m *meter, v int) error {
 	var pruned [][]Int
 	track := p.hist != nil
 	p.ineqs, p.hist, pruned = p.shadow(v, false)
+	p.gone++
 	if track {
 		p.elim++
 	}
@@ -584,7 +680,7 @@ func (p *omegaProblem) solveInexact(m *meter, v int) (bool, error) {
 	case r == bbInfeasible:
 		return false, nil
 	}
-	dark := &omegaProblem{nv: p.nv, limit: limit, noBB: p.noBB, verify: p.verify}
+	dark := &omegaProblem{nv: p.nv, bbVars: p.bbVars, limit: limit, noBB: p.noBB, verify: p.verify}
 	// The shadow shares rows with p, and dark.solve updates its rows in
 	// place: it gets copies.
 	shadow, _, _ := p.shadow(v, true)
@@ -1000,28 +1096,34 @@ func newCoefIndex(n, size int) *coefIndex {
 // are long and sparse, and equal hashes are confirmed by comparing rows.
 const coefHashTerms = 12
 
-// coefHash hashes the positions and values of the first nonzero entries
-// among the first n of r (negated if neg).
-func coefHash(r []Int, n int, neg bool) uint64 {
+// coefHash hashes the positions and magnitudes of the first nonzero
+// entries among the first n of r, with the signs relative to the first
+// one's: r and its negation hash alike, so that one hash serves the
+// lookups of a row and of its negation (coefIndex.find).
+func coefHash(r []Int, n int) uint64 {
 	h := uint64(14695981039346656037)
 	terms := 0
+	flip := false // negate the entries, so that the first one is positive
 	for i := 0; i < n && terms < coefHashTerms; i++ {
 		v := r[i]
 		if v.big == nil && v.small == 0 {
 			continue
+		}
+		if terms == 0 {
+			flip = v.Sign() < 0
 		}
 		terms++
 		h ^= uint64(i) * 0x9e3779b97f4a7c15
 		var x uint64
 		if v.big != nil {
 			sign := v.big.Sign()
-			if neg {
+			if flip {
 				sign = -sign
 			}
 			x = uint64(len(v.big.Bits()))*0x9e3779b97f4a7c15 + uint64(sign+2)
 		} else {
 			s := v.small
-			if neg {
+			if flip {
 				s = -s
 			}
 			x = uint64(s)
@@ -1033,7 +1135,7 @@ func coefHash(r []Int, n int, neg bool) uint64 {
 	return h
 }
 
-// addHash records that rows[pos] has hash h = coefHash(r, n, false).
+// addHash records that rows[pos] has hash h = coefHash(rows[pos], n).
 func (ix *coefIndex) addHash(h uint64, pos int) {
 	e := len(ix.ents)
 	ix.ents = append(ix.ents, coefEntry{h, pos})
@@ -1051,15 +1153,15 @@ func (ix *coefIndex) addHash(h uint64, pos int) {
 	}
 }
 
-func (ix *coefIndex) add(r []Int, pos int) { ix.addHash(coefHash(r, ix.n, false), pos) }
+func (ix *coefIndex) add(r []Int, pos int) { ix.addHash(coefHash(r, ix.n), pos) }
 
 // find returns the position of a row of rows whose coefficients equal r's
 // (or their negation), or -1.
 func (ix *coefIndex) find(rows [][]Int, r []Int, neg bool) int {
-	return ix.findHash(rows, r, neg, coefHash(r, ix.n, neg))
+	return ix.findHash(rows, r, neg, coefHash(r, ix.n))
 }
 
-// findHash is find given h = coefHash(r, n, neg). Entries are tried
+// findHash is find given h = coefHash(r, n). Entries are tried
 // from the last added.
 func (ix *coefIndex) findHash(rows [][]Int, r []Int, neg bool, h uint64) int {
 	if ix.m == nil {
@@ -1099,7 +1201,7 @@ func (p *omegaProblem) shortcut(m *meter) (bbResult, error) {
 	if p.noBB {
 		return bbUnknown, nil
 	}
-	return branchAndBound(m, nil, p.ineqs, p.nv, 16)
+	return branchAndBoundDepth(m, nil, p.ineqs, p.nv, 16, 4*p.bbVars+8)
 }
 
 // errPruned reports a row dropped by Chernikov's rule that the kept rows

@@ -291,12 +291,25 @@ func branchAndBound(m *meter, eqs, ineqs [][]Int, nv int, maxNodes int) (bbResul
 // branchAndBoundPoint is branchAndBound that also returns the integer point
 // it found (the nv variables), when the result is bbFeasible.
 func branchAndBoundPoint(m *meter, eqs, ineqs [][]Int, nv int, maxNodes int) ([]Int, bbResult, error) {
+	return branchAndBoundPointDepth(m, eqs, ineqs, nv, maxNodes, 4*nv+8)
+}
+
+// branchAndBoundDepth is branchAndBound with the depth of the search
+// bounded by maxDepth.
+func branchAndBoundDepth(m *meter, eqs, ineqs [][]Int, nv, maxNodes, maxDepth int) (bbResult, error) {
+	_, r, err := branchAndBoundPointDepth(m, eqs, ineqs, nv, maxNodes, maxDepth)
+	return r, err
+}
+
+// branchAndBoundPointDepth is branchAndBoundPoint with the depth of the
+// search bounded by maxDepth.
+func branchAndBoundPointDepth(m *meter, eqs, ineqs [][]Int, nv, maxNodes, maxDepth int) ([]Int, bbResult, error) {
 	nodes := 0
 	var point []Int
 	var rec func(extra [][]Int, depth int) (bbResult, error)
 	rec = func(extra [][]Int, depth int) (bbResult, error) {
 		nodes++
-		if nodes > maxNodes || depth > 4*nv+8 {
+		if nodes > maxNodes || depth > maxDepth {
 			return bbUnknown, nil
 		}
 		all := append(append([][]Int(nil), ineqs...), extra...)

@@ -278,7 +278,11 @@ func (s *simplifier) setMeter(mt *meter) {
 
 // holds decides, where the tableau can, whether every integer point of c
 // (known not to be empty) satisfies r >= 0 (r over c's columns): decided
-// is false when it cannot. r joins the tableau as a free unknown.
+// is false when it cannot. r joins the tableau as a free unknown for the
+// test and leaves it after (rollback): coalescing asks one conjunction's
+// tableau about the rows of every partner, and the tableau of a piece of
+// dsc's heaps otherwise grew by a row for each, tens of pairs over. When
+// rolling back fails, the simplifier drops its tableau (exact tests only).
 func (s *simplifier) holds(r []Int) (holds, decided bool, err error) {
 	t := s.t
 	if t == nil || !s.known {
@@ -289,6 +293,12 @@ func (s *simplifier) holds(r []Int) (holds, decided bool, err error) {
 			return false, true, nil
 		}
 	}
+	snap := t.snapshot()
+	defer func() {
+		if t.rollback(snap) != nil {
+			s.t = nil
+		}
+	}()
 	u := t.addRow(r)
 	st, err := t.minimizeFree(u)
 	if err != nil {

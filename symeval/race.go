@@ -13,10 +13,10 @@ import (
 // write-write conflicts, whose agreement is left as value obligations.
 
 // readSet returns the cells that statement st reads (right-hand sides'
-// array reads) of the arrays named in arrays (all when arrays is nil),
-// over the parameters of s and restricted to its facts: the union over
-// the iterations of inner loops, without the cells of arrays allocated
-// inside st.
+// array reads), over the parameters of s and restricted to its facts:
+// the union over the iterations of inner loops, without the cells of
+// arrays allocated inside st, and only those of the arrays named in
+// arrays (all of them when arrays is nil).
 func readSet(ctx context.Context, s *Scope, st sched.Stmt, arrays map[string]bool) (*presburger.UnionMap, error) {
 	empty := presburger.NewUnionMap()
 	switch st := st.(type) {
@@ -26,7 +26,7 @@ func readSet(ctx context.Context, s *Scope, st sched.Stmt, arrays map[string]boo
 		out := empty
 		for _, c := range st.Stmts {
 			if l, ok := c.(*sched.Let); ok {
-				ns, err := s.Let(ctx, l.Var.Name, l.Value)
+				ns, err := s.letScope(ctx, l)
 				if err != nil {
 					return nil, err
 				}
@@ -50,15 +50,7 @@ func readSet(ctx context.Context, s *Scope, st sched.Stmt, arrays map[string]boo
 		}
 		return r, nil
 	case *sched.If:
-		c, err := s.constraint(st.Cond, false)
-		if err != nil {
-			return nil, err
-		}
-		nc, err := s.constraint(st.Cond, true)
-		if err != nil {
-			return nil, err
-		}
-		sThen, err := s.Assume(c)
+		sThen, sElse, err := s.ifScopes(st)
 		if err != nil {
 			return nil, err
 		}
@@ -67,10 +59,6 @@ func readSet(ctx context.Context, s *Scope, st sched.Stmt, arrays map[string]boo
 			return nil, err
 		}
 		if st.Else != nil {
-			sElse, err := s.Assume(nc)
-			if err != nil {
-				return nil, err
-			}
 			r, err := readSet(ctx, sElse, st.Else, arrays)
 			if err != nil {
 				return nil, err
@@ -91,13 +79,8 @@ func readSet(ctx context.Context, s *Scope, st sched.Stmt, arrays map[string]boo
 		}
 		return presburger.NewUnionMap(keep...), nil
 	case *sched.Loop:
-		inner, x := s.With(st.Var.Name)
-		lo, hi := st.Bounds()
-		bound, err := inner.Range(x, lo, hi)
+		inner, x, err := s.loopScope(st)
 		if err != nil {
-			return nil, err
-		}
-		if inner, err = inner.Assume(bound); err != nil {
 			return nil, err
 		}
 		r, err := readSet(ctx, inner, st.Body, arrays)
@@ -152,16 +135,16 @@ func readWriteRaces(ctx context.Context, pr *Prophecy, s *Scope, l *sched.Loop) 
 	if !ok {
 		return nil, fmt.Errorf("%s: no prophetic summary of the loop", l.Pos())
 	}
-	inner, ix := s.With(l.Var.Name)
+	inner, ix, err := s.loopScope(l)
+	if err != nil {
+		return nil, err
+	}
 	if ix != x {
 		return nil, fmt.Errorf("%s: loop variable %s named %s in the prophecy", l.Pos(), ix, x)
 	}
 	lo, hi := l.Bounds()
 	bound, err := inner.Range(x, lo, hi)
 	if err != nil {
-		return nil, err
-	}
-	if inner, err = inner.Assume(bound); err != nil {
 		return nil, err
 	}
 	// Only the cells of the arrays the loop writes can race: the reads

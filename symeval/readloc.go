@@ -25,7 +25,23 @@ import (
 // the same set wherever the scope can be reached under the assumptions,
 // which is all a value obligation needs, since its points are restricted
 // to the facts and the assumptions (valueObligations).
+//
+// The location is memoised in s: every condition of an assignment reads
+// it.
 func readLocation(ctx context.Context, s *Scope, x *syntax.Index) (*presburger.Map, error) {
+	if l, ok := s.locs.lookup(x); ok {
+		return l, nil
+	}
+	l, err := buildReadLocation(ctx, s, x)
+	if err != nil {
+		return nil, err
+	}
+	s.locs.store(x, l)
+	return l, nil
+}
+
+// buildReadLocation is readLocation without the memo.
+func buildReadLocation(ctx context.Context, s *Scope, x *syntax.Index) (*presburger.Map, error) {
 	tr := s.translator()
 	keys := make([]string, len(x.Indices))
 	es := make([]pwExpr, len(x.Indices))

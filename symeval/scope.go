@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/syntax"
 )
 
@@ -23,11 +25,132 @@ type Scope struct {
 	// assumed is the kernel's assumptions (nil: none), under which Let
 	// drops the pieces of a let's value that cannot occur.
 	assumed *presburger.Map
+	// locs holds the read locations computed in s (readLocation), and
+	// kids the scopes derived from s by the statements of the kernel
+	// (loopScope, ifScopes, letScope): a scope does not change once
+	// built, and the walks of the kernel (one per round of the garbage
+	// writes) and the conditions of its assignments (undefined reads,
+	// races, value obligations) derive the same scopes and read the same
+	// arrays in them.
+	locs *locMemo
+	kids *scopeKids
+}
+
+// scopeKids maps the statements of a kernel to the scopes they derive
+// from one scope.
+type scopeKids struct {
+	mu sync.Mutex
+	m  map[sched.Stmt]derived
+}
+
+// derived is a scope derived by a statement: the scope of a loop's body
+// and the parameter of its variable, the scopes of the branches of an if,
+// the scope after a let.
+type derived struct {
+	s, els *Scope
+	x      string
+}
+
+func (k *scopeKids) lookup(st sched.Stmt) (derived, bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	d, ok := k.m[st]
+	return d, ok
+}
+
+func (k *scopeKids) store(st sched.Stmt, d derived) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.m == nil {
+		k.m = map[sched.Stmt]derived{}
+	}
+	k.m[st] = d
+}
+
+// loopScope returns the scope of the body of loop l in s, where the
+// loop's variable (the parameter x) lies within its bounds, as rule
+// S-SEQLOOP and S-PARLOOP see it.
+func (s *Scope) loopScope(l *sched.Loop) (*Scope, string, error) {
+	if d, ok := s.kids.lookup(l); ok {
+		return d.s, d.x, nil
+	}
+	inner, x := s.With(l.Var.Name)
+	lo, hi := l.Bounds()
+	bound, err := inner.Range(x, lo, hi)
+	if err != nil {
+		return nil, "", err
+	}
+	if inner, err = inner.Assume(bound); err != nil {
+		return nil, "", err
+	}
+	s.kids.store(l, derived{s: inner, x: x})
+	return inner, x, nil
+}
+
+// ifScopes returns the scopes of the branches of st in s: s with st's
+// condition, and s with its negation.
+func (s *Scope) ifScopes(st *sched.If) (then, els *Scope, err error) {
+	if d, ok := s.kids.lookup(st); ok {
+		return d.s, d.els, nil
+	}
+	c, err := s.constraint(st.Cond, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	nc, err := s.constraint(st.Cond, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	if then, err = s.Assume(c); err != nil {
+		return nil, nil, err
+	}
+	if els, err = s.Assume(nc); err != nil {
+		return nil, nil, err
+	}
+	s.kids.store(st, derived{s: then, els: els})
+	return then, els, nil
+}
+
+// letScope returns s after the let statement l (Let).
+func (s *Scope) letScope(ctx context.Context, l *sched.Let) (*Scope, error) {
+	if d, ok := s.kids.lookup(l); ok {
+		return d.s, nil
+	}
+	ns, err := s.Let(ctx, l.Var.Name, l.Value)
+	if err != nil {
+		return nil, err
+	}
+	s.kids.store(l, derived{s: ns})
+	return ns, nil
+}
+
+// locMemo maps the array accesses of a scope to their read locations.
+type locMemo struct {
+	mu sync.Mutex
+	m  map[*syntax.Index]*presburger.Map
+}
+
+// lookup returns the read location of x memoised, if any.
+func (lm *locMemo) lookup(x *syntax.Index) (*presburger.Map, bool) {
+	lm.mu.Lock()
+	defer lm.mu.Unlock()
+	l, ok := lm.m[x]
+	return l, ok
+}
+
+// store memoises l as the read location of x.
+func (lm *locMemo) store(x *syntax.Index, l *presburger.Map) {
+	lm.mu.Lock()
+	defer lm.mu.Unlock()
+	if lm.m == nil {
+		lm.m = map[*syntax.Index]*presburger.Map{}
+	}
+	lm.m[x] = l
 }
 
 // NewScope returns the scope of a kernel with the given parameters.
 func NewScope(params []string) *Scope {
-	s := &Scope{names: map[string]binding{}}
+	s := &Scope{names: map[string]binding{}, locs: &locMemo{}, kids: &scopeKids{}}
 	for _, p := range params {
 		s.params = append(s.params, p)
 		s.names[p] = binding{key: paramKey(p)}
@@ -69,7 +192,7 @@ func (s *Scope) WithAssumptions(d *presburger.Map) *Scope {
 func (s *Scope) Params() []string { return append([]string(nil), s.params...) }
 
 func (s *Scope) clone() *Scope {
-	n := &Scope{params: append([]string(nil), s.params...), names: make(map[string]binding, len(s.names)+1), facts: s.facts, assumed: s.assumed}
+	n := &Scope{params: append([]string(nil), s.params...), names: make(map[string]binding, len(s.names)+1), facts: s.facts, assumed: s.assumed, locs: &locMemo{}, kids: &scopeKids{}}
 	for k, v := range s.names {
 		n.names[k] = v
 	}

@@ -247,7 +247,7 @@ func (w *heapWalker) block(s *Scope, h *Heap, b *sched.Block) error {
 	after := w.readAfter(b)
 	for i, st := range b.Stmts {
 		if l, ok := st.(*sched.Let); ok {
-			ns, err := s.Let(w.ctx, l.Var.Name, l.Value)
+			ns, err := s.letScope(w.ctx, l)
 			if err != nil {
 				return fmt.Errorf("%s: %w", l.Pos(), err)
 			}
@@ -304,15 +304,7 @@ func (w *heapWalker) stmt(s *Scope, h *Heap, st sched.Stmt) error {
 		w.tracef("%s  (at %s)", sched.StmtLine(st), st.Pos())
 		w.tracef("  h = %s", h.String())
 	case *sched.If:
-		c, err := s.constraint(st.Cond, false)
-		if err != nil {
-			return wrap(err)
-		}
-		nc, err := s.constraint(st.Cond, true)
-		if err != nil {
-			return wrap(err)
-		}
-		sThen, err := s.Assume(c)
+		sThen, sElse, err := s.ifScopes(st)
 		if err != nil {
 			return wrap(err)
 		}
@@ -320,10 +312,6 @@ func (w *heapWalker) stmt(s *Scope, h *Heap, st sched.Stmt) error {
 			return err
 		}
 		if st.Else != nil {
-			sElse, err := s.Assume(nc)
-			if err != nil {
-				return wrap(err)
-			}
 			return w.stmt(sElse, h, st.Else)
 		}
 	case *sched.Alloc:
@@ -342,13 +330,8 @@ func (w *heapWalker) stmt(s *Scope, h *Heap, st sched.Stmt) error {
 		w.tracef("%s  (at %s)", sched.StmtLine(st), st.Pos())
 		w.depth++
 		defer func() { w.depth-- }()
-		inner, x := s.With(st.Var.Name)
-		lo, hi := st.Bounds()
-		bound, err := inner.Range(x, lo, hi)
+		inner, x, err := s.loopScope(st)
 		if err != nil {
-			return wrap(err)
-		}
-		if inner, err = inner.Assume(bound); err != nil {
 			return wrap(err)
 		}
 		var delta *Heap

@@ -237,6 +237,10 @@ type gen struct {
 	// condition it confirmed, 0 before.
 	refutes   func(c *Condition) bool
 	refutedBy int
+	// root is the scope of the kernel's body, the root of the scopes of
+	// every walk (walkAfter): the walks derive the same scopes from it,
+	// and share their read locations.
+	root *Scope
 }
 
 // specReads finds the undefined specification elements an annotation
@@ -376,7 +380,10 @@ func (g *gen) walkAfter(pr *Prophecy, prev *heapWalker) (*heapWalker, error) {
 	if g.trace != nil {
 		w.trace = func(depth int, format string, args ...any) { g.tracef(depth, format, args...) }
 	}
-	s := NewScope(g.a.Params).WithAssumptions(g.a.Assumptions)
+	if g.root == nil {
+		g.root = NewScope(g.a.Params).WithAssumptions(g.a.Assumptions)
+	}
+	s := g.root
 	for _, b := range g.k.Bindings {
 		if _, ok := w.arrays[b.Array.Name]; !ok {
 			w.arrays[b.Array.Name] = arrayDecl{extents: b.Extents, scope: s}

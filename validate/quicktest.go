@@ -188,25 +188,32 @@ func quickEvidence(f *sched.Failure, strict bool) bool {
 // costs an emptiness test: a kernel of Halide has dozens of parameters).
 // It returns nil when dom is empty, and errTooLarge when a parameter's
 // value would be past quickMaxParam.
+//
+// The point of the last choice (pt) is what the next fallback to any
+// point left takes its value from; after a random value it is a sample
+// of the points left, drawn only if a fallback needs it (from ptOf): the
+// random values, most choices, cost an emptiness test, not a sample.
 func quickPoint(ctx context.Context, dom *presburger.Map, in *input, rng *rand.Rand, hi int64) (map[string]int64, error) {
-	pt, err := dom.Sample(ctx)
-	if err != nil || pt == nil {
+	if empty, err := dom.IsEmpty(ctx); err != nil || empty {
 		return nil, err
 	}
+	var pt []presburger.Int
+	ptOf := dom // when not nil, pt is Sample(ptOf), not drawn yet
 	params := map[string]int64{}
 	for i, p := range in.kernel.Params {
+		var x presburger.Int
 		tried := false
 		for _, c := range []int64{1 + rng.Int64N(hi)} {
 			fixed, err := dom.FixParam(p.Name, presburger.NewInt(c))
 			if err != nil {
 				return nil, err
 			}
-			q, err := fixed.Sample(ctx)
+			empty, err := fixed.IsEmpty(ctx)
 			if err != nil {
 				return nil, err
 			}
-			if q != nil {
-				dom, pt, tried = fixed, q, true
+			if !empty {
+				dom, ptOf, x, tried = fixed, fixed, presburger.NewInt(c), true
 				break
 			}
 		}
@@ -220,17 +227,27 @@ func quickPoint(ctx context.Context, dom *presburger.Map, in *input, rng *rand.R
 			if q, err := pos.Sample(ctx); err != nil {
 				return nil, err
 			} else if q != nil {
-				pt = q
+				pt, ptOf = q, nil
 			}
-			if dom, err = dom.FixParam(p.Name, pt[i]); err != nil {
+			if ptOf != nil {
+				if pt, err = ptOf.Sample(ctx); err != nil || pt == nil {
+					if err == nil {
+						err = fmt.Errorf("quick test: no point in a non-empty domain")
+					}
+					return nil, err
+				}
+				ptOf = nil
+			}
+			x = pt[i]
+			if dom, err = dom.FixParam(p.Name, x); err != nil {
 				return nil, err
 			}
 		}
-		x, ok := pt[i].Int64()
-		if !ok || x > quickMaxParam || x < -quickMaxParam {
+		v, ok := x.Int64()
+		if !ok || v > quickMaxParam || v < -quickMaxParam {
 			return nil, errTooLarge
 		}
-		params[p.Name] = x
+		params[p.Name] = v
 	}
 	return params, nil
 }

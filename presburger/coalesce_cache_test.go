@@ -1,0 +1,101 @@
+package presburger
+
+import (
+	"context"
+	"math/rand"
+	"testing"
+)
+
+// TestHoldsKeepsTableau checks that simplifier.holds answers as the exact
+// test does and leaves its tableau as it found it: coalescing asks one
+// conjunction's tableau about the rows of every partner, and a tableau
+// that kept them would grow with every pair.
+func TestHoldsKeepsTableau(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewSource(5))
+	checked := 0
+	for _, spec := range smallRandSpecs {
+		for k := 0; k < 60; k++ {
+			a, b := lxRandBasic(r, spec), lxRandBasic(r, spec)
+			if e, err := a.IsEmpty(ctx); err != nil || e || !coalesceSameLocals(a, b) {
+				continue
+			}
+			s := newKnownSimplifier(newMeter(ctx), a)
+			if s.t == nil {
+				continue
+			}
+			unknowns := len(s.t.isRow)
+			for _, row := range asInequalities(b, copyRow) {
+				holds, decided, err := s.holds(row)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if s.t == nil {
+					break // rolling back failed: the exact tests take over
+				}
+				if n := len(s.t.isRow); n != unknowns {
+					t.Fatalf("%v: the tableau has %d unknowns after holds, %d before", a, n, unknowns)
+				}
+				if !decided {
+					continue
+				}
+				n := negRow(row)
+				n[len(n)-1] = n[len(n)-1].Sub(NewInt(1))
+				empty, err := a.emptyWith(newMeter(ctx), a.eqs, withRow(a.ineqs, n))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if holds != empty {
+					t.Fatalf("%v: holds(%v) = %v, exact test %v", a, row, holds, empty)
+				}
+				checked++
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no row decided")
+	}
+}
+
+// TestCoalescePairInfos checks that coalescePair merges the same pairs
+// with the rows and indexes of the conjunctions kept across calls
+// (coalesceMergeTab) as without.
+func TestCoalescePairInfos(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewSource(9))
+	merged := 0
+	for _, spec := range smallRandSpecs {
+		var pieces []*BasicMap
+		for len(pieces) < 8 {
+			b := lxRandBasic(r, spec)
+			if e, err := b.IsEmpty(ctx); err == nil && !e {
+				pieces = append(pieces, b)
+			}
+		}
+		sp := pieces[0].Space()
+		infos := map[*BasicMap]*pieceRows{}
+		for i, a := range pieces {
+			for _, b := range pieces[i+1:] {
+				want, err := coalescePair(ctx, sp, a, b, nil, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := coalescePair(ctx, sp, a, b, nil, infos)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if (got == nil) != (want == nil) {
+					t.Fatalf("coalescePair(%v, %v): %v with the kept rows, %v without", a, b, got, want)
+				}
+				if want == nil {
+					continue
+				}
+				merged++
+				if eq, err := NewMap(sp, got).IsEqual(ctx, NewMap(sp, want)); err != nil || !eq {
+					t.Fatalf("coalescePair(%v, %v): %v with the kept rows, %v without", a, b, got, want)
+				}
+			}
+		}
+	}
+	t.Logf("%d pairs merged", merged)
+}
