@@ -1378,11 +1378,6 @@ func (s *solver) failure(c *symeval.Condition, q *query, sol *smt.Solver, maxTri
 	}
 	tries := 0
 	for _, bound := range []int64{4, 64, 1024} {
-		if bound > 64 && s.defOnly {
-			// The definedness probe's ground checks unfold at small
-			// parameters only (see below).
-			break
-		}
 		for try := 0; try < 2 && (tries < maxTries || try == 0); try++ {
 			tries++
 			box := append([]*smt.Term(nil), blocked...)
@@ -1408,9 +1403,7 @@ func (s *solver) failure(c *symeval.Condition, q *query, sol *smt.Solver, maxTri
 			block(o)
 		}
 	}
-	// Not for the definedness probe: the point's parameters would size
-	// the unfolding of the ground check, which a probe cannot afford.
-	if large && !s.defOnly {
+	if large {
 		if o := s.readModel(c, q, sol); o.status == symeval.Failed || o.params != nil {
 			return o
 		}

@@ -2,9 +2,11 @@ package validate
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"runtime/debug"
 	"time"
 
+	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/smt"
 	"github.com/augur-verify/augur/symeval"
 	"github.com/augur-verify/augur/syntax"
@@ -27,12 +29,6 @@ import (
 
 // probePieces bounds the pieces of a condition the probe asks about.
 const probePieces = 4
-
-// probeTries bounds the models with small parameters that the
-// confirmation of a probe's failure looks at (solver.failure): a point
-// where the operand cannot leave the range whatever the inputs (a
-// difference of a pixel with itself) is blocked, and another asked for.
-const probeTries = 3
 
 // probeSolver names the probe in a refuted condition's result.
 const probeSolver = "z3, definedness of the sides first"
@@ -66,6 +62,30 @@ func divisors(x syntax.Expr, types map[syntax.Expr]syntax.Type) []syntax.Expr {
 		}
 		return true
 	})
+	return out
+}
+
+// factors returns the factors of the products xs, each factor once: a
+// product is zero exactly when one of them is, and a factor's
+// disequality is a far simpler constraint than the product's.
+func factors(xs []syntax.Expr) []syntax.Expr {
+	var out []syntax.Expr
+	seen := map[string]bool{}
+	var walk func(x syntax.Expr)
+	walk = func(x syntax.Expr) {
+		if b, ok := x.(*syntax.Binary); ok && b.Op == syntax.OpMul {
+			walk(b.X)
+			walk(b.Y)
+			return
+		}
+		if k := syntax.ExprString(x); !seen[k] {
+			seen[k] = true
+			out = append(out, x)
+		}
+	}
+	for _, x := range xs {
+		walk(x)
+	}
 	return out
 }
 
@@ -155,7 +175,7 @@ func (s *solver) probe(c *symeval.Condition, convs []*syntax.Call) *outcome {
 			// would do at any point, whether the operand can leave the
 			// range there or not.
 			bad := []*smt.Term{def.Not()}
-			for _, d := range divisors(conv, sub.Types()) {
+			for _, d := range factors(divisors(conv, sub.Types())) {
 				dv, _, err := s.enc.Expr(d, sub.Types(), holeIndex(q.iholes, param), st.impl)
 				if err != nil {
 					continue
@@ -179,10 +199,10 @@ func (s *solver) probe(c *symeval.Condition, convs []*syntax.Call) *outcome {
 				}
 				continue
 			}
-			s.lookLimit, s.defOnly = lookResources, true
-			out := s.failure(&dc, &pq, sol, probeTries)
-			s.lookLimit, s.defOnly = 0, false
 			sol.Close()
+			s.lookLimit, s.defOnly = lookResources, true
+			out := s.probePoints(&dc, &pq, pieces[pi])
+			s.lookLimit, s.defOnly = 0, false
 			if out.status == symeval.Failed {
 				out.solver = probeSolver
 				out.resources = s.used
@@ -194,4 +214,53 @@ func (s *solver) probe(c *symeval.Condition, convs []*syntax.Call) *outcome {
 		}
 	}
 	return nil
+}
+
+// probePoints looks for a confirmed failure of the probe's query q (of
+// the condition c as the confirmation sees it) at a few points of piece,
+// one for each of the quick tests' ranges: the parameters and loop
+// variables drawn at random as the quick tests draw them (quickPoint),
+// the rest (holes, inputs) left to the solver. The solver's own points
+// are degenerate where it can be (an image of one pixel, a patch of no
+// element, a pixel compared with itself), and there no input makes the
+// operand of a conversion leave its range. It returns the first failure
+// confirmed (solver.readModel), or the last outcome otherwise.
+func (s *solver) probePoints(c *symeval.Condition, q *query, piece *presburger.BasicMap) *outcome {
+	sp := c.Obligation.Points.Space()
+	dom := presburger.NewMap(sp, piece)
+	ctx := presburger.WithBudget(s.v.ctx, s.v.opts.Budget)
+	rng := rand.New(rand.NewPCG(uint64(c.ID), 0x70726f6265))
+	last := &outcome{status: symeval.Undecided, reason: "no point of the piece within the quick tests' ranges"}
+	for _, hi := range quickRanges {
+		if s.v.ctx.Err() != nil {
+			break
+		}
+		params, err := quickPoint(ctx, dom, sp.Params, rng, hi)
+		if err != nil || params == nil {
+			continue
+		}
+		var fix []*smt.Term
+		for _, name := range q.names {
+			if x, ok := params[name]; ok {
+				fix = append(fix, q.params[name].Eq(s.z.Int(x)))
+			}
+		}
+		res, sol, err := s.checkLimit(q, fix, lookResources)
+		if err != nil || res != smt.Sat {
+			if sol != nil {
+				sol.Close()
+			}
+			continue
+		}
+		out := s.readModel(c, q, sol)
+		sol.Close()
+		if out.status == symeval.Failed {
+			return out
+		}
+		if s.v.opts.Trace != nil {
+			s.v.trace(fmt.Sprintf("C%d: definedness probe at %v: not confirmed: %s", c.ID, params, out.reason))
+		}
+		last = out
+	}
+	return last
 }

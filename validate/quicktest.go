@@ -63,7 +63,7 @@ func (v *validation) quickTest(in *input) *Counterexample {
 		if steps <= 0 || v.ctx.Err() != nil {
 			return nil
 		}
-		params, err := quickPoint(ctx, dom, in, rng, hi)
+		params, err := quickPoint(ctx, dom, kernelParams(in), rng, hi)
 		if errors.Is(err, errTooLarge) {
 			// The assumptions ask for large parameters (a kernel
 			// specialised to 1024 x 1024): every test would spend its
@@ -161,22 +161,32 @@ func quickEvidence(f *sched.Failure, strict bool) bool {
 	return false
 }
 
-// quickPoint picks a point of dom parameter by parameter: each takes a
+// kernelParams returns the names of the kernel's parameters, in order.
+func kernelParams(in *input) []string {
+	names := make([]string, len(in.kernel.Params))
+	for i, p := range in.kernel.Params {
+		names[i] = p.Name
+	}
+	return names
+}
+
+// quickPoint picks a point of dom, whose parameters are names in order,
+// parameter by parameter: each takes a
 // random value in [1, hi] if the points left allow it, else the value of
 // a point left where it is positive, else of any point left (each choice
 // costs an emptiness test: a kernel of Halide has dozens of parameters).
 // It returns nil when dom is empty, and errTooLarge when a parameter's
 // value would be past quickMaxParam.
-func quickPoint(ctx context.Context, dom *presburger.Map, in *input, rng *rand.Rand, hi int64) (map[string]int64, error) {
+func quickPoint(ctx context.Context, dom *presburger.Map, names []string, rng *rand.Rand, hi int64) (map[string]int64, error) {
 	pt, err := dom.Sample(ctx)
 	if err != nil || pt == nil {
 		return nil, err
 	}
 	params := map[string]int64{}
-	for i, p := range in.kernel.Params {
+	for i, name := range names {
 		tried := false
 		for _, c := range []int64{1 + rng.Int64N(hi)} {
-			fixed, err := dom.FixParam(p.Name, presburger.NewInt(c))
+			fixed, err := dom.FixParam(name, presburger.NewInt(c))
 			if err != nil {
 				return nil, err
 			}
@@ -192,7 +202,7 @@ func quickPoint(ctx context.Context, dom *presburger.Map, in *input, rng *rand.R
 		if !tried {
 			// A value of p that dom allows: positive if it can be
 			// (extents of zero make empty runs), else the last point's.
-			pos, err := positive(dom, p.Name)
+			pos, err := positive(dom, name)
 			if err != nil {
 				return nil, err
 			}
@@ -201,7 +211,7 @@ func quickPoint(ctx context.Context, dom *presburger.Map, in *input, rng *rand.R
 			} else if q != nil {
 				pt = q
 			}
-			if dom, err = dom.FixParam(p.Name, pt[i]); err != nil {
+			if dom, err = dom.FixParam(name, pt[i]); err != nil {
 				return nil, err
 			}
 		}
@@ -209,7 +219,7 @@ func quickPoint(ctx context.Context, dom *presburger.Map, in *input, rng *rand.R
 		if !ok || x > quickMaxParam || x < -quickMaxParam {
 			return nil, errTooLarge
 		}
-		params[p.Name] = x
+		params[name] = x
 	}
 	return params, nil
 }
