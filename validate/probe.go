@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/smt"
 	"github.com/augur-verify/augur/symeval"
 	"github.com/augur-verify/augur/syntax"
@@ -16,14 +17,16 @@ import (
 // The definedness probe. A conversion from a float to an integer type is
 // undefined when its operand leaves the type's range (docs/formats.md),
 // which an extreme input (a scale near zero) can make it do whatever the
-// schedule. Where a kernel converts floats, the definedness of the value
-// conditions' sides is asked first, before any condition is discharged:
-// one cheap query a piece, nothing unfolded, within lookResources units,
-// on the first probePieces pieces of each condition. A model is confirmed
-// as the strategies' are (failure: in the real model exactly, and by the
-// reference evaluator), and a confirmed one refutes the kernel before the
-// solve phase spends minutes on conditions that cannot settle the verdict
-// any more: the other value conditions are left undischarged, as after a
+// schedule. Where an assignment converts floats, the definedness of each
+// such conversion of its value is asked first, before any value condition
+// is discharged: one cheap query a piece, nothing unfolded, within
+// lookResources units, on the first probePieces pieces of each condition.
+// A model is confirmed at points drawn as the quick tests draw theirs
+// (probePoints), on the conversion alone, in the real model exactly and by
+// the reference evaluator (solver.defOnly, solverInputs); a confirmed
+// failure that the interpreter replays refutes the kernel before the solve
+// phase spends minutes on conditions that cannot settle the verdict any
+// more: the other value conditions are left undischarged, as after a
 // failure found over Presburger sets (refuteEarly). The probe proves
 // nothing; what it does not refute is discharged as usual.
 
@@ -101,7 +104,9 @@ func (v *validation) probeDefinedness(todo []int) (int, *outcome) {
 		}
 		c := v.an.Conditions[i]
 		ob := c.Obligation
-		if ob == nil || ob.Impl.Type != ob.Spec.Type {
+		// The value conditions of assignments: the kernel's side is the
+		// value stored.
+		if _, assign := c.Stmt.(*sched.Assign); !assign || ob == nil || ob.Impl.Type != ob.Spec.Type {
 			continue
 		}
 		convs := conversions(ob.Impl.Expr, ob.Impl.Types())

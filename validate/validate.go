@@ -428,8 +428,15 @@ func (v *validation) discharge(results []ConditionResult) error {
 	v.outcomes = map[int]*outcome{}
 	if !v.opts.AllConditions && !v.refuted() {
 		if i, o := v.probeDefinedness(todo); o != nil {
-			v.refuteByProbe(results, i, o)
-			return nil
+			// The probe's failure refutes the kernel only once the
+			// interpreter replays it.
+			v.outcomes[i] = o
+			if cx, err := v.counterexampleOf(i); err == nil && cx.Reproduced {
+				v.refuteByProbe(results, i, o)
+				return nil
+			}
+			delete(v.outcomes, i)
+			delete(v.cxs, i)
 		}
 	}
 	total := len(todo)
@@ -514,11 +521,11 @@ func (v *validation) refuted() bool {
 	return false
 }
 
-// refuteByProbe records the failed outcome o that the definedness probe
-// found for the condition of index i, and leaves every other pending
-// value condition undischarged: the kernel is refuted.
+// refuteByProbe records in results the failed outcome o that the
+// definedness probe found for the condition of index i (in v.outcomes,
+// replayed by the interpreter), and leaves every other pending value
+// condition undischarged: the kernel is refuted.
 func (v *validation) refuteByProbe(results []ConditionResult, i int, o *outcome) {
-	v.outcomes[i] = o
 	r := &results[i]
 	r.Status, r.Reason, r.Solver, r.Seconds, r.Resources = o.status.String(), o.reason, o.solver, o.seconds, o.resources
 	if v.opts.KeepSMT {
