@@ -114,6 +114,19 @@ func (c *Context) Eval(vals []int64, env sare.Env) (_ value.Value, err error) {
 	return v, nil
 }
 
+// Sub returns the context of x, a value node of c's template, with c's
+// holes (those x does not use stay unused): its value at given hole
+// values is the value of x within c at those values. Since undefinedness
+// propagates through every operation (select included), c is undefined
+// wherever Sub(x) is.
+func (c *Context) Sub(x syntax.Expr) (*Context, error) {
+	t, ok := c.info.Types[x]
+	if !ok {
+		return nil, fmt.Errorf("%s is not a value node of context %s", syntax.ExprString(x), c)
+	}
+	return &Context{Name: c.Name + "." + syntax.ExprString(x), Expr: x, Type: t, Holes: c.Holes, info: c.info}, nil
+}
+
 // holeEnv binds the holes of a context and delegates tensors to env.
 type holeEnv struct {
 	vals []int64

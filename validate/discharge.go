@@ -61,6 +61,12 @@ type solver struct {
 	lookLimit uint64
 	// ground is the solver of the ground checks (groundSolver).
 	ground *solver
+	// defOnly: the kernel's side of the condition being confirmed is a
+	// subexpression of the stored value (the definedness probe), whose
+	// undefinedness alone is the failure: a ground check and a
+	// concrete evaluation consider neither the specification's side nor
+	// the equality of the two.
+	defOnly bool
 }
 
 // lookResources bounds each check of the first, quick look at the model
@@ -1507,11 +1513,15 @@ func (s *solver) readModel(c *symeval.Condition, q *query, sol *smt.Solver) *out
 				out.status, out.reason = symeval.Undecided, "solver unavailable: "+err.Error()
 				return out
 			}
-			g.lookLimit = s.lookLimit
+			g.lookLimit, g.defOnly = s.lookLimit, s.defOnly
 			g.used = 0
 		}
 		used := g.used
-		ground, err := g.groundReal(c, out)
+		var given map[string]fixedInput
+		if s.defOnly {
+			given = s.queryInputs(q, m)
+		}
+		ground, err := g.groundReal(c, out, given)
 		if g != s {
 			s.used += g.used - used
 		}
@@ -1525,9 +1535,13 @@ func (s *solver) readModel(c *symeval.Condition, q *query, sol *smt.Solver) *out
 			_ = s.confirmWith(c, out, recording(ground, out))
 		}
 		out.kind = out.groundKind
-		out.confirmNote = "the solver's inputs, the difference checked exactly in the real value model"
-		if out.seed != 0 {
+		switch {
+		case out.confirmNote != "":
+			// Set by groundReal: the solver's values of some inputs.
+		case out.seed != 0:
 			out.confirmNote = fmt.Sprintf("random inputs of seed %d, the difference checked exactly in the real value model", out.seed)
+		default:
+			out.confirmNote = "the solver's inputs, the difference checked exactly in the real value model"
 		}
 		return out
 	}
@@ -1565,7 +1579,12 @@ func (v *validation) usesFloats() bool {
 // down to the inputs, which stay free, and the solver looks for inputs
 // that make them differ (or one undefined). It returns those inputs, or
 // an error when the point is no counterexample or cannot be decided.
-func (s *solver) groundReal(c *symeval.Condition, out *outcome) (sare.Inputs, error) {
+//
+// given holds the values that the model of the query gives the input
+// elements the query reads (queryInputs), for the definedness probe's
+// failures: when random inputs do not show the failure, those values are
+// tried with random ones for the other elements (solverInputs).
+func (s *solver) groundReal(c *symeval.Condition, out *outcome, given map[string]fixedInput) (sare.Inputs, error) {
 	ob := c.Obligation
 	// Unfolding asks for the parameters at every access: their numerals
 	// are made once.
@@ -1596,16 +1615,19 @@ func (s *solver) groundReal(c *symeval.Condition, out *outcome) (sare.Inputs, er
 	if err != nil {
 		return nil, fmt.Errorf("ground encoding: %w", err)
 	}
-	sv, sdef, err := s.enc.Expr(ob.Spec.Expr, ob.Spec.Types(), idx(out.specHoles), all)
-	if err != nil {
-		return nil, fmt.Errorf("ground encoding: %w", err)
+	sv, sdef, eq := iv, s.z.True(), s.z.True()
+	if !s.defOnly {
+		if sv, sdef, err = s.enc.Expr(ob.Spec.Expr, ob.Spec.Types(), idx(out.specHoles), all); err != nil {
+			return nil, fmt.Errorf("ground encoding: %w", err)
+		}
 	}
 	if n := s.enc.CutOffs(); n > 0 {
 		return nil, fmt.Errorf("the specification's recursion is too deep to unfold at the counterexample (%d elements left)", n)
 	}
-	eq, err := s.enc.Equal(iv, sv, ob.Impl.Type)
-	if err != nil {
-		return nil, err
+	if !s.defOnly {
+		if eq, err = s.enc.Equal(iv, sv, ob.Impl.Type); err != nil {
+			return nil, err
+		}
 	}
 	// With sqrt, exp and the like uninterpreted, a model is no
 	// evaluation: it may only have chosen values of the functions that
@@ -1613,18 +1635,20 @@ func (s *solver) groundReal(c *symeval.Condition, out *outcome) (sare.Inputs, er
 	// only when no interpretation of the functions at all makes the two
 	// sides equal (and defined); the real one is among them. A rounding
 	// difference of a concrete evaluation counts for nothing here.
-	opaque := s.enc.UninterpretedBuiltins() > 0
+	//
+	// The definedness probe's failures are held to the same test, the
+	// solver's search for inputs included: a division by zero, which
+	// the real model leaves unspecified, must not count as an operand out
+	// of range. The reference evaluator, in binary floating point, must
+	// find the conversion undefined on the same inputs, so that augur run
+	// replays the failure.
+	opaque := s.enc.UninterpretedBuiltins() > 0 || s.defOnly
 	good := s.z.And(idef, sdef, eq)
 	bad := s.z.Or(idef.Not(), sdef.Not(), eq.Not())
 	axioms := s.enc.Axioms()
 	terms := append([]*smt.Term{bad}, axioms...)
 	// The input elements the two sides reach, with ground indices.
-	type elem struct {
-		t   *sare.Tensor
-		idx []int64
-		app *smt.Term
-	}
-	var elems []elem
+	var elems []groundElem
 	for _, t := range s.v.in.spec.Tensors {
 		if !t.Input {
 			continue
@@ -1644,7 +1668,7 @@ func (s *solver) groundReal(c *symeval.Condition, out *outcome) (sare.Inputs, er
 					return nil, fmt.Errorf("ground encoding: index %s is not constant", a)
 				}
 			}
-			elems = append(elems, elem{t, idx, f.Apply(args...)})
+			elems = append(elems, groundElem{t, idx, f.Apply(args...)})
 		}
 	}
 	check := func(fixed []*smt.Term) (*smt.Model, smt.Result, error) {
@@ -1685,13 +1709,23 @@ func (s *solver) groundReal(c *symeval.Condition, out *outcome) (sare.Inputs, er
 				continue
 			}
 			if opaque {
-				_ = s.confirmWith(c, out, in) // the values, for display
+				err := s.confirmWith(c, out, in) // the values, for display
+				if err != nil && s.defOnly {
+					continue
+				}
 			}
 			m, chosen = mm, in
 			if k <= 3 {
 				out.seed = k
 			}
 			break
+		}
+	}
+	if m == nil && opaque && len(given) > 0 {
+		var err error
+		m, chosen, err = s.solverInputs(c, out, given, elems, idef, sdef, check, independent)
+		if err != nil {
+			return nil, err
 		}
 	}
 	if m == nil && opaque {
@@ -1709,19 +1743,7 @@ func (s *solver) groundReal(c *symeval.Condition, out *outcome) (sare.Inputs, er
 		}
 		m = mm
 	}
-	out.groundKind = c.Kind
-	if b, err := m.Eval(idef, true); err == nil {
-		if v, err := b.BoolValue(); err == nil && !v {
-			out.groundKind = sched.UndefinedStore
-		}
-	}
-	if out.groundKind == c.Kind {
-		if b, err := m.Eval(sdef, true); err == nil {
-			if v, err := b.BoolValue(); err == nil && !v {
-				out.groundKind = sched.UndefinedAnnotation
-			}
-		}
-	}
+	out.groundKind = groundKindOf(c, m, idef, sdef)
 	if chosen != nil {
 		return chosen, nil
 	}
@@ -1902,7 +1924,21 @@ func (s *solver) confirmWith(c *symeval.Condition, out *outcome, inputs sare.Inp
 	env := ev.Env(ctx)
 	ob := c.Obligation
 	iv, ierr := ob.Impl.Eval(out.implHoles, env)
-	sv, serr := ob.Spec.Eval(out.specHoles, env)
+	var sv value.Value
+	var serr error
+	if s.defOnly {
+		// The kernel's side is a subexpression of the stored value:
+		// only its definedness counts.
+		switch {
+		case ierr != nil:
+			return fmt.Errorf("concrete evaluation of %s: %w", ob.Impl, ierr)
+		case !iv.IsUndef():
+			return fmt.Errorf("the computed value %s is defined", iv)
+		}
+		out.implValue, out.specValue = "undef", ""
+		return nil
+	}
+	sv, serr = ob.Spec.Eval(out.specHoles, env)
 	out.implValue, out.specValue = "", ""
 	if ierr == nil {
 		out.implValue = iv.String()

@@ -75,7 +75,7 @@ func TestQuickPointLazy(t *testing.T) {
 	}
 	in := &input{kernel: &sched.Kernel{Params: []*syntax.Ident{{Name: "n"}, {Name: "a"}}}}
 	for seed := uint64(0); seed < 4; seed++ {
-		got, err := quickPoint(ctx, dom, in, rand.New(rand.NewPCG(seed, 1)), 40)
+		got, err := quickPoint(ctx, dom, kernelParams(in), rand.New(rand.NewPCG(seed, 1)), 40)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,7 +103,7 @@ func TestQuickPointLazy(t *testing.T) {
 		for seed := uint64(0); seed < 3; seed++ {
 			for _, hi := range quickRanges {
 				r1, r2 := rand.New(rand.NewPCG(seed, 1)), rand.New(rand.NewPCG(seed, 1))
-				got, err1 := quickPoint(ctx, dom, in, r1, hi)
+				got, err1 := quickPoint(ctx, dom, kernelParams(in), r1, hi)
 				want, err2 := quickPointEager(ctx, dom, in, r2, hi)
 				if (err1 == nil) != (err2 == nil) {
 					t.Fatalf("%s: seed %d, hi %d: error %v, eager %v", name, seed, hi, err1, err2)

@@ -63,7 +63,7 @@ func (v *validation) quickTest(in *input) *Counterexample {
 		if steps <= 0 || v.ctx.Err() != nil {
 			return nil
 		}
-		params, err := quickPoint(ctx, dom, in, rng, hi)
+		params, err := quickPoint(ctx, dom, kernelParams(in), rng, hi)
 		if errors.Is(err, errTooLarge) {
 			// The assumptions ask for large parameters (a kernel
 			// specialised to 1024 x 1024): every test would spend its
@@ -182,7 +182,17 @@ func quickEvidence(f *sched.Failure, strict bool) bool {
 	return false
 }
 
-// quickPoint picks a point of dom parameter by parameter: each takes a
+// kernelParams returns the names of the kernel's parameters, in order.
+func kernelParams(in *input) []string {
+	names := make([]string, len(in.kernel.Params))
+	for i, p := range in.kernel.Params {
+		names[i] = p.Name
+	}
+	return names
+}
+
+// quickPoint picks a point of dom, whose parameters are names in order,
+// parameter by parameter: each takes a
 // random value in [1, hi] if the points left allow it, else the value of
 // a point left where it is positive, else of any point left (each choice
 // costs an emptiness test: a kernel of Halide has dozens of parameters).
@@ -193,18 +203,18 @@ func quickEvidence(f *sched.Failure, strict bool) bool {
 // point left takes its value from; after a random value it is a sample
 // of the points left, drawn only if a fallback needs it (from ptOf): the
 // random values, most choices, cost an emptiness test, not a sample.
-func quickPoint(ctx context.Context, dom *presburger.Map, in *input, rng *rand.Rand, hi int64) (map[string]int64, error) {
+func quickPoint(ctx context.Context, dom *presburger.Map, names []string, rng *rand.Rand, hi int64) (map[string]int64, error) {
 	if empty, err := dom.IsEmpty(ctx); err != nil || empty {
 		return nil, err
 	}
 	var pt []presburger.Int
 	ptOf := dom // when not nil, pt is Sample(ptOf), not drawn yet
 	params := map[string]int64{}
-	for i, p := range in.kernel.Params {
+	for i, name := range names {
 		var x presburger.Int
 		tried := false
 		for _, c := range []int64{1 + rng.Int64N(hi)} {
-			fixed, err := dom.FixParam(p.Name, presburger.NewInt(c))
+			fixed, err := dom.FixParam(name, presburger.NewInt(c))
 			if err != nil {
 				return nil, err
 			}
@@ -220,7 +230,7 @@ func quickPoint(ctx context.Context, dom *presburger.Map, in *input, rng *rand.R
 		if !tried {
 			// A value of p that dom allows: positive if it can be
 			// (extents of zero make empty runs), else the last point's.
-			pos, err := positive(dom, p.Name)
+			pos, err := positive(dom, name)
 			if err != nil {
 				return nil, err
 			}
@@ -239,7 +249,7 @@ func quickPoint(ctx context.Context, dom *presburger.Map, in *input, rng *rand.R
 				ptOf = nil
 			}
 			x = pt[i]
-			if dom, err = dom.FixParam(p.Name, x); err != nil {
+			if dom, err = dom.FixParam(name, x); err != nil {
 				return nil, err
 			}
 		}
@@ -247,7 +257,7 @@ func quickPoint(ctx context.Context, dom *presburger.Map, in *input, rng *rand.R
 		if !ok || v > quickMaxParam || v < -quickMaxParam {
 			return nil, errTooLarge
 		}
-		params[p.Name] = v
+		params[name] = v
 	}
 	return params, nil
 }

@@ -448,6 +448,19 @@ func (v *validation) discharge(results []ConditionResult) error {
 		todo = append(todo, i)
 	}
 	v.outcomes = map[int]*outcome{}
+	if !v.opts.AllConditions && !v.refuted() {
+		if i, o := v.probeDefinedness(todo); o != nil {
+			// The probe's failure refutes the kernel only once the
+			// interpreter replays it.
+			v.outcomes[i] = o
+			if cx, err := v.counterexampleOf(i); err == nil && cx.Reproduced {
+				v.refuteByProbe(results, i, o)
+				return nil
+			}
+			delete(v.outcomes, i)
+			delete(v.cxs, v.an.Conditions[i])
+		}
+	}
 	total := len(todo)
 	v.progress(Event{Phase: "solve", Done: 0, Total: total})
 	if total == 0 {
@@ -518,6 +531,36 @@ func (v *validation) discharge(results []ConditionResult) error {
 		}
 	}
 	return nil
+}
+
+// refuted reports whether a failure is confirmed already (refuteEarly).
+func (v *validation) refuted() bool {
+	for _, r := range v.cxs {
+		if r.err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// refuteByProbe records in results the failed outcome o that the
+// definedness probe found for the condition of index i (in v.outcomes,
+// replayed by the interpreter), and leaves every other pending value
+// condition undischarged: the kernel is refuted.
+func (v *validation) refuteByProbe(results []ConditionResult, i int, o *outcome) {
+	r := &results[i]
+	r.Status, r.Reason, r.Solver, r.Seconds, r.Resources = o.status.String(), o.reason, o.solver, o.seconds, o.resources
+	if v.opts.KeepSMT {
+		r.SMT = o.smt
+	}
+	for j, c := range v.an.Conditions {
+		if j != i && c.Status == symeval.Pending && !v.skipped[j] {
+			results[j].Status = "undecided"
+			results[j].Reason = fmt.Sprintf("not discharged: C%d already refutes the kernel", v.an.Conditions[i].ID)
+			v.skipped[j] = true
+		}
+	}
+	v.progress(Event{Phase: "solve", Done: 1, Total: 1})
 }
 
 // decideSafely is s.decide with a panic turned into an undecided outcome
