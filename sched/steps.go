@@ -34,8 +34,39 @@ func Steps(k *Kernel, info *Info, params map[string]int64, limit int64) (int64, 
 	return c.n, nil
 }
 
+// StepsTo returns the steps Run takes on the checked kernel k (info is
+// Check's result) at the parameter values params before it can report a
+// failure of the statement target at one execution of it: the one where
+// the variables of the loops around target have the values at (by name;
+// a loop absent from at matches any value). Those are the steps up
+// to that execution, then the steps of the later iterations of every par
+// loop around it, which Run completes before it reports a failure of one
+// of their iterations (Clément 2022, rule U-PARLOOP). reached is false
+// when the run ends without executing target at that point; a run that
+// fails earlier, elsewhere, takes fewer steps and reports another
+// failure. As with Steps, the count stops once it passes limit: a result
+// greater than limit (with reached false) only says that Run cannot
+// report the failure within limit steps.
+func StepsTo(k *Kernel, info *Info, params map[string]int64, target Stmt, at map[string]int64, limit int64) (n int64, reached bool, err error) {
+	c := &stepCounter{params: params, limit: min(limit, math.MaxInt64/4), target: target, at: at}
+	err = c.kernel(k, info)
+	switch {
+	case errors.Is(err, errReached):
+		return c.n, true, nil
+	case errors.Is(err, errPastLimit):
+		return c.n, false, nil
+	case err != nil:
+		return 0, false, fmt.Errorf("steps of kernel %s: %w", kernelName(k), err)
+	}
+	return c.n, false, nil
+}
+
 // errPastLimit stops a count past its limit.
 var errPastLimit = errors.New("past the limit")
+
+// errReached unwinds a count from the execution of the statement that
+// StepsTo looks for, as a failure there unwinds Run.
+var errReached = errors.New("reached the target")
 
 // stepCounter walks a kernel's control flow as Run does, counting the
 // steps Run counts: every statement executed, every iteration of a loop,
@@ -45,6 +76,22 @@ type stepCounter struct {
 	vars   []Var // loop and let variables in scope, innermost last
 	n      int64
 	limit  int64
+	// target and at are StepsTo's statement and loop values, if any.
+	target Stmt
+	at     map[string]int64
+}
+
+// atTarget reports whether s, executed now, is StepsTo's target.
+func (c *stepCounter) atTarget(s Stmt) bool {
+	if c.target == nil || s != c.target {
+		return false
+	}
+	for name, x := range c.at {
+		if v, ok := c.Index(name); !ok || v != x {
+			return false
+		}
+	}
+	return true
 }
 
 // add counts n steps.
@@ -114,6 +161,9 @@ func (c *stepCounter) stmt(s Stmt) error {
 	if err := c.add(1); err != nil {
 		return err
 	}
+	if c.atTarget(s) {
+		return errReached
+	}
 	switch s := s.(type) {
 	case *If:
 		ok, err := sare.EvalCond(s.Cond, c)
@@ -146,15 +196,24 @@ func (c *stepCounter) stmt(s Stmt) error {
 		}
 		c.vars = append(c.vars, Var{Name: s.Var.Name})
 		defer func() { c.vars = c.vars[:len(c.vars)-1] }()
+		var reached error
 		for x := lo; x < hi; x++ {
 			if err := c.add(1); err != nil {
 				return err
 			}
 			c.vars[len(c.vars)-1].Value = x
-			if err := c.block(s.Body); err != nil {
+			err := c.block(s.Body)
+			if s.Par && errors.Is(err, errReached) {
+				// Run finishes the loop before it reports the failure
+				// of an iteration.
+				reached = err
+				continue
+			}
+			if err != nil {
 				return err
 			}
 		}
+		return reached
 	case *Block:
 		return c.block(s)
 	}
