@@ -244,9 +244,9 @@ func (v *validation) replayOutOfReach(c *symeval.Condition, cx *Counterexample, 
 	if !ok || len(cx.Loops) != len(c.Loops) {
 		return false
 	}
-	at := make(map[string]int64, len(cx.Loops))
-	for _, l := range cx.Loops {
-		at[l.Name] = l.Value
+	at := make([]sched.Var, len(cx.Loops))
+	for i, l := range cx.Loops {
+		at[i] = sched.Var{Name: l.Name, Value: l.Value}
 	}
 	n, reached, err := sched.StepsTo(v.in.kernel, v.in.kinfo, params, target, at, replaySteps)
 	return err == nil && !reached && n > replaySteps
