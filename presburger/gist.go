@@ -17,7 +17,14 @@ import (
 // parameter domain (isl's gist_params). Division definitions are never
 // dropped. The result is exact: every implication is decided by an
 // integer emptiness test.
-func Gist(ctx context.Context, s, c *Map) (_ *Map, err error) {
+func Gist(ctx context.Context, s, c *Map) (*Map, error) {
+	return gist(ctx, s, c, true)
+}
+
+// gist is Gist, with the tests that a context's constraint decides as it
+// stands (impliesRow) skipped if syntactic is set: the result is the same
+// either way, only the cost differs.
+func gist(ctx context.Context, s, c *Map, syntactic bool) (_ *Map, err error) {
 	defer lxRecover("gist", &err)
 	cm, err := gistLift(s, c)
 	if err != nil {
@@ -33,7 +40,7 @@ func Gist(ctx context.Context, s, c *Map) (_ *Map, err error) {
 	cbs := cm.Basics()
 	var out []*BasicMap
 	for _, b := range s.Basics() {
-		g, keep, err := gistBasic(ctx, b, cbs)
+		g, keep, err := gistBasic(ctx, b, cbs, syntactic)
 		if err != nil {
 			return nil, fmt.Errorf("gist: %w", err)
 		}
@@ -76,11 +83,17 @@ func gistLift(s, c *Map) (*Map, error) {
 
 // gistBasic drops the constraints of b implied by the context (any of cbs)
 // and b's other remaining constraints; keep is false when b is disjoint
-// from the context.
-func gistBasic(ctx context.Context, b *BasicMap, cbs []*BasicMap) (*BasicMap, bool, error) {
+// from the context. syntactic is gist's.
+func gistBasic(ctx context.Context, b *BasicMap, cbs []*BasicMap, syntactic bool) (*BasicMap, bool, error) {
 	eqs, ineqs := b.Eqs(), b.Ineqs()
-	inContext := func(extra []Int, eqs, ineqs [][]Int) (bool, error) {
+	// inContext reports whether the constraints, with extra, meet one
+	// of the context's conjunctions; those of which implies(c) says
+	// that they exclude extra are known not to.
+	inContext := func(extra []Int, eqs, ineqs [][]Int, implies func(c *BasicMap) bool) (bool, error) {
 		for _, c := range cbs {
+			if syntactic && implies != nil && implies(c) {
+				continue
+			}
 			t := gistRebuild(b, eqs, ineqs)
 			if extra != nil {
 				t.AddIneq(extra)
@@ -98,7 +111,7 @@ func gistBasic(ctx context.Context, b *BasicMap, cbs []*BasicMap) (*BasicMap, bo
 		return false, nil
 	}
 	// Disjoint from the context?
-	if nonEmpty, err := inContext(nil, eqs, ineqs); err != nil || !nonEmpty {
+	if nonEmpty, err := inContext(nil, eqs, ineqs, nil); err != nil || !nonEmpty {
 		return nil, false, err
 	}
 	neg := func(r []Int) []Int {
@@ -108,7 +121,8 @@ func gistBasic(ctx context.Context, b *BasicMap, cbs []*BasicMap) (*BasicMap, bo
 	}
 	for i := 0; i < len(ineqs); {
 		rest := append(append([][]Int(nil), ineqs[:i]...), ineqs[i+1:]...)
-		possible, err := inContext(neg(ineqs[i]), eqs, rest)
+		r := ineqs[i]
+		possible, err := inContext(neg(r), eqs, rest, func(c *BasicMap) bool { return impliesRow(c, b, r) })
 		if err != nil {
 			return nil, false, err
 		}
@@ -120,13 +134,14 @@ func gistBasic(ctx context.Context, b *BasicMap, cbs []*BasicMap) (*BasicMap, bo
 	}
 	for i := 0; i < len(eqs); {
 		rest := append(append([][]Int(nil), eqs[:i]...), eqs[i+1:]...)
-		lo, err := inContext(neg(eqs[i]), rest, ineqs)
+		r, nr := eqs[i], negRow(eqs[i])
+		lo, err := inContext(neg(r), rest, ineqs, func(c *BasicMap) bool { return impliesRow(c, b, r) })
 		if err != nil {
 			return nil, false, err
 		}
 		hi := false
 		if !lo {
-			hi, err = inContext(neg(negRow(eqs[i])), rest, ineqs)
+			hi, err = inContext(neg(nr), rest, ineqs, func(c *BasicMap) bool { return impliesRow(c, b, nr) })
 			if err != nil {
 				return nil, false, err
 			}
@@ -138,6 +153,71 @@ func gistBasic(ctx context.Context, b *BasicMap, cbs []*BasicMap) (*BasicMap, bo
 		i++
 	}
 	return gistRebuild(b, eqs, ineqs), true, nil
+}
+
+// impliesRow reports whether one constraint of the conjunction c, as it
+// stands, implies row·x >= 0, for a row over the columns of b, a
+// conjunction of c's space: a row and a constraint of c that involve no
+// local variable and differ only in the constant, c's the stronger (an
+// equality either way round). Then row's negation contradicts c, which
+// an emptiness test would find at far greater cost: the gist of a
+// relation restricted to its context, whose conjunctions repeat the
+// context's constraints, asks that question of every one of them.
+func impliesRow(c, b *BasicMap, row []Int) bool {
+	nd := b.nDims()
+	if c.nDims() != nd {
+		return false
+	}
+	for _, x := range row[nd : len(row)-1] {
+		if !x.IsZero() {
+			return false
+		}
+	}
+	k := row[len(row)-1]
+	// match returns the sign s with q = s*row on the dimensions, or 0.
+	match := func(q []Int) int {
+		for _, x := range q[nd : len(q)-1] {
+			if !x.IsZero() {
+				return 0
+			}
+		}
+		same, opp := true, true
+		for j := range nd {
+			if !q[j].Equal(row[j]) {
+				same = false
+			}
+			if !q[j].isNegOf(row[j]) {
+				opp = false
+			}
+			if !same && !opp {
+				return 0
+			}
+		}
+		if same {
+			return 1
+		}
+		return -1
+	}
+	for _, q := range c.ineqs {
+		// q·x >= 0 with q = row but for a constant no greater.
+		if match(q) == 1 && q[len(q)-1].Cmp(k) <= 0 {
+			return true
+		}
+	}
+	for _, q := range c.eqs {
+		// s*q·x = 0 makes row·x the difference of the constants.
+		switch match(q) {
+		case 1:
+			if q[len(q)-1].Cmp(k) <= 0 {
+				return true
+			}
+		case -1:
+			if q[len(q)-1].Neg().Cmp(k) <= 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // gistRebuild returns a conjunction with b's space and locals and the

@@ -96,3 +96,58 @@ func TestGistRandom(t *testing.T) {
 	}
 	t.Logf("%d random gists checked", n)
 }
+
+// A relation restricted to its context repeats the context's
+// constraints, some with weaker constants: the gist that skips the
+// emptiness tests those constraints decide as they stand (impliesRow)
+// returns exactly the conjunctions of the one that runs every test, and
+// drops the repeated constraints.
+func TestGistSyntacticSkip(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewSource(5))
+	n := 0
+	for _, s := range smallRandSpecs {
+		for k := 0; k < 120; k++ {
+			b1 := lxRandBasic(r, s)
+			cm := NewMap(b1.Space(), lxRandBasic(r, s))
+			if k%3 == 0 {
+				cm = NewMap(b1.Space(), cm.Basics()[0], lxRandBasic(r, s))
+			}
+			sm, err := NewMap(b1.Space(), b1, lxRandBasic(r, s)).Intersect(cm)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fast, err := gist(ctx, sm, cm, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			slow, err := gist(ctx, sm, cm, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fast.String() != slow.String() {
+				t.Fatalf("gist(%v, %v): %v with the syntactic skip, %v without", sm, cm, fast, slow)
+			}
+			n++
+		}
+	}
+	t.Logf("%d gists compared", n)
+	for _, c := range []struct{ s, ctx, want string }{
+		// Equalities either way round, an inequality with a weaker
+		// constant; i >= 3 is not implied by i >= 2 and stays.
+		{"[N] -> { [i] : N = 12 and i >= 3 and 2 >= i - N }", "[N] -> { [i] : -N + 12 = 0 and i >= 2 and i - N <= 1 }", "[N] -> { [i] : i >= 3 }"},
+		// Two context pieces, each implying the constraint.
+		{"{ [i] : i >= 2 and i <= 40 }", "{ [i] : i >= 3; [i] : i >= 7 and i <= 30 }", "{ [i] : i <= 40 }"},
+	} {
+		sm, _ := ParseMap(c.s)
+		cm, _ := ParseMap(c.ctx)
+		want, _ := ParseMap(c.want)
+		g, err := Gist(ctx, sm, cm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if eq, err := g.IsEqual(ctx, want); err != nil || !eq || g.NumBasics() != 1 || len(g.Basics()[0].Ineqs())+len(g.Basics()[0].Eqs()) != len(want.Basics()[0].Ineqs())+len(want.Basics()[0].Eqs()) {
+			t.Errorf("gist(%s, %s) = %v, want %v (%v)", c.s, c.ctx, g, want, err)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/value"
 )
 
@@ -34,8 +35,39 @@ func Steps(k *Kernel, info *Info, params map[string]int64, limit int64) (int64, 
 	return c.n, nil
 }
 
+// StepsTo returns the steps Run takes on the checked kernel k (info is
+// Check's result) at the parameter values params before it can report a
+// failure of the statement target at one execution of it: the one where
+// the variables of the loops around target have the values at,
+// outermost first (a loop absent from at matches any value). Those are the steps up
+// to that execution, then the steps of the later iterations of every par
+// loop around it, which Run completes before it reports a failure of one
+// of their iterations (Clément 2022, rule U-PARLOOP). reached is false
+// when the run ends without executing target at that point; a run that
+// fails earlier, elsewhere, takes fewer steps and reports another
+// failure. As with Steps, the count stops once it passes limit: a result
+// greater than limit (with reached false) only says that Run cannot
+// report the failure within limit steps.
+func StepsTo(k *Kernel, info *Info, params map[string]int64, target Stmt, at []Var, limit int64) (n int64, reached bool, err error) {
+	c := &stepCounter{params: params, limit: min(limit, math.MaxInt64/4), target: target, at: at}
+	err = c.kernel(k, info)
+	switch {
+	case errors.Is(err, errReached):
+		return c.n, true, nil
+	case errors.Is(err, errPastLimit):
+		return c.n, false, nil
+	case err != nil:
+		return 0, false, fmt.Errorf("steps of kernel %s: %w", kernelName(k), err)
+	}
+	return c.n, false, nil
+}
+
 // errPastLimit stops a count past its limit.
 var errPastLimit = errors.New("past the limit")
+
+// errReached unwinds a count from the execution of the statement that
+// StepsTo looks for, as a failure there unwinds Run.
+var errReached = errors.New("reached the target")
 
 // stepCounter walks a kernel's control flow as Run does, counting the
 // steps Run counts: every statement executed, every iteration of a loop,
@@ -45,6 +77,67 @@ type stepCounter struct {
 	vars   []Var // loop and let variables in scope, innermost last
 	n      int64
 	limit  int64
+	// target and at are StepsTo's statement and loop values, if any.
+	target Stmt
+	at     []Var
+	// uniformLoops memoises uniform, by loop.
+	uniformLoops map[*Loop]bool
+}
+
+// uniform reports whether every iteration of the loop l takes the same
+// steps, so that one iteration counts for all: no bound, condition or
+// let in its body reads l's variable (nor binds its name again), and the
+// body holds no statement StepsTo looks for.
+func (c *stepCounter) uniform(l *Loop) bool {
+	if u, ok := c.uniformLoops[l]; ok {
+		return u
+	}
+	name, u := l.Var.Name, true
+	reads := func(x syntax.Expr) {
+		syntax.Inspect(x, func(e syntax.Expr) bool {
+			if id, ok := e.(*syntax.Ident); ok && id.Name == name {
+				u = false
+			}
+			return u
+		})
+	}
+	Walk(l.Body, func(s Stmt) bool {
+		if c.target != nil && s == c.target {
+			u = false
+		}
+		switch s := s.(type) {
+		case *If:
+			reads(s.Cond)
+		case *Let:
+			u = u && s.Var.Name != name
+			reads(s.Value)
+		case *Loop:
+			u = u && s.Var.Name != name
+			lo, hi := s.Bounds()
+			reads(lo)
+			reads(hi)
+		}
+		return u
+	})
+	if c.uniformLoops == nil {
+		c.uniformLoops = map[*Loop]bool{}
+	}
+	c.uniformLoops[l] = u
+	return u
+}
+
+// atTarget reports whether s, executed now, is StepsTo's target.
+func (c *stepCounter) atTarget(s Stmt) bool {
+	if c.target == nil || s != c.target {
+		return false
+	}
+	// Innermost first: those change most often.
+	for i := len(c.at) - 1; i >= 0; i-- {
+		if v, ok := c.Index(c.at[i].Name); !ok || v != c.at[i].Value {
+			return false
+		}
+	}
+	return true
 }
 
 // add counts n steps.
@@ -114,6 +207,9 @@ func (c *stepCounter) stmt(s Stmt) error {
 	if err := c.add(1); err != nil {
 		return err
 	}
+	if c.atTarget(s) {
+		return errReached
+	}
 	switch s := s.(type) {
 	case *If:
 		ok, err := sare.EvalCond(s.Cond, c)
@@ -146,15 +242,43 @@ func (c *stepCounter) stmt(s Stmt) error {
 		}
 		c.vars = append(c.vars, Var{Name: s.Var.Name})
 		defer func() { c.vars = c.vars[:len(c.vars)-1] }()
+		if lo < hi && c.uniform(s) {
+			// One iteration, as many times as the loop runs.
+			c.vars[len(c.vars)-1].Value = lo
+			start := c.n
+			if err := c.add(1); err != nil {
+				return err
+			}
+			if err := c.block(s.Body); err != nil {
+				return err
+			}
+			// per >= 1 (the iteration's own step) and c.n <= c.limit.
+			per := c.n - start
+			rest := uint64(hi) - uint64(lo) - 1 // hi > lo: exact in uint64
+			if rest > uint64(c.limit-c.n)/uint64(per) {
+				c.n = c.limit + 1
+				return errPastLimit
+			}
+			return c.add(int64(rest) * per)
+		}
+		var reached error
 		for x := lo; x < hi; x++ {
 			if err := c.add(1); err != nil {
 				return err
 			}
 			c.vars[len(c.vars)-1].Value = x
-			if err := c.block(s.Body); err != nil {
+			err := c.block(s.Body)
+			if s.Par && errors.Is(err, errReached) {
+				// Run finishes the loop before it reports the failure
+				// of an iteration.
+				reached = err
+				continue
+			}
+			if err != nil {
 				return err
 			}
 		}
+		return reached
 	case *Block:
 		return c.block(s)
 	}

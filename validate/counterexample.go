@@ -79,7 +79,7 @@ func (v *validation) counterexample(c *symeval.Condition, o *outcome) (*Countere
 	if err := v.reductionInputs(c, cx); err != nil {
 		return nil, err
 	}
-	v.replay(cx)
+	v.replay(c, cx)
 	cx.Command = v.command(cx)
 	if v.orig != nil && !cx.Reproduced {
 		// The transformed pair's evidence stands only when the
@@ -156,12 +156,20 @@ func boxed(m *presburger.Map, names []string, bound int64) (*presburger.Map, err
 	return m.Intersect(presburger.NewMap(sp, b))
 }
 
-// replay runs the reference interpreter at the counterexample's
-// parameter values on random inputs and records what it finds.
-func (v *validation) replay(cx *Counterexample) {
+// replaySteps bounds the steps of one replay (sched.Options.MaxSteps).
+const replaySteps = 5_000_000
+
+// replay runs the reference interpreter at the counterexample cx of the
+// condition c, at its parameter values on random inputs, and records what
+// it finds.
+func (v *validation) replay(c *symeval.Condition, cx *Counterexample) {
 	params := map[string]int64{}
 	for _, p := range cx.Params {
 		params[p.Name] = p.Value
+	}
+	if v.replayOutOfReach(c, cx, params) {
+		cx.Replay = fmt.Sprintf("not replayed: the interpreter would report this failure only after more than %d steps, the replay's limit", replaySteps)
+		return
 	}
 	// The interpreter's step bound decides how far the replay goes;
 	// the wall clock is only an outer guard.
@@ -193,7 +201,7 @@ func (v *validation) replay(cx *Counterexample) {
 		// past a 512-row specialisation's last row) is reported not
 		// replayed sooner.
 		ev.MaxPoints = confirmMaxPoints
-		_, err = sched.Run(ctx, in.kernel, in.kinfo, ev, sched.Options{MaxSteps: 5_000_000})
+		_, err = sched.Run(ctx, in.kernel, in.kinfo, ev, sched.Options{MaxSteps: replaySteps})
 		var f *sched.Failure
 		switch {
 		case errors.As(err, &f):
@@ -207,6 +215,41 @@ func (v *validation) replay(cx *Counterexample) {
 		}
 	}
 	cx.Replay = "augur run passes at these parameters and inputs (3 seeds for the other inputs)"
+}
+
+// replayOutOfReach reports whether a replay of cx, the counterexample of
+// c, at the parameter values params, would exhaust its steps before the
+// interpreter could report the failure at cx's point (sched.StepsTo).
+// Counting is a walk of
+// the kernel's control flow, without values: far cheaper than a replay
+// that ends in nothing, such as one at a point past a 512 x 512
+// specialisation, where the evaluator also gives up (confirmMaxPoints).
+// It answers false whenever it cannot tell: for failures not reported at
+// an assignment (races, outputs), when a loop around the assignment has
+// no value, and for a pair transformed for reductions, whose replay
+// decides whether the evidence stands (counterexample) and runs
+// regardless. An earlier failure elsewhere, which a replay might meet
+// first, is another failure and not looked for.
+func (v *validation) replayOutOfReach(c *symeval.Condition, cx *Counterexample, params map[string]int64) bool {
+	if v.orig != nil || c.InSpec {
+		return false
+	}
+	switch c.Kind {
+	case sched.WrongValue, sched.UndefinedAnnotation, sched.UndefinedStore,
+		sched.OutOfBoundsWrite, sched.OutOfBoundsRead, sched.UndefinedRead:
+	default:
+		return false
+	}
+	target, ok := c.Stmt.(*sched.Assign)
+	if !ok || len(cx.Loops) != len(c.Loops) {
+		return false
+	}
+	at := make([]sched.Var, len(cx.Loops))
+	for i, l := range cx.Loops {
+		at[i] = sched.Var{Name: l.Name, Value: l.Value}
+	}
+	n, reached, err := sched.StepsTo(v.in.kernel, v.in.kinfo, params, target, at, replaySteps)
+	return err == nil && !reached && n > replaySteps
 }
 
 // command returns the augur run command line that replays cx.
