@@ -79,7 +79,7 @@ func Run(ctx context.Context, k *Kernel, info *Info, ev *sare.Evaluator, opts Op
 	if opts.MaxCells <= 0 {
 		opts.MaxCells = DefaultMaxCells
 	}
-	in := &interp{ctx: ctx, k: k, info: info, ev: ev, opts: opts, params: ev.Params(), root: &frame{}}
+	in := &interp{ctx: ctx, k: k, info: info, ev: ev, opts: opts, indexScope: indexScope{params: ev.Params()}, root: &frame{}}
 	in.frame = in.root
 	if err := in.run(); err != nil {
 		if f, ok := errors.AsType[*Failure](err); ok {
@@ -91,15 +91,14 @@ func Run(ctx context.Context, k *Kernel, info *Info, ev *sare.Evaluator, opts Op
 }
 
 type interp struct {
-	ctx    context.Context
-	k      *Kernel
-	info   *Info
-	ev     *sare.Evaluator
-	opts   Options
-	params map[string]int64
-	res    Result
+	ctx  context.Context
+	k    *Kernel
+	info *Info
+	ev   *sare.Evaluator
+	opts Options
+	res  Result
 
-	vars   []Var    // loop and let variables in scope, innermost last
+	indexScope
 	arrays []*store // arrays in scope, innermost last
 	frame  *frame   // the current frame: the root, or an iteration of a par loop
 	root   *frame
@@ -215,25 +214,33 @@ func (in *interp) step() error {
 	return nil
 }
 
+// indexScope is what index expressions read: the parameters and the
+// loop and let variables in scope. It implements the index part of
+// sare.Env for the interpreter and for the step counts.
+type indexScope struct {
+	params map[string]int64
+	vars   []Var // loop and let variables in scope, innermost last
+}
+
 // Index implements sare.Env for index expressions.
-func (in *interp) Index(name string) (int64, bool) {
-	for i := len(in.vars) - 1; i >= 0; i-- {
-		if in.vars[i].Name == name {
-			return in.vars[i].Value, true
+func (sc *indexScope) Index(name string) (int64, bool) {
+	for i := len(sc.vars) - 1; i >= 0; i-- {
+		if sc.vars[i].Name == name {
+			return sc.vars[i].Value, true
 		}
 	}
-	n, ok := in.params[name]
+	n, ok := sc.params[name]
 	return n, ok
+}
+
+// Array implements sare.Env: index expressions read no arrays.
+func (sc *indexScope) Array(name string, _ []int64) (value.Value, error) {
+	return value.Value{}, fmt.Errorf("array %s read in an index expression", name)
 }
 
 // Tensor implements sare.Env: kernel code reads no tensors.
 func (in *interp) Tensor(name string, _ []int64) (value.Value, error) {
 	return value.Value{}, fmt.Errorf("tensor %s read by kernel code", name)
-}
-
-// Array implements sare.Env: index expressions read no arrays.
-func (in *interp) Array(name string, _ []int64) (value.Value, error) {
-	return value.Value{}, fmt.Errorf("array %s read in an index expression", name)
 }
 
 func (in *interp) lookup(name string) *store {

@@ -24,7 +24,7 @@ import (
 // be evaluated (a run fails there) gives an error.
 func Steps(k *Kernel, info *Info, params map[string]int64, limit int64) (int64, error) {
 	// Sums of counts up to the limit stay far from overflowing.
-	c := &stepCounter{params: params, limit: min(limit, math.MaxInt64/4)}
+	c := &stepCounter{indexScope: indexScope{params: params}, limit: min(limit, math.MaxInt64/4)}
 	err := c.kernel(k, info)
 	if errors.Is(err, errPastLimit) {
 		return c.n, nil
@@ -49,7 +49,7 @@ func Steps(k *Kernel, info *Info, params map[string]int64, limit int64) (int64, 
 // greater than limit (with reached false) only says that Run cannot
 // report the failure within limit steps.
 func StepsTo(k *Kernel, info *Info, params map[string]int64, target Stmt, at []Var, limit int64) (n int64, reached bool, err error) {
-	c := &stepCounter{params: params, limit: min(limit, math.MaxInt64/4), target: target, at: at}
+	c := &stepCounter{indexScope: indexScope{params: params}, limit: min(limit, math.MaxInt64/4), target: target, at: at}
 	err = c.kernel(k, info)
 	switch {
 	case errors.Is(err, errReached):
@@ -73,10 +73,9 @@ var errReached = errors.New("reached the target")
 // steps Run counts: every statement executed, every iteration of a loop,
 // every cell of an array with a binding, once per binding.
 type stepCounter struct {
-	params map[string]int64
-	vars   []Var // loop and let variables in scope, innermost last
-	n      int64
-	limit  int64
+	indexScope
+	n     int64
+	limit int64
 	// target and at are StepsTo's statement and loop values, if any.
 	target Stmt
 	at     []Var
@@ -285,23 +284,7 @@ func (c *stepCounter) stmt(s Stmt) error {
 	return nil
 }
 
-// Index implements sare.Env for index expressions.
-func (c *stepCounter) Index(name string) (int64, bool) {
-	for i := len(c.vars) - 1; i >= 0; i-- {
-		if c.vars[i].Name == name {
-			return c.vars[i].Value, true
-		}
-	}
-	n, ok := c.params[name]
-	return n, ok
-}
-
 // Tensor implements sare.Env: index expressions read no tensors.
 func (c *stepCounter) Tensor(name string, _ []int64) (value.Value, error) {
 	return value.Value{}, fmt.Errorf("tensor %s read in an index expression", name)
-}
-
-// Array implements sare.Env: index expressions read no arrays.
-func (c *stepCounter) Array(name string, _ []int64) (value.Value, error) {
-	return value.Value{}, fmt.Errorf("array %s read in an index expression", name)
 }
