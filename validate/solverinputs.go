@@ -114,15 +114,11 @@ func (s *solver) solverInputs(c *symeval.Condition, out *outcome, given map[stri
 		})
 		var fixed []*smt.Term
 		for _, e := range elems {
-			v, err := in.Input(e.t, e.idx)
+			eq, err := s.fixElem(e, in)
 			if err != nil {
 				return nil, nil, err
 			}
-			cst, err := s.enc.Constant(v)
-			if err != nil {
-				return nil, nil, err
-			}
-			fixed = append(fixed, e.app.Eq(cst))
+			fixed = append(fixed, eq)
 		}
 		// Independence first: where the builtins' freedom (or a
 		// division by zero, which the real model leaves unspecified)
@@ -196,15 +192,11 @@ func (s *solver) solverInputs(c *symeval.Condition, out *outcome, given map[stri
 				}
 				continue
 			}
-			v, err := random.Input(e.t, e.idx)
+			eq, err := s.fixElem(e, random)
 			if err != nil {
 				return nil, nil, err
 			}
-			cst, err := s.enc.Constant(v)
-			if err != nil {
-				return nil, nil, err
-			}
-			fixed = append(fixed, e.app.Eq(cst))
+			fixed = append(fixed, eq)
 		}
 		m, res, err := check(fixed)
 		if err != nil || res != smt.Sat {
@@ -263,4 +255,18 @@ func inputNames(xs []InputValue) []string {
 		out[i] = s[:len(s)-len(x.Value)-1]
 	}
 	return out
+}
+
+// fixElem returns the constraint that the input element e has the value
+// in gives it.
+func (s *solver) fixElem(e groundElem, in sare.Inputs) (*smt.Term, error) {
+	v, err := in.Input(e.t, e.idx)
+	if err != nil {
+		return nil, err
+	}
+	cst, err := s.enc.Constant(v)
+	if err != nil {
+		return nil, err
+	}
+	return e.app.Eq(cst), nil
 }
