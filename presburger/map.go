@@ -190,19 +190,27 @@ func (m *Map) Subtract(ctx context.Context, o *Map) (*Map, error) {
 	a, b := alignMaps(m, o)
 	mt := newMeter(ctx)
 	cur := normalizedPieces(a.basics)
+	vis := validityIndexes{}
 	for _, ob := range b.basics {
 		ds, err := ob.explicitDivs(mt)
 		if err != nil {
 			return nil, fmt.Errorf("subtract: %w", err)
 		}
 		for _, d := range ds {
+			plain := plainRows(d)
 			var next []*BasicMap
 			for _, c := range cur {
-				ps, err := subtractBasic(mt, c, d)
-				if err != nil {
-					return nil, fmt.Errorf("subtract: %w", err)
+				if plain != nil && vis.contradicts(c, plain) {
+					// What subtractBasic finds first, without its copy
+					// of c with d's divisions.
+					next = append(next, c)
+				} else {
+					ps, err := subtractBasic(mt, c, d)
+					if err != nil {
+						return nil, fmt.Errorf("subtract: %w", err)
+					}
+					next = append(next, ps...)
 				}
-				next = append(next, ps...)
 				if err := mt.checkDisjuncts(len(next)); err != nil {
 					return nil, fmt.Errorf("subtract: %w", err)
 				}
@@ -211,6 +219,63 @@ func (m *Map) Subtract(ctx context.Context, o *Map) (*Map, error) {
 		}
 	}
 	return a.withBasics(cur), nil
+}
+
+// plainRows returns the constraints of d that do not involve its locals,
+// over the dimensions and the constant only (the constant last), or nil
+// when there are none.
+func plainRows(d *BasicMap) []subCons {
+	nd, nc := d.nDims(), d.NumCols()
+	var out []subCons
+	add := func(r []Int, eq bool) {
+		for _, v := range r[nd : nc-1] {
+			if !v.IsZero() {
+				return
+			}
+		}
+		row := make([]Int, nd+1)
+		copy(row, r[:nd])
+		row[nd] = r[nc-1]
+		out = append(out, subCons{row, eq})
+	}
+	for _, e := range d.eqs {
+		add(e, true)
+	}
+	for _, e := range d.ineqs {
+		add(e, false)
+	}
+	return out
+}
+
+// validityIndexes holds the validity index of each piece of a
+// subtraction, built once for all the pieces subtracted from it.
+type validityIndexes map[*BasicMap]*validityIndex
+
+// contradicts reports whether c's rows contradict one of the rows (in
+// plainRows' form) by syntacticValidity: then c and the piece the rows
+// come from have no common point, as subtractBasic's dropImpliedRows
+// finds for the same rows (c's rows with d's divisions appended as zero
+// columns give the same answers).
+func (vis validityIndexes) contradicts(c *BasicMap, rows []subCons) bool {
+	vi, ok := vis[c]
+	if !ok {
+		vi = newValidityIndex(c)
+		vis[c] = vi
+	}
+	nd, nc := c.nDims(), c.NumCols()
+	row := make([]Int, nc)
+	for _, k := range rows {
+		clear(row)
+		copy(row, k.row[:nd])
+		row[nc-1] = k.row[nd]
+		if vi.validity(row) == validityFails {
+			return true
+		}
+		if k.eq && vi.validity(negRow(row)) == validityFails {
+			return true
+		}
+	}
+	return false
 }
 
 // subtractBasic returns c \ d as nonempty pieces; every local of d is a
