@@ -775,7 +775,10 @@ func composeBasic(r, s *BasicMap, sp Space) *BasicMap {
 	for i := 0; i < nB+nC; i++ {
 		sm[np+i] = np + nA + i
 	}
-	j := r.reshape(mid, rm).Intersect(s.reshape(mid, sm))
+	// reshape returns fresh rows: the join is built in place, without
+	// Intersect's copy.
+	j := r.reshape(mid, rm)
+	j.conjoin(s.reshape(mid, sm))
 	fm := identityPerm(np + nA + nB + nC)
 	for i := 0; i < nB; i++ {
 		fm[np+nA+i] = -1
@@ -804,7 +807,10 @@ func (m *Map) ApplyRange(o *Map) (*Map, error) {
 	var bs []*BasicMap
 	for _, x := range a.basics {
 		for _, y := range b.basics {
-			bs = append(bs, normalized(composeBasic(x, y, sp)))
+			// composeBasic's result is fresh: normalized in place.
+			if c := composeBasic(x, y, sp); c.normalize() {
+				bs = append(bs, c)
+			}
 		}
 	}
 	return (&Map{space: sp}).withBasics(bs), nil
