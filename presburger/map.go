@@ -3,6 +3,7 @@ package presburger
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -405,14 +406,26 @@ func negationPieces(mt *meter, base *BasicMap, cs []subCons) ([]*BasicMap, error
 			if out, err = appendNonEmpty(mt, out, prefix, pos); err != nil {
 				return nil, err
 			}
-			prefix = prefix.Copy()
-			prefix.eqs = append(prefix.eqs, k.row)
+			prefix = prefix.with(k.row, true)
 		} else {
-			prefix = prefix.Copy()
-			prefix.ineqs = append(prefix.ineqs, k.row)
+			prefix = prefix.with(k.row, false)
 		}
 	}
 	return out, nil
+}
+
+// with returns b with the constraint row added (an equality if eq), over
+// b's divisions and rows: negationPieces never changes its prefixes in
+// place (appendNonEmpty normalises a copy), so they need not copy the rows
+// they share.
+func (b *BasicMap) with(row []Int, eq bool) *BasicMap {
+	c := &BasicMap{space: b.space, nP: b.nP, nI: b.nI, nO: b.nO, empty: b.empty, divs: b.divs, eqs: b.eqs, ineqs: b.ineqs}
+	if eq {
+		c.eqs = append(slices.Clip(b.eqs), row)
+	} else {
+		c.ineqs = append(slices.Clip(b.ineqs), row)
+	}
+	return c
 }
 
 // appendNonEmpty appends to out a copy of prefix with the inequality
