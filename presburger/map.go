@@ -3,6 +3,7 @@ package presburger
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -190,19 +191,27 @@ func (m *Map) Subtract(ctx context.Context, o *Map) (*Map, error) {
 	a, b := alignMaps(m, o)
 	mt := newMeter(ctx)
 	cur := normalizedPieces(a.basics)
+	vis := validityIndexes{}
 	for _, ob := range b.basics {
 		ds, err := ob.explicitDivs(mt)
 		if err != nil {
 			return nil, fmt.Errorf("subtract: %w", err)
 		}
 		for _, d := range ds {
+			plain := plainRows(d)
 			var next []*BasicMap
 			for _, c := range cur {
-				ps, err := subtractBasic(mt, c, d)
-				if err != nil {
-					return nil, fmt.Errorf("subtract: %w", err)
+				if plain != nil && vis.contradicts(c, plain) {
+					// What subtractBasic finds first, without its copy
+					// of c with d's divisions.
+					next = append(next, c)
+				} else {
+					ps, err := subtractBasic(mt, c, d)
+					if err != nil {
+						return nil, fmt.Errorf("subtract: %w", err)
+					}
+					next = append(next, ps...)
 				}
-				next = append(next, ps...)
 				if err := mt.checkDisjuncts(len(next)); err != nil {
 					return nil, fmt.Errorf("subtract: %w", err)
 				}
@@ -211,6 +220,63 @@ func (m *Map) Subtract(ctx context.Context, o *Map) (*Map, error) {
 		}
 	}
 	return a.withBasics(cur), nil
+}
+
+// plainRows returns the constraints of d that do not involve its locals,
+// over the dimensions and the constant only (the constant last), or nil
+// when there are none.
+func plainRows(d *BasicMap) []subCons {
+	nd, nc := d.nDims(), d.NumCols()
+	var out []subCons
+	add := func(r []Int, eq bool) {
+		for _, v := range r[nd : nc-1] {
+			if !v.IsZero() {
+				return
+			}
+		}
+		row := make([]Int, nd+1)
+		copy(row, r[:nd])
+		row[nd] = r[nc-1]
+		out = append(out, subCons{row, eq})
+	}
+	for _, e := range d.eqs {
+		add(e, true)
+	}
+	for _, e := range d.ineqs {
+		add(e, false)
+	}
+	return out
+}
+
+// validityIndexes holds the validity index of each piece of a
+// subtraction, built once for all the pieces subtracted from it.
+type validityIndexes map[*BasicMap]*validityIndex
+
+// contradicts reports whether c's rows contradict one of the rows (in
+// plainRows' form) by syntacticValidity: then c and the piece the rows
+// come from have no common point, as subtractBasic's dropImpliedRows
+// finds for the same rows (c's rows with d's divisions appended as zero
+// columns give the same answers).
+func (vis validityIndexes) contradicts(c *BasicMap, rows []subCons) bool {
+	vi, ok := vis[c]
+	if !ok {
+		vi = newValidityIndex(c)
+		vis[c] = vi
+	}
+	nd, nc := c.nDims(), c.NumCols()
+	row := make([]Int, nc)
+	for _, k := range rows {
+		clear(row)
+		copy(row, k.row[:nd])
+		row[nc-1] = k.row[nd]
+		if vi.validity(row) == validityFails {
+			return true
+		}
+		if k.eq && vi.validity(negRow(row)) == validityFails {
+			return true
+		}
+	}
+	return false
 }
 
 // subtractBasic returns c \ d as nonempty pieces; every local of d is a
@@ -340,14 +406,26 @@ func negationPieces(mt *meter, base *BasicMap, cs []subCons) ([]*BasicMap, error
 			if out, err = appendNonEmpty(mt, out, prefix, pos); err != nil {
 				return nil, err
 			}
-			prefix = prefix.Copy()
-			prefix.eqs = append(prefix.eqs, k.row)
+			prefix = prefix.with(k.row, true)
 		} else {
-			prefix = prefix.Copy()
-			prefix.ineqs = append(prefix.ineqs, k.row)
+			prefix = prefix.with(k.row, false)
 		}
 	}
 	return out, nil
+}
+
+// with returns b with the constraint row added (an equality if eq), over
+// b's divisions and rows: negationPieces never changes its prefixes in
+// place (appendNonEmpty normalises a copy), so they need not copy the rows
+// they share.
+func (b *BasicMap) with(row []Int, eq bool) *BasicMap {
+	c := &BasicMap{space: b.space, nP: b.nP, nI: b.nI, nO: b.nO, empty: b.empty, divs: b.divs, eqs: b.eqs, ineqs: b.ineqs}
+	if eq {
+		c.eqs = append(slices.Clip(b.eqs), row)
+	} else {
+		c.ineqs = append(slices.Clip(b.ineqs), row)
+	}
+	return c
 }
 
 // appendNonEmpty appends to out a copy of prefix with the inequality
@@ -710,7 +788,10 @@ func composeBasic(r, s *BasicMap, sp Space) *BasicMap {
 	for i := 0; i < nB+nC; i++ {
 		sm[np+i] = np + nA + i
 	}
-	j := r.reshape(mid, rm).Intersect(s.reshape(mid, sm))
+	// reshape returns fresh rows: the join is built in place, without
+	// Intersect's copy.
+	j := r.reshape(mid, rm)
+	j.conjoin(s.reshape(mid, sm))
 	fm := identityPerm(np + nA + nB + nC)
 	for i := 0; i < nB; i++ {
 		fm[np+nA+i] = -1
@@ -739,7 +820,10 @@ func (m *Map) ApplyRange(o *Map) (*Map, error) {
 	var bs []*BasicMap
 	for _, x := range a.basics {
 		for _, y := range b.basics {
-			bs = append(bs, normalized(composeBasic(x, y, sp)))
+			// composeBasic's result is fresh: normalized in place.
+			if c := composeBasic(x, y, sp); c.normalize() {
+				bs = append(bs, c)
+			}
 		}
 	}
 	return (&Map{space: sp}).withBasics(bs), nil

@@ -263,3 +263,46 @@ func TestRelationOpsBrute(t *testing.T) {
 	}
 	t.Logf("%d cases", n)
 }
+
+// TestSubtractPlainContradiction checks the shortcut of Map.Subtract: when
+// a piece's rows contradict a row of the subtrahend that involves no local
+// of it, the pieces have no common point and subtractBasic keeps the piece
+// as it is, which the shortcut does without calling it.
+func TestSubtractPlainContradiction(t *testing.T) {
+	g := randGen{rand.New(rand.NewSource(7))}
+	ctx := context.Background()
+	fired := 0
+	for it := 0; it < propCount(400); it++ {
+		sp := g.randSetSpace([]string{"N"})
+		c := normalized(g.randBasic(sp, 3))
+		if c == nil {
+			continue
+		}
+		ds, err := g.randBasic(sp, 3).explicitDivs(newMeter(ctx))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range ds {
+			if !(validityIndexes{}).contradicts(c, plainRows(d)) {
+				continue
+			}
+			fired++
+			ps, err := subtractBasic(newMeter(ctx), c, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ps) != 1 || ps[0] != c {
+				t.Fatalf("iteration %d: %s minus %s: %d pieces, want the piece itself", it, dumpBasic(c), dumpBasic(d), len(ps))
+			}
+			forBox(sp.NumDims(), boxB, func(p []Int) bool {
+				if bruteContains(c, p) && bruteContains(d, p) {
+					t.Fatalf("iteration %d: %s and %s share %v", it, dumpBasic(c), dumpBasic(d), p)
+				}
+				return true
+			})
+		}
+	}
+	if fired == 0 {
+		t.Fatal("no contradiction found: the test needs some")
+	}
+}

@@ -41,9 +41,14 @@ import (
 // in the heap: then dom(h) restricted to the array is that component's
 // domain, and the premise says that t lies in it.
 
-// cellFn is what cellFunction found for one heap component.
+// cellFn is what cellFunction found for one heap component, and
+// piecewiseCellFunction once asked.
 type cellFn struct {
 	graph *presburger.Map // { a[i] -> E[h] : h = f(i) } over all cells, nil if none
+	// pieces is the graph of piecewiseCellFunction (nil if none), known
+	// once piecesKnown.
+	pieces      *presburger.Map
+	piecesKnown bool
 }
 
 // maxCellFnCandidates bounds the candidate functions cellFunction tries.
@@ -91,6 +96,103 @@ func cellFunction(ctx context.Context, m, assumed *presburger.Map) (*presburger.
 		}
 	}
 	return nil, nil
+}
+
+// piecewiseCellFunction returns the graph of a function f that gives the
+// content of every cell of the heap component m and is affine in the cell
+// on each of a few parameter domains, when cellFunction finds no single
+// one, or nil. A buffer that a loop over row tiles fills again for each
+// tile, the last tile shifted back over its neighbour, holds f1(i) in the
+// last tile and f2(i) in the others: its pieces define the holes in two
+// ways (pieceFunction), each on a domain of the parameters (the loop
+// variables of the enclosing tiles among them).
+//
+// The pieces of m are grouped by the function g_j that their equalities
+// define (every piece must define one); P_j is the parameter domain of
+// group j, and the graph is the union of g_j restricted to P_j. Every
+// piece lies in its group's g_j and its parameters in P_j, so m is
+// contained in the graph; the P_j are pairwise disjoint under assumed
+// (emptiness tests over the parameters), so the graph is single-valued
+// there. Where a cell c of m is read under the assumptions, m's contents
+// at c are then the one point of the graph's image of c: the read's image
+// through the graph is exact wherever the read is defined, which is all
+// the value obligations need (see the top of this file). At most
+// maxCellFnCandidates groups are tried.
+func piecewiseCellFunction(ctx context.Context, m, assumed *presburger.Map) (*presburger.Map, error) {
+	sp := m.Space()
+	type group struct {
+		graph  *presburger.BasicMap
+		pieces []*presburger.BasicMap
+	}
+	var groups []*group
+	byKey := map[string]*group{}
+	for _, b := range m.Basics() {
+		g, key := pieceFunction(sp, b)
+		if g == nil {
+			return nil, nil
+		}
+		gr, ok := byKey[key]
+		if !ok {
+			if len(groups) == maxCellFnCandidates {
+				return nil, nil
+			}
+			gr = &group{graph: g}
+			byKey[key] = gr
+			groups = append(groups, gr)
+		}
+		gr.pieces = append(gr.pieces, b)
+	}
+	if len(groups) < 2 {
+		return nil, nil
+	}
+	doms := make([]*presburger.Map, len(groups))
+	for j, gr := range groups {
+		// The parameters of a group's pieces, which differ in the cells
+		// they hold (the first tile, the last, the others), mostly make
+		// one domain: coalesced, the graph and the images through it have
+		// a piece per group, not per piece of the heap.
+		d, err := compactDomain(presburger.WithBudget(ctx, presburger.Budget{MaxSteps: coalesceSteps}), presburger.NewMap(sp, gr.pieces...).Params())
+		switch {
+		case errors.Is(err, presburger.ErrBudget):
+			return nil, nil
+		case err != nil:
+			return nil, fmt.Errorf("content of %s: %w", sp.In.Name, err)
+		}
+		doms[j] = d
+	}
+	for j := range doms {
+		for k := j + 1; k < len(doms); k++ {
+			both, err := doms[j].Intersect(doms[k])
+			if err == nil && assumed != nil {
+				both, err = both.IntersectParams(assumed)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("content of %s: %w", sp.In.Name, err)
+			}
+			// Best effort, as the coalescing: past coalesceSteps steps
+			// the function is given up.
+			empty, err := both.IsEmpty(presburger.WithBudget(ctx, presburger.Budget{MaxSteps: coalesceSteps}))
+			switch {
+			case errors.Is(err, presburger.ErrBudget):
+				return nil, nil
+			case err != nil:
+				return nil, fmt.Errorf("content of %s: %w", sp.In.Name, err)
+			case !empty:
+				return nil, nil
+			}
+		}
+	}
+	out := presburger.Empty(sp)
+	for j, gr := range groups {
+		part, err := presburger.NewMap(sp, gr.graph).IntersectParams(doms[j])
+		if err == nil {
+			out, err = out.Union(part)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("content of %s: %w", sp.In.Name, err)
+		}
+	}
+	return out, nil
 }
 
 // pieceFunction returns the equalities of piece b (of a heap component in
@@ -166,18 +268,7 @@ func pieceFunction(sp presburger.Space, b *presburger.BasicMap) (*presburger.Bas
 // comment at the top of this file for why that is all the value
 // obligations need. memo caches cellFunction by component.
 func functionalRead(ctx context.Context, h *Heap, loc *presburger.Map, assumed *presburger.Map, memo map[*presburger.Map]cellFn) (*presburger.UnionMap, error) {
-	a := loc.Space().Out
-	var comp *presburger.Map
-	for _, m := range h.u.Maps() {
-		in := m.Space().In
-		if in == nil || in.Name != a.Name {
-			continue
-		}
-		if comp != nil || m.Space().NumIn() != loc.Space().NumOut() {
-			return nil, nil
-		}
-		comp = m
-	}
+	comp := soleComponent(h, loc)
 	if comp == nil {
 		return nil, nil
 	}
@@ -194,6 +285,52 @@ func functionalRead(ctx context.Context, h *Heap, loc *presburger.Map, assumed *
 		return nil, nil
 	}
 	return presburger.NewUnionMap(loc).Apply(presburger.NewUnionMap(fn.graph))
+}
+
+// piecewiseRead is functionalRead through the function of
+// piecewiseCellFunction, for a component that cellFunction found no
+// single function for (nil otherwise, or when there is none). memo is
+// functionalRead's, whose entry for the component must be there.
+func piecewiseRead(ctx context.Context, h *Heap, loc *presburger.Map, assumed *presburger.Map, memo map[*presburger.Map]cellFn) (*presburger.UnionMap, error) {
+	comp := soleComponent(h, loc)
+	if comp == nil {
+		return nil, nil
+	}
+	fn, ok := memo[comp]
+	if !ok || fn.graph != nil {
+		return nil, nil
+	}
+	if !fn.piecesKnown {
+		g, err := piecewiseCellFunction(ctx, comp, assumed)
+		if err != nil {
+			return nil, err
+		}
+		fn.pieces, fn.piecesKnown = g, true
+		memo[comp] = fn
+	}
+	if fn.pieces == nil {
+		return nil, nil
+	}
+	return presburger.NewUnionMap(loc).Apply(presburger.NewUnionMap(fn.pieces))
+}
+
+// soleComponent returns the component of h that holds the cells of the
+// array that loc reads, or nil when the array has none or several (or one
+// of another rank).
+func soleComponent(h *Heap, loc *presburger.Map) *presburger.Map {
+	a := loc.Space().Out
+	var comp *presburger.Map
+	for _, m := range h.u.Maps() {
+		in := m.Space().In
+		if in == nil || in.Name != a.Name {
+			continue
+		}
+		if comp != nil || m.Space().NumIn() != loc.Space().NumOut() {
+			return nil
+		}
+		comp = m
+	}
+	return comp
 }
 
 // readByLocation returns the image img of the location loc (a single

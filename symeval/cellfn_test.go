@@ -310,3 +310,136 @@ func requireExactRead(t *testing.T, ctx context.Context, x syntax.Expr, alt alte
 		t.Errorf("read %s: %s, want %s (%v)", syntax.ExprString(x), got, exact, err)
 	}
 }
+
+const rowsSpec = `
+param N
+assume N >= 8
+input A(i, j) : f32
+tensor B(i, j) : f32
+B(i, j) = A(i, j) * A(i, j)
+tensor S(i, j) : f32
+S(i, j) = B(i, j) + B(i + 1, j) + B(i + 2, j)
+output S
+`
+
+// rowsKernel computes b one row at a time, in row tiles of 4 rows, the
+// last tile shifted back over its neighbour, then reads b with a 3-point
+// stencil. WRITES are the statements that fill b's row.
+const rowsKernel = `
+kernel rows(N)
+assume N >= 8
+in  a[i, j] : f32[N + 2, N] = A(i, j)
+out s[i, j] : f32[N, N] = S(i, j)
+{
+  par yo < (N + 3) / 4 {
+    let yb = min(4 * yo, N - 4)
+    alloc b : f32[N + 2, 1] {
+      for yi < 4 {
+        WRITES
+        par x < N {
+          s[x, yb + yi] {S(x, yb + yi)} := b[x, 0] + b[x + 1, 0] + b[x + 2, 0]
+        }
+      }
+    }
+  }
+}
+`
+
+// TestPiecewiseFunctionalRead checks the reads of a buffer whose content
+// is an affine function of the cell on each row tile, another one on the
+// last tile: no single function gives the content, one per parameter
+// domain does, and the reads through it have fewer pieces than through
+// the heap, the same points wherever the facts and the assumptions hold.
+// The kernel is valid.
+func TestPiecewiseFunctionalRead(t *testing.T) {
+	ctx := context.Background()
+	// b's row in overlapping column tiles, the last one shifted back.
+	p := loadPair(t, "rows.sare", rowsSpec, "rows.sched", strings.Replace(rowsKernel, "WRITES", `
+        par t < (N + 5) / 4 {
+          let base = min(4 * t, N - 2)
+          for d < 4 {
+            b[base + d, 0] {B(base + d, yb + yi)} := a[base + d, yb + yi] * a[base + d, yb + yi]
+          }
+        }`, 1))
+	pr := prophesy(t, p)
+	_, at, reads := stencilSite(t, ctx, p, pr)
+	var comp *presburger.Map
+	for _, m := range at.heap.Maps() {
+		if m.Space().In.Name == "b" {
+			comp = m
+		}
+	}
+	if comp == nil {
+		t.Fatal("no component of b in the heap")
+	}
+	if g, err := cellFunction(ctx, comp, pr.Assumptions); err != nil || g != nil {
+		t.Fatalf("b's content %s is one function %v (%v): the test needs one per row tile", comp, g, err)
+	}
+	g, err := piecewiseCellFunction(ctx, comp, pr.Assumptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g == nil {
+		t.Fatalf("no piecewise function for b's content %s", comp)
+	}
+	within, err := at.scope.Facts().Intersect(pr.Assumptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := &valueEval{ctx: ctx, cs: pr.Contexts, info: p.kinfo.Types, s: at.scope, h: at.heap}
+	for _, x := range reads {
+		alts, err := ev.read(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(alts) != 1 {
+			t.Fatalf("read %s: %d alternatives", syntax.ExprString(x), len(alts))
+		}
+		loc, err := location(at.scope, x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := presburger.NewUnionMap(loc).Apply(at.heap.UnionMap())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, heap := alts[0].set.NumBasics(), img.Maps()[0].NumBasics(); got >= heap {
+			t.Errorf("read %s: %d pieces, the heap's image has %d", syntax.ExprString(x), got, heap)
+		}
+		requireExactRead(t, ctx, x, alts[0], img, within)
+	}
+	requireValid(t, ctx, p, map[string]int64{"N": 9})
+}
+
+// TestPiecewiseFunctionalReadOverlap checks that contents given by
+// functions on the same parameters, one for the first cells and one for
+// the others, are not read through their union, which would give each
+// cell both contents: the annotation of the first cells claims the next
+// row. The kernel is invalid and its obligations fail on some point.
+func TestPiecewiseFunctionalReadOverlap(t *testing.T) {
+	ctx := context.Background()
+	p := loadPair(t, "rows.sare", rowsSpec, "rows.sched", strings.Replace(rowsKernel, "WRITES", `
+        par x < 4 {
+          b[x, 0] {B(x, yb + yi + 1)} := a[x, yb + yi] * a[x, yb + yi]
+        }
+        par x < N - 2 {
+          b[x + 4, 0] {B(x + 4, yb + yi)} := a[x + 4, yb + yi] * a[x + 4, yb + yi]
+        }`, 1))
+	pr := prophesy(t, p)
+	_, at, _ := stencilSite(t, ctx, p, pr)
+	for _, m := range at.heap.Maps() {
+		if m.Space().In.Name != "b" {
+			continue
+		}
+		g, err := piecewiseCellFunction(ctx, m, pr.Assumptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g != nil {
+			t.Errorf("b's content %s is read as the function %s", m, g)
+		}
+	}
+	if n, failed := checkObligations(t, ctx, p, map[string]int64{"N": 9}); failed == 0 {
+		t.Errorf("none of the %d obligation points fails", n)
+	}
+}

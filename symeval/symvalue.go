@@ -535,6 +535,19 @@ func (ev *valueEval) read(x *syntax.Index) ([]alternative, error) {
 		}
 		img = presburger.NewUnionMap(m)
 	}
+	if ms := img.Maps(); len(ms) == 1 && ms[0].NumBasics() > loc.NumBasics() && ev.fns != nil {
+		// Still split by the heap's pieces: through a function of the
+		// cell piecewise in the parameters (the last row tile's content
+		// and the others'), when that gives fewer pieces. Both images
+		// are exact wherever the read is defined.
+		f, err := piecewiseRead(ev.ctx, ev.h, loc, ev.s.assumed, ev.fns)
+		if err != nil {
+			return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
+		}
+		if f != nil && len(f.Maps()) == 1 && f.Maps()[0].NumBasics() < ms[0].NumBasics() {
+			img = f
+		}
+	}
 	var out []alternative
 	for _, m := range img.Maps() {
 		c := ev.cs.Lookup(m.Space().Out.Name)
