@@ -122,6 +122,21 @@ func TestStepsMatchRun(t *testing.T) {
 
 // The count stops at the limit, however large the loops.
 func TestStepsLimit(t *testing.T) {
+	k, info := checkedMatmul(t)
+	big := int64(1) << 40
+	n, err := Steps(k, info, map[string]int64{"N": big, "M": big, "P": big}, 1000)
+	if err != nil || n <= 1000 || n > 1000+big {
+		t.Errorf("Steps = %d, %v; want past the limit of 1000, by at most one binding", n, err)
+	}
+	if _, err := Steps(k, info, map[string]int64{"N": 2, "M": 2}, 1000); err == nil {
+		t.Error("Steps without a value for P: no error")
+	}
+}
+
+// checkedMatmul returns testdata/matmul.sched checked against the
+// matmul specification.
+func checkedMatmul(t *testing.T) (*Kernel, *Info) {
+	t.Helper()
 	spec, _, err := sare.Load(&syntax.Source{Name: "s.sare", Text: matmulSpecText(t)})
 	if err != nil {
 		t.Fatal(err)
@@ -135,14 +150,7 @@ func TestStepsLimit(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatalf("check:\n%s", errs.Detail())
 	}
-	big := int64(1) << 40
-	n, err := Steps(k, info, map[string]int64{"N": big, "M": big, "P": big}, 1000)
-	if err != nil || n <= 1000 || n > 1000+big {
-		t.Errorf("Steps = %d, %v; want past the limit of 1000, by at most one binding", n, err)
-	}
-	if _, err := Steps(k, info, map[string]int64{"N": 2, "M": 2}, 1000); err == nil {
-		t.Error("Steps without a value for P: no error")
-	}
+	return k, info
 }
 
 // firstAssign returns the first assignment of b in program order.
@@ -232,19 +240,7 @@ out c[i, j] : f32[N, M] = C(i, j)
 // Loops whose iterations all take the same steps are counted once, times
 // their iterations: a count of 2^58 steps is exact, and immediate.
 func TestStepsUniformLoops(t *testing.T) {
-	spec, _, err := sare.Load(&syntax.Source{Name: "s.sare", Text: matmulSpecText(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile("testdata/matmul.sched")
-	if err != nil {
-		t.Fatal(err)
-	}
-	k := mustParse(t, string(data))
-	info, errs := Check(k, spec)
-	if len(errs) > 0 {
-		t.Fatalf("check:\n%s", errs.Detail())
-	}
+	k, info := checkedMatmul(t)
 	n, m, p := int64(1)<<19, int64(1)<<19, int64(1)<<19
 	// In cells, then par i (one step, one per iteration) around for j
 	// (one step, one per iteration: the initialisation, for k and P

@@ -112,43 +112,21 @@ func TestFunctionalRead(t *testing.T) {
 	if comp == nil || comp.NumBasics() < 2 {
 		t.Fatalf("b's component of the heap is %v: the test needs pieces that differ in the tile", comp)
 	}
-	within := at.scope.Facts()
-	var err error
-	if within, err = within.Intersect(pr.Assumptions); err != nil {
-		t.Fatal(err)
-	}
-	ev := &valueEval{ctx: ctx, cs: pr.Contexts, info: p.kinfo.Types, s: at.scope, h: at.heap}
-	for _, x := range reads {
-		alts, err := ev.read(x)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(alts) != 1 {
-			t.Fatalf("read %s: %d alternatives", syntax.ExprString(x), len(alts))
-		}
-		loc, err := location(at.scope, x)
-		if err != nil {
-			t.Fatal(err)
-		}
+	eachExactRead(t, ctx, p, pr, at, reads, func(x *syntax.Index, alt alternative, loc *presburger.Map, _ *presburger.UnionMap) {
 		// The tile that wrote the cell is an existential of the heap's
 		// pieces; the read's pieces are the location's, whose locals are
 		// divisions.
-		if got, want := alts[0].set.NumBasics(), loc.NumBasics(); got > want {
-			t.Errorf("read %s: %d pieces, more than the location's %d: %s", syntax.ExprString(x), got, want, alts[0].set)
+		if got, want := alt.set.NumBasics(), loc.NumBasics(); got > want {
+			t.Errorf("read %s: %d pieces, more than the location's %d: %s", syntax.ExprString(x), got, want, alt.set)
 		}
-		for _, b := range alts[0].set.Basics() {
+		for _, b := range alt.set.Basics() {
 			for l := 0; l < b.NumLocals(); l++ {
 				if !b.IsDiv(l) {
 					t.Errorf("read %s: a piece has an existential: %s", syntax.ExprString(x), b)
 				}
 			}
 		}
-		img, err := presburger.NewUnionMap(loc).Apply(at.heap.UnionMap())
-		if err != nil {
-			t.Fatal(err)
-		}
-		requireExactRead(t, ctx, x, alts[0], img, within)
-	}
+	})
 	requireValid(t, ctx, p, map[string]int64{"N": 9})
 }
 
@@ -290,6 +268,38 @@ func requireValid(t *testing.T, ctx context.Context, p *pair, params map[string]
 	}
 }
 
+// eachExactRead reads each of reads at the site at, requires one
+// alternative, hands it to check with the read's location and its image
+// through the heap, and requires it exact against that image wherever
+// the scope's facts and the assumptions hold (requireExactRead).
+func eachExactRead(t *testing.T, ctx context.Context, p *pair, pr *Prophecy, at site, reads []*syntax.Index, check func(x *syntax.Index, alt alternative, loc *presburger.Map, img *presburger.UnionMap)) {
+	t.Helper()
+	within, err := at.scope.Facts().Intersect(pr.Assumptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := &valueEval{ctx: ctx, cs: pr.Contexts, info: p.kinfo.Types, s: at.scope, h: at.heap}
+	for _, x := range reads {
+		alts, err := ev.read(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(alts) != 1 {
+			t.Fatalf("read %s: %d alternatives", syntax.ExprString(x), len(alts))
+		}
+		loc, err := location(at.scope, x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := presburger.NewUnionMap(loc).Apply(at.heap.UnionMap())
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(x, alts[0], loc, img)
+		requireExactRead(t, ctx, x, alts[0], img, within)
+	}
+}
+
 // requireExactRead checks that the read x's alternative alt holds, within
 // the parameter domain within, exactly the cells of img, the image of
 // the read's location through the heap.
@@ -382,32 +392,11 @@ func TestPiecewiseFunctionalRead(t *testing.T) {
 	if g == nil {
 		t.Fatalf("no piecewise function for b's content %s", comp)
 	}
-	within, err := at.scope.Facts().Intersect(pr.Assumptions)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ev := &valueEval{ctx: ctx, cs: pr.Contexts, info: p.kinfo.Types, s: at.scope, h: at.heap}
-	for _, x := range reads {
-		alts, err := ev.read(x)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(alts) != 1 {
-			t.Fatalf("read %s: %d alternatives", syntax.ExprString(x), len(alts))
-		}
-		loc, err := location(at.scope, x)
-		if err != nil {
-			t.Fatal(err)
-		}
-		img, err := presburger.NewUnionMap(loc).Apply(at.heap.UnionMap())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got, heap := alts[0].set.NumBasics(), img.Maps()[0].NumBasics(); got >= heap {
+	eachExactRead(t, ctx, p, pr, at, reads, func(x *syntax.Index, alt alternative, _ *presburger.Map, img *presburger.UnionMap) {
+		if got, heap := alt.set.NumBasics(), img.Maps()[0].NumBasics(); got >= heap {
 			t.Errorf("read %s: %d pieces, the heap's image has %d", syntax.ExprString(x), got, heap)
 		}
-		requireExactRead(t, ctx, x, alts[0], img, within)
-	}
+	})
 	requireValid(t, ctx, p, map[string]int64{"N": 9})
 }
 
