@@ -176,18 +176,7 @@ func TestFunctionalReadRace(t *testing.T) {
 		t.Errorf("none of the %d points of the conflicts fails", n)
 	}
 	_, at, _ := stencilSite(t, ctx, p, pr)
-	for _, m := range at.heap.Maps() {
-		if m.Space().In.Name != "b" {
-			continue
-		}
-		g, err := cellFunction(ctx, m, pr.Assumptions)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if g != nil {
-			t.Errorf("b's content %s is read as the function %s", m, g)
-		}
-	}
+	requireNoCellFunction(t, ctx, at, pr, cellFunction)
 }
 
 // TestReadByLocation checks the reads of a buffer folded modulo 2: the
@@ -265,6 +254,24 @@ func requireValid(t *testing.T, ctx context.Context, p *pair, params map[string]
 	}
 	if n, failed := checkObligations(t, ctx, p, params); n == 0 || failed > 0 {
 		t.Errorf("%d of %d obligation points fail", failed, n)
+	}
+}
+
+// requireNoCellFunction checks that fn finds no function giving the
+// content of b's component of the heap at the site at.
+func requireNoCellFunction(t *testing.T, ctx context.Context, at site, pr *Prophecy, fn func(context.Context, *presburger.Map, *presburger.Map) (*presburger.Map, error)) {
+	t.Helper()
+	for _, m := range at.heap.Maps() {
+		if m.Space().In.Name != "b" {
+			continue
+		}
+		g, err := fn(ctx, m, pr.Assumptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g != nil {
+			t.Errorf("b's content %s is read as the function %s", m, g)
+		}
 	}
 }
 
@@ -416,18 +423,7 @@ func TestPiecewiseFunctionalReadOverlap(t *testing.T) {
         }`, 1))
 	pr := prophesy(t, p)
 	_, at, _ := stencilSite(t, ctx, p, pr)
-	for _, m := range at.heap.Maps() {
-		if m.Space().In.Name != "b" {
-			continue
-		}
-		g, err := piecewiseCellFunction(ctx, m, pr.Assumptions)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if g != nil {
-			t.Errorf("b's content %s is read as the function %s", m, g)
-		}
-	}
+	requireNoCellFunction(t, ctx, at, pr, piecewiseCellFunction)
 	if n, failed := checkObligations(t, ctx, p, map[string]int64{"N": 9}); failed == 0 {
 		t.Errorf("none of the %d obligation points fails", n)
 	}

@@ -1693,15 +1693,11 @@ func (s *solver) groundReal(c *symeval.Condition, out *outcome, given map[string
 		}
 		var fixed []*smt.Term
 		for _, e := range elems {
-			v, err := in.Input(e.t, e.idx)
+			eq, err := s.fixElem(e, in)
 			if err != nil {
 				return nil, err
 			}
-			cst, err := s.enc.Constant(v)
-			if err != nil {
-				return nil, err
-			}
-			fixed = append(fixed, e.app.Eq(cst))
+			fixed = append(fixed, eq)
 		}
 		mm, res, err := check(fixed)
 		if err == nil && res == smt.Sat {
