@@ -212,14 +212,7 @@ out s[i] : f32[N] = S(i)
 		}
 		return true
 	})
-	loc, err := location(at.scope, x)
-	if err != nil {
-		t.Fatal(err)
-	}
-	img, err := presburger.NewUnionMap(loc).Apply(at.heap.UnionMap())
-	if err != nil {
-		t.Fatal(err)
-	}
+	loc, img := readImage(t, at, x)
 	if n := img.Maps()[0].NumBasics(); n < 2 {
 		t.Fatalf("the image of %s has %d pieces: the test needs the heap to split it", syntax.ExprString(x), n)
 	}
@@ -275,6 +268,21 @@ func requireNoCellFunction(t *testing.T, ctx context.Context, at site, pr *Proph
 	}
 }
 
+// readImage returns the location of the read x at the site at and its
+// image through the heap there.
+func readImage(t *testing.T, at site, x *syntax.Index) (*presburger.Map, *presburger.UnionMap) {
+	t.Helper()
+	loc, err := location(at.scope, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := presburger.NewUnionMap(loc).Apply(at.heap.UnionMap())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loc, img
+}
+
 // eachExactRead reads each of reads at the site at, requires one
 // alternative, hands it to check with the read's location and its image
 // through the heap, and requires it exact against that image wherever
@@ -294,14 +302,7 @@ func eachExactRead(t *testing.T, ctx context.Context, p *pair, pr *Prophecy, at 
 		if len(alts) != 1 {
 			t.Fatalf("read %s: %d alternatives", syntax.ExprString(x), len(alts))
 		}
-		loc, err := location(at.scope, x)
-		if err != nil {
-			t.Fatal(err)
-		}
-		img, err := presburger.NewUnionMap(loc).Apply(at.heap.UnionMap())
-		if err != nil {
-			t.Fatal(err)
-		}
+		loc, img := readImage(t, at, x)
 		check(x, alts[0], loc, img)
 		requireExactRead(t, ctx, x, alts[0], img, within)
 	}
