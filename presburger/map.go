@@ -152,9 +152,26 @@ func (m *Map) Intersect(o *Map) (*Map, error) {
 	}
 	a, b := alignMaps(m, o)
 	var bs []*BasicMap
+	// A pair whose inequalities over the dimensions contradict is what
+	// normalize drops first: it is skipped before its copy.
+	cols := make([]int, a.space.NumDims())
+	for i := range cols {
+		cols[i] = i
+	}
+	ys := make([][]sharedRow, len(b.basics))
+	for j, y := range b.basics {
+		ys[j] = sharedIneqs(y, cols)
+	}
 	for _, x := range a.basics {
-		for _, y := range b.basics {
-			bs = append(bs, normalized(x.Intersect(y)))
+		xs := sharedIneqs(x, cols)
+		for j, y := range b.basics {
+			if sharedContradiction(xs, ys[j]) {
+				continue
+			}
+			// x.Intersect(y) is fresh: normalized in place.
+			if c := x.Intersect(y); c.normalize() {
+				bs = append(bs, c)
+			}
 		}
 	}
 	return a.withBasics(bs), nil
@@ -817,9 +834,28 @@ func (m *Map) ApplyRange(o *Map) (*Map, error) {
 	} else {
 		sp = MapSpace(a.space.Params, *a.space.In, b.space.Out)
 	}
+	// The columns of the parameters and of B, in x's (P, A, B) and in
+	// y's (P, B, C).
+	np, nA, nB := a.space.NumParams(), a.space.NumIn(), a.space.NumOut()
+	xcols, ycols := make([]int, np+nB), make([]int, np+nB)
+	for i := range np {
+		xcols[i], ycols[i] = i, i
+	}
+	for i := range nB {
+		xcols[np+i], ycols[np+i] = np+nA+i, np+i
+	}
+	ys := make([][]sharedRow, len(b.basics))
+	for j, y := range b.basics {
+		ys[j] = sharedIneqs(y, ycols)
+	}
 	var bs []*BasicMap
 	for _, x := range a.basics {
-		for _, y := range b.basics {
+		xs := sharedIneqs(x, xcols)
+		for j, y := range b.basics {
+			if sharedContradiction(xs, ys[j]) {
+				// What normalize finds first in the composition.
+				continue
+			}
 			// composeBasic's result is fresh: normalized in place.
 			if c := composeBasic(x, y, sp); c.normalize() {
 				bs = append(bs, c)
@@ -827,6 +863,106 @@ func (m *Map) ApplyRange(o *Map) (*Map, error) {
 		}
 	}
 	return (&Map{space: sp}).withBasics(bs), nil
+}
+
+// sharedRow is an inequality of a conjunction over the columns it shares
+// with another conjunction, with the hash of its coefficients there.
+type sharedRow struct {
+	row  []Int
+	cols []int // the columns of row read, in the shared order
+	h    uint64
+}
+
+// sharedIneqs returns the inequalities of b whose coefficients are zero
+// outside the columns cols (increasing; the constant aside), as
+// sharedRows over cols. Rows without any coefficient are left out.
+func sharedIneqs(b *BasicMap, cols []int) []sharedRow {
+	if b.empty {
+		return nil
+	}
+	nc := b.NumCols()
+	var out []sharedRow
+rows:
+	for _, r := range b.ineqs {
+		// cols is increasing: a nonzero coefficient between two of its
+		// columns, or after the last, is not shared.
+		any := false
+		k := 0
+		for c, v := range r[:nc-1] {
+			if v.IsZero() {
+				continue
+			}
+			for k < len(cols) && cols[k] < c {
+				k++
+			}
+			if k == len(cols) || cols[k] != c {
+				continue rows
+			}
+			any = true
+		}
+		if any {
+			out = append(out, sharedRow{row: r, cols: cols, h: sharedHash(r, cols)})
+		}
+	}
+	return out
+}
+
+// sharedHash is coefHash over the columns cols of r, in their order: a
+// row and its negation hash alike.
+func sharedHash(r []Int, cols []int) uint64 {
+	h := uint64(14695981039346656037)
+	flip := false
+	first := true
+	for k, c := range cols {
+		v := r[c]
+		if v.IsZero() {
+			continue
+		}
+		if first {
+			flip, first = v.Sign() < 0, false
+		}
+		if flip {
+			v = v.Neg()
+		}
+		var x uint64
+		if v.big != nil {
+			x = uint64(len(v.big.Bits()))*0x9e3779b97f4a7c15 + uint64(v.big.Sign()+2)
+		} else {
+			x = uint64(v.small)
+		}
+		h ^= uint64(k) * 0x9e3779b97f4a7c15
+		h ^= x
+		h *= 1099511628211
+		h ^= h >> 29
+	}
+	return h
+}
+
+// sharedContradiction reports whether an inequality of xs and one of ys
+// are opposite with constants summing below zero (r >= -c1 and r <= c2
+// with c1 + c2 < 0): then the conjunctions they come from have no common
+// point, and normRows finds the same pair in their join (it keeps the
+// tightest constant of each coefficient vector, which only lowers the
+// sum).
+func sharedContradiction(xs, ys []sharedRow) bool {
+	for _, r := range xs {
+		for _, o := range ys {
+			if r.h != o.h {
+				continue
+			}
+			opposite := true
+			for k, c := range r.cols {
+				if !o.row[o.cols[k]].isNegOf(r.row[c]) {
+					opposite = false
+					break
+				}
+			}
+			if opposite && r.row[len(r.row)-1].Add(o.row[len(o.row)-1]).Sign() < 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Apply is ApplyRange: the image of a set m under relation o, or the

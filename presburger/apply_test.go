@@ -1,0 +1,126 @@
+package presburger
+
+import (
+	"context"
+	"testing"
+)
+
+// TestApplyRangeSharedRows checks the compositions whose pieces ApplyRange
+// may skip by their shared rows: a pair is skipped only when an
+// inequality over the parameters and the middle tuple contradicts one of
+// the other piece, never for rows that also involve the outer tuples or
+// that meet at a point.
+func TestApplyRangeSharedRows(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		name, m, o, want string
+		pieces           int
+	}{
+		{
+			name:   "contradicting shared rows",
+			m:      "[N] -> { A[i] : i >= N + 5 }",
+			o:      "[N] -> { A[i] -> B[j] : i <= N + 3 and j = i; A[i] -> B[j] : i >= N and j = 2i }",
+			want:   "[N] -> { B[j] : exists (i : j = 2i and i >= N + 5) }",
+			pieces: 1,
+		},
+		{
+			name:   "opposite rows meeting at a point",
+			m:      "[N] -> { A[i] : i >= N + 5 }",
+			o:      "[N] -> { A[i] -> B[j] : i <= N + 5 and j = i }",
+			want:   "[N] -> { B[j] : j = N + 5 }",
+			pieces: 1,
+		},
+		{
+			name:   "a row of the range is not shared",
+			m:      "[N] -> { A[i] : i >= N + 5 }",
+			o:      "[N] -> { A[i] -> B[j] : i + j <= N + 3 }",
+			want:   "[N] -> { B[j] : j <= -2 }",
+			pieces: 1,
+		},
+		{
+			name:   "a row of the domain is not shared",
+			m:      "{ A[a] -> B[b] : a >= 10 and 0 <= b <= 3 }",
+			o:      "{ B[b] -> C[c] : c = b and b <= 8 }",
+			want:   "{ A[a] -> C[c] : a >= 10 and 0 <= c <= 3 }",
+			pieces: 1,
+		},
+		{
+			name:   "contradiction over the middle tuple of relations",
+			m:      "{ A[a] -> B[b] : b >= a and b >= 10 }",
+			o:      "{ B[b] -> C[c] : c = b and b <= 8; B[b] -> C[c] : c = -b and b >= 9 }",
+			want:   "{ A[a] -> C[c] : c <= -10 and c <= -a }",
+			pieces: 1,
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := mustParse(t, c.m).ApplyRange(mustParse(t, c.o))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := mustParse(t, c.want)
+			eq, err := got.IsEqual(ctx, want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !eq {
+				t.Errorf("got %s, want %s", got, want)
+			}
+			if got.NumBasics() != c.pieces {
+				t.Errorf("got %d pieces (%s), want %d", got.NumBasics(), got, c.pieces)
+			}
+		})
+	}
+}
+
+// TestIntersectSharedRows checks the pairs of pieces Intersect may skip
+// by their inequalities over the dimensions: never for a row with a
+// local, or for opposite rows that meet at a point.
+func TestIntersectSharedRows(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		name, m, o, want string
+		pieces           int
+	}{
+		{
+			name:   "contradicting rows",
+			m:      "[N] -> { [i] : i >= N + 10 }",
+			o:      "[N] -> { [i] : i <= N + 8; [i] : i >= 12 }",
+			want:   "[N] -> { [i] : i >= N + 10 and i >= 12 }",
+			pieces: 1,
+		},
+		{
+			name:   "opposite rows meeting at a point",
+			m:      "[N] -> { [i] : i >= N + 10 }",
+			o:      "[N] -> { [i] : i <= N + 10 }",
+			want:   "[N] -> { [i] : i = N + 10 }",
+			pieces: 1,
+		},
+		{
+			name:   "a row with a local is not compared",
+			m:      "{ [i] : exists (e = floor(i/2) : i + e >= 5) }",
+			o:      "{ [i] : i <= 4 }",
+			want:   "{ [i] : i = 4 }",
+			pieces: 1,
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := mustParse(t, c.m).Intersect(mustParse(t, c.o))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := mustParse(t, c.want)
+			eq, err := got.IsEqual(ctx, want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !eq {
+				t.Errorf("got %s, want %s", got, want)
+			}
+			if got.NumBasics() != c.pieces {
+				t.Errorf("got %d pieces (%s), want %d", got.NumBasics(), got, c.pieces)
+			}
+		})
+	}
+}
