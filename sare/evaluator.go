@@ -30,7 +30,8 @@ type Evaluator struct {
 	params  map[string]int64
 	inputs  Inputs
 	memo    map[string]value.Value
-	keyBuf  []byte // scratch space for memo lookups
+	keyBuf  []byte         // scratch space for memo lookups
+	onStack map[string]int // scratch space of run
 
 	// MaxPoints bounds the number of elements memoised or under
 	// evaluation; beyond it Eval fails rather than exhaust memory.
@@ -175,10 +176,10 @@ func (e *Evaluator) Eval(ctx context.Context, name string, idx []int64) (value.V
 	if len(idx) != t.Rank() {
 		return value.Value{}, fmt.Errorf("evaluate %s: tensor %s has %d dimensions", FormatIndex(name, idx, '(', ')'), name, t.Rank())
 	}
-	p := point{t: t, idx: append([]int64(nil), idx...), key: key(t, idx)}
-	if v, ok := e.memo[p.key]; ok {
+	if v, ok := e.lookup(t, idx); ok {
 		return v, nil
 	}
+	p := point{t: t, idx: append([]int64(nil), idx...), key: key(t, idx)}
 	if t.Input {
 		return e.input(p)
 	}
@@ -205,7 +206,14 @@ func (e *Evaluator) input(p point) (value.Value, error) {
 // explicit stack.
 func (e *Evaluator) run(ctx context.Context, root point) (value.Value, error) {
 	stack := []*frame{{point: root}}
-	onStack := map[string]int{root.key: 0}
+	// The table of the points on the stack is kept from one run to the
+	// next (empty at the end of each).
+	if e.onStack == nil {
+		e.onStack = map[string]int{}
+	}
+	onStack := e.onStack
+	defer clear(onStack)
+	onStack[root.key] = 0
 	steps := 0
 	for len(stack) > 0 {
 		if steps++; steps%1024 == 0 {

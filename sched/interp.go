@@ -103,6 +103,9 @@ type interp struct {
 	frame  *frame   // the current frame: the root, or an iteration of a par loop
 	root   *frame
 	cells  int64 // cells live
+	// aenv is the environment of the annotation being checked, reused
+	// from one assignment to the next.
+	aenv annotEnv
 }
 
 // store is one instance of an array: a global array, or one execution of
@@ -823,8 +826,19 @@ func formatExtents(ext []int64) string {
 // annotEnv evaluates an annotation over the specification's tensors.
 type annotEnv struct {
 	in      *interp
-	evalErr error  // an error of the specification's evaluator
-	first   string // the first tensor element read
+	evalErr error // an error of the specification's evaluator
+	// The first tensor element read: its tensor's name and index (a
+	// copy), formatted only for a failure (firstElem).
+	firstName string
+	firstIdx  []int64
+}
+
+// firstElem returns the first tensor element read, as "R(0, 1)", or "".
+func (e *annotEnv) firstElem() string {
+	if e.firstName == "" {
+		return ""
+	}
+	return sare.FormatIndex(e.firstName, e.firstIdx, '(', ')')
 }
 
 func (e *annotEnv) Index(name string) (int64, bool) { return e.in.Index(name) }
@@ -840,8 +854,8 @@ func (e *annotEnv) Tensor(name string, idx []int64) (value.Value, error) {
 		}
 		return v, err
 	}
-	if e.first == "" {
-		e.first = sare.FormatIndex(name, idx, '(', ')')
+	if e.firstName == "" {
+		e.firstName, e.firstIdx = name, append(e.firstIdx[:0], idx...)
 	}
 	return v, nil
 }
@@ -908,37 +922,39 @@ func (in *interp) assign(s *Assign) error {
 	if err != nil {
 		return err
 	}
-	cell := formatCell(st.name, idx)
 	if v.IsUndef() {
-		f := in.failure(UndefinedStore, s, "the value stored into %s is undefined", cell)
+		f := in.failure(UndefinedStore, s, "the value stored into %s is undefined", formatCell(st.name, idx))
 		f.Array, f.Index, f.Actual = st.name, idx, v
 		return f
 	}
-	aenv := &annotEnv{in: in}
+	aenv := &in.aenv
+	*aenv = annotEnv{in: in, firstIdx: aenv.firstIdx[:0]}
 	want, err := sare.EvalValue(s.Annot, in.info.Types, aenv)
 	if aenv.evalErr != nil {
-		return fmt.Errorf("annotation of %s at %s: %w", cell, s.Pos(), aenv.evalErr)
+		return fmt.Errorf("annotation of %s at %s: %w", formatCell(st.name, idx), s.Pos(), aenv.evalErr)
 	}
 	if err != nil {
 		return in.indexFailure(s, err)
 	}
+	if !want.IsUndef() && v.Close(want, in.opts.Tolerance) {
+		in.storeCell(loc{s: st, off: off}, v, s)
+		return nil
+	}
+	// A failure: the cell and the annotation are described.
+	cell := formatCell(st.name, idx)
 	tensor := ""
 	if c, ok := s.Annot.(*syntax.Call); ok && in.ev.Spec().Tensor(c.Fun.Name) != nil {
-		tensor = aenv.first
+		tensor = aenv.firstElem()
 	}
 	annot := syntax.ExprString(s.Annot)
 	if tensor != "" && tensor != annot {
 		annot += " = " + tensor
 	}
 	var f *Failure
-	switch {
-	case want.IsUndef():
+	if want.IsUndef() {
 		f = in.failure(UndefinedAnnotation, s, "the annotation %s of %s is undefined", annot, cell)
-	case !v.Close(want, in.opts.Tolerance):
+	} else {
 		f = in.failure(WrongValue, s, "%s := %s, but the annotation %s is %s", cell, v, annot, want)
-	default:
-		in.storeCell(loc{s: st, off: off}, v, s)
-		return nil
 	}
 	f.Array, f.Index, f.Expected, f.Actual, f.Tensor = st.name, idx, want, v, tensor
 	return f
