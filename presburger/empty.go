@@ -111,9 +111,9 @@ func keepCols(rows [][]Int, live []bool, n int) [][]Int {
 }
 
 // dropDeadCols removes the columns of the variables that no row uses any
-// more (substituted, eliminated or dropped): the rows are copied, and the
-// variables keep their order, so the steps after are those that the full
-// rows would have taken.
+// more (substituted, eliminated or dropped), in place (a problem owns its
+// rows, see substitute); the variables keep their order, so the steps
+// after are those that the full rows would have taken.
 func (p *omegaProblem) dropDeadCols() {
 	live := make([]bool, p.nv)
 	n := markLive(p.eqs, live)
@@ -121,9 +121,29 @@ func (p *omegaProblem) dropDeadCols() {
 	if n == p.nv {
 		return
 	}
-	p.eqs, p.ineqs = keepCols(p.eqs, live, n), keepCols(p.ineqs, live, n)
+	keepColsInPlace(p.eqs, live, n)
+	keepColsInPlace(p.ineqs, live, n)
 	p.nv = n
 	p.gone = 0
+}
+
+// keepColsInPlace is keepCols on the rows themselves: each row keeps its
+// n live columns and its constant, moved to its front, and is shortened
+// to them.
+func keepColsInPlace(rows [][]Int, live []bool, n int) {
+	nv := len(live)
+	for i, r := range rows {
+		k := 0
+		for j, l := range live {
+			if l {
+				r[k] = r[j]
+				k++
+			}
+		}
+		r[n] = r[nv]
+		clear(r[n+1 : nv+1]) // no stale big values kept alive
+		rows[i] = r[:n+1]
+	}
 }
 
 type omegaProblem struct {
