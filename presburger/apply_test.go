@@ -73,9 +73,10 @@ func TestApplyRangeSharedRows(t *testing.T) {
 	}
 }
 
-// TestIntersectSharedRows checks the pairs of pieces Intersect may skip
-// by their inequalities over the dimensions: never for a row with a
-// local, or for opposite rows that meet at a point.
+// TestIntersectSharedRows checks the pairs of pieces Intersect may skip,
+// in a product of unions, by their inequalities over the dimensions:
+// never for a row with a local, or for opposite rows that meet at a
+// point.
 func TestIntersectSharedRows(t *testing.T) {
 	ctx := context.Background()
 	cases := []struct {
@@ -84,24 +85,24 @@ func TestIntersectSharedRows(t *testing.T) {
 	}{
 		{
 			name:   "contradicting rows",
-			m:      "[N] -> { [i] : i >= N + 10 }",
+			m:      "[N] -> { [i] : i >= N + 10; [i] : i <= -20 }",
 			o:      "[N] -> { [i] : i <= N + 8; [i] : i >= 12 }",
-			want:   "[N] -> { [i] : i >= N + 10 and i >= 12 }",
-			pieces: 1,
+			want:   "[N] -> { [i] : i >= N + 10 and i >= 12; [i] : i <= -20 and i <= N + 8 }",
+			pieces: 2,
 		},
 		{
 			name:   "opposite rows meeting at a point",
-			m:      "[N] -> { [i] : i >= N + 10 }",
-			o:      "[N] -> { [i] : i <= N + 10 }",
-			want:   "[N] -> { [i] : i = N + 10 }",
-			pieces: 1,
+			m:      "[N] -> { [i] : i >= N + 10; [i] : i <= -20 }",
+			o:      "[N] -> { [i] : i <= N + 10; [i] : i >= -20 }",
+			want:   "[N] -> { [i] : i = N + 10; [i] : i >= N + 10 and i >= -20; [i] : i <= -20 and i <= N + 10; [i] : i = -20 }",
+			pieces: 4,
 		},
 		{
 			name:   "a row with a local is not compared",
-			m:      "{ [i] : exists (e = floor(i/2) : i + e >= 5) }",
-			o:      "{ [i] : i <= 4 }",
-			want:   "{ [i] : i = 4 }",
-			pieces: 1,
+			m:      "{ [i] : exists (e = floor(i/2) : i + e >= 5); [i] : i <= -20 }",
+			o:      "{ [i] : i <= 4; [i] : i >= 100 }",
+			want:   "{ [i] : i = 4; [i] : i >= 100; [i] : i <= -20 }",
+			pieces: 3,
 		},
 	}
 	for _, c := range cases {

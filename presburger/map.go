@@ -153,19 +153,30 @@ func (m *Map) Intersect(o *Map) (*Map, error) {
 	a, b := alignMaps(m, o)
 	var bs []*BasicMap
 	// A pair whose inequalities over the dimensions contradict is what
-	// normalize drops first: it is skipped before its copy.
-	cols := make([]int, a.space.NumDims())
-	for i := range cols {
-		cols[i] = i
-	}
-	ys := make([][]sharedRow, len(b.basics))
-	for j, y := range b.basics {
-		ys[j] = sharedIneqs(y, cols)
+	// normalize drops first: in a product of unions, where most pairs
+	// do, it is skipped before its copy (a piece intersected with one
+	// other rarely contradicts it, and the test would cost about what it
+	// saves).
+	var xs []sharedRow
+	var ys [][]sharedRow
+	var cols []int
+	prefilter := len(a.basics) > 1 && len(b.basics) > 1
+	if prefilter {
+		cols = make([]int, a.space.NumDims())
+		for i := range cols {
+			cols[i] = i
+		}
+		ys = make([][]sharedRow, len(b.basics))
+		for j, y := range b.basics {
+			ys[j] = sharedIneqs(y, cols)
+		}
 	}
 	for _, x := range a.basics {
-		xs := sharedIneqs(x, cols)
+		if prefilter {
+			xs = sharedIneqs(x, cols)
+		}
 		for j, y := range b.basics {
-			if sharedContradiction(xs, ys[j]) {
+			if prefilter && sharedContradiction(xs, ys[j]) {
 				continue
 			}
 			// x.Intersect(y) is fresh: normalized in place.
