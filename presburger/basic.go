@@ -749,13 +749,14 @@ func (b *BasicMap) normRows() bool {
 		if isZeroRow(r2, n) {
 			continue
 		}
-		if j := coefs.find(best, r2, false); j >= 0 {
+		h := coefHash(r2, n)
+		if j := coefs.findHash(best, r2, false, h); j >= 0 {
 			if r2[n].Cmp(best[j][n]) < 0 {
 				best[j] = r2
 			}
 			continue
 		}
-		coefs.add(r2, len(best))
+		coefs.addHash(h, len(best))
 		best = append(best, r2)
 	}
 	var ineqs [][]Int
@@ -764,7 +765,9 @@ func (b *BasicMap) normRows() bool {
 		if done != nil && done[i] {
 			continue
 		}
-		if j := coefs.find(best, r, true); j >= 0 && (done == nil || !done[j]) {
+		// best[i] was added as coefs' i-th entry, with its hash (its
+		// negation's too).
+		if j := coefs.findHash(best, r, true, coefs.ents[i].h); j >= 0 && (done == nil || !done[j]) {
 			// r·x + c1 >= 0 and -r·x + c2 >= 0: -c1 <= r·x <= c2.
 			s := r[n].Add(best[j][n])
 			if s.Sign() < 0 {
