@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -60,9 +61,11 @@ func coalesce(ctx context.Context, m *Map, simplified bool) (_ *Map, err error) 
 		return m, nil
 	}
 	ctx = withOneMeter(ctx) // the budget bounds the whole coalescing
-	sp := m.Space()
+	// The pieces of m are read, never changed: the tests below and the
+	// result share them instead of copies (a merged piece is new).
+	sp := m.space
 	var bs []*BasicMap
-	for _, b := range m.Basics() {
+	for _, b := range m.basics {
 		if simplified {
 			bs = append(bs, b)
 			continue
@@ -79,7 +82,7 @@ func coalesce(ctx context.Context, m *Map, simplified bool) (_ *Map, err error) 
 		}
 	}
 	subset := func(a *BasicMap, others ...*BasicMap) (bool, error) {
-		return NewMap(sp, a).IsSubset(ctx, NewMap(sp, others...))
+		return (&Map{space: sp, basics: []*BasicMap{a}}).IsSubset(ctx, &Map{space: sp, basics: others})
 	}
 	// Drop conjunctions contained in another. The tests run on the
 	// conjunctions with their existentials made divisions where rows pin
@@ -128,7 +131,17 @@ func coalesce(ctx context.Context, m *Map, simplified bool) (_ *Map, err error) 
 			}
 		}
 	}
-	return NewMap(sp, bs...), nil
+	out := &Map{space: sp}
+	for _, b := range bs {
+		if b.empty {
+			continue
+		}
+		if !slices.Contains(m.basics, b) {
+			b.space = sp // a merged piece, new
+		}
+		out.basics = append(out.basics, b)
+	}
+	return out, nil
 }
 
 // pieceSubset reports whether the non-empty conjunction a is contained in
