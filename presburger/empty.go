@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"slices"
 )
 
 // bset is a set of row indices (Chernikov histories).
@@ -916,8 +917,21 @@ func (b *BasicMap) sample(m *meter) ([]Int, error) {
 			y0 = NewInt(1)
 		}
 		lo := bound(j, sign, y0)
+		// No integer point has y below the rational minimum of y: the
+		// searches start at its ceiling (when the tableau gives it),
+		// which is most often y's least integer value already.
+		start := y0
+		obj := make([]Int, w)
+		obj[j] = NewInt(sign)
+		lb, ok, err := rationalLowerBound(m, eqs, append(slices.Clip(ineqs), lo), nv, obj)
+		if err != nil {
+			return nil, err
+		}
+		if ok && lb.Cmp(y0) > 0 {
+			start = lb
+		}
 		// Exponential search for hi with {y0 <= y <= hi} feasible.
-		hi := y0
+		hi := start
 		step := NewInt(1)
 		for {
 			ok, err := feasible(lo, bound(j, -sign, hi.Neg()))
@@ -931,7 +945,7 @@ func (b *BasicMap) sample(m *meter) ([]Int, error) {
 			step = step.Mul(NewInt(2))
 		}
 		// Binary search for the least feasible hi.
-		l := y0
+		l := start
 		for l.Cmp(hi) < 0 {
 			mid := l.Add(hi).FloorDiv(NewInt(2))
 			ok, err := feasible(lo, bound(j, -sign, mid.Neg()))
@@ -955,6 +969,45 @@ func (b *BasicMap) sample(m *meter) ([]Int, error) {
 		eqs = append(eqs, e)
 	}
 	return point, nil
+}
+
+// rationalLowerBound returns the ceiling of the least rational value of
+// obj·x over { x : eqs·x = 0, ineqs·x >= 0 } (nv variables; obj's
+// constant is 0), below which no integer point of the system lies; ok is
+// false when the tableau does not give it (no rational point, obj
+// unbounded below, or the pivot limit reached). The rows are not
+// modified.
+func rationalLowerBound(m *meter, eqs, ineqs [][]Int, nv int, obj []Int) (lb Int, ok bool, err error) {
+	t := newSimplexTab(m, nv)
+	for _, e := range eqs {
+		t.addRow(e)
+		t.addRow(negRow(e))
+	}
+	for _, r := range ineqs {
+		t.addRow(r)
+	}
+	t.limit = 4 * simplexPivotLimit(t)
+	feasible, err := t.restore()
+	switch {
+	case errors.Is(err, errSimplexLimit):
+		return Int{}, false, nil
+	case err != nil:
+		return Int{}, false, err
+	case !feasible:
+		return Int{}, false, nil
+	}
+	u := t.addRow(obj)
+	t.restr[u] = false
+	t.limit = simplexPivotLimit(t)
+	st, err := t.optimize(u, -1, nil)
+	if err != nil {
+		return Int{}, false, err
+	}
+	if st != optOptimal {
+		return Int{}, false, nil
+	}
+	num, den := t.value(u)
+	return num.CeilDiv(den), true, nil
 }
 
 // boxReduce derives integer bounds on single variables from the
