@@ -806,6 +806,96 @@ func (m *Map) ProjectOut(kind DimKind, first, n int) (*Map, error) {
 // composeBasic returns { a -> c : exists b : (a, b) in r and (b, c) in s }
 // for r: P|A|B and s: P|B|C (same parameters), in space sp.
 func composeBasic(r, s *BasicMap, sp Space) *BasicMap {
+	if hasPlainLocal(r) || hasPlainLocal(s) {
+		return composeBasicReshape(r, s, sp)
+	}
+	np, nA, nB, nC := r.nP, r.nI, r.nO, s.nO
+	c := NewBasicMap(sp)
+	nd := c.nDims() // np + nA + nC
+	nl := nB + len(r.divs) + len(s.divs)
+	w := nd + nl + 1
+	// The columns of r (P, A, B, its divisions, constant) and of s (P, B,
+	// C, its divisions, constant) in c: B's dimensions are c's first
+	// locals, r's divisions and then s's follow.
+	rmap := make([]int, r.NumCols())
+	for i := range np + nA {
+		rmap[i] = i
+	}
+	for i := range nB {
+		rmap[np+nA+i] = nd + i
+	}
+	for l := range r.divs {
+		rmap[np+nA+nB+l] = nd + nB + l
+	}
+	rmap[len(rmap)-1] = w - 1
+	smap := make([]int, s.NumCols())
+	for i := range np {
+		smap[i] = i
+	}
+	for i := range nB {
+		smap[np+i] = nd + i
+	}
+	for i := range nC {
+		smap[np+nB+i] = np + nA + i
+	}
+	for l := range s.divs {
+		smap[np+nB+nC+l] = nd + nB + len(r.divs) + l
+	}
+	smap[len(smap)-1] = w - 1
+	nrows := len(r.eqs) + len(s.eqs) + len(r.ineqs) + len(s.ineqs) + len(r.divs) + len(s.divs)
+	flat := make([]Int, nrows*w)
+	mapRow := func(row []Int, cols []int) []Int {
+		out := flat[:w:w]
+		flat = flat[w:]
+		for i, v := range row {
+			if !v.IsZero() {
+				out[cols[i]] = v
+			}
+		}
+		return out
+	}
+	c.divs = make([]Div, nl)
+	for l, d := range r.divs {
+		c.divs[nB+l] = Div{Num: mapRow(d.Num, rmap), Den: d.Den}
+	}
+	for l, d := range s.divs {
+		c.divs[nB+len(r.divs)+l] = Div{Num: mapRow(d.Num, smap), Den: d.Den}
+	}
+	c.eqs = make([][]Int, 0, len(r.eqs)+len(s.eqs))
+	for _, e := range r.eqs {
+		c.eqs = append(c.eqs, mapRow(e, rmap))
+	}
+	for _, e := range s.eqs {
+		c.eqs = append(c.eqs, mapRow(e, smap))
+	}
+	c.ineqs = make([][]Int, 0, len(r.ineqs)+len(s.ineqs))
+	for _, e := range r.ineqs {
+		c.ineqs = append(c.ineqs, mapRow(e, rmap))
+	}
+	for _, e := range s.ineqs {
+		c.ineqs = append(c.ineqs, mapRow(e, smap))
+	}
+	c.empty = r.empty || s.empty
+	// B's dimensions are plain existentials: the divisions over them
+	// become existentials too, as reshape's demotion makes them.
+	c.demoteDivs()
+	return c
+}
+
+// hasPlainLocal reports whether b has a plain existential among its
+// locals.
+func hasPlainLocal(b *BasicMap) bool {
+	for _, d := range b.divs {
+		if d.Den.IsZero() {
+			return true
+		}
+	}
+	return false
+}
+
+// composeBasicReshape is composeBasic through reshape and conjoin: the
+// join of r and s over P, A, B, C, with B then made existential.
+func composeBasicReshape(r, s *BasicMap, sp Space) *BasicMap {
 	np, nA, nB, nC := r.nP, r.nI, r.nO, s.nO
 	mid := SetSpace(r.space.Params, FlatTuple("", make([]string, nA+nB+nC)...))
 	rm := identityPerm(np + nA + nB)
