@@ -211,6 +211,9 @@ func (p *omegaProblem) normalizeAll() bool {
 	ineqs := make([][]Int, 0, len(p.ineqs))
 	var hist []bset
 	track := p.hist != nil
+	if track {
+		hist = make([]bset, 0, len(p.ineqs))
+	}
 	tightened := false
 	for i, r := range p.ineqs {
 		r2, ok := normRow(r, false)
@@ -243,8 +246,14 @@ func (p *omegaProblem) normalizeAll() bool {
 	// c1 + c2 = 0 they form an equality.
 	// ineqs[i] was added to best as its i-th entry, with its hash (the
 	// negation's too).
-	keep := make([][]Int, 0, len(ineqs))
+	// The rows kept go into p.ineqs's own array (and their histories into
+	// p.hist's), read for the last time above: a problem owns them
+	// (newOmegaProblem, copy and the eliminations build new ones).
+	keep := p.ineqs[:0]
 	var keepH []bset
+	if track {
+		keepH = p.hist[:0]
+	}
 	drop := make([]bool, len(ineqs))
 	for i, r := range ineqs {
 		if drop[i] {
@@ -614,9 +623,23 @@ func (p *omegaProblem) chooseElimVar() (v int, exact bool) {
 // verify set, each dropped combination's lower and upper bound rows are
 // returned in pruned, in pairs.
 func (p *omegaProblem) shadow(v int, dark bool) (out [][]Int, hist []bset, pruned [][]Int) {
-	var lows, ups, rest [][]Int
+	nl, nu := 0, 0
+	for _, r := range p.ineqs {
+		switch r[v].Sign() {
+		case 1:
+			nl++
+		case -1:
+			nu++
+		}
+	}
+	lows, ups := make([][]Int, 0, nl), make([][]Int, 0, nu)
+	nr := len(p.ineqs) - nl - nu
+	rest := make([][]Int, 0, nr)
 	var lowsH, upsH, restH []bset
 	track := p.hist != nil
+	if track {
+		lowsH, upsH, restH = make([]bset, 0, nl), make([]bset, 0, nu), make([]bset, 0, nr)
+	}
 	for i, r := range p.ineqs {
 		var h bset
 		if track {
@@ -624,17 +647,26 @@ func (p *omegaProblem) shadow(v int, dark bool) (out [][]Int, hist []bset, prune
 		}
 		switch r[v].Sign() {
 		case 1:
-			lows, lowsH = append(lows, r), append(lowsH, h)
+			lows = append(lows, r)
+			if track {
+				lowsH = append(lowsH, h)
+			}
 		case -1:
-			ups, upsH = append(ups, r), append(upsH, h)
+			ups = append(ups, r)
+			if track {
+				upsH = append(upsH, h)
+			}
 		default:
-			rest, restH = append(rest, r), append(restH, h)
+			rest = append(rest, r)
+			if track {
+				restH = append(restH, h)
+			}
 		}
 	}
-	out = append([][]Int(nil), rest...)
+	out = append(make([][]Int, 0, len(rest)+nl*nu), rest...)
 	chern := track && !dark
 	if chern {
-		hist = append([]bset(nil), restH...)
+		hist = append(make([]bset, 0, len(rest)+nl*nu), restH...)
 	}
 	for li, l := range lows {
 		for ui, u := range ups {
