@@ -533,6 +533,12 @@ func (m *Map) IsSubset(ctx context.Context, o *Map) (bool, error) {
 	if !m.sameShape(o) {
 		return false, fmt.Errorf("subset test: %w", spaceMismatch("subtract", m.space, o.space))
 	}
+	return m.isSubset(ctx, o, false)
+}
+
+// isSubset is IsSubset; nonEmpty tells that every piece of m is known to
+// have a point, which spares their emptiness tests.
+func (m *Map) isSubset(ctx context.Context, o *Map, nonEmpty bool) (bool, error) {
 	for _, b := range o.basics {
 		if b.isUniverse() {
 			return true, nil
@@ -540,10 +546,12 @@ func (m *Map) IsSubset(ctx context.Context, o *Map) (bool, error) {
 	}
 	// m \ o, piece by piece, stopping at the first non-empty piece of the
 	// last round (subtractBasic's pieces are non-empty, but for a piece
-	// it returns unchanged).
+	// it returns unchanged: a piece of m, whose emptiness is not known
+	// unless nonEmpty says so, or a non-empty piece of an earlier round).
 	a, b := alignMaps(m, o)
 	mt := newMeter(ctx)
 	cur := normalizedPieces(a.basics)
+	orig := slices.Clone(cur)
 	checked := false // the last round has tested every piece
 	for k, ob := range b.basics {
 		ds, err := ob.explicitDivs(mt)
@@ -560,7 +568,7 @@ func (m *Map) IsSubset(ctx context.Context, o *Map) (bool, error) {
 				}
 				if last {
 					for _, p := range ps {
-						if p != c {
+						if p != c || nonEmpty || !slices.Contains(orig, p) {
 							return false, nil
 						}
 						if e, err := p.IsEmpty(ctx); err != nil || !e {
