@@ -294,6 +294,9 @@ func EvalValue(x syntax.Expr, info *Info, env Env) (value.Value, error) {
 		return v, wrapErr(err)
 	case *syntax.Unary:
 		if lit, ok := x.X.(*syntax.Lit); ok && x.Op == syntax.OpNeg && lit.Kind != syntax.BoolLiteral {
+			if v, ok := info.lits.Load(x); ok {
+				return v.(value.Value), nil // without building the text again
+			}
 			v, err := info.literal(x, t, "-"+lit.Text)
 			return v, wrapErr(err)
 		}
