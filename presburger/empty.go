@@ -1204,7 +1204,7 @@ const coefHashTerms = 12
 // coefHash hashes the positions and magnitudes of the first nonzero
 // entries among the first n of r, with the signs relative to the first
 // one's: r and its negation hash alike, so that one hash serves the
-// lookups of a row and of its negation (coefIndex.find).
+// lookups of a row and of its negation (coefIndex.findHash).
 func coefHash(r []Int, n int) uint64 {
 	h := uint64(14695981039346656037)
 	terms := 0
@@ -1258,16 +1258,9 @@ func (ix *coefIndex) addHash(h uint64, pos int) {
 	}
 }
 
-func (ix *coefIndex) add(r []Int, pos int) { ix.addHash(coefHash(r, ix.n), pos) }
-
-// find returns the position of a row of rows whose coefficients equal r's
-// (or their negation), or -1.
-func (ix *coefIndex) find(rows [][]Int, r []Int, neg bool) int {
-	return ix.findHash(rows, r, neg, coefHash(r, ix.n))
-}
-
-// findHash is find given h = coefHash(r, n). Entries are tried
-// from the last added.
+// findHash returns the position of a row of rows whose coefficients
+// equal r's (or their negation), or -1, given h = coefHash(r, n).
+// Entries are tried from the last added.
 func (ix *coefIndex) findHash(rows [][]Int, r []Int, neg bool, h uint64) int {
 	if ix.m == nil {
 		for e := len(ix.ents) - 1; e >= 0; e-- {
