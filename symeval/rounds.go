@@ -184,7 +184,9 @@ func (w *heapWalker) reuseWalk(st sched.Stmt, h *Heap) bool {
 		}
 		return true
 	})
-	w.tracef("%s  (at %s): as in the previous round", sched.StmtLine(st), st.Pos())
+	if w.trace != nil {
+		w.tracef("%s  (at %s): as in the previous round", sched.StmtLine(st), st.Pos())
+	}
 	w.reused++
 	return true
 }

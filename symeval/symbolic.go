@@ -301,8 +301,10 @@ func (w *heapWalker) stmt(s *Scope, h *Heap, st sched.Stmt) error {
 		}
 		w.out[st] = site{scope: s, heap: h, bounds: b, arrays: w.snapshot()}
 		w.order = append(w.order, st)
-		w.tracef("%s  (at %s)", sched.StmtLine(st), st.Pos())
-		w.tracef("  h = %s", h.String())
+		if w.trace != nil {
+			w.tracef("%s  (at %s)", sched.StmtLine(st), st.Pos())
+			w.tracef("  h = %s", h) // printed only when traced
+		}
 	case *sched.If:
 		sThen, sElse, err := s.ifScopes(st)
 		if err != nil {
@@ -327,7 +329,9 @@ func (w *heapWalker) stmt(s *Scope, h *Heap, st sched.Stmt) error {
 	case *sched.Loop:
 		w.loops[st] = s
 		w.order = append(w.order, st)
-		w.tracef("%s  (at %s)", sched.StmtLine(st), st.Pos())
+		if w.trace != nil {
+			w.tracef("%s  (at %s)", sched.StmtLine(st), st.Pos())
+		}
 		w.depth++
 		defer func() { w.depth-- }()
 		inner, x, err := s.loopScope(st)
