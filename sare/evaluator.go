@@ -32,6 +32,7 @@ type Evaluator struct {
 	memo    map[string]value.Value
 	keyBuf  []byte         // scratch space for memo lookups
 	onStack map[string]int // scratch space of run
+	selEnv  pointEnv       // scratch space of selectEquation
 
 	// MaxPoints bounds the number of elements memoised or under
 	// evaluation; beyond it Eval fails rather than exhaust memory.
@@ -158,8 +159,8 @@ func (p point) String() string { return FormatIndex(p.t.Name.Name, p.idx, '(', '
 type frame struct {
 	point
 	eq   *Equation // the equation whose domain holds the point
-	env  *pointEnv
-	deps []point // elements the right-hand side reads that are not known yet
+	env  pointEnv  // the equation's environment at the point, once eq is set
+	deps []point   // elements the right-hand side reads that are not known yet
 	next int
 }
 
@@ -275,9 +276,9 @@ func (e *Evaluator) step(f *frame) (bool, error) {
 			return true, nil
 		}
 		f.eq = eq
-		f.env = &pointEnv{e: e, vars: eq.Vars, vals: f.idx, probe: true}
+		f.env = pointEnv{e: e, vars: eq.Vars, vals: f.idx, probe: true}
 	}
-	env := f.env
+	env := &f.env
 	env.missing = nil
 	var v value.Value
 	var err error
@@ -304,7 +305,8 @@ func (e *Evaluator) step(f *frame) (bool, error) {
 // such equations make the specification ill-defined.
 func (e *Evaluator) selectEquation(p point) (*Equation, error) {
 	var found *Equation
-	env := &pointEnv{e: e, vals: p.idx}
+	env := &e.selEnv
+	*env = pointEnv{e: e, vals: p.idx}
 	for _, eq := range p.t.Eqs {
 		if len(eq.Vars) != len(p.idx) {
 			return nil, errorAt(eq.Pos(), "equation of %s has %d variables, want %d", p.t.Name.Name, len(eq.Vars), len(p.idx))
