@@ -949,45 +949,53 @@ func (b *BasicMap) sample(m *meter) ([]Int, error) {
 			y0 = NewInt(1)
 		}
 		lo := bound(j, sign, y0)
-		// No integer point has y below the rational minimum of y: the
-		// searches start at its ceiling (when the tableau gives it),
-		// which is most often y's least integer value already.
-		start := y0
-		obj := make([]Int, w)
-		obj[j] = NewInt(sign)
-		lb, ok, err := rationalLowerBound(m, eqs, append(slices.Clip(ineqs), lo), nv, obj)
+		// y0 itself, most often the answer, costs one test.
+		hi := y0
+		ok, err = feasible(lo, bound(j, -sign, hi.Neg()))
 		if err != nil {
 			return nil, err
 		}
-		if ok && lb.Cmp(y0) > 0 {
-			start = lb
-		}
-		// Exponential search for hi with {y0 <= y <= hi} feasible.
-		hi := start
-		step := NewInt(1)
-		for {
-			ok, err := feasible(lo, bound(j, -sign, hi.Neg()))
+		if !ok {
+			// No integer point has y below the rational minimum of y:
+			// the searches start at its ceiling (when the tableau gives
+			// it), which is most often y's least integer value.
+			start := y0.Add(NewInt(1))
+			obj := make([]Int, w)
+			obj[j] = NewInt(sign)
+			lb, found, err := rationalLowerBound(m, eqs, append(slices.Clip(ineqs), lo), nv, obj)
 			if err != nil {
 				return nil, err
 			}
-			if ok {
-				break
+			if found && lb.Cmp(start) > 0 {
+				start = lb
 			}
-			hi = hi.Add(step)
-			step = step.Mul(NewInt(2))
-		}
-		// Binary search for the least feasible hi.
-		l := start
-		for l.Cmp(hi) < 0 {
-			mid := l.Add(hi).FloorDiv(NewInt(2))
-			ok, err := feasible(lo, bound(j, -sign, mid.Neg()))
-			if err != nil {
-				return nil, err
+			// Exponential search for hi with {y0 <= y <= hi} feasible.
+			hi = start
+			step := NewInt(1)
+			for {
+				ok, err := feasible(lo, bound(j, -sign, hi.Neg()))
+				if err != nil {
+					return nil, err
+				}
+				if ok {
+					break
+				}
+				hi = hi.Add(step)
+				step = step.Mul(NewInt(2))
 			}
-			if ok {
-				hi = mid
-			} else {
-				l = mid.Add(NewInt(1))
+			// Binary search for the least feasible hi.
+			l := start
+			for l.Cmp(hi) < 0 {
+				mid := l.Add(hi).FloorDiv(NewInt(2))
+				ok, err := feasible(lo, bound(j, -sign, mid.Neg()))
+				if err != nil {
+					return nil, err
+				}
+				if ok {
+					hi = mid
+				} else {
+					l = mid.Add(NewInt(1))
+				}
 			}
 		}
 		v := hi
