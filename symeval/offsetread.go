@@ -25,11 +25,11 @@ import (
 
 // offsetReads returns a superset of reads(e) in scope s, with the
 // accesses to an array that differ only in the integer constants of the
-// sums of their indices (their offset forms, holeSums, are the same)
-// read as one access whose constants
-// range over theirs, and whether some accesses were so merged (otherwise
-// it is nil). It is exact when the constants of the merged accesses are
-// every combination of their ranges, as a stencil's are.
+// sums of their indices (their offset forms, holeSums, are the same) read
+// as one access whose constants range over theirs, and whether some
+// accesses were so merged (otherwise it is nil). It is exact when the
+// constants of the merged accesses are every combination of their
+// ranges, as a stencil's are.
 func offsetReads(ctx context.Context, s *Scope, e syntax.Expr) (*presburger.UnionMap, bool, error) {
 	type group struct {
 		first  *syntax.Index
