@@ -301,6 +301,11 @@ func (c *Context) ReleaseUnused() {
 	c.enter()
 }
 
+// Held returns the number of Z3 references that Go wrappers made from c
+// hold, reachable or not: those of the unreachable ones are what
+// ReleaseUnused gives back.
+func (c *Context) Held() int { return c.live }
+
 // An Error is an error reported by Z3.
 type Error struct {
 	Op   string // the operation of this package that failed

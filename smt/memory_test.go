@@ -3,6 +3,7 @@ package smt
 import (
 	"context"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -125,4 +126,30 @@ func TestManyQueriesStableMemory(t *testing.T) {
 	if rssWarm > 0 && rssEnd-rssWarm > 32<<20 {
 		t.Errorf("resident memory grew by %.1f MB over %d queries", float64(rssEnd-rssWarm)/1e6, total-warm)
 	}
+}
+
+// TestHeld checks that Held counts the references of the wrappers made,
+// and that ReleaseUnused gives back those of the unreachable ones.
+func TestHeld(t *testing.T) {
+	c := newCtx(t)
+	base := settle(c)
+	keep := make([]*Term, 0, 100)
+	for i := range 200 {
+		x := c.Int(int64(1000 + i))
+		if i%2 == 0 {
+			keep = append(keep, x)
+		}
+	}
+	if got := c.Held(); got < base+200 {
+		t.Fatalf("Held() = %d after 200 terms, want at least %d", got, base+200)
+	}
+	// A release may end before the collector's cleanups run (it waits
+	// 100 ms at most): try again while nothing came back.
+	for i := 0; i < 50 && c.Held() >= base+200; i++ {
+		c.ReleaseUnused()
+	}
+	if got := c.Held(); got < base+100 || got >= base+200 {
+		t.Errorf("Held() = %d with 100 of 200 terms reachable, want %d to %d", got, base+100, base+199)
+	}
+	runtime.KeepAlive(keep)
 }

@@ -419,16 +419,23 @@ func undefinedReads(ctx context.Context, st *sched.Assign, at site) (_ *presburg
 		if err != nil {
 			return nil, err
 		}
-		u, err := undefinedIn(ctx, c, at)
-		if err == nil && at.scope.assumed != nil {
-			u, err = u.IntersectParams(at.scope.assumed)
+		if all, err := allDefined(ctx, c, at); err != nil || all {
+			if err != nil {
+				return nil, fmt.Errorf("%s: undefined reads: %w", st.Pos(), err)
+			}
+			return presburger.NewUnionMap(), nil
 		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: undefined reads: %w", st.Pos(), err)
+	}
+	// Accesses that differ in constant offsets (a stencil's): first their
+	// ranges, a superset of the cells read in a few pieces (offsetReads).
+	// A failure here only costs the shortcut.
+	if c, ok, err := offsetReads(ctx, at.scope, st.Value); err == nil && ok {
+		if all, err := allDefined(ctx, c, at); err == nil && all {
+			return presburger.NewUnionMap(), nil
 		}
-		if empty, err := u.IsEmpty(ctx); err != nil || empty {
-			return presburger.NewUnionMap(), err
-		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	r, err := reads(ctx, at.scope, st.Value)
 	if err != nil {
@@ -439,6 +446,20 @@ func undefinedReads(ctx context.Context, st *sched.Assign, at site) (_ *presburg
 		return nil, fmt.Errorf("%s: undefined reads: %w", st.Pos(), err)
 	}
 	return u, nil
+}
+
+// allDefined reports whether the heap of at holds every cell of c, a
+// superset of the cells an assignment reads, where the scope's facts and
+// the kernel's assumptions hold.
+func allDefined(ctx context.Context, c *presburger.UnionMap, at site) (bool, error) {
+	u, err := undefinedIn(ctx, c, at)
+	if err == nil && at.scope.assumed != nil {
+		u, err = u.IntersectParams(at.scope.assumed)
+	}
+	if err != nil {
+		return false, err
+	}
+	return u.IsEmpty(ctx)
 }
 
 // undefinedIn returns the cells of r, read at site at, that its heap does
