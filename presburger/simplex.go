@@ -393,7 +393,13 @@ const (
 // basis that may differ (its sample point may move). A point found is
 // returned; searchNone means there is none (every branch is rationally
 // infeasible).
-func (t *simplexTab) searchInteger(extra [][]Int, nodes *int) (_ []Int, _ searchResult, err error) {
+//
+// probe, if not nil, is asked at every node whose sample is not integral
+// for an integer point near it (rounded), which it has checked against
+// every row: a point it returns ends the search, found. A search that
+// would find a point otherwise dives one branch per fractional variable,
+// a restore of the whole tableau each.
+func (t *simplexTab) searchInteger(extra [][]Int, nodes *int, probe func() []Int) (_ []Int, _ searchResult, err error) {
 	if *nodes <= 0 {
 		return nil, searchUnknown, nil
 	}
@@ -417,10 +423,17 @@ func (t *simplexTab) searchInteger(extra [][]Int, nodes *int) (_ []Int, _ search
 	case !feasible:
 		return nil, searchNone, nil
 	}
+	probed := probe == nil
 	for v := 0; v < t.nvar; v++ {
 		num, den := t.value(v)
 		if den.IsOne() || num.Mod(den).IsZero() {
 			continue
+		}
+		if !probed {
+			probed = true
+			if p := probe(); p != nil {
+				return p, searchFound, nil
+			}
 		}
 		fl := num.FloorDiv(den)
 		lo := make([]Int, t.nvar+1) // fl - x_v >= 0
@@ -429,7 +442,7 @@ func (t *simplexTab) searchInteger(extra [][]Int, nodes *int) (_ []Int, _ search
 		hi[v], hi[t.nvar] = NewInt(1), fl.Add(NewInt(1)).Neg()
 		unknown := false
 		for _, b := range [][]Int{lo, hi} {
-			p, r, err := t.searchInteger([][]Int{b}, nodes)
+			p, r, err := t.searchInteger([][]Int{b}, nodes, probe)
 			if err != nil || r == searchFound {
 				return p, r, err
 			}
