@@ -172,12 +172,31 @@ func (t *simplexTab) pivot(r, j int) {
 	}
 	reduceTabRow(nr)
 	d := nr[0]
+	// With d = 1 a row changes only where nr has an entry: the rows are
+	// sparse, and the dense update spent most of its time on zeros.
+	var nz []int
+	if d.IsOne() {
+		nz = make([]int, 0, len(nr))
+		for k := 1; k < len(nr); k++ {
+			if k != 2+j && !nr[k].IsZero() {
+				nz = append(nz, k)
+			}
+		}
+	}
 	for i, M := range t.rows {
 		if i == r {
 			continue
 		}
 		f := M[2+j]
 		if f.IsZero() {
+			continue
+		}
+		if nz != nil {
+			M[2+j] = f.Mul(nr[2+j])
+			for _, k := range nz {
+				M[k] = M[k].Add(f.Mul(nr[k]))
+			}
+			reduceTabRow(M)
 			continue
 		}
 		// den_m*u_m = c_m + f*x + rest_m, x = (nr_c + nr·cols)/d.
