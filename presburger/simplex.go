@@ -31,6 +31,7 @@ type simplexTab struct {
 	restr []bool  // per unknown: restricted to >= 0
 	m     *meter  // one step per pivot
 	limit int     // pivots left before an optimisation gives up
+	nz    []int   // pivot's scratch: the columns of the pivot row's entries
 }
 
 // newSimplexTab returns a tableau over nvar free variables without
@@ -156,15 +157,16 @@ func (t *simplexTab) active(i int) bool {
 // pivot exchanges the basic unknown of row r and the non-basic unknown
 // of column j (the entry must be nonzero).
 func (t *simplexTab) pivot(r, j int) {
-	R := t.rows[r]
-	a := R[2+j]
-	// den*u = c + a*x + rest  =>  a*x = den*u - c - rest.
-	nr := make([]Int, len(R))
-	for k := 1; k < len(R); k++ {
-		nr[k] = R[k].Neg()
+	// den*u = c + a*x + rest  =>  a*x = den*u - c - rest. The pivot row
+	// is rewritten in place: the tableau owns its rows (clone copies
+	// them).
+	nr := t.rows[r]
+	a, den := nr[2+j], nr[0]
+	for k := 1; k < len(nr); k++ {
+		nr[k] = nr[k].Neg()
 	}
 	nr[0] = a
-	nr[2+j] = R[0]
+	nr[2+j] = den
 	if a.Sign() < 0 {
 		for k := range nr {
 			nr[k] = nr[k].Neg()
@@ -174,9 +176,9 @@ func (t *simplexTab) pivot(r, j int) {
 	d := nr[0]
 	// With d = 1 a row changes only where nr has an entry: the rows are
 	// sparse, and the dense update spent most of its time on zeros.
-	var nz []int
-	if d.IsOne() {
-		nz = make([]int, 0, len(nr))
+	sparse := d.IsOne()
+	nz := t.nz[:0]
+	if sparse {
 		for k := 1; k < len(nr); k++ {
 			if k != 2+j && !nr[k].IsZero() {
 				nz = append(nz, k)
@@ -191,7 +193,7 @@ func (t *simplexTab) pivot(r, j int) {
 		if f.IsZero() {
 			continue
 		}
-		if nz != nil {
+		if sparse {
 			M[2+j] = f.Mul(nr[2+j])
 			for _, k := range nz {
 				M[k] = M[k].Add(f.Mul(nr[k]))
@@ -216,7 +218,7 @@ func (t *simplexTab) pivot(r, j int) {
 		}
 		reduceTabRow(M)
 	}
-	t.rows[r] = nr
+	t.nz = nz
 	ur, uc := t.rowU[r], t.colU[j]
 	t.rowU[r], t.colU[j] = uc, ur
 	t.isRow[uc], t.pos[uc] = true, r
@@ -380,6 +382,7 @@ var errSimplexLimit = errors.New("presburger: simplex pivot limit")
 // clone returns a deep copy of t (same meter).
 func (t *simplexTab) clone() *simplexTab {
 	c := *t
+	c.nz = nil
 	c.rows = make([][]Int, len(t.rows), len(t.rows)+4)
 	flat := make([]Int, len(t.rows)*(2+t.ncol))
 	for i, r := range t.rows {
