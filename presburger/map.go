@@ -592,7 +592,7 @@ func (m *Map) IsEmpty(ctx context.Context) (bool, error) {
 	}
 	mt := newMeter(ctx)
 	for _, b := range m.basics {
-		e, err := b.isEmpty(mt)
+		e, err := b.isEmptyTab(mt)
 		if err != nil || !e {
 			return false, err
 		}
