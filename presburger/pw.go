@@ -518,11 +518,10 @@ func (p *PwMultiAff) Coalesce(ctx context.Context) (_ *PwMultiAff, err error) {
 }
 
 // coalesceDomains merges pairs of the domains bs whose union is one
-// conjunction, as coalesceMerge. The empty domains are dropped first, and
+// conjunction (coalesceMergeTab). The empty domains are dropped first, and
 // the tests of the others run on their rational tableaux where that is
-// exact (coalesceMergeTab), which the emptiness tests leave feasible: a
-// lexicographic optimum's pieces had every row's validity on a partner
-// decided by the Omega test.
+// exact, which the emptiness tests leave feasible: without them, every
+// row's validity on a partner was decided by the Omega test.
 func coalesceDomains(ctx context.Context, sp Space, bs []*BasicMap) ([]*BasicMap, error) {
 	tabs := make(map[*BasicMap]*simplifier, len(bs))
 	live := make([]*BasicMap, 0, len(bs))
