@@ -393,8 +393,15 @@ func (p *prefixTab) isEmpty(b *BasicMap) (bool, error) {
 		case t.integral():
 			return false, nil
 		default:
+			// Each node first tries its sample rounded, a point of b if
+			// it satisfies b's rows (when the columns are b's).
+			var probe func() []Int
+			if t.nvar == b.nVars() {
+				s := &simplifier{t: t, c: b}
+				probe = func() []Int { return s.roundedPoint(-1, nil) }
+			}
 			nodes := searchNodes
-			_, res, err := t.searchInteger(nil, &nodes, nil)
+			_, res, err := t.searchInteger(nil, &nodes, probe)
 			switch {
 			case err != nil:
 				return false, err
