@@ -731,18 +731,12 @@ func coalescePair(ctx context.Context, sp Space, a, b *BasicMap, tabs map[*Basic
 	return h, nil
 }
 
-// coalesceMerge merges pairs of conjunctions whose union is one
-// conjunction, until nothing changes.
-// A pair that did not merge is not tried again: the test depends only on
-// the two conjunctions, and a merge replaces them by a new one.
-func coalesceMerge(ctx context.Context, sp Space, bs []*BasicMap) ([]*BasicMap, error) {
-	return coalesceMergeTab(ctx, sp, bs, nil)
-}
-
-// coalesceMergeTab is coalesceMerge for non-empty conjunctions, whose
-// tests run on rational tableaux where that is exact (tabs keeps one per
-// conjunction; nil: the Omega test only, for conjunctions that may be
-// empty).
+// coalesceMergeTab merges pairs of conjunctions whose union is one
+// conjunction, until nothing changes. A pair that did not merge is not
+// tried again: the test depends only on the two conjunctions, and a merge
+// replaces them by a new one. For non-empty conjunctions the tests run on
+// rational tableaux where that is exact (tabs keeps one per conjunction;
+// nil: the Omega test only, for conjunctions that may be empty).
 func coalesceMergeTab(ctx context.Context, sp Space, bs []*BasicMap, tabs map[*BasicMap]*simplifier) ([]*BasicMap, error) {
 	failed := map[[2]*BasicMap]bool{}
 	infos := map[*BasicMap]*pieceRows{}

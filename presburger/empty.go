@@ -839,7 +839,21 @@ func withRow(rows [][]Int, r ...[]Int) [][]Int {
 // parameters (parameters, dimensions and locals all range over the
 // integers). The decision is exact.
 func (b *BasicMap) IsEmpty(ctx context.Context) (bool, error) {
-	return b.isEmpty(newMeter(ctx))
+	return b.isEmptyTab(newMeter(ctx))
+}
+
+// isEmptyTab is isEmpty that tries a rational tableau of b first
+// (prefixTab): rationally infeasible, an integral vertex or a point of a
+// short branch and bound settle most conjunctions for less than the
+// Omega test, which decides the others.
+func (b *BasicMap) isEmptyTab(m *meter) (bool, error) {
+	if b.empty {
+		return true, nil
+	}
+	if b.isUniverse() {
+		return false, nil
+	}
+	return newPrefixTab(m, b).isEmpty(b)
 }
 
 // isUniverse reports whether b has no constraint and no local: every

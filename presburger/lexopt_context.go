@@ -54,7 +54,10 @@ func lxExactOracle(ctx context.Context, c *lxContext) (bool, error) {
 	if lxNearOrigin(c) {
 		return false, nil
 	}
-	return lxToBasic(c).IsEmpty(ctx)
+	// A rational tableau next: an integral vertex or a short branch and
+	// bound settles most contexts before the Omega test.
+	b := lxToBasic(c)
+	return newPrefixTab(newMeter(ctx), b).isEmpty(b)
 }
 
 // lxNearOrigin looks for a point of the context near the origin, within

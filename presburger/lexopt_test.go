@@ -480,3 +480,45 @@ func TestLexOptUnion(t *testing.T) {
 		t.Fatalf("LexMaxUnion = %v, want %v (%v)", got, want, err)
 	}
 }
+
+// Coalesce merges the pieces of one function whose domains join into one
+// conjunction, drops a domain with no integer point (here one with
+// rational points only), and keeps the graph.
+func TestPwMultiAffCoalesceDomains(t *testing.T) {
+	ctx := context.Background()
+	m, err := ParseMap("[N] -> { [i] -> [j] : 0 <= i < N and j = i }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := LexMin(ctx, m)
+	if err != nil || p.NumPieces() != 1 {
+		t.Fatalf("LexMin(%v) = %v, %v", m, p, err)
+	}
+	f := p.Pieces()[0].Func
+	var pieces []PwPiece
+	for _, d := range []string{
+		"[N] -> { [i] : 0 <= i <= 4 and i < N }",
+		"[N] -> { [i] : 0 <= i < N and exists (e, f : 2e = i and 2f = i + 1) }",
+		"[N] -> { [i] : 5 <= i < N }",
+	} {
+		s, err := ParseMap(d)
+		if err != nil || s.NumBasics() != 1 {
+			t.Fatalf("parse %q: %v, %v", d, s, err)
+		}
+		pieces = append(pieces, PwPiece{Domain: s.Basics()[0], Func: f})
+	}
+	q, err := NewPwMultiAff(p.Space(), pieces...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := q.Coalesce(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.NumPieces() != 1 {
+		t.Errorf("Coalesce(%v) = %v, want one piece", q, c)
+	}
+	if eq, err := c.ToMap().IsEqual(ctx, m); err != nil || !eq {
+		t.Errorf("Coalesce(%v) = %v, want the graph %v (%v)", q, c, m, err)
+	}
+}

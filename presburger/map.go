@@ -2,6 +2,7 @@ package presburger
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -334,12 +335,112 @@ func subtractBasic(mt *meter, c, d *BasicMap) ([]*BasicMap, error) {
 			all.ineqs = append(all.ineqs, k.row)
 		}
 	}
-	if empty, err := all.isEmpty(mt); err != nil {
+	pt := newPrefixTab(mt, base)
+	snap := pt.snapshot()
+	for _, k := range cs {
+		pt.add(k)
+	}
+	if empty, err := pt.isEmpty(all); err != nil {
 		return nil, err
 	} else if empty {
 		return []*BasicMap{c}, nil
 	}
-	return negationPieces(mt, base, cs)
+	pt.rollback(snap)
+	return negationPieces(mt, base, cs, pt)
+}
+
+// prefixTab decides the emptiness of a conjunction that grows by rows on a
+// rational tableau of its rows, incrementally: rationally infeasible is
+// empty, an integral sample or a point of a short branch and bound is not;
+// the Omega test decides the rest. Subtraction tests base with every
+// prefix of the subtrahend's constraints and the negation of the next,
+// which an Omega test each redid from scratch.
+type prefixTab struct {
+	mt *meter
+	t  *simplexTab // nil once it failed (pivot limit): the Omega test only
+}
+
+// newPrefixTab returns a prefixTab over b's rows and division bounds.
+func newPrefixTab(mt *meter, b *BasicMap) *prefixTab {
+	if b.empty {
+		return &prefixTab{mt: mt}
+	}
+	return &prefixTab{mt: mt, t: newSimplifier(mt, b).t}
+}
+
+// snapshot returns the point to which rollback takes the tableau back.
+func (p *prefixTab) snapshot() tabSnapshot {
+	if p.t == nil {
+		return tabSnapshot{}
+	}
+	return p.t.snapshot()
+}
+
+// rollback removes the rows added since snap; a tableau that cannot is
+// dropped.
+func (p *prefixTab) rollback(snap tabSnapshot) {
+	if p.t != nil && p.t.rollback(snap) != nil {
+		p.t = nil
+	}
+}
+
+// add adds the constraint k (over the tableau's columns).
+func (p *prefixTab) add(k subCons) {
+	if p.t == nil {
+		return
+	}
+	p.t.addRow(k.row)
+	if k.eq {
+		p.t.addRow(negRow(k.row))
+	}
+}
+
+// addRow adds the inequality r >= 0.
+func (p *prefixTab) addRow(r []Int) {
+	if p.t != nil {
+		p.t.addRow(r)
+	}
+}
+
+// isEmpty decides whether the tableau's rows, which are those of b, have
+// no integer point.
+func (p *prefixTab) isEmpty(b *BasicMap) (bool, error) {
+	if b.empty {
+		return true, nil
+	}
+	if t := p.t; t != nil {
+		t.limit = 4 * simplexPivotLimit(t)
+		feasible, err := t.restore()
+		switch {
+		case errors.Is(err, errSimplexLimit):
+			p.t = nil
+		case err != nil:
+			return false, err
+		case !feasible:
+			return true, nil
+		case t.integral():
+			return false, nil
+		default:
+			// Each node first tries its sample rounded, a point of b if
+			// it satisfies b's rows (when the columns are b's).
+			var probe func() []Int
+			if t.nvar == b.nVars() {
+				s := &simplifier{t: t, c: b}
+				probe = func() []Int { return s.roundedPoint(-1, nil) }
+			}
+			nodes := searchNodes
+			_, res, err := t.searchInteger(nil, &nodes, probe)
+			switch {
+			case err != nil:
+				return false, err
+			case res == searchFound:
+				return false, nil
+			case res == searchNone:
+				return true, nil
+			}
+		}
+	}
+	return b.isEmpty(p.mt)
 }
 
 // subCons is a constraint row of a subtrahend: an equality or an
@@ -413,10 +514,16 @@ func dropImpliedRows(base *BasicMap, cs []subCons) (rest []subCons, disjoint boo
 // negationPieces returns the nonempty pieces of base \ cs: for each
 // constraint, base with the constraints before it and its negation
 // (not(r >= 0) is -r - 1 >= 0; not(r = 0) is r - 1 >= 0 or -r - 1 >= 0).
-func negationPieces(mt *meter, base *BasicMap, cs []subCons) ([]*BasicMap, error) {
+//
+// pt holds base's rows (nil: none yet); it is left with those of base and
+// cs.
+func negationPieces(mt *meter, base *BasicMap, cs []subCons, pt *prefixTab) ([]*BasicMap, error) {
 	w := base.NumCols()
 	var out []*BasicMap
 	prefix := base
+	if pt == nil {
+		pt = newPrefixTab(mt, base)
+	}
 	one := NewInt(1)
 	var err error
 	for _, k := range cs {
@@ -425,19 +532,20 @@ func negationPieces(mt *meter, base *BasicMap, cs []subCons) ([]*BasicMap, error
 		}
 		neg := negRow(k.row)
 		neg[w-1] = neg[w-1].Sub(one)
-		if out, err = appendNonEmpty(mt, out, prefix, neg); err != nil {
+		if out, err = appendNonEmpty(pt, out, prefix, neg); err != nil {
 			return nil, err
 		}
 		if k.eq {
 			pos := copyRow(k.row)
 			pos[w-1] = pos[w-1].Sub(one)
-			if out, err = appendNonEmpty(mt, out, prefix, pos); err != nil {
+			if out, err = appendNonEmpty(pt, out, prefix, pos); err != nil {
 				return nil, err
 			}
 			prefix = prefix.with(k.row, true)
 		} else {
 			prefix = prefix.with(k.row, false)
 		}
+		pt.add(k)
 	}
 	return out, nil
 }
@@ -457,14 +565,17 @@ func (b *BasicMap) with(row []Int, eq bool) *BasicMap {
 }
 
 // appendNonEmpty appends to out a copy of prefix with the inequality
-// extra >= 0, unless it is empty.
-func appendNonEmpty(mt *meter, out []*BasicMap, prefix *BasicMap, extra []Int) ([]*BasicMap, error) {
+// extra >= 0, unless it is empty; pt holds prefix's rows.
+func appendNonEmpty(pt *prefixTab, out []*BasicMap, prefix *BasicMap, extra []Int) ([]*BasicMap, error) {
 	p := prefix.Copy()
 	p.ineqs = append(p.ineqs, extra)
 	if !p.normalize() {
 		return out, nil
 	}
-	empty, err := p.isEmpty(mt)
+	snap := pt.snapshot()
+	pt.addRow(extra)
+	empty, err := pt.isEmpty(p)
+	pt.rollback(snap)
 	if err != nil {
 		return nil, err
 	}
@@ -516,7 +627,7 @@ func (m *Map) IsEmpty(ctx context.Context) (bool, error) {
 	}
 	mt := newMeter(ctx)
 	for _, b := range m.basics {
-		e, err := b.isEmpty(mt)
+		e, err := b.isEmptyTab(mt)
 		if err != nil || !e {
 			return false, err
 		}

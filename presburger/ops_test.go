@@ -238,3 +238,50 @@ func TestBudget(t *testing.T) {
 		t.Fatalf("want a context or budget error, got %v", err)
 	}
 }
+
+// A prefixTab decides emptiness as the Omega test does, as rows come and
+// go (random systems over three variables, many with rational points
+// only).
+func TestPrefixTabEmptiness(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	mt := newMeter(context.Background())
+	sp := SetSpace(nil, FlatTuple("", "x", "y", "z"))
+	decided := 0
+	for iter := 0; iter < 400; iter++ {
+		b := NewBasicMap(sp)
+		b.ineqs = randRows(rng, 1+rng.Intn(3), 3)
+		pt := newPrefixTab(mt, b)
+		rows := append([][]Int(nil), b.ineqs...)
+		for step := 0; step < 4; step++ {
+			snap := pt.snapshot()
+			extra := randRows(rng, 1+rng.Intn(2), 3)
+			for _, r := range extra {
+				pt.addRow(r)
+			}
+			c := NewBasicMap(sp)
+			c.ineqs = append(append([][]Int(nil), rows...), extra...)
+			want, err := omegaOnly(mt, nil, c.ineqs, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := pt.isEmpty(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got == want {
+				t.Fatalf("rows %v: empty = %v, want %v", c.ineqs, got, !want)
+			}
+			if pt.t != nil {
+				decided++
+			}
+			if rng.Intn(2) == 0 {
+				pt.rollback(snap)
+			} else {
+				rows = c.ineqs
+			}
+		}
+	}
+	if decided == 0 {
+		t.Error("no test was decided on the tableau")
+	}
+}

@@ -506,7 +506,7 @@ func (p *PwMultiAff) Coalesce(ctx context.Context) (_ *PwMultiAff, err error) {
 		}
 		// The domains are disjoint: only pairwise merges can apply.
 		if len(group) > 1 {
-			if group, err = coalesceMerge(ctx, dom, group); err != nil {
+			if group, err = coalesceDomains(ctx, dom, group); err != nil {
 				return nil, err
 			}
 		}
@@ -515,6 +515,33 @@ func (p *PwMultiAff) Coalesce(ctx context.Context) (_ *PwMultiAff, err error) {
 		}
 	}
 	return res, nil
+}
+
+// coalesceDomains merges pairs of the domains bs whose union is one
+// conjunction (coalesceMergeTab). The empty domains are dropped first, and
+// the tests of the others run on their rational tableaux where that is
+// exact, which the emptiness tests leave feasible: without them, every
+// row's validity on a partner was decided by the Omega test.
+func coalesceDomains(ctx context.Context, sp Space, bs []*BasicMap) ([]*BasicMap, error) {
+	tabs := make(map[*BasicMap]*simplifier, len(bs))
+	live := make([]*BasicMap, 0, len(bs))
+	for _, b := range bs {
+		if decided, e := quickIsEmpty(b); decided && e {
+			continue
+		}
+		s := newSimplifier(newMeter(ctx), b)
+		e, err := s.isEmpty()
+		if err != nil {
+			return nil, err
+		}
+		if e {
+			continue
+		}
+		s.known = true
+		tabs[b] = s
+		live = append(live, b)
+	}
+	return coalesceMergeTab(ctx, sp, live, tabs)
 }
 
 // pwDedupDivs returns b with division locals that repeat an earlier

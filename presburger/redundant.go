@@ -347,7 +347,7 @@ func (s *simplifier) emptyWithRows(rows ...[]Int) (empty, decided bool, err erro
 		return false, true, nil
 	}
 	nodes := searchNodes
-	_, res, err := t.searchInteger(rows, &nodes)
+	_, res, err := t.searchInteger(rows, &nodes, func() []Int { return s.roundedPoint(-1, rows) })
 	switch {
 	case err != nil:
 		return false, false, err
@@ -390,7 +390,7 @@ func (s *simplifier) isEmpty() (bool, error) {
 			return false, nil
 		case !s.known:
 			nodes := searchNodes
-			p, res, err := s.t.searchInteger(nil, &nodes)
+			p, res, err := s.t.searchInteger(nil, &nodes, func() []Int { return s.roundedPoint(-1, nil) })
 			switch {
 			case err != nil:
 				return false, err
@@ -536,7 +536,7 @@ func (s *simplifier) search(i, sign int) ([]Int, searchResult, error) {
 		return p, searchFound, nil
 	}
 	nodes := searchNodes
-	return s.t.searchInteger([][]Int{r}, &nodes)
+	return s.t.searchInteger([][]Int{r}, &nodes, func() []Int { return s.roundedPoint(skip, [][]Int{r}) })
 }
 
 // roundedPoint tries the tableau's sample, rounded down and to the

@@ -31,6 +31,7 @@ type simplexTab struct {
 	restr []bool  // per unknown: restricted to >= 0
 	m     *meter  // one step per pivot
 	limit int     // pivots left before an optimisation gives up
+	nz    []int   // pivot's scratch: the columns of the pivot row's entries
 }
 
 // newSimplexTab returns a tableau over nvar free variables without
@@ -156,15 +157,16 @@ func (t *simplexTab) active(i int) bool {
 // pivot exchanges the basic unknown of row r and the non-basic unknown
 // of column j (the entry must be nonzero).
 func (t *simplexTab) pivot(r, j int) {
-	R := t.rows[r]
-	a := R[2+j]
-	// den*u = c + a*x + rest  =>  a*x = den*u - c - rest.
-	nr := make([]Int, len(R))
-	for k := 1; k < len(R); k++ {
-		nr[k] = R[k].Neg()
+	// den*u = c + a*x + rest  =>  a*x = den*u - c - rest. The pivot row
+	// is rewritten in place: the tableau owns its rows (clone copies
+	// them).
+	nr := t.rows[r]
+	a, den := nr[2+j], nr[0]
+	for k := 1; k < len(nr); k++ {
+		nr[k] = nr[k].Neg()
 	}
 	nr[0] = a
-	nr[2+j] = R[0]
+	nr[2+j] = den
 	if a.Sign() < 0 {
 		for k := range nr {
 			nr[k] = nr[k].Neg()
@@ -172,12 +174,31 @@ func (t *simplexTab) pivot(r, j int) {
 	}
 	reduceTabRow(nr)
 	d := nr[0]
+	// With d = 1 a row changes only where nr has an entry: the rows are
+	// sparse, and the dense update spent most of its time on zeros.
+	sparse := d.IsOne()
+	nz := t.nz[:0]
+	if sparse {
+		for k := 1; k < len(nr); k++ {
+			if k != 2+j && !nr[k].IsZero() {
+				nz = append(nz, k)
+			}
+		}
+	}
 	for i, M := range t.rows {
 		if i == r {
 			continue
 		}
 		f := M[2+j]
 		if f.IsZero() {
+			continue
+		}
+		if sparse {
+			M[2+j] = f.Mul(nr[2+j])
+			for _, k := range nz {
+				M[k] = M[k].Add(f.Mul(nr[k]))
+			}
+			reduceTabRow(M)
 			continue
 		}
 		// den_m*u_m = c_m + f*x + rest_m, x = (nr_c + nr·cols)/d.
@@ -197,7 +218,7 @@ func (t *simplexTab) pivot(r, j int) {
 		}
 		reduceTabRow(M)
 	}
-	t.rows[r] = nr
+	t.nz = nz
 	ur, uc := t.rowU[r], t.colU[j]
 	t.rowU[r], t.colU[j] = uc, ur
 	t.isRow[uc], t.pos[uc] = true, r
@@ -361,6 +382,7 @@ var errSimplexLimit = errors.New("presburger: simplex pivot limit")
 // clone returns a deep copy of t (same meter).
 func (t *simplexTab) clone() *simplexTab {
 	c := *t
+	c.nz = nil
 	c.rows = make([][]Int, len(t.rows), len(t.rows)+4)
 	flat := make([]Int, len(t.rows)*(2+t.ncol))
 	for i, r := range t.rows {
@@ -393,7 +415,13 @@ const (
 // basis that may differ (its sample point may move). A point found is
 // returned; searchNone means there is none (every branch is rationally
 // infeasible).
-func (t *simplexTab) searchInteger(extra [][]Int, nodes *int) (_ []Int, _ searchResult, err error) {
+//
+// probe, if not nil, is asked at every node whose sample is not integral
+// for an integer point near it (rounded), which it has checked against
+// every row: a point it returns ends the search, found. A search that
+// would find a point otherwise dives one branch per fractional variable,
+// a restore of the whole tableau each.
+func (t *simplexTab) searchInteger(extra [][]Int, nodes *int, probe func() []Int) (_ []Int, _ searchResult, err error) {
 	if *nodes <= 0 {
 		return nil, searchUnknown, nil
 	}
@@ -417,10 +445,17 @@ func (t *simplexTab) searchInteger(extra [][]Int, nodes *int) (_ []Int, _ search
 	case !feasible:
 		return nil, searchNone, nil
 	}
+	probed := probe == nil
 	for v := 0; v < t.nvar; v++ {
 		num, den := t.value(v)
 		if den.IsOne() || num.Mod(den).IsZero() {
 			continue
+		}
+		if !probed {
+			probed = true
+			if p := probe(); p != nil {
+				return p, searchFound, nil
+			}
 		}
 		fl := num.FloorDiv(den)
 		lo := make([]Int, t.nvar+1) // fl - x_v >= 0
@@ -429,7 +464,7 @@ func (t *simplexTab) searchInteger(extra [][]Int, nodes *int) (_ []Int, _ search
 		hi[v], hi[t.nvar] = NewInt(1), fl.Add(NewInt(1)).Neg()
 		unknown := false
 		for _, b := range [][]Int{lo, hi} {
-			p, r, err := t.searchInteger([][]Int{b}, nodes)
+			p, r, err := t.searchInteger([][]Int{b}, nodes, probe)
 			if err != nil || r == searchFound {
 				return p, r, err
 			}

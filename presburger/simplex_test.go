@@ -112,7 +112,7 @@ func TestSimplexTabSearch(t *testing.T) {
 			continue
 		}
 		nodes := 16
-		p, res, err := tab.searchInteger(rows[:1], &nodes)
+		p, res, err := tab.searchInteger(rows[:1], &nodes, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -279,7 +279,7 @@ func TestSimplexRollback(t *testing.T) {
 			infeasible++
 		} else {
 			nodes := 4
-			if _, _, err := tab.searchInteger(randRows(rng, 1, nv), &nodes); err != nil {
+			if _, _, err := tab.searchInteger(randRows(rng, 1, nv), &nodes, nil); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -301,5 +301,61 @@ func TestSimplexRollback(t *testing.T) {
 	}
 	if checked < 500 || infeasible < 50 {
 		t.Errorf("only %d tableaux checked, %d of them made infeasible", checked, infeasible)
+	}
+}
+
+// The probe of searchInteger ends the search at the first node whose
+// sample is fractional, with the point it returns; at an integral sample
+// it is not asked, and a probe that finds nothing leaves the search as it
+// was.
+func TestSearchIntegerProbe(t *testing.T) {
+	m := newMeter(context.Background())
+	row := func(a ...int64) []Int {
+		r := make([]Int, len(a))
+		for i, v := range a {
+			r[i] = NewInt(v)
+		}
+		return r
+	}
+	search := func(base, extra [][]Int, probe func() []Int) ([]Int, searchResult, int) {
+		t.Helper()
+		tab := newSimplexTab(m, 2)
+		for _, r := range base {
+			tab.addRow(r)
+		}
+		tab.limit = 1 << 20
+		if ok, err := tab.restore(); err != nil || !ok {
+			t.Fatalf("restore: %v, %v", ok, err)
+		}
+		nodes := 16
+		p, res, err := tab.searchInteger(extra, &nodes, probe)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p, res, 16 - nodes
+	}
+	// 0 <= y <= 3x, and 1 <= 2x <= 3: every vertex has a fractional x.
+	base := [][]Int{row(0, 1, 0), row(3, -1, 0)}
+	frac := [][]Int{row(2, 0, -1), row(-2, 0, 3)}
+	asked := 0
+	p, res, n := search(base, frac, func() []Int { asked++; return row(1, 2) })
+	if res != searchFound || !intsEqual(p, row(1, 2)) || n != 1 || asked != 1 {
+		t.Errorf("probed: %v %v after %d nodes and %d probes, want the probe's point (1, 2) at the root", res, p, n, asked)
+	}
+	// Without the probe's help the search branches, and finds x = 1.
+	p, res, n = search(base, frac, func() []Int { return nil })
+	if res != searchFound || !p[0].Equal(NewInt(1)) || n < 2 {
+		t.Errorf("probe finding nothing: %v %v after %d nodes, want a point with x = 1 past the root", res, p, n)
+	}
+	// 2x = 1 has no integer point.
+	asked = 0
+	_, res, _ = search(base, [][]Int{row(2, 0, -1), row(-2, 0, 1)}, func() []Int { asked++; return nil })
+	if res != searchNone || asked == 0 {
+		t.Errorf("2x = 1: %v after %d probes, want none after some", res, asked)
+	}
+	// 1 <= x <= 3: the vertices are integral, the probe is not asked.
+	_, res, _ = search(base, [][]Int{row(1, 0, -1), row(-1, 0, 3)}, func() []Int { t.Error("probe asked at an integral sample"); return nil })
+	if res != searchFound {
+		t.Errorf("1 <= x <= 3: %v, want found", res)
 	}
 }

@@ -231,6 +231,12 @@ func (g *gen) collectGarbage(w *heapWalker, gs map[*sched.Assign]*presburger.Map
 			memo[st] = und
 			continue
 		}
+		if g.widened[st] {
+			// Every iteration writes ⊥ already. The conditions compute
+			// the undefined reads if they need them (reads): after the
+			// fallback that a widening mostly ends in, they do not.
+			continue
+		}
 		und, err := undefinedReads(g.ctx, st, site{scope: at.scope, heap: withoutGarbage(at.heap)})
 		if err != nil {
 			return false, err
@@ -264,6 +270,7 @@ func (g *gen) collectGarbage(w *heapWalker, gs map[*sched.Assign]*presburger.Map
 		if g.grewIn[st] == round-1 {
 			g.tracef(1, "%s  (at %s): garbage iterations widened to all", sched.StmtLine(st), st.Pos())
 			gs[st] = presburger.Universe(presburger.ParamSpace(at.scope.Params()))
+			g.widened[st] = true
 		} else {
 			u, err := old.Union(more)
 			if err != nil {
@@ -322,6 +329,7 @@ func (g *gen) compactGarbage(st *sched.Assign, it *presburger.Map, at site) (*pr
 	}
 	if gi.NumBasics() > maxGarbagePieces {
 		g.tracef(1, "garbage iterations of %s  (at %s): %d pieces, widened to all", sched.StmtLine(st), st.Pos(), gi.NumBasics())
+		g.widened[st] = true
 		return presburger.Universe(presburger.ParamSpace(at.scope.Params())), nil
 	}
 	return gi, nil
@@ -339,6 +347,7 @@ const maxGarbagePieces = 4
 func (g *gen) garbageWrites(w0 *heapWalker) (*heapWalker, error) {
 	gs := map[*sched.Assign]*presburger.Map{}
 	g.grewIn = map[*sched.Assign]int{}
+	g.widened = map[*sched.Assign]bool{}
 	grew, err := g.collectGarbage(w0, gs, 0)
 	if err != nil {
 		if undecidable(err) {

@@ -65,6 +65,9 @@ func TestGarbageWrites(t *testing.T) {
 		// iteration N - 1 writes: a write-write conflict, so back to the
 		// ordinary conditions too.
 		{kernel: "tail_conflict", rounds: 1, fallback: true, fail: sched.UndefinedRead, detail: "par loop"},
+		// w's garbage grows in rounds 0 and 1 and is widened to all its
+		// iterations; round 2 has nothing more to add.
+		{kernel: "tail_widen", rounds: 2, statements: 1},
 		// One round is not enough: back to the undefined read.
 		{kernel: "tail_chain", opts: Options{GarbageRounds: 1}, rounds: 1, fallback: true, fail: sched.UndefinedRead},
 	} {

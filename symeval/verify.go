@@ -226,6 +226,9 @@ type gen struct {
 	garbageHarm string
 	// grewIn gives the round in which each garbage set last grew.
 	grewIn map[*sched.Assign]int
+	// widened holds the assignments whose garbage iterations were
+	// widened to all their iterations: their sets cannot grow.
+	widened map[*sched.Assign]bool
 	// harmful holds the garbage iterations of the fixpoint given up
 	// because ⊥ does harm (garbageFallback).
 	harmful map[*sched.Assign]*presburger.Map

@@ -23,6 +23,7 @@ func TestGarbageWrites(t *testing.T) {
 	}{
 		{kernel: "tail_valid", verdict: Valid},
 		{kernel: "tail_chain", verdict: Valid},
+		{kernel: "tail_widen", verdict: Valid},
 		{kernel: "tail_leak", verdict: Invalid, reason: "undefined read", detail: "would reach out cells"},
 		{kernel: "tail_conflict", verdict: Invalid, reason: "undefined read", detail: "another iteration of the par loop"},
 		{kernel: "tail_valid", noGarbage: true, verdict: Invalid, reason: "undefined read"},
