@@ -410,7 +410,7 @@ func (g *gen) garbageWrites(w0 *heapWalker) (*heapWalker, error) {
 		}
 		if harm != "" {
 			g.garbageHarm, g.harmful = harm, gs
-			return fallback("the undefined value reaches " + harm)
+			return fallback("the undefined value " + g.harmReach())
 		}
 		w, err := g.walkAfter(pr, prev)
 		if err != nil {
@@ -436,6 +436,24 @@ func (g *gen) garbageWrites(w0 *heapWalker) (*heapWalker, error) {
 	}
 }
 
+// harmReach says where the undefined value of the garbage writes does
+// harm, g.garbageHarm, as a verb phrase: "would reach" when the garbage
+// iterations are exact, "may reach" when some were widened to all their
+// iterations (collectGarbage, compactGarbage), since the harm may then
+// come from the widening alone. Either way the verdict rests on the
+// ordinary conditions' undefined read, which is exact.
+func (g *gen) harmReach() string {
+	if len(g.widened) == 0 {
+		return "would reach " + g.garbageHarm
+	}
+	what := "assignments"
+	if len(g.widened) == 1 {
+		what = "assignment"
+	}
+	return fmt.Sprintf("may reach %s (an over-approximation: the garbage iterations of %d %s were widened to all their iterations, so this is not ruled out)",
+		g.garbageHarm, len(g.widened), what)
+}
+
 // garbageSites returns the sites of the conditions of the assignment at
 // st: at for its bounds checks, good for the others, and the detail of
 // its undefined-read condition. Without garbage writes both are at; with
@@ -444,7 +462,7 @@ func (g *gen) garbageWrites(w0 *heapWalker) (*heapWalker, error) {
 func (g *gen) garbageSites(st *sched.Assign, at site) (site, site, string, error) {
 	if g.garbage == nil {
 		if _, ok := g.harmful[st]; ok {
-			return at, at, "as a garbage write (Clément 2022, section 9.9), the undefined value it computes would reach " + g.garbageHarm, nil
+			return at, at, "as a garbage write (Clément 2022, section 9.9), the undefined value it computes " + g.harmReach(), nil
 		}
 		return at, at, "", nil
 	}
@@ -555,7 +573,7 @@ func (g *gen) outputHarm(pr *Prophecy) (string, error) {
 // rather than where it ends. n is the number of conditions before the
 // kernel's (the specification's), which are kept.
 func (g *gen) garbageFallback(w0 *heapWalker, pr0 *Prophecy, n int) error {
-	g.tracef(0, "garbage writes: the undefined value reaches %s; back to the ordinary conditions", g.garbageHarm)
+	g.tracef(0, "garbage writes: the undefined value %s; back to the ordinary conditions", g.harmReach())
 	g.harmful = g.garbage
 	g.a.Conditions = g.a.Conditions[:n]
 	if g.refutedBy > n {
@@ -563,7 +581,7 @@ func (g *gen) garbageFallback(w0 *heapWalker, pr0 *Prophecy, n int) error {
 	}
 	g.pr, g.a.Prophecy, g.garbage = pr0, pr0, nil
 	g.a.Garbage.Fallback, g.a.Garbage.Statements = true, 0
-	g.a.Garbage.Reason = "the undefined value reaches " + g.garbageHarm
+	g.a.Garbage.Reason = "the undefined value " + g.harmReach()
 	return g.kernelConditions(w0)
 }
 

@@ -25,6 +25,7 @@ func TestGarbageWrites(t *testing.T) {
 		{kernel: "tail_chain", verdict: Valid},
 		{kernel: "tail_widen", verdict: Valid},
 		{kernel: "tail_leak", verdict: Invalid, reason: "undefined read", detail: "would reach out cells"},
+		{kernel: "tail_widen_leak", verdict: Invalid, reason: "undefined read", detail: "may reach out cells"},
 		{kernel: "tail_conflict", verdict: Invalid, reason: "undefined read", detail: "another iteration of the par loop"},
 		{kernel: "tail_valid", noGarbage: true, verdict: Invalid, reason: "undefined read"},
 	} {
