@@ -609,6 +609,49 @@ type pieceRows struct {
 	vi     *validityIndex
 	tested map[uint64][]testedRow // by coefHash of the row's coefficients
 	hits   int                    // answers read from tested
+	// outside are integer points, over the conjunction's columns, that
+	// refuted a merge with it: points of the hull of a pair outside both.
+	// A point in the hull of a later pair and outside both refutes that
+	// merge too, without the hull's tableau.
+	outside [][]Int
+	refuted int // merges refuted by a point of outside
+}
+
+// maxOutsidePoints bounds the points pieceRows.outside keeps.
+const maxOutsidePoints = 4
+
+// refutes reports whether the integer point z (over the columns of a and
+// b, which have the same division locals) shows that the hull h of a and
+// b is not inside a ∪ b: z satisfies the divisions' definitions and the
+// rows of h (keep), and violates a row of a (one of restA: the others are
+// in keep) and one of b.
+func refutes(z []Int, a *BasicMap, keep, restA, restB [][]Int) bool {
+	if len(z) != a.NumCols()-1 {
+		return false
+	}
+	for i, d := range a.divs {
+		if d.Den.IsZero() {
+			return false
+		}
+		lo, hi := a.divRows(i)
+		if rowValueAtPoint(lo, z).Sign() < 0 || rowValueAtPoint(hi, z).Sign() < 0 {
+			return false
+		}
+	}
+	for _, r := range keep {
+		if rowValueAtPoint(r, z).Sign() < 0 {
+			return false
+		}
+	}
+	violates := func(rows [][]Int) bool {
+		for _, r := range rows {
+			if rowValueAtPoint(r, z).Sign() < 0 {
+				return true
+			}
+		}
+		return false
+	}
+	return violates(restA) && violates(restB)
 }
 
 // testedRow is the answer of an exact test: whether row >= 0 holds on all
@@ -737,6 +780,16 @@ func coalescePair(ctx context.Context, sp Space, a, b *BasicMap, tabs map[*Basic
 	if err != nil {
 		return nil, err
 	}
+	if len(restA) > 0 && len(restB) > 0 {
+		for _, p := range []*pieceRows{ia, ib} {
+			for _, z := range p.outside {
+				if refutes(z, a, keep, restA, restB) {
+					p.refuted++
+					return nil, nil
+				}
+			}
+		}
+	}
 	h := gistRebuild(a, nil, keep)
 	// H ⊆ A ∪ B iff H ∧ ¬A ∧ ¬B is empty. The locals are the same
 	// divisions in H, A and B (functions of the dimensions), so ¬A within
@@ -756,12 +809,14 @@ func coalescePair(ctx context.Context, sp Space, a, b *BasicMap, tabs map[*Basic
 					hs = newKnownSimplifier(mt, h)
 				}
 				hs.setMeter(mt)
-				e, decided, err := hs.emptyWithRows(neg(ra), neg(rb))
+				na, nb := neg(ra), neg(rb)
+				e, decided, err := hs.emptyWithRows(na, nb)
 				if err != nil {
 					return nil, err
 				}
 				if decided {
 					if !e {
+						keepOutside(hs, na, nb, ia, ib)
 						return nil, nil
 					}
 					continue
@@ -793,6 +848,25 @@ func validOnExact(ctx context.Context, row []Int, x *BasicMap, tab func(*BasicMa
 	n := negRow(row)
 	n[len(n)-1] = n[len(n)-1].Sub(NewInt(1))
 	return x.emptyWith(mt, x.eqs, withRow(x.ineqs, n))
+}
+
+// keepOutside records, on the pieceRows of both conjunctions of a pair,
+// a point of the hull's simplifier hs that satisfies the negated rows na
+// and nb (the point that refuted the merge), if hs holds one.
+func keepOutside(hs *simplifier, na, nb []Int, ia, ib *pieceRows) {
+	for i := len(hs.points) - 1; i >= 0; i-- {
+		z := hs.points[i]
+		if rowValueAtPoint(na, z).Sign() < 0 || rowValueAtPoint(nb, z).Sign() < 0 {
+			continue
+		}
+		for _, p := range []*pieceRows{ia, ib} {
+			if len(p.outside) == maxOutsidePoints {
+				p.outside = p.outside[1:]
+			}
+			p.outside = append(p.outside, z)
+		}
+		return
+	}
 }
 
 // coalesceMergeTab merges pairs of conjunctions whose union is one

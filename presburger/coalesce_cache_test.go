@@ -2,6 +2,7 @@ package presburger
 
 import (
 	"context"
+	"fmt"
 	"math/rand"
 	"testing"
 )
@@ -178,4 +179,69 @@ func TestCoalescePairTestedRows(t *testing.T) {
 	if !changed {
 		t.Fatal("poisoned answers changed no merge: the kept answers are not read")
 	}
+}
+
+// TestCoalescePairOutsidePoints checks that the points kept from refuted
+// merges (pieceRows.outside) refute later pairs, and only pairs that the
+// full test refutes too: pieces of a grid of tiles with bounds on a
+// parameter, most of whose pairs do not merge.
+func TestCoalescePairOutsidePoints(t *testing.T) {
+	ctx := context.Background()
+	src := "[N] -> { "
+	k := 0
+	for i := 0; i < 4; i++ {
+		for j := 0; j < 4; j++ {
+			if k > 0 {
+				src += "; "
+			}
+			// Tiles of the same row and kind merge; others do not.
+			if j%2 == 0 {
+				src += fmt.Sprintf("[x, y] : %d <= x <= %d and %d <= y <= %d and N >= 10", 4*i, 4*i+3, 3*j, 3*j+2)
+			} else {
+				src += fmt.Sprintf("[x, y] : %d <= x <= %d and %d <= y <= %d and N >= 11 and x + y <= N + %d", 4*i, 4*i+2, 3*j, 3*j+2, k)
+			}
+			k++
+		}
+	}
+	m := mustParse(t, src+" }")
+	pieces := m.Basics()
+	sp := m.Space()
+	tabs := map[*BasicMap]*simplifier{}
+	for _, b := range pieces {
+		tabs[b] = newKnownSimplifier(newMeter(ctx), b)
+	}
+	infos := map[*BasicMap]*pieceRows{}
+	merged := 0
+	for _, a := range pieces {
+		for _, b := range pieces {
+			if a == b {
+				continue
+			}
+			want, err := coalescePair(ctx, sp, a, b, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := coalescePair(ctx, sp, a, b, tabs, infos)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (got == nil) != (want == nil) {
+				t.Fatalf("coalescePair(%v, %v): %v with the kept points, %v without", a, b, got, want)
+			}
+			if want != nil {
+				merged++
+			}
+		}
+	}
+	if merged == 0 {
+		t.Fatal("no pair merged")
+	}
+	refuted := 0
+	for _, p := range infos {
+		refuted += p.refuted
+	}
+	if refuted == 0 {
+		t.Fatal("no merge was refuted by a kept point")
+	}
+	t.Logf("%d pairs merged, %d merges refuted by kept points", merged, refuted)
 }
