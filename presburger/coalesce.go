@@ -618,7 +618,7 @@ type pieceRows struct {
 }
 
 // maxOutsidePoints bounds the points pieceRows.outside keeps.
-const maxOutsidePoints = 4
+const maxOutsidePoints = 8
 
 // refutes reports whether the integer point z (over the columns of a and
 // b, which have the same division locals) shows that the hull h of a and
