@@ -598,11 +598,101 @@ func (v *validityIndex) validityHashed(r []Int, rh rowHash) rowValidity {
 
 // pieceRows is what coalescePair reads of a conjunction in every pair it
 // is in: its constraints as inequalities (asInequalities, shared with
-// the conjunction), their hashes, and its validityIndex.
+// the conjunction), their hashes, and its validityIndex. It also keeps
+// the answers of the exact tests of rows of its partners on it: pieces
+// of one union share many rows (the same bounds of the parameters, of
+// a tile), so the same row is asked of the same conjunction in many
+// pairs (63% of sgemmTB's tests).
 type pieceRows struct {
 	rows   [][]Int
 	hashes []rowHash
 	vi     *validityIndex
+	tested map[uint64][]testedRow // by coefHash of the row's coefficients
+	hits   int                    // answers read from tested
+	// outside are integer points, over the conjunction's columns, that
+	// refuted a merge with it: points of the hull of a pair outside both.
+	// A point in the hull of a later pair and outside both refutes that
+	// merge too, without the hull's tableau.
+	outside [][]Int
+	refuted int // merges refuted by a point of outside
+}
+
+// maxOutsidePoints bounds the points pieceRows.outside keeps.
+const maxOutsidePoints = 8
+
+// refutes reports whether the integer point z (over the columns of a and
+// b, which have the same division locals) shows that the hull h of a and
+// b is not inside a ∪ b: z satisfies the divisions' definitions and the
+// rows of h (keep), and violates a row of a (one of restA: the others are
+// in keep) and one of b.
+func refutes(z []Int, a *BasicMap, keep, restA, restB [][]Int) bool {
+	if len(z) != a.NumCols()-1 {
+		return false
+	}
+	for i, d := range a.divs {
+		if d.Den.IsZero() {
+			return false
+		}
+		lo, hi := a.divRows(i)
+		if rowValueAtPoint(lo, z).Sign() < 0 || rowValueAtPoint(hi, z).Sign() < 0 {
+			return false
+		}
+	}
+	for _, r := range keep {
+		if rowValueAtPoint(r, z).Sign() < 0 {
+			return false
+		}
+	}
+	violates := func(rows [][]Int) bool {
+		for _, r := range rows {
+			if rowValueAtPoint(r, z).Sign() < 0 {
+				return true
+			}
+		}
+		return false
+	}
+	return violates(restA) && violates(restB)
+}
+
+// testedRow is the answer of an exact test: whether row >= 0 holds on all
+// of a conjunction.
+type testedRow struct {
+	row   []Int
+	holds bool
+}
+
+// lookup returns the kept answer for row (rh = hashRow(row), not plain).
+func (p *pieceRows) lookup(row []Int, rh rowHash) (holds, ok bool) {
+	for _, t := range p.tested[rh.h] {
+		if rowsEqual(t.row, row) {
+			p.hits++
+			return t.holds, true
+		}
+	}
+	return false, false
+}
+
+// keep records the answer for row (rh = hashRow(row), not plain). The
+// rows are the partners' and are never modified, so they are kept
+// without a copy.
+func (p *pieceRows) keep(row []Int, rh rowHash, holds bool) {
+	if p.tested == nil {
+		p.tested = map[uint64][]testedRow{}
+	}
+	p.tested[rh.h] = append(p.tested[rh.h], testedRow{row: row, holds: holds})
+}
+
+// rowsEqual reports whether rows a and b have the same entries.
+func rowsEqual(a, b []Int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !a[i].Equal(b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 func newPieceRows(b *BasicMap) *pieceRows {
@@ -642,26 +732,27 @@ func coalescePair(ctx context.Context, sp Space, a, b *BasicMap, tabs map[*Basic
 		tabs[x].setMeter(mt)
 		return tabs[x]
 	}
-	vis := map[*BasicMap]*validityIndex{a: ia.vi, b: ib.vi}
+	infoOf := map[*BasicMap]*pieceRows{a: ia, b: ib}
 	// validOn reports whether row >= 0 holds on all of x (rh is
 	// hashRow(row)).
 	validOn := func(row []Int, rh rowHash, x *BasicMap) (bool, error) {
-		switch vis[x].validityHashed(row, rh) {
+		ix := infoOf[x]
+		switch ix.vi.validityHashed(row, rh) {
 		case validityHolds:
 			return true, nil
 		case validityFails:
 			return false, nil
 		}
-		mt := newMeter(ctx)
-		if s := tab(x, mt); s != nil {
-			holds, decided, err := s.holds(row)
-			if err != nil || decided {
-				return holds, err
+		if !rh.plain {
+			if holds, ok := ix.lookup(row, rh); ok {
+				return holds, nil
 			}
 		}
-		n := negRow(row)
-		n[len(n)-1] = n[len(n)-1].Sub(NewInt(1))
-		return x.emptyWith(mt, x.eqs, withRow(x.ineqs, n))
+		holds, err := validOnExact(ctx, row, x, tab)
+		if err == nil && !rh.plain {
+			ix.keep(row, rh, holds)
+		}
+		return holds, err
 	}
 	var keep [][]Int
 	// collect keeps the rows of from valid on all of on, and returns the
@@ -689,6 +780,16 @@ func coalescePair(ctx context.Context, sp Space, a, b *BasicMap, tabs map[*Basic
 	if err != nil {
 		return nil, err
 	}
+	if len(restA) > 0 && len(restB) > 0 {
+		for _, p := range []*pieceRows{ia, ib} {
+			for _, z := range p.outside {
+				if refutes(z, a, keep, restA, restB) {
+					p.refuted++
+					return nil, nil
+				}
+			}
+		}
+	}
 	h := gistRebuild(a, nil, keep)
 	// H ⊆ A ∪ B iff H ∧ ¬A ∧ ¬B is empty. The locals are the same
 	// divisions in H, A and B (functions of the dimensions), so ¬A within
@@ -708,12 +809,14 @@ func coalescePair(ctx context.Context, sp Space, a, b *BasicMap, tabs map[*Basic
 					hs = newKnownSimplifier(mt, h)
 				}
 				hs.setMeter(mt)
-				e, decided, err := hs.emptyWithRows(neg(ra), neg(rb))
+				na, nb := neg(ra), neg(rb)
+				e, decided, err := hs.emptyWithRows(na, nb)
 				if err != nil {
 					return nil, err
 				}
 				if decided {
 					if !e {
+						keepOutside(hs, na, nb, ia, ib)
 						return nil, nil
 					}
 					continue
@@ -729,6 +832,41 @@ func coalescePair(ctx context.Context, sp Space, a, b *BasicMap, tabs map[*Basic
 		}
 	}
 	return h, nil
+}
+
+// validOnExact reports whether row >= 0 holds on all of the non-empty
+// conjunction x: on x's rational tableau (tab, which may return nil)
+// where that decides it, otherwise by the Omega test.
+func validOnExact(ctx context.Context, row []Int, x *BasicMap, tab func(*BasicMap, *meter) *simplifier) (bool, error) {
+	mt := newMeter(ctx)
+	if s := tab(x, mt); s != nil {
+		holds, decided, err := s.holds(row)
+		if err != nil || decided {
+			return holds, err
+		}
+	}
+	n := negRow(row)
+	n[len(n)-1] = n[len(n)-1].Sub(NewInt(1))
+	return x.emptyWith(mt, x.eqs, withRow(x.ineqs, n))
+}
+
+// keepOutside records, on the pieceRows of both conjunctions of a pair,
+// a point of the hull's simplifier hs that satisfies the negated rows na
+// and nb (the point that refuted the merge), if hs holds one.
+func keepOutside(hs *simplifier, na, nb []Int, ia, ib *pieceRows) {
+	for i := len(hs.points) - 1; i >= 0; i-- {
+		z := hs.points[i]
+		if rowValueAtPoint(na, z).Sign() < 0 || rowValueAtPoint(nb, z).Sign() < 0 {
+			continue
+		}
+		for _, p := range []*pieceRows{ia, ib} {
+			if len(p.outside) == maxOutsidePoints {
+				p.outside = p.outside[1:]
+			}
+			p.outside = append(p.outside, z)
+		}
+		return
+	}
 }
 
 // coalesceMergeTab merges pairs of conjunctions whose union is one

@@ -2,6 +2,7 @@ package presburger
 
 import (
 	"context"
+	"fmt"
 	"math/rand"
 	"testing"
 )
@@ -98,4 +99,149 @@ func TestCoalescePairInfos(t *testing.T) {
 		}
 	}
 	t.Logf("%d pairs merged", merged)
+}
+
+// TestCoalescePairTestedRows checks that the answers coalescePair keeps
+// for the rows of one piece's partners (pieceRows.tested) are reused and
+// give the same merges as fresh tests: tiles of one domain share their
+// bounds, so the same rows are asked of the same piece in many pairs.
+func TestCoalescePairTestedRows(t *testing.T) {
+	ctx := context.Background()
+	m := mustParse(t, "[N] -> { [i, j] : 0 <= i <= 3 and 0 <= j <= 3 and N >= 8 and 4 <= N - j; "+
+		"[i, j] : 4 <= i <= 7 and 0 <= j <= 3 and N >= 8 and 4 <= N - j; "+
+		"[i, j] : 0 <= i <= 3 and 5 <= j <= 7 and N >= 8 and 4 <= N - j; "+
+		"[i, j] : 9 <= i <= 11 and 4 <= j <= 7 and N >= 8 and 4 <= N - j; "+
+		"[i, j] : 0 <= i <= 3 and 8 <= j <= 11 and N >= 9 and 2*i <= N; "+
+		"[i, j] : 4 <= i <= 7 and 3 * j >= 2 * i and N >= 9 and 2*i <= N + 1 }")
+	pieces := m.Basics()
+	sp := m.Space()
+	infos := map[*BasicMap]*pieceRows{}
+	merged := 0
+	for _, a := range pieces {
+		for _, b := range pieces {
+			if a == b {
+				continue
+			}
+			want, err := coalescePair(ctx, sp, a, b, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := coalescePair(ctx, sp, a, b, nil, infos)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (got == nil) != (want == nil) {
+				t.Fatalf("coalescePair(%v, %v): %v with the kept answers, %v without", a, b, got, want)
+			}
+			if want == nil {
+				continue
+			}
+			merged++
+			if eq, err := NewMap(sp, got).IsEqual(ctx, NewMap(sp, want)); err != nil || !eq {
+				t.Fatalf("coalescePair(%v, %v): %v with the kept answers, %v without", a, b, got, want)
+			}
+		}
+	}
+	if merged == 0 {
+		t.Fatal("no pair merged")
+	}
+	// Every piece was asked about the rows of all the others: the rows
+	// they share were tested once.
+	hits := 0
+	for _, p := range infos {
+		hits += p.hits
+	}
+	if hits == 0 {
+		t.Fatal("no kept answer was reused")
+	}
+	// A kept answer is what is read: poisoning every one of them
+	// changes what merges.
+	for _, p := range infos {
+		for h, ts := range p.tested {
+			for i := range ts {
+				p.tested[h][i].holds = !ts[i].holds
+			}
+		}
+	}
+	changed := false
+	for _, a := range pieces {
+		for _, b := range pieces {
+			if a == b {
+				continue
+			}
+			want, _ := coalescePair(ctx, sp, a, b, nil, nil)
+			got, _ := coalescePair(ctx, sp, a, b, nil, infos)
+			if (got == nil) != (want == nil) {
+				changed = true
+			}
+		}
+	}
+	if !changed {
+		t.Fatal("poisoned answers changed no merge: the kept answers are not read")
+	}
+}
+
+// TestCoalescePairOutsidePoints checks that the points kept from refuted
+// merges (pieceRows.outside) refute later pairs, and only pairs that the
+// full test refutes too: pieces of a grid of tiles with bounds on a
+// parameter, most of whose pairs do not merge.
+func TestCoalescePairOutsidePoints(t *testing.T) {
+	ctx := context.Background()
+	src := "[N] -> { "
+	k := 0
+	for i := 0; i < 4; i++ {
+		for j := 0; j < 4; j++ {
+			if k > 0 {
+				src += "; "
+			}
+			// Tiles of the same row and kind merge; others do not.
+			if j%2 == 0 {
+				src += fmt.Sprintf("[x, y] : %d <= x <= %d and %d <= y <= %d and N >= 10", 4*i, 4*i+3, 3*j, 3*j+2)
+			} else {
+				src += fmt.Sprintf("[x, y] : %d <= x <= %d and %d <= y <= %d and N >= 11 and x + y <= N + %d", 4*i, 4*i+2, 3*j, 3*j+2, k)
+			}
+			k++
+		}
+	}
+	m := mustParse(t, src+" }")
+	pieces := m.Basics()
+	sp := m.Space()
+	tabs := map[*BasicMap]*simplifier{}
+	for _, b := range pieces {
+		tabs[b] = newKnownSimplifier(newMeter(ctx), b)
+	}
+	infos := map[*BasicMap]*pieceRows{}
+	merged := 0
+	for _, a := range pieces {
+		for _, b := range pieces {
+			if a == b {
+				continue
+			}
+			want, err := coalescePair(ctx, sp, a, b, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := coalescePair(ctx, sp, a, b, tabs, infos)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (got == nil) != (want == nil) {
+				t.Fatalf("coalescePair(%v, %v): %v with the kept points, %v without", a, b, got, want)
+			}
+			if want != nil {
+				merged++
+			}
+		}
+	}
+	if merged == 0 {
+		t.Fatal("no pair merged")
+	}
+	refuted := 0
+	for _, p := range infos {
+		refuted += p.refuted
+	}
+	if refuted == 0 {
+		t.Fatal("no merge was refuted by a kept point")
+	}
+	t.Logf("%d pairs merged, %d merges refuted by kept points", merged, refuted)
 }

@@ -522,3 +522,35 @@ func TestPwMultiAffCoalesceDomains(t *testing.T) {
 		t.Errorf("Coalesce(%v) = %v, want the graph %v (%v)", q, c, m, err)
 	}
 }
+
+// Unions of three to five conjunctions, some of whose domains meet and
+// some not: the optimum of a union combines the conjunctions' optima
+// piece by piece (pwLexCombine), subtracting from a piece only the pieces
+// of the other side that meet it.
+func TestLexOptRandomUnions(t *testing.T) {
+	r := rand.New(rand.NewSource(11))
+	specs := []lxRandSpec{
+		{nP: 1, nO: 1, box: 4},
+		{nP: 1, nI: 1, nO: 1, box: 3},
+		{nP: 1, nO: 1, nDiv: 1, box: 4},
+		{nP: 1, nO: 2, box: 3},
+	}
+	n, skipped := 0, 0
+	for _, s := range specs {
+		for k := 0; k < 25; k++ {
+			var bs []*BasicMap
+			for len(bs) < 3+k%3 {
+				bs = append(bs, lxRandBasic(r, s))
+			}
+			max := k%2 == 0
+			n++
+			if !lxCheckOpt(t, bs, s, 3, max, &skipped) {
+				return
+			}
+		}
+	}
+	if skipped > n/2 {
+		t.Fatalf("%d of %d unions skipped", skipped, n)
+	}
+	t.Logf("%d unions checked, %d skipped", n, skipped)
+}

@@ -271,12 +271,37 @@ func pwRelString(r []Int, cols []string, op string) string {
 // pwLexCombine returns the piecewise lexicographic minimum (maximum if
 // max) of a and b: on the intersection of their domains the smaller
 // (larger) value, elsewhere the one that is defined.
+//
+// The intersections of the pieces' domains are tested first: a piece of
+// a keeps, outside b's domain, what subtracting the pieces of b that meet
+// it leaves (the others remove nothing, and subtracting them gave the
+// same pieces after an emptiness test each); likewise for b.
 func pwLexCombine(ctx context.Context, a, b *PwMultiAff, max bool) (*PwMultiAff, error) {
 	res := &PwMultiAff{space: a.space.Copy()}
-	only := func(x, y *PwMultiAff) error {
-		yd := y.Domain()
-		for _, pc := range x.pieces {
-			rest, err := NewMap(yd.Space(), pc.Domain).Subtract(ctx, yd)
+	// meet[i][j] is the intersection of the domains of a's piece i and
+	// b's piece j, nil when it is empty.
+	meet := make([][]*BasicMap, len(a.pieces))
+	for i, pa := range a.pieces {
+		meet[i] = make([]*BasicMap, len(b.pieces))
+		for j, pb := range b.pieces {
+			d := pa.Domain.Intersect(pb.Domain)
+			if empty, err := d.IsEmpty(ctx); err != nil {
+				return nil, err
+			} else if !empty {
+				meet[i][j] = d
+			}
+		}
+	}
+	only := func(x, y *PwMultiAff, meets func(i, j int) bool) error {
+		sp := y.Domain().Space()
+		for i, pc := range x.pieces {
+			var sub []*BasicMap
+			for j, pd := range y.pieces {
+				if meets(i, j) {
+					sub = append(sub, pd.Domain)
+				}
+			}
+			rest, err := NewMap(sp, pc.Domain).Subtract(ctx, NewMap(sp, sub...))
 			if err != nil {
 				return err
 			}
@@ -286,18 +311,16 @@ func pwLexCombine(ctx context.Context, a, b *PwMultiAff, max bool) (*PwMultiAff,
 		}
 		return nil
 	}
-	if err := only(a, b); err != nil {
+	if err := only(a, b, func(i, j int) bool { return meet[i][j] != nil }); err != nil {
 		return nil, err
 	}
-	if err := only(b, a); err != nil {
+	if err := only(b, a, func(i, j int) bool { return meet[j][i] != nil }); err != nil {
 		return nil, err
 	}
-	for _, pa := range a.pieces {
-		for _, pb := range b.pieces {
-			d := pa.Domain.Intersect(pb.Domain)
-			if empty, err := d.IsEmpty(ctx); err != nil {
-				return nil, err
-			} else if empty {
+	for i, pa := range a.pieces {
+		for j, pb := range b.pieces {
+			d := meet[i][j]
+			if d == nil {
 				continue
 			}
 			n := pa.Func.out.Dim()

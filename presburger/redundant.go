@@ -347,17 +347,24 @@ func (s *simplifier) emptyWithRows(rows ...[]Int) (empty, decided bool, err erro
 		return false, true, nil
 	}
 	nodes := searchNodes
-	_, res, err := t.searchInteger(rows, &nodes, func() []Int { return s.roundedPoint(-1, rows) })
+	p, res, err := t.searchInteger(rows, &nodes, func() []Int { return s.roundedPoint(-1, rows) })
 	switch {
 	case err != nil:
 		return false, false, err
 	case res == searchFound:
+		if p != nil && len(s.points) < maxSearchPoints {
+			s.points = append(s.points, p)
+		}
 		return false, true, nil
 	case res == searchNone:
 		return true, true, nil
 	}
 	return false, false, nil
 }
+
+// maxSearchPoints bounds the points of branch-and-bound searches that
+// emptyWithRows adds to a simplifier's points.
+const maxSearchPoints = 16
 
 // rowValueAtPoint returns the value of row r (variables, then the
 // constant) at the point p.
