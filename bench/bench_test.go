@@ -68,20 +68,7 @@ func TestPairs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			spec, errs := sare.Parse(p.Spec)
-			if len(errs) == 0 {
-				_, errs = sare.Check(spec)
-			}
-			if len(errs) > 0 {
-				t.Fatalf("%s:\n%s", p.Spec.Name, errs.Detail())
-			}
-			k, errs := sched.Parse(p.Prog)
-			if len(errs) == 0 {
-				_, errs = sched.Check(k, spec)
-			}
-			if len(errs) > 0 {
-				t.Fatalf("%s:\n%s", p.Prog.Name, errs.Detail())
-			}
+			checkPair(t, p)
 		})
 	}
 	names, err := Pairs()
@@ -95,20 +82,47 @@ func TestPairs(t *testing.T) {
 	}
 }
 
-// TestAlgorithms parses and checks every bundled algorithm (compiling
-// them is left to the benchmark: bounds inference takes minutes on some).
+// checkPair parses and checks a pair's specification and kernel.
+func checkPair(t *testing.T, p Pair) {
+	t.Helper()
+	spec, errs := sare.Parse(p.Spec)
+	if len(errs) == 0 {
+		_, errs = sare.Check(spec)
+	}
+	if len(errs) > 0 {
+		t.Fatalf("%s:\n%s", p.Spec.Name, errs.Detail())
+	}
+	k, errs := sched.Parse(p.Prog)
+	if len(errs) == 0 {
+		_, errs = sched.Check(k, spec)
+	}
+	if len(errs) > 0 {
+		t.Fatalf("%s:\n%s", p.Prog.Name, errs.Detail())
+	}
+}
+
+// TestAlgorithms parses and checks every bundled algorithm, compiles it
+// with its schedule (a few seconds for the whole suite) and checks the
+// pair the bundled compiler gives.
 func TestAlgorithms(t *testing.T) {
 	for _, b := range Suite() {
 		if b.Kind != Bundled {
 			continue
 		}
-		src, err := AlgSource(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := alg.Load(src); err != nil {
-			t.Errorf("%s: %v", b.ID(), err)
-		}
+		t.Run(b.Name, func(t *testing.T) {
+			src, err := AlgSource(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := alg.Load(src); err != nil {
+				t.Fatalf("%s: %v", b.ID(), err)
+			}
+			p, err := Compile(context.Background(), b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkPair(t, p)
+		})
 	}
 }
 
@@ -209,6 +223,24 @@ func BenchmarkValidate(b *testing.B) {
 				}
 				if rep.Verdict != bm.Expected {
 					b.Fatalf("%s: %s (%s), expected %s", bm.ID(), rep.Verdict, rep.Reason, bm.Expected)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkCompile runs the bundled compiler on every bundled benchmark's
+// algorithm (go test ./bench -run '^$' -bench Compile/bundled/harris
+// selects one): bounds inference, at every loop level, dominates.
+func BenchmarkCompile(b *testing.B) {
+	for _, bm := range Suite() {
+		if bm.Kind != Bundled {
+			continue
+		}
+		b.Run(bm.ID(), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Compile(context.Background(), bm); err != nil {
+					b.Fatal(err)
 				}
 			}
 		})

@@ -42,11 +42,13 @@ func (s site) contains(path []node) bool {
 
 // access is one logical access found under a site: the constraints of the
 // loops, lets and ifs between the site and the access, the variables they
-// bind, and the coordinates.
+// bind, and the coordinates. The accesses of one store share their
+// context, numbered by store.
 type accessAt struct {
 	cons  []quasiaffine.Formula
 	bound []string
 	args  []syntax.Expr
+	store int
 }
 
 // footprint collects the accesses under s that pick selects from a store:
@@ -54,6 +56,7 @@ type accessAt struct {
 // (writes).
 func (c *compiler) footprint(s site, pick func(st *nStore) [][]syntax.Expr) ([]accessAt, error) {
 	var out []accessAt
+	stores := 0
 	var walk func(b *nBlock, cons []quasiaffine.Formula, bound []string) error
 	walk = func(b *nBlock, cons []quasiaffine.Formula, bound []string) error {
 		for _, n := range b.stmts {
@@ -96,8 +99,9 @@ func (c *compiler) footprint(s site, pick func(st *nStore) [][]syntax.Expr) ([]a
 				}
 			case *nStore:
 				for _, args := range pick(n) {
-					out = append(out, accessAt{cons: clone(cons), bound: clone(bound), args: args})
+					out = append(out, accessAt{cons: clone(cons), bound: clone(bound), args: args, store: stores})
 				}
+				stores++
 			}
 		}
 		return nil
@@ -239,13 +243,31 @@ func (c *compiler) boxOf(ctx context.Context, s site, acc []accessAt, rank int, 
 	}
 	b := &box{}
 	for d := 0; d < rank; d++ {
+		// One store's accesses share their context: a coordinate repeated
+		// there (inlined stencils read their producers' points many times
+		// over) is one disjunct of the set, not one per access, which the
+		// extrema would otherwise combine pairwise.
+		type coord struct {
+			store int
+			arg   string
+		}
+		seen := map[coord]bool{}
 		var disj []quasiaffine.Formula
 		for _, a := range acc {
 			arg, err := c.affine(a.args[d])
 			if err != nil {
 				return nil, fmt.Errorf("bounds of %s: %v", name, err)
 			}
-			disj = append(disj, quasiaffine.Exists(a.bound, quasiaffine.And(append(clone(a.cons), isBuf(arg))...)))
+			k := coord{a.store, syntax.ExprString(arg)}
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			cons, bound, err := c.attached(ctx, a, arg, outer)
+			if err != nil {
+				return nil, fmt.Errorf("bounds of %s: %w", name, err)
+			}
+			disj = append(disj, quasiaffine.Exists(bound, quasiaffine.And(append(cons, isBuf(arg))...)))
 		}
 		cond := quasiaffine.And(append([]quasiaffine.Formula{quasiaffine.Or(disj...)}, outer...)...)
 		lo, hi, err := c.extremaOf(ctx, cond, without(c.symbols(cond), inner))
@@ -716,4 +738,98 @@ func guarded(b *nBlock) *nBlock {
 		}
 		b = next
 	}
+}
+
+// attached returns the constraints of the access a (whose coordinate is
+// arg) that the coordinate depends on, with the variables they bind.
+// The others constrain variables that no constraint relates to the
+// coordinate, such as the loops of an independent dimension or of a
+// reduction: they only state that the loops run, a condition of the
+// parameters and of the variables bound outside the site. They are
+// dropped when the assumptions and the site's context (outer) imply that
+// condition, so that the extrema need not project them out: the set is
+// the same. Its error is only ctx's.
+func (c *compiler) attached(ctx context.Context, a accessAt, arg syntax.Expr, outer []quasiaffine.Formula) ([]quasiaffine.Formula, []string, error) {
+	if len(a.bound) == 0 {
+		return a.cons, a.bound, nil
+	}
+	isBound := map[string]bool{}
+	for _, v := range a.bound {
+		isBound[v] = true
+	}
+	// union-find over the bound variables, joined by the constraints
+	parent := map[string]string{}
+	var find func(v string) string
+	find = func(v string) string {
+		p, ok := parent[v]
+		if !ok || p == v {
+			return v
+		}
+		r := find(p)
+		parent[v] = r
+		return r
+	}
+	boundIn := func(f quasiaffine.Formula) []string {
+		var out []string
+		for _, n := range quasiaffine.Names(f) {
+			if isBound[n] {
+				out = append(out, n)
+			}
+		}
+		return out
+	}
+	names := make([][]string, len(a.cons))
+	for i, f := range a.cons {
+		names[i] = boundIn(f)
+		for _, v := range names[i][min(1, len(names[i])):] {
+			parent[find(v)] = find(names[i][0])
+		}
+	}
+	roots := map[string]bool{}
+	for _, v := range boundIn(isBuf(arg)) {
+		roots[find(v)] = true
+	}
+	var keep, drop []quasiaffine.Formula
+	var keepVars, dropVars []string
+	for i, f := range a.cons {
+		if len(names[i]) == 0 || roots[find(names[i][0])] {
+			keep = append(keep, f)
+		} else {
+			drop = append(drop, f)
+		}
+	}
+	if len(drop) == 0 {
+		return a.cons, a.bound, nil
+	}
+	for _, v := range a.bound {
+		if roots[find(v)] {
+			keepVars = append(keepVars, v)
+		} else {
+			dropVars = append(dropVars, v)
+		}
+	}
+	// the dropped loops run wherever the kept constraints and the context
+	// hold
+	runs := quasiaffine.Exists(dropVars, quasiaffine.And(drop...))
+	cond := quasiaffine.And(append(append(clone(outer), keep...), quasiaffine.Not(runs))...)
+	var params []string
+	for _, n := range c.symbols(cond) {
+		if !isBound[n] {
+			params = append(params, n)
+		}
+	}
+	set, err := c.setOf(ctx, append(clone(c.params), params...), quasiaffine.Exists(keepVars, cond))
+	empty := false
+	if err == nil {
+		empty, err = set.IsEmpty(ctx)
+	}
+	if cerr := ctx.Err(); cerr != nil {
+		return nil, nil, cerr
+	}
+	if err != nil || !empty {
+		// undecided (the engine's budget) or not implied: every constraint
+		// stays, as exact as the dropping would be
+		return a.cons, a.bound, nil
+	}
+	return keep, keepVars, nil
 }

@@ -26,6 +26,7 @@ type compileFlags struct {
 	valueModel string
 	timeout    time.Duration
 	jobs       int
+	cpuProfile string
 }
 
 func newCompileCmd() *cobra.Command {
@@ -80,6 +81,7 @@ errors exit 3 in both cases.`,
 	fl.StringVar(&f.valueModel, "value-model", "real", "with --validate: value model for floats, real or ieee")
 	fl.DurationVar(&f.timeout, "timeout", 0, "with --validate: wall-clock guard on each solver query (0: 5m)")
 	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "with --validate: conditions discharged in parallel")
+	fl.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the compile (go tool pprof) to this file")
 	return cmd
 }
 
@@ -103,7 +105,12 @@ func compileAlg(ctx context.Context, out, errw io.Writer, path string, f compile
 			return &exitError{code: exitMalformed, err: err}
 		}
 	}
+	stop, err := startCPUProfile(f.cpuProfile)
+	if err != nil {
+		return usageError(err)
+	}
 	res, err := compiler.CompileSource(ctx, src, schedule, compiler.Options{Auto: f.auto, Inject: f.inject})
+	stop()
 	if err == nil {
 		if res.Injected != "" {
 			fmt.Fprintf(errw, "augur compile: injected the miscompilation %s on purpose\n", res.Injected)

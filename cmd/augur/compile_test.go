@@ -79,3 +79,24 @@ func TestCompileCommand(t *testing.T) {
 		t.Errorf("missing -o: exit %d\n%s", code, errOut)
 	}
 }
+
+// TestCompileCPUProfile checks that --cpuprofile writes a profile of the
+// compile, and that a profile that cannot be created is a usage error.
+func TestCompileCPUProfile(t *testing.T) {
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "compile.prof")
+	if code, out, errOut := augur("compile", "../../examples/alg/blur.alg", "-o", filepath.Join(dir, "out"), "--cpuprofile", prof); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	text, err := os.ReadFile(prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a profile is gzipped protocol buffers
+	if len(text) < 2 || text[0] != 0x1f || text[1] != 0x8b {
+		t.Errorf("the profile is not gzipped: % x", text[:min(len(text), 8)])
+	}
+	if code, _, errOut := augur("compile", "../../examples/alg/blur.alg", "-o", filepath.Join(dir, "out"), "--cpuprofile", filepath.Join(dir, "none", "p")); code != 3 || !strings.Contains(errOut, "cpu profile") {
+		t.Errorf("uncreatable profile: exit %d\n%s", code, errOut)
+	}
+}
