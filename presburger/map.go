@@ -415,7 +415,7 @@ func (p *prefixTab) isEmpty(b *BasicMap) (bool, error) {
 		case errors.Is(err, errSimplexLimit):
 			p.t = nil
 		case err != nil:
-			return false, err
+			return false, p.emptinessErr(b, err)
 		case !feasible:
 			return true, nil
 		case t.integral():
@@ -432,7 +432,7 @@ func (p *prefixTab) isEmpty(b *BasicMap) (bool, error) {
 			_, res, err := t.searchInteger(nil, &nodes, probe)
 			switch {
 			case err != nil:
-				return false, err
+				return false, p.emptinessErr(b, err)
 			case res == searchFound:
 				return false, nil
 			case res == searchNone:
@@ -441,6 +441,13 @@ func (p *prefixTab) isEmpty(b *BasicMap) (bool, error) {
 		}
 	}
 	return b.isEmpty(p.mt)
+}
+
+// emptinessErr wraps an error of the tableau's emptiness test of b as the
+// Omega test's are (BasicMap.isEmpty), so that a budget exhausted on
+// either path reads the same.
+func (p *prefixTab) emptinessErr(b *BasicMap, err error) error {
+	return fmt.Errorf("emptiness of a conjunction of %d constraints: %w", len(b.eqs)+len(b.ineqs), err)
 }
 
 // subCons is a constraint row of a subtrahend: an equality or an
