@@ -11,7 +11,6 @@ import (
 // the other piece, never for rows that also involve the outer tuples or
 // that meet at a point.
 func TestApplyRangeSharedRows(t *testing.T) {
-	ctx := context.Background()
 	cases := []struct {
 		name, m, o, want string
 		pieces           int
@@ -55,20 +54,7 @@ func TestApplyRangeSharedRows(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := mustParse(t, c.m).ApplyRange(mustParse(t, c.o))
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := mustParse(t, c.want)
-			eq, err := got.IsEqual(ctx, want)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !eq {
-				t.Errorf("got %s, want %s", got, want)
-			}
-			if got.NumBasics() != c.pieces {
-				t.Errorf("got %d pieces (%s), want %d", got.NumBasics(), got, c.pieces)
-			}
+			requirePieces(t, got, err, c.want, c.pieces)
 		})
 	}
 }
@@ -78,7 +64,6 @@ func TestApplyRangeSharedRows(t *testing.T) {
 // never for a row with a local, or for opposite rows that meet at a
 // point.
 func TestIntersectSharedRows(t *testing.T) {
-	ctx := context.Background()
 	cases := []struct {
 		name, m, o, want string
 		pieces           int
@@ -108,20 +93,27 @@ func TestIntersectSharedRows(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := mustParse(t, c.m).Intersect(mustParse(t, c.o))
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := mustParse(t, c.want)
-			eq, err := got.IsEqual(ctx, want)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !eq {
-				t.Errorf("got %s, want %s", got, want)
-			}
-			if got.NumBasics() != c.pieces {
-				t.Errorf("got %d pieces (%s), want %d", got.NumBasics(), got, c.pieces)
-			}
+			requirePieces(t, got, err, c.want, c.pieces)
 		})
+	}
+}
+
+// requirePieces checks that got, computed with error err, is the set
+// want, in the given number of pieces.
+func requirePieces(t *testing.T, got *Map, err error, want string, pieces int) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := mustParse(t, want)
+	eq, err := got.IsEqual(context.Background(), w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !eq {
+		t.Errorf("got %s, want %s", got, w)
+	}
+	if got.NumBasics() != pieces {
+		t.Errorf("got %d pieces (%s), want %d", got.NumBasics(), got, pieces)
 	}
 }

@@ -664,7 +664,7 @@ type testedRow struct {
 // lookup returns the kept answer for row (rh = hashRow(row), not plain).
 func (p *pieceRows) lookup(row []Int, rh rowHash) (holds, ok bool) {
 	for _, t := range p.tested[rh.h] {
-		if rowsEqual(t.row, row) {
+		if intsEqual(t.row, row) {
 			p.hits++
 			return t.holds, true
 		}
@@ -680,19 +680,6 @@ func (p *pieceRows) keep(row []Int, rh rowHash, holds bool) {
 		p.tested = map[uint64][]testedRow{}
 	}
 	p.tested[rh.h] = append(p.tested[rh.h], testedRow{row: row, holds: holds})
-}
-
-// rowsEqual reports whether rows a and b have the same entries.
-func rowsEqual(a, b []Int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !a[i].Equal(b[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 func newPieceRows(b *BasicMap) *pieceRows {

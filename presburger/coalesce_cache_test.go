@@ -74,29 +74,7 @@ func TestCoalescePairInfos(t *testing.T) {
 			}
 		}
 		sp := pieces[0].Space()
-		infos := map[*BasicMap]*pieceRows{}
-		for i, a := range pieces {
-			for _, b := range pieces[i+1:] {
-				want, err := coalescePair(ctx, sp, a, b, nil, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				got, err := coalescePair(ctx, sp, a, b, nil, infos)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if (got == nil) != (want == nil) {
-					t.Fatalf("coalescePair(%v, %v): %v with the kept rows, %v without", a, b, got, want)
-				}
-				if want == nil {
-					continue
-				}
-				merged++
-				if eq, err := NewMap(sp, got).IsEqual(ctx, NewMap(sp, want)); err != nil || !eq {
-					t.Fatalf("coalescePair(%v, %v): %v with the kept rows, %v without", a, b, got, want)
-				}
-			}
-		}
+		merged += pairsAgree(t, sp, pieces, nil, map[*BasicMap]*pieceRows{}, false)
 	}
 	t.Logf("%d pairs merged", merged)
 }
@@ -116,32 +94,7 @@ func TestCoalescePairTestedRows(t *testing.T) {
 	pieces := m.Basics()
 	sp := m.Space()
 	infos := map[*BasicMap]*pieceRows{}
-	merged := 0
-	for _, a := range pieces {
-		for _, b := range pieces {
-			if a == b {
-				continue
-			}
-			want, err := coalescePair(ctx, sp, a, b, nil, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := coalescePair(ctx, sp, a, b, nil, infos)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if (got == nil) != (want == nil) {
-				t.Fatalf("coalescePair(%v, %v): %v with the kept answers, %v without", a, b, got, want)
-			}
-			if want == nil {
-				continue
-			}
-			merged++
-			if eq, err := NewMap(sp, got).IsEqual(ctx, NewMap(sp, want)); err != nil || !eq {
-				t.Fatalf("coalescePair(%v, %v): %v with the kept answers, %v without", a, b, got, want)
-			}
-		}
-	}
+	merged := pairsAgree(t, sp, pieces, nil, infos, true)
 	if merged == 0 {
 		t.Fatal("no pair merged")
 	}
@@ -211,28 +164,7 @@ func TestCoalescePairOutsidePoints(t *testing.T) {
 		tabs[b] = newKnownSimplifier(newMeter(ctx), b)
 	}
 	infos := map[*BasicMap]*pieceRows{}
-	merged := 0
-	for _, a := range pieces {
-		for _, b := range pieces {
-			if a == b {
-				continue
-			}
-			want, err := coalescePair(ctx, sp, a, b, nil, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := coalescePair(ctx, sp, a, b, tabs, infos)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if (got == nil) != (want == nil) {
-				t.Fatalf("coalescePair(%v, %v): %v with the kept points, %v without", a, b, got, want)
-			}
-			if want != nil {
-				merged++
-			}
-		}
-	}
+	merged := pairsAgree(t, sp, pieces, tabs, infos, true)
 	if merged == 0 {
 		t.Fatal("no pair merged")
 	}
@@ -244,4 +176,41 @@ func TestCoalescePairOutsidePoints(t *testing.T) {
 		t.Fatal("no merge was refuted by a kept point")
 	}
 	t.Logf("%d pairs merged, %d merges refuted by kept points", merged, refuted)
+}
+
+// pairsAgree checks that coalescePair merges the same pairs of pieces,
+// into the same sets, with the conjunctions' simplifiers tabs and the
+// answers and points kept in infos as without them, and returns the
+// number of pairs merged: every ordered pair, or each pair once unless
+// ordered.
+func pairsAgree(t *testing.T, sp Space, pieces []*BasicMap, tabs map[*BasicMap]*simplifier, infos map[*BasicMap]*pieceRows, ordered bool) int {
+	t.Helper()
+	ctx := context.Background()
+	merged := 0
+	for i, a := range pieces {
+		for j, b := range pieces {
+			if i == j || (!ordered && j < i) {
+				continue
+			}
+			want, err := coalescePair(ctx, sp, a, b, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := coalescePair(ctx, sp, a, b, tabs, infos)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (got == nil) != (want == nil) {
+				t.Fatalf("coalescePair(%v, %v): %v with the kept rows, answers and points, %v without", a, b, got, want)
+			}
+			if want == nil {
+				continue
+			}
+			merged++
+			if eq, err := NewMap(sp, got).IsEqual(ctx, NewMap(sp, want)); err != nil || !eq {
+				t.Fatalf("coalescePair(%v, %v): %v with the kept rows, answers and points, %v without", a, b, got, want)
+			}
+		}
+	}
+	return merged
 }

@@ -2,6 +2,7 @@ package symeval
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -39,7 +40,7 @@ func TestHoleSums(t *testing.T) {
 		if (ka == kb) != tc.same {
 			t.Errorf("%s and %s: offset forms %s and %s, want the same: %v", tc.a, tc.b, ka, kb, tc.same)
 		}
-		if !equalInts(ca, tc.consts) {
+		if !slices.Equal(ca, tc.consts) {
 			t.Errorf("%s: constants %v, want %v", tc.a, ca, tc.consts)
 		}
 		// The form with its constants is the expression.
@@ -59,18 +60,6 @@ func TestHoleSums(t *testing.T) {
 			t.Errorf("%s: filled offset form %s is %s, want %s (%v)", tc.a, syntax.ExprString(fillHoles(fa, fill)), got, want, err)
 		}
 	}
-}
-
-func equalInts(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestOffsetReads checks that offsetReads contains the reads, equals them
