@@ -61,3 +61,19 @@ func BenchmarkIteratedUpdate(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLexMaxTileRows is the maximum of a compiler's tile-bound
+// conjunction with its rows in the order the compiler built them (see
+// tileRowsConjunction), which the parsed benchmarks above do not keep.
+func BenchmarkLexMaxTileRows(b *testing.B) {
+	sp := SetSpace([]string{"M", "N", "K"}, FlatTuple("", "o"))
+	m := NewMap(sp, tileRowsConjunction(nil, false))
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := LexMax(ctx, m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
