@@ -554,3 +554,39 @@ func TestLexOptRandomUnions(t *testing.T) {
 	}
 	t.Logf("%d unions checked, %d skipped", n, skipped)
 }
+
+// pwOpposed decides disjointness only from a pair of opposite rows whose
+// constants leave no room between them, including an equality's two
+// rows; rows with locals, and opposite rows that leave a point, decide
+// nothing.
+func TestPwOpposed(t *testing.T) {
+	cases := []struct {
+		a, b string
+		want bool
+	}{
+		{"[N] -> { [i] : i >= 5 }", "[N] -> { [i] : i <= 4 }", true},
+		{"[N] -> { [i] : i >= 5 }", "[N] -> { [i] : i <= 5 }", false},
+		{"[N] -> { [i] : i = N }", "[N] -> { [i] : i >= N + 1 }", true},
+		{"[N] -> { [i] : i = N }", "[N] -> { [i] : i <= N - 1 }", true},
+		{"[N] -> { [i] : i = N }", "[N] -> { [i] : i <= N }", false},
+		{"[N] -> { [i] : i >= N and i >= 0 }", "[N] -> { [i] : i <= N and i >= 0 }", false},
+		{"[N] -> { [i] : exists e : i = 2e and i >= 5 }", "[N] -> { [i] : exists e : i = 2e and i <= 4 }", true},
+		{"[N] -> { [i] : exists e : i = 2e }", "[N] -> { [i] : exists e : i = 2e + 1 }", false},
+	}
+	for _, c := range cases {
+		a, b := mustParseMap(t, c.a), mustParseMap(t, c.b)
+		if a.NumBasics() != 1 || b.NumBasics() != 1 {
+			t.Fatalf("%s, %s: want one conjunction each", c.a, c.b)
+		}
+		ba, bb := a.Basics()[0], b.Basics()[0]
+		got := pwOpposed(pwDimRows(ba), pwDimRows(bb))
+		if got != c.want {
+			t.Errorf("pwOpposed(%s, %s) = %v, want %v", c.a, c.b, got, c.want)
+		}
+		if got {
+			if empty, err := ba.Intersect(bb).IsEmpty(context.Background()); err != nil || !empty {
+				t.Errorf("%s and %s meet (%v), but pwOpposed says they are disjoint", c.a, c.b, err)
+			}
+		}
+	}
+}

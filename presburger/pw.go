@@ -281,9 +281,17 @@ func pwLexCombine(ctx context.Context, a, b *PwMultiAff, max bool) (*PwMultiAff,
 	// meet[i][j] is the intersection of the domains of a's piece i and
 	// b's piece j, nil when it is empty.
 	meet := make([][]*BasicMap, len(a.pieces))
+	bRows := make([][][]Int, len(b.pieces))
+	for j, pb := range b.pieces {
+		bRows[j] = pwDimRows(pb.Domain)
+	}
 	for i, pa := range a.pieces {
 		meet[i] = make([]*BasicMap, len(b.pieces))
+		aRows := pwDimRows(pa.Domain)
 		for j, pb := range b.pieces {
+			if pwOpposed(aRows, bRows[j]) {
+				continue
+			}
 			d := pa.Domain.Intersect(pb.Domain)
 			if empty, err := d.IsEmpty(ctx); err != nil {
 				return nil, err
@@ -324,8 +332,15 @@ func pwLexCombine(ctx context.Context, a, b *PwMultiAff, max bool) (*PwMultiAff,
 				continue
 			}
 			n := pa.Func.out.Dim()
+			// Where the first k0 expressions are the same, neither function
+			// is strictly better at any k < k0: those regions are empty
+			// (their inequality has no variables) and are not built.
+			k0 := 0
+			for k0 < n && affEqual(pa.Func.affs[k0], pb.Func.affs[k0]) {
+				k0++
+			}
 			// Regions where a wins: a strictly better at k (k < n) or all equal.
-			for k := 0; k <= n; k++ {
+			for k := k0; k <= n; k++ {
 				for _, aWins := range []bool{true, false} {
 					if k == n && !aWins {
 						continue
@@ -351,6 +366,62 @@ func pwLexCombine(ctx context.Context, a, b *PwMultiAff, max bool) (*PwMultiAff,
 		}
 	}
 	return res, nil
+}
+
+// pwDimRows returns the constraints of b that involve no local, as
+// inequalities (an equality gives two): each row is the coefficients of
+// the dimensions followed by the constant.
+func pwDimRows(b *BasicMap) [][]Int {
+	nd := b.nDims()
+	var out [][]Int
+	add := func(r []Int, neg bool) {
+		for _, c := range r[nd : len(r)-1] {
+			if !c.IsZero() {
+				return
+			}
+		}
+		row := make([]Int, nd+1)
+		copy(row, r[:nd])
+		row[nd] = r[len(r)-1]
+		if neg {
+			row = negRow(row)
+		}
+		out = append(out, row)
+	}
+	for _, e := range b.eqs {
+		add(e, false)
+		add(e, true)
+	}
+	for _, r := range b.ineqs {
+		add(r, false)
+	}
+	return out
+}
+
+// pwOpposed reports whether two conjunctions, given by their rows from
+// pwDimRows, are disjoint because one has a row r >= 0 and the other a
+// row s >= 0 whose variable coefficients are those of r negated and whose
+// constants sum to a negative number: r + s >= 0 would be a negative
+// constant. False means only that this test does not apply.
+func pwOpposed(as, bs [][]Int) bool {
+	for _, r := range as {
+		nd := len(r) - 1
+	next:
+		for _, s := range bs {
+			if len(s) != len(r) {
+				return false
+			}
+			for k := 0; k < nd; k++ {
+				if !r[k].isNegOf(s[k]) {
+					continue next
+				}
+			}
+			if r[nd].Add(s[nd]).Sign() < 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // pwLexRegion returns the part of d where f_j = g_j for j < k and, if k <
