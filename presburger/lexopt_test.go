@@ -555,11 +555,12 @@ func TestLexOptRandomUnions(t *testing.T) {
 	t.Logf("%d unions checked, %d skipped", n, skipped)
 }
 
-// pwOpposed decides disjointness only from a pair of opposite rows whose
-// constants leave no room between them, including an equality's two
-// rows; rows with locals, and opposite rows that leave a point, decide
-// nothing.
-func TestPwOpposed(t *testing.T) {
+// TestSharedRowsOpposed checks pwLexCombine's disjointness test,
+// sharedContradiction over sharedRows with equalities: it decides only
+// from a pair of opposite rows whose constants leave no room between
+// them, including an equality's two rows; rows with locals, and opposite
+// rows that leave a point, decide nothing.
+func TestSharedRowsOpposed(t *testing.T) {
 	cases := []struct {
 		a, b string
 		want bool
@@ -579,13 +580,14 @@ func TestPwOpposed(t *testing.T) {
 			t.Fatalf("%s, %s: want one conjunction each", c.a, c.b)
 		}
 		ba, bb := a.Basics()[0], b.Basics()[0]
-		got := pwOpposed(pwDimRows(ba), pwDimRows(bb))
+		cols := dimCols(ba)
+		got := sharedContradiction(sharedRows(ba, cols, true), sharedRows(bb, cols, true))
 		if got != c.want {
-			t.Errorf("pwOpposed(%s, %s) = %v, want %v", c.a, c.b, got, c.want)
+			t.Errorf("opposite rows of %s and %s: %v, want %v", c.a, c.b, got, c.want)
 		}
 		if got {
 			if empty, err := ba.Intersect(bb).IsEmpty(context.Background()); err != nil || !empty {
-				t.Errorf("%s and %s meet (%v), but pwOpposed says they are disjoint", c.a, c.b, err)
+				t.Errorf("%s and %s meet (%v), but their opposite rows say they are disjoint", c.a, c.b, err)
 			}
 		}
 	}

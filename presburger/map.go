@@ -163,10 +163,7 @@ func (m *Map) Intersect(o *Map) (*Map, error) {
 	var cols []int
 	prefilter := len(a.basics) > 1 && len(b.basics) > 1
 	if prefilter {
-		cols = make([]int, a.space.NumDims())
-		for i := range cols {
-			cols[i] = i
-		}
+		cols = dimCols(a.basics[0])
 		ys = make([][]sharedRow, len(b.basics))
 		for j, y := range b.basics {
 			ys[j] = sharedIneqs(y, cols)
@@ -447,7 +444,8 @@ func (p *prefixTab) isEmpty(b *BasicMap) (bool, error) {
 // Omega test's are (BasicMap.isEmpty), so that a budget exhausted on
 // either path reads the same.
 func (p *prefixTab) emptinessErr(b *BasicMap, err error) error {
-	return fmt.Errorf("emptiness of a conjunction of %d constraints: %w", len(b.eqs)+len(b.ineqs), err)
+	eqs, ineqs := b.flatRows()
+	return emptinessErr(len(eqs)+len(ineqs), err)
 }
 
 // subCons is a constraint row of a subtrahend: an equality or an
@@ -1104,15 +1102,21 @@ type sharedRow struct {
 // outside the columns cols (increasing; the constant aside), as
 // sharedRows over cols. Rows without any coefficient are left out.
 func sharedIneqs(b *BasicMap, cols []int) []sharedRow {
+	return sharedRows(b, cols, false)
+}
+
+// sharedRows is sharedIneqs, with b's equalities too when eqs is set,
+// each as two opposite inequalities.
+func sharedRows(b *BasicMap, cols []int, eqs bool) []sharedRow {
 	if b.empty {
 		return nil
 	}
 	nc := b.NumCols()
 	var out []sharedRow
-rows:
-	for _, r := range b.ineqs {
-		// cols is increasing: a nonzero coefficient between two of its
-		// columns, or after the last, is not shared.
+	// shared reports whether r's coefficients are zero outside cols and
+	// not all zero. cols is increasing: a nonzero coefficient between two
+	// of its columns, or after the last, is not shared.
+	shared := func(r []Int) bool {
 		any := false
 		k := 0
 		for c, v := range r[:nc-1] {
@@ -1123,12 +1127,26 @@ rows:
 				k++
 			}
 			if k == len(cols) || cols[k] != c {
-				continue rows
+				return false
 			}
 			any = true
 		}
-		if any {
-			out = append(out, sharedRow{row: r, cols: cols, h: sharedHash(r, cols)})
+		return any
+	}
+	add := func(r []Int) {
+		out = append(out, sharedRow{row: r, cols: cols, h: sharedHash(r, cols)})
+	}
+	if eqs {
+		for _, e := range b.eqs {
+			if shared(e) {
+				add(e)
+				add(negRow(e))
+			}
+		}
+	}
+	for _, r := range b.ineqs {
+		if shared(r) {
+			add(r)
 		}
 	}
 	return out

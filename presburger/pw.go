@@ -281,15 +281,22 @@ func pwLexCombine(ctx context.Context, a, b *PwMultiAff, max bool) (*PwMultiAff,
 	// meet[i][j] is the intersection of the domains of a's piece i and
 	// b's piece j, nil when it is empty.
 	meet := make([][]*BasicMap, len(a.pieces))
-	bRows := make([][][]Int, len(b.pieces))
+	// A pair with opposite rows over the dimensions, no integer between
+	// them, is disjoint without a test (sharedContradiction): the
+	// parametric search splits its domains by a row and its negation.
+	var cols []int
+	if len(a.pieces) > 0 {
+		cols = dimCols(a.pieces[0].Domain)
+	}
+	bRows := make([][]sharedRow, len(b.pieces))
 	for j, pb := range b.pieces {
-		bRows[j] = pwDimRows(pb.Domain)
+		bRows[j] = sharedRows(pb.Domain, cols, true)
 	}
 	for i, pa := range a.pieces {
 		meet[i] = make([]*BasicMap, len(b.pieces))
-		aRows := pwDimRows(pa.Domain)
+		aRows := sharedRows(pa.Domain, cols, true)
 		for j, pb := range b.pieces {
-			if pwOpposed(aRows, bRows[j]) {
+			if sharedContradiction(aRows, bRows[j]) {
 				continue
 			}
 			d := pa.Domain.Intersect(pb.Domain)
@@ -366,62 +373,6 @@ func pwLexCombine(ctx context.Context, a, b *PwMultiAff, max bool) (*PwMultiAff,
 		}
 	}
 	return res, nil
-}
-
-// pwDimRows returns the constraints of b that involve no local, as
-// inequalities (an equality gives two): each row is the coefficients of
-// the dimensions followed by the constant.
-func pwDimRows(b *BasicMap) [][]Int {
-	nd := b.nDims()
-	var out [][]Int
-	add := func(r []Int, neg bool) {
-		for _, c := range r[nd : len(r)-1] {
-			if !c.IsZero() {
-				return
-			}
-		}
-		row := make([]Int, nd+1)
-		copy(row, r[:nd])
-		row[nd] = r[len(r)-1]
-		if neg {
-			row = negRow(row)
-		}
-		out = append(out, row)
-	}
-	for _, e := range b.eqs {
-		add(e, false)
-		add(e, true)
-	}
-	for _, r := range b.ineqs {
-		add(r, false)
-	}
-	return out
-}
-
-// pwOpposed reports whether two conjunctions, given by their rows from
-// pwDimRows, are disjoint because one has a row r >= 0 and the other a
-// row s >= 0 whose variable coefficients are those of r negated and whose
-// constants sum to a negative number: r + s >= 0 would be a negative
-// constant. False means only that this test does not apply.
-func pwOpposed(as, bs [][]Int) bool {
-	for _, r := range as {
-		nd := len(r) - 1
-	next:
-		for _, s := range bs {
-			if len(s) != len(r) {
-				return false
-			}
-			for k := 0; k < nd; k++ {
-				if !r[k].isNegOf(s[k]) {
-					continue next
-				}
-			}
-			if r[nd].Add(s[nd]).Sign() < 0 {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // pwLexRegion returns the part of d where f_j = g_j for j < k and, if k <
@@ -709,4 +660,14 @@ func pwDedupDivs(b *BasicMap) *BasicMap {
 		}
 	}
 	return n
+}
+
+// dimCols returns the columns of b's dimensions (parameters and tuples,
+// not its locals): 0 to their number less one.
+func dimCols(b *BasicMap) []int {
+	cols := make([]int, b.nDims())
+	for i := range cols {
+		cols[i] = i
+	}
+	return cols
 }
