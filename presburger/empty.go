@@ -816,7 +816,7 @@ func (b *BasicMap) emptyWith(m *meter, eqs, ineqs [][]Int) (bool, error) {
 	}
 	ok, err := omegaFeasible(m, eqs, all, b.nVars())
 	if err != nil {
-		return false, fmt.Errorf("emptiness of a conjunction of %d constraints: %w", len(eqs)+len(all), err)
+		return false, emptinessErr(len(eqs)+len(all), err)
 	}
 	return !ok, nil
 }
@@ -872,9 +872,15 @@ func (b *BasicMap) isEmpty(m *meter) (bool, error) {
 	eqs, ineqs := b.flatRows()
 	ok, err := omegaFeasible(m, eqs, ineqs, b.nVars())
 	if err != nil {
-		return false, fmt.Errorf("emptiness of a conjunction of %d constraints: %w", len(eqs)+len(ineqs), err)
+		return false, emptinessErr(len(eqs)+len(ineqs), err)
 	}
 	return !ok, nil
+}
+
+// emptinessErr wraps an error of the emptiness test of a conjunction of n
+// constraints (its division rows included), the same on every path.
+func emptinessErr(n int, err error) error {
+	return fmt.Errorf("emptiness of a conjunction of %d constraints: %w", n, err)
 }
 
 // Sample returns an integer point of b as values of the columns [params |
