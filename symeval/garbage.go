@@ -289,8 +289,9 @@ func (g *gen) collectGarbage(w *heapWalker, gs map[*sched.Assign]*presburger.Map
 // site at in a simpler form: simplified, coalesced, and stripped of the
 // constraints that the scope's facts and the assumptions imply (gist).
 // The result equals it where the assignment runs under the assumptions,
-// which is all that matters: its write is restricted to the facts and
-// every condition to the assumptions. Without the gist, the garbage
+// which is all that matters: its write is only read where the facts hold
+// (assign in prophetic.go) and every condition is restricted to the
+// assumptions. Without the gist, the garbage
 // iterations repeat every loop bound and assumption, and the prophecy's
 // writes split by their complement multiply the pieces of every heap.
 //

@@ -96,9 +96,10 @@ type loopBody struct {
 // Effect returns Δh of statement s of the kernel (Clément 2022, Fig. 5.3): a heap whose
 // parameters are the kernel's and the enclosing loops' variables, or nil
 // if s is not a statement of the kernel (or a let, which has no effect).
-// Writes are restricted to the facts of their scope (Γ: the ranges of the
-// enclosing loops and the conditions of the enclosing ifs), which changes
-// nothing in the environments where the statement runs.
+// Writes are restricted to the constraints that the conjunctions of the
+// facts of their scope have in common (Γ: the ranges of the enclosing
+// loops and the conditions of the enclosing ifs; commonFacts), which
+// changes nothing in the environments where the statement runs.
 func (p *Prophecy) Effect(s sched.Stmt) *Heap { return p.effects[s] }
 
 // IterationEffect returns Δh of one iteration of loop l, parametric in the
@@ -120,7 +121,8 @@ func (p *Prophecy) IterationEffect(l *sched.Loop) (delta *Heap, param string, ok
 // made single-valued by ν).
 //
 // Every write is restricted to the facts of its scope (loop ranges and if
-// conditions, Γ in the rules), which keeps heaps small and changes nothing
+// conditions, Γ in the rules), or to their common constraints when they
+// have several conjunctions, which keeps heaps small and changes nothing
 // where the statement runs; the kernel's assumptions restrict Final only.
 //
 // Prophetic evaluation assumes what the verifier has yet to prove: that
@@ -521,8 +523,20 @@ func (p *prophet) assign(s *Scope, st *sched.Assign) (*Heap, error) {
 		}
 	}
 	// The write happens only in environments compatible with the scope
-	// (Γ): restricting it there early keeps the heaps small.
+	// (Γ): restricting it there early keeps the heaps small. Only the
+	// facts' common constraints are taken (commonFacts), as the walk does
+	// for the heap of a loop's body: facts of several conjunctions (the
+	// pieces of the mins in a compiler's tile bounds) split every write
+	// once per conjunction, and every heap after it, where the rest of
+	// the facts changes nothing. The write is only ever read where the
+	// statement runs: the rules of the enclosing statements restrict it
+	// to their conditions and loop ranges themselves (T-IF, the iterated
+	// update and union over a loop's range), and so do the walk and the
+	// conditions. This also holds of the split into garbage and values
+	// (garbageWrite), whose garbage iterations are exact only under the
+	// facts (compactGarbage).
 	if f := s.Facts(); f != nil {
+		f = commonFacts(f)
 		for i := range ms {
 			if ms[i], err = ms[i].IntersectParams(f); err != nil {
 				return nil, err

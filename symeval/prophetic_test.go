@@ -269,3 +269,56 @@ out b[i] : f32[N] = B(i)
 		t.Errorf("the evaluation computed %s instead of taking the domain given", pr.Assumptions)
 	}
 }
+
+// TestWriteCommonFacts: a write under a tile whose start is a min (a
+// compiler's shifted last tile) is restricted to the constraints the two
+// conjunctions of its facts share, not split by them, and the loops'
+// rules still leave exactly the cells the kernel writes.
+func TestWriteCommonFacts(t *testing.T) {
+	p := loadPair(t, "s.sare", `param N
+input A(i) : f32
+tensor B(i) : f32
+B(i) = A(i)
+output B
+`, "k.sched", `kernel k(N)
+assume N >= 8
+in  a[i] : f32[N] = A(i)
+out b[i] : f32[N] = B(i)
+{
+  for t < (N + 7) / 8 {
+    let base = min(8 * t, N - 8)
+    for i in base .. base + 8 { b[i] {B(i)} := a[i] }
+  }
+}
+`)
+	ctx := context.Background()
+	pr := prophesy(t, p)
+	var assign *sched.Assign
+	var tile *sched.Loop
+	sched.Walk(p.kernel.Body, func(s sched.Stmt) bool {
+		switch s := s.(type) {
+		case *sched.Assign:
+			assign = s
+		case *sched.Loop:
+			if s.Var.Name == "t" {
+				tile = s
+			}
+		}
+		return true
+	})
+	w := pr.Effect(assign)
+	if n := len(w.Maps()); n != 1 || w.Maps()[0].NumBasics() != 1 {
+		t.Errorf("the write has %d maps, want 1 of 1 piece: %s", n, w.Describe(pr.Contexts))
+	}
+	want, err := presburger.ParseUnionMap(named(t, pr.Contexts, "[N] -> { b[i] -> «B(□1)»[i] : 0 <= i < N and N >= 8 }"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := pr.Effect(tile).Restrict(pr.Assumptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eq, err := got.UnionMap().IsEqual(ctx, want); err != nil || !eq {
+		t.Errorf("the loop on t writes %s (%v), want %s", got.Describe(pr.Contexts), err, want)
+	}
+}
