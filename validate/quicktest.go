@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -45,18 +46,82 @@ const quickSteps = 40_000
 // evaluate.
 const quickPoints = 1 << 16
 
-// quickTest runs the kernel of the pair as given (before any
-// transformation for reductions) at small parameter points and returns
-// the counterexample of the first failure that counts as evidence, or nil.
-func (v *validation) quickTest(in *input) *Counterexample {
-	ctx := presburger.WithBudget(v.ctx, v.opts.Budget)
-	// The kernel's assumptions; a point that violates the
-	// specification's is rejected by the evaluator, and its test skipped.
-	dom, err := symeval.Assumptions(ctx, in.kernel)
+// quickTestRun is testing first under way (startQuickTest).
+type quickTestRun struct {
+	done chan struct{}
+	// cx is the counterexample found (nil: none), took the time the
+	// tests took; both are set once done is closed.
+	cx   *Counterexample
+	took time.Duration
+}
+
+// wait returns the run once it is finished.
+func (r *quickTestRun) wait() *quickTestRun {
+	<-r.done
+	return r
+}
+
+// startQuickTest computes the kernel's assumption domain (v.assumptions,
+// which the symbolic evaluation takes too) and runs quickTest on it, in
+// a goroutine when beside is set, calling found when the test finds a
+// counterexample. Without an assumption domain there is no test.
+//
+// The test may run beside the symbolic evaluation because neither depends
+// on the other: the test's outcome is decided by its own inputs and step
+// budget, and a counterexample it finds is the verdict whatever the
+// evaluation would conclude (found cancels the evaluation, whose result
+// is then dropped). Running both at once changes no verdict and spares
+// the test's time.
+func (v *validation) startQuickTest(in *input, beside bool, found func()) *quickTestRun {
+	r := &quickTestRun{done: make(chan struct{})}
+	dom, err := symeval.Assumptions(presburger.WithBudget(v.ctx, v.opts.Budget), in.kernel)
 	if err != nil {
-		return nil
+		close(r.done)
+		return r
 	}
 	v.assumptions = dom
+	run := func() {
+		defer close(r.done)
+		defer func() {
+			// A panic in the test must not escape its goroutine: the
+			// test then finds nothing, and the internal error is
+			// reported.
+			if p := recover(); p != nil {
+				r.cx = nil
+				v.internalError(fmt.Sprint(p), debug.Stack())
+			}
+		}()
+		start := time.Now()
+		r.cx = v.quickTest(in, dom)
+		r.took = time.Since(start)
+		if r.cx != nil {
+			found()
+		}
+	}
+	if beside {
+		go run()
+	} else {
+		run()
+	}
+	return r
+}
+
+// tested completes rep with the verdict of the counterexample cx that
+// testing first found.
+func (v *validation) tested(rep *Report, cx *Counterexample, progress func(Event)) *Report {
+	rep.Verdict, rep.Reason, rep.Counterexample = Invalid, cx.Kind, cx
+	progress(Event{Phase: "done"})
+	return rep
+}
+
+// quickTest runs the kernel of the pair as given (before any
+// transformation for reductions) at small parameter points of its
+// assumption domain dom and returns the counterexample of the first
+// failure that counts as evidence, or nil. A point that violates the
+// specification's assumptions is rejected by the evaluator, and its test
+// skipped.
+func (v *validation) quickTest(in *input, dom *presburger.Map) *Counterexample {
+	ctx := presburger.WithBudget(v.ctx, v.opts.Budget)
 	rng := rand.New(rand.NewPCG(0x61756775, 0x72717569))
 	steps := int64(quickSteps)
 	for trial, hi := range quickRanges {

@@ -174,17 +174,23 @@ func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep
 		return rep, nil
 	}
 	rep.Kernel = in.kernel.Name.Name
+	v.in = in
 
-	// Testing first.
+	// Testing first, beside the symbolic evaluation (quicktest.go), or
+	// before it for a trace in order.
+	symCtx := newStopCtx(ctx)
+	defer symCtx.release()
+	var test *quickTestRun
 	if !opts.NoQuickTest && !opts.AllConditions && !in.spec.HasReductions() {
 		progress(Event{Phase: "test"})
-		v.in = in
-		cx := v.quickTest(in)
-		phase("test")
-		if cx != nil {
-			rep.Verdict, rep.Reason, rep.Counterexample = Invalid, cx.Kind, cx
-			progress(Event{Phase: "done"})
-			return rep, nil
+		test = v.startQuickTest(in, opts.Trace == nil, symCtx.stop)
+		if opts.Trace != nil {
+			r := test.wait()
+			phase("test")
+			if r.cx != nil {
+				return v.tested(rep, r.cx, progress), nil
+			}
+			test = nil
 		}
 	}
 
@@ -213,15 +219,27 @@ func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep
 	if !opts.AllConditions && v.red == nil {
 		// A failure over Presburger sets confirmed as the symbolic
 		// evaluation finds it spares the value obligations after it
-		// (refuteEarly would leave them undischarged).
-		v.in = in
+		// (refuteEarly would leave them undischarged). v.in is in
+		// already: there is no transformation for reductions.
 		aopts.Refutes = func(c *symeval.Condition) bool {
 			_, err := v.counterexampleFor(c, nil)
 			return err == nil
 		}
 	}
-	an, err := symeval.Analyze(ctx, in.kernel, in.kinfo, in.spec, in.sinfo, aopts)
-	phase("symbolic")
+	an, err := symeval.Analyze(symCtx, in.kernel, in.kinfo, in.spec, in.sinfo, aopts)
+	if test != nil {
+		// The symbolic phase's time is its own; the test's overlaps it.
+		symbolic := time.Since(clock)
+		r := test.wait()
+		rep.Timings = append(rep.Timings, PhaseTime{Phase: "test", Seconds: r.took.Seconds()})
+		if r.cx != nil {
+			return v.tested(rep, r.cx, progress), nil
+		}
+		rep.Timings = append(rep.Timings, PhaseTime{Phase: "symbolic", Seconds: symbolic.Seconds()})
+		clock = time.Now()
+	} else {
+		phase("symbolic")
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
