@@ -244,3 +244,82 @@ func gistRebuild(b *BasicMap, eqs, ineqs [][]Int) *BasicMap {
 	}
 	return n
 }
+
+// GistCover is Gist with a weaker test for dropping a constraint, for
+// relations of several conjunctions: a constraint of a conjunction of
+// g = Gist(s, c) is dropped when the points it then adds within the
+// context all belong to g (to another of its conjunctions, say), not only
+// when there are none. The result r still satisfies
+//
+//	r ∩ c = s ∩ c
+//
+// since r ⊇ g and every point r adds to g within c is in g ∩ c = s ∩ c,
+// whatever the order of the drops. Where c has several conjunctions (the
+// pieces of a min), Gist keeps, in each conjunction of s, the constraints
+// that tell c's pieces apart, which the conjunctions of s together need
+// not: s = {x : x < a and a <= b} ∪ {x : x < a and b < a} under
+// c = {: a <= b or b < a} is {x : x < a} there. Every test is an exact
+// integer emptiness test, counted against the budget of ctx.
+func GistCover(ctx context.Context, s, c *Map) (_ *Map, err error) {
+	defer lxRecover("gist", &err)
+	g, err := Gist(ctx, s, c)
+	if err != nil || g.NumBasics() < 2 {
+		return g, err
+	}
+	cm, err := gistLift(s, c)
+	if err != nil {
+		return nil, err
+	}
+	if !sameStrings(g.Space().Params, cm.Space().Params) {
+		return g, nil
+	}
+	sp := g.Space()
+	// covered reports whether the points of the conjunction with the
+	// given constraints and extra within c all belong to g.
+	covered := func(b *BasicMap, eqs, ineqs [][]Int, extra []Int) (bool, error) {
+		t := gistRebuild(b, eqs, ineqs)
+		t.AddIneq(extra)
+		x, err := NewMap(sp, t).Intersect(cm)
+		if err != nil {
+			return false, err
+		}
+		d, err := x.Subtract(ctx, g)
+		if err != nil {
+			return false, err
+		}
+		return d.IsEmpty(ctx)
+	}
+	out := make([]*BasicMap, 0, g.NumBasics())
+	for _, b := range g.Basics() {
+		eqs, ineqs := b.Eqs(), b.Ineqs()
+		for i := 0; i < len(ineqs); {
+			rest := append(append([][]Int(nil), ineqs[:i]...), ineqs[i+1:]...)
+			ok, err := covered(b, eqs, rest, negRowMinusOne(ineqs[i]))
+			if err != nil {
+				return nil, fmt.Errorf("gist: %w", err)
+			}
+			if ok {
+				ineqs = rest
+				continue
+			}
+			i++
+		}
+		for i := 0; i < len(eqs); {
+			rest := append(append([][]Int(nil), eqs[:i]...), eqs[i+1:]...)
+			ok, err := covered(b, rest, ineqs, negRowMinusOne(eqs[i]))
+			if err == nil && ok {
+				ok, err = covered(b, rest, ineqs, negRowMinusOne(negRow(eqs[i])))
+			}
+			if err != nil {
+				return nil, fmt.Errorf("gist: %w", err)
+			}
+			if ok {
+				eqs = rest
+				continue
+			}
+			i++
+		}
+		out = append(out, gistRebuild(b, eqs, ineqs))
+	}
+	return NewMap(sp, out...), nil
+}

@@ -151,3 +151,91 @@ func TestGistSyntacticSkip(t *testing.T) {
 		}
 	}
 }
+
+// GistCover drops the constraints that tell a context's conjunctions
+// apart when the conjunctions of the relation together cover them.
+func TestGistCoverExamples(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct{ s, ctx, want string }{
+		{"[a, b] -> { [x] : x < a and a <= b; [x] : x < a and b < a }", "[a, b] -> { : a <= b; : b < a }", "[a, b] -> { [x] : x < a }"},
+		{"[a, b] -> { [x] : x < a and x >= b; [x] : x < a and x < b and a >= 0 }", "[a, b] -> { : a >= 0 }", "[a, b] -> { [x] : x < a }"},
+		{"{ [i] : 0 <= i < 10; [i] : i >= 20 }", "{ [i] : i <= 15 }", "{ [i] : 0 <= i < 10 }"},
+	} {
+		s, _ := ParseMap(c.s)
+		cx, _ := ParseMap(c.ctx)
+		want, _ := ParseMap(c.want)
+		g, err := GistCover(ctx, s, cx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if eq, err := g.IsEqual(ctx, want); err != nil || !eq {
+			t.Errorf("GistCover(%s, %s) = %v, want %v (%v)", c.s, c.ctx, g, want, err)
+		}
+	}
+}
+
+// GistCover's result equals the relation within the context, on random
+// relations of up to three conjunctions and contexts of up to two.
+func TestGistCoverRandom(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewSource(3))
+	n := 0
+	for _, s := range smallRandSpecs {
+		for k := 0; k < 80; k++ {
+			b1 := lxRandBasic(r, s)
+			bs := []*BasicMap{b1, lxRandBasic(r, s)}
+			if k%2 == 1 {
+				bs = append(bs, lxRandBasic(r, s))
+			}
+			sm := NewMap(b1.Space(), bs...)
+			cm := NewMap(b1.Space(), lxRandBasic(r, s))
+			if k%3 == 0 {
+				cm = NewMap(b1.Space(), cm.Basics()[0], lxRandBasic(r, s))
+			}
+			g, err := GistCover(ctx, sm, cm)
+			if err != nil {
+				t.Fatalf("GistCover: %v", err)
+			}
+			lhs, _ := g.Intersect(cm)
+			rhs, _ := sm.Intersect(cm)
+			n++
+			if eq, err := lhs.IsEqual(ctx, rhs); err != nil || !eq {
+				t.Fatalf("GistCover(%v, %v) = %v: result ∩ C != S ∩ C (%v)", sm, cm, g, err)
+			}
+			if !gistGridEqual(t, lhs, rhs, 3) {
+				return
+			}
+		}
+	}
+	t.Logf("%d random covering gists checked", n)
+}
+
+// CompactUnion returns the same set, in one conjunction where the union
+// of the pieces is one.
+func TestCompactUnion(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		src    string
+		pieces int
+	}{
+		// A tile split three ways (the undefined value at a row and a
+		// column, a value elsewhere): coalescing two at a time merges none.
+		{"[N, M] -> { [i, j] : 0 <= i < 16 and 0 <= j < 4 and i < N and j < M; [i, j] : 0 <= i < 16 and 0 <= j < 4 and i >= N; [i, j] : 0 <= i < 16 and 0 <= j < 4 and j >= M }", 1},
+		{"{ [i] : 0 <= i < 3; [i] : 5 <= i < 8 }", 2},
+	} {
+		d, err := ParseMap(c.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := CompactUnion(ctx, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if eq, err := got.IsEqual(ctx, d); err != nil || !eq {
+			t.Errorf("CompactUnion(%s) = %v, a different set (%v)", c.src, got, err)
+		}
+		if got.NumBasics() != c.pieces {
+			t.Errorf("CompactUnion(%s) = %v, %d pieces, want %d", c.src, got, got.NumBasics(), c.pieces)
+		}
+	}
+}

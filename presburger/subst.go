@@ -2,6 +2,7 @@ package presburger
 
 import (
 	"context"
+	"errors"
 	"fmt"
 )
 
@@ -319,6 +320,7 @@ func substRemap(b *BasicMap, sp Space, cols []int) *BasicMap {
 func IteratedUpdate(ctx context.Context, h *UnionMap, x string, bound *Map) (_ *UnionMap, err error) {
 	defer lxRecover("iterated update", &err)
 	doms := map[string]*Map{}
+	shared := map[string]bool{}
 	var order []string
 	for _, m := range h.Maps() {
 		d := m.Domain()
@@ -329,6 +331,7 @@ func IteratedUpdate(ctx context.Context, h *UnionMap, x string, bound *Map) (_ *
 				return nil, fmt.Errorf("iterated update over %s: %w", x, err)
 			}
 			doms[k] = u
+			shared[k] = true
 		} else {
 			doms[k] = d
 			order = append(order, k)
@@ -336,6 +339,11 @@ func IteratedUpdate(ctx context.Context, h *UnionMap, x string, bound *Map) (_ *
 	}
 	last := map[string]*Map{}
 	for _, k := range order {
+		if shared[k] {
+			if doms[k], err = CompactUnion(ctx, doms[k]); err != nil {
+				return nil, fmt.Errorf("iterated update over %s: %w", x, err)
+			}
+		}
 		d, err := doms[k].IntersectParams(bound)
 		if err != nil {
 			return nil, fmt.Errorf("iterated update over %s: %w", x, err)
@@ -411,4 +419,51 @@ func Update(ctx context.Context, h1, h2 *UnionMap) (_ *UnionMap, err error) {
 		res = append(res, kept)
 	}
 	return NewUnionMap(res...), nil
+}
+
+// compactSteps bounds the steps of the coalescing and the hull's tests
+// of CompactUnion.
+const compactSteps = 50_000
+
+// CompactUnion returns the relation d in fewer conjunctions where it can:
+// simplified, coalesced, and replaced by its simple hull (SimpleHull) when
+// that is exact, contained in d. It serves the union of the domains of
+// several components of a heap that write one array: they often split its
+// cells between them (a value, and an undefined value at some
+// iterations), and their union is then the cells of one write, which
+// coalescing two conjunctions at a time need not find when the split made
+// three or more. The result is the same set as d; coalescing or the hull
+// past compactSteps steps is given up, keeping what was found before.
+// Every test is exact; plain existentials keep conjunctions apart (see
+// Coalesce), so d is best compacted before a projection.
+func CompactUnion(ctx context.Context, d *Map) (*Map, error) {
+	if d.NumBasics() < 2 {
+		return d, nil
+	}
+	d, err := d.Simplify(ctx)
+	if err != nil || d.NumBasics() < 2 {
+		return d, err
+	}
+	bctx := WithBudget(ctx, Budget{MaxSteps: compactSteps})
+	c, err := CoalesceSimplified(bctx, d)
+	switch {
+	case errors.Is(err, ErrBudget):
+		return d, nil
+	case err != nil:
+		return nil, err
+	}
+	if c.NumBasics() < 2 {
+		return c, nil
+	}
+	h, err := SimpleHull(bctx, c)
+	if err == nil {
+		var in bool
+		if in, err = h.IsSubset(bctx, c); err == nil && in {
+			return h, nil
+		}
+	}
+	if err != nil && !errors.Is(err, ErrBudget) {
+		return nil, err
+	}
+	return c, nil
 }

@@ -287,7 +287,11 @@ func (g *gen) collectGarbage(w *heapWalker, gs map[*sched.Assign]*presburger.Map
 
 // compactGarbage returns the garbage iterations it of the assignment st at
 // site at in a simpler form: simplified, coalesced, and stripped of the
-// constraints that the scope's facts and the assumptions imply (gist).
+// constraints that the scope's facts and the assumptions imply, or that
+// its other pieces cover under them (presburger.GistCover: where the facts
+// have a conjunction per piece of a min, the pieces of it repeat them, and
+// Halide's sgemm with a transposed operand had 4 pieces of garbage
+// iterations instead of 2, which split every heap of the accumulation).
 // The result equals it where the assignment runs under the assumptions,
 // which is all that matters: its write is only read where the facts hold
 // (assign in prophetic.go) and every condition is restricted to the
@@ -312,7 +316,7 @@ func (g *gen) compactGarbage(st *sched.Assign, it *presburger.Map, at site) (*pr
 			return nil, err
 		}
 	}
-	gi, err := presburger.Gist(g.ctx, it, c)
+	gi, err := presburger.GistCover(g.ctx, it, c)
 	switch {
 	case errors.Is(err, presburger.ErrBudget):
 		gi = it

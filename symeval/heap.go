@@ -373,3 +373,74 @@ func (h *Heap) At(ctx context.Context, array string, idx []int64, limit int) (_ 
 	}
 	return out, nil
 }
+
+// cellsOver returns, by array, the cells that h writes for some value of
+// its parameter x in the parameter domain bound, ∪_{x in bound} dom(h),
+// in few pieces; x is no longer a parameter of the result.
+// These are the cells of the iterated update ▶_{x in bound} h (Iterate),
+// which writes every cell some iteration writes (Clément 2022,
+// Definition 5.2.4), found by a projection instead of the last writes.
+func (h *Heap) cellsOver(ctx context.Context, x string, bound *presburger.Map) (_ map[string]*presburger.Map, err error) {
+	defer guard(&err, "cells over "+x)
+	out := map[string]*presburger.Map{}
+	for _, m := range h.u.Maps() {
+		in := m.Space().In
+		if in == nil {
+			return nil, fmt.Errorf("cells over %s: component %s is not a relation", x, m.Space())
+		}
+		d := m.Domain()
+		if old, ok := out[in.Name]; ok {
+			if d, err = old.Union(d); err != nil {
+				return nil, fmt.Errorf("cells over %s: %w", x, err)
+			}
+		}
+		out[in.Name] = d
+	}
+	for a, d := range out {
+		// Compact before the projection, while the pieces have no
+		// existential variable (coalescing merges none): the cells an
+		// assignment writes, split between a value and ⊥ at its
+		// garbage iterations (garbageWrite), are then one piece again.
+		if d, err = presburger.CompactUnion(ctx, d); err != nil {
+			return nil, fmt.Errorf("cells over %s: %w", x, err)
+		}
+		if d, err = d.IntersectParams(bound); err != nil {
+			return nil, fmt.Errorf("cells over %s: %w", x, err)
+		}
+		if i := paramIndex(d.Space(), x); i >= 0 {
+			if d, err = d.ProjectOut(presburger.DimParam, i, 1); err != nil {
+				return nil, fmt.Errorf("cells over %s: %w", x, err)
+			}
+		}
+		if out[a], err = compactDomain(ctx, d); err != nil {
+			return nil, fmt.Errorf("cells over %s: %w", x, err)
+		}
+	}
+	return out, nil
+}
+
+// updateCells returns h ▷ o (Update) given, by array, the cells o writes:
+// cells[a] must be exactly the cells of o's components of array a, for
+// every array o writes. The cells of h there are dropped and o's
+// contents added; a set of cells in fewer pieces than o's components
+// (cellsOver) splits h's components less. The cells must be exact: more,
+// and h would lose contents that o does not replace; fewer, and a cell
+// would keep h's stale content beside o's (a wrong value could then be
+// read). cellsOver computes them exactly.
+func (h *Heap) updateCells(ctx context.Context, o *Heap, cells map[string]*presburger.Map) (_ *Heap, err error) {
+	defer guard(&err, "update")
+	res := append([]*presburger.Map(nil), o.u.Maps()...)
+	for _, m := range h.u.Maps() {
+		d, ok := cells[m.Space().In.Name]
+		if !ok {
+			res = append(res, m)
+			continue
+		}
+		kept, err := m.SubtractDomain(ctx, d)
+		if err != nil {
+			return nil, fmt.Errorf("update: %w", err)
+		}
+		res = append(res, kept)
+	}
+	return &Heap{u: presburger.NewUnionMap(res...)}, nil
+}

@@ -76,3 +76,78 @@ func TestSimplifyArrays(t *testing.T) {
 		t.Errorf("simplifying no component gave %v, %v; want the heap itself", n, err)
 	}
 }
+
+// cellsOver finds, by array, the cells of the iterated update, in one
+// piece for a write split into a value and the undefined value.
+func TestCellsOver(t *testing.T) {
+	ctx := context.Background()
+	var ms []*presburger.Map
+	for _, src := range []string{
+		// A column per iteration x, ⊥ at the rows past N, a value elsewhere.
+		"[N, x] -> { a[i, j] -> E1[i, x] : j = x and 0 <= i < 16 and i < N }",
+		"[N, x] -> { a[i, j] -> Egarbage[] : j = x and 0 <= i < 16 and i >= N }",
+		"[N, x] -> { b[i] -> E2[x] : 0 <= i <= x and 2i <= N }",
+	} {
+		m, err := presburger.ParseMap(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms = append(ms, m)
+	}
+	h := NewHeap(presburger.NewUnionMap(ms...))
+	bound, err := presburger.ParseSet("[N, x, y] -> { : 0 <= x < y }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells, err := h.cellsOver(ctx, "x", bound)
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, err := h.Iterate(ctx, "x", bound)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doms := map[string]*presburger.Map{}
+	for _, m := range it.Maps() {
+		a := m.Space().In.Name
+		d := m.Domain()
+		if old, ok := doms[a]; ok {
+			if d, err = old.Union(d); err != nil {
+				t.Fatal(err)
+			}
+		}
+		doms[a] = d
+	}
+	if len(cells) != len(doms) {
+		t.Fatalf("cells of %d arrays, the iterated update writes %d", len(cells), len(doms))
+	}
+	for a, d := range doms {
+		c, ok := cells[a]
+		if !ok {
+			t.Fatalf("no cells of %s", a)
+		}
+		if eq, err := c.IsEqual(ctx, d); err != nil || !eq {
+			t.Errorf("cells of %s: %v, the iterated update writes %v (%v)", a, c, d, err)
+		}
+	}
+	if n := cells["a"].NumBasics(); n != 1 {
+		t.Errorf("cells of a in %d pieces, want 1: %v", n, cells["a"])
+	}
+	// updateCells with those cells is Update.
+	old, err := presburger.ParseMap("[N, y] -> { a[i, j] -> E0[] : 0 <= i < 16 and 0 <= j < 8 }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h0 := NewHeap(presburger.NewUnionMap(old))
+	want, err := h0.Update(ctx, it)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := h0.updateCells(ctx, it, cells)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eq, err := got.UnionMap().IsEqual(ctx, want.UnionMap()); err != nil || !eq {
+		t.Errorf("updateCells = %v, Update = %v (%v)", got, want, err)
+	}
+}

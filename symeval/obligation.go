@@ -62,12 +62,7 @@ func valueObligations(ctx context.Context, cs *Contexts, pr *Prophecy, st *sched
 		if err != nil {
 			return nil, err
 		}
-		if f := at.scope.Facts(); f != nil {
-			if pts, err = pts.IntersectParams(f); err != nil {
-				return nil, err
-			}
-		}
-		if pts, err = restrictPoints(ctx, pts, pr.Assumptions); err != nil {
+		if pts, err = restrictPoints(ctx, pts, at.scope.Facts(), pr.Assumptions); err != nil {
 			return nil, fmt.Errorf("%s: value obligations: %w", st.Pos(), err)
 		}
 		out = append(out, obligation{Assign: st, Impl: impl, Spec: sv.Context, Points: pts})
@@ -76,28 +71,63 @@ func valueObligations(ctx context.Context, cs *Contexts, pr *Prophecy, st *sched
 }
 
 // restrictPoints returns the points of an obligation restricted to the
-// assumptions, simplified. Under assumptions of several conjunctions (a
-// compiler's specialisations), the points are simplified before the
-// restriction, which multiplies their pieces by the conjunctions, and only
-// the empty pieces are dropped after, as finalHeap does for the final
-// heap: simplifying the multiplied pieces cost most of the symbolic
-// evaluation of Halide's depthwise separable convolution.
-func restrictPoints(ctx context.Context, pts, assumptions *presburger.Map) (*presburger.Map, error) {
+// facts of the assignment's scope (nil: none) and to the assumptions,
+// simplified. Facts or assumptions of several conjunctions (the pieces of
+// a min in a tile's bounds, a compiler's specialisations) multiply the
+// pieces of the points by their conjunctions, and simplifying the
+// multiplied pieces is costly: the points are simplified before the
+// restriction by the factor that multiplies them most, and only the empty
+// pieces are dropped after, as finalHeap does for the final heap. The
+// assumptions' conjunctions come last (they cost most of the symbolic
+// evaluation of Halide's depthwise separable convolution, the points
+// simplified within its facts first); the facts' come last too when they
+// outnumber the assumptions' (the 16 of the accumulation of Halide's sgemm
+// with a transposed operand, simplified after them, cost a fifth of its
+// symbolic evaluation). The result is the same set either way; only its
+// pieces may keep redundant constraints.
+func restrictPoints(ctx context.Context, pts, facts, assumptions *presburger.Map) (*presburger.Map, error) {
+	var err error
+	if facts != nil {
+		if facts.NumBasics() > 1 && facts.NumBasics() > assumptions.NumBasics() {
+			// Simplified within the facts' common constraints only.
+			if pts, err = pts.IntersectParams(commonFacts(facts)); err != nil {
+				return nil, err
+			}
+			if pts, err = pts.Simplify(ctx); err != nil {
+				return nil, err
+			}
+			if pts, err = restrictParams(pts, facts, assumptions); err != nil {
+				return nil, err
+			}
+			return pts.DropEmpty(ctx)
+		}
+		if pts, err = pts.IntersectParams(facts); err != nil {
+			return nil, err
+		}
+	}
 	if assumptions.NumBasics() <= 1 {
-		pts, err := pts.IntersectParams(assumptions)
-		if err != nil {
+		if pts, err = pts.IntersectParams(assumptions); err != nil {
 			return nil, err
 		}
 		return pts.Simplify(ctx)
 	}
-	pts, err := pts.Simplify(ctx)
-	if err != nil {
+	if pts, err = pts.Simplify(ctx); err != nil {
 		return nil, err
 	}
 	if pts, err = pts.IntersectParams(assumptions); err != nil {
 		return nil, err
 	}
 	return pts.DropEmpty(ctx)
+}
+
+// restrictParams returns m restricted to the parameter domains facts and
+// assumptions.
+func restrictParams(m, facts, assumptions *presburger.Map) (*presburger.Map, error) {
+	m, err := m.IntersectParams(facts)
+	if err != nil {
+		return nil, err
+	}
+	return m.IntersectParams(assumptions)
 }
 
 // outputObligations returns the obligations of the out bindings: every

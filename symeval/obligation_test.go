@@ -155,8 +155,8 @@ out s[i] : f32[N] = S(i)
 }
 
 // TestRestrictPoints checks that the points of an obligation are
-// restricted to the assumptions exactly, whether the assumptions are one
-// conjunction or several (simplified before the restriction then).
+// restricted to the facts and the assumptions exactly, whether they are
+// one conjunction or several (simplified before the restriction then).
 func TestRestrictPoints(t *testing.T) {
 	ctx := context.Background()
 	pts, err := presburger.ParseSet("[N, M] -> { [h1, h2] : 0 <= h1 < N and h2 = h1 + M; [h1, h2] : 0 <= h1 < N and h2 = h1 + M + 1 and h1 >= 2 }")
@@ -172,16 +172,27 @@ func TestRestrictPoints(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := restrictPoints(ctx, pts, a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := pts.IntersectParams(a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if eq, err := got.IsEqual(ctx, want); err != nil || !eq {
-			t.Errorf("under %s: %s, want %s (%v)", as, got, want, err)
+		for _, fs := range []string{"", "[N, M] -> { : M >= N }", "[N, M] -> { : M >= N + 1; : M <= 0 and N >= 5 }"} {
+			var f *presburger.Map
+			want := pts
+			if fs != "" {
+				if f, err = presburger.ParseSet(fs); err != nil {
+					t.Fatal(err)
+				}
+				if want, err = want.IntersectParams(f); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, err := restrictPoints(ctx, pts, f, a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want, err = want.IntersectParams(a); err != nil {
+				t.Fatal(err)
+			}
+			if eq, err := got.IsEqual(ctx, want); err != nil || !eq {
+				t.Errorf("under %s and facts %q: %s, want %s (%v)", as, fs, got, want, err)
+			}
 		}
 	}
 }

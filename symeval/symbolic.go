@@ -393,7 +393,17 @@ func (w *heapWalker) loopBody(l *sched.Loop, inner *Scope, x string, h, delta *H
 	if err != nil {
 		return nil, err
 	}
-	if body, err = body.Update(w.ctx, prefix); err != nil {
+	// body ▷ prefix, with the cells prefix writes found by a projection
+	// (cellsOver): the same set as the domain of prefix, whose pieces
+	// follow the last writes and, after a garbage write, the split
+	// into ⊥ and values, and would split the older contents of the
+	// accumulator by all of them (Halide's sgemm with a transposed
+	// operand: 4 pieces became 109).
+	cells, err := dz.cellsOver(w.ctx, z, below)
+	if err != nil {
+		return nil, err
+	}
+	if body, err = body.updateCells(w.ctx, prefix, cells); err != nil {
 		return nil, err
 	}
 	// Only the components the earlier iterations write changed; the
