@@ -475,14 +475,93 @@ func allDefined(ctx context.Context, c *presburger.UnionMap, at site) (bool, err
 // undefinedIn returns the cells of r, read at site at, that its heap does
 // not hold, where the scope's facts hold.
 func undefinedIn(ctx context.Context, r *presburger.UnionMap, at site) (*presburger.UnionMap, error) {
-	if f := at.scope.Facts(); f != nil {
-		var err error
-		if r, err = r.IntersectParams(f); err != nil {
+	f := at.scope.Facts()
+	if f == nil {
+		return r.Subtract(ctx, at.heap.u.Domain())
+	}
+	if f.NumBasics() < 2 {
+		r, err := r.IntersectParams(f)
+		if err != nil {
 			return nil, err
 		}
+		return r.Subtract(ctx, at.heap.u.Domain())
 	}
-	return r.Subtract(ctx, at.heap.u.Domain())
+	dom := at.heap.u.Domain()
+	cf := commonFacts(f)
+	var out []*presburger.Map
+	for _, m := range r.Maps() {
+		u, err := undefinedUnder(ctx, m, dom.MapOf(m.Space()), f, cf)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, u)
+	}
+	return presburger.NewUnionMap(out...), nil
 }
+
+// undefinedUnder returns (r ∩ f) \ d for a read r of one array, the cells
+// d its heap holds and facts f of several conjunctions, whose common
+// constraints are cf = commonFacts(f).
+//
+// Subtracting d from r ∩ f subtracts it from every piece of r once per
+// conjunction of f, each with the divisions of f (the floors of the tile
+// bases) as local variables, and the emptiness tests of the subtraction
+// can dominate: Halide's sgemm tiles an operand with indices i % 16 and
+// i / 16, and the undefined reads of it in the accumulation took 0.15 s
+// each under 8 conjunctions of facts. As f ⊆ cf,
+//
+//	((r ∩ cf) \ d) ∩ f = (r ∩ f) \ d,
+//
+// the same set exactly, and subtracting from r ∩ cf, without those
+// local variables, took 6 ms there (then 6 ms more to intersect with f
+// and drop the empty pieces). When d splits r ∩ cf in many pieces,
+// though, each is intersected with every conjunction of f, mostly to
+// find it empty, and the direct way is cheaper: it is taken when d has
+// more than maxUnderPieces pieces, or when the difference has more than
+// twice the pieces of r ∩ cf (given up on the way past some more). Both
+// ways give the same set; only the cost and the pieces differ.
+func undefinedUnder(ctx context.Context, r, d, f, cf *presburger.Map) (*presburger.Map, error) {
+	if d.NumBasics() > maxUnderPieces {
+		return undefinedDirect(ctx, r, d, f)
+	}
+	c, err := r.IntersectParams(cf)
+	if err != nil {
+		return nil, err
+	}
+	// d's pieces one at a time, to give up early on a difference in too
+	// many pieces; a few more than at the end are allowed on the way,
+	// as later pieces of d can empty some.
+	u, limit := c, 2*c.NumBasics()
+	for _, b := range d.Basics() {
+		if u, err = u.Subtract(ctx, presburger.NewMap(d.Space(), b)); err != nil {
+			return nil, err
+		}
+		if u.NumBasics() > 4*limit+8 {
+			break
+		}
+	}
+	if u.NumBasics() <= limit {
+		if u, err = u.IntersectParams(f); err != nil {
+			return nil, err
+		}
+		return u.DropEmpty(ctx)
+	}
+	return undefinedDirect(ctx, r, d, f)
+}
+
+// undefinedDirect returns (r ∩ f) \ d.
+func undefinedDirect(ctx context.Context, r, d, f *presburger.Map) (*presburger.Map, error) {
+	r, err := r.IntersectParams(f)
+	if err != nil {
+		return nil, err
+	}
+	return r.Subtract(ctx, d)
+}
+
+// maxUnderPieces bounds the pieces of the cells a heap holds from which
+// undefinedUnder subtracts reads restricted to common facts: each piece
+// may split the difference, and past a few it ends in the direct way.
+const maxUnderPieces = 8
 
 // outOfBoundsWrites returns the cells the assignment at st writes outside
 // its array (a premise of S-ASSIGN), over the scope's parameters and
