@@ -27,15 +27,17 @@ func (m *Map) Simplify(ctx context.Context) (*Map, error) {
 	}
 	mt := newMeter(ctx)
 	bs := make([]*BasicMap, 0, len(m.basics))
-	same := true // every piece came back as it was
+	var pts [][]Int // a point of each of bs, when simplify found one
+	same := true    // every piece came back as it was
 	for _, b := range m.basics {
-		c, err := b.simplify(mt)
+		c, p, err := b.simplifyPoint(mt)
 		if err != nil {
 			return nil, fmt.Errorf("simplify: %w", err)
 		}
 		same = same && c == b
 		if c != nil {
 			bs = append(bs, c)
+			pts = append(pts, p)
 		}
 	}
 	if same && len(bs) <= 1 {
@@ -47,9 +49,15 @@ func (m *Map) Simplify(ctx context.Context) (*Map, error) {
 		for i := range keep {
 			keep[i] = true
 		}
+		wit := &pieceWitnesses{mt: mt, bs: bs, pts: pts, checked: make([]bool, len(bs))}
 		for i := range bs {
 			for j := range bs {
 				if i == j || !keep[j] || !keep[i] {
+					continue
+				}
+				if out, err := wit.refutes(i, j); err != nil {
+					return nil, fmt.Errorf("simplify: %w", err)
+				} else if out {
 					continue
 				}
 				sub, err := pieceSubsetTab(ctx, mt, m.space, bs[i], bs[j], tabs)
@@ -82,6 +90,14 @@ func (b *BasicMap) Simplify(ctx context.Context) (*BasicMap, error) {
 // when b has no locals and nothing changes (BasicMaps in a Map are never
 // changed in place).
 func (b *BasicMap) simplify(mt *meter) (*BasicMap, error) {
+	c, _, err := b.simplifyPoint(mt)
+	return c, err
+}
+
+// simplifyPoint is simplify that also returns, when the tests found one
+// on the way, an integer point of the result over its dimensions
+// (parameters, inputs, outputs), or nil.
+func (b *BasicMap) simplifyPoint(mt *meter) (_ *BasicMap, point []Int, _ error) {
 	var c *BasicMap
 	if len(b.divs) == 0 {
 		// Without locals, neither normalize nor the tests below change a
@@ -93,28 +109,28 @@ func (b *BasicMap) simplify(mt *meter) (*BasicMap, error) {
 		c = b.Copy()
 	}
 	if !c.normalize() {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if done, empty := quickSimplify(c); done {
 		if empty {
-			return nil, nil
+			return nil, nil, nil
 		}
 		if len(b.divs) == 0 && sameRowList(c.eqs, b.eqs) && sameRowList(c.ineqs, b.ineqs) {
-			return b, nil
+			return b, nil, nil
 		}
-		return c, nil
+		return c, nil, nil
 	}
 	s := newSimplifier(mt, c)
 	empty, err := s.isEmpty()
 	if err != nil || empty {
-		return nil, err
+		return nil, nil, err
 	}
 	// Implicit equalities: r >= 0 with no point where r >= 1.
 	found := false
 	for i := 0; i < len(c.ineqs); i++ {
 		e, err := s.implicitEq(i)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if e {
 			found = true
@@ -127,21 +143,21 @@ func (b *BasicMap) simplify(mt *meter) (*BasicMap, error) {
 	before := c.ineqs
 	cols := c.NumCols()
 	if !c.normalize() {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if found || !sameRowList(before, c.ineqs) || cols != c.NumCols() {
 		// The rows or columns changed: a new tableau (c is not empty).
 		s = newSimplifier(mt, c)
 		s.known = true
 		if empty, err := s.isEmpty(); err != nil || empty {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	// Redundant inequalities: no point of the others violates r.
 	for i := 0; i < len(c.ineqs); i++ {
 		e, err := s.redundant(i)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if e {
 			c.ineqs = append(c.ineqs[:i:i], c.ineqs[i+1:]...)
@@ -150,9 +166,15 @@ func (b *BasicMap) simplify(mt *meter) (*BasicMap, error) {
 		}
 	}
 	if !c.normalize() {
-		return nil, nil
+		return nil, nil, nil
 	}
-	return c, nil
+	// The points found are c's (removing redundant rows and writing
+	// implicit equalities as equalities keep its points), over the
+	// tableau's variables: the dimensions, then the locals.
+	if len(s.points) > 0 && len(s.points[0]) >= c.nDims() {
+		point = s.points[0][:c.nDims()]
+	}
+	return c, point, nil
 }
 
 // sameRowList reports whether two lists hold the same row slices.
@@ -623,3 +645,39 @@ func (s *simplifier) exactRedundant(i int) (bool, error) {
 // simplifySubsetLimit bounds the number of pieces for which Map.Simplify
 // drops the pieces contained in another (a quadratic number of tests).
 const simplifySubsetLimit = 32
+
+// pieceWitnesses refutes inclusions between the pieces of one map by
+// points: an integer point of a that b does not contain proves that a is
+// not a subset of b, which is exact, and costs a substitution into b's
+// rows where the inclusion test (pieceSubsetTab) solves a linear program
+// per row of b it cannot decide syntactically. The points are those that
+// simplifying the pieces found on the way (simplifyPoint), so they cost
+// nothing; each is checked to be in its piece before its first use, and
+// a piece without one refutes nothing: its pairs take the inclusion test.
+type pieceWitnesses struct {
+	mt      *meter
+	bs      []*BasicMap
+	pts     [][]Int // pts[i] is a point of bs[i], or nil
+	checked []bool  // pts[i] was checked to be in bs[i]
+}
+
+// refutes reports whether bs[i] has a witness point outside bs[j], so that
+// bs[i] is not a subset of bs[j]; false says nothing. Both pieces are over
+// the same dimensions (their locals may differ).
+func (w *pieceWitnesses) refutes(i, j int) (bool, error) {
+	if !w.checked[i] && w.pts[i] != nil {
+		w.checked[i] = true
+		in, err := w.bs[i].containsPoint(w.mt, w.pts[i])
+		if err != nil {
+			return false, err
+		}
+		if !in {
+			w.pts[i] = nil
+		}
+	}
+	if w.pts[i] == nil {
+		return false, nil
+	}
+	in, err := w.bs[j].containsPoint(w.mt, w.pts[i])
+	return !in, err
+}

@@ -359,3 +359,42 @@ func TestSearchIntegerProbe(t *testing.T) {
 		t.Errorf("1 <= x <= 3: %v, want found", res)
 	}
 }
+
+// TestSimplifyPointInPiece checks that the point simplifyPoint returns
+// with a piece, which Map.Simplify uses to refute inclusions between
+// pieces (pieceWitnesses), is a point of that piece.
+func TestSimplifyPointInPiece(t *testing.T) {
+	g := randGen{rand.New(rand.NewSource(7))}
+	mt := newMeter(context.Background())
+	found := 0
+	check := func(it int, b *BasicMap) {
+		c, p, err := b.simplifyPoint(mt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c == nil || p == nil {
+			return
+		}
+		found++
+		in, err := c.containsPoint(mt, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !in {
+			t.Fatalf("case %d: %s: point %v is not in the simplified piece %s", it, dumpBasic(b), p, dumpBasic(c))
+		}
+	}
+	for it := 0; it < propCount(600); it++ {
+		sp := g.randSetSpace(randParams(g))
+		if g.r.Intn(2) == 0 {
+			sp = g.randMapSpace(randParams(g))
+		}
+		check(it, g.randBasic(sp, 6))
+	}
+	for it := 0; it < propCount(600); it++ {
+		check(it, randDivCase(g.r).basic(it%2 == 0))
+	}
+	if found == 0 {
+		t.Fatal("simplify found no point in any case")
+	}
+}

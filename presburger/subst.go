@@ -317,7 +317,19 @@ func substRemap(b *BasicMap, sp Space, cols []int) *BasicMap {
 // written are absent. Every map of h must relate array cells (domain) to
 // expression contexts (range); the maxima are computed per array, over
 // the union of all contexts.
-func IteratedUpdate(ctx context.Context, h *UnionMap, x string, bound *Map) (_ *UnionMap, err error) {
+func IteratedUpdate(ctx context.Context, h *UnionMap, x string, bound *Map) (*UnionMap, error) {
+	u, _, err := IteratedUpdateCells(ctx, h, x, bound)
+	return u, err
+}
+
+// IteratedUpdateCells is IteratedUpdate that also returns the cells that
+// h writes, by array (the name of the cells' tuple), for the arrays that
+// several maps of h write: the union of those maps' domains in the order
+// of h's maps, over h's parameters (x among them), coalesced by
+// CompactUnion as the iterated update needs it. A caller that needs the
+// same union (the cells that some value of x writes) takes it from here
+// instead of computing it again.
+func IteratedUpdateCells(ctx context.Context, h *UnionMap, x string, bound *Map) (_ *UnionMap, cells map[string]*Map, err error) {
 	defer lxRecover("iterated update", &err)
 	doms := map[string]*Map{}
 	shared := map[string]bool{}
@@ -328,7 +340,7 @@ func IteratedUpdate(ctx context.Context, h *UnionMap, x string, bound *Map) (_ *
 		if old, ok := doms[k]; ok {
 			u, err := old.Union(d)
 			if err != nil {
-				return nil, fmt.Errorf("iterated update over %s: %w", x, err)
+				return nil, nil, fmt.Errorf("iterated update over %s: %w", x, err)
 			}
 			doms[k] = u
 			shared[k] = true
@@ -337,27 +349,37 @@ func IteratedUpdate(ctx context.Context, h *UnionMap, x string, bound *Map) (_ *
 			order = append(order, k)
 		}
 	}
+	// The tuple names held by a single key: the union of a name's maps is
+	// then the union of its key's.
+	keysOf := map[string]int{}
+	for _, k := range order {
+		keysOf[doms[k].space.Out.Name]++
+	}
 	last := map[string]*Map{}
+	cells = map[string]*Map{}
 	for _, k := range order {
 		if shared[k] {
 			if doms[k], err = CompactUnion(ctx, doms[k]); err != nil {
-				return nil, fmt.Errorf("iterated update over %s: %w", x, err)
+				return nil, nil, fmt.Errorf("iterated update over %s: %w", x, err)
+			}
+			if name := doms[k].space.Out.Name; keysOf[name] == 1 {
+				cells[name] = doms[k]
 			}
 		}
 		d, err := doms[k].IntersectParams(bound)
 		if err != nil {
-			return nil, fmt.Errorf("iterated update over %s: %w", x, err)
+			return nil, nil, fmt.Errorf("iterated update over %s: %w", x, err)
 		}
 		if d.Space().paramIndex(x) < 0 {
-			return nil, fmt.Errorf("iterated update: %s is not a parameter of the heap", x)
+			return nil, nil, fmt.Errorf("iterated update: %s is not a parameter of the heap", x)
 		}
 		bd, err := BindParam(d, x)
 		if err != nil {
-			return nil, fmt.Errorf("iterated update over %s: %w", x, err)
+			return nil, nil, fmt.Errorf("iterated update over %s: %w", x, err)
 		}
 		lm, err := LexMaxMap(ctx, bd)
 		if err != nil {
-			return nil, fmt.Errorf("iterated update over %s: last write: %w", x, err)
+			return nil, nil, fmt.Errorf("iterated update over %s: last write: %w", x, err)
 		}
 		last[k] = lm
 	}
@@ -369,18 +391,18 @@ func IteratedUpdate(ctx context.Context, h *UnionMap, x string, bound *Map) (_ *
 			// iteration writes it.
 			dm, err := m.IntersectDomain(r2.Domain())
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			res = append(res, dm)
 			continue
 		}
 		s, err := Substitute(ctx, m, []string{x}, r2)
 		if err != nil {
-			return nil, fmt.Errorf("iterated update over %s: %w", x, err)
+			return nil, nil, fmt.Errorf("iterated update over %s: %w", x, err)
 		}
 		res = append(res, s)
 	}
-	return NewUnionMap(res...), nil
+	return NewUnionMap(res...), cells, nil
 }
 
 // Update returns the update h1 ▷ h2 of symbolic heap h1 by h2

@@ -136,6 +136,21 @@ func (h *Heap) Iterate(ctx context.Context, x string, bound *presburger.Map) (_ 
 	return &Heap{u: u}, nil
 }
 
+// iterateCells is Iterate that also returns, for the arrays that several
+// components of h write, the union of those components' cells over h's
+// parameters (x among them), coalesced: what cellsOver starts from.
+func (h *Heap) iterateCells(ctx context.Context, x string, bound *presburger.Map) (_ *Heap, cells map[string]*presburger.Map, err error) {
+	defer guard(&err, "iterated update")
+	if len(h.u.Maps()) == 0 {
+		return h, nil, nil
+	}
+	u, cells, err := presburger.IteratedUpdateCells(ctx, h.u, x, bound)
+	if err != nil {
+		return nil, nil, fmt.Errorf("iterated update over %s: %w", x, err)
+	}
+	return &Heap{u: u}, cells, nil
+}
+
 // UnionOver returns ∪_{x in bound} h, the union of h over the values of the
 // parameter x in the parameter domain bound; x is no longer a parameter of
 // the result.
@@ -380,7 +395,13 @@ func (h *Heap) At(ctx context.Context, array string, idx []int64, limit int) (_ 
 // These are the cells of the iterated update ▶_{x in bound} h (Iterate),
 // which writes every cell some iteration writes (Clément 2022,
 // Definition 5.2.4), found by a projection instead of the last writes.
-func (h *Heap) cellsOver(ctx context.Context, x string, bound *presburger.Map) (_ map[string]*presburger.Map, err error) {
+//
+// known, if not nil, holds for some arrays the union of the cells of h's
+// components, coalesced by presburger.CompactUnion, as iterateCells
+// returns it for h: the same set and pieces as the compaction below, which
+// is then not done again (it was most of the cost of cellsOver after a
+// garbage write, whose two components write every array twice).
+func (h *Heap) cellsOver(ctx context.Context, x string, bound *presburger.Map, known map[string]*presburger.Map) (_ map[string]*presburger.Map, err error) {
 	defer guard(&err, "cells over "+x)
 	out := map[string]*presburger.Map{}
 	for _, m := range h.u.Maps() {
@@ -401,7 +422,9 @@ func (h *Heap) cellsOver(ctx context.Context, x string, bound *presburger.Map) (
 		// existential variable (coalescing merges none): the cells an
 		// assignment writes, split between a value and ⊥ at its
 		// garbage iterations (garbageWrite), are then one piece again.
-		if d, err = presburger.CompactUnion(ctx, d); err != nil {
+		if k, ok := known[a]; ok {
+			d = k
+		} else if d, err = presburger.CompactUnion(ctx, d); err != nil {
 			return nil, fmt.Errorf("cells over %s: %w", x, err)
 		}
 		if d, err = d.IntersectParams(bound); err != nil {

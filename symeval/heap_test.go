@@ -99,7 +99,7 @@ func TestCellsOver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cells, err := h.cellsOver(ctx, "x", bound)
+	cells, err := h.cellsOver(ctx, "x", bound, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,6 +132,27 @@ func TestCellsOver(t *testing.T) {
 	}
 	if n := cells["a"].NumBasics(); n != 1 {
 		t.Errorf("cells of a in %d pieces, want 1: %v", n, cells["a"])
+	}
+	// The same cells from the unions the iterated update compacted.
+	it2, written, err := h.iterateCells(ctx, "x", bound)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := written["a"]; !ok {
+		t.Errorf("iterateCells gave no union of the cells of a, written by two components")
+	}
+	if eq, err := it2.UnionMap().IsEqual(ctx, it.UnionMap()); err != nil || !eq {
+		t.Errorf("iterateCells gave %v, Iterate %v (%v)", it2, it, err)
+	}
+	cells2, err := h.cellsOver(ctx, "x", bound, written)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for a, c := range cells {
+		c2 := cells2[a]
+		if eq, err := c.IsEqual(ctx, c2); err != nil || !eq || c.NumBasics() != c2.NumBasics() {
+			t.Errorf("cells of %s from the iterated update's unions: %v, want %v (%v)", a, c2, c, err)
+		}
 	}
 	// updateCells with those cells is Update.
 	old, err := presburger.ParseMap("[N, y] -> { a[i, j] -> E0[] : 0 <= i < 16 and 0 <= j < 8 }")

@@ -83,7 +83,9 @@ func valueObligations(ctx context.Context, cs *Contexts, pr *Prophecy, st *sched
 // simplified within its facts first); the facts' come last too when they
 // outnumber the assumptions' (the 16 of the accumulation of Halide's sgemm
 // with a transposed operand, simplified after them, cost a fifth of its
-// symbolic evaluation). The result is the same set either way; only its
+// symbolic evaluation). Restricted after the simplification, the points
+// meet the facts and the assumptions in one intersection with their
+// nonempty conjunctions. The result is the same set either way; only its
 // pieces may keep redundant constraints.
 func restrictPoints(ctx context.Context, pts, facts, assumptions *presburger.Map) (*presburger.Map, error) {
 	var err error
@@ -96,7 +98,20 @@ func restrictPoints(ctx context.Context, pts, facts, assumptions *presburger.Map
 			if pts, err = pts.Simplify(ctx); err != nil {
 				return nil, err
 			}
-			if pts, err = restrictParams(pts, facts, assumptions); err != nil {
+			// One intersection with the nonempty conjunctions of the facts
+			// and the assumptions instead of one with each: the pieces
+			// of the points meet those conjunctions pairwise, as they
+			// met the facts' and then the assumptions', but without the
+			// intermediate pieces, and those that an empty conjunction
+			// would make empty are not built.
+			within, err := facts.Intersect(assumptions)
+			if err != nil {
+				return nil, err
+			}
+			if within, err = within.DropEmpty(ctx); err != nil {
+				return nil, err
+			}
+			if pts, err = pts.IntersectParams(within); err != nil {
 				return nil, err
 			}
 			return pts.DropEmpty(ctx)
@@ -118,16 +133,6 @@ func restrictPoints(ctx context.Context, pts, facts, assumptions *presburger.Map
 		return nil, err
 	}
 	return pts.DropEmpty(ctx)
-}
-
-// restrictParams returns m restricted to the parameter domains facts and
-// assumptions.
-func restrictParams(m, facts, assumptions *presburger.Map) (*presburger.Map, error) {
-	m, err := m.IntersectParams(facts)
-	if err != nil {
-		return nil, err
-	}
-	return m.IntersectParams(assumptions)
 }
 
 // outputObligations returns the obligations of the out bindings: every

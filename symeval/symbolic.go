@@ -389,7 +389,7 @@ func (w *heapWalker) loopBody(l *sched.Loop, inner *Scope, x string, h, delta *H
 	if err != nil {
 		return nil, err
 	}
-	prefix, err := dz.Iterate(w.ctx, z, below)
+	prefix, written, err := dz.iterateCells(w.ctx, z, below)
 	if err != nil {
 		return nil, err
 	}
@@ -399,7 +399,7 @@ func (w *heapWalker) loopBody(l *sched.Loop, inner *Scope, x string, h, delta *H
 	// into ⊥ and values, and would split the older contents of the
 	// accumulator by all of them (Halide's sgemm with a transposed
 	// operand: 4 pieces became 109).
-	cells, err := dz.cellsOver(w.ctx, z, below)
+	cells, err := dz.cellsOver(w.ctx, z, below, written)
 	if err != nil {
 		return nil, err
 	}
