@@ -3,6 +3,7 @@ package presburger
 import (
 	"context"
 	"fmt"
+	"strings"
 )
 
 // Gist simplifies s under the context c (isl's gist): it returns a relation
@@ -21,9 +22,9 @@ func Gist(ctx context.Context, s, c *Map) (*Map, error) {
 	return gist(ctx, s, c, true)
 }
 
-// gist is Gist, with the tests that a context's constraint decides as it
-// stands (impliesRow) skipped if syntactic is set: the result is the same
-// either way, only the cost differs.
+// gist is Gist, with the tests that a context's conjunction decides by
+// itself (impliesRow, contextImplies) skipped if syntactic is set: the
+// result is the same either way, only the cost differs.
 func gist(ctx context.Context, s, c *Map, syntactic bool) (_ *Map, err error) {
 	defer lxRecover("gist", &err)
 	cm, err := gistLift(s, c)
@@ -38,9 +39,13 @@ func gist(ctx context.Context, s, c *Map, syntactic bool) (_ *Map, err error) {
 		return nil, fmt.Errorf("gist: cannot align the parameters of %s and %s", s.Space(), cm.Space())
 	}
 	cbs := cm.Basics()
+	var ci *contextImplies
+	if syntactic {
+		ci = &contextImplies{cbs: cbs, known: map[string]bool{}}
+	}
 	var out []*BasicMap
 	for _, b := range s.Basics() {
-		g, keep, err := gistBasic(ctx, b, cbs, syntactic)
+		g, keep, err := gistBasic(ctx, b, cbs, ci)
 		if err != nil {
 			return nil, fmt.Errorf("gist: %w", err)
 		}
@@ -83,16 +88,31 @@ func gistLift(s, c *Map) (*Map, error) {
 
 // gistBasic drops the constraints of b implied by the context (any of cbs)
 // and b's other remaining constraints; keep is false when b is disjoint
-// from the context. syntactic is gist's.
-func gistBasic(ctx context.Context, b *BasicMap, cbs []*BasicMap, syntactic bool) (*BasicMap, bool, error) {
+// from the context. ci, if not nil, skips the tests that a context's
+// conjunction decides by itself (gist's syntactic).
+func gistBasic(ctx context.Context, b *BasicMap, cbs []*BasicMap, ci *contextImplies) (*BasicMap, bool, error) {
 	eqs, ineqs := b.Eqs(), b.Ineqs()
+	var ex rowExclusions
+	if ci != nil {
+		ex = newRowExclusions(cbs, b, eqs, ineqs)
+	}
 	// inContext reports whether the constraints, with extra, meet one
-	// of the context's conjunctions; those of which implies(c) says
-	// that they exclude extra are known not to.
-	inContext := func(extra []Int, eqs, ineqs [][]Int, implies func(c *BasicMap) bool) (bool, error) {
-		for _, c := range cbs {
-			if syntactic && implies != nil && implies(c) {
+	// of the context's conjunctions; those that one of the constraints
+	// contradicts (ex), and those that imply row (if not nil, and
+	// extra is row's negation), are known not to.
+	inContext := func(extra []Int, eqs, ineqs [][]Int, row []Int) (bool, error) {
+		for k, c := range cbs {
+			if ex.excluded(k, eqs, ineqs) {
 				continue
+			}
+			if ci != nil && row != nil {
+				imp, err := ci.implies(ctx, k, b, row)
+				if err != nil {
+					return false, err
+				}
+				if imp {
+					continue
+				}
 			}
 			t := gistRebuild(b, eqs, ineqs)
 			if extra != nil {
@@ -122,7 +142,7 @@ func gistBasic(ctx context.Context, b *BasicMap, cbs []*BasicMap, syntactic bool
 	for i := 0; i < len(ineqs); {
 		rest := append(append([][]Int(nil), ineqs[:i]...), ineqs[i+1:]...)
 		r := ineqs[i]
-		possible, err := inContext(neg(r), eqs, rest, func(c *BasicMap) bool { return impliesRow(c, b, r) })
+		possible, err := inContext(neg(r), eqs, rest, r)
 		if err != nil {
 			return nil, false, err
 		}
@@ -135,13 +155,13 @@ func gistBasic(ctx context.Context, b *BasicMap, cbs []*BasicMap, syntactic bool
 	for i := 0; i < len(eqs); {
 		rest := append(append([][]Int(nil), eqs[:i]...), eqs[i+1:]...)
 		r, nr := eqs[i], negRow(eqs[i])
-		lo, err := inContext(neg(r), rest, ineqs, func(c *BasicMap) bool { return impliesRow(c, b, r) })
+		lo, err := inContext(neg(r), rest, ineqs, r)
 		if err != nil {
 			return nil, false, err
 		}
 		hi := false
 		if !lo {
-			hi, err = inContext(neg(nr), rest, ineqs, func(c *BasicMap) bool { return impliesRow(c, b, nr) })
+			hi, err = inContext(neg(nr), rest, ineqs, nr)
 			if err != nil {
 				return nil, false, err
 			}
@@ -153,6 +173,250 @@ func gistBasic(ctx context.Context, b *BasicMap, cbs []*BasicMap, syntactic bool
 		i++
 	}
 	return gistRebuild(b, eqs, ineqs), true, nil
+}
+
+// contextImplies decides, once per gist, whether a conjunction of the
+// context implies a constraint by itself. Where the relation is restricted
+// to its context (the garbage iterations of an assignment under its
+// scope's facts), each conjunction of the relation repeats the context's
+// constraints, or ones these imply once combined (a tile's bound
+// min(...) in its pieces), and gistBasic asks, for each of them and each
+// context conjunction c_k, whether the conjunction's other constraints,
+// the negated constraint and c_k have a common point. When c_k alone
+// contradicts the negated constraint there is none, whatever the other
+// constraints: the test c_k ∧ ¬row = ∅ (exact, smaller) decides it, and
+// its answer holds for every conjunction of the relation with the same
+// row, so it is computed once.
+type contextImplies struct {
+	cbs   []*BasicMap     // the context's conjunctions, lifted
+	known map[string]bool // by k and row: whether cbs[k] implies row
+}
+
+// implies reports whether cbs[k] implies row·x >= 0, for a row over the
+// columns of b. A row with local variables is left to the full test
+// (false): b's locals mean nothing in cbs[k].
+func (ci *contextImplies) implies(ctx context.Context, k int, b *BasicMap, row []Int) (bool, error) {
+	c := ci.cbs[k]
+	if impliesRow(c, b, row) {
+		return true, nil
+	}
+	nd := b.nDims()
+	if c.nDims() != nd {
+		return false, nil
+	}
+	for _, x := range row[nd : len(row)-1] {
+		if !x.IsZero() {
+			return false, nil
+		}
+	}
+	var key strings.Builder
+	fmt.Fprintf(&key, "%d", k)
+	for _, x := range row[:nd] {
+		key.WriteByte(' ')
+		key.WriteString(x.String())
+	}
+	key.WriteByte(' ')
+	key.WriteString(row[len(row)-1].String())
+	if imp, ok := ci.known[key.String()]; ok {
+		return imp, nil
+	}
+	// ¬(row·x >= 0) is -row·x - 1 >= 0, over c's columns (its locals'
+	// coefficients zero).
+	n := make([]Int, c.NumCols())
+	for j := range nd {
+		n[j] = row[j].Neg()
+	}
+	for j := nd; j < len(n)-1; j++ {
+		n[j] = NewInt(0)
+	}
+	n[len(n)-1] = row[len(row)-1].Neg().Sub(NewInt(1))
+	x := c.Copy()
+	x.AddIneq(n)
+	imp, err := x.IsEmpty(ctx)
+	if err != nil {
+		return false, err
+	}
+	ci.known[key.String()] = imp
+	return imp, nil
+}
+
+// rowExclusions records, for each conjunction of a context, the
+// constraints of a conjunction b that contradict it by themselves
+// (excludesRow), by identity of their rows (as sliced from b's Eqs and
+// Ineqs). A set of constraints that keeps one of them does not meet that
+// context conjunction, whatever else it holds: its emptiness test
+// against it can be skipped, with the same answer.
+type rowExclusions []map[*Int]bool
+
+// newRowExclusions returns the exclusions of the rows eqs and ineqs of b
+// by each of cbs.
+func newRowExclusions(cbs []*BasicMap, b *BasicMap, eqs, ineqs [][]Int) rowExclusions {
+	ex := make(rowExclusions, len(cbs))
+	for k, c := range cbs {
+		locals := sameLocals(c, b)
+		for _, q := range ineqs {
+			if excludesRow(c, b, locals, q) {
+				ex[k] = addRowKey(ex[k], q)
+			}
+		}
+		for _, q := range eqs {
+			if excludesRow(c, b, locals, q) || excludesRow(c, b, locals, negRow(q)) {
+				ex[k] = addRowKey(ex[k], q)
+			}
+		}
+	}
+	return ex
+}
+
+// excluded reports whether one of the constraints eqs and ineqs
+// contradicts the context's conjunction k by itself: then they, with any
+// further constraint, do not meet it.
+func (ex rowExclusions) excluded(k int, eqs, ineqs [][]Int) bool {
+	if ex == nil || len(ex[k]) == 0 {
+		return false
+	}
+	for _, rows := range [][][]Int{eqs, ineqs} {
+		for _, q := range rows {
+			if len(q) > 0 && ex[k][&q[0]] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// addRowKey adds the row q to the set m of rows (by identity: the rows of
+// one conjunction as gistBasic slices them), allocating m if needed.
+func addRowKey(m map[*Int]bool, q []Int) map[*Int]bool {
+	if m == nil {
+		m = map[*Int]bool{}
+	}
+	m[&q[0]] = true
+	return m
+}
+
+// excludesRow reports whether one constraint of the conjunction c, as it
+// stands, contradicts q·x >= 0, for a row q over the columns of b, a
+// conjunction of c's space, and locals, b's local i being c's local
+// locals[i] (or none if negative, see sameLocals): a constraint of c that
+// bounds the same combination of variables from the other side, beyond
+// q's bound. For a conjunction of the relation that holds one side of a
+// context's case split (a <= b of a min, say), every context conjunction
+// on the other side is excluded this way, and a constraint of the
+// relation need not be tested against it as long as that side stays
+// among its constraints.
+func excludesRow(c, b *BasicMap, locals []int, q []Int) bool {
+	nd := b.nDims()
+	if c.nDims() != nd {
+		return false
+	}
+	// t is q over c's columns.
+	t := make([]Int, c.NumCols())
+	copy(t, q[:nd])
+	t[len(t)-1] = q[len(q)-1]
+	for i, x := range q[nd : len(q)-1] {
+		if x.IsZero() {
+			continue
+		}
+		if locals[i] < 0 {
+			return false
+		}
+		t[nd+locals[i]] = x
+	}
+	n := len(t) - 1
+	t0 := t[n]
+	// sign returns s with p = s*t on the variables, or 0.
+	sign := func(p []Int) int {
+		same, opp, zero := true, true, true
+		for j := range n {
+			if !p[j].Equal(t[j]) {
+				same = false
+			}
+			if !p[j].isNegOf(t[j]) {
+				opp = false
+			}
+			if !t[j].IsZero() {
+				zero = false
+			}
+			if !same && !opp {
+				return 0
+			}
+		}
+		switch {
+		case zero: // q is a constant
+			return 0
+		case same:
+			return 1
+		}
+		return -1
+	}
+	for _, p := range c.ineqs {
+		// p·x >= 0 with p = -t on the variables: t's part is at most
+		// p's constant, below -t0 if p0 + t0 < 0.
+		if sign(p) == -1 && p[n].Add(t0).Sign() < 0 {
+			return true
+		}
+	}
+	for _, p := range c.eqs {
+		// p = s*t on the variables: t's part is -s*p0, and t·x >= 0
+		// fails if t0 - s*p0 < 0.
+		switch sign(p) {
+		case 1:
+			if t0.Sub(p[n]).Sign() < 0 {
+				return true
+			}
+		case -1:
+			if t0.Add(p[n]).Sign() < 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sameLocals returns, for each local of b, the index of a local of c (a
+// conjunction of b's space) with the same definition, an integer division
+// of the same affine function of the dimensions alone by the same
+// denominator, or -1.
+func sameLocals(c, b *BasicMap) []int {
+	nd := b.nDims()
+	out := make([]int, len(b.divs))
+	for i, d := range b.divs {
+		out[i] = -1
+		if d.Den.IsZero() || c.nDims() != nd || !onDims(d.Num, nd) {
+			continue
+		}
+		for j, e := range c.divs {
+			if e.Den.Equal(d.Den) && onDims(e.Num, nd) && e.Num[len(e.Num)-1].Equal(d.Num[len(d.Num)-1]) && slicesEqual(e.Num[:nd], d.Num[:nd]) {
+				out[i] = j
+				break
+			}
+		}
+	}
+	return out
+}
+
+// onDims reports whether the row has no local variable's coefficient.
+func onDims(row []Int, nd int) bool {
+	for _, x := range row[nd : len(row)-1] {
+		if !x.IsZero() {
+			return false
+		}
+	}
+	return true
+}
+
+// slicesEqual reports whether a and b hold equal numbers.
+func slicesEqual(a, b []Int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !a[i].Equal(b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // impliesRow reports whether one constraint of the conjunction c, as it
@@ -274,12 +538,21 @@ func GistCover(ctx context.Context, s, c *Map) (_ *Map, err error) {
 		return g, nil
 	}
 	sp := g.Space()
+	cbs := cm.Basics()
 	// covered reports whether the points of the conjunction with the
-	// given constraints and extra within c all belong to g.
-	covered := func(b *BasicMap, eqs, ineqs [][]Int, extra []Int) (bool, error) {
+	// given constraints and extra within c all belong to g. The
+	// conjunctions of c that the constraints exclude by themselves
+	// (ex) add no point.
+	covered := func(b *BasicMap, ex rowExclusions, eqs, ineqs [][]Int, extra []Int) (bool, error) {
 		t := gistRebuild(b, eqs, ineqs)
 		t.AddIneq(extra)
-		x, err := NewMap(sp, t).Intersect(cm)
+		var meet []*BasicMap
+		for k, c := range cbs {
+			if !ex.excluded(k, eqs, ineqs) {
+				meet = append(meet, c)
+			}
+		}
+		x, err := NewMap(sp, t).Intersect(NewMap(cm.Space(), meet...))
 		if err != nil {
 			return false, err
 		}
@@ -292,9 +565,10 @@ func GistCover(ctx context.Context, s, c *Map) (_ *Map, err error) {
 	out := make([]*BasicMap, 0, g.NumBasics())
 	for _, b := range g.Basics() {
 		eqs, ineqs := b.Eqs(), b.Ineqs()
+		ex := newRowExclusions(cbs, b, eqs, ineqs)
 		for i := 0; i < len(ineqs); {
 			rest := append(append([][]Int(nil), ineqs[:i]...), ineqs[i+1:]...)
-			ok, err := covered(b, eqs, rest, negRowMinusOne(ineqs[i]))
+			ok, err := covered(b, ex, eqs, rest, negRowMinusOne(ineqs[i]))
 			if err != nil {
 				return nil, fmt.Errorf("gist: %w", err)
 			}
@@ -306,9 +580,9 @@ func GistCover(ctx context.Context, s, c *Map) (_ *Map, err error) {
 		}
 		for i := 0; i < len(eqs); {
 			rest := append(append([][]Int(nil), eqs[:i]...), eqs[i+1:]...)
-			ok, err := covered(b, rest, ineqs, negRowMinusOne(eqs[i]))
+			ok, err := covered(b, ex, rest, ineqs, negRowMinusOne(eqs[i]))
 			if err == nil && ok {
-				ok, err = covered(b, rest, ineqs, negRowMinusOne(negRow(eqs[i])))
+				ok, err = covered(b, ex, rest, ineqs, negRowMinusOne(negRow(eqs[i])))
 			}
 			if err != nil {
 				return nil, fmt.Errorf("gist: %w", err)
