@@ -387,7 +387,7 @@ func sameLocals(c, b *BasicMap) []int {
 			continue
 		}
 		for j, e := range c.divs {
-			if e.Den.Equal(d.Den) && onDims(e.Num, nd) && e.Num[len(e.Num)-1].Equal(d.Num[len(d.Num)-1]) && slicesEqual(e.Num[:nd], d.Num[:nd]) {
+			if e.Den.Equal(d.Den) && onDims(e.Num, nd) && e.Num[len(e.Num)-1].Equal(d.Num[len(d.Num)-1]) && intsEqual(e.Num[:nd], d.Num[:nd]) {
 				out[i] = j
 				break
 			}
@@ -400,19 +400,6 @@ func sameLocals(c, b *BasicMap) []int {
 func onDims(row []Int, nd int) bool {
 	for _, x := range row[nd : len(row)-1] {
 		if !x.IsZero() {
-			return false
-		}
-	}
-	return true
-}
-
-// slicesEqual reports whether a and b hold equal numbers.
-func slicesEqual(a, b []Int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !a[i].Equal(b[i]) {
 			return false
 		}
 	}
