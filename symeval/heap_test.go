@@ -172,3 +172,53 @@ func TestCellsOver(t *testing.T) {
 		t.Errorf("updateCells = %v, Update = %v (%v)", got, want, err)
 	}
 }
+
+// A component of a context without holes (⊥) loses only the cells the
+// update gives another content, and the result is Update's relation:
+// every cell keeps one content.
+func TestUpdateCellsHoleless(t *testing.T) {
+	ctx := context.Background()
+	parse := func(s string) *presburger.UnionMap {
+		t.Helper()
+		u, err := presburger.ParseUnionMap(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u
+	}
+	for _, c := range []struct{ h, o string }{
+		// ⊥ written again over some of h's ⊥ cells, values over others.
+		{"[N] -> { a[i] -> G[] : 0 <= i < 10; a[i] -> E1[i] : 10 <= i < N; b[i] -> G[] : 0 <= i < 3 }",
+			"[N] -> { a[i] -> G[] : 2 <= i < 6; a[i] -> E1[i + 1] : 6 <= i < 12 }"},
+		// The update writes the array with ⊥ only.
+		{"[N] -> { a[i] -> G[] : 0 <= i < 10; a[i] -> E1[i] : 10 <= i < N }",
+			"[N] -> { a[i] -> G[] : 5 <= i < 12 }"},
+		// Without ⊥ in the update: the ordinary subtraction.
+		{"[N] -> { a[i] -> G[] : 0 <= i < 10; a[i] -> E2[] : 10 <= i < N }",
+			"[N] -> { a[i] -> E1[i] : 5 <= i < 12 }"},
+	} {
+		h, o := NewHeap(parse(c.h)), NewHeap(parse(c.o))
+		cells := map[string]*presburger.Map{}
+		for _, m := range o.Maps() {
+			d := m.Domain()
+			if old, ok := cells[m.Space().In.Name]; ok {
+				var err error
+				if d, err = old.Union(d); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cells[m.Space().In.Name] = d
+		}
+		got, err := h.updateCells(ctx, o, cells)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := h.Update(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if eq, err := got.UnionMap().IsEqual(ctx, want.UnionMap()); err != nil || !eq {
+			t.Errorf("%s ▷ %s: updateCells = %v, Update = %v (%v)", c.h, c.o, got, want, err)
+		}
+	}
+}

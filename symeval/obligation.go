@@ -52,17 +52,42 @@ func valueObligations(ctx context.Context, cs *Contexts, pr *Prophecy, st *sched
 	if err != nil {
 		return nil, err
 	}
+	facts := at.scope.Facts()
+	// Under facts of more conjunctions than the assumptions (the pieces
+	// of a min in a tile's bounds), the points are restricted piece by
+	// piece, by their parameter domains (restrictPieces); within holds
+	// the conjunctions of the facts and the assumptions that are not
+	// empty, computed once for all the alternatives.
+	var within []*pieceDomain
+	if facts != nil && facts.NumBasics() > 1 && facts.NumBasics() > pr.Assumptions.NumBasics() {
+		if within, err = knownConjunctions(ctx, facts, pr.Assumptions); err != nil {
+			return nil, fmt.Errorf("%s: value obligations: %w", st.Pos(), err)
+		}
+	}
+	var specDoms []*pieceDomain
 	var out []obligation
 	for _, a := range alts {
 		if a, err = fuseHoles(ctx, a); err != nil {
 			return nil, err
 		}
 		impl := cs.intern(a.tmpl, a.types, a.holes)
-		pts, err := flatProduct(a.set, spec)
-		if err != nil {
-			return nil, err
+		var pts *presburger.Map
+		if within != nil {
+			doms := a.doms
+			if doms == nil {
+				doms = pieceDomains(a.set)
+			}
+			if specDoms == nil {
+				specDoms = pieceDomains(spec)
+			}
+			pts, doms, err = productPieces(ctx, a.set, doms, spec, specDoms)
+			if err == nil {
+				pts, err = restrictPieces(ctx, pts, doms, within)
+			}
+		} else if pts, err = flatProduct(a.set, spec); err == nil {
+			pts, err = restrictPoints(ctx, pts, facts, pr.Assumptions)
 		}
-		if pts, err = restrictPoints(ctx, pts, at.scope.Facts(), pr.Assumptions); err != nil {
+		if err != nil {
 			return nil, fmt.Errorf("%s: value obligations: %w", st.Pos(), err)
 		}
 		out = append(out, obligation{Assign: st, Impl: impl, Spec: sv.Context, Points: pts})
@@ -70,52 +95,114 @@ func valueObligations(ctx context.Context, cs *Contexts, pr *Prophecy, st *sched
 	return out, nil
 }
 
-// restrictPoints returns the points of an obligation restricted to the
-// facts of the assignment's scope (nil: none) and to the assumptions,
-// simplified. Facts or assumptions of several conjunctions (the pieces of
-// a min in a tile's bounds, a compiler's specialisations) multiply the
-// pieces of the points by their conjunctions, and simplifying the
-// multiplied pieces is costly: the points are simplified before the
-// restriction by the factor that multiplies them most, and only the empty
-// pieces are dropped after, as finalHeap does for the final heap. The
-// assumptions' conjunctions come last (they cost most of the symbolic
-// evaluation of Halide's depthwise separable convolution, the points
-// simplified within its facts first); the facts' come last too when they
-// outnumber the assumptions' (the 16 of the accumulation of Halide's sgemm
-// with a transposed operand, simplified after them, cost a fifth of its
-// symbolic evaluation). Restricted after the simplification, the points
-// meet the facts and the assumptions in one intersection with their
-// nonempty conjunctions. The result is the same set either way; only its
-// pieces may keep redundant constraints.
-func restrictPoints(ctx context.Context, pts, facts, assumptions *presburger.Map) (*presburger.Map, error) {
-	var err error
-	if facts != nil {
-		if facts.NumBasics() > 1 && facts.NumBasics() > assumptions.NumBasics() {
-			// Simplified within the facts' common constraints only.
-			if pts, err = pts.IntersectParams(commonFacts(facts)); err != nil {
+// knownConjunctions returns the conjunctions of facts ∩ assumptions that
+// are not empty, as the domains that restrictPieces meets.
+func knownConjunctions(ctx context.Context, facts, assumptions *presburger.Map) ([]*pieceDomain, error) {
+	within, err := facts.Intersect(assumptions)
+	if err != nil {
+		return nil, err
+	}
+	if within, err = within.DropEmpty(ctx); err != nil {
+		return nil, err
+	}
+	sp := within.Space()
+	out := make([]*pieceDomain, 0, within.NumBasics())
+	for _, b := range within.Basics() {
+		out = append(out, newPieceDomain(presburger.NewMap(sp, b)))
+	}
+	return out, nil
+}
+
+// restrictPieces returns the points pts of an obligation restricted to
+// the union of the parameter domains within (the nonempty conjunctions of
+// the facts and the assumptions, knownConjunctions), given doms, the
+// parameter domain of every piece of pts in the order of its pieces, as
+// productPieces returns them. It is the same set as restrictPoints', in
+// other pieces: every piece of pts is intersected with the conjunctions
+// that its domain meets, and the pieces are not simplified (neither were
+// restrictPoints' after an intersection with several conjunctions).
+//
+// Soundness: a piece p and a conjunction w, a set of parameter values,
+// have a common point exactly when w meets the projection of p onto the
+// parameters, which is p's domain (pieceDomains, productPieces; a
+// superset would do, at worst keeping an empty piece). A pair is dropped
+// only when the domain and w contradict each other (two opposite
+// inequalities, pieceDomain.contradicts) or their intersection, a set of
+// parameter values alone, is empty: then p ∩ w is empty, and no point
+// where the statement runs loses its obligation.
+//
+// Restricting the whole of pts to the facts and then to the assumptions
+// built every pair, with the holes and the local variables of both, to
+// find most of them empty, and simplified the points first: the
+// accumulation of Halide's sgemm with a transposed operand has 96 pieces
+// of points under 8 such conjunctions, and 120 of the 768 pairs meet.
+func restrictPieces(ctx context.Context, pts *presburger.Map, doms []*pieceDomain, within []*pieceDomain) (*presburger.Map, error) {
+	if len(doms) != pts.NumBasics() {
+		return nil, fmt.Errorf("restrict points: %d domains for %d pieces", len(doms), pts.NumBasics())
+	}
+	// The pieces of one product share their domain (productPieces):
+	// the conjunctions each domain meets, by domain.
+	meets := map[*pieceDomain][]*presburger.Map{}
+	sp := pts.Space()
+	var out []*presburger.BasicMap
+	for i, b := range pts.Basics() {
+		ws, ok := meets[doms[i]]
+		if !ok {
+			var err error
+			if ws, err = meeting(ctx, doms[i], within); err != nil {
 				return nil, err
 			}
-			if pts, err = pts.Simplify(ctx); err != nil {
-				return nil, err
-			}
-			// One intersection with the nonempty conjunctions of the facts
-			// and the assumptions instead of one with each: the pieces
-			// of the points meet those conjunctions pairwise, as they
-			// met the facts' and then the assumptions', but without the
-			// intermediate pieces, and those that an empty conjunction
-			// would make empty are not built.
-			within, err := facts.Intersect(assumptions)
+			meets[doms[i]] = ws
+		}
+		p := presburger.NewMap(sp, b)
+		for _, w := range ws {
+			r, err := p.IntersectParams(w)
 			if err != nil {
 				return nil, err
 			}
-			if within, err = within.DropEmpty(ctx); err != nil {
-				return nil, err
-			}
-			if pts, err = pts.IntersectParams(within); err != nil {
-				return nil, err
-			}
-			return pts.DropEmpty(ctx)
+			out = append(out, r.Basics()...)
 		}
+	}
+	return presburger.NewMap(sp, out...), nil
+}
+
+// meeting returns the parameter domains of within that meet d (see
+// restrictPieces).
+func meeting(ctx context.Context, d *pieceDomain, within []*pieceDomain) ([]*presburger.Map, error) {
+	var out []*presburger.Map
+	for _, w := range within {
+		if d.contradicts(w) {
+			continue
+		}
+		dm, err := d.m.Intersect(w.m)
+		if err != nil {
+			return nil, err
+		}
+		empty, err := dm.IsEmpty(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !empty {
+			out = append(out, w.m)
+		}
+	}
+	return out, nil
+}
+
+// restrictPoints returns the points of an obligation restricted to the
+// facts of the assignment's scope (nil: none) and to the assumptions,
+// simplified. Assumptions of several conjunctions (a compiler's
+// specialisations) multiply the pieces of the points by their
+// conjunctions, and simplifying the multiplied pieces is costly: the
+// points are simplified within the facts first, and only the empty
+// pieces are dropped after the assumptions' restriction, as finalHeap
+// does for the final heap (they cost most of the symbolic evaluation of
+// Halide's depthwise separable convolution otherwise). The result is the
+// same set either way; only its pieces may keep redundant constraints.
+// Facts of more conjunctions than the assumptions are restrictPieces'.
+func restrictPoints(ctx context.Context, pts, facts, assumptions *presburger.Map) (*presburger.Map, error) {
+	var err error
+	if facts != nil {
 		if pts, err = pts.IntersectParams(facts); err != nil {
 			return nil, err
 		}

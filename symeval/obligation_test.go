@@ -196,3 +196,48 @@ func TestRestrictPoints(t *testing.T) {
 		}
 	}
 }
+
+// TestRestrictPieces checks that restrictPieces gives the points of
+// restrictPoints, and drops the pieces that no conjunction meets.
+func TestRestrictPieces(t *testing.T) {
+	ctx := context.Background()
+	parse := func(s string) *presburger.Map {
+		t.Helper()
+		m, err := presburger.ParseSet(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	pts := parse("[N, M] -> { [h1, h2] : 0 <= h1 < N and h2 = h1 + M; [h1, h2] : 0 <= h1 < N and h2 = h1 + M + 1 and h1 >= 2; [h1, h2] : h1 = floor(N/2) and h2 = M and M <= -5 }")
+	for _, c := range []struct{ facts, assumptions string }{
+		{"[N, M] -> { : M >= N; : M <= N - 1 and N >= 3 }", "[N, M] -> { : N >= 1 }"},
+		{"[N, M] -> { : M >= N + 1; : M <= 0 and N >= 5; : M = 2 and N = 1 }", "[N, M] -> { : N >= 4 }"},
+		{"[N, M] -> { : N >= 2 * floor(M/2) + 1; : N <= 2 * floor(M/2) }", "[M, N] -> { : N >= 10 or M >= 10 }"},
+	} {
+		f, a := parse(c.facts), parse(c.assumptions)
+		want, err := restrictPoints(ctx, pts, f, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		within, err := knownConjunctions(ctx, f, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := restrictPieces(ctx, pts, pieceDomains(pts), within)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if eq, err := got.IsEqual(ctx, want); err != nil || !eq {
+			t.Errorf("facts %s, assumptions %s: %s, want %s (%v)", c.facts, c.assumptions, got, want, err)
+		}
+		for _, b := range got.Basics() {
+			if e, err := presburger.NewMap(got.Space(), b).IsEmpty(ctx); err != nil || e {
+				t.Errorf("facts %s, assumptions %s: empty piece %s kept (%v)", c.facts, c.assumptions, presburger.NewMap(got.Space(), b), err)
+			}
+		}
+	}
+	if _, err := restrictPieces(ctx, pts, pieceDomains(pts)[:1], nil); err == nil {
+		t.Error("restrictPieces took fewer domains than pieces")
+	}
+}
