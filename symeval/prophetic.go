@@ -81,6 +81,7 @@ type Prophecy struct {
 	kernelAssumptions *presburger.Map
 	garbage           map[*sched.Assign]*presburger.Map
 	steps             map[sched.Stmt]stepMemo
+	operands          map[sched.Stmt]operands
 	reuse             *roundReuse
 	// reused counts the statements whose effects were taken from the
 	// previous round's prophecy.
@@ -145,14 +146,14 @@ func Prophesy(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sar
 		params = append(params, id.Name)
 	}
 	res := &Prophecy{effects: map[sched.Stmt]*Heap{}, bodies: map[*sched.Loop]loopBody{}, garbage: opts.garbage,
-		steps: map[sched.Stmt]stepMemo{}, reuse: newRoundReuse(opts.prev, opts.garbage)}
+		steps: map[sched.Stmt]stepMemo{}, operands: map[sched.Stmt]operands{}, reuse: newRoundReuse(opts.prev, opts.garbage)}
 	res.Contexts = NewContexts()
 	if res.reuse != nil {
 		res.Contexts = opts.prev.Contexts
 	}
 	ev := &prophet{ctx: ctx, cs: res.Contexts, info: kinfo.Types, spec: spec,
 		effects: res.effects, bodies: res.bodies, heapAnnot: opts.HeapAnnot,
-		garbage: opts.garbage, steps: res.steps, reuse: res.reuse, res: res}
+		garbage: opts.garbage, steps: res.steps, operands: res.operands, reuse: res.reuse, res: res}
 	scope := NewScope(params)
 	if res.reuse != nil {
 		// The assumptions and the initial heap do not depend on the
@@ -251,7 +252,10 @@ type prophet struct {
 	// steps records the steps of the blocks, reuse what may be taken from
 	// the previous round's prophecy (rounds.go).
 	steps map[sched.Stmt]stepMemo
-	reuse *roundReuse
+	// operands records the heaps the effects of loops and conditionals
+	// were computed from (rounds.go).
+	operands map[sched.Stmt]operands
+	reuse    *roundReuse
 	// res is the prophecy under construction.
 	res *Prophecy
 }
@@ -385,6 +389,7 @@ func (p *prophet) stmt(s *Scope, st sched.Stmt) (*Heap, error) {
 	}
 	h, err := p.rule(s, st)
 	if err == nil {
+		h = p.sameEffect(st, h)
 		p.effects[st] = h
 	}
 	return h, err
@@ -432,11 +437,17 @@ func (p *prophet) rule(s *Scope, st sched.Stmt) (*Heap, error) {
 		if err != nil {
 			return nil, err
 		}
-		h2 := EmptyHeap()
+		var h2 *Heap
 		if st.Else != nil {
 			if h2, err = p.stmt(sElse, st.Else); err != nil {
 				return nil, err
 			}
+		}
+		if h, ok := p.reuseRule(st, operands{h1, h2}); ok {
+			return h, nil
+		}
+		if h2 == nil {
+			h2 = EmptyHeap()
 		}
 		if h1, err = h1.Restrict(c); err != nil {
 			return nil, wrap(err)
@@ -468,6 +479,10 @@ func (p *prophet) rule(s *Scope, st sched.Stmt) (*Heap, error) {
 		body, err := p.block(inner, st.Body)
 		if err != nil {
 			return nil, err
+		}
+		if h, ok := p.reuseRule(st, operands{body, nil}); ok {
+			p.bodies[st] = p.reuse.prev.bodies[st]
+			return h, nil
 		}
 		if body, err = body.Simplify(p.ctx); err != nil {
 			return nil, wrap(err)

@@ -28,6 +28,11 @@ import (
 //     then computed from the same objects by the same operations. The
 //     update of a block's heap by a statement's effect is the previous
 //     round's when both are the same objects;
+//   - a loop or conditional that is not clean has the previous round's
+//     effect when the effects it is computed from (its body's, its
+//     branches') are the previous round's objects, as they are above an
+//     alloc that drops the only array whose writes changed
+//     (reuseRule, sameEffect);
 //   - the undefined reads of an assignment whose site is the previous
 //     round's are the previous round's, and its garbage iterations, taken
 //     into the sets in that round, cannot grow.
@@ -113,10 +118,73 @@ func (p *prophet) reuseEffects(st sched.Stmt) (*Heap, bool) {
 				p.bodies[l] = b
 			}
 		}
+		if o, ok := r.prev.operands[x]; ok {
+			p.operands[x] = o
+		}
 		return true
 	})
 	p.res.reused++
 	return h, true
+}
+
+// operands are the heaps the effect of a loop (its body's effect, before
+// simplification) or of a conditional (its branches' effects, before
+// their restriction to the condition; nil without an else) was
+// computed from.
+type operands [2]*Heap
+
+// reuseRule returns the previous round's effect of the loop or
+// conditional st, when the previous round computed it from the very
+// objects ops, and records ops for the next round. A statement that is
+// not clean gets new objects from the assignments that changed, but
+// those objects may not reach st: an alloc drops the array they write
+// (Heap.Drop keeps the other components, the previous round's objects
+// when they were computed from the same ones, see sameEffect). The rule
+// for st is then applied to the same objects, with st's scope, which the
+// kernel's text decides, and gives the same result: the previous
+// round's effect, and for a loop its body's effect.
+func (p *prophet) reuseRule(st sched.Stmt, ops operands) (*Heap, bool) {
+	p.operands[st] = ops
+	if p.reuse == nil {
+		return nil, false
+	}
+	if prev, ok := p.reuse.prev.operands[st]; !ok || prev != ops {
+		return nil, false
+	}
+	h, ok := p.reuse.prev.effects[st]
+	if !ok {
+		return nil, false
+	}
+	if l, ok := st.(*sched.Loop); ok {
+		if _, ok := p.reuse.prev.bodies[l]; !ok {
+			return nil, false
+		}
+	}
+	return h, true
+}
+
+// sameEffect returns the previous round's effect of st when h has the
+// very components of it, in the same order, and h otherwise. The two are
+// then the same heap (heaps are immutable), so later rules may recognise
+// the previous round's objects (reuseRule, reuseStep).
+func (p *prophet) sameEffect(st sched.Stmt, h *Heap) *Heap {
+	if p.reuse == nil {
+		return h
+	}
+	prev, ok := p.reuse.prev.effects[st]
+	if !ok || prev == h || prev.simplified != h.simplified {
+		return h
+	}
+	a, b := prev.u.Maps(), h.u.Maps()
+	if len(a) != len(b) {
+		return h
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return h
+		}
+	}
+	return prev
 }
 
 // reuseStep returns the previous round's h ▷ d of the block step at st,
