@@ -214,16 +214,7 @@ func TestSimplifyMatchesExact(t *testing.T) {
 			t.Fatalf("case %d: %s\nsimplify: %s\nexact:    %s", it, dumpBasic(b), str(got), str(want))
 		}
 	}
-	for it := 0; it < propCount(600); it++ {
-		sp := g.randSetSpace(randParams(g))
-		if g.r.Intn(2) == 0 {
-			sp = g.randMapSpace(randParams(g))
-		}
-		check(it, g.randBasic(sp, 6))
-	}
-	for it := 0; it < propCount(600); it++ {
-		check(it, randDivCase(g.r).basic(it%2 == 0))
-	}
+	forRandomBasics(g, check)
 }
 
 // TestSimplexRollback checks that rollback takes a tableau back to the
@@ -384,6 +375,16 @@ func TestSimplifyPointInPiece(t *testing.T) {
 			t.Fatalf("case %d: %s: point %v is not in the simplified piece %s", it, dumpBasic(b), p, dumpBasic(c))
 		}
 	}
+	forRandomBasics(g, check)
+	if found == 0 {
+		t.Fatal("simplify found no point in any case")
+	}
+}
+
+// forRandomBasics calls check on random conjunctions of random spaces
+// (sets and relations), then on random conjunctions with divisions, each
+// with its case number.
+func forRandomBasics(g randGen, check func(it int, b *BasicMap)) {
 	for it := 0; it < propCount(600); it++ {
 		sp := g.randSetSpace(randParams(g))
 		if g.r.Intn(2) == 0 {
@@ -393,8 +394,5 @@ func TestSimplifyPointInPiece(t *testing.T) {
 	}
 	for it := 0; it < propCount(600); it++ {
 		check(it, randDivCase(g.r).basic(it%2 == 0))
-	}
-	if found == 0 {
-		t.Fatal("simplify found no point in any case")
 	}
 }
