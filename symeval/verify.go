@@ -147,6 +147,15 @@ type AnalyzeOptions struct {
 	// the conditions are those of the garbage writes' fixpoint, which
 	// may yet be given up for the ordinary ones.
 	Refutes func(c *Condition) bool
+	// Pending, when set, is given every value condition left for the
+	// solver (status Pending, with its obligation) as soon as it is
+	// generated, on the evaluation's goroutine, so that the caller may
+	// start deciding it while the evaluation goes on. The condition is
+	// not final: its ID is not set yet, and it may be dropped (the
+	// garbage writes' fallback generates the conditions afresh). The
+	// callee must not modify it, and must copy what it reads after
+	// returning.
+	Pending func(c *Condition)
 }
 
 // Analyze runs the prophetic and symbolic evaluations of the checked
@@ -189,7 +198,7 @@ func Analyze(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sare
 	}
 	a = &Analysis{Params: params, Assumptions: pr.Assumptions, Prophecy: pr}
 	g := &gen{ctx: ctx, a: a, pr: pr, k: k, kinfo: kinfo, spec: spec, sinfo: sinfo, trace: opts.Trace, noValue: opts.NoValue,
-		opts: opts.Options, undMemo: map[*Prophecy]map[*sched.Assign]*presburger.UnionMap{}, refutes: opts.Refutes}
+		opts: opts.Options, undMemo: map[*Prophecy]map[*sched.Assign]*presburger.UnionMap{}, refutes: opts.Refutes, pending: opts.Pending}
 	if err := g.run(); err != nil {
 		return nil, err
 	}
@@ -238,7 +247,9 @@ type gen struct {
 	hullDone bool
 	// refutes is AnalyzeOptions.Refutes; refutedBy is the ID of the
 	// condition it confirmed, 0 before.
-	refutes   func(c *Condition) bool
+	refutes func(c *Condition) bool
+	// pending is AnalyzeOptions.Pending.
+	pending   func(c *Condition)
 	refutedBy int
 	// root is the scope of the kernel's body, the root of the scopes of
 	// every walk (walkAfter): the walks derive the same scopes from it,
@@ -277,6 +288,9 @@ func (g *gen) add(c *Condition) {
 		if g.refutes(c) {
 			g.refutedBy = c.ID
 		}
+	}
+	if g.pending != nil && c.Status == Pending && c.Obligation != nil {
+		g.pending(c)
 	}
 	if g.trace != nil {
 		switch {

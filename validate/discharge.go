@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/augur-verify/augur/presburger"
@@ -53,6 +54,13 @@ type solver struct {
 	v   *validation
 	z   *smt.Context
 	enc *encode.Encoder
+	// ctx cancels the solver's checks: the validation's context, or the
+	// narrower one of the conditions decided ahead (ahead.go).
+	ctx context.Context
+	// guard records that a check reached the wall-clock guard: the
+	// validation's guardHit, or the flag of a condition decided ahead,
+	// which counts only if its outcome is used.
+	guard *atomic.Bool
 	// used counts the resource units of every check of the condition
 	// being decided.
 	used uint64
@@ -101,11 +109,17 @@ func (s *solver) searchLimit() uint64 {
 }
 
 func newSolver(v *validation) (*solver, error) {
+	return v.newSolverIn(v.ctx, &v.guardHit)
+}
+
+// newSolverIn is newSolver with the checks cancelled by ctx and the
+// wall-clock guard's hits recorded in guard.
+func (v *validation) newSolverIn(ctx context.Context, guard *atomic.Bool) (*solver, error) {
 	z, err := smt.NewContext(smt.WithModels(true))
 	if err != nil {
 		return nil, err
 	}
-	return &solver{v: v, z: z, enc: encode.New(z, v.in.spec, v.in.sinfo, v.opts.ValueModel)}, nil
+	return &solver{v: v, z: z, enc: encode.New(z, v.in.spec, v.in.sinfo, v.opts.ValueModel), ctx: ctx, guard: guard}, nil
 }
 
 // renew replaces a context that a check abandoned (smt.ErrUnresponsive)
@@ -180,7 +194,7 @@ func (s *solver) groundSolver() (*solver, error) {
 	if s.ground != nil {
 		s.ground.close()
 	}
-	g, err := newSolver(s.v)
+	g, err := s.v.newSolverIn(s.ctx, s.guard)
 	if err != nil {
 		return nil, err
 	}
@@ -901,7 +915,7 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 		live[si] = false
 		st := strategies[si]
 		last := li/len(strategies) == len(limits)-1
-		if err := s.v.ctx.Err(); err != nil {
+		if err := s.ctx.Err(); err != nil {
 			return &outcome{status: symeval.Undecided, reason: "cancelled"}
 		}
 		proved := true
@@ -1093,7 +1107,7 @@ func (s *solver) matchFirst(c *symeval.Condition, strategies []strategy, pieces 
 	groups := s.groupPieces(ob, pieces)
 	closedGroups := s.closeGroups(c, gst, groups, pieces, gearlier, &scripts)
 	for pi, piece := range pieces {
-		if s.v.ctx.Err() != nil {
+		if s.ctx.Err() != nil {
 			return nil
 		}
 		if closedGroups[groups.key[pi]] {
@@ -1238,7 +1252,7 @@ func (s *solver) tryCandidates(c *symeval.Condition, cands *[]candidate, reasons
 		*cands = nil
 	}()
 	for _, k := range *cands {
-		if err := s.v.ctx.Err(); err != nil {
+		if err := s.ctx.Err(); err != nil {
 			return &outcome{status: symeval.Undecided, reason: "cancelled"}
 		}
 		out := s.failure(c, k.q, k.sol, 3)
@@ -1314,7 +1328,7 @@ func (s *solver) checkTerms(terms []*smt.Term, limit uint64, simple bool) (smt.R
 			return smt.Unknown, sol, err
 		}
 		res, err := s.solve(sol, lim)
-		if res != smt.Unknown || s.v.ctx.Err() != nil {
+		if res != smt.Unknown || s.ctx.Err() != nil {
 			return res, sol, err
 		}
 		sol.Close()
@@ -1342,7 +1356,7 @@ func (s *solver) solve(sol *smt.Solver, limit uint64) (smt.Result, error) {
 	if s.lookLimit > 0 {
 		guard = min(guard, lookGuard)
 	}
-	ctx, cancel := context.WithTimeout(s.v.ctx, guard)
+	ctx, cancel := context.WithTimeout(s.ctx, guard)
 	defer cancel()
 	before := sol.ResourcesUsed()
 	res, err := sol.Check(ctx)
@@ -1350,10 +1364,10 @@ func (s *solver) solve(sol *smt.Solver, limit uint64) (smt.Result, error) {
 	switch {
 	case res != smt.Unknown:
 		return res, nil
-	case s.v.ctx.Err() != nil:
-		return res, s.v.ctx.Err()
+	case s.ctx.Err() != nil:
+		return res, s.ctx.Err()
 	case ctx.Err() == context.DeadlineExceeded:
-		s.v.guardHit.Store(true)
+		s.guard.Store(true)
 		return res, fmt.Errorf("wall-clock guard of %s reached before the resource limit", guard)
 	case err != nil:
 		return res, err
@@ -1372,7 +1386,7 @@ func (s *solver) failure(c *symeval.Condition, q *query, sol *smt.Solver, maxTri
 	// concretely before a smaller model was looked for.)
 	var first *outcome
 	large := false
-	if m, err := s.peekParams(q, sol); err == nil && small(m, s.v.an.Params, 64) {
+	if m, err := s.peekParams(q, sol); err == nil && small(m, s.v.params, 64) {
 		first = s.readModel(c, q, sol)
 	} else {
 		// Evaluated last, if no smaller model shows the failure: its
@@ -1381,7 +1395,7 @@ func (s *solver) failure(c *symeval.Condition, q *query, sol *smt.Solver, maxTri
 		first = &outcome{status: symeval.Undecided, reason: "the solver's parameters are too large to evaluate"}
 		large = err == nil
 	}
-	if first.status == symeval.Failed && small(first.params, s.v.an.Params, 64) {
+	if first.status == symeval.Failed && small(first.params, s.v.params, 64) {
 		return first
 	}
 	// Otherwise prefer small parameter values (readable counterexamples
@@ -1408,7 +1422,7 @@ func (s *solver) failure(c *symeval.Condition, q *query, sol *smt.Solver, maxTri
 		for try := 0; try < 2 && (tries < maxTries || try == 0); try++ {
 			tries++
 			box := append([]*smt.Term(nil), blocked...)
-			for _, name := range s.v.an.Params {
+			for _, name := range s.v.params {
 				t := q.params[name]
 				box = append(box, t.Le(s.z.Int(bound)), t.Ge(s.z.Int(-bound)))
 			}
@@ -1929,7 +1943,7 @@ const (
 // confirmWith evaluates both sides over the given inputs.
 func (s *solver) confirmWith(c *symeval.Condition, out *outcome, inputs sare.Inputs) error {
 	params := map[string]int64{}
-	for _, p := range s.v.an.Params {
+	for _, p := range s.v.params {
 		params[p] = out.params[p]
 	}
 	ev, err := sare.NewEvaluator(s.v.in.spec, s.v.in.sinfo, params, inputs)
@@ -1942,7 +1956,7 @@ func (s *solver) confirmWith(c *symeval.Condition, out *outcome, inputs sare.Inp
 	if s.lookLimit > 0 {
 		ev.MaxPoints = lookMaxPoints
 	}
-	ctx, cancel := context.WithTimeout(s.v.ctx, 2*time.Minute)
+	ctx, cancel := context.WithTimeout(s.ctx, 2*time.Minute)
 	defer cancel()
 	env := ev.Env(ctx)
 	ob := c.Obligation

@@ -199,7 +199,7 @@ func TestDecider(t *testing.T) {
 	defer z.Close()
 	v := &validation{ctx: context.Background()}
 	v.opts.defaults()
-	s := &solver{v: v, z: z}
+	s := &solver{v: v, z: z, ctx: v.ctx, guard: &v.guardHit}
 	x, n := z.IntConst("x"), z.IntConst("n")
 	// 0 <= x < n <= 10
 	points := z.And(x.Ge(z.Int(0)), x.Lt(n), n.Le(z.Int(10)))

@@ -87,7 +87,7 @@ func (s *solver) closeGroups(c *symeval.Condition, st strategy, g *pieceGroups, 
 		if members[0] != pi {
 			continue
 		}
-		if s.v.ctx.Err() != nil {
+		if s.ctx.Err() != nil {
 			return closed
 		}
 		pieces := make([]*presburger.BasicMap, len(members))

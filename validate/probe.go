@@ -233,11 +233,11 @@ func (s *solver) probe(c *symeval.Condition, convs []*syntax.Call) *outcome {
 func (s *solver) probePoints(c *symeval.Condition, q *query, piece *presburger.BasicMap) *outcome {
 	sp := c.Obligation.Points.Space()
 	dom := presburger.NewMap(sp, piece)
-	ctx := presburger.WithBudget(s.v.ctx, s.v.opts.Budget)
+	ctx := presburger.WithBudget(s.ctx, s.v.opts.Budget)
 	rng := rand.New(rand.NewPCG(uint64(c.ID), 0x70726f6265))
 	last := &outcome{status: symeval.Undecided, reason: "no point of the piece within the quick tests' ranges"}
 	for _, hi := range quickRanges {
-		if s.v.ctx.Err() != nil {
+		if s.ctx.Err() != nil {
 			break
 		}
 		params, err := quickPoint(ctx, dom, sp.Params, rng, hi)

@@ -95,6 +95,9 @@ type Options struct {
 	// beforeDecide, when set (by tests), runs before each value
 	// condition is discharged, on the worker's goroutine.
 	beforeDecide func(id int)
+	// aheadTaken, when set (by tests), is given the number of outcomes
+	// that discharge took from the conditions decided ahead (ahead.go).
+	aheadTaken func(n int)
 	// Trace, when set, receives a running description of the symbolic
 	// evaluation (heaps and conditions) and of the solver's work.
 	Trace func(line string)
@@ -211,6 +214,9 @@ func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep
 			return rep, nil
 		}
 		v.orig, v.red, in, aopts = in, rp, rp.in, rp.analyzeOptions(aopts)
+		// No quick test runs (it would read v.in): the solver's side of
+		// the analysis is the transformed pair.
+		v.in = in
 	}
 	v.params = nil
 	for _, id := range in.kernel.Params {
@@ -226,7 +232,18 @@ func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep
 			return err == nil
 		}
 	}
+	if opts.Trace == nil && v.red == nil && opts.Jobs > 1 {
+		// The solver starts on the conditions as they are generated
+		// (ahead.go), beside the evaluation: Jobs-1 workers, the
+		// evaluation being the last. A trace keeps its order without.
+		v.ahead = v.startAhead(symCtx, opts.Jobs-1)
+		defer v.ahead.close()
+		aopts.Pending = v.ahead.add
+	}
 	an, err := symeval.Analyze(symCtx, in.kernel, in.kinfo, in.spec, in.sinfo, aopts)
+	if v.ahead != nil {
+		v.ahead.finish()
+	}
 	if test != nil {
 		// The symbolic phase's time is its own; the test's overlaps it.
 		symbolic := time.Since(clock)
@@ -256,7 +273,7 @@ func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep
 		// Unproven emptiness is no vacuity: the verdict stands as is.
 		rep.Vacuous = err == nil && empty
 	}
-	v.in, v.an, v.progress = in, an, progress
+	v.an, v.progress = an, progress
 	if err := v.reductionConditions(); err != nil {
 		return nil, err
 	}
@@ -275,6 +292,9 @@ func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep
 	// Discharge the value obligations.
 	if err := v.discharge(results); err != nil {
 		return nil, err
+	}
+	if opts.aheadTaken != nil && v.ahead != nil {
+		opts.aheadTaken(int(v.ahead.used.Load()))
 	}
 	phase("solve")
 
@@ -353,6 +373,9 @@ type validation struct {
 	// assumptions is the kernel's assumption domain when the quick
 	// tests computed it (symeval.Assumptions), or nil.
 	assumptions *presburger.Map
+	// ahead decides conditions during the symbolic evaluation, or is
+	// nil (ahead.go).
+	ahead *ahead
 }
 
 // cxResult is a counterexample built, or why none could be.
@@ -457,7 +480,7 @@ func (v *validation) discharge(results []ConditionResult) error {
 		if c.Status != symeval.Pending || v.skipped[i] {
 			continue
 		}
-		key := c.Obligation.Impl.Name + "=" + c.Obligation.Spec.Name + " " + c.Obligation.Points.String()
+		key := v.ahead.key(c)
 		if j, ok := first[key]; ok {
 			dup[i] = j
 			continue
@@ -501,13 +524,15 @@ func (v *validation) discharge(results []ConditionResult) error {
 				// (and so whether it fits its resource limit) must not
 				// depend on which conditions the worker decided before,
 				// which depends on timing.
-				var o *outcome
-				s, err := newSolver(v)
-				if err != nil {
-					o = &outcome{status: symeval.Undecided, reason: "solver unavailable: " + err.Error()}
-				} else {
-					o = v.decideSafely(s, v.an.Conditions[i])
-					s.close()
+				o := v.ahead.taken(v.an.Conditions[i])
+				if o == nil {
+					s, err := newSolver(v)
+					if err != nil {
+						o = &outcome{status: symeval.Undecided, reason: "solver unavailable: " + err.Error()}
+					} else {
+						o = v.decideSafely(s, v.an.Conditions[i])
+						s.close()
+					}
 				}
 				mu.Lock()
 				v.outcomes[i] = o

@@ -100,7 +100,7 @@ Exit status: 0 valid, 1 invalid, 2 unknown, 3 error (malformed input or usage).`
 	fl.StringVar(&f.valueModel, "value-model", "real", "value model for floats: real or ieee")
 	fl.Uint64Var(&f.resources, "resources", validate.DefaultResources, "work limit of each solver query, in Z3's resource units: a query that exhausts it is undecided, whatever the machine's load")
 	fl.DurationVar(&f.timeout, "timeout", 0, "wall-clock guard on each solver query (0: 5m); a verdict it decides is marked as time-bound")
-	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "conditions discharged in parallel")
+	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "conditions discharged in parallel; during the symbolic evaluation, which takes one, the others start on the conditions generated so far")
 	fl.BoolVar(&f.noGarbage, "no-garbage-writes", false, "report every read of a cell never written as an undefined read, even in a statement whose results never reach an output (by default such a statement writes garbage, which must not reach an output)")
 	fl.BoolVar(&f.noQuickTest, "no-quick-test", false, "skip testing first: do not run the kernel at small parameter values before the symbolic evaluation")
 	fl.BoolVar(&f.all, "all-conditions", false, "decide every value condition even when a failure found over Presburger sets (an undefined read, a race, ...) already refutes the kernel")

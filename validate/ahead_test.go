@@ -1,0 +1,126 @@
+package validate
+
+import (
+	"context"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/augur-verify/augur/symeval"
+)
+
+// aheadPairs are kernels with value conditions for the solver, valid and
+// invalid.
+var aheadPairs = [][2]string{
+	{"matmul", "matmul.sched"},
+	{"matmul", "matmul_tiled.sched"},
+	{"matmul", "broken_tail_dropped.sched"},
+	{"blur", "blur.sched"},
+	{"blur", "broken_wrong_row.sched"},
+}
+
+func aheadPair(t *testing.T, p [2]string) (spec, prog string) {
+	t.Helper()
+	dir := filepath.Join("..", "examples", p[0])
+	specs, _ := filepath.Glob(filepath.Join(dir, "*.sare"))
+	if len(specs) != 1 {
+		t.Fatalf("%s: %d specifications", dir, len(specs))
+	}
+	return specs[0], filepath.Join(dir, p[1])
+}
+
+// TestAheadSameReport checks that deciding the value conditions while the
+// symbolic evaluation goes on (ahead.go) changes when they are decided,
+// not what is decided: with ahead workers the report is the one that
+// discharge alone gives, valid and invalid kernels alike (the
+// counterexample included). How many outcomes the workers give depends
+// on timing; TestAheadOutcomes checks them one by one.
+func TestAheadSameReport(t *testing.T) {
+	for _, p := range aheadPairs {
+		spec, prog := aheadPair(t, p)
+		taken := -1
+		ahead := validateFiles(t, spec, prog, Options{Jobs: 2, NoQuickTest: true, aheadTaken: func(n int) { taken = n }})
+		alone := validateFiles(t, spec, prog, Options{Jobs: 1, NoQuickTest: true})
+		if taken < 0 {
+			t.Errorf("%s: no conditions decided ahead with 2 jobs", prog)
+		}
+		for _, r := range []*Report{ahead, alone} {
+			r.Timings = nil
+			for i := range r.Conditions {
+				r.Conditions[i].Seconds = 0
+			}
+		}
+		if !reflect.DeepEqual(ahead, alone) {
+			t.Errorf("%s: the report with conditions decided ahead differs:\n%+v\nwithout:\n%+v", prog, ahead, alone)
+		}
+	}
+}
+
+// TestAheadOutcomes decides every pending condition of the examples
+// ahead, waits for the workers, and checks that discharge takes each
+// outcome, equal to the one it would find itself, and that a condition
+// the evaluation did not give is discharge's.
+func TestAheadOutcomes(t *testing.T) {
+	ctx := context.Background()
+	for _, p := range aheadPairs {
+		spec, prog := aheadPair(t, p)
+		in, errs := load(source(t, spec), source(t, prog))
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		v := &validation{ctx: ctx, in: in}
+		v.opts.defaults()
+		for _, id := range in.kernel.Params {
+			v.params = append(v.params, id.Name)
+		}
+		a := v.startAhead(ctx, 2)
+		an, err := symeval.Analyze(ctx, in.kernel, in.kinfo, in.spec, in.sinfo, symeval.AnalyzeOptions{Pending: a.add})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Let the workers start every job before finish.
+		for {
+			a.mu.Lock()
+			idle := len(a.queue) == 0
+			a.mu.Unlock()
+			if idle {
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+		a.finish()
+		pending := 0
+		for _, c := range an.Conditions {
+			if c.Status != symeval.Pending {
+				if a.taken(c) != nil {
+					t.Errorf("%s: C%d (%s) taken from ahead", prog, c.ID, c.Status)
+				}
+				continue
+			}
+			pending++
+			got := a.taken(c)
+			if _, first := a.jobs[c]; !first {
+				continue // a duplicate: discharge copies its first's outcome
+			}
+			if got == nil {
+				t.Errorf("%s: C%d not decided ahead", prog, c.ID)
+				continue
+			}
+			s, err := newSolver(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := v.decideSafely(s, c)
+			s.close()
+			if got.status != want.status || got.reason != want.reason || got.resources != want.resources || got.solver != want.solver {
+				t.Errorf("%s: C%d decided ahead: %s (%s, %d units), discharge: %s (%s, %d units)", prog, c.ID,
+					got.status, got.reason, got.resources, want.status, want.reason, want.resources)
+			}
+		}
+		if pending == 0 {
+			t.Errorf("%s: no pending conditions", prog)
+		}
+		a.close()
+	}
+}
