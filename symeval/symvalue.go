@@ -433,11 +433,10 @@ func (d *pieceDomain) meet(o *pieceDomain, m *presburger.Map) *pieceDomain {
 
 // pieceDomains returns the parameter domain of every piece of m.
 func pieceDomains(m *presburger.Map) []*pieceDomain {
-	sp := m.Space()
-	bs := m.Basics()
-	out := make([]*pieceDomain, len(bs))
-	for i, b := range bs {
-		out[i] = newPieceDomain(presburger.NewMap(sp, b).Params())
+	ps := m.Pieces()
+	out := make([]*pieceDomain, len(ps))
+	for i, p := range ps {
+		out[i] = newPieceDomain(p.Params())
 	}
 	return out
 }
@@ -457,14 +456,14 @@ func productPieces(ctx context.Context, x *presburger.Map, xd []*pieceDomain, y 
 	if err != nil {
 		return nil, nil, err
 	}
-	xb, yb := x.Basics(), y.Basics()
+	xp, yp := x.Pieces(), y.Pieces()
 	var pieces []*presburger.BasicMap
 	var doms []*pieceDomain
-	for i := range xb {
+	for i := range xp {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, fmt.Errorf("product of values: %w", err)
 		}
-		for j := range yb {
+		for j := range yp {
 			if xd[i].contradicts(yd[j]) {
 				continue
 			}
@@ -479,7 +478,7 @@ func productPieces(ctx context.Context, x *presburger.Map, xd []*pieceDomain, y 
 			if empty {
 				continue
 			}
-			p, err := flatProduct(presburger.NewMap(xs, xb[i]), presburger.NewMap(ys, yb[j]))
+			p, err := flatProduct(xp[i], yp[j])
 			if err != nil {
 				return nil, nil, err
 			}
@@ -539,8 +538,8 @@ func (ev *valueEval) read(x *syntax.Index) ([]alternative, error) {
 			return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
 		}
 	}
-	for _, b := range loc.Basics() {
-		part, err := presburger.NewUnionMap(presburger.NewMap(loc.Space(), b)).Apply(ev.h.u)
+	for _, lp := range loc.Pieces() {
+		part, err := presburger.NewUnionMap(lp).Apply(ev.h.u)
 		if err != nil {
 			return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
 		}
@@ -846,9 +845,9 @@ func defsAgree(defs []map[int]string, i, k int) bool {
 // tested for a point where the holes differ, those where the definitions
 // differ first (the likeliest to have one).
 func holesEqual(ctx context.Context, set *presburger.Map, defs []map[int]string, i, k int) (bool, error) {
-	basics := set.Basics()
+	pieces := set.Pieces()
 	var order []int
-	for p := range basics {
+	for p := range pieces {
 		di, iok := defs[p][i]
 		dk, kok := defs[p][k]
 		switch {
@@ -861,10 +860,9 @@ func holesEqual(ctx context.Context, set *presburger.Map, defs []map[int]string,
 		}
 	}
 	for _, p := range order {
-		b := basics[p]
 		for _, sign := range []int64{1, -1} {
 			// sign*(hole i - hole k) >= 1: a point where they differ.
-			t := b.Copy()
+			t := pieces[p].Basics()[0]
 			row := t.NewRow()
 			row[t.Col(presburger.DimOut, i)] = presburger.NewInt(sign)
 			row[t.Col(presburger.DimOut, k)] = presburger.NewInt(-sign)
