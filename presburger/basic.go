@@ -294,9 +294,75 @@ func (b *BasicMap) setEmpty() {
 // Intersect returns the conjunction of b and o, which must live in the same
 // space (equal tuples and parameter lists; Map.Intersect aligns parameters).
 // The result's locals are b's followed by o's.
+//
+// It builds the rows of the result at their final width, in one
+// allocation: they are those of b.Copy() followed by conjoin(o), which
+// copied b's rows twice when o has locals (once, then again to insert
+// o's local columns) and o's rows one by one.
 func (b *BasicMap) Intersect(o *BasicMap) *BasicMap {
-	r := b.Copy()
-	r.conjoin(o)
+	if b.nDims() != o.nDims() {
+		panic("presburger: intersecting basic maps of different spaces")
+	}
+	nd, nb, no := b.nDims(), len(b.divs), len(o.divs)
+	w := nd + nb + no + 1
+	r := &BasicMap{space: b.space, nP: b.nP, nI: b.nI, nO: b.nO, empty: b.empty || o.empty}
+	n := len(b.eqs) + len(o.eqs) + len(b.ineqs) + len(o.ineqs)
+	for _, d := range b.divs {
+		if d.Num != nil {
+			n++
+		}
+	}
+	for _, d := range o.divs {
+		if d.Num != nil {
+			n++
+		}
+	}
+	flat := make([]Int, n*w)
+	next := func() []Int {
+		out := flat[:w:w]
+		flat = flat[w:]
+		return out
+	}
+	// b's columns keep their places, o's locals come after b's.
+	fromB := func(row []Int) []Int {
+		out := next()
+		copy(out, row[:nd+nb])
+		out[w-1] = row[len(row)-1]
+		return out
+	}
+	fromO := func(row []Int) []Int {
+		out := next()
+		copy(out, row[:nd])
+		copy(out[nd+nb:], row[nd:nd+no])
+		out[w-1] = row[len(row)-1]
+		return out
+	}
+	r.divs = make([]Div, nb+no)
+	for i, d := range b.divs {
+		r.divs[i].Den = d.Den
+		if d.Num != nil {
+			r.divs[i].Num = fromB(d.Num)
+		}
+	}
+	for i, d := range o.divs {
+		if d.Num != nil {
+			r.divs[nb+i] = Div{Num: fromO(d.Num), Den: d.Den}
+		}
+	}
+	r.eqs = make([][]Int, 0, len(b.eqs)+len(o.eqs))
+	for _, row := range b.eqs {
+		r.eqs = append(r.eqs, fromB(row))
+	}
+	for _, row := range o.eqs {
+		r.eqs = append(r.eqs, fromO(row))
+	}
+	r.ineqs = make([][]Int, 0, len(b.ineqs)+len(o.ineqs))
+	for _, row := range b.ineqs {
+		r.ineqs = append(r.ineqs, fromB(row))
+	}
+	for _, row := range o.ineqs {
+		r.ineqs = append(r.ineqs, fromO(row))
+	}
 	return r
 }
 

@@ -298,39 +298,109 @@ func asInequalities(b *BasicMap, row func([]Int) []Int) [][]Int {
 // it lacks (a division of b with the same definition as one of a's is
 // a's), and the function that rewrites a row over b's columns over the
 // copy's. ok is false when b has a plain existential local.
+//
+// The copy is built at its final width in one allocation: its rows and
+// divisions are those of a.Copy() followed by one AddLocalDiv per new
+// division, in the order of b's, which copied all of its rows again for
+// each.
 func withDivsOf(a, b *BasicMap) (c *BasicMap, mapRow func([]Int) []Int, ok bool) {
 	for _, d := range b.divs {
 		if d.Den.IsZero() {
 			return nil, nil, false
 		}
 	}
-	c = a.Copy()
-	nd := a.nDims()
-	colOf := make([]int, len(b.divs)) // b's local i is the copy's column colOf[i]
-	mapRow = func(r []Int) []Int {
-		out := make([]Int, c.NumCols())
+	nd, na := a.nDims(), len(a.divs)
+	// b's local i is the copy's column colOf[i]; the new divisions come
+	// after a's locals in the order found, so a column index is the same
+	// whatever the final number of new divisions.
+	colOf := make([]int, len(b.divs))
+	// over writes r (a row over b's columns) over the columns of the
+	// copy with width w (its constant last).
+	over := func(r []Int, w int) []Int {
+		out := make([]Int, w)
 		copy(out, r[:nd])
 		for i := range b.divs {
 			if v := r[nd+i]; !v.IsZero() {
 				out[colOf[i]] = out[colOf[i]].Add(v)
 			}
 		}
-		out[len(out)-1] = r[len(r)-1]
+		out[w-1] = r[len(r)-1]
 		return out
 	}
+	// sameDef reports whether num (over the copy's columns, at the widest
+	// width) defines the same division as a's local l.
+	sameDef := func(num []Int, l int) bool {
+		an := a.divs[l].Num
+		if !intsEqual(num[:nd+na], an[:nd+na]) || !num[len(num)-1].Equal(an[len(an)-1]) {
+			return false
+		}
+		return isZeroRow(num[nd+na:], len(num)-nd-na-1)
+	}
+	widest := nd + na + len(b.divs) + 1
+	var fresh []Div // new divisions, numerators at the widest width
 	for i, d := range b.divs {
-		num := mapRow(d.Num) // only dimensions and earlier locals
+		num := over(d.Num, widest) // only dimensions and earlier locals
 		colOf[i] = -1
-		for l, cd := range c.divs {
-			if !cd.Den.IsZero() && cd.Den.Equal(d.Den) && intsEqual(cd.Num, num) {
-				colOf[i] = c.locCol(l)
+		for l, ad := range a.divs {
+			if !ad.Den.IsZero() && ad.Den.Equal(d.Den) && sameDef(num, l) {
+				colOf[i] = nd + l
 				break
 			}
 		}
+		for k := 0; k < len(fresh) && colOf[i] < 0; k++ {
+			if fresh[k].Den.Equal(d.Den) && intsEqual(fresh[k].Num, num) {
+				colOf[i] = nd + na + k
+			}
+		}
 		if colOf[i] < 0 {
-			colOf[i] = c.locCol(c.AddLocalDiv(num, d.Den))
+			colOf[i] = nd + na + len(fresh)
+			fresh = append(fresh, Div{Num: num, Den: d.Den})
 		}
 	}
+	w := nd + na + len(fresh) + 1
+	// narrow returns row, over a's columns or at the widest width, at w.
+	narrow := func(row []Int, out []Int) []Int {
+		n := nd + na
+		if len(row) == widest {
+			n += len(fresh)
+		}
+		copy(out, row[:n])
+		out[w-1] = row[len(row)-1]
+		return out
+	}
+	c = &BasicMap{space: a.space, nP: a.nP, nI: a.nI, nO: a.nO, empty: a.empty}
+	n := len(a.eqs) + len(a.ineqs) + len(fresh)
+	for _, d := range a.divs {
+		if d.Num != nil {
+			n++
+		}
+	}
+	flat := make([]Int, n*w)
+	next := func() []Int {
+		out := flat[:w:w]
+		flat = flat[w:]
+		return out
+	}
+	c.divs = make([]Div, 0, na+len(fresh))
+	for _, d := range a.divs {
+		var num []Int
+		if d.Num != nil {
+			num = narrow(d.Num, next())
+		}
+		c.divs = append(c.divs, Div{Num: num, Den: d.Den})
+	}
+	for _, d := range fresh {
+		c.divs = append(c.divs, Div{Num: narrow(d.Num, next()), Den: d.Den})
+	}
+	c.eqs = make([][]Int, len(a.eqs))
+	for i, r := range a.eqs {
+		c.eqs[i] = narrow(r, next())
+	}
+	c.ineqs = make([][]Int, len(a.ineqs))
+	for i, r := range a.ineqs {
+		c.ineqs[i] = narrow(r, next())
+	}
+	mapRow = func(r []Int) []Int { return over(r, w) }
 	return c, mapRow, true
 }
 

@@ -188,8 +188,9 @@ func (p *omegaProblem) resetHist() {
 	p.base = n
 	p.hist = make([]bset, n)
 	words := (n + 63) / 64
+	flat := make(bset, n*words) // one allocation, each set capped at its words
 	for i := range p.hist {
-		h := make(bset, words)
+		h := flat[i*words : (i+1)*words : (i+1)*words]
 		h[i/64] = 1 << uint(i%64)
 		p.hist[i] = h
 	}

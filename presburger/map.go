@@ -68,6 +68,17 @@ func (m *Map) Basics() []*BasicMap {
 // NumBasics returns the number of pieces of m.
 func (m *Map) NumBasics() int { return len(m.basics) }
 
+// Pieces returns the pieces of m, each as a map of m's space: the union
+// of the result is m. Maps are immutable, so the pieces share m's
+// conjunctions, where Basics copies them.
+func (m *Map) Pieces() []*Map {
+	out := make([]*Map, len(m.basics))
+	for i, b := range m.basics {
+		out[i] = &Map{space: m.space, basics: []*BasicMap{b}}
+	}
+	return out
+}
+
 // DimKind selects a group of dimension columns.
 type DimKind int
 

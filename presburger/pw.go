@@ -639,11 +639,13 @@ func pwDedupDivs(b *BasicMap) *BasicMap {
 	}
 	seen := map[string]bool{}
 	key := func(kind string, r []Int) string {
-		k := kind
+		var k strings.Builder
+		k.WriteString(kind)
 		for _, v := range r {
-			k += "," + v.String()
+			k.WriteByte(',')
+			k.WriteString(v.String())
 		}
-		return k
+		return k.String()
 	}
 	for _, e := range b.Eqs() {
 		r := conv(e, n.NumCols())

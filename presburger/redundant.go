@@ -256,19 +256,40 @@ func newSimplifier(mt *meter, c *BasicMap) *simplifier {
 		return s
 	}
 	t := newSimplexTab(mt, c.nVars())
+	n := 2*len(c.eqs) + len(c.ineqs)
+	for _, d := range c.divs {
+		if !d.Den.IsZero() {
+			n += 2
+		}
+	}
+	t.reserve(n)
+	// addRow copies the row it is given: the negated equalities and the
+	// divisions' rows are written in one scratch row.
+	scratch := make([]Int, c.NumCols())
 	for _, e := range c.eqs {
 		t.addRow(e)
-		t.addRow(negRow(e))
+		for k, v := range e {
+			scratch[k] = v.Neg()
+		}
+		t.addRow(scratch)
 	}
 	s.ineqU = make([]int, len(c.ineqs))
 	for i, r := range c.ineqs {
 		s.ineqU[i] = t.addRow(r)
 	}
+	one := NewInt(1)
 	for i, d := range c.divs {
 		if !d.Den.IsZero() {
-			lo, hi := c.divRows(i)
-			t.addRow(lo)
-			t.addRow(hi)
+			// num - den*q >= 0 and den*q - num + den - 1 >= 0 (divRows).
+			col, k := c.locCol(i), len(scratch)-1
+			copy(scratch, d.Num)
+			scratch[col] = scratch[col].Sub(d.Den)
+			t.addRow(scratch)
+			for j, v := range scratch {
+				scratch[j] = v.Neg()
+			}
+			scratch[k] = scratch[k].Add(d.Den).Sub(one)
+			t.addRow(scratch)
 		}
 	}
 	s.t = t

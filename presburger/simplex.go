@@ -1,6 +1,9 @@
 package presburger
 
-import "errors"
+import (
+	"errors"
+	"slices"
+)
 
 // This file holds an incremental rational simplex tableau in the style of
 // isl's isl_tab (isl_tab.c; Verdoolaege, "isl: An Integer Set Library for
@@ -32,6 +35,7 @@ type simplexTab struct {
 	m     *meter  // one step per pivot
 	limit int     // pivots left before an optimisation gives up
 	nz    []int   // pivot's scratch: the columns of the pivot row's entries
+	pool  []Int   // zeroed storage for the rows addRow adds (reserve)
 }
 
 // newSimplexTab returns a tableau over nvar free variables without
@@ -49,12 +53,31 @@ func newSimplexTab(m *meter, nvar int) *simplexTab {
 	return t
 }
 
+// reserve makes room for n more rows: the storage of their entries in
+// one allocation, which addRow takes from, and the tableau's per-unknown
+// slices grown once (a tableau built from a conjunction knows how many
+// rows it adds).
+func (t *simplexTab) reserve(n int) {
+	t.pool = make([]Int, n*(2+t.ncol))
+	t.rows = slices.Grow(t.rows, n)
+	t.rowU = slices.Grow(t.rowU, n)
+	t.isRow = slices.Grow(t.isRow, n)
+	t.pos = slices.Grow(t.pos, n)
+	t.restr = slices.Grow(t.restr, n)
+}
+
 // addRow adds the restricted unknown r·x + c (r over the nvar variables,
 // the constant last) and returns its index. The tableau may become
 // infeasible; restore makes it feasible again.
 func (t *simplexTab) addRow(r []Int) int {
 	u := len(t.isRow)
-	row := make([]Int, 2+t.ncol)
+	var row []Int
+	if w := 2 + t.ncol; len(t.pool) >= w {
+		row = t.pool[:w:w]
+		t.pool = t.pool[w:]
+	} else {
+		row = make([]Int, w)
+	}
 	row[0] = NewInt(1)
 	// Express r over the current columns: a variable in a column adds
 	// its coefficient there; one in a row adds its row, scaled.
@@ -383,6 +406,7 @@ var errSimplexLimit = errors.New("presburger: simplex pivot limit")
 func (t *simplexTab) clone() *simplexTab {
 	c := *t
 	c.nz = nil
+	c.pool = nil // t's, to add t's rows
 	c.rows = make([][]Int, len(t.rows), len(t.rows)+4)
 	flat := make([]Int, len(t.rows)*(2+t.ncol))
 	for i, r := range t.rows {

@@ -68,10 +68,9 @@ func (g *gen) dropMapOutsideHull(m *presburger.Map) (*presburger.Map, error) {
 // parameter domain h is empty. A piece whose test exceeds the engine's
 // budget is kept.
 func dropDisjoint(ctx context.Context, m, h *presburger.Map) (*presburger.Map, error) {
-	sp := m.Space()
-	var keep []*presburger.BasicMap
-	for _, b := range m.Basics() {
-		r, err := presburger.NewMap(sp, b).IntersectParams(h)
+	var keep []int
+	for i, p := range m.Pieces() {
+		r, err := p.IntersectParams(h)
 		if err != nil {
 			return nil, err
 		}
@@ -80,11 +79,16 @@ func dropDisjoint(ctx context.Context, m, h *presburger.Map) (*presburger.Map, e
 			return nil, err
 		}
 		if err != nil || !empty {
-			keep = append(keep, b)
+			keep = append(keep, i)
 		}
 	}
 	if len(keep) == m.NumBasics() {
 		return m, nil
 	}
-	return presburger.NewMap(sp, keep...), nil
+	bs := m.Basics()
+	kept := make([]*presburger.BasicMap, len(keep))
+	for k, i := range keep {
+		kept[k] = bs[i]
+	}
+	return presburger.NewMap(m.Space(), kept...), nil
 }

@@ -105,10 +105,9 @@ func knownConjunctions(ctx context.Context, facts, assumptions *presburger.Map) 
 	if within, err = within.DropEmpty(ctx); err != nil {
 		return nil, err
 	}
-	sp := within.Space()
 	out := make([]*pieceDomain, 0, within.NumBasics())
-	for _, b := range within.Basics() {
-		out = append(out, newPieceDomain(presburger.NewMap(sp, b)))
+	for _, p := range within.Pieces() {
+		out = append(out, newPieceDomain(p))
 	}
 	return out, nil
 }
@@ -145,7 +144,7 @@ func restrictPieces(ctx context.Context, pts *presburger.Map, doms []*pieceDomai
 	meets := map[*pieceDomain][]*presburger.Map{}
 	sp := pts.Space()
 	var out []*presburger.BasicMap
-	for i, b := range pts.Basics() {
+	for i, p := range pts.Pieces() {
 		ws, ok := meets[doms[i]]
 		if !ok {
 			var err error
@@ -154,7 +153,6 @@ func restrictPieces(ctx context.Context, pts *presburger.Map, doms []*pieceDomai
 			}
 			meets[doms[i]] = ws
 		}
-		p := presburger.NewMap(sp, b)
 		for _, w := range ws {
 			r, err := p.IntersectParams(w)
 			if err != nil {

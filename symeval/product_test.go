@@ -39,7 +39,12 @@ func randomHoleSet(t *testing.T, r *rand.Rand, holes int) *presburger.Map {
 		// P <= 3 in another piece).
 		for range 1 + r.IntN(3) {
 			k := r.IntN(6)
-			switch r.IntN(4) {
+			switch r.IntN(6) {
+			case 4:
+				// Opposite bounds over a division of the parameters.
+				cs = append(cs, fmt.Sprintf("2*P >= floor((Q + %d)/3) + %d", k%2, k/2))
+			case 5:
+				cs = append(cs, fmt.Sprintf("floor((Q + %d)/3) >= 2*P + %d", k%2, k/2-1))
 			case 0:
 				cs = append(cs, fmt.Sprintf("P >= %d", k))
 			case 1:
@@ -72,7 +77,7 @@ func randomHoleSet(t *testing.T, r *rand.Rand, holes int) *presburger.Map {
 func TestProductPieces(t *testing.T) {
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(7, 11))
-	dropped := 0
+	dropped, divContra := 0, 0
 	for iter := range 200 {
 		// Three sets, multiplied as the children of an expression are:
 		// the domains of the first product (with their points) serve in
@@ -115,9 +120,19 @@ func TestProductPieces(t *testing.T) {
 			}
 		}
 		dropped += x.NumBasics()*y.NumBasics() - got.NumBasics()
+		for _, a := range pieceDomains(x) {
+			for _, b := range pieceDomains(y) {
+				if a.contradicts(b) && strings.Contains(a.m.String(), "floor") {
+					divContra++
+				}
+			}
+		}
 	}
 	if dropped == 0 {
 		t.Error("no pair of pieces was ever dropped: the test sets never contradict")
+	}
+	if divContra == 0 {
+		t.Error("no domains ever contradicted by bounds over a division")
 	}
 }
 
@@ -141,6 +156,20 @@ func TestPieceDomainContradicts(t *testing.T) {
 		{"[N, T] -> { : N = 2*T }", "[T, N] -> { : 2*T >= N + 1 }", true},
 		{"[N, T] -> { : N = 2*T }", "[N, T] -> { : 2*T >= N }", false},
 		{"[N, T] -> { : N >= 1 }", "[N, T] -> { : T <= 0 }", false},
+		// Bounds over the same division of the parameters (the last
+		// tile of a min(2*T, (N - 33)/32) or not), whatever the order
+		// of the parameters and of the locals.
+		{"[N, T] -> { : 2*T >= floor((N - 33)/32) + 1 }", "[N, T] -> { : floor((N - 33)/32) >= 2*T }", true},
+		{"[N, T] -> { : 2*T >= floor((N - 33)/32) + 1 and T >= floor(N/7) }", "[T, N] -> { : floor((N - 33)/32) >= 2*T }", true},
+		{"[N, T] -> { : 2*T >= floor((N - 33)/32) }", "[N, T] -> { : floor((N - 33)/32) >= 2*T }", false},
+		// Different divisions, or a plain existential, are not the same
+		// term.
+		{"[N, T] -> { : 2*T >= floor((N - 33)/32) + 1 }", "[N, T] -> { : floor((N - 32)/32) >= 2*T }", false},
+		{"[N, T] -> { : 2*T >= floor((N - 33)/32) + 1 }", "[N, T] -> { : floor((N - 33)/16) >= 2*T }", false},
+		{"[N, T] -> { : exists e : 2*T >= e + 1 and N >= 3*e }", "[N, T] -> { : exists e : e >= 2*T and N >= 3*e }", false},
+		// Nested divisions.
+		{"[N, T] -> { : T >= floor((floor(N/2) + 1)/3) + 1 }", "[N, T] -> { : floor((floor(N/2) + 1)/3) >= T }", true},
+		{"[N, T] -> { : T >= floor((floor(N/2) + 1)/3) + 1 }", "[N, T] -> { : floor((floor(N/4) + 1)/3) >= T }", false},
 	} {
 		a, b := dom(c.a), dom(c.b)
 		if got := a.contradicts(b); got != c.want {

@@ -281,13 +281,16 @@ func flatProduct(a, b *presburger.Map) (*presburger.Map, error) {
 
 // pieceDomain is the parameter domain of a piece of a set: the
 // parameter values for which the piece has a point, with an index of its
-// constraints on parameters alone (no local variable) for a quick test
-// that two domains contradict each other.
+// constraints on parameters and on integer divisions of them (no other
+// local variable) for a quick test that two domains contradict each
+// other.
 type pieceDomain struct {
 	m *presburger.Map
-	// bounds maps the coefficients of an inequality c·p + k >= 0 (by
-	// parameter name, see boundKey) to the least k among the domain's
-	// inequalities with those coefficients (an equality gives two).
+	// bounds maps the coefficients of an inequality c·t + k >= 0 (by
+	// term, see boundKey; a term is a parameter by name or a division of
+	// terms by its definition, divTerms) to the least k among the
+	// domain's inequalities with those coefficients (an equality gives
+	// two).
 	bounds map[string]presburger.Int
 	// neg holds, for every key of bounds, the key of the opposite
 	// coefficients.
@@ -301,15 +304,14 @@ func newPieceDomain(m *presburger.Map) *pieceDomain {
 		return d
 	}
 	b := m.Basics()[0]
-	params := m.Space().Params
-	first := b.Col(presburger.DimParam, 0)
+	terms := divTerms(b, m.Space().Params)
 	add := func(row []presburger.Int, sign int64) {
 		for l := 0; l < b.NumLocals(); l++ {
-			if !row[b.LocalCol(l)].IsZero() {
+			if !row[b.LocalCol(l)].IsZero() && terms[b.LocalCol(l)] == "" {
 				return
 			}
 		}
-		key, neg := boundKey(params, row[first:first+len(params)], sign)
+		key, neg := boundKey(terms, row[:b.ConstCol()], sign)
 		k := row[b.ConstCol()]
 		if sign < 0 {
 			k = k.Neg()
@@ -329,29 +331,70 @@ func newPieceDomain(m *presburger.Map) *pieceDomain {
 	return d
 }
 
+// divTerms names the columns of b but its constant, for boundKey: a
+// parameter by its name, a local that is an integer division by its
+// definition, floor((num)/den) with num keyed as a row of terms and its
+// constant. A tuple dimension, a plain existential and a division whose
+// numerator involves either are named "": rows over them are not
+// indexed.
+//
+// Soundness: a division local takes the value floor(num/den) at every
+// point of the set (presburger.Div), so two locals of two sets with the
+// same definition over the same parameters are the same function of the
+// parameters, and the same term: c·t + k >= 0 in one set and
+// -c·t + k' >= 0 in another, k + k' < 0, still have no parameter value
+// in common.
+func divTerms(b *presburger.BasicMap, params []string) []string {
+	terms := make([]string, b.ConstCol())
+	first := b.Col(presburger.DimParam, 0)
+	for i, p := range params {
+		terms[first+i] = p
+	}
+	for l := 0; l < b.NumLocals(); l++ {
+		num, den := b.Local(l)
+		if num == nil {
+			continue
+		}
+		ok := true
+		for c, v := range num[:b.ConstCol()] {
+			if !v.IsZero() && terms[c] == "" {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		key, _ := boundKey(terms, num[:b.ConstCol()], 1)
+		terms[b.LocalCol(l)] = "floor((" + key + num[b.ConstCol()].String() + ")/" + den.String() + ")"
+	}
+	return terms
+}
+
 // boundKey returns the key of the coefficients sign*coefs of the named
-// parameters, and that of their opposite: the nonzero coefficients in the
-// order of the parameters' names, so that the key does not depend on the
-// order of the parameters in a space.
-func boundKey(params []string, coefs []presburger.Int, sign int64) (key, neg string) {
+// terms, and that of their opposite: the nonzero coefficients in the
+// order of the terms' names, so that the key does not depend on the
+// order of the parameters in a space or of the locals in a set. Every
+// term with a nonzero coefficient must have a name.
+func boundKey(terms []string, coefs []presburger.Int, sign int64) (key, neg string) {
 	idx := make([]int, 0, len(coefs))
 	for i, c := range coefs {
 		if !c.IsZero() {
 			idx = append(idx, i)
 		}
 	}
-	slices.SortFunc(idx, func(a, b int) int { return strings.Compare(params[a], params[b]) })
+	slices.SortFunc(idx, func(a, b int) int { return strings.Compare(terms[a], terms[b]) })
 	var kb, nb strings.Builder
 	for _, i := range idx {
 		c := coefs[i]
 		if sign < 0 {
 			c = c.Neg()
 		}
-		kb.WriteString(params[i])
+		kb.WriteString(terms[i])
 		kb.WriteByte('*')
 		kb.WriteString(c.String())
 		kb.WriteByte(',')
-		nb.WriteString(params[i])
+		nb.WriteString(terms[i])
 		nb.WriteByte('*')
 		nb.WriteString(c.Neg().String())
 		nb.WriteByte(',')
@@ -390,11 +433,10 @@ func (d *pieceDomain) meet(o *pieceDomain, m *presburger.Map) *pieceDomain {
 
 // pieceDomains returns the parameter domain of every piece of m.
 func pieceDomains(m *presburger.Map) []*pieceDomain {
-	sp := m.Space()
-	bs := m.Basics()
-	out := make([]*pieceDomain, len(bs))
-	for i, b := range bs {
-		out[i] = newPieceDomain(presburger.NewMap(sp, b).Params())
+	ps := m.Pieces()
+	out := make([]*pieceDomain, len(ps))
+	for i, p := range ps {
+		out[i] = newPieceDomain(p.Params())
 	}
 	return out
 }
@@ -414,14 +456,14 @@ func productPieces(ctx context.Context, x *presburger.Map, xd []*pieceDomain, y 
 	if err != nil {
 		return nil, nil, err
 	}
-	xb, yb := x.Basics(), y.Basics()
+	xp, yp := x.Pieces(), y.Pieces()
 	var pieces []*presburger.BasicMap
 	var doms []*pieceDomain
-	for i := range xb {
+	for i := range xp {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, fmt.Errorf("product of values: %w", err)
 		}
-		for j := range yb {
+		for j := range yp {
 			if xd[i].contradicts(yd[j]) {
 				continue
 			}
@@ -436,7 +478,7 @@ func productPieces(ctx context.Context, x *presburger.Map, xd []*pieceDomain, y 
 			if empty {
 				continue
 			}
-			p, err := flatProduct(presburger.NewMap(xs, xb[i]), presburger.NewMap(ys, yb[j]))
+			p, err := flatProduct(xp[i], yp[j])
 			if err != nil {
 				return nil, nil, err
 			}
@@ -496,8 +538,8 @@ func (ev *valueEval) read(x *syntax.Index) ([]alternative, error) {
 			return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
 		}
 	}
-	for _, b := range loc.Basics() {
-		part, err := presburger.NewUnionMap(presburger.NewMap(loc.Space(), b)).Apply(ev.h.u)
+	for _, lp := range loc.Pieces() {
+		part, err := presburger.NewUnionMap(lp).Apply(ev.h.u)
 		if err != nil {
 			return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
 		}
@@ -803,9 +845,9 @@ func defsAgree(defs []map[int]string, i, k int) bool {
 // tested for a point where the holes differ, those where the definitions
 // differ first (the likeliest to have one).
 func holesEqual(ctx context.Context, set *presburger.Map, defs []map[int]string, i, k int) (bool, error) {
-	basics := set.Basics()
+	pieces := set.Pieces()
 	var order []int
-	for p := range basics {
+	for p := range pieces {
 		di, iok := defs[p][i]
 		dk, kok := defs[p][k]
 		switch {
@@ -818,10 +860,9 @@ func holesEqual(ctx context.Context, set *presburger.Map, defs []map[int]string,
 		}
 	}
 	for _, p := range order {
-		b := basics[p]
 		for _, sign := range []int64{1, -1} {
 			// sign*(hole i - hole k) >= 1: a point where they differ.
-			t := b.Copy()
+			t := pieces[p].Basics()[0]
 			row := t.NewRow()
 			row[t.Col(presburger.DimOut, i)] = presburger.NewInt(sign)
 			row[t.Col(presburger.DimOut, k)] = presburger.NewInt(-sign)
