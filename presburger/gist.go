@@ -2,6 +2,7 @@ package presburger
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -505,12 +506,14 @@ func gistRebuild(b *BasicMap, eqs, ineqs [][]Int) *BasicMap {
 //	r ∩ c = s ∩ c
 //
 // since r ⊇ g and every point r adds to g within c is in g ∩ c = s ∩ c,
-// whatever the order of the drops. Where c has several conjunctions (the
-// pieces of a min), Gist keeps, in each conjunction of s, the constraints
-// that tell c's pieces apart, which the conjunctions of s together need
-// not: s = {x : x < a and a <= b} ∪ {x : x < a and b < a} under
-// c = {: a <= b or b < a} is {x : x < a} there. Every test is an exact
-// integer emptiness test, counted against the budget of ctx.
+// whatever the order of the drops. A conjunction of g contained in the
+// union of those already done is left out, which keeps r ⊇ g. Where c
+// has several conjunctions (the pieces of a min), Gist keeps, in each
+// conjunction of s, the constraints that tell c's pieces apart, which
+// the conjunctions of s together need not: s = {x : x < a and a <= b} ∪
+// {x : x < a and b < a} under c = {: a <= b or b < a} is {x : x < a}
+// there. Every test is an exact integer emptiness test, counted against
+// the budget of ctx.
 func GistCover(ctx context.Context, s, c *Map) (_ *Map, err error) {
 	defer lxRecover("gist", &err)
 	g, err := Gist(ctx, s, c)
@@ -551,6 +554,20 @@ func GistCover(ctx context.Context, s, c *Map) (_ *Map, err error) {
 	}
 	out := make([]*BasicMap, 0, g.NumBasics())
 	for _, b := range g.Basics() {
+		if len(out) > 0 {
+			// A conjunction inside those already done adds nothing to
+			// them (r below still contains it, and loses no point of s
+			// within c): its own cover tests are spared. Where c's
+			// pieces split s's, one conjunction widened first usually
+			// contains the others of its kind.
+			in, err := NewMap(sp, b).IsSubset(ctx, NewMap(sp, out...))
+			if err != nil && !errors.Is(err, ErrBudget) {
+				return nil, fmt.Errorf("gist: %w", err)
+			}
+			if err == nil && in {
+				continue
+			}
+		}
 		eqs, ineqs := b.Eqs(), b.Ineqs()
 		ex := newRowExclusions(cbs, b, eqs, ineqs)
 		for i := 0; i < len(ineqs); {

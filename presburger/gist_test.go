@@ -174,6 +174,38 @@ func TestGistCoverExamples(t *testing.T) {
 	}
 }
 
+// GistCover leaves out a conjunction contained in those it has already
+// widened: where the context's pieces split the relation, one widened
+// conjunction stands for all of them.
+func TestGistCoverDropsContained(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		s, ctx, want string
+		pieces       int
+	}{
+		{"[a, b] -> { [x] : x < a and a <= b; [x] : x < a and b < a }", "[a, b] -> { : a <= b; : b < a }", "[a, b] -> { [x] : x < a }", 1},
+		{"[a, b] -> { [x] : x < a and a <= b; [x] : x < a and b < a; [x] : x < a - 1 and a <= b }", "[a, b] -> { : a <= b; : b < a }", "[a, b] -> { [x] : x < a }", 1},
+		// Not contained: both stay.
+		{"[a, b] -> { [x] : x < a and a <= b; [x] : x > b and b < a }", "[a, b] -> { : a <= b; : b < a }", "[a, b] -> { [x] : x < a and a <= b; [x] : x > b and b < a }", 2},
+	} {
+		s, _ := ParseMap(c.s)
+		cx, _ := ParseMap(c.ctx)
+		want, _ := ParseMap(c.want)
+		g, err := GistCover(ctx, s, cx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lhs, _ := g.Intersect(cx)
+		rhs, _ := want.Intersect(cx)
+		if eq, err := lhs.IsEqual(ctx, rhs); err != nil || !eq {
+			t.Errorf("GistCover(%s, %s) = %v, want %v within the context (%v)", c.s, c.ctx, g, want, err)
+		}
+		if g.NumBasics() != c.pieces {
+			t.Errorf("GistCover(%s, %s) = %v: %d pieces, want %d", c.s, c.ctx, g, g.NumBasics(), c.pieces)
+		}
+	}
+}
+
 // GistCover's result equals the relation within the context, on random
 // relations of up to three conjunctions and contexts of up to two.
 func TestGistCoverRandom(t *testing.T) {

@@ -325,8 +325,11 @@ func (g *gen) compactGarbage(st *sched.Assign, it *presburger.Map, at site) (*pr
 	case !slices.Equal(gi.Space().Params, it.Space().Params):
 		gi = it
 	default:
-		if gi.NumBasics() > 1 {
+		if it.NumBasics() > 1 {
 			// Gisted pieces differ in fewer constraints: coalesce again.
+			// GistCover may have left one piece of several (those it
+			// contains are left out), with divisions the others used:
+			// simplify it all the same.
 			if gi, err = compactDomain(g.ctx, gi); err != nil {
 				return nil, err
 			}
