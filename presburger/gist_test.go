@@ -206,6 +206,32 @@ func TestGistCoverDropsContained(t *testing.T) {
 	}
 }
 
+// GistCover drops the divisions that only its dropped constraints used.
+func TestGistCoverDropsDivisions(t *testing.T) {
+	ctx := context.Background()
+	s, err := ParseMap("[a, b] -> { [x] : exists (e = floor(b/2): x < a and a <= 2e); [x] : exists (e = floor(b/2): x < a and 2e < a) }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ParseMap("[a, b] -> { : exists (e = floor(b/2): a <= 2e); : exists (e = floor(b/2): 2e < a) }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := ParseMap("[a, b] -> { [x] : x < a }")
+	g, err := GistCover(ctx, s, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eq, err := g.IsEqual(ctx, want); err != nil || !eq {
+		t.Fatalf("GistCover(%s, %s) = %v, want %v (%v)", s, c, g, want, err)
+	}
+	for _, b := range g.Basics() {
+		if b.NumLocals() != 0 {
+			t.Errorf("GistCover(%s, %s) = %v: a division left unused", s, c, g)
+		}
+	}
+}
+
 // GistCover's result equals the relation within the context, on random
 // relations of up to three conjunctions and contexts of up to two.
 func TestGistCoverRandom(t *testing.T) {

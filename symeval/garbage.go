@@ -380,26 +380,37 @@ func (g *gen) garbageRest(it *presburger.Map) (*presburger.Map, error) {
 // sgemm with a transposed operand, whose specialisations split the
 // garbage iterations in up to 26 pieces).
 func (g *gen) compactGarbage(st *sched.Assign, it *presburger.Map, at site) (*presburger.Map, error) {
-	it, err := compactDomain(g.ctx, it)
-	if err != nil {
-		return nil, err
-	}
 	c := g.a.Assumptions
 	if f := at.scope.Facts(); f != nil {
+		var err error
 		if c, err = f.Intersect(c); err != nil {
 			return nil, err
 		}
 	}
-	gi, err := presburger.GistCover(g.ctx, it, c)
+	// GistCover leaves out the pieces contained in those it has widened,
+	// before their gist: on a few dozen pieces (one per conjunction of
+	// the facts and kind of read, 32 in sgemmTB's accumulation) it does
+	// so at less cost than coalescing them first, and gives the same
+	// sets. Past that, or should it fail, they are coalesced first.
+	s, err := it.Simplify(g.ctx)
+	if err != nil {
+		return nil, err
+	}
+	if s.NumBasics() > maxGistPieces {
+		if s, err = compactDomain(g.ctx, s); err != nil {
+			return nil, err
+		}
+	}
+	gi, err := presburger.GistCover(g.ctx, s, c)
 	switch {
-	case errors.Is(err, presburger.ErrBudget):
-		gi = it
+	case errors.Is(err, presburger.ErrBudget), err == nil && !slices.Equal(gi.Space().Params, s.Space().Params):
+		if gi, err = compactDomain(g.ctx, s); err != nil {
+			return nil, err
+		}
 	case err != nil:
 		return nil, err
-	case !slices.Equal(gi.Space().Params, it.Space().Params):
-		gi = it
 	default:
-		if it.NumBasics() > 1 {
+		if s.NumBasics() > 1 {
 			// Gisted pieces differ in fewer constraints: coalesce again.
 			// GistCover may have left one piece of several (those it
 			// contains are left out), with divisions the others used:
@@ -416,6 +427,10 @@ func (g *gen) compactGarbage(st *sched.Assign, it *presburger.Map, at site) (*pr
 	}
 	return gi, nil
 }
+
+// maxGistPieces bounds the pieces of garbage iterations that
+// compactGarbage gists without coalescing them first.
+const maxGistPieces = 32
 
 // maxGarbagePieces bounds the pieces of an assignment's garbage
 // iterations (compactGarbage).
