@@ -2,6 +2,7 @@ package presburger
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -497,37 +498,48 @@ func gistRebuild(b *BasicMap, eqs, ineqs [][]Int) *BasicMap {
 }
 
 // GistCover is Gist with a weaker test for dropping a constraint, for
-// relations of several conjunctions: a constraint of a conjunction of
-// g = Gist(s, c) is dropped when the points it then adds within the
-// context all belong to g (to another of its conjunctions, say), not only
-// when there are none. The result r still satisfies
+// relations of several conjunctions: a constraint of a gisted conjunction
+// is dropped when the points it then adds within the context all belong
+// to s, not only when there are none. The result r still satisfies
 //
 //	r ∩ c = s ∩ c
 //
-// since r ⊇ g and every point r adds to g within c is in g ∩ c = s ∩ c,
-// whatever the order of the drops. Where c has several conjunctions (the
+// since every conjunction of s is within c contained in r, and every
+// point r adds within c is in s. Where c has several conjunctions (the
 // pieces of a min), Gist keeps, in each conjunction of s, the constraints
 // that tell c's pieces apart, which the conjunctions of s together need
 // not: s = {x : x < a and a <= b} ∪ {x : x < a and b < a} under
-// c = {: a <= b or b < a} is {x : x < a} there. Every test is an exact
-// integer emptiness test, counted against the budget of ctx.
+// c = {: a <= b or b < a} is {x : x < a} there.
+//
+// The conjunctions of s are taken in order, each gisted only when it is
+// not contained in the union of those already done (their widened
+// conjunctions contain it: it is left out). Where c's pieces split s's,
+// the first conjunction of each kind widened usually contains the others
+// of its kind, which then cost one inclusion test instead of a gist and
+// the tests of its constraints. The points a dropped constraint adds are
+// tested against the conjunctions done, the one at hand gisted and the
+// others of s as they are: the same points as s within c. Every test is
+// an exact integer emptiness test, counted against the budget of ctx.
 func GistCover(ctx context.Context, s, c *Map) (_ *Map, err error) {
 	defer lxRecover("gist", &err)
-	g, err := Gist(ctx, s, c)
-	if err != nil || g.NumBasics() < 2 {
-		return g, err
+	if s.NumBasics() < 2 {
+		return Gist(ctx, s, c)
 	}
 	cm, err := gistLift(s, c)
 	if err != nil {
 		return nil, err
 	}
-	if !sameStrings(g.Space().Params, cm.Space().Params) {
-		return g, nil
+	if !sameStrings(s.Space().Params, cm.Space().Params) {
+		return Gist(ctx, s, c)
 	}
-	sp := g.Space()
+	sp := s.Space()
 	cbs := cm.Basics()
+	ci := &contextImplies{cbs: cbs, known: map[string]bool{}}
+	// within holds, for the conjunction at hand, out, its gisted form and
+	// the conjunctions of s after it: the same points as s within c.
+	var within *Map
 	// covered reports whether the points of the conjunction with the
-	// given constraints and extra within c all belong to g. The
+	// given constraints and extra within c all belong to within. The
 	// conjunctions of c that the constraints exclude by themselves
 	// (ex) add no point.
 	covered := func(b *BasicMap, ex rowExclusions, eqs, ineqs [][]Int, extra []Int) (bool, error) {
@@ -543,15 +555,38 @@ func GistCover(ctx context.Context, s, c *Map) (_ *Map, err error) {
 		if err != nil {
 			return false, err
 		}
-		d, err := x.Subtract(ctx, g)
+		d, err := x.Subtract(ctx, within)
 		if err != nil {
 			return false, err
 		}
 		return d.IsEmpty(ctx)
 	}
-	out := make([]*BasicMap, 0, g.NumBasics())
-	for _, b := range g.Basics() {
+	sbs := s.Basics()
+	var out []*BasicMap
+	for k, sb := range sbs {
+		if len(out) > 0 {
+			in, err := NewMap(sp, sb).IsSubset(ctx, NewMap(sp, out...))
+			if err != nil && !errors.Is(err, ErrBudget) {
+				return nil, fmt.Errorf("gist: %w", err)
+			}
+			if err == nil && in {
+				continue
+			}
+		}
+		b, keep, err := gistBasic(ctx, sb, cbs, ci)
+		if err != nil {
+			return nil, fmt.Errorf("gist: %w", err)
+		}
+		if !keep {
+			continue
+		}
 		eqs, ineqs := b.Eqs(), b.Ineqs()
+		if len(eqs) == 0 && len(ineqs) == 0 && b.NumLocals() == 0 {
+			// A conjunction without constraints covers everything.
+			return NewMap(sp, b), nil
+		}
+		ws := append(append(append([]*BasicMap(nil), out...), b), sbs[k+1:]...)
+		within = NewMap(sp, ws...)
 		ex := newRowExclusions(cbs, b, eqs, ineqs)
 		for i := 0; i < len(ineqs); {
 			rest := append(append([][]Int(nil), ineqs[:i]...), ineqs[i+1:]...)
@@ -580,7 +615,11 @@ func GistCover(ctx context.Context, s, c *Map) (_ *Map, err error) {
 			}
 			i++
 		}
-		out = append(out, gistRebuild(b, eqs, ineqs))
+		// The divisions only the dropped constraints used go too (a
+		// division is a total function: the same points).
+		w := gistRebuild(b, eqs, ineqs)
+		w.removeUnusedLocals()
+		out = append(out, w)
 	}
 	return NewMap(sp, out...), nil
 }

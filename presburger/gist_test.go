@@ -174,6 +174,64 @@ func TestGistCoverExamples(t *testing.T) {
 	}
 }
 
+// GistCover leaves out a conjunction contained in those it has already
+// widened: where the context's pieces split the relation, one widened
+// conjunction stands for all of them.
+func TestGistCoverDropsContained(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		s, ctx, want string
+		pieces       int
+	}{
+		{"[a, b] -> { [x] : x < a and a <= b; [x] : x < a and b < a }", "[a, b] -> { : a <= b; : b < a }", "[a, b] -> { [x] : x < a }", 1},
+		{"[a, b] -> { [x] : x < a and a <= b; [x] : x < a and b < a; [x] : x < a - 1 and a <= b }", "[a, b] -> { : a <= b; : b < a }", "[a, b] -> { [x] : x < a }", 1},
+		// Not contained: both stay.
+		{"[a, b] -> { [x] : x < a and a <= b; [x] : x > b and b < a }", "[a, b] -> { : a <= b; : b < a }", "[a, b] -> { [x] : x < a and a <= b; [x] : x > b and b < a }", 2},
+	} {
+		s, _ := ParseMap(c.s)
+		cx, _ := ParseMap(c.ctx)
+		want, _ := ParseMap(c.want)
+		g, err := GistCover(ctx, s, cx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lhs, _ := g.Intersect(cx)
+		rhs, _ := want.Intersect(cx)
+		if eq, err := lhs.IsEqual(ctx, rhs); err != nil || !eq {
+			t.Errorf("GistCover(%s, %s) = %v, want %v within the context (%v)", c.s, c.ctx, g, want, err)
+		}
+		if g.NumBasics() != c.pieces {
+			t.Errorf("GistCover(%s, %s) = %v: %d pieces, want %d", c.s, c.ctx, g, g.NumBasics(), c.pieces)
+		}
+	}
+}
+
+// GistCover drops the divisions that only its dropped constraints used.
+func TestGistCoverDropsDivisions(t *testing.T) {
+	ctx := context.Background()
+	s, err := ParseMap("[a, b] -> { [x] : exists (e = floor(b/2): x < a and a <= 2e); [x] : exists (e = floor(b/2): x < a and 2e < a) }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ParseMap("[a, b] -> { : exists (e = floor(b/2): a <= 2e); : exists (e = floor(b/2): 2e < a) }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := ParseMap("[a, b] -> { [x] : x < a }")
+	g, err := GistCover(ctx, s, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eq, err := g.IsEqual(ctx, want); err != nil || !eq {
+		t.Fatalf("GistCover(%s, %s) = %v, want %v (%v)", s, c, g, want, err)
+	}
+	for _, b := range g.Basics() {
+		if b.NumLocals() != 0 {
+			t.Errorf("GistCover(%s, %s) = %v: a division left unused", s, c, g)
+		}
+	}
+}
+
 // GistCover's result equals the relation within the context, on random
 // relations of up to three conjunctions and contexts of up to two.
 func TestGistCoverRandom(t *testing.T) {

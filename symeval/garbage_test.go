@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/sched"
 )
 
@@ -172,6 +173,53 @@ func TestGarbageRoundReuse(t *testing.T) {
 					t.Errorf("%s: C%d points %v with reuse, %v without (%v)", kernel, c.ID, o.Points, p.Points, err)
 				}
 			}
+		}
+	}
+}
+
+// readsWithin tells whether undefined reads happen only at the given
+// garbage iterations, the test that ends the fixpoint.
+func TestReadsWithin(t *testing.T) {
+	ctx := context.Background()
+	g := &gen{ctx: ctx}
+	old, err := presburger.ParseMap("[N, i] -> { : i >= N; : i < 0 }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		und  string
+		want bool
+	}{
+		{"[N, i] -> { A[x] : x = i and i >= N }", true},
+		{"[N, i] -> { A[x] : x = i - 1 and i >= N + 2; B[x] : x = i and i <= -3 }", true},
+		{"[N, i] -> { A[x] : x = i and i >= N - 1 }", false},
+		{"[N, i] -> { A[x] : x = i and i >= N; B[x] : x = i and 0 <= i < N }", false},
+		{"[N, i] -> { A[x] : x = i and i >= N and i < 0 and N > 5 }", true},
+		{"[N, i] -> { A[x] : 1 = 0 }", true},
+	} {
+		u, err := presburger.ParseUnionMap(c.und)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := g.readsWithin(u, old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != c.want {
+			t.Errorf("readsWithin(%s, %s) = %v, want %v", c.und, old, got, c.want)
+		}
+	}
+	// The complement is computed once for a set.
+	r1, err := g.garbageRest(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r2, _ := g.garbageRest(old); r1 != r2 {
+		t.Errorf("garbageRest computed the complement of %s twice", old)
+	}
+	if x, _ := r1.Intersect(old); x != nil {
+		if e, err := x.IsEmpty(ctx); err != nil || !e {
+			t.Errorf("garbageRest(%s) = %s meets the set", old, r1)
 		}
 	}
 }

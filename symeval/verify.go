@@ -233,6 +233,9 @@ type gen struct {
 	// garbageHarm says where ⊥ does harm (an out cell, a write-write
 	// conflict), when a condition on it failed.
 	garbageHarm string
+	// rests memoises the complements of garbage iterations, by identity
+	// (garbageRest).
+	rests map[*presburger.Map]*presburger.Map
 	// grewIn gives the round in which each garbage set last grew.
 	grewIn map[*sched.Assign]int
 	// widened holds the assignments whose garbage iterations were
