@@ -330,6 +330,22 @@ func IteratedUpdate(ctx context.Context, h *UnionMap, x string, bound *Map) (*Un
 // same union (the cells that some value of x writes) takes it from here
 // instead of computing it again.
 func IteratedUpdateCells(ctx context.Context, h *UnionMap, x string, bound *Map) (_ *UnionMap, cells map[string]*Map, err error) {
+	return IteratedUpdateCellsFrom(ctx, h, x, bound, nil)
+}
+
+// IteratedUpdateCellsFrom is IteratedUpdateCells with the cells of some
+// arrays known already: known[name], when given, must be the set of
+// cells that IteratedUpdateCells returns for that array, as a call on
+// the same maps returned it, or that set with parameters renamed as they
+// are renamed in h. It is then taken instead of being computed again
+// (the union of the domains and its CompactUnion), and returned in
+// cells. The sets are equal, and so is the result, whose pieces are
+// those of a call without known when known holds the very
+// representation such a call computes (CompactUnion depends on the
+// columns of its operand, not on the names of its parameters). A known
+// set whose tuple shape is not that of the array's cells in h is
+// ignored.
+func IteratedUpdateCellsFrom(ctx context.Context, h *UnionMap, x string, bound *Map, known map[string]*Map) (_ *UnionMap, cells map[string]*Map, err error) {
 	defer lxRecover("iterated update", &err)
 	doms := map[string]*Map{}
 	shared := map[string]bool{}
@@ -359,10 +375,13 @@ func IteratedUpdateCells(ctx context.Context, h *UnionMap, x string, bound *Map)
 	cells = map[string]*Map{}
 	for _, k := range order {
 		if shared[k] {
-			if doms[k], err = CompactUnion(ctx, doms[k]); err != nil {
+			name := doms[k].space.Out.Name
+			if c, ok := known[name]; ok && keysOf[name] == 1 && c.space.Key() == k {
+				doms[k] = c
+			} else if doms[k], err = CompactUnion(ctx, doms[k]); err != nil {
 				return nil, nil, fmt.Errorf("iterated update over %s: %w", x, err)
 			}
-			if name := doms[k].space.Out.Name; keysOf[name] == 1 {
+			if keysOf[name] == 1 {
 				cells[name] = doms[k]
 			}
 		}

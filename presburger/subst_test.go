@@ -289,3 +289,86 @@ func TestUpdate(t *testing.T) {
 		t.Fatalf("update = %v, want %v (%v)", got, want, err)
 	}
 }
+
+// IteratedUpdateCellsFrom takes the cells it is given for an array that
+// several maps write, gives the same result as IteratedUpdateCells when
+// they are the cells a call on the same maps returned (also with x
+// renamed, as the walk of a loop's body renames its variable), and
+// ignores cells of another tuple shape.
+func TestIteratedUpdateCellsFrom(t *testing.T) {
+	ctx := context.Background()
+	h := NewUnionMap(
+		substNamed(t, "[N, x] -> { a[i] -> A[j] : 0 <= x < N and x < i < 8 and j = x }", "A(□)"),
+		substNamed(t, "[N, x] -> { a[i] -> B[j] : 0 <= x < N and i = x and j = x + 1 }", "B(□)"),
+	)
+	bound := substParse(t, "[N, x] -> { : 0 <= x < N }")
+	u0, cells0, err := IteratedUpdateCells(ctx, h, "x", bound)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cells0["a"] == nil {
+		t.Fatalf("no cells of a: %v", cells0)
+	}
+	u1, cells1, err := IteratedUpdateCellsFrom(ctx, h, "x", bound, cells0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cells1["a"] != cells0["a"] || u1.String() != u0.String() {
+		t.Fatalf("with its own cells: %v, want %v", u1, u0)
+	}
+
+	// x renamed z in the maps and in the cells.
+	rename := func(m *Map) *Map {
+		sp := m.Space().Copy()
+		for i, p := range sp.Params {
+			if p == "x" {
+				sp.Params[i] = "z"
+			}
+		}
+		r, err := m.Relabel(sp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	var hz []*Map
+	for _, m := range h.Maps() {
+		hz = append(hz, rename(m))
+	}
+	uz := NewUnionMap(hz...)
+	bz := substParse(t, "[N, z] -> { : 0 <= z < N }")
+	want, _, err := IteratedUpdateCells(ctx, uz, "z", bz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := IteratedUpdateCellsFrom(ctx, uz, "z", bz, map[string]*Map{"a": rename(cells0["a"])})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() {
+		t.Fatalf("renamed: %v, want %v", got, want)
+	}
+	for i, m := range got.Maps() {
+		substWantEqual(t, m, want.Maps()[i])
+	}
+
+	// Given cells are taken as they are (the caller vouches for them);
+	// cells of another shape are not.
+	other := substParse(t, "[N, x] -> { a[i] : 0 <= i < 8 }")
+	_, cells2, err := IteratedUpdateCellsFrom(ctx, h, "x", bound, map[string]*Map{"a": other})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cells2["a"] != other {
+		t.Fatalf("given cells not taken: %v", cells2["a"])
+	}
+	wrong := substParse(t, "[N, x] -> { a[i, k] : 0 <= i < 8 and k = 0 }")
+	_, cells3, err := IteratedUpdateCellsFrom(ctx, h, "x", bound, map[string]*Map{"a": wrong})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cells3["a"] == wrong {
+		t.Fatal("cells of another shape taken")
+	}
+	substWantEqual(t, cells3["a"], cells0["a"])
+}

@@ -140,11 +140,17 @@ func (h *Heap) Iterate(ctx context.Context, x string, bound *presburger.Map) (_ 
 // components of h write, the union of those components' cells over h's
 // parameters (x among them), coalesced: what cellsOver starts from.
 func (h *Heap) iterateCells(ctx context.Context, x string, bound *presburger.Map) (_ *Heap, cells map[string]*presburger.Map, err error) {
+	return h.iterateCellsFrom(ctx, x, bound, nil)
+}
+
+// iterateCellsFrom is iterateCells with the cells of some arrays known
+// already, as presburger.IteratedUpdateCellsFrom takes them.
+func (h *Heap) iterateCellsFrom(ctx context.Context, x string, bound *presburger.Map, known map[string]*presburger.Map) (_ *Heap, cells map[string]*presburger.Map, err error) {
 	defer guard(&err, "iterated update")
 	if len(h.u.Maps()) == 0 {
 		return h, nil, nil
 	}
-	u, cells, err := presburger.IteratedUpdateCells(ctx, h.u, x, bound)
+	u, cells, err := presburger.IteratedUpdateCellsFrom(ctx, h.u, x, bound, known)
 	if err != nil {
 		return nil, nil, fmt.Errorf("iterated update over %s: %w", x, err)
 	}

@@ -222,3 +222,33 @@ func TestUpdateCellsHoleless(t *testing.T) {
 		}
 	}
 }
+
+// renameCells renames the loop variable in the cells of the arrays a loop
+// body reads and leaves the others out.
+func TestRenameCells(t *testing.T) {
+	a, err := presburger.ParseMap("[N, x] -> { a[i] : 0 <= i < x and i < N }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := presburger.ParseMap("[x] -> { b[i] : i = x }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := renameCells(map[string]*presburger.Map{"a": a, "b": b}, map[string]bool{"a": true}, "x", "z")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got["a"] == nil {
+		t.Fatalf("got %v, want the cells of a only", got)
+	}
+	want, err := presburger.ParseMap("[N, z] -> { a[i] : 0 <= i < z and i < N }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eq, err := got["a"].IsEqual(context.Background(), want); err != nil || !eq {
+		t.Fatalf("got %v, want %v (%v)", got["a"], want, err)
+	}
+	if got, err := renameCells(nil, map[string]bool{"a": true}, "x", "z"); err != nil || got != nil {
+		t.Fatalf("no cells: got %v, %v", got, err)
+	}
+}

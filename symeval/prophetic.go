@@ -92,6 +92,10 @@ type Prophecy struct {
 type loopBody struct {
 	param string // the presburger parameter standing for the loop variable
 	delta *Heap
+	// cells holds, for a sequential loop, the cells of the arrays that
+	// several components of delta write, as its iterated update computed
+	// them (Heap.iterateCells), over delta's parameters.
+	cells map[string]*presburger.Map
 }
 
 // Effect returns Δh of statement s of the kernel (Clément 2022, Fig. 5.3): a heap whose
@@ -111,6 +115,13 @@ func (p *Prophecy) Effect(s sched.Stmt) *Heap { return p.effects[s] }
 func (p *Prophecy) IterationEffect(l *sched.Loop) (delta *Heap, param string, ok bool) {
 	b, ok := p.bodies[l]
 	return b.delta, b.param, ok
+}
+
+// iterationCells returns the cells of the arrays that several components
+// of the iteration effect of the sequential loop l write, by array, as
+// the loop's iterated update computed them (nil when it did not).
+func (p *Prophecy) iterationCells(l *sched.Loop) map[string]*presburger.Map {
+	return p.bodies[l].cells
 }
 
 // Prophesy computes the prophetic heap of the checked kernel k (kinfo is
@@ -487,15 +498,16 @@ func (p *prophet) rule(s *Scope, st sched.Stmt) (*Heap, error) {
 		if body, err = body.Simplify(p.ctx); err != nil {
 			return nil, wrap(err)
 		}
-		p.bodies[st] = loopBody{param: x, delta: body}
+		lb := loopBody{param: x, delta: body}
 		var h *Heap
 		if st.Par {
 			if h, err = body.UnionOver(x, bound); err == nil {
 				h, err = h.SingleValued(p.ctx)
 			}
 		} else {
-			h, err = body.Iterate(p.ctx, x, bound)
+			h, lb.cells, err = body.iterateCells(p.ctx, x, bound)
 		}
+		p.bodies[st] = lb
 		if err == nil {
 			h, err = h.Simplify(p.ctx)
 		}

@@ -37,6 +37,26 @@ func renameParam(m *presburger.Map, x, z string) (*presburger.Map, error) {
 	return m.Relabel(sp)
 }
 
+// renameCells renames parameter x to z in the cells of the arrays named
+// in arrays, by array; the other arrays are left out.
+func renameCells(cells map[string]*presburger.Map, arrays map[string]bool, x, z string) (map[string]*presburger.Map, error) {
+	if len(cells) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]*presburger.Map, len(cells))
+	for a, c := range cells {
+		if !arrays[a] {
+			continue
+		}
+		r, err := renameParam(c, x, z)
+		if err != nil {
+			return nil, fmt.Errorf("cells of %s: %w", a, err)
+		}
+		out[a] = r
+	}
+	return out, nil
+}
+
 // renameHeapParam renames parameter x to z in every component of h.
 func renameHeapParam(h *Heap, x, z string) (*Heap, error) {
 	var out []*presburger.Map
@@ -389,7 +409,15 @@ func (w *heapWalker) loopBody(l *sched.Loop, inner *Scope, x string, h, delta *H
 	if err != nil {
 		return nil, err
 	}
-	prefix, written, err := dz.iterateCells(w.ctx, z, below)
+	// The cells that several components of delta write are those the
+	// loop's iterated update found in the prophecy, over the same
+	// components (keep drops whole arrays) with x renamed z: the same
+	// sets, not computed again.
+	known, err := renameCells(w.pr.iterationCells(l), w.arraysRead(l), x, z)
+	if err != nil {
+		return nil, err
+	}
+	prefix, written, err := dz.iterateCellsFrom(w.ctx, z, below, known)
 	if err != nil {
 		return nil, err
 	}
