@@ -306,23 +306,8 @@ func (b *BasicMap) Intersect(o *BasicMap) *BasicMap {
 	nd, nb, no := b.nDims(), len(b.divs), len(o.divs)
 	w := nd + nb + no + 1
 	r := &BasicMap{space: b.space, nP: b.nP, nI: b.nI, nO: b.nO, empty: b.empty || o.empty}
-	n := len(b.eqs) + len(o.eqs) + len(b.ineqs) + len(o.ineqs)
-	for _, d := range b.divs {
-		if d.Num != nil {
-			n++
-		}
-	}
-	for _, d := range o.divs {
-		if d.Num != nil {
-			n++
-		}
-	}
-	flat := make([]Int, n*w)
-	next := func() []Int {
-		out := flat[:w:w]
-		flat = flat[w:]
-		return out
-	}
+	slab := newRowSlab(len(b.eqs)+len(o.eqs)+len(b.ineqs)+len(o.ineqs)+definedDivs(b.divs)+definedDivs(o.divs), w)
+	next := slab.next
 	// b's columns keep their places, o's locals come after b's.
 	fromB := func(row []Int) []Int {
 		out := next()
@@ -956,4 +941,35 @@ func (b *BasicMap) demoteDivs() {
 			}
 		}
 	}
+}
+
+// rowSlab hands out the rows of one width of a conjunction built at once
+// from a single allocation: fewer and larger allocations for the
+// collector than a row at a time.
+type rowSlab struct {
+	flat []Int
+	w    int
+}
+
+// newRowSlab returns a slab of rows rows of width w.
+func newRowSlab(rows, w int) rowSlab { return rowSlab{flat: make([]Int, rows*w), w: w} }
+
+// next returns the slab's next row, zeroed, whose capacity ends at its
+// length (appending to it copies it). It panics past the slab's rows.
+func (s *rowSlab) next() []Int {
+	out := s.flat[:s.w:s.w]
+	s.flat = s.flat[s.w:]
+	return out
+}
+
+// definedDivs counts the divisions of ds with a definition (the
+// others are plain existentials, without a row).
+func definedDivs(ds []Div) int {
+	n := 0
+	for _, d := range ds {
+		if d.Num != nil {
+			n++
+		}
+	}
+	return n
 }

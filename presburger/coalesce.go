@@ -369,18 +369,8 @@ func withDivsOf(a, b *BasicMap) (c *BasicMap, mapRow func([]Int) []Int, ok bool)
 		return out
 	}
 	c = &BasicMap{space: a.space, nP: a.nP, nI: a.nI, nO: a.nO, empty: a.empty}
-	n := len(a.eqs) + len(a.ineqs) + len(fresh)
-	for _, d := range a.divs {
-		if d.Num != nil {
-			n++
-		}
-	}
-	flat := make([]Int, n*w)
-	next := func() []Int {
-		out := flat[:w:w]
-		flat = flat[w:]
-		return out
-	}
+	slab := newRowSlab(len(a.eqs)+len(a.ineqs)+len(fresh)+definedDivs(a.divs), w)
+	next := slab.next
 	c.divs = make([]Div, 0, na+len(fresh))
 	for _, d := range a.divs {
 		var num []Int

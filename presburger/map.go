@@ -978,10 +978,9 @@ func composeBasic(r, s *BasicMap, sp Space) *BasicMap {
 	}
 	smap[len(smap)-1] = w - 1
 	nrows := len(r.eqs) + len(s.eqs) + len(r.ineqs) + len(s.ineqs) + len(r.divs) + len(s.divs)
-	flat := make([]Int, nrows*w)
+	slab := newRowSlab(nrows, w)
 	mapRow := func(row []Int, cols []int) []Int {
-		out := flat[:w:w]
-		flat = flat[w:]
+		out := slab.next()
 		for i, v := range row {
 			if !v.IsZero() {
 				out[cols[i]] = v
