@@ -3,6 +3,7 @@ package presburger
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -208,4 +209,42 @@ func BenchmarkSimplifySmall(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkSubtractTileExistentials: the written cells of the result of
+// sgemm1024 (a rectangle) minus the cells its tiled loops write, whose
+// tile index and point within the tile are plain existentials, with every
+// parameter fixed by equalities.
+func BenchmarkSubtractTileExistentials(b *testing.B) {
+	ctx := context.Background()
+	m, o := sgemmTileMaps(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := m.Subtract(ctx, o); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// sgemmTileMaps returns the two maps of testdata/subtract_tiles_sgemm.txt.
+func sgemmTileMaps(tb testing.TB) (*Map, *Map) {
+	tb.Helper()
+	src, err := os.ReadFile("testdata/subtract_tiles_sgemm.txt")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(src)), "\n")
+	if len(lines) != 2 {
+		tb.Fatalf("want 2 maps, got %d lines", len(lines))
+	}
+	m, err := ParseMap(lines[0])
+	if err != nil {
+		tb.Fatal(err)
+	}
+	o, err := ParseMap(lines[1])
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return m, o
 }

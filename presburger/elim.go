@@ -69,6 +69,10 @@ func (b *BasicMap) explicitDivs(m *meter) ([]*BasicMap, error) {
 			out = append(out, c)
 			continue
 		}
+		if c.boundedDivs() {
+			work = append(work, c)
+			continue
+		}
 		pieces, err := c.elimStep(m)
 		if err != nil {
 			return nil, err
@@ -423,4 +427,89 @@ func (b *BasicMap) darkSplinters(m *meter, l int, lows, ups []int) ([]*BasicMap,
 		}
 	}
 	return out, nil
+}
+
+// boundedDivs turns into divisions the plain locals that their bounds
+// determine, as a tile index is by the point it contains, and reports
+// whether it changed b. A plain local l that no equality mentions, with
+// two inequalities
+//
+//	r - k·l >= 0  and  k·l - r + c >= 0,  0 <= c < k,
+//
+// where r is over the dimensions, the divisions and the constant only, is
+// the division floor(r/k): those rows say k·l <= r <= k·l + c <= k·l + k-1,
+// which the one integer floor(r/k) satisfies and no other. So b's points
+// are those of b with l replaced by that division (every row kept): the
+// rewrite is exact. Once l is a division, a local whose bounds mention l
+// can be one in turn, hence the loop. Without it, elimination would
+// splinter on such bounds (one piece per value of the point in its tile).
+//
+// Only explicitDivs calls it, for subtraction and the subset test, so that
+// the conjunctions of other operations do not change.
+func (b *BasicMap) boundedDivs() bool {
+	changed := false
+	for found := true; found; {
+		found = false
+		for l, d := range b.divs {
+			if !d.Den.IsZero() || b.inEquality(l) {
+				continue
+			}
+			if num, den, ok := b.divFromBounds(l); ok {
+				b.replaceByDiv(l, num, den)
+				found, changed = true, true
+				break
+			}
+		}
+	}
+	return changed
+}
+
+// inEquality reports whether local l has a nonzero coefficient in an
+// equality of b.
+func (b *BasicMap) inEquality(l int) bool {
+	cl := b.locCol(l)
+	for _, e := range b.eqs {
+		if !e[cl].IsZero() {
+			return true
+		}
+	}
+	return false
+}
+
+// divFromBounds finds two inequalities of b that make plain local l the
+// division floor(num/den) (see boundedDivs); num is the first row without
+// its l term, over b's columns.
+func (b *BasicMap) divFromBounds(l int) (num []Int, den Int, ok bool) {
+	cl := b.locCol(l)
+	w := b.NumCols()
+	for _, lo := range b.ineqs {
+		k := lo[cl].Neg()
+		if k.Sign() <= 0 || len(b.plainIn(lo)) != 1 {
+			continue
+		}
+		for _, hi := range b.ineqs {
+			if !hi[cl].Equal(k) {
+				continue
+			}
+			// hi must be -lo + c: opposite in every column but the constant.
+			opposite := true
+			for j := 0; j < w-1; j++ {
+				if !hi[j].isNegOf(lo[j]) {
+					opposite = false
+					break
+				}
+			}
+			if !opposite {
+				continue
+			}
+			c := hi[w-1].Add(lo[w-1])
+			if c.Sign() < 0 || c.Cmp(k) >= 0 {
+				continue
+			}
+			num = copyRow(lo)
+			num[cl] = Int{}
+			return num, k, true
+		}
+	}
+	return nil, Int{}, false
 }
