@@ -451,7 +451,7 @@ func (b *BasicMap) boundedDivs() bool {
 	for found := true; found; {
 		found = false
 		for l, d := range b.divs {
-			if !d.Den.IsZero() || b.inEquality(l) {
+			if !d.Den.IsZero() || b.inEquality(l) || b.inDivision(l) {
 				continue
 			}
 			if num, den, ok := b.divFromBounds(l); ok {
@@ -470,6 +470,19 @@ func (b *BasicMap) inEquality(l int) bool {
 	cl := b.locCol(l)
 	for _, e := range b.eqs {
 		if !e[cl].IsZero() {
+			return true
+		}
+	}
+	return false
+}
+
+// inDivision reports whether local l appears in the definition of a
+// division of b: replaceByDiv moves l's coefficients in the rows only, so
+// boundedDivs leaves such a local to elimination.
+func (b *BasicMap) inDivision(l int) bool {
+	cl := b.locCol(l)
+	for _, d := range b.divs {
+		if d.Num != nil && !d.Num[cl].IsZero() {
 			return true
 		}
 	}
