@@ -46,22 +46,7 @@ func (g randGen) randTiled(sp Space, nc int) *BasicMap {
 		b.AddIneq(lo)
 		b.AddIneq(hi)
 	}
-	n := g.r.Intn(nc + 1)
-	for k := 0; k < n; k++ {
-		w := b.NumCols()
-		row := make([]Int, w)
-		for c := 0; c < w-1; c++ {
-			if g.r.Intn(2) == 0 {
-				row[c] = g.coef(3)
-			}
-		}
-		row[w-1] = g.coef(5)
-		if g.r.Intn(8) == 0 {
-			b.AddEq(row)
-		} else {
-			b.AddIneq(row)
-		}
-	}
+	g.addRandRows(b, g.r.Intn(nc+1), 8)
 	return b
 }
 

@@ -144,7 +144,14 @@ func (g randGen) randBasic(sp Space, nc int) *BasicMap {
 		l := b.AddExistential()
 		box(b.locCol(l), boxE)
 	}
-	n := 1 + g.r.Intn(nc)
+	g.addRandRows(b, 1+g.r.Intn(nc), 6)
+	return b
+}
+
+// addRandRows adds n random constraints to b over all its columns, with
+// coefficients in [-3, 3] (each column at even odds) and a constant in
+// [-5, 5]; one in eqOneIn is an equality, the others inequalities.
+func (g randGen) addRandRows(b *BasicMap, n, eqOneIn int) {
 	for k := 0; k < n; k++ {
 		w := b.NumCols()
 		row := make([]Int, w)
@@ -154,13 +161,12 @@ func (g randGen) randBasic(sp Space, nc int) *BasicMap {
 			}
 		}
 		row[w-1] = g.coef(5)
-		if g.r.Intn(6) == 0 {
+		if g.r.Intn(eqOneIn) == 0 {
 			b.AddEq(row)
 		} else {
 			b.AddIneq(row)
 		}
 	}
-	return b
 }
 
 func (g randGen) randMap(sp Space, pieces, nc int) *Map {

@@ -83,13 +83,8 @@ func TestGistRandom(t *testing.T) {
 			if err != nil {
 				t.Fatalf("gist: %v", err)
 			}
-			lhs, _ := g.Intersect(cm)
-			rhs, _ := sm.Intersect(cm)
 			n++
-			if eq, err := lhs.IsEqual(ctx, rhs); err != nil || !eq {
-				t.Fatalf("gist(%v, %v) = %v: gist ∩ C != S ∩ C (%v)", sm, cm, g, err)
-			}
-			if !gistGridEqual(t, lhs, rhs, 3) {
+			if !gistHolds(ctx, t, "gist", sm, cm, g) {
 				return
 			}
 		}
@@ -254,13 +249,8 @@ func TestGistCoverRandom(t *testing.T) {
 			if err != nil {
 				t.Fatalf("GistCover: %v", err)
 			}
-			lhs, _ := g.Intersect(cm)
-			rhs, _ := sm.Intersect(cm)
 			n++
-			if eq, err := lhs.IsEqual(ctx, rhs); err != nil || !eq {
-				t.Fatalf("GistCover(%v, %v) = %v: result ∩ C != S ∩ C (%v)", sm, cm, g, err)
-			}
-			if !gistGridEqual(t, lhs, rhs, 3) {
+			if !gistHolds(ctx, t, "GistCover", sm, cm, g) {
 				return
 			}
 		}
@@ -296,4 +286,17 @@ func TestCompactUnion(t *testing.T) {
 			t.Errorf("CompactUnion(%s) = %v, %d pieces, want %d", c.src, got, got.NumBasics(), c.pieces)
 		}
 	}
+}
+
+// gistHolds checks that the result g of the gist op of s in the context c
+// has the points of s within c (g ∩ c = s ∩ c), exactly and on a grid of
+// points, and reports whether the grid agreed.
+func gistHolds(ctx context.Context, t *testing.T, op string, s, c, g *Map) bool {
+	t.Helper()
+	lhs, _ := g.Intersect(c)
+	rhs, _ := s.Intersect(c)
+	if eq, err := lhs.IsEqual(ctx, rhs); err != nil || !eq {
+		t.Fatalf("%s(%v, %v) = %v: result ∩ C != S ∩ C (%v)", op, s, c, g, err)
+	}
+	return gistGridEqual(t, lhs, rhs, 3)
 }
