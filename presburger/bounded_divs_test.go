@@ -14,14 +14,8 @@ import (
 func (g randGen) randTiled(sp Space, nc int) *BasicMap {
 	b := NewBasicMap(sp)
 	nd := b.nDims()
-	w0 := b.NumCols()
 	for c := 0; c < nd; c++ {
-		lo := make([]Int, w0)
-		lo[c], lo[w0-1] = NewInt(1), NewInt(boxB)
-		hi := make([]Int, w0)
-		hi[c], hi[w0-1] = NewInt(-1), NewInt(boxB)
-		b.AddIneq(lo)
-		b.AddIneq(hi)
+		addBox(b, c, boxB)
 	}
 	ne := 1 + g.r.Intn(2)
 	for i := 0; i < ne; i++ {

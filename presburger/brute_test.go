@@ -118,19 +118,8 @@ func (g randGen) coef(k int) Int { return NewInt(int64(g.r.Intn(2*k+1) - k)) }
 func (g randGen) randBasic(sp Space, nc int) *BasicMap {
 	b := NewBasicMap(sp)
 	nd := b.nDims()
-	box := func(col int, r int) {
-		w := b.NumCols()
-		lo := make([]Int, w)
-		lo[col] = NewInt(1)
-		lo[w-1] = NewInt(int64(r))
-		hi := make([]Int, w)
-		hi[col] = NewInt(-1)
-		hi[w-1] = NewInt(int64(r))
-		b.AddIneq(lo)
-		b.AddIneq(hi)
-	}
 	for c := 0; c < nd; c++ {
-		box(c, boxB)
+		addBox(b, c, boxB)
 	}
 	if g.r.Intn(3) == 0 {
 		num := make([]Int, b.NumCols())
@@ -142,7 +131,7 @@ func (g randGen) randBasic(sp Space, nc int) *BasicMap {
 	}
 	if g.r.Intn(3) == 0 {
 		l := b.AddExistential()
-		box(b.locCol(l), boxE)
+		addBox(b, b.locCol(l), boxE)
 	}
 	g.addRandRows(b, 1+g.r.Intn(nc), 6)
 	return b
@@ -251,4 +240,14 @@ func dumpBasic(b *BasicMap) string {
 		}
 	}
 	return s
+}
+
+// addBox bounds column col of b to [-r, r] with two inequalities.
+func addBox(b *BasicMap, col, r int) {
+	w := b.NumCols()
+	lo, hi := make([]Int, w), make([]Int, w)
+	lo[col], lo[w-1] = NewInt(1), NewInt(int64(r))
+	hi[col], hi[w-1] = NewInt(-1), NewInt(int64(r))
+	b.AddIneq(lo)
+	b.AddIneq(hi)
 }

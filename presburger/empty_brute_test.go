@@ -168,14 +168,8 @@ func (c *divCase) basic(open bool) *BasicMap {
 	for k, num := range c.nums {
 		b.AddLocalDiv(intRow(num), NewInt(c.dens[k]))
 	}
-	w := b.NumCols()
 	for i := 0; i < c.nd && !open; i++ {
-		lo := make([]Int, w)
-		lo[i], lo[w-1] = NewInt(1), NewInt(divBox)
-		hi := make([]Int, w)
-		hi[i], hi[w-1] = NewInt(-1), NewInt(divBox)
-		b.AddIneq(lo)
-		b.AddIneq(hi)
+		addBox(b, i, divBox)
 	}
 	for _, e := range c.eqs {
 		b.AddEq(intRow(e))
