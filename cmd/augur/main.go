@@ -18,7 +18,7 @@
 // Exit codes: augur validate and augur submit exit 0 valid, 1 invalid,
 // 2 unknown, 3 error; the others 0 success, 1 a mismatch or failed check,
 // 3 malformed input, and augur run 4 when a budget ran out. A usage error
-// (an unknown flag or subcommand, a bad flag value, a wrong number of
+// (no command, an unknown flag or subcommand, a bad flag value, a wrong number of
 // arguments) exits 3 in every command, so that it is never read as a
 // verdict.
 package main

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -44,11 +45,23 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 // execute runs the command line and returns the process exit code.
 func execute(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := newRootCmd(stdin, stdout, stderr)
+	if len(args) == 0 {
+		return noCommand(root, stderr)
+	}
 	markUsageErrors(root)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteC()
 	err = commandError(root, cmd, err)
 	reportError(stderr, cmd, err)
+	return exitCode(err)
+}
+
+// noCommand answers augur run without arguments: a usage error, with the
+// list of commands, on stderr.
+func noCommand(root *cobra.Command, stderr io.Writer) int {
+	fmt.Fprint(stderr, root.UsageString())
+	err := usageError(errors.New("no command given"))
+	reportError(stderr, root, err)
 	return exitCode(err)
 }
 
