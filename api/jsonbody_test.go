@@ -41,3 +41,17 @@ func TestJSONErrorsInTheAPIsTerms(t *testing.T) {
 		}
 	}
 }
+
+// A specification or kernel that is not text is malformed input (422),
+// one error per file naming the first offending byte.
+func TestBinarySubmission(t *testing.T) {
+	h := newHarness(t, Config{}, nil)
+	sub := blurSubmission("blur.sched")
+	sub.Program = "kernel k(N) {\x00\x1b[2J"
+	resp, body := h.submitJSON("", sub)
+	p := decode[Problem](t, body)
+	if resp.StatusCode != 422 || p.Type != probMalformed || len(p.Errors) != 1 ||
+		p.Errors[0].Code != "not-text" || p.Errors[0].Message != "not a text file (NUL byte at offset 13)" || strings.ContainsRune(body, 0x1b) {
+		t.Errorf("binary kernel: %d %s", resp.StatusCode, body)
+	}
+}
