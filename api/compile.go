@@ -3,7 +3,6 @@ package api
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -229,13 +228,8 @@ func decodeCompile(r *http.Request) (*CompileRequest, error) {
 			return nil, err
 		}
 		var req CompileRequest
-		dec := json.NewDecoder(bytes.NewReader(body))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&req); err != nil {
+		if err := decodeJSON(bytes.NewReader(body), &req); err != nil {
 			return nil, err
-		}
-		if dec.More() {
-			return nil, errors.New("trailing data after the JSON object")
 		}
 		return &req, nil
 	case "multipart/form-data":

@@ -3,7 +3,6 @@ package api
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -46,9 +45,7 @@ func (s *server) presburger(w http.ResponseWriter, r *http.Request) {
 	switch ct {
 	case "application/json":
 		var in presburgerScript
-		dec := json.NewDecoder(bytes.NewReader(body))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&in); err != nil {
+		if err := decodeJSON(bytes.NewReader(body), &in); err != nil {
 			problem(w, r, http.StatusBadRequest, probBadRequest, "the body is not {\"script\": \"...\"}: "+err.Error())
 			return
 		}

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -146,13 +145,8 @@ func decodeSubmission(r *http.Request) (*Submission, error) {
 	switch ct {
 	case "application/json", "":
 		var sub Submission
-		dec := json.NewDecoder(r.Body)
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&sub); err != nil {
+		if err := decodeJSON(r.Body, &sub); err != nil {
 			return nil, err
-		}
-		if dec.More() {
-			return nil, errors.New("trailing data after the JSON object")
 		}
 		return &sub, nil
 	case "multipart/form-data":

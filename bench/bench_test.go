@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -245,4 +246,79 @@ func BenchmarkCompile(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestSuiteMatchesDocs compares the expected verdicts of the suite with
+// those of docs/bench.md's table of the suite, row by row: the expected
+// column is a verdict, or a verdict per kind ("INVALID (halide: why),
+// VALID (bundled)"). make bench exits 1 on any verdict that differs from
+// the suite's, so the two must agree.
+func TestSuiteMatchesDocs(t *testing.T) {
+	doc, err := os.ReadFile("../docs/bench.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	documented := docExpectations(t, string(doc))
+	if len(documented) == 0 {
+		t.Fatal("docs/bench.md: no table of the suite's expected verdicts")
+	}
+	for _, b := range Suite() {
+		want, ok := documented[b.ID()]
+		if !ok {
+			t.Errorf("%s: not in docs/bench.md's table", b.ID())
+			continue
+		}
+		if b.Expected != want {
+			t.Errorf("%s: the suite expects %s, docs/bench.md %s", b.ID(), b.Expected, want)
+		}
+	}
+}
+
+// docExpectations reads the expected verdict of every benchmark, by ID,
+// from the table of docs/bench.md whose last column is "expected". A row
+// may name several benchmarks ("sc1, sc32").
+func docExpectations(t *testing.T, doc string) map[string]validate.Verdict {
+	t.Helper()
+	out := map[string]validate.Verdict{}
+	in := false
+	for _, line := range strings.Split(doc, "\n") {
+		cells := strings.Split(strings.Trim(strings.TrimSpace(line), "|"), "|")
+		for i := range cells {
+			cells[i] = strings.TrimSpace(cells[i])
+		}
+		switch {
+		case !strings.HasPrefix(line, "|"):
+			in = false
+			continue
+		case cells[0] == "benchmark" && cells[len(cells)-1] == "expected":
+			in = true
+			continue
+		case !in || strings.HasPrefix(cells[0], "---"):
+			continue
+		}
+		perKind := map[Kind]validate.Verdict{}
+		for _, part := range strings.Split(cells[len(cells)-1], "), ") {
+			word, kind, _ := strings.Cut(part, " (")
+			v := validate.Verdict(strings.ToLower(word))
+			if v != validate.Valid && v != validate.Invalid {
+				t.Fatalf("docs/bench.md: %q: expected verdict %q", line, word)
+			}
+			kind, _, _ = strings.Cut(kind, ":")
+			kind = strings.TrimSuffix(kind, ")")
+			switch Kind(kind) {
+			case "":
+				perKind[Halide], perKind[Bundled] = v, v
+			case Halide, Bundled:
+				perKind[Kind(kind)] = v
+			default:
+				t.Fatalf("docs/bench.md: %q: kind %q", line, kind)
+			}
+		}
+		for _, name := range strings.Split(cells[0], ", ") {
+			for k, v := range perKind {
+				out[string(k)+"/"+name] = v
+			}
+		}
+	}
+	return out
 }

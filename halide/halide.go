@@ -44,6 +44,19 @@ type Toolchain struct {
 	Include  string   // the directory of Halide.h: $HALIDE_INCLUDE, else DefaultInclude
 	Libs     []string // what to link: $HALIDE_LIBS (split on spaces), else -lHalide14
 	CacheDir string   // where objects and drivers are kept: $AUGUR_CACHE_DIR, else the user cache directory's augur/halide
+	// Progress, when set, is told of each compilation that the cache does
+	// not spare, before it starts, for a user waiting on the first run
+	// (the translator alone takes tens of seconds): "compiling the Halide
+	// translator (first run, cached afterwards)", "compiling GEN",
+	// "linking the driver of GEN".
+	Progress func(step string)
+}
+
+// progress tells t.Progress of a step, if set.
+func (t Toolchain) progress(step string) {
+	if t.Progress != nil {
+		t.Progress(step)
+	}
 }
 
 // Default returns the toolchain the environment describes.
@@ -198,8 +211,13 @@ func (t Toolchain) Objects(ctx context.Context) (emitObj, driverObj string, err 
 	dir := filepath.Join(t.CacheDir, "driver-"+k)
 	src := filepath.Join(dir, "src")
 	objs := make([]string, 2)
+	announced := false
 	for i, n := range []string{"emit", "driver"} {
 		objs[i], err = cached(filepath.Join(dir, n+".o"), func(tmp string) error {
+			if !announced {
+				t.progress("compiling the Halide translator (first run, cached afterwards)")
+				announced = true
+			}
 			if err := Sources(src); err != nil {
 				return err
 			}
@@ -238,6 +256,7 @@ func (t Toolchain) Driver(ctx context.Context, gen string) (string, error) {
 	}
 	dir := filepath.Join(t.CacheDir, "gen-"+k)
 	obj, err := cached(filepath.Join(dir, "gen.o"), func(tmp string) error {
+		t.progress("compiling " + gen)
 		args := t.cxxFlags("-I", filepath.Dir(abs), "-c", abs, "-o", tmp)
 		if err := run(ctx, dir, t.CXX, args...); err != nil {
 			return fmt.Errorf("compiling the generator %s: %w", gen, err)
@@ -248,6 +267,7 @@ func (t Toolchain) Driver(ctx context.Context, gen string) (string, error) {
 		return "", err
 	}
 	return cached(filepath.Join(dir, "driver"), func(tmp string) error {
+		t.progress("linking the driver of " + gen)
 		args := append([]string{obj, emitObj, driverObj, "-o", tmp}, t.Libs...)
 		args = append(args, "-lpthread", "-ldl")
 		if err := run(ctx, dir, t.CXX, args...); err != nil {

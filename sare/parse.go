@@ -8,10 +8,14 @@ import (
 
 // Parse parses a specification. It always returns a Spec, possibly
 // partial, together with every syntax error found: after an error the
-// parser resumes at the next line. Names are not resolved here, except
+// parser resumes at the next line. A source that is not text (a NUL
+// byte, invalid UTF-8) gets one error and is not parsed. Names are not resolved here, except
 // that each equation is attached to the tensor it defines (an equation for
 // an undeclared tensor is an error); Check does the rest.
 func Parse(src *syntax.Source) (*Spec, syntax.ErrorList) {
+	if err := src.TextError(); err != nil {
+		return &Spec{Src: src}, syntax.ErrorList{err}
+	}
 	p := &parser{Parser: syntax.NewParser(src)}
 	spec := p.spec()
 	p.Errs.Sort()

@@ -12,8 +12,13 @@ const maxNesting = 200
 // Parse parses a kernel. It always returns a Kernel (possibly partial) so
 // that tools can show what was understood; the kernel is well-formed only
 // when the error list is empty. After an error the parser resumes at the
-// next statement or line, so every independent error is reported.
+// next statement or line, so every independent error is reported. A
+// source that is not text (a NUL byte, invalid UTF-8) gets one error and
+// is not parsed.
 func Parse(src *syntax.Source) (*Kernel, syntax.ErrorList) {
+	if err := src.TextError(); err != nil {
+		return &Kernel{Src: src}, syntax.ErrorList{err}
+	}
 	p := &parser{Parser: syntax.NewParser(src)}
 	k := p.kernel()
 	k.Src = src

@@ -8,7 +8,7 @@ set -u
 bin=${1:-bin/augur}
 cd "$(dirname "$0")/.."
 
-for dir in examples/*/; do
+for dir in examples/*/ examples/reductions/*/; do
   spec=$(ls "$dir"*.sare 2>/dev/null | head -n 1)
   [ -n "$spec" ] || continue
   for prog in "$dir"*.sched; do
@@ -22,6 +22,27 @@ for dir in examples/*/; do
     echo "(exit status $?)"
   done
 done
+
+# The front ends: every ATL program whose default lowering is expected to
+# give a verdict, and every Rink program, compiled to a specification and
+# annotated kernels and validated (the same pairs augur serve --examples
+# submits).
+out=$(mktemp -d)
+for src in examples/atl/*.atl; do
+  expect=$(sed -n 's/^# expect: *//p' "$src" | head -n 1)
+  [ -n "$expect" ] && [ "$expect" != rejected ] || continue
+  printf '\n\033[1m$ augur atl %s -o %s --validate\033[0m   (expected: %s)\n' "$src" "$out" "$expect"
+  "$bin" atl "$src" -o "$out" --validate
+  echo "(exit status $?)"
+done
+for src in examples/rink/*.rink; do
+  impl=both
+  grep -q -- '--impl ref$' "${src%.rink}.expected" 2>/dev/null && impl=ref
+  printf '\n\033[1m$ augur rink %s -o %s --validate --impl %s\033[0m\n' "$src" "$out" "$impl"
+  "$bin" rink "$src" -o "$out" --validate --impl "$impl"
+  echo "(exit status $?)"
+done
+rm -rf "$out"
 
 # The bundled compiler: a scheduled algorithm compiled and validated, then
 # the same with a miscompilation injected on purpose, which Augur catches.

@@ -52,6 +52,9 @@ const (
 	// CodeNotChecked: the kernel was parsed but not type-checked, because
 	// its specification is malformed. It carries no position.
 	CodeNotChecked Code = "not-checked"
+	// CodeNotText: the file is not text (a NUL byte, or bytes that are
+	// not UTF-8): it is refused whole, in one error without a line.
+	CodeNotText Code = "not-text"
 	// CodeRange: a number outside the range its place allows (a literal
 	// too large for its type, an extent or dimension that is zero or too
 	// large, a divisor of zero).

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Pos is a position in a source file. Line and Col are 1-based; Col counts
@@ -46,6 +47,37 @@ func (s *Source) Line(n int) string {
 		text = text[:j]
 	}
 	return strings.TrimSuffix(text, "\r")
+}
+
+// TextError reports a source that is not text, so that its bytes are
+// neither parsed nor echoed in diagnostics: the first NUL byte, or the
+// first byte that is not valid UTF-8, by its offset. It returns nil for
+// text.
+func (s *Source) TextError() *Error {
+	nul, bad := strings.IndexByte(s.Text, 0), firstInvalidUTF8(s.Text)
+	switch {
+	case nul >= 0 && (bad < 0 || nul < bad):
+		return &Error{File: s.Name, Msg: fmt.Sprintf("not a text file (NUL byte at offset %d)", nul), Code: CodeNotText}
+	case bad >= 0:
+		return &Error{File: s.Name, Msg: fmt.Sprintf("not a text file (invalid UTF-8 at offset %d)", bad), Code: CodeNotText}
+	}
+	return nil
+}
+
+// firstInvalidUTF8 returns the offset of the first byte of text that is
+// not valid UTF-8, or -1.
+func firstInvalidUTF8(text string) int {
+	if utf8.ValidString(text) {
+		return -1
+	}
+	for i, r := range text {
+		if r == utf8.RuneError {
+			if _, size := utf8.DecodeRuneInString(text[i:]); size == 1 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // Error is a diagnostic attached to a position of a source file.

@@ -217,3 +217,22 @@ func TestErrorCap(t *testing.T) {
 		t.Errorf("got %d errors, last %q", len(r.Errs), r.Errs[len(r.Errs)-1].Msg)
 	}
 }
+
+func TestTextError(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"param N\nC(i) = 1\n", ""},
+		{"café ∑\n", ""},
+		{"kernel\x00\x1b[31m", "k.sched: not a text file (NUL byte at offset 6)"},
+		{"ab\xffc\x00", "k.sched: not a text file (invalid UTF-8 at offset 2)"},
+		{"ab\x00c\xff", "k.sched: not a text file (NUL byte at offset 2)"},
+		{"é\xc3", "k.sched: not a text file (invalid UTF-8 at offset 2)"},
+	} {
+		err := (&Source{Name: "k.sched", Text: c.text}).TextError()
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%q: %v", c.text, err)
+		case c.want != "" && (err == nil || err.Error() != c.want || err.Code != CodeNotText):
+			t.Errorf("%q: %v, want %s [%s]", c.text, err, c.want, CodeNotText)
+		}
+	}
+}

@@ -22,9 +22,7 @@ errors).`,
 			if len(args) == 2 {
 				prog = args[1]
 			}
-			_, n, err := loadPair(cmd.ErrOrStderr(), args[0], prog)
-			if err != nil {
-				fmt.Fprintf(cmd.ErrOrStderr(), "%d error%s\n", n, plural(n))
+			if _, err := loadPair(cmd.ErrOrStderr(), nil, args[0], prog); err != nil {
 				return err
 			}
 			for _, a := range args {

@@ -97,6 +97,7 @@ func runHalide(ctx context.Context, out, errw io.Writer, gen string, f halideFla
 		return &exitError{code: exitMalformed, err: err}
 	}
 	tc := halide.Default()
+	tc.Progress = func(step string) { fmt.Fprintf(errw, "augur halide: %s...\n", step) }
 	driver, err := tc.Driver(ctx, gen)
 	if err != nil {
 		return &exitError{code: exitMalformed, err: err}

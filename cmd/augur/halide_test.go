@@ -76,3 +76,33 @@ func TestHalideErrors(t *testing.T) {
 		}
 	}
 }
+
+// augur halide says on stderr what it compiles when the cache does not
+// spare it, and nothing once it does. A stand-in compiler, which only
+// creates its output, keeps the test cheap and independent of Halide
+// (the driver it "links" then fails to run, exit 3).
+func TestHalideProgress(t *testing.T) {
+	dir := t.TempDir()
+	cxx := filepath.Join(dir, "fake-c++")
+	if err := os.WriteFile(cxx, []byte("#!/bin/sh\nwhile [ $# -gt 0 ]; do [ \"$1\" = -o ] && : > \"$2\"; shift; done\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	include := filepath.Join(dir, "include")
+	os.MkdirAll(include, 0o755)
+	os.WriteFile(filepath.Join(include, "Halide.h"), []byte("// a stand-in\n"), 0o644)
+	gen := filepath.Join(dir, "gen.cpp")
+	os.WriteFile(gen, []byte("// a generator\n"), 0o644)
+	t.Setenv("CXX", cxx)
+	t.Setenv("HALIDE_INCLUDE", include)
+	t.Setenv("AUGUR_CACHE_DIR", filepath.Join(dir, "cache"))
+
+	want := "augur halide: compiling the Halide translator (first run, cached afterwards)...\n" +
+		"augur halide: compiling " + gen + "...\n" +
+		"augur halide: linking the driver of " + gen + "...\n"
+	for run, prefix := range []string{want, ""} {
+		code, out, errs := augur("halide", gen, "-o", filepath.Join(dir, "out"))
+		if code != exitMalformed || out != "" || !strings.HasPrefix(errs, prefix) || strings.Contains(errs[len(prefix):], "augur halide: ") {
+			t.Errorf("run %d: exit %d, stderr:\n%s\nwant it to start with\n%s", run+1, code, errs, prefix)
+		}
+	}
+}

@@ -18,24 +18,32 @@ func readSource(path string) (*syntax.Source, error) {
 	return &syntax.Source{Name: path, Text: string(data)}, nil
 }
 
-// loadPair parses and checks the specification at specPath and, when
-// progPath is not empty, the kernel at progPath against it (validate.Load).
-// Every error is printed to w with its source line and caret; the returned
-// error is then an exit error with exitMalformed. It reports how many
-// errors it printed.
-func loadPair(w io.Writer, specPath, progPath string) (*validate.Pair, int, error) {
-	count := 0
-	spec, err := readSource(specPath)
-	if err != nil {
-		fmt.Fprintf(w, "%v\n", err)
-		count++
-	}
+// loadPair reads (readInput: "-" is stdin) and parses and checks the
+// specification at specPath and, when progPath is not empty, the kernel
+// at progPath against it (validate.Load). Malformed input is reported as
+// augur check and augur validate report it, on w: every error with its
+// source line and caret, the specification's first, then "N errors";
+// the returned error is then an exit error with exitMalformed.
+func loadPair(w io.Writer, stdin io.Reader, specPath, progPath string) (*validate.Pair, error) {
+	spec, specErr := readInput(specPath, stdin)
 	var prog *syntax.Source
 	var progErr error
 	if progPath != "" {
-		if prog, progErr = readSource(progPath); progErr != nil {
-			count++
-		}
+		prog, progErr = readInput(progPath, stdin)
+	}
+	return loadSources(w, specPath, spec, specErr, progPath, prog, progErr)
+}
+
+// loadSources is loadPair once the files are read: spec and prog are nil
+// when specErr or progErr says why they could not be read.
+func loadSources(w io.Writer, specPath string, spec *syntax.Source, specErr error, progPath string, prog *syntax.Source, progErr error) (*validate.Pair, error) {
+	count := 0
+	if specErr != nil {
+		fmt.Fprintf(w, "%v\n", specErr)
+		count++
+	}
+	if progErr != nil {
+		count++
 	}
 	// With one file unreadable, Load's errors are all the other file's:
 	// printed in between, they keep the order of the files.
@@ -52,7 +60,8 @@ func loadPair(w io.Writer, specPath, progPath string) (*validate.Pair, int, erro
 		fmt.Fprintf(w, "%v\n", progErr)
 	}
 	if count > 0 {
-		return nil, count, &exitError{code: exitMalformed}
+		fmt.Fprintf(w, "%d error%s\n", count, plural(count))
+		return nil, &exitError{code: exitMalformed}
 	}
-	return p, 0, nil
+	return p, nil
 }

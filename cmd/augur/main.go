@@ -13,12 +13,12 @@
 //	augur halide GEN.cpp -o DIR   compile a Halide 14 Generator with stock Halide and write its specification and annotated loop nest
 //	augur fuzz-schedules ALG   compile an algorithm under random legal schedules and run every kernel
 //	augur presburger [FILE]    an iscc-style calculator over Presburger sets and relations
-//	augur version              print the version
+//	augur version              print the version, the build's identity and Z3's version
 //
 // Exit codes: augur validate and augur submit exit 0 valid, 1 invalid,
 // 2 unknown, 3 error; the others 0 success, 1 a mismatch or failed check,
 // 3 malformed input, and augur run 4 when a budget ran out. A usage error
-// (an unknown flag or subcommand, a bad flag value, a wrong number of
+// (no command, an unknown flag or subcommand, a bad flag value, a wrong number of
 // arguments) exits 3 in every command, so that it is never read as a
 // verdict.
 package main

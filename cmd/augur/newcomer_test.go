@@ -14,14 +14,6 @@ import (
 	"github.com/augur-verify/augur/store"
 )
 
-func TestVersionFlag(t *testing.T) {
-	for _, args := range [][]string{{"--version"}, {"version"}} {
-		if code, out, errOut := augur(args...); code != 0 || out != "augur "+version+"\n" {
-			t.Errorf("augur %v: exit %d %q %q", args, code, out, errOut)
-		}
-	}
-}
-
 // augur validate reads one of its files from standard input as "-".
 func TestValidateStdin(t *testing.T) {
 	prog, err := os.ReadFile("../../examples/blur/broken_wrong_row.sched")

@@ -118,9 +118,8 @@ func runKernel(ctx context.Context, out, errw io.Writer, specPath, progPath stri
 	if err != nil {
 		return usageError(err)
 	}
-	p, n, err := loadPair(errw, specPath, progPath)
+	p, err := loadPair(errw, nil, specPath, progPath)
 	if err != nil {
-		fmt.Fprintf(errw, "%d error%s\n", n, plural(n))
 		return err
 	}
 	var missing []string

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -9,8 +12,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"sort"
 	"syscall"
 	"time"
 
@@ -68,6 +69,8 @@ type serveFlags struct {
 	memoryMB uint
 	// onListen, when set, receives the address listened on (tests).
 	onListen func(addr string)
+	// examplesDir is the directory of the examples ("": examples).
+	examplesDir string
 }
 
 func newServeCmd() *cobra.Command {
@@ -85,8 +88,12 @@ so that serve needs nothing else; with --db postgres://... any number of
 "augur worker" processes on other machines share the queue.
 
 With --examples (the default when --db is the default), every pair of
-examples/ (each directory's specification with each of its kernels) is
-submitted at start, so that the dashboard shows verdicts at once.
+examples/ is submitted at start, so that the dashboard shows verdicts at
+once: each directory's specification with each of its kernels (the
+reductions' included), and what augur atl and augur rink generate from
+the ATL and Rink examples that expect a verdict. A restart submits them
+again only when the build differs (augur version): then the new build
+validates them.
 
 SIGINT or SIGTERM stops it gracefully: the server finishes its requests,
 then the workers finish their validations within --grace and requeue the
@@ -227,7 +234,7 @@ func runServe(ctx context.Context, errw io.Writer, f serveFlags) error {
 	go prune(workCtx, st, f.retain, f.retainCount, time.Hour, &log)
 	if f.examples {
 		go func() {
-			n, known, err := submitExamples(ctx, st, "examples")
+			n, known, err := submitExamples(ctx, st, cmp.Or(f.examplesDir, "examples"), verifierID())
 			switch {
 			case err != nil:
 				log.Warn().Err(err).Msg("submitting the examples")
@@ -237,7 +244,7 @@ func runServe(ctx context.Context, errw io.Writer, f serveFlags) error {
 			case n > 0:
 				log.Info().Int("pairs", n).Int("already_submitted", known).Msg("submitted the examples, for workers elsewhere (--workers 0)")
 			case known > 0:
-				log.Info().Int("pairs", known).Msg("the examples were submitted by an earlier run: not again")
+				log.Info().Int("pairs", known).Msg("the examples were submitted by an earlier run of this build: not again")
 			}
 		}()
 	}
@@ -271,9 +278,24 @@ func runServe(ctx context.Context, errw io.Writer, f serveFlags) error {
 	return nil
 }
 
+// verifierLabel is the label that names, on every example submitted at
+// start, the verifier of the process that submitted it (verifierID).
+const verifierLabel = "verifier"
+
+// exampleVerifier is the value of verifierLabel for the verifier id: id
+// itself, or its SHA-256 when it is longer than a label value may be.
+func exampleVerifier(id string) string {
+	if len(id) <= api.MaxLabelValueBytes {
+		return id
+	}
+	sum := sha256.Sum256([]byte(id))
+	return "sha256 " + hex.EncodeToString(sum[:])
+}
+
 // submittedExamples returns the examples already in the store (labelled
-// source=examples, not cancelled or failed), by names and content.
-func submittedExamples(ctx context.Context, st store.Store) (map[[3]string]bool, error) {
+// source=examples, not cancelled or failed) that the verifier labelled
+// (see verifierLabel), by names and content.
+func submittedExamples(ctx context.Context, st store.Store, verifier string) (map[[3]string]bool, error) {
 	known := map[[3]string]bool{}
 	f := store.Filter{Label: "source=examples", Limit: store.MaxListLimit}
 	for {
@@ -282,7 +304,7 @@ func submittedExamples(ctx context.Context, st store.Store) (map[[3]string]bool,
 			return nil, fmt.Errorf("listing the examples submitted: %w", err)
 		}
 		for _, v := range vs {
-			if v.Status != store.Cancelled && v.Status != store.Failed {
+			if v.Status != store.Cancelled && v.Status != store.Failed && v.Meta.Labels[verifierLabel] == verifier {
 				known[[3]string{v.SpecName, v.ProgramName, v.Key}] = true
 			}
 		}
@@ -293,55 +315,40 @@ func submittedExamples(ctx context.Context, st store.Store) (map[[3]string]bool,
 	}
 }
 
-// submitExamples submits every pair of dir: in each directory, its
-// specification (*.sare) with each of its kernels (*.sched). A missing dir
-// is no error; malformed pairs are skipped, and so are pairs already
-// submitted with the same names and content (by an earlier start): a
-// restart does not add them again. It returns the pairs submitted and
-// those found already submitted.
-func submitExamples(ctx context.Context, st store.Store, dir string) (n, known int, err error) {
-	if _, err := os.Stat(dir); err != nil {
-		return 0, 0, nil
-	}
-	specs, err := filepath.Glob(filepath.Join(dir, "*", "*.sare"))
+// submitExamples submits every pair of dir (examplePairs), labelled
+// source=examples and with the verifier's identity (verifierLabel).
+// Malformed pairs are skipped, and so are pairs that this verifier already
+// submitted with the same names and content (at an earlier start): a
+// restart does not add them again, but a restart with another build
+// submits them anew, for that build to validate. It returns the pairs
+// submitted and those found already submitted.
+func submitExamples(ctx context.Context, st store.Store, dir, verifier string) (n, known int, err error) {
+	pairs, err := examplePairs(ctx, dir)
 	if err != nil {
 		return 0, 0, err
 	}
-	sort.Strings(specs)
-	seen, err := submittedExamples(ctx, st)
+	label := exampleVerifier(verifier)
+	seen, err := submittedExamples(ctx, st, label)
 	if err != nil {
 		return 0, 0, err
 	}
-	for _, spec := range specs {
-		progs, _ := filepath.Glob(filepath.Join(filepath.Dir(spec), "*.sched"))
-		sort.Strings(progs)
-		specText, err := os.ReadFile(spec)
-		if err != nil {
+	for _, p := range pairs {
+		sub := api.Submission{
+			Spec: p.Spec, SpecName: p.SpecName, Program: p.Program, ProgramName: p.ProgramName,
+			Meta: store.Meta{Labels: map[string]string{"source": "examples", verifierLabel: label}},
+		}
+		if errs, usage := sub.Check(); usage != nil || len(errs) > 0 {
+			continue
+		}
+		v := sub.Validation(store.Key)
+		if seen[[3]string{v.SpecName, v.ProgramName, v.Key}] {
+			known++
+			continue
+		}
+		if _, err := st.Submit(ctx, v); err != nil {
 			return n, known, err
 		}
-		for _, prog := range progs {
-			progText, err := os.ReadFile(prog)
-			if err != nil {
-				return n, known, err
-			}
-			sub := api.Submission{
-				Spec: string(specText), SpecName: filepath.ToSlash(spec),
-				Program: string(progText), ProgramName: filepath.ToSlash(prog),
-				Meta: store.Meta{Labels: map[string]string{"source": "examples"}},
-			}
-			if errs, usage := sub.Check(); usage != nil || len(errs) > 0 {
-				continue
-			}
-			v := sub.Validation(store.Key)
-			if seen[[3]string{v.SpecName, v.ProgramName, v.Key}] {
-				known++
-				continue
-			}
-			if _, err := st.Submit(ctx, v); err != nil {
-				return n, known, err
-			}
-			n++
-		}
+		n++
 	}
 	return n, known, nil
 }

@@ -7,11 +7,13 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/augur-verify/augur/api"
 	"github.com/augur-verify/augur/api/apitest"
 	"github.com/augur-verify/augur/store"
 )
@@ -85,12 +87,12 @@ func withStore(t *testing.T, st store.Store) {
 func TestServeExamplesAndShutdown(t *testing.T) {
 	st := apitest.NewStore()
 	withStore(t, st)
-	// The examples are found relative to the working directory.
-	wd, _ := os.Getwd()
-	if err := os.Chdir("../.."); err != nil {
-		t.Fatal(err)
+	// The examples of three directories (TestExamplePairs checks the
+	// list of all of them).
+	examples := t.TempDir()
+	for _, dir := range []string{"blur", "matmul", "outer"} {
+		copyDir(t, filepath.Join("../../examples", dir), filepath.Join(examples, dir))
 	}
-	t.Cleanup(func() { os.Chdir(wd) })
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -98,7 +100,7 @@ func TestServeExamplesAndShutdown(t *testing.T) {
 	var logs syncBuffer
 	done := make(chan error, 1)
 	go func() {
-		done <- runServe(ctx, &logs, serveFlags{addr: "127.0.0.1:0", db: defaultDB, workers: 2, examples: true,
+		done <- runServe(ctx, &logs, serveFlags{addr: "127.0.0.1:0", db: defaultDB, workers: 2, examples: true, examplesDir: examples,
 			maxBody: 4 << 20, budget: time.Minute, grace: time.Second, logFormat: "json", onListen: func(a string) { addr <- a }})
 	}()
 	base := "http://" + <-addr
@@ -185,7 +187,7 @@ func TestServeExamplesAndShutdown(t *testing.T) {
 	defer cancel()
 	var logs2 syncBuffer
 	go func() {
-		done <- runServe(ctx, &logs2, serveFlags{addr: "127.0.0.1:0", db: defaultDB, workers: 0, examples: true,
+		done <- runServe(ctx, &logs2, serveFlags{addr: "127.0.0.1:0", db: defaultDB, workers: 0, examples: true, examplesDir: examples,
 			maxBody: 4 << 20, budget: time.Minute, grace: time.Second, logFormat: "json", onListen: func(a string) { addr <- a }})
 	}()
 	<-addr
@@ -194,6 +196,14 @@ func TestServeExamplesAndShutdown(t *testing.T) {
 	<-done
 	if vs, _, _ := st.List(context.Background(), store.Filter{Label: "source=examples", Limit: 500}); len(vs) != n {
 		t.Errorf("%d validations of the examples after a restart, want %d", len(vs), n)
+	}
+}
+
+// copyDir copies the files of the directory from into the new directory to.
+func copyDir(t *testing.T, from, to string) {
+	t.Helper()
+	if err := os.CopyFS(to, os.DirFS(from)); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -273,5 +283,38 @@ func TestServeSQLite(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("serve: %v", err)
+	}
+}
+
+// The examples submitted at start carry the verifier that submitted them:
+// a restart of the same build does not submit them again, one of another
+// build (an older database) submits them for that build to validate.
+func TestSubmitExamplesPerVerifier(t *testing.T) {
+	st := apitest.NewStore()
+	examples := t.TempDir()
+	copyDir(t, "../../examples/blur", filepath.Join(examples, "blur"))
+	ctx := context.Background()
+	for _, c := range []struct {
+		verifier string
+		n, known int
+		total    int
+		labelled string
+	}{
+		{"augur 1 (rev a); z3 4", 2, 0, 2, "augur 1 (rev a); z3 4"},
+		{"augur 1 (rev a); z3 4", 0, 2, 2, "augur 1 (rev a); z3 4"},
+		{"augur 1 (rev b); z3 4", 2, 0, 4, "augur 1 (rev b); z3 4"},
+		{"augur 1 (" + strings.Repeat("x", 300) + "); z3 4", 2, 0, 6, "sha256 "},
+	} {
+		n, known, err := submitExamples(ctx, st, examples, c.verifier)
+		if err != nil || n != c.n || known != c.known {
+			t.Errorf("%.30s: %d submitted, %d known, %v; want %d, %d", c.verifier, n, known, err, c.n, c.known)
+		}
+		vs, _, _ := st.List(ctx, store.Filter{Label: "source=examples", Limit: 500})
+		if len(vs) != c.total {
+			t.Errorf("%.30s: %d examples in the store, want %d", c.verifier, len(vs), c.total)
+		}
+		if got := vs[0].Meta.Labels[verifierLabel]; !strings.HasPrefix(got, c.labelled) || len(got) > api.MaxLabelValueBytes {
+			t.Errorf("%.30s: the newest example is labelled %q", c.verifier, got)
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -180,6 +181,52 @@ func decodeAnswer(resp *http.Response, v any) (*api.Problem, error) {
 	return nil, json.Unmarshal(data, v)
 }
 
+// post submits body to path, and submits it again after an answer that
+// asks to retry later (429 Too Many Requests or 503 Service Unavailable)
+// once the time its Retry-After says has passed (retry when it says
+// nothing), as long as that is before the deadline. It returns the first
+// other answer, or the last one asking to retry when the deadline comes
+// first. Every retry is announced on errw.
+func (c *client) post(ctx context.Context, errw io.Writer, path string, body []byte, deadline time.Time, retry time.Duration) (*http.Response, error) {
+	for {
+		resp, err := c.request(ctx, "POST", path, bytes.NewReader(body), "application/json")
+		if err != nil {
+			return nil, err
+		}
+		if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable {
+			return resp, nil
+		}
+		now := time.Now()
+		wait := retryAfter(resp.Header.Get("Retry-After"), now, retry)
+		if now.Add(wait).After(deadline) {
+			return resp, nil
+		}
+		resp.Body.Close()
+		fmt.Fprintf(errw, "augur submit: the server answered %s; submitting again in %s\n", resp.Status, wait.Round(time.Millisecond))
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(wait):
+		}
+	}
+}
+
+// retryAfter reads a Retry-After header's value at time now: a number of
+// seconds or an HTTP date. An empty or unreadable value, or a date in the
+// past, gives def.
+func retryAfter(value string, now time.Time, def time.Duration) time.Duration {
+	if value == "" {
+		return def
+	}
+	if n, err := strconv.Atoi(value); err == nil && n >= 0 {
+		return time.Duration(n) * time.Second
+	}
+	if t, err := http.ParseTime(value); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return def
+}
+
 func fail(err error) error { return &exitError{code: exitMalformed, err: err} }
 
 func runSubmit(ctx context.Context, out, errw io.Writer, specPath, progPath string, f submitFlags) error {
@@ -241,7 +288,7 @@ func runSubmit(ctx context.Context, out, errw io.Writer, specPath, progPath stri
 	if f.wait > 0 {
 		path += "?wait=" + min(f.wait, 60*time.Second).String()
 	}
-	resp, err := c.request(ctx, "POST", path, bytes.NewReader(body), "application/json")
+	resp, err := c.post(ctx, errw, path, body, deadline, f.poll)
 	if err != nil {
 		return fail(fmt.Errorf("cannot reach the server: %w", err))
 	}
@@ -254,11 +301,16 @@ func runSubmit(ctx context.Context, out, errw io.Writer, specPath, progPath stri
 		// Malformed input: reported like augur validate's ERROR.
 		rep := &validate.Report{Verdict: validate.Error, Reason: p.Detail, Spec: sub.SpecName, Program: sub.ProgramName, Errors: p.Errors}
 		return finish(out, answer{rep: rep}, f)
+	case p != nil && resp.Header.Get("Retry-After") != "":
+		return fail(fmt.Errorf("the server refused the submission: %d %s: %s (it asks to retry in %s, beyond --wait %s)",
+			p.Status, p.Title, p.Detail, retryAfter(resp.Header.Get("Retry-After"), time.Now(), f.poll).Round(time.Second), f.wait))
 	case p != nil:
 		return fail(fmt.Errorf("the server refused the submission: %d %s: %s", p.Status, p.Title, p.Detail))
 	}
 	link := c.base.ResolveReference(&url.URL{Path: strings.TrimPrefix(d.URL, "/")}).String()
-	if f.wait <= 0 {
+	if f.wait <= 0 && (d.Status == store.Queued || d.Status == store.Running) {
+		// Without waiting: the URL, unless the verdict is known already
+		// (answered from the cache), which is reported as any verdict.
 		fmt.Fprintf(out, "submitted: %s (%s)\n", link, d.Status)
 		return nil
 	}

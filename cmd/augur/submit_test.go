@@ -5,8 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -373,5 +376,83 @@ func TestSubmitEveryFailureItsCounterexample(t *testing.T) {
 	jdata, _ := os.ReadFile(junit)
 	if n := strings.Count(string(jdata), "counterexample:"); n != errors {
 		t.Errorf("%d counterexamples in JUnit, want %d:\n%s", n, errors, jdata)
+	}
+}
+
+// A server that asks to retry later (429 with Retry-After) gets the
+// submission again once that time has passed, within --wait; one that
+// asks for longer than --wait is a refusal, exit 3, at once.
+func TestSubmitRetriesAfterRateLimit(t *testing.T) {
+	backend, _ := testServer(t, api.Config{}, true)
+	var posts, refusals atomic.Int32
+	var retryIn atomic.Value
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && posts.Add(1) <= refusals.Load() {
+			w.Header().Set("Retry-After", retryIn.Load().(string))
+			w.Header().Set("Content-Type", "application/problem+json")
+			w.WriteHeader(http.StatusTooManyRequests)
+			fmt.Fprint(w, `{"type":"urn:augur:problem:rate-limited","title":"Too many requests","status":429,"detail":"slow down"}`)
+			return
+		}
+		proxy := httputil.NewSingleHostReverseProxy(mustParseURL(t, backend.URL))
+		proxy.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	spec, prog := "../../examples/blur/blur.sare", "../../examples/blur/broken_wrong_row.sched"
+
+	refusals.Store(2)
+	retryIn.Store("0")
+	code, out, errOut := augur("submit", "--server", srv.URL, "--wait", "1m", spec, prog)
+	if code != 1 || !strings.HasPrefix(out, "INVALID: annotation mismatch") || posts.Load() != 3 ||
+		strings.Count(errOut, "the server answered 429 Too Many Requests; submitting again in 0s") != 2 {
+		t.Errorf("rate-limited twice: exit %d after %d submissions\n%s%s", code, posts.Load(), out, errOut)
+	}
+
+	posts.Store(0)
+	refusals.Store(1)
+	retryIn.Store("3600")
+	code, out, errOut = augur("submit", "--server", srv.URL, "--wait", "1m", spec, prog)
+	if code != 3 || posts.Load() != 1 || !strings.Contains(errOut, "429 Too many requests: slow down (it asks to retry in 1h0m0s, beyond --wait 1m0s)") {
+		t.Errorf("rate-limited beyond --wait: exit %d after %d submissions\n%s%s", code, posts.Load(), out, errOut)
+	}
+}
+
+func mustParseURL(t *testing.T, s string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+func TestRetryAfter(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, c := range []struct {
+		value string
+		want  time.Duration
+	}{
+		{"", time.Second}, {"0", 0}, {"7", 7 * time.Second}, {"-3", time.Second}, {"soon", time.Second},
+		{now.Add(90 * time.Second).Format(http.TimeFormat), 90 * time.Second},
+		{now.Add(-time.Hour).Format(http.TimeFormat), time.Second},
+	} {
+		if got := retryAfter(c.value, now, time.Second); got != c.want {
+			t.Errorf("Retry-After %q: %s, want %s", c.value, got, c.want)
+		}
+	}
+}
+
+// --wait 0 reports a verdict known at submission (answered from the
+// cache) with its exit code; it exits 0 only when the validation is still
+// to come.
+func TestSubmitNoWaitCachedVerdict(t *testing.T) {
+	srv, _ := testServer(t, api.Config{}, true)
+	spec, prog := "../../examples/blur/blur.sare", "../../examples/blur/broken_wrong_row.sched"
+	if code, out, errOut := augur("submit", "--server", srv.URL, "--wait", "1m", spec, prog); code != 1 {
+		t.Fatalf("first submission: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut := augur("submit", "--server", srv.URL, "--wait", "0", spec, prog)
+	if code != 1 || !strings.HasPrefix(out, "INVALID: annotation mismatch") || !strings.Contains(out, "cached: ") {
+		t.Errorf("--wait 0 on a cached INVALID: exit %d\n%s%s", code, out, errOut)
 	}
 }

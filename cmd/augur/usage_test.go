@@ -118,3 +118,17 @@ func TestUsageErrorExitCodes(t *testing.T) {
 		t.Errorf("validate --help: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }
+
+// augur alone is a usage error: the list of commands on stderr, exit 3,
+// as the README's exit codes say.
+func TestNoCommand(t *testing.T) {
+	code, out, errs := augur()
+	if code != exitUsage || out != "" {
+		t.Errorf("augur: exit %d, stdout %q", code, out)
+	}
+	for _, want := range []string{"Available Commands:", "  validate ", "augur: no command given\n", "Run 'augur --help' for details.\n"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("augur: stderr lacks %q:\n%s", want, errs)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -123,13 +124,17 @@ func validateKernel(ctx context.Context, out, errw io.Writer, specPath, progPath
 	if err != nil {
 		return usageError(err)
 	}
-	spec, err := readInput(specPath, f.stdin)
-	if err != nil {
-		return &exitError{code: exitMalformed, err: err}
-	}
-	prog, err := readInput(progPath, f.stdin)
-	if err != nil {
-		return &exitError{code: exitMalformed, err: err}
+	spec, specErr := readInput(specPath, f.stdin)
+	prog, progErr := readInput(progPath, f.stdin)
+	switch {
+	case (specErr != nil || progErr != nil) && !f.json:
+		// Reported as augur check reports it.
+		_, err := loadSources(errw, specPath, spec, specErr, progPath, prog, progErr)
+		return err
+	case specErr != nil:
+		return &exitError{code: exitMalformed, err: specErr}
+	case progErr != nil:
+		return &exitError{code: exitMalformed, err: progErr}
 	}
 	opts := validate.Options{ValueModel: model, Resources: f.resources, Timeout: f.timeout, Jobs: f.jobs, AllConditions: f.all, NoGarbageWrites: f.noGarbage, NoQuickTest: f.noQuickTest, KeepSMT: f.emitSMT != "", ProvedFormulas: f.verbose}
 	if f.verbose && !f.json {
@@ -164,6 +169,11 @@ func validateKernel(ctx context.Context, out, errw io.Writer, specPath, progPath
 			return err
 		}
 	} else {
+		if rep.Verdict == validate.Error {
+			// Malformed input, reported as augur check reports it.
+			_, err := loadSources(errw, specPath, spec, nil, progPath, prog, nil)
+			return cmp.Or(err, error(&exitError{code: exitMalformed}))
+		}
 		if f.verbose {
 			fmt.Fprintln(out)
 		}

@@ -79,9 +79,9 @@ func TestValidateCommand(t *testing.T) {
 	// Malformed input and usage errors exit 3.
 	bad := filepath.Join(t.TempDir(), "bad.sare")
 	os.WriteFile(bad, []byte("param N\ntensor T(i) : f32\nT(i) = 1 + * 2\n"), 0o644)
-	code, out, _ = augur("validate", bad, "../../examples/matmul/matmul.sched")
-	if code != 3 || !strings.HasPrefix(out, "ERROR: ") || !strings.Contains(out, "bad.sare:3:") {
-		t.Fatalf("malformed: exit %d\n%s", code, out)
+	code, out, errOut = augur("validate", bad, "../../examples/matmul/matmul.sched")
+	if code != 3 || out != "" || !hasDiagnostic(errOut, "bad.sare:3:12", "syntax") || !strings.HasSuffix(errOut, "\n1 error\n") {
+		t.Fatalf("malformed: exit %d\n%s%s", code, out, errOut)
 	}
 	if code, _, _ = augur("validate", "only-one.sare"); code != 3 {
 		t.Fatalf("one argument: exit %d, want 3", code)
