@@ -123,7 +123,7 @@ func report(v *store.Validation) (*validate.Report, error) {
 // CachedNote is the line that follows the text report of a cached
 // verdict.
 func CachedNote(from string) string {
-	return fmt.Sprintf("cached: the verdict of validation %s, an identical submission (same content, options, Augur and Z3)", from)
+	return fmt.Sprintf("cached: the verdict of validation %s, an identical submission (same content, options, build of Augur and Z3)", from)
 }
 
 func detail(v *store.Validation, rep *validate.Report, source bool) Detail {
