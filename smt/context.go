@@ -32,8 +32,9 @@ import (
 // A Context is not safe for concurrent use: one goroutine at a time may
 // call its methods or the methods of anything made from it. Use one Context
 // per goroutine. The release of Z3 references by the garbage collector (see
-// the package documentation) and the interruption of Solver.Check are the
-// only work done on other goroutines, and both are synchronised internally.
+// the package documentation), the interruption of Solver.Check and the
+// deletion of a context whose check was abandoned are the only work done
+// on other goroutines, and all are synchronised internally.
 //
 // Call Close when done; a Context that becomes unreachable without being
 // closed is closed by the garbage collector.
@@ -62,6 +63,16 @@ type handle struct {
 	// grace is how long a check may go on after Z3_interrupt (default
 	// unresponsiveGrace; tests shorten it).
 	grace time.Duration
+	// checking: a check's call into Z3 is running (startCheck to
+	// endCheck).
+	checking bool
+	// orphan is the Z3 context of an abandoned check (await), or of a
+	// context closed while a check ran: the check's goroutine deletes it
+	// once Z3 returns (endCheck), as it cannot be deleted under Z3.
+	orphan C.Z3_context
+	// beforeCheck, when set (by tests), runs on the check's goroutine
+	// just before the call into Z3.
+	beforeCheck func()
 	// npending mirrors len(pending) so that the owning goroutine can see
 	// an empty queue without locking.
 	npending atomic.Int32
@@ -93,6 +104,52 @@ func (h *handle) enqueue(kind releaseKind, p unsafe.Pointer) {
 	h.mu.Unlock()
 }
 
+// Process-wide counts of the Z3 work in flight, for RunningChecks and
+// LiveContexts: atomic, and written only by the functions that start and
+// end that work.
+var (
+	runningChecks atomic.Int64
+	liveContexts  atomic.Int64
+)
+
+// RunningChecks returns the number of calls into Z3_solver_check, in
+// every context of the process, that have not returned: those of the
+// checks under way and of the abandoned ones (ErrUnresponsive) that Z3
+// has not stopped yet. Once every check has returned or been cancelled
+// and Z3 has honoured its interrupts, it is zero: no thread of the
+// process is left working in Z3.
+func RunningChecks() int { return int(runningChecks.Load()) }
+
+// LiveContexts returns the number of Z3 contexts of the process not yet
+// deleted, with the memory they hold: those not closed, and those whose
+// deletion waits for an abandoned check to return.
+func LiveContexts() int { return int(liveContexts.Load()) }
+
+// startCheck records that a check's call into Z3 starts.
+func (h *handle) startCheck() {
+	runningChecks.Add(1)
+	h.mu.Lock()
+	h.checking = true
+	h.mu.Unlock()
+}
+
+// endCheck records that a check's call into Z3 returned, on the check's
+// goroutine, and deletes the context if it was abandoned or closed
+// meanwhile: its memory is given back as soon as Z3 lets go of it.
+func (h *handle) endCheck() {
+	h.mu.Lock()
+	h.checking = false
+	z := h.orphan
+	h.orphan = nil
+	h.mu.Unlock()
+	if z != nil {
+		// Nothing else reaches z: h.z is nil since it was orphaned.
+		C.Z3_del_context(z)
+		liveContexts.Add(-1)
+	}
+	runningChecks.Add(-1)
+}
+
 // interrupt calls Z3_interrupt unless the context has been closed.
 func (h *handle) interrupt() {
 	h.mu.Lock()
@@ -103,20 +160,29 @@ func (h *handle) interrupt() {
 }
 
 // unresponsiveGrace is how long a check may go on after Z3_interrupt
-// before it is abandoned (handle.await).
-const unresponsiveGrace = 5 * time.Second
+// before it is abandoned (handle.await). Z3 usually stops within
+// milliseconds; a check abandoned early costs only a new context, since
+// the old one is deleted when Z3 returns.
+const unresponsiveGrace = 2 * time.Second
+
+// interruptRepeat is the interval at which Z3_interrupt is sent again
+// until the check stops: Z3 forgets an interrupt that arrives before its
+// check has installed its handler, so a cancellation that falls between
+// the start of Check and that moment would otherwise be lost.
+const interruptRepeat = 20 * time.Millisecond
 
 // ErrUnresponsive is the error of a check that went on after Z3 was
 // interrupted, and of every later operation on its Context: the check was
-// abandoned, still running, and the context can no longer be used (its
-// memory is not given back).
+// abandoned, still running on a thread of its own, and the context can no
+// longer be used. The context is deleted, and its memory given back, once
+// Z3 returns (see RunningChecks).
 var ErrUnresponsive = errors.New("Z3 did not stop when interrupted; the check was abandoned")
 
 // await waits for a check running on another goroutine to finish. When
 // done closes first (the check's deadline or cancellation, which has
 // Z3_interrupt called), it waits unresponsiveGrace more; a check still
-// running then is abandoned: the context is marked unusable and will not
-// be deleted (Z3 still uses it), and await returns false.
+// running then is abandoned: the context is marked unusable, its deletion
+// left to the check's goroutine (endCheck), and await returns false.
 func (h *handle) await(done <-chan struct{}, finished <-chan struct{}) bool {
 	select {
 	case <-finished:
@@ -141,7 +207,7 @@ func (h *handle) await(done <-chan struct{}, finished <-chan struct{}) bool {
 		return true
 	default:
 	}
-	h.z = nil
+	h.orphan, h.z = h.z, nil
 	h.abandoned = true
 	h.pending = nil
 	h.npending.Store(0)
@@ -155,16 +221,24 @@ func (c *Context) Abandoned() bool {
 	return c != nil && c.h != nil && c.h.abandoned
 }
 
-// destroy deletes the Z3 context, with every object still referenced.
+// destroy deletes the Z3 context, with every object still referenced; if
+// a check is running in it, the check's goroutine deletes it when Z3
+// returns (endCheck).
 func (h *handle) destroy() {
 	h.mu.Lock()
-	if h.z != nil {
-		C.Z3_del_context(h.z)
-		h.z = nil
-		h.pending = nil
-		h.npending.Store(0)
+	defer h.mu.Unlock()
+	if h.z == nil {
+		return
 	}
-	h.mu.Unlock()
+	if h.checking {
+		h.orphan = h.z
+	} else {
+		C.Z3_del_context(h.z)
+		liveContexts.Add(-1)
+	}
+	h.z = nil
+	h.pending = nil
+	h.npending.Store(0)
 }
 
 // An Option configures a Context.
@@ -212,6 +286,7 @@ func NewContext(opts ...Option) (*Context, error) {
 		return nil, errors.New("smt: Z3_mk_context_rc failed")
 	}
 	C.augurSetErrorHandler(z)
+	liveContexts.Add(1)
 	h := &handle{z: z}
 	h.releaseAST = func(p unsafe.Pointer) { h.enqueue(relAST, p) }
 	h.releaseSolver = func(p unsafe.Pointer) { h.enqueue(relSolver, p) }

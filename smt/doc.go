@@ -47,5 +47,10 @@
 // A Context and everything made from it must be used by one goroutine at a
 // time. Independent contexts may be used in parallel. The only call made
 // from another goroutine is Z3_interrupt, which Z3 documents as safe, when
-// the context.Context passed to Solver.Check is cancelled.
+// the context.Context passed to Solver.Check is cancelled; it is repeated
+// until the check returns. A check Z3 does not stop is abandoned
+// (ErrUnresponsive): its context is then deleted by the goroutine of the
+// check once Z3 returns, never while Z3 runs in it. RunningChecks and
+// LiveContexts count the checks and contexts of the process still held by
+// Z3.
 package smt

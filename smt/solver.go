@@ -239,8 +239,15 @@ func (s *Solver) SetTimeout(d time.Duration) error {
 // "canceled"), unless Z3 finished first, in which case its answer stands.
 // The interruption is confined to this call: Check does not return before
 // the watching goroutine has finished, and that goroutine interrupts only
-// while Z3_solver_check is running. The solver's own time limit
-// (SetTimeout) works the same way but gives a nil error.
+// until Z3_solver_check returns, repeating the interrupt every
+// interruptRepeat (Z3 forgets one that arrives before its check began).
+// The solver's own time limit (SetTimeout) works the same way but gives a
+// nil error.
+//
+// A check that Z3 does not stop within unresponsiveGrace of the interrupt
+// is abandoned: Check returns Unknown with ErrUnresponsive, and the Z3
+// call goes on, on a thread of its own, until Z3 returns, which then
+// deletes the context (see RunningChecks and LiveContexts).
 //
 // Unknown with a nil error means Z3 gave up by itself or ran out of the
 // solver's time (incomplete theory, quantifiers, time limit);
@@ -281,6 +288,7 @@ func (s *Solver) check(caller context.Context, assumptions []*Term, op string) (
 		defer cancel()
 	}
 
+	h := s.ctx.h
 	var (
 		mu      sync.Mutex
 		running = true
@@ -293,23 +301,41 @@ func (s *Solver) check(caller context.Context, assumptions []*Term, op string) (
 			defer wg.Done()
 			select {
 			case <-done:
+			case <-stop:
+				return
+			}
+			// Again and again until the check stops: Z3 forgets an
+			// interrupt sent before its check began.
+			tick := time.NewTicker(interruptRepeat)
+			defer tick.Stop()
+			for {
 				mu.Lock()
 				if running {
-					s.ctx.h.interrupt()
+					h.interrupt()
 				}
 				mu.Unlock()
-			case <-stop:
+				select {
+				case <-tick.C:
+				case <-stop:
+					return
+				}
 			}
 		}()
 	}
 	// Z3 runs on its own goroutine, so that a check that ignores both
 	// its resource limit and the interruption (Z3 4.8.12 has such loops,
 	// in the arithmetic of its SMT kernel) can be abandoned instead of
-	// hanging the caller.
+	// hanging the caller; that goroutine then deletes the context when
+	// Z3 returns (endCheck).
 	var r C.Z3_lbool
 	finished := make(chan struct{})
+	h.startCheck()
 	go func() {
 		defer close(finished)
+		defer h.endCheck()
+		if h.beforeCheck != nil {
+			h.beforeCheck()
+		}
 		if len(as) == 0 {
 			r = C.Z3_solver_check(z, s.s)
 		} else {
@@ -318,7 +344,7 @@ func (s *Solver) check(caller context.Context, assumptions []*Term, op string) (
 		runtime.KeepAlive(assumptions)
 		runtime.KeepAlive(s)
 	}()
-	if !s.ctx.h.await(ctx.Done(), finished) {
+	if !h.await(ctx.Done(), finished) {
 		close(stop)
 		wg.Wait()
 		s.reason = "unresponsive"

@@ -136,8 +136,10 @@ func (o *Options) defaults() {
 
 // Validate checks the kernel prog against the specification spec (their
 // sources) and returns the report. Malformed input gives a report with
-// the Error verdict, not an error; the error is non-nil only when ctx is
-// done before the verdict.
+// the Error verdict, not an error. The error is non-nil only when ctx is
+// done before the verdict; the report is then the one so far (cancelled):
+// UNKNOWN, with the conditions decided before, once every solver check
+// has been interrupted and has returned or been abandoned.
 func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep *Report, err error) {
 	opts.defaults()
 	rep = &Report{Spec: spec.Name, Program: prog.Name, ValueModel: opts.ValueModel.String()}
@@ -259,7 +261,7 @@ func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep
 	}
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return v.cancelled(rep, nil, "the symbolic evaluation"), ctx.Err()
 		}
 		rep.Verdict, rep.Reason = Unknown, "symbolic evaluation failed: "+err.Error()
 		return rep, nil
@@ -268,13 +270,16 @@ func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep
 	if an.Assumptions != nil {
 		empty, err := an.Assumptions.IsEmpty(presburger.WithBudget(ctx, opts.Budget))
 		if err != nil && ctx.Err() != nil {
-			return nil, ctx.Err()
+			return v.cancelled(rep, nil, "the symbolic evaluation"), ctx.Err()
 		}
 		// Unproven emptiness is no vacuity: the verdict stands as is.
 		rep.Vacuous = err == nil && empty
 	}
 	v.an, v.progress = an, progress
 	if err := v.reductionConditions(); err != nil {
+		if ctx.Err() != nil {
+			return v.cancelled(rep, nil, "the symbolic evaluation"), ctx.Err()
+		}
 		return nil, err
 	}
 	results := make([]ConditionResult, len(an.Conditions))
@@ -291,7 +296,8 @@ func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep
 
 	// Discharge the value obligations.
 	if err := v.discharge(results); err != nil {
-		return nil, err
+		phase("solve")
+		return v.cancelled(rep, results, "the solving"), err
 	}
 	if opts.aheadTaken != nil && v.ahead != nil {
 		opts.aheadTaken(int(v.ahead.used.Load()))
@@ -314,7 +320,7 @@ func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep
 	rep.Conditions = results
 	progress(Event{Phase: "done"})
 	if ctx.Err() != nil {
-		return nil, ctx.Err()
+		return v.cancelled(rep, results, "the confirmation of counterexamples"), ctx.Err()
 	}
 	return rep, nil
 }
@@ -551,9 +557,7 @@ func (v *validation) discharge(results []ConditionResult) error {
 	}
 	close(jobs)
 	wg.Wait()
-	if err := v.ctx.Err(); err != nil {
-		return err
-	}
+	// Cancelled, the conditions decided so far are reported still.
 	for i, j := range dup {
 		if o, ok := v.outcomes[j]; ok {
 			d := *o
@@ -573,7 +577,7 @@ func (v *validation) discharge(results []ConditionResult) error {
 			r.SMT = o.smt
 		}
 	}
-	return nil
+	return v.ctx.Err()
 }
 
 // refuted reports whether a failure is confirmed already (refuteEarly).

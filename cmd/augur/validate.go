@@ -84,7 +84,12 @@ Integers are always bit-vectors of their width with wrapping arithmetic.
 
 Either file may be "-", standard input (named <stdin> in the report).
 
-Exit status: 0 valid, 1 invalid, 2 unknown, 3 error (malformed input or usage).`,
+An interrupt (SIGINT, Ctrl-C) or SIGTERM stops the solver's checks at once
+and ends the validation within seconds as UNKNOWN, reason "cancelled", with
+the conditions decided so far; a second one ends the process at once.
+
+Exit status: 0 valid, 1 invalid, 2 unknown (cancelled too), 3 error
+(malformed input or usage).`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {
 				return fmt.Errorf("validate takes a specification and a kernel, got %d argument(s)", len(args))
@@ -117,9 +122,12 @@ func validateKernel(ctx context.Context, out, errw io.Writer, specPath, progPath
 		ctx = context.Background()
 	}
 	// An interrupt cancels the validation, which then ends as UNKNOWN
-	// with what it decided so far (and a complete CPU profile).
+	// with what it decided so far (and a complete CPU profile). Only the
+	// first: a second one ends the process at once.
 	ctx, cancel := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer cancel()
+	stopAfter := context.AfterFunc(ctx, cancel)
+	defer stopAfter()
 	model, err := encode.ParseModel(f.valueModel)
 	if err != nil {
 		return usageError(err)
@@ -154,9 +162,10 @@ func validateKernel(ctx context.Context, out, errw io.Writer, specPath, progPath
 	if terr := endTrace(); terr != nil && err == nil {
 		return &exitError{code: exitMalformed, err: terr}
 	}
-	if err != nil {
+	if err != nil && rep == nil {
 		return &exitError{code: exitMalformed, err: err}
 	}
+	// A cancelled validation (err non-nil) has its report so far, UNKNOWN.
 	if f.emitSMT != "" {
 		if err := emitSMT(f.emitSMT, rep); err != nil {
 			return &exitError{code: exitMalformed, err: err}

@@ -1,0 +1,46 @@
+package validate
+
+import "context"
+
+// ReasonCancelled begins the reason of the report of a validation whose
+// context ended before the verdict (see cancelled).
+const ReasonCancelled = "cancelled"
+
+// cancelled makes rep the report of a validation whose context ended
+// during phase, before the verdict: UNKNOWN, with the reason
+// ReasonCancelled and the context's cause, and the conditions as far as
+// they were decided (results, nil when the symbolic evaluation did not
+// finish). A condition not decided yet is undecided with the reason
+// "cancelled". A failed condition keeps its status only with a confirmed
+// counterexample: without the replay a failure is no evidence.
+func (v *validation) cancelled(rep *Report, results []ConditionResult, phase string) *Report {
+	rep.Verdict = Unknown
+	rep.Reason = cancelReason(v.ctx, phase)
+	rep.Counterexample = nil
+	rep.TimeBound = true // what was decided depends on when the cancellation came
+	for i := range results {
+		r := &results[i]
+		switch {
+		case r.Status == "failed" && r.Counterexample == nil:
+			r.Status = "undecided"
+			r.Reason = ReasonCancelled + " before the failure was confirmed: " + r.Reason
+		case r.Status != "proved" && r.Status != "failed" && r.Status != "undecided":
+			// Pending: the solver never answered.
+			r.Status = "undecided"
+			r.Reason = ReasonCancelled
+		}
+	}
+	rep.Conditions = results
+	return rep
+}
+
+// cancelReason is the reason of a cancelled report: ReasonCancelled, the
+// phase, and the context's cause when it says more than that the context
+// was cancelled (the signal received, a deadline).
+func cancelReason(ctx context.Context, phase string) string {
+	reason := ReasonCancelled + " during " + phase
+	if cause := context.Cause(ctx); cause != nil && cause != context.Canceled {
+		reason += ": " + cause.Error()
+	}
+	return reason
+}
