@@ -715,6 +715,21 @@ func TestArchiveAndReportText(t *testing.T) {
 		!strings.HasPrefix(names[dir+"report.txt"], "INVALID: annotation mismatch") || !strings.Contains(names[dir+"report.json"], `"verdict": "invalid"`) {
 		t.Errorf("archive files: %q", keys(names))
 	}
+	// The reports name the files as the archive holds them: the reproduce
+	// line runs in its directory.
+	const reproduce = "augur run blur.sare broken_wrong_row.sched --param W=3 --param H=1"
+	if !strings.Contains(names[dir+"report.txt"], "reproduce:   "+reproduce+"\n") ||
+		!strings.Contains(names[dir+"report.txt"], "broken_wrong_row.sched:17:9") {
+		t.Errorf("the archive's report.txt does not use the archive's paths:\n%s", names[dir+"report.txt"])
+	}
+	if !strings.Contains(names[dir+"report.json"], `"command": "`+reproduce+`"`) {
+		t.Errorf("the archive's report.json does not use the archive's paths:\n%s", names[dir+"report.json"])
+	}
+	for n, data := range names {
+		if strings.Contains(data, "examples/blur/") {
+			t.Errorf("the archive's %s names a file by its path outside the archive", n)
+		}
+	}
 	smt := 0
 	for n, data := range names {
 		if strings.HasPrefix(n, dir+"conditions/C") && strings.HasSuffix(n, ".smt2") {
