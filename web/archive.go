@@ -101,15 +101,14 @@ func (h *handler) archive(w http.ResponseWriter, r *http.Request) {
 			data []byte
 		}{"report.json", append(js, '\n')})
 		for _, c := range rep.Conditions {
-			if c.SMT == "" {
+			script := c.Script()
+			if script == "" {
 				continue
 			}
-			head := fmt.Sprintf("; Augur condition C%d (%s) at %s:%d:%d: %s\n; status: %s\n; unsat means the condition holds.\n",
-				c.ID, c.Kind, c.File, c.Line, c.Col, c.Text, c.Status)
 			files = append(files, struct {
 				name string
 				data []byte
-			}{fmt.Sprintf("conditions/C%d.smt2", c.ID), []byte(head + c.SMT)})
+			}{fmt.Sprintf("conditions/C%d.smt2", c.ID), []byte(script)})
 		}
 	}
 	for _, f := range files {
