@@ -111,13 +111,12 @@ func conditionRow(c validate.ConditionResult, api string) condition {
 	case c.Seconds > 0:
 		row.Time = formatSeconds(c.Seconds)
 	case strings.HasPrefix(c.Solver, "same condition as "):
-		row.Untimed = "the same query as " + strings.TrimPrefix(c.Solver, "same condition as ") + ", decided once: the time is its"
+		other := strings.TrimPrefix(c.Solver, "same condition as ")
+		row.Untimed = "the same query as " + other + ", decided once: the time is " + other + "'s"
 	case c.Solver == "syntactic":
 		row.Untimed = "proved without the solver: its two sides are the same expression"
-	case c.Solver == "" && c.Status != "undecided":
-		row.Untimed = "decided over Presburger sets by the symbolic evaluation, which is timed as a whole"
 	default:
-		row.Untimed = "no solver query of its own"
+		row.Untimed = "no solver query of its own: decided over Presburger sets by the symbolic evaluation, or not decided; the phases are timed as a whole"
 	}
 	if c.Formula == "" {
 		row.NoFormula, row.NoFormulaWhy = "none", "not put in readable form"

@@ -419,7 +419,7 @@ func TestInvalidValidation(t *testing.T) {
 	for _, c := range []struct{ id, row, untimed string }{
 		{"C6", "C6 annotation mismatch broken_wrong_row.sched:13:11 ✓ proved In(x, y + dy) + In(x + 1, y + dy) + In(x + 2, y + dy) = BH(x, y + dy)", ""},
 		{"C14", "C14 output wrong value broken_wrong_row.sched:7:1 ✓ proved both sides are the same expression Out(s1, s2) = Out(s1, s2)", "proved without the solver: its two sides are the same expression"},
-		{"C1", "C1 read-write race", "decided over Presburger sets by the symbolic evaluation, which is timed as a whole"},
+		{"C1", "C1 read-write race", "no solver query of its own: decided over Presburger sets by the symbolic evaluation, or not decided; the phases are timed as a whole"},
 	} {
 		row := byID(doc, c.id)
 		got := strings.Join(strings.Fields(text(row)), " ")
