@@ -23,7 +23,9 @@ func (c *ConditionResult) Script() string {
 		status += ", " + c.Solver
 	}
 	fmt.Fprintf(&b, "; status: %s\n", status)
-	b.WriteString(comment("unsat means the condition holds; sat gives a point where it fails, and z3 prints its model. " +
+	b.WriteString(comment("unsat means the condition holds. sat gives a point where, in this encoding, a side may be " +
+		"undefined or the two sides differ, and z3 prints its model: a counterexample only once the report " +
+		"confirms it (an encoding may leave elements of the specification uninterpreted). " +
 		"z3 exits 0 whatever the answer."))
 	b.WriteString(c.SMT)
 	return b.String()
@@ -74,8 +76,7 @@ func holes(prefix string, n int) string {
 		return ""
 	case 1:
 		return " (hole " + prefix + "1)"
-	}
-	if n == 2 {
+	case 2:
 		return fmt.Sprintf(" (holes %s1 and %s2)", prefix, prefix)
 	}
 	return fmt.Sprintf(" (holes %s1 to %s%d)", prefix, prefix, n)
@@ -98,13 +99,13 @@ func closedNote(how string) string {
 	case how == "same terms under shared guards":
 		return "Decided before the solver: with the if-then-else guards that both sides share (their " +
 			"other branches the same term) peeled off, the two sides are the same term, so they cannot " +
-			"differ at these points. The query below is the one before peeling; z3 answers unsat."
+			"differ at these points. The query below is the one before peeling, unsatisfiable too."
 	case how == "unsat":
 		return fmt.Sprintf("Proved by z3's plain SMT kernel on the query below, within %d resource units.", matchFirstResources)
 	case strings.HasPrefix(how, "unsat under shared guards"):
 		return fmt.Sprintf("Proved by z3's plain SMT kernel within %d resource units (%s) on a stronger query: "+
-			"the one below with the if-then-else guards that both sides share peeled off. z3 answers "+
-			"unsat on the query below too.", matchFirstResources, how)
+			"the one below with the if-then-else guards that both sides share peeled off, so the query "+
+			"below is unsatisfiable too.", matchFirstResources, how)
 	}
 	return ""
 }
