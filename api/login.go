@@ -46,8 +46,8 @@ func (s *server) protectsReads() bool { return s.cfg.ReadToken && len(s.cfg.Toke
 // dashboardGate protects the dashboard with the reading token: without a
 // valid login cookie a page request is sent to /login (GET shows the
 // form, POST checks the token and sets the cookie), any other request is
-// answered 401. /logout forgets the cookie. The style sheet and the
-// script stay public: they hold no data.
+// answered 401. POST /logout forgets the cookie (logout). The style
+// sheet, the script and the icon stay public: they hold no data.
 func (s *server) dashboardGate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
@@ -55,10 +55,9 @@ func (s *server) dashboardGate(next http.Handler) http.Handler {
 			s.login(w, r)
 			return
 		case r.URL.Path == "/logout":
-			http.SetCookie(w, loginCookie("", -1))
-			http.Redirect(w, r, "/login", http.StatusSeeOther)
+			logout(w, r, "/login")
 			return
-		case strings.HasPrefix(r.URL.Path, "/assets/"):
+		case strings.HasPrefix(r.URL.Path, "/assets/"), r.URL.Path == "/favicon.ico":
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -82,24 +81,47 @@ func (s *server) loginPages(next http.Handler) http.Handler {
 		case "/login":
 			s.login(w, r)
 		case "/logout":
-			http.SetCookie(w, loginCookie("", -1))
-			http.Redirect(w, r, "/", http.StatusSeeOther)
+			logout(w, r, "/")
 		default:
 			next.ServeHTTP(w, r)
 		}
 	})
 }
 
+// logoutOrigin refuses a logout posted from another site's page.
+var logoutOrigin = http.NewCrossOriginProtection()
+
+// logout is /logout, the dashboard's Log out button: POST forgets the
+// login cookie and sends the browser to then (303); any other method is
+// refused (405), and so is a POST from another site's page (403).
+func logout(w http.ResponseWriter, r *http.Request, then string) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", "POST")
+		problem(w, r, http.StatusMethodNotAllowed, probBadRequest, "method "+r.Method+" not allowed here; allowed: POST (the dashboard's Log out button)")
+		return
+	}
+	if err := logoutOrigin.Check(r); err != nil {
+		problem(w, r, http.StatusForbidden, probForbidden, "logging out from another site's page is refused: "+err.Error())
+		return
+	}
+	http.SetCookie(w, loginCookie("", -1))
+	http.Redirect(w, r, then, http.StatusSeeOther)
+}
+
 // dashboardAccess tells the dashboard what the request may do (its
 // buttons: re-run, cancel): anything without tokens, else what a valid
-// login cookie or bearer token permits. The buttons' requests (any
-// method but GET and HEAD) count as writing for the rate limit.
+// login cookie or bearer token permits; a valid login cookie also gets
+// the Log out button. The buttons' requests (any method but GET and
+// HEAD) count as writing for the rate limit.
 func (s *server) dashboardAccess(next http.Handler) http.Handler {
 	limited := s.rateLimit(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		acc := web.Access{Act: len(s.cfg.Tokens) == 0}
 		if !acc.Act {
 			acc.Login = "/login"
+			if tok, ok := cookieToken(r); ok && s.validToken(tok) {
+				acc.Logout = "/logout"
+			}
 			tok, has := bearer(r)
 			if !has {
 				tok, has = cookieToken(r)
@@ -176,6 +198,7 @@ var loginPage = template.Must(template.New("login").Parse(`<!DOCTYPE html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Log in · Augur</title>
+<link rel="icon" href="/favicon.ico" sizes="32x32">
 <style>
 body { font-family: system-ui, sans-serif; max-width: 28rem; margin: 4rem auto; padding: 0 1rem; line-height: 1.5; }
 label, input, button { display: block; font: inherit; }

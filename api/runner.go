@@ -42,7 +42,9 @@ type RunnerOptions struct {
 
 // Runner returns the store.Runner of the workers: it runs
 // validate.Validate on the validation's sources with its options,
-// keeping every condition's SMT-LIB2 script, within the time budget.
+// keeping every condition's SMT-LIB2 script and the readable form of
+// every value condition, proved ones included (the dashboard shows them),
+// within the time budget.
 // An exhausted budget gives the verdict unknown; the end of ctx (a
 // cancellation, a shutdown) gives ctx's error, which the store handles.
 // The result is cacheable when it is deterministic (see Cacheable).
@@ -55,7 +57,8 @@ func Runner(opts RunnerOptions) store.Runner {
 	}
 	return func(ctx context.Context, v *store.Validation, progress func(store.Progress)) (store.Result, error) {
 		start := time.Now()
-		vo := validate.Options{Timeout: opts.Timeout, Jobs: opts.Jobs, Budget: opts.Presburger, KeepSMT: true, AllConditions: v.Options.AllConditions}
+		vo := validate.Options{Timeout: opts.Timeout, Jobs: opts.Jobs, Budget: opts.Presburger, KeepSMT: true, ProvedFormulas: true,
+			AllConditions: v.Options.AllConditions}
 		if v.Options.ValueModel != "" {
 			m, err := encode.ParseModel(v.Options.ValueModel)
 			if err != nil {

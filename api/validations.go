@@ -589,9 +589,7 @@ func (s *server) smt2(w http.ResponseWriter, r *http.Request) {
 		}
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.Header().Set("Content-Disposition", fmt.Sprintf(`inline; filename="C%d.smt2"`, n))
-		fmt.Fprintf(w, "; Augur condition C%d (%s) at %s:%d:%d: %s\n; status: %s\n; unsat means the condition holds.\n",
-			c.ID, c.Kind, c.File, c.Line, c.Col, c.Text, c.Status)
-		fmt.Fprint(w, c.SMT)
+		fmt.Fprint(w, c.Script())
 		return
 	}
 	problem(w, r, http.StatusNotFound, probNotFound, fmt.Sprintf("validation %s has no condition C%d", id, n))

@@ -21,7 +21,8 @@ import (
 // With --read-token the dashboard is closed until a login: in headless
 // Chromium, the list and a validation's page lead to the login form, a
 // wrong token is refused, the right one opens them (the page's live API
-// calls included), and no script can read the token.
+// calls included), no script can read the token, and the header's Log
+// out button closes them again.
 func TestDashboardLoginBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test is not short")
@@ -32,10 +33,13 @@ func TestDashboardLoginBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	t.Cleanup(func() { st.Close() })
 	const token = "s3cret-token"
 	srv := httptest.NewServer(api.New(api.Config{Store: st, Tokens: []string{token}, ReadToken: true, Web: web.New(st, web.Options{})}))
-	defer srv.Close()
+	// Closed after the browser (cleanups run last in, first out): the
+	// event stream of the validation's page would hold the server's Close
+	// until its requests time out.
+	t.Cleanup(srv.Close)
 
 	// A queued validation (no workers): its page opens an event stream.
 	p := loadPairs(t)[0]
@@ -101,5 +105,31 @@ func TestDashboardLoginBrowser(t *testing.T) {
 	// The list opens too.
 	if err := chromedp.Do(b, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS("table.validations"))); err != nil {
 		t.Fatal(err)
+	}
+
+	// The header's Log out button forgets the login: the browser is back
+	// at the login form, and the pages and their API calls are closed.
+	if err := chromedp.Do(b,
+		chromedp.Click(chromedp.CSS("header form.session button"), chromedp.NodeVisible),
+		chromedp.WaitVisible(chromedp.CSS("input#token")),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if u := eval[string](t, b, `location.pathname`); u != "/login" {
+		t.Errorf("the logout led to %s, want /login", u)
+	}
+	status, err = chromedp.Run(b, chromedp.Evaluate[int](`fetch("/v1/validations/`+v.ID+`", {headers: {Accept: "application/json"}}).then(r => r.status)`,
+		chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status != 401 {
+		t.Errorf("the API after the logout: %d, want 401", status)
+	}
+	if err := chromedp.Do(b, chromedp.Navigate(srv.URL+page), chromedp.WaitVisible(chromedp.CSS("input#token"))); err != nil {
+		t.Fatal(err)
+	}
+	if u := eval[string](t, b, `location.pathname`); u != "/login" {
+		t.Errorf("the validation's page after the logout led to %s, want the login", u)
 	}
 }

@@ -10,11 +10,15 @@ import (
 )
 
 // SMTLIB2 renders the solver's assertions as a self-contained SMT-LIB2
-// script: an optional (set-logic logic), the declarations and definitions
-// (recursive ones included) of every symbol used, the assertions, then
-// (check-sat) and (get-model). Running z3 on the script repeats the query
-// (after unsat, z3 answers (get-model) with an error, as SMT-LIB says);
-// ParseSMTLIB2 reads the assertions back.
+// script: the options of scriptOptions, an optional (set-logic logic), the
+// declarations and definitions (recursive ones included) of every symbol
+// used, the assertions, then (check-sat). Running z3 on the script repeats
+// the query and exits 0 whatever the answer: after sat, z3 prints the model
+// (its dump-models option), and no (get-model) follows, which after unsat
+// is an error (SMT-LIB 2.6, section 4.2.4) and makes z3 exit 1. Another
+// solver answers the z3-specific option with unsupported and goes on; add
+// (get-model) after (check-sat) for its model. ParseSMTLIB2 reads the
+// assertions back.
 //
 // The text is Z3_solver_to_string's, which declares the sorts and functions
 // the assertions use but defines every recursive function of the context;
@@ -32,6 +36,7 @@ func (s *Solver) SMTLIB2(logic string) (string, error) {
 	}
 	body = pruneRecDefs(body)
 	var b strings.Builder
+	b.WriteString(scriptOptions)
 	if logic != "" {
 		b.WriteString("(set-logic " + logic + ")\n")
 	}
@@ -39,9 +44,14 @@ func (s *Solver) SMTLIB2(logic string) (string, error) {
 	if body != "" && !strings.HasSuffix(body, "\n") {
 		b.WriteByte('\n')
 	}
-	b.WriteString("(check-sat)\n(get-model)\n")
+	b.WriteString("(check-sat)\n")
 	return b.String(), nil
 }
+
+// scriptOptions are the options SMTLIB2's scripts start with: models are
+// produced, and z3 prints the model of a sat answer by itself, so that a
+// script needs no (get-model), an error after unsat.
+const scriptOptions = "(set-option :produce-models true)\n(set-option :dump-models true)\n"
 
 // SMTLIB2 renders formulas as a self-contained SMT-LIB2 script, as
 // Solver.SMTLIB2 does for a solver holding exactly those assertions.

@@ -940,7 +940,11 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 			if s.v.opts.KeepSMT {
 				// Printing a script costs as much as a small query: only
 				// when the report keeps it.
-				scripts = append(scripts, s.pieceScript(q, pi, len(pieces)))
+				note := ""
+				if q.bad.IsFalse() {
+					note = sameTermsNote
+				}
+				scripts = append(scripts, s.pieceScript(q, pi, len(pieces), note))
 			}
 			// The two sides met in one term (and are defined): nothing
 			// for the solver to do.
@@ -1011,7 +1015,7 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 					s.lookLimit = 0
 					if out.status == symeval.Failed {
 						sol.Close()
-						out.smt = strings.Join(scripts, "(reset)\n")
+						out.smt = queryScript(ob, st.name, scripts)
 						out.solver = st.name
 						return out
 					}
@@ -1021,7 +1025,7 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 				}
 				out := s.failure(c, q, sol, 3)
 				sol.Close()
-				out.smt = strings.Join(scripts, "(reset)\n")
+				out.smt = queryScript(ob, st.name, scripts)
 				if out.status == symeval.Failed {
 					out.solver = st.name
 					return out
@@ -1040,7 +1044,7 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 			}
 		}
 		// Keep the scripts of the strongest encoding tried.
-		firstSMT = strings.Join(scripts, "(reset)\n")
+		firstSMT = queryScript(ob, st.name, scripts)
 		if proved {
 			return &outcome{status: symeval.Proved, solver: st.name, smt: firstSMT}
 		}
@@ -1052,9 +1056,13 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 }
 
 // pieceScript prints the SMT-LIB2 script of q, the query of piece pi of
-// n of an obligation's points.
-func (s *solver) pieceScript(q *query, pi, n int) string {
+// n of an obligation's points, after note, a comment on what was decided
+// before the solver ("" for none).
+func (s *solver) pieceScript(q *query, pi, n int, note string) string {
 	script, _ := s.z.SMTLIB2("ALL", append([]*smt.Term{q.points, q.bad}, q.axioms...)...)
+	if note != "" {
+		script = comment(note) + script
+	}
 	if n > 1 {
 		script = fmt.Sprintf("; piece %d of %d of the points\n%s", pi+1, n, script)
 	}
@@ -1117,8 +1125,8 @@ func (s *solver) matchFirst(c *symeval.Condition, strategies []strategy, pieces 
 			// The specification side at its full depth at once
 			// (matchdeep.go); matching level by level if that fails.
 			if closed, q := s.closeDeep(ob, deep, piece, earlierDeep); closed != "" {
-				if s.v.opts.KeepSMT {
-					scripts = append(scripts, s.pieceScript(q, pi, len(pieces)))
+				if s.v.opts.KeepSMT && q.points != nil {
+					scripts = append(scripts, s.pieceScript(q, pi, len(pieces), closedNote(closed)))
 				}
 				if s.v.opts.Trace != nil {
 					s.v.trace(fmt.Sprintf("C%d: %s, first, piece %d of %d, at full depth: %s", c.ID, st.name, pi+1, len(pieces), closed))
@@ -1134,10 +1142,10 @@ func (s *solver) matchFirst(c *symeval.Condition, strategies []strategy, pieces 
 		if q.same && q.bad.IsFalse() {
 			continue
 		}
-		if s.v.opts.KeepSMT {
-			scripts = append(scripts, s.pieceScript(q, pi, len(pieces)))
-		}
 		if q.bad.IsFalse() {
+			if s.v.opts.KeepSMT {
+				scripts = append(scripts, s.pieceScript(q, pi, len(pieces), sameTermsNote))
+			}
 			continue
 		}
 		closed, err := s.closeQuickly(ob, q)
@@ -1147,8 +1155,11 @@ func (s *solver) matchFirst(c *symeval.Condition, strategies []strategy, pieces 
 		if err != nil || closed == "" {
 			return nil
 		}
+		if s.v.opts.KeepSMT {
+			scripts = append(scripts, s.pieceScript(q, pi, len(pieces), closedNote(closed)))
+		}
 	}
-	return &outcome{status: symeval.Proved, solver: st.name, smt: strings.Join(scripts, "(reset)\n")}
+	return &outcome{status: symeval.Proved, solver: st.name, smt: queryScript(ob, st.name, scripts)}
 }
 
 // closeQuickly tries to prove the query q of obligation ob within
@@ -1257,7 +1268,7 @@ func (s *solver) tryCandidates(c *symeval.Condition, cands *[]candidate, reasons
 		}
 		out := s.failure(c, k.q, k.sol, 3)
 		if out.status == symeval.Failed {
-			out.smt = strings.Join(k.scripts, "(reset)\n")
+			out.smt = queryScript(c.Obligation, k.strategy, k.scripts)
 			out.solver = k.strategy
 			return out
 		}

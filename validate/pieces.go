@@ -60,9 +60,15 @@ func (s *solver) groupPieces(ob *symeval.Obligation, pieces []*presburger.BasicM
 func (s *solver) closeGroups(c *symeval.Condition, st strategy, g *pieceGroups, all []*presburger.BasicMap, earlier map[string]*query, scripts *[]string) map[string]bool {
 	ob := c.Obligation
 	closed := map[string]bool{}
+	script := map[string]int{} // by key: the index of the group's script in scripts
 	note := func(key, how string) {
 		if how != "" {
 			closed[key] = true
+		}
+		if i, ok := script[key]; ok && how != "" {
+			// After the line naming the pieces (groupScript).
+			head, rest, _ := strings.Cut((*scripts)[i], "\n")
+			(*scripts)[i] = head + "\n" + comment(closedNote(how)) + rest
 		}
 		if s.v.opts.Trace != nil {
 			what := "piece " + pieceList(g.members[key])
@@ -100,6 +106,7 @@ func (s *solver) closeGroups(c *symeval.Condition, st strategy, g *pieceGroups, 
 			continue
 		}
 		if s.v.opts.KeepSMT && !q.same && q.points != nil {
+			script[key] = len(*scripts)
 			*scripts = append(*scripts, s.groupScript(q, members, len(all)))
 		}
 		if q.bad.IsFalse() {
@@ -160,7 +167,7 @@ func (s *solver) closeGroups(c *symeval.Condition, st strategy, g *pieceGroups, 
 // groupScript prints the SMT-LIB2 script of q, the query over the union of
 // the pieces members of n.
 func (s *solver) groupScript(q *query, members []int, n int) string {
-	script := s.pieceScript(q, 0, 1)
+	script := s.pieceScript(q, 0, 1, "")
 	return fmt.Sprintf("; pieces %s of %d of the points\n%s", pieceList(members), n, script)
 }
 

@@ -311,7 +311,7 @@ func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep
 		// The conditions left undischarged by refuteEarly keep their
 		// plain form: the readable one can cost more than the verdict.
 		if c.Obligation != nil && results[i].Formula == "" && results[i].Status != symeval.Proved.String() && !v.skipped[i] {
-			results[i].Formula = v.formula(c.Obligation)
+			results[i].Formula = v.formula(c)
 		}
 	}
 	phase("confirm")
@@ -382,6 +382,10 @@ type validation struct {
 	// ahead decides conditions during the symbolic evaluation, or is
 	// nil (ahead.go).
 	ahead *ahead
+	// formulas holds the readable form of each obligation put in that
+	// form, by its key (obligationKey): the conditions of an unrolled
+	// statement share it.
+	formulas map[string]string
 }
 
 // cxResult is a counterexample built, or why none could be.
@@ -441,10 +445,20 @@ func (v *validation) trace(line string) {
 // condition in readable form (symeval.Obligation.Pretty).
 var prettyBudget = presburger.Budget{MaxSteps: 20_000, MaxDisjuncts: 64}
 
-// formula is the readable form of obligation o, for the report only:
-// under a small step budget, and the plain form when that is spent.
-func (v *validation) formula(o *symeval.Obligation) string {
-	return strings.Join(o.Pretty(presburger.WithBudget(v.ctx, prettyBudget)), "\n")
+// formula is the readable form of value condition c's obligation, for the
+// report only: under a small step budget, and the plain form when that is
+// spent. Conditions of the same obligation share it.
+func (v *validation) formula(c *symeval.Condition) string {
+	key := v.ahead.key(c)
+	if f, ok := v.formulas[key]; ok {
+		return f
+	}
+	f := strings.Join(c.Obligation.Pretty(presburger.WithBudget(v.ctx, prettyBudget)), "\n")
+	if v.formulas == nil {
+		v.formulas = map[string]string{}
+	}
+	v.formulas[key] = f
+	return f
 }
 
 // describe returns the result of condition c as symeval left it.
@@ -458,7 +472,7 @@ func (v *validation) describe(c *symeval.Condition) ConditionResult {
 	switch {
 	case c.Obligation != nil:
 		if v.opts.ProvedFormulas {
-			r.Formula = v.formula(c.Obligation)
+			r.Formula = v.formula(c)
 		}
 		if c.Status == symeval.Proved {
 			r.Solver = "syntactic"

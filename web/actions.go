@@ -19,6 +19,9 @@ type Access struct {
 	Act bool
 	// Login is the path of the login page that grants Act ("": none).
 	Login string
+	// Logout is the path the Log out form posts to, set when the request
+	// is logged in ("": not logged in, or no login at all).
+	Logout string
 }
 
 type accessKey struct{}

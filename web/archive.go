@@ -59,8 +59,9 @@ func (h *handler) reportText(w http.ResponseWriter, r *http.Request) {
 }
 
 // archive serves "/validations/{id}/archive.zip": the two sources under
-// their base names, the text and JSON reports, and the SMT-LIB2 script of
-// every value condition, in a directory named after the validation.
+// their base names, the text and JSON reports naming them so (their
+// reproduce lines run in the archive's directory), and the SMT-LIB2 script
+// of every value condition, in a directory named after the validation.
 func (h *handler) archive(w http.ResponseWriter, r *http.Request) {
 	v, rep := h.loadReport(w, r)
 	if v == nil {
@@ -86,6 +87,9 @@ func (h *handler) archive(w http.ResponseWriter, r *http.Request) {
 		data []byte
 	}{{specName, []byte(v.Spec)}, {progName, []byte(v.Program)}}
 	if rep != nil {
+		// The reports name the files as the archive holds them, so that
+		// their reproduce lines run in its directory.
+		rep.Rename(specName, progName)
 		var text bytes.Buffer
 		rep.WriteText(&text, true)
 		js, _ := json.MarshalIndent(rep, "", "  ")
@@ -97,15 +101,14 @@ func (h *handler) archive(w http.ResponseWriter, r *http.Request) {
 			data []byte
 		}{"report.json", append(js, '\n')})
 		for _, c := range rep.Conditions {
-			if c.SMT == "" {
+			script := c.Script()
+			if script == "" {
 				continue
 			}
-			head := fmt.Sprintf("; Augur condition C%d (%s) at %s:%d:%d: %s\n; status: %s\n; unsat means the condition holds.\n",
-				c.ID, c.Kind, c.File, c.Line, c.Col, c.Text, c.Status)
 			files = append(files, struct {
 				name string
 				data []byte
-			}{fmt.Sprintf("conditions/C%d.smt2", c.ID), []byte(head + c.SMT)})
+			}{fmt.Sprintf("conditions/C%d.smt2", c.ID), []byte(script)})
 		}
 	}
 	for _, f := range files {

@@ -32,7 +32,10 @@ func (h *handler) loadAssets() {
 		}
 		sum := sha256.Sum256(b)
 		v := hex.EncodeToString(sum[:6])
-		ct := mime.TypeByExtension(path.Ext(p))
+		ct := assetTypes[path.Ext(p)]
+		if ct == "" {
+			ct = mime.TypeByExtension(path.Ext(p))
+		}
 		if ct == "" {
 			ct = "application/octet-stream"
 		}
@@ -44,6 +47,14 @@ func (h *handler) loadAssets() {
 	}
 	h.cssURL = h.assetURL("style.css")
 	h.jsURL = h.assetURL("live.js")
+	h.iconURL = h.assetURL("favicon.svg")
+}
+
+// assetTypes are the content types of the assets whose extension the
+// system's MIME tables may not know, or know under another name.
+var assetTypes = map[string]string{
+	".ico": "image/x-icon",
+	".svg": "image/svg+xml",
 }
 
 func (h *handler) assetURL(name string) string {
@@ -57,7 +68,17 @@ func (h *handler) assetURL(name string) string {
 // asset serves an embedded file; a URL naming its current version is
 // cached for a year, any other revalidated with its ETag.
 func (h *handler) asset(w http.ResponseWriter, r *http.Request) {
-	a := h.assets[r.PathValue("name")]
+	h.serveAsset(w, r, r.PathValue("name"))
+}
+
+// favicon serves "/favicon.ico", which browsers ask for on pages that do
+// not name their icon (the login page, the API's).
+func (h *handler) favicon(w http.ResponseWriter, r *http.Request) {
+	h.serveAsset(w, r, "favicon.ico")
+}
+
+func (h *handler) serveAsset(w http.ResponseWriter, r *http.Request, name string) {
+	a := h.assets[name]
 	if a == nil {
 		h.notFound(w, r, "There is no such file.")
 		return

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"strings"
 
 	"github.com/augur-verify/augur/store"
 	"github.com/augur-verify/augur/validate"
@@ -24,6 +25,13 @@ type changes struct {
 	// of the kernel (then those removed); Unchanged counts the others.
 	Statements []stmtChange
 	Unchanged  int
+	// NotCompared counts the statements of one validation that the other
+	// says nothing about: it stopped at its first failure, found by
+	// testing the kernel before any condition was recorded. Partial
+	// names which: "this validation", "the previous validation" or "each
+	// validation".
+	NotCompared int
+	Partial     string
 }
 
 // stmtChange is one statement whose status differs between the two
@@ -73,9 +81,19 @@ type statement struct {
 }
 
 // statements lists the statements of rep's conditions, in the order of
-// their first condition.
-func statements(rep *validate.Report) []statement {
-	var out []statement
+// their first condition. A report without conditions whose counterexample
+// was found by testing the kernel first (Counterexample.Condition 0)
+// knows one statement, the failing one: it is listed alone, and complete
+// is false. src is the kernel's source, which numbers that statement
+// among the statements of the same text.
+func statements(rep *validate.Report, src string) (out []statement, complete bool) {
+	if len(rep.Conditions) == 0 {
+		if cx := rep.Counterexample; cx != nil && cx.Stmt != "" {
+			k := occurrence(src, cx.Stmt, cx.Line)
+			return []statement{{key: fmt.Sprintf("%s#%d", cx.Stmt, k), text: cx.Stmt, file: cx.File, line: cx.Line, status: "failed"}}, false
+		}
+		return nil, true
+	}
 	at := map[string]int{}          // by file and line: index in out
 	occurrences := map[string]int{} // by text
 	for _, c := range rep.Conditions {
@@ -92,28 +110,53 @@ func statements(rep *validate.Report) []statement {
 			out[i].status = c.Status
 		}
 	}
-	return out
+	return out, true
+}
+
+// occurrence numbers the statement text on line n of src among the lines
+// holding the same text, from 1, as statements numbers the statements of
+// a report's conditions (in program order).
+func occurrence(src, text string, n int) int {
+	k := 1
+	for i, l := range strings.Split(src, "\n") {
+		if i+1 >= n {
+			break
+		}
+		if strings.TrimSpace(l) == text {
+			k++
+		}
+	}
+	return k
 }
 
 // compare lists the statements whose status differs between prev and cur
-// (matched by their text, so that moved lines still match).
-func compare(prev, cur *validate.Report, program string) ([]stmtChange, int) {
+// (matched by their text, so that moved lines still match), and counts
+// those unchanged. When one of the two stopped at a failure found by
+// testing and knows only its failing statement, only that statement is
+// compared: the others are counted in notCompared, neither new nor gone.
+// prevSrc and curSrc are the two kernels' sources.
+func compare(prev, cur *validate.Report, program, prevSrc, curSrc string) (out []stmtChange, unchanged, notCompared int) {
+	ps, prevComplete := statements(prev, prevSrc)
+	cs, curComplete := statements(cur, curSrc)
 	before := map[string]statement{}
-	ps := statements(prev)
 	for _, s := range ps {
 		before[s.key] = s
 	}
-	var out []stmtChange
-	unchanged := 0
-	seen := map[string]bool{}
-	for _, s := range statements(cur) {
-		seen[s.key] = true
-		b := before[s.key].status
-		if b == s.status {
+	now := map[string]bool{}
+	for _, s := range cs {
+		now[s.key] = true
+	}
+	for _, s := range cs {
+		b, ok := before[s.key]
+		if !ok && !prevComplete {
+			notCompared++
+			continue
+		}
+		if b.status == s.status {
 			unchanged++
 			continue
 		}
-		c := stmtChange{Text: s.text, Before: b, Now: s.status, LineN: s.line}
+		c := stmtChange{Text: s.text, Before: b.status, Now: s.status, LineN: s.line}
 		if s.file == program {
 			c.Line = fmt.Sprintf("L%d", s.line)
 		} else {
@@ -122,11 +165,16 @@ func compare(prev, cur *validate.Report, program string) ([]stmtChange, int) {
 		out = append(out, c)
 	}
 	for _, s := range ps {
-		if !seen[s.key] {
-			out = append(out, stmtChange{Text: s.text, Before: s.status})
+		if now[s.key] {
+			continue
 		}
+		if !curComplete {
+			notCompared++
+			continue
+		}
+		out = append(out, stmtChange{Text: s.text, Before: s.status})
 	}
-	return out, unchanged
+	return out, unchanged, notCompared
 }
 
 // changesSince compares v (its report rep) with prev.
@@ -140,6 +188,15 @@ func changesSince(v *store.Validation, rep *validate.Report, prev *store.Validat
 	}
 	prep.Rename(prev.SpecName, prev.ProgramName)
 	c := &changes{Prev: prev, PrevURL: "/validations/" + url.PathEscape(prev.ID), PrevBadge: verdictBadge(prev)}
-	c.Statements, c.Unchanged = compare(&prep, rep, v.ProgramName)
+	c.Statements, c.Unchanged, c.NotCompared = compare(&prep, rep, v.ProgramName, prev.Program, v.Program)
+	switch prevPartial, curPartial := len(prep.Conditions) == 0, len(rep.Conditions) == 0; {
+	case c.NotCompared == 0:
+	case prevPartial && curPartial:
+		c.Partial = "each validation"
+	case curPartial:
+		c.Partial = "this validation"
+	default:
+		c.Partial = "the previous validation"
+	}
 	return c
 }

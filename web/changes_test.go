@@ -99,3 +99,64 @@ func TestChangesSinceLastCommit(t *testing.T) {
 		}
 	}
 }
+
+// A validation decided by testing first records no conditions, only its
+// failing statement: compared with a full run of the same kernel file, that
+// statement is listed with its two statuses, and the statements only the
+// full run decided are counted as not compared, neither gone nor new.
+func TestChangesAfterQuickTest(t *testing.T) {
+	read := func(name string) string {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	s := &fakeStore{}
+	h := New(s, Options{Now: func() time.Time { return now }})
+	// One kernel file, kernels/matmul.sched, at three commits: tiled and
+	// valid, then with its row tiles rounded down (a failure testing
+	// finds first), then tiled again.
+	commits := []struct{ id, commit, prog, report, verdict string }{
+		{"v-tiled", "c1", "../examples/matmul/matmul_tiled.sched", "testdata/matmul_tiled.json", "valid"},
+		{"v-tested", "c2", "../examples/matmul/broken_tail_dropped.sched", "testdata/matmul_broken_tail_dropped.json", "invalid"},
+		{"v-fixed", "c3", "../examples/matmul/matmul_tiled.sched", "testdata/matmul_tiled.json", "valid"},
+	}
+	for i, c := range commits {
+		created := now.Add(time.Duration(i-3) * time.Hour)
+		s.put(&store.Validation{ID: c.id, SpecName: "kernels/matmul.sare", Spec: read("../examples/matmul/matmul.sare"),
+			ProgramName: "kernels/matmul.sched", Program: read(c.prog),
+			Meta:   store.Meta{Repository: "github.com/acme/kernels", Branch: "main", Commit: c.commit},
+			Status: store.Done, Verdict: c.verdict, Report: []byte(read(c.report)),
+			CreatedAt: created, StartedAt: &created, FinishedAt: &created})
+	}
+	const out = "out c[i, j] : f32[N, M] = C(i, j)"
+	for _, c := range []struct {
+		id, summary, partial string
+		rows                 []string
+	}{
+		{"v-tested", "1 statement changed, 0 unchanged, 5 not compared", "this validation stopped at its first failure",
+			[]string{"8 " + out + " ✓ proved ✗ failed"}},
+		{"v-fixed", "1 statement changed, 0 unchanged, 5 not compared", "the previous validation stopped at its first failure",
+			[]string{"9 " + out + " ✗ failed ✓ proved"}},
+	} {
+		_, _, doc := get(t, h, "/validations/"+c.id)
+		sec := findAll(doc, hasClass("changes"))
+		if len(sec) == 0 {
+			t.Fatalf("%s: no comparison with the previous commit", c.id)
+		}
+		body := strings.Join(strings.Fields(text(sec[0])), " ")
+		for _, want := range []string{c.summary, c.partial} {
+			if !strings.Contains(body, want) {
+				t.Errorf("%s: the comparison lacks %q:\n%s", c.id, want, body)
+			}
+		}
+		var rows []string
+		for _, tr := range findAll(sec[0], isTag(atom.Tr))[1:] {
+			rows = append(rows, strings.Join(strings.Fields(text(tr)), " "))
+		}
+		if !slices.Equal(rows, c.rows) {
+			t.Errorf("%s: changed statements:\n%q\nwant\n%q", c.id, rows, c.rows)
+		}
+	}
+}

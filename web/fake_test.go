@@ -178,7 +178,7 @@ func fixture(t testing.TB) *fakeStore {
 	}
 	blurSpec, blurProg := read("../examples/blur/blur.sare"), read("../examples/blur/broken_wrong_row.sched")
 	mmSpec, mmProg := read("../examples/matmul/matmul.sare"), read("../examples/matmul/matmul.sched")
-	invalidReport := read("testdata/blur_broken_wrong_row.json")
+	invalidReport := withScripts(t, read("testdata/blur_broken_wrong_row.json"))
 	validReport := read("testdata/matmul.json")
 
 	var rep validate.Report
@@ -239,4 +239,25 @@ func fixture(t testing.TB) *fakeStore {
 		CreatedAt: *at(60 * 24 * 40),
 	})
 	return s
+}
+
+// withScripts gives the conditions of report that reached the solver an
+// SMT-LIB2 script, as the workers keep them (the conditions decided
+// without the solver have none).
+func withScripts(t testing.TB, report string) string {
+	t.Helper()
+	var rep validate.Report
+	if err := json.Unmarshal([]byte(report), &rep); err != nil {
+		t.Fatal(err)
+	}
+	for i := range rep.Conditions {
+		if c := &rep.Conditions[i]; strings.HasPrefix(c.Solver, "z3") {
+			c.SMT = fmt.Sprintf("(set-option :produce-models true)\n(declare-const c%d Int)\n(check-sat)\n", c.ID)
+		}
+	}
+	b, err := json.Marshal(&rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

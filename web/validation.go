@@ -90,6 +90,41 @@ type condition struct {
 	validate.ConditionResult
 	Where string // anchor of its line, "" if not in a listing
 	SMT   string // URL of its SMT-LIB2 script, "" if it has none
+	// Time is the solver time the condition took, "" when it took none
+	// of its own; Untimed then says why.
+	Time, Untimed string
+	// NoFormula is shown in place of a missing formula, NoFormulaWhy
+	// says why.
+	NoFormula, NoFormulaWhy string
+}
+
+// conditionRow is the row of condition c: a link to its SMT-LIB2 script
+// (at api, the validation's API URL) only when the report keeps one (a
+// condition decided without the solver has none), its time only when a
+// solver query of its own took it.
+func conditionRow(c validate.ConditionResult, api string) condition {
+	row := condition{ConditionResult: c}
+	if c.SMT != "" {
+		row.SMT = fmt.Sprintf("%s/conditions/%d.smt2", api, c.ID)
+	}
+	switch {
+	case c.Seconds > 0:
+		row.Time = formatSeconds(c.Seconds)
+	case strings.HasPrefix(c.Solver, "same condition as "):
+		other := strings.TrimPrefix(c.Solver, "same condition as ")
+		row.Untimed = "the same query as " + other + ", decided once: the time is " + other + "'s"
+	case c.Solver == "syntactic":
+		row.Untimed = "proved without the solver: its two sides are the same expression"
+	default:
+		row.Untimed = "no solver query of its own: decided over Presburger sets by the symbolic evaluation, or not decided; the phases are timed as a whole"
+	}
+	if c.Formula == "" {
+		row.NoFormula, row.NoFormulaWhy = "none", "not put in readable form"
+		if c.Solver == "" && c.Status == "proved" {
+			row.NoFormula, row.NoFormulaWhy = "no failing point", "decided over Presburger sets: the set of points where it fails is empty"
+		}
+	}
+	return row
 }
 
 type timing struct {
@@ -201,10 +236,7 @@ func (h *handler) validationPage(ctx context.Context, v *store.Validation) *vali
 	counts := map[string]int{}
 	for _, c := range rep.Conditions {
 		counts[c.Status]++
-		row := condition{ConditionResult: c}
-		if c.SMT != "" || c.Solver != "" {
-			row.SMT = fmt.Sprintf("%s/conditions/%d.smt2", api, c.ID)
-		}
+		row := conditionRow(c, api)
 		if l := at(c.File, c.Line); l != nil {
 			row.Where = l.ID
 			l.Conds = append(l.Conds, c.ID)

@@ -20,7 +20,13 @@
 //     buttons: Cancel while it is queued or running, Re-run once it has
 //     finished (POST forms, refused across origins; the server in front
 //     says who may press them, see Access; actions.go);
-//   - "/assets/": the style sheet and the script, embedded (assets/).
+//   - "/assets/": the style sheet, the script and the icon, embedded
+//     (assets/), and "/favicon.ico", the icon for pages that do not name
+//     theirs.
+//
+// Every page's header shows a Log out button (a POST form) when the
+// request is logged in, and a Log in link when logging in would grant
+// the buttons (Access).
 //
 // Templates (templates/) are parsed once, in New; a list page costs one
 // store call, a validation's page one, and two more to compare it with
@@ -39,6 +45,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -84,6 +91,7 @@ type handler struct {
 	assets         map[string]*asset
 	cssURL         string
 	jsURL          string
+	iconURL        string
 	refreshSeconds int // ListRefresh in seconds
 }
 
@@ -132,6 +140,7 @@ func New(st store.Store, opts Options) http.Handler {
 	h.mux.Handle("POST /validations/{id}/cancel", xorigin.Handler(http.HandlerFunc(h.cancel)))
 	h.mux.Handle("POST /validations/{id}/rerun", xorigin.Handler(http.HandlerFunc(h.rerun)))
 	h.mux.HandleFunc("GET /assets/{name}", h.asset)
+	h.mux.HandleFunc("GET /favicon.ico", h.favicon)
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		h.notFound(w, r, "There is no page at "+r.URL.Path+".")
 	})
@@ -168,8 +177,12 @@ type page struct {
 	Script bool
 	CSS    string
 	JS     string
+	Icon   string
 	API    string
-	Data   any
+	// Logout is the action of the header's Log out form, Login the URL
+	// of its Log in link ("": none; see Access).
+	Logout, Login string
+	Data          any
 }
 
 func (h *handler) parseTemplates() {
@@ -192,7 +205,12 @@ func (h *handler) parseTemplates() {
 // render executes the page template name into a buffer first, so that a
 // failing template gives a whole 500 page rather than half a page.
 func (h *handler) render(w http.ResponseWriter, r *http.Request, status int, name string, p *page) {
-	p.CSS, p.JS, p.API = h.cssURL, h.jsURL, h.opts.API
+	p.CSS, p.JS, p.Icon, p.API = h.cssURL, h.jsURL, h.iconURL, h.opts.API
+	if acc := access(r); acc.Logout != "" {
+		p.Logout = acc.Logout
+	} else if !acc.Act && acc.Login != "" {
+		p.Login = acc.Login + "?" + url.Values{"next": {r.URL.RequestURI()}}.Encode()
+	}
 	var b bytes.Buffer
 	if err := h.pages[name].ExecuteTemplate(&b, "layout", p); err != nil {
 		if name == "error" {

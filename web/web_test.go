@@ -3,10 +3,7 @@ package web
 import (
 	"archive/zip"
 	"bytes"
-	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 
 	"net/http"
@@ -21,7 +18,6 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/augur-verify/augur/store"
-	"github.com/augur-verify/augur/validate"
 )
 
 func newTest(t *testing.T) (*fakeStore, http.Handler) {
@@ -412,9 +408,35 @@ func TestInvalidValidation(t *testing.T) {
 	for _, a := range links {
 		hrefs = append(hrefs, attr(a, "href"))
 	}
-	want := []string{"/v1/validations/v-invalid/conditions/6.smt2", "/v1/validations/v-invalid/conditions/12.smt2", "/v1/validations/v-invalid/conditions/14.smt2"}
+	// Only the conditions whose script the report keeps link to it: C14,
+	// proved syntactically, has none.
+	want := []string{"/v1/validations/v-invalid/conditions/6.smt2", "/v1/validations/v-invalid/conditions/12.smt2"}
 	if !slices.Equal(hrefs, want) {
 		t.Errorf("SMT links %q, want %q", hrefs, want)
+	}
+	// A proved condition shows its formula and the solver's time; one
+	// decided without a query of its own shows no time, and says why.
+	for _, c := range []struct{ id, row, untimed string }{
+		{"C6", "C6 annotation mismatch broken_wrong_row.sched:13:11 ✓ proved In(x, y + dy) + In(x + 1, y + dy) + In(x + 2, y + dy) = BH(x, y + dy)", ""},
+		{"C14", "C14 output wrong value broken_wrong_row.sched:7:1 ✓ proved both sides are the same expression Out(s1, s2) = Out(s1, s2)", "proved without the solver: its two sides are the same expression"},
+		{"C1", "C1 read-write race", "no solver query of its own: decided over Presburger sets by the symbolic evaluation, or not decided; the phases are timed as a whole"},
+	} {
+		row := byID(doc, c.id)
+		got := strings.Join(strings.Fields(text(row)), " ")
+		if !strings.HasPrefix(got, c.row) {
+			t.Errorf("row %s: %q, want it to start with %q", c.id, got, c.row)
+		}
+		cells := findAll(row, isTag(atom.Td))
+		time := cells[len(cells)-2]
+		switch tm := text(time); {
+		case c.untimed == "" && (tm == "–" || tm == "0"):
+			t.Errorf("row %s shows the time %q, not the solver's", c.id, tm)
+		case c.untimed != "" && (tm != "–" || attr(findAll(time, isTag(atom.Span))[0], "title") != c.untimed):
+			t.Errorf("row %s shows the time %q, want – titled %q", c.id, tm, c.untimed)
+		}
+	}
+	if got := text(byID(doc, "C6")); !strings.Contains(got, "126 ms") {
+		t.Errorf("row C6 lacks the solver's 126 ms: %q", got)
 	}
 	if n := len(findAll(byID(doc, "C1").Parent, isTag(atom.Tr))); n != 14 {
 		t.Errorf("%d condition rows, want 14", n)
@@ -681,14 +703,7 @@ func TestMalformedInput(t *testing.T) {
 // A validation's page offers its sources, reports and SMT-LIB2 scripts in
 // one archive, under the submission's own file names.
 func TestArchiveAndReportText(t *testing.T) {
-	s, h := newTest(t)
-	// Give a condition its SMT-LIB2 script, as the workers keep them.
-	v, _ := s.Get(context.Background(), "v-invalid")
-	var rep validate.Report
-	json.Unmarshal(v.Report, &rep)
-	rep.Conditions[0].SMT = "(declare-const x Int)\n(check-sat)\n"
-	v.Report, _ = json.Marshal(rep)
-	s.put(v)
+	_, h := newTest(t)
 	_, _, doc := get(t, h, "/validations/v-invalid")
 	links := findAll(doc, func(n *html.Node) bool { return attr(n, "href") == "/validations/v-invalid/archive.zip" })
 	if len(links) != 1 {
@@ -715,6 +730,21 @@ func TestArchiveAndReportText(t *testing.T) {
 		!strings.HasPrefix(names[dir+"report.txt"], "INVALID: annotation mismatch") || !strings.Contains(names[dir+"report.json"], `"verdict": "invalid"`) {
 		t.Errorf("archive files: %q", keys(names))
 	}
+	// The reports name the files as the archive holds them: the reproduce
+	// line runs in its directory.
+	const reproduce = "augur run blur.sare broken_wrong_row.sched --param W=3 --param H=1"
+	if !strings.Contains(names[dir+"report.txt"], "reproduce:   "+reproduce+"\n") ||
+		!strings.Contains(names[dir+"report.txt"], "broken_wrong_row.sched:17:9") {
+		t.Errorf("the archive's report.txt does not use the archive's paths:\n%s", names[dir+"report.txt"])
+	}
+	if !strings.Contains(names[dir+"report.json"], `"command": "`+reproduce+`"`) {
+		t.Errorf("the archive's report.json does not use the archive's paths:\n%s", names[dir+"report.json"])
+	}
+	for n, data := range names {
+		if strings.Contains(data, "examples/blur/") {
+			t.Errorf("the archive's %s names a file by its path outside the archive", n)
+		}
+	}
 	smt := 0
 	for n, data := range names {
 		if strings.HasPrefix(n, dir+"conditions/C") && strings.HasSuffix(n, ".smt2") {
@@ -724,7 +754,8 @@ func TestArchiveAndReportText(t *testing.T) {
 			}
 		}
 	}
-	if smt != 1 || names[fmt.Sprintf("%sconditions/C%d.smt2", dir, rep.Conditions[0].ID)] == "" {
+	// The scripts the report keeps: C6 and C12 reached the solver.
+	if smt != 2 || names[dir+"conditions/C6.smt2"] == "" || names[dir+"conditions/C12.smt2"] == "" {
 		t.Errorf("SMT-LIB2 scripts in the archive: %q", keys(names))
 	}
 	rec = httptest.NewRecorder()

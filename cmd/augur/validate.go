@@ -203,13 +203,12 @@ func emitSMT(dir string, rep *validate.Report) error {
 		return err
 	}
 	for _, c := range rep.Conditions {
-		if c.SMT == "" {
+		script := c.Script()
+		if script == "" {
 			continue
 		}
-		head := fmt.Sprintf("; Augur condition C%d (%s) at %s:%d:%d: %s\n; status: %s\n; unsat means the condition holds.\n",
-			c.ID, c.Kind, c.File, c.Line, c.Col, c.Text, c.Status)
 		name := filepath.Join(dir, fmt.Sprintf("C%d.smt2", c.ID))
-		if err := os.WriteFile(name, []byte(head+c.SMT), 0o644); err != nil {
+		if err := os.WriteFile(name, []byte(script), 0o644); err != nil {
 			return err
 		}
 	}
