@@ -64,7 +64,7 @@ database that cannot be opened).`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.db, "db", defaultDB, "the database: sqlite:PATH or postgres://...")
+	fl.StringVar(&f.db, "db", "", "the database shared with augur serve (required): postgres://... or sqlite:PATH")
 	fl.IntVar(&f.concurrency, "concurrency", 2, "validations run at once")
 	fl.DurationVar(&f.budget, "budget", 10*time.Minute, "time budget of one validation (beyond: unknown)")
 	fl.DurationVar(&f.grace, "grace", 30*time.Second, "time running validations get to finish at shutdown before they are requeued")
@@ -80,6 +80,11 @@ func runWorker(ctx context.Context, errw io.Writer, f workerFlags) error {
 	log, err := newLogger(errw, f.logFormat)
 	if err != nil {
 		return err
+	}
+	if f.db == "" {
+		// No default: a worker on a database of its own would wait for
+		// jobs nobody submits.
+		return usageError(fmt.Errorf("--db is required: the database of the augur serve whose queue to work (postgres://... or sqlite:PATH)"))
 	}
 	if f.concurrency < 1 {
 		return usageError(fmt.Errorf("--concurrency must be at least 1"))
