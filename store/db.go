@@ -302,5 +302,6 @@ func parseDSN(dsn string) (kind, target string, err error) {
 	case strings.HasSuffix(dsn, ".db"):
 		return "sqlite", dsn, nil
 	}
-	return "", "", fmt.Errorf("store: %q: want sqlite:PATH, PATH.db or a postgres:// URL", dsn)
+	// A mistyped URL may still hold a password.
+	return "", "", fmt.Errorf("store: %q: want sqlite:PATH, PATH.db or a postgres:// URL", RedactDSN(dsn))
 }

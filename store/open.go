@@ -76,8 +76,17 @@ func WithRetryDelay(d time.Duration) Option { return func(c *config) { c.retryDe
 //	sqlite::memory:    an in-memory SQLite database (tests)
 //	postgres://...     PostgreSQL (also postgresql://)
 //
-// Migrations are idempotent and serialised between processes.
+// Migrations are idempotent and serialised between processes. Its errors
+// never show the DSN's password (see RedactError).
 func Open(ctx context.Context, dsn string, opts ...Option) (Store, error) {
+	s, err := open(ctx, dsn, opts...)
+	if err != nil {
+		return nil, RedactError(err, dsn)
+	}
+	return s, nil
+}
+
+func open(ctx context.Context, dsn string, opts ...Option) (Store, error) {
 	cfg := config{
 		jobTimeout:        DefaultJobTimeout,
 		fetchPollInterval: DefaultFetchPollInterval,

@@ -185,7 +185,7 @@ func runServe(ctx context.Context, errw io.Writer, f serveFlags) error {
 	}
 	st, err := openStore(ctx, f.db, append(jobOptions(f.jobTimeout, f.rescueAfter), store.WithVerifier(verifierID()))...)
 	if err != nil {
-		return &exitError{code: exitMalformed, err: fmt.Errorf("opening the database %s: %w", f.db, err)}
+		return &exitError{code: exitMalformed, err: dbError(f.db, "opening the database", err)}
 	}
 	defer st.Close()
 	reg := newRegistry()
@@ -204,7 +204,7 @@ func runServe(ctx context.Context, errw io.Writer, f serveFlags) error {
 		return &exitError{code: exitMalformed, err: err}
 	}
 	srv := &http.Server{Handler: api.New(cfg), ReadHeaderTimeout: 10 * time.Second}
-	log.Info().Str("addr", ln.Addr().String()).Str("db", redactDSN(f.db)).Int("workers", f.workers).
+	log.Info().Str("addr", ln.Addr().String()).Str("db", store.RedactDSN(f.db)).Int("workers", f.workers).
 		Bool("tokens", len(f.tokens) > 0).Msg("augur serve: listening on http://" + ln.Addr().String() +
 		"; the dashboard is at /, the API under /v1; Ctrl-C stops it")
 	if f.onListen != nil {
@@ -262,7 +262,7 @@ func runServe(ctx context.Context, errw io.Writer, f serveFlags) error {
 	log.Info().Dur("grace", f.grace).Msg("stopping the workers")
 	stopWork()
 	if werr := <-workDone; werr != nil && err == nil {
-		err = werr
+		err = store.RedactError(werr, f.db)
 	}
 	if err != nil {
 		return &exitError{code: exitMalformed, err: err}
@@ -346,12 +346,8 @@ func submitExamples(ctx context.Context, st store.Store, dir string) (n, known i
 	return n, known, nil
 }
 
-// redactDSN hides a DSN's password.
-func redactDSN(dsn string) string {
-	if u, err := urlParse(dsn); err == nil && u.User != nil {
-		if _, has := u.User.Password(); has {
-			return u.Redacted()
-		}
-	}
-	return dsn
+// dbError is err, of what was done on the database at dsn, with the
+// DSN's passwords masked in its message, the DSN's own included.
+func dbError(dsn, doing string, err error) error {
+	return store.RedactError(fmt.Errorf("%s %s: %w", doing, store.RedactDSN(dsn), err), dsn)
 }

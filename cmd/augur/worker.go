@@ -6,7 +6,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"os/signal"
 	"strings"
@@ -21,8 +20,6 @@ import (
 	"github.com/augur-verify/augur/smt"
 	"github.com/augur-verify/augur/store"
 )
-
-var urlParse = url.Parse
 
 type workerFlags struct {
 	db          string
@@ -91,10 +88,10 @@ func runWorker(ctx context.Context, errw io.Writer, f workerFlags) error {
 	}
 	st, err := openStore(ctx, f.db, append(jobOptions(f.jobTimeout, f.rescueAfter), store.WithVerifier(verifierID()))...)
 	if err != nil {
-		return &exitError{code: exitMalformed, err: fmt.Errorf("opening the database %s: %w", redactDSN(f.db), err)}
+		return &exitError{code: exitMalformed, err: dbError(f.db, "opening the database", err)}
 	}
 	defer st.Close()
-	log.Info().Str("db", redactDSN(f.db)).Int("concurrency", f.concurrency).Msg("augur worker: running")
+	log.Info().Str("db", store.RedactDSN(f.db)).Int("concurrency", f.concurrency).Msg("augur worker: running")
 	if f.memoryMB > 0 {
 		smt.SetMemoryLimit(f.memoryMB)
 	}
@@ -110,7 +107,7 @@ func runWorker(ctx context.Context, errw io.Writer, f workerFlags) error {
 		log.Info().Str("addr", f.metricsAddr).Msg("serving metrics on /metrics")
 	}
 	if err := st.Work(ctx, f.concurrency, f.grace, api.Runner(ropts)); err != nil {
-		return &exitError{code: exitMalformed, err: err}
+		return &exitError{code: exitMalformed, err: store.RedactError(err, f.db)}
 	}
 	log.Info().Msg("stopped")
 	return nil
