@@ -31,7 +31,7 @@ func TestRedactDSN(t *testing.T) {
 func TestOpenErrorsHidePassword(t *testing.T) {
 	ctx := context.Background()
 	for _, dsn := range []string{
-		"postgre://augur:s3cr%3Dt@127.0.0.1:1/augur", // a mistyped scheme
+		"postgre://augur:s3cr%3Dt@127.0.0.1:1/augur",  // a mistyped scheme
 		"postgres://augur:s3cr%3Dt@127.0.0.1:1/augur", // nothing listens there
 		"postgres://augur@127.0.0.1:1/augur?password=s3cr%3Dt",
 		"postgres://augur:s3cr%3Dt@127.0.0.1:port/augur", // malformed
