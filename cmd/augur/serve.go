@@ -29,6 +29,10 @@ import (
 // defaultDB is the embedded default database of augur serve.
 const defaultDB = "sqlite:augur.db"
 
+// defaultAddr is where augur serve listens by default: loopback only, so
+// that a service started without tokens is not open to the network.
+const defaultAddr = "127.0.0.1:8080"
+
 // openStore opens the store at a DSN (tests replace it).
 var openStore = func(ctx context.Context, dsn string, opts ...store.Option) (store.Store, error) {
 	return store.Open(ctx, dsn, opts...)
@@ -73,12 +77,15 @@ type serveFlags struct {
 func newServeCmd() *cobra.Command {
 	var f serveFlags
 	cmd := &cobra.Command{
-		Use:   "serve [--addr :8080] [--db sqlite:augur.db|postgres://...] [--workers N] [--token T]... [--examples]",
+		Use:   "serve [--addr 127.0.0.1:8080] [--db sqlite:augur.db|postgres://...] [--workers N] [--token T]... [--examples]",
 		Short: "Run the validation service: the HTTP API, the dashboard and in-process workers",
 		Long: `Serve runs Augur's validation service (see docs/service.md): the HTTP API
 under /v1, health and readiness probes, Prometheus metrics on /metrics, the
 OpenAPI document on /openapi.json, and workers that validate the queued
 submissions with the real verifier.
+
+It listens on loopback (127.0.0.1:8080) unless --addr says otherwise; beyond
+loopback without --token it warns that anyone who reaches it may submit.
 
 The default database is one SQLite file (augur.db in the working directory),
 so that serve needs nothing else; with --db postgres://... any number of
@@ -105,7 +112,7 @@ database that cannot be opened, an address that cannot be listened on).`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.addr, "addr", ":8080", "address to listen on")
+	fl.StringVar(&f.addr, "addr", defaultAddr, "address to listen on (beyond loopback, such as :8080, give --token too)")
 	fl.StringVar(&f.db, "db", defaultDB, "the database: sqlite:PATH or postgres://...")
 	fl.IntVar(&f.workers, "workers", 2, "validations run at once by the in-process workers (0: none; run augur worker elsewhere)")
 	fl.StringArrayVar(&f.tokens, "token", nil, "a bearer token accepted on writing endpoints (repeatable; none: open); also $AUGUR_TOKENS, comma-separated")
@@ -207,6 +214,11 @@ func runServe(ctx context.Context, errw io.Writer, f serveFlags) error {
 	log.Info().Str("addr", ln.Addr().String()).Str("db", store.RedactDSN(f.db)).Int("workers", f.workers).
 		Bool("tokens", len(f.tokens) > 0).Msg("augur serve: listening on http://" + ln.Addr().String() +
 		"; the dashboard is at /, the API under /v1; Ctrl-C stops it")
+	if len(f.tokens) == 0 && !loopback(ln.Addr()) {
+		log.Warn().Str("addr", ln.Addr().String()).Msg("listening beyond loopback without a token: " +
+			"anyone who reaches this address may submit and cancel validations and read them all; " +
+			"pass --token (and --read-token), or listen on loopback (--addr 127.0.0.1:8080) behind a proxy that authenticates")
+	}
 	if f.onListen != nil {
 		f.onListen(ln.Addr().String())
 	}
@@ -344,6 +356,14 @@ func submitExamples(ctx context.Context, st store.Store, dir string) (n, known i
 		}
 	}
 	return n, known, nil
+}
+
+// loopback reports whether addr is a loopback address (127.0.0.0/8 or
+// ::1): not so for an unspecified one (":8080", "0.0.0.0:8080"), which
+// listens on every interface.
+func loopback(addr net.Addr) bool {
+	tcp, ok := addr.(*net.TCPAddr)
+	return ok && tcp.IP.IsLoopback()
 }
 
 // dbError is err, of what was done on the database at dsn, with the
