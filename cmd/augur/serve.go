@@ -271,7 +271,7 @@ func runServe(ctx context.Context, errw io.Writer, f serveFlags) error {
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}
-	log.Info().Dur("grace", f.grace).Msg("stopping the workers")
+	log.Info().Str("grace", api.LogDuration(f.grace)).Msg("stopping the workers")
 	stopWork()
 	if werr := <-workDone; werr != nil && err == nil {
 		err = store.RedactError(werr, f.db)
