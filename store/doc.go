@@ -18,7 +18,8 @@
 // (status Done, CachedFrom set, no job) or inserts the validation Queued
 // together with a River job of kind "validate". Work runs a River client
 // whose worker marks the validation Running (Attempts counted), calls the
-// Runner, persists its progress at most four times a second, and stores
+// Runner, persists its progress at most four times a second (the latest
+// event always, after the interval), and stores
 // the verdict, only over a Running row: a late or duplicate attempt writes
 // nothing. A failed run is retried (MaxAttempts in all) and then Failed.
 // Cancel marks the validation Cancelled and cancels its job; a worker

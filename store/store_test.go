@@ -505,10 +505,22 @@ func testPrune(t *testing.T, dsn string) {
 	s.get(late.ID)
 }
 
+// testProgress: the stored progress follows the run, however close its
+// events come: a phase that begins right after another (within the write
+// interval) is stored while it lasts, and the last event is stored with
+// the verdict.
 func testProgress(t *testing.T, dsn string) {
 	s := openT(t, dsn)
 	release := make(chan struct{})
+	symbolic := make(chan struct{})
 	s.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (Result, error) {
+		p(Progress{Phase: "parse"})
+		p(Progress{Phase: "symbolic"}) // at once: a long phase after a short one
+		select {
+		case <-symbolic:
+		case <-ctx.Done():
+			return Result{}, ctx.Err()
+		}
 		p(Progress{Phase: "solve", Done: 3, Total: 10})
 		for i := range 1000 { // many more events than are written
 			p(Progress{Phase: "solve", Done: 4 + i%5, Total: 10})
@@ -522,7 +534,9 @@ func testProgress(t *testing.T, dsn string) {
 		return okRunner("w")(ctx, v, func(Progress) {})
 	})
 	v := s.submit("spec", Meta{})
-	got := s.waitFor(v.ID, "progress", func(v *Validation) bool { return v.Progress.Total == 10 })
+	s.waitFor(v.ID, "the symbolic phase", func(v *Validation) bool { return v.Progress.Phase == "symbolic" })
+	close(symbolic)
+	got := s.waitFor(v.ID, "progress", func(v *Validation) bool { return v.Progress.Done == 9 })
 	if got.Status != Running || got.Progress.Phase != "solve" {
 		t.Fatalf("while running: %+v", got)
 	}

@@ -109,8 +109,13 @@ func (w *validateWorker[TTx]) Work(ctx context.Context, job *river.Job[validateA
 	defer close(watchDone)
 	go w.watch(runCtx, id, cancel, watchDone)
 
-	p := &progressWriter[TTx]{s: s, id: id, ctx: runCtx}
+	p := startProgress(runCtx, s.cfg.progressEvery, func(ctx context.Context, pr Progress) {
+		// Best effort: a lost progress event is harmless.
+		q.exec(ctx, `UPDATE augur_validation SET progress = $1
+			WHERE id = $2 AND status = $3`, mustJSON(pr), id, string(Running))
+	})
 	res, runErr := w.safeRun(runCtx, v, p.update)
+	p.close()
 
 	// The bookkeeping must happen even if the job's context just ended.
 	bg, cancelBG := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
@@ -147,9 +152,7 @@ func (w *validateWorker[TTx]) Work(ctx context.Context, job *river.Job[validateA
 		}
 		return runErr
 	}
-	p.mu.Lock()
-	last := p.last
-	p.mu.Unlock()
+	last := p.latest()
 	return s.db.inTx(bg, func(q querier, _ TTx) error {
 		n, err := q.exec(bg, `UPDATE augur_validation SET status = $1, verdict = $2, reason = $3,
 			report = $4, progress = $5, finished_at = $6, error = ''
@@ -204,27 +207,73 @@ func (w *validateWorker[TTx]) watch(ctx context.Context, id string, cancel conte
 	}
 }
 
-// progressWriter persists a run's progress, at most once per
-// progressEvery; the last event is written with the verdict.
-type progressWriter[TTx any] struct {
-	s    *store[TTx]
-	id   string
-	ctx  context.Context
-	mu   sync.Mutex
-	last Progress
-	at   time.Time
+// progressWriter persists a run's progress: the first event at once, then
+// at most one write per interval, and always, after the interval, the
+// latest event (a trailing write): a phase that lasts is shown even when
+// it began within an interval of the previous one. Writes come from one
+// goroutine, in order; the last event is also written with the verdict.
+type progressWriter struct {
+	write func(context.Context, Progress)
+	every time.Duration
+	mu    sync.Mutex
+	last  Progress
+	// kick wakes the writer when an event comes (capacity 1).
+	kick chan struct{}
+	stop context.CancelFunc
+	done chan struct{}
 }
 
-func (p *progressWriter[TTx]) update(pr Progress) {
+// startProgress starts a progressWriter whose writes use ctx; stop ends
+// it.
+func startProgress(ctx context.Context, every time.Duration, write func(context.Context, Progress)) *progressWriter {
+	ctx, cancel := context.WithCancel(ctx)
+	p := &progressWriter{write: write, every: every, kick: make(chan struct{}, 1), stop: cancel, done: make(chan struct{})}
+	go p.run(ctx)
+	return p
+}
+
+// update records an event; the writer persists it, or a later one.
+func (p *progressWriter) update(pr Progress) {
 	p.mu.Lock()
 	p.last = pr
-	if time.Since(p.at) < p.s.cfg.progressEvery {
-		p.mu.Unlock()
-		return
-	}
-	p.at = time.Now()
 	p.mu.Unlock()
-	// Best effort: a lost progress event is harmless.
-	p.s.db.pool().exec(p.ctx, `UPDATE augur_validation SET progress = $1
-		WHERE id = $2 AND status = $3`, mustJSON(pr), p.id, string(Running))
+	select {
+	case p.kick <- struct{}{}:
+	default: // a write is due already; it takes the latest event
+	}
+}
+
+// latest returns the last event recorded.
+func (p *progressWriter) latest() Progress {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.last
+}
+
+// close stops the writer and waits for it: no write happens after.
+func (p *progressWriter) close() {
+	p.stop()
+	<-p.done
+}
+
+func (p *progressWriter) run(ctx context.Context) {
+	defer close(p.done)
+	t := time.NewTimer(p.every)
+	t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-p.kick:
+		}
+		p.write(ctx, p.latest())
+		// Then wait out the interval; events meanwhile only update
+		// last, written once it is over.
+		t.Reset(p.every)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }
