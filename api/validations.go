@@ -177,6 +177,8 @@ func writeText(w http.ResponseWriter, status int, v *store.Validation, rep *vali
 		if v.CachedFrom != "" {
 			fmt.Fprintf(w, "%s\n", CachedNote(v.CachedFrom))
 		}
+	case v.Status == store.Queued && v.CachedFrom != "":
+		fmt.Fprintf(w, "QUEUED: %s against %s, sharing the run of validation %s (an identical submission)\n", v.ProgramName, v.SpecName, v.CachedFrom)
 	case v.Status == store.Queued:
 		fmt.Fprintf(w, "QUEUED: %s against %s\n", v.ProgramName, v.SpecName)
 	case v.Status == store.Running:
@@ -306,8 +308,11 @@ func (s *server) enqueue(w http.ResponseWriter, r *http.Request, sub *Submission
 		return nil, false
 	}
 	outcome := "queued"
-	if v.CachedFrom != "" {
+	switch {
+	case v.CachedFrom != "" && finished(v.Status):
 		outcome = "cached"
+	case v.CachedFrom != "":
+		outcome = "shared" // waits for an identical submission's run
 	}
 	s.metrics.submissions.WithLabelValues(outcome).Inc()
 	zerolog.Ctx(r.Context()).Info().Str("validation", v.ID).Str("outcome", outcome).

@@ -123,7 +123,7 @@ database that cannot be opened, an address that cannot be listened on).`,
 	fl.DurationVar(&f.budget, "budget", 10*time.Minute, "time budget of one validation (beyond: unknown)")
 	fl.DurationVar(&f.grace, "grace", 30*time.Second, "time running validations get to finish at shutdown before they are requeued")
 	fl.DurationVar(&f.jobTimeout, "job-timeout", store.DefaultJobTimeout, "bound of one run of a validation; beyond it the run fails and is retried")
-	fl.DurationVar(&f.rescueAfter, "rescue-after", 0, "after how long a running validation whose worker died is run again (at least --job-timeout; 0: --job-timeout plus one minute)")
+	fl.DurationVar(&f.rescueAfter, "rescue-after", store.DefaultRescueAfter, "after how long without a heartbeat from its worker (which beats every quarter of it) a running validation is run again by another")
 	fl.StringVar(&f.logFormat, "log-format", "text", "log format: text or json")
 	fl.DurationVar(&f.retain, "retain", 0, "prune finished validations older than this, hourly (0: keep them)")
 	fl.IntVar(&f.retainCount, "retain-count", 0, "keep at most this many finished validations, pruning the oldest hourly (0: no bound)")

@@ -66,7 +66,7 @@ database that cannot be opened).`,
 	fl.DurationVar(&f.budget, "budget", 10*time.Minute, "time budget of one validation (beyond: unknown)")
 	fl.DurationVar(&f.grace, "grace", 30*time.Second, "time running validations get to finish at shutdown before they are requeued")
 	fl.DurationVar(&f.jobTimeout, "job-timeout", store.DefaultJobTimeout, "bound of one run of a validation; beyond it the run fails and is retried")
-	fl.DurationVar(&f.rescueAfter, "rescue-after", 0, "after how long a running validation whose worker died is run again (at least --job-timeout; 0: --job-timeout plus one minute)")
+	fl.DurationVar(&f.rescueAfter, "rescue-after", store.DefaultRescueAfter, "after how long without a heartbeat from its worker (which beats every quarter of it) a running validation is run again by another")
 	fl.StringVar(&f.logFormat, "log-format", "text", "log format: text or json")
 	fl.UintVar(&f.memoryMB, "memory-mb", 0, "memory bound of the solver, in MiB, per process (0: none); a validation beyond it is unknown")
 	fl.StringVar(&f.metricsAddr, "metrics-addr", "", "serve Prometheus metrics on /metrics (and /healthz) at this address, such as :9091 (default: none)")
@@ -78,13 +78,13 @@ func runWorker(ctx context.Context, errw io.Writer, f workerFlags) error {
 	if err != nil {
 		return err
 	}
+	if f.concurrency < 1 {
+		return usageError(fmt.Errorf("--concurrency must be at least 1"))
+	}
 	if f.db == "" {
 		// No default: a worker on a database of its own would wait for
 		// jobs nobody submits.
 		return usageError(fmt.Errorf("--db is required: the database of the augur serve whose queue to work (postgres://... or sqlite:PATH)"))
-	}
-	if f.concurrency < 1 {
-		return usageError(fmt.Errorf("--concurrency must be at least 1"))
 	}
 	st, err := openStore(ctx, f.db, append(jobOptions(f.jobTimeout, f.rescueAfter), store.WithVerifier(verifierID()))...)
 	if err != nil {
