@@ -55,6 +55,7 @@ func runSuite(t *testing.T, dsn func(*testing.T) string) {
 		{"Heartbeat", testHeartbeat},
 		{"InFlightShared", testInFlightShared},
 		{"InFlightCancelHandsOver", testInFlightCancelHandsOver},
+		{"Upgrade", testUpgrade},
 		{"ShutdownRequeues", testShutdownRequeues},
 		{"Reopen", testReopen},
 	}
@@ -978,6 +979,49 @@ func testInFlightCancelHandsOver(t *testing.T, dsn string) {
 			t.Fatalf("cancelled: %+v", g)
 		}
 	}
+	if calls.Load() != 1 {
+		t.Fatalf("%d runs, want 1", calls.Load())
+	}
+}
+
+// testUpgrade: a database of the earlier version (no alive_until, no
+// unique index on the validations in flight, identical ones queued with a
+// job each) opens: the column and the index are added, and the later
+// identical validations wait for the first's run.
+func testUpgrade(t *testing.T, dsn string) {
+	s := openT(t, dsn)
+	ctx := context.Background()
+	a := s.submit("spec", Meta{Commit: "a"})
+	b := s.submit("spec", Meta{Commit: "b"})
+	q := s.Store.(interface{ testPool() querier }).testPool()
+	for _, stmt := range []string{
+		`DROP INDEX augur_validation_in_flight`,
+		`DROP INDEX augur_validation_running`,
+		`ALTER TABLE augur_validation DROP COLUMN alive_until`,
+		`UPDATE augur_validation SET cached_from = ''`, // as the earlier version queued them
+	} {
+		if _, err := q.exec(ctx, stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	s.Close()
+	s2 := openT(t, dsn)
+	if g := s2.get(b.ID); g.Status != Queued || g.CachedFrom != a.ID {
+		t.Fatalf("after the upgrade, the later identical validation: %+v", g)
+	}
+	if c := s2.submit("spec", Meta{Commit: "c"}); c.CachedFrom != a.ID {
+		t.Fatalf("after the upgrade, a new identical submission: %+v", c)
+	}
+	var calls atomic.Int32
+	w := s2.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (Result, error) {
+		calls.Add(1)
+		return okRunner("w")(ctx, v, p)
+	})
+	s2.waitFor(b.ID, "done", hasStatus(Done))
+	if s2.aliveUntil(a.ID).Unix() <= 0 {
+		t.Errorf("the run wrote no alive_until")
+	}
+	w.stop(t)
 	if calls.Load() != 1 {
 		t.Fatalf("%d runs, want 1", calls.Load())
 	}
