@@ -11,8 +11,10 @@ build:
 
 ## run: build augur and start the service on its embedded defaults (one
 ## SQLite file, in-process workers, the examples submitted at start): the
-## dashboard is on http://localhost:8080, or on ADDR (make run ADDR=:9090).
-ADDR ?= :8080
+## dashboard is on http://127.0.0.1:8080, or on ADDR (make run
+## ADDR=127.0.0.1:9090). It listens on loopback only: ADDR=:8080 opens it
+## to the network, without tokens (augur serve warns so).
+ADDR ?= 127.0.0.1:8080
 run: build
 	./$(BIN) serve --addr $(ADDR) --db sqlite:augur.db --examples
 

@@ -362,7 +362,7 @@ func TestCancelAndEvents(t *testing.T) {
 	_, body = h.do("GET", "/v1/validations/"+second.ID+"/events", "", "")
 	if !strings.Contains(body, "event: done") || !strings.Contains(body, `"verdict":"invalid"`) ||
 		!strings.Contains(body, `"done":2,"total":2`) {
-		t.Errorf("events of a finished one (the done event counts the conditions decided):\n%s", body)
+		t.Errorf("events of a finished one (the done event counts every condition, settled):\n%s", body)
 	}
 	if resp, _ := h.do("GET", "/v1/validations/"+second.ID+"/conditions/2.smt2", "", ""); resp.StatusCode != 404 {
 		t.Errorf("a condition without SMT: %d", resp.StatusCode)

@@ -30,7 +30,7 @@ func newMetrics(reg *prometheus.Registry, st store.Store) *metrics {
 		}, []string{"method", "route", "status"}),
 		submissions: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "augur_submissions_total",
-			Help: "Accepted submissions: queued, or answered from an identical one (cached).",
+			Help: "Accepted submissions: queued, answered from an identical one (cached), or waiting for an identical one's run (shared).",
 		}, []string{"outcome"}),
 	}
 	reg.MustRegister(m.requests, m.latency, m.submissions)

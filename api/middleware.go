@@ -46,7 +46,7 @@ func (s *server) instrument(next http.Handler) http.Handler {
 				ev = log.Debug() // probes and scrapes
 			}
 			ev.Str("method", r.Method).Str("path", r.URL.Path).Str("route", route).
-				Int("status", status).Int("bytes", ww.BytesWritten()).Dur("duration", d).
+				Int("status", status).Int("bytes", ww.BytesWritten()).Str("duration", LogDuration(d)).
 				Str("remote", r.RemoteAddr).Msg("request")
 		}()
 		next.ServeHTTP(ww, r)

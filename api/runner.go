@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -84,6 +85,10 @@ func Runner(opts RunnerOptions) store.Runner {
 		if err != nil {
 			if ctx.Err() != nil {
 				opts.Metrics.observe("cancelled", start)
+				if opts.Log != nil {
+					opts.Log.Info().Str("validation", v.ID).Str("program", v.ProgramName).Str("outcome", "cancelled").
+						Str("reason", stopReason(ctx)).Str("took", LogDuration(time.Since(start))).Msg("validation stopped before its verdict")
+				}
 				return store.Result{}, ctx.Err()
 			}
 			// The budget ran out: no claim about the kernel.
@@ -105,10 +110,36 @@ func Runner(opts RunnerOptions) store.Runner {
 		opts.Metrics.observe(string(rep.Verdict), start)
 		if opts.Log != nil {
 			opts.Log.Info().Str("validation", v.ID).Str("program", v.ProgramName).Str("verdict", string(rep.Verdict)).
-				Str("reason", rep.Reason).Dur("took", time.Since(start)).Bool("cacheable", cacheable).Msg("validated")
+				Str("reason", rep.Reason).Str("took", LogDuration(time.Since(start))).Bool("cacheable", cacheable).Msg("validated")
 		}
 		return store.Result{Report: data, Verdict: string(rep.Verdict), Reason: rep.Reason, Cacheable: cacheable}, nil
 	}
+}
+
+// stopReason says why a run's context ended: its cause when the store
+// gave one (a cancellation), else the time limit of the run or the
+// worker's shutdown.
+func stopReason(ctx context.Context) string {
+	cause := context.Cause(ctx)
+	switch {
+	case cause == nil:
+		return "running"
+	case errors.Is(cause, context.DeadlineExceeded):
+		return "the run's time limit (--job-timeout) ran out"
+	case cause == context.Canceled:
+		return "the worker is stopping"
+	}
+	return cause.Error()
+}
+
+// LogDuration is how the service's logs write a duration: with its unit,
+// as Go writes durations ("163.684ms", "2.5s", "1m3.2s"), to the
+// microsecond below a second and to the millisecond above.
+func LogDuration(d time.Duration) string {
+	if d >= time.Second {
+		return d.Round(time.Millisecond).String()
+	}
+	return d.Round(time.Microsecond).String()
 }
 
 // Cacheable reports whether a report's verdict is deterministic, so that

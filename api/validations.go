@@ -177,12 +177,14 @@ func writeText(w http.ResponseWriter, status int, v *store.Validation, rep *vali
 		if v.CachedFrom != "" {
 			fmt.Fprintf(w, "%s\n", CachedNote(v.CachedFrom))
 		}
+	case v.Status == store.Queued && v.CachedFrom != "":
+		fmt.Fprintf(w, "QUEUED: %s against %s, sharing the run of validation %s (an identical submission)\n", v.ProgramName, v.SpecName, v.CachedFrom)
 	case v.Status == store.Queued:
 		fmt.Fprintf(w, "QUEUED: %s against %s\n", v.ProgramName, v.SpecName)
 	case v.Status == store.Running:
 		fmt.Fprintf(w, "RUNNING: %s against %s (phase %s", v.ProgramName, v.SpecName, orDash(v.Progress.Phase))
 		if v.Progress.Total > 0 {
-			fmt.Fprintf(w, ", %d of %d value conditions", v.Progress.Done, v.Progress.Total)
+			fmt.Fprintf(w, ", %d of %d conditions settled", v.Progress.Done, v.Progress.Total)
 		}
 		fmt.Fprintln(w, ")")
 	case v.Status == store.Cancelled:
@@ -306,8 +308,11 @@ func (s *server) enqueue(w http.ResponseWriter, r *http.Request, sub *Submission
 		return nil, false
 	}
 	outcome := "queued"
-	if v.CachedFrom != "" {
+	switch {
+	case v.CachedFrom != "" && finished(v.Status):
 		outcome = "cached"
+	case v.CachedFrom != "":
+		outcome = "shared" // waits for an identical submission's run
 	}
 	s.metrics.submissions.WithLabelValues(outcome).Inc()
 	zerolog.Ctx(r.Context()).Info().Str("validation", v.ID).Str("outcome", outcome).
@@ -470,10 +475,11 @@ func (s *server) cancel(w http.ResponseWriter, r *http.Request) {
 }
 
 // Event is the data of a server-sent event: "progress" while the
-// validation is queued or running (Done and Total count the value
-// conditions), "done" once it has finished (Done counts the conditions
-// decided, proved or failed, Total all of them, as the report's summary
-// line does).
+// validation is queued or running, "done" once it has finished. Done and
+// Total count one thing throughout, the validation's conditions (those
+// its report lists): Total all of them (0 until the symbolic evaluation
+// has found them), Done those settled, whatever their status; in "done"
+// Done equals Total (see validate.Event).
 type Event struct {
 	ID      string       `json:"id"`
 	Status  store.Status `json:"status"`
@@ -523,9 +529,8 @@ func (s *server) events(w http.ResponseWriter, r *http.Request) {
 			}
 			e.Phase = "done"
 			if rep, err := report(v); err == nil && rep != nil {
-				// The conditions decided (proved or failed) out of all.
-				c := rep.Counts()
-				e.Done, e.Total = c["proved"]+c["failed"], len(rep.Conditions)
+				// Every condition is settled once the report is in.
+				e.Done, e.Total = len(rep.Conditions), len(rep.Conditions)
 			}
 			_ = send("done", e)
 			return

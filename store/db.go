@@ -48,9 +48,9 @@ type db[TTx any] interface {
 	// inTx runs fn in a transaction, committed if fn returns nil.
 	inTx(ctx context.Context, fn func(q querier, tx TTx) error) error
 	driver() riverdriver.Driver[TTx]
-	// migrate runs River's migrations with m, then the statements of
-	// schema, serialised with other processes doing the same.
-	migrate(ctx context.Context, m *rivermigrate.Migrator[TTx], schema []string) error
+	// migrate runs River's migrations with m, then Augur's schema
+	// (migrateSchema), serialised with other processes doing the same.
+	migrate(ctx context.Context, m *rivermigrate.Migrator[TTx]) error
 	ping(ctx context.Context) error
 	close() error
 }
@@ -111,14 +111,43 @@ func (d *sqliteDB) driver() riverdriver.Driver[*sql.Tx] { return riversqlite.New
 
 // migrate runs everything in one transaction, which BEGIN IMMEDIATE makes
 // exclusive between processes.
-func (d *sqliteDB) migrate(ctx context.Context, m *rivermigrate.Migrator[*sql.Tx], schema []string) error {
+func (d *sqliteDB) migrate(ctx context.Context, m *rivermigrate.Migrator[*sql.Tx]) error {
 	return d.inTx(ctx, func(q querier, tx *sql.Tx) error {
 		//lint:ignore SA1019 replacing MigrateTx by Migrate changes how the schema is migrated inside this transaction; left to the store's owners.
 		if _, err := m.MigrateTx(ctx, tx, rivermigrate.DirectionUp, nil); err != nil {
 			return fmt.Errorf("river migrations: %w", err)
 		}
-		return execAll(ctx, q, schema)
+		return migrateSchema(ctx, q, func(c column) (string, error) {
+			var n int
+			err := q.queryRow(ctx, `SELECT COUNT(*) FROM pragma_table_info($1) WHERE name = $2`, c.table, c.name).Scan(&n)
+			if err != nil || n > 0 {
+				return "", err
+			}
+			return `ALTER TABLE ` + c.table + ` ADD COLUMN ` + c.name + ` ` + c.def, nil
+		})
 	})
+}
+
+// migrateSchema creates Augur's tables and indexes (schema), adds the
+// columns that a database of an earlier version lacks (addColumn gives
+// the statement adding one, "" if it is there), then runs
+// schemaAfterColumns.
+func migrateSchema(ctx context.Context, q querier, addColumn func(column) (string, error)) error {
+	if err := execAll(ctx, q, schema); err != nil {
+		return err
+	}
+	for _, c := range addedColumns {
+		stmt, err := addColumn(c)
+		if err != nil {
+			return fmt.Errorf("schema: column %s.%s: %w", c.table, c.name, err)
+		}
+		if stmt != "" {
+			if _, err := q.exec(ctx, stmt); err != nil {
+				return fmt.Errorf("schema: %w", err)
+			}
+		}
+	}
+	return execAll(ctx, q, schemaAfterColumns)
 }
 
 func execAll(ctx context.Context, q querier, stmts []string) error {
@@ -222,7 +251,7 @@ const schemaLockID = 0x61756775 // "augu"
 // migrate holds a session advisory lock while River migrates (one
 // transaction per version: some of River's migrations cannot share one)
 // and the schema is created.
-func (d *pgDB) migrate(ctx context.Context, m *rivermigrate.Migrator[pgx.Tx], schema []string) error {
+func (d *pgDB) migrate(ctx context.Context, m *rivermigrate.Migrator[pgx.Tx]) error {
 	conn, err := d.p.Acquire(ctx)
 	if err != nil {
 		return err
@@ -235,7 +264,11 @@ func (d *pgDB) migrate(ctx context.Context, m *rivermigrate.Migrator[pgx.Tx], sc
 	if _, err := m.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
 		return fmt.Errorf("river migrations: %w", err)
 	}
-	return d.inTx(ctx, func(q querier, _ pgx.Tx) error { return execAll(ctx, q, schema) })
+	return d.inTx(ctx, func(q querier, _ pgx.Tx) error {
+		return migrateSchema(ctx, q, func(c column) (string, error) {
+			return `ALTER TABLE ` + c.table + ` ADD COLUMN IF NOT EXISTS ` + c.name + ` ` + c.def, nil
+		})
+	})
 }
 
 func (d *pgDB) ping(ctx context.Context) error { return d.p.Ping(ctx) }
@@ -302,5 +335,6 @@ func parseDSN(dsn string) (kind, target string, err error) {
 	case strings.HasSuffix(dsn, ".db"):
 		return "sqlite", dsn, nil
 	}
-	return "", "", fmt.Errorf("store: %q: want sqlite:PATH, PATH.db or a postgres:// URL", dsn)
+	// A mistyped URL may still hold a password.
+	return "", "", fmt.Errorf("store: %q: want sqlite:PATH, PATH.db or a postgres:// URL", RedactDSN(dsn))
 }

@@ -18,20 +18,34 @@
 // (status Done, CachedFrom set, no job) or inserts the validation Queued
 // together with a River job of kind "validate". Work runs a River client
 // whose worker marks the validation Running (Attempts counted), calls the
-// Runner, persists its progress at most four times a second, and stores
+// Runner, persists its progress at most four times a second (the latest
+// event always, after the interval), and stores
 // the verdict, only over a Running row: a late or duplicate attempt writes
 // nothing. A failed run is retried (MaxAttempts in all) and then Failed.
 // Cancel marks the validation Cancelled and cancels its job; a worker
 // running it polls the row and cancels the Runner's context.
 //
+// # Identical submissions
+//
+// At most one validation per Key is queued or running with a job (a
+// unique partial index, augur_validation_in_flight, so also between
+// concurrent transactions of PostgreSQL): an identical submission made
+// meanwhile is recorded Queued with CachedFrom naming it, has no job, and
+// ends with its outcome (settleWaiting). Cancelling the validation with
+// the job hands the run over to the first one waiting.
+//
 // # Crashes and shutdown
 //
-// A worker that dies leaves its job running in River's table; River's
-// rescuer (run by the elected leader among the clients) queues it again
-// once it has run longer than the rescue delay (WithRescueAfter), which
-// must exceed the job timeout (WithJobTimeout) so that live runs are not
-// duplicated. On shutdown, Work lets running validations finish within
-// its grace period and then cancels them; River retries them later.
+// The worker running a validation beats every quarter of its rescue
+// delay (WithRescueAfter), setting alive_until to now plus the delay, as
+// long as the run is within its job timeout (WithJobTimeout). Every
+// working process looks for running validations past their alive_until
+// (rescue) and queues them again, their River job made available; one
+// silent on its last attempt fails. River's own rescuer remains as a
+// backstop, past the job timeout plus the rescue delay, for a job whose
+// worker died before marking its validation running. On shutdown, Work
+// lets running validations finish within its grace period and then
+// cancels them; River retries them later.
 //
 // # Databases
 //

@@ -27,13 +27,22 @@ type config struct {
 	// noLeader keeps Work's River client out of leader election (tests: a
 	// worker that must not run River's maintenance, the rescuer included).
 	noLeader bool
+	// now is the clock of heartbeats and rescues (tests move it).
+	now func() time.Time
 }
+
+// beat is how often a running validation's worker says it is alive: a
+// quarter of the rescue delay, so that a few late beats are no death.
+func (c *config) beat() time.Duration { return c.rescueAfter / 4 }
 
 // Defaults of the Options.
 const (
 	DefaultJobTimeout        = 10 * time.Minute
 	DefaultFetchPollInterval = time.Second
 	DefaultRetryDelay        = 5 * time.Second
+	// DefaultRescueAfter is how long a running validation's worker may
+	// be silent (no heartbeat) before another worker runs it again.
+	DefaultRescueAfter = 20 * time.Second
 	// MaxAttempts is how many times a validation runs before it is Failed.
 	MaxAttempts = 3
 )
@@ -52,11 +61,12 @@ func WithVerifier(id string) Option { return func(c *config) { c.verifier = id }
 // context is cancelled after d, and the run counts as a failed attempt.
 func WithJobTimeout(d time.Duration) Option { return func(c *config) { c.jobTimeout = d } }
 
-// WithRescueAfter sets after how long a job still marked running is deemed
-// abandoned by a dead worker and queued again (River's
-// RescueStuckJobsAfter). It cannot be shorter than the job timeout, or
-// validations still running would be run twice; the default is the job
-// timeout plus one minute.
+// WithRescueAfter sets after how long without a heartbeat a running
+// validation is deemed abandoned by a dead worker and queued again
+// (default 20 s). The worker running a validation beats every quarter of
+// d while the run is within its time limit (WithJobTimeout), so that a
+// live run is never taken over, however long it lasts, and a dead or
+// hung worker's is, d after its last beat.
 func WithRescueAfter(d time.Duration) Option { return func(c *config) { c.rescueAfter = d } }
 
 // WithFetchPollInterval sets how often idle workers look for jobs when the
@@ -69,6 +79,10 @@ func WithFetchPollInterval(d time.Duration) Option {
 // doubles with every attempt (default 5 s).
 func WithRetryDelay(d time.Duration) Option { return func(c *config) { c.retryDelay = d } }
 
+// minRescueAfter bounds the rescue delay from below: a heartbeat every
+// quarter of it must stay cheap.
+const minRescueAfter = 100 * time.Millisecond
+
 // Open opens the store at dsn, creating or migrating its schema and River's:
 //
 //	sqlite:PATH        one SQLite file (created if missing)
@@ -76,14 +90,25 @@ func WithRetryDelay(d time.Duration) Option { return func(c *config) { c.retryDe
 //	sqlite::memory:    an in-memory SQLite database (tests)
 //	postgres://...     PostgreSQL (also postgresql://)
 //
-// Migrations are idempotent and serialised between processes.
+// Migrations are idempotent and serialised between processes. Its errors
+// never show the DSN's password (see RedactError).
 func Open(ctx context.Context, dsn string, opts ...Option) (Store, error) {
+	s, err := open(ctx, dsn, opts...)
+	if err != nil {
+		return nil, RedactError(err, dsn)
+	}
+	return s, nil
+}
+
+func open(ctx context.Context, dsn string, opts ...Option) (Store, error) {
 	cfg := config{
 		jobTimeout:        DefaultJobTimeout,
 		fetchPollInterval: DefaultFetchPollInterval,
 		retryDelay:        DefaultRetryDelay,
+		rescueAfter:       DefaultRescueAfter,
 		cancelPoll:        500 * time.Millisecond,
 		progressEvery:     250 * time.Millisecond,
+		now:               time.Now,
 	}
 	for _, o := range opts {
 		o(&cfg)
@@ -91,11 +116,11 @@ func Open(ctx context.Context, dsn string, opts ...Option) (Store, error) {
 	if cfg.logger == nil {
 		cfg.logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	if cfg.rescueAfter == 0 {
-		cfg.rescueAfter = cfg.jobTimeout + time.Minute
+	if cfg.jobTimeout <= 0 {
+		return nil, fmt.Errorf("store: job timeout %s: want a positive duration", cfg.jobTimeout)
 	}
-	if cfg.jobTimeout <= 0 || cfg.rescueAfter < cfg.jobTimeout {
-		return nil, fmt.Errorf("store: rescue delay %s shorter than job timeout %s", cfg.rescueAfter, cfg.jobTimeout)
+	if cfg.rescueAfter < minRescueAfter {
+		return nil, fmt.Errorf("store: rescue delay %s: want at least %s", cfg.rescueAfter, minRescueAfter)
 	}
 	kind, target, err := parseDSN(dsn)
 	if err != nil {
@@ -127,7 +152,7 @@ func newStore[TTx any](ctx context.Context, d db[TTx], cfg config, name string) 
 	if err != nil {
 		return fail(err)
 	}
-	if err := d.migrate(ctx, migrator, schema); err != nil {
+	if err := d.migrate(ctx, migrator); err != nil {
 		return fail(err)
 	}
 	// An insert-only client: Submit queues, Cancel cancels; Work starts

@@ -29,7 +29,8 @@ var schema = []string{
 		river_job_id BIGINT NOT NULL DEFAULT 0,
 		created_at   BIGINT NOT NULL,
 		started_at   BIGINT NOT NULL DEFAULT 0,
-		finished_at  BIGINT NOT NULL DEFAULT 0
+		finished_at  BIGINT NOT NULL DEFAULT 0,
+		alive_until  BIGINT NOT NULL DEFAULT 0
 	)`,
 	`CREATE INDEX IF NOT EXISTS augur_validation_repository ON augur_validation (repository, id)`,
 	`CREATE INDEX IF NOT EXISTS augur_validation_branch ON augur_validation (branch, id)`,
@@ -56,4 +57,36 @@ var schema = []string{
 		validation_id TEXT NOT NULL REFERENCES augur_validation (id) ON DELETE CASCADE
 	)`,
 	`CREATE INDEX IF NOT EXISTS augur_cache_validation ON augur_cache (validation_id)`,
+}
+
+// column is a column added to a table after its creation: databases
+// created before get it at Open.
+type column struct{ table, name, def string }
+
+// addedColumns are the columns that databases of earlier versions lack
+// (CREATE TABLE above has them).
+var addedColumns = []column{
+	// Until when the worker running the validation is known alive: its
+	// last heartbeat plus its rescue delay (Unix microseconds; 0: no
+	// heartbeat yet, see rescue).
+	{"augur_validation", "alive_until", "BIGINT NOT NULL DEFAULT 0"},
+}
+
+// schemaAfterColumns runs after addedColumns, idempotent too.
+var schemaAfterColumns = []string{
+	// At most one run per content in flight: the queued or running
+	// validation that runs it (cached_from empty, the "leader"); identical
+	// submissions meanwhile wait for its verdict (cached_from naming
+	// it). Databases of earlier versions may hold several in flight:
+	// the later ones wait for the first, whose job runs.
+	`UPDATE augur_validation SET cached_from = (SELECT MIN(o.id) FROM augur_validation o
+		WHERE o.content_key = augur_validation.content_key AND o.status IN ('queued', 'running') AND o.cached_from = '')
+	WHERE status IN ('queued', 'running') AND cached_from = '' AND id > (SELECT MIN(o.id) FROM augur_validation o
+		WHERE o.content_key = augur_validation.content_key AND o.status IN ('queued', 'running') AND o.cached_from = '')`,
+	`CREATE UNIQUE INDEX IF NOT EXISTS augur_validation_in_flight ON augur_validation (content_key)
+		WHERE status IN ('queued', 'running') AND cached_from = ''`,
+	`CREATE INDEX IF NOT EXISTS augur_validation_waiting ON augur_validation (cached_from)
+		WHERE status = 'queued' AND cached_from <> ''`,
+	`CREATE INDEX IF NOT EXISTS augur_validation_running ON augur_validation (alive_until)
+		WHERE status = 'running'`,
 }

@@ -117,60 +117,23 @@ func (s *store[TTx]) Submit(ctx context.Context, in *Validation) (*Validation, e
 	v.StartedAt, v.FinishedAt = nil, nil
 
 	err = s.db.inTx(ctx, func(q querier, tx TTx) error {
-		// An identical submission with a cacheable verdict of the same
-		// verifier answers at once.
-		var from, cachedFrom, report string
-		err := q.queryRow(ctx, `SELECT v.id, v.cached_from, v.verdict, v.reason, v.report
-			FROM augur_cache c JOIN augur_validation v ON v.id = c.validation_id
-			WHERE c.cache_key = $1 AND v.status = $2`,
-			CacheKey(s.cfg.verifier, v.Spec, v.Program, v.Options), string(Done)).
-			Scan(&from, &cachedFrom, &v.Verdict, &v.Reason, &report)
-		switch {
-		case err == nil:
-			v.Status = Done
-			if report != "" {
-				v.Report = json.RawMessage(report)
+		// An identical submission's verdict, or its run in flight: at
+		// most a few rounds, when a run finishes between the looks.
+		for range 3 {
+			ok, err := s.submitCached(ctx, q, &v)
+			if err != nil || ok {
+				return err
 			}
-			v.CachedFrom = cmpOr(cachedFrom, from)
-			v.StartedAt, v.FinishedAt = &v.CreatedAt, &v.CreatedAt
-		case !errors.Is(err, errNoRows):
-			return fmt.Errorf("look up cache: %w", err)
-		}
-		var finished int64
-		if v.FinishedAt != nil {
-			finished = micros(*v.FinishedAt)
-		}
-		_, err = q.exec(ctx, `INSERT INTO augur_validation (id, content_key,
-			spec_name, spec, program_name, program, options, repository, branch,
-			commit_id, pipeline, job, labels, status, verdict, reason, report,
-			cached_from, created_at, started_at, finished_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
-			$15, $16, $17, $18, $19, $20, $21)`,
-			v.ID, v.Key, v.SpecName, v.Spec, v.ProgramName, v.Program, mustJSON(v.Options),
-			v.Meta.Repository, v.Meta.Branch, v.Meta.Commit, v.Meta.Pipeline, v.Meta.Job,
-			mustJSON(v.Meta.Labels), string(v.Status), v.Verdict, v.Reason, string(v.Report),
-			v.CachedFrom, micros(v.CreatedAt), finished, finished)
-		if err != nil {
-			return fmt.Errorf("insert: %w", err)
-		}
-		for _, k := range slices.Sorted(maps.Keys(v.Meta.Labels)) {
-			if _, err := q.exec(ctx, `INSERT INTO augur_validation_label
-				(validation_id, name, value) VALUES ($1, $2, $3)`,
-				v.ID, k, v.Meta.Labels[k]); err != nil {
-				return fmt.Errorf("insert label: %w", err)
+			ok, err = s.submitRun(ctx, q, tx, &v)
+			if err != nil || ok {
+				return err
+			}
+			ok, err = s.submitWaiting(ctx, q, &v)
+			if err != nil || ok {
+				return err
 			}
 		}
-		if v.Status == Done {
-			return nil
-		}
-		res, err := s.client.InsertTx(ctx, tx, validateArgs{ValidationID: v.ID},
-			&river.InsertOpts{MaxAttempts: MaxAttempts})
-		if err != nil {
-			return fmt.Errorf("queue: %w", err)
-		}
-		_, err = q.exec(ctx, `UPDATE augur_validation SET river_job_id = $1 WHERE id = $2`,
-			res.Job.ID, v.ID)
-		return err
+		return errors.New("identical submissions kept finishing and starting: try again")
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: submit: %w", err)
@@ -179,6 +142,113 @@ func (s *store[TTx]) Submit(ctx context.Context, in *Validation) (*Validation, e
 		v.Meta.Labels = nil
 	}
 	return &v, nil
+}
+
+// submitCached records v answered with the verdict of an identical
+// submission, a cacheable verdict of the same verifier, if there is one.
+func (s *store[TTx]) submitCached(ctx context.Context, q querier, v *Validation) (bool, error) {
+	var from, cachedFrom, verdict, reason, report string
+	err := q.queryRow(ctx, `SELECT v.id, v.cached_from, v.verdict, v.reason, v.report
+		FROM augur_cache c JOIN augur_validation v ON v.id = c.validation_id
+		WHERE c.cache_key = $1 AND v.status = $2`,
+		CacheKey(s.cfg.verifier, v.Spec, v.Program, v.Options), string(Done)).
+		Scan(&from, &cachedFrom, &verdict, &reason, &report)
+	if errors.Is(err, errNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("look up cache: %w", err)
+	}
+	v.Status, v.Verdict, v.Reason = Done, verdict, reason
+	if report != "" {
+		v.Report = json.RawMessage(report)
+	}
+	v.CachedFrom = cmpOr(cachedFrom, from)
+	v.StartedAt, v.FinishedAt = &v.CreatedAt, &v.CreatedAt
+	if _, err := s.insert(ctx, q, v, ""); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// submitRun records v queued with a job of its own, unless an identical
+// validation is queued or running already (the unique index
+// augur_validation_in_flight says so, also between concurrent
+// transactions of PostgreSQL, where this one then waits for the other's
+// end).
+func (s *store[TTx]) submitRun(ctx context.Context, q querier, tx TTx, v *Validation) (bool, error) {
+	v.Status, v.CachedFrom = Queued, ""
+	n, err := s.insert(ctx, q, v, ` ON CONFLICT (content_key) WHERE status IN ('queued', 'running') AND cached_from = '' DO NOTHING`)
+	if err != nil || n == 0 {
+		return false, err
+	}
+	return true, s.queueJob(ctx, q, tx, v.ID)
+}
+
+// submitWaiting records v queued waiting for the run of the identical
+// validation in flight, if there still is one: v ends with its outcome
+// (see settleWaiting).
+func (s *store[TTx]) submitWaiting(ctx context.Context, q querier, v *Validation) (bool, error) {
+	var leader string
+	err := q.queryRow(ctx, `SELECT id FROM augur_validation WHERE content_key = $1
+		AND status IN ('queued', 'running') AND cached_from = ''`, v.Key).Scan(&leader)
+	if errors.Is(err, errNoRows) {
+		return false, nil // finished meanwhile
+	}
+	if err != nil {
+		return false, fmt.Errorf("look up a run in flight: %w", err)
+	}
+	v.Status, v.CachedFrom = Queued, leader
+	if _, err := s.insert(ctx, q, v, ""); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// queueJob inserts the River job of validation id.
+func (s *store[TTx]) queueJob(ctx context.Context, q querier, tx TTx, id string) error {
+	res, err := s.client.InsertTx(ctx, tx, validateArgs{ValidationID: id},
+		&river.InsertOpts{MaxAttempts: MaxAttempts})
+	if err != nil {
+		return fmt.Errorf("queue: %w", err)
+	}
+	if _, err := q.exec(ctx, `UPDATE augur_validation SET river_job_id = $1 WHERE id = $2`, res.Job.ID, id); err != nil {
+		return fmt.Errorf("queue: %w", err)
+	}
+	return nil
+}
+
+// insert inserts v's row and its labels, the row's INSERT ending with
+// conflict; it returns how many rows it inserted (0 or 1).
+func (s *store[TTx]) insert(ctx context.Context, q querier, v *Validation, conflict string) (int64, error) {
+	var finished int64
+	if v.FinishedAt != nil {
+		finished = micros(*v.FinishedAt)
+	}
+	n, err := q.exec(ctx, `INSERT INTO augur_validation (id, content_key,
+		spec_name, spec, program_name, program, options, repository, branch,
+		commit_id, pipeline, job, labels, status, verdict, reason, report,
+		cached_from, created_at, started_at, finished_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
+		$15, $16, $17, $18, $19, $20, $21)`+conflict,
+		v.ID, v.Key, v.SpecName, v.Spec, v.ProgramName, v.Program, mustJSON(v.Options),
+		v.Meta.Repository, v.Meta.Branch, v.Meta.Commit, v.Meta.Pipeline, v.Meta.Job,
+		mustJSON(v.Meta.Labels), string(v.Status), v.Verdict, v.Reason, string(v.Report),
+		v.CachedFrom, micros(v.CreatedAt), finished, finished)
+	if err != nil || n == 0 {
+		if err != nil {
+			err = fmt.Errorf("insert: %w", err)
+		}
+		return 0, err
+	}
+	for _, k := range slices.Sorted(maps.Keys(v.Meta.Labels)) {
+		if _, err := q.exec(ctx, `INSERT INTO augur_validation_label
+			(validation_id, name, value) VALUES ($1, $2, $3)`,
+			v.ID, k, v.Meta.Labels[k]); err != nil {
+			return 0, fmt.Errorf("insert label: %w", err)
+		}
+	}
+	return n, nil
 }
 
 func cmpOr(a, b string) string {
@@ -309,12 +379,14 @@ func (s *store[TTx]) List(ctx context.Context, f Filter) ([]*Validation, string,
 
 // Cancel implements Store. A queued validation's job is cancelled in
 // River; a running one's worker sees the status and cancels its runner.
+// The identical submissions waiting for its run are not cancelled: the
+// first of them gets a run of its own, which the others then wait for.
 func (s *store[TTx]) Cancel(ctx context.Context, id string) error {
 	var jobID int64
-	err := s.db.inTx(ctx, func(q querier, _ TTx) error {
-		var status string
-		err := q.queryRow(ctx, `SELECT status, river_job_id FROM augur_validation WHERE id = $1`, id).
-			Scan(&status, &jobID)
+	err := s.db.inTx(ctx, func(q querier, tx TTx) error {
+		var status, leader string
+		err := q.queryRow(ctx, `SELECT status, river_job_id, cached_from FROM augur_validation WHERE id = $1`, id).
+			Scan(&status, &jobID, &leader)
 		if errors.Is(err, errNoRows) {
 			return ErrNotFound
 		}
@@ -330,7 +402,10 @@ func (s *store[TTx]) Cancel(ctx context.Context, id string) error {
 		}
 		_, err = q.exec(ctx, `UPDATE augur_validation SET status = $1, finished_at = $2
 			WHERE id = $3`, string(Cancelled), micros(time.Now()), id)
-		return err
+		if err != nil || leader != "" {
+			return err
+		}
+		return s.handOver(ctx, q, tx, id)
 	})
 	if err != nil {
 		return fmt.Errorf("store: cancel %s: %w", id, err)
@@ -342,6 +417,26 @@ func (s *store[TTx]) Cancel(ctx context.Context, id string) error {
 		}
 	}
 	return nil
+}
+
+// handOver gives the run of cancelled validation id to the first of the
+// identical submissions waiting for it, if any: it gets a job of its
+// own, and the others wait for it.
+func (s *store[TTx]) handOver(ctx context.Context, q querier, tx TTx, id string) error {
+	var next string
+	err := q.queryRow(ctx, `SELECT COALESCE(MIN(id), '') FROM augur_validation
+		WHERE status = $1 AND cached_from = $2`, string(Queued), id).Scan(&next)
+	if err != nil || next == "" {
+		return err
+	}
+	if _, err := q.exec(ctx, `UPDATE augur_validation SET cached_from = '' WHERE id = $1`, next); err != nil {
+		return err
+	}
+	if _, err := q.exec(ctx, `UPDATE augur_validation SET cached_from = $1
+		WHERE status = $2 AND cached_from = $3`, next, string(Queued), id); err != nil {
+		return err
+	}
+	return s.queueJob(ctx, q, tx, next)
 }
 
 // Prune implements Store.

@@ -75,7 +75,8 @@ type Validation struct {
 	// Error explains a Failed status.
 	Error string `json:"error,omitempty"`
 	// CachedFrom is the ID of the validation whose verdict this one
-	// reuses, when it was answered from an identical submission.
+	// reuses, when it was answered from an identical submission, or
+	// whose run it waits for, while it is Queued.
 	CachedFrom string `json:"cached_from,omitempty"`
 	Attempts   int    `json:"attempts"`
 
@@ -137,7 +138,10 @@ type Store interface {
 	// Submit records a validation and queues it, unless an identical
 	// submission (same CacheKey: content, options and verifier) already
 	// has a cacheable verdict: then the new validation is created Done
-	// with that verdict (CachedFrom set).
+	// with that verdict (CachedFrom set). While an identical submission
+	// (same Key) is queued or running, the new one shares its run: it is
+	// created Queued with CachedFrom naming it, and ends with its
+	// outcome (the verdict, cacheable or not, or the failure).
 	Submit(ctx context.Context, v *Validation) (*Validation, error)
 	// Get returns a validation by ID (ErrNotFound).
 	Get(ctx context.Context, id string) (*Validation, error)

@@ -2,19 +2,17 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 )
 
 // The suite runs on SQLite always and on PostgreSQL when there is one.
@@ -54,6 +52,10 @@ func runSuite(t *testing.T, dsn func(*testing.T) string) {
 		{"Concurrency", testConcurrency},
 		{"StaleWorkerNoSecondDone", testStaleWorker},
 		{"CrashRecovery", testCrashRecovery},
+		{"Heartbeat", testHeartbeat},
+		{"InFlightShared", testInFlightShared},
+		{"InFlightCancelHandsOver", testInFlightCancelHandsOver},
+		{"Upgrade", testUpgrade},
 		{"ShutdownRequeues", testShutdownRequeues},
 		{"Reopen", testReopen},
 	}
@@ -161,28 +163,40 @@ func hasStatus(s Status) func(*Validation) bool {
 	return func(v *Validation) bool { return v.Status == s }
 }
 
-// ageRunningJobs makes every running job of the database an hour old, as
-// if its worker had been silent for that long: older than any rescue
-// delay of the tests, so that River's rescuer, run by the next leader,
-// queues it again at its first pass (instead of the test waiting for the
-// job to age).
-func (h *storeHandle) ageRunningJobs() {
+// testPool is the store's pool, for the tests' own queries.
+func (s *store[TTx]) testPool() querier { return s.db.pool() }
+
+// aliveUntil returns until when validation id's worker is known alive.
+func (h *storeHandle) aliveUntil(id string) time.Time {
 	h.t.Helper()
-	const q = `UPDATE river_job SET attempted_at = $1 WHERE state = 'running'`
-	old := time.Now().Add(-time.Hour).UTC()
-	var n int64
-	var err error
-	switch s := h.Store.(type) {
-	case *store[*sql.Tx]:
-		// River's SQLite driver stores times as text in this layout.
-		n, err = s.db.pool().exec(context.Background(), q, old.Format("2006-01-02 15:04:05.000"))
-	case *store[pgx.Tx]:
-		n, err = s.db.pool().exec(context.Background(), q, old)
-	default:
-		h.t.Fatalf("ageRunningJobs: a store of type %T", h.Store)
+	var us int64
+	q := h.Store.(interface{ testPool() querier }).testPool()
+	if err := q.queryRow(context.Background(), `SELECT alive_until FROM augur_validation WHERE id = $1`, id).Scan(&us); err != nil {
+		h.t.Fatalf("alive_until of %s: %v", id, err)
 	}
-	if err != nil || n == 0 {
-		h.t.Fatalf("ageRunningJobs: %d jobs aged, %v", n, err)
+	return time.UnixMicro(us)
+}
+
+// rescueAt runs one pass of the rescuer with its clock at now.
+func (h *storeHandle) rescueAt(now time.Time) int {
+	h.t.Helper()
+	n, err := h.Store.(interface {
+		rescue(context.Context, time.Time) (int, error)
+	}).rescue(context.Background(), now)
+	if err != nil {
+		h.t.Fatalf("rescue: %v", err)
+	}
+	return n
+}
+
+// setRunning marks validation id running, as a worker that made its
+// attempts and died without a heartbeat would have left it.
+func (h *storeHandle) setRunning(id string, attempts int) {
+	h.t.Helper()
+	q := h.Store.(interface{ testPool() querier }).testPool()
+	if _, err := q.exec(context.Background(), `UPDATE augur_validation SET status = $1, attempts = $2,
+		started_at = $3 WHERE id = $4`, string(Running), attempts, micros(time.Now()), id); err != nil {
+		h.t.Fatal(err)
 	}
 }
 
@@ -505,10 +519,22 @@ func testPrune(t *testing.T, dsn string) {
 	s.get(late.ID)
 }
 
+// testProgress: the stored progress follows the run, however close its
+// events come: a phase that begins right after another (within the write
+// interval) is stored while it lasts, and the last event is stored with
+// the verdict.
 func testProgress(t *testing.T, dsn string) {
 	s := openT(t, dsn)
 	release := make(chan struct{})
+	symbolic := make(chan struct{})
 	s.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (Result, error) {
+		p(Progress{Phase: "parse"})
+		p(Progress{Phase: "symbolic"}) // at once: a long phase after a short one
+		select {
+		case <-symbolic:
+		case <-ctx.Done():
+			return Result{}, ctx.Err()
+		}
 		p(Progress{Phase: "solve", Done: 3, Total: 10})
 		for i := range 1000 { // many more events than are written
 			p(Progress{Phase: "solve", Done: 4 + i%5, Total: 10})
@@ -522,7 +548,9 @@ func testProgress(t *testing.T, dsn string) {
 		return okRunner("w")(ctx, v, func(Progress) {})
 	})
 	v := s.submit("spec", Meta{})
-	got := s.waitFor(v.ID, "progress", func(v *Validation) bool { return v.Progress.Total == 10 })
+	s.waitFor(v.ID, "the symbolic phase", func(v *Validation) bool { return v.Progress.Phase == "symbolic" })
+	close(symbolic)
+	got := s.waitFor(v.ID, "progress", func(v *Validation) bool { return v.Progress.Done == 9 })
 	if got.Status != Running || got.Progress.Phase != "solve" {
 		t.Fatalf("while running: %+v", got)
 	}
@@ -618,11 +646,12 @@ func testConcurrency(t *testing.T, dsn string) {
 	}
 }
 
-// testStaleWorker: a worker stuck in a run (alive, but past the rescue
-// delay) loses its job to another, whose verdict stands: the stuck run's
-// late result writes nothing.
+// testStaleWorker: a worker stuck in a run (alive, but hung past the
+// run's time limit, so that it stops beating) loses its job to another,
+// whose verdict stands: the stuck run's late result writes nothing.
 func testStaleWorker(t *testing.T, dsn string) {
-	stuck := openT(t, dsn, func(c *config) { c.noLeader = true })
+	stuck := openT(t, dsn, func(c *config) { c.noLeader = true },
+		WithJobTimeout(300*time.Millisecond), WithRescueAfter(400*time.Millisecond))
 	release := make(chan struct{})
 	started := make(chan struct{}, 1)
 	w1 := stuck.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (Result, error) {
@@ -636,8 +665,9 @@ func testStaleWorker(t *testing.T, dsn string) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("first run did not start")
 	}
-	stuck.ageRunningJobs() // older than the rescue delay below
-	rescuer := openT(t, dsn, WithJobTimeout(time.Second), WithRescueAfter(2*time.Second))
+	// Past its time limit the stuck run no longer beats, and the rescuer
+	// takes it over once the stuck worker's rescue delay is over.
+	rescuer := openT(t, dsn, WithJobTimeout(time.Second), WithRescueAfter(time.Second))
 	rescuer.work(1, okRunner("rescuer"))
 	done := rescuer.waitFor(v.ID, "done", hasStatus(Done))
 	if reportRunner(t, done) != "rescuer" || done.Attempts != 2 {
@@ -670,10 +700,12 @@ func TestHelperWorker(t *testing.T) {
 	})
 }
 
-// testCrashRecovery kills a worker process running a validation: the job
-// is rescued and run by another worker, once.
+// testCrashRecovery kills a worker process running a validation: its
+// heartbeat stops, and the validation is rescued once the worker's rescue
+// delay has passed since the last beat, not before, then run by another
+// worker, once.
 func testCrashRecovery(t *testing.T, dsn string) {
-	s := openT(t, dsn, WithJobTimeout(time.Second), WithRescueAfter(2*time.Second))
+	s := openT(t, dsn)
 	v := s.submit("spec", Meta{})
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperWorker$")
 	cmd.Env = append(os.Environ(), helperEnv+"="+dsn)
@@ -688,7 +720,21 @@ func testCrashRecovery(t *testing.T, dsn string) {
 	if g := s.get(v.ID); g.Status != Running || g.Attempts != 1 {
 		t.Fatalf("after the crash: %+v", g)
 	}
-	s.ageRunningJobs() // older than the rescue delay
+	// The clock of the rescue is set just before, then just after, the
+	// end of the dead worker's last heartbeat's rescue delay.
+	until := s.aliveUntil(v.ID)
+	if n := s.rescueAt(until.Add(-time.Microsecond)); n != 0 {
+		t.Fatalf("rescued %d validations before the rescue delay was over", n)
+	}
+	if n := s.rescueAt(until.Add(time.Microsecond)); n != 1 {
+		t.Fatalf("rescued %d validations after the rescue delay, want 1", n)
+	}
+	if g := s.get(v.ID); g.Status != Queued || !strings.Contains(g.Error, "went silent") {
+		t.Fatalf("after the rescue: %+v", g)
+	}
+	if n := s.rescueAt(until.Add(time.Hour)); n != 0 {
+		t.Fatalf("rescued a queued validation")
+	}
 	var calls atomic.Int32
 	w := s.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (Result, error) {
 		calls.Add(1)
@@ -701,6 +747,48 @@ func testCrashRecovery(t *testing.T, dsn string) {
 	w.stop(t) // no run starts after this: a second one would have been counted
 	if calls.Load() != 1 {
 		t.Fatalf("survivor ran %d times", calls.Load())
+	}
+}
+
+// testHeartbeat: a live run beats, pushing back the time it would be
+// rescued at, so that a run longer than the rescue delay is never taken
+// over; a validation whose worker went silent after its last attempt
+// fails.
+func testHeartbeat(t *testing.T, dsn string) {
+	const delay = 400 * time.Millisecond
+	s := openT(t, dsn, WithRescueAfter(delay))
+	release := make(chan struct{})
+	s.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (Result, error) {
+		select {
+		case <-release:
+		case <-ctx.Done():
+			return Result{}, ctx.Err()
+		}
+		return okRunner("w")(ctx, v, p)
+	})
+	v := s.submit("spec", Meta{})
+	started := *s.waitFor(v.ID, "running", hasStatus(Running)).StartedAt
+	// Beats extend the time to live beyond the first rescue delay.
+	deadline := time.Now().Add(40 * time.Second)
+	for until := s.aliveUntil(v.ID); !until.After(started.Add(delay)); until = s.aliveUntil(v.ID) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no heartbeat: alive until %v, started %v", until, started)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	close(release)
+	if d := s.waitFor(v.ID, "done", hasStatus(Done)); d.Attempts != 1 {
+		t.Fatalf("a live run was taken over: %+v", d)
+	}
+
+	// Out of attempts: failed, not queued again.
+	v2 := s.submit("spec 2", Meta{})
+	s.setRunning(v2.ID, MaxAttempts)
+	if n := s.rescueAt(time.Now().Add(time.Hour)); n != 1 {
+		t.Fatalf("rescued %d", n)
+	}
+	if g := s.get(v2.ID); g.Status != Failed || !strings.Contains(g.Error, "went silent") || g.FinishedAt == nil {
+		t.Fatalf("silent on its last attempt: %+v", g)
 	}
 }
 
@@ -778,5 +866,163 @@ func testListLeavesOutSources(t *testing.T, dsn string) {
 	g := s.get(sub.ID)
 	if g.Kernel != "blur_x" || g.Program != prog || g.Spec != "spec" || len(g.Report) == 0 {
 		t.Errorf("Get: kernel %q, program %q, spec %q, report %q; want them all", g.Kernel, g.Program, g.Spec, g.Report)
+	}
+}
+
+// testInFlightShared: identical submissions made at once share one run:
+// the first is queued with a job, the others wait for it, and all end
+// with its verdict, each with its own metadata.
+func testInFlightShared(t *testing.T, dsn string) {
+	s := openT(t, dsn)
+	var calls atomic.Int32
+	release := make(chan struct{})
+	w := s.work(2, func(ctx context.Context, v *Validation, p func(Progress)) (Result, error) {
+		calls.Add(1)
+		select {
+		case <-release:
+		case <-ctx.Done():
+			return Result{}, ctx.Err()
+		}
+		return okRunner("w")(ctx, v, p)
+	})
+	const n = 50
+	subs := make([]*Validation, n)
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := range n {
+		wg.Go(func() {
+			v, err := s.Submit(context.Background(), &Validation{SpecName: "s.sare", Spec: "spec",
+				ProgramName: "p.sched", Program: "program", Meta: Meta{Commit: fmt.Sprint(i)}})
+			if err != nil {
+				errs <- err
+				return
+			}
+			subs[i] = v
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatalf("Submit: %v", err)
+	}
+	leader := ""
+	for _, v := range subs {
+		if v.Status != Queued {
+			t.Fatalf("submitted: %+v", v)
+		}
+		if v.CachedFrom == "" {
+			if leader != "" {
+				t.Fatalf("two runs queued: %s and %s", leader, v.ID)
+			}
+			leader = v.ID
+		}
+	}
+	for _, v := range subs {
+		if v.ID != leader && v.CachedFrom != leader {
+			t.Fatalf("%s waits for %q, want %s", v.ID, v.CachedFrom, leader)
+		}
+	}
+	close(release)
+	for i, v := range subs {
+		d := s.waitFor(v.ID, "done", hasStatus(Done))
+		if d.Verdict != "valid" || reportRunner(t, d) != "w" || d.Meta.Commit != fmt.Sprint(i) || d.FinishedAt == nil {
+			t.Fatalf("done: %+v", d)
+		}
+	}
+	w.stop(t) // no run starts after this
+	if c := calls.Load(); c != 1 {
+		t.Fatalf("%d identical submissions made at once ran %d times, want once", n, c)
+	}
+	if c := s.submit("spec", Meta{}); c.Status != Queued && c.Status != Done {
+		t.Fatalf("after: %+v", c)
+	}
+}
+
+// testInFlightCancelHandsOver: cancelling the validation whose run others
+// wait for cancels it alone: the first of those waiting gets the run, and
+// the others wait for it.
+func testInFlightCancelHandsOver(t *testing.T, dsn string) {
+	s := openT(t, dsn)
+	ctx := context.Background()
+	a := s.submit("spec", Meta{Commit: "a"})
+	b := s.submit("spec", Meta{Commit: "b"})
+	c := s.submit("spec", Meta{Commit: "c"})
+	d := s.submit("spec", Meta{Commit: "d"})
+	if a.CachedFrom != "" || b.CachedFrom != a.ID || c.CachedFrom != a.ID || d.CachedFrom != a.ID {
+		t.Fatalf("submitted: %s; %s waits for %s, %s for %s", a.ID, b.ID, b.CachedFrom, c.ID, c.CachedFrom)
+	}
+	// A waiting one cancelled: the others are untouched.
+	if err := s.Cancel(ctx, d.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Cancel(ctx, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	if g := s.get(b.ID); g.Status != Queued || g.CachedFrom != "" {
+		t.Fatalf("the first waiting after a cancel: %+v", g)
+	}
+	if g := s.get(c.ID); g.Status != Queued || g.CachedFrom != b.ID {
+		t.Fatalf("the second waiting after a cancel: %+v", g)
+	}
+	var calls atomic.Int32
+	w := s.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (Result, error) {
+		calls.Add(1)
+		return okRunner("w")(ctx, v, p)
+	})
+	s.waitFor(b.ID, "done", hasStatus(Done))
+	if g := s.waitFor(c.ID, "done", hasStatus(Done)); g.CachedFrom != b.ID || g.Verdict != "valid" {
+		t.Fatalf("waiting for the new run: %+v", g)
+	}
+	w.stop(t)
+	for _, id := range []string{a.ID, d.ID} {
+		if g := s.get(id); g.Status != Cancelled {
+			t.Fatalf("cancelled: %+v", g)
+		}
+	}
+	if calls.Load() != 1 {
+		t.Fatalf("%d runs, want 1", calls.Load())
+	}
+}
+
+// testUpgrade: a database of the earlier version (no alive_until, no
+// unique index on the validations in flight, identical ones queued with a
+// job each) opens: the column and the index are added, and the later
+// identical validations wait for the first's run.
+func testUpgrade(t *testing.T, dsn string) {
+	s := openT(t, dsn)
+	ctx := context.Background()
+	a := s.submit("spec", Meta{Commit: "a"})
+	b := s.submit("spec", Meta{Commit: "b"})
+	q := s.Store.(interface{ testPool() querier }).testPool()
+	for _, stmt := range []string{
+		`DROP INDEX augur_validation_in_flight`,
+		`DROP INDEX augur_validation_running`,
+		`ALTER TABLE augur_validation DROP COLUMN alive_until`,
+		`UPDATE augur_validation SET cached_from = ''`, // as the earlier version queued them
+	} {
+		if _, err := q.exec(ctx, stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	s.Close()
+	s2 := openT(t, dsn)
+	if g := s2.get(b.ID); g.Status != Queued || g.CachedFrom != a.ID {
+		t.Fatalf("after the upgrade, the later identical validation: %+v", g)
+	}
+	if c := s2.submit("spec", Meta{Commit: "c"}); c.CachedFrom != a.ID {
+		t.Fatalf("after the upgrade, a new identical submission: %+v", c)
+	}
+	var calls atomic.Int32
+	w := s2.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (Result, error) {
+		calls.Add(1)
+		return okRunner("w")(ctx, v, p)
+	})
+	s2.waitFor(b.ID, "done", hasStatus(Done))
+	if s2.aliveUntil(a.ID).Unix() <= 0 {
+		t.Errorf("the run wrote no alive_until")
+	}
+	w.stop(t)
+	if calls.Load() != 1 {
+		t.Fatalf("%d runs, want 1", calls.Load())
 	}
 }

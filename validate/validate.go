@@ -104,8 +104,12 @@ type Options struct {
 }
 
 // Event reports progress: the phase ("parse", "test", "symbolic", "solve",
-// "confirm", "done"), and within "solve" the value conditions done and
-// their total.
+// "confirm", "done") and, from "solve" on, the conditions of the report:
+// Total all of them, Done those settled (decided by the symbolic
+// evaluation or the solver, left undischarged once a failure refutes the
+// kernel, or undecided), so that Done grows to Total and the "done"
+// event has Done equal to Total. Before "solve" both are 0 (the
+// conditions are not known yet).
 type Event struct {
 	Phase string `json:"phase"`
 	Done  int    `json:"done"`
@@ -305,7 +309,8 @@ func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep
 	phase("solve")
 
 	// Confirm the failures and pick the counterexample.
-	progress(Event{Phase: "confirm"})
+	all := len(an.Conditions)
+	progress(Event{Phase: "confirm", Done: all, Total: all})
 	v.conclude(rep, results)
 	for i, c := range an.Conditions {
 		// The conditions left undischarged by refuteEarly keep their
@@ -318,7 +323,7 @@ func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep
 	rep.TimeBound = v.guardHit.Load()
 	rep.Vacuous = rep.Vacuous && rep.Verdict == Valid
 	rep.Conditions = results
-	progress(Event{Phase: "done"})
+	progress(Event{Phase: "done", Done: all, Total: all})
 	if ctx.Err() != nil {
 		return v.cancelled(rep, results, "the confirmation of counterexamples"), ctx.Err()
 	}
@@ -522,14 +527,22 @@ func (v *validation) discharge(results []ConditionResult) error {
 			delete(v.cxs, v.an.Conditions[i])
 		}
 	}
+	// Progress counts every condition: those settled before the solver
+	// (all but todo and their duplicates) at once, then each solved one
+	// with its duplicates.
+	all := len(v.an.Conditions)
+	weight := map[int]int{}
+	for _, j := range dup {
+		weight[j]++
+	}
+	settled := all - len(todo) - len(dup)
+	v.progress(Event{Phase: "solve", Done: settled, Total: all})
 	total := len(todo)
-	v.progress(Event{Phase: "solve", Done: 0, Total: total})
 	if total == 0 {
 		return nil
 	}
 	jobs := make(chan int)
 	var mu sync.Mutex
-	done := 0
 	var wg sync.WaitGroup
 	workers := v.opts.Jobs
 	if workers > total {
@@ -556,10 +569,10 @@ func (v *validation) discharge(results []ConditionResult) error {
 				}
 				mu.Lock()
 				v.outcomes[i] = o
-				done++
-				d := done
+				settled += 1 + weight[i]
+				// Under mu, so that the events come in order.
+				v.progress(Event{Phase: "solve", Done: settled, Total: all})
 				mu.Unlock()
-				v.progress(Event{Phase: "solve", Done: d, Total: total})
 			}
 		}()
 	}
@@ -621,7 +634,8 @@ func (v *validation) refuteByProbe(results []ConditionResult, i int, o *outcome)
 			v.skipped[j] = true
 		}
 	}
-	v.progress(Event{Phase: "solve", Done: 1, Total: 1})
+	all := len(v.an.Conditions)
+	v.progress(Event{Phase: "solve", Done: all, Total: all})
 }
 
 // decideSafely is s.decide with a panic turned into an undecided outcome

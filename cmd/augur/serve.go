@@ -30,6 +30,10 @@ import (
 // defaultDB is the embedded default database of augur serve.
 const defaultDB = "sqlite:augur.db"
 
+// defaultAddr is where augur serve listens by default: loopback only, so
+// that a service started without tokens is not open to the network.
+const defaultAddr = "127.0.0.1:8080"
+
 // openStore opens the store at a DSN (tests replace it).
 var openStore = func(ctx context.Context, dsn string, opts ...store.Option) (store.Store, error) {
 	return store.Open(ctx, dsn, opts...)
@@ -76,12 +80,15 @@ type serveFlags struct {
 func newServeCmd() *cobra.Command {
 	var f serveFlags
 	cmd := &cobra.Command{
-		Use:   "serve [--addr :8080] [--db sqlite:augur.db|postgres://...] [--workers N] [--token T]... [--examples]",
+		Use:   "serve [--addr 127.0.0.1:8080] [--db sqlite:augur.db|postgres://...] [--workers N] [--token T]... [--examples]",
 		Short: "Run the validation service: the HTTP API, the dashboard and in-process workers",
 		Long: `Serve runs Augur's validation service (see docs/service.md): the HTTP API
 under /v1, health and readiness probes, Prometheus metrics on /metrics, the
 OpenAPI document on /openapi.json, and workers that validate the queued
 submissions with the real verifier.
+
+It listens on loopback (127.0.0.1:8080) unless --addr says otherwise; beyond
+loopback without --token it warns that anyone who reaches it may submit.
 
 The default database is one SQLite file (augur.db in the working directory),
 so that serve needs nothing else; with --db postgres://... any number of
@@ -112,7 +119,7 @@ database that cannot be opened, an address that cannot be listened on).`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.addr, "addr", ":8080", "address to listen on")
+	fl.StringVar(&f.addr, "addr", defaultAddr, "address to listen on (beyond loopback, such as :8080, give --token too)")
 	fl.StringVar(&f.db, "db", defaultDB, "the database: sqlite:PATH or postgres://...")
 	fl.IntVar(&f.workers, "workers", 2, "validations run at once by the in-process workers (0: none; run augur worker elsewhere)")
 	fl.StringArrayVar(&f.tokens, "token", nil, "a bearer token accepted on writing endpoints (repeatable; none: open); also $AUGUR_TOKENS, comma-separated")
@@ -123,7 +130,7 @@ database that cannot be opened, an address that cannot be listened on).`,
 	fl.DurationVar(&f.budget, "budget", 10*time.Minute, "time budget of one validation (beyond: unknown)")
 	fl.DurationVar(&f.grace, "grace", 30*time.Second, "time running validations get to finish at shutdown before they are requeued")
 	fl.DurationVar(&f.jobTimeout, "job-timeout", store.DefaultJobTimeout, "bound of one run of a validation; beyond it the run fails and is retried")
-	fl.DurationVar(&f.rescueAfter, "rescue-after", 0, "after how long a running validation whose worker died is run again (at least --job-timeout; 0: --job-timeout plus one minute)")
+	fl.DurationVar(&f.rescueAfter, "rescue-after", store.DefaultRescueAfter, "after how long without a heartbeat from its worker (which beats every quarter of it) a running validation is run again by another")
 	fl.StringVar(&f.logFormat, "log-format", "text", "log format: text or json")
 	fl.DurationVar(&f.retain, "retain", 0, "prune finished validations older than this, hourly (0: keep them)")
 	fl.IntVar(&f.retainCount, "retain-count", 0, "keep at most this many finished validations, pruning the oldest hourly (0: no bound)")
@@ -192,7 +199,7 @@ func runServe(ctx context.Context, errw io.Writer, f serveFlags) error {
 	}
 	st, err := openStore(ctx, f.db, append(jobOptions(f.jobTimeout, f.rescueAfter), store.WithVerifier(verifierID()))...)
 	if err != nil {
-		return &exitError{code: exitMalformed, err: fmt.Errorf("opening the database %s: %w", f.db, err)}
+		return &exitError{code: exitMalformed, err: dbError(f.db, "opening the database", err)}
 	}
 	defer st.Close()
 	reg := newRegistry()
@@ -211,9 +218,14 @@ func runServe(ctx context.Context, errw io.Writer, f serveFlags) error {
 		return &exitError{code: exitMalformed, err: err}
 	}
 	srv := &http.Server{Handler: api.New(cfg), ReadHeaderTimeout: 10 * time.Second}
-	log.Info().Str("addr", ln.Addr().String()).Str("db", redactDSN(f.db)).Int("workers", f.workers).
+	log.Info().Str("addr", ln.Addr().String()).Str("db", store.RedactDSN(f.db)).Int("workers", f.workers).
 		Bool("tokens", len(f.tokens) > 0).Msg("augur serve: listening on http://" + ln.Addr().String() +
 		"; the dashboard is at /, the API under /v1; Ctrl-C stops it")
+	if len(f.tokens) == 0 && !loopback(ln.Addr()) {
+		log.Warn().Str("addr", ln.Addr().String()).Msg("listening beyond loopback without a token: " +
+			"anyone who reaches this address may submit and cancel validations and read them all; " +
+			"pass --token (and --read-token), or listen on loopback (--addr 127.0.0.1:8080) behind a proxy that authenticates")
+	}
 	if f.onListen != nil {
 		f.onListen(ln.Addr().String())
 	}
@@ -266,10 +278,10 @@ func runServe(ctx context.Context, errw io.Writer, f serveFlags) error {
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}
-	log.Info().Dur("grace", f.grace).Msg("stopping the workers")
+	log.Info().Str("grace", api.LogDuration(f.grace)).Msg("stopping the workers")
 	stopWork()
 	if werr := <-workDone; werr != nil && err == nil {
-		err = werr
+		err = store.RedactError(werr, f.db)
 	}
 	if err != nil {
 		return &exitError{code: exitMalformed, err: err}
@@ -353,12 +365,16 @@ func submitExamples(ctx context.Context, st store.Store, dir, verifier string) (
 	return n, known, nil
 }
 
-// redactDSN hides a DSN's password.
-func redactDSN(dsn string) string {
-	if u, err := urlParse(dsn); err == nil && u.User != nil {
-		if _, has := u.User.Password(); has {
-			return u.Redacted()
-		}
-	}
-	return dsn
+// loopback reports whether addr is a loopback address (127.0.0.0/8 or
+// ::1): not so for an unspecified one (":8080", "0.0.0.0:8080"), which
+// listens on every interface.
+func loopback(addr net.Addr) bool {
+	tcp, ok := addr.(*net.TCPAddr)
+	return ok && tcp.IP.IsLoopback()
+}
+
+// dbError is err, of what was done on the database at dsn, with the
+// DSN's passwords masked in its message, the DSN's own included.
+func dbError(dsn, doing string, err error) error {
+	return store.RedactError(fmt.Errorf("%s %s: %w", doing, store.RedactDSN(dsn), err), dsn)
 }

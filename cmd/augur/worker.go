@@ -6,7 +6,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"os/signal"
 	"strings"
@@ -21,8 +20,6 @@ import (
 	"github.com/augur-verify/augur/smt"
 	"github.com/augur-verify/augur/store"
 )
-
-var urlParse = url.Parse
 
 type workerFlags struct {
 	db          string
@@ -64,12 +61,12 @@ database that cannot be opened).`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.db, "db", defaultDB, "the database: sqlite:PATH or postgres://...")
+	fl.StringVar(&f.db, "db", "", "the database shared with augur serve (required): postgres://... or sqlite:PATH")
 	fl.IntVar(&f.concurrency, "concurrency", 2, "validations run at once")
 	fl.DurationVar(&f.budget, "budget", 10*time.Minute, "time budget of one validation (beyond: unknown)")
 	fl.DurationVar(&f.grace, "grace", 30*time.Second, "time running validations get to finish at shutdown before they are requeued")
 	fl.DurationVar(&f.jobTimeout, "job-timeout", store.DefaultJobTimeout, "bound of one run of a validation; beyond it the run fails and is retried")
-	fl.DurationVar(&f.rescueAfter, "rescue-after", 0, "after how long a running validation whose worker died is run again (at least --job-timeout; 0: --job-timeout plus one minute)")
+	fl.DurationVar(&f.rescueAfter, "rescue-after", store.DefaultRescueAfter, "after how long without a heartbeat from its worker (which beats every quarter of it) a running validation is run again by another")
 	fl.StringVar(&f.logFormat, "log-format", "text", "log format: text or json")
 	fl.UintVar(&f.memoryMB, "memory-mb", 0, "memory bound of the solver, in MiB, per process (0: none); a validation beyond it is unknown")
 	fl.StringVar(&f.metricsAddr, "metrics-addr", "", "serve Prometheus metrics on /metrics (and /healthz) at this address, such as :9091 (default: none)")
@@ -84,12 +81,17 @@ func runWorker(ctx context.Context, errw io.Writer, f workerFlags) error {
 	if f.concurrency < 1 {
 		return usageError(fmt.Errorf("--concurrency must be at least 1"))
 	}
+	if f.db == "" {
+		// No default: a worker on a database of its own would wait for
+		// jobs nobody submits.
+		return usageError(fmt.Errorf("--db is required: the database of the augur serve whose queue to work (postgres://... or sqlite:PATH)"))
+	}
 	st, err := openStore(ctx, f.db, append(jobOptions(f.jobTimeout, f.rescueAfter), store.WithVerifier(verifierID()))...)
 	if err != nil {
-		return &exitError{code: exitMalformed, err: fmt.Errorf("opening the database %s: %w", redactDSN(f.db), err)}
+		return &exitError{code: exitMalformed, err: dbError(f.db, "opening the database", err)}
 	}
 	defer st.Close()
-	log.Info().Str("db", redactDSN(f.db)).Int("concurrency", f.concurrency).Msg("augur worker: running")
+	log.Info().Str("db", store.RedactDSN(f.db)).Int("concurrency", f.concurrency).Msg("augur worker: running")
 	if f.memoryMB > 0 {
 		smt.SetMemoryLimit(f.memoryMB)
 	}
@@ -105,7 +107,7 @@ func runWorker(ctx context.Context, errw io.Writer, f workerFlags) error {
 		log.Info().Str("addr", f.metricsAddr).Msg("serving metrics on /metrics")
 	}
 	if err := st.Work(ctx, f.concurrency, f.grace, api.Runner(ropts)); err != nil {
-		return &exitError{code: exitMalformed, err: err}
+		return &exitError{code: exitMalformed, err: store.RedactError(err, f.db)}
 	}
 	log.Info().Msg("stopped")
 	return nil
