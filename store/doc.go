@@ -41,7 +41,11 @@
 // long as the run is within its job timeout (WithJobTimeout). Every
 // working process looks for running validations past their alive_until
 // (rescue) and queues them again, their River job made available; one
-// silent on its last attempt fails. River's own rescuer remains as a
+// silent on its last attempt fails. A worker that died between writing a
+// verdict and River recording its job completed leaves the job running:
+// a rescue delay after the verdict, the job is made available again
+// (releaseOrphanJobs), and the worker that takes it completes it without
+// running anything. River's own rescuer remains as a
 // backstop, past the job timeout plus the rescue delay, for a job whose
 // worker died before marking its validation running. On shutdown, Work
 // lets running validations finish within its grace period and then

@@ -89,4 +89,6 @@ var schemaAfterColumns = []string{
 		WHERE status = 'queued' AND cached_from <> ''`,
 	`CREATE INDEX IF NOT EXISTS augur_validation_running ON augur_validation (alive_until)
 		WHERE status = 'running'`,
+	// The validation of a River job, for releaseOrphanJobs.
+	`CREATE INDEX IF NOT EXISTS augur_validation_job ON augur_validation (river_job_id)`,
 }

@@ -53,6 +53,7 @@ func runSuite(t *testing.T, dsn func(*testing.T) string) {
 		{"StaleWorkerNoSecondDone", testStaleWorker},
 		{"CrashRecovery", testCrashRecovery},
 		{"Heartbeat", testHeartbeat},
+		{"OrphanJob", testOrphanJob},
 		{"InFlightShared", testInFlightShared},
 		{"InFlightCancelHandsOver", testInFlightCancelHandsOver},
 		{"Upgrade", testUpgrade},
@@ -789,6 +790,71 @@ func testHeartbeat(t *testing.T, dsn string) {
 	}
 	if g := s.get(v2.ID); g.Status != Failed || !strings.Contains(g.Error, "went silent") || g.FinishedAt == nil {
 		t.Fatalf("silent on its last attempt: %+v", g)
+	}
+}
+
+// testOrphanJob: a worker that died after writing a verdict, before
+// River recorded its job completed, left the job running. Once a rescue
+// delay has passed since the verdict, the job is made available again,
+// and a worker completes it without running the validation again.
+func testOrphanJob(t *testing.T, dsn string) {
+	const delay = 400 * time.Millisecond
+	s := openT(t, dsn, WithRescueAfter(delay))
+	v := s.submit("spec", Meta{})
+	q := s.Store.(interface{ testPool() querier }).testPool()
+	ctx := context.Background()
+	finished := time.Now()
+	if _, err := q.exec(ctx, `UPDATE augur_validation SET status = $1, verdict = 'valid', attempts = 1,
+		finished_at = $2 WHERE id = $3`, string(Done), micros(finished), v.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := q.exec(ctx, `UPDATE river_job SET state = 'running', attempt = 1
+		WHERE id = (SELECT river_job_id FROM augur_validation WHERE id = $1)`, v.ID); err != nil {
+		t.Fatal(err)
+	}
+	jobState := func() string {
+		t.Helper()
+		var st string
+		if err := q.queryRow(ctx, `SELECT CAST(state AS TEXT) FROM river_job
+			WHERE id = (SELECT river_job_id FROM augur_validation WHERE id = $1)`, v.ID).Scan(&st); err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	release := func(now time.Time) int {
+		t.Helper()
+		n, err := s.Store.(interface {
+			releaseOrphanJobs(context.Context, time.Time) (int, error)
+		}).releaseOrphanJobs(ctx, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := release(finished.Add(delay - time.Microsecond)); n != 0 || jobState() != "running" {
+		t.Fatalf("released %d jobs within the rescue delay (state %s)", n, jobState())
+	}
+	if n := release(finished.Add(delay + time.Microsecond)); n != 1 || jobState() != "available" {
+		t.Fatalf("released %d jobs after the rescue delay, want 1 (state %s)", n, jobState())
+	}
+	var calls atomic.Int32
+	w := s.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (Result, error) {
+		calls.Add(1)
+		return okRunner("again")(ctx, v, p)
+	})
+	deadline := time.Now().Add(40 * time.Second)
+	for jobState() != "completed" {
+		if time.Now().After(deadline) {
+			t.Fatalf("the released job was never completed: %s", jobState())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	w.stop(t)
+	if calls.Load() != 0 {
+		t.Fatalf("the finished validation ran again %d times", calls.Load())
+	}
+	if g := s.get(v.ID); g.Status != Done || g.Attempts != 1 {
+		t.Fatalf("after the release: %+v", g)
 	}
 }
 

@@ -344,8 +344,12 @@ func (s *store[TTx]) rescueLoop(ctx context.Context) {
 	t := time.NewTicker(s.cfg.beat())
 	defer t.Stop()
 	for {
-		if _, err := s.rescue(ctx, s.cfg.now()); err != nil && ctx.Err() == nil {
+		now := s.cfg.now()
+		if _, err := s.rescue(ctx, now); err != nil && ctx.Err() == nil {
 			s.cfg.logger.Warn("store: rescuing the validations of dead workers", "error", err)
+		}
+		if _, err := s.releaseOrphanJobs(ctx, now); err != nil && ctx.Err() == nil {
+			s.cfg.logger.Warn("store: releasing the jobs of finished validations", "error", err)
 		}
 		select {
 		case <-ctx.Done():
@@ -353,6 +357,27 @@ func (s *store[TTx]) rescueLoop(ctx context.Context) {
 		case <-t.C:
 		}
 	}
+}
+
+// releaseOrphanJobs makes available again every running River job whose
+// validation finished at least a rescue delay before now. River records a
+// job completed a moment after its worker wrote the verdict, in a batch:
+// a worker that dies in between leaves the job running although its
+// validation is finished, and River's own rescuer would take it back
+// only after the job timeout. A worker that takes the job again finds
+// the validation finished and completes the job without running
+// anything. It returns how many jobs it released.
+func (s *store[TTx]) releaseOrphanJobs(ctx context.Context, now time.Time) (int, error) {
+	before := micros(now) - s.cfg.rescueAfter.Microseconds()
+	n, err := s.db.pool().exec(ctx, `UPDATE river_job SET state = 'available'
+		WHERE state = 'running' AND kind = 'validate' AND EXISTS (SELECT 1 FROM augur_validation v
+			WHERE v.river_job_id = river_job.id AND v.status IN ($1, $2, $3)
+			AND v.finished_at > 0 AND v.finished_at < $4)`,
+		string(Done), string(Failed), string(Cancelled), before)
+	if err != nil {
+		return 0, fmt.Errorf("store: releasing the jobs of finished validations: %w", err)
+	}
+	return int(n), nil
 }
 
 // rescue queues again, as of now, every running validation whose worker
