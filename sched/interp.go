@@ -31,6 +31,13 @@ type Options struct {
 	// Tolerance compares floats with value.Close: 0 (the default)
 	// compares them exactly.
 	Tolerance float64
+	// Equality is the value model's equality with which computed values
+	// are compared with the specification's (annotations, out cells,
+	// identities of reductions) and with each other (two iterations of a
+	// par loop writing one cell): value.BitExact (the default, the ieee
+	// model's), where −0 and +0 differ, or value.RealEqual (the real
+	// model's), where they are the same number.
+	Equality value.Equality
 	// MaxSteps bounds the statements executed plus the cells initialised
 	// and checked; 0 means DefaultMaxSteps.
 	MaxSteps int64
@@ -478,7 +485,7 @@ func (in *interp) bindOne(s *store, b *Binding, covered map[int]*Binding) error 
 		case got.IsUndef():
 			f = in.nodeFailure(OutputNotWritten, b, "%s holds no value when the kernel ends; it should hold %s = %s",
 				formatCell(s.name, idx), tensor, want)
-		case !got.Close(want, in.opts.Tolerance):
+		case !in.opts.Equality.Close(got, want, in.opts.Tolerance):
 			f = in.nodeFailure(OutputWrongValue, b, "%s holds %s when the kernel ends; it should hold %s = %s",
 				formatCell(s.name, idx), got, tensor, want)
 		default:
@@ -617,6 +624,7 @@ type parSets struct {
 	reads      map[loc]*access
 	readOrder  []loc
 	conflict   *conflict
+	eq         value.Equality // the equality of two values written
 }
 
 type conflict struct {
@@ -636,7 +644,7 @@ func (p *parSets) merge(x int64, f *frame) {
 			p.writeOrder = append(p.writeOrder, l)
 			continue
 		}
-		if p.conflict == nil && !w.v.Equal(a.v) {
+		if p.conflict == nil && !p.eq.Equal(w.v, a.v) {
 			p.conflict = &conflict{l: l, first: a, iter: x, v: w.v, stmt: w.stmt}
 		}
 		if a.n < 2 {
@@ -684,7 +692,7 @@ func (p *parSets) race() (l loc, w, r int64, ws, rs *Assign, found bool) {
 // them is reported first.
 func (in *interp) par(s *Loop, lo, hi int64) error {
 	parent := in.frame
-	sets := &parSets{writes: map[loc]*access{}, reads: map[loc]*access{}}
+	sets := &parSets{writes: map[loc]*access{}, reads: map[loc]*access{}, eq: in.opts.Equality}
 	accs := &parAccs{}
 	var failed error
 	mark := len(in.vars)
@@ -936,7 +944,7 @@ func (in *interp) assign(s *Assign) error {
 	if err != nil {
 		return in.indexFailure(s, err)
 	}
-	if !want.IsUndef() && v.Close(want, in.opts.Tolerance) {
+	if !want.IsUndef() && in.opts.Equality.Close(v, want, in.opts.Tolerance) {
 		in.storeCell(loc{s: st, off: off}, v, s)
 		return nil
 	}

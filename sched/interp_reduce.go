@@ -235,7 +235,7 @@ func (in *interp) reductionAssign(s *Assign) error {
 	case s.At != nil && len(s.At) == 0:
 		// Initialisation.
 		id := op.Identity(t.Type)
-		if !v.Equal(id) {
+		if !in.opts.Equality.Equal(v, id) {
 			f := fail(WrongIdentity, "%s := %s initialises an accumulator of %s, but the identity of %s on %s is %s",
 				cell, v, tag, op, t.Type, op.IdentityText(t.Type))
 			f.Expected, f.Actual = id, v
@@ -255,7 +255,7 @@ func (in *interp) reductionAssign(s *Assign) error {
 		if !inDom {
 			return fail(OutsideReduction, "position %s is outside the domain of the reduction %s", formatPos(pt), tag)
 		}
-		if !v.Close(body, in.opts.Tolerance) {
+		if !in.opts.Equality.Close(v, body, in.opts.Tolerance) {
 			f := fail(WrongValue, "%s %s= %s, but position %s of %s is %s", cell, op, v, formatPos(pt), tag, body)
 			f.Expected, f.Actual = body, v
 			return f

@@ -378,6 +378,15 @@ type validation struct {
 	ahead *ahead
 }
 
+// modelArgs returns the arguments that give augur run the validation's
+// value model: none for the real model, its default.
+func (v *validation) modelArgs() []string {
+	if v.opts.ValueModel == encode.Real {
+		return nil
+	}
+	return []string{"--value-model " + v.opts.ValueModel.String()}
+}
+
 // cxResult is a counterexample built, or why none could be.
 type cxResult struct {
 	cx  *Counterexample
