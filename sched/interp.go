@@ -50,8 +50,10 @@ type Options struct {
 	// does not fail but writes the undefined value ⊥ into its cell,
 	// without checking its annotation, so that a later read of the cell
 	// is a garbage read too. The kernel then fails only if ⊥ reaches an
-	// out cell (output not written), or on any other failure.
-	// Accumulations into reductions still fail on such reads.
+	// out cell (output not written), or on any other failure. So do
+	// the initialisations, accumulations and merges of reductions
+	// (interp_reduce.go), and an accumulation or merge into a cell
+	// holding ⊥ writes ⊥ in turn.
 	GarbageWrites bool
 }
 
@@ -823,6 +825,13 @@ func (e *valueEnv) Array(name string, idx []int64) (value.Value, error) {
 	return v, nil
 }
 
+// garbageOnly reports whether the only problem of the value's reads is a
+// read of a cell holding no defined value: with garbage writes, the
+// assignment then writes ⊥ (Options.GarbageWrites).
+func (e *valueEnv) garbageOnly() bool {
+	return e.oob == nil && e.undef != nil && e.partial == nil && e.err == nil
+}
+
 func formatExtents(ext []int64) string {
 	parts := make([]string, len(ext))
 	for i, n := range ext {
@@ -921,7 +930,7 @@ func (in *interp) assign(s *Assign) error {
 		return in.indexFailure(s, err)
 	}
 	if err := in.readFailure(s, venv); err != nil {
-		if in.opts.GarbageWrites && venv.oob == nil && venv.undef != nil && venv.partial == nil && venv.err == nil {
+		if in.opts.GarbageWrites && venv.garbageOnly() {
 			return in.garbageAssign(s, st)
 		}
 		return err

@@ -47,6 +47,28 @@ func TestInterpreterAgrees(t *testing.T) {
 	})
 }
 
+// TestInterpreterGarbageWrites replays every case of the corpus with the
+// interpreter in garbage-writes mode (augur run --garbage-writes, in the
+// real model's equality) against its verdict with garbage writes, the
+// default of augur validate (Case.Expect): a valid or unknown case never
+// fails, and an invalid one fails as the verifier reports it on at least
+// one run line, with no other kind on any. The verifier reports garbage
+// that reaches an out cell, or conflicts with a value in a par loop, as
+// the undefined read where it starts; the interpreter, where it ends: an
+// invalid undefined read is an output not written or a write-write
+// conflict here.
+func TestInterpreterGarbageWrites(t *testing.T) {
+	forEachCase(t, func(t *testing.T, c Case, r *runner) {
+		want := c.ExpectFor("real")
+		r.agree(t, want, sched.Options{GarbageWrites: true, Equality: value.RealEqual}, func(kind string) bool {
+			if want.Reason == "undefined read" {
+				return kind == "output not written" || kind == "write-write conflict"
+			}
+			return kind == want.Reason
+		})
+	})
+}
+
 // forEachCase loads the corpus and calls f on every case, in a subtest,
 // with a runner of its kernel.
 func forEachCase(t *testing.T, f func(*testing.T, Case, *runner)) {
