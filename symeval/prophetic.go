@@ -93,8 +93,9 @@ type Prophecy struct {
 	// reused counts the statements whose effects were taken from the
 	// previous round's prophecy.
 	reused int
-	// accumulates is Options.Accumulates: the heaps before those
-	// assignments keep the cells they write (heapWalker.arraysRead).
+	// accumulates is Options.Accumulates when some assignment writes ⊥
+	// (garbage), else nil: the heaps before those assignments then keep
+	// the cells they write (heapWalker.arraysRead), which may hold ⊥.
 	accumulates map[*sched.Assign]bool
 }
 
@@ -172,6 +173,9 @@ func Prophesy(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sar
 	res.Contexts = NewContexts()
 	if res.reuse != nil {
 		res.Contexts = opts.prev.Contexts
+	}
+	if len(opts.garbage) > 0 {
+		res.accumulates = opts.Accumulates
 	}
 	ev := &prophet{ctx: ctx, cs: res.Contexts, info: kinfo.Types, spec: spec,
 		effects: res.effects, bodies: res.bodies, heapAnnot: opts.HeapAnnot,
