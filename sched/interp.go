@@ -31,6 +31,13 @@ type Options struct {
 	// Tolerance compares floats with value.Close: 0 (the default)
 	// compares them exactly.
 	Tolerance float64
+	// Equality is the value model's equality with which computed values
+	// are compared with the specification's (annotations, out cells,
+	// identities of reductions) and with each other (two iterations of a
+	// par loop writing one cell): value.BitExact (the default, the ieee
+	// model's), where −0 and +0 differ, or value.RealEqual (the real
+	// model's), where they are the same number.
+	Equality value.Equality
 	// MaxSteps bounds the statements executed plus the cells initialised
 	// and checked; 0 means DefaultMaxSteps.
 	MaxSteps int64
@@ -43,8 +50,10 @@ type Options struct {
 	// does not fail but writes the undefined value ⊥ into its cell,
 	// without checking its annotation, so that a later read of the cell
 	// is a garbage read too. The kernel then fails only if ⊥ reaches an
-	// out cell (output not written), or on any other failure.
-	// Accumulations into reductions still fail on such reads.
+	// out cell (output not written), or on any other failure. So do
+	// the initialisations, accumulations and merges of reductions
+	// (interp_reduce.go), and an accumulation or merge into a cell
+	// holding ⊥ writes ⊥ in turn.
 	GarbageWrites bool
 }
 
@@ -478,7 +487,7 @@ func (in *interp) bindOne(s *store, b *Binding, covered map[int]*Binding) error 
 		case got.IsUndef():
 			f = in.nodeFailure(OutputNotWritten, b, "%s holds no value when the kernel ends; it should hold %s = %s",
 				formatCell(s.name, idx), tensor, want)
-		case !got.Close(want, in.opts.Tolerance):
+		case !in.opts.Equality.Close(got, want, in.opts.Tolerance):
 			f = in.nodeFailure(OutputWrongValue, b, "%s holds %s when the kernel ends; it should hold %s = %s",
 				formatCell(s.name, idx), got, tensor, want)
 		default:
@@ -617,6 +626,7 @@ type parSets struct {
 	reads      map[loc]*access
 	readOrder  []loc
 	conflict   *conflict
+	eq         value.Equality // the equality of two values written
 }
 
 type conflict struct {
@@ -636,7 +646,7 @@ func (p *parSets) merge(x int64, f *frame) {
 			p.writeOrder = append(p.writeOrder, l)
 			continue
 		}
-		if p.conflict == nil && !w.v.Equal(a.v) {
+		if p.conflict == nil && !p.eq.Equal(w.v, a.v) {
 			p.conflict = &conflict{l: l, first: a, iter: x, v: w.v, stmt: w.stmt}
 		}
 		if a.n < 2 {
@@ -684,7 +694,7 @@ func (p *parSets) race() (l loc, w, r int64, ws, rs *Assign, found bool) {
 // them is reported first.
 func (in *interp) par(s *Loop, lo, hi int64) error {
 	parent := in.frame
-	sets := &parSets{writes: map[loc]*access{}, reads: map[loc]*access{}}
+	sets := &parSets{writes: map[loc]*access{}, reads: map[loc]*access{}, eq: in.opts.Equality}
 	accs := &parAccs{}
 	var failed error
 	mark := len(in.vars)
@@ -815,6 +825,13 @@ func (e *valueEnv) Array(name string, idx []int64) (value.Value, error) {
 	return v, nil
 }
 
+// garbageOnly reports whether the only problem of the value's reads is a
+// read of a cell holding no defined value: with garbage writes, the
+// assignment then writes ⊥ (Options.GarbageWrites).
+func (e *valueEnv) garbageOnly() bool {
+	return e.oob == nil && e.undef != nil && e.partial == nil && e.err == nil
+}
+
 func formatExtents(ext []int64) string {
 	parts := make([]string, len(ext))
 	for i, n := range ext {
@@ -913,7 +930,7 @@ func (in *interp) assign(s *Assign) error {
 		return in.indexFailure(s, err)
 	}
 	if err := in.readFailure(s, venv); err != nil {
-		if in.opts.GarbageWrites && venv.oob == nil && venv.undef != nil && venv.partial == nil && venv.err == nil {
+		if in.opts.GarbageWrites && venv.garbageOnly() {
 			return in.garbageAssign(s, st)
 		}
 		return err
@@ -936,7 +953,7 @@ func (in *interp) assign(s *Assign) error {
 	if err != nil {
 		return in.indexFailure(s, err)
 	}
-	if !want.IsUndef() && v.Close(want, in.opts.Tolerance) {
+	if !want.IsUndef() && in.opts.Equality.Close(v, want, in.opts.Tolerance) {
 		in.storeCell(loc{s: st, off: off}, v, s)
 		return nil
 	}

@@ -177,6 +177,15 @@ func (in *interp) incomplete(node interface{ Pos() syntax.Pos }, cell string, g 
 }
 
 // reductionAssign runs an initialisation, an accumulation or a merge.
+//
+// With garbage writes (Options.GarbageWrites), an assignment whose value
+// reads a cell holding no defined value, or an accumulation or merge into
+// a cell holding the undefined value ⊥ of an earlier garbage write, is a
+// garbage write, as in the verifier: it puts ⊥ in its cell and its value
+// is not checked (neither against the identity nor against the body of
+// its position, which need not be in the domain), while the bookkeeping of
+// the partial results (the operator, the cell an accumulator of the
+// element, no position twice) is checked as usual.
 func (in *interp) reductionAssign(s *Assign) error {
 	in.res.Assignments++
 	st := in.lookup(s.Array.Name)
@@ -196,7 +205,7 @@ func (in *interp) reductionAssign(s *Assign) error {
 	op := eq.Reduce.Op
 
 	// The value: a merge reads its source cell with its ghost state.
-	v, src, srcCell, err := in.reductionValue(s)
+	v, src, srcCell, garbage, err := in.reductionValue(s)
 	if err != nil {
 		return err
 	}
@@ -217,25 +226,36 @@ func (in *interp) reductionAssign(s *Assign) error {
 		f.Array, f.Index, f.Tensor = st.name, idx, tag
 		return f
 	}
-	if v.IsUndef() {
-		f := fail(UndefinedStore, "the value stored into %s is undefined", cell)
-		f.Actual = v
-		return f
+	isInit := s.At != nil && len(s.At) == 0
+	if in.opts.GarbageWrites && !isInit {
+		// An accumulation or a merge reads its cell too.
+		if cur, g := in.view(l); g != nil && cur.IsUndef() {
+			garbage = true
+		}
 	}
-	if dom, err := in.ev.ReductionDomain(in.ctx, t.Name.Name, x); err != nil {
-		return fmt.Errorf("reduction %s at %s: %w", tag, s.Pos(), err)
-	} else if dom == nil {
-		return fail(UndefinedAnnotation, "the annotation %s of %s is undefined", tag, cell)
+	if garbage {
+		in.res.GarbageWrites++
+		v = value.Undef(t.Type)
+	} else {
+		if v.IsUndef() {
+			f := fail(UndefinedStore, "the value stored into %s is undefined", cell)
+			f.Actual = v
+			return f
+		}
+		if dom, err := in.ev.ReductionDomain(in.ctx, t.Name.Name, x); err != nil {
+			return fmt.Errorf("reduction %s at %s: %w", tag, s.Pos(), err)
+		} else if dom == nil {
+			return fail(UndefinedAnnotation, "the annotation %s of %s is undefined", tag, cell)
+		}
 	}
 	if s.Op != sare.NoReduce && s.Op != op {
 		return fail(WrongOperator, "%s %s= %s, but %s is a %s reduction", cell, s.Op, v, tag, op)
 	}
 	d := &ghost{tensor: t.Name.Name, x: x, op: op, pos: map[string][]int64{}}
 	switch {
-	case s.At != nil && len(s.At) == 0:
-		// Initialisation.
+	case isInit:
 		id := op.Identity(t.Type)
-		if !v.Equal(id) {
+		if !garbage && !in.opts.Equality.Equal(v, id) {
 			f := fail(WrongIdentity, "%s := %s initialises an accumulator of %s, but the identity of %s on %s is %s",
 				cell, v, tag, op, t.Type, op.IdentityText(t.Type))
 			f.Expected, f.Actual = id, v
@@ -244,21 +264,24 @@ func (in *interp) reductionAssign(s *Assign) error {
 		in.storeCellGhost(l, v, s, d)
 		return nil
 	case s.At != nil:
+		// Accumulation.
 		pt, err := evalIndices(s.At, in)
 		if err != nil {
 			return in.indexFailure(s, err)
 		}
-		body, inDom, err := in.ev.ReductionBody(in.ctx, t.Name.Name, x, pt)
-		if err != nil {
-			return fmt.Errorf("reduction %s at %s: %w", tag, s.Pos(), err)
-		}
-		if !inDom {
-			return fail(OutsideReduction, "position %s is outside the domain of the reduction %s", formatPos(pt), tag)
-		}
-		if !v.Close(body, in.opts.Tolerance) {
-			f := fail(WrongValue, "%s %s= %s, but position %s of %s is %s", cell, op, v, formatPos(pt), tag, body)
-			f.Expected, f.Actual = body, v
-			return f
+		if !garbage {
+			body, inDom, err := in.ev.ReductionBody(in.ctx, t.Name.Name, x, pt)
+			if err != nil {
+				return fmt.Errorf("reduction %s at %s: %w", tag, s.Pos(), err)
+			}
+			if !inDom {
+				return fail(OutsideReduction, "position %s is outside the domain of the reduction %s", formatPos(pt), tag)
+			}
+			if !in.opts.Equality.Close(v, body, in.opts.Tolerance) {
+				f := fail(WrongValue, "%s %s= %s, but position %s of %s is %s", cell, op, v, formatPos(pt), tag, body)
+				f.Expected, f.Actual = body, v
+				return f
+			}
 		}
 		_, g := in.view(l)
 		if !g.same(d) {
@@ -288,44 +311,52 @@ func (in *interp) reductionAssign(s *Assign) error {
 
 // reductionValue evaluates the value of a reduction assignment s: for a
 // merge, the partial result in its source cell, with that cell's ghost
-// state src and its name srcCell; otherwise s's value expression.
-func (in *interp) reductionValue(s *Assign) (v value.Value, src *ghost, srcCell string, err error) {
+// state src and its name srcCell; otherwise s's value expression. With
+// garbage writes, a read of a cell holding no defined value gives no
+// failure but garbage, set (the assignment is then a garbage write).
+func (in *interp) reductionValue(s *Assign) (v value.Value, src *ghost, srcCell string, garbage bool, err error) {
 	ix := MergeSource(s)
 	if ix == nil {
 		venv := &valueEnv{in: in, stmt: s}
 		v, err = sare.EvalValue(s.Value, in.info.Types, venv)
 		if err != nil {
-			return v, nil, "", in.indexFailure(s, err)
+			return v, nil, "", false, in.indexFailure(s, err)
 		}
 		if f := in.readFailure(s, venv); f != nil {
-			return v, nil, "", f
+			if in.opts.GarbageWrites && venv.garbageOnly() {
+				return v, nil, "", true, nil
+			}
+			return v, nil, "", false, f
 		}
-		return v, nil, "", nil
+		return v, nil, "", false, nil
 	}
 	ss := in.lookup(ix.Array.Name)
 	if ss == nil {
-		return v, nil, "", fmt.Errorf("%s: no array %s", s.Pos(), ix.Array.Name)
+		return v, nil, "", false, fmt.Errorf("%s: no array %s", s.Pos(), ix.Array.Name)
 	}
 	idx, err := evalIndices(ix.Indices, in)
 	if err != nil {
-		return v, nil, "", in.indexFailure(s, err)
+		return v, nil, "", false, in.indexFailure(s, err)
 	}
 	off, ok := ss.offset(idx)
 	if !ok {
 		f := in.failure(OutOfBoundsRead, s, "%s is outside %s%s", formatCell(ss.name, idx), ss.name, formatExtents(ss.ext))
 		f.Array, f.Index = ss.name, idx
-		return v, nil, "", f
+		return v, nil, "", false, f
 	}
 	l := loc{s: ss, off: off}
 	in.load(l, s) // joins the read set
 	v, src = in.view(l)
 	srcCell = formatCell(ss.name, idx)
 	if v.IsUndef() {
+		if in.opts.GarbageWrites {
+			return v, src, srcCell, true, nil
+		}
 		f := in.failure(UndefinedRead, s, "%s holds no defined value", srcCell)
 		f.Array, f.Index = ss.name, idx
-		return v, nil, "", f
+		return v, nil, "", false, f
 	}
-	return v, src, srcCell, nil
+	return v, src, srcCell, false, nil
 }
 
 func describeGhost(g *ghost) string {

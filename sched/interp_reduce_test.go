@@ -98,3 +98,71 @@ func TestReductionCheckErrors(t *testing.T) {
 		}
 	}
 }
+
+// dotLanes factors the dot product into one partial result per element,
+// computed four lanes at a time: the staging buffers and the partial
+// results are rounded up to whole vectors, and the lanes past the data
+// read cells never written. MERGE is replaced by the merges.
+const dotLanes = dotHead + `{
+  alloc sa : i32[4 * ((N + 3) / 4)] {
+    for k < N {
+      sa[k] {A(k)} := a[k]
+    }
+    alloc t : i32[4 * ((N + 3) / 4)] {
+      par p < 4 * ((N + 3) / 4) {
+        t[p] {D() @ ()} := 0
+        t[p] {D() @ (p)} += sa[p] * b[min(p, N - 1)]
+      }
+      d[] {D() @ ()} := 0
+      MERGE
+    }
+  }
+}
+`
+
+// TestReductionGarbageWrites checks the garbage writes of reductions
+// (Options.GarbageWrites): an accumulation reading a cell never written
+// writes ⊥ into its partial result, unchecked, and so does an
+// accumulation or a merge into a cell holding ⊥; the run fails only if ⊥
+// reaches an out cell. Without garbage writes, the read fails.
+func TestReductionGarbageWrites(t *testing.T) {
+	const n = 5 // lanes 5 to 7 read sa past the data
+	for _, tc := range []struct {
+		name, kernel string
+		kind         Kind  // 0: the run succeeds
+		garbage      int64 // the garbage writes of a run that succeeds
+	}{
+		{"garbage partials never merged", strings.Replace(dotLanes, "MERGE", "for p < N {\n        d[] {D()} += t[p]\n      }", 1), 0, 3},
+		// The merge of lane 5 reads ⊥; the merges after it into d[] are
+		// garbage writes too, and ⊥ ends in the output.
+		{"garbage partial merged", strings.Replace(dotLanes, "MERGE", "for p < N + 1 {\n        d[] {D()} += t[p]\n      }", 1), OutputNotWritten, 0},
+		// The first accumulation reads ⊥; the later ones, into a cell
+		// holding ⊥, keep it there.
+		{"garbage accumulated first", dotHead + `{
+  alloc sa : i32[N] {
+    for k < N - 1 {
+      sa[k] {A(k)} := a[k]
+    }
+    d[] {D() @ ()} := 0
+    for q < N {
+      d[] {D() @ (N - 1 - q)} += sa[N - 1 - q] * b[N - 1 - q]
+    }
+  }
+}
+`, OutputNotWritten, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := run(t, dotSpec, tc.kernel, map[string]int64{"N": n}, Options{GarbageWrites: true})
+			switch {
+			case tc.kind == 0 && err != nil:
+				t.Fatalf("run failed: %v", err)
+			case tc.kind == 0 && res.GarbageWrites != tc.garbage:
+				t.Errorf("%d garbage writes, want %d", res.GarbageWrites, tc.garbage)
+			case tc.kind != 0:
+				wantFailure(t, err, tc.kind, "")
+			}
+			_, err = run(t, dotSpec, tc.kernel, map[string]int64{"N": n}, Options{})
+			wantFailure(t, err, UndefinedRead, "")
+		})
+	}
+}

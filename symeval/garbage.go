@@ -29,7 +29,12 @@ import (
 // ⊥, and evaluates the prophecy again with ⊥ written at those iterations
 // (a content of its own in the heaps, the context garbageContext, so that
 // an update overwrites a cell with ⊥ and a later write overwrites ⊥ in
-// turn). The fixpoint is reached when no set grows.
+// turn). The fixpoint is reached when no set grows. An assignment that
+// reads the cell it writes besides its value, an accumulation or a merge
+// of a reduction (Options.Accumulates), reads ⊥ also at the iterations
+// where that cell holds ⊥: garbage accumulated into a partial result
+// stays there, although the accumulations after it are plain writes of
+// the reduction element in the heaps.
 //
 // Conditions at the fixpoint (gen.assign, gen.outputs):
 //
@@ -175,6 +180,27 @@ func garbageCells(h *Heap) *presburger.UnionMap {
 	return presburger.NewUnionMap(out...)
 }
 
+// garbageTarget returns the cell that the assignment st writes at site
+// at where it holds ⊥ there, restricted to the scope's facts: for an
+// assignment that reads the cell it writes (Options.Accumulates), a read
+// of ⊥ like those of its value.
+func garbageTarget(st *sched.Assign, at site) (*presburger.UnionMap, error) {
+	loc, err := location(at.scope, &syntax.Index{Array: st.Array, Indices: st.Indices})
+	if err != nil {
+		return nil, err
+	}
+	if f := at.scope.Facts(); f != nil {
+		if loc, err = loc.IntersectParams(f); err != nil {
+			return nil, err
+		}
+	}
+	bot, err := loc.Intersect(garbageCells(at.heap).MapOf(loc.Space()))
+	if err != nil {
+		return nil, fmt.Errorf("%s: garbage in the written cell: %w", st.Pos(), err)
+	}
+	return presburger.NewUnionMap(bot), nil
+}
+
 // garbageIterations returns the iterations of the assignment at st whose
 // reads hit a cell that at.heap leaves unwritten or holds ⊥ in, a
 // parameter domain over at.scope restricted to its facts and the
@@ -240,6 +266,13 @@ func (g *gen) collectGarbage(w *heapWalker, gs map[*sched.Assign]*presburger.Map
 		und, err := undefinedReads(g.ctx, st, site{scope: at.scope, heap: withoutGarbage(at.heap)})
 		if err != nil {
 			return false, err
+		}
+		if g.opts.Accumulates[st] {
+			bot, err := garbageTarget(st, at)
+			if err != nil {
+				return false, err
+			}
+			und = und.Union(bot)
 		}
 		memo[st] = und
 		old, ok := gs[st]

@@ -19,12 +19,15 @@ import (
 // obligation states that, for every value of the parameters satisfying
 // the kernel's assumptions and every point (i, s) of Points, the
 // implementation's value Impl[i] equals the annotation's value Spec[s]
-// (i fills Impl's holes, s Spec's, in that order in the point).
+// (i fills Impl's holes, s Spec's, in that order in the point). Assign
+// is the assignment whose value it checks, Binding the out binding whose
+// cells it checks when the kernel ends; at most one is set.
 type obligation struct {
-	Assign *sched.Assign
-	Impl   *Context
-	Spec   *Context
-	Points *presburger.Map
+	Assign  *sched.Assign
+	Binding *sched.Binding
+	Impl    *Context
+	Spec    *Context
+	Points  *presburger.Map
 }
 
 // valueObligations returns the obligations of the assignment st running
@@ -273,7 +276,7 @@ func outputObligations(ctx context.Context, pr *Prophecy, k *sched.Kernel, spec 
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, obligation{Impl: ci, Spec: cs, Points: pts})
+			out = append(out, obligation{Binding: b, Impl: ci, Spec: cs, Points: pts})
 		}
 	}
 	return out, nil

@@ -30,6 +30,13 @@ type Options struct {
 	// NoValue lists assignments whose value obligations are decided
 	// elsewhere (the initialisations and merges of reductions).
 	NoValue map[*sched.Assign]bool
+	// Accumulates lists assignments that read the cell they write besides
+	// their value: the accumulations and merges of reductions, which the
+	// validation of reductions turns into plain writes of the reduction
+	// element. With garbage writes, an iteration at which that cell holds
+	// ⊥ is a garbage iteration (garbage.go): ⊥ accumulated into a partial
+	// result stays there.
+	Accumulates map[*sched.Assign]bool
 	// NoGarbageWrites turns off the garbage writes of Analyze (Clément
 	// 2022, section 9.9; see garbage.go): every read of an unwritten cell
 	// is then an undefined read, as in the rules of chapter 5.
@@ -86,6 +93,10 @@ type Prophecy struct {
 	// reused counts the statements whose effects were taken from the
 	// previous round's prophecy.
 	reused int
+	// accumulates is Options.Accumulates when some assignment writes ⊥
+	// (garbage), else nil: the heaps before those assignments then keep
+	// the cells they write (heapWalker.arraysRead), which may hold ⊥.
+	accumulates map[*sched.Assign]bool
 }
 
 // loopBody is the prophetic effect of one iteration of a loop.
@@ -157,10 +168,14 @@ func Prophesy(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sar
 		params = append(params, id.Name)
 	}
 	res := &Prophecy{effects: map[sched.Stmt]*Heap{}, bodies: map[*sched.Loop]loopBody{}, garbage: opts.garbage,
-		steps: map[sched.Stmt]stepMemo{}, operands: map[sched.Stmt]operands{}, reuse: newRoundReuse(opts.prev, opts.garbage)}
+		steps: map[sched.Stmt]stepMemo{}, operands: map[sched.Stmt]operands{}, reuse: newRoundReuse(opts.prev, opts.garbage),
+		accumulates: opts.Accumulates}
 	res.Contexts = NewContexts()
 	if res.reuse != nil {
 		res.Contexts = opts.prev.Contexts
+	}
+	if len(opts.garbage) > 0 {
+		res.accumulates = opts.Accumulates
 	}
 	ev := &prophet{ctx: ctx, cs: res.Contexts, info: kinfo.Types, spec: spec,
 		effects: res.effects, bodies: res.bodies, heapAnnot: opts.HeapAnnot,

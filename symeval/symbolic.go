@@ -216,7 +216,8 @@ func arrayBounds(s *Scope, a string, d arrayDecl) (*presburger.Map, error) {
 // and read by none, was most of the work of Halide's sgemm).
 
 // arraysRead returns the names of the arrays read by the assignments
-// within st (memoised).
+// within st (memoised): those their values read, and those they write
+// when they read the cell they write (Options.Accumulates).
 func (w *heapWalker) arraysRead(st sched.Stmt) map[string]bool {
 	if r, ok := w.readMemo[st]; ok {
 		return r
@@ -224,6 +225,9 @@ func (w *heapWalker) arraysRead(st sched.Stmt) map[string]bool {
 	r := map[string]bool{}
 	visit := func(x sched.Stmt) bool {
 		if a, ok := x.(*sched.Assign); ok {
+			if w.pr.accumulates[a] {
+				r[a.Array.Name] = true
+			}
 			syntax.Inspect(a.Value, func(e syntax.Expr) bool {
 				if ix, ok := e.(*syntax.Index); ok {
 					r[ix.Array.Name] = true

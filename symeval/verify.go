@@ -702,30 +702,17 @@ func (g *gen) outputs() error {
 		g.add(&c)
 		return nil
 	}
-	// Locate each obligation at its binding (by array name).
+	// Each obligation is located at the binding whose cells it checks.
 	for _, o := range obs {
 		bc := base
-		for _, b := range g.k.Bindings {
-			if b.Dir == sched.Out && outputOf(b, o, g.pr) {
-				bc.Pos, bc.Text = b.Pos(), sched.BindingString(b)
-				break
-			}
+		if b := o.Binding; b != nil {
+			bc.Pos, bc.Text = b.Pos(), sched.BindingString(b)
 		}
 		if err := g.obligations(bc, sched.OutputWrongValue, []obligation{o}); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// outputOf reports whether the out binding b is the one whose tensor
-// appears in the obligation's specification side.
-func outputOf(b *sched.Binding, o obligation, pr *Prophecy) bool {
-	call := b.Tensor
-	if call == nil {
-		return false
-	}
-	return strings.HasPrefix(o.Spec.String(), call.Fun.Name+"(")
 }
 
 // specChecks records the sanity conditions of the specification: its

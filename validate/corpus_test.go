@@ -10,8 +10,8 @@ import (
 )
 
 // TestCorpus validates every pair of the corpus (testdata/corpus) under
-// both value models and compares the verdict and reason with the
-// expected ones. It is also the differential check against the reference
+// both value models, and without garbage writes those whose verdict then
+// differs, and compares the verdict and reason with the expected ones. It is also the differential check against the reference
 // interpreter: every invalid verdict's counterexample must be reproduced
 // by the interpreter at the counterexample's parameter values, and the
 // corpus's own tests check that every valid pair passes the interpreter
@@ -32,24 +32,38 @@ func TestCorpus(t *testing.T) {
 			}
 			t.Run(c.Name+"/"+model.String(), func(t *testing.T) {
 				t.Parallel()
-				rep := validateFiles(t, c.SpecFile, c.ProgFile, Options{ValueModel: model, Jobs: 1})
-				got := corpus.Expectation{Verdict: corpus.Verdict(rep.Verdict)}
-				if rep.Verdict == Invalid {
-					got.Reason = rep.Reason
-				}
-				if want.Verdict == corpus.Unknown && got.Verdict == corpus.Valid {
-					// Unknown cases need reasoning a verifier may lack.
-					return
-				}
-				if got != want {
-					var buf bytes.Buffer
-					rep.WriteText(&buf, true)
-					t.Fatalf("got %s, want %s\n%s", got, want, buf.String())
-				}
-				if rep.Verdict == Invalid && !rep.Counterexample.Reproduced && want.Reason != corpus.IllDefined {
-					t.Errorf("counterexample not reproduced by the interpreter: %s", rep.Counterexample.Replay)
-				}
+				checkCorpusCase(t, c, want, Options{ValueModel: model, Jobs: 1})
 			})
 		}
+		if c.NoGarbage != nil {
+			t.Run(c.Name+"/real/no-garbage-writes", func(t *testing.T) {
+				t.Parallel()
+				checkCorpusCase(t, c, *c.NoGarbage, Options{Jobs: 1, NoGarbageWrites: true})
+			})
+		}
+	}
+}
+
+// checkCorpusCase validates the case c with opts and compares the verdict
+// and reason with want; an invalid verdict's counterexample must be
+// reproduced by the interpreter.
+func checkCorpusCase(t *testing.T, c corpus.Case, want corpus.Expectation, opts Options) {
+	t.Helper()
+	rep := validateFiles(t, c.SpecFile, c.ProgFile, opts)
+	got := corpus.Expectation{Verdict: corpus.Verdict(rep.Verdict)}
+	if rep.Verdict == Invalid {
+		got.Reason = rep.Reason
+	}
+	if want.Verdict == corpus.Unknown && got.Verdict == corpus.Valid {
+		// Unknown cases need reasoning a verifier may lack.
+		return
+	}
+	if got != want {
+		var buf bytes.Buffer
+		rep.WriteText(&buf, true)
+		t.Fatalf("got %s, want %s\n%s", got, want, buf.String())
+	}
+	if rep.Verdict == Invalid && !rep.Counterexample.Reproduced && want.Reason != corpus.IllDefined {
+		t.Errorf("counterexample not reproduced by the interpreter: %s", rep.Counterexample.Replay)
 	}
 }

@@ -201,7 +201,7 @@ func (v *validation) replay(c *symeval.Condition, cx *Counterexample) {
 		// past a 512-row specialisation's last row) is reported not
 		// replayed sooner.
 		ev.MaxPoints = confirmMaxPoints
-		_, err = sched.Run(ctx, in.kernel, in.kinfo, ev, sched.Options{MaxSteps: replaySteps})
+		_, err = sched.Run(ctx, in.kernel, in.kinfo, ev, sched.Options{MaxSteps: replaySteps, Equality: v.opts.ValueModel.Equality()})
 		var f *sched.Failure
 		switch {
 		case errors.As(err, &f):
@@ -258,6 +258,7 @@ func (v *validation) command(cx *Counterexample) string {
 	for _, p := range cx.Params {
 		args = append(args, fmt.Sprintf("--param %s=%d", p.Name, p.Value))
 	}
+	args = append(args, v.modelArgs()...)
 	if cx.Seed != 1 {
 		args = append(args, fmt.Sprintf("--seed %d", cx.Seed))
 	}

@@ -2021,7 +2021,7 @@ func (s *solver) confirmWith(c *symeval.Condition, out *outcome, inputs sare.Inp
 		}
 		return nil
 	}
-	if iv.Equal(sv) {
+	if s.v.opts.ValueModel.Equality().Equal(iv, sv) {
 		return fmt.Errorf("both sides evaluate to %s", iv)
 	}
 	return nil

@@ -13,6 +13,7 @@ import (
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/symeval"
+	"github.com/augur-verify/augur/value"
 )
 
 // Testing first: before the symbolic evaluation, the kernel runs with the
@@ -167,7 +168,7 @@ func (v *validation) quickTest(in *input, dom *presburger.Map) *Counterexample {
 				continue
 			}
 		}
-		if !quickEvidence(f, v.opts.NoGarbageWrites) {
+		if !quickEvidence(f, v.opts.NoGarbageWrites, v.opts.ValueModel.Equality()) {
 			continue
 		}
 		return v.quickCounterexample(in, f, params, seed)
@@ -216,7 +217,7 @@ func (v *validation) quickRun(in *input, params map[string]int64, seed uint64, s
 	// only an outer guard.
 	ctx, cancel := context.WithTimeout(v.ctx, time.Minute)
 	defer cancel()
-	res, err := sched.Run(ctx, in.kernel, in.kinfo, ev, sched.Options{MaxSteps: steps, GarbageWrites: garbage})
+	res, err := sched.Run(ctx, in.kernel, in.kinfo, ev, sched.Options{MaxSteps: steps, GarbageWrites: garbage, Equality: v.opts.ValueModel.Equality()})
 	if res != nil {
 		return nil, res.Steps
 	}
@@ -228,13 +229,15 @@ func (v *validation) quickRun(in *input, params map[string]int64, seed uint64, s
 }
 
 // quickEvidence reports whether the interpreter's failure f is one the
-// verifier reports too, whatever the value model: failures over indices
-// (bounds, races, an output never written), and differences between two
-// values that are both exact (value.Value.Inexact), since the interpreter
-// computes floats in binary32 or binary64 where the default model has real
-// numbers. Undefined reads count only without garbage writes; the failures
-// of reductions' bookkeeping are left to the verifier.
-func quickEvidence(f *sched.Failure, strict bool) bool {
+// verifier reports too in the value model whose equality is eq: failures
+// over indices (bounds, races, an output never written), and differences
+// between two values that are both exact (value.Value.Inexact), since the
+// interpreter computes floats in binary32 or binary64 where the default
+// model has real numbers, and that differ under eq (in the real model, −0
+// and +0 are one number; the interpreter, run with eq, finds no such
+// difference either). Undefined reads count only without garbage writes;
+// the failures of reductions' bookkeeping are left to the verifier.
+func quickEvidence(f *sched.Failure, strict bool, eq value.Equality) bool {
 	switch f.Kind {
 	case sched.OutOfBoundsRead, sched.OutOfBoundsWrite, sched.ReadWriteRace, sched.OutputNotWritten:
 		return true
@@ -242,7 +245,7 @@ func quickEvidence(f *sched.Failure, strict bool) bool {
 		return strict
 	case sched.WrongValue, sched.OutputWrongValue, sched.WriteWriteConflict:
 		e, a := f.Expected, f.Actual
-		return !e.IsUndef() && !a.IsUndef() && !e.Inexact() && !a.Inexact()
+		return !e.IsUndef() && !a.IsUndef() && !e.Inexact() && !a.Inexact() && !eq.Equal(e, a)
 	}
 	return false
 }

@@ -3,11 +3,13 @@ package validate
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
 	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/value"
 )
 
 const quickSpec = `param N
@@ -69,7 +71,7 @@ func TestQuickTest(t *testing.T) {
 		}
 		v := &validation{ctx: context.Background()}
 		f, _ := v.quickRun(in, map[string]int64{"N": 8}, 1, quickSteps, true)
-		if f == nil || f.Kind != sched.WrongValue || !f.Expected.Inexact() || quickEvidence(f, false) {
+		if f == nil || f.Kind != sched.WrongValue || !f.Expected.Inexact() || quickEvidence(f, false, value.RealEqual) {
 			t.Fatalf("the interpreter's failure %v: want an annotation mismatch of inexact values, no evidence", f)
 		}
 		rep := validate(t, quickKernel("a[i] + a[i]"), Options{})
@@ -132,4 +134,23 @@ func TestQuickTest(t *testing.T) {
 			t.Fatalf("got %s (%s), phases %+v; want INVALID (out-of-bounds read) from a test", rep.Verdict, rep.Reason, rep.Timings)
 		}
 	})
+}
+
+// TestQuickEvidenceSignedZeros checks that a difference between −0 and +0
+// is evidence in the ieee model only: over the reals they are one number.
+func TestQuickEvidenceSignedZeros(t *testing.T) {
+	negZero, zero := value.Float(syntax.F32, math.Copysign(0, -1)), value.Float(syntax.F32, 0)
+	for _, kind := range []sched.Kind{sched.WrongValue, sched.OutputWrongValue, sched.WriteWriteConflict} {
+		f := &sched.Failure{Kind: kind, Expected: zero, Actual: negZero}
+		if quickEvidence(f, false, value.RealEqual) {
+			t.Errorf("%s between +0 and -0: evidence in the real model", kind)
+		}
+		if !quickEvidence(f, false, value.BitExact) {
+			t.Errorf("%s between +0 and -0: no evidence in the ieee model", kind)
+		}
+		f.Actual = value.Float(syntax.F32, 1)
+		if !quickEvidence(f, false, value.RealEqual) {
+			t.Errorf("%s between 0 and 1: no evidence in the real model", kind)
+		}
+	}
 }

@@ -149,7 +149,7 @@ func (v *validation) searchInputs(ctx context.Context, cx *Counterexample, param
 		if err != nil {
 			return false, nil // parameters outside the assumptions
 		}
-		_, err = sched.Run(ctx, v.orig.kernel, v.orig.kinfo, ev, sched.Options{MaxSteps: searchSteps})
+		_, err = sched.Run(ctx, v.orig.kernel, v.orig.kinfo, ev, sched.Options{MaxSteps: searchSteps, Equality: v.opts.ValueModel.Equality()})
 		var f *sched.Failure
 		var ae *sched.AssumptionError
 		switch {

@@ -45,10 +45,12 @@ import (
 
 // redCheck holds the state of the reduction checks.
 type redCheck struct {
-	ctx   context.Context
-	m     *redModel
-	spec  *sare.Spec
-	ieee  bool
+	ctx  context.Context
+	m    *redModel
+	spec *sare.Spec
+	ieee bool
+	// eq is the value model's equality (an identity is checked with it).
+	eq    value.Equality
 	conds []*symeval.Condition
 	// memo of the positions accumulated at a family of reads (by name).
 	ind    map[string]*presburger.UnionMap
@@ -63,7 +65,11 @@ type redCheck struct {
 // reductionConditions decides the conditions of the kernel's reductions.
 func reductionConditions(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sare.Spec, assume *presburger.Map, ieee bool) ([]*symeval.Condition, error) {
 	m := newRedModel(k, kinfo, spec)
-	c := &redCheck{ctx: ctx, m: m, spec: spec, ieee: ieee, ind: map[string]*presburger.UnionMap{}, inProg: map[string]bool{},
+	eq := value.RealEqual
+	if ieee {
+		eq = value.BitExact
+	}
+	c := &redCheck{ctx: ctx, m: m, spec: spec, ieee: ieee, eq: eq, ind: map[string]*presburger.UnionMap{}, inProg: map[string]bool{},
 		index: map[*redFamily]int{}, assume: assume}
 	for i, f := range m.families {
 		c.index[f] = i
@@ -706,7 +712,8 @@ func (c *redCheck) race(v *redFamily) error {
 	return c.decide(v, sched.WriteWriteConflict, u.Domain(), "another iteration of a par loop writes the cell this one accumulates into")
 }
 
-// identity checks that an initialisation stores the identity.
+// identity checks that an initialisation stores the identity, in the
+// value model's equality: over the reals, −0 is the identity of + too.
 func (c *redCheck) identity(r *redFamily) error {
 	t := c.spec.Tensor(r.tensor)
 	if t == nil || t.Reduction() == nil {
@@ -719,7 +726,7 @@ func (c *redCheck) identity(r *redFamily) error {
 		c.undecided(r, sched.WrongIdentity, "the initial value is not a constant: "+err.Error())
 		return nil
 	}
-	if val.Equal(id) {
+	if c.eq.Equal(val, id) {
 		c.add(r, sched.WrongIdentity, symeval.Proved, nil, "")
 		return nil
 	}

@@ -34,6 +34,9 @@ type reductionPair struct {
 	in        *input
 	heapAnnot map[*sched.Assign]syntax.Expr
 	noValue   map[*sched.Assign]bool
+	// accumulates lists the accumulations and merges, which read the
+	// cell they write (symeval.Options.Accumulates).
+	accumulates map[*sched.Assign]bool
 	// orig maps the transformed assignments to the kernel's.
 	orig map[*sched.Assign]*sched.Assign
 }
@@ -102,7 +105,8 @@ func transformReductions(in *input) (*reductionPair, error) {
 	if err := errs.Err(); err != nil {
 		return nil, fmt.Errorf("transformed specification: %w", err)
 	}
-	rp := &reductionPair{heapAnnot: map[*sched.Assign]syntax.Expr{}, noValue: map[*sched.Assign]bool{}, orig: map[*sched.Assign]*sched.Assign{}}
+	rp := &reductionPair{heapAnnot: map[*sched.Assign]syntax.Expr{}, noValue: map[*sched.Assign]bool{}, accumulates: map[*sched.Assign]bool{},
+		orig: map[*sched.Assign]*sched.Assign{}}
 	tk := *in.kernel
 	tk.Body = rp.block(in.kernel.Body, at)
 	tkinfo, errs := sched.Check(&tk, ts)
@@ -158,6 +162,9 @@ func (rp *reductionPair) stmt(s sched.Stmt, at map[string]string) sched.Stmt {
 		}
 		n := &sched.Assign{Array: s.Array, Indices: s.Indices, Annot: s.Annot, Value: s.Value}
 		rp.orig[n] = s
+		if s.At == nil || len(s.At) > 0 {
+			rp.accumulates[n] = true
+		}
 		call, ok := s.Annot.(*syntax.Call)
 		if len(s.At) > 0 && ok && at[call.Fun.Name] != "" {
 			args := append(append([]syntax.Expr{}, call.Args...), s.At...)
@@ -174,7 +181,7 @@ func (rp *reductionPair) stmt(s sched.Stmt, at map[string]string) sched.Stmt {
 // analyzeOptions adds the transformation's hooks to the options of the
 // symbolic evaluation.
 func (rp *reductionPair) analyzeOptions(o symeval.AnalyzeOptions) symeval.AnalyzeOptions {
-	o.HeapAnnot, o.NoValue = rp.heapAnnot, rp.noValue
+	o.HeapAnnot, o.NoValue, o.Accumulates = rp.heapAnnot, rp.noValue, rp.accumulates
 	return o
 }
 

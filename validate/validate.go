@@ -393,6 +393,15 @@ type validation struct {
 	formulas map[string]string
 }
 
+// modelArgs returns the arguments that give augur run the validation's
+// value model: none for the real model, its default.
+func (v *validation) modelArgs() []string {
+	if v.opts.ValueModel == encode.Real {
+		return nil
+	}
+	return []string{"--value-model " + v.opts.ValueModel.String()}
+}
+
 // cxResult is a counterexample built, or why none could be.
 type cxResult struct {
 	cx  *Counterexample
@@ -723,26 +732,62 @@ func (v *validation) confirmFirst(rep *Report, results []ConditionResult, failed
 }
 
 // conclude sets the verdict from the conditions' results, confirming
-// failures by concrete evaluation and replay.
+// failures by concrete evaluation and replay. VALID is a proof: it needs
+// every condition proved. A condition in any other status (undecided,
+// or pending, never decided) makes the verdict UNKNOWN, with a reason
+// naming the first such condition.
 func (v *validation) conclude(rep *Report, results []ConditionResult) {
 	if v.confirmFirst(rep, results, v.failures(results)) {
 		return
 	}
-	undecided := 0
-	for i := range v.an.Conditions {
-		if results[i].Status == "undecided" {
-			undecided++
-		}
-	}
-	if undecided > 0 {
+	if n, first := unproved(results); n > 0 {
 		rep.Verdict = Unknown
-		rep.Reason = fmt.Sprintf("%d condition%s could not be decided", undecided, plural(undecided))
+		rep.Reason = fmt.Sprintf("%d condition%s not proved, the first %s", n, plural(n), describeUnproved(first))
 		return
 	}
 	rep.Verdict = Valid
 	if rep.Vacuous {
 		rep.Reason = "vacuous: no parameter values satisfy the assumptions"
 	}
+}
+
+// unproved counts the results whose status is not proved and returns
+// the first of them in program order.
+func unproved(results []ConditionResult) (int, *ConditionResult) {
+	n := 0
+	var first *ConditionResult
+	for i := range results {
+		if results[i].Status == symeval.Proved.String() {
+			continue
+		}
+		if n == 0 {
+			first = &results[i]
+		}
+		n++
+	}
+	return n, first
+}
+
+// describeUnproved names a condition that is not proved, where it is and
+// its status: "C7 (annotation mismatch, k.sched:8:5) is undecided:
+// resource limit reached".
+func describeUnproved(r *ConditionResult) string {
+	s := fmt.Sprintf("C%d (%s, %s:%d:%d) is %s", r.ID, r.Kind, r.File, r.Line, r.Col, r.Status)
+	if r.Reason != "" {
+		s += ": " + clipReason(r.Reason)
+	}
+	return s
+}
+
+// clipReason shortens a condition's reason to a line of a verdict's
+// reason.
+func clipReason(s string) string {
+	const max = 200
+	r := []rune(s)
+	if len(r) <= max {
+		return s
+	}
+	return string(r[:max]) + "..."
 }
 
 // maxOtherCounterexamples bounds how many failed conditions besides the

@@ -184,3 +184,30 @@ func TestRunGarbageWrites(t *testing.T) {
 		t.Errorf("leaking garbage: exit %d, want 1 with an output not written:\n%s", code, out)
 	}
 }
+
+// TestRunValueModel: a ReLU that stores -0 for negative inputs passes
+// augur run in the real model (its default), where -0 and +0 are one
+// number, and fails in the ieee model, which compares floats bit for bit.
+func TestRunValueModel(t *testing.T) {
+	dir := "../../testdata/corpus"
+	args := []string{"run", dir + "/relu.sare", dir + "/relu_select.sched", "--param", "N=8", "--trials", "3"}
+	for _, c := range []struct {
+		model string
+		code  int
+		msg   string
+	}{
+		{"", 0, "ok: 3 trials"},
+		{"real", 0, "ok: 3 trials"},
+		{"ieee", 1, "FAIL: annotation mismatch"},
+		{"fast", 3, `--value-model: encode: unknown value model "fast"`},
+	} {
+		a := args
+		if c.model != "" {
+			a = append(append([]string(nil), args...), "--value-model", c.model)
+		}
+		code, out, errs := augur(a...)
+		if code != c.code || !strings.Contains(out+errs, c.msg) {
+			t.Errorf("--value-model %q: exit %d, output:\n%s%s\nwant exit %d and %q", c.model, code, out, errs, c.code, c.msg)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
+	"github.com/augur-verify/augur/smt/encode"
 )
 
 // exitInconclusive is the exit code of a run that could not finish: a
@@ -27,12 +28,13 @@ type runFlags struct {
 	maxSteps  int64
 	inputs    []string
 	garbage   bool
+	model     string
 }
 
 func newRunCmd() *cobra.Command {
 	var f runFlags
 	cmd := &cobra.Command{
-		Use:   "run SPEC PROG --param N=64 [--param M=32]... [--seed S] [--trials T] [--garbage-writes]",
+		Use:   "run SPEC PROG --param N=64 [--param M=32]... [--seed S] [--trials T] [--garbage-writes] [--value-model real|ieee]",
 		Short: "Run a kernel on random inputs against its specification",
 		Long: `Run fills the kernel's inputs with random values (seeded), runs the kernel
 with the reference interpreter, checks every assignment's annotation against
@@ -45,7 +47,9 @@ writes do, and the run fails only where such a value reaches an output.
 
 Integer types wrap at their width. Floating-point values are compared exactly
 unless --tolerance allows a relative and absolute difference (for kernels that
-reassociate floating-point operations).
+reassociate floating-point operations), with the equality of the value model
+of augur validate: in the real model (the default) -0 and +0 are the same
+number, in the ieee model two values.
 
 Exit status: 0 when everything matched, 1 on a mismatch (the report shows the
 first failure), 3 on malformed input or a usage error (parameters missing or
@@ -63,6 +67,7 @@ validate's unknown: an inconclusive run exits 4.`,
 	cmd.Flags().Float64Var(&f.tolerance, "tolerance", 0, "relative and absolute tolerance for floating-point comparisons (0: exact)")
 	cmd.Flags().Int64Var(&f.maxSteps, "max-steps", 0, "bound on the statements executed per trial (0: the default)")
 	cmd.Flags().BoolVar(&f.garbage, "garbage-writes", false, "an assignment reading a cell with no value writes an undefined value instead of failing (augur validate's garbage writes)")
+	cmd.Flags().StringVar(&f.model, "value-model", "real", "value model whose equality compares floats: real (-0 and +0 are one number) or ieee (bit for bit)")
 	cmd.Flags().StringArrayVar(&f.inputs, "input", nil, "fix one input element, such as 'A(0, 1)=2.5' (repeatable; the others stay random)")
 	return cmd
 }
@@ -118,6 +123,10 @@ func runKernel(ctx context.Context, out, errw io.Writer, specPath, progPath stri
 	if err != nil {
 		return usageError(err)
 	}
+	model, err := encode.ParseModel(f.model)
+	if err != nil {
+		return usageError(fmt.Errorf("--value-model: %w", err))
+	}
 	p, err := loadPair(errw, nil, specPath, progPath)
 	if err != nil {
 		return err
@@ -139,7 +148,7 @@ func runKernel(ctx context.Context, out, errw io.Writer, specPath, progPath stri
 	}
 	fmt.Fprintf(out, "augur run: %s against %s\n", progPath, specPath)
 	fmt.Fprintf(out, "parameters: %s\n", formatParams(p.Spec, params))
-	opts := sched.Options{Tolerance: f.tolerance, MaxSteps: f.maxSteps, GarbageWrites: f.garbage}
+	opts := sched.Options{Tolerance: f.tolerance, MaxSteps: f.maxSteps, GarbageWrites: f.garbage, Equality: model.Equality()}
 	var total sched.Result
 	for t := 0; t < f.trials; t++ {
 		seed := f.seed + uint64(t)

@@ -45,7 +45,9 @@ const (
 const IllDefined = "ill-defined specification"
 
 // Reasons are the reasons an invalid case may give: the names of the
-// interpreter's failure kinds (sched.Kind.String), then IllDefined.
+// interpreter's failure kinds (sched.Kind.String), those of every kernel
+// and then those of reductions' bookkeeping (ReductionReasons), then
+// IllDefined.
 var Reasons = []string{
 	"annotation mismatch",
 	"undefined annotation",
@@ -57,7 +59,36 @@ var Reasons = []string{
 	"write-write conflict",
 	"output not written",
 	"output wrong value",
+	"wrong identity",
+	"position accumulated twice",
+	"incomplete reduction",
+	"position outside the reduction",
+	"not an accumulator",
+	"wrong reduction operator",
+	"re-ordered float reduction",
 	IllDefined,
+}
+
+// ReductionReasons are the reasons of Reasons that only kernels with
+// reductions (reduce in the specification) can give.
+var ReductionReasons = []string{
+	"wrong identity",
+	"position accumulated twice",
+	"incomplete reduction",
+	"position outside the reduction",
+	"not an accumulator",
+	"wrong reduction operator",
+	"re-ordered float reduction",
+}
+
+// IsReductionReason reports whether s is one of ReductionReasons.
+func IsReductionReason(s string) bool {
+	for _, r := range ReductionReasons {
+		if r == s {
+			return true
+		}
+	}
+	return false
 }
 
 // IsReason reports whether s is one of Reasons.
@@ -99,6 +130,12 @@ type Case struct {
 	// IEEE is the expected verdict under the bit-exact IEEE value model,
 	// or nil when it is the same as under the real model.
 	IEEE *Expectation
+	// NoGarbage is the expected verdict under the real model without
+	// garbage writes (augur validate --no-garbage-writes; augur run
+	// without --garbage-writes), or nil when it is the same as Expect.
+	// Expect and IEEE are with garbage writes, as augur validate
+	// validates by default.
+	NoGarbage *Expectation
 	// Runs are parameter sets for the reference interpreter, one per run
 	// header, in order: small, satisfying the kernel's assumptions; for
 	// an invalid case at least one of them exhibits the failure.
@@ -118,11 +155,21 @@ func (c *Case) ExpectFor(model string) Expectation {
 	return Expectation{Verdict: c.Expect, Reason: c.Reason}
 }
 
+// ExpectWithoutGarbage returns the expected verdict under the real model
+// without garbage writes: NoGarbage when the case has one, else the
+// default expectation.
+func (c *Case) ExpectWithoutGarbage() Expectation {
+	if c.NoGarbage != nil {
+		return *c.NoGarbage
+	}
+	return Expectation{Verdict: c.Expect, Reason: c.Reason}
+}
+
 // keyLine matches a header line that sets a key: a lower-case word
 // followed at once by a colon.
 var keyLine = regexp.MustCompile(`^([a-z][a-z0-9_-]*):(.*)$`)
 
-var knownKeys = map[string]bool{"spec": true, "expect": true, "ieee": true, "run": true}
+var knownKeys = map[string]bool{"spec": true, "expect": true, "ieee": true, "no-garbage": true, "run": true}
 
 var paramName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
@@ -136,6 +183,7 @@ var paramName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 //	expect: valid | unknown | invalid REASON
 //	                                 exactly once; REASON one of Reasons
 //	ieee: VERDICT [REASON]           at most once; as expect
+//	no-garbage: VERDICT [REASON]     at most once; as expect
 //	run: NAME=INT ...                at least once; distinct names
 //
 // Any other key, a malformed value, a repeated key, a missing one, or a
@@ -228,6 +276,13 @@ func loadCase(dir, path string) (Case, []error) {
 				continue
 			}
 			c.IEEE = &e
+		case "no-garbage":
+			e, err := parseExpectation(val)
+			if err != nil {
+				errorf(n, "no-garbage: %v", err)
+				continue
+			}
+			c.NoGarbage = &e
 		case "run":
 			params, err := parseRun(val)
 			if err != nil {
@@ -236,7 +291,7 @@ func loadCase(dir, path string) (Case, []error) {
 			}
 			c.Runs = append(c.Runs, params)
 		default:
-			errorf(n, "unknown header key %q (want spec, expect, ieee or run)", key)
+			errorf(n, "unknown header key %q (want spec, expect, ieee, no-garbage or run)", key)
 		}
 	}
 	for _, key := range []string{"spec", "expect", "run"} {

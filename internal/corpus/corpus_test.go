@@ -39,6 +39,12 @@ func TestLoadCorpus(t *testing.T) {
 		if c.IEEE != nil && c.Expect == Invalid {
 			t.Errorf("%s: an ieee header on an invalid case (ieee lines are for kernels valid only over the reals)", c.Name)
 		}
+		if c.NoGarbage != nil && c.NoGarbage.Verdict == Invalid && !IsReason(c.NoGarbage.Reason) {
+			t.Errorf("%s: no-garbage reason %q is not one of %q", c.Name, c.NoGarbage.Reason, Reasons)
+		}
+		if c.NoGarbage != nil && *c.NoGarbage == c.ExpectFor("real") {
+			t.Errorf("%s: a no-garbage header the same as expect", c.Name)
+		}
 		if len(c.Runs) == 0 {
 			t.Errorf("%s: no run lines", c.Name)
 		}
@@ -49,8 +55,12 @@ func TestLoadCorpus(t *testing.T) {
 			t.Errorf("%s: spec %s outside the corpus", c.Name, c.SpecFile)
 		}
 	}
-	// Every interpreter-visible failure kind is exercised at least twice.
+	// Every interpreter-visible failure kind of kernels without
+	// reductions is exercised at least twice.
 	for _, r := range Reasons {
+		if IsReductionReason(r) {
+			continue
+		}
 		if r == IllDefined {
 			if n := counts["invalid "+r]; n > 2 {
 				t.Errorf("%d cases of %s, want at most 2", n, r)
@@ -92,6 +102,7 @@ func TestLoadHeader(t *testing.T) {
 	write(t, dir, "k.sched", `# spec: s.sare
 # expect: valid
 # ieee: invalid annotation mismatch
+# no-garbage: invalid undefined read
 # run: N=4 M=-3
 # run: N=0
 # What it exercises.
@@ -125,6 +136,9 @@ kernel k(N)
 	if got := c.ExpectFor("real").String(); got != "valid" {
 		t.Errorf("ExpectFor(real) = %s", got)
 	}
+	if got := c.ExpectWithoutGarbage().String(); got != "invalid undefined read" {
+		t.Errorf("ExpectWithoutGarbage() = %s", got)
+	}
 	if len(c.Runs) != 2 || c.Runs[0]["N"] != 4 || c.Runs[0]["M"] != -3 || len(c.Runs[1]) != 1 || c.Runs[1]["N"] != 0 {
 		t.Errorf("runs %v", c.Runs)
 	}
@@ -150,6 +164,8 @@ func TestLoadErrors(t *testing.T) {
 		{"valid with reason", "# spec: s.sare\n# expect: valid annotation mismatch\n# run: N=1\n", "k.sched:2: expect: \"valid annotation mismatch\": a valid verdict takes no reason"},
 		{"bad verdict", "# spec: s.sare\n# expect: ok\n# run: N=1\n", `k.sched:2: expect: "ok": want valid, unknown or invalid REASON`},
 		{"bad ieee", "# spec: s.sare\n# expect: valid\n# ieee: wrong\n# run: N=1\n", "k.sched:3: ieee:"},
+		{"bad no-garbage", "# spec: s.sare\n# expect: valid\n# no-garbage: invalid race\n# run: N=1\n", `k.sched:3: no-garbage: unknown reason "race"`},
+		{"repeated no-garbage", "# spec: s.sare\n# expect: valid\n# no-garbage: valid\n# no-garbage: valid\n# run: N=1\n", "k.sched:4: no-garbage header repeated (first at line 3)"},
 		{"repeated expect", "# spec: s.sare\n# expect: valid\n# expect: valid\n# run: N=1\n", "k.sched:3: expect header repeated (first at line 2)"},
 		{"bad run", "# spec: s.sare\n# expect: valid\n# run: N=x\n", `k.sched:3: run: "N=x": x is not a decimal integer`},
 		{"run without value", "# spec: s.sare\n# expect: valid\n# run: N\n", `k.sched:3: run: "N": want NAME=INTEGER`},

@@ -13,6 +13,7 @@ import (
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/value"
 )
 
 // seeds are the seeds of the random inputs of every run line, as
@@ -20,8 +21,10 @@ import (
 var seeds = []uint64{1, 2, 3}
 
 // TestInterpreterAgrees runs every case of the corpus with the reference
-// interpreter (sched.Run against sare's evaluator, exact float comparison)
-// on each of its run lines and seeds:
+// interpreter (sched.Run against sare's evaluator, floats compared exactly
+// in the real model's equality, without garbage writes) on each of its
+// run lines and seeds, against its verdict without garbage writes
+// (Case.ExpectWithoutGarbage):
 //
 //   - a valid or unknown case never fails;
 //   - an invalid case fails with its reason's kind on at least one run
@@ -30,7 +33,45 @@ var seeds = []uint64{1, 2, 3}
 //     run line, an error that is not a *sched.Failure and that mentions
 //     "ill-defined specification" (augur run exits with status 3); it
 //     never returns a failure of the kernel.
+//
+// A case valid in both value models also passes runs that compare floats
+// bit for bit (the ieee model's equality): none depends on the sign of a
+// zero without an ieee header saying so.
 func TestInterpreterAgrees(t *testing.T) {
+	forEachCase(t, func(t *testing.T, c Case, r *runner) {
+		want := c.ExpectWithoutGarbage()
+		r.agree(t, want, sched.Options{Equality: value.RealEqual}, func(kind string) bool { return kind == want.Reason })
+		if ieee := c.ExpectFor("ieee"); c.NoGarbage == nil && ieee.Verdict == Valid {
+			r.agree(t, ieee, sched.Options{}, nil)
+		}
+	})
+}
+
+// TestInterpreterGarbageWrites replays every case of the corpus with the
+// interpreter in garbage-writes mode (augur run --garbage-writes, in the
+// real model's equality) against its verdict with garbage writes, the
+// default of augur validate (Case.Expect): a valid or unknown case never
+// fails, and an invalid one fails as the verifier reports it on at least
+// one run line, with no other kind on any. The verifier reports garbage
+// that reaches an out cell, or conflicts with a value in a par loop, as
+// the undefined read where it starts; the interpreter, where it ends: an
+// invalid undefined read is an output not written or a write-write
+// conflict here.
+func TestInterpreterGarbageWrites(t *testing.T) {
+	forEachCase(t, func(t *testing.T, c Case, r *runner) {
+		want := c.ExpectFor("real")
+		r.agree(t, want, sched.Options{GarbageWrites: true, Equality: value.RealEqual}, func(kind string) bool {
+			if want.Reason == "undefined read" {
+				return kind == "output not written" || kind == "write-write conflict"
+			}
+			return kind == want.Reason
+		})
+	})
+}
+
+// forEachCase loads the corpus and calls f on every case, in a subtest,
+// with a runner of its kernel.
+func forEachCase(t *testing.T, f func(*testing.T, Case, *runner)) {
 	cases, err := Load(corpusDir)
 	if err != nil {
 		t.Fatal(err)
@@ -56,25 +97,60 @@ func TestInterpreterAgrees(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s does not check: %v", c.ProgFile, err)
 			}
-			seen := map[string]int{} // outcome -> number of (run, seed) pairs
-			for _, params := range c.Runs {
-				for _, seed := range seeds {
-					got := runOnce(ctx, t, ls, k, kinfo, params, seed)
-					seen[got]++
-					where := fmt.Sprintf("run %s seed %d", formatRun(params), seed)
-					switch {
-					case c.Expect != Invalid && got != "":
-						t.Errorf("%s: expected %s, the interpreter reports %s", where, c.Expect, got)
-					case c.Expect == Invalid && got != "" && got != c.Reason:
-						t.Errorf("%s: expected invalid %s, the interpreter reports %s", where, c.Reason, got)
-					}
-				}
-			}
-			if c.Expect == Invalid && seen[c.Reason] == 0 {
-				t.Errorf("expected invalid %s, but no run line exhibits it (the interpreter matched on every run line and seed)", c.Reason)
-			}
+			f(t, c, &runner{ctx: ctx, ls: ls, k: k, kinfo: kinfo, runs: c.Runs})
 		})
 	}
+}
+
+// runner runs one kernel of the corpus on its run lines.
+type runner struct {
+	ctx   context.Context
+	ls    *loadedSpec
+	k     *sched.Kernel
+	kinfo *sched.Info
+	runs  []map[string]int64
+}
+
+// agree runs the kernel with opts on every run line and seed and checks
+// the outcomes against want: a valid or unknown case never fails; an
+// invalid one fails on at least one run line with a kind that shows its
+// reason (shows; nil: only the reason itself), and with no other kind on
+// any.
+func (r *runner) agree(t *testing.T, want Expectation, opts sched.Options, shows func(kind string) bool) {
+	t.Helper()
+	if shows == nil {
+		shows = func(kind string) bool { return kind == want.Reason }
+	}
+	shown := false
+	for _, params := range r.runs {
+		for _, seed := range seeds {
+			got := runOnce(r.ctx, t, r.ls, r.k, r.kinfo, params, seed, opts)
+			where := fmt.Sprintf("run %s seed %d (%s)", formatRun(params), seed, describeOptions(opts))
+			switch {
+			case want.Verdict != Invalid && got != "":
+				t.Errorf("%s: expected %s, the interpreter reports %s", where, want, got)
+			case want.Verdict == Invalid && got != "" && !shows(got):
+				t.Errorf("%s: expected %s, the interpreter reports %s", where, want, got)
+			case got != "":
+				shown = true
+			}
+		}
+	}
+	if want.Verdict == Invalid && !shown {
+		t.Errorf("expected %s, but no run line and seed exhibits it (%s)", want, describeOptions(opts))
+	}
+}
+
+// describeOptions names the interpreter's mode in a failure message.
+func describeOptions(opts sched.Options) string {
+	s := "bit-exact"
+	if opts.Equality == value.RealEqual {
+		s = "real equality"
+	}
+	if opts.GarbageWrites {
+		s += ", garbage writes"
+	}
+	return s
 }
 
 type loadedSpec struct {
@@ -107,13 +183,13 @@ func readSource(path string) (*syntax.Source, error) {
 // matched, the failure's kind, or IllDefined. Any other error (parameters
 // violating an assumption, an exhausted budget) fails the test: the run
 // line is wrong, not the kernel.
-func runOnce(ctx context.Context, t *testing.T, ls *loadedSpec, k *sched.Kernel, kinfo *sched.Info, params map[string]int64, seed uint64) string {
+func runOnce(ctx context.Context, t *testing.T, ls *loadedSpec, k *sched.Kernel, kinfo *sched.Info, params map[string]int64, seed uint64, opts sched.Options) string {
 	t.Helper()
 	ev, err := sare.NewEvaluator(ls.spec, ls.info, params, sare.RandomInputs(seed))
 	if err != nil {
 		t.Fatalf("run %s: %v", formatRun(params), err)
 	}
-	_, err = sched.Run(ctx, k, kinfo, ev, sched.Options{})
+	_, err = sched.Run(ctx, k, kinfo, ev, opts)
 	var fail *sched.Failure
 	switch {
 	case err == nil:

@@ -7,6 +7,7 @@ import (
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/smt"
 	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/value"
 )
 
 // Model selects how floating-point values are encoded; integers are always
@@ -39,6 +40,17 @@ func (m Model) String() string {
 		return "ieee"
 	}
 	return fmt.Sprintf("Model(%d)", int(m))
+}
+
+// Equality is the model's equality of concrete values, with which a value
+// the interpreter computes is compared with the specification's: in the
+// real model −0 and +0 are the same number (value.RealEqual), in the ieee
+// model two values (value.BitExact).
+func (m Model) Equality() value.Equality {
+	if m == IEEE {
+		return value.BitExact
+	}
+	return value.RealEqual
 }
 
 // Encoder translates the expressions of one specification into terms of one
