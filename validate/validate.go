@@ -36,6 +36,7 @@ import (
 	"github.com/augur-verify/augur/smt/encode"
 	"github.com/augur-verify/augur/symeval"
 	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/value"
 )
 
 // Options tune a validation. The zero value is usable.
@@ -178,6 +179,8 @@ func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep
 	}
 	rep.Kernel = in.kernel.Name.Name
 	v.in = in
+	v.readings = literalReadings(in, opts.ValueModel)
+	rep.Readings = reportReadings(v.readings)
 
 	// Testing first, beside the symbolic evaluation (quicktest.go), or
 	// before it for a trace in order.
@@ -376,6 +379,9 @@ type validation struct {
 	// ahead decides conditions during the symbolic evaluation, or is
 	// nil (ahead.go).
 	ahead *ahead
+	// readings are the kernel's float literals that the real model reads
+	// as constants derived from the specification's (literals.go).
+	readings *value.Readings
 }
 
 // cxResult is a counterexample built, or why none could be.
