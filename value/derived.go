@@ -155,9 +155,10 @@ func RealLiteral(t syntax.Type, text string) (*big.Rat, error) {
 // binary values with each operation exact or rounded to nearest in
 // binary64 or in T, the result rounded to nearest in T (the ways a
 // compiler folds: Halide folds in binary64 and rounds each folded
-// constant to its type). Then |c - r| is within the rounding of E's
-// operations, and reading c as r is the real model's abstraction of
-// rounding, applied to the operations done at compile time.
+// constant to its type), and c is within the rounding of E's operations
+// of r, relatively (near): reading c as r is the real model's abstraction
+// of rounding, applied to the operations done at compile time, and a
+// constant wrong by more than that is read as no expression.
 //
 // A literal keeps its own reading when no such E exists, when one of
 // them has exactly the literal's own value (the constants themselves
@@ -374,9 +375,28 @@ func (tg *target) consider(t syntax.Type, leaves []leaf, n *node) {
 			found = tg.isRounding(t, v)
 		}
 	}
-	if found {
+	if found && tg.near(t, real, ops) {
 		tg.matches = append(tg.matches, match{rat: real, expr: n.show(leaves, true), ops: ops})
 	}
+}
+
+// near reports whether the target's binary value is within (2 ops + 3)
+// units of roundoff of x, relatively: one for each operation and each of
+// its at most ops + 1 constants (a spelling read otherwise than as its
+// binary value), and one for the final rounding, with room for the
+// binary64 roundings. An evaluation that cancelled (a rounded product
+// minus a constant close to it) may be far from x; its result does not
+// stand for x.
+func (tg *target) near(t syntax.Type, x *big.Rat, ops int) bool {
+	u := big.NewRat(1, 1<<24)
+	if t == syntax.F64 {
+		u = big.NewRat(1, 1<<53)
+	}
+	c := new(big.Rat).SetFloat64(tg.c)
+	d := new(big.Rat).Sub(c, x)
+	bound := new(big.Rat).Mul(new(big.Rat).Abs(x), u)
+	bound.Mul(bound, big.NewRat(int64(2*ops+3), 1))
+	return d.Abs(d).Cmp(bound) <= 0
 }
 
 func pow3(n int) int {

@@ -115,3 +115,40 @@ func BenchmarkDeriveReadings(b *testing.B) {
 		DeriveReadings(spec, kernel)
 	}
 }
+
+// TestDeriveReadingsCancelled: 1.0000001 * 3 - 3 evaluated in binary32
+// is 2^-22 (the product rounds), 1.25 times its exact value 3 * 1.0000001
+// - 3 over the binary constants: the literal is a binary evaluation of the
+// expression but far from its value, and is not read as it.
+func TestDeriveReadingsCancelled(t *testing.T) {
+	a := float32(1.0000001)
+	c := float32(a*3) - 3 // a*3 rounds in binary32
+	exactVal := 3*float64(a) - 3
+	if float64(c) == exactVal || math.Abs(float64(c)-exactVal) < 1e-3*exactVal {
+		t.Fatalf("no cancellation: %v against %v", c, exactVal)
+	}
+	r := DeriveReadings(f32s(exact(float64(a)), "3.0"), f32s(exact(float64(c))))
+	if r.Len() != 0 {
+		t.Errorf("readings %v of a cancelled evaluation", r.List())
+	}
+}
+
+// TestNear: a literal stands for x only within (2 ops + 3) units of
+// roundoff of it.
+func TestNear(t *testing.T) {
+	tg := &target{c: float64(float32(1.0 / 3))}
+	u := big.NewRat(1, 1<<24)
+	at := func(k int64) *big.Rat { // c / (1 + k u): c is k u off, relatively
+		d := new(big.Rat).Add(big.NewRat(1, 1), new(big.Rat).Mul(big.NewRat(k, 1), u))
+		return new(big.Rat).Quo(new(big.Rat).SetFloat64(tg.c), d)
+	}
+	for _, c := range []struct {
+		k    int64
+		ops  int
+		near bool
+	}{{4, 1, true}, {6, 1, false}, {6, 2, true}, {8, 2, false}, {-4, 0, false}} {
+		if got := tg.near(syntax.F32, at(c.k), c.ops); got != c.near {
+			t.Errorf("%d units off, %d operations: near = %v", c.k, c.ops, got)
+		}
+	}
+}
