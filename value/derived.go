@@ -231,14 +231,15 @@ func derivationTargets(t syntax.Type, kernel []Constant) []*target {
 			continue
 		}
 		c := v.Float64()
-		// Eight units in the last place either way: the approximate
-		// values of the expressions are within a few of c when c is one
-		// of their roundings.
-		ulp := math.Abs(float64(math.Nextafter32(float32(c), float32(math.Inf(1)))) - c)
+		// Sixteen times the gap below c either way (at least eight
+		// units in the last place): the approximate values of the
+		// expressions c stands for are within seven units of roundoff
+		// of it (near). The gap below is finite at the largest float.
+		gap := c - float64(math.Nextafter32(float32(c), 0))
 		if t == syntax.F64 {
-			ulp = math.Nextafter(c, math.Inf(1)) - c
+			gap = c - math.Nextafter(c, 0)
 		}
-		out = append(out, &target{text: body, val: v, c: c, own: own, lo: c - 8*ulp, hi: c + 8*ulp})
+		out = append(out, &target{text: body, val: v, c: c, own: own, lo: c - 16*gap, hi: c + 16*gap})
 	}
 	slices.SortFunc(out, func(a, b *target) int { return cmp.Compare(a.c, b.c) })
 	return out

@@ -57,6 +57,7 @@ func TestDeriveReadings(t *testing.T) {
 		{"a constant of the specification", f32s("3.0", third), f32s(third), nil},
 		{"exact", f32s(exact(float64(float32(1.0/12))), exact(float64(float32(2.0/12)))), f32s("2.0", "-2.0"), nil},
 		{"spelled otherwise", f32s("0.1"), f32s(exact(float64(float32(0.1)))), map[string]string{exact(float64(float32(0.1))): "0.1"}},
+		{"the largest float", f32s("3.0", exact(math.MaxFloat32)), f32s(exact(float64(math.Nextafter32(math.MaxFloat32, 0)))), nil},
 		{"other type", []Constant{{syntax.F64, "3.0"}}, f32s(third), nil},
 		{"binary64", []Constant{{syntax.F64, "3.0"}}, []Constant{{syntax.F64, exact(1.0 / 3)}}, map[string]string{exact(1.0 / 3): "1 / 3"}},
 	}
