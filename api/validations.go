@@ -89,20 +89,21 @@ type Condition struct {
 // /v1/validations/{id}.
 type Detail struct {
 	Summary
-	EventsURL      string                   `json:"events_url"`
-	Options        store.Options            `json:"options"`
-	Kernel         string                   `json:"kernel,omitempty"`
-	ValueModel     string                   `json:"value_model,omitempty"`
-	Assumptions    string                   `json:"assumptions,omitempty"`
-	Counterexample *validate.Counterexample `json:"counterexample,omitempty"`
-	Conditions     []Condition              `json:"conditions,omitempty"`
-	Errors         []validate.ErrorDetail   `json:"errors,omitempty"`
-	Timings        []validate.PhaseTime     `json:"timings,omitempty"`
-	Error          string                   `json:"error,omitempty"`
-	Attempts       int                      `json:"attempts"`
-	StartedAt      *time.Time               `json:"started_at,omitempty"`
-	Spec           string                   `json:"spec,omitempty"`
-	Program        string                   `json:"program,omitempty"`
+	EventsURL      string                    `json:"events_url"`
+	Options        store.Options             `json:"options"`
+	Kernel         string                    `json:"kernel,omitempty"`
+	ValueModel     string                    `json:"value_model,omitempty"`
+	Assumptions    string                    `json:"assumptions,omitempty"`
+	Readings       []validate.LiteralReading `json:"readings,omitempty"`
+	Counterexample *validate.Counterexample  `json:"counterexample,omitempty"`
+	Conditions     []Condition               `json:"conditions,omitempty"`
+	Errors         []validate.ErrorDetail    `json:"errors,omitempty"`
+	Timings        []validate.PhaseTime      `json:"timings,omitempty"`
+	Error          string                    `json:"error,omitempty"`
+	Attempts       int                       `json:"attempts"`
+	StartedAt      *time.Time                `json:"started_at,omitempty"`
+	Spec           string                    `json:"spec,omitempty"`
+	Program        string                    `json:"program,omitempty"`
 }
 
 // report decodes a validation's stored report (nil when it has none),
@@ -135,7 +136,7 @@ func detail(v *store.Validation, rep *validate.Report, source bool) Detail {
 		d.Spec, d.Program = v.Spec, v.Program
 	}
 	if rep != nil {
-		d.Kernel, d.ValueModel, d.Assumptions = rep.Kernel, rep.ValueModel, rep.Assumptions
+		d.Kernel, d.ValueModel, d.Assumptions, d.Readings = rep.Kernel, rep.ValueModel, rep.Assumptions, rep.Readings
 		d.Counterexample, d.Errors, d.Timings = rep.Counterexample, rep.Errors, rep.Timings
 		for _, c := range rep.Conditions {
 			cv := Condition{ConditionResult: c}

@@ -119,7 +119,15 @@ func (v *validation) newSolverIn(ctx context.Context, guard *atomic.Bool) (*solv
 	if err != nil {
 		return nil, err
 	}
-	return &solver{v: v, z: z, enc: encode.New(z, v.in.spec, v.in.sinfo, v.opts.ValueModel), ctx: ctx, guard: guard}, nil
+	return &solver{v: v, z: z, enc: v.encoder(z), ctx: ctx, guard: guard}, nil
+}
+
+// encoder is an encoder of the specification into z, in the value model
+// of the options, reading the kernel's derived literals (literals.go).
+func (v *validation) encoder(z *smt.Context) *encode.Encoder {
+	e := encode.New(z, v.in.spec, v.in.sinfo, v.opts.ValueModel)
+	e.SetReadings(v.readings)
+	return e
 }
 
 // renew replaces a context that a check abandoned (smt.ErrUnresponsive)
@@ -134,7 +142,7 @@ func (s *solver) renew() (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	s.z, s.enc = z, encode.New(z, s.v.in.spec, s.v.in.sinfo, s.v.opts.ValueModel)
+	s.z, s.enc = z, s.v.encoder(z)
 	return true, nil
 }
 

@@ -46,6 +46,10 @@ type Report struct {
 	// Vacuous is set on a valid verdict whose assumptions no parameter
 	// values satisfy: it then says nothing about any run of the kernel.
 	Vacuous bool `json:"vacuous,omitempty"`
+	// Readings lists the kernel's float literals that the real value
+	// model read as constants derived from the specification's: the
+	// verdict holds with those readings.
+	Readings []LiteralReading `json:"readings,omitempty"`
 	// Counterexample is set for an invalid verdict.
 	Counterexample *Counterexample `json:"counterexample,omitempty"`
 	// Conditions lists every verification condition with its result.
@@ -236,6 +240,9 @@ func (r *Report) WriteText(w io.Writer, verbose bool) error {
 			b.WriteString("\n")
 		}
 	}
+	if r.Verdict != Error {
+		writeReadings(&b, r.Readings)
+	}
 	if cx := r.Counterexample; cx != nil {
 		writeCounterexample(&b, cx)
 	}
@@ -279,6 +286,23 @@ func (r *Report) WriteText(w io.Writer, verbose bool) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeReadings says which literals the real model read as derived
+// constants: "literals read as the specification's constants they round
+// (real model): 0.33333334 as 1 / 3".
+func writeReadings(b *strings.Builder, rs []LiteralReading) {
+	if len(rs) == 0 {
+		return
+	}
+	parts := make([]string, len(rs))
+	for i, x := range rs {
+		parts[i] = x.Value + " as " + x.As
+		if x.Type != "f32" {
+			parts[i] += " (" + x.Type + ")"
+		}
+	}
+	fmt.Fprintf(b, "literals read as the specification's constants they round (real model): %s\n", strings.Join(parts, ", "))
 }
 
 func writeCounterexample(b *strings.Builder, cx *Counterexample) {

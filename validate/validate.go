@@ -36,6 +36,7 @@ import (
 	"github.com/augur-verify/augur/smt/encode"
 	"github.com/augur-verify/augur/symeval"
 	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/value"
 )
 
 // Options tune a validation. The zero value is usable.
@@ -184,6 +185,8 @@ func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep
 	}
 	rep.Kernel = in.kernel.Name.Name
 	v.in = in
+	v.readings = literalReadings(in, opts.ValueModel)
+	rep.Readings = reportReadings(v.readings)
 
 	// Testing first, beside the symbolic evaluation (quicktest.go), or
 	// before it for a trace in order.
@@ -391,6 +394,9 @@ type validation struct {
 	// form, by its key (obligationKey): the conditions of an unrolled
 	// statement share it.
 	formulas map[string]string
+	// readings are the kernel's float literals that the real model reads
+	// as constants derived from the specification's (literals.go).
+	readings *value.Readings
 }
 
 // modelArgs returns the arguments that give augur run the validation's

@@ -7,4 +7,8 @@
 // Euclidean on signed types and total (x / 0 == x % 0 == 0); f32 results
 // are rounded to binary32 after every operation; undefined operands give
 // undefined results. Start reading at Value, then Binary and Call.
+//
+// Inexact marks the values the real value model may disagree with, and
+// DeriveReadings the kernel literals that model reads as constants derived
+// from the specification's (a compiler's x / 3 folded to x * 0.333333343).
 package value

@@ -160,17 +160,33 @@ std::string join(const std::vector<std::string> &xs, const std::string &sep) {
     return out;
 }
 
-std::string float_text(double v, int bits) {
+// float_text spells the finite float v (a binary32 or binary64 value, held
+// exactly in a double) as the exact decimal expansion of its binary
+// value: 0.333333343f is 0.3333333432674407958984375, which the formats
+// read as exactly that number (docs/formats.md). A binary fraction of k
+// fractional bits has exactly k fractional decimal digits, the last a 5,
+// which glibc's printf prints exactly; an integer gets ".0".
+std::string float_text(double v) {
     if (!std::isfinite(v)) {
         unsupported("the non-finite float constant " + std::to_string(v));
     }
-    char buf[64];
-    std::snprintf(buf, sizeof buf, bits == 32 ? "%.9g" : "%.17g", v);
-    std::string s = buf;
-    if (s.find_first_of(".eEn") == std::string::npos) {
-        s += ".0";
+    int k = 0;  // fractional bits of v
+    if (v != 0) {
+        int ex;
+        double f = std::frexp(std::fabs(v), &ex);  // v = f * 2^ex, f in [0.5, 1)
+        uint64_t m = (uint64_t)std::ldexp(f, 53);  // v = m * 2^(ex - 53)
+        int e2 = ex - 53;
+        while ((m & 1) == 0) {
+            m >>= 1;
+            e2++;
+        }
+        k = e2 < 0 ? -e2 : 0;
     }
-    return s;
+    int n = std::snprintf(nullptr, 0, "%.*f", k, v);
+    std::string s(n + 1, '\0');
+    std::snprintf(&s[0], s.size(), "%.*f", k, v);
+    s.resize(n);
+    return k == 0 ? s + ".0" : s;
 }
 
 // BoundsQueryOff replaces _halide_buffer_is_bounds_query(b) by false: the
@@ -358,7 +374,7 @@ public:
             return atom(t + "(" + std::to_string(u->value) + ")");
         }
         if (const FloatImm *f = e.as<FloatImm>()) {
-            return atom(t + "(" + float_text(f->value, e.type().bits()) + ")");
+            return atom(t + "(" + float_text(f->value) + ")");
         }
         if (const Variable *v = e.as<Variable>()) {
             return value_var(v);
@@ -2598,7 +2614,7 @@ void fill(Buffer<void> &b, Rng &rng) {
 template<typename T>
 std::string text_of(T v) {
     if constexpr (std::is_floating_point<T>::value) {
-        return float_text(v, sizeof(T) * 8);
+        return float_text(v);
     } else if constexpr (std::is_same<T, bool>::value) {
         return v ? "true" : "false";
     } else if constexpr (std::is_signed<T>::value) {

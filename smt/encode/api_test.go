@@ -5,6 +5,7 @@ import (
 
 	"github.com/augur-verify/augur/smt"
 	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/value"
 )
 
 func TestParseModel(t *testing.T) {
@@ -147,5 +148,49 @@ func TestExprErrors(t *testing.T) {
 	}
 	if _, err := e.Equal(z.Int(1), z.Int(1), syntax.I32); err == nil {
 		t.Error("Equal of Int terms as i32: no error")
+	}
+}
+
+// TestReadings: with a derived reading, the Real model reads the binary32
+// value nearest 1/3 as 1/3 (x * 0.333333343 is x / 3), negated too, and
+// only it; the IEEE model reads every literal as its binary value.
+func TestReadings(t *testing.T) {
+	const third = "0.3333333432674407958984375" // the binary32 value nearest 1/3, exactly
+	spec, info := loadMatmul(t, `
+tensor Div(i, k) : f32
+Div(i, k) = A(i, k) / 3.0
+tensor Mul(i, k) : f32
+Mul(i, k) = A(i, k) * `+third+`
+tensor Neg(i, k) : f32
+Neg(i, k) = A(i, k) * -`+third+` + A(i, k) * 2.0
+tensor Five(i, k) : f32
+Five(i, k) = A(i, k) * 5.0 / 3.0
+tensor Wrong(i, k) : f32
+Wrong(i, k) = A(i, k) * 0.33
+`)
+	readings := value.DeriveReadings(
+		[]value.Constant{{Type: syntax.F32, Text: "3.0"}},
+		[]value.Constant{{Type: syntax.F32, Text: third}, {Type: syntax.F32, Text: "0.33"}, {Type: syntax.F32, Text: "2.0"}})
+	if readings.Len() != 1 {
+		t.Fatalf("readings %v, want 1/3 alone", readings.List())
+	}
+	for _, c := range []struct {
+		model    Model
+		readings *value.Readings
+		a, b     string
+		proved   bool
+	}{
+		{Real, readings, "Mul", "Div", true},
+		{Real, readings, "Neg", "Five", true},
+		{Real, readings, "Wrong", "Div", false},
+		{Real, nil, "Mul", "Div", false},
+		{IEEE, readings, "Mul", "Div", false},
+	} {
+		e := New(newContext(t), spec, info, c.model)
+		e.SetReadings(c.readings)
+		r := proves(t, e, spec, info, "true", c.a, c.b, ExprOptions{})
+		if c.proved && r != smt.Unsat || !c.proved && !notProved(c.model, r) {
+			t.Errorf("%v, %d readings: %s = %s is %v", c.model, c.readings.Len(), c.a, c.b, r)
+		}
 	}
 }

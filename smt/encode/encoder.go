@@ -74,6 +74,9 @@ type Encoder struct {
 	// term ID) to the integer they convert, so that converting back is
 	// a bit-vector resize rather than a trip through Z3's integers.
 	intReals map[uint]intReal
+	// readings are the kernel's float literals read, in the Real model,
+	// as constants derived from the specification's (SetReadings).
+	readings *value.Readings
 	// seen ranks the operands of commutative operators by when the
 	// encoder first met them (see binaryOp), by term ID; each entry keeps
 	// its term alive, so that no other term takes the ID over.
@@ -124,6 +127,12 @@ func New(z *smt.Context, spec *sare.Spec, info *sare.Info, m Model) *Encoder {
 
 // Model is the encoder's float model.
 func (e *Encoder) Model() Model { return e.model }
+
+// SetReadings makes the Real model read the float literals of r as the
+// constants derived from the specification's that they are roundings of
+// (value.DeriveReadings), rather than as the numbers they spell. The IEEE
+// model reads every literal as its binary value regardless.
+func (e *Encoder) SetReadings(r *value.Readings) { e.readings = r }
 
 // Sort is the sort of values of type t: Bool for bool, bit-vectors of the
 // type's width for integers, and for f32 and f64 Real in the Real model or

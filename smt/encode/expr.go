@@ -3,8 +3,6 @@ package encode
 import (
 	"errors"
 	"fmt"
-	"math/big"
-	"strings"
 
 	"github.com/augur-verify/augur/smt"
 	"github.com/augur-verify/augur/syntax"
@@ -122,30 +120,24 @@ func (c *exprEnc) literal(x syntax.Expr, t syntax.Type, text string) (tv, error)
 	if err != nil {
 		return tv{}, exprError(x, "%v", err)
 	}
-	if r, ok := decimalRat(text); ok && t.IsFloat() && c.e.model == Real && !v.IsUndef() {
+	if t.IsFloat() && c.e.model == Real && !v.IsUndef() {
 		// In the real model a float literal is the real number it
 		// spells (0.1 is one tenth), not its nearest float: the model
 		// reasons about the computation as exact arithmetic, literals
-		// included. See docs/validate.md.
-		return c.defined(c.e.z.Rat(r)), nil
+		// included; or the constant derived from the specification's
+		// that it is a rounding of (SetReadings). See docs/validate.md.
+		if r, ok := c.e.readings.Rat(t, text); ok {
+			return c.defined(c.e.z.Rat(r)), nil
+		}
+		if r, ok := value.DecimalRat(text); ok {
+			return c.defined(c.e.z.Rat(r)), nil
+		}
 	}
 	k, err := c.e.constant(v)
 	if err != nil {
 		return tv{}, exprError(x, "%v", err)
 	}
 	return c.defined(k), nil
-}
-
-// decimalRat reads a decimal literal ("0.1", "-2.5e-3", "1.", ".5", "3")
-// as an exact rational.
-func decimalRat(text string) (*big.Rat, bool) {
-	if strings.HasSuffix(text, ".") {
-		text += "0"
-	}
-	if strings.ContainsAny(text, "xXpP_") || strings.ContainsAny(text, "iInN") {
-		return nil, false // hexadecimal, separators, inf, nan
-	}
-	return new(big.Rat).SetString(text)
 }
 
 // constant is the term of the defined value v.
