@@ -191,12 +191,16 @@ func (h *storeHandle) rescueAt(now time.Time) int {
 }
 
 // setRunning marks validation id running, as a worker that made its
-// attempts and died without a heartbeat would have left it.
+// attempts and died would have left it, its last heartbeat saying it
+// alive for a minute: the rescuer of a running Work leaves it alone
+// meanwhile, so that the test's own rescue pass (rescueAt) is the one
+// that finds it, however loaded the machine.
 func (h *storeHandle) setRunning(id string, attempts int) {
 	h.t.Helper()
 	q := h.Store.(interface{ testPool() querier }).testPool()
+	now := time.Now()
 	if _, err := q.exec(context.Background(), `UPDATE augur_validation SET status = $1, attempts = $2,
-		started_at = $3 WHERE id = $4`, string(Running), attempts, micros(time.Now()), id); err != nil {
+		started_at = $3, alive_until = $4 WHERE id = $5`, string(Running), attempts, micros(now), micros(now.Add(time.Minute)), id); err != nil {
 		h.t.Fatal(err)
 	}
 }
