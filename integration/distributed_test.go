@@ -139,7 +139,7 @@ CREATE TRIGGER itest_log_verdict AFTER INSERT OR UPDATE ON augur_validation
 
 // TestDistributed runs the service as it is deployed at scale: PostgreSQL
 // on loopback, one augur serve without workers and two augur worker
-// processes. It submits 200 validations at once through the API (valid
+// processes. It submits four slower validations, then 200 at once, through the API (valid
 // and invalid examples, half of them made distinct by a comment, the
 // others identical), kills one worker with SIGKILL while it runs
 // validations, and checks that every validation reaches the verdict of its
@@ -151,6 +151,7 @@ func TestDistributed(t *testing.T) {
 	}
 	const (
 		n          = 200
+		slow       = 4     // one per worker slot
 		jobTimeout = "20s" // also the rescue delay: a dead worker's jobs run again after 20-50 s
 		limit      = 150 * time.Second
 	)
@@ -200,8 +201,24 @@ func TestDistributed(t *testing.T) {
 	want := map[string]string{} // id -> expected verdict
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	errs := make(chan error, n)
+	errs := make(chan error, n+slow)
 	submitted := time.Now()
+	// First, distinct copies of a pair that takes long enough to be seen
+	// running on both workers at once (the examples take milliseconds,
+	// and identical submissions in flight share one run): the kill below
+	// waits for them.
+	slowPair := readPairs(t, []pair{{spec: "bench/halide/unsharp/spec.sare", program: "bench/halide/unsharp/prog.sched", verdict: "valid"}})[0]
+	for i := range slow {
+		v, _, err := submit(client, base, "", submission{
+			Spec: slowPair.specText, SpecName: slowPair.spec, ProgramName: slowPair.program,
+			Program: fmt.Sprintf("# integration slow copy %d\n%s", i, slowPair.programText),
+			Meta:    store.Meta{Repository: repo, Labels: map[string]string{"slow": strconv.Itoa(i)}},
+		})
+		if err != nil {
+			t.Fatalf("slow submission %d: %v", i, err)
+		}
+		want[v.ID] = slowPair.verdict
+	}
 	for i := range n {
 		wg.Go(func() {
 			p := pairs[i%len(pairs)]
@@ -234,7 +251,7 @@ func TestDistributed(t *testing.T) {
 	if t.Failed() {
 		t.FailNow()
 	}
-	t.Logf("submitted %d validations in %s", n, time.Since(submitted).Round(time.Millisecond))
+	t.Logf("submitted %d validations in %s", n+slow, time.Since(submitted).Round(time.Millisecond))
 
 	// Kill a worker while both run validations: three or more running
 	// out of the four slots means each worker runs at least one.
@@ -282,8 +299,8 @@ func TestDistributed(t *testing.T) {
 	t.Logf("all %d validations finished %s after submission", len(all), time.Since(submitted).Round(time.Millisecond))
 
 	// The list: exactly the 200 submitted, each once.
-	if len(all) != n {
-		t.Errorf("the list has %d validations, want %d", len(all), n)
+	if len(all) != n+slow {
+		t.Errorf("the list has %d validations, want %d", len(all), n+slow)
 	}
 	seen := map[string]bool{}
 	for _, v := range all {
