@@ -79,14 +79,80 @@ func (v *validation) counterexample(c *symeval.Condition, o *outcome) (*Countere
 	if err := v.reductionInputs(c, cx); err != nil {
 		return nil, err
 	}
-	v.replay(c, cx)
+	f := v.replay(c, cx)
 	cx.Command = v.command(cx)
 	if v.orig != nil && !cx.Reproduced {
 		// The transformed pair's evidence stands only when the
 		// interpreter fails on the pair as given.
 		return nil, fmt.Errorf("the interpreter does not fail at this counterexample (%s)", cx.Replay)
 	}
+	if v.harmlessRead(c) {
+		if err := v.garbageEvidence(c, cx, f); err != nil {
+			return nil, err
+		}
+	}
 	return cx, nil
+}
+
+// harmlessRead reports whether the failed condition c is an undefined
+// read that the semantics being validated allows: with garbage writes
+// (Clément 2022, section 9.9), an assignment that reads a cell holding
+// no defined value writes the undefined value ⊥, and the kernel fails
+// only where ⊥ reaches an out cell (or conflicts with a value in a par
+// loop). The symbolic evaluation reports such reads when the garbage
+// writes fell back to the conditions without them (⊥ reaches an out
+// cell, perhaps only by an over-approximation, or no fixpoint).
+func (v *validation) harmlessRead(c *symeval.Condition) bool {
+	if v.opts.NoGarbageWrites || c.Kind != sched.UndefinedRead {
+		return false
+	}
+	_, ok := c.Stmt.(*sched.Assign)
+	return ok
+}
+
+// garbageEvidence checks that the replay f of cx, the counterexample of
+// the undefined read c, run with garbage writes, shows the kernel
+// failing, and points cx at the read where the garbage that reaches an
+// out cell starts. The replay fails, when ⊥ is the cause, at the first
+// out cell holding ⊥, with the chain of garbage writes that brought it
+// there (sched.GarbageStep): cx then gives the loop indices and the cell
+// of the chain's origin. An origin at another statement means that this
+// read may be harmless: the error says so, and the condition is left
+// undecided (the origin's own condition, if failed too, is confirmed in
+// its turn). No failure at all, or no replay, is no evidence either.
+func (v *validation) garbageEvidence(c *symeval.Condition, cx *Counterexample, f *sched.Failure) error {
+	if f == nil {
+		why := "no replay with garbage writes shows it reaching an output"
+		if strings.Contains(c.Detail, "may reach") {
+			why = "⊥ may reach an output by over-approximation; no replay shows it"
+		}
+		return fmt.Errorf("%s (%s)", why, cx.Replay)
+	}
+	if f.Garbage == nil {
+		// Another failure of the kernel at these parameters: evidence
+		// enough, and nothing to point at.
+		return nil
+	}
+	o := f.Garbage.Origin()
+	if o.Pos != c.Pos {
+		return fmt.Errorf("the undefined value ⊥ that reaches %s starts at the read of %s at %s, not at this statement (augur run --garbage-writes: %s)",
+			f.Cell(), o.Read, o.Pos, f.Error())
+	}
+	at := map[string]int64{}
+	for _, x := range o.Env {
+		at[x.Name] = x.Value
+	}
+	var loops []Binding
+	for _, l := range c.Loops {
+		x, ok := at[l.Name]
+		if !ok {
+			return nil
+		}
+		loops = append(loops, Binding{Name: l.Name, Value: x})
+	}
+	cx.Loops, cx.Cell = loops, o.Read
+	cx.Detail = joinDetail(cx.Detail, fmt.Sprintf("the garbage reaches %s: %s", f.Cell(), f.Garbage))
+	return nil
 }
 
 func joinDetail(a, b string) string {
@@ -161,15 +227,17 @@ const replaySteps = 5_000_000
 
 // replay runs the reference interpreter at the counterexample cx of the
 // condition c, at its parameter values on random inputs, and records what
-// it finds.
-func (v *validation) replay(c *symeval.Condition, cx *Counterexample) {
+// it finds. It runs under the semantics being validated: with garbage
+// writes unless Options.NoGarbageWrites. It returns the interpreter's
+// failure, nil when there is none.
+func (v *validation) replay(c *symeval.Condition, cx *Counterexample) *sched.Failure {
 	params := map[string]int64{}
 	for _, p := range cx.Params {
 		params[p.Name] = p.Value
 	}
 	if v.replayOutOfReach(c, cx, params) {
 		cx.Replay = fmt.Sprintf("not replayed: the interpreter would report this failure only after more than %d steps, the replay's limit", replaySteps)
-		return
+		return nil
 	}
 	// The interpreter's step bound decides how far the replay goes;
 	// the wall clock is only an outer guard.
@@ -194,27 +262,37 @@ func (v *validation) replay(c *symeval.Condition, cx *Counterexample) {
 		ev, err := sare.NewEvaluator(in.spec, in.sinfo, params, inputs)
 		if err != nil {
 			cx.Replay = "not replayed: " + err.Error()
-			return
+			return nil
 		}
 		// As many specification elements as a confirmation may evaluate:
 		// a replay that needs more (large parameters, such as a tile
 		// past a 512-row specialisation's last row) is reported not
 		// replayed sooner.
 		ev.MaxPoints = confirmMaxPoints
-		_, err = sched.Run(ctx, in.kernel, in.kinfo, ev, sched.Options{MaxSteps: replaySteps})
+		_, err = sched.Run(ctx, in.kernel, in.kinfo, ev, sched.Options{MaxSteps: replaySteps, GarbageWrites: !v.opts.NoGarbageWrites})
 		var f *sched.Failure
 		switch {
 		case errors.As(err, &f):
 			cx.Reproduced = true
-			cx.Replay = fmt.Sprintf("augur run fails (seed %d): %s", seed, f.Error())
+			cx.Replay = fmt.Sprintf("%s fails (seed %d): %s", v.runName(), seed, f.Error())
 			cx.Seed = seed
-			return
+			return f
 		case err != nil:
 			cx.Replay = "not replayed: " + err.Error()
-			return
+			return nil
 		}
 	}
-	cx.Replay = "augur run passes at these parameters and inputs (3 seeds for the other inputs)"
+	cx.Replay = v.runName() + " passes at these parameters and inputs (3 seeds for the other inputs)"
+	return nil
+}
+
+// runName is the augur run command, with the flag of the semantics
+// being validated.
+func (v *validation) runName() string {
+	if v.opts.NoGarbageWrites {
+		return "augur run"
+	}
+	return "augur run --garbage-writes"
 }
 
 // replayOutOfReach reports whether a replay of cx, the counterexample of
@@ -254,7 +332,7 @@ func (v *validation) replayOutOfReach(c *symeval.Condition, cx *Counterexample, 
 
 // command returns the augur run command line that replays cx.
 func (v *validation) command(cx *Counterexample) string {
-	args := []string{"augur run", v.in.specSrc.Name, v.in.progSrc.Name}
+	args := []string{v.runName(), v.in.specSrc.Name, v.in.progSrc.Name}
 	for _, p := range cx.Params {
 		args = append(args, fmt.Sprintf("--param %s=%d", p.Name, p.Value))
 	}
