@@ -164,42 +164,71 @@ func joinDetail(a, b string) string {
 
 // witness picks a point of the violations u, with parameters as small as
 // it can, and returns the values of the parameters (by presburger name)
-// and the cell.
+// and the cell. It samples u within boxes of growing bounds on the
+// parameters' absolute values, then bisects the bound between the last
+// box without a point and the largest parameter of the point found: the
+// parameters' largest absolute value is the smallest of any point of u.
 func (v *validation) witness(u *presburger.UnionMap) (map[string]int64, string, error) {
-	for _, bound := range []int64{4, 16, 256, 0} {
-		var comps []*presburger.Map
-		for _, m := range u.Maps() {
-			if bound > 0 {
-				b, err := boxed(m, v.params, bound)
-				if err != nil {
-					return nil, "", err
-				}
-				m = b
-			}
-			comps = append(comps, m)
-		}
-		sp, pt, err := presburger.NewUnionMap(comps...).Sample(v.ctx)
+	lo := int64(-1)
+	for _, bound := range []int64{4, 16, 256, -1} {
+		vals, cell, err := v.sampleWithin(u, bound)
 		if err != nil {
 			return nil, "", err
 		}
-		if pt == nil {
+		if vals == nil {
+			lo = bound
 			continue
 		}
-		vals := map[string]int64{}
-		for i, p := range sp.Params {
-			x, ok := pt[i].Int64()
-			if !ok {
-				return nil, "", fmt.Errorf("parameter %s = %s does not fit in 64 bits", p, pt[i])
+		hi := maxAbs(vals, v.params)
+		for hi-lo > 1 {
+			mid := lo + (hi-lo)/2
+			vs, c, err := v.sampleWithin(u, mid)
+			if err != nil {
+				return nil, "", err
 			}
-			vals[p] = x
+			if vs == nil {
+				lo = mid
+				continue
+			}
+			vals, cell, hi = vs, c, maxAbs(vs, v.params)
 		}
-		var idx []string
-		for _, x := range pt[sp.Offset(presburger.DimIn):] {
-			idx = append(idx, x.String())
-		}
-		return vals, fmt.Sprintf("%s[%s]", sp.Out.Name, strings.Join(idx, ", ")), nil
+		return vals, cell, nil
 	}
 	return nil, "", errors.New("the violations are empty")
+}
+
+// sampleWithin returns a point of u whose parameters are within
+// [-bound, bound] (any point when bound is negative), as witness does, or
+// nil values when there is none.
+func (v *validation) sampleWithin(u *presburger.UnionMap, bound int64) (map[string]int64, string, error) {
+	var comps []*presburger.Map
+	for _, m := range u.Maps() {
+		if bound >= 0 {
+			b, err := boxed(m, v.params, bound)
+			if err != nil {
+				return nil, "", err
+			}
+			m = b
+		}
+		comps = append(comps, m)
+	}
+	sp, pt, err := presburger.NewUnionMap(comps...).Sample(v.ctx)
+	if err != nil || pt == nil {
+		return nil, "", err
+	}
+	vals := map[string]int64{}
+	for i, p := range sp.Params {
+		x, ok := pt[i].Int64()
+		if !ok {
+			return nil, "", fmt.Errorf("parameter %s = %s does not fit in 64 bits", p, pt[i])
+		}
+		vals[p] = x
+	}
+	var idx []string
+	for _, x := range pt[sp.Offset(presburger.DimIn):] {
+		idx = append(idx, x.String())
+	}
+	return vals, fmt.Sprintf("%s[%s]", sp.Out.Name, strings.Join(idx, ", ")), nil
 }
 
 // boxed returns m restricted to -bound <= p <= bound for the named

@@ -2,6 +2,8 @@ package validate
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -71,4 +73,34 @@ func conditionReason(rep *Report, prefix string) bool {
 		}
 	}
 	return false
+}
+
+// TestShrinkToSmallest: a bug that shows only from some size on is
+// reported at the smallest parameters that show it (the smallest largest
+// one, for several), whether the solver finds it (a value condition: the
+// models are bisected down from the first one confirmed) or the
+// Presburger sets do (an out-of-bounds read: so is the sample).
+func TestShrinkToSmallest(t *testing.T) {
+	for _, tc := range []struct {
+		spec, prog string
+		reason     string
+		params     string
+	}{
+		{"late", "late_bug_87", "annotation mismatch", "[{N 87}]"},
+		{"late", "late_bug_151", "annotation mismatch", "[{N 151}]"},
+		{"late", "late_bug_5002", "annotation mismatch", "[{N 5002}]"},
+		{"late2", "late2_bug_300", "annotation mismatch", "[{M 150} {N 150}]"},
+		{"late2", "late2_oob_300", "out-of-bounds read", "[{M 150} {N 150}]"},
+	} {
+		t.Run(tc.prog, func(t *testing.T) {
+			dir := filepath.Join("testdata", "verdicts")
+			rep := validateFiles(t, filepath.Join(dir, tc.spec+".sare"), filepath.Join(dir, tc.prog+".sched"), Options{Jobs: 1})
+			if rep.Verdict != Invalid || rep.Reason != tc.reason {
+				t.Fatalf("got %s (%s), want invalid (%s)", rep.Verdict, rep.Reason, tc.reason)
+			}
+			if cx := rep.Counterexample; fmt.Sprint(cx.Params) != tc.params || !cx.Reproduced {
+				t.Errorf("counterexample at %v (reproduced %v), want %s, reproduced", cx.Params, cx.Reproduced, tc.params)
+			}
+		})
+	}
 }
