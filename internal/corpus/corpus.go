@@ -103,6 +103,15 @@ type Case struct {
 	// header, in order: small, satisfying the kernel's assumptions; for
 	// an invalid case at least one of them exhibits the failure.
 	Runs []map[string]int64
+	// GarbageWrites is set by the header "semantics: garbage-writes":
+	// the kernel reads cells never written, and its run lines are checked
+	// with the interpreter's garbage writes (sched.Options.GarbageWrites),
+	// the semantics the verifier validates by default, under which such a
+	// read fails only where its undefined value reaches an output. The
+	// interpreter then exhibits the reason "undefined read" as an out cell
+	// holding that value (a failure with a garbage chain), which the
+	// verifier reports as the undefined read where the chain starts.
+	GarbageWrites bool
 	// Note is the free text of the header (what the case exercises),
 	// its lines joined by newlines.
 	Note string
@@ -118,11 +127,15 @@ func (c *Case) ExpectFor(model string) Expectation {
 	return Expectation{Verdict: c.Expect, Reason: c.Reason}
 }
 
+// GarbageWrites is the value of the semantics header of the cases whose
+// run lines use garbage writes (Case.GarbageWrites).
+const GarbageWrites = "garbage-writes"
+
 // keyLine matches a header line that sets a key: a lower-case word
 // followed at once by a colon.
 var keyLine = regexp.MustCompile(`^([a-z][a-z0-9_-]*):(.*)$`)
 
-var knownKeys = map[string]bool{"spec": true, "expect": true, "ieee": true, "run": true}
+var knownKeys = map[string]bool{"spec": true, "expect": true, "ieee": true, "run": true, "semantics": true}
 
 var paramName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
@@ -137,6 +150,7 @@ var paramName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 //	                                 exactly once; REASON one of Reasons
 //	ieee: VERDICT [REASON]           at most once; as expect
 //	run: NAME=INT ...                at least once; distinct names
+//	semantics: garbage-writes        at most once; see Case.GarbageWrites
 //
 // Any other key, a malformed value, a repeated key, a missing one, or a
 // known key in the free text is an error naming the file and line. Load reports every error it finds,
@@ -228,6 +242,12 @@ func loadCase(dir, path string) (Case, []error) {
 				continue
 			}
 			c.IEEE = &e
+		case "semantics":
+			if val != GarbageWrites {
+				errorf(n, "semantics %q: want %s", val, GarbageWrites)
+				continue
+			}
+			c.GarbageWrites = true
 		case "run":
 			params, err := parseRun(val)
 			if err != nil {
@@ -236,7 +256,7 @@ func loadCase(dir, path string) (Case, []error) {
 			}
 			c.Runs = append(c.Runs, params)
 		default:
-			errorf(n, "unknown header key %q (want spec, expect, ieee or run)", key)
+			errorf(n, "unknown header key %q (want spec, expect, ieee, semantics or run)", key)
 		}
 	}
 	for _, key := range []string{"spec", "expect", "run"} {

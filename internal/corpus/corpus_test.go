@@ -92,6 +92,7 @@ func TestLoadHeader(t *testing.T) {
 	write(t, dir, "k.sched", `# spec: s.sare
 # expect: valid
 # ieee: invalid annotation mismatch
+# semantics: garbage-writes
 # run: N=4 M=-3
 # run: N=0
 # What it exercises.
@@ -125,6 +126,9 @@ kernel k(N)
 	if got := c.ExpectFor("real").String(); got != "valid" {
 		t.Errorf("ExpectFor(real) = %s", got)
 	}
+	if !c.GarbageWrites {
+		t.Errorf("semantics: garbage-writes not read")
+	}
 	if len(c.Runs) != 2 || c.Runs[0]["N"] != 4 || c.Runs[0]["M"] != -3 || len(c.Runs[1]) != 1 || c.Runs[1]["N"] != 0 {
 		t.Errorf("runs %v", c.Runs)
 	}
@@ -150,6 +154,7 @@ func TestLoadErrors(t *testing.T) {
 		{"valid with reason", "# spec: s.sare\n# expect: valid annotation mismatch\n# run: N=1\n", "k.sched:2: expect: \"valid annotation mismatch\": a valid verdict takes no reason"},
 		{"bad verdict", "# spec: s.sare\n# expect: ok\n# run: N=1\n", `k.sched:2: expect: "ok": want valid, unknown or invalid REASON`},
 		{"bad ieee", "# spec: s.sare\n# expect: valid\n# ieee: wrong\n# run: N=1\n", "k.sched:3: ieee:"},
+		{"bad semantics", "# spec: s.sare\n# expect: valid\n# semantics: strict\n# run: N=1\n", `k.sched:3: semantics "strict": want garbage-writes`},
 		{"repeated expect", "# spec: s.sare\n# expect: valid\n# expect: valid\n# run: N=1\n", "k.sched:3: expect header repeated (first at line 2)"},
 		{"bad run", "# spec: s.sare\n# expect: valid\n# run: N=x\n", `k.sched:3: run: "N=x": x is not a decimal integer`},
 		{"run without value", "# spec: s.sare\n# expect: valid\n# run: N\n", `k.sched:3: run: "N": want NAME=INTEGER`},

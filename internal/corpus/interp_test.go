@@ -59,7 +59,7 @@ func TestInterpreterAgrees(t *testing.T) {
 			seen := map[string]int{} // outcome -> number of (run, seed) pairs
 			for _, params := range c.Runs {
 				for _, seed := range seeds {
-					got := runOnce(ctx, t, ls, k, kinfo, params, seed)
+					got := runOnce(ctx, t, ls, k, kinfo, params, seed, c.GarbageWrites)
 					seen[got]++
 					where := fmt.Sprintf("run %s seed %d", formatRun(params), seed)
 					switch {
@@ -103,21 +103,27 @@ func readSource(path string) (*syntax.Source, error) {
 	return &syntax.Source{Name: path, Text: string(data)}, nil
 }
 
-// runOnce runs the kernel once and names the outcome: "" when everything
-// matched, the failure's kind, or IllDefined. Any other error (parameters
+// runOnce runs the kernel once, with garbage writes if garbage is set,
+// and names the outcome: "" when everything matched, the failure's kind
+// ("undefined read" for an out cell holding the undefined value of a
+// garbage write), or IllDefined. Any other error (parameters
 // violating an assumption, an exhausted budget) fails the test: the run
 // line is wrong, not the kernel.
-func runOnce(ctx context.Context, t *testing.T, ls *loadedSpec, k *sched.Kernel, kinfo *sched.Info, params map[string]int64, seed uint64) string {
+func runOnce(ctx context.Context, t *testing.T, ls *loadedSpec, k *sched.Kernel, kinfo *sched.Info, params map[string]int64, seed uint64, garbage bool) string {
 	t.Helper()
 	ev, err := sare.NewEvaluator(ls.spec, ls.info, params, sare.RandomInputs(seed))
 	if err != nil {
 		t.Fatalf("run %s: %v", formatRun(params), err)
 	}
-	_, err = sched.Run(ctx, k, kinfo, ev, sched.Options{})
+	_, err = sched.Run(ctx, k, kinfo, ev, sched.Options{GarbageWrites: garbage})
 	var fail *sched.Failure
 	switch {
 	case err == nil:
 		return ""
+	case errors.As(err, &fail) && fail.Garbage != nil:
+		// An out cell holding the undefined value of a garbage write
+		// (Case.GarbageWrites).
+		return sched.UndefinedRead.String()
 	case errors.As(err, &fail):
 		return fail.Kind.String()
 	case errors.As(err, new(*sched.AssumptionError)), errors.Is(err, sched.ErrBudget), ctx.Err() != nil:
