@@ -90,8 +90,22 @@ func (v *validation) counterexample(c *symeval.Condition, o *outcome) (*Countere
 		if err := v.garbageEvidence(c, cx, f); err != nil {
 			return nil, err
 		}
+	} else if v.strictConditions() && !cx.Reproduced {
+		return nil, fmt.Errorf("the conditions are those without garbage writes (%s), and no replay with garbage writes shows this failure (%s)", v.an.Garbage.Reason, cx.Replay)
 	}
 	return cx, nil
+}
+
+// strictConditions reports whether the conditions are those without
+// garbage writes although the validation allows them: the garbage
+// writes fell back (symeval.GarbageSummary). Their value conditions
+// then also check the annotations of the iterations that compute
+// garbage, which name values computed nowhere: a failure there is
+// evidence only when a replay with garbage writes shows it. (Known only
+// once the symbolic evaluation is over, which is when value conditions
+// are decided.)
+func (v *validation) strictConditions() bool {
+	return !v.opts.NoGarbageWrites && v.an != nil && v.an.Garbage.Fallback
 }
 
 // harmlessRead reports whether the failed condition c is an undefined
