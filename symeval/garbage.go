@@ -277,37 +277,6 @@ func (g *gen) collectGarbage(w *heapWalker, gs map[*sched.Assign]*presburger.Map
 			}
 			continue
 		}
-		if g.grewIn[st] == round-1 && !g.cellWidened[st] {
-			// First widened to the iterations that write the cells
-			// it writes ⊥ into (an accumulation along a sequential
-			// loop: the whole loop, for those cells only).
-			u, err := old.Union(more)
-			if err != nil {
-				return false, err
-			}
-			w, err := g.widenToCells(st, u, at)
-			if err != nil {
-				return false, err
-			}
-			g.cellWidened[st] = true
-			if w != nil {
-				// Nothing gained (garbage that moves from cell to
-				// cell): all its iterations at once, as below.
-				if same, err := w.IsSubset(g.ctx, u); err != nil && !undecidable(err) {
-					return false, err
-				} else if same {
-					w = nil
-				}
-			}
-			if w != nil {
-				g.tracef(1, "%s  (at %s): garbage iterations widened to those writing their cells", sched.StmtLine(st), st.Pos())
-				if gs[st], err = g.compactGarbage(st, w, at); err != nil {
-					return false, err
-				}
-				g.grewIn[st], grew = round, true
-				continue
-			}
-		}
 		if g.grewIn[st] == round-1 {
 			g.tracef(1, "%s  (at %s): garbage iterations widened to all", sched.StmtLine(st), st.Pos())
 			gs[st] = presburger.Universe(presburger.ParamSpace(at.scope.Params()))
@@ -324,82 +293,6 @@ func (g *gen) collectGarbage(w *heapWalker, gs map[*sched.Assign]*presburger.Map
 		g.grewIn[st], grew = round, true
 	}
 	return grew, nil
-}
-
-// widenToCells returns the iterations of the assignment st at site at
-// that write a cell that one of the iterations it (garbage iterations,
-// under the scope's facts and the assumptions) writes: { p : exists q in
-// it, w(p) = w(q) }, w being the written cell, over the scope's
-// parameters. It contains it, so it is a sound widening (collectGarbage);
-// for garbage that an accumulator carries along a sequential loop (a
-// round-up tail's rows summed over k, one more step of k a round) it is
-// the whole loop for the tail's cells only, a fixpoint, where widening to
-// all iterations would put ⊥ into every cell of the accumulator. It is
-// nil when the Presburger budget is exceeded (the caller widens to all).
-func (g *gen) widenToCells(st *sched.Assign, it *presburger.Map, at site) (*presburger.Map, error) {
-	w, err := g.cellsWidening(st, it, at)
-	if err != nil && undecidable(err) {
-		return nil, nil
-	}
-	return w, err
-}
-
-// cellsWidening is widenToCells, with the budget's errors.
-func (g *gen) cellsWidening(st *sched.Assign, it *presburger.Map, at site) (*presburger.Map, error) {
-	loc, err := location(at.scope, &syntax.Index{Array: st.Array, Indices: st.Indices})
-	if err != nil {
-		return nil, err
-	}
-	// The cells written at the garbage iterations q, with q's
-	// iteration parameters (all but the kernel's) renamed apart.
-	q, err := loc.IntersectParams(it)
-	if err != nil {
-		return nil, err
-	}
-	for _, d := range []*presburger.Map{at.scope.Facts(), g.a.Assumptions} {
-		if d != nil {
-			if q, err = q.IntersectParams(d); err != nil {
-				return nil, err
-			}
-		}
-	}
-	params := at.scope.Params()
-	taken := map[string]bool{}
-	for _, p := range params {
-		taken[p] = true
-	}
-	var primed []string
-	for _, p := range params[len(g.a.Params):] {
-		z := p + "'"
-		for taken[z] {
-			z += "'"
-		}
-		taken[z] = true
-		if q, err = renameParam(q, p, z); err != nil {
-			return nil, err
-		}
-		primed = append(primed, z)
-	}
-	// The iterations p writing one of them.
-	both, err := loc.Intersect(q)
-	if err != nil {
-		return nil, err
-	}
-	for _, z := range primed {
-		if i := paramIndex(both.Space(), z); i >= 0 {
-			if both, err = both.ProjectOut(presburger.DimParam, i, 1); err != nil {
-				return nil, err
-			}
-		}
-	}
-	out, err := both.Params().Simplify(g.ctx)
-	if err != nil {
-		return nil, err
-	}
-	if !slices.Equal(out.Space().Params, params) {
-		return nil, fmt.Errorf("%s: cells' widening over %v in a scope over %v", st.Pos(), out.Space().Params, params)
-	}
-	return out, nil
 }
 
 // readsWithin reports whether the undefined reads und of an assignment
@@ -552,7 +445,6 @@ func (g *gen) garbageWrites(w0 *heapWalker) (*heapWalker, error) {
 	gs := map[*sched.Assign]*presburger.Map{}
 	g.grewIn = map[*sched.Assign]int{}
 	g.widened = map[*sched.Assign]bool{}
-	g.cellWidened = map[*sched.Assign]bool{}
 	grew, err := g.collectGarbage(w0, gs, 0)
 	if err != nil {
 		if undecidable(err) {
@@ -648,21 +540,15 @@ func (g *gen) garbageWrites(w0 *heapWalker) (*heapWalker, error) {
 // come from the widening alone. Either way the verdict rests on the
 // ordinary conditions' undefined read, which is exact.
 func (g *gen) harmReach() string {
-	n := len(g.widened)
-	for st := range g.cellWidened {
-		if !g.widened[st] {
-			n++
-		}
-	}
-	if n == 0 {
+	if len(g.widened) == 0 {
 		return "would reach " + g.garbageHarm
 	}
 	what := "assignments"
-	if n == 1 {
+	if len(g.widened) == 1 {
 		what = "assignment"
 	}
-	return fmt.Sprintf("may reach %s (an over-approximation: the garbage iterations of %d %s were widened, to those writing the same cells or to all their iterations, so this is not ruled out)",
-		g.garbageHarm, n, what)
+	return fmt.Sprintf("may reach %s (an over-approximation: the garbage iterations of %d %s were widened to all their iterations, so this is not ruled out)",
+		g.garbageHarm, len(g.widened), what)
 }
 
 // garbageSites returns the sites of the conditions of the assignment at

@@ -300,20 +300,3 @@ func TestAnalyzeRefutes(t *testing.T) {
 		}
 	}
 }
-
-// TestGarbageWidenToCells: an accumulator whose rows past N start as
-// garbage carries it along the reduction loop, one more step of k a
-// round (testdata/corpus/matmul_rows_round_up). Its garbage iterations
-// are widened to the iterations writing the same cells, the whole loop
-// for the rows past N only, a fixpoint in which ⊥ reaches no output;
-// widened to all the iterations, it would reach every row of c.
-func TestGarbageWidenToCells(t *testing.T) {
-	dir := filepath.Join("..", "testdata", "corpus")
-	a := analyzeFilesWith(t, filepath.Join(dir, "matmul.sare"), filepath.Join(dir, "matmul_rows_round_up.sched"), AnalyzeOptions{})
-	if g := a.Garbage; g.Fallback || g.Statements != 2 || g.Rounds != 3 {
-		t.Errorf("garbage writes %+v, want a fixpoint in 3 rounds with 2 statements writing ⊥", g)
-	}
-	if kinds, _ := failedKinds(t, a); len(kinds) > 0 {
-		t.Errorf("failed conditions %v, want none", kinds)
-	}
-}

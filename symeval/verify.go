@@ -241,9 +241,6 @@ type gen struct {
 	// widened holds the assignments whose garbage iterations were
 	// widened to all their iterations: their sets cannot grow.
 	widened map[*sched.Assign]bool
-	// cellWidened holds those widened to the iterations that write
-	// their cells (garbage.go, widenToCells).
-	cellWidened map[*sched.Assign]bool
 	// harmful holds the garbage iterations of the fixpoint given up
 	// because ⊥ does harm (garbageFallback).
 	harmful map[*sched.Assign]*presburger.Map
