@@ -358,6 +358,9 @@ func TestSuite(t *testing.T) {
 				if rep.Verdict == validate.Valid && p.Verdict == "invalid" {
 					t.Errorf("%s is VALID, expected INVALID", p.Name)
 				}
+				if rep.Verdict == validate.Invalid && p.Verdict != "invalid" {
+					t.Errorf("%s is INVALID (%s), expected %s", p.Name, rep.Reason, p.Verdict)
+				}
 				if rep.Counterexample != nil {
 					t.Logf("counterexample: %+v", rep.Counterexample)
 				}

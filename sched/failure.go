@@ -148,6 +148,10 @@ type Failure struct {
 	// and Iters[1] reads it.
 	LoopVar string
 	Iters   [2]int64
+	// Garbage is, for an out cell holding the undefined value ⊥ of a
+	// garbage write (Options.GarbageWrites), the last garbage write into
+	// it, whose chain says where the garbage starts; nil otherwise.
+	Garbage *GarbageStep
 	// Msg completes the description.
 	Msg string
 	// Steps is the work of the run up to the failure, counted as

@@ -115,6 +115,9 @@ type interp struct {
 	// aenv is the environment of the annotation being checked, reused
 	// from one assignment to the next.
 	aenv annotEnv
+	// garbage is the last garbage write into each cell that holds ⊥
+	// (Options.GarbageWrites; garbage.go).
+	garbage map[loc]*GarbageStep
 }
 
 // store is one instance of an array: a global array, or one execution of
@@ -484,6 +487,11 @@ func (in *interp) bindOne(s *store, b *Binding, covered map[int]*Binding) error 
 		tensor := sare.FormatIndex(b.Tensor.Fun.Name, tidx, '(', ')')
 		var f *Failure
 		switch {
+		case got.IsUndef() && in.garbage[loc{s: s, off: off}] != nil:
+			g := in.garbage[loc{s: s, off: off}]
+			f = in.nodeFailure(OutputNotWritten, b, "%s holds the undefined value ⊥ of garbage writes when the kernel ends; it should hold %s = %s; ⊥ comes from: %s",
+				formatCell(s.name, idx), tensor, want, g)
+			f.Garbage = g
 		case got.IsUndef():
 			f = in.nodeFailure(OutputNotWritten, b, "%s holds no value when the kernel ends; it should hold %s = %s",
 				formatCell(s.name, idx), tensor, want)
@@ -885,13 +893,17 @@ func (e *annotEnv) Tensor(name string, idx []int64) (value.Value, error) {
 // garbageAssign executes the assignment s, whose value read a cell
 // holding no defined value, as a garbage write (Options.GarbageWrites):
 // it writes ⊥ into its cell of st, checked for bounds only.
-func (in *interp) garbageAssign(s *Assign, st *store) error {
+func (in *interp) garbageAssign(s *Assign, st *store, read *cellRef) error {
 	off, _, err := in.target(s, st)
 	if err != nil {
 		return err
 	}
 	in.res.GarbageWrites++
-	in.storeCell(loc{s: st, off: off}, value.Undef(st.elem), s)
+	l := loc{s: st, off: off}
+	if roff, ok := read.s.offset(read.idx); ok {
+		in.recordGarbage(s, loc{s: read.s, off: roff}, l)
+	}
+	in.storeCell(l, value.Undef(st.elem), s)
 	return nil
 }
 
@@ -931,7 +943,7 @@ func (in *interp) assign(s *Assign) error {
 	}
 	if err := in.readFailure(s, venv); err != nil {
 		if in.opts.GarbageWrites && venv.garbageOnly() {
-			return in.garbageAssign(s, st)
+			return in.garbageAssign(s, st, venv.undef)
 		}
 		return err
 	}

@@ -582,6 +582,17 @@ func TestRunGarbageWrites(t *testing.T) {
 	if f.Cell() != "c[4]" {
 		t.Errorf("failure at %s, want c[4]: %s", f.Cell(), f.Detail())
 	}
+	// The failure says by which path ⊥ reached c[4]: the tile's read of
+	// s[4], never written, then c's read of t[4].
+	wantPath := "s[4] (never written) read at 11:11 (at i0=1 i1=0), ⊥ written into t[4]; t[4] read at 14:19 (at i=4), ⊥ written into c[4]"
+	if f.Garbage == nil || f.Garbage.String() != wantPath {
+		t.Errorf("garbage path %v, want %q", f.Garbage, wantPath)
+	} else if o := f.Garbage.Origin(); o.Pos.Line != 11 || o.Read != "s[4]" || len(f.Garbage.Path()) != 2 {
+		t.Errorf("origin %+v (path of %d steps), want the read of s[4] at line 11", o, len(f.Garbage.Path()))
+	}
+	if !strings.Contains(f.Msg, "holds the undefined value ⊥ of garbage writes") {
+		t.Errorf("message %q, want it to say that c[4] holds ⊥", f.Msg)
+	}
 	// The output check comes after every statement: the failure's work
 	// is at least the passing run's statements.
 	if f.Steps < res.Steps-int64(5) || f.Steps > res.Steps+int64(5) {

@@ -79,14 +79,94 @@ func (v *validation) counterexample(c *symeval.Condition, o *outcome) (*Countere
 	if err := v.reductionInputs(c, cx); err != nil {
 		return nil, err
 	}
-	v.replay(c, cx)
+	f := v.replay(c, cx)
 	cx.Command = v.command(cx)
 	if v.orig != nil && !cx.Reproduced {
 		// The transformed pair's evidence stands only when the
 		// interpreter fails on the pair as given.
 		return nil, fmt.Errorf("the interpreter does not fail at this counterexample (%s)", cx.Replay)
 	}
+	if v.harmlessRead(c) {
+		if err := v.garbageEvidence(c, cx, f); err != nil {
+			return nil, err
+		}
+	} else if v.strictConditions() && !cx.Reproduced {
+		return nil, fmt.Errorf("the conditions are those without garbage writes (%s), and no replay with garbage writes shows this failure (%s)", v.an.Garbage.Reason, cx.Replay)
+	}
 	return cx, nil
+}
+
+// strictConditions reports whether the conditions are those without
+// garbage writes although the validation allows them: the garbage
+// writes fell back (symeval.GarbageSummary). Their value conditions
+// then also check the annotations of the iterations that compute
+// garbage, which name values computed nowhere: a failure there is
+// evidence only when a replay with garbage writes shows it. (Known only
+// once the symbolic evaluation is over, which is when value conditions
+// are decided.)
+func (v *validation) strictConditions() bool {
+	return !v.opts.NoGarbageWrites && v.an != nil && v.an.Garbage.Fallback
+}
+
+// harmlessRead reports whether the failed condition c is an undefined
+// read that the semantics being validated allows: with garbage writes
+// (Clément 2022, section 9.9), an assignment that reads a cell holding
+// no defined value writes the undefined value ⊥, and the kernel fails
+// only where ⊥ reaches an out cell (or conflicts with a value in a par
+// loop). The symbolic evaluation reports such reads when the garbage
+// writes fell back to the conditions without them (⊥ reaches an out
+// cell, perhaps only by an over-approximation, or no fixpoint).
+func (v *validation) harmlessRead(c *symeval.Condition) bool {
+	if v.opts.NoGarbageWrites || c.Kind != sched.UndefinedRead {
+		return false
+	}
+	_, ok := c.Stmt.(*sched.Assign)
+	return ok
+}
+
+// garbageEvidence checks that the replay f of cx, the counterexample of
+// the undefined read c, run with garbage writes, shows the kernel
+// failing, and points cx at the read where the garbage that reaches an
+// out cell starts. The replay fails, when ⊥ is the cause, at the first
+// out cell holding ⊥, with the chain of garbage writes that brought it
+// there (sched.GarbageStep): cx then gives the loop indices and the cell
+// of the chain's origin. An origin at another statement means that this
+// read may be harmless: the error says so, and the condition is left
+// undecided (the origin's own condition, if failed too, is confirmed in
+// its turn). No failure at all, or no replay, is no evidence either.
+func (v *validation) garbageEvidence(c *symeval.Condition, cx *Counterexample, f *sched.Failure) error {
+	if f == nil {
+		why := "no replay with garbage writes shows it reaching an output"
+		if strings.Contains(c.Detail, "may reach") {
+			why = "⊥ may reach an output by over-approximation; no replay shows it"
+		}
+		return fmt.Errorf("%s (%s)", why, cx.Replay)
+	}
+	if f.Garbage == nil {
+		// Another failure of the kernel at these parameters: evidence
+		// enough, and nothing to point at.
+		return nil
+	}
+	o := f.Garbage.Origin()
+	if o.Pos != c.Pos {
+		return fmt.Errorf("the undefined value ⊥ that reaches %s starts at the read of %s at %s, not at this statement (augur run --garbage-writes: %s)",
+			f.Cell(), o.Read, o.Pos, f.Error())
+	}
+	at := map[string]int64{}
+	for _, x := range o.Env {
+		at[x.Name] = x.Value
+	}
+	var loops []Binding
+	for _, l := range c.Loops {
+		x, ok := at[l.Name]
+		if !ok {
+			return nil
+		}
+		loops = append(loops, Binding{Name: l.Name, Value: x})
+	}
+	cx.Loops, cx.Cell = loops, o.Read
+	cx.Detail = joinDetail(cx.Detail, fmt.Sprintf("the garbage reaches %s: %s", f.Cell(), f.Garbage))
+	return nil
 }
 
 func joinDetail(a, b string) string {
@@ -98,42 +178,71 @@ func joinDetail(a, b string) string {
 
 // witness picks a point of the violations u, with parameters as small as
 // it can, and returns the values of the parameters (by presburger name)
-// and the cell.
+// and the cell. It samples u within boxes of growing bounds on the
+// parameters' absolute values, then bisects the bound between the last
+// box without a point and the largest parameter of the point found: the
+// parameters' largest absolute value is the smallest of any point of u.
 func (v *validation) witness(u *presburger.UnionMap) (map[string]int64, string, error) {
-	for _, bound := range []int64{4, 16, 256, 0} {
-		var comps []*presburger.Map
-		for _, m := range u.Maps() {
-			if bound > 0 {
-				b, err := boxed(m, v.params, bound)
-				if err != nil {
-					return nil, "", err
-				}
-				m = b
-			}
-			comps = append(comps, m)
-		}
-		sp, pt, err := presburger.NewUnionMap(comps...).Sample(v.ctx)
+	lo := int64(-1)
+	for _, bound := range []int64{4, 16, 256, -1} {
+		vals, cell, err := v.sampleWithin(u, bound)
 		if err != nil {
 			return nil, "", err
 		}
-		if pt == nil {
+		if vals == nil {
+			lo = bound
 			continue
 		}
-		vals := map[string]int64{}
-		for i, p := range sp.Params {
-			x, ok := pt[i].Int64()
-			if !ok {
-				return nil, "", fmt.Errorf("parameter %s = %s does not fit in 64 bits", p, pt[i])
+		hi := maxAbs(vals, v.params)
+		for hi-lo > 1 {
+			mid := lo + (hi-lo)/2
+			vs, c, err := v.sampleWithin(u, mid)
+			if err != nil {
+				return nil, "", err
 			}
-			vals[p] = x
+			if vs == nil {
+				lo = mid
+				continue
+			}
+			vals, cell, hi = vs, c, maxAbs(vs, v.params)
 		}
-		var idx []string
-		for _, x := range pt[sp.Offset(presburger.DimIn):] {
-			idx = append(idx, x.String())
-		}
-		return vals, fmt.Sprintf("%s[%s]", sp.Out.Name, strings.Join(idx, ", ")), nil
+		return vals, cell, nil
 	}
 	return nil, "", errors.New("the violations are empty")
+}
+
+// sampleWithin returns a point of u whose parameters are within
+// [-bound, bound] (any point when bound is negative), as witness does, or
+// nil values when there is none.
+func (v *validation) sampleWithin(u *presburger.UnionMap, bound int64) (map[string]int64, string, error) {
+	var comps []*presburger.Map
+	for _, m := range u.Maps() {
+		if bound >= 0 {
+			b, err := boxed(m, v.params, bound)
+			if err != nil {
+				return nil, "", err
+			}
+			m = b
+		}
+		comps = append(comps, m)
+	}
+	sp, pt, err := presburger.NewUnionMap(comps...).Sample(v.ctx)
+	if err != nil || pt == nil {
+		return nil, "", err
+	}
+	vals := map[string]int64{}
+	for i, p := range sp.Params {
+		x, ok := pt[i].Int64()
+		if !ok {
+			return nil, "", fmt.Errorf("parameter %s = %s does not fit in 64 bits", p, pt[i])
+		}
+		vals[p] = x
+	}
+	var idx []string
+	for _, x := range pt[sp.Offset(presburger.DimIn):] {
+		idx = append(idx, x.String())
+	}
+	return vals, fmt.Sprintf("%s[%s]", sp.Out.Name, strings.Join(idx, ", ")), nil
 }
 
 // boxed returns m restricted to -bound <= p <= bound for the named
@@ -161,15 +270,18 @@ const replaySteps = 5_000_000
 
 // replay runs the reference interpreter at the counterexample cx of the
 // condition c, at its parameter values on random inputs, and records what
-// it finds.
-func (v *validation) replay(c *symeval.Condition, cx *Counterexample) {
+// it finds. It runs under the semantics being validated: a strict run
+// first, then, when that one stops at an undefined read, a run with
+// garbage writes unless Options.NoGarbageWrites. It returns the
+// interpreter's failure, nil when there is none.
+func (v *validation) replay(c *symeval.Condition, cx *Counterexample) *sched.Failure {
 	params := map[string]int64{}
 	for _, p := range cx.Params {
 		params[p.Name] = p.Value
 	}
 	if v.replayOutOfReach(c, cx, params) {
 		cx.Replay = fmt.Sprintf("not replayed: the interpreter would report this failure only after more than %d steps, the replay's limit", replaySteps)
-		return
+		return nil
 	}
 	// The interpreter's step bound decides how far the replay goes;
 	// the wall clock is only an outer guard.
@@ -194,7 +306,7 @@ func (v *validation) replay(c *symeval.Condition, cx *Counterexample) {
 		ev, err := sare.NewEvaluator(in.spec, in.sinfo, params, inputs)
 		if err != nil {
 			cx.Replay = "not replayed: " + err.Error()
-			return
+			return nil
 		}
 		// As many specification elements as a confirmation may evaluate:
 		// a replay that needs more (large parameters, such as a tile
@@ -203,18 +315,44 @@ func (v *validation) replay(c *symeval.Condition, cx *Counterexample) {
 		ev.MaxPoints = confirmMaxPoints
 		_, err = sched.Run(ctx, in.kernel, in.kinfo, ev, sched.Options{MaxSteps: replaySteps, Equality: v.opts.ValueModel.Equality()})
 		var f *sched.Failure
+		if errors.As(err, &f) && f.Kind == sched.UndefinedRead && !v.opts.NoGarbageWrites {
+			// The strict run stops at a read that garbage writes allow:
+			// the semantics validated decide. (The two runs are the same
+			// up to the first undefined read, so any other failure, or
+			// none, is the same with garbage writes.) Which cells hold
+			// ⊥ depends on the parameters only, so a passing run is
+			// not tried on other inputs.
+			strict := f
+			f = nil
+			cx.garbage = true
+			_, err = sched.Run(ctx, in.kernel, in.kinfo, ev, sched.Options{MaxSteps: replaySteps, GarbageWrites: true})
+			if err == nil {
+				cx.Replay = fmt.Sprintf("augur run --garbage-writes passes at these parameters (seed %d; without garbage writes: %s)", seed, strict.Error())
+				return nil
+			}
+		}
 		switch {
 		case errors.As(err, &f):
 			cx.Reproduced = true
-			cx.Replay = fmt.Sprintf("augur run fails (seed %d): %s", seed, f.Error())
+			cx.Replay = fmt.Sprintf("%s fails (seed %d): %s", cx.runName(), seed, f.Error())
 			cx.Seed = seed
-			return
+			return f
 		case err != nil:
 			cx.Replay = "not replayed: " + err.Error()
-			return
+			return nil
 		}
 	}
 	cx.Replay = "augur run passes at these parameters and inputs (3 seeds for the other inputs)"
+	return nil
+}
+
+// runName is the augur run command that replays cx: with garbage writes
+// when the replay needed them.
+func (cx *Counterexample) runName() string {
+	if cx.garbage {
+		return "augur run --garbage-writes"
+	}
+	return "augur run"
 }
 
 // replayOutOfReach reports whether a replay of cx, the counterexample of
@@ -254,7 +392,7 @@ func (v *validation) replayOutOfReach(c *symeval.Condition, cx *Counterexample, 
 
 // command returns the augur run command line that replays cx.
 func (v *validation) command(cx *Counterexample) string {
-	args := []string{"augur run", v.in.specSrc.Name, v.in.progSrc.Name}
+	args := []string{cx.runName(), v.in.specSrc.Name, v.in.progSrc.Name}
 	for _, p := range cx.Params {
 		args = append(args, fmt.Sprintf("--param %s=%d", p.Name, p.Value))
 	}

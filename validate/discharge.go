@@ -1415,7 +1415,7 @@ func (s *solver) failure(c *symeval.Condition, q *query, sol *smt.Solver, maxTri
 		large = err == nil
 	}
 	if first.status == symeval.Failed && small(first.params, s.v.params, 64) {
-		return first
+		return s.shrink(c, q, first, -1, nil)
 	}
 	// Otherwise prefer small parameter values (readable counterexamples
 	// that the interpreter can replay), and block the points that
@@ -1437,6 +1437,7 @@ func (s *solver) failure(c *symeval.Condition, q *query, sol *smt.Solver, maxTri
 		block(first)
 	}
 	tries := 0
+	lo := int64(-1) // the bound of the last box tried
 	for _, bound := range []int64{4, 64, 1024} {
 		for try := 0; try < 2 && (tries < maxTries || try == 0); try++ {
 			tries++
@@ -1455,20 +1456,80 @@ func (s *solver) failure(c *symeval.Condition, q *query, sol *smt.Solver, maxTri
 			o := s.readModel(c, q, sm)
 			sm.Close()
 			if o.status == symeval.Failed {
-				return o
+				return s.shrink(c, q, o, lo, blocked)
 			}
 			if o.params == nil {
 				break
 			}
 			block(o)
 		}
+		lo = bound
 	}
 	if large {
 		if o := s.readModel(c, q, sol); o.status == symeval.Failed || o.params != nil {
+			if o.status == symeval.Failed {
+				return s.shrink(c, q, o, lo, blocked)
+			}
 			return o
 		}
 	}
 	return first
+}
+
+// maxShrinkSteps bounds the queries of shrink: enough to bisect a bound
+// of 2^20 down to one.
+const maxShrinkSteps = 20
+
+// shrink returns a confirmed failure of condition c whose parameters are
+// as small as bisection finds: the smallest bound b on their absolute
+// values within which the solver finds a model of q that concrete
+// evaluation confirms, searched between lo (a bound within which none was
+// found, -1 when none was tried) and the largest parameter of o, the
+// failure at hand. A bug that shows only for N >= 200 is reported at
+// N = 200, not at whatever the solver picked below 1024. The points in
+// blocked (models that evaluation did not confirm) stay excluded. A
+// query that finds no model, or one not confirmed, counts as no failure
+// within its bound: the result is o or a smaller confirmed failure,
+// never an unconfirmed one.
+func (s *solver) shrink(c *symeval.Condition, q *query, o *outcome, lo int64, blocked []*smt.Term) *outcome {
+	hi := maxAbs(o.params, s.v.params)
+	for i := 0; i < maxShrinkSteps && hi-lo > 1 && s.ctx.Err() == nil; i++ {
+		mid := lo + (hi-lo)/2
+		box := append([]*smt.Term(nil), blocked...)
+		for _, name := range s.v.params {
+			t := q.params[name]
+			box = append(box, t.Le(s.z.Int(mid)), t.Ge(s.z.Int(-mid)))
+		}
+		res, sm, err := s.check(q, box)
+		if err != nil || res != smt.Sat {
+			if sm != nil {
+				sm.Close()
+			}
+			lo = mid
+			continue
+		}
+		n := s.readModel(c, q, sm)
+		sm.Close()
+		if n.status != symeval.Failed || maxAbs(n.params, s.v.params) > mid {
+			lo = mid
+			continue
+		}
+		o, hi = n, maxAbs(n.params, s.v.params)
+	}
+	return o
+}
+
+// maxAbs returns the largest absolute value of the named parameters.
+func maxAbs(vals map[string]int64, names []string) int64 {
+	m := int64(0)
+	for _, n := range names {
+		v := vals[n]
+		if v < 0 {
+			v = -v
+		}
+		m = max(m, v)
+	}
+	return m
 }
 
 // peekParams reads the parameters of the model of sol.

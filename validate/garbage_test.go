@@ -44,3 +44,37 @@ func TestGarbageWrites(t *testing.T) {
 		})
 	}
 }
+
+// TestGarbageCounterexamplePath: when the undefined value of a garbage
+// write reaches an output, the counterexample points at the read where
+// that garbage starts, not at the first undefined read in program order,
+// whose garbage may be harmless (testdata/corpus/pipeline_round_up_*).
+// The replay runs with garbage writes and shows the path.
+func TestGarbageCounterexamplePath(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "corpus")
+	for _, tc := range []struct {
+		kernel string
+		line   int
+		cell   string
+	}{
+		// The producer's tile reads s[N + 2], never written.
+		{"pipeline_round_up_leak", 21, "s[3]"},
+		// The producer's tile reads unwritten cells of s first, but
+		// harmlessly; the consumer reads d[N + 1], never written.
+		{"pipeline_round_up_short_copy", 31, "d[2]"},
+	} {
+		t.Run(tc.kernel, func(t *testing.T) {
+			rep := validateFiles(t, filepath.Join(dir, "pipeline.sare"), filepath.Join(dir, tc.kernel+".sched"), Options{Jobs: 1})
+			if rep.Verdict != Invalid || rep.Reason != "undefined read" {
+				t.Fatalf("got %s (%s), want invalid (undefined read)", rep.Verdict, rep.Reason)
+			}
+			cx := rep.Counterexample
+			if cx.Line != tc.line || cx.Cell != tc.cell || !cx.Reproduced {
+				t.Errorf("counterexample at line %d, cell %s (reproduced %v), want line %d, cell %s, reproduced", cx.Line, cx.Cell, cx.Reproduced, tc.line, tc.cell)
+			}
+			if !strings.HasPrefix(cx.Command, "augur run --garbage-writes ") || !strings.Contains(cx.Replay, "holds the undefined value ⊥ of garbage writes") {
+				t.Errorf("replay %q, command %q: want a run with garbage writes that shows ⊥ in an output", cx.Replay, cx.Command)
+			}
+		})
+	}
+}

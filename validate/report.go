@@ -150,6 +150,9 @@ type Counterexample struct {
 	Replay     string `json:"replay,omitempty"`
 	// Command reproduces the failure with augur run.
 	Command string `json:"command,omitempty"`
+	// garbage is set when the replay ran with garbage writes (Command
+	// says --garbage-writes).
+	garbage bool
 }
 
 // ConditionResult is the result of one verification condition.
