@@ -8,8 +8,10 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river/riverdriver"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
@@ -264,11 +266,49 @@ func (d *pgDB) migrate(ctx context.Context, m *rivermigrate.Migrator[pgx.Tx]) er
 	if _, err := m.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
 		return fmt.Errorf("river migrations: %w", err)
 	}
-	return d.inTx(ctx, func(q querier, _ pgx.Tx) error {
-		return migrateSchema(ctx, q, func(c column) (string, error) {
-			return `ALTER TABLE ` + c.table + ` ADD COLUMN IF NOT EXISTS ` + c.name + ` ` + c.def, nil
+	// The advisory lock orders the processes that migrate, not those
+	// already working: their transactions may deadlock with the schema's
+	// (PostgreSQL then aborts one of them), so the schema is tried again.
+	for attempt := 1; ; attempt++ {
+		err = d.inTx(ctx, func(q querier, _ pgx.Tx) error {
+			return migrateSchema(ctx, q, func(c column) (string, error) {
+				return pgAddColumn(ctx, q, c)
+			})
 		})
-	})
+		if attempt == schemaAttempts || !retryable(err) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(time.Duration(attempt) * 50 * time.Millisecond):
+		}
+	}
+}
+
+// schemaAttempts bounds the tries of the schema's transaction.
+const schemaAttempts = 5
+
+// retryable tells whether err is PostgreSQL aborting a transaction that
+// may succeed when run again: a deadlock or a serialization failure.
+func retryable(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && (pgErr.Code == "40P01" || pgErr.Code == "40001")
+}
+
+// pgAddColumn gives the statement adding c, or "" when the table has it:
+// ALTER TABLE takes the table's strongest lock even when the column
+// exists, which would stop every worker at each start of a process.
+func pgAddColumn(ctx context.Context, q querier, c column) (string, error) {
+	var n int
+	if err := q.queryRow(ctx, `SELECT count(*) FROM information_schema.columns
+		WHERE table_schema = current_schema() AND table_name = $1 AND column_name = $2`, c.table, c.name).Scan(&n); err != nil {
+		return "", err
+	}
+	if n > 0 {
+		return "", nil
+	}
+	return `ALTER TABLE ` + c.table + ` ADD COLUMN IF NOT EXISTS ` + c.name + ` ` + c.def, nil
 }
 
 func (d *pgDB) ping(ctx context.Context) error { return d.p.Ping(ctx) }
