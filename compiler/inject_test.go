@@ -80,7 +80,7 @@ func TestInjections(t *testing.T) {
 		params                  map[string]int64
 	}{
 		{InjectTailUnguarded, "conv1d_split", "out-of-bounds read", map[string]int64{"N": 7, "K": 5}},
-		{InjectShiftUpdate, "conv1d_split", "undefined read", map[string]int64{"N": 7, "K": 5}},
+		{InjectShiftUpdate, "conv1d_split", "annotation mismatch", map[string]int64{"N": 7, "K": 5}},
 		{InjectHaloOffByOne, "blur_fold", "undefined read", map[string]int64{"W": 5, "H": 6}},
 		{InjectFoldTooSmall, "blur_fold", "annotation mismatch", map[string]int64{"W": 5, "H": 6}},
 		{InjectSwapReductions, "conv1d_split", "annotation mismatch", map[string]int64{"N": 7, "K": 5}},
