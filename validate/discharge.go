@@ -1368,14 +1368,19 @@ const abstractedLimit = 20_000_000
 // which is far slower on them than bit-blasting (a division of i16
 // values by a constant: 20 million units against half a million).
 //
-// In the real value model with floats, the floats are reals: an
-// abstraction would keep nothing of their arithmetic, and is not tried.
+// It is tried only when neither the specification nor the kernel
+// computes with floats. In the real value model floats are reals, of
+// which an abstraction keeps nothing; in the ieee model the general
+// solver bit-blasts floating-point terms itself, and the abstraction's
+// terms, made in the condition's context, change the course of its later
+// searches (a wrong blur of the corpus took five times as long to
+// refute).
 func (s *solver) checkAbstracted(terms []*smt.Term, limit uint64) (*smt.Solver, bool) {
-	if s.v.opts.ValueModel == encode.Real && s.v.usesFloats() {
+	if s.v.usesFloats() {
 		return nil, false
 	}
 	abs, err := s.z.AbstractArith(terms...)
-	if err != nil || abs.Replaced == 0 || !abs.Bits {
+	if err != nil || abs.Replaced == 0 || !abs.Bits || abs.Floats {
 		return nil, false
 	}
 	sol, err := s.z.NewSolver()
