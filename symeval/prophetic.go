@@ -59,6 +59,11 @@ type Options struct {
 	// noRoundReuse makes every round of the garbage writes start from
 	// scratch (for tests: the rounds must give the same conditions).
 	noRoundReuse bool
+	// defined gives, for computed tensors that in bindings load, the
+	// points the specification analysis proved defined (specAnalysis):
+	// the initial heap holds such a binding's cells there only, the
+	// others holding no value, as the interpreter's hold ⊥.
+	defined map[string]*presburger.Map
 }
 
 // Prophecy is the result of the prophetic evaluation of a kernel.
@@ -177,7 +182,7 @@ func Prophesy(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sar
 	if len(opts.garbage) > 0 {
 		res.accumulates = opts.Accumulates
 	}
-	ev := &prophet{ctx: ctx, cs: res.Contexts, info: kinfo.Types, spec: spec,
+	ev := &prophet{ctx: ctx, cs: res.Contexts, info: kinfo.Types, spec: spec, defined: opts.defined,
 		effects: res.effects, bodies: res.bodies, heapAnnot: opts.HeapAnnot,
 		garbage: opts.garbage, steps: res.steps, operands: res.operands, reuse: res.reuse, res: res}
 	scope := NewScope(params)
@@ -284,6 +289,8 @@ type prophet struct {
 	reuse    *roundReuse
 	// res is the prophecy under construction.
 	res *Prophecy
+	// defined is Options.defined.
+	defined map[string]*presburger.Map
 }
 
 // initial returns the heap of the in bindings.
@@ -334,7 +341,48 @@ func (p *prophet) binding(s *Scope, b *sched.Binding) (*presburger.Map, error) {
 			return nil, err
 		}
 	}
-	return p.cellMap(s, b.Array.Name, dims, nil, sv, bounds)
+	m, err := p.cellMap(s, b.Array.Name, dims, nil, sv, bounds)
+	if err != nil {
+		return nil, err
+	}
+	if def := p.defined[t.Name.Name]; def != nil && !t.Input {
+		cells, err := definedCells(s, tr, b, dims, bounds, def)
+		if err != nil {
+			return nil, err
+		}
+		return m.IntersectDomain(cells)
+	}
+	return m, nil
+}
+
+// definedCells returns the cells { a[vars] : bounds } of the in binding b
+// whose tensor element is in def, the tensor's defined points.
+func definedCells(s *Scope, tr *translator, b *sched.Binding, dims []string, bounds dnf, def *presburger.Map) (*presburger.Map, error) {
+	keys := make([]string, len(b.Tensor.Args))
+	pws := make([]pwExpr, len(b.Tensor.Args))
+	for k, x := range b.Tensor.Args {
+		keys[k] = outKey(k)
+		var err error
+		if pws[k], err = tr.index(x); err != nil {
+			return nil, err
+		}
+	}
+	d, err := equalities(keys, pws)
+	if err != nil {
+		return nil, err
+	}
+	if d, err = d.and(bounds); err != nil {
+		return nil, err
+	}
+	sp := presburger.MapSpace(s.Params(), presburger.FlatTuple(b.Array.Name, dims...), def.Space().Out)
+	r, err := lowerDNF(sp, d, nil)
+	if err != nil {
+		return nil, err
+	}
+	if r, err = r.IntersectRange(def); err != nil {
+		return nil, err
+	}
+	return r.Domain(), nil
 }
 
 // cellMap returns { a[idx] -> E[holes] : cond } in scope s, where idx

@@ -174,6 +174,18 @@ func Analyze(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sare
 	if opts.Budget != (presburger.Budget{}) {
 		ctx = presburger.WithBudget(ctx, opts.Budget)
 	}
+	// The specification is analysed first when an in binding loads a
+	// computed tensor: the initial heap holds such a binding's defined
+	// elements only.
+	var an *specAnalysis
+	if loadsComputed(k, spec) {
+		if an, err = analyzeSpec(ctx, spec, sinfo); err != nil && !undecidable(err) {
+			return nil, err
+		}
+		if an != nil {
+			opts.defined = an.defined
+		}
+	}
 	pr, err := Prophesy(ctx, k, kinfo, spec, opts.Options)
 	if err != nil {
 		return nil, err
@@ -198,7 +210,7 @@ func Analyze(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sare
 	}
 	a = &Analysis{Params: params, Assumptions: pr.Assumptions, Prophecy: pr}
 	g := &gen{ctx: ctx, a: a, pr: pr, k: k, kinfo: kinfo, spec: spec, sinfo: sinfo, trace: opts.Trace, noValue: opts.NoValue,
-		opts: opts.Options, undMemo: map[*Prophecy]map[*sched.Assign]*presburger.UnionMap{}, refutes: opts.Refutes, pending: opts.Pending}
+		opts: opts.Options, undMemo: map[*Prophecy]map[*sched.Assign]*presburger.UnionMap{}, refutes: opts.Refutes, pending: opts.Pending, early: an}
 	if err := g.run(); err != nil {
 		return nil, err
 	}
@@ -254,6 +266,9 @@ type gen struct {
 	// pending is AnalyzeOptions.Pending.
 	pending   func(c *Condition)
 	refutedBy int
+	// early is the specification's analysis when Analyze made it before
+	// the prophetic evaluation (loadsComputed), nil otherwise.
+	early *specAnalysis
 	// root is the scope of the kernel's body, the root of the scopes of
 	// every walk (walkAfter): the walks derive the same scopes from it,
 	// and share their read locations.
@@ -719,7 +734,10 @@ func (g *gen) outputs() error {
 // equations' domains disjoint, its recursion well founded; and, for the
 // kernel's in bindings, that the tensor elements they load are defined.
 func (g *gen) specChecks() error {
-	an, err := analyzeSpec(g.ctx, g.spec, g.sinfo)
+	an, err := g.early, error(nil)
+	if an == nil {
+		an, err = analyzeSpec(g.ctx, g.spec, g.sinfo)
+	}
 	if err != nil {
 		if !undecidable(err) {
 			return err
@@ -753,10 +771,28 @@ func (g *gen) specChecks() error {
 	return g.inBindings()
 }
 
+// loadsComputed reports whether an in binding of k loads a computed
+// tensor of spec.
+func loadsComputed(k *sched.Kernel, spec *sare.Spec) bool {
+	for _, b := range k.Bindings {
+		if b.Dir != sched.In || b.Tensor == nil {
+			continue
+		}
+		if t := spec.Tensor(b.Tensor.Fun.Name); t != nil && !t.Input {
+			return true
+		}
+	}
+	return false
+}
+
 // inBindings checks that the in bindings load defined tensor elements.
-// A binding that may load an undefined element makes the verdict
-// unknown: the cell would hold no value, which only matters if it is
-// read, and the conditions do not track which such cells are read.
+// Where the specification analysis proved the tensor's defined points
+// (Options.defined), the initial heap holds the binding's cells there
+// only: a cell whose element is undefined holds no value, as in the
+// interpreter, and only a read of it fails (an undefined read, or a
+// garbage write), so the binding itself is proved. Otherwise a binding
+// that may load an undefined element makes the verdict unknown: the
+// conditions cannot tell which such cells are read.
 func (g *gen) inBindings() error {
 	for _, b := range g.k.Bindings {
 		if b.Dir != sched.In {
@@ -764,6 +800,11 @@ func (g *gen) inBindings() error {
 		}
 		t := g.spec.Tensor(b.Tensor.Fun.Name)
 		if t == nil || t.Input {
+			continue
+		}
+		if g.opts.defined[t.Name.Name] != nil {
+			g.add(&Condition{Kind: sched.UndefinedRead, Pos: b.Pos(), Text: sched.BindingString(b), Status: Proved,
+				Detail: "the cells whose element of " + t.Name.Name + " is undefined hold no value: their reads are checked as undefined reads"})
 			continue
 		}
 		s := NewScope(g.a.Params)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -118,5 +119,61 @@ func TestPrettyManyPieces(t *testing.T) {
 	big.Points = presburger.NewMap(ob.Points.Space(), many...)
 	if got := big.Pretty(context.Background()); len(got) != 1 || got[0] != big.String() {
 		t.Errorf("40 pieces: got %q, want String", got)
+	}
+}
+
+// TestInBindingUndefinedCells checks that an in binding loading undefined
+// elements of a computed tensor is proved, its undefined cells holding no
+// value: a kernel that never reads them has no failed or undecided
+// condition, one that reads one fails an undefined read there (B(N), the
+// cell b[N]), and nothing else.
+func TestInBindingUndefinedCells(t *testing.T) {
+	spec := `param N
+assume N >= 1
+input A(i) : f32
+tensor B(i) : f32
+B(i) = A(i) * 2  where 0 <= i < N
+tensor C(i) : f32
+C(i) = B(i) + 1
+output C
+`
+	kernel := func(read string) string {
+		return `kernel k(N)
+assume N >= 1
+in  b[i] : f32[N + 1] = B(i)
+out c[i] : f32[N] = C(i)
+{
+  for i < N {
+    c[i] {C(i)} := ` + read + `
+  }
+}
+`
+	}
+	for _, tc := range []struct {
+		name, read string
+		failed     []sched.Kind
+	}{
+		{"unread", "b[i] + 1", nil},
+		{"read", "b[i] + 1 + b[N] * 0", []sched.Kind{sched.UndefinedRead}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := loadPair(t, "partial.sare", spec, "k.sched", kernel(tc.read))
+			a, err := Analyze(context.Background(), p.kernel, p.kinfo, p.spec, p.sinfo, AnalyzeOptions{Options: Options{NoGarbageWrites: true}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var failed []sched.Kind
+			for _, c := range a.Conditions {
+				switch c.Status {
+				case Undecided:
+					t.Errorf("C%d %s %s undecided: %s", c.ID, c.Kind, c.Text, c.Reason)
+				case Failed:
+					failed = append(failed, c.Kind)
+				}
+			}
+			if !slices.Equal(failed, tc.failed) {
+				t.Errorf("failed conditions %v, want %v", failed, tc.failed)
+			}
+		})
 	}
 }

@@ -1334,11 +1334,17 @@ const simpleLimit = 200_000
 // of the verifier's conditions. What it leaves undecided goes to the
 // general solver. Both are fresh and bounded in resources, so the answer
 // does not depend on what was asked before or on the machine's load. In
-// the ieee model the general solver goes first and alone: its bit-blasting
-// of floating-point terms is far faster than the kernel's. So it does when
-// simple is false: for queries the kernel may not stop on (groundCheck).
+// the ieee model the general solver goes first and alone when the
+// specification or the kernel computes with floats: its bit-blasting of
+// floating-point terms is far faster than the kernel's (without floats
+// the two models encode alike). So it does when simple is false: for
+// queries the kernel may not stop on (groundCheck). Before either, the
+// query's abstraction over bit-vectors may prove it (checkAbstracted).
 func (s *solver) checkTerms(terms []*smt.Term, limit uint64, simple bool) (smt.Result, *smt.Solver, error) {
-	if lim := min(limit, simpleLimit); simple && lim > 0 && s.v.opts.ValueModel != encode.IEEE {
+	if sol, proved := s.checkAbstracted(terms, limit); proved {
+		return smt.Unsat, sol, nil
+	}
+	if lim := min(limit, simpleLimit); simple && lim > 0 && (s.v.opts.ValueModel != encode.IEEE || !s.v.usesFloats()) {
 		sol, err := s.z.NewSimpleSolver()
 		if err != nil {
 			return smt.Unknown, nil, err
@@ -1361,6 +1367,55 @@ func (s *solver) checkTerms(terms []*smt.Term, limit uint64, simple bool) (smt.R
 	}
 	res, err := s.solve(sol, limit)
 	return res, sol, err
+}
+
+// abstractedLimit bounds the check of a query's abstraction
+// (checkAbstracted): bit-blasted, the queries it proves take a few
+// million units.
+const abstractedLimit = 20_000_000
+
+// checkAbstracted tries to prove the conjunction of terms unsatisfiable
+// by its abstraction over booleans, bit-vectors and floats alone
+// (smt.Context.AbstractArith: the uninterpreted functions' applications
+// to indices, the conversions and comparisons of indices become fresh
+// constants), which Z3's general solver then bit-blasts, within
+// min(limit, abstractedLimit) units. The abstraction is implied by the
+// terms, so its unsatisfiability proves theirs; proved reports it, with
+// the solver to close. Any other answer proves nothing, and the query
+// goes on as if this had not been tried: the integer arithmetic of the
+// indices sends a query with bit-vectors to Z3's general SMT kernel,
+// which is far slower on them than bit-blasting (a division of i16
+// values by a constant: 20 million units against half a million).
+//
+// It is tried only when neither the specification nor the kernel
+// computes with floats. In the real value model floats are reals, of
+// which an abstraction keeps nothing; in the ieee model the general
+// solver bit-blasts floating-point terms itself, and the abstraction's
+// terms, made in the condition's context, change the course of its later
+// searches (a wrong blur of the corpus took five times as long to
+// refute).
+func (s *solver) checkAbstracted(terms []*smt.Term, limit uint64) (*smt.Solver, bool) {
+	if s.v.usesFloats() {
+		return nil, false
+	}
+	abs, err := s.z.AbstractArith(terms...)
+	if err != nil || abs.Replaced == 0 || !abs.Bits || abs.Floats {
+		return nil, false
+	}
+	sol, err := s.z.NewSolver()
+	if err != nil {
+		return nil, false
+	}
+	if err := sol.Assert(abs.Terms...); err != nil {
+		sol.Close()
+		return nil, false
+	}
+	res, err := s.solve(sol, min(limit, abstractedLimit))
+	if err == nil && res == smt.Unsat {
+		return sol, true
+	}
+	sol.Close()
+	return nil, false
 }
 
 // solve checks sol within limit resource units, under the outer

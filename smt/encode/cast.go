@@ -16,12 +16,17 @@ import (
 // value.FromIndex does: n is taken as an i64 (sare.EvalIndex fails on
 // anything larger), then converted. Integer types wrap; floats round to
 // nearest (in the Real model, n itself); bool is n ≠ 0.
+//
+// An integer conversion is pushed through n's sums and products
+// (smt.Term.ToBVModular), exact modulo 2^width: i32(x + 1) and i32(x) + 1
+// are then one term, where Z3 would have to relate the conversions of two
+// different integers.
 func (e *Encoder) fromIndex(t syntax.Type, n *smt.Term) *smt.Term {
 	switch {
 	case t == syntax.Bool:
 		return n.Ne(e.z.Int(0))
 	case t.IsInteger():
-		return n.ToBV(uint(t.Bits()))
+		return n.ToBVModular(uint(t.Bits()))
 	case e.model == Real:
 		return n.ToReal()
 	}

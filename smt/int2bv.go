@@ -1,0 +1,116 @@
+package smt
+
+// #include <stdlib.h>
+// #include <z3.h>
+import "C"
+
+import (
+	"math/big"
+)
+
+// ToBVModular is ToBV(width) pushed through the integer term's sums,
+// differences, negations, products and if-then-else down to the terms that
+// are none of these (constants, applications, div, mod), whose conversions
+// the arithmetic of bit-vectors combines: (_ int2bv w) is a ring
+// homomorphism from the integers onto the integers modulo 2^w, so
+// int2bv(x + 3*y - 1) is int2bv(x) + 3*int2bv(y) - 1 in every model, and
+// the result equals x.ToBV(width) in every model. Numerals become
+// bit-vector numerals (modulo 2^width).
+//
+// Two index expressions that agree modulo 2^width, such as i32(x + 1) and
+// i32(x) + 1, then convert to terms that the simplifier makes equal,
+// where Z3 would have to relate the two conversions of different integers
+// (it handles int2bv poorly: such a query may run out of any resource
+// limit).
+func (x *Term) ToBVModular(width uint) *Term {
+	if width == 0 {
+		return x.withErr(opError("ToBVModular", "bit-vector width must be positive"))
+	}
+	if x.Err() != nil {
+		return x.errTerm()
+	}
+	c := x.ctx
+	z, err := c.enter()
+	if err != nil {
+		return c.termErr(err)
+	}
+	m := modular{c: c, z: z, width: width, mod: new(big.Int).Lsh(big.NewInt(1), width), done: map[uint]*Term{}}
+	return m.conv(x)
+}
+
+// modular is one ToBVModular pass; done holds the conversions made, by
+// identifier of the integer term (alive, being a subterm of the argument).
+type modular struct {
+	c     *Context
+	z     C.Z3_context
+	width uint
+	mod   *big.Int
+	done  map[uint]*Term
+}
+
+// conv converts the integer term t.
+func (m *modular) conv(t *Term) *Term {
+	id := t.ID()
+	if r, ok := m.done[id]; ok {
+		return r
+	}
+	r := m.convNew(t)
+	m.done[id] = r
+	return r
+}
+
+func (m *modular) convNew(t *Term) *Term {
+	z := m.z
+	if C.Z3_get_ast_kind(z, t.a) == C.Z3_NUMERAL_AST {
+		v, ok := new(big.Int).SetString(C.GoString(C.Z3_get_numeral_string(z, t.a)), 10)
+		if ok {
+			return m.c.BigBV(v.Mod(v, m.mod), m.width)
+		}
+		return t.ToBV(m.width)
+	}
+	if C.Z3_get_ast_kind(z, t.a) != C.Z3_APP_AST {
+		return t.ToBV(m.width)
+	}
+	app := C.Z3_to_app(z, t.a)
+	n := int(C.Z3_get_app_num_args(z, app))
+	args := func() []*Term {
+		out := make([]*Term, n)
+		for i := range out {
+			out[i] = m.conv(m.c.term(z, C.Z3_get_app_arg(z, app, C.uint(i)), "ToBVModular"))
+		}
+		return out
+	}
+	fold := func(ts []*Term, f func(a, b *Term) *Term) *Term {
+		r := ts[0]
+		for _, u := range ts[1:] {
+			r = f(r, u)
+		}
+		return r
+	}
+	switch C.Z3_get_decl_kind(z, C.Z3_get_app_decl(z, app)) {
+	case C.Z3_OP_ADD:
+		if n > 0 {
+			return fold(args(), (*Term).BVAdd)
+		}
+	case C.Z3_OP_SUB:
+		if n > 0 {
+			return fold(args(), (*Term).BVSub)
+		}
+	case C.Z3_OP_MUL:
+		if n > 0 {
+			return fold(args(), (*Term).BVMul)
+		}
+	case C.Z3_OP_UMINUS:
+		if n == 1 {
+			return args()[0].BVNeg()
+		}
+	case C.Z3_OP_ITE:
+		if n == 3 {
+			cond := m.c.term(z, C.Z3_get_app_arg(z, app, 0), "ToBVModular")
+			a := m.conv(m.c.term(z, C.Z3_get_app_arg(z, app, 1), "ToBVModular"))
+			b := m.conv(m.c.term(z, C.Z3_get_app_arg(z, app, 2), "ToBVModular"))
+			return cond.Ite(a, b)
+		}
+	}
+	return t.ToBV(m.width)
+}

@@ -1,0 +1,67 @@
+package smt
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestToBVModularMeetsBVArithmetic checks that converting index sums
+// modulo 2^w gives one term for integers equal modulo 2^w: int2bv(x + 1)
+// and int2bv(x) + 1, int2bv(3*y - x) and 3*int2bv(y) - int2bv(x).
+func TestToBVModularMeetsBVArithmetic(t *testing.T) {
+	c := newCtx(t)
+	x, y := c.IntConst("x"), c.IntConst("y")
+	bx, by := x.ToBV(32), y.ToBV(32)
+	for _, tc := range []struct {
+		name    string
+		got, bv *Term
+	}{
+		{"x + 1", x.Add(c.Int(1)).ToBVModular(32), bx.BVAdd(c.BV(1, 32))},
+		{"3y - x", c.Int(3).Mul(y).Sub(x).ToBVModular(32), c.BV(3, 32).BVMul(by).BVSub(bx)},
+		{"-(x + 2^32 + 5)", x.Add(c.Int(1<<32 + 5)).Neg().ToBVModular(32), bx.BVAdd(c.BV(5, 32)).BVNeg()},
+		{"x * y", x.Mul(y).ToBVModular(32), bx.BVMul(by)},
+		{"ite", x.Le(y).Ite(x.Add(c.Int(-1)), y).ToBVModular(32), x.Le(y).Ite(bx.BVSub(c.BV(1, 32)), by)},
+	} {
+		if g, w := tc.got.SimplifyArith(), tc.bv.SimplifyArith(); !g.Equal(w) {
+			t.Errorf("%s: %s and %s are different terms", tc.name, g, w)
+		}
+	}
+}
+
+// TestToBVModularIsToBV checks that ToBVModular has the value of ToBV on
+// terms over random numerals (the conversions are folded, not solved),
+// with every operator it distributes over and the ones it keeps whole
+// (div, mod).
+func TestToBVModularIsToBV(t *testing.T) {
+	c := newCtx(t)
+	rng := rand.New(rand.NewPCG(5, 6))
+	num := func() *Term {
+		v := rng.Int64N(1<<40) - 1<<39
+		if rng.IntN(3) == 0 {
+			v = rng.Int64N(20) - 10
+		}
+		return c.Int(v)
+	}
+	for range 200 {
+		x, y := num(), num()
+		for _, e := range []*Term{
+			x.Add(y).Mul(c.Int(-7)).Sub(c.Int(3)),
+			x.Div(c.Int(4)).Add(y.Mod(c.Int(3))).Neg(),
+			x.Ge(c.Int(0)).Ite(x.Mul(y), y.Sub(x)),
+		} {
+			for _, w := range []uint{8, 32, 64} {
+				got, err := e.ToBVModular(w).Simplify().Uint64Value()
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := e.ToBV(w).Simplify().Uint64Value()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got != want {
+					t.Fatalf("%s, width %d: ToBVModular gives %d, ToBV %d", e, w, got, want)
+				}
+			}
+		}
+	}
+}
