@@ -91,11 +91,7 @@ func Runner(opts RunnerOptions) store.Runner {
 				}
 				return store.Result{}, ctx.Err()
 			}
-			// The budget ran out: no claim about the kernel.
-			rep = &validate.Report{
-				Verdict: validate.Unknown, Spec: v.SpecName, Program: v.ProgramName, ValueModel: vo.ValueModel.String(),
-				Reason: fmt.Sprintf("the validation's time budget of %s ran out", opts.Budget),
-			}
+			rep = budgetReport(rep, v, vo, opts.Budget)
 		}
 		if opts.Log != nil {
 			for _, e := range rep.InternalErrors {
@@ -114,6 +110,27 @@ func Runner(opts RunnerOptions) store.Runner {
 		}
 		return store.Result{Report: data, Verdict: string(rep.Verdict), Reason: rep.Reason, Cacheable: cacheable}, nil
 	}
+}
+
+// budgetReport is the report of a validation whose time budget ran out:
+// no claim about the kernel, UNKNOWN, keeping the conditions decided
+// before (partial, the report validate.Validate returns with the
+// context's error; nil when it had none).
+func budgetReport(partial *validate.Report, v *store.Validation, vo validate.Options, budget time.Duration) *validate.Report {
+	reason := fmt.Sprintf("the validation's time budget of %s ran out", budget)
+	rep := partial
+	if rep == nil {
+		rep = &validate.Report{Spec: v.SpecName, Program: v.ProgramName, ValueModel: vo.ValueModel.String()}
+	} else if during, ok := strings.CutPrefix(rep.Reason, validate.ReasonCancelled+" during "); ok {
+		// The phase it ran out in: "cancelled during the solving: ...".
+		phase, _, _ := strings.Cut(during, ":")
+		reason += " during " + phase
+	}
+	rep.Verdict = validate.Unknown
+	rep.Reason = reason
+	rep.Counterexample = nil
+	rep.TimeBound = true
+	return rep
 }
 
 // stopReason says why a run's context ended: its cause when the store

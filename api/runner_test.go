@@ -3,6 +3,8 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -106,5 +108,37 @@ func TestRealStore(t *testing.T) {
 	}
 	if resp, _ := h.do("GET", "/readyz", "", ""); resp.StatusCode != 200 {
 		t.Errorf("readyz: %d", resp.StatusCode)
+	}
+}
+
+// A budget that runs out while Z3 works keeps the conditions decided
+// before: the busy pair's counterexample is a factorisation, which Z3
+// does not find within minutes, and its other conditions take well under
+// a second.
+func TestRunnerBudgetKeepsConditions(t *testing.T) {
+	read := func(name string) string {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join("..", "validate", "testdata", "busy", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	v := &store.Validation{SpecName: "factor.sare", Spec: read("factor.sare"), ProgramName: "factor.sched", Program: read("factor.sched")}
+	res, err := Runner(RunnerOptions{Budget: 10 * time.Second})(context.Background(), v, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "the validation's time budget of 10s ran out during the solving"
+	if res.Verdict != "unknown" || res.Reason != want || res.Cacheable {
+		t.Fatalf("verdict %s (%s), cacheable %v; want unknown (%s), not cacheable", res.Verdict, res.Reason, res.Cacheable, want)
+	}
+	var rep validate.Report
+	if err := json.Unmarshal(res.Report, &rep); err != nil {
+		t.Fatal(err)
+	}
+	counts := rep.Counts()
+	if len(rep.Conditions) != 7 || counts["proved"] != 6 || counts["undecided"] != 1 || !rep.TimeBound {
+		t.Errorf("conditions %v of %d, time bound %v; want 6 proved and 1 undecided, time bound", counts, len(rep.Conditions), rep.TimeBound)
 	}
 }
