@@ -114,3 +114,113 @@ func (m *modular) convNew(t *Term) *Term {
 	}
 	return t.ToBV(m.width)
 }
+
+// ModularInt is the inverse of ToBVModular: for a bit-vector term built
+// from conversions of integers (_ int2bv w) n and numerals by bvadd,
+// bvsub, bvmul, bvneg and if-then-else, it returns an integer term m with
+// t = (_ int2bv w) m in every model (numerals as their unsigned values;
+// the sums and products of the integers, which int2bv maps onto those of
+// the bit-vectors modulo 2^w). ok is false when some leaf is anything
+// else (a constant, a division, a shift).
+//
+// Two such terms are equal exactly when their integers are congruent
+// modulo 2^w, which linear integer arithmetic decides without the
+// bit-level reasoning that int2bv costs Z3.
+func (t *Term) ModularInt() (m *Term, ok bool) {
+	if t.Err() != nil {
+		return nil, false
+	}
+	c := t.ctx
+	z, err := c.enter()
+	if err != nil {
+		return nil, false
+	}
+	if C.Z3_get_sort_kind(z, C.Z3_get_sort(z, t.a)) != C.Z3_BV_SORT {
+		return nil, false
+	}
+	u := unmodular{c: c, z: z, done: map[uint]*Term{}}
+	m = u.conv(t)
+	return m, m != nil && m.Err() == nil
+}
+
+// unmodular is one ModularInt pass; done holds the conversions made, by
+// identifier of the bit-vector term (alive, being a subterm of the
+// argument), nil for a term that has none.
+type unmodular struct {
+	c    *Context
+	z    C.Z3_context
+	done map[uint]*Term
+}
+
+func (u *unmodular) conv(t *Term) *Term {
+	id := t.ID()
+	if r, ok := u.done[id]; ok {
+		return r
+	}
+	r := u.convNew(t)
+	u.done[id] = r
+	return r
+}
+
+func (u *unmodular) convNew(t *Term) *Term {
+	z := u.z
+	if C.Z3_get_ast_kind(z, t.a) == C.Z3_NUMERAL_AST {
+		v, ok := new(big.Int).SetString(C.GoString(C.Z3_get_numeral_string(z, t.a)), 10)
+		if !ok {
+			return nil
+		}
+		return u.c.BigInt(v)
+	}
+	if C.Z3_get_ast_kind(z, t.a) != C.Z3_APP_AST {
+		return nil
+	}
+	app := C.Z3_to_app(z, t.a)
+	n := int(C.Z3_get_app_num_args(z, app))
+	arg := func(i int) *Term { return u.c.term(z, C.Z3_get_app_arg(z, app, C.uint(i)), "ModularInt") }
+	args := func() []*Term {
+		out := make([]*Term, n)
+		for i := range out {
+			if out[i] = u.conv(arg(i)); out[i] == nil {
+				return nil
+			}
+		}
+		return out
+	}
+	fold := func(f func(a, b *Term) *Term) *Term {
+		ts := args()
+		if len(ts) == 0 {
+			return nil
+		}
+		r := ts[0]
+		for _, v := range ts[1:] {
+			r = f(r, v)
+		}
+		return r
+	}
+	switch C.Z3_get_decl_kind(z, C.Z3_get_app_decl(z, app)) {
+	case C.Z3_OP_INT2BV:
+		if n == 1 {
+			return arg(0)
+		}
+	case C.Z3_OP_BADD:
+		return fold((*Term).Add)
+	case C.Z3_OP_BSUB:
+		return fold((*Term).Sub)
+	case C.Z3_OP_BMUL:
+		return fold((*Term).Mul)
+	case C.Z3_OP_BNEG:
+		if n == 1 {
+			if a := u.conv(arg(0)); a != nil {
+				return a.Neg()
+			}
+		}
+	case C.Z3_OP_ITE:
+		if n == 3 {
+			a, b := u.conv(arg(1)), u.conv(arg(2))
+			if a != nil && b != nil {
+				return arg(0).Ite(a, b)
+			}
+		}
+	}
+	return nil
+}

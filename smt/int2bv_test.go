@@ -65,3 +65,30 @@ func TestToBVModularIsToBV(t *testing.T) {
 		}
 	}
 }
+
+// TestModularInt checks that ModularInt inverts ToBVModular: the
+// conversion of its integer is the term itself (folded on numerals), and
+// terms with other leaves have none.
+func TestModularInt(t *testing.T) {
+	c := newCtx(t)
+	x, y := c.IntConst("x"), c.IntConst("y")
+	bx, by := x.ToBV(32), y.ToBV(32)
+	for _, b := range []*Term{
+		bx,
+		bx.BVAdd(c.BV(1, 32)).BVMul(by).BVNeg(),
+		x.Le(y).Ite(bx.BVSub(by), c.BV(0xffffffff, 32)),
+	} {
+		m, ok := b.ModularInt()
+		if !ok {
+			t.Fatalf("%s: no integer", b)
+		}
+		if g, w := m.ToBVModular(32).SimplifyArith(), b.SimplifyArith(); !g.Equal(w) {
+			t.Errorf("%s: integer %s converts to %s", b, m, g)
+		}
+	}
+	for _, b := range []*Term{c.BVConst("b", 32), bx.BVAdd(c.BVConst("b", 32)), bx.BVSDiv(c.BV(2, 32)), x} {
+		if m, ok := b.ModularInt(); ok {
+			t.Errorf("%s: integer %s, want none", b, m)
+		}
+	}
+}

@@ -16,6 +16,9 @@
 // Integers are always bit-vectors of their type's width, with exactly the
 // semantics of package value: wrapping + - *, Euclidean / and % on signed
 // types, x/0 = x%0 = 0, shifts by out-of-range amounts giving 0 or -1.
+// Those that are conversions of integers (of indices, and of truncated
+// reals in the Real model) keep their divisions by constants and their
+// equalities in the integers (intform.go), exactly.
 // Booleans are Z3 booleans. Floats have two models:
 //
 //   - IEEE: f32 and f64 are Z3's FloatingPoint(8, 24) and (11, 53), every

@@ -286,6 +286,9 @@ func (e *Encoder) binaryOp(op syntax.Op, t syntax.Type, a, b *smt.Term) (*smt.Te
 			return a.Xor(b), nil
 		}
 	case t.IsInteger():
+		if r, ok := e.intDivision(op, t, a, b); ok {
+			return r, nil
+		}
 		return bvBinary(e.z, op, t, a, b)
 	case t.IsFloat():
 		return e.floatBinary(op, t, a, b)

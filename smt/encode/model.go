@@ -22,6 +22,11 @@ func (e *Encoder) Equal(a, b *smt.Term, t syntax.Type) (r *smt.Term, err error) 
 		return nil, fmt.Errorf("encode: equality of %s: terms of sorts %s and %s, want %s", t, a.Sort(), b.Sort(), s)
 	}
 	r = a.Eq(b)
+	if t.IsInteger() {
+		if k, ok := e.intEqual(a, b, uint(t.Bits())); ok {
+			r = k
+		}
+	}
 	return r, r.Err()
 }
 

@@ -1,0 +1,93 @@
+package encode
+
+import (
+	"math/big"
+
+	"github.com/augur-verify/augur/smt"
+	"github.com/augur-verify/augur/syntax"
+)
+
+// This file keeps integer values that come from integers in the integers.
+// A float-to-integer conversion of the Real model is the conversion to a
+// bit-vector (_ int2bv w) of the truncated real, and an index converted to
+// an integer type is one of the index (fromIndex); Z3 relates such terms
+// poorly: it reasons about int2bv bit by bit, against the integer it
+// converts. So, exactly in every model:
+//
+//   - a division, remainder or right shift by a constant of a value that
+//     is the conversion of an integer (through sums, products and
+//     if-then-else: smt.Term.ModularInt) is the conversion of the integer
+//     division or remainder (SMT-LIB's div and mod, Euclidean, as the
+//     language's / and % are) of that integer read in the type's range;
+//   - two such values are equal when their integers are congruent modulo
+//     2^w (Equal).
+//
+// The queries over truncations then stay in linear integer arithmetic.
+
+// modulus is 2^w.
+func modulus(w uint) *big.Int { return new(big.Int).Lsh(big.NewInt(1), w) }
+
+// inRange is the integer that the w-bit conversion of n denotes as a value
+// of a type of that width: n modulo 2^w, shifted into [-2^(w-1), 2^(w-1))
+// when signed.
+func (e *Encoder) inRange(n *smt.Term, w uint, signed bool) *smt.Term {
+	m := e.z.BigInt(modulus(w))
+	if !signed {
+		return n.Mod(m)
+	}
+	half := e.z.BigInt(new(big.Int).Lsh(big.NewInt(1), w-1))
+	return n.Add(half).Mod(m).Sub(half)
+}
+
+// intDivision encodes a / b, a % b or a >> b for integers of type t when a
+// is the conversion of an integer and b a constant the operation is
+// defined by arithmetic for (non-zero, or a shift amount below the width);
+// ok is false otherwise, and the operation stays on bit-vectors.
+func (e *Encoder) intDivision(op syntax.Op, t syntax.Type, a, b *smt.Term) (r *smt.Term, ok bool) {
+	if op != syntax.OpDiv && op != syntax.OpRem && op != syntax.OpShr {
+		return nil, false
+	}
+	bv, err := b.Simplify().IntValue() // unsigned
+	if err != nil {
+		return nil, false
+	}
+	n, ok := a.ModularInt()
+	if !ok {
+		return nil, false
+	}
+	w := uint(t.Bits())
+	d := new(big.Int).Set(bv)
+	if t.IsSigned() && d.Bit(int(w)-1) == 1 {
+		d.Sub(d, modulus(w))
+	}
+	switch {
+	case op == syntax.OpShr && bv.Cmp(big.NewInt(int64(w))) >= 0:
+		// Out-of-range amounts (negative ones included) fill with the
+		// sign: left to bvBinary.
+		return nil, false
+	case op == syntax.OpShr:
+		d = new(big.Int).Lsh(big.NewInt(1), uint(bv.Uint64()))
+	case d.Sign() == 0:
+		return nil, false
+	}
+	x := e.inRange(n, w, t.IsSigned())
+	k := e.z.BigInt(d)
+	if op == syntax.OpRem {
+		return x.Mod(k).ToBV(w), true
+	}
+	return x.Div(k).ToBV(w), true
+}
+
+// intEqual is a = b for integers of width w when both are conversions of
+// integers: their congruence modulo 2^w. ok is false otherwise.
+func (e *Encoder) intEqual(a, b *smt.Term, w uint) (r *smt.Term, ok bool) {
+	x, ok := a.ModularInt()
+	if !ok {
+		return nil, false
+	}
+	y, ok := b.ModularInt()
+	if !ok {
+		return nil, false
+	}
+	return x.Sub(y).Mod(e.z.BigInt(modulus(w))).Eq(e.z.Int(0)), true
+}
