@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -48,7 +49,7 @@ const IllDefined = "ill-defined specification"
 // interpreter's failure kinds (sched.Kind.String), those of every kernel
 // and then those of reductions' bookkeeping (ReductionReasons), then
 // IllDefined.
-var Reasons = []string{
+var Reasons = slices.Concat([]string{
 	"annotation mismatch",
 	"undefined annotation",
 	"undefined value stored",
@@ -59,15 +60,7 @@ var Reasons = []string{
 	"write-write conflict",
 	"output not written",
 	"output wrong value",
-	"wrong identity",
-	"position accumulated twice",
-	"incomplete reduction",
-	"position outside the reduction",
-	"not an accumulator",
-	"wrong reduction operator",
-	"re-ordered float reduction",
-	IllDefined,
-}
+}, ReductionReasons, []string{IllDefined})
 
 // ReductionReasons are the reasons of Reasons that only kernels with
 // reductions (reduce in the specification) can give.
@@ -83,12 +76,7 @@ var ReductionReasons = []string{
 
 // IsReductionReason reports whether s is one of ReductionReasons.
 func IsReductionReason(s string) bool {
-	for _, r := range ReductionReasons {
-		if r == s {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(ReductionReasons, s)
 }
 
 // IsReason reports whether s is one of Reasons.
