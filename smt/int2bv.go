@@ -49,13 +49,30 @@ type modular struct {
 }
 
 // conv converts the integer term t.
-func (m *modular) conv(t *Term) *Term {
+func (m *modular) conv(t *Term) *Term { return memoized(m.done, t, m.convNew) }
+
+// memoized returns the conversion of t that done holds, or makes it with
+// convNew and records it: a term shared by several subterms is converted
+// once.
+func memoized(done map[uint]*Term, t *Term, convNew func(*Term) *Term) *Term {
 	id := t.ID()
-	if r, ok := m.done[id]; ok {
+	if r, ok := done[id]; ok {
 		return r
 	}
-	r := m.convNew(t)
-	m.done[id] = r
+	r := convNew(t)
+	done[id] = r
+	return r
+}
+
+// foldTerms combines ts from the left with f; nil for no terms.
+func foldTerms(ts []*Term, f func(a, b *Term) *Term) *Term {
+	if len(ts) == 0 {
+		return nil
+	}
+	r := ts[0]
+	for _, u := range ts[1:] {
+		r = f(r, u)
+	}
 	return r
 }
 
@@ -80,25 +97,18 @@ func (m *modular) convNew(t *Term) *Term {
 		}
 		return out
 	}
-	fold := func(ts []*Term, f func(a, b *Term) *Term) *Term {
-		r := ts[0]
-		for _, u := range ts[1:] {
-			r = f(r, u)
-		}
-		return r
-	}
 	switch C.Z3_get_decl_kind(z, C.Z3_get_app_decl(z, app)) {
 	case C.Z3_OP_ADD:
 		if n > 0 {
-			return fold(args(), (*Term).BVAdd)
+			return foldTerms(args(), (*Term).BVAdd)
 		}
 	case C.Z3_OP_SUB:
 		if n > 0 {
-			return fold(args(), (*Term).BVSub)
+			return foldTerms(args(), (*Term).BVSub)
 		}
 	case C.Z3_OP_MUL:
 		if n > 0 {
-			return fold(args(), (*Term).BVMul)
+			return foldTerms(args(), (*Term).BVMul)
 		}
 	case C.Z3_OP_UMINUS:
 		if n == 1 {
@@ -152,15 +162,7 @@ type unmodular struct {
 	done map[uint]*Term
 }
 
-func (u *unmodular) conv(t *Term) *Term {
-	id := t.ID()
-	if r, ok := u.done[id]; ok {
-		return r
-	}
-	r := u.convNew(t)
-	u.done[id] = r
-	return r
-}
+func (u *unmodular) conv(t *Term) *Term { return memoized(u.done, t, u.convNew) }
 
 func (u *unmodular) convNew(t *Term) *Term {
 	z := u.z
@@ -186,17 +188,7 @@ func (u *unmodular) convNew(t *Term) *Term {
 		}
 		return out
 	}
-	fold := func(f func(a, b *Term) *Term) *Term {
-		ts := args()
-		if len(ts) == 0 {
-			return nil
-		}
-		r := ts[0]
-		for _, v := range ts[1:] {
-			r = f(r, v)
-		}
-		return r
-	}
+	fold := func(f func(a, b *Term) *Term) *Term { return foldTerms(args(), f) }
 	switch C.Z3_get_decl_kind(z, C.Z3_get_app_decl(z, app)) {
 	case C.Z3_OP_INT2BV:
 		if n == 1 {
