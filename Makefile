@@ -73,7 +73,7 @@ HALIDE_CXXFLAGS := -std=c++17 -O1 -Wall -I$(HALIDE_INCLUDE)
 
 halide: bin/halide/libaugur_halide.a bin/halide/driver.o
 
-bin/halide/%.o: halide/cc/%.cpp halide/cc/augur_halide.h
+bin/halide/%.o: frontend/halide/cc/%.cpp frontend/halide/cc/augur_halide.h
 	@mkdir -p bin/halide
 	$(CXX) $(HALIDE_CXXFLAGS) -c $< -o $@
 
@@ -83,8 +83,8 @@ bin/halide/libaugur_halide.a: bin/halide/emit.o
 ## fuzz: run every fuzz target for FUZZTIME each.
 FUZZ_TARGETS := syntax:FuzzParseExpr value:FuzzLiteral sare:FuzzParse sched:FuzzParse \
 	presburger:FuzzParse presburger/iscc:FuzzParse presburger/iscc:FuzzRun \
-	compiler/alg:FuzzParse compiler/alg:FuzzParseSchedule \
-	atl:FuzzParse rink:FuzzParse
+	frontend/compiler/alg:FuzzParse frontend/compiler/alg:FuzzParseSchedule \
+	frontend/atl:FuzzParse frontend/rink:FuzzParse
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  pkg=$${t%%:*}; fn=$${t#*:}; \
@@ -133,7 +133,7 @@ bench-isl: build
 	  ./presburger/islcheck/ -args -traces $$dir
 
 ## bench-regen: rebuild the suite's checked-in Halide pairs (bench/halide/)
-## from halide/apps with stock Halide 14 (see docs/halide.md for what it
+## from frontend/halide/apps with stock Halide 14 (see docs/halide.md for what it
 ## needs).
 bench-regen: build
 	./$(BIN) bench --regenerate

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/augur-verify/augur/compiler"
+	"github.com/augur-verify/augur/frontend/compiler"
 	"github.com/augur-verify/augur/store"
 	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/validate"

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/augur-verify/augur/compiler/alg"
+	"github.com/augur-verify/augur/frontend/compiler/alg"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/validate"

@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/augur-verify/augur/halide"
+	"github.com/augur-verify/augur/frontend/halide"
 )
 
 // Regenerate rebuilds the checked-in pairs of the given Halide benchmarks

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/augur-verify/augur/compiler"
-	"github.com/augur-verify/augur/compiler/alg"
+	"github.com/augur-verify/augur/frontend/compiler"
+	"github.com/augur-verify/augur/frontend/compiler/alg"
 	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/validate"
 )

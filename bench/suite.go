@@ -42,7 +42,7 @@ const (
 )
 
 // SuiteTarget is the Halide target the pairs are generated for: the
-// features of the thesis's Core i9-9900 (halide/apps/suite.json).
+// features of the thesis's Core i9-9900 (frontend/halide/apps/suite.json).
 const SuiteTarget = "x86-64-linux-avx-avx2-f16c-fma-sse41"
 
 // Published is what Clément 2022, Table 6.1, reports for the prototype.

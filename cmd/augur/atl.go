@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/augur-verify/augur/atl"
+	"github.com/augur-verify/augur/frontend/atl"
 	"github.com/augur-verify/augur/syntax"
 )
 

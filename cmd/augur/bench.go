@@ -18,7 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/augur-verify/augur/bench"
-	"github.com/augur-verify/augur/halide"
+	"github.com/augur-verify/augur/frontend/halide"
 	"github.com/augur-verify/augur/smt/encode"
 	"github.com/augur-verify/augur/validate"
 )
@@ -86,7 +86,7 @@ usage error. No verdict within the time bound is not a failure.`,
 	fl.StringVar(&f.valueModel, "value-model", "real", "value model for floats, real or ieee")
 	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "conditions discharged in parallel")
 	fl.BoolVar(&f.regenerate, "regenerate", false, "rebuild the checked-in Halide pairs with stock Halide")
-	fl.StringVar(&f.apps, "apps", "halide/apps", "with --regenerate: the directory of the Halide generators")
+	fl.StringVar(&f.apps, "apps", "frontend/halide/apps", "with --regenerate: the directory of the Halide generators")
 	fl.StringVar(&f.out, "out", "bench/halide", "with --regenerate: the directory of the checked-in pairs")
 	fl.BoolVar(&f.inProcess, "in-process", false, "run the benchmarks in this process, not one child process each")
 	fl.StringVar(&f.tracePresburger, "trace-presburger", "", "write every Presburger operation of each benchmark (the bundled compiler's included) into this directory, one iscc script per benchmark, KIND-NAME.iscc (see docs/bench.md)")

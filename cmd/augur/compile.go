@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/augur-verify/augur/compiler"
+	"github.com/augur-verify/augur/frontend/compiler"
 	"github.com/augur-verify/augur/syntax"
 )
 

@@ -10,9 +10,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/augur-verify/augur/atl"
-	"github.com/augur-verify/augur/compiler"
-	"github.com/augur-verify/augur/rink"
+	"github.com/augur-verify/augur/frontend/atl"
+	"github.com/augur-verify/augur/frontend/compiler"
+	"github.com/augur-verify/augur/frontend/rink"
 )
 
 // examplePair is a specification and a kernel of the examples, as augur

@@ -13,7 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/augur-verify/augur/halide"
+	"github.com/augur-verify/augur/frontend/halide"
 )
 
 type halideFlags struct {

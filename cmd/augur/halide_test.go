@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/augur-verify/augur/halide"
+	"github.com/augur-verify/augur/frontend/halide"
 )
 
 // halideAvailable skips the test when Halide 14 is not installed, unless
@@ -39,7 +39,7 @@ func TestHalideSuite(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.app+strings.Join(c.args, ""), func(t *testing.T) {
 			dir := t.TempDir()
-			args := append([]string{"halide", filepath.Join("..", "..", "halide", "apps", c.app+".cpp"), "-o", dir, "--validate"}, c.args...)
+			args := append([]string{"halide", filepath.Join("..", "..", "frontend", "halide", "apps", c.app+".cpp"), "-o", dir, "--validate"}, c.args...)
 			var out, errw bytes.Buffer
 			code := execute(args, nil, &out, &errw)
 			if code != 0 || !strings.Contains(out.String(), "VALID:") {
@@ -62,7 +62,7 @@ func lastLine(s string) string {
 // TestHalideErrors checks augur halide's exit status 3 on errors.
 func TestHalideErrors(t *testing.T) {
 	halideAvailable(t)
-	blur := filepath.Join("..", "..", "halide", "apps", "blur.cpp")
+	blur := filepath.Join("..", "..", "frontend", "halide", "apps", "blur.cpp")
 	for _, args := range [][]string{
 		{"halide", blur}, // no -o
 		{"halide", blur, "-o", t.TempDir(), "-g", "nope"},   // no such generator

@@ -12,8 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/augur-verify/augur/compiler"
-	"github.com/augur-verify/augur/rink"
+	"github.com/augur-verify/augur/frontend/compiler"
+	"github.com/augur-verify/augur/frontend/rink"
 	"github.com/augur-verify/augur/syntax"
 )
 

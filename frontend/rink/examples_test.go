@@ -16,7 +16,7 @@ import (
 
 // exampleDir holds the programs of the paper and the programs that
 // exhibit its subtle points, each with its expected verdicts.
-const exampleDir = "../examples/rink"
+const exampleDir = "../../examples/rink"
 
 // examples returns the paths of the example programs.
 func examples(t testing.TB) []string {

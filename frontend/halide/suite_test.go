@@ -18,14 +18,14 @@ import (
 )
 
 var (
-	suiteFlag    = flag.Bool("suite", false, "run the whole suite of halide/apps/suite.json (Clément 2022, Table 6.1): translation, JIT samples and validation of every pipeline; slow")
+	suiteFlag    = flag.Bool("suite", false, "run the whole suite of frontend/halide/apps/suite.json (Clément 2022, Table 6.1): translation, JIT samples and validation of every pipeline; slow")
 	suiteOnly    = flag.String("suite.only", "", "with -suite: comma-separated pipeline names to run")
 	suiteTimeout = flag.Duration("suite.timeout", 10*time.Minute, "with -suite: the bound on each validation")
 	suiteNoVal   = flag.Bool("suite.novalidate", false, "with -suite: JIT samples only, no validation")
 )
 
 // SuiteTarget is the target suite.json fixes: `host` detects CPU features
-// on some machines whose code crashes (halide/apps/README.md).
+// on some machines whose code crashes (frontend/halide/apps/README.md).
 const SuiteTarget = "x86-64-linux-avx-avx2-f16c-fma-sse41"
 
 type suiteFile struct {

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/augur-verify/augur/compiler/alg"
+	"github.com/augur-verify/augur/frontend/compiler/alg"
 	"github.com/augur-verify/augur/internal/quasiaffine"
 	"github.com/augur-verify/augur/syntax"
 )

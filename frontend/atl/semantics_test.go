@@ -62,7 +62,7 @@ func close32(a, b float64) bool {
 // cell), and ATL's reference semantics (of the def and of the schedule)
 // gives the specification's values.
 func TestSemanticsAgree(t *testing.T) {
-	files, _ := filepath.Glob("../examples/atl/*.atl")
+	files, _ := filepath.Glob("../../examples/atl/*.atl")
 	corpus, _ := filepath.Glob("testdata/corpus/*.atl")
 	files = append(files, corpus...)
 	ctx := context.Background()

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/augur-verify/augur/compiler/alg"
+	"github.com/augur-verify/augur/frontend/compiler/alg"
 	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/syntax"
 )

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/augur-verify/augur/compiler"
-	"github.com/augur-verify/augur/compiler/alg"
+	"github.com/augur-verify/augur/frontend/compiler"
+	"github.com/augur-verify/augur/frontend/compiler/alg"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/syntax"
@@ -20,7 +20,7 @@ import (
 // default schedule, to a specification and a kernel that load, or fails
 // with an error (never a panic).
 func FuzzParse(f *testing.F) {
-	files, _ := filepath.Glob("../../examples/alg/*.alg")
+	files, _ := filepath.Glob("../../../examples/alg/*.alg")
 	for _, file := range files {
 		data, err := os.ReadFile(file)
 		if err != nil {
@@ -75,7 +75,7 @@ func FuzzParse(f *testing.F) {
 // back to an equal schedule, and that whatever parses either compiles the
 // blur algorithm to a pair that loads or is rejected with an error.
 func FuzzParseSchedule(f *testing.F) {
-	blur, err := os.ReadFile("../../examples/alg/blur.alg")
+	blur, err := os.ReadFile("../../../examples/alg/blur.alg")
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/augur-verify/augur/compiler/alg"
+	"github.com/augur-verify/augur/frontend/compiler/alg"
 	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/validate"
 )

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/augur-verify/augur/compiler/alg"
+	"github.com/augur-verify/augur/frontend/compiler/alg"
 	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/validate"
 )
@@ -20,7 +20,7 @@ import (
 // cmd/augur).
 func reductionAlgs(t *testing.T) map[string]map[string]int64 {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("..", "examples", "reductions", "alg", "*.alg"))
+	files, err := filepath.Glob(filepath.Join("..", "..", "examples", "reductions", "alg", "*.alg"))
 	if err != nil {
 		t.Fatal(err)
 	}

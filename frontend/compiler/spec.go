@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/augur-verify/augur/compiler/alg"
+	"github.com/augur-verify/augur/frontend/compiler/alg"
 	"github.com/augur-verify/augur/syntax"
 )
 

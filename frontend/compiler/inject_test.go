@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/augur-verify/augur/compiler/alg"
+	"github.com/augur-verify/augur/frontend/compiler/alg"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/syntax"
@@ -20,9 +20,9 @@ func loadExample(t *testing.T, name string) *alg.Program { return loadExampleB(t
 
 func loadExampleB(t testing.TB, name string) *alg.Program {
 	t.Helper()
-	path := filepath.Join("..", "examples", "alg", name+".alg")
+	path := filepath.Join("..", "..", "examples", "alg", name+".alg")
 	if strings.Contains(name, "/") {
-		path = filepath.Join("..", "examples", filepath.FromSlash(name)+".alg")
+		path = filepath.Join("..", "..", "examples", filepath.FromSlash(name)+".alg")
 	}
 	text, err := os.ReadFile(path)
 	if err != nil {

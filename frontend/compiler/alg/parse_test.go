@@ -12,7 +12,7 @@ import (
 
 func examples(t *testing.T) map[string]string {
 	t.Helper()
-	files, err := filepath.Glob("../../examples/alg/*.alg")
+	files, err := filepath.Glob("../../../examples/alg/*.alg")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no example algorithms: %v", err)
 	}

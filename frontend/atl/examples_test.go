@@ -77,7 +77,7 @@ func optionsOf(t *testing.T, flags []string) (Options, encode.Model) {
 // TestExamples compiles every program of examples/atl with each of its
 // expectations and validates the pair: the verdicts the files state.
 func TestExamples(t *testing.T) {
-	files, err := filepath.Glob("../examples/atl/*.atl")
+	files, err := filepath.Glob("../../examples/atl/*.atl")
 	if err != nil || len(files) < 10 {
 		t.Fatalf("found %d examples (%v)", len(files), err)
 	}

@@ -85,13 +85,13 @@ func TestErrorWording(t *testing.T) {
 // program the examples and the corpus expect to be rejected.
 func TestRejectedCodes(t *testing.T) {
 	for file, want := range map[string]syntax.Code{
-		"../examples/atl/fusion_alias.atl":                 syntax.CodeLaneAlias,
-		"../examples/atl/genrec_forward.atl":               syntax.CodeLookback,
-		"../examples/atl/truncl_bug.atl":                   syntax.CodePadding,
-		"../examples/atl/truncr_bug.atl":                   syntax.CodePadding,
-		"../examples/atl/tiled_tail.atl":                   syntax.CodePadding,
-		"../examples/atl/tiled_matmul_tails_divisible.atl": syntax.CodeBinding,
-		"../examples/atl/truncr_flat.atl":                  syntax.CodePadding,
+		"../../examples/atl/fusion_alias.atl":                 syntax.CodeLaneAlias,
+		"../../examples/atl/genrec_forward.atl":               syntax.CodeLookback,
+		"../../examples/atl/truncl_bug.atl":                   syntax.CodePadding,
+		"../../examples/atl/truncr_bug.atl":                   syntax.CodePadding,
+		"../../examples/atl/tiled_tail.atl":                   syntax.CodePadding,
+		"../../examples/atl/tiled_matmul_tails_divisible.atl": syntax.CodeBinding,
+		"../../examples/atl/truncr_flat.atl":                  syntax.CodePadding,
 		"testdata/corpus/oob_read.atl":                     syntax.CodeBounds,
 		"testdata/corpus/pad_concat_bad.atl":               syntax.CodePadding,
 		"testdata/corpus/pad_split_bad.atl":                syntax.CodePadding,
@@ -161,7 +161,7 @@ func TestFlatErrors(t *testing.T) {
 func TestGolden(t *testing.T) {
 	for _, name := range []string{"matmul", "truncl_guarded", "tiled_matmul", "variance", "fibonacci", "split_tensor_add", "im2col"} {
 		t.Run(name, func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join("../examples/atl", name+".atl"))
+			data, err := os.ReadFile(filepath.Join("../../examples/atl", name+".atl"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -193,7 +193,7 @@ func TestGolden(t *testing.T) {
 // return a program or positioned errors, never panic, and whatever they
 // accept must compile to a pair that loads (Compile checks it).
 func FuzzParse(f *testing.F) {
-	files, _ := filepath.Glob("../examples/atl/*.atl")
+	files, _ := filepath.Glob("../../examples/atl/*.atl")
 	for _, file := range files {
 		if data, err := os.ReadFile(file); err == nil {
 			f.Add(string(data))

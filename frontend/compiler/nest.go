@@ -3,7 +3,7 @@ package compiler
 import (
 	"fmt"
 
-	"github.com/augur-verify/augur/compiler/alg"
+	"github.com/augur-verify/augur/frontend/compiler/alg"
 	"github.com/augur-verify/augur/syntax"
 )
 
