@@ -92,10 +92,10 @@ func TestRejectedCodes(t *testing.T) {
 		"../../examples/atl/tiled_tail.atl":                   syntax.CodePadding,
 		"../../examples/atl/tiled_matmul_tails_divisible.atl": syntax.CodeBinding,
 		"../../examples/atl/truncr_flat.atl":                  syntax.CodePadding,
-		"testdata/corpus/oob_read.atl":                     syntax.CodeBounds,
-		"testdata/corpus/pad_concat_bad.atl":               syntax.CodePadding,
-		"testdata/corpus/pad_split_bad.atl":                syntax.CodePadding,
-		"testdata/corpus/truncr_sum_bug.atl":               syntax.CodePadding,
+		"testdata/corpus/oob_read.atl":                        syntax.CodeBounds,
+		"testdata/corpus/pad_concat_bad.atl":                  syntax.CodePadding,
+		"testdata/corpus/pad_split_bad.atl":                   syntax.CodePadding,
+		"testdata/corpus/truncr_sum_bug.atl":                  syntax.CodePadding,
 	} {
 		data, err := os.ReadFile(file)
 		if err != nil {
