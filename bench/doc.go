@@ -18,5 +18,5 @@
 // the suite and prints the table, and BenchmarkValidate (go test -bench)
 // times the checked-in pairs.
 //
-// Files, in reading order: run.go, nosuch.go, chain.go, table.go, regen.go.
+// Files, in reading order: suite.go, run.go, chain.go, table.go, regen.go.
 package bench
