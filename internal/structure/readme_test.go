@@ -25,8 +25,9 @@ func TestReadmeMapsEveryFolder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	ignored := ignoredFolders(t, root)
 	for _, e := range entries {
-		if e.IsDir() && e.Name() != ".git" && !strings.Contains(layout, "`"+e.Name()+"/") {
+		if e.IsDir() && e.Name() != ".git" && !ignored[e.Name()] && !strings.Contains(layout, "`"+e.Name()+"/") {
 			t.Errorf("README.md's layout does not name the folder `%s/`", e.Name())
 		}
 	}
@@ -39,4 +40,22 @@ func TestReadmeMapsEveryFolder(t *testing.T) {
 			t.Errorf("README.md's layout does not name the package `%s/`", rel)
 		}
 	}
+}
+
+// ignoredFolders returns the top-level folders that .gitignore names as
+// "/folder/": build outputs, not part of the layout.
+func ignoredFolders(t *testing.T, root string) map[string]bool {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, ".gitignore"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ignored := map[string]bool{}
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "/") && strings.HasSuffix(line, "/") && strings.Count(line, "/") == 2 {
+			ignored[strings.Trim(line, "/")] = true
+		}
+	}
+	return ignored
 }
