@@ -69,15 +69,16 @@ islcheck:
 ## demand, in a cache; this rule is for builds outside Go. Halide.h is
 ## looked for in HALIDE_INCLUDE.
 HALIDE_INCLUDE ?= /usr/include/halide14
-HALIDE_CXXFLAGS := -std=c++17 -O1 -Wall -I$(HALIDE_INCLUDE)
+HALIDE_CXXFLAGS := -std=c++17 -O1 -Wall -Werror -I$(HALIDE_INCLUDE)
+HALIDE_UNITS := $(patsubst frontend/halide/cc/%.cpp,bin/halide/%.o,$(filter-out %/driver.cpp,$(wildcard frontend/halide/cc/*.cpp)))
 
 halide: bin/halide/libaugur_halide.a bin/halide/driver.o
 
-bin/halide/%.o: frontend/halide/cc/%.cpp frontend/halide/cc/augur_halide.h
+bin/halide/%.o: frontend/halide/cc/%.cpp $(wildcard frontend/halide/cc/*.h)
 	@mkdir -p bin/halide
 	$(CXX) $(HALIDE_CXXFLAGS) -c $< -o $@
 
-bin/halide/libaugur_halide.a: bin/halide/emit.o
+bin/halide/libaugur_halide.a: $(HALIDE_UNITS)
 	$(AR) rcs $@ $^
 
 ## fuzz: run every fuzz target for FUZZTIME each.

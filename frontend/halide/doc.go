@@ -4,8 +4,9 @@
 // pipeline's algorithm as a specification (spec.sare) and Halide's own loop
 // nest, taken before storage flattening and annotated (prog.sched).
 //
-// The C++ sources are embedded in the package and compiled on first use
-// into a cache directory, keyed by their content, the compiler, its flags
+// The C++ sources (cc/: the public header augur_halide.h, the translator's
+// files, one per concern, and driver.cpp, the driver's main) are embedded
+// in the package and compiled on first use into a cache directory, keyed by their content, the compiler, its flags
 // and Halide.h; a generator is compiled and linked once per content too, so
 // repeated runs only run the driver. See docs/halide.md.
 //

@@ -12,12 +12,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
 )
 
-//go:embed cc/augur_halide.h cc/emit.cpp cc/driver.cpp
+// sources are the translator's C++ sources: its headers, the .cpp files
+// of the translator and driver.cpp, the driver's main.
+//
+//go:embed cc/*.h cc/*.cpp
 var sources embed.FS
 
 // DefaultInclude is where Debian's libhalide14-0-dev installs Halide.h;
@@ -90,6 +94,10 @@ func (t Toolchain) cxxFlags(extra ...string) []string {
 	return append([]string{"-std=c++17", "-O1", "-Wall", "-I", t.Include}, extra...)
 }
 
+// translatorFlag is added to the flags of the translator's own sources,
+// which compile without a warning (a generator need not).
+const translatorFlag = "-Werror"
+
 // hashOf is the hex SHA-256 of the parts, each length-prefixed.
 func hashOf(parts ...[]byte) string {
 	h := sha256.New()
@@ -158,8 +166,9 @@ func cached(path string, build func(tmp string) error) (string, error) {
 	return path, nil
 }
 
-// Sources writes the C++ sources of the translator into dir (the header
-// augur_halide.h, emit.cpp and driver.cpp), for builds outside Go.
+// Sources writes the C++ sources of the translator into dir (the public
+// header augur_halide.h, the internal emit_internal.h, the translator's
+// .cpp files and driver.cpp), for builds outside Go.
 func Sources(dir string) error {
 	entries, err := sources.ReadDir("cc")
 	if err != nil {
@@ -180,55 +189,78 @@ func Sources(dir string) error {
 	return nil
 }
 
-// Objects compiles the translator (emit.cpp) and the driver's main
-// (driver.cpp), once per content, and returns the two object files.
-func (t Toolchain) Objects(ctx context.Context) (emitObj, driverObj string, err error) {
+// Objects compiles every .cpp file of the translator and the driver's
+// main (driver.cpp), once per content of the sources, side by side, and
+// returns the object files.
+func (t Toolchain) Objects(ctx context.Context) ([]string, error) {
 	if err := t.Available(); err != nil {
-		return "", "", err
+		return nil, err
 	}
-	var all [][]byte
-	for _, n := range []string{"augur_halide.h", "emit.cpp", "driver.cpp"} {
-		b, err := sources.ReadFile("cc/" + n)
-		if err != nil {
-			return "", "", err
-		}
-		all = append(all, b)
-	}
-	k, err := t.key(all...)
+	entries, err := sources.ReadDir("cc")
 	if err != nil {
-		return "", "", err
+		return nil, err
+	}
+	inputs := [][]byte{[]byte(translatorFlag)}
+	var units []string
+	for _, e := range entries {
+		b, err := sources.ReadFile("cc/" + e.Name())
+		if err != nil {
+			return nil, err
+		}
+		inputs = append(inputs, []byte(e.Name()), b)
+		if unit, ok := strings.CutSuffix(e.Name(), ".cpp"); ok {
+			units = append(units, unit)
+		}
+	}
+	k, err := t.key(inputs...)
+	if err != nil {
+		return nil, err
 	}
 	dir := filepath.Join(t.CacheDir, "driver-"+k)
-	src := filepath.Join(dir, "src")
-	objs := make([]string, 2)
-	announced := false
-	for i, n := range []string{"emit", "driver"} {
-		objs[i], err = cached(filepath.Join(dir, n+".o"), func(tmp string) error {
-			if !announced {
-				t.progress("compiling the Halide translator (first run, cached afterwards)")
-				announced = true
-			}
-			if err := Sources(src); err != nil {
-				return err
-			}
-			args := t.cxxFlags("-c", filepath.Join(src, n+".cpp"), "-o", tmp)
-			if err := run(ctx, dir, t.CXX, args...); err != nil {
-				return fmt.Errorf("compiling the Halide translator: %w", err)
-			}
-			return nil
-		})
-		if err != nil {
-			return "", "", err
+	objs := make([]string, len(units))
+	var missing []int
+	for i, u := range units {
+		objs[i] = filepath.Join(dir, u+".o")
+		if _, err := os.Stat(objs[i]); err != nil {
+			missing = append(missing, i)
 		}
 	}
-	return objs[0], objs[1], nil
+	if len(missing) == 0 {
+		return objs, nil
+	}
+	t.progress("compiling the Halide translator (first run, cached afterwards)")
+	src := filepath.Join(dir, "src")
+	if err := Sources(src); err != nil {
+		return nil, err
+	}
+	errs := make([]error, len(units))
+	slots := make(chan struct{}, runtime.NumCPU())
+	var wg sync.WaitGroup
+	for _, i := range missing {
+		wg.Go(func() {
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			_, errs[i] = cached(objs[i], func(tmp string) error {
+				args := t.cxxFlags(translatorFlag, "-c", filepath.Join(src, units[i]+".cpp"), "-o", tmp)
+				if err := run(ctx, dir, t.CXX, args...); err != nil {
+					return fmt.Errorf("compiling the Halide translator: %w", err)
+				}
+				return nil
+			})
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return objs, nil
 }
 
 // Driver compiles the Generator source gen with the translator into a
 // driver program, once per content of gen (headers it includes are not
 // tracked: touch gen after changing them), and returns its path.
 func (t Toolchain) Driver(ctx context.Context, gen string) (string, error) {
-	emitObj, driverObj, err := t.Objects(ctx)
+	objs, err := t.Objects(ctx)
 	if err != nil {
 		return "", err
 	}
@@ -240,7 +272,7 @@ func (t Toolchain) Driver(ctx context.Context, gen string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	k, err := t.key(src, []byte(filepath.Dir(abs)), []byte(emitObj), []byte(driverObj))
+	k, err := t.key(src, []byte(filepath.Dir(abs)), []byte(strings.Join(objs, "\n")))
 	if err != nil {
 		return "", err
 	}
@@ -258,7 +290,8 @@ func (t Toolchain) Driver(ctx context.Context, gen string) (string, error) {
 	}
 	return cached(filepath.Join(dir, "driver"), func(tmp string) error {
 		t.progress("linking the driver of " + gen)
-		args := append([]string{obj, emitObj, driverObj, "-o", tmp}, t.Libs...)
+		args := append(append([]string{obj}, objs...), "-o", tmp)
+		args = append(args, t.Libs...)
 		args = append(args, "-lpthread", "-ldl")
 		if err := run(ctx, dir, t.CXX, args...); err != nil {
 			return fmt.Errorf("linking the driver of %s: %w", gen, err)

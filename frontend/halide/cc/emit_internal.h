@@ -1,0 +1,318 @@
+// The declarations the translator's files share, in the order of its
+// files: names (names.cpp), types and literals (types.cpp), the IR
+// dispatch (here), expressions (expr.cpp), the pipeline as lowered and
+// gathered (pipeline.cpp), reductions (reduce.cpp), the specification
+// (spec.cpp) and the kernel (kernel.cpp). emit.cpp drives them and
+// jit.cpp checks a translation against Halide's JIT. Internal to the
+// translator: the public interface is augur_halide.h.
+#ifndef AUGUR_EMIT_INTERNAL_H
+#define AUGUR_EMIT_INTERNAL_H
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "Halide.h"
+#include "augur_halide.h"
+
+namespace augur {
+namespace detail {
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+// ---------------------------------------------------------------- names (names.cpp)
+
+// str prints e as Halide does.
+std::string str(const Expr &e);
+
+// unsupported throws Unsupported(what).
+[[noreturn]] void unsupported(const std::string &what);
+
+// join concatenates xs with sep between them.
+std::string join(const std::vector<std::string> &xs, const std::string &sep);
+
+// reserved_words are the words that cannot name anything in either
+// format: keywords, types and built-in functions (sare.IsKeyword and
+// sched.IsKeyword).
+const std::set<std::string> &reserved_words();
+
+// sanitize turns a Halide name into an identifier: every character other
+// than a letter, a digit or '_' becomes '_'; a leading digit or underscore
+// gets a 'v' in front; a reserved word gets a '_' after it.
+std::string sanitize(const std::string &name);
+
+// Namer maps Halide names to distinct identifiers: the same Halide name
+// always gets the same identifier, two different ones never do.
+class Namer {
+public:
+    std::string operator()(const std::string &name);
+    // reserve makes id unavailable to later names.
+    void reserve(const std::string &id);
+
+private:
+    std::map<std::string, std::string> ids_;
+    std::set<std::string> taken_;
+};
+
+// ---------------------------------------------------------------- types (types.cpp)
+
+// type_name is the formats' name of the scalar type t (bool, i8..i64,
+// u8..u64, f32, f64); where says what has the type, for the error.
+std::string type_name(const Type &t, const std::string &where);
+
+// type_str prints t as Halide does (int32, float32x8).
+std::string type_str(const Type &t);
+
+// float_text spells the finite float v (a binary32 or binary64 value,
+// held exactly in a double) as the exact decimal expansion of its binary
+// value.
+std::string float_text(double v);
+
+// ---------------------------------------------------------------- the IR dispatch
+
+// Strict is an IRVisitor that walks nothing on its own: every node its
+// subclass does not visit goes to other(), which the translators make an
+// error naming the construct. Its subclasses dispatch on the kind of a
+// node with visit(const Add *) and the like, and recurse where they mean
+// to.
+class Strict : public IRVisitor {
+protected:
+    // other is called for every node the subclass does not visit.
+    virtual void other(const IRNode *node) = 0;
+
+    void visit(const IntImm *op) override { other(op); }
+    void visit(const UIntImm *op) override { other(op); }
+    void visit(const FloatImm *op) override { other(op); }
+    void visit(const StringImm *op) override { other(op); }
+    void visit(const Cast *op) override { other(op); }
+    void visit(const Variable *op) override { other(op); }
+    void visit(const Add *op) override { other(op); }
+    void visit(const Sub *op) override { other(op); }
+    void visit(const Mul *op) override { other(op); }
+    void visit(const Div *op) override { other(op); }
+    void visit(const Mod *op) override { other(op); }
+    void visit(const Min *op) override { other(op); }
+    void visit(const Max *op) override { other(op); }
+    void visit(const EQ *op) override { other(op); }
+    void visit(const NE *op) override { other(op); }
+    void visit(const LT *op) override { other(op); }
+    void visit(const LE *op) override { other(op); }
+    void visit(const GT *op) override { other(op); }
+    void visit(const GE *op) override { other(op); }
+    void visit(const And *op) override { other(op); }
+    void visit(const Or *op) override { other(op); }
+    void visit(const Not *op) override { other(op); }
+    void visit(const Select *op) override { other(op); }
+    void visit(const Load *op) override { other(op); }
+    void visit(const Ramp *op) override { other(op); }
+    void visit(const Broadcast *op) override { other(op); }
+    void visit(const Call *op) override { other(op); }
+    void visit(const Let *op) override { other(op); }
+    void visit(const LetStmt *op) override { other(op); }
+    void visit(const AssertStmt *op) override { other(op); }
+    void visit(const ProducerConsumer *op) override { other(op); }
+    void visit(const For *op) override { other(op); }
+    void visit(const Store *op) override { other(op); }
+    void visit(const Provide *op) override { other(op); }
+    void visit(const Allocate *op) override { other(op); }
+    void visit(const Free *op) override { other(op); }
+    void visit(const Realize *op) override { other(op); }
+    void visit(const Block *op) override { other(op); }
+    void visit(const IfThenElse *op) override { other(op); }
+    void visit(const Evaluate *op) override { other(op); }
+    void visit(const Shuffle *op) override { other(op); }
+    void visit(const VectorReduce *op) override { other(op); }
+    void visit(const Prefetch *op) override { other(op); }
+    void visit(const Fork *op) override { other(op); }
+    void visit(const Acquire *op) override { other(op); }
+    void visit(const Atomic *op) override { other(op); }
+};
+
+// ---------------------------------------------------------------- expressions (expr.cpp)
+
+// Frag is a piece of expression text with the precedence of its top
+// operator (the formats' precedences, loosest first).
+struct Frag {
+    std::string s;
+    int prec;
+};
+
+enum Prec { POr = 1,
+            PAnd,
+            PNot,
+            PCmp,
+            PAdd,
+            PMul,
+            PUnary,
+            PAtom };
+
+// at is f's text as an operand that needs precedence need: in
+// parentheses when its own is looser.
+std::string at(const Frag &f, int need);
+
+// binary is a op b, left-associative at precedence prec.
+Frag binary(const Frag &a, const std::string &op, const Frag &b, int prec);
+
+// atom is text that needs no parentheses.
+Frag atom(const std::string &s);
+
+// int_lit is the integer literal v.
+Frag int_lit(int64_t v);
+
+// no_bounds_query replaces _halide_buffer_is_bounds_query(b) by false in
+// e, simplified: the kernel is the pipeline called on real buffers, not as
+// a bounds query.
+Expr no_bounds_query(const Expr &e);
+
+// unwrap strips what does not change a value: likely tags, promises and
+// boolean casts of booleans.
+Expr unwrap(Expr e);
+
+// Translator turns Halide expressions into text, in three modes: quasi-
+// affine index expressions, affine constraints and typed values. Reads of
+// funcs, images and parameters, and variables, are resolved by the
+// subclass (specification or kernel).
+class Translator {
+public:
+    virtual ~Translator() = default;
+
+    // index translates the quasi-affine int32 expression e.
+    Frag index(const Expr &e);
+    // cond translates the affine constraint e.
+    Frag cond(const Expr &e);
+    // value translates e as a typed value.
+    Frag value(const Expr &e);
+
+protected:
+    virtual Frag index_var(const Variable *v) = 0;
+    virtual Frag value_var(const Variable *v) = 0;
+    virtual Frag func_call(const Call *c) = 0;
+    virtual Frag image_call(const Call *c) = 0;
+    // constant folds e to an integer constant where the enclosing lets
+    // make it one.
+    virtual bool constant(const Expr &e, int64_t *c);
+
+private:
+    // The visitors of the three modes (expr.cpp).
+    class IndexText;
+    class CondText;
+    class ValueText;
+};
+
+// ---------------------------------------------------------------- the pipeline (pipeline.cpp)
+
+struct Stage {
+    std::string tensor;                 // its tensor in the specification
+    std::vector<std::string> coords;    // Halide names of its coordinates in the loop nest: f.sK.x, then f.sK.r (RVars outermost first)
+    std::vector<std::string> fused;     // f.sK.fused.x for each pure coordinate: its name in a loop compute_with fused
+    std::vector<ReductionVariable> rv;  // the RDom's variables, outermost first
+};
+
+struct FuncInfo {
+    Function f;
+    std::string tensor;  // the final value's tensor
+    std::string type;    // its element type
+    std::vector<Stage> stages;
+};
+
+struct Buffer_ {
+    std::string name;    // Halide name
+    std::string tensor;  // its tensor
+    std::string array;   // its array in the kernel
+    std::string type;
+    int dims = 0;
+    bool output = false;
+    std::vector<std::string> mins, extents;  // parameter names
+};
+
+struct Scalar {
+    std::string name, id, type;
+    bool index = false;  // an int32 parameter; otherwise a 0-d input
+    std::string array;   // for 0-d inputs
+};
+
+// Red is how a func takes part in a reduction whose order the schedule
+// changed (Clément 2022, chapter 7): atomic() updates, and rfactor's
+// merges and intermediates. Its cells hold partial results of the target
+// func's elements, which the specification defines with reduce(...).
+struct Red {
+    enum Kind { Atomic,
+                Merge,
+                Intermediate } kind = Atomic;
+    std::string target;  // the user's func (itself, unless an intermediate)
+    size_t dims = 0;     // the target's dimensions: the first coordinates of the cells' funcs
+    std::string op;      // + * min max & | ^
+    // the user's update, for the specification (targets only)
+    std::vector<ReductionVariable> rvars;  // outermost first
+    Expr predicate, body;
+    // Intermediate: the position of the user's RDom each accumulation
+    // adds, outermost first, over the stage's coordinates (f.s1.x).
+    std::vector<Expr> at;
+};
+
+// Pipeline_ gathers the funcs, buffers and scalar parameters of a lowered
+// pipeline and names them.
+struct Pipeline_ {
+    std::map<std::string, Red> reds;
+    std::vector<std::string> order;
+    std::map<std::string, FuncInfo> funcs;
+    std::vector<Buffer_> buffers;  // outputs first, then inputs in order of first use
+    std::map<std::string, size_t> buffer_index;
+    std::vector<Scalar> scalars;
+    std::map<std::string, size_t> scalar_index;
+    std::vector<std::string> params;                 // every parameter, in declaration order
+    std::map<std::string, std::string> field_param;  // "b.min.0" -> b_min_0
+    Namer names;
+
+    void add_buffer(const std::string &name, const Type &t, int dims, bool output);
+    void add_scalar(const Parameter &p);
+};
+
+// Lowered is a pipeline lowered up to storage flattening.
+struct Lowered {
+    Stmt s;
+    std::map<std::string, std::set<int>> folded;  // dimensions storage folding rewrote, by func
+    std::vector<Function> outputs;
+    std::map<std::string, Function> env;
+    std::vector<std::string> order;
+};
+
+// lower runs the passes of Halide 14's lower_impl (src/Lower.cpp), in its
+// order, up to storage flattening.
+Lowered lower(const Halide::Pipeline &pipeline, const Target &t, const std::string &name);
+
+// gather names the funcs, buffers and parameters of the lowered pipeline.
+Pipeline_ gather(const Lowered &l);
+
+// ---------------------------------------------------------------- reductions (reduce.cpp)
+
+// reduce_parts splits the value v of an update of fn at args into its
+// reduction operator and the value folded, when v combines fn's own value
+// at the updated point with one associative and commutative operator.
+bool reduce_parts(const Expr &v, const std::string &fn, const std::vector<Expr> &args, std::string *op, Expr *body);
+
+// atomic_funcs lists the funcs stored inside Atomic nodes.
+std::set<std::string> atomic_funcs(const Stmt &s);
+
+// find_reductions finds the funcs whose reduction the schedule re-orders
+// and records them in p.reds.
+void find_reductions(Pipeline_ &p, const Lowered &l, const Algorithm *alg);
+
+// ---------------------------------------------------------------- the specification (spec.cpp)
+
+// spec_text writes the specification of the pipeline p, named name.
+std::string spec_text(Pipeline_ &p, const std::string &name);
+
+// ---------------------------------------------------------------- the kernel (kernel.cpp)
+
+// sched_text writes the annotated kernel of the lowered statement s.
+std::string sched_text(Pipeline_ &p, const Stmt &s, const std::map<std::string, std::set<int>> &folded,
+                       const std::string &name, const Target &t);
+
+}  // namespace detail
+}  // namespace augur
+
+#endif  // AUGUR_EMIT_INTERNAL_H

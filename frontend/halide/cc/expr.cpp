@@ -1,0 +1,541 @@
+// Expressions: Halide expressions as the formats' text, in three modes,
+// each a visitor of Halide's IR: quasi-affine index expressions (IndexText),
+// affine constraints (CondText) and typed values (ValueText). What a
+// variable, a read of a func or of an image, means is left to the
+// subclasses of Translator: the specification's and the kernel's.
+#include "emit_internal.h"
+
+#include <cstring>
+
+namespace augur {
+namespace detail {
+
+std::string at(const Frag &f, int need) {
+    return f.prec >= need ? f.s : "(" + f.s + ")";
+}
+
+Frag binary(const Frag &a, const std::string &op, const Frag &b, int prec) {
+    return {at(a, prec) + " " + op + " " + at(b, prec + 1), prec};
+}
+
+Frag atom(const std::string &s) {
+    return {s, PAtom};
+}
+
+Frag int_lit(int64_t v) {
+    return {std::to_string(v), v < 0 ? PUnary : PAtom};
+}
+
+namespace {
+
+// BoundsQueryOff replaces _halide_buffer_is_bounds_query(b) by false.
+class BoundsQueryOff : public IRMutator {
+    using IRMutator::visit;
+    Expr visit(const Call *op) override {
+        if (op->name == "_halide_buffer_is_bounds_query") {
+            return const_false();
+        }
+        return IRMutator::visit(op);
+    }
+};
+
+// node_name names the kinds of expression nodes a value cannot be, for
+// the error.
+std::string node_name(const Expr &e) {
+    switch (e->node_type) {
+    case IRNodeType::Load:
+        return "a flattened load";
+    case IRNodeType::Ramp:
+        return "a vector ramp";
+    case IRNodeType::Broadcast:
+        return "a vector broadcast";
+    case IRNodeType::Shuffle:
+        return "a vector shuffle";
+    case IRNodeType::VectorReduce:
+        return "a vector reduction";
+    default:
+        return "an unsupported expression node";
+    }
+}
+
+// promise reports whether c only tags its first argument: likely tags and
+// promises.
+bool promise(const Call *c) {
+    return c->is_intrinsic(Call::likely) || c->is_intrinsic(Call::likely_if_innermost) ||
+           c->is_intrinsic(Call::promise_clamped) || c->is_intrinsic(Call::unsafe_promise_clamped);
+}
+
+}  // namespace
+
+Expr no_bounds_query(const Expr &e) {
+    BoundsQueryOff m;
+    return simplify(m.mutate(e));
+}
+
+Expr unwrap(Expr e) {
+    for (;;) {
+        if (const Call *c = e.as<Call>()) {
+            if (promise(c)) {
+                e = c->args[0];
+                continue;
+            }
+        }
+        if (const Cast *c = e.as<Cast>()) {
+            if (c->type == c->value.type()) {
+                e = c->value;
+                continue;
+            }
+        }
+        return e;
+    }
+}
+
+bool Translator::constant(const Expr &e, int64_t *c) {
+    const int64_t *p = as_const_int(simplify(e));
+    if (p) {
+        *c = *p;
+    }
+    return p != nullptr;
+}
+
+// ---------------------------------------------------------------- index expressions
+
+// IndexText translates one quasi-affine index expression, e0 as written.
+class Translator::IndexText : public Strict {
+public:
+    IndexText(Translator &t, const Expr &e0)
+        : t_(t), e0_(e0) {
+    }
+    Frag out;
+
+private:
+    using Strict::visit;
+    Translator &t_;
+    Expr e0_;
+
+    void other(const IRNode *) override {
+        unsupported("the index expression " + str(e0_) + " is not quasi-affine");
+    }
+    void visit(const IntImm *op) override {
+        out = int_lit(op->value);
+    }
+    void visit(const Variable *op) override {
+        out = t_.index_var(op);
+    }
+    void visit(const Add *op) override {
+        out = binary(t_.index(op->a), "+", t_.index(op->b), PAdd);
+    }
+    void visit(const Sub *op) override {
+        out = binary(t_.index(op->a), "-", t_.index(op->b), PAdd);
+    }
+    void visit(const Mul *op) override {
+        int64_t c;
+        if (t_.constant(op->b, &c)) {
+            out = binary(int_lit(c), "*", t_.index(op->a), PMul);
+        } else if (t_.constant(op->a, &c)) {
+            out = binary(int_lit(c), "*", t_.index(op->b), PMul);
+        } else {
+            unsupported("the index expression " + str(e0_) + " is not affine: a product of two non-constant terms");
+        }
+    }
+    void visit(const Div *op) override {
+        int64_t c;
+        if (t_.constant(op->b, &c) && c > 0) {
+            out = binary(t_.index(op->a), "/", int_lit(c), PMul);
+        } else if (!exact_quotient(op)) {
+            unsupported("the index expression " + str(e0_) + " is not quasi-affine: division by a non-constant or non-positive divisor");
+        }
+    }
+    void visit(const Mod *op) override {
+        int64_t c;
+        if (!t_.constant(op->b, &c) || c <= 0) {
+            unsupported("the index expression " + str(e0_) + " is not quasi-affine: remainder by a non-constant or non-positive divisor");
+        }
+        out = binary(t_.index(op->a), "%", int_lit(c), PMul);
+    }
+    void visit(const Min *op) override {
+        out = atom("min(" + t_.index(op->a).s + ", " + t_.index(op->b).s + ")");
+    }
+    void visit(const Max *op) override {
+        out = atom("max(" + t_.index(op->a).s + ", " + t_.index(op->b).s + ")");
+    }
+    void visit(const Select *op) override {
+        out = atom("select(" + t_.cond(op->condition).s + ", " + t_.index(op->true_value).s + ", " +
+                   t_.index(op->false_value).s + ")");
+    }
+    void visit(const Let *op) override {
+        out = t_.index(substitute(op->name, op->value, op->body));
+    }
+    void visit(const Cast *op) override {
+        if (op->value.type().is_int() && op->value.type().bits() <= 32) {
+            out = t_.index(op->value);
+        } else {
+            other(op);
+        }
+    }
+
+    // exact_quotient translates (d*q + k)/d, for a non-constant d and k in
+    // {0, -1}, exactly, for every value of d (Halide's division is
+    // Euclidean and x/0 is 0): k = 0 gives q (0 when d is 0); k = -1 gives
+    // q - 1 when d >= 1, 0 when d is 0 and q + 1 when d < 0. Halide's
+    // bounds of a fused loop's outer coordinate t/d over [0, d*q) are of
+    // this form.
+    bool exact_quotient(const Div *op) {
+        Expr num = op->a;
+        int64_t k = 0;
+        if (const Add *a = num.as<Add>()) {
+            const int64_t *c = as_const_int(a->b);
+            if (!c) {
+                return false;
+            }
+            k = *c;
+            num = a->a;
+        } else if (const Sub *sb = num.as<Sub>()) {
+            const int64_t *c = as_const_int(sb->b);
+            if (!c) {
+                return false;
+            }
+            k = -*c;
+            num = sb->a;
+        }
+        if (k != 0 && k != -1) {
+            return false;
+        }
+        const Mul *m = num.as<Mul>();
+        if (!m) {
+            return false;
+        }
+        Expr q;
+        if (equal(m->a, op->b)) {
+            q = m->b;
+        } else if (equal(m->b, op->b)) {
+            q = m->a;
+        } else {
+            return false;
+        }
+        Frag d = t_.index(op->b), qf = t_.index(q);
+        if (k == 0) {
+            out = atom("select(" + binary(d, "==", int_lit(0), PCmp).s + ", 0, " + qf.s + ")");
+        } else {
+            out = atom("select(" + binary(d, ">=", int_lit(1), PCmp).s + ", " + binary(qf, "-", int_lit(1), PAdd).s +
+                       ", select(" + binary(d, "==", int_lit(0), PCmp).s + ", 0, " + binary(qf, "+", int_lit(1), PAdd).s + "))");
+        }
+        return true;
+    }
+};
+
+Frag Translator::index(const Expr &e0) {
+    Expr e = unwrap(e0);
+    if (!e.type().is_int() || e.type().bits() > 32) {
+        if (!(e.type().is_int() && e.as<Cast>())) {
+            unsupported("the index expression " + str(e0) + " is of type " + type_str(e.type()) + ", not int32");
+        }
+    }
+    IndexText v(*this, e0);
+    e.accept(&v);
+    return v.out;
+}
+
+// ---------------------------------------------------------------- affine constraints
+
+// CondText translates one affine constraint, e0 as written.
+class Translator::CondText : public Strict {
+public:
+    CondText(Translator &t, const Expr &e0)
+        : t_(t), e0_(e0) {
+    }
+    Frag out;
+
+private:
+    using Strict::visit;
+    Translator &t_;
+    Expr e0_;
+
+    void other(const IRNode *) override {
+        unsupported("the condition " + str(e0_) + " is not an affine constraint");
+    }
+    Frag cmp(const Expr &a, const std::string &op, const Expr &b) {
+        return binary(t_.index(a), op, t_.index(b), PCmp);
+    }
+    void visit(const Cast *op) override {
+        if (op->type.is_bool() && op->value.type().is_bool()) {
+            out = t_.cond(op->value);
+        } else {
+            other(op);
+        }
+    }
+    void visit(const EQ *op) override {
+        out = cmp(op->a, "==", op->b);
+    }
+    void visit(const NE *op) override {
+        out = cmp(op->a, "!=", op->b);
+    }
+    void visit(const LT *op) override {
+        out = cmp(op->a, "<", op->b);
+    }
+    void visit(const LE *op) override {
+        out = cmp(op->a, "<=", op->b);
+    }
+    void visit(const GT *op) override {
+        out = cmp(op->a, ">", op->b);
+    }
+    void visit(const GE *op) override {
+        out = cmp(op->a, ">=", op->b);
+    }
+    void visit(const And *op) override {
+        out = binary(t_.cond(op->a), "and", t_.cond(op->b), PAnd);
+    }
+    void visit(const Or *op) override {
+        out = binary(t_.cond(op->a), "or", t_.cond(op->b), POr);
+    }
+    void visit(const Not *op) override {
+        out = {"not " + at(t_.cond(op->a), PNot), PNot};
+    }
+    void visit(const Let *op) override {
+        out = t_.cond(substitute(op->name, op->value, op->body));
+    }
+};
+
+Frag Translator::cond(const Expr &e0) {
+    Expr e = unwrap(e0);
+    if (is_const_one(e)) {
+        return atom("true");
+    }
+    if (is_const_zero(e)) {
+        return atom("false");
+    }
+    CondText v(*this, e0);
+    e.accept(&v);
+    return v.out;
+}
+
+// ---------------------------------------------------------------- typed values
+
+// ValueText translates one value, e of the formats' type t.
+class Translator::ValueText : public Strict {
+public:
+    ValueText(Translator &tr, const Expr &e, const std::string &t)
+        : tr_(tr), e_(e), t_(t) {
+    }
+    Frag out;
+
+private:
+    using Strict::visit;
+    Translator &tr_;
+    Expr e_;
+    std::string t_;
+
+    void other(const IRNode *) override {
+        unsupported("the expression " + str(e_) + " (" + node_name(e_) + ")");
+    }
+    Frag value(const Expr &e) {
+        return tr_.value(e);
+    }
+    void visit(const IntImm *op) override {
+        out = atom(t_ + "(" + std::to_string(op->value) + ")");
+    }
+    void visit(const UIntImm *op) override {
+        if (op->type.is_bool()) {
+            out = atom(op->value ? "true" : "false");
+        } else {
+            out = atom(t_ + "(" + std::to_string(op->value) + ")");
+        }
+    }
+    void visit(const FloatImm *op) override {
+        out = atom(t_ + "(" + float_text(op->value) + ")");
+    }
+    void visit(const Variable *op) override {
+        out = tr_.value_var(op);
+    }
+    void visit(const Cast *op) override {
+        if (op->type == op->value.type()) {
+            out = value(op->value);
+        } else {
+            out = atom(t_ + "(" + value(op->value).s + ")");
+        }
+    }
+    void visit(const Add *op) override {
+        out = binary(value(op->a), "+", value(op->b), PAdd);
+    }
+    void visit(const Sub *op) override {
+        out = binary(value(op->a), "-", value(op->b), PAdd);
+    }
+    void visit(const Mul *op) override {
+        out = binary(value(op->a), "*", value(op->b), PMul);
+    }
+    void visit(const Div *op) override {
+        out = binary(value(op->a), "/", value(op->b), PMul);
+    }
+    void visit(const Mod *op) override {
+        if (op->type.is_float()) {
+            unsupported("the float remainder " + str(e_));
+        }
+        out = binary(value(op->a), "%", value(op->b), PMul);
+    }
+    void visit(const Min *op) override {
+        out = atom("min(" + value(op->a).s + ", " + value(op->b).s + ")");
+    }
+    void visit(const Max *op) override {
+        out = atom("max(" + value(op->a).s + ", " + value(op->b).s + ")");
+    }
+    // cmp is a comparison of values, whose operands bind tighter than
+    // a comparison.
+    Frag cmp(const Expr &a, const std::string &op, const Expr &b) {
+        Frag f = binary(value(a), op, value(b), PCmp + 1);
+        f.prec = PCmp;
+        return f;
+    }
+    void visit(const EQ *op) override {
+        out = cmp(op->a, "==", op->b);
+    }
+    void visit(const NE *op) override {
+        out = cmp(op->a, "!=", op->b);
+    }
+    void visit(const LT *op) override {
+        out = cmp(op->a, "<", op->b);
+    }
+    void visit(const LE *op) override {
+        out = cmp(op->a, "<=", op->b);
+    }
+    void visit(const GT *op) override {
+        out = cmp(op->a, ">", op->b);
+    }
+    void visit(const GE *op) override {
+        out = cmp(op->a, ">=", op->b);
+    }
+    void visit(const And *op) override {
+        out = binary(value(op->a), "and", value(op->b), PAnd);
+    }
+    void visit(const Or *op) override {
+        out = binary(value(op->a), "or", value(op->b), POr);
+    }
+    void visit(const Not *op) override {
+        out = {"not " + at(value(op->a), PNot), PNot};
+    }
+    void visit(const Select *op) override {
+        out = atom("select(" + value(op->condition).s + ", " + value(op->true_value).s + ", " + value(op->false_value).s + ")");
+    }
+    void visit(const Let *op) override {
+        out = value(substitute(op->name, op->value, op->body));
+    }
+    void visit(const Call *op) override;
+    Frag reinterpret(const Call *op);
+    Frag shift(const Call *op);
+    bool math(const Call *op);
+};
+
+void Translator::ValueText::visit(const Call *op) {
+    if (op->call_type == Call::Halide) {
+        if (op->value_index != 0) {
+            unsupported("the tuple element " + str(e_));
+        }
+        out = tr_.func_call(op);
+    } else if (op->call_type == Call::Image) {
+        out = tr_.image_call(op);
+    } else if (promise(op) || op->is_intrinsic(Call::strict_float)) {
+        out = value(op->args[0]);
+    } else if (op->is_intrinsic(Call::mux)) {
+        // Halide's own select tree (an out-of-range index takes the last
+        // value).
+        out = value(lower_mux(op));
+    } else if (op->is_intrinsic(Call::reinterpret)) {
+        out = reinterpret(op);
+    } else if (op->is_intrinsic(Call::shift_left) || op->is_intrinsic(Call::shift_right)) {
+        out = shift(op);
+    } else if (op->is_intrinsic(Call::abs)) {
+        Frag abs = atom("abs(" + value(op->args[0]).s + ")");
+        // Halide's abs of a signed integer is unsigned; the formats' abs
+        // keeps the type and wraps, which the cast turns into the same
+        // bits.
+        out = op->args[0].type().is_int() ? atom(type_name(op->type, str(e_)) + "(" + abs.s + ")") : abs;
+    } else if (op->is_intrinsic(Call::bitwise_and)) {
+        out = binary(value(op->args[0]), "&", value(op->args[1]), PMul);
+    } else if (op->is_intrinsic(Call::bitwise_or)) {
+        out = binary(value(op->args[0]), "|", value(op->args[1]), PAdd);
+    } else if (op->is_intrinsic(Call::bitwise_xor)) {
+        out = binary(value(op->args[0]), "^", value(op->args[1]), PAdd);
+    } else if (op->is_intrinsic(Call::bitwise_not)) {
+        out = {"~" + at(value(op->args[0]), PUnary), PUnary};
+    } else if (!math(op)) {
+        unsupported("the call " + str(e_) + " (" + op->name + ")");
+    }
+}
+
+// reinterpret is the formats' bit cast reinterpret_T(x): the same bits,
+// of an integer or float type of the same width.
+Frag Translator::ValueText::reinterpret(const Call *op) {
+    const Type &from = op->args[0].type();
+    std::string to_name = type_name(op->type, str(e_));
+    type_name(from, str(e_));
+    if (op->type.is_bool() || from.is_bool() || op->type.bits() != from.bits()) {
+        unsupported("the call " + str(e_) + ": reinterpret between " + type_str(from) + " and " +
+                    type_str(op->type) + " (the formats' bit casts keep the width, and have no bool)");
+    }
+    return atom("reinterpret_" + to_name + "(" + value(op->args[0]).s + ")");
+}
+
+// shift translates a shift only by a constant amount within the width,
+// where Halide's shifts and the formats' agree (arithmetic to the right
+// on signed types); Halide's negative amounts shift the other way and the
+// formats' give 0 or -1.
+Frag Translator::ValueText::shift(const Call *op) {
+    const Type &t = op->type;
+    const Expr &b = op->args[1];
+    int64_t k = -1;
+    if (const int64_t *c = as_const_int(b)) {
+        k = *c;
+    } else if (const uint64_t *c = as_const_uint(b)) {
+        k = *c < 64 ? (int64_t)*c : -1;
+    }
+    if (!t.is_int_or_uint() || k < 0 || k >= t.bits()) {
+        unsupported("the shift " + str(e_) + " (only by a constant amount below the width)");
+    }
+    std::string tn = type_name(t, str(e_));
+    const char *sym = op->is_intrinsic(Call::shift_left) ? "<<" : ">>";
+    return binary(value(op->args[0]), sym, atom(tn + "(" + std::to_string(k) + ")"), PMul);
+}
+
+// math translates a call of Halide's math library (sqrt_f32 and the like)
+// as the formats' function of the same name, when it has one.
+bool Translator::ValueText::math(const Call *op) {
+    static const std::set<std::string> names = {"sqrt", "exp", "log", "pow", "floor", "ceil",
+                                                "round", "sin", "cos", "tanh"};
+    if (op->call_type != Call::PureExtern) {
+        return false;
+    }
+    std::string n = op->name;
+    for (const char *suffix : {"_f32", "_f64"}) {
+        size_t l = std::strlen(suffix);
+        if (n.size() > l && n.compare(n.size() - l, l, suffix) == 0) {
+            n = n.substr(0, n.size() - l);
+        }
+    }
+    if (!names.count(n) || n == op->name) {
+        return false;
+    }
+    std::vector<std::string> args;
+    for (const Expr &a : op->args) {
+        args.push_back(value(a).s);
+    }
+    out = atom(n + "(" + join(args, ", ") + ")");
+    return true;
+}
+
+Frag Translator::value(const Expr &e) {
+    std::string where = "the value " + str(e);
+    std::string t = type_name(e.type(), where);
+    if (e.type() == Int(32) && !e.as<Call>() && !e.as<IntImm>()) {
+        // An int32 index expression used as a value: cast it.
+        try {
+            Frag f = index(e);
+            return atom("i32(" + f.s + ")");
+        } catch (const Unsupported &) {
+        }
+    }
+    ValueText v(*this, e, t);
+    e.accept(&v);
+    return v.out;
+}
+
+}  // namespace detail
+}  // namespace augur

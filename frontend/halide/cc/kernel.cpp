@@ -1,0 +1,965 @@
+// The kernel: Halide's own loop nest, as lowering leaves it before storage
+// flattening, in the kernel format, every store annotated with the stage
+// of the func it computes at that stage's coordinates (Clément 2022,
+// sections 5.6 and 6.1), Halide's checks as the kernel's assumptions.
+#include "emit_internal.h"
+
+#include <algorithm>
+#include <functional>
+#include <memory>
+#include <sstream>
+
+namespace augur {
+namespace detail {
+
+namespace {
+
+// Lines is a translated statement: its lines (unindented), the
+// identifiers it uses, and whether it declares lets at its top level.
+struct Lines {
+    std::vector<std::string> l;
+    std::set<std::string> uses;
+    bool lets = false;
+
+    void add(Lines &&o) {
+        l.insert(l.end(), o.l.begin(), o.l.end());
+        uses.insert(o.uses.begin(), o.uses.end());
+        lets = lets || o.lets;
+    }
+    void indent_into(std::vector<std::string> &out) const {
+        for (const std::string &s : l) {
+            out.push_back("  " + s);
+        }
+    }
+};
+
+struct LetInfo {
+    std::string id;
+    Expr value;        // as written
+    Expr expanded;     // with every enclosing let substituted
+    std::string text;  // the index text, when it is one
+    std::set<std::string> uses;
+    std::string bad;  // why it is not an index expression
+};
+
+struct Realized {
+    std::string array;
+    std::vector<Frag> mins;
+};
+
+// stmt_kind names the kinds of statement the kernel cannot hold, for the
+// error.
+std::string stmt_kind(const Stmt &s) {
+    switch (s->node_type) {
+    case IRNodeType::Store:
+        return "Store (a flattened store)";
+    case IRNodeType::Allocate:
+        return "Allocate (a flattened allocation)";
+    case IRNodeType::Free:
+        return "Free";
+    case IRNodeType::Fork:
+        return "Fork (async)";
+    case IRNodeType::Acquire:
+        return "Acquire (async semaphores)";
+    case IRNodeType::Atomic:
+        return "Atomic";
+    case IRNodeType::Prefetch:
+        return "Prefetch";
+    default:
+        return "node";
+    }
+}
+
+// ParamBound reads a check of the form v >= c, v <= c (or with > and <,
+// either way round) on a variable v.
+class ParamBound : public Strict {
+public:
+    const Variable *v = nullptr;
+    const int64_t *c = nullptr;
+    bool lower = false;  // v >= c
+    int64_t adj = 0;     // 1 for a strict comparison
+
+private:
+    using Strict::visit;
+    void side(const Expr &a, const Expr &b, bool a_lower) {
+        if (a.as<Variable>() && as_const_int(b)) {
+            v = a.as<Variable>();
+            c = as_const_int(b);
+            lower = a_lower;
+        } else if (b.as<Variable>() && as_const_int(a)) {
+            v = b.as<Variable>();
+            c = as_const_int(a);
+            lower = !a_lower;
+        }
+    }
+    void other(const IRNode *) override {
+    }
+    void visit(const GE *op) override {
+        side(op->a, op->b, true);
+    }
+    void visit(const LE *op) override {
+        side(op->a, op->b, false);
+    }
+    void visit(const GT *op) override {
+        side(op->a, op->b, true);
+        adj = 1;
+    }
+    void visit(const LT *op) override {
+        side(op->a, op->b, false);
+        adj = 1;
+    }
+};
+
+// LoopReads finds how the body of a loop of variable t reads it: the
+// divisors of t / d and t % d, and whether it reads t otherwise.
+class LoopReads : public IRGraphVisitor {
+public:
+    explicit LoopReads(const std::string &t)
+        : t_(t) {
+    }
+    std::vector<Expr> divisors;
+    bool other = false;
+
+private:
+    using IRGraphVisitor::visit;
+    std::string t_;
+    bool is_t(const Expr &e) const {
+        const Variable *v = e.as<Variable>();
+        return v && v->name == t_;
+    }
+    void visit(const Div *op) override {
+        if (is_t(op->a)) {
+            divisors.push_back(op->b);
+            op->b.accept(this);
+        } else {
+            IRGraphVisitor::visit(op);
+        }
+    }
+    void visit(const Mod *op) override {
+        if (is_t(op->a)) {
+            divisors.push_back(op->b);
+            op->b.accept(this);
+        } else {
+            IRGraphVisitor::visit(op);
+        }
+    }
+    void visit(const Variable *op) override {
+        if (op->name == t_) {
+            other = true;
+        }
+    }
+};
+
+// SplitLoop replaces t / d by u and t % d by v.
+class SplitLoop : public IRMutator {
+public:
+    SplitLoop(const std::string &t, const Expr &u, const Expr &v)
+        : t_(t), u_(u), v_(v) {
+    }
+
+private:
+    using IRMutator::visit;
+    std::string t_;
+    Expr u_, v_;
+    bool is_t(const Expr &e) const {
+        const Variable *v = e.as<Variable>();
+        return v && v->name == t_;
+    }
+    Expr visit(const Div *op) override {
+        return is_t(op->a) ? u_ : IRMutator::visit(op);
+    }
+    Expr visit(const Mod *op) override {
+        return is_t(op->a) ? v_ : IRMutator::visit(op);
+    }
+};
+
+// The checks of what the kernel model has no notion of (types,
+// dimensions, strides, host pointers, allocation sizes, device state).
+const std::set<std::string> &outside_checks() {
+    static const std::set<std::string> outside = {
+        "halide_error_bad_type", "halide_error_bad_dimensions", "halide_error_constraint_violated",
+        "halide_error_buffer_allocation_too_large", "halide_error_buffer_extents_too_large",
+        "halide_error_device_dirty_with_no_device_support", "halide_error_host_is_null",
+        "halide_error_unaligned_host_ptr", "halide_error_constraints_make_required_region_smaller"};
+    return outside;
+}
+
+// KernelTranslator translates the lowered statement: variables are the
+// loops' and the lets' in scope, reads of funcs and images are array
+// accesses.
+class KernelTranslator : public Translator {
+public:
+    KernelTranslator(Pipeline_ &p, const std::map<std::string, std::set<int>> &folded)
+        : p_(p), folded_(folded) {
+    }
+
+    std::vector<std::string> assumes;
+    std::vector<std::string> notes;
+
+    // stmt translates the statement s.
+    Lines stmt(const Stmt &s);
+    // bind_buffers declares the arrays of the buffers, before the body.
+    void bind_buffers();
+
+protected:
+    Frag index_var(const Variable *v) override;
+    Frag value_var(const Variable *v) override;
+    Frag func_call(const Call *c) override {
+        return atom(access(c->name, c->args, "read of " + str(Expr(c))));
+    }
+    Frag image_call(const Call *c) override {
+        return atom(access(c->name, c->args, "read of " + str(Expr(c))));
+    }
+    bool constant(const Expr &e, int64_t *c) override {
+        const int64_t *p = as_const_int(simplify(substitute(expanded_, e)));
+        if (p) {
+            *c = *p;
+        }
+        return p != nullptr;
+    }
+
+private:
+    class StmtText;
+
+    struct Bound {
+        std::string id;
+        LetInfo *let = nullptr;
+    };
+
+    Pipeline_ &p_;
+    std::map<std::string, std::set<int>> folded_;
+    std::map<std::string, std::vector<Bound>> scope_;
+    std::map<std::string, Expr> expanded_;  // the lets in scope, expanded
+    std::map<std::string, std::vector<Realized>> realized_;
+    std::set<std::string> *uses_ = nullptr;
+    int depth_ = 0;  // loops around the statement (a check inside one is reached only if the loop runs)
+    bool in_assert_ = false;
+    std::vector<std::unique_ptr<LetInfo>> lets_;
+    std::vector<Expr> path_;  // the conditions of the enclosing ifs (lets expanded), else branches negated
+    Scope<Interval> bounds_;  // constant bounds of parameters that the kernel assumes
+
+    // with translates f's expressions, collecting the identifiers they use
+    // into uses.
+    template<typename F>
+    auto with(std::set<std::string> &uses, F f) {
+        std::set<std::string> *old = uses_;
+        uses_ = &uses;
+        struct Restore {
+            std::set<std::string> **p;
+            std::set<std::string> *old;
+            ~Restore() {
+                *p = old;
+            }
+        } r{&uses_, old};
+        return f();
+    }
+
+    std::string ident(const std::string &name) {
+        return p_.names(name);
+    }
+    void push(const std::string &name, const std::string &id, LetInfo *let) {
+        scope_[name].push_back({id, let});
+    }
+    void pop(const std::string &name) {
+        scope_[name].pop_back();
+    }
+    bool in_scope(const std::string &name) const {
+        auto it = scope_.find(name);
+        return it != scope_.end() && !it->second.empty();
+    }
+
+    void note_bound(const Expr &e);
+    std::string access(const std::string &name, const std::vector<Expr> &args, const std::string &what);
+    Lines block(const Block *op);
+    Lines atomic(const Stmt &s, const Atomic *op);
+    Lines let_stmt(const LetStmt *op);
+    Lines for_loop(const For *op);
+    bool fused_loop(const For *op, const std::string &kind, Lines *out);
+    Lines realize(const Realize *op);
+    const Stage *store_stage(const Provide *op, const FuncInfo &fi, const std::string &what);
+    Lines provide(const Provide *op);
+    Lines reduction_store(const Provide *op, const Red &r, const std::string &lhs, const std::string &rhs, size_t stage,
+                          size_t npure, const std::vector<std::string> &coords, Lines out);
+    Lines if_then_else(const IfThenElse *op);
+    std::string check_text(const Expr &e);
+    Lines assert_stmt(const AssertStmt *op);
+};
+
+// StmtText dispatches one statement, s, to the translator.
+class KernelTranslator::StmtText : public Strict {
+public:
+    StmtText(KernelTranslator &k, const Stmt &s)
+        : k_(k), s_(s) {
+    }
+    Lines out;
+
+private:
+    using Strict::visit;
+    KernelTranslator &k_;
+    Stmt s_;
+
+    void other(const IRNode *) override {
+        std::ostringstream o;
+        o << s_;
+        std::string text = o.str();
+        if (text.size() > 200) {
+            text = text.substr(0, 200) + "...";
+        }
+        unsupported("the statement " + stmt_kind(s_) + ": " + text);
+    }
+    void visit(const LetStmt *op) override {
+        out = k_.let_stmt(op);
+    }
+    void visit(const Block *op) override {
+        out = k_.block(op);
+    }
+    void visit(const ProducerConsumer *op) override {
+        out = k_.stmt(op->body);
+    }
+    void visit(const For *op) override {
+        out = k_.for_loop(op);
+    }
+    void visit(const Realize *op) override {
+        out = k_.realize(op);
+    }
+    void visit(const Provide *op) override {
+        out = k_.provide(op);
+    }
+    void visit(const IfThenElse *op) override {
+        out = k_.if_then_else(op);
+    }
+    void visit(const AssertStmt *op) override {
+        out = k_.assert_stmt(op);
+    }
+    void visit(const Atomic *op) override {
+        out = k_.atomic(s_, op);
+    }
+    void visit(const Evaluate *op) override {
+        if (!is_const(op->value)) {
+            unsupported("the statement " + str(op->value) + " (an Evaluate node)");
+        }
+    }
+};
+
+Lines KernelTranslator::stmt(const Stmt &s) {
+    StmtText v(*this, s);
+    s.accept(&v);
+    return std::move(v.out);
+}
+
+void KernelTranslator::bind_buffers() {
+    for (const Buffer_ &b : p_.buffers) {
+        Realized r;
+        r.array = b.array;
+        for (const std::string &m : b.mins) {
+            r.mins.push_back(atom(m));
+        }
+        realized_[b.name].push_back(r);
+    }
+}
+
+Frag KernelTranslator::index_var(const Variable *v) {
+    auto it = scope_.find(v->name);
+    if (it != scope_.end() && !it->second.empty()) {
+        if (in_assert_) {
+            unsupported("the variable " + v->name + " in a check");
+        }
+        const Bound &b = it->second.back();
+        if (b.let && !b.let->bad.empty()) {
+            unsupported("the index expression uses " + v->name + " = " + str(b.let->value) + ", which is not one: " + b.let->bad);
+        }
+        if (uses_) {
+            uses_->insert(b.id);
+        }
+        return atom(b.id);
+    }
+    auto f = p_.field_param.find(v->name);
+    if (f != p_.field_param.end()) {
+        return atom(f->second);
+    }
+    if (v->param.defined() && !v->param.is_buffer() && p_.scalar_index.count(v->param.name())) {
+        const Scalar &s = p_.scalars[p_.scalar_index.at(v->param.name())];
+        if (s.index) {
+            return atom(s.id);
+        }
+    }
+    unsupported("the free variable " + v->name + " (not a loop variable, a let, a buffer's min or extent, nor an int32 parameter)");
+}
+
+Frag KernelTranslator::value_var(const Variable *v) {
+    auto it = scope_.find(v->name);
+    if (it != scope_.end() && !it->second.empty()) {
+        const Bound &b = it->second.back();
+        if (b.let && !b.let->bad.empty()) {
+            // A let of a value: substitute it.
+            return value(b.let->value);
+        }
+    }
+    if (v->param.defined() && !v->param.is_buffer() && p_.scalar_index.count(v->param.name())) {
+        const Scalar &s = p_.scalars[p_.scalar_index.at(v->param.name())];
+        if (!s.index) {
+            return atom(s.array + "[]");
+        }
+    }
+    if (v->type == Int(32)) {
+        return atom("i32(" + index_var(v).s + ")");
+    }
+    unsupported("the variable " + v->name + " of type " + type_name(v->type, v->name) + " used as a value");
+}
+
+// note_bound records a check of the form v >= c or v <= c on a parameter
+// v, which the kernel assumes, for proofs in fused loops.
+void KernelTranslator::note_bound(const Expr &e) {
+    ParamBound pb;
+    e.accept(&pb);
+    if (!pb.v) {
+        return;
+    }
+    const std::string &name = pb.v->name;
+    Interval iv = bounds_.contains(name) ? bounds_.get(name) : Interval::everything();
+    if (pb.lower) {
+        Expr m = make_const(Int(32), *pb.c + pb.adj);
+        iv.min = iv.has_lower_bound() ? simplify(max(iv.min, m)) : m;
+    } else {
+        Expr m = make_const(Int(32), *pb.c - pb.adj);
+        iv.max = iv.has_upper_bound() ? simplify(min(iv.max, m)) : m;
+    }
+    if (bounds_.contains(name)) {
+        bounds_.pop(name);
+    }
+    bounds_.push(name, iv);
+}
+
+// access is an array access, the func's or image's coordinates shifted
+// by the array's mins.
+std::string KernelTranslator::access(const std::string &name, const std::vector<Expr> &args, const std::string &what) {
+    auto it = realized_.find(name);
+    if (it == realized_.end() || it->second.empty()) {
+        unsupported("the " + what + ": " + name + " is neither realized here nor a buffer of the pipeline");
+    }
+    const Realized &r = it->second.back();
+    if (r.mins.size() != args.size()) {
+        unsupported("the " + what + ": " + std::to_string(args.size()) + " coordinates for " +
+                    std::to_string(r.mins.size()) + " dimensions");
+    }
+    std::vector<std::string> idx;
+    for (size_t i = 0; i < args.size(); i++) {
+        Frag a = index(args[i]);
+        if (r.mins[i].s == "0") {
+            idx.push_back(a.s);
+        } else {
+            idx.push_back(binary(a, "-", r.mins[i], PAdd).s);
+        }
+    }
+    return r.array + "[" + join(idx, ", ") + "]";
+}
+
+// block translates a sequence: a first statement that declares lets at
+// its top level is wrapped in braces, so that they do not reach the rest.
+Lines KernelTranslator::block(const Block *op) {
+    Lines a = stmt(op->first);
+    Lines b = stmt(op->rest);
+    if (a.lets) {
+        Lines w;
+        w.l.push_back("{");
+        a.indent_into(w.l);
+        w.l.push_back("}");
+        w.uses = a.uses;
+        a = std::move(w);
+    }
+    a.lets = false;
+    a.add(std::move(b));
+    return a;
+}
+
+// atomic translates atomic(): the updates inside are accumulations of a
+// reduction, atomic in the kernel model (Clément 2022, section 7.3.6).
+Lines KernelTranslator::atomic(const Stmt &s, const Atomic *op) {
+    for (const std::string &fn : atomic_funcs(s)) {
+        if (!p_.reds.count(fn)) {
+            unsupported("the atomic store to " + fn + ", which is not a reduction of its func");
+        }
+    }
+    return stmt(op->body);
+}
+
+Lines KernelTranslator::let_stmt(const LetStmt *op) {
+    auto info = std::make_unique<LetInfo>();
+    LetInfo *li = info.get();
+    lets_.push_back(std::move(info));
+    li->id = ident(op->name);
+    li->value = op->value;
+    li->expanded = substitute(expanded_, op->value);
+    if (op->value.type() != Int(32)) {
+        li->bad = "of type " + type_str(op->value.type());
+    } else {
+        try {
+            li->text = with(li->uses, [&] { return index(op->value).s; });
+        } catch (const Unsupported &e) {
+            li->bad = e.what();
+        }
+    }
+    push(op->name, li->id, li);
+    Expr old = expanded_.count(op->name) ? expanded_[op->name] : Expr();
+    expanded_[op->name] = li->expanded;
+    Lines body = stmt(op->body);
+    if (old.defined()) {
+        expanded_[op->name] = old;
+    } else {
+        expanded_.erase(op->name);
+    }
+    pop(op->name);
+    if (!body.uses.count(li->id)) {
+        return body;
+    }
+    body.uses.erase(li->id);
+    body.uses.insert(li->uses.begin(), li->uses.end());
+    body.l.insert(body.l.begin(), "let " + li->id + " = " + li->text);
+    body.lets = true;
+    return body;
+}
+
+Lines KernelTranslator::for_loop(const For *op) {
+    std::string kind;
+    switch (op->for_type) {
+    case ForType::Serial:
+    case ForType::Unrolled:
+        kind = "for";
+        break;
+    case ForType::Parallel:
+    case ForType::Vectorized:
+        kind = "par";
+        break;
+    default: {
+        std::ostringstream o;
+        o << op->for_type;
+        unsupported("the " + o.str() + " loop " + op->name);
+    }
+    }
+    if (op->device_api != DeviceAPI::None && op->device_api != DeviceAPI::Host) {
+        unsupported("the loop " + op->name + " offloaded to a device");
+    }
+    Lines out;
+    if (fused_loop(op, kind, &out)) {
+        return out;
+    }
+    Frag mn = with(out.uses, [&] { return index(op->min); });
+    Frag ex = with(out.uses, [&] { return index(op->extent); });
+    std::string id = ident(op->name);
+    push(op->name, id, nullptr);
+    depth_++;
+    Lines body = stmt(op->body);
+    depth_--;
+    pop(op->name);
+    body.uses.erase(id);
+    std::string head;
+    if (mn.s == "0") {
+        head = kind + " " + id + " < " + ex.s + " {";
+    } else {
+        head = kind + " " + id + " in " + mn.s + " .. " + binary(mn, "+", ex, PAdd).s + " {";
+    }
+    out.l.push_back(head);
+    body.indent_into(out.l);
+    out.l.push_back("}");
+    out.uses.insert(body.uses.begin(), body.uses.end());
+    return out;
+}
+
+// fused_loop translates a loop that Halide's fuse() made of two loops of
+// symbolic extents, t over [0, q*d), its body reading t only as t / d and
+// t % d: as the two loops it came from, u over [0, q) and v over [0, d),
+// t / d read as u and t % d as v. The two iterate the same points in the
+// same order when d >= 0 (t = u*d + v), which must follow from the checks
+// the kernel assumes; otherwise, or when t is read otherwise, the loop is
+// an error (an index expression d*u is not affine; Clément 2022, section
+// 9.6, non-affine code).
+bool KernelTranslator::fused_loop(const For *op, const std::string &kind, Lines *out) {
+    if (!is_const_zero(simplify(substitute(expanded_, op->min)))) {
+        return false;
+    }
+    Expr ext = simplify(substitute(expanded_, op->extent));
+    const Mul *m = ext.as<Mul>();
+    if (!m || is_const(m->a) || is_const(m->b)) {
+        return false;
+    }
+    const std::string t = op->name;
+    LoopReads reads(t);
+    op->body.accept(&reads);
+    if (reads.divisors.empty()) {
+        return false;
+    }
+    auto expand = [&](const Expr &e) { return simplify(substitute(expanded_, e)); };
+    Expr d = expand(reads.divisors[0]), q;
+    for (const Expr &x : reads.divisors) {
+        if (!equal(expand(x), d)) {
+            unsupported("the fused loop " + t + " over " + str(ext) + ": its variable is divided by both " + str(d) +
+                        " and " + str(expand(x)));
+        }
+    }
+    if (equal(expand(m->a), d)) {
+        q = m->b;
+    } else if (equal(expand(m->b), d)) {
+        q = m->a;
+    } else {
+        unsupported("the fused loop " + t + " over " + str(ext) + ": its variable is divided by " + str(d) +
+                    ", not a factor of the extent");
+    }
+    if (reads.other) {
+        unsupported("the fused loop " + t + " over " + str(ext) + ": its variable is read otherwise than as " + t + " / " +
+                    str(d) + " and " + t + " % " + str(d));
+    }
+    if (!can_prove(d >= 0, bounds_)) {
+        unsupported("the fused loop " + t + " over " + str(ext) + ": the checks do not show its inner extent " + str(d) +
+                    " non-negative, so it cannot be split back into two loops");
+    }
+    const std::string un = t + "$q", vn = t + "$r";
+    SplitLoop sp(t, Variable::make(Int(32), un), Variable::make(Int(32), vn));
+    Stmt body = sp.mutate(op->body);
+    Frag qf = with(out->uses, [&] { return index(q); });
+    Frag df = with(out->uses, [&] { return index(d); });
+    std::string uid = ident(un), vid = ident(vn);
+    push(un, uid, nullptr);
+    push(vn, vid, nullptr);
+    depth_ += 2;
+    Lines b = stmt(body);
+    depth_ -= 2;
+    pop(vn);
+    pop(un);
+    b.uses.erase(uid);
+    b.uses.erase(vid);
+    out->l.push_back("# Halide's fused loop " + ident(t) + " split back: " + ident(t) + " = " + uid + " * (" + df.s + ") + " + vid);
+    out->l.push_back(kind + " " + uid + " < " + qf.s + " {");
+    out->l.push_back("  " + kind + " " + vid + " < " + df.s + " {");
+    for (const std::string &l : b.l) {
+        out->l.push_back("    " + l);
+    }
+    out->l.push_back("  }");
+    out->l.push_back("}");
+    out->uses.insert(b.uses.begin(), b.uses.end());
+    return true;
+}
+
+Lines KernelTranslator::realize(const Realize *op) {
+    if (op->types.size() != 1) {
+        unsupported("the realization of " + op->name + ", a func of " + std::to_string(op->types.size()) + " values (tuples)");
+    }
+    // A conditional realization (skip_stages: the func is needed only
+    // when the condition holds) allocates only then; its body runs
+    // either way. An allocation has no effect of its own in the kernel
+    // model, so the array is allocated unconditionally.
+    Lines out;
+    Realized r;
+    auto fi = p_.funcs.find(op->name);
+    if (fi == p_.funcs.end()) {
+        unsupported("the realization of " + op->name + ", which is not a func of the pipeline");
+    }
+    r.array = ident("buf_" + op->name);
+    std::vector<std::string> ext;
+    for (const Range &b : op->bounds) {
+        r.mins.push_back(with(out.uses, [&] { return index(b.min); }));
+        ext.push_back(with(out.uses, [&] { return index(b.extent).s; }));
+    }
+    realized_[op->name].push_back(r);
+    Lines body = stmt(op->body);
+    realized_[op->name].pop_back();
+    out.l.push_back("alloc " + r.array + " : " + fi->second.type + "[" + join(ext, ", ") + "] {");
+    body.indent_into(out.l);
+    out.l.push_back("}");
+    out.uses.insert(body.uses.begin(), body.uses.end());
+    return out;
+}
+
+// store_stage finds the stage of fi a store computes: its RVars'
+// coordinates must be in scope, and the one with the most coordinates in
+// scope wins. compute_with fuses the loops of two funcs: a pure
+// coordinate f.sK.y is then the fused loop's f.sK.fused.y.
+const Stage *KernelTranslator::store_stage(const Provide *op, const FuncInfo &fi, const std::string &what) {
+    const Stage *found = nullptr;
+    int best = -1;
+    bool tie = false;
+    size_t npure = fi.f.args().size();
+    for (const Stage &st : fi.stages) {
+        int score = 0;
+        bool ok = true;
+        for (size_t i = 0; i < st.coords.size(); i++) {
+            if (in_scope(st.coords[i]) || (i < npure && in_scope(st.fused[i]))) {
+                score++;
+            } else if (i >= npure) {
+                ok = false;
+            }
+        }
+        if (!ok) {
+            continue;
+        }
+        if (score > best) {
+            found = &st;
+            best = score;
+            tie = false;
+        } else if (score == best) {
+            tie = true;
+        }
+    }
+    if (!found) {
+        unsupported("the " + what + ": no stage of " + op->name + " has its coordinates in scope");
+    }
+    if (tie) {
+        unsupported("the " + what + ": the stage it belongs to is ambiguous (two stages with their coordinates in scope)");
+    }
+    return found;
+}
+
+// provide translates a store, annotated with the stage it computes at
+// that stage's coordinates. A pure coordinate out of scope (the
+// simplifier substitutes the variables of loops of one iteration) is the
+// store's own argument in that dimension, unless storage folding rewrote
+// the dimension.
+Lines KernelTranslator::provide(const Provide *op) {
+    std::string what = "store to " + op->name;
+    if (op->values.size() != 1) {
+        unsupported("the " + what + " of " + std::to_string(op->values.size()) + " values (tuples)");
+    }
+    if (op->predicate.defined() && !is_const_one(op->predicate)) {
+        unsupported("the predicated " + what + " (if " + str(op->predicate) + ")");
+    }
+    auto fi = p_.funcs.find(op->name);
+    if (fi == p_.funcs.end()) {
+        unsupported("the " + what + ", which is not a func of the pipeline");
+    }
+    Lines out;
+    std::string lhs = with(out.uses, [&] { return access(op->name, op->args, what); });
+    std::string rhs = with(out.uses, [&] { return value(op->values[0]).s; });
+    const Stage *found = store_stage(op, fi->second, what);
+    size_t npure = fi->second.f.args().size();
+    std::vector<std::string> coords;
+    for (size_t i = 0; i < found->coords.size(); i++) {
+        std::string c = found->coords[i];
+        if (i < npure && !in_scope(c) && in_scope(found->fused[i])) {
+            c = found->fused[i];
+        }
+        if (!in_scope(c)) {
+            auto fo = folded_.find(op->name);
+            if (fo != folded_.end() && fo->second.count((int)i)) {
+                unsupported("the " + what + ": the coordinate " + c + " is not in scope and dimension " +
+                            std::to_string(i) + " is folded");
+            }
+            coords.push_back(with(out.uses, [&] { return index(op->args[i]).s; }));
+            continue;
+        }
+        const Bound &b = scope_.at(c).back();
+        if (b.let && !b.let->bad.empty()) {
+            unsupported("the coordinate " + c + " of the " + what + " is bound to " + str(b.let->value) + ": " + b.let->bad);
+        }
+        out.uses.insert(b.id);
+        coords.push_back(b.id);
+    }
+    if (auto rit = p_.reds.find(op->name); rit != p_.reds.end()) {
+        return reduction_store(op, rit->second, lhs, rhs, found - &fi->second.stages[0], npure, coords, std::move(out));
+    }
+    out.l.push_back(lhs + " {" + found->tensor + "(" + join(coords, ", ") + ")} := " + rhs);
+    return out;
+}
+
+// reduction_store annotates a store of a func whose reduction the
+// schedule re-orders (Clément 2022, section 7.3): the pure definition's
+// initialises an accumulator of the target's element, an update
+// accumulates the position of the user's RDom it adds (its own RVars'
+// coordinates, or, in an rfactor intermediate, the position rfactor
+// substituted), an rfactor merge adds a partial result.
+Lines KernelTranslator::reduction_store(const Provide *op, const Red &r, const std::string &lhs, const std::string &rhs,
+                                        size_t stage, size_t npure, const std::vector<std::string> &coords, Lines out) {
+    std::vector<std::string> x(coords.begin(), coords.begin() + r.dims);
+    std::string ann = p_.funcs.at(r.target).tensor + "(" + join(x, ", ") + ")";
+    if (stage == 0) {
+        out.l.push_back(lhs + " {" + ann + " @ ()} := " + rhs);
+        return out;
+    }
+    std::string opn;
+    Expr body;
+    if (!reduce_parts(op->values[0], op->name, op->args, &opn, &body) || opn != r.op) {
+        unsupported("the store to " + op->name + ", " + str(op->values[0]) + ": not an accumulation with " + r.op);
+    }
+    std::string val = with(out.uses, [&] { return value(body).s; });
+    std::string at;
+    switch (r.kind) {
+    case Red::Atomic:
+        at = " @ (" + join(std::vector<std::string>(coords.begin() + npure, coords.end()), ", ") + ")";
+        break;
+    case Red::Intermediate: {
+        std::vector<std::string> ps;
+        for (const Expr &e : r.at) {
+            ps.push_back(with(out.uses, [&] { return index(e).s; }));
+        }
+        at = " @ (" + join(ps, ", ") + ")";
+        break;
+    }
+    case Red::Merge: {
+        const Call *c = body.as<Call>();
+        if (!c || !p_.reds.count(c->name) || p_.reds.at(c->name).kind != Red::Intermediate) {
+            unsupported("the store to " + op->name + ", " + str(op->values[0]) + ": not a merge of an rfactor() intermediate");
+        }
+        break;
+    }
+    }
+    out.l.push_back(lhs + " {" + ann + at + "} " + r.op + "= " + val);
+    return out;
+}
+
+Lines KernelTranslator::if_then_else(const IfThenElse *op) {
+    Expr c = no_bounds_query(op->condition);
+    if (is_const_one(c)) {
+        return stmt(op->then_case);
+    }
+    if (is_const_zero(c)) {
+        return op->else_case.defined() ? stmt(op->else_case) : Lines{};
+    }
+    Lines out;
+    std::string cond_text = with(out.uses, [&] { return cond(op->condition).s; });
+    // The path condition, for the checks inside (with the lets around
+    // expanded).
+    Expr pc = substitute(expanded_, c);
+    path_.push_back(pc);
+    Lines then = stmt(op->then_case);
+    path_.pop_back();
+    out.l.push_back("if " + cond_text + " {");
+    then.indent_into(out.l);
+    out.uses.insert(then.uses.begin(), then.uses.end());
+    if (op->else_case.defined()) {
+        path_.push_back(simplify(!pc));
+        Lines els = stmt(op->else_case);
+        path_.pop_back();
+        out.l.push_back("} else {");
+        els.indent_into(out.l);
+        out.uses.insert(els.uses.begin(), els.uses.end());
+    }
+    out.l.push_back("}");
+    return out;
+}
+
+// check_text translates the condition e of a check, as an affine
+// constraint on the parameters alone.
+std::string KernelTranslator::check_text(const Expr &e) {
+    in_assert_ = true;
+    try {
+        std::set<std::string> u;
+        std::string text = with(u, [&] { return cond(e).s; });
+        in_assert_ = false;
+        return text;
+    } catch (const Unsupported &) {
+        in_assert_ = false;
+        throw;
+    }
+}
+
+// assert_stmt translates Halide's checks of buffers and parameters: an
+// affine constraint on the parameters becomes an assumption of the
+// kernel; the checks of what the model has no notion of (types,
+// dimensions, strides, host pointers, allocation sizes, device state) are
+// listed as notes.
+Lines KernelTranslator::assert_stmt(const AssertStmt *op) {
+    Expr c = no_bounds_query(substitute(expanded_, op->condition));
+    if (is_const_one(c)) {
+        return {};
+    }
+    std::string err = "assert";
+    if (const Call *m = op->message.as<Call>()) {
+        err = m->name;
+    }
+    std::vector<Expr> parts;
+    std::function<void(const Expr &)> split = [&](const Expr &e) {
+        if (const And *a = e.as<And>()) {
+            split(a->a);
+            split(a->b);
+        } else {
+            parts.push_back(e);
+        }
+    };
+    split(c);
+    // A check under ifs holds only where their conditions do: the
+    // assumption is the implication. An unreachable branch's failing
+    // check (Halide's specialize_fail) thus assumes the branch is not
+    // taken.
+    std::string path_text;
+    if (!path_.empty()) {
+        Expr pc = path_[0];
+        for (size_t i = 1; i < path_.size(); i++) {
+            pc = pc && path_[i];
+        }
+        try {
+            path_text = check_text(simplify(pc));
+        } catch (const Unsupported &ex) {
+            unsupported("the check " + str(op->condition) + " (" + err + ") under the condition " + str(pc) + ": " + ex.what());
+        }
+    }
+    for (const Expr &e : parts) {
+        std::string text;
+        try {
+            text = check_text(e);
+            if (depth_ > 0) {
+                unsupported("the check " + str(op->condition) + " (" + err + ") inside a loop");
+            }
+            if (!path_text.empty()) {
+                text = "not (" + path_text + ") or (" + text + ")";
+            } else {
+                note_bound(e);
+            }
+        } catch (const Unsupported &ex) {
+            if (!outside_checks().count(err)) {
+                unsupported("the check " + str(op->condition) + " (" + err + "): " + ex.what());
+            }
+            notes.push_back(err + ": " + str(e));
+            continue;
+        }
+        if (std::find(assumes.begin(), assumes.end(), text) == assumes.end()) {
+            assumes.push_back(text);
+        }
+    }
+    return {};
+}
+
+}  // namespace
+
+std::string sched_text(Pipeline_ &p, const Stmt &s, const std::map<std::string, std::set<int>> &folded,
+                       const std::string &name, const Target &t) {
+    KernelTranslator k(p, folded);
+    k.bind_buffers();
+    Lines body = k.stmt(s);
+    std::ostringstream o;
+    o << "# Generated by augur halide from the Halide 14 pipeline " << name << " (target " << t.to_string() << "):\n";
+    o << "# Halide's own loop nest after every pass before storage flattening, annotated.\n";
+    if (!k.notes.empty()) {
+        o << "# Halide's checks on what the kernel model has no notion of (types, dimensions,\n";
+        o << "# strides, host pointers, allocation sizes), assumed to hold:\n";
+        for (const std::string &n : k.notes) {
+            o << "#   " << n << "\n";
+        }
+    }
+    o << "kernel " << sanitize(name) << "(" << join(p.params, ", ") << ")\n";
+    for (const std::string &a : k.assumes) {
+        o << "assume " << a << "\n";
+    }
+    for (const Buffer_ &b : p.buffers) {
+        std::vector<std::string> vs, at, ext;
+        for (int d = 0; d < b.dims; d++) {
+            std::string v = "d" + std::to_string(d);
+            vs.push_back(v);
+            at.push_back(v + " + " + b.mins[d]);
+            ext.push_back(b.extents[d]);
+        }
+        o << (b.output ? "out " : "in  ") << b.array << "[" << join(vs, ", ") << "] : " << b.type << "["
+          << join(ext, ", ") << "] = " << b.tensor << "(" << join(at, ", ") << ")\n";
+    }
+    for (const Scalar &sc : p.scalars) {
+        if (!sc.index) {
+            o << "in  " << sc.array << "[] : " << sc.type << "[] = " << sc.id << "()\n";
+        }
+    }
+    o << "{\n";
+    for (const std::string &line : body.l) {
+        o << "  " << line << "\n";
+    }
+    o << "}\n";
+    return o.str();
+}
+
+}  // namespace detail
+}  // namespace augur

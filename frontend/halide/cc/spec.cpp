@@ -1,0 +1,371 @@
+// The specification: a pipeline's algorithm as a system of affine
+// recurrence equations (Clément 2022, section 2.4.4), one tensor per func
+// stage, recurrences over RDoms with the previous stage as the base case,
+// the final value as its own tensor; a reduction the schedule re-orders
+// is the user's update as reduce(...) over its whole RDom.
+#include "emit_internal.h"
+
+#include <algorithm>
+#include <functional>
+#include <sstream>
+
+namespace augur {
+namespace detail {
+
+namespace {
+
+// SpecTranslator translates the algorithm's expressions: variables are
+// the equation's, named by vars, reads of funcs and images are reads of
+// their tensors.
+class SpecTranslator : public Translator {
+public:
+    SpecTranslator(Pipeline_ &p, const std::map<std::string, std::string> &vars)
+        : p_(p), vars_(vars) {
+    }
+    // self rewrites reads of the func being updated.
+    std::function<Frag(const Call *)> self;
+    std::string self_name;
+
+protected:
+    Frag index_var(const Variable *v) override {
+        auto it = vars_.find(v->name);
+        if (it != vars_.end()) {
+            return atom(it->second);
+        }
+        return atom(param(v));
+    }
+    Frag value_var(const Variable *v) override {
+        if (v->param.defined() && !v->param.is_buffer()) {
+            const Scalar &s = p_.scalars[p_.scalar_index.at(v->param.name())];
+            if (!s.index) {
+                return atom(s.id + "()");
+            }
+        }
+        if (v->type == Int(32)) {
+            return atom("i32(" + index_var(v).s + ")");
+        }
+        unsupported("the variable " + v->name + " of type " + type_name(v->type, v->name) + " used as a value");
+    }
+    Frag func_call(const Call *c) override {
+        if (c->name == self_name && self) {
+            return self(c);
+        }
+        auto it = p_.funcs.find(c->name);
+        if (it == p_.funcs.end()) {
+            unsupported("the call to " + c->name + ", which is not a func of the pipeline");
+        }
+        return atom(it->second.tensor + "(" + args(c->args) + ")");
+    }
+    Frag image_call(const Call *c) override {
+        const Buffer_ &b = p_.buffers[p_.buffer_index.at(c->name)];
+        return atom(b.tensor + "(" + args(c->args) + ")");
+    }
+
+private:
+    Pipeline_ &p_;
+    std::map<std::string, std::string> vars_;
+
+    std::string args(const std::vector<Expr> &xs) {
+        std::vector<std::string> out;
+        for (const Expr &x : xs) {
+            out.push_back(index(x).s);
+        }
+        return join(out, ", ");
+    }
+
+    std::string param(const Variable *v) {
+        auto f = p_.field_param.find(v->name);
+        if (f != p_.field_param.end()) {
+            return f->second;
+        }
+        if (v->param.defined() && !v->param.is_buffer()) {
+            const Scalar &s = p_.scalars[p_.scalar_index.at(v->param.name())];
+            if (s.index) {
+                return s.id;
+            }
+            unsupported("the parameter " + v->name + " of type " + s.type + " in an index expression");
+        }
+        unsupported("the free variable " + v->name + " in the algorithm");
+    }
+};
+
+// SpecWriter writes the equations of one func at a time.
+class SpecWriter {
+public:
+    SpecWriter(Pipeline_ &p, std::ostream &o)
+        : p_(p), o_(o) {
+    }
+    // func writes the tensors and equations of the func fn.
+    void func(const std::string &fn);
+
+private:
+    Pipeline_ &p_;
+    std::ostream &o_;
+    // the func being written: its name, its pure variables named after
+    // Halide's (by Halide name, and in order), and those joined
+    std::string fn_;
+    const FuncInfo *fi_ = nullptr;
+    std::map<std::string, std::string> vars_;
+    std::vector<std::string> xs_;
+    std::string x_;
+
+    // taken reports whether id names something the equations of the func
+    // already use besides the RVars ks.
+    bool taken(const std::string &id, const std::vector<std::string> &ks) const {
+        return std::find(xs_.begin(), xs_.end(), id) != xs_.end() || std::find(ks.begin(), ks.end(), id) != ks.end() ||
+               p_.funcs.count(id) || std::find(p_.params.begin(), p_.params.end(), id) != p_.params.end();
+    }
+    // rvar_ids names the RVars rvs, outermost first, adding them to vars.
+    std::vector<std::string> rvar_ids(const std::vector<ReductionVariable> &rvs, std::map<std::string, std::string> &vars) const {
+        std::vector<std::string> ks;
+        for (const ReductionVariable &rv : rvs) {
+            std::string id = sanitize(rv.var);
+            while (taken(id, ks)) {
+                id += "_";
+            }
+            vars[rv.var] = id;
+            ks.push_back(id);
+        }
+        return ks;
+    }
+    void reduction(const Red &r);
+    std::string stage_value(size_t k, const std::string &args);
+    void update(size_t k);
+    void update_cases(size_t k, const std::string &lhs, const std::vector<std::string> &ks, const std::string &prev,
+                      SpecTranslator &t, const std::string &where);
+    void equation(const std::string &lhs, const std::string &val, std::vector<std::string> conds);
+    void check_self(size_t k, const Call *c);
+};
+
+void SpecWriter::func(const std::string &fn) {
+    fn_ = fn;
+    fi_ = &p_.funcs.at(fn);
+    vars_.clear();
+    xs_.clear();
+    for (const std::string &a : fi_->f.args()) {
+        std::string id = sanitize(a);
+        while (p_.funcs.count(id) || std::find(p_.params.begin(), p_.params.end(), id) != p_.params.end() ||
+               std::find(xs_.begin(), xs_.end(), id) != xs_.end()) {
+            id += "_";
+        }
+        vars_[a] = id;
+        xs_.push_back(id);
+    }
+    x_ = join(xs_, ", ");
+    if (auto rit = p_.reds.find(fn); rit != p_.reds.end()) {
+        reduction(rit->second);
+        return;
+    }
+    o_ << "\n";
+    const Stage &s0 = fi_->stages[0];
+    SpecTranslator pure(p_, vars_);
+    o_ << "tensor " << s0.tensor << "(" << x_ << ") : " << fi_->type << "\n";
+    o_ << s0.tensor << "(" << x_ << ") = " << pure.value(fi_->f.values()[0]).s << "\n";
+    for (size_t k = 1; k < fi_->stages.size(); k++) {
+        update(k);
+    }
+    if (fi_->stages.size() > 1) {
+        o_ << "tensor " << fi_->tensor << "(" << x_ << ") : " << fi_->type << "\n";
+        o_ << fi_->tensor << "(" << x_ << ") = " << stage_value(fi_->stages.size() - 1, x_) << "\n";
+    }
+}
+
+// reduction writes a reduction the schedule re-orders: the user's update
+// as reduce(...) over its whole RDom (Clément 2022, section 7.4);
+// rfactor's intermediates hold partial results of it and have no tensor
+// of their own.
+void SpecWriter::reduction(const Red &r) {
+    if (r.kind == Red::Intermediate) {
+        return;
+    }
+    std::map<std::string, std::string> uvars = vars_;
+    std::vector<std::string> ks = rvar_ids(r.rvars, uvars), ranges;
+    SpecTranslator t(p_, uvars);
+    for (size_t i = 0; i < r.rvars.size(); i++) {
+        ranges.push_back(ks[i] + " in " + t.index(r.rvars[i].min).s + " .. " +
+                         t.index(simplify(r.rvars[i].min + r.rvars[i].extent)).s);
+    }
+    std::string dom = join(ranges, ", ");
+    if (r.predicate.defined() && !is_const_one(r.predicate)) {
+        dom += " where " + t.cond(r.predicate).s;
+    }
+    o_ << "\ntensor " << fi_->tensor << "(" << x_ << ") : " << fi_->type << "\n";
+    o_ << fi_->tensor << "(" << x_ << ") = reduce(" << r.op << ", " << dom << ", " << t.value(r.body).s << ")\n";
+}
+
+// stage_value is the value of stage k at the pure point args (text): at
+// the last point of its RDom.
+std::string SpecWriter::stage_value(size_t k, const std::string &args) {
+    const Stage &s = fi_->stages[k];
+    std::vector<std::string> idx;
+    if (!args.empty()) {
+        idx.push_back(args);
+    }
+    SpecTranslator t(p_, {});
+    for (const ReductionVariable &r : s.rv) {
+        idx.push_back(t.index(simplify(r.min + r.extent - 1)).s);
+    }
+    return s.tensor + "(" + join(idx, ", ") + ")";
+}
+
+// equation writes lhs = val where conds (the empty ones left out).
+void SpecWriter::equation(const std::string &lhs, const std::string &val, std::vector<std::string> conds) {
+    conds.erase(std::remove(conds.begin(), conds.end(), std::string()), conds.end());
+    o_ << lhs << " = " << val;
+    if (!conds.empty()) {
+        o_ << " where " << join(conds, " and ");
+    }
+    o_ << "\n";
+}
+
+// check_self checks a read of the func by its update k: the pure
+// arguments must be the update's own.
+void SpecWriter::check_self(size_t k, const Call *c) {
+    for (size_t i = 0; i < c->args.size(); i++) {
+        const Variable *v = c->args[i].as<Variable>();
+        if (!v || v->name != fi_->f.args()[i]) {
+            unsupported("update " + std::to_string(k - 1) + " of " + fn_ + " reads " + str(Expr(c)) +
+                        ": an update may read its own func only at the point it updates");
+        }
+    }
+}
+
+// update writes stage k, the func's update k - 1: over its RVars, a
+// recurrence whose base case is the previous stage.
+void SpecWriter::update(size_t k) {
+    const Stage &st = fi_->stages[k];
+    const Definition &u = fi_->f.updates()[k - 1];
+    std::map<std::string, std::string> uvars = vars_;
+    std::vector<std::string> ks = rvar_ids(st.rv, uvars);
+    std::vector<std::string> all = xs_;
+    all.insert(all.end(), ks.begin(), ks.end());
+    std::string lhs = st.tensor + "(" + join(all, ", ") + ")";
+    o_ << "tensor " << lhs << " : " << fi_->type << "\n";
+    std::string prev = stage_value(k - 1, x_);
+    SpecTranslator t(p_, uvars);
+    t.self_name = fn_;
+    std::string where;
+    if (u.predicate().defined() && !is_const_one(u.predicate())) {
+        where = t.cond(u.predicate()).s;
+    }
+    if (!ks.empty()) {
+        update_cases(k, lhs, ks, prev, t, where);
+        return;
+    }
+    t.self = [&](const Call *c) {
+        check_self(k, c);
+        return atom(prev);
+    };
+    std::string val = t.value(u.values()[0]).s;
+    if (where.empty()) {
+        equation(lhs, val, {});
+    } else {
+        equation(lhs, val, {"(" + where + ")"});
+        equation(lhs, prev, {"not (" + where + ")"});
+    }
+}
+
+// update_cases writes the equations of an update over the RVars ks
+// (outermost first): outside their box, the previous stage's value prev;
+// inside, one case per RVar, for the point that precedes the current one.
+void SpecWriter::update_cases(size_t k, const std::string &lhs, const std::vector<std::string> &ks, const std::string &prev,
+                              SpecTranslator &t, const std::string &where) {
+    const Stage &st = fi_->stages[k];
+    const Definition &u = fi_->f.updates()[k - 1];
+    std::vector<std::string> box, lo, last;
+    for (size_t i = 0; i < st.rv.size(); i++) {
+        const ReductionVariable &r = st.rv[i];
+        lo.push_back(t.index(r.min).s);
+        last.push_back(t.index(simplify(r.min + r.extent - 1)).s);
+        std::string hi = t.index(simplify(r.min + r.extent)).s;
+        box.push_back(lo[i] + " <= " + ks[i] + " < " + hi);
+    }
+    std::string dom = join(box, " and ");
+    equation(lhs, prev, {"not (" + dom + ")"});
+    size_t n = ks.size();
+    // Case q (from the innermost, 1-based): the variables inside q at
+    // their lower bounds, the q-th above its own; the first point of the
+    // box reads outside it, the previous stage.
+    for (size_t q = 1; q <= n; q++) {
+        std::vector<std::string> pred(n), conds{dom};
+        for (size_t i = 0; i < n; i++) {
+            size_t pos = n - i;
+            if (pos > q) {
+                pred[i] = ks[i];
+            } else if (pos == q) {
+                pred[i] = ks[i] + " - 1";
+                if (q > 1) {
+                    conds.push_back(ks[i] + " > " + lo[i]);
+                }
+            } else {
+                pred[i] = last[i];
+                conds.push_back(ks[i] + " == " + lo[i]);
+            }
+        }
+        if (q == 1 && n > 1) {
+            std::vector<std::string> first;
+            for (size_t i = 0; i + 1 < n; i++) {
+                first.push_back(ks[i] + " == " + lo[i]);
+            }
+            conds.push_back("(" + ks[n - 1] + " > " + lo[n - 1] + " or " + join(first, " and ") + ")");
+        }
+        std::vector<std::string> here = xs_;
+        here.insert(here.end(), pred.begin(), pred.end());
+        std::string cur = st.tensor + "(" + join(here, ", ") + ")";
+        t.self = [&](const Call *c) {
+            check_self(k, c);
+            return atom(cur);
+        };
+        std::string val = t.value(u.values()[0]).s;
+        if (where.empty()) {
+            equation(lhs, val, conds);
+        } else {
+            std::vector<std::string> c1 = conds, c2 = conds;
+            c1.push_back("(" + where + ")");
+            c2.push_back("not (" + where + ")");
+            equation(lhs, val, c1);
+            equation(lhs, cur, c2);
+        }
+    }
+}
+
+}  // namespace
+
+std::string spec_text(Pipeline_ &p, const std::string &name) {
+    std::ostringstream o;
+    o << "# Generated by augur halide from the Halide 14 pipeline " << name << ".\n";
+    o << "# One tensor per func stage; see docs/halide.md for the naming scheme.\n";
+    if (!p.params.empty()) {
+        o << "param " << join(p.params, ", ") << "\n";
+    }
+    for (const Buffer_ &b : p.buffers) {
+        if (b.output) {
+            continue;
+        }
+        std::vector<std::string> vs;
+        for (int d = 0; d < b.dims; d++) {
+            vs.push_back("d" + std::to_string(d));
+        }
+        o << "\ninput " << b.tensor << "(" << join(vs, ", ") << ") : " << b.type << "\n";
+    }
+    for (const Scalar &s : p.scalars) {
+        if (!s.index) {
+            o << "\ninput " << s.id << "() : " << s.type << "\n";
+        }
+    }
+    SpecWriter w(p, o);
+    for (const std::string &fn : p.order) {
+        w.func(fn);
+    }
+    std::vector<std::string> outs;
+    for (const Buffer_ &b : p.buffers) {
+        if (b.output) {
+            outs.push_back(b.tensor);
+        }
+    }
+    o << "\noutput " << join(outs, ", ") << "\n";
+    return o.str();
+}
+
+}  // namespace detail
+}  // namespace augur
