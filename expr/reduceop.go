@@ -50,7 +50,7 @@ func ReduceOpByName(s string) (ReduceOp, bool) {
 }
 
 // reduceOpOfToken returns the operator a token spells, if any.
-func reduceOpOfToken(t syntax.Token) (ReduceOp, bool) {
+func reduceOpOfToken(t syntax.Token[syntax.Kind]) (ReduceOp, bool) {
 	switch t.Kind {
 	case syntax.Plus, syntax.Star, syntax.Amp, syntax.Pipe, syntax.Caret:
 		return ReduceOpByName(t.Kind.String())
@@ -65,7 +65,7 @@ func reduceOpOfToken(t syntax.Token) (ReduceOp, bool) {
 // ReduceOpAt reports whether tokens t0 t1 spell an operator followed by
 // the given kind: the parsers use it to recognise `+=`, `min=` and
 // `reduce(+,`.
-func ReduceOpAt(t0, t1 syntax.Token, follow syntax.Kind) (ReduceOp, bool) {
+func ReduceOpAt(t0, t1 syntax.Token[syntax.Kind], follow syntax.Kind) (ReduceOp, bool) {
 	if t1.Kind != follow {
 		return NoReduce, false
 	}
