@@ -3,8 +3,6 @@ package presburger
 import (
 	"context"
 	"fmt"
-
-	"github.com/augur-verify/augur/syntax"
 )
 
 // This file reads isl notation, such as
@@ -34,17 +32,38 @@ import (
 // silently become a parameter.
 
 // ParseError describes malformed input, with the 1-based line and column of
-// the offending token and the kind of the error: syntax.CodeSyntax,
-// CodeUndeclared (a name that is neither a dimension, an existential nor a
-// parameter), CodeNotAffine (an expression outside the quasi-affine
-// language), CodeArity (floor or ceil of several arguments) or CodeRange
-// (a division or modulo by zero); empty for a failure of the operations
-// that build the set (a budget run out).
+// the offending token and the kind of the error: CodeSyntax, CodeUndeclared
+// (a name that is neither a dimension, an existential nor a parameter),
+// CodeNotAffine (an expression outside the quasi-affine language),
+// CodeArity (floor or ceil of several arguments) or CodeRange (a division
+// or modulo by zero); empty for a failure of the operations that build the
+// set (a budget run out).
 type ParseError struct {
 	Line, Col int
 	Msg       string
-	Code      syntax.Code
+	Code      ErrorCode
 }
+
+// ErrorCode identifies the kind of a ParseError independently of its
+// wording; the zero ErrorCode is "no code". Each is spelt as the code of
+// Augur's input languages (syntax.Code) for the same kind of error.
+type ErrorCode string
+
+// The kinds of a ParseError.
+const (
+	// CodeSyntax: the text does not follow the grammar.
+	CodeSyntax ErrorCode = "syntax"
+	// CodeUndeclared: a name that is neither a dimension, an existential
+	// nor a declared parameter.
+	CodeUndeclared ErrorCode = "undeclared"
+	// CodeNotAffine: an expression outside the quasi-affine language (a
+	// product of variables, a division by a non-constant).
+	CodeNotAffine ErrorCode = "not-affine"
+	// CodeArity: floor or ceil of several arguments.
+	CodeArity ErrorCode = "arity"
+	// CodeRange: a division or modulo by zero.
+	CodeRange ErrorCode = "range"
+)
 
 // Error returns "line:col: message".
 func (e *ParseError) Error() string {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-
-	"github.com/augur-verify/augur/syntax"
 )
 
 // This file is the builder of isl notation (the grammar is in parse.go):
@@ -107,7 +105,7 @@ func (ev *evaluator) evalExpr(e expr, sc *scope, ab *BasicMap) (pexpr, error) {
 	case eVar:
 		c := ev.col(sc, e.name)
 		if c < 0 {
-			return nil, &ParseError{e.at.line, e.at.col, fmt.Sprintf("unknown identifier %q", e.name), syntax.CodeUndeclared}
+			return nil, &ParseError{e.at.line, e.at.col, fmt.Sprintf("unknown identifier %q", e.name), CodeUndeclared}
 		}
 		r := make([]Int, ab.NumCols())
 		r[c] = NewInt(1)
@@ -156,9 +154,9 @@ func (ev *evaluator) evalBin(e eBin, sc *scope, ab *BasicMap) (pexpr, error) {
 		if len(r) == 1 && isConstPiece(r[0]) {
 			return scalePexpr(l, r[0].aff[len(r[0].aff)-1]), nil
 		}
-		return nil, &ParseError{e.at.line, e.at.col, "non-affine multiplication: one factor must be a constant", syntax.CodeNotAffine}
+		return nil, &ParseError{e.at.line, e.at.col, "non-affine multiplication: one factor must be a constant", CodeNotAffine}
 	case "/":
-		return nil, &ParseError{e.at.line, e.at.col, "division is only allowed as floor(e/c) or ceil(e/c)", syntax.CodeNotAffine}
+		return nil, &ParseError{e.at.line, e.at.col, "division is only allowed as floor(e/c) or ceil(e/c)", CodeNotAffine}
 	case "mod":
 		c, err := constOf(r, e.at)
 		if err != nil {
@@ -166,7 +164,7 @@ func (ev *evaluator) evalBin(e eBin, sc *scope, ab *BasicMap) (pexpr, error) {
 		}
 		c = c.Abs()
 		if c.IsZero() {
-			return nil, &ParseError{e.at.line, e.at.col, "modulo by zero", syntax.CodeRange}
+			return nil, &ParseError{e.at.line, e.at.col, "modulo by zero", CodeRange}
 		}
 		q := ev.floorDiv(l, c, ab)
 		return combinePieces(l, q, func(x, y []Int) []Int { return addScaled(x, c.Neg(), y) }, w), nil
@@ -195,7 +193,7 @@ func (ev *evaluator) evalRounding(e eCall, sc *scope, ab *BasicMap) (pexpr, erro
 		return nil, err
 	}
 	if c.IsZero() {
-		return nil, &ParseError{e.at.line, e.at.col, "division by zero", syntax.CodeRange}
+		return nil, &ParseError{e.at.line, e.at.col, "division by zero", CodeRange}
 	}
 	if c.Sign() < 0 {
 		c = c.Neg()
@@ -247,7 +245,7 @@ func constOf(x pexpr, at token) (Int, error) {
 	if len(x) == 1 && isConstPiece(x[0]) {
 		return x[0].aff[len(x[0].aff)-1], nil
 	}
-	return Int{}, &ParseError{at.line, at.col, "expected a constant divisor", syntax.CodeNotAffine}
+	return Int{}, &ParseError{at.line, at.col, "expected a constant divisor", CodeNotAffine}
 }
 
 // floorDiv returns floor(x / c) for c > 0, adding one division local per piece.

@@ -3,8 +3,6 @@ package presburger
 import (
 	"fmt"
 	"strings"
-
-	"github.com/augur-verify/augur/syntax"
 )
 
 // This file is the lexer of isl notation (the grammar is in parse.go): it
@@ -101,7 +99,7 @@ func lex(src string) ([]token, error) {
 		default:
 			p := punctAt(src[lx.i:])
 			if p == "" {
-				return nil, &ParseError{lx.line, lx.col, fmt.Sprintf("unexpected character %q", rune(c)), syntax.CodeSyntax}
+				return nil, &ParseError{lx.line, lx.col, fmt.Sprintf("unexpected character %q", rune(c)), CodeSyntax}
 			}
 			toks = append(toks, lx.take(tPunct, len(p)))
 		}

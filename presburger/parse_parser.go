@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
-
-	"github.com/augur-verify/augur/syntax"
 )
 
 // This file is the parser of isl notation (the grammar is in parse.go): a
@@ -131,11 +129,11 @@ func (p *parser) accept(text string) bool {
 
 // errorf returns a syntax error at token t.
 func (p *parser) errorf(t token, format string, args ...interface{}) error {
-	return p.errorCodef(t, syntax.CodeSyntax, format, args...)
+	return p.errorCodef(t, CodeSyntax, format, args...)
 }
 
 // errorCodef returns a ParseError of kind code at token t.
-func (p *parser) errorCodef(t token, code syntax.Code, format string, args ...interface{}) error {
+func (p *parser) errorCodef(t token, code ErrorCode, format string, args ...interface{}) error {
 	return &ParseError{t.line, t.col, fmt.Sprintf(format, args...), code}
 }
 
@@ -592,7 +590,7 @@ func (p *parser) parsePrimary() (expr, error) {
 				return nil, err
 			}
 			if (c.fn == "floor" || c.fn == "ceil") && len(c.args) != 1 {
-				return nil, p.errorCodef(t, syntax.CodeArity, "%s takes one argument", c.fn)
+				return nil, p.errorCodef(t, CodeArity, "%s takes one argument", c.fn)
 			}
 			return c, nil
 		}

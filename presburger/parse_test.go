@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"testing"
-
-	"github.com/augur-verify/augur/syntax"
 )
 
 func mustParse(t *testing.T, s string) *Map {
@@ -84,20 +82,20 @@ func TestParseAtPoints(t *testing.T) {
 func TestParseErrors(t *testing.T) {
 	cases := []struct {
 		src, at string
-		code    syntax.Code
+		code    ErrorCode
 	}{
-		{"{ [i] : i >= }", "1:14", syntax.CodeSyntax},
-		{"{ [i] : i }", "1:11", syntax.CodeSyntax},
-		{"{ [i] ", "1:7", syntax.CodeSyntax},
-		{"[N -> { }", "1:4", syntax.CodeSyntax},
-		{"{ [i] : i @ 2 }", "1:11", syntax.CodeSyntax},
-		{"{ [i] : i * i >= 0 }", "1:11", syntax.CodeNotAffine},
-		{"{ [i] : i / 2 >= 0 }", "1:11", syntax.CodeNotAffine},
-		{"{ [i, j] : floor(i/j) = 0 }", "1:12", syntax.CodeNotAffine},
-		{"{ [i] : i <= M }", "1:14", syntax.CodeUndeclared},
-		{"{ [i] : i mod 0 = 0 }", "1:11", syntax.CodeRange},
-		{"{ [i] : floor(i/0) = 0 }", "1:9", syntax.CodeRange},
-		{"{ [i] : floor(i, 2) = 0 }", "1:9", syntax.CodeArity},
+		{"{ [i] : i >= }", "1:14", CodeSyntax},
+		{"{ [i] : i }", "1:11", CodeSyntax},
+		{"{ [i] ", "1:7", CodeSyntax},
+		{"[N -> { }", "1:4", CodeSyntax},
+		{"{ [i] : i @ 2 }", "1:11", CodeSyntax},
+		{"{ [i] : i * i >= 0 }", "1:11", CodeNotAffine},
+		{"{ [i] : i / 2 >= 0 }", "1:11", CodeNotAffine},
+		{"{ [i, j] : floor(i/j) = 0 }", "1:12", CodeNotAffine},
+		{"{ [i] : i <= M }", "1:14", CodeUndeclared},
+		{"{ [i] : i mod 0 = 0 }", "1:11", CodeRange},
+		{"{ [i] : floor(i/0) = 0 }", "1:9", CodeRange},
+		{"{ [i] : floor(i, 2) = 0 }", "1:9", CodeArity},
 	}
 	for _, c := range cases {
 		_, err := ParseMap(c.src)
@@ -107,7 +105,7 @@ func TestParseErrors(t *testing.T) {
 
 // checkParseError requires err to be a ParseError of the code at the
 // position ("line:col").
-func checkParseError(t *testing.T, src string, err error, at string, code syntax.Code) {
+func checkParseError(t *testing.T, src string, err error, at string, code ErrorCode) {
 	t.Helper()
 	var pe *ParseError
 	if !errors.As(err, &pe) {
@@ -223,16 +221,16 @@ func TestParseExistsWithoutParentheses(t *testing.T) {
 func TestParseExistsErrors(t *testing.T) {
 	cases := []struct {
 		src, at string
-		code    syntax.Code
+		code    ErrorCode
 	}{
-		{"{ [x] : exists : x > 0 }", "1:16", syntax.CodeSyntax},
-		{"{ [x] : exists x x > 0 }", "1:18", syntax.CodeSyntax},
-		{"{ [x] : exists y, : x = 2y }", "1:19", syntax.CodeSyntax},
-		{"{ [x] : exists y }", "1:18", syntax.CodeSyntax},
-		{"{ [x] : exists (y : x = 2y }", "1:28", syntax.CodeSyntax},
-		{"{ [x] : exists (y) : x = 2y }", "1:18", syntax.CodeSyntax},
+		{"{ [x] : exists : x > 0 }", "1:16", CodeSyntax},
+		{"{ [x] : exists x x > 0 }", "1:18", CodeSyntax},
+		{"{ [x] : exists y, : x = 2y }", "1:19", CodeSyntax},
+		{"{ [x] : exists y }", "1:18", CodeSyntax},
+		{"{ [x] : exists (y : x = 2y }", "1:28", CodeSyntax},
+		{"{ [x] : exists (y) : x = 2y }", "1:18", CodeSyntax},
 		// The variable is bound up to the enclosing parenthesis only.
-		{"{ [x] : (exists y : x = 2y) and y > 0 }", "1:33", syntax.CodeUndeclared},
+		{"{ [x] : (exists y : x = 2y) and y > 0 }", "1:33", CodeUndeclared},
 	}
 	for _, c := range cases {
 		_, err := ParseMap(c.src)

@@ -68,6 +68,16 @@ func (s *Spec) Tensor(name string) *Tensor {
 	return nil
 }
 
+// TensorType returns the element type and rank of the tensor declared
+// with the given name, as Tensor finds it.
+func (s *Spec) TensorType(name string) (elem syntax.Type, rank int, ok bool) {
+	t := s.Tensor(name)
+	if t == nil {
+		return syntax.Invalid, 0, false
+	}
+	return t.Type, t.Rank(), true
+}
+
 // IsParam reports whether name is declared as a parameter.
 func (s *Spec) IsParam(name string) bool {
 	for _, p := range s.Params {
@@ -77,6 +87,16 @@ func (s *Spec) IsParam(name string) bool {
 	}
 	return false
 }
+
+// ParamNames returns the names of the parameters, in declaration order.
+func (s *Spec) ParamNames() []string { return names(s.Params) }
+
+// OutputNames returns the names of the outputs, in declaration order.
+func (s *Spec) OutputNames() []string { return names(s.Outputs) }
+
+// Reserved reports whether name is reserved in specifications
+// (IsKeyword), which a kernel cannot declare either.
+func (*Spec) Reserved(name string) bool { return IsKeyword(name) }
 
 // IsOutput reports whether the tensor called name is an output.
 func (s *Spec) IsOutput(name string) bool {

@@ -1,6 +1,9 @@
 package sare
 
 import (
+	"fmt"
+
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/value"
 )
@@ -12,8 +15,8 @@ import (
 // variables on the left, and outputs that are declared computed tensors.
 // It returns the types of every value expression and every error found,
 // sorted by position. Errors are rendered against spec.Src when present.
-func Check(spec *Spec) (*Info, syntax.ErrorList) {
-	c := &checker{spec: spec, r: &syntax.Reporter{Src: spec.Src}, info: NewInfo()}
+func Check(spec *Spec) (*expr.Info, syntax.ErrorList) {
+	c := &checker{spec: spec, r: &syntax.Reporter{Src: spec.Src}, info: expr.NewInfo()}
 	c.check()
 	c.r.Errs.Sort()
 	return c.info, c.r.Errs
@@ -21,7 +24,7 @@ func Check(spec *Spec) (*Info, syntax.ErrorList) {
 
 // Load parses and checks a specification. On failure the error is a
 // syntax.ErrorList holding every syntax error, or else every check error.
-func Load(src *syntax.Source) (*Spec, *Info, error) {
+func Load(src *syntax.Source) (*Spec, *expr.Info, error) {
 	spec, errs := Parse(src)
 	if err := errs.Err(); err != nil {
 		return spec, nil, err
@@ -48,13 +51,17 @@ func IsKeyword(name string) bool {
 		return true
 	}
 	_, ok := value.LookupBuiltin(name)
-	return ok || isReinterpret(name)
+	if ok {
+		return true
+	}
+	_, ok = value.ReinterpretType(name)
+	return ok
 }
 
 type checker struct {
 	spec *Spec
 	r    *syntax.Reporter
-	info *Info
+	info *expr.Info
 }
 
 func (c *checker) errorf(pos syntax.Pos, code syntax.Code, format string, args ...any) {
@@ -69,16 +76,16 @@ type scope struct {
 }
 
 func (s *scope) IsIndex(name string) bool { return s.vars[name] || s.spec.IsParam(name) }
-func (s *scope) Tensor(name string) *Tensor {
+func (s *scope) Tensor(name string) (syntax.Type, int, bool) {
 	if s.vars[name] || s.spec.IsParam(name) {
-		return nil
+		return syntax.Invalid, 0, false
 	}
-	return s.spec.Tensor(name)
+	return s.spec.TensorType(name)
 }
 func (s *scope) Array(string) (syntax.Type, int, bool) { return syntax.Invalid, 0, false }
 
-func (c *checker) exprChecker(vars map[string]bool) *ExprChecker {
-	return &ExprChecker{R: c.r, Scope: &scope{spec: c.spec, vars: vars}, Info: c.info, AllowTensors: true}
+func (c *checker) exprChecker(vars map[string]bool) *expr.Checker {
+	return &expr.Checker{R: c.r, Scope: &scope{spec: c.spec, vars: vars}, Info: c.info, AllowTensors: true}
 }
 
 // name checks that a declared name is usable.
@@ -186,7 +193,7 @@ func (c *checker) equation(t *Tensor, eq *Equation, tensors map[string]*Tensor) 
 		return
 	}
 	if len(eq.Vars) != t.Rank() {
-		c.errorf(eq.Pos(), syntax.CodeArity, "tensor %s has %s, equation has %s", t.Name.Name, plural(t.Rank(), "dimension"), plural(len(eq.Vars), "variable"))
+		c.errorf(eq.Pos(), syntax.CodeArity, "tensor %s has %s, equation has %s", t.Name.Name, dimensions(t.Rank()), variables(len(eq.Vars)))
 	}
 	vars := c.vars(eq.Vars, "variable", tensors)
 	ec := c.exprChecker(vars)
@@ -200,4 +207,20 @@ func (c *checker) equation(t *Tensor, eq *Equation, tensors map[string]*Tensor) 
 	if eq.RHS != nil && t.Type != syntax.Invalid {
 		ec.Value(eq.RHS, t.Type)
 	}
+}
+
+// dimensions renders "1 dimension", "2 dimensions".
+func dimensions(n int) string {
+	if n == 1 {
+		return "1 dimension"
+	}
+	return fmt.Sprintf("%d dimensions", n)
+}
+
+// variables renders "1 variable", "2 variables".
+func variables(n int) string {
+	if n == 1 {
+		return "1 variable"
+	}
+	return fmt.Sprintf("%d variables", n)
 }

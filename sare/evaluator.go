@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/value"
 )
@@ -26,7 +27,7 @@ const DefaultMaxPoints = 1 << 22
 type Evaluator struct {
 	spec    *Spec
 	tensors map[string]*Tensor // by name; the first of duplicates, as Spec.Tensor
-	info    *Info
+	info    *expr.Info
 	params  map[string]int64
 	inputs  Inputs
 	memo    map[string]value.Value
@@ -42,7 +43,7 @@ type Evaluator struct {
 // NewEvaluator prepares the evaluation of spec, which must have passed
 // Check (info is Check's result), with the given parameter values. Every
 // parameter needs a value, and the values must satisfy the assumptions.
-func NewEvaluator(spec *Spec, info *Info, params map[string]int64, inputs Inputs) (*Evaluator, error) {
+func NewEvaluator(spec *Spec, info *expr.Info, params map[string]int64, inputs Inputs) (*Evaluator, error) {
 	if info == nil || inputs == nil {
 		return nil, errors.New("new evaluator: missing type information or inputs")
 	}
@@ -68,7 +69,7 @@ func NewEvaluator(spec *Spec, info *Info, params map[string]int64, inputs Inputs
 	}
 	env := &pointEnv{e: e}
 	for _, a := range spec.Assumes {
-		ok, err := EvalCond(a.Cond, env)
+		ok, err := expr.EvalCond(a.Cond, env)
 		if err != nil {
 			return nil, e.locate(err)
 		}
@@ -97,7 +98,7 @@ func (e *Evaluator) Spec() *Spec { return e.spec }
 // Env returns an environment that binds the parameters and reads tensors
 // through e, for evaluating expressions over the specification (such as
 // annotations) outside an equation.
-func (e *Evaluator) Env(ctx context.Context) Env { return &evalEnv{e: e, ctx: ctx} }
+func (e *Evaluator) Env(ctx context.Context) expr.Env { return &evalEnv{e: e, ctx: ctx} }
 
 type evalEnv struct {
 	e   *Evaluator
@@ -153,7 +154,7 @@ type point struct {
 	key string
 }
 
-func (p point) String() string { return FormatIndex(p.t.Name.Name, p.idx, '(', ')') }
+func (p point) String() string { return expr.FormatIndex(p.t.Name.Name, p.idx, '(', ')') }
 
 // frame is an element under evaluation on the explicit stack.
 type frame struct {
@@ -172,10 +173,10 @@ type frame struct {
 func (e *Evaluator) Eval(ctx context.Context, name string, idx []int64) (value.Value, error) {
 	t := e.tensors[name]
 	if t == nil {
-		return value.Value{}, fmt.Errorf("evaluate %s: no such tensor", FormatIndex(name, idx, '(', ')'))
+		return value.Value{}, fmt.Errorf("evaluate %s: no such tensor", expr.FormatIndex(name, idx, '(', ')'))
 	}
 	if len(idx) != t.Rank() {
-		return value.Value{}, fmt.Errorf("evaluate %s: tensor %s has %d dimensions", FormatIndex(name, idx, '(', ')'), name, t.Rank())
+		return value.Value{}, fmt.Errorf("evaluate %s: tensor %s has %d dimensions", expr.FormatIndex(name, idx, '(', ')'), name, t.Rank())
 	}
 	if v, ok := e.lookup(t, idx); ok {
 		return v, nil
@@ -285,7 +286,7 @@ func (e *Evaluator) step(f *frame) (bool, error) {
 	if f.eq.Reduce != nil {
 		v, err = e.evalReduction(f.eq, f.t, env)
 	} else {
-		v, err = EvalValue(f.eq.RHS, e.info, env)
+		v, err = expr.EvalValue(f.eq.RHS, e.info, env)
 	}
 	if err != nil {
 		return false, err
@@ -313,7 +314,7 @@ func (e *Evaluator) selectEquation(p point) (*Equation, error) {
 		}
 		if eq.Where != nil {
 			env.vars = eq.Vars
-			ok, err := EvalCond(eq.Where, env)
+			ok, err := expr.EvalCond(eq.Where, env)
 			if err != nil {
 				return nil, err
 			}
@@ -385,4 +386,15 @@ func (v *pointEnv) Tensor(name string, idx []int64) (value.Value, error) {
 
 func (v *pointEnv) Array(name string, _ []int64) (value.Value, error) {
 	return value.Value{}, fmt.Errorf("array %s read in a specification", name)
+}
+
+// errNeed is returned by the evaluator's internal environment when an
+// element is not computed yet; the evaluation is retried once it is.
+var errNeed = errors.New("element not computed yet")
+
+// errorAt returns an evaluation error at pos. The error is a
+// *syntax.Error so that callers holding the source can render it with
+// its line and caret.
+func errorAt(pos syntax.Pos, format string, args ...any) error {
+	return &syntax.Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}
 }

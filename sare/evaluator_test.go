@@ -345,3 +345,11 @@ func TestFeatures(t *testing.T) {
 		t.Errorf("Scalar() = %v, want %d", got, want)
 	}
 }
+
+func idents(names ...string) []*syntax.Ident {
+	out := make([]*syntax.Ident, len(names))
+	for i, n := range names {
+		out[i] = &syntax.Ident{Name: n}
+	}
+	return out
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/syntax"
 )
 
@@ -86,7 +87,7 @@ func reductionToJSON(r *Reduction) *ReductionJSON {
 }
 
 func reductionFromJSON(j *ReductionJSON) (*Reduction, error) {
-	op, ok := ReduceOpByName(j.Op)
+	op, ok := expr.ReduceOpByName(j.Op)
 	if !ok {
 		return nil, fmt.Errorf("unknown reduction operator %q", j.Op)
 	}

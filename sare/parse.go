@@ -177,7 +177,7 @@ func (p *parser) tensorName() *syntax.Ident {
 	return p.ExpectName("tensor name")
 }
 
-func (p *parser) tensorDecl(kw syntax.Token) *Tensor {
+func (p *parser) tensorDecl(kw syntax.Token[syntax.Kind]) *Tensor {
 	name := p.tensorName()
 	if name == nil {
 		p.SkipLine()

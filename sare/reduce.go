@@ -3,9 +3,9 @@ package sare
 import (
 	"context"
 	"fmt"
-	"math"
 	"strings"
 
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/value"
 )
@@ -18,160 +18,6 @@ import (
 // folds OP over the body evaluated at every point of the reduction domain,
 // in lexicographic order, starting from OP's identity.
 
-// ReduceOp is the operator of a reduction.
-type ReduceOp int
-
-// Reduction operators. Every one is associative and commutative on
-// integers (wrapping); on floats, only over the reals (see Exact).
-const (
-	NoReduce ReduceOp = iota
-	Sum               // +
-	Prod              // *
-	Min               // min
-	Max               // max
-	BitAnd            // &
-	BitOr             // |
-	BitXor            // ^
-)
-
-var reduceOpText = [...]string{NoReduce: "", Sum: "+", Prod: "*", Min: "min", Max: "max", BitAnd: "&", BitOr: "|", BitXor: "^"}
-
-// String is the operator as written: "+", "min", ...
-func (o ReduceOp) String() string {
-	if o >= 0 && int(o) < len(reduceOpText) {
-		return reduceOpText[o]
-	}
-	return fmt.Sprintf("ReduceOp(%d)", int(o))
-}
-
-// ReduceOpByName returns the operator written s ("+", "min", ...).
-func ReduceOpByName(s string) (ReduceOp, bool) {
-	for i, t := range reduceOpText {
-		if i > 0 && t == s {
-			return ReduceOp(i), true
-		}
-	}
-	return NoReduce, false
-}
-
-// reduceOpOfToken returns the operator a token spells, if any.
-func reduceOpOfToken(t syntax.Token) (ReduceOp, bool) {
-	switch t.Kind {
-	case syntax.Plus, syntax.Star, syntax.Amp, syntax.Pipe, syntax.Caret:
-		return ReduceOpByName(t.Kind.String())
-	case syntax.Name:
-		if t.Text == "min" || t.Text == "max" {
-			return ReduceOpByName(t.Text)
-		}
-	}
-	return NoReduce, false
-}
-
-// ReduceOpAt reports whether tokens t0 t1 spell an operator followed by
-// the given kind: the parsers use it to recognise `+=`, `min=` and
-// `reduce(+,`.
-func ReduceOpAt(t0, t1 syntax.Token, follow syntax.Kind) (ReduceOp, bool) {
-	if t1.Kind != follow {
-		return NoReduce, false
-	}
-	return reduceOpOfToken(t0)
-}
-
-// AppliesTo reports whether the operator is defined on values of type t.
-func (o ReduceOp) AppliesTo(t syntax.Type) bool {
-	switch o {
-	case Sum, Prod, Min, Max:
-		return t.IsNumeric()
-	case BitAnd, BitOr, BitXor:
-		return t.IsInteger()
-	}
-	return false
-}
-
-// Exact reports whether folding the operator over values of type t gives
-// the same result in every order and grouping, bit for bit: on integers
-// always; on IEEE floats never (+ and * round; min and max of a NaN, or of
-// 0 and -0, depend on the order of their operands).
-func (o ReduceOp) Exact(t syntax.Type) bool {
-	return !t.IsFloat()
-}
-
-// Identity returns the operator's identity on type t: 0 for + | ^, 1 for
-// *, all ones for &, the largest value (+Inf for floats) for min and the
-// smallest (-Inf) for max.
-func (o ReduceOp) Identity(t syntax.Type) value.Value {
-	switch o {
-	case Sum, BitOr, BitXor:
-		if t.IsFloat() {
-			return value.Float(t, 0)
-		}
-		return value.Int(t, 0)
-	case Prod:
-		if t.IsFloat() {
-			return value.Float(t, 1)
-		}
-		return value.Int(t, 1)
-	case BitAnd:
-		return value.Int(t, -1)
-	case Min:
-		switch {
-		case t.IsFloat():
-			return value.Float(t, math.Inf(1))
-		case t.IsUnsigned():
-			return value.Uint(t, math.MaxUint64)
-		default:
-			return value.Int(t, int64(uint64(1)<<(t.Bits()-1)-1))
-		}
-	case Max:
-		switch {
-		case t.IsFloat():
-			return value.Float(t, math.Inf(-1))
-		case t.IsUnsigned():
-			return value.Uint(t, 0)
-		default:
-			return value.Int(t, -int64(uint64(1)<<(t.Bits()-1)))
-		}
-	}
-	return value.Undef(t)
-}
-
-// IdentityText is the identity as a literal of the value language, for
-// messages and for the verifier's obligations.
-func (o ReduceOp) IdentityText(t syntax.Type) string {
-	v := o.Identity(t)
-	if t.IsFloat() {
-		f := v.Float64()
-		switch {
-		case math.IsInf(f, 1):
-			return "inf"
-		case math.IsInf(f, -1):
-			return "-inf"
-		}
-	}
-	return v.String()
-}
-
-// Apply combines two values with the operator.
-func (o ReduceOp) Apply(x, y value.Value) (value.Value, error) {
-	switch o {
-	case Sum:
-		return value.Binary(syntax.OpAdd, x, y)
-	case Prod:
-		return value.Binary(syntax.OpMul, x, y)
-	case BitAnd:
-		return value.Binary(syntax.OpBitAnd, x, y)
-	case BitOr:
-		return value.Binary(syntax.OpBitOr, x, y)
-	case BitXor:
-		return value.Binary(syntax.OpBitXor, x, y)
-	case Min:
-		return value.Call("min", []value.Value{x, y})
-	case Max:
-		return value.Call("max", []value.Value{x, y})
-	}
-	return value.Value{}, fmt.Errorf("no reduction operator %d", int(o))
-}
-
 // Reduction is the right-hand side of a reduction equation:
 //
 //	reduce(OP, k1 in lo1 .. hi1, ..., kn in lon .. hin [where Cond], Body)
@@ -183,7 +29,7 @@ func (o ReduceOp) Apply(x, y value.Value) (value.Value, error) {
 // gives the identity). The equation's RHS is the Body.
 type Reduction struct {
 	Pos   syntax.Pos // the word reduce
-	Op    ReduceOp
+	Op    expr.ReduceOp
 	OpPos syntax.Pos
 	Vars  []*syntax.Ident
 	Los   []syntax.Expr
@@ -220,6 +66,21 @@ func (t *Tensor) Reduction() *Equation {
 	return nil
 }
 
+// ReductionOp returns the operator of the reduction tensor declared with
+// the given name (as Tensor finds it) and the number of variables it
+// reduces over; ok is false when there is no such reduction tensor.
+func (s *Spec) ReductionOp(name string) (op expr.ReduceOp, vars int, ok bool) {
+	t := s.Tensor(name)
+	if t == nil {
+		return expr.NoReduce, 0, false
+	}
+	eq := t.Reduction()
+	if eq == nil {
+		return expr.NoReduce, 0, false
+	}
+	return eq.Reduce.Op, len(eq.Reduce.Vars), true
+}
+
 // HasReductions reports whether some equation of spec is a reduction.
 func (s *Spec) HasReductions() bool {
 	for _, t := range s.Tensors {
@@ -236,7 +97,7 @@ func (p *parser) atReduce() bool {
 	if t.Kind != syntax.Name || t.Text != "reduce" || p.Peek(1).Kind != syntax.LParen {
 		return false
 	}
-	_, ok := ReduceOpAt(p.Peek(2), p.Peek(3), syntax.Comma)
+	_, ok := expr.ReduceOpAt(p.Peek(2), p.Peek(3), syntax.Comma)
 	return ok
 }
 
@@ -246,7 +107,7 @@ func (p *parser) reduction() (*Reduction, syntax.Expr) {
 	r := &Reduction{Pos: p.Next().Pos}
 	p.Next() // (
 	opTok := p.Next()
-	r.Op, _ = reduceOpOfToken(opTok)
+	r.Op, _ = expr.ReduceOpAt(opTok, p.Tok(), syntax.Comma)
 	r.OpPos = opTok.Pos
 	p.Next() // ,
 	p.SkipNewlines()
@@ -354,14 +215,14 @@ func (c *checker) checkReduction(t *Tensor, eq *Equation, vars map[string]bool, 
 // ForEachPoint calls f on every point of the reduction's domain, in
 // lexicographic order, with env giving the values of the equation's
 // variables and the parameters. The slice passed to f is reused.
-func (r *Reduction) ForEachPoint(env Env, f func(pt []int64) error) error {
+func (r *Reduction) ForEachPoint(env expr.Env, f func(pt []int64) error) error {
 	ext := &extEnv{parent: env, vars: r.Vars, vals: make([]int64, len(r.Vars))}
 	var rec func(d int) error
 	rec = func(d int) error {
 		if d == len(r.Vars) {
 			if r.Cond != nil {
 				ext.n = d
-				ok, err := EvalCond(r.Cond, ext)
+				ok, err := expr.EvalCond(r.Cond, ext)
 				if err != nil || !ok {
 					return err
 				}
@@ -369,11 +230,11 @@ func (r *Reduction) ForEachPoint(env Env, f func(pt []int64) error) error {
 			return f(ext.vals)
 		}
 		ext.n = d
-		lo, err := EvalIndex(r.Los[d], ext)
+		lo, err := expr.EvalIndex(r.Los[d], ext)
 		if err != nil {
 			return err
 		}
-		hi, err := EvalIndex(r.His[d], ext)
+		hi, err := expr.EvalIndex(r.His[d], ext)
 		if err != nil {
 			return err
 		}
@@ -390,18 +251,18 @@ func (r *Reduction) ForEachPoint(env Env, f func(pt []int64) error) error {
 }
 
 // Contains reports whether pt is in the reduction's domain.
-func (r *Reduction) Contains(env Env, pt []int64) (bool, error) {
+func (r *Reduction) Contains(env expr.Env, pt []int64) (bool, error) {
 	if len(pt) != len(r.Vars) {
 		return false, nil
 	}
 	ext := &extEnv{parent: env, vars: r.Vars, vals: append([]int64(nil), pt...)}
 	for d := range r.Vars {
 		ext.n = d
-		lo, err := EvalIndex(r.Los[d], ext)
+		lo, err := expr.EvalIndex(r.Los[d], ext)
 		if err != nil {
 			return false, err
 		}
-		hi, err := EvalIndex(r.His[d], ext)
+		hi, err := expr.EvalIndex(r.His[d], ext)
 		if err != nil {
 			return false, err
 		}
@@ -413,19 +274,19 @@ func (r *Reduction) Contains(env Env, pt []int64) (bool, error) {
 		return true, nil
 	}
 	ext.n = len(r.Vars)
-	return EvalCond(r.Cond, ext)
+	return expr.EvalCond(r.Cond, ext)
 }
 
 // BodyEnv returns an environment binding the reduction variables to pt on
 // top of env, for evaluating the body.
-func (r *Reduction) BodyEnv(env Env, pt []int64) Env {
+func (r *Reduction) BodyEnv(env expr.Env, pt []int64) expr.Env {
 	return &extEnv{parent: env, vars: r.Vars, vals: pt, n: len(pt)}
 }
 
 // extEnv binds the first n reduction variables on top of a parent
 // environment.
 type extEnv struct {
-	parent Env
+	parent expr.Env
 	vars   []*syntax.Ident
 	vals   []int64
 	n      int
@@ -452,7 +313,7 @@ func (e *Evaluator) evalReduction(eq *Equation, t *Tensor, env *pointEnv) (value
 	r := eq.Reduce
 	acc := r.Op.Identity(t.Type)
 	err := r.ForEachPoint(env, func(pt []int64) error {
-		v, err := EvalValue(eq.RHS, e.info, r.BodyEnv(env, pt))
+		v, err := expr.EvalValue(eq.RHS, e.info, r.BodyEnv(env, pt))
 		if err != nil {
 			return err
 		}
@@ -468,7 +329,7 @@ func (e *Evaluator) evalReduction(eq *Equation, t *Tensor, env *pointEnv) (value
 // reductionEnv binds the equation's variables to x on top of the
 // evaluator's environment.
 type reductionEnv struct {
-	Env
+	expr.Env
 	vars []*syntax.Ident
 	vals []int64
 }
@@ -485,7 +346,7 @@ func (e *reductionEnv) Index(name string) (int64, bool) {
 // reductionOf returns the reduction equation of the tensor called name
 // and an environment for its element x; ok is false when the tensor is
 // not a reduction or x is outside the equation's where clause.
-func (e *Evaluator) reductionOf(ctx context.Context, name string, x []int64) (*Equation, Env, bool, error) {
+func (e *Evaluator) reductionOf(ctx context.Context, name string, x []int64) (*Equation, expr.Env, bool, error) {
 	t := e.tensors[name]
 	if t == nil {
 		return nil, nil, false, fmt.Errorf("no tensor %s", name)
@@ -496,7 +357,7 @@ func (e *Evaluator) reductionOf(ctx context.Context, name string, x []int64) (*E
 	}
 	env := &reductionEnv{Env: e.Env(ctx), vars: eq.Vars, vals: x}
 	if eq.Where != nil {
-		ok, err := EvalCond(eq.Where, env)
+		ok, err := expr.EvalCond(eq.Where, env)
 		if err != nil || !ok {
 			return eq, env, false, err
 		}
@@ -516,7 +377,7 @@ func (e *Evaluator) ReductionBody(ctx context.Context, name string, x, pt []int6
 	if ok, err = eq.Reduce.Contains(env, pt); err != nil || !ok {
 		return value.Value{}, false, err
 	}
-	v, err = EvalValue(eq.RHS, e.info, eq.Reduce.BodyEnv(env, pt))
+	v, err = expr.EvalValue(eq.RHS, e.info, eq.Reduce.BodyEnv(env, pt))
 	return v, true, err
 }
 
@@ -531,7 +392,7 @@ func (e *Evaluator) ReductionDomain(ctx context.Context, name string, x []int64)
 	out := [][]int64{}
 	err = eq.Reduce.ForEachPoint(env, func(pt []int64) error {
 		if len(out) >= e.MaxPoints {
-			return fmt.Errorf("reduction %s has more than %d positions", FormatIndex(name, x, '(', ')'), e.MaxPoints)
+			return fmt.Errorf("reduction %s has more than %d positions", expr.FormatIndex(name, x, '(', ')'), e.MaxPoints)
 		}
 		out = append(out, append([]int64(nil), pt...))
 		return nil

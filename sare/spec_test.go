@@ -5,10 +5,11 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/syntax"
 )
 
-func load(t *testing.T, name, text string) (*Spec, *Info) {
+func load(t *testing.T, name, text string) (*Spec, *expr.Info) {
 	t.Helper()
 	spec, info, err := Load(&syntax.Source{Name: name, Text: text})
 	if err != nil {

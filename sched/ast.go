@@ -1,7 +1,7 @@
 package sched
 
 import (
-	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/syntax"
 )
 
@@ -110,13 +110,13 @@ type Assign struct {
 	AtPos syntax.Pos
 	// Op is the operator of an accumulating assignment `OP=`; NoReduce
 	// for `:=`.
-	Op    sare.ReduceOp
+	Op    expr.ReduceOp
 	OpPos syntax.Pos
 }
 
 // IsReduction reports whether the assignment takes part in a reduction:
 // it accumulates, merges, or initialises an accumulator.
-func (s *Assign) IsReduction() bool { return s.Op != sare.NoReduce || s.At != nil }
+func (s *Assign) IsReduction() bool { return s.Op != expr.NoReduce || s.At != nil }
 
 // If is `if cond { then } else ...`. Else is nil, a *Block, or an *If for
 // `else if`.

@@ -3,7 +3,7 @@ package sched
 import (
 	"strings"
 
-	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/syntax"
 )
 
@@ -12,10 +12,14 @@ import (
 type Info struct {
 	// Types holds the type of every value expression of the kernel:
 	// assignments' values and annotations.
-	Types *sare.Info
+	Types *expr.Info
 	// Arrays lists the kernel's global arrays (those with bindings), in
 	// order of their first binding.
 	Arrays []*Array
+
+	// spec is the specification the kernel was checked against, whose
+	// reductions Run reads.
+	spec Spec
 }
 
 // Array is a global array of a kernel with its bindings. Its element type
@@ -44,11 +48,11 @@ func (info *Info) Array(name string) *Array {
 // typed against the arrays' element types and annotations against the
 // specification's tensors; bindings agree with the specification. It
 // returns every error found, sorted by position.
-func Check(k *Kernel, spec *sare.Spec) (*Info, syntax.ErrorList) {
+func Check(k *Kernel, spec Spec) (*Info, syntax.ErrorList) {
 	c := &checker{
 		r:    &syntax.Reporter{Src: k.Src},
 		spec: spec,
-		info: &Info{Types: sare.NewInfo()},
+		info: &Info{Types: expr.NewInfo(), spec: spec},
 	}
 	c.kernel(k)
 	errs := c.r.Errs
@@ -59,7 +63,7 @@ func Check(k *Kernel, spec *sare.Spec) (*Info, syntax.ErrorList) {
 // Load parses a kernel and checks it against the checked specification
 // spec. On failure the error is a syntax.ErrorList holding every syntax
 // error, or else every check error; the kernel is returned when it parsed.
-func Load(src *syntax.Source, spec *sare.Spec) (*Kernel, *Info, error) {
+func Load(src *syntax.Source, spec Spec) (*Kernel, *Info, error) {
 	k, errs := Parse(src)
 	if err := errs.Err(); err != nil {
 		return nil, nil, err
@@ -73,7 +77,7 @@ func Load(src *syntax.Source, spec *sare.Spec) (*Kernel, *Info, error) {
 
 type checker struct {
 	r    *syntax.Reporter
-	spec *sare.Spec
+	spec Spec
 	info *Info
 
 	indices []string    // parameters, loop, let and binding variables in scope
@@ -86,7 +90,7 @@ type arrayDecl struct {
 	rank int
 }
 
-// checker implements sare.Scope.
+// checker implements expr.Scope.
 
 func (c *checker) IsIndex(name string) bool {
 	for _, n := range c.indices {
@@ -97,7 +101,7 @@ func (c *checker) IsIndex(name string) bool {
 	return false
 }
 
-func (c *checker) Tensor(name string) *sare.Tensor { return c.spec.Tensor(name) }
+func (c *checker) Tensor(name string) (syntax.Type, int, bool) { return c.spec.TensorType(name) }
 
 func (c *checker) Array(name string) (syntax.Type, int, bool) {
 	for i := len(c.arrays) - 1; i >= 0; i-- {
@@ -114,8 +118,8 @@ func (c *checker) errorf(pos syntax.Pos, code syntax.Code, format string, args .
 
 // exprs returns an expression checker; arrays selects kernel values (array
 // reads allowed), otherwise annotations and bindings (tensor accesses).
-func (c *checker) exprs(arrays bool) *sare.ExprChecker {
-	return &sare.ExprChecker{R: c.r, Scope: c, Info: c.info.Types, AllowArrays: arrays, AllowTensors: !arrays}
+func (c *checker) exprs(arrays bool) *expr.Checker {
+	return &expr.Checker{R: c.r, Scope: c, Info: c.info.Types, AllowArrays: arrays, AllowTensors: !arrays}
 }
 
 // declare adds an index variable to the scope, reporting a clash with a
@@ -124,11 +128,11 @@ func (c *checker) declare(id *syntax.Ident, what string) {
 	switch {
 	case id.Name == "_":
 		// The placeholder left by a syntax error, already reported.
-	case sare.IsKeyword(id.Name):
+	case c.spec.Reserved(id.Name):
 		c.errorf(id.Pos(), syntax.CodeReserved, "%s %s has a reserved name (a type, a built-in function or a keyword)", what, id.Name)
 	case c.IsIndex(id.Name):
 		c.errorf(id.Pos(), syntax.CodeRedeclared, "%s %s redeclares a name already in scope", what, id.Name)
-	case c.spec.Tensor(id.Name) != nil:
+	case isTensor(c.spec, id.Name):
 		c.errorf(id.Pos(), syntax.CodeRedeclared, "%s %s has the name of a tensor of the specification", what, id.Name)
 	}
 	c.indices = append(c.indices, id.Name)
@@ -160,9 +164,9 @@ func (c *checker) params(k *Kernel) {
 		c.indices = append(c.indices, p.Name)
 	}
 	var missing []string
-	for _, p := range c.spec.Params {
-		if !seen[p.Name] {
-			missing = append(missing, p.Name)
+	for _, p := range c.spec.ParamNames() {
+		if !seen[p] {
+			missing = append(missing, p)
 		}
 	}
 	if len(missing) > 0 {
@@ -221,10 +225,10 @@ func (c *checker) bindings(k *Kernel) {
 	for _, a := range c.info.Arrays {
 		c.arrays = append(c.arrays, arrayDecl{name: a.Name, elem: a.Elem, rank: len(a.Extents)})
 	}
-	for _, out := range c.spec.Outputs {
+	for _, out := range c.spec.OutputNames() {
 		produced := false
 		for _, b := range k.Bindings {
-			if b.Dir == Out && b.Tensor != nil && b.Tensor.Fun.Name == out.Name {
+			if b.Dir == Out && b.Tensor != nil && b.Tensor.Fun.Name == out {
 				produced = true
 			}
 		}
@@ -233,7 +237,7 @@ func (c *checker) bindings(k *Kernel) {
 			if k.Name != nil && k.Name.Pos().IsValid() {
 				pos = k.Name.Pos()
 			}
-			c.errorf(pos, syntax.CodeBinding, "output %s of the specification is not produced by any out binding", out.Name)
+			c.errorf(pos, syntax.CodeBinding, "output %s of the specification is not produced by any out binding", out)
 		}
 	}
 }
@@ -271,8 +275,7 @@ func (c *checker) binding(b *Binding) {
 		return
 	}
 	name := b.Tensor.Fun.Name
-	tensor := c.spec.Tensor(name)
-	if tensor == nil {
+	if !isTensor(c.spec, name) {
 		c.errorf(b.Tensor.Pos(), syntax.CodeUndeclared, "undefined tensor: %s", name)
 	} else if t := c.exprs(false).Value(b.Tensor, syntax.Invalid); t != syntax.Invalid && t != b.Elem {
 		c.errorf(b.Tensor.Pos(), syntax.CodeType, "tensor %s has type %s but array %s is declared %s", name, t, b.Array.Name, b.Elem)
@@ -311,7 +314,7 @@ func (c *checker) stmt(s Stmt) {
 		}
 		if _, _, ok := c.Array(s.Array.Name); ok {
 			c.errorf(s.Array.Pos(), syntax.CodeRedeclared, "array %s is already declared", s.Array.Name)
-		} else if c.spec.Tensor(s.Array.Name) != nil {
+		} else if isTensor(c.spec, s.Array.Name) {
 			c.errorf(s.Array.Pos(), syntax.CodeRedeclared, "array %s has the name of a tensor of the specification", s.Array.Name)
 		}
 		c.arrays = append(c.arrays, arrayDecl{name: s.Array.Name, elem: s.Elem, rank: len(s.Extents)})
@@ -337,7 +340,7 @@ func (c *checker) stmt(s Stmt) {
 func (c *checker) assign(s *Assign) {
 	elem, rank, ok := c.Array(s.Array.Name)
 	if !ok {
-		if c.spec.Tensor(s.Array.Name) != nil {
+		if isTensor(c.spec, s.Array.Name) {
 			c.errorf(s.Array.Pos(), syntax.CodeWrongKind, "cannot assign to tensor %s: kernels write arrays", s.Array.Name)
 		} else {
 			c.errorf(s.Array.Pos(), syntax.CodeUndeclared, "undefined array: %s", s.Array.Name)

@@ -10,16 +10,19 @@
 //     canonical text back (print.go), Equal compares kernels ignoring
 //     positions (equal.go), and Marshal and Unmarshal are the JSON twin
 //     (json.go).
-//   - Check type-checks a kernel against a specification (package sare)
-//     following the kernel language's typing rules (Clément, "Translation
-//     Validation of Tensor Compilers", 2022, Fig. 4.7): quasi-affine
-//     indices, bounds and conditions; values typed against arrays,
-//     annotations against tensors; bindings that agree with the
-//     specification (check.go). Load parses and checks in one call.
+//   - Check type-checks a kernel against a specification, seen through
+//     the Spec interface (spec.go; *sare.Spec is one), following the
+//     kernel language's typing rules (Clément, "Translation Validation of
+//     Tensor Compilers", 2022, Fig. 4.7): quasi-affine indices, bounds and
+//     conditions; values typed against arrays, annotations against
+//     tensors, with the expression checker of package expr; bindings that
+//     agree with the specification (check.go), and the reduction forms of
+//     assignments (reduce.go). Load parses and checks in one call.
 //   - Run executes a checked kernel with the big-step semantics of
 //     Clément 2022, Fig. 4.5, with differential memories and read sets, so
 //     that every par loop is checked per rule U-PARLOOP; it checks every
-//     annotation against the specification evaluated at the same point and
+//     annotation against the specification evaluated at the same point (by
+//     an Evaluator, spec.go; *sare.Evaluator is one) and
 //     every out cell at the end, and reports the first failure as a
 //     *Failure (interp.go, failure.go).
 //

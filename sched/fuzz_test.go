@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/syntax"
 )
@@ -39,7 +40,7 @@ func FuzzParse(f *testing.F) {
 }
 
 // fuzzOne is the body of FuzzParse.
-func fuzzOne(t *testing.T, spec *sare.Spec, sinfo *sare.Info, in string) {
+func fuzzOne(t *testing.T, spec *sare.Spec, sinfo *expr.Info, in string) {
 	k, errs := Parse(&syntax.Source{Name: "fuzz", Text: in})
 	// Printing a partial kernel must not panic either.
 	printed := Print(k)

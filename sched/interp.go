@@ -7,7 +7,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/value"
 )
@@ -69,8 +69,8 @@ type Result struct {
 
 // Run executes the checked kernel k (info is Check's result) with the
 // reference semantics of the kernel language (Clément 2022, Fig. 4.5),
-// against the specification evaluated by ev, whose parameter values and
-// inputs it uses. In arrays start with their tensors' elements (cells outside
+// against the specification evaluated by ev (the one k was checked
+// against), whose parameter values and inputs it uses. In arrays start with their tensors' elements (cells outside
 // a binding's where hold no defined value); every assignment's annotation is
 // checked against the specification at the same point; every par loop is
 // checked per rule U-PARLOOP (each iteration runs against the memory as it
@@ -81,7 +81,7 @@ type Result struct {
 // A kernel that goes wrong gives a *Failure. Any other error (parameters
 // violating the kernel's assumptions, a budget exhausted, ctx cancelled,
 // an ill-defined specification) is not a verdict on the kernel.
-func Run(ctx context.Context, k *Kernel, info *Info, ev *sare.Evaluator, opts Options) (*Result, error) {
+func Run(ctx context.Context, k *Kernel, info *Info, ev Evaluator, opts Options) (*Result, error) {
 	if opts.MaxSteps <= 0 {
 		opts.MaxSteps = DefaultMaxSteps
 	}
@@ -103,7 +103,7 @@ type interp struct {
 	ctx  context.Context
 	k    *Kernel
 	info *Info
-	ev   *sare.Evaluator
+	ev   Evaluator
 	opts Options
 	res  Result
 
@@ -231,13 +231,13 @@ func (in *interp) step() error {
 
 // indexScope is what index expressions read: the parameters and the
 // loop and let variables in scope. It implements the index part of
-// sare.Env for the interpreter and for the step counts.
+// expr.Env for the interpreter and for the step counts.
 type indexScope struct {
 	params map[string]int64
 	vars   []Var // loop and let variables in scope, innermost last
 }
 
-// Index implements sare.Env for index expressions.
+// Index implements expr.Env for index expressions.
 func (sc *indexScope) Index(name string) (int64, bool) {
 	for i := len(sc.vars) - 1; i >= 0; i-- {
 		if sc.vars[i].Name == name {
@@ -248,12 +248,12 @@ func (sc *indexScope) Index(name string) (int64, bool) {
 	return n, ok
 }
 
-// Array implements sare.Env: index expressions read no arrays.
+// Array implements expr.Env: index expressions read no arrays.
 func (sc *indexScope) Array(name string, _ []int64) (value.Value, error) {
 	return value.Value{}, fmt.Errorf("array %s read in an index expression", name)
 }
 
-// Tensor implements sare.Env: kernel code reads no tensors.
+// Tensor implements expr.Env: kernel code reads no tensors.
 func (in *interp) Tensor(name string, _ []int64) (value.Value, error) {
 	return value.Value{}, fmt.Errorf("tensor %s read by kernel code", name)
 }
@@ -314,7 +314,7 @@ func (e *AssumptionError) Error() string {
 
 func (in *interp) run() error {
 	for _, a := range in.k.Assumes {
-		ok, err := sare.EvalCond(a.Cond, in)
+		ok, err := expr.EvalCond(a.Cond, in)
 		if err != nil {
 			return fmt.Errorf("kernel assumption %s: %w", syntax.ExprString(a.Cond), err)
 		}
@@ -366,7 +366,7 @@ func (in *interp) newStore(name string, elem syntax.Type, extents []syntax.Expr,
 	s := &store{name: name, elem: elem, owner: in.frame, ext: make([]int64, len(extents))}
 	size := int64(1)
 	for d, x := range extents {
-		n, err := sare.EvalIndex(x, in)
+		n, err := expr.EvalIndex(x, in)
 		if err != nil {
 			return nil, in.nodeFailure(IndexError, node, "extent %s: %v", syntax.ExprString(x), errMsg(err))
 		}
@@ -441,7 +441,7 @@ func (in *interp) bindOne(s *store, b *Binding, covered map[int]*Binding) error 
 			vars[d].Value = idx[d]
 		}
 		if b.Where != nil {
-			ok, err := sare.EvalCond(b.Where, in)
+			ok, err := expr.EvalCond(b.Where, in)
 			if err != nil {
 				return in.nodeFailure(IndexError, b, "%s", errMsg(err))
 			}
@@ -457,7 +457,7 @@ func (in *interp) bindOne(s *store, b *Binding, covered map[int]*Binding) error 
 		covered[off] = b
 		tidx := make([]int64, len(b.Tensor.Args))
 		for i, x := range b.Tensor.Args {
-			n, err := sare.EvalIndex(x, in)
+			n, err := expr.EvalIndex(x, in)
 			if err != nil {
 				return in.nodeFailure(IndexError, b, "%s", errMsg(err))
 			}
@@ -484,7 +484,7 @@ func (in *interp) bindOne(s *store, b *Binding, covered map[int]*Binding) error 
 				return f
 			}
 		}
-		tensor := sare.FormatIndex(b.Tensor.Fun.Name, tidx, '(', ')')
+		tensor := expr.FormatIndex(b.Tensor.Fun.Name, tidx, '(', ')')
 		var f *Failure
 		switch {
 		case got.IsUndef() && in.garbage[loc{s: s, off: off}] != nil:
@@ -552,7 +552,7 @@ func (in *interp) stmt(s Stmt) error {
 	case *Assign:
 		return in.assign(s)
 	case *If:
-		ok, err := sare.EvalCond(s.Cond, in)
+		ok, err := expr.EvalCond(s.Cond, in)
 		if err != nil {
 			return in.indexFailure(s, err)
 		}
@@ -564,7 +564,7 @@ func (in *interp) stmt(s Stmt) error {
 		}
 		return nil
 	case *Let:
-		n, err := sare.EvalIndex(s.Value, in)
+		n, err := expr.EvalIndex(s.Value, in)
 		if err != nil {
 			return in.indexFailure(s, err)
 		}
@@ -590,11 +590,11 @@ func (in *interp) stmt(s Stmt) error {
 
 func (in *interp) loop(s *Loop) error {
 	loX, hiX := s.Bounds()
-	lo, err := sare.EvalIndex(loX, in)
+	lo, err := expr.EvalIndex(loX, in)
 	if err != nil {
 		return in.indexFailure(s, err)
 	}
-	hi, err := sare.EvalIndex(hiX, in)
+	hi, err := expr.EvalIndex(hiX, in)
 	if err != nil {
 		return in.indexFailure(s, err)
 	}
@@ -863,7 +863,7 @@ func (e *annotEnv) firstElem() string {
 	if e.firstName == "" {
 		return ""
 	}
-	return sare.FormatIndex(e.firstName, e.firstIdx, '(', ')')
+	return expr.FormatIndex(e.firstName, e.firstIdx, '(', ')')
 }
 
 func (e *annotEnv) Index(name string) (int64, bool) { return e.in.Index(name) }
@@ -912,7 +912,7 @@ func (in *interp) garbageAssign(s *Assign, st *store, read *cellRef) error {
 func (in *interp) target(s *Assign, st *store) (int, []int64, error) {
 	idx := make([]int64, len(s.Indices))
 	for i, x := range s.Indices {
-		n, err := sare.EvalIndex(x, in)
+		n, err := expr.EvalIndex(x, in)
 		if err != nil {
 			return 0, nil, in.indexFailure(s, err)
 		}
@@ -937,7 +937,7 @@ func (in *interp) assign(s *Assign) error {
 		return fmt.Errorf("%s: no array %s (was the kernel checked?)", s.Pos(), s.Array.Name)
 	}
 	venv := &valueEnv{in: in, stmt: s}
-	v, err := sare.EvalValue(s.Value, in.info.Types, venv)
+	v, err := expr.EvalValue(s.Value, in.info.Types, venv)
 	if err != nil {
 		return in.indexFailure(s, err)
 	}
@@ -958,7 +958,7 @@ func (in *interp) assign(s *Assign) error {
 	}
 	aenv := &in.aenv
 	*aenv = annotEnv{in: in, firstIdx: aenv.firstIdx[:0]}
-	want, err := sare.EvalValue(s.Annot, in.info.Types, aenv)
+	want, err := expr.EvalValue(s.Annot, in.info.Types, aenv)
 	if aenv.evalErr != nil {
 		return fmt.Errorf("annotation of %s at %s: %w", formatCell(st.name, idx), s.Pos(), aenv.evalErr)
 	}
@@ -972,7 +972,7 @@ func (in *interp) assign(s *Assign) error {
 	// A failure: the cell and the annotation are described.
 	cell := formatCell(st.name, idx)
 	tensor := ""
-	if c, ok := s.Annot.(*syntax.Call); ok && in.ev.Spec().Tensor(c.Fun.Name) != nil {
+	if c, ok := s.Annot.(*syntax.Call); ok && isTensor(in.info.spec, c.Fun.Name) {
 		tensor = aenv.firstElem()
 	}
 	annot := syntax.ExprString(s.Annot)

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/value"
 )
@@ -28,11 +28,11 @@ import (
 type ghost struct {
 	tensor string
 	x      []int64
-	op     sare.ReduceOp
+	op     expr.ReduceOp
 	pos    map[string][]int64 // positions accumulated, by key
 }
 
-func (g *ghost) tag() string { return sare.FormatIndex(g.tensor, g.x, '(', ')') }
+func (g *ghost) tag() string { return expr.FormatIndex(g.tensor, g.x, '(', ')') }
 
 func (g *ghost) same(o *ghost) bool {
 	return g != nil && o != nil && g.tag() == o.tag()
@@ -189,20 +189,20 @@ func (in *interp) incomplete(node interface{ Pos() syntax.Pos }, cell string, g 
 func (in *interp) reductionAssign(s *Assign) error {
 	in.res.Assignments++
 	st := in.lookup(s.Array.Name)
-	call, t, eq := ReductionOf(s, in.ev.Spec())
-	if st == nil || t == nil {
+	red, ok := reductionOf(s, in.info.spec)
+	if st == nil || !ok {
 		return fmt.Errorf("%s: malformed reduction assignment (was the kernel checked?)", s.Pos())
 	}
-	x := make([]int64, len(call.Args))
-	for i, a := range call.Args {
-		n, err := sare.EvalIndex(a, in)
+	x := make([]int64, len(red.call.Args))
+	for i, a := range red.call.Args {
+		n, err := expr.EvalIndex(a, in)
 		if err != nil {
 			return in.indexFailure(s, err)
 		}
 		x[i] = n
 	}
-	tag := sare.FormatIndex(t.Name.Name, x, '(', ')')
-	op := eq.Reduce.Op
+	tag := expr.FormatIndex(red.tensor, x, '(', ')')
+	op := red.op
 
 	// The value: a merge reads its source cell with its ghost state.
 	v, src, srcCell, garbage, err := in.reductionValue(s)
@@ -235,29 +235,29 @@ func (in *interp) reductionAssign(s *Assign) error {
 	}
 	if garbage {
 		in.res.GarbageWrites++
-		v = value.Undef(t.Type)
+		v = value.Undef(red.elem)
 	} else {
 		if v.IsUndef() {
 			f := fail(UndefinedStore, "the value stored into %s is undefined", cell)
 			f.Actual = v
 			return f
 		}
-		if dom, err := in.ev.ReductionDomain(in.ctx, t.Name.Name, x); err != nil {
+		if dom, err := in.ev.ReductionDomain(in.ctx, red.tensor, x); err != nil {
 			return fmt.Errorf("reduction %s at %s: %w", tag, s.Pos(), err)
 		} else if dom == nil {
 			return fail(UndefinedAnnotation, "the annotation %s of %s is undefined", tag, cell)
 		}
 	}
-	if s.Op != sare.NoReduce && s.Op != op {
+	if s.Op != expr.NoReduce && s.Op != op {
 		return fail(WrongOperator, "%s %s= %s, but %s is a %s reduction", cell, s.Op, v, tag, op)
 	}
-	d := &ghost{tensor: t.Name.Name, x: x, op: op, pos: map[string][]int64{}}
+	d := &ghost{tensor: red.tensor, x: x, op: op, pos: map[string][]int64{}}
 	switch {
 	case isInit:
-		id := op.Identity(t.Type)
+		id := op.Identity(red.elem)
 		if !garbage && !in.opts.Equality.Equal(v, id) {
 			f := fail(WrongIdentity, "%s := %s initialises an accumulator of %s, but the identity of %s on %s is %s",
-				cell, v, tag, op, t.Type, op.IdentityText(t.Type))
+				cell, v, tag, op, red.elem, op.IdentityText(red.elem))
 			f.Expected, f.Actual = id, v
 			return f
 		}
@@ -270,7 +270,7 @@ func (in *interp) reductionAssign(s *Assign) error {
 			return in.indexFailure(s, err)
 		}
 		if !garbage {
-			body, inDom, err := in.ev.ReductionBody(in.ctx, t.Name.Name, x, pt)
+			body, inDom, err := in.ev.ReductionBody(in.ctx, red.tensor, x, pt)
 			if err != nil {
 				return fmt.Errorf("reduction %s at %s: %w", tag, s.Pos(), err)
 			}
@@ -318,7 +318,7 @@ func (in *interp) reductionValue(s *Assign) (v value.Value, src *ghost, srcCell 
 	ix := MergeSource(s)
 	if ix == nil {
 		venv := &valueEnv{in: in, stmt: s}
-		v, err = sare.EvalValue(s.Value, in.info.Types, venv)
+		v, err = expr.EvalValue(s.Value, in.info.Types, venv)
 		if err != nil {
 			return v, nil, "", false, in.indexFailure(s, err)
 		}
@@ -366,10 +366,10 @@ func describeGhost(g *ghost) string {
 	return "a partial result of " + g.tag()
 }
 
-func evalIndices(xs []syntax.Expr, env sare.Env) ([]int64, error) {
+func evalIndices(xs []syntax.Expr, env expr.Env) ([]int64, error) {
 	out := make([]int64, len(xs))
 	for i, x := range xs {
-		n, err := sare.EvalIndex(x, env)
+		n, err := expr.EvalIndex(x, env)
 		if err != nil {
 			return nil, err
 		}

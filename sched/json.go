@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/syntax"
 )
 
@@ -173,7 +173,7 @@ func stmtToJSON(s Stmt) *StmtJSON {
 			}
 			j.At = &at
 		}
-		if s.Op != sare.NoReduce {
+		if s.Op != expr.NoReduce {
 			j.Op = s.Op.String()
 		}
 	case *If:
@@ -388,7 +388,7 @@ func stmtFromJSON(j *StmtJSON, depth int) (Stmt, error) {
 			}
 		}
 		if j.Op != "" {
-			op, ok := sare.ReduceOpByName(j.Op)
+			op, ok := expr.ReduceOpByName(j.Op)
 			if !ok {
 				return nil, fmt.Errorf("unknown accumulation operator %q", j.Op)
 			}

@@ -1,7 +1,7 @@
 package sched
 
 import (
-	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/syntax"
 )
 
@@ -411,7 +411,7 @@ func (p *parser) assign() Stmt {
 	if !p.Expect(syntax.RBrace) {
 		return nil
 	}
-	if op, ok := sare.ReduceOpAt(p.Tok(), p.Peek(1), syntax.Assign); ok {
+	if op, ok := expr.ReduceOpAt(p.Tok(), p.Peek(1), syntax.Assign); ok {
 		s.Op, s.OpPos = op, p.Next().Pos
 		p.Next()
 	} else if !p.Expect(syntax.Define) {

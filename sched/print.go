@@ -3,7 +3,7 @@ package sched
 import (
 	"strings"
 
-	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/syntax"
 )
 
@@ -160,7 +160,7 @@ func (w *printer) stmt(s Stmt) {
 			syntax.WriteExprList(&w.b, s.At)
 			w.b.WriteByte(')')
 		}
-		if s.Op != sare.NoReduce {
+		if s.Op != expr.NoReduce {
 			w.b.WriteString("} " + s.Op.String() + "= ")
 		} else {
 			w.b.WriteString("} := ")

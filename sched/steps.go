@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/value"
 )
@@ -153,7 +153,7 @@ func (c *stepCounter) kernel(k *Kernel, info *Info) error {
 	for i, a := range info.Arrays {
 		size := int64(1)
 		for _, x := range a.Extents {
-			n, err := sare.EvalIndex(x, c)
+			n, err := expr.EvalIndex(x, c)
 			if err != nil {
 				return fmt.Errorf("extent of %s: %w", a.Name, err)
 			}
@@ -211,7 +211,7 @@ func (c *stepCounter) stmt(s Stmt) error {
 	}
 	switch s := s.(type) {
 	case *If:
-		ok, err := sare.EvalCond(s.Cond, c)
+		ok, err := expr.EvalCond(s.Cond, c)
 		if err != nil {
 			return fmt.Errorf("%s: %w", s.Pos(), err)
 		}
@@ -222,7 +222,7 @@ func (c *stepCounter) stmt(s Stmt) error {
 			return c.stmt(s.Else)
 		}
 	case *Let:
-		n, err := sare.EvalIndex(s.Value, c)
+		n, err := expr.EvalIndex(s.Value, c)
 		if err != nil {
 			return fmt.Errorf("%s: %w", s.Pos(), err)
 		}
@@ -231,11 +231,11 @@ func (c *stepCounter) stmt(s Stmt) error {
 		return c.block(s.Body)
 	case *Loop:
 		loX, hiX := s.Bounds()
-		lo, err := sare.EvalIndex(loX, c)
+		lo, err := expr.EvalIndex(loX, c)
 		if err != nil {
 			return fmt.Errorf("%s: %w", s.Pos(), err)
 		}
-		hi, err := sare.EvalIndex(hiX, c)
+		hi, err := expr.EvalIndex(hiX, c)
 		if err != nil {
 			return fmt.Errorf("%s: %w", s.Pos(), err)
 		}
@@ -284,7 +284,7 @@ func (c *stepCounter) stmt(s Stmt) error {
 	return nil
 }
 
-// Tensor implements sare.Env: index expressions read no tensors.
+// Tensor implements expr.Env: index expressions read no tensors.
 func (c *stepCounter) Tensor(name string, _ []int64) (value.Value, error) {
 	return value.Value{}, fmt.Errorf("tensor %s read in an index expression", name)
 }

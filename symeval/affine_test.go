@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/augur-verify/augur/presburger"
-	"github.com/augur-verify/augur/sare"
+
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/value"
 )
 
-// mapEnv is a sare.Env of index values only.
+// mapEnv is a expr.Env of index values only.
 type mapEnv map[string]int64
 
 func (e mapEnv) Index(name string) (int64, bool) { v, ok := e[name]; return v, ok }
@@ -112,7 +113,7 @@ func TestIndexMapRandom(t *testing.T) {
 				env[name] = int64(r.IntN(21) - 10)
 				pt = append(pt, env[name])
 			}
-			want, err := sare.EvalIndex(x, env)
+			want, err := expr.EvalIndex(x, env)
 			if err != nil {
 				t.Fatalf("%s: %v", text, err)
 			}
@@ -158,7 +159,7 @@ func TestConstraintRandom(t *testing.T) {
 				env[name] = int64(r.IntN(21) - 10)
 				pt = append(pt, env[name])
 			}
-			want, err := sare.EvalCond(x, env)
+			want, err := expr.EvalCond(x, env)
 			if err != nil {
 				t.Fatalf("%s: %v", text, err)
 			}
@@ -362,7 +363,7 @@ func TestLetMergedUnderAssumptions(t *testing.T) {
 		}
 		for n := int64(384); n <= 420; n += 3 {
 			for m := int64(0); m <= 30; m += 10 {
-				want, err := sare.EvalIndex(mustExpr(t, tc.x), mapEnv{"N": n, "M": m})
+				want, err := expr.EvalIndex(mustExpr(t, tc.x), mapEnv{"N": n, "M": m})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/syntax"
@@ -25,7 +26,7 @@ import (
 // pair is a checked specification and kernel.
 type pair struct {
 	spec   *sare.Spec
-	sinfo  *sare.Info
+	sinfo  *expr.Info
 	kernel *sched.Kernel
 	kinfo  *sched.Info
 }
@@ -70,7 +71,7 @@ func runParams(text string) map[string]int64 {
 }
 
 // cellKey renders a cell as "a[1, 2]".
-func cellKey(a string, idx []int64) string { return sare.FormatIndex(a, idx, '[', ']') }
+func cellKey(a string, idx []int64) string { return expr.FormatIndex(a, idx, '[', ']') }
 
 // delta is a differential memory of the concrete prophetic run: each cell
 // written maps to the set of instantiated annotations (more than one only
@@ -91,19 +92,19 @@ func (d delta) update(o delta) delta {
 
 // concrete runs a kernel prophetically at concrete parameter values.
 type concrete struct {
-	info  *sare.Info
+	info  *expr.Info
 	steps int
 }
 
 // instantiate replaces the index-language subexpressions of the checked
 // value expression x by their values in env and prints the result.
-func instantiate(x syntax.Expr, info *sare.Info, env mapEnv) (string, error) {
+func instantiate(x syntax.Expr, info *expr.Info, env mapEnv) (string, error) {
 	var err error
 	out := rebuild(x, func(e syntax.Expr) (syntax.Expr, bool) {
 		if _, typed := info.Types[e]; typed || isConstraintNode(e) {
 			return nil, false
 		}
-		v, e2 := sare.EvalIndex(e, env)
+		v, e2 := expr.EvalIndex(e, env)
 		if e2 != nil {
 			err = e2
 		}
@@ -120,7 +121,7 @@ func (c *concrete) block(b *sched.Block, env mapEnv) (delta, error) {
 	d := delta{}
 	for _, s := range b.Stmts {
 		if l, ok := s.(*sched.Let); ok {
-			v, err := sare.EvalIndex(l.Value, env)
+			v, err := expr.EvalIndex(l.Value, env)
 			if err != nil {
 				return nil, err
 			}
@@ -157,7 +158,7 @@ func (c *concrete) stmt(s sched.Stmt, env mapEnv) (delta, error) {
 	case *sched.Assign:
 		idx := make([]int64, len(s.Indices))
 		for i, x := range s.Indices {
-			v, err := sare.EvalIndex(x, env)
+			v, err := expr.EvalIndex(x, env)
 			if err != nil {
 				return nil, err
 			}
@@ -169,7 +170,7 @@ func (c *concrete) stmt(s sched.Stmt, env mapEnv) (delta, error) {
 		}
 		return delta{cellKey(s.Array.Name, idx): {str: true}}, nil
 	case *sched.If:
-		ok, err := sare.EvalCond(s.Cond, env)
+		ok, err := expr.EvalCond(s.Cond, env)
 		if err != nil {
 			return nil, err
 		}
@@ -193,11 +194,11 @@ func (c *concrete) stmt(s sched.Stmt, env mapEnv) (delta, error) {
 		return d, nil
 	case *sched.Loop:
 		lo, hi := s.Bounds()
-		l, err := sare.EvalIndex(lo, env)
+		l, err := expr.EvalIndex(lo, env)
 		if err != nil {
 			return nil, err
 		}
-		h, err := sare.EvalIndex(hi, env)
+		h, err := expr.EvalIndex(hi, env)
 		if err != nil {
 			return nil, err
 		}
@@ -265,7 +266,7 @@ func (c *concrete) initial(k *sched.Kernel, params map[string]int64) (delta, err
 		env := mapEnv(params)
 		hi := make([]int64, len(b.Extents))
 		for i, e := range b.Extents {
-			v, err := sare.EvalIndex(e, env)
+			v, err := expr.EvalIndex(e, env)
 			if err != nil {
 				return nil, err
 			}
@@ -277,12 +278,12 @@ func (c *concrete) initial(k *sched.Kernel, params map[string]int64) (delta, err
 				e[v.Name] = idx[i]
 			}
 			if b.Where != nil {
-				ok, err := sare.EvalCond(b.Where, e)
+				ok, err := expr.EvalCond(b.Where, e)
 				if err != nil || !ok {
 					return err
 				}
 			}
-			info := sare.NewInfo()
+			info := expr.NewInfo()
 			info.Types = map[syntax.Expr]syntax.Type{b.Tensor: syntax.F32}
 			str, err := instantiate(b.Tensor, info, e)
 			if err != nil {
@@ -305,7 +306,7 @@ func arrays(k *sched.Kernel, params map[string]int64) map[string][]int64 {
 	for _, b := range k.Bindings {
 		ext := make([]int64, len(b.Extents))
 		for i, e := range b.Extents {
-			ext[i], _ = sare.EvalIndex(e, mapEnv(params))
+			ext[i], _ = expr.EvalIndex(e, mapEnv(params))
 		}
 		out[b.Array.Name] = ext
 	}
@@ -445,7 +446,7 @@ func checkOutputs(t *testing.T, ctx context.Context, p *pair, pr *Prophecy, para
 		}
 		hi := make([]int64, len(b.Extents))
 		for i, e := range b.Extents {
-			hi[i], _ = sare.EvalIndex(e, mapEnv(params))
+			hi[i], _ = expr.EvalIndex(e, mapEnv(params))
 		}
 		err := boxCells(make([]int64, len(hi)), hi, func(idx []int64) error {
 			e := copyEnv(mapEnv(params))
@@ -453,13 +454,13 @@ func checkOutputs(t *testing.T, ctx context.Context, p *pair, pr *Prophecy, para
 				e[v.Name] = idx[i]
 			}
 			if b.Where != nil {
-				if ok, err := sare.EvalCond(b.Where, e); err != nil || !ok {
+				if ok, err := expr.EvalCond(b.Where, e); err != nil || !ok {
 					return err
 				}
 			}
 			args := make([]int64, len(b.Tensor.Args))
 			for i, a := range b.Tensor.Args {
-				v, err := sare.EvalIndex(a, e)
+				v, err := expr.EvalIndex(a, e)
 				if err != nil {
 					return err
 				}
@@ -486,7 +487,7 @@ func checkOutputs(t *testing.T, ctx context.Context, p *pair, pr *Prophecy, para
 				return err
 			}
 			if !v.Equal(want) {
-				return fmt.Errorf("%s: prophecy %s%v = %v, specification %s = %v", cellKey(b.Array.Name, idx), cx, vals, v, sare.FormatIndex(b.Tensor.Fun.Name, args, '(', ')'), want)
+				return fmt.Errorf("%s: prophecy %s%v = %v, specification %s = %v", cellKey(b.Array.Name, idx), cx, vals, v, expr.FormatIndex(b.Tensor.Fun.Name, args, '(', ')'), want)
 			}
 			cells++
 			return nil

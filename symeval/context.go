@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/value"
 )
@@ -49,7 +49,7 @@ type Context struct {
 	// Holes is the number of holes.
 	Holes int
 
-	info *sare.Info // the types of Expr's value nodes
+	info *expr.Info // the types of Expr's value nodes
 	key  string
 }
 
@@ -82,7 +82,7 @@ func (c *Context) Fill(vals []int64) (syntax.Expr, error) {
 		default:
 			return nil, false
 		}
-		v, err := sare.EvalIndex(e, env)
+		v, err := expr.EvalIndex(e, env)
 		if err != nil {
 			return nil, false
 		}
@@ -102,12 +102,12 @@ func intLit(v int64) syntax.Expr {
 // Eval evaluates the context with its holes set to vals, reading tensors
 // through env (for instance sare.Evaluator.Env): the value of the symbolic
 // value c⟨vals⟩.
-func (c *Context) Eval(vals []int64, env sare.Env) (_ value.Value, err error) {
+func (c *Context) Eval(vals []int64, env expr.Env) (_ value.Value, err error) {
 	defer guard(&err, "evaluate context")
 	if len(vals) != c.Holes {
 		return value.Value{}, fmt.Errorf("context %s has %d holes, given %d values", c, c.Holes, len(vals))
 	}
-	v, err := sare.EvalValue(c.Expr, c.info, holeEnv{vals: vals, env: env})
+	v, err := expr.EvalValue(c.Expr, c.info, holeEnv{vals: vals, env: env})
 	if err != nil {
 		return v, fmt.Errorf("evaluate %s at %v: %w", c, vals, err)
 	}
@@ -130,7 +130,7 @@ func (c *Context) Sub(x syntax.Expr) (*Context, error) {
 // holeEnv binds the holes of a context and delegates tensors to env.
 type holeEnv struct {
 	vals []int64
-	env  sare.Env
+	env  expr.Env
 }
 
 func (h holeEnv) Index(name string) (int64, bool) {
@@ -232,7 +232,7 @@ type decomposition struct {
 // Constraint nodes of the index language (comparisons of indices inside a
 // value, select conditions) stay in the template; their integer operands
 // become holes.
-func decompose(x syntax.Expr, info *sare.Info) (*decomposition, error) {
+func decompose(x syntax.Expr, info *expr.Info) (*decomposition, error) {
 	if _, ok := info.Types[x]; !ok {
 		return nil, fmt.Errorf("%s: %s was not type-checked", x.Pos(), syntax.ExprString(x))
 	}
@@ -298,7 +298,7 @@ func (cs *Contexts) intern(x syntax.Expr, types map[syntax.Expr]syntax.Type, hol
 	if c, ok := cs.byKey[key]; ok {
 		return c
 	}
-	info := sare.NewInfo()
+	info := expr.NewInfo()
 	info.Types = types
 	c := &Context{Name: "E" + strconv.Itoa(len(cs.list)), Expr: x, Type: types[x], Holes: holes, info: info, key: key}
 	cs.byKey[key] = c
@@ -335,12 +335,12 @@ func (v *SymbolicValue) String() string {
 // index-language subexpression becomes a hole, holes with the same
 // quasi-affine value (syntactically, after normalisation) are fused into one,
 // and the resulting context is interned in cs.
-func (cs *Contexts) Decompose(x syntax.Expr, info *sare.Info, s *Scope) (_ *SymbolicValue, err error) {
+func (cs *Contexts) Decompose(x syntax.Expr, info *expr.Info, s *Scope) (_ *SymbolicValue, err error) {
 	defer guard(&err, "decompose")
 	return cs.decomposeWith(x, info, s.translator())
 }
 
-func (cs *Contexts) decomposeWith(x syntax.Expr, info *sare.Info, t *translator) (*SymbolicValue, error) {
+func (cs *Contexts) decomposeWith(x syntax.Expr, info *expr.Info, t *translator) (*SymbolicValue, error) {
 	d, err := decompose(x, info)
 	if err != nil {
 		return nil, err
@@ -384,7 +384,7 @@ func (cs *Contexts) decomposeWith(x syntax.Expr, info *sare.Info, t *translator)
 // tensorValue returns the symbolic value of the tensor access
 // name(args) of type t, translated by tr (used for array bindings).
 func (cs *Contexts) tensorValue(call *syntax.Call, t syntax.Type, tr *translator) (*SymbolicValue, error) {
-	info := sare.NewInfo()
+	info := expr.NewInfo()
 	info.Types = map[syntax.Expr]syntax.Type{call: t}
 	return cs.decomposeWith(call, info, tr)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/syntax"
@@ -151,7 +152,7 @@ func TestContextEval(t *testing.T) {
 				pt := mapEnv{"N": 3, "i": i, "j": 1, "k": k}
 				vals := make([]int64, len(v.srcs))
 				for h, src := range v.srcs {
-					if vals[h], err = sare.EvalIndex(src, pt); err != nil {
+					if vals[h], err = expr.EvalIndex(src, pt); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -159,7 +160,7 @@ func TestContextEval(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				want, err := sare.EvalValue(x, p.kinfo.Types, pointEnv{pt, env})
+				want, err := expr.EvalValue(x, p.kinfo.Types, pointEnv{pt, env})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -174,7 +175,7 @@ func TestContextEval(t *testing.T) {
 // pointEnv binds index names and reads tensors through env.
 type pointEnv struct {
 	idx mapEnv
-	env sare.Env
+	env expr.Env
 }
 
 func (p pointEnv) Index(name string) (int64, bool) { return p.idx.Index(name) }

@@ -7,7 +7,8 @@ import (
 	"slices"
 
 	"github.com/augur-verify/augur/presburger"
-	"github.com/augur-verify/augur/sare"
+
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/syntax"
 )
@@ -93,7 +94,7 @@ func (cs *Contexts) garbageContextOf() *Context {
 	if c, ok := cs.byName[garbageContext]; ok {
 		return c
 	}
-	c := &Context{Name: garbageContext, Expr: &syntax.Ident{Name: "⊥"}, info: sare.NewInfo(), key: "⊥"}
+	c := &Context{Name: garbageContext, Expr: &syntax.Ident{Name: "⊥"}, info: expr.NewInfo(), key: "⊥"}
 	cs.byName[c.Name] = c
 	return c
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
@@ -32,7 +33,7 @@ type obligation struct {
 
 // valueObligations returns the obligations of the assignment st running
 // at the given site.
-func valueObligations(ctx context.Context, cs *Contexts, pr *Prophecy, st *sched.Assign, at site, info *sare.Info) (_ []obligation, err error) {
+func valueObligations(ctx context.Context, cs *Contexts, pr *Prophecy, st *sched.Assign, at site, info *expr.Info) (_ []obligation, err error) {
 	defer guard(&err, "value obligations")
 	ev := &valueEval{ctx: ctx, cs: cs, info: info, s: at.scope, h: at.heap}
 	alts, err := ev.eval(st.Value)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
@@ -272,7 +273,7 @@ func kernelName(k *sched.Kernel) string {
 type prophet struct {
 	ctx     context.Context
 	cs      *Contexts
-	info    *sare.Info
+	info    *expr.Info
 	spec    *sare.Spec
 	effects map[sched.Stmt]*Heap
 	bodies  map[*sched.Loop]loopBody

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
@@ -28,7 +29,7 @@ func (r *raceRun) block(b *sched.Block, env mapEnv) (w, rd cells, err error) {
 	w, rd = cells{}, cells{}
 	for _, s := range b.Stmts {
 		if l, ok := s.(*sched.Let); ok {
-			v, err := sare.EvalIndex(l.Value, env)
+			v, err := expr.EvalIndex(l.Value, env)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -65,7 +66,7 @@ func (r *raceRun) stmt(s sched.Stmt, env mapEnv) (w, rd cells, err error) {
 			if ix, ok := x.(*syntax.Index); ok {
 				idx := make([]int64, len(ix.Indices))
 				for i, a := range ix.Indices {
-					if idx[i], err = sare.EvalIndex(a, env); err != nil {
+					if idx[i], err = expr.EvalIndex(a, env); err != nil {
 						ierr = err
 					}
 				}
@@ -78,13 +79,13 @@ func (r *raceRun) stmt(s sched.Stmt, env mapEnv) (w, rd cells, err error) {
 		}
 		idx := make([]int64, len(s.Indices))
 		for i, a := range s.Indices {
-			if idx[i], err = sare.EvalIndex(a, env); err != nil {
+			if idx[i], err = expr.EvalIndex(a, env); err != nil {
 				return nil, nil, err
 			}
 		}
 		return cells{cellKey(s.Array.Name, idx): true}, rd, nil
 	case *sched.If:
-		ok, err := sare.EvalCond(s.Cond, env)
+		ok, err := expr.EvalCond(s.Cond, env)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -110,11 +111,11 @@ func (r *raceRun) stmt(s sched.Stmt, env mapEnv) (w, rd cells, err error) {
 		return w, rd, nil
 	case *sched.Loop:
 		lo, hi := s.Bounds()
-		l, err := sare.EvalIndex(lo, env)
+		l, err := expr.EvalIndex(lo, env)
 		if err != nil {
 			return nil, nil, err
 		}
-		h, err := sare.EvalIndex(hi, env)
+		h, err := expr.EvalIndex(hi, env)
 		if err != nil {
 			return nil, nil, err
 		}

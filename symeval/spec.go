@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/syntax"
@@ -180,7 +181,7 @@ type specAnalyzer struct {
 // only on a malformed specification or a cancelled context; budget
 // exhaustion (ctx's presburger budget) becomes an issue that is not
 // definite, and leaves the tensors concerned without defined set.
-func analyzeSpec(ctx context.Context, spec *sare.Spec, info *sare.Info) (_ *specAnalysis, err error) {
+func analyzeSpec(ctx context.Context, spec *sare.Spec, info *expr.Info) (_ *specAnalysis, err error) {
 	defer guard(&err, "specification analysis")
 	if spec == nil || info == nil {
 		return nil, fmt.Errorf("specification analysis: missing specification or check information")

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
@@ -16,7 +17,7 @@ import (
 )
 
 // specLoad parses and checks a specification.
-func specLoad(t *testing.T, name, text string) (*sare.Spec, *sare.Info) {
+func specLoad(t *testing.T, name, text string) (*sare.Spec, *expr.Info) {
 	t.Helper()
 	spec, info, err := sare.Load(&syntax.Source{Name: name, Text: text})
 	if err != nil {
@@ -706,10 +707,10 @@ func TestSpecRandom(t *testing.T) {
 						defined++
 					}
 					if in && !ok {
-						return fmt.Errorf("N=%d: %s is in the defined set %s but evaluates to %v, %v", n, sare.FormatIndex(tn.Name.Name, idx, '(', ')'), def, v, err)
+						return fmt.Errorf("N=%d: %s is in the defined set %s but evaluates to %v, %v", n, expr.FormatIndex(tn.Name.Name, idx, '(', ')'), def, v, err)
 					}
 					if all && !in && ok {
-						return fmt.Errorf("N=%d: %s evaluates to %v but is outside the defined set %s", n, sare.FormatIndex(tn.Name.Name, idx, '(', ')'), v, def)
+						return fmt.Errorf("N=%d: %s evaluates to %v but is outside the defined set %s", n, expr.FormatIndex(tn.Name.Name, idx, '(', ')'), v, def)
 					}
 					return nil
 				})

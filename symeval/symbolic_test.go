@@ -7,7 +7,8 @@ import (
 	"testing"
 
 	"github.com/augur-verify/augur/presburger"
-	"github.com/augur-verify/augur/sare"
+
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/syntax"
 )
@@ -17,7 +18,7 @@ import (
 // loop starts from the memory at the loop's start), and calls at on every
 // assignment before it runs.
 type snapshotRun struct {
-	info  *sare.Info
+	info  *expr.Info
 	at    func(st *sched.Assign, env mapEnv, mem delta) error
 	steps int
 }
@@ -26,7 +27,7 @@ func (r *snapshotRun) block(b *sched.Block, env mapEnv, mem delta) (delta, error
 	env = copyEnv(env)
 	for _, s := range b.Stmts {
 		if l, ok := s.(*sched.Let); ok {
-			v, err := sare.EvalIndex(l.Value, env)
+			v, err := expr.EvalIndex(l.Value, env)
 			if err != nil {
 				return nil, err
 			}
@@ -60,7 +61,7 @@ func (r *snapshotRun) stmt(s sched.Stmt, env mapEnv, mem delta) (delta, error) {
 		}
 		return mem.update(d), nil
 	case *sched.If:
-		ok, err := sare.EvalCond(s.Cond, env)
+		ok, err := expr.EvalCond(s.Cond, env)
 		if err != nil {
 			return nil, err
 		}
@@ -85,11 +86,11 @@ func (r *snapshotRun) stmt(s sched.Stmt, env mapEnv, mem delta) (delta, error) {
 		return res, nil
 	case *sched.Loop:
 		lo, hi := s.Bounds()
-		l, err := sare.EvalIndex(lo, env)
+		l, err := expr.EvalIndex(lo, env)
 		if err != nil {
 			return nil, err
 		}
-		h, err := sare.EvalIndex(hi, env)
+		h, err := expr.EvalIndex(hi, env)
 		if err != nil {
 			return nil, err
 		}
@@ -290,11 +291,11 @@ func checkHeapsBefore(t *testing.T, ctx context.Context, p *pair, pr *Prophecy, 
 			}
 			want := true
 			for i, x := range st.Indices {
-				v, err := sare.EvalIndex(x, env)
+				v, err := expr.EvalIndex(x, env)
 				if err != nil {
 					return err
 				}
-				ext, err := sare.EvalIndex(extents[st.Array.Name][i], env)
+				ext, err := expr.EvalIndex(extents[st.Array.Name][i], env)
 				if err != nil {
 					return err
 				}
@@ -368,7 +369,7 @@ func checkMissingOutputs(t *testing.T, ctx context.Context, p *pair, pr *Prophec
 		}
 		hi := make([]int64, len(b.Extents))
 		for i, e := range b.Extents {
-			hi[i], _ = sare.EvalIndex(e, mapEnv(params))
+			hi[i], _ = expr.EvalIndex(e, mapEnv(params))
 		}
 		err := boxCells(make([]int64, len(hi)), hi, func(idx []int64) error {
 			e := copyEnv(mapEnv(params))
@@ -376,7 +377,7 @@ func checkMissingOutputs(t *testing.T, ctx context.Context, p *pair, pr *Prophec
 				e[v.Name] = idx[i]
 			}
 			if b.Where != nil {
-				if ok, err := sare.EvalCond(b.Where, e); err != nil || !ok {
+				if ok, err := expr.EvalCond(b.Where, e); err != nil || !ok {
 					return err
 				}
 			}

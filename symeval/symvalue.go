@@ -8,7 +8,8 @@ import (
 	"strings"
 
 	"github.com/augur-verify/augur/presburger"
-	"github.com/augur-verify/augur/sare"
+
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/syntax"
 )
 
@@ -61,7 +62,7 @@ func respace(m *presburger.Map, sp presburger.Space) (*presburger.Map, error) {
 type valueEval struct {
 	ctx  context.Context
 	cs   *Contexts
-	info *sare.Info
+	info *expr.Info
 	s    *Scope
 	h    *Heap
 	// fns caches, by heap component, the function giving the content of
@@ -95,7 +96,7 @@ func (ev *valueEval) knownDomain() (*presburger.Map, error) {
 // the cell: those are read through the function (functionalRead), which
 // is exact wherever the cell read is in h, as S-ASSIGN's premise
 // reads(e) ⊆ dom(h) requires.
-func evalInHeap(ctx context.Context, cs *Contexts, info *sare.Info, s *Scope, h *Heap, e syntax.Expr) (_ *presburger.UnionMap, err error) {
+func evalInHeap(ctx context.Context, cs *Contexts, info *expr.Info, s *Scope, h *Heap, e syntax.Expr) (_ *presburger.UnionMap, err error) {
 	defer guard(&err, "evaluate in symbolic heap")
 	if _, ok := info.Types[e]; !ok {
 		return nil, fmt.Errorf("%s: %s was not type-checked", e.Pos(), syntax.ExprString(e))

@@ -7,7 +7,8 @@ import (
 	"testing"
 
 	"github.com/augur-verify/augur/presburger"
-	"github.com/augur-verify/augur/sare"
+
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/syntax"
 )
@@ -141,7 +142,7 @@ func TestEvalInHeap(t *testing.T) {
 				}
 				ok := true
 				for _, l := range site.lets {
-					if env[l.Var.Name], err = sare.EvalIndex(l.Value, env); err != nil {
+					if env[l.Var.Name], err = expr.EvalIndex(l.Value, env); err != nil {
 						ok = false
 					}
 				}
@@ -178,14 +179,14 @@ func TestEvalInHeap(t *testing.T) {
 // concreteValue rebuilds e with every array read replaced by the content
 // of the cell in mem and every index subexpression by its value. defined
 // is 0 if a read cell has no content, 2 if one has several, 1 otherwise.
-func concreteValue(e syntax.Expr, info *sare.Info, env mapEnv, mem delta) (string, int, error) {
+func concreteValue(e syntax.Expr, info *expr.Info, env mapEnv, mem delta) (string, int, error) {
 	defined := 1
 	var err error
 	out := rebuild(e, func(x syntax.Expr) (syntax.Expr, bool) {
 		if ix, ok := x.(*syntax.Index); ok {
 			idx := make([]int64, len(ix.Indices))
 			for i, a := range ix.Indices {
-				if idx[i], err = sare.EvalIndex(a, env); err != nil {
+				if idx[i], err = expr.EvalIndex(a, env); err != nil {
 					return x, true
 				}
 			}

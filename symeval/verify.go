@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
@@ -169,7 +170,7 @@ type AnalyzeOptions struct {
 //
 // A Presburger condition that exceeds the budget is Undecided, not an
 // error; errors are malformed input or internal failures.
-func Analyze(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sare.Spec, sinfo *sare.Info, opts AnalyzeOptions) (a *Analysis, err error) {
+func Analyze(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sare.Spec, sinfo *expr.Info, opts AnalyzeOptions) (a *Analysis, err error) {
 	defer guard(&err, "symbolic evaluation")
 	if opts.Budget != (presburger.Budget{}) {
 		ctx = presburger.WithBudget(ctx, opts.Budget)
@@ -228,7 +229,7 @@ type gen struct {
 	k     *sched.Kernel
 	kinfo *sched.Info
 	spec  *sare.Spec
-	sinfo *sare.Info
+	sinfo *expr.Info
 	trace func(depth int, line string)
 	spc   specReads
 	// noValue is Options.NoValue.
@@ -829,7 +830,7 @@ func (g *gen) inBindings() error {
 				return err
 			}
 		}
-		info := sare.NewInfo()
+		info := expr.NewInfo()
 		info.Types[b.Tensor] = t.Type
 		sv, err := g.pr.Contexts.Decompose(b.Tensor, info, s)
 		if err != nil {

@@ -63,7 +63,8 @@ const (
 
 // The codes of the tensor front ends (packages atl and rink, and the
 // algorithm language of the bundled compiler), beside the codes above.
-// A Presburger set's text (presburger.ParseError) uses the codes above.
+// The Presburger engine's parser spells the kinds of its errors
+// (presburger.ErrorCode) as the codes above.
 const (
 	// CodeShape: a tensor's rank, extents or dimension numbers are not
 	// those an operation needs (a tensor where a scalar is needed or the

@@ -1,7 +1,13 @@
 // Package syntax holds what the two input languages of Augur share: source
 // positions, errors rendered with a caret under the offending spot, the
 // lexer, and the expression language (index expressions, constraints and
-// value expressions) together with its parser and canonical printer.
+// value expressions) together with its parser and canonical printer; the
+// expressions are checked and evaluated by package expr.
+//
+// Token (token.go) is generic in the enumeration of its kinds: this
+// package's lexer scans Token[Kind], and the lexers of the other languages
+// (ATL, Rink's model language, the Presburger calculator) scan tokens of
+// their own kinds, each kind rendering itself in error messages.
 //
 // Every diagnostic carries a stable Code (code.go) naming its kind, for
 // tools and tests to match instead of the wording; Error.Report renders it

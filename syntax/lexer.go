@@ -8,7 +8,7 @@ import "strings"
 // never two in a row. Comments run from # to the end of the line. Lexical
 // errors are recorded in r and the offending characters become Illegal
 // tokens.
-func Lex(src *Source, r *Reporter) []Token {
+func Lex(src *Source, r *Reporter) []Token[Kind] {
 	lx := lexer{text: src.Text, line: 1, col: 1, r: r}
 	return lx.run()
 }
@@ -18,7 +18,7 @@ type lexer struct {
 	off       int
 	line, col int
 	depth     int // nesting of ( and [
-	toks      []Token
+	toks      []Token[Kind]
 	r         *Reporter
 }
 
@@ -37,7 +37,7 @@ func (lx *lexer) advance(n int) {
 }
 
 func (lx *lexer) emit(k Kind, text string, p Pos) {
-	lx.toks = append(lx.toks, Token{Kind: k, Text: text, Pos: p})
+	lx.toks = append(lx.toks, Token[Kind]{Kind: k, Text: text, Pos: p})
 }
 
 // lastContinues reports whether the previous token lets the expression
@@ -76,7 +76,7 @@ func isLetter(c byte) bool { return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c
 func isDigit(c byte) bool  { return '0' <= c && c <= '9' }
 func isHex(c byte) bool    { return isDigit(c) || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
 
-func (lx *lexer) run() []Token {
+func (lx *lexer) run() []Token[Kind] {
 	for lx.off < len(lx.text) {
 		c := lx.text[lx.off]
 		p := lx.pos()

@@ -12,7 +12,7 @@ const maxDepth = 500
 // line, so one run reports every independent problem.
 type Parser struct {
 	Reporter
-	toks  []Token
+	toks  []Token[Kind]
 	i     int
 	depth int
 	// lastErr is the position of the last error, so that a cascade of
@@ -28,11 +28,11 @@ func NewParser(src *Source) *Parser {
 }
 
 // Tok is the current token.
-func (p *Parser) Tok() Token { return p.toks[p.i] }
+func (p *Parser) Tok() Token[Kind] { return p.toks[p.i] }
 
 // Peek returns the token n positions after the current one (Peek(0) is
 // Tok()), or EOF past the end.
-func (p *Parser) Peek(n int) Token {
+func (p *Parser) Peek(n int) Token[Kind] {
 	if p.i+n < len(p.toks) {
 		return p.toks[p.i+n]
 	}
@@ -41,7 +41,7 @@ func (p *Parser) Peek(n int) Token {
 
 // PeekPastNewlines returns the first token from the current one that is
 // not a newline.
-func (p *Parser) PeekPastNewlines() Token {
+func (p *Parser) PeekPastNewlines() Token[Kind] {
 	for j := p.i; j < len(p.toks); j++ {
 		if p.toks[j].Kind != Newline {
 			return p.toks[j]
@@ -51,7 +51,7 @@ func (p *Parser) PeekPastNewlines() Token {
 }
 
 // Next consumes and returns the current token; at EOF it stays there.
-func (p *Parser) Next() Token {
+func (p *Parser) Next() Token[Kind] {
 	t := p.toks[p.i]
 	if p.i < len(p.toks)-1 {
 		p.i++

@@ -65,24 +65,39 @@ func (k Kind) String() string {
 	return "unknown token"
 }
 
-// Token is one lexical token.
-type Token struct {
-	Kind Kind
+// Token is one lexical token: its kind, in the enumeration K of the lexer
+// that scanned it, its source text and its position. The lexer of this
+// package scans Token[Kind]; the lexers of the front ends' languages scan
+// tokens of their own kinds.
+type Token[K TokenKind] struct {
+	Kind K
 	Text string // the source text; for Newline, "\n"; for EOF, ""
 	Pos  Pos
 }
 
+// TokenKind is the enumeration of the kinds of a lexer's tokens.
+type TokenKind interface {
+	~int
+	// Describe renders a token of this kind with the given source text
+	// for "found ..." in error messages.
+	Describe(text string) string
+}
+
 // Describe renders the token for "found ..." in error messages.
-func (t Token) Describe() string {
-	switch t.Kind {
+func (t Token[K]) Describe() string { return t.Kind.Describe(t.Text) }
+
+// Describe renders a token of kind k with the given text for "found ..."
+// in error messages.
+func (k Kind) Describe(text string) string {
+	switch k {
 	case EOF, Newline:
-		return t.Kind.String()
+		return k.String()
 	case Name:
-		return "'" + t.Text + "'"
+		return "'" + text + "'"
 	case Int, Float:
-		return t.Kind.String() + " " + t.Text
+		return k.String() + " " + text
 	}
-	return "'" + t.Text + "'"
+	return "'" + text + "'"
 }
 
 // continues reports whether a newline right after a token of this kind

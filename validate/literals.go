@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/smt/encode"
 	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/value"
@@ -44,7 +44,7 @@ func literalReadings(in *input, m encode.Model) *value.Readings {
 // floatLiterals lists the literals of float type among the typed
 // expressions of info (a negated literal is a literal under a negation),
 // sorted.
-func floatLiterals(info *sare.Info) []value.Constant {
+func floatLiterals(info *expr.Info) []value.Constant {
 	if info == nil {
 		return nil
 	}

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/syntax"
@@ -10,7 +11,7 @@ import (
 // each other.
 type Pair struct {
 	Spec     *sare.Spec
-	SpecInfo *sare.Info
+	SpecInfo *expr.Info
 	// Kernel and KernelInfo are nil when no kernel was given.
 	Kernel     *sched.Kernel
 	KernelInfo *sched.Info

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
@@ -721,7 +722,7 @@ func (c *redCheck) identity(r *redFamily) error {
 	}
 	op := t.Reduction().Reduce.Op
 	id := op.Identity(t.Type)
-	val, err := sare.EvalValue(r.stmt.Value, c.m.kinfo.Types, constEnv{})
+	val, err := expr.EvalValue(r.stmt.Value, c.m.kinfo.Types, constEnv{})
 	if err != nil {
 		c.undecided(r, sched.WrongIdentity, "the initial value is not a constant: "+err.Error())
 		return nil

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/syntax"
@@ -241,7 +242,7 @@ func (m *redModel) assign(st *sched.Assign, s *redScope, loops []redLoop, conds 
 	}
 	kind := redPlain
 	switch {
-	case st.At != nil && len(st.At) == 0 && st.Op == sare.NoReduce:
+	case st.At != nil && len(st.At) == 0 && st.Op == expr.NoReduce:
 		kind = redInit
 	case st.At != nil:
 		kind = redAcc

@@ -5,7 +5,8 @@ import (
 	"strings"
 
 	"github.com/augur-verify/augur/presburger"
-	"github.com/augur-verify/augur/sare"
+
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/symeval"
 	"github.com/augur-verify/augur/value"
@@ -117,7 +118,7 @@ func (c *redCheck) witness(f *redFamily, bad *presburger.UnionMap) (*presburger.
 	} else {
 		env := &redEnv{m: c.m, s: f.scope, loops: dims, params: params}
 		for _, x := range f.index {
-			n, err := sare.EvalIndex(x, env)
+			n, err := expr.EvalIndex(x, env)
 			if err != nil {
 				return nil, err
 			}
@@ -159,7 +160,7 @@ func (e *redEnv) Index(name string) (int64, bool) {
 			}
 			return 0, false
 		}
-		n, err := sare.EvalIndex(b.let, &redEnv{m: e.m, s: b.parent, loops: e.loops, params: e.params})
+		n, err := expr.EvalIndex(b.let, &redEnv{m: e.m, s: b.parent, loops: e.loops, params: e.params})
 		return n, err == nil
 	}
 	n, ok := e.params[name]

@@ -30,6 +30,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
@@ -337,7 +338,7 @@ func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep
 type input struct {
 	specSrc, progSrc *syntax.Source
 	spec             *sare.Spec
-	sinfo            *sare.Info
+	sinfo            *expr.Info
 	kernel           *sched.Kernel
 	kinfo            *sched.Info
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/validate"
@@ -83,7 +84,7 @@ func explain(ctx context.Context, specName, spec string, cx *validate.Counterexa
 		if err != nil {
 			return nil
 		}
-		fixed[sare.FormatIndex(in.Tensor, in.Index, '(', ')')] = v
+		fixed[expr.FormatIndex(in.Tensor, in.Index, '(', ')')] = v
 	}
 	annot, err := syntax.ParseExprString(cx.ExpectedExpr)
 	if err != nil {
@@ -102,9 +103,9 @@ func explain(ctx context.Context, specName, spec string, cx *validate.Counterexa
 	if err != nil {
 		return nil
 	}
-	cinfo := sare.NewInfo()
+	cinfo := expr.NewInfo()
 	r := &syntax.Reporter{}
-	(&sare.ExprChecker{R: r, Scope: specScope{s}, Info: cinfo, AllowTensors: true}).Value(computed, tensor.Type)
+	(&expr.Checker{R: r, Scope: specScope{s}, Info: cinfo, AllowTensors: true}).Value(computed, tensor.Type)
 	if r.Errs.Err() != nil {
 		return nil
 	}
@@ -121,7 +122,7 @@ func explain(ctx context.Context, specName, spec string, cx *validate.Counterexa
 		inputs := func(rec func(*sare.Tensor, []int64, value.Value)) sare.Inputs {
 			random := sare.RandomInputs(seed)
 			return sare.InputFunc(func(t *sare.Tensor, idx []int64) (value.Value, error) {
-				v, ok := fixed[sare.FormatIndex(t.Name.Name, idx, '(', ')')]
+				v, ok := fixed[expr.FormatIndex(t.Name.Name, idx, '(', ')')]
 				if !ok {
 					var err error
 					if v, err = random.Input(t, idx); err != nil {
@@ -143,7 +144,7 @@ func explain(ctx context.Context, specName, spec string, cx *validate.Counterexa
 		if err != nil || want.String() != cx.ExpectedValue {
 			continue
 		}
-		got, err := sare.EvalValue(computed, cinfo, ev.Env(ctx))
+		got, err := expr.EvalValue(computed, cinfo, ev.Env(ctx))
 		if err != nil || got.String() != cx.ActualValue {
 			continue
 		}
@@ -163,7 +164,7 @@ func explain(ctx context.Context, specName, spec string, cx *validate.Counterexa
 		// evaluated afresh so that every input it reads is seen.
 		seen := map[string]bool{}
 		rec := func(t *sare.Tensor, idx []int64, v value.Value) {
-			k := sare.FormatIndex(t.Name.Name, idx, '(', ')')
+			k := expr.FormatIndex(t.Name.Name, idx, '(', ')')
 			if seen[k] {
 				return
 			}
@@ -193,8 +194,10 @@ func explain(ctx context.Context, specName, spec string, cx *validate.Counterexa
 // tensors, outside any equation: parameters are its only indices.
 type specScope struct{ s *sare.Spec }
 
-func (c specScope) IsIndex(name string) bool        { return c.s.IsParam(name) }
-func (c specScope) Tensor(name string) *sare.Tensor { return c.s.Tensor(name) }
+func (c specScope) IsIndex(name string) bool { return c.s.IsParam(name) }
+func (c specScope) Tensor(name string) (syntax.Type, int, bool) {
+	return c.s.TensorType(name)
+}
 func (specScope) Array(string) (syntax.Type, int, bool) {
 	return syntax.Invalid, 0, false
 }
@@ -230,10 +233,10 @@ func constIndices(args []syntax.Expr, params map[string]int64) ([]int64, error) 
 	return indices(args, &pointEnv{params: params})
 }
 
-func indices(args []syntax.Expr, env sare.Env) ([]int64, error) {
+func indices(args []syntax.Expr, env expr.Env) ([]int64, error) {
 	idx := make([]int64, len(args))
 	for i, a := range args {
-		n, err := sare.EvalIndex(a, env)
+		n, err := expr.EvalIndex(a, env)
 		if err != nil {
 			return nil, err
 		}
@@ -252,7 +255,7 @@ func equationAt(s *sare.Spec, t *sare.Tensor, idx []int64, params map[string]int
 		if eq.Where == nil {
 			return eq
 		}
-		ok, err := sare.EvalCond(eq.Where, &pointEnv{params: params, vars: eq.Vars, idx: idx})
+		ok, err := expr.EvalCond(eq.Where, &pointEnv{params: params, vars: eq.Vars, idx: idx})
 		if err != nil {
 			return nil
 		}
@@ -283,7 +286,7 @@ func refs(s *sare.Spec, x syntax.Expr) []*syntax.Call {
 
 // elements evaluates the tensor elements x reads, its index expressions
 // under env; an element that cannot be evaluated is left out.
-func elements(ctx context.Context, ev *sare.Evaluator, s *sare.Spec, x syntax.Expr, env sare.Env) []element {
+func elements(ctx context.Context, ev *sare.Evaluator, s *sare.Spec, x syntax.Expr, env expr.Env) []element {
 	var out []element
 	seen := map[string]bool{}
 	for _, c := range refs(s, x) {
@@ -291,7 +294,7 @@ func elements(ctx context.Context, ev *sare.Evaluator, s *sare.Spec, x syntax.Ex
 		if err != nil {
 			continue
 		}
-		name := sare.FormatIndex(c.Fun.Name, idx, '(', ')')
+		name := expr.FormatIndex(c.Fun.Name, idx, '(', ')')
 		if seen[name] {
 			continue
 		}

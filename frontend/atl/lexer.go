@@ -17,20 +17,17 @@ const (
 )
 
 // token is one lexical token; for tPunct, Text is the operator.
-type token struct {
-	Kind tokKind
-	Text string
-	At   syntax.Pos
-}
+type token = syntax.Token[tokKind]
 
-func (t token) describe() string {
-	switch t.Kind {
+// Describe renders a token of kind k for "found ..." in error messages.
+func (k tokKind) Describe(text string) string {
+	switch k {
 	case tEOF:
 		return "end of file"
 	case tIllegal:
-		return "illegal character " + quote(t.Text)
+		return "illegal character " + quote(text)
 	}
-	return quote(t.Text)
+	return quote(text)
 }
 
 func quote(s string) string { return "'" + s + "'" }
@@ -88,19 +85,19 @@ func lex(src string) []token {
 			for j < len(src) && (isLetter(src[j]) || isDigit(src[j])) {
 				j++
 			}
-			toks = append(toks, token{tName, src[i:j], at})
+			toks = append(toks, token{Kind: tName, Text: src[i:j], Pos: at})
 			advance(j - i)
 			continue
 		case isDigit(c) || c == '.' && i+1 < len(src) && isDigit(src[i+1]):
 			j, kind := scanNumber(src, i)
-			toks = append(toks, token{kind, src[start:j], at})
+			toks = append(toks, token{Kind: kind, Text: src[start:j], Pos: at})
 			advance(j - i)
 			continue
 		}
 		matched := false
 		for _, p := range puncts {
 			if len(src)-i >= len(p) && src[i:i+len(p)] == p {
-				toks = append(toks, token{tPunct, p, at})
+				toks = append(toks, token{Kind: tPunct, Text: p, Pos: at})
 				advance(len(p))
 				matched = true
 				break
@@ -111,11 +108,11 @@ func lex(src string) []token {
 			for n < 4 && i+n < len(src) && src[i+n]&0xC0 == 0x80 {
 				n++ // keep a multi-byte character whole
 			}
-			toks = append(toks, token{tIllegal, src[i : i+n], at})
+			toks = append(toks, token{Kind: tIllegal, Text: src[i : i+n], Pos: at})
 			advance(n)
 		}
 	}
-	return append(toks, token{tEOF, "", syntax.Pos{Line: line, Col: col}})
+	return append(toks, token{Kind: tEOF, Text: "", Pos: syntax.Pos{Line: line, Col: col}})
 }
 
 func isLetter(c byte) bool { return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }

@@ -54,9 +54,9 @@ func (p *parser) accept(text string) bool {
 func (p *parser) fail(what string) {
 	t := p.tok()
 	if t.Kind == tIllegal {
-		p.rep.ErrorCodef(t.At, syntax.CodeSyntax, "%s", t.describe())
+		p.rep.ErrorCodef(t.Pos, syntax.CodeSyntax, "%s", t.Describe())
 	} else {
-		p.rep.ErrorCodef(t.At, syntax.CodeSyntax, "expected %s, found %s", what, t.describe())
+		p.rep.ErrorCodef(t.Pos, syntax.CodeSyntax, "expected %s, found %s", what, t.Describe())
 	}
 	panic(bailout{})
 }
@@ -72,7 +72,7 @@ func (p *parser) expect(text string) syntax.Pos {
 	if !p.is(text) {
 		p.fail(quote(text))
 	}
-	return p.next().At
+	return p.next().Pos
 }
 
 func (p *parser) ident(what string) *Ident {
@@ -81,7 +81,7 @@ func (p *parser) ident(what string) *Ident {
 		p.fail(what)
 	}
 	p.next()
-	return &Ident{Name: t.Text, At: t.At}
+	return &Ident{Name: t.Text, At: t.Pos}
 }
 
 var declKeywords = map[string]bool{"param": true, "assume": true, "input": true, "def": true, "schedule": true}
@@ -109,7 +109,7 @@ func (p *parser) program() *Program {
 		}()
 	}
 	if prog.Def == nil && len(p.rep.Errs) == 0 {
-		p.rep.ErrorCodef(p.tok().At, syntax.CodeDefinition, "expected a definition: def NAME = expression")
+		p.rep.ErrorCodef(p.tok().Pos, syntax.CodeDefinition, "expected a definition: def NAME = expression")
 	}
 	return prog
 }
@@ -141,11 +141,11 @@ func (p *parser) decl(prog *Program) {
 		d.Body = p.expr()
 		switch {
 		case t.Text == "def" && prog.Def != nil:
-			p.errorAt(t.At, syntax.CodeDefinition, "a second def: a program defines one tensor (a rewrite of it is a schedule)")
+			p.errorAt(t.Pos, syntax.CodeDefinition, "a second def: a program defines one tensor (a rewrite of it is a schedule)")
 		case t.Text == "def":
 			prog.Def = d
 		case prog.Schedule != nil:
-			p.errorAt(t.At, syntax.CodeDefinition, "a second schedule")
+			p.errorAt(t.Pos, syntax.CodeDefinition, "a second schedule")
 		default:
 			prog.Schedule = d
 		}
@@ -158,7 +158,7 @@ func (p *parser) decl(prog *Program) {
 func (p *parser) expr() Expr {
 	x := p.additive()
 	for p.is("++") {
-		at := p.next().At
+		at := p.next().Pos
 		y := p.additive()
 		x = &Concat{At: at, X: x, Y: y}
 	}
@@ -191,14 +191,14 @@ func (p *parser) scalarBin(op token, x, y Expr) Expr {
 	sx, ok1 := x.(*Scalar)
 	sy, ok2 := y.(*Scalar)
 	if !ok1 || !ok2 {
-		p.errorAt(op.At, syntax.CodeShape, "the operands of '%s' must be scalar expressions (numbers, tensor elements, let-bound scalars): bind a tensor expression with let first", op.Text)
+		p.errorAt(op.Pos, syntax.CodeShape, "the operands of '%s' must be scalar expressions (numbers, tensor elements, let-bound scalars): bind a tensor expression with let first", op.Text)
 	}
-	return &Scalar{S: &Bin{At: op.At, Op: op.Text[0], X: sx.S, Y: sy.S}}
+	return &Scalar{S: &Bin{At: op.Pos, Op: op.Text[0], X: sx.S, Y: sy.S}}
 }
 
 func (p *parser) unary() Expr {
 	if p.is("-") {
-		at := p.next().At
+		at := p.next().Pos
 		x := p.unary()
 		s, ok := x.(*Scalar)
 		if !ok {
@@ -222,9 +222,9 @@ func (p *parser) primary() Expr {
 		p.next()
 		v, err := strconv.ParseFloat(t.Text, 64)
 		if err != nil {
-			p.errorAt(t.At, syntax.CodeSyntax, "malformed number %s", t.Text)
+			p.errorAt(t.Pos, syntax.CodeSyntax, "malformed number %s", t.Text)
 		}
-		return &Scalar{S: &Num{At: t.At, Text: t.Text, Val: v}}
+		return &Scalar{S: &Num{At: t.Pos, Text: t.Text, Val: v}}
 	case p.is("("):
 		p.next()
 		x := p.expr()
@@ -239,26 +239,26 @@ func (p *parser) primary() Expr {
 		v, lo, hi := p.rng()
 		body := p.expr()
 		if t.Text == "gen" {
-			return &Gen{At: t.At, Var: v, Lo: lo, Hi: hi, Body: body}
+			return &Gen{At: t.Pos, Var: v, Lo: lo, Hi: hi, Body: body}
 		}
-		return &Sum{At: t.At, Var: v, Lo: lo, Hi: hi, Body: body}
+		return &Sum{At: t.Pos, Var: v, Lo: lo, Hi: hi, Body: body}
 	case "guard":
 		p.next()
 		p.expect("[")
 		c := p.cond()
 		p.expect("]")
-		return &Guard{At: t.At, Cond: c, Body: p.expr()}
+		return &Guard{At: t.Pos, Cond: c, Body: p.expr()}
 	case "let":
 		p.next()
 		v := p.ident("a variable name")
 		p.expect("=")
 		val := p.expr()
 		p.expect("in")
-		return &Let{At: t.At, Var: v, Val: val, Body: p.expr()}
+		return &Let{At: t.Pos, Var: v, Val: val, Body: p.expr()}
 	case "wide":
 		p.next()
 		v, lo, hi := p.rng()
-		w := &Wide{At: t.At, Var: v, Lo: lo, Hi: hi}
+		w := &Wide{At: t.Pos, Var: v, Lo: lo, Hi: hi}
 		p.expect("(")
 		for {
 			l := &Lane{Name: p.ident("a lane name")}
@@ -285,7 +285,7 @@ func (p *parser) primary() Expr {
 		v, lo, hi := p.rng()
 		body := p.expr()
 		p.expect("in")
-		return &GenRec{At: t.At, Out: out, Var: v, Lo: lo, Hi: hi, Body: body, In: p.expr()}
+		return &GenRec{At: t.Pos, Out: out, Var: v, Lo: lo, Hi: hi, Body: body, In: p.expr()}
 	}
 	if op, ok := reshapes[t.Text]; ok {
 		p.next()
@@ -299,15 +299,15 @@ func (p *parser) primary() Expr {
 		p.expect(")")
 		switch op {
 		case "flatten":
-			return &Flatten{At: t.At, X: x}
+			return &Flatten{At: t.Pos, X: x}
 		case "transpose":
-			return &Transpose{At: t.At, X: x}
+			return &Transpose{At: t.Pos, X: x}
 		case "split":
-			return &Split{At: t.At, K: k, X: x}
+			return &Split{At: t.Pos, K: k, X: x}
 		case "truncl", "truncr":
-			return &Trunc{At: t.At, Left: op == "truncl", K: k, X: x}
+			return &Trunc{At: t.Pos, Left: op == "truncl", K: k, X: x}
 		default:
-			return &Pad{At: t.At, Left: op == "padl", K: k, X: x}
+			return &Pad{At: t.Pos, Left: op == "padl", K: k, X: x}
 		}
 	}
 	ref := &Ref{Name: p.ident("an expression")}
@@ -346,7 +346,7 @@ func (p *parser) ix() Ix {
 	x := p.ixMul()
 	for p.is("+") || p.is("-") {
 		t := p.next()
-		x = &IxBin{At: t.At, Op: t.Text[0], X: x, Y: p.ixMul()}
+		x = &IxBin{At: t.Pos, Op: t.Text[0], X: x, Y: p.ixMul()}
 	}
 	return x
 }
@@ -359,7 +359,7 @@ func (p *parser) ixMul() Ix {
 		if t.Text == "//" {
 			op = 'c'
 		}
-		x = &IxBin{At: t.At, Op: op, X: x, Y: p.ixUnary()}
+		x = &IxBin{At: t.Pos, Op: op, X: x, Y: p.ixUnary()}
 	}
 	return x
 }
@@ -369,7 +369,7 @@ func (p *parser) ixUnary() Ix {
 	switch {
 	case p.is("-"):
 		p.next()
-		return &IxNeg{At: t.At, X: p.ixUnary()}
+		return &IxNeg{At: t.Pos, X: p.ixUnary()}
 	case p.is("("):
 		p.next()
 		x := p.ix()
@@ -379,12 +379,12 @@ func (p *parser) ixUnary() Ix {
 		p.next()
 		v, err := strconv.ParseInt(t.Text, 10, 64)
 		if err != nil || v > 1<<40 {
-			p.errorAt(t.At, syntax.CodeRange, "integer %s is too large", t.Text)
+			p.errorAt(t.Pos, syntax.CodeRange, "integer %s is too large", t.Text)
 		}
-		return &IxConst{At: t.At, Val: v}
+		return &IxConst{At: t.Pos, Val: v}
 	case t.Kind == tName && !keywords[t.Text]:
 		p.next()
-		return &IxName{Name: &Ident{Name: t.Text, At: t.At}}
+		return &IxName{Name: &Ident{Name: t.Text, At: t.Pos}}
 	}
 	p.fail("an index expression")
 	return nil
@@ -396,7 +396,7 @@ func (p *parser) cond() Cond {
 	x := p.condAnd()
 	for p.is("or") || p.is("||") {
 		t := p.next()
-		x = &Logic{At: t.At, Op: "or", X: x, Y: p.condAnd()}
+		x = &Logic{At: t.Pos, Op: "or", X: x, Y: p.condAnd()}
 	}
 	return x
 }
@@ -405,7 +405,7 @@ func (p *parser) condAnd() Cond {
 	x := p.condNot()
 	for p.is("and") || p.is("&&") {
 		t := p.next()
-		x = &Logic{At: t.At, Op: "and", X: x, Y: p.condNot()}
+		x = &Logic{At: t.Pos, Op: "and", X: x, Y: p.condNot()}
 	}
 	return x
 }
@@ -415,10 +415,10 @@ func (p *parser) condNot() Cond {
 	switch {
 	case p.is("not") || p.is("!"):
 		p.next()
-		return &Not{At: t.At, X: p.condNot()}
+		return &Not{At: t.Pos, X: p.condNot()}
 	case p.is("true") || p.is("false"):
 		p.next()
-		return &Truth{At: t.At, Val: t.Text == "true"}
+		return &Truth{At: t.Pos, Val: t.Text == "true"}
 	case p.is("("):
 		// Either a parenthesised condition or a comparison whose first
 		// operand is parenthesised: try the comparison first.
@@ -458,11 +458,11 @@ func (p *parser) compare() Cond {
 	for p.tok().Kind == tPunct && cmpOps[p.tok().Text] {
 		t := p.next()
 		y := p.ix()
-		cmp := &Cmp{At: t.At, Op: t.Text, X: x, Y: y}
+		cmp := &Cmp{At: t.Pos, Op: t.Text, X: x, Y: y}
 		if c == nil {
 			c = cmp
 		} else {
-			c = &Logic{At: t.At, Op: "and", X: c, Y: cmp}
+			c = &Logic{At: t.Pos, Op: "and", X: c, Y: cmp}
 		}
 		x = y
 	}

@@ -5,7 +5,8 @@ import (
 	"testing"
 
 	"github.com/augur-verify/augur/presburger"
-	"github.com/augur-verify/augur/sare"
+
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/syntax"
 )
 
@@ -98,9 +99,9 @@ func TestAffExprShape(t *testing.T) {
 // TestIdentityExpr checks every reduction's identity against the parse of
 // its spelling.
 func TestIdentityExpr(t *testing.T) {
-	for op := sare.Sum; op <= sare.BitXor; op++ {
+	for op := expr.Sum; op <= expr.BitXor; op++ {
 		for typ := syntax.I8; typ <= syntax.F64; typ++ {
-			if (op == sare.BitAnd || op == sare.BitOr || op == sare.BitXor) && typ.IsFloat() {
+			if (op == expr.BitAnd || op == expr.BitOr || op == expr.BitXor) && typ.IsFloat() {
 				continue
 			}
 			text := op.IdentityText(typ)

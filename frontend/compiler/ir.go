@@ -3,7 +3,7 @@ package compiler
 import (
 	"fmt"
 
-	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/syntax"
 )
 
@@ -52,9 +52,9 @@ type nStore struct {
 	value syntax.Expr
 	// at and op make the store a reduction assignment (reduce.go): at is
 	// the position ({} for the initialisation), op the accumulation's
-	// operator (sare.NoReduce for the initialisation).
+	// operator (expr.NoReduce for the initialisation).
 	at []syntax.Expr
-	op sare.ReduceOp
+	op expr.ReduceOp
 }
 
 // nAlloc allocates the buffer of fn: cell i of dimension d holds the point

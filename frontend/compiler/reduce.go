@@ -5,7 +5,8 @@ import (
 	"strings"
 
 	"github.com/augur-verify/augur/frontend/compiler/alg"
-	"github.com/augur-verify/augur/sare"
+
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/value"
 )
@@ -43,7 +44,7 @@ type reduction struct {
 	// target is the user's func whose elements the cells hold: F itself,
 	// or the func an intermediate was factored out of.
 	target *alg.Func
-	op     sare.ReduceOp
+	op     expr.ReduceOp
 	// the user's update, for the specification: its RDom, predicate and
 	// the value folded at each position (alg names, r.k).
 	rdom  *alg.RDom
@@ -63,15 +64,15 @@ type reduction struct {
 
 // reductionPattern recognises the update of f as a reduction: its operator
 // and the value folded at each position.
-func reductionPattern(f *alg.Func, u *alg.Update) (sare.ReduceOp, syntax.Expr, bool) {
+func reductionPattern(f *alg.Func, u *alg.Update) (expr.ReduceOp, syntax.Expr, bool) {
 	switch u.Op {
 	case alg.AddTo:
-		return sare.Sum, u.Value, true
+		return expr.Sum, u.Value, true
 	case alg.MulBy:
-		return sare.Prod, u.Value, true
+		return expr.Prod, u.Value, true
 	case alg.Set:
 	default:
-		return sare.NoReduce, nil, false
+		return expr.NoReduce, nil, false
 	}
 	self := func(x syntax.Expr) bool {
 		cl, ok := x.(*syntax.Call)
@@ -98,24 +99,24 @@ func reductionPattern(f *alg.Func, u *alg.Update) (sare.ReduceOp, syntax.Expr, b
 	case *syntax.Call:
 		if (v.Fun.Name == "min" || v.Fun.Name == "max") && len(v.Args) == 2 {
 			if e, ok := other(v.Args[0], v.Args[1]); ok {
-				op, _ := sare.ReduceOpByName(v.Fun.Name)
+				op, _ := expr.ReduceOpByName(v.Fun.Name)
 				return op, e, true
 			}
 		}
 	case *syntax.Binary:
-		ops := map[syntax.Op]sare.ReduceOp{syntax.OpAdd: sare.Sum, syntax.OpMul: sare.Prod,
-			syntax.OpBitAnd: sare.BitAnd, syntax.OpBitOr: sare.BitOr, syntax.OpBitXor: sare.BitXor}
+		ops := map[syntax.Op]expr.ReduceOp{syntax.OpAdd: expr.Sum, syntax.OpMul: expr.Prod,
+			syntax.OpBitAnd: expr.BitAnd, syntax.OpBitOr: expr.BitOr, syntax.OpBitXor: expr.BitXor}
 		if op, ok := ops[v.Op]; ok {
 			if e, ok := other(v.X, v.Y); ok {
 				return op, e, true
 			}
 		}
 	}
-	return sare.NoReduce, nil, false
+	return expr.NoReduce, nil, false
 }
 
 // isIdentity reports whether x is a constant equal to op's identity on t.
-func isIdentity(x syntax.Expr, op sare.ReduceOp, t syntax.Type) bool {
+func isIdentity(x syntax.Expr, op expr.ReduceOp, t syntax.Type) bool {
 	neg := false
 	if u, ok := x.(*syntax.Unary); ok && u.Op == syntax.OpNeg {
 		neg, x = true, u.X
@@ -136,9 +137,9 @@ func isIdentity(x syntax.Expr, op sare.ReduceOp, t syntax.Type) bool {
 }
 
 // identityExpr is op's identity on t as an expression: the literal
-// sare.ReduceOp.IdentityText spells (a number, true or false, inf),
+// expr.ReduceOp.IdentityText spells (a number, true or false, inf),
 // negated by a unary minus where the spelling has one.
-func identityExpr(op sare.ReduceOp, t syntax.Type) syntax.Expr {
+func identityExpr(op expr.ReduceOp, t syntax.Type) syntax.Expr {
 	text, negative := strings.CutPrefix(op.IdentityText(t), "-")
 	var x syntax.Expr
 	switch {
@@ -186,7 +187,7 @@ func (c *compiler) makeReduction(d *alg.Directive, f *alg.Func) (*reduction, err
 	if !op.AppliesTo(f.Type) {
 		return nil, c.dirErr(d, syntax.CodeSchedule, "the reduction operator %s does not apply to %s values", op, f.Type)
 	}
-	if f.Type.IsFloat() && (op == sare.Min || op == sare.Max) {
+	if f.Type.IsFloat() && (op == expr.Min || op == expr.Max) {
 		return nil, c.dirErr(d, syntax.CodeSchedule, "a %s reduction of floats starts from an infinite identity, which the kernel language cannot write: reduce integers, or keep the update's order", op)
 	}
 	if !isIdentity(f.Value, op, f.Type) {
@@ -502,8 +503,8 @@ func (c *compiler) reductionStore(f *alg.Func, s int, u *alg.Update, ren map[str
 	}
 	op := red.op
 	if red.merge && c.inject == InjectMergeOperator && !c.injected {
-		op = map[sare.ReduceOp]sare.ReduceOp{sare.Sum: sare.Prod, sare.Prod: sare.Sum, sare.Min: sare.Max, sare.Max: sare.Min,
-			sare.BitAnd: sare.BitOr, sare.BitOr: sare.BitAnd, sare.BitXor: sare.BitOr}[op]
+		op = map[expr.ReduceOp]expr.ReduceOp{expr.Sum: expr.Prod, expr.Prod: expr.Sum, expr.Min: expr.Max, expr.Max: expr.Min,
+			expr.BitAnd: expr.BitOr, expr.BitOr: expr.BitAnd, expr.BitXor: expr.BitOr}[op]
 		c.injected = true
 	}
 	st := &nStore{fn: name, stage: s, args: idents(pure), ann: ann, op: op, value: renameVars(c.values[name][s], ren)}

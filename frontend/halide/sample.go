@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/syntax"
@@ -123,7 +124,7 @@ func (s *Sample) check(ctx context.Context, specText, progText string, kernelTol
 	inputs := sare.InputFunc(func(t *sare.Tensor, idx []int64) (value.Value, error) {
 		text, ok := s.Inputs[key(t.Name.Name, idx)]
 		if !ok {
-			return value.Value{}, fmt.Errorf("the sample has no %s", sare.FormatIndex(t.Name.Name, idx, '(', ')'))
+			return value.Value{}, fmt.Errorf("the sample has no %s", expr.FormatIndex(t.Name.Name, idx, '(', ')'))
 		}
 		return value.Parse(t.Type, text)
 	})
@@ -158,7 +159,7 @@ func (s *Sample) check(ctx context.Context, specText, progText string, kernelTol
 		}
 		got, err := ev.Eval(ctx, c.Tensor, c.Index)
 		if err != nil {
-			return nil, fmt.Errorf("evaluating %s: %w", sare.FormatIndex(c.Tensor, c.Index, '(', ')'), err)
+			return nil, fmt.Errorf("evaluating %s: %w", expr.FormatIndex(c.Tensor, c.Index, '(', ')'), err)
 		}
 		same := got.Equal(want)
 		if !same && tolerance > 0 {
@@ -166,7 +167,7 @@ func (s *Sample) check(ctx context.Context, specText, progText string, kernelTol
 		}
 		if !same {
 			return nil, fmt.Errorf("%s: Halide computed %s, the specification %s",
-				sare.FormatIndex(c.Tensor, c.Index, '(', ')'), want, got)
+				expr.FormatIndex(c.Tensor, c.Index, '(', ')'), want, got)
 		}
 		out.HalideCells++
 	}

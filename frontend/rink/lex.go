@@ -18,23 +18,19 @@ const (
 )
 
 // token is a lexeme with its position.
-type token struct {
-	kind tokKind
-	text string
-	pos  syntax.Pos
-}
+type token = syntax.Token[tokKind]
 
-// describe names the token for "expected X, found Y" messages.
-func (t token) describe() string {
-	switch t.kind {
+// Describe names a token of kind k for "expected X, found Y" messages.
+func (k tokKind) Describe(text string) string {
+	switch k {
 	case tEOF:
 		return "end of file"
 	case tIdent:
-		return fmt.Sprintf("name %s", t.text)
+		return fmt.Sprintf("name %s", text)
 	case tInt:
-		return fmt.Sprintf("integer %s", t.text)
+		return fmt.Sprintf("integer %s", text)
 	}
-	return fmt.Sprintf("'%s'", t.text)
+	return fmt.Sprintf("'%s'", text)
 }
 
 // lex splits the source into tokens, ending with tEOF. Blanks and
@@ -62,26 +58,26 @@ func lex(src *syntax.Source, r *syntax.Reporter) []token {
 			for i+n < len(text) && (isLetter(text[i+n]) || isDigit(text[i+n])) {
 				n++
 			}
-			toks = append(toks, token{tIdent, text[i : i+n], pos})
+			toks = append(toks, token{Kind: tIdent, Text: text[i : i+n], Pos: pos})
 		case isDigit(c):
 			for i+n < len(text) && isDigit(text[i+n]) {
 				n++
 			}
-			toks = append(toks, token{tInt, text[i : i+n], pos})
+			toks = append(toks, token{Kind: tInt, Text: text[i : i+n], Pos: pos})
 		case c < 0x80 && containsByte(":[]()=+-*/#.^", c):
-			toks = append(toks, token{tPunct, text[i : i+1], pos})
+			toks = append(toks, token{Kind: tPunct, Text: text[i : i+1], Pos: pos})
 		default:
 			// One whole UTF-8 sequence, so the message shows the character.
 			for i+n < len(text) && text[i+n]&0xC0 == 0x80 {
 				n++
 			}
 			r.ErrorCodef(pos, syntax.CodeSyntax, "unexpected character %q", text[i:i+n])
-			toks = append(toks, token{tIllegal, text[i : i+n], pos})
+			toks = append(toks, token{Kind: tIllegal, Text: text[i : i+n], Pos: pos})
 		}
 		i += n
 		col += n
 	}
-	return append(toks, token{tEOF, "", syntax.Pos{Line: line, Col: col}})
+	return append(toks, token{Kind: tEOF, Text: "", Pos: syntax.Pos{Line: line, Col: col}})
 }
 
 func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }

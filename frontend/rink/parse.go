@@ -54,7 +54,7 @@ func (p *parser) next() {
 
 func (p *parser) is(punct string) bool {
 	t := p.tok()
-	return t.kind == tPunct && t.text == punct
+	return t.Kind == tPunct && t.Text == punct
 }
 
 // errSyntax reports that what was expected is not what was found.
@@ -64,8 +64,8 @@ type errSyntax struct{}
 // aborts the current declaration or statement.
 func (p *parser) expected(what string) {
 	t := p.tok()
-	if t.kind != tIllegal { // the lexer has reported it already
-		p.r.ErrorCodef(t.pos, syntax.CodeSyntax, "expected %s, found %s", what, t.describe())
+	if t.Kind != tIllegal { // the lexer has reported it already
+		p.r.ErrorCodef(t.Pos, syntax.CodeSyntax, "expected %s, found %s", what, t.Describe())
 	}
 	panic(errSyntax{})
 }
@@ -74,7 +74,7 @@ func (p *parser) want(punct string) syntax.Pos {
 	if !p.is(punct) {
 		p.expected("'" + punct + "'")
 	}
-	pos := p.tok().pos
+	pos := p.tok().Pos
 	p.next()
 	return pos
 }
@@ -82,7 +82,7 @@ func (p *parser) want(punct string) syntax.Pos {
 func (p *parser) program(src *syntax.Source) *Program {
 	prog := &Program{Src: src}
 	seenStmt := false
-	for p.tok().kind != tEOF && len(p.r.Errs) <= syntax.MaxErrors {
+	for p.tok().Kind != tEOF && len(p.r.Errs) <= syntax.MaxErrors {
 		start := p.i
 		p.item(prog, &seenStmt)
 		if p.i == start {
@@ -106,13 +106,13 @@ func (p *parser) item(prog *Program, seenStmt *bool) {
 	}()
 	t := p.tok()
 	switch {
-	case t.kind == tIdent && t.text == "var":
+	case t.Kind == tIdent && t.Text == "var":
 		d := p.decl()
 		if *seenStmt {
 			p.r.ErrorCodef(d.Pos, syntax.CodeSyntax, "declaration of %s after a statement: declarations come first", d.Name.Name)
 		}
 		prog.Decls = append(prog.Decls, d)
-	case t.kind == tIdent:
+	case t.Kind == tIdent:
 		*seenStmt = true
 		prog.Stmts = append(prog.Stmts, p.stmt())
 	default:
@@ -123,7 +123,7 @@ func (p *parser) item(prog *Program, seenStmt *bool) {
 // sync skips to the next token after start that can begin a declaration
 // or a statement: "var", or a name followed by '='.
 func (p *parser) sync(start int) {
-	for p.tok().kind != tEOF && (p.i <= start || !p.atItem()) {
+	for p.tok().Kind != tEOF && (p.i <= start || !p.atItem()) {
 		p.next()
 	}
 }
@@ -132,36 +132,36 @@ func (p *parser) sync(start int) {
 // statement.
 func (p *parser) atItem() bool {
 	t := p.tok()
-	if t.kind != tIdent {
+	if t.Kind != tIdent {
 		return false
 	}
 	n := p.peek()
-	return t.text == "var" || n.kind == tPunct && n.text == "="
+	return t.Text == "var" || n.Kind == tPunct && n.Text == "="
 }
 
 func (p *parser) decl() *Decl {
-	d := &Decl{Pos: p.tok().pos}
+	d := &Decl{Pos: p.tok().Pos}
 	p.next() // var
-	if t := p.tok(); t.kind == tIdent && t.text == "input" && p.peek().kind == tIdent {
+	if t := p.tok(); t.Kind == tIdent && t.Text == "input" && p.peek().Kind == tIdent {
 		d.Input = true
 		p.next()
 	}
 	d.Name = p.ident("a variable name")
 	p.want(":")
 	p.want("[")
-	for p.tok().kind == tInt {
+	for p.tok().Kind == tInt {
 		t := p.tok()
-		n, err := strconv.ParseInt(t.text, 10, 64)
+		n, err := strconv.ParseInt(t.Text, 10, 64)
 		switch {
 		case err != nil || n > MaxExtent:
-			p.r.ErrorCodef(t.pos, syntax.CodeRange, "extent %s is too large (at most %d)", t.text, MaxExtent)
+			p.r.ErrorCodef(t.Pos, syntax.CodeRange, "extent %s is too large (at most %d)", t.Text, MaxExtent)
 			n = 1
 		case n == 0:
-			p.r.ErrorCodef(t.pos, syntax.CodeRange, "extent 0: extents are positive")
+			p.r.ErrorCodef(t.Pos, syntax.CodeRange, "extent 0: extents are positive")
 			n = 1
 		}
 		d.Extents = append(d.Extents, n)
-		d.ExtentPos = append(d.ExtentPos, t.pos)
+		d.ExtentPos = append(d.ExtentPos, t.Pos)
 		p.next()
 	}
 	if !p.is("]") {
@@ -173,11 +173,11 @@ func (p *parser) decl() *Decl {
 
 func (p *parser) ident(what string) Ident {
 	t := p.tok()
-	if t.kind != tIdent || t.text == "var" {
+	if t.Kind != tIdent || t.Text == "var" {
 		p.expected(what)
 	}
 	p.next()
-	return Ident{Name: t.text, Pos: t.pos}
+	return Ident{Name: t.Text, Pos: t.Pos}
 }
 
 func (p *parser) stmt() *Stmt {
@@ -192,23 +192,23 @@ func (p *parser) expr() Expr {
 	x := p.primary()
 	for {
 		t := p.tok()
-		if t.kind != tPunct {
+		if t.Kind != tPunct {
 			return x
 		}
-		switch t.text {
+		switch t.Text {
 		case "+", "-", "*", "/":
 			p.next()
-			x = &Binary{Op: t.text[0], OpPos: t.pos, X: x, Y: p.primary()}
+			x = &Binary{Op: t.Text[0], OpPos: t.Pos, X: x, Y: p.primary()}
 		case "#":
 			p.next()
-			x = &Product{OpPos: t.pos, X: x, Y: p.primary()}
+			x = &Product{OpPos: t.Pos, X: x, Y: p.primary()}
 		case ".", "^":
 			p.next()
 			m, mpos, n, npos := p.pair()
-			if t.text == "." {
-				x = &Contract{OpPos: t.pos, X: x, M: m, N: n, MPos: mpos, NPos: npos}
+			if t.Text == "." {
+				x = &Contract{OpPos: t.Pos, X: x, M: m, N: n, MPos: mpos, NPos: npos}
 			} else {
-				x = &Transpose{OpPos: t.pos, X: x, M: m, N: n, MPos: mpos, NPos: npos}
+				x = &Transpose{OpPos: t.Pos, X: x, M: m, N: n, MPos: mpos, NPos: npos}
 			}
 		default:
 			return x
@@ -218,18 +218,18 @@ func (p *parser) expr() Expr {
 
 func (p *parser) primary() Expr {
 	t := p.tok()
-	if p.atItem() && t.text != "var" && p.i > 0 && p.toks[p.i-1].kind == tPunct && p.toks[p.i-1].text != "=" {
+	if p.atItem() && t.Text != "var" && p.i > 0 && p.toks[p.i-1].Kind == tPunct && p.toks[p.i-1].Text != "=" {
 		// "A = B +" followed by the next statement.
-		p.r.ErrorCodef(t.pos, syntax.CodeSyntax, "expected an operand after '%s', found the statement %s = ...", p.toks[p.i-1].text, t.text)
+		p.r.ErrorCodef(t.Pos, syntax.CodeSyntax, "expected an operand after '%s', found the statement %s = ...", p.toks[p.i-1].Text, t.Text)
 		panic(errSyntax{})
 	}
 	switch {
-	case t.kind == tIdent && t.text != "var":
+	case t.Kind == tIdent && t.Text != "var":
 		p.next()
-		return &VarRef{Ident{Name: t.text, Pos: t.pos}}
-	case t.kind == tPunct && t.text == "(":
+		return &VarRef{Ident{Name: t.Text, Pos: t.Pos}}
+	case t.Kind == tPunct && t.Text == "(":
 		if p.depth >= maxDepth {
-			p.r.ErrorCodef(t.pos, syntax.CodeSyntax, "parentheses nested deeper than %d", maxDepth)
+			p.r.ErrorCodef(t.Pos, syntax.CodeSyntax, "parentheses nested deeper than %d", maxDepth)
 			panic(errSyntax{})
 		}
 		p.depth++
@@ -237,7 +237,7 @@ func (p *parser) primary() Expr {
 		p.next()
 		x := p.expr()
 		p.want(")")
-		return &Paren{Lparen: t.pos, X: x}
+		return &Paren{Lparen: t.Pos, X: x}
 	}
 	p.expected("a variable or '('")
 	return nil
@@ -254,14 +254,14 @@ func (p *parser) pair() (m int, mpos syntax.Pos, n int, npos syntax.Pos) {
 
 func (p *parser) dim() (int, syntax.Pos) {
 	t := p.tok()
-	if t.kind != tInt {
+	if t.Kind != tInt {
 		p.expected("a dimension number")
 	}
 	p.next()
-	n, err := strconv.Atoi(t.text)
+	n, err := strconv.Atoi(t.Text)
 	if err != nil || n > 1<<20 {
-		p.r.ErrorCodef(t.pos, syntax.CodeRange, "dimension %s is too large", t.text)
-		return 1 << 20, t.pos
+		p.r.ErrorCodef(t.Pos, syntax.CodeRange, "dimension %s is too large", t.Text)
+		return 1 << 20, t.Pos
 	}
-	return n, t.pos
+	return n, t.Pos
 }

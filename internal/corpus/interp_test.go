@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/syntax"
@@ -155,7 +156,7 @@ func describeOptions(opts sched.Options) string {
 
 type loadedSpec struct {
 	spec *sare.Spec
-	info *sare.Info
+	info *expr.Info
 	err  error
 }
 

@@ -21,24 +21,21 @@ const (
 	tOp              // punctuation and operators
 )
 
-type token struct {
-	kind tokKind
-	text string
-	pos  syntax.Pos
-}
+type token = syntax.Token[tokKind]
 
-func (t token) describe() string {
-	switch t.kind {
+// Describe renders a token of kind k for "found ..." in error messages.
+func (k tokKind) Describe(text string) string {
+	switch k {
 	case tEOF:
 		return "end of statement"
 	case tIdent:
-		return fmt.Sprintf("name %q", t.text)
+		return fmt.Sprintf("name %q", text)
 	case tInt:
-		return fmt.Sprintf("integer %s", t.text)
+		return fmt.Sprintf("integer %s", text)
 	case tLiteral:
 		return "a literal set or relation"
 	}
-	return fmt.Sprintf("%q", t.text)
+	return fmt.Sprintf("%q", text)
 }
 
 // operators lists the punctuation tokens, longest first.
@@ -151,7 +148,7 @@ func (l *lexer) all() ([]token, *Error) {
 			return nil, err
 		}
 		toks = append(toks, t)
-		if t.kind == tEOF {
+		if t.Kind == tEOF {
 			return toks, nil
 		}
 	}
@@ -161,7 +158,7 @@ func (l *lexer) next() (token, *Error) {
 	l.skip()
 	start, pos := l.off, l.pos
 	if l.off >= l.end {
-		return token{kind: tEOF, pos: pos}, nil
+		return token{Kind: tEOF, Pos: pos}, nil
 	}
 	c := l.text[l.off]
 	switch {
@@ -171,24 +168,24 @@ func (l *lexer) next() (token, *Error) {
 			n++
 		}
 		l.move(n)
-		return token{kind: tIdent, text: l.text[start:l.off], pos: pos}, nil
+		return token{Kind: tIdent, Text: l.text[start:l.off], Pos: pos}, nil
 	case isDigit(c):
 		n := 1
 		for l.off+n < l.end && isDigit(l.text[l.off+n]) {
 			n++
 		}
 		l.move(n)
-		return token{kind: tInt, text: l.text[start:l.off], pos: pos}, nil
+		return token{Kind: tInt, Text: l.text[start:l.off], Pos: pos}, nil
 	case c == '{' || c == '[':
 		if err := l.literal(); err != nil {
 			return token{}, err
 		}
-		return token{kind: tLiteral, text: l.text[start:l.off], pos: pos}, nil
+		return token{Kind: tLiteral, Text: l.text[start:l.off], Pos: pos}, nil
 	}
 	for _, op := range operators {
 		if strings.HasPrefix(l.text[l.off:l.end], op) {
 			l.move(len(op))
-			return token{kind: tOp, text: op, pos: pos}, nil
+			return token{Kind: tOp, Text: op, Pos: pos}, nil
 		}
 	}
 	return token{}, l.errorf(pos, "unexpected character %q", rune(c))

@@ -59,7 +59,7 @@ func (p *parser) next() token {
 
 func (p *parser) is(op string) bool {
 	t := p.peek()
-	return t.kind == tOp && t.text == op
+	return t.Kind == tOp && t.Text == op
 }
 
 func (p *parser) fail(pos syntax.Pos, format string, args ...any) {
@@ -68,8 +68,8 @@ func (p *parser) fail(pos syntax.Pos, format string, args ...any) {
 
 func (p *parser) expect(op string) token {
 	t := p.peek()
-	if t.kind != tOp || t.text != op {
-		p.fail(t.pos, "expected %q, found %s", op, t.describe())
+	if t.Kind != tOp || t.Text != op {
+		p.fail(t.Pos, "expected %q, found %s", op, t.Describe())
 	}
 	return p.next()
 }
@@ -102,12 +102,12 @@ func (p *parser) stmt() *Stmt {
 		p.end()
 		return nil
 	}
-	s := &Stmt{Pos: first.pos}
-	if first.kind == tIdent && p.toks[p.i+1].kind == tOp && p.toks[p.i+1].text == ":=" {
-		if _, kw := prefixOps[first.text]; kw {
-			p.fail(first.pos, "cannot assign to the keyword %s", first.text)
+	s := &Stmt{Pos: first.Pos}
+	if first.Kind == tIdent && p.toks[p.i+1].Kind == tOp && p.toks[p.i+1].Text == ":=" {
+		if _, kw := prefixOps[first.Text]; kw {
+			p.fail(first.Pos, "cannot assign to the keyword %s", first.Text)
 		}
-		s.Name = first.text
+		s.Name = first.Text
 		p.next()
 		p.next()
 	}
@@ -119,8 +119,8 @@ func (p *parser) stmt() *Stmt {
 
 // end checks that nothing follows the statement's ";".
 func (p *parser) end() {
-	if t := p.peek(); t.kind != tEOF {
-		p.fail(t.pos, "unexpected %s after \";\"", t.describe())
+	if t := p.peek(); t.Kind != tEOF {
+		p.fail(t.Pos, "unexpected %s after \";\"", t.Describe())
 	}
 }
 
@@ -134,27 +134,27 @@ func (p *parser) enter(pos syntax.Pos) {
 func (p *parser) leave() { p.depth-- }
 
 func (p *parser) expr() Expr {
-	p.enter(p.peek().pos)
+	p.enter(p.peek().Pos)
 	defer p.leave()
 	x := p.unary()
 	for {
 		t := p.peek()
-		if t.kind != tOp || !binaryOps[t.text] {
+		if t.Kind != tOp || !binaryOps[t.Text] {
 			return x
 		}
 		p.next()
-		x = &Binary{At: t.pos, Op: t.text, X: x, Y: p.unary()}
+		x = &Binary{At: t.Pos, Op: t.Text, X: x, Y: p.unary()}
 	}
 }
 
 func (p *parser) unary() Expr {
 	t := p.peek()
-	if t.kind == tIdent {
-		if op, ok := prefixOps[t.text]; ok {
-			p.enter(t.pos)
+	if t.Kind == tIdent {
+		if op, ok := prefixOps[t.Text]; ok {
+			p.enter(t.Pos)
 			defer p.leave()
 			p.next()
-			return &Unary{At: t.pos, Op: op, X: p.unary()}
+			return &Unary{At: t.Pos, Op: op, X: p.unary()}
 		}
 	}
 	return p.postfix()
@@ -165,23 +165,23 @@ func (p *parser) postfix() Expr {
 	for {
 		t := p.peek()
 		switch {
-		case t.kind == tOp && t.text == "^":
+		case t.Kind == tOp && t.Text == "^":
 			p.next()
-			if n := p.peek(); n.kind == tOp && n.text == "+" {
-				p.fail(n.pos, "transitive closure (^+) is not supported")
+			if n := p.peek(); n.Kind == tOp && n.Text == "+" {
+				p.fail(n.Pos, "transitive closure (^+) is not supported")
 			}
-			if n := p.next(); n.kind != tOp || n.text != "-" {
-				p.fail(n.pos, "expected -1 after ^, found %s", n.describe())
+			if n := p.next(); n.Kind != tOp || n.Text != "-" {
+				p.fail(n.Pos, "expected -1 after ^, found %s", n.Describe())
 			}
-			if n := p.next(); n.kind != tInt || n.text != "1" {
-				p.fail(n.pos, "expected -1 after ^, found -%s", n.describe())
+			if n := p.next(); n.Kind != tInt || n.Text != "1" {
+				p.fail(n.Pos, "expected -1 after ^, found -%s", n.Describe())
 			}
-			x = &Inverse{At: t.pos, X: x}
-		case t.kind == tOp && t.text == "(":
+			x = &Inverse{At: t.Pos, X: x}
+		case t.Kind == tOp && t.Text == "(":
 			p.next()
 			arg := p.expr()
 			p.expect(")")
-			x = &Apply{At: t.pos, F: x, Arg: arg}
+			x = &Apply{At: t.Pos, F: x, Arg: arg}
 		default:
 			return x
 		}
@@ -190,19 +190,19 @@ func (p *parser) postfix() Expr {
 
 func (p *parser) primary() Expr {
 	t := p.next()
-	switch t.kind {
+	switch t.Kind {
 	case tLiteral:
-		return &Literal{At: t.pos, Text: t.text}
+		return &Literal{At: t.Pos, Text: t.Text}
 	case tIdent:
-		return &Name{At: t.pos, Name: t.text}
+		return &Name{At: t.Pos, Name: t.Text}
 	case tOp:
-		if t.text == "(" {
+		if t.Text == "(" {
 			x := p.expr()
 			p.expect(")")
-			return &Paren{At: t.pos, X: x}
+			return &Paren{At: t.Pos, X: x}
 		}
 	}
-	p.fail(t.pos, "expected a set, a relation or a name, found %s", t.describe())
+	p.fail(t.Pos, "expected a set, a relation or a name, found %s", t.Describe())
 	return nil
 }
 

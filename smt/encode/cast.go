@@ -13,7 +13,7 @@ import (
 // value.FromIndex.
 
 // fromIndex converts the exact integer n (an Int term) to type t, as
-// value.FromIndex does: n is taken as an i64 (sare.EvalIndex fails on
+// value.FromIndex does: n is taken as an i64 (expr.EvalIndex fails on
 // anything larger), then converted. Integer types wrap; floats round to
 // nearest (in the Real model, n itself); bool is n ≠ 0.
 //

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/smt"
 	"github.com/augur-verify/augur/syntax"
@@ -14,7 +15,7 @@ import (
 // rather than folded, is value.FromIndex in the IEEE model.
 func TestIndexCastSymbolic(t *testing.T) {
 	z := newContext(t)
-	e := New(z, &sare.Spec{}, sare.NewInfo(), IEEE)
+	e := New(z, &sare.Spec{}, expr.NewInfo(), IEEE)
 	s, err := z.NewSolver()
 	if err != nil {
 		t.Fatal(err)

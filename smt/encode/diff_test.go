@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/smt"
 	"github.com/augur-verify/augur/syntax"
@@ -59,7 +60,7 @@ func emptyModel(t testing.TB, z *smt.Context) *smt.Model {
 // Every 25th case is also decided by the solver rather than evaluated.
 func TestDifferentialIEEE(t *testing.T) {
 	z := newContext(t)
-	e := New(z, &sare.Spec{}, sare.NewInfo(), IEEE)
+	e := New(z, &sare.Spec{}, expr.NewInfo(), IEEE)
 	m := emptyModel(t, z)
 	s, err := z.NewSolver()
 	if err != nil {
@@ -72,7 +73,7 @@ func TestDifferentialIEEE(t *testing.T) {
 		g := &exprGen{r: r, types: map[syntax.Expr]syntax.Type{}}
 		typ := allTypes[i%len(allTypes)]
 		x := g.expr(typ, 1+r.IntN(4))
-		want, err := sare.EvalValue(x, &sare.Info{Types: g.types}, noEnv{})
+		want, err := expr.EvalValue(x, &expr.Info{Types: g.types}, noEnv{})
 		if err != nil {
 			t.Fatalf("value of %s: %v", syntax.ExprString(x), err)
 		}

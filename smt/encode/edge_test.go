@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/value"
@@ -67,14 +68,14 @@ func edgeLeaves(g *exprGen, t syntax.Type) []syntax.Expr {
 // edge constants of every type, in the IEEE model, and compares with value.
 func TestEdgesIEEE(t *testing.T) {
 	z := newContext(t)
-	e := New(z, &sare.Spec{}, sare.NewInfo(), IEEE)
+	e := New(z, &sare.Spec{}, expr.NewInfo(), IEEE)
 	m := emptyModel(t, z)
 	n := 0
 	failures := 0
 	try := func(g *exprGen, x syntax.Expr) {
 		t.Helper()
 		n++
-		want, err := sare.EvalValue(x, &sare.Info{Types: g.types}, noEnv{})
+		want, err := expr.EvalValue(x, &expr.Info{Types: g.types}, noEnv{})
 		if err != nil {
 			t.Fatalf("value of %s: %v", syntax.ExprString(x), err)
 		}

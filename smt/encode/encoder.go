@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/smt"
 	"github.com/augur-verify/augur/syntax"
@@ -59,7 +60,7 @@ func (m Model) Equality() value.Equality {
 type Encoder struct {
 	z     *smt.Context
 	spec  *sare.Spec
-	info  *sare.Info
+	info  *expr.Info
 	model Model
 
 	tru, fls    *smt.Term
@@ -112,7 +113,7 @@ type intReal struct {
 
 // New returns an encoder of spec's expressions (info holds their types, as
 // sare.Check computed them) into z, with floats in model m.
-func New(z *smt.Context, spec *sare.Spec, info *sare.Info, m Model) *Encoder {
+func New(z *smt.Context, spec *sare.Spec, info *expr.Info, m Model) *Encoder {
 	return &Encoder{
 		z: z, spec: spec, info: info, model: m,
 		tru: z.True(), fls: z.False(),

@@ -57,7 +57,7 @@ type exprEnc struct {
 }
 
 // Expr encodes the value expression x, whose value nodes' types are in types
-// (as sare.Info.Types holds them; nodes without a type are index expressions
+// (as expr.Info.Types holds them; nodes without a type are index expressions
 // or constraints, encoded by IndexExpr and Constraint with idx). It returns
 // the term of x's value, of sort Sort(types[x]), and the Bool term def that
 // holds exactly when the value is defined (see the package documentation:

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math/big"
 
-	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/smt"
 	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/value"
@@ -17,7 +17,7 @@ import (
 type Index func(name string) (*smt.Term, bool)
 
 // IndexExpr encodes the index expression x as an Int term over the exact
-// integers, as sare.EvalIndex evaluates it (but without its int64 overflow
+// integers, as expr.EvalIndex evaluates it (but without its int64 overflow
 // errors): literals, names resolved by idx, unary -, + and -, *, e / c and
 // e % c for a positive constant c (floor division and non-negative
 // remainder: Z3's div and mod, Euclidean, agree with them for c > 0), min,
@@ -28,7 +28,7 @@ func (e *Encoder) IndexExpr(x syntax.Expr, idx Index) (t *smt.Term, err error) {
 }
 
 // Constraint encodes the index-language constraint x as a Bool term, as
-// sare.EvalCond evaluates it: true, false, comparisons and chains of index
+// expr.EvalCond evaluates it: true, false, comparisons and chains of index
 // expressions, and, or, not.
 func (e *Encoder) Constraint(x syntax.Expr, idx Index) (t *smt.Term, err error) {
 	defer guard(&err, "constraint")
@@ -147,7 +147,7 @@ func (e *Encoder) indexBinary(x *syntax.Binary, idx Index) (*smt.Term, error) {
 // constIndex evaluates an index expression without names, as the checker
 // does to recognise constant divisors.
 func constIndex(x syntax.Expr) (int64, bool) {
-	n, err := sare.EvalIndex(x, noNames{})
+	n, err := expr.EvalIndex(x, noNames{})
 	return n, err == nil
 }
 

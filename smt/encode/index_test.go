@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/smt"
 	"github.com/augur-verify/augur/syntax"
@@ -65,10 +66,10 @@ func randomCond(r *rand.Rand, d int) string {
 }
 
 // TestIndexDifferential compares IndexExpr and Constraint with
-// sare.EvalIndex and sare.EvalCond on random expressions and points.
+// expr.EvalIndex and expr.EvalCond on random expressions and points.
 func TestIndexDifferential(t *testing.T) {
 	z := newContext(t)
-	e := New(z, &sare.Spec{}, sare.NewInfo(), IEEE)
+	e := New(z, &sare.Spec{}, expr.NewInfo(), IEEE)
 	m := emptyModel(t, z)
 	r := rand.New(rand.NewPCG(7, 8))
 	for n := range 400 {
@@ -87,7 +88,7 @@ func TestIndexDifferential(t *testing.T) {
 		}
 		var got, want string
 		if n%2 == 0 {
-			w, err := sare.EvalIndex(x, env)
+			w, err := expr.EvalIndex(x, env)
 			if err != nil {
 				t.Fatalf("%s: %v", text, err)
 			}
@@ -98,7 +99,7 @@ func TestIndexDifferential(t *testing.T) {
 			v, err := m.Int64(k)
 			got, want = fmt.Sprint(v, err), fmt.Sprint(w, nil)
 		} else {
-			w, err := sare.EvalCond(x, env)
+			w, err := expr.EvalCond(x, env)
 			if err != nil {
 				t.Fatalf("%s: %v", text, err)
 			}
@@ -117,7 +118,7 @@ func TestIndexDifferential(t *testing.T) {
 
 func TestIndexErrors(t *testing.T) {
 	z := newContext(t)
-	e := New(z, &sare.Spec{}, sare.NewInfo(), IEEE)
+	e := New(z, &sare.Spec{}, expr.NewInfo(), IEEE)
 	idx := names(z)
 	for _, text := range []string{"i / 0", "i % -2", "i / j", "i < j", "1.5", "i & 1", "A(i)"} {
 		x, err := syntax.ParseExprString(text)

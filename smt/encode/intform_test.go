@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/smt"
 	"github.com/augur-verify/augur/syntax"
@@ -18,7 +19,7 @@ import (
 // assertion rather than folded.
 func TestIntDivisionExact(t *testing.T) {
 	z := newContext(t)
-	e := New(z, &sare.Spec{}, sare.NewInfo(), Real)
+	e := New(z, &sare.Spec{}, expr.NewInfo(), Real)
 	s, err := z.NewSolver()
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +80,7 @@ func TestIntDivisionExact(t *testing.T) {
 // the integers are congruent modulo 2^w.
 func TestIntEqualModular(t *testing.T) {
 	z := newContext(t)
-	e := New(z, &sare.Spec{}, sare.NewInfo(), Real)
+	e := New(z, &sare.Spec{}, expr.NewInfo(), Real)
 	s, err := z.NewSolver()
 	if err != nil {
 		t.Fatal(err)

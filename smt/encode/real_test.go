@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/value"
@@ -130,7 +131,7 @@ func (g *ratGen) leaf(t syntax.Type) (syntax.Expr, *big.Rat) {
 // TestRealExact checks the Real model against exact rational arithmetic.
 func TestRealExact(t *testing.T) {
 	z := newContext(t)
-	e := New(z, &sare.Spec{}, sare.NewInfo(), Real)
+	e := New(z, &sare.Spec{}, expr.NewInfo(), Real)
 	m := emptyModel(t, z)
 	r := rand.New(rand.NewPCG(5, 6))
 	for i := range 600 {
@@ -171,7 +172,7 @@ func TestRealExact(t *testing.T) {
 // float nearest to it in its type, and the Real model has no NaN.
 func TestRealLiteral(t *testing.T) {
 	z := newContext(t)
-	e := New(z, &sare.Spec{}, sare.NewInfo(), Real)
+	e := New(z, &sare.Spec{}, expr.NewInfo(), Real)
 	m := emptyModel(t, z)
 	g := &exprGen{types: map[syntax.Expr]syntax.Type{}}
 	x := g.floatLit(syntax.F32, "0.1")

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/smt"
@@ -43,7 +44,7 @@ func randomFormula(r *rand.Rand, d int) string {
 // small box that the presburger package says are members.
 func TestSetMembership(t *testing.T) {
 	z := newContext(t)
-	e := New(z, &sare.Spec{}, sare.NewInfo(), IEEE)
+	e := New(z, &sare.Spec{}, expr.NewInfo(), IEEE)
 	s, err := z.NewSolverForLogic("QF_LIA")
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +109,7 @@ func TestSetMembership(t *testing.T) {
 // TestSetErrors: wrong dimension counts and unknown parameters are errors.
 func TestSetErrors(t *testing.T) {
 	z := newContext(t)
-	e := New(z, &sare.Spec{}, sare.NewInfo(), IEEE)
+	e := New(z, &sare.Spec{}, expr.NewInfo(), IEEE)
 	m, err := presburger.ParseMap("[N] -> { S[i] : 0 <= i < N }")
 	if err != nil {
 		t.Fatal(err)

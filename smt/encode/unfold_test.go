@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/smt"
 	"github.com/augur-verify/augur/syntax"
@@ -15,7 +16,7 @@ import (
 // loadMatmul loads examples/matmul/matmul.sare with extra tensor
 // declarations appended, whose equations carry the test's expressions
 // (typed by the checker).
-func loadMatmul(t *testing.T, extra string) (*sare.Spec, *sare.Info) {
+func loadMatmul(t *testing.T, extra string) (*sare.Spec, *expr.Info) {
 	t.Helper()
 	text, err := os.ReadFile("../../examples/matmul/matmul.sare")
 	if err != nil {
@@ -46,7 +47,7 @@ func names(z *smt.Context) Index {
 // proves reports whether Z3 shows that, under the constraint where (over
 // i, j, k and the parameters, with the specification's assumptions),
 // tensor a's equation equals tensor b's, both defined.
-func proves(t *testing.T, e *Encoder, spec *sare.Spec, info *sare.Info, where string, a, b string, opts ExprOptions) smt.Result {
+func proves(t *testing.T, e *Encoder, spec *sare.Spec, info *expr.Info, where string, a, b string, opts ExprOptions) smt.Result {
 	t.Helper()
 	z := e.z
 	idx := names(z)

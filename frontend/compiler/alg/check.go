@@ -3,6 +3,7 @@ package alg
 import (
 	"strings"
 
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/syntax"
 )
@@ -59,19 +60,23 @@ type scope struct {
 }
 
 func (s *scope) IsIndex(name string) bool { return s.vars[name] || s.c.params[name] }
-func (s *scope) Tensor(name string) *sare.Tensor {
+func (s *scope) Tensor(name string) (syntax.Type, int, bool) {
 	if s.IsIndex(name) {
-		return nil
+		return syntax.Invalid, 0, false
 	}
+	t := s.c.tensors[name]
 	if s.self != nil && s.self.Name.Name == name {
-		return s.self
+		t = s.self
 	}
-	return s.c.tensors[name]
+	if t == nil {
+		return syntax.Invalid, 0, false
+	}
+	return t.Type, t.Rank(), true
 }
 func (s *scope) Array(string) (syntax.Type, int, bool) { return syntax.Invalid, 0, false }
 
-func (c *checker) exprs(vars map[string]bool, self *sare.Tensor) *sare.ExprChecker {
-	return &sare.ExprChecker{R: c.r, Scope: &scope{c: c, vars: vars, self: self}, AllowTensors: true}
+func (c *checker) exprs(vars map[string]bool, self *sare.Tensor) *expr.Checker {
+	return &expr.Checker{R: c.r, Scope: &scope{c: c, vars: vars, self: self}, AllowTensors: true}
 }
 
 func (c *checker) declare(id *syntax.Ident, what string) bool {

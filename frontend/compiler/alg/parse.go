@@ -83,7 +83,7 @@ type parser struct {
 }
 
 // split returns the parts of a name token separated by hidden dots.
-func (p *parser) split(t syntax.Token) []string {
+func (p *parser) split(t syntax.Token[syntax.Kind]) []string {
 	var parts []string
 	start := 0
 	for j := 0; j < len(t.Text); j++ {
@@ -112,7 +112,7 @@ func (p *parser) undot(x syntax.Expr) {
 }
 
 func (p *parser) fixIdent(id *syntax.Ident) {
-	parts := p.split(syntax.Token{Text: id.Name, Pos: id.NamePos})
+	parts := p.split(syntax.Token[syntax.Kind]{Text: id.Name, Pos: id.NamePos})
 	switch len(parts) {
 	case 1:
 	case 2:
@@ -127,7 +127,7 @@ func (p *parser) plainName(id *syntax.Ident, what string) bool {
 	if id == nil {
 		return false
 	}
-	if parts := p.split(syntax.Token{Text: id.Name, Pos: id.NamePos}); len(parts) > 1 {
+	if parts := p.split(syntax.Token[syntax.Kind]{Text: id.Name, Pos: id.NamePos}); len(parts) > 1 {
 		p.ErrorAt(id.NamePos, "unexpected '.' in %s %s", what, strings.Join(parts, "."))
 		return false
 	}

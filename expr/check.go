@@ -1,10 +1,11 @@
-package sare
+package expr
 
 import (
 	"fmt"
+	"sync"
+
 	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/value"
-	"sync"
 )
 
 // Scope tells the expression checker what a name denotes.
@@ -12,8 +13,9 @@ type Scope interface {
 	// IsIndex reports whether name is an exact integer: a parameter, or a
 	// loop, let or equation variable.
 	IsIndex(name string) bool
-	// Tensor returns the specification tensor called name, or nil.
-	Tensor(name string) *Tensor
+	// Tensor returns the element type and rank of the specification
+	// tensor called name.
+	Tensor(name string) (elem syntax.Type, rank int, ok bool)
 	// Array returns the element type and rank of the kernel array called
 	// name (never found in specifications).
 	Array(name string) (elem syntax.Type, rank int, ok bool)
@@ -39,11 +41,11 @@ type Info struct {
 // NewInfo returns an empty Info ready to be filled.
 func NewInfo() *Info { return &Info{Types: make(map[syntax.Expr]syntax.Type)} }
 
-// ExprChecker checks the three sublanguages of expressions: quasi-affine
+// Checker checks the three sublanguages of expressions: quasi-affine
 // index expressions, constraints and typed value expressions. Errors go to
 // R; the types of value expressions go to Info (if not nil). R and Scope
 // must not be nil.
-type ExprChecker struct {
+type Checker struct {
 	R     *syntax.Reporter
 	Scope Scope
 	Info  *Info
@@ -58,7 +60,13 @@ type ExprChecker struct {
 	untypedMemo map[syntax.Expr]bool
 }
 
-func (c *ExprChecker) errorf(pos syntax.Pos, code syntax.Code, format string, args ...any) {
+// isTensor reports whether name is a specification tensor.
+func (c *Checker) isTensor(name string) bool {
+	_, _, ok := c.Scope.Tensor(name)
+	return ok
+}
+
+func (c *Checker) errorf(pos syntax.Pos, code syntax.Code, format string, args ...any) {
 	c.R.ErrorCodef(pos, code, format, args...)
 }
 
@@ -67,7 +75,7 @@ func (c *ExprChecker) errorf(pos syntax.Pos, code syntax.Code, format string, ar
 // constant, e / k and e % k with k a positive constant, min, max and
 // select(constraint, e1, e2). It reports errors and returns whether x is
 // well-formed.
-func (c *ExprChecker) Index(x syntax.Expr) bool {
+func (c *Checker) Index(x syntax.Expr) bool {
 	switch x := x.(type) {
 	case *syntax.Ident:
 		return c.indexName(x)
@@ -158,7 +166,7 @@ func (c *ExprChecker) Index(x syntax.Expr) bool {
 			c.errorf(x.Pos(), syntax.CodeNotAffine, "cast %s(...) in an index expression: index expressions are exact integers", name)
 		case isReinterpret(name):
 			c.errorf(x.Pos(), syntax.CodeNotAffine, "bit cast %s(...) in an index expression: index expressions are exact integers", name)
-		case c.Scope.Tensor(name) != nil:
+		case c.isTensor(name):
 			c.errorf(x.Pos(), syntax.CodeNotAffine, "tensor access %s in an index expression", syntax.ExprString(x))
 		default:
 			if _, ok := value.LookupBuiltin(name); ok {
@@ -175,13 +183,13 @@ func (c *ExprChecker) Index(x syntax.Expr) bool {
 	return false
 }
 
-func (c *ExprChecker) indexName(x *syntax.Ident) bool {
+func (c *Checker) indexName(x *syntax.Ident) bool {
 	switch {
 	case c.Scope.IsIndex(x.Name):
 		return true
 	case x.Name == "_":
 		return false // placeholder left by a syntax error, already reported
-	case c.Scope.Tensor(x.Name) != nil:
+	case c.isTensor(x.Name):
 		c.errorf(x.Pos(), syntax.CodeNotAffine, "tensor %s used as an index", x.Name)
 	default:
 		if _, _, ok := c.Scope.Array(x.Name); ok {
@@ -196,7 +204,7 @@ func (c *ExprChecker) indexName(x *syntax.Ident) bool {
 // Constraint checks that x is a quasi-affine constraint: comparisons
 // (chains included) of index expressions combined with and, or, not,
 // true and false.
-func (c *ExprChecker) Constraint(x syntax.Expr) bool {
+func (c *Checker) Constraint(x syntax.Expr) bool {
 	switch x := x.(type) {
 	case *syntax.Lit:
 		if x.Kind == syntax.BoolLiteral {
@@ -251,7 +259,7 @@ func (noNames) Array(string, []int64) (value.Value, error) {
 // syntactically: integer literals, index names, + - * / %, unary minus,
 // min, max and select over them. Such an expression is evaluated exactly,
 // not as a typed value.
-func (c *ExprChecker) isIndexLike(x syntax.Expr) bool {
+func (c *Checker) isIndexLike(x syntax.Expr) bool {
 	switch x := x.(type) {
 	case *syntax.Ident:
 		return c.Scope.IsIndex(x.Name)
@@ -276,7 +284,7 @@ func (c *ExprChecker) isIndexLike(x syntax.Expr) bool {
 	return false
 }
 
-func (c *ExprChecker) isConstraintLike(x syntax.Expr) bool {
+func (c *Checker) isConstraintLike(x syntax.Expr) bool {
 	switch x := x.(type) {
 	case *syntax.Lit:
 		return x.Kind == syntax.BoolLiteral
@@ -302,7 +310,7 @@ func (c *ExprChecker) isConstraintLike(x syntax.Expr) bool {
 // from its context: a numeric literal, possibly negated, combined with
 // other such literals by arithmetic, or passed to a built-in function
 // (select(c, 1, 2), max(0, 1.5)).
-func (c *ExprChecker) isUntyped(x syntax.Expr) bool {
+func (c *Checker) isUntyped(x syntax.Expr) bool {
 	switch x.(type) {
 	case *syntax.Unary, *syntax.Binary, *syntax.Call:
 	default:
@@ -320,7 +328,7 @@ func (c *ExprChecker) isUntyped(x syntax.Expr) bool {
 }
 
 // isUntypedNode is isUntyped of x, its operands asked through c's memo.
-func isUntypedNode(c *ExprChecker, x syntax.Expr) bool {
+func isUntypedNode(c *Checker, x syntax.Expr) bool {
 	switch x := x.(type) {
 	case *syntax.Lit:
 		return x.Kind != syntax.BoolLiteral
@@ -389,7 +397,7 @@ func defaultType(x syntax.Expr) syntax.Type {
 // syntax.Invalid after reporting an error. want is the type the context
 // demands, which literals take; with want syntax.Invalid the type is
 // inferred. A result of another type than want is an error.
-func (c *ExprChecker) Value(x syntax.Expr, want syntax.Type) syntax.Type {
+func (c *Checker) Value(x syntax.Expr, want syntax.Type) syntax.Type {
 	t := c.value(x, want)
 	if t != syntax.Invalid && want != syntax.Invalid && t != want {
 		c.errorf(x.Pos(), syntax.CodeType, "%s has type %s, want %s", syntax.ExprString(x), t, want)
@@ -398,7 +406,7 @@ func (c *ExprChecker) Value(x syntax.Expr, want syntax.Type) syntax.Type {
 	return t
 }
 
-func (c *ExprChecker) record(x syntax.Expr, t syntax.Type) syntax.Type {
+func (c *Checker) record(x syntax.Expr, t syntax.Type) syntax.Type {
 	if t != syntax.Invalid && c.Info != nil {
 		if c.Info.Types == nil {
 			c.Info.Types = make(map[syntax.Expr]syntax.Type)
@@ -409,7 +417,7 @@ func (c *ExprChecker) record(x syntax.Expr, t syntax.Type) syntax.Type {
 }
 
 // value checks x; want only gives their type to context-typed literals.
-func (c *ExprChecker) value(x syntax.Expr, want syntax.Type) syntax.Type {
+func (c *Checker) value(x syntax.Expr, want syntax.Type) syntax.Type {
 	if c.isUntyped(x) {
 		if want == syntax.Invalid {
 			want = defaultType(x)
@@ -480,7 +488,7 @@ func (c *ExprChecker) value(x syntax.Expr, want syntax.Type) syntax.Type {
 }
 
 // untyped checks a literal expression and gives it type t.
-func (c *ExprChecker) untyped(x syntax.Expr, t syntax.Type) syntax.Type {
+func (c *Checker) untyped(x syntax.Expr, t syntax.Type) syntax.Type {
 	if t == syntax.Bool {
 		c.errorf(x.Pos(), syntax.CodeType, "%s used as bool", syntax.ExprString(x))
 		return syntax.Invalid
@@ -528,7 +536,7 @@ func (c *ExprChecker) untyped(x syntax.Expr, t syntax.Type) syntax.Type {
 	return syntax.Invalid
 }
 
-func (c *ExprChecker) valueName(x *syntax.Ident, want syntax.Type) {
+func (c *Checker) valueName(x *syntax.Ident, want syntax.Type) {
 	switch {
 	case x.Name == "_":
 	case c.Scope.IsIndex(x.Name):
@@ -537,7 +545,7 @@ func (c *ExprChecker) valueName(x *syntax.Ident, want syntax.Type) {
 			cast = syntax.I32
 		}
 		c.errorf(x.Pos(), syntax.CodeType, "index %s used as a value must be cast, as in %s(%s)", x.Name, cast, x.Name)
-	case c.Scope.Tensor(x.Name) != nil:
+	case c.isTensor(x.Name):
 		c.errorf(x.Pos(), syntax.CodeWrongKind, "tensor %s needs its indices: %s(...)", x.Name, x.Name)
 	default:
 		if _, _, ok := c.Scope.Array(x.Name); ok {
@@ -551,7 +559,7 @@ func (c *ExprChecker) valueName(x *syntax.Ident, want syntax.Type) {
 // unify checks operands that must share one type: the type of the first
 // operand that is not a context-typed literal, or want, or the literals'
 // default type. It returns that type, or Invalid after an error.
-func (c *ExprChecker) unify(xs []syntax.Expr, want syntax.Type) syntax.Type {
+func (c *Checker) unify(xs []syntax.Expr, want syntax.Type) syntax.Type {
 	t := syntax.Invalid
 	first := -1
 	for i, x := range xs {
@@ -597,7 +605,7 @@ func (c *ExprChecker) unify(xs []syntax.Expr, want syntax.Type) syntax.Type {
 	return t
 }
 
-func (c *ExprChecker) binary(x *syntax.Binary, want syntax.Type) syntax.Type {
+func (c *Checker) binary(x *syntax.Binary, want syntax.Type) syntax.Type {
 	switch {
 	case x.Op == syntax.OpAnd || x.Op == syntax.OpOr:
 		if c.isConstraintLike(x) {
@@ -640,7 +648,7 @@ func (c *ExprChecker) binary(x *syntax.Binary, want syntax.Type) syntax.Type {
 	return c.record(x, t)
 }
 
-func (c *ExprChecker) call(x *syntax.Call, want syntax.Type) syntax.Type {
+func (c *Checker) call(x *syntax.Call, want syntax.Type) syntax.Type {
 	name := x.Fun.Name
 	if t := syntax.TypeByName(name); t != syntax.Invalid {
 		if len(x.Args) != 1 {
@@ -671,23 +679,23 @@ func (c *ExprChecker) call(x *syntax.Call, want syntax.Type) syntax.Type {
 	if b, ok := value.LookupBuiltin(name); ok {
 		return c.builtin(x, b, want)
 	}
-	if tensor := c.Scope.Tensor(name); tensor != nil {
+	if elem, rank, ok := c.Scope.Tensor(name); ok {
 		if !c.AllowTensors {
 			c.errorf(x.Pos(), syntax.CodeWrongKind, "tensor access %s is not allowed here (kernel code reads arrays)", syntax.ExprString(x))
 			return syntax.Invalid
 		}
-		if len(x.Args) != tensor.Rank() {
-			c.errorf(x.Pos(), syntax.CodeArity, "tensor %s has %s, accessed with %s", name, plural(tensor.Rank(), "dimension"), plural(len(x.Args), "index"))
+		if len(x.Args) != rank {
+			c.errorf(x.Pos(), syntax.CodeArity, "tensor %s has %s, accessed with %s", name, plural(rank, "dimension"), plural(len(x.Args), "index"))
 			return syntax.Invalid
 		}
-		ok := true
+		indexed := true
 		for _, a := range x.Args {
-			ok = c.Index(a) && ok
+			indexed = c.Index(a) && indexed
 		}
-		if !ok || tensor.Type == syntax.Invalid {
+		if !indexed || elem == syntax.Invalid {
 			return syntax.Invalid
 		}
-		return c.record(x, tensor.Type)
+		return c.record(x, elem)
 	}
 	if _, _, ok := c.Scope.Array(name); ok {
 		c.errorf(x.Pos(), syntax.CodeWrongKind, "array %s is read with brackets: %s[...]", name, name)
@@ -705,7 +713,7 @@ func (c *ExprChecker) call(x *syntax.Call, want syntax.Type) syntax.Type {
 // value of an integer or float type of t's width. A literal argument takes
 // the signed integer type of that width (the float type, if it can only be
 // a float).
-func (c *ExprChecker) reinterpret(x *syntax.Call, t syntax.Type) syntax.Type {
+func (c *Checker) reinterpret(x *syntax.Call, t syntax.Type) syntax.Type {
 	name := x.Fun.Name
 	if len(x.Args) != 1 {
 		c.errorf(x.Pos(), syntax.CodeArity, "bit cast %s takes 1 argument, got %d", name, len(x.Args))
@@ -732,7 +740,7 @@ func (c *ExprChecker) reinterpret(x *syntax.Call, t syntax.Type) syntax.Type {
 	return c.record(x, t)
 }
 
-func (c *ExprChecker) builtin(x *syntax.Call, b value.Builtin, want syntax.Type) syntax.Type {
+func (c *Checker) builtin(x *syntax.Call, b value.Builtin, want syntax.Type) syntax.Type {
 	if len(x.Args) != b.Arity {
 		c.errorf(x.Pos(), syntax.CodeArity, "%s takes %d arguments, got %d", b.Name, b.Arity, len(x.Args))
 		return syntax.Invalid
@@ -762,11 +770,11 @@ func (c *ExprChecker) builtin(x *syntax.Call, b value.Builtin, want syntax.Type)
 	return c.record(x, t)
 }
 
-func (c *ExprChecker) arrayRead(x *syntax.Index) syntax.Type {
+func (c *Checker) arrayRead(x *syntax.Index) syntax.Type {
 	name := x.Array.Name
 	elem, rank, ok := c.Scope.Array(name)
 	if !ok {
-		if c.Scope.Tensor(name) != nil {
+		if c.isTensor(name) {
 			c.errorf(x.Pos(), syntax.CodeWrongKind, "tensor %s is accessed with parentheses: %s(...)", name, name)
 		} else {
 			c.errorf(x.Pos(), syntax.CodeUndeclared, "undefined: %s", name)

@@ -1,4 +1,4 @@
-package sare
+package expr
 
 import (
 	"strings"
@@ -12,24 +12,23 @@ import (
 // X(i): i8, U(i): u8; and array a[i]: f32.
 type testScope struct{}
 
-var testTensors = map[string]*Tensor{
-	"A": {Name: &syntax.Ident{Name: "A"}, Vars: idents("i", "k"), Type: syntax.F32},
-	"X": {Name: &syntax.Ident{Name: "X"}, Vars: idents("i"), Type: syntax.I8},
-	"U": {Name: &syntax.Ident{Name: "U"}, Vars: idents("i"), Type: syntax.U8},
-	"Z": {Name: &syntax.Ident{Name: "Z"}, Type: syntax.F64},
+// testTensor is a tensor of testScope: its element type and rank.
+type testTensor struct {
+	elem syntax.Type
+	rank int
 }
 
-func idents(names ...string) []*syntax.Ident {
-	out := make([]*syntax.Ident, len(names))
-	for i, n := range names {
-		out[i] = &syntax.Ident{Name: n}
-	}
-	return out
+var testTensors = map[string]testTensor{
+	"A": {syntax.F32, 2},
+	"X": {syntax.I8, 1},
+	"U": {syntax.U8, 1},
+	"Z": {syntax.F64, 0},
 }
 
 func (testScope) IsIndex(name string) bool { return strings.Contains(" i j k N P ", " "+name+" ") }
-func (testScope) Tensor(name string) *Tensor {
-	return testTensors[name]
+func (testScope) Tensor(name string) (syntax.Type, int, bool) {
+	t, ok := testTensors[name]
+	return t.elem, t.rank, ok
 }
 func (testScope) Array(name string) (syntax.Type, int, bool) {
 	if name == "a" {
@@ -46,7 +45,7 @@ func checkExpr(t *testing.T, kind, text string, want syntax.Type) (syntax.Expr, 
 	}
 	r := &syntax.Reporter{Src: &syntax.Source{Name: "e", Text: text}}
 	info := NewInfo()
-	c := &ExprChecker{R: r, Scope: testScope{}, Info: info, AllowTensors: true, AllowArrays: true}
+	c := &Checker{R: r, Scope: testScope{}, Info: info, AllowTensors: true, AllowArrays: true}
 	var got syntax.Type
 	switch kind {
 	case "index":
@@ -68,7 +67,7 @@ func checkExpr(t *testing.T, kind, text string, want syntax.Type) (syntax.Expr, 
 	return x, info, strings.Join(msgs, "; ")
 }
 
-func TestExprChecker(t *testing.T) {
+func TestChecker(t *testing.T) {
 	cases := []struct {
 		kind, text string
 		want       syntax.Type
@@ -236,14 +235,14 @@ func TestEvalIndexOverflow(t *testing.T) {
 	}
 }
 
-func TestExprCheckerModes(t *testing.T) {
+func TestCheckerModes(t *testing.T) {
 	check := func(text string, arrays, tensors bool) string {
 		x, err := syntax.ParseExprString(text)
 		if err != nil {
 			t.Fatal(err)
 		}
 		r := &syntax.Reporter{}
-		c := &ExprChecker{R: r, Scope: testScope{}, AllowArrays: arrays, AllowTensors: tensors}
+		c := &Checker{R: r, Scope: testScope{}, AllowArrays: arrays, AllowTensors: tensors}
 		c.Value(x, syntax.F32)
 		if len(r.Errs) == 0 {
 			return ""

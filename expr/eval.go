@@ -1,4 +1,4 @@
-package sare
+package expr
 
 import (
 	"errors"
@@ -23,10 +23,6 @@ type Env interface {
 }
 
 var errNoTensor = errors.New("no tensors or arrays in this context")
-
-// errNeed is returned by the evaluator's internal environment when an
-// element is not computed yet; the evaluation is retried once it is.
-var errNeed = errors.New("element not computed yet")
 
 // errorAt returns an evaluation error at pos. The error is a
 // *syntax.Error so that callers holding the source can render it with
@@ -432,7 +428,7 @@ func evalCall(x *syntax.Call, t syntax.Type, info *Info, env Env) (value.Value, 
 	v, err := env.Tensor(name, idx)
 	if err != nil {
 		var se *syntax.Error
-		if errors.As(err, &se) || errors.Is(err, errNeed) {
+		if errors.As(err, &se) {
 			return v, err
 		}
 		return v, errorAt(x.Pos(), "%s: %v", syntax.ExprString(x), err)
