@@ -3,7 +3,6 @@ package atl
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/syntax"
@@ -51,16 +50,110 @@ func (pc *padChecker) implies(p padCtx, goal *cnd) (bool, error) {
 	if len(vars) == 0 {
 		vars = []string{"atl_unused"}
 	}
-	parts := []string{"not (" + goal.format(printISL) + ")"}
+	sb := &setBuilder{ctx: pc.ctx, params: pc.params, vars: vars}
+	set, err := sb.cond(notC(goal))
 	for _, c := range p.conds {
-		parts = append(parts, "("+c.format(printISL)+")")
+		if err != nil {
+			break
+		}
+		var m *presburger.Map
+		if m, err = sb.cond(c); err == nil {
+			set, err = set.Intersect(m)
+		}
 	}
-	text := fmt.Sprintf("[%s] -> { [%s] : %s }", strings.Join(pc.params, ", "), strings.Join(vars, ", "), strings.Join(parts, " and "))
-	set, err := presburger.ParseSet(text)
 	if err != nil {
 		return false, fmt.Errorf("pad check: %w", err)
 	}
 	return set.IsEmpty(pc.ctx)
+}
+
+// setBuilder builds the set of the points [vars] satisfying a condition,
+// with the engine's builder of quasi-affine constraints
+// (presburger.Builder); a name is the innermost variable of that name,
+// else the parameter.
+type setBuilder struct {
+	ctx    context.Context
+	params []string
+	vars   []string
+}
+
+// space returns the set space [params | vars], its dimensions unnamed.
+func (sb *setBuilder) space() presburger.Space {
+	return presburger.SetSpace(sb.params, presburger.FlatTuple("", make([]string, len(sb.vars))...))
+}
+
+// name returns the variable or parameter called n.
+func (sb *setBuilder) name(qb *presburger.Builder, n string) (presburger.QuasiAff, error) {
+	for i := len(sb.vars) - 1; i >= 0; i-- {
+		if sb.vars[i] == n {
+			return qb.Dim(presburger.DimOut, i), nil
+		}
+	}
+	for i := len(sb.params) - 1; i >= 0; i-- {
+		if sb.params[i] == n {
+			return qb.Dim(presburger.DimParam, i), nil
+		}
+	}
+	return presburger.QuasiAff{}, fmt.Errorf("unknown identifier %q", n)
+}
+
+// cmps maps the comparisons of conditions to the engine's.
+var cmps = map[string]presburger.Cmp{
+	"<=": presburger.CmpLE, "<": presburger.CmpLT, ">=": presburger.CmpGE,
+	">": presburger.CmpGT, "==": presburger.CmpEQ, "!=": presburger.CmpNE,
+}
+
+// cond returns the set of the points satisfying c: a comparison through
+// one builder, the connectives by the engine's intersection, union and
+// complement (within the budget of sb's context).
+func (sb *setBuilder) cond(c *cnd) (*presburger.Map, error) {
+	switch c.op {
+	case "true", "false":
+		v := int64(0)
+		if c.op == "false" {
+			v = 1
+		}
+		return sb.compare(constAff(v), "==", constAff(0))
+	case "not":
+		m, err := sb.cond(c.a)
+		if err != nil {
+			return nil, err
+		}
+		return m.Complement(sb.ctx)
+	case "and", "or":
+		l, err := sb.cond(c.a)
+		if err != nil {
+			return nil, err
+		}
+		r, err := sb.cond(c.b)
+		if err != nil {
+			return nil, err
+		}
+		if c.op == "and" {
+			return l.Intersect(r)
+		}
+		return l.Union(r)
+	}
+	return sb.compare(c.x, c.op, c.y)
+}
+
+// compare returns the set of the points where x op y.
+func (sb *setBuilder) compare(x *aff, op string, y *aff) (*presburger.Map, error) {
+	cmp, ok := cmps[op]
+	if !ok {
+		return nil, fmt.Errorf("unknown comparison %s", op)
+	}
+	qb := presburger.NewBuilder(sb.space())
+	name := func(n string) (presburger.QuasiAff, error) { return sb.name(qb, n) }
+	l, err := x.build(qb, name)
+	if err != nil {
+		return nil, err
+	}
+	r, err := y.build(qb, name)
+	if err != nil {
+		return nil, err
+	}
+	return qb.Chain([][]presburger.QuasiAff{{l}, {r}}, []presburger.Cmp{cmp})
 }
 
 // isPad proves that the elements of n at idx are padding for every

@@ -19,12 +19,15 @@
 // parameters. Names resolve to the innermost existential of that name,
 // then to a dimension, then to a parameter; any other name is an error.
 //
-// Each operation builds the same pieces as the engine's reader of isl
-// notation builds for the same formula written out (presburger.ParseMap):
-// a comparison is one conjunction per pair of pieces of its two sides
-// (min and max split an expression into pieces), each division a local
-// floor division, and the connectives the engine's intersection, union,
-// complement and projection.
+// Every comparison is built by the engine's builder of quasi-affine
+// constraints (presburger.Builder), the one the engine's reader of isl
+// notation uses, so a formula builds the same pieces as the same formula
+// written out and read by presburger.ParseMap: a comparison is one
+// conjunction per pair of pieces of its two sides (min and max split an
+// expression into pieces), each division a local floor division, and the
+// connectives the engine's intersection, union, complement and
+// projection. This package only maps the nodes of package syntax to the
+// builder's operations.
 package quasiaffine
 
 import (
@@ -169,13 +172,13 @@ func Names(f Formula) []string {
 // Set returns { [dims] : f } with the parameters params (an anonymous
 // tuple whose dimensions are named dims), within ctx and its budget.
 func Set(ctx context.Context, params, dims []string, f Formula) (*presburger.Map, error) {
-	b := &builder{ctx: ctx, params: params, pIndex: make(map[string]int, len(params))}
+	ev := &evaluator{ctx: ctx, params: params, pIndex: make(map[string]int, len(params))}
 	for i, p := range params {
-		if _, dup := b.pIndex[p]; !dup {
-			b.pIndex[p] = i
+		if _, dup := ev.pIndex[p]; !dup {
+			ev.pIndex[p] = i
 		}
 	}
-	m, err := b.formula(f, dims)
+	m, err := ev.formula(f, dims)
 	if err != nil {
 		return nil, err
 	}
