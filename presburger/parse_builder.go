@@ -8,12 +8,13 @@ import (
 	"github.com/augur-verify/augur/syntax"
 )
 
-// This file is the builder of isl notation (the grammar is in parse.go):
-// it evaluates the parser's syntax tree into Maps. Each piece's tuples
-// give its space and dimensions; its formula is evaluated over a flat set
-// space [params | dimensions | bound variables], comparisons into
-// conjunctions of rows, connectives into Map operations (negations
-// exactly, under the context's budget), existentials by projection.
+// This file evaluates the parser's syntax tree of isl notation (the
+// grammar is in parse.go) into Maps. Each piece's tuples give its space
+// and dimensions; its formula is evaluated over a flat set space
+// [params | dimensions | bound variables], comparisons through the
+// engine's builder of quasi-affine constraints (Builder, build.go),
+// connectives into Map operations (negations exactly, under the context's
+// budget), existentials by projection.
 
 // evaluator turns syntax into Maps over a flat set space [params | vars].
 type evaluator struct {
