@@ -426,10 +426,7 @@ func (t *translator) index(x syntax.Expr) (pwExpr, error) {
 			return t.arith(x)
 		}
 		// Another operator: its operands' errors come first.
-		if _, err := t.index(x.X); err != nil {
-			return nil, err
-		}
-		if _, err := t.index(x.Y); err != nil {
+		if _, _, err := t.operands(x.X, x.Y); err != nil {
 			return nil, err
 		}
 	case *syntax.Call:
@@ -443,14 +440,23 @@ func (t *translator) index(x syntax.Expr) (pwExpr, error) {
 	return nil, errAt(x, "not a quasi-affine index expression")
 }
 
+// operands translates the index expressions x, then y.
+func (t *translator) operands(x, y syntax.Expr) (pwExpr, pwExpr, error) {
+	a, err := t.index(x)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := t.index(y)
+	if err != nil {
+		return nil, nil, err
+	}
+	return a, b, nil
+}
+
 // arith translates a sum, a difference, a product with a constant
 // factor, or a floor division or remainder by a positive constant.
 func (t *translator) arith(x *syntax.Binary) (pwExpr, error) {
-	a, err := t.index(x.X)
-	if err != nil {
-		return nil, err
-	}
-	b, err := t.index(x.Y)
+	a, b, err := t.operands(x.X, x.Y)
 	if err != nil {
 		return nil, err
 	}
@@ -487,11 +493,7 @@ func (t *translator) arith(x *syntax.Binary) (pwExpr, error) {
 
 // minMax translates min(a, b) or max(a, b).
 func (t *translator) minMax(x *syntax.Call) (pwExpr, error) {
-	a, err := t.index(x.Args[0])
-	if err != nil {
-		return nil, err
-	}
-	b, err := t.index(x.Args[1])
+	a, b, err := t.operands(x.Args[0], x.Args[1])
 	if err != nil {
 		return nil, err
 	}
@@ -518,11 +520,7 @@ func (t *translator) choose(x *syntax.Call) (pwExpr, error) {
 	if err != nil {
 		return nil, err
 	}
-	a, err := t.index(x.Args[1])
-	if err != nil {
-		return nil, err
-	}
-	b, err := t.index(x.Args[2])
+	a, b, err := t.operands(x.Args[1], x.Args[2])
 	if err != nil {
 		return nil, err
 	}
@@ -627,11 +625,7 @@ func (t *translator) compare(xa syntax.Expr, op syntax.Op, xb syntax.Expr, neg b
 	if neg {
 		op = negateOp(op)
 	}
-	a, err := t.index(xa)
-	if err != nil {
-		return nil, err
-	}
-	b, err := t.index(xb)
+	a, b, err := t.operands(xa, xb)
 	if err != nil {
 		return nil, err
 	}

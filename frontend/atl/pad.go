@@ -51,16 +51,7 @@ func (pc *padChecker) implies(p padCtx, goal *cnd) (bool, error) {
 		vars = []string{"atl_unused"}
 	}
 	sb := &setBuilder{ctx: pc.ctx, params: pc.params, vars: vars}
-	set, err := sb.cond(notC(goal))
-	for _, c := range p.conds {
-		if err != nil {
-			break
-		}
-		var m *presburger.Map
-		if m, err = sb.cond(c); err == nil {
-			set, err = set.Intersect(m)
-		}
-	}
+	set, err := sb.cond(andC(append([]*cnd{notC(goal)}, p.conds...)...))
 	if err != nil {
 		return false, fmt.Errorf("pad check: %w", err)
 	}
@@ -108,12 +99,10 @@ var cmps = map[string]presburger.Cmp{
 // complement (within the budget of sb's context).
 func (sb *setBuilder) cond(c *cnd) (*presburger.Map, error) {
 	switch c.op {
-	case "true", "false":
-		v := int64(0)
-		if c.op == "false" {
-			v = 1
-		}
-		return sb.compare(constAff(v), "==", constAff(0))
+	case "true":
+		return presburger.Universe(sb.space()), nil
+	case "false":
+		return presburger.Empty(sb.space()), nil
 	case "not":
 		m, err := sb.cond(c.a)
 		if err != nil {
@@ -121,18 +110,18 @@ func (sb *setBuilder) cond(c *cnd) (*presburger.Map, error) {
 		}
 		return m.Complement(sb.ctx)
 	case "and", "or":
-		l, err := sb.cond(c.a)
-		if err != nil {
-			return nil, err
-		}
-		r, err := sb.cond(c.b)
-		if err != nil {
-			return nil, err
+		var ms [2]*presburger.Map
+		for i, k := range []*cnd{c.a, c.b} {
+			m, err := sb.cond(k)
+			if err != nil {
+				return nil, err
+			}
+			ms[i] = m
 		}
 		if c.op == "and" {
-			return l.Intersect(r)
+			return ms[0].Intersect(ms[1])
 		}
-		return l.Union(r)
+		return ms[0].Union(ms[1])
 	}
 	return sb.compare(c.x, c.op, c.y)
 }
@@ -145,15 +134,15 @@ func (sb *setBuilder) compare(x *aff, op string, y *aff) (*presburger.Map, error
 	}
 	qb := presburger.NewBuilder(sb.space())
 	name := func(n string) (presburger.QuasiAff, error) { return sb.name(qb, n) }
-	l, err := x.build(qb, name)
-	if err != nil {
-		return nil, err
+	var sides [2][]presburger.QuasiAff
+	for i, a := range []*aff{x, y} {
+		v, err := a.build(qb, name)
+		if err != nil {
+			return nil, err
+		}
+		sides[i] = []presburger.QuasiAff{v}
 	}
-	r, err := y.build(qb, name)
-	if err != nil {
-		return nil, err
-	}
-	return qb.Chain([][]presburger.QuasiAff{{l}, {r}}, []presburger.Cmp{cmp})
+	return qb.Chain(sides[:], []presburger.Cmp{cmp})
 }
 
 // isPad proves that the elements of n at idx are padding for every
