@@ -39,4 +39,6 @@
 // Info.Types records a type for every value expression and
 // subexpression, and none for the index-language operands of such casts
 // and comparisons: EvalValue relies on that to tell them apart.
+//
+// Files, in reading order: check.go, eval.go, reduceop.go.
 package expr

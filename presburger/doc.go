@@ -26,10 +26,18 @@
 //     fallback.
 //   - union.go: UnionMap, maps over several spaces (isl's union_map and
 //     union_set).
+//   - build.go: Builder, the one translation of quasi-affine expressions
+//     into constraints (isl's aff over a local space): constants,
+//     variables (Var), sums, constant multiples, floor division and
+//     remainder by a constant (each division a local of the conjunction
+//     under construction), min and max (piecewise values, QuasiAff), and
+//     comparisons (Cmp) into conjunctions and sets. The reader of isl
+//     notation and every front end build their sets through it.
 //   - print.go, parse.go: isl text notation in both directions (ParseMap,
 //     ParseSet, ParseUnionMap, ParseUnionSet, and String on every object);
-//     reading is split into a lexer, a parser and a builder
-//     (parse_lexer.go, parse_parser.go, parse_builder.go).
+//     reading is split into a lexer, a parser and an evaluator of the
+//     syntax tree through Builder (parse_lexer.go, parse_parser.go,
+//     parse_builder.go).
 //   - budget.go: context-carried budgets for the exponential operations.
 //
 // On top of these layers sit lexicographic optimisation and piecewise
@@ -61,7 +69,7 @@
 // Files, in reading order: arith.go, space.go, columns.go, basic.go,
 // empty.go, lp.go, elim.go, map.go, simplify_quick.go, redundant.go,
 // simplex.go, hull.go, union.go, print.go, parse.go, parse_lexer.go,
-// parse_parser.go, parse_builder.go, budget.go, lexopt.go,
+// parse_parser.go, build.go, parse_builder.go, budget.go, lexopt.go,
 // lexopt_problem.go, lexopt_tableau.go, lexopt_context.go, aff.go, pw.go,
 // subst.go, gist.go, coalesce.go, coalesce_divs.go, trace.go.
 package presburger

@@ -6,12 +6,13 @@ import (
 	"fmt"
 )
 
-// This file is the builder of isl notation (the grammar is in parse.go):
-// it evaluates the parser's syntax tree into Maps. Each piece's tuples
-// give its space and dimensions; its formula is evaluated over a flat set
-// space [params | dimensions | bound variables], comparisons into
-// conjunctions of rows, connectives into Map operations (negations
-// exactly, under the context's budget), existentials by projection.
+// This file evaluates the parser's syntax tree of isl notation (the
+// grammar is in parse.go) into Maps. Each piece's tuples give its space
+// and dimensions; its formula is evaluated over a flat set space
+// [params | dimensions | bound variables], comparisons through the
+// engine's builder of quasi-affine constraints (Builder, build.go),
+// connectives into Map operations (negations exactly, under the context's
+// budget), existentials by projection.
 
 // evaluator turns syntax into Maps over a flat set space [params | vars].
 type evaluator struct {
@@ -40,330 +41,163 @@ func (ev *evaluator) flatSpace(sc *scope) Space {
 	return SetSpace(ev.params, FlatTuple("", make([]string, len(sc.names))...))
 }
 
-// col returns the column of identifier name, or -1.
-func (ev *evaluator) col(sc *scope, name string) int {
-	if i := sc.lookup(name); i >= 0 {
-		return len(ev.params) + i
-	}
-	if i, ok := ev.pIndex[name]; ok {
-		return i
-	}
-	return -1
-}
-
-// pexpr is a piecewise quasi-affine expression: on the points satisfying
-// piece.conds, its value is piece.aff. Rows are over the columns of the
-// atom's basic map at the time they were built (padded later).
-type pexpr []ppiece
-
-type ppiece struct {
-	conds []prow
-	aff   []Int
-}
-
-type prow struct {
-	row []Int
-	eq  bool
-}
-
-// pad extends row (whose last entry is the constant) to width w.
-func pad(row []Int, w int) []Int {
-	if len(row) == w {
-		return row
-	}
-	out := make([]Int, w)
-	copy(out, row[:len(row)-1])
-	out[w-1] = row[len(row)-1]
-	return out
-}
-
-// combinePieces returns f of every pair of pieces of a and b, on the
-// conjunction of their conditions, with rows padded to the width w().
-func combinePieces(a, b pexpr, f func(x, y []Int) []Int, w func() int) pexpr {
-	var out pexpr
-	for _, pa := range a {
-		for _, pb := range b {
-			n := w()
-			conds := append(append([]prow(nil), pa.conds...), pb.conds...)
-			out = append(out, ppiece{conds, f(pad(pa.aff, n), pad(pb.aff, n))})
-		}
-	}
-	return out
-}
-
-// isConstPiece reports whether p is an unconditional constant.
-func isConstPiece(p ppiece) bool { return len(p.conds) == 0 && isZeroRow(p.aff, len(p.aff)-1) }
-
-// evalExpr evaluates the expression e in scope sc into pieces over the
-// columns of ab, to which floor divisions add locals.
-func (ev *evaluator) evalExpr(e expr, sc *scope, ab *BasicMap) (pexpr, error) {
+// evalExpr evaluates the expression e in scope sc with the builder b,
+// whose conjunction floor divisions extend with locals.
+func (ev *evaluator) evalExpr(e expr, sc *scope, b *Builder) (QuasiAff, error) {
 	switch e := e.(type) {
 	case eNum:
-		r := make([]Int, ab.NumCols())
-		r[len(r)-1] = e.v
-		return pexpr{{aff: r}}, nil
+		return b.Const(e.v), nil
 	case eVar:
-		c := ev.col(sc, e.name)
-		if c < 0 {
-			return nil, &ParseError{e.at.line, e.at.col, fmt.Sprintf("unknown identifier %q", e.name), CodeUndeclared}
+		if i := sc.lookup(e.name); i >= 0 {
+			return b.Dim(DimOut, i), nil
 		}
-		r := make([]Int, ab.NumCols())
-		r[c] = NewInt(1)
-		return pexpr{{aff: r}}, nil
+		if i, ok := ev.pIndex[e.name]; ok {
+			return b.Dim(DimParam, i), nil
+		}
+		return QuasiAff{}, &ParseError{e.at.line, e.at.col, fmt.Sprintf("unknown identifier %q", e.name), CodeUndeclared}
 	case eNeg:
-		x, err := ev.evalExpr(e.e, sc, ab)
+		x, err := ev.evalExpr(e.e, sc, b)
 		if err != nil {
-			return nil, err
+			return QuasiAff{}, err
 		}
-		return negPexpr(x), nil
+		return b.Neg(x), nil
 	case eBin:
-		return ev.evalBin(e, sc, ab)
+		return ev.evalBin(e, sc, b)
 	case eCall:
 		switch e.fn {
 		case "floor", "ceil":
-			return ev.evalRounding(e, sc, ab)
+			return ev.evalRounding(e, sc, b)
 		case "min", "max":
-			return ev.evalMinMax(e, sc, ab)
+			return ev.evalMinMax(e, sc, b)
 		}
 	}
-	return nil, errors.New("presburger: internal error: unknown expression")
+	return QuasiAff{}, errors.New("presburger: internal error: unknown expression")
 }
 
 // evalBin evaluates a binary expression: a sum, a difference, a product
 // with a constant factor, or a remainder by a constant ("/" is only
 // allowed inside floor and ceil).
-func (ev *evaluator) evalBin(e eBin, sc *scope, ab *BasicMap) (pexpr, error) {
-	w := ab.NumCols
-	l, err := ev.evalExpr(e.l, sc, ab)
+func (ev *evaluator) evalBin(e eBin, sc *scope, b *Builder) (QuasiAff, error) {
+	l, err := ev.evalExpr(e.l, sc, b)
 	if err != nil {
-		return nil, err
+		return QuasiAff{}, err
 	}
-	r, err := ev.evalExpr(e.r, sc, ab)
+	r, err := ev.evalExpr(e.r, sc, b)
 	if err != nil {
-		return nil, err
+		return QuasiAff{}, err
 	}
 	switch e.op {
 	case "+":
-		return combinePieces(l, r, func(x, y []Int) []Int { return addScaled(x, NewInt(1), y) }, w), nil
+		return b.Add(l, r), nil
 	case "-":
-		return combinePieces(l, r, func(x, y []Int) []Int { return addScaled(x, NewInt(-1), y) }, w), nil
+		return b.Sub(l, r), nil
 	case "*":
-		if len(l) == 1 && isConstPiece(l[0]) {
-			return scalePexpr(r, l[0].aff[len(l[0].aff)-1]), nil
+		if k, ok := l.Constant(); ok {
+			return b.Scale(r, k), nil
 		}
-		if len(r) == 1 && isConstPiece(r[0]) {
-			return scalePexpr(l, r[0].aff[len(r[0].aff)-1]), nil
+		if k, ok := r.Constant(); ok {
+			return b.Scale(l, k), nil
 		}
-		return nil, &ParseError{e.at.line, e.at.col, "non-affine multiplication: one factor must be a constant", CodeNotAffine}
+		return QuasiAff{}, &ParseError{e.at.line, e.at.col, "non-affine multiplication: one factor must be a constant", CodeNotAffine}
 	case "/":
-		return nil, &ParseError{e.at.line, e.at.col, "division is only allowed as floor(e/c) or ceil(e/c)", CodeNotAffine}
+		return QuasiAff{}, &ParseError{e.at.line, e.at.col, "division is only allowed as floor(e/c) or ceil(e/c)", CodeNotAffine}
 	case "mod":
 		c, err := constOf(r, e.at)
 		if err != nil {
-			return nil, err
+			return QuasiAff{}, err
 		}
 		c = c.Abs()
 		if c.IsZero() {
-			return nil, &ParseError{e.at.line, e.at.col, "modulo by zero", CodeRange}
+			return QuasiAff{}, &ParseError{e.at.line, e.at.col, "modulo by zero", CodeRange}
 		}
-		q := ev.floorDiv(l, c, ab)
-		return combinePieces(l, q, func(x, y []Int) []Int { return addScaled(x, c.Neg(), y) }, w), nil
+		return b.Mod(l, c), nil
 	}
-	return nil, errors.New("presburger: internal error: unknown expression")
+	return QuasiAff{}, errors.New("presburger: internal error: unknown expression")
 }
 
 // evalRounding evaluates floor(n/d) or ceil(n/d) (n alone: d = 1), whose
 // divisor d must be a nonzero constant.
-func (ev *evaluator) evalRounding(e eCall, sc *scope, ab *BasicMap) (pexpr, error) {
+func (ev *evaluator) evalRounding(e eCall, sc *scope, b *Builder) (QuasiAff, error) {
 	arg := e.args[0]
 	num, den := arg, expr(eNum{NewInt(1)})
-	if b, ok := arg.(eBin); ok && b.op == "/" {
-		num, den = b.l, b.r
+	if bin, ok := arg.(eBin); ok && bin.op == "/" {
+		num, den = bin.l, bin.r
 	}
-	n, err := ev.evalExpr(num, sc, ab)
+	n, err := ev.evalExpr(num, sc, b)
 	if err != nil {
-		return nil, err
+		return QuasiAff{}, err
 	}
-	d, err := ev.evalExpr(den, sc, ab)
+	d, err := ev.evalExpr(den, sc, b)
 	if err != nil {
-		return nil, err
+		return QuasiAff{}, err
 	}
 	c, err := constOf(d, e.at)
 	if err != nil {
-		return nil, err
+		return QuasiAff{}, err
 	}
 	if c.IsZero() {
-		return nil, &ParseError{e.at.line, e.at.col, "division by zero", CodeRange}
+		return QuasiAff{}, &ParseError{e.at.line, e.at.col, "division by zero", CodeRange}
 	}
 	if c.Sign() < 0 {
 		c = c.Neg()
-		n = negPexpr(n)
+		n = b.Neg(n)
 	}
 	if e.fn == "ceil" {
-		return negPexpr(ev.floorDiv(negPexpr(n), c, ab)), nil
+		return b.Neg(b.FloorDiv(b.Neg(n), c)), nil
 	}
-	return ev.floorDiv(n, c, ab), nil
+	return b.FloorDiv(n, c), nil
 }
 
 // evalMinMax evaluates min(...) or max(...) of its arguments, pairwise
 // from the left.
-func (ev *evaluator) evalMinMax(e eCall, sc *scope, ab *BasicMap) (pexpr, error) {
-	acc, err := ev.evalExpr(e.args[0], sc, ab)
+func (ev *evaluator) evalMinMax(e eCall, sc *scope, b *Builder) (QuasiAff, error) {
+	acc, err := ev.evalExpr(e.args[0], sc, b)
 	if err != nil {
-		return nil, err
+		return QuasiAff{}, err
 	}
 	for _, a := range e.args[1:] {
-		x, err := ev.evalExpr(a, sc, ab)
+		x, err := ev.evalExpr(a, sc, b)
 		if err != nil {
-			return nil, err
+			return QuasiAff{}, err
 		}
-		acc = minMax(acc, x, e.fn == "min", ab.NumCols)
+		if e.fn == "min" {
+			acc = b.Min(acc, x)
+		} else {
+			acc = b.Max(acc, x)
+		}
 	}
 	return acc, nil
 }
 
-// scalePexpr returns x multiplied by the constant k.
-func scalePexpr(x pexpr, k Int) pexpr {
-	out := make(pexpr, len(x))
-	for i, p := range x {
-		out[i] = ppiece{p.conds, scaleRow(p.aff, k)}
-	}
-	return out
-}
-
-// negPexpr returns -x.
-func negPexpr(x pexpr) pexpr {
-	out := make(pexpr, len(x))
-	for i, p := range x {
-		out[i] = ppiece{p.conds, negRow(p.aff)}
-	}
-	return out
-}
-
 // constOf returns the value of x if it is a constant, or an error at at.
-func constOf(x pexpr, at token) (Int, error) {
-	if len(x) == 1 && isConstPiece(x[0]) {
-		return x[0].aff[len(x[0].aff)-1], nil
+func constOf(x QuasiAff, at token) (Int, error) {
+	if c, ok := x.Constant(); ok {
+		return c, nil
 	}
 	return Int{}, &ParseError{at.line, at.col, "expected a constant divisor", CodeNotAffine}
 }
 
-// floorDiv returns floor(x / c) for c > 0, adding one division local per piece.
-func (ev *evaluator) floorDiv(x pexpr, c Int, ab *BasicMap) pexpr {
-	out := make(pexpr, 0, len(x))
-	for _, p := range x {
-		if c.IsOne() {
-			out = append(out, p)
-			continue
-		}
-		q := ab.AddLocalDiv(pad(p.aff, ab.NumCols()), c)
-		r := make([]Int, ab.NumCols())
-		r[ab.locCol(q)] = NewInt(1)
-		out = append(out, ppiece{p.conds, r})
-	}
-	return out
-}
-
-// minMax returns min(a, b) (or max) as pieces: a where a <= b, b where b < a.
-func minMax(a, b pexpr, isMin bool, w func() int) pexpr {
-	var out pexpr
-	for _, pa := range a {
-		for _, pb := range b {
-			n := w()
-			x, y := pad(pa.aff, n), pad(pb.aff, n)
-			d := addScaled(y, NewInt(-1), x) // y - x
-			if !isMin {
-				d = negRow(d) // x - y
-			}
-			dd := copyRow(d)
-			dd = negRow(dd)
-			dd[n-1] = dd[n-1].Sub(NewInt(1)) // strict other way
-			base := append(append([]prow(nil), pa.conds...), pb.conds...)
-			out = append(out,
-				ppiece{append(append([]prow(nil), base...), prow{d, false}), x},
-				ppiece{append(append([]prow(nil), base...), prow{dd, false}), y})
-		}
-	}
-	return out
-}
+// cmpOps maps the comparison operators of the notation to the builder's.
+var cmpOps = map[string]Cmp{"<=": CmpLE, "<": CmpLT, ">=": CmpGE, ">": CmpGT, "=": CmpEQ, "!=": CmpNE}
 
 // evalCmp evaluates a comparison chain into a Map over the flat space.
 func (ev *evaluator) evalCmp(c fCmp, sc *scope) (*Map, error) {
-	sp := ev.flatSpace(sc)
-	ab := NewBasicMap(sp)
-	vals := make([][]pexpr, len(c.lists))
+	b := NewBuilder(ev.flatSpace(sc))
+	vals := make([][]QuasiAff, len(c.lists))
 	for i, list := range c.lists {
 		for _, e := range list {
-			v, err := ev.evalExpr(e, sc, ab)
+			v, err := ev.evalExpr(e, sc, b)
 			if err != nil {
 				return nil, err
 			}
 			vals[i] = append(vals[i], v)
 		}
 	}
-	w := ab.NumCols()
-	result := Universe(sp)
-	for k, op := range c.ops {
-		for _, x := range vals[k] {
-			for _, y := range vals[k+1] {
-				var bs []*BasicMap
-				for _, px := range x {
-					for _, py := range y {
-						base := ab.Copy()
-						for _, cd := range append(append([]prow(nil), px.conds...), py.conds...) {
-							if cd.eq {
-								base.eqs = append(base.eqs, pad(cd.row, w))
-							} else {
-								base.ineqs = append(base.ineqs, pad(cd.row, w))
-							}
-						}
-						d := addScaled(pad(py.aff, w), NewInt(-1), pad(px.aff, w)) // y - x
-						one := NewInt(1)
-						add := func(row []Int, eq bool) {
-							b := base.Copy()
-							if eq {
-								b.eqs = append(b.eqs, row)
-							} else {
-								b.ineqs = append(b.ineqs, row)
-							}
-							if b.normalize() {
-								bs = append(bs, b)
-							}
-						}
-						switch op {
-						case "<=":
-							add(d, false)
-						case "<":
-							dd := copyRow(d)
-							dd[w-1] = dd[w-1].Sub(one)
-							add(dd, false)
-						case ">=":
-							add(negRow(d), false)
-						case ">":
-							dd := negRow(d)
-							dd[w-1] = dd[w-1].Sub(one)
-							add(dd, false)
-						case "=":
-							add(d, true)
-						case "!=":
-							dd := copyRow(d)
-							dd[w-1] = dd[w-1].Sub(one)
-							add(dd, false)
-							de := negRow(d)
-							de[w-1] = de[w-1].Sub(one)
-							add(de, false)
-						}
-					}
-				}
-				var err error
-				result, err = result.Intersect(NewMap(sp, bs...))
-				if err != nil {
-					return nil, err
-				}
-			}
-		}
+	ops := make([]Cmp, len(c.ops))
+	for i, op := range c.ops {
+		ops[i] = cmpOps[op]
 	}
-	return result, nil
+	return b.Chain(vals, ops)
 }
 
 // evalFormula evaluates f in scope sc into a Map over the flat space.

@@ -387,7 +387,7 @@ func pwLexRegion(d *BasicMap, f, g *MultiAff, k int, lt bool) (*BasicMap, error)
 	diff := func(j int) []Int {
 		x := affExprIntoBasic(r, f.affs[j], dimCols)
 		y := affExprIntoBasic(r, g.affs[j], dimCols)
-		x = pwWiden(x, r.NumCols())
+		x = pad(x, r.NumCols())
 		out := make([]Int, len(x))
 		for i := range x {
 			out[i] = x[i].Sub(y[i])
@@ -406,18 +406,6 @@ func pwLexRegion(d *BasicMap, f, g *MultiAff, k int, lt bool) (*BasicMap, error)
 		r.AddIneq(e)
 	}
 	return r, nil
-}
-
-// pwWiden inserts zero local columns before the constant of row so that it
-// has width w.
-func pwWiden(row []Int, w int) []Int {
-	if len(row) == w {
-		return row
-	}
-	out := make([]Int, w)
-	copy(out, row[:len(row)-1])
-	out[w-1] = row[len(row)-1]
-	return out
 }
 
 // ErrNotSingleValued is returned (wrapped) by PwMultiAffFromMap when the

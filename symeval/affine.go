@@ -3,6 +3,7 @@ package symeval
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/augur-verify/augur/presburger"
@@ -25,45 +26,69 @@ import (
 // rather than grow without limit.
 const maxPieces = 4096
 
-// Variable keys of linear forms: a presburger parameter by name, or an
-// input or output dimension of the tuple being built by position.
-func paramKey(name string) string { return "p:" + name }
-func inKey(k int) string          { return fmt.Sprintf("i:%d", k) }
-func outKey(k int) string         { return fmt.Sprintf("o:%d", k) }
-
 // division is floor(num / den), den > 0.
 type division struct {
 	num linear
 	den presburger.Int
 }
 
+// key is the canonical text of d: divisions with the same key are the
+// same division, and lowering declares them in the order of their keys.
 func (d *division) key() string { return "d:(" + d.num.key() + ")/" + d.den.String() }
 
-// linear is sum(coef * term) + c, where a term is a variable key or the key
-// of a division defined in divs.
+// term is a term of a linear form: a variable of the space the form is
+// lowered into (a parameter by name, or an input or output dimension of
+// the tuple being built by position), or a division by its key.
+type term struct {
+	v   presburger.Var
+	div string // the key of a division; "" for a variable
+}
+
+// key returns the canonical text of t, which orders the terms of a
+// linear form's key.
+func (t term) key() string {
+	switch {
+	case t.div != "":
+		return t.div
+	case t.v.Kind == presburger.DimParam:
+		return "p:" + t.v.Name
+	case t.v.Kind == presburger.DimIn:
+		return "i:" + strconv.Itoa(t.v.Pos)
+	}
+	return "o:" + strconv.Itoa(t.v.Pos)
+}
+
+// linear is sum(coef * term) + c; the divisions among its terms are
+// defined in divs, by key.
 type linear struct {
-	terms map[string]presburger.Int
+	terms map[term]presburger.Int
 	divs  map[string]*division
 	c     presburger.Int
 }
 
 func constLinear(v int64) linear { return linear{c: presburger.NewInt(v)} }
 
-func varLinear(key string) linear {
-	return linear{terms: map[string]presburger.Int{key: presburger.NewInt(1)}}
+func varLinear(v presburger.Var) linear {
+	return linear{terms: map[term]presburger.Int{{v: v}: presburger.NewInt(1)}}
 }
 
 func (l linear) isConst() bool { return len(l.terms) == 0 }
 
+// key is the canonical text of l: its terms in the order of their keys,
+// then its constant.
 func (l linear) key() string {
-	keys := make([]string, 0, len(l.terms))
-	for k := range l.terms {
-		keys = append(keys, k)
+	type keyed struct {
+		key  string
+		coef presburger.Int
 	}
-	sort.Strings(keys)
+	ts := make([]keyed, 0, len(l.terms))
+	for t, v := range l.terms {
+		ts = append(ts, keyed{t.key(), v})
+	}
+	sort.Slice(ts, func(i, j int) bool { return ts[i].key < ts[j].key })
 	var b strings.Builder
-	for _, k := range keys {
-		fmt.Fprintf(&b, "%s*%s+", l.terms[k], k)
+	for _, t := range ts {
+		fmt.Fprintf(&b, "%s*%s+", t.coef, t.key)
 	}
 	b.WriteString(l.c.String())
 	return b.String()
@@ -75,7 +100,7 @@ func (l linear) scale(f presburger.Int) linear {
 	if f.IsZero() {
 		return out
 	}
-	out.terms = make(map[string]presburger.Int, len(l.terms))
+	out.terms = make(map[term]presburger.Int, len(l.terms))
 	for k, v := range l.terms {
 		out.terms[k] = v.Mul(f)
 	}
@@ -85,7 +110,7 @@ func (l linear) scale(f presburger.Int) linear {
 
 // add returns l + f * o.
 func (l linear) add(o linear, f presburger.Int) linear {
-	out := linear{c: l.c.Add(o.c.Mul(f)), terms: map[string]presburger.Int{}, divs: map[string]*division{}}
+	out := linear{c: l.c.Add(o.c.Mul(f)), terms: map[term]presburger.Int{}, divs: map[string]*division{}}
 	for k, v := range l.terms {
 		out.terms[k] = v
 	}
@@ -104,7 +129,7 @@ func (l linear) add(o linear, f presburger.Int) linear {
 		out.divs[k] = d
 	}
 	for k := range out.divs {
-		if _, used := out.terms[k]; !used {
+		if _, used := out.terms[term{div: k}]; !used {
 			delete(out.divs, k)
 		}
 	}
@@ -121,7 +146,7 @@ func (l linear) floorDiv(d presburger.Int) linear {
 	}
 	div := &division{num: l, den: d}
 	k := div.key()
-	return linear{terms: map[string]presburger.Int{k: presburger.NewInt(1)}, divs: map[string]*division{k: div}}
+	return linear{terms: map[term]presburger.Int{{div: k}: presburger.NewInt(1)}, divs: map[string]*division{k: div}}
 }
 
 // atom is e >= 0, or e == 0 when eq is set.
@@ -346,9 +371,9 @@ func combine(a, b pwExpr, f func(x, y linear) (pwExpr, error)) (pwExpr, error) {
 }
 
 // binding is what a name denotes in a translation scope: a variable (a
-// presburger parameter or a tuple dimension, by key) or the value of a let.
+// presburger parameter or a tuple dimension) or the value of a let.
 type binding struct {
-	key string
+	v   presburger.Var
 	let pwExpr
 }
 
@@ -372,7 +397,7 @@ func (t *translator) index(x syntax.Expr) (pwExpr, error) {
 		if b.let != nil {
 			return b.let, nil
 		}
-		return pwLinear(varLinear(b.key)), nil
+		return pwLinear(varLinear(b.v)), nil
 	case *syntax.Lit:
 		if x.Kind != syntax.IntLiteral {
 			return nil, errAt(x, "%s literal in an index expression", x.Kind)
@@ -396,105 +421,128 @@ func (t *translator) index(x syntax.Expr) (pwExpr, error) {
 		}
 		return out, nil
 	case *syntax.Binary:
-		a, err := t.index(x.X)
-		if err != nil {
-			return nil, err
-		}
-		b, err := t.index(x.Y)
-		if err != nil {
-			return nil, err
-		}
-		one := presburger.NewInt(1)
 		switch x.Op {
-		case syntax.OpAdd, syntax.OpSub:
-			f := one
-			if x.Op == syntax.OpSub {
-				f = one.Neg()
-			}
-			return combine(a, b, func(p, q linear) (pwExpr, error) { return pwLinear(p.add(q, f)), nil })
-		case syntax.OpMul:
-			return combine(a, b, func(p, q linear) (pwExpr, error) {
-				switch {
-				case q.isConst():
-					return pwLinear(p.scale(q.c)), nil
-				case p.isConst():
-					return pwLinear(q.scale(p.c)), nil
-				}
-				return nil, errAt(x, "product of two non-constant terms is not affine")
-			})
-		case syntax.OpDiv, syntax.OpRem:
-			return combine(a, b, func(p, q linear) (pwExpr, error) {
-				if !q.isConst() || q.c.Sign() <= 0 {
-					return nil, errAt(x, "%s by a non-constant or non-positive divisor", x.Op)
-				}
-				d := p.floorDiv(q.c)
-				if x.Op == syntax.OpDiv {
-					return pwLinear(d), nil
-				}
-				return pwLinear(p.add(d, q.c.Neg())), nil
-			})
+		case syntax.OpAdd, syntax.OpSub, syntax.OpMul, syntax.OpDiv, syntax.OpRem:
+			return t.arith(x)
+		}
+		// Another operator: its operands' errors come first.
+		if _, _, err := t.operands(x.X, x.Y); err != nil {
+			return nil, err
 		}
 	case *syntax.Call:
 		switch {
 		case (x.Fun.Name == "min" || x.Fun.Name == "max") && len(x.Args) == 2:
-			a, err := t.index(x.Args[0])
-			if err != nil {
-				return nil, err
-			}
-			b, err := t.index(x.Args[1])
-			if err != nil {
-				return nil, err
-			}
-			isMin := x.Fun.Name == "min"
-			return combine(a, b, func(p, q linear) (pwExpr, error) {
-				// q - p >= 0: p is the min and q the max.
-				d := q.add(p, presburger.NewInt(-1))
-				le := dnf{conj{{e: d}}}
-				gt := dnf{conj{{e: d.scale(presburger.NewInt(-1)).add(constLinear(-1), presburger.NewInt(1))}}}
-				if isMin {
-					return pwExpr{{cond: le, e: p}, {cond: gt, e: q}}, nil
-				}
-				return pwExpr{{cond: le, e: q}, {cond: gt, e: p}}, nil
-			})
+			return t.minMax(x)
 		case x.Fun.Name == "select" && len(x.Args) == 3:
-			c, err := t.cond(x.Args[0], false)
-			if err != nil {
-				return nil, err
-			}
-			nc, err := t.cond(x.Args[0], true)
-			if err != nil {
-				return nil, err
-			}
-			a, err := t.index(x.Args[1])
-			if err != nil {
-				return nil, err
-			}
-			b, err := t.index(x.Args[2])
-			if err != nil {
-				return nil, err
-			}
-			var out pwExpr
-			for _, side := range []struct {
-				c  dnf
-				pw pwExpr
-			}{{c, a}, {nc, b}} {
-				for _, p := range side.pw {
-					cc, err := side.c.and(p.cond)
-					if err != nil {
-						return nil, err
-					}
-					if len(cc) > 0 {
-						out = append(out, piece{cond: cc, e: p.e})
-					}
-				}
-			}
-			if len(out) > maxPieces {
-				return nil, errAt(x, "more than %d pieces", maxPieces)
-			}
-			return out, nil
+			return t.choose(x)
 		}
 	}
 	return nil, errAt(x, "not a quasi-affine index expression")
+}
+
+// operands translates the index expressions x, then y.
+func (t *translator) operands(x, y syntax.Expr) (pwExpr, pwExpr, error) {
+	a, err := t.index(x)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := t.index(y)
+	if err != nil {
+		return nil, nil, err
+	}
+	return a, b, nil
+}
+
+// arith translates a sum, a difference, a product with a constant
+// factor, or a floor division or remainder by a positive constant.
+func (t *translator) arith(x *syntax.Binary) (pwExpr, error) {
+	a, b, err := t.operands(x.X, x.Y)
+	if err != nil {
+		return nil, err
+	}
+	one := presburger.NewInt(1)
+	switch x.Op {
+	case syntax.OpAdd, syntax.OpSub:
+		f := one
+		if x.Op == syntax.OpSub {
+			f = one.Neg()
+		}
+		return combine(a, b, func(p, q linear) (pwExpr, error) { return pwLinear(p.add(q, f)), nil })
+	case syntax.OpMul:
+		return combine(a, b, func(p, q linear) (pwExpr, error) {
+			switch {
+			case q.isConst():
+				return pwLinear(p.scale(q.c)), nil
+			case p.isConst():
+				return pwLinear(q.scale(p.c)), nil
+			}
+			return nil, errAt(x, "product of two non-constant terms is not affine")
+		})
+	}
+	return combine(a, b, func(p, q linear) (pwExpr, error) {
+		if !q.isConst() || q.c.Sign() <= 0 {
+			return nil, errAt(x, "%s by a non-constant or non-positive divisor", x.Op)
+		}
+		d := p.floorDiv(q.c)
+		if x.Op == syntax.OpDiv {
+			return pwLinear(d), nil
+		}
+		return pwLinear(p.add(d, q.c.Neg())), nil
+	})
+}
+
+// minMax translates min(a, b) or max(a, b).
+func (t *translator) minMax(x *syntax.Call) (pwExpr, error) {
+	a, b, err := t.operands(x.Args[0], x.Args[1])
+	if err != nil {
+		return nil, err
+	}
+	isMin := x.Fun.Name == "min"
+	return combine(a, b, func(p, q linear) (pwExpr, error) {
+		// q - p >= 0: p is the min and q the max.
+		d := q.add(p, presburger.NewInt(-1))
+		le := dnf{conj{{e: d}}}
+		gt := dnf{conj{{e: d.scale(presburger.NewInt(-1)).add(constLinear(-1), presburger.NewInt(1))}}}
+		if isMin {
+			return pwExpr{{cond: le, e: p}, {cond: gt, e: q}}, nil
+		}
+		return pwExpr{{cond: le, e: q}, {cond: gt, e: p}}, nil
+	})
+}
+
+// choose translates select(c, a, b): a where c holds, b elsewhere.
+func (t *translator) choose(x *syntax.Call) (pwExpr, error) {
+	c, err := t.cond(x.Args[0], false)
+	if err != nil {
+		return nil, err
+	}
+	nc, err := t.cond(x.Args[0], true)
+	if err != nil {
+		return nil, err
+	}
+	a, b, err := t.operands(x.Args[1], x.Args[2])
+	if err != nil {
+		return nil, err
+	}
+	var out pwExpr
+	for _, side := range []struct {
+		c  dnf
+		pw pwExpr
+	}{{c, a}, {nc, b}} {
+		for _, p := range side.pw {
+			cc, err := side.c.and(p.cond)
+			if err != nil {
+				return nil, err
+			}
+			if len(cc) > 0 {
+				out = append(out, piece{cond: cc, e: p.e})
+			}
+		}
+	}
+	if len(out) > maxPieces {
+		return nil, errAt(x, "more than %d pieces", maxPieces)
+	}
+	return out, nil
 }
 
 // cond translates a constraint, or its negation when neg is set.
@@ -577,11 +625,7 @@ func (t *translator) compare(xa syntax.Expr, op syntax.Op, xb syntax.Expr, neg b
 	if neg {
 		op = negateOp(op)
 	}
-	a, err := t.index(xa)
-	if err != nil {
-		return nil, err
-	}
-	b, err := t.index(xb)
+	a, b, err := t.operands(xa, xb)
 	if err != nil {
 		return nil, err
 	}

@@ -238,7 +238,7 @@ func mustExpr(t *testing.T, text string) syntax.Expr {
 // satisfies together make the conjunction false; others do not.
 func TestContradictoryAtoms(t *testing.T) {
 	at := func(sign int64, c int64, eq bool) atom {
-		return atom{e: linear{terms: map[string]presburger.Int{paramKey("N"): presburger.NewInt(sign)}, c: presburger.NewInt(c)}, eq: eq}
+		return atom{e: linear{terms: map[term]presburger.Int{{v: presburger.ParamVar("N")}: presburger.NewInt(sign)}, c: presburger.NewInt(c)}, eq: eq}
 	}
 	cases := []struct {
 		a, b atom

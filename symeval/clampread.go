@@ -340,7 +340,7 @@ func coarseLocation(s *Scope, x *syntax.Index) (*presburger.Map, error) {
 	clamped := false
 	one := presburger.NewInt(1)
 	for i, ix := range x.Indices {
-		o := varLinear(outKey(i))
+		o := varLinear(presburger.OutVar(i))
 		m, rest := splitMinMax(ix)
 		lo, hi, loWins, ok := clampRange(m)
 		if m == nil || !ok {
@@ -348,7 +348,7 @@ func coarseLocation(s *Scope, x *syntax.Index) (*presburger.Map, error) {
 			if err != nil {
 				return nil, err
 			}
-			eqs, err := equalities([]string{outKey(i)}, []pwExpr{v})
+			eqs, err := equalities([]presburger.Var{presburger.OutVar(i)}, []pwExpr{v})
 			if err != nil {
 				return nil, err
 			}

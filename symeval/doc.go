@@ -9,7 +9,9 @@
 //     (indices, bounds, conditions, lets) translated into presburger
 //     objects over the parameters and loop variables in scope. min, max,
 //     select and or become unions of pieces; / and % by a constant become
-//     floor divisions. Start at Scope.
+//     floor divisions. The linear forms refer to typed variables
+//     (presburger.Var), and lower.go builds them with the engine's builder
+//     of quasi-affine constraints (presburger.Builder). Start at Scope.
 //   - context.go: expression contexts, values with their index parts taken
 //     out into holes, such as A(□1, □2) * B(□2, □3)⟨i, k, j⟩, interned in a
 //     Contexts table so that equal contexts share one tuple name, with equal

@@ -3,52 +3,23 @@ package symeval
 import (
 	"fmt"
 	"sort"
-	"strconv"
-	"strings"
 
 	"github.com/augur-verify/augur/presburger"
 )
 
-// This file lowers the piecewise forms of affine.go to presburger objects:
-// one BasicMap per conjunction, divisions as division locals.
+// This file lowers the piecewise forms of affine.go to presburger objects
+// through the engine's builder of quasi-affine constraints
+// (presburger.Builder): one BasicMap per conjunction, divisions as
+// division locals.
 
-// lowering builds the constraint rows of one BasicMap.
+// lowering builds one conjunction.
 type lowering struct {
-	b      *presburger.BasicMap
-	sp     presburger.Space
-	locals map[string]int // division key -> local index
+	b      *presburger.Builder
+	locals map[string]presburger.QuasiAff // division key -> its local
 }
 
 func newLowering(sp presburger.Space) *lowering {
-	return &lowering{b: presburger.NewBasicMap(sp), sp: sp, locals: map[string]int{}}
-}
-
-// column returns the column of a variable key, or -1 for a division.
-func (lw *lowering) column(key string) (int, error) {
-	switch {
-	case strings.HasPrefix(key, "p:"):
-		name := key[2:]
-		if i := lw.sp.ParamCol(name); i >= 0 {
-			return i, nil
-		}
-		return 0, fmt.Errorf("%s is not a parameter of %s", name, lw.sp)
-	case strings.HasPrefix(key, "i:"), strings.HasPrefix(key, "o:"):
-		k, err := strconv.Atoi(key[2:])
-		if err != nil {
-			return 0, fmt.Errorf("bad variable key %q", key)
-		}
-		if key[0] == 'i' {
-			if k >= lw.sp.Dims(presburger.DimIn) {
-				return 0, fmt.Errorf("input dimension %d out of range in %s", k, lw.sp)
-			}
-			return lw.sp.Col(presburger.DimIn, k), nil
-		}
-		if k >= lw.sp.Dims(presburger.DimOut) {
-			return 0, fmt.Errorf("output dimension %d out of range in %s", k, lw.sp)
-		}
-		return lw.sp.Col(presburger.DimOut, k), nil
-	}
-	return -1, nil
+	return &lowering{b: presburger.NewBuilder(sp), locals: map[string]presburger.QuasiAff{}}
 }
 
 // declare adds the divisions of l (inner ones first) as locals.
@@ -66,36 +37,32 @@ func (lw *lowering) declare(l linear) error {
 		if err := lw.declare(d.num); err != nil {
 			return err
 		}
-		row, err := lw.row(d.num)
+		num, err := lw.value(d.num)
 		if err != nil {
 			return err
 		}
-		lw.locals[k] = lw.b.AddLocalDiv(row, d.den)
+		lw.locals[k] = lw.b.FloorDiv(num, d.den)
 	}
 	return nil
 }
 
-// row returns l as a row over the current columns; its divisions must be
+// value returns l as an expression of the builder; its divisions must be
 // declared.
-func (lw *lowering) row(l linear) ([]presburger.Int, error) {
-	row := lw.b.NewRow()
-	for k, v := range l.terms {
-		col, err := lw.column(k)
-		if err != nil {
-			return nil, err
-		}
-		if col < 0 {
-			li, ok := lw.locals[k]
-			if !ok {
-				return nil, fmt.Errorf("undeclared division %s", k)
+func (lw *lowering) value(l linear) (presburger.QuasiAff, error) {
+	out := lw.b.Const(l.c)
+	for t, v := range l.terms {
+		x, ok := lw.locals[t.div]
+		if t.div == "" {
+			var err error
+			if x, err = lw.b.Var(t.v); err != nil {
+				return presburger.QuasiAff{}, err
 			}
-			col = lw.b.LocalCol(li)
+		} else if !ok {
+			return presburger.QuasiAff{}, fmt.Errorf("undeclared division %s", t.div)
 		}
-		row[col] = row[col].Add(v)
+		out = lw.b.AddScaled(out, v, x)
 	}
-	c := lw.b.ConstCol()
-	row[c] = row[c].Add(l.c)
-	return row, nil
+	return out, nil
 }
 
 // add adds an atom.
@@ -103,15 +70,11 @@ func (lw *lowering) add(a atom) error {
 	if err := lw.declare(a.e); err != nil {
 		return err
 	}
-	row, err := lw.row(a.e)
+	x, err := lw.value(a.e)
 	if err != nil {
 		return err
 	}
-	if a.eq {
-		lw.b.AddEq(row)
-	} else {
-		lw.b.AddIneq(row)
-	}
+	lw.b.Constrain(x, a.eq)
 	return nil
 }
 
@@ -125,7 +88,7 @@ func lowerConj(sp presburger.Space, atoms ...conj) (*presburger.BasicMap, error)
 			}
 		}
 	}
-	return lw.b, nil
+	return lw.b.BasicMap(), nil
 }
 
 // lowerDNF returns the set of points of sp satisfying d (with the extra
@@ -143,14 +106,14 @@ func lowerDNF(sp presburger.Space, d dnf, extra conj) (*presburger.Map, error) {
 }
 
 // equalities returns the pieces of the simultaneous equalities
-// key_k = e_k: the cartesian product of the expressions' pieces, each a
+// vars_k = e_k: the cartesian product of the expressions' pieces, each a
 // conjunction of the pieces' conditions and the equalities.
-func equalities(keys []string, es []pwExpr) (dnf, error) {
+func equalities(vars []presburger.Var, es []pwExpr) (dnf, error) {
 	out := dnfTrue()
 	for k, e := range es {
 		var alts dnf
 		for _, p := range e {
-			eq := conj{{e: p.e.add(varLinear(keys[k]), presburger.NewInt(-1)), eq: true}}
+			eq := conj{{e: p.e.add(varLinear(vars[k]), presburger.NewInt(-1)), eq: true}}
 			c, err := p.cond.and(dnf{eq})
 			if err != nil {
 				return nil, err

@@ -44,11 +44,11 @@ func valueObligations(ctx context.Context, cs *Contexts, pr *Prophecy, st *sched
 	if err != nil {
 		return nil, err
 	}
-	keys := make([]string, len(sv.holes))
-	for i := range keys {
-		keys[i] = outKey(i)
+	vs := make([]presburger.Var, len(sv.holes))
+	for i := range vs {
+		vs[i] = presburger.OutVar(i)
 	}
-	d, err := equalities(keys, sv.holes)
+	d, err := equalities(vs, sv.holes)
 	if err != nil {
 		return nil, err
 	}

@@ -329,7 +329,7 @@ func (p *prophet) binding(s *Scope, b *sched.Binding) (*presburger.Map, error) {
 		return nil, err
 	}
 	// Bounds 0 <= v < extent (extents over the parameters only).
-	bounds, err := extentBounds(s, b.Extents, inKey)
+	bounds, err := extentBounds(s, b.Extents, presburger.InVar)
 	if err != nil {
 		return nil, err
 	}
@@ -359,16 +359,16 @@ func (p *prophet) binding(s *Scope, b *sched.Binding) (*presburger.Map, error) {
 // definedCells returns the cells { a[vars] : bounds } of the in binding b
 // whose tensor element is in def, the tensor's defined points.
 func definedCells(s *Scope, tr *translator, b *sched.Binding, dims []string, bounds dnf, def *presburger.Map) (*presburger.Map, error) {
-	keys := make([]string, len(b.Tensor.Args))
+	vs := make([]presburger.Var, len(b.Tensor.Args))
 	pws := make([]pwExpr, len(b.Tensor.Args))
 	for k, x := range b.Tensor.Args {
-		keys[k] = outKey(k)
+		vs[k] = presburger.OutVar(k)
 		var err error
 		if pws[k], err = tr.index(x); err != nil {
 			return nil, err
 		}
 	}
-	d, err := equalities(keys, pws)
+	d, err := equalities(vs, pws)
 	if err != nil {
 		return nil, err
 	}
@@ -407,17 +407,17 @@ func (p *prophet) cellMap(s *Scope, array string, dims []string, idx []pwExpr, s
 		out[i] = fmt.Sprintf("h%d", i+1)
 	}
 	sp := presburger.MapSpace(s.Params(), presburger.FlatTuple(array, in...), presburger.FlatTuple(sv.Context.Name, out...))
-	var keys []string
+	var vs []presburger.Var
 	var es []pwExpr
 	for i, e := range idx {
-		keys = append(keys, inKey(i))
+		vs = append(vs, presburger.InVar(i))
 		es = append(es, e)
 	}
 	for i, e := range sv.holes {
-		keys = append(keys, outKey(i))
+		vs = append(vs, presburger.OutVar(i))
 		es = append(es, e)
 	}
-	eqs, err := equalities(keys, es)
+	eqs, err := equalities(vs, es)
 	if err != nil {
 		return nil, err
 	}

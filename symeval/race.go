@@ -197,7 +197,7 @@ func otherIteration(inner *Scope, bound *presburger.Map, x string) (y string, bo
 		return "", nil, nil, err
 	}
 	one := presburger.NewInt(1)
-	xv, yv := varLinear(paramKey(x)), varLinear(paramKey(y))
+	xv, yv := varLinear(presburger.ParamVar(x)), varLinear(presburger.ParamVar(y))
 	ne, err = lowerDNF(presburger.ParamSpace(inner.withParam(y).Params()), dnf{
 		conj{{e: xv.add(yv, one.Neg()).add(constLinear(-1), one)}},
 		conj{{e: yv.add(xv, one.Neg()).add(constLinear(-1), one)}},

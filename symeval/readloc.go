@@ -43,7 +43,7 @@ func readLocation(ctx context.Context, s *Scope, x *syntax.Index) (*presburger.M
 // buildReadLocation is readLocation without the memo.
 func buildReadLocation(ctx context.Context, s *Scope, x *syntax.Index) (*presburger.Map, error) {
 	tr := s.translator()
-	keys := make([]string, len(x.Indices))
+	vs := make([]presburger.Var, len(x.Indices))
 	es := make([]pwExpr, len(x.Indices))
 	dims := make([]string, len(x.Indices))
 	pieces := 1 // of the location unpruned, at most
@@ -57,7 +57,7 @@ func buildReadLocation(ctx context.Context, s *Scope, x *syntax.Index) (*presbur
 			n += len(p.cond)
 		}
 		pieces = min(pieces*max(n, 1), maxPieces)
-		keys[i], es[i], dims[i] = outKey(i), v, fmt.Sprintf("i%d", i)
+		vs[i], es[i], dims[i] = presburger.OutVar(i), v, fmt.Sprintf("i%d", i)
 	}
 	if pieces > maxUnprunedRead {
 		for i, ix := range x.Indices {
@@ -70,7 +70,7 @@ func buildReadLocation(ctx context.Context, s *Scope, x *syntax.Index) (*presbur
 			}
 		}
 	}
-	d, err := equalities(keys, es)
+	d, err := equalities(vs, es)
 	if err != nil {
 		return nil, err
 	}

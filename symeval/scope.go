@@ -153,7 +153,7 @@ func NewScope(params []string) *Scope {
 	s := &Scope{names: map[string]binding{}, locs: &locMemo{}, kids: &scopeKids{}}
 	for _, p := range params {
 		s.params = append(s.params, p)
-		s.names[p] = binding{key: paramKey(p)}
+		s.names[p] = binding{v: presburger.ParamVar(p)}
 	}
 	return s
 }
@@ -219,7 +219,7 @@ func (s *Scope) With(name string) (*Scope, string) {
 	}
 	n := s.clone()
 	n.params = append(n.params, p)
-	n.names[name] = binding{key: paramKey(p)}
+	n.names[name] = binding{v: presburger.ParamVar(p)}
 	return n, p
 }
 
@@ -385,7 +385,7 @@ func (s *Scope) withDims(dims []string) *translator {
 	return &translator{lookup: func(name string) (binding, bool) {
 		for k, d := range dims {
 			if d == name {
-				return binding{key: inKey(k)}, true
+				return binding{v: presburger.InVar(k)}, true
 			}
 		}
 		b, ok := s.names[name]
@@ -403,7 +403,7 @@ func (s *Scope) IndexMap(x syntax.Expr) (_ *presburger.Map, err error) {
 		return nil, err
 	}
 	sp := presburger.SetSpace(s.Params(), presburger.FlatTuple("", "v"))
-	d, err := equalities([]string{outKey(0)}, []pwExpr{v})
+	d, err := equalities([]presburger.Var{presburger.OutVar(0)}, []pwExpr{v})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", syntax.ExprString(x), err)
 	}
@@ -438,7 +438,7 @@ func (s *Scope) Range(x string, lo, hi syntax.Expr) (_ *presburger.Map, err erro
 	if err != nil {
 		return nil, err
 	}
-	xv := pwLinear(varLinear(paramKey(x)))
+	xv := pwLinear(varLinear(presburger.ParamVar(x)))
 	one := presburger.NewInt(1)
 	// lo <= x: x - lo >= 0; x < hi: hi - x - 1 >= 0.
 	lower, err := combine(xv, l, func(p, q linear) (pwExpr, error) {
@@ -482,7 +482,7 @@ func (s *Scope) rangeBelow(z, x string, lo syntax.Expr) (*presburger.Map, error)
 		return nil, err
 	}
 	one := presburger.NewInt(1)
-	zv, xv := varLinear(paramKey(z)), varLinear(paramKey(x))
+	zv, xv := varLinear(presburger.ParamVar(z)), varLinear(presburger.ParamVar(x))
 	upper := conj{{e: xv.add(zv, one.Neg()).add(constLinear(-1), one)}} // x - z - 1 >= 0
 	var d dnf
 	for _, p := range l {

@@ -232,18 +232,18 @@ func (an *specAnalyzer) unproven(kind specIssueKind, st *specTensor, eq int, msg
 	an.a.issues = append(an.a.issues, is)
 }
 
-// lookup resolves the equation variables vars to the dimension keys key(k)
+// lookup resolves the equation variables vars to the dimensions dim(k)
 // and the specification's parameters to presburger parameters.
-func (an *specAnalyzer) lookup(vars []*syntax.Ident, key func(int) string) func(string) (binding, bool) {
+func (an *specAnalyzer) lookup(vars []*syntax.Ident, dim func(int) presburger.Var) func(string) (binding, bool) {
 	return func(name string) (binding, bool) {
 		// Equation variables shadow parameters, as in the evaluator.
 		for k, v := range vars {
 			if v.Name == name {
-				return binding{key: key(k)}, true
+				return binding{v: dim(k)}, true
 			}
 		}
 		if an.a.spec.IsParam(name) {
-			return binding{key: paramKey(name)}, true
+			return binding{v: presburger.ParamVar(name)}, true
 		}
 		return binding{}, false
 	}
@@ -332,7 +332,7 @@ func (an *specAnalyzer) equation(st *specTensor, i int, eq *sare.Equation) (*spe
 	where := dnfTrue()
 	if eq.Where != nil {
 		var err error
-		if where, err = (&translator{lookup: an.lookup(eq.Vars, outKey)}).cond(eq.Where, false); err != nil {
+		if where, err = (&translator{lookup: an.lookup(eq.Vars, presburger.OutVar)}).cond(eq.Where, false); err != nil {
 			return nil, err
 		}
 	}
@@ -345,7 +345,7 @@ func (an *specAnalyzer) equation(st *specTensor, i int, eq *sare.Equation) (*spe
 	}
 	se := &specEq{index: i, eq: eq, dom: dom}
 	// The accesses, over the map space T[x] -> U[y].
-	in := &translator{lookup: an.lookup(eq.Vars, inKey)}
+	in := &translator{lookup: an.lookup(eq.Vars, presburger.InVar)}
 	var inWhere dnf = dnfTrue()
 	if eq.Where != nil {
 		if inWhere, err = in.cond(eq.Where, false); err != nil {
@@ -360,15 +360,15 @@ func (an *specAnalyzer) equation(st *specTensor, i int, eq *sare.Equation) (*spe
 		if len(c.Args) != u.Rank() {
 			return nil, fmt.Errorf("%s: %d indices for %s of rank %d", c.Pos(), len(c.Args), u.Name.Name, u.Rank())
 		}
-		keys := make([]string, len(c.Args))
+		vs := make([]presburger.Var, len(c.Args))
 		pws := make([]pwExpr, len(c.Args))
 		for k, x := range c.Args {
-			keys[k] = outKey(k)
+			vs[k] = presburger.OutVar(k)
 			if pws[k], err = in.index(x); err != nil {
 				return nil, err
 			}
 		}
-		d, err := equalities(keys, pws)
+		d, err := equalities(vs, pws)
 		if err != nil {
 			return nil, err
 		}
@@ -928,7 +928,7 @@ func (an *specAnalyzer) anonymousEdges(edges []*specEdge, n int) (presburger.Spa
 
 // indexDiff is x_k - y_k over anonymous edges [x] -> [y].
 func indexDiff(k int) linear {
-	return varLinear(inKey(k)).add(varLinear(outKey(k)), presburger.NewInt(-1))
+	return varLinear(presburger.InVar(k)).add(varLinear(presburger.OutVar(k)), presburger.NewInt(-1))
 }
 
 // samePrefix is x_1 = y_1, ..., x_p = y_p over anonymous edges.
@@ -1173,10 +1173,10 @@ func (an *specAnalyzer) bounded(parts []*presburger.Map, n, p int, up bool) (boo
 	one := presburger.NewInt(1)
 	var c conj
 	for k := 0; k < p; k++ {
-		c = append(c, atom{e: varLinear(inKey(k)).add(varLinear(outKey(k)), one.Neg()), eq: true})
+		c = append(c, atom{e: varLinear(presburger.InVar(k)).add(varLinear(presburger.OutVar(k)), one.Neg()), eq: true})
 	}
 	// a - x_p - 1 >= 0 (x_p < a), or x_p - a - 1 >= 0 (x_p > a).
-	e := varLinear(outKey(p)).add(varLinear(inKey(p)), one.Neg())
+	e := varLinear(presburger.OutVar(p)).add(varLinear(presburger.InVar(p)), one.Neg())
 	if up {
 		e = e.scale(one.Neg())
 	}
@@ -1244,15 +1244,15 @@ func (a *specAnalysis) undefinedSpecReads(ctx context.Context, sv *SymbolicValue
 		if len(c.Args) != t.Rank() {
 			return nil, false, fmt.Errorf("%s: %d indices for %s of rank %d", sv, len(c.Args), t.Name.Name, t.Rank())
 		}
-		keys := make([]string, len(c.Args))
+		vs := make([]presburger.Var, len(c.Args))
 		pws := make([]pwExpr, len(c.Args))
 		for k, x := range c.Args {
-			keys[k] = outKey(k)
+			vs[k] = presburger.OutVar(k)
 			if pws[k], err = tr.index(x); err != nil {
 				return nil, false, err
 			}
 		}
-		d, err := equalities(keys, pws)
+		d, err := equalities(vs, pws)
 		if err != nil {
 			return nil, false, err
 		}

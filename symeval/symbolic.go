@@ -164,9 +164,9 @@ func (w *heapWalker) boundsIn(s *Scope, a string) (*presburger.Map, error) {
 }
 
 // extentBounds returns the constraint 0 <= v_i < extents[i] on the
-// dimensions key(i), the extents translated in scope s (one alternative
+// dimensions dim(i), the extents translated in scope s (one alternative
 // per piece of a piecewise extent).
-func extentBounds(s *Scope, extents []syntax.Expr, key func(int) string) (dnf, error) {
+func extentBounds(s *Scope, extents []syntax.Expr, dim func(int) presburger.Var) (dnf, error) {
 	c := dnfTrue()
 	one := presburger.NewInt(1)
 	for i, e := range extents {
@@ -174,7 +174,7 @@ func extentBounds(s *Scope, extents []syntax.Expr, key func(int) string) (dnf, e
 		if err != nil {
 			return nil, err
 		}
-		v := varLinear(key(i))
+		v := varLinear(dim(i))
 		var alts dnf
 		for _, p := range ext {
 			cc, err := p.cond.and(dnf{conj{{e: v}, {e: p.e.add(v, one.Neg()).add(constLinear(-1), one)}}})
@@ -197,7 +197,7 @@ func arrayBounds(s *Scope, a string, d arrayDecl) (*presburger.Map, error) {
 	for i := range dims {
 		dims[i] = fmt.Sprintf("i%d", i)
 	}
-	c, err := extentBounds(s, d.extents, outKey)
+	c, err := extentBounds(s, d.extents, presburger.OutVar)
 	if err != nil {
 		return nil, err
 	}
@@ -652,7 +652,7 @@ func outputCells(pr *Prophecy, k *sched.Kernel) (*presburger.UnionMap, error) {
 		for i, v := range b.Vars {
 			dims[i] = v.Name
 		}
-		c, err := extentBounds(s, b.Extents, outKey)
+		c, err := extentBounds(s, b.Extents, presburger.OutVar)
 		if err != nil {
 			return nil, err
 		}
@@ -660,7 +660,7 @@ func outputCells(pr *Prophecy, k *sched.Kernel) (*presburger.UnionMap, error) {
 			tr := &translator{lookup: func(name string) (binding, bool) {
 				for i, d := range dims {
 					if d == name {
-						return binding{key: outKey(i)}, true
+						return binding{v: presburger.OutVar(i)}, true
 					}
 				}
 				bd, ok := s.names[name]

@@ -237,7 +237,7 @@ func (ev *valueEval) indexValue(e syntax.Expr) (alternative, error) {
 	if err != nil {
 		return alternative{}, err
 	}
-	d, err := equalities([]string{outKey(0)}, []pwExpr{v})
+	d, err := equalities([]presburger.Var{presburger.OutVar(0)}, []pwExpr{v})
 	if err != nil {
 		return alternative{}, err
 	}
@@ -497,7 +497,7 @@ func productPieces(ctx context.Context, x *presburger.Map, xd []*pieceDomain, y 
 // access in scope s.
 func location(s *Scope, x *syntax.Index) (*presburger.Map, error) {
 	tr := s.translator()
-	keys := make([]string, len(x.Indices))
+	vs := make([]presburger.Var, len(x.Indices))
 	es := make([]pwExpr, len(x.Indices))
 	dims := make([]string, len(x.Indices))
 	for i, ix := range x.Indices {
@@ -505,9 +505,9 @@ func location(s *Scope, x *syntax.Index) (*presburger.Map, error) {
 		if err != nil {
 			return nil, err
 		}
-		keys[i], es[i], dims[i] = outKey(i), v, fmt.Sprintf("i%d", i)
+		vs[i], es[i], dims[i] = presburger.OutVar(i), v, fmt.Sprintf("i%d", i)
 	}
-	d, err := equalities(keys, es)
+	d, err := equalities(vs, es)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/augur-verify/augur/presburger"
 )
 
 // aff is a quasi-affine integer expression in canonical form: a constant
@@ -46,7 +48,7 @@ func constAff(c int64) *aff { return &aff{c: c} }
 
 func nameAff(name string) *aff { return &aff{t: []term{{1, newAtom(0, name, nil, 0)}}} }
 
-func (x *aff) key() string { return x.format(printSare) }
+func (x *aff) key() string { return x.String() }
 
 // isConst returns the value of a constant aff.
 func (x *aff) isConst() (int64, bool) { return x.c, len(x.t) == 0 }
@@ -247,29 +249,27 @@ func (x *aff) eval(env map[string]int64) (int64, error) {
 	return v, nil
 }
 
-// printing styles: Augur's formats, or isl's notation.
-const (
-	printSare = iota
-	printISL
-)
-
-func (x *aff) String() string { return x.format(printSare) }
-
-func (x *aff) format(style int) string {
-	var b strings.Builder
-	// Positive terms first: n - k rather than -k + n.
-	ordered := make([]term, 0, len(x.t))
+// ordered returns the terms of x in the order they are printed: those
+// with positive coefficients first (n - k rather than -k + n).
+func (x *aff) ordered() []term {
+	out := make([]term, 0, len(x.t))
 	for _, t := range x.t {
 		if t.k > 0 {
-			ordered = append(ordered, t)
+			out = append(out, t)
 		}
 	}
 	for _, t := range x.t {
 		if t.k < 0 {
-			ordered = append(ordered, t)
+			out = append(out, t)
 		}
 	}
-	for i, t := range ordered {
+	return out
+}
+
+// String formats x in the notation of Augur's formats.
+func (x *aff) String() string {
+	var b strings.Builder
+	for i, t := range x.ordered() {
 		k := t.k
 		switch {
 		case i == 0 && k < 0:
@@ -285,7 +285,7 @@ func (x *aff) format(style int) string {
 			b.WriteString(strconv.FormatInt(k, 10))
 			b.WriteString(" * ")
 		}
-		a := t.a.format(style)
+		a := t.a.String()
 		if t.a.op != 0 && (k != 1 || i == 0 && t.k < 0) {
 			// 4 * (n / 4), -(n % 4): never (4 * n) / 4 or (-n) % 4.
 			a = "(" + a + ")"
@@ -303,18 +303,42 @@ func (x *aff) format(style int) string {
 	return b.String()
 }
 
-func (a *atom) format(style int) string {
-	switch {
-	case a.op == 0:
+func (a *atom) String() string {
+	if a.op == 0 {
 		return a.name
-	case a.op == '/' && style == printISL:
-		return fmt.Sprintf("floor((%s)/%d)", a.arg.format(style), a.d)
 	}
-	arg := a.arg.format(style)
+	arg := a.arg.String()
 	if len(a.arg.t) > 1 || a.arg.c != 0 || len(a.arg.t) == 1 && a.arg.t[0].k != 1 {
 		arg = "(" + arg + ")"
 	}
 	return fmt.Sprintf("%s %c %d", arg, a.op, a.d)
+}
+
+// build returns x as a quasi-affine expression of the engine's builder
+// qb, name giving the value of each name. Divisions become qb's locals in
+// the order x is printed (terms with positive coefficients first).
+func (x *aff) build(qb *presburger.Builder, name func(string) (presburger.QuasiAff, error)) (presburger.QuasiAff, error) {
+	acc := qb.Const(presburger.NewInt(0))
+	for _, t := range x.ordered() {
+		var v presburger.QuasiAff
+		var err error
+		if t.a.op == 0 {
+			v, err = name(t.a.name)
+		} else {
+			v, err = t.a.arg.build(qb, name)
+		}
+		if err != nil {
+			return presburger.QuasiAff{}, err
+		}
+		switch d := presburger.NewInt(t.a.d); t.a.op {
+		case '/':
+			v = qb.FloorDiv(v, d)
+		case '%':
+			v = qb.Mod(v, d)
+		}
+		acc = qb.AddScaled(acc, presburger.NewInt(t.k), v)
+	}
+	return qb.Add(acc, qb.Const(presburger.NewInt(x.c))), nil
 }
 
 // equalAff reports whether two affs are the same canonical form.

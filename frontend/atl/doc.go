@@ -18,8 +18,12 @@
 //     a false Guard yield padding, which behaves as zero (eval.go).
 //   - Rules checks the side conditions of the lowering (rules.go): the
 //     pad type system that makes truncation safe (TRUNCLPAD and TRUNCRPAD,
-//     decided for all parameter values, pad.go), independent lanes of
-//     wide bindings and backward GenRec lookbacks.
+//     decided for all parameter values, pad.go: each implication the
+//     emptiness of a Presburger set, built by the engine's builder of
+//     quasi-affine constraints, presburger.Builder), independent lanes of
+//     wide bindings and backward GenRec lookbacks. Every index expression
+//     is an aff (aff.go): a quasi-affine form kept canonical for printing
+//     and comparison.
 //   - Checked.Compile gives the program's meaning as a SARE specification
 //     (spec.go; sums become recurrences, recurrence.go) and lowers it
 //     through reindexers to an annotated kernel, in destination-passing

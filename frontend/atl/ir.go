@@ -154,37 +154,25 @@ func (c *cnd) names(set map[string]bool) {
 	c.b.names(set)
 }
 
-func (c *cnd) String() string { return c.format(printSare) }
-
-func (c *cnd) format(style int) string {
+func (c *cnd) String() string {
 	switch c.op {
 	case "true", "false":
-		if style == printISL {
-			if c.op == "true" {
-				return "0 = 0"
-			}
-			return "1 = 0"
-		}
 		return c.op
 	case "not":
-		return "not (" + c.a.format(style) + ")"
+		return "not (" + c.a.String() + ")"
 	case "and", "or":
-		return c.a.operand(c.op, style) + " " + c.op + " " + c.b.operand(c.op, style)
+		return c.a.operand(c.op) + " " + c.op + " " + c.b.operand(c.op)
 	}
-	op := c.op
-	if style == printISL && op == "==" {
-		op = "="
-	}
-	return c.x.format(style) + " " + op + " " + c.y.format(style)
+	return c.x.String() + " " + c.op + " " + c.y.String()
 }
 
 // operand formats c as an operand of the connective op, in parentheses
 // unless it is a comparison or the same connective.
-func (c *cnd) operand(op string, style int) string {
+func (c *cnd) operand(op string) string {
 	if c.x != nil || c.op == op || c.op == "true" || c.op == "false" {
-		return c.format(style)
+		return c.String()
 	}
-	return "(" + c.format(style) + ")"
+	return "(" + c.String() + ")"
 }
 
 func cmpC(op string, x, y *aff) *cnd { return &cnd{op: op, x: x, y: y} }

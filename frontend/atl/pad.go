@@ -3,7 +3,6 @@ package atl
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/syntax"
@@ -51,16 +50,99 @@ func (pc *padChecker) implies(p padCtx, goal *cnd) (bool, error) {
 	if len(vars) == 0 {
 		vars = []string{"atl_unused"}
 	}
-	parts := []string{"not (" + goal.format(printISL) + ")"}
-	for _, c := range p.conds {
-		parts = append(parts, "("+c.format(printISL)+")")
-	}
-	text := fmt.Sprintf("[%s] -> { [%s] : %s }", strings.Join(pc.params, ", "), strings.Join(vars, ", "), strings.Join(parts, " and "))
-	set, err := presburger.ParseSet(text)
+	sb := &setBuilder{ctx: pc.ctx, params: pc.params, vars: vars}
+	set, err := sb.cond(andC(append([]*cnd{notC(goal)}, p.conds...)...))
 	if err != nil {
 		return false, fmt.Errorf("pad check: %w", err)
 	}
 	return set.IsEmpty(pc.ctx)
+}
+
+// setBuilder builds the set of the points [vars] satisfying a condition,
+// with the engine's builder of quasi-affine constraints
+// (presburger.Builder); a name is the innermost variable of that name,
+// else the parameter.
+type setBuilder struct {
+	ctx    context.Context
+	params []string
+	vars   []string
+}
+
+// space returns the set space [params | vars], its dimensions unnamed.
+func (sb *setBuilder) space() presburger.Space {
+	return presburger.SetSpace(sb.params, presburger.FlatTuple("", make([]string, len(sb.vars))...))
+}
+
+// name returns the variable or parameter called n.
+func (sb *setBuilder) name(qb *presburger.Builder, n string) (presburger.QuasiAff, error) {
+	for i := len(sb.vars) - 1; i >= 0; i-- {
+		if sb.vars[i] == n {
+			return qb.Dim(presburger.DimOut, i), nil
+		}
+	}
+	for i := len(sb.params) - 1; i >= 0; i-- {
+		if sb.params[i] == n {
+			return qb.Dim(presburger.DimParam, i), nil
+		}
+	}
+	return presburger.QuasiAff{}, fmt.Errorf("unknown identifier %q", n)
+}
+
+// cmps maps the comparisons of conditions to the engine's.
+var cmps = map[string]presburger.Cmp{
+	"<=": presburger.CmpLE, "<": presburger.CmpLT, ">=": presburger.CmpGE,
+	">": presburger.CmpGT, "==": presburger.CmpEQ, "!=": presburger.CmpNE,
+}
+
+// cond returns the set of the points satisfying c: a comparison through
+// one builder, the connectives by the engine's intersection, union and
+// complement (within the budget of sb's context).
+func (sb *setBuilder) cond(c *cnd) (*presburger.Map, error) {
+	switch c.op {
+	case "true":
+		return presburger.Universe(sb.space()), nil
+	case "false":
+		return presburger.Empty(sb.space()), nil
+	case "not":
+		m, err := sb.cond(c.a)
+		if err != nil {
+			return nil, err
+		}
+		return m.Complement(sb.ctx)
+	case "and", "or":
+		var ms [2]*presburger.Map
+		for i, k := range []*cnd{c.a, c.b} {
+			m, err := sb.cond(k)
+			if err != nil {
+				return nil, err
+			}
+			ms[i] = m
+		}
+		if c.op == "and" {
+			return ms[0].Intersect(ms[1])
+		}
+		return ms[0].Union(ms[1])
+	}
+	return sb.compare(c.x, c.op, c.y)
+}
+
+// compare returns the set of the points where x op y.
+func (sb *setBuilder) compare(x *aff, op string, y *aff) (*presburger.Map, error) {
+	cmp, ok := cmps[op]
+	if !ok {
+		return nil, fmt.Errorf("unknown comparison %s", op)
+	}
+	qb := presburger.NewBuilder(sb.space())
+	name := func(n string) (presburger.QuasiAff, error) { return sb.name(qb, n) }
+	var sides [2][]presburger.QuasiAff
+	for i, a := range []*aff{x, y} {
+		v, err := a.build(qb, name)
+		if err != nil {
+			return nil, err
+		}
+		sides[i] = []presburger.QuasiAff{v}
+	}
+	return qb.Chain(sides[:], []presburger.Cmp{cmp})
 }
 
 // isPad proves that the elements of n at idx are padding for every

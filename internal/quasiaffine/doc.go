@@ -19,12 +19,18 @@
 // parameters. Names resolve to the innermost existential of that name,
 // then to a dimension, then to a parameter; any other name is an error.
 //
-// Each operation builds the same pieces as the engine's reader of isl
-// notation builds for the same formula written out (presburger.ParseMap):
-// a comparison is one conjunction per pair of pieces of its two sides
-// (min and max split an expression into pieces), each division a local
-// floor division, and the connectives the engine's intersection, union,
-// complement and projection.
+// Every comparison is built by the engine's builder of quasi-affine
+// constraints (presburger.Builder), the one the engine's reader of isl
+// notation uses, so a formula builds the same pieces as the same formula
+// written out and read by presburger.ParseMap: a comparison is one
+// conjunction per pair of pieces of its two sides (min and max split an
+// expression into pieces), each division a local floor division, and the
+// connectives the engine's intersection, union, complement and
+// projection. This package only maps the nodes of package syntax to the
+// builder's operations.
 //
-// Files, in reading order: quasiaffine.go, build.go.
+// Files, in reading order: quasiaffine.go (formulas, Set, Names, Check),
+// build.go (the evaluation of formulas: comparisons through
+// presburger.Builder, connectives and existentials through the engine's
+// operations).
 package quasiaffine

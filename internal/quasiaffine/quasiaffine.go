@@ -142,13 +142,13 @@ func Names(f Formula) []string {
 // Set returns { [dims] : f } with the parameters params (an anonymous
 // tuple whose dimensions are named dims), within ctx and its budget.
 func Set(ctx context.Context, params, dims []string, f Formula) (*presburger.Map, error) {
-	b := &builder{ctx: ctx, params: params, pIndex: make(map[string]int, len(params))}
+	ev := &evaluator{ctx: ctx, params: params, pIndex: make(map[string]int, len(params))}
 	for i, p := range params {
-		if _, dup := b.pIndex[p]; !dup {
-			b.pIndex[p] = i
+		if _, dup := ev.pIndex[p]; !dup {
+			ev.pIndex[p] = i
 		}
 	}
-	m, err := b.formula(f, dims)
+	m, err := ev.formula(f, dims)
 	if err != nil {
 		return nil, err
 	}
