@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/augur-verify/augur/api/apitest"
+	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/store"
 	"github.com/augur-verify/augur/validate"
 )
@@ -81,13 +82,13 @@ func (g *gate) run(ctx context.Context, v *store.Validation, progress func(store
 	}
 	rep := validate.Report{Verdict: verdict, Spec: v.SpecName, Program: v.ProgramName, ValueModel: "real",
 		Conditions: []validate.ConditionResult{
-			{ID: 1, Kind: "value", File: v.ProgramName, Line: 3, Col: 5, Text: "a[i] := 1", Status: "proved", SMT: "(check-sat)\n"},
-			{ID: 2, Kind: "bounds", File: v.ProgramName, Line: 4, Col: 5, Text: "b[i] := 2", Status: "proved"},
+			{ID: 1, Kind: sched.WrongValue, File: v.ProgramName, Line: 3, Col: 5, Text: "a[i] := 1", Status: validate.Proved, SMT: "(check-sat)\n"},
+			{ID: 2, Kind: sched.OutOfBoundsWrite, File: v.ProgramName, Line: 4, Col: 5, Text: "b[i] := 2", Status: validate.Proved},
 		}}
 	if verdict == validate.Invalid {
-		rep.Reason = "annotation mismatch"
-		rep.Conditions[0].Status = "failed"
-		rep.Counterexample = &validate.Counterexample{Kind: "annotation mismatch", Condition: 1, File: v.ProgramName, Line: 3, Col: 5,
+		rep.Reason = sched.WrongValue.String()
+		rep.Conditions[0].Status = validate.Failed
+		rep.Counterexample = &validate.Counterexample{Kind: sched.WrongValue, Condition: 1, File: v.ProgramName, Line: 3, Col: 5,
 			Stmt: "a[i] := 1", Params: []validate.Binding{{Name: "N", Value: 1}}, Seed: 1}
 	}
 	data, _ := json.Marshal(rep)

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/augur-verify/augur/sched"
 )
 
 // The conformance checker: every response the tests receive is checked
@@ -199,5 +201,17 @@ func TestOpenAPIDocument(t *testing.T) {
 	bad := map[string]any{"id": "x", "url": 3, "status": "weird"}
 	if errs := checkSchema(t, map[string]any{"$ref": "#/components/schemas/Summary"}, bad, "$"); len(errs) < 4 {
 		t.Errorf("checker found only %v", errs)
+	}
+}
+
+// The document's kinds are the table of kinds (sched.Kinds), in its order.
+func TestOpenAPIKinds(t *testing.T) {
+	enum, _ := obj(obj(obj(openAPIDoc(t)["components"])["schemas"])["Kind"])["enum"].([]any)
+	var want []any
+	for _, k := range sched.Kinds() {
+		want = append(want, k.String())
+	}
+	if fmt.Sprint(enum) != fmt.Sprint(want) {
+		t.Errorf("Kind enum %v, want %v", enum, want)
 	}
 }

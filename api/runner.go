@@ -162,25 +162,19 @@ func LogDuration(d time.Duration) string {
 // Cacheable reports whether a report's verdict is deterministic, so that
 // identical submissions may reuse it: the same content, options, Augur and
 // Z3 always give it. Not so when a wall-clock guard decided something
-// (TimeBound), when an internal error interrupted work, or when a
-// condition ran out of the process's solver memory (shared by every
-// validation running at the time). A report of an exhausted time budget
-// or of a cancelled run never reaches here.
+// (TimeBound), when the solver's memory limit, shared by every validation
+// running at the time, stopped a query (MemoryBound), or when an internal
+// error interrupted work. A report of an exhausted time budget or of a
+// cancelled run never reaches here.
 func Cacheable(rep *validate.Report) bool {
-	if rep == nil || rep.TimeBound || len(rep.InternalErrors) > 0 {
+	if rep == nil || rep.TimeBound || rep.MemoryBound || len(rep.InternalErrors) > 0 {
 		return false
 	}
 	switch rep.Verdict {
 	case validate.Valid, validate.Invalid, validate.Unknown:
-	default:
-		return false
+		return true
 	}
-	for _, c := range rep.Conditions {
-		if c.Status == "undecided" && strings.Contains(strings.ToLower(c.Reason), "memory") {
-			return false
-		}
-	}
-	return true
+	return false
 }
 
 func (m *RunnerMetrics) observe(verdict string, start time.Time) {

@@ -30,12 +30,12 @@ func TestRunnerReportsProvedConditions(t *testing.T) {
 		byID[c.ID] = c
 	}
 	c6, c14 := byID[6], byID[14]
-	if c6.Status != "proved" || !strings.HasPrefix(c6.Solver, "z3") || c6.Seconds <= 0 || c6.SMT == "" ||
+	if c6.Status != validate.Proved || !strings.HasPrefix(c6.Solver, "z3") || c6.Seconds <= 0 || c6.SMT == "" ||
 		!strings.Contains(c6.Formula, " = BH(") {
 		t.Errorf("C6: status %s, solver %q, %g s, script %v, formula %q; want proved by z3, timed, with its script and formula",
 			c6.Status, c6.Solver, c6.Seconds, c6.SMT != "", c6.Formula)
 	}
-	if c14.Status != "proved" || c14.Solver != "syntactic" || c14.SMT != "" || !strings.HasPrefix(c14.Formula, "Out(s1, s2) = Out(s1, s2)") {
+	if c14.Status != validate.Proved || c14.Solver != "syntactic" || c14.SMT != "" || !strings.HasPrefix(c14.Formula, "Out(s1, s2) = Out(s1, s2)") {
 		t.Errorf("C14: status %s, solver %q, script %v, formula %q; want proved syntactically, without a script, with its formula",
 			c14.Status, c14.Solver, c14.SMT != "", c14.Formula)
 	}

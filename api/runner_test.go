@@ -51,12 +51,13 @@ func TestCacheable(t *testing.T) {
 		{"valid", &validate.Report{Verdict: validate.Valid}, true},
 		{"invalid", &validate.Report{Verdict: validate.Invalid}, true},
 		{"unknown by resources", &validate.Report{Verdict: validate.Unknown,
-			Conditions: []validate.ConditionResult{{Status: "undecided", Reason: "resource limit"}}}, true},
+			Conditions: []validate.ConditionResult{{Status: validate.Undecided, Reason: "resource limit"}}}, true},
 		{"time bound", &validate.Report{Verdict: validate.Unknown, TimeBound: true}, false},
 		{"valid, time bound elsewhere", &validate.Report{Verdict: validate.Valid, TimeBound: true}, false},
 		{"internal error", &validate.Report{Verdict: validate.Unknown, InternalErrors: []string{"panic"}}, false},
-		{"out of memory", &validate.Report{Verdict: validate.Unknown,
-			Conditions: []validate.ConditionResult{{Status: "undecided", Reason: "max. memory exceeded"}}}, false},
+		{"out of memory", &validate.Report{Verdict: validate.Unknown, MemoryBound: true,
+			Conditions: []validate.ConditionResult{{Status: validate.Undecided, Reason: "max. memory exceeded"}}}, false},
+		{"valid, out of memory elsewhere", &validate.Report{Verdict: validate.Valid, MemoryBound: true}, false},
 		{"error", &validate.Report{Verdict: validate.Error}, false},
 	} {
 		if got := Cacheable(c.rep); got != c.want {
@@ -138,7 +139,7 @@ func TestRunnerBudgetKeepsConditions(t *testing.T) {
 		t.Fatal(err)
 	}
 	counts := rep.Counts()
-	if len(rep.Conditions) != 7 || counts["proved"] != 6 || counts["undecided"] != 1 || !rep.TimeBound {
+	if len(rep.Conditions) != 7 || counts[validate.Proved] != 6 || counts[validate.Undecided] != 1 || !rep.TimeBound {
 		t.Errorf("conditions %v of %d, time bound %v; want 6 proved and 1 undecided, time bound", counts, len(rep.Conditions), rep.TimeBound)
 	}
 }

@@ -76,35 +76,142 @@ const (
 	ReorderedReduction
 )
 
-var kindNames = map[Kind]string{
-	WrongValue:          "annotation mismatch",
-	UndefinedAnnotation: "undefined annotation",
-	UndefinedStore:      "undefined value stored",
-	OutOfBoundsWrite:    "out-of-bounds write",
-	OutOfBoundsRead:     "out-of-bounds read",
-	UndefinedRead:       "undefined read",
-	ReadWriteRace:       "read-write race",
-	WriteWriteConflict:  "write-write conflict",
-	OutputNotWritten:    "output not written",
-	OutputWrongValue:    "output wrong value",
-	BindingOverlap:      "overlapping bindings",
-	IndexError:          "index error",
-	IllDefinedSpec:      "ill-defined specification",
-	WrongIdentity:       "wrong identity",
-	DoubleCount:         "position accumulated twice",
-	IncompleteReduction: "incomplete reduction",
-	OutsideReduction:    "position outside the reduction",
-	NotAccumulator:      "not an accumulator",
-	WrongOperator:       "wrong reduction operator",
-	ReorderedReduction:  "re-ordered float reduction",
+// kindInfo is what the table of kinds says of one kind.
+type kindInfo struct {
+	// name is the kind as messages, reports and corpus headers print it.
+	name string
+	// help explains the failure to a user: what went wrong, and what to
+	// look at.
+	help string
+	// reduction is set for the kinds of reductions' bookkeeping, which
+	// only kernels of specifications with reductions can fail.
+	reduction bool
 }
+
+// kinds is the table of kinds, indexed by Kind; kinds[0] is no kind. It
+// is the one list of the kinds: their names, the order in which Kinds
+// lists them, and their help texts.
+var kinds = [...]kindInfo{
+	WrongValue: {name: "annotation mismatch",
+		help: "An assignment stores a value that differs from its annotation, the specification element it claims to write, " +
+			"for some parameter values and inputs (a false prophecy). The counterexample gives them, the annotated and the computed value; " +
+			"its reproduce line replays the failure with augur run."},
+	UndefinedAnnotation: {name: "undefined annotation",
+		help: "An assignment's annotation names a specification element outside every equation's domain: " +
+			"the kernel claims to compute something the specification does not define."},
+	UndefinedStore: {name: "undefined value stored",
+		help: "An assignment stores an undefined value that does not come from a read, such as an out-of-range conversion."},
+	OutOfBoundsWrite: {name: "out-of-bounds write",
+		help: "An assignment writes outside its array's extents for some parameter values and loop indices (given by the counterexample)."},
+	OutOfBoundsRead: {name: "out-of-bounds read",
+		help: "An expression reads outside its array's extents for some parameter values and loop indices (given by the counterexample)."},
+	UndefinedRead: {name: "undefined read",
+		help: "An expression reads a cell that holds no defined value yet: it is neither an input nor written earlier."},
+	ReadWriteRace: {name: "read-write race",
+		help: "In a par loop, a cell written by one iteration is read by another: the result depends on the order of the iterations. " +
+			"Make the loop sequential or give each iteration its own cells."},
+	WriteWriteConflict: {name: "write-write conflict",
+		help: "In a par loop, two iterations write different values into the same cell: the result depends on which writes last."},
+	OutputNotWritten: {name: "output not written",
+		help: "When the kernel ends, a cell of an out binding holds no defined value: some output is never computed."},
+	OutputWrongValue: {name: "output wrong value",
+		help: "When the kernel ends, a cell of an out binding holds another value than the specification's."},
+	BindingOverlap: {name: "overlapping bindings",
+		help: "A cell is covered by two in bindings or two out bindings of its array: their where domains are not disjoint."},
+	IndexError: {name: "index error",
+		help: "An index expression cannot be evaluated (an int64 overflow), or extents or loop bounds are too large."},
+	IllDefinedSpec: {name: "ill-defined specification",
+		help: "The specification itself is ill-defined: equations of one tensor with overlapping domains, " +
+			"or a recursion Augur cannot prove well founded."},
+	WrongIdentity: {name: "wrong identity", reduction: true,
+		help: "An accumulator is initialised with another value than the identity of its reduction's operator " +
+			"(0 for +, 1 for *, the type's extreme for min and max)."},
+	DoubleCount: {name: "position accumulated twice", reduction: true,
+		help: "A position of a reduction is accumulated twice into one cell, directly or through merged partial results: " +
+			"the reduction counts it twice."},
+	IncompleteReduction: {name: "incomplete reduction", reduction: true,
+		help: "A cell holding a partial result is read other than by a merge, or is an output, " +
+			"before every position of its reduction was accumulated into it."},
+	OutsideReduction: {name: "position outside the reduction", reduction: true,
+		help: "An accumulation adds a position that lies outside its reduction's domain."},
+	NotAccumulator: {name: "not an accumulator", reduction: true,
+		help: "An accumulation or a merge uses a cell that holds no partial result of the annotated reduction element: " +
+			"it was never initialised with @ (), or was initialised for another element."},
+	WrongOperator: {name: "wrong reduction operator", reduction: true,
+		help: "An accumulation or a merge uses another operator than its reduction's."},
+	ReorderedReduction: {name: "re-ordered float reduction", reduction: true,
+		help: "A float + or * reduction is computed in another order than its specification's, which IEEE rounding does not allow " +
+			"(reported in the ieee value model; the real model allows the re-ordering)."},
+}
+
+// Kinds returns every kind, in the order of their declaration.
+func Kinds() []Kind {
+	ks := make([]Kind, 0, len(kinds)-1)
+	for k := WrongValue; int(k) < len(kinds); k++ {
+		ks = append(ks, k)
+	}
+	return ks
+}
+
+// ParseKind returns the kind whose name (String) is name.
+func ParseKind(name string) (Kind, error) {
+	for _, k := range Kinds() {
+		if kinds[k].name == name {
+			return k, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown failure kind %q", name)
+}
+
+// valid reports whether k is one of the declared kinds.
+func (k Kind) valid() bool { return k > 0 && int(k) < len(kinds) }
 
 // String names the kind as messages do ("read-write race").
 func (k Kind) String() string {
-	if s, ok := kindNames[k]; ok {
-		return s
+	if k.valid() {
+		return kinds[k].name
 	}
 	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// Help explains the failure to a user: what went wrong, and what to
+// look at. It is "" for an undeclared kind.
+func (k Kind) Help() string {
+	if k.valid() {
+		return kinds[k].help
+	}
+	return ""
+}
+
+// Reduction reports whether k is a kind of reductions' bookkeeping, which
+// only kernels of specifications with reductions can fail.
+func (k Kind) Reduction() bool { return k.valid() && kinds[k].reduction }
+
+// MarshalText encodes the kind as its name (String); the zero Kind, no
+// kind, as the empty text.
+func (k Kind) MarshalText() ([]byte, error) {
+	switch {
+	case k == 0:
+		return nil, nil
+	case !k.valid():
+		return nil, fmt.Errorf("marshal %v: not a failure kind", k)
+	}
+	return []byte(kinds[k].name), nil
+}
+
+// UnmarshalText decodes a kind's name (ParseKind); the empty text is the
+// zero Kind.
+func (k *Kind) UnmarshalText(text []byte) error {
+	if len(text) == 0 {
+		*k = 0
+		return nil
+	}
+	kind, err := ParseKind(string(text))
+	if err != nil {
+		return err
+	}
+	*k = kind
+	return nil
 }
 
 // Var is a loop or let variable with its value at the point of a failure.

@@ -87,3 +87,9 @@ func normaliseReason(r string) string {
 	}
 	return r
 }
+
+// memoryReason reports whether a reason of Z3's for an unknown answer is
+// its memory limit ("max. memory exceeded", "memout").
+func memoryReason(r string) bool {
+	return strings.Contains(strings.ToLower(r), "memory") || r == "memout"
+}

@@ -36,8 +36,8 @@ func TestResourceLimit(t *testing.T) {
 		}
 		before := s.ResourcesUsed()
 		r, err := s.Check(context.Background())
-		if err != nil || r != Unknown || s.ReasonUnknown() != ReasonResourceLimit {
-			t.Fatalf("got %s, %v, reason %q; want unknown for lack of resources", r, err, s.ReasonUnknown())
+		if err != nil || r != Unknown || s.ReasonUnknown() != ReasonResourceLimit || s.OutOfMemory() {
+			t.Fatalf("got %s, %v, reason %q, out of memory %v; want unknown for lack of resources", r, err, s.ReasonUnknown(), s.OutOfMemory())
 		}
 		used = append(used, s.ResourcesUsed()-before)
 		s.Close()
@@ -60,5 +60,24 @@ func TestResourceLimit(t *testing.T) {
 	}
 	if r, err := s.Check(context.Background()); err != nil || r != Sat {
 		t.Fatalf("got %s, %v; want sat within the limit", r, err)
+	}
+}
+
+// Z3's ways of saying that it ran out of memory, and only those, are
+// OutOfMemory's.
+func TestMemoryReason(t *testing.T) {
+	for r, want := range map[string]bool{
+		"max. memory exceeded":   true,
+		"memout":                 true,
+		"(sat.max.memory)":       true,
+		ReasonResourceLimit:      false,
+		"timeout":                false,
+		"canceled":               false,
+		"incomplete quantifiers": false,
+		"":                       false,
+	} {
+		if got := memoryReason(r); got != want {
+			t.Errorf("memoryReason(%q) = %v, want %v", r, got, want)
+		}
 	}
 }

@@ -43,6 +43,7 @@ type Solver struct {
 	cleanup runtime.Cleanup
 	closed  bool
 	reason  string
+	memout  bool          // see OutOfMemory
 	timeout time.Duration // see SetTimeout
 	rlimit  uint64        // see SetResourceLimit
 }
@@ -275,7 +276,7 @@ func (s *Solver) check(caller context.Context, assumptions []*Term, op string) (
 	if err != nil {
 		return Unknown, err
 	}
-	s.reason = ""
+	s.reason, s.memout = "", false
 	if err := caller.Err(); err != nil {
 		s.reason = "canceled"
 		return Unknown, fmt.Errorf("smt: %s: %w", op, err)
@@ -357,6 +358,8 @@ func (s *Solver) check(caller context.Context, assumptions []*Term, op string) (
 	wg.Wait()
 
 	if err := check(z, op); err != nil {
+		var e *Error
+		s.memout = errors.As(err, &e) && e.Code == int(C.Z3_MEMOUT_FAIL)
 		return Unknown, err
 	}
 	switch r {
@@ -366,6 +369,7 @@ func (s *Solver) check(caller context.Context, assumptions []*Term, op string) (
 		return Unsat, nil
 	}
 	s.reason = normaliseReason(C.GoString(C.Z3_solver_get_reason_unknown(z, s.s)))
+	s.memout = memoryReason(s.reason)
 	if err := caller.Err(); err != nil {
 		return Unknown, fmt.Errorf("smt: %s: %w", op, err)
 	}
@@ -388,6 +392,15 @@ func (s *Solver) ReasonUnknown() string {
 		return ""
 	}
 	return s.reason
+}
+
+// OutOfMemory reports whether the last Check stopped at Z3's memory limit
+// (SetMemoryLimit): Z3 gave up for want of memory, or failed with its
+// out-of-memory error. The limit bounds the whole process, every check
+// running at the time, so that such an answer may differ from one run of
+// the same query to the next.
+func (s *Solver) OutOfMemory() bool {
+	return s != nil && s.memout
 }
 
 // Model is the model found by the last Check (Z3_solver_get_model). It is

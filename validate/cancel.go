@@ -21,12 +21,12 @@ func (v *validation) cancelled(rep *Report, results []ConditionResult, phase str
 	for i := range results {
 		r := &results[i]
 		switch {
-		case r.Status == "failed" && r.Counterexample == nil:
-			r.Status = "undecided"
+		case r.Status == Failed && r.Counterexample == nil:
+			r.Status = Undecided
 			r.Reason = ReasonCancelled + " before the failure was confirmed: " + r.Reason
-		case r.Status != "proved" && r.Status != "failed" && r.Status != "undecided":
+		case r.Status != Proved && r.Status != Failed && r.Status != Undecided:
 			// Pending: the solver never answered.
-			r.Status = "undecided"
+			r.Status = Undecided
 			r.Reason = ReasonCancelled
 		}
 	}

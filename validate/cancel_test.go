@@ -30,7 +30,7 @@ func z3Held() (checks, contexts int) {
 }
 
 // statuses counts the conditions by status, and returns C5's result.
-func statuses(t *testing.T, rep *Report) (map[string]int, ConditionResult) {
+func statuses(t *testing.T, rep *Report) (map[Status]int, ConditionResult) {
 	t.Helper()
 	var c5 ConditionResult
 	for _, c := range rep.Conditions {

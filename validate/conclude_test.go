@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/symeval"
 )
 
@@ -32,7 +33,7 @@ func TestConcludeNeedsEveryConditionProved(t *testing.T) {
 			for i, st := range tc.statuses {
 				c := &symeval.Condition{ID: i + 1, Status: st}
 				v.an.Conditions = append(v.an.Conditions, c)
-				results = append(results, ConditionResult{ID: c.ID, Kind: "annotation mismatch", File: "k.sched", Line: i + 1, Col: 3, Status: st.String()})
+				results = append(results, ConditionResult{ID: c.ID, Kind: sched.WrongValue, File: "k.sched", Line: i + 1, Col: 3, Status: statusOf(st)})
 			}
 			rep := &Report{}
 			v.conclude(rep, results)

@@ -20,7 +20,7 @@ import (
 // replays it with the reference interpreter. It fails when no concrete
 // point can be produced.
 func (v *validation) counterexample(c *symeval.Condition, o *outcome) (*Counterexample, error) {
-	cx := &Counterexample{Kind: c.Kind.String(), Condition: c.ID, File: v.in.progSrc.Name,
+	cx := &Counterexample{Kind: c.Kind, Condition: c.ID, File: v.in.progSrc.Name,
 		Line: c.Pos.Line, Col: c.Pos.Col, Stmt: c.Text, Detail: c.Detail}
 	if c.InSpec {
 		cx.File = v.in.specSrc.Name
@@ -28,7 +28,7 @@ func (v *validation) counterexample(c *symeval.Condition, o *outcome) (*Countere
 	var values map[string]int64
 	switch {
 	case o != nil:
-		cx.Kind = o.kind.String()
+		cx.Kind = o.kind
 		values = o.params
 		ob := c.Obligation
 		if e, err := ob.Spec.Fill(o.specHoles); err == nil {

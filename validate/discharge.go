@@ -1435,6 +1435,9 @@ func (s *solver) solve(sol *smt.Solver, limit uint64) (smt.Result, error) {
 	before := sol.ResourcesUsed()
 	res, err := sol.Check(ctx)
 	s.used += sol.ResourcesUsed() - before
+	if sol.OutOfMemory() {
+		s.v.memoryHit.Store(true)
+	}
 	switch {
 	case res != smt.Unknown:
 		return res, nil

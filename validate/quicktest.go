@@ -110,7 +110,7 @@ func (v *validation) startQuickTest(in *input, beside bool, found func()) *quick
 // tested completes rep with the verdict of the counterexample cx that
 // testing first found.
 func (v *validation) tested(rep *Report, cx *Counterexample, progress func(Event)) *Report {
-	rep.Verdict, rep.Reason, rep.Counterexample = Invalid, cx.Kind, cx
+	rep.Verdict, rep.Reason, rep.Counterexample = Invalid, cx.Kind.String(), cx
 	progress(Event{Phase: "done"})
 	return rep
 }
@@ -356,7 +356,7 @@ func positive(m *presburger.Map, name string) (*presburger.Map, error) {
 // quickCounterexample reports the failure f of the test at params and
 // seed as the verdict's counterexample.
 func (v *validation) quickCounterexample(in *input, f *sched.Failure, params map[string]int64, seed uint64) *Counterexample {
-	cx := &Counterexample{Kind: f.Kind.String(), File: f.File, Line: f.Pos.Line, Col: f.Pos.Col, Stmt: f.Stmt,
+	cx := &Counterexample{Kind: f.Kind, File: f.File, Line: f.Pos.Line, Col: f.Pos.Col, Stmt: f.Stmt,
 		Cell: f.Cell(), ExpectedExpr: f.Tensor, Seed: seed, Reproduced: true,
 		Replay: fmt.Sprintf("augur run fails (seed %d): %s", seed, f.Error()),
 		Detail: "found by running the kernel before the symbolic evaluation (testing first)"}

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/augur-verify/augur/sched"
+	"github.com/augur-verify/augur/symeval"
 	"github.com/augur-verify/augur/value"
 )
 
@@ -61,6 +63,11 @@ type Report struct {
 	// stopped some work: the verdict may then differ on a faster or
 	// less loaded machine, and is not to be cached.
 	TimeBound bool `json:"time_bound,omitempty"`
+	// MemoryBound is set when the solver's memory limit (shared by every
+	// validation the process runs at the time) stopped some work: as with
+	// TimeBound, the verdict may differ in another run, and is not to be
+	// cached. It is not part of the JSON form.
+	MemoryBound bool `json:"-"`
 	// InternalErrors lists the internal errors (recovered panics) met,
 	// each with the input's digest and a stack: a bug of Augur's, to be
 	// logged. The work each interrupted is undecided.
@@ -114,8 +121,9 @@ type Binding struct {
 
 // Counterexample shows where and how a kernel goes wrong.
 type Counterexample struct {
-	// Kind is the failure ("annotation mismatch", ...).
-	Kind string `json:"kind"`
+	// Kind is the failure (sched.WrongValue, "annotation mismatch" in
+	// JSON, ...).
+	Kind sched.Kind `json:"kind"`
 	// Condition is the ID of the condition that failed.
 	Condition int `json:"condition"`
 	// File, Line, Col and Stmt locate the statement (or binding, or
@@ -155,17 +163,50 @@ type Counterexample struct {
 	garbage bool
 }
 
+// Status is the result of one verification condition, as JSON and text
+// print it.
+type Status string
+
+// The statuses of a condition in a report, in the order summaries list
+// them.
+const (
+	// Proved: the condition holds for every parameter value satisfying
+	// the assumptions.
+	Proved Status = "proved"
+	// Failed: the condition fails; a counterexample shows it.
+	Failed Status = "failed"
+	// Undecided: the condition could be decided neither way; the
+	// result's reason says why.
+	Undecided Status = "undecided"
+)
+
+// statusOf is the status of a condition whose symbolic evaluation or
+// solving left it in state s. A condition still pending keeps the name
+// of its state until the validation concludes (see cancelled).
+func statusOf(s symeval.Status) Status {
+	switch s {
+	case symeval.Proved:
+		return Proved
+	case symeval.Failed:
+		return Failed
+	case symeval.Undecided:
+		return Undecided
+	}
+	return Status(s.String())
+}
+
 // ConditionResult is the result of one verification condition.
 type ConditionResult struct {
-	ID   int    `json:"id"`
-	Kind string `json:"kind"`
+	ID int `json:"id"`
+	// Kind is the failure the condition rules out.
+	Kind sched.Kind `json:"kind"`
 	// File, Line, Col and Text locate the condition's statement.
 	File string `json:"file"`
 	Line int    `json:"line"`
 	Col  int    `json:"col"`
 	Text string `json:"text"`
-	// Status is "proved", "failed" or "undecided".
-	Status string `json:"status"`
+	// Status is Proved, Failed or Undecided.
+	Status Status `json:"status"`
 	// Reason explains a failed or undecided status (timeout, budget,
 	// unconfirmed counterexample).
 	Reason string `json:"reason,omitempty"`
@@ -204,12 +245,30 @@ func (r *Report) ExitCode() int {
 }
 
 // Counts returns the number of conditions by status.
-func (r *Report) Counts() map[string]int {
-	m := map[string]int{}
+func (r *Report) Counts() map[Status]int {
+	m := map[Status]int{}
 	for _, c := range r.Conditions {
 		m[c.Status]++
 	}
 	return m
+}
+
+// Summary counts the conditions by status, as augur validate and the
+// dashboard print them: "14 conditions: 13 proved, 1 failed"; "" when
+// there are none.
+func (r *Report) Summary() string {
+	n := len(r.Conditions)
+	if n == 0 {
+		return ""
+	}
+	counts := r.Counts()
+	var parts []string
+	for _, s := range []Status{Proved, Failed, Undecided} {
+		if counts[s] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[s], s))
+		}
+	}
+	return fmt.Sprintf("%d condition%s: %s", n, plural(n), strings.Join(parts, ", "))
 }
 
 // WriteText prints the report as augur validate does: the verdict first,
@@ -252,20 +311,13 @@ func (r *Report) WriteText(w io.Writer, verbose bool) error {
 	if r.Verdict == Unknown {
 		b.WriteString("\nundecided conditions:\n")
 		for _, c := range r.Conditions {
-			if c.Status == "undecided" {
+			if c.Status == Undecided {
 				fmt.Fprintf(&b, "  C%d %s at %s:%d:%d: %s\n      %s\n", c.ID, c.Kind, c.File, c.Line, c.Col, c.Text, c.Reason)
 			}
 		}
 	}
-	if len(r.Conditions) > 0 {
-		counts := r.Counts()
-		var parts []string
-		for _, s := range []string{"proved", "failed", "undecided"} {
-			if counts[s] > 0 {
-				parts = append(parts, fmt.Sprintf("%d %s", counts[s], s))
-			}
-		}
-		fmt.Fprintf(&b, "\n%d condition%s: %s\n", len(r.Conditions), plural(len(r.Conditions)), strings.Join(parts, ", "))
+	if s := r.Summary(); s != "" {
+		fmt.Fprintf(&b, "\n%s\n", s)
 	}
 	if verbose {
 		for _, c := range r.Conditions {

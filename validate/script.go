@@ -18,7 +18,7 @@ func (c *ConditionResult) Script() string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "; Augur condition C%d (%s) at %s:%d:%d: %s\n", c.ID, c.Kind, c.File, c.Line, c.Col, c.Text)
-	status := c.Status
+	status := string(c.Status)
 	if c.Solver != "" {
 		status += ", " + c.Solver
 	}

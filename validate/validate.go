@@ -319,12 +319,13 @@ func Validate(ctx context.Context, spec, prog *syntax.Source, opts Options) (rep
 	for i, c := range an.Conditions {
 		// The conditions left undischarged by refuteEarly keep their
 		// plain form: the readable one can cost more than the verdict.
-		if c.Obligation != nil && results[i].Formula == "" && results[i].Status != symeval.Proved.String() && !v.skipped[i] {
+		if c.Obligation != nil && results[i].Formula == "" && results[i].Status != Proved && !v.skipped[i] {
 			results[i].Formula = v.formula(c)
 		}
 	}
 	phase("confirm")
 	rep.TimeBound = v.guardHit.Load()
+	rep.MemoryBound = v.memoryHit.Load()
 	rep.Vacuous = rep.Vacuous && rep.Verdict == Valid
 	rep.Conditions = results
 	progress(Event{Phase: "done", Done: all, Total: all})
@@ -360,6 +361,8 @@ type validation struct {
 	progress func(Event)
 	// guardHit records that a solver query reached the wall-clock guard.
 	guardHit atomic.Bool
+	// memoryHit records that a solver query ran out of the solver's memory.
+	memoryHit atomic.Bool
 	// digest identifies the input in internal errors.
 	digest string
 	// internal lists the internal errors met (panics recovered).
@@ -488,8 +491,8 @@ func (v *validation) describe(c *symeval.Condition) ConditionResult {
 	if c.InSpec {
 		file = v.in.specSrc.Name
 	}
-	r := ConditionResult{ID: c.ID, Kind: c.Kind.String(), File: file, Line: c.Pos.Line, Col: c.Pos.Col, Text: c.Text,
-		Status: c.Status.String(), Reason: c.Reason}
+	r := ConditionResult{ID: c.ID, Kind: c.Kind, File: file, Line: c.Pos.Line, Col: c.Pos.Col, Text: c.Text,
+		Status: statusOf(c.Status), Reason: c.Reason}
 	switch {
 	case c.Obligation != nil:
 		if v.opts.ProvedFormulas {
@@ -611,7 +614,7 @@ func (v *validation) discharge(results []ConditionResult) error {
 	}
 	for i, o := range v.outcomes {
 		r := &results[i]
-		r.Status = o.status.String()
+		r.Status = statusOf(o.status)
 		r.Reason = o.reason
 		r.Solver = o.solver
 		r.Seconds = o.seconds
@@ -639,13 +642,13 @@ func (v *validation) refuted() bool {
 // condition undischarged: the kernel is refuted.
 func (v *validation) refuteByProbe(results []ConditionResult, i int, o *outcome) {
 	r := &results[i]
-	r.Status, r.Reason, r.Solver, r.Seconds, r.Resources = o.status.String(), o.reason, o.solver, o.seconds, o.resources
+	r.Status, r.Reason, r.Solver, r.Seconds, r.Resources = statusOf(o.status), o.reason, o.solver, o.seconds, o.resources
 	if v.opts.KeepSMT {
 		r.SMT = o.smt
 	}
 	for j, c := range v.an.Conditions {
 		if j != i && c.Status == symeval.Pending && !v.skipped[j] {
-			results[j].Status = "undecided"
+			results[j].Status = Undecided
 			results[j].Reason = fmt.Sprintf("not discharged: C%d already refutes the kernel", v.an.Conditions[i].ID)
 			v.skipped[j] = true
 		}
@@ -684,13 +687,13 @@ func (v *validation) refuteEarly(results []ConditionResult) {
 			return
 		}
 		if _, err := v.counterexampleOf(i); err != nil {
-			results[i].Status = "undecided"
+			results[i].Status = Undecided
 			results[i].Reason = "counterexample not confirmed: " + err.Error()
 			continue
 		}
 		for j := i + 1; j < len(v.an.Conditions); j++ {
 			if v.an.Conditions[j].Status == symeval.Pending {
-				results[j].Status = "undecided"
+				results[j].Status = Undecided
 				results[j].Reason = fmt.Sprintf("not discharged: C%d already refutes the kernel", v.an.Conditions[i].ID)
 				v.skipped[j] = true
 			}
@@ -704,7 +707,7 @@ func (v *validation) refuteEarly(results []ConditionResult) {
 func (v *validation) failures(results []ConditionResult) []int {
 	var failed []int
 	for i := range v.an.Conditions {
-		if results[i].Status == "failed" {
+		if results[i].Status == Failed {
 			failed = append(failed, i)
 		}
 	}
@@ -724,12 +727,12 @@ func (v *validation) confirmFirst(rep *Report, results []ConditionResult, failed
 		}
 		cx, err := v.counterexampleOf(i)
 		if err != nil {
-			results[i].Status = "undecided"
+			results[i].Status = Undecided
 			results[i].Reason = "counterexample not confirmed: " + err.Error()
 			continue
 		}
 		rep.Verdict = Invalid
-		rep.Reason = cx.Kind
+		rep.Reason = cx.Kind.String()
 		rep.Counterexample = cx
 		results[i].Counterexample = cx
 		v.otherCounterexamples(results, failed, i)
@@ -764,7 +767,7 @@ func unproved(results []ConditionResult) (int, *ConditionResult) {
 	n := 0
 	var first *ConditionResult
 	for i := range results {
-		if results[i].Status == symeval.Proved.String() {
+		if results[i].Status == Proved {
 			continue
 		}
 		if n == 0 {
@@ -809,7 +812,7 @@ const maxOtherCounterexamples = 16
 func (v *validation) otherCounterexamples(results []ConditionResult, failed []int, first int) {
 	n := 0
 	for _, i := range failed {
-		if i <= first || results[i].Status != "failed" {
+		if i <= first || results[i].Status != Failed {
 			continue
 		}
 		if n == maxOtherCounterexamples || v.ctx.Err() != nil {
@@ -818,7 +821,7 @@ func (v *validation) otherCounterexamples(results []ConditionResult, failed []in
 		n++
 		cx, err := v.counterexampleOf(i)
 		if err != nil {
-			results[i].Status = "undecided"
+			results[i].Status = Undecided
 			results[i].Reason = "counterexample not confirmed: " + err.Error()
 			continue
 		}

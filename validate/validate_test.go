@@ -199,7 +199,7 @@ out c[i] : f32[N] = C(i)
 	status := func(rep *Report, kind string, line int) ConditionResult {
 		t.Helper()
 		for _, c := range rep.Conditions {
-			if c.Kind == kind && c.Line == line {
+			if c.Kind.String() == kind && c.Line == line {
 				return c
 			}
 		}

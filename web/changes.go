@@ -40,7 +40,7 @@ type stmtChange struct {
 	Text        string
 	Line        string // anchor of its line in this validation's listing, "" if gone
 	LineN       int
-	Before, Now string
+	Before, Now validate.Status
 }
 
 // maxPrevious bounds the validations looked through for one at another
@@ -77,7 +77,7 @@ type statement struct {
 	text   string
 	file   string
 	line   int
-	status string
+	status validate.Status
 }
 
 // statements lists the statements of rep's conditions, in the order of
@@ -90,7 +90,7 @@ func statements(rep *validate.Report, src string) (out []statement, complete boo
 	if len(rep.Conditions) == 0 {
 		if cx := rep.Counterexample; cx != nil && cx.Stmt != "" {
 			k := occurrence(src, cx.Stmt, cx.Line)
-			return []statement{{key: fmt.Sprintf("%s#%d", cx.Stmt, k), text: cx.Stmt, file: cx.File, line: cx.Line, status: "failed"}}, false
+			return []statement{{key: fmt.Sprintf("%s#%d", cx.Stmt, k), text: cx.Stmt, file: cx.File, line: cx.Line, status: validate.Failed}}, false
 		}
 		return nil, true
 	}

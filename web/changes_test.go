@@ -11,6 +11,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
+	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/store"
 	"github.com/augur-verify/augur/validate"
 )
@@ -31,11 +32,11 @@ func addHistory(t *testing.T, s *fakeStore) {
 	}
 	rep.Verdict, rep.Reason, rep.Counterexample = validate.Valid, "", nil
 	for i := range rep.Conditions {
-		rep.Conditions[i].Status = "proved"
+		rep.Conditions[i].Status = validate.Proved
 		rep.Conditions[i].Line += 2 // the lines moved: statements match by text
 	}
-	rep.Conditions = append(rep.Conditions, validate.ConditionResult{ID: 15, Kind: "annotation mismatch",
-		File: rep.Program, Line: 30, Col: 3, Text: "old[x] {Old(x)} := 1", Status: "failed"})
+	rep.Conditions = append(rep.Conditions, validate.ConditionResult{ID: 15, Kind: sched.WrongValue,
+		File: rep.Program, Line: 30, Col: 3, Text: "old[x] {Old(x)} := 1", Status: validate.Failed})
 	valid, _ := json.Marshal(&rep)
 	inv, _ := s.Get(t.Context(), "v-invalid")
 	at := func(d time.Duration) time.Time { return inv.CreatedAt.Add(d) }

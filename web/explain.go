@@ -3,9 +3,6 @@ package web
 import (
 	"context"
 	"fmt"
-	"regexp"
-	"slices"
-	"strconv"
 	"time"
 
 	"github.com/augur-verify/augur/expr"
@@ -52,14 +49,11 @@ const (
 	maxInputs        = 24
 )
 
-// seedNote finds the seed in the counterexample's detail ("random inputs
-// of seed 2").
-var seedNote = regexp.MustCompile(`random inputs of seed ([0-9]+)`)
-
 // explain recomputes the counterexample cx of a failed value condition
 // over the specification (spec, named specName), or returns nil when it
 // cannot: no annotation, a failure the evaluator cannot replay, numbers
-// that differ from the report's.
+// that differ from the report's. The random inputs are those of the
+// counterexample's seed.
 func explain(ctx context.Context, specName, spec string, cx *validate.Counterexample) *explanation {
 	if cx == nil || cx.ExpectedExpr == "" || cx.ActualExpr == "" || cx.ExpectedValue == "" || cx.ActualValue == "" {
 		return nil
@@ -70,11 +64,62 @@ func explain(ctx context.Context, specName, spec string, cx *validate.Counterexa
 	if err != nil {
 		return nil
 	}
-	params := map[string]int64{}
-	for _, p := range cx.Params {
-		params[p.Name] = p.Value
+	q := readCounterexample(s, cx)
+	if q == nil {
+		return nil
 	}
-	fixed := map[string]value.Value{}
+	ev, err := sare.NewEvaluator(s, info, q.params, q.inputs(cx.Seed, nil))
+	if err != nil {
+		return nil
+	}
+	ev.MaxPoints = explainMaxPoints
+	want, err := ev.Eval(ctx, q.tensor.Name.Name, q.idx)
+	if err != nil || want.String() != cx.ExpectedValue {
+		return nil
+	}
+	got, err := expr.EvalValue(q.computed, q.cinfo, ev.Env(ctx))
+	if err != nil || got.String() != cx.ActualValue {
+		return nil
+	}
+	x := &explanation{Seed: cx.Seed, Fixed: len(q.fixed) > 0}
+	if eq := equationAt(s, q.tensor, q.idx, q.params); eq != nil {
+		x.Equation = eq.String()
+		x.Line, x.LineN = fmt.Sprintf("S%d", eq.Pos().Line), eq.Pos().Line
+		if eq.Reduce == nil {
+			env := &pointEnv{params: q.params, vars: eq.Vars, idx: q.idx}
+			x.Annotation = elements(ctx, ev, s, eq.RHS, env)
+		}
+	}
+	x.Computed = elements(ctx, ev, s, q.computed, &pointEnv{params: q.params})
+	x.listInputs(ctx, s, info, q, cx.Seed)
+	return x
+}
+
+// cxQuery is a counterexample read against the specification: the
+// element its annotation names, the expression the kernel computes, and
+// the values it fixes.
+type cxQuery struct {
+	params map[string]int64
+	// fixed are the counterexample's own inputs, by element
+	// ("In(2, 0)"); the others are random.
+	fixed map[string]value.Value
+	// tensor and idx are the annotation's element.
+	tensor *sare.Tensor
+	idx    []int64
+	// computed is the kernel's expression, checked against the
+	// specification (cinfo).
+	computed syntax.Expr
+	cinfo    *expr.Info
+}
+
+// readCounterexample reads cx against s, or returns nil when its
+// annotation is not an element of a computed tensor of s at constant
+// indices, or its inputs or computed expression do not check against s.
+func readCounterexample(s *sare.Spec, cx *validate.Counterexample) *cxQuery {
+	q := &cxQuery{params: map[string]int64{}, fixed: map[string]value.Value{}}
+	for _, p := range cx.Params {
+		q.params[p.Name] = p.Value
+	}
 	for _, in := range cx.Inputs {
 		t := s.Tensor(in.Tensor)
 		if t == nil || !t.Input {
@@ -84,7 +129,7 @@ func explain(ctx context.Context, specName, spec string, cx *validate.Counterexa
 		if err != nil {
 			return nil
 		}
-		fixed[expr.FormatIndex(in.Tensor, in.Index, '(', ')')] = v
+		q.fixed[expr.FormatIndex(in.Tensor, in.Index, '(', ')')] = v
 	}
 	annot, err := syntax.ParseExprString(cx.ExpectedExpr)
 	if err != nil {
@@ -94,100 +139,68 @@ func explain(ctx context.Context, specName, spec string, cx *validate.Counterexa
 	if !ok || s.Tensor(call.Fun.Name) == nil || s.Tensor(call.Fun.Name).Input {
 		return nil
 	}
-	tensor := s.Tensor(call.Fun.Name)
-	idx, err := constIndices(call.Args, params)
-	if err != nil {
+	q.tensor = s.Tensor(call.Fun.Name)
+	if q.idx, err = constIndices(call.Args, q.params); err != nil {
 		return nil
 	}
-	computed, err := syntax.ParseExprString(cx.ActualExpr)
-	if err != nil {
+	if q.computed, err = syntax.ParseExprString(cx.ActualExpr); err != nil {
 		return nil
 	}
-	cinfo := expr.NewInfo()
+	q.cinfo = expr.NewInfo()
 	r := &syntax.Reporter{}
-	(&expr.Checker{R: r, Scope: specScope{s}, Info: cinfo, AllowTensors: true}).Value(computed, tensor.Type)
+	(&expr.Checker{R: r, Scope: specScope{s}, Info: q.cinfo, AllowTensors: true}).Value(q.computed, q.tensor.Type)
 	if r.Errs.Err() != nil {
 		return nil
 	}
+	return q
+}
 
-	// The seed the report's numbers were computed with: the one its
-	// detail names, else the counterexample's (the replay's).
-	seeds := []uint64{cx.Seed}
-	if m := seedNote.FindStringSubmatch(cx.Detail); m != nil {
-		if n, err := strconv.ParseUint(m[1], 10, 64); err == nil {
-			seeds = []uint64{n, cx.Seed}
+// inputs are the counterexample's inputs: its own, random ones of seed
+// for the others. rec, when set, is told of every input element read.
+func (q *cxQuery) inputs(seed uint64, rec func(*sare.Tensor, []int64, value.Value)) sare.Inputs {
+	random := sare.RandomInputs(seed)
+	return sare.InputFunc(func(t *sare.Tensor, idx []int64) (value.Value, error) {
+		v, ok := q.fixed[expr.FormatIndex(t.Name.Name, idx, '(', ')')]
+		if !ok {
+			var err error
+			if v, err = random.Input(t, idx); err != nil {
+				return v, err
+			}
+		}
+		if rec != nil {
+			rec(t, idx, v)
+		}
+		return v, nil
+	})
+}
+
+// listInputs lists the inputs behind the computed number (of inputs of
+// seed), at most maxInputs of them: each element the computed expression
+// reads is evaluated afresh, so that every input it reads is seen.
+func (x *explanation) listInputs(ctx context.Context, s *sare.Spec, info *expr.Info, q *cxQuery, seed uint64) {
+	seen := map[string]bool{}
+	rec := func(t *sare.Tensor, idx []int64, v value.Value) {
+		k := expr.FormatIndex(t.Name.Name, idx, '(', ')')
+		if seen[k] {
+			return
+		}
+		seen[k] = true
+		if len(x.Inputs) < maxInputs {
+			x.Inputs = append(x.Inputs, element{k, v.String()})
+		} else {
+			x.MoreInputs++
 		}
 	}
-	for _, seed := range slices.Compact(seeds) {
-		inputs := func(rec func(*sare.Tensor, []int64, value.Value)) sare.Inputs {
-			random := sare.RandomInputs(seed)
-			return sare.InputFunc(func(t *sare.Tensor, idx []int64) (value.Value, error) {
-				v, ok := fixed[expr.FormatIndex(t.Name.Name, idx, '(', ')')]
-				if !ok {
-					var err error
-					if v, err = random.Input(t, idx); err != nil {
-						return v, err
-					}
-				}
-				if rec != nil {
-					rec(t, idx, v)
-				}
-				return v, nil
-			})
-		}
-		ev, err := sare.NewEvaluator(s, info, params, inputs(nil))
+	for _, c := range refs(s, q.computed) {
+		ev, err := sare.NewEvaluator(s, info, q.params, q.inputs(seed, rec))
 		if err != nil {
-			return nil
+			return
 		}
 		ev.MaxPoints = explainMaxPoints
-		want, err := ev.Eval(ctx, tensor.Name.Name, idx)
-		if err != nil || want.String() != cx.ExpectedValue {
-			continue
+		if idx, err := indices(c.Args, &pointEnv{params: q.params}); err == nil {
+			_, _ = ev.Eval(ctx, c.Fun.Name, idx)
 		}
-		got, err := expr.EvalValue(computed, cinfo, ev.Env(ctx))
-		if err != nil || got.String() != cx.ActualValue {
-			continue
-		}
-		x := &explanation{Seed: seed, Fixed: len(fixed) > 0}
-		eq := equationAt(s, tensor, idx, params)
-		if eq != nil {
-			x.Equation = eq.String()
-			x.Line, x.LineN = fmt.Sprintf("S%d", eq.Pos().Line), eq.Pos().Line
-			if eq.Reduce == nil {
-				env := &pointEnv{params: params, vars: eq.Vars, idx: idx}
-				x.Annotation = elements(ctx, ev, s, eq.RHS, env)
-			}
-		}
-		x.Computed = elements(ctx, ev, s, computed, &pointEnv{params: params})
-
-		// The inputs behind the computed number, each element of it
-		// evaluated afresh so that every input it reads is seen.
-		seen := map[string]bool{}
-		rec := func(t *sare.Tensor, idx []int64, v value.Value) {
-			k := expr.FormatIndex(t.Name.Name, idx, '(', ')')
-			if seen[k] {
-				return
-			}
-			seen[k] = true
-			if len(x.Inputs) < maxInputs {
-				x.Inputs = append(x.Inputs, element{k, v.String()})
-			} else {
-				x.MoreInputs++
-			}
-		}
-		for _, c := range refs(s, computed) {
-			ev, err := sare.NewEvaluator(s, info, params, inputs(rec))
-			if err != nil {
-				break
-			}
-			ev.MaxPoints = explainMaxPoints
-			if idx, err := indices(c.Args, &pointEnv{params: params}); err == nil {
-				_, _ = ev.Eval(ctx, c.Fun.Name, idx)
-			}
-		}
-		return x
 	}
-	return nil
 }
 
 // specScope resolves names in an expression over a specification's

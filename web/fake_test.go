@@ -186,7 +186,7 @@ func fixture(t testing.TB) *fakeStore {
 		t.Fatal(err)
 	}
 	rep.Verdict, rep.Reason = validate.Unknown, "solver timeout"
-	rep.Conditions[10].Status, rep.Conditions[10].Reason = "undecided", "timeout after 20s"
+	rep.Conditions[10].Status, rep.Conditions[10].Reason = validate.Undecided, "timeout after 20s"
 	unknownReport, err := json.Marshal(&rep)
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/augur-verify/augur/store"
+	"github.com/augur-verify/augur/validate"
 )
 
 // badge is a verdict or state as the pages show it: a colour (Kind, a CSS
@@ -71,12 +72,12 @@ func makeBadge(kind string) badge {
 	return badge{Kind: kind, Text: kind, Icon: icon, Title: badgeTitles[kind]}
 }
 
-// statusWords are the marks of source lines and conditions.
-var statusIcons = map[string]string{
-	"proved":    "✓",
-	"failed":    "✗",
-	"undecided": "?",
-	"error":     "!",
+// statusIcons are the marks of source lines and conditions.
+var statusIcons = map[validate.Status]string{
+	validate.Proved:    "✓",
+	validate.Failed:    "✗",
+	validate.Undecided: "?",
+	lineError:          "!",
 }
 
 func (h *handler) funcs() template.FuncMap {
@@ -86,7 +87,7 @@ func (h *handler) funcs() template.FuncMap {
 		"stamp":      func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") },
 		"short":      shortCommit,
 		"seconds":    formatSeconds,
-		"statusIcon": func(s string) string { return statusIcons[s] },
+		"statusIcon": func(s validate.Status) string { return statusIcons[s] },
 		"labels":     sortedLabels,
 		"base":       path.Base,
 		"percent":    func(f float64) string { return fmt.Sprintf("%.0f%%", f*100) },

@@ -74,8 +74,8 @@ type line struct {
 	N      int
 	ID     string // anchor: "L17" in the kernel, "S5" in the specification
 	Text   string
-	Status string // "", proved, failed, undecided, error
-	Label  string // what a screen reader says about the line
+	Status validate.Status // "", a condition's status, or lineError
+	Label  string          // what a screen reader says about the line
 	Conds  []int
 	Cond   int // the condition that gives the status
 	// Before, Mark and After split the failing statement at the
@@ -120,7 +120,7 @@ func conditionRow(c validate.ConditionResult, api string) condition {
 	}
 	if c.Formula == "" {
 		row.NoFormula, row.NoFormulaWhy = "none", "not put in readable form"
-		if c.Solver == "" && c.Status == "proved" {
+		if c.Solver == "" && c.Status == validate.Proved {
 			row.NoFormula, row.NoFormulaWhy = "no failing point", "decided over Presburger sets: the set of points where it fails is empty"
 		}
 	}
@@ -167,6 +167,8 @@ func (h *handler) validation(w http.ResponseWriter, r *http.Request) {
 	h.render(w, r, http.StatusOK, "validation", pg)
 }
 
+// validationPage builds the page of v: its header, its two listings, and,
+// once v has a report, the report laid over them.
 func (h *handler) validationPage(ctx context.Context, v *store.Validation) *validationPage {
 	api := h.opts.API + "/validations/" + url.PathEscape(v.ID)
 	p := &validationPage{
@@ -185,17 +187,7 @@ func (h *handler) validationPage(ctx context.Context, v *store.Validation) *vali
 	if d := elapsed(v, h.opts.Now()); d > 0 {
 		p.Elapsed = formatSeconds(d.Seconds())
 	}
-	if len(v.Report) > 0 {
-		var rep validate.Report
-		if err := json.Unmarshal(v.Report, &rep); err != nil {
-			p.ReportError = "the stored report is unreadable: " + err.Error()
-		} else {
-			// A cached verdict's report names the files of the
-			// submission validated first: show this one's.
-			rep.Rename(v.SpecName, v.ProgramName)
-			p.Rep = &rep
-		}
-	}
+	p.Rep, p.ReportError = storedReport(v)
 	if p.Kernel == "" && p.Rep != nil {
 		p.Kernel = p.Rep.Kernel
 	}
@@ -208,36 +200,61 @@ func (h *handler) validationPage(ctx context.Context, v *store.Validation) *vali
 	if p.Rep == nil {
 		return p
 	}
-	rep := p.Rep
+	p.markConditions(api)
+	p.placeErrors()
+	p.placeCounterexample(ctx)
+	p.openListings()
+	p.timeRows()
+	return p
+}
 
-	// Which listing a file name designates: the report names the inputs
-	// as it was given them, the store as they were submitted.
-	listing := func(file string) *source {
-		switch {
-		case file == "":
-			return nil
-		case file == rep.Program || file == v.ProgramName:
-			return &p.Program
-		case file == rep.Spec || file == v.SpecName:
-			return &p.Spec
-		}
+// storedReport decodes v's report, named after v's files (a cached
+// verdict's report names the files of the submission validated first):
+// nil before the verdict, or nil and why when it is unreadable.
+func storedReport(v *store.Validation) (*validate.Report, string) {
+	if len(v.Report) == 0 {
+		return nil, ""
+	}
+	var rep validate.Report
+	if err := json.Unmarshal(v.Report, &rep); err != nil {
+		return nil, "the stored report is unreadable: " + err.Error()
+	}
+	rep.Rename(v.SpecName, v.ProgramName)
+	return &rep, ""
+}
+
+// listing is the listing a file name designates: the report names the
+// inputs as it was given them, the store as they were submitted. It is
+// nil for another file.
+func (p *validationPage) listing(file string) *source {
+	switch {
+	case file == "":
+		return nil
+	case file == p.Rep.Program || file == p.V.ProgramName:
+		return &p.Program
+	case file == p.Rep.Spec || file == p.V.SpecName:
+		return &p.Spec
+	}
+	return nil
+}
+
+// lineAt is line n of file's listing, or nil.
+func (p *validationPage) lineAt(file string, n int) *line {
+	s := p.listing(file)
+	if s == nil || n < 1 || n > len(s.Lines) {
 		return nil
 	}
-	at := func(file string, n int) *line {
-		s := listing(file)
-		if s == nil || n < 1 || n > len(s.Lines) {
-			return nil
-		}
-		return &s.Lines[n-1]
-	}
+	return &s.Lines[n-1]
+}
 
-	// Conditions, and the status of each line: failed if a condition on
-	// it failed, else undecided if one is undecided, else proved.
-	counts := map[string]int{}
-	for _, c := range rep.Conditions {
-		counts[c.Status]++
+// markConditions lists the report's conditions (their SMT-LIB2 scripts
+// under api, the validation's API URL) and gives each line the status of
+// its conditions: failed if one failed, else undecided if one is
+// undecided, else proved.
+func (p *validationPage) markConditions(api string) {
+	for _, c := range p.Rep.Conditions {
 		row := conditionRow(c, api)
-		if l := at(c.File, c.Line); l != nil {
+		if l := p.lineAt(c.File, c.Line); l != nil {
 			row.Where = l.ID
 			l.Conds = append(l.Conds, c.ID)
 			if rank(c.Status) > rank(l.Status) {
@@ -246,38 +263,37 @@ func (h *handler) validationPage(ctx context.Context, v *store.Validation) *vali
 		}
 		p.Conditions = append(p.Conditions, row)
 	}
-	var parts []string
-	for _, s := range []string{"proved", "failed", "undecided"} {
-		if counts[s] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", counts[s], s))
-		}
-	}
-	if n := len(rep.Conditions); n > 0 {
-		p.Counts = fmt.Sprintf("%d condition%s: %s", n, plural(n), strings.Join(parts, ", "))
-	}
+	p.Counts = p.Rep.Summary()
+}
 
-	// Errors of malformed input go next to their line.
-	for _, e := range rep.Errors {
-		if l := at(e.File, e.Line); l != nil {
+// placeErrors puts the errors of malformed input next to their line, or
+// on their own.
+func (p *validationPage) placeErrors() {
+	for _, e := range p.Rep.Errors {
+		if l := p.lineAt(e.File, e.Line); l != nil {
 			l.Errors = append(l.Errors, fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Message))
-			l.Status = "error"
+			l.Status = lineError
 			continue
 		}
 		p.Errors = append(p.Errors, e)
 	}
+}
 
-	// The counterexample goes under its statement, which is highlighted
-	// from its column on.
-	if cx := rep.Counterexample; cx != nil {
+// placeCounterexample puts the counterexample, with where its numbers
+// come from, under its statement, which is highlighted from its column
+// on.
+func (p *validationPage) placeCounterexample(ctx context.Context) {
+	cx := p.Rep.Counterexample
+	if cx != nil {
 		p.CX = cx
-		p.Explain = explain(ctx, v.SpecName, v.Spec, cx)
-		if l := at(cx.File, cx.Line); l != nil {
-			listing(cx.File).CX = cx
-			listing(cx.File).Explain = p.Explain
+		p.Explain = explain(ctx, p.V.SpecName, p.V.Spec, cx)
+		if l := p.lineAt(cx.File, cx.Line); l != nil {
+			p.listing(cx.File).CX = cx
+			p.listing(cx.File).Explain = p.Explain
 			l.CX = true
 			p.CXLine = l.ID
 			if l.Status == "" {
-				l.Status = "failed"
+				l.Status = validate.Failed
 			}
 			if i := cx.Col - 1; i >= 0 && i < len(l.Text) {
 				l.Before, l.Mark = l.Text[:i], strings.TrimRight(l.Text[i:], " \t")
@@ -285,46 +301,57 @@ func (h *handler) validationPage(ctx context.Context, v *store.Validation) *vali
 			}
 		}
 	}
-
 	if x := p.Explain; x != nil && x.Equation != "" {
 		p.Spec.Cited = x.LineN
 	}
+}
+
+// openListings unfolds the listings with something that failed, could
+// not be decided or is cited, and labels their marked lines.
+func (p *validationPage) openListings() {
 	for _, s := range []*source{&p.Program, &p.Spec} {
 		if s.Cited > 0 {
 			s.Open = true
 		}
 		for i := range s.Lines {
 			l := &s.Lines[i]
-			if l.Status == "failed" || l.Status == "undecided" || l.Status == "error" {
+			if rank(l.Status) > rank(validate.Proved) {
 				s.Open = true
 			}
 			l.Label = lineLabel(l)
 		}
 	}
+}
 
-	for _, t := range rep.Timings {
+// timeRows lists the report's phases with their share of the total.
+func (p *validationPage) timeRows() {
+	for _, t := range p.Rep.Timings {
 		p.Total += t.Seconds
 	}
-	for _, t := range rep.Timings {
+	for _, t := range p.Rep.Timings {
 		tm := timing{Phase: t.Phase, Seconds: t.Seconds}
 		if p.Total > 0 {
 			tm.Share = t.Seconds / p.Total
 		}
 		p.Timings = append(p.Timings, tm)
 	}
-	return p
 }
 
-// rank orders line statuses by severity.
-func rank(status string) int {
+// lineError is the status of a source line holding an error of malformed
+// input, worse than any condition's.
+const lineError validate.Status = "error"
+
+// rank orders line statuses by severity: none, proved, undecided,
+// failed, lineError.
+func rank(status validate.Status) int {
 	switch status {
-	case "proved":
+	case validate.Proved:
 		return 1
-	case "undecided":
+	case validate.Undecided:
 		return 2
-	case "failed":
+	case validate.Failed:
 		return 3
-	case "error":
+	case lineError:
 		return 4
 	}
 	return 0

@@ -229,6 +229,8 @@ func retryAfter(value string, now time.Time, def time.Duration) time.Duration {
 
 func fail(err error) error { return &exitError{code: exitMalformed, err: err} }
 
+// runSubmit submits the pair to the server of f, waits for the verdict as
+// long as f allows, and reports it as augur validate would.
 func runSubmit(ctx context.Context, out, errw io.Writer, specPath, progPath string, f submitFlags) error {
 	base, err := url.Parse(f.server)
 	if err != nil || (base.Scheme != "http" && base.Scheme != "https") {
@@ -237,48 +239,9 @@ func runSubmit(ctx context.Context, out, errw io.Writer, specPath, progPath stri
 	if !strings.HasSuffix(base.Path, "/") {
 		base.Path += "/"
 	}
-	sub := api.Submission{SpecName: filepath.ToSlash(specPath), ProgramName: filepath.ToSlash(progPath)}
-	for _, p := range []struct {
-		path string
-		dst  *string
-	}{{specPath, &sub.Spec}, {progPath, &sub.Program}} {
-		data, err := os.ReadFile(p.path)
-		if err != nil {
-			return fail(err)
-		}
-		*p.dst = string(data)
-	}
-	sub.Options = store.Options{ValueModel: f.valueModel, TimeoutSeconds: int(f.timeout / time.Second), AllConditions: f.all}
-	for _, kv := range f.meta {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok {
-			return usageError(fmt.Errorf("--meta %q: want key=value", kv))
-		}
-		switch k {
-		case "repository":
-			sub.Meta.Repository = v
-		case "branch":
-			sub.Meta.Branch = v
-		case "commit":
-			sub.Meta.Commit = v
-		case "pipeline":
-			sub.Meta.Pipeline = v
-		case "job":
-			sub.Meta.Job = v
-		default:
-			return usageError(fmt.Errorf("--meta %q: the keys are repository, branch, commit, pipeline and job; use --label for others", kv))
-		}
-	}
-	ciMeta(&sub.Meta)
-	for _, kv := range f.labels {
-		k, v, _ := strings.Cut(kv, "=")
-		if k == "" {
-			return usageError(fmt.Errorf("--label %q: want key=value", kv))
-		}
-		if sub.Meta.Labels == nil {
-			sub.Meta.Labels = map[string]string{}
-		}
-		sub.Meta.Labels[k] = v
+	sub, err := submission(specPath, progPath, f)
+	if err != nil {
+		return err
 	}
 	c := &client{base: base, token: f.token, http: &http.Client{}}
 	deadline := time.Now().Add(f.wait)
@@ -314,17 +277,88 @@ func runSubmit(ctx context.Context, out, errw io.Writer, specPath, progPath stri
 		fmt.Fprintf(out, "submitted: %s (%s)\n", link, d.Status)
 		return nil
 	}
+	if err := c.await(ctx, &d, deadline, f.poll); err != nil {
+		return err
+	}
+	switch d.Status {
+	case store.Queued, store.Running:
+		fmt.Fprintf(out, "UNKNOWN: no verdict within %s: the validation is %s\n\nfollow it at %s\n", f.wait, d.Status, link)
+		return silentExit(exitUnknown)
+	case store.Cancelled:
+		fmt.Fprintf(out, "CANCELLED: the validation was cancelled before its verdict\n\n%s\n", link)
+		return silentExit(exitMalformed)
+	case store.Failed:
+		fmt.Fprintf(out, "FAILED: the server could not validate: %s\n\n%s\n", d.Error, link)
+		return silentExit(exitMalformed)
+	}
+	a := answer{rep: reportOf(&d), link: link, cachedFrom: d.CachedFrom,
+		dashboard: c.base.ResolveReference(&url.URL{Path: "validations/" + url.PathEscape(d.ID)}).String()}
+	return finish(out, a, f)
+}
+
+// submission reads the two files into a submission with the options,
+// metadata and labels of f, and those of the CI job it runs in.
+func submission(specPath, progPath string, f submitFlags) (api.Submission, error) {
+	sub := api.Submission{SpecName: filepath.ToSlash(specPath), ProgramName: filepath.ToSlash(progPath)}
+	for _, p := range []struct {
+		path string
+		dst  *string
+	}{{specPath, &sub.Spec}, {progPath, &sub.Program}} {
+		data, err := os.ReadFile(p.path)
+		if err != nil {
+			return sub, fail(err)
+		}
+		*p.dst = string(data)
+	}
+	sub.Options = store.Options{ValueModel: f.valueModel, TimeoutSeconds: int(f.timeout / time.Second), AllConditions: f.all}
+	for _, kv := range f.meta {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return sub, usageError(fmt.Errorf("--meta %q: want key=value", kv))
+		}
+		switch k {
+		case "repository":
+			sub.Meta.Repository = v
+		case "branch":
+			sub.Meta.Branch = v
+		case "commit":
+			sub.Meta.Commit = v
+		case "pipeline":
+			sub.Meta.Pipeline = v
+		case "job":
+			sub.Meta.Job = v
+		default:
+			return sub, usageError(fmt.Errorf("--meta %q: the keys are repository, branch, commit, pipeline and job; use --label for others", kv))
+		}
+	}
+	ciMeta(&sub.Meta)
+	for _, kv := range f.labels {
+		k, v, _ := strings.Cut(kv, "=")
+		if k == "" {
+			return sub, usageError(fmt.Errorf("--label %q: want key=value", kv))
+		}
+		if sub.Meta.Labels == nil {
+			sub.Meta.Labels = map[string]string{}
+		}
+		sub.Meta.Labels[k] = v
+	}
+	return sub, nil
+}
+
+// await brings d up to date until the validation is neither queued nor
+// running, or until the deadline: it follows the validation's event
+// stream, and polls every poll when the stream fails.
+func (c *client) await(ctx context.Context, d *api.Detail, deadline time.Time, poll time.Duration) error {
 	for d.Status == store.Queued || d.Status == store.Running {
 		if !time.Now().Before(deadline) {
-			fmt.Fprintf(out, "UNKNOWN: no verdict within %s: the validation is %s\n\nfollow it at %s\n", f.wait, d.Status, link)
-			return silentExit(exitUnknown)
+			return nil
 		}
 		// Follow the event stream to the end; poll when it fails.
 		if err := c.follow(ctx, d.URL+"/events", deadline); err != nil {
 			select {
 			case <-ctx.Done():
 				return fail(ctx.Err())
-			case <-time.After(min(f.poll, time.Until(deadline))):
+			case <-time.After(min(poll, time.Until(deadline))):
 			}
 		}
 		resp, err := c.request(ctx, "GET", strings.TrimPrefix(d.URL, "/"), nil, "")
@@ -339,19 +373,9 @@ func runSubmit(ctx context.Context, out, errw io.Writer, specPath, progPath stri
 			}
 			return fail(fmt.Errorf("reading validation %s: %w", d.ID, err))
 		}
-		d = nd
+		*d = nd
 	}
-	switch d.Status {
-	case store.Cancelled:
-		fmt.Fprintf(out, "CANCELLED: the validation was cancelled before its verdict\n\n%s\n", link)
-		return silentExit(exitMalformed)
-	case store.Failed:
-		fmt.Fprintf(out, "FAILED: the server could not validate: %s\n\n%s\n", d.Error, link)
-		return silentExit(exitMalformed)
-	}
-	a := answer{rep: reportOf(&d), link: link, cachedFrom: d.CachedFrom,
-		dashboard: c.base.ResolveReference(&url.URL{Path: "validations/" + url.PathEscape(d.ID)}).String()}
-	return finish(out, a, f)
+	return nil
 }
 
 // answer is a verdict as augur submit reports it.
@@ -507,10 +531,10 @@ func writeJUnit(w io.Writer, a answer) error {
 		tc := junitCase{Name: fmt.Sprintf("C%d %s at %s:%d:%d", c.ID, c.Kind, c.File, c.Line, c.Col), Classname: class,
 			File: c.File, Line: c.Line, Time: c.Seconds}
 		switch c.Status {
-		case "failed":
-			tc.Failure = &junitMessage{Message: orText(c.Reason, c.Kind), Type: c.Kind, Text: conditionText(rep, c)}
+		case validate.Failed:
+			tc.Failure = &junitMessage{Message: orText(c.Reason, c.Kind.String()), Type: c.Kind.String(), Text: conditionText(rep, c)}
 			suite.Failures++
-		case "undecided":
+		case validate.Undecided:
 			tc.Skipped = &junitMessage{Message: "undecided: " + c.Reason}
 			suite.Skipped++
 		}
@@ -519,7 +543,7 @@ func writeJUnit(w io.Writer, a answer) error {
 	}
 	for _, e := range rep.Errors {
 		suite.Cases = append(suite.Cases, junitCase{Name: fmt.Sprintf("malformed input at %s:%d:%d", e.File, e.Line, e.Col), Classname: class,
-			File: e.File, Line: e.Line, Failure: &junitMessage{Message: e.Message, Type: "malformed input", Text: e.Text}})
+			File: e.File, Line: e.Line, Failure: &junitMessage{Message: e.Message, Type: malformedInput, Text: e.Text}})
 		suite.Failures++
 	}
 	if len(suite.Cases) == 0 || (rep.Verdict != validate.Valid && suite.Failures == 0 && suite.Skipped == 0) {
@@ -569,61 +593,24 @@ func conditionText(rep *validate.Report, c validate.ConditionResult) string {
 	}
 	if cx != nil {
 		var r strings.Builder
-		(&validate.Report{Verdict: validate.Invalid, Reason: cx.Kind, Counterexample: cx}).WriteText(&r, false)
+		(&validate.Report{Verdict: validate.Invalid, Reason: cx.Kind.String(), Counterexample: cx}).WriteText(&r, false)
 		b.WriteString("counterexample:\n")
 		b.WriteString(r.String())
 	}
 	return b.String()
 }
 
-// kindHelp explains a kind of condition: what failed, and what to look
-// at ("" for a kind it does not know).
-func kindHelp(kind string) string {
-	switch kind {
-	case "annotation mismatch":
-		return "An assignment stores a value that differs from its annotation, the specification element it claims to write, " +
-			"for some parameter values and inputs (a false prophecy). The counterexample gives them, the annotated and the computed value; " +
-			"its reproduce line replays the failure with augur run."
-	case "undefined annotation":
-		return "An assignment's annotation names a specification element outside every equation's domain: " +
-			"the kernel claims to compute something the specification does not define."
-	case "undefined value stored":
-		return "An assignment stores an undefined value that does not come from a read, such as an out-of-range conversion."
-	case "out-of-bounds write":
-		return "An assignment writes outside its array's extents for some parameter values and loop indices (given by the counterexample)."
-	case "out-of-bounds read":
-		return "An expression reads outside its array's extents for some parameter values and loop indices (given by the counterexample)."
-	case "undefined read":
-		return "An expression reads a cell that holds no defined value yet: it is neither an input nor written earlier."
-	case "read-write race":
-		return "In a par loop, a cell written by one iteration is read by another: the result depends on the order of the iterations. " +
-			"Make the loop sequential or give each iteration its own cells."
-	case "write-write conflict":
-		return "In a par loop, two iterations write different values into the same cell: the result depends on which writes last."
-	case "output not written":
-		return "When the kernel ends, a cell of an out binding holds no defined value: some output is never computed."
-	case "output wrong value":
-		return "When the kernel ends, a cell of an out binding holds another value than the specification's."
-	case "overlapping bindings":
-		return "A cell is covered by two in bindings or two out bindings of its array: their where domains are not disjoint."
-	case "index error":
-		return "An index expression cannot be evaluated (an int64 overflow), or extents or loop bounds are too large."
-	case "ill-defined specification":
-		return "The specification itself is ill-defined: equations of one tensor with overlapping domains, " +
-			"or a recursion Augur cannot prove well founded."
-	case "malformed input":
-		return "The specification or the kernel does not parse or type-check; the message gives the position and the rule broken."
-	}
-	return ""
-}
+// malformedHelp explains the errors of malformed input.
+const malformedHelp = "The specification or the kernel does not parse or type-check; the message gives the position and the rule broken."
 
-// ruleHelp is the help text of the rule of a condition kind.
-func ruleHelp(kind string) string {
-	h := kindHelp(kind)
-	if h == "" {
-		h = "A verification condition of kind " + kind + " failed or could not be decided; see the result's message."
+// ruleHelp is the help text of a rule described as desc: help, the
+// explanation of its kind of failure ("" when there is none), and where
+// to read more.
+func ruleHelp(desc, help string) string {
+	if help == "" {
+		help = "A verification condition of kind " + desc + " failed or could not be decided; see the result's message."
 	}
-	return h + " See docs/validate.md for verdicts and counterexamples."
+	return help + " See docs/validate.md for verdicts and counterexamples."
 }
 
 // SARIF 2.1.0.
@@ -705,6 +692,10 @@ type sarifRegion struct {
 	StartColumn int `json:"startColumn,omitempty"`
 }
 
+// malformedInput names the errors of malformed input as a kind of
+// condition would be named.
+const malformedInput = "malformed input"
+
 // ruleID turns a condition kind into a rule id: "annotation mismatch"
 // becomes "annotation-mismatch".
 func ruleID(kind string) string {
@@ -727,11 +718,15 @@ func writeSARIF(w io.Writer, a answer) error {
 	if link == "" {
 		link = a.link
 	}
-	rules := map[string]string{}
+	rules := map[string]sarifRule{}
 	var results []sarifResult
-	add := func(r sarifResult, desc string) {
+	// add adds the result r of the rule described as desc, with the
+	// help text help (see ruleHelp).
+	add := func(r sarifResult, desc, help string) {
 		if _, ok := rules[r.RuleID]; !ok {
-			rules[r.RuleID] = desc
+			rules[r.RuleID] = sarifRule{ID: r.RuleID, Name: r.RuleID, ShortDescription: sarifMessage{desc},
+				FullDescription: sarifMessage{ruleHelp(desc, help)}, Help: sarifMessage{ruleHelp(desc, help)},
+				HelpURI: "https://github.com/augur-verify/augur/blob/main/docs/validate.md"}
 		}
 		if link != "" {
 			r.Message.Text += "\n" + link
@@ -740,35 +735,35 @@ func writeSARIF(w io.Writer, a answer) error {
 	}
 	for _, c := range rep.Conditions {
 		switch c.Status {
-		case "failed":
-			add(sarifResult{RuleID: ruleID(c.Kind), Level: "error", Message: sarifMessage{conditionText(rep, c)},
-				Locations: location(c.File, c.Line, c.Col)}, c.Kind)
-		case "undecided":
-			add(sarifResult{RuleID: ruleID(c.Kind), Level: "warning",
+		case validate.Failed:
+			add(sarifResult{RuleID: ruleID(c.Kind.String()), Level: "error", Message: sarifMessage{conditionText(rep, c)},
+				Locations: location(c.File, c.Line, c.Col)}, c.Kind.String(), c.Kind.Help())
+		case validate.Undecided:
+			add(sarifResult{RuleID: ruleID(c.Kind.String()), Level: "warning",
 				Message:   sarifMessage{fmt.Sprintf("%s undecided: %s\n%s", c.Kind, c.Reason, c.Text)},
-				Locations: location(c.File, c.Line, c.Col)}, c.Kind)
+				Locations: location(c.File, c.Line, c.Col)}, c.Kind.String(), c.Kind.Help())
 		}
 	}
 	for _, e := range rep.Errors {
-		add(sarifResult{RuleID: "malformed-input", Level: "error", Message: sarifMessage{e.Text}, Locations: location(e.File, e.Line, e.Col)}, "malformed input")
+		add(sarifResult{RuleID: ruleID(malformedInput), Level: "error", Message: sarifMessage{e.Text}, Locations: location(e.File, e.Line, e.Col)},
+			malformedInput, malformedHelp)
 	}
 	if cx := rep.Counterexample; len(results) == 0 && cx != nil {
 		// Found by testing first: no condition, the counterexample.
 		var b strings.Builder
 		rep.WriteText(&b, false)
-		add(sarifResult{RuleID: ruleID(cx.Kind), Level: "error", Message: sarifMessage{b.String()},
-			Locations: location(cx.File, cx.Line, cx.Col)}, cx.Kind)
+		add(sarifResult{RuleID: ruleID(cx.Kind.String()), Level: "error", Message: sarifMessage{b.String()},
+			Locations: location(cx.File, cx.Line, cx.Col)}, cx.Kind.String(), cx.Kind.Help())
 	}
 	if len(results) == 0 && rep.Verdict != validate.Valid {
 		add(sarifResult{RuleID: "verdict-" + string(rep.Verdict), Level: "warning",
-			Message: sarifMessage{strings.ToUpper(string(rep.Verdict)) + ": " + rep.Reason}, Locations: location(rep.Program, 0, 0)}, "verdict "+string(rep.Verdict))
+			Message: sarifMessage{strings.ToUpper(string(rep.Verdict)) + ": " + rep.Reason}, Locations: location(rep.Program, 0, 0)},
+			"verdict "+string(rep.Verdict), "")
 	}
 	driver := sarifDriver{Name: "augur", Version: version, InformationURI: "https://github.com/augur-verify/augur", Rules: []sarifRule{}}
 	for _, r := range results {
-		if d, ok := rules[r.RuleID]; ok {
-			driver.Rules = append(driver.Rules, sarifRule{ID: r.RuleID, Name: r.RuleID, ShortDescription: sarifMessage{d},
-				FullDescription: sarifMessage{ruleHelp(d)}, Help: sarifMessage{ruleHelp(d)},
-				HelpURI: "https://github.com/augur-verify/augur/blob/main/docs/validate.md"})
+		if rule, ok := rules[r.RuleID]; ok {
+			driver.Rules = append(driver.Rules, rule)
 			delete(rules, r.RuleID)
 		}
 	}

@@ -20,7 +20,9 @@ import (
 
 	"github.com/augur-verify/augur/api"
 	"github.com/augur-verify/augur/api/apitest"
+	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/store"
+	"github.com/augur-verify/augur/validate"
 )
 
 // testServer runs the API over an in-memory store with workers running
@@ -454,5 +456,48 @@ func TestSubmitNoWaitCachedVerdict(t *testing.T) {
 	code, out, errOut := augur("submit", "--server", srv.URL, "--wait", "0", spec, prog)
 	if code != 1 || !strings.HasPrefix(out, "INVALID: annotation mismatch") || !strings.Contains(out, "cached: ") {
 		t.Errorf("--wait 0 on a cached INVALID: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// A SARIF rule's help is its kind's (sched.Kind.Help), reductions' kinds
+// included; malformed input and a verdict without results have their own.
+func TestSARIFRuleHelp(t *testing.T) {
+	rep := &validate.Report{Verdict: validate.Invalid, Program: "k.sched", Conditions: []validate.ConditionResult{
+		{ID: 1, Kind: sched.DoubleCount, File: "k.sched", Line: 3, Col: 5, Status: validate.Failed},
+		{ID: 2, Kind: sched.ReadWriteRace, File: "k.sched", Line: 4, Col: 5, Status: validate.Undecided, Reason: "timeout"},
+		{ID: 3, Kind: sched.OutOfBoundsRead, File: "k.sched", Line: 4, Col: 5, Status: validate.Proved},
+	}, Errors: []validate.ErrorDetail{{File: "k.sched", Line: 1, Col: 1, Message: "bad", Text: "k.sched:1:1: bad"}}}
+	var b strings.Builder
+	if err := writeSARIF(&b, answer{rep: rep}); err != nil {
+		t.Fatal(err)
+	}
+	var log sarifLog
+	if err := json.Unmarshal([]byte(b.String()), &log); err != nil {
+		t.Fatal(err)
+	}
+	help := map[string]string{}
+	for _, r := range log.Runs[0].Tool.Driver.Rules {
+		help[r.ID] = r.Help.Text
+	}
+	const more = " See docs/validate.md for verdicts and counterexamples."
+	want := map[string]string{
+		"position-accumulated-twice": sched.DoubleCount.Help() + more,
+		"read-write-race":            sched.ReadWriteRace.Help() + more,
+		"malformed-input":            malformedHelp + more,
+	}
+	if len(help) != len(want) {
+		t.Errorf("rules %v, want %v", help, want)
+	}
+	for id, h := range want {
+		if help[id] != h {
+			t.Errorf("rule %s: help %q, want %q", id, help[id], h)
+		}
+	}
+	b.Reset()
+	if err := writeSARIF(&b, answer{rep: &validate.Report{Verdict: validate.Unknown, Reason: "budget", Program: "k.sched"}}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "A verification condition of kind verdict unknown failed or could not be decided") {
+		t.Errorf("a verdict without results: %s", b.String())
 	}
 }

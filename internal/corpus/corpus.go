@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/augur-verify/augur/sched"
 )
 
 // Verdict is the expected answer of a verifier on a case.
@@ -30,69 +32,51 @@ const (
 	Unknown Verdict = "unknown"
 )
 
-// IllDefined is the reason of a case whose specification has two
-// equations of one tensor with overlapping domains. The interpreter does
-// not report it as a failure of the kernel: sched.Run returns an error
-// that is not a *sched.Failure and that mentions these words.
-const IllDefined = "ill-defined specification"
-
-// Reasons are the reasons an invalid case may give: the names of the
-// interpreter's failure kinds (sched.Kind.String), those of every kernel
-// and then those of reductions' bookkeeping (ReductionReasons), then
-// IllDefined.
-var Reasons = slices.Concat([]string{
-	"annotation mismatch",
-	"undefined annotation",
-	"undefined value stored",
-	"out-of-bounds write",
-	"out-of-bounds read",
-	"undefined read",
-	"read-write race",
-	"write-write conflict",
-	"output not written",
-	"output wrong value",
-}, ReductionReasons, []string{IllDefined})
-
-// ReductionReasons are the reasons of Reasons that only kernels with
-// reductions (reduce in the specification) can give.
-var ReductionReasons = []string{
-	"wrong identity",
-	"position accumulated twice",
-	"incomplete reduction",
-	"position outside the reduction",
-	"not an accumulator",
-	"wrong reduction operator",
-	"re-ordered float reduction",
-}
-
-// IsReductionReason reports whether s is one of ReductionReasons.
-func IsReductionReason(s string) bool {
-	return slices.Contains(ReductionReasons, s)
-}
-
-// IsReason reports whether s is one of Reasons.
-func IsReason(s string) bool {
-	for _, r := range Reasons {
-		if r == s {
-			return true
+// Reasons are the reasons an invalid case may give: the interpreter's
+// failure kinds (sched.Kinds), those of every kernel and then those of
+// reductions' bookkeeping (sched.Kind.Reduction), and the specification's
+// ill-definedness (sched.IllDefinedSpec), which the interpreter does not
+// report as a failure of the kernel: sched.Run returns an error that is
+// not a *sched.Failure and that mentions its name. No case expects
+// overlapping bindings or an index error: the corpus does not exercise
+// them.
+func Reasons() []sched.Kind {
+	var rs []sched.Kind
+	for _, k := range sched.Kinds() {
+		if k != sched.BindingOverlap && k != sched.IndexError && k != sched.IllDefinedSpec {
+			rs = append(rs, k)
 		}
 	}
-	return false
+	return append(rs, sched.IllDefinedSpec)
+}
+
+// IsReason reports whether k is one of Reasons.
+func IsReason(k sched.Kind) bool {
+	return slices.Contains(Reasons(), k)
+}
+
+// reasonNames lists the names of Reasons, for messages.
+func reasonNames() string {
+	var names []string
+	for _, k := range Reasons() {
+		names = append(names, k.String())
+	}
+	return strings.Join(names, ", ")
 }
 
 // Expectation is a verdict with, for Invalid, its reason.
 type Expectation struct {
 	Verdict Verdict
-	Reason  string // one of Reasons when Verdict is Invalid, else ""
+	Reason  sched.Kind // one of Reasons when Verdict is Invalid, else 0
 }
 
 // String renders the expectation as a header does: "valid",
 // "invalid read-write race".
 func (e Expectation) String() string {
-	if e.Reason == "" {
+	if e.Reason == 0 {
 		return string(e.Verdict)
 	}
-	return string(e.Verdict) + " " + e.Reason
+	return string(e.Verdict) + " " + e.Reason.String()
 }
 
 // Case is one kernel of the corpus with its specification and expected
@@ -105,7 +89,7 @@ type Case struct {
 	// Expect and Reason are the expected verdict under the default value
 	// model, real (floats reasoned about as real numbers).
 	Expect Verdict
-	Reason string
+	Reason sched.Kind
 	// IEEE is the expected verdict under the bit-exact IEEE value model,
 	// or nil when it is the same as under the real model.
 	IEEE *Expectation
@@ -297,12 +281,13 @@ func parseExpectation(s string) (Expectation, error) {
 		return Expectation{Verdict: Verdict(verdict)}, nil
 	case Invalid:
 		if reason == "" {
-			return Expectation{}, fmt.Errorf("%q: an invalid verdict needs a reason, one of: %s", s, strings.Join(Reasons, ", "))
+			return Expectation{}, fmt.Errorf("%q: an invalid verdict needs a reason, one of: %s", s, reasonNames())
 		}
-		if !IsReason(reason) {
-			return Expectation{}, fmt.Errorf("unknown reason %q (want one of: %s)", reason, strings.Join(Reasons, ", "))
+		k, err := sched.ParseKind(reason)
+		if err != nil || !IsReason(k) {
+			return Expectation{}, fmt.Errorf("unknown reason %q (want one of: %s)", reason, reasonNames())
 		}
-		return Expectation{Verdict: Invalid, Reason: reason}, nil
+		return Expectation{Verdict: Invalid, Reason: k}, nil
 	}
 	return Expectation{}, fmt.Errorf("%q: want valid, unknown or invalid REASON", s)
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/augur-verify/augur/sched"
 )
 
 const corpusDir = "../../testdata/corpus"
@@ -23,24 +25,24 @@ func TestLoadCorpus(t *testing.T) {
 		counts[e.String()]++
 		switch c.Expect {
 		case Valid, Unknown:
-			if c.Reason != "" {
-				t.Errorf("%s: %s verdict with reason %q", c.Name, c.Expect, c.Reason)
+			if c.Reason != 0 {
+				t.Errorf("%s: %s verdict with reason %v", c.Name, c.Expect, c.Reason)
 			}
 		case Invalid:
 			if !IsReason(c.Reason) {
-				t.Errorf("%s: reason %q is not one of %q", c.Name, c.Reason, Reasons)
+				t.Errorf("%s: reason %v is not one of %s", c.Name, c.Reason, reasonNames())
 			}
 		default:
 			t.Errorf("%s: verdict %q", c.Name, c.Expect)
 		}
 		if c.IEEE != nil && c.IEEE.Verdict == Invalid && !IsReason(c.IEEE.Reason) {
-			t.Errorf("%s: ieee reason %q is not one of %q", c.Name, c.IEEE.Reason, Reasons)
+			t.Errorf("%s: ieee reason %v is not one of %s", c.Name, c.IEEE.Reason, reasonNames())
 		}
 		if c.IEEE != nil && c.Expect == Invalid {
 			t.Errorf("%s: an ieee header on an invalid case (ieee lines are for kernels valid only over the reals)", c.Name)
 		}
 		if c.NoGarbage != nil && c.NoGarbage.Verdict == Invalid && !IsReason(c.NoGarbage.Reason) {
-			t.Errorf("%s: no-garbage reason %q is not one of %q", c.Name, c.NoGarbage.Reason, Reasons)
+			t.Errorf("%s: no-garbage reason %v is not one of %s", c.Name, c.NoGarbage.Reason, reasonNames())
 		}
 		if c.NoGarbage != nil && *c.NoGarbage == c.ExpectFor("real") {
 			t.Errorf("%s: a no-garbage header the same as expect", c.Name)
@@ -57,17 +59,18 @@ func TestLoadCorpus(t *testing.T) {
 	}
 	// Every interpreter-visible failure kind of kernels without
 	// reductions is exercised at least twice.
-	for _, r := range Reasons {
-		if IsReductionReason(r) {
+	for _, r := range Reasons() {
+		if r.Reduction() {
 			continue
 		}
-		if r == IllDefined {
-			if n := counts["invalid "+r]; n > 2 {
+		name := Expectation{Verdict: Invalid, Reason: r}.String()
+		if r == sched.IllDefinedSpec {
+			if n := counts[name]; n > 2 {
 				t.Errorf("%d cases of %s, want at most 2", n, r)
 			}
 			continue
 		}
-		if n := counts["invalid "+r]; n < 2 {
+		if n := counts[name]; n < 2 {
 			t.Errorf("%d cases of %s, want at least 2", n, r)
 		}
 	}
@@ -124,10 +127,10 @@ kernel k(N)
 	if c.Name != "k" || c.Dir != dir || c.SpecFile != filepath.Join(dir, "s.sare") || c.ProgFile != filepath.Join(dir, "k.sched") {
 		t.Errorf("names: %+v", c)
 	}
-	if c.Expect != Valid || c.Reason != "" {
+	if c.Expect != Valid || c.Reason != 0 {
 		t.Errorf("expect %q %q", c.Expect, c.Reason)
 	}
-	if c.IEEE == nil || *c.IEEE != (Expectation{Invalid, "annotation mismatch"}) {
+	if c.IEEE == nil || *c.IEEE != (Expectation{Invalid, sched.WrongValue}) {
 		t.Errorf("ieee %+v", c.IEEE)
 	}
 	if got := c.ExpectFor("ieee").String(); got != "invalid annotation mismatch" {

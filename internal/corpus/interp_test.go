@@ -30,7 +30,7 @@ var seeds = []uint64{1, 2, 3}
 //   - a valid or unknown case never fails;
 //   - an invalid case fails with its reason's kind on at least one run
 //     line, and with no other kind on any;
-//   - a case whose reason is IllDefined makes Run return, on at least one
+//   - a case whose reason is sched.IllDefinedSpec makes Run return, on at least one
 //     run line, an error that is not a *sched.Failure and that mentions
 //     "ill-defined specification" (augur run exits with status 3); it
 //     never returns a failure of the kernel.
@@ -41,7 +41,7 @@ var seeds = []uint64{1, 2, 3}
 func TestInterpreterAgrees(t *testing.T) {
 	forEachCase(t, func(t *testing.T, c Case, r *runner) {
 		want := c.ExpectWithoutGarbage()
-		r.agree(t, want, sched.Options{Equality: value.RealEqual}, func(kind string) bool { return kind == want.Reason })
+		r.agree(t, want, sched.Options{Equality: value.RealEqual}, func(kind sched.Kind) bool { return kind == want.Reason })
 		if ieee := c.ExpectFor("ieee"); c.NoGarbage == nil && ieee.Verdict == Valid {
 			r.agree(t, ieee, sched.Options{}, nil)
 		}
@@ -61,9 +61,9 @@ func TestInterpreterAgrees(t *testing.T) {
 func TestInterpreterGarbageWrites(t *testing.T) {
 	forEachCase(t, func(t *testing.T, c Case, r *runner) {
 		want := c.ExpectFor("real")
-		r.agree(t, want, sched.Options{GarbageWrites: true, Equality: value.RealEqual}, func(kind string) bool {
-			if want.Reason == "undefined read" {
-				return kind == "output not written" || kind == "write-write conflict"
+		r.agree(t, want, sched.Options{GarbageWrites: true, Equality: value.RealEqual}, func(kind sched.Kind) bool {
+			if want.Reason == sched.UndefinedRead {
+				return kind == sched.OutputNotWritten || kind == sched.WriteWriteConflict
 			}
 			return kind == want.Reason
 		})
@@ -117,10 +117,10 @@ type runner struct {
 // invalid one fails on at least one run line with a kind that shows its
 // reason (shows; nil: only the reason itself), and with no other kind on
 // any.
-func (r *runner) agree(t *testing.T, want Expectation, opts sched.Options, shows func(kind string) bool) {
+func (r *runner) agree(t *testing.T, want Expectation, opts sched.Options, shows func(kind sched.Kind) bool) {
 	t.Helper()
 	if shows == nil {
-		shows = func(kind string) bool { return kind == want.Reason }
+		shows = func(kind sched.Kind) bool { return kind == want.Reason }
 	}
 	shown := false
 	for _, params := range r.runs {
@@ -128,11 +128,11 @@ func (r *runner) agree(t *testing.T, want Expectation, opts sched.Options, shows
 			got := runOnce(r.ctx, t, r.ls, r.k, r.kinfo, params, seed, opts)
 			where := fmt.Sprintf("run %s seed %d (%s)", formatRun(params), seed, describeOptions(opts))
 			switch {
-			case want.Verdict != Invalid && got != "":
+			case want.Verdict != Invalid && got != 0:
 				t.Errorf("%s: expected %s, the interpreter reports %s", where, want, got)
-			case want.Verdict == Invalid && got != "" && !shows(got):
+			case want.Verdict == Invalid && got != 0 && !shows(got):
 				t.Errorf("%s: expected %s, the interpreter reports %s", where, want, got)
-			case got != "":
+			case got != 0:
 				shown = true
 			}
 		}
@@ -180,11 +180,11 @@ func readSource(path string) (*syntax.Source, error) {
 	return &syntax.Source{Name: path, Text: string(data)}, nil
 }
 
-// runOnce runs the kernel once and names the outcome: "" when everything
-// matched, the failure's kind, or IllDefined. Any other error (parameters
+// runOnce runs the kernel once and classifies the outcome: 0 when
+// everything matched, the failure's kind, or sched.IllDefinedSpec. Any other error (parameters
 // violating an assumption, an exhausted budget) fails the test: the run
 // line is wrong, not the kernel.
-func runOnce(ctx context.Context, t *testing.T, ls *loadedSpec, k *sched.Kernel, kinfo *sched.Info, params map[string]int64, seed uint64, opts sched.Options) string {
+func runOnce(ctx context.Context, t *testing.T, ls *loadedSpec, k *sched.Kernel, kinfo *sched.Info, params map[string]int64, seed uint64, opts sched.Options) sched.Kind {
 	t.Helper()
 	ev, err := sare.NewEvaluator(ls.spec, ls.info, params, sare.RandomInputs(seed))
 	if err != nil {
@@ -194,16 +194,16 @@ func runOnce(ctx context.Context, t *testing.T, ls *loadedSpec, k *sched.Kernel,
 	var fail *sched.Failure
 	switch {
 	case err == nil:
-		return ""
+		return 0
 	case errors.As(err, &fail):
-		return fail.Kind.String()
+		return fail.Kind
 	case errors.As(err, new(*sched.AssumptionError)), errors.Is(err, sched.ErrBudget), ctx.Err() != nil:
 		t.Fatalf("run %s seed %d: %v", formatRun(params), seed, err)
-	case strings.Contains(err.Error(), IllDefined):
-		return IllDefined
+	case strings.Contains(err.Error(), sched.IllDefinedSpec.String()):
+		return sched.IllDefinedSpec
 	}
 	t.Fatalf("run %s seed %d: unexpected error %v", formatRun(params), seed, err)
-	return ""
+	return 0
 }
 
 func formatRun(params map[string]int64) string {
