@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/augur-verify/augur/frontend"
 	"github.com/augur-verify/augur/frontend/compiler"
 	"github.com/augur-verify/augur/store"
 	"github.com/augur-verify/augur/syntax"
@@ -56,12 +57,8 @@ type Compiled struct {
 	CachedFrom  string       `json:"cached_from,omitempty"`
 }
 
-// The names of the compiled sources, as augur compile writes them.
-const (
-	compiledSpecName    = "spec.sare"
-	compiledProgramName = "prog.sched"
-	defaultAlgName      = "algorithm.alg"
-)
+// defaultAlgName names an algorithm whose request names none.
+const defaultAlgName = "algorithm.alg"
 
 // compile is POST /v1/compile: it compiles an algorithm with the bundled
 // compiler (its own schedule, the request's, or the autoscheduler's; with
@@ -188,7 +185,8 @@ func (s *server) compileAlg(ctx context.Context, req *CompileRequest) (*compiler
 // compiled answers a compilation: the pair, and with Validate its
 // validation as POST /v1/validations would.
 func (s *server) compiled(w http.ResponseWriter, r *http.Request, req *CompileRequest, res *compiler.Result, wait time.Duration) {
-	out := Compiled{Spec: res.Spec, Program: res.Sched, SpecName: compiledSpecName, ProgramName: compiledProgramName,
+	prog := res.Kernel(frontend.Prog)
+	out := Compiled{Spec: res.Spec, Program: prog.Text, SpecName: frontend.SpecFile, ProgramName: prog.File(),
 		Schedule: res.Schedule, Injected: res.Injected}
 	if !req.Validate {
 		writeJSON(w, http.StatusOK, out)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/augur-verify/augur/frontend/halide"
@@ -59,36 +58,16 @@ func Regenerate(ctx context.Context, tc halide.Toolchain, appsDir, outDir string
 
 func regenerate(ctx context.Context, driver, outDir string, b Benchmark) error {
 	h := b.Halide
-	tmp, err := os.MkdirTemp("", "augur-bench-*")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	if err := halide.Emit(ctx, driver, tmp, halide.Options{Generator: h.Generator, Params: h.Params, Target: h.Target()}); err != nil {
-		return fmt.Errorf("%s: %w", b.Name, err)
-	}
-	spec, err := os.ReadFile(filepath.Join(tmp, "spec.sare"))
+	pair, err := halide.Translate(ctx, driver, halide.Options{Generator: h.Generator, Params: h.Params, Target: h.Target()})
 	if err != nil {
 		return fmt.Errorf("%s: %w", b.Name, err)
 	}
-	prog, err := os.ReadFile(filepath.Join(tmp, "prog.sched"))
-	if err != nil {
-		return fmt.Errorf("%s: %w", b.Name, err)
-	}
-	text := string(spec)
 	if h.Edit != nil {
-		if text, err = h.Edit(text); err != nil {
+		if pair.Spec, err = h.Edit(pair.Spec); err != nil {
 			return err
 		}
 	}
-	dir := filepath.Join(outDir, b.Name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("%s: %w", b.Name, err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "spec.sare"), []byte(text), 0o644); err != nil {
-		return fmt.Errorf("%s: %w", b.Name, err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "prog.sched"), prog, 0o644); err != nil {
+	if _, err := pair.Write(filepath.Join(outDir, b.Name)); err != nil {
 		return fmt.Errorf("%s: %w", b.Name, err)
 	}
 	return nil

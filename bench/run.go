@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/augur-verify/augur/frontend"
 	"github.com/augur-verify/augur/frontend/compiler"
 	"github.com/augur-verify/augur/frontend/compiler/alg"
 	"github.com/augur-verify/augur/syntax"
@@ -81,7 +82,7 @@ func Compile(ctx context.Context, b Benchmark) (Pair, error) {
 	}
 	return Pair{
 		Spec: &syntax.Source{Name: b.ID() + "/spec.sare", Text: res.Spec},
-		Prog: &syntax.Source{Name: b.ID() + "/prog.sched", Text: res.Sched},
+		Prog: &syntax.Source{Name: b.ID() + "/prog.sched", Text: res.Kernel(frontend.Prog).Text},
 	}, nil
 }
 

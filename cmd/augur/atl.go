@@ -2,27 +2,18 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"runtime"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/augur-verify/augur/frontend"
 	"github.com/augur-verify/augur/frontend/atl"
-	"github.com/augur-verify/augur/syntax"
 )
 
 type atlFlags struct {
-	out        string
-	validate   bool
-	valueModel string
-	timeout    time.Duration
-	jobs       int
-	opts       atl.Options
+	pairFlags
+	opts atl.Options
 }
 
 func newAtlCmd() *cobra.Command {
@@ -58,12 +49,8 @@ validate's: 0 valid, 1 invalid, 2 unknown, 3 error. Without it: 0 written,
 			return runAtl(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], f)
 		},
 	}
+	f.register(cmd, []string{frontend.Prog}, "validate the kernel against its specification", 0)
 	fl := cmd.Flags()
-	fl.StringVarP(&f.out, "output", "o", "", "directory to write spec.sare and prog.sched into (created if missing)")
-	fl.BoolVar(&f.validate, "validate", false, "validate the kernel against its specification")
-	fl.StringVar(&f.valueModel, "value-model", "real", "with --validate: value model for floats, real or ieee")
-	fl.DurationVar(&f.timeout, "timeout", 0, "with --validate: wall-clock guard on each solver query (0: 5m)")
-	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "with --validate: conditions discharged in parallel")
 	fl.BoolVar(&f.opts.NoPadCheck, "no-pad-check", false, "lower truncations the pad type system rejects (the truncation bug)")
 	fl.BoolVar(&f.opts.NoLaneCheck, "no-lane-check", false, "fuse wide-binding lanes that read each other")
 	fl.BoolVar(&f.opts.NoLookbackCheck, "no-lookback-check", false, "lower GenRecs that read cells not yet computed")
@@ -77,8 +64,8 @@ func runAtl(ctx context.Context, out, errw io.Writer, path string, f atlFlags) e
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if f.out == "" {
-		return usageError(errors.New("atl needs an output directory: -o DIR"))
+	if err := f.needOut("atl"); err != nil {
+		return err
 	}
 	src, err := readSource(path)
 	if err != nil {
@@ -86,12 +73,7 @@ func runAtl(ctx context.Context, out, errw io.Writer, path string, f atlFlags) e
 	}
 	res, err := atl.Compile(ctx, src, f.opts)
 	if err != nil {
-		var el syntax.ErrorList
-		if errors.As(err, &el) {
-			fmt.Fprintln(errw, el.Report())
-			return silentExit(exitMalformed)
-		}
-		return &exitError{code: exitMalformed, err: fmt.Errorf("%s: %w", path, err)}
+		return frontendError(errw, path, err)
 	}
 	for _, b := range []struct {
 		on   bool
@@ -107,20 +89,5 @@ func runAtl(ctx context.Context, out, errw io.Writer, path string, f atlFlags) e
 			fmt.Fprintf(errw, "augur atl: lowered without %s, on purpose\n", b.what)
 		}
 	}
-	if err := os.MkdirAll(f.out, 0o755); err != nil {
-		return &exitError{code: exitMalformed, err: err}
-	}
-	specPath := filepath.Join(f.out, "spec.sare")
-	progPath := filepath.Join(f.out, "prog.sched")
-	if err := os.WriteFile(specPath, []byte(res.Spec), 0o644); err != nil {
-		return &exitError{code: exitMalformed, err: err}
-	}
-	if err := os.WriteFile(progPath, []byte(res.Kernel), 0o644); err != nil {
-		return &exitError{code: exitMalformed, err: err}
-	}
-	fmt.Fprintf(out, "wrote %s and %s\n", specPath, progPath)
-	if !f.validate {
-		return nil
-	}
-	return validateKernel(ctx, out, errw, specPath, progPath, validateFlags{valueModel: f.valueModel, timeout: f.timeout, jobs: f.jobs})
+	return writePair(ctx, out, errw, &res.Pair, f.pairFlags)
 }

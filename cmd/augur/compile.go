@@ -5,27 +5,20 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"runtime"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/augur-verify/augur/frontend"
 	"github.com/augur-verify/augur/frontend/compiler"
 	"github.com/augur-verify/augur/syntax"
 )
 
 type compileFlags struct {
-	out        string
+	pairFlags
 	schedule   string
 	auto       bool
 	inject     string
 	listInject bool
-	validate   bool
-	valueModel string
-	timeout    time.Duration
-	jobs       int
 	cpuProfile string
 }
 
@@ -71,16 +64,12 @@ errors exit 3 in both cases.`,
 			return compileAlg(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], f)
 		},
 	}
+	f.register(cmd, []string{frontend.Prog}, "validate the compiled kernel against its specification", 0)
 	fl := cmd.Flags()
-	fl.StringVarP(&f.out, "output", "o", "", "directory to write spec.sare and prog.sched into (created if missing)")
 	fl.StringVar(&f.schedule, "schedule", "", "compile with the schedule of FILE instead of the algorithm's own")
 	fl.BoolVar(&f.auto, "auto", false, "compile with the autoscheduler's schedule")
 	fl.StringVar(&f.inject, "inject", "", "inject the miscompilation KIND (see --list-injections)")
 	fl.BoolVar(&f.listInject, "list-injections", false, "list the injectable miscompilations, one per line")
-	fl.BoolVar(&f.validate, "validate", false, "validate the compiled kernel against its specification")
-	fl.StringVar(&f.valueModel, "value-model", "real", "with --validate: value model for floats, real or ieee")
-	fl.DurationVar(&f.timeout, "timeout", 0, "with --validate: wall-clock guard on each solver query (0: 5m)")
-	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "with --validate: conditions discharged in parallel")
 	fl.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the compile (go tool pprof) to this file")
 	return cmd
 }
@@ -89,8 +78,8 @@ func compileAlg(ctx context.Context, out, errw io.Writer, path string, f compile
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if f.out == "" {
-		return usageError(errors.New("compile needs an output directory: -o DIR"))
+	if err := f.needOut("compile"); err != nil {
+		return err
 	}
 	src, err := readSource(path)
 	if err != nil {
@@ -111,41 +100,17 @@ func compileAlg(ctx context.Context, out, errw io.Writer, path string, f compile
 	}
 	res, err := compiler.CompileSource(ctx, src, schedule, compiler.Options{Auto: f.auto, Inject: f.inject})
 	stop()
-	if err == nil {
-		if res.Injected != "" {
-			fmt.Fprintf(errw, "augur compile: injected the miscompilation %s on purpose\n", res.Injected)
-		}
-		if f.auto {
-			fmt.Fprintf(errw, "augur compile: the autoscheduler chose\n%s", res.Schedule)
-		}
-		return writeCompiled(ctx, out, errw, res, f)
-	}
 	if errors.Is(err, compiler.ErrNotApplicable) {
 		return &exitError{code: exitMalformed, err: err}
 	}
-	var el syntax.ErrorList
-	if errors.As(err, &el) {
-		fmt.Fprintln(errw, el.Report())
-		return silentExit(exitMalformed)
+	if err != nil {
+		return frontendError(errw, path, err)
 	}
-	return &exitError{code: exitMalformed, err: fmt.Errorf("%s: %w", path, err)}
-}
-
-func writeCompiled(ctx context.Context, out, errw io.Writer, res *compiler.Result, f compileFlags) error {
-	if err := os.MkdirAll(f.out, 0o755); err != nil {
-		return &exitError{code: exitMalformed, err: err}
+	if res.Injected != "" {
+		fmt.Fprintf(errw, "augur compile: injected the miscompilation %s on purpose\n", res.Injected)
 	}
-	specPath := filepath.Join(f.out, "spec.sare")
-	progPath := filepath.Join(f.out, "prog.sched")
-	if err := os.WriteFile(specPath, []byte(res.Spec), 0o644); err != nil {
-		return &exitError{code: exitMalformed, err: err}
+	if f.auto {
+		fmt.Fprintf(errw, "augur compile: the autoscheduler chose\n%s", res.Schedule)
 	}
-	if err := os.WriteFile(progPath, []byte(res.Sched), 0o644); err != nil {
-		return &exitError{code: exitMalformed, err: err}
-	}
-	fmt.Fprintf(out, "wrote %s and %s\n", specPath, progPath)
-	if !f.validate {
-		return nil
-	}
-	return validateKernel(ctx, out, errw, specPath, progPath, validateFlags{valueModel: f.valueModel, timeout: f.timeout, jobs: f.jobs})
+	return writePair(ctx, out, errw, &res.Pair, f.pairFlags)
 }

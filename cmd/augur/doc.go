@@ -1,7 +1,8 @@
 // Command augur validates annotated tensor kernels against their
 // specifications.
 //
-// Subcommands:
+// Subcommands (the front ends' commands, compile, halide, atl and rink,
+// write their pair and validate it through one path, frontend.go):
 //
 //	augur validate SPEC PROG   prove a kernel correct for all parameter values, or give a counterexample
 //	augur check SPEC PROG      parse and type-check a specification and a kernel
@@ -11,6 +12,8 @@
 //	augur submit SPEC PROG     submit a pair to a service and wait for its verdict (for CI)
 //	augur compile ALG -o DIR   compile a Halide-style algorithm to a specification and an annotated kernel
 //	augur halide GEN.cpp -o DIR   compile a Halide 14 Generator with stock Halide and write its specification and annotated loop nest
+//	augur atl FILE.atl -o DIR  compile an ATL program to its meaning as a specification and its annotated lowering
+//	augur rink FILE -o DIR     translate a program of Rink's tensor model language to a specification and two annotated kernels
 //	augur fuzz-schedules ALG   compile an algorithm under random legal schedules and run every kernel
 //	augur presburger [FILE]    an iscc-style calculator over Presburger sets and relations
 //	augur version              print the version, the build's identity and Z3's version
@@ -24,6 +27,6 @@
 //
 // Files, in reading order: main.go, root.go, usage.go, load.go, stdin.go,
 // inputs.go, validate.go, check.go, run.go, serve.go, worker.go, submit.go,
-// compile.go, halide.go, atl.go, rink.go, fuzz.go, examples.go,
+// frontend.go, compile.go, halide.go, atl.go, rink.go, fuzz.go, examples.go,
 // presburger.go, bench.go, gc.go, buildid.go.
 package main

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/augur-verify/augur/frontend"
 	"github.com/augur-verify/augur/frontend/atl"
 	"github.com/augur-verify/augur/frontend/compiler"
 	"github.com/augur-verify/augur/frontend/rink"
@@ -116,7 +117,7 @@ func atlPairs(ctx context.Context, dir string) ([]examplePair, error) {
 			continue // rejected after all: nothing to validate
 		}
 		name := filepath.ToSlash(file)
-		out = append(out, examplePair{SpecName: name + ".sare", Spec: res.Spec, ProgramName: name + ".sched", Program: res.Kernel})
+		out = append(out, examplePair{SpecName: name + ".sare", Spec: res.Spec, ProgramName: name + ".sched", Program: res.Kernel(frontend.Prog).Text})
 	}
 	return out, nil
 }
@@ -156,11 +157,11 @@ func rinkPairs(dir string) ([]examplePair, error) {
 		}
 		name := filepath.ToSlash(file)
 		for _, impl := range impls {
-			kernel := map[string]string{"ref": res.Ref, "padded": res.Padded}[impl]
-			if kernel == "" {
+			kernel := res.Kernel(impl)
+			if kernel == nil {
 				return nil, fmt.Errorf("%s: unknown implementation %q", strings.TrimSuffix(file, ".rink")+".expected", impl)
 			}
-			out = append(out, examplePair{SpecName: name + ".sare", Spec: res.Spec, ProgramName: name + "." + impl + ".sched", Program: kernel})
+			out = append(out, examplePair{SpecName: name + ".sare", Spec: res.Spec, ProgramName: name + "." + kernel.File(), Program: kernel.Text})
 		}
 	}
 	return out, nil

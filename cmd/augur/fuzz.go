@@ -9,12 +9,12 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/augur-verify/augur/frontend"
 	"github.com/augur-verify/augur/frontend/compiler"
 	"github.com/augur-verify/augur/frontend/compiler/alg"
 	"github.com/augur-verify/augur/sare"
@@ -24,12 +24,10 @@ import (
 )
 
 type fuzzFlags struct {
-	n        int
-	seed     uint64
-	validate bool
-	out      string
-	timeout  time.Duration
-	jobs     int
+	checkFlags
+	n    int
+	seed uint64
+	out  string
 }
 
 func newFuzzSchedulesCmd() *cobra.Command {
@@ -59,10 +57,8 @@ malformed input or a usage error.`,
 	fl := cmd.Flags()
 	fl.IntVar(&f.n, "n", 20, "number of distinct schedules")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of the random schedules")
-	fl.BoolVar(&f.validate, "validate", false, "also validate every kernel (slower)")
 	fl.StringVarP(&f.out, "output", "o", "", "directory for the schedules that fail")
-	fl.DurationVar(&f.timeout, "timeout", 20*time.Second, "with --validate: time limit of each solver query")
-	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "with --validate: conditions discharged in parallel")
+	f.register(cmd, "also validate every kernel (slower)", 20*time.Second)
 	return cmd
 }
 
@@ -123,7 +119,7 @@ func indent(s string) string {
 // checkTrial runs (and validates) one compiled schedule; why is empty when
 // it passed.
 func checkTrial(ctx context.Context, t compiler.Trial, f fuzzFlags) (verdict, why string) {
-	res, err := runCompiled(ctx, t.Result, uint64(t.Index)+f.seed)
+	res, err := runCompiled(ctx, &t.Result.Pair, uint64(t.Index)+f.seed)
 	if err != nil {
 		return "FAIL", err.Error()
 	}
@@ -131,7 +127,7 @@ func checkTrial(ctx context.Context, t compiler.Trial, f fuzzFlags) (verdict, wh
 	if !f.validate {
 		return verdict, ""
 	}
-	rep, err := validate.Validate(ctx, &syntax.Source{Name: "spec.sare", Text: t.Result.Spec}, &syntax.Source{Name: "prog.sched", Text: t.Result.Sched},
+	rep, err := validate.Validate(ctx, t.Result.SpecSource(), t.Result.Kernel(frontend.Prog).Source(),
 		validate.Options{Jobs: f.jobs, Timeout: f.timeout})
 	if err != nil {
 		return "FAIL", err.Error()
@@ -146,15 +142,12 @@ func checkTrial(ctx context.Context, t compiler.Trial, f fuzzFlags) (verdict, wh
 
 // runCompiled runs a compiled kernel with the reference interpreter at
 // parameters drawn from 1 to 12 until its assumptions hold.
-func runCompiled(ctx context.Context, r *compiler.Result, seed uint64) (string, error) {
-	spec, info, err := sare.Load(&syntax.Source{Name: "spec.sare", Text: r.Spec})
+func runCompiled(ctx context.Context, pair *frontend.Pair, seed uint64) (string, error) {
+	l, err := pair.Load()
 	if err != nil {
-		return "", fmt.Errorf("the specification does not load: %v", err)
+		return "", err
 	}
-	k, kinfo, err := sched.Load(&syntax.Source{Name: "prog.sched", Text: r.Sched}, spec)
-	if err != nil {
-		return "", fmt.Errorf("the kernel does not load: %v", err)
-	}
+	spec, info, k, kinfo := l.Spec, l.SpecInfo, l.Kernels[0].Kernel, l.Kernels[0].Info
 	rng := rand.New(rand.NewPCG(seed, 7))
 	for try := 0; try < 200; try++ {
 		params := map[string]int64{}

@@ -2,30 +2,25 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/augur-verify/augur/frontend"
 	"github.com/augur-verify/augur/frontend/halide"
 )
 
 type halideFlags struct {
-	generator  string
-	params     []string
-	target     string
-	out        string
-	validate   bool
-	valueModel string
-	timeout    time.Duration
-	jobs       int
-	mutate     string
+	pairFlags
+	generator string
+	params    []string
+	target    string
+	mutate    string
 }
 
 func newHalideCmd() *cobra.Command {
@@ -65,15 +60,11 @@ validate's: 0 valid, 1 invalid, 2 unknown, 3 error. Without it: 0 written,
 			return runHalide(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], f)
 		},
 	}
+	f.register(cmd, []string{frontend.Prog}, "validate the kernel against its specification", 20*time.Second)
 	fl := cmd.Flags()
 	fl.StringVarP(&f.generator, "generator", "g", "", "the generator to run, when the source registers several")
 	fl.StringArrayVar(&f.params, "param", nil, "a GeneratorParam, key=value (repeatable)")
 	fl.StringVar(&f.target, "target", "host", "Halide's target")
-	fl.StringVarP(&f.out, "output", "o", "", "directory to write spec.sare and prog.sched into (created if missing)")
-	fl.BoolVar(&f.validate, "validate", false, "validate the kernel against its specification")
-	fl.StringVar(&f.valueModel, "value-model", "real", "with --validate: value model for floats, real or ieee")
-	fl.DurationVar(&f.timeout, "timeout", 20*time.Second, "with --validate: time limit of each solver query")
-	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "with --validate: conditions discharged in parallel")
 	fl.StringVar(&f.mutate, "mutate", "", "plant a miscompilation in prog.sched: fold[:N], guard[:K], compute-at[:K], sliding[:K]")
 	return cmd
 }
@@ -82,8 +73,8 @@ func runHalide(ctx context.Context, out, errw io.Writer, gen string, f halideFla
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if f.out == "" {
-		return &exitError{code: exitMalformed, err: errors.New("halide needs an output directory: -o DIR")}
+	if err := f.needOut("halide"); err != nil {
+		return err
 	}
 	opts := halide.Options{Generator: f.generator, Target: f.target, Params: map[string]string{}}
 	for _, p := range f.params {
@@ -102,28 +93,18 @@ func runHalide(ctx context.Context, out, errw io.Writer, gen string, f halideFla
 	if err != nil {
 		return &exitError{code: exitMalformed, err: err}
 	}
-	if err := halide.Emit(ctx, driver, f.out, opts); err != nil {
+	pair, err := halide.Translate(ctx, driver, opts)
+	if err != nil {
 		return &exitError{code: exitMalformed, err: fmt.Errorf("%s: %w", gen, err)}
 	}
-	specPath := filepath.Join(f.out, "spec.sare")
-	progPath := filepath.Join(f.out, "prog.sched")
 	if f.mutate != "" {
-		text, err := os.ReadFile(progPath)
+		prog := pair.Kernel(frontend.Prog)
+		mutated, desc, err := halide.Mutate(prog.Text, f.mutate)
 		if err != nil {
 			return &exitError{code: exitMalformed, err: err}
 		}
-		mutated, desc, err := halide.Mutate(string(text), f.mutate)
-		if err != nil {
-			return &exitError{code: exitMalformed, err: err}
-		}
-		if err := os.WriteFile(progPath, []byte(mutated), 0o644); err != nil {
-			return &exitError{code: exitMalformed, err: err}
-		}
-		fmt.Fprintf(out, "mutated %s: %s\n", progPath, desc)
+		prog.Text = mutated
+		fmt.Fprintf(out, "mutated %s: %s\n", filepath.Join(f.out, prog.File()), desc)
 	}
-	fmt.Fprintf(out, "wrote %s and %s\n", specPath, progPath)
-	if !f.validate {
-		return nil
-	}
-	return validateKernel(ctx, out, errw, specPath, progPath, validateFlags{valueModel: f.valueModel, timeout: f.timeout, jobs: f.jobs})
+	return writePair(ctx, out, errw, pair, f.pairFlags)
 }

@@ -2,31 +2,21 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"runtime"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/augur-verify/augur/frontend/compiler"
 	"github.com/augur-verify/augur/frontend/rink"
-	"github.com/augur-verify/augur/syntax"
 )
 
 type rinkFlags struct {
-	out          string
+	pairFlags
 	vectorLength int64
 	inPlace      bool
 	parallel     bool
 	impl         string
-	validate     bool
-	valueModel   string
-	timeout      time.Duration
-	jobs         int
 }
 
 func newRinkCmd() *cobra.Command {
@@ -68,16 +58,12 @@ with its line and a caret).`,
 			return runRink(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], f)
 		},
 	}
+	f.register(cmd, []string{rink.Ref, rink.Padded}, "validate the kernels against the specification", 0)
 	fl := cmd.Flags()
-	fl.StringVarP(&f.out, "output", "o", "", "directory to write spec.sare, ref.sched and padded.sched into (created if missing)")
 	fl.Int64VarP(&f.vectorLength, "vector-length", "M", 4, "the padded implementation rounds every extent up to a multiple of M")
 	fl.BoolVar(&f.inPlace, "in-place", false, "commit statements that read the variable they assign in place (the naive, wrong implementation)")
 	fl.BoolVar(&f.parallel, "parallel", false, "make the loops over the elements of each statement parallel")
 	fl.StringVar(&f.impl, "impl", "both", "with --validate: the kernels to validate, ref, padded or both")
-	fl.BoolVar(&f.validate, "validate", false, "validate the kernels against the specification")
-	fl.StringVar(&f.valueModel, "value-model", "real", "with --validate: value model for floats, real or ieee")
-	fl.DurationVar(&f.timeout, "timeout", 0, "with --validate: wall-clock guard on each solver query (0: 5m)")
-	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "with --validate: conditions discharged in parallel")
 	return cmd
 }
 
@@ -85,10 +71,10 @@ func runRink(ctx context.Context, out, errw io.Writer, path string, f rinkFlags)
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if f.out == "" {
-		return usageError(errors.New("rink needs an output directory: -o DIR"))
+	if err := f.needOut("rink"); err != nil {
+		return err
 	}
-	kernels := map[string][]string{"ref": {"ref.sched"}, "padded": {"padded.sched"}, "both": {"ref.sched", "padded.sched"}}[f.impl]
+	kernels := map[string][]string{"ref": {rink.Ref}, "padded": {rink.Padded}, "both": {rink.Ref, rink.Padded}}[f.impl]
 	if kernels == nil {
 		return usageError(fmt.Errorf("--impl %q: want ref, padded or both", f.impl))
 	}
@@ -98,12 +84,7 @@ func runRink(ctx context.Context, out, errw io.Writer, path string, f rinkFlags)
 	}
 	prog, info, err := rink.Load(src)
 	if err != nil {
-		var el syntax.ErrorList
-		if errors.As(err, &el) {
-			fmt.Fprintln(errw, el.Report())
-			return silentExit(exitMalformed)
-		}
-		return &exitError{code: exitMalformed, err: err}
+		return frontendError(errw, path, err)
 	}
 	res, err := rink.Translate(prog, info, rink.Options{
 		Name: compiler.KernelName(path), VectorLength: f.vectorLength, InPlace: f.inPlace, Parallel: f.parallel,
@@ -111,37 +92,5 @@ func runRink(ctx context.Context, out, errw io.Writer, path string, f rinkFlags)
 	if err != nil {
 		return &exitError{code: exitMalformed, err: fmt.Errorf("%s: %w", path, err)}
 	}
-	if err := os.MkdirAll(f.out, 0o755); err != nil {
-		return &exitError{code: exitMalformed, err: err}
-	}
-	files := []struct{ name, text string }{{"spec.sare", res.Spec}, {"ref.sched", res.Ref}, {"padded.sched", res.Padded}}
-	for _, file := range files {
-		if err := os.WriteFile(filepath.Join(f.out, file.name), []byte(file.text), 0o644); err != nil {
-			return &exitError{code: exitMalformed, err: err}
-		}
-	}
-	fmt.Fprintf(out, "wrote %s, %s and %s\n", filepath.Join(f.out, "spec.sare"), filepath.Join(f.out, "ref.sched"), filepath.Join(f.out, "padded.sched"))
-	if !f.validate {
-		return nil
-	}
-	// The worst verdict wins: error, then invalid, then unknown.
-	rank := map[int]int{exitOK: 0, exitUnknown: 1, exitMismatch: 2, exitMalformed: 3}
-	worst := exitOK
-	for _, k := range kernels {
-		fmt.Fprintf(out, "\n== %s\n", k)
-		err := validateKernel(ctx, out, errw, filepath.Join(f.out, "spec.sare"), filepath.Join(f.out, k),
-			validateFlags{valueModel: f.valueModel, timeout: f.timeout, jobs: f.jobs})
-		code := exitCode(err)
-		var ee *exitError
-		if err != nil && (!errors.As(err, &ee) || ee.err != nil) {
-			return err
-		}
-		if r, ok := rank[code]; !ok || r > rank[worst] {
-			worst = code
-		}
-	}
-	if worst != exitOK {
-		return silentExit(worst)
-	}
-	return nil
+	return writePair(ctx, out, errw, &res.Pair, f.pairFlags, kernels...)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/augur-verify/augur/frontend"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/syntax"
@@ -38,13 +39,13 @@ type Options struct {
 	Flat bool
 }
 
-// Result is a compiled program: the specification (.sare text) of its
-// meaning and its lowering, an annotated kernel (.sched text).
+// Result is a compiled program: the pair of the specification of its
+// meaning and its lowering, one annotated kernel, frontend.Prog.
 type Result struct {
-	Name   string
-	Spec   string
-	Kernel string
-	// Checked is the program the two were compiled from.
+	frontend.Pair
+	// Name is the program's (its def's).
+	Name string
+	// Checked is the program the pair was compiled from.
 	Checked *Checked
 }
 
@@ -92,14 +93,14 @@ func (c *Checked) Compile(opts Options) (res *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	res.Kernel = kernel
+	res.Kernels = []frontend.Kernel{{Name: frontend.Prog, Text: kernel}}
 	// What we generate must load: a failure here is a bug of ours.
 	spec, _, err := sare.Load(&syntax.Source{Name: c.Name + ".sare", Text: res.Spec})
 	if err != nil {
 		return nil, fmt.Errorf("internal error: the generated specification does not load: %w\n%s", err, res.Spec)
 	}
-	if _, _, err := sched.Load(&syntax.Source{Name: c.Name + ".sched", Text: res.Kernel}, spec); err != nil {
-		return nil, fmt.Errorf("internal error: the generated kernel does not load: %w\n%s", err, res.Kernel)
+	if _, _, err := sched.Load(&syntax.Source{Name: c.Name + ".sched", Text: kernel}, spec); err != nil {
+		return nil, fmt.Errorf("internal error: the generated kernel does not load: %w\n%s", err, kernel)
 	}
 	return res, nil
 }

@@ -27,8 +27,10 @@
 //   - Checked.Compile gives the program's meaning as a SARE specification
 //     (spec.go; sums become recurrences, recurrence.go) and lowers it
 //     through reindexers to an annotated kernel, in destination-passing
-//     style with explicitly zero-filled allocations (lower.go). Compile
-//     runs every phase (compile.go).
+//     style with explicitly zero-filled allocations (lower.go): a
+//     frontend.Pair whose one kernel is frontend.Prog, embedded in a
+//     Result with the program it was compiled from. Compile runs every
+//     phase (compile.go).
 //
 // Start reading at Program, then Compile.
 //

@@ -114,7 +114,7 @@ func TestExamples(t *testing.T) {
 				}
 				rep, err := validate.Validate(context.Background(),
 					&syntax.Source{Name: "spec.sare", Text: res.Spec},
-					&syntax.Source{Name: "prog.sched", Text: res.Kernel},
+					&syntax.Source{Name: "prog.sched", Text: res.Kernels[0].Text},
 					validate.Options{ValueModel: model, Jobs: 1})
 				if err != nil {
 					t.Fatal(err)
@@ -126,7 +126,7 @@ func TestExamples(t *testing.T) {
 							open = append(open, fmt.Sprintf("C%d %s at %d:%d: %s: %s", c.ID, c.Kind, c.Line, c.Col, c.Status, c.Reason))
 						}
 					}
-					t.Fatalf("verdict %s (%s), want %s\n%s\n%s\n%s", got, rep.Reason, e.verdict, strings.Join(open, "\n"), res.Spec, res.Kernel)
+					t.Fatalf("verdict %s (%s), want %s\n%s\n%s\n%s", got, rep.Reason, e.verdict, strings.Join(open, "\n"), res.Spec, res.Kernels[0].Text)
 				}
 				if rep.Verdict == validate.Invalid {
 					if rep.Counterexample == nil || !rep.Counterexample.Reproduced {

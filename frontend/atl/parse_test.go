@@ -169,7 +169,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for ext, got := range map[string]string{".sare": res.Spec, ".sched": res.Kernel} {
+			for ext, got := range map[string]string{".sare": res.Spec, ".sched": res.Kernels[0].Text} {
 				golden := filepath.Join("testdata", name+ext)
 				if *update {
 					if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {

@@ -93,7 +93,7 @@ func TestRandomPadTyping(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		kernel, kinfo, err := sched.Load(&syntax.Source{Name: "prog.sched", Text: res.Kernel}, spec)
+		kernel, kinfo, err := sched.Load(&syntax.Source{Name: "prog.sched", Text: res.Kernels[0].Text}, spec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,7 +115,7 @@ func TestRandomPadTyping(t *testing.T) {
 				break
 			}
 			if errors.As(err, &fail) {
-				t.Fatalf("accepted by the pad type system, but at %v:\n%s\n%v\n%s", params, text, err, res.Kernel)
+				t.Fatalf("accepted by the pad type system, but at %v:\n%s\n%v\n%s", params, text, err, res.Kernels[0].Text)
 			}
 			if err != nil {
 				t.Fatalf("%s at %v: %v", text, params, err)
@@ -172,7 +172,7 @@ func TestRandomPadTypingValidates(t *testing.T) {
 			t.Fatal(err)
 		}
 		rep, err := validate.Validate(ctx, &syntax.Source{Name: "spec.sare", Text: res.Spec},
-			&syntax.Source{Name: "prog.sched", Text: res.Kernel}, validate.Options{Jobs: 1})
+			&syntax.Source{Name: "prog.sched", Text: res.Kernels[0].Text}, validate.Options{Jobs: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -84,7 +84,7 @@ func TestSemanticsAgree(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			kernel, kinfo, err := sched.Load(&syntax.Source{Name: "prog.sched", Text: res.Kernel}, spec)
+			kernel, kinfo, err := sched.Load(&syntax.Source{Name: "prog.sched", Text: res.Kernels[0].Text}, spec)
 			if err != nil {
 				t.Fatal(err)
 			}

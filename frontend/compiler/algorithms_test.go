@@ -95,7 +95,7 @@ func TestAlgorithms(t *testing.T) {
 			r := compileText(t, a.name, a.src)
 			for i, params := range a.params {
 				if err := runKernel(r, params, uint64(i+7)); err != nil {
-					t.Fatalf("params %v: %v\n%s\n%s", params, err, r.Spec, r.Sched)
+					t.Fatalf("params %v: %v\n%s\n%s", params, err, r.Spec, r.Kernels[0].Text)
 				}
 			}
 			if testing.Short() {
@@ -104,7 +104,7 @@ func TestAlgorithms(t *testing.T) {
 			if rep := validatePair(t, r); rep.Verdict != validate.Valid {
 				var b bytes.Buffer
 				rep.WriteText(&b, false)
-				t.Fatalf("verdict %s, want valid\n%s\n%s\n%s", rep.Verdict, b.String(), r.Spec, r.Sched)
+				t.Fatalf("verdict %s, want valid\n%s\n%s\n%s", rep.Verdict, b.String(), r.Spec, r.Kernels[0].Text)
 			}
 		})
 	}

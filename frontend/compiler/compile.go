@@ -7,15 +7,16 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/augur-verify/augur/frontend"
 	"github.com/augur-verify/augur/frontend/compiler/alg"
 	"github.com/augur-verify/augur/internal/quasiaffine"
 	"github.com/augur-verify/augur/syntax"
 )
 
-// Result is a compiled algorithm: the specification and the kernel, as text.
+// Result is a compiled algorithm: the pair of the specification and its
+// one kernel, frontend.Prog, and how it was compiled.
 type Result struct {
-	Spec     string // .sare
-	Sched    string // .sched
+	frontend.Pair
 	Schedule string // the schedule compiled, as a schedule block ("" for the default)
 	Injected string // the injected miscompilation, if any
 }
@@ -95,7 +96,7 @@ func Compile(ctx context.Context, p *alg.Program, name string, opts Options) (re
 	if err != nil {
 		return nil, err
 	}
-	res = &Result{Spec: spec, Sched: kernel}
+	res = &Result{Pair: frontend.Pair{Spec: spec, Kernels: []frontend.Kernel{{Name: frontend.Prog, Text: kernel}}}}
 	if sch != nil && len(sch.Directives) > 0 {
 		res.Schedule = sch.String()
 	}

@@ -52,7 +52,7 @@ func TestExamplesRun(t *testing.T) {
 			r := compileFile(t, ex.name)
 			for i, params := range ex.params {
 				if err := runKernel(r, params, uint64(i+1)); err != nil {
-					t.Fatalf("params %v: %v\n%s\n%s", params, err, r.Spec, r.Sched)
+					t.Fatalf("params %v: %v\n%s\n%s", params, err, r.Spec, r.Kernels[0].Text)
 				}
 			}
 		})
@@ -72,7 +72,7 @@ func TestExamplesValidate(t *testing.T) {
 			if rep := validatePair(t, r); rep.Verdict != validate.Valid {
 				var b bytes.Buffer
 				rep.WriteText(&b, false)
-				t.Fatalf("verdict %s, want valid\n%s\n%s\n%s", rep.Verdict, b.String(), r.Spec, r.Sched)
+				t.Fatalf("verdict %s, want valid\n%s\n%s\n%s", rep.Verdict, b.String(), r.Spec, r.Kernels[0].Text)
 			}
 		})
 	}

@@ -1,9 +1,13 @@
 // Package compiler is Augur's bundled tensor compiler: it turns an
 // algorithm (package alg, the .alg format) and its schedule into a
 // specification (.sare) and an annotated kernel (.sched) that the verifier
-// checks.
+// checks, a frontend.Pair whose one kernel is frontend.Prog. Its Result
+// embeds the pair and adds the schedule compiled and the miscompilation
+// injected, if any. CompileSource (source.go) is the whole flow from the
+// algorithm's text, as augur compile and the service's POST /v1/compile
+// run it.
 //
-// Compile runs these steps, one file each:
+// Compile (compile.go) runs these steps, one file each:
 //
 //   - spec.go translates the checked algorithm to a system of affine
 //     recurrence equations following Clément 2022, section 2.4.4: one tensor

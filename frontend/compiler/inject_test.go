@@ -41,7 +41,7 @@ func runKernel(r *Result, params map[string]int64, seed uint64) error {
 	if err != nil {
 		return err
 	}
-	k, kinfo, err := sched.Load(&syntax.Source{Name: "prog.sched", Text: r.Sched}, spec)
+	k, kinfo, err := sched.Load(&syntax.Source{Name: "prog.sched", Text: r.Kernels[0].Text}, spec)
 	if err != nil {
 		return err
 	}
@@ -64,7 +64,7 @@ func validateWith(t *testing.T, r *Result, opts validate.Options) *validate.Repo
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 	rep, err := validate.Validate(ctx, &syntax.Source{Name: "spec.sare", Text: r.Spec},
-		&syntax.Source{Name: "prog.sched", Text: r.Sched}, opts)
+		&syntax.Source{Name: "prog.sched", Text: r.Kernels[0].Text}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestInjections(t *testing.T) {
 				t.Fatalf("Injected = %q", r.Injected)
 			}
 			if err := runKernel(r, tc.params, 1); err == nil {
-				t.Errorf("the interpreter accepts the miscompiled kernel\n%s", r.Sched)
+				t.Errorf("the interpreter accepts the miscompiled kernel\n%s", r.Kernels[0].Text)
 			}
 			if testing.Short() {
 				return
@@ -120,7 +120,7 @@ func TestInjections(t *testing.T) {
 			// mismatch where the proof finds the race behind it).
 			rep := validateWith(t, r, validate.Options{Jobs: 2, NoQuickTest: true})
 			if rep.Verdict != validate.Invalid || rep.Reason != tc.reason {
-				t.Errorf("verdict %s (%s), want invalid (%s)\n%s", rep.Verdict, rep.Reason, tc.reason, r.Sched)
+				t.Errorf("verdict %s (%s), want invalid (%s)\n%s", rep.Verdict, rep.Reason, tc.reason, r.Kernels[0].Text)
 			}
 			if rep := validatePair(t, r); rep.Verdict != validate.Invalid || !rep.Counterexample.Reproduced {
 				t.Errorf("with testing first: verdict %s (%s), want invalid with a reproduced counterexample", rep.Verdict, rep.Reason)
@@ -171,14 +171,14 @@ func TestAutoSchedule(t *testing.T) {
 			}
 			for i, params := range exampleParams(name) {
 				if err := runKernel(r, params, uint64(i)); err != nil {
-					t.Fatalf("params %v: %v\n%s\n%s", params, err, r.Schedule, r.Sched)
+					t.Fatalf("params %v: %v\n%s\n%s", params, err, r.Schedule, r.Kernels[0].Text)
 				}
 			}
 			if testing.Short() {
 				return
 			}
 			if rep := validatePair(t, r); rep.Verdict != validate.Valid {
-				t.Fatalf("verdict %s (%s)\n%s\n%s", rep.Verdict, rep.Reason, r.Schedule, r.Sched)
+				t.Fatalf("verdict %s (%s)\n%s\n%s", rep.Verdict, rep.Reason, r.Schedule, r.Kernels[0].Text)
 			}
 		})
 	}
@@ -198,13 +198,13 @@ func TestFuzzSchedules(t *testing.T) {
 			got, err := FuzzSchedules(context.Background(), p, n, 2026, func(tr Trial) bool {
 				for i, params := range exampleParams(name) {
 					if err := runKernel(tr.Result, params, uint64(i)); err != nil {
-						t.Errorf("schedule %d at %v: %v\n%s\n%s", tr.Index, params, err, tr.Text, tr.Result.Sched)
+						t.Errorf("schedule %d at %v: %v\n%s\n%s", tr.Index, params, err, tr.Text, tr.Result.Kernels[0].Text)
 						return false
 					}
 				}
 				if tr.Index <= nValidate {
 					if rep := validatePair(t, tr.Result); rep.Verdict != validate.Valid {
-						t.Errorf("schedule %d: verdict %s (%s)\n%s\n%s", tr.Index, rep.Verdict, rep.Reason, tr.Text, tr.Result.Sched)
+						t.Errorf("schedule %d: verdict %s (%s)\n%s\n%s", tr.Index, rep.Verdict, rep.Reason, tr.Text, tr.Result.Kernels[0].Text)
 					}
 				}
 				return true

@@ -71,7 +71,7 @@ func TestReductionAlgsRun(t *testing.T) {
 			}
 			for i, ps := range []map[string]int64{params, ones} {
 				if err := runKernel(r, ps, uint64(i+1)); err != nil {
-					t.Fatalf("params %v: %v\n%s\n%s", ps, err, r.Spec, r.Sched)
+					t.Fatalf("params %v: %v\n%s\n%s", ps, err, r.Spec, r.Kernels[0].Text)
 				}
 			}
 		})
@@ -109,7 +109,7 @@ D() = reduce(+, r_k in 0 .. N, A(r_k) * B(r_k))
   }
 }
 `
-	if got := r.Sched[strings.Index(r.Sched, "\n{")+1:]; got != kernel {
+	if got := r.Kernels[0].Text[strings.Index(r.Kernels[0].Text, "\n{")+1:]; got != kernel {
 		t.Errorf("kernel\n%s\nwant\n%s", got, kernel)
 	}
 }
@@ -276,14 +276,14 @@ schedule {
 			}
 			for i, ps := range tc.params {
 				if err := runKernel(r, ps, uint64(i+1)); err != nil {
-					t.Fatalf("params %v: %v\n%s\n%s", ps, err, r.Spec, r.Sched)
+					t.Fatalf("params %v: %v\n%s\n%s", ps, err, r.Spec, r.Kernels[0].Text)
 				}
 			}
 			if testing.Short() {
 				return
 			}
 			if rep := validatePair(t, r); rep.Verdict != validate.Valid {
-				t.Errorf("verdict %s (%s), want valid\n%s\n%s", rep.Verdict, rep.Reason, r.Spec, r.Sched)
+				t.Errorf("verdict %s (%s), want valid\n%s\n%s", rep.Verdict, rep.Reason, r.Spec, r.Kernels[0].Text)
 			}
 		})
 	}

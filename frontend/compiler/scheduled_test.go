@@ -57,8 +57,8 @@ func TestScheduleSeparate(t *testing.T) {
 		t.Fatal(detail(err))
 	}
 	body := func(k string) string { return k[strings.Index(k, "\n")+1:] } // past the header comment
-	if body(r.Sched) != body(want.Sched) || body(r.Spec) != body(want.Spec) {
-		t.Errorf("separate schedule: kernel\n%s\nwant\n%s", r.Sched, want.Sched)
+	if body(r.Kernels[0].Text) != body(want.Kernels[0].Text) || body(r.Spec) != body(want.Spec) {
+		t.Errorf("separate schedule: kernel\n%s\nwant\n%s", r.Kernels[0].Text, want.Kernels[0].Text)
 	}
 
 	// errors are positioned in the schedule's own source

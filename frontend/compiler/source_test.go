@@ -43,8 +43,8 @@ func TestCompileSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(res.Sched, "kernel my_alg(") {
-		t.Errorf("the kernel is not named after the file:\n%s", res.Sched)
+	if !strings.Contains(res.Kernels[0].Text, "kernel my_alg(") {
+		t.Errorf("the kernel is not named after the file:\n%s", res.Kernels[0].Text)
 	}
 	if res.Schedule != "" {
 		t.Errorf("no schedule given, yet compiled with %q", res.Schedule)
@@ -53,8 +53,8 @@ func TestCompileSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(res.Schedule, "split") || !strings.Contains(res.Sched, "xi") {
-		t.Errorf("the schedule source was not compiled: schedule %q, kernel\n%s", res.Schedule, res.Sched)
+	if !strings.Contains(res.Schedule, "split") || !strings.Contains(res.Kernels[0].Text, "xi") {
+		t.Errorf("the schedule source was not compiled: schedule %q, kernel\n%s", res.Schedule, res.Kernels[0].Text)
 	}
 	var el syntax.ErrorList
 	if _, err := CompileSource(ctx, &syntax.Source{Name: "bad.alg", Text: "func ("}, nil, Options{}); !errors.As(err, &el) || el[0].File != "bad.alg" {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/augur-verify/augur/frontend"
 	"github.com/augur-verify/augur/smt/encode"
 	"github.com/augur-verify/augur/validate"
 )
@@ -29,10 +30,13 @@ func TestBitCast(t *testing.T) {
 	// strict_float, as nl_means: Halide would otherwise rewrite
 	// fast_exp's float arithmetic, which the interpreter runs exactly.
 	o := Options{Target: "host-strict_float"}
-	dir := t.TempDir()
-	spec, prog := emitPair(t, ctx, d, dir, o)
+	pair, err := Translate(ctx, d, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, prog := pair.Spec, pair.Kernel(frontend.Prog).Text
 	for _, want := range []string{"reinterpret_u32(in_im(x))", "reinterpret_f32(", " << u32(23)", " << i32(23)"} {
-		if !strings.Contains(string(spec), want) {
+		if !strings.Contains(spec, want) {
 			t.Errorf("the specification lacks %q:\n%s", want, spec)
 		}
 	}
@@ -41,7 +45,7 @@ func TestBitCast(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := s.Check(ctx, string(spec), string(prog), 1e-6)
+		res, err := s.Check(ctx, spec, prog, 1e-6)
 		if err != nil {
 			t.Fatalf("sample %d (%v): %v", i+1, sizes, err)
 		}
@@ -49,14 +53,14 @@ func TestBitCast(t *testing.T) {
 			t.Errorf("sample %d: %d cells from Halide, %d checked in the kernel", i+1, res.HalideCells, res.KernelCells)
 		}
 	}
-	rep, err := validatePair(ctx, dir, encode.Real, 1)
+	rep, err := validatePair(ctx, pair, encode.Real, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep.Verdict != validate.Valid {
 		t.Errorf("real: verdict %s (%s), want valid", rep.Verdict, rep.Reason)
 	}
-	rep, err = validatePair(ctx, dir, encode.IEEE, 1)
+	rep, err = validatePair(ctx, pair, encode.IEEE, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,14 +1,25 @@
 // Package halide is Augur's front end for stock Halide 14: it compiles a
 // Halide Generator source together with the C++ translator of cc/ against
-// libHalide, runs it, and gets back the pair Augur validates: the
-// pipeline's algorithm as a specification (spec.sare) and Halide's own loop
-// nest, taken before storage flattening and annotated (prog.sched).
+// libHalide, runs it, and gets back the pair Augur validates, a
+// frontend.Pair: the pipeline's algorithm as a specification (spec.sare)
+// and one kernel, frontend.Prog, Halide's own loop nest, taken before
+// storage flattening and annotated (prog.sched).
 //
 // The C++ sources (cc/: the public header augur_halide.h, the translator's
 // files, one per concern, and driver.cpp, the driver's main) are embedded
-// in the package and compiled on first use into a cache directory, keyed by their content, the compiler, its flags
-// and Halide.h; a generator is compiled and linked once per content too, so
-// repeated runs only run the driver. See docs/halide.md.
+// in the package and compiled on first use into a cache directory, keyed
+// by their content, the compiler, its flags and Halide.h; a generator is
+// compiled and linked once per content too, so repeated runs only run the
+// driver. See docs/halide.md.
 //
-// Files, in reading order: halide.go, sample.go, mutate.go.
+// Start reading at Toolchain.Driver, then Translate.
+//
+// Files, in reading order: halide.go (the Toolchain, which builds the
+// translator and a generator's driver, and the runs of the driver: Emit
+// writes the pair's files, CapturedStmt and HalideStmt give Halide's
+// statement, JIT realises the pipeline), translate.go (Translate, the
+// front end's entry point, the pair the driver writes read back),
+// mutate.go (Mutate, miscompilations planted in a kernel's text),
+// sample.go (the samples JIT returns, checked against a pair with the
+// reference interpreter).
 package halide

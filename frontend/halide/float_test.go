@@ -3,12 +3,11 @@ package halide
 import (
 	"bytes"
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/augur-verify/augur/frontend"
 	"github.com/augur-verify/augur/smt/encode"
 	"github.com/augur-verify/augur/validate"
 )
@@ -53,15 +52,11 @@ func TestFloatConstants(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 			defer cancel()
-			dir := floatPair(t, ctx, tc, c.file)
-			prog, err := os.ReadFile(filepath.Join(dir, "prog.sched"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !strings.Contains(string(prog), c.literal) {
+			pair := floatPair(t, ctx, tc, c.file)
+			if !strings.Contains(pair.Kernel(frontend.Prog).Text, c.literal) {
 				t.Errorf("the kernel does not spell %s", c.literal)
 			}
-			rep, err := validatePair(ctx, dir, encode.Real, 2)
+			rep, err := validatePair(ctx, pair, encode.Real, 2)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -82,18 +77,20 @@ func TestFloatConstants(t *testing.T) {
 }
 
 // floatPair builds the generator file (relative to this package) for the
-// suite target without strict_float, writes its pair into a temporary
-// directory, checks it against a JIT sample of the case's sizes, and
-// returns the directory.
-func floatPair(t *testing.T, ctx context.Context, tc Toolchain, file string) string {
+// suite target without strict_float, translates it, checks the pair
+// against a JIT sample of the case's sizes, and returns it.
+func floatPair(t *testing.T, ctx context.Context, tc Toolchain, file string) *frontend.Pair {
 	t.Helper()
 	d, err := tc.Driver(ctx, file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	o := Options{Target: SuiteTarget}
-	dir := t.TempDir()
-	spec, prog := emitPair(t, ctx, d, dir, o)
+	pair, err := Translate(ctx, d, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, prog := pair.Spec, pair.Kernel(frontend.Prog).Text
 	for _, c := range floatCases {
 		if c.file != file {
 			continue
@@ -102,7 +99,7 @@ func floatPair(t *testing.T, ctx context.Context, tc Toolchain, file string) str
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := s.CheckRounded(ctx, string(spec), string(prog), 1e-5)
+		res, err := s.CheckRounded(ctx, spec, prog, 1e-5)
 		if err != nil {
 			t.Fatalf("JIT sample (%v): %v", c.sizes, err)
 		}
@@ -110,7 +107,7 @@ func floatPair(t *testing.T, ctx context.Context, tc Toolchain, file string) str
 			t.Errorf("JIT sample: %d cells from Halide, %d checked in the kernel", res.HalideCells, res.KernelCells)
 		}
 	}
-	return dir
+	return pair
 }
 
 // TestFloatConstantsPlanted plants wrong constants in the folded kernels:
@@ -129,20 +126,14 @@ func TestFloatConstantsPlanted(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 			defer cancel()
-			dir := floatPair(t, ctx, tc, c.file)
-			path := filepath.Join(dir, "prog.sched")
-			prog, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			planted := strings.Replace(string(prog), c.old, c.new, 1)
-			if planted == string(prog) {
+			pair := floatPair(t, ctx, tc, c.file)
+			k := pair.Kernel(frontend.Prog)
+			planted := strings.Replace(k.Text, c.old, c.new, 1)
+			if planted == k.Text {
 				t.Fatalf("the kernel has no %s", c.old)
 			}
-			if err := os.WriteFile(path, []byte(planted), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			rep, err := validatePair(ctx, dir, encode.Real, 2)
+			k.Text = planted
+			rep, err := validatePair(ctx, pair, encode.Real, 2)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/augur-verify/augur/frontend"
 )
 
 // toolchain returns the default toolchain, skipping the test when Halide
@@ -93,14 +95,13 @@ func TestJIT(t *testing.T) {
 			ctx := context.Background()
 			d := driver(t, tc, c.app)
 			o := Options{Params: c.params}
-			dir := t.TempDir()
-			spec, prog := emitPair(t, ctx, d, dir, o)
+			spec, prog := translatePair(t, ctx, d, o)
 			for i, sizes := range c.sizes {
 				s, err := JIT(ctx, d, o, sizes, uint64(i+1))
 				if err != nil {
 					t.Fatal(err)
 				}
-				res, err := s.Check(ctx, string(spec), string(prog), 1e-5)
+				res, err := s.Check(ctx, spec, prog, 1e-5)
 				if err != nil {
 					t.Fatalf("sample %d (%v): %v", i+1, sizes, err)
 				}
@@ -175,7 +176,7 @@ func TestUnsupported(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = Emit(ctx, d, t.TempDir(), Options{})
+			_, err = Translate(ctx, d, Options{})
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("got %v, want an error containing %q", err, c.want)
 			}
@@ -184,20 +185,13 @@ func TestUnsupported(t *testing.T) {
 	}
 }
 
-// emitPair translates the pipeline of d into dir with options o and
-// returns the specification and the kernel written there.
-func emitPair(t *testing.T, ctx context.Context, d, dir string, o Options) (spec, prog []byte) {
+// translatePair translates the pipeline of d with options o and returns
+// the specification and the kernel.
+func translatePair(t *testing.T, ctx context.Context, d string, o Options) (spec, prog string) {
 	t.Helper()
-	if err := Emit(ctx, d, dir, o); err != nil {
-		t.Fatal(err)
-	}
-	spec, err := os.ReadFile(filepath.Join(dir, "spec.sare"))
+	pair, err := Translate(ctx, d, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	prog, err = os.ReadFile(filepath.Join(dir, "prog.sched"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return spec, prog
+	return pair.Spec, pair.Kernel(frontend.Prog).Text
 }

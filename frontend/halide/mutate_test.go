@@ -2,13 +2,12 @@ package halide
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/augur-verify/augur/frontend"
 	"github.com/augur-verify/augur/smt/encode"
 	"github.com/augur-verify/augur/validate"
 )
@@ -34,41 +33,30 @@ func TestMutate(t *testing.T) {
 		// The GuardWithIf of the partial tiles of C.
 		{"matmul", nil, "guard"},
 	}
-	built := map[string]string{}
-	root := t.TempDir()
-	for i, c := range cases {
+	built := map[string]*frontend.Pair{}
+	for _, c := range cases {
 		c := c
 		t.Run(c.app+"_"+c.kind, func(t *testing.T) {
 			ctx := context.Background()
 			key := name(c.app, c.params)
-			dir, ok := built[key]
+			pair, ok := built[key]
 			if !ok {
-				dir = filepath.Join(root, key)
 				d := driver(t, tc, c.app)
-				if err := Emit(ctx, d, dir, Options{Params: c.params, Target: SuiteTarget}); err != nil {
+				var err error
+				if pair, err = Translate(ctx, d, Options{Params: c.params, Target: SuiteTarget}); err != nil {
 					t.Fatal(err)
 				}
-				built[key] = dir
+				built[key] = pair
 			}
-			prog, err := os.ReadFile(filepath.Join(dir, "prog.sched"))
+			mutated, desc, err := Mutate(pair.Kernel(frontend.Prog).Text, c.kind)
 			if err != nil {
 				t.Fatal(err)
 			}
-			mutated, desc, err := Mutate(string(prog), c.kind)
-			if err != nil {
-				t.Fatal(err)
-			}
-			mdir := filepath.Join(root, fmt.Sprint("mutant", i))
-			if err := os.MkdirAll(mdir, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			spec, _ := os.ReadFile(filepath.Join(dir, "spec.sare"))
-			os.WriteFile(filepath.Join(mdir, "spec.sare"), spec, 0o644)
-			os.WriteFile(filepath.Join(mdir, "prog.sched"), []byte(mutated), 0o644)
+			mutant := &frontend.Pair{Spec: pair.Spec, Kernels: []frontend.Kernel{{Name: frontend.Prog, Text: mutated}}}
 			vctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 			defer cancel()
 			start := time.Now()
-			rep, err := validatePair(vctx, mdir, encode.Real, 2)
+			rep, err := validatePair(vctx, mutant, encode.Real, 2)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/augur-verify/augur/frontend"
 	"github.com/augur-verify/augur/smt/encode"
 	"github.com/augur-verify/augur/validate"
 )
@@ -49,13 +50,16 @@ func TestReductions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			dir := t.TempDir()
-			spec, prog := emitPair(t, ctx, d, dir, Options{})
-			if !strings.Contains(string(spec), "= reduce(") || strings.Contains(string(spec), "_intm") {
+			pair, err := Translate(ctx, d, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			spec, prog := pair.Spec, pair.Kernel(frontend.Prog).Text
+			if !strings.Contains(spec, "= reduce(") || strings.Contains(spec, "_intm") {
 				t.Errorf("the specification is not the user's reduction:\n%s", spec)
 			}
 			for _, want := range c.kernel {
-				if !strings.Contains(string(prog), want) {
+				if !strings.Contains(prog, want) {
 					t.Errorf("the kernel lacks %q:\n%s", want, prog)
 				}
 			}
@@ -64,7 +68,7 @@ func TestReductions(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				res, err := s.Check(ctx, string(spec), string(prog), 1e-5)
+				res, err := s.Check(ctx, spec, prog, 1e-5)
 				if i == 0 && c.ieee != validate.Valid {
 					// The interpreter runs IEEE arithmetic in the kernel's
 					// order: on Halide's 37 random inputs the re-ordered
@@ -87,7 +91,7 @@ func TestReductions(t *testing.T) {
 				model encode.Model
 				want  validate.Verdict
 			}{{encode.Real, c.real}, {encode.IEEE, c.ieee}} {
-				rep, err := validatePair(ctx, dir, m.model, 2)
+				rep, err := validatePair(ctx, pair, m.model, 2)
 				if err != nil {
 					t.Fatal(err)
 				}

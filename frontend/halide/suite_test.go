@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/augur-verify/augur/frontend"
 	"github.com/augur-verify/augur/smt/encode"
-	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/validate"
 )
 
@@ -219,18 +219,13 @@ func checkJIT(ctx context.Context, t *testing.T, tc Toolchain, p suitePipeline, 
 	d := driver(t, tc, strings.TrimSuffix(p.File, ".cpp"))
 	o := p.options(target)
 	o.Params = c.params
-	dir := t.TempDir()
-	if err := Emit(ctx, d, dir, o); err != nil {
-		t.Fatal(err)
-	}
-	spec, _ := os.ReadFile(filepath.Join(dir, "spec.sare"))
-	prog, _ := os.ReadFile(filepath.Join(dir, "prog.sched"))
+	spec, prog := translatePair(t, ctx, d, o)
 	s, err := JIT(ctx, d, o, c.sizes, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	res, err := s.Check(ctx, string(spec), string(prog), 1e-5)
+	res, err := s.Check(ctx, spec, prog, 1e-5)
 	if err != nil {
 		t.Fatalf("%v %v: %v", c.params, c.sizes, err)
 	}
@@ -260,17 +255,9 @@ func TestSuiteJITFast(t *testing.T) {
 	}
 }
 
-func validatePair(ctx context.Context, dir string, model encode.Model, jobs int) (*validate.Report, error) {
-	spec, err := os.ReadFile(filepath.Join(dir, "spec.sare"))
-	if err != nil {
-		return nil, err
-	}
-	prog, err := os.ReadFile(filepath.Join(dir, "prog.sched"))
-	if err != nil {
-		return nil, err
-	}
-	return validate.Validate(ctx, &syntax.Source{Name: filepath.Join(dir, "spec.sare"), Text: string(spec)},
-		&syntax.Source{Name: filepath.Join(dir, "prog.sched"), Text: string(prog)},
+// validatePair validates the kernel of a pair that Translate returned.
+func validatePair(ctx context.Context, pair *frontend.Pair, model encode.Model, jobs int) (*validate.Report, error) {
+	return validate.Validate(ctx, pair.SpecSource(), pair.Kernel(frontend.Prog).Source(),
 		validate.Options{ValueModel: model, Jobs: jobs})
 }
 
@@ -318,14 +305,13 @@ func TestSuite(t *testing.T) {
 		t.Run(p.Name, func(t *testing.T) {
 			ctx := context.Background()
 			d := driver(t, tc, strings.TrimSuffix(p.File, ".cpp"))
-			dir := t.TempDir()
-			if err := Emit(ctx, d, dir, p.options(s.Target)); err != nil {
+			pair, err := Translate(ctx, d, p.options(s.Target))
+			if err != nil {
 				rows = append(rows, fmt.Sprintf("| %s | | not translated | | %v |", p.Name, err))
 				t.Logf("%s: not translated: %v", p.Name, err)
 				return
 			}
-			prog, _ := os.ReadFile(filepath.Join(dir, "prog.sched"))
-			n, st := kernelSize(string(prog))
+			n, st := kernelSize(pair.Kernel(frontend.Prog).Text)
 			cases, why := jitPlan(p)
 			for i, c := range cases {
 				t.Run(fmt.Sprintf("jit%d", i+1), func(t *testing.T) { checkJIT(ctx, t, tc, p, s.Target, c, uint64(i+1)) })
@@ -343,7 +329,7 @@ func TestSuite(t *testing.T) {
 			for _, m := range models {
 				vctx, cancel := context.WithTimeout(ctx, *suiteTimeout)
 				start := time.Now()
-				rep, err := validatePair(vctx, dir, m, 2)
+				rep, err := validatePair(vctx, pair, m, 2)
 				cancel()
 				if err != nil {
 					rows = append(rows, fmt.Sprintf("| %s | %d (%d) | error (%s) | %.0f s | %v |", p.Name, n, st, m, time.Since(start).Seconds(), err))

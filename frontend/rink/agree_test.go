@@ -73,7 +73,7 @@ func TestAgreesWithRun(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: generated specification: %v", name, err)
 		}
-		kernels := map[string]string{"ref": out.Ref, "padded": out.Padded}
+		kernels := map[string]string{"ref": out.Kernel(Ref).Text, "padded": out.Kernel(Padded).Text}
 		for si, size := range sizes {
 			q, qinfo, to := resize(t, p, size)
 			params := map[string]int64{}
@@ -164,7 +164,7 @@ func TestPaddedInfinity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for impl, text := range map[string]string{"ref": out.Ref, "padded": out.Padded} {
+	for impl, text := range map[string]string{"ref": out.Kernel(Ref).Text, "padded": out.Kernel(Padded).Text} {
 		k, kinfo, err := sched.Load(&syntax.Source{Name: impl + ".sched", Text: text}, spec)
 		if err != nil {
 			t.Fatal(err)

@@ -13,11 +13,12 @@
 //   - Eval (eval.go) is the reference semantics of Figs. 10-12, and with a
 //     vector length the padded semantics of Figs. 13-14, over values that
 //     may be undefined.
-//   - Translate (spec.go, kernel.go) turns a checked program into a SARE
-//     specification and two annotated kernels: the reference
-//     implementation (one loop nest per statement, an inner loop per
-//     contraction) and the padded one (every extent rounded up to a
-//     multiple of the vector length, padding cells holding 0).
+//   - Translate (translate.go, spec.go, kernel.go) turns a checked program
+//     into a SARE specification and two annotated kernels, a
+//     frontend.Pair embedded in a Result: the reference implementation,
+//     Ref (one loop nest per statement, an inner loop per contraction),
+//     and the padded one, Padded (every extent rounded up to a multiple
+//     of the vector length, padding cells holding 0).
 //
 // Start reading at Load and Translate.
 //

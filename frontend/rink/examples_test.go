@@ -28,7 +28,7 @@ func examples(t testing.TB) []string {
 }
 
 // load reads, parses, checks and translates a program.
-func load(t testing.TB, path string, opts Options) (*Program, *Info, *Output) {
+func load(t testing.TB, path string, opts Options) (*Program, *Info, *Result) {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -92,12 +92,9 @@ func readExpected(t testing.TB, path string) []expectation {
 }
 
 // validatePair validates one generated kernel against the specification.
-func validatePair(t *testing.T, name string, out *Output, impl string, model encode.Model) *validate.Report {
+func validatePair(t *testing.T, name string, out *Result, impl string, model encode.Model) *validate.Report {
 	t.Helper()
-	prog := out.Ref
-	if impl == "padded" {
-		prog = out.Padded
-	}
+	prog := out.Kernel(impl).Text
 	rep, err := validate.Validate(context.Background(),
 		&syntax.Source{Name: name + ".sare", Text: out.Spec},
 		&syntax.Source{Name: name + "." + impl + ".sched", Text: prog},

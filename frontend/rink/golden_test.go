@@ -25,7 +25,7 @@ func TestGolden(t *testing.T) {
 		}
 		for dir, opts := range variants {
 			_, _, out := load(t, path, opts)
-			for file, text := range map[string]string{"spec.sare": out.Spec, "ref.sched": out.Ref, "padded.sched": out.Padded} {
+			for file, text := range map[string]string{"spec.sare": out.Spec, "ref.sched": out.Kernel(Ref).Text, "padded.sched": out.Kernel(Padded).Text} {
 				golden := filepath.Join("testdata", "golden", dir, file)
 				if *update {
 					if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {

@@ -137,7 +137,7 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			t.Fatalf("generated specification: %v\n%s", err, out.Spec)
 		}
-		for _, k := range []string{out.Ref, out.Padded} {
+		for _, k := range []string{out.Kernel(Ref).Text, out.Kernel(Padded).Text} {
 			if _, _, err := sched.Load(&syntax.Source{Name: "prog.sched", Text: k}, spec); err != nil {
 				t.Fatalf("generated kernel: %v\n%s", err, k)
 			}

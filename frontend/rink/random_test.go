@@ -161,7 +161,7 @@ func TestRandomPrograms(t *testing.T) {
 			return Num(x.Float64())
 		}
 		padFail := false
-		for i, k := range []string{out.Ref, out.Padded} {
+		for i, k := range []string{out.Kernel(Ref).Text, out.Kernel(Padded).Text} {
 			kern, kinfo, err := sched.Load(&syntax.Source{Name: "prog.sched", Text: k}, spec)
 			if err != nil {
 				t.Fatalf("seed %d: %v\n%s", seed, err, k)

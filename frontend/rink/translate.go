@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/augur-verify/augur/frontend"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/syntax"
@@ -31,12 +32,11 @@ type Options struct {
 	Parallel bool
 }
 
-// Output is the result of Translate: a specification and the two
-// implementations, as .sare and .sched text.
-type Output struct {
-	Spec   string
-	Ref    string
-	Padded string
+// Result is the result of Translate: the pair of a specification and
+// two kernels, the reference implementation (named Ref) and the padded
+// one (Padded), and how the program's names map to the pair's.
+type Result struct {
+	frontend.Pair
 	// Params maps each size parameter to the extent of the program it
 	// stands for.
 	Params map[string]int64
@@ -45,6 +45,12 @@ type Output struct {
 	// its last version.
 	Inputs, Outputs map[string]string
 }
+
+// The names of the two kernels of a Result.
+const (
+	Ref    = "ref"
+	Padded = "padded"
+)
 
 // Translate turns a checked program into a SARE specification and the
 // annotated kernels of its reference and padded implementations.
@@ -61,7 +67,7 @@ type Output struct {
 // from 0 at index -1. Division is the paper's controlled division
 // (Definition 8), select(a == 0, 0, a / b). The specification also holds
 // the padded views used by the padded kernel's annotations (see spec.go).
-func Translate(p *Program, info *Info, opts Options) (*Output, error) {
+func Translate(p *Program, info *Info, opts Options) (*Result, error) {
 	if opts.Name == "" {
 		opts.Name = "rink"
 	}
@@ -80,7 +86,7 @@ func Translate(p *Program, info *Info, opts Options) (*Output, error) {
 		}
 	}
 	tr := newTranslation(p, info, opts)
-	out := &Output{Params: map[string]int64{}, Inputs: map[string]string{}, Outputs: map[string]string{}}
+	out := &Result{Params: map[string]int64{}, Inputs: map[string]string{}, Outputs: map[string]string{}}
 	for d, name := range tr.params {
 		out.Params[name] = d
 	}
@@ -91,8 +97,7 @@ func Translate(p *Program, info *Info, opts Options) (*Output, error) {
 		out.Outputs[v] = si.tensor
 	}
 	out.Spec = tr.spec()
-	out.Ref = tr.kernel(false)
-	out.Padded = tr.kernel(true)
+	out.Kernels = []frontend.Kernel{{Name: Ref, Text: tr.kernel(false)}, {Name: Padded, Text: tr.kernel(true)}}
 	return out, nil
 }
 

@@ -65,8 +65,8 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			t.Fatalf("the specification does not load: %v\ninput:\n%s\nspec:\n%s", err, text, r.Spec)
 		}
-		if _, _, err := sched.Load(&syntax.Source{Name: "prog.sched", Text: r.Sched}, spec); err != nil {
-			t.Fatalf("the kernel does not load: %v\ninput:\n%s\nkernel:\n%s", err, text, r.Sched)
+		if _, _, err := sched.Load(&syntax.Source{Name: "prog.sched", Text: r.Kernels[0].Text}, spec); err != nil {
+			t.Fatalf("the kernel does not load: %v\ninput:\n%s\nkernel:\n%s", err, text, r.Kernels[0].Text)
 		}
 	})
 }
@@ -115,8 +115,8 @@ func FuzzParseSchedule(f *testing.F) {
 		if err != nil {
 			t.Fatalf("the specification does not load: %v", err)
 		}
-		if _, _, err := sched.Load(&syntax.Source{Name: "prog.sched", Text: r.Sched}, spec); err != nil {
-			t.Fatalf("the kernel does not load: %v\nschedule:\n%s\nkernel:\n%s", err, text, r.Sched)
+		if _, _, err := sched.Load(&syntax.Source{Name: "prog.sched", Text: r.Kernels[0].Text}, spec); err != nil {
+			t.Fatalf("the kernel does not load: %v\nschedule:\n%s\nkernel:\n%s", err, text, r.Kernels[0].Text)
 		}
 	})
 }
