@@ -17,9 +17,9 @@ import (
 )
 
 // This file joins the validation of reductions (Clément 2022, chapter
-// 7) to Validate: the conditions of reduce_check.go are appended to the
-// symbolic evaluation's, and a re-ordered float reduction in the ieee
-// model gets inputs on which the two orders differ.
+// 7) to Validate: the conditions of symeval.ReductionConditions are
+// appended to the symbolic evaluation's, and a re-ordered float reduction
+// in the ieee model gets inputs on which the two orders differ.
 
 // reductionConditions appends the reduction conditions when the pair was
 // transformed.
@@ -27,7 +27,7 @@ func (v *validation) reductionConditions() error {
 	if v.orig == nil {
 		return nil
 	}
-	conds, err := reductionConditions(v.ctx, v.orig.kernel, v.orig.kinfo, v.orig.spec, v.an.Assumptions, v.opts.ValueModel == encode.IEEE)
+	conds, err := symeval.ReductionConditions(v.ctx, v.orig.kernel, v.orig.kinfo, v.orig.spec, v.an.Assumptions, v.opts.ValueModel == encode.IEEE)
 	if err != nil {
 		return err
 	}

@@ -1,18 +1,17 @@
-package validate
+package symeval
 
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
+	"github.com/augur-verify/augur/internal/quasiaffine"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/syntax"
 )
 
 // This file models a kernel's reductions as statement instances in
-// Presburger arithmetic (isl notation), for the checks of
-// reduce_check.go: every assignment to an accumulator array, every read
+// Presburger arithmetic, for the checks of reduce.go: every assignment to an accumulator array, every read
 // of one and every out binding of one becomes a family of instances named
 // by its enclosing loops' iterations, with its domain, the cell it
 // touches and the order of execution between two families (Clément 2022,
@@ -66,7 +65,7 @@ type redCond struct {
 
 // redFamily is a family of statement instances.
 type redFamily struct {
-	name    string // isl tuple name
+	name    string // tuple name
 	kind    redKind
 	stmt    *sched.Assign  // nil for redOut
 	binding *sched.Binding // redOut only
@@ -95,18 +94,13 @@ func (f *redFamily) depth() int {
 	return len(f.loops)
 }
 
-// dims returns the names of the family's dimensions with a prefix.
-func (f *redFamily) dims(prefix string) []string {
-	out := make([]string, f.depth())
-	for i := range out {
-		out[i] = prefix + strconv.Itoa(i)
-	}
-	return out
-}
+// dims returns the family's dimensions, named with a prefix: prefix0,
+// prefix1, ...
+func (f *redFamily) dims(prefix string) []syntax.Expr { return redDims(prefix, f.depth()) }
 
-// tuple is "S3[a0, a1]".
-func (f *redFamily) tuple(prefix string) string {
-	return f.name + "[" + strings.Join(f.dims(prefix), ", ") + "]"
+// tuple is the family's tuple S3[prefix0, prefix1].
+func (f *redFamily) tuple(prefix string) *redTuple {
+	return &redTuple{name: f.name, elems: f.dims(prefix)}
 }
 
 // redModel is the instance model of a kernel's reductions.
@@ -122,18 +116,18 @@ type redModel struct {
 	named    int
 }
 
-// arrayKey names an array instance: global arrays by name, allocated ones
+// redArrayKey names an array instance: global arrays by name, allocated ones
 // by name and alloc.
-func arrayKey(name string, alloc int) string {
+func redArrayKey(name string, alloc int) string {
 	if alloc == 0 {
 		return name
 	}
 	return fmt.Sprintf("%s#%d", name, alloc)
 }
 
-func (f *redFamily) key() string { return arrayKey(f.array, f.alloc) }
+func (f *redFamily) key() string { return redArrayKey(f.array, f.alloc) }
 
-type allocInfo struct {
+type redAlloc struct {
 	id, depth int
 }
 
@@ -144,7 +138,7 @@ func newRedModel(k *sched.Kernel, kinfo *sched.Info, spec *sare.Spec) *redModel 
 	for _, p := range k.Params {
 		m.params = append(m.params, p.Name)
 	}
-	m.block(k.Body, root, nil, nil, map[string]allocInfo{})
+	m.block(k.Body, root, nil, nil, map[string]redAlloc{})
 	// Accumulator arrays: those initialised, accumulated or merged into.
 	for _, f := range m.families {
 		if f.kind == redInit || f.kind == redAcc || f.kind == redMerge {
@@ -178,7 +172,7 @@ func (m *redModel) add(f *redFamily) {
 	m.families = append(m.families, f)
 }
 
-func (m *redModel) block(b *sched.Block, s *redScope, loops []redLoop, conds []redCond, allocs map[string]allocInfo) {
+func (m *redModel) block(b *sched.Block, s *redScope, loops []redLoop, conds []redCond, allocs map[string]redAlloc) {
 	if b == nil {
 		return
 	}
@@ -189,7 +183,7 @@ func (m *redModel) block(b *sched.Block, s *redScope, loops []redLoop, conds []r
 
 // stmt records st's families and returns the scope after it (lets extend
 // it).
-func (m *redModel) stmt(st sched.Stmt, s *redScope, loops []redLoop, conds []redCond, allocs map[string]allocInfo) *redScope {
+func (m *redModel) stmt(st sched.Stmt, s *redScope, loops []redLoop, conds []redCond, allocs map[string]redAlloc) *redScope {
 	m.pre++
 	switch st := st.(type) {
 	case *sched.Let:
@@ -207,11 +201,11 @@ func (m *redModel) stmt(st sched.Stmt, s *redScope, loops []redLoop, conds []red
 		m.block(st.Body, &redScope{name: st.Var.Name, depth: len(loops), parent: s}, inner, conds, allocs)
 	case *sched.Alloc:
 		m.allocs++
-		a := map[string]allocInfo{}
+		a := map[string]redAlloc{}
 		for k, v := range allocs {
 			a[k] = v
 		}
-		a[st.Array.Name] = allocInfo{id: m.allocs, depth: len(loops)}
+		a[st.Array.Name] = redAlloc{id: m.allocs, depth: len(loops)}
 		m.block(st.Body, s, loops, conds, a)
 	case *sched.Assign:
 		m.assign(st, s, loops, conds, allocs)
@@ -219,7 +213,7 @@ func (m *redModel) stmt(st sched.Stmt, s *redScope, loops []redLoop, conds []red
 	return s
 }
 
-func (m *redModel) family(kind redKind, st *sched.Assign, array string, index []syntax.Expr, s *redScope, loops []redLoop, conds []redCond, allocs map[string]allocInfo) *redFamily {
+func (m *redModel) family(kind redKind, st *sched.Assign, array string, index []syntax.Expr, s *redScope, loops []redLoop, conds []redCond, allocs map[string]redAlloc) *redFamily {
 	a := allocs[array]
 	sub := map[redKind]int{redRead: 0, redSource: 1}[kind]
 	if kind != redRead && kind != redSource {
@@ -229,12 +223,12 @@ func (m *redModel) family(kind redKind, st *sched.Assign, array string, index []
 		pre: 4*m.pre + sub, alloc: a.id, allocAt: a.depth}
 }
 
-func (m *redModel) assign(st *sched.Assign, s *redScope, loops []redLoop, conds []redCond, allocs map[string]allocInfo) {
+func (m *redModel) assign(st *sched.Assign, s *redScope, loops []redLoop, conds []redCond, allocs map[string]redAlloc) {
 	src := sched.MergeSource(st)
 	// Reads first: they happen before the write.
 	var reads []*syntax.Index
 	if src == nil {
-		reads = arrayReads(st.Value)
+		reads = redArrayReads(st.Value)
 	}
 	for _, r := range reads {
 		m.add(m.family(redRead, st, r.Array.Name, r.Indices, s, loops, conds, allocs))
@@ -263,8 +257,8 @@ func (m *redModel) assign(st *sched.Assign, s *redScope, loops []redLoop, conds 
 	m.add(w)
 }
 
-// arrayReads lists the array reads of a value expression.
-func arrayReads(x syntax.Expr) []*syntax.Index {
+// redArrayReads lists the array reads of a value expression.
+func redArrayReads(x syntax.Expr) []*syntax.Index {
 	var out []*syntax.Index
 	syntax.Inspect(x, func(x syntax.Expr) bool {
 		if ix, ok := x.(*syntax.Index); ok {
@@ -275,214 +269,228 @@ func arrayReads(x syntax.Expr) []*syntax.Index {
 	return out
 }
 
-// isl prints an index expression of the family's scope s in isl notation,
-// its loop variables named prefix0, prefix1, ...
-func (m *redModel) isl(x syntax.Expr, s *redScope, prefix string) (string, error) {
-	return toISL(x, func(name string) (string, error) {
+// index returns the index expression x of the scope s over the family's
+// dimensions: its loop variables become the dimensions prefix0, prefix1,
+// ..., its lets their values.
+func (m *redModel) index(x syntax.Expr, s *redScope, prefix string) (syntax.Expr, error) {
+	return redIndex(x, func(name string) (syntax.Expr, error) {
 		if b := s.lookup(name); b != nil {
 			if b.depth >= 0 {
-				return prefix + strconv.Itoa(b.depth), nil
+				return redDim(prefix + strconv.Itoa(b.depth)), nil
 			}
-			e, err := m.isl(b.let, b.parent, prefix)
-			return "(" + e + ")", err
+			return m.index(b.let, b.parent, prefix)
 		}
-		for _, p := range m.params {
-			if p == name {
-				return p, nil
-			}
+		if m.isParam(name) {
+			return redParam(name), nil
 		}
-		return "", fmt.Errorf("unknown name %s", name)
+		return nil, fmt.Errorf("unknown name %s", name)
 	})
 }
 
-// toISL prints a quasi-affine expression in isl notation, names resolved
-// by resolve.
-func toISL(x syntax.Expr, resolve func(string) (string, error)) (string, error) {
-	rec := func(x syntax.Expr) (string, error) { return toISL(x, resolve) }
+// isParam reports whether name is a parameter of the kernel.
+func (m *redModel) isParam(name string) bool {
+	for _, p := range m.params {
+		if p == name {
+			return true
+		}
+	}
+	return false
+}
+
+// redIndex returns the quasi-affine expression x with its names resolved
+// by resolve, or an error if x is outside the index language of
+// reductions: integers, names, +, -, * , / and %, min and max of two.
+func redIndex(x syntax.Expr, resolve func(string) (syntax.Expr, error)) (syntax.Expr, error) {
+	rec := func(x syntax.Expr) (syntax.Expr, error) { return redIndex(x, resolve) }
 	switch x := x.(type) {
 	case *syntax.Lit:
 		if x.Kind != syntax.IntLiteral {
-			return "", fmt.Errorf("%s: %s is not an integer", x.Pos(), x.Text)
+			return nil, fmt.Errorf("%s: %s is not an integer", x.Pos(), x.Text)
 		}
 		n, err := strconv.ParseInt(x.Text, 0, 64)
 		if err != nil {
-			return "", fmt.Errorf("%s: %w", x.Pos(), err)
+			return nil, fmt.Errorf("%s: %w", x.Pos(), err)
 		}
-		return strconv.FormatInt(n, 10), nil
+		return redInt(n), nil
 	case *syntax.Ident:
 		e, err := resolve(x.Name)
 		if err != nil {
-			return "", fmt.Errorf("%s: %w", x.Pos(), err)
+			return nil, fmt.Errorf("%s: %w", x.Pos(), err)
 		}
 		return e, nil
 	case *syntax.Unary:
 		if x.Op != syntax.OpNeg {
-			return "", fmt.Errorf("%s: operator %s in an index", x.Pos(), x.Op)
+			return nil, fmt.Errorf("%s: operator %s in an index", x.Pos(), x.Op)
 		}
 		e, err := rec(x.X)
-		return "-(" + e + ")", err
+		if err != nil {
+			return nil, err
+		}
+		return &syntax.Unary{OpPos: x.OpPos, Op: syntax.OpNeg, X: e}, nil
 	case *syntax.Binary:
 		a, err := rec(x.X)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		b, err := rec(x.Y)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		switch x.Op {
-		case syntax.OpAdd:
-			return "(" + a + ") + (" + b + ")", nil
-		case syntax.OpSub:
-			return "(" + a + ") - (" + b + ")", nil
-		case syntax.OpMul:
-			if isConst(b) {
-				return b + "*(" + a + ")", nil
-			}
-			return a + "*(" + b + ")", nil
-		case syntax.OpDiv:
-			return "floor((" + a + ")/" + b + ")", nil
-		case syntax.OpRem:
-			return "((" + a + ") mod " + b + ")", nil
+		case syntax.OpAdd, syntax.OpSub, syntax.OpMul, syntax.OpDiv, syntax.OpRem:
+			return &syntax.Binary{X: a, Op: x.Op, Y: b}, nil
 		}
-		return "", fmt.Errorf("%s: operator %s in an index", x.Pos(), x.Op)
+		return nil, fmt.Errorf("%s: operator %s in an index", x.Pos(), x.Op)
 	case *syntax.Call:
 		if (x.Fun.Name == "min" || x.Fun.Name == "max") && len(x.Args) == 2 {
 			a, err := rec(x.Args[0])
 			if err != nil {
-				return "", err
+				return nil, err
 			}
 			b, err := rec(x.Args[1])
-			return x.Fun.Name + "(" + a + ", " + b + ")", err
+			if err != nil {
+				return nil, err
+			}
+			return &syntax.Call{Fun: &syntax.Ident{NamePos: x.Fun.NamePos, Name: x.Fun.Name}, Args: []syntax.Expr{a, b}}, nil
 		}
 	}
-	return "", fmt.Errorf("%s: %s is outside the index language of reductions", x.Pos(), syntax.ExprString(x))
+	return nil, fmt.Errorf("%s: %s is outside the index language of reductions", x.Pos(), syntax.ExprString(x))
 }
 
-func isConst(s string) bool {
-	_, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-	return err == nil
+// constraint returns the constraint x of the scope s over the family's
+// dimensions named with prefix.
+func (m *redModel) constraint(x syntax.Expr, s *redScope, prefix string) (quasiaffine.Formula, error) {
+	return redConstraint(x, func(x syntax.Expr) (syntax.Expr, error) { return m.index(x, s, prefix) })
 }
 
-// cond prints a constraint in isl notation.
-func (m *redModel) cond(x syntax.Expr, s *redScope, prefix string) (string, error) {
-	return condISL(x, func(x syntax.Expr) (string, error) { return m.isl(x, s, prefix) })
-}
-
-// condISL prints a constraint in isl notation, its index expressions
-// printed by index.
-func condISL(x syntax.Expr, index func(syntax.Expr) (string, error)) (string, error) {
-	rec := func(x syntax.Expr) (string, error) { return condISL(x, index) }
+// redConstraint returns the constraint x, its index expressions given by
+// index: a comparison, a chain (the conjunction of its comparisons),
+// true, false, and their combinations with and, or and not.
+func redConstraint(x syntax.Expr, index func(syntax.Expr) (syntax.Expr, error)) (quasiaffine.Formula, error) {
+	rec := func(x syntax.Expr) (quasiaffine.Formula, error) { return redConstraint(x, index) }
 	switch x := x.(type) {
 	case *syntax.Lit:
 		if x.Kind == syntax.BoolLiteral {
 			if x.Text == "true" {
-				return "0 = 0", nil
+				return redTrue(), nil
 			}
-			return "1 = 0", nil
+			return redFalse(), nil
 		}
 	case *syntax.Unary:
 		if x.Op == syntax.OpNot {
 			c, err := rec(x.X)
-			return "not (" + c + ")", err
+			if err != nil {
+				return nil, err
+			}
+			return quasiaffine.Not(c), nil
 		}
 	case *syntax.Chain:
-		var parts []string
+		var parts []quasiaffine.Formula
 		for _, c := range x.Comparisons() {
 			p, err := rec(c)
 			if err != nil {
-				return "", err
+				return nil, err
 			}
 			parts = append(parts, p)
 		}
-		return "(" + strings.Join(parts, " and ") + ")", nil
+		return quasiaffine.And(parts...), nil
 	case *syntax.Binary:
 		if x.Op == syntax.OpAnd || x.Op == syntax.OpOr {
 			a, err := rec(x.X)
 			if err != nil {
-				return "", err
+				return nil, err
 			}
 			b, err := rec(x.Y)
-			return "((" + a + ") " + x.Op.String() + " (" + b + "))", err
+			if err != nil {
+				return nil, err
+			}
+			if x.Op == syntax.OpAnd {
+				return quasiaffine.And(a, b), nil
+			}
+			return quasiaffine.Or(a, b), nil
 		}
 		if x.Op.IsComparison() {
 			a, err := index(x.X)
 			if err != nil {
-				return "", err
+				return nil, err
 			}
 			b, err := index(x.Y)
-			op := x.Op.String()
-			if x.Op == syntax.OpEq {
-				op = "="
+			if err != nil {
+				return nil, err
 			}
-			return "(" + a + ") " + op + " (" + b + ")", err
+			return redCmp(a, x.Op, b), nil
 		}
 	}
-	return "", fmt.Errorf("%s: %s is not a constraint of the index language", x.Pos(), syntax.ExprString(x))
+	return nil, fmt.Errorf("%s: %s is not a constraint of the index language", x.Pos(), syntax.ExprString(x))
 }
 
 // domain is the constraint of the family's instances (loop bounds and if
-// conditions) with dimensions named prefix0, ...
-func (m *redModel) domain(f *redFamily, prefix string) (string, error) {
-	parts := []string{"0 = 0"}
+// conditions) with dimensions named prefix0, ..., as a list of conjuncts.
+func (m *redModel) domain(f *redFamily, prefix string) ([]quasiaffine.Formula, error) {
+	parts := []quasiaffine.Formula{redTrue()}
 	if f.kind == redOut {
 		b := f.binding
 		a := m.kinfo.Array(b.Array.Name)
 		if a == nil {
-			return "", fmt.Errorf("no array %s", b.Array.Name)
+			return nil, fmt.Errorf("no array %s", b.Array.Name)
 		}
 		s := (*redScope)(nil)
 		for d, v := range b.Vars {
 			s = &redScope{name: v.Name, depth: d, parent: s}
 		}
 		for d, x := range a.Extents {
-			e, err := m.isl(x, nil, prefix)
+			e, err := m.index(x, nil, prefix)
 			if err != nil {
-				return "", err
+				return nil, err
 			}
-			parts = append(parts, fmt.Sprintf("0 <= %s%d < %s", prefix, d, e))
+			parts = append(parts, redRange(redInt(0), redDim(prefix+strconv.Itoa(d)), e))
 		}
 		if b.Where != nil {
-			c, err := m.cond(b.Where, s, prefix)
+			c, err := m.constraint(b.Where, s, prefix)
 			if err != nil {
-				return "", err
+				return nil, err
 			}
 			parts = append(parts, c)
 		}
-		return strings.Join(parts, " and "), nil
+		return parts, nil
 	}
 	for d, l := range f.loops {
-		lo, err := m.isl(l.lo, l.scope, prefix)
+		lo, err := m.index(l.lo, l.scope, prefix)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
-		hi, err := m.isl(l.hi, l.scope, prefix)
+		hi, err := m.index(l.hi, l.scope, prefix)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
-		parts = append(parts, fmt.Sprintf("%s <= %s%d < %s", lo, prefix, d, hi))
+		parts = append(parts, redRange(lo, redDim(prefix+strconv.Itoa(d)), hi))
 	}
 	for _, c := range f.conds {
-		s, err := m.cond(c.cond, c.scope, prefix)
+		s, err := m.constraint(c.cond, c.scope, prefix)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		if c.negate {
-			s = "not (" + s + ")"
+			s = quasiaffine.Not(s)
 		}
 		parts = append(parts, s)
 	}
-	return strings.Join(parts, " and "), nil
+	return parts, nil
 }
 
-// cell returns the family's cell indices in isl notation.
-func (m *redModel) cell(f *redFamily, prefix string) ([]string, error) {
+// redRange is the chain lo <= x < hi.
+func redRange(lo, x, hi syntax.Expr) quasiaffine.Formula {
+	return quasiaffine.Chain([]syntax.Expr{lo, x, hi}, []syntax.Op{syntax.OpLe, syntax.OpLt})
+}
+
+// cell returns the family's cell indices over its dimensions.
+func (m *redModel) cell(f *redFamily, prefix string) ([]syntax.Expr, error) {
 	if f.kind == redOut {
 		return f.dims(prefix), nil
 	}
-	out := make([]string, len(f.index))
+	out := make([]syntax.Expr, len(f.index))
 	for i, x := range f.index {
-		e, err := m.isl(x, f.scope, prefix)
+		e, err := m.index(x, f.scope, prefix)
 		if err != nil {
 			return nil, err
 		}
@@ -491,32 +499,33 @@ func (m *redModel) cell(f *redFamily, prefix string) ([]string, error) {
 	return out, nil
 }
 
-// sameCell is the constraint that instances a (prefix "a") and b (prefix
-// "b") touch the same cell of the same array instance.
-func (m *redModel) sameCell(a, b *redFamily, pa, pb string) (string, error) {
+// sameCell is the constraint, as a list of conjuncts, that instances a
+// (prefix pa) and b (prefix pb) touch the same cell of the same array
+// instance.
+func (m *redModel) sameCell(a, b *redFamily, pa, pb string) ([]quasiaffine.Formula, error) {
 	if a.key() != b.key() {
-		return "1 = 0", nil
+		return []quasiaffine.Formula{redFalse()}, nil
 	}
 	ca, err := m.cell(a, pa)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	cb, err := m.cell(b, pb)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	parts := []string{"0 = 0"}
+	parts := []quasiaffine.Formula{redTrue()}
 	for i := range ca {
-		parts = append(parts, fmt.Sprintf("(%s) = (%s)", ca[i], cb[i]))
+		parts = append(parts, redCmp(ca[i], syntax.OpEq, cb[i]))
 	}
 	for d := 0; d < a.allocAt && a.alloc != 0; d++ {
-		parts = append(parts, fmt.Sprintf("%s%d = %s%d", pa, d, pb, d))
+		parts = append(parts, redCmp(redDim(pa+strconv.Itoa(d)), syntax.OpEq, redDim(pb+strconv.Itoa(d))))
 	}
-	return strings.Join(parts, " and "), nil
+	return parts, nil
 }
 
-// common is the number of loops a and b share.
-func common(a, b *redFamily) int {
+// redCommon is the number of loops a and b share.
+func redCommon(a, b *redFamily) int {
 	if a.kind == redOut || b.kind == redOut {
 		return 0
 	}
@@ -527,77 +536,76 @@ func common(a, b *redFamily) int {
 	return n
 }
 
-// before is the constraint that instance a (prefix "a") runs strictly
-// before instance b (prefix "b"): sequential order, where iterations of a
+// redBefore is the constraint that instance a (prefix pa) runs strictly
+// before instance b (prefix pb): sequential order, where iterations of a
 // par loop are unordered.
-func before(a, b *redFamily, pa, pb string) string {
+func redBefore(a, b *redFamily, pa, pb string) quasiaffine.Formula {
 	if b.kind == redOut {
 		if a.kind == redOut {
-			return "1 = 0"
+			return redFalse()
 		}
-		return "0 = 0"
+		return redTrue()
 	}
 	if a.kind == redOut {
-		return "1 = 0"
+		return redFalse()
 	}
-	c := common(a, b)
-	var alts []string
-	var eq []string
+	c := redCommon(a, b)
+	var alts, eq []quasiaffine.Formula
 	for t := 0; t < c; t++ {
+		at, bt := redDim(pa+strconv.Itoa(t)), redDim(pb+strconv.Itoa(t))
 		if !a.loops[t].loop.Par {
-			alts = append(alts, "("+strings.Join(append(eq[:len(eq):len(eq)], fmt.Sprintf("%s%d < %s%d", pa, t, pb, t)), " and ")+")")
+			alts = append(alts, quasiaffine.And(append(eq[:len(eq):len(eq)], redCmp(at, syntax.OpLt, bt))...))
 		}
-		eq = append(eq, fmt.Sprintf("%s%d = %s%d", pa, t, pb, t))
+		eq = append(eq, redCmp(at, syntax.OpEq, bt))
 	}
 	if a.pre < b.pre {
-		alts = append(alts, "("+strings.Join(append(eq, "0 = 0"), " and ")+")")
+		alts = append(alts, quasiaffine.And(append(eq, redTrue())...))
 	}
 	if len(alts) == 0 {
-		return "1 = 0"
+		return redFalse()
 	}
-	return "(" + strings.Join(alts, " or ") + ")"
+	return quasiaffine.Or(alts...)
 }
 
-// concurrent is the constraint that a and b run in different iterations
-// of a par loop both are in.
-func concurrent(a, b *redFamily, pa, pb string) string {
-	c := common(a, b)
-	var alts, eq []string
+// redConcurrent is the constraint that a and b run in different
+// iterations of a par loop both are in.
+func redConcurrent(a, b *redFamily, pa, pb string) quasiaffine.Formula {
+	c := redCommon(a, b)
+	var alts, eq []quasiaffine.Formula
 	for t := 0; t < c; t++ {
+		at, bt := redDim(pa+strconv.Itoa(t)), redDim(pb+strconv.Itoa(t))
 		if a.loops[t].loop.Par {
-			alts = append(alts, "("+strings.Join(append(eq[:len(eq):len(eq)], fmt.Sprintf("%s%d != %s%d", pa, t, pb, t)), " and ")+")")
+			alts = append(alts, quasiaffine.And(append(eq[:len(eq):len(eq)], redCmp(at, syntax.OpNe, bt))...))
 		}
-		eq = append(eq, fmt.Sprintf("%s%d = %s%d", pa, t, pb, t))
+		eq = append(eq, redCmp(at, syntax.OpEq, bt))
 	}
 	if len(alts) == 0 {
-		return "1 = 0"
+		return redFalse()
 	}
-	return "(" + strings.Join(alts, " or ") + ")"
+	return quasiaffine.Or(alts...)
 }
 
-// params is the isl parameter list.
-func (m *redModel) paramList() string { return "[" + strings.Join(m.params, ", ") + "]" }
-
-// pair returns the isl text { a -> b : dom(a) and dom(b) and extra }, as
-// one piece without braces.
-func (m *redModel) pair(a, b *redFamily, extra string) (string, error) {
+// pair returns the piece { a -> b : dom(a) and dom(b) and extra }, the
+// dimensions of a named a0, ..., those of b b0, ...
+func (m *redModel) pair(a, b *redFamily, extra ...quasiaffine.Formula) (redPiece, error) {
 	da, err := m.domain(a, "a")
 	if err != nil {
-		return "", err
+		return redPiece{}, err
 	}
 	db, err := m.domain(b, "b")
 	if err != nil {
-		return "", err
+		return redPiece{}, err
 	}
-	return fmt.Sprintf("%s -> %s : %s and %s and %s", a.tuple("a"), b.tuple("b"), da, db, extra), nil
+	cond := quasiaffine.And(append(append(da, db...), extra...)...)
+	return redPiece{params: m.params, in: a.tuple("a"), out: *b.tuple("b"), cond: cond}, nil
 }
 
-// set returns the isl text { f : dom(f) and extra } as one piece, with
-// the dimensions named a0, ...
-func (m *redModel) set(f *redFamily, extra string) (string, error) {
+// set returns the piece { f : dom(f) and extra }, with the dimensions
+// named a0, ...
+func (m *redModel) set(f *redFamily, extra ...quasiaffine.Formula) (redPiece, error) {
 	d, err := m.domain(f, "a")
 	if err != nil {
-		return "", err
+		return redPiece{}, err
 	}
-	return fmt.Sprintf("%s : %s and %s", f.tuple("a"), d, extra), nil
+	return redPiece{params: m.params, out: *f.tuple("a"), cond: quasiaffine.And(append(d, extra...)...)}, nil
 }
