@@ -60,15 +60,37 @@ type redCheck struct {
 	assume *presburger.Map
 }
 
-// ReductionConditions returns the conditions on the positions of the
+// AddReductionConditions appends to a, the analysis of the transformed
+// pair p, the conditions on the positions of p's reductions, decided over
+// the kernel as given under a's assumptions: Proved, Failed with one
+// violating instance, or Undecided with the reason. The value model is
+// ieee (bit-exact floats, whose reductions must keep the specification's
+// order) or, when false, real. The conditions are then numbered from 1,
+// in order, and those of transformed assignments show the kernel's. It
+// fails when ctx is done.
+func (a *Analysis) AddReductionConditions(ctx context.Context, p *ReductionPair, ieee bool) (err error) {
+	defer guard(&err, "reduction analysis")
+	conds, err := reductionConditions(ctx, p.origKernel, p.origInfo, p.origSpec, a.Assumptions, ieee)
+	if err != nil {
+		return err
+	}
+	a.Conditions = append(a.Conditions, conds...)
+	for i, c := range a.Conditions {
+		c.ID = i + 1
+		if st, ok := c.Stmt.(*sched.Assign); ok {
+			if o, ok := p.orig[st]; ok {
+				c.Stmt, c.Text = o, sched.StmtLine(o)
+			}
+		}
+	}
+	return nil
+}
+
+// reductionConditions returns the conditions on the positions of the
 // reductions of kernel k (checked by kinfo against spec), decided under
 // the parameter domain assume (nil: none), in the order of the kernel's
-// accumulator families: Proved, Failed with one violating instance, or
-// Undecided with the reason. The value model is ieee (bit-exact floats,
-// whose reductions must keep the specification's order) or, when false,
-// real. Their IDs are left zero. It fails only when ctx is done.
-func ReductionConditions(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sare.Spec, assume *presburger.Map, ieee bool) (conds []*Condition, err error) {
-	defer guard(&err, "reduction analysis")
+// accumulator families.
+func reductionConditions(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sare.Spec, assume *presburger.Map, ieee bool) ([]*Condition, error) {
 	m := newRedModel(k, kinfo, spec)
 	eq := value.RealEqual
 	if ieee {

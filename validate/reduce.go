@@ -17,31 +17,42 @@ import (
 )
 
 // This file joins the validation of reductions (Clément 2022, chapter
-// 7) to Validate: the conditions of symeval.ReductionConditions are
-// appended to the symbolic evaluation's, and a re-ordered float reduction
-// in the ieee model gets inputs on which the two orders differ.
+// 7) to Validate: the pair is transformed and its reductions' conditions
+// added to the symbolic evaluation's, both by package symeval
+// (symeval.TransformReductions, Analysis.AddReductionConditions); a
+// re-ordered float reduction in the ieee model gets inputs on which the
+// two orders differ.
 
-// reductionConditions appends the reduction conditions when the pair was
+// reductionPair is the pair transformed for its reductions, as the input
+// of the validation.
+type reductionPair struct {
+	in   *input
+	pair *symeval.ReductionPair
+}
+
+// transformReductions returns the transformed pair of in.
+func transformReductions(in *input) (*reductionPair, error) {
+	p, err := symeval.TransformReductions(in.spec, in.kernel, in.kinfo)
+	if err != nil {
+		return nil, err
+	}
+	tin := &input{specSrc: in.specSrc, progSrc: in.progSrc, spec: p.Spec, sinfo: p.SpecInfo, kernel: p.Kernel, kinfo: p.KernelInfo}
+	return &reductionPair{in: tin, pair: p}, nil
+}
+
+// analyzeOptions returns the options of the symbolic evaluation of the
+// transformed pair.
+func (rp *reductionPair) analyzeOptions(o symeval.AnalyzeOptions) symeval.AnalyzeOptions {
+	return rp.pair.AnalyzeOptions(o)
+}
+
+// reductionConditions adds the reduction conditions when the pair was
 // transformed.
 func (v *validation) reductionConditions() error {
-	if v.orig == nil {
+	if v.red == nil {
 		return nil
 	}
-	conds, err := symeval.ReductionConditions(v.ctx, v.orig.kernel, v.orig.kinfo, v.orig.spec, v.an.Assumptions, v.opts.ValueModel == encode.IEEE)
-	if err != nil {
-		return err
-	}
-	v.an.Conditions = append(v.an.Conditions, conds...)
-	for i, c := range v.an.Conditions {
-		c.ID = i + 1
-		// Conditions on transformed assignments show the kernel's.
-		if st, ok := c.Stmt.(*sched.Assign); ok && v.red != nil {
-			if o, ok := v.red.orig[st]; ok {
-				c.Stmt, c.Text = o, sched.StmtLine(o)
-			}
-		}
-	}
-	return nil
+	return v.an.AddReductionConditions(v.ctx, v.red.pair, v.opts.ValueModel == encode.IEEE)
 }
 
 // reductionInputs finds, for a re-ordered float reduction, inputs on

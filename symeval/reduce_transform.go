@@ -1,11 +1,10 @@
-package validate
+package symeval
 
 import (
 	"fmt"
 
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
-	"github.com/augur-verify/augur/symeval"
 	"github.com/augur-verify/augur/syntax"
 )
 
@@ -13,7 +12,7 @@ import (
 // chapter 5 (Clément 2022, Section 7.5): the pair is transformed so that
 // every cell holding a partial result of T(x) holds, prophetically, the
 // element T(x) itself, and every accumulation is checked against the body
-// of the reduction at its position:
+// of the reduction at its position by Analyze:
 //
 //   - in the specification, a reduction tensor T becomes opaque, T(x) =
 //     T__val(x) with T__val an input (anything proved for every value of
@@ -22,28 +21,44 @@ import (
 //   - in the kernel, `{T(x) @ (j)} OP= e` becomes `{T__at(x, j)} := e`
 //     whose heap entry is T(x); `{T(x) @ ()} := e` and the merge
 //     `{T(x)} OP= b[...]` become plain assignments annotated T(x) whose
-//     values reduce_check.go decides (the identity; the positions merged).
+//     values reduce.go decides (the identity; the positions merged).
 //
 // What this leaves out, the positions of every partial result, is decided
-// over Presburger sets by reduce_check.go: together they are the rules of
-// Fig. 7.1 and 7.2.
+// over Presburger sets by reduce.go (Analysis.AddReductionConditions):
+// together they are the rules of Fig. 7.1 and 7.2.
 
-// reductionPair is the transformed pair and what the symbolic evaluation
-// needs to know about it.
-type reductionPair struct {
-	in        *input
+// ReductionPair is a kernel and its specification transformed for their
+// reductions, with what the symbolic evaluation needs to know about them.
+// Analyze the transformed pair with the pair's options, then add the
+// conditions on the positions with Analysis.AddReductionConditions.
+type ReductionPair struct {
+	// Spec and Kernel are the transformed pair, checked (SpecInfo,
+	// KernelInfo).
+	Spec       *sare.Spec
+	SpecInfo   *sare.Info
+	Kernel     *sched.Kernel
+	KernelInfo *sched.Info
+
+	// The pair as given.
+	origSpec   *sare.Spec
+	origKernel *sched.Kernel
+	origInfo   *sched.Info
+
 	heapAnnot map[*sched.Assign]syntax.Expr
 	noValue   map[*sched.Assign]bool
 	// accumulates lists the accumulations and merges, which read the
-	// cell they write (symeval.Options.Accumulates).
+	// cell they write (Options.Accumulates).
 	accumulates map[*sched.Assign]bool
 	// orig maps the transformed assignments to the kernel's.
 	orig map[*sched.Assign]*sched.Assign
 }
 
-// transformReductions builds the transformed pair of in.
-func transformReductions(in *input) (*reductionPair, error) {
-	spec := in.spec
+// TransformReductions returns the transformed pair of the kernel k
+// (checked by kinfo) and its specification spec, which has reductions. It
+// fails when a reduction depends on itself, or when the transformed pair
+// does not check.
+func TransformReductions(spec *sare.Spec, k *sched.Kernel, kinfo *sched.Info) (p *ReductionPair, err error) {
+	defer guard(&err, "transformation")
 	if t := recursiveReduction(spec); t != "" {
 		// The transformation hides a reduction's dependences on its
 		// body: the specification's check that its recursion is well
@@ -105,10 +120,11 @@ func transformReductions(in *input) (*reductionPair, error) {
 	if err := errs.Err(); err != nil {
 		return nil, fmt.Errorf("transformed specification: %w", err)
 	}
-	rp := &reductionPair{heapAnnot: map[*sched.Assign]syntax.Expr{}, noValue: map[*sched.Assign]bool{}, accumulates: map[*sched.Assign]bool{},
+	rp := &ReductionPair{origSpec: spec, origKernel: k, origInfo: kinfo,
+		heapAnnot: map[*sched.Assign]syntax.Expr{}, noValue: map[*sched.Assign]bool{}, accumulates: map[*sched.Assign]bool{},
 		orig: map[*sched.Assign]*sched.Assign{}}
-	tk := *in.kernel
-	tk.Body = rp.block(in.kernel.Body, at)
+	tk := *k
+	tk.Body = rp.block(k.Body, at)
 	tkinfo, errs := sched.Check(&tk, ts)
 	if err := errs.Err(); err != nil {
 		return nil, fmt.Errorf("transformed kernel: %w", err)
@@ -122,11 +138,11 @@ func transformReductions(in *input) (*reductionPair, error) {
 			}
 		}
 	}
-	rp.in = &input{specSrc: in.specSrc, progSrc: in.progSrc, spec: ts, sinfo: tsinfo, kernel: &tk, kinfo: tkinfo}
+	rp.Spec, rp.SpecInfo, rp.Kernel, rp.KernelInfo = ts, tsinfo, &tk, tkinfo
 	return rp, nil
 }
 
-func (rp *reductionPair) block(b *sched.Block, at map[string]string) *sched.Block {
+func (rp *ReductionPair) block(b *sched.Block, at map[string]string) *sched.Block {
 	if b == nil {
 		return nil
 	}
@@ -137,7 +153,7 @@ func (rp *reductionPair) block(b *sched.Block, at map[string]string) *sched.Bloc
 	return nb
 }
 
-func (rp *reductionPair) stmt(s sched.Stmt, at map[string]string) sched.Stmt {
+func (rp *ReductionPair) stmt(s sched.Stmt, at map[string]string) sched.Stmt {
 	switch s := s.(type) {
 	case *sched.Block:
 		return rp.block(s, at)
@@ -178,9 +194,9 @@ func (rp *reductionPair) stmt(s sched.Stmt, at map[string]string) sched.Stmt {
 	return s
 }
 
-// analyzeOptions adds the transformation's hooks to the options of the
-// symbolic evaluation.
-func (rp *reductionPair) analyzeOptions(o symeval.AnalyzeOptions) symeval.AnalyzeOptions {
+// AnalyzeOptions returns o with the transformation's hooks, the options
+// of the symbolic evaluation of the transformed pair.
+func (rp *ReductionPair) AnalyzeOptions(o AnalyzeOptions) AnalyzeOptions {
 	o.HeapAnnot, o.NoValue, o.Accumulates = rp.heapAnnot, rp.noValue, rp.accumulates
 	return o
 }
