@@ -17,34 +17,10 @@ import (
 )
 
 // This file joins the validation of reductions (Clément 2022, chapter
-// 7) to Validate: the pair is transformed and its reductions' conditions
-// added to the symbolic evaluation's, both by package symeval
-// (symeval.TransformReductions, Analysis.AddReductionConditions); a
-// re-ordered float reduction in the ieee model gets inputs on which the
-// two orders differ.
-
-// reductionPair is the pair transformed for its reductions, as the input
-// of the validation.
-type reductionPair struct {
-	in   *input
-	pair *symeval.ReductionPair
-}
-
-// transformReductions returns the transformed pair of in.
-func transformReductions(in *input) (*reductionPair, error) {
-	p, err := symeval.TransformReductions(in.spec, in.kernel, in.kinfo)
-	if err != nil {
-		return nil, err
-	}
-	tin := &input{specSrc: in.specSrc, progSrc: in.progSrc, spec: p.Spec, sinfo: p.SpecInfo, kernel: p.Kernel, kinfo: p.KernelInfo}
-	return &reductionPair{in: tin, pair: p}, nil
-}
-
-// analyzeOptions returns the options of the symbolic evaluation of the
-// transformed pair.
-func (rp *reductionPair) analyzeOptions(o symeval.AnalyzeOptions) symeval.AnalyzeOptions {
-	return rp.pair.AnalyzeOptions(o)
-}
+// 7) to Validate: the conditions of the pair's reductions, built by
+// package symeval (Analysis.AddReductionConditions), are added to the
+// symbolic evaluation's, and a re-ordered float reduction in the ieee
+// model gets inputs on which the two orders differ.
 
 // reductionConditions adds the reduction conditions when the pair was
 // transformed.
