@@ -756,7 +756,7 @@ func (c *redCheck) identity(r *redFamily) error {
 	}
 	op := t.Reduction().Reduce.Op
 	id := op.Identity(t.Type)
-	val, err := sare.EvalValue(r.stmt.Value, c.m.kinfo.Types, constEnv{})
+	val, err := sare.EvalValue(r.stmt.Value, c.m.kinfo.Types, redConstEnv{})
 	if err != nil {
 		c.undecided(r, sched.WrongIdentity, "the initial value is not a constant: "+err.Error())
 		return nil
@@ -790,13 +790,13 @@ func (c *redCheck) operator(f *redFamily) error {
 	return c.decide(f, sched.WrongOperator, all, fmt.Sprintf("%s= accumulates into %s, a %s reduction", f.stmt.Op, t.Name.Name, op))
 }
 
-// constEnv evaluates constant values: no names.
-type constEnv struct{}
+// redConstEnv evaluates constant values: no names.
+type redConstEnv struct{}
 
-func (constEnv) Index(string) (int64, bool) { return 0, false }
-func (constEnv) Tensor(name string, _ []int64) (v value.Value, err error) {
+func (redConstEnv) Index(string) (int64, bool) { return 0, false }
+func (redConstEnv) Tensor(name string, _ []int64) (v value.Value, err error) {
 	return v, fmt.Errorf("tensor %s read", name)
 }
-func (constEnv) Array(name string, _ []int64) (v value.Value, err error) {
+func (redConstEnv) Array(name string, _ []int64) (v value.Value, err error) {
 	return v, fmt.Errorf("array %s read", name)
 }

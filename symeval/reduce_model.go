@@ -11,11 +11,14 @@ import (
 )
 
 // This file models a kernel's reductions as statement instances in
-// Presburger arithmetic, for the checks of reduce.go: every assignment to an accumulator array, every read
-// of one and every out binding of one becomes a family of instances named
-// by its enclosing loops' iterations, with its domain, the cell it
-// touches and the order of execution between two families (Clément 2022,
-// Section 7.5, where these conditions are update-ok and iupdate-ok).
+// Presburger arithmetic, for the checks of reduce.go: every assignment to
+// an accumulator array, every read of one and every out binding of one
+// becomes a family of instances named by its enclosing loops' iterations,
+// with its domain, the cell it touches and the order of execution between
+// two families (Clément 2022, Section 7.5, where these conditions are
+// update-ok and iupdate-ok). Index expressions and constraints become
+// quasi-affine formulas (package quasiaffine) over the families'
+// dimensions, from which reduce_sets.go builds the sets.
 
 // redKind classifies the families of instances.
 type redKind int
