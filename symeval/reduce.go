@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/augur-verify/augur/internal/quasiaffine"
 	"github.com/augur-verify/augur/presburger"
@@ -51,11 +52,14 @@ type redCheck struct {
 	eq    value.Equality
 	conds []*Condition
 	// memo of the positions accumulated at a family of reads (by name).
-	ind    map[string]*presburger.UnionMap
-	inProg map[string]bool
-	maxRed int // the largest reduction rank
-	maxDep int // the largest loop depth
-	index  map[*redFamily]int
+	ind map[string]*presburger.UnionMap
+	// memo of the relations { w -> x : x before w, same cell } between
+	// plain writes w and writes x (last), by the names of both lists.
+	killers map[string]*presburger.UnionMap
+	inProg  map[string]bool
+	maxRed  int // the largest reduction rank
+	maxDep  int // the largest loop depth
+	index   map[*redFamily]int
 	// assume is the parameter domain of the assumptions.
 	assume *presburger.Map
 }
@@ -96,7 +100,8 @@ func reductionConditions(ctx context.Context, k *sched.Kernel, kinfo *sched.Info
 	if ieee {
 		eq = value.BitExact
 	}
-	c := &redCheck{ctx: ctx, m: m, spec: spec, ieee: ieee, eq: eq, ind: map[string]*presburger.UnionMap{}, inProg: map[string]bool{},
+	c := &redCheck{ctx: ctx, m: m, spec: spec, ieee: ieee, eq: eq, ind: map[string]*presburger.UnionMap{},
+		killers: map[string]*presburger.UnionMap{}, inProg: map[string]bool{},
 		index: map[*redFamily]int{}, assume: assume}
 	for i, f := range m.families {
 		c.index[f] = i
@@ -234,15 +239,31 @@ func (c *redCheck) last(p *redFamily, writes, plain []*redFamily) (*presburger.U
 	if err != nil {
 		return nil, err
 	}
-	u2, err := c.union(k2)
-	if err != nil {
-		return nil, err
+	// The writes that plain writes kill depend on the families only:
+	// their union is built once.
+	key := redNames(plain) + "|" + redNames(writes)
+	u2, ok := c.killers[key]
+	if !ok {
+		if u2, err = c.union(k2); err != nil {
+			return nil, err
+		}
+		c.killers[key] = u2
 	}
 	killed, err := u1.ApplyRange(u2)
 	if err != nil {
 		return nil, err
 	}
 	return b.Subtract(c.ctx, killed)
+}
+
+// redNames returns the names of fs, separated by commas.
+func redNames(fs []*redFamily) string {
+	var b strings.Builder
+	for _, f := range fs {
+		b.WriteString(f.name)
+		b.WriteByte(',')
+	}
+	return b.String()
 }
 
 // lastInit returns the initialisations of p's cell that p sees as its
