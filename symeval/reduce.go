@@ -95,6 +95,21 @@ func (a *Analysis) AddReductionConditions(ctx context.Context, p *ReductionPair,
 // the parameter domain assume (nil: none), in the order of the kernel's
 // accumulator families.
 func reductionConditions(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sare.Spec, assume *presburger.Map, ieee bool) ([]*Condition, error) {
+	c := newRedCheck(ctx, k, kinfo, spec, assume, ieee)
+	for _, f := range c.m.families {
+		if err := c.guardedFamily(f); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			c.undecided(f, sched.NotAccumulator, "reduction analysis failed: "+err.Error())
+		}
+	}
+	return c.conds, nil
+}
+
+// newRedCheck returns the checks of the reductions of k, over its
+// instance model.
+func newRedCheck(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sare.Spec, assume *presburger.Map, ieee bool) *redCheck {
 	m := newRedModel(k, kinfo, spec)
 	eq := value.RealEqual
 	if ieee {
@@ -116,15 +131,7 @@ func reductionConditions(ctx context.Context, k *sched.Kernel, kinfo *sched.Info
 			}
 		}
 	}
-	for _, f := range m.families {
-		if err := c.guardedFamily(f); err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			c.undecided(f, sched.NotAccumulator, "reduction analysis failed: "+err.Error())
-		}
-	}
-	return c.conds, nil
+	return c
 }
 
 // guardedFamily checks f, a panic turned into an error.

@@ -123,7 +123,7 @@ func TestReductionDomains(t *testing.T) {
 }
 `)
 	ctx := context.Background()
-	c := &redCheck{ctx: ctx, m: newRedModel(p.kernel, p.kinfo, p.spec)}
+	c := newRedCheck(ctx, p.kernel, p.kinfo, p.spec, nil, false)
 	var acc []*redFamily
 	for _, f := range c.m.families {
 		if f.kind == redAcc {
