@@ -172,6 +172,7 @@ func (c *redCheck) family(f *redFamily) error {
 	return nil
 }
 
+// tag returns the annotated element of f, as written.
 func (c *redCheck) tag(f *redFamily) string {
 	if f.stmt == nil {
 		return ""

@@ -43,6 +43,7 @@ type redScope struct {
 	parent *redScope
 }
 
+// lookup returns the innermost binding of name in s, or nil.
 func (s *redScope) lookup(name string) *redScope {
 	for ; s != nil; s = s.parent {
 		if s.name == name {
@@ -90,6 +91,8 @@ type redFamily struct {
 	source, merge *redFamily
 }
 
+// depth is the number of the family's dimensions: its enclosing loops,
+// or the indices of an out binding.
 func (f *redFamily) depth() int {
 	if f.kind == redOut {
 		return len(f.index)
@@ -128,6 +131,7 @@ func redArrayKey(name string, alloc int) string {
 	return fmt.Sprintf("%s#%d", name, alloc)
 }
 
+// key names the array instance of the family's cell.
 func (f *redFamily) key() string { return redArrayKey(f.array, f.alloc) }
 
 type redAlloc struct {
@@ -169,12 +173,14 @@ func newRedModel(k *sched.Kernel, kinfo *sched.Info, spec *sare.Spec) *redModel 
 	return m
 }
 
+// add names f and records it.
 func (m *redModel) add(f *redFamily) {
 	m.named++
 	f.name = fmt.Sprintf("S%d", m.named)
 	m.families = append(m.families, f)
 }
 
+// block records the families of b's statements.
 func (m *redModel) block(b *sched.Block, s *redScope, loops []redLoop, conds []redCond, allocs map[string]redAlloc) {
 	if b == nil {
 		return
@@ -216,6 +222,7 @@ func (m *redModel) stmt(st sched.Stmt, s *redScope, loops []redLoop, conds []red
 	return s
 }
 
+// family returns a family of the assignment st touching array[index].
 func (m *redModel) family(kind redKind, st *sched.Assign, array string, index []syntax.Expr, s *redScope, loops []redLoop, conds []redCond, allocs map[string]redAlloc) *redFamily {
 	a := allocs[array]
 	sub := map[redKind]int{redRead: 0, redSource: 1}[kind]
@@ -226,6 +233,8 @@ func (m *redModel) family(kind redKind, st *sched.Assign, array string, index []
 		pre: 4*m.pre + sub, alloc: a.id, allocAt: a.depth}
 }
 
+// assign records the families of st: its reads, then its write (and a
+// merge's read).
 func (m *redModel) assign(st *sched.Assign, s *redScope, loops []redLoop, conds []redCond, allocs map[string]redAlloc) {
 	src := sched.MergeSource(st)
 	// Reads first: they happen before the write.

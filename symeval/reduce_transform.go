@@ -142,6 +142,8 @@ func TransformReductions(spec *sare.Spec, k *sched.Kernel, kinfo *sched.Info) (p
 	return rp, nil
 }
 
+// block returns b transformed, at mapping each reduction tensor to its
+// body tensor.
 func (rp *ReductionPair) block(b *sched.Block, at map[string]string) *sched.Block {
 	if b == nil {
 		return nil
@@ -153,6 +155,7 @@ func (rp *ReductionPair) block(b *sched.Block, at map[string]string) *sched.Bloc
 	return nb
 }
 
+// stmt returns s transformed.
 func (rp *ReductionPair) stmt(s sched.Stmt, at map[string]string) sched.Stmt {
 	switch s := s.(type) {
 	case *sched.Block:

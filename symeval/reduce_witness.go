@@ -30,6 +30,7 @@ func (c *redCheck) add(f *redFamily, kind sched.Kind, st Status, viol *presburge
 	return cond
 }
 
+// undecided records an undecided condition of family f, with its reason.
 func (c *redCheck) undecided(f *redFamily, kind sched.Kind, reason string) {
 	cond := c.add(f, kind, Undecided, nil, "")
 	cond.Reason = reason
