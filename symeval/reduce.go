@@ -71,7 +71,7 @@ type redCheck struct {
 // ieee (bit-exact floats, whose reductions must keep the specification's
 // order) or, when false, real. The conditions are then numbered from 1,
 // in order, and those of transformed assignments show the kernel's. It
-// fails when ctx is done.
+// fails when ctx is done, or on an internal error.
 func (a *Analysis) AddReductionConditions(ctx context.Context, p *ReductionPair, ieee bool) (err error) {
 	defer guard(&err, "reduction analysis")
 	conds, err := reductionConditions(ctx, p.origKernel, p.origInfo, p.origSpec, a.Assumptions, ieee)
