@@ -17,31 +17,18 @@ import (
 )
 
 // This file joins the validation of reductions (Clément 2022, chapter
-// 7) to Validate: the conditions of reduce_check.go are appended to the
+// 7) to Validate: the conditions of the pair's reductions, built by
+// package symeval (Analysis.AddReductionConditions), are added to the
 // symbolic evaluation's, and a re-ordered float reduction in the ieee
 // model gets inputs on which the two orders differ.
 
-// reductionConditions appends the reduction conditions when the pair was
+// reductionConditions adds the reduction conditions when the pair was
 // transformed.
 func (v *validation) reductionConditions() error {
-	if v.orig == nil {
+	if v.red == nil {
 		return nil
 	}
-	conds, err := reductionConditions(v.ctx, v.orig.kernel, v.orig.kinfo, v.orig.spec, v.an.Assumptions, v.opts.ValueModel == encode.IEEE)
-	if err != nil {
-		return err
-	}
-	v.an.Conditions = append(v.an.Conditions, conds...)
-	for i, c := range v.an.Conditions {
-		c.ID = i + 1
-		// Conditions on transformed assignments show the kernel's.
-		if st, ok := c.Stmt.(*sched.Assign); ok && v.red != nil {
-			if o, ok := v.red.orig[st]; ok {
-				c.Stmt, c.Text = o, sched.StmtLine(o)
-			}
-		}
-	}
-	return nil
+	return v.an.AddReductionConditions(v.ctx, v.red.pair, v.opts.ValueModel == encode.IEEE)
 }
 
 // reductionInputs finds, for a re-ordered float reduction, inputs on

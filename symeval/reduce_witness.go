@@ -1,14 +1,13 @@
-package validate
+package symeval
 
 import (
 	"fmt"
-	"strings"
-
-	"github.com/augur-verify/augur/presburger"
 
 	"github.com/augur-verify/augur/expr"
+	"github.com/augur-verify/augur/internal/quasiaffine"
+	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/sched"
-	"github.com/augur-verify/augur/symeval"
+	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/value"
 )
 
@@ -17,22 +16,23 @@ import (
 // allow, located at its statement with its loop indices and cell.
 
 // add records a condition of family f.
-func (c *redCheck) add(f *redFamily, kind sched.Kind, st symeval.Status, viol *presburger.UnionMap, detail string) *symeval.Condition {
-	cond := &symeval.Condition{Kind: kind, Status: st, Violations: viol, Detail: detail}
+func (c *redCheck) add(f *redFamily, kind sched.Kind, st Status, viol *presburger.UnionMap, detail string) *Condition {
+	cond := &Condition{Kind: kind, Status: st, Violations: viol, Detail: detail}
 	if f.kind == redOut {
 		cond.Pos, cond.Text = f.binding.Pos(), sched.BindingString(f.binding)
 	} else {
 		cond.Pos, cond.Text, cond.Stmt = f.stmt.Pos(), sched.StmtLine(f.stmt), f.stmt
 		for d, l := range f.loops {
-			cond.Loops = append(cond.Loops, symeval.LoopVar{Name: l.loop.Var.Name, Param: fmt.Sprintf("L%d", d)})
+			cond.Loops = append(cond.Loops, LoopVar{Name: l.loop.Var.Name, Param: fmt.Sprintf("L%d", d)})
 		}
 	}
 	c.conds = append(c.conds, cond)
 	return cond
 }
 
+// undecided records an undecided condition of family f, with its reason.
 func (c *redCheck) undecided(f *redFamily, kind sched.Kind, reason string) {
-	cond := c.add(f, kind, symeval.Undecided, nil, "")
+	cond := c.add(f, kind, Undecided, nil, "")
 	cond.Reason = reason
 }
 
@@ -54,7 +54,7 @@ func (c *redCheck) decide(f *redFamily, kind sched.Kind, bad *presburger.UnionMa
 		return nil
 	}
 	if empty {
-		c.add(f, kind, symeval.Proved, nil, "")
+		c.add(f, kind, Proved, nil, "")
 		return nil
 	}
 	viol, err := c.witness(f, bad)
@@ -62,7 +62,7 @@ func (c *redCheck) decide(f *redFamily, kind sched.Kind, bad *presburger.UnionMa
 		c.undecided(f, kind, "no violating instance found: "+err.Error())
 		return nil
 	}
-	c.add(f, kind, symeval.Failed, viol, msg)
+	c.add(f, kind, Failed, viol, msg)
 	return nil
 }
 
@@ -76,7 +76,7 @@ func (c *redCheck) witness(f *redFamily, bad *presburger.UnionMap) (*presburger.
 		var comps []*presburger.Map
 		for _, m := range bad.Maps() {
 			if bound > 0 {
-				b, err := boxed(m, c.m.params, bound)
+				b, err := redBoxed(m, c.m.params, bound)
 				if err != nil {
 					return nil, err
 				}
@@ -125,23 +125,45 @@ func (c *redCheck) witness(f *redFamily, bad *presburger.UnionMap) (*presburger.
 			cell = append(cell, n)
 		}
 	}
-	var pnames, eqs, cs []string
+	var pnames []string
+	var eqs []quasiaffine.Formula
 	for _, p := range c.m.params {
 		pnames = append(pnames, p)
-		eqs = append(eqs, fmt.Sprintf("%s = %d", p, params[p]))
+		eqs = append(eqs, redCmp(redParam(p), syntax.OpEq, redInt(params[p])))
 	}
 	if f.kind != redOut {
 		for d := range f.loops {
-			pnames = append(pnames, fmt.Sprintf("L%d", d))
-			eqs = append(eqs, fmt.Sprintf("L%d = %d", d, dims[d]))
+			l := fmt.Sprintf("L%d", d)
+			pnames = append(pnames, l)
+			eqs = append(eqs, redCmp(redParam(l), syntax.OpEq, redInt(dims[d])))
 		}
 	}
+	var cs []syntax.Expr
 	for _, n := range cell {
-		cs = append(cs, fmt.Sprint(n))
+		cs = append(cs, redInt(n))
 	}
-	eqs = append(eqs, "0 = 0")
-	return presburger.ParseUnionMapContext(c.ctx, fmt.Sprintf("[%s] -> { %s[%s] : %s }",
-		strings.Join(pnames, ", "), f.array, strings.Join(cs, ", "), strings.Join(eqs, " and ")))
+	eqs = append(eqs, redTrue())
+	return redUnion(c.ctx, []redPiece{{params: pnames, out: redTuple{name: f.array, elems: cs}, cond: quasiaffine.And(eqs...)}})
+}
+
+// redBoxed returns m restricted to -bound <= p <= bound for the named
+// parameters p it has.
+func redBoxed(m *presburger.Map, names []string, bound int64) (*presburger.Map, error) {
+	sp := m.Space()
+	b := presburger.NewBasicMap(sp)
+	for _, name := range names {
+		i := sp.ParamCol(name)
+		if i < 0 {
+			continue
+		}
+		for _, sign := range []int64{1, -1} {
+			row := b.NewRow()
+			row[i] = presburger.NewInt(-sign)
+			row[b.ConstCol()] = presburger.NewInt(bound)
+			b.AddIneq(row) // bound - sign*p >= 0
+		}
+	}
+	return m.Intersect(presburger.NewMap(sp, b))
 }
 
 // redEnv evaluates index expressions of a family at one instance.

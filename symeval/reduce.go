@@ -1,24 +1,23 @@
-package validate
+package symeval
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/augur-verify/augur/expr"
+	"github.com/augur-verify/augur/internal/quasiaffine"
 	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
-	"github.com/augur-verify/augur/symeval"
 	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/value"
 )
 
 // This file decides the conditions of reductions (Clément 2022, Section
 // 7.5) over the instance model of reduce_model.go, exactly, in
-// Presburger arithmetic:
+// Presburger arithmetic (the sets built by reduce_sets.go):
 //
 //   - every accumulation and merge updates a cell whose last plain write
 //     is the initialisation of the same reduction element (the cell is
@@ -38,9 +37,9 @@ import (
 //     without merges: IEEE rounding (and, for min and max, NaN and signed
 //     zeros) makes any other order a different function.
 //
-// The values are the ordinary value conditions of the transformed kernel
-// (reduce_transform.go): each accumulation equals the body at its
-// position. Together they prove, by the associativity and commutativity
+// The values are the ordinary value conditions of the transformed pair
+// (package validate, reduce_transform.go), which Analyze evaluates: each
+// accumulation equals the body at its position. Together they prove, by the associativity and commutativity
 // of the operator and its identity for the empty domain, that every read
 // of an accumulator reads the reduction element.
 
@@ -52,25 +51,73 @@ type redCheck struct {
 	ieee bool
 	// eq is the value model's equality (an identity is checked with it).
 	eq    value.Equality
-	conds []*symeval.Condition
+	conds []*Condition
 	// memo of the positions accumulated at a family of reads (by name).
-	ind    map[string]*presburger.UnionMap
-	inProg map[string]bool
-	maxRed int // the largest reduction rank
-	maxDep int // the largest loop depth
-	index  map[*redFamily]int
+	ind map[string]*presburger.UnionMap
+	// memo of the relations { w -> x : x before w, same cell } between
+	// plain writes w and writes x (last), by the names of both lists.
+	killers map[string]*presburger.UnionMap
+	inProg  map[string]bool
+	maxRed  int // the largest reduction rank
+	maxDep  int // the largest loop depth
+	index   map[*redFamily]int
 	// assume is the parameter domain of the assumptions.
 	assume *presburger.Map
 }
 
-// reductionConditions decides the conditions of the kernel's reductions.
-func reductionConditions(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sare.Spec, assume *presburger.Map, ieee bool) ([]*symeval.Condition, error) {
+// AddReductionConditions appends to a, the analysis of the transformed
+// pair p, the conditions on the positions of p's reductions, decided over
+// the kernel as given under a's assumptions: Proved, Failed with one
+// violating instance, or Undecided with the reason. The value model is
+// ieee (bit-exact floats, whose reductions must keep the specification's
+// order) or, when false, real. The conditions are then numbered from 1,
+// in order, and those of transformed assignments show the kernel's. It
+// fails when ctx is done, or on an internal error.
+func (a *Analysis) AddReductionConditions(ctx context.Context, p *ReductionPair, ieee bool) (err error) {
+	defer guard(&err, "reduction analysis")
+	conds, err := reductionConditions(ctx, p.origKernel, p.origInfo, p.origSpec, a.Assumptions, ieee)
+	if err != nil {
+		return err
+	}
+	a.Conditions = append(a.Conditions, conds...)
+	for i, c := range a.Conditions {
+		c.ID = i + 1
+		if st, ok := c.Stmt.(*sched.Assign); ok {
+			if o, ok := p.orig[st]; ok {
+				c.Stmt, c.Text = o, sched.StmtLine(o)
+			}
+		}
+	}
+	return nil
+}
+
+// reductionConditions returns the conditions on the positions of the
+// reductions of kernel k (checked by kinfo against spec), decided under
+// the parameter domain assume (nil: none), in the order of the kernel's
+// accumulator families.
+func reductionConditions(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sare.Spec, assume *presburger.Map, ieee bool) ([]*Condition, error) {
+	c := newRedCheck(ctx, k, kinfo, spec, assume, ieee)
+	for _, f := range c.m.families {
+		if err := c.guardedFamily(f); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			c.undecided(f, sched.NotAccumulator, "reduction analysis failed: "+err.Error())
+		}
+	}
+	return c.conds, nil
+}
+
+// newRedCheck returns the checks of the reductions of k, over its
+// instance model.
+func newRedCheck(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sare.Spec, assume *presburger.Map, ieee bool) *redCheck {
 	m := newRedModel(k, kinfo, spec)
 	eq := value.RealEqual
 	if ieee {
 		eq = value.BitExact
 	}
-	c := &redCheck{ctx: ctx, m: m, spec: spec, ieee: ieee, eq: eq, ind: map[string]*presburger.UnionMap{}, inProg: map[string]bool{},
+	c := &redCheck{ctx: ctx, m: m, spec: spec, ieee: ieee, eq: eq, ind: map[string]*presburger.UnionMap{},
+		killers: map[string]*presburger.UnionMap{}, inProg: map[string]bool{},
 		index: map[*redFamily]int{}, assume: assume}
 	for i, f := range m.families {
 		c.index[f] = i
@@ -85,17 +132,16 @@ func reductionConditions(ctx context.Context, k *sched.Kernel, kinfo *sched.Info
 			}
 		}
 	}
-	for _, f := range m.families {
-		if err := c.family(f); err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			c.undecided(f, sched.NotAccumulator, "reduction analysis failed: "+err.Error())
-		}
-	}
-	return c.conds, nil
+	return c
 }
 
+// guardedFamily checks f, a panic turned into an error.
+func (c *redCheck) guardedFamily(f *redFamily) (err error) {
+	defer guard(&err, "presburger")
+	return c.family(f)
+}
+
+// family checks the conditions of f, by its kind.
 func (c *redCheck) family(f *redFamily) error {
 	switch f.kind {
 	case redInit:
@@ -127,6 +173,7 @@ func (c *redCheck) family(f *redFamily) error {
 	return nil
 }
 
+// tag returns the annotated element of f, as written.
 func (c *redCheck) tag(f *redFamily) string {
 	if f.stmt == nil {
 		return ""
@@ -150,25 +197,22 @@ func (c *redCheck) families(key string, kinds ...redKind) []*redFamily {
 	return out
 }
 
-// union parses pieces into one union map over the kernel's parameters.
-func (c *redCheck) union(pieces []string) (*presburger.UnionMap, error) {
-	if len(pieces) == 0 {
-		return presburger.NewUnionMap(), nil
-	}
-	return presburger.ParseUnionMapContext(c.ctx, c.m.paramList()+" -> { "+strings.Join(pieces, "; ")+" }")
+// union returns the union of pieces.
+func (c *redCheck) union(pieces []redPiece) (*presburger.UnionMap, error) {
+	return redUnion(c.ctx, pieces)
 }
 
 // last returns { p -> w : w in writes, w before p, same cell, and no
 // plain write w' with w before w' before p }: the writes of writes whose
 // effect p sees.
 func (c *redCheck) last(p *redFamily, writes, plain []*redFamily) (*presburger.UnionMap, error) {
-	var bp, k1, k2 []string
+	var bp, k1, k2 []redPiece
 	for _, w := range writes {
 		same, err := c.m.sameCell(p, w, "a", "b")
 		if err != nil {
 			return nil, err
 		}
-		s, err := c.m.pair(p, w, before(w, p, "b", "a")+" and "+same)
+		s, err := c.m.pair(p, w, append([]quasiaffine.Formula{redBefore(w, p, "b", "a")}, same...)...)
 		if err != nil {
 			return nil, err
 		}
@@ -179,7 +223,7 @@ func (c *redCheck) last(p *redFamily, writes, plain []*redFamily) (*presburger.U
 		if err != nil {
 			return nil, err
 		}
-		s, err := c.m.pair(p, w, before(w, p, "b", "a")+" and "+same)
+		s, err := c.m.pair(p, w, append([]quasiaffine.Formula{redBefore(w, p, "b", "a")}, same...)...)
 		if err != nil {
 			return nil, err
 		}
@@ -189,7 +233,7 @@ func (c *redCheck) last(p *redFamily, writes, plain []*redFamily) (*presburger.U
 			if err != nil {
 				return nil, err
 			}
-			s, err := c.m.pair(w, x, before(x, w, "b", "a")+" and "+same)
+			s, err := c.m.pair(w, x, append([]quasiaffine.Formula{redBefore(x, w, "b", "a")}, same...)...)
 			if err != nil {
 				return nil, err
 			}
@@ -204,15 +248,31 @@ func (c *redCheck) last(p *redFamily, writes, plain []*redFamily) (*presburger.U
 	if err != nil {
 		return nil, err
 	}
-	u2, err := c.union(k2)
-	if err != nil {
-		return nil, err
+	// The writes that plain writes kill depend on the families only:
+	// their union is built once.
+	key := redNames(plain) + "|" + redNames(writes)
+	u2, ok := c.killers[key]
+	if !ok {
+		if u2, err = c.union(k2); err != nil {
+			return nil, err
+		}
+		c.killers[key] = u2
 	}
 	killed, err := u1.ApplyRange(u2)
 	if err != nil {
 		return nil, err
 	}
 	return b.Subtract(c.ctx, killed)
+}
+
+// redNames returns the names of fs, separated by commas.
+func redNames(fs []*redFamily) string {
+	var b strings.Builder
+	for _, f := range fs {
+		b.WriteString(f.name)
+		b.WriteByte(',')
+	}
+	return b.String()
 }
 
 // lastInit returns the initialisations of p's cell that p sees as its
@@ -236,24 +296,24 @@ func (c *redCheck) lastInit(p *redFamily) (*presburger.UnionMap, error) {
 
 // tagEqual is { p -> r : the element of tagged (in p's scope) is r's }.
 func (c *redCheck) tagEqual(p, tagged *redFamily, inits []*redFamily) (*presburger.UnionMap, error) {
-	var pieces []string
+	var pieces []redPiece
 	for _, r := range inits {
 		if r.tensor != tagged.tensor || len(r.args) != len(tagged.args) {
 			continue
 		}
-		parts := []string{"0 = 0"}
+		parts := []quasiaffine.Formula{redTrue()}
 		for i := range r.args {
-			a, err := c.m.isl(tagged.args[i], tagged.scope, "a")
+			a, err := c.m.index(tagged.args[i], tagged.scope, "a")
 			if err != nil {
 				return nil, err
 			}
-			b, err := c.m.isl(r.args[i], r.scope, "b")
+			b, err := c.m.index(r.args[i], r.scope, "b")
 			if err != nil {
 				return nil, err
 			}
-			parts = append(parts, "("+a+") = ("+b+")")
+			parts = append(parts, redCmp(a, syntax.OpEq, b))
 		}
-		s, err := c.m.pair(p, r, strings.Join(parts, " and "))
+		s, err := c.m.pair(p, r, parts...)
 		if err != nil {
 			return nil, err
 		}
@@ -277,7 +337,7 @@ func (c *redCheck) governed(p, tagged *redFamily, kind sched.Kind, msg string) e
 	if err != nil {
 		return err
 	}
-	all, err := c.setOf(p, "0 = 0")
+	all, err := c.setOf(p)
 	if err != nil {
 		return err
 	}
@@ -288,43 +348,43 @@ func (c *redCheck) governed(p, tagged *redFamily, kind sched.Kind, msg string) e
 	return c.decide(p, kind, bad, msg)
 }
 
-func (c *redCheck) setOf(f *redFamily, extra string) (*presburger.UnionMap, error) {
-	s, err := c.m.set(f, extra)
+// setOf returns the instances of f.
+func (c *redCheck) setOf(f *redFamily) (*presburger.UnionMap, error) {
+	s, err := c.m.set(f, redTrue())
 	if err != nil {
 		return nil, err
 	}
-	return c.union([]string{s})
+	return c.union([]redPiece{s})
 }
 
 // encoding is the anonymous tuple [j0..jR-1, c, i0..iD-1] of an
-// accumulated position j by the instance (family c, iteration i).
-func (c *redCheck) encoding(js []string, fam int, dims []string) string {
-	parts := make([]string, 0, c.maxRed+1+c.maxDep)
+// accumulated position j by the instance (family c, iteration i), padded
+// with zeros.
+func (c *redCheck) encoding(js []syntax.Expr, fam int, dims []syntax.Expr) redTuple {
+	parts := make([]syntax.Expr, 0, c.maxRed+1+c.maxDep)
 	for i := 0; i < c.maxRed; i++ {
 		if i < len(js) {
 			parts = append(parts, js[i])
 		} else {
-			parts = append(parts, "0")
+			parts = append(parts, redInt(0))
 		}
 	}
-	parts = append(parts, strconv.Itoa(fam))
+	parts = append(parts, redInt(int64(fam)))
 	for i := 0; i < c.maxDep; i++ {
 		if i < len(dims) {
 			parts = append(parts, dims[i])
 		} else {
-			parts = append(parts, "0")
+			parts = append(parts, redInt(0))
 		}
 	}
-	return "[" + strings.Join(parts, ", ") + "]"
+	return redTuple{elems: parts}
 }
 
-// names returns prefix0 .. prefix(n-1).
-func names(prefix string, n int) []string {
-	out := make([]string, n)
-	for i := range out {
-		out[i] = prefix + strconv.Itoa(i)
-	}
-	return out
+// encodingDims returns the tuple [j0..jR-1, c, p0..pD-1] of new
+// dimensions of an encoding, named with the prefixes j, c and p.
+func (c *redCheck) encodingDims(j, cname, p string) redTuple {
+	elems := append(append(redDims(j, c.maxRed), redDim(cname)), redDims(p, c.maxDep)...)
+	return redTuple{elems: elems}
 }
 
 // positions returns { u -> [j, c, i] }: the positions accumulated into the
@@ -348,17 +408,17 @@ func (c *redCheck) positions(u *redFamily) (*presburger.UnionMap, error) {
 	}
 	out := presburger.NewUnionMap()
 	// Accumulations: their own position.
-	var enc []string
+	var enc []redPiece
 	for _, v := range accs {
-		js := make([]string, len(v.at))
+		js := make([]syntax.Expr, len(v.at))
 		for i, x := range v.at {
-			e, err := c.m.isl(x, v.scope, "a")
+			e, err := c.m.index(x, v.scope, "a")
 			if err != nil {
 				return nil, err
 			}
 			js[i] = e
 		}
-		enc = append(enc, fmt.Sprintf("%s -> %s", v.tuple("a"), c.encoding(js, c.index[v], v.dims("a"))))
+		enc = append(enc, redPiece{params: c.m.params, in: v.tuple("a"), out: c.encoding(js, c.index[v], v.dims("a"))})
 	}
 	ea, err := c.union(enc)
 	if err != nil {
@@ -393,7 +453,7 @@ func (c *redCheck) positions(u *redFamily) (*presburger.UnionMap, error) {
 			return nil, err
 		}
 		// { w -> [j] }, from { source -> [j, c, i] } (same instances).
-		proj, err := c.union([]string{fmt.Sprintf("%s -> %s", w.source.tuple("a"), w.tuple("a"))})
+		proj, err := c.union([]redPiece{{params: c.m.params, in: w.source.tuple("a"), out: *w.tuple("a")}})
 		if err != nil {
 			return nil, err
 		}
@@ -421,9 +481,8 @@ func (c *redCheck) positions(u *redFamily) (*presburger.UnionMap, error) {
 
 // projectJ maps { x -> [j, c, i] } to { x -> [j] }.
 func (c *redCheck) projectJ(m *presburger.UnionMap) (*presburger.UnionMap, error) {
-	js := names("j", c.maxRed)
-	full := append(append(append([]string{}, js...), "c"), names("q", c.maxDep)...)
-	p, err := presburger.ParseUnionMapContext(c.ctx, fmt.Sprintf("{ [%s] -> [%s] }", strings.Join(full, ", "), strings.Join(js, ", ")))
+	in := c.encodingDims("j", "c", "q")
+	p, err := c.union([]redPiece{{in: &in, out: redTuple{elems: redDims("j", c.maxRed)}}})
 	if err != nil {
 		return nil, err
 	}
@@ -432,8 +491,8 @@ func (c *redCheck) projectJ(m *presburger.UnionMap) (*presburger.UnionMap, error
 
 // extend maps { w -> [j] } to { w -> [j, c(w), i(w)] }, w's own encoding.
 func (c *redCheck) extend(wj *presburger.UnionMap, w *redFamily) (*presburger.UnionMap, error) {
-	js := names("j", c.maxRed)
-	id, err := c.union([]string{fmt.Sprintf("%s -> %s", w.tuple("a"), w.tuple("a"))})
+	js := redDims("j", c.maxRed)
+	id, err := c.union([]redPiece{{params: c.m.params, in: w.tuple("a"), out: *w.tuple("a")}})
 	if err != nil {
 		return nil, err
 	}
@@ -441,8 +500,7 @@ func (c *redCheck) extend(wj *presburger.UnionMap, w *redFamily) (*presburger.Un
 	if err != nil {
 		return nil, err
 	}
-	flat, err := presburger.ParseUnionMapContext(c.ctx, fmt.Sprintf("{ [[%s] -> %s] -> %s }",
-		strings.Join(js, ", "), w.tuple("a"), c.encoding(js, c.index[w], w.dims("a"))))
+	flat, err := c.union([]redPiece{{in: &redTuple{left: &redTuple{elems: js}, right: w.tuple("a")}, out: c.encoding(js, c.index[w], w.dims("a"))}})
 	if err != nil {
 		return nil, err
 	}
@@ -455,20 +513,19 @@ func (c *redCheck) doubleCount(u *redFamily) error {
 	if err != nil {
 		return err
 	}
-	js, ks := names("j", c.maxRed), names("k", c.maxRed)
-	ps, qs := names("p", c.maxDep), names("q", c.maxDep)
-	parts := []string{"0 = 0"}
+	js, ks := redDims("j", c.maxRed), redDims("k", c.maxRed)
+	ps, qs := redDims("p", c.maxDep), redDims("q", c.maxDep)
+	parts := []quasiaffine.Formula{redTrue()}
 	for i := range js {
-		parts = append(parts, js[i]+" = "+ks[i])
+		parts = append(parts, redCmp(js[i], syntax.OpEq, ks[i]))
 	}
-	diff := []string{"c != d"}
+	diff := []quasiaffine.Formula{redCmp(redDim("c"), syntax.OpNe, redDim("d"))}
 	for i := range ps {
-		diff = append(diff, ps[i]+" != "+qs[i])
+		diff = append(diff, redCmp(ps[i], syntax.OpNe, qs[i]))
 	}
-	neq, err := presburger.ParseUnionMapContext(c.ctx, fmt.Sprintf("{ [%s] -> [%s] : %s and (%s) }",
-		strings.Join(append(append(append([]string{}, js...), "c"), ps...), ", "),
-		strings.Join(append(append(append([]string{}, ks...), "d"), qs...), ", "),
-		strings.Join(parts, " and "), strings.Join(diff, " or ")))
+	in := c.encodingDims("j", "c", "p")
+	neq, err := c.union([]redPiece{{in: &in, out: c.encodingDims("k", "d", "q"),
+		cond: quasiaffine.And(append(parts, quasiaffine.Or(diff...))...)}})
 	if err != nil {
 		return err
 	}
@@ -486,7 +543,7 @@ func (c *redCheck) doubleCount(u *redFamily) error {
 // domainOf returns { r -> [j] : j in the domain of r's element } for the
 // initialisations inits.
 func (c *redCheck) domainOf(inits []*redFamily) (*presburger.UnionMap, error) {
-	var pieces []string
+	var pieces []redPiece
 	for _, r := range inits {
 		t := c.spec.Tensor(r.tensor)
 		if t == nil || t.Reduction() == nil {
@@ -494,55 +551,54 @@ func (c *redCheck) domainOf(inits []*redFamily) (*presburger.UnionMap, error) {
 		}
 		eq := t.Reduction()
 		red := eq.Reduce
-		args := map[string]string{}
+		args := map[string]syntax.Expr{}
 		for i, v := range eq.Vars {
 			if i < len(r.args) {
-				a, err := c.m.isl(r.args[i], r.scope, "b")
+				a, err := c.m.index(r.args[i], r.scope, "b")
 				if err != nil {
 					return nil, err
 				}
-				args[v.Name] = "(" + a + ")"
+				args[v.Name] = a
 			}
 		}
-		js := names("j", c.maxRed)
+		js := redDims("j", c.maxRed)
 		for i, v := range red.Vars {
 			args[v.Name] = js[i]
 		}
-		resolve := func(name string) (string, error) {
+		resolve := func(name string) (syntax.Expr, error) {
 			if e, ok := args[name]; ok {
 				return e, nil
 			}
-			for _, p := range c.m.params {
-				if p == name {
-					return p, nil
-				}
+			if c.m.isParam(name) {
+				return redParam(name), nil
 			}
-			return "", fmt.Errorf("unknown name %s", name)
+			return nil, fmt.Errorf("unknown name %s", name)
 		}
-		parts := []string{"0 = 0"}
+		index := func(x syntax.Expr) (syntax.Expr, error) { return redIndex(x, resolve) }
+		parts := []quasiaffine.Formula{redTrue()}
 		for i := len(red.Vars); i < c.maxRed; i++ {
-			parts = append(parts, js[i]+" = 0")
+			parts = append(parts, redCmp(js[i], syntax.OpEq, redInt(0)))
 		}
 		for i := range red.Vars {
-			lo, err := toISL(red.Los[i], resolve)
+			lo, err := index(red.Los[i])
 			if err != nil {
 				return nil, err
 			}
-			hi, err := toISL(red.His[i], resolve)
+			hi, err := index(red.His[i])
 			if err != nil {
 				return nil, err
 			}
-			parts = append(parts, fmt.Sprintf("%s <= %s < %s", lo, js[i], hi))
+			parts = append(parts, redRange(lo, js[i], hi))
 		}
 		if red.Cond != nil {
-			s, err := condISL(red.Cond, func(x syntax.Expr) (string, error) { return toISL(x, resolve) })
+			s, err := redConstraint(red.Cond, index)
 			if err != nil {
 				return nil, err
 			}
 			parts = append(parts, s)
 		}
 		if eq.Where != nil {
-			s, err := condISL(eq.Where, func(x syntax.Expr) (string, error) { return toISL(x, resolve) })
+			s, err := redConstraint(eq.Where, index)
 			if err != nil {
 				return nil, err
 			}
@@ -552,7 +608,8 @@ func (c *redCheck) domainOf(inits []*redFamily) (*presburger.UnionMap, error) {
 		if err != nil {
 			return nil, err
 		}
-		pieces = append(pieces, fmt.Sprintf("%s -> [%s] : %s and %s", r.tuple("b"), strings.Join(js, ", "), d, strings.Join(parts, " and ")))
+		pieces = append(pieces, redPiece{params: c.m.params, in: r.tuple("b"), out: redTuple{elems: js},
+			cond: quasiaffine.And(append(d, parts...)...)})
 	}
 	return c.union(pieces)
 }
@@ -618,44 +675,51 @@ func (c *redCheck) order(u *redFamily) error {
 	if ind, err = ind.IntersectDomain(li.Domain()); err != nil {
 		return err
 	}
-	js, ks := names("j", c.maxRed), names("k", c.maxRed)
-	ps, qs := names("p", c.maxDep), names("q", c.maxDep)
-	lexlt := func(a, b []string) string {
-		var alts, eq []string
+	js, ks := redDims("j", c.maxRed), redDims("k", c.maxRed)
+	ps, qs := redDims("p", c.maxDep), redDims("q", c.maxDep)
+	// lexlt is a <lex b.
+	lexlt := func(a, b []syntax.Expr) quasiaffine.Formula {
+		var alts, eq []quasiaffine.Formula
 		for i := range a {
-			alts = append(alts, "("+strings.Join(append(eq[:len(eq):len(eq)], a[i]+" < "+b[i]), " and ")+")")
-			eq = append(eq, a[i]+" = "+b[i])
+			alts = append(alts, quasiaffine.And(append(eq[:len(eq):len(eq)], redCmp(a[i], syntax.OpLt, b[i]))...))
+			eq = append(eq, redCmp(a[i], syntax.OpEq, b[i]))
 		}
 		if len(alts) == 0 {
-			return "1 = 0"
+			return redFalse()
 		}
-		return "(" + strings.Join(alts, " or ") + ")"
+		return quasiaffine.Or(alts...)
 	}
-	var pieces []string
+	var pieces []redPiece
 	contributors := append(c.families(u.key(), redAcc), c.families(u.key(), redMerge)...)
 	for _, v1 := range contributors {
 		for _, v2 := range contributors {
-			diff := []string{}
+			var diff []quasiaffine.Formula
 			for i := range ps {
-				diff = append(diff, ps[i]+" != "+qs[i])
+				diff = append(diff, redCmp(ps[i], syntax.OpNe, qs[i]))
 			}
-			distinct := "(" + strings.Join(diff, " or ") + ")"
+			// Two instances of one family are distinct when their
+			// iterations differ (never, without loops).
+			distinct := quasiaffine.Or(diff...)
 			if v1 != v2 {
-				distinct = "0 = 0"
+				distinct = redTrue()
 			}
-			ordered := fmt.Sprintf("((%s and %s) or (%s and %s))", before(v1, v2, "p", "q"), lexlt(js, ks), before(v2, v1, "q", "p"), lexlt(ks, js))
+			ordered := quasiaffine.Or(
+				quasiaffine.And(redBefore(v1, v2, "p", "q"), lexlt(js, ks)),
+				quasiaffine.And(redBefore(v2, v1, "q", "p"), lexlt(ks, js)))
 			if v1.kind == redMerge || v2.kind == redMerge {
-				ordered = "1 = 0"
+				ordered = redFalse()
 			}
-			pieces = append(pieces, fmt.Sprintf("[%s] -> [%s] : c = %d and d = %d and %s and not %s",
-				strings.Join(append(append(append([]string{}, js...), "c"), ps...), ", "),
-				strings.Join(append(append(append([]string{}, ks...), "d"), qs...), ", "),
-				c.index[v1], c.index[v2], distinct, ordered))
+			in := c.encodingDims("j", "c", "p")
+			pieces = append(pieces, redPiece{params: c.m.params, in: &in, out: c.encodingDims("k", "d", "q"),
+				cond: quasiaffine.And(
+					redCmp(redDim("c"), syntax.OpEq, redInt(int64(c.index[v1]))),
+					redCmp(redDim("d"), syntax.OpEq, redInt(int64(c.index[v2]))),
+					distinct, quasiaffine.Not(ordered))})
 		}
 	}
 	bad := presburger.NewUnionMap()
 	if len(pieces) > 0 {
-		rel, err := presburger.ParseUnionMapContext(c.ctx, c.m.paramList()+" -> { "+strings.Join(pieces, "; ")+" }")
+		rel, err := c.union(pieces)
 		if err != nil {
 			return err
 		}
@@ -694,13 +758,13 @@ func (c *redCheck) mergedInto(u *redFamily, li *presburger.UnionMap) (*presburge
 // race checks that no iteration of a par loop writes a cell another
 // iteration accumulates into.
 func (c *redCheck) race(v *redFamily) error {
-	var pieces []string
+	var pieces []redPiece
 	for _, w := range c.families(v.key(), redInit, redPlain) {
 		same, err := c.m.sameCell(v, w, "a", "b")
 		if err != nil {
 			return err
 		}
-		s, err := c.m.pair(v, w, concurrent(v, w, "a", "b")+" and "+same)
+		s, err := c.m.pair(v, w, append([]quasiaffine.Formula{redConcurrent(v, w, "a", "b")}, same...)...)
 		if err != nil {
 			return err
 		}
@@ -722,16 +786,16 @@ func (c *redCheck) identity(r *redFamily) error {
 	}
 	op := t.Reduction().Reduce.Op
 	id := op.Identity(t.Type)
-	val, err := expr.EvalValue(r.stmt.Value, c.m.kinfo.Types, constEnv{})
+	val, err := expr.EvalValue(r.stmt.Value, c.m.kinfo.Types, redConstEnv{})
 	if err != nil {
 		c.undecided(r, sched.WrongIdentity, "the initial value is not a constant: "+err.Error())
 		return nil
 	}
 	if c.eq.Equal(val, id) {
-		c.add(r, sched.WrongIdentity, symeval.Proved, nil, "")
+		c.add(r, sched.WrongIdentity, Proved, nil, "")
 		return nil
 	}
-	all, err := c.setOf(r, "0 = 0")
+	all, err := c.setOf(r)
 	if err != nil {
 		return err
 	}
@@ -749,20 +813,20 @@ func (c *redCheck) operator(f *redFamily) error {
 	if f.stmt.Op == op {
 		return nil
 	}
-	all, err := c.setOf(f, "0 = 0")
+	all, err := c.setOf(f)
 	if err != nil {
 		return err
 	}
 	return c.decide(f, sched.WrongOperator, all, fmt.Sprintf("%s= accumulates into %s, a %s reduction", f.stmt.Op, t.Name.Name, op))
 }
 
-// constEnv evaluates constant values: no names.
-type constEnv struct{}
+// redConstEnv evaluates constant values: no names.
+type redConstEnv struct{}
 
-func (constEnv) Index(string) (int64, bool) { return 0, false }
-func (constEnv) Tensor(name string, _ []int64) (v value.Value, err error) {
+func (redConstEnv) Index(string) (int64, bool) { return 0, false }
+func (redConstEnv) Tensor(name string, _ []int64) (v value.Value, err error) {
 	return v, fmt.Errorf("tensor %s read", name)
 }
-func (constEnv) Array(name string, _ []int64) (v value.Value, err error) {
+func (redConstEnv) Array(name string, _ []int64) (v value.Value, err error) {
 	return v, fmt.Errorf("array %s read", name)
 }
