@@ -2,70 +2,27 @@ package validate
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/augur-verify/augur/symeval"
 )
 
-// Refuting early and concluding: the failures found over Presburger
-// sets are confirmed before the solver runs (refuteEarly), and the
-// verdict is set from every condition's result (conclude): INVALID with a
-// confirmed counterexample, VALID only when every condition is proved,
-// UNKNOWN otherwise.
-
-// refuteEarly confirms, before any value condition is discharged, the
-// failures that symbolic evaluation found over Presburger sets, in program
-// order. When one is confirmed, the value conditions after it are left
-// undecided with that reason (Options.AllConditions decides them anyway):
-// the verdict is INVALID, and the first failure in program order, the one
-// conclude reports, is that one or a value condition before it. The
-// others are discharged as usual. A failure it cannot confirm becomes
-// undecided, as conclude would make it.
-func (v *validation) refuteEarly(results []ConditionResult) {
-	for _, i := range v.failures(results) {
-		if v.ctx.Err() != nil {
-			return
-		}
-		if _, err := v.counterexampleOf(i); err != nil {
-			results[i].Status = "undecided"
-			results[i].Reason = "counterexample not confirmed: " + err.Error()
-			continue
-		}
-		for j := i + 1; j < len(v.an.Conditions); j++ {
-			if v.an.Conditions[j].Status == symeval.Pending {
-				results[j].Status = "undecided"
-				results[j].Reason = fmt.Sprintf("not discharged: C%d already refutes the kernel", v.an.Conditions[i].ID)
-				v.skipped[j] = true
-			}
-		}
-		return
-	}
-}
-
-// failures returns the indices of the failed conditions, in program
-// order.
-func (v *validation) failures(results []ConditionResult) []int {
-	var failed []int
-	for i := range v.an.Conditions {
-		if results[i].Status == "failed" {
-			failed = append(failed, i)
-		}
-	}
-	sort.Ints(failed)
-	return failed
-}
+// The conclude phase: the failures confirmed in program order, and the
+// verdict set from every condition's result: INVALID with a confirmed
+// counterexample, VALID only when every condition is proved, UNKNOWN
+// otherwise.
 
 // confirmFirst tries the failed conditions in program order until one is
 // confirmed by concrete evaluation and replay; that one sets the verdict
 // to INVALID with its counterexample, and the later ones get their own
 // (otherCounterexamples). A failure not confirmed becomes undecided. It
 // reports whether one was confirmed.
-func (v *validation) confirmFirst(rep *Report, results []ConditionResult, failed []int) bool {
+func (v *validation) confirmFirst(rep *Report, l *ledger, failed []int) bool {
+	results := l.results
 	for _, i := range failed {
 		if v.ctx.Err() != nil {
 			return false
 		}
-		cx, err := v.counterexampleOf(i)
+		cx, err := v.counterexampleOf(l, i)
 		if err != nil {
 			results[i].Status = "undecided"
 			results[i].Reason = "counterexample not confirmed: " + err.Error()
@@ -75,29 +32,68 @@ func (v *validation) confirmFirst(rep *Report, results []ConditionResult, failed
 		rep.Reason = cx.Kind
 		rep.Counterexample = cx
 		results[i].Counterexample = cx
-		v.otherCounterexamples(results, failed, i)
+		v.otherCounterexamples(l, failed, i)
 		return true
 	}
 	return false
 }
 
-// conclude sets the verdict from the conditions' results, confirming
-// failures by concrete evaluation and replay. VALID is a proof: it needs
-// every condition proved. A condition in any other status (undecided,
-// or pending, never decided) makes the verdict UNKNOWN, with a reason
-// naming the first such condition.
-func (v *validation) conclude(rep *Report, results []ConditionResult) {
-	if v.confirmFirst(rep, results, v.failures(results)) {
+// conclude is the conclude phase: the verdict set from the conditions'
+// results (setVerdict), the conditions that are not proved put in
+// readable form (explainUnproved), and the report completed. A
+// cancellation during the confirmation of counterexamples ends the
+// validation with the context's error.
+func (p *pipeline) conclude(v *validation, l *ledger) (*Report, error) {
+	all := len(l.results)
+	p.progress(Event{Phase: "confirm", Done: all, Total: all})
+	v.setVerdict(p.rep, l)
+	v.explainUnproved(l)
+	p.phase("confirm")
+	p.rep.TimeBound = p.guardHit.Load()
+	p.rep.Vacuous = p.rep.Vacuous && p.rep.Verdict == Valid
+	p.rep.Conditions = l.results
+	p.progress(Event{Phase: "done", Done: all, Total: all})
+	if p.ctx.Err() != nil {
+		h := p.cancelled(l.results, "the confirmation of counterexamples")
+		return h.rep, h.err
+	}
+	return p.rep, nil
+}
+
+// setVerdict sets the verdict from the conditions' results in l,
+// confirming failures by concrete evaluation and replay: INVALID once a
+// failure is confirmed (confirmFirst). VALID is a proof, never a default:
+// it is set only when every condition's status is proved. A condition in
+// any other status (undecided; pending, never decided; failed, when the
+// confirmation was cancelled; any other) makes the verdict UNKNOWN, with
+// a reason naming the first such condition.
+func (v *validation) setVerdict(rep *Report, l *ledger) {
+	results := l.results
+	if v.confirmFirst(rep, l, v.failures(results)) {
 		return
 	}
-	if n, first := unproved(results); n > 0 {
-		rep.Verdict = Unknown
-		rep.Reason = fmt.Sprintf("%d condition%s not proved, the first %s", n, plural(n), describeUnproved(first))
+	n, first := unproved(results)
+	if n == 0 {
+		rep.Verdict = Valid
+		if rep.Vacuous {
+			rep.Reason = "vacuous: no parameter values satisfy the assumptions"
+		}
 		return
 	}
-	rep.Verdict = Valid
-	if rep.Vacuous {
-		rep.Reason = "vacuous: no parameter values satisfy the assumptions"
+	rep.Verdict = Unknown
+	rep.Reason = fmt.Sprintf("%d condition%s not proved, the first %s", n, plural(n), describeUnproved(first))
+}
+
+// explainUnproved puts the value conditions of l that are not proved in
+// readable form (formula), for the report. The conditions left
+// undischarged by an earlier failure (l.skipped) keep their plain form:
+// the readable one can cost more than the verdict.
+func (v *validation) explainUnproved(l *ledger) {
+	results := l.results
+	for i, c := range v.an.Conditions {
+		if c.Obligation != nil && results[i].Formula == "" && results[i].Status != symeval.Proved.String() && !l.skipped[i] {
+			results[i].Formula = v.formula(c)
+		}
 	}
 }
 
@@ -149,7 +145,8 @@ const maxOtherCounterexamples = 16
 // confirmed one, first, their own counterexamples, so that every failure
 // can be reported with its own (SARIF, JUnit). A failure that concrete
 // evaluation does not confirm becomes undecided, as before the first.
-func (v *validation) otherCounterexamples(results []ConditionResult, failed []int, first int) {
+func (v *validation) otherCounterexamples(l *ledger, failed []int, first int) {
+	results := l.results
 	n := 0
 	for _, i := range failed {
 		if i <= first || results[i].Status != "failed" {
@@ -159,7 +156,7 @@ func (v *validation) otherCounterexamples(results []ConditionResult, failed []in
 			return
 		}
 		n++
-		cx, err := v.counterexampleOf(i)
+		cx, err := v.counterexampleOf(l, i)
 		if err != nil {
 			results[i].Status = "undecided"
 			results[i].Reason = "counterexample not confirmed: " + err.Error()
