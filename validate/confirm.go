@@ -34,7 +34,70 @@ import (
 // failures: when random inputs do not show the failure, those values are
 // tried with random ones for the other elements (solverInputs).
 func (s *solver) groundReal(c *symeval.Condition, out *outcome, given map[string]fixedInput) (sare.Inputs, error) {
-	ob := c.Obligation
+	s.enc.ResetUnfoldings()
+	defer s.enc.ResetUnfoldings()
+	g, err := s.encodeGround(c.Obligation, out)
+	if err != nil {
+		return nil, err
+	}
+	// Random inputs first (evaluation, no search), then let the solver
+	// search for inputs.
+	m, chosen, err := s.randomGround(c, out, g)
+	if err != nil {
+		return nil, err
+	}
+	if m == nil && g.opaque && len(given) > 0 {
+		if m, chosen, err = s.solverInputs(c, out, given, g); err != nil {
+			return nil, err
+		}
+	}
+	if m == nil && g.opaque {
+		return nil, errors.New("the difference depends on functions the real model leaves uninterpreted (sqrt, exp, ...): on the inputs tried, some interpretation of them makes the two sides equal")
+	}
+	if m == nil {
+		mm, res, err := g.check(nil)
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("checking the counterexample in real arithmetic: %w", err)
+		case res == smt.Unsat:
+			return nil, errors.New("in real arithmetic the two sides are equal at the solver's point")
+		case res != smt.Sat:
+			return nil, errors.New("checking the counterexample in real arithmetic: undecided")
+		}
+		m = mm
+	}
+	out.groundKind = groundKindOf(c, m, g.idef, g.sdef)
+	if chosen != nil {
+		return chosen, nil
+	}
+	// The inputs the solver found; the model is read right away by the
+	// caller's concrete evaluation.
+	return s.modelInputs(m), nil
+}
+
+// groundQuery is the ground check of a point (groundReal): the two sides
+// of an obligation unfolded down to the inputs at the point, and the
+// input elements they read.
+type groundQuery struct {
+	s *solver
+	// idef and sdef are the sides' definedness; good says that both are
+	// defined and equal, bad the contrary.
+	idef, sdef, good, bad *smt.Term
+	// axioms are the definitions of the tensor elements unfolded; terms
+	// are bad and the axioms.
+	axioms, terms []*smt.Term
+	// elems are the input elements the two sides reach, with ground
+	// indices.
+	elems []groundElem
+	// opaque: the difference may depend on functions the real model
+	// leaves uninterpreted (or it is the definedness probe's): a model
+	// is then no evaluation (independent).
+	opaque bool
+}
+
+// encodeGround encodes the ground check of obligation ob at the point of
+// out (its parameters and holes), every tensor unfolded.
+func (s *solver) encodeGround(ob *symeval.Obligation, out *outcome) (*groundQuery, error) {
 	// Unfolding asks for the parameters at every access: their numerals
 	// are made once.
 	params := map[string]*smt.Term{}
@@ -58,8 +121,6 @@ func (s *solver) groundReal(c *symeval.Condition, out *outcome, given map[string
 	// recursions are left undecided (CutOffs) rather than unfolded for
 	// minutes.
 	all := encode.ExprOptions{Unfold: func(string) bool { return true }, Axioms: true, Depth: 512}
-	s.enc.ResetUnfoldings()
-	defer s.enc.ResetUnfoldings()
 	iv, idef, err := s.enc.Expr(ob.Impl.Expr, ob.Impl.Types(), idx(out.implHoles), all)
 	if err != nil {
 		return nil, fmt.Errorf("ground encoding: %w", err)
@@ -91,12 +152,20 @@ func (s *solver) groundReal(c *symeval.Condition, out *outcome, given map[string
 	// of range. The reference evaluator, in binary floating point, must
 	// find the conversion undefined on the same inputs, so that augur run
 	// replays the failure.
-	opaque := s.enc.UninterpretedBuiltins() > 0 || s.defOnly
-	good := s.z.And(idef, sdef, eq)
-	bad := s.z.Or(idef.Not(), sdef.Not(), eq.Not())
-	axioms := s.enc.Axioms()
-	terms := append([]*smt.Term{bad}, axioms...)
-	// The input elements the two sides reach, with ground indices.
+	g := &groundQuery{s: s, idef: idef, sdef: sdef, opaque: s.enc.UninterpretedBuiltins() > 0 || s.defOnly}
+	g.good = s.z.And(idef, sdef, eq)
+	g.bad = s.z.Or(idef.Not(), sdef.Not(), eq.Not())
+	g.axioms = s.enc.Axioms()
+	g.terms = append([]*smt.Term{g.bad}, g.axioms...)
+	if g.elems, err = s.groundElems(g.terms); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// groundElems returns the input elements that terms read, with ground
+// indices.
+func (s *solver) groundElems(terms []*smt.Term) ([]groundElem, error) {
 	var elems []groundElem
 	for _, t := range s.v.in.spec.Tensors {
 		if !t.Input {
@@ -120,81 +189,68 @@ func (s *solver) groundReal(c *symeval.Condition, out *outcome, given map[string
 			elems = append(elems, groundElem{t, idx, f.Apply(args...)})
 		}
 	}
-	check := func(fixed []*smt.Term) (*smt.Model, smt.Result, error) {
-		return s.groundCheck(append(append([]*smt.Term(nil), terms...), fixed...))
+	return elems, nil
+}
+
+// check checks g's difference with the inputs fixed (the constraints
+// fixed), returning the model when there is one.
+func (g *groundQuery) check(fixed []*smt.Term) (*smt.Model, smt.Result, error) {
+	return g.s.groundCheck(append(append([]*smt.Term(nil), g.terms...), fixed...))
+}
+
+// independent reports whether, on the fixed inputs, every interpretation
+// of the uninterpreted functions leaves the sides different.
+func (g *groundQuery) independent(fixed []*smt.Term) bool {
+	_, res, err := g.s.groundCheck(append(append([]*smt.Term{g.good}, g.axioms...), fixed...))
+	return err == nil && res == smt.Unsat
+}
+
+// fix returns the constraints that fix every input element of g to the
+// value in gives it.
+func (g *groundQuery) fix(in sare.Inputs) ([]*smt.Term, error) {
+	var fixed []*smt.Term
+	for _, e := range g.elems {
+		eq, err := g.s.fixElem(e, in)
+		if err != nil {
+			return nil, err
+		}
+		fixed = append(fixed, eq)
 	}
-	// independent reports whether, on the fixed inputs, every
-	// interpretation of the uninterpreted functions leaves the sides
-	// different.
-	independent := func(fixed []*smt.Term) bool {
-		_, res, err := s.groundCheck(append(append([]*smt.Term{good}, axioms...), fixed...))
-		return err == nil && res == smt.Unsat
-	}
-	// Random inputs first (evaluation, no search): the interpreter's own
-	// (replayable with --seed), then floats with full mantissas; then
-	// let the solver search for inputs.
-	var m *smt.Model
-	var chosen sare.Inputs
+	return fixed, nil
+}
+
+// randomGround looks for random inputs on which g shows the failure at
+// the point of out: the interpreter's own (replayable with --seed), then
+// floats with full mantissas. It returns the model and the inputs, and
+// records the seed in out; a nil model when none shows it.
+func (s *solver) randomGround(c *symeval.Condition, out *outcome, g *groundQuery) (*smt.Model, sare.Inputs, error) {
 	for _, k := range []uint64{1, 2, 3, 4, 5, 6} {
 		in := sare.RandomInputs(k)
 		if k > 3 {
 			in = denseInputs(k)
 		}
-		var fixed []*smt.Term
-		for _, e := range elems {
-			eq, err := s.fixElem(e, in)
-			if err != nil {
-				return nil, err
-			}
-			fixed = append(fixed, eq)
+		fixed, err := g.fix(in)
+		if err != nil {
+			return nil, nil, err
 		}
-		mm, res, err := check(fixed)
+		mm, res, err := g.check(fixed)
 		if err == nil && res == smt.Sat {
-			if opaque && !independent(fixed) {
+			if g.opaque && !g.independent(fixed) {
 				continue
 			}
-			if opaque {
+			if g.opaque {
 				err := s.confirmWith(c, out, in) // the values, for display
 				if err != nil && s.defOnly {
 					continue
 				}
 			}
-			m, chosen = mm, in
 			if k <= 3 {
 				out.seed = k
 			}
-			break
+			return mm, in, nil
 		}
 	}
-	if m == nil && opaque && len(given) > 0 {
-		var err error
-		m, chosen, err = s.solverInputs(c, out, given, elems, idef, sdef, check, independent)
-		if err != nil {
-			return nil, err
-		}
-	}
-	if m == nil && opaque {
-		return nil, errors.New("the difference depends on functions the real model leaves uninterpreted (sqrt, exp, ...): on the inputs tried, some interpretation of them makes the two sides equal")
-	}
-	if m == nil {
-		mm, res, err := check(nil)
-		switch {
-		case err != nil:
-			return nil, fmt.Errorf("checking the counterexample in real arithmetic: %w", err)
-		case res == smt.Unsat:
-			return nil, errors.New("in real arithmetic the two sides are equal at the solver's point")
-		case res != smt.Sat:
-			return nil, errors.New("checking the counterexample in real arithmetic: undecided")
-		}
-		m = mm
-	}
-	out.groundKind = groundKindOf(c, m, idef, sdef)
-	if chosen != nil {
-		return chosen, nil
-	}
-	// The inputs the solver found; the model is read right away by the
-	// caller's concrete evaluation.
-	return s.modelInputs(m), nil
+	return nil, nil, nil
 }
 
 // groundCheck checks the conjunction of terms within the query's

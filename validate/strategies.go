@@ -99,27 +99,20 @@ func tensorsOf(x syntax.Expr) []string {
 	return out
 }
 
+// decideStrategies decides the value condition c by the strategies, in
+// order: the first that proves its obligation settles it, and so does a
+// model of one that evaluation confirms (a failure); otherwise c is
+// undecided, with each strategy's reason.
 func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 	ob := c.Obligation
 	if ob.Impl.Type != ob.Spec.Type {
 		return &outcome{status: symeval.Failed, kind: c.Kind, reason: fmt.Sprintf("the two sides have different types: %s and %s", ob.Impl.Type, ob.Spec.Type)}
 	}
-	var reasons []string
-	var firstSMT string
-	pieces := ob.Points.Basics()
-	strategies := s.strategies(ob)
-	// Matching first, on its own, when the strategies before it cannot
-	// prove the obligation (matchFirst); otherwise at the first model of
-	// those strategies that leaves specification elements free. Not in
-	// the ieee model: there the terms it makes change the course of the
-	// context's later bit-blasted searches (a wrong kernel of the corpus,
-	// separable_two_pass, took four times as long to refute), and its
-	// queries are rarely closed within its small limit.
-	matchIdx := slices.IndexFunc(strategies, func(st strategy) bool { return st.match })
-	matchTried := s.v.opts.ValueModel == encode.IEEE
-	if !matchTried && s.readsFreeTensor(ob) {
-		matchTried = true
-		if out := s.matchFirst(c, strategies, pieces); out != nil {
+	r := s.newStrategyRun(c)
+	defer r.closeCandidates()
+	if !r.matchTried && s.readsFreeTensor(ob) {
+		r.matchTried = true
+		if out := s.matchFirst(c, r.strategies, r.pieces); out != nil {
 			return out
 		}
 	}
@@ -128,185 +121,260 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 	// proof (or a model) by a later strategy is found before an earlier
 	// one spends the full limit failing.
 	limits := resourceSteps(s.v.opts.Resources)
-	live := make([]bool, len(strategies))
-	// resume[i]: the first piece strategy i has not proved yet.
-	resume := make([]int, len(strategies))
-	for i := range live {
-		live[i] = true
-	}
-	// The satisfiable queries of strategies that left specification
-	// elements uninterpreted, with their solvers (and models), looked at
-	// once every strategy has been tried within a limit (tryCandidates).
-	var cands []candidate
-	defer func() {
-		for _, k := range cands {
-			k.sol.Close()
-		}
-	}()
-	for li := 0; li < len(limits)*len(strategies); li++ {
-		si, limit := li%len(strategies), limits[li/len(strategies)]
-		if !live[si] {
+	n := len(r.strategies)
+	for li := 0; li < len(limits)*n; li++ {
+		si, limit := li%n, limits[li/n]
+		if !r.live[si] {
 			continue
 		}
-		// A check Z3 would not stop took the context with it: the
-		// strategies left go on in a new one, without the deferred
-		// models (their terms were in the old one).
-		if renewed, err := s.renew(); err != nil {
-			return &outcome{status: symeval.Undecided, reason: strings.Join(append(reasons, "solver unavailable: "+err.Error()), "; ")}
-		} else if renewed {
-			cands = nil
+		if out := r.attempt(li, si, limit, li/n == len(limits)-1); out != nil {
+			return out
 		}
-		if si == 0 && li > 0 || strategies[si].candidatesFirst {
-			// The cheap strategies (or, at a larger limit, all of them)
-			// did not prove the obligation: the deferred models are
-			// looked at before the costlier attempts, so that a wrong
-			// kernel's counterexample costs little more than it did
-			// when each model was looked at as soon as it was found.
-			if out := s.tryCandidates(c, &cands, &reasons); out != nil {
+	}
+	if out := s.tryCandidates(c, &r.cands, &r.reasons); out != nil {
+		return out
+	}
+	return &outcome{status: symeval.Undecided, reason: strings.Join(r.reasons, "; "), smt: r.firstSMT}
+}
+
+// strategyRun is the state of decideStrategies for one condition.
+type strategyRun struct {
+	s          *solver
+	c          *symeval.Condition
+	pieces     []*presburger.BasicMap
+	strategies []strategy
+	// matchIdx is the index of the matching strategy. matchTried:
+	// matching was tried first, on its own (matchFirst), or is not to
+	// be.
+	matchIdx   int
+	matchTried bool
+	// live[i]: strategy i is still to be tried, within the current
+	// limit or a larger one; resume[i]: the first piece strategy i has
+	// not proved yet.
+	live   []bool
+	resume []int
+	// cands are the satisfiable queries of strategies that left
+	// specification elements uninterpreted, with their solvers (and
+	// models), looked at once every strategy has been tried within a
+	// limit (tryCandidates).
+	cands []candidate
+	// reasons say why each strategy tried did not decide c.
+	reasons []string
+	// firstSMT holds the scripts of the strongest encoding tried.
+	firstSMT string
+}
+
+// newStrategyRun starts decideStrategies on c: every strategy live, from
+// its first piece.
+//
+// Matching goes first, on its own, when the strategies before it cannot
+// prove the obligation (matchFirst); otherwise at the first model of
+// those strategies that leaves specification elements free. Not in the
+// ieee model: there the terms it makes change the course of the
+// context's later bit-blasted searches (a wrong kernel of the corpus,
+// separable_two_pass, took four times as long to refute), and its
+// queries are rarely closed within its small limit.
+func (s *solver) newStrategyRun(c *symeval.Condition) *strategyRun {
+	r := &strategyRun{s: s, c: c}
+	r.pieces = c.Obligation.Points.Basics()
+	r.strategies = s.strategies(c.Obligation)
+	r.matchIdx = slices.IndexFunc(r.strategies, func(st strategy) bool { return st.match })
+	r.matchTried = s.v.opts.ValueModel == encode.IEEE
+	r.live = make([]bool, len(r.strategies))
+	r.resume = make([]int, len(r.strategies))
+	for i := range r.live {
+		r.live[i] = true
+	}
+	return r
+}
+
+// closeCandidates closes the solvers of the deferred models.
+func (r *strategyRun) closeCandidates() {
+	for _, k := range r.cands {
+		k.sol.Close()
+	}
+}
+
+// attempt tries strategy si within limit resource units (its li-th
+// attempt in decideStrategies' order; last: within the largest limit),
+// from the first piece it has not proved. It returns the outcome that
+// settles the condition (proved, a confirmed failure, or cancelled), or
+// nil to go on.
+func (r *strategyRun) attempt(li, si int, limit uint64, last bool) *outcome {
+	s := r.s
+	// A check Z3 would not stop took the context with it: the
+	// strategies left go on in a new one, without the deferred models
+	// (their terms were in the old one).
+	if renewed, err := s.renew(); err != nil {
+		return &outcome{status: symeval.Undecided, reason: strings.Join(append(r.reasons, "solver unavailable: "+err.Error()), "; ")}
+	} else if renewed {
+		r.cands = nil
+	}
+	if si == 0 && li > 0 || r.strategies[si].candidatesFirst {
+		// The cheap strategies (or, at a larger limit, all of them)
+		// did not prove the obligation: the deferred models are looked
+		// at before the costlier attempts, so that a wrong kernel's
+		// counterexample costs little more than it did when each model
+		// was looked at as soon as it was found.
+		if out := s.tryCandidates(r.c, &r.cands, &r.reasons); out != nil {
+			return out
+		}
+	}
+	r.live[si] = false
+	st := r.strategies[si]
+	if err := s.ctx.Err(); err != nil {
+		return &outcome{status: symeval.Undecided, reason: "cancelled"}
+	}
+	proved, scripts, out := r.tryPieces(si, limit, last)
+	if out != nil {
+		return out
+	}
+	// Keep the scripts of the strongest encoding tried.
+	r.firstSMT = queryScript(r.c.Obligation, st.name, scripts)
+	if proved {
+		return &outcome{status: symeval.Proved, solver: st.name, smt: r.firstSMT}
+	}
+	return nil
+}
+
+// tryPieces checks the queries of strategy si's pieces, from the first
+// it has not proved, within limit resource units (last: the largest
+// limit). It reports whether every piece is proved, with the scripts of
+// the queries (Options.KeepSMT), or returns the outcome that settles the
+// condition (a confirmed failure, or matching's proof). A piece that
+// runs out of a limit before the last makes the strategy wait, from that
+// piece, for the next limit.
+func (r *strategyRun) tryPieces(si int, limit uint64, last bool) (bool, []string, *outcome) {
+	s, c, ob, st := r.s, r.c, r.c.Obligation, r.strategies[si]
+	proved := true
+	var scripts []string
+	earlier := map[string]*query{}
+	for pi := r.resume[si]; pi < len(r.pieces); pi++ {
+		s.enc.ResetUnfoldings()
+		q, err := s.encode(ob, st, r.pieces[pi], earlier)
+		if err != nil {
+			r.reasons = append(r.reasons, st.name+": cannot encode: "+err.Error())
+			return false, scripts, nil
+		}
+		if q.same && q.bad.IsFalse() {
+			if s.v.opts.Trace != nil {
+				s.v.trace(fmt.Sprintf("C%d: %s, piece %d of %d: the terms of an earlier piece, closed", c.ID, st.name, pi+1, len(r.pieces)))
+			}
+			continue
+		}
+		if s.v.opts.KeepSMT {
+			// Printing a script costs as much as a small query: only
+			// when the report keeps it.
+			note := ""
+			if q.bad.IsFalse() {
+				note = sameTermsNote
+			}
+			scripts = append(scripts, s.pieceScript(q, pi, len(r.pieces), note))
+		}
+		// The two sides met in one term (and are defined): nothing for
+		// the solver to do.
+		if q.bad.IsFalse() {
+			if s.v.opts.Trace != nil {
+				s.v.trace(fmt.Sprintf("C%d: %s, piece %d of %d: both sides the same term, closed", c.ID, st.name, pi+1, len(r.pieces)))
+			}
+			continue
+		}
+		before := s.used
+		res, sol, err := s.checkLimit(q, nil, limit)
+		if res == smt.Unknown && !last && errors.Is(err, errResources) {
+			// Again within the next limit, from this piece: the pieces
+			// before it are proved, and the strategy cannot prove the
+			// obligation within this limit, so its other pieces wait
+			// for that round too.
+			r.live[si] = true
+			r.resume[si] = pi
+			if s.v.opts.Trace != nil {
+				s.v.trace(fmt.Sprintf("C%d: %s, piece %d of %d: %s, %d resource units; the pieces after it wait for the next limit", c.ID, st.name, pi+1, len(r.pieces), res, s.used-before))
+			}
+			if sol != nil {
+				sol.Close()
+			}
+			return false, scripts, nil
+		}
+		if s.v.opts.Trace != nil {
+			s.v.trace(fmt.Sprintf("C%d: %s, piece %d of %d: %s, %d resource units", c.ID, st.name, pi+1, len(r.pieces), res, s.used-before))
+		}
+		if err != nil {
+			r.reasons = append(r.reasons, st.name+": "+err.Error())
+			if sol != nil {
+				sol.Close()
+			}
+			proved = false
+			continue
+		}
+		switch res {
+		case smt.Unsat:
+			sol.Close()
+		case smt.Sat:
+			return false, scripts, r.model(si, q, sol, scripts)
+		default:
+			why := sol.ReasonUnknown()
+			sol.Close()
+			if why == "" {
+				why = "unknown"
+			}
+			r.reasons = append(r.reasons, st.name+": "+why)
+			proved = false
+		}
+	}
+	return proved, scripts, nil
+}
+
+// model looks at the model of the satisfiable query q of strategy si
+// (its solver sol; scripts: those of the pieces so far) and returns the
+// confirmed failure it shows, or matching's proof when matching, tried
+// first at this point, proves the obligation; nil otherwise, the model
+// being deferred (cands) or not confirmed (reasons). Either way the
+// strategy stops at this piece.
+func (r *strategyRun) model(si int, q *query, sol *smt.Solver, scripts []string) *outcome {
+	s, c, ob, st := r.s, r.c, r.c.Obligation, r.strategies[si]
+	if q.opaque > 0 && si < len(r.strategies)-1 {
+		// The model may only exploit the freedom of the uninterpreted
+		// elements, which a later strategy unfolds. Matching first,
+		// within a small resource limit (matchFirst), when it comes
+		// later: the look at the model unfolds both sides to the
+		// inputs at its point, which costs far more than matching's
+		// proof of a right kernel (an update whose previous element
+		// both sides read).
+		if !r.matchTried && si < r.matchIdx {
+			r.matchTried = true
+			if out := s.matchFirst(c, r.strategies, r.pieces); out != nil {
+				sol.Close()
 				return out
 			}
 		}
-		live[si] = false
-		st := strategies[si]
-		last := li/len(strategies) == len(limits)-1
-		if err := s.ctx.Err(); err != nil {
-			return &outcome{status: symeval.Undecided, reason: "cancelled"}
+		// One quick look at it, within a small resource limit (a wrong
+		// kernel's counterexample is usually found this way); the full
+		// search (every tensor unfolded to the inputs, at each point
+		// tried, within the query's limit) waits until no strategy
+		// proves the obligation: it costs far more than the later
+		// strategies' proofs.
+		s.lookLimit = lookResources
+		out := s.failure(c, q, sol, 1)
+		s.lookLimit = 0
+		if out.status == symeval.Failed {
+			sol.Close()
+			out.smt = queryScript(ob, st.name, scripts)
+			out.solver = st.name
+			return out
 		}
-		proved := true
-		var scripts []string
-		earlier := map[string]*query{}
-	pieceLoop:
-		for pi := resume[si]; pi < len(pieces); pi++ {
-			piece := pieces[pi]
-			s.enc.ResetUnfoldings()
-			q, err := s.encode(ob, st, piece, earlier)
-			if err != nil {
-				reasons = append(reasons, st.name+": cannot encode: "+err.Error())
-				proved = false
-				break
-			}
-			if q.same && q.bad.IsFalse() {
-				if s.v.opts.Trace != nil {
-					s.v.trace(fmt.Sprintf("C%d: %s, piece %d of %d: the terms of an earlier piece, closed", c.ID, st.name, pi+1, len(pieces)))
-				}
-				continue
-			}
-			if s.v.opts.KeepSMT {
-				// Printing a script costs as much as a small query: only
-				// when the report keeps it.
-				note := ""
-				if q.bad.IsFalse() {
-					note = sameTermsNote
-				}
-				scripts = append(scripts, s.pieceScript(q, pi, len(pieces), note))
-			}
-			// The two sides met in one term (and are defined): nothing
-			// for the solver to do.
-			if q.bad.IsFalse() {
-				if s.v.opts.Trace != nil {
-					s.v.trace(fmt.Sprintf("C%d: %s, piece %d of %d: both sides the same term, closed", c.ID, st.name, pi+1, len(pieces)))
-				}
-				continue
-			}
-			before := s.used
-			res, sol, err := s.checkLimit(q, nil, limit)
-			if res == smt.Unknown && !last && errors.Is(err, errResources) {
-				// Again within the next limit, from this piece: the
-				// pieces before it are proved, and the strategy cannot
-				// prove the obligation within this limit, so its other
-				// pieces wait for that round too.
-				live[si] = true
-				resume[si] = pi
-				if s.v.opts.Trace != nil {
-					s.v.trace(fmt.Sprintf("C%d: %s, piece %d of %d: %s, %d resource units; the pieces after it wait for the next limit", c.ID, st.name, pi+1, len(pieces), res, s.used-before))
-				}
-				if sol != nil {
-					sol.Close()
-				}
-				proved = false
-				break pieceLoop
-			}
-			if s.v.opts.Trace != nil {
-				s.v.trace(fmt.Sprintf("C%d: %s, piece %d of %d: %s, %d resource units", c.ID, st.name, pi+1, len(pieces), res, s.used-before))
-			}
-			if err != nil {
-				reasons = append(reasons, st.name+": "+err.Error())
-				if sol != nil {
-					sol.Close()
-				}
-				proved = false
-				continue
-			}
-			switch res {
-			case smt.Unsat:
-				sol.Close()
-			case smt.Sat:
-				if q.opaque > 0 && si < len(strategies)-1 {
-					// The model may only exploit the freedom of the
-					// uninterpreted elements, which a later strategy
-					// unfolds. Matching first, within a small resource
-					// limit (matchFirst), when it comes later: the look
-					// at the model unfolds both sides to the inputs at
-					// its point, which costs far more than matching's
-					// proof of a right kernel (an update whose previous
-					// element both sides read).
-					if !matchTried && si < matchIdx {
-						matchTried = true
-						if out := s.matchFirst(c, strategies, pieces); out != nil {
-							sol.Close()
-							return out
-						}
-					}
-					// One quick look at it, within a small
-					// resource limit (a wrong kernel's counterexample
-					// is usually found this way); the full search
-					// (every tensor unfolded to the inputs, at each
-					// point tried, within the query's limit) waits
-					// until no strategy proves the obligation: it
-					// costs far more than the later strategies' proofs.
-					s.lookLimit = lookResources
-					out := s.failure(c, q, sol, 1)
-					s.lookLimit = 0
-					if out.status == symeval.Failed {
-						sol.Close()
-						out.smt = queryScript(ob, st.name, scripts)
-						out.solver = st.name
-						return out
-					}
-					cands = append(cands, candidate{strategy: st.name, q: q, sol: sol, scripts: append([]string(nil), scripts...)})
-					proved = false
-					break pieceLoop
-				}
-				out := s.failure(c, q, sol, 3)
-				sol.Close()
-				out.smt = queryScript(ob, st.name, scripts)
-				if out.status == symeval.Failed {
-					out.solver = st.name
-					return out
-				}
-				reasons = append(reasons, st.name+": counterexample not confirmed: "+out.reason)
-				proved = false
-				break pieceLoop
-			default:
-				why := sol.ReasonUnknown()
-				sol.Close()
-				if why == "" {
-					why = "unknown"
-				}
-				reasons = append(reasons, st.name+": "+why)
-				proved = false
-			}
-		}
-		// Keep the scripts of the strongest encoding tried.
-		firstSMT = queryScript(ob, st.name, scripts)
-		if proved {
-			return &outcome{status: symeval.Proved, solver: st.name, smt: firstSMT}
-		}
+		r.cands = append(r.cands, candidate{strategy: st.name, q: q, sol: sol, scripts: append([]string(nil), scripts...)})
+		return nil
 	}
-	if out := s.tryCandidates(c, &cands, &reasons); out != nil {
+	out := s.failure(c, q, sol, 3)
+	sol.Close()
+	out.smt = queryScript(ob, st.name, scripts)
+	if out.status == symeval.Failed {
+		out.solver = st.name
 		return out
 	}
-	return &outcome{status: symeval.Undecided, reason: strings.Join(reasons, "; "), smt: firstSMT}
+	r.reasons = append(r.reasons, st.name+": counterexample not confirmed: "+out.reason)
+	return nil
 }
 
 // pieceScript prints the SMT-LIB2 script of q, the query of piece pi of
@@ -356,7 +424,7 @@ func (s *solver) matchFirst(c *symeval.Condition, strategies []strategy, pieces 
 	var scripts []string
 	earlier := map[string]*query{}
 	// The pieces of one substitution are first closed together, by one
-	// query over their union (closeGroup), each alone only if that fails.
+	// query over their union (closeGroups), each alone only if that fails.
 	// The pieces of a copy of input tensors are first tried with the
 	// specification side at its full depth at once (matchdeep.go), in
 	// groups as the others.
