@@ -20,14 +20,17 @@ import (
 // differently:
 //
 //   - shared: the options and the context, fixed for the whole
-//     validation, and the logs that every goroutine writes under a lock
-//     (internal errors, trace, progress, the wall-clock guard's hits);
+//     validation, and what every goroutine records, under a lock or
+//     atomically (internal errors, trace, progress, the wall-clock
+//     guard's hits);
 //   - pipeline: the report being built and the clock of the phases,
 //     Validate's own: no other goroutine reads them;
 //   - validation: the pair that the symbolic evaluation analyses, fixed
 //     by newValidation before any worker starts and never written after
-//     (the solver's workers read it), and the state of the phases after
-//     the analysis, which only Validate's goroutine reads and writes.
+//     (the solver's workers read it), and the state that the phases
+//     keep (the workers deciding ahead, the analysis, the
+//     counterexamples built, the readable formulas), which only
+//     Validate's goroutine reads and writes.
 //
 // A phase's result goes to the next phase as a typed value: the checked
 // pair (input), the quick test under way (quickTestRun), the pair
