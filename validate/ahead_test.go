@@ -57,6 +57,10 @@ func TestAheadSameReport(t *testing.T) {
 	}
 }
 
+// aheadStartDeadline bounds TestAheadOutcomes' wait for the workers to
+// start every job: far more than they need, even on a loaded machine.
+const aheadStartDeadline = 5 * time.Minute
+
 // TestAheadOutcomes decides every pending condition of the examples
 // ahead, waits for the workers, and checks that discharge takes each
 // outcome, equal to the one it would find itself, and that a condition
@@ -65,27 +69,31 @@ func TestAheadOutcomes(t *testing.T) {
 	ctx := context.Background()
 	for _, p := range aheadPairs {
 		spec, prog := aheadPair(t, p)
-		in, errs := load(source(t, spec), source(t, prog))
+		in, errs := loadInput(source(t, spec), source(t, prog))
 		if len(errs) > 0 {
 			t.Fatal(errs)
 		}
-		v := &validation{ctx: ctx, in: in}
-		v.opts.defaults()
-		for _, id := range in.kernel.Params {
-			v.params = append(v.params, id.Name)
-		}
+		sh := &shared{ctx: ctx}
+		sh.opts.defaults()
+		v := newValidation(sh, analysed{in: in}, nil)
 		a := v.startAhead(ctx, 2)
 		an, err := symeval.Analyze(ctx, in.kernel, in.kinfo, in.spec, in.sinfo, symeval.AnalyzeOptions{Pending: a.add})
 		if err != nil {
 			t.Fatal(err)
 		}
-		// Let the workers start every job before finish.
+		// Let the workers start every job before finish; each job
+		// takes well under a second.
+		deadline := time.Now().Add(aheadStartDeadline)
 		for {
 			a.mu.Lock()
 			idle := len(a.queue) == 0
 			a.mu.Unlock()
 			if idle {
 				break
+			}
+			if time.Now().After(deadline) {
+				a.close()
+				t.Fatalf("%s: jobs still queued after %s", prog, aheadStartDeadline)
 			}
 			time.Sleep(time.Millisecond)
 		}

@@ -6,16 +6,18 @@ import "context"
 // context ended before the verdict (see cancelled).
 const ReasonCancelled = "cancelled"
 
-// cancelled makes rep the report of a validation whose context ended
-// during phase, before the verdict: UNKNOWN, with the reason
-// ReasonCancelled and the context's cause, and the conditions as far as
-// they were decided (results, nil when the symbolic evaluation did not
-// finish). A condition not decided yet is undecided with the reason
-// "cancelled". A failed condition keeps its status only with a confirmed
-// counterexample: without the replay a failure is no evidence.
-func (v *validation) cancelled(rep *Report, results []ConditionResult, phase string) *Report {
+// cancelled ends a validation whose context ended during phase, before
+// the verdict, with the context's error and the report so far: UNKNOWN,
+// with the reason ReasonCancelled and the context's cause, and the
+// conditions as far as they were decided (results, nil when the symbolic
+// evaluation did not finish). A condition not decided yet is undecided
+// with the reason "cancelled". A failed condition keeps its status only
+// with a confirmed counterexample: without the replay a failure is no
+// evidence.
+func (p *pipeline) cancelled(results []ConditionResult, phase string) *halt {
+	rep := p.rep
 	rep.Verdict = Unknown
-	rep.Reason = cancelReason(v.ctx, phase)
+	rep.Reason = cancelReason(p.ctx, phase)
 	rep.Counterexample = nil
 	rep.TimeBound = true // what was decided depends on when the cancellation came
 	for i := range results {
@@ -31,7 +33,7 @@ func (v *validation) cancelled(rep *Report, results []ConditionResult, phase str
 		}
 	}
 	rep.Conditions = results
-	return rep
+	return &halt{rep: rep, err: p.ctx.Err()}
 }
 
 // cancelReason is the reason of a cancelled report: ReasonCancelled, the

@@ -80,7 +80,7 @@ func (v *validation) counterexample(c *symeval.Condition, o *outcome) (*Countere
 		return nil, err
 	}
 	f := v.replay(c, cx)
-	cx.Command = v.command(cx)
+	cx.Command = v.command(v.in, cx)
 	if v.orig != nil && !cx.Reproduced {
 		// The transformed pair's evidence stands only when the
 		// interpreter fails on the pair as given.
@@ -390,13 +390,15 @@ func (v *validation) replayOutOfReach(c *symeval.Condition, cx *Counterexample, 
 	return err == nil && !reached && n > replaySteps
 }
 
-// command returns the augur run command line that replays cx.
-func (v *validation) command(cx *Counterexample) string {
-	args := []string{cx.runName(), v.in.specSrc.Name, v.in.progSrc.Name}
+// command returns the augur run command line that replays cx, a
+// counterexample of the pair in (or of its transformation for
+// reductions, which keeps the sources' names).
+func (sh *shared) command(in *input, cx *Counterexample) string {
+	args := []string{cx.runName(), in.specSrc.Name, in.progSrc.Name}
 	for _, p := range cx.Params {
 		args = append(args, fmt.Sprintf("--param %s=%d", p.Name, p.Value))
 	}
-	args = append(args, v.modelArgs()...)
+	args = append(args, sh.modelArgs()...)
 	if cx.Seed != 1 {
 		args = append(args, fmt.Sprintf("--seed %d", cx.Seed))
 	}

@@ -200,7 +200,7 @@ func TestDecider(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer z.Close()
-	v := &validation{ctx: context.Background()}
+	v := &validation{shared: &shared{ctx: context.Background()}}
 	v.opts.defaults()
 	s := &solver{v: v, z: z, ctx: v.ctx, guard: &v.guardHit}
 	x, n := z.IntConst("x"), z.IntConst("n")

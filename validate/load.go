@@ -2,9 +2,12 @@ package validate
 
 import (
 	"github.com/augur-verify/augur/expr"
+	"fmt"
+
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/value"
 )
 
 // Pair is a specification and a kernel, parsed and type-checked against
@@ -72,4 +75,41 @@ func ErrorDetails(errs syntax.ErrorList) []ErrorDetail {
 		out[i] = ErrorDetail{File: e.File, Line: e.Pos.Line, Col: e.Pos.Col, Message: e.Msg, Code: string(e.Code), Text: e.Detail()}
 	}
 	return out
+}
+
+// input is a checked pair.
+type input struct {
+	specSrc, progSrc *syntax.Source
+	spec             *sare.Spec
+	sinfo            *expr.Info
+	kernel           *sched.Kernel
+	kinfo            *sched.Info
+}
+
+// loadInput parses and checks both sources (Load), returning every error
+// sorted.
+func loadInput(specSrc, progSrc *syntax.Source) (*input, syntax.ErrorList) {
+	p, errs := Load(specSrc, progSrc)
+	errs.Sort()
+	return &input{specSrc: specSrc, progSrc: progSrc, spec: p.Spec, sinfo: p.SpecInfo, kernel: p.Kernel, kinfo: p.KernelInfo}, errs
+}
+
+// load is the load phase: the pair of sources spec and prog parsed and
+// checked, and the readings of the kernel's float literals in the value
+// model (literals.go). Malformed input ends the validation with the
+// verdict ERROR and every error.
+func (p *pipeline) load(spec, prog *syntax.Source) (*input, *value.Readings, *halt) {
+	p.progress(Event{Phase: "parse"})
+	in, errs := loadInput(spec, prog)
+	p.phase("parse")
+	if len(errs) > 0 {
+		p.rep.Verdict = Error
+		p.rep.Reason = fmt.Sprintf("%d error%s in the input", len(errs), plural(len(errs)))
+		p.rep.Errors = ErrorDetails(errs)
+		return nil, nil, &halt{rep: p.rep}
+	}
+	p.rep.Kernel = in.kernel.Name.Name
+	readings := literalReadings(in, p.opts.ValueModel)
+	p.rep.Readings = reportReadings(readings)
+	return in, readings, nil
 }

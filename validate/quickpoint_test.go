@@ -92,7 +92,7 @@ func TestQuickPointLazy(t *testing.T) {
 			}
 			return &syntax.Source{Name: f, Text: string(text)}
 		}
-		in, errs := load(src("spec.sare"), src("prog.sched"))
+		in, errs := loadInput(src("spec.sare"), src("prog.sched"))
 		if len(errs) > 0 {
 			t.Fatalf("%s: %v", name, errs)
 		}

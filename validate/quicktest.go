@@ -47,9 +47,17 @@ const quickSteps = 40_000
 // evaluate.
 const quickPoints = 1 << 16
 
-// quickTestRun is testing first under way (startQuickTest).
+// quickTestRun is the result of the quick test phase: testing first,
+// under way beside the symbolic evaluation, finished, or not run.
 type quickTestRun struct {
-	done chan struct{}
+	// assumptions is the kernel's assumption domain, which the tests
+	// computed and the symbolic evaluation takes too; nil when no test
+	// ran or the domain could not be computed.
+	assumptions *presburger.Map
+	// beside: the test runs beside the symbolic evaluation, and its
+	// outcome is waited for once the evaluation is over (symbolicDone).
+	beside bool
+	done   chan struct{}
 	// cx is the counterexample found (nil: none), took the time the
 	// tests took; both are set once done is closed.
 	cx   *Counterexample
@@ -62,10 +70,33 @@ func (r *quickTestRun) wait() *quickTestRun {
 	return r
 }
 
-// startQuickTest computes the kernel's assumption domain (v.assumptions,
-// which the symbolic evaluation takes too) and runs quickTest on it, in
-// a goroutine when beside is set, calling found when the test finds a
-// counterexample. Without an assumption domain there is no test.
+// quickTest is the quick test phase: testing first (startQuickTest),
+// unless Options.NoQuickTest or Options.AllConditions, or the
+// specification has reductions. The test runs beside the symbolic
+// evaluation, and stops it (symCtx) when it finds a counterexample; with
+// a trace it runs before, so that the trace keeps its order, and a
+// counterexample it finds ends the validation: INVALID.
+func (p *pipeline) quickTest(in *input, readings *value.Readings, symCtx *stopCtx) (*quickTestRun, *halt) {
+	if p.opts.NoQuickTest || p.opts.AllConditions || in.spec.HasReductions() {
+		return &quickTestRun{}, nil
+	}
+	p.progress(Event{Phase: "test"})
+	test := p.startQuickTest(in, readings, p.opts.Trace == nil, symCtx.stop)
+	if test.beside {
+		return test, nil
+	}
+	r := test.wait()
+	p.phase("test")
+	if r.cx != nil {
+		return nil, p.tested(r.cx)
+	}
+	return test, nil
+}
+
+// startQuickTest computes the kernel's assumption domain (symeval.Assumptions)
+// and runs testFirst on it, in a goroutine when beside is set, calling
+// found when the test finds a counterexample. Without an assumption
+// domain there is no test.
 //
 // The test may run beside the symbolic evaluation because neither depends
 // on the other: the test's outcome is decided by its own inputs and step
@@ -73,14 +104,14 @@ func (r *quickTestRun) wait() *quickTestRun {
 // evaluation would conclude (found cancels the evaluation, whose result
 // is then dropped). Running both at once changes no verdict and spares
 // the test's time.
-func (v *validation) startQuickTest(in *input, beside bool, found func()) *quickTestRun {
-	r := &quickTestRun{done: make(chan struct{})}
-	dom, err := symeval.Assumptions(presburger.WithBudget(v.ctx, v.opts.Budget), in.kernel)
+func (sh *shared) startQuickTest(in *input, readings *value.Readings, beside bool, found func()) *quickTestRun {
+	r := &quickTestRun{beside: beside, done: make(chan struct{})}
+	dom, err := symeval.Assumptions(presburger.WithBudget(sh.ctx, sh.opts.Budget), in.kernel)
 	if err != nil {
 		close(r.done)
 		return r
 	}
-	v.assumptions = dom
+	r.assumptions = dom
 	run := func() {
 		defer close(r.done)
 		defer func() {
@@ -89,11 +120,11 @@ func (v *validation) startQuickTest(in *input, beside bool, found func()) *quick
 			// reported.
 			if p := recover(); p != nil {
 				r.cx = nil
-				v.internalError(fmt.Sprint(p), debug.Stack())
+				sh.internalError(fmt.Sprint(p), debug.Stack())
 			}
 		}()
 		start := time.Now()
-		r.cx = v.quickTest(in, dom)
+		r.cx = sh.testFirst(in, readings, dom)
 		r.took = time.Since(start)
 		if r.cx != nil {
 			found()
@@ -107,26 +138,27 @@ func (v *validation) startQuickTest(in *input, beside bool, found func()) *quick
 	return r
 }
 
-// tested completes rep with the verdict of the counterexample cx that
-// testing first found.
-func (v *validation) tested(rep *Report, cx *Counterexample, progress func(Event)) *Report {
-	rep.Verdict, rep.Reason, rep.Counterexample = Invalid, cx.Kind.String(), cx
-	progress(Event{Phase: "done"})
-	return rep
+// tested ends the validation with the verdict of the counterexample cx
+// that testing first found.
+func (p *pipeline) tested(cx *Counterexample) *halt {
+	p.rep.Verdict, p.rep.Reason, p.rep.Counterexample = Invalid, cx.Kind.String(), cx
+	p.progress(Event{Phase: "done"})
+	return &halt{rep: p.rep}
 }
 
-// quickTest runs the kernel of the pair as given (before any
-// transformation for reductions) at small parameter points of its
-// assumption domain dom and returns the counterexample of the first
-// failure that counts as evidence, or nil. A point that violates the
+// testFirst runs the kernel of the pair as given (before any
+// transformation for reductions), whose float literals have the readings
+// given, at small parameter points of its assumption domain dom and
+// returns the counterexample of the first failure that counts as
+// evidence, or nil. A point that violates the
 // specification's assumptions is rejected by the evaluator, and its test
 // skipped.
-func (v *validation) quickTest(in *input, dom *presburger.Map) *Counterexample {
-	ctx := presburger.WithBudget(v.ctx, v.opts.Budget)
+func (sh *shared) testFirst(in *input, readings *value.Readings, dom *presburger.Map) *Counterexample {
+	ctx := presburger.WithBudget(sh.ctx, sh.opts.Budget)
 	rng := rand.New(rand.NewPCG(0x61756775, 0x72717569))
 	steps := int64(quickSteps)
 	for trial, hi := range quickRanges {
-		if steps <= 0 || v.ctx.Err() != nil {
+		if steps <= 0 || sh.ctx.Err() != nil {
 			return nil
 		}
 		params, err := quickPoint(ctx, dom, kernelParams(in), rng, hi)
@@ -144,54 +176,54 @@ func (v *validation) quickTest(in *input, dom *presburger.Map) *Counterexample {
 			// A run at params cannot finish within the steps left, and
 			// the later tests draw from wider ranges: the budget would
 			// go to one run that ends in nothing.
-			if v.opts.Trace != nil {
-				v.quickSkipTrace(in, params, steps)
+			if sh.opts.Trace != nil {
+				sh.quickSkipTrace(in, params, steps)
 			}
 			return nil
 		}
-		f, used := v.quickRun(in, params, seed, steps, !v.opts.NoGarbageWrites)
+		f, used := sh.quickRun(in, params, seed, steps, !sh.opts.NoGarbageWrites)
 		steps -= used
-		if v.opts.Trace != nil {
-			v.quickTrace(in, params, seed, f, used)
+		if sh.opts.Trace != nil {
+			sh.quickTrace(in, params, seed, f, used)
 		}
 		if f == nil {
 			continue
 		}
-		if f.Kind == sched.OutputNotWritten && !v.opts.NoGarbageWrites {
+		if f.Kind == sched.OutputNotWritten && !sh.opts.NoGarbageWrites {
 			// ⊥ may have reached the output through garbage writes,
 			// which the verifier reports differently (an undefined
 			// read where the garbage starts): the failure counts only
 			// if a strict run fails the same way.
-			g, used := v.quickRun(in, params, seed, steps, false)
+			g, used := sh.quickRun(in, params, seed, steps, false)
 			steps -= used
 			if g == nil || g.Kind != sched.OutputNotWritten {
 				continue
 			}
 		}
-		if !quickEvidence(f, v.opts.NoGarbageWrites, v.opts.ValueModel.Equality()) || v.readings.Len() > 0 && valueFailure(f) {
+		if !quickEvidence(f, sh.opts.NoGarbageWrites, sh.opts.ValueModel.Equality()) || readings.Len() > 0 && valueFailure(f) {
 			// With literals read as derived constants, the
 			// interpreter's exact values are not the real model's.
 			continue
 		}
-		return v.quickCounterexample(in, f, params, seed)
+		return sh.quickCounterexample(in, f, params, seed)
 	}
 	return nil
 }
 
 // quickSkipTrace describes in Options.Trace a test not run for want of
 // steps.
-func (v *validation) quickSkipTrace(in *input, params map[string]int64, steps int64) {
+func (sh *shared) quickSkipTrace(in *input, params map[string]int64, steps int64) {
 	var b strings.Builder
 	b.WriteString("no test at")
 	for _, p := range in.kernel.Params {
 		fmt.Fprintf(&b, " %s=%d", p.Name, params[p.Name])
 	}
 	fmt.Fprintf(&b, ": a run needs more than the %d steps left", steps)
-	v.trace(b.String())
+	sh.trace(b.String())
 }
 
 // quickTrace describes one test in Options.Trace.
-func (v *validation) quickTrace(in *input, params map[string]int64, seed uint64, f *sched.Failure, used int64) {
+func (sh *shared) quickTrace(in *input, params map[string]int64, seed uint64, f *sched.Failure, used int64) {
 	var b strings.Builder
 	b.WriteString("test at")
 	for _, p := range in.kernel.Params {
@@ -203,13 +235,13 @@ func (v *validation) quickTrace(in *input, params map[string]int64, seed uint64,
 	} else {
 		b.WriteString(f.Error())
 	}
-	v.trace(b.String())
+	sh.trace(b.String())
 }
 
 // quickRun runs the kernel once within the given steps and returns its
 // failure, if any, and the steps it used (all of them when the budget ran
 // out).
-func (v *validation) quickRun(in *input, params map[string]int64, seed uint64, steps int64, garbage bool) (*sched.Failure, int64) {
+func (sh *shared) quickRun(in *input, params map[string]int64, seed uint64, steps int64, garbage bool) (*sched.Failure, int64) {
 	ev, err := sare.NewEvaluator(in.spec, in.sinfo, params, sare.RandomInputs(seed))
 	if err != nil {
 		return nil, 0
@@ -217,9 +249,9 @@ func (v *validation) quickRun(in *input, params map[string]int64, seed uint64, s
 	ev.MaxPoints = quickPoints
 	// The step bound decides how far a test goes; the wall clock is
 	// only an outer guard.
-	ctx, cancel := context.WithTimeout(v.ctx, time.Minute)
+	ctx, cancel := context.WithTimeout(sh.ctx, time.Minute)
 	defer cancel()
-	res, err := sched.Run(ctx, in.kernel, in.kinfo, ev, sched.Options{MaxSteps: steps, GarbageWrites: garbage, Equality: v.opts.ValueModel.Equality()})
+	res, err := sched.Run(ctx, in.kernel, in.kinfo, ev, sched.Options{MaxSteps: steps, GarbageWrites: garbage, Equality: sh.opts.ValueModel.Equality()})
 	if res != nil {
 		return nil, res.Steps
 	}
@@ -355,7 +387,7 @@ func positive(m *presburger.Map, name string) (*presburger.Map, error) {
 
 // quickCounterexample reports the failure f of the test at params and
 // seed as the verdict's counterexample.
-func (v *validation) quickCounterexample(in *input, f *sched.Failure, params map[string]int64, seed uint64) *Counterexample {
+func (sh *shared) quickCounterexample(in *input, f *sched.Failure, params map[string]int64, seed uint64) *Counterexample {
 	cx := &Counterexample{Kind: f.Kind, File: f.File, Line: f.Pos.Line, Col: f.Pos.Col, Stmt: f.Stmt,
 		Cell: f.Cell(), ExpectedExpr: f.Tensor, Seed: seed, Reproduced: true,
 		Replay: fmt.Sprintf("augur run fails (seed %d): %s", seed, f.Error()),
@@ -375,8 +407,8 @@ func (v *validation) quickCounterexample(in *input, f *sched.Failure, params map
 	for _, x := range f.Env {
 		cx.Loops = append(cx.Loops, Binding{Name: x.Name, Value: x.Value})
 	}
-	cx.Command = v.command(cx)
-	if !v.opts.NoGarbageWrites {
+	cx.Command = sh.command(in, cx)
+	if !sh.opts.NoGarbageWrites {
 		cx.Command += " --garbage-writes"
 	}
 	return cx

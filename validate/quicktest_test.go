@@ -65,12 +65,12 @@ func TestQuickTest(t *testing.T) {
 	}
 	t.Run("rounded difference", func(t *testing.T) {
 		// The interpreter does find the difference, between inexact values.
-		in, errs := load(&syntax.Source{Name: "q.sare", Text: quickSpec}, &syntax.Source{Name: "q.sched", Text: quickKernel("a[i] + a[i]")})
+		in, errs := loadInput(&syntax.Source{Name: "q.sare", Text: quickSpec}, &syntax.Source{Name: "q.sched", Text: quickKernel("a[i] + a[i]")})
 		if len(errs) > 0 {
 			t.Fatal(errs)
 		}
-		v := &validation{ctx: context.Background()}
-		f, _ := v.quickRun(in, map[string]int64{"N": 8}, 1, quickSteps, true)
+		sh := &shared{ctx: context.Background()}
+		f, _ := sh.quickRun(in, map[string]int64{"N": 8}, 1, quickSteps, true)
 		if f == nil || f.Kind != sched.WrongValue || !f.Expected.Inexact() || quickEvidence(f, false, value.RealEqual) {
 			t.Fatalf("the interpreter's failure %v: want an annotation mismatch of inexact values, no evidence", f)
 		}

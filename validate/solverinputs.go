@@ -84,70 +84,20 @@ func (s *solver) queryInputs(q *query, m *smt.Model) map[string]fixedInput {
 
 // solverInputs looks for inputs on which the point of out fails in the
 // real model whatever the uninterpreted builtins are, for the condition c
-// whose ground sides have the definedness terms idef and sdef and read
-// the input elements elems. It tries the values given (queryInputs) with
+// whose ground check is g. It tries the values given (queryInputs) with
 // random ones of seeds 1 to 3 for the other elements, then, when the
 // query's model has a side undefined, values for the given elements that
 // the solver finds to make that side undefined on the ground terms, the
-// others random. check and independent are groundReal's: a candidate
-// counts when check finds the sides differing (or undefined) on it,
-// independent finds no interpretation of the builtins that makes them
-// equal and defined, and the reference evaluator finds the failure too
-// (confirmWith). It returns check's model and the inputs, and records in
-// out the given elements' values and the seed; both nil when no candidate
-// counts.
-func (s *solver) solverInputs(c *symeval.Condition, out *outcome, given map[string]fixedInput, elems []groundElem, idef, sdef *smt.Term,
-	check func([]*smt.Term) (*smt.Model, smt.Result, error), independent func([]*smt.Term) bool) (*smt.Model, sare.Inputs, error) {
+// others random (undefinedInputs). A candidate counts when g.check finds
+// the sides differing (or undefined) on it, g.independent finds no
+// interpretation of the builtins that makes them equal and defined, and
+// the reference evaluator finds the failure too (confirmWith). It returns
+// g.check's model and the inputs, and records in out the given elements'
+// values and the seed; both nil when no candidate counts.
+func (s *solver) solverInputs(c *symeval.Condition, out *outcome, given map[string]fixedInput, g *groundQuery) (*smt.Model, sare.Inputs, error) {
 	read := map[string]bool{}
-	for _, e := range elems {
+	for _, e := range g.elems {
 		read[inputKey(e.t.Name.Name, e.idx)] = true
-	}
-	// try checks the values vals of the given elements with random
-	// inputs of seed k for the others.
-	try := func(k uint64, vals map[string]fixedInput) (*smt.Model, sare.Inputs, error) {
-		random := sare.RandomInputs(k)
-		in := sare.InputFunc(func(t *sare.Tensor, idx []int64) (value.Value, error) {
-			if x, ok := vals[inputKey(t.Name.Name, idx)]; ok {
-				return x.v, nil
-			}
-			return random.Input(t, idx)
-		})
-		var fixed []*smt.Term
-		for _, e := range elems {
-			eq, err := s.fixElem(e, in)
-			if err != nil {
-				return nil, nil, err
-			}
-			fixed = append(fixed, eq)
-		}
-		// Independence first: where the builtins' freedom (or a
-		// division by zero, which the real model leaves unspecified)
-		// can make the sides equal, it answers quickly, and the check of
-		// the difference need not run.
-		if !independent(fixed) {
-			return nil, nil, nil
-		}
-		m, res, err := check(fixed)
-		if err != nil || res != smt.Sat {
-			return nil, nil, nil
-		}
-		// The reference evaluator, in binary floating point, must fail
-		// the same way.
-		kind := out.kind
-		out.kind = groundKindOf(c, m, idef, sdef)
-		err = s.confirmWith(c, out, in)
-		out.kind = kind
-		if err != nil {
-			m.Close()
-			return nil, nil, nil
-		}
-		out.seed, out.inputs = k, nil
-		for _, x := range vals {
-			out.inputs = append(out.inputs, InputValue{Tensor: x.t.Name.Name, Index: append([]int64(nil), x.idx...), Value: x.v.String(), v: x.v})
-		}
-		sort.Slice(out.inputs, func(i, j int) bool { return out.inputs[i].String() < out.inputs[j].String() })
-		out.confirmNote = fmt.Sprintf("the solver's values of %s and random inputs of seed %d otherwise, the failure checked exactly in the real value model", strings.Join(inputNames(out.inputs), ", "), k)
-		return m, in, nil
 	}
 	// The given values of the elements the ground terms read.
 	vals := map[string]fixedInput{}
@@ -160,16 +110,68 @@ func (s *solver) solverInputs(c *symeval.Condition, out *outcome, given map[stri
 		return nil, nil, nil
 	}
 	for k := uint64(1); k <= 3; k++ {
-		if m, in, err := try(k, vals); m != nil || err != nil {
+		if m, in, err := s.tryInputs(c, out, g, k, vals); m != nil || err != nil {
 			return m, in, err
 		}
 	}
+	return s.undefinedInputs(c, out, g, vals)
+}
+
+// tryInputs checks the values vals of the given elements with random
+// inputs of seed k for the others, as solverInputs does.
+func (s *solver) tryInputs(c *symeval.Condition, out *outcome, g *groundQuery, k uint64, vals map[string]fixedInput) (*smt.Model, sare.Inputs, error) {
+	random := sare.RandomInputs(k)
+	in := sare.InputFunc(func(t *sare.Tensor, idx []int64) (value.Value, error) {
+		if x, ok := vals[inputKey(t.Name.Name, idx)]; ok {
+			return x.v, nil
+		}
+		return random.Input(t, idx)
+	})
+	fixed, err := g.fix(in)
+	if err != nil {
+		return nil, nil, err
+	}
+	// Independence first: where the builtins' freedom (or a division by
+	// zero, which the real model leaves unspecified) can make the sides
+	// equal, it answers quickly, and the check of the difference need
+	// not run.
+	if !g.independent(fixed) {
+		return nil, nil, nil
+	}
+	m, res, err := g.check(fixed)
+	if err != nil || res != smt.Sat {
+		return nil, nil, nil
+	}
+	// The reference evaluator, in binary floating point, must fail the
+	// same way.
+	kind := out.kind
+	out.kind = groundKindOf(c, m, g.idef, g.sdef)
+	err = s.confirmWith(c, out, in)
+	out.kind = kind
+	if err != nil {
+		m.Close()
+		return nil, nil, nil
+	}
+	out.seed, out.inputs = k, nil
+	for _, x := range vals {
+		out.inputs = append(out.inputs, InputValue{Tensor: x.t.Name.Name, Index: append([]int64(nil), x.idx...), Value: x.v.String(), v: x.v})
+	}
+	sort.Slice(out.inputs, func(i, j int) bool { return out.inputs[i].String() < out.inputs[j].String() })
+	out.confirmNote = fmt.Sprintf("the solver's values of %s and random inputs of seed %d otherwise, the failure checked exactly in the real value model", strings.Join(inputNames(out.inputs), ", "), k)
+	return m, in, nil
+}
+
+// undefinedInputs is solverInputs' search, when the query's model has a
+// side undefined: for seeds 1 to 3, values of the given elements vals
+// that the solver finds to make that side undefined on the ground terms
+// of g, the other elements random, each tried as tryInputs does.
+func (s *solver) undefinedInputs(c *symeval.Condition, out *outcome, g *groundQuery, vals map[string]fixedInput) (*smt.Model, sare.Inputs, error) {
 	var target *smt.Term
 	switch out.kind {
 	case sched.UndefinedStore:
-		target = idef.Not()
+		target = g.idef.Not()
 	case sched.UndefinedAnnotation:
-		target = sdef.Not()
+		target = g.sdef.Not()
 	default:
 		// A difference of values depends on the builtins' freedom, which
 		// a search would exploit.
@@ -178,7 +180,7 @@ func (s *solver) solverInputs(c *symeval.Condition, out *outcome, given map[stri
 	for k := uint64(1); k <= 3; k++ {
 		random := sare.RandomInputs(k)
 		fixed := []*smt.Term{target}
-		for _, e := range elems {
+		for _, e := range g.elems {
 			if vals[inputKey(e.t.Name.Name, e.idx)].t != nil {
 				// Free, but not zero: a division by it would be
 				// unspecified in the real model, never independent
@@ -198,12 +200,12 @@ func (s *solver) solverInputs(c *symeval.Condition, out *outcome, given map[stri
 			}
 			fixed = append(fixed, eq)
 		}
-		m, res, err := check(fixed)
+		m, res, err := g.check(fixed)
 		if err != nil || res != smt.Sat {
 			continue
 		}
 		found := map[string]fixedInput{}
-		for _, e := range elems {
+		for _, e := range g.elems {
 			key := inputKey(e.t.Name.Name, e.idx)
 			if vals[key].t == nil {
 				continue
@@ -218,7 +220,7 @@ func (s *solver) solverInputs(c *symeval.Condition, out *outcome, given map[stri
 		if len(found) != len(vals) {
 			continue
 		}
-		if m, in, err := try(k, found); m != nil || err != nil {
+		if m, in, err := s.tryInputs(c, out, g, k, found); m != nil || err != nil {
 			return m, in, err
 		}
 	}

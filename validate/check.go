@@ -1,0 +1,178 @@
+package validate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/augur-verify/augur/smt"
+	"github.com/augur-verify/augur/smt/encode"
+)
+
+// Checking a query with Z3: a fresh solver per check, bounded in
+// resource units (what decides that a query is undecided) under an outer
+// wall-clock guard; the query's abstraction over bit-vectors first, then
+// Z3's plain SMT kernel, then its general solver.
+
+// quickCheck checks the conjunction of terms in a fresh solver within
+// limit resource units, with Z3's plain SMT kernel alone: no
+// preprocessing, for the small queries that a short answer settles.
+func (s *solver) quickCheck(terms []*smt.Term, limit uint64) (smt.Result, error) {
+	sol, err := s.z.NewSimpleSolver()
+	if err != nil {
+		return smt.Unknown, err
+	}
+	defer sol.Close()
+	if err := sol.Assert(terms...); err != nil {
+		return smt.Unknown, err
+	}
+	return s.solve(sol, limit)
+}
+
+// check asserts the query (and extra facts) in a fresh solver and checks
+// it under the per-query timeout.
+func (s *solver) check(q *query, extra []*smt.Term) (smt.Result, *smt.Solver, error) {
+	return s.checkLimit(q, extra, s.searchLimit())
+}
+
+// errResources is the error of a query that ran out of its resource
+// limit.
+var errResources = errors.New("resource limit")
+
+// checkLimit is check within limit resource units.
+func (s *solver) checkLimit(q *query, extra []*smt.Term, limit uint64) (smt.Result, *smt.Solver, error) {
+	terms := append([]*smt.Term{q.points, q.bad}, q.axioms...)
+	return s.checkTerms(append(terms, extra...), limit, true)
+}
+
+// simpleLimit is the resource limit of the plain SMT kernel's attempt at
+// a query (Context.NewSimpleSolver), before Z3's general solver: the
+// verifier's easy queries take a few thousand units at most.
+const simpleLimit = 200_000
+
+// checkTerms checks the conjunction of terms in a fresh solver within
+// limit resource units. Z3's plain SMT kernel tries first, within
+// simpleLimit: setting it up costs a fraction of a millisecond where the
+// general solver's preprocessing tactics cost tens, and it decides most
+// of the verifier's conditions. What it leaves undecided goes to the
+// general solver. Both are fresh and bounded in resources, so the answer
+// does not depend on what was asked before or on the machine's load. In
+// the ieee model the general solver goes first and alone when the
+// specification or the kernel computes with floats: its bit-blasting of
+// floating-point terms is far faster than the kernel's (without floats
+// the two models encode alike). So it does when simple is false: for
+// queries the kernel may not stop on (groundCheck). Before either, the
+// query's abstraction over bit-vectors may prove it (checkAbstracted).
+func (s *solver) checkTerms(terms []*smt.Term, limit uint64, simple bool) (smt.Result, *smt.Solver, error) {
+	if sol, proved := s.checkAbstracted(terms, limit); proved {
+		return smt.Unsat, sol, nil
+	}
+	if lim := min(limit, simpleLimit); simple && lim > 0 && (s.v.opts.ValueModel != encode.IEEE || !s.v.usesFloats()) {
+		sol, err := s.z.NewSimpleSolver()
+		if err != nil {
+			return smt.Unknown, nil, err
+		}
+		if err := sol.Assert(terms...); err != nil {
+			return smt.Unknown, sol, err
+		}
+		res, err := s.solve(sol, lim)
+		if res != smt.Unknown || s.ctx.Err() != nil {
+			return res, sol, err
+		}
+		sol.Close()
+	}
+	sol, err := s.z.NewSolver()
+	if err != nil {
+		return smt.Unknown, nil, err
+	}
+	if err := sol.Assert(terms...); err != nil {
+		return smt.Unknown, sol, err
+	}
+	res, err := s.solve(sol, limit)
+	return res, sol, err
+}
+
+// abstractedLimit bounds the check of a query's abstraction
+// (checkAbstracted): bit-blasted, the queries it proves take a few
+// million units.
+const abstractedLimit = 20_000_000
+
+// checkAbstracted tries to prove the conjunction of terms unsatisfiable
+// by its abstraction over booleans, bit-vectors and floats alone
+// (smt.Context.AbstractArith: the uninterpreted functions' applications
+// to indices, the conversions and comparisons of indices become fresh
+// constants), which Z3's general solver then bit-blasts, within
+// min(limit, abstractedLimit) units. The abstraction is implied by the
+// terms, so its unsatisfiability proves theirs; proved reports it, with
+// the solver to close. Any other answer proves nothing, and the query
+// goes on as if this had not been tried: the integer arithmetic of the
+// indices sends a query with bit-vectors to Z3's general SMT kernel,
+// which is far slower on them than bit-blasting (a division of i16
+// values by a constant: 20 million units against half a million).
+//
+// It is tried only when neither the specification nor the kernel
+// computes with floats. In the real value model floats are reals, of
+// which an abstraction keeps nothing; in the ieee model the general
+// solver bit-blasts floating-point terms itself, and the abstraction's
+// terms, made in the condition's context, change the course of its later
+// searches (a wrong blur of the corpus took five times as long to
+// refute).
+func (s *solver) checkAbstracted(terms []*smt.Term, limit uint64) (*smt.Solver, bool) {
+	if s.v.usesFloats() {
+		return nil, false
+	}
+	abs, err := s.z.AbstractArith(terms...)
+	if err != nil || abs.Replaced == 0 || !abs.Bits || abs.Floats {
+		return nil, false
+	}
+	sol, err := s.z.NewSolver()
+	if err != nil {
+		return nil, false
+	}
+	if err := sol.Assert(abs.Terms...); err != nil {
+		sol.Close()
+		return nil, false
+	}
+	res, err := s.solve(sol, min(limit, abstractedLimit))
+	if err == nil && res == smt.Unsat {
+		return sol, true
+	}
+	sol.Close()
+	return nil, false
+}
+
+// solve checks sol within limit resource units, under the outer
+// wall-clock guard. Running out of resources is a plain Unknown with an
+// error saying so, as is reaching the guard, which is also recorded: the
+// verdict then depends on the machine's speed.
+func (s *solver) solve(sol *smt.Solver, limit uint64) (smt.Result, error) {
+	if err := sol.SetResourceLimit(limit); err != nil {
+		return smt.Unknown, err
+	}
+	guard := s.v.opts.Timeout
+	if s.lookLimit > 0 {
+		guard = min(guard, lookGuard)
+	}
+	ctx, cancel := context.WithTimeout(s.ctx, guard)
+	defer cancel()
+	before := sol.ResourcesUsed()
+	res, err := sol.Check(ctx)
+	s.used += sol.ResourcesUsed() - before
+	if sol.OutOfMemory() {
+		s.v.memoryHit.Store(true)
+	}
+	switch {
+	case res != smt.Unknown:
+		return res, nil
+	case s.ctx.Err() != nil:
+		return res, s.ctx.Err()
+	case ctx.Err() == context.DeadlineExceeded:
+		s.guard.Store(true)
+		return res, fmt.Errorf("wall-clock guard of %s reached before the resource limit", guard)
+	case err != nil:
+		return res, err
+	case sol.ReasonUnknown() == smt.ReasonResourceLimit:
+		return res, fmt.Errorf("%w of %d units reached", errResources, limit)
+	}
+	return res, nil
+}

@@ -1,0 +1,253 @@
+package validate
+
+import (
+	"context"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/augur-verify/augur/sched"
+	"github.com/augur-verify/augur/smt"
+	"github.com/augur-verify/augur/smt/encode"
+	"github.com/augur-verify/augur/symeval"
+	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/value"
+)
+
+// A solver is one worker's Z3 context and the encoder of the specification
+// into it: made fresh for each value condition (newSolver), renewed when
+// a check abandons it, and released when the condition is decided. Its
+// outcome records what deciding the condition found.
+
+// outcome is the result of discharging one value condition.
+type outcome struct {
+	status    symeval.Status
+	reason    string
+	solver    string
+	seconds   float64
+	resources uint64
+	smt       string
+
+	// For a failure: the kind (refined: an undefined value stored or an
+	// undefined annotation), the values of the parameters (the kernel's
+	// and the loop variables, by presburger name), of the holes, of
+	// both sides, and of the inputs read.
+	kind        sched.Kind
+	params      map[string]int64
+	implHoles   []int64
+	specHoles   []int64
+	implValue   string
+	specValue   string
+	inputs      []InputValue // the model's inputs read by the concrete evaluation
+	seed        uint64       // when confirmed on random inputs instead: their seed
+	groundKind  sched.Kind   // the kind found by the real-arithmetic check
+	confirmNote string
+}
+
+// solver is a worker's Z3 context with its encoder.
+type solver struct {
+	v   *validation
+	z   *smt.Context
+	enc *encode.Encoder
+	// ctx cancels the solver's checks: the validation's context, or the
+	// narrower one of the conditions decided ahead (ahead.go).
+	ctx context.Context
+	// guard records that a check reached the wall-clock guard: the
+	// validation's guardHit, or the flag of a condition decided ahead,
+	// which counts only if its outcome is used.
+	guard *atomic.Bool
+	// used counts the resource units of every check of the condition
+	// being decided.
+	used uint64
+	// lookLimit, when not zero, bounds the checks of a counterexample
+	// search (check, groundCheck) below the query's resource limit.
+	lookLimit uint64
+	// ground is the solver of the ground checks (groundSolver).
+	ground *solver
+	// defOnly: the kernel's side of the condition being confirmed is a
+	// subexpression of the stored value (the definedness probe), whose
+	// undefinedness alone is the failure: a ground check and a
+	// concrete evaluation consider neither the specification's side nor
+	// the equality of the two.
+	defOnly bool
+	// releaseAt is the number of references held by the context's
+	// wrappers from which decide gives back the unreachable ones
+	// (release).
+	releaseAt int
+}
+
+// releaseFloor is the least number of Z3 references held by wrappers at
+// which decide forces a collection to give back the unreachable ones. A
+// condition leaves some 5,000 to 10,000 (the 25-point stencils); a
+// forced collection marks the whole Go heap, which holds every
+// condition, so collecting after each one made the solve phase quadratic
+// in the number of conditions (the 32-stage stencil chain: 33 forced
+// collections of 22 MB).
+const releaseFloor = 1 << 16
+
+// lookResources bounds each check of the first, quick look at the model
+// of an encoding that leaves specification elements uninterpreted: a
+// wrong kernel's counterexample is usually confirmed well within it.
+const lookResources = 1_000_000
+
+// lookGuard is the wall-clock guard of the quick look's checks: far above
+// what lookResources allows (a fraction of a second), it only stops the
+// checks on which Z3 ignores its resource limit.
+const lookGuard = 10 * time.Second
+
+// searchLimit is the resource limit of a counterexample search's checks.
+func (s *solver) searchLimit() uint64 {
+	if s.lookLimit > 0 {
+		return min(s.lookLimit, s.v.opts.Resources)
+	}
+	return s.v.opts.Resources
+}
+
+func newSolver(v *validation) (*solver, error) {
+	return v.newSolverIn(v.ctx, &v.guardHit)
+}
+
+// newSolverIn is newSolver with the checks cancelled by ctx and the
+// wall-clock guard's hits recorded in guard.
+func (v *validation) newSolverIn(ctx context.Context, guard *atomic.Bool) (*solver, error) {
+	z, err := smt.NewContext(smt.WithModels(true))
+	if err != nil {
+		return nil, err
+	}
+	return &solver{v: v, z: z, enc: v.encoder(z), ctx: ctx, guard: guard}, nil
+}
+
+// encoder is an encoder of the specification into z, in the value model
+// of the options, reading the kernel's derived literals (literals.go).
+func (v *validation) encoder(z *smt.Context) *encode.Encoder {
+	e := encode.New(z, v.in.spec, v.in.sinfo, v.opts.ValueModel)
+	e.SetReadings(v.readings)
+	return e
+}
+
+// renew replaces a context that a check abandoned (smt.ErrUnresponsive)
+// with a fresh one, so that the condition's next strategies can run: the
+// terms of the old one are gone with it. It reports whether the context
+// was renewed.
+func (s *solver) renew() (bool, error) {
+	if !s.z.Abandoned() {
+		return false, nil
+	}
+	z, err := smt.NewContext(smt.WithModels(true))
+	if err != nil {
+		return false, err
+	}
+	s.z, s.enc = z, s.v.encoder(z)
+	return true, nil
+}
+
+func (s *solver) close() {
+	if s.ground != nil {
+		s.ground.close()
+	}
+	s.z.Close()
+}
+
+// groundApart reports whether the ground checks of obligation ob run in a
+// Z3 context apart (solver.groundSolver): in the real value model, when
+// its sides or the specification's equations call a builtin that the
+// encoding leaves uninterpreted (exp, sqrt, bit casts, ...), whose values
+// the ground terms multiply.
+func (v *validation) groundApart(ob *symeval.Obligation) bool {
+	if v.opts.ValueModel != encode.Real {
+		return false
+	}
+	v.opaqueOnce.Do(func() {
+		for _, t := range v.in.spec.Tensors {
+			for _, eq := range t.Eqs {
+				v.specOpaque = v.specOpaque || callsOpaque(eq.RHS) || callsOpaque(eq.Where)
+			}
+		}
+	})
+	return v.specOpaque || callsOpaque(ob.Impl.Expr) || callsOpaque(ob.Spec.Expr)
+}
+
+// callsOpaque reports whether x calls a float builtin (exp, sqrt, ...:
+// those the real model leaves uninterpreted, and floor, ceil and round)
+// or a bit cast.
+func callsOpaque(x syntax.Expr) bool {
+	if x == nil {
+		return false
+	}
+	found := false
+	syntax.Inspect(x, func(e syntax.Expr) bool {
+		if c, ok := e.(*syntax.Call); ok && c.Fun != nil {
+			b, builtin := value.LookupBuiltin(c.Fun.Name)
+			if builtin && b.FloatOnly || strings.HasPrefix(c.Fun.Name, "reinterpret_") {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// groundSolver returns the solver of the ground checks (groundReal), in a
+// Z3 context of its own, made on first use and again after a check
+// abandoned the previous one.
+func (s *solver) groundSolver() (*solver, error) {
+	if s.ground != nil && !s.ground.z.Abandoned() {
+		return s.ground, nil
+	}
+	if s.ground != nil {
+		s.ground.close()
+	}
+	g, err := s.v.newSolverIn(s.ctx, s.guard)
+	if err != nil {
+		return nil, err
+	}
+	s.ground = g
+	return g, nil
+}
+
+// decide discharges the value condition c.
+func (s *solver) decide(c *symeval.Condition) *outcome {
+	start := time.Now()
+	s.used = 0
+	o := s.decideStrategies(c)
+	o.seconds = time.Since(start).Seconds()
+	o.resources = s.used
+	s.release()
+	return o
+}
+
+// release gives Z3 back the references of the unreachable wrappers once
+// the wrappers hold releaseFloor references, or twice what they held
+// after the last release, whichever is more: like the collector's own
+// pacing, the forced collections then cost in proportion to the terms
+// made, not to the conditions decided, and Z3 holds at most about twice
+// the terms in use (or releaseFloor more).
+func (s *solver) release() {
+	if s.z.Held() < max(s.releaseAt, releaseFloor) {
+		return
+	}
+	s.z.ReleaseUnused()
+	s.releaseAt = 2 * s.z.Held()
+}
+
+// usesFloats reports whether the specification computes with floats
+// anywhere (otherwise the real model changes nothing and concrete
+// evaluation is exact).
+func (v *validation) usesFloats() bool {
+	for _, t := range v.in.spec.Tensors {
+		if t.Type.IsFloat() {
+			return true
+		}
+	}
+	for _, t := range v.in.sinfo.Types {
+		if t.IsFloat() {
+			return true
+		}
+	}
+	for _, t := range v.in.kinfo.Types.Types {
+		if t.IsFloat() {
+			return true
+		}
+	}
+	return false
+}
