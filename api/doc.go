@@ -16,4 +16,8 @@
 // workers call: the real verifier, validate.Validate.
 //
 // Start reading at New in server.go.
+//
+// Files, in reading order: server.go, middleware.go, login.go, problem.go,
+// jsonbody.go, submission.go, validations.go, compile.go, presburger.go,
+// metrics.go, openapi.go, runner.go.
 package api

@@ -57,4 +57,11 @@
 // Programming errors (a constraint row of the wrong width, a division with
 // a non-positive denominator, pieces of different shapes in NewMap) panic,
 // like an out-of-range slice index; every other failure is an error value.
+//
+// Files, in reading order: arith.go, space.go, columns.go, basic.go,
+// empty.go, lp.go, elim.go, map.go, simplify_quick.go, redundant.go,
+// simplex.go, hull.go, union.go, print.go, parse.go, parse_lexer.go,
+// parse_parser.go, parse_builder.go, budget.go, lexopt.go,
+// lexopt_problem.go, lexopt_tableau.go, lexopt_context.go, aff.go, pw.go,
+// subst.go, gist.go, coalesce.go, coalesce_divs.go, trace.go.
 package presburger

@@ -38,4 +38,7 @@
 // Info.Types records a type for every value expression and
 // subexpression, and none for the index-language operands of such casts
 // and comparisons: EvalValue relies on that to tell them apart.
+//
+// Files, in reading order: ast.go, parse.go, print.go, check.go,
+// exprcheck.go, eval.go, evaluator.go, reduce.go, inputs.go, json.go.
 package sare

@@ -24,4 +24,8 @@
 //     *Failure (interp.go, failure.go).
 //
 // Start reading at Kernel, then Check, then Run.
+//
+// Files, in reading order: ast.go, parse.go, print.go, check.go, reduce.go,
+// interp.go, interp_reduce.go, failure.go, steps.go, garbage.go, equal.go,
+// json.go.
 package sched

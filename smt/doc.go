@@ -53,4 +53,8 @@
 // check once Z3 returns, never while Z3 runs in it. RunningChecks and
 // LiveContexts count the checks and contexts of the process still held by
 // Z3.
+//
+// Files, in reading order: context.go, sort.go, term.go, arith.go, bv.go,
+// fp.go, func.go, int2bv.go, order.go, abstract.go, prune.go, solver.go,
+// rlimit.go, signal.go, model.go, smtlib.go, global.go.
 package smt

@@ -63,9 +63,9 @@ type sqliteDB struct{ sqlDB *sql.DB }
 
 // openSQLite opens path ("" or ":memory:" for an in-memory database) with
 // WAL, a busy timeout, immediate transactions and the file mapped into
-// memory (up to 256 MiB; reading a page is then no system call, and the
-// rows of a list, whose columns come after reports of tens of kilobytes,
-// are read five to ten times faster), through one connection:
+// memory (up to 256 MiB; reading a page is then a memory access, not a
+// system call, which the rows of a list need most: their columns come
+// after reports of tens of kilobytes), through one connection:
 // SQLite allows one writer at a time, and River's SQLite driver wants a
 // pool of one connection to avoid SQLITE_BUSY between its own goroutines.
 func openSQLite(ctx context.Context, path string) (*sqliteDB, error) {

@@ -59,4 +59,7 @@
 // through pgx; migrations are serialised by an advisory lock. IDs are
 // ULID-like (time then randomness, 26 characters) so that listing newest
 // first and paging by cursor follow the ID order.
+//
+// Files, in reading order: store.go, id.go, key.go, kernel.go, redact.go,
+// open.go, db.go, schema.go, sqlstore.go, worker.go.
 package store

@@ -24,8 +24,8 @@ import (
 // holds the same content, f[i0 + c0, i1 + c1], whoever wrote the cell.
 // The image of a read under such a component has one piece per piece of
 // the location and per piece of the heap, and the product of a stencil's
-// reads multiplied them: 44 pieces a read in the 16-stage stencil chain,
-// whose symbolic evaluation then did not end within 15 minutes.
+// reads multiplies them: with 44 pieces a read in the 16-stage stencil
+// chain, the pieces of a value grow as 44 to the power of its reads.
 //
 // When the content is one affine function f of the cell, the value read
 // at location t is f(t) wherever t is a cell of the component: the pieces

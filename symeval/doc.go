@@ -51,4 +51,10 @@
 // gives no verdict: package validate discharges the Pending obligations
 // with Z3 (package smt) and decides the verdict. A prophecy alone only
 // says what a kernel computes if its annotations hold.
+//
+// Files, in reading order: scope.go, affine.go, lower.go, context.go,
+// heap.go, prophetic.go, symvalue.go, readloc.go, condmerge.go,
+// clampread.go, offsetread.go, cellfn.go, symbolic.go, race.go,
+// obligation.go, assume.go, hull.go, spec.go, verify.go, garbage.go,
+// rounds.go, guard.go.
 package symeval

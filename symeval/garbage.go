@@ -409,9 +409,9 @@ func (g *gen) garbageRest(it *presburger.Map) (*presburger.Map, error) {
 // A set of more than maxGarbagePieces pieces even so is widened to all
 // the assignment's iterations (sound, see collectGarbage): split by a
 // complex set, the writes of the next round's prophecy and every heap
-// after them multiply their pieces, and a round took minutes (Halide's
-// sgemm with a transposed operand, whose specialisations split the
-// garbage iterations in up to 26 pieces).
+// after them multiply their pieces by its own (Halide's sgemm with a
+// transposed operand, whose specialisations split the garbage iterations
+// in up to 26 pieces), and widening keeps that factor bounded.
 func (g *gen) compactGarbage(st *sched.Assign, it *presburger.Map, at site) (*presburger.Map, error) {
 	c := g.a.Assumptions
 	if f := at.scope.Facts(); f != nil {

@@ -98,7 +98,7 @@ func TestValueObligations(t *testing.T) {
 			t.Errorf("%s at %v: %d of %d points fail", base, params, failed, n)
 		}
 	}
-	for _, c := range extraCases {
+	for _, c := range smallPairs {
 		p := loadPair(t, c.name+".sare", c.spec, c.name+".sched", c.kernel)
 		n, failed := checkObligations(t, ctx, p, c.params[len(c.params)-1])
 		total += n
@@ -114,7 +114,7 @@ func TestValueObligations(t *testing.T) {
 // A(i) where S(i) is expected.
 func TestOutputObligations(t *testing.T) {
 	ctx := context.Background()
-	wrong := extraCase{name: "wrong_output", spec: vecSpec, kernel: `
+	wrong := smallPair{name: "wrong_output", spec: vecSpec, kernel: `
 kernel wrong_output(N)
 assume N >= 4
 in  a[i] : f32[N + 1] = A(i)
@@ -125,13 +125,13 @@ out s[i] : f32[N] = S(i)
   }
 }
 `, params: []map[string]int64{{"N": 5}}}
-	cases := append([]extraCase{wrong}, extraCases...)
+	cases := append([]smallPair{wrong}, smallPairs...)
 	for _, sk := range examplePairs(t) {
 		if strings.Contains(sk[1], "broken") {
 			continue
 		}
 		text := readFile(t, sk[1])
-		cases = append(cases, extraCase{name: sk[1], spec: readFile(t, sk[0]), kernel: text, params: []map[string]int64{variants(runParams(text))[1]}})
+		cases = append(cases, smallPair{name: sk[1], spec: readFile(t, sk[0]), kernel: text, params: []map[string]int64{variants(runParams(text))[1]}})
 	}
 	total := 0
 	for _, c := range cases {

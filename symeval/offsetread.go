@@ -17,11 +17,12 @@ import (
 // offsets: the 25 reads of a 5x5 stencil, buf[x + i, (y + j) % 8] for i
 // and j from -2 to 2, are 25 locations of as many pieces as the scope's
 // lets split them into (8 in Halide's tiled stencils, for the tails of
-// its tiles), and subtracting the heap's cells from 200 pieces, one at a
-// time, was a fifth of a stencil stage's validation, five times as much
-// where the heap is a whole image written by tiles (the stages computed
-// at root of the stencil chain, 1.1 s each). Read as buf[x + a, (y + b) %
-// 8] with -2 <= a, b <= 2, the same cells are 8 pieces.
+// its tiles), and the heap's cells are subtracted from those 200 pieces
+// one at a time, the cost of each growing with the pieces of the heap
+// (many where the heap is a whole image written by tiles, as in the
+// stages computed at root of the stencil chain). Read as
+// buf[x + a, (y + b) % 8] with -2 <= a, b <= 2, the same cells are 8
+// pieces, and the subtractions 8.
 
 // offsetReads returns a superset of reads(e) in scope s, with the
 // accesses to an array that differ only in the integer constants of the

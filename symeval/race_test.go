@@ -265,7 +265,7 @@ func TestReadWriteRaces(t *testing.T) {
 			t.Errorf("%s: %d racing executions of %d", sk[1], r, e)
 		}
 	}
-	for _, c := range extraCases {
+	for _, c := range smallPairs {
 		p := loadPair(t, c.name+".sare", c.spec, c.name+".sched", c.kernel)
 		pr := prophesy(t, p)
 		for _, ps := range c.params {
@@ -342,7 +342,7 @@ func evalObligations(t *testing.T, ctx context.Context, p *pair, obs []obligatio
 // iterations write different values.
 func TestWriteConflicts(t *testing.T) {
 	ctx := context.Background()
-	conflicting := extraCase{name: "conflict", spec: vecSpec, kernel: `
+	conflicting := smallPair{name: "conflict", spec: vecSpec, kernel: `
 kernel conflict(N)
 assume N >= 4
 in  a[i] : f32[N + 1] = A(i)
@@ -357,12 +357,12 @@ out s[i] : f32[N] = S(i)
 }
 `, params: []map[string]int64{{"N": 4}}}
 	cases := []struct {
-		c          extraCase
+		c          smallPair
 		obs, fails bool
 	}{
-		{extraCase{name: "matmul", spec: readFile(t, "../examples/matmul/matmul.sare"), kernel: readFile(t, "../examples/matmul/matmul.sched"), params: []map[string]int64{{"N": 3, "M": 2, "P": 2}}}, false, false},
-		{extraCase{name: "outer_split_par", spec: readFile(t, "../examples/outer/outer.sare"), kernel: readFile(t, "../examples/outer/outer_split_par.sched"), params: []map[string]int64{{"N": 10, "M": 3}}}, false, false},
-		{extraCases[3], true, false}, // benign_race
+		{smallPair{name: "matmul", spec: readFile(t, "../examples/matmul/matmul.sare"), kernel: readFile(t, "../examples/matmul/matmul.sched"), params: []map[string]int64{{"N": 3, "M": 2, "P": 2}}}, false, false},
+		{smallPair{name: "outer_split_par", spec: readFile(t, "../examples/outer/outer.sare"), kernel: readFile(t, "../examples/outer/outer_split_par.sched"), params: []map[string]int64{{"N": 10, "M": 3}}}, false, false},
+		{smallPairs[3], true, false}, // benign_race
 		{conflicting, true, true},
 	}
 	for _, tc := range cases {

@@ -537,16 +537,17 @@ func undefinedIn(ctx context.Context, r *presburger.UnionMap, at site) (*presbur
 //
 // Subtracting d from r ∩ f subtracts it from every piece of r once per
 // conjunction of f, each with the divisions of f (the floors of the tile
-// bases) as local variables, and the emptiness tests of the subtraction
-// can dominate: Halide's sgemm tiles an operand with indices i % 16 and
-// i / 16, and the undefined reads of it in the accumulation took 0.15 s
-// each under 8 conjunctions of facts. As f ⊆ cf,
+// bases) as local variables, and the emptiness tests of the subtraction,
+// exponential in the number of local variables, can dominate (Halide's
+// sgemm tiles an operand with indices i % 16 and i / 16, under 8
+// conjunctions of facts). As f ⊆ cf,
 //
 //	((r ∩ cf) \ d) ∩ f = (r ∩ f) \ d,
 //
-// the same set exactly, and subtracting from r ∩ cf, without those
-// local variables, took 6 ms there (then 6 ms more to intersect with f
-// and drop the empty pieces). When d splits r ∩ cf in many pieces,
+// the same set exactly, and subtracting from r ∩ cf subtracts once,
+// without those local variables; what is left per conjunction of f is an
+// intersection and the emptiness test that drops it when empty. When d
+// splits r ∩ cf in many pieces,
 // though, each is intersected with every conjunction of f, mostly to
 // find it empty, and the direct way is cheaper: it is taken when d has
 // more than maxUnderPieces pieces, or when the difference has more than

@@ -144,7 +144,7 @@ func TestHeapsBefore(t *testing.T) {
 	for _, sk := range examplePairs(t) {
 		srcs = append(srcs, src{sk[0], readFile(t, sk[0]), sk[1], readFile(t, sk[1])})
 	}
-	for _, c := range extraCases {
+	for _, c := range smallPairs {
 		srcs = append(srcs, src{c.name + ".sare", c.spec, c.name + ".sched", c.kernel})
 	}
 	execs, defined := 0, 0
@@ -434,7 +434,7 @@ func TestMissingOutputs(t *testing.T) {
 			}
 		}
 	}
-	for _, c := range extraCases {
+	for _, c := range smallPairs {
 		p := loadPair(t, c.name+".sare", c.spec, c.name+".sched", c.kernel)
 		pr := prophesy(t, p)
 		for _, ps := range c.params {

@@ -100,7 +100,7 @@ func TestEvalInHeap(t *testing.T) {
 	for _, sk := range examplePairs(t) {
 		srcs = append(srcs, src{sk[0], readFile(t, sk[0]), sk[1], readFile(t, sk[1])})
 	}
-	for _, c := range extraCases {
+	for _, c := range smallPairs {
 		srcs = append(srcs, src{c.name + ".sare", c.spec, c.name + ".sched", c.kernel})
 	}
 	points, nonEmpty := 0, 0

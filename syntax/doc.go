@@ -11,4 +11,7 @@
 // The specification language (package sare) and the kernel language
 // (package sched) build their own declarations and statements on top of
 // the Parser type defined here. Start reading at Parser.ParseExpr.
+//
+// Files, in reading order: pos.go, token.go, lexer.go, ast.go, parser.go,
+// types.go, printer.go, code.go, json.go.
 package syntax

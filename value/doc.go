@@ -11,4 +11,7 @@
 // Inexact marks the values the real value model may disagree with, and
 // DeriveReadings the kernel literals that model reads as constants derived
 // from the specification's (a compiler's x / 3 folded to x * 0.333333343).
+//
+// Files, in reading order: value.go, literal.go, builtin.go, ops.go,
+// equality.go, exact.go, derived.go, random.go.
 package value

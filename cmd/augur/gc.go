@@ -6,14 +6,15 @@ import (
 )
 
 // The verifier's Presburger engine allocates many short-lived constraint
-// rows (of exact integers, which hold pointers), and with Go's default
-// collector setting it spends close to half of a validation's CPU time
-// collecting them: measured on the Halide suite's blur, 3.1 to 3.4 CPU
-// seconds at the default against 1.8 to 2.2 with the setting below, for a
-// peak of 140 to 250 MB instead of 100. So augur lets the heap grow to
-// gcPercent percent above the live data between collections, within a
-// soft limit of gcMemoryLimit bytes, past which the runtime collects more
-// often. GOGC and GOMEMLIMIT, when set, take precedence as usual.
+// rows (of exact integers, which hold pointers) over little live data, so
+// that with Go's default collector setting, which collects whenever the
+// heap has doubled, a validation spends a large share of its CPU time
+// collecting them. So augur lets the heap grow to gcPercent percent above
+// the live data between collections, trading memory for fewer
+// collections (docs/bench.md, "The collector setting", measures both),
+// within a soft limit of gcMemoryLimit bytes, past which the runtime
+// collects more often. GOGC and GOMEMLIMIT, when set, take precedence as
+// usual.
 const (
 	gcPercent     = 800
 	gcMemoryLimit = 4 << 30

@@ -27,4 +27,8 @@
 //     runs every phase (compile.go).
 //
 // Start reading at Program, then Compile.
+//
+// Files, in reading order: ast.go, lexer.go, parser.go, names.go, check.go,
+// eval.go, rules.go, pad.go, aff.go, spec.go, recurrence.go, ir.go,
+// lower.go, compile.go.
 package atl

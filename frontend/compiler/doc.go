@@ -35,4 +35,8 @@
 //
 // auto.go is the autoscheduler, fuzz.go the random schedule generator,
 // inject.go the injectable miscompilations.
+//
+// Files, in reading order: compile.go, source.go, spec.go, schedule.go,
+// ir.go, expr.go, nest.go, place.go, bounds.go, lower.go, emit.go,
+// reduce.go, auto.go, fuzz.go, inject.go.
 package compiler

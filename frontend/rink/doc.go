@@ -20,4 +20,7 @@
 //     multiple of the vector length, padding cells holding 0).
 //
 // Start reading at Load and Translate.
+//
+// Files, in reading order: ast.go, lex.go, parse.go, print.go, check.go,
+// eval.go, translate.go, spec.go, kernel.go.
 package rink

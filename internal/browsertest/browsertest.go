@@ -1,6 +1,3 @@
-// Package browsertest starts headless Chromium for tests that drive the
-// dashboard with chromedp, and skips them when no Chromium is installed
-// (Debian: apt-get install -y chromium).
 package browsertest
 
 import (

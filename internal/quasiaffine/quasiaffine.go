@@ -1,30 +1,3 @@
-// Package quasiaffine builds Presburger sets (package presburger) from the
-// quasi-affine index expressions and constraints of package syntax,
-// through the engine's constructors: no isl text is printed and parsed
-// back, so the caller's context and budget reach every operation, an
-// error keeps its cause (errors.Is(err, presburger.ErrBudget) holds
-// through it), and no name can be misread as a keyword of the notation.
-//
-// The fragment is that of isl's quasi-affine expressions (Verdoolaege,
-// "isl: An Integer Set Library for the Polyhedral Model", 2010): integer
-// literals, names, +, -, unary -, * with a constant factor, / and % by a
-// nonzero constant (floor division and the remainder of floor division),
-// min and max of two arguments; a constraint compares such expressions
-// (==, !=, <, <=, >, >=, chains such as lo <= i < hi) and combines
-// comparisons with and, or, not, true and false. Whether a factor or a
-// divisor is constant is decided on its value (N - N is the constant 0).
-//
-// A Formula is a constraint (Constraint) or a combination of formulas
-// (And, Or, Not, Exists); Set builds { [dims] : formula } over named
-// parameters. Names resolve to the innermost existential of that name,
-// then to a dimension, then to a parameter; any other name is an error.
-//
-// Each operation builds the same pieces as the engine's reader of isl
-// notation builds for the same formula written out (presburger.ParseMap):
-// a comparison is one conjunction per pair of pieces of its two sides
-// (min and max split an expression into pieces), each division a local
-// floor division, and the connectives the engine's intersection, union,
-// complement and projection.
 package quasiaffine
 
 import (

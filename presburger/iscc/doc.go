@@ -31,4 +31,7 @@
 // it, and run.go drives a whole script (Run) with positioned errors. A
 // failing statement is reported and the calculator continues with the
 // next one.
+//
+// Files, in reading order: lex.go, parse.go, ast.go, value.go, eval.go,
+// run.go, errors.go.
 package iscc

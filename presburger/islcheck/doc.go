@@ -24,4 +24,6 @@
 //
 //	go test -tags isl ./presburger/islcheck/
 //	go test -tags isl -run '^$' -bench . -benchmem ./presburger/islcheck/
+//
+// Files, in reading order: isl.go.
 package islcheck

@@ -96,4 +96,7 @@
 // for its integer divisions and existential variables. The formula is only
 // meaningful asserted positively: negating it, or putting it under an ite
 // condition, turns its existentials into universals and is unsound.
+//
+// Files, in reading order: encoder.go, index.go, intform.go, expr.go,
+// access.go, builtin.go, cast.go, bv.go, float.go, set.go, model.go.
 package encode

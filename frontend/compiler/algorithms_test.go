@@ -110,8 +110,8 @@ func TestAlgorithms(t *testing.T) {
 	}
 }
 
-// TestCompileErrors checks what this milestone rejects: an unsupported
-// construct, at its position (the wording is free).
+// TestCompileErrors checks what the compiler rejects as unsupported: the
+// construct is reported at its position (the wording is free).
 func TestCompileErrors(t *testing.T) {
 	const head = "param N\ninput A(x) : f32\nfunc F(x) : f32 = 0\n"
 	for _, tc := range []struct{ src, want string }{
