@@ -12,15 +12,6 @@ import (
 // nested tuples (symbolic heaps as relations from [statement -> array]
 // pairs), race checks, and unions of 1-20 pieces.
 
-func benchParse(b *testing.B, s string) *Map {
-	b.Helper()
-	m, err := ParseMap(s)
-	if err != nil {
-		b.Fatalf("%s: %v", s, err)
-	}
-	return m
-}
-
 const tiledWrite = "[N] -> { T[ti, tj, pi, pj] -> A[4ti + pi, 4tj + pj] : 0 <= pi, pj < 4 and 0 <= 4ti + pi < N and 0 <= 4tj + pj < N }"
 
 // heapPieces returns a relation [S[i] -> A[j]] -> V[k] with n pieces, each
@@ -37,7 +28,7 @@ func heapPieces(n int) string {
 // a tiled kernel writing the same cell? (No.)
 func BenchmarkIsEmptyRace(b *testing.B) {
 	ctx := context.Background()
-	w := benchParse(b, tiledWrite)
+	w := mustParse(b, tiledWrite)
 	conflict, err := w.ApplyRange(w.Reverse())
 	if err != nil {
 		b.Fatal(err)
@@ -61,7 +52,7 @@ func BenchmarkIsEmptyRace(b *testing.B) {
 // existentials (20 constraints).
 func BenchmarkIsEmptyDivs(b *testing.B) {
 	ctx := context.Background()
-	m := benchParse(b, "[N, M] -> { [i, j, k] : 0 <= i < N and 0 <= j < M and 0 <= k < 32 and "+
+	m := mustParse(b, "[N, M] -> { [i, j, k] : 0 <= i < N and 0 <= j < M and 0 <= k < 32 and "+
 		"exists (a = floor(i/4), c = floor(j/8): 4a <= i < 4a + 4 and j = 8c + 3 and k = i - 4a + 2j - 16c and "+
 		"k >= 12 and i + j <= N + M - 2 and 2i - 3j >= -N and N <= 64 and M <= 64) }")
 	b.ReportAllocs()
@@ -75,8 +66,8 @@ func BenchmarkIsEmptyDivs(b *testing.B) {
 
 // BenchmarkIntersectHeap: intersect a 20-piece heap with a domain restriction.
 func BenchmarkIntersectHeap(b *testing.B) {
-	h := benchParse(b, heapPieces(20))
-	r := benchParse(b, "[N] -> { [S[i] -> A[j]] -> V[v] : 0 <= j < 2N and v >= 3 }")
+	h := mustParse(b, heapPieces(20))
+	r := mustParse(b, "[N] -> { [S[i] -> A[j]] -> V[v] : 0 <= j < 2N and v >= 3 }")
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -90,8 +81,8 @@ func BenchmarkIntersectHeap(b *testing.B) {
 // restricted to even tiles (a union with divisions).
 func BenchmarkSubtractTiles(b *testing.B) {
 	ctx := context.Background()
-	all := benchParse(b, "[N] -> { A[i, j] : 0 <= i, j < N }")
-	even := benchParse(b, "[N] -> { A[i, j] : 0 <= i, j < N and exists (t = floor(i/4): t = 2floor(t/2)) }")
+	all := mustParse(b, "[N] -> { A[i, j] : 0 <= i, j < N }")
+	even := mustParse(b, "[N] -> { A[i, j] : 0 <= i, j < N and exists (t = floor(i/4): t = 2floor(t/2)) }")
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -104,8 +95,8 @@ func BenchmarkSubtractTiles(b *testing.B) {
 // BenchmarkSubtractHeap: overwrite part of a 10-piece heap.
 func BenchmarkSubtractHeap(b *testing.B) {
 	ctx := context.Background()
-	h := benchParse(b, heapPieces(10))
-	w := benchParse(b, "[N] -> { [S[i] -> A[j]] -> V[v] : 0 <= j < N and exists (e = floor(j/4): j = 4e) }")
+	h := mustParse(b, heapPieces(10))
+	w := mustParse(b, "[N] -> { [S[i] -> A[j]] -> V[v] : 0 <= j < N and exists (e = floor(j/4): j = 4e) }")
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -117,8 +108,8 @@ func BenchmarkSubtractHeap(b *testing.B) {
 
 // BenchmarkApplyRange: compose a schedule with the tiled access relation.
 func BenchmarkApplyRange(b *testing.B) {
-	sched := benchParse(b, "[N] -> { S[i, j] -> T[floor(i/4), floor(j/4), i mod 4, j mod 4] : 0 <= i, j < N }")
-	w := benchParse(b, tiledWrite)
+	sched := mustParse(b, "[N] -> { S[i, j] -> T[floor(i/4), floor(j/4), i mod 4, j mod 4] : 0 <= i, j < N }")
+	w := mustParse(b, tiledWrite)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -132,7 +123,7 @@ func BenchmarkApplyRange(b *testing.B) {
 // dimensions with divisions) followed by exact simplification.
 func BenchmarkProjectionSimplify(b *testing.B) {
 	ctx := context.Background()
-	w := benchParse(b, tiledWrite)
+	w := mustParse(b, tiledWrite)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -146,7 +137,7 @@ func BenchmarkProjectionSimplify(b *testing.B) {
 // of negating a projected set).
 func BenchmarkExplicitDivs(b *testing.B) {
 	ctx := context.Background()
-	w := benchParse(b, tiledWrite).Range()
+	w := mustParse(b, tiledWrite).Range()
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -161,7 +152,7 @@ func BenchmarkExplicitDivs(b *testing.B) {
 // BenchmarkIsInjective: injectivity of the tiled write.
 func BenchmarkIsInjective(b *testing.B) {
 	ctx := context.Background()
-	w := benchParse(b, tiledWrite)
+	w := mustParse(b, tiledWrite)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -199,7 +190,7 @@ var smallSimplifyInputs = []string{
 func BenchmarkSimplifySmall(b *testing.B) {
 	ctx := context.Background()
 	for k, s := range smallSimplifyInputs {
-		m := benchParse(b, s)
+		m := mustParse(b, s)
 		b.Run(fmt.Sprint(k), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

@@ -759,89 +759,113 @@ func coalescePair(ctx context.Context, sp Space, a, b *BasicMap, tabs map[*Basic
 	if !coalesceSameLocals(a, b) {
 		return nil, nil
 	}
-	info := func(x *BasicMap) *pieceRows {
-		if infos == nil {
-			return newPieceRows(x)
-		}
-		if infos[x] == nil {
-			infos[x] = newPieceRows(x)
-		}
-		return infos[x]
-	}
-	ia, ib := info(a), info(b)
-	tab := func(x *BasicMap, mt *meter) *simplifier {
-		if tabs == nil {
-			return nil
-		}
-		if tabs[x] == nil {
-			tabs[x] = newKnownSimplifier(mt, x)
-		}
-		tabs[x].setMeter(mt)
-		return tabs[x]
-	}
-	infoOf := map[*BasicMap]*pieceRows{a: ia, b: ib}
-	// validOn reports whether row >= 0 holds on all of x (rh is
-	// hashRow(row)).
-	validOn := func(row []Int, rh rowHash, x *BasicMap) (bool, error) {
-		ix := infoOf[x]
-		switch ix.vi.validityHashed(row, rh) {
-		case validityHolds:
-			return true, nil
-		case validityFails:
-			return false, nil
-		}
-		if !rh.plain {
-			if holds, ok := ix.lookup(row, rh); ok {
-				return holds, nil
-			}
-		}
-		holds, err := validOnExact(ctx, row, x, tab)
-		if err == nil && !rh.plain {
-			ix.keep(row, rh, holds)
-		}
-		return holds, err
-	}
-	var keep [][]Int
-	// collect keeps the rows of from valid on all of on, and returns the
-	// others. The rows are from's: gistRebuild copies those it keeps.
-	collect := func(from *pieceRows, on *BasicMap) ([][]Int, error) {
-		var rest [][]Int
-		for i, r := range from.rows {
-			ok, err := validOn(r, from.hashes[i], on)
-			if err != nil {
-				return nil, err
-			}
-			if ok {
-				keep = append(keep, r)
-			} else {
-				rest = append(rest, r)
-			}
-		}
-		return rest, nil
-	}
-	restA, err := collect(ia, b)
+	c := &pairCoalescer{ctx: ctx, tabs: tabs}
+	ia, ib := pieceRowsOf(a, infos), pieceRowsOf(b, infos)
+	c.infoOf = map[*BasicMap]*pieceRows{a: ia, b: ib}
+	restA, err := c.collect(ia, b)
 	if err != nil {
 		return nil, err
 	}
-	restB, err := collect(ib, a)
+	restB, err := c.collect(ib, a)
 	if err != nil {
 		return nil, err
 	}
 	if len(restA) > 0 && len(restB) > 0 {
 		for _, p := range []*pieceRows{ia, ib} {
 			for _, z := range p.outside {
-				if refutes(z, a, keep, restA, restB) {
+				if refutes(z, a, c.keep, restA, restB) {
 					p.refuted++
 					return nil, nil
 				}
 			}
 		}
 	}
-	h := gistRebuild(a, nil, keep)
-	// H ⊆ A ∪ B iff H ∧ ¬A ∧ ¬B is empty. The locals are the same
-	// divisions in H, A and B (functions of the dimensions), so ¬A within
-	// H is the union of H ∧ ¬r for the rows r of A not kept, and likewise
-	// for B: every pair must give an empty conjunction.
+	h := gistRebuild(a, nil, c.keep)
+	covered, err := c.covered(h, restA, restB, ia, ib)
+	if err != nil || !covered {
+		return nil, err
+	}
+	return h, nil
+}
+
+// pieceRowsOf returns x's pieceRows, kept in infos when it is not nil.
+func pieceRowsOf(x *BasicMap, infos map[*BasicMap]*pieceRows) *pieceRows {
+	if infos == nil {
+		return newPieceRows(x)
+	}
+	if infos[x] == nil {
+		infos[x] = newPieceRows(x)
+	}
+	return infos[x]
+}
+
+// pairCoalescer holds the state of one coalescePair: the tableaux kept
+// across calls, the rows of both conjunctions, and the rows kept for the
+// candidate hull.
+type pairCoalescer struct {
+	ctx    context.Context
+	tabs   map[*BasicMap]*simplifier
+	infoOf map[*BasicMap]*pieceRows
+	keep   [][]Int
+}
+
+// tab returns x's rational tableau metered by mt, or nil without tabs.
+func (c *pairCoalescer) tab(x *BasicMap, mt *meter) *simplifier {
+	if c.tabs == nil {
+		return nil
+	}
+	if c.tabs[x] == nil {
+		c.tabs[x] = newKnownSimplifier(mt, x)
+	}
+	c.tabs[x].setMeter(mt)
+	return c.tabs[x]
+}
+
+// validOn reports whether row >= 0 holds on all of x (rh is hashRow(row)).
+func (c *pairCoalescer) validOn(row []Int, rh rowHash, x *BasicMap) (bool, error) {
+	ix := c.infoOf[x]
+	switch ix.vi.validityHashed(row, rh) {
+	case validityHolds:
+		return true, nil
+	case validityFails:
+		return false, nil
+	}
+	if !rh.plain {
+		if holds, ok := ix.lookup(row, rh); ok {
+			return holds, nil
+		}
+	}
+	holds, err := validOnExact(c.ctx, row, x, c.tab)
+	if err == nil && !rh.plain {
+		ix.keep(row, rh, holds)
+	}
+	return holds, err
+}
+
+// collect keeps the rows of from valid on all of on, and returns the
+// others. The rows are from's: gistRebuild copies those it keeps.
+func (c *pairCoalescer) collect(from *pieceRows, on *BasicMap) ([][]Int, error) {
+	var rest [][]Int
+	for i, r := range from.rows {
+		ok, err := c.validOn(r, from.hashes[i], on)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			c.keep = append(c.keep, r)
+		} else {
+			rest = append(rest, r)
+		}
+	}
+	return rest, nil
+}
+
+// covered reports whether the candidate hull h is within A ∪ B. H ⊆ A ∪ B
+// iff H ∧ ¬A ∧ ¬B is empty. The locals are the same divisions in H, A and
+// B (functions of the dimensions), so ¬A within H is the union of H ∧ ¬r
+// for the rows r of A not kept (restA), and likewise for B: every pair
+// must give an empty conjunction.
+func (c *pairCoalescer) covered(h *BasicMap, restA, restB [][]Int, ia, ib *pieceRows) (bool, error) {
 	neg := func(r []Int) []Int {
 		n := negRow(r)
 		n[len(n)-1] = n[len(n)-1].Sub(NewInt(1))
@@ -850,8 +874,8 @@ func coalescePair(ctx context.Context, sp Space, a, b *BasicMap, tabs map[*Basic
 	var hs *simplifier // h ⊇ a is not empty
 	for _, ra := range restA {
 		for _, rb := range restB {
-			mt := newMeter(ctx)
-			if tabs != nil {
+			mt := newMeter(c.ctx)
+			if c.tabs != nil {
 				if hs == nil {
 					hs = newKnownSimplifier(mt, h)
 				}
@@ -859,26 +883,23 @@ func coalescePair(ctx context.Context, sp Space, a, b *BasicMap, tabs map[*Basic
 				na, nb := neg(ra), neg(rb)
 				e, decided, err := hs.emptyWithRows(na, nb)
 				if err != nil {
-					return nil, err
+					return false, err
 				}
 				if decided {
 					if !e {
 						keepOutside(hs, na, nb, ia, ib)
-						return nil, nil
+						return false, nil
 					}
 					continue
 				}
 			}
 			e, err := h.emptyWith(mt, h.eqs, withRow(h.ineqs, neg(ra), neg(rb)))
-			if err != nil {
-				return nil, err
-			}
-			if !e {
-				return nil, nil
+			if err != nil || !e {
+				return false, err
 			}
 		}
 	}
-	return h, nil
+	return true, nil
 }
 
 // validOnExact reports whether row >= 0 holds on all of the non-empty

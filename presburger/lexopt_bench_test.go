@@ -22,11 +22,7 @@ var lexBenchCases = []struct {
 }
 
 func benchLexMax(b *testing.B, src string) {
-	m, err := ParseMap(src)
-	if err != nil {
-		b.Fatal(err)
-	}
-	benchLexMaxOf(b, m)
+	benchLexMaxOf(b, mustParse(b, src))
 }
 
 // benchLexMaxOf times LexMax on m.

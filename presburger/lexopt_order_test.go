@@ -72,7 +72,7 @@ func TestLexMaxIndependentOfRowOrder(t *testing.T) {
 		}
 		b := tileRowsConjunction(order, k%2 == 1)
 		m := NewMap(sp, b)
-		for _, in := range []*Map{m, mustParseMap(t, m.String())} {
+		for _, in := range []*Map{m, mustParse(t, m.String())} {
 			p, err := LexMax(ctx, in)
 			if err != nil {
 				t.Fatalf("order %v: %v", order, err)
@@ -91,11 +91,3 @@ func TestLexMaxIndependentOfRowOrder(t *testing.T) {
 	}
 }
 
-func mustParseMap(t *testing.T, src string) *Map {
-	t.Helper()
-	m, err := ParseMap(src)
-	if err != nil {
-		t.Fatalf("parse %q: %v", src, err)
-	}
-	return m
-}

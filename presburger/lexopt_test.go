@@ -575,7 +575,7 @@ func TestSharedRowsOpposed(t *testing.T) {
 		{"[N] -> { [i] : exists e : i = 2e }", "[N] -> { [i] : exists e : i = 2e + 1 }", false},
 	}
 	for _, c := range cases {
-		a, b := mustParseMap(t, c.a), mustParseMap(t, c.b)
+		a, b := mustParse(t, c.a), mustParse(t, c.b)
 		if a.NumBasics() != 1 || b.NumBasics() != 1 {
 			t.Fatalf("%s, %s: want one conjunction each", c.a, c.b)
 		}

@@ -7,7 +7,8 @@ import (
 	"testing"
 )
 
-func mustParse(t *testing.T, s string) *Map {
+// mustParse parses an isl map, failing the test or benchmark t on error.
+func mustParse(t testing.TB, s string) *Map {
 	t.Helper()
 	m, err := ParseMap(s)
 	if err != nil {

@@ -11,10 +11,7 @@ import (
 // expression context such as "A(□)" that isl notation cannot spell.
 func substNamed(t *testing.T, src, ctxName string) *Map {
 	t.Helper()
-	m, err := ParseMap(src)
-	if err != nil {
-		t.Fatalf("parse %q: %v", src, err)
-	}
+	m := mustParse(t, src)
 	sp := m.Space()
 	sp.Out.Name = ctxName
 	cols := make([]int, sp.NumDims())
@@ -26,15 +23,6 @@ func substNamed(t *testing.T, src, ctxName string) *Map {
 		bs = append(bs, substRemap(b, sp, cols))
 	}
 	return NewMap(sp, bs...)
-}
-
-func substParse(t *testing.T, src string) *Map {
-	t.Helper()
-	m, err := ParseMap(src)
-	if err != nil {
-		t.Fatalf("parse %q: %v", src, err)
-	}
-	return m
 }
 
 func substWantEqual(t *testing.T, got, want *Map) {
@@ -49,13 +37,10 @@ func substWantEqual(t *testing.T, got, want *Map) {
 	}
 }
 
-// Clément 2022, Example 8: a<x> -> A(□)<x + 2> for 0 <= x < N, iterated over
-// 0 <= x < 4.
-func TestIteratedUpdateExample8(t *testing.T) {
-	ctx := context.Background()
-	h := substNamed(t, "[N, x] -> { a[i] -> A[j] : 0 <= x < N and i = x and j = x + 2 }", "A(□)")
-	bound := substParse(t, "[x] -> { : 0 <= x < 4 }")
-	// The last write: lexmax(bind_{0<=x<4}(dom h)) = { a<i> -> [i] : 0 <= i < min(4, N) }.
+// lastIteration is the last x of bound (a set of parameters including x)
+// at which h's domain holds, per cell: lexmax(bind_x(dom h ∩ bound)).
+func lastIteration(t *testing.T, h, bound *Map) *Map {
+	t.Helper()
 	d, err := h.Domain().IntersectParams(bound)
 	if err != nil {
 		t.Fatal(err)
@@ -64,11 +49,22 @@ func TestIteratedUpdateExample8(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lm, err := LexMax(ctx, bd)
+	lm, err := LexMax(context.Background(), bd)
 	if err != nil {
 		t.Fatal(err)
 	}
-	substWantEqual(t, lm.ToMap(), substParse(t, "[N] -> { a[i] -> [i] : 0 <= i < 4 and i < N }"))
+	return lm.ToMap()
+}
+
+// Clément 2022, Example 8: a<x> -> A(□)<x + 2> for 0 <= x < N, iterated over
+// 0 <= x < 4.
+func TestIteratedUpdateExample8(t *testing.T) {
+	ctx := context.Background()
+	h := substNamed(t, "[N, x] -> { a[i] -> A[j] : 0 <= x < N and i = x and j = x + 2 }", "A(□)")
+	bound := mustParse(t, "[x] -> { : 0 <= x < 4 }")
+	// The last write: lexmax(bind_{0<=x<4}(dom h)) = { a<i> -> [i] : 0 <= i < min(4, N) }.
+	lm := lastIteration(t, h, bound)
+	substWantEqual(t, lm, mustParse(t, "[N] -> { a[i] -> [i] : 0 <= i < 4 and i < N }"))
 
 	got, err := IteratedUpdate(ctx, NewUnionMap(h), "x", bound)
 	if err != nil {
@@ -89,22 +85,11 @@ func TestIteratedUpdateExample8(t *testing.T) {
 func TestIteratedUpdateExample9(t *testing.T) {
 	ctx := context.Background()
 	h := substNamed(t, "[x] -> { a[i] -> A[j] : j = x + 3 and i = x mod 4 }", "A(□)")
-	bound := substParse(t, "[N, x] -> { : 0 <= x < N }")
-	d, err := h.Domain().IntersectParams(bound)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bd, err := BindParam(d, "x")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lm, err := LexMax(ctx, bd)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bound := mustParse(t, "[N, x] -> { : 0 <= x < N }")
+	lm := lastIteration(t, h, bound)
 	// The thesis prints the domain as 0 <= i <= min(N, 4); the cells written
 	// are those with i = x mod 4 for some 0 <= x < N, i.e. 0 <= i < min(N, 4).
-	substWantEqual(t, lm.ToMap(), substParse(t, "[N] -> { a[i] -> [N - 1 - ((N - 1 + 3i) mod 4)] : 0 <= i < 4 and i < N }"))
+	substWantEqual(t, lm, mustParse(t, "[N] -> { a[i] -> [N - 1 - ((N - 1 + 3i) mod 4)] : 0 <= i < 4 and i < N }"))
 
 	got, err := IteratedUpdate(ctx, NewUnionMap(h), "x", bound)
 	if err != nil {
@@ -125,21 +110,21 @@ func TestIteratedUpdateExample9(t *testing.T) {
 // k with i -> k in r2 has i -> j in r1 at x = k.
 func TestSubstituteSemantics(t *testing.T) {
 	ctx := context.Background()
-	r1 := substParse(t, "[x, N] -> { a[i] -> E[j] : j = 2x + i and 0 <= i < N and x >= 0 }")
-	r2 := substParse(t, "[N] -> { a[i] -> [k] : 0 <= k <= i and k mod 2 = 0 }")
+	r1 := mustParse(t, "[x, N] -> { a[i] -> E[j] : j = 2x + i and 0 <= i < N and x >= 0 }")
+	r2 := mustParse(t, "[N] -> { a[i] -> [k] : 0 <= k <= i and k mod 2 = 0 }")
 	got, err := Substitute(ctx, r1, []string{"x"}, r2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := substParse(t, "[N] -> { a[i] -> E[j] : 0 <= i < N and exists (k : 0 <= k <= i and k mod 2 = 0 and j = 2k + i) }")
+	want := mustParse(t, "[N] -> { a[i] -> E[j] : 0 <= i < N and exists (k : 0 <= k <= i and k mod 2 = 0 and j = 2k + i) }")
 	substWantEqual(t, got, want)
 	// A singleton set substitutes a constant.
-	c := substParse(t, "{ [3] }")
+	c := mustParse(t, "{ [3] }")
 	got, err = Substitute(ctx, r1, []string{"x"}, c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	substWantEqual(t, got, substParse(t, "[N] -> { a[i] -> E[6 + i] : 0 <= i < N }"))
+	substWantEqual(t, got, mustParse(t, "[N] -> { a[i] -> E[6 + i] : 0 <= i < N }"))
 }
 
 // Clément 2022, Theorem 5.2.8, on random relations, by enumeration.
@@ -191,7 +176,7 @@ func TestSubstituteRandom(t *testing.T) {
 func TestIteratedUpdateRandom(t *testing.T) {
 	ctx := context.Background()
 	r := rand.New(rand.NewSource(11))
-	bound := substParse(t, "[N, x] -> { : 0 <= x < N }")
+	bound := mustParse(t, "[N, x] -> { : 0 <= x < N }")
 	n := 0
 	for k := 0; k < 120; k++ {
 		// j = c1*x + c2*i + c3*N + c4, written where a random condition holds.
@@ -213,7 +198,7 @@ func TestIteratedUpdateRandom(t *testing.T) {
 			}
 		}
 		src := fmt.Sprintf("[N, x] -> { a[i] -> E[j] : %s and 0 <= i < 6 and j = %s }", cond, expr)
-		h := substParse(t, src)
+		h := mustParse(t, src)
 		got, err := IteratedUpdate(ctx, NewUnionMap(h), "x", bound)
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
@@ -301,7 +286,7 @@ func TestIteratedUpdateCellsFrom(t *testing.T) {
 		substNamed(t, "[N, x] -> { a[i] -> A[j] : 0 <= x < N and x < i < 8 and j = x }", "A(□)"),
 		substNamed(t, "[N, x] -> { a[i] -> B[j] : 0 <= x < N and i = x and j = x + 1 }", "B(□)"),
 	)
-	bound := substParse(t, "[N, x] -> { : 0 <= x < N }")
+	bound := mustParse(t, "[N, x] -> { : 0 <= x < N }")
 	u0, cells0, err := IteratedUpdateCells(ctx, h, "x", bound)
 	if err != nil {
 		t.Fatal(err)
@@ -336,7 +321,7 @@ func TestIteratedUpdateCellsFrom(t *testing.T) {
 		hz = append(hz, rename(m))
 	}
 	uz := NewUnionMap(hz...)
-	bz := substParse(t, "[N, z] -> { : 0 <= z < N }")
+	bz := mustParse(t, "[N, z] -> { : 0 <= z < N }")
 	want, _, err := IteratedUpdateCells(ctx, uz, "z", bz)
 	if err != nil {
 		t.Fatal(err)
@@ -354,7 +339,7 @@ func TestIteratedUpdateCellsFrom(t *testing.T) {
 
 	// Given cells are taken as they are (the caller vouches for them);
 	// cells of another shape are not.
-	other := substParse(t, "[N, x] -> { a[i] : 0 <= i < 8 }")
+	other := mustParse(t, "[N, x] -> { a[i] : 0 <= i < 8 }")
 	_, cells2, err := IteratedUpdateCellsFrom(ctx, h, "x", bound, map[string]*Map{"a": other})
 	if err != nil {
 		t.Fatal(err)
@@ -362,7 +347,7 @@ func TestIteratedUpdateCellsFrom(t *testing.T) {
 	if cells2["a"] != other {
 		t.Fatalf("given cells not taken: %v", cells2["a"])
 	}
-	wrong := substParse(t, "[N, x] -> { a[i, k] : 0 <= i < 8 and k = 0 }")
+	wrong := mustParse(t, "[N, x] -> { a[i, k] : 0 <= i < 8 and k = 0 }")
 	_, cells3, err := IteratedUpdateCellsFrom(ctx, h, "x", bound, map[string]*Map{"a": wrong})
 	if err != nil {
 		t.Fatal(err)

@@ -26,14 +26,11 @@ func (x *Term) ToBVModular(width uint) *Term {
 	if width == 0 {
 		return x.withErr(opError("ToBVModular", "bit-vector width must be positive"))
 	}
-	if x.Err() != nil {
-		return x.errTerm()
+	z, bad := x.enter()
+	if bad != nil {
+		return bad
 	}
 	c := x.ctx
-	z, err := c.enter()
-	if err != nil {
-		return c.termErr(err)
-	}
 	m := modular{c: c, z: z, width: width, mod: new(big.Int).Lsh(big.NewInt(1), width), done: map[uint]*Term{}}
 	return m.conv(x)
 }

@@ -29,14 +29,11 @@ func (t *Term) Before(u *Term) bool {
 // of such operands become one term, which Z3's simplifier does not do for
 // floating point (it sorts integer, real and bit-vector sums itself).
 func (t *Term) OrderOperands() *Term {
-	if t.Err() != nil {
-		return t.errTerm()
+	z, bad := t.enter()
+	if bad != nil {
+		return bad
 	}
 	c := t.ctx
-	z, err := c.enter()
-	if err != nil {
-		return c.termErr(err)
-	}
 	o := operandOrder{z: z, done: map[C.uint]C.Z3_ast{}}
 	defer o.release()
 	r := o.walk(t.a)

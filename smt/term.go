@@ -105,26 +105,19 @@ func (c *Context) mk0(op string, f func(z C.Z3_context) C.Z3_ast) *Term {
 }
 
 func (x *Term) mk1(op string, f func(z C.Z3_context, a C.Z3_ast) C.Z3_ast) *Term {
-	if x.Err() != nil {
-		return x.errTerm()
+	z, bad := x.enter()
+	if bad != nil {
+		return bad
 	}
-	c := x.ctx
-	z, err := c.enter()
-	if err != nil {
-		return c.termErr(err)
-	}
-	return c.term(z, f(z, x.a), op)
+	return x.ctx.term(z, f(z, x.a), op)
 }
 
 func (x *Term) mk2(op string, y *Term, f func(z C.Z3_context, a, b C.Z3_ast) C.Z3_ast) *Term {
-	if x.Err() != nil {
-		return x.errTerm()
+	z, bad := x.enter()
+	if bad != nil {
+		return bad
 	}
 	c := x.ctx
-	z, err := c.enter()
-	if err != nil {
-		return c.termErr(err)
-	}
 	b, err := y.use(c)
 	if err != nil {
 		return c.termErr(err)
@@ -133,14 +126,11 @@ func (x *Term) mk2(op string, y *Term, f func(z C.Z3_context, a, b C.Z3_ast) C.Z
 }
 
 func (x *Term) mk3(op string, y, w *Term, f func(z C.Z3_context, a, b, d C.Z3_ast) C.Z3_ast) *Term {
-	if x.Err() != nil {
-		return x.errTerm()
+	z, bad := x.enter()
+	if bad != nil {
+		return bad
 	}
 	c := x.ctx
-	z, err := c.enter()
-	if err != nil {
-		return c.termErr(err)
-	}
 	b, err := y.use(c)
 	if err != nil {
 		return c.termErr(err)
@@ -435,57 +425,56 @@ func (t *Term) SimplifyArith() *Term {
 // as keys only together with the terms they name, and must never order
 // anything a result depends on (Before orders terms by structure).
 func (t *Term) ID() uint {
-	if t.Err() != nil {
-		return 0
-	}
-	z, err := t.ctx.enter()
-	if err != nil {
-		return 0
-	}
-	return uint(C.Z3_get_ast_id(z, t.a))
+	return inspect(t, 0, func(z C.Z3_context, a C.Z3_ast) uint { return uint(C.Z3_get_ast_id(z, a)) })
 }
 
 // Hash returns Z3's structural hash of the term. Unlike ID it depends on
 // the term's structure only, not on which terms the context created and
 // freed before, so it orders terms the same way in every run.
 func (t *Term) Hash() uint {
-	if t.Err() != nil {
-		return 0
-	}
-	z, err := t.ctx.enter()
-	if err != nil {
-		return 0
-	}
-	return uint(C.Z3_get_ast_hash(z, t.a))
+	return inspect(t, 0, func(z C.Z3_context, a C.Z3_ast) uint { return uint(C.Z3_get_ast_hash(z, a)) })
 }
 
 // IsFalse reports whether the term is the constant false (without
 // simplifying it: simplify first to decide more).
 func (t *Term) IsFalse() bool {
-	if t.Err() != nil {
-		return false
-	}
-	z, err := t.ctx.enter()
-	if err != nil {
-		return false
-	}
-	return C.Z3_get_bool_value(z, t.a) == C.Z3_L_FALSE
+	return inspect(t, false, func(z C.Z3_context, a C.Z3_ast) bool { return C.Z3_get_bool_value(z, a) == C.Z3_L_FALSE })
 }
 
 // IsIte reports whether the term is an if-then-else application.
 func (t *Term) IsIte() bool {
+	return inspect(t, false, func(z C.Z3_context, a C.Z3_ast) bool {
+		if C.Z3_get_ast_kind(z, a) != C.Z3_APP_AST {
+			return false
+		}
+		return C.Z3_get_decl_kind(z, C.Z3_get_app_decl(z, C.Z3_to_app(z, a))) == C.Z3_OP_ITE
+	})
+}
+
+// inspect is f applied to t's context and term, or zero when t holds an
+// error or its context is closed.
+func inspect[T any](t *Term, zero T, f func(z C.Z3_context, a C.Z3_ast) T) T {
 	if t.Err() != nil {
-		return false
+		return zero
 	}
 	z, err := t.ctx.enter()
 	if err != nil {
-		return false
+		return zero
 	}
-	if C.Z3_get_ast_kind(z, t.a) != C.Z3_APP_AST {
-		return false
+	return f(z, t.a)
+}
+
+// enter enters x's context for building a term from x: it returns the
+// context, or a term holding the error, x's own or the context's.
+func (x *Term) enter() (C.Z3_context, *Term) {
+	if x.Err() != nil {
+		return nil, x.errTerm()
 	}
-	app := C.Z3_to_app(z, t.a)
-	return C.Z3_get_decl_kind(z, C.Z3_get_app_decl(z, app)) == C.Z3_OP_ITE
+	z, err := x.ctx.enter()
+	if err != nil {
+		return nil, x.ctx.termErr(err)
+	}
+	return z, nil
 }
 
 // IteParts returns the condition and the two branches of an

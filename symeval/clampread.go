@@ -92,79 +92,15 @@ func (ev *valueEval) clampedRead(x *syntax.Index) ([]alternative, error) {
 	if err != nil || graph == nil {
 		return nil, err
 	}
-	// clampOf[k] is the clamped index hole k depends on, -1 if none.
-	clampOf := make([]int, c.Holes)
-	g := graph.Basics()[0]
-	for k := range clampOf {
-		clampOf[k] = -1
-	}
-	defined := make([]bool, c.Holes)
-	for _, row := range g.Eqs() {
-		// The row must define one hole k, with coefficient ±1: c*h_k +
-		// f = 0, h_k = -c*f.
-		k := -1
-		for h := 0; h < c.Holes; h++ {
-			if row[g.Col(presburger.DimOut, h)].IsZero() {
-				continue
-			}
-			if k >= 0 {
-				return nil, nil
-			}
-			k = h
-		}
-		if k < 0 || defined[k] {
-			return nil, nil
-		}
-		defined[k] = true
-		coef := row[g.Col(presburger.DimOut, k)]
-		if !coef.IsOne() && !coef.Equal(presburger.NewInt(-1)) {
-			return nil, nil
-		}
-		for i, m := range ms {
-			a := row[g.Col(presburger.DimIn, i)].Mul(coef).Neg() // the coefficient of cell i in h_k
-			switch {
-			case m == nil || a.IsZero():
-			case a.IsOne() && clampOf[k] < 0:
-				clampOf[k] = i
-			default:
-				return nil, nil
-			}
-		}
-	}
-	for _, ok := range defined {
-		if !ok {
-			return nil, nil
-		}
+	clampOf, ok := clampedHoles(graph, c.Holes, ms)
+	if !ok {
+		return nil, nil
 	}
 	// The contents at the cells with the clamps replaced by 0: hole k is
 	// r + b_k there.
-	shifted := &syntax.Index{Array: x.Array, Indices: rest}
-	loc, err := readLocation(ev.ctx, ev.s, shifted)
+	set, zero, err := ev.shiftedContents(&syntax.Index{Array: x.Array, Indices: rest}, graph, c.Holes, clampOf)
 	if err != nil {
 		return nil, err
-	}
-	img, err := loc.Apply(graph)
-	if err != nil {
-		return nil, err
-	}
-	set, err := respace(img, holeSpace(nil, "", c.Holes))
-	if err != nil {
-		return nil, err
-	}
-	// Holes that are 0 at every point are left out: M alone, not M + 0.
-	zero := make([]bool, c.Holes)
-	for k := c.Holes - 1; k >= 0; k-- {
-		if clampOf[k] < 0 {
-			continue
-		}
-		if zero[k], err = alwaysZero(ev, set, k); err != nil {
-			return nil, err
-		}
-		if zero[k] {
-			if set, err = set.ProjectOut(presburger.DimOut, k, 1); err != nil {
-				return nil, err
-			}
-		}
 	}
 	// The holes left of the content: their new numbers.
 	renum := make([]int, c.Holes)
@@ -183,22 +119,9 @@ func (ev *valueEval) clampedRead(x *syntax.Index) ([]alternative, error) {
 		if m == nil || !used(clampOf, i) {
 			continue
 		}
-		leafHole := map[syntax.Expr]int{}
-		for _, l := range minMaxLeaves(m, nil) {
-			a, err := ev.indexValue(l)
-			if err != nil {
-				return nil, err
-			}
-			holes++
-			leafHole[l] = holes
-			parts = append(parts, a)
+		if clamps[i], parts, holes, err = ev.clampLeaves(m, parts, holes); err != nil {
+			return nil, err
 		}
-		clamps[i] = rebuild(m, func(e syntax.Expr) (syntax.Expr, bool) {
-			if k, ok := leafHole[e]; ok {
-				return &syntax.Ident{Name: HoleName(k)}, true
-			}
-			return nil, false
-		}, nil)
 	}
 	prod := parts[0].set
 	doms := pieceDomains(prod)
@@ -210,6 +133,124 @@ func (ev *valueEval) clampedRead(x *syntax.Index) ([]alternative, error) {
 	if prod.Space().NumOut() != holes {
 		return nil, fmt.Errorf("read %s: %d holes, %d dimensions", syntax.ExprString(x), holes, prod.Space().NumOut())
 	}
+	tmpl, types := clampedTemplate(c, clampOf, clamps, zero, renum)
+	return []alternative{{tmpl: tmpl, types: types, holes: holes, set: prod, doms: doms}}, nil
+}
+
+// clampedHoles returns, for each of the holes of the array's content graph,
+// the clamped index it depends on (-1 if none), and false when the content
+// is not of the form clampedRead handles: every hole defined by one
+// equality with coefficient ±1, depending on at most one clamped index
+// (ms[i] non-nil), with coefficient 1.
+func clampedHoles(graph *presburger.Map, nholes int, ms []syntax.Expr) ([]int, bool) {
+	clampOf := make([]int, nholes)
+	g := graph.Basics()[0]
+	for k := range clampOf {
+		clampOf[k] = -1
+	}
+	defined := make([]bool, nholes)
+	for _, row := range g.Eqs() {
+		// The row must define one hole k, with coefficient ±1: c*h_k +
+		// f = 0, h_k = -c*f.
+		k := -1
+		for h := 0; h < nholes; h++ {
+			if row[g.Col(presburger.DimOut, h)].IsZero() {
+				continue
+			}
+			if k >= 0 {
+				return nil, false
+			}
+			k = h
+		}
+		if k < 0 || defined[k] {
+			return nil, false
+		}
+		defined[k] = true
+		coef := row[g.Col(presburger.DimOut, k)]
+		if !coef.IsOne() && !coef.Equal(presburger.NewInt(-1)) {
+			return nil, false
+		}
+		for i, m := range ms {
+			a := row[g.Col(presburger.DimIn, i)].Mul(coef).Neg() // the coefficient of cell i in h_k
+			switch {
+			case m == nil || a.IsZero():
+			case a.IsOne() && clampOf[k] < 0:
+				clampOf[k] = i
+			default:
+				return nil, false
+			}
+		}
+	}
+	for _, ok := range defined {
+		if !ok {
+			return nil, false
+		}
+	}
+	return clampOf, true
+}
+
+// shiftedContents returns the values of the holes of the array's content
+// at the cells that shifted reads (the clamped indices replaced by 0), with
+// the clamped holes that are 0 at every point projected out; zero[k]
+// reports which were.
+func (ev *valueEval) shiftedContents(shifted *syntax.Index, graph *presburger.Map, nholes int, clampOf []int) (*presburger.Map, []bool, error) {
+	loc, err := readLocation(ev.ctx, ev.s, shifted)
+	if err != nil {
+		return nil, nil, err
+	}
+	img, err := loc.Apply(graph)
+	if err != nil {
+		return nil, nil, err
+	}
+	set, err := respace(img, holeSpace(nil, "", nholes))
+	if err != nil {
+		return nil, nil, err
+	}
+	// Holes that are 0 at every point are left out: M alone, not M + 0.
+	zero := make([]bool, nholes)
+	for k := nholes - 1; k >= 0; k-- {
+		if clampOf[k] < 0 {
+			continue
+		}
+		if zero[k], err = alwaysZero(ev, set, k); err != nil {
+			return nil, nil, err
+		}
+		if zero[k] {
+			if set, err = set.ProjectOut(presburger.DimOut, k, 1); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	return set, zero, nil
+}
+
+// clampLeaves appends to parts the values of the leaves of the clamp m,
+// one hole each numbered after holes, and returns m with its leaves
+// replaced by those holes.
+func (ev *valueEval) clampLeaves(m syntax.Expr, parts []alternative, holes int) (syntax.Expr, []alternative, int, error) {
+	leafHole := map[syntax.Expr]int{}
+	for _, l := range minMaxLeaves(m, nil) {
+		a, err := ev.indexValue(l)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		holes++
+		leafHole[l] = holes
+		parts = append(parts, a)
+	}
+	clamp := rebuild(m, func(e syntax.Expr) (syntax.Expr, bool) {
+		if k, ok := leafHole[e]; ok {
+			return &syntax.Ident{Name: HoleName(k)}, true
+		}
+		return nil, false
+	}, nil)
+	return clamp, parts, holes, nil
+}
+
+// clampedTemplate is the content's template with each clamped hole k
+// replaced by its clamp plus the hole's renumbered value (the clamp alone
+// when the hole is always 0), and the types of the copied subexpressions.
+func clampedTemplate(c *Context, clampOf []int, clamps []syntax.Expr, zero []bool, renum []int) (syntax.Expr, map[syntax.Expr]syntax.Type) {
 	types := map[syntax.Expr]syntax.Type{}
 	tmpl := rebuild(c.Expr, func(e syntax.Expr) (syntax.Expr, bool) {
 		id, ok := e.(*syntax.Ident)
@@ -234,7 +275,7 @@ func (ev *valueEval) clampedRead(x *syntax.Index) ([]alternative, error) {
 			types[cp] = t
 		}
 	})
-	return []alternative{{tmpl: tmpl, types: types, holes: holes, set: prod, doms: doms}}, nil
+	return tmpl, types
 }
 
 // used reports whether some hole depends on clamped index i.

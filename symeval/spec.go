@@ -540,15 +540,6 @@ func (an *specAnalyzer) union(st *specTensor) (*presburger.Map, error) {
 // them.
 func (an *specAnalyzer) fixpoint() error {
 	an.propagateFailures()
-	// fail marks st unproven after a budget exhaustion.
-	fail := func(st *specTensor, what string, err error) error {
-		if !isBudget(err) {
-			return err
-		}
-		st.failed = true
-		an.unproven(specUnfounded, st, -1, fmt.Sprintf("%s of %s: %v", what, st.t.Name.Name, err))
-		return nil
-	}
 	for _, name := range an.order {
 		st := an.tensors[name]
 		if st.failed {
@@ -556,7 +547,7 @@ func (an *specAnalyzer) fixpoint() error {
 		}
 		d, err := an.union(st)
 		if err != nil {
-			if err := fail(st, "defined set", err); err != nil {
+			if err := an.budgetFailure(st, "defined set", err); err != nil {
 				return err
 			}
 			continue
@@ -567,67 +558,15 @@ func (an *specAnalyzer) fixpoint() error {
 	changed := map[string]bool{}
 	converged := false
 	for round := 0; round < specRounds && !converged; round++ {
-		// Jacobi iteration: every equation is restricted against the
-		// sets of the previous round.
-		next := map[*specEq]*presburger.Map{}
-		for _, name := range an.order {
-			st := an.tensors[name]
-			if st.failed {
-				continue
-			}
-			for _, se := range st.eqs {
-				d := se.def
-				var err error
-				for _, r := range se.reads {
-					var ok *presburger.Map // { x : args(x) in D_U }
-					if ok, err = an.tensors[r.tensor].def.Preimage(r.acc); err != nil {
-						break
-					}
-					if d, err = d.Intersect(ok); err != nil {
-						break
-					}
-				}
-				if err == nil {
-					d, err = an.tidy(d)
-				}
-				if err != nil {
-					if err := fail(st, "restricting the defined set", err); err != nil {
-						return err
-					}
-					break
-				}
-				next[se] = d
-			}
+		next, err := an.restrictRound()
+		if err != nil {
+			return err
 		}
 		an.propagateFailures()
-		changed = map[string]bool{}
-		converged = true
-		for _, name := range an.order {
-			st := an.tensors[name]
-			if st.failed {
-				continue
-			}
-			for _, se := range st.eqs {
-				se.def = next[se]
-			}
-			d, err := an.union(st)
-			var same bool
-			if err == nil {
-				// d ⊆ st.def by construction: equal iff st.def ⊆ d.
-				same, err = st.def.IsSubset(an.ctx, d)
-			}
-			if err != nil {
-				if err := fail(st, "comparing the defined set", err); err != nil {
-					return err
-				}
-				continue
-			}
-			if !same {
-				changed[name] = true
-				converged = false
-			}
-			st.def = d
+		if changed, err = an.adoptRound(next); err != nil {
+			return err
 		}
+		converged = len(changed) == 0
 		an.propagateFailures()
 	}
 	if !converged {
@@ -639,7 +578,91 @@ func (an *specAnalyzer) fixpoint() error {
 		}
 		an.propagateFailures()
 	}
-	// Report the points removed.
+	return an.reportRemoved()
+}
+
+// budgetFailure marks st unproven after a budget exhaustion in computing
+// what; any other error is returned.
+func (an *specAnalyzer) budgetFailure(st *specTensor, what string, err error) error {
+	if !isBudget(err) {
+		return err
+	}
+	st.failed = true
+	an.unproven(specUnfounded, st, -1, fmt.Sprintf("%s of %s: %v", what, st.t.Name.Name, err))
+	return nil
+}
+
+// restrictRound is one round of the Jacobi iteration: every equation's
+// defined set restricted against the tensors' sets of the previous round.
+func (an *specAnalyzer) restrictRound() (map[*specEq]*presburger.Map, error) {
+	next := map[*specEq]*presburger.Map{}
+	for _, name := range an.order {
+		st := an.tensors[name]
+		if st.failed {
+			continue
+		}
+		for _, se := range st.eqs {
+			d := se.def
+			var err error
+			for _, r := range se.reads {
+				var ok *presburger.Map // { x : args(x) in D_U }
+				if ok, err = an.tensors[r.tensor].def.Preimage(r.acc); err != nil {
+					break
+				}
+				if d, err = d.Intersect(ok); err != nil {
+					break
+				}
+			}
+			if err == nil {
+				d, err = an.tidy(d)
+			}
+			if err != nil {
+				if err := an.budgetFailure(st, "restricting the defined set", err); err != nil {
+					return nil, err
+				}
+				break
+			}
+			next[se] = d
+		}
+	}
+	return next, nil
+}
+
+// adoptRound makes next the equations' defined sets and recomputes each
+// tensor's, returning the tensors whose set shrank.
+func (an *specAnalyzer) adoptRound(next map[*specEq]*presburger.Map) (map[string]bool, error) {
+	changed := map[string]bool{}
+	for _, name := range an.order {
+		st := an.tensors[name]
+		if st.failed {
+			continue
+		}
+		for _, se := range st.eqs {
+			se.def = next[se]
+		}
+		d, err := an.union(st)
+		var same bool
+		if err == nil {
+			// d ⊆ st.def by construction: equal iff st.def ⊆ d.
+			same, err = st.def.IsSubset(an.ctx, d)
+		}
+		if err != nil {
+			if err := an.budgetFailure(st, "comparing the defined set", err); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if !same {
+			changed[name] = true
+		}
+		st.def = d
+	}
+	return changed, nil
+}
+
+// reportRemoved reports the points the fixpoint removed from each
+// equation's domain as undefinedRead issues.
+func (an *specAnalyzer) reportRemoved() error {
 	for _, name := range an.order {
 		st := an.tensors[name]
 		if st.failed {

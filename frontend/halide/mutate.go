@@ -122,151 +122,177 @@ func Mutate(prog, kind string) (string, string, error) {
 	}
 	lines := strings.Split(prog, "\n")
 	bs := blocks(lines)
-	nth := n
-	if nth == 0 {
-		nth = 1
-	}
 	var desc string
 	switch k {
 	case "fold":
-		done := false
-		walk(bs, func(b *block, _ []*block) {
-			if done {
-				return
-			}
-			m := allocRe.FindStringSubmatch(lines[b.line])
-			if m == nil {
-				return
-			}
-			exts := strings.Split(m[3], ", ")
-			last := exts[len(exts)-1]
-			old, err := strconv.Atoi(last)
-			if err != nil {
-				return
-			}
-			pat := "% " + last + "]"
-			found := false
-			for i := b.line + 1; i < b.end; i++ {
-				if strings.Contains(lines[i], m[2]+"[") && strings.Contains(lines[i], pat) {
-					found = true
-				}
-			}
-			if !found {
-				return
-			}
-			nw := old - 1
-			if n > 0 {
-				nw = n
-			}
-			if nw < 1 || nw == old {
-				return
-			}
-			exts[len(exts)-1] = strconv.Itoa(nw)
-			lines[b.line] = m[1] + strings.Join(exts, ", ") + "] {"
-			// Only the accesses of this array: its folded index is the
-			// last one.
-			acc := regexp.MustCompile(regexp.QuoteMeta(m[2]) + `\[[^\[\]]*% ` + last + `\]`)
-			for i := b.line + 1; i < b.end; i++ {
-				lines[i] = acc.ReplaceAllStringFunc(lines[i], func(s string) string {
-					return strings.TrimSuffix(s, "% "+last+"]") + "% " + strconv.Itoa(nw) + "]"
-				})
-			}
-			desc = fmt.Sprintf("the fold of %s: %d rows instead of %d", m[2], nw, old)
-			done = true
-		})
-		if !done {
-			return "", "", fmt.Errorf("mutation fold: no allocation folded by a constant (an alloc whose last extent N indexes as %% N)")
-		}
+		desc, err = mutateFold(lines, bs, n)
 	case "guard":
-		count := 0
-		var hit *block
-		walk(bs, func(b *block, _ []*block) {
-			if hit != nil || !ifRe.MatchString(lines[b.line]) || strings.HasPrefix(strings.TrimSpace(lines[b.end]), "} else") {
-				return
-			}
-			if len(stores(lines, b)) == 0 {
-				return
-			}
-			if count++; count == nth {
-				hit = b
-			}
-		})
-		if hit == nil {
-			return "", "", fmt.Errorf("mutation %s: the kernel has fewer than %d ifs without else around stores", kind, nth)
-		}
-		desc = fmt.Sprintf("the guard %q removed (line %d)", strings.TrimSuffix(strings.TrimSpace(lines[hit.line]), " {"), hit.line+1)
-		lines[hit.line] = strings.Repeat(" ", indentOf(lines[hit.line])) + "{"
+		desc, err = mutateGuard(lines, bs, kind, n)
 	case "compute-at", "sliding":
-		count := 0
-		var hit *block
-		walk(bs, func(b *block, parents []*block) {
-			if hit != nil {
-				return
-			}
-			m := loopRe.FindStringSubmatch(lines[b.line])
-			if m == nil {
-				return
-			}
-			// The innermost alloc around the loop.
-			var arr string
-			for i := len(parents) - 1; i >= 0; i-- {
-				if a := allocRe.FindStringSubmatch(lines[parents[i].line]); a != nil {
-					arr = a[2]
-					break
-				}
-			}
-			if arr == "" {
-				return
-			}
-			st := stores(lines, b)
-			if !st[arr] {
-				return
-			}
-			if k == "compute-at" {
-				if len(st) != 1 {
-					return
-				}
-				// The outermost such loop only.
-				for _, p := range parents {
-					if pm := loopRe.FindStringSubmatch(lines[p.line]); pm != nil {
-						if ps := stores(lines, p); len(ps) == 1 && ps[arr] {
-							return
-						}
-					}
-				}
-			} else {
-				if len(st) < 2 || m[2] != " in " {
-					return
-				}
-			}
-			if count++; count == nth {
-				hit = b
-			}
-		})
-		if hit == nil {
-			return "", "", fmt.Errorf("mutation %s: the kernel has fewer than %d such loops", kind, nth)
-		}
-		m := loopRe.FindStringSubmatch(lines[hit.line])
-		if k == "compute-at" {
-			if m[2] == " < " {
-				lines[hit.line] = m[1] + " < " + m[3] + " - 1 {"
-			} else {
-				lo, hi, _ := strings.Cut(m[3], " .. ")
-				lines[hit.line] = m[1] + " in " + lo + " .. " + hi + " - 1 {"
-			}
-			desc = fmt.Sprintf("the producer loop %q ends one iteration early", strings.TrimSpace(m[1]))
-		} else {
-			lo, hi, _ := strings.Cut(m[3], " .. ")
-			lines[hit.line] = m[1] + " in " + lo + " + 1 .. " + hi + " {"
-			desc = fmt.Sprintf("the sliding-window loop %q starts one iteration later", strings.TrimSpace(m[1]))
-		}
+		desc, err = mutateLoop(lines, bs, kind, k, n)
 	default:
 		var ks []string
 		for _, m := range Mutations {
 			ks = append(ks, m.Kind)
 		}
-		return "", "", fmt.Errorf("unknown mutation %q (known: %s)", kind, strings.Join(ks, ", "))
+		err = fmt.Errorf("unknown mutation %q (known: %s)", kind, strings.Join(ks, ", "))
+	}
+	if err != nil {
+		return "", "", err
 	}
 	out := strings.Join(lines, "\n")
 	return "# Mutated (augur halide --mutate " + kind + "): " + desc + ".\n" + out, desc, nil
+}
+
+// mutateFold shrinks the first allocation folded by a constant to n rows
+// (one row fewer when n is 0), in place in lines.
+func mutateFold(lines []string, bs []*block, n int) (string, error) {
+	var desc string
+	done := false
+	walk(bs, func(b *block, _ []*block) {
+		if done {
+			return
+		}
+		m := allocRe.FindStringSubmatch(lines[b.line])
+		if m == nil {
+			return
+		}
+		exts := strings.Split(m[3], ", ")
+		last := exts[len(exts)-1]
+		old, err := strconv.Atoi(last)
+		if err != nil {
+			return
+		}
+		pat := "% " + last + "]"
+		found := false
+		for i := b.line + 1; i < b.end; i++ {
+			if strings.Contains(lines[i], m[2]+"[") && strings.Contains(lines[i], pat) {
+				found = true
+			}
+		}
+		if !found {
+			return
+		}
+		nw := old - 1
+		if n > 0 {
+			nw = n
+		}
+		if nw < 1 || nw == old {
+			return
+		}
+		exts[len(exts)-1] = strconv.Itoa(nw)
+		lines[b.line] = m[1] + strings.Join(exts, ", ") + "] {"
+		// Only the accesses of this array: its folded index is the
+		// last one.
+		acc := regexp.MustCompile(regexp.QuoteMeta(m[2]) + `\[[^\[\]]*% ` + last + `\]`)
+		for i := b.line + 1; i < b.end; i++ {
+			lines[i] = acc.ReplaceAllStringFunc(lines[i], func(s string) string {
+				return strings.TrimSuffix(s, "% "+last+"]") + "% " + strconv.Itoa(nw) + "]"
+			})
+		}
+		desc = fmt.Sprintf("the fold of %s: %d rows instead of %d", m[2], nw, old)
+		done = true
+	})
+	if !done {
+		return "", fmt.Errorf("mutation fold: no allocation folded by a constant (an alloc whose last extent N indexes as %% N)")
+	}
+	return desc, nil
+}
+
+// mutateGuard removes the n-th (first when n is 0) if without else around
+// stores, in place in lines.
+func mutateGuard(lines []string, bs []*block, kind string, n int) (string, error) {
+	nth := max(n, 1)
+	count := 0
+	var hit *block
+	walk(bs, func(b *block, _ []*block) {
+		if hit != nil || !ifRe.MatchString(lines[b.line]) || strings.HasPrefix(strings.TrimSpace(lines[b.end]), "} else") {
+			return
+		}
+		if len(stores(lines, b)) == 0 {
+			return
+		}
+		if count++; count == nth {
+			hit = b
+		}
+	})
+	if hit == nil {
+		return "", fmt.Errorf("mutation %s: the kernel has fewer than %d ifs without else around stores", kind, nth)
+	}
+	desc := fmt.Sprintf("the guard %q removed (line %d)", strings.TrimSuffix(strings.TrimSpace(lines[hit.line]), " {"), hit.line+1)
+	lines[hit.line] = strings.Repeat(" ", indentOf(lines[hit.line])) + "{"
+	return desc, nil
+}
+
+// mutateLoop ends the n-th (first when n is 0) producer loop one
+// iteration early (k "compute-at"), or starts the n-th sliding-window loop
+// one iteration later (k "sliding"), in place in lines.
+func mutateLoop(lines []string, bs []*block, kind, k string, n int) (string, error) {
+	nth := max(n, 1)
+	count := 0
+	var hit *block
+	walk(bs, func(b *block, parents []*block) {
+		if hit != nil {
+			return
+		}
+		if m := loopRe.FindStringSubmatch(lines[b.line]); m != nil && mutableLoop(lines, b, parents, m, k) {
+			if count++; count == nth {
+				hit = b
+			}
+		}
+	})
+	if hit == nil {
+		return "", fmt.Errorf("mutation %s: the kernel has fewer than %d such loops", kind, nth)
+	}
+	m := loopRe.FindStringSubmatch(lines[hit.line])
+	if k == "compute-at" {
+		if m[2] == " < " {
+			lines[hit.line] = m[1] + " < " + m[3] + " - 1 {"
+		} else {
+			lo, hi, _ := strings.Cut(m[3], " .. ")
+			lines[hit.line] = m[1] + " in " + lo + " .. " + hi + " - 1 {"
+		}
+		return fmt.Sprintf("the producer loop %q ends one iteration early", strings.TrimSpace(m[1])), nil
+	}
+	lo, hi, _ := strings.Cut(m[3], " .. ")
+	lines[hit.line] = m[1] + " in " + lo + " + 1 .. " + hi + " {"
+	return fmt.Sprintf("the sliding-window loop %q starts one iteration later", strings.TrimSpace(m[1])), nil
+}
+
+// mutableLoop reports whether the loop b (its header matched as m, within
+// parents) is one mutateLoop's kind k applies to: a loop storing into the
+// innermost allocation around it, for compute-at the outermost loop
+// storing into that allocation only, for sliding a ranged loop storing
+// into it and into another array.
+func mutableLoop(lines []string, b *block, parents []*block, m []string, k string) bool {
+	// The innermost alloc around the loop.
+	var arr string
+	for i := len(parents) - 1; i >= 0; i-- {
+		if a := allocRe.FindStringSubmatch(lines[parents[i].line]); a != nil {
+			arr = a[2]
+			break
+		}
+	}
+	if arr == "" {
+		return false
+	}
+	st := stores(lines, b)
+	if !st[arr] {
+		return false
+	}
+	if k != "compute-at" {
+		return len(st) >= 2 && m[2] == " in "
+	}
+	if len(st) != 1 {
+		return false
+	}
+	// The outermost such loop only.
+	for _, p := range parents {
+		if pm := loopRe.FindStringSubmatch(lines[p.line]); pm != nil {
+			if ps := stores(lines, p); len(ps) == 1 && ps[arr] {
+				return false
+			}
+		}
+	}
+	return true
 }
