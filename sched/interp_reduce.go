@@ -193,13 +193,9 @@ func (in *interp) reductionAssign(s *Assign) error {
 	if st == nil || !ok {
 		return fmt.Errorf("%s: malformed reduction assignment (was the kernel checked?)", s.Pos())
 	}
-	x := make([]int64, len(red.call.Args))
-	for i, a := range red.call.Args {
-		n, err := expr.EvalIndex(a, in)
-		if err != nil {
-			return in.indexFailure(s, err)
-		}
-		x[i] = n
+	x, err := in.reductionElement(s, red)
+	if err != nil {
+		return err
 	}
 	tag := expr.FormatIndex(red.tensor, x, '(', ')')
 	op := red.op
@@ -307,6 +303,20 @@ func (in *interp) reductionAssign(s *Assign) error {
 	}
 	in.accumulate(l, v, d, s)
 	return nil
+}
+
+// reductionElement returns the indices of the element of the reduction
+// red that the reduction assignment s contributes to.
+func (in *interp) reductionElement(s *Assign, red reduction) ([]int64, error) {
+	x := make([]int64, len(red.call.Args))
+	for i, a := range red.call.Args {
+		n, err := expr.EvalIndex(a, in)
+		if err != nil {
+			return nil, in.indexFailure(s, err)
+		}
+		x[i] = n
+	}
+	return x, nil
 }
 
 // reductionValue evaluates the value of a reduction assignment s: for a
