@@ -12,7 +12,6 @@ import (
 // isl; with the tile index projected out (a plain existential that two
 // rows pin down), into two, as in isl.
 func TestCoalesceTileDivisions(t *testing.T) {
-	ctx := context.Background()
 	for _, c := range []struct {
 		src  string
 		want int
@@ -28,20 +27,7 @@ func TestCoalesceTileDivisions(t *testing.T) {
 		// (The union is 32q <= x <= 32q + 31 and y >= 0: with the
 		// divisions aligned, one conjunction; isl 0.25 leaves 2.)
 	} {
-		m, err := ParseMap(c.src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := Coalesce(ctx, m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if eq, err := got.IsEqual(ctx, m); err != nil || !eq {
-			t.Fatalf("Coalesce(%s) = %s: not equal (%v)", m, got, err)
-		}
-		if got.NumBasics() != c.want {
-			t.Errorf("Coalesce(%s) = %s: %d conjunctions, want %d", m, got, got.NumBasics(), c.want)
-		}
+		checkRewrite(t, "Coalesce", Coalesce, c.src, c.want)
 	}
 }
 
@@ -112,7 +98,6 @@ func TestElimEqDivs(t *testing.T) {
 // parameter taken in two ways merge into one conjunction without
 // divisions, and pieces that are not one conjunction stay apart.
 func TestCoalesceAlignedDivisions(t *testing.T) {
-	ctx := context.Background()
 	for _, c := range []struct {
 		src  string
 		want int
@@ -131,23 +116,12 @@ func TestCoalesceAlignedDivisions(t *testing.T) {
 		{`[N] -> { [i] : 0 <= i <= 9 and exists (e = floor(i/2): i = 2e) and exists (f = floor(N/3): N = 3f);
 			[i] : 0 <= i <= 9 and exists (e = floor(i/2): i = 2e) and exists (f = floor((N + 1)/3): N + 1 = 3f) }`, 2, 0},
 	} {
-		m, err := ParseMap(c.src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := Coalesce(ctx, m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if eq, err := got.IsEqual(ctx, m); err != nil || !eq {
-			t.Fatalf("Coalesce(%s) = %s: not equal (%v)", m, got, err)
-		}
-		if got.NumBasics() != c.want {
-			t.Errorf("Coalesce(%s) = %s: %d conjunctions, want %d", m, got, got.NumBasics(), c.want)
+		got, ok := checkRewrite(t, "Coalesce", Coalesce, c.src, c.want)
+		if !ok {
 			continue
 		}
 		if c.want == 1 && got.basics[0].NumLocals() != c.divs {
-			t.Errorf("Coalesce(%s) = %s: %d locals, want %d", m, got, got.basics[0].NumLocals(), c.divs)
+			t.Errorf("Coalesce(%s) = %s: %d locals, want %d", c.src, got, got.basics[0].NumLocals(), c.divs)
 		}
 	}
 }

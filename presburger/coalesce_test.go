@@ -8,7 +8,6 @@ import (
 )
 
 func TestCoalesceExamples(t *testing.T) {
-	ctx := context.Background()
 	for _, c := range []struct {
 		src    string
 		pieces int
@@ -19,20 +18,7 @@ func TestCoalesceExamples(t *testing.T) {
 		{"{ [i] : 0 <= i < 5; [i] : 7 <= i < 10 }", 2},
 		{"{ [i, j] : 0 <= i < 5 and 0 <= j < 5; [i, j] : 0 <= i < 5 and 5 <= j < 8; [i, j] : 5 <= i < 10 and 0 <= j < 8 }", 1},
 	} {
-		m, err := ParseMap(c.src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := Coalesce(ctx, m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if eq, err := got.IsEqual(ctx, m); err != nil || !eq {
-			t.Fatalf("coalesce(%s) = %v changes the set (%v)", c.src, got, err)
-		}
-		if got.NumBasics() != c.pieces {
-			t.Errorf("coalesce(%s) = %v: %d pieces, want %d", c.src, got, got.NumBasics(), c.pieces)
-		}
+		checkRewrite(t, "Coalesce", Coalesce, c.src, c.pieces)
 	}
 }
 

@@ -38,22 +38,12 @@ func gistGridEqual(t *testing.T, a, b *Map, r int64) bool {
 }
 
 func TestGistExamples(t *testing.T) {
-	ctx := context.Background()
 	for _, c := range []struct{ s, ctx, want string }{
 		{"[N] -> { [i] : 0 <= i < N and N >= 10 }", "[N] -> { : N >= 10 }", "[N] -> { [i] : 0 <= i < N }"},
 		{"{ [i, j] : 0 <= i < 10 and 0 <= j < 10 and i + j >= 3 }", "{ [i, j] : i >= 5 }", "{ [i, j] : i < 10 and 0 <= j < 10 }"},
 		{"{ [i] : 0 <= i < 10; [i] : i >= 20 }", "{ [i] : i <= 15 }", "{ [i] : 0 <= i < 10 }"},
 	} {
-		s, _ := ParseMap(c.s)
-		cx, _ := ParseMap(c.ctx)
-		want, _ := ParseMap(c.want)
-		g, err := Gist(ctx, s, cx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if eq, err := g.IsEqual(ctx, want); err != nil || !eq {
-			t.Errorf("gist(%s, %s) = %v, want %v (%v)", c.s, c.ctx, g, want, err)
-		}
+		checkGist(t, "Gist", Gist, c.s, c.ctx, c.want)
 	}
 }
 
@@ -134,15 +124,10 @@ func TestGistSyntacticSkip(t *testing.T) {
 		// Two context pieces, each implying the constraint.
 		{"{ [i] : i >= 2 and i <= 40 }", "{ [i] : i >= 3; [i] : i >= 7 and i <= 30 }", "{ [i] : i <= 40 }"},
 	} {
-		sm, _ := ParseMap(c.s)
-		cm, _ := ParseMap(c.ctx)
-		want, _ := ParseMap(c.want)
-		g, err := Gist(ctx, sm, cm)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if eq, err := g.IsEqual(ctx, want); err != nil || !eq || g.NumBasics() != 1 || len(g.Basics()[0].Ineqs())+len(g.Basics()[0].Eqs()) != len(want.Basics()[0].Ineqs())+len(want.Basics()[0].Eqs()) {
-			t.Errorf("gist(%s, %s) = %v, want %v (%v)", c.s, c.ctx, g, want, err)
+		g := checkGist(t, "Gist", Gist, c.s, c.ctx, c.want)
+		want := mustParse(t, c.want)
+		if g.NumBasics() != 1 || len(g.Basics()[0].Ineqs())+len(g.Basics()[0].Eqs()) != len(want.Basics()[0].Ineqs())+len(want.Basics()[0].Eqs()) {
+			t.Errorf("Gist(%s, %s) = %v: not the %d constraints of %v", c.s, c.ctx, g, len(want.Basics()[0].Ineqs())+len(want.Basics()[0].Eqs()), want)
 		}
 	}
 }
@@ -150,22 +135,12 @@ func TestGistSyntacticSkip(t *testing.T) {
 // GistCover drops the constraints that tell a context's conjunctions
 // apart when the conjunctions of the relation together cover them.
 func TestGistCoverExamples(t *testing.T) {
-	ctx := context.Background()
 	for _, c := range []struct{ s, ctx, want string }{
 		{"[a, b] -> { [x] : x < a and a <= b; [x] : x < a and b < a }", "[a, b] -> { : a <= b; : b < a }", "[a, b] -> { [x] : x < a }"},
 		{"[a, b] -> { [x] : x < a and x >= b; [x] : x < a and x < b and a >= 0 }", "[a, b] -> { : a >= 0 }", "[a, b] -> { [x] : x < a }"},
 		{"{ [i] : 0 <= i < 10; [i] : i >= 20 }", "{ [i] : i <= 15 }", "{ [i] : 0 <= i < 10 }"},
 	} {
-		s, _ := ParseMap(c.s)
-		cx, _ := ParseMap(c.ctx)
-		want, _ := ParseMap(c.want)
-		g, err := GistCover(ctx, s, cx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if eq, err := g.IsEqual(ctx, want); err != nil || !eq {
-			t.Errorf("GistCover(%s, %s) = %v, want %v (%v)", c.s, c.ctx, g, want, err)
-		}
+		checkGist(t, "GistCover", GistCover, c.s, c.ctx, c.want)
 	}
 }
 
@@ -183,9 +158,7 @@ func TestGistCoverDropsContained(t *testing.T) {
 		// Not contained: both stay.
 		{"[a, b] -> { [x] : x < a and a <= b; [x] : x > b and b < a }", "[a, b] -> { : a <= b; : b < a }", "[a, b] -> { [x] : x < a and a <= b; [x] : x > b and b < a }", 2},
 	} {
-		s, _ := ParseMap(c.s)
-		cx, _ := ParseMap(c.ctx)
-		want, _ := ParseMap(c.want)
+		s, cx, want := mustParse(t, c.s), mustParse(t, c.ctx), mustParse(t, c.want)
 		g, err := GistCover(ctx, s, cx)
 		if err != nil {
 			t.Fatal(err)
@@ -203,23 +176,11 @@ func TestGistCoverDropsContained(t *testing.T) {
 
 // GistCover drops the divisions that only its dropped constraints used.
 func TestGistCoverDropsDivisions(t *testing.T) {
-	ctx := context.Background()
-	s, err := ParseMap("[a, b] -> { [x] : exists (e = floor(b/2): x < a and a <= 2e); [x] : exists (e = floor(b/2): x < a and 2e < a) }")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := ParseMap("[a, b] -> { : exists (e = floor(b/2): a <= 2e); : exists (e = floor(b/2): 2e < a) }")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, _ := ParseMap("[a, b] -> { [x] : x < a }")
-	g, err := GistCover(ctx, s, c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if eq, err := g.IsEqual(ctx, want); err != nil || !eq {
-		t.Fatalf("GistCover(%s, %s) = %v, want %v (%v)", s, c, g, want, err)
-	}
+	const (
+		s = "[a, b] -> { [x] : exists (e = floor(b/2): x < a and a <= 2e); [x] : exists (e = floor(b/2): x < a and 2e < a) }"
+		c = "[a, b] -> { : exists (e = floor(b/2): a <= 2e); : exists (e = floor(b/2): 2e < a) }"
+	)
+	g := checkGist(t, "GistCover", GistCover, s, c, "[a, b] -> { [x] : x < a }")
 	for _, b := range g.Basics() {
 		if b.NumLocals() != 0 {
 			t.Errorf("GistCover(%s, %s) = %v: a division left unused", s, c, g)
@@ -261,7 +222,6 @@ func TestGistCoverRandom(t *testing.T) {
 // CompactUnion returns the same set, in one conjunction where the union
 // of the pieces is one.
 func TestCompactUnion(t *testing.T) {
-	ctx := context.Background()
 	for _, c := range []struct {
 		src    string
 		pieces int
@@ -271,20 +231,7 @@ func TestCompactUnion(t *testing.T) {
 		{"[N, M] -> { [i, j] : 0 <= i < 16 and 0 <= j < 4 and i < N and j < M; [i, j] : 0 <= i < 16 and 0 <= j < 4 and i >= N; [i, j] : 0 <= i < 16 and 0 <= j < 4 and j >= M }", 1},
 		{"{ [i] : 0 <= i < 3; [i] : 5 <= i < 8 }", 2},
 	} {
-		d, err := ParseMap(c.src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := CompactUnion(ctx, d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if eq, err := got.IsEqual(ctx, d); err != nil || !eq {
-			t.Errorf("CompactUnion(%s) = %v, a different set (%v)", c.src, got, err)
-		}
-		if got.NumBasics() != c.pieces {
-			t.Errorf("CompactUnion(%s) = %v, %d pieces, want %d", c.src, got, got.NumBasics(), c.pieces)
-		}
+		checkRewrite(t, "CompactUnion", CompactUnion, c.src, c.pieces)
 	}
 }
 

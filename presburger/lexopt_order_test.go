@@ -90,4 +90,3 @@ func TestLexMaxIndependentOfRowOrder(t *testing.T) {
 		}
 	}
 }
-
