@@ -1,10 +1,6 @@
 package presburger
 
-import (
-	"context"
-	"math/rand"
-	"testing"
-)
+import "testing"
 
 // randTiled returns a conjunction in sp whose dimensions are boxed to
 // [-boxB, boxB], with one or two plain existentials bounded as tile
@@ -49,8 +45,8 @@ func (g randGen) randTiled(sp Space, nc int) *BasicMap {
 // against membership decided by the Omega test (ContainsPoint) on every
 // point of a box, and checks that boundedDivs alone keeps the set.
 func TestSubtractTileExistentials(t *testing.T) {
-	g := randGen{rand.New(rand.NewSource(11))}
-	ctx := context.Background()
+	g := newRandGen(11)
+	ctx := t.Context()
 	n := propCount(300)
 	rewrote := 0
 	for it := 0; it < n; it++ {

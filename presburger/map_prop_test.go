@@ -2,7 +2,6 @@ package presburger
 
 import (
 	"context"
-	"math/rand"
 	"testing"
 )
 
@@ -46,8 +45,8 @@ func checkPoints(t *testing.T, it int, op string, got *Map, r int, solver bool, 
 }
 
 func TestBooleanOpsBrute(t *testing.T) {
-	g := randGen{rand.New(rand.NewSource(4))}
-	ctx := context.Background()
+	g := newRandGen(4)
+	ctx := t.Context()
 	n := propCount(400)
 	for it := 0; it < n; it++ {
 		ps := randParams(g)
@@ -135,8 +134,8 @@ func subsetOf(a, b *Map, sp Space) bool {
 }
 
 func TestRelationOpsBrute(t *testing.T) {
-	g := randGen{rand.New(rand.NewSource(5))}
-	ctx := context.Background()
+	g := newRandGen(5)
+	ctx := t.Context()
 	n := propCount(150)
 	for it := 0; it < n; it++ {
 		ps := randParams(g)
@@ -269,8 +268,8 @@ func TestRelationOpsBrute(t *testing.T) {
 // of it, the pieces have no common point and subtractBasic keeps the piece
 // as it is, which the shortcut does without calling it.
 func TestSubtractPlainContradiction(t *testing.T) {
-	g := randGen{rand.New(rand.NewSource(7))}
-	ctx := context.Background()
+	g := newRandGen(7)
+	ctx := t.Context()
 	fired := 0
 	for it := 0; it < propCount(400); it++ {
 		sp := g.randSetSpace([]string{"N"})

@@ -11,8 +11,8 @@ import (
 // strings.
 
 func TestStructuralOpsBrute(t *testing.T) {
-	g := randGen{rand.New(rand.NewSource(6))}
-	ctx := context.Background()
+	g := newRandGen(6)
+	ctx := t.Context()
 	n := propCount(80)
 	const R = 3 // smaller box for the 3-dimensional relations
 	for it := 0; it < n; it++ {

@@ -1,17 +1,13 @@
 package presburger
 
-import (
-	"context"
-	"math/rand"
-	"testing"
-)
+import "testing"
 
 // TestPrintParseRoundTrip prints random relations (with divisions and
 // existentials, sets and maps, nested tuples) and parses them back: the
 // result must be equal, and must contain exactly the enumerated points.
 func TestPrintParseRoundTrip(t *testing.T) {
-	g := randGen{rand.New(rand.NewSource(8))}
-	ctx := context.Background()
+	g := newRandGen(8)
+	ctx := t.Context()
 	n := propCount(300)
 	for it := 0; it < n; it++ {
 		ps := randParams(g)

@@ -193,8 +193,8 @@ func simplifyExact(mt *meter, b *BasicMap) (*BasicMap, error) {
 // every test by the Omega test, on random conjunctions with divisions
 // and existentials, bounded and unbounded.
 func TestSimplifyMatchesExact(t *testing.T) {
-	g := randGen{rand.New(rand.NewSource(5))}
-	ctx := context.Background()
+	g := newRandGen(5)
+	ctx := t.Context()
 	str := func(b *BasicMap) string {
 		if b == nil {
 			return "empty"
@@ -355,7 +355,7 @@ func TestSearchIntegerProbe(t *testing.T) {
 // with a piece, which Map.Simplify uses to refute inclusions between
 // pieces (pieceWitnesses), is a point of that piece.
 func TestSimplifyPointInPiece(t *testing.T) {
-	g := randGen{rand.New(rand.NewSource(7))}
+	g := newRandGen(7)
 	mt := newMeter(context.Background())
 	found := 0
 	check := func(it int, b *BasicMap) {
