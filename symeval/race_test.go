@@ -296,9 +296,15 @@ func evalObligations(t *testing.T, ctx context.Context, p *pair, obs []obligatio
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := ev.Env(ctx)
+	return evalObligationsIn(t, ctx, ev.Env(ctx), obs, params)
+}
+
+// evalObligationsIn is evalObligations with the inputs of env.
+func evalObligationsIn(t *testing.T, ctx context.Context, env sare.Env, obs []obligation, params map[string]int64) (points, failed int) {
+	t.Helper()
 	for _, ob := range obs {
 		m := ob.Points
+		var err error
 		for _, q := range m.Space().Params {
 			if _, isKernel := params[q]; !isKernel {
 				if m, err = m.ProjectOut(presburger.DimParam, paramIndex(m.Space(), q), 1); err != nil {
