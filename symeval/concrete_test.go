@@ -323,21 +323,28 @@ func arrays(k *sched.Kernel, params map[string]int64) map[string][]int64 {
 	return out
 }
 
+// concreteMemory runs the kernel of p at params in the concrete prophetic
+// semantics and returns the final memory.
+func concreteMemory(t *testing.T, p *pair, params map[string]int64) delta {
+	t.Helper()
+	c := &concrete{info: p.kinfo.Types}
+	init, err := c.initial(p.kernel, params)
+	if err != nil {
+		t.Fatalf("%s at %v: concrete initial memory: %v", p.kernel.Name.Name, params, err)
+	}
+	body, err := c.block(p.kernel.Body, mapEnv(params))
+	if err != nil {
+		t.Fatalf("%s at %v: concrete run: %v", p.kernel.Name.Name, params, err)
+	}
+	return init.update(body)
+}
+
 // compareHeap checks the instantiated symbolic heap against the concrete
 // prophetic memory on every cell of every array within a margin of its
 // extents, and returns the number of cells compared.
 func compareHeap(t *testing.T, ctx context.Context, p *pair, pr *Prophecy, params map[string]int64) int {
 	t.Helper()
-	c := &concrete{info: p.kinfo.Types}
-	init, err := c.initial(p.kernel, params)
-	if err != nil {
-		t.Fatalf("concrete initial memory: %v", err)
-	}
-	body, err := c.block(p.kernel.Body, mapEnv(params))
-	if err != nil {
-		t.Fatalf("concrete run: %v", err)
-	}
-	mem := init.update(body)
+	mem := concreteMemory(t, p, params)
 	bound, err := pr.Final.Bind(params)
 	if err != nil {
 		t.Fatalf("bind: %v", err)
@@ -439,7 +446,52 @@ func checkOutputs(t *testing.T, ctx context.Context, p *pair, pr *Prophecy, para
 	}
 	env := ev.Env(ctx)
 	cells := 0
-	for _, b := range p.kernel.Bindings {
+	err = forOutCells(p.kernel, params, func(b *sched.Binding, idx []int64, e mapEnv) error {
+		args := make([]int64, len(b.Tensor.Args))
+		for i, a := range b.Tensor.Args {
+			v, err := sare.EvalIndex(a, e)
+			if err != nil {
+				return err
+			}
+			args[i] = v
+		}
+		want, err := ev.Eval(ctx, b.Tensor.Fun.Name, args)
+		if err != nil {
+			return err
+		}
+		got, err := bound.At(ctx, b.Array.Name, idx, 4)
+		if err != nil {
+			return err
+		}
+		if len(got) != 1 {
+			return fmt.Errorf("%s has %d contents, want 1", cellKey(b.Array.Name, idx), len(got))
+		}
+		cx := pr.Contexts.Lookup(got[0].Context)
+		vals := make([]int64, len(got[0].Holes))
+		for i, h := range got[0].Holes {
+			vals[i], _ = h.Int64()
+		}
+		v, err := cx.Eval(vals, env)
+		if err != nil {
+			return err
+		}
+		if !v.Equal(want) {
+			return fmt.Errorf("%s: prophecy %s%v = %v, specification %s = %v", cellKey(b.Array.Name, idx), cx, vals, v, sare.FormatIndex(b.Tensor.Fun.Name, args, '(', ')'), want)
+		}
+		cells++
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("%s at %v: %v", p.kernel.Name.Name, params, err)
+	}
+	return cells
+}
+
+// forOutCells calls f on every cell of every out binding of k at params
+// that the binding's where clause keeps, with the binding, the cell's
+// index and the environment binding the binding's variables to it.
+func forOutCells(k *sched.Kernel, params map[string]int64, f func(b *sched.Binding, idx []int64, e mapEnv) error) error {
+	for _, b := range k.Bindings {
 		if b.Dir != sched.Out {
 			continue
 		}
@@ -457,45 +509,13 @@ func checkOutputs(t *testing.T, ctx context.Context, p *pair, pr *Prophecy, para
 					return err
 				}
 			}
-			args := make([]int64, len(b.Tensor.Args))
-			for i, a := range b.Tensor.Args {
-				v, err := sare.EvalIndex(a, e)
-				if err != nil {
-					return err
-				}
-				args[i] = v
-			}
-			want, err := ev.Eval(ctx, b.Tensor.Fun.Name, args)
-			if err != nil {
-				return err
-			}
-			got, err := bound.At(ctx, b.Array.Name, idx, 4)
-			if err != nil {
-				return err
-			}
-			if len(got) != 1 {
-				return fmt.Errorf("%s has %d contents, want 1", cellKey(b.Array.Name, idx), len(got))
-			}
-			cx := pr.Contexts.Lookup(got[0].Context)
-			vals := make([]int64, len(got[0].Holes))
-			for i, h := range got[0].Holes {
-				vals[i], _ = h.Int64()
-			}
-			v, err := cx.Eval(vals, env)
-			if err != nil {
-				return err
-			}
-			if !v.Equal(want) {
-				return fmt.Errorf("%s: prophecy %s%v = %v, specification %s = %v", cellKey(b.Array.Name, idx), cx, vals, v, sare.FormatIndex(b.Tensor.Fun.Name, args, '(', ')'), want)
-			}
-			cells++
-			return nil
+			return f(b, idx, e)
 		})
 		if err != nil {
-			t.Fatalf("%s at %v: %v", p.kernel.Name.Name, params, err)
+			return err
 		}
 	}
-	return cells
+	return nil
 }
 
 // examplePairs lists the example pairs: for each directory, the
@@ -516,6 +536,39 @@ func examplePairs(t *testing.T) [][2]string {
 		for _, k := range kernels {
 			out = append(out, [2]string{specs[0], k})
 		}
+	}
+	return out
+}
+
+// runPair is a pair loaded for a run, with the kernel's name and the
+// parameters it runs at.
+type runPair struct {
+	*pair
+	kernelName string
+	params     map[string]int64
+}
+
+// everyPair loads the example pairs and the small extra ones, each with
+// the parameters of its "augur run" line, or every parameter 5 where it
+// has none.
+func everyPair(t *testing.T) []runPair {
+	t.Helper()
+	var out []runPair
+	add := func(specName, spec, kernelName, kernel string) {
+		p := loadPair(t, specName, spec, kernelName, kernel)
+		params := runParams(kernel)
+		if len(params) == 0 {
+			for _, id := range p.kernel.Params {
+				params[id.Name] = 5
+			}
+		}
+		out = append(out, runPair{p, kernelName, params})
+	}
+	for _, sk := range examplePairs(t) {
+		add(sk[0], readFile(t, sk[0]), sk[1], readFile(t, sk[1]))
+	}
+	for _, c := range smallPairs {
+		add(c.name+".sare", c.spec, c.name+".sched", c.kernel)
 	}
 	return out
 }
