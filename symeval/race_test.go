@@ -312,18 +312,11 @@ func evalObligationsIn(t *testing.T, ctx context.Context, env sare.Env, obs []ob
 				}
 			}
 		}
-		if m, err = m.BindParams(intsOf(params, m.Space().Params)); err != nil {
-			t.Fatal(err)
-		}
-		pts, err := setPoints(ctx, m, 5000)
+		pts, err := boundPoints(ctx, m, intsOf(params, m.Space().Params), 5000)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, pt := range pts {
-			vals := make([]int64, len(pt))
-			for i, v := range pt {
-				vals[i], _ = v.Int64()
-			}
+		for _, vals := range pts {
 			a, err := ob.Impl.Eval(vals[:ob.Impl.Holes], env)
 			if err != nil {
 				t.Fatal(err)

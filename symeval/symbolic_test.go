@@ -349,19 +349,11 @@ func checkMissingOutputs(t *testing.T, ctx context.Context, p *pair, pr *Prophec
 	}
 	got := map[string]bool{}
 	for _, m := range miss.Maps() {
-		bm, err := m.BindParams(intsOf(params, m.Space().Params))
+		pts, err := boundPoints(ctx, m, intsOf(params, m.Space().Params), 10000)
 		if err != nil {
 			t.Fatal(err)
 		}
-		pts, err := setPoints(ctx, bm, 10000)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, pt := range pts {
-			idx := make([]int64, len(pt))
-			for i, v := range pt {
-				idx[i], _ = v.Int64()
-			}
+		for _, idx := range pts {
 			got[cellKey(m.Space().Out.Name, idx)] = true
 		}
 	}

@@ -88,6 +88,27 @@ func setPoints(ctx context.Context, m *presburger.Map, limit int) ([][]presburge
 	}
 }
 
+// boundPoints binds the parameters of m to vals and returns its points, at
+// most limit of them.
+func boundPoints(ctx context.Context, m *presburger.Map, vals map[string]presburger.Int, limit int) ([][]int64, error) {
+	bm, err := m.BindParams(vals)
+	if err != nil {
+		return nil, err
+	}
+	pts, err := setPoints(ctx, bm, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]int64, len(pts))
+	for k, pt := range pts {
+		out[k] = make([]int64, len(pt))
+		for i, v := range pt {
+			out[k][i], _ = v.Int64()
+		}
+	}
+	return out, nil
+}
+
 // TestEvalInHeap evaluates the right-hand side of every assignment of the
 // example and extra kernels in the kernel's final prophetic heap (Fig.
 // 5.1), and compares the result, at random points, with the expression
@@ -213,20 +234,12 @@ func instantiateValue(ctx context.Context, cs *Contexts, v *presburger.UnionMap,
 			}
 			vals[p] = presburger.NewInt(b)
 		}
-		bm, err := m.BindParams(vals)
-		if err != nil {
-			return nil, err
-		}
-		pts, err := setPoints(ctx, bm, 16)
+		pts, err := boundPoints(ctx, m, vals, 16)
 		if err != nil {
 			return nil, err
 		}
 		c := cs.Lookup(m.Space().Out.Name)
-		for _, pt := range pts {
-			holes := make([]int64, len(pt))
-			for i, h := range pt {
-				holes[i], _ = h.Int64()
-			}
+		for _, holes := range pts {
 			e, err := c.Fill(holes)
 			if err != nil {
 				return nil, err
