@@ -140,6 +140,29 @@ func TestSimplexTabSearch(t *testing.T) {
 	}
 }
 
+// simplifyBoth simplifies b with BasicMap.simplify and with
+// simplifyExact.
+func simplifyBoth(t *testing.T, ctx context.Context, b *BasicMap) (got, want *BasicMap) {
+	t.Helper()
+	got, err := b.simplify(newMeter(ctx))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err = simplifyExact(newMeter(ctx), b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got, want
+}
+
+// simplifiedString prints a simplified conjunction, or "empty" for nil.
+func simplifiedString(b *BasicMap) string {
+	if b == nil {
+		return "empty"
+	}
+	return dumpBasic(b)
+}
+
 // simplifyExact is BasicMap.simplify with every test by the Omega test
 // (the reference that the tableau's decisions must agree with).
 func simplifyExact(mt *meter, b *BasicMap) (*BasicMap, error) {
@@ -195,23 +218,10 @@ func simplifyExact(mt *meter, b *BasicMap) (*BasicMap, error) {
 func TestSimplifyMatchesExact(t *testing.T) {
 	g := newRandGen(5)
 	ctx := t.Context()
-	str := func(b *BasicMap) string {
-		if b == nil {
-			return "empty"
-		}
-		return dumpBasic(b)
-	}
 	check := func(it int, b *BasicMap) {
-		got, err := b.simplify(newMeter(ctx))
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := simplifyExact(newMeter(ctx), b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if str(got) != str(want) {
-			t.Fatalf("case %d: %s\nsimplify: %s\nexact:    %s", it, dumpBasic(b), str(got), str(want))
+		got, want := simplifyBoth(t, ctx, b)
+		if simplifiedString(got) != simplifiedString(want) {
+			t.Fatalf("case %d: %s\nsimplify: %s\nexact:    %s", it, dumpBasic(b), simplifiedString(got), simplifiedString(want))
 		}
 	}
 	forRandomBasics(g, check)
