@@ -2,7 +2,6 @@ package presburger
 
 import (
 	"context"
-	"math/rand"
 	"testing"
 )
 
@@ -56,30 +55,17 @@ var smallRandSpecs = []lxRandSpec{
 	{nP: 1, nO: 2, nEx: 1, box: 2, exBox: 2},
 }
 
+// Gist's result equals the relation within the context, on random
+// relations of up to two conjunctions and contexts of one.
 func TestGistRandom(t *testing.T) {
-	ctx := context.Background()
-	r := rand.New(rand.NewSource(2))
-	specs := smallRandSpecs
-	n := 0
-	for _, s := range specs {
-		for k := 0; k < 120; k++ {
-			b1 := lxRandBasic(r, s)
-			sm := NewMap(b1.Space(), b1)
-			if k%2 == 1 {
-				sm = NewMap(b1.Space(), b1, lxRandBasic(r, s))
-			}
-			cm := NewMap(b1.Space(), lxRandBasic(r, s))
-			g, err := Gist(ctx, sm, cm)
-			if err != nil {
-				t.Fatalf("gist: %v", err)
-			}
-			n++
-			if !gistHolds(ctx, t, "gist", sm, cm, g) {
-				return
-			}
+	checkGistRandom(t, "Gist", Gist, 2, 120, func(k int, more func() *BasicMap) (*Map, *Map) {
+		b1 := more()
+		sm := NewMap(b1.Space(), b1)
+		if k%2 == 1 {
+			sm = NewMap(b1.Space(), b1, more())
 		}
-	}
-	t.Logf("%d random gists checked", n)
+		return sm, NewMap(b1.Space(), more())
+	})
 }
 
 // A relation restricted to its context repeats the context's
@@ -88,34 +74,32 @@ func TestGistRandom(t *testing.T) {
 // returns exactly the conjunctions of the one that runs every test, and
 // drops the repeated constraints.
 func TestGistSyntacticSkip(t *testing.T) {
-	ctx := context.Background()
-	r := rand.New(rand.NewSource(5))
+	ctx := t.Context()
 	n := 0
-	for _, s := range smallRandSpecs {
-		for k := 0; k < 120; k++ {
-			b1 := lxRandBasic(r, s)
-			cm := NewMap(b1.Space(), lxRandBasic(r, s))
-			if k%3 == 0 {
-				cm = NewMap(b1.Space(), cm.Basics()[0], lxRandBasic(r, s))
-			}
-			sm, err := NewMap(b1.Space(), b1, lxRandBasic(r, s)).Intersect(cm)
-			if err != nil {
-				t.Fatal(err)
-			}
-			fast, err := gist(ctx, sm, cm, true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			slow, err := gist(ctx, sm, cm, false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if fast.String() != slow.String() {
-				t.Fatalf("gist(%v, %v): %v with the syntactic skip, %v without", sm, cm, fast, slow)
-			}
-			n++
+	forSmallRand(5, 120, func(k int, more func() *BasicMap) bool {
+		b1 := more()
+		cm := NewMap(b1.Space(), more())
+		if k%3 == 0 {
+			cm = NewMap(b1.Space(), cm.Basics()[0], more())
 		}
-	}
+		sm, err := NewMap(b1.Space(), b1, more()).Intersect(cm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fast, err := gist(ctx, sm, cm, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slow, err := gist(ctx, sm, cm, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fast.String() != slow.String() {
+			t.Fatalf("gist(%v, %v): %v with the syntactic skip, %v without", sm, cm, fast, slow)
+		}
+		n++
+		return true
+	})
 	t.Logf("%d gists compared", n)
 	for _, c := range []struct{ s, ctx, want string }{
 		// Equalities either way round, an inequality with a weaker
@@ -191,32 +175,19 @@ func TestGistCoverDropsDivisions(t *testing.T) {
 // GistCover's result equals the relation within the context, on random
 // relations of up to three conjunctions and contexts of up to two.
 func TestGistCoverRandom(t *testing.T) {
-	ctx := context.Background()
-	r := rand.New(rand.NewSource(3))
-	n := 0
-	for _, s := range smallRandSpecs {
-		for k := 0; k < 80; k++ {
-			b1 := lxRandBasic(r, s)
-			bs := []*BasicMap{b1, lxRandBasic(r, s)}
-			if k%2 == 1 {
-				bs = append(bs, lxRandBasic(r, s))
-			}
-			sm := NewMap(b1.Space(), bs...)
-			cm := NewMap(b1.Space(), lxRandBasic(r, s))
-			if k%3 == 0 {
-				cm = NewMap(b1.Space(), cm.Basics()[0], lxRandBasic(r, s))
-			}
-			g, err := GistCover(ctx, sm, cm)
-			if err != nil {
-				t.Fatalf("GistCover: %v", err)
-			}
-			n++
-			if !gistHolds(ctx, t, "GistCover", sm, cm, g) {
-				return
-			}
+	checkGistRandom(t, "GistCover", GistCover, 3, 80, func(k int, more func() *BasicMap) (*Map, *Map) {
+		b1 := more()
+		bs := []*BasicMap{b1, more()}
+		if k%2 == 1 {
+			bs = append(bs, more())
 		}
-	}
-	t.Logf("%d random covering gists checked", n)
+		sm := NewMap(b1.Space(), bs...)
+		cm := NewMap(b1.Space(), more())
+		if k%3 == 0 {
+			cm = NewMap(b1.Space(), cm.Basics()[0], more())
+		}
+		return sm, cm
+	})
 }
 
 // CompactUnion returns the same set, in one conjunction where the union
@@ -233,6 +204,26 @@ func TestCompactUnion(t *testing.T) {
 	} {
 		checkRewrite(t, "CompactUnion", CompactUnion, c.src, c.pieces)
 	}
+}
+
+// checkGistRandom checks with gistHolds the gist op, named name, of the
+// relations in the contexts that draw makes, perSpec times for each of
+// smallRandSpecs (k counting them), from the random conjunctions of the
+// spec that more returns; the conjunctions are drawn with the seed seed.
+func checkGistRandom(t *testing.T, name string, op func(ctx context.Context, s, c *Map) (*Map, error), seed int64, perSpec int, draw func(k int, more func() *BasicMap) (s, c *Map)) {
+	t.Helper()
+	ctx := t.Context()
+	n := 0
+	forSmallRand(seed, perSpec, func(k int, more func() *BasicMap) bool {
+		sm, cm := draw(k, more)
+		g, err := op(ctx, sm, cm)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		n++
+		return gistHolds(ctx, t, name, sm, cm, g)
+	})
+	t.Logf("%d random results of %s checked", n, name)
 }
 
 // gistHolds checks that the result g of the gist op of s in the context c

@@ -2,6 +2,7 @@ package presburger
 
 import (
 	"context"
+	"math/rand"
 	"testing"
 )
 
@@ -38,4 +39,19 @@ func checkGist(t *testing.T, name string, op func(ctx context.Context, s, c *Map
 		t.Errorf("%s(%s, %s) = %v, want %s (%v)", name, s, c, g, want, err)
 	}
 	return g
+}
+
+// forSmallRand calls f perSpec times for each of smallRandSpecs, with k
+// counting the calls of a spec and more drawing a random conjunction of
+// it from a generator seeded with seed. It stops when f returns false.
+func forSmallRand(seed int64, perSpec int, f func(k int, more func() *BasicMap) bool) {
+	r := rand.New(rand.NewSource(seed))
+	for _, spec := range smallRandSpecs {
+		more := func() *BasicMap { return lxRandBasic(r, spec) }
+		for k := range perSpec {
+			if !f(k, more) {
+				return
+			}
+		}
+	}
 }
