@@ -36,13 +36,29 @@ func gistGridEqual(t *testing.T, a, b *Map, r int64) bool {
 	return ok
 }
 
+// Gist drops the constraints that the context implies; GistCover also
+// drops those that tell a context's conjunctions apart when the
+// conjunctions of the relation together cover them.
 func TestGistExamples(t *testing.T) {
-	for _, c := range []struct{ s, ctx, want string }{
-		{"[N] -> { [i] : 0 <= i < N and N >= 10 }", "[N] -> { : N >= 10 }", "[N] -> { [i] : 0 <= i < N }"},
-		{"{ [i, j] : 0 <= i < 10 and 0 <= j < 10 and i + j >= 3 }", "{ [i, j] : i >= 5 }", "{ [i, j] : i < 10 and 0 <= j < 10 }"},
-		{"{ [i] : 0 <= i < 10; [i] : i >= 20 }", "{ [i] : i <= 15 }", "{ [i] : 0 <= i < 10 }"},
+	for _, op := range []struct {
+		name  string
+		f     func(ctx context.Context, s, c *Map) (*Map, error)
+		cases []struct{ s, ctx, want string }
+	}{
+		{"Gist", Gist, []struct{ s, ctx, want string }{
+			{"[N] -> { [i] : 0 <= i < N and N >= 10 }", "[N] -> { : N >= 10 }", "[N] -> { [i] : 0 <= i < N }"},
+			{"{ [i, j] : 0 <= i < 10 and 0 <= j < 10 and i + j >= 3 }", "{ [i, j] : i >= 5 }", "{ [i, j] : i < 10 and 0 <= j < 10 }"},
+			{"{ [i] : 0 <= i < 10; [i] : i >= 20 }", "{ [i] : i <= 15 }", "{ [i] : 0 <= i < 10 }"},
+		}},
+		{"GistCover", GistCover, []struct{ s, ctx, want string }{
+			{"[a, b] -> { [x] : x < a and a <= b; [x] : x < a and b < a }", "[a, b] -> { : a <= b; : b < a }", "[a, b] -> { [x] : x < a }"},
+			{"[a, b] -> { [x] : x < a and x >= b; [x] : x < a and x < b and a >= 0 }", "[a, b] -> { : a >= 0 }", "[a, b] -> { [x] : x < a }"},
+			{"{ [i] : 0 <= i < 10; [i] : i >= 20 }", "{ [i] : i <= 15 }", "{ [i] : 0 <= i < 10 }"},
+		}},
 	} {
-		checkGist(t, "Gist", Gist, c.s, c.ctx, c.want)
+		for _, c := range op.cases {
+			checkGist(t, op.name, op.f, c.s, c.ctx, c.want)
+		}
 	}
 }
 
@@ -113,18 +129,6 @@ func TestGistSyntacticSkip(t *testing.T) {
 		if g.NumBasics() != 1 || len(g.Basics()[0].Ineqs())+len(g.Basics()[0].Eqs()) != len(want.Basics()[0].Ineqs())+len(want.Basics()[0].Eqs()) {
 			t.Errorf("Gist(%s, %s) = %v: not the %d constraints of %v", c.s, c.ctx, g, len(want.Basics()[0].Ineqs())+len(want.Basics()[0].Eqs()), want)
 		}
-	}
-}
-
-// GistCover drops the constraints that tell a context's conjunctions
-// apart when the conjunctions of the relation together cover them.
-func TestGistCoverExamples(t *testing.T) {
-	for _, c := range []struct{ s, ctx, want string }{
-		{"[a, b] -> { [x] : x < a and a <= b; [x] : x < a and b < a }", "[a, b] -> { : a <= b; : b < a }", "[a, b] -> { [x] : x < a }"},
-		{"[a, b] -> { [x] : x < a and x >= b; [x] : x < a and x < b and a >= 0 }", "[a, b] -> { : a >= 0 }", "[a, b] -> { [x] : x < a }"},
-		{"{ [i] : 0 <= i < 10; [i] : i >= 20 }", "{ [i] : i <= 15 }", "{ [i] : 0 <= i < 10 }"},
-	} {
-		checkGist(t, "GistCover", GistCover, c.s, c.ctx, c.want)
 	}
 }
 
