@@ -32,10 +32,7 @@ func TestAffEvalAndString(t *testing.T) {
 
 func TestPwAffComponent(t *testing.T) {
 	ctx := context.Background()
-	m, err := ParseMap("[N] -> { A[i] -> B[j, k] : 0 <= i < N and j = N - i and k = floor(i / 2) }")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mustParse(t, "[N] -> { A[i] -> B[j, k] : 0 <= i < N and j = N - i and k = floor(i / 2) }")
 	p, err := PwMultiAffFromMap(ctx, m)
 	if err != nil {
 		t.Fatal(err)

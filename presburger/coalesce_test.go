@@ -66,10 +66,7 @@ func TestCoalesceRandom(t *testing.T) {
 			}
 			continue
 		}
-		m, err := ParseMap(src)
-		if err != nil {
-			t.Fatalf("parse %s: %v", src, err)
-		}
+		m := mustParse(t, src)
 		got, err := Coalesce(ctx, m)
 		if err != nil {
 			t.Fatal(err)

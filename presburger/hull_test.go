@@ -19,14 +19,8 @@ func TestSimpleHullExamples(t *testing.T) {
 		// One piece is its own hull.
 		{"{ [x] : 0 <= x <= 3 }", "{ [x] : 0 <= x <= 3 }"},
 	} {
-		m, err := ParseMap(c.m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := ParseMap(c.want)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := mustParse(t, c.m)
+		want := mustParse(t, c.want)
 		h, err := SimpleHull(ctx, m)
 		if err != nil {
 			t.Fatalf("hull of %s: %v", c.m, err)

@@ -329,12 +329,10 @@ func lxCheckSymbolic(t *testing.T, m, g *Map, max bool) {
 func TestLexOptVerifierShapes(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range lexBenchCases {
-		m, err := ParseMap(c.src)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := mustParse(t, c.src)
 		for _, max := range []bool{false, true} {
 			var p *PwMultiAff
+			var err error
 			if max {
 				p, err = LexMax(ctx, m)
 			} else {
@@ -404,10 +402,7 @@ func TestPwMultiAffString(t *testing.T) {
 		t.Errorf("String() = %q, want %q", got, want)
 	}
 	// The printed form parses back to the same graph.
-	back, err := ParseMap(p.String())
-	if err != nil {
-		t.Fatalf("parse %q: %v", p.String(), err)
-	}
+	back := mustParse(t, p.String())
 	if eq, err := back.IsEqual(ctx, p.ToMap()); err != nil || !eq {
 		t.Errorf("printed %q parses to %v (%v)", p, back, err)
 	}
@@ -464,18 +459,12 @@ func TestLexOptRandomSmall(t *testing.T) {
 
 func TestLexOptUnion(t *testing.T) {
 	ctx := context.Background()
-	u, err := ParseUnionMap("[N] -> { A[i] -> B[j] : 0 <= i < N and i <= j < N; C[i] -> D[j, k] : 0 <= j <= i and 0 <= k <= j }")
-	if err != nil {
-		t.Fatal(err)
-	}
+	u := mustUnion(t, "[N] -> { A[i] -> B[j] : 0 <= i < N and i <= j < N; C[i] -> D[j, k] : 0 <= j <= i and 0 <= k <= j }")
 	got, err := LexMaxUnion(ctx, u)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := ParseUnionMap("[N] -> { A[i] -> B[N - 1] : 0 <= i < N; C[i] -> D[i, i] : i >= 0 }")
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := mustUnion(t, "[N] -> { A[i] -> B[N - 1] : 0 <= i < N; C[i] -> D[i, i] : i >= 0 }")
 	if eq, err := got.IsEqual(ctx, want); err != nil || !eq {
 		t.Fatalf("LexMaxUnion = %v, want %v (%v)", got, want, err)
 	}
@@ -486,10 +475,7 @@ func TestLexOptUnion(t *testing.T) {
 // rational points only), and keeps the graph.
 func TestPwMultiAffCoalesceDomains(t *testing.T) {
 	ctx := context.Background()
-	m, err := ParseMap("[N] -> { [i] -> [j] : 0 <= i < N and j = i }")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mustParse(t, "[N] -> { [i] -> [j] : 0 <= i < N and j = i }")
 	p, err := LexMin(ctx, m)
 	if err != nil || p.NumPieces() != 1 {
 		t.Fatalf("LexMin(%v) = %v, %v", m, p, err)

@@ -22,10 +22,7 @@ func TestPrintParseRoundTrip(t *testing.T) {
 		}
 		m := g.randMap(sp, 3, 4)
 		text := m.String()
-		back, err := ParseMap(text)
-		if err != nil {
-			t.Fatalf("case %d: reparse %q: %v", it, text, err)
-		}
+		back := mustParse(t, text)
 		if !back.space.SameTuples(m.space) || !sameStrings(back.space.Params, m.space.Params) {
 			t.Fatalf("case %d: space %v became %v", it, m.space, back.space)
 		}
@@ -36,10 +33,7 @@ func TestPrintParseRoundTrip(t *testing.T) {
 			}
 		}
 		u := NewUnionMap(m, g.randMap(g.randSetSpace(ps), 2, 3))
-		ub, err := ParseUnionMap(u.String())
-		if err != nil {
-			t.Fatalf("case %d: reparse union %q: %v", it, u.String(), err)
-		}
+		ub := mustUnion(t, u.String())
 		if eq, err := ub.IsEqual(ctx, u); err != nil || !eq {
 			t.Fatalf("case %d: union %q not equal after round trip (%v)", it, u.String(), err)
 		}

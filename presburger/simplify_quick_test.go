@@ -129,14 +129,8 @@ func TestQuickSimplifyFixed(t *testing.T) {
 		{"{ [a, b, c] : a = 2 and c >= a and c <= 2 }", "{ [a, b, c] : a = 2 and c = 2 }", false},
 	}
 	for _, tc := range cases {
-		m, err := ParseMap(tc.in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := ParseMap(tc.want)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := mustParse(t, tc.in)
+		want := mustParse(t, tc.want)
 		b := m.basics[0]
 		c := b.Copy()
 		if !c.normalize() {

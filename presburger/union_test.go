@@ -5,7 +5,8 @@ import (
 	"testing"
 )
 
-func mustUnion(t *testing.T, s string) *UnionMap {
+// mustUnion parses an isl union map, failing the test t on error.
+func mustUnion(t testing.TB, s string) *UnionMap {
 	t.Helper()
 	u, err := ParseUnionMap(s)
 	if err != nil {
