@@ -256,13 +256,7 @@ func TestUpdate(t *testing.T) {
 	h1 := mustUnion(t, "[N] -> { a[i] -> E[i] : 0 <= i < 10; b[i] -> E[0] : 0 <= i < N }")
 	h2 := mustUnion(t, "[N] -> { a[i] -> F[i + 1] : 5 <= i < 15 }")
 	got, err := Update(ctx, h1, h2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := mustUnion(t, "[N] -> { a[i] -> E[i] : 0 <= i < 5; a[i] -> F[i + 1] : 5 <= i < 15; b[i] -> E[0] : 0 <= i < N }")
-	if eq, err := got.IsEqual(ctx, want); err != nil || !eq {
-		t.Fatalf("update = %v, want %v (%v)", got, want, err)
-	}
+	checkUnion(t, "Update", got, err, "[N] -> { a[i] -> E[i] : 0 <= i < 5; a[i] -> F[i + 1] : 5 <= i < 15; b[i] -> E[0] : 0 <= i < N }")
 }
 
 // IteratedUpdateCellsFrom takes the cells it is given for an array that
