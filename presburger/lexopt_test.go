@@ -346,8 +346,9 @@ func TestLexOptUnbounded(t *testing.T) {
 	checkLexOpt(t, mustParse(t, "{ [x] : 0 <= x < 3 and exists (e, f : e = f + x) }"), true)
 	// Existentials moving along a line of inequalities: column echelon form.
 	b := NewBasicMap(SetSpace(nil, FlatTuple("", "x")))
-	b.AddExistential() // e
-	b.AddExistential() // f
+	// The existentials e and f.
+	b.AddExistential()
+	b.AddExistential()
 	b.AddIneq(ints(1, 0, 0, 0))   // x >= 0
 	b.AddIneq(ints(-1, 0, 0, 4))  // x <= 4
 	b.AddIneq(ints(0, 1, -1, 0))  // e - f >= 0

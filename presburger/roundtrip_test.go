@@ -26,7 +26,7 @@ func TestPrintParseRoundTrip(t *testing.T) {
 		if !back.space.SameTuples(m.space) || !sameStrings(back.space.Params, m.space.Params) {
 			t.Fatalf("case %d: space %v became %v", it, m.space, back.space)
 		}
-		checkPoints(t, it, "roundtrip", back, boxB, false, func(p []Int) bool { return bruteMapContains(m, p) })
+		checkPoints(t, it, "roundtrip", back, nil, boxB, false, func(p []Int) bool { return bruteMapContains(m, p) })
 		if it%10 == 0 {
 			if eq, err := back.IsEqual(ctx, m); err != nil || !eq {
 				t.Fatalf("case %d: %q not equal after round trip (%v)", it, text, err)
