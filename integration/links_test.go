@@ -20,9 +20,6 @@ import (
 // proved without the solver links to no script, no link of the page
 // answers 404, and the icon loads.
 func TestDashboardLinksBrowser(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the browser test is not short")
-	}
 	chromium(t)
 	p := readPairs(t, []pair{{spec: "examples/blur/blur.sare", program: "examples/blur/broken_wrong_row.sched", verdict: "invalid"}})[0]
 	svc := startService(t, 1, store.WithFetchPollInterval(50*time.Millisecond))

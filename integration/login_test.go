@@ -24,9 +24,6 @@ import (
 // calls included), no script can read the token, and the header's Log
 // out button closes them again.
 func TestDashboardLoginBrowser(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the browser test is not short")
-	}
 	chromium(t)
 	ctx := context.Background()
 	st, err := store.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "augur.db"))
