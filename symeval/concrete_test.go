@@ -3,6 +3,7 @@ package symeval
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -67,6 +68,17 @@ func runParams(text string) map[string]int64 {
 		}
 	}
 	return ps
+}
+
+// loopBounds evaluates the bounds of the loop s in env: it runs from l
+// to h, h excluded.
+func loopBounds(s *sched.Loop, env mapEnv) (l, h int64, err error) {
+	lo, hi := s.Bounds()
+	if l, err = sare.EvalIndex(lo, env); err != nil {
+		return 0, 0, err
+	}
+	h, err = sare.EvalIndex(hi, env)
+	return l, h, err
 }
 
 // cellKey renders a cell as "a[1, 2]".
@@ -144,6 +156,36 @@ func copyEnv(env mapEnv) mapEnv {
 	return out
 }
 
+// branchTaken returns the branch of s that runs in env: its then block,
+// its else statement, or nil when the condition is false and s has no
+// else.
+func branchTaken(s *sched.If, env mapEnv) (sched.Stmt, error) {
+	ok, err := sare.EvalCond(s.Cond, env)
+	switch {
+	case err != nil:
+		return nil, err
+	case ok:
+		return s.Then, nil
+	}
+	return s.Else, nil
+}
+
+// bindVar returns a copy of env with name bound to v: the environment of
+// one iteration of a loop on name.
+func bindVar(env mapEnv, name string, v int64) mapEnv {
+	e := copyEnv(env)
+	e[name] = v
+	return e
+}
+
+// withoutArray returns the cells of m outside the array name: what stays
+// visible when the scope of an Alloc of name ends.
+func withoutArray[V any](m map[string]V, name string) map[string]V {
+	out := maps.Clone(m)
+	maps.DeleteFunc(out, func(k string, _ V) bool { return strings.HasPrefix(k, name+"[") })
+	return out
+}
+
 func (c *concrete) stmt(s sched.Stmt, env mapEnv) (delta, error) {
 	c.steps++
 	if c.steps > 2_000_000 {
@@ -169,43 +211,25 @@ func (c *concrete) stmt(s sched.Stmt, env mapEnv) (delta, error) {
 		}
 		return delta{cellKey(s.Array.Name, idx): {str: true}}, nil
 	case *sched.If:
-		ok, err := sare.EvalCond(s.Cond, env)
-		if err != nil {
-			return nil, err
+		taken, err := branchTaken(s, env)
+		if err != nil || taken == nil {
+			return delta{}, err
 		}
-		if ok {
-			return c.block(s.Then, env)
-		}
-		if s.Else != nil {
-			return c.stmt(s.Else, env)
-		}
-		return delta{}, nil
+		return c.stmt(taken, env)
 	case *sched.Alloc:
 		d, err := c.block(s.Body, env)
 		if err != nil {
 			return nil, err
 		}
-		for k := range d {
-			if strings.HasPrefix(k, s.Array.Name+"[") {
-				delete(d, k)
-			}
-		}
-		return d, nil
+		return withoutArray(d, s.Array.Name), nil
 	case *sched.Loop:
-		lo, hi := s.Bounds()
-		l, err := sare.EvalIndex(lo, env)
-		if err != nil {
-			return nil, err
-		}
-		h, err := sare.EvalIndex(hi, env)
+		l, h, err := loopBounds(s, env)
 		if err != nil {
 			return nil, err
 		}
 		d := delta{}
 		for x := l; x < h; x++ {
-			e := copyEnv(env)
-			e[s.Var.Name] = x
-			it, err := c.block(s.Body, e)
+			it, err := c.block(s.Body, bindVar(env, s.Var.Name, x))
 			if err != nil {
 				return nil, err
 			}

@@ -84,46 +84,26 @@ func (r *raceRun) stmt(s sched.Stmt, env mapEnv) (w, rd cells, err error) {
 		}
 		return cells{cellKey(s.Array.Name, idx): true}, rd, nil
 	case *sched.If:
-		ok, err := sare.EvalCond(s.Cond, env)
-		if err != nil {
-			return nil, nil, err
+		taken, err := branchTaken(s, env)
+		if err != nil || taken == nil {
+			return cells{}, cells{}, err
 		}
-		if ok {
-			return r.block(s.Then, env)
-		}
-		if s.Else != nil {
-			return r.stmt(s.Else, env)
-		}
-		return cells{}, cells{}, nil
+		return r.stmt(taken, env)
 	case *sched.Alloc:
 		w, rd, err := r.block(s.Body, env)
 		if err != nil {
 			return nil, nil, err
 		}
-		for _, m := range []cells{w, rd} {
-			for k := range m {
-				if strings.HasPrefix(k, s.Array.Name+"[") {
-					delete(m, k)
-				}
-			}
-		}
-		return w, rd, nil
+		return withoutArray(w, s.Array.Name), withoutArray(rd, s.Array.Name), nil
 	case *sched.Loop:
-		lo, hi := s.Bounds()
-		l, err := sare.EvalIndex(lo, env)
-		if err != nil {
-			return nil, nil, err
-		}
-		h, err := sare.EvalIndex(hi, env)
+		l, h, err := loopBounds(s, env)
 		if err != nil {
 			return nil, nil, err
 		}
 		w, rd = cells{}, cells{}
 		var ws, rds []cells
 		for x := l; x < h; x++ {
-			e := copyEnv(env)
-			e[s.Var.Name] = x
-			iw, ir, err := r.block(s.Body, e)
+			iw, ir, err := r.block(s.Body, bindVar(env, s.Var.Name, x))
 			if err != nil {
 				return nil, nil, err
 			}

@@ -60,43 +60,28 @@ func (r *snapshotRun) stmt(s sched.Stmt, env mapEnv, mem delta) (delta, error) {
 		}
 		return mem.update(d), nil
 	case *sched.If:
-		ok, err := sare.EvalCond(s.Cond, env)
+		taken, err := branchTaken(s, env)
 		if err != nil {
 			return nil, err
 		}
-		if ok {
-			return r.block(s.Then, env, mem)
+		if taken == nil {
+			return mem, nil
 		}
-		if s.Else != nil {
-			return r.stmt(s.Else, env, mem)
-		}
-		return mem, nil
+		return r.stmt(taken, env, mem)
 	case *sched.Alloc:
 		out, err := r.block(s.Body, env, mem)
 		if err != nil {
 			return nil, err
 		}
-		res := delta{}
-		for k, v := range out {
-			if !strings.HasPrefix(k, s.Array.Name+"[") {
-				res[k] = v
-			}
-		}
-		return res, nil
+		return withoutArray(out, s.Array.Name), nil
 	case *sched.Loop:
-		lo, hi := s.Bounds()
-		l, err := sare.EvalIndex(lo, env)
-		if err != nil {
-			return nil, err
-		}
-		h, err := sare.EvalIndex(hi, env)
+		l, h, err := loopBounds(s, env)
 		if err != nil {
 			return nil, err
 		}
 		writes := delta{}
 		for x := l; x < h; x++ {
-			e := copyEnv(env)
-			e[s.Var.Name] = x
+			e := bindVar(env, s.Var.Name, x)
 			if !s.Par {
 				if mem, err = r.block(s.Body, e, mem); err != nil {
 					return nil, err
