@@ -89,8 +89,7 @@ func TestDashboardBrowser(t *testing.T) {
 	}
 	ids := map[string]string{}
 	for _, p := range []pair{find("examples/matmul/matmul.sched"), find("examples/blur/broken_wrong_row.sched")} {
-		sub := submission{Spec: p.specText, SpecName: p.spec, Program: p.programText, ProgramName: p.program,
-			Meta: store.Meta{Repository: "integration/browser", Branch: "main"}}
+		sub := p.submission(store.Meta{Repository: "integration/browser", Branch: "main"})
 		v, code, err := submit(svc.Client, svc.URL, "?wait=60s", sub)
 		if err != nil {
 			t.Fatal(err)
