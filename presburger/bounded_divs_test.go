@@ -65,7 +65,7 @@ func TestSubtractTileExistentials(t *testing.T) {
 		c := tb.Copy()
 		if c.normalize() && c.boundedDivs() {
 			rewrote++
-			checkPoints(t, it, "boundedDivs", NewMap(sp, nil, c), nil, boxB+1, true, inB)
+			checkPoints(t, it, "boundedDivs", NewMap(sp, c), nil, boxB+1, true, inB)
 		}
 		d, err := a.Subtract(ctx, b)
 		checkPoints(t, it, "subtract", d, err, boxB, false, func(p []Int) bool { return inA(p) && !inB(p) })
