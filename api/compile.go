@@ -77,21 +77,8 @@ func (s *server) compile(w http.ResponseWriter, r *http.Request) {
 		"send the algorithm as text/plain, multipart/form-data (field algorithm) or JSON {\"algorithm\": ...}") {
 		return
 	}
-	if q := r.URL.Query().Get("validate"); q != "" {
-		b, err := strconv.ParseBool(q)
-		if err != nil {
-			problem(w, r, http.StatusBadRequest, probBadRequest, fmt.Sprintf("validate %q is not a boolean", q))
-			return
-		}
-		req.Validate = req.Validate || b
-	}
-	if q := r.URL.Query().Get("auto"); q != "" {
-		b, err := strconv.ParseBool(q)
-		if err != nil {
-			problem(w, r, http.StatusBadRequest, probBadRequest, fmt.Sprintf("auto %q is not a boolean", q))
-			return
-		}
-		req.Auto = req.Auto || b
+	if !orQueryBool(w, r, "validate", &req.Validate) || !orQueryBool(w, r, "auto", &req.Auto) {
+		return
 	}
 	if q := r.URL.Query().Get("inject"); q != "" {
 		req.Inject = q
@@ -289,4 +276,20 @@ func decodeCompile(r *http.Request) (*CompileRequest, error) {
 		return &req, nil
 	}
 	return nil, errUnsupported
+}
+
+// orQueryBool sets *b when the query parameter name is true. It answers
+// 400 and returns false when the parameter is not a boolean.
+func orQueryBool(w http.ResponseWriter, r *http.Request, name string, b *bool) bool {
+	q := r.URL.Query().Get(name)
+	if q == "" {
+		return true
+	}
+	v, err := strconv.ParseBool(q)
+	if err != nil {
+		problem(w, r, http.StatusBadRequest, probBadRequest, fmt.Sprintf("%s %q is not a boolean", name, q))
+		return false
+	}
+	*b = *b || v
+	return true
 }

@@ -21,9 +21,9 @@ import (
 func TestDashboardLogin(t *testing.T) {
 	dashboard := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("dashboard " + r.URL.Path)) })
 	h := newHarness(t, Config{Tokens: []string{"s3cret"}, ReadToken: true, Web: dashboard}, nil)
-	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	nr := noRedirect(nil)
 	for _, path := range []string{"/", "/validations/01M81WA400HBRE2AYE63D26F8D?x=1"} {
-		resp, err := noRedirect.Get(h.srv.URL + path)
+		resp, err := nr.Get(h.srv.URL + path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,7 +49,7 @@ func TestDashboardLogin(t *testing.T) {
 	}
 
 	post := func(token, next string) *http.Response {
-		resp, err := noRedirect.PostForm(h.srv.URL+"/login", url.Values{"token": {token}, "next": {next}})
+		resp, err := nr.PostForm(h.srv.URL+"/login", url.Values{"token": {token}, "next": {next}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,11 +72,7 @@ func TestDashboardLogin(t *testing.T) {
 	}
 
 	// The cookie opens the dashboard and the reading API, not writing.
-	jar, _ := cookiejar.New(nil)
-	u, _ := url.Parse(h.srv.URL)
-	c.Secure = false // the test server speaks HTTP: the jar would not send it
-	jar.SetCookies(u, []*http.Cookie{c})
-	client := &http.Client{Jar: jar}
+	client := &http.Client{Jar: jarWith(h.srv.URL, c)}
 	for path, want := range map[string]int{"/": 200, "/v1/validations": 200} {
 		resp, err := client.Get(h.srv.URL + path)
 		if err != nil {
@@ -107,9 +103,6 @@ func TestDashboardLogin(t *testing.T) {
 // them when the dashboard is open to reading), and never from the API's
 // writing endpoints by the cookie alone; rate-limited as writing.
 func TestDashboardButtons(t *testing.T) {
-	noRedirect := func(jar http.CookieJar) *http.Client {
-		return &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	}
 	setup := func(cfg Config) (*httptest.Server, string) {
 		st := apitest.NewStore()
 		v, err := st.Submit(context.Background(), &store.Validation{SpecName: "s.sare", Spec: "s", ProgramName: "k.sched", Program: "kernel k(N)\n"})
@@ -175,11 +168,7 @@ func TestDashboardButtons(t *testing.T) {
 		t.Fatalf("login: %d %v", resp.StatusCode, resp.Cookies())
 	}
 	cookie := resp.Cookies()[0]
-	cookie.Secure = false // the test server speaks HTTP
-	jar, _ := cookiejar.New(nil)
-	u, _ := url.Parse(srv.URL)
-	jar.SetCookies(u, []*http.Cookie{cookie})
-	in := noRedirect(jar)
+	in := noRedirect(jarWith(srv.URL, cookie))
 	if body := page(in, srv.URL+v); !strings.Contains(body, `action="`+v+`/cancel"`) {
 		t.Errorf("logged in: no Cancel button")
 	}
@@ -203,13 +192,33 @@ func TestDashboardButtons(t *testing.T) {
 
 	// ReadToken: the login opens the pages and the buttons.
 	srv, v = setup(Config{Tokens: []string{"s3cret"}, ReadToken: true})
-	jar, _ = cookiejar.New(nil)
-	u, _ = url.Parse(srv.URL)
-	jar.SetCookies(u, []*http.Cookie{cookie})
-	if code := press(noRedirect(jar), srv.URL+v+"/cancel"); code != http.StatusSeeOther {
+	if code := press(noRedirect(jarWith(srv.URL, cookie)), srv.URL+v+"/cancel"); code != http.StatusSeeOther {
 		t.Errorf("read token, logged in: cancel %d, want 303", code)
 	}
 	if code := press(c, srv.URL+v+"/cancel"); code != http.StatusUnauthorized {
 		t.Errorf("read token, no login: cancel %d, want 401", code)
 	}
+}
+
+// noRedirect returns a client that keeps its cookies in jar (nil: none)
+// and follows no redirect.
+func noRedirect(jar http.CookieJar) *http.Client {
+	return &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+// keepCookie puts the login cookie c in jar for the test server at base,
+// without its Secure flag: the test server speaks HTTP, and the jar would
+// not send it.
+func keepCookie(jar http.CookieJar, base string, c *http.Cookie) {
+	u, _ := url.Parse(base) // an httptest server's URL
+	plain := *c
+	plain.Secure = false
+	jar.SetCookies(u, []*http.Cookie{&plain})
+}
+
+// jarWith returns a new cookie jar holding c for the test server at base.
+func jarWith(base string, c *http.Cookie) http.CookieJar {
+	jar, _ := cookiejar.New(nil)
+	keepCookie(jar, base, c)
+	return jar
 }

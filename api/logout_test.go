@@ -29,7 +29,7 @@ func TestDashboardLogout(t *testing.T) {
 			srv := httptest.NewServer(New(Config{Store: st, Tokens: []string{"s3cret"}, ReadToken: c.read, Web: web.New(st, web.Options{})}))
 			defer srv.Close()
 			jar, _ := cookiejar.New(nil)
-			client := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+			client := noRedirect(jar)
 			do := func(method, path string, header http.Header) (*http.Response, string) {
 				t.Helper()
 				req, _ := http.NewRequestWithContext(context.Background(), method, srv.URL+path, nil)
@@ -65,10 +65,7 @@ func TestDashboardLogout(t *testing.T) {
 			if len(resp.Cookies()) != 1 {
 				t.Fatalf("login: %d %v", resp.StatusCode, resp.Cookies())
 			}
-			cookie := resp.Cookies()[0]
-			cookie.Secure = false // the test server speaks HTTP
-			u, _ := url.Parse(srv.URL)
-			jar.SetCookies(u, []*http.Cookie{cookie})
+			keepCookie(jar, srv.URL, resp.Cookies()[0])
 			if resp, body := do("GET", "/", nil); resp.StatusCode != 200 || !strings.Contains(body, logoutForm) || strings.Contains(body, ">Log in</a>") {
 				t.Fatalf("logged in: %d, the header lacks the Log out button or shows Log in", resp.StatusCode)
 			}

@@ -53,8 +53,15 @@ func startService(t testing.TB, workers int, opts ...store.Option) *service {
 	return &service{URL: srv.URL, Store: st, Client: &http.Client{Timeout: 2 * time.Minute}}
 }
 
-// chromium, browser and eval: see package browsertest.
-func chromium(t *testing.T) string { t.Helper(); return browsertest.Chromium(t) }
+// chromium, browser and eval: see package browsertest; chromium also
+// skips t in -short runs, since a browser test is not short.
+func chromium(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("the browser test is not short")
+	}
+	return browsertest.Chromium(t)
+}
 
 func browser(t *testing.T) context.Context { t.Helper(); return browsertest.Browser(t) }
 
@@ -68,9 +75,6 @@ func eval[T any](t *testing.T, ctx context.Context, expr string) T {
 // Chromium: the list shows both verdicts, and a click leads to the failing
 // validation's page, where the failing statement is highlighted.
 func TestDashboardBrowser(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the browser test is not short")
-	}
 	chromium(t)
 	pairs := loadPairs(t)
 	svc := startService(t, 2, store.WithFetchPollInterval(50*time.Millisecond))
@@ -85,8 +89,7 @@ func TestDashboardBrowser(t *testing.T) {
 	}
 	ids := map[string]string{}
 	for _, p := range []pair{find("examples/matmul/matmul.sched"), find("examples/blur/broken_wrong_row.sched")} {
-		sub := submission{Spec: p.specText, SpecName: p.spec, Program: p.programText, ProgramName: p.program,
-			Meta: store.Meta{Repository: "integration/browser", Branch: "main"}}
+		sub := p.submission(store.Meta{Repository: "integration/browser", Branch: "main"})
 		v, code, err := submit(svc.Client, svc.URL, "?wait=60s", sub)
 		if err != nil {
 			t.Fatal(err)

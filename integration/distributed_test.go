@@ -184,8 +184,7 @@ func TestDistributed(t *testing.T) {
 	// answered from its verdict.
 	repo := "integration/distributed"
 	for _, p := range pairs {
-		sub := submission{Spec: p.specText, SpecName: p.spec, Program: p.programText, ProgramName: p.program,
-			Meta: store.Meta{Repository: repo + "/first"}}
+		sub := p.submission(store.Meta{Repository: repo + "/first"})
 		v, code, err := submit(client, base, "?wait=60s", sub)
 		if err != nil {
 			t.Fatal(err)
@@ -428,8 +427,7 @@ func TestDistributed(t *testing.T) {
 	// Identical submissions are answered from the stored verdicts: done in
 	// the response to the submission itself, with no job queued.
 	for _, p := range pairs {
-		sub := submission{Spec: p.specText, SpecName: p.spec, Program: p.programText, ProgramName: p.program,
-			Meta: store.Meta{Repository: repo + "/cached"}}
+		sub := p.submission(store.Meta{Repository: repo + "/cached"})
 		v, code, err := submit(client, base, "?wait=10s", sub)
 		if err != nil {
 			t.Error(err)

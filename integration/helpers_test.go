@@ -48,6 +48,11 @@ type pair struct {
 	programText   string
 }
 
+// submission is the submission of p with meta.
+func (p pair) submission(meta store.Meta) submission {
+	return submission{Spec: p.specText, SpecName: p.spec, Program: p.programText, ProgramName: p.program, Meta: meta}
+}
+
 // examplePairs are small, quickly validated examples, valid and invalid.
 var examplePairs = []pair{
 	{spec: "examples/outer/outer.sare", program: "examples/outer/outer_split.sched", verdict: "valid"},

@@ -20,14 +20,10 @@ import (
 // proved without the solver links to no script, no link of the page
 // answers 404, and the icon loads.
 func TestDashboardLinksBrowser(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the browser test is not short")
-	}
 	chromium(t)
 	p := readPairs(t, []pair{{spec: "examples/blur/blur.sare", program: "examples/blur/broken_wrong_row.sched", verdict: "invalid"}})[0]
 	svc := startService(t, 1, store.WithFetchPollInterval(50*time.Millisecond))
-	v, code, err := submit(svc.Client, svc.URL, "?wait=60s", submission{Spec: p.specText, SpecName: p.spec, Program: p.programText, ProgramName: p.program,
-		Meta: store.Meta{Repository: "integration/links", Branch: "main", Commit: "0123abcd", Labels: map[string]string{"team": "imaging"}}})
+	v, code, err := submit(svc.Client, svc.URL, "?wait=60s", p.submission(store.Meta{Repository: "integration/links", Branch: "main", Commit: "0123abcd", Labels: map[string]string{"team": "imaging"}}))
 	if err != nil {
 		t.Fatal(err)
 	}

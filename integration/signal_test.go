@@ -97,7 +97,7 @@ func TestSignalsStopCleanly(t *testing.T) {
 	// Ctrl-C on augur serve with its workers busy.
 	serve, base := startServe(t, "serve", bin, append(short, "--workers", "2")...)
 	for _, p := range pairs {
-		sub := submission{Spec: p.specText, SpecName: p.spec, Program: p.programText, ProgramName: p.program}
+		sub := p.submission(store.Meta{})
 		if _, _, err := submit(client, base, "", sub); err != nil {
 			t.Fatal(err)
 		}

@@ -214,7 +214,7 @@ func affPieceString(dom Space, names []string, out Tuple, exprs []string, cond s
 		b.WriteString(tupleString(dom.Out, names[len(dom.Params):]))
 		b.WriteString(" -> ")
 	}
-	b.WriteString(affTupleExprs(out, exprs))
+	b.WriteString(tupleString(out, exprs))
 	if cond != "" {
 		b.WriteString(" : " + cond)
 	}
@@ -271,36 +271,6 @@ func (m *MultiAff) exprsString(names []string) []string {
 		parts[i] = "(" + a.exprString(names) + ")"
 	}
 	return parts
-}
-
-// affTupleExprs prints the tuple t with its dimensions replaced, left to
-// right, by exprs (nested tuples keep their structure: "[a[(0)] -> E[(i)]]").
-func affTupleExprs(t Tuple, exprs []string) string {
-	var b strings.Builder
-	k := 0
-	var rec func(t Tuple)
-	rec = func(t Tuple) {
-		b.WriteString(t.Name)
-		b.WriteByte('[')
-		if t.Left != nil {
-			rec(*t.Left)
-			b.WriteString(" -> ")
-			rec(*t.Right)
-		} else {
-			for i := range t.Dims {
-				if i > 0 {
-					b.WriteString(", ")
-				}
-				if k < len(exprs) {
-					b.WriteString(exprs[k])
-				}
-				k++
-			}
-		}
-		b.WriteByte(']')
-	}
-	rec(t)
-	return b.String()
 }
 
 // String returns m in isl notation, e.g. "{ A[i] -> B[(i + 1), (0)] }".

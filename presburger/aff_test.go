@@ -32,10 +32,7 @@ func TestAffEvalAndString(t *testing.T) {
 
 func TestPwAffComponent(t *testing.T) {
 	ctx := context.Background()
-	m, err := ParseMap("[N] -> { A[i] -> B[j, k] : 0 <= i < N and j = N - i and k = floor(i / 2) }")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mustParse(t, "[N] -> { A[i] -> B[j, k] : 0 <= i < N and j = N - i and k = floor(i / 2) }")
 	p, err := PwMultiAffFromMap(ctx, m)
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +50,7 @@ func TestPwAffComponent(t *testing.T) {
 			t.Errorf("k(5, %d) = %v, %v", i, v, ok)
 		}
 	}
-	want, _ := ParseMap("[N] -> { A[i] -> B[k] : 0 <= i < N and k = floor(i / 2) }")
+	want := mustParse(t, "[N] -> { A[i] -> B[k] : 0 <= i < N and k = floor(i / 2) }")
 	if eq, err := k.ToMap().IsEqual(ctx, want); err != nil || !eq {
 		t.Errorf("component graph %v, want %v (%v)", k.ToMap(), want, err)
 	}

@@ -1,9 +1,6 @@
 package presburger
 
-import (
-	"context"
-	"testing"
-)
+import "testing"
 
 // TestApplyRangeSharedRows checks the compositions whose pieces ApplyRange
 // may skip by their shared rows: a pair is skipped only when an
@@ -11,10 +8,7 @@ import (
 // the other piece, never for rows that also involve the outer tuples or
 // that meet at a point.
 func TestApplyRangeSharedRows(t *testing.T) {
-	cases := []struct {
-		name, m, o, want string
-		pieces           int
-	}{
+	checkPieceCases(t, (*Map).ApplyRange, []pieceCase{
 		{
 			name:   "contradicting shared rows",
 			m:      "[N] -> { A[i] : i >= N + 5 }",
@@ -50,13 +44,7 @@ func TestApplyRangeSharedRows(t *testing.T) {
 			want:   "{ A[a] -> C[c] : c <= -10 and c <= -a }",
 			pieces: 1,
 		},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got, err := mustParse(t, c.m).ApplyRange(mustParse(t, c.o))
-			requirePieces(t, got, err, c.want, c.pieces)
-		})
-	}
+	})
 }
 
 // TestIntersectSharedRows checks the pairs of pieces Intersect may skip,
@@ -64,10 +52,7 @@ func TestApplyRangeSharedRows(t *testing.T) {
 // never for a row with a local, or for opposite rows that meet at a
 // point.
 func TestIntersectSharedRows(t *testing.T) {
-	cases := []struct {
-		name, m, o, want string
-		pieces           int
-	}{
+	checkPieceCases(t, (*Map).Intersect, []pieceCase{
 		{
 			name:   "contradicting rows",
 			m:      "[N] -> { [i] : i >= N + 10; [i] : i <= -20 }",
@@ -89,31 +74,36 @@ func TestIntersectSharedRows(t *testing.T) {
 			want:   "{ [i] : i = 4; [i] : i >= 100; [i] : i <= -20 }",
 			pieces: 3,
 		},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got, err := mustParse(t, c.m).Intersect(mustParse(t, c.o))
-			requirePieces(t, got, err, c.want, c.pieces)
-		})
-	}
+	})
 }
 
-// requirePieces checks that got, computed with error err, is the set
-// want, in the given number of pieces.
-func requirePieces(t *testing.T, got *Map, err error, want string, pieces int) {
+// pieceCase is an operation's operands m and o, and the set want it
+// gives, in the given number of pieces.
+type pieceCase struct {
+	name, m, o, want string
+	pieces           int
+}
+
+// checkPieceCases checks op on every case, each in a subtest.
+func checkPieceCases(t *testing.T, op func(m, o *Map) (*Map, error), cases []pieceCase) {
 	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := mustParse(t, want)
-	eq, err := got.IsEqual(context.Background(), w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !eq {
-		t.Errorf("got %s, want %s", got, w)
-	}
-	if got.NumBasics() != pieces {
-		t.Errorf("got %d pieces (%s), want %d", got.NumBasics(), got, pieces)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := op(mustParse(t, c.m), mustParse(t, c.o))
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := mustParse(t, c.want)
+			eq, err := got.IsEqual(t.Context(), w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !eq {
+				t.Errorf("got %s, want %s", got, w)
+			}
+			if got.NumBasics() != c.pieces {
+				t.Errorf("got %d pieces (%s), want %d", got.NumBasics(), got, c.pieces)
+			}
+		})
 	}
 }

@@ -12,47 +12,45 @@ import (
 // conjunction's tableau about the rows of every partner, and a tableau
 // that kept them would grow with every pair.
 func TestHoldsKeepsTableau(t *testing.T) {
-	ctx := context.Background()
-	r := rand.New(rand.NewSource(5))
+	ctx := t.Context()
 	checked := 0
-	for _, spec := range smallRandSpecs {
-		for k := 0; k < 60; k++ {
-			a, b := lxRandBasic(r, spec), lxRandBasic(r, spec)
-			if e, err := a.IsEmpty(ctx); err != nil || e || !coalesceSameLocals(a, b) {
-				continue
-			}
-			s := newKnownSimplifier(newMeter(ctx), a)
-			if s.t == nil {
-				continue
-			}
-			unknowns := len(s.t.isRow)
-			for _, row := range asInequalities(b, copyRow) {
-				holds, decided, err := s.holds(row)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if s.t == nil {
-					break // rolling back failed: the exact tests take over
-				}
-				if n := len(s.t.isRow); n != unknowns {
-					t.Fatalf("%v: the tableau has %d unknowns after holds, %d before", a, n, unknowns)
-				}
-				if !decided {
-					continue
-				}
-				n := negRow(row)
-				n[len(n)-1] = n[len(n)-1].Sub(NewInt(1))
-				empty, err := a.emptyWith(newMeter(ctx), a.eqs, withRow(a.ineqs, n))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if holds != empty {
-					t.Fatalf("%v: holds(%v) = %v, exact test %v", a, row, holds, empty)
-				}
-				checked++
-			}
+	forSmallRand(5, 60, func(k int, more func() *BasicMap) bool {
+		a, b := more(), more()
+		if e, err := a.IsEmpty(ctx); err != nil || e || !coalesceSameLocals(a, b) {
+			return true
 		}
-	}
+		s := newKnownSimplifier(newMeter(ctx), a)
+		if s.t == nil {
+			return true
+		}
+		unknowns := len(s.t.isRow)
+		for _, row := range asInequalities(b, copyRow) {
+			holds, decided, err := s.holds(row)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.t == nil {
+				break // rolling back failed: the exact tests take over
+			}
+			if n := len(s.t.isRow); n != unknowns {
+				t.Fatalf("%v: the tableau has %d unknowns after holds, %d before", a, n, unknowns)
+			}
+			if !decided {
+				continue
+			}
+			n := negRow(row)
+			n[len(n)-1] = n[len(n)-1].Sub(NewInt(1))
+			empty, err := a.emptyWith(newMeter(ctx), a.eqs, withRow(a.ineqs, n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if holds != empty {
+				t.Fatalf("%v: holds(%v) = %v, exact test %v", a, row, holds, empty)
+			}
+			checked++
+		}
+		return true
+	})
 	if checked == 0 {
 		t.Fatal("no row decided")
 	}

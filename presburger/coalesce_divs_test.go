@@ -6,45 +6,6 @@ import (
 	"testing"
 )
 
-// TestCoalesceTileDivisions: the four quarters of a 32 x 32 tile, two of
-// them written with a division that an equality fixes (as the symbolic
-// heaps of tiled kernels have them), coalesce into one conjunction, as in
-// isl; with the tile index projected out (a plain existential that two
-// rows pin down), into two, as in isl.
-func TestCoalesceTileDivisions(t *testing.T) {
-	ctx := context.Background()
-	for _, c := range []struct {
-		src  string
-		want int
-	}{
-		{`[q, r] -> { S[x, y] : 32q + 16 <= x <= 32q + 31 and 32r + 16 <= y <= 32r + 31;
-			S[x, y] : exists (e0 = floor(y/16): 2r = e0 and 32q + 16 <= x <= 32q + 31);
-			S[x, y] : exists (e0 = floor(x/16): 2q = e0 and 32r + 16 <= y <= 32r + 31);
-			S[x, y] : exists (e0 = floor(y/16), e1 = floor(x/16): 2q = e1 and 2r = e0) }`, 1},
-		{`[q] -> { S[x, y] : exists (e: 32q + 16 <= x <= 32q + 31 and 32e + 16 <= y <= 32e + 31 and e >= 0);
-			S[x, y] : exists (e, e1 = floor(y/16): 2e = e1 and 32q + 16 <= x <= 32q + 31 and e >= 0);
-			S[x, y] : exists (e, e1 = floor(x/16): 2q = e1 and 32e + 16 <= y <= 32e + 31 and e >= 0);
-			S[x, y] : exists (e, e1 = floor(y/16), e2 = floor(x/16): 2q = e2 and 2e = e1 and e >= 0) }`, 1},
-		// (The union is 32q <= x <= 32q + 31 and y >= 0: with the
-		// divisions aligned, one conjunction; isl 0.25 leaves 2.)
-	} {
-		m, err := ParseMap(c.src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := Coalesce(ctx, m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if eq, err := got.IsEqual(ctx, m); err != nil || !eq {
-			t.Fatalf("Coalesce(%s) = %s: not equal (%v)", m, got, err)
-		}
-		if got.NumBasics() != c.want {
-			t.Errorf("Coalesce(%s) = %s: %d conjunctions, want %d", m, got, got.NumBasics(), c.want)
-		}
-	}
-}
-
 // TestElimEqDivs checks that elimEqDivs keeps the points of random
 // conjunctions with divisions fixed by equalities and existentials pinned
 // by two rows, and that it removes or defines locals on most of them.
@@ -112,7 +73,6 @@ func TestElimEqDivs(t *testing.T) {
 // parameter taken in two ways merge into one conjunction without
 // divisions, and pieces that are not one conjunction stay apart.
 func TestCoalesceAlignedDivisions(t *testing.T) {
-	ctx := context.Background()
 	for _, c := range []struct {
 		src  string
 		want int
@@ -131,23 +91,12 @@ func TestCoalesceAlignedDivisions(t *testing.T) {
 		{`[N] -> { [i] : 0 <= i <= 9 and exists (e = floor(i/2): i = 2e) and exists (f = floor(N/3): N = 3f);
 			[i] : 0 <= i <= 9 and exists (e = floor(i/2): i = 2e) and exists (f = floor((N + 1)/3): N + 1 = 3f) }`, 2, 0},
 	} {
-		m, err := ParseMap(c.src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := Coalesce(ctx, m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if eq, err := got.IsEqual(ctx, m); err != nil || !eq {
-			t.Fatalf("Coalesce(%s) = %s: not equal (%v)", m, got, err)
-		}
-		if got.NumBasics() != c.want {
-			t.Errorf("Coalesce(%s) = %s: %d conjunctions, want %d", m, got, got.NumBasics(), c.want)
+		got, ok := checkRewrite(t, "Coalesce", Coalesce, c.src, c.want)
+		if !ok {
 			continue
 		}
 		if c.want == 1 && got.basics[0].NumLocals() != c.divs {
-			t.Errorf("Coalesce(%s) = %s: %d locals, want %d", m, got, got.basics[0].NumLocals(), c.divs)
+			t.Errorf("Coalesce(%s) = %s: %d locals, want %d", c.src, got, got.basics[0].NumLocals(), c.divs)
 		}
 	}
 }

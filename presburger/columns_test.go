@@ -9,10 +9,7 @@ import (
 // input and output dimensions and locals: every column named by kind, and
 // rows built with them denote the constraints meant.
 func TestColumns(t *testing.T) {
-	m, err := ParseMap("[N, M] -> { A[i, j] -> B[k] : k = floor((i + j)/2) and 0 <= i < N and exists e : j = 3e }")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mustParse(t, "[N, M] -> { A[i, j] -> B[k] : k = floor((i + j)/2) and 0 <= i < N and exists e : j = 3e }")
 	sp := m.Space()
 	for _, c := range []struct {
 		k            DimKind
@@ -81,10 +78,7 @@ func TestColumns(t *testing.T) {
 	row[b.TupleCol(0)] = NewInt(-1)
 	row[b.ConstCol()] = NewInt(-1)
 	b.AddEq(row)
-	want, err := ParseMap("[N, M] -> { A[i, j] -> B[k] : i = N - 1 and k = M and j = i + 1 }")
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := mustParse(t, "[N, M] -> { A[i, j] -> B[k] : i = N - 1 and k = M and j = i + 1 }")
 	eq, err := NewMap(sp, b).IsEqual(context.Background(), want)
 	if err != nil || !eq {
 		t.Errorf("rows built with the accessors give %s, want %s (%v)", NewMap(sp, b), want, err)
@@ -95,10 +89,7 @@ func TestColumns(t *testing.T) {
 // existentials column for column and refuses a space of another shape.
 func TestRelabel(t *testing.T) {
 	ctx := context.Background()
-	m, err := ParseMap("[N] -> { A[i] -> B[j] : j = floor(i/2) and 0 <= i < N and exists e : i = 3e }")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mustParse(t, "[N] -> { A[i] -> B[j] : j = floor(i/2) and 0 <= i < N and exists e : i = 3e }")
 	got, err := m.Relabel(SetSpace([]string{"M"}, FlatTuple("S", "x", "y")))
 	if err != nil {
 		t.Fatal(err)

@@ -1,16 +1,13 @@
 package presburger
 
-import (
-	"math/rand"
-	"testing"
-)
+import "testing"
 
 // TestComposeBasicMatchesReshape checks that composeBasic, which builds
 // the join of two pieces in one pass, gives the rows, divisions and
 // order that the join through reshape and conjoin gives (the fallback
 // for pieces with plain existentials), on random pieces.
 func TestComposeBasicMatchesReshape(t *testing.T) {
-	g := randGen{rand.New(rand.NewSource(3))}
+	g := newRandGen(3)
 	same := func(a, b *BasicMap) bool {
 		if a.empty != b.empty || len(a.eqs) != len(b.eqs) || len(a.ineqs) != len(b.ineqs) || len(a.divs) != len(b.divs) || a.space.String() != b.space.String() {
 			return false

@@ -1,14 +1,10 @@
 package presburger
 
-import (
-	"context"
-	"math/rand"
-	"testing"
-)
+import "testing"
 
 func TestExplicitDivsBrute(t *testing.T) {
-	g := randGen{rand.New(rand.NewSource(3))}
-	ctx := context.Background()
+	g := newRandGen(3)
+	ctx := t.Context()
 	n := propCount(1500)
 	maxPieces := 0
 	for it := 0; it < n; it++ {
@@ -63,8 +59,8 @@ func TestExplicitDivsBrute(t *testing.T) {
 // inequalities with non-unit coefficients (the dark shadow and splinter
 // path), against enumeration.
 func TestExplicitDivsCoupled(t *testing.T) {
-	g := randGen{rand.New(rand.NewSource(9))}
-	ctx := context.Background()
+	g := newRandGen(9)
+	ctx := t.Context()
 	n := propCount(400)
 	for it := 0; it < n; it++ {
 		sp := SetSpace(nil, FlatTuple("S", "x"))

@@ -2,7 +2,6 @@ package presburger
 
 import (
 	"context"
-	"math/rand"
 	"testing"
 )
 
@@ -37,22 +36,28 @@ func gistGridEqual(t *testing.T, a, b *Map, r int64) bool {
 	return ok
 }
 
+// Gist drops the constraints that the context implies; GistCover also
+// drops those that tell a context's conjunctions apart when the
+// conjunctions of the relation together cover them.
 func TestGistExamples(t *testing.T) {
-	ctx := context.Background()
-	for _, c := range []struct{ s, ctx, want string }{
-		{"[N] -> { [i] : 0 <= i < N and N >= 10 }", "[N] -> { : N >= 10 }", "[N] -> { [i] : 0 <= i < N }"},
-		{"{ [i, j] : 0 <= i < 10 and 0 <= j < 10 and i + j >= 3 }", "{ [i, j] : i >= 5 }", "{ [i, j] : i < 10 and 0 <= j < 10 }"},
-		{"{ [i] : 0 <= i < 10; [i] : i >= 20 }", "{ [i] : i <= 15 }", "{ [i] : 0 <= i < 10 }"},
+	for _, op := range []struct {
+		name  string
+		f     func(ctx context.Context, s, c *Map) (*Map, error)
+		cases []struct{ s, ctx, want string }
+	}{
+		{"Gist", Gist, []struct{ s, ctx, want string }{
+			{"[N] -> { [i] : 0 <= i < N and N >= 10 }", "[N] -> { : N >= 10 }", "[N] -> { [i] : 0 <= i < N }"},
+			{"{ [i, j] : 0 <= i < 10 and 0 <= j < 10 and i + j >= 3 }", "{ [i, j] : i >= 5 }", "{ [i, j] : i < 10 and 0 <= j < 10 }"},
+			{"{ [i] : 0 <= i < 10; [i] : i >= 20 }", "{ [i] : i <= 15 }", "{ [i] : 0 <= i < 10 }"},
+		}},
+		{"GistCover", GistCover, []struct{ s, ctx, want string }{
+			{"[a, b] -> { [x] : x < a and a <= b; [x] : x < a and b < a }", "[a, b] -> { : a <= b; : b < a }", "[a, b] -> { [x] : x < a }"},
+			{"[a, b] -> { [x] : x < a and x >= b; [x] : x < a and x < b and a >= 0 }", "[a, b] -> { : a >= 0 }", "[a, b] -> { [x] : x < a }"},
+			{"{ [i] : 0 <= i < 10; [i] : i >= 20 }", "{ [i] : i <= 15 }", "{ [i] : 0 <= i < 10 }"},
+		}},
 	} {
-		s, _ := ParseMap(c.s)
-		cx, _ := ParseMap(c.ctx)
-		want, _ := ParseMap(c.want)
-		g, err := Gist(ctx, s, cx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if eq, err := g.IsEqual(ctx, want); err != nil || !eq {
-			t.Errorf("gist(%s, %s) = %v, want %v (%v)", c.s, c.ctx, g, want, err)
+		for _, c := range op.cases {
+			checkGist(t, op.name, op.f, c.s, c.ctx, c.want)
 		}
 	}
 }
@@ -66,30 +71,17 @@ var smallRandSpecs = []lxRandSpec{
 	{nP: 1, nO: 2, nEx: 1, box: 2, exBox: 2},
 }
 
+// Gist's result equals the relation within the context, on random
+// relations of up to two conjunctions and contexts of one.
 func TestGistRandom(t *testing.T) {
-	ctx := context.Background()
-	r := rand.New(rand.NewSource(2))
-	specs := smallRandSpecs
-	n := 0
-	for _, s := range specs {
-		for k := 0; k < 120; k++ {
-			b1 := lxRandBasic(r, s)
-			sm := NewMap(b1.Space(), b1)
-			if k%2 == 1 {
-				sm = NewMap(b1.Space(), b1, lxRandBasic(r, s))
-			}
-			cm := NewMap(b1.Space(), lxRandBasic(r, s))
-			g, err := Gist(ctx, sm, cm)
-			if err != nil {
-				t.Fatalf("gist: %v", err)
-			}
-			n++
-			if !gistHolds(ctx, t, "gist", sm, cm, g) {
-				return
-			}
+	checkGistRandom(t, "Gist", Gist, 2, 120, func(k int, more func() *BasicMap) (*Map, *Map) {
+		b1 := more()
+		sm := NewMap(b1.Space(), b1)
+		if k%2 == 1 {
+			sm = NewMap(b1.Space(), b1, more())
 		}
-	}
-	t.Logf("%d random gists checked", n)
+		return sm, NewMap(b1.Space(), more())
+	})
 }
 
 // A relation restricted to its context repeats the context's
@@ -98,34 +90,32 @@ func TestGistRandom(t *testing.T) {
 // returns exactly the conjunctions of the one that runs every test, and
 // drops the repeated constraints.
 func TestGistSyntacticSkip(t *testing.T) {
-	ctx := context.Background()
-	r := rand.New(rand.NewSource(5))
+	ctx := t.Context()
 	n := 0
-	for _, s := range smallRandSpecs {
-		for k := 0; k < 120; k++ {
-			b1 := lxRandBasic(r, s)
-			cm := NewMap(b1.Space(), lxRandBasic(r, s))
-			if k%3 == 0 {
-				cm = NewMap(b1.Space(), cm.Basics()[0], lxRandBasic(r, s))
-			}
-			sm, err := NewMap(b1.Space(), b1, lxRandBasic(r, s)).Intersect(cm)
-			if err != nil {
-				t.Fatal(err)
-			}
-			fast, err := gist(ctx, sm, cm, true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			slow, err := gist(ctx, sm, cm, false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if fast.String() != slow.String() {
-				t.Fatalf("gist(%v, %v): %v with the syntactic skip, %v without", sm, cm, fast, slow)
-			}
-			n++
+	forSmallRand(5, 120, func(k int, more func() *BasicMap) bool {
+		b1 := more()
+		cm := NewMap(b1.Space(), more())
+		if k%3 == 0 {
+			cm = NewMap(b1.Space(), cm.Basics()[0], more())
 		}
-	}
+		sm, err := NewMap(b1.Space(), b1, more()).Intersect(cm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fast, err := gist(ctx, sm, cm, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slow, err := gist(ctx, sm, cm, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fast.String() != slow.String() {
+			t.Fatalf("gist(%v, %v): %v with the syntactic skip, %v without", sm, cm, fast, slow)
+		}
+		n++
+		return true
+	})
 	t.Logf("%d gists compared", n)
 	for _, c := range []struct{ s, ctx, want string }{
 		// Equalities either way round, an inequality with a weaker
@@ -134,37 +124,10 @@ func TestGistSyntacticSkip(t *testing.T) {
 		// Two context pieces, each implying the constraint.
 		{"{ [i] : i >= 2 and i <= 40 }", "{ [i] : i >= 3; [i] : i >= 7 and i <= 30 }", "{ [i] : i <= 40 }"},
 	} {
-		sm, _ := ParseMap(c.s)
-		cm, _ := ParseMap(c.ctx)
-		want, _ := ParseMap(c.want)
-		g, err := Gist(ctx, sm, cm)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if eq, err := g.IsEqual(ctx, want); err != nil || !eq || g.NumBasics() != 1 || len(g.Basics()[0].Ineqs())+len(g.Basics()[0].Eqs()) != len(want.Basics()[0].Ineqs())+len(want.Basics()[0].Eqs()) {
-			t.Errorf("gist(%s, %s) = %v, want %v (%v)", c.s, c.ctx, g, want, err)
-		}
-	}
-}
-
-// GistCover drops the constraints that tell a context's conjunctions
-// apart when the conjunctions of the relation together cover them.
-func TestGistCoverExamples(t *testing.T) {
-	ctx := context.Background()
-	for _, c := range []struct{ s, ctx, want string }{
-		{"[a, b] -> { [x] : x < a and a <= b; [x] : x < a and b < a }", "[a, b] -> { : a <= b; : b < a }", "[a, b] -> { [x] : x < a }"},
-		{"[a, b] -> { [x] : x < a and x >= b; [x] : x < a and x < b and a >= 0 }", "[a, b] -> { : a >= 0 }", "[a, b] -> { [x] : x < a }"},
-		{"{ [i] : 0 <= i < 10; [i] : i >= 20 }", "{ [i] : i <= 15 }", "{ [i] : 0 <= i < 10 }"},
-	} {
-		s, _ := ParseMap(c.s)
-		cx, _ := ParseMap(c.ctx)
-		want, _ := ParseMap(c.want)
-		g, err := GistCover(ctx, s, cx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if eq, err := g.IsEqual(ctx, want); err != nil || !eq {
-			t.Errorf("GistCover(%s, %s) = %v, want %v (%v)", c.s, c.ctx, g, want, err)
+		g := checkGist(t, "Gist", Gist, c.s, c.ctx, c.want)
+		want := mustParse(t, c.want)
+		if g.NumBasics() != 1 || len(g.Basics()[0].Ineqs())+len(g.Basics()[0].Eqs()) != len(want.Basics()[0].Ineqs())+len(want.Basics()[0].Eqs()) {
+			t.Errorf("Gist(%s, %s) = %v: not the %d constraints of %v", c.s, c.ctx, g, len(want.Basics()[0].Ineqs())+len(want.Basics()[0].Eqs()), want)
 		}
 	}
 }
@@ -183,9 +146,7 @@ func TestGistCoverDropsContained(t *testing.T) {
 		// Not contained: both stay.
 		{"[a, b] -> { [x] : x < a and a <= b; [x] : x > b and b < a }", "[a, b] -> { : a <= b; : b < a }", "[a, b] -> { [x] : x < a and a <= b; [x] : x > b and b < a }", 2},
 	} {
-		s, _ := ParseMap(c.s)
-		cx, _ := ParseMap(c.ctx)
-		want, _ := ParseMap(c.want)
+		s, cx, want := mustParse(t, c.s), mustParse(t, c.ctx), mustParse(t, c.want)
 		g, err := GistCover(ctx, s, cx)
 		if err != nil {
 			t.Fatal(err)
@@ -203,23 +164,11 @@ func TestGistCoverDropsContained(t *testing.T) {
 
 // GistCover drops the divisions that only its dropped constraints used.
 func TestGistCoverDropsDivisions(t *testing.T) {
-	ctx := context.Background()
-	s, err := ParseMap("[a, b] -> { [x] : exists (e = floor(b/2): x < a and a <= 2e); [x] : exists (e = floor(b/2): x < a and 2e < a) }")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := ParseMap("[a, b] -> { : exists (e = floor(b/2): a <= 2e); : exists (e = floor(b/2): 2e < a) }")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, _ := ParseMap("[a, b] -> { [x] : x < a }")
-	g, err := GistCover(ctx, s, c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if eq, err := g.IsEqual(ctx, want); err != nil || !eq {
-		t.Fatalf("GistCover(%s, %s) = %v, want %v (%v)", s, c, g, want, err)
-	}
+	const (
+		s = "[a, b] -> { [x] : exists (e = floor(b/2): x < a and a <= 2e); [x] : exists (e = floor(b/2): x < a and 2e < a) }"
+		c = "[a, b] -> { : exists (e = floor(b/2): a <= 2e); : exists (e = floor(b/2): 2e < a) }"
+	)
+	g := checkGist(t, "GistCover", GistCover, s, c, "[a, b] -> { [x] : x < a }")
 	for _, b := range g.Basics() {
 		if b.NumLocals() != 0 {
 			t.Errorf("GistCover(%s, %s) = %v: a division left unused", s, c, g)
@@ -230,38 +179,24 @@ func TestGistCoverDropsDivisions(t *testing.T) {
 // GistCover's result equals the relation within the context, on random
 // relations of up to three conjunctions and contexts of up to two.
 func TestGistCoverRandom(t *testing.T) {
-	ctx := context.Background()
-	r := rand.New(rand.NewSource(3))
-	n := 0
-	for _, s := range smallRandSpecs {
-		for k := 0; k < 80; k++ {
-			b1 := lxRandBasic(r, s)
-			bs := []*BasicMap{b1, lxRandBasic(r, s)}
-			if k%2 == 1 {
-				bs = append(bs, lxRandBasic(r, s))
-			}
-			sm := NewMap(b1.Space(), bs...)
-			cm := NewMap(b1.Space(), lxRandBasic(r, s))
-			if k%3 == 0 {
-				cm = NewMap(b1.Space(), cm.Basics()[0], lxRandBasic(r, s))
-			}
-			g, err := GistCover(ctx, sm, cm)
-			if err != nil {
-				t.Fatalf("GistCover: %v", err)
-			}
-			n++
-			if !gistHolds(ctx, t, "GistCover", sm, cm, g) {
-				return
-			}
+	checkGistRandom(t, "GistCover", GistCover, 3, 80, func(k int, more func() *BasicMap) (*Map, *Map) {
+		b1 := more()
+		bs := []*BasicMap{b1, more()}
+		if k%2 == 1 {
+			bs = append(bs, more())
 		}
-	}
-	t.Logf("%d random covering gists checked", n)
+		sm := NewMap(b1.Space(), bs...)
+		cm := NewMap(b1.Space(), more())
+		if k%3 == 0 {
+			cm = NewMap(b1.Space(), cm.Basics()[0], more())
+		}
+		return sm, cm
+	})
 }
 
 // CompactUnion returns the same set, in one conjunction where the union
 // of the pieces is one.
 func TestCompactUnion(t *testing.T) {
-	ctx := context.Background()
 	for _, c := range []struct {
 		src    string
 		pieces int
@@ -271,21 +206,28 @@ func TestCompactUnion(t *testing.T) {
 		{"[N, M] -> { [i, j] : 0 <= i < 16 and 0 <= j < 4 and i < N and j < M; [i, j] : 0 <= i < 16 and 0 <= j < 4 and i >= N; [i, j] : 0 <= i < 16 and 0 <= j < 4 and j >= M }", 1},
 		{"{ [i] : 0 <= i < 3; [i] : 5 <= i < 8 }", 2},
 	} {
-		d, err := ParseMap(c.src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := CompactUnion(ctx, d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if eq, err := got.IsEqual(ctx, d); err != nil || !eq {
-			t.Errorf("CompactUnion(%s) = %v, a different set (%v)", c.src, got, err)
-		}
-		if got.NumBasics() != c.pieces {
-			t.Errorf("CompactUnion(%s) = %v, %d pieces, want %d", c.src, got, got.NumBasics(), c.pieces)
-		}
+		checkRewrite(t, "CompactUnion", CompactUnion, c.src, c.pieces)
 	}
+}
+
+// checkGistRandom checks with gistHolds the gist op, named name, of the
+// relations in the contexts that draw makes, perSpec times for each of
+// smallRandSpecs (k counting them), from the random conjunctions of the
+// spec that more returns; the conjunctions are drawn with the seed seed.
+func checkGistRandom(t *testing.T, name string, op func(ctx context.Context, s, c *Map) (*Map, error), seed int64, perSpec int, draw func(k int, more func() *BasicMap) (s, c *Map)) {
+	t.Helper()
+	ctx := t.Context()
+	n := 0
+	forSmallRand(seed, perSpec, func(k int, more func() *BasicMap) bool {
+		sm, cm := draw(k, more)
+		g, err := op(ctx, sm, cm)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		n++
+		return gistHolds(ctx, t, name, sm, cm, g)
+	})
+	t.Logf("%d random results of %s checked", n, name)
 }
 
 // gistHolds checks that the result g of the gist op of s in the context c

@@ -2,7 +2,6 @@ package presburger
 
 import (
 	"context"
-	"math/rand"
 	"testing"
 )
 
@@ -20,14 +19,8 @@ func TestSimpleHullExamples(t *testing.T) {
 		// One piece is its own hull.
 		{"{ [x] : 0 <= x <= 3 }", "{ [x] : 0 <= x <= 3 }"},
 	} {
-		m, err := ParseMap(c.m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := ParseMap(c.want)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := mustParse(t, c.m)
+		want := mustParse(t, c.want)
 		h, err := SimpleHull(ctx, m)
 		if err != nil {
 			t.Fatalf("hull of %s: %v", c.m, err)
@@ -44,31 +37,25 @@ func TestSimpleHullExamples(t *testing.T) {
 // TestSimpleHullRandom: the hull of random unions (with divisions and
 // existentials) contains them, point by point too.
 func TestSimpleHullRandom(t *testing.T) {
-	ctx := context.Background()
-	r := rand.New(rand.NewSource(3))
-	specs := smallRandSpecs
-	for _, s := range specs {
-		for k := 0; k < 60; k++ {
-			b := lxRandBasic(r, s)
-			pieces := []*BasicMap{b}
-			for range 1 + k%3 {
-				pieces = append(pieces, lxRandBasic(r, s))
-			}
-			m := NewMap(b.Space(), pieces...)
-			h, err := SimpleHull(ctx, m)
-			if err != nil {
-				t.Fatalf("hull of %v: %v", m, err)
-			}
-			if h.NumBasics() > 1 {
-				t.Fatalf("hull of %v = %v: %d conjunctions", m, h, h.NumBasics())
-			}
-			if sub, err := m.IsSubset(ctx, h); err != nil || !sub {
-				t.Fatalf("%v is not inside its hull %v (%v)", m, h, err)
-			}
-			u, _ := m.Union(h)
-			if !gistGridEqual(t, u, h, 3) {
-				return
-			}
+	ctx := t.Context()
+	forSmallRand(3, 60, func(k int, more func() *BasicMap) bool {
+		b := more()
+		pieces := []*BasicMap{b}
+		for range 1 + k%3 {
+			pieces = append(pieces, more())
 		}
-	}
+		m := NewMap(b.Space(), pieces...)
+		h, err := SimpleHull(ctx, m)
+		if err != nil {
+			t.Fatalf("hull of %v: %v", m, err)
+		}
+		if h.NumBasics() > 1 {
+			t.Fatalf("hull of %v = %v: %d conjunctions", m, h, h.NumBasics())
+		}
+		if sub, err := m.IsSubset(ctx, h); err != nil || !sub {
+			t.Fatalf("%v is not inside its hull %v (%v)", m, h, err)
+		}
+		u, _ := m.Union(h)
+		return gistGridEqual(t, u, h, 3)
+	})
 }

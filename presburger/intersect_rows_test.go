@@ -1,16 +1,13 @@
 package presburger
 
-import (
-	"math/rand"
-	"testing"
-)
+import "testing"
 
 // TestBasicIntersectRows checks that BasicMap.Intersect builds the rows
 // and locals of a copy of b conjoined with o, in the same order, on
 // random conjunctions with divisions and existentials, and that the
 // result's rows do not share storage with its operands or one another.
 func TestBasicIntersectRows(t *testing.T) {
-	g := randGen{rand.New(rand.NewSource(9))}
+	g := newRandGen(9)
 	for it := 0; it < propCount(2000); it++ {
 		sp := g.randSetSpace(randParams(g))
 		if g.r.Intn(2) == 0 {

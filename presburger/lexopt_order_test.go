@@ -60,10 +60,7 @@ func tileRowsConjunction(order []int, swap bool) *BasicMap {
 func TestLexMaxIndependentOfRowOrder(t *testing.T) {
 	ctx := context.Background()
 	sp := SetSpace([]string{"M", "N", "K"}, FlatTuple("", "o"))
-	want, err := ParseMap("[M, N, K] -> { [o] : o = 16*floor(M/16) - 1 and M >= 16 and N >= 1 and K >= 1 }")
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := mustParse(t, "[M, N, K] -> { [o] : o = 16*floor(M/16) - 1 and M >= 16 and N >= 1 and K >= 1 }")
 	rng := rand.New(rand.NewSource(1))
 	for k := 0; k < 40; k++ {
 		var order []int
@@ -90,4 +87,3 @@ func TestLexMaxIndependentOfRowOrder(t *testing.T) {
 		}
 	}
 }
-

@@ -327,75 +327,58 @@ func lxCheckSymbolic(t *testing.T, m, g *Map, max bool) {
 }
 
 func TestLexOptVerifierShapes(t *testing.T) {
-	ctx := context.Background()
 	for _, c := range lexBenchCases {
-		m, err := ParseMap(c.src)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := mustParse(t, c.src)
 		for _, max := range []bool{false, true} {
-			var p *PwMultiAff
-			if max {
-				p, err = LexMax(ctx, m)
-			} else {
-				p, err = LexMin(ctx, m)
-			}
-			if err != nil {
-				t.Fatalf("%s max=%v: %v", c.name, max, err)
-			}
-			lxCheckSymbolic(t, m, p.ToMap(), max)
+			checkLexOpt(t, m, max)
 		}
 	}
 }
 
 func TestLexOptUnbounded(t *testing.T) {
 	ctx := context.Background()
-	m, _ := ParseMap("[N] -> { [i, j] : 0 <= i < N and j <= i }")
+	m := mustParse(t, "[N] -> { [i, j] : 0 <= i < N and j <= i }")
 	if _, err := LexMin(ctx, m); !errors.Is(err, ErrUnbounded) {
 		t.Fatalf("lexmin of a set unbounded below: err = %v", err)
 	}
-	p, err := LexMax(ctx, m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lxCheckSymbolic(t, m, p.ToMap(), true)
+	checkLexOpt(t, m, true)
 	// Existentials moving along a line: projected out through the equality.
-	m, _ = ParseMap("{ [x] : 0 <= x < 3 and exists (e, f : e = f + x) }")
-	p, err = LexMax(ctx, m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lxCheckSymbolic(t, m, p.ToMap(), true)
+	checkLexOpt(t, mustParse(t, "{ [x] : 0 <= x < 3 and exists (e, f : e = f + x) }"), true)
 	// Existentials moving along a line of inequalities: column echelon form.
 	b := NewBasicMap(SetSpace(nil, FlatTuple("", "x")))
-	e, f := b.AddExistential(), b.AddExistential()
-	_ = e
-	_ = f
+	// The existentials e and f.
+	b.AddExistential()
+	b.AddExistential()
 	b.AddIneq(ints(1, 0, 0, 0))   // x >= 0
 	b.AddIneq(ints(-1, 0, 0, 4))  // x <= 4
 	b.AddIneq(ints(0, 1, -1, 0))  // e - f >= 0
 	b.AddIneq(ints(1, -1, 1, 0))  // x - e + f >= 0
 	b.AddIneq(ints(0, 2, -2, -1)) // 2e - 2f >= 1
 	m = NewMap(b.Space(), b)
-	for _, max := range []bool{false, true} {
-		p, err = lexOpt(ctx, m, max)
-		if err != nil {
-			t.Fatalf("max=%v: %v", max, err)
-		}
-		lxCheckSymbolic(t, m, p.ToMap(), max)
-	}
+	checkLexOpt(t, m, false)
+	checkLexOpt(t, m, true)
 	// An existential unbounded below does not prevent the optimum.
-	m, _ = ParseMap("{ [i] : 0 <= i < 5 and exists (e : e <= i) }")
-	p, err = LexMin(ctx, m)
-	if err != nil {
-		t.Fatal(err)
+	checkLexOpt(t, mustParse(t, "{ [i] : 0 <= i < 5 and exists (e : e <= i) }"), false)
+}
+
+// checkLexOpt computes the lexicographic maximum of m, or its minimum,
+// and checks it with lxCheckSymbolic.
+func checkLexOpt(t *testing.T, m *Map, max bool) {
+	t.Helper()
+	opt := LexMin
+	if max {
+		opt = LexMax
 	}
-	lxCheckSymbolic(t, m, p.ToMap(), false)
+	p, err := opt(t.Context(), m)
+	if err != nil {
+		t.Fatalf("%v max=%v: %v", m, max, err)
+	}
+	lxCheckSymbolic(t, m, p.ToMap(), max)
 }
 
 func TestPwMultiAffString(t *testing.T) {
 	ctx := context.Background()
-	m, _ := ParseMap("[N] -> { A[i] -> [j] : 0 <= i < N and i <= j < N }")
+	m := mustParse(t, "[N] -> { A[i] -> [j] : 0 <= i < N and i <= j < N }")
 	p, err := LexMin(ctx, m)
 	if err != nil {
 		t.Fatal(err)
@@ -404,10 +387,7 @@ func TestPwMultiAffString(t *testing.T) {
 		t.Errorf("String() = %q, want %q", got, want)
 	}
 	// The printed form parses back to the same graph.
-	back, err := ParseMap(p.String())
-	if err != nil {
-		t.Fatalf("parse %q: %v", p.String(), err)
-	}
+	back := mustParse(t, p.String())
 	if eq, err := back.IsEqual(ctx, p.ToMap()); err != nil || !eq {
 		t.Errorf("printed %q parses to %v (%v)", p, back, err)
 	}
@@ -464,21 +444,9 @@ func TestLexOptRandomSmall(t *testing.T) {
 
 func TestLexOptUnion(t *testing.T) {
 	ctx := context.Background()
-	u, err := ParseUnionMap("[N] -> { A[i] -> B[j] : 0 <= i < N and i <= j < N; C[i] -> D[j, k] : 0 <= j <= i and 0 <= k <= j }")
-	if err != nil {
-		t.Fatal(err)
-	}
+	u := mustUnion(t, "[N] -> { A[i] -> B[j] : 0 <= i < N and i <= j < N; C[i] -> D[j, k] : 0 <= j <= i and 0 <= k <= j }")
 	got, err := LexMaxUnion(ctx, u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := ParseUnionMap("[N] -> { A[i] -> B[N - 1] : 0 <= i < N; C[i] -> D[i, i] : i >= 0 }")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if eq, err := got.IsEqual(ctx, want); err != nil || !eq {
-		t.Fatalf("LexMaxUnion = %v, want %v (%v)", got, want, err)
-	}
+	checkUnion(t, "LexMaxUnion", got, err, "[N] -> { A[i] -> B[N - 1] : 0 <= i < N; C[i] -> D[i, i] : i >= 0 }")
 }
 
 // Coalesce merges the pieces of one function whose domains join into one
@@ -486,10 +454,7 @@ func TestLexOptUnion(t *testing.T) {
 // rational points only), and keeps the graph.
 func TestPwMultiAffCoalesceDomains(t *testing.T) {
 	ctx := context.Background()
-	m, err := ParseMap("[N] -> { [i] -> [j] : 0 <= i < N and j = i }")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mustParse(t, "[N] -> { [i] -> [j] : 0 <= i < N and j = i }")
 	p, err := LexMin(ctx, m)
 	if err != nil || p.NumPieces() != 1 {
 		t.Fatalf("LexMin(%v) = %v, %v", m, p, err)

@@ -1,8 +1,6 @@
 package presburger
 
 import (
-	"context"
-	"math/rand"
 	"testing"
 )
 
@@ -20,13 +18,16 @@ func (g randGen) randMapSpace(params []string) Space {
 
 func randParams(g randGen) []string { return []string{"N"}[:g.r.Intn(2)] }
 
-// checkPoints compares got against want on every point of the box of
-// radius r over got's dimension columns. With solver set, membership in
+// checkPoints compares got, computed by op with error err, against want
+// on every point of the box of radius r over got's dimension columns. With solver set, membership in
 // got is decided with ContainsPoint (exact, via the Omega test) because its
 // existentials are not boxed; otherwise by direct enumeration.
-func checkPoints(t *testing.T, it int, op string, got *Map, r int, solver bool, want func(p []Int) bool) {
+func checkPoints(t *testing.T, it int, op string, got *Map, err error, r int, solver bool, want func(p []Int) bool) {
 	t.Helper()
-	ctx := context.Background()
+	if err != nil {
+		t.Fatalf("case %d %s: %v", it, op, err)
+	}
+	ctx := t.Context()
 	forBox(got.space.NumDims(), r, func(p []Int) bool {
 		var in bool
 		if solver {
@@ -46,8 +47,8 @@ func checkPoints(t *testing.T, it int, op string, got *Map, r int, solver bool, 
 }
 
 func TestBooleanOpsBrute(t *testing.T) {
-	g := randGen{rand.New(rand.NewSource(4))}
-	ctx := context.Background()
+	g := newRandGen(4)
+	ctx := t.Context()
 	n := propCount(400)
 	for it := 0; it < n; it++ {
 		ps := randParams(g)
@@ -62,32 +63,17 @@ func TestBooleanOpsBrute(t *testing.T) {
 		inA := func(p []Int) bool { return bruteMapContains(a, p) }
 		inB := func(p []Int) bool { return bruteMapContains(b, p) }
 		x, err := a.Intersect(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkPoints(t, it, "intersect", x, boxB, false, func(p []Int) bool { return inA(p) && inB(p) })
+		checkPoints(t, it, "intersect", x, err, boxB, false, func(p []Int) bool { return inA(p) && inB(p) })
 		u, err := a.Union(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkPoints(t, it, "union", u, boxB, false, func(p []Int) bool { return inA(p) || inB(p) })
+		checkPoints(t, it, "union", u, err, boxB, false, func(p []Int) bool { return inA(p) || inB(p) })
 		d, err := a.Subtract(ctx, b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkPoints(t, it, "subtract", d, boxB, false, func(p []Int) bool { return inA(p) && !inB(p) })
+		checkPoints(t, it, "subtract", d, err, boxB, false, func(p []Int) bool { return inA(p) && !inB(p) })
 		if it%4 == 0 {
 			c, err := a.Complement(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkPoints(t, it, "complement", c, boxB+1, false, func(p []Int) bool { return !inA(p) })
+			checkPoints(t, it, "complement", c, err, boxB+1, false, func(p []Int) bool { return !inA(p) })
 		}
 		s, err := u.Simplify(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkPoints(t, it, "simplify", s, boxB, false, func(p []Int) bool { return inA(p) || inB(p) })
+		checkPoints(t, it, "simplify", s, err, boxB, false, func(p []Int) bool { return inA(p) || inB(p) })
 		// Decisions.
 		var anyA, subset, equal = false, true, true
 		forBox(sp.NumDims(), boxB, func(p []Int) bool {
@@ -135,8 +121,8 @@ func subsetOf(a, b *Map, sp Space) bool {
 }
 
 func TestRelationOpsBrute(t *testing.T) {
-	g := randGen{rand.New(rand.NewSource(5))}
-	ctx := context.Background()
+	g := newRandGen(5)
+	ctx := t.Context()
 	n := propCount(150)
 	for it := 0; it < n; it++ {
 		ps := randParams(g)
@@ -149,32 +135,29 @@ func TestRelationOpsBrute(t *testing.T) {
 		inS := func(p []Int) bool { return bruteMapContains(s, p) }
 		pt := func(par []Int, xs ...Int) []Int { return append(append([]Int(nil), par...), xs...) }
 		// Reverse.
-		checkPoints(t, it, "reverse", r.Reverse(), boxB, false, func(p []Int) bool {
+		checkPoints(t, it, "reverse", r.Reverse(), nil, boxB, false, func(p []Int) bool {
 			return inR(pt(p[:np], p[np+1], p[np]))
 		})
 		// Domain and range.
-		checkPoints(t, it, "domain", r.Domain(), boxB, true, func(p []Int) bool {
+		checkPoints(t, it, "domain", r.Domain(), nil, boxB, true, func(p []Int) bool {
 			found := false
 			forBox(1, boxB, func(q []Int) bool { found = inR(pt(p[:np], p[np], q[0])); return !found })
 			return found
 		})
-		checkPoints(t, it, "range", r.Range(), boxB, true, func(p []Int) bool {
+		checkPoints(t, it, "range", r.Range(), nil, boxB, true, func(p []Int) bool {
 			found := false
 			forBox(1, boxB, func(q []Int) bool { found = inR(pt(p[:np], q[0], p[np])); return !found })
 			return found
 		})
 		// Params.
-		checkPoints(t, it, "params", r.Params(), boxB, true, func(p []Int) bool {
+		checkPoints(t, it, "params", r.Params(), nil, boxB, true, func(p []Int) bool {
 			found := false
 			forBox(2, boxB, func(q []Int) bool { found = inR(pt(p[:np], q...)); return !found })
 			return found
 		})
 		// Composition.
 		c, err := r.ApplyRange(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkPoints(t, it, "apply_range", c, boxB, true, func(p []Int) bool {
+		checkPoints(t, it, "apply_range", c, err, boxB, true, func(p []Int) bool {
 			found := false
 			forBox(1, boxB, func(q []Int) bool {
 				found = inR(pt(p[:np], p[np], q[0])) && inS(pt(p[:np], q[0], p[np+1]))
@@ -185,10 +168,7 @@ func TestRelationOpsBrute(t *testing.T) {
 		// Apply a set: image of the domain of s-shaped set.
 		dom := g.randMap(SetSpace(ps, FlatTuple("A", "i")), 2, 3)
 		img, err := dom.Apply(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkPoints(t, it, "apply", img, boxB, true, func(p []Int) bool {
+		checkPoints(t, it, "apply", img, err, boxB, true, func(p []Int) bool {
 			found := false
 			forBox(1, boxB, func(q []Int) bool {
 				found = bruteMapContains(dom, pt(p[:np], q[0])) && inR(pt(p[:np], q[0], p[np]))
@@ -228,15 +208,9 @@ func TestRelationOpsBrute(t *testing.T) {
 		}
 		// Wrap/unwrap round trip and product.
 		w, err := r.Wrap()
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkPoints(t, it, "wrap", w, boxB, false, inR)
+		checkPoints(t, it, "wrap", w, err, boxB, false, inR)
 		pr, err := r.Product(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkPoints(t, it, "product", pr, boxB-2, false, func(p []Int) bool {
+		checkPoints(t, it, "product", pr, err, boxB-2, false, func(p []Int) bool {
 			// [a -> c] -> [b -> d]
 			return inR(pt(p[:np], p[np], p[np+2])) && inS(pt(p[:np], p[np+1], p[np+3]))
 		})
@@ -249,10 +223,7 @@ func TestRelationOpsBrute(t *testing.T) {
 			t.Fatalf("case %d: reverse twice differs: %v", it, err)
 		}
 		diff, err := Universe(c.space).Subtract(ctx, c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkPoints(t, it, "complement_of_projection", diff, boxB, true, func(p []Int) bool {
+		checkPoints(t, it, "complement_of_projection", diff, err, boxB, true, func(p []Int) bool {
 			found := false
 			forBox(1, boxB, func(q []Int) bool {
 				found = inR(pt(p[:np], p[np], q[0])) && inS(pt(p[:np], q[0], p[np+1]))
@@ -269,8 +240,8 @@ func TestRelationOpsBrute(t *testing.T) {
 // of it, the pieces have no common point and subtractBasic keeps the piece
 // as it is, which the shortcut does without calling it.
 func TestSubtractPlainContradiction(t *testing.T) {
-	g := randGen{rand.New(rand.NewSource(7))}
-	ctx := context.Background()
+	g := newRandGen(7)
+	ctx := t.Context()
 	fired := 0
 	for it := 0; it < propCount(400); it++ {
 		sp := g.randSetSpace([]string{"N"})

@@ -2,7 +2,6 @@ package presburger
 
 import (
 	"context"
-	"math/rand"
 	"testing"
 )
 
@@ -11,7 +10,7 @@ import (
 // operation on a piece leaves the map as it was.
 func TestPieces(t *testing.T) {
 	ctx := context.Background()
-	g := randGen{rand.New(rand.NewSource(13))}
+	g := newRandGen(13)
 	for it := 0; it < propCount(300); it++ {
 		sp := g.randSetSpace(randParams(g))
 		m := g.randMap(sp, 4, 4)

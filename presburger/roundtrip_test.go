@@ -1,17 +1,13 @@
 package presburger
 
-import (
-	"context"
-	"math/rand"
-	"testing"
-)
+import "testing"
 
 // TestPrintParseRoundTrip prints random relations (with divisions and
 // existentials, sets and maps, nested tuples) and parses them back: the
 // result must be equal, and must contain exactly the enumerated points.
 func TestPrintParseRoundTrip(t *testing.T) {
-	g := randGen{rand.New(rand.NewSource(8))}
-	ctx := context.Background()
+	g := newRandGen(8)
+	ctx := t.Context()
 	n := propCount(300)
 	for it := 0; it < n; it++ {
 		ps := randParams(g)
@@ -26,24 +22,18 @@ func TestPrintParseRoundTrip(t *testing.T) {
 		}
 		m := g.randMap(sp, 3, 4)
 		text := m.String()
-		back, err := ParseMap(text)
-		if err != nil {
-			t.Fatalf("case %d: reparse %q: %v", it, text, err)
-		}
+		back := mustParse(t, text)
 		if !back.space.SameTuples(m.space) || !sameStrings(back.space.Params, m.space.Params) {
 			t.Fatalf("case %d: space %v became %v", it, m.space, back.space)
 		}
-		checkPoints(t, it, "roundtrip", back, boxB, false, func(p []Int) bool { return bruteMapContains(m, p) })
+		checkPoints(t, it, "roundtrip", back, nil, boxB, false, func(p []Int) bool { return bruteMapContains(m, p) })
 		if it%10 == 0 {
 			if eq, err := back.IsEqual(ctx, m); err != nil || !eq {
 				t.Fatalf("case %d: %q not equal after round trip (%v)", it, text, err)
 			}
 		}
 		u := NewUnionMap(m, g.randMap(g.randSetSpace(ps), 2, 3))
-		ub, err := ParseUnionMap(u.String())
-		if err != nil {
-			t.Fatalf("case %d: reparse union %q: %v", it, u.String(), err)
-		}
+		ub := mustUnion(t, u.String())
 		if eq, err := ub.IsEqual(ctx, u); err != nil || !eq {
 			t.Fatalf("case %d: union %q not equal after round trip (%v)", it, u.String(), err)
 		}

@@ -1,10 +1,6 @@
 package presburger
 
-import (
-	"context"
-	"math/rand"
-	"testing"
-)
+import "testing"
 
 // TestSampleLeastPoint checks which point Sample returns, against brute
 // force: for each dimension in order, the least non-negative value the
@@ -12,8 +8,8 @@ import (
 // on the choice (the quick tests' parameter values derive from it), and
 // the searches' starting points must not skip it.
 func TestSampleLeastPoint(t *testing.T) {
-	g := randGen{rand.New(rand.NewSource(7))}
-	ctx := context.Background()
+	g := newRandGen(7)
+	ctx := t.Context()
 	// key orders a value as Sample prefers it: 0, 1, 2, ..., then -1, -2, ...
 	key := func(v int64) int64 {
 		if v >= 0 {

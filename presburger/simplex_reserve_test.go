@@ -3,7 +3,6 @@ package presburger
 import (
 	"context"
 	"fmt"
-	"math/rand"
 	"testing"
 )
 
@@ -12,7 +11,7 @@ import (
 // rows (which must not take from the original's reserve) leaves the
 // original's rows as they were.
 func TestSimplexReserve(t *testing.T) {
-	g := randGen{rand.New(rand.NewSource(21))}
+	g := newRandGen(21)
 	dump := func(tab *simplexTab) string { return fmt.Sprint(tab.rows, tab.rowU, tab.isRow, tab.pos, tab.restr) }
 	for it := 0; it < propCount(500); it++ {
 		sp := g.randSetSpace(randParams(g))
@@ -54,7 +53,7 @@ func TestSimplexReserve(t *testing.T) {
 // of the conjunction's equalities (both ways), inequalities and division
 // rows (divRows), in that order, on random conjunctions with divisions.
 func TestNewSimplifierRows(t *testing.T) {
-	g := randGen{rand.New(rand.NewSource(23))}
+	g := newRandGen(23)
 	dump := func(tab *simplexTab) string { return fmt.Sprint(tab.rows, tab.rowU, tab.isRow, tab.pos, tab.restr) }
 	check := func(it int, c *BasicMap) {
 		if c.empty {

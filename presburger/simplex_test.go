@@ -140,6 +140,29 @@ func TestSimplexTabSearch(t *testing.T) {
 	}
 }
 
+// simplifyBoth simplifies b with BasicMap.simplify and with
+// simplifyExact.
+func simplifyBoth(t *testing.T, ctx context.Context, b *BasicMap) (got, want *BasicMap) {
+	t.Helper()
+	got, err := b.simplify(newMeter(ctx))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err = simplifyExact(newMeter(ctx), b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got, want
+}
+
+// simplifiedString prints a simplified conjunction, or "empty" for nil.
+func simplifiedString(b *BasicMap) string {
+	if b == nil {
+		return "empty"
+	}
+	return dumpBasic(b)
+}
+
 // simplifyExact is BasicMap.simplify with every test by the Omega test
 // (the reference that the tableau's decisions must agree with).
 func simplifyExact(mt *meter, b *BasicMap) (*BasicMap, error) {
@@ -193,25 +216,12 @@ func simplifyExact(mt *meter, b *BasicMap) (*BasicMap, error) {
 // every test by the Omega test, on random conjunctions with divisions
 // and existentials, bounded and unbounded.
 func TestSimplifyMatchesExact(t *testing.T) {
-	g := randGen{rand.New(rand.NewSource(5))}
-	ctx := context.Background()
-	str := func(b *BasicMap) string {
-		if b == nil {
-			return "empty"
-		}
-		return dumpBasic(b)
-	}
+	g := newRandGen(5)
+	ctx := t.Context()
 	check := func(it int, b *BasicMap) {
-		got, err := b.simplify(newMeter(ctx))
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := simplifyExact(newMeter(ctx), b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if str(got) != str(want) {
-			t.Fatalf("case %d: %s\nsimplify: %s\nexact:    %s", it, dumpBasic(b), str(got), str(want))
+		got, want := simplifyBoth(t, ctx, b)
+		if simplifiedString(got) != simplifiedString(want) {
+			t.Fatalf("case %d: %s\nsimplify: %s\nexact:    %s", it, dumpBasic(b), simplifiedString(got), simplifiedString(want))
 		}
 	}
 	forRandomBasics(g, check)
@@ -355,7 +365,7 @@ func TestSearchIntegerProbe(t *testing.T) {
 // with a piece, which Map.Simplify uses to refute inclusions between
 // pieces (pieceWitnesses), is a point of that piece.
 func TestSimplifyPointInPiece(t *testing.T) {
-	g := randGen{rand.New(rand.NewSource(7))}
+	g := newRandGen(7)
 	mt := newMeter(context.Background())
 	found := 0
 	check := func(it int, b *BasicMap) {

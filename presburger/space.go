@@ -232,6 +232,10 @@ func (s Space) String() string {
 	return b.String()
 }
 
+// tupleString prints the tuple t with its dimensions named, left to
+// right, by names, which may be expressions (nested tuples keep their
+// structure: "[a[(0)] -> E[(i)]]"); dimensions past the end of names are
+// left blank.
 func tupleString(t Tuple, names []string) string {
 	var b strings.Builder
 	var rec func(t Tuple)
@@ -248,7 +252,9 @@ func tupleString(t Tuple, names []string) string {
 				if i > 0 {
 					b.WriteString(", ")
 				}
-				b.WriteString(names[k])
+				if k < len(names) {
+					b.WriteString(names[k])
+				}
 				k++
 			}
 		}

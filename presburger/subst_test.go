@@ -59,47 +59,46 @@ func lastIteration(t *testing.T, h, bound *Map) *Map {
 // Clément 2022, Example 8: a<x> -> A(□)<x + 2> for 0 <= x < N, iterated over
 // 0 <= x < 4.
 func TestIteratedUpdateExample8(t *testing.T) {
-	ctx := context.Background()
-	h := substNamed(t, "[N, x] -> { a[i] -> A[j] : 0 <= x < N and i = x and j = x + 2 }", "A(□)")
-	bound := mustParse(t, "[x] -> { : 0 <= x < 4 }")
 	// The last write: lexmax(bind_{0<=x<4}(dom h)) = { a<i> -> [i] : 0 <= i < min(4, N) }.
-	lm := lastIteration(t, h, bound)
-	substWantEqual(t, lm, mustParse(t, "[N] -> { a[i] -> [i] : 0 <= i < 4 and i < N }"))
+	checkIteratedUpdate(t, "[N, x] -> { a[i] -> A[j] : 0 <= x < N and i = x and j = x + 2 }", "[x] -> { : 0 <= x < 4 }",
+		"[N] -> { a[i] -> [i] : 0 <= i < 4 and i < N }",
+		"[N] -> { a[i] -> A[i + 2] : 0 <= i < 4 and i < N }")
+}
 
-	got, err := IteratedUpdate(ctx, NewUnionMap(h), "x", bound)
+// checkIteratedUpdate iterates the update h, whose range is the context
+// A(□), over bound (a set of parameters including x), and checks that the
+// last iteration at which each cell is written is last and that the
+// result is the one map want, of range A(□). It returns that map.
+func checkIteratedUpdate(t *testing.T, h, bound, last, want string) *Map {
+	t.Helper()
+	hm, bm := substNamed(t, h, "A(□)"), mustParse(t, bound)
+	substWantEqual(t, lastIteration(t, hm, bm), mustParse(t, last))
+	got, err := IteratedUpdate(t.Context(), NewUnionMap(hm), "x", bm)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := substNamed(t, "[N] -> { a[i] -> A[i + 2] : 0 <= i < 4 and i < N }", "A(□)")
 	if len(got.Maps()) != 1 {
 		t.Fatalf("got %d maps: %v", len(got.Maps()), got)
 	}
-	substWantEqual(t, got.Maps()[0], want)
+	substWantEqual(t, got.Maps()[0], substNamed(t, want, "A(□)"))
 	if name := got.Maps()[0].Space().Out.Name; name != "A(□)" {
 		t.Fatalf("range context %q, want A(□)", name)
 	}
+	return got.Maps()[0]
 }
 
 // Clément 2022, Example 9: a<x mod 4> -> A(□)<x + 3>, iterated over
 // 0 <= x < N.
 func TestIteratedUpdateExample9(t *testing.T) {
 	ctx := context.Background()
-	h := substNamed(t, "[x] -> { a[i] -> A[j] : j = x + 3 and i = x mod 4 }", "A(□)")
-	bound := mustParse(t, "[N, x] -> { : 0 <= x < N }")
-	lm := lastIteration(t, h, bound)
 	// The thesis prints the domain as 0 <= i <= min(N, 4); the cells written
 	// are those with i = x mod 4 for some 0 <= x < N, i.e. 0 <= i < min(N, 4).
-	substWantEqual(t, lm, mustParse(t, "[N] -> { a[i] -> [N - 1 - ((N - 1 + 3i) mod 4)] : 0 <= i < 4 and i < N }"))
-
-	got, err := IteratedUpdate(ctx, NewUnionMap(h), "x", bound)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := substNamed(t, "[N] -> { a[i] -> A[N + 2 - ((N - 1 + 3i) mod 4)] : 0 <= i < 4 and i < N }", "A(□)")
-	substWantEqual(t, got.Maps()[0], want)
+	got := checkIteratedUpdate(t, "[x] -> { a[i] -> A[j] : j = x + 3 and i = x mod 4 }", "[N, x] -> { : 0 <= x < N }",
+		"[N] -> { a[i] -> [N - 1 - ((N - 1 + 3i) mod 4)] : 0 <= i < 4 and i < N }",
+		"[N] -> { a[i] -> A[N + 2 - ((N - 1 + 3i) mod 4)] : 0 <= i < 4 and i < N }")
 	// With N = 6: a[0] -> A(7), a[1] -> A(8), a[2] -> A(5), a[3] -> A(6).
 	for i, j := range []int64{7, 8, 5, 6} {
-		in, err := got.Maps()[0].ContainsPoint(ctx, ints(6, int64(i), j))
+		in, err := got.ContainsPoint(ctx, ints(6, int64(i), j))
 		if err != nil || !in {
 			t.Fatalf("a[%d] -> A(%d) missing at N = 6 (%v)", i, j, err)
 		}
@@ -254,25 +253,10 @@ func gistPoint(m *Map, N, i, j int64) []Int {
 
 func TestUpdate(t *testing.T) {
 	ctx := context.Background()
-	h1, err := ParseUnionMap("[N] -> { a[i] -> E[i] : 0 <= i < 10; b[i] -> E[0] : 0 <= i < N }")
-	if err != nil {
-		t.Fatal(err)
-	}
-	h2, err := ParseUnionMap("[N] -> { a[i] -> F[i + 1] : 5 <= i < 15 }")
-	if err != nil {
-		t.Fatal(err)
-	}
+	h1 := mustUnion(t, "[N] -> { a[i] -> E[i] : 0 <= i < 10; b[i] -> E[0] : 0 <= i < N }")
+	h2 := mustUnion(t, "[N] -> { a[i] -> F[i + 1] : 5 <= i < 15 }")
 	got, err := Update(ctx, h1, h2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := ParseUnionMap("[N] -> { a[i] -> E[i] : 0 <= i < 5; a[i] -> F[i + 1] : 5 <= i < 15; b[i] -> E[0] : 0 <= i < N }")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if eq, err := got.IsEqual(ctx, want); err != nil || !eq {
-		t.Fatalf("update = %v, want %v (%v)", got, want, err)
-	}
+	checkUnion(t, "Update", got, err, "[N] -> { a[i] -> E[i] : 0 <= i < 5; a[i] -> F[i + 1] : 5 <= i < 15; b[i] -> E[0] : 0 <= i < N }")
 }
 
 // IteratedUpdateCellsFrom takes the cells it is given for an array that

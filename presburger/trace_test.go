@@ -14,22 +14,20 @@ import (
 	"github.com/augur-verify/augur/presburger/iscc"
 )
 
-func mustMap(t testing.TB, s string) *presburger.Map {
+// must parses s with parse, failing the test on error.
+func must[T any](t testing.TB, parse func(string) (T, error), s string) T {
 	t.Helper()
-	m, err := presburger.ParseMap(s)
+	v, err := parse(s)
 	if err != nil {
 		t.Fatalf("%s: %v", s, err)
 	}
-	return m
+	return v
 }
 
+func mustMap(t testing.TB, s string) *presburger.Map { return must(t, presburger.ParseMap, s) }
+
 func mustUnion(t testing.TB, s string) *presburger.UnionMap {
-	t.Helper()
-	u, err := presburger.ParseUnionMap(s)
-	if err != nil {
-		t.Fatalf("%s: %v", s, err)
-	}
-	return u
+	return must(t, presburger.ParseUnionMap, s)
 }
 
 // statements returns the non-comment lines of a trace.

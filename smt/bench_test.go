@@ -39,29 +39,26 @@ func BenchmarkSolveSmallQueryPushPop(b *testing.B) {
 // BenchmarkSolveSmallQueryFreshLogicSolver uses a new QF_BV solver per
 // query.
 func BenchmarkSolveSmallQueryFreshLogicSolver(b *testing.B) {
-	c := newCtx(b)
-	ctx := context.Background()
-	i := 0
-	for b.Loop() {
-		s, _ := c.NewSolverForLogic("QF_BV")
-		fs, _, want := smallQuery(c, i)
-		s.Assert(fs...)
-		if r, err := s.Check(ctx); r != want || err != nil {
-			b.Fatal(r, err)
-		}
-		s.Close()
-		i++
-	}
+	benchFreshSolvers(b, func(c *Context) (*Solver, error) { return c.NewSolverForLogic("QF_BV") })
 }
 
 // BenchmarkSolveSmallQueryFreshSolver uses a new default solver per query:
 // Z3's default solver is costly to set up.
 func BenchmarkSolveSmallQueryFreshSolver(b *testing.B) {
+	benchFreshSolvers(b, (*Context).NewSolver)
+}
+
+// benchFreshSolvers decides small queries, each in a new solver that
+// newSolver makes.
+func benchFreshSolvers(b *testing.B, newSolver func(c *Context) (*Solver, error)) {
 	c := newCtx(b)
 	ctx := context.Background()
 	i := 0
 	for b.Loop() {
-		s, _ := c.NewSolver()
+		s, err := newSolver(c)
+		if err != nil {
+			b.Fatal(err)
+		}
 		fs, _, want := smallQuery(c, i)
 		s.Assert(fs...)
 		if r, err := s.Check(ctx); r != want || err != nil {

@@ -119,31 +119,19 @@ func (c *Context) Float64(v float64) *Term {
 	return c.FloatBits(new(big.Int).SetUint64(math.Float64bits(v)), c.Float64Sort())
 }
 
-func (c *Context) fpSpecial(op string, s *Sort, f func(z C.Z3_context, sp C.Z3_sort) C.Z3_ast) *Term {
-	z, err := c.enter()
-	if err != nil {
-		return c.termErr(err)
-	}
-	sp, err := s.use(c)
-	if err != nil {
-		return c.termErr(err)
-	}
-	return c.term(z, f(z, sp), op)
-}
-
 // FPNaN is the NaN of sort s (Z3_mk_fpa_nan).
 func (c *Context) FPNaN(s *Sort) *Term {
-	return c.fpSpecial("FPNaN", s, func(z C.Z3_context, sp C.Z3_sort) C.Z3_ast { return C.Z3_mk_fpa_nan(z, sp) })
+	return c.mkSorted("FPNaN", s, func(z C.Z3_context, sp C.Z3_sort) C.Z3_ast { return C.Z3_mk_fpa_nan(z, sp) })
 }
 
 // FPInf is +∞ or, if negative, -∞ of sort s (Z3_mk_fpa_inf).
 func (c *Context) FPInf(s *Sort, negative bool) *Term {
-	return c.fpSpecial("FPInf", s, func(z C.Z3_context, sp C.Z3_sort) C.Z3_ast { return C.Z3_mk_fpa_inf(z, sp, C.bool(negative)) })
+	return c.mkSorted("FPInf", s, func(z C.Z3_context, sp C.Z3_sort) C.Z3_ast { return C.Z3_mk_fpa_inf(z, sp, C.bool(negative)) })
 }
 
 // FPZero is +0 or, if negative, -0 of sort s (Z3_mk_fpa_zero).
 func (c *Context) FPZero(s *Sort, negative bool) *Term {
-	return c.fpSpecial("FPZero", s, func(z C.Z3_context, sp C.Z3_sort) C.Z3_ast { return C.Z3_mk_fpa_zero(z, sp, C.bool(negative)) })
+	return c.mkSorted("FPZero", s, func(z C.Z3_context, sp C.Z3_sort) C.Z3_ast { return C.Z3_mk_fpa_zero(z, sp, C.bool(negative)) })
 }
 
 func (x *Term) rm1(op string, rm RoundingMode, f func(z C.Z3_context, r, a C.Z3_ast) C.Z3_ast) *Term {

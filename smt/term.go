@@ -104,6 +104,19 @@ func (c *Context) mk0(op string, f func(z C.Z3_context) C.Z3_ast) *Term {
 	return c.term(z, f(z), op)
 }
 
+// mkSorted builds the term f makes of the sort s.
+func (c *Context) mkSorted(op string, s *Sort, f func(z C.Z3_context, sp C.Z3_sort) C.Z3_ast) *Term {
+	z, err := c.enter()
+	if err != nil {
+		return c.termErr(err)
+	}
+	sp, err := s.use(c)
+	if err != nil {
+		return c.termErr(err)
+	}
+	return c.term(z, f(z, sp), op)
+}
+
 func (x *Term) mk1(op string, f func(z C.Z3_context, a C.Z3_ast) C.Z3_ast) *Term {
 	z, bad := x.enter()
 	if bad != nil {
@@ -171,31 +184,17 @@ func (x *Term) errTerm() *Term {
 // constant. Constants serve as the free variables of formulas and, with
 // Forall and Exists, as bound variables.
 func (c *Context) Const(name string, s *Sort) *Term {
-	z, err := c.enter()
-	if err != nil {
-		return c.termErr(err)
-	}
-	sp, err := s.use(c)
-	if err != nil {
-		return c.termErr(err)
-	}
-	return c.term(z, C.Z3_mk_const(z, symbol(z, name), sp), "Const")
+	return c.mkSorted("Const", s, func(z C.Z3_context, sp C.Z3_sort) C.Z3_ast { return C.Z3_mk_const(z, symbol(z, name), sp) })
 }
 
 // FreshConst is a constant of sort s whose name starts with prefix and
 // differs from every other constant's (Z3_mk_fresh_const).
 func (c *Context) FreshConst(prefix string, s *Sort) *Term {
-	z, err := c.enter()
-	if err != nil {
-		return c.termErr(err)
-	}
-	sp, err := s.use(c)
-	if err != nil {
-		return c.termErr(err)
-	}
-	cs := C.CString(prefix)
-	defer C.free(unsafe.Pointer(cs))
-	return c.term(z, C.Z3_mk_fresh_const(z, cs, sp), "FreshConst")
+	return c.mkSorted("FreshConst", s, func(z C.Z3_context, sp C.Z3_sort) C.Z3_ast {
+		cs := C.CString(prefix)
+		defer C.free(unsafe.Pointer(cs))
+		return C.Z3_mk_fresh_const(z, cs, sp)
+	})
 }
 
 // BoolConst is Const(name, BoolSort()).

@@ -214,6 +214,14 @@ func okRunner(name string) Runner {
 	}
 }
 
+// countRuns returns run, counting its calls in calls.
+func countRuns(calls *atomic.Int32, run Runner) Runner {
+	return func(ctx context.Context, v *Validation, progress func(Progress)) (Result, error) {
+		calls.Add(1)
+		return run(ctx, v, progress)
+	}
+}
+
 func reportRunner(t *testing.T, v *Validation) string {
 	t.Helper()
 	var r map[string]string
@@ -431,10 +439,7 @@ func testCancelQueued(t *testing.T, dsn string) {
 		t.Fatalf("second Cancel: %v", err)
 	}
 	var calls atomic.Int32
-	s.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (Result, error) {
-		calls.Add(1)
-		return okRunner("w")(ctx, v, p)
-	})
+	s.work(1, countRuns(&calls, okRunner("w")))
 	// A later validation runs, so the cancelled one had its chance.
 	w := s.submit("other", Meta{})
 	s.waitFor(w.ID, "done", hasStatus(Done))
@@ -741,10 +746,7 @@ func testCrashRecovery(t *testing.T, dsn string) {
 		t.Fatalf("rescued a queued validation")
 	}
 	var calls atomic.Int32
-	w := s.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (Result, error) {
-		calls.Add(1)
-		return okRunner("survivor")(ctx, v, p)
-	})
+	w := s.work(1, countRuns(&calls, okRunner("survivor")))
 	done := s.waitFor(v.ID, "done", hasStatus(Done))
 	if reportRunner(t, done) != "survivor" || done.Attempts != 2 {
 		t.Fatalf("after rescue: %+v", done)
@@ -842,10 +844,7 @@ func testOrphanJob(t *testing.T, dsn string) {
 		t.Fatalf("released %d jobs after the rescue delay, want 1 (state %s)", n, jobState())
 	}
 	var calls atomic.Int32
-	w := s.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (Result, error) {
-		calls.Add(1)
-		return okRunner("again")(ctx, v, p)
-	})
+	w := s.work(1, countRuns(&calls, okRunner("again")))
 	deadline := time.Now().Add(40 * time.Second)
 	for jobState() != "completed" {
 		if time.Now().After(deadline) {
@@ -1035,10 +1034,7 @@ func testInFlightCancelHandsOver(t *testing.T, dsn string) {
 		t.Fatalf("the second waiting after a cancel: %+v", g)
 	}
 	var calls atomic.Int32
-	w := s.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (Result, error) {
-		calls.Add(1)
-		return okRunner("w")(ctx, v, p)
-	})
+	w := s.work(1, countRuns(&calls, okRunner("w")))
 	s.waitFor(b.ID, "done", hasStatus(Done))
 	if g := s.waitFor(c.ID, "done", hasStatus(Done)); g.CachedFrom != b.ID || g.Verdict != "valid" {
 		t.Fatalf("waiting for the new run: %+v", g)
@@ -1083,10 +1079,7 @@ func testUpgrade(t *testing.T, dsn string) {
 		t.Fatalf("after the upgrade, a new identical submission: %+v", c)
 	}
 	var calls atomic.Int32
-	w := s2.work(1, func(ctx context.Context, v *Validation, p func(Progress)) (Result, error) {
-		calls.Add(1)
-		return okRunner("w")(ctx, v, p)
-	})
+	w := s2.work(1, countRuns(&calls, okRunner("w")))
 	s2.waitFor(b.ID, "done", hasStatus(Done))
 	if s2.aliveUntil(a.ID).Unix() <= 0 {
 		t.Errorf("the run wrote no alive_until")

@@ -10,16 +10,22 @@ import (
 	"github.com/augur-verify/augur/syntax"
 )
 
-const tilesSpec = `
+// squaresSpec is a specification of a 3-point stencil S, whose sum is
+// given, over the squares B of the input A.
+func squaresSpec(sum string) string {
+	return `
 param N
 assume N >= 8
 input A(i, j) : f32
 tensor B(i, j) : f32
 B(i, j) = A(i, j) * A(i, j)
 tensor S(i, j) : f32
-S(i, j) = B(i, j) + B(i + 1, j) + B(i, j + 2)
+S(i, j) = ` + sum + `
 output S
 `
+}
+
+var tilesSpec = squaresSpec("B(i, j) + B(i + 1, j) + B(i, j + 2)")
 
 // tilesKernel fills b with a parallel loop over tiles of 4 cells, the
 // last one shifted back over its neighbour (as Halide's root stages do),
@@ -329,16 +335,7 @@ func requireExactRead(t *testing.T, ctx context.Context, x syntax.Expr, alt alte
 	}
 }
 
-const rowsSpec = `
-param N
-assume N >= 8
-input A(i, j) : f32
-tensor B(i, j) : f32
-B(i, j) = A(i, j) * A(i, j)
-tensor S(i, j) : f32
-S(i, j) = B(i, j) + B(i + 1, j) + B(i + 2, j)
-output S
-`
+var rowsSpec = squaresSpec("B(i, j) + B(i + 1, j) + B(i + 2, j)")
 
 // rowsKernel computes b one row at a time, in row tiles of 4 rows, the
 // last tile shifted back over its neighbour, then reads b with a 3-point

@@ -3,6 +3,7 @@ package symeval
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -68,6 +69,17 @@ func runParams(text string) map[string]int64 {
 		}
 	}
 	return ps
+}
+
+// loopBounds evaluates the bounds of the loop s in env: it runs from l
+// to h, h excluded.
+func loopBounds(s *sched.Loop, env mapEnv) (l, h int64, err error) {
+	lo, hi := s.Bounds()
+	if l, err = expr.EvalIndex(lo, env); err != nil {
+		return 0, 0, err
+	}
+	h, err = expr.EvalIndex(hi, env)
+	return l, h, err
 }
 
 // cellKey renders a cell as "a[1, 2]".
@@ -145,6 +157,36 @@ func copyEnv(env mapEnv) mapEnv {
 	return out
 }
 
+// branchTaken returns the branch of s that runs in env: its then block,
+// its else statement, or nil when the condition is false and s has no
+// else.
+func branchTaken(s *sched.If, env mapEnv) (sched.Stmt, error) {
+	ok, err := expr.EvalCond(s.Cond, env)
+	switch {
+	case err != nil:
+		return nil, err
+	case ok:
+		return s.Then, nil
+	}
+	return s.Else, nil
+}
+
+// bindVar returns a copy of env with name bound to v: the environment of
+// one iteration of a loop on name.
+func bindVar(env mapEnv, name string, v int64) mapEnv {
+	e := copyEnv(env)
+	e[name] = v
+	return e
+}
+
+// withoutArray returns the cells of m outside the array name: what stays
+// visible when the scope of an Alloc of name ends.
+func withoutArray[V any](m map[string]V, name string) map[string]V {
+	out := maps.Clone(m)
+	maps.DeleteFunc(out, func(k string, _ V) bool { return strings.HasPrefix(k, name+"[") })
+	return out
+}
+
 func (c *concrete) stmt(s sched.Stmt, env mapEnv) (delta, error) {
 	c.steps++
 	if c.steps > 2_000_000 {
@@ -170,43 +212,25 @@ func (c *concrete) stmt(s sched.Stmt, env mapEnv) (delta, error) {
 		}
 		return delta{cellKey(s.Array.Name, idx): {str: true}}, nil
 	case *sched.If:
-		ok, err := expr.EvalCond(s.Cond, env)
-		if err != nil {
-			return nil, err
+		taken, err := branchTaken(s, env)
+		if err != nil || taken == nil {
+			return delta{}, err
 		}
-		if ok {
-			return c.block(s.Then, env)
-		}
-		if s.Else != nil {
-			return c.stmt(s.Else, env)
-		}
-		return delta{}, nil
+		return c.stmt(taken, env)
 	case *sched.Alloc:
 		d, err := c.block(s.Body, env)
 		if err != nil {
 			return nil, err
 		}
-		for k := range d {
-			if strings.HasPrefix(k, s.Array.Name+"[") {
-				delete(d, k)
-			}
-		}
-		return d, nil
+		return withoutArray(d, s.Array.Name), nil
 	case *sched.Loop:
-		lo, hi := s.Bounds()
-		l, err := expr.EvalIndex(lo, env)
-		if err != nil {
-			return nil, err
-		}
-		h, err := expr.EvalIndex(hi, env)
+		l, h, err := loopBounds(s, env)
 		if err != nil {
 			return nil, err
 		}
 		d := delta{}
 		for x := l; x < h; x++ {
-			e := copyEnv(env)
-			e[s.Var.Name] = x
-			it, err := c.block(s.Body, e)
+			it, err := c.block(s.Body, bindVar(env, s.Var.Name, x))
 			if err != nil {
 				return nil, err
 			}
@@ -324,21 +348,28 @@ func arrays(k *sched.Kernel, params map[string]int64) map[string][]int64 {
 	return out
 }
 
+// concreteMemory runs the kernel of p at params in the concrete prophetic
+// semantics and returns the final memory.
+func concreteMemory(t *testing.T, p *pair, params map[string]int64) delta {
+	t.Helper()
+	c := &concrete{info: p.kinfo.Types}
+	init, err := c.initial(p.kernel, params)
+	if err != nil {
+		t.Fatalf("%s at %v: concrete initial memory: %v", p.kernel.Name.Name, params, err)
+	}
+	body, err := c.block(p.kernel.Body, mapEnv(params))
+	if err != nil {
+		t.Fatalf("%s at %v: concrete run: %v", p.kernel.Name.Name, params, err)
+	}
+	return init.update(body)
+}
+
 // compareHeap checks the instantiated symbolic heap against the concrete
 // prophetic memory on every cell of every array within a margin of its
 // extents, and returns the number of cells compared.
 func compareHeap(t *testing.T, ctx context.Context, p *pair, pr *Prophecy, params map[string]int64) int {
 	t.Helper()
-	c := &concrete{info: p.kinfo.Types}
-	init, err := c.initial(p.kernel, params)
-	if err != nil {
-		t.Fatalf("concrete initial memory: %v", err)
-	}
-	body, err := c.block(p.kernel.Body, mapEnv(params))
-	if err != nil {
-		t.Fatalf("concrete run: %v", err)
-	}
-	mem := init.update(body)
+	mem := concreteMemory(t, p, params)
 	bound, err := pr.Final.Bind(params)
 	if err != nil {
 		t.Fatalf("bind: %v", err)
@@ -440,7 +471,52 @@ func checkOutputs(t *testing.T, ctx context.Context, p *pair, pr *Prophecy, para
 	}
 	env := ev.Env(ctx)
 	cells := 0
-	for _, b := range p.kernel.Bindings {
+	err = forOutCells(p.kernel, params, func(b *sched.Binding, idx []int64, e mapEnv) error {
+		args := make([]int64, len(b.Tensor.Args))
+		for i, a := range b.Tensor.Args {
+			v, err := expr.EvalIndex(a, e)
+			if err != nil {
+				return err
+			}
+			args[i] = v
+		}
+		want, err := ev.Eval(ctx, b.Tensor.Fun.Name, args)
+		if err != nil {
+			return err
+		}
+		got, err := bound.At(ctx, b.Array.Name, idx, 4)
+		if err != nil {
+			return err
+		}
+		if len(got) != 1 {
+			return fmt.Errorf("%s has %d contents, want 1", cellKey(b.Array.Name, idx), len(got))
+		}
+		cx := pr.Contexts.Lookup(got[0].Context)
+		vals := make([]int64, len(got[0].Holes))
+		for i, h := range got[0].Holes {
+			vals[i], _ = h.Int64()
+		}
+		v, err := cx.Eval(vals, env)
+		if err != nil {
+			return err
+		}
+		if !v.Equal(want) {
+			return fmt.Errorf("%s: prophecy %s%v = %v, specification %s = %v", cellKey(b.Array.Name, idx), cx, vals, v, expr.FormatIndex(b.Tensor.Fun.Name, args, '(', ')'), want)
+		}
+		cells++
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("%s at %v: %v", p.kernel.Name.Name, params, err)
+	}
+	return cells
+}
+
+// forOutCells calls f on every cell of every out binding of k at params
+// that the binding's where clause keeps, with the binding, the cell's
+// index and the environment binding the binding's variables to it.
+func forOutCells(k *sched.Kernel, params map[string]int64, f func(b *sched.Binding, idx []int64, e mapEnv) error) error {
+	for _, b := range k.Bindings {
 		if b.Dir != sched.Out {
 			continue
 		}
@@ -458,45 +534,13 @@ func checkOutputs(t *testing.T, ctx context.Context, p *pair, pr *Prophecy, para
 					return err
 				}
 			}
-			args := make([]int64, len(b.Tensor.Args))
-			for i, a := range b.Tensor.Args {
-				v, err := expr.EvalIndex(a, e)
-				if err != nil {
-					return err
-				}
-				args[i] = v
-			}
-			want, err := ev.Eval(ctx, b.Tensor.Fun.Name, args)
-			if err != nil {
-				return err
-			}
-			got, err := bound.At(ctx, b.Array.Name, idx, 4)
-			if err != nil {
-				return err
-			}
-			if len(got) != 1 {
-				return fmt.Errorf("%s has %d contents, want 1", cellKey(b.Array.Name, idx), len(got))
-			}
-			cx := pr.Contexts.Lookup(got[0].Context)
-			vals := make([]int64, len(got[0].Holes))
-			for i, h := range got[0].Holes {
-				vals[i], _ = h.Int64()
-			}
-			v, err := cx.Eval(vals, env)
-			if err != nil {
-				return err
-			}
-			if !v.Equal(want) {
-				return fmt.Errorf("%s: prophecy %s%v = %v, specification %s = %v", cellKey(b.Array.Name, idx), cx, vals, v, expr.FormatIndex(b.Tensor.Fun.Name, args, '(', ')'), want)
-			}
-			cells++
-			return nil
+			return f(b, idx, e)
 		})
 		if err != nil {
-			t.Fatalf("%s at %v: %v", p.kernel.Name.Name, params, err)
+			return err
 		}
 	}
-	return cells
+	return nil
 }
 
 // examplePairs lists the example pairs: for each directory, the
@@ -517,6 +561,39 @@ func examplePairs(t *testing.T) [][2]string {
 		for _, k := range kernels {
 			out = append(out, [2]string{specs[0], k})
 		}
+	}
+	return out
+}
+
+// runPair is a pair loaded for a run, with the kernel's name and the
+// parameters it runs at.
+type runPair struct {
+	*pair
+	kernelName string
+	params     map[string]int64
+}
+
+// everyPair loads the example pairs and the small extra ones, each with
+// the parameters of its "augur run" line, or every parameter 5 where it
+// has none.
+func everyPair(t *testing.T) []runPair {
+	t.Helper()
+	var out []runPair
+	add := func(specName, spec, kernelName, kernel string) {
+		p := loadPair(t, specName, spec, kernelName, kernel)
+		params := runParams(kernel)
+		if len(params) == 0 {
+			for _, id := range p.kernel.Params {
+				params[id.Name] = 5
+			}
+		}
+		out = append(out, runPair{p, kernelName, params})
+	}
+	for _, sk := range examplePairs(t) {
+		add(sk[0], readFile(t, sk[0]), sk[1], readFile(t, sk[1]))
+	}
+	for _, c := range smallPairs {
+		add(c.name+".sare", c.spec, c.name+".sched", c.kernel)
 	}
 	return out
 }

@@ -30,47 +30,11 @@ func checkObligations(t *testing.T, ctx context.Context, p *pair, params map[str
 		if err != nil {
 			t.Fatalf("%s: %s: %v", p.kernel.Name.Name, sched.StmtLine(st), err)
 		}
-		before := points
-		for _, ob := range obs {
-			// The loop variables are universally quantified like the
-			// points: project them out, then fix the kernel's parameters.
-			m := ob.Points
-			for _, q := range m.Space().Params {
-				if _, isKernel := params[q]; !isKernel {
-					if m, err = m.ProjectOut(presburger.DimParam, paramIndex(m.Space(), q), 1); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
-			if m, err = m.BindParams(intsOf(params, m.Space().Params)); err != nil {
-				t.Fatal(err)
-			}
-			pts, err := setPoints(ctx, m, 5000)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, pt := range pts {
-				vals := make([]int64, len(pt))
-				for i, v := range pt {
-					vals[i], _ = v.Int64()
-				}
-				iv, err := ob.Impl.Eval(vals[:ob.Impl.Holes], env)
-				if err != nil {
-					t.Fatal(err)
-				}
-				sv, err := ob.Spec.Eval(vals[ob.Impl.Holes:], env)
-				if err != nil {
-					t.Fatal(err)
-				}
-				points++
-				if !iv.Equal(sv) {
-					failed++
-				}
-			}
-		}
+		n, f := evalObligationsIn(t, ctx, env, obs, params)
+		points, failed = points+n, failed+f
 		// Every assignment of these kernels runs at these parameters: an
 		// obligation without points would be vacuous.
-		if points == before {
+		if n == 0 {
 			t.Errorf("%s at %v: %s has no obligation point", p.kernel.Name.Name, params, sched.StmtLine(st))
 		}
 	}

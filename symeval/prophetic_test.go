@@ -232,16 +232,19 @@ func TestEffects(t *testing.T) {
 	check("loop on i", pr.Effect(loops["i"]), "[N, M, P] -> { c[i, j] -> «R(□1, □2, □3)»[i, j, P - 1] : 0 <= i < N and 0 <= j < M and P > 0; c[i, j] -> «R(□1, □2, □3)»[i, j, -1] : 0 <= i < N and 0 <= j < M and P <= 0 }")
 }
 
-// TestAssumptionsOption: Assumptions computes the domain the prophetic
-// evaluation does, and the evaluation takes a domain given in Options as
-// is instead of computing its own.
-func TestAssumptionsOption(t *testing.T) {
-	p := loadPair(t, "s.sare", `param N
+// copySpec is a specification whose output B copies the input A.
+const copySpec = `param N
 input A(i) : f32
 tensor B(i) : f32
 B(i) = A(i)
 output B
-`, "k.sched", `kernel k(N)
+`
+
+// TestAssumptionsOption: Assumptions computes the domain the prophetic
+// evaluation does, and the evaluation takes a domain given in Options as
+// is instead of computing its own.
+func TestAssumptionsOption(t *testing.T) {
+	p := loadPair(t, "s.sare", copySpec, "k.sched", `kernel k(N)
 assume N >= 2 and N % 4 == 1
 in  a[i] : f32[N] = A(i)
 out b[i] : f32[N] = B(i)
@@ -275,12 +278,7 @@ out b[i] : f32[N] = B(i)
 // conjunctions of its facts share, not split by them, and the loops'
 // rules still leave exactly the cells the kernel writes.
 func TestWriteCommonFacts(t *testing.T) {
-	p := loadPair(t, "s.sare", `param N
-input A(i) : f32
-tensor B(i) : f32
-B(i) = A(i)
-output B
-`, "k.sched", `kernel k(N)
+	p := loadPair(t, "s.sare", copySpec, "k.sched", `kernel k(N)
 assume N >= 8
 in  a[i] : f32[N] = A(i)
 out b[i] : f32[N] = B(i)

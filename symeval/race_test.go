@@ -85,46 +85,26 @@ func (r *raceRun) stmt(s sched.Stmt, env mapEnv) (w, rd cells, err error) {
 		}
 		return cells{cellKey(s.Array.Name, idx): true}, rd, nil
 	case *sched.If:
-		ok, err := expr.EvalCond(s.Cond, env)
-		if err != nil {
-			return nil, nil, err
+		taken, err := branchTaken(s, env)
+		if err != nil || taken == nil {
+			return cells{}, cells{}, err
 		}
-		if ok {
-			return r.block(s.Then, env)
-		}
-		if s.Else != nil {
-			return r.stmt(s.Else, env)
-		}
-		return cells{}, cells{}, nil
+		return r.stmt(taken, env)
 	case *sched.Alloc:
 		w, rd, err := r.block(s.Body, env)
 		if err != nil {
 			return nil, nil, err
 		}
-		for _, m := range []cells{w, rd} {
-			for k := range m {
-				if strings.HasPrefix(k, s.Array.Name+"[") {
-					delete(m, k)
-				}
-			}
-		}
-		return w, rd, nil
+		return withoutArray(w, s.Array.Name), withoutArray(rd, s.Array.Name), nil
 	case *sched.Loop:
-		lo, hi := s.Bounds()
-		l, err := expr.EvalIndex(lo, env)
-		if err != nil {
-			return nil, nil, err
-		}
-		h, err := expr.EvalIndex(hi, env)
+		l, h, err := loopBounds(s, env)
 		if err != nil {
 			return nil, nil, err
 		}
 		w, rd = cells{}, cells{}
 		var ws, rds []cells
 		for x := l; x < h; x++ {
-			e := copyEnv(env)
-			e[s.Var.Name] = x
-			iw, ir, err := r.block(s.Body, e)
+			iw, ir, err := r.block(s.Body, bindVar(env, s.Var.Name, x))
 			if err != nil {
 				return nil, nil, err
 			}
@@ -297,9 +277,15 @@ func evalObligations(t *testing.T, ctx context.Context, p *pair, obs []obligatio
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := ev.Env(ctx)
+	return evalObligationsIn(t, ctx, ev.Env(ctx), obs, params)
+}
+
+// evalObligationsIn is evalObligations with the inputs of env.
+func evalObligationsIn(t *testing.T, ctx context.Context, env expr.Env, obs []obligation, params map[string]int64) (points, failed int) {
+	t.Helper()
 	for _, ob := range obs {
 		m := ob.Points
+		var err error
 		for _, q := range m.Space().Params {
 			if _, isKernel := params[q]; !isKernel {
 				if m, err = m.ProjectOut(presburger.DimParam, paramIndex(m.Space(), q), 1); err != nil {
@@ -307,18 +293,11 @@ func evalObligations(t *testing.T, ctx context.Context, p *pair, obs []obligatio
 				}
 			}
 		}
-		if m, err = m.BindParams(intsOf(params, m.Space().Params)); err != nil {
-			t.Fatal(err)
-		}
-		pts, err := setPoints(ctx, m, 5000)
+		pts, err := boundPoints(ctx, m, intsOf(params, m.Space().Params), 5000)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, pt := range pts {
-			vals := make([]int64, len(pt))
-			for i, v := range pt {
-				vals[i], _ = v.Int64()
-			}
+		for _, vals := range pts {
 			a, err := ob.Impl.Eval(vals[:ob.Impl.Holes], env)
 			if err != nil {
 				t.Fatal(err)

@@ -6,9 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/augur-verify/augur/presburger"
-
 	"github.com/augur-verify/augur/expr"
+	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/syntax"
 )
@@ -61,43 +60,28 @@ func (r *snapshotRun) stmt(s sched.Stmt, env mapEnv, mem delta) (delta, error) {
 		}
 		return mem.update(d), nil
 	case *sched.If:
-		ok, err := expr.EvalCond(s.Cond, env)
+		taken, err := branchTaken(s, env)
 		if err != nil {
 			return nil, err
 		}
-		if ok {
-			return r.block(s.Then, env, mem)
+		if taken == nil {
+			return mem, nil
 		}
-		if s.Else != nil {
-			return r.stmt(s.Else, env, mem)
-		}
-		return mem, nil
+		return r.stmt(taken, env, mem)
 	case *sched.Alloc:
 		out, err := r.block(s.Body, env, mem)
 		if err != nil {
 			return nil, err
 		}
-		res := delta{}
-		for k, v := range out {
-			if !strings.HasPrefix(k, s.Array.Name+"[") {
-				res[k] = v
-			}
-		}
-		return res, nil
+		return withoutArray(out, s.Array.Name), nil
 	case *sched.Loop:
-		lo, hi := s.Bounds()
-		l, err := expr.EvalIndex(lo, env)
-		if err != nil {
-			return nil, err
-		}
-		h, err := expr.EvalIndex(hi, env)
+		l, h, err := loopBounds(s, env)
 		if err != nil {
 			return nil, err
 		}
 		writes := delta{}
 		for x := l; x < h; x++ {
-			e := copyEnv(env)
-			e[s.Var.Name] = x
+			e := bindVar(env, s.Var.Name, x)
 			if !s.Par {
 				if mem, err = r.block(s.Body, e, mem); err != nil {
 					return nil, err
@@ -140,28 +124,13 @@ func same(a, b map[string]bool) bool {
 // execution.
 func TestHeapsBefore(t *testing.T) {
 	ctx := context.Background()
-	type src struct{ specName, spec, kernelName, kernel string }
-	var srcs []src
-	for _, sk := range examplePairs(t) {
-		srcs = append(srcs, src{sk[0], readFile(t, sk[0]), sk[1], readFile(t, sk[1])})
-	}
-	for _, c := range smallPairs {
-		srcs = append(srcs, src{c.name + ".sare", c.spec, c.name + ".sched", c.kernel})
-	}
 	execs, defined := 0, 0
-	for _, sr := range srcs {
-		p := loadPair(t, sr.specName, sr.spec, sr.kernelName, sr.kernel)
-		params := runParams(sr.kernel)
-		if len(params) == 0 {
-			params = map[string]int64{}
-			for _, id := range p.kernel.Params {
-				params[id.Name] = 5
-			}
-		}
+	for _, rp := range everyPair(t) {
+		p, params := rp.pair, rp.params
 		pr := prophesy(t, p)
 		hb, err := heapsBefore(ctx, pr, p.kernel)
 		if err != nil {
-			t.Fatalf("%s: %v", sr.kernelName, err)
+			t.Fatalf("%s: %v", rp.kernelName, err)
 		}
 		e, d := checkHeapsBefore(t, ctx, p, pr, hb, params)
 		execs, defined = execs+e, defined+d
@@ -352,59 +321,24 @@ func checkMissingOutputs(t *testing.T, ctx context.Context, p *pair, pr *Prophec
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &concrete{info: p.kinfo.Types}
-	init, err := c.initial(p.kernel, params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, err := c.block(p.kernel.Body, mapEnv(params))
-	if err != nil {
-		t.Fatal(err)
-	}
-	mem := init.update(body)
+	mem := concreteMemory(t, p, params)
 	want := map[string]bool{}
-	for _, b := range p.kernel.Bindings {
-		if b.Dir != sched.Out {
-			continue
+	err = forOutCells(p.kernel, params, func(b *sched.Binding, idx []int64, _ mapEnv) error {
+		if len(mem[cellKey(b.Array.Name, idx)]) == 0 {
+			want[cellKey(b.Array.Name, idx)] = true
 		}
-		hi := make([]int64, len(b.Extents))
-		for i, e := range b.Extents {
-			hi[i], _ = expr.EvalIndex(e, mapEnv(params))
-		}
-		err := boxCells(make([]int64, len(hi)), hi, func(idx []int64) error {
-			e := copyEnv(mapEnv(params))
-			for i, v := range b.Vars {
-				e[v.Name] = idx[i]
-			}
-			if b.Where != nil {
-				if ok, err := expr.EvalCond(b.Where, e); err != nil || !ok {
-					return err
-				}
-			}
-			if len(mem[cellKey(b.Array.Name, idx)]) == 0 {
-				want[cellKey(b.Array.Name, idx)] = true
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	got := map[string]bool{}
 	for _, m := range miss.Maps() {
-		bm, err := m.BindParams(intsOf(params, m.Space().Params))
+		pts, err := boundPoints(ctx, m, intsOf(params, m.Space().Params), 10000)
 		if err != nil {
 			t.Fatal(err)
 		}
-		pts, err := setPoints(ctx, bm, 10000)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, pt := range pts {
-			idx := make([]int64, len(pt))
-			for i, v := range pt {
-				idx[i], _ = v.Int64()
-			}
+		for _, idx := range pts {
 			got[cellKey(m.Space().Out.Name, idx)] = true
 		}
 	}

@@ -89,6 +89,27 @@ func setPoints(ctx context.Context, m *presburger.Map, limit int) ([][]presburge
 	}
 }
 
+// boundPoints binds the parameters of m to vals and returns its points, at
+// most limit of them.
+func boundPoints(ctx context.Context, m *presburger.Map, vals map[string]presburger.Int, limit int) ([][]int64, error) {
+	bm, err := m.BindParams(vals)
+	if err != nil {
+		return nil, err
+	}
+	pts, err := setPoints(ctx, bm, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]int64, len(pts))
+	for k, pt := range pts {
+		out[k] = make([]int64, len(pt))
+		for i, v := range pt {
+			out[k][i], _ = v.Int64()
+		}
+	}
+	return out, nil
+}
+
 // TestEvalInHeap evaluates the right-hand side of every assignment of the
 // example and extra kernels in the kernel's final prophetic heap (Fig.
 // 5.1), and compares the result, at random points, with the expression
@@ -96,39 +117,15 @@ func setPoints(ctx context.Context, m *presburger.Map, limit int) ([][]presburge
 func TestEvalInHeap(t *testing.T) {
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(7, 7))
-	type src struct{ specName, spec, kernelName, kernel string }
-	var srcs []src
-	for _, sk := range examplePairs(t) {
-		srcs = append(srcs, src{sk[0], readFile(t, sk[0]), sk[1], readFile(t, sk[1])})
-	}
-	for _, c := range smallPairs {
-		srcs = append(srcs, src{c.name + ".sare", c.spec, c.name + ".sched", c.kernel})
-	}
 	points, nonEmpty := 0, 0
-	for _, sr := range srcs {
-		p := loadPair(t, sr.specName, sr.spec, sr.kernelName, sr.kernel)
+	for _, rp := range everyPair(t) {
+		p, params := rp.pair, rp.params
 		pr := prophesy(t, p)
-		params := runParams(sr.kernel)
-		if len(params) == 0 {
-			params = map[string]int64{}
-			for _, id := range p.kernel.Params {
-				params[id.Name] = 5
-			}
-		}
-		c := &concrete{info: p.kinfo.Types}
-		init, err := c.initial(p.kernel, params)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, err := c.block(p.kernel.Body, mapEnv(params))
-		if err != nil {
-			t.Fatal(err)
-		}
-		mem := init.update(body)
+		mem := concreteMemory(t, p, params)
 		for _, site := range assignSites(t, p.kernel) {
 			v, err := evalInHeap(ctx, pr.Contexts, p.kinfo.Types, site.scope, pr.Final, site.st.Value)
 			if err != nil {
-				t.Fatalf("%s: %s: %v", sr.kernelName, syntax.ExprString(site.st.Value), err)
+				t.Fatalf("%s: %s: %v", rp.kernelName, syntax.ExprString(site.st.Value), err)
 			}
 			for n := 0; n < 6; n++ {
 				env := copyEnv(mapEnv(params))
@@ -155,7 +152,7 @@ func TestEvalInHeap(t *testing.T) {
 				}
 				got, err := instantiateValue(ctx, pr.Contexts, v, bind)
 				if err != nil {
-					t.Fatalf("%s: %s: %v", sr.kernelName, syntax.ExprString(site.st.Value), err)
+					t.Fatalf("%s: %s: %v", rp.kernelName, syntax.ExprString(site.st.Value), err)
 				}
 				points++
 				switch {
@@ -165,7 +162,7 @@ func TestEvalInHeap(t *testing.T) {
 				case defined > 1:
 					// A cell with several contents: any combination may come out.
 				default:
-					t.Fatalf("%s: %s at %v: symbolic %v, concrete %q (%d)", sr.kernelName, syntax.ExprString(site.st.Value), env, got, want, defined)
+					t.Fatalf("%s: %s at %v: symbolic %v, concrete %q (%d)", rp.kernelName, syntax.ExprString(site.st.Value), env, got, want, defined)
 				}
 			}
 		}
@@ -238,20 +235,12 @@ func instantiateValue(ctx context.Context, cs *Contexts, v *presburger.UnionMap,
 			}
 			vals[p] = presburger.NewInt(b)
 		}
-		bm, err := m.BindParams(vals)
-		if err != nil {
-			return nil, err
-		}
-		pts, err := setPoints(ctx, bm, 16)
+		pts, err := boundPoints(ctx, m, vals, 16)
 		if err != nil {
 			return nil, err
 		}
 		c := cs.Lookup(m.Space().Out.Name)
-		for _, pt := range pts {
-			holes := make([]int64, len(pt))
-			for i, h := range pt {
-				holes[i], _ = h.Int64()
-			}
+		for _, holes := range pts {
 			e, err := c.Fill(holes)
 			if err != nil {
 				return nil, err

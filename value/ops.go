@@ -225,42 +225,19 @@ func EuclidDiv(a, b int64) (q, r int64) {
 	return q, r
 }
 
+// floatBinary applies op to a and b of the float type t, in binary32
+// arithmetic for f32 and in binary64 otherwise.
 func floatBinary(op syntax.Op, t syntax.Type, a, b float64) Value {
 	if t == syntax.F32 {
-		return float32Binary(op, float32(a), float32(b))
+		return floatOp(op, t, float32(a), float32(b))
 	}
-	switch op {
-	case syntax.OpEq:
-		return Bool(a == b)
-	case syntax.OpNe:
-		return Bool(a != b)
-	case syntax.OpLt:
-		return Bool(a < b)
-	case syntax.OpLe:
-		return Bool(a <= b)
-	case syntax.OpGt:
-		return Bool(a > b)
-	case syntax.OpGe:
-		return Bool(a >= b)
-	case syntax.OpAdd:
-		return Float(t, a+b)
-	case syntax.OpSub:
-		return Float(t, a-b)
-	case syntax.OpMul:
-		return Float(t, a*b)
-	case syntax.OpDiv:
-		return Float(t, a/b)
-	case syntax.OpRem:
-		q := math.Floor(a / b)
-		p := float64(b * q) // the conversion forbids fusing into an FMA
-		return Float(t, a-p)
-	}
-	return Undef(t)
+	return floatOp(op, t, a, b)
 }
 
-// float32Binary computes in float32 so that every step rounds to binary32.
-func float32Binary(op syntax.Op, a, b float32) Value {
-	f := func(x float32) Value { return Float(syntax.F32, float64(x)) }
+// floatOp computes op in F, so that every step rounds to F's precision,
+// and gives the result the type t.
+func floatOp[F float32 | float64](op syntax.Op, t syntax.Type, a, b F) Value {
+	f := func(x F) Value { return Float(t, float64(x)) }
 	switch op {
 	case syntax.OpEq:
 		return Bool(a == b)
@@ -283,12 +260,12 @@ func float32Binary(op syntax.Op, a, b float32) Value {
 	case syntax.OpDiv:
 		return f(a / b)
 	case syntax.OpRem:
-		q := float32(a / b)
-		q = float32(math.Floor(float64(q)))
-		p := float32(b * q)
+		q := F(a / b)
+		q = F(math.Floor(float64(q)))
+		p := F(b * q) // the conversion forbids fusing into an FMA
 		return f(a - p)
 	}
-	return Undef(syntax.F32)
+	return Undef(t)
 }
 
 // Cast converts v to type t, as the cast t(v) does. Integer to integer

@@ -16,8 +16,15 @@ import (
 	"github.com/augur-verify/augur/internal/browsertest"
 )
 
-// browser and eval: see package browsertest.
-func browser(t *testing.T) context.Context { t.Helper(); return browsertest.Browser(t) }
+// browser and eval: see package browsertest; browser also skips t in
+// -short runs, since a browser test is not short.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("the browser test is not short")
+	}
+	return browsertest.Browser(t)
+}
 
 func eval[T any](t *testing.T, ctx context.Context, expr string) T {
 	t.Helper()
@@ -29,9 +36,6 @@ func eval[T any](t *testing.T, ctx context.Context, expr string) T {
 // click through to the invalid one, whose failing statement is
 // highlighted with its counterexample.
 func TestBrowser(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the browser test is not short")
-	}
 	ctx := browser(t)
 	s := fixture(t)
 	srv := httptest.NewServer(New(s, Options{}))
@@ -128,9 +132,6 @@ func TestBrowser(t *testing.T) {
 // shows the progress events of the API's event stream and reloads at
 // "done", showing the verdict.
 func TestBrowserLiveProgress(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the browser test is not short")
-	}
 	ctx := browser(t)
 	s := fixture(t)
 	finish := make(chan struct{})
@@ -193,9 +194,6 @@ func waitFor(t *testing.T, ctx context.Context, cond string) {
 // with its "cached" marker, the pages back and forth, and the download
 // links of a validation's page.
 func TestBrowserListFeatures(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the browser test is not short")
-	}
 	ctx := browser(t)
 	_, h := newTest(t)
 	srv := httptest.NewServer(h)
@@ -283,9 +281,6 @@ func TestBrowserListFeatures(t *testing.T) {
 // TestBrowserButtons presses the Cancel button of a queued validation and
 // the Re-run button of a finished one in headless Chromium.
 func TestBrowserButtons(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the browser test is not short")
-	}
 	ctx := browser(t)
 	s, h := newTest(t)
 	srv := httptest.NewServer(h)
@@ -325,9 +320,6 @@ func TestBrowserButtons(t *testing.T) {
 // kernel's previous validation on its branch, and follows a changed
 // statement to its line.
 func TestBrowserChanges(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the browser test is not short")
-	}
 	ctx := browser(t)
 	s, h := newTest(t)
 	addHistory(t, s)

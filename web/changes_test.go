@@ -22,14 +22,7 @@ import (
 // and later, none of which count.
 func addHistory(t *testing.T, s *fakeStore) {
 	t.Helper()
-	data, err := os.ReadFile("testdata/blur_broken_wrong_row.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep validate.Report
-	if err := json.Unmarshal(data, &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := readReport(t, "testdata/blur_broken_wrong_row.json")
 	rep.Verdict, rep.Reason, rep.Counterexample = validate.Valid, "", nil
 	for i := range rep.Conditions {
 		rep.Conditions[i].Status = validate.Proved

@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"slices"
 	"strings"
@@ -48,14 +47,7 @@ func TestCounterexampleNotExplained(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile("testdata/blur_broken_wrong_row.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep validate.Report
-	if err := json.Unmarshal(data, &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := readReport(t, "testdata/blur_broken_wrong_row.json")
 	ctx := context.Background()
 	if x := explain(ctx, "blur.sare", string(spec), rep.Counterexample); x == nil || x.Seed != 1 {
 		t.Fatalf("the report's own counterexample is not explained: %+v", x)

@@ -241,6 +241,21 @@ func fixture(t testing.TB) *fakeStore {
 	return s
 }
 
+// readReport reads the report augur validate --json wrote to the file
+// name.
+func readReport(t testing.TB, name string) validate.Report {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep validate.Report
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return rep
+}
+
 // withScripts gives the conditions of report that reached the solver an
 // SMT-LIB2 script, as the workers keep them (the conditions decided
 // without the solver have none).

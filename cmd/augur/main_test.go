@@ -64,6 +64,38 @@ func examples(t *testing.T) []example {
 	return list
 }
 
+// checkRunGolden runs augur run on the kernel prog of spec with args, and
+// compares the report and exit status with the golden file beside the
+// kernel (NAME.expected): kernels named broken_* must fail with exit status
+// 1, the others must pass. With -update it rewrites the golden file.
+func checkRunGolden(t *testing.T, spec, prog string, args []string) {
+	t.Helper()
+	args = append([]string{"run", spec, prog}, args...)
+	code, out, errs := augur(args...)
+	if errs != "" {
+		t.Errorf("run wrote to stderr: %s", errs)
+	}
+	broken := strings.HasPrefix(filepath.Base(prog), "broken_")
+	switch {
+	case broken && code != exitMismatch:
+		t.Errorf("broken kernel: exit %d, want %d\n%s", code, exitMismatch, out)
+	case !broken && code != exitOK:
+		t.Errorf("exit %d, want 0\n%s", code, out)
+	}
+	got := fmt.Sprintf("$ augur %s\n%s(exit status %d)\n", strings.Join(args, " "), out, code)
+	got = strings.ReplaceAll(got, "../../", "")
+	golden := strings.TrimSuffix(prog, ".sched") + ".expected"
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	} else if want, err := os.ReadFile(golden); err != nil {
+		t.Fatalf("%v (run go test ./cmd/augur -update to create it)", err)
+	} else if got != string(want) {
+		t.Errorf("report differs from %s:\n--- got\n%s--- want\n%s", golden, got, want)
+	}
+}
+
 // TestExamples runs every example and compares the report and exit status
 // with its golden file (NAME.expected beside the kernel). Kernels named
 // broken_* must fail with exit status 1; the others must pass.
@@ -74,34 +106,7 @@ func TestExamples(t *testing.T) {
 			if code, out, errs := augur("check", ex.spec, ex.prog); code != exitOK {
 				t.Fatalf("check: exit %d\n%s%s", code, out, errs)
 			}
-			args := append([]string{"run", ex.spec, ex.prog}, ex.args...)
-			code, out, errs := augur(args...)
-			if errs != "" {
-				t.Errorf("run wrote to stderr: %s", errs)
-			}
-			broken := strings.HasPrefix(name, "broken_")
-			switch {
-			case broken && code != exitMismatch:
-				t.Errorf("broken kernel: exit %d, want %d\n%s", code, exitMismatch, out)
-			case !broken && code != exitOK:
-				t.Errorf("exit %d, want 0\n%s", code, out)
-			}
-			got := fmt.Sprintf("$ augur %s\n%s(exit status %d)\n", strings.Join(args, " "), out, code)
-			got = strings.ReplaceAll(got, "../../", "")
-			golden := strings.TrimSuffix(ex.prog, ".sched") + ".expected"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./cmd/augur -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("report differs from %s:\n--- got\n%s--- want\n%s", golden, got, want)
-			}
+			checkRunGolden(t, ex.spec, ex.prog, ex.args)
 		})
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,30 +64,7 @@ func TestReductionExamples(t *testing.T) {
 	for _, ex := range reductionExamples(t) {
 		name := strings.TrimSuffix(filepath.Base(ex.prog), ".sched")
 		t.Run(name, func(t *testing.T) {
-			args := append([]string{"run", ex.spec, ex.prog}, ex.args...)
-			code, out, errs := augur(args...)
-			if errs != "" {
-				t.Errorf("run wrote to stderr: %s", errs)
-			}
-			broken := strings.HasPrefix(name, "broken_")
-			switch {
-			case broken && code != exitMismatch:
-				t.Errorf("broken kernel: exit %d, want %d\n%s", code, exitMismatch, out)
-			case !broken && code != exitOK:
-				t.Errorf("exit %d, want 0\n%s", code, out)
-			}
-			got := fmt.Sprintf("$ augur %s\n%s(exit status %d)\n", strings.Join(args, " "), out, code)
-			got = strings.ReplaceAll(got, "../../", "")
-			golden := strings.TrimSuffix(ex.prog, ".sched") + ".expected"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			} else if want, err := os.ReadFile(golden); err != nil {
-				t.Fatalf("%v (run go test ./cmd/augur -update to create it)", err)
-			} else if got != string(want) {
-				t.Errorf("report differs from %s:\n--- got\n%s--- want\n%s", golden, got, want)
-			}
+			checkRunGolden(t, ex.spec, ex.prog, ex.args)
 			for _, model := range []string{"real", "ieee"} {
 				code, out, _ := augur("validate", "--value-model", model, ex.spec, ex.prog)
 				want := ex.verdicts[model]

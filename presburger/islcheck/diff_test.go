@@ -690,24 +690,7 @@ func lexPwOp(name string, max bool) op {
 		} else {
 			back, err = wrapMap(e.c.ReadPwMultiAffAsMap(txt))
 		}
-		if err != nil && strings.Contains(err.Error(), "quota") {
-			return oracleFailed(err)
-		}
-		if err != nil {
-			return differ(txt, want.String(), "isl cannot read the engine's function: "+err.Error())
-		}
-		defer back.Free()
-		eq, err := back.equal(want)
-		if err != nil {
-			if strings.Contains(err.Error(), "quota") {
-				return oracleFailed(err)
-			}
-			return differ(txt, want.String(), "isl cannot compare: "+err.Error())
-		}
-		if !eq {
-			return differ(txt, want.String(), "")
-		}
-		return agreed()
+		return compareRead(txt, back, err, want, "function", nil)
 	}}
 }
 

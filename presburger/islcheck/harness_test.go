@@ -161,11 +161,24 @@ func (e *env) parse(o obj) (*presburger.Map, iobj, error) {
 func (e *env) compare(ours fmt.Stringer, theirs iobj) result {
 	txt := fixConstDivs(ours.String())
 	back, err := readAs(e.c, theirs.kind(), txt)
+	return compareRead(txt, back, err, theirs, "output", func() {
+		if n, ok := ours.(interface{ NumBasics() int }); ok {
+			e.piecesOurs += n.NumBasics()
+			e.piecesIsl += numBasic(theirs)
+		}
+	})
+}
+
+// compareRead compares back, the engine's result txt as isl read it (err
+// is the error of the reading), with isl's result theirs; what names the
+// engine's result in the messages. Once the two are compared, counted
+// (when not nil) is called, whatever the answer.
+func compareRead(txt string, back iobj, err error, theirs iobj, what string, counted func()) result {
 	if err != nil && strings.Contains(err.Error(), "quota") {
 		return oracleFailed(err)
 	}
 	if err != nil {
-		return differ(txt, theirs.String(), "isl cannot read the engine's output: "+err.Error())
+		return differ(txt, theirs.String(), "isl cannot read the engine's "+what+": "+err.Error())
 	}
 	defer back.Free()
 	eq, err := back.equal(theirs)
@@ -175,9 +188,8 @@ func (e *env) compare(ours fmt.Stringer, theirs iobj) result {
 		}
 		return differ(txt, theirs.String(), "isl cannot compare: "+err.Error())
 	}
-	if n, ok := ours.(interface{ NumBasics() int }); ok {
-		e.piecesOurs += n.NumBasics()
-		e.piecesIsl += numBasic(theirs)
+	if counted != nil {
+		counted()
 	}
 	if !eq {
 		return differ(txt, theirs.String(), "")

@@ -4,8 +4,6 @@ import (
 	"math"
 	"testing"
 
-	"github.com/augur-verify/augur/expr"
-	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/smt"
 	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/value"
@@ -14,13 +12,7 @@ import (
 // TestIndexCastSymbolic: t(i) for a symbolic index i, fixed by an assertion
 // rather than folded, is value.FromIndex in the IEEE model.
 func TestIndexCastSymbolic(t *testing.T) {
-	z := newContext(t)
-	e := New(z, &sare.Spec{}, expr.NewInfo(), IEEE)
-	s, err := z.NewSolver()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	z, e, s := newEncoder(t, IEEE)
 	i := z.IntConst("i")
 	idx := func(name string) (*smt.Term, bool) { return i, name == "i" }
 	for _, n := range []int64{0, -1, 255, -129, 1<<24 + 1, -(1<<24 + 3), 1<<53 + 1, math.MaxInt64, math.MinInt64} {

@@ -36,6 +36,20 @@ func newContext(t testing.TB) *smt.Context {
 	return z
 }
 
+// newEncoder returns a new context, an encoder in it over no
+// specification in the given model, and a solver in it; the context and
+// the solver are closed when the test ends.
+func newEncoder(t testing.TB, model Model) (*smt.Context, *Encoder, *smt.Solver) {
+	t.Helper()
+	z := newContext(t)
+	s, err := z.NewSolver()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return z, New(z, &sare.Spec{}, expr.NewInfo(), model), s
+}
+
 // emptyModel is a model of no assertions, in which closed terms evaluate.
 func emptyModel(t testing.TB, z *smt.Context) *smt.Model {
 	t.Helper()
@@ -59,14 +73,8 @@ func emptyModel(t testing.TB, z *smt.Context) *smt.Model {
 // model, and checks that Z3's value and definedness are value's, bit for bit.
 // Every 25th case is also decided by the solver rather than evaluated.
 func TestDifferentialIEEE(t *testing.T) {
-	z := newContext(t)
-	e := New(z, &sare.Spec{}, expr.NewInfo(), IEEE)
+	z, e, s := newEncoder(t, IEEE)
 	m := emptyModel(t, z)
-	s, err := z.NewSolver()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
 	r := rand.New(rand.NewPCG(1, 2))
 	var undefined, failures int
 	for i := range *diffCases {

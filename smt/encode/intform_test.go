@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/smt"
 	"github.com/augur-verify/augur/syntax"
@@ -18,13 +17,7 @@ import (
 // type's range (which the conversion wraps), the integer fixed by an
 // assertion rather than folded.
 func TestIntDivisionExact(t *testing.T) {
-	z := newContext(t)
-	e := New(z, &sare.Spec{}, expr.NewInfo(), Real)
-	s, err := z.NewSolver()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	z, e, s := newEncoder(t, Real)
 	r := rand.New(rand.NewPCG(3, 4))
 	n := z.IntConst("n")
 	for _, typ := range allTypes {
@@ -79,13 +72,7 @@ func TestIntDivisionExact(t *testing.T) {
 // TestIntEqualModular: two conversions of integers are equal exactly when
 // the integers are congruent modulo 2^w.
 func TestIntEqualModular(t *testing.T) {
-	z := newContext(t)
-	e := New(z, &sare.Spec{}, expr.NewInfo(), Real)
-	s, err := z.NewSolver()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	z, e, s := newEncoder(t, Real)
 	x, y := z.IntConst("x"), z.IntConst("y")
 	eq, err := e.Equal(x.ToBV(8), y.ToBV(8).BVAdd(z.BV(1, 8)), syntax.I8)
 	if err != nil {
@@ -136,7 +123,7 @@ RoundedUp(i) = (i32(clamp(A(i), 0, 1000)) + 1) / 2
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer z.Close()
+	t.Cleanup(func() { z.Close() })
 	e := New(z, spec, info, Real)
 	s, err := z.NewSolver()
 	if err != nil {
