@@ -69,9 +69,9 @@ func TestNestedTrivialLoops(t *testing.T) {
 // cancels itself when the evaluation looks at it for the hundredth time
 // (the Presburger engine looks every 64 steps): deep in the work,
 // whatever the speed of the machine, and between two looks. It returns
-// Validate's report and error, and the time Validate took to return
-// after the cancellation.
-func cancelDuringSymbolic(tb testing.TB) (*Report, error, time.Duration) {
+// Validate's report, the time Validate took to return after the
+// cancellation, and Validate's error.
+func cancelDuringSymbolic(tb testing.TB) (*Report, time.Duration, error) {
 	tb.Helper()
 	spec := &syntax.Source{Name: "acc.sare", Text: accumulateSpec}
 	prog := &syntax.Source{Name: "acc.sched", Text: nestedTrivial(120, "for")}
@@ -82,7 +82,7 @@ func cancelDuringSymbolic(tb testing.TB) (*Report, error, time.Duration) {
 	if cancelled == nil {
 		tb.Fatalf("validation over (error %v) before it looked at its context 100 times; the kernel should take longer", err)
 	}
-	return rep, err, time.Since(*cancelled)
+	return rep, time.Since(*cancelled), err
 }
 
 // TestCancelFreesQuickly cancels a long validation during symbolic
@@ -90,7 +90,7 @@ func cancelDuringSymbolic(tb testing.TB) (*Report, error, time.Duration) {
 // report so far, UNKNOWN and cancelled. How soon it returns is
 // BenchmarkCancelFreesQuickly's measure.
 func TestCancelFreesQuickly(t *testing.T) {
-	rep, err, _ := cancelDuringSymbolic(t)
+	rep, _, err := cancelDuringSymbolic(t)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v after cancellation, want the context's", err)
 	}
@@ -107,7 +107,7 @@ func TestCancelFreesQuickly(t *testing.T) {
 func BenchmarkCancelFreesQuickly(b *testing.B) {
 	var total time.Duration
 	for b.Loop() {
-		_, err, took := cancelDuringSymbolic(b)
+		_, took, err := cancelDuringSymbolic(b)
 		if !errors.Is(err, context.Canceled) {
 			b.Fatalf("error %v after cancellation, want the context's", err)
 		}

@@ -503,9 +503,3 @@ func (p *validationPage) Failing() *condition {
 	return nil
 }
 
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
