@@ -2,7 +2,6 @@ package validate
 
 import (
 	"fmt"
-
 )
 
 // The conclude phase: the failures confirmed in program order, and the

@@ -1,8 +1,8 @@
 package validate
 
 import (
-	"github.com/augur-verify/augur/expr"
 	"fmt"
+	"github.com/augur-verify/augur/expr"
 
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"

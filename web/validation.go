@@ -502,4 +502,3 @@ func (p *validationPage) Failing() *condition {
 	}
 	return nil
 }
-
