@@ -1,8 +1,6 @@
 package validate
 
-import (
-	"fmt"
-)
+import "fmt"
 
 // The conclude phase: the failures confirmed in program order, and the
 // verdict set from every condition's result: INVALID with a confirmed

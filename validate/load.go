@@ -2,8 +2,8 @@ package validate
 
 import (
 	"fmt"
-	"github.com/augur-verify/augur/expr"
 
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/syntax"
