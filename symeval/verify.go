@@ -63,6 +63,13 @@ type Obligation struct {
 	Points     *presburger.Map
 }
 
+// WithImpl returns the obligation with its kernel side replaced by impl
+// (a part of Impl, such as one of its subterms), over the same points and
+// against the same specification side.
+func (o *Obligation) WithImpl(impl *Context) *Obligation {
+	return &Obligation{Impl: impl, Spec: o.Spec, Points: o.Points}
+}
+
 // String prints the obligation as "Impl = Spec : points", the holes of
 // Impl named i1..in and those of Spec s1..sm.
 func (o *Obligation) String() string {

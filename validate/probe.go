@@ -158,7 +158,7 @@ func (s *solver) probe(c *symeval.Condition, convs []*syntax.Call) *outcome {
 		// The condition as the confirmation sees it: the conversion for
 		// the kernel's side, whose definedness alone is checked.
 		dc := *c
-		dc.Obligation = &symeval.Obligation{Impl: sub, Spec: ob.Spec, Points: ob.Points}
+		dc.Obligation = ob.WithImpl(sub)
 		earlier := map[string]*query{}
 		for pi := range min(len(pieces), probePieces) {
 			s.enc.ResetUnfoldings()

@@ -112,6 +112,8 @@ func TestDependencies(t *testing.T) {
 		pkg, not, why string
 	}{
 		{"smt", "", "the Z3 binding knows nothing of Augur"},
+		{"presburger", "", "the engine knows nothing of the languages"},
+		{"sched", "sare", "kernels share the expression language (package expr) with specifications, not the specification language"},
 		{"store", "", "persistence knows nothing of the verifier"},
 		{"frontend/...", "symeval", "front ends produce pairs; they do not evaluate them"},
 		{"frontend/...", "validate", "front ends produce pairs; validating them is the caller's"},
