@@ -40,7 +40,7 @@ var statusNames = [...]string{"pending", "proved", "failed", "undecided"}
 
 // String names the status ("proved").
 func (s Status) String() string {
-	if int(s) < len(statusNames) {
+	if s >= 0 && int(s) < len(statusNames) {
 		return statusNames[s]
 	}
 	return fmt.Sprintf("Status(%d)", int(s))

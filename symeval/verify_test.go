@@ -177,3 +177,14 @@ out c[i] : f32[N] = C(i)
 		})
 	}
 }
+
+// TestStatusString checks the names of the statuses, and that a value out
+// of range, negative included, prints as a number rather than panicking.
+func TestStatusString(t *testing.T) {
+	for s, want := range map[Status]string{Pending: "pending", Proved: "proved", Failed: "failed", Undecided: "undecided",
+		Status(7): "Status(7)", Status(-1): "Status(-1)"} {
+		if got := s.String(); got != want {
+			t.Errorf("Status(%d).String() = %q, want %q", int(s), got, want)
+		}
+	}
+}
