@@ -157,7 +157,11 @@ func (s *solver) solve(sol *smt.Solver, limit uint64) (smt.Result, error) {
 	defer cancel()
 	before := sol.ResourcesUsed()
 	res, err := sol.Check(ctx)
-	s.used += sol.ResourcesUsed() - before
+	// Z3's statistics read 0 when the query was interrupted: a count that
+	// went down is no count, and must not wrap around.
+	if after := sol.ResourcesUsed(); after >= before {
+		s.used += after - before
+	}
 	if sol.OutOfMemory() {
 		s.v.memoryHit.Store(true)
 	}
