@@ -302,8 +302,9 @@ func undecidable(err error) bool {
 }
 
 // traceBudget bounds each Presburger operation that prints an obligation
-// for the trace: a trace must not cost more than the validation (an
-// obligation of 240 pieces took minutes to print with the full budget).
+// for the trace: a trace must not cost more than the validation, and
+// printing an obligation of hundreds of pieces in its simplest form can
+// cost more than deciding it.
 var traceBudget = presburger.Budget{MaxSteps: 20_000, MaxDisjuncts: 64}
 
 func (g *gen) add(c *Condition) {

@@ -118,8 +118,8 @@ func (s *solver) encodeGround(ob *symeval.Obligation, out *outcome) (*groundQuer
 		return holeIndex(ts, param)
 	}
 	// Deep enough for the small parameters counterexamples have; deeper
-	// recursions are left undecided (CutOffs) rather than unfolded for
-	// minutes.
+	// recursions are left undecided (CutOffs) rather than unfolded without
+	// bound.
 	all := encode.ExprOptions{Unfold: func(string) bool { return true }, Axioms: true, Depth: 512}
 	iv, idef, err := s.enc.Expr(ob.Impl.Expr, ob.Impl.Types(), idx(out.implHoles), all)
 	if err != nil {

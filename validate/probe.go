@@ -25,7 +25,7 @@ import (
 // (probePoints), on the conversion alone, in the real model exactly and by
 // the reference evaluator (solver.defOnly, solverInputs); a confirmed
 // failure that the interpreter replays refutes the kernel before the solve
-// phase spends minutes on conditions that cannot settle the verdict any
+// phase spends its budget on conditions that cannot settle the verdict any
 // more: the other value conditions are left undischarged, as after a
 // failure found over Presburger sets (refuteEarly). The probe proves
 // nothing; what it does not refute is discharged as usual.

@@ -20,8 +20,8 @@ import (
 // reference interpreter (sched.Run, the semantics the verifier is sound
 // against) at a few small parameter points of its assumptions, on the
 // interpreter's random inputs. A failure there is a counterexample in the
-// verifier's own terms, found in milliseconds where the symbolic
-// evaluation and the solver may take minutes on a wrong kernel
+// verifier's own terms, found by a few concrete runs where the symbolic
+// evaluation and the solver may need their whole budget on a wrong kernel
 // (docs/validate.md, "Testing first"). Only failures that the verifier
 // would report too settle the verdict (quickEvidence); anything else
 // leaves the kernel to the proof. A test never makes a kernel valid.
