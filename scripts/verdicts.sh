@@ -97,7 +97,7 @@ run() {
     ;;
   esac
   echo "exit $?" >"$out/$name.status"
-  for raw in "$out/$name".*json.raw "$json.raw"; do
+  for raw in "$json.raw" "$out/$name.ref.json.raw" "$out/$name.padded.json.raw"; do
     [ -f "$raw" ] || continue
     # Paths in reports name the run's directory: make them relative.
     sed "s|$out/||g" "$raw" | jq -S "$strip" >"${raw%.raw}" 2>/dev/null || mv "$raw" "${raw%.raw}"
