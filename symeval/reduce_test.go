@@ -233,15 +233,6 @@ func TestReductionParamNames(t *testing.T) {
 	}
 }
 
-func hasFile(files []string, name string) bool {
-	for _, f := range files {
-		if f == name {
-			return true
-		}
-	}
-	return false
-}
-
 // TestReductionTransformed checks the transformed pair of the even and
 // odd sum: the accumulation checks the body at its position and keeps
 // the reduction element in the heap, the initialisations and merges have
