@@ -1489,6 +1489,28 @@ func (m *Map) BindParams(vals map[string]Int) (*Map, error) {
 	return out, nil
 }
 
+// BoundParams returns m restricted to the points where every parameter
+// named in names lies within [-bound, bound]; names that are not
+// parameters of m are ignored. Searching for small counterexamples
+// starts there.
+func (m *Map) BoundParams(names []string, bound int64) (*Map, error) {
+	sp := m.Space()
+	b := NewBasicMap(sp)
+	for _, name := range names {
+		i := sp.ParamCol(name)
+		if i < 0 {
+			continue
+		}
+		for _, sign := range []int64{1, -1} {
+			row := b.NewRow()
+			row[i] = NewInt(-sign)
+			row[b.ConstCol()] = NewInt(bound)
+			b.AddIneq(row) // bound - sign*p >= 0
+		}
+	}
+	return m.Intersect(NewMap(sp, b))
+}
+
 // IntersectParams restricts m to the parameter values in the parameter
 // domain p.
 func (m *Map) IntersectParams(p *Map) (*Map, error) {

@@ -1,6 +1,7 @@
 package presburger
 
 import (
+	"context"
 	"testing"
 )
 
@@ -275,5 +276,19 @@ func TestSubtractPlainContradiction(t *testing.T) {
 	}
 	if fired == 0 {
 		t.Fatal("no contradiction found: the test needs some")
+	}
+}
+
+// TestBoundParams checks that BoundParams bounds the named parameters of
+// the space and ignores the others.
+func TestBoundParams(t *testing.T) {
+	m := mustParse(t, "[N, M] -> { [i] : 0 <= i < N }")
+	got, err := m.BoundParams([]string{"N", "K"}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := mustParse(t, "[N, M] -> { [i] : 0 <= i < N and -3 <= N <= 3 }")
+	if eq, err := got.IsEqual(context.Background(), want); err != nil || !eq {
+		t.Errorf("BoundParams: got %s, want %s (%v)", got, want, err)
 	}
 }

@@ -76,7 +76,7 @@ func (c *redCheck) witness(f *redFamily, bad *presburger.UnionMap) (*presburger.
 		var comps []*presburger.Map
 		for _, m := range bad.Maps() {
 			if bound > 0 {
-				b, err := redBoxed(m, c.m.params, bound)
+				b, err := m.BoundParams(c.m.params, bound)
 				if err != nil {
 					return nil, err
 				}
@@ -144,26 +144,6 @@ func (c *redCheck) witness(f *redFamily, bad *presburger.UnionMap) (*presburger.
 	}
 	eqs = append(eqs, redTrue())
 	return redUnion(c.ctx, []redPiece{{params: pnames, out: redTuple{name: f.array, elems: cs}, cond: quasiaffine.And(eqs...)}})
-}
-
-// redBoxed returns m restricted to -bound <= p <= bound for the named
-// parameters p it has.
-func redBoxed(m *presburger.Map, names []string, bound int64) (*presburger.Map, error) {
-	sp := m.Space()
-	b := presburger.NewBasicMap(sp)
-	for _, name := range names {
-		i := sp.ParamCol(name)
-		if i < 0 {
-			continue
-		}
-		for _, sign := range []int64{1, -1} {
-			row := b.NewRow()
-			row[i] = presburger.NewInt(-sign)
-			row[b.ConstCol()] = presburger.NewInt(bound)
-			b.AddIneq(row) // bound - sign*p >= 0
-		}
-	}
-	return m.Intersect(presburger.NewMap(sp, b))
 }
 
 // redEnv evaluates index expressions of a family at one instance.

@@ -218,7 +218,7 @@ func (v *validation) sampleWithin(u *presburger.UnionMap, bound int64) (map[stri
 	var comps []*presburger.Map
 	for _, m := range u.Maps() {
 		if bound >= 0 {
-			b, err := boxed(m, v.params, bound)
+			b, err := m.BoundParams(v.params, bound)
 			if err != nil {
 				return nil, "", err
 			}
@@ -243,26 +243,6 @@ func (v *validation) sampleWithin(u *presburger.UnionMap, bound int64) (map[stri
 		idx = append(idx, x.String())
 	}
 	return vals, fmt.Sprintf("%s[%s]", sp.Out.Name, strings.Join(idx, ", ")), nil
-}
-
-// boxed returns m restricted to -bound <= p <= bound for the named
-// parameters p it has.
-func boxed(m *presburger.Map, names []string, bound int64) (*presburger.Map, error) {
-	sp := m.Space()
-	b := presburger.NewBasicMap(sp)
-	for _, name := range names {
-		i := sp.ParamCol(name)
-		if i < 0 {
-			continue
-		}
-		for _, sign := range []int64{1, -1} {
-			row := b.NewRow()
-			row[i] = presburger.NewInt(-sign)
-			row[b.ConstCol()] = presburger.NewInt(bound)
-			b.AddIneq(row) // bound - sign*p >= 0
-		}
-	}
-	return m.Intersect(presburger.NewMap(sp, b))
 }
 
 // replaySteps bounds the steps of one replay (sched.Options.MaxSteps).
