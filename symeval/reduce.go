@@ -202,38 +202,36 @@ func (c *redCheck) union(pieces []redPiece) (*presburger.UnionMap, error) {
 	return redUnion(c.ctx, pieces)
 }
 
+// sameCellAfter returns { p -> w : w before p, same cell }, the pairs of
+// instances of p and w where w writes the cell that p touches earlier.
+func (c *redCheck) sameCellAfter(p, w *redFamily) (redPiece, error) {
+	same, err := c.m.sameCell(p, w, "a", "b")
+	if err != nil {
+		return redPiece{}, err
+	}
+	return c.m.pair(p, w, append([]quasiaffine.Formula{redBefore(w, p, "b", "a")}, same...)...)
+}
+
 // last returns { p -> w : w in writes, w before p, same cell, and no
 // plain write w' with w before w' before p }: the writes of writes whose
 // effect p sees.
 func (c *redCheck) last(p *redFamily, writes, plain []*redFamily) (*presburger.UnionMap, error) {
 	var bp, k1, k2 []redPiece
 	for _, w := range writes {
-		same, err := c.m.sameCell(p, w, "a", "b")
-		if err != nil {
-			return nil, err
-		}
-		s, err := c.m.pair(p, w, append([]quasiaffine.Formula{redBefore(w, p, "b", "a")}, same...)...)
+		s, err := c.sameCellAfter(p, w)
 		if err != nil {
 			return nil, err
 		}
 		bp = append(bp, s)
 	}
 	for _, w := range plain {
-		same, err := c.m.sameCell(p, w, "a", "b")
-		if err != nil {
-			return nil, err
-		}
-		s, err := c.m.pair(p, w, append([]quasiaffine.Formula{redBefore(w, p, "b", "a")}, same...)...)
+		s, err := c.sameCellAfter(p, w)
 		if err != nil {
 			return nil, err
 		}
 		k1 = append(k1, s)
 		for _, x := range writes {
-			same, err := c.m.sameCell(w, x, "a", "b")
-			if err != nil {
-				return nil, err
-			}
-			s, err := c.m.pair(w, x, append([]quasiaffine.Formula{redBefore(x, w, "b", "a")}, same...)...)
+			s, err := c.sameCellAfter(w, x)
 			if err != nil {
 				return nil, err
 			}
