@@ -117,7 +117,7 @@ func SplitCommand(file, cmd string) ([]string, error) {
 			inWord = true
 			j := strings.IndexByte(cmd[i+1:], '\'')
 			if j < 0 {
-				return nil, posError(file, 1, i + 1, "unterminated single quote")
+				return nil, posError(file, 1, i+1, "unterminated single quote")
 			}
 			w.WriteString(cmd[i+1 : i+1+j])
 			i += j + 1
@@ -140,7 +140,7 @@ func SplitCommand(file, cmd string) ([]string, error) {
 		case '\\':
 			inWord = true
 			if i+1 == len(cmd) {
-				return nil, posError(file, 1, i + 1, "a backslash at the end of the command")
+				return nil, posError(file, 1, i+1, "a backslash at the end of the command")
 			}
 			i++
 			w.WriteByte(cmd[i])
