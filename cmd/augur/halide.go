@@ -129,7 +129,7 @@ func runHalide(ctx context.Context, out, errw io.Writer, gen string, f halideFla
 		fmt.Fprintf(out, "mutated %s: %s\n", filepath.Join(f.out, prog.File()), desc)
 	}
 	if f.build.sarif != "" {
-		return writePairSARIF(ctx, out, errw, pair, f.pairFlags, g, opts.Generator, f.build.sarif)
+		return writePairSARIF(ctx, out, errw, pair, f.pairFlags, g, opts.Generator, f.build)
 	}
 	return writePair(ctx, out, errw, pair, f.pairFlags)
 }
@@ -144,6 +144,7 @@ type buildFlags struct {
 	links           []string
 	compileCommands string
 	sarif           string
+	sarifRoot       string
 }
 
 // register adds the build's flags to cmd.
@@ -154,6 +155,7 @@ func (b *buildFlags) register(cmd *cobra.Command) {
 	fl.StringArrayVarP(&b.links, "link", "l", nil, "a library the generator needs: NAME (as -lNAME), a library file, or a linker flag (repeatable)")
 	fl.StringVar(&b.compileCommands, "compile-commands", "", "take the first source's include directories, definitions and -std from this compile_commands.json")
 	fl.StringVar(&b.sarif, "sarif", "", "with --validate: write the verdict as SARIF 2.1.0 to this file")
+	fl.StringVar(&b.sarifRoot, "sarif-root", "", "with --sarif: name the files under this directory (the repository's root) relative to it")
 }
 
 // generator is the generator the flags describe: the flags of the
@@ -190,11 +192,11 @@ func (b *buildFlags) generator() (halide.Generator, error) {
 
 // writePairSARIF writes the pair and validates its kernel as writePair
 // does, printing the same report, and writes the verdict as SARIF 2.1.0
-// to sarif (see writeSARIF), each result located at the kernel's
+// to b.sarif (see writeSARIF), each result located at the kernel's
 // statement and, first, at the line of the generator's source that
 // registers the generator named name (the first registration when name
-// is empty).
-func writePairSARIF(ctx context.Context, out, errw io.Writer, pair *frontend.Pair, f pairFlags, g halide.Generator, name, sarif string) error {
+// is empty), files under b.sarifRoot named relative to it.
+func writePairSARIF(ctx context.Context, out, errw io.Writer, pair *frontend.Pair, f pairFlags, g halide.Generator, name string, b buildFlags) error {
 	pf := f
 	pf.validate = false
 	if err := writePair(ctx, out, errw, pair, pf); err != nil {
@@ -219,11 +221,11 @@ func writePairSARIF(ctx context.Context, out, errw io.Writer, pair *frontend.Pai
 	if err := writeSARIF(&doc, answer{rep: &rep}); err != nil {
 		return err
 	}
-	located, err := atRegistration(doc.Bytes(), g.Sources, name)
+	located, err := atRegistration(doc.Bytes(), g.Sources, name, b.sarifRoot)
 	if err != nil {
 		return &exitError{code: exitMalformed, err: err}
 	}
-	if err := os.WriteFile(sarif, located, 0o644); err != nil {
+	if err := os.WriteFile(b.sarif, located, 0o644); err != nil {
 		return &exitError{code: exitMalformed, err: err}
 	}
 	return verr
@@ -232,21 +234,25 @@ func writePairSARIF(ctx context.Context, out, errw io.Writer, pair *frontend.Pai
 // atRegistration adds to every result of the SARIF document doc a first
 // location: the line of sources that registers the generator name
 // (HALIDE_REGISTER_GENERATOR), so that code-scanning tools show the
-// result on the generator. The document is returned unchanged when no
-// source registers it.
-func atRegistration(doc []byte, sources []string, name string) ([]byte, error) {
-	file, line := registration(sources, name)
-	if file == "" {
-		return doc, nil
-	}
+// result on the generator (none when no source registers it). Files
+// under root, when it is not empty, are named relative to it, as
+// code-scanning tools want the repository's files named.
+func atRegistration(doc []byte, sources []string, name, root string) ([]byte, error) {
 	var log sarifLog
 	if err := json.Unmarshal(doc, &log); err != nil {
 		return nil, err
 	}
-	at := location(file, line, 1)
+	var at []sarifLocation
+	if file, line := registration(sources, name); file != "" {
+		at = location(file, line, 1)
+	}
 	for i := range log.Runs {
 		for j, r := range log.Runs[i].Results {
-			log.Runs[i].Results[j].Locations = append(slices.Clone(at), r.Locations...)
+			locs := append(slices.Clone(at), r.Locations...)
+			for k := range locs {
+				locs[k].PhysicalLocation.ArtifactLocation.URI = underRoot(locs[k].PhysicalLocation.ArtifactLocation.URI, root)
+			}
+			log.Runs[i].Results[j].Locations = locs
 		}
 	}
 	var b bytes.Buffer
@@ -256,6 +262,23 @@ func atRegistration(doc []byte, sources []string, name string) ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// underRoot names the file uri relative to root when it is under root.
+func underRoot(uri, root string) string {
+	if root == "" {
+		return uri
+	}
+	absRoot, err1 := filepath.Abs(root)
+	abs, err2 := filepath.Abs(filepath.FromSlash(uri))
+	if err1 != nil || err2 != nil {
+		return uri
+	}
+	rel, err := filepath.Rel(absRoot, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return uri
+	}
+	return filepath.ToSlash(rel)
 }
 
 // registration finds the source and line of HALIDE_REGISTER_GENERATOR
