@@ -2,7 +2,9 @@
 #   cmake -DAUGUR=<augur> -DDIR=<dir> -P AugurHalideTest.cmake
 # runs augur halide on the generator that DIR/augur-args.txt describes
 # ("key=value" lines: generator, target, unknown, name, sarif_root,
-# source_dir, source, include, define, link, param, arg, exclude_*),
+# source_dir, source, include, define, link, param, arg (a flag of augur
+# halide), validate_arg (a flag of the validation, augur halide's or augur
+# submit's), exclude_*),
 # writing into DIR, and
 # validates the kernel: with augur halide --validate, or with augur
 # submit when the environment variable AUGUR_SERVER is set. It fails
@@ -61,6 +63,8 @@ foreach (line IN LISTS lines)
     elseif (key STREQUAL "param")
         list(APPEND flags --param "${value}")
     elseif (key STREQUAL "arg")
+        list(APPEND flags "${value}")
+    elseif (key STREQUAL "validate_arg")
         list(APPEND extra "${value}")
     else ()
         set(${key} "${value}")
@@ -80,7 +84,6 @@ if (DEFINED ENV{AUGUR_SERVER} AND NOT "$ENV{AUGUR_SERVER}" STREQUAL "")
         file(WRITE "${report}" "${out}")
         message(FATAL_ERROR "augur.${name}: ERROR: augur halide could not build or translate the generator (exit ${rc}), see above")
     endif ()
-    list(FILTER extra EXCLUDE REGEX "^--validate$")
     execute_process(COMMAND "${AUGUR}" submit --sarif "${sarif}" --junit "${DIR}/augur.xml"
                             --label "halide_library=${name}" ${extra}
                             "${DIR}/spec.sare" "${DIR}/prog.sched"

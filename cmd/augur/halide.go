@@ -55,8 +55,9 @@ language standard of the first source's entry in a compilation database
 and included header.
 
 --sarif FILE (with --validate) also writes the verdict as SARIF 2.1.0,
-each result at the kernel's statement and at the generator's
-registration in its source.
+each result at the generator's registration in its source and at the
+kernel's statement; --sarif-root DIR names the files under DIR relative
+to it.
 
 --mutate KIND plants a miscompilation in prog.sched before it is written
 (for testing the validator on real Halide output): fold[:N], guard[:K],

@@ -182,7 +182,7 @@ func checkArgs(t *testing.T, path string, want []string) {
 // fail, as they must.
 func ctest(t *testing.T, ctx context.Context, build string, env []string) string {
 	t.Helper()
-	cmd := exec.CommandContext(ctx, "ctest", "-R", "^augur[.]", "--output-on-failure")
+	cmd := exec.CommandContext(ctx, "ctest", "-R", "^augur[.]", "-V") // the output of passing tests too
 	cmd.Dir = build
 	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.CombinedOutput()
@@ -197,7 +197,7 @@ func ctest(t *testing.T, ctx context.Context, build string, env []string) string
 func checkCTest(t *testing.T, build, out string) {
 	t.Helper()
 	got := map[string]string{}
-	for _, m := range regexp.MustCompile(`Test +#\d+: augur\.(\w+) \.*(\**\w+)`).FindAllStringSubmatch(out, -1) {
+	for _, m := range regexp.MustCompile(`Test +#\d+: augur\.(\w+) \.*\s*(\**\w+)`).FindAllStringSubmatch(out, -1) {
 		got[m[1]] = strings.TrimLeft(m[2], "*")
 	}
 	want := map[string]string{"blur": "Passed", "diagonal": "Failed", "weights_pass": "Passed", "weights_fail": "Failed"}

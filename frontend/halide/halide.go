@@ -355,10 +355,18 @@ func (t Toolchain) Build(ctx context.Context, g Generator) (string, error) {
 		return "", err
 	}
 	inputs := [][]byte{[]byte(strings.Join(objs, "\n"))}
-	for i, s := range abs.Sources {
-		inputs = append(inputs, []byte(s), srcs[i], []byte(strings.Join(t.compileFlags(abs, s), " ")))
+	// Each flag is a part of its own, after the count of its list.
+	list := func(items []string) {
+		inputs = append(inputs, []byte(fmt.Sprint(len(items))))
+		for _, it := range items {
+			inputs = append(inputs, []byte(it))
+		}
 	}
-	inputs = append(inputs, []byte(strings.Join(abs.Libs, " ")))
+	for i, s := range abs.Sources {
+		inputs = append(inputs, []byte(s), srcs[i])
+		list(t.compileFlags(abs, s))
+	}
+	list(abs.Libs)
 	k, err := t.key(inputs...)
 	if err != nil {
 		return "", err
