@@ -14,7 +14,7 @@ fail() { echo "test-recipe: $*" >&2; exit 1; }
 
 # Both jobs run every step, through the script, in order.
 for yml in github-actions.yml gitlab-ci.yml; do
-  steps=$(grep -o 'ci/augur-steps.sh [a-z]*' "$here/$yml" | awk '{print $2}' | tr '\n' ' ')
+  steps=$(grep -oE 'ci/augur-steps.sh [a-z]+' "$here/$yml" | awk '{print $2}' | tr '\n' ' ')
   [ "$steps" = "install configure build test sarif " ] || fail "$yml runs the steps '$steps'"
 done
 
