@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -343,8 +344,9 @@ func (t Toolchain) compileFlags(g Generator, src string) []string {
 // program, and returns its path. Builds are cached: the key is the
 // toolchain, the translator's objects, every source's path and content
 // and the flags; within it, the content of every header the sources
-// include (as the compiler's dependency output lists them, -MMD) picks
-// the build, so that a change to an included header rebuilds the driver.
+// include (as the compiler's dependency output lists them, -MMD; none
+// for a compiler that writes none) picks the build, so that a change to
+// an included header rebuilds the driver.
 func (t Toolchain) Build(ctx context.Context, g Generator) (string, error) {
 	objs, err := t.Objects(ctx)
 	if err != nil {
@@ -439,6 +441,12 @@ func (t Toolchain) compileAndLink(ctx context.Context, name string, g Generator,
 			return nil, fmt.Errorf("compiling the generator %s: %w", displayName(name, g.Sources, i), err)
 		}
 		b, err := os.ReadFile(deps)
+		if errors.Is(err, fs.ErrNotExist) {
+			// A compiler that writes no dependency file: the key has
+			// the sources and flags only.
+			args = append(args, obj)
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
