@@ -85,7 +85,8 @@ bin/halide/libaugur_halide.a: $(HALIDE_UNITS)
 FUZZ_TARGETS := syntax:FuzzParseExpr value:FuzzLiteral sare:FuzzParse sched:FuzzParse \
 	presburger:FuzzParse presburger/iscc:FuzzParse presburger/iscc:FuzzRun \
 	frontend/compiler/alg:FuzzParse frontend/compiler/alg:FuzzParseSchedule \
-	frontend/atl:FuzzParse frontend/rink:FuzzParse
+	frontend/atl:FuzzParse frontend/rink:FuzzParse \
+	frontend/halide:FuzzParseDeps frontend/halide:FuzzSplitCommand
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  pkg=$${t%%:*}; fn=$${t#*:}; \

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,6 +16,7 @@ import (
 
 	"github.com/augur-verify/augur/frontend"
 	"github.com/augur-verify/augur/frontend/halide"
+	"github.com/augur-verify/augur/validate"
 )
 
 type halideFlags struct {
@@ -21,12 +25,13 @@ type halideFlags struct {
 	params    []string
 	target    string
 	mutate    string
+	build     buildFlags
 }
 
 func newHalideCmd() *cobra.Command {
 	var f halideFlags
 	cmd := &cobra.Command{
-		Use:   "halide GEN.cpp [-g NAME] [--param k=v]... [--target T] -o DIR [--validate] [--mutate KIND]",
+		Use:   "halide GEN.cpp [SRC.cpp]... [-I DIR]... [-D NAME[=V]]... [-l LIB]... [--compile-commands FILE] [-g NAME] [--param k=v]... [--target T] -o DIR [--validate [--sarif FILE]] [--mutate KIND]",
 		Short: "Translate what stock Halide 14 compiles from a Generator into a specification and an annotated kernel",
 		Long: `Halide compiles a Halide 14 Generator source together with Augur's
 translator against libHalide (Halide.h from $HALIDE_INCLUDE, default
@@ -42,6 +47,18 @@ The translator and each generator are compiled once and kept in a cache
 -g NAME picks the generator when the source registers several; --param
 sets GeneratorParams; --target sets Halide's target (default host).
 
+A generator that spans several files is given all its sources; -I, -D
+and -l (--link) add include directories, definitions and libraries, or
+--compile-commands FILE takes the include directories, definitions and
+language standard of the first source's entry in a compilation database
+(compile_commands.json). The cache notices changes to every source, flag
+and included header.
+
+--sarif FILE (with --validate) also writes the verdict as SARIF 2.1.0,
+each result at the generator's registration in its source and at the
+kernel's statement; --sarif-root DIR names the files under DIR relative
+to it.
+
 --mutate KIND plants a miscompilation in prog.sched before it is written
 (for testing the validator on real Halide output): fold[:N], guard[:K],
 compute-at[:K] or sliding[:K] (see docs/halide.md).
@@ -51,12 +68,13 @@ specification, as augur validate does, and the exit status is augur
 validate's: 0 valid, 1 invalid, 2 unknown, 3 error. Without it: 0 written,
 3 on any error (a construct that cannot be translated is named).`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return &exitError{code: exitMalformed, err: fmt.Errorf("halide takes one generator source, got %d argument(s)", len(args))}
+			if len(args) == 0 {
+				return &exitError{code: exitMalformed, err: fmt.Errorf("halide takes the generator's sources, got none")}
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			f.build.sources = args
 			return runHalide(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], f)
 		},
 	}
@@ -66,6 +84,7 @@ validate's: 0 valid, 1 invalid, 2 unknown, 3 error. Without it: 0 written,
 	fl.StringArrayVar(&f.params, "param", nil, "a GeneratorParam, key=value (repeatable)")
 	fl.StringVar(&f.target, "target", "host", "Halide's target")
 	fl.StringVar(&f.mutate, "mutate", "", "plant a miscompilation in prog.sched: fold[:N], guard[:K], compute-at[:K], sliding[:K]")
+	f.build.register(cmd)
 	return cmd
 }
 
@@ -84,12 +103,16 @@ func runHalide(ctx context.Context, out, errw io.Writer, gen string, f halideFla
 		}
 		opts.Params[k] = v
 	}
-	if _, err := os.Stat(gen); err != nil {
-		return &exitError{code: exitMalformed, err: err}
+	g, err := f.build.generator()
+	if err != nil {
+		return err
+	}
+	if f.build.sarif != "" && !f.validate {
+		return usageError(fmt.Errorf("--sarif needs --validate"))
 	}
 	tc := halide.Default()
 	tc.Progress = func(step string) { fmt.Fprintf(errw, "augur halide: %s...\n", step) }
-	driver, err := tc.Driver(ctx, gen)
+	driver, err := tc.Build(ctx, g)
 	if err != nil {
 		return &exitError{code: exitMalformed, err: err}
 	}
@@ -106,5 +129,177 @@ func runHalide(ctx context.Context, out, errw io.Writer, gen string, f halideFla
 		prog.Text = mutated
 		fmt.Fprintf(out, "mutated %s: %s\n", filepath.Join(f.out, prog.File()), desc)
 	}
+	if f.build.sarif != "" {
+		return writePairSARIF(ctx, out, errw, pair, f.pairFlags, g, opts.Generator, f.build)
+	}
 	return writePair(ctx, out, errw, pair, f.pairFlags)
+}
+
+// buildFlags say how a generator builds: its sources (the arguments) and
+// the flags of the project's build, given one by one or read from a
+// compilation database; and where the SARIF report goes.
+type buildFlags struct {
+	sources         []string
+	includes        []string
+	defines         []string
+	links           []string
+	compileCommands string
+	sarif           string
+	sarifRoot       string
+}
+
+// register adds the build's flags to cmd.
+func (b *buildFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringArrayVarP(&b.includes, "include", "I", nil, "an include directory of the generator's sources (repeatable)")
+	fl.StringArrayVarP(&b.defines, "define", "D", nil, "a preprocessor definition, NAME or NAME=VALUE (repeatable)")
+	fl.StringArrayVarP(&b.links, "link", "l", nil, "a library the generator needs: NAME (as -lNAME), a library file, or a linker flag (repeatable)")
+	fl.StringVar(&b.compileCommands, "compile-commands", "", "take the first source's include directories, definitions and -std from this compile_commands.json")
+	fl.StringVar(&b.sarif, "sarif", "", "with --validate: write the verdict as SARIF 2.1.0 to this file")
+	fl.StringVar(&b.sarifRoot, "sarif-root", "", "with --sarif: name the files under this directory (the repository's root) relative to it")
+}
+
+// generator is the generator the flags describe: the flags of the
+// compilation database's entry for the first source, if one is named,
+// then those given on the command line.
+func (b *buildFlags) generator() (halide.Generator, error) {
+	for _, s := range b.sources {
+		if _, err := os.Stat(s); err != nil {
+			return halide.Generator{}, &exitError{code: exitMalformed, err: err}
+		}
+	}
+	g := halide.Generator{Sources: b.sources}
+	if b.compileCommands != "" {
+		db, err := halide.FromCompileCommands(b.compileCommands, b.sources[0])
+		if err != nil {
+			return halide.Generator{}, &exitError{code: exitMalformed, err: err}
+		}
+		g.Includes, g.Defines, g.Std = db.Includes, db.Defines, db.Std
+	}
+	g.Includes = append(g.Includes, b.includes...)
+	g.Defines = append(g.Defines, b.defines...)
+	for _, l := range b.links {
+		switch {
+		case l == "":
+			return halide.Generator{}, usageError(fmt.Errorf("--link needs a library"))
+		case strings.HasPrefix(l, "-") || strings.ContainsRune(l, '/') || strings.HasSuffix(l, ".a") || strings.Contains(l, ".so"):
+			g.Libs = append(g.Libs, l)
+		default:
+			g.Libs = append(g.Libs, "-l"+l)
+		}
+	}
+	return g, nil
+}
+
+// writePairSARIF writes the pair and validates its kernel as writePair
+// does, printing the same report, and writes the verdict as SARIF 2.1.0
+// to b.sarif (see writeSARIF), each result located at the kernel's
+// statement and, first, at the line of the generator's source that
+// registers the generator named name (the first registration when name
+// is empty), files under b.sarifRoot named relative to it.
+func writePairSARIF(ctx context.Context, out, errw io.Writer, pair *frontend.Pair, f pairFlags, g halide.Generator, name string, b buildFlags) error {
+	pf := f
+	pf.validate = false
+	if err := writePair(ctx, out, errw, pair, pf); err != nil {
+		return err
+	}
+	prog := pair.Kernel(frontend.Prog)
+	vf := f.validateFlags()
+	vf.json = true
+	var js bytes.Buffer
+	verr := validateKernel(ctx, &js, errw, filepath.Join(f.out, frontend.SpecFile), filepath.Join(f.out, prog.File()), vf)
+	var rep validate.Report
+	if err := json.Unmarshal(js.Bytes(), &rep); err != nil {
+		if verr != nil {
+			return verr
+		}
+		return &exitError{code: exitMalformed, err: fmt.Errorf("reading the report back: %w", err)}
+	}
+	if err := rep.WriteText(out, false); err != nil {
+		return err
+	}
+	var doc bytes.Buffer
+	if err := writeSARIF(&doc, answer{rep: &rep}); err != nil {
+		return err
+	}
+	located, err := atRegistration(doc.Bytes(), g.Sources, name, b.sarifRoot)
+	if err != nil {
+		return &exitError{code: exitMalformed, err: err}
+	}
+	if err := os.WriteFile(b.sarif, located, 0o644); err != nil {
+		return &exitError{code: exitMalformed, err: err}
+	}
+	return verr
+}
+
+// atRegistration adds to every result of the SARIF document doc a first
+// location: the line of sources that registers the generator name
+// (HALIDE_REGISTER_GENERATOR), so that code-scanning tools show the
+// result on the generator (none when no source registers it). Files
+// under root, when it is not empty, are named relative to it, as
+// code-scanning tools want the repository's files named.
+func atRegistration(doc []byte, sources []string, name, root string) ([]byte, error) {
+	var log sarifLog
+	if err := json.Unmarshal(doc, &log); err != nil {
+		return nil, err
+	}
+	var at []sarifLocation
+	if file, line := registration(sources, name); file != "" {
+		at = location(file, line, 1)
+	}
+	for i := range log.Runs {
+		for j, r := range log.Runs[i].Results {
+			locs := append(slices.Clone(at), r.Locations...)
+			for k := range locs {
+				locs[k].PhysicalLocation.ArtifactLocation.URI = underRoot(locs[k].PhysicalLocation.ArtifactLocation.URI, root)
+			}
+			log.Runs[i].Results[j].Locations = locs
+		}
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(log); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// underRoot names the file uri relative to root when it is under root.
+func underRoot(uri, root string) string {
+	if root == "" {
+		return uri
+	}
+	absRoot, err1 := filepath.Abs(root)
+	abs, err2 := filepath.Abs(filepath.FromSlash(uri))
+	if err1 != nil || err2 != nil {
+		return uri
+	}
+	rel, err := filepath.Rel(absRoot, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return uri
+	}
+	return filepath.ToSlash(rel)
+}
+
+// registration finds the source and line of HALIDE_REGISTER_GENERATOR
+// for the generator name (any, when name is empty).
+func registration(sources []string, name string) (string, int) {
+	for _, s := range sources {
+		b, err := os.ReadFile(s)
+		if err != nil {
+			continue
+		}
+		for i, l := range strings.Split(string(b), "\n") {
+			rest, ok := strings.CutPrefix(strings.TrimSpace(l), "HALIDE_REGISTER_GENERATOR(")
+			if !ok {
+				continue
+			}
+			args := strings.Split(strings.TrimSuffix(strings.TrimSpace(rest), ")"), ",")
+			if name == "" || (len(args) >= 2 && strings.TrimSpace(args[1]) == name) {
+				return s, i + 1
+			}
+		}
+	}
+	return "", 0
 }

@@ -8,16 +8,20 @@
 // The C++ sources (cc/: the public header augur_halide.h, the translator's
 // files, one per concern, and driver.cpp, the driver's main) are embedded
 // in the package and compiled on first use into a cache directory, keyed
-// by their content, the compiler, its flags and Halide.h; a generator is
-// compiled and linked once per content too, so repeated runs only run the
-// driver. See docs/halide.md.
+// by their content, the compiler, its flags and Halide.h; a generator (a
+// Generator: its sources, include directories, definitions and libraries)
+// is compiled and linked once per content of its sources, flags and the
+// headers they include, so repeated runs only run the driver. See
+// docs/halide.md.
 //
-// Start reading at Toolchain.Driver, then Translate.
+// Start reading at Toolchain.Build, then Translate.
 //
 // Files, in reading order: halide.go (the Toolchain, which builds the
 // translator and a generator's driver, and the runs of the driver: Emit
 // writes the pair's files, CapturedStmt and HalideStmt give Halide's
-// statement, JIT realises the pipeline), translate.go (Translate, the
+// statement, JIT realises the pipeline), buildflags.go (a generator's
+// flags from a compilation database, compile_commands.json, and the
+// dependency files the compiler writes), translate.go (Translate, the
 // front end's entry point, the pair the driver writes read back),
 // mutate.go (Mutate, miscompilations planted in a kernel's text),
 // sample.go (the samples JIT returns, checked against a pair with the

@@ -9,10 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -257,47 +259,254 @@ func (t Toolchain) Objects(ctx context.Context) ([]string, error) {
 }
 
 // Driver compiles the Generator source gen with the translator into a
-// driver program, once per content of gen (headers it includes are not
-// tracked: touch gen after changing them), and returns its path.
+// driver program and returns its path: Build of a generator of that one
+// source.
 func (t Toolchain) Driver(ctx context.Context, gen string) (string, error) {
+	return t.Build(ctx, Generator{Sources: []string{gen}})
+}
+
+// Generator is a Generator program as the project's build knows it: its
+// C++ sources (one of them registers the generator; a generator may span
+// several files) and the flags they compile and link with.
+type Generator struct {
+	Sources  []string // the C++ sources; the first names the program in messages
+	Includes []string // include directories (-I), searched before each source's own directory
+	Defines  []string // preprocessor definitions (-D), NAME or NAME=VALUE
+	Std      string   // the language standard (-std=), when not the default c++17
+	Libs     []string // what the driver links besides the translator and Halide: -lNAME, -L DIR, or a library's path
+}
+
+// name is how messages name g: its first source.
+func (g Generator) name() string {
+	if len(g.Sources) == 0 {
+		return "the generator"
+	}
+	return g.Sources[0]
+}
+
+// absolute returns g with every path absolute (the compiler runs in the
+// cache), reading each source's content into srcs.
+func (g Generator) absolute() (Generator, [][]byte, error) {
+	if len(g.Sources) == 0 {
+		return g, nil, errors.New("a generator needs at least one source")
+	}
+	abs := Generator{Defines: g.Defines, Std: g.Std}
+	var srcs [][]byte
+	for _, s := range g.Sources {
+		b, err := os.ReadFile(s)
+		if err != nil {
+			return g, nil, err
+		}
+		a, err := filepath.Abs(s)
+		if err != nil {
+			return g, nil, err
+		}
+		abs.Sources = append(abs.Sources, a)
+		srcs = append(srcs, b)
+	}
+	for _, dir := range g.Includes {
+		a, err := filepath.Abs(dir)
+		if err != nil {
+			return g, nil, err
+		}
+		abs.Includes = append(abs.Includes, a)
+	}
+	for _, l := range g.Libs {
+		if !strings.HasPrefix(l, "-") {
+			a, err := filepath.Abs(l)
+			if err != nil {
+				return g, nil, err
+			}
+			l = a
+		}
+		abs.Libs = append(abs.Libs, l)
+	}
+	return abs, srcs, nil
+}
+
+// compileFlags are the flags compiling the source src of g (absolute).
+func (t Toolchain) compileFlags(g Generator, src string) []string {
+	var extra []string
+	if g.Std != "" {
+		extra = append(extra, "-std="+g.Std)
+	}
+	for _, dir := range g.Includes {
+		extra = append(extra, "-I", dir)
+	}
+	extra = append(extra, "-I", filepath.Dir(src))
+	for _, d := range g.Defines {
+		extra = append(extra, "-D", d)
+	}
+	return t.cxxFlags(extra...)
+}
+
+// Build compiles the generator g with the translator into a driver
+// program, and returns its path. Builds are cached: the key is the
+// toolchain, the translator's objects, every source's path and content
+// and the flags; within it, the content of every header the sources
+// include (as the compiler's dependency output lists them, -MMD; none
+// for a compiler that writes none) picks the build, so that a change to
+// an included header rebuilds the driver.
+func (t Toolchain) Build(ctx context.Context, g Generator) (string, error) {
 	objs, err := t.Objects(ctx)
 	if err != nil {
 		return "", err
 	}
-	src, err := os.ReadFile(gen)
+	abs, srcs, err := g.absolute()
 	if err != nil {
 		return "", err
 	}
-	abs, err := filepath.Abs(gen)
-	if err != nil {
-		return "", err
+	inputs := [][]byte{[]byte(strings.Join(objs, "\n"))}
+	// Each flag is a part of its own, after the count of its list.
+	list := func(items []string) {
+		inputs = append(inputs, []byte(fmt.Sprint(len(items))))
+		for _, it := range items {
+			inputs = append(inputs, []byte(it))
+		}
 	}
-	k, err := t.key(src, []byte(filepath.Dir(abs)), []byte(strings.Join(objs, "\n")))
+	for i, s := range abs.Sources {
+		inputs = append(inputs, []byte(s), srcs[i])
+		list(t.compileFlags(abs, s))
+	}
+	list(abs.Libs)
+	k, err := t.key(inputs...)
 	if err != nil {
 		return "", err
 	}
 	dir := filepath.Join(t.CacheDir, "gen-"+k)
-	obj, err := cached(filepath.Join(dir, "gen.o"), func(tmp string) error {
-		t.progress("compiling " + gen)
-		args := t.cxxFlags("-I", filepath.Dir(abs), "-c", abs, "-o", tmp)
-		if err := run(ctx, dir, t.CXX, args...); err != nil {
-			return fmt.Errorf("compiling the generator %s: %w", gen, err)
-		}
-		return nil
-	})
+	if driver, ok := builtDriver(dir); ok {
+		return driver, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	tmp, err := os.MkdirTemp(dir, "build-")
 	if err != nil {
 		return "", err
 	}
-	return cached(filepath.Join(dir, "driver"), func(tmp string) error {
-		t.progress("linking the driver of " + gen)
-		args := append(append([]string{obj}, objs...), "-o", tmp)
-		args = append(args, t.Libs...)
-		args = append(args, "-lpthread", "-ldl")
-		if err := run(ctx, dir, t.CXX, args...); err != nil {
-			return fmt.Errorf("linking the driver of %s: %w", gen, err)
+	defer os.RemoveAll(tmp)
+	headers, err := t.compileAndLink(ctx, g.name(), abs, objs, tmp)
+	if err != nil {
+		return "", err
+	}
+	return installBuild(dir, tmp, headers)
+}
+
+// headersFile, in a generator's cache directory, lists the headers its
+// last build included, one absolute path a line.
+const headersFile = "headers"
+
+// builtDriver returns the driver cached in dir for the present content
+// of the headers its last build included, if there is one.
+func builtDriver(dir string) (string, bool) {
+	b, err := os.ReadFile(filepath.Join(dir, headersFile))
+	if err != nil {
+		return "", false
+	}
+	lines := strings.FieldsFunc(string(b), func(r rune) bool { return r == '\n' })
+	driver := filepath.Join(dir, "h-"+headersHash(lines), "driver")
+	if _, err := os.Stat(driver); err != nil {
+		return "", false
+	}
+	return driver, true
+}
+
+// headersHash is the hash of the headers' paths and contents (a missing
+// header counts as a content of its own).
+func headersHash(headers []string) string {
+	var parts [][]byte
+	for _, h := range headers {
+		b, err := os.ReadFile(h)
+		if err != nil {
+			parts = append(parts, []byte(h), []byte("missing"))
+			continue
 		}
-		return nil
-	})
+		parts = append(parts, []byte(h), []byte("present"), b)
+	}
+	return hashOf(parts...)
+}
+
+// compileAndLink compiles every source of g (absolute) into tmp and links
+// the driver there, tmp/driver; it returns the headers the sources
+// include, sorted.
+func (t Toolchain) compileAndLink(ctx context.Context, name string, g Generator, objs []string, tmp string) ([]string, error) {
+	args := []string{}
+	seen := map[string]bool{}
+	for i, src := range g.Sources {
+		obj := filepath.Join(tmp, fmt.Sprintf("gen%d.o", i))
+		deps := filepath.Join(tmp, fmt.Sprintf("gen%d.d", i))
+		t.progress("compiling " + displayName(name, g.Sources, i))
+		cargs := append(t.compileFlags(g, src), "-MMD", "-MF", deps, "-c", src, "-o", obj)
+		if err := run(ctx, tmp, t.CXX, cargs...); err != nil {
+			return nil, fmt.Errorf("compiling the generator %s: %w", displayName(name, g.Sources, i), err)
+		}
+		b, err := os.ReadFile(deps)
+		if errors.Is(err, fs.ErrNotExist) {
+			// A compiler that writes no dependency file: the key has
+			// the sources and flags only.
+			args = append(args, obj)
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		_, files, err := ParseDeps(deps, b)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			if !filepath.IsAbs(f) {
+				f = filepath.Join(tmp, f)
+			}
+			if !slices.Contains(g.Sources, f) {
+				seen[filepath.Clean(f)] = true
+			}
+		}
+		args = append(args, obj)
+	}
+	t.progress("linking the driver of " + name)
+	args = append(append(args, objs...), "-o", filepath.Join(tmp, "driver"))
+	args = append(args, g.Libs...)
+	args = append(args, t.Libs...)
+	args = append(args, "-lpthread", "-ldl")
+	if err := run(ctx, tmp, t.CXX, args...); err != nil {
+		return nil, fmt.Errorf("linking the driver of %s: %w", name, err)
+	}
+	headers := make([]string, 0, len(seen))
+	for h := range seen {
+		headers = append(headers, h)
+	}
+	sort.Strings(headers)
+	return headers, nil
+}
+
+// displayName is how progress and errors name the i-th source: the first
+// by the name the user gave, the others by their base name.
+func displayName(name string, sources []string, i int) string {
+	if i == 0 {
+		return name
+	}
+	return filepath.Base(sources[i])
+}
+
+// installBuild moves the build in tmp to its place in dir, named by the
+// content of its headers, records the headers, and returns the driver's
+// path. A build already in place (a concurrent run's) is kept.
+func installBuild(dir, tmp string, headers []string) (string, error) {
+	final := filepath.Join(dir, "h-"+headersHash(headers))
+	if err := os.Rename(tmp, final); err != nil {
+		if _, serr := os.Stat(filepath.Join(final, "driver")); serr != nil {
+			return "", err
+		}
+	}
+	list := filepath.Join(dir, fmt.Sprintf("%s.tmp%d", headersFile, os.Getpid()))
+	if err := os.WriteFile(list, []byte(strings.Join(headers, "\n")+"\n"), 0o644); err != nil {
+		return "", err
+	}
+	if err := os.Rename(list, filepath.Join(dir, headersFile)); err != nil {
+		return "", err
+	}
+	return filepath.Join(final, "driver"), nil
 }
 
 // Options select the generator and its parameters.
