@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/augur-verify/augur/frontend"
 	"github.com/augur-verify/augur/frontend/halide"
+	"github.com/augur-verify/augur/validate"
 )
 
 type halideFlags struct {
@@ -106,5 +108,60 @@ func runHalide(ctx context.Context, out, errw io.Writer, gen string, f halideFla
 		prog.Text = mutated
 		fmt.Fprintf(out, "mutated %s: %s\n", filepath.Join(f.out, prog.File()), desc)
 	}
+	f.amend = confirmOnHalide(driver, opts, pair, f.valueModel)
 	return writePair(ctx, out, errw, pair, f.pairFlags)
+}
+
+// confirmTolerance is the relative tolerance of float outputs compared in
+// the real value model: Halide's code generator may contract multiplies
+// and adds into fused ones (as the JIT sample's check allows).
+const confirmTolerance = 1e-5
+
+// confirmOnHalide returns the step that runs Halide's compiled pipeline
+// (the generator's driver, with the options of the translation) on an
+// invalid report's counterexample and puts the outcome in the report
+// (docs/halide.md, "Confirming an INVALID on Halide's code").
+func confirmOnHalide(driver string, opts halide.Options, pair *frontend.Pair, valueModel string) func(context.Context, *validate.Report) {
+	return func(ctx context.Context, rep *validate.Report) {
+		cx := rep.Counterexample
+		w := halide.Witness{Params: map[string]int64{}, Seed: cx.Seed, Kind: cx.Kind}
+		for _, p := range cx.Params {
+			w.Params[p.Name] = p.Value
+		}
+		for _, x := range cx.Inputs {
+			w.Inputs = append(w.Inputs, halide.Cell{Tensor: x.Tensor, Index: x.Index, Value: x.Value})
+		}
+		tol := confirmTolerance
+		if valueModel == "ieee" {
+			tol = 0
+		}
+		n := &validate.NativeCheck{Compiler: "Halide", Inputs: cx.Inputs, Seed: cmp.Or(cx.Seed, 1)}
+		rep.Native = n
+		c, err := halide.Confirm(ctx, driver, opts, pair.Spec, pair.Kernel(frontend.Prog).Text, w, tol)
+		if err != nil {
+			n.Outcome, n.Reason = validate.NativeNotRun, err.Error()
+			return
+		}
+		n.Reason, n.Compared, n.Differing = c.Reason, c.Compared, c.Differing
+		n.Outcome = validate.NativeNotReproduced
+		if c.Outcome == halide.Confirmed {
+			n.Outcome = validate.NativeConfirmed
+		}
+		n.Cause = map[halide.Cause]validate.NativeCause{
+			halide.UninitializedMemory: validate.CauseUninitializedMemory,
+			halide.Race:                validate.CauseRace,
+			halide.OutsideBuffers:      validate.CauseOutsideBuffers,
+			halide.Translation:         validate.CauseTranslation,
+		}[c.Cause]
+		if c.Inputs != nil {
+			n.Inputs, n.AllInputs = nil, true
+			for _, x := range c.Inputs {
+				n.Inputs = append(n.Inputs, validate.InputValue{Tensor: x.Tensor, Index: x.Index, Value: x.Value})
+			}
+		}
+		for _, d := range c.Differences {
+			n.Cells = append(n.Cells, validate.NativeCell{Tensor: d.Tensor, Index: d.Index,
+				Expected: d.Expected, Unscheduled: d.Unscheduled, Actual: d.Actual, Again: d.Again})
+		}
+	}
 }
