@@ -230,13 +230,20 @@ Witness read_witness(const std::string &path) {
         }
         std::string val = line.substr(eq + 3);
         if (dir == "param") {
-            w.params[name] = std::stoll(val);
+            try {
+                w.params[name] = std::stoll(val);
+            } catch (const std::exception &) {
+                throw std::runtime_error(path + ":" + std::to_string(n) + ": not an integer: " + val);
+            }
             continue;
         }
         std::vector<int> idx;
         long long i;
         while (lhs >> i) {
             idx.push_back((int)i);
+        }
+        if (!lhs.eof()) {
+            throw std::runtime_error(path + ":" + std::to_string(n) + ": not an index");
         }
         if (idx.empty()) {
             w.scalars[name] = val;
@@ -275,7 +282,11 @@ void set_elements(Buffer<void> &b, const Elements &elems, const std::string &ten
         if (!inside) {
             throw std::runtime_error("an element of " + tensor + " outside its buffer");
         }
-        t(e.first.data()) = parse_value<T>(e.second);
+        try {
+            t(e.first.data()) = parse_value<T>(e.second);
+        } catch (const std::exception &) {
+            throw std::runtime_error("an element of " + tensor + " is not a value of its type: " + e.second);
+        }
     }
 }
 
