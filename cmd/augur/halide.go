@@ -50,8 +50,13 @@ compute-at[:K] or sliding[:K] (see docs/halide.md).
 
 With --validate, the kernel is validated at once against the
 specification, as augur validate does, and the exit status is augur
-validate's: 0 valid, 1 invalid, 2 unknown, 3 error. Without it: 0 written,
-3 on any error (a construct that cannot be translated is named).`,
+validate's: 0 valid, 1 invalid, 2 unknown, 3 error. An INVALID's
+counterexample is then run on Halide's own compiled pipeline (twice, its
+memory poisoned) and on the algorithm unscheduled, and the report says
+whether Halide's code confirms it or not, and then what the difference
+would need to show (uninitialized memory, a race) or that the
+translation is suspect. Without --validate: 0 written, 3 on any error (a
+construct that cannot be translated is named).`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return &exitError{code: exitMalformed, err: fmt.Errorf("halide takes one generator source, got %d argument(s)", len(args))}
