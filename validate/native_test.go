@@ -20,14 +20,14 @@ func TestNativeReport(t *testing.T) {
 		{&NativeCheck{Compiler: "Halide", Outcome: NativeConfirmed, Reason: "it differs", Compared: 4, Differing: 9,
 			Cells:  []NativeCell{{Tensor: "f", Index: []int64{0, -1}, Expected: "188", Unscheduled: "188", Actual: "5", Again: "254"}},
 			Inputs: []InputValue{{Tensor: "in", Index: []int64{0}, Value: "70"}}, AllInputs: true, Seed: 1},
-			[]string{"\nHalide's code: CONFIRMED: it differs\n", "  f(0, -1):    5 computed, 188 expected (unscheduled: 188); 254 in a run with other poison\n",
+			[]string{"\nCONFIRMED in Halide's code: it differs\n", "  f(0, -1):    5 computed, 188 expected (unscheduled: 188); 254 in a run with other poison\n",
 				"  ... (8 more cells)\n", "  inputs:      in(0)=70\n"},
 			`"native":{"compiler":"Halide","outcome":"confirmed","reason":"it differs","compared":4,"differing":9,"cells":[{"tensor":"f","index":[0,-1],"expected":"188","unscheduled":"188","actual":"5","again":"254"}],"inputs":[{"tensor":"in","index":[0],"value":"70"}],"all_inputs":true,"seed":1}`},
 		{&NativeCheck{Compiler: "Halide", Outcome: NativeNotReproduced, Cause: CauseTranslation, Reason: "they agree", Compared: 4, Seed: 2},
-			[]string{"\nHalide's code: NOT REPRODUCED (translation suspect): they agree\n"},
+			[]string{"\nNOT REPRODUCED by Halide's code (translation suspect): they agree\n"},
 			`"native":{"compiler":"Halide","outcome":"not reproduced","cause":"translation suspect","reason":"they agree","compared":4,"differing":0,"seed":2}`},
 		{&NativeCheck{Compiler: "Halide", Outcome: NativeNotRun, Reason: "no driver", Seed: 1},
-			[]string{"\nHalide's code: not run: no driver\n"}, `"outcome":"not run"`},
+			[]string{"\nNot run on Halide's code: no driver\n"}, `"outcome":"not run"`},
 	}
 	for _, c := range cases {
 		r := &Report{Verdict: Invalid, Reason: "undefined read", Counterexample: cx, Native: c.native}
@@ -52,7 +52,7 @@ func TestNativeReport(t *testing.T) {
 	if err := (&Report{Verdict: Invalid, Reason: "x", Counterexample: cx}).WriteText(&b, false); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(b.String(), "'s code") {
+	if strings.Contains(b.String(), "s code") {
 		t.Errorf("a report without a native check mentions one:\n%s", b.String())
 	}
 }

@@ -500,16 +500,16 @@ func writeCounterexample(b *strings.Builder, cx *Counterexample) {
 }
 
 // writeNative prints the run of the compiler's code on the
-// counterexample: "Halide's code: confirmed: ..." and the cells that
-// differ, or "not reproduced (cause): ...".
+// counterexample: "CONFIRMED in Halide's code: ..." and the cells that
+// differ, or "NOT REPRODUCED by Halide's code (cause): ...".
 func writeNative(b *strings.Builder, n *NativeCheck) {
 	switch n.Outcome {
 	case NativeConfirmed:
-		fmt.Fprintf(b, "\n%s's code: CONFIRMED: %s\n", n.Compiler, n.Reason)
+		fmt.Fprintf(b, "\nCONFIRMED in %s's code: %s\n", n.Compiler, n.Reason)
 	case NativeNotReproduced:
-		fmt.Fprintf(b, "\n%s's code: NOT REPRODUCED (%s): %s\n", n.Compiler, n.Cause, n.Reason)
+		fmt.Fprintf(b, "\nNOT REPRODUCED by %s's code (%s): %s\n", n.Compiler, n.Cause, n.Reason)
 	default:
-		fmt.Fprintf(b, "\n%s's code: not run: %s\n", n.Compiler, n.Reason)
+		fmt.Fprintf(b, "\nNot run on %s's code: %s\n", n.Compiler, n.Reason)
 	}
 	for _, c := range n.Cells {
 		fmt.Fprintf(b, "  %-12s %s computed, %s expected", c.Element()+":", c.Actual, c.Expected)

@@ -47,7 +47,7 @@ func TestNativeCheck(t *testing.T) {
 	}
 	got := strings.Join(strings.Fields(text(n)), " ")
 	for _, w := range []string{
-		"Halide's code: confirmed",
+		"Confirmed in Halide's code",
 		"differs from the algorithm at 3 of 4 output cells",
 		"Out(2, 0)5 (254 with other poison)188188",
 		"3 cells differ in all, of 4 compared.",

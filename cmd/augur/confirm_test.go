@@ -22,10 +22,10 @@ func TestHalideConfirm(t *testing.T) {
 		want []string
 	}{
 		{"issue8140", []string{filepath.Join(halideDir, "testdata", "confirm", "sliding_8140.cpp")},
-			[]string{"INVALID: undefined read", "Halide's code: CONFIRMED: Halide's compiled pipeline differs from the algorithm at 1 of 1 output cells",
+			[]string{"INVALID: undefined read", "CONFIRMED in Halide's code: Halide's compiled pipeline differs from the algorithm at 1 of 1 output cells",
 				"  f2_0(0, 0):", "expected (unscheduled: ", "  inputs:      input_(0, 0)="}},
 		{"planted", []string{filepath.Join(halideDir, "apps", "blur.cpp"), "--mutate", "fold:2"},
-			[]string{"INVALID: annotation mismatch", "Halide's code: NOT REPRODUCED (translation suspect): both runs of Halide's compiled pipeline",
+			[]string{"INVALID: annotation mismatch", "NOT REPRODUCED by Halide's code (translation suspect): both runs of Halide's compiled pipeline",
 				"agree with the algorithm at all", "the translation is suspect (a defect of Augur)"}},
 	}
 	for _, c := range cases {

@@ -139,8 +139,8 @@ const maxConfirmElements = 1 << 22
 // poison byte, then another, and the algorithm unscheduled once, and
 // compares their outputs with the specification's values computed by the
 // reference interpreter on the same inputs (floats up to tolerance, as
-// value.Close compares). pair gives the specification and the kernel
-// whose in bindings say which input elements Halide's buffers hold.
+// value.Close compares). spec and prog are the translation's texts: the
+// kernel's in bindings say which input elements Halide's buffers hold.
 func Confirm(ctx context.Context, driver string, o Options, spec, prog string, w Witness, tolerance float64) (*Confirmation, error) {
 	sp, sinfo, k, err := parsePair(spec, prog)
 	if err != nil {
