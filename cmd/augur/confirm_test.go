@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/augur-verify/augur/validate"
 )
 
 // TestHalideConfirm checks that augur halide --validate runs Halide's
@@ -42,5 +45,29 @@ func TestHalideConfirm(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHalideConfirmJSON checks the JSON form: the report's native field,
+// with the report alone on the standard output.
+func TestHalideConfirmJSON(t *testing.T) {
+	halideAvailable(t)
+	args := []string{"halide", filepath.Join("..", "..", "frontend", "halide", "apps", "blur.cpp"), "-o", t.TempDir(),
+		"--validate", "--json", "--target", "x86-64-linux-avx-avx2-f16c-fma-sse41", "--mutate", "fold:2"}
+	var out, errw bytes.Buffer
+	if code := execute(args, nil, &out, &errw); code != exitMismatch {
+		t.Fatalf("augur %s: exit %d, want %d\n%s%s", strings.Join(args, " "), code, exitMismatch, out.String(), errw.String())
+	}
+	var rep validate.Report
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("the standard output is not a report: %v\n%s", err, out.String())
+	}
+	n := rep.Native
+	if rep.Verdict != validate.Invalid || n == nil || n.Compiler != "Halide" || n.Outcome != validate.NativeNotReproduced ||
+		n.Cause != validate.CauseTranslation || n.Compared == 0 || n.Differing != 0 {
+		t.Fatalf("verdict %s, native check %+v: want invalid, not reproduced by Halide's code, translation suspect", rep.Verdict, n)
+	}
+	if !strings.Contains(errw.String(), "wrote ") || !strings.Contains(errw.String(), "mutated ") {
+		t.Errorf("the standard error does not say what was written:\n%s", errw.String())
 	}
 }

@@ -51,6 +51,9 @@ type pairFlags struct {
 	// amend completes an invalid report before it is printed (see
 	// validateFlags.amend).
 	amend func(context.Context, *validate.Report)
+	// json prints the reports as JSON, and what was written on the
+	// standard error (augur halide --json).
+	json bool
 }
 
 // register adds the flags to cmd, whose front end generates the kernels
@@ -68,7 +71,7 @@ func (f *pairFlags) register(cmd *cobra.Command, kernels []string, help string, 
 
 // validateFlags are the options of augur validate the flags give.
 func (f *pairFlags) validateFlags() validateFlags {
-	return validateFlags{valueModel: f.valueModel, timeout: f.timeout, jobs: f.jobs, amend: f.amend}
+	return validateFlags{valueModel: f.valueModel, timeout: f.timeout, jobs: f.jobs, amend: f.amend, json: f.json}
 }
 
 // needOut is the usage error of the command named cmd run without -o.
@@ -103,7 +106,11 @@ func writePair(ctx context.Context, out, errw io.Writer, pair *frontend.Pair, f 
 	if err != nil {
 		return &exitError{code: exitMalformed, err: err}
 	}
-	fmt.Fprintf(out, "wrote %s\n", andList(paths))
+	wrote := out
+	if f.json {
+		wrote = errw
+	}
+	fmt.Fprintf(wrote, "wrote %s\n", andList(paths))
 	if !f.validate {
 		return nil
 	}

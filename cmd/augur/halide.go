@@ -55,8 +55,9 @@ counterexample is then run on Halide's own compiled pipeline (twice, its
 memory poisoned) and on the algorithm unscheduled, and the report says
 whether Halide's code confirms it or not, and then what the difference
 would need to show (uninitialized memory, a race) or that the
-translation is suspect. Without --validate: 0 written, 3 on any error (a
-construct that cannot be translated is named).`,
+translation is suspect. --json prints the report as JSON, the outcome
+on Halide's code as its "native" field. Without --validate: 0 written, 3
+on any error (a construct that cannot be translated is named).`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return &exitError{code: exitMalformed, err: fmt.Errorf("halide takes one generator source, got %d argument(s)", len(args))}
@@ -73,6 +74,7 @@ construct that cannot be translated is named).`,
 	fl.StringArrayVar(&f.params, "param", nil, "a GeneratorParam, key=value (repeatable)")
 	fl.StringVar(&f.target, "target", "host", "Halide's target")
 	fl.StringVar(&f.mutate, "mutate", "", "plant a miscompilation in prog.sched: fold[:N], guard[:K], compute-at[:K], sliding[:K]")
+	fl.BoolVar(&f.json, "json", false, "with --validate: print the report as JSON (what was written goes to the standard error)")
 	return cmd
 }
 
@@ -111,7 +113,11 @@ func runHalide(ctx context.Context, out, errw io.Writer, gen string, f halideFla
 			return &exitError{code: exitMalformed, err: err}
 		}
 		prog.Text = mutated
-		fmt.Fprintf(out, "mutated %s: %s\n", filepath.Join(f.out, prog.File()), desc)
+		wrote := out
+		if f.json {
+			wrote = errw
+		}
+		fmt.Fprintf(wrote, "mutated %s: %s\n", filepath.Join(f.out, prog.File()), desc)
 	}
 	f.amend = confirmOnHalide(driver, opts, pair, f.valueModel)
 	return writePair(ctx, out, errw, pair, f.pairFlags)
