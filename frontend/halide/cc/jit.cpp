@@ -356,8 +356,8 @@ int poison_task(JITUserContext *ctx, int (*f)(JITUserContext *, int, uint8_t *),
 // realize_to realises the pipeline's outputs, shaped as the witness says
 // for the outputs named names (the scheduled pipeline's, in order: another
 // instance of the generator names its funcs apart), and writes them to
-// path, or Halide's error to path.error. With poison, the outputs and
-// every allocation start filled with byte.
+// path (unless empty), or Halide's error to path.error. With poison, the
+// outputs and every allocation start filled with byte.
 void realize_to(Pipeline p, const std::vector<std::string> &names, const Target &target,
                 const Emitted &e, const Witness &w, bool poison, uint8_t byte, const std::string &path) {
     std::vector<Function> outs;
@@ -386,8 +386,13 @@ void realize_to(Pipeline p, const std::vector<std::string> &names, const Target 
         Realization r(bufs);
         p.realize(&ctx, r, target);
     } catch (const std::exception &err) {
-        std::ofstream o(path + ".error");
-        o << err.what() << "\n";
+        if (!path.empty()) {
+            std::ofstream o(path + ".error");
+            o << err.what() << "\n";
+        }
+        return;
+    }
+    if (path.empty()) {
         return;
     }
     std::ofstream o(path);
@@ -444,6 +449,9 @@ void confirm(Halide::Pipeline scheduled, Halide::Pipeline unscheduled, const Tar
     }
     bind_inputs(functions(scheduled.outputs()), e, w);
     scheduled.compile_jit(target);
+    // A first run, its outputs discarded, does the runtime's lazy set-up,
+    // whose calls would otherwise overwrite the first poisoned run's stack.
+    realize_to(scheduled, names, target, e, w, false, 0, "");
     realize_to(scheduled, names, target, e, w, true, 0xA5, out_prefix + ".0");
     realize_to(scheduled, names, target, e, w, true, 0x5A, out_prefix + ".1");
     bind_inputs(functions(unscheduled.outputs()), e, w);
