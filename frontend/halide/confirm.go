@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/augur-verify/augur/expr"
@@ -122,6 +123,10 @@ type Confirmation struct {
 	// most MaxListedInputs; nil otherwise (the counterexample's fixed
 	// elements and its seed then say what they were).
 	Inputs []Cell
+	// Overruns counts the heap allocations whose surrounding bytes a run
+	// of the scheduled pipeline changed (the most of the two runs): a
+	// write outside an allocation, which confirms a failure by itself.
+	Overruns int
 }
 
 // MaxListedInputs bounds the input elements a Confirmation lists.
@@ -166,11 +171,14 @@ func Confirm(ctx context.Context, driver string, o Options, spec, prog string, w
 	}
 	runs := make([]*Sample, 3)
 	var halideErr [3]string
+	overruns := 0
 	for i, run := range []string{".0", ".1", ".algorithm"} {
-		runs[i], halideErr[i], err = readRun(result + run)
+		var n int
+		runs[i], halideErr[i], n, err = readRun(result + run)
 		if err != nil {
 			return nil, err
 		}
+		overruns = max(overruns, n)
 	}
 	if runs[0] == nil || runs[1] == nil {
 		return &Confirmation{Outcome: NotReproduced, Cause: Translation,
@@ -184,6 +192,7 @@ func Confirm(ctx context.Context, driver string, o Options, spec, prog string, w
 	if err != nil {
 		return nil, err
 	}
+	c.Overruns = overruns
 	c.classify(w.Kind, runs[2] != nil, firstLine(halideErr[2]))
 	c.Inputs = listed
 	return c, nil
@@ -365,19 +374,28 @@ func writeBinding(b *bufio.Writer, bd *sched.Binding, t *sare.Tensor, params map
 }
 
 // readRun reads the outputs of one run of the driver's --confirm, or the
-// message of Halide's error when the run failed.
-func readRun(path string) (*Sample, string, error) {
+// message of Halide's error when the run failed, and the number of
+// allocations the run wrote outside of.
+func readRun(path string) (*Sample, string, int, error) {
 	if msg, err := os.ReadFile(path + ".error"); err == nil {
-		return nil, strings.TrimSpace(string(msg)), nil
+		return nil, strings.TrimSpace(string(msg)), 0, nil
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, "", err
+		return nil, "", 0, err
+	}
+	overruns := 0
+	if b, err := os.ReadFile(path + ".overrun"); err == nil {
+		if overruns, err = strconv.Atoi(strings.TrimSpace(string(b))); err != nil {
+			return nil, "", 0, fmt.Errorf("%s.overrun: %w", path, err)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, "", 0, err
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, "", err
+		return nil, "", 0, err
 	}
 	s, err := ParseSample(string(b))
-	return s, "", err
+	return s, "", overruns, err
 }
 
 // compare compares the outputs of the two scheduled runs, runs[0] and
@@ -453,6 +471,10 @@ func (c *Confirmation) classify(kind sched.Kind, unscheduled bool, unschedErr st
 	if !unscheduled {
 		note = " (the algorithm without its schedule did not run: " + unschedErr + ")"
 	}
+	overrun := ""
+	if c.Overruns > 0 {
+		overrun = fmt.Sprintf("Halide's compiled pipeline writes outside %d of its allocations (the poisoned bytes around them changed)", c.Overruns)
+	}
 	if c.Outcome == Confirmed {
 		c.Reason = fmt.Sprintf("Halide's compiled pipeline differs from the algorithm at %d of %d output cells%s", c.Differing, c.Compared, note)
 		for _, d := range c.Differences {
@@ -461,6 +483,14 @@ func (c *Confirmation) classify(kind sched.Kind, unscheduled bool, unschedErr st
 				break
 			}
 		}
+		if overrun != "" {
+			c.Reason += "; " + overrun
+		}
+		return
+	}
+	if overrun != "" {
+		c.Outcome, c.Cause = Confirmed, 0
+		c.Reason = fmt.Sprintf("%s, though its outputs agree with the algorithm at all %d output cells%s", overrun, c.Compared, note)
 		return
 	}
 	if c.Cause != 0 {

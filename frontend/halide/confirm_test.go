@@ -3,6 +3,7 @@ package halide
 import (
 	"context"
 	"maps"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -129,5 +130,33 @@ func TestConfirmPlanted(t *testing.T) {
 				t.Errorf("%d of %d cells differ, want none of some", c.Differing, c.Compared)
 			}
 		})
+	}
+}
+
+// TestConfirmOverrun checks that a run that wrote outside one of its
+// allocations confirms a failure by itself, outputs right or not, and
+// that readRun reads the count the driver writes.
+func TestConfirmOverrun(t *testing.T) {
+	dir := t.TempDir()
+	run := filepath.Join(dir, "result.0")
+	if err := os.WriteFile(run, []byte("out f 0 = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(run+".overrun", []byte("2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, msg, n, err := readRun(run)
+	if err != nil || msg != "" || n != 2 || len(s.Outputs) != 1 {
+		t.Fatalf("readRun: %v, %q, %d overruns, %v", s, msg, n, err)
+	}
+	for _, outcome := range []Outcome{NotReproduced, Confirmed} {
+		c := &Confirmation{Outcome: outcome, Compared: 4, Overruns: n}
+		if outcome == Confirmed {
+			c.Differing = 1
+		}
+		c.classify(sched.UndefinedRead, true, "")
+		if c.Outcome != Confirmed || c.Cause != 0 || !strings.Contains(c.Reason, "writes outside 2 of its allocations") {
+			t.Errorf("%s before: %s (%s): %s", outcome, c.Outcome, c.Cause, c.Reason)
+		}
 	}
 }

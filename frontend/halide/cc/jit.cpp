@@ -8,6 +8,7 @@
 // INVALID on Halide's code").
 #include "emit_internal.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -316,27 +317,45 @@ Buffer<void> shaped(const Type &t, const std::string &n, int dims, const Emitted
 }
 
 // PoisonContext hands Halide's runtime an allocator that fills every
-// allocation with byte, and a task handler that fills the worker's stack
-// below it with byte before each parallel task.
+// allocation with byte, and checks when it is freed that the bytes around
+// it are intact (counting overruns), and a task handler that fills the
+// worker's stack below it with byte before each parallel task.
 struct PoisonContext : JITUserContext {
     uint8_t byte = 0;
+    std::atomic<int> overruns{0};
 };
 
 void *poison_malloc(JITUserContext *ctx, size_t n) {
-    // 32-byte aligned, readable 32 bytes either side (Halide's contract
-    // asks for 8).
+    // 32-byte aligned, with 32 bytes either side (Halide's contract asks
+    // for 8 readable): the size, then poison, before; poison after.
     void *p = nullptr;
     if (posix_memalign(&p, 64, n + 64) != 0) {
         return nullptr;
     }
     std::memset(p, static_cast<PoisonContext *>(ctx)->byte, n + 64);
+    std::memcpy(p, &n, sizeof(n));
     return (uint8_t *)p + 32;
 }
 
-void poison_free(JITUserContext *, void *p) {
-    if (p) {
-        std::free((uint8_t *)p - 32);
+void poison_free(JITUserContext *ctx, void *q) {
+    if (!q) {
+        return;
     }
+    auto *pc = static_cast<PoisonContext *>(ctx);
+    uint8_t *p = (uint8_t *)q - 32;
+    size_t n;
+    std::memcpy(&n, p, sizeof(n));
+    bool intact = true;
+    for (size_t i = sizeof(n); i < 32; i++) {
+        intact = intact && p[i] == pc->byte;
+    }
+    for (size_t i = 32 + n; i < 64 + n; i++) {
+        intact = intact && p[i] == pc->byte;
+    }
+    if (!intact) {
+        pc->overruns++;
+    }
+    std::free(p);
 }
 
 // poison_stack fills the stack below its caller's frame with byte, where
@@ -357,7 +376,9 @@ int poison_task(JITUserContext *ctx, int (*f)(JITUserContext *, int, uint8_t *),
 // for the outputs named names (the scheduled pipeline's, in order: another
 // instance of the generator names its funcs apart), and writes them to
 // path (unless empty), or Halide's error to path.error. With poison, the
-// outputs and every allocation start filled with byte.
+// outputs and every allocation start filled with byte, and the number of
+// allocations whose surrounding bytes the run changed, if any, goes to
+// path.overrun.
 void realize_to(Pipeline p, const std::vector<std::string> &names, const Target &target,
                 const Emitted &e, const Witness &w, bool poison, uint8_t byte, const std::string &path) {
     std::vector<Function> outs;
@@ -394,6 +415,10 @@ void realize_to(Pipeline p, const std::vector<std::string> &names, const Target 
     }
     if (path.empty()) {
         return;
+    }
+    if (ctx.overruns > 0) {
+        std::ofstream v(path + ".overrun");
+        v << ctx.overruns << "\n";
     }
     std::ofstream o(path);
     for (size_t i = 0; i < outs.size(); i++) {
