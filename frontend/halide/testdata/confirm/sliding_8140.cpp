@@ -6,8 +6,11 @@
 // dropped; it only acts after the captured statement. Every output loop
 // has one iteration; sliding window backs up the loops yo, yi and x, and
 // f1, stored at the root, is read at a row its producer never computed.
-// Stock Halide 14 computes a wrong value for the single output cell (25
-// where 144 is right in the issue's run).
+// Stock Halide 14 computes a wrong value for the single output cell: with
+// the input 70, the algorithm gives 188, and Halide's compiled code adds
+// whatever the never-written cell of f1 holds (73 and 254 when its memory
+// is poisoned with 0xA5 and 0x5A; docs/halide.md, "Confirming an INVALID
+// on Halide's code").
 #include "Halide.h"
 
 using namespace Halide;
