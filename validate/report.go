@@ -54,6 +54,10 @@ type Report struct {
 	Readings []LiteralReading `json:"readings,omitempty"`
 	// Counterexample is set for an invalid verdict.
 	Counterexample *Counterexample `json:"counterexample,omitempty"`
+	// Native is the counterexample run on the compiler's own compiled
+	// code, when the front end that translated the pair can run it
+	// (augur halide --validate runs Halide's pipeline).
+	Native *NativeCheck `json:"native,omitempty"`
 	// Conditions lists every verification condition with its result.
 	Conditions []ConditionResult `json:"conditions,omitempty"`
 	// Errors lists the errors of malformed input, each as
@@ -161,6 +165,94 @@ type Counterexample struct {
 	// garbage is set when the replay ran with garbage writes (Command
 	// says --garbage-writes).
 	garbage bool
+}
+
+// NativeOutcome is what the compiler's own compiled code showed on a
+// counterexample.
+type NativeOutcome string
+
+// The outcomes of a NativeCheck.
+const (
+	// NativeConfirmed: the compiled code computes, at some output cell,
+	// another value than the algorithm's.
+	NativeConfirmed NativeOutcome = "confirmed"
+	// NativeNotReproduced: the compiled code computes the algorithm's
+	// values at every output cell; Cause says what the difference would
+	// need to show.
+	NativeNotReproduced NativeOutcome = "not reproduced"
+	// NativeNotRun: the compiled code could not be run on the
+	// counterexample; Reason says why.
+	NativeNotRun NativeOutcome = "not run"
+)
+
+// NativeCause says what a difference the compiled code does not
+// reproduce would need to show, or that the translation is suspect.
+type NativeCause string
+
+// The causes of a difference not reproduced.
+const (
+	// CauseUninitializedMemory: a read of memory never written, whose
+	// value did not change the outputs of the runs (with their memory
+	// poisoned).
+	CauseUninitializedMemory NativeCause = "uninitialized memory"
+	// CauseRace: a race between iterations of a parallel loop, which
+	// shows only when the threads interleave so.
+	CauseRace NativeCause = "race"
+	// CauseOutsideBuffers: an access outside an array, which need not
+	// change the outputs.
+	CauseOutsideBuffers NativeCause = "access outside the buffers"
+	// CauseTranslation: nothing but a wrong translation explains the
+	// difference: a defect of Augur's.
+	CauseTranslation NativeCause = "translation suspect"
+)
+
+// NativeCheck is an invalid verdict's counterexample run on the
+// compiler's own compiled code, compared with the algorithm's values
+// computed without the schedule.
+type NativeCheck struct {
+	// Compiler names the compiler whose code ran ("Halide").
+	Compiler string        `json:"compiler"`
+	Outcome  NativeOutcome `json:"outcome"`
+	// Cause is set when the outcome is NativeNotReproduced.
+	Cause NativeCause `json:"cause,omitempty"`
+	// Reason says what the runs showed.
+	Reason string `json:"reason"`
+	// Compared counts the output cells compared, Differing those that
+	// differ, of which Cells lists the first few.
+	Compared  int          `json:"compared"`
+	Differing int          `json:"differing"`
+	Cells     []NativeCell `json:"cells,omitempty"`
+	// Inputs are the input elements the counterexample fixes, the other
+	// elements drawn from Seed as the replay draws them; or, with
+	// AllInputs, every input element the runs read.
+	Inputs    []InputValue `json:"inputs,omitempty"`
+	AllInputs bool         `json:"all_inputs,omitempty"`
+	Seed      uint64       `json:"seed"`
+}
+
+// NativeCell is an output cell where the compiled code differs from the
+// algorithm.
+type NativeCell struct {
+	Tensor string  `json:"tensor"`
+	Index  []int64 `json:"index"`
+	// Expected is the specification's value; Unscheduled the compiler's
+	// code for the algorithm without its schedule, when it ran.
+	Expected    string `json:"expected"`
+	Unscheduled string `json:"unscheduled,omitempty"`
+	// Actual is what the compiled code computes; Again what it computes
+	// in a second run with memory poisoned differently, when it differs
+	// (the value then comes from memory never written).
+	Actual string `json:"actual"`
+	Again  string `json:"again,omitempty"`
+}
+
+// Element renders the cell as a tensor element: "f(0, 1)".
+func (c NativeCell) Element() string {
+	parts := make([]string, len(c.Index))
+	for i, n := range c.Index {
+		parts[i] = fmt.Sprint(n)
+	}
+	return c.Tensor + "(" + strings.Join(parts, ", ") + ")"
 }
 
 // Status is the result of one verification condition, as JSON and text
@@ -308,6 +400,9 @@ func (r *Report) WriteText(w io.Writer, verbose bool) error {
 	if cx := r.Counterexample; cx != nil {
 		writeCounterexample(&b, cx)
 	}
+	if r.Native != nil {
+		writeNative(&b, r.Native)
+	}
 	if r.Verdict == Unknown {
 		b.WriteString("\nundecided conditions:\n")
 		for _, c := range r.Conditions {
@@ -401,6 +496,51 @@ func writeCounterexample(b *strings.Builder, cx *Counterexample) {
 	}
 	if cx.Command != "" {
 		row("reproduce", "%s", cx.Command)
+	}
+}
+
+// writeNative prints the run of the compiler's code on the
+// counterexample: "CONFIRMED in Halide's code: ..." and the cells that
+// differ, or "NOT REPRODUCED by Halide's code (cause): ...".
+func writeNative(b *strings.Builder, n *NativeCheck) {
+	switch n.Outcome {
+	case NativeConfirmed:
+		fmt.Fprintf(b, "\nCONFIRMED in %s's code: %s\n", n.Compiler, n.Reason)
+	case NativeNotReproduced:
+		fmt.Fprintf(b, "\nNOT REPRODUCED by %s's code (%s): %s\n", n.Compiler, n.Cause, n.Reason)
+	default:
+		fmt.Fprintf(b, "\nNot run on %s's code: %s\n", n.Compiler, n.Reason)
+	}
+	for _, c := range n.Cells {
+		fmt.Fprintf(b, "  %-12s %s computed, %s expected", c.Element()+":", c.Actual, c.Expected)
+		if c.Unscheduled != "" {
+			fmt.Fprintf(b, " (unscheduled: %s)", c.Unscheduled)
+		}
+		if c.Again != "" {
+			fmt.Fprintf(b, "; %s in a run with other poison", c.Again)
+		}
+		b.WriteString("\n")
+	}
+	if n.Differing > len(n.Cells) {
+		fmt.Fprintf(b, "  ... (%d more cells)\n", n.Differing-len(n.Cells))
+	}
+	if n.Outcome == NativeConfirmed {
+		var parts []string
+		for i, x := range n.Inputs {
+			if i == 12 {
+				parts = append(parts, fmt.Sprintf("... (%d more)", len(n.Inputs)-12))
+				break
+			}
+			parts = append(parts, x.String())
+		}
+		switch {
+		case n.AllInputs:
+		case len(parts) == 0:
+			parts = append(parts, fmt.Sprintf("random (seed %d)", n.Seed))
+		default:
+			parts = append(parts, fmt.Sprintf("the others random (seed %d)", n.Seed))
+		}
+		fmt.Fprintf(b, "  %-12s %s\n", "inputs:", strings.Join(parts, ", "))
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/augur-verify/augur/frontend"
 	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/validate"
 )
 
 // The commands of the front ends (compile, halide, atl, rink) share one
@@ -47,6 +48,12 @@ type pairFlags struct {
 	out        string
 	valueModel string
 	checkFlags
+	// amend completes an invalid report before it is printed (see
+	// validateFlags.amend).
+	amend func(context.Context, *validate.Report)
+	// json prints the reports as JSON, and what was written on the
+	// standard error (augur halide --json).
+	json bool
 }
 
 // register adds the flags to cmd, whose front end generates the kernels
@@ -64,7 +71,7 @@ func (f *pairFlags) register(cmd *cobra.Command, kernels []string, help string, 
 
 // validateFlags are the options of augur validate the flags give.
 func (f *pairFlags) validateFlags() validateFlags {
-	return validateFlags{valueModel: f.valueModel, timeout: f.timeout, jobs: f.jobs}
+	return validateFlags{valueModel: f.valueModel, timeout: f.timeout, jobs: f.jobs, amend: f.amend, json: f.json}
 }
 
 // needOut is the usage error of the command named cmd run without -o.
@@ -99,7 +106,11 @@ func writePair(ctx context.Context, out, errw io.Writer, pair *frontend.Pair, f 
 	if err != nil {
 		return &exitError{code: exitMalformed, err: err}
 	}
-	fmt.Fprintf(out, "wrote %s\n", andList(paths))
+	wrote := out
+	if f.json {
+		wrote = errw
+	}
+	fmt.Fprintf(wrote, "wrote %s\n", andList(paths))
 	if !f.validate {
 		return nil
 	}

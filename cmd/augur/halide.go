@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -65,8 +66,14 @@ compute-at[:K] or sliding[:K] (see docs/halide.md).
 
 With --validate, the kernel is validated at once against the
 specification, as augur validate does, and the exit status is augur
-validate's: 0 valid, 1 invalid, 2 unknown, 3 error. Without it: 0 written,
-3 on any error (a construct that cannot be translated is named).`,
+validate's: 0 valid, 1 invalid, 2 unknown, 3 error. An INVALID's
+counterexample is then run on Halide's own compiled pipeline (twice, its
+memory poisoned) and on the algorithm unscheduled, and the report says
+whether Halide's code confirms it or not, and then what the difference
+would need to show (uninitialized memory, a race) or that the
+translation is suspect. --json prints the report as JSON, the outcome
+on Halide's code as its "native" field. Without --validate: 0 written, 3
+on any error (a construct that cannot be translated is named).`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return &exitError{code: exitMalformed, err: fmt.Errorf("halide takes the generator's sources, got none")}
@@ -84,6 +91,7 @@ validate's: 0 valid, 1 invalid, 2 unknown, 3 error. Without it: 0 written,
 	fl.StringArrayVar(&f.params, "param", nil, "a GeneratorParam, key=value (repeatable)")
 	fl.StringVar(&f.target, "target", "host", "Halide's target")
 	fl.StringVar(&f.mutate, "mutate", "", "plant a miscompilation in prog.sched: fold[:N], guard[:K], compute-at[:K], sliding[:K]")
+	fl.BoolVar(&f.json, "json", false, "with --validate: print the report as JSON (what was written goes to the standard error)")
 	f.build.register(cmd)
 	return cmd
 }
@@ -127,8 +135,13 @@ func runHalide(ctx context.Context, out, errw io.Writer, gen string, f halideFla
 			return &exitError{code: exitMalformed, err: err}
 		}
 		prog.Text = mutated
-		fmt.Fprintf(out, "mutated %s: %s\n", filepath.Join(f.out, prog.File()), desc)
+		wrote := out
+		if f.json {
+			wrote = errw
+		}
+		fmt.Fprintf(wrote, "mutated %s: %s\n", filepath.Join(f.out, prog.File()), desc)
 	}
+	f.amend = confirmOnHalide(driver, opts, pair, f.valueModel)
 	if f.build.sarif != "" {
 		return writePairSARIF(ctx, out, errw, pair, f.pairFlags, g, opts.Generator, f.build)
 	}
@@ -215,7 +228,11 @@ func writePairSARIF(ctx context.Context, out, errw io.Writer, pair *frontend.Pai
 		}
 		return &exitError{code: exitMalformed, err: fmt.Errorf("reading the report back: %w", err)}
 	}
-	if err := rep.WriteText(out, false); err != nil {
+	if f.json {
+		if _, err := out.Write(js.Bytes()); err != nil {
+			return err
+		}
+	} else if err := rep.WriteText(out, false); err != nil {
 		return err
 	}
 	var doc bytes.Buffer
@@ -302,4 +319,58 @@ func registration(sources []string, name string) (string, int) {
 		}
 	}
 	return "", 0
+}
+
+// confirmTolerance is the relative tolerance of float outputs compared in
+// the real value model: Halide's code generator may contract multiplies
+// and adds into fused ones (as the JIT sample's check allows).
+const confirmTolerance = 1e-5
+
+// confirmOnHalide returns the step that runs Halide's compiled pipeline
+// (the generator's driver, with the options of the translation) on an
+// invalid report's counterexample and puts the outcome in the report
+// (docs/halide.md, "Confirming an INVALID on Halide's code").
+func confirmOnHalide(driver string, opts halide.Options, pair *frontend.Pair, valueModel string) func(context.Context, *validate.Report) {
+	return func(ctx context.Context, rep *validate.Report) {
+		cx := rep.Counterexample
+		w := halide.Witness{Params: map[string]int64{}, Seed: cx.Seed, Kind: cx.Kind}
+		for _, p := range cx.Params {
+			w.Params[p.Name] = p.Value
+		}
+		for _, x := range cx.Inputs {
+			w.Inputs = append(w.Inputs, halide.Cell{Tensor: x.Tensor, Index: x.Index, Value: x.Value})
+		}
+		tol := confirmTolerance
+		if valueModel == "ieee" {
+			tol = 0
+		}
+		n := &validate.NativeCheck{Compiler: "Halide", Inputs: cx.Inputs, Seed: cmp.Or(cx.Seed, 1)}
+		rep.Native = n
+		c, err := halide.Confirm(ctx, driver, opts, pair.Spec, pair.Kernel(frontend.Prog).Text, w, tol)
+		if err != nil {
+			n.Outcome, n.Reason = validate.NativeNotRun, err.Error()
+			return
+		}
+		n.Reason, n.Compared, n.Differing = c.Reason, c.Compared, c.Differing
+		n.Outcome = validate.NativeNotReproduced
+		if c.Outcome == halide.Confirmed {
+			n.Outcome = validate.NativeConfirmed
+		}
+		n.Cause = map[halide.Cause]validate.NativeCause{
+			halide.UninitializedMemory: validate.CauseUninitializedMemory,
+			halide.Race:                validate.CauseRace,
+			halide.OutsideBuffers:      validate.CauseOutsideBuffers,
+			halide.Translation:         validate.CauseTranslation,
+		}[c.Cause]
+		if c.Inputs != nil {
+			n.Inputs, n.AllInputs = nil, true
+			for _, x := range c.Inputs {
+				n.Inputs = append(n.Inputs, validate.InputValue{Tensor: x.Tensor, Index: x.Index, Value: x.Value})
+			}
+		}
+		for _, d := range c.Differences {
+			n.Cells = append(n.Cells, validate.NativeCell{Tensor: d.Tensor, Index: d.Index,
+				Expected: d.Expected, Unscheduled: d.Unscheduled, Actual: d.Actual, Again: d.Again})
+		}
+	}
 }

@@ -41,6 +41,9 @@ type validateFlags struct {
 	tracePresburger string
 	// stdin is read for a file named "-".
 	stdin io.Reader
+	// amend, when set, completes an invalid report before it is printed
+	// (augur halide --validate runs Halide's code on the counterexample).
+	amend func(context.Context, *validate.Report)
 }
 
 func newValidateCmd() *cobra.Command {
@@ -166,6 +169,9 @@ func validateKernel(ctx context.Context, out, errw io.Writer, specPath, progPath
 		return &exitError{code: exitMalformed, err: err}
 	}
 	// A cancelled validation (err non-nil) has its report so far, UNKNOWN.
+	if f.amend != nil && err == nil && rep.Verdict == validate.Invalid && rep.Counterexample != nil {
+		f.amend(ctx, rep)
+	}
 	if f.emitSMT != "" {
 		if err := emitSMT(f.emitSMT, rep); err != nil {
 			return &exitError{code: exitMalformed, err: err}

@@ -25,5 +25,7 @@
 // front end's entry point, the pair the driver writes read back),
 // mutate.go (Mutate, miscompilations planted in a kernel's text),
 // sample.go (the samples JIT returns, checked against a pair with the
-// reference interpreter).
+// reference interpreter), confirm.go (Confirm, a counterexample run on
+// Halide's compiled pipeline, scheduled and not, and compared with the
+// specification).
 package halide

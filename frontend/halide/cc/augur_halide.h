@@ -98,6 +98,22 @@ void jit_sample(Halide::Pipeline pipeline, const Halide::Target &target,
                 const std::string &name, const JitSizes &sizes, uint64_t seed,
                 const std::string &path);
 
+// confirm realises a pipeline on the parameters and inputs of a
+// counterexample, read from in_path (lines "param NAME = V" and
+// "in TENSOR I... = V", named as in the translation; every element of every
+// input buffer given), and writes the outputs, in the sample's format
+// ("out TENSOR I... = V"), to out_prefix.0 and out_prefix.1: the scheduled
+// pipeline run twice, its output buffers and every allocation filled first
+// with one poison byte, then another; and to out_prefix.algorithm: the
+// unscheduled pipeline (the same algorithm without its schedule). A run
+// that Halide's runtime rejects (a failed check) writes its message to
+// out_prefix.RUN.error instead (docs/halide.md, "Confirming an INVALID on
+// Halide's code").
+void confirm(Halide::Pipeline scheduled, Halide::Pipeline unscheduled,
+             const Halide::Target &target, const std::string &name,
+             const Algorithm *algorithm, const std::string &in_path,
+             const std::string &out_prefix);
+
 }  // namespace augur
 
 #endif  // AUGUR_HALIDE_H

@@ -6,6 +6,7 @@
 //   driver ... --stmt FILE                                    write the captured statement (before flattening)
 //   driver ... --halide-lower                                 lower with Halide's own compile_to_module (for HL_DEBUG_CODEGEN=2)
 //   driver ... --jit FILE --size NAME=E0,E1... [--seed N]     JIT-realise on random inputs, write the sample
+//   driver ... --confirm FILE --result PREFIX                 realise on a counterexample's values, scheduled and not
 //   driver --list                                             list the registered generators
 //
 // Exit status: 0 success, 1 a construct that cannot be translated or any
@@ -31,12 +32,19 @@ struct Builder : Halide::Internal::GeneratorBase {
         (g.*schedule)();
         return g.get_pipeline();
     }
+    // algorithm runs the generator's generate() only: the algorithm with
+    // the default schedule.
+    static Halide::Pipeline algorithm(Halide::Internal::GeneratorBase &g) {
+        void (Halide::Internal::GeneratorBase::*generate)() = &Builder::call_generate;
+        (g.*generate)();
+        return g.get_pipeline();
+    }
 };
 
 int usage(const std::string &msg) {
     std::cerr << "augur-halide: " << msg << "\n"
               << "usage: driver -g NAME [-p key=value]... [-t TARGET] [-o DIR] [--stmt FILE] [--halide-lower]\n"
-              << "              [--jit FILE --size NAME=E0,E1,... [--seed N]] | --list\n";
+              << "              [--jit FILE --size NAME=E0,E1,... [--seed N]] [--confirm FILE --result PREFIX] | --list\n";
     return 2;
 }
 
@@ -53,7 +61,7 @@ bool split_kv(const std::string &s, std::string *k, std::string *v) {
 }  // namespace
 
 int main(int argc, char **argv) {
-    std::string gen, out, stmt_path, jit_path, target_str = "host";
+    std::string gen, out, stmt_path, jit_path, confirm_path, result_prefix, target_str = "host";
     bool list = false, halide_lower = false;
     uint64_t seed = 1;
     Halide::Internal::GeneratorParamsMap params;
@@ -85,6 +93,10 @@ int main(int argc, char **argv) {
                 halide_lower = true;
             } else if (a == "--jit") {
                 jit_path = next();
+            } else if (a == "--confirm") {
+                confirm_path = next();
+            } else if (a == "--result") {
+                result_prefix = next();
             } else if (a == "--seed") {
                 seed = std::stoull(next());
             } else if (a == "--size") {
@@ -132,8 +144,11 @@ int main(int argc, char **argv) {
         }
         return usage("no generator named " + gen + " (registered: " + known + ")");
     }
-    if (out.empty() && stmt_path.empty() && jit_path.empty() && !halide_lower) {
-        return usage("nothing to do: give -o DIR, --stmt FILE, --jit FILE or --halide-lower");
+    if (out.empty() && stmt_path.empty() && jit_path.empty() && confirm_path.empty() && !halide_lower) {
+        return usage("nothing to do: give -o DIR, --stmt FILE, --jit FILE, --confirm FILE or --halide-lower");
+    }
+    if (confirm_path.empty() != result_prefix.empty()) {
+        return usage("--confirm FILE and --result PREFIX go together");
     }
     try {
         Halide::Target target(target_str);
@@ -158,6 +173,11 @@ int main(int argc, char **argv) {
         }
         if (!jit_path.empty()) {
             augur::jit_sample(p, target, gen, sizes, seed, jit_path);
+        }
+        if (!confirm_path.empty()) {
+            auto fresh = Halide::Internal::GeneratorRegistry::create(gen, Halide::GeneratorContext(target));
+            fresh->set_generator_param_values(params);
+            augur::confirm(p, Builder::algorithm(*fresh), target, gen, &alg, confirm_path, result_prefix);
         }
     } catch (const augur::Unsupported &e) {
         std::cerr << "augur-halide: cannot translate " << gen << ": " << e.what() << "\n";

@@ -2,10 +2,17 @@
 // inputs, written with the names of the translation, so that the
 // translated kernel and specification can be run on the same inputs and
 // compared with Halide's outputs (docs/halide.md, "Checking against
-// Halide's JIT").
+// Halide's JIT"); and the confirmation of a counterexample: the pipeline
+// realised on the counterexample's parameters and inputs, scheduled (its
+// memory poisoned) and unscheduled (docs/halide.md, "Confirming an
+// INVALID on Halide's code").
 #include "emit_internal.h"
 
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
+#include <sstream>
 
 namespace augur {
 
@@ -163,7 +170,318 @@ void write_sample(const std::string &path, const Emitted &e, const std::vector<F
     }
 }
 
+// bind_scalars gives the scalar parameters of prm their values: int32 ones
+// from the witness's parameters, floats from its 0-d inputs, by the names
+// of the translation e.
+void bind_scalars(Params &prm, const Emitted &e, const std::map<std::string, int64_t> &params,
+                  const std::map<std::string, std::string> &scalars) {
+    for (auto &kv : prm.scalars) {
+        Parameter &p = kv.second;
+        auto name = e.tensors.find(kv.first);
+        if (name == e.tensors.end()) {
+            unsupported("confirmation: the translation has no name for the parameter " + kv.first);
+        }
+        if (p.type() == Int(32)) {
+            auto v = params.find(name->second);
+            if (v == params.end()) {
+                throw std::runtime_error("the counterexample gives no value for " + name->second);
+            }
+            p.set_scalar<int32_t>((int32_t)v->second);
+            continue;
+        }
+        auto v = scalars.find(name->second);
+        if (v == scalars.end()) {
+            throw std::runtime_error("the counterexample gives no value for " + name->second + "()");
+        }
+        if (p.type() == Float(32)) {
+            p.set_scalar<float>(std::strtof(v->second.c_str(), nullptr));
+        } else if (p.type() == Float(64)) {
+            p.set_scalar<double>(std::strtod(v->second.c_str(), nullptr));
+        } else {
+            unsupported("confirmation: the parameter " + kv.first + " of type " + type_name(p.type(), kv.first));
+        }
+    }
+}
+
+// Witness is a counterexample's parameter values and input elements, named
+// as in the translation.
+struct Witness {
+    std::map<std::string, int64_t> params;
+    std::map<std::string, std::vector<std::pair<std::vector<int>, std::string>>> inputs;
+    std::map<std::string, std::string> scalars;  // 0-d inputs
+};
+
+Witness read_witness(const std::string &path) {
+    std::ifstream f(path);
+    if (!f) {
+        throw std::runtime_error("cannot read " + path);
+    }
+    Witness w;
+    std::string line;
+    for (int n = 1; std::getline(f, line); n++) {
+        if (line.empty()) {
+            continue;
+        }
+        size_t eq = line.find(" = ");
+        std::istringstream lhs(line.substr(0, eq));
+        std::string dir, name;
+        lhs >> dir >> name;
+        if (eq == std::string::npos || name.empty() || (dir != "param" && dir != "in")) {
+            throw std::runtime_error(path + ":" + std::to_string(n) + ": not a parameter or an input element");
+        }
+        std::string val = line.substr(eq + 3);
+        if (dir == "param") {
+            try {
+                w.params[name] = std::stoll(val);
+            } catch (const std::exception &) {
+                throw std::runtime_error(path + ":" + std::to_string(n) + ": not an integer: " + val);
+            }
+            continue;
+        }
+        std::vector<int> idx;
+        long long i;
+        while (lhs >> i) {
+            idx.push_back((int)i);
+        }
+        if (!lhs.eof()) {
+            throw std::runtime_error(path + ":" + std::to_string(n) + ": not an index");
+        }
+        if (idx.empty()) {
+            w.scalars[name] = val;
+        } else {
+            w.inputs[name].emplace_back(idx, val);
+        }
+    }
+    return w;
+}
+
+template<typename T>
+T parse_value(const std::string &s) {
+    if constexpr (std::is_same<T, bool>::value) {
+        return s == "true";
+    } else if constexpr (std::is_same<T, float>::value) {
+        return std::strtof(s.c_str(), nullptr);
+    } else if constexpr (std::is_same<T, double>::value) {
+        return std::strtod(s.c_str(), nullptr);
+    } else if constexpr (std::is_signed<T>::value) {
+        return (T)std::stoll(s);
+    } else {
+        return (T)std::stoull(s);
+    }
+}
+
+using Elements = std::vector<std::pair<std::vector<int>, std::string>>;
+
+template<typename T>
+void set_elements(Buffer<void> &b, const Elements &elems, const std::string &tensor) {
+    Buffer<T> t = b.as<T>();
+    for (const auto &e : elems) {
+        bool inside = (int)e.first.size() == t.dimensions();
+        for (int d = 0; inside && d < t.dimensions(); d++) {
+            inside = t.dim(d).min() <= e.first[d] && e.first[d] <= t.dim(d).max();
+        }
+        if (!inside) {
+            throw std::runtime_error("an element of " + tensor + " outside its buffer");
+        }
+        try {
+            t(e.first.data()) = parse_value<T>(e.second);
+        } catch (const std::exception &) {
+            throw std::runtime_error("an element of " + tensor + " is not a value of its type: " + e.second);
+        }
+    }
+}
+
+// shaped is a buffer of type t whose mins and extents are the witness's
+// values of the parameters of Halide's buffer n, of dims dimensions.
+Buffer<void> shaped(const Type &t, const std::string &n, int dims, const Emitted &e, const Witness &w) {
+    std::vector<int> mins, extents;
+    auto field = [&](const std::string &f, int d) {
+        std::string h = n + "." + f + "." + std::to_string(d);
+        auto name = e.params.find(h);
+        if (name == e.params.end()) {
+            throw std::runtime_error("the translation has no parameter for " + h);
+        }
+        auto v = w.params.find(name->second);
+        if (v == w.params.end()) {
+            throw std::runtime_error("the counterexample gives no value for " + name->second);
+        }
+        return (int)v->second;
+    };
+    for (int d = 0; d < dims; d++) {
+        mins.push_back(field("min", d));
+        extents.push_back(field("extent", d));
+    }
+    Buffer<void> b(t, extents);
+    b.set_min(mins);
+    return b;
+}
+
+// PoisonContext hands Halide's runtime an allocator that fills every
+// allocation with byte, and checks when it is freed that the bytes around
+// it are intact (counting overruns), and a task handler that fills the
+// worker's stack below it with byte before each parallel task.
+struct PoisonContext : JITUserContext {
+    uint8_t byte = 0;
+    std::atomic<int> overruns{0};
+};
+
+void *poison_malloc(JITUserContext *ctx, size_t n) {
+    // 32-byte aligned, with 32 bytes either side (Halide's contract asks
+    // for 8 readable): the size, then poison, before; poison after.
+    void *p = nullptr;
+    if (posix_memalign(&p, 64, n + 64) != 0) {
+        return nullptr;
+    }
+    std::memset(p, static_cast<PoisonContext *>(ctx)->byte, n + 64);
+    std::memcpy(p, &n, sizeof(n));
+    return (uint8_t *)p + 32;
+}
+
+void poison_free(JITUserContext *ctx, void *q) {
+    if (!q) {
+        return;
+    }
+    auto *pc = static_cast<PoisonContext *>(ctx);
+    uint8_t *p = (uint8_t *)q - 32;
+    size_t n;
+    std::memcpy(&n, p, sizeof(n));
+    bool intact = true;
+    for (size_t i = sizeof(n); i < 32; i++) {
+        intact = intact && p[i] == pc->byte;
+    }
+    for (size_t i = 32 + n; i < 64 + n; i++) {
+        intact = intact && p[i] == pc->byte;
+    }
+    if (!intact) {
+        pc->overruns++;
+    }
+    std::free(p);
+}
+
+// poison_stack fills the stack below its caller's frame with byte, where
+// the next calls' frames (and Halide's stack allocations) will be.
+__attribute__((noinline)) void poison_stack(uint8_t byte) {
+    volatile uint8_t area[128 * 1024];
+    for (size_t i = 0; i < sizeof(area); i++) {
+        area[i] = byte;
+    }
+}
+
+int poison_task(JITUserContext *ctx, int (*f)(JITUserContext *, int, uint8_t *), int idx, uint8_t *closure) {
+    poison_stack(static_cast<PoisonContext *>(ctx)->byte);
+    return f(ctx, idx, closure);
+}
+
+// realize_to realises the pipeline's outputs, shaped as the witness says
+// for the outputs named names (the scheduled pipeline's, in order: another
+// instance of the generator names its funcs apart), and writes them to
+// path (unless empty), or Halide's error to path.error. With poison, the
+// outputs and every allocation start filled with byte, and the number of
+// allocations whose surrounding bytes the run changed, if any, goes to
+// path.overrun.
+void realize_to(Pipeline p, const std::vector<std::string> &names, const Target &target,
+                const Emitted &e, const Witness &w, bool poison, uint8_t byte, const std::string &path) {
+    std::vector<Function> outs;
+    for (const Func &f : p.outputs()) {
+        outs.push_back(f.function());
+    }
+    if (outs.size() != names.size()) {
+        throw std::runtime_error("the unscheduled pipeline has another number of outputs");
+    }
+    std::vector<Buffer<void>> bufs;
+    for (size_t i = 0; i < outs.size(); i++) {
+        bufs.push_back(shaped(outs[i].output_types()[0], names[i], outs[i].dimensions(), e, w));
+        if (poison && bufs.back().data()) {
+            std::memset(bufs.back().data(), byte, bufs.back().size_in_bytes());
+        }
+    }
+    PoisonContext ctx;
+    ctx.byte = byte;
+    if (poison) {
+        ctx.handlers.custom_malloc = poison_malloc;
+        ctx.handlers.custom_free = poison_free;
+        ctx.handlers.custom_do_task = poison_task;
+        poison_stack(byte);
+    }
+    try {
+        Realization r(bufs);
+        p.realize(&ctx, r, target);
+    } catch (const std::exception &err) {
+        if (!path.empty()) {
+            std::ofstream o(path + ".error");
+            o << err.what() << "\n";
+        }
+        return;
+    }
+    if (path.empty()) {
+        return;
+    }
+    if (ctx.overruns > 0) {
+        std::ofstream v(path + ".overrun");
+        v << ctx.overruns << "\n";
+    }
+    std::ofstream o(path);
+    for (size_t i = 0; i < outs.size(); i++) {
+        AUGUR_TYPE_DISPATCH(bufs[i].type(), dump, o, "out", e.tensors.at(names[i]), bufs[i]);
+    }
+    o.close();
+    if (!o) {
+        throw std::runtime_error("cannot write " + path);
+    }
+}
+
+// bind_inputs gives the input buffers and scalar parameters of the
+// pipeline whose outputs are outs the witness's values.
+void bind_inputs(const std::vector<Function> &outs, const Emitted &e, const Witness &w) {
+    Params prm;
+    for (auto &kv : build_environment(outs)) {
+        kv.second.accept(&prm);
+    }
+    bind_scalars(prm, e, w.params, w.scalars);
+    for (auto &kv : prm.buffers) {
+        Parameter &p = kv.second;
+        auto name = e.tensors.find(kv.first);
+        if (name == e.tensors.end()) {
+            unsupported("confirmation: the translation has no name for the buffer " + kv.first);
+        }
+        Buffer<void> b = shaped(p.type(), kv.first, p.dimensions(), e, w);
+        auto elems = w.inputs.find(name->second);
+        if (elems != w.inputs.end()) {
+            AUGUR_TYPE_DISPATCH(b.type(), set_elements, b, elems->second, name->second);
+        }
+        p.set_buffer(b);
+    }
+}
+
+std::vector<Function> functions(const std::vector<Func> &fs) {
+    std::vector<Function> out;
+    for (const Func &f : fs) {
+        out.push_back(f.function());
+    }
+    return out;
+}
+
 }  // namespace
+
+void confirm(Halide::Pipeline scheduled, Halide::Pipeline unscheduled, const Target &target,
+             const std::string &name, const Algorithm *algorithm, const std::string &in_path,
+             const std::string &out_prefix) {
+    Emitted e = translate(scheduled, target, name, algorithm);
+    Witness w = read_witness(in_path);
+    std::vector<std::string> names;
+    for (const Func &f : scheduled.outputs()) {
+        names.push_back(f.name());
+    }
+    bind_inputs(functions(scheduled.outputs()), e, w);
+    scheduled.compile_jit(target);
+    // A first run, its outputs discarded, does the runtime's lazy set-up,
+    // whose calls would otherwise overwrite the first poisoned run's stack.
+    realize_to(scheduled, names, target, e, w, false, 0, "");
+    realize_to(scheduled, names, target, e, w, true, 0xA5, out_prefix + ".0");
+    realize_to(scheduled, names, target, e, w, true, 0x5A, out_prefix + ".1");
+    bind_inputs(functions(unscheduled.outputs()), e, w);
+    realize_to(unscheduled, names, target, e, w, false, 0, out_prefix + ".algorithm");
+}
 
 void jit_sample(Halide::Pipeline pipeline, const Target &target, const std::string &name,
                 const JitSizes &sizes, uint64_t seed, const std::string &path) {

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/augur-verify/augur/validate"
+)
+
+// TestHalideConfirm checks that augur halide --validate runs Halide's
+// compiled code on an INVALID's counterexample and says what it showed,
+// keeping augur validate's exit status: Halide issue 8140's pipeline,
+// which stock Halide 14 miscompiles, is confirmed with the wrong cell; a
+// fold planted in blur's translation is not reproduced by Halide's code,
+// which is right, and the translation is named as suspect.
+func TestHalideConfirm(t *testing.T) {
+	halideAvailable(t)
+	halideDir := filepath.Join("..", "..", "frontend", "halide")
+	cases := []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"issue8140", []string{filepath.Join(halideDir, "testdata", "confirm", "sliding_8140.cpp")},
+			[]string{"INVALID: undefined read", "CONFIRMED in Halide's code: Halide's compiled pipeline differs from the algorithm at 1 of 1 output cells",
+				"  f2_0(0, 0):", "expected (unscheduled: ", "  inputs:      input_(0, 0)="}},
+		{"planted", []string{filepath.Join(halideDir, "apps", "blur.cpp"), "--mutate", "fold:2"},
+			[]string{"INVALID: annotation mismatch", "NOT REPRODUCED by Halide's code (translation suspect): both runs of Halide's compiled pipeline",
+				"agree with the algorithm at all", "the translation is suspect (a defect of Augur)"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			args := append([]string{"halide", c.args[0], "-o", t.TempDir(), "--validate", "--target", "x86-64-linux-avx-avx2-f16c-fma-sse41"}, c.args[1:]...)
+			var out, errw bytes.Buffer
+			code := execute(args, nil, &out, &errw)
+			if code != exitMismatch {
+				t.Fatalf("augur %s: exit %d, want %d\n%s%s", strings.Join(args, " "), code, exitMismatch, out.String(), errw.String())
+			}
+			for _, w := range c.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("the report lacks %q:\n%s", w, out.String())
+				}
+			}
+		})
+	}
+}
+
+// TestHalideConfirmJSON checks the JSON form: the report's native field,
+// with the report alone on the standard output.
+func TestHalideConfirmJSON(t *testing.T) {
+	halideAvailable(t)
+	args := []string{"halide", filepath.Join("..", "..", "frontend", "halide", "apps", "blur.cpp"), "-o", t.TempDir(),
+		"--validate", "--json", "--target", "x86-64-linux-avx-avx2-f16c-fma-sse41", "--mutate", "fold:2"}
+	var out, errw bytes.Buffer
+	if code := execute(args, nil, &out, &errw); code != exitMismatch {
+		t.Fatalf("augur %s: exit %d, want %d\n%s%s", strings.Join(args, " "), code, exitMismatch, out.String(), errw.String())
+	}
+	var rep validate.Report
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("the standard output is not a report: %v\n%s", err, out.String())
+	}
+	n := rep.Native
+	if rep.Verdict != validate.Invalid || n == nil || n.Compiler != "Halide" || n.Outcome != validate.NativeNotReproduced ||
+		n.Cause != validate.CauseTranslation || n.Compared == 0 || n.Differing != 0 {
+		t.Fatalf("verdict %s, native check %+v: want invalid, not reproduced by Halide's code, translation suspect", rep.Verdict, n)
+	}
+	if !strings.Contains(errw.String(), "wrote ") || !strings.Contains(errw.String(), "mutated ") {
+		t.Errorf("the standard error does not say what was written:\n%s", errw.String())
+	}
+}

@@ -1,0 +1,162 @@
+package halide
+
+import (
+	"context"
+	"maps"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/augur-verify/augur/frontend"
+	"github.com/augur-verify/augur/sched"
+	"github.com/augur-verify/augur/smt/encode"
+	"github.com/augur-verify/augur/validate"
+)
+
+// invalidWitness validates the pair, which must be INVALID, and returns
+// its counterexample as a Witness.
+func invalidWitness(t *testing.T, ctx context.Context, pair *frontend.Pair) Witness {
+	t.Helper()
+	vctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
+	defer cancel()
+	rep, err := validatePair(vctx, pair, encode.Real, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != validate.Invalid || rep.Counterexample == nil {
+		t.Fatalf("verdict %s (%s), want invalid with a counterexample", rep.Verdict, rep.Reason)
+	}
+	cx := rep.Counterexample
+	w := Witness{Params: map[string]int64{}, Seed: cx.Seed, Kind: cx.Kind}
+	for _, p := range cx.Params {
+		w.Params[p.Name] = p.Value
+	}
+	for _, x := range cx.Inputs {
+		w.Inputs = append(w.Inputs, Cell{Tensor: x.Tensor, Index: x.Index, Value: x.Value})
+	}
+	return w
+}
+
+// TestConfirmHalideBug runs Halide issue 8140's pipeline, which stock
+// Halide 14 miscompiles, on Augur's counterexample: the compiled pipeline
+// computes another value than the algorithm, Halide's unscheduled one
+// and the specification's, which agree.
+func TestConfirmHalideBug(t *testing.T) {
+	tc := toolchain(t)
+	ctx := context.Background()
+	d, err := tc.Driver(ctx, filepath.Join("testdata", "confirm", "sliding_8140.cpp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Target: SuiteTarget}
+	pair, err := Translate(ctx, d, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := invalidWitness(t, ctx, pair)
+	if w.Kind != sched.UndefinedRead {
+		t.Errorf("counterexample kind %s, want %s", w.Kind, sched.UndefinedRead)
+	}
+	c, err := Confirm(ctx, d, o, pair.Spec, pair.Kernel(frontend.Prog).Text, w, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Outcome != Confirmed || c.Differing != 1 || c.Compared != 1 || len(c.Differences) != 1 {
+		t.Fatalf("%s, %d of %d cells differ (%s), want confirmed at the one output cell", c.Outcome, c.Differing, c.Compared, c.Reason)
+	}
+	diff := c.Differences[0]
+	if diff.Tensor != "f2_0" || diff.Expected != diff.Unscheduled || diff.Actual == diff.Expected {
+		t.Errorf("difference %+v: want f2_0 computed wrong, the unscheduled pipeline agreeing with the specification", diff)
+	}
+	// The cell of f1 never written is on the stack: the two runs, with
+	// their memory poisoned differently, read different values there.
+	if diff.Again == "" || diff.Again == diff.Actual {
+		t.Errorf("difference %+v: want the two poisoned runs to differ", diff)
+	}
+	if len(c.Inputs) != 1 || c.Inputs[0].Tensor != "input_" {
+		t.Errorf("inputs %v, want the one element of input_", c.Inputs)
+	}
+	t.Logf("%s: %+v; %s", c.Outcome, diff, c.Reason)
+}
+
+// TestConfirmPlanted runs Halide's code on the counterexample of a
+// miscompilation planted in the translation (blur_x's fold of 4 rows
+// made 2): Halide's code is right, so the difference is not reproduced
+// and the translation is suspect. The same witness, said to show a race
+// or a read of memory never written, names those causes; parameters
+// Halide's checks reject are not reproduced either.
+func TestConfirmPlanted(t *testing.T) {
+	tc := toolchain(t)
+	ctx := context.Background()
+	d := driver(t, tc, "blur")
+	o := Options{Target: SuiteTarget}
+	pair, err := Translate(ctx, d, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mutated, _, err := Mutate(pair.Kernel(frontend.Prog).Text, "fold:2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mutant := &frontend.Pair{Spec: pair.Spec, Kernels: []frontend.Kernel{{Name: frontend.Prog, Text: mutated}}}
+	w := invalidWitness(t, ctx, mutant)
+	cases := []struct {
+		kind   sched.Kind
+		params map[string]int64
+		cause  Cause
+		reason string
+	}{
+		{w.Kind, nil, Translation, "translation is suspect"},
+		{sched.ReadWriteRace, nil, Race, "race"},
+		{sched.UndefinedRead, nil, UninitializedMemory, "never written"},
+		{w.Kind, map[string]int64{"input_extent_0": 1}, Translation, "rejects"},
+	}
+	for _, tt := range cases {
+		t.Run(tt.cause.String(), func(t *testing.T) {
+			cw := w
+			cw.Kind = tt.kind
+			cw.Params = maps.Clone(w.Params)
+			maps.Copy(cw.Params, tt.params)
+			c, err := Confirm(ctx, d, o, mutant.Spec, mutated, cw, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Outcome != NotReproduced || c.Cause != tt.cause || !strings.Contains(c.Reason, tt.reason) {
+				t.Fatalf("%s (%s): %s, want not reproduced (%s) saying %q", c.Outcome, c.Cause, c.Reason, tt.cause, tt.reason)
+			}
+			if tt.params == nil && (c.Compared == 0 || c.Differing != 0) {
+				t.Errorf("%d of %d cells differ, want none of some", c.Differing, c.Compared)
+			}
+		})
+	}
+}
+
+// TestConfirmOverrun checks that a run that wrote outside one of its
+// allocations confirms a failure by itself, outputs right or not, and
+// that readRun reads the count the driver writes.
+func TestConfirmOverrun(t *testing.T) {
+	dir := t.TempDir()
+	run := filepath.Join(dir, "result.0")
+	if err := os.WriteFile(run, []byte("out f 0 = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(run+".overrun", []byte("2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, msg, n, err := readRun(run)
+	if err != nil || msg != "" || n != 2 || len(s.Outputs) != 1 {
+		t.Fatalf("readRun: %v, %q, %d overruns, %v", s, msg, n, err)
+	}
+	for _, outcome := range []Outcome{NotReproduced, Confirmed} {
+		c := &Confirmation{Outcome: outcome, Compared: 4, Overruns: n}
+		if outcome == Confirmed {
+			c.Differing = 1
+		}
+		c.classify(sched.UndefinedRead, true, "")
+		if c.Outcome != Confirmed || c.Cause != 0 || !strings.Contains(c.Reason, "writes outside 2 of its allocations") {
+			t.Errorf("%s before: %s (%s): %s", outcome, c.Outcome, c.Cause, c.Reason)
+		}
+	}
+}
