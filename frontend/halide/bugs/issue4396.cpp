@@ -14,7 +14,7 @@
 // each slice to 16 columns, which clobbers values still needed. Halide
 // 14's JIT, realizing the output over 32 x 32 on a 64 x 64 input of
 // random values (the JIT sample of seed 1): output(0, 0) = 47 where 144 is
-// right.
+// right (a value computed from uninitialized memory: 87 in another run).
 //
 // With buggy=false, the neighbour Halide 14 compiles right: input_16
 // without the split.
