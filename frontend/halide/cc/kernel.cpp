@@ -756,10 +756,11 @@ const Stage *KernelTranslator::store_stage(const Provide *op, const FuncInfo &fi
 }
 
 // provide translates a store, annotated with the stage it computes at
-// that stage's coordinates. A pure coordinate out of scope (the
-// simplifier substitutes the variables of loops of one iteration) is the
-// store's own argument in that dimension, unless storage folding rewrote
-// the dimension.
+// that stage's coordinates (slid: as sliding window renamed them). A pure
+// coordinate out of scope (the simplifier substitutes the variables of
+// loops of one iteration) is the store's own argument in that dimension,
+// or, where storage folding rewrote the dimension, the loop's min
+// (single_iteration).
 Lines KernelTranslator::provide(const Provide *op) {
     std::string what = "store to " + op->name;
     if (op->values.size() != 1) {
@@ -785,16 +786,16 @@ Lines KernelTranslator::provide(const Provide *op) {
         }
         if (!in_scope(c)) {
             auto fo = folded_.find(op->name);
-            if (fo != folded_.end() && fo->second.count((int)i) && !single_iteration(c).empty()) {
-                c = single_iteration(c);
-            } else if (fo != folded_.end() && fo->second.count((int)i)) {
+            if (fo == folded_.end() || !fo->second.count((int)i)) {
+                coords.push_back(with(out.uses, [&] { return index(op->args[i]).s; }));
+                continue;
+            }
+            std::string m = single_iteration(c);
+            if (m.empty()) {
                 unsupported("the " + what + ": the coordinate " + c + " is not in scope and dimension " +
                             std::to_string(i) + " is folded");
             }
-        }
-        if (!in_scope(c)) {
-            coords.push_back(with(out.uses, [&] { return index(op->args[i]).s; }));
-            continue;
+            c = m;
         }
         const Bound &b = scope_.at(c).back();
         if (b.let && !b.let->bad.empty()) {
