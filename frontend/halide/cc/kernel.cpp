@@ -267,6 +267,8 @@ private:
         auto it = scope_.find(name);
         return it != scope_.end() && !it->second.empty();
     }
+    std::string slid(const std::string &coord) const;
+    std::string single_iteration(const std::string &coord);
 
     void note_bound(const Expr &e);
     std::string access(const std::string &name, const std::vector<Expr> &args, const std::string &what);
@@ -669,6 +671,51 @@ Lines KernelTranslator::realize(const Realize *op) {
     return out;
 }
 
+// slid names the variable in scope that holds a stage's coordinate:
+// sliding window, when it backs up the start of a loop to warm a
+// producer up, renames the loop variable v to v.$n in the loop's body
+// (src/SlidingWindow.cpp at tag v14.0.0), once more per func it slides
+// there: when v is not in scope, the most renamed of v.$n, v.$n.$n, ...
+// in scope is the coordinate.
+std::string KernelTranslator::slid(const std::string &coord) const {
+    std::string found = coord;
+    if (in_scope(coord)) {
+        return coord;
+    }
+    for (auto it = scope_.lower_bound(coord + ".$n"); it != scope_.end(); ++it) {
+        const std::string &c = it->first;
+        if (c.compare(0, coord.size(), coord) != 0) {
+            break;
+        }
+        bool renamed = (c.size() - coord.size()) % 3 == 0;
+        for (size_t k = coord.size(); renamed && k < c.size(); k += 3) {
+            renamed = c.compare(k, 3, ".$n") == 0;
+        }
+        if (renamed && !it->second.empty() && c.size() > found.size()) {
+            found = c;
+        }
+    }
+    return found;
+}
+
+// single_iteration names the variable in scope that holds a stage's
+// pure coordinate whose loop ran once: the simplifier replaces such a
+// loop, for (v, v.loop_min, v.loop_extent) with v.loop_extent bound to 1,
+// by its min, so v itself is gone but v.loop_min is still bound. It
+// returns "" when the coordinate's loop is not of that kind.
+std::string KernelTranslator::single_iteration(const std::string &coord) {
+    std::string v = slid(coord);
+    std::string min = v + ".loop_min", extent = v + ".loop_extent";
+    if (!in_scope(min) || !in_scope(extent)) {
+        return "";
+    }
+    int64_t n = 0;
+    if (!constant(Variable::make(Int(32), extent), &n) || n != 1) {
+        return "";
+    }
+    return min;
+}
+
 // store_stage finds the stage of fi a store computes: its RVars'
 // coordinates must be in scope, and the one with the most coordinates in
 // scope wins. compute_with fuses the loops of two funcs: a pure
@@ -682,7 +729,7 @@ const Stage *KernelTranslator::store_stage(const Provide *op, const FuncInfo &fi
         int score = 0;
         bool ok = true;
         for (size_t i = 0; i < st.coords.size(); i++) {
-            if (in_scope(st.coords[i]) || (i < npure && in_scope(st.fused[i]))) {
+            if (in_scope(slid(st.coords[i])) || (i < npure && in_scope(slid(st.fused[i])))) {
                 score++;
             } else if (i >= npure) {
                 ok = false;
@@ -709,10 +756,11 @@ const Stage *KernelTranslator::store_stage(const Provide *op, const FuncInfo &fi
 }
 
 // provide translates a store, annotated with the stage it computes at
-// that stage's coordinates. A pure coordinate out of scope (the
-// simplifier substitutes the variables of loops of one iteration) is the
-// store's own argument in that dimension, unless storage folding rewrote
-// the dimension.
+// that stage's coordinates (slid: as sliding window renamed them). A pure
+// coordinate out of scope (the simplifier substitutes the variables of
+// loops of one iteration) is the store's own argument in that dimension,
+// or, where storage folding rewrote the dimension, the loop's min
+// (single_iteration).
 Lines KernelTranslator::provide(const Provide *op) {
     std::string what = "store to " + op->name;
     if (op->values.size() != 1) {
@@ -732,18 +780,22 @@ Lines KernelTranslator::provide(const Provide *op) {
     size_t npure = fi->second.f.args().size();
     std::vector<std::string> coords;
     for (size_t i = 0; i < found->coords.size(); i++) {
-        std::string c = found->coords[i];
-        if (i < npure && !in_scope(c) && in_scope(found->fused[i])) {
-            c = found->fused[i];
+        std::string c = slid(found->coords[i]);
+        if (i < npure && !in_scope(c) && in_scope(slid(found->fused[i]))) {
+            c = slid(found->fused[i]);
         }
         if (!in_scope(c)) {
             auto fo = folded_.find(op->name);
-            if (fo != folded_.end() && fo->second.count((int)i)) {
+            if (fo == folded_.end() || !fo->second.count((int)i)) {
+                coords.push_back(with(out.uses, [&] { return index(op->args[i]).s; }));
+                continue;
+            }
+            std::string m = single_iteration(c);
+            if (m.empty()) {
                 unsupported("the " + what + ": the coordinate " + c + " is not in scope and dimension " +
                             std::to_string(i) + " is folded");
             }
-            coords.push_back(with(out.uses, [&] { return index(op->args[i]).s; }));
-            continue;
+            c = m;
         }
         const Bound &b = scope_.at(c).back();
         if (b.let && !b.let->bad.empty()) {
