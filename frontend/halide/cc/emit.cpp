@@ -50,6 +50,7 @@ void make_dir(const std::string &dir) {
 
 Emitted translate_lowered(const detail::Lowered &l, const Target &t, const std::string &name, const Algorithm *alg) {
     detail::Pipeline_ p = detail::gather(l);
+    p.target = t;
     detail::find_reductions(p, l, alg);
     Emitted e;
     e.spec = detail::spec_text(p, name);

@@ -167,6 +167,12 @@ Frag int_lit(int64_t v);
 // a bounds query.
 Expr no_bounds_query(const Expr &e);
 
+// intrinsic is Halide's intrinsic op (absd, lerp, popcount and the
+// counts of leading and trailing zeros, the widening, saturating,
+// halving and rounding operations, mul_shift_right) written exactly with
+// operations the formats have, for target t; undefined for other calls.
+Expr intrinsic(const Call *op, const Target &t);
+
 // unwrap strips what does not change a value: likely tags, promises and
 // boolean casts of booleans.
 Expr unwrap(Expr e);
@@ -194,6 +200,8 @@ protected:
     // constant folds e to an integer constant where the enclosing lets
     // make it one.
     virtual bool constant(const Expr &e, int64_t *c);
+    // target is the target the pipeline is compiled for.
+    virtual const Target &target() const = 0;
 
 private:
     // The visitors of the three modes (expr.cpp).
@@ -263,6 +271,7 @@ struct Pipeline_ {
     std::map<std::string, size_t> buffer_index;
     std::vector<Scalar> scalars;
     std::map<std::string, size_t> scalar_index;
+    Target target;                                   // the target it is compiled for
     std::vector<std::string> params;                 // every parameter, in declaration order
     std::map<std::string, std::string> field_param;  // "b.min.0" -> b_min_0
     Namer names;

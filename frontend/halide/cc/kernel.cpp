@@ -210,6 +210,9 @@ protected:
     Frag image_call(const Call *c) override {
         return atom(access(c->name, c->args, "read of " + str(Expr(c))));
     }
+    const Target &target() const override {
+        return p_.target;
+    }
     bool constant(const Expr &e, int64_t *c) override {
         const int64_t *p = as_const_int(simplify(substitute(expanded_, e)));
         if (p) {

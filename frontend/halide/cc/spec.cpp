@@ -60,6 +60,9 @@ protected:
         const Buffer_ &b = p_.buffers[p_.buffer_index.at(c->name)];
         return atom(b.tensor + "(" + args(c->args) + ")");
     }
+    const Target &target() const override {
+        return p_.target;
+    }
 
 private:
     Pipeline_ &p_;
