@@ -219,12 +219,20 @@ struct Stage {
     std::vector<ReductionVariable> rv;  // the RDom's variables, outermost first
 };
 
+// FuncInfo is a func, or one element of a func of several values (a
+// tuple): split_tuples gives element i of f its own realization and
+// stores, f.i, and the specification its own tensors.
 struct FuncInfo {
     Function f;
-    std::string tensor;  // the final value's tensor
-    std::string type;    // its element type
+    int value_index = 0;  // the element, of a tuple
+    std::string tensor;   // the final value's tensor
+    std::string type;     // its element type
     std::vector<Stage> stages;
 };
+
+// element_name is the name of element i of the func f: f itself, or f.i
+// for a tuple, as split_tuples names it.
+std::string element_name(const Function &f, int i);
 
 struct Buffer_ {
     std::string name;    // Halide name
@@ -265,7 +273,7 @@ struct Red {
 // pipeline and names them.
 struct Pipeline_ {
     std::map<std::string, Red> reds;
-    std::vector<std::string> order;
+    std::vector<std::string> order;  // the funcs in realization order, a tuple as its elements f.0, f.1, ...
     std::map<std::string, FuncInfo> funcs;
     std::vector<Buffer_> buffers;  // outputs first, then inputs in order of first use
     std::map<std::string, size_t> buffer_index;

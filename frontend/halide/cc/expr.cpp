@@ -501,9 +501,6 @@ Expr intrinsic(const Call *op, const Target &t) {
 
 void Translator::ValueText::visit(const Call *op) {
     if (op->call_type == Call::Halide) {
-        if (op->value_index != 0) {
-            unsupported("the tuple element " + str(e_));
-        }
         out = tr_.func_call(op);
     } else if (op->call_type == Call::Image) {
         out = tr_.image_call(op);

@@ -126,8 +126,15 @@ void write_sample(const std::string &path, const Emitted &e, const std::vector<F
             param(n + ".extent." + std::to_string(d), b.dim(d).extent());
         }
     };
-    for (size_t i = 0; i < outs.size(); i++) {
-        buffer_params(outs[i].name(), out_bufs[i]);
+    // out_bufs holds every element of every output, in order.
+    std::vector<std::string> elems;
+    for (const Function &f : outs) {
+        for (int i = 0; i < f.outputs(); i++) {
+            elems.push_back(detail::element_name(f, i));
+        }
+    }
+    for (size_t i = 0; i < elems.size(); i++) {
+        buffer_params(elems[i], out_bufs[i]);
     }
     for (const auto &kv : prm.buffers) {
         buffer_params(kv.first, kv.second.buffer());
@@ -154,8 +161,8 @@ void write_sample(const std::string &path, const Emitted &e, const std::vector<F
         Buffer<void> b = kv.second.buffer();
         AUGUR_TYPE_DISPATCH(b.type(), dump, o, "in", it->second, b);
     }
-    for (size_t i = 0; i < outs.size(); i++) {
-        AUGUR_TYPE_DISPATCH(out_bufs[i].type(), dump, o, "out", e.tensors.at(outs[i].name()), out_bufs[i]);
+    for (size_t i = 0; i < elems.size(); i++) {
+        AUGUR_TYPE_DISPATCH(out_bufs[i].type(), dump, o, "out", e.tensors.at(elems[i]), out_bufs[i]);
     }
     o.close();
     if (!o) {
@@ -205,7 +212,9 @@ void jit_sample(Halide::Pipeline pipeline, const Target &target, const std::stri
         if (sz == sizes.end()) {
             unsupported("JIT sample: no size for the output " + f.name());
         }
-        out_bufs.emplace_back(f.output_types()[0], sz->second);
+        for (const Type &t : f.output_types()) {
+            out_bufs.emplace_back(t, sz->second);
+        }
     }
     Realization r(out_bufs);
     pipeline.infer_input_bounds(r, target);
