@@ -57,6 +57,9 @@ Emitted translate_lowered(const detail::Lowered &l, const Target &t, const std::
     e.sched = detail::sched_text(p, l.s, l.folded, name, t);
     for (const detail::Buffer_ &b : p.buffers) {
         e.tensors[b.name] = b.tensor;
+        if (!b.initial.empty()) {
+            e.initial[b.name] = b.initial;
+        }
     }
     for (const detail::Scalar &s : p.scalars) {
         e.tensors[s.name] = s.id;

@@ -241,6 +241,7 @@ struct Buffer_ {
     std::string type;
     int dims = 0;
     bool output = false;
+    std::string initial;                     // an output updated in place: the input tensor of its initial contents
     std::vector<std::string> mins, extents;  // parameter names
 };
 

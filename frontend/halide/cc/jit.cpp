@@ -6,6 +6,7 @@
 #include "emit_internal.h"
 
 #include <fstream>
+#include <sstream>
 
 namespace augur {
 
@@ -110,10 +111,13 @@ private:
 
 // write_sample writes the sample: the buffers' mins and extents and the
 // int32 parameters as parameters, the other parameters and the input
-// buffers as inputs, the outputs' cells, named as in the translation e.
+// buffers as inputs, the outputs' cells, named as in the translation e;
+// initial holds the lines of the initial contents of the outputs updated
+// in place, written first.
 void write_sample(const std::string &path, const Emitted &e, const std::vector<Function> &outs,
-                  const std::vector<Buffer<void>> &out_bufs, const Params &prm) {
+                  const std::vector<Buffer<void>> &out_bufs, const Params &prm, const std::string &initial) {
     std::ofstream o(path);
+    o << initial;
     auto param = [&](const std::string &field, int v) {
         auto it = e.params.find(field);
         if (it != e.params.end()) {
@@ -222,8 +226,20 @@ void jit_sample(Halide::Pipeline pipeline, const Target &target, const std::stri
         Buffer<void> b = kv.second.buffer();
         AUGUR_TYPE_DISPATCH(b.type(), fill, b, rng);
     }
+    // The outputs updated in place start from random contents too.
+    std::ostringstream initial;
+    size_t k = 0;
+    for (const Function &f : outs) {
+        for (int i = 0; i < f.outputs(); i++, k++) {
+            auto it = e.initial.find(detail::element_name(f, i));
+            if (it != e.initial.end()) {
+                AUGUR_TYPE_DISPATCH(out_bufs[k].type(), fill, out_bufs[k], rng);
+                AUGUR_TYPE_DISPATCH(out_bufs[k].type(), dump, initial, "in", it->second, out_bufs[k]);
+            }
+        }
+    }
     pipeline.realize(r, target);
-    write_sample(path, e, outs, out_bufs, prm);
+    write_sample(path, e, outs, out_bufs, prm, initial.str());
 }
 
 }  // namespace augur

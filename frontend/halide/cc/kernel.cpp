@@ -1049,6 +1049,10 @@ std::string sched_text(Pipeline_ &p, const Stmt &s, const std::map<std::string, 
         }
         o << (b.output ? "out " : "in  ") << b.array << "[" << join(vs, ", ") << "] : " << b.type << "["
           << join(ext, ", ") << "] = " << b.tensor << "(" << join(at, ", ") << ")\n";
+        if (!b.initial.empty()) {
+            o << "in  " << b.array << "[" << join(vs, ", ") << "] : " << b.type << "[" << join(ext, ", ") << "] = " << b.initial
+              << "(" << join(at, ", ") << ")\n";
+        }
     }
     for (const Scalar &sc : p.scalars) {
         if (!sc.index) {

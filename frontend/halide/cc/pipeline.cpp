@@ -246,7 +246,13 @@ Pipeline_ gather(const Lowered &l) {
     }
     for (const Function &f : l.outputs) {
         for (int i = 0; i < f.outputs(); i++) {
-            p.add_buffer(element_name(f, i), f.output_types()[i], f.dimensions(), true);
+            std::string en = element_name(f, i);
+            p.add_buffer(en, f.output_types()[i], f.dimensions(), true);
+            if (is_undef(f.values()[i]) && !f.updates().empty()) {
+                // Updated in place: the updates start from the buffer's
+                // contents.
+                p.buffers[p.buffer_index.at(en)].initial = p.names(en + ".initial");
+            }
         }
     }
     // Inputs and parameters, in the order the algorithm reads them.

@@ -135,6 +135,7 @@ private:
         return ks;
     }
     void reduction(const Red &r);
+    std::string pure_value(SpecTranslator &t);
     std::string stage_value(size_t k, const std::string &args, const FuncInfo *fi = nullptr);
     const FuncInfo &element(const Call *c) const;
     std::string element_value(const Definition &d, SpecTranslator &t, const std::string &same);
@@ -168,11 +169,7 @@ void SpecWriter::func(const std::string &fn) {
     const Stage &s0 = fi_->stages[0];
     SpecTranslator pure(p_, vars_);
     o_ << "tensor " << s0.tensor << "(" << x_ << ") : " << fi_->type << "\n";
-    const Expr &v0 = fi_->f.values()[fi_->value_index];
-    if (is_undef(v0)) {
-        unsupported("the pure definition of " + fn + ", undef()");
-    }
-    o_ << s0.tensor << "(" << x_ << ") = " << pure.value(v0).s << "\n";
+    o_ << s0.tensor << "(" << x_ << ") = " << pure_value(pure) << "\n";
     for (size_t k = 1; k < fi_->stages.size(); k++) {
         update(k);
     }
@@ -180,6 +177,21 @@ void SpecWriter::func(const std::string &fn) {
         o_ << "tensor " << fi_->tensor << "(" << x_ << ") : " << fi_->type << "\n";
         o_ << fi_->tensor << "(" << x_ << ") = " << stage_value(fi_->stages.size() - 1, x_) << "\n";
     }
+}
+
+// pure_value is the value of the pure definition of the func being
+// written; undef() only where an output is updated in place, whose
+// updates start from its initial contents.
+std::string SpecWriter::pure_value(SpecTranslator &t) {
+    const Expr &v = fi_->f.values()[fi_->value_index];
+    if (!is_undef(v)) {
+        return t.value(v).s;
+    }
+    auto b = p_.buffer_index.find(fn_);
+    if (b == p_.buffer_index.end() || p_.buffers[b->second].initial.empty()) {
+        unsupported("the pure definition of " + fn_ + ", undef(), of a func that is not an output updated in place");
+    }
+    return p_.buffers[b->second].initial + "(" + x_ + ")";
 }
 
 // reduction writes a reduction the schedule re-orders: the user's update
@@ -365,14 +377,14 @@ std::string spec_text(Pipeline_ &p, const std::string &name) {
         o << "param " << join(p.params, ", ") << "\n";
     }
     for (const Buffer_ &b : p.buffers) {
-        if (b.output) {
+        if (b.output && b.initial.empty()) {
             continue;
         }
         std::vector<std::string> vs;
         for (int d = 0; d < b.dims; d++) {
             vs.push_back("d" + std::to_string(d));
         }
-        o << "\ninput " << b.tensor << "(" << join(vs, ", ") << ") : " << b.type << "\n";
+        o << "\ninput " << (b.output ? b.initial : b.tensor) << "(" << join(vs, ", ") << ") : " << b.type << "\n";
     }
     for (const Scalar &s : p.scalars) {
         if (!s.index) {
