@@ -5,6 +5,7 @@
 // subclasses of Translator: the specification's and the kernel's.
 #include "emit_internal.h"
 
+#include <cmath>
 #include <cstring>
 
 namespace augur {
@@ -342,7 +343,21 @@ private:
         }
     }
     void visit(const FloatImm *op) override {
+        if (std::isinf(op->value)) {
+            out = infinity(op);
+            return;
+        }
         out = atom(t_ + "(" + float_text(op->value) + ")");
+    }
+    // infinity is a float infinity (the initial value of argmin over
+    // floats, Float(32).max()), which no literal spells: the bit cast of
+    // its encoding, exact in the ieee value model and an uninterpreted
+    // value, the same on both sides, in the real one.
+    Frag infinity(const FloatImm *op) {
+        bool neg = op->value < 0;
+        int64_t bits = op->type.bits() == 32 ? (neg ? -8388608LL : 2139095040LL)
+                                             : (neg ? -4503599627370496LL : 9218868437227405312LL);
+        return atom("reinterpret_" + t_ + "(" + std::to_string(bits) + ")");
     }
     void visit(const Variable *op) override {
         out = tr_.value_var(op);

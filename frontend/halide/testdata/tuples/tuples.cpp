@@ -2,7 +2,8 @@
 // whose updates read both elements' previous values; a tuple whose update
 // swaps its elements (each new value reads the other's old one) and whose
 // second update leaves one element undefined (it keeps its value); and a
-// tuple output. The schedule computes them per vector, vectorised.
+// tuple output; and argmin over floats, which starts from infinity. The
+// schedule computes them per vector, vectorised.
 #include "Halide.h"
 
 namespace {
@@ -12,9 +13,11 @@ using namespace Halide;
 class Tuples : public Generator<Tuples> {
 public:
     Input<Buffer<int32_t, 2>> in{"in"};
+    Input<Buffer<float, 2>> fin{"fin"};
     Output<Buffer<int32_t, 1>> arg{"arg"};
     Output<Buffer<>> extreme{"extreme", {Int(32), Int(32)}, 1};
     Output<Buffer<int32_t, 1>> swapped{"swapped"};
+    Output<Buffer<int32_t, 1>> fargmin{"fargmin"};
 
     void generate() {
         RDom r(0, in.dim(1).extent());
@@ -25,6 +28,8 @@ public:
         sw(x) = Tuple(sw(x)[1], sw(x)[0] * 2);
         sw(x) = Tuple(sw(x)[0] + sw(x)[1], undef<int32_t>());
         swapped(x) = sw(x)[0] - sw(x)[1];
+        RDom rf(0, fin.dim(1).extent());
+        fargmin(x) = argmin(rf, fin(x, rf))[0];
     }
 
     void schedule() {
