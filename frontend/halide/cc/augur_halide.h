@@ -44,6 +44,10 @@ struct Emitted {
     // name ("input" -> "input_"; "input.min.0" -> "input_min_0").
     std::map<std::string, std::string> tensors;
     std::map<std::string, std::string> params;
+    // The outputs a pipeline updates in place (their pure definition is
+    // undef(): the updates start from what the buffer holds), by Halide
+    // name: the specification's input tensor of their initial contents.
+    std::map<std::string, std::string> initial;
 };
 
 // Algorithm is a pipeline's algorithm as generate() left it, before its

@@ -50,12 +50,16 @@ void make_dir(const std::string &dir) {
 
 Emitted translate_lowered(const detail::Lowered &l, const Target &t, const std::string &name, const Algorithm *alg) {
     detail::Pipeline_ p = detail::gather(l);
+    p.target = t;
     detail::find_reductions(p, l, alg);
     Emitted e;
     e.spec = detail::spec_text(p, name);
     e.sched = detail::sched_text(p, l.s, l.folded, name, t);
     for (const detail::Buffer_ &b : p.buffers) {
         e.tensors[b.name] = b.tensor;
+        if (!b.initial.empty()) {
+            e.initial[b.name] = b.initial;
+        }
     }
     for (const detail::Scalar &s : p.scalars) {
         e.tensors[s.name] = s.id;

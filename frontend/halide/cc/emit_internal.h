@@ -167,6 +167,12 @@ Frag int_lit(int64_t v);
 // a bounds query.
 Expr no_bounds_query(const Expr &e);
 
+// intrinsic is Halide's intrinsic op (absd, lerp, popcount and the
+// counts of leading and trailing zeros, the widening, saturating,
+// halving and rounding operations, mul_shift_right) written exactly with
+// operations the formats have, for target t; undefined for other calls.
+Expr intrinsic(const Call *op, const Target &t);
+
 // unwrap strips what does not change a value: likely tags, promises and
 // boolean casts of booleans.
 Expr unwrap(Expr e);
@@ -194,6 +200,8 @@ protected:
     // constant folds e to an integer constant where the enclosing lets
     // make it one.
     virtual bool constant(const Expr &e, int64_t *c);
+    // target is the target the pipeline is compiled for.
+    virtual const Target &target() const = 0;
 
 private:
     // The visitors of the three modes (expr.cpp).
@@ -211,12 +219,20 @@ struct Stage {
     std::vector<ReductionVariable> rv;  // the RDom's variables, outermost first
 };
 
+// FuncInfo is a func, or one element of a func of several values (a
+// tuple): split_tuples gives element i of f its own realization and
+// stores, f.i, and the specification its own tensors.
 struct FuncInfo {
     Function f;
-    std::string tensor;  // the final value's tensor
-    std::string type;    // its element type
+    int value_index = 0;  // the element, of a tuple
+    std::string tensor;   // the final value's tensor
+    std::string type;     // its element type
     std::vector<Stage> stages;
 };
+
+// element_name is the name of element i of the func f: f itself, or f.i
+// for a tuple, as split_tuples names it.
+std::string element_name(const Function &f, int i);
 
 struct Buffer_ {
     std::string name;    // Halide name
@@ -225,6 +241,7 @@ struct Buffer_ {
     std::string type;
     int dims = 0;
     bool output = false;
+    std::string initial;                     // an output updated in place: the input tensor of its initial contents
     std::vector<std::string> mins, extents;  // parameter names
 };
 
@@ -257,12 +274,13 @@ struct Red {
 // pipeline and names them.
 struct Pipeline_ {
     std::map<std::string, Red> reds;
-    std::vector<std::string> order;
+    std::vector<std::string> order;  // the funcs in realization order, a tuple as its elements f.0, f.1, ...
     std::map<std::string, FuncInfo> funcs;
     std::vector<Buffer_> buffers;  // outputs first, then inputs in order of first use
     std::map<std::string, size_t> buffer_index;
     std::vector<Scalar> scalars;
     std::map<std::string, size_t> scalar_index;
+    Target target;                                   // the target it is compiled for
     std::vector<std::string> params;                 // every parameter, in declaration order
     std::map<std::string, std::string> field_param;  // "b.min.0" -> b_min_0
     Namer names;

@@ -5,6 +5,7 @@
 // subclasses of Translator: the specification's and the kernel's.
 #include "emit_internal.h"
 
+#include <cmath>
 #include <cstring>
 
 namespace augur {
@@ -342,7 +343,21 @@ private:
         }
     }
     void visit(const FloatImm *op) override {
+        if (std::isinf(op->value)) {
+            out = infinity(op);
+            return;
+        }
         out = atom(t_ + "(" + float_text(op->value) + ")");
+    }
+    // infinity is a float infinity (the initial value of argmin over
+    // floats, Float(32).max()), which no literal spells: the bit cast of
+    // its encoding, exact in the ieee value model and an uninterpreted
+    // value, the same on both sides, in the real one.
+    Frag infinity(const FloatImm *op) {
+        bool neg = op->value < 0;
+        int64_t bits = op->type.bits() == 32 ? (neg ? -8388608LL : 2139095040LL)
+                                             : (neg ? -4503599627370496LL : 9218868437227405312LL);
+        return atom("reinterpret_" + t_ + "(" + std::to_string(bits) + ")");
     }
     void visit(const Variable *op) override {
         out = tr_.value_var(op);
@@ -424,11 +439,83 @@ private:
     bool math(const Call *op);
 };
 
+namespace {
+
+// absd_exactly is Halide's absd(a, b), |a - b| of the unsigned type of
+// the operands' width for integers (the difference of the larger and the
+// smaller in that type, where it wraps to its exact value), of their own
+// type for floats.
+Expr absd_exactly(const Call *op) {
+    const Expr &a = op->args[0], &b = op->args[1];
+    if (a.type().is_float()) {
+        return Select::make(LT::make(a, b), Sub::make(b, a), Sub::make(a, b));
+    }
+    Type u = op->type;
+    Expr ua = a.type() == u ? a : Cast::make(u, a), ub = b.type() == u ? b : Cast::make(u, b);
+    return Select::make(LT::make(a, b), Sub::make(ub, ua), Sub::make(ua, ub));
+}
+
+// bit_count_exactly is Halide's popcount, count_leading_zeros or
+// count_trailing_zeros of x, of x's type and on its bits: a sum of the
+// bits, or a chain of selects on them, in the unsigned type of x's width.
+Expr bit_count_exactly(const Call *op) {
+    const Expr &x = op->args[0];
+    int n = x.type().bits();
+    Type u = UInt(n);
+    Expr ux = x.type() == u ? x : Cast::make(u, x);
+    auto bit = [&](int i) {
+        return make_const(u, (uint64_t)1 << i);
+    };
+    Expr r;
+    if (op->is_intrinsic(Call::popcount)) {
+        r = ux & bit(0);
+        for (int i = 1; i < n; i++) {
+            r = Add::make(r, (ux >> make_const(u, i)) & bit(0));
+        }
+    } else if (op->is_intrinsic(Call::count_leading_zeros)) {
+        // The highest set bit decides: tested outermost.
+        r = make_const(u, n);
+        for (int i = 0; i < n; i++) {
+            r = Select::make(GE::make(ux, bit(i)), make_const(u, n - 1 - i), r);
+        }
+    } else {
+        // The lowest set bit decides: tested outermost.
+        r = make_const(u, n);
+        for (int i = n - 1; i >= 0; i--) {
+            r = Select::make(NE::make(ux & bit(i), make_zero(u)), make_const(u, i), r);
+        }
+    }
+    return op->type == u ? r : Cast::make(op->type, r);
+}
+
+}  // namespace
+
+// intrinsic is Halide's intrinsic op written with the operations the
+// formats have, exactly: Halide's own lowering of its widening,
+// saturating, halving and rounding operations and of mul_shift_right
+// (lower_intrinsic, the arithmetic its code generator falls back to),
+// of lerp (lower_lerp, for target t), and absd, popcount,
+// count_leading_zeros and count_trailing_zeros on their bits. Undefined
+// for any other call.
+Expr intrinsic(const Call *op, const Target &t) {
+    if (op->call_type != Call::PureIntrinsic && op->call_type != Call::Intrinsic) {
+        return Expr();
+    }
+    if (op->is_intrinsic(Call::absd)) {
+        return absd_exactly(op);
+    }
+    if (op->is_intrinsic(Call::popcount) || op->is_intrinsic(Call::count_leading_zeros) ||
+        op->is_intrinsic(Call::count_trailing_zeros)) {
+        return bit_count_exactly(op);
+    }
+    if (op->is_intrinsic(Call::lerp)) {
+        return lower_lerp(op->type, op->args[0], op->args[1], op->args[2], t);
+    }
+    return lower_intrinsic(op);
+}
+
 void Translator::ValueText::visit(const Call *op) {
     if (op->call_type == Call::Halide) {
-        if (op->value_index != 0) {
-            unsupported("the tuple element " + str(e_));
-        }
         out = tr_.func_call(op);
     } else if (op->call_type == Call::Image) {
         out = tr_.image_call(op);
@@ -456,6 +543,8 @@ void Translator::ValueText::visit(const Call *op) {
         out = binary(value(op->args[0]), "^", value(op->args[1]), PAdd);
     } else if (op->is_intrinsic(Call::bitwise_not)) {
         out = {"~" + at(value(op->args[0]), PUnary), PUnary};
+    } else if (Expr e = intrinsic(op, tr_.target()); e.defined()) {
+        out = value(e);
     } else if (!math(op)) {
         unsupported("the call " + str(e_) + " (" + op->name + ")");
     }

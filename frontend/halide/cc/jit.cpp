@@ -117,10 +117,13 @@ private:
 
 // write_sample writes the sample: the buffers' mins and extents and the
 // int32 parameters as parameters, the other parameters and the input
-// buffers as inputs, the outputs' cells, named as in the translation e.
+// buffers as inputs, the outputs' cells, named as in the translation e;
+// initial holds the lines of the initial contents of the outputs updated
+// in place, written first.
 void write_sample(const std::string &path, const Emitted &e, const std::vector<Function> &outs,
-                  const std::vector<Buffer<void>> &out_bufs, const Params &prm) {
+                  const std::vector<Buffer<void>> &out_bufs, const Params &prm, const std::string &initial) {
     std::ofstream o(path);
+    o << initial;
     auto param = [&](const std::string &field, int v) {
         auto it = e.params.find(field);
         if (it != e.params.end()) {
@@ -133,8 +136,15 @@ void write_sample(const std::string &path, const Emitted &e, const std::vector<F
             param(n + ".extent." + std::to_string(d), b.dim(d).extent());
         }
     };
-    for (size_t i = 0; i < outs.size(); i++) {
-        buffer_params(outs[i].name(), out_bufs[i]);
+    // out_bufs holds every element of every output, in order.
+    std::vector<std::string> elems;
+    for (const Function &f : outs) {
+        for (int i = 0; i < f.outputs(); i++) {
+            elems.push_back(detail::element_name(f, i));
+        }
+    }
+    for (size_t i = 0; i < elems.size(); i++) {
+        buffer_params(elems[i], out_bufs[i]);
     }
     for (const auto &kv : prm.buffers) {
         buffer_params(kv.first, kv.second.buffer());
@@ -161,8 +171,8 @@ void write_sample(const std::string &path, const Emitted &e, const std::vector<F
         Buffer<void> b = kv.second.buffer();
         AUGUR_TYPE_DISPATCH(b.type(), dump, o, "in", it->second, b);
     }
-    for (size_t i = 0; i < outs.size(); i++) {
-        AUGUR_TYPE_DISPATCH(out_bufs[i].type(), dump, o, "out", e.tensors.at(outs[i].name()), out_bufs[i]);
+    for (size_t i = 0; i < elems.size(); i++) {
+        AUGUR_TYPE_DISPATCH(out_bufs[i].type(), dump, o, "out", e.tensors.at(elems[i]), out_bufs[i]);
     }
     o.close();
     if (!o) {
@@ -523,7 +533,9 @@ void jit_sample(Halide::Pipeline pipeline, const Target &target, const std::stri
         if (sz == sizes.end()) {
             unsupported("JIT sample: no size for the output " + f.name());
         }
-        out_bufs.emplace_back(f.output_types()[0], sz->second);
+        for (const Type &t : f.output_types()) {
+            out_bufs.emplace_back(t, sz->second);
+        }
     }
     Realization r(out_bufs);
     pipeline.infer_input_bounds(r, target);
@@ -531,8 +543,20 @@ void jit_sample(Halide::Pipeline pipeline, const Target &target, const std::stri
         Buffer<void> b = kv.second.buffer();
         AUGUR_TYPE_DISPATCH(b.type(), fill, b, rng);
     }
+    // The outputs updated in place start from random contents too.
+    std::ostringstream initial;
+    size_t k = 0;
+    for (const Function &f : outs) {
+        for (int i = 0; i < f.outputs(); i++, k++) {
+            auto it = e.initial.find(detail::element_name(f, i));
+            if (it != e.initial.end()) {
+                AUGUR_TYPE_DISPATCH(out_bufs[k].type(), fill, out_bufs[k], rng);
+                AUGUR_TYPE_DISPATCH(out_bufs[k].type(), dump, initial, "in", it->second, out_bufs[k]);
+            }
+        }
+    }
     pipeline.realize(r, target);
-    write_sample(path, e, outs, out_bufs, prm);
+    write_sample(path, e, outs, out_bufs, prm, initial.str());
 }
 
 }  // namespace augur

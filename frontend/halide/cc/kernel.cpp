@@ -210,6 +210,9 @@ protected:
     Frag image_call(const Call *c) override {
         return atom(access(c->name, c->args, "read of " + str(Expr(c))));
     }
+    const Target &target() const override {
+        return p_.target;
+    }
     bool constant(const Expr &e, int64_t *c) override {
         const int64_t *p = as_const_int(simplify(substitute(expanded_, e)));
         if (p) {
@@ -231,6 +234,7 @@ private:
     std::map<std::string, std::vector<Bound>> scope_;
     std::map<std::string, Expr> expanded_;  // the lets in scope, expanded
     std::map<std::string, std::vector<Realized>> realized_;
+    std::map<std::string, std::string> tuple_tmps_;  // split_tuples' f.i.value, by the 0-d array that holds it
     std::set<std::string> *uses_ = nullptr;
     int depth_ = 0;  // loops around the statement (a check inside one is reached only if the loop runs)
     bool in_assert_ = false;
@@ -280,6 +284,9 @@ private:
     Lines realize(const Realize *op);
     const Stage *store_stage(const Provide *op, const FuncInfo &fi, const std::string &what);
     Lines provide(const Provide *op);
+    std::vector<std::string> store_coords(const Provide *op, const FuncInfo &fi, const Stage &st, Lines &out);
+    bool tuple_value_let(const LetStmt *op) const;
+    Lines tuple_values(const LetStmt *op);
     Lines reduction_store(const Provide *op, const Red &r, const std::string &lhs, const std::string &rhs, size_t stage,
                           size_t npure, const std::vector<std::string> &coords, Lines out);
     Lines if_then_else(const IfThenElse *op);
@@ -389,6 +396,9 @@ Frag KernelTranslator::index_var(const Variable *v) {
 }
 
 Frag KernelTranslator::value_var(const Variable *v) {
+    if (auto t = tuple_tmps_.find(v->name); t != tuple_tmps_.end()) {
+        return atom(t->second + "[]");
+    }
     auto it = scope_.find(v->name);
     if (it != scope_.end() && !it->second.empty()) {
         const Bound &b = it->second.back();
@@ -486,6 +496,9 @@ Lines KernelTranslator::atomic(const Stmt &s, const Atomic *op) {
 }
 
 Lines KernelTranslator::let_stmt(const LetStmt *op) {
+    if (tuple_value_let(op)) {
+        return tuple_values(op);
+    }
     auto info = std::make_unique<LetInfo>();
     LetInfo *li = info.get();
     lets_.push_back(std::move(info));
@@ -774,10 +787,101 @@ Lines KernelTranslator::provide(const Provide *op) {
         unsupported("the " + what + ", which is not a func of the pipeline");
     }
     Lines out;
+    if (is_undef(op->values[0])) {
+        // A tuple element an update leaves undefined keeps its value.
+        return out;
+    }
     std::string lhs = with(out.uses, [&] { return access(op->name, op->args, what); });
     std::string rhs = with(out.uses, [&] { return value(op->values[0]).s; });
     const Stage *found = store_stage(op, fi->second, what);
     size_t npure = fi->second.f.args().size();
+    std::vector<std::string> coords = store_coords(op, fi->second, *found, out);
+    if (auto rit = p_.reds.find(op->name); rit != p_.reds.end()) {
+        return reduction_store(op, rit->second, lhs, rhs, found - &fi->second.stages[0], npure, coords, std::move(out));
+    }
+    out.l.push_back(lhs + " {" + found->tensor + "(" + join(coords, ", ") + ")} := " + rhs);
+    return out;
+}
+
+// tuple_value_let reports whether op is one of the lets split_tuples
+// puts around the stores of a tuple whose elements read each other,
+// f.i.value, the new value of element f.i.
+bool KernelTranslator::tuple_value_let(const LetStmt *op) const {
+    const std::string suffix = ".value";
+    const std::string &n = op->name;
+    if (n.size() <= suffix.size() || n.compare(n.size() - suffix.size(), suffix.size(), suffix) != 0) {
+        return false;
+    }
+    auto it = p_.funcs.find(n.substr(0, n.size() - suffix.size()));
+    return it != p_.funcs.end() && it->second.f.outputs() > 1;
+}
+
+// tuple_values translates split_tuples' lets f.i.value around the stores
+// of a tuple whose elements read each other. Halide computes every
+// element's new value before it stores any: each is computed into a 0-d
+// array first, annotated with what the element's store claims, and the
+// stores copy them.
+Lines KernelTranslator::tuple_values(const LetStmt *op) {
+    std::vector<const LetStmt *> lets;
+    Stmt body = op;
+    while (const LetStmt *l = body.as<LetStmt>()) {
+        if (!tuple_value_let(l)) {
+            break;
+        }
+        lets.push_back(l);
+        body = l->body;
+    }
+    std::map<std::string, const Provide *> stores;
+    std::vector<Stmt> todo{body};
+    while (!todo.empty()) {
+        Stmt s = todo.back();
+        todo.pop_back();
+        if (const Block *b = s.as<Block>()) {
+            todo.push_back(b->first);
+            todo.push_back(b->rest);
+        } else if (const Provide *p = s.as<Provide>()) {
+            stores[p->name] = p;
+        }
+    }
+    Lines out;
+    std::vector<std::pair<std::string, std::string>> arrays;  // id, type
+    for (const LetStmt *l : lets) {
+        std::string en = l->name.substr(0, l->name.size() - std::string(".value").size());
+        auto st = stores.find(en);
+        if (st == stores.end()) {
+            unsupported("the value " + l->name + " of a tuple element, with no store of " + en + " beside it");
+        }
+        const FuncInfo &fi = p_.funcs.at(en);
+        const Stage *found = store_stage(st->second, fi, "store to " + en);
+        std::vector<std::string> coords = store_coords(st->second, fi, *found, out);
+        std::string id = ident(l->name);
+        std::string rhs = with(out.uses, [&] { return value(l->value).s; });
+        out.l.push_back(id + "[] {" + found->tensor + "(" + join(coords, ", ") + ")} := " + rhs);
+        arrays.emplace_back(id, fi.type);
+        tuple_tmps_[l->name] = id;
+    }
+    Lines stores_text = stmt(body);
+    for (const LetStmt *l : lets) {
+        tuple_tmps_.erase(l->name);
+    }
+    out.add(std::move(stores_text));
+    for (auto it = arrays.rbegin(); it != arrays.rend(); ++it) {
+        Lines w;
+        w.l.push_back("alloc " + it->first + " : " + it->second + "[] {");
+        out.indent_into(w.l);
+        w.l.push_back("}");
+        w.uses = std::move(out.uses);
+        out = std::move(w);
+    }
+    return out;
+}
+
+// store_coords are the coordinates of the stage found at which the store
+// op to the func fi is annotated, the identifiers they use added to out.
+std::vector<std::string> KernelTranslator::store_coords(const Provide *op, const FuncInfo &fi, const Stage &st, Lines &out) {
+    std::string what = "store to " + op->name;
+    const Stage *found = &st;
+    size_t npure = fi.f.args().size();
     std::vector<std::string> coords;
     for (size_t i = 0; i < found->coords.size(); i++) {
         std::string c = slid(found->coords[i]);
@@ -785,7 +889,9 @@ Lines KernelTranslator::provide(const Provide *op) {
             c = slid(found->fused[i]);
         }
         if (!in_scope(c)) {
-            auto fo = folded_.find(op->name);
+            // Storage folding runs before split_tuples: a tuple's
+            // realization is folded under the func's own name.
+            auto fo = folded_.find(fi.f.name());
             if (fo == folded_.end() || !fo->second.count((int)i)) {
                 coords.push_back(with(out.uses, [&] { return index(op->args[i]).s; }));
                 continue;
@@ -804,11 +910,7 @@ Lines KernelTranslator::provide(const Provide *op) {
         out.uses.insert(b.id);
         coords.push_back(b.id);
     }
-    if (auto rit = p_.reds.find(op->name); rit != p_.reds.end()) {
-        return reduction_store(op, rit->second, lhs, rhs, found - &fi->second.stages[0], npure, coords, std::move(out));
-    }
-    out.l.push_back(lhs + " {" + found->tensor + "(" + join(coords, ", ") + ")} := " + rhs);
-    return out;
+    return coords;
 }
 
 // reduction_store annotates a store of a func whose reduction the
@@ -999,6 +1101,10 @@ std::string sched_text(Pipeline_ &p, const Stmt &s, const std::map<std::string, 
         }
         o << (b.output ? "out " : "in  ") << b.array << "[" << join(vs, ", ") << "] : " << b.type << "["
           << join(ext, ", ") << "] = " << b.tensor << "(" << join(at, ", ") << ")\n";
+        if (!b.initial.empty()) {
+            o << "in  " << b.array << "[" << join(vs, ", ") << "] : " << b.type << "[" << join(ext, ", ") << "] = " << b.initial
+              << "(" << join(at, ", ") << ")\n";
+        }
     }
     for (const Scalar &sc : p.scalars) {
         if (!sc.index) {

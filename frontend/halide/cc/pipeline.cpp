@@ -6,6 +6,10 @@
 namespace augur {
 namespace detail {
 
+std::string element_name(const Function &f, int i) {
+    return f.outputs() == 1 ? f.name() : f.name() + "." + std::to_string(i);
+}
+
 void Pipeline_::add_buffer(const std::string &name, const Type &t, int dims, bool output) {
     if (buffer_index.count(name)) {
         return;
@@ -106,27 +110,26 @@ std::map<std::string, std::set<int>> folded_dims(const Stmt &before, const Stmt 
     return out;
 }
 
-// func_info names the func fn and its stages, checking that its
-// definitions are ones the translation handles.
-FuncInfo func_info(Pipeline_ &p, const std::string &fn, const Function &f) {
+// func_info names element vi of the func fn and its stages, checking
+// that its definitions are ones the translation handles.
+FuncInfo func_info(Pipeline_ &p, const std::string &fn, const Function &f, int vi) {
     if (f.has_extern_definition()) {
         unsupported("the extern func " + fn);
-    }
-    if (f.outputs() != 1) {
-        unsupported("the func " + fn + " of " + std::to_string(f.outputs()) + " values (tuples)");
     }
     if (!f.has_pure_definition()) {
         unsupported("the func " + fn + " without a pure definition");
     }
+    std::string en = element_name(f, vi);
     FuncInfo fi;
     fi.f = f;
-    fi.type = type_name(f.output_types()[0], "func " + fn);
-    fi.tensor = p.names(fn);
+    fi.value_index = vi;
+    fi.type = type_name(f.output_types()[vi], "func " + en);
+    fi.tensor = p.names(en);
     size_t n = 1 + f.updates().size();
     for (size_t k = 0; k < n; k++) {
         Stage st;
         std::string prefix = fn + ".s" + std::to_string(k) + ".";
-        st.tensor = n == 1 ? fi.tensor : p.names(fn + "_s" + std::to_string(k));
+        st.tensor = n == 1 ? fi.tensor : p.names(en + "_s" + std::to_string(k));
         for (const std::string &a : f.args()) {
             st.coords.push_back(prefix + a);
             st.fused.push_back(prefix + "fused." + a);
@@ -140,9 +143,6 @@ FuncInfo func_info(Pipeline_ &p, const std::string &fn, const Function &f) {
                                 " in dimension " + std::to_string(i) +
                                 ": only updates that keep every pure variable in place are translated");
                 }
-            }
-            if (u.values().size() != 1) {
-                unsupported("update " + std::to_string(k - 1) + " of " + fn + " of several values (tuples)");
             }
             const auto &rvs = u.schedule().rvars();
             for (auto it = rvs.rbegin(); it != rvs.rend(); ++it) {
@@ -236,12 +236,24 @@ Pipeline_ gather(const Lowered &l) {
     for (const std::string &w : reserved_words()) {
         p.names.reserve(w);
     }
-    p.order = l.order;
     for (const std::string &fn : l.order) {
-        p.funcs[fn] = func_info(p, fn, l.env.at(fn));
+        const Function &f = l.env.at(fn);
+        for (int i = 0; i < f.outputs(); i++) {
+            std::string en = element_name(f, i);
+            p.order.push_back(en);
+            p.funcs[en] = func_info(p, fn, f, i);
+        }
     }
     for (const Function &f : l.outputs) {
-        p.add_buffer(f.name(), f.output_types()[0], f.dimensions(), true);
+        for (int i = 0; i < f.outputs(); i++) {
+            std::string en = element_name(f, i);
+            p.add_buffer(en, f.output_types()[i], f.dimensions(), true);
+            if (is_undef(f.values()[i]) && !f.updates().empty()) {
+                // Updated in place: the updates start from the buffer's
+                // contents.
+                p.buffers[p.buffer_index.at(en)].initial = p.names(en + ".initial");
+            }
+        }
     }
     // Inputs and parameters, in the order the algorithm reads them.
     Inputs in;

@@ -51,6 +51,9 @@ protected:
             return self(c);
         }
         auto it = p_.funcs.find(c->name);
+        if (it == p_.funcs.end() || it->second.f.outputs() != 1) {
+            it = p_.funcs.find(c->name + "." + std::to_string(c->value_index));
+        }
         if (it == p_.funcs.end()) {
             unsupported("the call to " + c->name + ", which is not a func of the pipeline");
         }
@@ -59,6 +62,9 @@ protected:
     Frag image_call(const Call *c) override {
         const Buffer_ &b = p_.buffers[p_.buffer_index.at(c->name)];
         return atom(b.tensor + "(" + args(c->args) + ")");
+    }
+    const Target &target() const override {
+        return p_.target;
     }
 
 private:
@@ -129,7 +135,10 @@ private:
         return ks;
     }
     void reduction(const Red &r);
-    std::string stage_value(size_t k, const std::string &args);
+    std::string pure_value(SpecTranslator &t);
+    std::string stage_value(size_t k, const std::string &args, const FuncInfo *fi = nullptr);
+    const FuncInfo &element(const Call *c) const;
+    std::string element_value(const Definition &d, SpecTranslator &t, const std::string &same);
     void update(size_t k);
     void update_cases(size_t k, const std::string &lhs, const std::vector<std::string> &ks, const std::string &prev,
                       SpecTranslator &t, const std::string &where);
@@ -160,7 +169,7 @@ void SpecWriter::func(const std::string &fn) {
     const Stage &s0 = fi_->stages[0];
     SpecTranslator pure(p_, vars_);
     o_ << "tensor " << s0.tensor << "(" << x_ << ") : " << fi_->type << "\n";
-    o_ << s0.tensor << "(" << x_ << ") = " << pure.value(fi_->f.values()[0]).s << "\n";
+    o_ << s0.tensor << "(" << x_ << ") = " << pure_value(pure) << "\n";
     for (size_t k = 1; k < fi_->stages.size(); k++) {
         update(k);
     }
@@ -168,6 +177,21 @@ void SpecWriter::func(const std::string &fn) {
         o_ << "tensor " << fi_->tensor << "(" << x_ << ") : " << fi_->type << "\n";
         o_ << fi_->tensor << "(" << x_ << ") = " << stage_value(fi_->stages.size() - 1, x_) << "\n";
     }
+}
+
+// pure_value is the value of the pure definition of the func being
+// written; undef() only where an output is updated in place, whose
+// updates start from its initial contents.
+std::string SpecWriter::pure_value(SpecTranslator &t) {
+    const Expr &v = fi_->f.values()[fi_->value_index];
+    if (!is_undef(v)) {
+        return t.value(v).s;
+    }
+    auto b = p_.buffer_index.find(fn_);
+    if (b == p_.buffer_index.end() || p_.buffers[b->second].initial.empty()) {
+        unsupported("the pure definition of " + fn_ + ", undef(), of a func that is not an output updated in place");
+    }
+    return p_.buffers[b->second].initial + "(" + x_ + ")";
 }
 
 // reduction writes a reduction the schedule re-orders: the user's update
@@ -193,10 +217,11 @@ void SpecWriter::reduction(const Red &r) {
     o_ << fi_->tensor << "(" << x_ << ") = reduce(" << r.op << ", " << dom << ", " << t.value(r.body).s << ")\n";
 }
 
-// stage_value is the value of stage k at the pure point args (text): at
-// the last point of its RDom.
-std::string SpecWriter::stage_value(size_t k, const std::string &args) {
-    const Stage &s = fi_->stages[k];
+// stage_value is the value of stage k of the func fi (the one being
+// written by default) at the pure point args (text): at the last point of
+// its RDom.
+std::string SpecWriter::stage_value(size_t k, const std::string &args, const FuncInfo *fi) {
+    const Stage &s = (fi ? fi : fi_)->stages[k];
     std::vector<std::string> idx;
     if (!args.empty()) {
         idx.push_back(args);
@@ -206,6 +231,19 @@ std::string SpecWriter::stage_value(size_t k, const std::string &args) {
         idx.push_back(t.index(simplify(r.min + r.extent - 1)).s);
     }
     return s.tensor + "(" + join(idx, ", ") + ")";
+}
+
+// element is the element of the func being written that its own update
+// reads with c: itself, or, in a tuple, the element c names.
+const FuncInfo &SpecWriter::element(const Call *c) const {
+    return p_.funcs.at(element_name(fi_->f, c->value_index));
+}
+
+// element_value is the value the definition d gives the element being
+// written; undef() keeps its value, same (text).
+std::string SpecWriter::element_value(const Definition &d, SpecTranslator &t, const std::string &same) {
+    const Expr &v = d.values()[fi_->value_index];
+    return is_undef(v) ? same : t.value(v).s;
 }
 
 // equation writes lhs = val where conds (the empty ones left out).
@@ -243,7 +281,7 @@ void SpecWriter::update(size_t k) {
     o_ << "tensor " << lhs << " : " << fi_->type << "\n";
     std::string prev = stage_value(k - 1, x_);
     SpecTranslator t(p_, uvars);
-    t.self_name = fn_;
+    t.self_name = fi_->f.name();
     std::string where;
     if (u.predicate().defined() && !is_const_one(u.predicate())) {
         where = t.cond(u.predicate()).s;
@@ -254,9 +292,9 @@ void SpecWriter::update(size_t k) {
     }
     t.self = [&](const Call *c) {
         check_self(k, c);
-        return atom(prev);
+        return atom(stage_value(k - 1, x_, &element(c)));
     };
-    std::string val = t.value(u.values()[0]).s;
+    std::string val = element_value(u, t, prev);
     if (where.empty()) {
         equation(lhs, val, {});
     } else {
@@ -311,12 +349,12 @@ void SpecWriter::update_cases(size_t k, const std::string &lhs, const std::vecto
         }
         std::vector<std::string> here = xs_;
         here.insert(here.end(), pred.begin(), pred.end());
-        std::string cur = st.tensor + "(" + join(here, ", ") + ")";
+        std::string at = "(" + join(here, ", ") + ")", cur = st.tensor + at;
         t.self = [&](const Call *c) {
             check_self(k, c);
-            return atom(cur);
+            return atom(element(c).stages[k].tensor + at);
         };
-        std::string val = t.value(u.values()[0]).s;
+        std::string val = element_value(u, t, cur);
         if (where.empty()) {
             equation(lhs, val, conds);
         } else {
@@ -339,14 +377,14 @@ std::string spec_text(Pipeline_ &p, const std::string &name) {
         o << "param " << join(p.params, ", ") << "\n";
     }
     for (const Buffer_ &b : p.buffers) {
-        if (b.output) {
+        if (b.output && b.initial.empty()) {
             continue;
         }
         std::vector<std::string> vs;
         for (int d = 0; d < b.dims; d++) {
             vs.push_back("d" + std::to_string(d));
         }
-        o << "\ninput " << b.tensor << "(" << join(vs, ", ") << ") : " << b.type << "\n";
+        o << "\ninput " << (b.output ? b.initial : b.tensor) << "(" << join(vs, ", ") << ") : " << b.type << "\n";
     }
     for (const Scalar &s : p.scalars) {
         if (!s.index) {
