@@ -38,10 +38,10 @@ func TestDataIndex(t *testing.T) {
 		text string
 		want string // the value, or "undef"
 	}{
-		{"A(X(1), 0)", "undef"},                  // X(1) = -1: outside A's domain
-		{"A(X(4), 3)", "23"},                     // X(4) = 2
-		{"A(U(1), 1)", "2511"},                   // U(1) = 251, unsigned
-		{"A(X(7), 0)", "undef"},                  // an undefined index
+		{"A(X(1), 0)", "undef"},                 // X(1) = -1: outside A's domain
+		{"A(X(4), 3)", "23"},                    // X(4) = 2
+		{"A(U(1), 1)", "2511"},                  // U(1) = 251, unsigned
+		{"A(X(7), 0)", "undef"},                 // an undefined index
 		{"A(i32(X(5)) + i32(U(0)), 1)", "2531"}, // 3 + 250 = 253
 	}
 	for _, c := range cases {
