@@ -438,7 +438,10 @@ func valueRange(e syntax.Expr, types map[syntax.Expr]syntax.Type) (lo, hi int64,
 		return 0, 0, false
 	}
 	if n, isConst := constInt(e); isConst {
-		return max(lo, min(hi, n)), max(lo, min(hi, n)), true
+		if n < lo || n > hi {
+			return lo, hi, true // a literal out of its type's range: no narrowing
+		}
+		return n, n, true
 	}
 	call, isCall := e.(*syntax.Call)
 	if !isCall {
@@ -449,8 +452,8 @@ func valueRange(e syntax.Expr, types map[syntax.Expr]syntax.Type) (lo, hi int64,
 	case name == "clamp" && len(args) == 3:
 		l, lok := constInt(args[1])
 		h, hok := constInt(args[2])
-		if lok && hok && l <= h {
-			return max(lo, l), min(hi, h), true
+		if lok && hok && lo <= l && l <= h && h <= hi {
+			return l, h, true
 		}
 	case (name == "min" || name == "max") && len(args) == 2:
 		l1, h1, ok1 := valueRange(args[0], types)

@@ -137,3 +137,32 @@ func TestDataReadSpecRange(t *testing.T) {
 		}
 	}
 }
+
+func TestValueRange(t *testing.T) {
+	spec := `param N
+input A(x) : i32
+input U(x) : u8
+tensor O(x) : i32
+O(x) = A(0)
+output O
+`
+	cases := []struct {
+		text   string
+		lo, hi int64
+	}{
+		{"clamp(A(x), 0, 255)", 0, 255},
+		{"max(min(A(x), 255), 0)", 0, 255},
+		{"i32(U(x))", 0, 255},
+		{"i32(U(x)) + 1", -1 << 31, 1<<31 - 1},
+		{"clamp(A(x), 10, 5)", -1 << 31, 1<<31 - 1},
+		{"min(i32(U(x)), -3)", -3, -3},
+	}
+	for _, c := range cases {
+		p := loadPair(t, "s.sare", strings.Replace(spec, "A(0)", c.text, 1), "k.sched", "kernel k(N)\nout o[x] : i32[N] = O(x)\n{\n}\n")
+		rhs := p.spec.Tensor("O").Eqs[0].RHS
+		lo, hi, ok := valueRange(rhs, p.sinfo.Types)
+		if !ok || lo != c.lo || hi != c.hi {
+			t.Errorf("%s: [%d, %d] %v, want [%d, %d]", c.text, lo, hi, ok, c.lo, c.hi)
+		}
+	}
+}
