@@ -81,8 +81,19 @@ func dataReadsOf(e syntax.Expr) []*syntax.Index {
 
 // cellHole says how one hole of an array's content depends on the cell:
 // dim is the data-dependent index dimension the hole equals, or -1 when
-// the hole does not depend on the data-dependent dimensions.
-type cellHole struct{ dim int }
+// the hole does not depend on the data-dependent dimensions; with offset,
+// the hole is that coordinate plus an affine function of the parameters
+// and the affine coordinates (an array holding a func from a nonzero
+// min), and the function is a hole of its own.
+type cellHole struct {
+	dim    int
+	offset bool
+}
+
+// free reports whether the hole keeps a value of its own in the read's
+// alternatives: one independent of the data-dependent coordinates, or the
+// offset added to one.
+func (h cellHole) free() bool { return h.dim < 0 || h.offset }
 
 // dataRead returns h({a[J]}) for the read x with data-dependent indices:
 // one alternative per combination of the alternatives of its
@@ -123,10 +134,11 @@ func (ev *valueEval) dataRead(x *syntax.Index) ([]alternative, error) {
 	for d, i := range x.Indices {
 		data[d] = readsArray(i)
 	}
-	holes, err := contentHoles(graph.Basics()[0], data, c.Holes)
+	holes, offsets, err := contentHoles(graph.Basics()[0], data, c.Holes)
 	if err != nil {
 		return nil, fmt.Errorf("%s: data-dependent read %s: %w", x.Pos(), syntax.ExprString(x), err)
 	}
+	graph = presburger.NewMap(graph.Space(), offsets)
 	if err := checkHoleUses(c, holes); err != nil {
 		return nil, fmt.Errorf("%s: data-dependent read %s: %w", x.Pos(), syntax.ExprString(x), err)
 	}
@@ -180,7 +192,7 @@ func (ev *valueEval) dataRead(x *syntax.Index) ([]alternative, error) {
 		renum := make([]int, len(holes)) // the new number of each free hole
 		n := 0
 		for k, h := range holes {
-			if h.dim < 0 {
+			if h.free() {
 				n++
 				renum[k] = n
 			}
@@ -194,10 +206,15 @@ func (ev *valueEval) dataRead(x *syntax.Index) ([]alternative, error) {
 			if !ok {
 				return nil, false
 			}
-			if d := holes[k-1].dim; d >= 0 {
-				return shiftHoles(cb.parts[d], cb.off[d], types), true
+			h := &syntax.Ident{Name: HoleName(renum[k-1])}
+			d := holes[k-1].dim
+			switch {
+			case d < 0:
+				return h, true
+			case holes[k-1].offset:
+				return offsetIndex(shiftHoles(cb.parts[d], cb.off[d], types), h, types), true
 			}
-			return &syntax.Ident{Name: HoleName(renum[k-1])}, true
+			return shiftHoles(cb.parts[d], cb.off[d], types), true
 		}, func(orig, cp syntax.Expr) {
 			if t, ok := c.info.Types[orig]; ok {
 				types[cp] = t
@@ -229,15 +246,37 @@ func shiftHoles(a alternative, off int, types map[syntax.Expr]syntax.Type) synta
 	})
 }
 
+// offsetIndex returns i64(j) + i64(h), the index j of a data-dependent
+// read plus the offset hole h, recording its types in types. It is the
+// exact sum wherever the offset fits in i64 less j's range, that is for
+// every parameter value at which the kernel's int64 index arithmetic
+// does not overflow (an error of the interpreter): the obligations hold
+// there if they hold for every value.
+func offsetIndex(j, h syntax.Expr, types map[syntax.Expr]syntax.Type) syntax.Expr {
+	i64 := func(e syntax.Expr) syntax.Expr {
+		c := &syntax.Call{Fun: &syntax.Ident{Name: syntax.I64.String()}, Args: []syntax.Expr{e}}
+		types[c] = syntax.I64
+		return c
+	}
+	sum := &syntax.Binary{X: i64(j), Op: syntax.OpAdd, Y: i64(h)}
+	types[sum] = syntax.I64
+	return sum
+}
+
 // contentHoles classifies the holes of a content function g, a piece of
 // equalities -h + f(cell, params) = 0 (pieceFunction), one per hole: a
-// hole either equals one data-dependent coordinate of the cell exactly,
-// or does not depend on any. Any other dependence is unsupported.
-func contentHoles(g *presburger.BasicMap, data []bool, n int) ([]cellHole, error) {
+// hole equals one data-dependent coordinate of the cell, exactly or plus
+// an offset independent of the data-dependent coordinates, or does not
+// depend on any. Any other dependence is unsupported. It also returns g
+// with the coordinate taken out of each offset hole's equality: there the
+// hole is its offset.
+func contentHoles(g *presburger.BasicMap, data []bool, n int) ([]cellHole, *presburger.BasicMap, error) {
 	holes := make([]cellHole, n)
 	found := make([]bool, n)
+	offsets := presburger.NewBasicMap(g.Space())
 	firstIn, firstOut := g.Col(presburger.DimIn, 0), g.Col(presburger.DimOut, 0)
 	for _, row := range g.Eqs() {
+		keep := row
 		k := -1
 		for h := 0; h < n; h++ {
 			if !row[firstOut+h].IsZero() {
@@ -245,6 +284,7 @@ func contentHoles(g *presburger.BasicMap, data []bool, n int) ([]cellHole, error
 			}
 		}
 		if k < 0 || found[k] {
+			offsets.AddEq(keep)
 			continue
 		}
 		found[k] = true
@@ -261,26 +301,33 @@ func contentHoles(g *presburger.BasicMap, data []bool, n int) ([]cellHole, error
 				continue
 			}
 			if dim >= 0 || !cf.Equal(presburger.NewInt(sign)) {
-				return nil, unsupported("hole %d of the content is not one coordinate of the cell", k+1)
+				return nil, nil, unsupported("hole %d of the content is not one coordinate of the cell", k+1)
 			}
 			dim = d
 		}
+		offset := false
 		if dim >= 0 {
-			// h = c_dim exactly: nothing else in f.
+			// h = c_dim + f': the offset f' is the hole's value with
+			// the coordinate taken out.
 			for col := range row {
 				if col != firstIn+dim && col != firstOut+k && !row[col].IsZero() {
-					return nil, unsupported("hole %d of the content is the data-dependent coordinate plus other terms", k+1)
+					offset = true
 				}
 			}
+			if offset {
+				keep = append([]presburger.Int(nil), row...)
+				keep[firstIn+dim] = presburger.NewInt(0)
+			}
 		}
-		holes[k] = cellHole{dim: dim}
+		offsets.AddEq(keep)
+		holes[k] = cellHole{dim: dim, offset: offset}
 	}
 	for k, ok := range found {
 		if !ok {
-			return nil, fmt.Errorf("hole %d of the content has no definition", k+1)
+			return nil, nil, fmt.Errorf("hole %d of the content has no definition", k+1)
 		}
 	}
-	return holes, nil
+	return holes, offsets, nil
 }
 
 // checkHoleUses checks that every hole of c's template that a
@@ -352,7 +399,7 @@ func (ev *valueEval) contentSet(x *syntax.Index, data []bool, graph *presburger.
 	}
 	free := 0
 	for k := len(holes) - 1; k >= 0; k-- {
-		if holes[k].dim < 0 {
+		if holes[k].free() {
 			free++
 			continue
 		}
@@ -425,8 +472,9 @@ func rangeLocation(s *Scope, x *syntax.Index, data []bool, types map[syntax.Expr
 
 // valueRange returns bounds lo <= v <= hi of every defined value v of the
 // checked integer expression e (types holds its types): its type's range,
-// narrowed by clamp, min and max, and by a conversion of a value already
-// in the target's range. It fails for a type whose values exceed int64
+// narrowed by clamp, min and max, by a constant added or subtracted
+// without wrapping, and by a conversion of a value already in the
+// target's range. It fails for a type whose values exceed int64
 // (u64) and for an expression that is not an integer.
 func valueRange(e syntax.Expr, types map[syntax.Expr]syntax.Type) (lo, hi int64, ok bool) {
 	t, typed := types[e]
@@ -442,6 +490,20 @@ func valueRange(e syntax.Expr, types map[syntax.Expr]syntax.Type) (lo, hi int64,
 			return lo, hi, true // a literal out of its type's range: no narrowing
 		}
 		return n, n, true
+	}
+	if b, isBin := e.(*syntax.Binary); isBin && (b.Op == syntax.OpAdd || b.Op == syntax.OpSub) {
+		// A constant added or subtracted, where nothing wraps.
+		l, h, ok := valueRange(b.X, types)
+		k, isConst := constInt(b.Y)
+		if ok && isConst && k > math.MinInt32 && k < math.MaxInt32 && l > math.MinInt64/2 && h < math.MaxInt64/2 {
+			if b.Op == syntax.OpSub {
+				k = -k
+			}
+			if l+k >= lo && h+k <= hi {
+				return l + k, h + k, true
+			}
+		}
+		return lo, hi, true
 	}
 	call, isCall := e.(*syntax.Call)
 	if !isCall {

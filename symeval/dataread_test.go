@@ -87,6 +87,10 @@ func TestDataReadConditions(t *testing.T) {
 		{"unwritten table", lutSpec, lutKernel("256", lutUse+lutFill), sched.UndefinedRead, use, Pending, ""},
 		// Half the table written: neither all nor none.
 		{"half table", lutSpec, lutKernel("256", strings.ReplaceAll(lutFill, "v < 256", "v < 128")+lutUse), sched.UndefinedRead, use, Undecided, "some of its cells"},
+		// A table shifted by one cell: its content is the cell plus an
+		// offset, and the index's range shifted lies within the cells written.
+		{"shifted table", lutSpec, lutKernel("257", "    for v < 256 { t[v + 1] {L(v)} := f32(v) * 0.5 }\n    par x < N { o[x] {O(x)} := t[clamp(a[x], 0, 255) + 1] }\n"), sched.UndefinedRead, use, Proved, ""},
+		{"shifted value", lutSpec, lutKernel("257", "    for v < 256 { t[v + 1] {L(v)} := f32(v) * 0.5 }\n    par x < N { o[x] {O(x)} := t[clamp(a[x], 0, 255) + 1] }\n"), sched.WrongValue, use, Pending, ""},
 		// A content that is not the cell itself at the read.
 		{"reversed table", lutSpec, lutKernel("256", "    for v < 256 { t[v] {L(255 - v)} := f32(255 - v) * 0.5 }\n"+lutUse), sched.WrongValue, use, Undecided, "not one coordinate"},
 		// The loop writes the table it reads at data-dependent indices.
@@ -153,9 +157,12 @@ output O
 		{"clamp(A(x), 0, 255)", 0, 255},
 		{"max(min(A(x), 255), 0)", 0, 255},
 		{"i32(U(x))", 0, 255},
-		{"i32(U(x)) + 1", -1 << 31, 1<<31 - 1},
+		{"i32(U(x)) + 1", 1, 256},
 		{"clamp(A(x), 10, 5)", -1 << 31, 1<<31 - 1},
 		{"min(i32(U(x)), -3)", -3, -3},
+		{"clamp(A(x), 0, 255) + 1", 1, 256},
+		{"i32(U(x)) - 10", -10, 245},
+		{"A(x) + 1", -1 << 31, 1<<31 - 1},
 	}
 	for _, c := range cases {
 		p := loadPair(t, "s.sare", strings.Replace(spec, "A(0)", c.text, 1), "k.sched", "kernel k(N)\nout o[x] : i32[N] = O(x)\n{\n}\n")
