@@ -53,6 +53,11 @@ type Checker struct {
 	// code); AllowTensors permits tensor accesses T(...) (specifications,
 	// annotations and bindings).
 	AllowArrays, AllowTensors bool
+	// AllowDataIndex permits data-dependent indices in the tensor
+	// accesses and array reads of value expressions: an index that
+	// reads a tensor or an array is then checked as an integer value
+	// expression (dataindex.go).
+	AllowDataIndex bool
 
 	// untypedMemo memoises isUntyped, so that checking an expression takes
 	// time linear in its size (each operator of a long chain asks about
@@ -690,7 +695,7 @@ func (c *Checker) call(x *syntax.Call, want syntax.Type) syntax.Type {
 		}
 		indexed := true
 		for _, a := range x.Args {
-			indexed = c.Index(a) && indexed
+			indexed = c.accessIndex(a) && indexed
 		}
 		if !indexed || elem == syntax.Invalid {
 			return syntax.Invalid
@@ -791,7 +796,7 @@ func (c *Checker) arrayRead(x *syntax.Index) syntax.Type {
 	}
 	okAll := true
 	for _, i := range x.Indices {
-		okAll = c.Index(i) && okAll
+		okAll = c.accessIndex(i) && okAll
 	}
 	if !okAll || elem == syntax.Invalid {
 		return syntax.Invalid

@@ -13,6 +13,10 @@
 //   - eval.go: EvalIndex, EvalCond and EvalValue evaluate expressions
 //     against an Env that binds the names; FormatIndex renders a tensor
 //     element or an array cell.
+//   - dataindex.go: data-dependent indices, the integer value
+//     expressions that index a tensor access or array read where
+//     Checker.AllowDataIndex permits them (LUT(i32(A(x)))), how the checker
+//     marks them and how they are evaluated.
 //   - reduceop.go: ReduceOp, the operators of reductions, which both
 //     languages write: their identities, how they combine values, and how
 //     the parsers recognise them.
@@ -40,5 +44,5 @@
 // subexpression, and none for the index-language operands of such casts
 // and comparisons: EvalValue relies on that to tell them apart.
 //
-// Files, in reading order: check.go, eval.go, reduceop.go.
+// Files, in reading order: check.go, eval.go, dataindex.go, reduceop.go.
 package expr

@@ -348,26 +348,14 @@ func EvalValue(x syntax.Expr, info *Info, env Env) (value.Value, error) {
 	case *syntax.Call:
 		return evalCall(x, t, info, env)
 	case *syntax.Index:
-		idx, err := evalIndices(x.Indices, env)
-		if err != nil {
-			return value.Value{}, err
+		idx, defined, err := evalAccessIndices(x.Indices, info, env)
+		if err != nil || !defined {
+			return value.Undef(t), err
 		}
 		v, err := env.Array(x.Array.Name, idx)
 		return v, wrapErr(err)
 	}
 	return value.Value{}, errorAt(x.Pos(), "%s is not a value expression", syntax.ExprString(x))
-}
-
-func evalIndices(xs []syntax.Expr, env Env) ([]int64, error) {
-	idx := make([]int64, len(xs))
-	for i, a := range xs {
-		n, err := EvalIndex(a, env)
-		if err != nil {
-			return nil, err
-		}
-		idx[i] = n
-	}
-	return idx, nil
 }
 
 func evalCall(x *syntax.Call, t syntax.Type, info *Info, env Env) (value.Value, error) {
@@ -421,9 +409,9 @@ func evalCall(x *syntax.Call, t syntax.Type, info *Info, env Env) (value.Value, 
 		}
 		return v, nil
 	}
-	idx, err := evalIndices(x.Args, env)
-	if err != nil {
-		return value.Value{}, err
+	idx, defined, err := evalAccessIndices(x.Args, info, env)
+	if err != nil || !defined {
+		return value.Undef(t), err
 	}
 	v, err := env.Tensor(name, idx)
 	if err != nil {

@@ -205,6 +205,9 @@ func (c *checker) equation(t *Tensor, eq *Equation, tensors map[string]*Tensor) 
 		return
 	}
 	if eq.RHS != nil && t.Type != syntax.Invalid {
+		// An equation's value, and nothing else, may access tensors at
+		// data-dependent indices.
+		ec.AllowDataIndex = true
 		ec.Value(eq.RHS, t.Type)
 	}
 }

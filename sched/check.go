@@ -361,8 +361,12 @@ func (c *checker) assign(s *Assign) {
 	}
 	// The value reads arrays; the annotation, a prophecy, reads tensors.
 	// Both must have the array's element type; literals take it.
-	c.exprs(true).Value(s.Value, elem)
-	c.exprs(false).Value(s.Annot, elem)
+	// An assignment that is not a reduction's may read at data-dependent
+	// indices.
+	vc, ac := c.exprs(true), c.exprs(false)
+	vc.AllowDataIndex, ac.AllowDataIndex = !s.IsReduction(), !s.IsReduction()
+	vc.Value(s.Value, elem)
+	ac.Value(s.Annot, elem)
 	if s.IsReduction() {
 		c.reductionAssign(s)
 	}

@@ -459,7 +459,7 @@ func coarseReads(s *Scope, e syntax.Expr) (*presburger.UnionMap, bool, error) {
 	var walkErr error
 	syntax.Inspect(e, func(x syntax.Expr) bool {
 		ix, ok := x.(*syntax.Index)
-		if !ok || walkErr != nil {
+		if !ok || walkErr != nil || isDataRead(ix) {
 			return walkErr == nil
 		}
 		l, err := coarseLocation(s, ix)

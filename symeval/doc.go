@@ -32,7 +32,9 @@
 //     nothing (undefinedReads in symbolic.go, with the read locations of
 //     readloc.go, condmerge.go, offsetread.go, clampread.go and cellfn.go;
 //     split by bounds in verify.go; with garbage writes, restricted to the
-//     iterations that are not garbage by garbage.go); "out-of-bounds
+//     iterations that are not garbage by garbage.go), and for a read at a
+//     data-dependent index the same two conditions over the index's
+//     value (dataread_conds.go); "out-of-bounds
 //     write" (outOfBoundsWrites, symbolic.go); "undefined annotation", an
 //     annotation naming an element the specification does not define
 //     (undefinedSpecReads, spec.go, on the annotation's contexts of
@@ -97,7 +99,10 @@
 // contexts); heap.go (symbolic heaps); prophetic.go (prophetic
 // evaluation); symvalue.go (values and read sets in a heap); readloc.go,
 // condmerge.go, offsetread.go, clampread.go and cellfn.go (the locations
-// and contents of reads, in few pieces); symbolic.go (the heap of each
+// and contents of reads, in few pieces); dataread.go, dataread_conds.go
+// and dataread_spec.go (reads at data-dependent indices, Clément 2022,
+// section 9.6.1: their values, their conditions, and the specification's
+// accesses at such indices); symbolic.go (the heap of each
 // assignment, undefined reads, bounds, missing outputs); race.go (par
 // loops); obligation.go (value obligations); spec.go (the specification's
 // sanity); verify.go (Analyze, the list of conditions); hull.go (violations

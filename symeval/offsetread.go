@@ -42,7 +42,7 @@ func offsetReads(ctx context.Context, s *Scope, e syntax.Expr) (*presburger.Unio
 	merged := false
 	syntax.Inspect(e, func(x syntax.Expr) bool {
 		ix, ok := x.(*syntax.Index)
-		if !ok {
+		if !ok || isDataRead(ix) {
 			return true
 		}
 		var consts []int64

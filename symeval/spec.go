@@ -143,6 +143,9 @@ type specTensor struct {
 	eqs    []*specEq
 	failed bool // defined set unproven
 	def    *presburger.Map
+	// approx is set when def may lack defined points: points were
+	// removed through a data-dependent access (dataread_spec.go).
+	approx bool
 }
 
 // specEq is one equation under analysis.
@@ -161,11 +164,16 @@ type specEq struct {
 type specRead struct {
 	tensor string
 	acc    *presburger.Map
+	// over is set for an access at a data-dependent index: acc relates
+	// each point to every element the index's range reaches, and the
+	// point is defined only if all of them are (dataread_spec.go).
+	over bool
 }
 
 // specAnalyzer carries the state of analyzeSpec.
 type specAnalyzer struct {
 	ctx     context.Context
+	info    *expr.Info // the specification's types
 	a       *specAnalysis
 	tensors map[string]*specTensor
 	order   []string // computed tensors in declaration order
@@ -186,13 +194,13 @@ func analyzeSpec(ctx context.Context, spec *sare.Spec, info *expr.Info) (_ *spec
 	if spec == nil || info == nil {
 		return nil, fmt.Errorf("specification analysis: missing specification or check information")
 	}
-	an := &specAnalyzer{ctx: ctx, tensors: map[string]*specTensor{}, a: &specAnalysis{spec: spec,
+	an := &specAnalyzer{ctx: ctx, info: info, tensors: map[string]*specTensor{}, a: &specAnalysis{spec: spec,
 		domains: map[string]*presburger.Map{}, defined: map[string]*presburger.Map{}}}
 	a := an.a
 	for _, p := range spec.Params {
 		a.params = append(a.params, p.Name)
 	}
-	for _, phase := range []func() error{an.build, an.overlaps, an.fixpoint, an.wellFounded} {
+	for _, phase := range []func() error{an.build, an.overlaps, an.fixpoint, an.markApprox, an.wellFounded} {
 		// The engine checks ctx only now and then: check it between
 		// phases too, so that a cancelled analysis never looks complete.
 		if err := ctx.Err(); err != nil {
@@ -207,7 +215,7 @@ func analyzeSpec(ctx context.Context, spec *sare.Spec, info *expr.Info) (_ *spec
 	}
 	for _, name := range an.order {
 		st := an.tensors[name]
-		if st.failed {
+		if st.failed || st.approx {
 			a.defined[name] = nil
 		} else {
 			a.defined[name] = st.def
@@ -360,15 +368,7 @@ func (an *specAnalyzer) equation(st *specTensor, i int, eq *sare.Equation) (*spe
 		if len(c.Args) != u.Rank() {
 			return nil, fmt.Errorf("%s: %d indices for %s of rank %d", c.Pos(), len(c.Args), u.Name.Name, u.Rank())
 		}
-		vs := make([]presburger.Var, len(c.Args))
-		pws := make([]pwExpr, len(c.Args))
-		for k, x := range c.Args {
-			vs[k] = presburger.OutVar(k)
-			if pws[k], err = in.index(x); err != nil {
-				return nil, err
-			}
-		}
-		d, err := equalities(vs, pws)
+		d, over, err := an.accessDNF(c, in)
 		if err != nil {
 			return nil, err
 		}
@@ -384,7 +384,7 @@ func (an *specAnalyzer) equation(st *specTensor, i int, eq *sare.Equation) (*spe
 		if acc, err = acc.IntersectParams(an.a.assume); err != nil {
 			return nil, err
 		}
-		se.reads = append(se.reads, specRead{tensor: u.Name.Name, acc: acc})
+		se.reads = append(se.reads, specRead{tensor: u.Name.Name, acc: acc, over: over})
 	}
 	return se, nil
 }
@@ -605,6 +605,12 @@ func (an *specAnalyzer) restrictRound() (map[*specEq]*presburger.Map, error) {
 			d := se.def
 			var err error
 			for _, r := range se.reads {
+				if r.over {
+					if d, err = an.restrictOver(d, r); err != nil {
+						break
+					}
+					continue
+				}
 				var ok *presburger.Map // { x : args(x) in D_U }
 				if ok, err = an.tensors[r.tensor].def.Preimage(r.acc); err != nil {
 					break
@@ -1267,15 +1273,7 @@ func (a *specAnalysis) undefinedSpecReads(ctx context.Context, sv *SymbolicValue
 		if len(c.Args) != t.Rank() {
 			return nil, false, fmt.Errorf("%s: %d indices for %s of rank %d", sv, len(c.Args), t.Name.Name, t.Rank())
 		}
-		vs := make([]presburger.Var, len(c.Args))
-		pws := make([]pwExpr, len(c.Args))
-		for k, x := range c.Args {
-			vs[k] = presburger.OutVar(k)
-			if pws[k], err = tr.index(x); err != nil {
-				return nil, false, err
-			}
-		}
-		d, err := equalities(vs, pws)
+		d, over, err := accessDNF(c, tr, sv.Context.Types())
 		if err != nil {
 			return nil, false, err
 		}
@@ -1292,6 +1290,15 @@ func (a *specAnalysis) undefinedSpecReads(ctx context.Context, sv *SymbolicValue
 		bad, err := read.Subtract(ctx, def)
 		if err != nil {
 			return nil, false, fmt.Errorf("%s: undefined reads of %s: %w", sv, t.Name.Name, err)
+		}
+		if over {
+			// The range of a data-dependent index over-approximates
+			// the elements read: a point outside the defined set
+			// proves nothing.
+			empty, err := bad.IsEmpty(ctx)
+			if err != nil || !empty {
+				return nil, false, err
+			}
 		}
 		sets = append(sets, bad)
 	}

@@ -517,6 +517,9 @@ func location(s *Scope, x *syntax.Index) (*presburger.Map, error) {
 // read returns h({a[t]}): the contents of the cell read, one alternative
 // per context.
 func (ev *valueEval) read(x *syntax.Index) ([]alternative, error) {
+	if isDataRead(x) {
+		return ev.dataRead(x)
+	}
 	alts, err := ev.clampedRead(x)
 	switch {
 	case err != nil && ev.ctx.Err() != nil:
@@ -642,7 +645,8 @@ func compactRead(ctx context.Context, set *presburger.Map) (*presburger.Map, err
 }
 
 // reads returns reads(e) (Clément 2022, Fig. 5.2): the union of the symbolic
-// locations of the array accesses of e in scope s, each in the pieces
+// locations of the array accesses of e in scope s (but for those at
+// data-dependent indices, whose conditions are dataread_conds.go's), each in the pieces
 // that can occur under the scope's facts and assumptions (readLocation):
 // every condition built from them is decided under both.
 func reads(ctx context.Context, s *Scope, e syntax.Expr) (_ *presburger.UnionMap, err error) {
@@ -656,7 +660,7 @@ func readsOf(ctx context.Context, s *Scope, e syntax.Expr, arrays map[string]boo
 	var locs []*presburger.Map
 	var walkErr error
 	syntax.Inspect(e, func(x syntax.Expr) bool {
-		if ix, ok := x.(*syntax.Index); ok && walkErr == nil && (arrays == nil || arrays[ix.Array.Name]) {
+		if ix, ok := x.(*syntax.Index); ok && walkErr == nil && (arrays == nil || arrays[ix.Array.Name]) && !isDataRead(ix) {
 			l, err := readLocation(ctx, s, ix)
 			if err != nil {
 				walkErr = err

@@ -509,6 +509,10 @@ func (g *gen) assign(st *sched.Assign, at site) error {
 		return err
 	}
 	c.Detail = ""
+	// Reads at data-dependent indices: out of bounds, then undefined.
+	if err := g.dataReadConditions(base, st, at, good); err != nil {
+		return err
+	}
 	// The written cell.
 	ob, err := outOfBoundsWrites(g.ctx, st, at)
 	c.Kind = sched.OutOfBoundsWrite
@@ -544,13 +548,10 @@ func (g *gen) assign(st *sched.Assign, at site) error {
 	}
 	obs, err := valueObligations(g.ctx, g.pr.Contexts, g.pr, st, good, g.kinfo.Types)
 	if err != nil {
-		if !undecidable(err) {
-			return err
-		}
 		c := base
-		c.Kind, c.Status, c.Reason = sched.WrongValue, Undecided, "presburger budget exceeded: "+err.Error()
-		g.add(&c)
-		return nil
+		c.Kind = sched.WrongValue
+		_, err := g.undecidedData(c, err)
+		return err
 	}
 	return g.obligations(base, sched.WrongValue, obs)
 }
@@ -673,15 +674,13 @@ func (g *gen) parLoop(l *sched.Loop, s *Scope) error {
 	if err := g.decided(c, races, err); err != nil {
 		return err
 	}
+	g.dataReadRaces(base, l)
 	obs, err := writeConflicts(g.ctx, g.pr, s, l)
 	if err != nil {
-		if !undecidable(err) {
-			return err
-		}
 		c := base
-		c.Kind, c.Status, c.Reason = sched.WriteWriteConflict, Undecided, "presburger budget exceeded: "+err.Error()
-		g.add(&c)
-		return nil
+		c.Kind = sched.WriteWriteConflict
+		_, err := g.undecidedData(c, err)
+		return err
 	}
 	return g.obligations(base, sched.WriteWriteConflict, obs)
 }

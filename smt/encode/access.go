@@ -26,17 +26,22 @@ func (c *exprEnc) access(x *syntax.Call, t syntax.Type) (tv, error) {
 	if len(x.Args) != tensor.Rank() {
 		return tv{}, exprError(x, "tensor %s has %d dimensions, accessed with %d indices", name, tensor.Rank(), len(x.Args))
 	}
-	args := make([]*smt.Term, len(x.Args))
-	for i, a := range x.Args {
-		n, err := e.indexExpr(a, c.idx)
-		if err != nil {
-			return tv{}, err
-		}
-		// Simplified, equal indices are equal terms: the two sides of an
-		// obligation then share their tensor elements syntactically, and
-		// commutative operands are ordered alike on both sides.
-		args[i] = n.Simplify()
+	args, def, err := c.accessArgs(x)
+	if err != nil {
+		return tv{}, err
 	}
+	r, err := c.accessAt(x, args)
+	if err != nil || def == nil {
+		return r, err
+	}
+	return tv{r.val, c.e.and(r.def, def)}, nil
+}
+
+// accessAt encodes the tensor access x at the encoded arguments args.
+func (c *exprEnc) accessAt(x *syntax.Call, args []*smt.Term) (tv, error) {
+	name := x.Fun.Name
+	e := c.e
+	tensor := e.spec.Tensor(name)
 	f, err := e.Tensor(name)
 	if err != nil {
 		return tv{}, exprError(x, "%v", err)

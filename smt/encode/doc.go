@@ -7,7 +7,7 @@
 // Start reading at Encoder (encoder.go) and Encoder.Expr (expr.go); the
 // operations of each theory live in bv.go (integers), float.go (both float
 // models), cast.go and builtin.go; tensor accesses and their unfolding in
-// access.go; index expressions and constraints in index.go; Presburger sets
+// access.go, their data-dependent indices in dataindex.go; index expressions and constraints in index.go; Presburger sets
 // in set.go; equality and reading models back in model.go. The package
 // example shows a whole verification condition.
 //
@@ -98,5 +98,6 @@
 // condition, turns its existentials into universals and is unsound.
 //
 // Files, in reading order: encoder.go, index.go, intform.go, expr.go,
-// access.go, builtin.go, cast.go, bv.go, float.go, set.go, model.go.
+// access.go, dataindex.go, builtin.go, cast.go, bv.go, float.go, set.go,
+// model.go.
 package encode

@@ -177,6 +177,9 @@ Expr intrinsic(const Call *op, const Target &t);
 // boolean casts of booleans.
 Expr unwrap(Expr e);
 
+// reads_data reports whether e reads a func or an image (dataindex.cpp).
+bool reads_data(const Expr &e);
+
 // Translator turns Halide expressions into text, in three modes: quasi-
 // affine index expressions, affine constraints and typed values. Reads of
 // funcs, images and parameters, and variables, are resolved by the
@@ -191,6 +194,10 @@ public:
     Frag cond(const Expr &e);
     // value translates e as a typed value.
     Frag value(const Expr &e);
+    // read_index translates the coordinate e of a read: index(e), or,
+    // when e reads a func or an image, the data-dependent index value(e)
+    // (dataindex.cpp).
+    Frag read_index(const Expr &e);
 
 protected:
     virtual Frag index_var(const Variable *v) = 0;

@@ -205,10 +205,10 @@ protected:
     Frag index_var(const Variable *v) override;
     Frag value_var(const Variable *v) override;
     Frag func_call(const Call *c) override {
-        return atom(access(c->name, c->args, "read of " + str(Expr(c))));
+        return atom(access(c->name, c->args, "read of " + str(Expr(c)), true));
     }
     Frag image_call(const Call *c) override {
-        return atom(access(c->name, c->args, "read of " + str(Expr(c))));
+        return atom(access(c->name, c->args, "read of " + str(Expr(c)), true));
     }
     const Target &target() const override {
         return p_.target;
@@ -275,7 +275,9 @@ private:
     std::string single_iteration(const std::string &coord);
 
     void note_bound(const Expr &e);
-    std::string access(const std::string &name, const std::vector<Expr> &args, const std::string &what);
+    // access is an array access; a read's coordinates may be
+    // data-dependent (read_index).
+    std::string access(const std::string &name, const std::vector<Expr> &args, const std::string &what, bool read = false);
     Lines block(const Block *op);
     Lines atomic(const Stmt &s, const Atomic *op);
     Lines let_stmt(const LetStmt *op);
@@ -444,7 +446,7 @@ void KernelTranslator::note_bound(const Expr &e) {
 
 // access is an array access, the func's or image's coordinates shifted
 // by the array's mins.
-std::string KernelTranslator::access(const std::string &name, const std::vector<Expr> &args, const std::string &what) {
+std::string KernelTranslator::access(const std::string &name, const std::vector<Expr> &args, const std::string &what, bool read) {
     auto it = realized_.find(name);
     if (it == realized_.end() || it->second.empty()) {
         unsupported("the " + what + ": " + name + " is neither realized here nor a buffer of the pipeline");
@@ -456,9 +458,12 @@ std::string KernelTranslator::access(const std::string &name, const std::vector<
     }
     std::vector<std::string> idx;
     for (size_t i = 0; i < args.size(); i++) {
-        Frag a = index(args[i]);
+        bool data = read && reads_data(args[i]);
+        Frag a = read ? read_index(args[i]) : index(args[i]);
         if (r.mins[i].s == "0") {
             idx.push_back(a.s);
+        } else if (data) {
+            idx.push_back(binary(a, "-", atom("i32(" + r.mins[i].s + ")"), PAdd).s);
         } else {
             idx.push_back(binary(a, "-", r.mins[i], PAdd).s);
         }

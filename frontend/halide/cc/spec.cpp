@@ -74,7 +74,7 @@ private:
     std::string args(const std::vector<Expr> &xs) {
         std::vector<std::string> out;
         for (const Expr &x : xs) {
-            out.push_back(index(x).s);
+            out.push_back(read_index(x).s);
         }
         return join(out, ", ");
     }

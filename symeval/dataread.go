@@ -1,0 +1,574 @@
+package symeval
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/value"
+)
+
+// This file evaluates the reads of a kernel at data-dependent indices
+// (Clément 2022, section 9.6.1, "Non-Affine Reads"): t[J] where the index
+// J is an integer value computed from other reads, such as
+// t[clamp(a[x], 0, 255)]. The cell read is an arbitrary cell j of t
+// constrained to equal J's value: its content is the array's summarised
+// symbolic value at j, which the heap gives when every cell of t holds
+// one affine function of the cell (cellFunction) whose holes are either
+// the cell's coordinate or independent of it: the template with those
+// holes replaced by J, such as L(clamp(A(□1), 0, 255)). Whether J lies
+// within t's bounds and among the cells the heap holds is a verification
+// condition of its own (dataread_conds.go). Anything else is left
+// undecided with the reason (unsupportedError), never approximated.
+
+// unsupportedError is a data-dependent read that the symbolic evaluation
+// cannot represent: its condition is undecided, with the error's text as
+// the reason.
+type unsupportedError struct{ msg string }
+
+func (e *unsupportedError) Error() string { return e.msg }
+
+func unsupported(format string, args ...any) error {
+	return &unsupportedError{msg: fmt.Sprintf(format, args...)}
+}
+
+// isUnsupported reports whether err is an unsupportedError.
+func isUnsupported(err error) bool {
+	var u *unsupportedError
+	return errors.As(err, &u)
+}
+
+// isDataRead reports whether the array read x has a data-dependent index:
+// one that reads an array, the only data-dependent indices that the
+// checker lets a kernel's value have (expr.Checker.AllowDataIndex).
+func isDataRead(x *syntax.Index) bool {
+	for _, i := range x.Indices {
+		if readsArray(i) {
+			return true
+		}
+	}
+	return false
+}
+
+// readsArray reports whether e contains an array read.
+func readsArray(e syntax.Expr) bool {
+	found := false
+	syntax.Inspect(e, func(x syntax.Expr) bool {
+		if _, ok := x.(*syntax.Index); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// dataReadsOf returns the reads of e at data-dependent indices, in
+// source order (a read nested in another's index included).
+func dataReadsOf(e syntax.Expr) []*syntax.Index {
+	var out []*syntax.Index
+	syntax.Inspect(e, func(x syntax.Expr) bool {
+		if ix, ok := x.(*syntax.Index); ok && isDataRead(ix) {
+			out = append(out, ix)
+		}
+		return true
+	})
+	return out
+}
+
+// cellHole says how one hole of an array's content depends on the cell:
+// dim is the data-dependent index dimension the hole equals, or -1 when
+// the hole does not depend on the data-dependent dimensions; with offset,
+// the hole is that coordinate plus an affine function of the parameters
+// and the affine coordinates (an array holding a func from a nonzero
+// min), and the function is a hole of its own.
+type cellHole struct {
+	dim    int
+	offset bool
+}
+
+// free reports whether the hole keeps a value of its own in the read's
+// alternatives: one independent of the data-dependent coordinates, or the
+// offset added to one.
+func (h cellHole) free() bool { return h.dim < 0 || h.offset }
+
+// dataRead returns h({a[J]}) for the read x with data-dependent indices:
+// one alternative per combination of the alternatives of its
+// data-dependent indices, the content's template with the holes equal
+// to the cell's data-dependent coordinates replaced by those indices'
+// templates. It has no alternative when the heap holds no cell of the
+// array (the read is undefined wherever it runs, which its definedness
+// condition reports).
+func (ev *valueEval) dataRead(x *syntax.Index) ([]alternative, error) {
+	name := x.Array.Name
+	var comp *presburger.Map
+	for _, m := range ev.h.u.Maps() {
+		if in := m.Space().In; in != nil && in.Name == name {
+			if comp != nil {
+				return nil, unsupported("%s: data-dependent read %s: the cells of %s hold values of several forms", x.Pos(), syntax.ExprString(x), name)
+			}
+			comp = m
+		}
+	}
+	if comp == nil {
+		return nil, nil
+	}
+	if comp.Space().NumIn() != len(x.Indices) {
+		return nil, fmt.Errorf("%s: read %s: %d indices for a heap of rank %d", x.Pos(), syntax.ExprString(x), len(x.Indices), comp.Space().NumIn())
+	}
+	graph, err := cellFunction(ev.ctx, comp, ev.s.assumed)
+	if err != nil {
+		return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
+	}
+	if graph == nil || graph.NumBasics() != 1 {
+		return nil, unsupported("%s: data-dependent read %s: the content of %s is not one affine function of the cell", x.Pos(), syntax.ExprString(x), name)
+	}
+	c := ev.cs.Lookup(comp.Space().Out.Name)
+	if c == nil {
+		return nil, fmt.Errorf("%s: read %s: unknown context %s", x.Pos(), syntax.ExprString(x), comp.Space().Out.Name)
+	}
+	data := make([]bool, len(x.Indices))
+	for d, i := range x.Indices {
+		data[d] = readsArray(i)
+	}
+	holes, offsets, err := contentHoles(graph.Basics()[0], data, c.Holes)
+	if err != nil {
+		return nil, fmt.Errorf("%s: data-dependent read %s: %w", x.Pos(), syntax.ExprString(x), err)
+	}
+	graph = presburger.NewMap(graph.Space(), offsets)
+	if err := checkHoleUses(c, holes); err != nil {
+		return nil, fmt.Errorf("%s: data-dependent read %s: %w", x.Pos(), syntax.ExprString(x), err)
+	}
+	content, free, err := ev.contentSet(x, data, graph, c, holes)
+	if err != nil {
+		return nil, err
+	}
+	// The alternatives of every data-dependent index.
+	idxAlts := make([][]alternative, len(x.Indices))
+	for d, i := range x.Indices {
+		if !data[d] {
+			continue
+		}
+		if idxAlts[d], err = ev.eval(i); err != nil {
+			return nil, err
+		}
+	}
+	type combo struct {
+		set   *presburger.Map
+		holes int
+		parts map[int]alternative // by dimension
+		off   map[int]int         // the first hole of each part, minus one
+	}
+	combos := []combo{{set: content, holes: free, parts: map[int]alternative{}, off: map[int]int{}}}
+	for d, alts := range idxAlts {
+		if !data[d] {
+			continue
+		}
+		var next []combo
+		for _, cb := range combos {
+			for _, a := range alts {
+				set, err := flatProduct(cb.set, a.set)
+				if err != nil {
+					return nil, err
+				}
+				parts, off := map[int]alternative{d: a}, map[int]int{d: cb.holes}
+				for k, v := range cb.parts {
+					parts[k], off[k] = v, cb.off[k]
+				}
+				next = append(next, combo{set: set, holes: cb.holes + a.holes, parts: parts, off: off})
+			}
+		}
+		if len(next) > maxPieces {
+			return nil, unsupported("%s: data-dependent read %s: more than %d alternatives", x.Pos(), syntax.ExprString(x), maxPieces)
+		}
+		combos = next
+	}
+	var out []alternative
+	for _, cb := range combos {
+		types := map[syntax.Expr]syntax.Type{}
+		renum := make([]int, len(holes)) // the new number of each free hole
+		n := 0
+		for k, h := range holes {
+			if h.free() {
+				n++
+				renum[k] = n
+			}
+		}
+		tmpl := rebuild(c.Expr, func(e syntax.Expr) (syntax.Expr, bool) {
+			id, ok := e.(*syntax.Ident)
+			if !ok {
+				return nil, false
+			}
+			k, ok := holeIndex(id.Name)
+			if !ok {
+				return nil, false
+			}
+			h := &syntax.Ident{Name: HoleName(renum[k-1])}
+			d := holes[k-1].dim
+			switch {
+			case d < 0:
+				return h, true
+			case holes[k-1].offset:
+				return offsetIndex(shiftHoles(cb.parts[d], cb.off[d], types), h, types), true
+			}
+			return shiftHoles(cb.parts[d], cb.off[d], types), true
+		}, func(orig, cp syntax.Expr) {
+			if t, ok := c.info.Types[orig]; ok {
+				types[cp] = t
+			}
+		})
+		a := alternative{tmpl: tmpl, types: types, holes: cb.holes, set: cb.set}
+		if a, err = fuseHoles(ev.ctx, a); err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// shiftHoles returns a copy of a's template with its holes renumbered
+// from off+1, recording the copy's types in types.
+func shiftHoles(a alternative, off int, types map[syntax.Expr]syntax.Type) syntax.Expr {
+	return rebuild(a.tmpl, func(x syntax.Expr) (syntax.Expr, bool) {
+		if id, ok := x.(*syntax.Ident); ok {
+			if k, ok := holeIndex(id.Name); ok {
+				return &syntax.Ident{Name: HoleName(k + off)}, true
+			}
+		}
+		return nil, false
+	}, func(orig, cp syntax.Expr) {
+		if t, ok := a.types[orig]; ok {
+			types[cp] = t
+		}
+	})
+}
+
+// offsetIndex returns i64(j) + i64(h), the index j of a data-dependent
+// read plus the offset hole h, recording its types in types. It is the
+// exact sum wherever the offset fits in i64 less j's range, that is for
+// every parameter value at which the kernel's int64 index arithmetic
+// does not overflow (an error of the interpreter): the obligations hold
+// there if they hold for every value.
+func offsetIndex(j, h syntax.Expr, types map[syntax.Expr]syntax.Type) syntax.Expr {
+	i64 := func(e syntax.Expr) syntax.Expr {
+		c := &syntax.Call{Fun: &syntax.Ident{Name: syntax.I64.String()}, Args: []syntax.Expr{e}}
+		types[c] = syntax.I64
+		return c
+	}
+	sum := &syntax.Binary{X: i64(j), Op: syntax.OpAdd, Y: i64(h)}
+	types[sum] = syntax.I64
+	return sum
+}
+
+// contentHoles classifies the holes of a content function g, a piece of
+// equalities -h + f(cell, params) = 0 (pieceFunction), one per hole: a
+// hole equals one data-dependent coordinate of the cell, exactly or plus
+// an offset independent of the data-dependent coordinates, or does not
+// depend on any. Any other dependence is unsupported. It also returns g
+// with the coordinate taken out of each offset hole's equality: there the
+// hole is its offset.
+func contentHoles(g *presburger.BasicMap, data []bool, n int) ([]cellHole, *presburger.BasicMap, error) {
+	holes := make([]cellHole, n)
+	found := make([]bool, n)
+	offsets := presburger.NewBasicMap(g.Space())
+	firstIn, firstOut := g.Col(presburger.DimIn, 0), g.Col(presburger.DimOut, 0)
+	for _, row := range g.Eqs() {
+		keep := row
+		k := -1
+		for h := 0; h < n; h++ {
+			if !row[firstOut+h].IsZero() {
+				k = h
+			}
+		}
+		if k < 0 || found[k] {
+			offsets.AddEq(keep)
+			continue
+		}
+		found[k] = true
+		// Normalise to h = f: coefficients of f are those of the row
+		// divided by minus the hole's coefficient (±1).
+		sign := int64(1)
+		if row[firstOut+k].IsOne() {
+			sign = -1
+		}
+		dim := -1
+		for d, isData := range data {
+			cf := row[firstIn+d]
+			if !isData || cf.IsZero() {
+				continue
+			}
+			if dim >= 0 || !cf.Equal(presburger.NewInt(sign)) {
+				return nil, nil, unsupported("hole %d of the content is not one coordinate of the cell", k+1)
+			}
+			dim = d
+		}
+		offset := false
+		if dim >= 0 {
+			// h = c_dim + f': the offset f' is the hole's value with
+			// the coordinate taken out.
+			for col := range row {
+				if col != firstIn+dim && col != firstOut+k && !row[col].IsZero() {
+					offset = true
+				}
+			}
+			if offset {
+				keep = append([]presburger.Int(nil), row...)
+				keep[firstIn+dim] = presburger.NewInt(0)
+			}
+		}
+		offsets.AddEq(keep)
+		holes[k] = cellHole{dim: dim, offset: offset}
+	}
+	for k, ok := range found {
+		if !ok {
+			return nil, nil, fmt.Errorf("hole %d of the content has no definition", k+1)
+		}
+	}
+	return holes, offsets, nil
+}
+
+// checkHoleUses checks that every hole of c's template that a
+// data-dependent index replaces is a whole argument of a tensor access
+// or of a conversion: the places where a typed integer may stand for
+// an exact one, with the same value (the index lies within the array's
+// bounds, which its condition checks).
+func checkHoleUses(c *Context, holes []cellHole) error {
+	dep := func(e syntax.Expr) bool {
+		id, ok := e.(*syntax.Ident)
+		if !ok {
+			return false
+		}
+		k, ok := holeIndex(id.Name)
+		return ok && k <= len(holes) && holes[k-1].dim >= 0
+	}
+	allowed, total := 0, 0
+	syntax.Inspect(c.Expr, func(e syntax.Expr) bool {
+		if dep(e) {
+			total++
+		}
+		call, ok := e.(*syntax.Call)
+		if !ok {
+			return true
+		}
+		if _, typed := c.info.Types[call]; !typed {
+			return true
+		}
+		name := call.Fun.Name
+		if _, ok := value.LookupBuiltin(name); ok {
+			return true
+		}
+		if _, ok := value.ReinterpretType(name); ok {
+			return true
+		}
+		for _, a := range call.Args {
+			if dep(a) {
+				allowed++
+			}
+		}
+		return true
+	})
+	if allowed != total {
+		return unsupported("the cell's coordinate is used in index arithmetic in the content %s", c)
+	}
+	return nil
+}
+
+// contentSet returns the set of values of the content's holes that do not
+// depend on the data-dependent coordinates (free of them), over the
+// scope's parameters, at the cells of x whose affine coordinates are x's
+// indices there, and how many holes it has.
+func (ev *valueEval) contentSet(x *syntax.Index, data []bool, graph *presburger.Map, c *Context, holes []cellHole) (*presburger.Map, int, error) {
+	loc, err := affineLocation(ev.s, x, data)
+	if err != nil {
+		return nil, 0, err
+	}
+	img, err := presburger.NewUnionMap(loc).Apply(presburger.NewUnionMap(graph))
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
+	}
+	ms := img.Maps()
+	if len(ms) != 1 {
+		return nil, 0, unsupported("%s: data-dependent read %s: no content at its affine coordinates", x.Pos(), syntax.ExprString(x))
+	}
+	set, err := respace(ms[0], holeSpace(nil, "", c.Holes))
+	if err != nil {
+		return nil, 0, err
+	}
+	free := 0
+	for k := len(holes) - 1; k >= 0; k-- {
+		if holes[k].free() {
+			free++
+			continue
+		}
+		if set, err = set.ProjectOut(presburger.DimOut, k, 1); err != nil {
+			return nil, 0, err
+		}
+	}
+	if set, err = respace(set, holeSpace(nil, "", free)); err != nil {
+		return nil, 0, err
+	}
+	return set, free, nil
+}
+
+// affineLocation returns the cells { a[c] } of the read x whose
+// coordinates at the affine indices (data[d] false) are those indices'
+// values, the others any integer, over the parameters of s.
+func affineLocation(s *Scope, x *syntax.Index, data []bool) (*presburger.Map, error) {
+	tr := s.translator()
+	var vs []presburger.Var
+	var es []pwExpr
+	dims := make([]string, len(x.Indices))
+	for d, ix := range x.Indices {
+		dims[d] = fmt.Sprintf("i%d", d)
+		if data[d] {
+			continue
+		}
+		v, err := tr.index(ix)
+		if err != nil {
+			return nil, err
+		}
+		vs, es = append(vs, presburger.OutVar(d)), append(es, v)
+	}
+	d := dnfTrue()
+	if len(vs) > 0 {
+		var err error
+		if d, err = equalities(vs, es); err != nil {
+			return nil, err
+		}
+	}
+	return lowerDNF(presburger.SetSpace(s.Params(), presburger.FlatTuple(x.Array.Name, dims...)), d, nil)
+}
+
+// rangeLocation returns affineLocation's cells with each data-dependent
+// coordinate within the range of its index's values (valueRange): a
+// superset of the cells the read can touch.
+func rangeLocation(s *Scope, x *syntax.Index, data []bool, types map[syntax.Expr]syntax.Type) (*presburger.Map, error) {
+	loc, err := affineLocation(s, x, data)
+	if err != nil {
+		return nil, err
+	}
+	b := presburger.NewBasicMap(loc.Space())
+	for d, ix := range x.Indices {
+		if !data[d] {
+			continue
+		}
+		lo, hi, ok := valueRange(ix, types)
+		if !ok {
+			return nil, unsupported("%s: the values of the index %s have no known range", ix.Pos(), syntax.ExprString(ix))
+		}
+		col := b.Col(presburger.DimOut, d)
+		row := b.NewRow()
+		row[col], row[b.ConstCol()] = presburger.NewInt(1), presburger.NewInt(lo).Neg()
+		b.AddIneq(row)
+		row = b.NewRow()
+		row[col], row[b.ConstCol()] = presburger.NewInt(-1), presburger.NewInt(hi)
+		b.AddIneq(row)
+	}
+	return loc.Intersect(presburger.NewMap(loc.Space(), b))
+}
+
+// valueRange returns bounds lo <= v <= hi of every defined value v of the
+// checked integer expression e (types holds its types): its type's range,
+// narrowed by clamp, min and max, by a constant added or subtracted
+// without wrapping, and by a conversion of a value already in the
+// target's range. It fails for a type whose values exceed int64
+// (u64) and for an expression that is not an integer.
+func valueRange(e syntax.Expr, types map[syntax.Expr]syntax.Type) (lo, hi int64, ok bool) {
+	t, typed := types[e]
+	if !typed || !t.IsInteger() {
+		return 0, 0, false
+	}
+	lo, hi, ok = typeRange(t)
+	if !ok {
+		return 0, 0, false
+	}
+	if n, isConst := constInt(e); isConst {
+		if n < lo || n > hi {
+			return lo, hi, true // a literal out of its type's range: no narrowing
+		}
+		return n, n, true
+	}
+	if b, isBin := e.(*syntax.Binary); isBin && (b.Op == syntax.OpAdd || b.Op == syntax.OpSub) {
+		// A constant added or subtracted, where nothing wraps.
+		l, h, ok := valueRange(b.X, types)
+		k, isConst := constInt(b.Y)
+		if ok && isConst && k > math.MinInt32 && k < math.MaxInt32 && l > math.MinInt64/2 && h < math.MaxInt64/2 {
+			if b.Op == syntax.OpSub {
+				k = -k
+			}
+			if l+k >= lo && h+k <= hi {
+				return l + k, h + k, true
+			}
+		}
+		return lo, hi, true
+	}
+	call, isCall := e.(*syntax.Call)
+	if !isCall {
+		return lo, hi, true
+	}
+	args := call.Args
+	switch name := call.Fun.Name; {
+	case name == "clamp" && len(args) == 3:
+		l, lok := constInt(args[1])
+		h, hok := constInt(args[2])
+		if lok && hok && lo <= l && l <= h && h <= hi {
+			return l, h, true
+		}
+	case (name == "min" || name == "max") && len(args) == 2:
+		l1, h1, ok1 := valueRange(args[0], types)
+		l2, h2, ok2 := valueRange(args[1], types)
+		if ok1 && ok2 {
+			if name == "min" {
+				return min(l1, l2), min(h1, h2), true
+			}
+			return max(l1, l2), max(h1, h2), true
+		}
+	case syntax.TypeByName(name) != syntax.Invalid && len(args) == 1:
+		if l, h, ok := valueRange(args[0], types); ok && l >= lo && h <= hi {
+			return l, h, true
+		}
+	}
+	return lo, hi, true
+}
+
+// typeRange returns the range of the integer type t, when it fits int64.
+func typeRange(t syntax.Type) (lo, hi int64, ok bool) {
+	bits := t.Bits()
+	switch {
+	case t.IsSigned():
+		if bits == 64 {
+			return math.MinInt64, math.MaxInt64, true
+		}
+		return -(int64(1) << (bits - 1)), int64(1)<<(bits-1) - 1, true
+	case t.IsUnsigned() && bits < 64:
+		return 0, int64(1)<<bits - 1, true
+	}
+	return 0, 0, false
+}
+
+// constInt returns the value of an integer literal, negated or not.
+func constInt(e syntax.Expr) (int64, bool) {
+	neg := false
+	if u, ok := e.(*syntax.Unary); ok && u.Op == syntax.OpNeg {
+		neg, e = true, u.X
+	}
+	lit, ok := e.(*syntax.Lit)
+	if !ok || lit.Kind != syntax.IntLiteral {
+		return 0, false
+	}
+	text, base := lit.Text, 10
+	if rest, ok := strings.CutPrefix(text, "0x"); ok {
+		text, base = rest, 16
+	}
+	n, err := strconv.ParseInt(text, base, 64)
+	if err != nil {
+		return 0, false
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
