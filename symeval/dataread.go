@@ -156,35 +156,9 @@ func (ev *valueEval) dataRead(x *syntax.Index) ([]alternative, error) {
 			return nil, err
 		}
 	}
-	type combo struct {
-		set   *presburger.Map
-		holes int
-		parts map[int]alternative // by dimension
-		off   map[int]int         // the first hole of each part, minus one
-	}
-	combos := []combo{{set: content, holes: free, parts: map[int]alternative{}, off: map[int]int{}}}
-	for d, alts := range idxAlts {
-		if !data[d] {
-			continue
-		}
-		var next []combo
-		for _, cb := range combos {
-			for _, a := range alts {
-				set, err := flatProduct(cb.set, a.set)
-				if err != nil {
-					return nil, err
-				}
-				parts, off := map[int]alternative{d: a}, map[int]int{d: cb.holes}
-				for k, v := range cb.parts {
-					parts[k], off[k] = v, cb.off[k]
-				}
-				next = append(next, combo{set: set, holes: cb.holes + a.holes, parts: parts, off: off})
-			}
-		}
-		if len(next) > maxPieces {
-			return nil, unsupported("%s: data-dependent read %s: more than %d alternatives", x.Pos(), syntax.ExprString(x), maxPieces)
-		}
-		combos = next
+	combos, err := combineIndices(x, data, idxAlts, content, free)
+	if err != nil {
+		return nil, err
 	}
 	var out []alternative
 	for _, cb := range combos {
@@ -227,6 +201,48 @@ func (ev *valueEval) dataRead(x *syntax.Index) ([]alternative, error) {
 		out = append(out, a)
 	}
 	return out, nil
+}
+
+// combo is one combination of the alternatives of a read's
+// data-dependent indices with its content's free holes: the product of
+// their sets, its holes, and by dimension the index's alternative and
+// the number of holes before its own.
+type combo struct {
+	set   *presburger.Map
+	holes int
+	parts map[int]alternative
+	off   map[int]int
+}
+
+// combineIndices returns the combinations of the alternatives idxAlts of
+// the data-dependent indices of x (data) with the content's set of free
+// holes.
+func combineIndices(x *syntax.Index, data []bool, idxAlts [][]alternative, content *presburger.Map, free int) ([]combo, error) {
+	combos := []combo{{set: content, holes: free, parts: map[int]alternative{}, off: map[int]int{}}}
+	for d, alts := range idxAlts {
+		if !data[d] {
+			continue
+		}
+		var next []combo
+		for _, cb := range combos {
+			for _, a := range alts {
+				set, err := flatProduct(cb.set, a.set)
+				if err != nil {
+					return nil, err
+				}
+				parts, off := map[int]alternative{d: a}, map[int]int{d: cb.holes}
+				for k, v := range cb.parts {
+					parts[k], off[k] = v, cb.off[k]
+				}
+				next = append(next, combo{set: set, holes: cb.holes + a.holes, parts: parts, off: off})
+			}
+		}
+		if len(next) > maxPieces {
+			return nil, unsupported("%s: data-dependent read %s: more than %d alternatives", x.Pos(), syntax.ExprString(x), maxPieces)
+		}
+		combos = next
+	}
+	return combos, nil
 }
 
 // shiftHoles returns a copy of a's template with its holes renumbered
