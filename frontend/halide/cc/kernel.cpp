@@ -280,6 +280,8 @@ private:
     Lines provide(const Provide *op);
     Lines reduction_store(const Provide *op, const Red &r, const std::string &lhs, const std::string &rhs, size_t stage,
                           size_t npure, const std::vector<std::string> &coords, Lines out);
+    std::vector<std::string> scan_cell(const Stage &st, size_t npure, const std::vector<std::string> &coords,
+                                       std::set<std::string> &uses);
     Lines if_then_else(const IfThenElse *op);
     std::string check_text(const Expr &e);
     Lines assert_stmt(const AssertStmt *op);
@@ -755,6 +757,9 @@ Lines KernelTranslator::provide(const Provide *op) {
     if (auto rit = p_.reds.find(op->name); rit != p_.reds.end()) {
         return reduction_store(op, rit->second, lhs, rhs, found - &fi->second.stages[0], npure, coords, std::move(out));
     }
+    if (found->scan.on) {
+        coords = scan_cell(*found, npure, coords, out.uses);
+    }
     out.l.push_back(lhs + " {" + found->tensor + "(" + join(coords, ", ") + ")} := " + rhs);
     return out;
 }
@@ -802,6 +807,28 @@ Lines KernelTranslator::reduction_store(const Provide *op, const Red &r, const s
     }
     out.l.push_back(lhs + " {" + ann + at + "} " + r.op + "= " + val);
     return out;
+}
+
+// scan_cell is the annotation's coordinates of a store of a scan stage
+// st (scan.cpp), whose tensor is indexed by the cell written: the pure
+// coordinates it keeps, and in a dimension it moves, the update's
+// argument at the stage's RVar coordinates (coords, after the npure pure
+// ones).
+std::vector<std::string> KernelTranslator::scan_cell(const Stage &st, size_t npure, const std::vector<std::string> &coords,
+                                                     std::set<std::string> &uses) {
+    std::map<std::string, Expr> at;
+    for (size_t j = 0; j < st.rv.size(); j++) {
+        at[st.rv[j].var] = Variable::make(Int(32), st.coords[npure + j]);
+    }
+    std::vector<std::string> cell;
+    for (size_t i = 0; i < npure; i++) {
+        if (st.scan.kept[i]) {
+            cell.push_back(coords[i]);
+        } else {
+            cell.push_back(with(uses, [&] { return index(substitute(at, st.scan.lhs[i])).s; }));
+        }
+    }
+    return cell;
 }
 
 Lines KernelTranslator::if_then_else(const IfThenElse *op) {

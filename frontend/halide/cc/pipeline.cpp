@@ -133,14 +133,6 @@ FuncInfo func_info(Pipeline_ &p, const std::string &fn, const Function &f) {
         }
         if (k > 0) {
             const Definition &u = f.updates()[k - 1];
-            for (size_t i = 0; i < u.args().size(); i++) {
-                const Variable *v = u.args()[i].as<Variable>();
-                if (!v || v->name != f.args()[i]) {
-                    unsupported("update " + std::to_string(k - 1) + " of " + fn + " writes at " + str(u.args()[i]) +
-                                " in dimension " + std::to_string(i) +
-                                ": only updates that keep every pure variable in place are translated");
-                }
-            }
             if (u.values().size() != 1) {
                 unsupported("update " + std::to_string(k - 1) + " of " + fn + " of several values (tuples)");
             }
@@ -149,6 +141,7 @@ FuncInfo func_info(Pipeline_ &p, const std::string &fn, const Function &f) {
                 st.rv.push_back(*it);
                 st.coords.push_back(prefix + it->var);
             }
+            scan_stage(f, k, st);
         }
         fi.stages.push_back(st);
     }
