@@ -277,6 +277,10 @@ private:
     bool fused_loop(const For *op, const std::string &kind, Lines *out);
     Lines realize(const Realize *op);
     const Stage *store_stage(const Provide *op, const FuncInfo &fi, const std::string &what);
+    std::map<std::string, int> last_stage_;  // by func, the stage of its last store translated in its produce node (-1: none; -2: unknown)
+    int next_stage(const std::string &fn, const std::vector<size_t> &tied, const std::string &what);
+    Lines produce(const ProducerConsumer *op);
+    void merge_stages(const std::map<std::string, int> &other);
     Lines provide(const Provide *op);
     Lines reduction_store(const Provide *op, const Red &r, const std::string &lhs, const std::string &rhs, size_t stage,
                           size_t npure, const std::vector<std::string> &coords, Lines out);
@@ -316,7 +320,7 @@ private:
         out = k_.block(op);
     }
     void visit(const ProducerConsumer *op) override {
-        out = k_.stmt(op->body);
+        out = k_.produce(op);
     }
     void visit(const For *op) override {
         out = k_.for_loop(op);
@@ -678,9 +682,10 @@ Lines KernelTranslator::realize(const Realize *op) {
 const Stage *KernelTranslator::store_stage(const Provide *op, const FuncInfo &fi, const std::string &what) {
     const Stage *found = nullptr;
     int best = -1;
-    bool tie = false;
+    std::vector<size_t> tied;
     size_t npure = fi.f.args().size();
-    for (const Stage &st : fi.stages) {
+    for (size_t k = 0; k < fi.stages.size(); k++) {
+        const Stage &st = fi.stages[k];
         int score = 0;
         bool ok = true;
         for (size_t i = 0; i < st.coords.size(); i++) {
@@ -696,18 +701,45 @@ const Stage *KernelTranslator::store_stage(const Provide *op, const FuncInfo &fi
         if (score > best) {
             found = &st;
             best = score;
-            tie = false;
+            tied = {k};
         } else if (score == best) {
-            tie = true;
+            tied.push_back(k);
         }
     }
     if (!found) {
         unsupported("the " + what + ": no stage of " + op->name + " has its coordinates in scope");
     }
-    if (tie) {
-        unsupported("the " + what + ": the stage it belongs to is ambiguous (two stages with their coordinates in scope)");
+    if (tied.size() > 1) {
+        found = &fi.stages[next_stage(op->name, tied, what)];
     }
+    last_stage_[op->name] = (int)(found - &fi.stages[0]);
     return found;
+}
+
+// next_stage resolves a store that several stages of fn could compute
+// (tied, in order), as a 0-d func's stages without RVars: Halide writes
+// a func's definitions in order within its produce node, so it is the
+// first of them after the stage of the last store to fn translated there.
+int KernelTranslator::next_stage(const std::string &fn, const std::vector<size_t> &tied, const std::string &what) {
+    auto it = last_stage_.find(fn);
+    if (it != last_stage_.end() && it->second >= -1) {
+        for (size_t k : tied) {
+            if ((int)k > it->second) {
+                return (int)k;
+            }
+        }
+    }
+    unsupported("the " + what + ": the stage it belongs to is ambiguous (stages " + std::to_string(tied[0]) + " and " +
+                std::to_string(tied[1]) + " have their coordinates in scope, and the order of the stores does not tell them apart)");
+}
+
+// produce translates the body of a produce or consume node; a produce
+// node of f starts its definitions (see next_stage).
+Lines KernelTranslator::produce(const ProducerConsumer *op) {
+    if (op->is_producer) {
+        last_stage_[op->name] = -1;
+    }
+    return stmt(op->body);
 }
 
 // provide translates a store, annotated with the stage it computes at
@@ -845,6 +877,7 @@ Lines KernelTranslator::if_then_else(const IfThenElse *op) {
     // expanded).
     Expr pc = substitute(expanded_, c);
     path_.push_back(pc);
+    std::map<std::string, int> before = last_stage_;
     Lines then = stmt(op->then_case);
     path_.pop_back();
     out.l.push_back("if " + cond_text + " {");
@@ -852,15 +885,39 @@ Lines KernelTranslator::if_then_else(const IfThenElse *op) {
     out.uses.insert(then.uses.begin(), then.uses.end());
     if (op->else_case.defined()) {
         path_.push_back(simplify(!pc));
+        std::map<std::string, int> after_then = last_stage_;
+        last_stage_ = before;
         Lines els = stmt(op->else_case);
         path_.pop_back();
+        merge_stages(after_then);
         out.l.push_back("} else {");
         els.indent_into(out.l);
         out.uses.insert(els.uses.begin(), els.uses.end());
     }
+    if (!op->else_case.defined()) {
+        merge_stages(before);
+    }
     out.l.push_back("}");
     return out;
 }
+
+// merge_stages joins the stages of the last stores of two branches (see
+// next_stage): where they differ, the next tied store cannot be resolved.
+void KernelTranslator::merge_stages(const std::map<std::string, int> &other) {
+    for (const auto &kv : other) {
+        auto it = last_stage_.find(kv.first);
+        if (it == last_stage_.end() || it->second != kv.second) {
+            last_stage_[kv.first] = -2;
+        }
+    }
+    for (auto &kv : last_stage_) {
+        if (!other.count(kv.first)) {
+            kv.second = -2;
+        }
+    }
+}
+
+
 
 // check_text translates the condition e of a check, as an affine
 // constraint on the parameters alone.
