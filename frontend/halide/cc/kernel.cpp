@@ -767,6 +767,10 @@ Lines KernelTranslator::provide(const Provide *op) {
     std::vector<std::string> coords;
     for (size_t i = 0; i < found->coords.size(); i++) {
         std::string c = found->coords[i];
+        if (i < npure && found->scan.on && !found->scan.kept[i]) {
+            coords.emplace_back();  // the cell written there: scan_cell
+            continue;
+        }
         if (i < npure && !in_scope(c) && in_scope(found->fused[i])) {
             c = found->fused[i];
         }
