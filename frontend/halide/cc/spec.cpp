@@ -408,15 +408,16 @@ void SpecWriter::scan_update(size_t k) {
 }
 
 // scan_reads finds the reads of the func by the scan update k, checks
-// them (the kept dimensions at the cell written, the moved ones over the
-// RDom and the parameters only) and says when each sees the update's own
-// earlier write: the iteration that writes the cell read is in the RDom
-// and comes before the current one in the RDom's order.
+// that they keep the kept dimensions at the cell written (so that the
+// iterations for different values of the kept pure variables touch
+// different cells, in whatever order the schedule runs them), and says
+// when each sees the update's own earlier write: the iteration that
+// writes the cell read is in the RDom, its predicate holds there, and it
+// comes before the current one in the RDom's order.
 std::vector<SpecWriter::SelfRead> SpecWriter::scan_reads(size_t k, const std::map<std::string, Expr> &at_cell, const Expr &w) {
     const Stage &st = fi_->stages[k];
     const Definition &u = fi_->f.updates()[k - 1];
     const std::vector<std::string> &args = fi_->f.args();
-    std::set<std::string> pure(args.begin(), args.end());
     class Calls : public IRGraphVisitor {
     public:
         std::string fn;
