@@ -43,6 +43,27 @@ std::vector<size_t> used_rvars(const Expr &e, const std::vector<ReductionVariabl
     return out;
 }
 
+// reads_data reports whether e reads a func, an image or a parameter
+// that is not an int32 index.
+bool reads_data(const Expr &e) {
+    class Reads : public IRGraphVisitor {
+    public:
+        bool found = false;
+
+    private:
+        using IRGraphVisitor::visit;
+        void visit(const Call *op) override {
+            found = found || op->call_type == Call::Halide || op->call_type == Call::Image;
+            IRGraphVisitor::visit(op);
+        }
+        void visit(const Variable *op) override {
+            found = found || (op->param.defined() && !op->param.is_buffer() && op->type != Int(32));
+        }
+    } r;
+    e.accept(&r);
+    return r.found;
+}
+
 }  // namespace
 
 // scan_stage records in st how update k - 1 of f moves its pure
@@ -71,6 +92,10 @@ void scan_stage(const Function &f, size_t k, Stage &st) {
         if (uses_var(a, pure)) {
             unsupported(what + " writes at " + str(a) + " in dimension " + std::to_string(i) +
                         ": a dimension that moves may depend on the RDom and the parameters only, not on pure variables");
+        }
+        if (reads_data(a)) {
+            unsupported(what + " writes at " + str(a) + " in dimension " + std::to_string(i) +
+                        ": a data-dependent index (histograms, scatters)");
         }
         std::vector<size_t> js = used_rvars(a, st.rv);
         if (js.empty()) {
