@@ -558,16 +558,28 @@ func (an *specAnalyzer) fixpoint() error {
 	changed := map[string]bool{}
 	converged := false
 	for round := 0; round < specRounds && !converged; round++ {
-		next, err := an.restrictRound()
-		if err != nil {
-			return err
-		}
-		an.propagateFailures()
-		if changed, err = an.adoptRound(next); err != nil {
-			return err
+		changed = map[string]bool{}
+		// Gauss-Seidel: each tensor, in declaration order, is restricted
+		// against the sets of this round where they are already known, so
+		// that a restriction crosses a chain of tensors declared in
+		// dependence order in one round.
+		for _, name := range an.order {
+			st := an.tensors[name]
+			next, err := an.restrictTensor(st)
+			if err != nil {
+				return err
+			}
+			an.propagateFailures()
+			shrank, err := an.adoptTensor(st, next)
+			if err != nil {
+				return err
+			}
+			if shrank {
+				changed[name] = true
+			}
+			an.propagateFailures()
 		}
 		converged = len(changed) == 0
-		an.propagateFailures()
 	}
 	if !converged {
 		for _, name := range an.order {
@@ -592,78 +604,66 @@ func (an *specAnalyzer) budgetFailure(st *specTensor, what string, err error) er
 	return nil
 }
 
-// restrictRound is one round of the Jacobi iteration: every equation's
-// defined set restricted against the tensors' sets of the previous round.
-func (an *specAnalyzer) restrictRound() (map[*specEq]*presburger.Map, error) {
+// restrictTensor is one step of a round: the defined sets of the
+// equations of st restricted against the tensors' current sets (nil when
+// st failed).
+func (an *specAnalyzer) restrictTensor(st *specTensor) (map[*specEq]*presburger.Map, error) {
+	if st.failed {
+		return nil, nil
+	}
 	next := map[*specEq]*presburger.Map{}
-	for _, name := range an.order {
-		st := an.tensors[name]
-		if st.failed {
-			continue
-		}
-		for _, se := range st.eqs {
-			d := se.def
-			var err error
-			for _, r := range se.reads {
-				if r.over {
-					if d, err = an.restrictOver(d, r); err != nil {
-						break
-					}
-					continue
-				}
-				var ok *presburger.Map // { x : args(x) in D_U }
-				if ok, err = an.tensors[r.tensor].def.Preimage(r.acc); err != nil {
+	for _, se := range st.eqs {
+		d := se.def
+		var err error
+		for _, r := range se.reads {
+			if r.over {
+				if d, err = an.restrictOver(d, r); err != nil {
 					break
 				}
-				if d, err = d.Intersect(ok); err != nil {
-					break
-				}
+				continue
 			}
-			if err == nil {
-				d, err = an.tidy(d)
-			}
-			if err != nil {
-				if err := an.budgetFailure(st, "restricting the defined set", err); err != nil {
-					return nil, err
-				}
+			var ok *presburger.Map // { x : args(x) in D_U }
+			if ok, err = an.tensors[r.tensor].def.Preimage(r.acc); err != nil {
 				break
 			}
-			next[se] = d
+			if d, err = d.Intersect(ok); err != nil {
+				break
+			}
 		}
+		if err == nil {
+			d, err = an.tidy(d)
+		}
+		if err != nil {
+			if err := an.budgetFailure(st, "restricting the defined set", err); err != nil {
+				return nil, err
+			}
+			break
+		}
+		next[se] = d
 	}
 	return next, nil
 }
 
-// adoptRound makes next the equations' defined sets and recomputes each
-// tensor's, returning the tensors whose set shrank.
-func (an *specAnalyzer) adoptRound(next map[*specEq]*presburger.Map) (map[string]bool, error) {
-	changed := map[string]bool{}
-	for _, name := range an.order {
-		st := an.tensors[name]
-		if st.failed {
-			continue
-		}
-		for _, se := range st.eqs {
-			se.def = next[se]
-		}
-		d, err := an.union(st)
-		var same bool
-		if err == nil {
-			// d ⊆ st.def by construction: equal iff st.def ⊆ d.
-			same, err = st.def.IsSubset(an.ctx, d)
-		}
-		if err != nil {
-			if err := an.budgetFailure(st, "comparing the defined set", err); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if !same {
-			changed[name] = true
-		}
-		st.def = d
+// adoptTensor makes next the defined sets of the equations of st and
+// recomputes the tensor's, reporting whether it shrank.
+func (an *specAnalyzer) adoptTensor(st *specTensor, next map[*specEq]*presburger.Map) (bool, error) {
+	if st.failed {
+		return false, nil
 	}
-	return changed, nil
+	for _, se := range st.eqs {
+		se.def = next[se]
+	}
+	d, err := an.union(st)
+	var same bool
+	if err == nil {
+		// d ⊆ st.def by construction: equal iff st.def ⊆ d.
+		same, err = st.def.IsSubset(an.ctx, d)
+	}
+	if err != nil {
+		return false, an.budgetFailure(st, "comparing the defined set", err)
+	}
+	st.def = d
+	return !same, nil
 }
 
 // reportRemoved reports the points the fixpoint removed from each

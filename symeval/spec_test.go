@@ -296,6 +296,24 @@ output T
 	}
 }
 
+// TestSpecLongChain: a restriction of the defined set crosses a chain of
+// tensors longer than the analysis's rounds: each round restricts the
+// tensors in declaration order against the sets already restricted.
+func TestSpecLongChain(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(specHeader + "tensor T0(i) : f32\nT0(i) = A(i) where 0 <= i < N\n")
+	n := 3 * specRounds
+	for k := 1; k <= n; k++ {
+		fmt.Fprintf(&b, "tensor T%d(i) : f32\nT%d(i) = T%d(i) + 1\n", k, k, k-1)
+	}
+	fmt.Fprintf(&b, "output T%d\n", n)
+	a := specAnalyze(t, b.String())
+	if un := specIssuesOf(a, specUnfounded); len(un) > 0 {
+		t.Fatalf("unfounded issues %v, want none", un)
+	}
+	specSetEqual(t, "defined set of the last tensor", a.defined[fmt.Sprintf("T%d", n)], fmt.Sprintf("[N] -> { T%d[i] : N >= 1 and 0 <= i < N }", n))
+}
+
 // TestSpecWellFounded: recurrences with a base case are well defined.
 func TestSpecWellFounded(t *testing.T) {
 	for _, text := range []string{`

@@ -129,7 +129,16 @@ func TestUnsupported(t *testing.T) {
         RDom r(0, in.dim(0).extent());
         hist(x) = 0;
         hist(clamp(cast<int>(in(r)), 0, 255)) += 1;
-    }`, "only updates that keep every pure variable in place"},
+    }`, "a data-dependent index (histograms, scatters)"},
+		{"scan_step", `
+    Input<Buffer<float>> in{"in", 1};
+    Output<Buffer<float>> out{"out", 1};
+    void generate() {
+        Var x("x");
+        RDom r(1, 8);
+        out(x) = in(x);
+        out(2 * r) = out(2 * r - 2) + in(r);
+    }`, "moves it by a step other than 1 or -1"},
 		{"gather", `
     Input<Buffer<int>> idx{"idx", 1};
     Input<Buffer<float>> in{"in", 1};

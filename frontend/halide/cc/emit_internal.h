@@ -1,10 +1,10 @@
 // The declarations the translator's files share, in the order of its
 // files: names (names.cpp), types and literals (types.cpp), the IR
 // dispatch (here), expressions (expr.cpp), the pipeline as lowered and
-// gathered (pipeline.cpp), reductions (reduce.cpp), the specification
-// (spec.cpp) and the kernel (kernel.cpp). emit.cpp drives them and
-// jit.cpp checks a translation against Halide's JIT. Internal to the
-// translator: the public interface is augur_halide.h.
+// gathered (pipeline.cpp), scans (scan.cpp), reductions (reduce.cpp),
+// the specification (spec.cpp) and the kernel (kernel.cpp). emit.cpp
+// drives them and jit.cpp checks a translation against Halide's JIT.
+// Internal to the translator: the public interface is augur_halide.h.
 #ifndef AUGUR_EMIT_INTERNAL_H
 #define AUGUR_EMIT_INTERNAL_H
 
@@ -219,11 +219,22 @@ private:
 
 // ---------------------------------------------------------------- the pipeline (pipeline.cpp)
 
+// Scan is how an update moves its func's pure dimensions with its RDom
+// (scan.cpp): its tensor is then indexed by the cell it writes.
+struct Scan {
+    bool on = false;           // some dimension of the left-hand side is not its pure variable
+    std::vector<Expr> lhs;     // the update's arguments, over its RVars and the kept pure variables
+    std::vector<bool> kept;    // per dimension, whether the argument is the dimension's pure variable
+    std::vector<int> dim_of;   // per RVar (outermost first), the dimension it moves
+    std::vector<Expr> inverse; // per RVar, its value at the cell written, over the pure variable of that dimension
+};
+
 struct Stage {
     std::string tensor;                 // its tensor in the specification
     std::vector<std::string> coords;    // Halide names of its coordinates in the loop nest: f.sK.x, then f.sK.r (RVars outermost first)
     std::vector<std::string> fused;     // f.sK.fused.x for each pure coordinate: its name in a loop compute_with fused
     std::vector<ReductionVariable> rv;  // the RDom's variables, outermost first
+    Scan scan;                          // for an update that moves a pure dimension
 };
 
 // FuncInfo is a func, or one element of a func of several values (a
@@ -311,6 +322,12 @@ Lowered lower(const Halide::Pipeline &pipeline, const Target &t, const std::stri
 
 // gather names the funcs, buffers and parameters of the lowered pipeline.
 Pipeline_ gather(const Lowered &l);
+
+// ---------------------------------------------------------------- scans (scan.cpp)
+
+// scan_stage records in st how update k - 1 of f moves f's pure
+// dimensions, checking that it writes each cell at most once.
+void scan_stage(const Function &f, size_t k, Stage &st);
 
 // ---------------------------------------------------------------- reductions (reduce.cpp)
 

@@ -285,12 +285,18 @@ private:
     bool fused_loop(const For *op, const std::string &kind, Lines *out);
     Lines realize(const Realize *op);
     const Stage *store_stage(const Provide *op, const FuncInfo &fi, const std::string &what);
+    std::map<std::string, int> last_stage_;  // by func, the stage of its last store translated in its produce node (-1: none; -2: unknown)
+    int next_stage(const std::string &fn, const std::vector<size_t> &tied, const std::string &what);
+    Lines produce(const ProducerConsumer *op);
+    void merge_stages(const std::map<std::string, int> &other);
     Lines provide(const Provide *op);
     std::vector<std::string> store_coords(const Provide *op, const FuncInfo &fi, const Stage &st, Lines &out);
     bool tuple_value_let(const LetStmt *op) const;
     Lines tuple_values(const LetStmt *op);
     Lines reduction_store(const Provide *op, const Red &r, const std::string &lhs, const std::string &rhs, size_t stage,
                           size_t npure, const std::vector<std::string> &coords, Lines out);
+    std::vector<std::string> scan_cell(const Stage &st, size_t npure, const std::vector<std::string> &coords,
+                                       std::set<std::string> &uses);
     Lines if_then_else(const IfThenElse *op);
     std::string check_text(const Expr &e);
     Lines assert_stmt(const AssertStmt *op);
@@ -325,7 +331,7 @@ private:
         out = k_.block(op);
     }
     void visit(const ProducerConsumer *op) override {
-        out = k_.stmt(op->body);
+        out = k_.produce(op);
     }
     void visit(const For *op) override {
         out = k_.for_loop(op);
@@ -741,9 +747,10 @@ std::string KernelTranslator::single_iteration(const std::string &coord) {
 const Stage *KernelTranslator::store_stage(const Provide *op, const FuncInfo &fi, const std::string &what) {
     const Stage *found = nullptr;
     int best = -1;
-    bool tie = false;
+    std::vector<size_t> tied;
     size_t npure = fi.f.args().size();
-    for (const Stage &st : fi.stages) {
+    for (size_t k = 0; k < fi.stages.size(); k++) {
+        const Stage &st = fi.stages[k];
         int score = 0;
         bool ok = true;
         for (size_t i = 0; i < st.coords.size(); i++) {
@@ -759,18 +766,45 @@ const Stage *KernelTranslator::store_stage(const Provide *op, const FuncInfo &fi
         if (score > best) {
             found = &st;
             best = score;
-            tie = false;
+            tied = {k};
         } else if (score == best) {
-            tie = true;
+            tied.push_back(k);
         }
     }
     if (!found) {
         unsupported("the " + what + ": no stage of " + op->name + " has its coordinates in scope");
     }
-    if (tie) {
-        unsupported("the " + what + ": the stage it belongs to is ambiguous (two stages with their coordinates in scope)");
+    if (tied.size() > 1) {
+        found = &fi.stages[next_stage(op->name, tied, what)];
     }
+    last_stage_[op->name] = (int)(found - &fi.stages[0]);
     return found;
+}
+
+// next_stage resolves a store that several stages of fn could compute
+// (tied, in order), as a 0-d func's stages without RVars: Halide writes
+// a func's definitions in order within its produce node, so it is the
+// first of them after the stage of the last store to fn translated there.
+int KernelTranslator::next_stage(const std::string &fn, const std::vector<size_t> &tied, const std::string &what) {
+    auto it = last_stage_.find(fn);
+    if (it != last_stage_.end() && it->second >= -1) {
+        for (size_t k : tied) {
+            if ((int)k > it->second) {
+                return (int)k;
+            }
+        }
+    }
+    unsupported("the " + what + ": the stage it belongs to is ambiguous (stages " + std::to_string(tied[0]) + " and " +
+                std::to_string(tied[1]) + " have their coordinates in scope, and the order of the stores does not tell them apart)");
+}
+
+// produce translates the body of a produce or consume node; a produce
+// node of f starts its definitions (see next_stage).
+Lines KernelTranslator::produce(const ProducerConsumer *op) {
+    if (op->is_producer) {
+        last_stage_[op->name] = -1;
+    }
+    return stmt(op->body);
 }
 
 // provide translates a store, annotated with the stage it computes at
@@ -890,6 +924,10 @@ std::vector<std::string> KernelTranslator::store_coords(const Provide *op, const
     std::vector<std::string> coords;
     for (size_t i = 0; i < found->coords.size(); i++) {
         std::string c = slid(found->coords[i]);
+        if (i < npure && found->scan.on && !found->scan.kept[i]) {
+            coords.emplace_back();  // the cell written there: scan_cell
+            continue;
+        }
         if (i < npure && !in_scope(c) && in_scope(slid(found->fused[i]))) {
             c = slid(found->fused[i]);
         }
@@ -914,6 +952,9 @@ std::vector<std::string> KernelTranslator::store_coords(const Provide *op, const
         }
         out.uses.insert(b.id);
         coords.push_back(b.id);
+    }
+    if (found->scan.on) {
+        coords = scan_cell(*found, npure, coords, out.uses);
     }
     return coords;
 }
@@ -963,6 +1004,28 @@ Lines KernelTranslator::reduction_store(const Provide *op, const Red &r, const s
     return out;
 }
 
+// scan_cell is the annotation's coordinates of a store of a scan stage
+// st (scan.cpp), whose tensor is indexed by the cell written: the pure
+// coordinates it keeps, and in a dimension it moves, the update's
+// argument at the stage's RVar coordinates (coords, after the npure pure
+// ones).
+std::vector<std::string> KernelTranslator::scan_cell(const Stage &st, size_t npure, const std::vector<std::string> &coords,
+                                                     std::set<std::string> &uses) {
+    std::map<std::string, Expr> at;
+    for (size_t j = 0; j < st.rv.size(); j++) {
+        at[st.rv[j].var] = Variable::make(Int(32), st.coords[npure + j]);
+    }
+    std::vector<std::string> cell;
+    for (size_t i = 0; i < npure; i++) {
+        if (st.scan.kept[i]) {
+            cell.push_back(coords[i]);
+        } else {
+            cell.push_back(with(uses, [&] { return index(substitute(at, st.scan.lhs[i])).s; }));
+        }
+    }
+    return cell;
+}
+
 Lines KernelTranslator::if_then_else(const IfThenElse *op) {
     Expr c = no_bounds_query(op->condition);
     if (is_const_one(c)) {
@@ -977,6 +1040,7 @@ Lines KernelTranslator::if_then_else(const IfThenElse *op) {
     // expanded).
     Expr pc = substitute(expanded_, c);
     path_.push_back(pc);
+    std::map<std::string, int> before = last_stage_;
     Lines then = stmt(op->then_case);
     path_.pop_back();
     out.l.push_back("if " + cond_text + " {");
@@ -984,15 +1048,39 @@ Lines KernelTranslator::if_then_else(const IfThenElse *op) {
     out.uses.insert(then.uses.begin(), then.uses.end());
     if (op->else_case.defined()) {
         path_.push_back(simplify(!pc));
+        std::map<std::string, int> after_then = last_stage_;
+        last_stage_ = before;
         Lines els = stmt(op->else_case);
         path_.pop_back();
+        merge_stages(after_then);
         out.l.push_back("} else {");
         els.indent_into(out.l);
         out.uses.insert(els.uses.begin(), els.uses.end());
     }
+    if (!op->else_case.defined()) {
+        merge_stages(before);
+    }
     out.l.push_back("}");
     return out;
 }
+
+// merge_stages joins the stages of the last stores of two branches (see
+// next_stage): where they differ, the next tied store cannot be resolved.
+void KernelTranslator::merge_stages(const std::map<std::string, int> &other) {
+    for (const auto &kv : other) {
+        auto it = last_stage_.find(kv.first);
+        if (it == last_stage_.end() || it->second != kv.second) {
+            last_stage_[kv.first] = -2;
+        }
+    }
+    for (auto &kv : last_stage_) {
+        if (!other.count(kv.first)) {
+            kv.second = -2;
+        }
+    }
+}
+
+
 
 // check_text translates the condition e of a check, as an affine
 // constraint on the parameters alone.

@@ -136,18 +136,15 @@ FuncInfo func_info(Pipeline_ &p, const std::string &fn, const Function &f, int v
         }
         if (k > 0) {
             const Definition &u = f.updates()[k - 1];
-            for (size_t i = 0; i < u.args().size(); i++) {
-                const Variable *v = u.args()[i].as<Variable>();
-                if (!v || v->name != f.args()[i]) {
-                    unsupported("update " + std::to_string(k - 1) + " of " + fn + " writes at " + str(u.args()[i]) +
-                                " in dimension " + std::to_string(i) +
-                                ": only updates that keep every pure variable in place are translated");
-                }
-            }
             const auto &rvs = u.schedule().rvars();
             for (auto it = rvs.rbegin(); it != rvs.rend(); ++it) {
                 st.rv.push_back(*it);
                 st.coords.push_back(prefix + it->var);
+            }
+            scan_stage(f, k, st);
+            if (st.scan.on && f.outputs() > 1) {
+                unsupported("update " + std::to_string(k - 1) + " of " + fn +
+                            ", of several values (tuples), moves a pure dimension with its RDom: scans of tuples are not translated");
             }
         }
         fi.stages.push_back(st);

@@ -144,6 +144,15 @@ private:
                       SpecTranslator &t, const std::string &where);
     void equation(const std::string &lhs, const std::string &val, std::vector<std::string> conds);
     void check_self(size_t k, const Call *c);
+    // scans (spec.cpp, below update_cases)
+    bool undef0_ = false;  // the pure definition is undef(): its tensor is not written
+    bool prev_undef(size_t k) const {
+        return k == 1 && undef0_;
+    }
+    struct SelfRead;
+    void scan_update(size_t k);
+    std::vector<SelfRead> scan_reads(size_t k, const std::map<std::string, Expr> &at_cell, const Expr &w);
+    void scan_cases(size_t k, const Expr &val, const Expr &w, const std::vector<SelfRead> &reads);
 };
 
 void SpecWriter::func(const std::string &fn) {
@@ -167,9 +176,18 @@ void SpecWriter::func(const std::string &fn) {
     }
     o_ << "\n";
     const Stage &s0 = fi_->stages[0];
-    SpecTranslator pure(p_, vars_);
-    o_ << "tensor " << s0.tensor << "(" << x_ << ") : " << fi_->type << "\n";
-    o_ << s0.tensor << "(" << x_ << ") = " << pure_value(pure) << "\n";
+    auto ob = p_.buffer_index.find(fn_);
+    bool in_place = ob != p_.buffer_index.end() && !p_.buffers[ob->second].initial.empty();
+    undef0_ = is_undef(fi_->f.values()[fi_->value_index]) && !in_place;
+    if (undef0_) {
+        if (fi_->stages.size() < 2 || !fi_->stages[1].scan.on) {
+            unsupported("the func " + fn + ": a pure definition undef() is translated only before an update that moves a pure dimension, or in an output updated in place");
+        }
+    } else {
+        SpecTranslator pure(p_, vars_);
+        o_ << "tensor " << s0.tensor << "(" << x_ << ") : " << fi_->type << "\n";
+        o_ << s0.tensor << "(" << x_ << ") = " << pure_value(pure) << "\n";
+    }
     for (size_t k = 1; k < fi_->stages.size(); k++) {
         update(k);
     }
@@ -222,6 +240,9 @@ void SpecWriter::reduction(const Red &r) {
 // its RDom.
 std::string SpecWriter::stage_value(size_t k, const std::string &args, const FuncInfo *fi) {
     const Stage &s = (fi ? fi : fi_)->stages[k];
+    if (s.scan.on) {
+        return s.tensor + "(" + args + ")";
+    }
     std::vector<std::string> idx;
     if (!args.empty()) {
         idx.push_back(args);
@@ -271,6 +292,10 @@ void SpecWriter::check_self(size_t k, const Call *c) {
 // update writes stage k, the func's update k - 1: over its RVars, a
 // recurrence whose base case is the previous stage.
 void SpecWriter::update(size_t k) {
+    if (fi_->stages[k].scan.on) {
+        scan_update(k);
+        return;
+    }
     const Stage &st = fi_->stages[k];
     const Definition &u = fi_->f.updates()[k - 1];
     std::map<std::string, std::string> uvars = vars_;
@@ -364,6 +389,187 @@ void SpecWriter::update_cases(size_t k, const std::string &lhs, const std::vecto
             equation(lhs, val, c1);
             equation(lhs, cur, c2);
         }
+    }
+}
+
+// SelfRead is a read of the func by a scan update, at the cell y (over
+// the pure variables of the cell written): it sees the update's own
+// value at y when an earlier iteration wrote y, else the previous
+// stage's.
+struct SpecWriter::SelfRead {
+    std::string key;            // y, printed by Halide
+    std::vector<Expr> y;        // the cell read
+    Expr earlier;               // an earlier iteration of the update wrote y
+    std::string mine, before;   // the update's value at y, and the previous stage's (empty: undefined)
+};
+
+// scan_update writes stage k, an update that moves pure dimensions with
+// its RDom (scan.cpp). Each cell is written by at most one iteration,
+// the one the cell determines, so the stage's tensor is indexed by the
+// cell: where an iteration writes it, the update's value at that
+// iteration, its reads of the func resolved to the latest earlier write
+// (the update's own tensor where an earlier iteration wrote the cell
+// read, the previous stage elsewhere); everywhere else, the previous
+// stage.
+void SpecWriter::scan_update(size_t k) {
+    const Stage &st = fi_->stages[k];
+    const Definition &u = fi_->f.updates()[k - 1];
+    const Scan &sc = st.scan;
+    const std::vector<std::string> &args = fi_->f.args();
+    if (p_.reds.count(fn_)) {
+        unsupported("update " + std::to_string(k - 1) + " of " + fn_ + ": a reduction the schedule re-orders that moves a pure dimension");
+    }
+    // The RVars at the cell written, and W, "the update writes the cell".
+    std::map<std::string, Expr> at_cell;
+    Expr w = const_true();
+    for (size_t j = 0; j < st.rv.size(); j++) {
+        const ReductionVariable &r = st.rv[j];
+        at_cell[r.var] = sc.inverse[j];
+        w = w && r.min <= sc.inverse[j] && sc.inverse[j] < r.min + r.extent;
+    }
+    for (size_t i = 0; i < args.size(); i++) {
+        if (!sc.kept[i] && std::find(sc.dim_of.begin(), sc.dim_of.end(), (int)i) == sc.dim_of.end()) {
+            w = w && Variable::make(Int(32), args[i]) == sc.lhs[i];
+        }
+    }
+    if (u.predicate().defined() && !is_const_one(u.predicate())) {
+        w = w && substitute(at_cell, substitute_in_all_lets(u.predicate()));
+    }
+    w = simplify(w);
+    o_ << "tensor " << st.tensor << "(" << x_ << ") : " << fi_->type << "\n";
+    std::string lhs = st.tensor + "(" + x_ + ")";
+    SpecTranslator t(p_, vars_);
+    std::string wt = t.cond(w).s;
+    if (!prev_undef(k)) {
+        equation(lhs, stage_value(k - 1, x_), {"not (" + wt + ")"});
+    }
+    Expr val = substitute(at_cell, substitute_in_all_lets(u.values()[0]));
+    scan_cases(k, val, w, scan_reads(k, at_cell, w));
+}
+
+// scan_reads finds the reads of the func by the scan update k, checks
+// that they keep the kept dimensions at the cell written (so that the
+// iterations for different values of the kept pure variables touch
+// different cells, in whatever order the schedule runs them), and says
+// when each sees the update's own earlier write: the iteration that
+// writes the cell read is in the RDom, its predicate holds there, and it
+// comes before the current one in the RDom's order.
+std::vector<SpecWriter::SelfRead> SpecWriter::scan_reads(size_t k, const std::map<std::string, Expr> &at_cell, const Expr &w) {
+    const Stage &st = fi_->stages[k];
+    const Definition &u = fi_->f.updates()[k - 1];
+    const std::vector<std::string> &args = fi_->f.args();
+    class Calls : public IRGraphVisitor {
+    public:
+        std::string fn;
+        std::vector<const Call *> found;
+
+    private:
+        using IRGraphVisitor::visit;
+        void visit(const Call *op) override {
+            if (op->call_type == Call::Halide && op->name == fn) {
+                found.push_back(op);
+            }
+            IRGraphVisitor::visit(op);
+        }
+    } calls;
+    calls.fn = fn_;
+    Expr v0 = substitute_in_all_lets(u.values()[0]);
+    v0.accept(&calls);
+    std::vector<SelfRead> out;
+    for (const Call *c : calls.found) {
+        SelfRead r;
+        std::map<std::string, Expr> to_y;
+        for (size_t i = 0; i < args.size(); i++) {
+            if (st.scan.kept[i]) {
+                const Variable *v = c->args[i].as<Variable>();
+                if (!v || v->name != args[i]) {
+                    unsupported("update " + std::to_string(k - 1) + " of " + fn_ + " reads " + str(Expr(c)) +
+                                ": a scan may read its own func only at the pure variables it keeps");
+                }
+            }
+            r.y.push_back(simplify(substitute(at_cell, c->args[i])));
+            to_y[args[i]] = r.y.back();
+        }
+        r.key = str(Expr(Call::make(c->type, c->name, r.y, c->call_type)));
+        bool seen = false;
+        for (const SelfRead &o : out) {
+            seen = seen || o.key == r.key;
+        }
+        if (seen) {
+            continue;
+        }
+        // The lexicographic order of the RVars, outermost first.
+        Expr less = const_false(), same = const_true();
+        for (const Expr &inv : st.scan.inverse) {
+            Expr there = substitute(to_y, inv);
+            less = less || (same && there < inv);
+            same = same && there == inv;
+        }
+        r.earlier = simplify(substitute(to_y, w) && less);
+        out.push_back(r);
+    }
+    if (out.size() > 4) {
+        unsupported("update " + std::to_string(k - 1) + " of " + fn_ + ": a scan that reads its own func at more than 4 cells");
+    }
+    return out;
+}
+
+// scan_cases writes the equations of the scan update k where it writes
+// (w): one per way its reads of the func resolve, the ways that read the
+// previous stage's undefined value left out.
+void SpecWriter::scan_cases(size_t k, const Expr &val, const Expr &w, const std::vector<SelfRead> &reads0) {
+    const Stage &st = fi_->stages[k];
+    SpecTranslator t(p_, vars_);
+    std::vector<SelfRead> reads = reads0;
+    std::vector<size_t> open;  // the reads whose resolution depends on the cell
+    for (size_t l = 0; l < reads.size(); l++) {
+        std::vector<std::string> ys;
+        for (const Expr &e : reads[l].y) {
+            ys.push_back(t.index(e).s);
+        }
+        reads[l].mine = st.tensor + "(" + join(ys, ", ") + ")";
+        if (!prev_undef(k)) {
+            reads[l].before = stage_value(k - 1, join(ys, ", "));
+        }
+        if (!is_const(reads[l].earlier)) {
+            open.push_back(l);
+        }
+    }
+    std::string lhs = st.tensor + "(" + x_ + ")";
+    std::string wt = "(" + t.cond(w).s + ")";
+    for (size_t m = 0; m < ((size_t)1 << open.size()); m++) {
+        std::vector<std::string> conds{wt};
+        std::map<std::string, bool> mine;
+        bool defined = true;
+        for (size_t l = 0; l < reads.size(); l++) {
+            bool e = is_const_one(reads[l].earlier);
+            auto at = std::find(open.begin(), open.end(), l);
+            if (at != open.end()) {
+                e = (m >> (at - open.begin())) & 1;
+                std::string c = t.cond(reads[l].earlier).s;
+                conds.push_back(e ? "(" + c + ")" : "not (" + c + ")");
+            }
+            mine[reads[l].key] = e;
+            defined = defined && (e || !reads[l].before.empty());
+        }
+        if (!defined) {
+            continue;
+        }
+        t.self_name = fn_;
+        t.self = [&](const Call *c) {
+            std::vector<Expr> y;
+            for (const Expr &a : c->args) {
+                y.push_back(simplify(a));
+            }
+            std::string key = str(Expr(Call::make(c->type, c->name, y, c->call_type)));
+            for (const SelfRead &r : reads) {
+                if (r.key == key) {
+                    return atom(mine.at(key) ? r.mine : r.before);
+                }
+            }
+            unsupported("update " + std::to_string(k - 1) + " of " + fn_ + ": the read " + key + " of its own func, not found");
+        };
+        equation(lhs, t.value(val).s, conds);
     }
 }
 
