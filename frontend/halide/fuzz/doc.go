@@ -1,0 +1,2 @@
+// Package fuzz is augur fuzz-halide's engine.
+package fuzz

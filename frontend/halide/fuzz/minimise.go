@@ -1,0 +1,208 @@
+package fuzz
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Minimise shrinks a case that Halide's JIT shows wrong over the region
+// while it stays wrong: delta debugging over its schedule directives
+// (each removed in turn, until none can be), then over its algorithm
+// (updates removed, funcs bypassed by reading their first producer, terms
+// of a sum or a max dropped), then the directives again.
+func Minimise(ctx context.Context, d *Driver, c *Case, r Region) (*Case, error) {
+	wrong := func(k *Case) (bool, error) {
+		a, err := Confirm(ctx, d, k, r)
+		if err != nil {
+			return false, err
+		}
+		return a.Cause == "" && a.Mismatch > 0, nil
+	}
+	m := c.Clone()
+	for pass := 0; pass < 3; pass++ {
+		changed := false
+		for _, step := range []func(*Case) []*Case{dropDirectives, dropUpdates, bypassFuncs, dropTerms} {
+			for {
+				found := false
+				for _, k := range step(m) {
+					ok, err := wrong(k)
+					if err != nil {
+						return nil, err
+					}
+					if ok {
+						m, found, changed = k, true, true
+						break
+					}
+				}
+				if !found {
+					break
+				}
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	return m, nil
+}
+
+// dropDirectives are the case without one of its directives, the last
+// first.
+func dropDirectives(c *Case) []*Case {
+	var out []*Case
+	for i := len(c.Sched) - 1; i >= 0; i-- {
+		k := c.Clone()
+		k.Sched = slices.Delete(k.Sched, i, i+1)
+		out = append(out, k)
+	}
+	return out
+}
+
+// dropUpdates are the case without one of its updates (the directives of
+// that func's updates from it on are dropped too).
+func dropUpdates(c *Case) []*Case {
+	var out []*Case
+	for i, d := range c.Defs {
+		if d.Kind != UpdateDef {
+			continue
+		}
+		k := c.Clone()
+		k.Defs = slices.Delete(k.Defs, i, i+1)
+		k.Sched = slices.DeleteFunc(k.Sched, func(s Directive) bool {
+			f, st, ok := strings.Cut(s[1], ".")
+			return f == d.Name && ok && st != "0"
+		})
+		out = append(out, k)
+	}
+	return out
+}
+
+// bypassFuncs are the case with a func other than the output removed, its
+// readers reading its first producer instead (when of as many
+// dimensions), and the directives that name it dropped.
+func bypassFuncs(c *Case) []*Case {
+	var out []*Case
+	for _, d := range c.Defs {
+		if d.Kind == UpdateDef || d.Name == c.Output {
+			continue
+		}
+		src := d.Src
+		if d.Kind == FuncDef {
+			src = firstCall(d.Value)
+		}
+		if src == "" || c.Dims(src) != c.Dims(d.Name) {
+			continue
+		}
+		k := c.Clone()
+		k.Defs = slices.DeleteFunc(k.Defs, func(x Def) bool { return x.Name == d.Name })
+		for i := range k.Defs {
+			if k.Defs[i].Value != nil {
+				rename(k.Defs[i].Value, d.Name, src)
+			}
+		}
+		k.Sched = slices.DeleteFunc(k.Sched, func(s Directive) bool { return slices.Contains(s, d.Name) })
+		out = append(out, k)
+	}
+	return out
+}
+
+func firstCall(e *Expr) string {
+	if e.Op == "" {
+		return ""
+	}
+	if _, ok := Ops[e.Op]; !ok {
+		return e.Op
+	}
+	for _, a := range e.Args {
+		if f := firstCall(a); f != "" {
+			return f
+		}
+	}
+	return ""
+}
+
+func rename(e *Expr, from, to string) {
+	if e.Op == from {
+		e.Op = to
+	}
+	for _, a := range e.Args {
+		rename(a, from, to)
+	}
+}
+
+// dropTerms are the case with one operation of two operands (+, -, *,
+// min, max) of a definition replaced by one of its operands.
+func dropTerms(c *Case) []*Case {
+	var out []*Case
+	for i, d := range c.Defs {
+		if d.Value == nil {
+			continue
+		}
+		n := countBinary(d.Value)
+		for j := range n {
+			for side := range 2 {
+				k := c.Clone()
+				if v := replaceBinary(k.Defs[i].Value, j, side); v != nil {
+					k.Defs[i].Value = v
+					if d.Kind != UpdateDef || calls(v, d.Name) {
+						out = append(out, k)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+var binaries = map[string]bool{"+": true, "-": true, "*": true, "min": true, "max": true}
+
+func countBinary(e *Expr) int {
+	n := 0
+	if binaries[e.Op] {
+		n++
+	}
+	for _, a := range e.Args {
+		n += countBinary(a)
+	}
+	return n
+}
+
+// replaceBinary returns e with its j-th binary operation (preorder)
+// replaced by its operand side (0 or 1).
+func replaceBinary(e *Expr, j, side int) *Expr {
+	var walk func(e *Expr) *Expr
+	n := 0
+	walk = func(e *Expr) *Expr {
+		if binaries[e.Op] {
+			if n == j {
+				n++
+				return e.Args[side]
+			}
+			n++
+		}
+		for i, a := range e.Args {
+			e.Args[i] = walk(a)
+		}
+		return e
+	}
+	return walk(e)
+}
+
+func calls(e *Expr, f string) bool {
+	if e.Op == f {
+		return true
+	}
+	return slices.ContainsFunc(e.Args, func(a *Expr) bool { return calls(a, f) })
+}
+
+// signature names what makes a minimised miscompilation distinct: its
+// directives' names, in order, and the reason.
+func signature(m *Case, reason string) string {
+	var ds []string
+	for _, d := range m.Sched {
+		ds = append(ds, d[0])
+	}
+	return fmt.Sprintf("%s | %s", strings.Join(ds, " "), reason)
+}
