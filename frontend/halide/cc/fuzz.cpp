@@ -402,6 +402,12 @@ void schedule_stage(Case &c, Stage st, const std::string &sk, const std::vector<
         need(4);
         VarOrRVar a = v(1);
         st.fuse(a, v(2), var(c, sk, ts[i + 3], a.is_rvar));
+    } else if ((d == "vectorize" || d == "unroll") && ts.size() == i + 2) {
+        if (d == "vectorize") {
+            st.vectorize(v(1));
+        } else {
+            st.unroll(v(1));
+        }
     } else if (d == "vectorize" || d == "unroll") {
         need(3);
         int n = to_int(ts[i + 2]);

@@ -52,6 +52,9 @@ type Outcome struct {
 	Mismatch  string  `json:"mismatch,omitempty"`
 	Bundle    string  `json:"bundle,omitempty"`
 	Seconds   float64 `json:"seconds"`
+	// Text, Spec, Sched and Report are the case, its translation and
+	// Augur's report (invalid).
+	Text, Spec, Sched, Report string `json:"-"`
 }
 
 // Campaign runs cases on the driver, validating each with v, confirming
@@ -76,6 +79,10 @@ func Campaign(ctx context.Context, d *Driver, v Validator, o Options) (*Summary,
 		}
 		if out.Confirmed {
 			if err := s.bug(ctx, d, v, c, out, o.Out); err != nil {
+				return nil, err
+			}
+		} else if out.Verdict == "invalid" && o.Out != "" {
+			if err := keepUnconfirmed(o.Out, out); err != nil {
 				return nil, err
 			}
 		}
@@ -127,6 +134,7 @@ func RunCase(ctx context.Context, d *Driver, v Validator, c *Case) (*Outcome, er
 	if ver.Verdict != "invalid" {
 		return out, nil
 	}
+	out.Text, out.Spec, out.Sched, out.Report = c.String(), a.Spec, a.Sched, ver.Report
 	j, err := Confirm(ctx, d, c, OutputRegion(c, a.Params, ver.Params))
 	if err != nil {
 		return nil, err
@@ -212,6 +220,23 @@ func Normalize(msg string) string {
 		msg = msg[:100]
 	}
 	return msg
+}
+
+// keepUnconfirmed writes an invalid verdict that Halide's JIT did not
+// show into out/unconfirmed/CASE: the case, its translation and the
+// report, to find the cause in Augur.
+func keepUnconfirmed(out string, o *Outcome) error {
+	dir := filepath.Join(out, "unconfirmed", o.Case)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	o.Bundle = dir
+	for name, text := range map[string]string{"case.txt": o.Text, "spec.sare": o.Spec, "prog.sched": o.Sched, "augur.txt": o.Report + "\n" + o.Mismatch + "\n"} {
+		if err := writeFile(dir, name, text); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // writeFile writes a file of a bundle.

@@ -152,7 +152,9 @@ func (c *Case) Clone() *Case {
 // needs with an action.
 func (c *Case) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "case %s\n", c.Name)
+	if c.Name != "" {
+		fmt.Fprintf(&b, "case %s\n", c.Name)
+	}
 	for _, in := range c.Inputs {
 		fmt.Fprintf(&b, "input %s %s %d\n", in.Name, in.Type, in.Dims)
 	}

@@ -119,9 +119,10 @@ type Driver struct {
 	stdin   io.WriteCloser
 	stdout  *bufio.Reader
 	stderr  *tail
-	answers chan answerOrErr
+	spent   float64 // CPU seconds of the processes ended
 }
 
+// answerOrErr is what the goroutine reading an answer gets.
 type answerOrErr struct {
 	a   *Answer
 	err error
@@ -195,7 +196,7 @@ func (d *Driver) stop() error {
 		_ = d.cmd.Process.Kill()
 		<-done
 	}
-	d.cmd = nil
+	d.ended()
 	return nil
 }
 
@@ -203,8 +204,42 @@ func (d *Driver) kill() {
 	if d.cmd != nil {
 		_ = d.cmd.Process.Kill()
 		_ = d.cmd.Wait()
-		d.cmd = nil
+		d.ended()
 	}
+}
+
+// ended counts the CPU time of the process waited for.
+func (d *Driver) ended() {
+	if ps := d.cmd.ProcessState; ps != nil {
+		d.spent += (ps.UserTime() + ps.SystemTime()).Seconds()
+	}
+	d.cmd = nil
+}
+
+// CPUSeconds is the CPU time the driver's processes have used so far
+// (the running one's as Linux's /proc tells, in clock ticks of 1/100 s).
+func (d *Driver) CPUSeconds() float64 {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	s := d.spent
+	if d.cmd == nil {
+		return s
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", d.cmd.Process.Pid))
+	if err != nil {
+		return s
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return s
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) > 12 {
+		u, _ := strconv.ParseFloat(f[11], 64)
+		k, _ := strconv.ParseFloat(f[12], 64)
+		s += (u + k) / 100
+	}
+	return s
 }
 
 // Do sends the case with the action ("translate", "jit SEED POISON MIN

@@ -40,6 +40,14 @@ type gen struct {
 	loops map[stageRef][]string
 	path  map[string][]level
 	fresh int
+	// parallel are the parallel loops; rooted the stages rfactor'd,
+	// whose intermediate is computed at root; inners the variables of
+	// constant extent a split made, predicated those of a split
+	// predicated.
+	parallel   map[level]bool
+	rooted     map[stageRef]bool
+	inners     map[string]bool
+	predicated map[string]bool
 }
 
 type stageRef struct {
@@ -71,7 +79,11 @@ func (g *gen) algorithm() {
 		srcs = append(srcs, "in1")
 	}
 	if g.chance(0.4) {
-		g.c.Defs = append(g.c.Defs, Def{Kind: BCDef, Name: "b0", BC: pick(g, BCKinds), Src: "in0"})
+		// The translator takes the clamps of repeat_edge and the selects
+		// of constant_exterior; the other conditions index by a remainder
+		// over the input's extent, which it refuses: drawn less often.
+		bc := pick(g, []string{"repeat_edge", "repeat_edge", "constant_exterior", "constant_exterior", pick(g, BCKinds)})
+		g.c.Defs = append(g.c.Defs, Def{Kind: BCDef, Name: "b0", BC: bc, Src: "in0"})
 		srcs = append(srcs, "b0")
 	}
 	n := 1 + g.r.IntN(4)
@@ -83,7 +95,17 @@ func (g *gen) algorithm() {
 		}
 		g.c.Defs = append(g.c.Defs, Def{Kind: FuncDef, Name: name, Type: g.typ, Dims: g.dims, Value: g.combine(name, 0, prods)})
 		if g.chance(0.35) {
-			g.update(name, pick(g, srcs))
+			src := pick(g, srcs)
+			if g.chance(0.5) {
+				// A reduction from the identity of +, as Halide's sum,
+				// of the stage's first producer.
+				g.c.Defs[len(g.c.Defs)-1].Value = Int(0)
+				for p, us := range g.uses {
+					g.uses[p] = slices.DeleteFunc(us, func(u stageRef) bool { return u.f == name })
+				}
+				src = prods[0]
+			}
+			g.update(name, src)
 		}
 		srcs = append(srcs, name)
 	}
@@ -165,6 +187,9 @@ func (g *gen) update(f, src string) {
 		self.Args = append(self.Args, Atom(string(rune('x'+d))))
 	}
 	op := pick(g, []string{"+", "+", "max"})
+	if g.c.Def(f).Value.String() == "0" {
+		op = "+"
+	}
 	g.c.Defs = append(g.c.Defs, Def{Kind: UpdateDef, Name: f, RDom: rdom, Value: Call(op, self, a)})
 }
 
@@ -198,6 +223,8 @@ func (g *gen) funcs() []string {
 func (g *gen) schedule() {
 	g.loops = map[stageRef][]string{}
 	g.path = map[string][]level{}
+	g.parallel, g.rooted = map[level]bool{}, map[stageRef]bool{}
+	g.inners, g.predicated = map[string]bool{}, map[string]bool{}
 	inlined := map[string]bool{}
 	slid := false
 	for i, f := range g.funcs() {
@@ -253,12 +280,14 @@ func (g *gen) place(f string, uses []stageRef, sliding bool) bool {
 			cands = commonPrefix(cands, g.path[u.f])
 		}
 	}
+	if slices.ContainsFunc(uses, func(u stageRef) bool { return g.rooted[u] }) {
+		cands = nil
+	}
 	hasUpdates := g.c.Updates(f) > 0
 	if sliding && len(uses) == 1 && len(cands) > 1 {
 		at := 1 + g.r.IntN(len(cands)-1)
 		g.computeAt(f, cands[:at+1])
-		g.add("store_root", f)
-		g.foldMaybe(f)
+		g.storeAt(f, cands, g.outerStore(cands, at))
 		return true
 	}
 	switch x := g.r.IntN(10); {
@@ -270,20 +299,38 @@ func (g *gen) place(f string, uses []stageRef, sliding bool) bool {
 	default:
 		at := g.r.IntN(len(cands))
 		g.computeAt(f, cands[:at+1])
-		if at > 0 && g.chance(0.5) {
-			if s := g.r.IntN(at + 1); s == 0 {
-				g.add("store_root", f)
-			} else {
-				st := cands[s-1]
-				g.add("store_at", f, st.s.f, st.s.k, st.v)
-			}
-			g.foldMaybe(f)
+		if lo := g.outerStore(cands, at); lo < at+1 && g.chance(0.5) {
+			g.storeAt(f, cands, lo+g.r.IntN(at+1-lo))
 		}
 	}
 	if g.chance(0.1) {
 		g.add("align_bounds", f, "x", 2)
 	}
 	return true
+}
+
+// outerStore is the outermost place f may be stored at when computed at
+// cands[at]: 0 for root, i+1 for cands[i], inside every parallel loop
+// between.
+func (g *gen) outerStore(cands []level, at int) int {
+	lo := 0
+	for i := 0; i <= at; i++ {
+		if g.parallel[cands[i]] {
+			lo = i + 1
+		}
+	}
+	return lo
+}
+
+// storeAt stores f at root (s 0) or at cands[s-1], and may fold it.
+func (g *gen) storeAt(f string, cands []level, s int) {
+	if s == 0 {
+		g.add("store_root", f)
+	} else {
+		st := cands[s-1]
+		g.add("store_at", f, st.s.f, st.s.k, st.v)
+	}
+	g.foldMaybe(f)
 }
 
 func (g *gen) computeAt(f string, path []level) {

@@ -25,17 +25,29 @@ func (g *gen) stage(s stageRef, output bool) {
 	pure := func() []string {
 		return slices.DeleteFunc(slices.Clone(loops), func(v string) bool { return strings.HasPrefix(v, "r") })
 	}
+	// The predicated tails, which the translator refuses, are drawn less
+	// often than the others.
+	tails := slices.Concat(Tails[:4], Tails[:4], Tails)
+	if update {
+		// Halide refuses to round up or shift inwards an update's loops.
+		tails = slices.DeleteFunc(tails, func(t string) bool { return t == "round_up" || t == "shift_inwards" })
+	}
 	if g.chance(0.5) {
 		v := pick(g, pure())
 		o, i := g.name(v+"o"), g.name(v+"i")
-		g.add("split", st, v, o, i, pick(g, []int{2, 3, 4, 8}), pick(g, Tails))
+		tail := pick(g, tails)
+		g.add("split", st, v, o, i, pick(g, []int{2, 3, 4, 8}), tail)
 		loops = replace(loops, v, o, i)
+		g.inner(i, tail)
 	}
 	if g.dims == 2 && g.chance(0.25) && slices.Contains(loops, "x") && slices.Contains(loops, "y") {
 		xo, yo, xi, yi := g.name("xo"), g.name("yo"), g.name("xi"), g.name("yi")
-		g.add("tile", st, "x", "y", xo, yo, xi, yi, pick(g, []int{2, 4, 8}), pick(g, []int{2, 4}), pick(g, Tails))
+		tail := pick(g, tails)
+		g.add("tile", st, "x", "y", xo, yo, xi, yi, pick(g, []int{2, 4, 8}), pick(g, []int{2, 4}), tail)
 		loops = slices.DeleteFunc(loops, func(v string) bool { return v == "x" || v == "y" })
 		loops = append([]string{yo, xo, yi, xi}, loops...)
+		g.inner(xi, tail)
+		g.inner(yi, tail)
 	}
 	if p := pure(); len(p) > 1 && g.chance(0.3) {
 		i := g.r.IntN(len(p) - 1)
@@ -54,8 +66,16 @@ func (g *gen) stage(s stageRef, output bool) {
 	if update {
 		loops = g.reduction(s, loops)
 	}
-	g.vectorParallel(st, loops, pure())
+	g.vectorParallel(s, loops, pure())
 	g.loops[s] = loops
+}
+
+// inner records the inner variable of a split.
+func (g *gen) inner(v, tail string) {
+	g.inners[v] = true
+	if strings.HasPrefix(tail, "predicate") {
+		g.predicated[v] = true
+	}
 }
 
 // reduction draws the schedule of an update's RDom: a split of rx, an
@@ -70,35 +90,51 @@ func (g *gen) reduction(s stageRef, loops []string) []string {
 		loops = replace(loops, "rx", o, i)
 		rv = o
 	}
+	if g.c.Def(s.f).Value.String() != "0" {
+		return loops
+	}
 	switch x := g.r.IntN(10); {
-	case x < 2 && !strings.Contains(g.c.Defs[g.updateIndex(s)].Value.Op, "-"):
+	case x < 4:
 		g.add("rfactor", st, rv, "u")
+		g.rooted[s] = true
 		return slices.DeleteFunc(loops, func(v string) bool { return strings.HasPrefix(v, "r") })
-	case x < 3 && rv == "rx":
+	case x < 7 && rv == "rx":
 		g.add("atomic", st)
 		g.add("parallel", st, "rx")
+		g.parallel[level{s, "rx"}] = true
 	}
 	return loops
 }
 
-// vectorParallel draws vectorize, unroll, parallel and specialize.
-func (g *gen) vectorParallel(st string, loops, pure []string) {
+// vectorParallel draws vectorize, unroll, parallel and specialize: the
+// inner variable of a split is vectorized or unrolled whole (Halide
+// refuses to split it again when its split is predicated), another with
+// a factor.
+func (g *gen) vectorParallel(s stageRef, loops, pure []string) {
 	if len(pure) == 0 {
 		return
 	}
+	st := s.String()
 	inner := pure[len(pure)-1]
+	how := func(words ...any) []any {
+		if g.predicated[inner] || g.inners[inner] && g.chance(0.7) {
+			return words
+		}
+		return append(words, pick(g, []int{2, 4, 8}))
+	}
 	switch x := g.r.IntN(10); {
 	case x < 3 && loops[len(loops)-1] == inner:
-		g.add("vectorize", st, inner, pick(g, []int{4, 8}))
+		g.add(how("vectorize", st, inner)...)
 	case x < 4:
-		g.add("unroll", st, inner, pick(g, []int{2, 3}))
+		g.add(how("unroll", st, inner)...)
 	}
 	if g.chance(0.25) {
 		g.add("parallel", st, pure[0])
+		g.parallel[level{s, pure[0]}] = true
 	}
 	if g.chance(0.1) {
 		sp := []any{"specialize", st, 0, pick(g, []int{4, 8, 16})}
-		if g.chance(0.5) {
+		if g.chance(0.5) && !g.predicated[inner] {
 			sp = append(sp, "unroll", inner, 2)
 		}
 		g.add(sp...)

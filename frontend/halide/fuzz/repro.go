@@ -151,6 +151,9 @@ func (p *cxx) stageCalls(s string, name, a []string) string {
 	case "fuse":
 		return fmt.Sprintf(".fuse(%s, %s, %s)", v(0), v(1), v(2))
 	case "vectorize", "unroll":
+		if len(a) == 1 {
+			return fmt.Sprintf(".%s(%s)", name[0], v(0))
+		}
 		return fmt.Sprintf(".%s(%s, %s)", name[0], v(0), a[1])
 	case "parallel":
 		return fmt.Sprintf(".parallel(%s)", v(0))
