@@ -112,14 +112,14 @@ func (a *Answer) Err() error {
 // Driver is a running fuzz driver: one process answering requests in
 // turn, restarted after it crashes or exceeds a request's time limit.
 type Driver struct {
-	path    string
-	limit   time.Duration
-	mu      sync.Mutex
-	cmd     *exec.Cmd
-	stdin   io.WriteCloser
-	stdout  *bufio.Reader
-	stderr  *tail
-	spent   float64 // CPU seconds of the processes ended
+	path   string
+	limit  time.Duration
+	mu     sync.Mutex
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout *bufio.Reader
+	stderr *tail
+	spent  float64 // CPU seconds of the processes ended
 }
 
 // answerOrErr is what the goroutine reading an answer gets.
