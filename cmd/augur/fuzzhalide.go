@@ -29,12 +29,14 @@ type fuzzHalideFlags struct {
 	timeout   time.Duration
 	limit     time.Duration
 	json      bool
+	replay    string
+	show      int
 }
 
 func newFuzzHalideCmd() *cobra.Command {
 	var f fuzzHalideFlags
 	cmd := &cobra.Command{
-		Use:   "fuzz-halide [--seed S] [--cases N | --duration D] [--mode mixed|sliding|random] -o DIR",
+		Use:   "fuzz-halide [--seed S] [--cases N | --duration D] [--mode mixed|sliding|random] -o DIR | --replay CASE | --show N",
 		Short: "Fuzz stock Halide 14: random pipelines and schedules, each validated, every invalid verdict confirmed with Halide's JIT",
 		Long: `fuzz-halide draws random Halide pipelines (chains and DAGs of stencils,
 up- and downsampling, boundary conditions, updates over RDoms, sums and
@@ -56,6 +58,9 @@ bundles DIR/bug-NNN (a standalone C++ repro, the lowered statement,
 Augur's report); DIR/summary.txt and DIR/summary.json count the cases,
 verdicts, causes and bugs (see docs/fuzz-halide.md).
 
+--replay CASE runs one case file (a bundle's case.txt) and prints its
+outcome and Augur's report; --show N prints the N-th case of the seed.
+
 Exit status: 0 no confirmed miscompilation, 1 some, 3 on an error.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -72,14 +77,50 @@ Exit status: 0 no confirmed miscompilation, 1 some, 3 on an error.`,
 	fl.DurationVar(&f.timeout, "timeout", 20*time.Second, "wall-clock guard on each case's validation")
 	fl.DurationVar(&f.limit, "case-limit", 2*time.Minute, "time limit of each request to the fuzz driver (a case's build, translation or JIT run)")
 	fl.BoolVar(&f.json, "json", false, "print the summary as JSON")
+	fl.StringVar(&f.replay, "replay", "", "run the case in this file and print its outcome")
+	fl.IntVar(&f.show, "show", -1, "print the N-th case of the seed and the mode")
 	return cmd
+}
+
+// replayCase runs one case file and prints its outcome.
+func replayCase(ctx context.Context, out io.Writer, d *fuzz.Driver, f fuzzHalideFlags) error {
+	text, err := os.ReadFile(f.replay)
+	if err != nil {
+		return &exitError{code: exitMalformed, err: err}
+	}
+	c, err := fuzz.Parse(string(text))
+	if err != nil {
+		return &exitError{code: exitMalformed, err: fmt.Errorf("%s:%w", f.replay, err)}
+	}
+	o, err := fuzz.RunCase(ctx, d, fuzzValidator(f), c)
+	if err != nil {
+		return &exitError{code: exitMalformed, err: err}
+	}
+	fmt.Fprintf(out, "%s: %s %s\n", f.replay, o.Verdict, o.Cause)
+	if o.Verdict == "invalid" {
+		if o.Confirmed {
+			fmt.Fprintf(out, "confirmed by Halide's JIT: %s\n", o.Mismatch)
+		} else {
+			fmt.Fprintf(out, "not reproduced by Halide's JIT %s\n", o.Mismatch)
+		}
+		fmt.Fprintf(out, "\n%s", o.Report)
+		if o.Confirmed {
+			return silentExit(exitMismatch)
+		}
+	}
+	return nil
 }
 
 func runFuzzHalide(ctx context.Context, out, errw io.Writer, f fuzzHalideFlags) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	if f.show >= 0 {
+		_, err := fmt.Fprint(out, fuzz.Generate(f.seed, f.show, fuzz.GenOptions{Sliding: f.mode == "sliding" || f.mode == "mixed" && f.show%2 == 1}))
+		return err
+	}
 	switch {
+	case f.replay != "":
 	case f.out == "":
 		return usageError(fmt.Errorf("fuzz-halide needs an output directory: -o DIR"))
 	case f.cases == 0 && f.duration == 0:
@@ -98,6 +139,10 @@ func runFuzzHalide(ctx context.Context, out, errw io.Writer, f fuzzHalideFlags) 
 	d, err := fuzz.StartDriver(bin, f.limit)
 	if err != nil {
 		return &exitError{code: exitMalformed, err: err}
+	}
+	if f.replay != "" {
+		defer d.Close()
+		return replayCase(ctx, out, d, f)
 	}
 	o := fuzz.Options{Seed: f.seed, Cases: f.cases, Mode: f.mode, Out: f.out, Limit: f.limit}
 	if f.duration > 0 {
