@@ -668,7 +668,8 @@ bool same(double a, double b, bool is_float) {
 
 // jit_case realises the scheduled pipeline and the unscheduled algorithm
 // and answers "match CELLS" or "mismatch N X... scheduled V reference V"
-// for the first of the N cells that differ.
+// for the first of the N cells that differ, after a line "reference ok"
+// written as soon as the algorithm is realised.
 void jit_case(std::ostream &o, const std::vector<std::vector<std::string>> &lines, const std::vector<std::string> &act) {
     if (act.size() < 5 || act.size() % 2 == 0) {
         throw Bad("jit SEED POISON MIN0 EXT0 [MIN1 EXT1]...");
@@ -680,8 +681,11 @@ void jit_case(std::ostream &o, const std::vector<std::vector<std::string>> &line
         mins.push_back(to_int(act[i]));
         extents.push_back(to_int(act[i + 1]));
     }
-    Buffer<void> got = realize(lines, true, seed, mins, extents);
+    // The algorithm first: once it is realised, a crash is the scheduled
+    // pipeline's, and the line before it says so.
     Buffer<void> want = realize(lines, false, seed, mins, extents);
+    std::cout << "reference ok" << std::endl;
+    Buffer<void> got = realize(lines, true, seed, mins, extents);
     bool is_float = got.type().is_float();
     long bad = 0;
     std::ostringstream first;

@@ -31,7 +31,14 @@ func NewBundle(ctx context.Context, d *Driver, v Validator, c, m *Case, r Region
 	if err != nil {
 		return nil, err
 	}
-	b.Mismatch = fmt.Sprintf("%d cells differ, first at %s", j.Mismatch, j.First)
+	switch {
+	case j.Cause == "crash-scheduled":
+		b.Mismatch = "the scheduled pipeline crashed: " + j.Msg
+	case j.Cause != "":
+		b.Mismatch = "the JIT failed: " + j.Cause + ": " + j.Msg
+	default:
+		b.Mismatch = fmt.Sprintf("%d cells differ, first at %s", j.Mismatch, j.First)
+	}
 	a, err := d.Do(ctx, m, "translate")
 	if err != nil {
 		return nil, err

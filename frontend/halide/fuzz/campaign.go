@@ -139,9 +139,15 @@ func RunCase(ctx context.Context, d *Driver, v Validator, c *Case) (*Outcome, er
 	if err != nil {
 		return nil, err
 	}
-	if j.Cause != "" {
+	switch {
+	case j.Cause == "crash-scheduled":
+		// Halide's code of the schedule crashed where that of the
+		// algorithm ran.
+		out.Confirmed = true
+		out.Mismatch = "the scheduled pipeline crashed: " + j.Msg
+	case j.Cause != "":
 		out.Mismatch = "the JIT failed: " + j.Cause + ": " + Normalize(j.Msg)
-	} else if j.Mismatch > 0 {
+	case j.Mismatch > 0:
 		out.Confirmed = true
 		out.Mismatch = fmt.Sprintf("%d cells differ, first at %s", j.Mismatch, j.First)
 	}
@@ -188,6 +194,10 @@ var poisons = []int{0, 0x55, 0xff}
 // JIT over the region, with each poison in turn, and returns the first
 // answer that shows a mismatch or a failure (else the last).
 func Confirm(ctx context.Context, d *Driver, c *Case, r Region) (*Answer, error) {
+	return confirmWith(ctx, d, c, r, poisons)
+}
+
+func confirmWith(ctx context.Context, d *Driver, c *Case, r Region, poisons []int) (*Answer, error) {
 	var a *Answer
 	for _, p := range poisons {
 		var err error
@@ -195,6 +205,7 @@ func Confirm(ctx context.Context, d *Driver, c *Case, r Region) (*Answer, error)
 			return nil, err
 		}
 		if a.Cause != "" || a.Mismatch > 0 {
+			a.Poison = p
 			return a, nil
 		}
 	}

@@ -81,7 +81,8 @@ func command(ctx context.Context, name string, args ...string) error {
 	return nil
 }
 
-// Answer is the fuzz driver's answer to one request.
+// Answer is the fuzz driver's answer to one request; readAnswer returns
+// what it read so far with its error.
 type Answer struct {
 	// Cause is empty on success, else the failure's class: parse,
 	// unsupported (the translator's), halide-compile, halide-internal,
@@ -99,6 +100,12 @@ type Answer struct {
 	// first: its coordinates and both values.
 	Mismatch int
 	First    string
+	// Poison is the byte of the allocations that showed the mismatch
+	// (Confirm).
+	Poison int
+	// referenceOK is set once the driver said it realised the
+	// algorithm (jit).
+	referenceOK bool
 }
 
 // Err is the answer's failure as an error, or nil.
@@ -270,7 +277,12 @@ func (d *Driver) Do(ctx context.Context, c *Case, action string) (*Answer, error
 		if r.err != nil {
 			msg := d.stderr.String()
 			d.kill()
-			return &Answer{Cause: "crash", Msg: lastLine(msg)}, nil
+			a := &Answer{Cause: "crash", Msg: lastLine(msg)}
+			if r.a != nil && r.a.referenceOK {
+				// The algorithm was realised: the scheduled pipeline crashed.
+				a.Cause = "crash-scheduled"
+			}
+			return a, nil
 		}
 		return r.a, nil
 	case <-timer.C:
@@ -297,7 +309,7 @@ func readAnswer(r *bufio.Reader) (*Answer, error) {
 	for {
 		line, err := r.ReadString('\n')
 		if err != nil {
-			return nil, err
+			return a, err
 		}
 		line = strings.TrimSuffix(line, "\n")
 		head, rest, _ := strings.Cut(line, " ")
@@ -317,24 +329,26 @@ func readAnswer(r *bufio.Reader) (*Answer, error) {
 		case "spec", "sched":
 			n, err := strconv.Atoi(rest)
 			if err != nil {
-				return nil, fmt.Errorf("bad answer line %q", line)
+				return a, fmt.Errorf("bad answer line %q", line)
 			}
 			b := make([]byte, n+1)
 			if _, err := io.ReadFull(r, b); err != nil {
-				return nil, err
+				return a, err
 			}
 			if head == "spec" {
 				a.Spec = string(b[:n])
 			} else {
 				a.Sched = string(b[:n])
 			}
+		case "reference":
+			a.referenceOK = rest == "ok"
 		case "match":
 		case "mismatch":
 			n, first, _ := strings.Cut(rest, " ")
 			a.Mismatch, _ = strconv.Atoi(n)
 			a.First = first
 		default:
-			return nil, errors.New("bad answer line " + strconv.Quote(line))
+			return a, errors.New("bad answer line " + strconv.Quote(line))
 		}
 	}
 }

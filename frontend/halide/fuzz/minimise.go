@@ -13,31 +13,42 @@ import (
 // (updates removed, funcs bypassed by reading their first producer, terms
 // of a sum or a max dropped), then the directives again.
 func Minimise(ctx context.Context, d *Driver, c *Case, r Region) (*Case, error) {
+	// The candidates are tried with the poison that shows the original
+	// wrong only.
+	first, err := Confirm(ctx, d, c, r)
+	if err != nil {
+		return nil, err
+	}
+	if !shows(first) {
+		return c, nil
+	}
 	wrong := func(k *Case) (bool, error) {
-		a, err := Confirm(ctx, d, k, r)
+		a, err := confirmWith(ctx, d, k, r, []int{first.Poison})
 		if err != nil {
 			return false, err
 		}
-		return a.Cause == "" && a.Mismatch > 0, nil
+		return shows(a), nil
 	}
 	m := c.Clone()
 	for pass := 0; pass < 3; pass++ {
 		changed := false
 		for _, step := range []func(*Case) []*Case{dropDirectives, dropUpdates, bypassFuncs, dropTerms} {
-			for {
-				found := false
-				for _, k := range step(m) {
-					ok, err := wrong(k)
-					if err != nil {
-						return nil, err
-					}
-					if ok {
-						m, found, changed = k, true, true
-						break
-					}
-				}
-				if !found {
+			// One sweep over the candidates: after a success, the
+			// candidate at the same index is the next one of the
+			// smaller case.
+			for i := 0; ; {
+				cands := step(m)
+				if i >= len(cands) {
 					break
+				}
+				ok, err := wrong(cands[i])
+				if err != nil {
+					return nil, err
+				}
+				if ok {
+					m, changed = cands[i], true
+				} else {
+					i++
 				}
 			}
 		}
@@ -46,6 +57,12 @@ func Minimise(ctx context.Context, d *Driver, c *Case, r Region) (*Case, error) 
 		}
 	}
 	return m, nil
+}
+
+// shows says whether a JIT answer shows the scheduled pipeline wrong: a
+// cell differs, or its code crashed where the algorithm's ran.
+func shows(a *Answer) bool {
+	return a.Cause == "" && a.Mismatch > 0 || a.Cause == "crash-scheduled"
 }
 
 // dropDirectives are the case without one of its directives, the last

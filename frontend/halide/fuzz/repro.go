@@ -242,12 +242,17 @@ static double at(const Buffer<void> &b, const int *pos) {
 // reproMain is the rest of the repro's main.
 const reproMain = `    bool wrong = false;
     for (int p : {0, 0x55, 0xff}) {
+        // out[0] the algorithm, realised first; out[1] the scheduled pipeline.
         Buffer<void> out[2];
         for (int s = 0; s < 2; s++) {
             poison = (unsigned char)p;
             std::vector<ImageParam> inputs;
-            Pipeline pipe = build(s == 0, inputs);
-            if (s == 0 && p == 0) {
+            Pipeline pipe = build(s == 1, inputs);
+            if (s == 1) {
+                std::printf("poison 0x%02x: realizing the scheduled pipeline\n", p);
+                std::fflush(stdout);
+            }
+            if (s == 1 && p == 0) {
                 pipe.compile_to_lowered_stmt("repro.stmt", pipe.infer_arguments(), Text, get_host_target());
             }
             pipe.jit_handlers().custom_malloc = poison_malloc;
@@ -266,7 +271,7 @@ const reproMain = `    bool wrong = false;
         }
         int shown = 0;
         out[0].for_each_element([&](const int *pos) {
-            double a = at(out[0], pos), b = at(out[1], pos);
+            double a = at(out[1], pos), b = at(out[0], pos);
             bool same = t.is_float() ? (std::isnan(a) && std::isnan(b)) || std::fabs(a - b) <= 1e-4 * std::max(1.0, std::max(std::fabs(a), std::fabs(b))) : a == b;
             if (!same && shown++ < 10) {
                 std::printf("poison 0x%02x: cell (", p);
