@@ -3,19 +3,24 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/augur-verify/augur/frontend"
 	"github.com/augur-verify/augur/frontend/halide"
 	"github.com/augur-verify/augur/frontend/halide/fuzz"
-	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/validate"
 )
 
@@ -31,6 +36,9 @@ type fuzzHalideFlags struct {
 	json      bool
 	replay    string
 	show      int
+	// childEnv is added to the environment of the validations' child
+	// processes (tests: to run augur's main in the test binary).
+	childEnv []string
 }
 
 func newFuzzHalideCmd() *cobra.Command {
@@ -49,7 +57,8 @@ the same cases.
 
 Each case is built and translated by one fuzz driver process linked with
 libHalide (compiled once, cached like augur halide's translator), validated
-in-process within --resources per solver query, and every INVALID verdict
+by augur validate in a child process within --resources per solver query
+(killed past --timeout or 2 GiB of memory), and every INVALID verdict
 is confirmed by realising the scheduled pipeline and its unscheduled
 algorithm with Halide's JIT, allocations filled with poison bytes, at the
 counterexample's output region. Confirmed miscompilations are minimised
@@ -59,7 +68,8 @@ Augur's report); DIR/summary.txt and DIR/summary.json count the cases,
 verdicts, causes and bugs (see docs/fuzz-halide.md).
 
 --replay CASE runs one case file (a bundle's case.txt) and prints its
-outcome and Augur's report; --show N prints the N-th case of the seed.
+outcome and Augur's report (with -o DIR, the translation is written
+there too); --show N prints the N-th case of the seed.
 
 Exit status: 0 no confirmed miscompilation, 1 some, 3 on an error.`,
 		Args: noArgs,
@@ -91,6 +101,19 @@ func replayCase(ctx context.Context, out io.Writer, d *fuzz.Driver, f fuzzHalide
 	c, err := fuzz.Parse(string(text))
 	if err != nil {
 		return &exitError{code: exitMalformed, err: fmt.Errorf("%s:%w", f.replay, err)}
+	}
+	if f.out != "" {
+		// The translation, for augur validate.
+		a, err := d.Do(ctx, c, "translate")
+		if err != nil {
+			return &exitError{code: exitMalformed, err: err}
+		}
+		if a.Cause == "" {
+			pair := &frontend.Pair{Spec: a.Spec, Kernels: []frontend.Kernel{{Name: frontend.Prog, Text: a.Sched}}}
+			if _, err := pair.Write(f.out); err != nil {
+				return &exitError{code: exitMalformed, err: err}
+			}
+		}
 	}
 	o, err := fuzz.RunCase(ctx, d, fuzzValidator(f), c)
 	if err != nil {
@@ -157,13 +180,13 @@ func runFuzzHalide(ctx context.Context, out, errw io.Writer, f fuzzHalideFlags) 
 	}
 	defer logf.Close()
 	o.Log = logf
-	before := selfCPUSeconds()
+	before := cpuSeconds()
 	s, err := fuzz.Campaign(ctx, d, fuzzValidator(f), o)
 	d.Close()
 	if err != nil {
 		return &exitError{code: exitMalformed, err: err}
 	}
-	s.CPUSeconds = selfCPUSeconds() - before + d.CPUSeconds()
+	s.CPUSeconds = cpuSeconds() - before
 	if err := s.Save(f.out); err != nil {
 		return &exitError{code: exitMalformed, err: err}
 	}
@@ -181,21 +204,62 @@ func runFuzzHalide(ctx context.Context, out, errw io.Writer, f fuzzHalideFlags) 
 	return nil
 }
 
-// fuzzValidator validates a translation in-process, on one core, within
-// the flags' budget.
+// fuzzMemory is the resident memory past which a case's validation is
+// stopped: a case is one of thousands, and the machine is shared.
+const fuzzMemory = 2 << 30
+
+// fuzzValidator validates a translation in a child process, augur
+// validate --json with one job and the flags' resource limit, killed past
+// the case's time limit or fuzzMemory: a validation that blows up cannot
+// hold the campaign, nor its memory stay in the campaign's process.
 func fuzzValidator(f fuzzHalideFlags) fuzz.Validator {
 	return func(ctx context.Context, spec, sched string) (*fuzz.Verdict, error) {
-		ctx, cancel := context.WithTimeout(ctx, f.timeout)
-		defer cancel()
-		rep, err := validate.Validate(ctx, &syntax.Source{Name: "spec.sare", Text: spec}, &syntax.Source{Name: "prog.sched", Text: sched},
-			validate.Options{Resources: f.resources, Timeout: f.timeout, Jobs: 1})
-		if rep == nil {
+		exe, err := os.Executable()
+		if err != nil {
 			return nil, err
 		}
-		v := &fuzz.Verdict{Verdict: string(rep.Verdict), Reason: rep.Reason, Params: map[string]int64{}}
+		dir, err := os.MkdirTemp("", "augur-fuzz-validate-*")
 		if err != nil {
-			v.Verdict, v.Reason = string(validate.Unknown), "the case's validation time ran out"
+			return nil, err
 		}
+		defer os.RemoveAll(dir)
+		sp, pp := filepath.Join(dir, "spec.sare"), filepath.Join(dir, "prog.sched")
+		if err := os.WriteFile(sp, []byte(spec), 0o644); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(pp, []byte(sched), 0o644); err != nil {
+			return nil, err
+		}
+		cctx, cancel := context.WithTimeout(ctx, f.timeout)
+		defer cancel()
+		cmd := exec.CommandContext(cctx, exe, "validate", "--json", "--jobs", "1",
+			"--resources", strconv.FormatUint(f.resources, 10), "--timeout", f.timeout.String(), sp, pp)
+		cmd.Env = append(os.Environ(), f.childEnv...)
+		cmd.WaitDelay = 5 * time.Second
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Start(); err != nil {
+			return nil, err
+		}
+		overMemory := watchMemory(cctx, cmd.Process, cancel)
+		runErr := cmd.Wait()
+		switch {
+		case ctx.Err() != nil:
+			return nil, ctx.Err()
+		case overMemory():
+			return &fuzz.Verdict{Verdict: string(validate.Unknown), Reason: "the case's validation memory ran out"}, nil
+		case cctx.Err() != nil:
+			return &fuzz.Verdict{Verdict: string(validate.Unknown), Reason: "the case's validation time ran out"}, nil
+		}
+		var rep validate.Report
+		if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+			msg := strings.TrimSpace(stderr.String())
+			if i := strings.LastIndex(msg, "\n"); i >= 0 {
+				msg = msg[i+1:]
+			}
+			return &fuzz.Verdict{Verdict: string(validate.Error), Reason: fmt.Sprintf("augur validate: %v: %s", runErr, msg)}, nil
+		}
+		v := &fuzz.Verdict{Verdict: string(rep.Verdict), Reason: rep.Reason, Params: map[string]int64{}}
 		if cx := rep.Counterexample; cx != nil {
 			for _, b := range cx.Params {
 				v.Params[b.Name] = b.Value
@@ -210,10 +274,42 @@ func fuzzValidator(f fuzzHalideFlags) fuzz.Validator {
 	}
 }
 
-// selfCPUSeconds is the CPU time of this process so far.
-func selfCPUSeconds() float64 {
-	var r syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &r)
+// watchMemory polls the process's resident memory (Linux's /proc) until
+// ctx is done, and calls stop when it passes fuzzMemory; the function it
+// returns says whether it did.
+func watchMemory(ctx context.Context, p *os.Process, stop func()) func() bool {
+	var over atomic.Bool
+	go func() {
+		tick := time.NewTicker(200 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			b, err := os.ReadFile(fmt.Sprintf("/proc/%d/statm", p.Pid))
+			if err != nil {
+				return
+			}
+			var size, rss int64
+			fmt.Sscan(string(b), &size, &rss)
+			if rss*int64(os.Getpagesize()) > fuzzMemory {
+				over.Store(true)
+				stop()
+				return
+			}
+		}
+	}()
+	return over.Load
+}
+
+// cpuSeconds is the CPU time of this process and of its children waited
+// for (the validations, and the fuzz driver once closed) so far.
+func cpuSeconds() float64 {
+	var self, children syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &self)
+	_ = syscall.Getrusage(syscall.RUSAGE_CHILDREN, &children)
 	sec := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
-	return sec(r.Utime) + sec(r.Stime)
+	return sec(self.Utime) + sec(self.Stime) + sec(children.Utime) + sec(children.Stime)
 }

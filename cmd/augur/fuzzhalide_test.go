@@ -21,7 +21,10 @@ func TestFuzzHalideCampaign(t *testing.T) {
 	halideAvailable(t)
 	dir := t.TempDir()
 	var out, errb bytes.Buffer
-	code := execute([]string{"fuzz-halide", "--seed", "3", "--cases", "4", "-o", dir}, nil, &out, &errb)
+	f := fuzzHalideFlags{seed: 3, cases: 4, mode: "mixed", out: dir, resources: 5_000_000, timeout: time.Minute,
+		limit: 2 * time.Minute, show: -1, childEnv: []string{"AUGUR_TEST_RUN_MAIN=1"}}
+	err := runFuzzHalide(context.Background(), &out, &errb, f)
+	code := exitCode(err)
 	if code != exitOK && code != exitMismatch {
 		t.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
 	}
@@ -79,7 +82,7 @@ func TestFuzzHalideKnownBug(t *testing.T) {
 	}
 	d := fuzzDriver(t)
 	ctx := context.Background()
-	v := fuzzValidator(fuzzHalideFlags{resources: 5_000_000, timeout: time.Minute})
+	v := fuzzValidator(fuzzHalideFlags{resources: 5_000_000, timeout: time.Minute, childEnv: []string{"AUGUR_TEST_RUN_MAIN=1"}})
 	o, err := fuzz.RunCase(ctx, d, v, c)
 	if err != nil {
 		t.Fatal(err)
@@ -117,8 +120,8 @@ func BenchmarkFuzzHalide(b *testing.B) {
 		b.Skip(err)
 	}
 	d := fuzzDriver(b)
-	v := fuzzValidator(fuzzHalideFlags{resources: 5_000_000, timeout: 20 * time.Second})
-	cpu := func() float64 { return selfCPUSeconds() + d.CPUSeconds() }
+	v := fuzzValidator(fuzzHalideFlags{resources: 5_000_000, timeout: 20 * time.Second, childEnv: []string{"AUGUR_TEST_RUN_MAIN=1"}})
+	cpu := func() float64 { return cpuSeconds() + d.CPUSeconds() }
 	b.ResetTimer()
 	start := cpu()
 	for i := 0; b.Loop(); i++ {
