@@ -79,6 +79,12 @@ func Campaign(ctx context.Context, d *Driver, v Validator, o Options) (*Summary,
 		}
 		if out.Confirmed {
 			if err := s.bug(ctx, d, v, c, out, o.Out); err != nil {
+				if ctx.Err() != nil {
+					// Interrupted while minimising: the case counts,
+					// unbundled.
+					s.add(out)
+					break
+				}
 				return nil, err
 			}
 		} else if out.Verdict == "invalid" && o.Out != "" {
