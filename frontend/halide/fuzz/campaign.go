@@ -48,7 +48,10 @@ type Outcome struct {
 	Cause   string `json:"cause,omitempty"`
 	// Confirmed is set on an invalid verdict that Halide's JIT shows:
 	// the scheduled pipeline differs from the algorithm.
-	Confirmed bool    `json:"confirmed,omitempty"`
+	Confirmed bool `json:"confirmed,omitempty"`
+	// Elsewhere is the output region that confirmed it when the
+	// counterexample's did not.
+	Elsewhere string  `json:"confirmed_elsewhere,omitempty"`
 	Mismatch  string  `json:"mismatch,omitempty"`
 	Bundle    string  `json:"bundle,omitempty"`
 	Seconds   float64 `json:"seconds"`
@@ -141,9 +144,26 @@ func RunCase(ctx context.Context, d *Driver, v Validator, c *Case) (*Outcome, er
 		return out, nil
 	}
 	out.Text, out.Spec, out.Sched, out.Report = c.String(), a.Spec, a.Sched, ver.Report
-	j, err := Confirm(ctx, d, c, OutputRegion(c, a.Params, ver.Params))
+	r := OutputRegion(c, a.Params, ver.Params)
+	j, err := Confirm(ctx, d, c, r)
 	if err != nil {
 		return nil, err
+	}
+	if j.Cause == "" && j.Mismatch == 0 {
+		// Not at the counterexample's region: the pipeline may still be
+		// wrong over a larger one, and the counterexample is then Augur's
+		// to explain.
+		for _, wide := range widerRegions(r) {
+			w, err := Confirm(ctx, d, c, wide)
+			if err != nil {
+				return nil, err
+			}
+			if shows(w) {
+				out.Elsewhere = wide.String()
+				j = w
+				break
+			}
+		}
 	}
 	switch {
 	case j.Cause == "crash-scheduled":
@@ -157,7 +177,22 @@ func RunCase(ctx context.Context, d *Driver, v Validator, c *Case) (*Outcome, er
 		out.Confirmed = true
 		out.Mismatch = fmt.Sprintf("%d cells differ, first at %s", j.Mismatch, j.First)
 	}
+	if out.Elsewhere != "" {
+		out.Mismatch = fmt.Sprintf("not over the counterexample's output region (%s) but over %s: %s", r, out.Elsewhere, out.Mismatch)
+	}
 	return out, nil
+}
+
+// widerRegions are the regions tried when the counterexample's does not
+// show the bug: its mins with extents of 16, and mins 0 with extents of
+// 16.
+func widerRegions(r Region) []Region {
+	a := Region{Mins: r.Mins, Extents: make([]int, len(r.Extents))}
+	b := Region{Mins: make([]int, len(r.Mins)), Extents: make([]int, len(r.Extents))}
+	for i := range r.Extents {
+		a.Extents[i], b.Extents[i] = 16, 16
+	}
+	return []Region{a, b}
 }
 
 // Region is the output's mins and extents a JIT run realises.

@@ -80,6 +80,14 @@ func (s *Summary) bug(ctx context.Context, d *Driver, v Validator, c *Case, o *O
 		return err
 	}
 	r := OutputRegion(c, a.Params, ver.Params)
+	if o.Elsewhere != "" {
+		r = widerRegions(r)[0]
+		if j, err := Confirm(ctx, d, c, r); err != nil {
+			return err
+		} else if !shows(j) {
+			r = widerRegions(r)[1]
+		}
+	}
 	m, err := Minimise(ctx, d, c, r)
 	if err != nil {
 		return err
