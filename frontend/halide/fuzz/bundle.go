@@ -86,7 +86,7 @@ func (b *Bundle) Write(dir string) error {
 		{"README", readme},
 		{"case.txt", b.Case.String()},
 		{"original.txt", b.Original.String()},
-		{"repro.cpp", Repro(b.Case, b.Region)},
+		{"repro.cpp", Repro(b.Case.Pruned(), b.Region)},
 		{"lowered.stmt", b.Stmt},
 		{"augur.txt", b.Report},
 		{"spec.sare", b.Spec},

@@ -239,6 +239,7 @@ func Confirm(ctx context.Context, d *Driver, c *Case, r Region) (*Answer, error)
 }
 
 func confirmWith(ctx context.Context, d *Driver, c *Case, r Region, poisons []int) (*Answer, error) {
+	c = c.Pruned()
 	var a *Answer
 	for _, p := range poisons {
 		var err error

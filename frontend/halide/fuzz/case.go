@@ -226,3 +226,25 @@ func (c *Case) OutputType() Type {
 	}
 	return Int32
 }
+
+// Pruned returns the case without the inputs nothing reads (Halide's
+// bounds query gives those no buffer to fill).
+func (c *Case) Pruned() *Case {
+	used := map[string]bool{}
+	var walk func(e *Expr)
+	walk = func(e *Expr) {
+		used[e.Op] = true
+		for _, a := range e.Args {
+			walk(a)
+		}
+	}
+	for _, d := range c.Defs {
+		used[d.Src] = true
+		if d.Value != nil {
+			walk(d.Value)
+		}
+	}
+	n := c.Clone()
+	n.Inputs = slices.DeleteFunc(n.Inputs, func(in Input) bool { return !used[in.Name] })
+	return n
+}

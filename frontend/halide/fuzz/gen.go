@@ -22,7 +22,7 @@ func Generate(seed uint64, index int, o GenOptions) *Case {
 	g.c = &Case{Name: fmt.Sprintf("s%d-%d", seed, index)}
 	g.algorithm()
 	g.schedule()
-	return g.c
+	return g.c.Pruned()
 }
 
 // gen draws one case.
