@@ -43,6 +43,7 @@ func TestFuzzHalideCampaign(t *testing.T) {
 	if s.Cases != 4 || n != 4 || s.Seed != 3 {
 		t.Errorf("summary of %d cases, %d verdicts, seed %d; want 4, 4, 3:\n%s", s.Cases, n, s.Seed, b)
 	}
+	t.Logf("%s", out.String())
 	if !strings.Contains(out.String(), "4 cases") {
 		t.Errorf("the text summary does not count the cases:\n%s", out.String())
 	}
