@@ -232,8 +232,11 @@ func fuzzValidator(f fuzzHalideFlags) fuzz.Validator {
 		}
 		cctx, cancel := context.WithTimeout(ctx, f.timeout)
 		defer cancel()
+		// Run in dir, so that the report names the files spec.sare and
+		// prog.sched, as a bundle holds them.
 		cmd := exec.CommandContext(cctx, exe, "validate", "--json", "--jobs", "1",
-			"--resources", strconv.FormatUint(f.resources, 10), "--timeout", f.timeout.String(), sp, pp)
+			"--resources", strconv.FormatUint(f.resources, 10), "--timeout", f.timeout.String(), "spec.sare", "prog.sched")
+		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), f.childEnv...)
 		cmd.WaitDelay = 5 * time.Second
 		var stdout, stderr bytes.Buffer

@@ -66,7 +66,7 @@ func NewBundle(ctx context.Context, d *Driver, v Validator, c, m *Case, r Region
 	} else if t, err := os.ReadFile(f.Name()); err == nil {
 		b.Stmt = string(t)
 	}
-	b.Key = signature(m, Normalize(b.Reason))
+	b.Key = signature(m)
 	return b, nil
 }
 

@@ -35,7 +35,7 @@ type Summary struct {
 
 // Bug is a confirmed miscompilation after minimisation.
 type Bug struct {
-	Key      string   `json:"key"`   // what makes it distinct: the minimised schedule's directives and Augur's reason
+	Key      string   `json:"key"`   // what makes it distinct: the minimised schedule's directives
 	Cases    []string `json:"cases"` // the cases that minimised to it
 	Bundle   string   `json:"bundle,omitempty"`
 	Case     string   `json:"minimised"` // the minimised case's text
