@@ -66,37 +66,49 @@ func fuzzDriver(t testing.TB) *fuzz.Driver {
 	return d
 }
 
-// TestFuzzHalideKnownBug runs Halide issue 8140's case: Augur finds it
-// INVALID, Halide's JIT confirms it, and its bundle is written.
-func TestFuzzHalideKnownBug(t *testing.T) {
+// TestFuzzHalideKnownBugs runs the cases of known miscompilations of
+// Halide 14 (Halide issue 8140's, and the bundles of
+// frontend/halide/fuzz/testdata/bugs): Augur finds each INVALID and
+// Halide's JIT confirms it. Issue 8140's is then minimised and bundled.
+func TestFuzzHalideKnownBugs(t *testing.T) {
 	halideAvailable(t)
 	if testing.Short() {
 		t.Skip("JIT-compiles pipelines")
 	}
-	text, err := os.ReadFile(filepath.Join("..", "..", "frontend", "halide", "fuzz", "testdata", "halide8140.case"))
-	if err != nil {
-		t.Fatal(err)
+	testdata := filepath.Join("..", "..", "frontend", "halide", "fuzz", "testdata")
+	files, err := filepath.Glob(filepath.Join(testdata, "bugs", "*", "case.txt"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no bundles: %v", err)
 	}
-	c, err := fuzz.Parse(string(text))
-	if err != nil {
-		t.Fatal(err)
-	}
+	files = append(files, filepath.Join(testdata, "halide8140.case"))
 	d := fuzzDriver(t)
 	ctx := context.Background()
 	v := fuzzValidator(fuzzHalideFlags{resources: 5_000_000, timeout: time.Minute, childEnv: []string{"AUGUR_TEST_RUN_MAIN=1"}})
-	o, err := fuzz.RunCase(ctx, d, v, c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if o.Verdict != "invalid" || !o.Confirmed {
-		t.Fatalf("got %+v, want invalid and confirmed by Halide's JIT", o)
+	var c8140 *fuzz.Case
+	for _, f := range files {
+		text, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := fuzz.Parse(string(text))
+		if err != nil {
+			t.Fatalf("%s:%v", f, err)
+		}
+		o, err := fuzz.RunCase(ctx, d, v, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Verdict != "invalid" || !o.Confirmed {
+			t.Errorf("%s: got %+v, want invalid and confirmed by Halide's JIT", f, o)
+		}
+		c8140 = c
 	}
 	r := fuzz.Region{Mins: []int{0, 0}, Extents: []int{1, 1}}
-	m, err := fuzz.Minimise(ctx, d, c, r)
+	m, err := fuzz.Minimise(ctx, d, c8140, r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := fuzz.NewBundle(ctx, d, v, c, m, r)
+	b, err := fuzz.NewBundle(ctx, d, v, c8140, m, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,8 +121,8 @@ func TestFuzzHalideKnownBug(t *testing.T) {
 			t.Errorf("the bundle lacks %s", f)
 		}
 	}
-	if len(m.Sched) > len(c.Sched) || !strings.HasPrefix(b.Reason, "invalid") {
-		t.Errorf("minimised to %d directives (from %d), Augur says %q", len(m.Sched), len(c.Sched), b.Reason)
+	if len(m.Sched) > len(c8140.Sched) || !strings.HasPrefix(b.Reason, "invalid") || !strings.Contains(b.Mismatch, "cells differ") {
+		t.Errorf("minimised to %d directives (from %d), Augur says %q, Halide's JIT %q", len(m.Sched), len(c8140.Sched), b.Reason, b.Mismatch)
 	}
 }
 
