@@ -7,7 +7,7 @@ import (
 )
 
 // Minimise shrinks a case that Halide's JIT shows wrong over the region
-// while it stays wrong: delta debugging over its schedule directives
+// while it stays wrong and the translator still takes it: delta debugging over its schedule directives
 // (each removed in turn, until none can be), then over its algorithm
 // (updates removed, funcs bypassed by reading their first producer, terms
 // of a sum or a max dropped), then the directives again.
@@ -22,6 +22,11 @@ func Minimise(ctx context.Context, d *Driver, c *Case, r Region) (*Case, error) 
 		return c, nil
 	}
 	wrong := func(k *Case) (bool, error) {
+		// The smaller case must still translate, so that its bundle
+		// holds Augur's report on it.
+		if t, err := d.Do(ctx, k, "translate"); err != nil || t.Cause != "" {
+			return false, err
+		}
 		a, err := confirmWith(ctx, d, k, r, []int{first.Poison})
 		if err != nil {
 			return false, err
