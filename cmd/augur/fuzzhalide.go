@@ -69,7 +69,8 @@ verdicts, causes and bugs (see docs/fuzz-halide.md).
 
 --replay CASE runs one case file (a bundle's case.txt) and prints its
 outcome and Augur's report (with -o DIR, the translation is written
-there too); --show N prints the N-th case of the seed.
+there too, and a confirmed miscompilation is minimised and bundled into
+DIR/bug); --show N prints the N-th case of the seed.
 
 Exit status: 0 no confirmed miscompilation, 1 some, 3 on an error.`,
 		Args: noArgs,
@@ -127,6 +128,21 @@ func replayCase(ctx context.Context, out io.Writer, d *fuzz.Driver, f fuzzHalide
 			fmt.Fprintf(out, "not reproduced by Halide's JIT %s\n", o.Mismatch)
 		}
 		fmt.Fprintf(out, "\n%s", o.Report)
+		if o.Confirmed && f.out != "" {
+			m, err := fuzz.Minimise(ctx, d, c, o.Region)
+			if err != nil {
+				return &exitError{code: exitMalformed, err: err}
+			}
+			b, err := fuzz.NewBundle(ctx, d, fuzzValidator(f), c, m, o.Region)
+			if err != nil {
+				return &exitError{code: exitMalformed, err: err}
+			}
+			dir := filepath.Join(f.out, "bug")
+			if err := b.Write(dir); err != nil {
+				return &exitError{code: exitMalformed, err: err}
+			}
+			fmt.Fprintf(out, "\nminimised and bundled into %s\n", dir)
+		}
 		if o.Confirmed {
 			return silentExit(exitMismatch)
 		}

@@ -56,8 +56,10 @@ type Outcome struct {
 	Bundle    string  `json:"bundle,omitempty"`
 	Seconds   float64 `json:"seconds"`
 	// Text, Spec, Sched and Report are the case, its translation and
-	// Augur's report (invalid).
+	// Augur's report (invalid); Region the output region Halide's JIT
+	// showed it wrong over (confirmed).
 	Text, Spec, Sched, Report string `json:"-"`
+	Region                    Region `json:"-"`
 }
 
 // Campaign runs cases on the driver, validating each with v, confirming
@@ -160,7 +162,7 @@ func RunCase(ctx context.Context, d *Driver, v Validator, c *Case) (*Outcome, er
 			}
 			if shows(w) {
 				out.Elsewhere = wide.String()
-				j = w
+				j, r = w, wide
 				break
 			}
 		}
@@ -177,8 +179,9 @@ func RunCase(ctx context.Context, d *Driver, v Validator, c *Case) (*Outcome, er
 		out.Confirmed = true
 		out.Mismatch = fmt.Sprintf("%d cells differ, first at %s", j.Mismatch, j.First)
 	}
+	out.Region = r
 	if out.Elsewhere != "" {
-		out.Mismatch = fmt.Sprintf("not over the counterexample's output region (%s) but over %s: %s", r, out.Elsewhere, out.Mismatch)
+		out.Mismatch = fmt.Sprintf("not over the counterexample's output region but over %s: %s", out.Elsewhere, out.Mismatch)
 	}
 	return out, nil
 }

@@ -71,23 +71,7 @@ func (s *Summary) finish(wall time.Duration) {
 // bug minimises a confirmed case and, unless an earlier one minimised to
 // the same, bundles it into out.
 func (s *Summary) bug(ctx context.Context, d *Driver, v Validator, c *Case, o *Outcome, out string) error {
-	a, err := d.Do(ctx, c, "translate")
-	if err != nil {
-		return err
-	}
-	ver, err := v(ctx, a.Spec, a.Sched)
-	if err != nil {
-		return err
-	}
-	r := OutputRegion(c, a.Params, ver.Params)
-	if o.Elsewhere != "" {
-		r = widerRegions(r)[0]
-		if j, err := Confirm(ctx, d, c, r); err != nil {
-			return err
-		} else if !shows(j) {
-			r = widerRegions(r)[1]
-		}
-	}
+	r := o.Region
 	m, err := Minimise(ctx, d, c, r)
 	if err != nil {
 		return err
