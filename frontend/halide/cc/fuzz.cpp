@@ -614,33 +614,69 @@ void fill_any(Buffer<void> &b, uint64_t seed, const std::string &name) {
     }
 }
 
-// realize runs the case's pipeline (scheduled or not) with Halide's JIT
-// into a fresh output buffer of the given mins and extents.
-Buffer<void> realize(const std::vector<std::vector<std::string>> &lines, bool scheduled, uint64_t seed,
-                     const std::vector<int> &mins, const std::vector<int> &extents) {
+// Run is one of the two pipelines of a jit action: the case built
+// (scheduled or not), its pipeline and its output buffer.
+struct Run {
     Case c;
-    build(c, lines, scheduled, nullptr);
-    Func out = c.funcs.at(c.output);
+    Pipeline p;
+    Buffer<void> out;
+};
+
+// prepare builds the case's pipeline (scheduled or not) with poisoned
+// allocations, an output buffer of the given mins and extents filled
+// with poison, and has Halide's bounds query size its inputs.
+void prepare(Run &r, const std::vector<std::vector<std::string>> &lines, bool scheduled,
+             const std::vector<int> &mins, const std::vector<int> &extents) {
+    build(r.c, lines, scheduled, nullptr);
+    Func out = r.c.funcs.at(r.c.output);
     if ((int)extents.size() != out.dimensions()) {
         throw Bad("the jit action gives " + std::to_string(extents.size()) + " extents for " +
                   std::to_string(out.dimensions()) + " dimensions");
     }
-    Pipeline p(out);
-    p.jit_handlers().custom_malloc = poison_malloc;
-    p.jit_handlers().custom_free = poison_free;
-    Buffer<void> ob(out.output_types()[0], extents);
-    ob.set_min(mins);
-    std::memset(ob.data(), poison, ob.size_in_bytes());
-    std::vector<Buffer<void>> bufs{ob};
-    Realization r(bufs);
-    Target t = get_host_target();
-    p.infer_input_bounds(r, t);
-    for (auto &kv : c.inputs) {
-        Buffer<void> b = kv.second.get();
-        fill_any(b, seed, kv.first);
+    r.p = Pipeline(out);
+    r.p.jit_handlers().custom_malloc = poison_malloc;
+    r.p.jit_handlers().custom_free = poison_free;
+    r.out = Buffer<void>(out.output_types()[0], extents);
+    r.out.set_min(mins);
+    std::memset(r.out.data(), poison, r.out.size_in_bytes());
+    std::vector<Buffer<void>> bufs{r.out};
+    Realization rz(bufs);
+    r.p.infer_input_bounds(rz, get_host_target());
+}
+
+// share gives both runs the same input buffers, each the union of the
+// regions their bounds queries asked for, filled: the algorithm's
+// boundary conditions read the input's bounds, which must not differ
+// between the two.
+void share(Run &a, Run &b, uint64_t seed) {
+    for (auto &kv : a.c.inputs) {
+        Buffer<void> x = kv.second.get(), y = b.c.inputs.at(kv.first).get();
+        if (!x.defined() && !y.defined()) {
+            continue;
+        }
+        Buffer<void> any = x.defined() ? x : y;
+        std::vector<int> mins, extents;
+        for (int d = 0; d < any.dimensions(); d++) {
+            int lo = any.dim(d).min(), hi = any.dim(d).max();
+            if (x.defined() && y.defined()) {
+                lo = std::min(x.dim(d).min(), y.dim(d).min());
+                hi = std::max(x.dim(d).max(), y.dim(d).max());
+            }
+            mins.push_back(lo);
+            extents.push_back(hi - lo + 1);
+        }
+        Buffer<void> u(any.type(), extents);
+        u.set_min(mins);
+        fill_any(u, seed, kv.first);
+        kv.second.set(u);
+        b.c.inputs.at(kv.first).set(u);
     }
-    p.realize(r, t);
-    return ob;
+}
+
+void realize(Run &r) {
+    std::vector<Buffer<void>> bufs{r.out};
+    Realization rz(bufs);
+    r.p.realize(rz, get_host_target());
 }
 
 template<typename T>
@@ -667,7 +703,7 @@ bool same(double a, double b, bool is_float) {
 }
 
 // jit_case realises the scheduled pipeline and the unscheduled algorithm
-// and answers "match CELLS" or "mismatch N X... scheduled V reference V"
+// on the same inputs and answers "match CELLS" or "mismatch N X... scheduled V reference V"
 // for the first of the N cells that differ, after a line "reference ok"
 // written as soon as the algorithm is realised.
 void jit_case(std::ostream &o, const std::vector<std::vector<std::string>> &lines, const std::vector<std::string> &act) {
@@ -681,11 +717,16 @@ void jit_case(std::ostream &o, const std::vector<std::vector<std::string>> &line
         mins.push_back(to_int(act[i]));
         extents.push_back(to_int(act[i + 1]));
     }
+    Run ref, sched;
+    prepare(ref, lines, false, mins, extents);
+    prepare(sched, lines, true, mins, extents);
+    share(ref, sched, seed);
     // The algorithm first: once it is realised, a crash is the scheduled
     // pipeline's, and the line before it says so.
-    Buffer<void> want = realize(lines, false, seed, mins, extents);
+    realize(ref);
     std::cout << "reference ok" << std::endl;
-    Buffer<void> got = realize(lines, true, seed, mins, extents);
+    realize(sched);
+    Buffer<void> want = ref.out, got = sched.out;
     bool is_float = got.type().is_float();
     long bad = 0;
     std::ostringstream first;
