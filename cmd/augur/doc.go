@@ -15,6 +15,7 @@
 //	augur atl FILE.atl -o DIR  compile an ATL program to its meaning as a specification and its annotated lowering
 //	augur rink FILE -o DIR     translate a program of Rink's tensor model language to a specification and two annotated kernels
 //	augur fuzz-schedules ALG   compile an algorithm under random legal schedules and run every kernel
+//	augur fuzz-halide -o DIR   fuzz stock Halide 14 with random pipelines and schedules, confirming every INVALID with its JIT
 //	augur presburger [FILE]    an iscc-style calculator over Presburger sets and relations
 //	augur version              print the version, the build's identity and Z3's version
 //
@@ -27,6 +28,6 @@
 //
 // Files, in reading order: main.go, root.go, usage.go, load.go, stdin.go,
 // inputs.go, validate.go, check.go, run.go, serve.go, worker.go, submit.go,
-// frontend.go, compile.go, halide.go, atl.go, rink.go, fuzz.go, examples.go,
-// presburger.go, bench.go, gc.go, buildid.go.
+// frontend.go, compile.go, halide.go, atl.go, rink.go, fuzz.go,
+// fuzzhalide.go, examples.go, presburger.go, bench.go, gc.go, buildid.go.
 package main

@@ -32,6 +32,7 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		newAtlCmd(),
 		newRinkCmd(),
 		newFuzzSchedulesCmd(),
+		newFuzzHalideCmd(),
 		newPresburgerCmd(),
 		newServeCmd(),
 		newWorkerCmd(),

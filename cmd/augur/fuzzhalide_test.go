@@ -1,0 +1,148 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/augur-verify/augur/frontend/halide"
+	"github.com/augur-verify/augur/frontend/halide/fuzz"
+)
+
+// TestFuzzHalideCampaign runs a campaign of a few cases end to end: each
+// drawn, built and translated by the fuzz driver, validated, and counted
+// in the summary.
+func TestFuzzHalideCampaign(t *testing.T) {
+	halideAvailable(t)
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	f := fuzzHalideFlags{seed: 3, cases: 4, mode: "mixed", out: dir, resources: 5_000_000, timeout: time.Minute,
+		limit: 2 * time.Minute, show: -1, childEnv: []string{"AUGUR_TEST_RUN_MAIN=1"}}
+	err := runFuzzHalide(context.Background(), &out, &errb, f)
+	code := exitCode(err)
+	if code != exitOK && code != exitMismatch {
+		t.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s fuzz.Summary
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range s.Verdicts {
+		n += c
+	}
+	if s.Cases != 4 || n != 4 || s.Seed != 3 {
+		t.Errorf("summary of %d cases, %d verdicts, seed %d; want 4, 4, 3:\n%s", s.Cases, n, s.Seed, b)
+	}
+	t.Logf("%s", out.String())
+	if !strings.Contains(out.String(), "4 cases") {
+		t.Errorf("the text summary does not count the cases:\n%s", out.String())
+	}
+}
+
+// fuzzDriver starts the fuzz driver.
+func fuzzDriver(t testing.TB) *fuzz.Driver {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	bin, err := fuzz.BuildDriver(ctx, halide.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := fuzz.StartDriver(bin, 2*time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
+// TestFuzzHalideKnownBugs runs the cases of known miscompilations of
+// Halide 14 (Halide issue 8140's, and the bundles of
+// frontend/halide/fuzz/testdata/bugs): Augur finds each INVALID and
+// Halide's JIT confirms it. Issue 8140's is then minimised and bundled.
+func TestFuzzHalideKnownBugs(t *testing.T) {
+	halideAvailable(t)
+	if testing.Short() {
+		t.Skip("JIT-compiles pipelines")
+	}
+	testdata := filepath.Join("..", "..", "frontend", "halide", "fuzz", "testdata")
+	files, err := filepath.Glob(filepath.Join(testdata, "bugs", "*", "case.txt"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no bundles: %v", err)
+	}
+	files = append(files, filepath.Join(testdata, "halide8140.case"))
+	d := fuzzDriver(t)
+	ctx := context.Background()
+	v := fuzzValidator(fuzzHalideFlags{resources: 5_000_000, timeout: time.Minute, childEnv: []string{"AUGUR_TEST_RUN_MAIN=1"}})
+	var c8140 *fuzz.Case
+	for _, f := range files {
+		text, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := fuzz.Parse(string(text))
+		if err != nil {
+			t.Fatalf("%s:%v", f, err)
+		}
+		o, err := fuzz.RunCase(ctx, d, v, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Verdict != "invalid" || !o.Confirmed {
+			t.Errorf("%s: got %+v, want invalid and confirmed by Halide's JIT", f, o)
+		}
+		c8140 = c
+	}
+	r := fuzz.Region{Mins: []int{0, 0}, Extents: []int{1, 1}}
+	m, err := fuzz.Minimise(ctx, d, c8140, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := fuzz.NewBundle(ctx, d, v, c8140, m, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := b.Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"README", "case.txt", "repro.cpp", "lowered.stmt", "augur.txt"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("the bundle lacks %s", f)
+		}
+	}
+	if len(m.Sched) > len(c8140.Sched) || !strings.HasPrefix(b.Reason, "invalid") || !strings.Contains(b.Mismatch, "cells differ") {
+		t.Errorf("minimised to %d directives (from %d), Augur says %q, Halide's JIT %q", len(m.Sched), len(c8140.Sched), b.Reason, b.Mismatch)
+	}
+}
+
+// BenchmarkFuzzHalide measures a campaign's throughput: cases per
+// CPU-second of this process and the fuzz driver, validation included.
+func BenchmarkFuzzHalide(b *testing.B) {
+	if err := halide.Default().Available(); err != nil {
+		b.Skip(err)
+	}
+	d := fuzzDriver(b)
+	v := fuzzValidator(fuzzHalideFlags{resources: 5_000_000, timeout: 20 * time.Second, childEnv: []string{"AUGUR_TEST_RUN_MAIN=1"}})
+	cpu := func() float64 { return cpuSeconds() + d.CPUSeconds() }
+	b.ResetTimer()
+	start := cpu()
+	for i := 0; b.Loop(); i++ {
+		if _, err := fuzz.RunCase(context.Background(), d, v, fuzz.Generate(1, i, fuzz.GenOptions{Sliding: i%2 == 1})); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if used := cpu() - start; used > 0 {
+		b.ReportMetric(float64(b.N)/used, "cases/CPU-s")
+	}
+}

@@ -1,0 +1,310 @@
+package fuzz
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Verdict is a validator's answer on a case's translation.
+type Verdict struct {
+	Verdict string // valid, invalid, unknown or error
+	Reason  string
+	// Params are the counterexample's parameter values (invalid).
+	Params map[string]int64
+	// Report is the validator's report, as text.
+	Report string
+}
+
+// Validator validates a translation: the specification's and the
+// kernel's texts. Validation lives above the front ends (the caller,
+// augur fuzz-halide, passes package validate's).
+type Validator func(ctx context.Context, spec, sched string) (*Verdict, error)
+
+// Options configure a campaign.
+type Options struct {
+	Seed  uint64
+	Cases int           // the number of cases; 0: until Until
+	Until time.Time     // no new case starts after it (zero: no limit)
+	Mode  string        // "mixed" (every other case slides), "sliding" or "random"
+	Out   string        // where bug bundles go (empty: none written)
+	Log   io.Writer     // a line per case, when set
+	Limit time.Duration // the driver's limit per request
+}
+
+// Outcome is what became of one case.
+type Outcome struct {
+	Case string `json:"case"`
+	// Verdict is Augur's verdict (valid, invalid, unknown, error), or
+	// rejected (Halide refused the schedule), untranslated (the
+	// translator refused the pipeline) or crash.
+	Verdict string `json:"verdict"`
+	Cause   string `json:"cause,omitempty"`
+	// Confirmed is set on an invalid verdict that Halide's JIT shows:
+	// the scheduled pipeline differs from the algorithm.
+	Confirmed bool `json:"confirmed,omitempty"`
+	// Elsewhere is the output region that confirmed it when the
+	// counterexample's did not.
+	Elsewhere string  `json:"confirmed_elsewhere,omitempty"`
+	Mismatch  string  `json:"mismatch,omitempty"`
+	Bundle    string  `json:"bundle,omitempty"`
+	Seconds   float64 `json:"seconds"`
+	// Text, Spec, Sched and Report are the case, its translation and
+	// Augur's report (invalid); Region the output region Halide's JIT
+	// showed it wrong over (confirmed).
+	Text, Spec, Sched, Report string `json:"-"`
+	Region                    Region `json:"-"`
+}
+
+// Campaign runs cases on the driver, validating each with v, confirming
+// every invalid verdict with Halide's JIT, minimising and bundling the
+// confirmed ones, and returns the summary.
+func Campaign(ctx context.Context, d *Driver, v Validator, o Options) (*Summary, error) {
+	s := newSummary(o)
+	start := time.Now()
+	for i := 0; o.Cases == 0 || i < o.Cases; i++ {
+		if !o.Until.IsZero() && time.Now().After(o.Until) || ctx.Err() != nil {
+			break
+		}
+		gen := GenOptions{Sliding: o.Mode == "sliding" || o.Mode == "mixed" && i%2 == 1}
+		c := Generate(o.Seed, i, gen)
+		t := time.Now()
+		out, err := RunCase(ctx, d, v, c)
+		if err != nil {
+			if ctx.Err() != nil {
+				break
+			}
+			return nil, err
+		}
+		if out.Confirmed {
+			if err := s.bug(ctx, d, v, c, out, o.Out); err != nil {
+				if ctx.Err() != nil {
+					// Interrupted while minimising: the case counts,
+					// unbundled.
+					s.add(out)
+					break
+				}
+				return nil, err
+			}
+		} else if out.Verdict == "invalid" && o.Out != "" {
+			if err := keepUnconfirmed(o.Out, out); err != nil {
+				return nil, err
+			}
+		}
+		out.Seconds = time.Since(t).Seconds()
+		s.add(out)
+		if o.Log != nil {
+			fmt.Fprintf(o.Log, "%s %s %s %s\n", out.Case, out.Verdict, out.Cause, confirmedWord(out))
+		}
+	}
+	s.finish(time.Since(start))
+	return s, nil
+}
+
+func confirmedWord(o *Outcome) string {
+	switch {
+	case o.Verdict != "invalid":
+		return ""
+	case o.Confirmed:
+		return "CONFIRMED " + o.Mismatch
+	}
+	return "not reproduced by Halide's JIT"
+}
+
+// RunCase translates the case, validates it and, when invalid, confirms
+// it with Halide's JIT.
+func RunCase(ctx context.Context, d *Driver, v Validator, c *Case) (*Outcome, error) {
+	out := &Outcome{Case: c.Name}
+	a, err := d.Do(ctx, c, "translate")
+	if err != nil {
+		return nil, err
+	}
+	switch a.Cause {
+	case "":
+	case "unsupported", "parse", "error":
+		out.Verdict, out.Cause = "untranslated", a.Cause+": "+Normalize(a.Msg)
+		return out, nil
+	case "crash", "timeout", "halide-internal":
+		out.Verdict, out.Cause = "crash", a.Cause+": "+Normalize(a.Msg)
+		return out, nil
+	default:
+		out.Verdict, out.Cause = "rejected", a.Cause+": "+Normalize(a.Msg)
+		return out, nil
+	}
+	ver, err := v(ctx, a.Spec, a.Sched)
+	if err != nil {
+		return nil, err
+	}
+	out.Verdict, out.Cause = ver.Verdict, Normalize(ver.Reason)
+	if ver.Verdict != "invalid" {
+		return out, nil
+	}
+	out.Text, out.Spec, out.Sched, out.Report = c.String(), a.Spec, a.Sched, ver.Report
+	r := OutputRegion(c, a.Params, ver.Params)
+	j, err := Confirm(ctx, d, c, r)
+	if err != nil {
+		return nil, err
+	}
+	if j.Cause == "" && j.Mismatch == 0 {
+		// Not at the counterexample's region: the pipeline may still be
+		// wrong over a larger one, and the counterexample is then Augur's
+		// to explain.
+		for _, wide := range widerRegions(r) {
+			w, err := Confirm(ctx, d, c, wide)
+			if err != nil {
+				return nil, err
+			}
+			if shows(w) {
+				out.Elsewhere = wide.String()
+				j, r = w, wide
+				break
+			}
+		}
+	}
+	switch {
+	case j.Cause == "crash-scheduled":
+		// Halide's code of the schedule crashed where that of the
+		// algorithm ran.
+		out.Confirmed = true
+		out.Mismatch = "the scheduled pipeline crashed: " + j.Msg
+	case j.Cause != "":
+		out.Mismatch = "the JIT failed: " + j.Cause + ": " + Normalize(j.Msg)
+	case j.Mismatch > 0:
+		out.Confirmed = true
+		out.Mismatch = fmt.Sprintf("%d cells differ, first at %s", j.Mismatch, j.First)
+	}
+	out.Region = r
+	if out.Elsewhere != "" {
+		out.Mismatch = fmt.Sprintf("not over the counterexample's output region but over %s: %s", out.Elsewhere, out.Mismatch)
+	}
+	return out, nil
+}
+
+// widerRegions are the regions tried when the counterexample's does not
+// show the bug: its mins with extents of 16, and mins 0 with extents of
+// 16.
+func widerRegions(r Region) []Region {
+	a := Region{Mins: r.Mins, Extents: make([]int, len(r.Extents))}
+	b := Region{Mins: make([]int, len(r.Mins)), Extents: make([]int, len(r.Extents))}
+	for i := range r.Extents {
+		a.Extents[i], b.Extents[i] = 16, 16
+	}
+	return []Region{a, b}
+}
+
+// Region is the output's mins and extents a JIT run realises.
+type Region struct {
+	Mins, Extents []int
+}
+
+func (r Region) String() string {
+	var b strings.Builder
+	for i := range r.Mins {
+		fmt.Fprintf(&b, " %d %d", r.Mins[i], r.Extents[i])
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// OutputRegion is the output region of a counterexample: its values of
+// the output's min and extent parameters, named by the translation's
+// names (from the driver's answer); min 0 and extent 8 for those it does
+// not give.
+func OutputRegion(c *Case, names map[string]string, params map[string]int64) Region {
+	var r Region
+	for d := range c.Dims(c.Output) {
+		lo, ext := 0, 8
+		if v, ok := params[names[fmt.Sprintf("%s.min.%d", c.Output, d)]]; ok {
+			lo = int(v)
+		}
+		if v, ok := params[names[fmt.Sprintf("%s.extent.%d", c.Output, d)]]; ok {
+			ext = int(max(1, min(v, 256)))
+		}
+		r.Mins, r.Extents = append(r.Mins, lo), append(r.Extents, ext)
+	}
+	return r
+}
+
+// poisons are the bytes Halide's allocations are filled with in turn
+// when confirming: zeros, a pattern and all ones (a NaN for floats).
+var poisons = []int{0, 0x55, 0xff}
+
+// Confirm realises the scheduled pipeline and the algorithm with Halide's
+// JIT over the region, with each poison in turn, and returns the first
+// answer that shows a mismatch or a failure (else the last).
+func Confirm(ctx context.Context, d *Driver, c *Case, r Region) (*Answer, error) {
+	return confirmWith(ctx, d, c, r, poisons)
+}
+
+func confirmWith(ctx context.Context, d *Driver, c *Case, r Region, poisons []int) (*Answer, error) {
+	c = c.Pruned()
+	var a *Answer
+	for _, p := range poisons {
+		var err error
+		if a, err = d.Do(ctx, c, fmt.Sprintf("jit 1 %d %s", p, r)); err != nil {
+			return nil, err
+		}
+		if a.Cause != "" || a.Mismatch > 0 {
+			a.Poison = p
+			return a, nil
+		}
+	}
+	return a, nil
+}
+
+var (
+	numbers = regexp.MustCompile(`\b(f|b|in)\d+\b|\b[a-z]+\d+\b|-?\d+`)
+	spaces  = regexp.MustCompile(`\s+`)
+)
+
+// Normalize turns a message into a cause that groups like failures: its
+// first sentence, names of the case's funcs and numbers replaced, at most
+// 100 characters.
+func Normalize(msg string) string {
+	msg = spaces.ReplaceAllString(strings.TrimSpace(msg), " ")
+	msg = strings.TrimPrefix(msg, "Error: ")
+	if i := strings.Index(msg, ". "); i > 0 {
+		msg = msg[:i]
+	}
+	msg = numbers.ReplaceAllString(msg, "N")
+	if len(msg) > 100 {
+		msg = msg[:100]
+	}
+	return msg
+}
+
+// keepUnconfirmed writes an invalid verdict that Halide's JIT did not
+// show into out/unconfirmed/CASE: the case, its translation and the
+// report, to find the cause in Augur.
+func keepUnconfirmed(out string, o *Outcome) error {
+	dir := filepath.Join(out, "unconfirmed", o.Case)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	o.Bundle = dir
+	for name, text := range map[string]string{"case.txt": o.Text, "spec.sare": o.Spec, "prog.sched": o.Sched, "augur.txt": o.Report + "\n" + o.Mismatch + "\n"} {
+		if err := writeFile(dir, name, text); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeFile writes a file of a bundle.
+func writeFile(dir, name, text string) error {
+	return os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
