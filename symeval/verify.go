@@ -261,6 +261,9 @@ type gen struct {
 	// widened holds the assignments whose garbage iterations were
 	// widened to all their iterations: their sets cannot grow.
 	widened map[*sched.Assign]bool
+	// slid holds the assignments whose garbage iterations were widened
+	// along one loop (grow): the next growth widens them to all.
+	slid map[*sched.Assign]bool
 	// harmful holds the garbage iterations of the fixpoint given up
 	// because ⊥ does harm (garbageFallback).
 	harmful map[*sched.Assign]*presburger.Map
