@@ -135,6 +135,8 @@ type Analysis struct {
 	// Garbage says how the garbage writes went (Clément 2022, section
 	// 9.9; see garbage.go).
 	Garbage GarbageSummary
+	// dead finds the dead stores of the kernel (DeadPoints).
+	dead *deadStores
 }
 
 // AnalyzeOptions tune Analyze.
@@ -470,6 +472,8 @@ func (g *gen) run() error {
 // kernelConditions generates the conditions of the kernel's statements
 // and out bindings from the walk w.
 func (g *gen) kernelConditions(w *heapWalker) error {
+	g.a.dead = &deadStores{kernel: g.k, params: g.a.Params}
+	g.a.dead.record(w)
 	for _, st := range w.order {
 		switch st := st.(type) {
 		case *sched.Assign:
