@@ -74,6 +74,31 @@ func (d *deadStores) record(w *heapWalker) {
 	}
 }
 
+// SplitDead sets apart the dead stores of the annotation mismatch
+// condition c (DeadPoints): it returns dead, the points of c's obligation
+// at dead stores, and live, a copy of c whose obligation has the other
+// points (nil when there are none). Both are nil when c has no dead
+// store.
+func (a *Analysis) SplitDead(ctx context.Context, c *Condition) (live *Condition, dead *presburger.Map, err error) {
+	dead, err = a.DeadPoints(ctx, c)
+	if err != nil || dead == nil {
+		return nil, nil, err
+	}
+	rest, err := c.Obligation.Points.Subtract(presburger.WithBudget(ctx, deadBudget), dead)
+	if err != nil {
+		if errors.Is(err, presburger.ErrBudget) {
+			return nil, nil, nil
+		}
+		return nil, nil, err
+	}
+	if empty, err := rest.IsEmpty(ctx); err != nil || empty {
+		return nil, dead, err
+	}
+	l := *c
+	l.Obligation = &Obligation{Impl: c.Obligation.Impl, Spec: c.Obligation.Spec, Points: rest}
+	return &l, dead, nil
+}
+
 // DeadPoints returns the points of the value obligation of c, an
 // annotation mismatch condition, at iterations of its assignment whose
 // written cell no read of the kernel reads and no out binding covers

@@ -52,23 +52,17 @@ func (v *validation) settleDeadOne(c *symeval.Condition, o *outcome) *outcome {
 	if o.status == symeval.Proved || c.Kind != sched.WrongValue || c.Obligation == nil {
 		return nil
 	}
-	dead, err := v.an.DeadPoints(v.ctx, c)
+	live, dead, err := v.an.SplitDead(v.ctx, c)
 	if err != nil || dead == nil {
 		return nil
 	}
 	if o.status == symeval.Failed && !pointIn(v.ctx, dead, o.params) {
 		return nil
 	}
-	live, err := c.Obligation.Points.Subtract(v.ctx, dead)
-	if err != nil {
-		return nil
-	}
 	why := fmt.Sprintf("the annotation is not proved at dead stores, whose cells no read of the kernel reads and no out binding covers (%s): no evidence of a wrong output, no proof of the annotation", clipReason(dead.String()))
 	lo := &outcome{status: symeval.Proved}
-	if empty, err := live.IsEmpty(v.ctx); err != nil || !empty {
-		lc := *c
-		lc.Obligation = &symeval.Obligation{Impl: c.Obligation.Impl, Spec: c.Obligation.Spec, Points: live}
-		lo = v.decideOne(nil, &lc)
+	if live != nil {
+		lo = v.decideOne(nil, live)
 	}
 	switch lo.status {
 	case symeval.Failed:
