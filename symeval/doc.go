@@ -107,7 +107,8 @@
 // loops); obligation.go (value obligations); spec.go (the specification's
 // sanity); verify.go (Analyze, the list of conditions); hull.go (violations
 // outside the assumptions' hull); garbage.go and rounds.go (garbage
-// writes); reduce_transform.go, reduce_model.go, reduce_sets.go, reduce.go
-// and reduce_witness.go (reductions); guard.go (no panic escapes an
-// exported function).
+// writes); dead.go (dead stores: the iterations whose written cell
+// nothing reads); reduce_transform.go, reduce_model.go, reduce_sets.go,
+// reduce.go and reduce_witness.go (reductions); guard.go (no panic
+// escapes an exported function).
 package symeval

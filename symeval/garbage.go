@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/augur-verify/augur/presburger"
 
@@ -311,22 +312,92 @@ func (g *gen) collectGarbage(w *heapWalker, gs map[*sched.Assign]*presburger.Map
 			}
 			continue
 		}
-		if g.grewIn[st] == round-1 {
-			g.tracef(1, "%s  (at %s): garbage iterations widened to all", sched.StmtLine(st), st.Pos())
-			gs[st] = presburger.Universe(presburger.ParamSpace(at.scope.Params()))
-			g.widened[st] = true
-		} else {
-			u, err := old.Union(more)
-			if err != nil {
-				return false, err
-			}
-			if gs[st], err = g.compactGarbage(st, u, at); err != nil {
-				return false, err
-			}
+		if gs[st], err = g.grow(st, old, more, at, round); err != nil {
+			return false, err
 		}
 		g.grewIn[st], grew = round, true
 	}
 	return grew, nil
+}
+
+// grow returns the garbage iterations of the assignment st at site at
+// once the iterations more join its set old in the given round.
+//
+// A set that grew in the previous round too is widened (collectGarbage):
+// first along one loop, when the new iterations differ from the old ones
+// only in that loop's variable (garbage carried along a sequential loop
+// by an accumulation whose first value was garbage, at some of the
+// iterations of the loops around it: the lanes of a vector past the
+// data), to every value of that variable at the iterations the set has
+// (widenAlongLoop); past that, or when no loop fits, to all the
+// assignment's iterations. Both are sound for the same reason.
+func (g *gen) grow(st *sched.Assign, old, more *presburger.Map, at site, round int) (*presburger.Map, error) {
+	if g.grewIn[st] != round-1 {
+		u, err := old.Union(more)
+		if err != nil {
+			return nil, err
+		}
+		return g.compactGarbage(st, u, at)
+	}
+	if !g.slid[st] {
+		w, x, err := g.widenAlongLoop(old, more, at)
+		if err != nil {
+			return nil, err
+		}
+		if w != nil {
+			g.tracef(1, "%s  (at %s): garbage iterations widened along %s", sched.StmtLine(st), st.Pos(), x)
+			if g.slid == nil {
+				g.slid = map[*sched.Assign]bool{}
+			}
+			g.slid[st] = true
+			return g.compactGarbage(st, w, at)
+		}
+	}
+	g.tracef(1, "%s  (at %s): garbage iterations widened to all", sched.StmtLine(st), st.Pos())
+	g.widened[st] = true
+	return presburger.Universe(presburger.ParamSpace(at.scope.Params())), nil
+}
+
+// widenAlongLoop returns the garbage iterations old widened along the
+// innermost loop variable x of the site at such that the new iterations
+// more, x left free, are among old, x left free, and x; or nil when no
+// loop variable does (or past the Presburger budget). The result holds
+// old and more: every iteration whose other variables are those of an
+// iteration of old.
+func (g *gen) widenAlongLoop(old, more *presburger.Map, at site) (*presburger.Map, string, error) {
+	params := at.scope.Params()
+	all := presburger.Universe(presburger.ParamSpace(params))
+	free := func(m *presburger.Map, i int) (*presburger.Map, error) {
+		p, err := m.ProjectOut(presburger.DimParam, i, 1)
+		if err != nil {
+			return nil, err
+		}
+		return all.IntersectParams(p)
+	}
+	for i := len(params) - 1; i >= len(g.a.Params); i-- {
+		if !slices.Equal(old.Space().Params, params) || !slices.Equal(more.Space().Params, params) {
+			return nil, "", nil
+		}
+		wo, err := free(old, i)
+		if err != nil {
+			return nil, "", err
+		}
+		wm, err := free(more, i)
+		if err != nil {
+			return nil, "", err
+		}
+		in, err := wm.IsSubset(g.ctx, wo)
+		if err != nil {
+			if undecidable(err) {
+				return nil, "", nil
+			}
+			return nil, "", err
+		}
+		if in {
+			return wo, strings.TrimRight(params[i], "'"), nil
+		}
+	}
+	return nil, "", nil
 }
 
 // readsWithin reports whether the undefined reads und of an assignment
@@ -479,6 +550,7 @@ func (g *gen) garbageWrites(w0 *heapWalker) (*heapWalker, error) {
 	gs := map[*sched.Assign]*presburger.Map{}
 	g.grewIn = map[*sched.Assign]int{}
 	g.widened = map[*sched.Assign]bool{}
+	g.slid = nil
 	grew, err := g.collectGarbage(w0, gs, 0)
 	if err != nil {
 		if undecidable(err) {
@@ -569,20 +641,30 @@ func (g *gen) garbageWrites(w0 *heapWalker) (*heapWalker, error) {
 
 // harmReach says where the undefined value of the garbage writes does
 // harm, g.garbageHarm, as a verb phrase: "would reach" when the garbage
-// iterations are exact, "may reach" when some were widened to all their
-// iterations (collectGarbage, compactGarbage), since the harm may then
+// iterations are exact, "may reach" when some were widened, to all their
+// iterations or along a loop (grow, compactGarbage), since the harm may then
 // come from the widening alone. Either way the verdict rests on the
 // ordinary conditions' undefined read, which is exact.
 func (g *gen) harmReach() string {
-	if len(g.widened) == 0 {
+	n := len(g.widened)
+	for st := range g.slid {
+		if !g.widened[st] {
+			n++
+		}
+	}
+	if n == 0 {
 		return "would reach " + g.garbageHarm
 	}
 	what := "assignments"
-	if len(g.widened) == 1 {
+	if n == 1 {
 		what = "assignment"
 	}
-	return fmt.Sprintf("may reach %s (an over-approximation: the garbage iterations of %d %s were widened to all their iterations, so this is not ruled out)",
-		g.garbageHarm, len(g.widened), what)
+	how := "to all their iterations"
+	if len(g.slid) > 0 {
+		how = "along a loop or to all their iterations"
+	}
+	return fmt.Sprintf("may reach %s (an over-approximation: the garbage iterations of %d %s were widened %s, so this is not ruled out)",
+		g.garbageHarm, n, what, how)
 }
 
 // garbageSites returns the sites of the conditions of the assignment at

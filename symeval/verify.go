@@ -135,6 +135,8 @@ type Analysis struct {
 	// Garbage says how the garbage writes went (Clément 2022, section
 	// 9.9; see garbage.go).
 	Garbage GarbageSummary
+	// dead finds the dead stores of the kernel (DeadPoints).
+	dead *deadStores
 }
 
 // AnalyzeOptions tune Analyze.
@@ -261,6 +263,9 @@ type gen struct {
 	// widened holds the assignments whose garbage iterations were
 	// widened to all their iterations: their sets cannot grow.
 	widened map[*sched.Assign]bool
+	// slid holds the assignments whose garbage iterations were widened
+	// along one loop (grow): the next growth widens them to all.
+	slid map[*sched.Assign]bool
 	// harmful holds the garbage iterations of the fixpoint given up
 	// because ⊥ does harm (garbageFallback).
 	harmful map[*sched.Assign]*presburger.Map
@@ -467,6 +472,8 @@ func (g *gen) run() error {
 // kernelConditions generates the conditions of the kernel's statements
 // and out bindings from the walk w.
 func (g *gen) kernelConditions(w *heapWalker) error {
+	g.a.dead = &deadStores{kernel: g.k, params: g.a.Params}
+	g.a.dead.record(w)
 	for _, st := range w.order {
 		switch st := st.(type) {
 		case *sched.Assign:

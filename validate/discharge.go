@@ -66,6 +66,7 @@ func (v *validation) decidePending(l *ledger) error {
 			l.outcomes[i] = &d
 		}
 	}
+	v.settleDead(l)
 	for i, o := range l.outcomes {
 		r := &l.results[i]
 		r.Status = statusOf(o.status)

@@ -68,8 +68,9 @@
 // read as the specification's constants), quicktest.go, analyze.go
 // (reductions and analyze), ahead.go (deciding during the analysis),
 // refute.go, discharge.go, probe.go (the definedness probe before the
-// discharge), conclude.go; deciding a value condition: solver.go,
-// strategies.go, matchdeep.go and pieces.go (matching first),
+// discharge), dead.go (annotations false only at dead stores),
+// conclude.go; deciding a value condition: solver.go, strategies.go,
+// matchdeep.go and pieces.go (matching first),
 // encoding.go, check.go, models.go, confirm.go, solverinputs.go;
 // counterexamples and their replay: counterexample.go; reductions (their
 // conditions come from package symeval; discharge and counterexamples
