@@ -417,7 +417,7 @@ func compare(ctx context.Context, sp *sare.Spec, ev *sare.Evaluator, runs []*Sam
 	for _, cell := range runs[0].Outputs {
 		t := sp.Tensor(cell.Tensor)
 		if t == nil {
-			return nil, fmt.Errorf("Halide's output %s is not a tensor of the specification", cell.Tensor)
+			return nil, fmt.Errorf("the output %s of Halide's run is not a tensor of the specification", cell.Tensor)
 		}
 		want, err := ev.Eval(ctx, cell.Tensor, cell.Index)
 		if err != nil {
