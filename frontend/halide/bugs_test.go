@@ -146,6 +146,7 @@ func TestKnownBugs(t *testing.T) {
 			switch c.Verdict {
 			case "invalid":
 				checkBugInvalid(t, c, rep, wrong)
+				checkBugConfirmed(t, ctx, c, d, o, pair, rep)
 			case "valid":
 				if rep.Verdict != validate.Valid {
 					t.Errorf("issue %d, neighbour: %s (%s), want VALID", c.Issue, rep.Verdict, rep.Reason)
@@ -191,4 +192,31 @@ func checkBugInvalid(t *testing.T, c bugCase, rep *validate.Report, wrong string
 		t.Errorf("issue %d: Halide's JIT computes every cell right at %v (bugs.json: %s)", c.Issue, c.JIT.Sizes, c.JIT.Wrong)
 	}
 	t.Logf("issue %d: INVALID (%s); Halide's JIT: %s", c.Issue, rep.Reason, wrong)
+}
+
+// checkBugConfirmed runs the counterexample of an INVALID bug on Halide's
+// compiled code (Confirm, docs/halide.md, "Confirming an INVALID on
+// Halide's code"): Halide's own output must go wrong there.
+func checkBugConfirmed(t *testing.T, ctx context.Context, c bugCase, d string, o Options, pair *frontend.Pair, rep *validate.Report) {
+	t.Helper()
+	cx := rep.Counterexample
+	if cx == nil {
+		return
+	}
+	w := Witness{Params: map[string]int64{}, Seed: cx.Seed, Kind: cx.Kind}
+	for _, p := range cx.Params {
+		w.Params[p.Name] = p.Value
+	}
+	for _, x := range cx.Inputs {
+		w.Inputs = append(w.Inputs, Cell{Tensor: x.Tensor, Index: x.Index, Value: x.Value})
+	}
+	got, err := Confirm(ctx, d, o, pair.Spec, pair.Kernel(frontend.Prog).Text, w, 1e-5)
+	if err != nil {
+		t.Fatalf("issue %d: confirming on Halide's code: %v", c.Issue, err)
+	}
+	if got.Outcome != Confirmed {
+		t.Errorf("issue %d: not reproduced by Halide's code at the counterexample: %s", c.Issue, got.Reason)
+		return
+	}
+	t.Logf("issue %d: confirmed in Halide's code, %d of %d cells differ", c.Issue, got.Differing, got.Compared)
 }
