@@ -204,3 +204,23 @@ func translatePair(t *testing.T, ctx context.Context, d string, o Options) (spec
 	}
 	return pair.Spec, pair.Kernel(frontend.Prog).Text
 }
+
+// jitAgrees realises the pipeline of driver d with Halide's JIT on seeded
+// random inputs of the given sizes and checks that the specification and
+// the kernel, run by the interpreter on the same inputs, agree with every
+// output cell (within the relative tolerance tol for floats).
+func jitAgrees(ctx context.Context, t *testing.T, d string, o Options, spec, prog string, sizes map[string][]int, seed uint64, tol float64) *CheckResult {
+	t.Helper()
+	s, err := JIT(ctx, d, o, sizes, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Check(ctx, spec, prog, tol)
+	if err != nil {
+		t.Fatalf("sample of seed %d (%v): %v", seed, sizes, err)
+	}
+	if res.HalideCells == 0 || res.KernelCells != int64(res.HalideCells) {
+		t.Errorf("sample of seed %d: %d cells from Halide, %d checked in the kernel", seed, res.HalideCells, res.KernelCells)
+	}
+	return res
+}

@@ -48,17 +48,7 @@ func TestIntrinsics(t *testing.T) {
 	}
 	spec, prog := pair.Spec, pair.Kernel(frontend.Prog).Text
 	for seed := uint64(1); seed <= 2; seed++ {
-		s, err := JIT(ctx, d, o, intrinsicSizes, seed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := s.Check(ctx, spec, prog, 1e-6)
-		if err != nil {
-			t.Fatalf("seed %d: %v", seed, err)
-		}
-		if res.HalideCells == 0 || res.KernelCells != int64(res.HalideCells) {
-			t.Errorf("seed %d: %d cells from Halide, %d checked in the kernel", seed, res.HalideCells, res.KernelCells)
-		}
+		jitAgrees(ctx, t, d, o, spec, prog, intrinsicSizes, seed, 1e-6)
 	}
 	if testing.Short() {
 		return

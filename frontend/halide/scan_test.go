@@ -78,17 +78,7 @@ func TestScans(t *testing.T) {
 				}
 			}
 			for i, sizes := range c.sizes {
-				s, err := JIT(ctx, d, Options{Target: SuiteTarget}, sizes, uint64(i+1))
-				if err != nil {
-					t.Fatal(err)
-				}
-				res, err := s.Check(ctx, spec, prog, 1e-5)
-				if err != nil {
-					t.Fatalf("sample %d (%v): %v", i+1, sizes, err)
-				}
-				if res.HalideCells == 0 || res.KernelCells != int64(res.HalideCells) {
-					t.Errorf("sample %d: %d cells from Halide, %d checked in the kernel", i+1, res.HalideCells, res.KernelCells)
-				}
+				jitAgrees(ctx, t, d, Options{Target: SuiteTarget}, spec, prog, sizes, uint64(i+1), 1e-5)
 			}
 			for _, m := range []encode.Model{encode.Real, encode.IEEE} {
 				rep, err := validatePair(ctx, pair, m, 2)
