@@ -8,6 +8,7 @@
 #ifndef AUGUR_EMIT_INTERNAL_H
 #define AUGUR_EMIT_INTERNAL_H
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -176,6 +177,17 @@ Expr intrinsic(const Call *op, const Target &t);
 // unwrap strips what does not change a value: likely tags, promises and
 // boolean casts of booleans.
 Expr unwrap(Expr e);
+
+// PoisonContext hands Halide's JIT runtime, through its handlers, an
+// allocator that fills every allocation with byte and checks when it is
+// freed that the bytes around it are intact (counting overruns): a read
+// of memory the pipeline never wrote then shows in its output (jit.cpp).
+struct PoisonContext : Halide::JITUserContext {
+    uint8_t byte = 0;
+    std::atomic<int> overruns{0};
+};
+void *poison_malloc(Halide::JITUserContext *ctx, size_t n);
+void poison_free(Halide::JITUserContext *ctx, void *q);
 
 // reads_data reports whether e reads a func or an image (dataindex.cpp).
 bool reads_data(const Expr &e);

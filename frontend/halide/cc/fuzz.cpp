@@ -19,7 +19,7 @@
 // ends with a line "done"; texts are sent as "NAME N" and N bytes.
 #ifdef AUGUR_FUZZ_DRIVER
 
-#include "augur_halide.h"
+#include "emit_internal.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -555,22 +555,6 @@ void translate_case(std::ostream &o, const std::vector<std::vector<std::string>>
     text(o, "sched", e.sched);
 }
 
-// poison is the byte the JIT's allocations are filled with.
-unsigned char poison = 0;
-
-void *poison_malloc(JITUserContext *, size_t n) {
-    void *p = nullptr;
-    if (posix_memalign(&p, 128, n + 128) != 0) {
-        return nullptr;
-    }
-    std::memset(p, poison, n + 128);
-    return p;
-}
-
-void poison_free(JITUserContext *, void *p) {
-    std::free(p);
-}
-
 uint64_t mix(uint64_t z) {
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
@@ -620,13 +604,15 @@ struct Run {
     Case c;
     Pipeline p;
     Buffer<void> out;
+    // ctx fills the JIT's allocations with its poison byte.
+    augur::detail::PoisonContext ctx;
 };
 
 // prepare builds the case's pipeline (scheduled or not) with poisoned
 // allocations, an output buffer of the given mins and extents filled
 // with poison, and has Halide's bounds query size its inputs.
 void prepare(Run &r, const std::vector<std::vector<std::string>> &lines, bool scheduled,
-             const std::vector<int> &mins, const std::vector<int> &extents) {
+             const std::vector<int> &mins, const std::vector<int> &extents, uint8_t poison) {
     build(r.c, lines, scheduled, nullptr);
     Func out = r.c.funcs.at(r.c.output);
     if ((int)extents.size() != out.dimensions()) {
@@ -634,8 +620,9 @@ void prepare(Run &r, const std::vector<std::vector<std::string>> &lines, bool sc
                   std::to_string(out.dimensions()) + " dimensions");
     }
     r.p = Pipeline(out);
-    r.p.jit_handlers().custom_malloc = poison_malloc;
-    r.p.jit_handlers().custom_free = poison_free;
+    r.ctx.byte = poison;
+    r.ctx.handlers.custom_malloc = augur::detail::poison_malloc;
+    r.ctx.handlers.custom_free = augur::detail::poison_free;
     r.out = Buffer<void>(out.output_types()[0], extents);
     r.out.set_min(mins);
     std::memset(r.out.data(), poison, r.out.size_in_bytes());
@@ -676,7 +663,7 @@ void share(Run &a, Run &b, uint64_t seed) {
 void realize(Run &r) {
     std::vector<Buffer<void>> bufs{r.out};
     Realization rz(bufs);
-    r.p.realize(rz, get_host_target());
+    r.p.realize(&r.ctx, rz, get_host_target());
 }
 
 template<typename T>
@@ -711,15 +698,15 @@ void jit_case(std::ostream &o, const std::vector<std::vector<std::string>> &line
         throw Bad("jit SEED POISON MIN0 EXT0 [MIN1 EXT1]...");
     }
     uint64_t seed = (uint64_t)to_int(act[1]);
-    poison = (unsigned char)to_int(act[2]);
+    uint8_t poison = (uint8_t)to_int(act[2]);
     std::vector<int> mins, extents;
     for (size_t i = 3; i + 1 < act.size(); i += 2) {
         mins.push_back(to_int(act[i]));
         extents.push_back(to_int(act[i + 1]));
     }
     Run ref, sched;
-    prepare(ref, lines, false, mins, extents);
-    prepare(sched, lines, true, mins, extents);
+    prepare(ref, lines, false, mins, extents, poison);
+    prepare(sched, lines, true, mins, extents, poison);
     share(ref, sched, seed);
     // The algorithm first: once it is realised, a crash is the scheduled
     // pipeline's, and the line before it says so.

@@ -19,6 +19,9 @@ namespace augur {
 using namespace Halide;
 using namespace Halide::Internal;
 using detail::float_text;
+using detail::poison_free;
+using detail::poison_malloc;
+using detail::PoisonContext;
 using detail::type_name;
 using detail::unsupported;
 
@@ -326,48 +329,6 @@ Buffer<void> shaped(const Type &t, const std::string &n, int dims, const Emitted
     return b;
 }
 
-// PoisonContext hands Halide's runtime an allocator that fills every
-// allocation with byte, and checks when it is freed that the bytes around
-// it are intact (counting overruns), and a task handler that fills the
-// worker's stack below it with byte before each parallel task.
-struct PoisonContext : JITUserContext {
-    uint8_t byte = 0;
-    std::atomic<int> overruns{0};
-};
-
-void *poison_malloc(JITUserContext *ctx, size_t n) {
-    // 32-byte aligned, with 32 bytes either side (Halide's contract asks
-    // for 8 readable): the size, then poison, before; poison after.
-    void *p = nullptr;
-    if (posix_memalign(&p, 64, n + 64) != 0) {
-        return nullptr;
-    }
-    std::memset(p, static_cast<PoisonContext *>(ctx)->byte, n + 64);
-    std::memcpy(p, &n, sizeof(n));
-    return (uint8_t *)p + 32;
-}
-
-void poison_free(JITUserContext *ctx, void *q) {
-    if (!q) {
-        return;
-    }
-    auto *pc = static_cast<PoisonContext *>(ctx);
-    uint8_t *p = (uint8_t *)q - 32;
-    size_t n;
-    std::memcpy(&n, p, sizeof(n));
-    bool intact = true;
-    for (size_t i = sizeof(n); i < 32; i++) {
-        intact = intact && p[i] == pc->byte;
-    }
-    for (size_t i = 32 + n; i < 64 + n; i++) {
-        intact = intact && p[i] == pc->byte;
-    }
-    if (!intact) {
-        pc->overruns++;
-    }
-    std::free(p);
-}
-
 // poison_stack fills the stack below its caller's frame with byte, where
 // the next calls' frames (and Halide's stack allocations) will be.
 __attribute__((noinline)) void poison_stack(uint8_t byte) {
@@ -558,5 +519,45 @@ void jit_sample(Halide::Pipeline pipeline, const Target &target, const std::stri
     pipeline.realize(r, target);
     write_sample(path, e, outs, out_bufs, prm, initial.str());
 }
+
+namespace detail {
+
+// poison_malloc allocates n bytes, 32-byte aligned, with 32 bytes
+// either side (Halide's contract asks for 8 readable): the size, then
+// poison, before; poison after; all filled with the context's byte.
+void *poison_malloc(JITUserContext *ctx, size_t n) {
+    void *p = nullptr;
+    if (posix_memalign(&p, 64, n + 64) != 0) {
+        return nullptr;
+    }
+    std::memset(p, static_cast<PoisonContext *>(ctx)->byte, n + 64);
+    std::memcpy(p, &n, sizeof(n));
+    return (uint8_t *)p + 32;
+}
+
+// poison_free frees what poison_malloc allocated, counting an overrun
+// when the bytes around it are no longer the poison.
+void poison_free(JITUserContext *ctx, void *q) {
+    if (!q) {
+        return;
+    }
+    auto *pc = static_cast<PoisonContext *>(ctx);
+    uint8_t *p = (uint8_t *)q - 32;
+    size_t n;
+    std::memcpy(&n, p, sizeof(n));
+    bool intact = true;
+    for (size_t i = sizeof(n); i < 32; i++) {
+        intact = intact && p[i] == pc->byte;
+    }
+    for (size_t i = 32 + n; i < 64 + n; i++) {
+        intact = intact && p[i] == pc->byte;
+    }
+    if (!intact) {
+        pc->overruns++;
+    }
+    std::free(p);
+}
+
+}  // namespace detail
 
 }  // namespace augur
