@@ -222,6 +222,12 @@ func (in *interp) reductionAssign(s *Assign) error {
 		f.Array, f.Index, f.Tensor = st.name, idx, tag
 		return f
 	}
+	// bad is fail for a failure of the value stored or of the
+	// bookkeeping, which writes ⊥ instead with
+	// Options.PoisonValueFailures.
+	bad := func(kind Kind, format string, args ...any) error {
+		return in.poison(s, l, fail(kind, format, args...))
+	}
 	isInit := s.At != nil && len(s.At) == 0
 	if in.opts.GarbageWrites && !isInit {
 		// An accumulation or a merge reads its cell too.
@@ -236,16 +242,16 @@ func (in *interp) reductionAssign(s *Assign) error {
 		if v.IsUndef() {
 			f := fail(UndefinedStore, "the value stored into %s is undefined", cell)
 			f.Actual = v
-			return f
+			return in.poison(s, l, f)
 		}
 		if dom, err := in.ev.ReductionDomain(in.ctx, red.tensor, x); err != nil {
 			return fmt.Errorf("reduction %s at %s: %w", tag, s.Pos(), err)
 		} else if dom == nil {
-			return fail(UndefinedAnnotation, "the annotation %s of %s is undefined", tag, cell)
+			return bad(UndefinedAnnotation, "the annotation %s of %s is undefined", tag, cell)
 		}
 	}
 	if s.Op != expr.NoReduce && s.Op != op {
-		return fail(WrongOperator, "%s %s= %s, but %s is a %s reduction", cell, s.Op, v, tag, op)
+		return bad(WrongOperator, "%s %s= %s, but %s is a %s reduction", cell, s.Op, v, tag, op)
 	}
 	d := &ghost{tensor: red.tensor, x: x, op: op, pos: map[string][]int64{}}
 	switch {
@@ -255,7 +261,7 @@ func (in *interp) reductionAssign(s *Assign) error {
 			f := fail(WrongIdentity, "%s := %s initialises an accumulator of %s, but the identity of %s on %s is %s",
 				cell, v, tag, op, red.elem, op.IdentityText(red.elem))
 			f.Expected, f.Actual = id, v
-			return f
+			return in.poison(s, l, f)
 		}
 		in.storeCellGhost(l, v, s, d)
 		return nil
@@ -271,33 +277,33 @@ func (in *interp) reductionAssign(s *Assign) error {
 				return fmt.Errorf("reduction %s at %s: %w", tag, s.Pos(), err)
 			}
 			if !inDom {
-				return fail(OutsideReduction, "position %s is outside the domain of the reduction %s", formatPos(pt), tag)
+				return bad(OutsideReduction, "position %s is outside the domain of the reduction %s", formatPos(pt), tag)
 			}
 			if !in.opts.Equality.Close(v, body, in.opts.Tolerance) {
 				f := fail(WrongValue, "%s %s= %s, but position %s of %s is %s", cell, op, v, formatPos(pt), tag, body)
 				f.Expected, f.Actual = body, v
-				return f
+				return in.poison(s, l, f)
 			}
 		}
 		_, g := in.view(l)
 		if !g.same(d) {
-			return fail(NotAccumulator, "%s accumulates into %s, which holds %s", cell, tag, describeGhost(g))
+			return bad(NotAccumulator, "%s accumulates into %s, which holds %s", cell, tag, describeGhost(g))
 		}
 		if _, dup := g.pos[posKey(pt)]; dup {
-			return fail(DoubleCount, "position %s of %s is accumulated into %s a second time", formatPos(pt), tag, cell)
+			return bad(DoubleCount, "position %s of %s is accumulated into %s a second time", formatPos(pt), tag, cell)
 		}
 		d.pos[posKey(pt)] = pt
 	default:
 		// Merge.
 		if !src.same(d) {
-			return fail(NotAccumulator, "the merge into %s reads %s, which holds %s, not a partial result of %s", cell, srcCell, describeGhost(src), tag)
+			return bad(NotAccumulator, "the merge into %s reads %s, which holds %s, not a partial result of %s", cell, srcCell, describeGhost(src), tag)
 		}
 		_, g := in.view(l)
 		if !g.same(d) {
-			return fail(NotAccumulator, "%s merges into %s, which holds %s", cell, tag, describeGhost(g))
+			return bad(NotAccumulator, "%s merges into %s, which holds %s", cell, tag, describeGhost(g))
 		}
 		if pt, dup := g.overlap(src); dup {
-			return fail(DoubleCount, "position %s of %s is in %s and already in %s", formatPos(pt), tag, srcCell, cell)
+			return bad(DoubleCount, "position %s of %s is in %s and already in %s", formatPos(pt), tag, srcCell, cell)
 		}
 		d.add(src)
 	}

@@ -93,6 +93,13 @@ func (v *validation) counterexample(c *symeval.Condition, o *outcome) (*Countere
 	} else if v.strictConditions() && !cx.Reproduced {
 		return nil, fmt.Errorf("the conditions are those without garbage writes (%s), and no replay with garbage writes shows this failure (%s)", v.an.Garbage.Reason, cx.Replay)
 	}
+	in := v.in
+	if v.orig != nil {
+		in = v.orig
+	}
+	if err := v.harmEvidence(in, cx, f); err != nil {
+		return nil, err
+	}
 	return cx, nil
 }
 
