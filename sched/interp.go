@@ -959,10 +959,11 @@ func (in *interp) assign(s *Assign) error {
 		return in.indexFailure(s, err)
 	}
 	if err := in.readFailure(s, venv); err != nil {
-		if in.opts.GarbageWrites && venv.garbageOnly() {
+		if in.opts.GarbageWrites && venv.garbageOnly() || in.poisons() && venv.oob == nil && venv.err == nil && venv.undef != nil {
 			return in.garbageAssign(s, st, venv.undef)
 		}
 		if f, ok := err.(*Failure); ok && f.Kind == IncompleteReduction && in.poisons() && venv.oob == nil && venv.undef == nil {
+			// A read of an incomplete partial result: a wrong value.
 			off, _, terr := in.target(s, st)
 			if terr != nil {
 				return terr

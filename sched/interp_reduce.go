@@ -201,7 +201,7 @@ func (in *interp) reductionAssign(s *Assign) error {
 	op := red.op
 
 	// The value: a merge reads its source cell with its ghost state.
-	v, src, srcCell, garbage, err := in.reductionValue(s)
+	v, src, srcCell, read, garbage, err := in.reductionValue(s)
 	if err != nil {
 		return err
 	}
@@ -231,9 +231,21 @@ func (in *interp) reductionAssign(s *Assign) error {
 	isInit := s.At != nil && len(s.At) == 0
 	if in.opts.GarbageWrites && !isInit {
 		// An accumulation or a merge reads its cell too.
-		if cur, g := in.view(l); g != nil && cur.IsUndef() {
-			garbage = true
+		if cur, g := in.view(l); cur.IsUndef() && (g != nil || in.poisons() && in.garbage[l] != nil) {
+			garbage, read = true, &cellRef{s: st, idx: idx}
 		}
+	}
+	if garbage && in.poisons() {
+		// ⊥ read: the cell holds ⊥ whatever its bookkeeping, which
+		// only values that are not ⊥ need.
+		in.res.GarbageWrites++
+		if read != nil {
+			if roff, ok := read.s.offset(read.idx); ok {
+				in.recordGarbage(s, loc{s: read.s, off: roff}, l)
+			}
+		}
+		in.storeCellGhost(l, value.Undef(red.elem), s, nil)
+		return nil
 	}
 	if garbage {
 		in.res.GarbageWrites++
@@ -329,36 +341,37 @@ func (in *interp) reductionElement(s *Assign, red reduction) ([]int64, error) {
 // merge, the partial result in its source cell, with that cell's ghost
 // state src and its name srcCell; otherwise s's value expression. With
 // garbage writes, a read of a cell holding no defined value gives no
-// failure but garbage, set (the assignment is then a garbage write).
-func (in *interp) reductionValue(s *Assign) (v value.Value, src *ghost, srcCell string, garbage bool, err error) {
+// failure but garbage, set (the assignment is then a garbage write), and
+// that cell, read.
+func (in *interp) reductionValue(s *Assign) (v value.Value, src *ghost, srcCell string, read *cellRef, garbage bool, err error) {
 	ix := MergeSource(s)
 	if ix == nil {
 		venv := &valueEnv{in: in, stmt: s}
 		v, err = expr.EvalValue(s.Value, in.info.Types, venv)
 		if err != nil {
-			return v, nil, "", false, in.indexFailure(s, err)
+			return v, nil, "", nil, false, in.indexFailure(s, err)
 		}
 		if f := in.readFailure(s, venv); f != nil {
 			if in.opts.GarbageWrites && venv.garbageOnly() {
-				return v, nil, "", true, nil
+				return v, nil, "", venv.undef, true, nil
 			}
-			return v, nil, "", false, f
+			return v, nil, "", nil, false, f
 		}
-		return v, nil, "", false, nil
+		return v, nil, "", nil, false, nil
 	}
 	ss := in.lookup(ix.Array.Name)
 	if ss == nil {
-		return v, nil, "", false, fmt.Errorf("%s: no array %s", s.Pos(), ix.Array.Name)
+		return v, nil, "", nil, false, fmt.Errorf("%s: no array %s", s.Pos(), ix.Array.Name)
 	}
 	idx, err := evalIndices(ix.Indices, in)
 	if err != nil {
-		return v, nil, "", false, in.indexFailure(s, err)
+		return v, nil, "", nil, false, in.indexFailure(s, err)
 	}
 	off, ok := ss.offset(idx)
 	if !ok {
 		f := in.failure(OutOfBoundsRead, s, "%s is outside %s%s", formatCell(ss.name, idx), ss.name, formatExtents(ss.ext))
 		f.Array, f.Index = ss.name, idx
-		return v, nil, "", false, f
+		return v, nil, "", nil, false, f
 	}
 	l := loc{s: ss, off: off}
 	in.load(l, s) // joins the read set
@@ -366,13 +379,13 @@ func (in *interp) reductionValue(s *Assign) (v value.Value, src *ghost, srcCell 
 	srcCell = formatCell(ss.name, idx)
 	if v.IsUndef() {
 		if in.opts.GarbageWrites {
-			return v, src, srcCell, true, nil
+			return v, src, srcCell, &cellRef{s: ss, idx: idx}, true, nil
 		}
 		f := in.failure(UndefinedRead, s, "%s holds no defined value", srcCell)
 		f.Array, f.Index = ss.name, idx
-		return v, nil, "", false, f
+		return v, nil, "", nil, false, f
 	}
-	return v, src, srcCell, false, nil
+	return v, src, srcCell, nil, false, nil
 }
 
 func describeGhost(g *ghost) string {
