@@ -46,6 +46,9 @@ func valueOnly(k sched.Kind) bool {
 	return false
 }
 
+// errNoHarm is harmEvidence's error when the failure reaches no output.
+var errNoHarm = errors.New("no evidence of a wrong output")
+
 // errHarmUnknown is harmRun's error when the run did not finish.
 var errHarmUnknown = errors.New("the run did not finish")
 
@@ -79,7 +82,8 @@ func harmRun(ctx context.Context, in *input, params map[string]int64, inputs sar
 // concerns only a stored value (valueOnly): it returns an error, the
 // reason the failure is no evidence, when the run with
 // PoisonValueFailures at cx's parameters and inputs passes. Otherwise it
-// completes cx's detail with what that run showed.
+// completes cx's detail with what that run showed. The error wraps
+// errNoHarm.
 func (v *validation) harmEvidence(in *input, cx *Counterexample, f *sched.Failure) error {
 	if f == nil || v.opts.NoGarbageWrites || !valueOnly(f.Kind) {
 		return nil
@@ -105,13 +109,20 @@ func (v *validation) harmEvidence(in *input, cx *Counterexample, f *sched.Failur
 		cx.Detail = joinDetail(cx.Detail, "whether the value reaches an output is not known: "+err.Error())
 		return nil
 	case g == nil:
-		return fmt.Errorf("no evidence of a wrong output: %s, but a replay that writes ⊥ in place of every stored value that fails its check (augur run --poison-value-failures, seed %d) passes: no such value reaches an out cell at these parameters", f.Error(), cx.Seed)
-	case g.Garbage != nil:
-		cx.Detail = joinDetail(cx.Detail, clip(fmt.Sprintf("the value reaches %s: %s", g.Cell(), g.Garbage), 600))
+		return fmt.Errorf("%w: %s, but a replay that writes ⊥ in place of every stored value that fails its check (augur run --poison-value-failures, seed %d) passes: no such value reaches an out cell at these parameters", errNoHarm, f.Error(), cx.Seed)
 	default:
-		cx.Detail = joinDetail(cx.Detail, clip("with ⊥ in place of every value that fails its check, the kernel still fails: "+g.Error(), 600))
+		cx.Detail = joinDetail(cx.Detail, harmDetail(g))
 	}
 	return nil
+}
+
+// harmDetail describes g, the failure of harmRun: the path of a value
+// that failed its check to an out cell, or another failure.
+func harmDetail(g *sched.Failure) string {
+	if g.Garbage != nil {
+		return clip(fmt.Sprintf("the value reaches %s: %s", g.Cell(), g.Garbage), 600)
+	}
+	return clip("with ⊥ in place of every value that fails its check, the kernel still fails: "+g.Error(), 600)
 }
 
 // clip shortens s to at most n bytes, marking the cut.
@@ -126,17 +137,18 @@ func clip(s string, n int) string {
 }
 
 // quickHarmless reports whether f, the failure of a test at params on the
-// random inputs of seed, concerns only stored values and is no evidence
-// (and the steps used): when harmRun passes (no such value reaches an
-// output), or cannot finish within steps (the proof then decides, and
-// its counterexample is checked again with the replay's steps).
-func (sh *shared) quickHarmless(in *input, f *sched.Failure, params map[string]int64, seed uint64, steps int64) (bool, int64) {
+// random inputs of seed, concerns only stored values and is no evidence:
+// when harmRun passes (no such value reaches an output), or cannot
+// finish within steps (the proof then decides, and its counterexample
+// is checked again with the replay's steps). It also returns harmRun's
+// failure, and the steps used.
+func (sh *shared) quickHarmless(in *input, f *sched.Failure, params map[string]int64, seed uint64, steps int64) (bool, *sched.Failure, int64) {
 	if sh.opts.NoGarbageWrites || !valueOnly(f.Kind) {
-		return false, 0
+		return false, nil, 0
 	}
 	if steps <= 0 {
-		return true, 0
+		return true, nil, 0
 	}
 	g, used, err := harmRun(sh.ctx, in, params, sare.RandomInputs(seed), steps, sh.opts.ValueModel.Equality(), quickPoints)
-	return err != nil || g == nil, used
+	return err != nil || g == nil, g, used
 }
