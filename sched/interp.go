@@ -58,16 +58,17 @@ type Options struct {
 	// PoisonValueFailures, with GarbageWrites, asks whether a failed
 	// check of a stored value can reach an output: a failure that
 	// concerns only the value an assignment stores (an annotation
-	// mismatch, an undefined annotation or value, a read of an
-	// incomplete partial result, and the bookkeeping of reductions: a
+	// mismatch, an undefined value, a read of an incomplete partial
+	// result, and the bookkeeping of reductions: a
 	// wrong identity or operator, a position outside the reduction or
 	// accumulated twice, a cell that is no accumulator of the element)
 	// does not fail the run but writes ⊥ into the cell written, as a
 	// garbage write whose chain starts there (GarbageStep.Failure). The
 	// run then fails only where ⊥ reaches an out cell, or on a failure
-	// over indices (bounds, races) or of an output's value: a run
-	// that passes shows that no value that failed its check is used by
-	// an output at these parameters.
+	// over indices (bounds, races), of an output's value, or at an
+	// undefined annotation (an element the specification does not
+	// define, whatever the value): a run that passes shows that no value
+	// that failed its check is used by an output at these parameters.
 	PoisonValueFailures bool
 }
 
@@ -1011,6 +1012,11 @@ func (in *interp) assign(s *Assign) error {
 		f = in.failure(WrongValue, s, "%s := %s, but the annotation %s is %s", cell, v, annot, want)
 	}
 	f.Array, f.Index, f.Expected, f.Actual, f.Tensor = st.name, idx, want, v, tensor
+	if f.Kind == UndefinedAnnotation {
+		// An element the specification does not define: a failure of
+		// the annotation whatever the value.
+		return f
+	}
 	return in.poison(s, loc{s: st, off: off}, f)
 }
 

@@ -259,7 +259,7 @@ func (in *interp) reductionAssign(s *Assign) error {
 		if dom, err := in.ev.ReductionDomain(in.ctx, red.tensor, x); err != nil {
 			return fmt.Errorf("reduction %s at %s: %w", tag, s.Pos(), err)
 		} else if dom == nil {
-			return bad(UndefinedAnnotation, "the annotation %s of %s is undefined", tag, cell)
+			return fail(UndefinedAnnotation, "the annotation %s of %s is undefined", tag, cell)
 		}
 	}
 	if s.Op != expr.NoReduce && s.Op != op {

@@ -36,9 +36,11 @@ import (
 
 // valueOnly reports whether a failure of kind k concerns only the value
 // that an assignment stores into its cell (sched.Options.PoisonValueFailures).
+// An undefined annotation does not: the kernel claims an element the
+// specification does not define, whatever the value.
 func valueOnly(k sched.Kind) bool {
 	switch k {
-	case sched.WrongValue, sched.UndefinedAnnotation, sched.UndefinedStore,
+	case sched.WrongValue, sched.UndefinedStore,
 		sched.WrongIdentity, sched.DoubleCount, sched.IncompleteReduction,
 		sched.OutsideReduction, sched.NotAccumulator, sched.WrongOperator:
 		return true
