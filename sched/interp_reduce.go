@@ -205,15 +205,9 @@ func (in *interp) reductionAssign(s *Assign) error {
 	if err != nil {
 		return err
 	}
-	idx, err := evalIndices(s.Indices, in)
+	off, idx, err := in.target(s, st)
 	if err != nil {
-		return in.indexFailure(s, err)
-	}
-	off, ok := st.offset(idx)
-	if !ok {
-		f := in.failure(OutOfBoundsWrite, s, "%s is outside %s%s", formatCell(st.name, idx), st.name, formatExtents(st.ext))
-		f.Array, f.Index = st.name, idx
-		return f
+		return err
 	}
 	l := loc{s: st, off: off}
 	cell := formatCell(st.name, idx)
@@ -229,22 +223,12 @@ func (in *interp) reductionAssign(s *Assign) error {
 		return in.poison(s, l, fail(kind, format, args...))
 	}
 	isInit := s.At != nil && len(s.At) == 0
-	if in.opts.GarbageWrites && !isInit {
+	if in.opts.GarbageWrites && !isInit && in.holdsGarbage(l) {
 		// An accumulation or a merge reads its cell too.
-		if cur, g := in.view(l); cur.IsUndef() && (g != nil || in.poisons() && in.garbage[l] != nil) {
-			garbage, read = true, &cellRef{s: st, idx: idx}
-		}
+		garbage, read = true, &cellRef{s: st, idx: idx}
 	}
 	if garbage && in.poisons() {
-		// ⊥ read: the cell holds ⊥ whatever its bookkeeping, which
-		// only values that are not ⊥ need.
-		in.res.GarbageWrites++
-		if read != nil {
-			if roff, ok := read.s.offset(read.idx); ok {
-				in.recordGarbage(s, loc{s: read.s, off: roff}, l)
-			}
-		}
-		in.storeCellGhost(l, value.Undef(red.elem), s, nil)
+		in.poisonedReduction(s, l, read, red.elem)
 		return nil
 	}
 	if garbage {
@@ -321,6 +305,29 @@ func (in *interp) reductionAssign(s *Assign) error {
 	}
 	in.accumulate(l, v, d, s)
 	return nil
+}
+
+// holdsGarbage reports whether the cell l, which an accumulation or a
+// merge reads, holds the ⊥ of a garbage write: an accumulator holding
+// ⊥, or, with Options.PoisonValueFailures, any cell a garbage write
+// left ⊥.
+func (in *interp) holdsGarbage(l loc) bool {
+	cur, g := in.view(l)
+	return cur.IsUndef() && (g != nil || in.poisons() && in.garbage[l] != nil)
+}
+
+// poisonedReduction runs the reduction assignment s, which read ⊥ from
+// the cell read (nil if unknown), as a garbage write into its cell l
+// with Options.PoisonValueFailures: the cell holds ⊥ whatever the
+// bookkeeping, which only values other than ⊥ need.
+func (in *interp) poisonedReduction(s *Assign, l loc, read *cellRef, elem syntax.Type) {
+	in.res.GarbageWrites++
+	if read != nil {
+		if roff, ok := read.s.offset(read.idx); ok {
+			in.recordGarbage(s, loc{s: read.s, off: roff}, l)
+		}
+	}
+	in.storeCellGhost(l, value.Undef(elem), s, nil)
 }
 
 // reductionElement returns the indices of the element of the reduction
