@@ -181,10 +181,20 @@ func runKernel(ctx context.Context, out, errw io.Writer, specPath, progPath stri
 			// An ill-defined specification: not a failure of the kernel.
 			return &exitError{code: exitMalformed, err: err}
 		}
-		fmt.Fprintf(out, "%s: %d assignment%s matched their annotations, %d output cell%s matched the specification\n",
-			label, res.Assignments, plural(int(res.Assignments)), res.OutputCells, plural(int(res.OutputCells)))
+		if res.Poisoned > 0 {
+			fmt.Fprintf(out, "%s: %d assignment%s failed the check of their value and wrote ⊥ instead (--poison-value-failures), none of which reached an output cell; %d output cell%s matched the specification\n",
+				label, res.Poisoned, plural(int(res.Poisoned)), res.OutputCells, plural(int(res.OutputCells)))
+		} else {
+			fmt.Fprintf(out, "%s: %d assignment%s matched their annotations, %d output cell%s matched the specification\n",
+				label, res.Assignments, plural(int(res.Assignments)), res.OutputCells, plural(int(res.OutputCells)))
+		}
 		total.Assignments += res.Assignments
 		total.OutputCells += res.OutputCells
+		total.Poisoned += res.Poisoned
+	}
+	if total.Poisoned > 0 {
+		fmt.Fprintf(out, "ok: %d trial%s, every output cell matched; %d stored value%s failed their check but reached no output\n", f.trials, plural(f.trials), total.Poisoned, plural(int(total.Poisoned)))
+		return nil
 	}
 	fmt.Fprintf(out, "ok: %d trial%s, every annotation and every output cell matched\n", f.trials, plural(f.trials))
 	return nil
