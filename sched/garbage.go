@@ -24,10 +24,16 @@ type GarbageStep struct {
 	// From is the garbage write that put ⊥ into Read, nil when Read was
 	// never written (where the garbage starts).
 	From *GarbageStep
+	// Failure, set only where a chain starts with
+	// Options.PoisonValueFailures, is the failed check of the value the
+	// assignment stored (kind and message), for which it wrote ⊥
+	// instead; Read is then empty.
+	Failure string
 }
 
 // Origin returns the first step of the chain of s: the garbage write
-// whose read found a cell that was never written.
+// whose read found a cell that was never written, or whose value failed
+// its check (Failure).
 func (s *GarbageStep) Origin() *GarbageStep {
 	for s.From != nil {
 		s = s.From
@@ -65,13 +71,17 @@ func (s *GarbageStep) String() string {
 		if len(path) > maxPathSteps && i >= maxPathSteps-2 && i < len(path)-1 {
 			continue
 		}
-		read := t.Read
-		if i == 0 {
-			read += " (never written)"
-		}
 		env := ""
 		if len(t.Env) > 0 {
 			env = " (at " + formatEnv(t.Env) + ")"
+		}
+		if t.Failure != "" {
+			parts = append(parts, fmt.Sprintf("%s at %s%s, ⊥ written into %s", t.Failure, t.Pos, env, t.Wrote))
+			continue
+		}
+		read := t.Read
+		if i == 0 {
+			read += " (never written)"
 		}
 		parts = append(parts, fmt.Sprintf("%s read at %s%s, ⊥ written into %s", read, t.Pos, env, t.Wrote))
 	}

@@ -55,6 +55,21 @@ type Options struct {
 	// (interp_reduce.go), and an accumulation or merge into a cell
 	// holding ⊥ writes ⊥ in turn.
 	GarbageWrites bool
+	// PoisonValueFailures, with GarbageWrites, asks whether a failed
+	// check of a stored value can reach an output: a failure that
+	// concerns only the value an assignment stores (an annotation
+	// mismatch, an undefined value, a read of an incomplete partial
+	// result, and the bookkeeping of reductions: a
+	// wrong identity or operator, a position outside the reduction or
+	// accumulated twice, a cell that is no accumulator of the element)
+	// does not fail the run but writes ⊥ into the cell written, as a
+	// garbage write whose chain starts there (GarbageStep.Failure). The
+	// run then fails only where ⊥ reaches an out cell, or on a failure
+	// over indices (bounds, races), of an output's value, or at an
+	// undefined annotation (an element the specification does not
+	// define, whatever the value): a run that passes shows that no value
+	// that failed its check is used by an output at these parameters.
+	PoisonValueFailures bool
 }
 
 // Result summarises a run that found no failure.
@@ -65,6 +80,9 @@ type Result struct {
 	// GarbageWrites counts the assignments that wrote ⊥ for reading a
 	// cell holding no defined value (Options.GarbageWrites).
 	GarbageWrites int64
+	// Poisoned counts the assignments that wrote ⊥ for a failed check
+	// of their value (Options.PoisonValueFailures).
+	Poisoned int64
 }
 
 // Run executes the checked kernel k (info is Check's result) with the
@@ -942,8 +960,16 @@ func (in *interp) assign(s *Assign) error {
 		return in.indexFailure(s, err)
 	}
 	if err := in.readFailure(s, venv); err != nil {
-		if in.opts.GarbageWrites && venv.garbageOnly() {
+		if in.opts.GarbageWrites && venv.garbageOnly() || in.poisons() && venv.oob == nil && venv.err == nil && venv.undef != nil {
 			return in.garbageAssign(s, st, venv.undef)
+		}
+		if f, ok := err.(*Failure); ok && f.Kind == IncompleteReduction && in.poisons() && venv.oob == nil && venv.undef == nil {
+			// A read of an incomplete partial result: a wrong value.
+			off, _, terr := in.target(s, st)
+			if terr != nil {
+				return terr
+			}
+			return in.poison(s, loc{s: st, off: off}, f)
 		}
 		return err
 	}
@@ -954,7 +980,7 @@ func (in *interp) assign(s *Assign) error {
 	if v.IsUndef() {
 		f := in.failure(UndefinedStore, s, "the value stored into %s is undefined", formatCell(st.name, idx))
 		f.Array, f.Index, f.Actual = st.name, idx, v
-		return f
+		return in.poison(s, loc{s: st, off: off}, f)
 	}
 	aenv := &in.aenv
 	*aenv = annotEnv{in: in, firstIdx: aenv.firstIdx[:0]}
@@ -986,5 +1012,34 @@ func (in *interp) assign(s *Assign) error {
 		f = in.failure(WrongValue, s, "%s := %s, but the annotation %s is %s", cell, v, annot, want)
 	}
 	f.Array, f.Index, f.Expected, f.Actual, f.Tensor = st.name, idx, want, v, tensor
-	return f
+	if f.Kind == UndefinedAnnotation {
+		// An element the specification does not define: a failure of
+		// the annotation whatever the value.
+		return f
+	}
+	return in.poison(s, loc{s: st, off: off}, f)
+}
+
+// poisons reports whether failed checks of stored values write ⊥
+// (Options.PoisonValueFailures, which needs garbage writes).
+func (in *interp) poisons() bool {
+	return in.opts.GarbageWrites && in.opts.PoisonValueFailures
+}
+
+// poison returns f, the failed check of the value that the assignment s
+// stores into the cell l; with Options.PoisonValueFailures it writes ⊥
+// into l instead, as a garbage write whose chain starts at f, and
+// returns nil.
+func (in *interp) poison(s *Assign, l loc, f *Failure) error {
+	if !in.poisons() {
+		return f
+	}
+	in.res.Poisoned++
+	step := &GarbageStep{Pos: s.Pos(), Stmt: StmtLine(s), Env: in.env(), Wrote: l.String(), Failure: f.Kind.String() + ": " + f.Msg}
+	if in.garbage == nil {
+		in.garbage = map[loc]*GarbageStep{}
+	}
+	in.garbage[l] = step
+	in.storeCellGhost(l, value.Undef(l.s.elem), s, nil)
+	return nil
 }

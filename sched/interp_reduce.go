@@ -201,19 +201,13 @@ func (in *interp) reductionAssign(s *Assign) error {
 	op := red.op
 
 	// The value: a merge reads its source cell with its ghost state.
-	v, src, srcCell, garbage, err := in.reductionValue(s)
+	v, src, srcCell, read, garbage, err := in.reductionValue(s)
 	if err != nil {
 		return err
 	}
-	idx, err := evalIndices(s.Indices, in)
+	off, idx, err := in.target(s, st)
 	if err != nil {
-		return in.indexFailure(s, err)
-	}
-	off, ok := st.offset(idx)
-	if !ok {
-		f := in.failure(OutOfBoundsWrite, s, "%s is outside %s%s", formatCell(st.name, idx), st.name, formatExtents(st.ext))
-		f.Array, f.Index = st.name, idx
-		return f
+		return err
 	}
 	l := loc{s: st, off: off}
 	cell := formatCell(st.name, idx)
@@ -222,12 +216,20 @@ func (in *interp) reductionAssign(s *Assign) error {
 		f.Array, f.Index, f.Tensor = st.name, idx, tag
 		return f
 	}
+	// bad is fail for a failure of the value stored or of the
+	// bookkeeping, which writes ⊥ instead with
+	// Options.PoisonValueFailures.
+	bad := func(kind Kind, format string, args ...any) error {
+		return in.poison(s, l, fail(kind, format, args...))
+	}
 	isInit := s.At != nil && len(s.At) == 0
-	if in.opts.GarbageWrites && !isInit {
+	if in.opts.GarbageWrites && !isInit && in.holdsGarbage(l) {
 		// An accumulation or a merge reads its cell too.
-		if cur, g := in.view(l); g != nil && cur.IsUndef() {
-			garbage = true
-		}
+		garbage, read = true, &cellRef{s: st, idx: idx}
+	}
+	if garbage && in.poisons() {
+		in.poisonedReduction(s, l, read, red.elem)
+		return nil
 	}
 	if garbage {
 		in.res.GarbageWrites++
@@ -236,7 +238,7 @@ func (in *interp) reductionAssign(s *Assign) error {
 		if v.IsUndef() {
 			f := fail(UndefinedStore, "the value stored into %s is undefined", cell)
 			f.Actual = v
-			return f
+			return in.poison(s, l, f)
 		}
 		if dom, err := in.ev.ReductionDomain(in.ctx, red.tensor, x); err != nil {
 			return fmt.Errorf("reduction %s at %s: %w", tag, s.Pos(), err)
@@ -245,7 +247,7 @@ func (in *interp) reductionAssign(s *Assign) error {
 		}
 	}
 	if s.Op != expr.NoReduce && s.Op != op {
-		return fail(WrongOperator, "%s %s= %s, but %s is a %s reduction", cell, s.Op, v, tag, op)
+		return bad(WrongOperator, "%s %s= %s, but %s is a %s reduction", cell, s.Op, v, tag, op)
 	}
 	d := &ghost{tensor: red.tensor, x: x, op: op, pos: map[string][]int64{}}
 	switch {
@@ -255,7 +257,7 @@ func (in *interp) reductionAssign(s *Assign) error {
 			f := fail(WrongIdentity, "%s := %s initialises an accumulator of %s, but the identity of %s on %s is %s",
 				cell, v, tag, op, red.elem, op.IdentityText(red.elem))
 			f.Expected, f.Actual = id, v
-			return f
+			return in.poison(s, l, f)
 		}
 		in.storeCellGhost(l, v, s, d)
 		return nil
@@ -271,38 +273,61 @@ func (in *interp) reductionAssign(s *Assign) error {
 				return fmt.Errorf("reduction %s at %s: %w", tag, s.Pos(), err)
 			}
 			if !inDom {
-				return fail(OutsideReduction, "position %s is outside the domain of the reduction %s", formatPos(pt), tag)
+				return bad(OutsideReduction, "position %s is outside the domain of the reduction %s", formatPos(pt), tag)
 			}
 			if !in.opts.Equality.Close(v, body, in.opts.Tolerance) {
 				f := fail(WrongValue, "%s %s= %s, but position %s of %s is %s", cell, op, v, formatPos(pt), tag, body)
 				f.Expected, f.Actual = body, v
-				return f
+				return in.poison(s, l, f)
 			}
 		}
 		_, g := in.view(l)
 		if !g.same(d) {
-			return fail(NotAccumulator, "%s accumulates into %s, which holds %s", cell, tag, describeGhost(g))
+			return bad(NotAccumulator, "%s accumulates into %s, which holds %s", cell, tag, describeGhost(g))
 		}
 		if _, dup := g.pos[posKey(pt)]; dup {
-			return fail(DoubleCount, "position %s of %s is accumulated into %s a second time", formatPos(pt), tag, cell)
+			return bad(DoubleCount, "position %s of %s is accumulated into %s a second time", formatPos(pt), tag, cell)
 		}
 		d.pos[posKey(pt)] = pt
 	default:
 		// Merge.
 		if !src.same(d) {
-			return fail(NotAccumulator, "the merge into %s reads %s, which holds %s, not a partial result of %s", cell, srcCell, describeGhost(src), tag)
+			return bad(NotAccumulator, "the merge into %s reads %s, which holds %s, not a partial result of %s", cell, srcCell, describeGhost(src), tag)
 		}
 		_, g := in.view(l)
 		if !g.same(d) {
-			return fail(NotAccumulator, "%s merges into %s, which holds %s", cell, tag, describeGhost(g))
+			return bad(NotAccumulator, "%s merges into %s, which holds %s", cell, tag, describeGhost(g))
 		}
 		if pt, dup := g.overlap(src); dup {
-			return fail(DoubleCount, "position %s of %s is in %s and already in %s", formatPos(pt), tag, srcCell, cell)
+			return bad(DoubleCount, "position %s of %s is in %s and already in %s", formatPos(pt), tag, srcCell, cell)
 		}
 		d.add(src)
 	}
 	in.accumulate(l, v, d, s)
 	return nil
+}
+
+// holdsGarbage reports whether the cell l, which an accumulation or a
+// merge reads, holds the ⊥ of a garbage write: an accumulator holding
+// ⊥, or, with Options.PoisonValueFailures, any cell a garbage write
+// left ⊥.
+func (in *interp) holdsGarbage(l loc) bool {
+	cur, g := in.view(l)
+	return cur.IsUndef() && (g != nil || in.poisons() && in.garbage[l] != nil)
+}
+
+// poisonedReduction runs the reduction assignment s, which read ⊥ from
+// the cell read (nil if unknown), as a garbage write into its cell l
+// with Options.PoisonValueFailures: the cell holds ⊥ whatever the
+// bookkeeping, which only values other than ⊥ need.
+func (in *interp) poisonedReduction(s *Assign, l loc, read *cellRef, elem syntax.Type) {
+	in.res.GarbageWrites++
+	if read != nil {
+		if roff, ok := read.s.offset(read.idx); ok {
+			in.recordGarbage(s, loc{s: read.s, off: roff}, l)
+		}
+	}
+	in.storeCellGhost(l, value.Undef(elem), s, nil)
 }
 
 // reductionElement returns the indices of the element of the reduction
@@ -323,36 +348,37 @@ func (in *interp) reductionElement(s *Assign, red reduction) ([]int64, error) {
 // merge, the partial result in its source cell, with that cell's ghost
 // state src and its name srcCell; otherwise s's value expression. With
 // garbage writes, a read of a cell holding no defined value gives no
-// failure but garbage, set (the assignment is then a garbage write).
-func (in *interp) reductionValue(s *Assign) (v value.Value, src *ghost, srcCell string, garbage bool, err error) {
+// failure but garbage, set (the assignment is then a garbage write), and
+// that cell, read.
+func (in *interp) reductionValue(s *Assign) (v value.Value, src *ghost, srcCell string, read *cellRef, garbage bool, err error) {
 	ix := MergeSource(s)
 	if ix == nil {
 		venv := &valueEnv{in: in, stmt: s}
 		v, err = expr.EvalValue(s.Value, in.info.Types, venv)
 		if err != nil {
-			return v, nil, "", false, in.indexFailure(s, err)
+			return v, nil, "", nil, false, in.indexFailure(s, err)
 		}
 		if f := in.readFailure(s, venv); f != nil {
 			if in.opts.GarbageWrites && venv.garbageOnly() {
-				return v, nil, "", true, nil
+				return v, nil, "", venv.undef, true, nil
 			}
-			return v, nil, "", false, f
+			return v, nil, "", nil, false, f
 		}
-		return v, nil, "", false, nil
+		return v, nil, "", nil, false, nil
 	}
 	ss := in.lookup(ix.Array.Name)
 	if ss == nil {
-		return v, nil, "", false, fmt.Errorf("%s: no array %s", s.Pos(), ix.Array.Name)
+		return v, nil, "", nil, false, fmt.Errorf("%s: no array %s", s.Pos(), ix.Array.Name)
 	}
 	idx, err := evalIndices(ix.Indices, in)
 	if err != nil {
-		return v, nil, "", false, in.indexFailure(s, err)
+		return v, nil, "", nil, false, in.indexFailure(s, err)
 	}
 	off, ok := ss.offset(idx)
 	if !ok {
 		f := in.failure(OutOfBoundsRead, s, "%s is outside %s%s", formatCell(ss.name, idx), ss.name, formatExtents(ss.ext))
 		f.Array, f.Index = ss.name, idx
-		return v, nil, "", false, f
+		return v, nil, "", nil, false, f
 	}
 	l := loc{s: ss, off: off}
 	in.load(l, s) // joins the read set
@@ -360,13 +386,13 @@ func (in *interp) reductionValue(s *Assign) (v value.Value, src *ghost, srcCell 
 	srcCell = formatCell(ss.name, idx)
 	if v.IsUndef() {
 		if in.opts.GarbageWrites {
-			return v, src, srcCell, true, nil
+			return v, src, srcCell, &cellRef{s: ss, idx: idx}, true, nil
 		}
 		f := in.failure(UndefinedRead, s, "%s holds no defined value", srcCell)
 		f.Array, f.Index = ss.name, idx
-		return v, nil, "", false, f
+		return v, nil, "", nil, false, f
 	}
-	return v, src, srcCell, false, nil
+	return v, src, srcCell, nil, false, nil
 }
 
 func describeGhost(g *ghost) string {

@@ -15,11 +15,72 @@ import (
 	"github.com/augur-verify/augur/value"
 )
 
+// harmTries bounds the points of a condition's violations that
+// counterexample tries when the failure at one is no evidence of a wrong
+// output (harm.go).
+const harmTries = 3
+
 // counterexample builds the counterexample of the failed condition c
 // (o is its solver outcome for a value condition, nil otherwise) and
-// replays it with the reference interpreter. It fails when no concrete
-// point can be produced.
+// replays it with the reference interpreter (counterexampleAt). When
+// the failure the replay shows reaches no output at the point picked
+// (errNoHarm), and c's failure is a set of violations, another point of
+// them is tried, away from the parameter values of the ones before (an
+// empty output region at the smallest parameters, where nothing can be
+// wrong), up to harmTries points; the first point's error stands if
+// none shows a wrong output. It fails when no concrete point can be
+// produced.
 func (v *validation) counterexample(c *symeval.Condition, o *outcome) (*Counterexample, error) {
+	cx, err := v.counterexampleAt(c, o)
+	first := err
+	for try := 1; try < harmTries && errors.Is(err, errNoHarm) && c.Violations != nil && cx != nil; try++ {
+		rest, ok := v.exceptParams(c.Violations, cx.Params)
+		if !ok {
+			break
+		}
+		next := *c
+		next.Violations = rest
+		c = &next
+		cx, err = v.counterexampleAt(c, o)
+	}
+	if err != nil {
+		return nil, first
+	}
+	return cx, nil
+}
+
+// exceptParams returns the violations u at other parameter values than
+// params; false when there are none (or the Presburger operations fail).
+func (v *validation) exceptParams(u *presburger.UnionMap, params []Binding) (*presburger.UnionMap, bool) {
+	sp := presburger.ParamSpace(v.params)
+	other := presburger.Empty(sp)
+	for _, p := range params {
+		for _, sign := range []int64{1, -1} {
+			// sign * (p - value) - 1 >= 0: p above, or below, its value.
+			b := presburger.NewBasicMap(sp)
+			row := b.NewRow()
+			row[sp.ParamCol(p.Name)] = presburger.NewInt(sign)
+			row[b.ConstCol()] = presburger.NewInt(-sign*p.Value - 1)
+			b.AddIneq(row)
+			var err error
+			if other, err = other.Union(presburger.NewMap(sp, b)); err != nil {
+				return nil, false
+			}
+		}
+	}
+	rest, err := u.IntersectParams(other)
+	if err != nil {
+		return nil, false
+	}
+	if empty, err := rest.IsEmpty(v.ctx); err != nil || empty {
+		return nil, false
+	}
+	return rest, true
+}
+
+// counterexampleAt is counterexample at the point the solver's outcome o
+// gives, or at the smallest point of c's violations.
+func (v *validation) counterexampleAt(c *symeval.Condition, o *outcome) (*Counterexample, error) {
 	cx := &Counterexample{Kind: c.Kind, Condition: c.ID, File: v.in.progSrc.Name,
 		Line: c.Pos.Line, Col: c.Pos.Col, Stmt: c.Text, Detail: c.Detail}
 	if c.InSpec {
@@ -92,6 +153,13 @@ func (v *validation) counterexample(c *symeval.Condition, o *outcome) (*Countere
 		}
 	} else if v.strictConditions() && !cx.Reproduced {
 		return nil, fmt.Errorf("the conditions are those without garbage writes (%s), and no replay with garbage writes shows this failure (%s)", v.an.Garbage.Reason, cx.Replay)
+	}
+	in := v.in
+	if v.orig != nil {
+		in = v.orig
+	}
+	if err := v.harmEvidence(in, cx, f); err != nil {
+		return cx, err
 	}
 	return cx, nil
 }

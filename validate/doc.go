@@ -72,7 +72,8 @@
 // conclude.go; deciding a value condition: solver.go, strategies.go,
 // matchdeep.go and pieces.go (matching first),
 // encoding.go, check.go, models.go, confirm.go, solverinputs.go;
-// counterexamples and their replay: counterexample.go; reductions (their
+// counterexamples and their replay: counterexample.go, harm.go (a
+// failed value is evidence only if it reaches an output); reductions (their
 // conditions come from package symeval; discharge and counterexamples
 // here): reduce.go, reduce_transform.go; the report: report.go, script.go (SMT-LIB2
 // scripts), rename.go; cancellation: stop.go, cancel.go.

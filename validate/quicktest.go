@@ -211,7 +211,18 @@ func (sh *shared) testFirst(in *input, readings *value.Readings, dom *presburger
 			// the proof does not count it as a failure (dead.go).
 			continue
 		}
-		return sh.quickCounterexample(in, f, params, seed)
+		harmless, g, used := sh.quickHarmless(in, f, params, seed, steps)
+		steps -= used
+		if harmless {
+			// The value that failed its check reaches no output at
+			// this point (harm.go): no evidence.
+			continue
+		}
+		cx := sh.quickCounterexample(in, f, params, seed)
+		if g != nil {
+			cx.Detail = joinDetail(cx.Detail, harmDetail(g))
+		}
+		return cx
 	}
 	return nil
 }

@@ -28,13 +28,14 @@ type runFlags struct {
 	maxSteps  int64
 	inputs    []string
 	garbage   bool
+	poison    bool
 	model     string
 }
 
 func newRunCmd() *cobra.Command {
 	var f runFlags
 	cmd := &cobra.Command{
-		Use:   "run SPEC PROG --param N=64 [--param M=32]... [--seed S] [--trials T] [--garbage-writes] [--value-model real|ieee]",
+		Use:   "run SPEC PROG --param N=64 [--param M=32]... [--seed S] [--trials T] [--garbage-writes] [--poison-value-failures] [--value-model real|ieee]",
 		Short: "Run a kernel on random inputs against its specification",
 		Long: `Run fills the kernel's inputs with random values (seeded), runs the kernel
 with the reference interpreter, checks every assignment's annotation against
@@ -44,6 +45,11 @@ prints a report. Each trial uses the next seed.
 With --garbage-writes, an assignment that reads a cell holding no value
 writes an undefined value instead of failing, as augur validate's garbage
 writes do, and the run fails only where such a value reaches an output.
+With --poison-value-failures (which implies --garbage-writes), an
+assignment whose stored value fails its check (an annotation mismatch,
+the bookkeeping of a reduction) writes the undefined value instead of
+failing: a run that passes then shows that no such value reaches an
+output at these parameters.
 
 Integer types wrap at their width. Floating-point values are compared exactly
 unless --tolerance allows a relative and absolute difference (for kernels that
@@ -67,6 +73,7 @@ validate's unknown: an inconclusive run exits 4.`,
 	cmd.Flags().Float64Var(&f.tolerance, "tolerance", 0, "relative and absolute tolerance for floating-point comparisons (0: exact)")
 	cmd.Flags().Int64Var(&f.maxSteps, "max-steps", 0, "bound on the statements executed per trial (0: the default)")
 	cmd.Flags().BoolVar(&f.garbage, "garbage-writes", false, "an assignment reading a cell with no value writes an undefined value instead of failing (augur validate's garbage writes)")
+	cmd.Flags().BoolVar(&f.poison, "poison-value-failures", false, "an assignment whose value fails its check writes an undefined value instead of failing (implies --garbage-writes)")
 	cmd.Flags().StringVar(&f.model, "value-model", "real", "value model whose equality compares floats: real (-0 and +0 are one number) or ieee (bit for bit)")
 	cmd.Flags().StringArrayVar(&f.inputs, "input", nil, "fix one input element, such as 'A(0, 1)=2.5' (repeatable; the others stay random)")
 	return cmd
@@ -148,7 +155,7 @@ func runKernel(ctx context.Context, out, errw io.Writer, specPath, progPath stri
 	}
 	fmt.Fprintf(out, "augur run: %s against %s\n", progPath, specPath)
 	fmt.Fprintf(out, "parameters: %s\n", formatParams(p.Spec, params))
-	opts := sched.Options{Tolerance: f.tolerance, MaxSteps: f.maxSteps, GarbageWrites: f.garbage, Equality: model.Equality()}
+	opts := sched.Options{Tolerance: f.tolerance, MaxSteps: f.maxSteps, GarbageWrites: f.garbage || f.poison, PoisonValueFailures: f.poison, Equality: model.Equality()}
 	var total sched.Result
 	for t := 0; t < f.trials; t++ {
 		seed := f.seed + uint64(t)
@@ -174,10 +181,20 @@ func runKernel(ctx context.Context, out, errw io.Writer, specPath, progPath stri
 			// An ill-defined specification: not a failure of the kernel.
 			return &exitError{code: exitMalformed, err: err}
 		}
-		fmt.Fprintf(out, "%s: %d assignment%s matched their annotations, %d output cell%s matched the specification\n",
-			label, res.Assignments, plural(int(res.Assignments)), res.OutputCells, plural(int(res.OutputCells)))
+		if res.Poisoned > 0 {
+			fmt.Fprintf(out, "%s: %d assignment%s failed the check of their value and wrote ⊥ instead (--poison-value-failures), none of which reached an output cell; %d output cell%s matched the specification\n",
+				label, res.Poisoned, plural(int(res.Poisoned)), res.OutputCells, plural(int(res.OutputCells)))
+		} else {
+			fmt.Fprintf(out, "%s: %d assignment%s matched their annotations, %d output cell%s matched the specification\n",
+				label, res.Assignments, plural(int(res.Assignments)), res.OutputCells, plural(int(res.OutputCells)))
+		}
 		total.Assignments += res.Assignments
 		total.OutputCells += res.OutputCells
+		total.Poisoned += res.Poisoned
+	}
+	if total.Poisoned > 0 {
+		fmt.Fprintf(out, "ok: %d trial%s, every output cell matched; %d stored value%s failed their check but reached no output\n", f.trials, plural(f.trials), total.Poisoned, plural(int(total.Poisoned)))
+		return nil
 	}
 	fmt.Fprintf(out, "ok: %d trial%s, every annotation and every output cell matched\n", f.trials, plural(f.trials))
 	return nil

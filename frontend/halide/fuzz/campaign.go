@@ -46,6 +46,9 @@ type Outcome struct {
 	// translator refused the pipeline) or crash.
 	Verdict string `json:"verdict"`
 	Cause   string `json:"cause,omitempty"`
+	// Reason is Augur's reason for its verdict, in full (Cause is its
+	// normalised summary).
+	Reason string `json:"-"`
 	// Confirmed is set on an invalid verdict that Halide's JIT shows:
 	// the scheduled pipeline differs from the algorithm.
 	Confirmed bool `json:"confirmed,omitempty"`
@@ -141,7 +144,7 @@ func RunCase(ctx context.Context, d *Driver, v Validator, c *Case) (*Outcome, er
 	if err != nil {
 		return nil, err
 	}
-	out.Verdict, out.Cause = ver.Verdict, Normalize(ver.Reason)
+	out.Verdict, out.Cause, out.Reason = ver.Verdict, Normalize(ver.Reason), ver.Reason
 	if ver.Verdict != "invalid" {
 		return out, nil
 	}
@@ -260,6 +263,8 @@ func confirmWith(ctx context.Context, d *Driver, c *Case, r Region, poisons []in
 var (
 	numbers = regexp.MustCompile(`\b(f|b|in)\d+\b|\b[a-z]+\d+\b|-?\d+`)
 	spaces  = regexp.MustCompile(`\s+`)
+	// notProved is the start of Augur's reason for UNKNOWN.
+	notProved = regexp.MustCompile(`^\d+ conditions? not proved, the first C\d+ `)
 )
 
 // Normalize turns a message into a cause that groups like failures: its
@@ -268,6 +273,10 @@ var (
 func Normalize(msg string) string {
 	msg = spaces.ReplaceAllString(strings.TrimSpace(msg), " ")
 	msg = strings.TrimPrefix(msg, "Error: ")
+	// Augur's UNKNOWN: the first condition not proved and why, without
+	// the words every such reason has.
+	msg = notProved.ReplaceAllString(msg, "")
+	msg = strings.Replace(msg, "counterexample not confirmed: ", "", 1)
 	if i := strings.Index(msg, ". "); i > 0 {
 		msg = msg[:i]
 	}

@@ -1,0 +1,140 @@
+package sched
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestPoisonValueFailures checks Options.PoisonValueFailures: a failed
+// check of a stored value writes ⊥ instead of failing, and the run fails
+// only where ⊥ reaches an out cell (with the chain from the failed check)
+// or on another failure. Values that fail their check in cells nothing
+// uses afterwards (a stale stage overwritten before it is read, a merge
+// of a partial result never initialised into a row nobody reads) pass;
+// the planted bugs of reductions, which reach the output, still fail.
+func TestPoisonValueFailures(t *testing.T) {
+	const stencil = `param N
+assume N >= 1
+input A(x) : i32
+tensor S(x) : i32
+S(x) = A(x) * A(x)
+tensor G(x) : i32
+G(x) = S(x) + 1
+output G
+`
+	const stencilHead = `kernel stale(N)
+assume N >= 1
+in  a[x] : i32[N + 1] = A(x)
+out g[x] : i32[N] = G(x)
+`
+	// A one-cell window: the row of the next iteration is computed
+	// first from the current input (a stale stage: its annotation S(x +
+	// 1) is false), then overwritten with the current row before g reads
+	// it.
+	stale := stencilHead + `{
+  alloc t : i32[1] {
+    for x < N {
+      t[0] {S(x + 1)} := a[x] * a[x]
+      t[0] {S(x)} := a[x] * a[x]
+      g[x] {G(x)} := t[0] + 1
+    }
+  }
+}
+`
+	// The same rows in the other order: g reads the stale one.
+	staleRead := stencilHead + `{
+  alloc t : i32[1] {
+    for x < N {
+      t[0] {S(x)} := a[x] * a[x]
+      t[0] {S(x + 1)} := a[x] * a[x]
+      g[x] {G(x)} := t[0] + 1
+    }
+  }
+}
+`
+	// Partial results of one lane per element, merged into rows rounded
+	// up to 4: the merges past N read partial results never initialised,
+	// into cells nothing reads.
+	mergeRows := `kernel rows(N)
+assume N >= 0
+in  a[k] : i32[N] = A(k)
+in  b[k] : i32[N] = B(k)
+out d[] : i32[] = D()
+{
+  alloc t : i32[4 * ((N + 3) / 4)] {
+    for p < N {
+      t[p] {D() @ ()} := 0
+      t[p] {D() @ (p)} += a[p] * b[p]
+    }
+    alloc r : i32[4 * ((N + 3) / 4)] {
+      for p < 4 * ((N + 3) / 4) {
+        r[p] {D() @ ()} := 0
+        r[p] {D()} += t[p]
+      }
+      d[] {D() @ ()} := 0
+      for p < N {
+        d[] {D()} += r[p]
+      }
+    }
+  }
+}
+`
+	for _, tc := range []struct {
+		name, spec, kernel string
+		n                  int64
+		plain              Kind   // the run's failure without poisoning (0: none)
+		kind               Kind   // the run's failure with it (0: none)
+		origin             string // a substring of the chain of ⊥ in the out cell, from where it starts
+		poisoned           int64  // the stores poisoned by a run that passes
+		garbage            int64  // and its garbage writes
+	}{
+		{"stale row overwritten", stencil, stale, 3, WrongValue, 0, "", 3, 0},
+		{"stale row read", stencil, staleRead, 3, WrongValue, OutputNotWritten, "annotation mismatch: t[0] := ", 0, 0},
+		// The merges past the data read cells never written: garbage writes.
+		{"merges past the data", dotSpec, mergeRows, 5, NotAccumulator, 0, "", 0, 3},
+		{"merges one past the data", dotSpec, strings.Replace(mergeRows, "for p < N {\n        d[] {D()} += r[p]", "for p < N + 1 {\n        d[] {D()} += r[p]", 1), 5, NotAccumulator, OutputNotWritten, "t[5] (never written) read at 15:9 (at p=5), ⊥ written into r[5]", 0, 0},
+		{"wrong identity", dotSpec, strings.Replace(dotRfactor, "t[p] {D() @ ()} := 0", "t[p] {D() @ ()} := 1", 1), 3, WrongIdentity, OutputNotWritten, "wrong identity: t[", 0, 0},
+		{"wrong operator", dotSpec, strings.Replace(dotRfactor, "d[] {D()} += t[p]", "d[] {D()} *= t[p]", 1), 3, WrongOperator, OutputNotWritten, "wrong reduction operator", 0, 0},
+		{"no initialisation", dotSpec, strings.Replace(dotRfactor, "d[] {D() @ ()} := 0", "skip", 1), 3, NotAccumulator, OutputNotWritten, "not an accumulator", 0, 0},
+		{"wrong body", dotSpec, strings.Replace(dotRfactor, "a[4 * q + p] * b[4 * q + p]", "a[4 * q + p] * a[4 * q + p]", 1), 3, WrongValue, OutputNotWritten, "annotation mismatch", 0, 0},
+		{"plain merge", dotSpec, strings.Replace(dotRfactor, "d[] {D()} += t[p]", "d[] {D()} := d[] + t[p]", 1), 3, IncompleteReduction, OutputNotWritten, "incomplete reduction", 0, 0},
+		// An output left incomplete is a failure of the output itself.
+		{"skips a tail", dotSpec, strings.Replace(dotRfactor, "(N + 3 - p) / 4", "N / 4", 1), 10, IncompleteReduction, IncompleteReduction, "", 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			params := map[string]int64{"N": tc.n}
+			_, err := run(t, tc.spec, tc.kernel, params, Options{GarbageWrites: true})
+			if tc.plain == 0 && err != nil {
+				t.Fatalf("run with garbage writes failed: %v", err)
+			} else if tc.plain != 0 {
+				wantFailure(t, err, tc.plain, "")
+			}
+			res, err := run(t, tc.spec, tc.kernel, params, Options{GarbageWrites: true, PoisonValueFailures: true})
+			if tc.kind == 0 {
+				if err != nil {
+					t.Fatalf("run with poisoned failures failed: %v", err)
+				}
+				if res.Poisoned != tc.poisoned || res.GarbageWrites != tc.garbage {
+					t.Errorf("%d stores poisoned and %d garbage writes, want %d and %d", res.Poisoned, res.GarbageWrites, tc.poisoned, tc.garbage)
+				}
+				return
+			}
+			f := wantFailure(t, err, tc.kind, "")
+			if tc.origin == "" {
+				return
+			}
+			if f.Garbage == nil {
+				t.Fatalf("no garbage chain in %s", f.Error())
+			}
+			if path := f.Garbage.String(); !strings.HasPrefix(path, tc.origin) {
+				t.Errorf("⊥ comes from %q, want it to start with %q", path, tc.origin)
+			}
+			if !strings.Contains(f.Msg, tc.origin) {
+				t.Errorf("the failure %q does not say where ⊥ starts", f.Msg)
+			}
+		})
+	}
+	// Poisoning needs garbage writes.
+	_, err := run(t, stencil, stale, map[string]int64{"N": 3}, Options{PoisonValueFailures: true})
+	wantFailure(t, err, WrongValue, "")
+}
