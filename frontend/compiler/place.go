@@ -485,7 +485,7 @@ func (c *compiler) place(ctx context.Context, f *alg.Func) error {
 		if err != nil {
 			return err
 		}
-		nests, err := c.funcNest(f, r)
+		nests, err := c.funcNest(ctx, f, r, s)
 		if err != nil {
 			return err
 		}
