@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -271,6 +272,11 @@ func (c *compiler) boxOf(ctx context.Context, s site, acc []accessAt, rank int, 
 		}
 		cond := quasiaffine.And(append([]quasiaffine.Formula{quasiaffine.Or(disj...)}, outer...)...)
 		lo, hi, err := c.extremaOf(ctx, cond, without(c.symbols(cond), inner))
+		if errors.Is(err, errEmptyRegion) {
+			// no access ever runs here: an empty region, as Halide gives
+			// a func no consumer needs under a specialization
+			return emptyBox(rank), nil
+		}
 		if err != nil {
 			return nil, fmt.Errorf("bounds of %s in dimension %d: %w", name, d+1, err)
 		}
@@ -279,6 +285,18 @@ func (c *compiler) boxOf(ctx context.Context, s site, acc []accessAt, rank int, 
 		b.Extent = append(b.Extent, simplifyAdd(sub(hi, lo), 1))
 	}
 	return b, nil
+}
+
+// emptyBox is the empty region of rank dimensions: each from 0 to -1,
+// its extent 0.
+func emptyBox(rank int) *box {
+	b := &box{}
+	for range rank {
+		b.Lo = append(b.Lo, intLit(0))
+		b.Hi = append(b.Hi, intLit(-1))
+		b.Extent = append(b.Extent, intLit(0))
+	}
+	return b
 }
 
 // symbols lists the internal variables a condition names (bound by an
