@@ -179,7 +179,11 @@ func (c *compiler) stageLoops(f *alg.Func, s int, r *box) (nm map[string]string,
 		iv := c.newVar(v.Name)
 		nm[v.Name] = iv
 		pure = append(pure, iv)
-		rngs[v.Name] = rng{r.Lo[d], simplifyAdd(sub(r.Hi[d], r.Lo[d]), 1), simplifyAdd(r.Hi[d], 1)}
+		end := simplifyAdd(r.Hi[d], 1)
+		if k, ok := litInt(r.Extent[d]); ok {
+			end = norm(bin(r.Lo[d], syntax.OpAdd, intLit(k)))
+		}
+		rngs[v.Name] = rng{r.Lo[d], r.Extent[d], end}
 	}
 	if s > 0 {
 		u = f.Updates[s-1]

@@ -280,9 +280,13 @@ func (c *compiler) boxOf(ctx context.Context, s site, acc []accessAt, rank int, 
 		if err != nil {
 			return nil, fmt.Errorf("bounds of %s in dimension %d: %w", name, d+1, err)
 		}
+		ext := simplifyAdd(sub(hi, lo), 1)
+		if k, ok := c.constantSpan(ctx, outer, lo, hi); ok {
+			hi, ext = norm(bin(lo, syntax.OpAdd, intLit(k))), intLit(k+1)
+		}
 		b.Lo = append(b.Lo, lo)
 		b.Hi = append(b.Hi, hi)
-		b.Extent = append(b.Extent, simplifyAdd(sub(hi, lo), 1))
+		b.Extent = append(b.Extent, ext)
 	}
 	return b, nil
 }
@@ -492,7 +496,7 @@ func (c *compiler) place(ctx context.Context, f *alg.Func) error {
 			if c.inject == InjectHaloOffByOne && !c.injected && !fs.compute.root() {
 				for d := len(r.Hi) - 1; d >= 0; d-- {
 					if !syntax.Equal(r.Lo[d], r.Hi[d]) {
-						r.Hi[d] = simplifyAdd(r.Hi[d], -1)
+						r.Hi[d], r.Extent[d] = simplifyAdd(r.Hi[d], -1), simplifyAdd(r.Extent[d], -1)
 						c.injected = true
 						break
 					}

@@ -126,3 +126,44 @@ func (c *compiler) contextString(at site, conds []quasiaffine.Formula) string {
 	}
 	return "its context (" + strings.Join(parts, ", ") + ")"
 }
+
+// constantSpan reports whether hi - lo (bounds of one dimension of a
+// region) is the same constant k wherever the context outer and the
+// assumptions hold, and returns k. Halide's interval arithmetic gives a
+// producer computed per tile the extent of the tile plus its halo, a
+// constant, with the upper bound the lower plus that constant; the exact
+// extrema of bounds inference are equivalent there but need not show it
+// (min(512 * xo + 513, W + 1) and min(512 * xo - 2, W - 514)). The bounds
+// rewritten as lo and lo + k keep the loops over the region of constant
+// extent, so that splits of them need no guard and their kernels stay as
+// simple as Halide's.
+func (c *compiler) constantSpan(ctx context.Context, outer []quasiaffine.Formula, lo, hi syntax.Expr) (int64, bool) {
+	if l, ok := linearize(sub(hi, lo)); ok && allZero(l) {
+		return l.c, true
+	}
+	span := func(a, b syntax.Expr) (int64, bool) {
+		ea, err1 := c.affine(a)
+		eb, err2 := c.affine(b)
+		if err1 != nil || err2 != nil {
+			return 0, false
+		}
+		all := quasiaffine.And(append(append([]quasiaffine.Formula{c.assumed}, outer...), isBuf(sub(eb, ea)))...)
+		var hidden []string
+		for _, n := range quasiaffine.Names(all) {
+			if n != bufDim {
+				hidden = append(hidden, n)
+			}
+		}
+		k, err := constMax(ctx, quasiaffine.Exists(hidden, all))
+		return k, err == nil
+	}
+	most, ok := span(lo, hi)
+	if !ok {
+		return 0, false
+	}
+	neg, ok := span(hi, lo)
+	if !ok || -neg != most {
+		return 0, false
+	}
+	return most, true
+}
