@@ -9,6 +9,7 @@ import (
 
 	"github.com/augur-verify/augur/frontend/compiler/alg"
 	"github.com/augur-verify/augur/internal/quasiaffine"
+	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/syntax"
 )
 
@@ -50,6 +51,9 @@ type accessAt struct {
 	bound []string
 	args  []syntax.Expr
 	store int
+	// defs gives the loops and lets of bound, in their IR form, for the
+	// interval arithmetic of bounds inference's fallback (interval.go)
+	defs map[string]varDef
 }
 
 // footprint collects the accesses under s that pick selects from a store:
@@ -58,6 +62,7 @@ type accessAt struct {
 func (c *compiler) footprint(s site, pick func(st *nStore) [][]syntax.Expr) ([]accessAt, error) {
 	var out []accessAt
 	stores := 0
+	defs := map[string]varDef{}
 	var walk func(b *nBlock, cons []quasiaffine.Formula, bound []string) error
 	walk = func(b *nBlock, cons []quasiaffine.Formula, bound []string) error {
 		for _, n := range b.stmts {
@@ -69,11 +74,13 @@ func (c *compiler) footprint(s site, pick func(st *nStore) [][]syntax.Expr) ([]a
 				}
 				cons = append(cons, def)
 				bound = append(bound, n.v)
+				defs[n.v] = varDef{let: n.e}
 			case *nLoop:
 				rng, err := c.loopCond(n)
 				if err != nil {
 					return err
 				}
+				defs[n.v] = varDef{lo: n.lo, hi: n.hi}
 				if err := walk(n.body, append(clone(cons), rng), append(clone(bound), n.v)); err != nil {
 					return err
 				}
@@ -100,7 +107,7 @@ func (c *compiler) footprint(s site, pick func(st *nStore) [][]syntax.Expr) ([]a
 				}
 			case *nStore:
 				for _, args := range pick(n) {
-					out = append(out, accessAt{cons: clone(cons), bound: clone(bound), args: args, store: stores})
+					out = append(out, accessAt{cons: clone(cons), bound: clone(bound), args: args, store: stores, defs: defs})
 				}
 				stores++
 			}
@@ -271,7 +278,12 @@ func (c *compiler) boxOf(ctx context.Context, s site, acc []accessAt, rank int, 
 			disj = append(disj, quasiaffine.Exists(bound, quasiaffine.And(append(cons, isBuf(arg))...)))
 		}
 		cond := quasiaffine.And(append([]quasiaffine.Formula{quasiaffine.Or(disj...)}, outer...)...)
-		lo, hi, err := c.extremaOf(ctx, cond, without(c.symbols(cond), inner))
+		lo, hi, err := c.extremaOf(presburger.WithBudget(ctx, boundsBudget), cond, without(c.symbols(cond), inner))
+		if errors.Is(err, presburger.ErrBudget) && ctx.Err() == nil {
+			// the exact extrema are beyond the budget: the coarser box of
+			// interval arithmetic, as Halide's, a safe over-approximation
+			lo, hi, err = c.intervalBounds(acc, d)
+		}
 		if errors.Is(err, errEmptyRegion) {
 			// no access ever runs here: an empty region, as Halide gives
 			// a func no consumer needs under a specialization
@@ -281,7 +293,7 @@ func (c *compiler) boxOf(ctx context.Context, s site, acc []accessAt, rank int, 
 			return nil, fmt.Errorf("bounds of %s in dimension %d: %w", name, d+1, err)
 		}
 		ext := simplifyAdd(sub(hi, lo), 1)
-		if k, ok := c.constantSpan(ctx, outer, lo, hi); ok {
+		if k, ok := c.constantSpan(presburger.WithBudget(ctx, boundsBudget), outer, lo, hi); ok {
 			hi, ext = norm(bin(lo, syntax.OpAdd, intLit(k))), intLit(k+1)
 		}
 		b.Lo = append(b.Lo, lo)
