@@ -1,17 +1,20 @@
 package compiler
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/syntax"
 )
 
-// boundsBudget bounds each Presburger operation of bounds inference: an
-// exact extremum beyond it falls back to interval arithmetic
-// (intervalBounds), so that bounds inference stays a small share of a
-// validation. It counts the engine's steps, never time.
-var boundsBudget = presburger.Budget{MaxSteps: 200_000, MaxDisjuncts: 2_000, MaxConstraints: 2_000}
+// DefaultBoundsBudget bounds the Presburger work of the exact bounds of
+// one dimension of a region: beyond it, bounds inference falls back to
+// interval arithmetic (intervalBounds), so that it stays a small share of
+// a validation. It counts the engine's steps, never time.
+func DefaultBoundsBudget() presburger.Budget {
+	return presburger.Budget{MaxSteps: 300_000, MaxDisjuncts: 2_000, MaxConstraints: 2_000}
+}
 
 // varDef is how the IR binds a variable: a loop over [lo, hi) or a let.
 type varDef struct {
@@ -28,7 +31,7 @@ type varDef struct {
 // give, and more where guards or correlated variables restrict the
 // accesses: funcs are defined everywhere and inputs hold values
 // everywhere, so computing or loading more points is harmless.
-func (c *compiler) intervalBounds(acc []accessAt, d int) (syntax.Expr, syntax.Expr, error) {
+func (c *compiler) intervalBounds(ctx context.Context, acc []accessAt, d int) (syntax.Expr, syntax.Expr, error) {
 	var los, his []syntax.Expr
 	seen := map[string]bool{}
 	for _, a := range acc {
@@ -48,7 +51,30 @@ func (c *compiler) intervalBounds(acc []accessAt, d int) (syntax.Expr, syntax.Ex
 		}
 		los, his = appendNew(los, lo), appendNew(his, hi)
 	}
-	return fold("min", los), fold("max", his), nil
+	return c.tidy(ctx, fold("min", los), false), c.tidy(ctx, fold("max", his), true), nil
+}
+
+// tidy returns a simpler form of a bound of interval arithmetic: the
+// optimum of { [buf_o] : buf_o == x } (x itself, its pieces widened to
+// their minimum or maximum: still a bound), or x when that is beyond the
+// budget.
+func (c *compiler) tidy(ctx context.Context, x syntax.Expr, max bool) syntax.Expr {
+	ctx = presburger.WithSharedBudget(ctx, c.budget)
+	e, err := c.affine(x)
+	if err != nil {
+		return x
+	}
+	f := isBuf(e)
+	params := append(clone(c.params), c.symbols(f)...)
+	set, err := c.setOf(ctx, params, f)
+	if err != nil {
+		return x
+	}
+	t, err := c.optimum(ctx, set, params, max, true)
+	if err != nil {
+		return x
+	}
+	return t
 }
 
 func appendNew(xs []syntax.Expr, x syntax.Expr) []syntax.Expr {
@@ -64,9 +90,21 @@ func appendNew(xs []syntax.Expr, x syntax.Expr) []syntax.Expr {
 func fold(fn string, xs []syntax.Expr) syntax.Expr {
 	out := xs[0]
 	for _, x := range xs[1:] {
-		out = call(fn, out, x)
+		out = minMax(fn, out, x)
 	}
 	return out
+}
+
+// minMax returns min(a, b) or max(a, b) (fn), one of them when they
+// differ by a constant.
+func minMax(fn string, a, b syntax.Expr) syntax.Expr {
+	if l, ok := linearize(sub(a, b)); ok && allZero(l) {
+		if (l.c <= 0) == (fn == "min") {
+			return a
+		}
+		return b
+	}
+	return call(fn, a, b)
 }
 
 type ivKey struct {
@@ -129,10 +167,7 @@ func (iv *intervals) bound(x syntax.Expr, max bool) (syntax.Expr, error) {
 			if err != nil {
 				return nil, err
 			}
-			if syntax.Equal(a, b) {
-				return a, nil
-			}
-			return call(x.Fun.Name, a, b), nil
+			return minMax(x.Fun.Name, a, b), nil
 		}
 	case *syntax.Binary:
 		switch x.Op {

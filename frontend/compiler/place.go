@@ -278,11 +278,11 @@ func (c *compiler) boxOf(ctx context.Context, s site, acc []accessAt, rank int, 
 			disj = append(disj, quasiaffine.Exists(bound, quasiaffine.And(append(cons, isBuf(arg))...)))
 		}
 		cond := quasiaffine.And(append([]quasiaffine.Formula{quasiaffine.Or(disj...)}, outer...)...)
-		lo, hi, err := c.extremaOf(presburger.WithBudget(ctx, boundsBudget), cond, without(c.symbols(cond), inner))
+		lo, hi, err := c.extremaOf(presburger.WithSharedBudget(ctx, c.budget), cond, without(c.symbols(cond), inner))
 		if errors.Is(err, presburger.ErrBudget) && ctx.Err() == nil {
 			// the exact extrema are beyond the budget: the coarser box of
 			// interval arithmetic, as Halide's, a safe over-approximation
-			lo, hi, err = c.intervalBounds(acc, d)
+			lo, hi, err = c.intervalBounds(ctx, acc, d)
 		}
 		if errors.Is(err, errEmptyRegion) {
 			// no access ever runs here: an empty region, as Halide gives
@@ -293,7 +293,7 @@ func (c *compiler) boxOf(ctx context.Context, s site, acc []accessAt, rank int, 
 			return nil, fmt.Errorf("bounds of %s in dimension %d: %w", name, d+1, err)
 		}
 		ext := simplifyAdd(sub(hi, lo), 1)
-		if k, ok := c.constantSpan(presburger.WithBudget(ctx, boundsBudget), outer, lo, hi); ok {
+		if k, ok := c.constantSpan(presburger.WithSharedBudget(ctx, c.budget), outer, lo, hi); ok {
 			hi, ext = norm(bin(lo, syntax.OpAdd, intLit(k))), intLit(k+1)
 		}
 		b.Lo = append(b.Lo, lo)
