@@ -131,3 +131,50 @@ func TestUnboundedUnroll(t *testing.T) {
 		}
 	}
 }
+
+// TestFuzzDrawsBounded checks that the schedule fuzzer draws what this
+// file compiles: specializations, and unrolled or vectorised loops whose
+// extent is not a constant (guarded copies in the kernel), among legal
+// schedules that run.
+func TestFuzzDrawsBounded(t *testing.T) {
+	specs, guarded := 0, 0
+	for _, name := range []string{"stencils", "conv1d"} {
+		_, err := FuzzSchedules(context.Background(), loadExample(t, name), 60, 36, func(tr Trial) bool {
+			if strings.Contains(tr.Text, "specialize(") {
+				specs++
+			}
+			if boundedLoops(tr.Result.Kernels[0].Text) {
+				guarded++
+				for i, params := range exampleParams(name) {
+					if err := runKernel(tr.Result, params, uint64(i)); err != nil {
+						t.Errorf("schedule %d: %v\n%s", tr.Index, err, tr.Text)
+					}
+				}
+			}
+			return true
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if specs == 0 || guarded == 0 {
+		t.Errorf("%d schedules with a specialization, %d with a bounded unrolled or vectorised loop: want some of each", specs, guarded)
+	}
+}
+
+// boundedLoops reports whether a kernel has a loop of bounded extent
+// vectorised (a par loop whose body opens with a guard on its variable)
+// or unrolled (a copy, a block, opening with a guard).
+func boundedLoops(k string) bool {
+	lines := strings.Split(k, "\n")
+	for i := 0; i+1 < len(lines); i++ {
+		cur, next := strings.TrimSpace(lines[i]), strings.TrimSpace(lines[i+1])
+		if f := strings.Fields(cur); len(f) > 1 && f[0] == "par" && strings.HasPrefix(next, "if "+f[1]+" <") {
+			return true
+		}
+		if cur == "{" && strings.HasPrefix(next, "if ") && strings.Contains(next, " < ") {
+			return true
+		}
+	}
+	return false
+}
