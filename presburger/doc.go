@@ -38,7 +38,8 @@
 //     reading is split into a lexer, a parser and an evaluator of the
 //     syntax tree through Builder (parse_lexer.go, parse_parser.go,
 //     parse_builder.go).
-//   - budget.go: context-carried budgets for the exponential operations.
+//   - budget.go: context-carried budgets for the exponential operations;
+//     shared_budget.go: one budget shared by a sequence of operations.
 //
 // On top of these layers sit lexicographic optimisation and piecewise
 // quasi-affine functions (lexopt*.go, aff.go, pw.go), substitution,
@@ -69,7 +70,7 @@
 // Files, in reading order: arith.go, space.go, columns.go, basic.go,
 // empty.go, lp.go, elim.go, map.go, simplify_quick.go, redundant.go,
 // simplex.go, hull.go, union.go, print.go, parse.go, parse_lexer.go,
-// parse_parser.go, build.go, parse_builder.go, budget.go, lexopt.go,
+// parse_parser.go, build.go, parse_builder.go, budget.go, shared_budget.go, lexopt.go,
 // lexopt_problem.go, lexopt_tableau.go, lexopt_context.go, aff.go, pw.go,
 // subst.go, gist.go, coalesce.go, coalesce_divs.go, trace.go.
 package presburger

@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 
@@ -16,6 +17,11 @@ import (
 type box struct {
 	Lo, Hi, Extent []syntax.Expr
 }
+
+// errEmptyRegion is the error of an optimum of an empty set: no point is
+// needed (the accesses never run, under a specialization that the
+// assumptions or the enclosing loops exclude).
+var errEmptyRegion = errors.New("the region is empty")
 
 // bufDim is the one dimension of the sets of bounds inference, { [buf_o] }.
 const bufDim = "buf_o"
@@ -117,7 +123,7 @@ func (c *compiler) optimum(ctx context.Context, set *presburger.Map, params []st
 		}
 	}
 	if out == nil {
-		return nil, fmt.Errorf("the region is empty")
+		return nil, errEmptyRegion
 	}
 	if f.NumPieces() > 1 {
 		// The tight form (the min of the pieces for a maximum, as for a

@@ -10,6 +10,7 @@ import (
 	"github.com/augur-verify/augur/frontend"
 	"github.com/augur-verify/augur/frontend/compiler/alg"
 	"github.com/augur-verify/augur/internal/quasiaffine"
+	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/syntax"
 )
 
@@ -33,6 +34,10 @@ type Options struct {
 	// Inject names a miscompilation to reproduce on purpose (see
 	// Injections); the empty string compiles faithfully.
 	Inject string
+	// BoundsBudget bounds the exact bounds of each dimension of a region
+	// (zero: DefaultBoundsBudget); beyond it, bounds inference falls back
+	// to interval arithmetic.
+	BoundsBudget presburger.Budget
 }
 
 // ErrNotApplicable is wrapped by the error of an injection that does not
@@ -56,7 +61,10 @@ func Compile(ctx context.Context, p *alg.Program, name string, opts Options) (re
 	// atomic() and rfactor rewrite the program's funcs: compile a copy
 	pc := *p
 	pc.Decls = append([]alg.Decl(nil), p.Decls...)
-	c := &compiler{p: &pc, name: name, display: map[string]string{}}
+	c := &compiler{p: &pc, name: name, display: map[string]string{}, budget: DefaultBoundsBudget()}
+	if opts.BoundsBudget != (presburger.Budget{}) {
+		c.budget = opts.BoundsBudget
+	}
 	if opts.Inject != "" {
 		if _, ok := injectionByName(opts.Inject); !ok {
 			return nil, fmt.Errorf("unknown injection %q (augur compile --list-injections lists them)", opts.Inject)
@@ -133,6 +141,8 @@ type compiler struct {
 	root      *nBlock
 	nvars     int
 	display   map[string]string
+	// budget bounds the exact bounds of one dimension of a region
+	budget presburger.Budget
 	// the miscompilation to inject, and whether it was
 	inject   string
 	injected bool

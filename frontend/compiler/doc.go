@@ -28,6 +28,11 @@
 //     sets built from the IR's expressions by package
 //     internal/quasiaffine), its buffer at its store level; dominance,
 //     folds and races are checked there.
+//   - unroll.go gives unrolled and vectorised loops of bounded extent a
+//     constant upper bound of it (their iterations guarded), and regions
+//     of constant extent their bounds as lo and lo + k; interval.go is
+//     bounds inference's fallback beyond its budget of engine steps,
+//     interval arithmetic.
 //   - lower.go and emit.go bind inputs and outputs and print the kernel:
 //     display names for the IR's variables, array cells for accesses.
 //
@@ -41,6 +46,6 @@
 // inject.go the injectable miscompilations.
 //
 // Files, in reading order: compile.go, source.go, spec.go, schedule.go,
-// ir.go, expr.go, nest.go, place.go, bounds.go, lower.go, emit.go,
-// reduce.go, auto.go, fuzz.go, inject.go.
+// ir.go, expr.go, nest.go, place.go, bounds.go, unroll.go, interval.go,
+// lower.go, emit.go, reduce.go, auto.go, fuzz.go, inject.go.
 package compiler

@@ -88,7 +88,7 @@ func (e *emitter) cell(s *scope, b *bufInfo, args []syntax.Expr) syntax.Expr {
 		} else {
 			x = sub(a, b.lo[d])
 		}
-		idx = append(idx, renameVars(x, s.vars))
+		idx = append(idx, norm(renameVars(x, s.vars)))
 	}
 	return &syntax.Index{Array: ident(b.array), Indices: idx}
 }
@@ -130,13 +130,17 @@ func (e *emitter) stmts(s *scope, n node) []sched.Stmt {
 	case *nLoop:
 		lo, hi := e.index(s, n.lo), e.index(s, n.hi)
 		if n.kind == unrolled {
-			l1, ok1 := linearize(lo)
-			l2, ok2 := linearize(hi)
-			if ok1 && ok2 && allZero(l1) && allZero(l2) && l2.c-l1.c <= 64 {
+			// a constant extent: one copy of the body per iteration, the
+			// variable replaced by lo + k (a constant when lo is)
+			count := n.count
+			if l, ok := linearize(sub(hi, lo)); ok && allZero(l) {
+				count = l.c
+			}
+			if count > 0 && count <= 64 {
 				var out []sched.Stmt
-				for k := l1.c; k < l2.c; k++ {
+				for k := int64(0); k < count; k++ {
 					in := s.child()
-					in.vars[n.v] = intLit(k)
+					in.vars[n.v] = simplifyAdd(lo, k)
 					out = append(out, e.block(in, n.body))
 				}
 				return out

@@ -106,10 +106,15 @@ func RandomSchedule(p *alg.Program, rng *rand.Rand) string {
 				}
 			}
 			if len(chain) > 0 {
-				if rng.IntN(10) == 0 {
-					if len(p.Params) > 0 {
-						chain = append([]string{fmt.Sprintf("specialize(%s >= %d)", p.Params[0].Name, 2+rng.IntN(6))}, chain...)
-					}
+				if rng.IntN(5) == 0 && len(p.Params) > 0 {
+					// a specialization on a size, small or beyond what
+					// the assumptions allow (an empty region there), its
+					// directives either after it (the specialised copy) or
+					// before it (both copies)
+					prm := p.Params[rng.IntN(len(p.Params))].Name
+					spec := fmt.Sprintf("specialize(%s >= %d)", prm, []int{2, 3, 5, 7, 1000}[rng.IntN(5)])
+					at := rng.IntN(len(chain) + 1)
+					chain = append(chain[:at:at], append([]string{spec}, chain[at:]...)...)
 				}
 				lines = append(lines, m.head+"."+strings.Join(chain, "."))
 			}
@@ -209,13 +214,18 @@ func (m *stageModel) draw(rng *rand.Rand) string {
 		}
 		return fmt.Sprintf("parallel(%s)", x)
 	case 4:
-		x := pick(func(d string) bool { return m.pure[d] && m.konst[d] })
+		// a loop of constant extent, or, one time in two, any pure loop:
+		// bounded where the func is computed inside a loop (a constant
+		// upper bound, each lane guarded), rejected where unbounded
+		any := rng.IntN(2) == 0
+		x := pick(func(d string) bool { return m.pure[d] && (m.konst[d] || any) })
 		if x == "" {
 			return ""
 		}
 		return fmt.Sprintf("vectorize(%s)", x)
 	case 5:
-		x := pick(func(d string) bool { return m.konst[d] })
+		any := rng.IntN(2) == 0
+		x := pick(func(d string) bool { return m.konst[d] || any })
 		if x == "" {
 			return ""
 		}

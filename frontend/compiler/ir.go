@@ -28,6 +28,10 @@ type nLoop struct {
 	stage  int
 	dim    string
 	body   *nBlock
+	// count, when positive, is the loop's constant extent, hi - lo: a
+	// bounded unrolled or vectorised loop runs over a constant upper bound
+	// of its true extent from a lower bound that need not be constant.
+	count int64
 }
 
 type nLet struct {

@@ -1,9 +1,11 @@
 package compiler
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/augur-verify/augur/frontend/compiler/alg"
+	"github.com/augur-verify/augur/internal/quasiaffine"
 	"github.com/augur-verify/augur/syntax"
 )
 
@@ -16,11 +18,11 @@ type rng struct {
 // funcNest returns the loop nests of every stage of f over the region r
 // (inclusive bounds per pure dimension, in internal names), in stage
 // order.
-func (c *compiler) funcNest(f *alg.Func, r *box) ([]node, error) {
+func (c *compiler) funcNest(ctx context.Context, f *alg.Func, r *box, at site) ([]node, error) {
 	fs := c.fs[f.Name.Name]
 	var out []node
 	for s := range fs.stages {
-		n, err := c.stageNest(f, s, r)
+		n, err := c.stageNest(ctx, f, s, r, at)
 		if err != nil {
 			return nil, err
 		}
@@ -33,18 +35,35 @@ func (c *compiler) funcNest(f *alg.Func, r *box) ([]node, error) {
 	return out, nil
 }
 
-// stageNest returns the loop nest of stage s of f, with its
-// specializations as branches of ifs on their conditions.
-func (c *compiler) stageNest(f *alg.Func, s int, r *box) (node, error) {
+// stageNest returns the loop nest of stage s of f, computed at the site
+// at, with its specializations as branches of ifs on their conditions.
+func (c *compiler) stageNest(ctx context.Context, f *alg.Func, s int, r *box, at site) (node, error) {
 	st := c.fs[f.Name.Name].stages[s]
-	base, err := c.loopNest(f, s, st.loops, r)
+	// the generic nest runs where no specialization's condition holds
+	var others []quasiaffine.Formula
+	for _, sp := range st.specs {
+		f, err := c.affine(sp.cond)
+		if err != nil {
+			return nil, err
+		}
+		others = append(others, quasiaffine.Not(quasiaffine.Constraint(f)))
+	}
+	base, err := c.loopNest(ctx, f, s, st.loops, r, at, others)
 	if err != nil {
 		return nil, err
 	}
 	var out node = base
 	for i := len(st.specs) - 1; i >= 0; i-- {
 		sp := st.specs[i]
-		n, err := c.loopNest(f, s, sp.loops, r)
+		// the i-th specialization runs where its condition holds and no
+		// earlier one's does
+		spc, err := c.affine(sp.cond)
+		if err != nil {
+			return nil, err
+		}
+		conds := []quasiaffine.Formula{quasiaffine.Constraint(spc)}
+		conds = append(conds, others[:i]...)
+		n, err := c.loopNest(ctx, f, s, sp.loops, r, at, conds)
 		if err != nil {
 			return nil, err
 		}
@@ -57,8 +76,12 @@ func (c *compiler) stageNest(f *alg.Func, s int, r *box) (node, error) {
 // (Reinking 2022, section 2.8.2): the loops of ls.dims outermost first, each
 // variable that the splits define bound by a let as soon as the loops it
 // depends on are open, a guard after each split variable whose tail
-// strategy is guard, and the store innermost.
-func (c *compiler) loopNest(f *alg.Func, s int, ls *loopSched, r *box) (*nBlock, error) {
+// strategy is guard, and the store innermost. An unrolled or vectorised
+// loop whose extent is not a constant runs over a constant upper bound of
+// it, each iteration guarded by the true extent (boundedExtent); conds are
+// the conditions on the parameters under which the nest runs (its
+// specialization's).
+func (c *compiler) loopNest(ctx context.Context, f *alg.Func, s int, ls *loopSched, r *box, at site, conds []quasiaffine.Formula) (*nBlock, error) {
 	name := f.Name.Name
 	nm, rngs, pure, rnames, u := c.stageLoops(f, s, r)
 	defs, err := c.splitDefs(name, ls, nm, rngs)
@@ -101,20 +124,31 @@ func (c *compiler) loopNest(f *alg.Func, s int, ls *loopSched, r *box) (*nBlock,
 		v := nm[dm.name]
 		rg := rngs[dm.name]
 		kind := dm.kind
+		hi := rg.hi()
+		var guard syntax.Expr
+		var count int64
 		if kind == unrolled || kind == vectorized {
 			if l, ok := linearize(rg.ext); !ok || !allZero(l) {
-				what := map[loopKind]string{unrolled: "unroll", vectorized: "vectorize"}[kind]
-				return nil, c.errAt(c.dirPos(f, s, what), syntax.CodeUnsupported, "%s of %s in %s: the loop's extent %s is not a constant (split it first, or give a factor: %s(%s, 8))",
-					what, dm.name, stageLabel(f, s), syntax.ExprString(rg.ext), what, dm.name)
+				k, err := c.boundedExtent(ctx, f, s, dm.name, kind, rg.ext, at, conds)
+				if err != nil {
+					return nil, err
+				}
+				hi, count = simplifyAdd(rg.min, k), k
+				guard = bin(ident(v), syntax.OpLt, rg.hi())
 			}
 		}
-		lp := &nLoop{v: v, lo: rg.min, hi: rg.hi(), kind: kind, fn: name, stage: s, dim: dm.name, body: &nBlock{}}
+		lp := &nLoop{v: v, lo: rg.min, hi: hi, kind: kind, fn: name, stage: s, dim: dm.name, body: &nBlock{}, count: count}
 		if kind == vectorized && vecLane == nil {
 			vecLane = bin(ident(v), syntax.OpEq, norm(bin(lp.hi, syntax.OpSub, intLit(1))))
 		}
 		cur.stmts = append(cur.stmts, lp)
 		cur = lp.body
 		bound[v] = true
+		if guard != nil {
+			inner := &nBlock{}
+			cur.stmts = append(cur.stmts, &nIf{cond: guard, then: inner})
+			cur = inner
+		}
 		emitDefs()
 	}
 	for i, d := range done {
@@ -145,7 +179,11 @@ func (c *compiler) stageLoops(f *alg.Func, s int, r *box) (nm map[string]string,
 		iv := c.newVar(v.Name)
 		nm[v.Name] = iv
 		pure = append(pure, iv)
-		rngs[v.Name] = rng{r.Lo[d], simplifyAdd(sub(r.Hi[d], r.Lo[d]), 1), simplifyAdd(r.Hi[d], 1)}
+		end := simplifyAdd(r.Hi[d], 1)
+		if k, ok := litInt(r.Extent[d]); ok {
+			end = norm(bin(r.Lo[d], syntax.OpAdd, intLit(k)))
+		}
+		rngs[v.Name] = rng{r.Lo[d], r.Extent[d], end}
 	}
 	if s > 0 {
 		u = f.Updates[s-1]

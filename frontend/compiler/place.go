@@ -2,12 +2,14 @@ package compiler
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/augur-verify/augur/frontend/compiler/alg"
 	"github.com/augur-verify/augur/internal/quasiaffine"
+	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/syntax"
 )
 
@@ -49,6 +51,9 @@ type accessAt struct {
 	bound []string
 	args  []syntax.Expr
 	store int
+	// defs gives the loops and lets of bound, in their IR form, for the
+	// interval arithmetic of bounds inference's fallback (interval.go)
+	defs map[string]varDef
 }
 
 // footprint collects the accesses under s that pick selects from a store:
@@ -57,6 +62,7 @@ type accessAt struct {
 func (c *compiler) footprint(s site, pick func(st *nStore) [][]syntax.Expr) ([]accessAt, error) {
 	var out []accessAt
 	stores := 0
+	defs := map[string]varDef{}
 	var walk func(b *nBlock, cons []quasiaffine.Formula, bound []string) error
 	walk = func(b *nBlock, cons []quasiaffine.Formula, bound []string) error {
 		for _, n := range b.stmts {
@@ -68,11 +74,13 @@ func (c *compiler) footprint(s site, pick func(st *nStore) [][]syntax.Expr) ([]a
 				}
 				cons = append(cons, def)
 				bound = append(bound, n.v)
+				defs[n.v] = varDef{let: n.e}
 			case *nLoop:
 				rng, err := c.loopCond(n)
 				if err != nil {
 					return err
 				}
+				defs[n.v] = varDef{lo: n.lo, hi: n.hi}
 				if err := walk(n.body, append(clone(cons), rng), append(clone(bound), n.v)); err != nil {
 					return err
 				}
@@ -99,7 +107,7 @@ func (c *compiler) footprint(s site, pick func(st *nStore) [][]syntax.Expr) ([]a
 				}
 			case *nStore:
 				for _, args := range pick(n) {
-					out = append(out, accessAt{cons: clone(cons), bound: clone(bound), args: args, store: stores})
+					out = append(out, accessAt{cons: clone(cons), bound: clone(bound), args: args, store: stores, defs: defs})
 				}
 				stores++
 			}
@@ -270,15 +278,41 @@ func (c *compiler) boxOf(ctx context.Context, s site, acc []accessAt, rank int, 
 			disj = append(disj, quasiaffine.Exists(bound, quasiaffine.And(append(cons, isBuf(arg))...)))
 		}
 		cond := quasiaffine.And(append([]quasiaffine.Formula{quasiaffine.Or(disj...)}, outer...)...)
-		lo, hi, err := c.extremaOf(ctx, cond, without(c.symbols(cond), inner))
+		lo, hi, err := c.extremaOf(presburger.WithSharedBudget(ctx, c.budget), cond, without(c.symbols(cond), inner))
+		if errors.Is(err, presburger.ErrBudget) && ctx.Err() == nil {
+			// the exact extrema are beyond the budget: the coarser box of
+			// interval arithmetic, as Halide's, a safe over-approximation
+			lo, hi, err = c.intervalBounds(ctx, acc, d)
+		}
+		if errors.Is(err, errEmptyRegion) {
+			// no access ever runs here: an empty region, as Halide gives
+			// a func no consumer needs under a specialization
+			return emptyBox(rank), nil
+		}
 		if err != nil {
 			return nil, fmt.Errorf("bounds of %s in dimension %d: %w", name, d+1, err)
 		}
+		ext := simplifyAdd(sub(hi, lo), 1)
+		if k, ok := c.constantSpan(presburger.WithSharedBudget(ctx, c.budget), outer, lo, hi); ok {
+			hi, ext = norm(bin(lo, syntax.OpAdd, intLit(k))), intLit(k+1)
+		}
 		b.Lo = append(b.Lo, lo)
 		b.Hi = append(b.Hi, hi)
-		b.Extent = append(b.Extent, simplifyAdd(sub(hi, lo), 1))
+		b.Extent = append(b.Extent, ext)
 	}
 	return b, nil
+}
+
+// emptyBox is the empty region of rank dimensions: each from 0 to -1,
+// its extent 0.
+func emptyBox(rank int) *box {
+	b := &box{}
+	for range rank {
+		b.Lo = append(b.Lo, intLit(0))
+		b.Hi = append(b.Hi, intLit(-1))
+		b.Extent = append(b.Extent, intLit(0))
+	}
+	return b
 }
 
 // symbols lists the internal variables a condition names (bound by an
@@ -474,7 +508,7 @@ func (c *compiler) place(ctx context.Context, f *alg.Func) error {
 			if c.inject == InjectHaloOffByOne && !c.injected && !fs.compute.root() {
 				for d := len(r.Hi) - 1; d >= 0; d-- {
 					if !syntax.Equal(r.Lo[d], r.Hi[d]) {
-						r.Hi[d] = simplifyAdd(r.Hi[d], -1)
+						r.Hi[d], r.Extent[d] = simplifyAdd(r.Hi[d], -1), simplifyAdd(r.Extent[d], -1)
 						c.injected = true
 						break
 					}
@@ -485,7 +519,7 @@ func (c *compiler) place(ctx context.Context, f *alg.Func) error {
 		if err != nil {
 			return err
 		}
-		nests, err := c.funcNest(f, r)
+		nests, err := c.funcNest(ctx, f, r, s)
 		if err != nil {
 			return err
 		}

@@ -139,7 +139,7 @@ func TestScheduleErrors(t *testing.T) {
 		{"fuse not adjacent", errPair, "G.split(x, xo, xi, 4).fuse(xo, xi, t)",
 			"t.alg:7:25: G.fuse(xo, xi, t): xi must be the loop immediately outside xo (reorder first)"},
 		{"vectorize without constant extent", errPair, "G.vectorize(x)",
-			"t.alg:7:5: vectorize of x in G: the loop's extent N is not a constant (split it first, or give a factor: vectorize(x, 8))"},
+			"t.alg:7:5: vectorize of x in G: the loop's extent N has no constant upper bound over its context (N >= 1): it is unbounded (split it first, or give a factor: vectorize(x, 8))"},
 		{"inline with updates", errRDoms, "F.compute_inline()",
 			"t.alg:11:5: F.compute_inline(): F has update definitions: only funcs with a pure definition alone can be inlined"},
 		{"compute_at not dominating two uses", errTwoUses, "F.compute_at(G, x)",

@@ -1,0 +1,215 @@
+package compiler
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/syntax"
+)
+
+// DefaultBoundsBudget bounds the Presburger work of the exact bounds of
+// one dimension of a region: beyond it, bounds inference falls back to
+// interval arithmetic (intervalBounds), so that it stays a small share of
+// a validation. It counts the engine's steps, never time.
+func DefaultBoundsBudget() presburger.Budget {
+	return presburger.Budget{MaxSteps: 300_000, MaxDisjuncts: 2_000, MaxConstraints: 2_000}
+}
+
+// varDef is how the IR binds a variable: a loop over [lo, hi) or a let.
+type varDef struct {
+	lo, hi syntax.Expr
+	let    syntax.Expr
+}
+
+// intervalBounds returns bounds of dimension d of the accesses by
+// interval arithmetic, as Halide infers bounds (Reinking 2022, section
+// 2.7): each coordinate's minimum and maximum over the loops and lets
+// between the site and the access, a loop's variable ranging over its
+// whole range and guards ignored, the bounds of the coordinates combined
+// with min and max. The box contains every point the exact extrema would
+// give, and more where guards or correlated variables restrict the
+// accesses: funcs are defined everywhere and inputs hold values
+// everywhere, so computing or loading more points is harmless.
+func (c *compiler) intervalBounds(ctx context.Context, acc []accessAt, d int) (syntax.Expr, syntax.Expr, error) {
+	var los, his []syntax.Expr
+	seen := map[string]bool{}
+	for _, a := range acc {
+		k := syntax.ExprString(a.args[d])
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		iv := &intervals{defs: a.defs, memo: map[ivKey]syntax.Expr{}}
+		lo, err := iv.bound(a.args[d], false)
+		if err != nil {
+			return nil, nil, err
+		}
+		hi, err := iv.bound(a.args[d], true)
+		if err != nil {
+			return nil, nil, err
+		}
+		los, his = appendNew(los, lo), appendNew(his, hi)
+	}
+	return c.tidy(ctx, fold("min", los), false), c.tidy(ctx, fold("max", his), true), nil
+}
+
+// tidy returns a simpler form of a bound of interval arithmetic: the
+// optimum of { [buf_o] : buf_o == x } (x itself, its pieces widened to
+// their minimum or maximum: still a bound), or x when that is beyond the
+// budget.
+func (c *compiler) tidy(ctx context.Context, x syntax.Expr, max bool) syntax.Expr {
+	ctx = presburger.WithSharedBudget(ctx, c.budget)
+	e, err := c.affine(x)
+	if err != nil {
+		return x
+	}
+	f := isBuf(e)
+	params := append(clone(c.params), c.symbols(f)...)
+	set, err := c.setOf(ctx, params, f)
+	if err != nil {
+		return x
+	}
+	t, err := c.optimum(ctx, set, params, max, true)
+	if err != nil {
+		return x
+	}
+	return t
+}
+
+func appendNew(xs []syntax.Expr, x syntax.Expr) []syntax.Expr {
+	for _, y := range xs {
+		if syntax.Equal(x, y) {
+			return xs
+		}
+	}
+	return append(xs, x)
+}
+
+// fold combines xs with the binary function fn (min or max).
+func fold(fn string, xs []syntax.Expr) syntax.Expr {
+	out := xs[0]
+	for _, x := range xs[1:] {
+		out = minMax(fn, out, x)
+	}
+	return out
+}
+
+// minMax returns min(a, b) or max(a, b) (fn), one of them when they
+// differ by a constant.
+func minMax(fn string, a, b syntax.Expr) syntax.Expr {
+	if l, ok := linearize(sub(a, b)); ok && allZero(l) {
+		if (l.c <= 0) == (fn == "min") {
+			return a
+		}
+		return b
+	}
+	return call(fn, a, b)
+}
+
+type ivKey struct {
+	v   string
+	max bool
+}
+
+// intervals computes bounds of expressions over the variables defs binds.
+type intervals struct {
+	defs map[string]varDef
+	memo map[ivKey]syntax.Expr
+}
+
+// bound returns an upper (max) or lower bound of x over the bound
+// variables, an expression of the others.
+func (iv *intervals) bound(x syntax.Expr, max bool) (syntax.Expr, error) {
+	switch x := x.(type) {
+	case *syntax.Lit:
+		return x, nil
+	case *syntax.Ident:
+		def, ok := iv.defs[x.Name]
+		if !ok {
+			return x, nil // bound outside: a parameter of the box
+		}
+		k := ivKey{x.Name, max}
+		if b, ok := iv.memo[k]; ok {
+			return b, nil
+		}
+		var b syntax.Expr
+		var err error
+		switch {
+		case def.let != nil:
+			b, err = iv.bound(def.let, max)
+		case max:
+			b, err = iv.bound(simplifyAdd(def.hi, -1), true)
+		default:
+			b, err = iv.bound(def.lo, false)
+		}
+		if err != nil {
+			return nil, err
+		}
+		b = norm(b)
+		iv.memo[k] = b
+		return b, nil
+	case *syntax.Unary:
+		if x.Op == syntax.OpNeg {
+			b, err := iv.bound(x.X, !max)
+			if err != nil {
+				return nil, err
+			}
+			return norm(&syntax.Unary{Op: syntax.OpNeg, X: b}), nil
+		}
+	case *syntax.Call:
+		if (x.Fun.Name == "min" || x.Fun.Name == "max") && len(x.Args) == 2 {
+			a, err := iv.bound(x.Args[0], max)
+			if err != nil {
+				return nil, err
+			}
+			b, err := iv.bound(x.Args[1], max)
+			if err != nil {
+				return nil, err
+			}
+			return minMax(x.Fun.Name, a, b), nil
+		}
+	case *syntax.Binary:
+		switch x.Op {
+		case syntax.OpAdd, syntax.OpSub:
+			a, err := iv.bound(x.X, max)
+			if err != nil {
+				return nil, err
+			}
+			b, err := iv.bound(x.Y, max == (x.Op == syntax.OpAdd))
+			if err != nil {
+				return nil, err
+			}
+			return norm(bin(a, x.Op, b)), nil
+		case syntax.OpMul:
+			k, e := x.X, x.Y
+			if _, ok := litInt(k); !ok {
+				k, e = x.Y, x.X
+			}
+			if n, ok := litInt(k); ok {
+				b, err := iv.bound(e, max == (n >= 0))
+				if err != nil {
+					return nil, err
+				}
+				return norm(bin(k, syntax.OpMul, b)), nil
+			}
+		case syntax.OpDiv:
+			// floor division by a positive constant is monotone
+			if n, ok := litInt(x.Y); ok && n > 0 {
+				b, err := iv.bound(x.X, max)
+				if err != nil {
+					return nil, err
+				}
+				return norm(bin(b, syntax.OpDiv, x.Y)), nil
+			}
+		case syntax.OpRem:
+			if n, ok := litInt(x.Y); ok && n > 0 {
+				if max {
+					return intLit(n - 1), nil
+				}
+				return intLit(0), nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("bounds of %s: no interval for it", syntax.ExprString(x))
+}

@@ -1,0 +1,180 @@
+package compiler
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/augur-verify/augur/frontend/compiler/alg"
+	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/validate"
+)
+
+// unrollPair is F computed per tile of 4 points of G, which reads F at x
+// and x + 1: one computation of F spans min(4 * xo + 4, N) - 4 * xo + 1
+// points, at most 5, fewer in the guarded last tile.
+const unrollPair = `param N
+assume N >= 8
+input In(x) : f32
+func F(x) : f32 = In(x) * 2
+func G(x) : f32 = F(x) + F(x + 1)
+output G over x in 0 .. N
+schedule {
+  G.split(x, xo, xi, 4)
+`
+
+func compileAlg(t *testing.T, src string) (*Result, error) {
+	t.Helper()
+	p, err := alg.Load(&syntax.Source{Name: "t.alg", Text: src})
+	if err != nil {
+		t.Fatalf("%s: %v", src, detail(err))
+	}
+	return Compile(context.Background(), p, "t", Options{})
+}
+
+// TestBoundedUnroll compiles loops of bounded, non-constant extent
+// unrolled and vectorised as Halide does (Reinking 2022, section 2.8.3):
+// as many copies as a constant upper bound of the extent, each guarded by
+// the true extent. Each kernel runs and validates; a copy's guard widened
+// (a read past the input) or a copy dropped (a point of F never computed)
+// is invalid.
+func TestBoundedUnroll(t *testing.T) {
+	for _, tc := range []struct {
+		name, dirs string
+		copies     int // guarded copies of F's store in the kernel
+		params     []map[string]int64
+	}{
+		{"unroll at a guarded tile", "  F.compute_at(G, xo).unroll(x)\n}\n", 5, []map[string]int64{{"N": 8}, {"N": 11}}},
+		{"vectorize at a guarded tile", "  F.compute_at(G, xo).vectorize(x)\n}\n", 1, []map[string]int64{{"N": 9}}},
+		{"unroll under a specialization", "  F.compute_at(G, xo).specialize(N >= 100).unroll(x)\n}\n", 6, []map[string]int64{{"N": 8}, {"N": 101}}},
+		{"unroll of a parameter's bounded extent", "}\nassume N <= 12\n", 0, nil},
+	} {
+		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
+			src := unrollPair + tc.dirs
+			if tc.copies == 0 {
+				// G over x in 0 .. N with N <= 12: twelve guarded copies
+				src = strings.Replace(unrollPair, "assume N >= 8", "assume N >= 8 and N <= 12", 1) + "  G.unroll(xo)\n}\n"
+			}
+			r, err := compileAlg(t, src)
+			if err != nil {
+				t.Fatalf("%s\n%v", src, detail(err))
+			}
+			k := r.Kernels[0].Text
+			if tc.copies > 0 {
+				if n := strings.Count(k, "{F("); n != tc.copies {
+					t.Errorf("%d stores of F, want %d\n%s", n, tc.copies, k)
+				}
+			}
+			for i, params := range tc.params {
+				if err := runKernel(r, params, uint64(i+1)); err != nil {
+					t.Fatalf("params %v: %v\n%s", params, err, k)
+				}
+			}
+			if testing.Short() {
+				return
+			}
+			if rep := validatePair(t, r); rep.Verdict != validate.Valid {
+				t.Fatalf("verdict %s, want valid\n%s", rep.Verdict, k)
+			}
+		})
+	}
+	if testing.Short() {
+		return
+	}
+	r, err := compileAlg(t, unrollPair+"  F.compute_at(G, xo).unroll(x)\n}\n")
+	if err != nil {
+		t.Fatal(detail(err))
+	}
+	k := r.Kernels[0].Text
+	const guard = "if 4 * xo + 4 < min(4 * xo + 5, N + 1) {"
+	if !strings.Contains(k, guard) {
+		t.Fatalf("no guard %q in\n%s", guard, k)
+	}
+	for name, bad := range map[string]string{
+		// the last copy reads In past its end in the last tile
+		"guard widened": strings.Replace(k, guard, "if 4 * xo + 4 < min(4 * xo + 5, N + 2) {", 1),
+		// F(4 * xo + 4) never computed: G's last point of a tile reads garbage
+		"copy dropped": strings.Replace(k, "buf_F[4] {F(4 * xo + 4)} := buf_In[4 * xo + 4] * 2", "", 1),
+	} {
+		if bad == k {
+			t.Fatalf("%s: the planted bug does not apply to\n%s", name, k)
+		}
+		bug := *r
+		bug.Pair.Kernels = append(bug.Pair.Kernels[:0:0], r.Kernels...)
+		bug.Kernels[0].Text = bad
+		if rep := validatePair(t, &bug); rep.Verdict != validate.Invalid {
+			t.Errorf("%s: verdict %s, want invalid\n%s", name, rep.Verdict, bad)
+		}
+	}
+}
+
+// TestUnboundedUnroll checks the error of a loop unrolled or vectorised
+// whose extent has no constant upper bound: it names the extent and its
+// context.
+func TestUnboundedUnroll(t *testing.T) {
+	// G reads F over a window of N + 1 points
+	wide := strings.Replace(unrollPair, "F(x + 1)", "F(x + N)", 1)
+	for _, tc := range []struct{ src, want string }{
+		{unrollPair + "  G.unroll(xo)\n}\n",
+			"t.alg:9:5: unroll of xo in G: the loop's extent (N + 3) / 4 has no constant upper bound over its context (N >= 8, N >= 1): it is unbounded (split it first, or give a factor: unroll(xo, 8))"},
+		{wide + "  F.compute_at(G, xo).vectorize(x)\n}\n",
+			"t.alg:9:23: vectorize of x in F: the loop's extent min(N + 4 * xo + 3, 2 * N - 1) - 4 * xo + 1 has no constant upper bound over its context (0 <= xo < (N + 3) / 4, N >= 8, N >= 1): it is unbounded (split it first, or give a factor: vectorize(x, 8))"},
+	} {
+		_, err := compileAlg(t, tc.src)
+		el, ok := err.(syntax.ErrorList)
+		if !ok || len(el) == 0 || !strings.HasPrefix(el[0].Error(), tc.want) {
+			t.Errorf("got  %v\nwant %s", err, tc.want)
+			continue
+		}
+		if el[0].Code != syntax.CodeUnsupported {
+			t.Errorf("code %q, want unsupported", el[0].Code)
+		}
+	}
+}
+
+// TestFuzzDrawsBounded checks that the schedule fuzzer draws what this
+// file compiles: specializations, and unrolled or vectorised loops whose
+// extent is not a constant (guarded copies in the kernel), among legal
+// schedules that run.
+func TestFuzzDrawsBounded(t *testing.T) {
+	specs, guarded := 0, 0
+	for _, name := range []string{"stencils", "conv1d"} {
+		_, err := FuzzSchedules(context.Background(), loadExample(t, name), 60, 36, func(tr Trial) bool {
+			if strings.Contains(tr.Text, "specialize(") {
+				specs++
+			}
+			if boundedLoops(tr.Result.Kernels[0].Text) {
+				guarded++
+				for i, params := range exampleParams(name) {
+					if err := runKernel(tr.Result, params, uint64(i)); err != nil {
+						t.Errorf("schedule %d: %v\n%s", tr.Index, err, tr.Text)
+					}
+				}
+			}
+			return true
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if specs == 0 || guarded == 0 {
+		t.Errorf("%d schedules with a specialization, %d with a bounded unrolled or vectorised loop: want some of each", specs, guarded)
+	}
+}
+
+// boundedLoops reports whether a kernel has a loop of bounded extent
+// vectorised (a par loop whose body opens with a guard on its variable)
+// or unrolled (a copy, a block, opening with a guard).
+func boundedLoops(k string) bool {
+	lines := strings.Split(k, "\n")
+	for i := 0; i+1 < len(lines); i++ {
+		cur, next := strings.TrimSpace(lines[i]), strings.TrimSpace(lines[i+1])
+		if f := strings.Fields(cur); len(f) > 1 && f[0] == "par" && strings.HasPrefix(next, "if "+f[1]+" <") {
+			return true
+		}
+		if cur == "{" && strings.HasPrefix(next, "if ") && strings.Contains(next, " < ") {
+			return true
+		}
+	}
+	return false
+}
