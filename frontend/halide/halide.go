@@ -514,6 +514,30 @@ type Options struct {
 	Generator string            // the registered name; empty when the source registers one
 	Params    map[string]string // GeneratorParam values
 	Target    string            // Halide's target string; empty means host
+	Stage     Stage             // where the statement is captured; empty means StageBeforeFlattening
+}
+
+// Stage is where the translator captures Halide's statement
+// (docs/halide.md, "Stages").
+type Stage string
+
+const (
+	// StageBeforeFlattening is the statement before storage flattening:
+	// multi-dimensional realizations, stores and loads.
+	StageBeforeFlattening Stage = "before-flattening"
+	// StageFinal is the statement after every lowering pass Halide 14
+	// runs for a CPU target, before lower_parallel_tasks: flattened
+	// buffers, which the translation delinearises.
+	StageFinal Stage = "final"
+)
+
+// ParseStage reads a stage's name.
+func ParseStage(s string) (Stage, error) {
+	switch Stage(s) {
+	case StageBeforeFlattening, StageFinal:
+		return Stage(s), nil
+	}
+	return "", fmt.Errorf("unknown stage %q: want %s or %s", s, StageFinal, StageBeforeFlattening)
 }
 
 func (o Options) args() []string {
@@ -531,6 +555,9 @@ func (o Options) args() []string {
 	}
 	if o.Target != "" {
 		a = append(a, "-t", o.Target)
+	}
+	if o.Stage != "" {
+		a = append(a, "--stage", string(o.Stage))
 	}
 	return a
 }
@@ -576,7 +603,7 @@ func Emit(ctx context.Context, driver, dir string, o Options) error {
 }
 
 // CapturedStmt runs the driver and returns the statement it captures
-// before storage flattening, as Halide prints it.
+// (at o.Stage), as Halide prints it.
 func CapturedStmt(ctx context.Context, driver string, o Options) (string, error) {
 	f, err := os.CreateTemp("", "augur-stmt-*.txt")
 	if err != nil {
