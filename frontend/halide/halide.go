@@ -515,6 +515,13 @@ type Options struct {
 	Params    map[string]string // GeneratorParam values
 	Target    string            // Halide's target string; empty means host
 	Stage     Stage             // where the statement is captured; empty means StageBeforeFlattening
+	// Plant, at StageFinal, plants a miscompilation in Halide's final
+	// statement before it is translated, for tests of the translation:
+	// "stride" (the first store to an output buffer with its stride of
+	// dimension 1 one too large), "offset" (that store one element
+	// further) or "epilogue" (the last if without else around a store
+	// dropped: a partitioned loop's or a vectorised row's tail).
+	Plant string
 }
 
 // Stage is where the translator captures Halide's statement
@@ -558,6 +565,9 @@ func (o Options) args() []string {
 	}
 	if o.Stage != "" {
 		a = append(a, "--stage", string(o.Stage))
+	}
+	if o.Plant != "" {
+		a = append(a, "--plant", o.Plant)
 	}
 	return a
 }

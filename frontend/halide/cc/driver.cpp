@@ -4,6 +4,7 @@
 //
 //   driver -g NAME [-p key=value]... [-t TARGET] -o DIR       write DIR/spec.sare and DIR/prog.sched
 //   driver ... [--stage final|before-flattening]              the statement captured (default before-flattening)
+//   driver ... --stage final --plant KIND                     plant a miscompilation in the final statement (tests)
 //   driver ... --stmt FILE                                    write the captured statement
 //   driver ... --halide-lower                                 lower with Halide's own compile_to_module (for HL_DEBUG_CODEGEN=2)
 //   driver ... --jit FILE --size NAME=E0,E1... [--seed N]     JIT-realise on random inputs, write the sample
@@ -62,7 +63,7 @@ bool split_kv(const std::string &s, std::string *k, std::string *v) {
 }  // namespace
 
 int main(int argc, char **argv) {
-    std::string gen, out, stmt_path, jit_path, confirm_path, result_prefix, target_str = "host";
+    std::string plant, gen, out, stmt_path, jit_path, confirm_path, result_prefix, target_str = "host";
     bool list = false, halide_lower = false;
     augur::Stage stage = augur::Stage::BeforeFlattening;
     uint64_t seed = 1;
@@ -100,6 +101,8 @@ int main(int argc, char **argv) {
                 } else {
                     return usage("--stage takes final or before-flattening, got " + v);
                 }
+            } else if (a == "--plant") {
+                plant = next();
             } else if (a == "--halide-lower") {
                 halide_lower = true;
             } else if (a == "--jit") {
@@ -184,7 +187,7 @@ int main(int argc, char **argv) {
             }
         }
         if (!out.empty()) {
-            augur::emit(p, target, out, gen, &alg, stage);
+            augur::emit(p, target, out, gen, &alg, stage, plant);
         }
         if (!jit_path.empty()) {
             augur::jit_sample(p, target, gen, sizes, seed, jit_path);

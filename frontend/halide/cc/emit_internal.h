@@ -376,7 +376,9 @@ std::string sched_text(Pipeline_ &p, const Stmt &s, const std::map<std::string, 
 // final_sched_text writes the annotated kernel of l's final statement
 // (lower_final), its flattened accesses brought back to multi-dimensional
 // ones under conditions the kernel checks.
-std::string final_sched_text(Pipeline_ &p, const Lowered &l, const std::string &name, const Target &t);
+// plant names a miscompilation to plant first (augur::translate).
+std::string final_sched_text(Pipeline_ &p, const Lowered &l, const std::string &name, const Target &t,
+                             const std::string &plant);
 
 }  // namespace detail
 }  // namespace augur

@@ -129,16 +129,81 @@ bool split_linear(const Expr &e, const std::set<std::string> &syms, Linear *out)
     return false;
 }
 
+// LoadsFrom finds whether an expression loads from an array.
+class LoadsFrom : public IRVisitor {
+public:
+    explicit LoadsFrom(const std::string &name)
+        : name_(name) {
+    }
+    bool found = false;
+
+private:
+    using IRVisitor::visit;
+    std::string name_;
+    void visit(const Load *op) override {
+        found = found || op->name == name_;
+        IRVisitor::visit(op);
+    }
+};
+
+// ReduceLanes rewrites each VectorReduce to one lane into the fold of its
+// operand's lanes, one by one (extract_lane): the kernel has no vectors.
+class ReduceLanes : public IRMutator {
+    using IRMutator::visit;
+    Expr visit(const VectorReduce *op) override {
+        Expr v = mutate(op->value);
+        int n = v.type().lanes();
+        if (op->type.lanes() != 1) {
+            unsupported("the vector reduction " + str(Expr(op)) + " to " + std::to_string(op->type.lanes()) + " lanes");
+        }
+        Expr acc;
+        for (int i = 0; i < n; i++) {
+            Expr x = extract_lane(v, i);
+            if (!acc.defined()) {
+                acc = x;
+                continue;
+            }
+            switch (op->op) {
+            case VectorReduce::Add:
+                acc = acc + x;
+                break;
+            case VectorReduce::Mul:
+                acc = acc * x;
+                break;
+            case VectorReduce::Min:
+                acc = min(acc, x);
+                break;
+            case VectorReduce::Max:
+                acc = max(acc, x);
+                break;
+            case VectorReduce::And:
+                acc = acc && x;
+                break;
+            case VectorReduce::Or:
+                acc = acc || x;
+                break;
+            default:
+                unsupported("the vector reduction " + str(Expr(op)) + " (a saturating add)");
+            }
+        }
+        return acc;
+    }
+};
+
 // Unflatten rewrites the final statement's Allocates, Stores and Loads
 // into Realizes, Provides and Calls at multi-dimensional coordinates, and
 // drops what the kernel model has no counterpart for (Free, the lets that
 // unpack the buffers' fields).
 class Unflatten : public IRMutator {
 public:
-    Unflatten(const Pipeline_ &p, const std::map<std::string, std::vector<Region>> &realized)
-        : p_(p), realized_(realized) {
+    Unflatten(const Pipeline_ &p, const std::map<std::string, std::vector<Region>> &realized,
+              const std::map<std::string, std::vector<Expr>> &loop_mins)
+        : p_(p), realized_(realized), loop_mins_(loop_mins) {
     }
     std::set<std::string> outputs_stored;  // output buffers the statement stores to
+    // The strides b.stride.k (k >= 1) the flat indices multiply by a
+    // coordinate: where int32 arithmetic may overflow (see overflow_notes).
+    std::set<std::string> strided;
 
 private:
     using IRMutator::visit;
@@ -153,7 +218,10 @@ private:
 
     const Pipeline_ &p_;
     std::map<std::string, std::vector<Region>> realized_;
-    std::map<std::string, Expr> lets_;  // every let in scope, expanded
+    std::map<std::string, std::vector<Expr>> loop_mins_;  // the mins of the loops before flattening, by name
+    std::map<std::string, Expr> rebased_;                 // v -> v.rebased + its min, in the rebased loops in scope
+    std::map<std::string, Expr> lets_;   // every let in scope, expanded
+    std::map<std::string, Expr> vlets_;  // the lets of vectors in scope, expanded (their uses are split into lanes)
     std::map<std::string, std::vector<Layout>> allocs_;
 
     // layout is the layout of the array name, an allocation in scope or a
@@ -201,6 +269,9 @@ private:
             for (size_t k = 0; k < n; k++) {
                 auto it = parts.find(l.stride_syms[k]);
                 cells[k] = it == parts.end() ? make_zero(Int(32)) : it->second;
+                if (k > 0 && it != parts.end()) {
+                    strided.insert(l.stride_syms[k]);
+                }
             }
             if (parts.count(l.stride_syms[0])) {
                 // No stride constraint on dimension 0: nothing may be left over.
@@ -232,6 +303,24 @@ private:
                 }
                 cells[0] = parts.count("") ? parts[""] : make_zero(Int(32));
                 cells[1] = parts.count(sym) ? parts[sym] : make_zero(Int(32));
+                // The split is a guess (Grosser et al.'s optimistic
+                // delinearisation): where the remainder is certainly
+                // negative or certainly past the extent, as at the shifted
+                // tail of a vectorised row (y * e_0 + e_0 - 8 + lane),
+                // borrow e_0 from the row or carry it. Any split with
+                // e == c_0 + c_1 * e_0 is exact once the kernel checks the
+                // cells in bounds; this one is the one that can be.
+                for (int i = 0; i < 4; i++) {
+                    if (can_prove(cells[0] < 0)) {
+                        cells[0] = simplify(cells[0] + strides[1]);
+                        cells[1] = simplify(cells[1] - 1);
+                    } else if (can_prove(cells[0] >= strides[1])) {
+                        cells[0] = simplify(cells[0] - strides[1]);
+                        cells[1] = simplify(cells[1] + 1);
+                    } else {
+                        break;
+                    }
+                }
             } else {
                 unsupported("the " + what + ": the allocation " + name + " has " + std::to_string(n) +
                             " dimensions and strides " + str(strides.back()) + " neither constant nor one variable");
@@ -253,6 +342,22 @@ private:
                 // parameters (mins, extents) or nothing (the rest).
                 return mutate(op->body);
             }
+        }
+        if (op->value.type().is_bool() && op->value.type().is_scalar()) {
+            // A condition: the kernel has no boolean lets; it is
+            // substituted into the ifs that test it.
+            return mutate(substitute(op->name, op->value, op->body));
+        }
+        if (op->value.type().is_vector()) {
+            // Substituted into the stores it feeds, which are split into
+            // lanes.
+            vlets_[op->name] = substitute(vlets_, op->value);
+            Stmt body = mutate(op->body);
+            vlets_.erase(op->name);
+            if (stmt_uses_var(body, op->name)) {
+                unsupported("the vector " + op->name + " = " + str(op->value) + ", used other than by a store");
+            }
+            return body;
         }
         Expr v = mutate(op->value);
         lets_[op->name] = simplify(substitute(lets_, op->value));
@@ -297,9 +402,10 @@ private:
         l.type = op->type;
         Region bounds;
         for (size_t k = 0; k < rb.size(); k++) {
-            l.mins.push_back(rb[k].min);
+            Expr m = simplify(substitute(rebased_, rb[k].min));
+            l.mins.push_back(m);
             l.extents.push_back(op->extents[k]);
-            bounds.emplace_back(rb[k].min, op->extents[k]);
+            bounds.emplace_back(m, op->extents[k]);
         }
         allocs_[op->name].push_back(l);
         Stmt body = mutate(op->body);
@@ -309,29 +415,73 @@ private:
         return Realize::make(op->name, {op->type}, op->memory_type, bounds, const_true(), body);
     }
 
+    // A loop rebase_loops_to_zero rebased, for (v.rebased, 0, n), had
+    // started at the min m it had before flattening: v = v.rebased + m
+    // there, and realization bounds before flattening that read v read
+    // that.
+    Stmt visit(const For *op) override {
+        const std::string suffix = ".rebased";
+        const std::string &n = op->name;
+        if (n.size() > suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0) {
+            std::string v = n.substr(0, n.size() - suffix.size());
+            auto m = loop_mins_.find(v);
+            if (m != loop_mins_.end() && m->second.size() == 1) {
+                rebased_[v] = Variable::make(Int(32), n) + m->second[0];
+                Stmt s = IRMutator::visit(op);
+                rebased_.erase(v);
+                return s;
+            }
+        }
+        return IRMutator::visit(op);
+    }
+
     Stmt visit(const Free *) override {
         return Evaluate::make(0);
     }
 
     Stmt visit(const Store *op) override {
         std::string what = "store to " + op->name;
-        if (op->value.type().is_vector() || op->index.type().is_vector()) {
-            unsupported("the " + what + ": a vector store (" + str(op->index) + ")");
-        }
-        if (!is_const_one(op->predicate)) {
-            unsupported("the " + what + ": a predicated store");
-        }
-        std::vector<Expr> args = coords(op->name, op->index, what);
         if (p_.buffer_index.count(op->name) && p_.buffers[p_.buffer_index.at(op->name)].output) {
             outputs_stored.insert(op->name);
         }
-        return Provide::make(op->name, {mutate(op->value)}, args, const_true());
+        ReduceLanes rl;
+        if (!op->value.type().is_vector()) {
+            if (!is_const_one(op->predicate)) {
+                unsupported("the " + what + ": a predicated scalar store");
+            }
+            std::vector<Expr> args = coords(op->name, op->index, what);
+            return Provide::make(op->name, {mutate(rl.mutate(substitute(vlets_, op->value)))}, args, const_true());
+        }
+        // A vector store, lane by lane: every lane's value is computed
+        // before any lane is stored, so storing lane after lane is the
+        // same only when the value reads nothing the store writes, which
+        // holds when it does not load from the array at all.
+        LoadsFrom lf(op->name);
+        Expr value = substitute(vlets_, op->value), index = substitute(vlets_, op->index),
+             pred = substitute(vlets_, op->predicate);
+        value.accept(&lf);
+        if (lf.found) {
+            unsupported("the " + what + ": a vector store whose value loads from the array it stores to");
+        }
+        std::vector<Stmt> lanes;
+        for (int i = 0; i < op->value.type().lanes(); i++) {
+            Expr v = simplify(rl.mutate(extract_lane(value, i)));
+            std::vector<Expr> args = coords(op->name, simplify(extract_lane(index, i)), what + " (lane " + std::to_string(i) + ")");
+            Stmt st = Provide::make(op->name, {mutate(v)}, args, const_true());
+            Expr pi = simplify(extract_lane(pred, i));
+            if (!is_const_one(pi)) {
+                // A predicated lane stores only where its predicate holds.
+                st = IfThenElse::make(mutate(pi), st);
+            }
+            lanes.push_back(st);
+        }
+        return Block::make(lanes);
     }
 
     Expr visit(const Load *op) override {
         std::string what = "load of " + op->name;
         if (op->type.is_vector() || op->index.type().is_vector()) {
-            unsupported("the " + what + ": a vector load (" + str(op->index) + ")");
+            unsupported("the " + what + ": a vector load (" + str(op->index) + ") other than in a vector store's value");
         }
         if (!is_const_one(op->predicate)) {
             unsupported("the " + what + ": a predicated load");
@@ -351,6 +501,7 @@ private:
 class RealizeBounds : public IRVisitor {
 public:
     std::map<std::string, std::vector<Region>> bounds;
+    std::map<std::string, std::vector<Expr>> loop_mins;
 
 private:
     using IRVisitor::visit;
@@ -378,15 +529,150 @@ private:
         bounds[op->name].push_back(r);
         IRVisitor::visit(op);
     }
+    void visit(const For *op) override {
+        loop_mins[op->name].push_back(simplify(substitute(lets_, op->min)));
+        IRVisitor::visit(op);
+    }
 };
 
+// Plant plants a miscompilation in the final statement (see
+// augur::translate), for tests of the translation's soundness.
+class Plant : public IRMutator {
+public:
+    Plant(const Pipeline_ &p, const std::string &kind)
+        : p_(p), kind_(kind) {
+    }
+    bool done = false;
+
+private:
+    using IRMutator::visit;
+    const Pipeline_ &p_;
+    std::string kind_;
+    std::map<std::string, Expr> lets_;
+
+    Stmt visit(const LetStmt *op) override {
+        const Call *c = op->value.as<Call>();
+        if (c && c->is_extern() && starts_with(c->name, "_halide_buffer_get_")) {
+            return IRMutator::visit(op);
+        }
+        lets_[op->name] = substitute(lets_, op->value);
+        Stmt s = IRMutator::visit(op);
+        lets_.erase(op->name);
+        return s;
+    }
+    Stmt visit(const Store *op) override {
+        auto b = p_.buffer_index.find(op->name);
+        if (done || kind_ == "epilogue" || b == p_.buffer_index.end() || !p_.buffers[b->second].output) {
+            return IRMutator::visit(op);
+        }
+        done = true;
+        Expr idx = substitute(lets_, op->index);
+        if (kind_ == "stride") {
+            std::string s = op->name + ".stride.1";
+            idx = substitute(s, Variable::make(Int(32), s) + 1, idx);
+        } else {
+            idx = idx + make_one(idx.type());
+        }
+        return Store::make(op->name, op->value, idx, op->param, op->predicate, op->alignment);
+    }
+};
+
+// LastTail finds the last innermost if without else around a store.
+class LastTail : public IRVisitor {
+public:
+    const IfThenElse *found = nullptr;
+
+private:
+    int count_ = 0;
+    using IRVisitor::visit;
+    void visit(const IfThenElse *op) override {
+        int before = count_;
+        IRVisitor::visit(op);
+        if (count_ != before) {
+            return;  // an inner one is innermost
+        }
+        class HasStore : public IRVisitor {
+        public:
+            bool yes = false;
+
+        private:
+            using IRVisitor::visit;
+            void visit(const Store *) override {
+                yes = true;
+            }
+        } hs;
+        op->then_case.accept(&hs);
+        if (!op->else_case.defined() && hs.yes) {
+            found = op;
+            count_++;
+        }
+    }
+};
+
+class DropIf : public IRMutator {
+public:
+    explicit DropIf(const IfThenElse *which)
+        : which_(which) {
+    }
+
+private:
+    using IRMutator::visit;
+    const IfThenElse *which_;
+    Stmt visit(const IfThenElse *op) override {
+        if (op == which_) {
+            return Evaluate::make(0);
+        }
+        return IRMutator::visit(op);
+    }
+};
+
+Stmt plant_in(const Pipeline_ &p, const Stmt &s, const std::string &kind) {
+    if (kind == "epilogue") {
+        LastTail lt;
+        s.accept(&lt);
+        if (!lt.found) {
+            throw std::invalid_argument("--plant epilogue: the final statement has no if without else around a store");
+        }
+        DropIf d(lt.found);
+        return d.mutate(s);
+    }
+    if (kind != "stride" && kind != "offset") {
+        throw std::invalid_argument("unknown planted miscompilation " + kind + ": want stride, offset or epilogue");
+    }
+    Plant pl(p, kind);
+    Stmt out = pl.mutate(s);
+    if (!pl.done) {
+        throw std::invalid_argument("--plant " + kind + ": the final statement stores to no output buffer");
+    }
+    return out;
+}
+
+// overflow_notes reports where a flat index may overflow int32 (Clément
+// 2022, section 9.5). Halide computes a buffer's flat index in int32 as
+// (x_k - min_k) * stride_k summed, but after simplification as
+// x_k * stride_k - min_k * stride_k: its checks bound |extent_k *
+// stride_k| (halide_error_buffer_allocation_too_large), so the offset
+// from the min fits, but not the products of the absolute coordinates and
+// the strides, which wrap when a buffer's min is far from 0. The
+// translation does not validate the wrap: it lists each such stride.
+std::vector<std::string> overflow_notes(const std::set<std::string> &strided) {
+    std::vector<std::string> out;
+    for (const std::string &s : strided) {
+        out.push_back(s + " times an absolute coordinate (not bounded by Halide's checks unless the min is 0)");
+    }
+    return out;
+}
+
 // unflatten rewrites the final statement (see Unflatten) and lists in
-// assumed what the delinearisation assumes of the output buffers.
-Stmt unflatten(const Pipeline_ &p, const Lowered &l, const Stmt &final_stmt, std::vector<std::string> *assumed) {
+// assumed what the delinearisation assumes of the output buffers, and in
+// overflow where int32 indices may overflow.
+Stmt unflatten(const Pipeline_ &p, const Lowered &l, const Stmt &final_stmt, std::vector<std::string> *assumed,
+               std::vector<std::string> *overflow) {
     RealizeBounds rb;
     l.s.accept(&rb);
-    Unflatten u(p, rb.bounds);
+    Unflatten u(p, rb.bounds, rb.loop_mins);
     Stmt s = u.mutate(final_stmt);
+    *overflow = overflow_notes(u.strided);
     for (const std::string &b : u.outputs_stored) {
         const Buffer_ &buf = p.buffers[p.buffer_index.at(b)];
         std::ostringstream o;
@@ -401,10 +687,14 @@ Stmt unflatten(const Pipeline_ &p, const Lowered &l, const Stmt &final_stmt, std
 
 }  // namespace
 
-std::string final_sched_text(Pipeline_ &p, const Lowered &l, const std::string &name, const Target &t) {
+std::string final_sched_text(Pipeline_ &p, const Lowered &l, const std::string &name, const Target &t,
+                             const std::string &plant) {
     Stmt fin = lower_final(l, t);
-    std::vector<std::string> assumed;
-    Stmt s = unflatten(p, l, fin, &assumed);
+    if (!plant.empty()) {
+        fin = plant_in(p, fin, plant);
+    }
+    std::vector<std::string> assumed, overflow;
+    Stmt s = unflatten(p, l, fin, &assumed, &overflow);
     std::string text = sched_text(p, s, l.folded, name, t);
     // The header names the stage and what the delinearisation assumes.
     std::ostringstream head;
@@ -414,6 +704,12 @@ std::string final_sched_text(Pipeline_ &p, const Lowered &l, const std::string &
         head << "# Assumed of the output buffers' layouts (Halide does not check it):\n";
         for (const std::string &a : assumed) {
             head << "#   " << a << "\n";
+        }
+    }
+    if (!overflow.empty()) {
+        head << "# Not validated: int32 flat indices that may overflow (and wrap) multiply\n";
+        for (const std::string &o : overflow) {
+            head << "#   " << o << "\n";
         }
     }
     const std::string stage_line = "# Halide's own loop nest after every pass before storage flattening, annotated.\n";
