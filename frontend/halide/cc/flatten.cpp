@@ -197,8 +197,10 @@ class ReduceLanes : public IRMutator {
 class Unflatten : public IRMutator {
 public:
     Unflatten(const Pipeline_ &p, const std::map<std::string, std::vector<Region>> &realized,
-              const std::map<std::string, std::vector<Expr>> &loop_mins)
-        : p_(p), realized_(realized), loop_mins_(loop_mins) {
+              const std::map<std::string, std::vector<Expr>> &loop_mins,
+              const std::map<std::string, std::vector<Expr>> &let_values,
+              const std::map<std::string, std::set<int>> &folded)
+        : p_(p), realized_(realized), loop_mins_(loop_mins), let_values_(let_values), folded_(folded) {
     }
     std::set<std::string> outputs_stored;  // output buffers the statement stores to
     // The strides b.stride.k (k >= 1) the flat indices multiply by a
@@ -220,6 +222,65 @@ private:
     std::map<std::string, std::vector<Region>> realized_;
     std::map<std::string, std::vector<Expr>> loop_mins_;  // the mins of the loops before flattening, by name
     std::map<std::string, Expr> rebased_;                 // v -> v.rebased + its min, in the rebased loops in scope
+    std::map<std::string, std::vector<Expr>> let_values_;  // the lets before flattening, expanded, by name
+    std::map<std::string, std::set<int>> folded_;          // the dimensions storage folding folded, by func
+    std::map<std::string, int> loops_;                     // the loop variables in scope
+
+    // in_final_scope reports whether every variable e reads is defined
+    // where the final statement's store is: a loop or let in scope, a
+    // buffer's field, a parameter.
+    bool in_final_scope(const Expr &e) {
+        bool ok = true;
+        class Vars : public IRVisitor {
+        public:
+            std::set<const Variable *> vs;
+
+        private:
+            using IRVisitor::visit;
+            void visit(const Variable *op) override {
+                vs.insert(op);
+            }
+        } vars;
+        e.accept(&vars);
+        for (const Variable *v : vars.vs) {
+            bool known = loops_.count(v->name) || lets_.count(v->name) || p_.field_param.count(v->name) ||
+                         (v->param.defined() && !v->param.is_buffer());
+            ok = ok && known;
+        }
+        return ok;
+    }
+
+    // folded_coords wraps the store s to the func name in lets of the
+    // stage coordinates of its folded dimensions. Their index is
+    // (y + k) % F, k shifted by the simplifier by a multiple of the fold
+    // F, and the annotation needs y itself: the coordinate's let before
+    // flattening (unique, expanded, a rebased loop's variable read as the
+    // rebased one plus its old min) gives it where every variable it
+    // reads is in scope. The annotation is checked like any other, so a
+    // wrong guess cannot make the kernel VALID.
+    Stmt folded_coords(const std::string &name, Stmt s) {
+        auto fo = folded_.find(name);
+        auto fi = p_.funcs.find(name);
+        if (fo == folded_.end() || fi == p_.funcs.end() || fi->second.stages.size() != 1) {
+            return s;
+        }
+        const Stage &st = fi->second.stages[0];
+        for (int d : fo->second) {
+            if (d >= (int)st.coords.size()) {
+                continue;
+            }
+            const std::string &c = st.coords[d];
+            auto lv = let_values_.find(c);
+            if (loops_.count(c) || lv == let_values_.end() || lv->second.size() != 1) {
+                continue;
+            }
+            Expr v = simplify(substitute(rebased_, lv->second[0]));
+            if (in_final_scope(v)) {
+                s = LetStmt::make(c, v, s);
+            }
+        }
+        return s;
+    }
     std::map<std::string, Expr> lets_;   // every let in scope, expanded
     std::map<std::string, Expr> vlets_;  // the lets of vectors in scope, expanded (their uses are split into lanes)
     std::map<std::string, std::vector<Layout>> allocs_;
@@ -427,12 +488,23 @@ private:
             auto m = loop_mins_.find(v);
             if (m != loop_mins_.end() && m->second.size() == 1) {
                 rebased_[v] = Variable::make(Int(32), n) + m->second[0];
+                loops_[n]++;
                 Stmt s = IRMutator::visit(op);
+                loops_[n]--;
+                if (loops_[n] == 0) {
+                    loops_.erase(n);
+                }
                 rebased_.erase(v);
                 return s;
             }
         }
-        return IRMutator::visit(op);
+        loops_[n]++;
+        Stmt s = IRMutator::visit(op);
+        loops_[n]--;
+        if (loops_[n] == 0) {
+            loops_.erase(n);
+        }
+        return s;
     }
 
     Stmt visit(const Free *) override {
@@ -450,7 +522,7 @@ private:
                 unsupported("the " + what + ": a predicated scalar store");
             }
             std::vector<Expr> args = coords(op->name, op->index, what);
-            return Provide::make(op->name, {mutate(rl.mutate(substitute(vlets_, op->value)))}, args, const_true());
+            return folded_coords(op->name, Provide::make(op->name, {mutate(rl.mutate(substitute(vlets_, op->value)))}, args, const_true()));
         }
         // A vector store, lane by lane: every lane's value is computed
         // before any lane is stored, so storing lane after lane is the
@@ -475,7 +547,7 @@ private:
             }
             lanes.push_back(st);
         }
-        return Block::make(lanes);
+        return folded_coords(op->name, Block::make(lanes));
     }
 
     Expr visit(const Load *op) override {
@@ -502,6 +574,7 @@ class RealizeBounds : public IRVisitor {
 public:
     std::map<std::string, std::vector<Region>> bounds;
     std::map<std::string, std::vector<Expr>> loop_mins;
+    std::map<std::string, std::vector<Expr>> let_values;  // every let's value, expanded, by name
 
 private:
     using IRVisitor::visit;
@@ -514,6 +587,7 @@ private:
             old = it->second;
         }
         lets_[op->name] = substitute(lets_, op->value);
+        let_values[op->name].push_back(simplify(lets_[op->name]));
         op->body.accept(this);
         if (had) {
             lets_[op->name] = old;
@@ -670,7 +744,7 @@ Stmt unflatten(const Pipeline_ &p, const Lowered &l, const Stmt &final_stmt, std
                std::vector<std::string> *overflow) {
     RealizeBounds rb;
     l.s.accept(&rb);
-    Unflatten u(p, rb.bounds, rb.loop_mins);
+    Unflatten u(p, rb.bounds, rb.loop_mins, rb.let_values, l.folded);
     Stmt s = u.mutate(final_stmt);
     *overflow = overflow_notes(u.strided);
     for (const std::string &b : u.outputs_stored) {
