@@ -33,7 +33,7 @@ type halideFlags struct {
 func newHalideCmd() *cobra.Command {
 	var f halideFlags
 	cmd := &cobra.Command{
-		Use:   "halide GEN.cpp [SRC.cpp]... [-I DIR]... [-D NAME[=V]]... [-l LIB]... [--compile-commands FILE] [-g NAME] [--param k=v]... [--target T] -o DIR [--validate [--sarif FILE]] [--mutate KIND]",
+		Use:   "halide GEN.cpp [SRC.cpp]... [-I DIR]... [-D NAME[=V]]... [-l LIB]... [--compile-commands FILE] [-g NAME] [--param k=v]... [--target T] [--stage final|before-flattening] -o DIR [--validate [--sarif FILE]] [--mutate KIND]",
 		Short: "Translate what stock Halide 14 compiles from a Generator into a specification and an annotated kernel",
 		Long: `Halide compiles a Halide 14 Generator source together with Augur's
 translator against libHalide (Halide.h from $HALIDE_INCLUDE, default

@@ -135,3 +135,33 @@ func TestFinalCapturedStmt(t *testing.T) {
 		})
 	}
 }
+
+// TestFinalStageBlur translates the suite's tiled blur at --stage final:
+// its sliding window, its rolling buffer of 4 rows (storage folding, whose
+// coordinates the translation recovers from the statement before
+// flattening), its parallel strips, its vectors and their partitioned
+// tails. The kernel agrees with Halide's JIT cell for cell and is VALID.
+func TestFinalStageBlur(t *testing.T) {
+	tc := toolchain(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+	d := driver(t, tc, "blur")
+	o := Options{Target: finalTarget, Stage: StageFinal}
+	pair, err := Translate(ctx, d, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, sizes := range []map[string][]int{{"blur_y": {24, 16}}, {"blur_y": {13, 11}}} {
+		jitAgrees(ctx, t, d, o, pair.Spec, pair.Kernel(frontend.Prog).Text, sizes, uint64(i+1), 0)
+	}
+	if testing.Short() {
+		return
+	}
+	rep, err := validatePair(ctx, pair, encode.Real, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != validate.Valid {
+		t.Errorf("verdict %s (%s), want valid", rep.Verdict, rep.Reason)
+	}
+}
