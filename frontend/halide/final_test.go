@@ -61,8 +61,9 @@ func TestFinalStage(t *testing.T) {
 
 // TestFinalStagePlanted plants miscompilations in Halide's final
 // statement before it is translated: a flattened store's stride one too
-// large, its offset one too far, a vectorised row's tail (the epilogue of
-// a partitioned loop) dropped. None may be VALID; each is INVALID.
+// large, its offset one too far, a vectorised row's tail and a
+// partitioned loop's epilogue dropped, that epilogue started one
+// iteration late. None may be VALID; each is INVALID.
 func TestFinalStagePlanted(t *testing.T) {
 	if testing.Short() {
 		t.Skip("validates")
@@ -75,7 +76,7 @@ func TestFinalStagePlanted(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct{ sched, plant string }{
-		{"scalar", "stride"}, {"scalar", "offset"}, {"vector", "epilogue"}, {"partition", "epilogue"},
+		{"scalar", "stride"}, {"scalar", "offset"}, {"vector", "epilogue"}, {"partition", "epilogue"}, {"partition", "late"},
 	} {
 		t.Run(c.sched+"/"+c.plant, func(t *testing.T) {
 			o := Options{Target: finalTarget, Params: map[string]string{"sched": c.sched}, Stage: StageFinal, Plant: c.plant}
@@ -116,7 +117,11 @@ func TestFinalCapturedStmt(t *testing.T) {
 	}
 	for _, c := range suite {
 		if c.app == "blur" {
-			runs = append(runs, run{name(c.app, c.params), driver(t, tc, c.app), Options{Params: c.params, Stage: StageFinal}})
+			bd, err := tc.Driver(ctx, filepath.Join("apps", "blur.cpp"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			runs = append(runs, run{name(c.app, c.params), bd, Options{Params: c.params, Stage: StageFinal}})
 		}
 	}
 	for _, r := range runs {
@@ -145,7 +150,10 @@ func TestFinalStageBlur(t *testing.T) {
 	tc := toolchain(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
-	d := driver(t, tc, "blur")
+	d, err := tc.Driver(ctx, filepath.Join("apps", "blur.cpp"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	o := Options{Target: finalTarget, Stage: StageFinal}
 	pair, err := Translate(ctx, d, o)
 	if err != nil {

@@ -519,8 +519,9 @@ type Options struct {
 	// statement before it is translated, for tests of the translation:
 	// "stride" (the first store to an output buffer with its stride of
 	// dimension 1 one too large), "offset" (that store one element
-	// further) or "epilogue" (the last if without else around a store
-	// dropped: a partitioned loop's or a vectorised row's tail).
+	// further), "epilogue" (the last if without else around a store
+	// dropped: a partitioned loop's or a vectorised row's tail) or "late"
+	// (that tail's outermost loop started one iteration late).
 	Plant string
 }
 

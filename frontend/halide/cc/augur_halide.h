@@ -96,8 +96,9 @@ Halide::Internal::Stmt lower_final(const Halide::Pipeline &pipeline, const Halid
 // (for tests) names a miscompilation planted in the final statement before
 // it is translated: "stride" (the first store to an output buffer with its
 // stride of dimension 1 one too large), "offset" (that store one element
-// further) or "epilogue" (the last if without else around a store
-// dropped: a partitioned loop's or a vectorised row's tail). kernel names the kernel
+// further), "epilogue" (the last if without else around a store
+// dropped: a partitioned loop's or a vectorised row's tail) or "late"
+// (that tail's outermost loop started one iteration late). kernel names the kernel
 // (a sanitised copy of name is used); throws Unsupported.
 Emitted translate(const Halide::Pipeline &pipeline, const Halide::Target &target,
                   const std::string &name, const Algorithm *algorithm = nullptr,

@@ -683,35 +683,58 @@ private:
     }
 };
 
+// DropIf drops the if which, or with late, starts the outermost loop
+// inside it one iteration late.
 class DropIf : public IRMutator {
 public:
-    explicit DropIf(const IfThenElse *which)
-        : which_(which) {
+    DropIf(const IfThenElse *which, bool late)
+        : which_(which), late_(late) {
     }
+    bool done = false;
 
 private:
     using IRMutator::visit;
     const IfThenElse *which_;
+    bool late_;
+    bool inside_ = false;
     Stmt visit(const IfThenElse *op) override {
-        if (op == which_) {
+        if (op != which_) {
+            return IRMutator::visit(op);
+        }
+        if (!late_) {
+            done = true;
             return Evaluate::make(0);
         }
-        return IRMutator::visit(op);
+        inside_ = true;
+        Stmt s = IRMutator::visit(op);
+        inside_ = false;
+        return s;
+    }
+    Stmt visit(const For *op) override {
+        if (!inside_ || done) {
+            return IRMutator::visit(op);
+        }
+        done = true;
+        return For::make(op->name, op->min + 1, op->extent - 1, op->for_type, op->device_api, op->body);
     }
 };
 
 Stmt plant_in(const Pipeline_ &p, const Stmt &s, const std::string &kind) {
-    if (kind == "epilogue") {
+    if (kind == "epilogue" || kind == "late") {
         LastTail lt;
         s.accept(&lt);
         if (!lt.found) {
-            throw std::invalid_argument("--plant epilogue: the final statement has no if without else around a store");
+            throw std::invalid_argument("--plant " + kind + ": the final statement has no if without else around a store");
         }
-        DropIf d(lt.found);
-        return d.mutate(s);
+        DropIf d(lt.found, kind == "late");
+        Stmt out = d.mutate(s);
+        if (!d.done) {
+            throw std::invalid_argument("--plant late: the last tail has no loop");
+        }
+        return out;
     }
     if (kind != "stride" && kind != "offset") {
-        throw std::invalid_argument("unknown planted miscompilation " + kind + ": want stride, offset or epilogue");
+        throw std::invalid_argument("unknown planted miscompilation " + kind + ": want stride, offset, epilogue or late");
     }
     Plant pl(p, kind);
     Stmt out = pl.mutate(s);
