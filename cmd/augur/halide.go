@@ -26,13 +26,14 @@ type halideFlags struct {
 	params    []string
 	target    string
 	mutate    string
+	stage     string
 	build     buildFlags
 }
 
 func newHalideCmd() *cobra.Command {
 	var f halideFlags
 	cmd := &cobra.Command{
-		Use:   "halide GEN.cpp [SRC.cpp]... [-I DIR]... [-D NAME[=V]]... [-l LIB]... [--compile-commands FILE] [-g NAME] [--param k=v]... [--target T] -o DIR [--validate [--sarif FILE]] [--mutate KIND]",
+		Use:   "halide GEN.cpp [SRC.cpp]... [-I DIR]... [-D NAME[=V]]... [-l LIB]... [--compile-commands FILE] [-g NAME] [--param k=v]... [--target T] [--stage final|before-flattening] -o DIR [--validate [--sarif FILE]] [--mutate KIND]",
 		Short: "Translate what stock Halide 14 compiles from a Generator into a specification and an annotated kernel",
 		Long: `Halide compiles a Halide 14 Generator source together with Augur's
 translator against libHalide (Halide.h from $HALIDE_INCLUDE, default
@@ -59,6 +60,10 @@ and included header.
 each result at the generator's registration in its source and at the
 kernel's statement; --sarif-root DIR names the files under DIR relative
 to it.
+
+--stage final translates Halide's final statement instead, after every
+lowering pass Halide runs for a CPU target before lower_parallel_tasks,
+its flattened accesses delinearised (see docs/halide.md, "Stages").
 
 --mutate KIND plants a miscompilation in prog.sched before it is written
 (for testing the validator on real Halide output): fold[:N], guard[:K],
@@ -90,6 +95,7 @@ on any error (a construct that cannot be translated is named).`,
 	fl.StringVarP(&f.generator, "generator", "g", "", "the generator to run, when the source registers several")
 	fl.StringArrayVar(&f.params, "param", nil, "a GeneratorParam, key=value (repeatable)")
 	fl.StringVar(&f.target, "target", "host", "Halide's target")
+	fl.StringVar(&f.stage, "stage", string(halide.StageBeforeFlattening), "the statement translated: before-flattening, or final (after every lowering pass, flattened accesses delinearised)")
 	fl.StringVar(&f.mutate, "mutate", "", "plant a miscompilation in prog.sched: fold[:N], guard[:K], compute-at[:K], sliding[:K]")
 	fl.BoolVar(&f.json, "json", false, "with --validate: print the report as JSON (what was written goes to the standard error)")
 	f.build.register(cmd)
@@ -103,7 +109,11 @@ func runHalide(ctx context.Context, out, errw io.Writer, gen string, f halideFla
 	if err := f.needOut("halide"); err != nil {
 		return err
 	}
-	opts := halide.Options{Generator: f.generator, Target: f.target, Params: map[string]string{}}
+	stage, err := halide.ParseStage(f.stage)
+	if err != nil {
+		return usageError(fmt.Errorf("--stage: %w", err))
+	}
+	opts := halide.Options{Generator: f.generator, Target: f.target, Params: map[string]string{}, Stage: stage}
 	for _, p := range f.params {
 		k, v, ok := strings.Cut(p, "=")
 		if !ok || k == "" {

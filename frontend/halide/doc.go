@@ -3,7 +3,8 @@
 // libHalide, runs it, and gets back the pair Augur validates, a
 // frontend.Pair: the pipeline's algorithm as a specification (spec.sare)
 // and one kernel, frontend.Prog, Halide's own loop nest, taken before
-// storage flattening and annotated (prog.sched).
+// storage flattening (or, at StageFinal, the final statement, its
+// flattened accesses delinearised) and annotated (prog.sched).
 //
 // The C++ sources (cc/: the public header augur_halide.h, the translator's
 // files, one per concern, and driver.cpp, the driver's main) are embedded
@@ -19,7 +20,9 @@
 // Files, in reading order: halide.go (the Toolchain, which builds the
 // translator and a generator's driver, and the runs of the driver: Emit
 // writes the pair's files, CapturedStmt and HalideStmt give Halide's
-// statement, JIT realises the pipeline), buildflags.go (a generator's
+// statement, JIT realises the pipeline), final.go (HalideFinalStmt,
+// Halide's own final statement, to compare with the one StageFinal
+// captures), buildflags.go (a generator's
 // flags from a compilation database, compile_commands.json, and the
 // dependency files the compiler writes), translate.go (Translate, the
 // front end's entry point, the pair the driver writes read back),

@@ -514,6 +514,38 @@ type Options struct {
 	Generator string            // the registered name; empty when the source registers one
 	Params    map[string]string // GeneratorParam values
 	Target    string            // Halide's target string; empty means host
+	Stage     Stage             // where the statement is captured; empty means StageBeforeFlattening
+	// Plant, at StageFinal, plants a miscompilation in Halide's final
+	// statement before it is translated, for tests of the translation:
+	// "stride" (the first store to an output buffer with its stride of
+	// dimension 1 one too large), "offset" (that store one element
+	// further), "epilogue" (the last if without else around a store
+	// dropped: a partitioned loop's or a vectorised row's tail) or "late"
+	// (that tail's outermost loop started one iteration late).
+	Plant string
+}
+
+// Stage is where the translator captures Halide's statement
+// (docs/halide.md, "Stages").
+type Stage string
+
+const (
+	// StageBeforeFlattening is the statement before storage flattening:
+	// multi-dimensional realizations, stores and loads.
+	StageBeforeFlattening Stage = "before-flattening"
+	// StageFinal is the statement after every lowering pass Halide 14
+	// runs for a CPU target, before lower_parallel_tasks: flattened
+	// buffers, which the translation delinearises.
+	StageFinal Stage = "final"
+)
+
+// ParseStage reads a stage's name.
+func ParseStage(s string) (Stage, error) {
+	switch Stage(s) {
+	case StageBeforeFlattening, StageFinal:
+		return Stage(s), nil
+	}
+	return "", fmt.Errorf("unknown stage %q: want %s or %s", s, StageFinal, StageBeforeFlattening)
 }
 
 func (o Options) args() []string {
@@ -531,6 +563,12 @@ func (o Options) args() []string {
 	}
 	if o.Target != "" {
 		a = append(a, "-t", o.Target)
+	}
+	if o.Stage != "" {
+		a = append(a, "--stage", string(o.Stage))
+	}
+	if o.Plant != "" {
+		a = append(a, "--plant", o.Plant)
 	}
 	return a
 }
@@ -576,7 +614,7 @@ func Emit(ctx context.Context, driver, dir string, o Options) error {
 }
 
 // CapturedStmt runs the driver and returns the statement it captures
-// before storage flattening, as Halide prints it.
+// (at o.Stage), as Halide prints it.
 func CapturedStmt(ctx context.Context, driver string, o Options) (string, error) {
 	f, err := os.CreateTemp("", "augur-stmt-*.txt")
 	if err != nil {

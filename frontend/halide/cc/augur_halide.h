@@ -78,17 +78,39 @@ Halide::Internal::Stmt lower_before_flattening(const Halide::Pipeline &pipeline,
                                                const Halide::Target &target,
                                                const std::string &name);
 
-// translate lowers the pipeline and translates it. kernel names the kernel
+// Stage is where the translated statement is captured: before storage
+// flattening (multi-dimensional realizations, stores and loads), or the
+// final statement, after every lowering pass Halide 14 runs for a CPU
+// target before lower_parallel_tasks (flattened buffers, vectors,
+// unrolled and partitioned loops), which the translation brings back to
+// multi-dimensional accesses (docs/halide.md, "Stages").
+enum class Stage { BeforeFlattening, Final };
+
+// lower_final drives libHalide's lowering passes in Halide 14's order up
+// to the final statement (see Stage) and returns it: the one
+// HL_DEBUG_CODEGEN=2 prints under "Lowering after final simplification:".
+Halide::Internal::Stmt lower_final(const Halide::Pipeline &pipeline, const Halide::Target &target,
+                                   const std::string &name);
+
+// translate lowers the pipeline and translates it. At Stage::Final, plant
+// (for tests) names a miscompilation planted in the final statement before
+// it is translated: "stride" (the first store to an output buffer with its
+// stride of dimension 1 one too large), "offset" (that store one element
+// further), "epilogue" (the last if without else around a store
+// dropped: a partitioned loop's or a vectorised row's tail) or "late"
+// (that tail's outermost loop started one iteration late). kernel names the kernel
 // (a sanitised copy of name is used); throws Unsupported.
 Emitted translate(const Halide::Pipeline &pipeline, const Halide::Target &target,
-                  const std::string &name, const Algorithm *algorithm = nullptr);
+                  const std::string &name, const Algorithm *algorithm = nullptr,
+                  Stage stage = Stage::BeforeFlattening, const std::string &plant = "");
 
 // emit translates the pipeline and writes dir/spec.sare and dir/prog.sched
 // (dir is created if missing). Throws Unsupported, or std::runtime_error
 // when the files cannot be written.
 Emitted emit(const Halide::Pipeline &pipeline, const Halide::Target &target,
              const std::string &dir, const std::string &name = "pipeline",
-             const Algorithm *algorithm = nullptr);
+             const Algorithm *algorithm = nullptr, Stage stage = Stage::BeforeFlattening,
+             const std::string &plant = "");
 
 // JitSizes gives the extents of buffers by Halide name: every output's, and
 // optionally some inputs' (the others are sized by Halide's bounds query).

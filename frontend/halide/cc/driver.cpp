@@ -3,7 +3,9 @@
 // translates it (see docs/halide.md).
 //
 //   driver -g NAME [-p key=value]... [-t TARGET] -o DIR       write DIR/spec.sare and DIR/prog.sched
-//   driver ... --stmt FILE                                    write the captured statement (before flattening)
+//   driver ... [--stage final|before-flattening]              the statement captured (default before-flattening)
+//   driver ... --stage final --plant KIND                     plant a miscompilation in the final statement (tests)
+//   driver ... --stmt FILE                                    write the captured statement
 //   driver ... --halide-lower                                 lower with Halide's own compile_to_module (for HL_DEBUG_CODEGEN=2)
 //   driver ... --jit FILE --size NAME=E0,E1... [--seed N]     JIT-realise on random inputs, write the sample
 //   driver ... --confirm FILE --result PREFIX                 realise on a counterexample's values, scheduled and not
@@ -43,7 +45,7 @@ struct Builder : Halide::Internal::GeneratorBase {
 
 int usage(const std::string &msg) {
     std::cerr << "augur-halide: " << msg << "\n"
-              << "usage: driver -g NAME [-p key=value]... [-t TARGET] [-o DIR] [--stmt FILE] [--halide-lower]\n"
+              << "usage: driver -g NAME [-p key=value]... [-t TARGET] [-o DIR] [--stage S] [--stmt FILE] [--halide-lower]\n"
               << "              [--jit FILE --size NAME=E0,E1,... [--seed N]] [--confirm FILE --result PREFIX] | --list\n";
     return 2;
 }
@@ -61,8 +63,9 @@ bool split_kv(const std::string &s, std::string *k, std::string *v) {
 }  // namespace
 
 int main(int argc, char **argv) {
-    std::string gen, out, stmt_path, jit_path, confirm_path, result_prefix, target_str = "host";
+    std::string plant, gen, out, stmt_path, jit_path, confirm_path, result_prefix, target_str = "host";
     bool list = false, halide_lower = false;
+    augur::Stage stage = augur::Stage::BeforeFlattening;
     uint64_t seed = 1;
     Halide::Internal::GeneratorParamsMap params;
     augur::JitSizes sizes;
@@ -89,6 +92,17 @@ int main(int argc, char **argv) {
                 params[k] = v;
             } else if (a == "--stmt") {
                 stmt_path = next();
+            } else if (a == "--stage") {
+                std::string v = next();
+                if (v == "final") {
+                    stage = augur::Stage::Final;
+                } else if (v == "before-flattening") {
+                    stage = augur::Stage::BeforeFlattening;
+                } else {
+                    return usage("--stage takes final or before-flattening, got " + v);
+                }
+            } else if (a == "--plant") {
+                plant = next();
             } else if (a == "--halide-lower") {
                 halide_lower = true;
             } else if (a == "--jit") {
@@ -163,13 +177,17 @@ int main(int argc, char **argv) {
         }
         if (!stmt_path.empty()) {
             std::ofstream f(stmt_path);
-            f << augur::lower_before_flattening(p, target, gen) << "\n";
+            if (stage == augur::Stage::Final) {
+                f << augur::lower_final(p, target, gen) << "\n";
+            } else {
+                f << augur::lower_before_flattening(p, target, gen) << "\n";
+            }
             if (!f) {
                 throw std::runtime_error("cannot write " + stmt_path);
             }
         }
         if (!out.empty()) {
-            augur::emit(p, target, out, gen, &alg);
+            augur::emit(p, target, out, gen, &alg, stage, plant);
         }
         if (!jit_path.empty()) {
             augur::jit_sample(p, target, gen, sizes, seed, jit_path);

@@ -48,13 +48,14 @@ void make_dir(const std::string &dir) {
     }
 }
 
-Emitted translate_lowered(const detail::Lowered &l, const Target &t, const std::string &name, const Algorithm *alg) {
+Emitted translate_lowered(const detail::Lowered &l, const Target &t, const std::string &name, const Algorithm *alg,
+                          Stage stage, const std::string &plant) {
     detail::Pipeline_ p = detail::gather(l);
     p.target = t;
     detail::find_reductions(p, l, alg);
     Emitted e;
     e.spec = detail::spec_text(p, name);
-    e.sched = detail::sched_text(p, l.s, l.folded, name, t);
+    e.sched = stage == Stage::Final ? detail::final_sched_text(p, l, name, t, plant) : detail::sched_text(p, l.s, l.folded, name, t);
     for (const detail::Buffer_ &b : p.buffers) {
         e.tensors[b.name] = b.tensor;
         if (!b.initial.empty()) {
@@ -72,6 +73,10 @@ Emitted translate_lowered(const detail::Lowered &l, const Target &t, const std::
 
 Stmt lower_before_flattening(const Halide::Pipeline &pipeline, const Target &target, const std::string &name) {
     return detail::lower(pipeline, target, name).s;
+}
+
+Stmt lower_final(const Halide::Pipeline &pipeline, const Target &target, const std::string &name) {
+    return detail::lower_final(detail::lower(pipeline, target, name), target);
 }
 
 Algorithm snapshot(const Halide::Pipeline &pipeline) {
@@ -94,13 +99,17 @@ Algorithm snapshot(const Halide::Pipeline &pipeline) {
     return a;
 }
 
-Emitted translate(const Halide::Pipeline &pipeline, const Target &target, const std::string &name, const Algorithm *algorithm) {
-    return translate_lowered(detail::lower(pipeline, target, name), target, name, algorithm);
+Emitted translate(const Halide::Pipeline &pipeline, const Target &target, const std::string &name, const Algorithm *algorithm,
+                  Stage stage, const std::string &plant) {
+    if (stage != Stage::Final && !plant.empty()) {
+        throw std::invalid_argument("a planted miscompilation (" + plant + ") needs the final stage");
+    }
+    return translate_lowered(detail::lower(pipeline, target, name), target, name, algorithm, stage, plant);
 }
 
 Emitted emit(const Halide::Pipeline &pipeline, const Target &target, const std::string &dir, const std::string &name,
-             const Algorithm *algorithm) {
-    Emitted e = translate(pipeline, target, name, algorithm);
+             const Algorithm *algorithm, Stage stage, const std::string &plant) {
+    Emitted e = translate(pipeline, target, name, algorithm, stage, plant);
     make_dir(dir);
     write_file(dir + "/spec.sare", e.spec);
     write_file(dir + "/prog.sched", e.sched);

@@ -335,6 +335,11 @@ Lowered lower(const Halide::Pipeline &pipeline, const Target &t, const std::stri
 // gather names the funcs, buffers and parameters of the lowered pipeline.
 Pipeline_ gather(const Lowered &l);
 
+// lower_final continues l's lowering with the passes Halide 14 runs after
+// bound_small_allocations, up to the statement before
+// lower_parallel_tasks (final.cpp).
+Stmt lower_final(const Lowered &l, const Target &t);
+
 // ---------------------------------------------------------------- scans (scan.cpp)
 
 // scan_stage records in st how update k - 1 of f moves f's pure
@@ -365,6 +370,15 @@ std::string spec_text(Pipeline_ &p, const std::string &name);
 // sched_text writes the annotated kernel of the lowered statement s.
 std::string sched_text(Pipeline_ &p, const Stmt &s, const std::map<std::string, std::set<int>> &folded,
                        const std::string &name, const Target &t);
+
+// ---------------------------------------------------------------- the final statement (final.cpp, flatten.cpp)
+
+// final_sched_text writes the annotated kernel of l's final statement
+// (lower_final), its flattened accesses brought back to multi-dimensional
+// ones under conditions the kernel checks.
+// plant names a miscompilation to plant first (augur::translate).
+std::string final_sched_text(Pipeline_ &p, const Lowered &l, const std::string &name, const Target &t,
+                             const std::string &plant);
 
 }  // namespace detail
 }  // namespace augur

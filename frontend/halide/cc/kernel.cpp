@@ -180,7 +180,8 @@ const std::set<std::string> &outside_checks() {
         "halide_error_bad_type", "halide_error_bad_dimensions", "halide_error_constraint_violated",
         "halide_error_buffer_allocation_too_large", "halide_error_buffer_extents_too_large",
         "halide_error_device_dirty_with_no_device_support", "halide_error_host_is_null",
-        "halide_error_unaligned_host_ptr", "halide_error_constraints_make_required_region_smaller"};
+        "halide_error_unaligned_host_ptr", "halide_error_constraints_make_required_region_smaller",
+        "halide_error_buffer_argument_is_null"};
     return outside;
 }
 

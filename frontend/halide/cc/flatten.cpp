@@ -1,0 +1,821 @@
+// The final statement's flattened accesses brought back to
+// multi-dimensional ones (delinearisation; Clément 2022, section 9.7;
+// Grosser, Ramanujam, Pouchet, Sadayappan and Pop, "Optimistic
+// Delinearization of Parametrically Sized Arrays", ICS 2015), so that the
+// kernel translator (kernel.cpp) reads the final statement as it reads the
+// one before flattening.
+//
+// Storage flattening turns an access f(x_0, ..., x_n) into
+// f[sum_k (x_k - min_k) * stride_k]. Unflatten rewrites each Load and
+// Store back into a Call or a Provide at coordinates x_k = c_k + min_k,
+// where the cells c_k are found from the flat index e:
+//
+//   - a buffer of the pipeline (input or output): its strides are the
+//     symbols b.stride.k; e, with every let expanded, is linear in them,
+//     e = c_0 + sum_k c_k * b.stride.k with no stride in any c_k, and
+//     that split is unique;
+//   - an allocation with extents e_0, ..., e_n and constant strides
+//     S_k = e_0 * ... * e_{k-1}: c_k = (e / S_k) % e_k for k < n, and
+//     c_n = e / S_n (Euclidean division, as Halide's);
+//   - an allocation whose stride S_1 = e_0 is a variable (two
+//     dimensions): split as a buffer's, e_0 the symbol.
+//
+// In each case e equals sum_k c_k * S_k identically. The kernel declares
+// the array with the allocation's (or the buffer's) extents and checks, as
+// it checks every access, that each c_k lies in [0, e_k): then the cell
+// (c_0, ..., c_n) is the flat element e and no other cell is, so the
+// multi-dimensional kernel reads and writes exactly the memory the final
+// statement does. An access whose cells cannot be proved in bounds leaves
+// the kernel not VALID. For an output buffer, cells are distinct memory
+// only when its strides do not overlap (stride_k >= stride_{k-1} *
+// extent_{k-1}, stride_0 = 1): Halide does not check that, and the kernel
+// lists it among what it assumes. Reads of input buffers need nothing:
+// the kernel's input cells are then independent values, which covers any
+// layout.
+#include "emit_internal.h"
+
+#include <functional>
+#include <sstream>
+
+namespace augur {
+namespace detail {
+
+namespace {
+
+// UsesAny finds whether an expression reads any of a set of variables.
+class UsesAny : public IRVisitor {
+public:
+    explicit UsesAny(const std::set<std::string> &names)
+        : names_(names) {
+    }
+    bool found = false;
+
+private:
+    using IRVisitor::visit;
+    const std::set<std::string> &names_;
+    void visit(const Variable *op) override {
+        found = found || names_.count(op->name) > 0;
+    }
+};
+
+bool uses_any(const Expr &e, const std::set<std::string> &names) {
+    UsesAny u(names);
+    e.accept(&u);
+    return u.found;
+}
+
+// Linear is an expression split by symbols: e = parts[""] + sum_s
+// parts[s] * s.
+using Linear = std::map<std::string, Expr>;
+
+void add_to(Linear &acc, const Linear &x, int sign) {
+    for (const auto &kv : x) {
+        Expr v = sign > 0 ? kv.second : -kv.second;
+        auto it = acc.find(kv.first);
+        acc[kv.first] = it == acc.end() ? v : it->second + v;
+    }
+}
+
+// split_linear splits e, which must be linear in the symbols syms (no
+// product of two symbols, no symbol under any other operation), into
+// out. It returns false when e is not.
+bool split_linear(const Expr &e, const std::set<std::string> &syms, Linear *out) {
+    if (!uses_any(e, syms)) {
+        (*out)[""] = e;
+        return true;
+    }
+    if (const Variable *v = e.as<Variable>()) {
+        (*out)[v->name] = make_one(v->type);
+        return true;
+    }
+    if (const Add *a = e.as<Add>()) {
+        Linear x, y;
+        if (!split_linear(a->a, syms, &x) || !split_linear(a->b, syms, &y)) {
+            return false;
+        }
+        add_to(*out, x, 1);
+        add_to(*out, y, 1);
+        return true;
+    }
+    if (const Sub *s = e.as<Sub>()) {
+        Linear x, y;
+        if (!split_linear(s->a, syms, &x) || !split_linear(s->b, syms, &y)) {
+            return false;
+        }
+        add_to(*out, x, 1);
+        add_to(*out, y, -1);
+        return true;
+    }
+    if (const Mul *m = e.as<Mul>()) {
+        Expr k, other;
+        if (!uses_any(m->a, syms)) {
+            k = m->a;
+            other = m->b;
+        } else if (!uses_any(m->b, syms)) {
+            k = m->b;
+            other = m->a;
+        } else {
+            return false;
+        }
+        Linear x;
+        if (!split_linear(other, syms, &x)) {
+            return false;
+        }
+        for (const auto &kv : x) {
+            (*out)[kv.first] = kv.second * k;
+        }
+        return true;
+    }
+    return false;
+}
+
+// LoadsFrom finds whether an expression loads from an array.
+class LoadsFrom : public IRVisitor {
+public:
+    explicit LoadsFrom(const std::string &name)
+        : name_(name) {
+    }
+    bool found = false;
+
+private:
+    using IRVisitor::visit;
+    std::string name_;
+    void visit(const Load *op) override {
+        found = found || op->name == name_;
+        IRVisitor::visit(op);
+    }
+};
+
+// ReduceLanes rewrites each VectorReduce to one lane into the fold of its
+// operand's lanes, one by one (extract_lane): the kernel has no vectors.
+class ReduceLanes : public IRMutator {
+    using IRMutator::visit;
+    Expr visit(const VectorReduce *op) override {
+        Expr v = mutate(op->value);
+        int n = v.type().lanes();
+        if (op->type.lanes() != 1) {
+            unsupported("the vector reduction " + str(Expr(op)) + " to " + std::to_string(op->type.lanes()) + " lanes");
+        }
+        Expr acc;
+        for (int i = 0; i < n; i++) {
+            Expr x = extract_lane(v, i);
+            if (!acc.defined()) {
+                acc = x;
+                continue;
+            }
+            switch (op->op) {
+            case VectorReduce::Add:
+                acc = acc + x;
+                break;
+            case VectorReduce::Mul:
+                acc = acc * x;
+                break;
+            case VectorReduce::Min:
+                acc = min(acc, x);
+                break;
+            case VectorReduce::Max:
+                acc = max(acc, x);
+                break;
+            case VectorReduce::And:
+                acc = acc && x;
+                break;
+            case VectorReduce::Or:
+                acc = acc || x;
+                break;
+            default:
+                unsupported("the vector reduction " + str(Expr(op)) + " (a saturating add)");
+            }
+        }
+        return acc;
+    }
+};
+
+// Unflatten rewrites the final statement's Allocates, Stores and Loads
+// into Realizes, Provides and Calls at multi-dimensional coordinates, and
+// drops what the kernel model has no counterpart for (Free, the lets that
+// unpack the buffers' fields).
+class Unflatten : public IRMutator {
+public:
+    Unflatten(const Pipeline_ &p, const std::map<std::string, std::vector<Region>> &realized,
+              const std::map<std::string, std::vector<Expr>> &loop_mins,
+              const std::map<std::string, std::vector<Expr>> &let_values,
+              const std::map<std::string, std::set<int>> &folded)
+        : p_(p), realized_(realized), loop_mins_(loop_mins), let_values_(let_values), folded_(folded) {
+    }
+    std::set<std::string> outputs_stored;  // output buffers the statement stores to
+    // The strides b.stride.k (k >= 1) the flat indices multiply by a
+    // coordinate: where int32 arithmetic may overflow (see overflow_notes).
+    std::set<std::string> strided;
+
+private:
+    using IRMutator::visit;
+
+    struct Layout {
+        std::vector<Expr> mins, extents;  // in func coordinates
+        std::vector<std::string> stride_syms;  // a buffer's: its stride variables (dimension 0's may be absent)
+        bool buffer = false;
+        bool image = false;  // an input buffer
+        Type type;
+    };
+
+    const Pipeline_ &p_;
+    std::map<std::string, std::vector<Region>> realized_;
+    std::map<std::string, std::vector<Expr>> loop_mins_;  // the mins of the loops before flattening, by name
+    std::map<std::string, Expr> rebased_;                 // v -> v.rebased + its min, in the rebased loops in scope
+    std::map<std::string, std::vector<Expr>> let_values_;  // the lets before flattening, expanded, by name
+    std::map<std::string, std::set<int>> folded_;          // the dimensions storage folding folded, by func
+    std::map<std::string, int> loops_;                     // the loop variables in scope
+
+    // in_final_scope reports whether every variable e reads is defined
+    // where the final statement's store is: a loop or let in scope, a
+    // buffer's field, a parameter.
+    bool in_final_scope(const Expr &e) {
+        bool ok = true;
+        class Vars : public IRVisitor {
+        public:
+            std::set<const Variable *> vs;
+
+        private:
+            using IRVisitor::visit;
+            void visit(const Variable *op) override {
+                vs.insert(op);
+            }
+        } vars;
+        e.accept(&vars);
+        for (const Variable *v : vars.vs) {
+            bool known = loops_.count(v->name) || lets_.count(v->name) || p_.field_param.count(v->name) ||
+                         (v->param.defined() && !v->param.is_buffer());
+            ok = ok && known;
+        }
+        return ok;
+    }
+
+    // folded_coords wraps the store s to the func name in lets of the
+    // stage coordinates of its folded dimensions. Their index is
+    // (y + k) % F, k shifted by the simplifier by a multiple of the fold
+    // F, and the annotation needs y itself: the coordinate's let before
+    // flattening (unique, expanded, a rebased loop's variable read as the
+    // rebased one plus its old min) gives it where every variable it
+    // reads is in scope. The annotation is checked like any other, so a
+    // wrong guess cannot make the kernel VALID.
+    Stmt folded_coords(const std::string &name, Stmt s) {
+        auto fo = folded_.find(name);
+        auto fi = p_.funcs.find(name);
+        if (fo == folded_.end() || fi == p_.funcs.end() || fi->second.stages.size() != 1) {
+            return s;
+        }
+        const Stage &st = fi->second.stages[0];
+        for (int d : fo->second) {
+            if (d >= (int)st.coords.size()) {
+                continue;
+            }
+            const std::string &c = st.coords[d];
+            auto lv = let_values_.find(c);
+            if (loops_.count(c) || lv == let_values_.end() || lv->second.size() != 1) {
+                continue;
+            }
+            Expr v = simplify(substitute(rebased_, lv->second[0]));
+            if (in_final_scope(v)) {
+                s = LetStmt::make(c, v, s);
+            }
+        }
+        return s;
+    }
+    std::map<std::string, Expr> lets_;   // every let in scope, expanded
+    std::map<std::string, Expr> vlets_;  // the lets of vectors in scope, expanded (their uses are split into lanes)
+    std::map<std::string, std::vector<Layout>> allocs_;
+
+    // layout is the layout of the array name, an allocation in scope or a
+    // buffer of the pipeline.
+    Layout layout(const std::string &name, const std::string &what) {
+        auto a = allocs_.find(name);
+        if (a != allocs_.end() && !a->second.empty()) {
+            return a->second.back();
+        }
+        auto b = p_.buffer_index.find(name);
+        if (b == p_.buffer_index.end()) {
+            unsupported("the " + what + ": " + name + " is neither an allocation in scope nor a buffer of the pipeline");
+        }
+        const Buffer_ &buf = p_.buffers[b->second];
+        Layout l;
+        l.buffer = true;
+        l.image = !buf.output;
+        for (int d = 0; d < buf.dims; d++) {
+            std::string k = std::to_string(d);
+            l.mins.push_back(Variable::make(Int(32), name + ".min." + k));
+            l.extents.push_back(Variable::make(Int(32), name + ".extent." + k));
+            l.stride_syms.push_back(name + ".stride." + k);
+        }
+        return l;
+    }
+
+    // coords are the func coordinates of the flat index e of the array
+    // name (see the file's comment).
+    std::vector<Expr> coords(const std::string &name, const Expr &flat, const std::string &what) {
+        Layout l = layout(name, what);
+        Expr e = simplify(substitute(lets_, flat));
+        size_t n = l.extents.size();
+        std::vector<Expr> cells(n);
+        if (n == 0) {
+            if (!is_const_zero(e)) {
+                unsupported("the " + what + ": a 0-dimensional array at index " + str(e));
+            }
+        } else if (l.buffer) {
+            std::set<std::string> syms(l.stride_syms.begin(), l.stride_syms.end());
+            Linear parts;
+            if (!split_linear(e, syms, &parts)) {
+                unsupported("the " + what + ": its flat index " + str(e) + " is not linear in the strides of " + name);
+            }
+            Expr rest = parts.count("") ? parts[""] : make_zero(Int(32));
+            for (size_t k = 0; k < n; k++) {
+                auto it = parts.find(l.stride_syms[k]);
+                cells[k] = it == parts.end() ? make_zero(Int(32)) : it->second;
+                if (k > 0 && it != parts.end()) {
+                    strided.insert(l.stride_syms[k]);
+                }
+            }
+            if (parts.count(l.stride_syms[0])) {
+                // No stride constraint on dimension 0: nothing may be left over.
+                if (!is_const_zero(simplify(rest))) {
+                    unsupported("the " + what + ": its flat index " + str(e) + " is not a combination of the strides of " + name);
+                }
+            } else {
+                cells[0] = rest;  // stride 0 is 1 (Halide's default constraint)
+            }
+        } else {
+            std::vector<Expr> strides{make_one(Int(32))};
+            for (size_t k = 1; k < n; k++) {
+                strides.push_back(simplify(strides.back() * l.extents[k - 1]));
+            }
+            bool constant = true;
+            for (const Expr &s : strides) {
+                constant = constant && as_const_int(s);
+            }
+            if (constant) {
+                for (size_t k = 0; k < n; k++) {
+                    Expr c = k == 0 ? e : simplify(e / strides[k]);
+                    cells[k] = k + 1 < n ? simplify(c % l.extents[k]) : c;
+                }
+            } else if (n == 2 && strides[1].as<Variable>()) {
+                std::string sym = strides[1].as<Variable>()->name;
+                Linear parts;
+                if (!split_linear(e, {sym}, &parts)) {
+                    unsupported("the " + what + ": its flat index " + str(e) + " is not linear in the stride " + sym + " of " + name);
+                }
+                cells[0] = parts.count("") ? parts[""] : make_zero(Int(32));
+                cells[1] = parts.count(sym) ? parts[sym] : make_zero(Int(32));
+                // The split is a guess (Grosser et al.'s optimistic
+                // delinearisation): where the remainder is certainly
+                // negative or certainly past the extent, as at the shifted
+                // tail of a vectorised row (y * e_0 + e_0 - 8 + lane),
+                // borrow e_0 from the row or carry it. Any split with
+                // e == c_0 + c_1 * e_0 is exact once the kernel checks the
+                // cells in bounds; this one is the one that can be.
+                for (int i = 0; i < 4; i++) {
+                    if (can_prove(cells[0] < 0)) {
+                        cells[0] = simplify(cells[0] + strides[1]);
+                        cells[1] = simplify(cells[1] - 1);
+                    } else if (can_prove(cells[0] >= strides[1])) {
+                        cells[0] = simplify(cells[0] - strides[1]);
+                        cells[1] = simplify(cells[1] + 1);
+                    } else {
+                        break;
+                    }
+                }
+            } else {
+                unsupported("the " + what + ": the allocation " + name + " has " + std::to_string(n) +
+                            " dimensions and strides " + str(strides.back()) + " neither constant nor one variable");
+            }
+        }
+        // The identity e == sum_k c_k * S_k holds by construction; the
+        // simplifier double-checks it where it can.
+        std::vector<Expr> out;
+        for (size_t k = 0; k < n; k++) {
+            out.push_back(simplify(cells[k] + l.mins[k]));
+        }
+        return out;
+    }
+
+    Stmt visit(const LetStmt *op) override {
+        if (const Call *c = op->value.as<Call>()) {
+            if (c->is_extern() && starts_with(c->name, "_halide_buffer_get_")) {
+                // The unpacking of a buffer's fields: the kernel has them as
+                // parameters (mins, extents) or nothing (the rest).
+                return mutate(op->body);
+            }
+        }
+        if (op->value.type().is_bool() && op->value.type().is_scalar()) {
+            // A condition: the kernel has no boolean lets; it is
+            // substituted into the ifs that test it.
+            return mutate(substitute(op->name, op->value, op->body));
+        }
+        if (op->value.type().is_vector()) {
+            // Substituted into the stores it feeds, which are split into
+            // lanes.
+            vlets_[op->name] = substitute(vlets_, op->value);
+            Stmt body = mutate(op->body);
+            vlets_.erase(op->name);
+            if (stmt_uses_var(body, op->name)) {
+                unsupported("the vector " + op->name + " = " + str(op->value) + ", used other than by a store");
+            }
+            return body;
+        }
+        Expr v = mutate(op->value);
+        lets_[op->name] = simplify(substitute(lets_, op->value));
+        Stmt body = mutate(op->body);
+        lets_.erase(op->name);
+        if (!stmt_uses_var(body, op->name)) {
+            return body;
+        }
+        return LetStmt::make(op->name, v, body);
+    }
+
+    Expr visit(const Let *op) override {
+        Expr v = mutate(op->value);
+        lets_[op->name] = simplify(substitute(lets_, op->value));
+        Expr body = mutate(op->body);
+        lets_.erase(op->name);
+        if (!expr_uses_var(body, op->name)) {
+            return body;
+        }
+        return Let::make(op->name, v, body);
+    }
+
+    Stmt visit(const Allocate *op) override {
+        if (op->new_expr.defined()) {
+            unsupported("the allocation " + op->name + " with a custom allocator (new_expr)");
+        }
+        if (op->type.is_vector()) {
+            unsupported("the allocation " + op->name + " of vectors");
+        }
+        auto r = realized_.find(op->name);
+        if (r == realized_.end() || r->second.size() != 1) {
+            unsupported("the allocation " + op->name + ": it is realized " +
+                        std::to_string(r == realized_.end() ? 0 : r->second.size()) +
+                        " times before flattening, where the translation takes its mins (once is needed)");
+        }
+        const Region &rb = r->second[0];
+        if (rb.size() != op->extents.size()) {
+            unsupported("the allocation " + op->name + ": " + std::to_string(op->extents.size()) +
+                        " extents after flattening, " + std::to_string(rb.size()) + " dimensions before");
+        }
+        Layout l;
+        l.type = op->type;
+        Region bounds;
+        for (size_t k = 0; k < rb.size(); k++) {
+            Expr m = simplify(substitute(rebased_, rb[k].min));
+            l.mins.push_back(m);
+            l.extents.push_back(op->extents[k]);
+            bounds.emplace_back(m, op->extents[k]);
+        }
+        allocs_[op->name].push_back(l);
+        Stmt body = mutate(op->body);
+        allocs_[op->name].pop_back();
+        // The condition (skip_stages') and the memory type change nothing
+        // in the kernel model: the array is allocated unconditionally.
+        return Realize::make(op->name, {op->type}, op->memory_type, bounds, const_true(), body);
+    }
+
+    // A loop rebase_loops_to_zero rebased, for (v.rebased, 0, n), had
+    // started at the min m it had before flattening: v = v.rebased + m
+    // there, and realization bounds before flattening that read v read
+    // that.
+    Stmt visit(const For *op) override {
+        const std::string suffix = ".rebased";
+        const std::string &n = op->name;
+        if (n.size() > suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0) {
+            std::string v = n.substr(0, n.size() - suffix.size());
+            auto m = loop_mins_.find(v);
+            if (m != loop_mins_.end() && m->second.size() == 1) {
+                rebased_[v] = Variable::make(Int(32), n) + m->second[0];
+                loops_[n]++;
+                Stmt s = IRMutator::visit(op);
+                loops_[n]--;
+                if (loops_[n] == 0) {
+                    loops_.erase(n);
+                }
+                rebased_.erase(v);
+                return s;
+            }
+        }
+        loops_[n]++;
+        Stmt s = IRMutator::visit(op);
+        loops_[n]--;
+        if (loops_[n] == 0) {
+            loops_.erase(n);
+        }
+        return s;
+    }
+
+    Stmt visit(const Free *) override {
+        return Evaluate::make(0);
+    }
+
+    Stmt visit(const Store *op) override {
+        std::string what = "store to " + op->name;
+        if (p_.buffer_index.count(op->name) && p_.buffers[p_.buffer_index.at(op->name)].output) {
+            outputs_stored.insert(op->name);
+        }
+        ReduceLanes rl;
+        if (!op->value.type().is_vector()) {
+            if (!is_const_one(op->predicate)) {
+                unsupported("the " + what + ": a predicated scalar store");
+            }
+            std::vector<Expr> args = coords(op->name, op->index, what);
+            return folded_coords(op->name, Provide::make(op->name, {mutate(rl.mutate(substitute(vlets_, op->value)))}, args, const_true()));
+        }
+        // A vector store, lane by lane: every lane's value is computed
+        // before any lane is stored, so storing lane after lane is the
+        // same only when the value reads nothing the store writes, which
+        // holds when it does not load from the array at all.
+        LoadsFrom lf(op->name);
+        Expr value = substitute(vlets_, op->value), index = substitute(vlets_, op->index),
+             pred = substitute(vlets_, op->predicate);
+        value.accept(&lf);
+        if (lf.found) {
+            unsupported("the " + what + ": a vector store whose value loads from the array it stores to");
+        }
+        std::vector<Stmt> lanes;
+        for (int i = 0; i < op->value.type().lanes(); i++) {
+            Expr v = simplify(rl.mutate(extract_lane(value, i)));
+            std::vector<Expr> args = coords(op->name, simplify(extract_lane(index, i)), what + " (lane " + std::to_string(i) + ")");
+            Stmt st = Provide::make(op->name, {mutate(v)}, args, const_true());
+            Expr pi = simplify(extract_lane(pred, i));
+            if (!is_const_one(pi)) {
+                // A predicated lane stores only where its predicate holds.
+                st = IfThenElse::make(mutate(pi), st);
+            }
+            lanes.push_back(st);
+        }
+        return folded_coords(op->name, Block::make(lanes));
+    }
+
+    Expr visit(const Load *op) override {
+        std::string what = "load of " + op->name;
+        if (op->type.is_vector() || op->index.type().is_vector()) {
+            unsupported("the " + what + ": a vector load (" + str(op->index) + ") other than in a vector store's value");
+        }
+        if (!is_const_one(op->predicate)) {
+            unsupported("the " + what + ": a predicated load");
+        }
+        std::vector<Expr> args = coords(op->name, op->index, what);
+        Layout l = layout(op->name, what);
+        Call::CallType ct = l.image ? Call::Image : Call::Halide;
+        if (l.image) {
+            return Call::make(op->type, op->name, args, ct, FunctionPtr(), 0, op->image, op->param);
+        }
+        return Call::make(op->type, op->name, args, ct);
+    }
+};
+
+// RealizeBounds collects the bounds of every realization before
+// flattening, by func, with the lets around them expanded.
+class RealizeBounds : public IRVisitor {
+public:
+    std::map<std::string, std::vector<Region>> bounds;
+    std::map<std::string, std::vector<Expr>> loop_mins;
+    std::map<std::string, std::vector<Expr>> let_values;  // every let's value, expanded, by name
+
+private:
+    using IRVisitor::visit;
+    std::map<std::string, Expr> lets_;
+    void visit(const LetStmt *op) override {
+        Expr old;
+        auto it = lets_.find(op->name);
+        bool had = it != lets_.end();
+        if (had) {
+            old = it->second;
+        }
+        lets_[op->name] = substitute(lets_, op->value);
+        let_values[op->name].push_back(simplify(lets_[op->name]));
+        op->body.accept(this);
+        if (had) {
+            lets_[op->name] = old;
+        } else {
+            lets_.erase(op->name);
+        }
+    }
+    void visit(const Realize *op) override {
+        Region r;
+        for (const Range &b : op->bounds) {
+            r.emplace_back(simplify(substitute(lets_, b.min)), simplify(substitute(lets_, b.extent)));
+        }
+        bounds[op->name].push_back(r);
+        IRVisitor::visit(op);
+    }
+    void visit(const For *op) override {
+        loop_mins[op->name].push_back(simplify(substitute(lets_, op->min)));
+        IRVisitor::visit(op);
+    }
+};
+
+// Plant plants a miscompilation in the final statement (see
+// augur::translate), for tests of the translation's soundness.
+class Plant : public IRMutator {
+public:
+    Plant(const Pipeline_ &p, const std::string &kind)
+        : p_(p), kind_(kind) {
+    }
+    bool done = false;
+
+private:
+    using IRMutator::visit;
+    const Pipeline_ &p_;
+    std::string kind_;
+    std::map<std::string, Expr> lets_;
+
+    Stmt visit(const LetStmt *op) override {
+        const Call *c = op->value.as<Call>();
+        if (c && c->is_extern() && starts_with(c->name, "_halide_buffer_get_")) {
+            return IRMutator::visit(op);
+        }
+        lets_[op->name] = substitute(lets_, op->value);
+        Stmt s = IRMutator::visit(op);
+        lets_.erase(op->name);
+        return s;
+    }
+    Stmt visit(const Store *op) override {
+        auto b = p_.buffer_index.find(op->name);
+        if (done || kind_ == "epilogue" || b == p_.buffer_index.end() || !p_.buffers[b->second].output) {
+            return IRMutator::visit(op);
+        }
+        done = true;
+        Expr idx = substitute(lets_, op->index);
+        if (kind_ == "stride") {
+            std::string s = op->name + ".stride.1";
+            idx = substitute(s, Variable::make(Int(32), s) + 1, idx);
+        } else {
+            idx = idx + make_one(idx.type());
+        }
+        return Store::make(op->name, op->value, idx, op->param, op->predicate, op->alignment);
+    }
+};
+
+// LastTail finds the last innermost if without else around a store.
+class LastTail : public IRVisitor {
+public:
+    const IfThenElse *found = nullptr;
+
+private:
+    int count_ = 0;
+    using IRVisitor::visit;
+    void visit(const IfThenElse *op) override {
+        int before = count_;
+        IRVisitor::visit(op);
+        if (count_ != before) {
+            return;  // an inner one is innermost
+        }
+        class HasStore : public IRVisitor {
+        public:
+            bool yes = false;
+
+        private:
+            using IRVisitor::visit;
+            void visit(const Store *) override {
+                yes = true;
+            }
+        } hs;
+        op->then_case.accept(&hs);
+        if (!op->else_case.defined() && hs.yes) {
+            found = op;
+            count_++;
+        }
+    }
+};
+
+// DropIf drops the if which, or with late, starts the outermost loop
+// inside it one iteration late.
+class DropIf : public IRMutator {
+public:
+    DropIf(const IfThenElse *which, bool late)
+        : which_(which), late_(late) {
+    }
+    bool done = false;
+
+private:
+    using IRMutator::visit;
+    const IfThenElse *which_;
+    bool late_;
+    bool inside_ = false;
+    Stmt visit(const IfThenElse *op) override {
+        if (op != which_) {
+            return IRMutator::visit(op);
+        }
+        if (!late_) {
+            done = true;
+            return Evaluate::make(0);
+        }
+        inside_ = true;
+        Stmt s = IRMutator::visit(op);
+        inside_ = false;
+        return s;
+    }
+    Stmt visit(const For *op) override {
+        if (!inside_ || done) {
+            return IRMutator::visit(op);
+        }
+        done = true;
+        return For::make(op->name, op->min + 1, op->extent - 1, op->for_type, op->device_api, op->body);
+    }
+};
+
+Stmt plant_in(const Pipeline_ &p, const Stmt &s, const std::string &kind) {
+    if (kind == "epilogue" || kind == "late") {
+        LastTail lt;
+        s.accept(&lt);
+        if (!lt.found) {
+            throw std::invalid_argument("--plant " + kind + ": the final statement has no if without else around a store");
+        }
+        DropIf d(lt.found, kind == "late");
+        Stmt out = d.mutate(s);
+        if (!d.done) {
+            throw std::invalid_argument("--plant late: the last tail has no loop");
+        }
+        return out;
+    }
+    if (kind != "stride" && kind != "offset") {
+        throw std::invalid_argument("unknown planted miscompilation " + kind + ": want stride, offset, epilogue or late");
+    }
+    Plant pl(p, kind);
+    Stmt out = pl.mutate(s);
+    if (!pl.done) {
+        throw std::invalid_argument("--plant " + kind + ": the final statement stores to no output buffer");
+    }
+    return out;
+}
+
+// overflow_notes reports where a flat index may overflow int32 (Clément
+// 2022, section 9.5). Halide computes a buffer's flat index in int32 as
+// (x_k - min_k) * stride_k summed, but after simplification as
+// x_k * stride_k - min_k * stride_k: its checks bound |extent_k *
+// stride_k| (halide_error_buffer_allocation_too_large), so the offset
+// from the min fits, but not the products of the absolute coordinates and
+// the strides, which wrap when a buffer's min is far from 0. The
+// translation does not validate the wrap: it lists each such stride.
+std::vector<std::string> overflow_notes(const std::set<std::string> &strided) {
+    std::vector<std::string> out;
+    for (const std::string &s : strided) {
+        out.push_back(s + " times an absolute coordinate (not bounded by Halide's checks unless the min is 0)");
+    }
+    return out;
+}
+
+// unflatten rewrites the final statement (see Unflatten) and lists in
+// assumed what the delinearisation assumes of the output buffers, and in
+// overflow where int32 indices may overflow.
+Stmt unflatten(const Pipeline_ &p, const Lowered &l, const Stmt &final_stmt, std::vector<std::string> *assumed,
+               std::vector<std::string> *overflow) {
+    RealizeBounds rb;
+    l.s.accept(&rb);
+    Unflatten u(p, rb.bounds, rb.loop_mins, rb.let_values, l.folded);
+    Stmt s = u.mutate(final_stmt);
+    *overflow = overflow_notes(u.strided);
+    for (const std::string &b : u.outputs_stored) {
+        const Buffer_ &buf = p.buffers[p.buffer_index.at(b)];
+        std::ostringstream o;
+        o << "the strides of " << b << " do not overlap: " << b << ".stride.0 = 1";
+        for (int d = 1; d < buf.dims; d++) {
+            o << ", " << b << ".stride." << d << " >= " << b << ".stride." << d - 1 << " * " << b << ".extent." << d - 1;
+        }
+        assumed->push_back(o.str());
+    }
+    return s;
+}
+
+}  // namespace
+
+std::string final_sched_text(Pipeline_ &p, const Lowered &l, const std::string &name, const Target &t,
+                             const std::string &plant) {
+    Stmt fin = lower_final(l, t);
+    if (!plant.empty()) {
+        fin = plant_in(p, fin, plant);
+    }
+    std::vector<std::string> assumed, overflow;
+    Stmt s = unflatten(p, l, fin, &assumed, &overflow);
+    std::string text = sched_text(p, s, l.folded, name, t);
+    // The header names the stage and what the delinearisation assumes.
+    std::ostringstream head;
+    head << "# Captured at --stage final: Halide's statement after every lowering pass before\n";
+    head << "# lower_parallel_tasks, its flattened accesses delinearised (each cell checked in bounds).\n";
+    if (!assumed.empty()) {
+        head << "# Assumed of the output buffers' layouts (Halide does not check it):\n";
+        for (const std::string &a : assumed) {
+            head << "#   " << a << "\n";
+        }
+    }
+    if (!overflow.empty()) {
+        head << "# Not validated: int32 flat indices that may overflow (and wrap) multiply\n";
+        for (const std::string &o : overflow) {
+            head << "#   " << o << "\n";
+        }
+    }
+    const std::string stage_line = "# Halide's own loop nest after every pass before storage flattening, annotated.\n";
+    size_t at = text.find(stage_line);
+    if (at == std::string::npos) {
+        unsupported("the kernel's header: no line naming the stage");
+    }
+    return text.substr(0, at) + head.str() + text.substr(at + stage_line.size());
+}
+
+}  // namespace detail
+}  // namespace augur

@@ -1,0 +1,175 @@
+package halide
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/augur-verify/augur/frontend"
+	"github.com/augur-verify/augur/smt/encode"
+	"github.com/augur-verify/augur/validate"
+)
+
+// finalTarget is the fixed target of the tests of the final stage (the
+// suite's).
+const finalTarget = "x86-64-linux-avx-avx2-f16c-fma-sse41"
+
+// finalSizes are the output's extents of the JIT samples of
+// testdata/final: wide enough for a vector of 8, neither extent a
+// multiple of 8 or 4, so that the vectorised rows and the split loops
+// have tails.
+var finalSizes = map[string][]int{"out": {19, 10}}
+
+// TestFinalStage translates testdata/final at --stage final, one
+// schedule per lowering pass after storage flattening: flattening alone
+// (scalar), vectorize_loops (vector, lane by lane), unroll_loops (unroll),
+// partition_loops (partition: a guarded split's steady state and
+// epilogue) and a realization inside a parallel loop (inner), its loop
+// rebased. Each kernel agrees with Halide's JIT cell for cell and is
+// VALID.
+func TestFinalStage(t *testing.T) {
+	tc := toolchain(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+	d, err := tc.Driver(ctx, filepath.Join("testdata", "final", "final.cpp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sched := range []string{"scalar", "vector", "unroll", "partition", "inner"} {
+		t.Run(sched, func(t *testing.T) {
+			o := Options{Target: finalTarget, Params: map[string]string{"sched": sched}, Stage: StageFinal}
+			pair, err := Translate(ctx, d, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			jitAgrees(ctx, t, d, o, pair.Spec, pair.Kernel(frontend.Prog).Text, finalSizes, 1, 0)
+			if testing.Short() {
+				return
+			}
+			rep, err := validatePair(ctx, pair, encode.Real, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Verdict != validate.Valid {
+				t.Errorf("verdict %s (%s), want valid", rep.Verdict, rep.Reason)
+			}
+		})
+	}
+}
+
+// TestFinalStagePlanted plants miscompilations in Halide's final
+// statement before it is translated: a flattened store's stride one too
+// large, its offset one too far, a vectorised row's tail and a
+// partitioned loop's epilogue dropped, that epilogue started one
+// iteration late. None may be VALID; each is INVALID.
+func TestFinalStagePlanted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("validates")
+	}
+	tc := toolchain(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+	d, err := tc.Driver(ctx, filepath.Join("testdata", "final", "final.cpp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ sched, plant string }{
+		{"scalar", "stride"}, {"scalar", "offset"}, {"vector", "epilogue"}, {"partition", "epilogue"}, {"partition", "late"},
+	} {
+		t.Run(c.sched+"/"+c.plant, func(t *testing.T) {
+			o := Options{Target: finalTarget, Params: map[string]string{"sched": c.sched}, Stage: StageFinal, Plant: c.plant}
+			pair, err := Translate(ctx, d, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := validatePair(ctx, pair, encode.Real, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Verdict != validate.Invalid {
+				t.Errorf("verdict %s (%s), want invalid", rep.Verdict, rep.Reason)
+			}
+		})
+	}
+}
+
+// TestFinalCapturedStmt compares the statement --stage final captures
+// with the one Halide's own lowering prints under "Lowering after final
+// simplification:", text for text, for every schedule of testdata/final
+// and for the suite's blurs (tiled and not).
+func TestFinalCapturedStmt(t *testing.T) {
+	tc := toolchain(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+	type run struct {
+		name, driver string
+		o            Options
+	}
+	var runs []run
+	d, err := tc.Driver(ctx, filepath.Join("testdata", "final", "final.cpp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sched := range []string{"scalar", "vector", "unroll", "partition", "inner"} {
+		runs = append(runs, run{sched, d, Options{Target: finalTarget, Params: map[string]string{"sched": sched}, Stage: StageFinal}})
+	}
+	for _, c := range suite {
+		if c.app == "blur" {
+			bd, err := tc.Driver(ctx, filepath.Join("apps", "blur.cpp"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			runs = append(runs, run{name(c.app, c.params), bd, Options{Params: c.params, Stage: StageFinal}})
+		}
+	}
+	for _, r := range runs {
+		t.Run(r.name, func(t *testing.T) {
+			ours, err := CapturedStmt(ctx, r.driver, r.o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			theirs, err := HalideFinalStmt(ctx, r.driver, r.o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.TrimSpace(ours) != strings.TrimSpace(theirs) {
+				t.Errorf("the captured statement differs from Halide's:\n--- captured\n%s\n--- Halide\n%s", ours, theirs)
+			}
+		})
+	}
+}
+
+// TestFinalStageBlur translates the suite's tiled blur at --stage final:
+// its sliding window, its rolling buffer of 4 rows (storage folding, whose
+// coordinates the translation recovers from the statement before
+// flattening), its parallel strips, its vectors and their partitioned
+// tails. The kernel agrees with Halide's JIT cell for cell and is VALID.
+func TestFinalStageBlur(t *testing.T) {
+	tc := toolchain(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+	d, err := tc.Driver(ctx, filepath.Join("apps", "blur.cpp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Target: finalTarget, Stage: StageFinal}
+	pair, err := Translate(ctx, d, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, sizes := range []map[string][]int{{"blur_y": {24, 16}}, {"blur_y": {13, 11}}} {
+		jitAgrees(ctx, t, d, o, pair.Spec, pair.Kernel(frontend.Prog).Text, sizes, uint64(i+1), 0)
+	}
+	if testing.Short() {
+		return
+	}
+	rep, err := validatePair(ctx, pair, encode.Real, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != validate.Valid {
+		t.Errorf("verdict %s (%s), want valid", rep.Verdict, rep.Reason)
+	}
+}

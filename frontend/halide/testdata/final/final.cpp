@@ -1,0 +1,57 @@
+// The generator of the tests of --stage final (final_test.go): the 3x3
+// blur of Halide's tutorials and apps (apps/blur in Halide's repository),
+// written anew, with schedules that exercise one lowering pass after
+// storage flattening each.
+#include "Halide.h"
+
+namespace {
+
+using namespace Halide;
+
+class Final : public Generator<Final> {
+public:
+    // sched: scalar, everything at the root, serial (flattening only);
+    // vector: both stages vectorised by 8 (vectorize_loops);
+    // unroll: the output's x split by 4 and unrolled (unroll_loops);
+    // partition: the output's y split by 4, guarded (partition_loops);
+    // inner: blur_x stored and computed per row of the output, in a
+    // parallel loop (a realization inside a loop).
+    GeneratorParam<std::string> sched{"sched", "scalar"};
+
+    Input<Buffer<uint16_t, 2>> input{"input"};
+    Output<Buffer<uint16_t, 2>> out{"out"};
+
+    void generate() {
+        blur_x(x, y) = (input(x - 1, y) + input(x, y) + input(x + 1, y)) / 3;
+        out(x, y) = (blur_x(x, y - 1) + blur_x(x, y) + blur_x(x, y + 1)) / 3;
+    }
+
+    void schedule() {
+        const std::string s = sched;
+        if (s == "scalar") {
+            blur_x.compute_root();
+        } else if (s == "vector") {
+            out.vectorize(x, 8);
+            blur_x.compute_root().vectorize(x, 8);
+        } else if (s == "unroll") {
+            out.split(x, x, xi, 4).unroll(xi);
+            blur_x.compute_root();
+        } else if (s == "partition") {
+            out.split(y, y, yi, 4, TailStrategy::GuardWithIf);
+            blur_x.compute_root();
+        } else if (s == "inner") {
+            out.parallel(y);
+            blur_x.compute_at(out, y);
+        } else {
+            throw std::invalid_argument("unknown sched " + s);
+        }
+    }
+
+private:
+    Var x{"x"}, y{"y"}, xi{"xi"}, yi{"yi"};
+    Func blur_x{"blur_x"};
+};
+
+}  // namespace
+
+HALIDE_REGISTER_GENERATOR(Final, final_stage)
