@@ -225,3 +225,47 @@ func (b *tacticBuilder) build(t Tactic) (C.Z3_tactic, error) {
 	}
 	return nil, opError(op, "unknown combinator "+t.op)
 }
+
+// Translate copies the terms ts, all of one other context, into c
+// (Z3_translate). The source context is only read: checks in c then
+// leave it as it was, which matters because Z3's searches depend on the
+// terms a context holds (a check in the source context could take
+// another course after terms were made there).
+func (c *Context) Translate(ts ...*Term) ([]*Term, error) {
+	const op = "Translate"
+	if len(ts) == 0 {
+		return nil, nil
+	}
+	src := ts[0].Context()
+	if src == nil {
+		return nil, errNilTerm
+	}
+	if src == c {
+		return append([]*Term(nil), ts...), nil
+	}
+	zs, err := src.enter()
+	if err != nil {
+		return nil, err
+	}
+	as, err := astsOf(src, ts)
+	if err != nil {
+		return nil, err
+	}
+	z, err := c.enter()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Term, len(ts))
+	for i, a := range as {
+		r := C.Z3_translate(zs, a, z)
+		if err := check(zs, op); err != nil {
+			return nil, err
+		}
+		out[i] = c.term(z, r, op)
+		if err := out[i].Err(); err != nil {
+			return nil, err
+		}
+	}
+	runtime.KeepAlive(ts)
+	return out, nil
+}

@@ -193,3 +193,29 @@ func TestBoundedToBVAbstracts(t *testing.T) {
 		t.Errorf("got %s, %v; want unsat", res, err)
 	}
 }
+
+// TestTranslate copies a query into another context, where it is decided
+// alike, and rejects terms of two contexts.
+func TestTranslate(t *testing.T) {
+	src, dst := newCtx(t), newCtx(t)
+	x := src.BVConst("x", 8)
+	f := x.BVAdd(x).Ne(x.BVMul(src.BV(2, 8)))
+	ts, err := dst.Translate(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := dst.NewSolver()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Assert(ts...); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := s.Check(context.Background()); err != nil || res != Unsat {
+		t.Errorf("got %s, %v; want unsat", res, err)
+	}
+	if _, err := dst.Translate(f, dst.BoolConst("b")); err == nil {
+		t.Errorf("terms of two contexts translated without error")
+	}
+}
