@@ -25,11 +25,11 @@ import (
 // tactics' steps against the limit of the check that runs them, and
 // cancels them when the check's context is cancelled.
 type Tactic struct {
-	name   string    // a named tactic; "" for a combinator
-	then   []Tactic  // when op is "then" or "or-else": the tactics combined
-	op     string    // "", "then", "or-else", "using-params"
-	params []tparam  // for "using-params": the parameters, in order
-	inner  []Tactic  // for "using-params": the tactic (one)
+	name   string   // a named tactic; "" for a combinator
+	then   []Tactic // when op is "then" or "or-else": the tactics combined
+	op     string   // "", "then", "or-else", "using-params"
+	params []tparam // for "using-params": the parameters, in order
+	inner  []Tactic // for "using-params": the tactic (one)
 }
 
 // tparam is one parameter of Tactic.With: a bool, an unsigned integer or a
