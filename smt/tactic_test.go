@@ -2,9 +2,11 @@ package smt
 
 import (
 	"context"
+	"errors"
 	"math/big"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestTacticString checks the SMT-LIB2 syntax of tactics.
@@ -217,5 +219,32 @@ func TestTranslate(t *testing.T) {
 	}
 	if _, err := dst.Translate(f, dst.BoolConst("b")); err == nil {
 		t.Errorf("terms of two contexts translated without error")
+	}
+}
+
+// TestTacticSolverInterrupted checks that cancelling the context of a
+// check by a tactic's solver stops the tactic (Z3_interrupt reaches it):
+// the check returns context.Canceled, without abandoning the context.
+func TestTacticSolverInterrupted(t *testing.T) {
+	c := newCtx(t)
+	s, err := c.NewSolverFromTactic(Then(NamedTactic("simplify"), NamedTactic("solve-eqs"), NamedTactic("bit-blast"), NamedTactic("sat")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Assert(factor(c)...); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		cancel()
+	}()
+	res, err := s.Check(ctx)
+	if res != Unknown || !errors.Is(err, context.Canceled) {
+		t.Fatalf("Check = %v, %v; want unknown, context.Canceled", res, err)
+	}
+	if c.Abandoned() {
+		t.Fatal("the check was abandoned")
 	}
 }
