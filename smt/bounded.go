@@ -204,13 +204,6 @@ func (b *bounder) compute(a C.Z3_ast) *bounds {
 		}
 		return out
 	}
-	scale := func(bs []*bounds) uint {
-		var s uint
-		for _, x := range bs {
-			s = max(s, x.scale)
-		}
-		return s
-	}
 	switch C.Z3_get_decl_kind(z, C.Z3_get_app_decl(z, app)) {
 	case C.Z3_OP_BV2INT:
 		w := uint(C.Z3_get_bv_sort_size(z, C.Z3_get_sort(z, arg(0))))
@@ -224,52 +217,13 @@ func (b *bounder) compute(a C.Z3_ast) *bounds {
 		}
 		return &bounds{lo: new(big.Int).Rsh(x.lo, x.scale), hi: new(big.Int).Rsh(x.hi, x.scale)}
 	case C.Z3_OP_ADD, C.Z3_OP_SUB:
-		bs := args()
-		if len(bs) == 0 {
-			return nil
-		}
-		s := scale(bs)
-		r := b.align(bs[0], s)
-		for _, x := range bs[1:] {
-			x = b.align(x, s)
-			if C.Z3_get_decl_kind(z, C.Z3_get_app_decl(z, app)) == C.Z3_OP_ADD {
-				r = &bounds{scale: s, lo: new(big.Int).Add(r.lo, x.lo), hi: new(big.Int).Add(r.hi, x.hi)}
-			} else {
-				r = &bounds{scale: s, lo: new(big.Int).Sub(r.lo, x.hi), hi: new(big.Int).Sub(r.hi, x.lo)}
-			}
-			b.need(r.lo)
-			b.need(r.hi)
-		}
-		return r
+		return b.sum(args(), C.Z3_get_decl_kind(z, C.Z3_get_app_decl(z, app)) == C.Z3_OP_ADD)
 	case C.Z3_OP_UMINUS:
 		if x := b.of(arg(0)); x != nil && n == 1 {
 			return &bounds{scale: x.scale, lo: new(big.Int).Neg(x.hi), hi: new(big.Int).Neg(x.lo)}
 		}
 	case C.Z3_OP_MUL:
-		bs := args()
-		if len(bs) == 0 {
-			return nil
-		}
-		r := bs[0]
-		for _, x := range bs[1:] {
-			ps := []*big.Int{
-				new(big.Int).Mul(r.lo, x.lo), new(big.Int).Mul(r.lo, x.hi),
-				new(big.Int).Mul(r.hi, x.lo), new(big.Int).Mul(r.hi, x.hi),
-			}
-			lo, hi := ps[0], ps[0]
-			for _, p := range ps[1:] {
-				if p.Cmp(lo) < 0 {
-					lo = p
-				}
-				if p.Cmp(hi) > 0 {
-					hi = p
-				}
-			}
-			r = &bounds{scale: r.scale + x.scale, lo: lo, hi: hi}
-			b.need(r.lo)
-			b.need(r.hi)
-		}
-		return r
+		return b.product(args())
 	case C.Z3_OP_DIV:
 		// A real divided by a numeral 2^k (or -2^k): a shift of the
 		// scale.
@@ -324,6 +278,58 @@ func (b *bounder) compute(a C.Z3_ast) *bounds {
 		return &bounds{scale: s, lo: lo, hi: hi}
 	}
 	return nil
+}
+
+// sum is the bounds of the sum (add) or difference of terms of bounds
+// bs, nil if bs is (a term is not kept).
+func (b *bounder) sum(bs []*bounds, add bool) *bounds {
+	if len(bs) == 0 {
+		return nil
+	}
+	var s uint
+	for _, x := range bs {
+		s = max(s, x.scale)
+	}
+	r := b.align(bs[0], s)
+	for _, x := range bs[1:] {
+		x = b.align(x, s)
+		if add {
+			r = &bounds{scale: s, lo: new(big.Int).Add(r.lo, x.lo), hi: new(big.Int).Add(r.hi, x.hi)}
+		} else {
+			r = &bounds{scale: s, lo: new(big.Int).Sub(r.lo, x.hi), hi: new(big.Int).Sub(r.hi, x.lo)}
+		}
+		b.need(r.lo)
+		b.need(r.hi)
+	}
+	return r
+}
+
+// product is the bounds of the product of terms of bounds bs, nil if bs
+// is (a term is not kept).
+func (b *bounder) product(bs []*bounds) *bounds {
+	if len(bs) == 0 {
+		return nil
+	}
+	r := bs[0]
+	for _, x := range bs[1:] {
+		ps := []*big.Int{
+			new(big.Int).Mul(r.lo, x.lo), new(big.Int).Mul(r.lo, x.hi),
+			new(big.Int).Mul(r.hi, x.lo), new(big.Int).Mul(r.hi, x.hi),
+		}
+		lo, hi := ps[0], ps[0]
+		for _, p := range ps[1:] {
+			if p.Cmp(lo) < 0 {
+				lo = p
+			}
+			if p.Cmp(hi) > 0 {
+				hi = p
+			}
+		}
+		r = &bounds{scale: r.scale + x.scale, lo: lo, hi: hi}
+		b.need(r.lo)
+		b.need(r.hi)
+	}
+	return r
 }
 
 // floorDiv is floor(x / d) for d > 0.

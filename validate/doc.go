@@ -71,7 +71,7 @@
 // discharge), dead.go (annotations false only at dead stores),
 // conclude.go; deciding a value condition: solver.go, strategies.go,
 // matchdeep.go and pieces.go (matching first),
-// encoding.go, check.go, models.go, confirm.go, solverinputs.go;
+// encoding.go, check.go, portfolio.go, models.go, confirm.go, solverinputs.go;
 // counterexamples and their replay: counterexample.go; reductions (their
 // conditions come from package symeval; discharge and counterexamples
 // here): reduce.go, reduce_transform.go; the report: report.go, script.go (SMT-LIB2
