@@ -77,6 +77,8 @@ type abstracter struct {
 	z    C.Z3_context
 	done map[C.uint]*Term
 	res  *Abstraction
+	// bounded, when not nil, keeps the bounded arithmetic (BoundedToBV).
+	bounded *bounder
 }
 
 // kept reports whether the abstraction keeps terms of sort s, noting
@@ -127,6 +129,12 @@ func (w *abstracter) app(t *Term, a C.Z3_ast) (*Term, error) {
 	for i := range raw {
 		raw[i] = C.Z3_get_app_arg(z, app, C.uint(i))
 		if !w.kept(C.Z3_get_sort(z, raw[i])) {
+			if r, ok, err := w.bounded.translate(a, func(x C.Z3_ast) (*Term, error) { return w.walk(nil, x) }); err != nil {
+				return nil, err
+			} else if ok {
+				w.res.Bits = true
+				return r, nil
+			}
 			w.res.Replaced++
 			return w.c.FreshConst("abs", t.Sort()), nil
 		}

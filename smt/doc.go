@@ -6,7 +6,8 @@
 // Start reading at Context (context.go), the owner of every Z3 object; then
 // Term (term.go) and the constructors grouped by theory (arith.go, bv.go,
 // fp.go, func.go for uninterpreted and recursive functions and quantifiers);
-// then Solver (solver.go), Model (model.go) and the SMT-LIB2 printer and
+// then Solver (solver.go), solvers made from Z3 tactics (tactic.go, with
+// Translate, which copies terms between contexts), Model (model.go) and the SMT-LIB2 printer and
 // parser (smtlib.go, with prune.go dropping the recursive definitions a
 // script does not use). Work is bounded by Z3's resource limit
 // (rlimit.go: the same limit decides UNKNOWN the same way on any machine)
@@ -55,6 +56,7 @@
 // Z3.
 //
 // Files, in reading order: context.go, sort.go, term.go, arith.go, bv.go,
-// fp.go, func.go, int2bv.go, order.go, abstract.go, prune.go, solver.go,
-// rlimit.go, signal.go, model.go, smtlib.go, global.go.
+// fp.go, func.go, int2bv.go, order.go, abstract.go, bounded.go (the
+// bounded arithmetic of an abstraction translated to bit-vectors), prune.go,
+// solver.go, tactic.go, rlimit.go, signal.go, model.go, smtlib.go, global.go.
 package smt

@@ -93,16 +93,18 @@ func (s *solver) checkTerms(terms []*smt.Term, limit uint64, simple bool) (smt.R
 }
 
 // abstractedLimit bounds the check of a query's abstraction
-// (checkAbstracted): bit-blasted, the queries it proves take a few
-// million units.
+// (checkAbstracted) when neither side computes with floats: bit-blasted,
+// the queries it proves take a few million units.
 const abstractedLimit = 20_000_000
 
 // checkAbstracted tries to prove the conjunction of terms unsatisfiable
-// by its abstraction over booleans, bit-vectors and floats alone
-// (smt.Context.AbstractArith: the uninterpreted functions' applications
-// to indices, the conversions and comparisons of indices become fresh
-// constants), which Z3's general solver then bit-blasts, within
-// min(limit, abstractedLimit) units. The abstraction is implied by the
+// by its abstraction, in a context apart (solver.sideContext), over booleans, bit-vectors and floats alone
+// (smt.Context.BoundedToBV: the bounded arithmetic of the conversions
+// between integers and bit-vectors or reals translated to bit-vectors
+// exactly, the uninterpreted functions' applications to indices, the
+// indices and their comparisons become fresh constants), which a tactic
+// chosen by its logic then bit-blasts (portfolio.go), within
+// abstractionLimit's share of limit. The abstraction is implied by the
 // terms, so its unsatisfiability proves theirs; proved reports it, with
 // the solver to close. Any other answer proves nothing, and the query
 // goes on as if this had not been tried: the integer arithmetic of the
@@ -110,22 +112,35 @@ const abstractedLimit = 20_000_000
 // which is far slower on them than bit-blasting (a division of i16
 // values by a constant: 20 million units against half a million).
 //
-// It is tried only when neither the specification nor the kernel
-// computes with floats. In the real value model floats are reals, of
-// which an abstraction keeps nothing; in the ieee model the general
-// solver bit-blasts floating-point terms itself, and the abstraction's
-// terms, made in the condition's context, change the course of its later
-// searches (a wrong blur of the corpus took five times as long to
-// refute).
+// In the real value model with floats, it is tried only when the
+// abstraction keeps some arithmetic (floats are reals, of which the
+// abstraction otherwise keeps nothing).
 func (s *solver) checkAbstracted(terms []*smt.Term, limit uint64) (*smt.Solver, bool) {
-	if s.v.usesFloats() {
+	lim := s.abstractionLimit(limit)
+	if lim == 0 {
 		return nil, false
 	}
-	abs, err := s.z.AbstractArith(terms...)
-	if err != nil || abs.Replaced == 0 || !abs.Bits || abs.Floats {
+	side, err := s.sideContext()
+	if err != nil {
 		return nil, false
 	}
-	sol, err := s.z.NewSolver()
+	moved, err := side.Translate(terms...)
+	if err != nil {
+		return nil, false
+	}
+	abs, kept, err := side.BoundedToBV(moved...)
+	if err != nil || abs.Replaced == 0 && kept == 0 || !abs.Bits || abs.Floats && s.v.usesFloats() {
+		return nil, false
+	}
+	if kept == 0 && s.v.usesFloats() {
+		return nil, false
+	}
+	var sol *smt.Solver
+	if t, ok := tacticFor(abs); ok {
+		sol, err = side.NewSolverFromTactic(t)
+	} else {
+		sol, err = side.NewSolver()
+	}
 	if err != nil {
 		return nil, false
 	}
@@ -133,7 +148,7 @@ func (s *solver) checkAbstracted(terms []*smt.Term, limit uint64) (*smt.Solver, 
 		sol.Close()
 		return nil, false
 	}
-	res, err := s.solve(sol, min(limit, abstractedLimit))
+	res, err := s.solve(sol, lim)
 	if err == nil && res == smt.Unsat {
 		return sol, true
 	}

@@ -71,7 +71,7 @@
 // discharge), dead.go (annotations false only at dead stores),
 // conclude.go; deciding a value condition: solver.go, strategies.go,
 // matchdeep.go and pieces.go (matching first),
-// encoding.go, check.go, models.go, confirm.go, solverinputs.go;
+// encoding.go, check.go, portfolio.go, models.go, confirm.go, solverinputs.go;
 // counterexamples and their replay: counterexample.go, harm.go (a
 // failed value is evidence only if it reaches an output); reductions (their
 // conditions come from package symeval; discharge and counterexamples

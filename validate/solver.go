@@ -64,6 +64,10 @@ type solver struct {
 	lookLimit uint64
 	// ground is the solver of the ground checks (groundSolver).
 	ground *solver
+	// side is the Z3 context of the portfolio's abstraction checks
+	// (sideContext), apart so that their terms and tactics leave the
+	// course of the context's own searches as it was.
+	side *smt.Context
 	// defOnly: the kernel's side of the condition being confirmed is a
 	// subexpression of the stored value (the definedness probe), whose
 	// undefinedness alone is the failure: a ground check and a
@@ -145,6 +149,9 @@ func (s *solver) close() {
 	if s.ground != nil {
 		s.ground.close()
 	}
+	if s.side != nil {
+		s.side.Close()
+	}
 	s.z.Close()
 }
 
@@ -203,6 +210,24 @@ func (s *solver) groundSolver() (*solver, error) {
 	}
 	s.ground = g
 	return g, nil
+}
+
+// sideContext returns the context of the abstraction checks
+// (checkAbstracted), made on first use and again after a check abandoned
+// the previous one.
+func (s *solver) sideContext() (*smt.Context, error) {
+	if s.side != nil && !s.side.Abandoned() {
+		return s.side, nil
+	}
+	if s.side != nil {
+		s.side.Close()
+	}
+	z, err := smt.NewContext()
+	if err != nil {
+		return nil, err
+	}
+	s.side = z
+	return z, nil
 }
 
 // decide discharges the value condition c.
