@@ -119,7 +119,14 @@ func (ev *valueEval) dataRead(x *syntax.Index) ([]alternative, error) {
 	if comp.Space().NumIn() != len(x.Indices) {
 		return nil, fmt.Errorf("%s: read %s: %d indices for a heap of rank %d", x.Pos(), syntax.ExprString(x), len(x.Indices), comp.Space().NumIn())
 	}
-	graph, err := cellFunction(ev.ctx, comp, ev.s.assumed)
+	// The read runs where the scope's facts (the ranges of the
+	// enclosing loops) hold: the content elsewhere, such as a heap's
+	// after its loop, does not matter.
+	known, err := ev.knownDomain()
+	if err != nil {
+		return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
+	}
+	graph, err := cellFunction(ev.ctx, comp, known)
 	if err != nil {
 		return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
 	}
@@ -588,3 +595,4 @@ func constInt(e syntax.Expr) (int64, bool) {
 	}
 	return n, true
 }
+
