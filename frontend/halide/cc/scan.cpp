@@ -94,8 +94,10 @@ void scan_stage(const Function &f, size_t k, Stage &st) {
                         ": a dimension that moves may depend on the RDom and the parameters only, not on pure variables");
         }
         if (reads_values(a)) {
-            unsupported(what + " writes at " + str(a) + " in dimension " + std::to_string(i) +
-                        ": a data-dependent index (histograms, scatters)");
+            // A histogram's write (dataindex.cpp: hist_stage).
+            sc.data.resize(sc.lhs.size(), false);
+            sc.data[i] = true;
+            continue;
         }
         std::vector<size_t> js = used_rvars(a, st.rv);
         if (js.empty()) {
@@ -129,6 +131,10 @@ void scan_stage(const Function &f, size_t k, Stage &st) {
         }
         sc.dim_of[j] = (int)i;
         sc.inverse[j] = inv;
+    }
+    if (!sc.data.empty()) {
+        hist_stage(what, st);
+        return;
     }
     if (!sc.on) {
         return;
