@@ -961,6 +961,11 @@ std::vector<std::string> KernelTranslator::store_coords(const Provide *op, const
         // A histogram's data-dependent coordinate, over the RVars'
         // coordinates, read in the specification's tensors.
         std::map<std::string, std::string> at;
+        for (size_t i = 0; i < npure; i++) {
+            if (found->scan.kept[i]) {
+                at[fi.f.args()[i]] = coords[i];
+            }
+        }
         for (size_t j = 0; j < found->rv.size(); j++) {
             at[found->rv[j].var] = coords[npure + j];
         }
