@@ -636,4 +636,3 @@ func constInt(e syntax.Expr) (int64, bool) {
 	}
 	return n, true
 }
-

@@ -48,7 +48,9 @@ import (
 // the kernel as given may not, so an INVALID verdict stands only when the
 // interpreter replays it on the kernel as given (validate). In a par
 // loop the lowered writes of two iterations would conflict: such a
-// write is not lowered, and the verdict is UNKNOWN.
+// write is not lowered, and the verdict is UNKNOWN; an array allocated
+// inside the loop's iteration (Halide's histogram computed at a parallel
+// loop) is the iteration's own, and its writes are lowered.
 
 // DataWritePair is a kernel whose data-dependent writes were lowered
 // (LowerDataWrites), checked.
@@ -91,13 +93,14 @@ func dataDims(s *sched.Assign, kinfo *sched.Info) []int {
 // coordinates as the write has data-dependent indices.
 func LowerDataWrites(spec *sare.Spec, k *sched.Kernel, kinfo *sched.Info) (p *DataWritePair, err error) {
 	defer guard(&err, "lowering of data-dependent writes")
-	lw := &dataWriteLowering{kinfo: kinfo, used: map[string]bool{}, extents: map[string][]syntax.Expr{}}
+	lw := &dataWriteLowering{kinfo: kinfo, used: map[string]bool{}, extents: map[string][]syntax.Expr{},
+		elems: map[string]syntax.Type{}, allocPar: map[string]int{}}
 	lw.collectNames(spec, k)
 	for _, a := range kinfo.Arrays {
 		lw.extents[a.Name] = a.Extents
 	}
 	tk := *k
-	if tk.Body, err = lw.block(k.Body, false); err != nil {
+	if tk.Body, err = lw.block(k.Body, 0); err != nil {
 		return nil, err
 	}
 	tkinfo, errs := sched.Check(&tk, spec)
@@ -112,7 +115,11 @@ type dataWriteLowering struct {
 	used    map[string]bool
 	extents map[string][]syntax.Expr // array -> its extents, allocs shadowing
 	elems   map[string]syntax.Type   // local arrays' element types
-	writes  int
+	// allocPar gives the number of par loops around each local array's
+	// allocation (0 for the kernel's arrays): a write inside more par
+	// loops than its array's allocation is in a par loop of its own.
+	allocPar map[string]int
+	writes   int
 }
 
 // collectNames records every name of the pair, so that fresh names
@@ -155,13 +162,13 @@ func (lw *dataWriteLowering) fresh(base string) string {
 	return name
 }
 
-func (lw *dataWriteLowering) block(b *sched.Block, inPar bool) (*sched.Block, error) {
+func (lw *dataWriteLowering) block(b *sched.Block, par int) (*sched.Block, error) {
 	if b == nil {
 		return nil, nil
 	}
 	nb := &sched.Block{Lbrace: b.Lbrace, Rbrace: b.Rbrace}
 	for _, s := range b.Stmts {
-		n, err := lw.stmt(s, inPar)
+		n, err := lw.stmt(s, par)
 		if err != nil {
 			return nil, err
 		}
@@ -170,36 +177,45 @@ func (lw *dataWriteLowering) block(b *sched.Block, inPar bool) (*sched.Block, er
 	return nb, nil
 }
 
-func (lw *dataWriteLowering) stmt(s sched.Stmt, inPar bool) (sched.Stmt, error) {
+// stmt lowers s, inside par par loops.
+func (lw *dataWriteLowering) stmt(s sched.Stmt, par int) (sched.Stmt, error) {
 	var err error
 	switch s := s.(type) {
 	case *sched.Block:
-		return lw.block(s, inPar)
+		return lw.block(s, par)
 	case *sched.If:
 		n := *s
-		if n.Then, err = lw.block(s.Then, inPar); err != nil {
+		if n.Then, err = lw.block(s.Then, par); err != nil {
 			return nil, err
 		}
 		if s.Else != nil {
-			if n.Else, err = lw.stmt(s.Else, inPar); err != nil {
+			if n.Else, err = lw.stmt(s.Else, par); err != nil {
 				return nil, err
 			}
 		}
 		return &n, nil
 	case *sched.Loop:
 		n := *s
-		n.Body, err = lw.block(s.Body, inPar || s.Par)
+		inner := par
+		if s.Par {
+			inner++
+		}
+		n.Body, err = lw.block(s.Body, inner)
 		return &n, err
 	case *sched.Alloc:
 		n := *s
 		outer, had := lw.extents[s.Array.Name]
 		outerElem, hadElem := lw.elems[s.Array.Name]
+		outerPar, hadPar := lw.allocPar[s.Array.Name]
 		lw.extents[s.Array.Name] = s.Extents
-		if lw.elems == nil {
-			lw.elems = map[string]syntax.Type{}
-		}
 		lw.elems[s.Array.Name] = s.Elem
-		n.Body, err = lw.block(s.Body, inPar)
+		lw.allocPar[s.Array.Name] = par
+		n.Body, err = lw.block(s.Body, par)
+		if hadPar {
+			lw.allocPar[s.Array.Name] = outerPar
+		} else {
+			delete(lw.allocPar, s.Array.Name)
+		}
 		if had {
 			lw.extents[s.Array.Name] = outer
 		} else {
@@ -215,7 +231,7 @@ func (lw *dataWriteLowering) stmt(s sched.Stmt, inPar bool) (sched.Stmt, error) 
 		if len(dataDims(s, lw.kinfo)) == 0 {
 			return s, nil
 		}
-		return lw.assign(s, inPar)
+		return lw.assign(s, par > lw.allocPar[s.Array.Name])
 	}
 	return s, nil
 }
@@ -257,7 +273,9 @@ func (lw *dataWriteLowering) assign(s *sched.Assign, inPar bool) (sched.Stmt, er
 	lw.writes++
 	id := func(name string) *syntax.Ident { return &syntax.Ident{NamePos: pos, Name: name} }
 	call1 := func(f string, args ...syntax.Expr) syntax.Expr { return &syntax.Call{Fun: id(f), Args: args} }
-	lit := func(n int) syntax.Expr { return &syntax.Lit{ValuePos: pos, Kind: syntax.IntLiteral, Text: strconv.Itoa(n)} }
+	lit := func(n int) syntax.Expr {
+		return &syntax.Lit{ValuePos: pos, Kind: syntax.IntLiteral, Text: strconv.Itoa(n)}
+	}
 
 	// dw[0] {T(E', J)} := select(a[E] == a[E], v, v)
 	dw := lw.fresh("dw_" + s.Array.Name)

@@ -38,6 +38,17 @@ func TestLowerDataWrites(t *testing.T) {
 			t.Errorf("the lowered kernel lacks %q:\n%s", want, text)
 		}
 	}
+	// A histogram allocated in each iteration of a par loop is the
+	// iteration's own: its write is lowered.
+	local := strings.NewReplacer("for b < 8 { h[b] {H(b, -1)} := 0 }", "par y < 2 {\n  alloc t : i32[8] {\n  for b < 8 { t[b] {H(b, -1)} := 0 }",
+		"h[clamp(a[r], 0, 7)]", "t[clamp(a[r], 0, 7)]", "  }\n}\n", "  }\n  }\n  }\n}\n").Replace(kernel)
+	if !strings.Contains(local, "par y < 2 {") || !strings.Contains(local, "t[clamp(a[r], 0, 7)]") {
+		t.Fatalf("no local histogram in:\n%s", local)
+	}
+	p = loadPair(t, "hist.sare", spec, "local.sched", local)
+	if _, err := LowerDataWrites(p.spec, p.kernel, p.kinfo); err != nil {
+		t.Errorf("a histogram local to a par loop's iteration: %v", err)
+	}
 	for _, c := range []struct{ from, to, want string }{
 		{"for r < R {", "par r < R {", "in a par loop"},
 		{"{H(clamp(A(r), 0, 7), r)}", "{H(0, r)}", "has 1 data-dependent indices, its annotation H(0, r) 0"},

@@ -79,3 +79,26 @@ func TestHistogram(t *testing.T) {
 		}
 	}
 }
+
+// TestHistApp translates apps/hist, Halide's hist app with its CPU
+// schedule: the histogram of each row written at the luma's bin, their
+// sum, its cumulative sum read at each pixel's luma. The interpreter
+// agrees with Halide's JIT on two samples.
+func TestHistApp(t *testing.T) {
+	tc := toolchain(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+	d := driver(t, tc, "hist")
+	o := Options{Target: SuiteTarget}
+	pair, err := Translate(ctx, d, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, prog := pair.Spec, pair.Kernel(frontend.Prog).Text
+	if !strings.Contains(prog, "{hist_rows_s1(i32(max(min(luma_clone_in_hist_rows_0(hist_rows_s1_rx_x, hist_rows_s1_y), f32(255.0)), f32(0.0))), hist_rows_s1_y, hist_rows_s1_rx_x)} := ") {
+		t.Errorf("the kernel lacks the histogram's write at a data-dependent index:\n%s", prog)
+	}
+	for i, sizes := range []map[string][]int{{"input": {19, 5, 3}, "output": {19, 5, 3}}, {"input": {8, 2, 3}, "output": {8, 2, 3}}} {
+		jitAgrees(ctx, t, d, o, spec, prog, sizes, uint64(i+1), 0)
+	}
+}
