@@ -88,7 +88,10 @@ func TestHistApp(t *testing.T) {
 	tc := toolchain(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
-	d := driver(t, tc, "hist")
+	d, err := tc.Driver(ctx, filepath.Join("apps", "hist.cpp"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	o := Options{Target: SuiteTarget}
 	pair, err := Translate(ctx, d, o)
 	if err != nil {
