@@ -101,7 +101,7 @@ func TestHistApp(t *testing.T) {
 	if !strings.Contains(prog, "{hist_rows_s1(i32(max(min(luma_clone_in_hist_rows_0(hist_rows_s1_rx_x, hist_rows_s1_y), f32(255.0)), f32(0.0))), hist_rows_s1_y, hist_rows_s1_rx_x)} := ") {
 		t.Errorf("the kernel lacks the histogram's write at a data-dependent index:\n%s", prog)
 	}
-	for i, sizes := range []map[string][]int{{"input": {19, 5, 3}, "output": {19, 5, 3}}, {"input": {8, 2, 3}, "output": {8, 2, 3}}} {
+	for i, sizes := range []map[string][]int{{"input": {19, 9, 3}, "output": {19, 9, 3}}, {"input": {16, 8, 3}, "output": {16, 8, 3}}} {
 		jitAgrees(ctx, t, d, o, spec, prog, sizes, uint64(i+1), 0)
 	}
 }
