@@ -149,3 +149,19 @@ func evalAccessIndices(xs []syntax.Expr, info *Info, env Env) (idx []int64, defi
 	}
 	return idx, true, nil
 }
+
+// AccessIndex checks the index x of an array write (Clément 2022, section
+// 9.6.3): a quasi-affine index expression or, where AllowDataIndex permits
+// it, a data-dependent index checked as accessIndex checks a read's.
+func (c *Checker) AccessIndex(x syntax.Expr) bool { return c.accessIndex(x) }
+
+// EvalDataIndex evaluates a data-dependent index x (one that info records
+// as such) in env to the integer its value denotes. defined is false when
+// the value is undefined.
+func EvalDataIndex(x syntax.Expr, info *Info, env Env) (n int64, defined bool, err error) {
+	idx, defined, err := evalAccessIndices([]syntax.Expr{x}, info, env)
+	if err != nil || !defined {
+		return 0, defined, err
+	}
+	return idx[0], true, nil
+}

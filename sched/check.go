@@ -353,8 +353,17 @@ func (c *checker) assign(s *Assign) {
 		c.errorf(s.Array.Pos(), syntax.CodeArity, "array %s has %d dimension%s, indexed with %d %s",
 			s.Array.Name, rank, plural(rank), len(s.Indices), indices)
 	}
+	// An assignment that is not a reduction's may write at a
+	// data-dependent index (Clément 2022, section 9.6.3), which reads
+	// arrays.
 	for _, x := range s.Indices {
-		c.exprs(false).Index(x)
+		if s.IsReduction() {
+			c.exprs(false).Index(x)
+			continue
+		}
+		ic := c.exprs(true)
+		ic.AllowDataIndex = true
+		ic.AccessIndex(x)
 	}
 	if !ok {
 		elem = syntax.Invalid

@@ -64,8 +64,11 @@ func TestCheckDataIndex(t *testing.T) {
 	spec := mustSpec(t, lutSpec)
 	head := "kernel lut(N)\nin  a[x] : i32[N] = A(x)\nout o[x] : f32[N] = O(x)\n{\n"
 	cases := []struct{ body, want string }{
-		// Written indices, loop bounds and conditions stay quasi-affine.
-		{"  o[a[0]] {O(0)} := 0", "array read a[0] in an index expression"},
+		// Loop bounds, conditions and the indices written by a
+		// reduction's assignments stay quasi-affine; a plain write's
+		// data-dependent index is typed as a read's.
+		{"  o[a[0]] {O(0) @ ()} := 0", "array read a[0] in an index expression"},
+		{"  o[f32(a[0])] {O(0)} := 0", "data-dependent index f32(a[0]) has type f32"},
 		{"  for i < a[0] { skip }", "array read a[0] in an index expression"},
 		{"  if a[0] > 0 { skip }", "array read a[0] in an index expression"},
 		{"  o[0] {O(0)} := f32(a[f32(a[0])])", "data-dependent index f32(a[0]) has type f32"},
@@ -83,4 +86,62 @@ func TestCheckDataIndex(t *testing.T) {
 	if _, errs := Check(k, spec); len(errs) > 0 {
 		t.Errorf("annotation: %s", errs.Detail())
 	}
+}
+
+// histSpec is a histogram of N bins over R values (Clément 2022, section
+// 9.6.3): H(b, r) is bin b after the update at r.
+const histSpec = `param N, R
+assume N >= 1 and R >= 1
+input A(r) : i32
+tensor H(b, r) : i32
+H(b, r) = select(i32(b) == clamp(A(r), 0, 3), 1, 0)  where 0 <= b < 4 and r == 0
+H(b, r) = select(i32(b) == clamp(A(r), 0, 3), H(b, r - 1) + 1, H(b, r - 1))  where 0 <= b < 4 and 1 <= r < R
+tensor Hist(b) : i32
+Hist(b) = H(b, R - 1)
+output Hist
+`
+
+// histKernel returns the kernel that builds the histogram in h[bins]
+// with its updates at clamp(a[r], 0, hi).
+func histKernel(bins, hi string) string {
+	return `kernel hist(N, R)
+assume N >= 1 and R >= 1
+in  a[r] : i32[R] = A(r)
+out h[b] : i32[4] = Hist(b)
+{
+  alloc t : i32[` + bins + `] {
+    for b < ` + bins + ` { t[b] {0} := 0 }
+    for r < R { t[clamp(a[r], 0, ` + hi + `)] {H(clamp(A(r), 0, ` + hi + `), r)} := t[clamp(a[r], 0, ` + hi + `)] + 1 }
+    for b < 4 { h[b] {Hist(b)} := t[b] }
+  }
+}
+`
+}
+
+// TestRunDataWrite runs writes at a data-dependent index: a histogram
+// matches its specification; with one bin short, the last bin's update
+// writes out of bounds; with a clamp one short, the last bin is wrong.
+func TestRunDataWrite(t *testing.T) {
+	params := map[string]int64{"N": 1, "R": 40}
+	res, err := run(t, histSpec, histKernel("4", "3"), params, Options{})
+	if err != nil {
+		t.Fatalf("histogram: %v", err)
+	}
+	if res.OutputCells != 4 {
+		t.Errorf("output cells: %d, want 4", res.OutputCells)
+	}
+	_, err = run(t, histSpec, histKernel("3", "3"), params, Options{})
+	f := wantFailure(t, err, OutOfBoundsRead, "")
+	if f.Cell() != "t[3]" {
+		t.Errorf("cell %q, want t[3]", f.Cell())
+	}
+	// A scatter that does not read its cell writes out of bounds.
+	scatter := strings.Replace(histKernel("3", "3"), ":= t[clamp(a[r], 0, 3)] + 1", ":= 1", 1)
+	_, err = run(t, histSpec, scatter, params, Options{})
+	f = wantFailure(t, err, OutOfBoundsWrite, "")
+	if f.Cell() != "t[3]" {
+		t.Errorf("cell %q, want t[3]", f.Cell())
+	}
+	_, err = run(t, histSpec, histKernel("4", "2"), params, Options{})
+	wantFailure(t, err, WrongValue, "")
 }

@@ -911,8 +911,8 @@ func (e *annotEnv) Tensor(name string, idx []int64) (value.Value, error) {
 // garbageAssign executes the assignment s, whose value read a cell
 // holding no defined value, as a garbage write (Options.GarbageWrites):
 // it writes ⊥ into its cell of st, checked for bounds only.
-func (in *interp) garbageAssign(s *Assign, st *store, read *cellRef) error {
-	off, _, err := in.target(s, st)
+func (in *interp) garbageAssign(s *Assign, st *store, read *cellRef, data map[int]int64) error {
+	off, _, err := in.target(s, st, data)
 	if err != nil {
 		return err
 	}
@@ -927,9 +927,13 @@ func (in *interp) garbageAssign(s *Assign, st *store, read *cellRef) error {
 
 // target evaluates the indices of the assignment s into st, and returns
 // the cell's offset and index, or the out-of-bounds write.
-func (in *interp) target(s *Assign, st *store) (int, []int64, error) {
+func (in *interp) target(s *Assign, st *store, data map[int]int64) (int, []int64, error) {
 	idx := make([]int64, len(s.Indices))
 	for i, x := range s.Indices {
+		if n, ok := data[i]; ok {
+			idx[i] = n
+			continue
+		}
 		n, err := expr.EvalIndex(x, in)
 		if err != nil {
 			return 0, nil, in.indexFailure(s, err)
@@ -959,13 +963,19 @@ func (in *interp) assign(s *Assign) error {
 	if err != nil {
 		return in.indexFailure(s, err)
 	}
+	// The data-dependent indices of the written cell read arrays as
+	// the value does, checked with its reads.
+	data, undefIdx, err := in.dataIndices(s, venv)
+	if err != nil {
+		return in.indexFailure(s, err)
+	}
 	if err := in.readFailure(s, venv); err != nil {
-		if in.opts.GarbageWrites && venv.garbageOnly() || in.poisons() && venv.oob == nil && venv.err == nil && venv.undef != nil {
-			return in.garbageAssign(s, st, venv.undef)
+		if undefIdx == nil && (in.opts.GarbageWrites && venv.garbageOnly() || in.poisons() && venv.oob == nil && venv.err == nil && venv.undef != nil) {
+			return in.garbageAssign(s, st, venv.undef, data)
 		}
 		if f, ok := err.(*Failure); ok && f.Kind == IncompleteReduction && in.poisons() && venv.oob == nil && venv.undef == nil {
 			// A read of an incomplete partial result: a wrong value.
-			off, _, terr := in.target(s, st)
+			off, _, terr := in.target(s, st, data)
 			if terr != nil {
 				return terr
 			}
@@ -973,7 +983,10 @@ func (in *interp) assign(s *Assign) error {
 		}
 		return err
 	}
-	off, idx, err := in.target(s, st)
+	if undefIdx != nil {
+		return in.failure(IndexError, s, "the index %s of the write into %s is undefined", syntax.ExprString(undefIdx), st.name)
+	}
+	off, idx, err := in.target(s, st, data)
 	if err != nil {
 		return err
 	}
@@ -1042,4 +1055,30 @@ func (in *interp) poison(s *Assign, l loc, f *Failure) error {
 	in.garbage[l] = step
 	in.storeCellGhost(l, value.Undef(l.s.elem), s, nil)
 	return nil
+}
+
+// dataIndices evaluates the data-dependent indices of the cell that the
+// assignment s writes (Clément 2022, section 9.6.3) in venv, by position;
+// undef is the first whose value is undefined, or nil.
+func (in *interp) dataIndices(s *Assign, venv *valueEnv) (data map[int]int64, undef syntax.Expr, err error) {
+	for i, x := range s.Indices {
+		if !in.info.Types.IsDataIndex(x) {
+			continue
+		}
+		n, defined, err := expr.EvalDataIndex(x, in.info.Types, venv)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !defined {
+			if undef == nil {
+				undef = x
+			}
+			continue
+		}
+		if data == nil {
+			data = map[int]int64{}
+		}
+		data[i] = n
+	}
+	return data, undef, nil
 }

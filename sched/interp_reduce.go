@@ -205,7 +205,7 @@ func (in *interp) reductionAssign(s *Assign) error {
 	if err != nil {
 		return err
 	}
-	off, idx, err := in.target(s, st)
+	off, idx, err := in.target(s, st, nil)
 	if err != nil {
 		return err
 	}

@@ -104,22 +104,70 @@ func (h cellHole) free() bool { return h.dim < 0 || h.offset }
 // condition reports).
 func (ev *valueEval) dataRead(x *syntax.Index) ([]alternative, error) {
 	name := x.Array.Name
-	var comp *presburger.Map
+	var comps []*presburger.Map
 	for _, m := range ev.h.u.Maps() {
 		if in := m.Space().In; in != nil && in.Name == name {
-			if comp != nil {
-				return nil, unsupported("%s: data-dependent read %s: the cells of %s hold values of several forms", x.Pos(), syntax.ExprString(x), name)
-			}
-			comp = m
+			comps = append(comps, m)
 		}
 	}
-	if comp == nil {
+	if len(comps) == 0 {
 		return nil, nil
 	}
+	// The read runs where the scope's facts (the ranges of the
+	// enclosing loops) hold: the content elsewhere, such as a heap's
+	// after its loop, does not matter.
+	known, err := ev.knownDomain()
+	if err != nil {
+		return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
+	}
+	if len(comps) == 1 {
+		return ev.dataReadFrom(x, comps[0], known)
+	}
+	// Cells holding values of several forms (a histogram's bins hold
+	// their initial element before its first update, the update's
+	// after): one form at a time is supported, where the parameters
+	// (the enclosing loops' variables among them) at which the
+	// components hold cells are disjoint. There every cell holds the
+	// one component's form, and the read is that component's.
+	doms := make([]*presburger.Map, len(comps))
+	for i, m := range comps {
+		if doms[i], err = m.Params().Intersect(known); err != nil {
+			return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
+		}
+		for j := 0; j < i; j++ {
+			both, err := doms[i].Intersect(doms[j])
+			if err != nil {
+				return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
+			}
+			if empty, err := both.IsEmpty(ev.ctx); err != nil || !empty {
+				return nil, unsupported("%s: data-dependent read %s: the cells of %s hold values of several forms", x.Pos(), syntax.ExprString(x), name)
+			}
+		}
+	}
+	var out []alternative
+	for i, m := range comps {
+		alts, err := ev.dataReadFrom(x, m, doms[i])
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range alts {
+			if a.set, err = a.set.IntersectParams(doms[i]); err != nil {
+				return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
+			}
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+// dataReadFrom is dataRead from the heap component comp, the only one of
+// the array's cells where the parameter domain known holds.
+func (ev *valueEval) dataReadFrom(x *syntax.Index, comp *presburger.Map, known *presburger.Map) ([]alternative, error) {
+	name := x.Array.Name
 	if comp.Space().NumIn() != len(x.Indices) {
 		return nil, fmt.Errorf("%s: read %s: %d indices for a heap of rank %d", x.Pos(), syntax.ExprString(x), len(x.Indices), comp.Space().NumIn())
 	}
-	graph, err := cellFunction(ev.ctx, comp, ev.s.assumed)
+	graph, err := cellFunction(ev.ctx, comp, known)
 	if err != nil {
 		return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
 	}

@@ -102,7 +102,9 @@
 // and contents of reads, in few pieces); dataread.go, dataread_conds.go
 // and dataread_spec.go (reads at data-dependent indices, Clément 2022,
 // section 9.6.1: their values, their conditions, and the specification's
-// accesses at such indices); symbolic.go (the heap of each
+// accesses at such indices); datawrite.go (writes at data-dependent
+// indices, section 9.6.3, lowered to writes of every cell of their
+// array); symbolic.go (the heap of each
 // assignment, undefined reads, bounds, missing outputs); race.go (par
 // loops); obligation.go (value obligations); spec.go (the specification's
 // sanity); verify.go (Analyze, the list of conditions); hull.go (violations

@@ -25,14 +25,36 @@ func (p *pipeline) reductions(in *input) (analysed, *halt) {
 	// The symbolic phase, as progress events and timings count it,
 	// begins here: it includes the transformation.
 	p.progress(Event{Phase: "symbolic"})
+	given, in, err := lowerDataWrites(in)
+	if err != nil {
+		return analysed{}, p.unknown("data-dependent writes: " + err.Error())
+	}
 	if !in.spec.HasReductions() {
-		return analysed{in: in}, nil
+		return analysed{in: in, orig: given}, nil
 	}
 	rp, err := transformReductions(in)
 	if err != nil {
 		return analysed{}, p.unknown("reductions: " + err.Error())
 	}
-	return analysed{in: rp.in, orig: in, red: rp}, nil
+	if given == nil {
+		given = in
+	}
+	return analysed{in: rp.in, orig: given, red: rp}, nil
+}
+
+// lowerDataWrites returns the pair to analyse in place of in when its
+// kernel writes at data-dependent indices (symeval.LowerDataWrites),
+// with given, the pair as given, which the interpreter replays; given is
+// nil and lowered is in otherwise.
+func lowerDataWrites(in *input) (given, lowered *input, err error) {
+	if !symeval.HasDataWrites(in.kernel, in.kinfo) {
+		return nil, in, nil
+	}
+	dw, err := symeval.LowerDataWrites(in.spec, in.kernel, in.kinfo)
+	if err != nil {
+		return nil, nil, err
+	}
+	return in, &input{specSrc: in.specSrc, progSrc: in.progSrc, spec: in.spec, sinfo: in.sinfo, kernel: dw.Kernel, kinfo: dw.KernelInfo}, nil
 }
 
 // analyze is the analyze phase: the symbolic evaluation of the pair

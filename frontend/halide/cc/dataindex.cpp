@@ -44,5 +44,32 @@ Frag Translator::read_index(const Expr &e) {
     return value(e);
 }
 
+// hist_stage records a histogram (Clément 2022, section 9.6.3): an
+// update whose every dimension either keeps its pure variable or writes
+// at a data-dependent index over the RVars, such as
+// hist(clamp(cast<int>(in(r)), 0, 255)) += 1. Its tensor is indexed by
+// the pure variables and the RVars, as a plain update's (spec.cpp,
+// update_cases), its value at a cell a select between the update's and
+// the previous one; its stores write at data-dependent indices, the
+// formats' data-dependent writes (KernelTranslator::store_coords).
+void hist_stage(const std::string &what, Stage &st) {
+    Scan &sc = st.scan;
+    for (size_t i = 0; i < sc.lhs.size(); i++) {
+        if (!sc.kept[i] && !sc.data[i]) {
+            unsupported(what + " writes at " + str(sc.lhs[i]) + " in dimension " + std::to_string(i) +
+                        " beside a data-dependent index: a histogram's other dimensions must keep their pure variables");
+        }
+        if (sc.data[i] && sc.lhs[i].type() != Int(32)) {
+            unsupported(what + " writes at " + str(sc.lhs[i]) + " of type " + type_name(sc.lhs[i].type(), str(sc.lhs[i])));
+        }
+    }
+    if (st.rv.empty()) {
+        unsupported(what + " writes at a data-dependent index without an RDom");
+    }
+    sc.on = false;
+    sc.hist = true;
+    sc.dim_of.assign(st.rv.size(), -1);
+}
+
 }  // namespace detail
 }  // namespace augur

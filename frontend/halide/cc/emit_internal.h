@@ -239,6 +239,10 @@ struct Scan {
     std::vector<bool> kept;    // per dimension, whether the argument is the dimension's pure variable
     std::vector<int> dim_of;   // per RVar (outermost first), the dimension it moves
     std::vector<Expr> inverse; // per RVar, its value at the cell written, over the pure variable of that dimension
+    // A histogram (dataindex.cpp): an update whose moved dimensions all
+    // write at data-dependent indices over its RVars; on stays false.
+    bool hist = false;
+    std::vector<bool> data;  // per dimension, whether it writes at a data-dependent index
 };
 
 struct Stage {
@@ -345,6 +349,11 @@ Stmt lower_final(const Lowered &l, const Target &t);
 // scan_stage records in st how update k - 1 of f moves f's pure
 // dimensions, checking that it writes each cell at most once.
 void scan_stage(const Function &f, size_t k, Stage &st);
+// hist_stage checks and records a histogram update (dataindex.cpp).
+void hist_stage(const std::string &what, Stage &st);
+// spec_value is the value e in the specification's language, its
+// variables named by vars (spec.cpp).
+std::string spec_value(Pipeline_ &p, const std::map<std::string, std::string> &vars, const Expr &e);
 
 // ---------------------------------------------------------------- reductions (reduce.cpp)
 

@@ -831,7 +831,8 @@ Lines KernelTranslator::provide(const Provide *op) {
         // A tuple element an update leaves undefined keeps its value.
         return out;
     }
-    std::string lhs = with(out.uses, [&] { return access(op->name, op->args, what); });
+    // A histogram's store writes at data-dependent indices (read_index).
+    std::string lhs = with(out.uses, [&] { return access(op->name, op->args, what, true); });
     std::string rhs = with(out.uses, [&] { return value(op->values[0]).s; });
     const Stage *found = store_stage(op, fi->second, what);
     size_t npure = fi->second.f.args().size();
@@ -925,8 +926,8 @@ std::vector<std::string> KernelTranslator::store_coords(const Provide *op, const
     std::vector<std::string> coords;
     for (size_t i = 0; i < found->coords.size(); i++) {
         std::string c = slid(found->coords[i]);
-        if (i < npure && found->scan.on && !found->scan.kept[i]) {
-            coords.emplace_back();  // the cell written there: scan_cell
+        if (i < npure && (found->scan.on || found->scan.hist) && !found->scan.kept[i]) {
+            coords.emplace_back();  // the cell written there: scan_cell, hist_cell
             continue;
         }
         if (i < npure && !in_scope(c) && in_scope(slid(found->fused[i]))) {
@@ -956,6 +957,24 @@ std::vector<std::string> KernelTranslator::store_coords(const Provide *op, const
     }
     if (found->scan.on) {
         coords = scan_cell(*found, npure, coords, out.uses);
+    }
+    if (found->scan.hist) {
+        // A histogram's data-dependent coordinate, over the RVars'
+        // coordinates, read in the specification's tensors.
+        std::map<std::string, std::string> at;
+        for (size_t i = 0; i < npure; i++) {
+            if (found->scan.kept[i]) {
+                at[fi.f.args()[i]] = coords[i];
+            }
+        }
+        for (size_t j = 0; j < found->rv.size(); j++) {
+            at[found->rv[j].var] = coords[npure + j];
+        }
+        for (size_t i = 0; i < npure; i++) {
+            if (!found->scan.kept[i]) {
+                coords[i] = spec_value(p_, at, found->scan.lhs[i]);
+            }
+        }
     }
     return coords;
 }

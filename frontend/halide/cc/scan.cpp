@@ -89,13 +89,16 @@ void scan_stage(const Function &f, size_t k, Stage &st) {
         }
         sc.on = true;
         sc.kept[i] = false;
+        if (reads_values(a)) {
+            // A histogram's write (dataindex.cpp: hist_stage), which may
+            // depend on the pure variables the update keeps.
+            sc.data.resize(sc.lhs.size(), false);
+            sc.data[i] = true;
+            continue;
+        }
         if (uses_var(a, pure)) {
             unsupported(what + " writes at " + str(a) + " in dimension " + std::to_string(i) +
                         ": a dimension that moves may depend on the RDom and the parameters only, not on pure variables");
-        }
-        if (reads_values(a)) {
-            unsupported(what + " writes at " + str(a) + " in dimension " + std::to_string(i) +
-                        ": a data-dependent index (histograms, scatters)");
         }
         std::vector<size_t> js = used_rvars(a, st.rv);
         if (js.empty()) {
@@ -129,6 +132,10 @@ void scan_stage(const Function &f, size_t k, Stage &st) {
         }
         sc.dim_of[j] = (int)i;
         sc.inverse[j] = inv;
+    }
+    if (!sc.data.empty()) {
+        hist_stage(what, st);
+        return;
     }
     if (!sc.on) {
         return;

@@ -95,6 +95,15 @@ private:
     }
 };
 
+}  // namespace
+
+std::string spec_value(Pipeline_ &p, const std::map<std::string, std::string> &vars, const Expr &e) {
+    SpecTranslator t(p, vars);
+    return t.value(e).s;
+}
+
+namespace {
+
 // SpecWriter writes the equations of one func at a time.
 class SpecWriter {
 public:
@@ -144,6 +153,9 @@ private:
                       SpecTranslator &t, const std::string &where);
     void equation(const std::string &lhs, const std::string &val, std::vector<std::string> conds);
     void check_self(size_t k, const Call *c);
+    // histograms (spec.cpp, below update_cases)
+    void check_hist_self(size_t k, const Call *c);
+    std::string hist_value(const Stage &st, SpecTranslator &t, const std::string &val, const std::string &cur);
     // scans (spec.cpp, below update_cases)
     bool undef0_ = false;  // the pure definition is undef(): its tensor is not written
     bool prev_undef(size_t k) const {
@@ -376,10 +388,17 @@ void SpecWriter::update_cases(size_t k, const std::string &lhs, const std::vecto
         here.insert(here.end(), pred.begin(), pred.end());
         std::string at = "(" + join(here, ", ") + ")", cur = st.tensor + at;
         t.self = [&](const Call *c) {
-            check_self(k, c);
+            if (st.scan.hist) {
+                check_hist_self(k, c);
+            } else {
+                check_self(k, c);
+            }
             return atom(element(c).stages[k].tensor + at);
         };
         std::string val = element_value(u, t, cur);
+        if (st.scan.hist) {
+            val = hist_value(st, t, val, cur);
+        }
         if (where.empty()) {
             equation(lhs, val, conds);
         } else {
@@ -390,6 +409,39 @@ void SpecWriter::update_cases(size_t k, const std::string &lhs, const std::vecto
             equation(lhs, cur, c2);
         }
     }
+}
+
+// check_hist_self checks a read of the func by its histogram update k
+// (Scan::hist): at the cell the update writes, the pure variables it
+// keeps and its data-dependent coordinates.
+void SpecWriter::check_hist_self(size_t k, const Call *c) {
+    const Scan &sc = fi_->stages[k].scan;
+    const Definition &u = fi_->f.updates()[k - 1];
+    for (size_t i = 0; i < c->args.size(); i++) {
+        const Variable *v = c->args[i].as<Variable>();
+        bool ok = sc.kept[i] ? v && v->name == fi_->f.args()[i]
+                             : equal(c->args[i], u.args()[i]) || equal(substitute_in_all_lets(c->args[i]), sc.lhs[i]);
+        if (!ok) {
+            unsupported("update " + std::to_string(k - 1) + " of " + fn_ + " reads " + str(Expr(c)) +
+                        ": a histogram's update may read its own func only at the cell it updates");
+        }
+    }
+}
+
+// hist_value is the value of a histogram's update (Clément 2022, section
+// 9.6.3) at a point of its tensor: the update's value val where every
+// data-dependent coordinate written equals the point's, the previous
+// value cur elsewhere.
+std::string SpecWriter::hist_value(const Stage &st, SpecTranslator &t, const std::string &val, const std::string &cur) {
+    std::string out = val;
+    for (size_t i = st.scan.lhs.size(); i-- > 0;) {
+        if (st.scan.kept[i]) {
+            continue;
+        }
+        std::string here = "i32(" + xs_[i] + ")";
+        out = "select(" + here + " == " + t.value(st.scan.lhs[i]).s + ", " + out + ", " + cur + ")";
+    }
+    return out;
 }
 
 // SelfRead is a read of the func by a scan update, at the cell y (over

@@ -1,0 +1,107 @@
+package halide
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/augur-verify/augur/frontend"
+	"github.com/augur-verify/augur/smt/encode"
+	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/validate"
+)
+
+// TestHistogram translates testdata/hist: a histogram's update writes
+// at a data-dependent index (Clément 2022, section 9.6.3), its tensor
+// selects between the update's value and the previous one at each bin.
+// The interpreter agrees with Halide's JIT on two samples, the kernel is
+// VALID in both value models, and planted miscompilations are INVALID
+// with a counterexample the interpreter replays: the histogram one bin
+// short, its bins' clamp one short.
+func TestHistogram(t *testing.T) {
+	tc := toolchain(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	defer cancel()
+	d, err := tc.Driver(ctx, filepath.Join("testdata", "hist", "hist.cpp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Options{}
+	pair, err := Translate(ctx, d, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, prog := pair.Spec, pair.Kernel(frontend.Prog).Text
+	for _, want := range []string{
+		"hist_s1(x, r_x) = select(i32(x) == max(min(i32(in_im(r_x)) / i32(8), i32(15)), i32(0)), hist_s1(x, r_x - 1) + i32(1), hist_s1(x, r_x - 1)) where 0 <= r_x < in_extent_0",
+	} {
+		if !strings.Contains(spec, want) {
+			t.Errorf("the specification lacks %q:\n%s", want, spec)
+		}
+	}
+	if !strings.Contains(prog, "buf_hist[max(min(i32(buf_in[hist_s1_r_x - in_min_0]) / i32(8), i32(15)), i32(0)) - i32(hist_x_min_realized)] {hist_s1(max(min(i32(in_im(hist_s1_r_x)) / i32(8), i32(15)), i32(0)), hist_s1_r_x)} := ") {
+		t.Errorf("the kernel lacks the histogram's write at a data-dependent index:\n%s", prog)
+	}
+	for i, sizes := range []map[string][]int{{"in": {97}, "out": {20}}, {"in": {5}, "out": {16}}} {
+		jitAgrees(ctx, t, d, o, spec, prog, sizes, uint64(i+1), 0)
+	}
+	for _, model := range []encode.Model{encode.Real, encode.IEEE} {
+		rep, err := validatePair(ctx, pair, model, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Verdict != validate.Valid {
+			t.Errorf("%s: verdict %s (%s), want valid", model, rep.Verdict, rep.Reason)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		r    *strings.Replacer
+	}{
+		{"one bin short", strings.NewReplacer("hist_x_extent_realized = 16", "hist_x_extent_realized = 15", "hist_s0_x < 16", "hist_s0_x < 15")},
+		{"clamp one short", strings.NewReplacer("i32(8), i32(15)), i32(0)) - i32(hist_x_min_realized)]", "i32(8), i32(14)), i32(0)) - i32(hist_x_min_realized)]")},
+	} {
+		bad := c.r.Replace(prog)
+		if bad == prog {
+			t.Fatalf("%s: nothing planted in:\n%s", c.name, prog)
+		}
+		rep, err := validate.Validate(ctx, pair.SpecSource(), &syntax.Source{Name: "bad.sched", Text: bad},
+			validate.Options{ValueModel: encode.Real, Jobs: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Verdict != validate.Invalid || rep.Counterexample == nil || !rep.Counterexample.Reproduced {
+			t.Errorf("%s: verdict %s (%s), want invalid, replayed", c.name, rep.Verdict, rep.Reason)
+		} else {
+			t.Logf("%s: %s (%s)", c.name, rep.Verdict, rep.Reason)
+		}
+	}
+}
+
+// TestHistApp translates apps/hist, Halide's hist app with its CPU
+// schedule: the histogram of each row written at the luma's bin, their
+// sum, its cumulative sum read at each pixel's luma. The interpreter
+// agrees with Halide's JIT on two samples.
+func TestHistApp(t *testing.T) {
+	tc := toolchain(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+	d, err := tc.Driver(ctx, filepath.Join("apps", "hist.cpp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Target: SuiteTarget}
+	pair, err := Translate(ctx, d, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, prog := pair.Spec, pair.Kernel(frontend.Prog).Text
+	if !strings.Contains(prog, "{hist_rows_s1(i32(max(min(luma_clone_in_hist_rows_0(hist_rows_s1_rx_x, hist_rows_s1_y), f32(255.0)), f32(0.0))), hist_rows_s1_y, hist_rows_s1_rx_x)} := ") {
+		t.Errorf("the kernel lacks the histogram's write at a data-dependent index:\n%s", prog)
+	}
+	for i, sizes := range []map[string][]int{{"input": {19, 9, 3}, "output": {19, 9, 3}}, {"input": {16, 8, 3}, "output": {16, 8, 3}}} {
+		jitAgrees(ctx, t, d, o, spec, prog, sizes, uint64(i+1), 0)
+	}
+}
