@@ -239,6 +239,14 @@ struct Scan {
     std::vector<bool> kept;    // per dimension, whether the argument is the dimension's pure variable
     std::vector<int> dim_of;   // per RVar (outermost first), the dimension it moves
     std::vector<Expr> inverse; // per RVar, its value at the cell written, over the pure variable of that dimension
+    // An RDom of constant bounds whose moved dimensions are not each one
+    // RVar (apps/fft's exchange(n0, s/S*R*S + s%S + r*S) = ...) is
+    // enumerated instead: its iterations in the RDom's order (predicate
+    // true), each with its RVars' values (outermost first) and the cell
+    // it writes in the moved dimensions (the kept ones undefined).
+    bool enumerated = false;
+    std::vector<std::vector<int64_t>> points;
+    std::vector<std::vector<Expr>> cells;
 };
 
 struct Stage {
