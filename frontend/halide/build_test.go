@@ -3,7 +3,6 @@ package halide
 import (
 	"context"
 	"errors"
-	"github.com/augur-verify/augur/frontend"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/augur-verify/augur/frontend"
 	"github.com/augur-verify/augur/syntax"
 )
 
