@@ -12,13 +12,15 @@
 #     [VALUE_MODEL real|ieee] [SOLVER_TIMEOUT <duration>] [ARGS <augur halide flag>...]
 #     [FROM <generator target>] [GENERATOR <name>] [PARAMS <k=v>...] [TARGETS <target>...])
 #
-# adds the CTest test augur.<target> (label "augur"). It runs
-# `augur halide` on the generator that <target> is built from, with the
-# generator's sources, include directories, compile definitions and link
-# libraries as CMake knows them, and the GENERATOR, PARAMS, TARGETS and
-# FEATURES given to add_halide_library (the first of TARGETS, "host" by
-# default), then validates the kernel Halide compiles against the
-# generator's algorithm:
+# adds the CTest test augur.<target> (label "augur"), or, for a library of
+# several TARGETS, one test per target, augur.<target>.<halide target>
+# (augur.blur.x86-64-linux-avx2). Each runs `augur halide` on the
+# generator that <target> is built from, with the generator's sources,
+# include directories, compile definitions and link libraries as CMake
+# knows them, and the GENERATOR, PARAMS, FEATURES and its one of the
+# TARGETS given to add_halide_library ("host" by default), then validates
+# the kernel Halide compiles for that target against the generator's
+# algorithm:
 #
 # - locally, `augur halide ... --validate`;
 # - on a service when the environment variable AUGUR_SERVER is set when
@@ -29,7 +31,8 @@
 # any error (a generator that does not build, a construct Augur cannot
 # translate); UNKNOWN passes with a warning, or fails with UNKNOWN FAIL
 # or the cache option AUGUR_UNKNOWN_FAILS. It writes into
-# ${CMAKE_CURRENT_BINARY_DIR}/augur/<target>/: spec.sare, prog.sched,
+# ${CMAKE_CURRENT_BINARY_DIR}/augur/<target>/ (augur/<target>/<halide
+# target>/ for one of several targets): spec.sare, prog.sched,
 # report.txt (what augur printed), augur.sarif (SARIF 2.1.0) and, on a
 # service, augur.xml (JUnit).
 #
@@ -132,21 +135,17 @@ function(augur_validate_halide_library TARGET)
     if (NOT ARG_GENERATOR)
         set(ARG_GENERATOR "${TARGET}")
     endif ()
-    # One target: the first, as add_halide_library defaults it.
+    # Every target add_halide_library compiles (a multitarget library
+    # holds one variant per target); the default as add_halide_library's.
     if (ARG_TARGETS)
-        list(GET ARG_TARGETS 0 target)
+        set(targets ${ARG_TARGETS})
     else ()
-        set(target "${Halide_TARGET}")
-        if (NOT target)
-            set(target host)
+        set(targets "${Halide_TARGET}")
+        if (NOT targets)
+            set(targets host)
         endif ()
     endif ()
-    if (target STREQUAL "cmake")
-        set(target "${Halide_CMAKE_TARGET}")
-    endif ()
-    foreach (feature IN LISTS ARG_FEATURES)
-        string(APPEND target "-${feature}")
-    endforeach ()
+    list(LENGTH targets ntargets)
     if (NOT ARG_UNKNOWN)
         if (AUGUR_UNKNOWN_FAILS)
             set(ARG_UNKNOWN FAIL)
@@ -162,9 +161,8 @@ function(augur_validate_halide_library TARGET)
     # build system is generated so that generator expressions and usage
     # requirements are resolved as the generator's own compilation sees
     # them.
-    set(dir "${CMAKE_CURRENT_BINARY_DIR}/augur/${TARGET}")
     _augur_link_args("${ARG_FROM}" links)
-    set(args "generator=${ARG_GENERATOR}\ntarget=${target}\nunknown=${ARG_UNKNOWN}\nname=${TARGET}\nsarif_root=${CMAKE_SOURCE_DIR}\n")
+    set(args "generator=${ARG_GENERATOR}\nunknown=${ARG_UNKNOWN}\nsarif_root=${CMAKE_SOURCE_DIR}\n")
     string(APPEND args "source_dir=$<TARGET_PROPERTY:${ARG_FROM},SOURCE_DIR>\n")
     string(APPEND args "$<$<BOOL:$<TARGET_PROPERTY:${ARG_FROM},SOURCES>>:source=$<JOIN:$<TARGET_PROPERTY:${ARG_FROM},SOURCES>,\nsource=>\n>")
     string(APPEND args "$<$<BOOL:$<TARGET_PROPERTY:${ARG_FROM},INCLUDE_DIRECTORIES>>:include=$<JOIN:$<TARGET_PROPERTY:${ARG_FROM},INCLUDE_DIRECTORIES>,\ninclude=>\n>")
@@ -201,10 +199,28 @@ function(augur_validate_halide_library TARGET)
     foreach (a IN LISTS ARG_ARGS)
         string(APPEND args "arg=${a}\n")
     endforeach ()
-    file(GENERATE OUTPUT "${dir}/augur-args.txt" CONTENT "${args}")
-
+    # One test per target: augur.<library> for a library of one target,
+    # augur.<library>.<target> (the target as TARGETS names it) for each of
+    # several, each in a directory of its own.
     get_property(script GLOBAL PROPERTY AUGUR_HALIDE_TEST_SCRIPT)
-    add_test(NAME "augur.${TARGET}"
-             COMMAND "${CMAKE_COMMAND}" "-DAUGUR=${AUGUR_EXECUTABLE}" "-DDIR=${dir}" -P "${script}")
-    set_tests_properties("augur.${TARGET}" PROPERTIES LABELS augur)
+    foreach (t IN LISTS targets)
+        set(target "${t}")
+        if (target STREQUAL "cmake")
+            set(target "${Halide_CMAKE_TARGET}")
+        endif ()
+        foreach (feature IN LISTS ARG_FEATURES)
+            string(APPEND target "-${feature}")
+        endforeach ()
+        if (ntargets EQUAL 1)
+            set(name "${TARGET}")
+            set(dir "${CMAKE_CURRENT_BINARY_DIR}/augur/${TARGET}")
+        else ()
+            set(name "${TARGET}.${t}")
+            set(dir "${CMAKE_CURRENT_BINARY_DIR}/augur/${TARGET}/${t}")
+        endif ()
+        file(GENERATE OUTPUT "${dir}/augur-args.txt" CONTENT "name=${name}\ntarget=${target}\n${args}")
+        add_test(NAME "augur.${name}"
+                 COMMAND "${CMAKE_COMMAND}" "-DAUGUR=${AUGUR_EXECUTABLE}" "-DDIR=${dir}" -P "${script}")
+        set_tests_properties("augur.${name}" PROPERTIES LABELS augur)
+    endforeach ()
 endfunction()

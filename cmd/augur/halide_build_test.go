@@ -145,9 +145,11 @@ HALIDE_REGISTER_GENERATOR(Scaled, scaled)
 		"--param", "size0=16", "--param", "size1=16", "-o", t.TempDir()}
 	var stdout, stderr bytes.Buffer
 	code := execute(args, nil, &stdout, &stderr)
-	// The translation may stop at a construct it names (fft's complex
-	// numbers are tuples), never at the build.
-	if code != 0 && (code != exitMalformed || !strings.Contains(stderr.String(), "cannot translate") || !strings.Contains(stderr.String(), "tuple")) {
+	// The build succeeds; the translation of the default, real-input fft
+	// stops at the stores of its constant_exterior boundary condition
+	// (frontend/halide TestFFT).
+	if code != exitMalformed || !strings.Contains(stderr.String(), "cannot translate") ||
+		!strings.Contains(stderr.String(), "the store to constant_exterior.0: the stage it belongs to is ambiguous") {
 		t.Errorf("augur %s: exit %d\n%s%s", strings.Join(args, " "), code, stdout.String(), stderr.String())
 	}
 }

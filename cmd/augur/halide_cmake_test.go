@@ -36,21 +36,29 @@ HALIDE_REGISTER_GENERATOR(Weights, weights)
 `
 
 // weightsCMake adds two libraries of the weights generator to the
-// example, one whose UNKNOWN passes and one whose UNKNOWN fails.
+// example, one whose UNKNOWN passes and one whose UNKNOWN fails, and a
+// blur of two targets, validated once per target.
 const weightsCMake = `
 add_halide_generator(weights.generator SOURCES weights_generator.cpp)
 add_halide_library(weights_pass FROM weights.generator GENERATOR weights)
 augur_validate_halide_library(weights_pass)
 add_halide_library(weights_fail FROM weights.generator GENERATOR weights)
 augur_validate_halide_library(weights_fail UNKNOWN FAIL)
+add_halide_library(blur_targets FROM filters.generator GENERATOR blur PARAMS strip=8
+                   TARGETS x86-64-linux-avx-avx2-f16c-fma-sse41 x86-64-linux-sse41)
+augur_validate_halide_library(blur_targets)
 `
+
+// blurTargets are the TARGETS of the library blur_targets (weightsCMake).
+var blurTargets = []string{"x86-64-linux-avx-avx2-f16c-fma-sse41", "x86-64-linux-sse41"}
 
 // TestHalideCMakeExample configures and builds examples/halide-cmake
 // with CMake, Halide's add_halide_library and Augur's module, plus a
 // generator whose verdict is UNKNOWN, and runs its augur.* tests with
 // ctest, locally and against an augur serve: the correct blur passes,
 // the diagonal stencil Halide 14 miscompiles fails with INVALID and its
-// counterexample, UNKNOWN passes or fails as asked.
+// counterexample, UNKNOWN passes or fails as asked, a library of two
+// targets is validated once per target.
 func TestHalideCMakeExample(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a CMake project and validates its Halide libraries")
@@ -89,6 +97,10 @@ func TestHalideCMakeExample(t *testing.T) {
 		"source=diagonal_generator.cpp", "include=" + filepath.Join(src, "include"), "define=FILTERS_VECTOR_WIDTH=8",
 		"sarif_root=" + src})
 	checkArgs(t, filepath.Join(build, "augur", "weights_fail", "augur-args.txt"), []string{"generator=weights", "unknown=FAIL"})
+	for _, target := range blurTargets {
+		checkArgs(t, filepath.Join(build, "augur", "blur_targets", target, "augur-args.txt"), []string{
+			"generator=blur", "name=blur_targets." + target, "target=" + target, "param=strip=8"})
+	}
 	runCmd(t, ctx, "", nil, "cmake", "--build", build, "-j", "2")
 
 	t.Run("local", func(t *testing.T) {
@@ -197,10 +209,16 @@ func ctest(t *testing.T, ctx context.Context, build string, env []string) string
 func checkCTest(t *testing.T, build, out string) {
 	t.Helper()
 	got := map[string]string{}
-	for _, m := range regexp.MustCompile(`Test +#\d+: augur\.(\w+) \.*\s*(\**\w+)`).FindAllStringSubmatch(out, -1) {
+	for _, m := range regexp.MustCompile(`Test +#\d+: augur\.([\w.-]+) \.*\s*(\**\w+)`).FindAllStringSubmatch(out, -1) {
 		got[m[1]] = strings.TrimLeft(m[2], "*")
 	}
 	want := map[string]string{"blur": "Passed", "diagonal": "Failed", "weights_pass": "Passed", "weights_fail": "Failed"}
+	for _, target := range blurTargets {
+		want["blur_targets."+target] = "Passed"
+	}
+	if _, ok := got["blur_targets"]; ok {
+		t.Error("a library of two targets has a test of its own besides its targets'")
+	}
 	for name, w := range want {
 		if got[name] != w {
 			t.Errorf("augur.%s: %q, want %q", name, got[name], w)
@@ -212,7 +230,7 @@ func checkCTest(t *testing.T, build, out string) {
 			t.Errorf("ctest's output lacks %q", s)
 		}
 	}
-	for _, lib := range []string{"blur", "diagonal"} {
+	for _, lib := range []string{"blur", "diagonal", filepath.Join("blur_targets", blurTargets[0]), filepath.Join("blur_targets", blurTargets[1])} {
 		for _, f := range []string{"spec.sare", "prog.sched", "report.txt", "augur.sarif"} {
 			if _, err := os.Stat(filepath.Join(build, "augur", lib, f)); err != nil {
 				t.Errorf("augur.%s wrote no %s: %v", lib, f, err)

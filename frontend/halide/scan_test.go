@@ -13,8 +13,8 @@ import (
 )
 
 // scanCases are the generators of testdata/scans: updates that move a
-// pure dimension with their RDom (scans), and a 0-d func whose stages
-// have no coordinates; the sizes of two JIT samples, what the
+// pure dimension with their RDom (scans), of one value and of tuples,
+// and a 0-d func whose stages have no coordinates; the sizes of two JIT samples, what the
 // specification and the kernel must contain, and planted
 // miscompilations, each a text of the kernel and its replacement.
 var scanCases = []struct {
@@ -35,6 +35,28 @@ var scanCases = []struct {
 			{"for f_s1_r_x in 1 .. 1 + (in_extent_1 + -1) {", "for f_s1_r_x in 2 .. 1 + (in_extent_1 + -1) {"},
 			// The scan up reads the row above instead of the row below.
 			{"in_extent_1 - f_s2_r_x - f_y_min_realized] * buf_a[]", "in_extent_1 - f_s2_r_x + -2 - f_y_min_realized] * buf_a[]"},
+		}},
+	{"tuple_scan", [2]map[string][]int{
+		{"out": {19, 7}, "re": {19, 7}, "im": {19, 7}, "dft": {19, 2}},
+		{"out": {8, 2}, "re": {8, 2}, "im": {8, 2}, "dft": {8, 2}}},
+		[]string{
+			// Element 0 reads element 1's own update at the row above.
+			"f_0_s1(x, y) = f_0_s1(x, y + -1) * a() - f_1_s1(x, y + -1) * b() + f_0_s0(x, y) where (1 <= y and y < re_extent_1) and (2 <= y and y < re_extent_1 + 1)",
+			"f_0_s2(x, y) = f_1_s2(x, y + 1) + f_0_s1(x, y) where",
+			// A pure definition undef(), written at constant rows.
+			"g_0_s3(x, c) = g_1_s2(x, 0) * a() where (c == -1)",
+			"g_0_s4(x, c) = g_0_s3(x, 0) - g_0_s3(x, -1) where (c == 0)",
+		},
+		[]string{"{f_0_s1(f_s1_x, f_s1_r_x)} := ", "{f_1_s2(f_s2_x, re_extent_1 - 1 - f_s2_r_x)} := ", "{g_1_s3(dft_s0_x, -1)} := "},
+		[][2]string{
+			// The tuple scan down starts one row late.
+			{"for f_s1_r_x in 1 .. 1 + (re_extent_1 + -1) {", "for f_s1_r_x in 2 .. 1 + (re_extent_1 + -1) {"},
+			// The scan up reads element 0 of the row below instead of element 1.
+			{"{f_0_s2(f_s2_x, re_extent_1 - 1 - f_s2_r_x)} := buf_f_1[", "{f_0_s2(f_s2_x, re_extent_1 - 1 - f_s2_r_x)} := buf_f_0["},
+			// The temporary row -1 takes the wrong element of row 0.
+			{"{g_0_s3(dft_s0_x, -1)} := buf_g_1[", "{g_0_s3(dft_s0_x, -1)} := buf_g_0["},
+			// The elements' stores of row 1 swapped.
+			{"buf_g_0[dft_s0_x - g_x_min_realized, 1 - g_c_min_realized] {g_0_s2(dft_s0_x, 1)} := buf_re", "buf_g_0[dft_s0_x - g_x_min_realized, 1 - g_c_min_realized] {g_0_s2(dft_s0_x, 1)} := buf_im"},
 		}},
 	{"sum_twice", [2]map[string][]int{{"result": {}, "in": {37}}, {"result": {}, "in": {1}}},
 		[]string{"result_s1() = result_s0() + sum_1()"},

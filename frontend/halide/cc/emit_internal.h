@@ -243,6 +243,14 @@ struct Scan {
     // write at data-dependent indices over its RVars; on stays false.
     bool hist = false;
     std::vector<bool> data;  // per dimension, whether it writes at a data-dependent index
+    // An RDom of constant bounds whose moved dimensions are not each one
+    // RVar (apps/fft's exchange(n0, s/S*R*S + s%S + r*S) = ...) is
+    // enumerated instead: its iterations in the RDom's order (predicate
+    // true), each with its RVars' values (outermost first) and the cell
+    // it writes in the moved dimensions (the kept ones undefined).
+    bool enumerated = false;
+    std::vector<std::vector<int64_t>> points;
+    std::vector<std::vector<Expr>> cells;
 };
 
 struct Stage {

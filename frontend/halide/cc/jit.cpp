@@ -480,10 +480,24 @@ void jit_sample(Halide::Pipeline pipeline, const Target &target, const std::stri
             unsupported("JIT sample: the parameter " + kv.first + " of type " + type_name(p.type(), kv.first));
         }
     }
+    // A buffer whose last dimension must have stride 1 (apps/fft's complex
+    // values, interleaved: dim(2).set_stride(1)) is laid out that way.
+    auto laid_out = [](const Type &t, const std::vector<int> &sz, const Parameter &p) {
+        int d = (int)sz.size();
+        const Expr &s = d >= 2 ? p.stride_constraint(d - 1) : Expr();
+        if (s.defined() && is_const_one(s)) {
+            std::vector<int> order{d - 1};
+            for (int i = 0; i + 1 < d; i++) {
+                order.push_back(i);
+            }
+            return Buffer<void>(t, sz, order);
+        }
+        return Buffer<void>(t, sz);
+    };
     for (auto &kv : prm.buffers) {
         auto sz = sizes.find(kv.first);
         if (sz != sizes.end()) {
-            kv.second.set_buffer(Buffer<void>(kv.second.type(), sz->second));
+            kv.second.set_buffer(laid_out(kv.second.type(), sz->second, kv.second));
         } else {
             kv.second.set_buffer(Buffer<void>());
         }
@@ -494,8 +508,8 @@ void jit_sample(Halide::Pipeline pipeline, const Target &target, const std::stri
         if (sz == sizes.end()) {
             unsupported("JIT sample: no size for the output " + f.name());
         }
-        for (const Type &t : f.output_types()) {
-            out_bufs.emplace_back(t, sz->second);
+        for (size_t i = 0; i < f.output_types().size(); i++) {
+            out_bufs.push_back(laid_out(f.output_types()[i], sz->second, f.output_buffers()[i]));
         }
     }
     Realization r(out_bufs);

@@ -283,6 +283,7 @@ private:
     Lines atomic(const Stmt &s, const Atomic *op);
     Lines let_stmt(const LetStmt *op);
     Lines for_loop(const For *op);
+    bool unrolled_loop(const For *op, Lines *out);
     bool fused_loop(const For *op, const std::string &kind, Lines *out);
     Lines realize(const Realize *op);
     const Stage *store_stage(const Provide *op, const FuncInfo &fi, const std::string &what);
@@ -570,6 +571,9 @@ Lines KernelTranslator::for_loop(const For *op) {
     if (fused_loop(op, kind, &out)) {
         return out;
     }
+    if (unrolled_loop(op, &out)) {
+        return out;
+    }
     Frag mn = with(out.uses, [&] { return index(op->min); });
     Frag ex = with(out.uses, [&] { return index(op->extent); });
     std::string id = ident(op->name);
@@ -590,6 +594,48 @@ Lines KernelTranslator::for_loop(const For *op) {
     out.l.push_back("}");
     out.uses.insert(body.uses.begin(), body.uses.end());
     return out;
+}
+
+// unrolled_loop translates an unrolled loop of at most 16 iterations
+// whose variable its body multiplies by something that is not a constant
+// (apps/fft reads its twiddle factors at r*(s % 4)) as its iterations, the
+// variable a constant in each, as Halide's unroll_loops will.
+bool KernelTranslator::unrolled_loop(const For *op, Lines *out) {
+    if (op->for_type != ForType::Unrolled) {
+        return false;
+    }
+    const int64_t *mn = as_const_int(simplify(substitute(expanded_, op->min)));
+    const int64_t *ex = as_const_int(simplify(substitute(expanded_, op->extent)));
+    if (!mn || !ex || *ex > 16) {
+        return false;
+    }
+    class Products : public IRGraphVisitor {
+    public:
+        std::string var;
+        bool found = false;
+
+    private:
+        using IRGraphVisitor::visit;
+        void visit(const Mul *m) override {
+            if (!is_const(m->a) && !is_const(m->b) && (expr_uses_var(m->a, var) || expr_uses_var(m->b, var))) {
+                found = true;
+            }
+            IRGraphVisitor::visit(m);
+        }
+    } products;
+    products.var = op->name;
+    op->body.accept(&products);
+    if (!products.found) {
+        return false;
+    }
+    for (int64_t i = 0; i < *ex; i++) {
+        Lines it = stmt(substitute(op->name, make_const(op->min.type(), *mn + i), op->body));
+        out->l.push_back("{");
+        it.indent_into(out->l);
+        out->l.push_back("}");
+        out->uses.insert(it.uses.begin(), it.uses.end());
+    }
+    return true;
 }
 
 // fused_loop translates a loop that Halide's fuse() made of two loops of
@@ -751,6 +797,9 @@ const Stage *KernelTranslator::store_stage(const Provide *op, const FuncInfo &fi
     std::vector<size_t> tied;
     size_t npure = fi.f.args().size();
     for (size_t k = 0; k < fi.stages.size(); k++) {
+        if (k == 0 && is_undef(fi.f.values()[fi.value_index])) {
+            continue;  // a pure definition undef() stores nothing
+        }
         const Stage &st = fi.stages[k];
         int score = 0;
         bool ok = true;
@@ -804,6 +853,10 @@ int KernelTranslator::next_stage(const std::string &fn, const std::vector<size_t
 Lines KernelTranslator::produce(const ProducerConsumer *op) {
     if (op->is_producer) {
         last_stage_[op->name] = -1;
+        // split_tuples stores a tuple's elements as f.0, f.1, ...
+        for (int i = 0; p_.funcs.count(op->name + "." + std::to_string(i)); i++) {
+            last_stage_[op->name + "." + std::to_string(i)] = -1;
+        }
     }
     return stmt(op->body);
 }

@@ -142,10 +142,6 @@ FuncInfo func_info(Pipeline_ &p, const std::string &fn, const Function &f, int v
                 st.coords.push_back(prefix + it->var);
             }
             scan_stage(f, k, st);
-            if (st.scan.on && f.outputs() > 1) {
-                unsupported("update " + std::to_string(k - 1) + " of " + fn +
-                            ", of several values (tuples), moves a pure dimension with its RDom: scans of tuples are not translated");
-            }
         }
         fi.stages.push_back(st);
     }

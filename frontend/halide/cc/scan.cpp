@@ -66,10 +66,80 @@ bool reads_values(const Expr &e) {
 
 }  // namespace
 
+// enumerate_scan records in sc, when the RDom of st has constant bounds
+// and at most max_points points, each iteration (predicate true) and the
+// cell it writes, and reports whether every moved dimension is then a
+// constant and no two iterations write the same cell. why is set to the
+// reason when it cannot.
+static bool enumerate_scan(const Definition &u, const Stage &st, Scan &sc, std::string *why) {
+    const int64_t max_points = 1024;
+    std::vector<int64_t> lo, ext;
+    int64_t n = 1;
+    for (const ReductionVariable &r : st.rv) {
+        Expr m = simplify(r.min), e = simplify(r.extent);
+        const int64_t *mi = as_const_int(m), *ei = as_const_int(e);
+        if (!mi || !ei) {
+            *why = "its RDom's bounds are not constants";
+            return false;
+        }
+        lo.push_back(*mi);
+        ext.push_back(std::max<int64_t>(*ei, 0));
+        n *= ext.back();
+        if (n > max_points) {
+            *why = "its RDom has more than " + std::to_string(max_points) + " points";
+            return false;
+        }
+    }
+    Expr pred = u.predicate().defined() ? substitute_in_all_lets(u.predicate()) : const_true();
+    std::set<std::string> seen;
+    std::vector<int64_t> at(st.rv.size());
+    for (int64_t q = 0; q < n; q++) {
+        // The point q of the box in lexicographic order, outermost first.
+        int64_t rest = q;
+        std::map<std::string, Expr> env;
+        for (size_t j = st.rv.size(); j-- > 0;) {
+            at[j] = lo[j] + rest % ext[j];
+            rest /= ext[j];
+            env[st.rv[j].var] = make_const(Int(32), at[j]);
+        }
+        Expr p = simplify(substitute(env, pred));
+        if (is_const_zero(p)) {
+            continue;
+        }
+        if (!is_const_one(p)) {
+            *why = "its predicate " + str(pred) + " is not a constant at each point of its RDom";
+            return false;
+        }
+        std::vector<Expr> cell(sc.lhs.size());
+        std::string key;
+        for (size_t i = 0; i < sc.lhs.size(); i++) {
+            if (sc.kept[i]) {
+                continue;
+            }
+            cell[i] = simplify(substitute(env, sc.lhs[i]));
+            if (!as_const_int(cell[i])) {
+                *why = "it writes at " + str(sc.lhs[i]) + " in dimension " + std::to_string(i) + ", not a constant at each point of its RDom";
+                return false;
+            }
+            key += str(cell[i]) + ",";
+        }
+        if (!seen.insert(key).second) {
+            *why = "it writes the cell (" + key + ") several times";
+            return false;
+        }
+        sc.points.push_back(at);
+        sc.cells.push_back(cell);
+    }
+    sc.enumerated = true;
+    return true;
+}
+
 // scan_stage records in st how update k - 1 of f moves its pure
 // dimensions with its RVars (st.rv, outermost first), when it moves any,
 // and checks that it writes each cell at most once; otherwise the update
-// is an error naming what it cannot translate.
+// is an error naming what it cannot translate. An update whose moved
+// dimensions are not each one RVar (plus a constant, with step 1 or -1)
+// is enumerated when its RDom is small and constant (enumerate_scan).
 void scan_stage(const Function &f, size_t k, Stage &st) {
     const Definition &u = f.updates()[k - 1];
     const std::string what = "update " + std::to_string(k - 1) + " of " + f.name();
@@ -81,6 +151,7 @@ void scan_stage(const Function &f, size_t k, Stage &st) {
     sc.kept.assign(u.args().size(), true);
     sc.dim_of.assign(st.rv.size(), -1);
     sc.inverse.assign(st.rv.size(), Expr());
+    std::string fail;  // why the RVars are not each one moved dimension
     for (size_t i = 0; i < sc.lhs.size(); i++) {
         const Expr &a = sc.lhs[i];
         const Variable *v = a.as<Variable>();
@@ -100,18 +171,22 @@ void scan_stage(const Function &f, size_t k, Stage &st) {
             unsupported(what + " writes at " + str(a) + " in dimension " + std::to_string(i) +
                         ": a dimension that moves may depend on the RDom and the parameters only, not on pure variables");
         }
+        if (!fail.empty()) {
+            continue;
+        }
         std::vector<size_t> js = used_rvars(a, st.rv);
         if (js.empty()) {
             continue;
         }
         if (js.size() > 1) {
-            unsupported(what + " writes at " + str(a) + " in dimension " + std::to_string(i) +
-                        ": only one RVar per moved dimension is translated");
+            fail = what + " writes at " + str(a) + " in dimension " + std::to_string(i) + ": only one RVar per moved dimension is translated";
+            continue;
         }
         size_t j = js[0];
         if (sc.dim_of[j] >= 0) {
-            unsupported(what + ": the RVar " + st.rv[j].var + " moves two dimensions (" + std::to_string(sc.dim_of[j]) + " and " +
-                        std::to_string(i) + ")");
+            fail = what + ": the RVar " + st.rv[j].var + " moves two dimensions (" + std::to_string(sc.dim_of[j]) + " and " +
+                   std::to_string(i) + ")";
+            continue;
         }
         // The inverse, r = s * (x - a(r := 0)) with s = +-1, checked both
         // ways by Halide's simplifier: a(r := inverse) == x and
@@ -122,13 +197,15 @@ void scan_stage(const Function &f, size_t k, Stage &st) {
         Expr a0 = simplify(substitute(r, make_zero(Int(32)), a));
         Expr s = simplify(substitute(r, make_one(Int(32)), a) - a0);
         if (!is_const_one(s) && !is_const(s, -1)) {
-            unsupported(what + " writes at " + str(a) + " in dimension " + std::to_string(i) + ": the RVar " + r +
-                        " moves it by a step other than 1 or -1");
+            fail = what + " writes at " + str(a) + " in dimension " + std::to_string(i) + ": the RVar " + r +
+                   " moves it by a step other than 1 or -1";
+            continue;
         }
         Expr inv = simplify(s * (x - a0));
         if (!is_const_zero(simplify(substitute(r, inv, a) - x)) || !is_const_zero(simplify(substitute(f.args()[i], a, inv) - rv))) {
-            unsupported(what + " writes at " + str(a) + " in dimension " + std::to_string(i) + ": not an affine function of " + r +
-                        " that the translator can invert");
+            fail = what + " writes at " + str(a) + " in dimension " + std::to_string(i) + ": not an affine function of " + r +
+                   " that the translator can invert";
+            continue;
         }
         sc.dim_of[j] = (int)i;
         sc.inverse[j] = inv;
@@ -140,11 +217,18 @@ void scan_stage(const Function &f, size_t k, Stage &st) {
     if (!sc.on) {
         return;
     }
-    for (size_t j = 0; j < st.rv.size(); j++) {
+    for (size_t j = 0; j < st.rv.size() && fail.empty(); j++) {
         if (sc.dim_of[j] < 0) {
-            unsupported(what + ": its RVar " + st.rv[j].var +
-                        " moves no dimension it writes, so the update writes some cells several times, which the translator does not handle");
+            fail = what + ": its RVar " + st.rv[j].var +
+                   " moves no dimension it writes, so the update writes some cells several times, which the translator does not handle";
         }
+    }
+    if (fail.empty()) {
+        return;
+    }
+    std::string why;
+    if (!enumerate_scan(u, st, sc, &why)) {
+        unsupported(fail + " (nor can its RDom be enumerated: " + why + ")");
     }
 }
 

@@ -57,7 +57,22 @@ protected:
         if (it == p_.funcs.end()) {
             unsupported("the call to " + c->name + ", which is not a func of the pipeline");
         }
-        return atom(it->second.tensor + "(" + args(c->args) + ")");
+        const FuncInfo &fi = it->second;
+        try {
+            return atom(fi.tensor + "(" + args(c->args) + ")");
+        } catch (const Unsupported &e) {
+            // A read at coordinates that are not quasi-affine (apps/fft's
+            // twiddle factors W(r*(s % 4))) of a func of one definition,
+            // defined at every point, is its definition there.
+            if (fi.stages.size() != 1 || p_.reds.count(c->name) || is_undef(fi.f.values()[fi.value_index])) {
+                throw;
+            }
+            std::map<std::string, Expr> at;
+            for (size_t i = 0; i < c->args.size(); i++) {
+                at[fi.f.args()[i]] = c->args[i];
+            }
+            return value(substitute(at, substitute_in_all_lets(fi.f.values()[fi.value_index])));
+        }
     }
     Frag image_call(const Call *c) override {
         const Buffer_ &b = p_.buffers[p_.buffer_index.at(c->name)];
@@ -163,6 +178,7 @@ private:
     }
     struct SelfRead;
     void scan_update(size_t k);
+    void enumerated_update(size_t k);
     std::vector<SelfRead> scan_reads(size_t k, const std::map<std::string, Expr> &at_cell, const Expr &w);
     void scan_cases(size_t k, const Expr &val, const Expr &w, const std::vector<SelfRead> &reads);
 };
@@ -198,7 +214,25 @@ void SpecWriter::func(const std::string &fn) {
     } else {
         SpecTranslator pure(p_, vars_);
         o_ << "tensor " << s0.tensor << "(" << x_ << ") : " << fi_->type << "\n";
-        o_ << s0.tensor << "(" << x_ << ") = " << pure_value(pure) << "\n";
+        // select(c, v, undef()) (a boundary condition's constant_exterior
+        // with an undef() exterior): defined where c only, as
+        // remove_undef makes the stores conditional.
+        const Expr &v0 = substitute_in_all_lets(fi_->f.values()[fi_->value_index]);
+        const Select *sel = v0.as<Select>();
+        auto undef_cast = [](Expr e) {
+            while (const Cast *c = e.as<Cast>()) {
+                e = c->value;
+            }
+            return is_undef(e);
+        };
+        if (sel && (undef_cast(sel->false_value) != undef_cast(sel->true_value))) {
+            bool t = undef_cast(sel->false_value);
+            std::string c = pure.cond(sel->condition).s;
+            equation(s0.tensor + "(" + x_ + ")", pure.value(t ? sel->true_value : sel->false_value).s,
+                     {t ? "(" + c + ")" : "not (" + c + ")"});
+        } else {
+            o_ << s0.tensor << "(" << x_ << ") = " << pure_value(pure) << "\n";
+        }
     }
     for (size_t k = 1; k < fi_->stages.size(); k++) {
         update(k);
@@ -449,11 +483,19 @@ std::string SpecWriter::hist_value(const Stage &st, SpecTranslator &t, const std
 // value at y when an earlier iteration wrote y, else the previous
 // stage's.
 struct SpecWriter::SelfRead {
-    std::string key;            // y, printed by Halide
+    std::string key;            // y and the element read, printed by Halide (self_key)
+    std::string cell;           // y alone
+    int elem = 0;               // the element read, of a tuple
     std::vector<Expr> y;        // the cell read
     Expr earlier;               // an earlier iteration of the update wrote y
     std::string mine, before;   // the update's value at y, and the previous stage's (empty: undefined)
 };
+
+// self_key names a read c of the func at the cell y, with the element it
+// reads: a tuple's elements are different reads of the same cell.
+std::string self_key(const Call *c, const std::vector<Expr> &y) {
+    return str(Expr(Call::make(c->type, c->name, y, c->call_type))) + "[" + std::to_string(c->value_index) + "]";
+}
 
 // scan_update writes stage k, an update that moves pure dimensions with
 // its RDom (scan.cpp). Each cell is written by at most one iteration,
@@ -470,6 +512,10 @@ void SpecWriter::scan_update(size_t k) {
     const std::vector<std::string> &args = fi_->f.args();
     if (p_.reds.count(fn_)) {
         unsupported("update " + std::to_string(k - 1) + " of " + fn_ + ": a reduction the schedule re-orders that moves a pure dimension");
+    }
+    if (sc.enumerated) {
+        enumerated_update(k);
+        return;
     }
     // The RVars at the cell written, and W, "the update writes the cell".
     std::map<std::string, Expr> at_cell;
@@ -495,8 +541,107 @@ void SpecWriter::scan_update(size_t k) {
     if (!prev_undef(k)) {
         equation(lhs, stage_value(k - 1, x_), {"not (" + wt + ")"});
     }
-    Expr val = substitute(at_cell, substitute_in_all_lets(u.values()[0]));
+    // An element the update leaves undefined (a tuple's) keeps its value.
+    const Expr &v = u.values()[fi_->value_index];
+    if (is_undef(v)) {
+        if (prev_undef(k)) {
+            unsupported("update " + std::to_string(k - 1) + " of " + fn_ + ": an element undef() in a scan whose pure definition is undef()");
+        }
+        equation(lhs, stage_value(k - 1, x_), {"(" + wt + ")"});
+        return;
+    }
+    Expr val = substitute(at_cell, substitute_in_all_lets(v));
     scan_cases(k, val, w, scan_reads(k, at_cell, w));
+}
+
+// enumerated_update writes stage k, a scan whose RDom the translator
+// enumerated (scan.cpp): one equation per iteration, for the cell it
+// writes, its reads of the func resolved to the latest earlier write of
+// the cell read, which is known statically, or to the previous stage's
+// value (an iteration that would read the previous stage's undefined
+// value is left undefined); everywhere else, the previous stage.
+void SpecWriter::enumerated_update(size_t k) {
+    const Stage &st = fi_->stages[k];
+    const Definition &u = fi_->f.updates()[k - 1];
+    const Scan &sc = st.scan;
+    const std::vector<std::string> &args = fi_->f.args();
+    SpecTranslator t(p_, vars_);
+    o_ << "tensor " << st.tensor << "(" << x_ << ") : " << fi_->type << "\n";
+    std::string lhs = st.tensor + "(" + x_ + ")";
+    // here(q): the cell is the one iteration q writes.
+    auto here = [&](size_t q) {
+        std::vector<std::string> eqs;
+        for (size_t i = 0; i < args.size(); i++) {
+            if (!sc.kept[i]) {
+                eqs.push_back(xs_[i] + " == " + t.index(sc.cells[q][i]).s);
+            }
+        }
+        return "(" + join(eqs, " and ") + ")";
+    };
+    if (!prev_undef(k)) {
+        std::vector<std::string> conds;
+        for (size_t q = 0; q < sc.cells.size(); q++) {
+            conds.push_back("not " + here(q));
+        }
+        equation(lhs, stage_value(k - 1, x_), conds);
+    }
+    const Expr &v = u.values()[fi_->value_index];
+    for (size_t q = 0; q < sc.points.size(); q++) {
+        if (is_undef(v)) {
+            if (!prev_undef(k)) {
+                equation(lhs, stage_value(k - 1, x_), {here(q)});
+            }
+            continue;
+        }
+        std::map<std::string, Expr> env;
+        for (size_t j = 0; j < st.rv.size(); j++) {
+            env[st.rv[j].var] = make_const(Int(32), sc.points[q][j]);
+        }
+        Expr val = simplify(substitute(env, substitute_in_all_lets(v)));
+        bool defined = true;
+        t.self_name = fi_->f.name();
+        t.self = [&](const Call *c) {
+            // The cell read: the kept dimensions in place, the moved ones constants.
+            std::vector<std::string> ys;
+            std::vector<Expr> y;
+            for (size_t i = 0; i < c->args.size(); i++) {
+                y.push_back(simplify(c->args[i]));
+                if (sc.kept[i]) {
+                    const Variable *pv = y[i].as<Variable>();
+                    if (!pv || pv->name != args[i]) {
+                        unsupported("update " + std::to_string(k - 1) + " of " + fn_ + " reads " + str(Expr(c)) +
+                                    ": a scan may read its own func only at the pure variables it keeps");
+                    }
+                } else if (!as_const_int(y[i])) {
+                    unsupported("update " + std::to_string(k - 1) + " of " + fn_ + " reads " + str(Expr(c)) +
+                                ": an enumerated scan may read its own func only at constant cells in the dimensions it moves");
+                }
+                ys.push_back(t.index(y[i]).s);
+            }
+            const FuncInfo &ej = p_.funcs.at(element_name(fi_->f, c->value_index));
+            bool earlier = false;
+            for (size_t e = 0; e < q && !earlier; e++) {
+                bool same = true;
+                for (size_t i = 0; i < args.size(); i++) {
+                    same = same && (sc.kept[i] || can_prove(sc.cells[e][i] == y[i]));
+                }
+                earlier = same;
+            }
+            std::string at = join(ys, ", ");
+            if (earlier) {
+                return atom(ej.stages[k].tensor + "(" + at + ")");
+            }
+            if (k == 1 && is_undef(fi_->f.values()[c->value_index]) && undef0_) {
+                defined = false;
+                return atom(ej.stages[k - 1].tensor + "(" + at + ")");
+            }
+            return atom(stage_value(k - 1, at, &ej));
+        };
+        std::string text = t.value(val).s;
+        if (defined) {
+            equation(lhs, text, {here(q)});
+        }
+    }
 }
 
 // scan_reads finds the reads of the func by the scan update k, checks
@@ -524,8 +669,8 @@ std::vector<SpecWriter::SelfRead> SpecWriter::scan_reads(size_t k, const std::ma
             IRGraphVisitor::visit(op);
         }
     } calls;
-    calls.fn = fn_;
-    Expr v0 = substitute_in_all_lets(u.values()[0]);
+    calls.fn = fi_->f.name();
+    Expr v0 = substitute_in_all_lets(u.values()[fi_->value_index]);
     v0.accept(&calls);
     std::vector<SelfRead> out;
     for (const Call *c : calls.found) {
@@ -542,7 +687,9 @@ std::vector<SpecWriter::SelfRead> SpecWriter::scan_reads(size_t k, const std::ma
             r.y.push_back(simplify(substitute(at_cell, c->args[i])));
             to_y[args[i]] = r.y.back();
         }
-        r.key = str(Expr(Call::make(c->type, c->name, r.y, c->call_type)));
+        r.key = self_key(c, r.y);
+        r.cell = str(Expr(Call::make(c->type, c->name, r.y, c->call_type)));
+        r.elem = c->value_index;
         bool seen = false;
         for (const SelfRead &o : out) {
             seen = seen || o.key == r.key;
@@ -560,7 +707,11 @@ std::vector<SpecWriter::SelfRead> SpecWriter::scan_reads(size_t k, const std::ma
         r.earlier = simplify(substitute(to_y, w) && less);
         out.push_back(r);
     }
-    if (out.size() > 4) {
+    std::set<std::string> cells;
+    for (const SelfRead &r : out) {
+        cells.insert(r.cell);
+    }
+    if (cells.size() > 4) {
         unsupported("update " + std::to_string(k - 1) + " of " + fn_ + ": a scan that reads its own func at more than 4 cells");
     }
     return out;
@@ -573,18 +724,22 @@ void SpecWriter::scan_cases(size_t k, const Expr &val, const Expr &w, const std:
     const Stage &st = fi_->stages[k];
     SpecTranslator t(p_, vars_);
     std::vector<SelfRead> reads = reads0;
-    std::vector<size_t> open;  // the reads whose resolution depends on the cell
+    // The cells whose resolution depends on the cell written (a tuple's
+    // elements read at one cell resolve together), by their first read.
+    std::vector<std::string> open;
     for (size_t l = 0; l < reads.size(); l++) {
         std::vector<std::string> ys;
         for (const Expr &e : reads[l].y) {
             ys.push_back(t.index(e).s);
         }
-        reads[l].mine = st.tensor + "(" + join(ys, ", ") + ")";
-        if (!prev_undef(k)) {
-            reads[l].before = stage_value(k - 1, join(ys, ", "));
+        // A read of element j of a tuple sees element j's stages.
+        const FuncInfo &ej = p_.funcs.at(element_name(fi_->f, reads[l].elem));
+        reads[l].mine = ej.stages[k].tensor + "(" + join(ys, ", ") + ")";
+        if (!(k == 1 && is_undef(fi_->f.values()[reads[l].elem]) && undef0_)) {
+            reads[l].before = stage_value(k - 1, join(ys, ", "), &ej);
         }
-        if (!is_const(reads[l].earlier)) {
-            open.push_back(l);
+        if (!is_const(reads[l].earlier) && std::find(open.begin(), open.end(), reads[l].cell) == open.end()) {
+            open.push_back(reads[l].cell);
         }
     }
     std::string lhs = st.tensor + "(" + x_ + ")";
@@ -593,13 +748,16 @@ void SpecWriter::scan_cases(size_t k, const Expr &val, const Expr &w, const std:
         std::vector<std::string> conds{wt};
         std::map<std::string, bool> mine;
         bool defined = true;
+        std::set<std::string> split;
         for (size_t l = 0; l < reads.size(); l++) {
             bool e = is_const_one(reads[l].earlier);
-            auto at = std::find(open.begin(), open.end(), l);
+            auto at = std::find(open.begin(), open.end(), reads[l].cell);
             if (at != open.end()) {
                 e = (m >> (at - open.begin())) & 1;
-                std::string c = t.cond(reads[l].earlier).s;
-                conds.push_back(e ? "(" + c + ")" : "not (" + c + ")");
+                if (split.insert(reads[l].cell).second) {
+                    std::string c = t.cond(reads[l].earlier).s;
+                    conds.push_back(e ? "(" + c + ")" : "not (" + c + ")");
+                }
             }
             mine[reads[l].key] = e;
             defined = defined && (e || !reads[l].before.empty());
@@ -607,13 +765,13 @@ void SpecWriter::scan_cases(size_t k, const Expr &val, const Expr &w, const std:
         if (!defined) {
             continue;
         }
-        t.self_name = fn_;
+        t.self_name = fi_->f.name();
         t.self = [&](const Call *c) {
             std::vector<Expr> y;
             for (const Expr &a : c->args) {
                 y.push_back(simplify(a));
             }
-            std::string key = str(Expr(Call::make(c->type, c->name, y, c->call_type)));
+            std::string key = self_key(c, y);
             for (const SelfRead &r : reads) {
                 if (r.key == key) {
                     return atom(mine.at(key) ? r.mine : r.before);
