@@ -2,7 +2,9 @@ package symeval
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -298,5 +300,36 @@ func TestAnalyzeRefutes(t *testing.T) {
 		if !tc.confirm && len(a.Conditions) != len(plain.Conditions) {
 			t.Errorf("%s: %d conditions, %d without Refutes", name, len(a.Conditions), len(plain.Conditions))
 		}
+	}
+}
+
+// TestAnalyzeSteps checks the step budget of the symbolic evaluation
+// (AnalyzeOptions.Steps): the evaluation counts its Presburger steps, the
+// same on every run, and stops with presburger.ErrAllowance, not an
+// undecided condition, when given fewer.
+func TestAnalyzeSteps(t *testing.T) {
+	dir := filepath.Join("..", "validate", "testdata", "garbage")
+	specPath, kernelPath := filepath.Join(dir, "tail.sare"), filepath.Join(dir, "tail_chain.sched")
+	a := analyzeFilesWith(t, specPath, kernelPath, AnalyzeOptions{})
+	b := analyzeFilesWith(t, specPath, kernelPath, AnalyzeOptions{Steps: -1})
+	if a.Steps < 100 || a.Steps != b.Steps {
+		t.Fatalf("steps %d, then %d unbounded: want the same count, and enough for the test to mean something", a.Steps, b.Steps)
+	}
+	if c := analyzeFilesWith(t, specPath, kernelPath, AnalyzeOptions{Steps: a.Steps}); c.Steps != a.Steps || len(c.Conditions) != len(a.Conditions) {
+		t.Errorf("within exactly its steps: %d steps, %d conditions; want %d, %d", c.Steps, len(c.Conditions), a.Steps, len(a.Conditions))
+	}
+	st, _ := os.ReadFile(specPath)
+	kt, _ := os.ReadFile(kernelPath)
+	p := loadPair(t, specPath, string(st), kernelPath, string(kt))
+	for _, n := range []int64{1, a.Steps / 2, a.Steps - 1} {
+		_, err := Analyze(context.Background(), p.kernel, p.kinfo, p.spec, p.sinfo, AnalyzeOptions{Steps: n})
+		if !errors.Is(err, presburger.ErrAllowance) || !strings.Contains(err.Error(), fmt.Sprintf("more than %d steps", n)) {
+			t.Errorf("within %d of its %d steps: %v, want ErrAllowance naming the bound", n, a.Steps, err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Analyze(ctx, p.kernel, p.kinfo, p.spec, p.sinfo, AnalyzeOptions{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v, want context.Canceled", err)
 	}
 }

@@ -78,3 +78,25 @@ func TestGarbageCounterexamplePath(t *testing.T) {
 		})
 	}
 }
+
+// TestSymbolicSteps checks the step budget of the symbolic evaluation
+// (Options.SymbolicSteps): the report gives the steps the evaluation took,
+// and with fewer the verdict is UNKNOWN, the reason naming the budget
+// that ran out, never a verdict on an evaluation cut short.
+func TestSymbolicSteps(t *testing.T) {
+	dir := filepath.Join("testdata", "garbage")
+	spec := filepath.Join(dir, "tail.sare")
+	for _, kernel := range []string{"tail_chain", "tail_leak"} {
+		t.Run(kernel, func(t *testing.T) {
+			prog := filepath.Join(dir, kernel+".sched")
+			full := validateFiles(t, spec, prog, Options{Jobs: 1, NoQuickTest: true})
+			if full.Verdict == Unknown || full.SymbolicSteps == 0 {
+				t.Fatalf("unbounded: %s (%s), %d steps", full.Verdict, full.Reason, full.SymbolicSteps)
+			}
+			rep := validateFiles(t, spec, prog, Options{Jobs: 1, NoQuickTest: true, SymbolicSteps: full.SymbolicSteps / 2})
+			if rep.Verdict != Unknown || !strings.Contains(rep.Reason, "step budget ran out") || !strings.Contains(rep.Reason, "--symbolic-steps") {
+				t.Fatalf("within half its %d steps: %s (%s), want unknown for the step budget", full.SymbolicSteps, rep.Verdict, rep.Reason)
+			}
+		})
+	}
+}
