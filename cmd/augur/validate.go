@@ -31,9 +31,9 @@ type validateFlags struct {
 	jobs       int
 	// symbolicSteps bounds the symbolic evaluation's work.
 	symbolicSteps int64
-	emitSMT    string
-	verbose    bool
-	cpuProfile string
+	emitSMT       string
+	verbose       bool
+	cpuProfile    string
 	// all decides every condition even once the kernel is refuted.
 	all bool
 	// noGarbage turns off the garbage writes.
