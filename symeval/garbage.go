@@ -323,7 +323,12 @@ func (g *gen) collectGarbage(w *heapWalker, gs map[*sched.Assign]*presburger.Map
 // grow returns the garbage iterations of the assignment st at site at
 // once the iterations more join its set old in the given round.
 //
-// A set that grew in the previous round too is widened (collectGarbage):
+// A set that grew in the previous round too is widened (collectGarbage)
+// when the assignment is on a cycle of garbage (garbageCycles): the
+// garbage sets of the others are functions of those of the assignments
+// whose arrays they read, and stop growing a round after those do. A set
+// that does not grow twice in a row, or that of an assignment on no
+// cycle, grows by the new iterations only. Otherwise, it is widened:
 // first along one loop, when the new iterations differ from the old ones
 // only in that loop's variable (garbage carried along a sequential loop
 // by an accumulation whose first value was garbage, at some of the
@@ -332,7 +337,7 @@ func (g *gen) collectGarbage(w *heapWalker, gs map[*sched.Assign]*presburger.Map
 // (widenAlongLoop); past that, or when no loop fits, to all the
 // assignment's iterations. Both are sound for the same reason.
 func (g *gen) grow(st *sched.Assign, old, more *presburger.Map, at site, round int) (*presburger.Map, error) {
-	if g.grewIn[st] != round-1 {
+	if g.grewIn[st] != round-1 || !g.cyclic[st] {
 		u, err := old.Union(more)
 		if err != nil {
 			return nil, err
@@ -360,45 +365,74 @@ func (g *gen) grow(st *sched.Assign, old, more *presburger.Map, at site, round i
 
 // widenAlongLoop returns the garbage iterations old widened along the
 // innermost loop variable x of the site at such that the new iterations
-// more, x left free, are among old, x left free, and x; or nil when no
-// loop variable does (or past the Presburger budget). The result holds
-// old and more: every iteration whose other variables are those of an
-// iteration of old.
+// more, x left free, are among old, x left free, and x; or, when no one
+// variable does, along the innermost pair of loop variables that does
+// (an accumulation split over two loops, such as sgemv's sums over a
+// vector's lanes, whose reduction loop Halide splits into a loop over
+// blocks and one within a block); or nil when no variable or pair does
+// (or past the Presburger budget). The result holds old and more: every
+// iteration whose other variables are those of an iteration of old. The
+// name returned says along what it widened.
 func (g *gen) widenAlongLoop(old, more *presburger.Map, at site) (*presburger.Map, string, error) {
 	params := at.scope.Params()
+	if !slices.Equal(old.Space().Params, params) || !slices.Equal(more.Space().Params, params) {
+		return nil, "", nil
+	}
 	all := presburger.Universe(presburger.ParamSpace(params))
-	free := func(m *presburger.Map, i int) (*presburger.Map, error) {
-		p, err := m.ProjectOut(presburger.DimParam, i, 1)
-		if err != nil {
-			return nil, err
+	// free leaves the variables vars (indices, decreasing) of m free.
+	free := func(m *presburger.Map, vars ...int) (*presburger.Map, error) {
+		p := m
+		for _, i := range vars {
+			var err error
+			if p, err = p.ProjectOut(presburger.DimParam, i, 1); err != nil {
+				return nil, err
+			}
 		}
 		return all.IntersectParams(p)
 	}
-	for i := len(params) - 1; i >= len(g.a.Params); i-- {
-		if !slices.Equal(old.Space().Params, params) || !slices.Equal(more.Space().Params, params) {
-			return nil, "", nil
-		}
-		wo, err := free(old, i)
+	try := func(vars ...int) (*presburger.Map, error) {
+		wo, err := free(old, vars...)
 		if err != nil {
-			return nil, "", err
+			return nil, err
 		}
-		wm, err := free(more, i)
+		wm, err := free(more, vars...)
 		if err != nil {
-			return nil, "", err
+			return nil, err
 		}
 		in, err := wm.IsSubset(g.ctx, wo)
-		if err != nil {
+		if err != nil || !in {
 			if undecidable(err) {
-				return nil, "", nil
+				err = nil
 			}
-			return nil, "", err
+			return nil, err
 		}
-		if in {
-			return wo, strings.TrimRight(params[i], "'"), nil
+		return wo, nil
+	}
+	name := func(i int) string { return strings.TrimRight(params[i], "'") }
+	first := len(g.a.Params)
+	for i := len(params) - 1; i >= first; i-- {
+		w, err := try(i)
+		if err != nil || w != nil {
+			return w, name(i), err
+		}
+	}
+	// Pairs, innermost first, among the maxWidenPairVars innermost
+	// variables of the scope.
+	lo := max(first, len(params)-maxWidenPairVars)
+	for i := len(params) - 1; i >= lo; i-- {
+		for j := i - 1; j >= lo; j-- {
+			w, err := try(i, j)
+			if err != nil || w != nil {
+				return w, name(j) + " and " + name(i), err
+			}
 		}
 	}
 	return nil, "", nil
 }
+
+// maxWidenPairVars bounds the variables of a scope among which
+// widenAlongLoop looks for a pair: the pairs of the innermost ones.
+const maxWidenPairVars = 8
 
 // readsWithin reports whether the undefined reads und of an assignment
 // all happen at its garbage iterations old, those of an earlier round:
@@ -551,6 +585,7 @@ func (g *gen) garbageWrites(w0 *heapWalker) (*heapWalker, error) {
 	g.grewIn = map[*sched.Assign]int{}
 	g.widened = map[*sched.Assign]bool{}
 	g.slid = nil
+	g.cyclic = garbageCycles(w0)
 	grew, err := g.collectGarbage(w0, gs, 0)
 	if err != nil {
 		if undecidable(err) {
@@ -637,6 +672,56 @@ func (g *gen) garbageWrites(w0 *heapWalker) (*heapWalker, error) {
 			return w, nil
 		}
 	}
+}
+
+// garbageCycles returns the assignments walked by w that lie on a cycle
+// of the relation "writes an array that the other reads" (an assignment
+// that reads the cell it writes, Options.Accumulates, reads its array):
+// those whose garbage may feed itself, across the iterations of a loop or
+// through other assignments, and grow a little every round (an
+// accumulator never initialised). The garbage sets of the others depend
+// only on those of the assignments before them in that relation, so that
+// the fixpoint reaches them without widening: for interpolate's chain of
+// pyramid levels, each reading the level below, widening a level because
+// it grew when the one below did turned garbage that never reaches the
+// output into garbage everywhere. Arrays are told apart by name, which
+// may relate more assignments than need be: that only widens more.
+func garbageCycles(w *heapWalker) map[*sched.Assign]bool {
+	var sts []*sched.Assign
+	for _, st := range w.order {
+		if a, ok := st.(*sched.Assign); ok {
+			sts = append(sts, a)
+		}
+	}
+	// feeds[i] lists the assignments that read what assignment i writes.
+	feeds := make([][]int, len(sts))
+	for i, a := range sts {
+		for j, b := range sts {
+			if w.arraysRead(b)[a.Array.Name] {
+				feeds[i] = append(feeds[i], j)
+			}
+		}
+	}
+	cyclic := map[*sched.Assign]bool{}
+	for i, a := range sts {
+		// Is i reachable from itself?
+		seen := make([]bool, len(sts))
+		stack := append([]int(nil), feeds[i]...)
+		for len(stack) > 0 {
+			j := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if j == i {
+				cyclic[a] = true
+				break
+			}
+			if seen[j] {
+				continue
+			}
+			seen[j] = true
+			stack = append(stack, feeds[j]...)
+		}
+	}
+	return cyclic
 }
 
 // harmReach says where the undefined value of the garbage writes does

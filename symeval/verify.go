@@ -296,6 +296,10 @@ type gen struct {
 	// slid holds the assignments whose garbage iterations were widened
 	// along one loop (grow): the next growth widens them to all.
 	slid map[*sched.Assign]bool
+	// cyclic holds the assignments that may read what they write, in
+	// the same or a later iteration, directly or through others
+	// (garbageCycles): the only ones whose garbage sets grow() widens.
+	cyclic map[*sched.Assign]bool
 	// harmful holds the garbage iterations of the fixpoint given up
 	// because ⊥ does harm (garbageFallback).
 	harmful map[*sched.Assign]*presburger.Map

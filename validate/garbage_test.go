@@ -24,6 +24,8 @@ func TestGarbageWrites(t *testing.T) {
 		{kernel: "tail_valid", verdict: Valid},
 		{kernel: "tail_chain", verdict: Valid},
 		{kernel: "tail_widen", verdict: Valid},
+		{kernel: "tail_chain_grow", verdict: Valid},
+		{kernel: "tail_chain_grow_leak", verdict: Invalid, reason: "undefined read", detail: "would reach out cells"},
 		{kernel: "tail_leak", verdict: Invalid, reason: "undefined read", detail: "would reach out cells"},
 		{kernel: "tail_widen_leak", verdict: Invalid, reason: "undefined read", detail: "may reach out cells"},
 		{kernel: "tail_conflict", verdict: Invalid, reason: "undefined read", detail: "another iteration of the par loop"},
