@@ -324,27 +324,28 @@ func (g *gen) collectGarbage(w *heapWalker, gs map[*sched.Assign]*presburger.Map
 // once the iterations more join its set old in the given round.
 //
 // A set that grew in the previous round too is widened (collectGarbage)
-// when the assignment is on a cycle of garbage (garbageCycles): the
-// garbage sets of the others are functions of those of the assignments
-// whose arrays they read, and stop growing a round after those do. A set
-// that does not grow twice in a row, or that of an assignment on no
-// cycle, grows by the new iterations only. Otherwise, it is widened:
-// first along one loop, when the new iterations differ from the old ones
-// only in that loop's variable (garbage carried along a sequential loop
-// by an accumulation whose first value was garbage, at some of the
-// iterations of the loops around it: the lanes of a vector past the
-// data), to every value of that variable at the iterations the set has
-// (widenAlongLoop); past that, or when no loop fits, to all the
+// when the assignment is on a cycle of garbage (garbageCycles) and no
+// assignment feeding it from outside its cycle grew in the previous
+// round (upstreamGrew): the garbage sets of the assignments on no cycle
+// are functions of those of the assignments that feed them, and stop
+// growing a round after those do. Otherwise the set grows by the new
+// iterations only. A widening is first along one loop, when the new
+// iterations differ from the old ones only in that loop's variable
+// (garbage carried along a sequential loop by an accumulation whose
+// first value was garbage, at some of the iterations of the loops around
+// it: the lanes of a vector past the data), to every value of that
+// variable at the iterations the set has (widenAlongLoop), up to
+// maxSlides times; past that, or when no loop fits, to all the
 // assignment's iterations. Both are sound for the same reason.
 func (g *gen) grow(st *sched.Assign, old, more *presburger.Map, at site, round int) (*presburger.Map, error) {
-	if g.grewIn[st] != round-1 || !g.cyclic[st] {
+	if g.grewIn[st] != round-1 || !g.cycles.cyclic[st] || g.upstreamGrew(st, round-1) {
 		u, err := old.Union(more)
 		if err != nil {
 			return nil, err
 		}
 		return g.compactGarbage(st, u, at)
 	}
-	if !g.slid[st] {
+	if g.slid[st] < maxSlides {
 		w, x, err := g.widenAlongLoop(old, more, at)
 		if err != nil {
 			return nil, err
@@ -352,9 +353,9 @@ func (g *gen) grow(st *sched.Assign, old, more *presburger.Map, at site, round i
 		if w != nil {
 			g.tracef(1, "%s  (at %s): garbage iterations widened along %s", sched.StmtLine(st), st.Pos(), x)
 			if g.slid == nil {
-				g.slid = map[*sched.Assign]bool{}
+				g.slid = map[*sched.Assign]int{}
 			}
-			g.slid[st] = true
+			g.slid[st]++
 			return g.compactGarbage(st, w, at)
 		}
 	}
@@ -363,76 +364,71 @@ func (g *gen) grow(st *sched.Assign, old, more *presburger.Map, at site, round i
 	return presburger.Universe(presburger.ParamSpace(at.scope.Params())), nil
 }
 
+// maxSlides bounds the widenings of one assignment's garbage iterations
+// along a loop (grow), each along a variable of its own, before the
+// next one widens them to all: an accumulation split over two loops
+// (sgemv's sums over a vector's lanes, whose reduction loop Halide splits
+// into blocks and steps within a block) slides along the inner loop,
+// then along the outer one.
+const maxSlides = 3
+
+// upstreamGrew reports whether an assignment that feeds st (garbageCycles)
+// from outside st's cycle grew in the given round: st's growth in the
+// round after is then, at least in part, that assignment's garbage
+// flowing on, which stops when it does, and no reason to widen.
+func (g *gen) upstreamGrew(st *sched.Assign, round int) bool {
+	for _, a := range g.cycles.feeders[st] {
+		if a == st || g.cycles.sameCycle(a, st) {
+			continue
+		}
+		if r, ok := g.grewIn[a]; ok && r == round {
+			return true
+		}
+	}
+	return false
+}
+
 // widenAlongLoop returns the garbage iterations old widened along the
 // innermost loop variable x of the site at such that the new iterations
-// more, x left free, are among old, x left free, and x; or, when no one
-// variable does, along the innermost pair of loop variables that does
-// (an accumulation split over two loops, such as sgemv's sums over a
-// vector's lanes, whose reduction loop Halide splits into a loop over
-// blocks and one within a block); or nil when no variable or pair does
-// (or past the Presburger budget). The result holds old and more: every
-// iteration whose other variables are those of an iteration of old. The
-// name returned says along what it widened.
+// more, x left free, are among old, x left free, and x; or nil when no
+// loop variable does (or past the Presburger budget). The result holds
+// old and more: every iteration whose other variables are those of an
+// iteration of old.
 func (g *gen) widenAlongLoop(old, more *presburger.Map, at site) (*presburger.Map, string, error) {
 	params := at.scope.Params()
-	if !slices.Equal(old.Space().Params, params) || !slices.Equal(more.Space().Params, params) {
-		return nil, "", nil
-	}
 	all := presburger.Universe(presburger.ParamSpace(params))
-	// free leaves the variables vars (indices, decreasing) of m free.
-	free := func(m *presburger.Map, vars ...int) (*presburger.Map, error) {
-		p := m
-		for _, i := range vars {
-			var err error
-			if p, err = p.ProjectOut(presburger.DimParam, i, 1); err != nil {
-				return nil, err
-			}
+	free := func(m *presburger.Map, i int) (*presburger.Map, error) {
+		p, err := m.ProjectOut(presburger.DimParam, i, 1)
+		if err != nil {
+			return nil, err
 		}
 		return all.IntersectParams(p)
 	}
-	try := func(vars ...int) (*presburger.Map, error) {
-		wo, err := free(old, vars...)
-		if err != nil {
-			return nil, err
+	for i := len(params) - 1; i >= len(g.a.Params); i-- {
+		if !slices.Equal(old.Space().Params, params) || !slices.Equal(more.Space().Params, params) {
+			return nil, "", nil
 		}
-		wm, err := free(more, vars...)
+		wo, err := free(old, i)
 		if err != nil {
-			return nil, err
+			return nil, "", err
+		}
+		wm, err := free(more, i)
+		if err != nil {
+			return nil, "", err
 		}
 		in, err := wm.IsSubset(g.ctx, wo)
-		if err != nil || !in {
+		if err != nil {
 			if undecidable(err) {
-				err = nil
+				return nil, "", nil
 			}
-			return nil, err
+			return nil, "", err
 		}
-		return wo, nil
-	}
-	name := func(i int) string { return strings.TrimRight(params[i], "'") }
-	first := len(g.a.Params)
-	for i := len(params) - 1; i >= first; i-- {
-		w, err := try(i)
-		if err != nil || w != nil {
-			return w, name(i), err
-		}
-	}
-	// Pairs, innermost first, among the maxWidenPairVars innermost
-	// variables of the scope.
-	lo := max(first, len(params)-maxWidenPairVars)
-	for i := len(params) - 1; i >= lo; i-- {
-		for j := i - 1; j >= lo; j-- {
-			w, err := try(i, j)
-			if err != nil || w != nil {
-				return w, name(j) + " and " + name(i), err
-			}
+		if in {
+			return wo, strings.TrimRight(params[i], "'"), nil
 		}
 	}
 	return nil, "", nil
 }
-
-// maxWidenPairVars bounds the variables of a scope among which
-// widenAlongLoop looks for a pair: the pairs of the innermost ones.
-const maxWidenPairVars = 8
 
 // readsWithin reports whether the undefined reads und of an assignment
 // all happen at its garbage iterations old, those of an earlier round:
@@ -585,7 +581,7 @@ func (g *gen) garbageWrites(w0 *heapWalker) (*heapWalker, error) {
 	g.grewIn = map[*sched.Assign]int{}
 	g.widened = map[*sched.Assign]bool{}
 	g.slid = nil
-	g.cyclic = garbageCycles(w0)
+	g.cycles = garbageCycles(g.k, w0)
 	grew, err := g.collectGarbage(w0, gs, 0)
 	if err != nil {
 		if undecidable(err) {
@@ -674,54 +670,146 @@ func (g *gen) garbageWrites(w0 *heapWalker) (*heapWalker, error) {
 	}
 }
 
-// garbageCycles returns the assignments walked by w that lie on a cycle
-// of the relation "writes an array that the other reads" (an assignment
-// that reads the cell it writes, Options.Accumulates, reads its array):
-// those whose garbage may feed itself, across the iterations of a loop or
-// through other assignments, and grow a little every round (an
+// garbageCycles relates the assignments of the kernel k by "writes an
+// array that the other reads" (an assignment that reads the cell it
+// writes, Options.Accumulates, reads its array; w says which), counting
+// only what can flow: from an assignment to a later one in program order,
+// or to an earlier one (itself included) when a loop encloses both within
+// the array's allocation, so that a later iteration of the loop reads
+// what an earlier one wrote. The assignments on a cycle of that relation
+// are those whose garbage may feed itself, across the iterations of a
+// loop or through other assignments, and grow a little every round (an
 // accumulator never initialised). The garbage sets of the others depend
-// only on those of the assignments before them in that relation, so that
-// the fixpoint reaches them without widening: for interpolate's chain of
-// pyramid levels, each reading the level below, widening a level because
-// it grew when the one below did turned garbage that never reaches the
-// output into garbage everywhere. Arrays are told apart by name, which
-// may relate more assignments than need be: that only widens more.
-func garbageCycles(w *heapWalker) map[*sched.Assign]bool {
-	var sts []*sched.Assign
-	for _, st := range w.order {
-		if a, ok := st.(*sched.Assign); ok {
-			sts = append(sts, a)
+// only on those of the assignments that feed them, so that the fixpoint
+// reaches them without widening: for interpolate's pyramid, each level
+// reading the level below, widening a level because it grew when the one
+// below did turned garbage that never reaches the output into garbage
+// everywhere. Arrays are told apart by name and allocation, which may
+// relate more assignments than need be: that only widens more.
+func garbageCycles(k *sched.Kernel, w *heapWalker) *cycles {
+	var sts []placed
+	placeAssigns(k.Body, nil, &sts)
+	// flows says whether what a writes may be read by b.
+	flows := func(i, j int) bool {
+		a, b := sts[i], sts[j]
+		name := a.a.Array.Name
+		if !w.arraysRead(b.a)[name] {
+			return false
 		}
+		if i < j {
+			return true
+		}
+		// A loop around both, within the array's allocation (the
+		// innermost of that name around both; none: a kernel's array),
+		// runs b after a.
+		common := 0
+		for common < len(a.path) && common < len(b.path) && a.path[common] == b.path[common] {
+			common++
+		}
+		from := 0
+		for d := range common {
+			if x, ok := a.path[d].(*sched.Alloc); ok && x.Array.Name == name {
+				from = d + 1
+			}
+		}
+		for d := from; d < common; d++ {
+			if _, ok := a.path[d].(*sched.Loop); ok {
+				return true
+			}
+		}
+		return false
 	}
-	// feeds[i] lists the assignments that read what assignment i writes.
-	feeds := make([][]int, len(sts))
-	for i, a := range sts {
-		for j, b := range sts {
-			if w.arraysRead(b)[a.Array.Name] {
-				feeds[i] = append(feeds[i], j)
+	c := &cycles{cyclic: map[*sched.Assign]bool{}, feeders: map[*sched.Assign][]*sched.Assign{}, comp: map[*sched.Assign]int{}}
+	n := len(sts)
+	reach := make([][]bool, n)
+	for i := range sts {
+		reach[i] = make([]bool, n)
+		for j := range sts {
+			if flows(i, j) {
+				reach[i][j] = true
+				c.feeders[sts[j].a] = append(c.feeders[sts[j].a], sts[i].a)
 			}
 		}
 	}
-	cyclic := map[*sched.Assign]bool{}
-	for i, a := range sts {
-		// Is i reachable from itself?
-		seen := make([]bool, len(sts))
-		stack := append([]int(nil), feeds[i]...)
-		for len(stack) > 0 {
-			j := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if j == i {
-				cyclic[a] = true
-				break
-			}
-			if seen[j] {
+	// Transitive closure (kernels have a few dozen assignments).
+	for m := range n {
+		for i := range n {
+			if !reach[i][m] {
 				continue
 			}
-			seen[j] = true
-			stack = append(stack, feeds[j]...)
+			for j := range n {
+				if reach[m][j] {
+					reach[i][j] = true
+				}
+			}
 		}
 	}
-	return cyclic
+	for i, x := range sts {
+		c.comp[x.a] = -1 - i
+		if reach[i][i] {
+			c.cyclic[x.a] = true
+			// The first assignment of its cycle names it.
+			for j := range n {
+				if reach[i][j] && reach[j][i] {
+					c.comp[x.a] = j
+					break
+				}
+			}
+		}
+	}
+	return c
+}
+
+// placed is an assignment with the loops and allocations around it,
+// outermost first.
+type placed struct {
+	a    *sched.Assign
+	path []sched.Stmt
+}
+
+// placeAssigns appends the assignments within b to sts, in program order,
+// each with path and the loops and allocations around it within b.
+func placeAssigns(b *sched.Block, path []sched.Stmt, sts *[]placed) {
+	if b == nil {
+		return
+	}
+	for _, st := range b.Stmts {
+		placeStmt(st, path, sts)
+	}
+}
+
+func placeStmt(st sched.Stmt, path []sched.Stmt, sts *[]placed) {
+	switch x := st.(type) {
+	case *sched.Assign:
+		*sts = append(*sts, placed{a: x, path: slices.Clone(path)})
+	case *sched.If:
+		placeAssigns(x.Then, path, sts)
+		if x.Else != nil {
+			placeStmt(x.Else, path, sts)
+		}
+	case *sched.Alloc:
+		placeAssigns(x.Body, append(slices.Clip(path), x), sts)
+	case *sched.Loop:
+		placeAssigns(x.Body, append(slices.Clip(path), x), sts)
+	case *sched.Block:
+		placeAssigns(x, path, sts)
+	}
+}
+
+// cycles is the relation of garbageCycles.
+type cycles struct {
+	// cyclic holds the assignments on a cycle.
+	cyclic map[*sched.Assign]bool
+	// feeders lists, for each assignment, those whose writes it may read.
+	feeders map[*sched.Assign][]*sched.Assign
+	// comp numbers the cycles: two assignments are on the same one when
+	// their numbers are equal.
+	comp map[*sched.Assign]int
+}
+
+// sameCycle reports whether a and b lie on one cycle.
+func (c *cycles) sameCycle(a, b *sched.Assign) bool {
+	return c.cyclic[a] && c.cyclic[b] && c.comp[a] == c.comp[b]
 }
 
 // harmReach says where the undefined value of the garbage writes does

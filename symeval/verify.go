@@ -182,7 +182,7 @@ type AnalyzeOptions struct {
 
 // DefaultSteps is the default bound on the Presburger steps of one
 // symbolic evaluation (AnalyzeOptions.Steps).
-const DefaultSteps = 200_000_000
+const DefaultSteps = 20_000_000
 
 // Analyze runs the prophetic and symbolic evaluations of the checked
 // kernel k against its checked specification and returns every
@@ -293,13 +293,14 @@ type gen struct {
 	// widened holds the assignments whose garbage iterations were
 	// widened to all their iterations: their sets cannot grow.
 	widened map[*sched.Assign]bool
-	// slid holds the assignments whose garbage iterations were widened
-	// along one loop (grow): the next growth widens them to all.
-	slid map[*sched.Assign]bool
-	// cyclic holds the assignments that may read what they write, in
-	// the same or a later iteration, directly or through others
-	// (garbageCycles): the only ones whose garbage sets grow() widens.
-	cyclic map[*sched.Assign]bool
+	// slid counts the widenings of the assignments' garbage iterations
+	// along a loop (grow): past maxSlides, the next growth widens them
+	// to all.
+	slid map[*sched.Assign]int
+	// cycles relates the assignments whose writes others may read
+	// (garbageCycles): grow widens the garbage sets of those on a cycle
+	// only.
+	cycles *cycles
 	// harmful holds the garbage iterations of the fixpoint given up
 	// because ⊥ does harm (garbageFallback).
 	harmful map[*sched.Assign]*presburger.Map
