@@ -236,10 +236,10 @@ func (g *gen) garbageIterations(st *sched.Assign, at site, und *presburger.Union
 // whether a set grew. It records the undefined reads of each assignment
 // in g.undMemo, for the conditions.
 //
-// A set that grows in two rounds in a row is widened to all the
-// assignment's iterations: garbage that feeds itself along a sequential
-// loop (an accumulator never initialised) would otherwise grow by one
-// iteration a round and never converge. Widening is sound: more garbage
+// A set that grows in two rounds in a row may be widened (grow): garbage
+// that feeds itself along a sequential loop (an accumulator never
+// initialised) would otherwise grow by one iteration a round and never
+// converge. Widening is sound: more garbage
 // iterations only write ⊥ where a value was, which the conditions on ⊥
 // (outputs, conflicts) see; it can only turn a verdict VALID into the
 // ordinary conditions' undefined read.
@@ -581,7 +581,7 @@ func (g *gen) garbageWrites(w0 *heapWalker) (*heapWalker, error) {
 	g.grewIn = map[*sched.Assign]int{}
 	g.widened = map[*sched.Assign]bool{}
 	g.slid = nil
-	g.cycles = garbageCycles(g.k, w0)
+	g.cycles = garbageCycles(g.k, w0.arraysRead)
 	grew, err := g.collectGarbage(w0, gs, 0)
 	if err != nil {
 		if undecidable(err) {
@@ -671,8 +671,9 @@ func (g *gen) garbageWrites(w0 *heapWalker) (*heapWalker, error) {
 }
 
 // garbageCycles relates the assignments of the kernel k by "writes an
-// array that the other reads" (an assignment that reads the cell it
-// writes, Options.Accumulates, reads its array; w says which), counting
+// array that the other reads" (reads gives the arrays an assignment
+// reads: with the one it writes when it reads the cell it writes,
+// Options.Accumulates), counting
 // only what can flow: from an assignment to a later one in program order,
 // or to an earlier one (itself included) when a loop encloses both within
 // the array's allocation, so that a later iteration of the loop reads
@@ -686,14 +687,14 @@ func (g *gen) garbageWrites(w0 *heapWalker) (*heapWalker, error) {
 // below did turned garbage that never reaches the output into garbage
 // everywhere. Arrays are told apart by name and allocation, which may
 // relate more assignments than need be: that only widens more.
-func garbageCycles(k *sched.Kernel, w *heapWalker) *cycles {
+func garbageCycles(k *sched.Kernel, reads func(sched.Stmt) map[string]bool) *cycles {
 	var sts []placed
 	placeAssigns(k.Body, nil, &sts)
 	// flows says whether what a writes may be read by b.
 	flows := func(i, j int) bool {
 		a, b := sts[i], sts[j]
 		name := a.a.Array.Name
-		if !w.arraysRead(b.a)[name] {
+		if !reads(b.a)[name] {
 			return false
 		}
 		if i < j {
