@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -246,6 +247,9 @@ func (g *gen) garbageIterations(st *sched.Assign, at site, und *presburger.Union
 func (g *gen) collectGarbage(w *heapWalker, gs map[*sched.Assign]*presburger.Map, round int) (bool, error) {
 	memo := map[*sched.Assign]*presburger.UnionMap{}
 	g.undMemo[w.pr] = memo
+	// The rounds in which the sets last grew before this one
+	// (upstreamGrew): grewIn changes as the round goes.
+	g.grewBefore = maps.Clone(g.grewIn)
 	grew := false
 	for _, st := range w.order {
 		st, ok := st.(*sched.Assign)
@@ -381,7 +385,7 @@ func (g *gen) upstreamGrew(st *sched.Assign, round int) bool {
 		if a == st || g.cycles.sameCycle(a, st) {
 			continue
 		}
-		if r, ok := g.grewIn[a]; ok && r == round {
+		if r, ok := g.grewBefore[a]; ok && r == round {
 			return true
 		}
 	}

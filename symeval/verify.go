@@ -288,8 +288,9 @@ type gen struct {
 	// rests memoises the complements of garbage iterations, by identity
 	// (garbageRest).
 	rests map[*presburger.Map]*presburger.Map
-	// grewIn gives the round in which each garbage set last grew.
-	grewIn map[*sched.Assign]int
+	// grewIn gives the round in which each garbage set last grew;
+	// grewBefore, the same before the current round.
+	grewIn, grewBefore map[*sched.Assign]int
 	// widened holds the assignments whose garbage iterations were
 	// widened to all their iterations: their sets cannot grow.
 	widened map[*sched.Assign]bool
