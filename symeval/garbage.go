@@ -689,8 +689,7 @@ func (g *gen) garbageWrites(w0 *heapWalker) (*heapWalker, error) {
 // reaches them without widening: for interpolate's pyramid, each level
 // reading the level below, widening a level because it grew when the one
 // below did turned garbage that never reaches the output into garbage
-// everywhere. Arrays are told apart by name and allocation, which may
-// relate more assignments than need be: that only widens more.
+// everywhere. Arrays are told apart by name and allocation.
 func garbageCycles(k *sched.Kernel, reads func(sched.Stmt) map[string]bool) *cycles {
 	var sts []placed
 	placeAssigns(k.Body, nil, &sts)
@@ -698,7 +697,8 @@ func garbageCycles(k *sched.Kernel, reads func(sched.Stmt) map[string]bool) *cyc
 	flows := func(i, j int) bool {
 		a, b := sts[i], sts[j]
 		name := a.a.Array.Name
-		if !reads(b.a)[name] {
+		if !reads(b.a)[name] || allocOf(a.path, name) != allocOf(b.path, name) {
+			// b reads no array of that name, or another allocation of it.
 			return false
 		}
 		if i < j {
@@ -763,6 +763,17 @@ func garbageCycles(k *sched.Kernel, reads func(sched.Stmt) map[string]bool) *cyc
 		}
 	}
 	return c
+}
+
+// allocOf returns the innermost allocation of the array name in path, or
+// nil (a kernel's array).
+func allocOf(path []sched.Stmt, name string) sched.Stmt {
+	for d := len(path) - 1; d >= 0; d-- {
+		if x, ok := path[d].(*sched.Alloc); ok && x.Array.Name == name {
+			return x
+		}
+	}
+	return nil
 }
 
 // placed is an assignment with the loops and allocations around it,
