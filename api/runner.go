@@ -34,6 +34,11 @@ type RunnerOptions struct {
 	// memory a validation's symbolic evaluation takes (zero: the
 	// engine's default).
 	Presburger presburger.Budget
+	// SymbolicSteps bounds the work of a validation's symbolic evaluation
+	// as a whole, in the Presburger engine's steps
+	// (validate.Options.SymbolicSteps; zero: its default): past it the
+	// verdict is unknown, and, unlike Budget, deterministic, so cached.
+	SymbolicSteps int64
 	// Log, when set, receives the internal errors (recovered panics) of
 	// the validations, with their input's digest.
 	Log *zerolog.Logger
@@ -58,7 +63,7 @@ func Runner(opts RunnerOptions) store.Runner {
 	}
 	return func(ctx context.Context, v *store.Validation, progress func(store.Progress)) (store.Result, error) {
 		start := time.Now()
-		vo := validate.Options{Timeout: opts.Timeout, Jobs: opts.Jobs, Budget: opts.Presburger, KeepSMT: true, ProvedFormulas: true,
+		vo := validate.Options{Timeout: opts.Timeout, Jobs: opts.Jobs, Budget: opts.Presburger, SymbolicSteps: opts.SymbolicSteps, KeepSMT: true, ProvedFormulas: true,
 			AllConditions: v.Options.AllConditions}
 		if v.Options.ValueModel != "" {
 			m, err := encode.ParseModel(v.Options.ValueModel)

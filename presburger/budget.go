@@ -2,7 +2,9 @@ package presburger
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync/atomic"
 )
 
 // The sentinel ErrBudget (declared with the lexicographic optimiser) is
@@ -55,11 +57,108 @@ func budgetFrom(ctx context.Context) Budget {
 	return d
 }
 
+// ErrAllowance is returned (wrapped) when the operations run under a
+// context have together taken more steps than its Allowance. Unlike
+// ErrBudget, which bounds one operation and which callers commonly treat
+// as "this operation could not tell", it ends the whole piece of work
+// that the allowance was given to: callers pass it on, as they pass on a
+// cancellation.
+var ErrAllowance = errors.New("presburger: step allowance exhausted")
+
+// Allowance bounds the total work of every operation run under a context
+// (WithAllowance), in the same elementary steps as Budget.MaxSteps: a
+// long analysis made of many operations, each within its Budget, stops
+// once it has used its allowance, after the same steps on any machine
+// and under any load. It is safe for concurrent use, though steps counted
+// from several goroutines are counted in an order that depends on their
+// scheduling.
+type Allowance struct {
+	max  int64
+	used atomic.Int64
+}
+
+// NewAllowance returns an allowance of max steps (max <= 0: unbounded,
+// the steps are only counted).
+func NewAllowance(max int64) *Allowance { return &Allowance{max: max} }
+
+// Max returns the allowance's bound on steps (0: unbounded).
+func (a *Allowance) Max() int64 {
+	if a.max <= 0 {
+		return 0
+	}
+	return a.max
+}
+
+// Used returns the steps counted so far.
+func (a *Allowance) Used() int64 { return a.used.Load() }
+
+// take counts n steps and fails once the total exceeds the bound.
+func (a *Allowance) take(n int64) error {
+	if u := a.used.Add(n); a.max > 0 && u > a.max {
+		return fmt.Errorf("%w: more than %d steps", ErrAllowance, a.max)
+	}
+	return nil
+}
+
+type allowanceKey struct{}
+
+// WithAllowance returns a context under which every operation of this
+// package also counts its steps against a (nil: none). Operations under
+// the context that ctx already carries an allowance count against both.
+func WithAllowance(ctx context.Context, a *Allowance) context.Context {
+	if a == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, allowanceKey{}, allowanceChain{a: a, outer: allowanceFrom(ctx)})
+}
+
+// allowanceChain is the value WithAllowance stores: an allowance and the
+// one of the context around, if any.
+type allowanceChain struct {
+	a     *Allowance
+	outer *allowanceChain
+}
+
+func allowanceFrom(ctx context.Context) *allowanceChain {
+	if ctx == nil {
+		return nil
+	}
+	if c, ok := ctx.Value(allowanceKey{}).(allowanceChain); ok {
+		return &c
+	}
+	return nil
+}
+
+func (c *allowanceChain) take(n int64) error {
+	for ; c != nil; c = c.outer {
+		if err := c.a.take(n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Charge counts n steps of a caller's own work (work done outside this
+// package's operations, such as walking the pieces of a union) against
+// the allowance of ctx, if any, and returns a wrapped ErrAllowance once
+// it is used up, or the context's error once it is done.
+func Charge(ctx context.Context, n int) error {
+	if ctx == nil {
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("presburger: %w", err)
+	}
+	return allowanceFrom(ctx).take(int64(n))
+}
+
 // meter counts the work of one operation against its budget and context.
 type meter struct {
 	ctx   context.Context
 	b     Budget
 	steps int
+	// allow is the allowance of ctx (WithAllowance), or nil.
+	allow *allowanceChain
 }
 
 func newMeter(ctx context.Context) *meter {
@@ -69,7 +168,7 @@ func newMeter(ctx context.Context) *meter {
 	if m, ok := ctx.Value(meterKey{}).(*meter); ok {
 		return m
 	}
-	return &meter{ctx: ctx, b: budgetFrom(ctx)}
+	return &meter{ctx: ctx, b: budgetFrom(ctx), allow: allowanceFrom(ctx)}
 }
 
 // meterKey keys the meter an operation shares with the operations it
@@ -93,6 +192,11 @@ func (m *meter) step() error {
 	m.steps++
 	if m.steps > m.b.MaxSteps {
 		return fmt.Errorf("%w: more than %d steps", ErrBudget, m.b.MaxSteps)
+	}
+	if m.allow != nil {
+		if err := m.allow.take(1); err != nil {
+			return err
+		}
 	}
 	if m.steps&63 == 0 {
 		if err := m.ctx.Err(); err != nil {

@@ -42,3 +42,64 @@ func TestCoalesceBudgetBoundsWhole(t *testing.T) {
 		t.Fatalf("coalescing that needs %d steps within %d: got %v, want ErrBudget", whole.steps, whole.steps/4, err)
 	}
 }
+
+// TestAllowanceBoundsAll checks that an allowance bounds the operations run
+// under a context together, each within its own budget: it counts every
+// step, stops them once exhausted with ErrAllowance (not ErrBudget, which
+// callers take for one operation's limit), and Charge counts a caller's
+// own steps against it.
+func TestAllowanceBoundsAll(t *testing.T) {
+	m, err := ParseSet("[n] -> { [i, j] : 0 <= i < n and 0 <= j < i or 2n <= i <= 3n and j = n }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(ctx context.Context) error {
+		for range 3 {
+			if _, err := m.Complement(ctx); err != nil {
+				return err
+			}
+			if _, err := m.IsEmpty(ctx); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	counted := NewAllowance(0)
+	if err := run(WithAllowance(context.Background(), counted)); err != nil {
+		t.Fatalf("unbounded allowance: %v", err)
+	}
+	need := counted.Used()
+	if need < 10 {
+		t.Fatalf("the operations took %d steps: too few for the test to mean anything", need)
+	}
+	again := NewAllowance(0)
+	if err := run(WithAllowance(context.Background(), again)); err != nil || again.Used() != need {
+		t.Fatalf("the same operations took %d steps, then %d (%v): the count must not vary", need, again.Used(), err)
+	}
+	short := NewAllowance(need / 2)
+	err = run(WithAllowance(context.Background(), short))
+	if !errors.Is(err, ErrAllowance) || errors.Is(err, ErrBudget) {
+		t.Fatalf("operations needing %d steps within %d: got %v, want ErrAllowance only", need, need/2, err)
+	}
+	// Each operation fits in its own budget: the allowance alone stops them.
+	if err := run(WithBudget(context.Background(), Budget{MaxSteps: int(need)})); err != nil {
+		t.Fatalf("each operation within a budget of %d steps: %v", need, err)
+	}
+	// Nested allowances both count.
+	outer, inner := NewAllowance(0), NewAllowance(0)
+	ctx := WithAllowance(WithAllowance(context.Background(), outer), inner)
+	if err := run(ctx); err != nil || outer.Used() != need || inner.Used() != need {
+		t.Fatalf("nested allowances counted %d and %d steps (%v), want %d each", outer.Used(), inner.Used(), err, need)
+	}
+	if err := Charge(ctx, 5); err != nil || inner.Used() != need+5 {
+		t.Fatalf("Charge: %v, %d steps used, want %d", err, inner.Used(), need+5)
+	}
+	if err := Charge(WithAllowance(context.Background(), NewAllowance(3)), 4); !errors.Is(err, ErrAllowance) {
+		t.Fatalf("Charge past the allowance: %v, want ErrAllowance", err)
+	}
+	cctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := Charge(cctx, 1); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Charge on a cancelled context: %v", err)
+	}
+}

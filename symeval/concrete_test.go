@@ -32,7 +32,7 @@ type pair struct {
 	kinfo  *sched.Info
 }
 
-func loadPair(t *testing.T, specName, specText, kernelName, kernelText string) *pair {
+func loadPair(t testing.TB, specName, specText, kernelName, kernelText string) *pair {
 	t.Helper()
 	spec, sinfo, err := sare.Load(&syntax.Source{Name: specName, Text: specText})
 	if err != nil {

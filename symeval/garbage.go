@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -236,16 +237,19 @@ func (g *gen) garbageIterations(st *sched.Assign, at site, und *presburger.Union
 // whether a set grew. It records the undefined reads of each assignment
 // in g.undMemo, for the conditions.
 //
-// A set that grows in two rounds in a row is widened to all the
-// assignment's iterations: garbage that feeds itself along a sequential
-// loop (an accumulator never initialised) would otherwise grow by one
-// iteration a round and never converge. Widening is sound: more garbage
+// A set that grows in two rounds in a row may be widened (grow): garbage
+// that feeds itself along a sequential loop (an accumulator never
+// initialised) would otherwise grow by one iteration a round and never
+// converge. Widening is sound: more garbage
 // iterations only write ⊥ where a value was, which the conditions on ⊥
 // (outputs, conflicts) see; it can only turn a verdict VALID into the
 // ordinary conditions' undefined read.
 func (g *gen) collectGarbage(w *heapWalker, gs map[*sched.Assign]*presburger.Map, round int) (bool, error) {
 	memo := map[*sched.Assign]*presburger.UnionMap{}
 	g.undMemo[w.pr] = memo
+	// The rounds in which the sets last grew before this one
+	// (upstreamGrew): grewIn changes as the round goes.
+	g.grewBefore = maps.Clone(g.grewIn)
 	grew := false
 	for _, st := range w.order {
 		st, ok := st.(*sched.Assign)
@@ -323,23 +327,29 @@ func (g *gen) collectGarbage(w *heapWalker, gs map[*sched.Assign]*presburger.Map
 // grow returns the garbage iterations of the assignment st at site at
 // once the iterations more join its set old in the given round.
 //
-// A set that grew in the previous round too is widened (collectGarbage):
-// first along one loop, when the new iterations differ from the old ones
-// only in that loop's variable (garbage carried along a sequential loop
-// by an accumulation whose first value was garbage, at some of the
-// iterations of the loops around it: the lanes of a vector past the
-// data), to every value of that variable at the iterations the set has
-// (widenAlongLoop); past that, or when no loop fits, to all the
+// A set that grew in the previous round too is widened (collectGarbage)
+// when the assignment is on a cycle of garbage (garbageCycles) and no
+// assignment feeding it from outside its cycle grew in the previous
+// round (upstreamGrew): the garbage sets of the assignments on no cycle
+// are functions of those of the assignments that feed them, and stop
+// growing a round after those do. Otherwise the set grows by the new
+// iterations only. A widening is first along one loop, when the new
+// iterations differ from the old ones only in that loop's variable
+// (garbage carried along a sequential loop by an accumulation whose
+// first value was garbage, at some of the iterations of the loops around
+// it: the lanes of a vector past the data), to every value of that
+// variable at the iterations the set has (widenAlongLoop), up to
+// maxSlides times; past that, or when no loop fits, to all the
 // assignment's iterations. Both are sound for the same reason.
 func (g *gen) grow(st *sched.Assign, old, more *presburger.Map, at site, round int) (*presburger.Map, error) {
-	if g.grewIn[st] != round-1 {
+	if g.grewIn[st] != round-1 || !g.cycles.cyclic[st] || g.upstreamGrew(st, round-1) {
 		u, err := old.Union(more)
 		if err != nil {
 			return nil, err
 		}
 		return g.compactGarbage(st, u, at)
 	}
-	if !g.slid[st] {
+	if g.slid[st] < maxSlides {
 		w, x, err := g.widenAlongLoop(old, more, at)
 		if err != nil {
 			return nil, err
@@ -347,15 +357,39 @@ func (g *gen) grow(st *sched.Assign, old, more *presburger.Map, at site, round i
 		if w != nil {
 			g.tracef(1, "%s  (at %s): garbage iterations widened along %s", sched.StmtLine(st), st.Pos(), x)
 			if g.slid == nil {
-				g.slid = map[*sched.Assign]bool{}
+				g.slid = map[*sched.Assign]int{}
 			}
-			g.slid[st] = true
+			g.slid[st]++
 			return g.compactGarbage(st, w, at)
 		}
 	}
 	g.tracef(1, "%s  (at %s): garbage iterations widened to all", sched.StmtLine(st), st.Pos())
 	g.widened[st] = true
 	return presburger.Universe(presburger.ParamSpace(at.scope.Params())), nil
+}
+
+// maxSlides bounds the widenings of one assignment's garbage iterations
+// along a loop (grow), each along a variable of its own, before the
+// next one widens them to all: an accumulation split over two loops
+// (sgemv's sums over a vector's lanes, whose reduction loop Halide splits
+// into blocks and steps within a block) slides along the inner loop,
+// then along the outer one.
+const maxSlides = 3
+
+// upstreamGrew reports whether an assignment that feeds st (garbageCycles)
+// from outside st's cycle grew in the given round: st's growth in the
+// round after is then, at least in part, that assignment's garbage
+// flowing on, which stops when it does, and no reason to widen.
+func (g *gen) upstreamGrew(st *sched.Assign, round int) bool {
+	for _, a := range g.cycles.feeders[st] {
+		if a == st || g.cycles.sameCycle(a, st) {
+			continue
+		}
+		if r, ok := g.grewBefore[a]; ok && r == round {
+			return true
+		}
+	}
+	return false
 }
 
 // widenAlongLoop returns the garbage iterations old widened along the
@@ -551,6 +585,7 @@ func (g *gen) garbageWrites(w0 *heapWalker) (*heapWalker, error) {
 	g.grewIn = map[*sched.Assign]int{}
 	g.widened = map[*sched.Assign]bool{}
 	g.slid = nil
+	g.cycles = garbageCycles(g.k, w0.arraysRead)
 	grew, err := g.collectGarbage(w0, gs, 0)
 	if err != nil {
 		if undecidable(err) {
@@ -637,6 +672,160 @@ func (g *gen) garbageWrites(w0 *heapWalker) (*heapWalker, error) {
 			return w, nil
 		}
 	}
+}
+
+// garbageCycles relates the assignments of the kernel k by "writes an
+// array that the other reads" (reads gives the arrays an assignment
+// reads: with the one it writes when it reads the cell it writes,
+// Options.Accumulates), counting
+// only what can flow: from an assignment to a later one in program order,
+// or to an earlier one (itself included) when a loop encloses both within
+// the array's allocation, so that a later iteration of the loop reads
+// what an earlier one wrote. The assignments on a cycle of that relation
+// are those whose garbage may feed itself, across the iterations of a
+// loop or through other assignments, and grow a little every round (an
+// accumulator never initialised). The garbage sets of the others depend
+// only on those of the assignments that feed them, so that the fixpoint
+// reaches them without widening: for interpolate's pyramid, each level
+// reading the level below, widening a level because it grew when the one
+// below did turned garbage that never reaches the output into garbage
+// everywhere. Arrays are told apart by name and allocation.
+func garbageCycles(k *sched.Kernel, reads func(sched.Stmt) map[string]bool) *cycles {
+	var sts []placed
+	placeAssigns(k.Body, nil, &sts)
+	// flows says whether what a writes may be read by b.
+	flows := func(i, j int) bool {
+		a, b := sts[i], sts[j]
+		name := a.a.Array.Name
+		if !reads(b.a)[name] || allocOf(a.path, name) != allocOf(b.path, name) {
+			// b reads no array of that name, or another allocation of it.
+			return false
+		}
+		if i < j {
+			return true
+		}
+		// A loop around both, within the array's allocation (the
+		// innermost of that name around both; none: a kernel's array),
+		// runs b after a.
+		common := 0
+		for common < len(a.path) && common < len(b.path) && a.path[common] == b.path[common] {
+			common++
+		}
+		from := 0
+		for d := range common {
+			if x, ok := a.path[d].(*sched.Alloc); ok && x.Array.Name == name {
+				from = d + 1
+			}
+		}
+		for d := from; d < common; d++ {
+			if _, ok := a.path[d].(*sched.Loop); ok {
+				return true
+			}
+		}
+		return false
+	}
+	c := &cycles{cyclic: map[*sched.Assign]bool{}, feeders: map[*sched.Assign][]*sched.Assign{}, comp: map[*sched.Assign]int{}}
+	n := len(sts)
+	reach := make([][]bool, n)
+	for i := range sts {
+		reach[i] = make([]bool, n)
+		for j := range sts {
+			if flows(i, j) {
+				reach[i][j] = true
+				c.feeders[sts[j].a] = append(c.feeders[sts[j].a], sts[i].a)
+			}
+		}
+	}
+	// Transitive closure (kernels have a few dozen assignments).
+	for m := range n {
+		for i := range n {
+			if !reach[i][m] {
+				continue
+			}
+			for j := range n {
+				if reach[m][j] {
+					reach[i][j] = true
+				}
+			}
+		}
+	}
+	for i, x := range sts {
+		c.comp[x.a] = -1 - i
+		if reach[i][i] {
+			c.cyclic[x.a] = true
+			// The first assignment of its cycle names it.
+			for j := range n {
+				if reach[i][j] && reach[j][i] {
+					c.comp[x.a] = j
+					break
+				}
+			}
+		}
+	}
+	return c
+}
+
+// allocOf returns the innermost allocation of the array name in path, or
+// nil (a kernel's array).
+func allocOf(path []sched.Stmt, name string) sched.Stmt {
+	for d := len(path) - 1; d >= 0; d-- {
+		if x, ok := path[d].(*sched.Alloc); ok && x.Array.Name == name {
+			return x
+		}
+	}
+	return nil
+}
+
+// placed is an assignment with the loops and allocations around it,
+// outermost first.
+type placed struct {
+	a    *sched.Assign
+	path []sched.Stmt
+}
+
+// placeAssigns appends the assignments within b to sts, in program order,
+// each with path and the loops and allocations around it within b.
+func placeAssigns(b *sched.Block, path []sched.Stmt, sts *[]placed) {
+	if b == nil {
+		return
+	}
+	for _, st := range b.Stmts {
+		placeStmt(st, path, sts)
+	}
+}
+
+func placeStmt(st sched.Stmt, path []sched.Stmt, sts *[]placed) {
+	switch x := st.(type) {
+	case *sched.Assign:
+		*sts = append(*sts, placed{a: x, path: slices.Clone(path)})
+	case *sched.If:
+		placeAssigns(x.Then, path, sts)
+		if x.Else != nil {
+			placeStmt(x.Else, path, sts)
+		}
+	case *sched.Alloc:
+		placeAssigns(x.Body, append(slices.Clip(path), x), sts)
+	case *sched.Loop:
+		placeAssigns(x.Body, append(slices.Clip(path), x), sts)
+	case *sched.Block:
+		placeAssigns(x, path, sts)
+	}
+}
+
+// cycles is the relation of garbageCycles.
+type cycles struct {
+	// cyclic holds the assignments on a cycle.
+	cyclic map[*sched.Assign]bool
+	// feeders lists, for each assignment, those whose writes it may read.
+	feeders map[*sched.Assign][]*sched.Assign
+	// comp numbers the cycles: two assignments are on the same one when
+	// their numbers are equal.
+	comp map[*sched.Assign]int
+}
+
+// sameCycle reports whether a and b lie on one cycle.
+func (c *cycles) sameCycle(a, b *sched.Assign) bool {
+	return c.cyclic[a] && c.cyclic[b] && c.comp[a] == c.comp[b]
 }
 
 // harmReach says where the undefined value of the garbage writes does

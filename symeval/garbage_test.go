@@ -2,13 +2,17 @@ package symeval
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/sched"
+	"github.com/augur-verify/augur/syntax"
 )
 
 // analyzeGarbage analyses a kernel of validate/testdata/garbage against
@@ -299,4 +303,155 @@ func TestAnalyzeRefutes(t *testing.T) {
 			t.Errorf("%s: %d conditions, %d without Refutes", name, len(a.Conditions), len(plain.Conditions))
 		}
 	}
+}
+
+// TestAnalyzeSteps checks the step budget of the symbolic evaluation
+// (AnalyzeOptions.Steps): the evaluation counts its Presburger steps, the
+// same on every run, and stops with presburger.ErrAllowance, not an
+// undecided condition, when given fewer.
+func TestAnalyzeSteps(t *testing.T) {
+	dir := filepath.Join("..", "validate", "testdata", "garbage")
+	specPath, kernelPath := filepath.Join(dir, "tail.sare"), filepath.Join(dir, "tail_chain.sched")
+	a := analyzeFilesWith(t, specPath, kernelPath, AnalyzeOptions{})
+	b := analyzeFilesWith(t, specPath, kernelPath, AnalyzeOptions{Steps: -1})
+	if a.Steps < 100 || a.Steps != b.Steps {
+		t.Fatalf("steps %d, then %d unbounded: want the same count, and enough for the test to mean something", a.Steps, b.Steps)
+	}
+	if c := analyzeFilesWith(t, specPath, kernelPath, AnalyzeOptions{Steps: a.Steps}); c.Steps != a.Steps || len(c.Conditions) != len(a.Conditions) {
+		t.Errorf("within exactly its steps: %d steps, %d conditions; want %d, %d", c.Steps, len(c.Conditions), a.Steps, len(a.Conditions))
+	}
+	st, _ := os.ReadFile(specPath)
+	kt, _ := os.ReadFile(kernelPath)
+	p := loadPair(t, specPath, string(st), kernelPath, string(kt))
+	for _, n := range []int64{1, a.Steps / 2, a.Steps - 1} {
+		_, err := Analyze(context.Background(), p.kernel, p.kinfo, p.spec, p.sinfo, AnalyzeOptions{Steps: n})
+		if !errors.Is(err, presburger.ErrAllowance) || !strings.Contains(err.Error(), fmt.Sprintf("more than %d steps", n)) {
+			t.Errorf("within %d of its %d steps: %v, want ErrAllowance naming the bound", n, a.Steps, err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Analyze(ctx, p.kernel, p.kinfo, p.spec, p.sinfo, AnalyzeOptions{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v, want context.Canceled", err)
+	}
+}
+
+// TestGarbageCycles checks the relation that decides which garbage sets
+// may be widened (garbageCycles): an accumulation along a loop is on a
+// cycle, a chain of stages is not, and two statements writing one array in
+// turn within its allocation inside a loop (a sum's main loop, then its
+// tail) feed each other one way only, each on a cycle of its own.
+func TestGarbageCycles(t *testing.T) {
+	const spec = `param N
+assume N >= 1
+input A(i) : f32
+tensor T(i) : f32
+T(i) = A(i) * A(i)
+tensor C(i) : f32
+C(i) = T(i) + A(i)
+output C
+`
+	for _, tc := range []struct {
+		name, kernel string
+		cyclic       []string // the arrays written by the cyclic assignments, in order
+		sameCycle    bool     // whether the first two cyclic assignments share a cycle
+	}{
+		{name: "chain", kernel: `kernel k(N)
+assume N >= 1
+in  a[i] : f32[N] = A(i)
+out c[i] : f32[N] = C(i)
+{
+  alloc t : f32[N] {
+    for i < N {
+      t[i] {T(i)} := a[i] * a[i]
+    }
+    for i < N {
+      c[i] {C(i)} := t[i] + a[i]
+    }
+  }
+}`},
+		{name: "accumulator", kernel: `kernel k(N)
+assume N >= 1
+in  a[i] : f32[N] = A(i)
+out c[i] : f32[N] = C(i)
+{
+  alloc w : f32[N + 1] {
+    for i < N {
+      w[i + 1] {T(i)} := w[i] * w[i]
+    }
+    for i < N {
+      c[i] {C(i)} := a[i] * a[i] + a[i]
+    }
+  }
+}`, cyclic: []string{"w"}},
+		{name: "main and tail", kernel: `kernel k(N)
+assume N >= 1
+in  a[i] : f32[N] = A(i)
+out c[i] : f32[N] = C(i)
+{
+  for j < N {
+    alloc w : f32[N + 1] {
+      for i < N {
+        w[i + 1] {T(i)} := w[i] * w[i]
+      }
+      for i < 1 {
+        w[i + 1] {T(i)} := w[i] * w[i]
+      }
+      c[j] {C(j)} := a[j] * a[j] + a[j]
+    }
+  }
+}`, cyclic: []string{"w", "w"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := loadPair(t, "s.sare", spec, "k.sched", tc.kernel)
+			reads := func(st sched.Stmt) map[string]bool {
+				r := map[string]bool{}
+				sched.Walk(&sched.Block{Stmts: []sched.Stmt{st}}, func(x sched.Stmt) bool {
+					if a, ok := x.(*sched.Assign); ok {
+						for _, n := range readArrays(a.Value) {
+							r[n] = true
+						}
+					}
+					return true
+				})
+				return r
+			}
+			c := garbageCycles(p.kernel, reads)
+			var sts []*sched.Assign
+			var got []string
+			sched.Walk(p.kernel.Body, func(x sched.Stmt) bool {
+				if a, ok := x.(*sched.Assign); ok && c.cyclic[a] {
+					sts = append(sts, a)
+					got = append(got, a.Array.Name)
+				}
+				return true
+			})
+			if strings.Join(got, " ") != strings.Join(tc.cyclic, " ") {
+				t.Fatalf("cyclic assignments write %v, want %v", got, tc.cyclic)
+			}
+			if len(sts) == 2 {
+				if c.sameCycle(sts[0], sts[1]) {
+					t.Errorf("the main loop and the tail share a cycle: the tail never feeds the main loop")
+				}
+				if fs := c.feeders[sts[1]]; !slices.Contains(fs, sts[0]) {
+					t.Errorf("the main loop does not feed the tail: feeders %v", fs)
+				}
+				if fs := c.feeders[sts[0]]; slices.Contains(fs, sts[1]) {
+					t.Errorf("the tail feeds the main loop")
+				}
+			}
+		})
+	}
+}
+
+// readArrays returns the names of the arrays that e reads.
+func readArrays(e syntax.Expr) []string {
+	var out []string
+	syntax.Inspect(e, func(x syntax.Expr) bool {
+		if ix, ok := x.(*syntax.Index); ok {
+			out = append(out, ix.Array.Name)
+		}
+		return true
+	})
+	return out
 }

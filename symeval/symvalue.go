@@ -461,7 +461,11 @@ func productPieces(ctx context.Context, x *presburger.Map, xd []*pieceDomain, y 
 	var pieces []*presburger.BasicMap
 	var doms []*pieceDomain
 	for i := range xp {
-		if err := ctx.Err(); err != nil {
+		// One step per pair of pieces, against the evaluation's step
+		// budget (AnalyzeOptions.Steps): the pairs are most of the
+		// work of a value's product, and their intersections take no
+		// steps of their own.
+		if err := presburger.Charge(ctx, len(yp)); err != nil {
 			return nil, nil, fmt.Errorf("product of values: %w", err)
 		}
 		for j := range yp {

@@ -135,6 +135,9 @@ type Analysis struct {
 	// Garbage says how the garbage writes went (Clément 2022, section
 	// 9.9; see garbage.go).
 	Garbage GarbageSummary
+	// Steps is the number of Presburger steps that the evaluation took
+	// (AnalyzeOptions.Steps).
+	Steps int64
 	// dead finds the dead stores of the kernel (DeadPoints).
 	dead *deadStores
 }
@@ -166,7 +169,20 @@ type AnalyzeOptions struct {
 	// callee must not modify it, and must copy what it reads after
 	// returning.
 	Pending func(c *Condition)
+	// Steps bounds the work of the whole evaluation, in the elementary
+	// steps of the Presburger engine (presburger.Allowance) that every
+	// operation of the evaluation counts, besides its own bound
+	// (Options.Budget): 0 means DefaultSteps, a negative value no bound.
+	// Past it, Analyze stops with an error wrapping
+	// presburger.ErrAllowance, whatever the machine and its load. The
+	// steps of Refutes and Pending, which run on the caller's contexts,
+	// are not counted.
+	Steps int64
 }
+
+// DefaultSteps is the default bound on the Presburger steps of one
+// symbolic evaluation (AnalyzeOptions.Steps).
+const DefaultSteps = 20_000_000
 
 // Analyze runs the prophetic and symbolic evaluations of the checked
 // kernel k against its checked specification and returns every
@@ -184,6 +200,20 @@ func Analyze(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sare
 	if opts.Budget != (presburger.Budget{}) {
 		ctx = presburger.WithBudget(ctx, opts.Budget)
 	}
+	steps := opts.Steps
+	if steps == 0 {
+		steps = DefaultSteps
+	}
+	allow := presburger.NewAllowance(steps)
+	ctx = presburger.WithAllowance(ctx, allow)
+	defer func() {
+		if a != nil {
+			a.Steps = allow.Used()
+		}
+		if errors.Is(err, presburger.ErrAllowance) {
+			err = fmt.Errorf("symbolic evaluation: %w (%d used)", err, allow.Used())
+		}
+	}()
 	// The specification is analysed first when an in binding loads a
 	// computed tensor: the initial heap holds such a binding's defined
 	// elements only.
@@ -258,14 +288,20 @@ type gen struct {
 	// rests memoises the complements of garbage iterations, by identity
 	// (garbageRest).
 	rests map[*presburger.Map]*presburger.Map
-	// grewIn gives the round in which each garbage set last grew.
-	grewIn map[*sched.Assign]int
+	// grewIn gives the round in which each garbage set last grew;
+	// grewBefore, the same before the current round.
+	grewIn, grewBefore map[*sched.Assign]int
 	// widened holds the assignments whose garbage iterations were
 	// widened to all their iterations: their sets cannot grow.
 	widened map[*sched.Assign]bool
-	// slid holds the assignments whose garbage iterations were widened
-	// along one loop (grow): the next growth widens them to all.
-	slid map[*sched.Assign]bool
+	// slid counts the widenings of the assignments' garbage iterations
+	// along a loop (grow): past maxSlides, the next growth widens them
+	// to all.
+	slid map[*sched.Assign]int
+	// cycles relates the assignments whose writes others may read
+	// (garbageCycles): grow widens the garbage sets of those on a cycle
+	// only.
+	cycles *cycles
 	// harmful holds the garbage iterations of the fixpoint given up
 	// because ⊥ does harm (garbageFallback).
 	harmful map[*sched.Assign]*presburger.Map

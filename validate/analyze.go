@@ -1,6 +1,8 @@
 package validate
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -71,8 +73,12 @@ func (p *pipeline) analyze(v *validation, symCtx *stopCtx, test *quickTestRun) (
 		if p.ctx.Err() != nil {
 			return nil, p.cancelled(nil, "the symbolic evaluation")
 		}
+		if errors.Is(err, presburger.ErrAllowance) {
+			return nil, p.unknown(stepsReason(v.opts.SymbolicSteps, err))
+		}
 		return nil, p.unknown("symbolic evaluation failed: " + err.Error())
 	}
+	p.rep.SymbolicSteps = an.Steps
 	if h := p.assumptions(an); h != nil {
 		return nil, h
 	}
@@ -97,7 +103,7 @@ func (p *pipeline) analyze(v *validation, symCtx *stopCtx, test *quickTestRun) (
 // generated (ahead.go), Jobs-1 workers, the evaluation being the last (a
 // trace keeps its order without).
 func (v *validation) evaluate(symCtx *stopCtx, assumptions *presburger.Map) (*symeval.Analysis, error) {
-	aopts := symeval.AnalyzeOptions{Options: symeval.Options{Budget: v.opts.Budget, NoGarbageWrites: v.opts.NoGarbageWrites}}
+	aopts := symeval.AnalyzeOptions{Options: symeval.Options{Budget: v.opts.Budget, NoGarbageWrites: v.opts.NoGarbageWrites}, Steps: v.opts.SymbolicSteps}
 	if v.opts.Trace != nil {
 		aopts.Trace = func(depth int, line string) { v.opts.Trace(strings.Repeat("  ", depth) + line) }
 	}
@@ -123,6 +129,16 @@ func (v *validation) evaluate(symCtx *stopCtx, assumptions *presburger.Map) (*sy
 		v.ahead.finish()
 	}
 	return an, err
+}
+
+// stepsReason is the reason of the UNKNOWN verdict given when the symbolic
+// evaluation used up its step budget, steps (Options.SymbolicSteps), with
+// err, the evaluation's error, which says where.
+func stepsReason(steps int64, err error) string {
+	if steps == 0 {
+		steps = symeval.DefaultSteps
+	}
+	return fmt.Sprintf("the symbolic evaluation's step budget ran out (%d Presburger steps; --symbolic-steps raises it): %v", steps, err)
 }
 
 // symbolicDone records the time of the symbolic phase and, when the quick

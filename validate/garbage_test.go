@@ -24,6 +24,8 @@ func TestGarbageWrites(t *testing.T) {
 		{kernel: "tail_valid", verdict: Valid},
 		{kernel: "tail_chain", verdict: Valid},
 		{kernel: "tail_widen", verdict: Valid},
+		{kernel: "tail_chain_grow", verdict: Valid},
+		{kernel: "tail_chain_grow_leak", verdict: Invalid, reason: "undefined read", detail: "would reach out cells"},
 		{kernel: "tail_leak", verdict: Invalid, reason: "undefined read", detail: "would reach out cells"},
 		{kernel: "tail_widen_leak", verdict: Invalid, reason: "undefined read", detail: "may reach out cells"},
 		{kernel: "tail_conflict", verdict: Invalid, reason: "undefined read", detail: "another iteration of the par loop"},
@@ -74,6 +76,28 @@ func TestGarbageCounterexamplePath(t *testing.T) {
 			}
 			if !strings.HasPrefix(cx.Command, "augur run --garbage-writes ") || !strings.Contains(cx.Replay, "holds the undefined value ⊥ of garbage writes") {
 				t.Errorf("replay %q, command %q: want a run with garbage writes that shows ⊥ in an output", cx.Replay, cx.Command)
+			}
+		})
+	}
+}
+
+// TestSymbolicSteps checks the step budget of the symbolic evaluation
+// (Options.SymbolicSteps): the report gives the steps the evaluation took,
+// and with fewer the verdict is UNKNOWN, the reason naming the budget
+// that ran out, never a verdict on an evaluation cut short.
+func TestSymbolicSteps(t *testing.T) {
+	dir := filepath.Join("testdata", "garbage")
+	spec := filepath.Join(dir, "tail.sare")
+	for _, kernel := range []string{"tail_chain", "tail_leak"} {
+		t.Run(kernel, func(t *testing.T) {
+			prog := filepath.Join(dir, kernel+".sched")
+			full := validateFiles(t, spec, prog, Options{Jobs: 1, NoQuickTest: true})
+			if full.Verdict == Unknown || full.SymbolicSteps == 0 {
+				t.Fatalf("unbounded: %s (%s), %d steps", full.Verdict, full.Reason, full.SymbolicSteps)
+			}
+			rep := validateFiles(t, spec, prog, Options{Jobs: 1, NoQuickTest: true, SymbolicSteps: full.SymbolicSteps / 2})
+			if rep.Verdict != Unknown || !strings.Contains(rep.Reason, "step budget ran out") || !strings.Contains(rep.Reason, "--symbolic-steps") {
+				t.Fatalf("within half its %d steps: %s (%s), want unknown for the step budget", full.SymbolicSteps, rep.Verdict, rep.Reason)
 			}
 		})
 	}

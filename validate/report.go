@@ -78,6 +78,10 @@ type Report struct {
 	InternalErrors []string `json:"internal_errors,omitempty"`
 	// Timings gives the time spent in each phase.
 	Timings []PhaseTime `json:"timings,omitempty"`
+	// SymbolicSteps is the work of the symbolic evaluation, in the
+	// Presburger engine's steps (the unit of Options.SymbolicSteps); 0
+	// when it did not finish.
+	SymbolicSteps int64 `json:"symbolic_steps,omitempty"`
 }
 
 // ErrorDetail is one error of malformed input.

@@ -53,6 +53,13 @@ type Options struct {
 	// Budget bounds every Presburger operation (zero: the engine's
 	// default).
 	Budget presburger.Budget
+	// SymbolicSteps bounds the work of the symbolic evaluation as a
+	// whole, in the Presburger engine's elementary steps
+	// (symeval.AnalyzeOptions.Steps; 0: symeval.DefaultSteps, negative:
+	// no bound). Past it the verdict is UNKNOWN, the reason saying that
+	// the symbolic evaluation's step budget ran out: like Resources, it
+	// stops the same work on any machine under any load.
+	SymbolicSteps int64
 	// KeepSMT stores the SMT-LIB2 script of every value condition in the
 	// report.
 	KeepSMT bool

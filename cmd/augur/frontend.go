@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/augur-verify/augur/frontend"
+	"github.com/augur-verify/augur/symeval"
 	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/validate"
 )
@@ -27,6 +28,9 @@ type checkFlags struct {
 	validate bool
 	timeout  time.Duration
 	jobs     int
+	// symbolicSteps bounds the symbolic evaluation's work
+	// (validate.Options.SymbolicSteps).
+	symbolicSteps int64
 }
 
 // register adds the flags to cmd: help is --validate's, timeout
@@ -40,7 +44,11 @@ func (f *checkFlags) register(cmd *cobra.Command, help string, timeout time.Dura
 	}
 	fl.DurationVar(&f.timeout, "timeout", timeout, timeoutHelp)
 	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "with --validate: conditions discharged in parallel")
+	fl.Int64Var(&f.symbolicSteps, "symbolic-steps", symeval.DefaultSteps, symbolicStepsHelp)
 }
+
+// symbolicStepsHelp is the help of --symbolic-steps.
+const symbolicStepsHelp = "work limit of the symbolic evaluation, in the Presburger engine's steps: past it the verdict is unknown, whatever the machine's load (negative: no limit)"
 
 // pairFlags are the flags every front end's command shares: the directory
 // its pair is written into, and the validation of its kernels.
@@ -71,7 +79,7 @@ func (f *pairFlags) register(cmd *cobra.Command, kernels []string, help string, 
 
 // validateFlags are the options of augur validate the flags give.
 func (f *pairFlags) validateFlags() validateFlags {
-	return validateFlags{valueModel: f.valueModel, timeout: f.timeout, jobs: f.jobs, amend: f.amend, json: f.json}
+	return validateFlags{valueModel: f.valueModel, timeout: f.timeout, jobs: f.jobs, symbolicSteps: f.symbolicSteps, amend: f.amend, json: f.json}
 }
 
 // needOut is the usage error of the command named cmd run without -o.

@@ -19,6 +19,7 @@ import (
 
 	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/smt/encode"
+	"github.com/augur-verify/augur/symeval"
 	"github.com/augur-verify/augur/validate"
 )
 
@@ -28,9 +29,11 @@ type validateFlags struct {
 	timeout    time.Duration
 	resources  uint64
 	jobs       int
-	emitSMT    string
-	verbose    bool
-	cpuProfile string
+	// symbolicSteps bounds the symbolic evaluation's work.
+	symbolicSteps int64
+	emitSMT       string
+	verbose       bool
+	cpuProfile    string
 	// all decides every condition even once the kernel is refuted.
 	all bool
 	// noGarbage turns off the garbage writes.
@@ -49,7 +52,7 @@ type validateFlags struct {
 func newValidateCmd() *cobra.Command {
 	var f validateFlags
 	cmd := &cobra.Command{
-		Use:   "validate SPEC PROG [--value-model real|ieee] [--resources N] [--jobs N] [--all-conditions] [--no-garbage-writes] [--no-quick-test] [--emit-smt DIR] [--json] [--verbose]",
+		Use:   "validate SPEC PROG [--value-model real|ieee] [--resources N] [--symbolic-steps N] [--jobs N] [--all-conditions] [--no-garbage-writes] [--no-quick-test] [--emit-smt DIR] [--json] [--verbose]",
 		Short: "Prove that a kernel computes its specification for all parameter values, or show a counterexample",
 		Long: `Validate evaluates the kernel symbolically over Presburger sets, using its
 prophetic annotations as loop invariants, decides the conditions on cells
@@ -85,6 +88,11 @@ Value models: "real" (the default) reasons about floats as real numbers,
 accepting fast-math reassociation; "ieee" proves bit-exact IEEE 754 equality.
 Integers are always bit-vectors of their width with wrapping arithmetic.
 
+Budgets count work, not time: --resources bounds each solver query in Z3's
+resource units, --symbolic-steps the whole symbolic evaluation in the
+Presburger engine's steps. A validation that exhausts either is UNKNOWN, the
+reason naming which ran out, on any machine under any load.
+
 Either file may be "-", standard input (named <stdin> in the report).
 
 An interrupt (SIGINT, Ctrl-C) or SIGTERM stops the solver's checks at once
@@ -109,6 +117,7 @@ Exit status: 0 valid, 1 invalid, 2 unknown (cancelled too), 3 error
 	fl.StringVar(&f.valueModel, "value-model", "real", "value model for floats: real or ieee")
 	fl.Uint64Var(&f.resources, "resources", validate.DefaultResources, "work limit of each solver query, in Z3's resource units: a query that exhausts it is undecided, whatever the machine's load")
 	fl.DurationVar(&f.timeout, "timeout", 0, "wall-clock guard on each solver query (0: 5m); a verdict it decides is marked as time-bound")
+	fl.Int64Var(&f.symbolicSteps, "symbolic-steps", symeval.DefaultSteps, symbolicStepsHelp)
 	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "conditions discharged in parallel; during the symbolic evaluation, which takes one, the others start on the conditions generated so far")
 	fl.BoolVar(&f.noGarbage, "no-garbage-writes", false, "report every read of a cell never written as an undefined read, even in a statement whose results never reach an output (by default such a statement writes garbage, which must not reach an output)")
 	fl.BoolVar(&f.noQuickTest, "no-quick-test", false, "skip testing first: do not run the kernel at small parameter values before the symbolic evaluation")
@@ -147,7 +156,7 @@ func validateKernel(ctx context.Context, out, errw io.Writer, specPath, progPath
 	case progErr != nil:
 		return &exitError{code: exitMalformed, err: progErr}
 	}
-	opts := validate.Options{ValueModel: model, Resources: f.resources, Timeout: f.timeout, Jobs: f.jobs, AllConditions: f.all, NoGarbageWrites: f.noGarbage, NoQuickTest: f.noQuickTest, KeepSMT: f.emitSMT != "", ProvedFormulas: f.verbose}
+	opts := validate.Options{ValueModel: model, Resources: f.resources, SymbolicSteps: f.symbolicSteps, Timeout: f.timeout, Jobs: f.jobs, AllConditions: f.all, NoGarbageWrites: f.noGarbage, NoQuickTest: f.noQuickTest, KeepSMT: f.emitSMT != "", ProvedFormulas: f.verbose}
 	if f.verbose && !f.json {
 		opts.Trace = func(line string) { fmt.Fprintln(out, line) }
 	}

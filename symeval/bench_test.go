@@ -1,0 +1,56 @@
+package symeval
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// BenchmarkAnalyze runs the symbolic evaluation of kernels whose garbage
+// writes take a fixpoint of several rounds: the round-up tails of
+// validate/testdata/garbage and two of Halide's apps as augur halide
+// translates them (testdata/halide: interpolate with 3 levels, whose
+// pyramid of levels computes garbage from garbage, and sgemv, whose
+// vectorised sums accumulate garbage lanes). Besides the time, it reports
+// the Presburger steps of one evaluation (steps/op), the unit of the
+// step budget (AnalyzeOptions.Steps), which does not depend on the
+// machine or its load. The Halide pairs take a minute or more each: run
+// them with -benchtime=1x, or skip them with -short.
+func BenchmarkAnalyze(b *testing.B) {
+	garbage := filepath.Join("..", "validate", "testdata", "garbage")
+	type pair struct{ name, spec, kernel string }
+	pairs := []pair{
+		{"tail_chain", filepath.Join(garbage, "tail.sare"), filepath.Join(garbage, "tail_chain.sched")},
+		{"tail_chain_grow", filepath.Join(garbage, "tail.sare"), filepath.Join(garbage, "tail_chain_grow.sched")},
+		{"tail_widen", filepath.Join(garbage, "tail.sare"), filepath.Join(garbage, "tail_widen.sched")},
+	}
+	if !testing.Short() {
+		halide := filepath.Join("testdata", "halide")
+		for _, n := range []string{"interpolate3", "sgemv"} {
+			pairs = append(pairs, pair{n, filepath.Join(halide, n+".sare"), filepath.Join(halide, n+".sched")})
+		}
+	}
+	for _, p := range pairs {
+		b.Run(p.name, func(b *testing.B) {
+			st, err := os.ReadFile(p.spec)
+			if err != nil {
+				b.Fatal(err)
+			}
+			kt, err := os.ReadFile(p.kernel)
+			if err != nil {
+				b.Fatal(err)
+			}
+			lp := loadPair(b, p.spec, string(st), p.kernel, string(kt))
+			var steps int64
+			for b.Loop() {
+				a, err := Analyze(context.Background(), lp.kernel, lp.kinfo, lp.spec, lp.sinfo, AnalyzeOptions{Steps: -1})
+				if err != nil {
+					b.Fatal(err)
+				}
+				steps += a.Steps
+			}
+			b.ReportMetric(float64(steps)/float64(b.N), "steps/op")
+		})
+	}
+}
