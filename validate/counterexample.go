@@ -18,7 +18,7 @@ import (
 // harmTries bounds the points of a condition's violations that
 // counterexample tries when the failure at one is no evidence of a wrong
 // output (harm.go).
-const harmTries = 3
+const harmTries = 4
 
 // counterexample builds the counterexample of the failed condition c
 // (o is its solver outcome for a value condition, nil otherwise) and
@@ -28,7 +28,9 @@ const harmTries = 3
 // them is tried, away from the parameter values of the ones before (an
 // empty output region at the smallest parameters, where nothing can be
 // wrong), up to harmTries points; the first point's error stands if
-// none shows a wrong output. It fails when no concrete point can be
+// none shows a wrong output. A failure the solver found and shrank to
+// small parameters is tried likewise at the larger parameters it was
+// shrunk from (outcome.larger). It fails when no concrete point can be
 // produced.
 func (v *validation) counterexample(c *symeval.Condition, o *outcome) (*Counterexample, error) {
 	cx, err := v.counterexampleAt(c, o)
@@ -43,6 +45,11 @@ func (v *validation) counterexample(c *symeval.Condition, o *outcome) (*Countere
 		c = &next
 		cx, err = v.counterexampleAt(c, o)
 	}
+	// A solver's failure shrunk to parameters where it reaches no
+	// output: the failures it was shrunk from, smallest first.
+	for i := 0; errors.Is(err, errNoHarm) && o != nil && i < len(o.larger) && i < harmTries; i++ {
+		cx, err = v.counterexampleAt(c, o.larger[len(o.larger)-1-i])
+	}
 	if err != nil {
 		return nil, first
 	}
@@ -52,6 +59,35 @@ func (v *validation) counterexample(c *symeval.Condition, o *outcome) (*Countere
 // exceptParams returns the violations u at other parameter values than
 // params; false when there are none (or the Presburger operations fail).
 func (v *validation) exceptParams(u *presburger.UnionMap, params []Binding) (*presburger.UnionMap, bool) {
+	// Larger parameters first: every one at least doubled (a failure
+	// in cells past a small output shows in a larger one), then any
+	// other value.
+	if rest, ok := v.restrictParams(u, grownParams(presburger.ParamSpace(v.params), params)); ok {
+		return rest, true
+	}
+	return v.restrictParams(u, v.otherParams(params))
+}
+
+// grownParams is the set of parameter values each at least its value
+// in params plus the larger of its magnitude and 1.
+func grownParams(sp presburger.Space, params []Binding) *presburger.Map {
+	b := presburger.NewBasicMap(sp)
+	for _, p := range params {
+		step := p.Value
+		if step < 0 {
+			step = -step
+		}
+		step = max(step, 1)
+		row := b.NewRow()
+		row[sp.ParamCol(p.Name)] = presburger.NewInt(1)
+		row[b.ConstCol()] = presburger.NewInt(-p.Value - step)
+		b.AddIneq(row)
+	}
+	return presburger.NewMap(sp, b)
+}
+
+// otherParams is the set of parameter values other than params.
+func (v *validation) otherParams(params []Binding) *presburger.Map {
 	sp := presburger.ParamSpace(v.params)
 	other := presburger.Empty(sp)
 	for _, p := range params {
@@ -64,11 +100,20 @@ func (v *validation) exceptParams(u *presburger.UnionMap, params []Binding) (*pr
 			b.AddIneq(row)
 			var err error
 			if other, err = other.Union(presburger.NewMap(sp, b)); err != nil {
-				return nil, false
+				return nil
 			}
 		}
 	}
-	rest, err := u.IntersectParams(other)
+	return other
+}
+
+// restrictParams returns u's points whose parameters lie in set; false
+// when there are none, set is nil, or the operations fail.
+func (v *validation) restrictParams(u *presburger.UnionMap, set *presburger.Map) (*presburger.UnionMap, bool) {
+	if set == nil {
+		return nil, false
+	}
+	rest, err := u.IntersectParams(set)
 	if err != nil {
 		return nil, false
 	}

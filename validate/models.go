@@ -20,6 +20,47 @@ import (
 // for a model with small parameters and confirming it by concrete
 // evaluation of both sides over the model's inputs.
 func (s *solver) failure(c *symeval.Condition, q *query, sol *smt.Solver, maxTries int) *outcome {
+	o := s.smallestFailure(c, q, sol, maxTries)
+	if o.status == symeval.Failed && len(o.larger) == 0 {
+		if g := s.grown(c, q, o); g != nil {
+			o.larger = []*outcome{g}
+		}
+	}
+	return o
+}
+
+// grown looks for a confirmed failure of c with every parameter at least
+// twice (and at least 4 more than) its value in o: a failure in cells
+// past a small output may reach an output only in a larger one (harm.go
+// asks). Nil when there is none, or when o's parameters are not small.
+func (s *solver) grown(c *symeval.Condition, q *query, o *outcome) *outcome {
+	if len(s.v.params) == 0 || !small(o.params, s.v.params, 16) {
+		return nil
+	}
+	var box []*smt.Term
+	for _, name := range s.v.params {
+		v, ok := o.params[name]
+		if !ok {
+			return nil
+		}
+		box = append(box, q.params[name].Ge(s.z.Int(v+max(v, 0)+4)))
+	}
+	res, sm, err := s.check(q, box)
+	if sm != nil {
+		defer sm.Close()
+	}
+	if err != nil || res != smt.Sat {
+		return nil
+	}
+	if g := s.readModel(c, q, sm); g.status == symeval.Failed {
+		return g
+	}
+	return nil
+}
+
+// smallestFailure is failure's search for a confirmed model with small
+// parameters.
+func (s *solver) smallestFailure(c *symeval.Condition, q *query, sol *smt.Solver, maxTries int) *outcome {
 	// The model at hand first: confirmed with small parameters, it is
 	// the counterexample. (Parameters beyond 64 are not evaluated
 	// concretely before a smaller model was looked for.)
@@ -134,6 +175,7 @@ func (s *solver) shrink(c *symeval.Condition, q *query, o *outcome, lo int64, bl
 			lo = mid
 			continue
 		}
+		n.larger = append(o.larger[:len(o.larger):len(o.larger)], o)
 		o, hi = n, maxAbs(n.params, s.v.params)
 	}
 	return o

@@ -42,6 +42,11 @@ type outcome struct {
 	seed        uint64       // when confirmed on random inputs instead: their seed
 	groundKind  sched.Kind   // the kind found by the real-arithmetic check
 	confirmNote string
+
+	// larger holds the confirmed failures that shrinking replaced by
+	// this one, larger parameters first: a failure at small parameters
+	// may reach no output (harm.go) where one at larger ones does.
+	larger []*outcome
 }
 
 // solver is a worker's Z3 context with its encoder.
