@@ -99,6 +99,13 @@ func (c *Context) newSolver(logic, op string) (*Solver, error) {
 	default:
 		p = C.Z3_mk_solver_for_logic(z, symbol(z, logic))
 	}
+	return c.adopt(z, op, p)
+}
+
+// adopt takes the solver p that operation op just made: it checks Z3's
+// error, counts and references p, and gives it the context's timeout
+// and resource limit.
+func (c *Context) adopt(z C.Z3_context, op string, p C.Z3_solver) (*Solver, error) {
 	if err := check(z, op); err != nil {
 		return nil, err
 	}

@@ -103,24 +103,7 @@ func (c *Context) NewSolverFromTactic(t Tactic) (*Solver, error) {
 		return nil, err
 	}
 	p := C.Z3_mk_solver_from_tactic(z, tac)
-	if err := check(z, op); err != nil {
-		return nil, err
-	}
-	if p == nil {
-		return nil, opError(op, "Z3 returned no solver")
-	}
-	C.Z3_solver_inc_ref(z, p)
-	c.live++
-	s := &Solver{ctx: c, s: p}
-	s.cleanup = runtime.AddCleanup(s, c.h.releaseSolver, unsafe.Pointer(p))
-	s.timeout = c.timeout
-	if c.rlimit > 0 {
-		if err := s.SetResourceLimit(c.rlimit); err != nil {
-			s.Close()
-			return nil, err
-		}
-	}
-	return s, nil
+	return c.adopt(z, op, p)
 }
 
 // tacticBuilder builds a Tactic in Z3, holding one reference on each

@@ -634,20 +634,27 @@ func CapturedStmt(ctx context.Context, driver string, o Options) (string, error)
 // pass the front end stops after ("Lowering after bounding small
 // realizations:").
 func HalideStmt(ctx context.Context, driver string, o Options) (string, error) {
+	return halideLogSection(ctx, driver, o, "Lowering after bounding small realizations:", "\nPerforming storage flattening", "no storage flattening after the captured pass")
+}
+
+// halideLogSection lowers the pipeline with Halide's own
+// compile_to_module under HL_DEBUG_CODEGEN=2 and returns the statement
+// printed between the line head and the text next; missing names what is
+// absent when next is.
+func halideLogSection(ctx context.Context, driver string, o Options, head, next, missing string) (string, error) {
 	var log bytes.Buffer
 	if err := runDriver(ctx, driver, o, []string{"HL_DEBUG_CODEGEN=2"}, &log, "--halide-lower"); err != nil {
 		return "", err
 	}
-	const head = "Lowering after bounding small realizations:\n"
 	text := log.String()
-	i := strings.Index(text, head)
+	i := strings.Index(text, head+"\n")
 	if i < 0 {
-		return "", fmt.Errorf("the log of Halide's lowering has no %q", strings.TrimSpace(head))
+		return "", fmt.Errorf("the log of Halide's lowering has no %q", head)
 	}
-	text = text[i+len(head):]
-	j := strings.Index(text, "\nPerforming storage flattening")
+	text = text[i+len(head)+1:]
+	j := strings.Index(text, next)
 	if j < 0 {
-		return "", errors.New("the log of Halide's lowering has no storage flattening after the captured pass")
+		return "", errors.New("the log of Halide's lowering has " + missing)
 	}
 	return strings.TrimRight(text[:j], "\n") + "\n", nil
 }
