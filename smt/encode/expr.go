@@ -56,11 +56,11 @@ type exprEnc struct {
 	// specification's in the equations that unfolding substitutes,
 	// wrapping in the expression itself (a kernel's value or annotation).
 	overflow value.Overflow
-	types map[syntax.Expr]syntax.Type
-	idx   Index // the names of this expression (equation variables when unfolding)
-	root  Index // the caller's names (parameters, when unfolding)
-	opts  ExprOptions
-	level int // the number of unfoldings this expression is nested in
+	types    map[syntax.Expr]syntax.Type
+	idx      Index // the names of this expression (equation variables when unfolding)
+	root     Index // the caller's names (parameters, when unfolding)
+	opts     ExprOptions
+	level    int // the number of unfoldings this expression is nested in
 }
 
 // Expr encodes the value expression x, whose value nodes' types are in types
