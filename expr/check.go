@@ -30,6 +30,11 @@ type Info struct {
 	// operands' are not is evaluated in the index language.
 	Types map[syntax.Expr]syntax.Type
 
+	// Overflow is what signed integer arithmetic of these expressions
+	// gives on overflow (value.Overflow): a specification's option, the
+	// zero value (wrapping) for kernels.
+	Overflow value.Overflow
+
 	// lits memoises the values of the literals EvalValue converted, by
 	// node (a literal, or the negation of one): converting a float
 	// literal decides whether it rounds, in exact rational arithmetic,

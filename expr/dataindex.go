@@ -122,32 +122,34 @@ func isTensorAccess(x *syntax.Call) bool {
 // evalAccessIndices evaluates the indices of a tensor access or array read
 // in env: a data-dependent index by its value (info records its type).
 // defined is false when a data-dependent index is undefined: the access
-// then reads nothing and is undefined.
-func evalAccessIndices(xs []syntax.Expr, info *Info, env Env) (idx []int64, defined bool, err error) {
+// then reads nothing and is undefined. free is true when one is
+// unconstrained (value.Value.IsUnconstrained): so is the access then.
+func evalAccessIndices(xs []syntax.Expr, info *Info, env Env) (idx []int64, defined, free bool, err error) {
 	idx = make([]int64, len(xs))
 	for i, a := range xs {
 		if !info.IsDataIndex(a) {
 			n, err := EvalIndex(a, env)
 			if err != nil {
-				return nil, false, err
+				return nil, false, false, err
 			}
 			idx[i] = n
 			continue
 		}
 		v, err := EvalValue(a, info, env)
 		if err != nil {
-			return nil, false, err
+			return nil, false, false, err
 		}
 		if v.IsUndef() {
-			return nil, false, nil
+			return nil, false, false, nil
 		}
+		free = free || v.IsUnconstrained()
 		if v.Type().IsUnsigned() {
 			idx[i] = int64(v.Uint64())
 		} else {
 			idx[i] = v.Int64()
 		}
 	}
-	return idx, true, nil
+	return idx, true, free, nil
 }
 
 // AccessIndex checks the index x of an array write (Clément 2022, section
@@ -159,7 +161,7 @@ func (c *Checker) AccessIndex(x syntax.Expr) bool { return c.accessIndex(x) }
 // as such) in env to the integer its value denotes. defined is false when
 // the value is undefined.
 func EvalDataIndex(x syntax.Expr, info *Info, env Env) (n int64, defined bool, err error) {
-	idx, defined, err := evalAccessIndices([]syntax.Expr{x}, info, env)
+	idx, defined, _, err := evalAccessIndices([]syntax.Expr{x}, info, env)
 	if err != nil || !defined {
 		return 0, defined, err
 	}

@@ -304,7 +304,7 @@ func EvalValue(x syntax.Expr, info *Info, env Env) (value.Value, error) {
 		if err != nil {
 			return v, err
 		}
-		v, err = value.Unary(x.Op, v)
+		v, err = info.Overflow.Unary(x.Op, v)
 		return v, wrapErr(err)
 	case *syntax.Binary:
 		if _, ok := info.Types[x.X]; !ok && (x.Op.IsComparison() || x.Op.IsLogical()) {
@@ -319,7 +319,7 @@ func EvalValue(x syntax.Expr, info *Info, env Env) (value.Value, error) {
 		if err != nil {
 			return b, err
 		}
-		v, err := value.Binary(x.Op, a, b)
+		v, err := info.Overflow.Binary(x.Op, a, b)
 		return v, wrapErr(err)
 	case *syntax.Chain:
 		if _, ok := info.Types[x.Operands[0]]; !ok {
@@ -348,11 +348,14 @@ func EvalValue(x syntax.Expr, info *Info, env Env) (value.Value, error) {
 	case *syntax.Call:
 		return evalCall(x, t, info, env)
 	case *syntax.Index:
-		idx, defined, err := evalAccessIndices(x.Indices, info, env)
+		idx, defined, free, err := evalAccessIndices(x.Indices, info, env)
 		if err != nil || !defined {
 			return value.Undef(t), err
 		}
 		v, err := env.Array(x.Array.Name, idx)
+		if free {
+			v = value.Unconstrained(v)
+		}
 		return v, wrapErr(err)
 	}
 	return value.Value{}, errorAt(x.Pos(), "%s is not a value expression", syntax.ExprString(x))
@@ -409,7 +412,7 @@ func evalCall(x *syntax.Call, t syntax.Type, info *Info, env Env) (value.Value, 
 		}
 		return v, nil
 	}
-	idx, defined, err := evalAccessIndices(x.Args, info, env)
+	idx, defined, free, err := evalAccessIndices(x.Args, info, env)
 	if err != nil || !defined {
 		return value.Undef(t), err
 	}
@@ -420,6 +423,9 @@ func evalCall(x *syntax.Call, t syntax.Type, info *Info, env Env) (value.Value, 
 			return v, err
 		}
 		return v, errorAt(x.Pos(), "%s: %v", syntax.ExprString(x), err)
+	}
+	if free {
+		v = value.Unconstrained(v)
 	}
 	return v, nil
 }

@@ -1,6 +1,9 @@
 package sare
 
-import "github.com/augur-verify/augur/syntax"
+import (
+	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/value"
+)
 
 // Spec is a parsed specification. Declarations of each kind keep their
 // source order; the canonical printer groups them by kind (parameters,
@@ -10,6 +13,11 @@ type Spec struct {
 	Assumes []*Assume       // assume ...
 	Tensors []*Tensor       // input and computed tensors, in declaration order
 	Outputs []*syntax.Ident // output C, D
+
+	// Overflow is what the equations' signed integer arithmetic gives on
+	// overflow: wrapping unless the directive "overflow unconstrained"
+	// gives Halide's meaning (value.OverflowUnconstrained).
+	Overflow value.Overflow
 
 	// Src is the text the specification was parsed from, used to render
 	// errors with their source line; nil for a specification decoded from
@@ -115,7 +123,7 @@ func Equal(a, b *Spec) bool {
 		return a == b
 	}
 	if !identsEqual(a.Params, b.Params) || !identsEqual(a.Outputs, b.Outputs) ||
-		len(a.Assumes) != len(b.Assumes) || len(a.Tensors) != len(b.Tensors) {
+		len(a.Assumes) != len(b.Assumes) || len(a.Tensors) != len(b.Tensors) || a.Overflow != b.Overflow {
 		return false
 	}
 	for i := range a.Assumes {

@@ -17,6 +17,7 @@ import (
 // sorted by position. Errors are rendered against spec.Src when present.
 func Check(spec *Spec) (*expr.Info, syntax.ErrorList) {
 	c := &checker{spec: spec, r: &syntax.Reporter{Src: spec.Src}, info: expr.NewInfo()}
+	c.info.Overflow = spec.Overflow
 	c.check()
 	c.r.Errs.Sort()
 	return c.info, c.r.Errs

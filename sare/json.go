@@ -7,6 +7,7 @@ import (
 
 	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/value"
 )
 
 // SpecJSON is the JSON form of a specification, for compilers that emit
@@ -30,6 +31,9 @@ type SpecJSON struct {
 	Assumes []*AssumeJSON `json:"assumes,omitempty"`
 	Tensors []*TensorJSON `json:"tensors,omitempty"`
 	Outputs []string      `json:"outputs,omitempty"`
+	// Overflow is the overflow directive's word ("unconstrained"),
+	// omitted for wrapping.
+	Overflow string `json:"overflow,omitempty"`
 }
 
 // AssumeJSON is the JSON form of an assumption.
@@ -148,6 +152,9 @@ func names(ids []*syntax.Ident) []string {
 // ToJSON converts spec to its JSON form.
 func ToJSON(spec *Spec) *SpecJSON {
 	j := &SpecJSON{Params: names(spec.Params), Outputs: names(spec.Outputs)}
+	if spec.Overflow != value.OverflowWraps {
+		j.Overflow = spec.Overflow.String()
+	}
 	for _, a := range spec.Assumes {
 		j.Assumes = append(j.Assumes, &AssumeJSON{Cond: syntax.ToJSON(a.Cond), Pos: posPtr(a.Pos)})
 	}
@@ -216,6 +223,13 @@ func FromJSON(j *SpecJSON) (*Spec, error) {
 			out = append(out, id)
 		}
 		return out, nil
+	}
+	if j.Overflow != "" {
+		o, ok := value.ParseOverflow(j.Overflow)
+		if !ok {
+			return nil, fmt.Errorf("invalid overflow %q, want wraps or unconstrained", j.Overflow)
+		}
+		spec.Overflow = o
 	}
 	var err error
 	if spec.Params, err = identList(j.Params, "parameter"); err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/value"
 )
 
 // Parse parses a specification. It always returns a Spec, possibly
@@ -75,6 +76,17 @@ func (p *parser) decl(spec *Spec) {
 		if !ok {
 			return
 		}
+	case t.Text == "overflow" && p.Peek(1).Kind == syntax.Name:
+		p.Next()
+		w := p.Tok()
+		o, ok := value.ParseOverflow(w.Text)
+		if !ok {
+			p.ErrorExpected("wraps or unconstrained")
+			p.SkipLine()
+			return
+		}
+		p.Next()
+		spec.Overflow = o
 	case t.Text == "output" && p.Peek(1).Kind != syntax.LParen:
 		p.Next()
 		names, ok := p.nameList("output tensor name")

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/value"
 )
 
 // Print returns the canonical text of spec: one param line, one line per
@@ -17,6 +18,11 @@ func Print(spec *Spec) string {
 		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
+	}
+	if spec.Overflow != value.OverflowWraps {
+		b.WriteString("overflow ")
+		b.WriteString(spec.Overflow.String())
+		b.WriteByte('\n')
 	}
 	if len(spec.Params) > 0 {
 		b.WriteString("param ")

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/value"
 )
 
 var roundTripSpecs = []string{
@@ -143,5 +144,37 @@ func TestParseRecovery(t *testing.T) {
 	_, errs := Parse(&syntax.Source{Name: "x", Text: "param N\n{ a\n b }\ntensor T() : f32\nT() = 1 +\n"})
 	if len(errs) != 2 {
 		t.Errorf("errors: %v", errs.Detail())
+	}
+}
+
+// TestOverflowDirective: overflow unconstrained survives printing and
+// JSON, the checker hands it to the evaluator, and a wrong word is an
+// error.
+func TestOverflowDirective(t *testing.T) {
+	src := "overflow unconstrained\nparam N\ninput A(i) : i32\ntensor D(i) : i32\nD(i) = A(i) * 3\noutput D\n"
+	spec, info, err := Load(&syntax.Source{Name: "o.sare", Text: src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if spec.Overflow != value.OverflowUnconstrained || info.Overflow != value.OverflowUnconstrained {
+		t.Fatalf("overflow %v, info %v", spec.Overflow, info.Overflow)
+	}
+	if got := Print(spec); got[:len("overflow unconstrained\n")] != "overflow unconstrained\n" {
+		t.Errorf("printed %q", got)
+	}
+	data, err := MarshalSpec(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := UnmarshalSpec(data)
+	if err != nil || !Equal(spec, back) {
+		t.Errorf("JSON round trip: %v, equal %v", err, Equal(spec, back))
+	}
+	wraps, _, err := Load(&syntax.Source{Name: "w.sare", Text: src[len("overflow unconstrained\n"):]})
+	if err != nil || Equal(spec, wraps) {
+		t.Errorf("a wrapping specification equals an unconstrained one (%v)", err)
+	}
+	if _, _, err := Load(&syntax.Source{Name: "bad.sare", Text: "overflow sometimes\n" + src}); err == nil {
+		t.Errorf("overflow sometimes accepted")
 	}
 }

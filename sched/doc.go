@@ -24,7 +24,10 @@
 //     annotation against the specification evaluated at the same point (by
 //     an Evaluator, spec.go; *sare.Evaluator is one) and
 //     every out cell at the end, and reports the first failure as a
-//     *Failure (interp.go, failure.go).
+//     *Failure (interp.go, failure.go). A specification's value that is
+//     unconstrained (its signed overflow under value.OverflowUnconstrained)
+//     accepts any value the kernel stores (value.Equality.Accepts); the
+//     kernel's own arithmetic always wraps.
 //
 // Start reading at Kernel, then Check, then Run.
 //

@@ -513,7 +513,7 @@ func (in *interp) bindOne(s *store, b *Binding, covered map[int]*Binding) error 
 		case got.IsUndef():
 			f = in.nodeFailure(OutputNotWritten, b, "%s holds no value when the kernel ends; it should hold %s = %s",
 				formatCell(s.name, idx), tensor, want)
-		case !in.opts.Equality.Close(got, want, in.opts.Tolerance):
+		case !in.opts.Equality.Accepts(want, got, in.opts.Tolerance):
 			f = in.nodeFailure(OutputWrongValue, b, "%s holds %s when the kernel ends; it should hold %s = %s",
 				formatCell(s.name, idx), got, tensor, want)
 		default:
@@ -1004,7 +1004,7 @@ func (in *interp) assign(s *Assign) error {
 	if err != nil {
 		return in.indexFailure(s, err)
 	}
-	if !want.IsUndef() && in.opts.Equality.Close(v, want, in.opts.Tolerance) {
+	if in.opts.Equality.Accepts(want, v, in.opts.Tolerance) {
 		in.storeCell(loc{s: st, off: off}, v, s)
 		return nil
 	}

@@ -95,7 +95,7 @@ func (a *Analysis) SplitDead(ctx context.Context, c *Condition) (live *Condition
 		return nil, dead, err
 	}
 	l := *c
-	l.Obligation = &Obligation{Impl: c.Obligation.Impl, Spec: c.Obligation.Spec, Points: rest}
+	l.Obligation = &Obligation{Impl: c.Obligation.Impl, Spec: c.Obligation.Spec, Points: rest, SpecValue: c.Obligation.SpecValue}
 	return &l, dead, nil
 }
 

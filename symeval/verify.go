@@ -61,13 +61,18 @@ type LoopVar struct {
 type Obligation struct {
 	Impl, Spec *Context
 	Points     *presburger.Map
+	// SpecValue is set when Spec is the specification's value of the cell
+	// (an annotation, an output's element), which any kernel value
+	// satisfies where it is unconstrained (value.Value.IsUnconstrained);
+	// unset when Spec is a kernel value or a condition.
+	SpecValue bool
 }
 
 // WithImpl returns the obligation with its kernel side replaced by impl
 // (a part of Impl, such as one of its subterms), over the same points and
 // against the same specification side.
 func (o *Obligation) WithImpl(impl *Context) *Obligation {
-	return &Obligation{Impl: impl, Spec: o.Spec, Points: o.Points}
+	return &Obligation{Impl: impl, Spec: o.Spec, Points: o.Points, SpecValue: o.SpecValue}
 }
 
 // String prints the obligation as "Impl = Spec : points", the holes of
@@ -622,7 +627,8 @@ func (g *gen) obligations(base Condition, kind sched.Kind, obs []obligation) err
 			continue
 		}
 		c.Status = Pending
-		c.Obligation = &Obligation{Impl: o.Impl, Spec: o.Spec, Points: o.Points}
+		c.Obligation = &Obligation{Impl: o.Impl, Spec: o.Spec, Points: o.Points,
+			SpecValue: kind == sched.WrongValue || kind == sched.OutputWrongValue}
 		if o.Impl == o.Spec {
 			// Equal contexts: the obligation holds where the holes agree.
 			same, err := g.sameHoles(o)

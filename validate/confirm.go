@@ -125,9 +125,9 @@ func (s *solver) encodeGround(ob *symeval.Obligation, out *outcome) (*groundQuer
 	if err != nil {
 		return nil, fmt.Errorf("ground encoding: %w", err)
 	}
-	sv, sdef, eq := iv, s.z.True(), s.z.True()
+	sv, sdef, sfree, eq := iv, s.z.True(), s.z.False(), s.z.True()
 	if !s.defOnly {
-		if sv, sdef, err = s.enc.Expr(ob.Spec.Expr, ob.Spec.Types(), idx(out.specHoles), all); err != nil {
+		if sv, sdef, sfree, err = s.enc.ExprFree(ob.Spec.Expr, ob.Spec.Types(), idx(out.specHoles), all); err != nil {
 			return nil, fmt.Errorf("ground encoding: %w", err)
 		}
 	}
@@ -137,6 +137,10 @@ func (s *solver) encodeGround(ob *symeval.Obligation, out *outcome) (*groundQuer
 	if !s.defOnly {
 		if eq, err = s.enc.Equal(iv, sv, ob.Impl.Type); err != nil {
 			return nil, err
+		}
+		if ob.SpecValue {
+			// An unconstrained specification's value accepts any.
+			eq = s.z.Or(sfree, eq)
 		}
 	}
 	// With sqrt, exp and the like uninterpreted, a model is no
@@ -428,7 +432,7 @@ func (s *solver) confirmWith(c *symeval.Condition, out *outcome, inputs sare.Inp
 		}
 		return nil
 	}
-	if s.v.opts.ValueModel.Equality().Equal(iv, sv) {
+	if s.v.opts.ValueModel.Equality().Accepts(sv, iv, 0) {
 		return fmt.Errorf("both sides evaluate to %s", iv)
 	}
 	return nil

@@ -29,6 +29,7 @@ type query struct {
 	iv, sv *smt.Term
 	idef   *smt.Term
 	sdef   *smt.Term
+	sfree  *smt.Term // where the specification's side is unconstrained
 	bad    *smt.Term
 	axioms []*smt.Term // definitions of unfolded tensor elements
 	opaque int         // computed tensor elements left uninterpreted
@@ -114,7 +115,7 @@ func (s *solver) encodePieces(o *symeval.Obligation, st strategy, q *query, piec
 	q.points = q.points.Simplify()
 	if e != nil {
 		q.same = true
-		q.iv, q.sv, q.idef, q.sdef, q.bad, q.axioms, q.opaque = e.iv, e.sv, e.idef, e.sdef, e.bad, e.axioms, e.opaque
+		q.iv, q.sv, q.idef, q.sdef, q.sfree, q.bad, q.axioms, q.opaque = e.iv, e.sv, e.idef, e.sdef, e.sfree, e.bad, e.axioms, e.opaque
 		return q, nil
 	}
 	defer func() {
@@ -162,7 +163,7 @@ func (s *solver) encodePieces(o *symeval.Obligation, st strategy, q *query, piec
 			opts := st.spec
 			opts.Depth, opts.Keep = d, keep
 			s.enc.ForgetUnfoldings()
-			sv, sdef, err := s.enc.Expr(o.Spec.Expr, o.Spec.Types(), holeIdx(q.sholes), opts)
+			sv, sdef, sfree, err := s.enc.ExprFree(o.Spec.Expr, o.Spec.Types(), holeIdx(q.sholes), opts)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", o.Spec, err)
 			}
@@ -174,7 +175,7 @@ func (s *solver) encodePieces(o *symeval.Obligation, st strategy, q *query, piec
 			// such as Halide's boundary conditions ends this way), and
 			// the solver gets the whole definition.
 			if id == iv.ID() || (prev != nil && id == prev.ID()) {
-				q.sv, q.sdef = sv, sdef
+				q.sv, q.sdef, q.sfree = sv, sdef, sfree
 				break
 			}
 			prev = cur
@@ -184,7 +185,7 @@ func (s *solver) encodePieces(o *symeval.Obligation, st strategy, q *query, piec
 		}
 	}
 	if q.sv == nil {
-		if q.sv, q.sdef, err = s.enc.Expr(o.Spec.Expr, o.Spec.Types(), holeIdx(q.sholes), st.spec); err != nil {
+		if q.sv, q.sdef, q.sfree, err = s.enc.ExprFree(o.Spec.Expr, o.Spec.Types(), holeIdx(q.sholes), st.spec); err != nil {
 			return nil, fmt.Errorf("%s: %w", o.Spec, err)
 		}
 	}
@@ -195,7 +196,13 @@ func (s *solver) encodePieces(o *symeval.Obligation, st strategy, q *query, piec
 	if err != nil {
 		return nil, err
 	}
-	q.bad = s.z.Or(q.idef.Not(), q.sdef.Not(), eq.Not()).Simplify()
+	differ := eq.Not()
+	if o.SpecValue && !q.sfree.IsFalse() {
+		// Where the specification's value is unconstrained, any kernel
+		// value satisfies it (value.OverflowUnconstrained).
+		differ = s.z.And(q.sfree.Not(), differ)
+	}
+	q.bad = s.z.Or(q.idef.Not(), q.sdef.Not(), differ).Simplify()
 	for _, a := range s.enc.Axioms() {
 		q.axioms = append(q.axioms, a.SimplifyArith())
 	}

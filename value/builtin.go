@@ -85,18 +85,21 @@ func Call(name string, args []Value) (Value, error) {
 	}
 	r := call(name, args, t)
 	mark := callRounds(name, args, r)
+	free := false
 	if name == "select" {
 		chosen := args[2]
 		if args[0].bits != 0 {
 			chosen = args[1]
 		}
 		mark = mark || args[0].inexact || chosen.inexact
+		free = args[0].unconstrained || chosen.unconstrained
 	} else {
 		for _, a := range args {
 			mark = mark || a.inexact
+			free = free || a.unconstrained
 		}
 	}
-	return withMark(r, mark), nil
+	return withFree(withMark(r, mark), free), nil
 }
 
 // call applies the built-in name to defined, well-typed arguments.
@@ -215,7 +218,7 @@ func Reinterpret(t syntax.Type, v Value) (Value, error) {
 	}
 	r, err := reinterpret(t, v)
 	// A bit cast has no counterpart over the reals.
-	return withMark(r, true), err
+	return withFree(withMark(r, true), v.unconstrained), err
 }
 
 func reinterpret(t syntax.Type, v Value) (Value, error) {

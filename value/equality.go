@@ -31,3 +31,10 @@ func (q Equality) Equal(v, w Value) bool {
 func (q Equality) Close(v, w Value, tol float64) bool {
 	return q.Equal(v, w) || v.Close(w, tol)
 }
+
+// Accepts reports whether a kernel's value got satisfies its
+// specification's value spec: spec is defined, and either unconstrained
+// (Value.IsUnconstrained: any value does) or Close to got under q.
+func (q Equality) Accepts(spec, got Value, tol float64) bool {
+	return !spec.IsUndef() && (spec.IsUnconstrained() || q.Close(got, spec, tol))
+}

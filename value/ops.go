@@ -14,7 +14,7 @@ import (
 // error (the checkers rule these out).
 func Unary(op syntax.Op, x Value) (Value, error) {
 	r, err := unary(op, x)
-	return withMark(r, x.inexact || !finite(r)), err
+	return withFree(withMark(r, x.inexact || !finite(r)), x.unconstrained), err
 }
 
 func unary(op syntax.Op, x Value) (Value, error) {
@@ -105,7 +105,7 @@ func Binary(op syntax.Op, x, y Value) (Value, error) {
 	case t.IsInteger() && (op == syntax.OpDiv || op == syntax.OpRem):
 		mark = mark || y.bits == 0
 	}
-	return withMark(r, mark), err
+	return withFree(withMark(r, mark), x.unconstrained || y.unconstrained), err
 }
 
 // binary applies op to defined operands of type t.
@@ -278,7 +278,7 @@ func Cast(t syntax.Type, v Value) (Value, error) {
 	if err != nil || !v.def {
 		return r, err
 	}
-	return withMark(r, v.inexact || castRounds(t, v, r)), nil
+	return withFree(withMark(r, v.inexact || castRounds(t, v, r)), v.unconstrained), nil
 }
 
 func cast(t syntax.Type, v Value) (Value, error) {

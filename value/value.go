@@ -22,6 +22,9 @@ type Value struct {
 	// inexact marks a value that may differ from the real model's
 	// (Inexact).
 	inexact bool
+	// unconstrained marks a specification's value computed from a signed
+	// overflow that its Overflow leaves without a value (IsUnconstrained).
+	unconstrained bool
 }
 
 // Int returns n wrapped to the integer type t. For a type that is not an

@@ -426,7 +426,7 @@ func compare(ctx context.Context, sp *sare.Spec, ev *sare.Evaluator, runs []*Sam
 		k := key(cell.Tensor, cell.Index)
 		same := func(text string) bool {
 			v, err := value.Parse(t.Type, text)
-			return err == nil && v.Close(want, tolerance)
+			return err == nil && value.BitExact.Accepts(want, v, tolerance)
 		}
 		c.Compared++
 		u, haveU := unsched[k]

@@ -34,7 +34,7 @@ func (c *exprEnc) access(x *syntax.Call, t syntax.Type) (tv, error) {
 	if err != nil || def == nil {
 		return r, err
 	}
-	return tv{r.val, c.e.and(r.def, def)}, nil
+	return tv{r.val, c.e.and(r.def, def), r.free}, nil
 }
 
 // accessAt encodes the tensor access x at the encoded arguments args.
@@ -77,7 +77,7 @@ func (c *exprEnc) accessAt(x *syntax.Call, args []*smt.Term) (tv, error) {
 			// every other access to the same element, whatever its
 			// arguments' syntax, is then tied to it by congruence.
 			e.axioms = append(e.axioms, uf.val.Eq(r.val))
-			r = tv{uf.val, r.def}
+			r = tv{uf.val, r.def, r.free}
 		}
 	}
 	e.memo[key] = memoEntry{r, keep}
@@ -142,15 +142,24 @@ func (c *exprEnc) unfold(name string, args []*smt.Term, fallback tv) (tv, error)
 		if e.info != nil {
 			types = e.info.Types
 		}
-		body := &exprEnc{e: e, types: types, idx: idx, root: c.root, opts: c.opts, level: c.level + 1}
+		body := &exprEnc{e: e, types: types, idx: idx, root: c.root, opts: c.opts, level: c.level + 1, overflow: e.spec.Overflow}
 		b, err := body.expr(eq.RHS)
 		if err != nil {
 			return tv{}, err
 		}
+		if b.free != nil {
+			// Where the body is unconstrained, the element is whatever
+			// the kernel stored for it: the access, not the body.
+			b.val = b.free.Ite(fallback.val, b.val)
+		}
 		if decided || eq.Where == nil && len(tensor.Eqs) == 1 {
 			return b, nil
 		}
-		r = tv{cond.Ite(b.val, r.val), cond.Ite(b.def, r.def)}
+		var free *smt.Term
+		if b.free != nil || r.free != nil {
+			free = cond.Ite(e.orFalse(b.free), e.orFalse(r.free))
+		}
+		r = tv{cond.Ite(b.val, r.val), cond.Ite(b.def, r.def), free}
 	}
 	return r, nil
 }

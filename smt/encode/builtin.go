@@ -23,6 +23,7 @@ func (c *exprEnc) builtin(x *syntax.Call, t syntax.Type) (tv, error) {
 	}
 	args := make([]*smt.Term, len(x.Args))
 	defs := make([]*smt.Term, len(x.Args))
+	frees := make([]*smt.Term, len(x.Args))
 	for i, a := range x.Args {
 		v, err := c.expr(a)
 		if err != nil {
@@ -35,7 +36,7 @@ func (c *exprEnc) builtin(x *syntax.Call, t syntax.Type) (tv, error) {
 		if at, _ := c.typeOf(a); at != want {
 			return tv{}, exprError(x, "argument %d has type %s, want %s", i+1, at, want)
 		}
-		args[i], defs[i] = v.val, v.def
+		args[i], defs[i], frees[i] = v.val, v.def, v.free
 	}
 	if b.FloatOnly && !t.IsFloat() || name != "select" && !t.IsNumeric() {
 		return tv{}, exprError(x, "%s does not apply to %s", name, t)
@@ -44,8 +45,14 @@ func (c *exprEnc) builtin(x *syntax.Call, t syntax.Type) (tv, error) {
 	if err != nil {
 		return tv{}, exprError(x, "%v", err)
 	}
-	// Every argument counts, select's unchosen branch included.
-	return tv{r, c.e.and(defs...)}, nil
+	// Every argument counts, select's unchosen branch included, for
+	// definedness; for freedom (value.Call), select's condition and the
+	// chosen branch.
+	free := c.e.or(frees...)
+	if name == "select" && (frees[1] != nil || frees[2] != nil) {
+		free = c.e.or(frees[0], args[0].Ite(c.e.orFalse(frees[1]), c.e.orFalse(frees[2])))
+	}
+	return tv{r, c.e.and(defs...), free}, nil
 }
 
 func (e *Encoder) callBuiltin(name string, t syntax.Type, args []*smt.Term) (*smt.Term, error) {

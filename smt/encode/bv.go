@@ -130,3 +130,30 @@ func bvResize(a *smt.Term, from, to syntax.Type) *smt.Term {
 	}
 	return a.ZeroExt(tw - fw)
 }
+
+// minBits is the bits of the most negative value of the signed type t.
+func minBits(t syntax.Type) uint64 { return 1 << (t.Bits() - 1) }
+
+// signedOverflow is the Bool term that holds when a op b, of the signed
+// type t, leaves t's range in exact integer arithmetic (value.Overflow):
+// for + - *, and / of the most negative value by -1; false for the other
+// operators.
+func signedOverflow(z *smt.Context, op syntax.Op, t syntax.Type, a, b *smt.Term) *smt.Term {
+	w := uint(t.Bits())
+	zero := z.BV(0, w)
+	neg := func(x *smt.Term) *smt.Term { return x.BVSLt(zero) }
+	switch op {
+	case syntax.OpAdd:
+		r := a.BVAdd(b)
+		return neg(a).Iff(neg(b)).And(neg(r).Xor(neg(a)))
+	case syntax.OpSub:
+		r := a.BVSub(b)
+		return neg(a).Xor(neg(b)).And(neg(r).Xor(neg(a)))
+	case syntax.OpMul:
+		p := a.SignExt(w).BVMul(b.SignExt(w))
+		return p.Extract(w-1, 0).SignExt(w).Eq(p).Not()
+	case syntax.OpDiv:
+		return a.Eq(z.BV(minBits(t), w)).And(b.Eq(z.BV(^uint64(0)>>(64-w), w)))
+	}
+	return z.Bool(false)
+}

@@ -70,6 +70,22 @@
 // whatever it is, so an equality proved for every interpretation of the
 // function holds for the true one.
 //
+// # Unconstrained values
+//
+// Under a specification's value.OverflowUnconstrained, every i32 and i64
+// + - *, negation and division of an equation's body that unfolding
+// substitutes carries, beside def, a Bool term free that holds where it
+// overflows (signedOverflow: from the operands' and the result's sign
+// bits, or, for *, the product of the operands sign-extended to twice the
+// width), propagated as package value propagates unconstrained values
+// (select: its condition and the chosen branch). The expression itself
+// (a kernel's value or annotation) wraps; its freedom is that of the
+// elements it unfolds. Where a body is free, the unfolded element's value
+// is the tensor's application, not the body: a kernel may have stored any
+// value for it. ExprFree returns the term; Expr drops it, and a caller
+// that ignores it asks for the wrapped value wherever the element is
+// constrained and for the application elsewhere, which is sound.
+//
 // # Unfolding
 //
 // With ExprOptions.Unfold, an access to a computed tensor is replaced by its

@@ -274,3 +274,29 @@ func (e *Encoder) and(ts ...*smt.Term) *smt.Term {
 	}
 	return e.z.And(keep...)
 }
+
+// or is the disjunction of the freedom terms ts, nil (never) ones left
+// out; nil when all are.
+func (e *Encoder) or(ts ...*smt.Term) *smt.Term {
+	var keep []*smt.Term
+	for _, t := range ts {
+		if t != nil && !t.Equal(e.fls) {
+			keep = append(keep, t)
+		}
+	}
+	switch len(keep) {
+	case 0:
+		return nil
+	case 1:
+		return keep[0]
+	}
+	return e.z.Or(keep...)
+}
+
+// orFalse is the freedom term t, false for nil.
+func (e *Encoder) orFalse(t *smt.Term) *smt.Term {
+	if t == nil {
+		return e.fls
+	}
+	return t
+}

@@ -43,17 +43,24 @@ type ExprOptions struct {
 	Depth int
 }
 
-// tv is an encoded value: its term and the Bool term of its definedness.
-type tv struct{ val, def *smt.Term }
+// tv is an encoded value: its term, the Bool term of its definedness and
+// the Bool term free that holds where the value is unconstrained (computed
+// from a signed overflow of a specification's equation under
+// value.OverflowUnconstrained; nil for never).
+type tv struct{ val, def, free *smt.Term }
 
 // exprEnc encodes one value expression.
 type exprEnc struct {
-	e     *Encoder
-	types map[syntax.Expr]syntax.Type
-	idx   Index // the names of this expression (equation variables when unfolding)
-	root  Index // the caller's names (parameters, when unfolding)
-	opts  ExprOptions
-	level int // the number of unfoldings this expression is nested in
+	e *Encoder
+	// overflow is the meaning of signed overflow here: the
+	// specification's in the equations that unfolding substitutes,
+	// wrapping in the expression itself (a kernel's value or annotation).
+	overflow value.Overflow
+	types    map[syntax.Expr]syntax.Type
+	idx      Index // the names of this expression (equation variables when unfolding)
+	root     Index // the caller's names (parameters, when unfolding)
+	opts     ExprOptions
+	level    int // the number of unfoldings this expression is nested in
 }
 
 // Expr encodes the value expression x, whose value nodes' types are in types
@@ -65,19 +72,37 @@ type exprEnc struct {
 // propagates through every operation, select included, and tensor accesses
 // are taken to be defined). When def is false, val is unspecified.
 func (e *Encoder) Expr(x syntax.Expr, types map[syntax.Expr]syntax.Type, idx Index, opts ExprOptions) (val, def *smt.Term, err error) {
+	val, def, _, err = e.ExprFree(x, types, idx, opts)
+	return val, def, err
+}
+
+// ExprFree is Expr, and also returns the Bool term free that holds where
+// the value is unconstrained (value.Value.IsUnconstrained): computed from
+// a tensor element whose equation's body overflows under the
+// specification's value.OverflowUnconstrained (see the package
+// documentation, "Unconstrained values"). free is false for a
+// specification that wraps.
+func (e *Encoder) ExprFree(x syntax.Expr, types map[syntax.Expr]syntax.Type, idx Index, opts ExprOptions) (val, def, free *smt.Term, err error) {
 	defer guard(&err, "value expression")
 	c := &exprEnc{e: e, types: types, idx: idx, root: idx, opts: opts}
 	r, err := c.expr(x)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if err := r.val.Err(); err != nil {
-		return nil, nil, fmt.Errorf("encode: %s: %w", syntax.ExprString(x), err)
+		return nil, nil, nil, fmt.Errorf("encode: %s: %w", syntax.ExprString(x), err)
 	}
 	if err := r.def.Err(); err != nil {
-		return nil, nil, fmt.Errorf("encode: definedness of %s: %w", syntax.ExprString(x), err)
+		return nil, nil, nil, fmt.Errorf("encode: definedness of %s: %w", syntax.ExprString(x), err)
 	}
-	return r.val, r.def, nil
+	free = e.fls
+	if r.free != nil {
+		if err := r.free.Err(); err != nil {
+			return nil, nil, nil, fmt.Errorf("encode: overflow of %s: %w", syntax.ExprString(x), err)
+		}
+		free = r.free
+	}
+	return r.val, r.def, free, nil
 }
 
 // typeOf is the recorded type of the value node x.
@@ -87,7 +112,7 @@ func (c *exprEnc) typeOf(x syntax.Expr) (syntax.Type, bool) {
 }
 
 // defined is a value that is always defined.
-func (c *exprEnc) defined(val *smt.Term) tv { return tv{val, c.e.tru} }
+func (c *exprEnc) defined(val *smt.Term) tv { return tv{val, c.e.tru, nil} }
 
 func (c *exprEnc) expr(x syntax.Expr) (tv, error) {
 	if x == nil {
@@ -189,7 +214,11 @@ func (c *exprEnc) unary(x *syntax.Unary, t syntax.Type) (tv, error) {
 	default:
 		return tv{}, exprError(x, "operator %s does not apply to %s", x.Op, t)
 	}
-	return tv{r, a.def}, nil
+	free := a.free
+	if x.Op == syntax.OpNeg && c.overflow.Checked(t) {
+		free = c.e.or(free, a.val.Eq(c.e.z.BV(minBits(t), uint(t.Bits()))))
+	}
+	return tv{r, a.def, free}, nil
 }
 
 func (c *exprEnc) binary(x *syntax.Binary, t syntax.Type) (tv, error) {
@@ -216,7 +245,11 @@ func (c *exprEnc) binary(x *syntax.Binary, t syntax.Type) (tv, error) {
 	if err != nil {
 		return tv{}, exprError(x, "%v", err)
 	}
-	return tv{r, c.e.and(a.def, b.def)}, nil
+	free := c.e.or(a.free, b.free)
+	if c.overflow.Checked(ot) {
+		free = c.e.or(free, signedOverflow(c.e.z, x.Op, ot, a.val, b.val))
+	}
+	return tv{r, c.e.and(a.def, b.def), free}, nil
 }
 
 func (c *exprEnc) chain(x *syntax.Chain) (tv, error) {
@@ -226,6 +259,7 @@ func (c *exprEnc) chain(x *syntax.Chain) (tv, error) {
 	}
 	vals := make([]tv, len(x.Operands))
 	defs := make([]*smt.Term, len(x.Operands))
+	var free *smt.Term
 	ot, _ := c.typeOf(x.Operands[0])
 	for i, o := range x.Operands {
 		v, err := c.expr(o)
@@ -236,6 +270,7 @@ func (c *exprEnc) chain(x *syntax.Chain) (tv, error) {
 			return tv{}, exprError(x, "operands of types %s and %s", ot, t)
 		}
 		vals[i], defs[i] = v, v.def
+		free = c.e.or(free, v.free)
 	}
 	cs := make([]*smt.Term, len(x.Ops))
 	for i, op := range x.Ops {
@@ -248,7 +283,7 @@ func (c *exprEnc) chain(x *syntax.Chain) (tv, error) {
 		}
 		cs[i] = k
 	}
-	return tv{c.e.z.And(cs...), c.e.and(defs...)}, nil
+	return tv{c.e.z.And(cs...), c.e.and(defs...), free}, nil
 }
 
 // binaryOp applies op to two operands of type t (value.Binary's semantics).
@@ -319,7 +354,7 @@ func (c *exprEnc) call(x *syntax.Call, t syntax.Type) (tv, error) {
 		if err != nil {
 			return tv{}, exprError(x, "%v", err)
 		}
-		return tv{r, c.e.and(a.def, ok)}, nil
+		return tv{r, c.e.and(a.def, ok), a.free}, nil
 	}
 	if to, ok := value.ReinterpretType(name); ok && len(x.Args) == 1 {
 		if to != t {
@@ -337,7 +372,7 @@ func (c *exprEnc) call(x *syntax.Call, t syntax.Type) (tv, error) {
 		if err != nil {
 			return tv{}, exprError(x, "%v", err)
 		}
-		return tv{r, c.e.and(a.def, ok)}, nil
+		return tv{r, c.e.and(a.def, ok), a.free}, nil
 	}
 	if isBuiltin(name) {
 		return c.builtin(x, t)
