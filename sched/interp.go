@@ -1053,7 +1053,7 @@ func (in *interp) poison(s *Assign, l loc, f *Failure) error {
 		in.garbage = map[loc]*GarbageStep{}
 	}
 	in.garbage[l] = step
-	in.storeCellGhost(l, value.Undef(l.s.elem), s, nil)
+	in.writeGarbage(s, l)
 	return nil
 }
 
