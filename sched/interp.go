@@ -63,7 +63,11 @@ type Options struct {
 	// wrong identity or operator, a position outside the reduction or
 	// accumulated twice, a cell that is no accumulator of the element)
 	// does not fail the run but writes ⊥ into the cell written, as a
-	// garbage write whose chain starts there (GarbageStep.Failure). The
+	// garbage write whose chain starts there (GarbageStep.Failure); a
+	// reduction's read of ⊥ or of an incomplete partial result writes ⊥
+	// too. An accumulation or a merge that writes ⊥ still updates its
+	// cell: in a par loop it is one of the loop's atomic accumulations,
+	// and the cell holds ⊥ when the loop ends. The
 	// run then fails only where ⊥ reaches an out cell, or on a failure
 	// over indices (bounds, races), of an output's value, or at an
 	// undefined annotation (an element the specification does not
@@ -1053,7 +1057,7 @@ func (in *interp) poison(s *Assign, l loc, f *Failure) error {
 		in.garbage = map[loc]*GarbageStep{}
 	}
 	in.garbage[l] = step
-	in.storeCellGhost(l, value.Undef(l.s.elem), s, nil)
+	in.writeGarbage(s, l)
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -82,11 +83,16 @@ func formatPos(pt []int64) string {
 }
 
 // accum is what one frame accumulated into a cell it does not own and did
-// not write: the combined value and the positions.
+// not write: the combined value and the positions. A garbage accum
+// accumulated ⊥ (Options.PoisonValueFailures: an accumulation or merge
+// that wrote ⊥ for a failed check or for reading ⊥); it has no ghost
+// state, and the cell holds ⊥ once it is applied, whatever else is
+// accumulated into it.
 type accum struct {
-	delta value.Value
-	g     *ghost
-	stmt  *Assign
+	delta   value.Value
+	g       *ghost
+	stmt    *Assign
+	garbage bool
 }
 
 // view returns a cell's value and ghost state as the current frame sees
@@ -111,6 +117,10 @@ func (in *interp) view(l loc) (value.Value, *ghost) {
 	}
 	for i := len(accs) - 1; i >= 0; i-- {
 		a := accs[i]
+		if a.garbage {
+			v = value.Undef(l.s.elem)
+			continue
+		}
 		if nv, err := a.g.op.Apply(v, a.delta); err == nil {
 			v = nv
 		}
@@ -147,6 +157,9 @@ func (in *interp) accumulate(l loc, v value.Value, d *ghost, stmt *Assign) {
 		f.accs = map[loc]*accum{}
 	}
 	if a, ok := f.accs[l]; ok {
+		if a.garbage {
+			return
+		}
 		a.delta, _ = d.op.Apply(a.delta, v)
 		a.g.add(d)
 		return
@@ -202,14 +215,23 @@ func (in *interp) reductionAssign(s *Assign) error {
 
 	// The value: a merge reads its source cell with its ghost state.
 	v, src, srcCell, read, garbage, err := in.reductionValue(s)
+	var partial *Failure
 	if err != nil {
-		return err
+		// A read of an incomplete partial result, with
+		// Options.PoisonValueFailures: a wrong value, which the
+		// assignment stores as ⊥ (below).
+		if !in.poisons() || !errors.As(err, &partial) || partial.Kind != IncompleteReduction {
+			return err
+		}
 	}
 	off, idx, err := in.target(s, st, nil)
 	if err != nil {
 		return err
 	}
 	l := loc{s: st, off: off}
+	if partial != nil {
+		return in.poison(s, l, partial)
+	}
 	cell := formatCell(st.name, idx)
 	fail := func(kind Kind, format string, args ...any) *Failure {
 		f := in.failure(kind, s, format, args...)
@@ -228,7 +250,7 @@ func (in *interp) reductionAssign(s *Assign) error {
 		garbage, read = true, &cellRef{s: st, idx: idx}
 	}
 	if garbage && in.poisons() {
-		in.poisonedReduction(s, l, read, red.elem)
+		in.poisonedReduction(s, l, read)
 		return nil
 	}
 	if garbage {
@@ -320,14 +342,45 @@ func (in *interp) holdsGarbage(l loc) bool {
 // the cell read (nil if unknown), as a garbage write into its cell l
 // with Options.PoisonValueFailures: the cell holds ⊥ whatever the
 // bookkeeping, which only values other than ⊥ need.
-func (in *interp) poisonedReduction(s *Assign, l loc, read *cellRef, elem syntax.Type) {
+func (in *interp) poisonedReduction(s *Assign, l loc, read *cellRef) {
 	in.res.GarbageWrites++
 	if read != nil {
 		if roff, ok := read.s.offset(read.idx); ok {
 			in.recordGarbage(s, loc{s: read.s, off: roff}, l)
 		}
 	}
-	in.storeCellGhost(l, value.Undef(elem), s, nil)
+	in.writeGarbage(s, l)
+}
+
+// writeGarbage puts ⊥ into the cell l for the assignment s, a garbage
+// write with Options.PoisonValueFailures. An initialisation or a plain
+// assignment writes the cell. An accumulation or a merge stays what it
+// is in the kernel, an update of the cell: inside an iteration of a par
+// loop it is one of the loop's atomic accumulations, which the other
+// iterations' accumulations into the cell do not conflict with; the cell
+// holds ⊥ once the loop ends.
+func (in *interp) writeGarbage(s *Assign, l loc) {
+	undef := value.Undef(l.s.elem)
+	isInit := s.At != nil && len(s.At) == 0
+	f := in.frame
+	if !s.IsReduction() || isInit || f == l.s.owner {
+		in.storeCellGhost(l, undef, s, nil)
+		return
+	}
+	if _, ok := f.writes[l]; ok {
+		// The iteration wrote the cell itself: it updates its own value.
+		in.storeCellGhost(l, undef, s, nil)
+		return
+	}
+	if f.accs == nil {
+		f.accs = map[loc]*accum{}
+	}
+	if a, ok := f.accs[l]; ok {
+		a.delta, a.g, a.garbage = undef, nil, true
+		return
+	}
+	f.accs[l] = &accum{delta: undef, stmt: s, garbage: true}
+	f.accOrder = append(f.accOrder, l)
 }
 
 // reductionElement returns the indices of the element of the reduction
@@ -359,7 +412,7 @@ func (in *interp) reductionValue(s *Assign) (v value.Value, src *ghost, srcCell 
 			return v, nil, "", nil, false, in.indexFailure(s, err)
 		}
 		if f := in.readFailure(s, venv); f != nil {
-			if in.opts.GarbageWrites && venv.garbageOnly() {
+			if in.opts.GarbageWrites && venv.garbageOnly() || in.poisons() && venv.oob == nil && venv.err == nil && venv.undef != nil {
 				return v, nil, "", venv.undef, true, nil
 			}
 			return v, nil, "", nil, false, f
@@ -520,6 +573,13 @@ func (p *parAccs) race(sets *parSets) (l loc, acc iterAccum, other int64, os *As
 func (p *parAccs) apply(in *interp, s *Loop) error {
 	for _, l := range p.order {
 		its := p.byLoc[l]
+		if g := garbageAccum(its); g != nil {
+			// ⊥ was accumulated: the cell holds ⊥ whatever the others
+			// accumulate, and their bookkeeping, which only values
+			// other than ⊥ need, is not checked.
+			in.writeGarbage(g.stmt, l)
+			continue
+		}
 		for i := len(its) - 1; i >= 0; i-- {
 			ia := its[i]
 			_, g := in.view(l)
@@ -537,6 +597,17 @@ func (p *parAccs) apply(in *interp, s *Loop) error {
 				return f
 			}
 			in.accumulate(l, a.delta, a.g, a.stmt)
+		}
+	}
+	return nil
+}
+
+// garbageAccum returns the first of the iterations' accumulations into a
+// cell that accumulated ⊥, or nil.
+func garbageAccum(its []iterAccum) *accum {
+	for _, ia := range its {
+		if ia.a.garbage {
+			return ia.a
 		}
 	}
 	return nil

@@ -79,6 +79,71 @@ out d[] : i32[] = D()
   }
 }
 `
+	// Rows of a sum computed one row past the output, the row's two
+	// positions accumulated atomically by the iterations of a par loop:
+	// the last row's second position reads a staged cell never written
+	// (a garbage write), which only that row holds.
+	const window = `param N
+assume N >= 1
+input A(x) : i32
+tensor S(x) : i32
+S(x) = reduce(+, k in 0 .. 2, A(x + k))
+tensor R(x) : i32
+R(x) = reduce(+, j in 0 .. 2, S(x + j))
+`
+	atomicRows := `kernel atomic(N)
+assume N >= 1
+in  a[x] : i32[N + 2] = A(x)
+out s[x] : i32[N] = S(x)
+{
+  alloc u : i32[N + 2] {
+    for x < N + 1 {
+      u[x] {A(x)} := a[x]
+    }
+    alloc t : i32[N + 1] {
+      for x < N + 1 {
+        t[x] {S(x) @ ()} := 0
+        par k < 2 {
+          t[x] {S(x) @ (k)} += u[x + k]
+        }
+      }
+      for x < N {
+        s[x] {S(x)} := t[x]
+      }
+    }
+  }
+}
+`
+	// A sum of sums computed one row past the output: the last row reads
+	// a partial result initialised but never accumulated into.
+	partialRows := `kernel partial(N)
+assume N >= 1
+in  a[x] : i32[N + 2] = A(x)
+out r[x] : i32[N] = R(x)
+{
+  alloc t : i32[N + 2] {
+    for x < N + 2 {
+      t[x] {S(x) @ ()} := 0
+    }
+    for x < N + 1 {
+      for k < 2 {
+        t[x] {S(x) @ (k)} += a[x + k]
+      }
+    }
+    alloc w : i32[N + 1] {
+      for x < N + 1 {
+        w[x] {R(x) @ ()} := 0
+        for j < 2 {
+          w[x] {R(x) @ (j)} += t[x + j]
+        }
+      }
+      for x < N {
+        r[x] {R(x)} := w[x]
+      }
+    }
+  }
+}
+`
 	for _, tc := range []struct {
 		name, spec, kernel string
 		n                  int64
@@ -98,6 +163,14 @@ out d[] : i32[] = D()
 		{"no initialisation", dotSpec, strings.Replace(dotRfactor, "d[] {D() @ ()} := 0", "skip", 1), 3, NotAccumulator, OutputNotWritten, "not an accumulator", 0, 0},
 		{"wrong body", dotSpec, strings.Replace(dotRfactor, "a[4 * q + p] * b[4 * q + p]", "a[4 * q + p] * a[4 * q + p]", 1), 3, WrongValue, OutputNotWritten, "annotation mismatch", 0, 0},
 		{"plain merge", dotSpec, strings.Replace(dotRfactor, "d[] {D()} += t[p]", "d[] {D()} := d[] + t[p]", 1), 3, IncompleteReduction, OutputNotWritten, "incomplete reduction", 0, 0},
+		// ⊥ accumulated by one iteration of a par loop is one of the
+		// loop's atomic accumulations, not a write conflicting with the
+		// others'.
+		{"atomic garbage past the data", window + "output S\n", atomicRows, 3, 0, 0, "", 0, 1},
+		{"atomic garbage into the output", window + "output S\n", strings.Replace(strings.Replace(atomicRows, "i32[N] = S(x)", "i32[N + 1] = S(x)", 1), "for x < N {", "for x < N + 1 {", 1), 3, OutputNotWritten, OutputNotWritten, "u[4] (never written) read at 14:11 (at x=3 k=1), ⊥ written into t[3]", 0, 0},
+		// A reduction's read of an incomplete partial result writes ⊥.
+		{"incomplete read past the data", window + "output R\n", partialRows, 3, IncompleteReduction, 0, "", 1, 0},
+		{"incomplete read into the output", window + "output R\n", strings.Replace(strings.Replace(partialRows, "i32[N] = R(x)", "i32[N + 1] = R(x)", 1), "for x < N {", "for x < N + 1 {", 1), 3, IncompleteReduction, OutputNotWritten, "incomplete reduction: t[4] holds a partial result of S(4)", 0, 0},
 		// An output left incomplete is a failure of the output itself.
 		{"skips a tail", dotSpec, strings.Replace(dotRfactor, "(N + 3 - p) / 4", "N / 4", 1), 10, IncompleteReduction, IncompleteReduction, "", 0, 0},
 	} {
