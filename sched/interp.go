@@ -73,6 +73,11 @@ type Options struct {
 	// undefined annotation (an element the specification does not
 	// define, whatever the value): a run that passes shows that no value
 	// that failed its check is used by an output at these parameters.
+	// An update in place (its value reads the cell it writes) whose
+	// annotation fails but that stores the defined value its cell
+	// already holds (a plain value, bit for bit) changes no memory: it
+	// keeps the cell, whose value passed its own check when it was
+	// written, instead of writing ⊥.
 	PoisonValueFailures bool
 }
 
@@ -1034,7 +1039,42 @@ func (in *interp) assign(s *Assign) error {
 		// the annotation whatever the value.
 		return f
 	}
-	return in.poison(s, loc{s: st, off: off}, f)
+	l := loc{s: st, off: off}
+	if in.poisons() && readsOwnCell(s) && in.unchanged(l, v) {
+		// An update in place that writes the value its cell holds:
+		// memory is as before, and the cell keeps the value that
+		// passed its own check when it was written.
+		in.storeCell(l, v, s)
+		return nil
+	}
+	return in.poison(s, l, f)
+}
+
+// readsOwnCell reports whether the value of the assignment s reads the
+// cell s writes (the same array at the same indices): an update in
+// place.
+func readsOwnCell(s *Assign) bool {
+	found := false
+	syntax.Inspect(s.Value, func(e syntax.Expr) bool {
+		if x, ok := e.(*syntax.Index); ok && x.Array.Name == s.Array.Name && syntax.EqualList(x.Indices, s.Indices) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// unchanged reports whether the cell l holds the defined plain value v
+// (no reduction's partial result), bit for bit: an assignment that
+// stores v there leaves memory as it was. With
+// Options.PoisonValueFailures an update in place that does so keeps the
+// cell's value rather than writing ⊥ for its annotation: the value
+// passed its check when it was written (Halide recomputes a max update
+// over a cell it already updated, max(m, a) = m), and is no value that
+// failed.
+func (in *interp) unchanged(l loc, v value.Value) bool {
+	old, g := in.view(l)
+	return g == nil && !old.IsUndef() && !old.Inexact() && !v.Inexact() && old.Equal(v)
 }
 
 // poisons reports whether failed checks of stored values write ⊥

@@ -144,6 +144,41 @@ out r[x] : i32[N] = R(x)
   }
 }
 `
+	// A max update recomputed in place over a cell it already updated
+	// (as Halide's sliding window recomputes an unrolled update): the
+	// second max over b stores the value the cell holds, S2(x), against
+	// the annotation of the earlier step S1(x).
+	const maxSpec = `param N
+assume N >= 1
+input A(x) : i32
+input B(x) : i32
+input C(x) : i32
+tensor S1(x) : i32
+S1(x) = max(A(x), B(x))
+tensor S2(x) : i32
+S2(x) = max(S1(x), C(x))
+tensor G(x) : i32
+G(x) = S2(x)
+output G
+`
+	const maxAgain = `kernel again(N)
+assume N >= 1
+in  a[x] : i32[N] = A(x)
+in  b[x] : i32[N] = B(x)
+in  c[x] : i32[N] = C(x)
+out g[x] : i32[N] = G(x)
+{
+  alloc t : i32[N] {
+    for x < N {
+      t[x] {A(x)} := a[x]
+      t[x] {S1(x)} := max(t[x], b[x])
+      t[x] {S2(x)} := max(t[x], c[x])
+      t[x] {S1(x)} := max(t[x], b[x])
+      g[x] {G(x)} := t[x]
+    }
+  }
+}
+`
 	for _, tc := range []struct {
 		name, spec, kernel string
 		n                  int64
@@ -155,6 +190,11 @@ out r[x] : i32[N] = R(x)
 	}{
 		{"stale row overwritten", stencil, stale, 3, WrongValue, 0, "", 3, 0},
 		{"stale row read", stencil, staleRead, 3, WrongValue, OutputNotWritten, "annotation mismatch: t[0] := ", 0, 0},
+		// The recomputed max stores the value its cell holds: no memory
+		// changes. Not in place, or storing another value, it writes ⊥.
+		{"max recomputed in place", maxSpec, maxAgain, 16, WrongValue, 0, "", 0, 0},
+		{"max recomputed not in place", maxSpec, strings.Replace(maxAgain, "t[x] {S1(x)} := max(t[x], b[x])\n      g", "t[x] {S1(x)} := max(max(a[x], b[x]), c[x])\n      g", 1), 16, WrongValue, OutputNotWritten, "annotation mismatch: t[", 0, 0},
+		{"max recomputed to another value", maxSpec, strings.Replace(maxAgain, "t[x] {S1(x)} := max(t[x], b[x])\n      g", "t[x] {S1(x)} := max(t[x], b[x]) + 1\n      g", 1), 16, WrongValue, OutputNotWritten, "annotation mismatch: t[", 0, 0},
 		// The merges past the data read cells never written: garbage writes.
 		{"merges past the data", dotSpec, mergeRows, 5, NotAccumulator, 0, "", 0, 3},
 		{"merges one past the data", dotSpec, strings.Replace(mergeRows, "for p < N {\n        d[] {D()} += r[p]", "for p < N + 1 {\n        d[] {D()} += r[p]", 1), 5, NotAccumulator, OutputNotWritten, "t[5] (never written) read at 15:9 (at p=5), ⊥ written into r[5]", 0, 0},

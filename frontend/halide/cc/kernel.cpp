@@ -273,6 +273,7 @@ private:
         return it != scope_.end() && !it->second.empty();
     }
     std::string slid(const std::string &coord) const;
+    std::string uniquified(const std::string &coord) const;
     std::string single_iteration(const std::string &coord);
 
     void note_bound(const Expr &e);
@@ -769,6 +770,37 @@ std::string KernelTranslator::slid(const std::string &coord) const {
     return found;
 }
 
+// uniquified names the variable in scope that holds a stage's coordinate
+// coord when a let or loop inside the one named coord binds the same
+// name: uniquify_variable_names renames the inner binding to coord_N, N
+// the first number not yet taken (src/UniquifyVariableNames.cpp at tag
+// v14.0.0), and the store's coordinate is the innermost binding, the one
+// in scope with the largest N. An rfactor() merge of an update whose
+// pure variable was split is such a store: Halide 14 keeps a loop over
+// the old variable around the split's loops, and the split's let of the
+// variable inside is renamed.
+std::string KernelTranslator::uniquified(const std::string &coord) const {
+    std::string found = coord;
+    long best = 0;
+    const std::string prefix = coord + "_";
+    for (auto it = scope_.lower_bound(prefix); it != scope_.end(); ++it) {
+        const std::string &c = it->first;
+        if (c.compare(0, prefix.size(), prefix) != 0) {
+            break;
+        }
+        std::string n = c.substr(prefix.size());
+        if (n.empty() || n.size() > 9 || n.find_first_not_of("0123456789") != std::string::npos || it->second.empty()) {
+            continue;
+        }
+        long k = std::stol(n);
+        if (k > best) {
+            best = k;
+            found = c;
+        }
+    }
+    return found;
+}
+
 // single_iteration names the variable in scope that holds a stage's
 // pure coordinate whose loop ran once: the simplifier replaces such a
 // loop, for (v, v.loop_min, v.loop_extent) with v.loop_extent bound to 1,
@@ -979,6 +1011,10 @@ std::vector<std::string> KernelTranslator::store_coords(const Provide *op, const
     std::vector<std::string> coords;
     for (size_t i = 0; i < found->coords.size(); i++) {
         std::string c = slid(found->coords[i]);
+        if (std::string u = uniquified(c);
+            u != c && in_scope(c) && std::find(found->coords.begin(), found->coords.end(), u) == found->coords.end()) {
+            c = u;  // not a variable of the stage named so
+        }
         if (i < npure && (found->scan.on || found->scan.hist) && !found->scan.kept[i]) {
             coords.emplace_back();  // the cell written there: scan_cell, hist_cell
             continue;
