@@ -77,7 +77,7 @@ E5(i, k) = abs(A(i, k))
 			t.Errorf("%v: exp(x) + pow(x, 2) differs from itself: %v", model, r)
 		}
 		// Never proved; in IEEE, finding the model may take longer than
-		// proves allows on a loaded machine (ieeeSatTimeout).
+		// proves allows on a loaded machine (ieeeSatResources).
 		if r := proves(t, e, spec, info, "true", "E1", "E3", ExprOptions{}); !notProved(model, r) {
 			t.Errorf("%v: exp(A(i, k)) = exp(A(i, k + 1)): %v", model, r)
 		}
