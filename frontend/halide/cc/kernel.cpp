@@ -71,7 +71,8 @@ std::string stmt_kind(const Stmt &s) {
 }
 
 // ParamBound reads a check of the form v >= c, v <= c (or with > and <,
-// either way round) on a variable v.
+// either way round) on a variable v, c a constant or an expression with a
+// constant bound in that direction.
 class ParamBound : public Strict {
 public:
     const Variable *v = nullptr;
@@ -81,16 +82,37 @@ public:
 
 private:
     using Strict::visit;
+    int64_t bound_ = 0;
+    // side takes a <= b (a_lower false) or a >= b (a_lower true) with one
+    // side a variable: the other side's constant bound in the direction
+    // the comparison gives (the simplifier folds a buffer's
+    // non-negative-extent check into its bounds check, max(..., 384) <=
+    // output.extent.0, which bounds output.extent.0 below by 384).
     void side(const Expr &a, const Expr &b, bool a_lower) {
-        if (a.as<Variable>() && as_const_int(b)) {
-            v = a.as<Variable>();
-            c = as_const_int(b);
+        const Variable *va = a.as<Variable>(), *vb = b.as<Variable>();
+        if (va && !expr_uses_var(b, va->name) && constant_side(b, a_lower)) {
+            v = va;
             lower = a_lower;
-        } else if (b.as<Variable>() && as_const_int(a)) {
-            v = b.as<Variable>();
-            c = as_const_int(a);
+        } else if (vb && !expr_uses_var(a, vb->name) && constant_side(a, !a_lower)) {
+            v = vb;
             lower = !a_lower;
         }
+    }
+    // constant_side finds a constant lower (v >= e) or upper (v <= e)
+    // bound of e.
+    bool constant_side(const Expr &e, bool v_lower) {
+        if (const int64_t *k = as_const_int(e)) {
+            c = k;
+            return true;
+        }
+        Expr k = find_constant_bound(e, v_lower ? Direction::Lower : Direction::Upper);
+        const int64_t *kc = k.defined() ? as_const_int(k) : nullptr;
+        if (!kc) {
+            return false;
+        }
+        bound_ = *kc;
+        c = &bound_;
+        return true;
     }
     void other(const IRNode *) override {
     }

@@ -15,7 +15,14 @@ public:
     // unroll: the output's x split by 4 and unrolled (unroll_loops);
     // partition: the output's y split by 4, guarded (partition_loops);
     // inner: blur_x stored and computed per row of the output, in a
-    // parallel loop (a realization inside a loop).
+    // parallel loop (a realization inside a loop);
+    // tiles: the output in tiles of 8 x 4 fused into one parallel loop,
+    // blur_x computed per tile (a fused loop whose inner extent only the
+    // buffer's bounds check shows positive; an allocation of constant
+    // extents that bound_small_allocations makes one-dimensional);
+    // inplace: an update of the output that adds the input to it in
+    // place, vectorised by 8 (vector stores whose value loads the array
+    // at the store's own index).
     GeneratorParam<std::string> sched{"sched", "scalar"};
 
     Input<Buffer<uint16_t, 2>> input{"input"};
@@ -24,6 +31,9 @@ public:
     void generate() {
         blur_x(x, y) = (input(x - 1, y) + input(x, y) + input(x + 1, y)) / 3;
         out(x, y) = (blur_x(x, y - 1) + blur_x(x, y) + blur_x(x, y + 1)) / 3;
+        if (std::string(sched) == "inplace") {
+            out(x, y) = out(x, y) + input(x, y) / 2;
+        }
     }
 
     void schedule() {
@@ -42,13 +52,20 @@ public:
         } else if (s == "inner") {
             out.parallel(y);
             blur_x.compute_at(out, y);
+        } else if (s == "tiles") {
+            out.tile(x, y, xo, yo, xi, yi, 8, 4).fuse(xo, yo, t).parallel(t);
+            blur_x.compute_at(out, t);
+        } else if (s == "inplace") {
+            out.vectorize(x, 8);
+            out.update().vectorize(x, 8);
+            blur_x.compute_root();
         } else {
             throw std::invalid_argument("unknown sched " + s);
         }
     }
 
 private:
-    Var x{"x"}, y{"y"}, xi{"xi"}, yi{"yi"};
+    Var x{"x"}, y{"y"}, xi{"xi"}, yi{"yi"}, xo{"xo"}, yo{"yo"}, t{"t"};
     Func blur_x{"blur_x"};
 };
 
