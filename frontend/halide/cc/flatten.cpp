@@ -17,8 +17,14 @@
 //   - an allocation with extents e_0, ..., e_n and constant strides
 //     S_k = e_0 * ... * e_{k-1}: c_k = (e / S_k) % e_k for k < n, and
 //     c_n = e / S_n (Euclidean division, as Halide's);
-//   - an allocation whose stride S_1 = e_0 is a variable (two
-//     dimensions): split as a buffer's, e_0 the symbol.
+//   - an allocation whose extents are constant but one, e_j = a * sym +
+//     b with a constant a (a realized extent, rounded up or not): e is
+//     linear in sym, and its coefficient gives the cells above j, the
+//     rest those up to j (see symbolic_cells).
+//
+// The mins are the realization's before flattening (the one region in
+// scope, for a func realized several times), and so are the extents of an
+// allocation that bound_small_allocations made one-dimensional.
 //
 // In each case e equals sum_k c_k * S_k identically. The kernel declares
 // the array with the allocation's (or the buffer's) extents and checks, as
