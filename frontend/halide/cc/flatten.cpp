@@ -487,15 +487,24 @@ private:
                 break;
             }
         }
+        // Otherwise the extent itself, max(A_.extent.1, 16) say, is the
+        // symbol: a fresh variable stands for it in the index, and the
+        // cells read the extent again.
+        Expr atom;
         if (sym.empty()) {
-            fail("the extent " + str(ext[j]) + " is linear in no variable with a constant coefficient");
+            atom = simplify(substitute(lets_, ext[j]));
+            sym = name + ".extent." + std::to_string(j) + "$atom";
+            a = make_one(Int(32));
+            b = make_zero(Int(32));
         }
         Expr symv = Variable::make(Int(32), sym);
         // sym may be a let in scope: the index keeps it unexpanded, and
         // reads it where other lets expanded it.
         Expr e;
         auto sl = lets_.find(sym);
-        if (sl != lets_.end()) {
+        if (atom.defined()) {
+            e = simplify(substitute(atom, symv, simplify(substitute(lets_, flat))));
+        } else if (sl != lets_.end()) {
             std::map<std::string, Expr> others = lets_;
             others.erase(sym);
             e = simplify(substitute(sl->second, symv, substitute(others, flat)));
@@ -549,6 +558,11 @@ private:
             cells[k] = k + 1 < n ? simplify(c % ext[k]) : c;
             if (k + 1 < n) {
                 stride *= *as_const_int(ext[k]);
+            }
+        }
+        if (atom.defined()) {
+            for (Expr &c : cells) {
+                c = simplify(substitute(sym, atom, c));
             }
         }
         return cells;
@@ -853,6 +867,10 @@ private:
             if (!is_const_one(pi)) {
                 // A predicated lane stores only where its predicate holds.
                 st = IfThenElse::make(mutate(pi), st);
+            }
+            if (i > 0) {
+                // The lanes are one store: of one stage (kernel.cpp).
+                lanes.push_back(Evaluate::make(Call::make(Int(32), same_stage_marker, {StringImm::make(op->name)}, Call::Extern)));
             }
             lanes.push_back(rvar_coords(op->name, i, st));
         }
