@@ -29,9 +29,7 @@ var finalSizes = map[string][]int{"out": {19, 10}}
 // epilogue), a realization inside a parallel loop (inner), its loop
 // rebased, tiles fused into one parallel loop with a realization of
 // constant extents per tile that bound_small_allocations makes
-// one-dimensional (tiles), and an update in place vectorised (inplace:
-// vector stores that load the array they store to, at their own index).
-// Each kernel agrees with Halide's JIT cell for cell and is VALID.
+// one-dimensional (tiles). Each kernel agrees with Halide's JIT cell for cell and is VALID.
 func TestFinalStage(t *testing.T) {
 	tc := toolchain(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
@@ -40,7 +38,7 @@ func TestFinalStage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, sched := range []string{"scalar", "vector", "unroll", "partition", "inner", "tiles", "inplace"} {
+	for _, sched := range []string{"scalar", "vector", "unroll", "partition", "inner", "tiles"} {
 		t.Run(sched, func(t *testing.T) {
 			o := Options{Target: finalTarget, Params: map[string]string{"sched": sched}, Stage: StageFinal}
 			pair, err := Translate(ctx, d, o)

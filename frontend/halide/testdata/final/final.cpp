@@ -19,10 +19,7 @@ public:
     // tiles: the output in tiles of 8 x 4 fused into one parallel loop,
     // blur_x computed per tile (a fused loop whose inner extent only the
     // buffer's bounds check shows positive; an allocation of constant
-    // extents that bound_small_allocations makes one-dimensional);
-    // inplace: an update of the output that adds the input to it in
-    // place, vectorised by 8 (vector stores whose value loads the array
-    // at the store's own index).
+    // extents that bound_small_allocations makes one-dimensional).
     GeneratorParam<std::string> sched{"sched", "scalar"};
 
     Input<Buffer<uint16_t, 2>> input{"input"};
@@ -31,9 +28,6 @@ public:
     void generate() {
         blur_x(x, y) = (input(x - 1, y) + input(x, y) + input(x + 1, y)) / 3;
         out(x, y) = (blur_x(x, y - 1) + blur_x(x, y) + blur_x(x, y + 1)) / 3;
-        if (std::string(sched) == "inplace") {
-            out(x, y) = out(x, y) + input(x, y) / 2;
-        }
     }
 
     void schedule() {
@@ -55,10 +49,6 @@ public:
         } else if (s == "tiles") {
             out.tile(x, y, xo, yo, xi, yi, 8, 4).fuse(xo, yo, t).parallel(t);
             blur_x.compute_at(out, t);
-        } else if (s == "inplace") {
-            out.vectorize(x, 8);
-            out.update().vectorize(x, 8);
-            blur_x.compute_root();
         } else {
             throw std::invalid_argument("unknown sched " + s);
         }
