@@ -26,9 +26,10 @@ var finalSizes = map[string][]int{"out": {19, 10}}
 // schedule per lowering pass after storage flattening: flattening alone
 // (scalar), vectorize_loops (vector, lane by lane), unroll_loops (unroll),
 // partition_loops (partition: a guarded split's steady state and
-// epilogue) and a realization inside a parallel loop (inner), its loop
-// rebased. Each kernel agrees with Halide's JIT cell for cell and is
-// VALID.
+// epilogue), a realization inside a parallel loop (inner), its loop
+// rebased, tiles fused into one parallel loop with a realization of
+// constant extents per tile that bound_small_allocations makes
+// one-dimensional (tiles). Each kernel agrees with Halide's JIT cell for cell and is VALID.
 func TestFinalStage(t *testing.T) {
 	tc := toolchain(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
@@ -37,7 +38,7 @@ func TestFinalStage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, sched := range []string{"scalar", "vector", "unroll", "partition", "inner"} {
+	for _, sched := range []string{"scalar", "vector", "unroll", "partition", "inner", "tiles"} {
 		t.Run(sched, func(t *testing.T) {
 			o := Options{Target: finalTarget, Params: map[string]string{"sched": sched}, Stage: StageFinal}
 			pair, err := Translate(ctx, d, o)

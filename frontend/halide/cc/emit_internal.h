@@ -163,6 +163,11 @@ Frag atom(const std::string &s);
 // int_lit is the integer literal v.
 Frag int_lit(int64_t v);
 
+// same_stage_marker names the call of an Evaluate that flatten.cpp puts
+// between the lanes of a vector store it splits: the next store is of the
+// stage of the last one (kernel.cpp).
+constexpr const char *same_stage_marker = "augur.same_stage";
+
 // no_bounds_query replaces _halide_buffer_is_bounds_query(b) by false in
 // e, simplified: the kernel is the pipeline called on real buffers, not as
 // a bounds query.

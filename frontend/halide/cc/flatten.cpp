@@ -17,8 +17,14 @@
 //   - an allocation with extents e_0, ..., e_n and constant strides
 //     S_k = e_0 * ... * e_{k-1}: c_k = (e / S_k) % e_k for k < n, and
 //     c_n = e / S_n (Euclidean division, as Halide's);
-//   - an allocation whose stride S_1 = e_0 is a variable (two
-//     dimensions): split as a buffer's, e_0 the symbol.
+//   - an allocation whose extents are constant but one, e_j = a * sym +
+//     b with a constant a (a realized extent, rounded up or not): e is
+//     linear in sym, and its coefficient gives the cells above j, the
+//     rest those up to j (see symbolic_cells).
+//
+// The mins are the realization's before flattening (the one region in
+// scope, for a func realized several times), and so are the extents of an
+// allocation that bound_small_allocations made one-dimensional.
 //
 // In each case e equals sum_k c_k * S_k identically. The kernel declares
 // the array with the allocation's (or the buffer's) extents and checks, as
@@ -62,6 +68,33 @@ bool uses_any(const Expr &e, const std::set<std::string> &names) {
     UsesAny u(names);
     e.accept(&u);
     return u.found;
+}
+
+// vars_of lists the variables an expression reads.
+std::set<std::string> vars_of(const Expr &e) {
+    class Vars : public IRVisitor {
+    public:
+        std::set<std::string> names;
+
+    private:
+        using IRVisitor::visit;
+        void visit(const Variable *op) override {
+            names.insert(op->name);
+        }
+    } v;
+    e.accept(&v);
+    return v.names;
+}
+
+// str_list prints expressions as [e_0, e_1, ...].
+std::string str_list(const std::vector<Expr> &es) {
+    std::ostringstream o;
+    o << "[";
+    for (size_t i = 0; i < es.size(); i++) {
+        o << (i ? ", " : "") << es[i];
+    }
+    o << "]";
+    return o.str();
 }
 
 // Linear is an expression split by symbols: e = parts[""] + sum_s
@@ -146,6 +179,28 @@ private:
     }
 };
 
+// SelfLoads finds whether every load of an array in an expression is at
+// the vector index at, lane for lane: each lane then reads only the cell
+// it stores to.
+class SelfLoads : public IRVisitor {
+public:
+    SelfLoads(const std::string &name, const Expr &at)
+        : name_(name), at_(at) {
+    }
+    bool same = true;
+
+private:
+    using IRVisitor::visit;
+    std::string name_;
+    Expr at_;
+    void visit(const Load *op) override {
+        if (op->name == name_) {
+            same = same && is_const_one(op->predicate) && equal(op->index, at_);
+        }
+        IRVisitor::visit(op);
+    }
+};
+
 // ReduceLanes rewrites each VectorReduce to one lane into the fold of its
 // operand's lanes, one by one (extract_lane): the kernel has no vectors.
 class ReduceLanes : public IRMutator {
@@ -199,8 +254,9 @@ public:
     Unflatten(const Pipeline_ &p, const std::map<std::string, std::vector<Region>> &realized,
               const std::map<std::string, std::vector<Expr>> &loop_mins,
               const std::map<std::string, std::vector<Expr>> &let_values,
-              const std::map<std::string, std::set<int>> &folded)
-        : p_(p), realized_(realized), loop_mins_(loop_mins), let_values_(let_values), folded_(folded) {
+              const std::map<std::string, std::set<int>> &folded, const std::set<std::string> &vectorized)
+        : p_(p), realized_(realized), loop_mins_(loop_mins), let_values_(let_values), folded_(folded),
+          vectorized_(vectorized) {
     }
     std::set<std::string> outputs_stored;  // output buffers the statement stores to
     // The strides b.stride.k (k >= 1) the flat indices multiply by a
@@ -225,6 +281,7 @@ private:
     std::map<std::string, std::vector<Expr>> let_values_;  // the lets before flattening, expanded, by name
     std::map<std::string, std::set<int>> folded_;          // the dimensions storage folding folded, by func
     std::map<std::string, int> loops_;                     // the loop variables in scope
+    std::set<std::string> vectorized_;                     // the vectorized loops before flattening
 
     // in_final_scope reports whether every variable e reads is defined
     // where the final statement's store is: a loop or let in scope, a
@@ -264,8 +321,78 @@ private:
         if (fo == folded_.end() || fi == p_.funcs.end() || fi->second.stages.size() != 1) {
             return s;
         }
-        const Stage &st = fi->second.stages[0];
-        for (int d : fo->second) {
+        return folded_dims(fo->second, fi->second, s);
+    }
+
+    // is_rvar_coord reports whether v is the coordinate of an RVar of a
+    // stage of a func of the pipeline.
+    bool is_rvar_coord(const std::string &v) const {
+        for (const auto &kv : p_.funcs) {
+            size_t npure = kv.second.f.args().size();
+            for (const Stage &st : kv.second.stages) {
+                for (size_t i = npure; i < st.coords.size(); i++) {
+                    if (st.coords[i] == v) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    // rvar_coords wraps the store s to the func name (lane lane of a
+    // vector store, or -1) in lets of the RVar coordinates of its update
+    // stages that the final statement no longer has: a coordinate let
+    // before flattening, f.s1.r = f.s1.r.r * 8 + f.s1.r.ri, whose
+    // vectorized loop variable (ri) vectorize_loops replaced by the lanes
+    // of a ramp, is that value at the vectorized variable's min plus the
+    // lane. Each let is unique before flattening, expanded, and reads only
+    // variables in scope at the store; the annotation it serves is checked
+    // like any other, so a wrong recovery cannot make the kernel VALID.
+    Stmt rvar_coords(const std::string &name, int lane, Stmt s) {
+        auto fi = p_.funcs.find(name);
+        if (fi == p_.funcs.end()) {
+            return s;
+        }
+        size_t npure = fi->second.f.args().size();
+        std::set<std::string> bound;
+        for (const Stage &st : fi->second.stages) {
+            for (size_t i = npure; i < st.coords.size(); i++) {
+                const std::string &c = st.coords[i];
+                auto lv = let_values_.find(c);
+                if (bound.count(c) || loops_.count(c) || lets_.count(c) || lv == let_values_.end() || lv->second.size() != 1) {
+                    continue;
+                }
+                Expr v = substitute(rebased_, lv->second[0]);
+                for (const std::string &w : vars_of(v)) {
+                    if (!vectorized_.count(w)) {
+                        continue;
+                    }
+                    auto m = loop_mins_.find(w);
+                    if (lane < 0 || m == loop_mins_.end() || m->second.size() != 1) {
+                        v = Expr();
+                        break;
+                    }
+                    v = substitute(w, simplify(substitute(rebased_, m->second[0])) + lane, v);
+                }
+                if (!v.defined()) {
+                    continue;
+                }
+                v = simplify(v);
+                if (in_final_scope(v)) {
+                    s = LetStmt::make(c, v, s);
+                    bound.insert(c);
+                }
+            }
+        }
+        return s;
+    }
+
+    // folded_dims is folded_coords' work: the lets of the coordinates of
+    // the dimensions dims of fi's only stage.
+    Stmt folded_dims(const std::set<int> &dims, const FuncInfo &fi, Stmt s) {
+        const Stage &st = fi.stages[0];
+        for (int d : dims) {
             if (d >= (int)st.coords.size()) {
                 continue;
             }
@@ -307,6 +434,138 @@ private:
             l.stride_syms.push_back(name + ".stride." + k);
         }
         return l;
+    }
+
+    // symbolic_cells are the cells of the flat index flat of an allocation
+    // whose extents ext are constant but one, e_j = a * sym + b, linear in
+    // a variable sym with a constant a (b free of sym; a realized extent,
+    // rounded up or not). With P = e_0 * ... * e_{j-1} and R_k = e_{j+1} *
+    // ... * e_{k-1}, constant, the index is L + (a * sym + b) * P * H,
+    // where L = sum_{k <= j} c_k * S_k is the low part and H = sum_{k > j}
+    // c_k * R_k the high one: the index, linear in sym, is p_0 + p_1 *
+    // sym, so that H = p_1 / (P * a), exactly, and L = p_0 - P * b * H,
+    // each then cut into cells by constant strides. The split is a guess
+    // (Grosser et al.'s optimistic delinearisation): where c_j is certainly
+    // negative or certainly past e_j, as at the shifted tail of a
+    // vectorised row (y * e_0 + e_0 - 8 + lane), it borrows e_j from H or
+    // carries it. Any split with the index equal to sum_k c_k * S_k is
+    // exact once the kernel checks the cells in bounds; this one is the one
+    // that can be.
+    std::vector<Expr> symbolic_cells(const std::string &name, const std::vector<Expr> &ext, const Expr &flat,
+                                     const std::string &what) {
+        size_t n = ext.size();
+        auto fail = [&](const std::string &why) {
+            unsupported("the " + what + ": the allocation " + name + " has " + std::to_string(n) + " dimensions of extents " +
+                        str_list(ext) + ": " + why);
+        };
+        int j = -1;
+        for (size_t k = 0; k + 1 < n; k++) {
+            if (!as_const_int(ext[k])) {
+                if (j >= 0) {
+                    fail("more than one extent is not a constant");
+                }
+                j = (int)k;
+            }
+        }
+        if (j < 0) {
+            fail("every stride is a constant");
+        }
+        // sym: a variable of e_j of constant coefficient a.
+        std::string sym;
+        Expr a, b;
+        std::set<std::string> vars = vars_of(ext[j]);
+        for (const std::string &v : vars) {
+            Linear parts;
+            if (!split_linear(ext[j], {v}, &parts) || !parts.count(v)) {
+                continue;
+            }
+            Expr coeff = simplify(parts[v]);
+            if (as_const_int(coeff) && !is_const_zero(coeff)) {
+                sym = v;
+                a = coeff;
+                b = parts.count("") ? simplify(parts[""]) : make_zero(Int(32));
+                break;
+            }
+        }
+        // Otherwise the extent itself, max(A_.extent.1, 16) say, is the
+        // symbol: a fresh variable stands for it in the index, and the
+        // cells read the extent again.
+        Expr atom;
+        if (sym.empty()) {
+            atom = simplify(substitute(lets_, ext[j]));
+            sym = name + ".extent." + std::to_string(j) + "$atom";
+            a = make_one(Int(32));
+            b = make_zero(Int(32));
+        }
+        Expr symv = Variable::make(Int(32), sym);
+        // sym may be a let in scope: the index keeps it unexpanded, and
+        // reads it where other lets expanded it.
+        Expr e;
+        auto sl = lets_.find(sym);
+        if (atom.defined()) {
+            e = simplify(substitute(atom, symv, simplify(substitute(lets_, flat))));
+        } else if (sl != lets_.end()) {
+            std::map<std::string, Expr> others = lets_;
+            others.erase(sym);
+            e = simplify(substitute(sl->second, symv, substitute(others, flat)));
+        } else {
+            e = simplify(substitute(lets_, flat));
+        }
+        Linear parts;
+        if (!split_linear(e, {sym}, &parts)) {
+            fail("its flat index " + str(e) + " is not linear in " + sym);
+        }
+        Expr p0 = parts.count("") ? parts[""] : make_zero(Int(32));
+        Expr p1 = parts.count(sym) ? simplify(parts[sym]) : make_zero(Int(32));
+        int64_t pconst = 1;
+        for (int k = 0; k < j; k++) {
+            pconst *= *as_const_int(ext[k]);
+        }
+        Expr P = make_const(Int(32), pconst);
+        Expr H = simplify(p1 / (P * a));
+        if (!is_const_zero(simplify(H * P * a - p1))) {
+            fail("the coefficient " + str(p1) + " of " + sym + " in its flat index is not a multiple of " + str(simplify(P * a)));
+        }
+        Expr L = simplify(p0 - P * b * H);
+        auto low = [&](std::vector<Expr> *cells, const Expr &lo) {
+            int64_t stride = 1;
+            for (int k = 0; k <= j; k++) {
+                Expr c = k == 0 ? lo : simplify(lo / make_const(Int(32), stride));
+                (*cells)[k] = k < j ? simplify(c % ext[k]) : c;
+                if (k < j) {
+                    stride *= *as_const_int(ext[k]);
+                }
+            }
+        };
+        std::vector<Expr> cells(n);
+        low(&cells, L);
+        Expr cj = cells[j];
+        for (int i = 0; i < 4; i++) {
+            if (can_prove(cj < 0)) {
+                cj = simplify(cj + ext[j]);
+                H = simplify(H - 1);
+            } else if (can_prove(cj >= ext[j])) {
+                cj = simplify(cj - ext[j]);
+                H = simplify(H + 1);
+            } else {
+                break;
+            }
+        }
+        cells[j] = cj;
+        int64_t stride = 1;
+        for (size_t k = j + 1; k < n; k++) {
+            Expr c = k == (size_t)j + 1 ? H : simplify(H / make_const(Int(32), stride));
+            cells[k] = k + 1 < n ? simplify(c % ext[k]) : c;
+            if (k + 1 < n) {
+                stride *= *as_const_int(ext[k]);
+            }
+        }
+        if (atom.defined()) {
+            for (Expr &c : cells) {
+                c = simplify(substitute(sym, atom, c));
+            }
+        }
+        return cells;
     }
 
     // coords are the func coordinates of the flat index e of the array
@@ -356,35 +615,8 @@ private:
                     Expr c = k == 0 ? e : simplify(e / strides[k]);
                     cells[k] = k + 1 < n ? simplify(c % l.extents[k]) : c;
                 }
-            } else if (n == 2 && strides[1].as<Variable>()) {
-                std::string sym = strides[1].as<Variable>()->name;
-                Linear parts;
-                if (!split_linear(e, {sym}, &parts)) {
-                    unsupported("the " + what + ": its flat index " + str(e) + " is not linear in the stride " + sym + " of " + name);
-                }
-                cells[0] = parts.count("") ? parts[""] : make_zero(Int(32));
-                cells[1] = parts.count(sym) ? parts[sym] : make_zero(Int(32));
-                // The split is a guess (Grosser et al.'s optimistic
-                // delinearisation): where the remainder is certainly
-                // negative or certainly past the extent, as at the shifted
-                // tail of a vectorised row (y * e_0 + e_0 - 8 + lane),
-                // borrow e_0 from the row or carry it. Any split with
-                // e == c_0 + c_1 * e_0 is exact once the kernel checks the
-                // cells in bounds; this one is the one that can be.
-                for (int i = 0; i < 4; i++) {
-                    if (can_prove(cells[0] < 0)) {
-                        cells[0] = simplify(cells[0] + strides[1]);
-                        cells[1] = simplify(cells[1] - 1);
-                    } else if (can_prove(cells[0] >= strides[1])) {
-                        cells[0] = simplify(cells[0] - strides[1]);
-                        cells[1] = simplify(cells[1] + 1);
-                    } else {
-                        break;
-                    }
-                }
             } else {
-                unsupported("the " + what + ": the allocation " + name + " has " + std::to_string(n) +
-                            " dimensions and strides " + str(strides.back()) + " neither constant nor one variable");
+                cells = symbolic_cells(name, l.extents, flat, what);
             }
         }
         // The identity e == sum_k c_k * S_k holds by construction; the
@@ -441,6 +673,84 @@ private:
         return Let::make(op->name, v, body);
     }
 
+    // realization is the region of the realization of name before
+    // flattening that the allocation in scope here comes from, its mins
+    // in the final statement's variables (a rebased loop's variable read
+    // as the rebased one plus its old min). A func realized several times
+    // before flattening (in the branches of a specialization, say) is
+    // realized at the same region in each, or in one region whose
+    // variables are all in scope here: any other case is rejected. The
+    // mins are checked like everything else in the kernel: a store at
+    // mins shifted from Halide's is annotated at the wrong coordinates.
+    Region realization(const std::string &name) {
+        auto r = realized_.find(name);
+        if (r == realized_.end() || r->second.empty()) {
+            unsupported("the allocation " + name + ": it is not realized before flattening, where the translation takes its mins");
+        }
+        std::vector<Region> found;
+        for (const Region &cand : r->second) {
+            Region m;
+            bool in_scope = true;
+            for (const Range &b : cand) {
+                m.emplace_back(simplify(substitute(rebased_, b.min)), simplify(substitute(rebased_, b.extent)));
+                in_scope = in_scope && in_final_scope(m.back().min);
+            }
+            if (!in_scope && r->second.size() > 1) {
+                continue;
+            }
+            bool seen = false;
+            for (const Region &f : found) {
+                bool same = f.size() == m.size();
+                for (size_t k = 0; same && k < m.size(); k++) {
+                    same = equal(f[k].min, m[k].min) && equal(f[k].extent, m[k].extent);
+                }
+                seen = seen || same;
+            }
+            if (!seen) {
+                found.push_back(m);
+            }
+        }
+        if (found.size() != 1) {
+            std::ostringstream o;
+            o << "the allocation " << name << ": it is realized " << r->second.size() << " times before flattening, at "
+              << found.size() << " different regions in scope here, where the translation takes its mins (one is needed)";
+            unsupported(o.str());
+        }
+        return found[0];
+    }
+
+    // collapsed_extents are the extents of an allocation of several
+    // dimensions that bound_small_allocations made one, a constant upper
+    // bound of their product: the realization's extents rb, whose strides
+    // are the ones storage flattening used. Constant ones must multiply to
+    // that size exactly (a storage alignment would round them up); others
+    // must be in scope, and the kernel's bounds checks keep every cell
+    // within their product, which the allocation holds.
+    std::vector<Expr> collapsed_extents(const Allocate *op, const Region &rb) {
+        std::string why;
+        const int64_t *total = op->extents.size() == 1 ? as_const_int(op->extents[0]) : nullptr;
+        if (total) {
+            int64_t product = 1;
+            bool constant = true, in_scope = true;
+            std::vector<Expr> out;
+            for (const Range &b : rb) {
+                const int64_t *c = as_const_int(b.extent);
+                constant = constant && c;
+                product *= c ? *c : 1;
+                in_scope = in_scope && in_final_scope(b.extent);
+                out.push_back(c ? make_const(Int(32), *c) : b.extent);
+            }
+            if ((constant && *total == product) || (!constant && in_scope)) {
+                return out;
+            }
+            why = constant ? ", not the product of its " + std::to_string(rb.size()) + " extents before"
+                           : ", whose extents before are not in scope";
+        }
+        unsupported("the allocation " + op->name + ": " + std::to_string(op->extents.size()) + " extents after flattening, " +
+                    std::to_string(rb.size()) + " dimensions before" + why);
+        return {};
+    }
+
     Stmt visit(const Allocate *op) override {
         if (op->new_expr.defined()) {
             unsupported("the allocation " + op->name + " with a custom allocator (new_expr)");
@@ -448,25 +758,18 @@ private:
         if (op->type.is_vector()) {
             unsupported("the allocation " + op->name + " of vectors");
         }
-        auto r = realized_.find(op->name);
-        if (r == realized_.end() || r->second.size() != 1) {
-            unsupported("the allocation " + op->name + ": it is realized " +
-                        std::to_string(r == realized_.end() ? 0 : r->second.size()) +
-                        " times before flattening, where the translation takes its mins (once is needed)");
-        }
-        const Region &rb = r->second[0];
-        if (rb.size() != op->extents.size()) {
-            unsupported("the allocation " + op->name + ": " + std::to_string(op->extents.size()) +
-                        " extents after flattening, " + std::to_string(rb.size()) + " dimensions before");
+        Region rb = realization(op->name);
+        std::vector<Expr> extents = op->extents;
+        if (rb.size() != extents.size()) {
+            extents = collapsed_extents(op, rb);
         }
         Layout l;
         l.type = op->type;
         Region bounds;
         for (size_t k = 0; k < rb.size(); k++) {
-            Expr m = simplify(substitute(rebased_, rb[k].min));
-            l.mins.push_back(m);
-            l.extents.push_back(op->extents[k]);
-            bounds.emplace_back(m, op->extents[k]);
+            l.mins.push_back(rb[k].min);
+            l.extents.push_back(extents[k]);
+            bounds.emplace_back(rb[k].min, extents[k]);
         }
         allocs_[op->name].push_back(l);
         Stmt body = mutate(op->body);
@@ -495,6 +798,16 @@ private:
                     loops_.erase(n);
                 }
                 rebased_.erase(v);
+                // Halide's rebase_loops_to_zero defined v = v.rebased + m
+                // in the body, which the simplifier then substituted away:
+                // the let is restored, where m reads only variables in
+                // scope and v is an RVar's coordinate, so that the stores
+                // of its stage find it in scope again.
+                const For *f = s.as<For>();
+                if (f && is_rvar_coord(v) && in_final_scope(m->second[0]) && !loops_.count(v) && !lets_.count(v)) {
+                    Stmt body = LetStmt::make(v, Variable::make(Int(32), n) + m->second[0], f->body);
+                    s = For::make(f->name, f->min, f->extent, f->for_type, f->device_api, body);
+                }
                 return s;
             }
         }
@@ -522,18 +835,28 @@ private:
                 unsupported("the " + what + ": a predicated scalar store");
             }
             std::vector<Expr> args = coords(op->name, op->index, what);
-            return folded_coords(op->name, Provide::make(op->name, {mutate(rl.mutate(substitute(vlets_, op->value)))}, args, const_true()));
+            Stmt st = Provide::make(op->name, {mutate(rl.mutate(substitute(vlets_, op->value)))}, args, const_true());
+            return folded_coords(op->name, rvar_coords(op->name, -1, st));
         }
         // A vector store, lane by lane: every lane's value is computed
         // before any lane is stored, so storing lane after lane is the
-        // same only when the value reads nothing the store writes, which
-        // holds when it does not load from the array at all.
+        // same only when no lane reads what another lane writes: when
+        // the value does not load from the array at all, or loads it only
+        // at the store's own index, a ramp of non-zero stride (distinct
+        // cells), each lane reading the one cell it writes (an update in
+        // place, f[ramp] = f[ramp] + ...).
         LoadsFrom lf(op->name);
         Expr value = substitute(vlets_, op->value), index = substitute(vlets_, op->index),
              pred = substitute(vlets_, op->predicate);
         value.accept(&lf);
         if (lf.found) {
-            unsupported("the " + what + ": a vector store whose value loads from the array it stores to");
+            SelfLoads sl(op->name, index);
+            value.accept(&sl);
+            const Ramp *r = index.as<Ramp>();
+            const int64_t *stride = r ? as_const_int(r->stride) : nullptr;
+            if (!sl.same || !stride || *stride == 0) {
+                unsupported("the " + what + ": a vector store whose value loads from the array it stores to other than at its own index, a ramp of non-zero constant stride");
+            }
         }
         std::vector<Stmt> lanes;
         for (int i = 0; i < op->value.type().lanes(); i++) {
@@ -545,7 +868,11 @@ private:
                 // A predicated lane stores only where its predicate holds.
                 st = IfThenElse::make(mutate(pi), st);
             }
-            lanes.push_back(st);
+            if (i > 0) {
+                // The lanes are one store: of one stage (kernel.cpp).
+                lanes.push_back(Evaluate::make(Call::make(Int(32), same_stage_marker, {StringImm::make(op->name)}, Call::Extern)));
+            }
+            lanes.push_back(rvar_coords(op->name, i, st));
         }
         return folded_coords(op->name, Block::make(lanes));
     }
@@ -605,8 +932,14 @@ private:
     }
     void visit(const For *op) override {
         loop_mins[op->name].push_back(simplify(substitute(lets_, op->min)));
+        if (op->for_type == ForType::Vectorized) {
+            vectorized.insert(op->name);
+        }
         IRVisitor::visit(op);
     }
+
+public:
+    std::set<std::string> vectorized;  // the vectorized loops' variables
 };
 
 // Plant plants a miscompilation in the final statement (see
@@ -767,7 +1100,7 @@ Stmt unflatten(const Pipeline_ &p, const Lowered &l, const Stmt &final_stmt, std
                std::vector<std::string> *overflow) {
     RealizeBounds rb;
     l.s.accept(&rb);
-    Unflatten u(p, rb.bounds, rb.loop_mins, rb.let_values, l.folded);
+    Unflatten u(p, rb.bounds, rb.loop_mins, rb.let_values, l.folded, rb.vectorized);
     Stmt s = u.mutate(final_stmt);
     *overflow = overflow_notes(u.strided);
     for (const std::string &b : u.outputs_stored) {

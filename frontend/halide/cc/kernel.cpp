@@ -71,7 +71,8 @@ std::string stmt_kind(const Stmt &s) {
 }
 
 // ParamBound reads a check of the form v >= c, v <= c (or with > and <,
-// either way round) on a variable v.
+// either way round) on a variable v, c a constant or an expression with a
+// constant bound in that direction.
 class ParamBound : public Strict {
 public:
     const Variable *v = nullptr;
@@ -81,16 +82,38 @@ public:
 
 private:
     using Strict::visit;
+    int64_t bound_ = 0;
+    // side takes a <= b (a_lower false) or a >= b (a_lower true) with one
+    // side a variable: the other side's constant bound in the direction
+    // the comparison gives (the simplifier folds a buffer's
+    // non-negative-extent check into its bounds check, max(..., 384) <=
+    // output.extent.0, which bounds output.extent.0 below by 384).
     void side(const Expr &a, const Expr &b, bool a_lower) {
-        if (a.as<Variable>() && as_const_int(b)) {
-            v = a.as<Variable>();
-            c = as_const_int(b);
+        const Variable *va = a.as<Variable>(), *vb = b.as<Variable>();
+        if (va && constant_side(b, a_lower)) {
+            v = va;
             lower = a_lower;
-        } else if (b.as<Variable>() && as_const_int(a)) {
-            v = b.as<Variable>();
-            c = as_const_int(a);
+        } else if (vb && constant_side(a, !a_lower)) {
+            v = vb;
             lower = !a_lower;
         }
+    }
+    // constant_side finds a constant lower (v >= e) or upper (v <= e)
+    // bound of e, one that holds for every value of the variables e reads
+    // (v among them).
+    bool constant_side(const Expr &e, bool v_lower) {
+        if (const int64_t *k = as_const_int(e)) {
+            c = k;
+            return true;
+        }
+        Expr k = find_constant_bound(e, v_lower ? Direction::Lower : Direction::Upper);
+        const int64_t *kc = k.defined() ? as_const_int(k) : nullptr;
+        if (!kc) {
+            return false;
+        }
+        bound_ = *kc;
+        c = &bound_;
+        return true;
     }
     void other(const IRNode *) override {
     }
@@ -290,6 +313,16 @@ private:
     const Stage *store_stage(const Provide *op, const FuncInfo &fi, const std::string &what);
     std::map<std::string, int> last_stage_;  // by func, the stage of its last store translated in its produce node (-1: none; -2: unknown)
     int next_stage(const std::string &fn, const std::vector<size_t> &tied, const std::string &what);
+    std::set<std::string> same_stage_;  // funcs whose next store is of the stage of their last one
+
+public:
+    // same_stage says that the next store to fn is of the stage of the
+    // last one (the next lane of a vector store split into lanes).
+    void same_stage(const std::string &fn) {
+        same_stage_.insert(fn);
+    }
+
+private:
     Lines produce(const ProducerConsumer *op);
     void merge_stages(const std::map<std::string, int> &other);
     Lines provide(const Provide *op);
@@ -355,6 +388,11 @@ private:
         out = k_.atomic(s_, op);
     }
     void visit(const Evaluate *op) override {
+        const Call *c = op->value.as<Call>();
+        if (c && c->name == same_stage_marker && c->args.size() == 1 && c->args[0].as<StringImm>()) {
+            k_.same_stage(c->args[0].as<StringImm>()->value);
+            return;
+        }
         if (!is_const(op->value)) {
             unsupported("the statement " + str(op->value) + " (an Evaluate node)");
         }
@@ -859,6 +897,7 @@ const Stage *KernelTranslator::store_stage(const Provide *op, const FuncInfo &fi
     if (tied.size() > 1) {
         found = &fi.stages[next_stage(op->name, tied, what)];
     }
+    same_stage_.erase(op->name);
     last_stage_[op->name] = (int)(found - &fi.stages[0]);
     return found;
 }
@@ -869,6 +908,10 @@ const Stage *KernelTranslator::store_stage(const Provide *op, const FuncInfo &fi
 // first of them after the stage of the last store to fn translated there.
 int KernelTranslator::next_stage(const std::string &fn, const std::vector<size_t> &tied, const std::string &what) {
     auto it = last_stage_.find(fn);
+    if (same_stage_.erase(fn) && it != last_stage_.end() &&
+        std::find(tied.begin(), tied.end(), (size_t)std::max(it->second, 0)) != tied.end() && it->second >= 0) {
+        return it->second;
+    }
     if (it != last_stage_.end() && it->second >= -1) {
         for (size_t k : tied) {
             if ((int)k > it->second) {

@@ -15,7 +15,11 @@ public:
     // unroll: the output's x split by 4 and unrolled (unroll_loops);
     // partition: the output's y split by 4, guarded (partition_loops);
     // inner: blur_x stored and computed per row of the output, in a
-    // parallel loop (a realization inside a loop).
+    // parallel loop (a realization inside a loop);
+    // tiles: the output in tiles of 8 x 4 fused into one parallel loop,
+    // blur_x computed per tile (a fused loop whose inner extent only the
+    // buffer's bounds check shows positive; an allocation of constant
+    // extents that bound_small_allocations makes one-dimensional).
     GeneratorParam<std::string> sched{"sched", "scalar"};
 
     Input<Buffer<uint16_t, 2>> input{"input"};
@@ -42,13 +46,16 @@ public:
         } else if (s == "inner") {
             out.parallel(y);
             blur_x.compute_at(out, y);
+        } else if (s == "tiles") {
+            out.tile(x, y, xo, yo, xi, yi, 8, 4).fuse(xo, yo, t).parallel(t);
+            blur_x.compute_at(out, t);
         } else {
             throw std::invalid_argument("unknown sched " + s);
         }
     }
 
 private:
-    Var x{"x"}, y{"y"}, xi{"xi"}, yi{"yi"};
+    Var x{"x"}, y{"y"}, xi{"xi"}, yi{"yi"}, xo{"xo"}, yo{"yo"}, t{"t"};
     Func blur_x{"blur_x"};
 };
 
