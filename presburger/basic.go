@@ -71,6 +71,9 @@ func (b *BasicMap) nDims() int       { return b.nP + b.nI + b.nO }
 func (b *BasicMap) nVars() int       { return b.nDims() + len(b.divs) }
 func (b *BasicMap) locCol(i int) int { return b.nDims() + i }
 
+// NumConstraints returns the number of b's equality and inequality rows.
+func (b *BasicMap) NumConstraints() int { return len(b.eqs) + len(b.ineqs) }
+
 // Eqs returns copies of the equality rows (row·x = 0).
 func (b *BasicMap) Eqs() [][]Int { return copyRows(b.eqs) }
 

@@ -38,3 +38,27 @@ func TestSharedBudget(t *testing.T) {
 		t.Errorf("three optima on one budget of %d steps: %v, want ErrBudget", b.MaxSteps, last)
 	}
 }
+
+// TestSharedBudgetCountsAllowance checks that the operations run within
+// WithSharedBudget count their steps against the allowance of the context
+// too, so that a shared budget does not hide work from it.
+func TestSharedBudgetCountsAllowance(t *testing.T) {
+	m, err := ParseMap("[N] -> { [i, j] : 0 <= i < N and 0 <= j < i and (i + j) mod 3 = 0 }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	counted := NewAllowance(0)
+	ctx := WithSharedBudget(WithAllowance(context.Background(), counted), Budget{MaxSteps: 1 << 30})
+	if _, err := LexMax(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	steps := ctx.Value(meterKey{}).(*meter).steps
+	if steps == 0 || counted.Used() != int64(steps) {
+		t.Fatalf("the shared budget counted %d steps, the allowance %d: want the same, not 0", steps, counted.Used())
+	}
+	short := NewAllowance(int64(steps / 2))
+	ctx = WithSharedBudget(WithAllowance(context.Background(), short), Budget{MaxSteps: 1 << 30})
+	if _, err := LexMax(ctx, m); !errors.Is(err, ErrAllowance) {
+		t.Fatalf("an optimum of %d steps within an allowance of %d: %v, want ErrAllowance", steps, steps/2, err)
+	}
+}

@@ -487,6 +487,12 @@ func productPieces(ctx context.Context, x *presburger.Map, xd []*pieceDomain, y 
 			if err != nil {
 				return nil, nil, err
 			}
+			// The product and the intersection of the domains, which
+			// count no steps of their own, cost about a step per
+			// constraint of what they build (normalising it).
+			if err := presburger.Charge(ctx, constraintRows(p)+constraintRows(dm)); err != nil {
+				return nil, nil, fmt.Errorf("product of values: %w", err)
+			}
 			d := xd[i].meet(yd[j], dm)
 			for _, b := range p.Basics() {
 				pieces = append(pieces, b)
@@ -495,6 +501,15 @@ func productPieces(ctx context.Context, x *presburger.Map, xd []*pieceDomain, y 
 		}
 	}
 	return presburger.NewMap(shape.Space(), pieces...), doms, nil
+}
+
+// constraintRows returns the number of constraints of m's pieces.
+func constraintRows(m *presburger.Map) int {
+	n := 0
+	for _, b := range m.Basics() {
+		n += b.NumConstraints()
+	}
+	return n
 }
 
 // location returns the symbolic location { a[t1, ..., tn] } of an array

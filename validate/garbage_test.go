@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -100,5 +101,22 @@ func TestSymbolicSteps(t *testing.T) {
 				t.Fatalf("within half its %d steps: %s (%s), want unknown for the step budget", full.SymbolicSteps, rep.Verdict, rep.Reason)
 			}
 		})
+	}
+}
+
+// TestInterpolateStepBudget validates Halide's interpolate with 3 levels
+// (the suite's interpolate3, as augur halide translates it: the pyramid
+// whose levels compute garbage from garbage) within a step budget far
+// below what its symbolic evaluation takes: the verdict is UNKNOWN, its
+// reason naming the budget, and the evaluation stops at the step that
+// exceeds it, wherever that step falls (the garbage writes' fixpoint, the
+// undefined reads of its rounds, the prophetic evaluation of its heaps).
+func TestInterpolateStepBudget(t *testing.T) {
+	dir := filepath.Join("..", "symeval", "testdata", "halide")
+	const steps = 300_000
+	rep := validateFiles(t, filepath.Join(dir, "interpolate3.sare"), filepath.Join(dir, "interpolate3.sched"), Options{Jobs: 1, NoQuickTest: true, SymbolicSteps: steps})
+	want := fmt.Sprintf("the symbolic evaluation's step budget ran out (%d Presburger steps; --symbolic-steps raises it): ", steps)
+	if rep.Verdict != Unknown || !strings.HasPrefix(rep.Reason, want) || !strings.Contains(rep.Reason, fmt.Sprintf("(%d used)", steps+1)) {
+		t.Fatalf("interpolate3 within %d steps: %s (%s), want unknown: %s... (%d used)", steps, rep.Verdict, rep.Reason, want, steps+1)
 	}
 }
