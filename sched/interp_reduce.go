@@ -312,21 +312,31 @@ func (in *interp) reductionAssign(s *Assign) error {
 		}
 		d.pos[posKey(pt)] = pt
 	default:
-		// Merge.
-		if !src.same(d) {
-			return bad(NotAccumulator, "the merge into %s reads %s, which holds %s, not a partial result of %s", cell, srcCell, describeGhost(src), tag)
+		if stop, err := in.merge(l, d, src, cell, srcCell, tag, bad); stop {
+			return err
 		}
-		_, g := in.view(l)
-		if !g.same(d) {
-			return bad(NotAccumulator, "%s merges into %s, which holds %s", cell, tag, describeGhost(g))
-		}
-		if pt, dup := g.overlap(src); dup {
-			return bad(DoubleCount, "position %s of %s is in %s and already in %s", formatPos(pt), tag, srcCell, cell)
-		}
-		d.add(src)
 	}
 	in.accumulate(l, v, d, s)
 	return nil
+}
+
+// merge checks the bookkeeping of a merge into the cell l (named cell) of
+// the partial result src read from srcCell, and adds src's positions to
+// d, the ghost state the cell gets. On a failure it reports stop with
+// what bad returns for it, which ends the assignment.
+func (in *interp) merge(l loc, d, src *ghost, cell, srcCell, tag string, bad func(Kind, string, ...any) error) (stop bool, err error) {
+	if !src.same(d) {
+		return true, bad(NotAccumulator, "the merge into %s reads %s, which holds %s, not a partial result of %s", cell, srcCell, describeGhost(src), tag)
+	}
+	_, g := in.view(l)
+	if !g.same(d) {
+		return true, bad(NotAccumulator, "%s merges into %s, which holds %s", cell, tag, describeGhost(g))
+	}
+	if pt, dup := g.overlap(src); dup {
+		return true, bad(DoubleCount, "position %s of %s is in %s and already in %s", formatPos(pt), tag, srcCell, cell)
+	}
+	d.add(src)
+	return false, nil
 }
 
 // holdsGarbage reports whether the cell l, which an accumulation or a
