@@ -62,12 +62,7 @@ func (v Value) IsUnconstrained() bool { return v.def && v.unconstrained }
 
 // Unconstrained returns v marked unconstrained; the undefined value stays
 // undefined.
-func Unconstrained(v Value) Value {
-	if v.def {
-		v.unconstrained = true
-	}
-	return v
-}
+func Unconstrained(v Value) Value { return withFree(v, true) }
 
 // withFree returns r marked unconstrained when free is set and r is
 // defined.

@@ -50,12 +50,8 @@ type intRange struct{ lo, hi *big.Int }
 
 // typeRange is the range of the integer type t.
 func typeRange(t syntax.Type) intRange {
-	w := uint(t.Bits())
-	if t.IsSigned() {
-		half := new(big.Int).Lsh(big.NewInt(1), w-1)
-		return intRange{new(big.Int).Neg(half), new(big.Int).Sub(half, big.NewInt(1))}
-	}
-	return intRange{big.NewInt(0), new(big.Int).Sub(modulus(w), big.NewInt(1))}
+	lo, hi := value.Range(t)
+	return intRange{lo, hi}
 }
 
 // within reports whether r lies in s.
@@ -247,14 +243,7 @@ func (c *exprEnc) dataCall(x *syntax.Call, t syntax.Type) (n intTerm, ok bool, e
 		args[i] = a
 	}
 	mm := func(a, b intTerm, isMin bool) intTerm {
-		cond := a.val.Le(b.val)
-		var v *smt.Term
-		if isMin {
-			v = cond.Ite(a.val, b.val)
-		} else {
-			v = cond.Ite(b.val, a.val)
-		}
-		return intTerm{v, c.e.and(a.def, b.def), minMaxRange(a.r, b.r, isMin)}
+		return intTerm{intMinMax(a.val, b.val, isMin), c.e.and(a.def, b.def), minMaxRange(a.r, b.r, isMin)}
 	}
 	switch name {
 	case "min", "max":

@@ -82,10 +82,7 @@ func (e *Encoder) indexExpr(x syntax.Expr, idx Index) (*smt.Term, error) {
 			if err != nil {
 				return nil, err
 			}
-			if x.Fun.Name == "min" {
-				return a.Le(b).Ite(a, b), nil
-			}
-			return a.Ge(b).Ite(a, b), nil
+			return intMinMax(a, b, x.Fun.Name == "min"), nil
 		case x.Fun.Name == "select" && len(x.Args) == 3:
 			c, err := e.constraint(x.Args[0], idx)
 			if err != nil {
@@ -142,6 +139,14 @@ func (e *Encoder) indexBinary(x *syntax.Binary, idx Index) (*smt.Term, error) {
 	// A product of two non-constant terms is not quasi-affine; it is still
 	// exact (nonlinear integer arithmetic), so it is not rejected here.
 	return a.Mul(b), nil
+}
+
+// intMinMax is min (isMin) or max of the Int terms a and b.
+func intMinMax(a, b *smt.Term, isMin bool) *smt.Term {
+	if isMin {
+		return a.Le(b).Ite(a, b)
+	}
+	return a.Ge(b).Ite(a, b)
 }
 
 // constIndex evaluates an index expression without names, as the checker
