@@ -67,9 +67,11 @@ func fuzzDriver(t testing.TB) *fuzz.Driver {
 }
 
 // TestFuzzHalideKnownBugs runs the cases of known miscompilations of
-// Halide 14 (Halide issue 8140's, and the bundles of
-// frontend/halide/fuzz/testdata/bugs): Augur finds each INVALID and
-// Halide's JIT confirms it. Issue 8140's is then minimised and bundled.
+// Halide 14 (Halide issue 8140's, issue 7890's behind a boundary
+// condition, and the bundles of frontend/halide/fuzz/testdata/bugs):
+// Augur finds each INVALID and Halide's JIT confirms it, the boundary
+// condition's case only with its inputs widened. Issue 8140's is then
+// minimised and bundled.
 func TestFuzzHalideKnownBugs(t *testing.T) {
 	halideAvailable(t)
 	if testing.Short() {
@@ -80,7 +82,8 @@ func TestFuzzHalideKnownBugs(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no bundles: %v", err)
 	}
-	files = append(files, filepath.Join(testdata, "halide8140.case"))
+	exterior := filepath.Join(testdata, "halide7890-exterior.case")
+	files = append(files, exterior, filepath.Join(testdata, "halide8140.case"))
 	d := fuzzDriver(t)
 	ctx := context.Background()
 	v := fuzzValidator(fuzzHalideFlags{resources: 5_000_000, timeout: time.Minute, childEnv: []string{"AUGUR_TEST_RUN_MAIN=1"}})
@@ -100,6 +103,9 @@ func TestFuzzHalideKnownBugs(t *testing.T) {
 		}
 		if o.Verdict != "invalid" || !o.Confirmed {
 			t.Errorf("%s: got %+v, want invalid and confirmed by Halide's JIT", f, o)
+		}
+		if f == exterior && !strings.HasSuffix(o.Elsewhere, "pad 32") {
+			t.Errorf("%s: confirmed over %q, want the counterexample's region with widened inputs", f, o.Elsewhere)
 		}
 		c8140 = c
 	}

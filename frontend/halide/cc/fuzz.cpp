@@ -14,8 +14,8 @@
 // with each generator, whose main is driver.cpp's.
 //
 // A request is a case, its lines up to "end", where "end" carries the
-// action: "end translate", "end jit SEED POISON MIN0 EXT0 [MIN1 EXT1]...",
-// "end stmt PATH". The answer starts "ok" or "fail CAUSE MESSAGE" and
+// action: "end translate", "end jit SEED POISON MIN0 EXT0 [MIN1 EXT1]...
+// [pad P]", "end stmt PATH". The answer starts "ok" or "fail CAUSE MESSAGE" and
 // ends with a line "done"; texts are sent as "NAME N" and N bytes.
 #ifdef AUGUR_FUZZ_DRIVER
 
@@ -634,8 +634,11 @@ void prepare(Run &r, const std::vector<std::vector<std::string>> &lines, bool sc
 // share gives both runs the same input buffers, each the union of the
 // regions their bounds queries asked for, filled: the algorithm's
 // boundary conditions read the input's bounds, which must not differ
-// between the two.
-void share(Run &a, Run &b, uint64_t seed) {
+// between the two. With pad > 0 each input also covers, in each of the
+// output's dimensions, the output region widened by pad on both sides:
+// a boundary condition over the input's own bounds then has cells of
+// its own to read, where bounds inference alone may ask for one.
+void share(Run &a, Run &b, uint64_t seed, const std::vector<int> &omins, const std::vector<int> &oextents, int pad) {
     for (auto &kv : a.c.inputs) {
         Buffer<void> x = kv.second.get(), y = b.c.inputs.at(kv.first).get();
         if (!x.defined() && !y.defined()) {
@@ -648,6 +651,10 @@ void share(Run &a, Run &b, uint64_t seed) {
             if (x.defined() && y.defined()) {
                 lo = std::min(x.dim(d).min(), y.dim(d).min());
                 hi = std::max(x.dim(d).max(), y.dim(d).max());
+            }
+            if (pad > 0 && d < (int)omins.size()) {
+                lo = std::min(lo, omins[d] - pad);
+                hi = std::max(hi, omins[d] + oextents[d] - 1 + pad);
             }
             mins.push_back(lo);
             extents.push_back(hi - lo + 1);
@@ -693,9 +700,14 @@ bool same(double a, double b, bool is_float) {
 // on the same inputs and answers "match CELLS" or "mismatch N X... scheduled V reference V"
 // for the first of the N cells that differ, after a line "reference ok"
 // written as soon as the algorithm is realised.
-void jit_case(std::ostream &o, const std::vector<std::vector<std::string>> &lines, const std::vector<std::string> &act) {
-    if (act.size() < 5 || act.size() % 2 == 0) {
-        throw Bad("jit SEED POISON MIN0 EXT0 [MIN1 EXT1]...");
+void jit_case(std::ostream &o, const std::vector<std::vector<std::string>> &lines, std::vector<std::string> act) {
+    int pad = 0;
+    if (act.size() >= 7 && act[act.size() - 2] == "pad") {
+        pad = to_int(act.back());
+        act.resize(act.size() - 2);
+    }
+    if (act.size() < 5 || act.size() % 2 == 0 || pad < 0) {
+        throw Bad("jit SEED POISON MIN0 EXT0 [MIN1 EXT1]... [pad P]");
     }
     uint64_t seed = (uint64_t)to_int(act[1]);
     uint8_t poison = (uint8_t)to_int(act[2]);
@@ -707,7 +719,7 @@ void jit_case(std::ostream &o, const std::vector<std::vector<std::string>> &line
     Run ref, sched;
     prepare(ref, lines, false, mins, extents, poison);
     prepare(sched, lines, true, mins, extents, poison);
-    share(ref, sched, seed);
+    share(ref, sched, seed, mins, extents, pad);
     // The algorithm first: once it is realised, a crash is the scheduled
     // pipeline's, and the line before it says so.
     realize(ref);

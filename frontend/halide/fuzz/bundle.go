@@ -77,7 +77,7 @@ func (b *Bundle) Write(dir string) error {
 	}
 	readme := fmt.Sprintf("A miscompilation of stock Halide 14 found by augur fuzz-halide.\n\n"+
 		"case %s, minimised (case.txt; the original: original.txt)\n"+
-		"output region (min extent per dimension): %s\n"+
+		"output region (min extent per dimension; pad P: the inputs reach P cells past it): %s\n"+
 		"Halide's JIT, scheduled against unscheduled: %s\n"+
 		"Augur: %s\n\n"+
 		"g++ -std=c++17 repro.cpp -I/usr/include/halide14 -lHalide14 -lpthread -ldl -o repro && ./repro\n",
@@ -127,8 +127,8 @@ func Repro(c *Case, r Region) string {
 		fmt.Fprintf(&b, "        %s;  // %s\n", p.directive(d), d)
 	}
 	fmt.Fprintf(&b, "    }\n    return Pipeline(%s);\n}\n\n", c.Output)
-	fmt.Fprintf(&b, "int main() {\n    std::vector<int> mins{%s}, extents{%s};\n    Type t = %s;\n",
-		joinInts(r.Mins), joinInts(r.Extents), cxxType(c.OutputType()))
+	fmt.Fprintf(&b, "int main() {\n    std::vector<int> mins{%s}, extents{%s};\n    int pad = %d;\n    Type t = %s;\n",
+		joinInts(r.Mins), joinInts(r.Extents), r.InputMargin, cxxType(c.OutputType()))
 	b.WriteString(reproMain)
 	return b.String()
 }

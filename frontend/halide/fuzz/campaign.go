@@ -189,27 +189,44 @@ func RunCase(ctx context.Context, d *Driver, v Validator, c *Case) (*Outcome, er
 	return out, nil
 }
 
+// inputMargin is how many cells past the output region, on each side,
+// the last of the wider runs gives the inputs.
+const inputMargin = 32
+
 // widerRegions are the regions tried when the counterexample's does not
-// show the bug: its mins with extents of 16, and mins 0 with extents of
-// 16.
+// show the bug: its mins with extents of 16, mins 0 with extents of 16,
+// and the counterexample's region again with inputs widened by
+// inputMargin. Bounds inference may size an input read only through a
+// boundary condition over the input's own bounds (constant_exterior) to
+// one cell, and every value the output then reads is the condition's
+// constant, which hides a wrong number of accumulations.
 func widerRegions(r Region) []Region {
 	a := Region{Mins: r.Mins, Extents: make([]int, len(r.Extents))}
 	b := Region{Mins: make([]int, len(r.Mins)), Extents: make([]int, len(r.Extents))}
 	for i := range r.Extents {
 		a.Extents[i], b.Extents[i] = 16, 16
 	}
-	return []Region{a, b}
+	c := Region{Mins: r.Mins, Extents: r.Extents, InputMargin: inputMargin}
+	return []Region{a, b, c}
 }
 
-// Region is the output's mins and extents a JIT run realises.
+// Region is the output's mins and extents a JIT run realises, and the
+// number of cells by which its inputs extend past the output region on
+// each side (0: only what bounds inference asks for).
 type Region struct {
 	Mins, Extents []int
+	InputMargin   int
 }
 
+// String is the region as the fuzz driver's jit action takes it: the
+// mins and extents, then "pad P" when the inputs are widened.
 func (r Region) String() string {
 	var b strings.Builder
 	for i := range r.Mins {
 		fmt.Fprintf(&b, " %d %d", r.Mins[i], r.Extents[i])
+	}
+	if r.InputMargin > 0 {
+		fmt.Fprintf(&b, " pad %d", r.InputMargin)
 	}
 	return strings.TrimSpace(b.String())
 }

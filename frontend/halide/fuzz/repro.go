@@ -241,7 +241,9 @@ static double at(const Buffer<void> &b, const int *pos) {
 
 // reproMain is the rest of the repro's main: both pipelines get the same
 // input buffers, the union of what their bounds queries ask for (the
-// algorithm's boundary conditions read the inputs' bounds).
+// algorithm's boundary conditions read the inputs' bounds), widened by
+// pad cells on each side of the output region in the output's
+// dimensions.
 const reproMain = `    bool wrong = false;
     for (int p : {0, 0x55, 0xff}) {
         poison = (unsigned char)p;
@@ -268,6 +270,10 @@ const reproMain = `    bool wrong = false;
             std::vector<int> lo, ext;
             for (int d = 0; d < a.dimensions(); d++) {
                 int l = std::min(a.dim(d).min(), b.dim(d).min()), h = std::max(a.dim(d).max(), b.dim(d).max());
+                if (pad > 0 && d < (int)mins.size()) {
+                    l = std::min(l, mins[d] - pad);
+                    h = std::max(h, mins[d] + extents[d] - 1 + pad);
+                }
                 lo.push_back(l);
                 ext.push_back(h - l + 1);
             }
