@@ -121,6 +121,21 @@ func replayCase(ctx context.Context, out io.Writer, d *fuzz.Driver, f fuzzHalide
 		return &exitError{code: exitMalformed, err: err}
 	}
 	fmt.Fprintf(out, "%s: %s %s\n", f.replay, o.Verdict, o.Cause)
+	if o.CompilerError() && f.out != "" {
+		m, err := fuzz.MinimiseCrash(ctx, d, c)
+		if err != nil {
+			return &exitError{code: exitMalformed, err: err}
+		}
+		b, err := fuzz.NewBundle(ctx, d, fuzzValidator(f), c, m, fuzz.OutputRegion(c, nil, nil))
+		if err != nil {
+			return &exitError{code: exitMalformed, err: err}
+		}
+		dir := filepath.Join(f.out, "crash")
+		if err := b.Write(dir); err != nil {
+			return &exitError{code: exitMalformed, err: err}
+		}
+		fmt.Fprintf(out, "\nminimised and bundled into %s\n", dir)
+	}
 	if o.Verdict == "invalid" {
 		if o.Confirmed {
 			fmt.Fprintf(out, "confirmed by Halide's JIT: %s\n", o.Mismatch)

@@ -152,3 +152,41 @@ func BenchmarkFuzzHalide(b *testing.B) {
 		b.ReportMetric(float64(b.N)/used, "cases/CPU-s")
 	}
 }
+
+// TestFuzzHalideCompilerCrash replays the original case of a bundled
+// internal error of Halide 14's compiler (fuzz/testdata/crashes): the
+// case ends as a crash of Halide's compiler, and minimising it keeps
+// the same internal error and gives the bundle's case.
+func TestFuzzHalideCompilerCrash(t *testing.T) {
+	halideAvailable(t)
+	dir := filepath.Join("..", "..", "frontend", "halide", "fuzz", "testdata", "crashes", "sliding-specialize-store-at")
+	read := func(name string) *fuzz.Case {
+		text, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := fuzz.Parse(string(text))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return c
+	}
+	orig, want := read("original.txt"), read("case.txt")
+	d := fuzzDriver(t)
+	ctx := context.Background()
+	v := fuzzValidator(fuzzHalideFlags{resources: 5_000_000, timeout: time.Minute, childEnv: []string{"AUGUR_TEST_RUN_MAIN=1"}})
+	o, err := fuzz.RunCase(ctx, d, v, orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !o.CompilerError() || !strings.Contains(o.Cause, "SlidingWindow.cpp") {
+		t.Fatalf("got %s %q, want an internal error of Halide's SlidingWindow.cpp", o.Verdict, o.Cause)
+	}
+	m, err := fuzz.MinimiseCrash(ctx, d, orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.String() != want.String() {
+		t.Errorf("minimised to\n%s\nwant\n%s", m, want)
+	}
+}

@@ -21,6 +21,9 @@ type Bundle struct {
 	Spec     string
 	Sched    string
 	Stmt     string
+	// Crash is set when the minimised case makes Halide's compiler fail
+	// with an internal error rather than compute wrong values.
+	Crash bool
 }
 
 // NewBundle gathers the bundle of the minimised case m of c, wrong over
@@ -44,6 +47,7 @@ func NewBundle(ctx context.Context, d *Driver, v Validator, c, m *Case, r Region
 		return nil, err
 	}
 	if a.Cause != "" {
+		b.Crash = a.Cause == internalError
 		b.Reason = "not translated: " + a.Cause + ": " + a.Msg
 	} else {
 		b.Spec, b.Sched = a.Spec, a.Sched
@@ -67,6 +71,9 @@ func NewBundle(ctx context.Context, d *Driver, v Validator, c, m *Case, r Region
 		b.Stmt = string(t)
 	}
 	b.Key = signature(m)
+	if b.Crash {
+		b.Key = "crash " + b.Key
+	}
 	return b, nil
 }
 
@@ -75,13 +82,17 @@ func (b *Bundle) Write(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	readme := fmt.Sprintf("A miscompilation of stock Halide 14 found by augur fuzz-halide.\n\n"+
+	what := "A miscompilation of stock Halide 14"
+	if b.Crash {
+		what = "An internal error of stock Halide 14's compiler"
+	}
+	readme := fmt.Sprintf("%s found by augur fuzz-halide.\n\n"+
 		"case %s, minimised (case.txt; the original: original.txt)\n"+
 		"output region (min extent per dimension; pad P: the inputs reach P cells past it): %s\n"+
 		"Halide's JIT, scheduled against unscheduled: %s\n"+
 		"Augur: %s\n\n"+
 		"g++ -std=c++17 repro.cpp -I/usr/include/halide14 -lHalide14 -lpthread -ldl -o repro && ./repro\n",
-		b.Original.Name, b.Region, b.Mismatch, b.Reason)
+		what, b.Original.Name, b.Region, b.Mismatch, b.Reason)
 	files := []struct{ name, text string }{
 		{"README", readme},
 		{"case.txt", b.Case.String()},

@@ -65,6 +65,12 @@ type Outcome struct {
 	Region                    Region `json:"-"`
 }
 
+// CompilerError says whether the case made Halide's compiler fail with
+// an internal error.
+func (o *Outcome) CompilerError() bool {
+	return o.Verdict == "crash" && strings.HasPrefix(o.Cause, internalError+":")
+}
+
 // Campaign runs cases on the driver, validating each with v, confirming
 // every invalid verdict with Halide's JIT, minimising and bundling the
 // confirmed ones, and returns the summary.
@@ -85,7 +91,7 @@ func Campaign(ctx context.Context, d *Driver, v Validator, o Options) (*Summary,
 			}
 			return nil, err
 		}
-		if out.Confirmed {
+		if out.Confirmed || out.CompilerError() {
 			if err := s.bug(ctx, d, v, c, out, o.Out); err != nil {
 				if ctx.Err() != nil {
 					// Interrupted while minimising: the case counts,

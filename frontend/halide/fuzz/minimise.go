@@ -33,6 +33,39 @@ func Minimise(ctx context.Context, d *Driver, c *Case, r Region) (*Case, error) 
 		}
 		return shows(a), nil
 	}
+	return shrink(c, wrong)
+}
+
+// internalError is the driver's cause for an internal error of Halide's
+// compiler.
+const internalError = "halide-internal"
+
+// MinimiseCrash shrinks a case whose translation makes Halide's compiler
+// fail with an internal error while it fails with the same one (the
+// same message once Normalize has replaced its names and numbers), as
+// Minimise does. A case that translates, or fails otherwise, is returned
+// as it is.
+func MinimiseCrash(ctx context.Context, d *Driver, c *Case) (*Case, error) {
+	a, err := d.Do(ctx, c, "translate")
+	if err != nil {
+		return nil, err
+	}
+	if a.Cause != internalError {
+		return c, nil
+	}
+	want := Normalize(a.Msg)
+	return shrink(c, func(k *Case) (bool, error) {
+		t, err := d.Do(ctx, k, "translate")
+		if err != nil {
+			return false, err
+		}
+		return t.Cause == internalError && Normalize(t.Msg) == want, nil
+	})
+}
+
+// shrink is the delta debugging of Minimise: candidates smaller than c
+// are kept while keep holds of them.
+func shrink(c *Case, keep func(*Case) (bool, error)) (*Case, error) {
 	m := c.Clone()
 	for pass := 0; pass < 3; pass++ {
 		changed := false
@@ -45,7 +78,7 @@ func Minimise(ctx context.Context, d *Driver, c *Case, r Region) (*Case, error) 
 				if i >= len(cands) {
 					break
 				}
-				ok, err := wrong(cands[i])
+				ok, err := keep(cands[i])
 				if err != nil {
 					return nil, err
 				}

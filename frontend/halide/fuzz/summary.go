@@ -31,11 +31,14 @@ type Summary struct {
 	Invalid []*Outcome `json:"invalid,omitempty"`
 	// Bugs are the distinct confirmed miscompilations.
 	Bugs []*Bug `json:"bugs,omitempty"`
+	// Crashes are the distinct internal errors of Halide's compiler,
+	// minimised as the bugs are.
+	Crashes []*Bug `json:"crashes,omitempty"`
 }
 
 // Bug is a confirmed miscompilation after minimisation.
 type Bug struct {
-	Key      string   `json:"key"`   // what makes it distinct: the minimised schedule's directives
+	Key      string   `json:"key"`   // what makes it distinct: the minimised schedule's directives (after "crash " for a crash)
 	Cases    []string `json:"cases"` // the cases that minimised to it
 	Bundle   string   `json:"bundle,omitempty"`
 	Case     string   `json:"minimised"` // the minimised case's text
@@ -68,11 +71,19 @@ func (s *Summary) finish(wall time.Duration) {
 	}
 }
 
-// bug minimises a confirmed case and, unless an earlier one minimised to
-// the same, bundles it into out.
+// bug minimises a confirmed case, or one that made Halide's compiler
+// fail with an internal error, and, unless an earlier one minimised to
+// the same, bundles it into out (bug-NNN, or crash-NNN).
 func (s *Summary) bug(ctx context.Context, d *Driver, v Validator, c *Case, o *Outcome, out string) error {
 	r := o.Region
-	m, err := Minimise(ctx, d, c, r)
+	var m *Case
+	var err error
+	if o.Confirmed {
+		m, err = Minimise(ctx, d, c, r)
+	} else {
+		r = OutputRegion(c, nil, nil)
+		m, err = MinimiseCrash(ctx, d, c)
+	}
 	if err != nil {
 		return err
 	}
@@ -80,7 +91,11 @@ func (s *Summary) bug(ctx context.Context, d *Driver, v Validator, c *Case, o *O
 	if err != nil {
 		return err
 	}
-	for _, old := range s.Bugs {
+	list, stem := &s.Bugs, "bug"
+	if b.Crash {
+		list, stem = &s.Crashes, "crash"
+	}
+	for _, old := range *list {
 		if old.Key == b.Key {
 			old.Cases = append(old.Cases, c.Name)
 			o.Bundle = old.Bundle
@@ -88,13 +103,13 @@ func (s *Summary) bug(ctx context.Context, d *Driver, v Validator, c *Case, o *O
 		}
 	}
 	if out != "" {
-		dir := filepath.Join(out, fmt.Sprintf("bug-%03d", len(s.Bugs)+1))
+		dir := filepath.Join(out, fmt.Sprintf("%s-%03d", stem, len(*list)+1))
 		if err := b.Write(dir); err != nil {
 			return err
 		}
 		o.Bundle = dir
 	}
-	s.Bugs = append(s.Bugs, &Bug{Key: b.Key, Cases: []string{c.Name}, Bundle: o.Bundle, Case: m.String(), Mismatch: b.Mismatch, Reason: b.Reason})
+	*list = append(*list, &Bug{Key: b.Key, Cases: []string{c.Name}, Bundle: o.Bundle, Case: m.String(), Mismatch: b.Mismatch, Reason: b.Reason})
 	return nil
 }
 
@@ -128,6 +143,10 @@ func (s *Summary) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "distinct confirmed miscompilations: %d\n", len(s.Bugs))
 	for _, bug := range s.Bugs {
 		fmt.Fprintf(&b, "  %s (%s): %s; %s\n", bug.Bundle, strings.Join(bug.Cases, ", "), bug.Reason, bug.Mismatch)
+	}
+	fmt.Fprintf(&b, "distinct internal errors of Halide's compiler: %d\n", len(s.Crashes))
+	for _, bug := range s.Crashes {
+		fmt.Fprintf(&b, "  %s (%s): %s\n", bug.Bundle, strings.Join(bug.Cases, ", "), bug.Reason)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
