@@ -38,7 +38,7 @@ func TestFinalStage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, sched := range []string{"scalar", "vector", "unroll", "partition", "inner", "tiles"} {
+	for _, sched := range []string{"scalar", "vector", "unroll", "partition", "inner", "tiles", "predicate"} {
 		t.Run(sched, func(t *testing.T) {
 			o := Options{Target: finalTarget, Params: map[string]string{"sched": sched}, Stage: StageFinal}
 			pair, err := Translate(ctx, d, o)
@@ -64,7 +64,9 @@ func TestFinalStage(t *testing.T) {
 // statement before it is translated: a flattened store's stride one too
 // large, its offset one too far, a vectorised row's tail and a
 // partitioned loop's epilogue dropped, that epilogue started one
-// iteration late. None may be VALID; each is INVALID.
+// iteration late, a vector store's last lane duplicated or dropped, a
+// predicated tail storing one lane too many. None may be VALID; each is
+// INVALID, for the reason planted.
 func TestFinalStagePlanted(t *testing.T) {
 	if testing.Short() {
 		t.Skip("validates")
@@ -76,8 +78,15 @@ func TestFinalStagePlanted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct{ sched, plant string }{
-		{"scalar", "stride"}, {"scalar", "offset"}, {"vector", "epilogue"}, {"partition", "epilogue"}, {"partition", "late"},
+	for _, c := range []struct{ sched, plant, reason string }{
+		{"scalar", "stride", "annotation mismatch"},
+		{"scalar", "offset", "out-of-bounds write"},
+		{"vector", "epilogue", "output not written"},
+		{"partition", "epilogue", "output not written"},
+		{"partition", "late", "output not written"},
+		{"vector", "lane-dup", "annotation mismatch"},
+		{"vector", "lane-drop", "output not written"},
+		{"predicate", "predicate", "out-of-bounds write"},
 	} {
 		t.Run(c.sched+"/"+c.plant, func(t *testing.T) {
 			o := Options{Target: finalTarget, Params: map[string]string{"sched": c.sched}, Stage: StageFinal, Plant: c.plant}
@@ -89,8 +98,8 @@ func TestFinalStagePlanted(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rep.Verdict != validate.Invalid {
-				t.Errorf("verdict %s (%s), want invalid", rep.Verdict, rep.Reason)
+			if rep.Verdict != validate.Invalid || !strings.Contains(rep.Reason, c.reason) {
+				t.Errorf("verdict %s (%s), want invalid (%s)", rep.Verdict, rep.Reason, c.reason)
 			}
 		})
 	}

@@ -520,8 +520,13 @@ type Options struct {
 	// "stride" (the first store to an output buffer with its stride of
 	// dimension 1 one too large), "offset" (that store one element
 	// further), "epilogue" (the last if without else around a store
-	// dropped: a partitioned loop's or a vectorised row's tail) or "late"
-	// (that tail's outermost loop started one iteration late).
+	// dropped: a partitioned loop's or a vectorised row's tail), "late"
+	// (that tail's outermost loop started one iteration late),
+	// "lane-dup" (the first vector store to an output buffer with its
+	// last lane's value the lane before's), "lane-drop" (its last lane
+	// not stored) or "predicate" (the first predicated vector store to an
+	// output buffer storing each lane where the lane before it may: one
+	// lane past the end).
 	Plant string
 }
 

@@ -201,47 +201,152 @@ private:
     }
 };
 
+// fold_lanes folds the lanes first, first + 1, ..., first + n - 1 of the
+// vector v (scalars, by lane_of) with a VectorReduce's operator.
+Expr fold_lanes(VectorReduce::Operator op, const Expr &v, int first, int n);
+
+// LaneOf is one lane of a vector expression, as a scalar expression.
+// Halide's extract_lane (Deinterleave.cpp) is an IRGraphMutator whose
+// cache ignores the lane it extracts: a node that an expression reads
+// both directly and through a shuffle gets, everywhere, the lane first
+// asked of it, so that lane i of a || shuffle(a, 0, 0, 1, ...) is a_i
+// || a_i. LaneOf caches nothing.
+class LaneOf : public IRMutator {
+public:
+    explicit LaneOf(int lane)
+        : lane_(lane) {
+    }
+    Expr mutate(const Expr &e) override {
+        if (!e.defined() || e.type().is_scalar()) {
+            return e;
+        }
+        return IRMutator::mutate(e);
+    }
+
+private:
+    using IRMutator::visit;
+    int lane_;
+
+    // at is lane lane of e.
+    Expr at(const Expr &e, int lane) {
+        int saved = lane_;
+        lane_ = lane;
+        Expr r = mutate(e);
+        lane_ = saved;
+        return r;
+    }
+    Expr visit(const Broadcast *op) override {
+        return at(op->value, lane_ % op->value.type().lanes());
+    }
+    Expr visit(const Ramp *op) override {
+        // Lane l of a ramp of vectors of m lanes: lane l % m of base +
+        // (l / m) * stride.
+        int m = op->base.type().lanes(), l = lane_ % m;
+        Type t = op->base.type().element_of();
+        return at(op->base, l) + make_const(t, lane_ / m) * at(op->stride, l);
+    }
+    Expr visit(const Shuffle *op) override {
+        int index = op->indices[lane_];
+        for (const Expr &v : op->vectors) {
+            if (index < v.type().lanes()) {
+                return at(v, index);
+            }
+            index -= v.type().lanes();
+        }
+        unsupported("the shuffle " + str(Expr(op)) + ": a lane index past its vectors");
+        return Expr();
+    }
+    Expr visit(const VectorReduce *op) override {
+        int factor = op->value.type().lanes() / op->type.lanes();
+        return fold_lanes(op->op, op->value, lane_ * factor, factor);
+    }
+    Expr visit(const Load *op) override {
+        return Load::make(op->type.element_of(), op->name, at(op->index, lane_), op->image, op->param,
+                          at(op->predicate, lane_), ModulusRemainder());
+    }
+    Expr visit(const Cast *op) override {
+        return Cast::make(op->type.element_of(), mutate(op->value));
+    }
+    Expr visit(const Variable *op) override {
+        unsupported("the vector " + op->name + ": a vector variable that is not a let of the statement");
+        return Expr();
+    }
+    Expr visit(const Let *op) override {
+        if (op->value.type().is_vector()) {
+            return mutate(substitute(op->name, op->value, op->body));
+        }
+        return Let::make(op->name, op->value, mutate(op->body));
+    }
+    Expr visit(const Call *op) override {
+        // Lane-wise calls only: every vector argument has the call's lanes.
+        for (const Expr &a : op->args) {
+            if (a.type().is_vector() && a.type().lanes() != op->type.lanes()) {
+                unsupported("the call " + str(Expr(op)) + ", which is not lane by lane");
+            }
+        }
+        if (op->is_intrinsic(Call::dynamic_shuffle)) {
+            unsupported("the call " + str(Expr(op)) + ", which is not lane by lane");
+        }
+        std::vector<Expr> args;
+        for (const Expr &a : op->args) {
+            args.push_back(mutate(a));
+        }
+        return Call::make(op->type.element_of(), op->name, args, op->call_type, op->func, op->value_index, op->image,
+                          op->param);
+    }
+};
+
+// lane_of is lane i of the vector expression e, simplified.
+Expr lane_of(const Expr &e, int i) {
+    LaneOf l(i);
+    return simplify(l.mutate(e));
+}
+
+Expr fold_lanes(VectorReduce::Operator op, const Expr &v, int first, int n) {
+    Expr acc;
+    for (int i = first; i < first + n; i++) {
+        LaneOf l(i);
+        Expr x = l.mutate(v);
+        if (!acc.defined()) {
+            acc = x;
+            continue;
+        }
+        switch (op) {
+        case VectorReduce::Add:
+            acc = acc + x;
+            break;
+        case VectorReduce::Mul:
+            acc = acc * x;
+            break;
+        case VectorReduce::Min:
+            acc = min(acc, x);
+            break;
+        case VectorReduce::Max:
+            acc = max(acc, x);
+            break;
+        case VectorReduce::And:
+            acc = acc && x;
+            break;
+        case VectorReduce::Or:
+            acc = acc || x;
+            break;
+        default:
+            unsupported("the vector reduction of " + str(v) + " (a saturating add)");
+        }
+    }
+    return acc;
+}
+
 // ReduceLanes rewrites each VectorReduce to one lane into the fold of its
-// operand's lanes, one by one (extract_lane): the kernel has no vectors.
+// operand's lanes, one by one (lane_of): the kernel has no vectors.
 class ReduceLanes : public IRMutator {
     using IRMutator::visit;
     Expr visit(const VectorReduce *op) override {
         Expr v = mutate(op->value);
-        int n = v.type().lanes();
         if (op->type.lanes() != 1) {
             unsupported("the vector reduction " + str(Expr(op)) + " to " + std::to_string(op->type.lanes()) + " lanes");
         }
-        Expr acc;
-        for (int i = 0; i < n; i++) {
-            Expr x = extract_lane(v, i);
-            if (!acc.defined()) {
-                acc = x;
-                continue;
-            }
-            switch (op->op) {
-            case VectorReduce::Add:
-                acc = acc + x;
-                break;
-            case VectorReduce::Mul:
-                acc = acc * x;
-                break;
-            case VectorReduce::Min:
-                acc = min(acc, x);
-                break;
-            case VectorReduce::Max:
-                acc = max(acc, x);
-                break;
-            case VectorReduce::And:
-                acc = acc && x;
-                break;
-            case VectorReduce::Or:
-                acc = acc || x;
-                break;
-            default:
-                unsupported("the vector reduction " + str(Expr(op)) + " (a saturating add)");
-            }
-        }
-        return acc;
+        return fold_lanes(op->op, v, 0, v.type().lanes());
     }
 };
 
@@ -436,6 +541,49 @@ private:
         return l;
     }
 
+    // nonlinear_atom finds a term t of the extent ext that is not linear
+    // in the variables (a division, a modulo, a min or a max) with ext =
+    // a * t + b for a constant a other than 0 and b free of t, found by
+    // putting the variable v in t's place; it sets a and b and returns t,
+    // or an undefined Expr when no term is so.
+    static Expr nonlinear_atom(const Expr &ext, const Expr &v, Expr *a, Expr *b) {
+        class Terms : public IRVisitor {
+        public:
+            std::vector<Expr> found;
+
+        private:
+            using IRVisitor::visit;
+            void visit(const Div *op) override {
+                found.push_back(op);
+            }
+            void visit(const Mod *op) override {
+                found.push_back(op);
+            }
+            void visit(const Min *op) override {
+                found.push_back(op);
+            }
+            void visit(const Max *op) override {
+                found.push_back(op);
+            }
+        } terms;
+        ext.accept(&terms);
+        const std::string &name = v.as<Variable>()->name;
+        for (const Expr &t : terms.found) {
+            Linear parts;
+            if (!split_linear(substitute(t, v, ext), {name}, &parts) || !parts.count(name)) {
+                continue;
+            }
+            Expr coeff = simplify(parts[name]);
+            Expr rest = parts.count("") ? simplify(parts[""]) : make_zero(Int(32));
+            if (as_const_int(coeff) && !is_const_zero(coeff) && !expr_uses_var(rest, name)) {
+                *a = coeff;
+                *b = rest;
+                return t;
+            }
+        }
+        return Expr();
+    }
+
     // symbolic_cells are the cells of the flat index flat of an allocation
     // whose extents ext are constant but one, e_j = a * sym + b, linear in
     // a variable sym with a constant a (b free of sym; a realized extent,
@@ -487,15 +635,22 @@ private:
                 break;
             }
         }
-        // Otherwise the extent itself, max(A_.extent.1, 16) say, is the
-        // symbol: a fresh variable stands for it in the index, and the
-        // cells read the extent again.
+        // Otherwise a term of the extent that is not linear, of which the
+        // extent is a constant multiple plus a rest (8 * ((E - 1) / 8) + 8,
+        // a vectorised producer's extent rounded up to whole vectors), or
+        // the extent itself, max(A_.extent.1, 16) say, is the symbol: a
+        // fresh variable stands for it in the index, and the cells read
+        // the term again.
         Expr atom;
         if (sym.empty()) {
-            atom = simplify(substitute(lets_, ext[j]));
             sym = name + ".extent." + std::to_string(j) + "$atom";
-            a = make_one(Int(32));
-            b = make_zero(Int(32));
+            Expr whole = simplify(substitute(lets_, ext[j]));
+            atom = nonlinear_atom(whole, Variable::make(Int(32), sym), &a, &b);
+            if (!atom.defined()) {
+                atom = whole;
+                a = make_one(Int(32));
+                b = make_zero(Int(32));
+            }
         }
         Expr symv = Variable::make(Int(32), sym);
         // sym may be a let in scope: the index keeps it unexpanded, and
@@ -860,10 +1015,10 @@ private:
         }
         std::vector<Stmt> lanes;
         for (int i = 0; i < op->value.type().lanes(); i++) {
-            Expr v = simplify(rl.mutate(extract_lane(value, i)));
-            std::vector<Expr> args = coords(op->name, simplify(extract_lane(index, i)), what + " (lane " + std::to_string(i) + ")");
+            Expr v = simplify(rl.mutate(lane_of(value, i)));
+            std::vector<Expr> args = coords(op->name, lane_of(index, i), what + " (lane " + std::to_string(i) + ")");
             Stmt st = Provide::make(op->name, {mutate(v)}, args, const_true());
-            Expr pi = simplify(extract_lane(pred, i));
+            Expr pi = lane_of(pred, i);
             if (!is_const_one(pi)) {
                 // A predicated lane stores only where its predicate holds.
                 st = IfThenElse::make(mutate(pi), st);
@@ -957,6 +1112,8 @@ private:
     std::string kind_;
     std::map<std::string, Expr> lets_;
 
+    Stmt plant_lanes(const Store *op);
+
     Stmt visit(const LetStmt *op) override {
         const Call *c = op->value.as<Call>();
         if (c && c->is_extern() && starts_with(c->name, "_halide_buffer_get_")) {
@@ -972,6 +1129,9 @@ private:
         if (done || kind_ == "epilogue" || b == p_.buffer_index.end() || !p_.buffers[b->second].output) {
             return IRMutator::visit(op);
         }
+        if (kind_ == "lane-dup" || kind_ == "lane-drop" || kind_ == "predicate") {
+            return plant_lanes(op);
+        }
         done = true;
         Expr idx = substitute(lets_, op->index);
         if (kind_ == "stride") {
@@ -983,6 +1143,36 @@ private:
         return Store::make(op->name, op->value, idx, op->param, op->predicate, op->alignment);
     }
 };
+
+// plant_lanes plants a miscompilation in the lanes of a vector store to
+// an output (with predicate: a predicated one): its last lane stores
+// the value of the lane before it (lane-dup), its last lane is not
+// stored (lane-drop), or each lane stores where the lane before it may
+// (predicate: one lane past the stored ones).
+Stmt Plant::plant_lanes(const Store *op) {
+    int n = op->value.type().lanes();
+    if (n < 2 || (kind_ == "predicate" && is_const_one(op->predicate))) {
+        return IRMutator::visit(op);
+    }
+    done = true;
+    std::vector<int> lanes(n);
+    for (int i = 0; i < n; i++) {
+        lanes[i] = i;
+    }
+    Expr value = op->value, pred = op->predicate;
+    if (kind_ == "lane-dup") {
+        lanes[n - 1] = n - 2;
+        value = Shuffle::make({value}, lanes);
+    } else if (kind_ == "lane-drop") {
+        pred = pred && Ramp::make(0, 1, n) < n - 1;
+    } else {
+        for (int i = 1; i < n; i++) {
+            lanes[i] = i - 1;
+        }
+        pred = pred || Shuffle::make({pred}, lanes);
+    }
+    return Store::make(op->name, value, op->index, op->param, pred, op->alignment);
+}
 
 // LastTail finds the last innermost if without else around a store.
 class LastTail : public IRVisitor {
@@ -1066,13 +1256,16 @@ Stmt plant_in(const Pipeline_ &p, const Stmt &s, const std::string &kind) {
         }
         return out;
     }
-    if (kind != "stride" && kind != "offset") {
-        throw std::invalid_argument("unknown planted miscompilation " + kind + ": want stride, offset, epilogue or late");
+    bool lanes = kind == "lane-dup" || kind == "lane-drop" || kind == "predicate";
+    if (kind != "stride" && kind != "offset" && !lanes) {
+        throw std::invalid_argument("unknown planted miscompilation " + kind +
+                                    ": want stride, offset, epilogue, late, lane-dup, lane-drop or predicate");
     }
     Plant pl(p, kind);
     Stmt out = pl.mutate(s);
     if (!pl.done) {
-        throw std::invalid_argument("--plant " + kind + ": the final statement stores to no output buffer");
+        std::string what = kind == "predicate" ? "no predicated vector store" : lanes ? "no vector store" : "no store";
+        throw std::invalid_argument("--plant " + kind + ": the final statement has " + what + " to an output buffer");
     }
     return out;
 }

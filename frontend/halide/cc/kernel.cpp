@@ -948,7 +948,11 @@ Lines KernelTranslator::provide(const Provide *op) {
         unsupported("the " + what + " of " + std::to_string(op->values.size()) + " values (tuples)");
     }
     if (op->predicate.defined() && !is_const_one(op->predicate)) {
-        unsupported("the predicated " + what + " (if " + str(op->predicate) + ")");
+        // A predicated store (TailStrategy::PredicateStores) stores only
+        // where its predicate holds: the store under an if. Its value is
+        // then computed only there too, which changes no stored value.
+        Stmt guarded = IfThenElse::make(op->predicate, Provide::make(op->name, op->values, op->args, const_true()));
+        return if_then_else(guarded.as<IfThenElse>());
     }
     auto fi = p_.funcs.find(op->name);
     if (fi == p_.funcs.end()) {

@@ -16,6 +16,8 @@ public:
     // partition: the output's y split by 4, guarded (partition_loops);
     // inner: blur_x stored and computed per row of the output, in a
     // parallel loop (a realization inside a loop);
+    // predicate: the output's x vectorised by 8 with its tail stored by
+    // predicated lanes (TailStrategy::PredicateStores);
     // tiles: the output in tiles of 8 x 4 fused into one parallel loop,
     // blur_x computed per tile (a fused loop whose inner extent only the
     // buffer's bounds check shows positive; an allocation of constant
@@ -46,6 +48,9 @@ public:
         } else if (s == "inner") {
             out.parallel(y);
             blur_x.compute_at(out, y);
+        } else if (s == "predicate") {
+            out.vectorize(x, 8, TailStrategy::PredicateStores);
+            blur_x.compute_root();
         } else if (s == "tiles") {
             out.tile(x, y, xo, yo, xi, yi, 8, 4).fuse(xo, yo, t).parallel(t);
             blur_x.compute_at(out, t);
