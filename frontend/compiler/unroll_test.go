@@ -165,7 +165,7 @@ func TestUnboundedUnroll(t *testing.T) {
 
 // TestFuzzDrawsBounded checks that the schedule fuzzer draws what this
 // file compiles: specializations, and unrolled or vectorised loops whose
-// extent is not a constant (guarded copies in the kernel), among legal
+// extent is not a constant (guarded loops in the kernel), among legal
 // schedules that run.
 func TestFuzzDrawsBounded(t *testing.T) {
 	specs, guarded := 0, 0
