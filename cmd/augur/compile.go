@@ -20,6 +20,7 @@ type compileFlags struct {
 	inject     string
 	listInject bool
 	cpuProfile string
+	copies     bool
 }
 
 func newCompileCmd() *cobra.Command {
@@ -36,6 +37,10 @@ The schedule is the algorithm's own schedule block, or the one of
 autoscheduler's (--auto); without any, every func is computed at the root
 in natural loop order. Illegal schedules are rejected with the rule they
 break.
+
+An unrolled loop is emitted as a sequential loop, as the Halide front
+end translates Halide's: the kernel is the loop nest before unrolling.
+--unroll-copies emits one copy of its body per iteration instead.
 
 --inject KIND compiles with a miscompilation on purpose, for watching Augur
 catch it; --list-injections lists the kinds. An injection that does not
@@ -71,6 +76,7 @@ errors exit 3 in both cases.`,
 	fl.StringVar(&f.inject, "inject", "", "inject the miscompilation KIND (see --list-injections)")
 	fl.BoolVar(&f.listInject, "list-injections", false, "list the injectable miscompilations, one per line")
 	fl.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the compile (go tool pprof) to this file")
+	fl.BoolVar(&f.copies, "unroll-copies", false, "emit unrolled loops as copies of their body, one per iteration, instead of sequential loops")
 	return cmd
 }
 
@@ -98,7 +104,7 @@ func compileAlg(ctx context.Context, out, errw io.Writer, path string, f compile
 	if err != nil {
 		return usageError(err)
 	}
-	res, err := compiler.CompileSource(ctx, src, schedule, compiler.Options{Auto: f.auto, Inject: f.inject})
+	res, err := compiler.CompileSource(ctx, src, schedule, compiler.Options{Auto: f.auto, Inject: f.inject, UnrollCopies: f.copies})
 	stop()
 	if errors.Is(err, compiler.ErrNotApplicable) {
 		return &exitError{code: exitMalformed, err: err}

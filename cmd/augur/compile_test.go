@@ -100,3 +100,27 @@ func TestCompileCPUProfile(t *testing.T) {
 		t.Errorf("uncreatable profile: exit %d\n%s", code, errOut)
 	}
 }
+
+// TestCompileUnrollCopies checks that an unrolled loop is a sequential
+// loop of the kernel by default (stencils_at: S2's 4 unrolled points and
+// S1's 2, one store each) and copies of its body with --unroll-copies;
+// both kernels validate.
+func TestCompileUnrollCopies(t *testing.T) {
+	for _, tc := range []struct {
+		flags  []string
+		stores int
+	}{{nil, 2}, {[]string{"--unroll-copies"}, 6}} {
+		dir := t.TempDir()
+		args := append([]string{"compile", "../../examples/alg/stencils_at.alg", "-o", dir, "--validate"}, tc.flags...)
+		if code, out, errOut := augur(args...); code != 0 || !strings.Contains(out, "VALID: ") {
+			t.Fatalf("%v: exit %d\n%s%s", tc.flags, code, out, errOut)
+		}
+		k, err := os.ReadFile(filepath.Join(dir, "prog.sched"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(k), "{S1(") + strings.Count(string(k), "{S2("); n != tc.stores {
+			t.Errorf("%v: %d stores of S1 and S2, want %d\n%s", tc.flags, n, tc.stores, k)
+		}
+	}
+}

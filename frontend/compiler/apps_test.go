@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/augur-verify/augur/frontend/compiler/alg"
+	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/validate"
 )
@@ -115,5 +116,45 @@ func TestStencilChainSchedule(t *testing.T) {
 	}
 	if rep := validatePair(t, r); rep.Verdict != validate.Valid {
 		t.Fatalf("verdict %s, want valid\n%s", rep.Verdict, k)
+	}
+}
+
+// TestAppBoundsSteps counts the Presburger engine's steps of compiling the
+// app schedules with the default bounds budget. nl_means's regions of the
+// input, read through clamps inside six levels of tiles, vectors and
+// unrolled channels, exhaust the budget in two dimensions, whose bounds
+// then come from interval arithmetic: the whole input, as with a larger
+// budget. The whole compilation takes two budgets and 29,367 steps.
+func TestAppBoundsSteps(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		maxSteps int64
+		region   string
+	}{
+		{"nl_means_app", 229_367, "in  buf_In[x, y, c] : f32[W, H, 3] = In(x, y, c)"},
+		{"conv_app", 2_000, "in  buf_In[ci, x, y, n] : f32[128, 102, 82, 5] = In(ci, x, y, n)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join("..", "..", "bench", "alg", tc.name+".alg")
+			text, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := alg.Load(&syntax.Source{Name: path, Text: string(text)})
+			if err != nil {
+				t.Fatal(detail(err))
+			}
+			steps := presburger.NewAllowance(0)
+			r, err := Compile(presburger.WithAllowance(context.Background(), steps), p, tc.name, Options{})
+			if err != nil {
+				t.Fatal(detail(err))
+			}
+			if n := steps.Used(); n > tc.maxSteps {
+				t.Errorf("%d steps of the engine, want at most %d", n, tc.maxSteps)
+			}
+			if k := r.Kernels[0].Text; !strings.Contains(k, tc.region) {
+				t.Errorf("no %q in\n%s", tc.region, k)
+			}
+		})
 	}
 }

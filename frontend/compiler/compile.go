@@ -38,6 +38,13 @@ type Options struct {
 	// (zero: DefaultBoundsBudget); beyond it, bounds inference falls back
 	// to interval arithmetic.
 	BoundsBudget presburger.Budget
+	// UnrollCopies emits an unrolled loop as copies of its body, one per
+	// iteration, as code generation unrolls it. By default an unrolled
+	// loop is emitted as a sequential loop, as the Halide front end
+	// translates Halide's unrolled loops: the kernel is the loop nest
+	// before unrolling, and its validation costs the loop's body once,
+	// not once per copy.
+	UnrollCopies bool
 }
 
 // ErrNotApplicable is wrapped by the error of an injection that does not
@@ -61,7 +68,7 @@ func Compile(ctx context.Context, p *alg.Program, name string, opts Options) (re
 	// atomic() and rfactor rewrite the program's funcs: compile a copy
 	pc := *p
 	pc.Decls = append([]alg.Decl(nil), p.Decls...)
-	c := &compiler{p: &pc, name: name, display: map[string]string{}, budget: DefaultBoundsBudget()}
+	c := &compiler{p: &pc, name: name, display: map[string]string{}, budget: DefaultBoundsBudget(), unrollCopies: opts.UnrollCopies}
 	if opts.BoundsBudget != (presburger.Budget{}) {
 		c.budget = opts.BoundsBudget
 	}
@@ -146,6 +153,8 @@ type compiler struct {
 	// the miscompilation to inject, and whether it was
 	inject   string
 	injected bool
+	// unrollCopies: unrolled loops emitted as copies (Options.UnrollCopies)
+	unrollCopies bool
 }
 
 // errAt is a diagnostic of kind code at pos of the algorithm.

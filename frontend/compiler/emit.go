@@ -10,8 +10,8 @@ import (
 
 // emitter turns the IR into a kernel: variables get display names that
 // no enclosing binding uses, logical accesses become array cells of the
-// innermost buffer of their func, unrolled loops become copies of their
-// body.
+// innermost buffer of their func, unrolled loops become sequential loops
+// (or copies of their body, with Options.UnrollCopies).
 type emitter struct {
 	c        *compiler
 	reserved map[string]bool
@@ -129,7 +129,7 @@ func (e *emitter) stmts(s *scope, n node) []sched.Stmt {
 		return []sched.Stmt{st}
 	case *nLoop:
 		lo, hi := e.index(s, n.lo), e.index(s, n.hi)
-		if n.kind == unrolled {
+		if n.kind == unrolled && e.c.unrollCopies {
 			// a constant extent: one copy of the body per iteration, the
 			// variable replaced by lo + k (a constant when lo is)
 			count := n.count

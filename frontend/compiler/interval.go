@@ -13,7 +13,7 @@ import (
 // interval arithmetic (intervalBounds), so that it stays a small share of
 // a validation. It counts the engine's steps, never time.
 func DefaultBoundsBudget() presburger.Budget {
-	return presburger.Budget{MaxSteps: 300_000, MaxDisjuncts: 2_000, MaxConstraints: 2_000}
+	return presburger.Budget{MaxSteps: 100_000, MaxDisjuncts: 2_000, MaxConstraints: 2_000}
 }
 
 // varDef is how the IR binds a variable: a loop over [lo, hi) or a let.

@@ -19,7 +19,7 @@ const (
 	serial loopKind = iota
 	parallel
 	vectorized // emitted as a par loop: the lanes
-	unrolled   // emitted as duplicated statements
+	unrolled   // a sequential loop, or duplicated statements (Options.UnrollCopies)
 )
 
 // tailKind is a split's tail strategy (Reinking 2022, section 2.8.2).

@@ -25,76 +25,107 @@ schedule {
 
 func compileAlg(t *testing.T, src string) (*Result, error) {
 	t.Helper()
+	return compileAlgOpts(t, src, Options{})
+}
+
+func compileAlgOpts(t *testing.T, src string, opts Options) (*Result, error) {
+	t.Helper()
 	p, err := alg.Load(&syntax.Source{Name: "t.alg", Text: src})
 	if err != nil {
 		t.Fatalf("%s: %v", src, detail(err))
 	}
-	return Compile(context.Background(), p, "t", Options{})
+	return Compile(context.Background(), p, "t", opts)
 }
 
 // TestBoundedUnroll compiles loops of bounded, non-constant extent
 // unrolled and vectorised as Halide does (Reinking 2022, section 2.8.3):
-// as many copies as a constant upper bound of the extent, each guarded by
-// the true extent. Each kernel runs and validates; a copy's guard widened
-// (a read past the input) or a copy dropped (a point of F never computed)
-// is invalid.
+// as many iterations as a constant upper bound of the extent, each guarded
+// by the true extent: an unrolled loop is a sequential loop by default
+// (one store of F) and as many copies of its body with UnrollCopies. Each
+// kernel runs and validates; a guard widened (a read past the input), a
+// copy dropped or the loop shortened (a point of F never computed) is
+// invalid.
 func TestBoundedUnroll(t *testing.T) {
 	for _, tc := range []struct {
 		name, dirs string
-		copies     int // guarded copies of F's store in the kernel
+		copies     int // guarded copies of F's store in the kernel (UnrollCopies)
+		stores     int // stores of F in the kernel, unrolled loops as loops
 		params     []map[string]int64
 	}{
-		{"unroll at a guarded tile", "  F.compute_at(G, xo).unroll(x)\n}\n", 5, []map[string]int64{{"N": 8}, {"N": 11}}},
-		{"vectorize at a guarded tile", "  F.compute_at(G, xo).vectorize(x)\n}\n", 1, []map[string]int64{{"N": 9}}},
-		{"unroll under a specialization", "  F.compute_at(G, xo).specialize(N >= 100).unroll(x)\n}\n", 6, []map[string]int64{{"N": 8}, {"N": 101}}},
-		{"unroll of a parameter's bounded extent", "}\nassume N <= 12\n", 0, nil},
+		{"unroll at a guarded tile", "  F.compute_at(G, xo).unroll(x)\n}\n", 5, 1, []map[string]int64{{"N": 8}, {"N": 11}}},
+		{"vectorize at a guarded tile", "  F.compute_at(G, xo).vectorize(x)\n}\n", 1, 1, []map[string]int64{{"N": 9}}},
+		{"unroll under a specialization", "  F.compute_at(G, xo).specialize(N >= 100).unroll(x)\n}\n", 6, 2, []map[string]int64{{"N": 8}, {"N": 101}}},
+		{"unroll of a parameter's bounded extent", "}\nassume N <= 12\n", 0, 0, nil},
 	} {
-		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
-			src := unrollPair + tc.dirs
-			if tc.copies == 0 {
-				// G over x in 0 .. N with N <= 12: twelve guarded copies
-				src = strings.Replace(unrollPair, "assume N >= 8", "assume N >= 8 and N <= 12", 1) + "  G.unroll(xo)\n}\n"
-			}
-			r, err := compileAlg(t, src)
-			if err != nil {
-				t.Fatalf("%s\n%v", src, detail(err))
-			}
-			k := r.Kernels[0].Text
-			if tc.copies > 0 {
-				if n := strings.Count(k, "{F("); n != tc.copies {
-					t.Errorf("%d stores of F, want %d\n%s", n, tc.copies, k)
+		for _, copies := range []bool{false, true} {
+			t.Run(strings.ReplaceAll(tc.name, " ", "_")+map[bool]string{true: "_copies"}[copies], func(t *testing.T) {
+				want := tc.stores
+				if copies {
+					want = tc.copies
 				}
-			}
-			for i, params := range tc.params {
-				if err := runKernel(r, params, uint64(i+1)); err != nil {
-					t.Fatalf("params %v: %v\n%s", params, err, k)
-				}
-			}
-			if testing.Short() {
-				return
-			}
-			if rep := validatePair(t, r); rep.Verdict != validate.Valid {
-				t.Fatalf("verdict %s, want valid\n%s", rep.Verdict, k)
-			}
-		})
+				boundedUnrollCase(t, unrollPair+tc.dirs, want, tc.params, copies)
+			})
+		}
+	}
+	boundedUnrollMutants(t, false)
+	boundedUnrollMutants(t, true)
+}
+
+// boundedUnrollCase compiles src (or, with want 0, G unrolled under
+// assumptions bounding N), checks the number of stores of F, runs the kernel at params and validates it.
+func boundedUnrollCase(t *testing.T, src string, want int, params []map[string]int64, copies bool) {
+	if want == 0 {
+		// G over x in 0 .. N with N <= 12: twelve guarded iterations
+		src = strings.Replace(unrollPair, "assume N >= 8", "assume N >= 8 and N <= 12", 1) + "  G.unroll(xo)\n}\n"
+	}
+	r, err := compileAlgOpts(t, src, Options{UnrollCopies: copies})
+	if err != nil {
+		t.Fatalf("%s\n%v", src, detail(err))
+	}
+	k := r.Kernels[0].Text
+	if want > 0 {
+		if n := strings.Count(k, "{F("); n != want {
+			t.Errorf("%d stores of F, want %d\n%s", n, want, k)
+		}
+	}
+	for i, p := range params {
+		if err := runKernel(r, p, uint64(i+1)); err != nil {
+			t.Fatalf("params %v: %v\n%s", p, err, k)
+		}
 	}
 	if testing.Short() {
 		return
 	}
-	r, err := compileAlg(t, unrollPair+"  F.compute_at(G, xo).unroll(x)\n}\n")
+	if rep := validatePair(t, r); rep.Verdict != validate.Valid {
+		t.Fatalf("verdict %s, want valid\n%s", rep.Verdict, k)
+	}
+}
+
+// boundedUnrollMutants plants bugs in F unrolled at G's guarded tile, as
+// a loop or as copies: each kernel is invalid.
+func boundedUnrollMutants(t *testing.T, copies bool) {
+	if testing.Short() {
+		return
+	}
+	r, err := compileAlgOpts(t, unrollPair+"  F.compute_at(G, xo).unroll(x)\n}\n", Options{UnrollCopies: copies})
 	if err != nil {
 		t.Fatal(detail(err))
 	}
 	k := r.Kernels[0].Text
-	const guard = "if 4 * xo + 4 < min(4 * xo + 5, N + 1) {"
+	guard, wide := "if x < min(4 * xo + 5, N + 1) {", "if x < min(4 * xo + 5, N + 2) {"
+	// F(4 * xo + 4) never computed: G's last point of a tile reads garbage
+	drop, dropped := "for x in 4 * xo .. 4 * xo + 5 {", "for x in 4 * xo .. 4 * xo + 4 {"
+	if copies {
+		guard, wide = "if 4 * xo + 4 < min(4 * xo + 5, N + 1) {", "if 4 * xo + 4 < min(4 * xo + 5, N + 2) {"
+		drop, dropped = "buf_F[4] {F(4 * xo + 4)} := buf_In[4 * xo + 4] * 2", ""
+	}
 	if !strings.Contains(k, guard) {
 		t.Fatalf("no guard %q in\n%s", guard, k)
 	}
 	for name, bad := range map[string]string{
-		// the last copy reads In past its end in the last tile
-		"guard widened": strings.Replace(k, guard, "if 4 * xo + 4 < min(4 * xo + 5, N + 2) {", 1),
-		// F(4 * xo + 4) never computed: G's last point of a tile reads garbage
-		"copy dropped": strings.Replace(k, "buf_F[4] {F(4 * xo + 4)} := buf_In[4 * xo + 4] * 2", "", 1),
+		// the last iteration reads In past its end in the last tile
+		"guard widened": strings.Replace(k, guard, wide, 1),
+		"copy dropped":  strings.Replace(k, drop, dropped, 1),
 	} {
 		if bad == k {
 			t.Fatalf("%s: the planted bug does not apply to\n%s", name, k)
@@ -103,7 +134,7 @@ func TestBoundedUnroll(t *testing.T) {
 		bug.Pair.Kernels = append(bug.Pair.Kernels[:0:0], r.Kernels...)
 		bug.Kernels[0].Text = bad
 		if rep := validatePair(t, &bug); rep.Verdict != validate.Invalid {
-			t.Errorf("%s: verdict %s, want invalid\n%s", name, rep.Verdict, bad)
+			t.Errorf("copies %v, %s: verdict %s, want invalid\n%s", copies, name, rep.Verdict, bad)
 		}
 	}
 }
@@ -134,7 +165,7 @@ func TestUnboundedUnroll(t *testing.T) {
 
 // TestFuzzDrawsBounded checks that the schedule fuzzer draws what this
 // file compiles: specializations, and unrolled or vectorised loops whose
-// extent is not a constant (guarded copies in the kernel), among legal
+// extent is not a constant (guarded loops in the kernel), among legal
 // schedules that run.
 func TestFuzzDrawsBounded(t *testing.T) {
 	specs, guarded := 0, 0
@@ -163,13 +194,13 @@ func TestFuzzDrawsBounded(t *testing.T) {
 }
 
 // boundedLoops reports whether a kernel has a loop of bounded extent
-// vectorised (a par loop whose body opens with a guard on its variable)
-// or unrolled (a copy, a block, opening with a guard).
+// vectorised or unrolled (a par or for loop whose body opens with a guard
+// on its variable) or unrolled as copies (a block opening with a guard).
 func boundedLoops(k string) bool {
 	lines := strings.Split(k, "\n")
 	for i := 0; i+1 < len(lines); i++ {
 		cur, next := strings.TrimSpace(lines[i]), strings.TrimSpace(lines[i+1])
-		if f := strings.Fields(cur); len(f) > 1 && f[0] == "par" && strings.HasPrefix(next, "if "+f[1]+" <") {
+		if f := strings.Fields(cur); len(f) > 1 && (f[0] == "par" || f[0] == "for") && strings.HasPrefix(next, "if "+f[1]+" <") {
 			return true
 		}
 		if cur == "{" && strings.HasPrefix(next, "if ") && strings.Contains(next, " < ") {
