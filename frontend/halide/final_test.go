@@ -131,7 +131,7 @@ func TestFinalCapturedStmt(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			runs = append(runs, run{name(c.app, c.params), bd, Options{Params: c.params, Stage: StageFinal}})
+			runs = append(runs, run{name(c.app, c.params), bd, Options{Target: SuiteTarget, Params: c.params, Stage: StageFinal}})
 		}
 	}
 	for _, r := range runs {
