@@ -283,10 +283,11 @@ func TestFFT(t *testing.T) {
 	if !strings.Contains(pair.Spec, "constant_exterior") {
 		t.Errorf("the real fft's specification has no constant_exterior: not the zipped path")
 	}
-	// Halide's simplifier turns -(a - b) into b - a, so where a = b the
-	// kernel's unzipped rows hold +0 where the algorithm's hold -0: the
-	// kernel's values are compared up to the tolerance (CheckRounded),
-	// as in the real value model.
+	// The algorithm multiplies by the zero parts of its complex factors
+	// (0 * x, which can be -0) and Halide's simplifier folds them to 0,
+	// so the kernel's unzipped rows may hold +0 where the algorithm's
+	// hold -0: the kernel's values are compared up to the tolerance
+	// (CheckRounded), as in the real value model.
 	s, err := JIT(ctx, d, real, map[string][]int{"input": {16, 16, 1}, "output": {16, 9, 1}}, 1)
 	if err != nil {
 		t.Fatal(err)
