@@ -148,6 +148,9 @@ type strategyRun struct {
 	// be.
 	matchIdx   int
 	matchTried bool
+	// proofTried: the unfolding strategies were tried ahead of the
+	// models (proveFirst).
+	proofTried bool
 	// live[i]: strategy i is still to be tried, within the current
 	// limit or a larger one; resume[i]: the first piece strategy i has
 	// not proved yet.
@@ -344,6 +347,15 @@ func (r *strategyRun) model(si int, q *query, sol *smt.Solver, scripts []string)
 		if !r.matchTried && si < r.matchIdx {
 			r.matchTried = true
 			if out := s.matchFirst(c, r.strategies, r.pieces); out != nil {
+				sol.Close()
+				return out
+			}
+		}
+		// The unfolding strategies, within a small resource limit,
+		// before the look at the model (proveFirst).
+		if !r.proofTried {
+			r.proofTried = true
+			if out := r.proveFirst(si); out != nil {
 				sol.Close()
 				return out
 			}

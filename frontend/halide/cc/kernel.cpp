@@ -325,6 +325,7 @@ public:
 private:
     Lines produce(const ProducerConsumer *op);
     void merge_stages(const std::map<std::string, int> &other);
+    void merge_skipped(const std::map<std::string, int> &before);
     Lines provide(const Provide *op);
     std::vector<std::string> store_coords(const Provide *op, const FuncInfo &fi, const Stage &st, Lines &out);
     bool tuple_value_let(const LetStmt *op) const;
@@ -1214,10 +1215,30 @@ Lines KernelTranslator::if_then_else(const IfThenElse *op) {
         out.uses.insert(els.uses.begin(), els.uses.end());
     }
     if (!op->else_case.defined()) {
-        merge_stages(before);
+        merge_skipped(before);
     }
     out.l.push_back("}");
     return out;
+}
+
+// merge_skipped joins the stages of the last stores after an if without
+// else (before: those before it) with those of its then branch, which
+// may not run. A func whose then branch stored a later stage than before
+// (as remove_undef guards the store of a pure definition
+// select(c, v, undef()), the constant_exterior of fft's real-input
+// path) keeps that stage: a produce node holds each stage's store once,
+// in the order of the stages, so a store after the if is of a later
+// stage either way. Other differences make the next tied store
+// unresolvable (merge_stages).
+void KernelTranslator::merge_skipped(const std::map<std::string, int> &before) {
+    std::map<std::string, int> then = last_stage_;
+    merge_stages(before);
+    for (const auto &kv : then) {
+        auto b = before.find(kv.first);
+        if (b != before.end() && b->second >= -1 && kv.second > b->second) {
+            last_stage_[kv.first] = kv.second;
+        }
+    }
 }
 
 // merge_stages joins the stages of the last stores of two branches (see
