@@ -70,7 +70,8 @@
 // refute.go, discharge.go, probe.go (the definedness probe before the
 // discharge), dead.go (annotations false only at dead stores),
 // conclude.go; deciding a value condition: solver.go, strategies.go,
-// matchdeep.go and pieces.go (matching first),
+// matchdeep.go and pieces.go (matching first), provefirst.go (the
+// unfolding strategies tried before the first model is looked at),
 // encoding.go, check.go, portfolio.go, models.go, confirm.go, solverinputs.go;
 // counterexamples and their replay: counterexample.go, harm.go (a
 // failed value is evidence only if it reaches an output); reductions (their
