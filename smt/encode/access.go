@@ -87,6 +87,15 @@ func (c *exprEnc) accessAt(x *syntax.Call, args []*smt.Term) (tv, error) {
 	return r, nil
 }
 
+// RangeFacts returns the number of range facts among the axioms Axioms
+// returns (rangefacts.go).
+func (e *Encoder) RangeFacts() int {
+	if e.floatInts == 0 {
+		return 0
+	}
+	return len(e.factOrder)
+}
+
 // Axioms returns the definitions of the accesses unfolded with
 // ExprOptions.Axioms since the last ResetUnfoldings: equalities
 // T(args) = unfolding, to be asserted with the formulas that use them.

@@ -67,7 +67,7 @@ func (e *Encoder) TensorRange(name string) (value.Interval, bool) {
 	var iv value.Interval
 	ok := true
 	for i, eq := range t.Eqs {
-		r, rok := e.exprRange(eq.RHS)
+		r, rok := e.exprRange(eq.RHS, e.info.Types)
 		if !rok {
 			ok = false
 			break
@@ -82,9 +82,11 @@ func (e *Encoder) TensorRange(name string) (value.Interval, bool) {
 	return iv, ok
 }
 
-// exprRange is the range of the float expression x of the specification.
-func (e *Encoder) exprRange(x syntax.Expr) (value.Interval, bool) {
-	t, typed := e.info.Types[x]
+// exprRange is the range of the float expression x whose subexpressions
+// have the types types: an equation's body, or a side of an obligation,
+// whose tensor accesses are elements the verifier proves defined.
+func (e *Encoder) exprRange(x syntax.Expr, types map[syntax.Expr]syntax.Type) (value.Interval, bool) {
+	t, typed := types[x]
 	if !typed || !t.IsFloat() {
 		return value.Interval{}, false
 	}
@@ -94,21 +96,21 @@ func (e *Encoder) exprRange(x syntax.Expr) (value.Interval, bool) {
 		return e.litRange(t, x.Text)
 	case *syntax.Unary:
 		if x.Op == syntax.OpNeg {
-			a, ok := e.exprRange(x.X)
+			a, ok := e.exprRange(x.X, types)
 			return a.Neg(), ok
 		}
 	case *syntax.Binary:
 		if x.Op == syntax.OpMul && syntax.ExprString(x.X) == syntax.ExprString(x.Y) {
-			if a, ok := e.exprRange(x.X); ok {
+			if a, ok := e.exprRange(x.X, types); ok {
 				return a.Square(rnd)
 			}
 			return value.Interval{}, false
 		}
-		a, ok := e.exprRange(x.X)
+		a, ok := e.exprRange(x.X, types)
 		if !ok {
 			return value.Interval{}, false
 		}
-		b, ok := e.exprRange(x.Y)
+		b, ok := e.exprRange(x.Y, types)
 		if !ok {
 			return value.Interval{}, false
 		}
@@ -123,7 +125,7 @@ func (e *Encoder) exprRange(x syntax.Expr) (value.Interval, bool) {
 			return a.Div(b, rnd)
 		}
 	case *syntax.Call:
-		return e.callRange(x, t)
+		return e.callRange(x, t, types)
 	}
 	return value.Interval{}, false
 }
@@ -152,11 +154,11 @@ func (e *Encoder) litRange(t syntax.Type, text string) (value.Interval, bool) {
 
 // callRange is the range of a conversion, a builtin or a tensor access of
 // float type t.
-func (e *Encoder) callRange(x *syntax.Call, t syntax.Type) (value.Interval, bool) {
+func (e *Encoder) callRange(x *syntax.Call, t syntax.Type, types map[syntax.Expr]syntax.Type) (value.Interval, bool) {
 	name := x.Fun.Name
-	arg := func(i int) (value.Interval, bool) { return e.exprRange(x.Args[i]) }
+	arg := func(i int) (value.Interval, bool) { return e.exprRange(x.Args[i], types) }
 	if to := syntax.TypeByName(name); to != syntax.Invalid && len(x.Args) == 1 {
-		from, typed := e.info.Types[x.Args[0]]
+		from, typed := types[x.Args[0]]
 		switch {
 		case !typed || from == syntax.Invalid:
 			return value.Interval{}, false
@@ -240,3 +242,25 @@ func (e *Encoder) rangeFact(name string, u *smt.Term) {
 // rangeFactEntry is a range fact and the access term it is about, kept
 // alive so that no other term takes its identifier over.
 type rangeFactEntry struct{ u, fact *smt.Term }
+
+// truncationFits reports whether the conversion of the float expression x
+// (of types types) to the integer type to is defined wherever the
+// elements x reads are: its range, truncated toward zero (monotone), lies
+// in to's range. The conversion's definedness is then decided without
+// the solver, which would otherwise have to bound the float arithmetic
+// of x itself (bit-blasted IEEE products and sums, nonlinear reals).
+func (e *Encoder) truncationFits(x syntax.Expr, types map[syntax.Expr]syntax.Type, to syntax.Type) bool {
+	if e.spec == nil || e.info == nil || e.spec.Overflow == value.OverflowUnconstrained {
+		return false
+	}
+	iv, ok := e.exprRange(x, types)
+	if !ok {
+		return false
+	}
+	lo, hi := value.Range(to)
+	one := big.NewRat(1, 1)
+	// trunc(v) >= lo where v > lo - 1, and trunc(v) <= hi where v < hi + 1.
+	below := new(big.Rat).Sub(new(big.Rat).SetInt(lo), one)
+	above := new(big.Rat).Add(new(big.Rat).SetInt(hi), one)
+	return iv.Lo.Cmp(below) > 0 && iv.Hi.Cmp(above) < 0
+}
