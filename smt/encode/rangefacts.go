@@ -96,8 +96,10 @@ func (e *Encoder) exprRange(x syntax.Expr, types map[syntax.Expr]syntax.Type) (v
 		return e.litRange(t, x.Text)
 	case *syntax.Unary:
 		if x.Op == syntax.OpNeg {
-			a, ok := e.exprRange(x.X, types)
-			return a.Neg(), ok
+			if a, ok := e.exprRange(x.X, types); ok {
+				return a.Neg(), true
+			}
+			return value.Interval{}, false
 		}
 	case *syntax.Binary:
 		if x.Op == syntax.OpMul && syntax.ExprString(x.X) == syntax.ExprString(x.Y) {
@@ -178,12 +180,18 @@ func (e *Encoder) callRange(x *syntax.Call, t syntax.Type, types map[syntax.Expr
 	case "min", "max":
 		a, okA := arg(0)
 		b, okB := arg(1)
-		return a.MinMax(b, name == "min"), okA && okB
+		if !okA || !okB {
+			return value.Interval{}, false
+		}
+		return a.MinMax(b, name == "min"), true
 	case "clamp":
 		a, okA := arg(0)
 		lo, okL := arg(1)
 		hi, okH := arg(2)
-		return a.MinMax(lo, false).MinMax(hi, true), okA && okL && okH
+		if !okA || !okL || !okH {
+			return value.Interval{}, false
+		}
+		return a.MinMax(lo, false).MinMax(hi, true), true
 	case "abs":
 		a, ok := arg(0)
 		if !ok {
