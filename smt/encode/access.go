@@ -101,9 +101,9 @@ func (e *Encoder) RangeFacts() int {
 // T(args) = unfolding, to be asserted with the formulas that use them.
 // Each is an instance of T's equations, true wherever the specification
 // is well defined (which the verifier checks separately). Once a
-// float-to-integer conversion has been encoded, they include the range
-// facts of the float tensors' accesses (rangefacts.go), true under the
-// same checks.
+// float-to-integer conversion that the ranges do not decide has been
+// encoded, they include the range facts of the float tensors' accesses
+// (rangefacts.go), true under the same checks.
 func (e *Encoder) Axioms() []*smt.Term {
 	out := append([]*smt.Term(nil), e.axioms...)
 	if e.floatInts > 0 {

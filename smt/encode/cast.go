@@ -83,7 +83,6 @@ func (e *Encoder) cast(to, from syntax.Type, a *smt.Term) (r, ok *smt.Term, err 
 // the result is defined when the truncation lies in to's range (NaN and the
 // infinities never do).
 func (e *Encoder) floatToInt(to, from syntax.Type, a *smt.Term) (r, ok *smt.Term, err error) {
-	e.floatInts++
 	w := uint(to.Bits())
 	lo, hi := new(big.Int), new(big.Int).Lsh(big.NewInt(1), w) // [lo, hi)
 	if to.IsSigned() {

@@ -85,7 +85,8 @@ type Encoder struct {
 	// ranges caches the computed float tensors' ranges (rangefacts.go);
 	// facts holds the range facts of the accesses encoded since the last
 	// ResetUnfoldings, by the access term's ID, in factOrder; floatInts
-	// counts the float-to-integer conversions encoded since then.
+	// counts the float-to-integer conversions encoded since then that
+	// truncationFits does not decide.
 	ranges    map[string]rangeEntry
 	facts     map[uint]rangeFactEntry
 	factOrder []uint

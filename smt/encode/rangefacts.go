@@ -30,7 +30,9 @@ import (
 // infinity, has no range. Under value.OverflowUnconstrained no facts are
 // stated: an element whose body overflows is whatever the kernel stored.
 //
-// The facts serve the definedness of float-to-integer conversions;
+// A float-to-integer conversion whose operand's range, truncated, lies in
+// the target type's range is defined (truncationFits), without the
+// solver. The facts serve the definedness of the other conversions;
 // elsewhere they would only add to the solver's work, so Axioms returns
 // them only once such a conversion has been encoded.
 
