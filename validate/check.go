@@ -42,6 +42,8 @@ var errResources = errors.New("resource limit")
 // checkLimit is check within limit resource units.
 func (s *solver) checkLimit(q *query, extra []*smt.Term, limit uint64) (smt.Result, *smt.Solver, error) {
 	terms := append([]*smt.Term{q.points, q.bad}, q.axioms...)
+	s.ranged = q.ranged
+	defer func() { s.ranged = false }()
 	return s.checkTerms(append(terms, extra...), limit, true)
 }
 
@@ -129,10 +131,10 @@ func (s *solver) checkAbstracted(terms []*smt.Term, limit uint64) (*smt.Solver, 
 		return nil, false
 	}
 	abs, kept, err := side.BoundedToBV(moved...)
-	if err != nil || abs.Replaced == 0 && kept == 0 || !abs.Bits || abs.Floats && s.v.usesFloats() {
+	if err != nil || abs.Replaced == 0 && kept == 0 || !abs.Bits || abs.Floats && s.v.usesFloats() && !s.rangedFloats(abs) {
 		return nil, false
 	}
-	if kept == 0 && s.v.usesFloats() {
+	if kept == 0 && s.v.usesFloats() && !s.rangedFloats(abs) {
 		return nil, false
 	}
 	var sol *smt.Solver

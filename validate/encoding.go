@@ -33,6 +33,10 @@ type query struct {
 	bad    *smt.Term
 	axioms []*smt.Term // definitions of unfolded tensor elements
 	opaque int         // computed tensor elements left uninterpreted
+	// ranged: the axioms hold range facts of float tensors
+	// (encode.Encoder.RangeFacts), which the query's abstraction may
+	// decide in the ieee model (abstractionLimit).
+	ranged bool
 
 	// key names the terms the piece substitutes for the parameters and
 	// holes (substitutionKey); pointDependent records that the
@@ -115,7 +119,7 @@ func (s *solver) encodePieces(o *symeval.Obligation, st strategy, q *query, piec
 	q.points = q.points.Simplify()
 	if e != nil {
 		q.same = true
-		q.iv, q.sv, q.idef, q.sdef, q.sfree, q.bad, q.axioms, q.opaque = e.iv, e.sv, e.idef, e.sdef, e.sfree, e.bad, e.axioms, e.opaque
+		q.iv, q.sv, q.idef, q.sdef, q.sfree, q.bad, q.axioms, q.opaque, q.ranged = e.iv, e.sv, e.idef, e.sdef, e.sfree, e.bad, e.axioms, e.opaque, e.ranged
 		return q, nil
 	}
 	defer func() {
@@ -206,6 +210,7 @@ func (s *solver) encodePieces(o *symeval.Obligation, st strategy, q *query, piec
 	for _, a := range s.enc.Axioms() {
 		q.axioms = append(q.axioms, a.SimplifyArith())
 	}
+	q.ranged = s.enc.RangeFacts() > 0
 	q.opaque = s.enc.CutOffs()
 	return q, nil
 }

@@ -74,6 +74,25 @@ func (s *solver) abstractionLimit(limit uint64) uint64 {
 		return min(limit, abstractedLimit)
 	case s.v.opts.ValueModel == encode.Real:
 		return min(limit, boundedLimit)
+	case s.ranged:
+		return min(limit, rangedLimit)
 	}
 	return 0
+}
+
+// rangedLimit bounds the check of a query's abstraction in the ieee model
+// when its axioms hold range facts (encode.Encoder.RangeFacts): the
+// definedness of float-to-integer conversions of bounded floats (a
+// contour in [0, 1] times 255 into a u32), which Z3's general solver
+// decides poorly with the tensors' functions of integer indices (no
+// answer within 20 million units), and the QF_FPBV tactic within a few
+// million once the applications are constants.
+const rangedLimit = 10_000_000
+
+// rangedFloats reports whether the ieee abstraction abs, which keeps
+// floats, is to be checked: when the query holds range facts and abs is
+// over booleans, bit-vectors and floats alone, the logic of the QF_FPBV
+// tactic.
+func (s *solver) rangedFloats(abs *smt.Abstraction) bool {
+	return s.ranged && s.v.opts.ValueModel == encode.IEEE && !abs.Functions
 }

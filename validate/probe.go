@@ -193,7 +193,7 @@ func (s *solver) probe(c *symeval.Condition, convs []*syntax.Call) *outcome {
 			}
 			pq := *q
 			pq.idef, pq.sdef, pq.bad = def, s.z.True(), s.z.And(bad...)
-			pq.axioms = s.enc.Axioms()
+			pq.axioms, pq.ranged = s.enc.Axioms(), s.enc.RangeFacts() > 0
 			res, sol, err := s.checkLimit(&pq, nil, lookResources)
 			if s.v.opts.Trace != nil {
 				s.v.trace(fmt.Sprintf("C%d: definedness probe of %s, piece %d of %d: %s", c.ID, syntax.ExprString(conv), pi+1, len(pieces), res))

@@ -79,6 +79,8 @@ type solver struct {
 	// concrete evaluation consider neither the specification's side nor
 	// the equality of the two.
 	defOnly bool
+	// ranged: the query being checked holds range facts (query.ranged).
+	ranged bool
 	// releaseAt is the number of references held by the context's
 	// wrappers from which decide gives back the unreachable ones
 	// (release).

@@ -50,6 +50,9 @@ func (c *exprEnc) accessAt(x *syntax.Call, args []*smt.Term) (tv, error) {
 	if tensor.Input {
 		return uf, nil
 	}
+	if tensor.Type.IsFloat() {
+		e.rangeFact(name, uf.val)
+	}
 	top := c.opts.UnfoldTop && c.level == 0
 	if (c.opts.Keep != nil && c.opts.Keep(uf.val)) || (!top && (c.opts.Unfold == nil || !c.opts.Unfold(name))) {
 		e.cutoffs++
@@ -84,12 +87,32 @@ func (c *exprEnc) accessAt(x *syntax.Call, args []*smt.Term) (tv, error) {
 	return r, nil
 }
 
+// RangeFacts returns the number of range facts among the axioms Axioms
+// returns (rangefacts.go).
+func (e *Encoder) RangeFacts() int {
+	if e.floatInts == 0 {
+		return 0
+	}
+	return len(e.factOrder)
+}
+
 // Axioms returns the definitions of the accesses unfolded with
 // ExprOptions.Axioms since the last ResetUnfoldings: equalities
 // T(args) = unfolding, to be asserted with the formulas that use them.
 // Each is an instance of T's equations, true wherever the specification
-// is well defined (which the verifier checks separately).
-func (e *Encoder) Axioms() []*smt.Term { return append([]*smt.Term(nil), e.axioms...) }
+// is well defined (which the verifier checks separately). Once a
+// float-to-integer conversion that the ranges do not decide has been
+// encoded, they include the range facts of the float tensors' accesses
+// (rangefacts.go), true under the same checks.
+func (e *Encoder) Axioms() []*smt.Term {
+	out := append([]*smt.Term(nil), e.axioms...)
+	if e.floatInts > 0 {
+		for _, id := range e.factOrder {
+			out = append(out, e.facts[id].fact)
+		}
+	}
+	return out
+}
 
 // unfold is ite(where₁(args), body₁(args), ite(..., fallback)) over the
 // equations of the tensor called name, the bodies encoded one level deeper.
@@ -209,6 +232,9 @@ func (e *Encoder) ResetUnfoldings() {
 	clear(e.memo)
 	clear(e.intReals)
 	e.axioms = nil
+	clear(e.facts)
+	e.factOrder = nil
+	e.floatInts = 0
 	e.cutoffs = 0
 	e.opaqueFuncs = 0
 }

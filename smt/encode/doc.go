@@ -70,6 +70,14 @@
 // whatever it is, so an equality proved for every interpretation of the
 // function holds for the true one.
 //
+// # Ranges of float tensors
+//
+// A computed float tensor bounded by interval arithmetic over its
+// equations (value.Interval, rangefacts.go) has its range assumed of every
+// access, among the axioms, when a query has a float-to-integer conversion
+// the ranges do not decide; a conversion whose operand's range fits the
+// target type is defined outright.
+//
 // # Unconstrained values
 //
 // Under a specification's value.OverflowUnconstrained, every i32 and i64
@@ -114,6 +122,6 @@
 // condition, turns its existentials into universals and is unsound.
 //
 // Files, in reading order: encoder.go, index.go, intform.go, expr.go,
-// access.go, dataindex.go, builtin.go, cast.go, bv.go, float.go, set.go,
-// model.go.
+// access.go, dataindex.go, rangefacts.go, builtin.go, cast.go, bv.go,
+// float.go, set.go, model.go.
 package encode

@@ -82,6 +82,15 @@ type Encoder struct {
 	// encoder first met them (see binaryOp), by term ID; each entry keeps
 	// its term alive, so that no other term takes the ID over.
 	seen map[uint]rankedTerm
+	// ranges caches the computed float tensors' ranges (rangefacts.go);
+	// facts holds the range facts of the accesses encoded since the last
+	// ResetUnfoldings, by the access term's ID, in factOrder; floatInts
+	// counts the float-to-integer conversions encoded since then that
+	// truncationFits does not decide.
+	ranges    map[string]rangeEntry
+	facts     map[uint]rangeFactEntry
+	factOrder []uint
+	floatInts int
 }
 
 // rankedTerm is a term and the rank of its first use as an operand.
@@ -123,6 +132,8 @@ func New(z *smt.Context, spec *sare.Spec, info *expr.Info, m Model) *Encoder {
 		memo:     map[string]memoEntry{},
 		intReals: map[uint]intReal{},
 		seen:     map[uint]rankedTerm{},
+		ranges:   map[string]rangeEntry{},
+		facts:    map[uint]rangeFactEntry{},
 	}
 }
 

@@ -354,6 +354,13 @@ func (c *exprEnc) call(x *syntax.Call, t syntax.Type) (tv, error) {
 		if err != nil {
 			return tv{}, exprError(x, "%v", err)
 		}
+		if from.IsFloat() && t.IsInteger() {
+			if c.e.truncationFits(arg, c.types, t) {
+				ok = c.e.tru // rangefacts.go
+			} else {
+				c.e.floatInts++
+			}
+		}
 		return tv{r, c.e.and(a.def, ok), a.free}, nil
 	}
 	if to, ok := value.ReinterpretType(name); ok && len(x.Args) == 1 {
