@@ -17,5 +17,6 @@
 // from the specification's (a compiler's x / 3 folded to x * 0.333333343).
 //
 // Files, in reading order: value.go, literal.go, builtin.go, ops.go,
-// equality.go, overflow.go, exact.go, derived.go, random.go.
+// equality.go, overflow.go, exact.go, derived.go, random.go, interval.go
+// (interval arithmetic over floats, rounded as each value model rounds).
 package value
