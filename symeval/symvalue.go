@@ -955,6 +955,10 @@ func holesEqual(ctx context.Context, set *presburger.Map, defs []map[int]string,
 // inclusion test.
 func fuseHoles(ctx context.Context, a alternative) (alternative, error) {
 	samples := &holeSampler{ctx: ctx, set: a.set}
+	// The holes' definitions: a look at every hole of every piece.
+	if err := chargeBuilt(ctx, a.set.NumBasics()*a.holes); err != nil {
+		return a, fmt.Errorf("fuse holes: %w", err)
+	}
 	defs := holeDefinitions(a.set, a.holes)
 	for j := a.holes - 1; j >= 1; j-- {
 		if err := ctx.Err(); err != nil {
@@ -975,6 +979,9 @@ func fuseHoles(ctx context.Context, a alternative) (alternative, error) {
 				}
 			}
 			set, err := a.set.ProjectOut(presburger.DimOut, j, 1)
+			if err == nil {
+				err = chargeBuilt(ctx, 0, set)
+			}
 			if err != nil {
 				return a, fmt.Errorf("fuse holes: %w", err)
 			}
