@@ -14,8 +14,8 @@
 # (OUT/<case>.d/). A case that errors records its exit status and output.
 #
 # JOBS cases run side by side (default 2); each validation runs with
-# --jobs 1. interpolate with levels=5 is left out: it gives no verdict in
-# any reasonable time (docs/halide.md).
+# --jobs 1. interpolate with levels=5 is left out: it runs to the default
+# step budget, minutes of CPU, for an UNKNOWN (docs/halide.md).
 set -u
 bin=$(realpath "${1:?usage: verdicts.sh BIN OUT}")
 out=$(realpath -m "${2:?usage: verdicts.sh BIN OUT}")

@@ -284,7 +284,20 @@ func functionalRead(ctx context.Context, h *Heap, loc *presburger.Map, assumed *
 	if fn.graph == nil {
 		return nil, nil
 	}
-	return presburger.NewUnionMap(loc).Apply(presburger.NewUnionMap(fn.graph))
+	return chargedImage(ctx, loc, fn.graph)
+}
+
+// chargedImage returns the image of loc through the function graph g,
+// its work counted against the step budget of ctx (chargeBuilt).
+func chargedImage(ctx context.Context, loc, g *presburger.Map) (*presburger.UnionMap, error) {
+	img, err := presburger.NewUnionMap(loc).Apply(presburger.NewUnionMap(g))
+	if err != nil {
+		return nil, err
+	}
+	if err := chargeBuiltUnion(ctx, loc.NumBasics()*g.NumBasics(), img); err != nil {
+		return nil, fmt.Errorf("read through the content of %s: %w", loc.Space().Out.Name, err)
+	}
+	return img, nil
 }
 
 // piecewiseRead is functionalRead through the function of
@@ -311,7 +324,7 @@ func piecewiseRead(ctx context.Context, h *Heap, loc *presburger.Map, assumed *p
 	if fn.pieces == nil {
 		return nil, nil
 	}
-	return presburger.NewUnionMap(loc).Apply(presburger.NewUnionMap(fn.pieces))
+	return chargedImage(ctx, loc, fn.pieces)
 }
 
 // soleComponent returns the component of h that holds the cells of the
@@ -388,6 +401,10 @@ func readByLocation(ctx context.Context, loc *presburger.Map, parts []*presburge
 func commonFunction(ctx context.Context, sp presburger.Space, m, within *presburger.Map) (*presburger.BasicMap, error) {
 	var g *presburger.BasicMap
 	var key string
+	// A look at every constraint of every piece.
+	if err := chargeBuilt(ctx, 0, m); err != nil {
+		return nil, fmt.Errorf("content of %s: %w", sp.In.Name, err)
+	}
 	for _, b := range m.Basics() {
 		gi, ki := pieceFunction(sp, b)
 		if gi != nil && (g == nil || ki == key) {

@@ -908,6 +908,9 @@ func (g *gen) reads(st *sched.Assign, at, good site) (oob, und *presburger.Union
 	if und, err = all.IntersectParams(good.scope.Facts()); err != nil {
 		return nil, nil, err
 	}
+	if err := chargeBuiltUnion(g.ctx, 0, und); err != nil {
+		return nil, nil, fmt.Errorf("%s: undefined reads: %w", st.Pos(), err)
+	}
 	if _, und, err = g.splitOutOfBounds(und, good); err != nil {
 		return nil, nil, err
 	}

@@ -106,6 +106,9 @@ func knownConjunctions(ctx context.Context, facts, assumptions *presburger.Map) 
 	if err != nil {
 		return nil, err
 	}
+	if err := chargeBuilt(ctx, facts.NumBasics()*assumptions.NumBasics(), within); err != nil {
+		return nil, fmt.Errorf("known conjunctions: %w", err)
+	}
 	if within, err = within.DropEmpty(ctx); err != nil {
 		return nil, err
 	}
@@ -162,6 +165,9 @@ func restrictPieces(ctx context.Context, pts *presburger.Map, doms []*pieceDomai
 			if err != nil {
 				return nil, err
 			}
+			if err := chargeBuilt(ctx, w.NumBasics(), r); err != nil {
+				return nil, fmt.Errorf("restrict points: %w", err)
+			}
 			out = append(out, r.Basics()...)
 		}
 	}
@@ -179,6 +185,9 @@ func meeting(ctx context.Context, d *pieceDomain, within []*pieceDomain) ([]*pre
 		dm, err := d.m.Intersect(w.m)
 		if err != nil {
 			return nil, err
+		}
+		if err := chargeBuilt(ctx, d.m.NumBasics()*w.m.NumBasics(), dm); err != nil {
+			return nil, fmt.Errorf("restrict points: %w", err)
 		}
 		empty, err := dm.IsEmpty(ctx)
 		if err != nil {
@@ -205,12 +214,12 @@ func meeting(ctx context.Context, d *pieceDomain, within []*pieceDomain) ([]*pre
 func restrictPoints(ctx context.Context, pts, facts, assumptions *presburger.Map) (*presburger.Map, error) {
 	var err error
 	if facts != nil {
-		if pts, err = pts.IntersectParams(facts); err != nil {
+		if pts, err = intersectParamsCharged(ctx, pts, facts); err != nil {
 			return nil, err
 		}
 	}
 	if assumptions.NumBasics() <= 1 {
-		if pts, err = pts.IntersectParams(assumptions); err != nil {
+		if pts, err = intersectParamsCharged(ctx, pts, assumptions); err != nil {
 			return nil, err
 		}
 		return pts.Simplify(ctx)
@@ -218,10 +227,23 @@ func restrictPoints(ctx context.Context, pts, facts, assumptions *presburger.Map
 	if pts, err = pts.Simplify(ctx); err != nil {
 		return nil, err
 	}
-	if pts, err = pts.IntersectParams(assumptions); err != nil {
+	if pts, err = intersectParamsCharged(ctx, pts, assumptions); err != nil {
 		return nil, err
 	}
 	return pts.DropEmpty(ctx)
+}
+
+// intersectParamsCharged returns m restricted to the parameters of p,
+// its work counted against the step budget of ctx (chargeBuilt).
+func intersectParamsCharged(ctx context.Context, m, p *presburger.Map) (*presburger.Map, error) {
+	r, err := m.IntersectParams(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := chargeBuilt(ctx, m.NumBasics()*p.NumBasics(), r); err != nil {
+		return nil, fmt.Errorf("restrict points: %w", err)
+	}
+	return r, nil
 }
 
 // outputObligations returns the obligations of the out bindings: every

@@ -503,6 +503,43 @@ func productPieces(ctx context.Context, x *presburger.Map, xd []*pieceDomain, y 
 	return presburger.NewMap(shape.Space(), pieces...), doms, nil
 }
 
+// chargeBuilt counts against the step budget of ctx (AnalyzeOptions.Steps)
+// the work of operations that count no steps of their own: intersections,
+// products, unions and images of sets, which combine pairs of pieces and
+// normalise what they build. It counts a step per pair of pieces
+// combined (pairs) and per constraint of the pieces built (built), so
+// that the budget, not the machine's time, bounds a value's evaluation
+// however many pieces its sets take.
+func chargeBuilt(ctx context.Context, pairs int, built ...*presburger.Map) error {
+	n := pairs
+	for _, m := range built {
+		if m != nil {
+			n += constraintRows(m)
+		}
+	}
+	return presburger.Charge(ctx, n)
+}
+
+// chargeBuiltUnion is chargeBuilt for the maps of a union u.
+func chargeBuiltUnion(ctx context.Context, pairs int, u *presburger.UnionMap) error {
+	if u == nil {
+		return chargeBuilt(ctx, pairs)
+	}
+	return chargeBuilt(ctx, pairs, u.Maps()...)
+}
+
+// heapPieces returns the number of pieces of the maps of the heap h
+// from the cells of the array name.
+func heapPieces(h *presburger.UnionMap, name string) int {
+	n := 0
+	for _, m := range h.Maps() {
+		if in := m.Space().In; in != nil && in.Name == name {
+			n += m.NumBasics()
+		}
+	}
+	return n
+}
+
 // constraintRows returns the number of constraints of m's pieces.
 func constraintRows(m *presburger.Map) int {
 	n := 0
@@ -561,15 +598,24 @@ func (ev *valueEval) read(x *syntax.Index) ([]alternative, error) {
 			return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
 		}
 	}
+	// Each image pairs a piece of the location with every piece of the
+	// array's contents in the heap.
+	stored := heapPieces(ev.h.u, loc.Space().Out.Name)
 	for _, lp := range loc.Pieces() {
 		part, err := presburger.NewUnionMap(lp).Apply(ev.h.u)
+		if err == nil {
+			err = chargeBuiltUnion(ev.ctx, stored, part)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
 		}
 		parts = append(parts, part)
 	}
 	if len(parts) > 0 {
-		if img, err = unionAll(parts); err != nil {
+		if img, err = unionAll(parts); err == nil {
+			err = chargeBuiltUnion(ev.ctx, 0, img)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
 		}
 	}
@@ -909,6 +955,10 @@ func holesEqual(ctx context.Context, set *presburger.Map, defs []map[int]string,
 // inclusion test.
 func fuseHoles(ctx context.Context, a alternative) (alternative, error) {
 	samples := &holeSampler{ctx: ctx, set: a.set}
+	// The holes' definitions: a look at every hole of every piece.
+	if err := chargeBuilt(ctx, a.set.NumBasics()*a.holes); err != nil {
+		return a, fmt.Errorf("fuse holes: %w", err)
+	}
 	defs := holeDefinitions(a.set, a.holes)
 	for j := a.holes - 1; j >= 1; j-- {
 		if err := ctx.Err(); err != nil {
@@ -929,6 +979,9 @@ func fuseHoles(ctx context.Context, a alternative) (alternative, error) {
 				}
 			}
 			set, err := a.set.ProjectOut(presburger.DimOut, j, 1)
+			if err == nil {
+				err = chargeBuilt(ctx, 0, set)
+			}
 			if err != nil {
 				return a, fmt.Errorf("fuse holes: %w", err)
 			}

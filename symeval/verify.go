@@ -674,6 +674,9 @@ func (g *gen) sameHoles(o obligation) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	if err := chargeBuilt(g.ctx, o.Points.NumBasics()*len(diff), d); err != nil {
+		return false, fmt.Errorf("same holes: %w", err)
+	}
 	return d.IsEmpty(g.ctx)
 }
 
@@ -701,6 +704,9 @@ func (g *gen) splitOutOfBounds(u *presburger.UnionMap, at site) (oob, und *presb
 			return nil, nil, err
 		}
 		i, err := m.Intersect(b)
+		if err == nil {
+			err = chargeBuilt(g.ctx, m.NumBasics()*b.NumBasics(), i)
+		}
 		if err != nil {
 			return nil, nil, err
 		}

@@ -1,0 +1,46 @@
+package symeval
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/augur-verify/augur/presburger"
+)
+
+// TestIntersectionsCountSteps checks that restricting the points of a
+// value obligation to parameter domains, an intersection that counts no
+// steps of its own, counts against the step budget: a step per pair of
+// pieces combined (8 pieces of points, 2 of the domain) and per
+// constraint of the pieces built, and the budget runs out one step
+// short of that.
+func TestIntersectionsCountSteps(t *testing.T) {
+	pts, err := presburger.ParseMap("[N] -> { [x] : x = 0 and N >= 0; [x] : x = 1 and N >= 1; [x] : x = 2 and N >= 2; [x] : x = 3 and N >= 3; " +
+		"[x] : x = 4 and N >= 4; [x] : x = 5 and N >= 5; [x] : x = 6 and N >= 6; [x] : x = 7 and N >= 7 }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dom, err := presburger.ParseMap("[N] -> { : N <= 3; : N >= 10 }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(max int64) (*presburger.Map, *presburger.Allowance, error) {
+		a := presburger.NewAllowance(max)
+		r, err := intersectParamsCharged(presburger.WithAllowance(context.Background(), a), pts, dom)
+		return r, a, err
+	}
+	r, a, err := run(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := int64(pts.NumBasics()*dom.NumBasics() + constraintRows(r))
+	if a.Used() != want || want <= 16 {
+		t.Fatalf("%d steps counted for %d pairs building %d pieces of %d constraints, want %d", a.Used(), pts.NumBasics()*dom.NumBasics(), r.NumBasics(), constraintRows(r), want)
+	}
+	if _, _, err := run(want - 1); !errors.Is(err, presburger.ErrAllowance) {
+		t.Fatalf("within %d steps: %v, want the step budget to run out", want-1, err)
+	}
+	if _, _, err := run(want); err != nil {
+		t.Fatalf("within %d steps: %v", want, err)
+	}
+}
