@@ -212,7 +212,12 @@ class DropFoldTracking : public IRMutator {
     std::set<std::string> counters_;
 
     static bool is_counter(const Allocate *op) {
-        return op->type == Int(32) && op->extents.empty() && op->memory_type == MemoryType::Stack &&
+        for (const Expr &e : op->extents) {
+            if (!is_const_one(e)) {
+                return false;
+            }
+        }
+        return op->type == Int(32) && op->memory_type == MemoryType::Stack &&
                (ends_with(op->name, ".head") || ends_with(op->name, ".head_next"));
     }
 
