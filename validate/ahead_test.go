@@ -35,7 +35,12 @@ func aheadPair(t *testing.T, p [2]string) (spec, prog string) {
 // not what is decided: with ahead workers the report is the one that
 // discharge alone gives, valid and invalid kernels alike (the
 // counterexample included). How many outcomes the workers give depends
-// on timing; TestAheadOutcomes checks them one by one.
+// on timing; TestAheadOutcomes checks them one by one. The Z3 resource
+// units a condition used are not compared: a condition decided by an
+// ahead worker's solver, after other queries, can count a few units more
+// or fewer than in a fresh one (5,599 against 5,577 for
+// broken_wrong_row's failed annotation), though every status, reason and
+// counterexample is the same.
 func TestAheadSameReport(t *testing.T) {
 	for _, p := range aheadPairs {
 		spec, prog := aheadPair(t, p)
@@ -49,6 +54,7 @@ func TestAheadSameReport(t *testing.T) {
 			r.Timings = nil
 			for i := range r.Conditions {
 				r.Conditions[i].Seconds = 0
+				r.Conditions[i].Resources = 0
 			}
 		}
 		if !reflect.DeepEqual(ahead, alone) {
