@@ -98,3 +98,26 @@ S1.compute_at(S2, o_2j)
 		}
 	}
 }
+
+// TestIntervalBoundsTooLarge compiles a schedule whose interval bounds,
+// with a budget of 100 steps, cannot be rewritten in canonical form and
+// stay large (tens of divisions, nested min and max): beyond the budget,
+// an error, as every later step would build sets of them.
+func TestIntervalBoundsTooLarge(t *testing.T) {
+	p := loadExample(t, "stencils")
+	src := &syntax.Source{Name: "fuzz-schedule", Text: `S1.split(x, o_1w, i_1u, 4, shift).vectorize(i_1u).split(i_1u, o_3g, i_3n, 3, guard).specialize(N >= 2)
+S1.compute_root().align_bounds(x, 3)
+`}
+	s, errs := alg.ParseSchedule(src)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	_, err := Compile(context.Background(), p, "stencils", Options{Schedule: s, ScheduleSrc: src, BoundsBudget: presburger.Budget{MaxSteps: 100}})
+	const want = "bounds of In in dimension 1: interval bounds of more than 100 operations or 64 pieces, not simplified within the budget"
+	if err == nil || !strings.Contains(err.Error(), want+": "+presburger.ErrBudget.Error()) {
+		t.Fatalf("error %v, want %s", err, want)
+	}
+	if _, err := Compile(context.Background(), p, "stencils", Options{Schedule: s, ScheduleSrc: src}); err != nil {
+		t.Errorf("default budget: %v", detail(err))
+	}
+}

@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/augur-verify/augur/presburger"
@@ -34,7 +35,7 @@ type varDef struct {
 func (c *compiler) intervalBounds(ctx context.Context, acc []accessAt, d int) (syntax.Expr, syntax.Expr, error) {
 	// one budget for the whole dimension: once it is spent, the bounds
 	// stay as interval arithmetic writes them
-	ctx = presburger.WithSharedBudget(ctx, c.budget)
+	t := &tidier{c: c, ctx: presburger.WithSharedBudget(ctx, c.budget)}
 	var los, his []syntax.Expr
 	seen := map[string]bool{}
 	for _, a := range acc {
@@ -55,38 +56,97 @@ func (c *compiler) intervalBounds(ctx context.Context, acc []accessAt, d int) (s
 		// each access's bounds in canonical form first: their min and
 		// max, a piecewise value of as many pieces as the product of
 		// theirs, would otherwise be beyond any budget
-		los, his = appendNew(los, c.tidy(ctx, lo, false)), appendNew(his, c.tidy(ctx, hi, true))
+		los, his = appendNew(los, t.tidy(lo, false)), appendNew(his, t.tidy(hi, true))
 	}
 	lo, hi := fold("min", los), fold("max", his)
 	if len(los) > 1 {
-		lo = c.tidy(ctx, lo, false)
+		lo = t.tidy(lo, false)
 	}
 	if len(his) > 1 {
-		hi = c.tidy(ctx, hi, true)
+		hi = t.tidy(hi, true)
+	}
+	// bounds that stay large are beyond the budget too: every later
+	// step (extents, buffers, constant spans) would build sets of them,
+	// whose pieces and divisions grow with their size
+	if !within(lo, maxIntervalNodes, maxIntervalPieces) || !within(hi, maxIntervalNodes, maxIntervalPieces) {
+		return nil, nil, fmt.Errorf("interval bounds of more than %d operations or %d pieces, not simplified within the budget: %w", maxIntervalNodes, maxIntervalPieces, presburger.ErrBudget)
 	}
 	return lo, hi, nil
+}
+
+// tidier rewrites bounds of interval arithmetic within one shared budget.
+type tidier struct {
+	c     *compiler
+	ctx   context.Context
+	spent bool // the budget ran out: no more rewriting
 }
 
 // tidy returns a simpler form of a bound of interval arithmetic: the
 // optimum of { [buf_o] : buf_o == x } (x itself, its pieces widened to
 // their minimum or maximum: still a bound), or x when that is beyond the
-// budget of ctx.
-func (c *compiler) tidy(ctx context.Context, x syntax.Expr, max bool) syntax.Expr {
+// budget. Once the budget is spent, x itself: building the set of a
+// large bound costs before the engine counts a step.
+func (t *tidier) tidy(x syntax.Expr, max bool) syntax.Expr {
+	if t.spent {
+		return x
+	}
+	c := t.c
 	e, err := c.affine(x)
 	if err != nil {
 		return x
 	}
 	f := isBuf(e)
 	params := append(clone(c.params), c.symbols(f)...)
-	set, err := c.setOf(ctx, params, f)
+	set, err := c.setOf(t.ctx, params, f)
+	var opt syntax.Expr
+	if err == nil {
+		opt, err = c.optimum(t.ctx, set, params, max, true)
+	}
 	if err != nil {
+		t.spent = t.spent || errors.Is(err, presburger.ErrBudget)
 		return x
 	}
-	t, err := c.optimum(ctx, set, params, max, true)
-	if err != nil {
-		return x
+	return opt
+}
+
+// maxIntervalNodes and maxIntervalPieces bound the size of the interval
+// bounds of a dimension that the budget could not rewrite in canonical
+// form: their operations, and the pieces their min and max make.
+const (
+	maxIntervalNodes  = 100
+	maxIntervalPieces = 64
+)
+
+// within reports whether x has at most n nodes and makes at most p
+// pieces (min and max double the product of their operands' pieces,
+// other operations multiply them); it visits at most n + 1 nodes.
+func within(x syntax.Expr, n, p int) bool {
+	count := 0
+	var pieces func(x syntax.Expr) int // p + 1 when beyond the bounds
+	pieces = func(x syntax.Expr) int {
+		if count++; count > n {
+			return p + 1
+		}
+		k, kids := 1, []syntax.Expr(nil)
+		switch x := x.(type) {
+		case *syntax.Unary:
+			kids = []syntax.Expr{x.X}
+		case *syntax.Binary:
+			kids = []syntax.Expr{x.X, x.Y}
+		case *syntax.Call:
+			kids = x.Args
+			if x.Fun.Name == "min" || x.Fun.Name == "max" {
+				k = 2
+			}
+		}
+		for _, y := range kids {
+			if k *= pieces(y); k > p {
+				return p + 1
+			}
+		}
+		return k
 	}
-	return t
+	return pieces(x) <= p
 }
 
 func appendNew(xs []syntax.Expr, x syntax.Expr) []syntax.Expr {
