@@ -84,10 +84,11 @@ type tidier struct {
 // tidy returns a simpler form of a bound of interval arithmetic: the
 // optimum of { [buf_o] : buf_o == x } (x itself, its pieces widened to
 // their minimum or maximum: still a bound), or x when that is beyond the
-// budget. Once the budget is spent, x itself: building the set of a
-// large bound costs before the engine counts a step.
+// budget. Once the budget is spent, or when x is large, x itself:
+// building the set of a large bound costs before the engine counts a
+// step.
 func (t *tidier) tidy(x syntax.Expr, max bool) syntax.Expr {
-	if t.spent {
+	if t.spent || !within(x, maxTidyNodes, maxTidyPieces) {
 		return x
 	}
 	c := t.c
@@ -115,6 +116,14 @@ func (t *tidier) tidy(x syntax.Expr, max bool) syntax.Expr {
 const (
 	maxIntervalNodes  = 100
 	maxIntervalPieces = 64
+)
+
+// maxTidyNodes and maxTidyPieces bound the bounds that tidy tries to
+// rewrite: beyond them, building their set alone (one conjunction per
+// piece, with a local per division) would take long.
+const (
+	maxTidyNodes  = 400
+	maxTidyPieces = 256
 )
 
 // within reports whether x has at most n nodes and makes at most p
