@@ -152,6 +152,16 @@ func Charge(ctx context.Context, n int) error {
 	return allowanceFrom(ctx).take(int64(n))
 }
 
+// CheckDisjuncts returns a wrapped ErrBudget when n pieces exceed the
+// bound on disjuncts of the budget of ctx (Budget.MaxDisjuncts). Callers
+// that build a union or a piecewise expression themselves (a comparison of
+// expressions with min and max has one conjunction per pair of their
+// pieces, a number exponential in the nesting) check its size with it
+// before the work, which no step of an operation counts.
+func CheckDisjuncts(ctx context.Context, n int) error {
+	return (&meter{b: budgetFrom(ctx)}).checkDisjuncts(n)
+}
+
 // meter counts the work of one operation against its budget and context.
 type meter struct {
 	ctx   context.Context

@@ -120,6 +120,12 @@ func (b *Builder) Var(v Var) (QuasiAff, error) {
 	return b.Dim(v.Kind, v.Pos), nil
 }
 
+// NumPieces returns the number of pieces of x: one without min or max,
+// the product of its operands' pieces, doubled, for each min or max. The
+// conjunctions of a comparison (Chain) are the products of the compared
+// values' pieces.
+func (x QuasiAff) NumPieces() int { return len(x.pieces) }
+
 // Constant returns the value of x when it is an unconditional constant.
 func (x QuasiAff) Constant() (Int, bool) {
 	if len(x.pieces) != 1 || len(x.pieces[0].conds) != 0 {

@@ -2,6 +2,7 @@ package presburger
 
 import (
 	"context"
+	"errors"
 	"testing"
 )
 
@@ -108,5 +109,27 @@ func TestBuilderConstrain(t *testing.T) {
 	}
 	if eq, err := got.IsEqual(context.Background(), want); err != nil || !eq {
 		t.Errorf("built %s, want %s (err %v)", got, want, err)
+	}
+}
+
+// TestCheckDisjuncts counts the pieces of nested min and max, and bounds
+// them by the budget's disjuncts: min(min(i, j), N) has 4 pieces, the
+// comparison of it with max(i, j) 8 conjunctions, beyond a budget of 6.
+func TestCheckDisjuncts(t *testing.T) {
+	b := NewBuilder(SetSpace([]string{"N"}, FlatTuple("", "i", "j")))
+	i, j, n := b.Dim(DimOut, 0), b.Dim(DimOut, 1), b.Dim(DimParam, 0)
+	x, y := b.Min(b.Min(i, j), n), b.Max(i, j)
+	if got := [...]int{i.NumPieces(), x.NumPieces(), y.NumPieces()}; got != [...]int{1, 4, 2} {
+		t.Fatalf("pieces %v, want [1 4 2]", got)
+	}
+	ctx := WithBudget(context.Background(), Budget{MaxDisjuncts: 6})
+	if err := CheckDisjuncts(ctx, x.NumPieces()); err != nil {
+		t.Errorf("4 pieces within 6: %v", err)
+	}
+	if err := CheckDisjuncts(ctx, x.NumPieces()*y.NumPieces()); !errors.Is(err, ErrBudget) {
+		t.Errorf("8 pieces beyond 6: %v, want ErrBudget", err)
+	}
+	if err := CheckDisjuncts(context.Background(), DefaultBudget().MaxDisjuncts+1); !errors.Is(err, ErrBudget) {
+		t.Errorf("beyond the default budget: %v, want ErrBudget", err)
 	}
 }

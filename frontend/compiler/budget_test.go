@@ -5,7 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/augur-verify/augur/frontend/compiler/alg"
 	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/validate"
 )
 
@@ -57,5 +59,65 @@ func TestBoundsFallback(t *testing.T) {
 	bug.Kernels[0].Text = strings.Replace(k, rows, "for y2 in 4 * yo + yi - 1 .. 4 * yo + yi + 1 {", 1)
 	if rep := validatePair(t, &bug); rep.Verdict != validate.Invalid {
 		t.Errorf("a row short: verdict %s, want invalid\n%s", rep.Verdict, bug.Kernels[0].Text)
+	}
+}
+
+// TestSmallBudgetCoarse compiles a schedule of the fuzzer whose exact
+// input region is beyond a bounds budget of 10,000 steps: the region
+// then comes from interval arithmetic, 12 reads whose bounds, min and max
+// of min, would make a value of millions of pieces once combined. Each
+// read's bounds are put in canonical form first, within the same budget,
+// so the fallback stays fast and coarse: the input is read over about
+// 2 N cells instead of the N + 3 of the exact region, in 13,577 steps,
+// the budget of the exact extrema included. The kernel runs.
+func TestSmallBudgetCoarse(t *testing.T) {
+	p := loadExample(t, "stencils")
+	src := &syntax.Source{Name: "fuzz-schedule", Text: `S1.split(x, o_1x, i_1h, 2, shift).vectorize(i_1h)
+S2.split(x, o_2j, i_2i, 5, guard).unroll(i_2i).specialize(N >= 7)
+S1.compute_at(S2, o_2j)
+`}
+	s, errs := alg.ParseSchedule(src)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	steps := presburger.NewAllowance(0)
+	r, err := Compile(presburger.WithAllowance(context.Background(), steps), p, "stencils", Options{Schedule: s, ScheduleSrc: src, BoundsBudget: presburger.Budget{MaxSteps: 10_000}})
+	if err != nil {
+		t.Fatal(detail(err))
+	}
+	if n := steps.Used(); n > 14_000 {
+		t.Errorf("%d steps of the engine, want at most %d", n, 14_000)
+	}
+	const region = "in  buf_In[x] : f32[N + 5 * ((N + 3) / 5) - 4 - min(-1, -5 * ((N + 3) / 5) + 9) + 1] = In(x + min(-1, -5 * ((N + 3) / 5) + 9))"
+	if k := r.Kernels[0].Text; !strings.Contains(k, region) {
+		t.Errorf("no %q in\n%s", region, k)
+	}
+	for _, n := range []int64{2, 6, 7, 13} {
+		if err := runKernel(r, map[string]int64{"N": n}, 1); err != nil {
+			t.Errorf("N = %d: %v", n, err)
+		}
+	}
+}
+
+// TestIntervalBoundsTooLarge compiles a schedule whose interval bounds,
+// with a budget of 100 steps, cannot be rewritten in canonical form and
+// stay large (tens of divisions, nested min and max): beyond the budget,
+// an error, as every later step would build sets of them.
+func TestIntervalBoundsTooLarge(t *testing.T) {
+	p := loadExample(t, "stencils")
+	src := &syntax.Source{Name: "fuzz-schedule", Text: `S1.split(x, o_1w, i_1u, 4, shift).vectorize(i_1u).split(i_1u, o_3g, i_3n, 3, guard).specialize(N >= 2)
+S1.compute_root().align_bounds(x, 3)
+`}
+	s, errs := alg.ParseSchedule(src)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	_, err := Compile(context.Background(), p, "stencils", Options{Schedule: s, ScheduleSrc: src, BoundsBudget: presburger.Budget{MaxSteps: 100}})
+	const want = "bounds of In in dimension 1: interval bounds of more than 100 operations or 64 pieces, not simplified within the budget"
+	if err == nil || !strings.Contains(err.Error(), want+": "+presburger.ErrBudget.Error()) {
+		t.Fatalf("error %v, want %s", err, want)
+	}
+	if _, err := Compile(context.Background(), p, "stencils", Options{Schedule: s, ScheduleSrc: src}); err != nil {
+		t.Errorf("default budget: %v", detail(err))
 	}
 }

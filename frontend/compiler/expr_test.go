@@ -115,3 +115,32 @@ func TestIdentityExpr(t *testing.T) {
 		}
 	}
 }
+
+// TestMinMaxOffsets checks that interval arithmetic's min and max keep
+// one of two bounds that differ by a constant, their min and max terms
+// cancelling, and keep both otherwise.
+func TestMinMaxOffsets(t *testing.T) {
+	for _, tc := range []struct{ fn, a, b, want string }{
+		{"max", "5 * x + (min(2 * y, N - 1) + 1) - 1", "5 * x + (min(2 * y, N - 1) + 1) + 1", "5 * x + (min(2 * y, N - 1) + 1) + 1"},
+		{"min", "min(0, N - 5 * ((N + 3) / 5)) - 1", "min(0, N - 5 * ((N + 3) / 5))", "min(0, N - 5 * ((N + 3) / 5)) - 1"},
+		{"min", "N - 1", "N + 2", "N - 1"},
+		{"max", "min(x, N) + 1", "min(x, N + 1)", "max(min(x, N) + 1, min(x, N + 1))"},
+		{"max", "min(x, N) + y", "min(x, N)", "max(min(x, N) + y, min(x, N))"},
+		{"max", "2 * min(x, N)", "min(x, N) + min(x, N) + 3", "min(x, N) + min(x, N) + 3"},
+		{"min", "x * y", "x * y + 1", "min(x * y, x * y + 1)"},
+	} {
+		a, b := mustParse(t, tc.a), mustParse(t, tc.b)
+		if got := syntax.ExprString(minMax(tc.fn, a, b)); got != tc.want {
+			t.Errorf("%s(%s, %s) = %s, want %s", tc.fn, tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+func mustParse(t *testing.T, s string) syntax.Expr {
+	t.Helper()
+	x, err := syntax.ParseExprString(s)
+	if err != nil {
+		t.Fatalf("parse %q: %v", s, err)
+	}
+	return x
+}

@@ -185,6 +185,12 @@ func (ev *evaluator) chain(operands []syntax.Expr, ops []syntax.Op, vars []strin
 		}
 		vals[i] = []presburger.QuasiAff{v}
 	}
+	for k := range ops {
+		// one conjunction per pair of pieces of the compared values
+		if err := presburger.CheckDisjuncts(ev.ctx, vals[k][0].NumPieces()*vals[k+1][0].NumPieces()); err != nil {
+			return nil, fmt.Errorf("comparison of piecewise values: %w", err)
+		}
+	}
 	cmp := make([]presburger.Cmp, len(ops))
 	for i, op := range ops {
 		c, ok := cmps[op]
@@ -243,6 +249,11 @@ func (ev *evaluator) expr(x syntax.Expr, vars []string, qb *presburger.Builder) 
 			if err != nil {
 				return presburger.QuasiAff{}, err
 			}
+			// min and max double the pieces of every pair of their
+			// operands' pieces: bounded before they are built
+			if err := presburger.CheckDisjuncts(ev.ctx, 2*l.NumPieces()*r.NumPieces()); err != nil {
+				return presburger.QuasiAff{}, fmt.Errorf("%s: %w", x.Fun.Name, err)
+			}
 			if x.Fun.Name == "min" {
 				return qb.Min(l, r), nil
 			}
@@ -266,6 +277,9 @@ func (ev *evaluator) arith(x *syntax.Binary, vars []string, qb *presburger.Build
 	r, err := ev.expr(x.Y, vars, qb)
 	if err != nil {
 		return presburger.QuasiAff{}, err
+	}
+	if err := presburger.CheckDisjuncts(ev.ctx, l.NumPieces()*r.NumPieces()); err != nil {
+		return presburger.QuasiAff{}, fmt.Errorf("%s: %w", x.Op, err)
 	}
 	switch x.Op {
 	case syntax.OpAdd:

@@ -283,3 +283,26 @@ func TestNames(t *testing.T) {
 		t.Errorf("Names = %v, want %v", got, want)
 	}
 }
+
+// TestPiecesWithinBudget bounds the pieces of nested min: a chain of k
+// mins has 2^k pieces, one conjunction each in a comparison. Within the
+// budget's disjuncts the set is built; beyond it, an ErrBudget before the
+// conjunctions are (2^12 of them for 12 mins).
+func TestPiecesWithinBudget(t *testing.T) {
+	nested := func(k int) syntax.Expr {
+		s := "N"
+		for c := 1; c <= k; c++ {
+			s = "min(" + s + ", " + strconv.Itoa(c) + " - N)"
+		}
+		return parse(t, "i == "+s)
+	}
+	ctx := presburger.WithBudget(context.Background(), presburger.Budget{MaxDisjuncts: 2000})
+	if _, err := Set(ctx, []string{"N"}, []string{"i"}, Constraint(nested(8))); err != nil {
+		t.Errorf("8 mins, 256 pieces: %v", err)
+	}
+	for _, k := range []int{11, 12} {
+		if _, err := Set(ctx, []string{"N"}, []string{"i"}, Constraint(nested(k))); !errors.Is(err, presburger.ErrBudget) {
+			t.Errorf("%d mins: %v, want ErrBudget", k, err)
+		}
+	}
+}
