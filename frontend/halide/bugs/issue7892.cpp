@@ -17,7 +17,8 @@
 // reached, and strips the whole pipeline: Halide's final statement stores
 // nothing, blurry's included, and the output keeps whatever its buffer
 // held. Halide 14's JIT, realizing blurry over 32 x 32 on a random input:
-// blurry(0, 0) = -601049376 where 111 is right (every value wrong). Before
+// blurry(0, 0) = -601049376 where 111 is right (every value wrong, read
+// from memory never written: 1532875920 in another run). Before
 // storage flattening the statement is still right.
 //
 // With buggy=false, the neighbour Halide 14 compiles right: the same
