@@ -26,6 +26,10 @@ type bugsFile struct {
 	Bugs   []bugCase `json:"bugs"`
 }
 
+// bugCase is one case of bugs.json. Before is the verdict expected
+// before storage flattening of a case translated at Stage final (""
+// when not checked): "valid" for a bug of a pass after flattening, whose
+// statement is still right there.
 type bugCase struct {
 	Name      string         `json:"name"`
 	File      string         `json:"file"`
@@ -34,7 +38,9 @@ type bugCase struct {
 	Title     string         `json:"title"`
 	URL       string         `json:"url"`
 	Params    map[string]any `json:"params"`
+	Stage     Stage          `json:"stage"`
 	Verdict   string         `json:"verdict"`
+	Before    string         `json:"before_flattening"`
 	Kernel    []string       `json:"kernel"`
 	Reason    string         `json:"reason"`
 	JIT       struct {
@@ -109,7 +115,10 @@ func halideWrong(ctx context.Context, s *Sample, specText string) (string, error
 // window renamed, and those of loops of one iteration in a folded
 // dimension). A bug bugs.json
 // lists as UNKNOWN (Augur does not refute it yet) must stay UNKNOWN, never
-// VALID.
+// VALID. A case with a stage is translated there (--stage final: the bugs
+// of the lowering passes after storage flattening), and also before
+// flattening where bugs.json gives its verdict there (VALID for a bug
+// that only the final stage shows); the others before flattening.
 func TestKnownBugs(t *testing.T) {
 	tc := toolchain(t)
 	f := loadBugs(t)
@@ -121,7 +130,7 @@ func TestKnownBugs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			o := Options{Generator: c.Generator, Params: paramStrings(c.Params), Target: f.Target}
+			o := Options{Generator: c.Generator, Params: paramStrings(c.Params), Target: f.Target, Stage: c.Stage}
 			pair, err := Translate(ctx, d, o)
 			if err != nil {
 				t.Fatalf("issue %d: %v", c.Issue, err)
@@ -142,6 +151,9 @@ func TestKnownBugs(t *testing.T) {
 			wrong, err := halideWrong(ctx, s, pair.Spec)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if c.Before != "" {
+				checkBeforeFlattening(t, ctx, c, d, o)
 			}
 			switch c.Verdict {
 			case "invalid":
@@ -171,6 +183,25 @@ func TestKnownBugs(t *testing.T) {
 				t.Fatalf("bugs.json: %s has the verdict %q", c.Name, c.Verdict)
 			}
 		})
+	}
+}
+
+// checkBeforeFlattening translates a --stage final case before storage
+// flattening and checks its verdict there (bugs.json's
+// before_flattening).
+func checkBeforeFlattening(t *testing.T, ctx context.Context, c bugCase, d string, o Options) {
+	t.Helper()
+	o.Stage = StageBeforeFlattening
+	pair, err := Translate(ctx, d, o)
+	if err != nil {
+		t.Fatalf("issue %d, before flattening: %v", c.Issue, err)
+	}
+	rep, err := validatePair(ctx, pair, encode.Real, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(rep.Verdict) != c.Before {
+		t.Errorf("issue %d, before flattening: %s (%s), bugs.json says %s", c.Issue, rep.Verdict, rep.Reason, c.Before)
 	}
 }
 
