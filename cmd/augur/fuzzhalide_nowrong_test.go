@@ -18,8 +18,12 @@ import (
 // bookkeeping of a reduction (a stale row of a folded sliding window,
 // merges of rfactor partial sums never initialised, an empty output)
 // into cells no output uses, or a max update recomputed over cells it
-// already updated (storing the value the cell holds). Each is UNKNOWN
-// now, for that reason (the failed values reach no output), never
+// already updated (storing the value the cell holds), or a counterexample
+// at which Halide's code stops at a storage-folding check that the
+// translation leaves out (its fold factor too small, or its folded rows
+// accessed out of order; Halide's JIT fails there). Each is UNKNOWN
+// now, for that reason (the failed values reach no output, or the
+// check stops Halide's code), never
 // INVALID and never VALID; the real miscompilations of
 // TestFuzzHalideKnownBugs stay INVALID. A case's line "# expect: R"
 // names another reason R it must give, "# expect: valid" the verdict

@@ -184,6 +184,14 @@ func RunCase(ctx context.Context, d *Driver, v Validator, c *Case) (*Outcome, er
 		out.Mismatch = "the scheduled pipeline crashed: " + j.Msg
 	case j.Cause != "":
 		out.Mismatch = "the JIT failed: " + j.Cause + ": " + Normalize(j.Msg)
+		if check := droppedCheck(j); check != "" {
+			// Halide's code stops where the kernel goes on: the
+			// counterexample is no wrong output of Halide's.
+			out.Verdict = "unknown"
+			out.Reason = "the counterexample stops Halide's code at its check " + check +
+				", which the translation leaves out; Augur's invalid verdict on the kernel shows no wrong output of Halide's"
+			out.Cause = Normalize(out.Reason)
+		}
 	case j.Mismatch > 0:
 		out.Confirmed = true
 		out.Mismatch = fmt.Sprintf("%d cells differ, first at %s", j.Mismatch, j.First)
@@ -193,6 +201,29 @@ func RunCase(ctx context.Context, d *Driver, v Validator, c *Case) (*Outcome, er
 		out.Mismatch = fmt.Sprintf("not over the counterexample's output region but over %s: %s", out.Elsewhere, out.Mismatch)
 	}
 	return out, nil
+}
+
+// droppedChecks are the runtime errors of the checks that the
+// translation leaves out of the kernel (storage folding's, see
+// docs/halide.md, "Prefetches and storage folding's dynamic checks"), by
+// a phrase of Halide's message.
+var droppedChecks = map[string]string{
+	"is too small to store the required region": "halide_error_fold_factor_too_small",
+	"was accessed out of order by loop":         "halide_error_bad_fold",
+}
+
+// droppedCheck names the check the translation leaves out at which
+// Halide's code stopped in the JIT run j, or is empty.
+func droppedCheck(j *Answer) string {
+	if j.Cause != "halide-runtime" {
+		return ""
+	}
+	for phrase, check := range droppedChecks {
+		if strings.Contains(j.Msg, phrase) {
+			return check
+		}
+	}
+	return ""
 }
 
 // inputMargin is how many cells past the output region, on each side,
