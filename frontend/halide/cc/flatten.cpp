@@ -162,6 +162,55 @@ bool split_linear(const Expr &e, const std::set<std::string> &syms, Linear *out)
     return false;
 }
 
+// linear_terms splits e, times mult, into terms with constant
+// coefficients: sums, differences and products by constants are
+// distributed, constants added into *k, anything else is a term.
+void linear_terms(const Expr &e, int64_t mult, std::vector<std::pair<Expr, int64_t>> *terms, int64_t *k) {
+    if (const int64_t *c = as_const_int(e)) {
+        *k += mult * *c;
+    } else if (const Add *a = e.as<Add>()) {
+        linear_terms(a->a, mult, terms, k);
+        linear_terms(a->b, mult, terms, k);
+    } else if (const Sub *b = e.as<Sub>()) {
+        linear_terms(b->a, mult, terms, k);
+        linear_terms(b->b, -mult, terms, k);
+    } else if (const Mul *m = e.as<Mul>(); m && as_const_int(m->b)) {
+        linear_terms(m->a, mult * *as_const_int(m->b), terms, k);
+    } else if (m && as_const_int(m->a)) {
+        linear_terms(m->b, mult * *as_const_int(m->a), terms, k);
+    } else {
+        terms->emplace_back(e, mult);
+    }
+}
+
+// const_stride_cells splits the flat index e of a buffer whose strides
+// are the constants strides (its constraints, Halide's set_stride, which
+// the simplifier substituted into the index) into cells with e == sum_k
+// c_k * strides[k] identically: each term of e goes to the outermost
+// dimension whose stride divides its coefficient, and the constant,
+// divided from the outermost dimension in, truncated towards zero. The
+// split is a guess (Grosser et al.'s optimistic delinearisation), exact
+// once the kernel checks the cells in bounds.
+std::vector<Expr> const_stride_cells(const Expr &e, const std::vector<int64_t> &strides) {
+    std::vector<std::pair<Expr, int64_t>> terms;
+    int64_t k = 0;
+    linear_terms(e, 1, &terms, &k);
+    size_t n = strides.size();
+    std::vector<Expr> cells(n, make_zero(Int(32)));
+    for (const auto &t : terms) {
+        size_t d = n;
+        while (d-- > 0 && t.second % strides[d] != 0) {
+        }
+        cells[d] = cells[d] + t.first * make_const(Int(32), t.second / strides[d]);
+    }
+    for (size_t d = n; d-- > 0;) {
+        int64_t q = k / strides[d];
+        k -= q * strides[d];
+        cells[d] = simplify(cells[d] + make_const(Int(32), q));
+    }
+    return cells;
+}
+
 // LoadsFrom finds whether an expression loads from an array.
 class LoadsFrom : public IRVisitor {
 public:
@@ -782,11 +831,45 @@ private:
         return cells;
     }
 
+    // const_strides are the strides of a buffer of several dimensions
+    // whose flat index reads none of its stride variables because each
+    // stride is a constant its parameter's constraints fix (Halide checks
+    // them: the kernel lists those checks as assumed); empty otherwise.
+    static std::vector<int64_t> const_strides(const Layout &l, const Linear &parts, const Parameter &param) {
+        if (!param.defined() || l.stride_syms.size() < 2 || param.dimensions() != (int)l.stride_syms.size()) {
+            return {};
+        }
+        std::vector<int64_t> out{1};
+        for (size_t k = 1; k < l.stride_syms.size(); k++) {
+            Expr c = param.stride_constraint((int)k);
+            const int64_t *v = c.defined() ? as_const_int(simplify(c)) : nullptr;
+            if (!v || *v <= 0 || parts.count(l.stride_syms[k])) {
+                return {};
+            }
+            out.push_back(*v);
+        }
+        Expr c0 = param.stride_constraint(0);
+        if (parts.count(l.stride_syms[0]) || (c0.defined() && !is_const_one(simplify(c0)))) {
+            return {};
+        }
+        return out;
+    }
+
     // coords are the func coordinates of the flat index e of the array
     // name (see the file's comment).
-    std::vector<Expr> coords(const std::string &name, const Expr &flat, const std::string &what) {
+    std::vector<Expr> coords(const std::string &name, const Expr &flat, const std::string &what,
+                             const Parameter &param = Parameter()) {
         Layout l = layout(name, what);
         Expr e = simplify(substitute(lets_, flat));
+        for (size_t k = 0; l.buffer && param.defined() && param.dimensions() == (int)l.mins.size() && k < l.mins.size();
+             k++) {
+            // A min its parameter's constraints fix (Halide checks it)
+            // is a constant in the flat index.
+            Expr c = param.min_constraint((int)k);
+            if (c.defined() && as_const_int(simplify(c))) {
+                l.mins[k] = simplify(c);
+            }
+        }
         size_t n = l.extents.size();
         std::vector<Expr> cells(n);
         if (n == 0) {
@@ -800,14 +883,20 @@ private:
                 unsupported("the " + what + ": its flat index " + str(e) + " is not linear in the strides of " + name);
             }
             Expr rest = parts.count("") ? parts[""] : make_zero(Int(32));
-            for (size_t k = 0; k < n; k++) {
+            std::vector<int64_t> cs = const_strides(l, parts, param);
+            for (size_t k = 0; !cs.empty() && k < n; k++) {
+                cells[k] = make_zero(Int(32));
+            }
+            for (size_t k = 0; cs.empty() && k < n; k++) {
                 auto it = parts.find(l.stride_syms[k]);
                 cells[k] = it == parts.end() ? make_zero(Int(32)) : it->second;
                 if (k > 0 && it != parts.end()) {
                     strided.insert(l.stride_syms[k]);
                 }
             }
-            if (parts.count(l.stride_syms[0])) {
+            if (!cs.empty()) {
+                cells = const_stride_cells(rest, cs);
+            } else if (parts.count(l.stride_syms[0])) {
                 // No stride constraint on dimension 0: nothing may be left over.
                 if (!is_const_zero(simplify(rest))) {
                     unsupported("the " + what + ": its flat index " + str(e) + " is not a combination of the strides of " + name);
@@ -1121,7 +1210,7 @@ private:
             if (!is_const_one(op->predicate)) {
                 unsupported("the " + what + ": a predicated scalar store");
             }
-            std::vector<Expr> args = coords(op->name, op->index, what);
+            std::vector<Expr> args = coords(op->name, op->index, what, op->param);
             Stmt st = Provide::make(op->name, {mutate(rl.mutate(substitute(vlets_, op->value)))}, args, const_true());
             return folded_coords(op->name, rvar_coords(op->name, -1, st));
         }
@@ -1148,7 +1237,7 @@ private:
         std::vector<Stmt> lanes;
         for (int i = 0; i < op->value.type().lanes(); i++) {
             Expr v = simplify(rl.mutate(lane_of(value, i)));
-            std::vector<Expr> args = coords(op->name, lane_of(index, i), what + " (lane " + std::to_string(i) + ")");
+            std::vector<Expr> args = coords(op->name, lane_of(index, i), what + " (lane " + std::to_string(i) + ")", op->param);
             Stmt st = Provide::make(op->name, {mutate(v)}, args, const_true());
             Expr pi = lane_of(pred, i);
             if (!is_const_one(pi)) {
@@ -1172,7 +1261,7 @@ private:
         if (!is_const_one(op->predicate)) {
             unsupported("the " + what + ": a predicated load");
         }
-        std::vector<Expr> args = coords(op->name, op->index, what);
+        std::vector<Expr> args = coords(op->name, op->index, what, op->param);
         Layout l = layout(op->name, what);
         Call::CallType ct = l.image ? Call::Image : Call::Halide;
         if (l.image) {
@@ -1387,6 +1476,44 @@ private:
     }
 };
 
+// ShiftCopy plants a miscompilation in a copy of an unrolled loop's body:
+// in the second allocation of an array within its loop body, each load of
+// an input buffer reads one element further.
+class ShiftCopy : public IRMutator {
+public:
+    ShiftCopy(const Pipeline_ &p, const std::map<const Allocate *, std::pair<int, int>> &copies)
+        : p_(p), copies_(copies) {
+    }
+    bool done = false;
+
+private:
+    using IRMutator::visit;
+    const Pipeline_ &p_;
+    const std::map<const Allocate *, std::pair<int, int>> &copies_;
+    bool inside_ = false;
+
+    Stmt visit(const Allocate *op) override {
+        auto c = copies_.find(op);
+        if (done || inside_ || c == copies_.end() || c->second.first != 1) {
+            return IRMutator::visit(op);
+        }
+        inside_ = true;
+        Stmt s = IRMutator::visit(op);
+        inside_ = false;
+        done = true;
+        return s;
+    }
+    Expr visit(const Load *op) override {
+        auto b = p_.buffer_index.find(op->name);
+        if (!inside_ || b == p_.buffer_index.end() || p_.buffers[b->second].output) {
+            return IRMutator::visit(op);
+        }
+        Expr one = make_one(op->index.type());
+        return Load::make(op->type, op->name, mutate(op->index) + one, op->image, op->param, mutate(op->predicate),
+                          ModulusRemainder());
+    }
+};
+
 Stmt plant_in(const Pipeline_ &p, const Stmt &s, const std::string &kind) {
     if (kind == "epilogue" || kind == "late") {
         LastTail lt;
@@ -1401,10 +1528,21 @@ Stmt plant_in(const Pipeline_ &p, const Stmt &s, const std::string &kind) {
         }
         return out;
     }
+    if (kind == "copy") {
+        CopyOrdinals co;
+        s.accept(&co);
+        co.finish();
+        ShiftCopy sc(p, co.at);
+        Stmt out = sc.mutate(s);
+        if (!sc.done) {
+            throw std::invalid_argument("--plant copy: the final statement allocates no array twice in one loop body");
+        }
+        return out;
+    }
     bool lanes = kind == "lane-dup" || kind == "lane-drop" || kind == "predicate";
     if (kind != "stride" && kind != "offset" && !lanes) {
         throw std::invalid_argument("unknown planted miscompilation " + kind +
-                                    ": want stride, offset, epilogue, late, lane-dup, lane-drop or predicate");
+                                    ": want stride, offset, epilogue, late, lane-dup, lane-drop, predicate or copy");
     }
     Plant pl(p, kind);
     Stmt out = pl.mutate(s);
