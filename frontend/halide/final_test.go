@@ -29,7 +29,9 @@ var finalSizes = map[string][]int{"out": {19, 10}}
 // epilogue), a realization inside a parallel loop (inner), its loop
 // rebased, tiles fused into one parallel loop with a realization of
 // constant extents per tile that bound_small_allocations makes
-// one-dimensional (tiles). Each kernel agrees with Halide's JIT cell for cell and is VALID.
+// one-dimensional (tiles), a realization in each copy of an unrolled loop
+// (unrolled: its loop variable recovered from the copy's ordinal). Each
+// kernel agrees with Halide's JIT cell for cell and is VALID.
 func TestFinalStage(t *testing.T) {
 	tc := toolchain(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
@@ -38,7 +40,7 @@ func TestFinalStage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, sched := range []string{"scalar", "vector", "unroll", "partition", "inner", "tiles", "predicate"} {
+	for _, sched := range []string{"scalar", "vector", "unroll", "partition", "inner", "tiles", "predicate", "unrolled"} {
 		t.Run(sched, func(t *testing.T) {
 			o := Options{Target: finalTarget, Params: map[string]string{"sched": sched}, Stage: StageFinal}
 			pair, err := Translate(ctx, d, o)
@@ -65,8 +67,10 @@ func TestFinalStage(t *testing.T) {
 // large, its offset one too far, a vectorised row's tail and a
 // partitioned loop's epilogue dropped, that epilogue started one
 // iteration late, a vector store's last lane duplicated or dropped, a
-// predicated tail storing one lane too many. None may be VALID; each is
-// INVALID, for the reason planted.
+// predicated tail storing one lane too many, a copy of an unrolled
+// loop's body reading its input one column too far (the copy whose loop
+// variable the translation recovers from its ordinal). None may be VALID;
+// each is INVALID, for the reason planted.
 func TestFinalStagePlanted(t *testing.T) {
 	if testing.Short() {
 		t.Skip("validates")
@@ -87,6 +91,7 @@ func TestFinalStagePlanted(t *testing.T) {
 		{"vector", "lane-dup", "annotation mismatch"},
 		{"vector", "lane-drop", "output not written"},
 		{"predicate", "predicate", "out-of-bounds write"},
+		{"unrolled", "copy", "annotation mismatch"},
 	} {
 		t.Run(c.sched+"/"+c.plant, func(t *testing.T) {
 			o := Options{Target: finalTarget, Params: map[string]string{"sched": c.sched}, Stage: StageFinal, Plant: c.plant}
@@ -181,5 +186,41 @@ func TestFinalStageBlur(t *testing.T) {
 	}
 	if rep.Verdict != validate.Valid {
 		t.Errorf("verdict %s (%s), want valid", rep.Verdict, rep.Reason)
+	}
+}
+
+// TestFinalStageSuite translates suite pipelines at --stage final whose
+// final statement needs a coordinate recovered from the statement before
+// flattening (harris: a folded coordinate of a compute_with-fused stage;
+// conv: the variables of unrolled loops around an allocation, from the
+// copy's ordinal) and checks each against Halide's JIT cell for cell, on
+// the suite's first JIT sample. Their validation takes minutes
+// (docs/halide.md, "The suite at --stage final"): not run here.
+func TestFinalStageSuite(t *testing.T) {
+	tc := toolchain(t)
+	s := loadSuite(t)
+	want := map[string]bool{"harris": true, "conv": true}
+	for _, p := range s.Pipelines {
+		if !want[p.Name] {
+			continue
+		}
+		p := p
+		t.Run(p.Name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+			defer cancel()
+			cases, why := jitPlan(p)
+			if len(cases) == 0 {
+				t.Fatal(why)
+			}
+			d := driver(t, tc, strings.TrimSuffix(p.File, ".cpp"))
+			o := p.options(s.Target)
+			o.Params = cases[0].params
+			o.Stage = StageFinal
+			pair, err := Translate(ctx, d, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			jitAgrees(ctx, t, d, o, pair.Spec, pair.Kernel(frontend.Prog).Text, cases[0].sizes, 1, 1e-5)
+		})
 	}
 }

@@ -526,7 +526,9 @@ type Options struct {
 	// last lane's value the lane before's), "lane-drop" (its last lane
 	// not stored) or "predicate" (the first predicated vector store to an
 	// output buffer storing each lane where the lane before it may: one
-	// lane past the end).
+	// lane past the end) or "copy" (in the second allocation of an array
+	// within one loop body, a copy of an unrolled loop's body, each load
+	// of an input buffer one element further).
 	Plant string
 }
 

@@ -162,6 +162,55 @@ bool split_linear(const Expr &e, const std::set<std::string> &syms, Linear *out)
     return false;
 }
 
+// linear_terms splits e, times mult, into terms with constant
+// coefficients: sums, differences and products by constants are
+// distributed, constants added into *k, anything else is a term.
+void linear_terms(const Expr &e, int64_t mult, std::vector<std::pair<Expr, int64_t>> *terms, int64_t *k) {
+    if (const int64_t *c = as_const_int(e)) {
+        *k += mult * *c;
+    } else if (const Add *a = e.as<Add>()) {
+        linear_terms(a->a, mult, terms, k);
+        linear_terms(a->b, mult, terms, k);
+    } else if (const Sub *b = e.as<Sub>()) {
+        linear_terms(b->a, mult, terms, k);
+        linear_terms(b->b, -mult, terms, k);
+    } else if (const Mul *m = e.as<Mul>(); m && as_const_int(m->b)) {
+        linear_terms(m->a, mult * *as_const_int(m->b), terms, k);
+    } else if (m && as_const_int(m->a)) {
+        linear_terms(m->b, mult * *as_const_int(m->a), terms, k);
+    } else {
+        terms->emplace_back(e, mult);
+    }
+}
+
+// const_stride_cells splits the flat index e of a buffer whose strides
+// are the constants strides (its constraints, Halide's set_stride, which
+// the simplifier substituted into the index) into cells with e == sum_k
+// c_k * strides[k] identically: each term of e goes to the outermost
+// dimension whose stride divides its coefficient, and the constant,
+// divided from the outermost dimension in, truncated towards zero. The
+// split is a guess (Grosser et al.'s optimistic delinearisation), exact
+// once the kernel checks the cells in bounds.
+std::vector<Expr> const_stride_cells(const Expr &e, const std::vector<int64_t> &strides) {
+    std::vector<std::pair<Expr, int64_t>> terms;
+    int64_t k = 0;
+    linear_terms(e, 1, &terms, &k);
+    size_t n = strides.size();
+    std::vector<Expr> cells(n, make_zero(Int(32)));
+    for (const auto &t : terms) {
+        size_t d = n;
+        while (d-- > 0 && t.second % strides[d] != 0) {
+        }
+        cells[d] = cells[d] + t.first * make_const(Int(32), t.second / strides[d]);
+    }
+    for (size_t d = n; d-- > 0;) {
+        int64_t q = k / strides[d];
+        k -= q * strides[d];
+        cells[d] = simplify(cells[d] + make_const(Int(32), q));
+    }
+    return cells;
+}
+
 // LoadsFrom finds whether an expression loads from an array.
 class LoadsFrom : public IRVisitor {
 public:
@@ -350,6 +399,56 @@ class ReduceLanes : public IRMutator {
     }
 };
 
+// Unrolled describes the loops unroll_loops unrolled, as they were before
+// flattening.
+struct Unrolled {
+    // By variable: each such loop's min (lets expanded) and constant extent.
+    std::map<std::string, std::vector<std::pair<Expr, int64_t>>> loops;
+    // By func: for each of its realizations, the unrolled loops around it,
+    // outermost first.
+    std::map<std::string, std::vector<std::vector<std::string>>> around;
+};
+
+// CopyOrdinals numbers the allocations of each array within the body of
+// their innermost enclosing loop (or the whole statement), in the order
+// of the statement: unroll_loops lays out the copies of an unrolled
+// loop's body one after the other, the first iteration first.
+class CopyOrdinals : public IRVisitor {
+public:
+    // By allocation: its ordinal and the number of allocations of the
+    // same array in the same loop body.
+    std::map<const Allocate *, std::pair<int, int>> at;
+
+private:
+    using IRVisitor::visit;
+    std::vector<std::map<std::string, std::vector<const Allocate *>>> bodies_{1};
+
+    void close() {
+        for (const auto &kv : bodies_.back()) {
+            for (size_t i = 0; i < kv.second.size(); i++) {
+                at[kv.second[i]] = {(int)i, (int)kv.second.size()};
+            }
+        }
+        bodies_.pop_back();
+    }
+    void visit(const For *op) override {
+        op->min.accept(this);
+        op->extent.accept(this);
+        bodies_.emplace_back();
+        op->body.accept(this);
+        close();
+    }
+    void visit(const Allocate *op) override {
+        bodies_.back()[op->name].push_back(op);
+        IRVisitor::visit(op);
+    }
+
+public:
+    void finish() {
+        close();
+    }
+};
+
 // Unflatten rewrites the final statement's Allocates, Stores and Loads
 // into Realizes, Provides and Calls at multi-dimensional coordinates, and
 // drops what the kernel model has no counterpart for (Free, the lets that
@@ -359,9 +458,10 @@ public:
     Unflatten(const Pipeline_ &p, const std::map<std::string, std::vector<Region>> &realized,
               const std::map<std::string, std::vector<Expr>> &loop_mins,
               const std::map<std::string, std::vector<Expr>> &let_values,
-              const std::map<std::string, std::set<int>> &folded, const std::set<std::string> &vectorized)
+              const std::map<std::string, std::set<int>> &folded, const std::set<std::string> &vectorized,
+              const Unrolled &unrolled, const std::map<const Allocate *, std::pair<int, int>> &copies)
         : p_(p), realized_(realized), loop_mins_(loop_mins), let_values_(let_values), folded_(folded),
-          vectorized_(vectorized) {
+          vectorized_(vectorized), unrolled_(unrolled), copies_(copies) {
     }
     std::set<std::string> outputs_stored;  // output buffers the statement stores to
     // The strides b.stride.k (k >= 1) the flat indices multiply by a
@@ -387,6 +487,8 @@ private:
     std::map<std::string, std::set<int>> folded_;          // the dimensions storage folding folded, by func
     std::map<std::string, int> loops_;                     // the loop variables in scope
     std::set<std::string> vectorized_;                     // the vectorized loops before flattening
+    Unrolled unrolled_;                                    // the unrolled loops before flattening
+    std::map<const Allocate *, std::pair<int, int>> copies_;  // see CopyOrdinals
 
     // in_final_scope reports whether every variable e reads is defined
     // where the final statement's store is: a loop or let in scope, a
@@ -494,14 +596,20 @@ private:
     }
 
     // folded_dims is folded_coords' work: the lets of the coordinates of
-    // the dimensions dims of fi's only stage.
+    // the dimensions dims of fi's only stage. A stage that compute_with
+    // fused with another has no let of its own coordinate f.s0.y before
+    // flattening but one of the fused loop's, f.s0.fused.y, which the
+    // kernel reads in its place (kernel.cpp's store_coords).
     Stmt folded_dims(const std::set<int> &dims, const FuncInfo &fi, Stmt s) {
         const Stage &st = fi.stages[0];
         for (int d : dims) {
             if (d >= (int)st.coords.size()) {
                 continue;
             }
-            const std::string &c = st.coords[d];
+            std::string c = st.coords[d];
+            if (!let_values_.count(c) && d < (int)st.fused.size() && !loops_.count(c) && !lets_.count(c)) {
+                c = st.fused[d];
+            }
             auto lv = let_values_.find(c);
             if (loops_.count(c) || lv == let_values_.end() || lv->second.size() != 1) {
                 continue;
@@ -723,11 +831,45 @@ private:
         return cells;
     }
 
+    // const_strides are the strides of a buffer of several dimensions
+    // whose flat index reads none of its stride variables because each
+    // stride is a constant its parameter's constraints fix (Halide checks
+    // them: the kernel lists those checks as assumed); empty otherwise.
+    static std::vector<int64_t> const_strides(const Layout &l, const Linear &parts, const Parameter &param) {
+        if (!param.defined() || l.stride_syms.size() < 2 || param.dimensions() != (int)l.stride_syms.size()) {
+            return {};
+        }
+        std::vector<int64_t> out{1};
+        for (size_t k = 1; k < l.stride_syms.size(); k++) {
+            Expr c = param.stride_constraint((int)k);
+            const int64_t *v = c.defined() ? as_const_int(simplify(c)) : nullptr;
+            if (!v || *v <= 0 || parts.count(l.stride_syms[k])) {
+                return {};
+            }
+            out.push_back(*v);
+        }
+        Expr c0 = param.stride_constraint(0);
+        if (parts.count(l.stride_syms[0]) || (c0.defined() && !is_const_one(simplify(c0)))) {
+            return {};
+        }
+        return out;
+    }
+
     // coords are the func coordinates of the flat index e of the array
     // name (see the file's comment).
-    std::vector<Expr> coords(const std::string &name, const Expr &flat, const std::string &what) {
+    std::vector<Expr> coords(const std::string &name, const Expr &flat, const std::string &what,
+                             const Parameter &param = Parameter()) {
         Layout l = layout(name, what);
         Expr e = simplify(substitute(lets_, flat));
+        for (size_t k = 0; l.buffer && param.defined() && param.dimensions() == (int)l.mins.size() && k < l.mins.size();
+             k++) {
+            // A min its parameter's constraints fix (Halide checks it)
+            // is a constant in the flat index.
+            Expr c = param.min_constraint((int)k);
+            if (c.defined() && as_const_int(simplify(c))) {
+                l.mins[k] = simplify(c);
+            }
+        }
         size_t n = l.extents.size();
         std::vector<Expr> cells(n);
         if (n == 0) {
@@ -741,14 +883,20 @@ private:
                 unsupported("the " + what + ": its flat index " + str(e) + " is not linear in the strides of " + name);
             }
             Expr rest = parts.count("") ? parts[""] : make_zero(Int(32));
-            for (size_t k = 0; k < n; k++) {
+            std::vector<int64_t> cs = const_strides(l, parts, param);
+            for (size_t k = 0; !cs.empty() && k < n; k++) {
+                cells[k] = make_zero(Int(32));
+            }
+            for (size_t k = 0; cs.empty() && k < n; k++) {
                 auto it = parts.find(l.stride_syms[k]);
                 cells[k] = it == parts.end() ? make_zero(Int(32)) : it->second;
                 if (k > 0 && it != parts.end()) {
                     strided.insert(l.stride_syms[k]);
                 }
             }
-            if (parts.count(l.stride_syms[0])) {
+            if (!cs.empty()) {
+                cells = const_stride_cells(rest, cs);
+            } else if (parts.count(l.stride_syms[0])) {
                 // No stride constraint on dimension 0: nothing may be left over.
                 if (!is_const_zero(simplify(rest))) {
                     unsupported("the " + what + ": its flat index " + str(e) + " is not a combination of the strides of " + name);
@@ -874,6 +1022,70 @@ private:
         return found[0];
     }
 
+    // unrolled_copy recovers, for an allocation in a copy of an unrolled
+    // loop's body, the values of the unrolled loops' variables that the
+    // realization's region reads and the final statement no longer has:
+    // unroll_loops made copy i of a loop (v, m, n) the body with v = m + i,
+    // the copies in order, so that the k-th allocation of the array in
+    // its loop body (CopyOrdinals), of N = n_1 * ... * n_j for the j
+    // unrolled loops around the realization, is in the copy of digits
+    // k % N in base (n_1, ..., n_j), the outermost loop first. The
+    // allocation is then bound in lets of those variables, so that its
+    // mins, and the stage coordinates its stores are annotated at, read
+    // them. The lets change no value the final statement computes: it
+    // reads none of those variables. A wrong recovery shifts the
+    // coordinates the stores are annotated at, which the validator
+    // checks as any other, so it cannot make the kernel VALID. Nothing is
+    // recovered (an empty list) where the region reads no such variable
+    // or the copies do not number a multiple of N.
+    std::vector<std::pair<std::string, Expr>> unrolled_copy(const Allocate *op) {
+        auto r = realized_.find(op->name);
+        auto a = unrolled_.around.find(op->name);
+        auto c = copies_.find(op);
+        if (r == realized_.end() || r->second.size() != 1 || a == unrolled_.around.end() || a->second.size() != 1 ||
+            c == copies_.end()) {
+            return {};
+        }
+        bool vanished = false;
+        for (const Range &b : r->second[0]) {
+            vanished = vanished || !in_final_scope(substitute(rebased_, b.min)) ||
+                       !in_final_scope(substitute(rebased_, b.extent));
+        }
+        std::vector<std::string> vs;
+        std::vector<int64_t> ns;
+        int64_t total = 1;
+        for (const std::string &v : a->second[0]) {
+            auto l = unrolled_.loops.find(v);
+            if (loops_.count(v) || lets_.count(v) || l == unrolled_.loops.end() || l->second.size() != 1) {
+                continue;
+            }
+            vs.push_back(v);
+            ns.push_back(l->second[0].second);
+            total *= l->second[0].second;
+        }
+        if (!vanished || vs.empty() || total <= 0 || c->second.second % total != 0) {
+            return {};
+        }
+        int64_t k = c->second.first % total;
+        std::vector<int64_t> digit(vs.size());
+        for (size_t i = vs.size(); i-- > 0;) {
+            digit[i] = k % ns[i];
+            k /= ns[i];
+        }
+        std::vector<std::pair<std::string, Expr>> out;
+        std::map<std::string, Expr> outer;
+        for (size_t i = 0; i < vs.size(); i++) {
+            Expr m = simplify(substitute(outer, substitute(rebased_, unrolled_.loops.at(vs[i])[0].first)));
+            if (!in_final_scope(m)) {
+                return {};
+            }
+            Expr v = simplify(m + make_const(Int(32), digit[i]));
+            outer[vs[i]] = v;
+            out.emplace_back(vs[i], v);
+        }
+        return out;
+    }
+
     // collapsed_extents are the extents of an allocation of several
     // dimensions that bound_small_allocations made one, a constant upper
     // bound of their product: the realization's extents rb, whose strides
@@ -913,6 +1125,10 @@ private:
         if (op->type.is_vector()) {
             unsupported("the allocation " + op->name + " of vectors");
         }
+        std::vector<std::pair<std::string, Expr>> copy = unrolled_copy(op);
+        for (const auto &kv : copy) {
+            lets_[kv.first] = kv.second;
+        }
         Region rb = realization(op->name);
         std::vector<Expr> extents = op->extents;
         if (rb.size() != extents.size()) {
@@ -931,7 +1147,12 @@ private:
         allocs_[op->name].pop_back();
         // The condition (skip_stages') and the memory type change nothing
         // in the kernel model: the array is allocated unconditionally.
-        return Realize::make(op->name, {op->type}, op->memory_type, bounds, const_true(), body);
+        Stmt r = Realize::make(op->name, {op->type}, op->memory_type, bounds, const_true(), body);
+        for (auto it = copy.rbegin(); it != copy.rend(); ++it) {
+            lets_.erase(it->first);
+            r = LetStmt::make(it->first, it->second, r);
+        }
+        return r;
     }
 
     // A loop rebase_loops_to_zero rebased, for (v.rebased, 0, n), had
@@ -989,7 +1210,7 @@ private:
             if (!is_const_one(op->predicate)) {
                 unsupported("the " + what + ": a predicated scalar store");
             }
-            std::vector<Expr> args = coords(op->name, op->index, what);
+            std::vector<Expr> args = coords(op->name, op->index, what, op->param);
             Stmt st = Provide::make(op->name, {mutate(rl.mutate(substitute(vlets_, op->value)))}, args, const_true());
             return folded_coords(op->name, rvar_coords(op->name, -1, st));
         }
@@ -1016,7 +1237,7 @@ private:
         std::vector<Stmt> lanes;
         for (int i = 0; i < op->value.type().lanes(); i++) {
             Expr v = simplify(rl.mutate(lane_of(value, i)));
-            std::vector<Expr> args = coords(op->name, lane_of(index, i), what + " (lane " + std::to_string(i) + ")");
+            std::vector<Expr> args = coords(op->name, lane_of(index, i), what + " (lane " + std::to_string(i) + ")", op->param);
             Stmt st = Provide::make(op->name, {mutate(v)}, args, const_true());
             Expr pi = lane_of(pred, i);
             if (!is_const_one(pi)) {
@@ -1040,7 +1261,7 @@ private:
         if (!is_const_one(op->predicate)) {
             unsupported("the " + what + ": a predicated load");
         }
-        std::vector<Expr> args = coords(op->name, op->index, what);
+        std::vector<Expr> args = coords(op->name, op->index, what, op->param);
         Layout l = layout(op->name, what);
         Call::CallType ct = l.image ? Call::Image : Call::Halide;
         if (l.image) {
@@ -1083,18 +1304,31 @@ private:
             r.emplace_back(simplify(substitute(lets_, b.min)), simplify(substitute(lets_, b.extent)));
         }
         bounds[op->name].push_back(r);
+        unrolled.around[op->name].push_back(around_);
         IRVisitor::visit(op);
     }
     void visit(const For *op) override {
-        loop_mins[op->name].push_back(simplify(substitute(lets_, op->min)));
+        Expr m = simplify(substitute(lets_, op->min));
+        loop_mins[op->name].push_back(m);
         if (op->for_type == ForType::Vectorized) {
             vectorized.insert(op->name);
         }
+        const int64_t *n = as_const_int(simplify(substitute(lets_, op->extent)));
+        bool unroll = op->for_type == ForType::Unrolled && n;
+        if (unroll) {
+            unrolled.loops[op->name].emplace_back(m, *n);
+            around_.push_back(op->name);
+        }
         IRVisitor::visit(op);
+        if (unroll) {
+            around_.pop_back();
+        }
     }
+    std::vector<std::string> around_;  // the unrolled loops around, outermost first
 
 public:
     std::set<std::string> vectorized;  // the vectorized loops' variables
+    Unrolled unrolled;
 };
 
 // Plant plants a miscompilation in the final statement (see
@@ -1242,6 +1476,44 @@ private:
     }
 };
 
+// ShiftCopy plants a miscompilation in a copy of an unrolled loop's body:
+// in the second allocation of an array within its loop body, each load of
+// an input buffer reads one element further.
+class ShiftCopy : public IRMutator {
+public:
+    ShiftCopy(const Pipeline_ &p, const std::map<const Allocate *, std::pair<int, int>> &copies)
+        : p_(p), copies_(copies) {
+    }
+    bool done = false;
+
+private:
+    using IRMutator::visit;
+    const Pipeline_ &p_;
+    const std::map<const Allocate *, std::pair<int, int>> &copies_;
+    bool inside_ = false;
+
+    Stmt visit(const Allocate *op) override {
+        auto c = copies_.find(op);
+        if (done || inside_ || c == copies_.end() || c->second.first != 1) {
+            return IRMutator::visit(op);
+        }
+        inside_ = true;
+        Stmt s = IRMutator::visit(op);
+        inside_ = false;
+        done = true;
+        return s;
+    }
+    Expr visit(const Load *op) override {
+        auto b = p_.buffer_index.find(op->name);
+        if (!inside_ || b == p_.buffer_index.end() || p_.buffers[b->second].output) {
+            return IRMutator::visit(op);
+        }
+        Expr one = make_one(op->index.type());
+        return Load::make(op->type, op->name, mutate(op->index) + one, op->image, op->param, mutate(op->predicate),
+                          ModulusRemainder());
+    }
+};
+
 Stmt plant_in(const Pipeline_ &p, const Stmt &s, const std::string &kind) {
     if (kind == "epilogue" || kind == "late") {
         LastTail lt;
@@ -1256,10 +1528,21 @@ Stmt plant_in(const Pipeline_ &p, const Stmt &s, const std::string &kind) {
         }
         return out;
     }
+    if (kind == "copy") {
+        CopyOrdinals co;
+        s.accept(&co);
+        co.finish();
+        ShiftCopy sc(p, co.at);
+        Stmt out = sc.mutate(s);
+        if (!sc.done) {
+            throw std::invalid_argument("--plant copy: the final statement allocates no array twice in one loop body");
+        }
+        return out;
+    }
     bool lanes = kind == "lane-dup" || kind == "lane-drop" || kind == "predicate";
     if (kind != "stride" && kind != "offset" && !lanes) {
         throw std::invalid_argument("unknown planted miscompilation " + kind +
-                                    ": want stride, offset, epilogue, late, lane-dup, lane-drop or predicate");
+                                    ": want stride, offset, epilogue, late, lane-dup, lane-drop, predicate or copy");
     }
     Plant pl(p, kind);
     Stmt out = pl.mutate(s);
@@ -1293,7 +1576,10 @@ Stmt unflatten(const Pipeline_ &p, const Lowered &l, const Stmt &final_stmt, std
                std::vector<std::string> *overflow) {
     RealizeBounds rb;
     l.s.accept(&rb);
-    Unflatten u(p, rb.bounds, rb.loop_mins, rb.let_values, l.folded, rb.vectorized);
+    CopyOrdinals co;
+    final_stmt.accept(&co);
+    co.finish();
+    Unflatten u(p, rb.bounds, rb.loop_mins, rb.let_values, l.folded, rb.vectorized, rb.unrolled, co.at);
     Stmt s = u.mutate(final_stmt);
     *overflow = overflow_notes(u.strided);
     for (const std::string &b : u.outputs_stored) {

@@ -18,6 +18,9 @@ public:
     // parallel loop (a realization inside a loop);
     // predicate: the output's x vectorised by 8 with its tail stored by
     // predicated lanes (TailStrategy::PredicateStores);
+    // unrolled: the output's x split by 4 and unrolled, blur_x computed
+    // per column of it (a realization inside each copy of an unrolled
+    // loop, its region reading the unrolled variable);
     // tiles: the output in tiles of 8 x 4 fused into one parallel loop,
     // blur_x computed per tile (a fused loop whose inner extent only the
     // buffer's bounds check shows positive; an allocation of constant
@@ -42,6 +45,9 @@ public:
         } else if (s == "unroll") {
             out.split(x, x, xi, 4).unroll(xi);
             blur_x.compute_root();
+        } else if (s == "unrolled") {
+            out.split(x, x, xi, 4).unroll(xi);
+            blur_x.compute_at(out, xi);
         } else if (s == "partition") {
             out.split(y, y, yi, 4, TailStrategy::GuardWithIf);
             blur_x.compute_root();
