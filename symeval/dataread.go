@@ -168,12 +168,70 @@ func (ev *valueEval) dataReadFrom(x *syntax.Index, comp *presburger.Map, known *
 		return nil, fmt.Errorf("%s: read %s: %d indices for a heap of rank %d", x.Pos(), syntax.ExprString(x), len(x.Indices), comp.Space().NumIn())
 	}
 	graph, err := cellFunction(ev.ctx, comp, known)
+	if err == nil && graph == nil {
+		graph, err = piecewiseCellFunction(ev.ctx, comp, known)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
 	}
-	if graph == nil || graph.NumBasics() != 1 {
-		return nil, unsupported("%s: data-dependent read %s: the content of %s is not one affine function of the cell", x.Pos(), syntax.ExprString(x), name)
+	if graph == nil || graph.NumBasics() == 0 {
+		return nil, unsupported("%s: data-dependent read %s: the content of %s is not an affine function of the cell, nor one on each of a few parameter domains", x.Pos(), syntax.ExprString(x), name)
 	}
+	if graph.NumBasics() == 1 {
+		return ev.dataReadPiece(x, comp, graph)
+	}
+	return ev.dataReadPieces(x, comp, graph)
+}
+
+// dataReadPieces is dataReadFrom through a content function affine in
+// the cell on each of several parameter domains (piecewiseCellFunction:
+// a table whose realized min is a piecewise function of the parameters,
+// max(4 * levels - 4, 0)): each piece is read on its own, its
+// alternatives restricted to the parameters of that piece less those of
+// the pieces before it, so that they partition the parameters where the
+// function is defined and, the function being single-valued under the
+// scope's facts, each gives the content there.
+func (ev *valueEval) dataReadPieces(x *syntax.Index, comp, graph *presburger.Map) ([]alternative, error) {
+	if graph.NumBasics() > maxPieces {
+		return nil, unsupported("%s: data-dependent read %s: the content of %s has more than %d pieces", x.Pos(), syntax.ExprString(x), x.Array.Name, maxPieces)
+	}
+	fail := func(err error) ([]alternative, error) {
+		return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
+	}
+	seen := presburger.Empty(graph.Params().Space())
+	var out []alternative
+	for _, b := range graph.Basics() {
+		// The piece's function, without the local variables of its
+		// parameter domain.
+		g, _ := pieceFunction(graph.Space(), b)
+		if g == nil {
+			return nil, unsupported("%s: data-dependent read %s: a piece of the content of %s is not an affine function of the cell", x.Pos(), syntax.ExprString(x), x.Array.Name)
+		}
+		params := presburger.NewMap(graph.Space(), b).Params()
+		dom, err := params.Subtract(ev.ctx, seen)
+		if err != nil {
+			return fail(err)
+		}
+		if seen, err = seen.Union(params); err != nil {
+			return fail(err)
+		}
+		alts, err := ev.dataReadPiece(x, comp, presburger.NewMap(graph.Space(), g))
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range alts {
+			if a.set, err = a.set.IntersectParams(dom); err != nil {
+				return fail(err)
+			}
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+// dataReadPiece is dataReadFrom through graph, the content of comp as
+// one affine function of the cell.
+func (ev *valueEval) dataReadPiece(x *syntax.Index, comp, graph *presburger.Map) ([]alternative, error) {
 	c := ev.cs.Lookup(comp.Space().Out.Name)
 	if c == nil {
 		return nil, fmt.Errorf("%s: read %s: unknown context %s", x.Pos(), syntax.ExprString(x), comp.Space().Out.Name)

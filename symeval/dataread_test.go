@@ -39,6 +39,14 @@ const (
 	lutUse  = "    par x < N { o[x] {O(x)} := t[clamp(a[x], 0, 255)] }\n"
 )
 
+// pwFill writes the table at cells offset by max(N - 5, 0); pwUse reads
+// it at offset max(N - k, 0).
+const pwFill = "    for v < 256 { t[v + max(N - 5, 0)] {L(v)} := f32(v) * 0.5 }\n"
+
+func pwUse(k string) string {
+	return "    par x < N { o[x] {O(x)} := t[clamp(a[x], 0, 255) + max(i32(N) - " + k + ", 0)] }\n"
+}
+
 // dataConditions analyses the pair and returns its conditions by kind,
 // in order.
 func dataConditions(t *testing.T, spec, kernel string) map[sched.Kind][]*Condition {
@@ -91,6 +99,15 @@ func TestDataReadConditions(t *testing.T) {
 		// offset, and the index's range shifted lies within the cells written.
 		{"shifted table", lutSpec, lutKernel("257", "    for v < 256 { t[v + 1] {L(v)} := f32(v) * 0.5 }\n    par x < N { o[x] {O(x)} := t[clamp(a[x], 0, 255) + 1] }\n"), sched.UndefinedRead, use, Proved, ""},
 		{"shifted value", lutSpec, lutKernel("257", "    for v < 256 { t[v + 1] {L(v)} := f32(v) * 0.5 }\n    par x < N { o[x] {O(x)} := t[clamp(a[x], 0, 255) + 1] }\n"), sched.WrongValue, use, Pending, ""},
+		// A table whose offset is a piecewise function of the parameter
+		// (0 up to N = 5, N - 5 after): its content is affine in the cell
+		// on each of two parameter domains, and the read's value has an
+		// alternative on each (a condition for the solver, not undecided).
+		// Its definedness is not decided: the offset is not a constant,
+		// so the index's range is not known (valueRange).
+		{"piecewise value", lutSpec, lutKernel("256 + max(N - 5, 0)", pwFill+pwUse("5")), sched.WrongValue, use, Pending, ""},
+		{"piecewise bounds", lutSpec, lutKernel("256 + max(N - 5, 0)", pwFill+pwUse("5")), sched.OutOfBoundsRead, use, Pending, ""},
+		{"piecewise defined", lutSpec, lutKernel("256 + max(N - 5, 0)", pwFill+pwUse("5")), sched.UndefinedRead, use, Undecided, "some of its cells"},
 		// A content that is not the cell itself at the read.
 		{"reversed table", lutSpec, lutKernel("256", "    for v < 256 { t[v] {L(255 - v)} := f32(255 - v) * 0.5 }\n"+lutUse), sched.WrongValue, use, Undecided, "not one coordinate"},
 		// The loop writes the table it reads at data-dependent indices.

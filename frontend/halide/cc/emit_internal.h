@@ -194,6 +194,11 @@ struct PoisonContext : Halide::JITUserContext {
 void *poison_malloc(Halide::JITUserContext *ctx, size_t n);
 void poison_free(Halide::JITUserContext *ctx, void *q);
 
+// exact_int returns the int32 expression equal to the float32 expression
+// f where the int32 expressions it pushes into vals lie in [-2^24, 2^24]
+// (expr.cpp); an undefined Expr when f is not of the form it reads.
+Expr exact_int(const Expr &f, std::vector<Expr> &vals);
+
 // reads_data reports whether e reads a func or an image (dataindex.cpp).
 bool reads_data(const Expr &e);
 
@@ -226,6 +231,11 @@ protected:
     virtual bool constant(const Expr &e, int64_t *c);
     // target is the target the pipeline is compiled for.
     virtual const Target &target() const = 0;
+    // assume_exact makes the kernel assume that each int32 expression of
+    // vals lies in [-2^24, 2^24], where the conversion of an index from
+    // float32 in e (exact_int) is exact; by default such a conversion is
+    // not an index expression.
+    virtual void assume_exact(const std::vector<Expr> &vals, const Expr &e);
 
 private:
     // The visitors of the three modes (expr.cpp).

@@ -99,6 +99,10 @@ bool Translator::constant(const Expr &e, int64_t *c) {
     return p != nullptr;
 }
 
+void Translator::assume_exact(const std::vector<Expr> &, const Expr &e) {
+    unsupported("the index expression " + str(e) + " is not quasi-affine");
+}
+
 // ---------------------------------------------------------------- index expressions
 
 // IndexText translates one quasi-affine index expression, e0 as written.
@@ -170,9 +174,18 @@ private:
     void visit(const Cast *op) override {
         if (op->value.type().is_int() && op->value.type().bits() <= 32) {
             out = t_.index(op->value);
-        } else {
+            return;
+        }
+        std::vector<Expr> vals;
+        Expr i;
+        if (op->type == Int(32) && op->value.type() == Float(32)) {
+            i = exact_int(op->value, vals);
+        }
+        if (!i.defined()) {
             other(op);
         }
+        t_.assume_exact(vals, e0_);
+        out = t_.index(i);
     }
 
     // exact_quotient translates (d*q + k)/d, for a non-constant d and k in
@@ -224,6 +237,59 @@ private:
         return true;
     }
 };
+
+// exact_int returns the int32 expression equal to the float32 expression
+// f where every value f computes is an integer of magnitude at most 2^24,
+// which float32 represents exactly: f converts int32 expressions to
+// float32 and adds, subtracts, multiplies by integer constants, takes
+// minima and maxima of them (Halide's bounds of an index computed from a
+// float, such as int32(max(float32(levels + -1), 0.0f))). Each operation
+// on exact operands whose exact result is representable gives that
+// result, so f is the integer expression wherever each of the int32
+// expressions pushed into vals lies in [-2^24, 2^24]. It returns an
+// undefined Expr when f has any other form.
+Expr exact_int(const Expr &f, std::vector<Expr> &vals) {
+    constexpr double exact = 16777216;  // 2^24
+    Expr e = unwrap(f);
+    if (e.type() != Float(32)) {
+        return Expr();
+    }
+    if (const FloatImm *c = e.as<FloatImm>()) {
+        if (std::trunc(c->value) != c->value || std::fabs(c->value) > exact) {
+            return Expr();
+        }
+        return make_const(Int(32), (int64_t)c->value);
+    }
+    if (const Cast *c = e.as<Cast>()) {
+        if (!c->value.type().is_int() || c->value.type().bits() > 32) {
+            return Expr();
+        }
+        Expr v = c->value.type() == Int(32) ? c->value : Cast::make(Int(32), c->value);
+        vals.push_back(v);
+        return v;
+    }
+    auto both = [&](const Expr &a, const Expr &b, Expr *ia, Expr *ib) {
+        *ia = exact_int(a, vals);
+        *ib = ia->defined() ? exact_int(b, vals) : Expr();
+        return ib->defined();
+    };
+    Expr a, b, r;
+    if (const Add *op = e.as<Add>(); op && both(op->a, op->b, &a, &b)) {
+        r = a + b;
+    } else if (const Sub *op = e.as<Sub>(); op && both(op->a, op->b, &a, &b)) {
+        r = a - b;
+    } else if (const Mul *op = e.as<Mul>(); op && both(op->a, op->b, &a, &b) && (is_const(a) || is_const(b))) {
+        r = a * b;
+    } else if (const Min *op = e.as<Min>(); op && both(op->a, op->b, &a, &b)) {
+        return min(a, b);
+    } else if (const Max *op = e.as<Max>(); op && both(op->a, op->b, &a, &b)) {
+        return max(a, b);
+    } else {
+        return Expr();
+    }
+    vals.push_back(r);
+    return r;
+}
 
 Frag Translator::index(const Expr &e0) {
     Expr e = unwrap(e0);

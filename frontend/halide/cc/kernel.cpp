@@ -39,6 +39,7 @@ struct LetInfo {
     Expr expanded;     // with every enclosing let substituted
     std::string text;  // the index text, when it is one
     std::set<std::string> uses;
+    std::vector<std::string> exact;  // what the text assumes (assume_exact), assumed once the let is used
     std::string bad;  // why it is not an index expression
 };
 
@@ -309,6 +310,7 @@ public:
 
     std::vector<std::string> assumes;
     std::vector<std::string> notes;
+    std::vector<std::string> exact;  // the assumptions of exact float32 bounds (assume_exact), also in assumes
 
     // stmt translates the statement s.
     Lines stmt(const Stmt &s);
@@ -334,6 +336,7 @@ protected:
         }
         return p != nullptr;
     }
+    void assume_exact(const std::vector<Expr> &vals, const Expr &e) override;
 
 private:
     class StmtText;
@@ -352,6 +355,7 @@ private:
     std::set<std::string> *uses_ = nullptr;
     int depth_ = 0;  // loops around the statement (a check inside one is reached only if the loop runs)
     bool in_assert_ = false;
+    std::vector<std::string> *exact_sink_ = nullptr;  // where assume_exact puts its assumptions while a let is translated
     std::vector<std::unique_ptr<LetInfo>> lets_;
     std::vector<Expr> path_;  // the conditions of the enclosing ifs (lets expanded), else branches negated
     Scope<Interval> bounds_;  // constant bounds of parameters that the kernel assumes
@@ -426,6 +430,7 @@ private:
                                        std::set<std::string> &uses);
     Lines if_then_else(const IfThenElse *op);
     std::string check_text(const Expr &e);
+    void add_exact(const std::string &text);
     Lines assert_stmt(const AssertStmt *op);
 };
 
@@ -659,11 +664,14 @@ Lines KernelTranslator::let_stmt(const LetStmt *op) {
     if (op->value.type() != Int(32)) {
         li->bad = "of type " + type_str(op->value.type());
     } else {
+        std::vector<std::string> *sink = exact_sink_;
+        exact_sink_ = &li->exact;
         try {
             li->text = with(li->uses, [&] { return index(op->value).s; });
         } catch (const Unsupported &e) {
             li->bad = e.what();
         }
+        exact_sink_ = sink;
     }
     push(op->name, li->id, li);
     Expr old = expanded_.count(op->name) ? expanded_[op->name] : Expr();
@@ -680,6 +688,9 @@ Lines KernelTranslator::let_stmt(const LetStmt *op) {
     }
     body.uses.erase(li->id);
     body.uses.insert(li->uses.begin(), li->uses.end());
+    for (const std::string &a : li->exact) {
+        add_exact(a);
+    }
     body.l.insert(body.l.begin(), "let " + li->id + " = " + li->text);
     body.lets = true;
     return body;
@@ -1360,15 +1371,53 @@ void KernelTranslator::merge_stages(const std::map<std::string, int> &other) {
 // check_text translates the condition e of a check, as an affine
 // constraint on the parameters alone.
 std::string KernelTranslator::check_text(const Expr &e) {
+    bool old = in_assert_;
     in_assert_ = true;
     try {
         std::set<std::string> u;
         std::string text = with(u, [&] { return cond(e).s; });
-        in_assert_ = false;
+        in_assert_ = old;
         return text;
     } catch (const Unsupported &) {
-        in_assert_ = false;
+        in_assert_ = old;
         throw;
+    }
+}
+
+// assume_exact assumes that each int32 expression of vals, an integer
+// that the float32 expression in e computes (exact_int), lies in [-2^24,
+// 2^24], where float32 represents it exactly: an assumption on the
+// parameters alone, with the enclosing lets expanded; a value that
+// depends on a loop variable is not an index expression. The
+// assumptions of a let's value are made once the let is used.
+void KernelTranslator::assume_exact(const std::vector<Expr> &vals, const Expr &e) {
+    const Expr bound = make_const(Int(32), 16777216);
+    for (const Expr &v : vals) {
+        Expr c = simplify(no_bounds_query(substitute(expanded_, -bound <= v && v <= bound)));
+        if (is_const_one(c)) {
+            continue;
+        }
+        std::string text;
+        try {
+            text = check_text(c);
+        } catch (const Unsupported &ex) {
+            unsupported("the index expression " + str(e) + " converts a float32 that is exact only where " + str(c) + ", not a condition on the parameters alone: " + ex.what());
+        }
+        if (exact_sink_) {
+            exact_sink_->push_back(text);
+        } else {
+            add_exact(text);
+        }
+    }
+}
+
+// add_exact adds the assumption text of an exact float32 bound.
+void KernelTranslator::add_exact(const std::string &text) {
+    if (std::find(exact.begin(), exact.end(), text) == exact.end()) {
+        exact.push_back(text);
+    }
+    if (std::find(assumes.begin(), assumes.end(), text) == assumes.end()) {
+        assumes.push_back(text);
     }
 }
 
@@ -1453,6 +1502,13 @@ std::string sched_text(Pipeline_ &p, const Stmt &s, const std::map<std::string, 
         o << "# strides, host pointers, allocation sizes), assumed to hold:\n";
         for (const std::string &n : k.notes) {
             o << "#   " << n << "\n";
+        }
+    }
+    if (!k.exact.empty()) {
+        o << "# Bounds of indices computed in float32, read as the integers they compute where\n";
+        o << "# float32 represents each of them exactly, assumed:\n";
+        for (const std::string &a : k.exact) {
+            o << "#   " << a << "\n";
         }
     }
     o << "kernel " << sanitize(name) << "(" << join(p.params, ", ") << ")\n";
