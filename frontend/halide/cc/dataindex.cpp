@@ -48,6 +48,24 @@ bool reads_data(const Expr &e) {
     return v.found;
 }
 
+// ReadsStride finds a buffer's stride in an expression.
+class ReadsStride : public IRVisitor {
+public:
+    bool found = false;
+
+private:
+    using IRVisitor::visit;
+    void visit(const Variable *op) override {
+        found = found || op->name.find(".stride.") != std::string::npos;
+    }
+};
+
+bool reads_stride(const Expr &e) {
+    ReadsStride v;
+    e.accept(&v);
+    return v.found;
+}
+
 bool reads_float(const Expr &e) {
     ReadsFloat v;
     e.accept(&v);

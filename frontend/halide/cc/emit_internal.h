@@ -203,6 +203,8 @@ Expr exact_int(const Expr &f, std::vector<Expr> &vals);
 bool reads_data(const Expr &e);
 // reads_float reports whether e reads a float variable (dataindex.cpp).
 bool reads_float(const Expr &e);
+// reads_stride reports whether e reads a buffer's stride (dataindex.cpp).
+bool reads_stride(const Expr &e);
 
 // Translator turns Halide expressions into text, in three modes: quasi-
 // affine index expressions, affine constraints and typed values. Reads of

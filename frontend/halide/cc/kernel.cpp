@@ -311,7 +311,7 @@ public:
     std::vector<std::string> assumes;
     std::vector<std::string> notes;
     std::vector<std::string> exact;  // the assumptions of exact float32 bounds (assume_exact), also in assumes
-    std::vector<std::string> unassumed;  // Halide's checks of conditions computed from floats, not assumed
+    std::vector<std::string> unassumed;  // Halide's checks of conditions computed from floats or strides, not assumed
 
     // stmt translates the statement s.
     Lines stmt(const Stmt &s);
@@ -1482,9 +1482,10 @@ Lines KernelTranslator::assert_stmt(const AssertStmt *op) {
                 note_bound(e);
             }
         } catch (const Unsupported &ex) {
-            if (reads_float(e)) {
+            if (reads_float(e) || reads_stride(e)) {
                 // Bounds that Halide computes from float parameters (resize's
-                // required region of its input): not assumed, which only
+                // required region of its input), or that its specializations
+                // on strides make depend on them: not assumed, which only
                 // weakens the kernel's assumptions.
                 unassumed.push_back(err + ": " + str(e));
                 continue;
@@ -1520,7 +1521,7 @@ std::string sched_text(Pipeline_ &p, const Stmt &s, const std::map<std::string, 
         }
     }
     if (!k.unassumed.empty()) {
-        o << "# Halide's checks of conditions computed from float parameters, not assumed:\n";
+        o << "# Halide's checks of conditions computed from float parameters or strides, not assumed:\n";
         for (const std::string &n : k.unassumed) {
             o << "#   " << n << "\n";
         }
