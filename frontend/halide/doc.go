@@ -30,5 +30,6 @@
 // sample.go (the samples JIT returns, checked against a pair with the
 // reference interpreter), confirm.go (Confirm, a counterexample run on
 // Halide's compiled pipeline, scheduled and not, and compared with the
-// specification).
+// specification), derived.go (Derived, the integer parameters that
+// abstract integers Halide computes from float inputs).
 package halide

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 
@@ -138,7 +139,11 @@ func (s *Sample) check(ctx context.Context, specText, progText string, kernelTol
 		}
 		return value.Parse(t.Type, text)
 	})
-	newEval := func() (*sare.Evaluator, error) { return sare.NewEvaluator(spec, sinfo, s.Params, inputs) }
+	params, err := s.derive(ctx, specText, inputs)
+	if err != nil {
+		return nil, err
+	}
+	newEval := func() (*sare.Evaluator, error) { return sare.NewEvaluator(spec, sinfo, params, inputs) }
 	ev, err := newEval()
 	if err != nil {
 		return nil, err
@@ -185,6 +190,48 @@ func (s *Sample) check(ctx context.Context, specText, progText string, kernelTol
 		out.HalideCells++
 	}
 	return out, nil
+}
+
+// derive returns the sample's parameter values with those of the
+// parameters that abstract integers Halide computes from float inputs
+// (Derived): each its computation, evaluated on the sample's inputs as a
+// 0-d tensor added to the specification, the derived parameters 0
+// meanwhile (no computation reads one).
+func (s *Sample) derive(ctx context.Context, specText string, inputs sare.Inputs) (map[string]int64, error) {
+	d := Derived(specText)
+	params := maps.Clone(s.Params)
+	if len(d) == 0 {
+		return params, nil
+	}
+	var b strings.Builder
+	b.WriteString(specText)
+	for i, p := range d {
+		params[p[0]] = 0
+		fmt.Fprintf(&b, "\ntensor augur_derived_%d() : i32\naugur_derived_%d() = %s\n", i, i, p[1])
+	}
+	spec, errs := sare.Parse(&syntax.Source{Name: "spec.sare", Text: b.String()})
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("the computations of the derived parameters: %w", errs)
+	}
+	info, errs := sare.Check(spec)
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("the computations of the derived parameters: %w", errs)
+	}
+	ev, err := sare.NewEvaluator(spec, info, params, inputs)
+	if err != nil {
+		return nil, err
+	}
+	for i, p := range d {
+		v, err := ev.Eval(ctx, fmt.Sprintf("augur_derived_%d", i), nil)
+		if err != nil {
+			return nil, fmt.Errorf("computing %s = %s: %w", p[0], p[1], err)
+		}
+		if v.IsUndef() {
+			return nil, fmt.Errorf("%s = %s has no value on the sample's inputs", p[0], p[1])
+		}
+		params[p[0]] = v.Int64()
+	}
+	return params, nil
 }
 
 // offByOneInt reports whether a and b are defined integers of one type

@@ -26,6 +26,20 @@ private:
     }
 };
 
+// ReadsFloat finds a float variable in an expression: a float parameter
+// (a 0-d input of the specification, read as resize's beginx =
+// int32(ceil((x + 0.5f) / scale_factor - ...)) reads it) or a float let.
+class ReadsFloat : public IRVisitor {
+public:
+    bool found = false;
+
+private:
+    using IRVisitor::visit;
+    void visit(const Variable *op) override {
+        found = found || op->type.is_float();
+    }
+};
+
 }  // namespace
 
 bool reads_data(const Expr &e) {
@@ -34,8 +48,36 @@ bool reads_data(const Expr &e) {
     return v.found;
 }
 
+// ReadsStride finds a buffer's stride in an expression.
+class ReadsStride : public IRVisitor {
+public:
+    bool found = false;
+
+private:
+    using IRVisitor::visit;
+    void visit(const Variable *op) override {
+        found = found || op->name.find(".stride.") != std::string::npos;
+    }
+};
+
+bool reads_stride(const Expr &e) {
+    ReadsStride v;
+    e.accept(&v);
+    return v.found;
+}
+
+bool reads_float(const Expr &e) {
+    ReadsFloat v;
+    e.accept(&v);
+    return v.found;
+}
+
+bool Translator::data_index(const Expr &e) {
+    return reads_data(e) || reads_float(e);
+}
+
 Frag Translator::read_index(const Expr &e) {
-    if (!reads_data(e)) {
+    if (!data_index(e)) {
         return index(e);
     }
     if (!e.type().is_int() || e.type().bits() > 32) {

@@ -55,7 +55,13 @@ Emitted translate_lowered(const detail::Lowered &l, const Target &t, const std::
     detail::find_reductions(p, l, alg);
     Emitted e;
     e.spec = detail::spec_text(p, name);
+    size_t params = p.params.size();
     e.sched = stage == Stage::Final ? detail::final_sched_text(p, l, name, t, plant) : detail::sched_text(p, l.s, l.folded, name, t);
+    if (p.params.size() != params) {
+        // The kernel abstracted integers computed from float parameters
+        // that the specification does not compute: it declares them too.
+        e.spec = detail::spec_text(p, name);
+    }
     for (const detail::Buffer_ &b : p.buffers) {
         e.tensors[b.name] = b.tensor;
         if (!b.initial.empty()) {

@@ -201,6 +201,10 @@ Expr exact_int(const Expr &f, std::vector<Expr> &vals);
 
 // reads_data reports whether e reads a func or an image (dataindex.cpp).
 bool reads_data(const Expr &e);
+// reads_float reports whether e reads a float variable (dataindex.cpp).
+bool reads_float(const Expr &e);
+// reads_stride reports whether e reads a buffer's stride (dataindex.cpp).
+bool reads_stride(const Expr &e);
 
 // Translator turns Halide expressions into text, in three modes: quasi-
 // affine index expressions, affine constraints and typed values. Reads of
@@ -217,9 +221,13 @@ public:
     // value translates e as a typed value.
     Frag value(const Expr &e);
     // read_index translates the coordinate e of a read: index(e), or,
-    // when e reads a func or an image, the data-dependent index value(e)
+    // when e is data_index, the data-dependent index value(e)
     // (dataindex.cpp).
     Frag read_index(const Expr &e);
+    // data_index reports whether the coordinate e of a read is a
+    // data-dependent index: it reads a func, an image or a float variable
+    // (a float parameter, a 0-d input).
+    virtual bool data_index(const Expr &e);
 
 protected:
     virtual Frag index_var(const Variable *v) = 0;
@@ -236,8 +244,14 @@ protected:
     // float32 in e (exact_int) is exact; by default such a conversion is
     // not an index expression.
     virtual void assume_exact(const std::vector<Expr> &vals, const Expr &e);
+    // float_int translates the int32 conversion op of a float expression
+    // in the index expression e, which exact_int does not read: the
+    // integer parameter that abstracts it (derived_param); by default it
+    // is not an index expression.
+    virtual Frag float_int(const Cast *op, const Expr &e);
 
 private:
+    int valuing_ = 0;  // value is trying its int32 expression as an index expression
     // The visitors of the three modes (expr.cpp).
     class IndexText;
     class CondText;
@@ -329,6 +343,12 @@ struct Red {
 
 // Pipeline_ gathers the funcs, buffers and scalar parameters of a lowered
 // pipeline and names them.
+struct Derived {
+    std::string key;  // the computation, as Halide prints it, strict_float marks removed
+    std::string id;   // the parameter
+    std::string def;  // the computation, a value of the specification's language
+};
+
 struct Pipeline_ {
     std::map<std::string, Red> reds;
     std::vector<std::string> order;  // the funcs in realization order, a tuple as its elements f.0, f.1, ...
@@ -341,6 +361,7 @@ struct Pipeline_ {
     std::vector<std::string> params;                 // every parameter, in declaration order
     std::map<std::string, std::string> field_param;  // "b.min.0" -> b_min_0
     Namer names;
+    std::vector<Derived> derived;  // integer parameters computed from float ones (floatparam.cpp)
 
     void add_buffer(const std::string &name, const Type &t, int dims, bool output);
     void add_scalar(const Parameter &p);
@@ -366,6 +387,12 @@ Pipeline_ gather(const Lowered &l);
 // bound_small_allocations, up to the statement before
 // lower_parallel_tasks (final.cpp).
 Stmt lower_final(const Lowered &l, const Target &t);
+
+// derived_param is the integer parameter of p that abstracts op, an int32
+// conversion of a float expression of p's float parameters alone, in the
+// index expression e0, added to p's parameters on first use
+// (floatparam.cpp).
+std::string derived_param(Pipeline_ &p, const Cast *op, const Expr &e0);
 
 // ---------------------------------------------------------------- scans (scan.cpp)
 

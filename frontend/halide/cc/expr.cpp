@@ -103,6 +103,10 @@ void Translator::assume_exact(const std::vector<Expr> &, const Expr &e) {
     unsupported("the index expression " + str(e) + " is not quasi-affine");
 }
 
+Frag Translator::float_int(const Cast *, const Expr &e) {
+    unsupported("the index expression " + str(e) + " is not quasi-affine");
+}
+
 // ---------------------------------------------------------------- index expressions
 
 // IndexText translates one quasi-affine index expression, e0 as written.
@@ -182,6 +186,10 @@ private:
             i = exact_int(op->value, vals);
         }
         if (!i.defined()) {
+            if (op->type == Int(32) && op->value.type().is_float() && !t_.valuing_) {
+                out = t_.float_int(op, e0_);
+                return;
+            }
             other(op);
         }
         t_.assume_exact(vals, e0_);
@@ -680,11 +688,15 @@ Frag Translator::value(const Expr &e) {
     std::string where = "the value " + str(e);
     std::string t = type_name(e.type(), where);
     if (e.type() == Int(32) && !e.as<Call>() && !e.as<IntImm>()) {
-        // An int32 index expression used as a value: cast it.
+        // An int32 index expression used as a value: cast it. A value
+        // keeps its integers computed from floats (float_int).
+        valuing_++;
         try {
             Frag f = index(e);
+            valuing_--;
             return atom("i32(" + f.s + ")");
         } catch (const Unsupported &) {
+            valuing_--;
         }
     }
     ValueText v(*this, e, t);

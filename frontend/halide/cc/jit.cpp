@@ -473,9 +473,10 @@ void jit_sample(Halide::Pipeline pipeline, const Target &target, const std::stri
         if (p.type() == Int(32)) {
             p.set_scalar<int32_t>(sz != sizes.end() && !sz->second.empty() ? sz->second[0] : 3);
         } else if (p.type() == Float(32)) {
-            p.set_scalar<float>((float)(rng.unit() * 2 - 1));
+            // A size given to a float parameter is its value.
+            p.set_scalar<float>(sz != sizes.end() && !sz->second.empty() ? (float)sz->second[0] : (float)(rng.unit() * 2 - 1));
         } else if (p.type() == Float(64)) {
-            p.set_scalar<double>(rng.unit() * 2 - 1);
+            p.set_scalar<double>(sz != sizes.end() && !sz->second.empty() ? (double)sz->second[0] : rng.unit() * 2 - 1);
         } else {
             unsupported("JIT sample: the parameter " + kv.first + " of type " + type_name(p.type(), kv.first));
         }

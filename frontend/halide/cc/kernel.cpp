@@ -311,6 +311,7 @@ public:
     std::vector<std::string> assumes;
     std::vector<std::string> notes;
     std::vector<std::string> exact;  // the assumptions of exact float32 bounds (assume_exact), also in assumes
+    std::vector<std::string> unassumed;  // Halide's checks of conditions computed from floats or strides, not assumed
 
     // stmt translates the statement s.
     Lines stmt(const Stmt &s);
@@ -337,6 +338,13 @@ protected:
         return p != nullptr;
     }
     void assume_exact(const std::vector<Expr> &vals, const Expr &e) override;
+    bool data_index(const Expr &e) override {
+        return Translator::data_index(substitute(expanded_, e));
+    }
+    Frag float_int(const Cast *op, const Expr &e) override {
+        Expr c = Cast::make(op->type, substitute(expanded_, op->value));
+        return atom(derived_param(p_, c.as<Cast>(), e));
+    }
 
 private:
     class StmtText;
@@ -609,7 +617,7 @@ std::string KernelTranslator::access(const std::string &name, const std::vector<
     }
     std::vector<std::string> idx;
     for (size_t i = 0; i < args.size(); i++) {
-        bool data = read && reads_data(args[i]);
+        bool data = read && data_index(args[i]);
         Frag a = read ? read_index(args[i]) : index(args[i]);
         if (r.mins[i].s == "0") {
             idx.push_back(a.s);
@@ -1474,6 +1482,14 @@ Lines KernelTranslator::assert_stmt(const AssertStmt *op) {
                 note_bound(e);
             }
         } catch (const Unsupported &ex) {
+            if (reads_float(e) || reads_stride(e)) {
+                // Bounds that Halide computes from float parameters (resize's
+                // required region of its input), or that its specializations
+                // on strides make depend on them: not assumed, which only
+                // weakens the kernel's assumptions.
+                unassumed.push_back(err + ": " + str(e));
+                continue;
+            }
             if (!outside_checks().count(err)) {
                 unsupported("the check " + str(op->condition) + " (" + err + "): " + ex.what());
             }
@@ -1501,6 +1517,12 @@ std::string sched_text(Pipeline_ &p, const Stmt &s, const std::map<std::string, 
         o << "# Halide's checks on what the kernel model has no notion of (types, dimensions,\n";
         o << "# strides, host pointers, allocation sizes), assumed to hold:\n";
         for (const std::string &n : k.notes) {
+            o << "#   " << n << "\n";
+        }
+    }
+    if (!k.unassumed.empty()) {
+        o << "# Halide's checks of conditions computed from float parameters or strides, not assumed:\n";
+        for (const std::string &n : k.unassumed) {
             o << "#   " << n << "\n";
         }
     }
