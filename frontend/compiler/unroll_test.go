@@ -209,3 +209,54 @@ func boundedLoops(k string) bool {
 	}
 	return false
 }
+
+// TestBoundExtent fixes the extent of a func's region computed per tile
+// of a guarded split with bound_extent, as Halide's bound_extent: the rows
+// of the blur's first stage start where bounds inference puts them and
+// span 6, the tile and its halo even in the last, partial tile, so the
+// unrolled loop over them needs no guard and the input is read over the
+// rows of whole tiles. The kernel runs and validates; the same kernel with
+// its region one row short is invalid.
+func TestBoundExtent(t *testing.T) {
+	r, err := compileAlg(t, `param W, H
+input In(x, y) : f32
+func BH(x, y) : f32 = In(x - 1, y) + In(x, y) + In(x + 1, y)
+func Out(x, y) : f32 = (BH(x, y - 1) + BH(x, y) + BH(x, y + 1)) / 9
+output Out over x in 0 .. W, y in 0 .. H
+schedule {
+  Out.split(y, yo, yi, 4)
+  BH.compute_at(Out, yo).bound_extent(y, 6).unroll(y)
+}
+`)
+	if err != nil {
+		t.Fatal(detail(err))
+	}
+	k := r.Kernels[0].Text
+	for _, want := range []string{
+		"in  buf_In[x, y] : f32[W + 2, 4 * ((H + 3) / 4) + 2] = In(x - 1, y - 1)",
+		"alloc buf_BH : f32[W, 6] {",
+		"for y in 4 * yo - 1 .. 4 * yo + 5 {",
+	} {
+		if !strings.Contains(k, want) {
+			t.Errorf("no %q in\n%s", want, k)
+		}
+	}
+	if err := runKernel(r, map[string]int64{"W": 5, "H": 7}, 1); err != nil {
+		t.Fatal(err)
+	}
+	if testing.Short() {
+		return
+	}
+	if rep := validatePair(t, r); rep.Verdict != validate.Valid {
+		t.Fatalf("verdict %s, want valid\n%s", rep.Verdict, k)
+	}
+	short := *r
+	short.Pair.Kernels = append(short.Pair.Kernels[:0:0], r.Kernels...)
+	short.Kernels[0].Text = strings.Replace(k, "4 * yo + 5 {", "4 * yo + 4 {", 1)
+	if short.Kernels[0].Text == k {
+		t.Fatalf("the region one row short does not apply to\n%s", k)
+	}
+	if rep := validatePair(t, &short); rep.Verdict != validate.Invalid {
+		t.Fatalf("verdict %s for the region one row short, want invalid", rep.Verdict)
+	}
+}
