@@ -260,3 +260,40 @@ schedule {
 		t.Fatalf("verdict %s for the region one row short, want invalid", rep.Verdict)
 	}
 }
+
+// TestFuseNested fuses two loops whose inner extent is not constant: the
+// fused loop is the two loops nested, of the fused loop's kind, as the
+// Halide front end splits Halide's fused loops back; a func computed at
+// the fused loop is computed in the inner one. The kernel runs and
+// validates; the same kernel with its inner loop one iteration short is
+// invalid.
+func TestFuseNested(t *testing.T) {
+	r, err := compileAlg(t, errBlur+`
+  Out.fuse(x, y, f).parallel(f)
+  BH.compute_at(Out, f)
+}
+`)
+	if err != nil {
+		t.Fatal(detail(err))
+	}
+	k := r.Kernels[0].Text
+	nest := "  par y < H {\n    par x < W {\n      alloc buf_BH : f32[1, 3] {"
+	if !strings.Contains(k, nest) {
+		t.Fatalf("no %q in\n%s", nest, k)
+	}
+	if err := runKernel(r, map[string]int64{"W": 5, "H": 3}, 1); err != nil {
+		t.Fatal(err)
+	}
+	if testing.Short() {
+		return
+	}
+	if rep := validatePair(t, r); rep.Verdict != validate.Valid {
+		t.Fatalf("verdict %s, want valid\n%s", rep.Verdict, k)
+	}
+	short := *r
+	short.Pair.Kernels = append(short.Pair.Kernels[:0:0], r.Kernels...)
+	short.Kernels[0].Text = strings.Replace(k, "par x < W {", "par x < W - 1 {", 1)
+	if rep := validatePair(t, &short); rep.Verdict != validate.Invalid {
+		t.Fatalf("verdict %s for the inner loop one iteration short, want invalid", rep.Verdict)
+	}
+}
