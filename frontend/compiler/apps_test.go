@@ -17,7 +17,7 @@ import (
 // apps' CPU schedules (bench/alg/*_app.alg: bounded unrolls, a
 // specializations, bounds inference beyond its budget for nl_means). The
 // matrix products run at sizes on every side of their specializations,
-// the depthwise separable convolution and the blur over partial tiles;
+// the depthwise separable convolution and the stencils over partial tiles;
 // the others are too large for the interpreter. Each takes from seconds to
 // minutes to validate: docs/compiler.md's table gives their verdicts.
 func TestAppSchedules(t *testing.T) {
@@ -48,6 +48,8 @@ func TestAppSchedules(t *testing.T) {
 				"sqsgemm_app": {{"N": 5}, {"N": 37}},
 				"dsc_app":     {{"W": 4, "H": 3, "NB": 1, "CO": 17}},
 				"blur_app":    {{"W": 17, "H": 33}, {"W": 40, "H": 70}},
+				"harris_app":  {{"W": 9, "H": 33}},
+				"unsharp_app": {{"W": 11, "H": 34}},
 			}
 			for i, params := range runs[name] {
 				if err := runKernel(r, params, uint64(i+1)); err != nil {
