@@ -164,18 +164,29 @@ func TestUnboundedUnroll(t *testing.T) {
 }
 
 // TestFuzzDrawsBounded checks that the schedule fuzzer draws what this
-// file compiles: specializations, and unrolled or vectorised loops whose
-// extent is not a constant (guarded loops in the kernel), among legal
+// file compiles: specializations, unrolled or vectorised loops whose
+// extent is not a constant (guarded loops in the kernel), bound_extent
+// and fuses of loops whose inner extent is not a constant, among legal
 // schedules that run.
 func TestFuzzDrawsBounded(t *testing.T) {
-	specs, guarded := 0, 0
+	specs, guarded, extents, fuses := 0, 0, 0, 0
 	for _, name := range []string{"stencils", "conv1d"} {
 		_, err := FuzzSchedules(context.Background(), loadExample(t, name), 60, 36, func(tr Trial) bool {
 			if strings.Contains(tr.Text, "specialize(") {
 				specs++
 			}
-			if boundedLoops(tr.Result.Kernels[0].Text) {
+			if strings.Contains(tr.Text, "bound_extent(") {
+				extents++
+			}
+			nested := strings.Contains(tr.Text, "fuse(") && !strings.Contains(tr.Text, "fold_storage(") && !strings.Contains(tr.Result.Kernels[0].Text, " % ")
+			if nested {
+				fuses++ // no fused index divided: two nested loops
+			}
+			bounded := boundedLoops(tr.Result.Kernels[0].Text)
+			if bounded {
 				guarded++
+			}
+			if bounded || nested || strings.Contains(tr.Text, "bound_extent(") {
 				for i, params := range exampleParams(name) {
 					if err := runKernel(tr.Result, params, uint64(i)); err != nil {
 						t.Errorf("schedule %d: %v\n%s", tr.Index, err, tr.Text)
@@ -188,8 +199,8 @@ func TestFuzzDrawsBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if specs == 0 || guarded == 0 {
-		t.Errorf("%d schedules with a specialization, %d with a bounded unrolled or vectorised loop: want some of each", specs, guarded)
+	if specs == 0 || guarded == 0 || extents == 0 || fuses == 0 {
+		t.Errorf("%d schedules with a specialization, %d with a bounded unrolled or vectorised loop, %d with bound_extent, %d with nested fused loops: want some of each", specs, guarded, extents, fuses)
 	}
 }
 
