@@ -226,6 +226,57 @@ func Directives() []string {
 	return out
 }
 
+// storageDirective applies fold_storage, bound, bound_extent or
+// align_bounds to a dimension of f.
+func (c *compiler) storageDirective(d *alg.Directive, f *alg.Func, fs *funcSched, isOutput bool) error {
+	v, _ := argName(d, 0)
+	dim := -1
+	for i, fv := range f.Vars {
+		if fv.Name == v {
+			dim = i
+		}
+	}
+	if dim < 0 {
+		return c.dirErr(d, syntax.CodeSchedule, "%s is not a pure variable of %s", syntax.ExprString(d.Args[0]), f.Name.Name)
+	}
+	switch d.Name {
+	case "fold_storage":
+		k, ok := argInt(d, 1)
+		if !ok || k < 1 {
+			return c.dirErr(d, syntax.CodeSchedule, "the fold factor must be a positive integer constant")
+		}
+		if isOutput {
+			return c.dirErr(d, syntax.CodeSchedule, "%s is an output: its storage cannot be folded", f.Name.Name)
+		}
+		fs.fold[dim] = k
+		fs.foldPos = d.Pos
+	case "bound":
+		if !c.paramsOnly(d.Args[1]) || !c.paramsOnly(d.Args[2]) || !isAffine(d.Args[1]) || !isAffine(d.Args[2]) {
+			return c.dirErr(d, syntax.CodeSchedule, "the min and extent must be quasi-affine expressions of the parameters")
+		}
+		if _, ok := fs.boundExt[dim]; ok {
+			return c.dirErr(d, syntax.CodeSchedule, "%s already has bound_extent(%s, ...): a dimension takes one of bound and bound_extent", f.Name.Name, v)
+		}
+		fs.bound[dim] = [2]syntax.Expr{d.Args[1], d.Args[2]}
+		fs.boundPos[dim] = d.Pos
+	case "bound_extent":
+		return c.boundExtent(d, f, fs, dim, isOutput)
+	case "align_bounds":
+		m, ok := argInt(d, 1)
+		if !ok || m < 1 {
+			return c.dirErr(d, syntax.CodeSchedule, "the modulus must be a positive integer constant")
+		}
+		var r int64
+		if len(d.Args) == 3 {
+			if r, ok = argInt(d, 2); !ok {
+				return c.dirErr(d, syntax.CodeSchedule, "the remainder must be an integer constant")
+			}
+		}
+		fs.align[dim] = [2]int64{m, ((r % m) + m) % m}
+	}
+	return nil
+}
+
 // boundExtent records bound_extent(x, k) on dimension dim of f: k a
 // positive constant, f no output (its region is the declared one), and
 // the dimension not bounded by bound as well.
@@ -329,52 +380,7 @@ func (c *compiler) directive(d *alg.Directive) error {
 		if err := funcLevel(); err != nil {
 			return err
 		}
-		v, _ := argName(d, 0)
-		dim := -1
-		for i, fv := range f.Vars {
-			if fv.Name == v {
-				dim = i
-			}
-		}
-		if dim < 0 {
-			return c.dirErr(d, syntax.CodeSchedule, "%s is not a pure variable of %s", syntax.ExprString(d.Args[0]), f.Name.Name)
-		}
-		switch d.Name {
-		case "fold_storage":
-			k, ok := argInt(d, 1)
-			if !ok || k < 1 {
-				return c.dirErr(d, syntax.CodeSchedule, "the fold factor must be a positive integer constant")
-			}
-			if isOutput {
-				return c.dirErr(d, syntax.CodeSchedule, "%s is an output: its storage cannot be folded", f.Name.Name)
-			}
-			fs.fold[dim] = k
-			fs.foldPos = d.Pos
-		case "bound":
-			if !c.paramsOnly(d.Args[1]) || !c.paramsOnly(d.Args[2]) || !isAffine(d.Args[1]) || !isAffine(d.Args[2]) {
-				return c.dirErr(d, syntax.CodeSchedule, "the min and extent must be quasi-affine expressions of the parameters")
-			}
-			if _, ok := fs.boundExt[dim]; ok {
-				return c.dirErr(d, syntax.CodeSchedule, "%s already has bound_extent(%s, ...): a dimension takes one of bound and bound_extent", f.Name.Name, v)
-			}
-			fs.bound[dim] = [2]syntax.Expr{d.Args[1], d.Args[2]}
-			fs.boundPos[dim] = d.Pos
-		case "bound_extent":
-			return c.boundExtent(d, f, fs, dim, isOutput)
-		case "align_bounds":
-			m, ok := argInt(d, 1)
-			if !ok || m < 1 {
-				return c.dirErr(d, syntax.CodeSchedule, "the modulus must be a positive integer constant")
-			}
-			var r int64
-			if len(d.Args) == 3 {
-				if r, ok = argInt(d, 2); !ok {
-					return c.dirErr(d, syntax.CodeSchedule, "the remainder must be an integer constant")
-				}
-			}
-			fs.align[dim] = [2]int64{m, ((r % m) + m) % m}
-		}
-		return nil
+		return c.storageDirective(d, f, fs, isOutput)
 	}
 	return c.dirErr(d, syntax.CodeUndeclared, "unknown directive")
 }
