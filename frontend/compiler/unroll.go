@@ -157,8 +157,8 @@ func (c *compiler) constantSpan(ctx context.Context, outer []quasiaffine.Formula
 			}
 		}
 		// within the budget of bounds inference: the extent may be an
-	// expression of interval bounds, whose set would grow without end
-	k, err := constMax(presburger.WithSharedBudget(ctx, c.budget), quasiaffine.Exists(hidden, all))
+		// expression of interval bounds, whose set would grow without end
+		k, err := constMax(presburger.WithSharedBudget(ctx, c.budget), quasiaffine.Exists(hidden, all))
 		return k, err == nil
 	}
 	most, ok := span(lo, hi)
