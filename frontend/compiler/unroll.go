@@ -156,7 +156,9 @@ func (c *compiler) constantSpan(ctx context.Context, outer []quasiaffine.Formula
 				hidden = append(hidden, n)
 			}
 		}
-		k, err := constMax(ctx, quasiaffine.Exists(hidden, all))
+		// within the budget of bounds inference: the extent may be an
+		// expression of interval bounds, whose set would grow without end
+		k, err := constMax(presburger.WithSharedBudget(ctx, c.budget), quasiaffine.Exists(hidden, all))
 		return k, err == nil
 	}
 	most, ok := span(lo, hi)
