@@ -156,8 +156,9 @@ func (c *compiler) constantSpan(ctx context.Context, outer []quasiaffine.Formula
 				hidden = append(hidden, n)
 			}
 		}
-		// within the budget of bounds inference: the extent may be an
-		// expression of interval bounds, whose set would grow without end
+		// under a budget of its own, of the size of bounds inference's:
+		// the bounds may be expressions of interval bounds, whose sets
+		// grow without end (TestBoundedExtentWithinBudget)
 		k, err := constMax(presburger.WithSharedBudget(ctx, c.budget), quasiaffine.Exists(hidden, all))
 		return k, err == nil
 	}
