@@ -15,9 +15,10 @@ import (
 
 // TestAppSchedules compiles the benchmark algorithms written after their
 // apps' CPU schedules (bench/alg/*_app.alg: bounded unrolls, a
-// specialization, bounds inference beyond its budget for nl_means). The
-// matrix product runs at sizes on both sides of its specialization; the
-// others are too large for the interpreter. Each takes from seconds to
+// specializations, bounds inference beyond its budget for nl_means). The
+// matrix products run at sizes on every side of their specializations,
+// the depthwise separable convolution and the stencils over partial tiles;
+// the others are too large for the interpreter. Each takes from seconds to
 // minutes to validate: docs/compiler.md's table gives their verdicts.
 func TestAppSchedules(t *testing.T) {
 	if testing.Short() {
@@ -42,10 +43,15 @@ func TestAppSchedules(t *testing.T) {
 			if err != nil {
 				t.Fatal(detail(err))
 			}
-			if name != "sgemm_app" {
-				return
+			runs := map[string][]map[string]int64{
+				"sgemm_app":   {{"M": 5, "N": 7, "K": 3}, {"M": 33, "N": 40, "K": 2}, {"M": 130, "N": 129, "K": 2}},
+				"sqsgemm_app": {{"N": 5}, {"N": 37}},
+				"dsc_app":     {{"W": 4, "H": 3, "NB": 1, "CO": 17}},
+				"blur_app":    {{"W": 17, "H": 33}, {"W": 40, "H": 70}},
+				"harris_app":  {{"W": 9, "H": 33}},
+				"unsharp_app": {{"W": 11, "H": 34}},
 			}
-			for i, params := range []map[string]int64{{"M": 5, "N": 7, "K": 3}, {"M": 33, "N": 40, "K": 2}} {
+			for i, params := range runs[name] {
 				if err := runKernel(r, params, uint64(i+1)); err != nil {
 					t.Fatalf("params %v: %v", params, err)
 				}

@@ -121,3 +121,33 @@ S1.compute_root().align_bounds(x, 3)
 		t.Errorf("default budget: %v", detail(err))
 	}
 }
+
+// TestBoundedExtentWithinBudget compiles, with a budget of 100 steps, a
+// schedule whose vectorised loop has an extent written by interval
+// arithmetic: its constant upper bound is sought within the budget too
+// (the set of so large an expression would otherwise grow without end,
+// its integer divisions by the thousand), and the compilation fails with
+// the budget exhausted, in a bounded number of the engine's steps. With
+// the default budget it compiles.
+func TestBoundedExtentWithinBudget(t *testing.T) {
+	p := loadExample(t, "stencils")
+	src := &syntax.Source{Name: "fuzz-schedule", Text: `S1.split(x, o_1n, i_1p, 2, round).specialize(N >= 3).parallel(i_1p).vectorize(o_1n)
+S2.split(x, o_1y, i_1w, 5, shift).split(i_1w, o_2n, i_2l, 2, shift)
+S1.compute_at(S2, i_2l).store_root().fold_storage(x, 6)
+`}
+	s, errs := alg.ParseSchedule(src)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	steps := presburger.NewAllowance(0)
+	_, err := Compile(presburger.WithAllowance(context.Background(), steps), p, "stencils", Options{Schedule: s, ScheduleSrc: src, BoundsBudget: presburger.Budget{MaxSteps: 100}})
+	if err == nil || !strings.Contains(err.Error(), presburger.ErrBudget.Error()) {
+		t.Fatalf("error %v, want the budget exhausted", err)
+	}
+	if n := steps.Used(); n > 2_000 {
+		t.Errorf("%d steps of the engine, want at most 2,000", n)
+	}
+	if _, err := Compile(context.Background(), p, "stencils", Options{Schedule: s, ScheduleSrc: src}); err != nil {
+		t.Errorf("default budget: %v", detail(err))
+	}
+}

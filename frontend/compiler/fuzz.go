@@ -150,6 +150,10 @@ func RandomSchedule(p *alg.Program, rng *rand.Rand) string {
 				v := f.Vars[rng.IntN(len(f.Vars))].Name
 				line += fmt.Sprintf(".fold_storage(%s, %d)", v, 2+rng.IntN(6))
 			}
+			if rng.IntN(4) == 0 && len(f.Vars) > 0 {
+				v := f.Vars[rng.IntN(len(f.Vars))].Name
+				line += fmt.Sprintf(".bound_extent(%s, %d)", v, 1+rng.IntN(12))
+			}
 			lines = append(lines, line)
 		case r == 4 && len(f.Vars) > 0:
 			v := f.Vars[rng.IntN(len(f.Vars))].Name
@@ -230,9 +234,9 @@ func (m *stageModel) draw(rng *rand.Rand) string {
 			return ""
 		}
 		return fmt.Sprintf("unroll(%s)", x)
-	case 6: // fuse a loop with the one just outside it
+	case 6: // fuse a loop with the one just outside it (of any extent: two nested loops where not constant)
 		i := rng.IntN(len(m.dims))
-		if i+1 >= len(m.dims) || !m.konst[m.dims[i]] || m.pure[m.dims[i]] != m.pure[m.dims[i+1]] {
+		if i+1 >= len(m.dims) || m.pure[m.dims[i]] != m.pure[m.dims[i+1]] {
 			return ""
 		}
 		in, out := m.dims[i], m.dims[i+1]

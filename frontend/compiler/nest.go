@@ -84,7 +84,7 @@ func (c *compiler) stageNest(ctx context.Context, f *alg.Func, s int, r *box, at
 func (c *compiler) loopNest(ctx context.Context, f *alg.Func, s int, ls *loopSched, r *box, at site, conds []quasiaffine.Formula) (*nBlock, error) {
 	name := f.Name.Name
 	nm, rngs, pure, rnames, u := c.stageLoops(f, s, r)
-	defs, err := c.splitDefs(name, ls, nm, rngs)
+	defs, nested, err := c.splitDefs(name, ls, nm, rngs)
 	if err != nil {
 		return nil, err
 	}
@@ -121,6 +121,22 @@ func (c *compiler) loopNest(ctx context.Context, f *alg.Func, s int, ls *loopSch
 	emitDefs()
 	for i := len(ls.dims) - 1; i >= 0; i-- {
 		dm := ls.dims[i]
+		if fp, ok := nested[dm.name]; ok {
+			if dm.kind == unrolled || dm.kind == vectorized {
+				what := map[loopKind]string{unrolled: "unroll", vectorized: "vectorize"}[dm.kind]
+				return nil, c.errAt(c.dirPos(f, s, what), syntax.CodeUnsupported, "%s of the fused loop %s in %s: the extent of its inner loop is not constant, so it is two nested loops (fuse after splitting)", what, dm.name, stageLabel(f, s))
+			}
+			// the outer loop's level has a name no schedule can write
+			for _, part := range [][2]string{{fp.outer, dm.name + " (outer)"}, {fp.inner, dm.name}} {
+				rg := rngs[part[0]]
+				lp := &nLoop{v: nm[part[0]], lo: rg.min, hi: rg.hi(), kind: dm.kind, fn: name, stage: s, dim: part[1], body: &nBlock{}}
+				cur.stmts = append(cur.stmts, lp)
+				cur = lp.body
+				bound[lp.v] = true
+				emitDefs()
+			}
+			continue
+		}
 		v := nm[dm.name]
 		rg := rngs[dm.name]
 		kind := dm.kind
@@ -211,21 +227,39 @@ type splitDef struct {
 	drop  bool
 }
 
+// fusedPair is a loop fused from two whose inner extent is not constant:
+// in the kernel, the two loops nested, outer first, as they were.
+type fusedPair struct{ outer, inner string }
+
 // splitDefs follows the splits and fuses of ls in order (in the func
 // name): it names the new loops in nm, gives their ranges in rngs and
 // returns the definitions of the loops they replace, with the guards of
 // the tails as the tail strategy asks (none when the factor divides the
-// extent).
-func (c *compiler) splitDefs(name string, ls *loopSched, nm map[string]string, rngs map[string]rng) ([]splitDef, error) {
+// extent), and the fused loops that stay two nested loops (a fuse whose
+// inner loop's extent is not constant), which no later split or fuse
+// may take.
+func (c *compiler) splitDefs(name string, ls *loopSched, nm map[string]string, rngs map[string]rng) ([]splitDef, map[string]fusedPair, error) {
 	var defs []splitDef
+	nested := map[string]fusedPair{}
 	id := func(n string) syntax.Expr { return ident(nm[n]) }
 	for _, sp := range ls.splits {
+		for _, n := range []string{sp.old, sp.inner, sp.outer} {
+			if _, ok := nested[n]; ok && (!sp.fuse || n != sp.old) {
+				return nil, nil, c.errAt(sp.pos, syntax.CodeUnsupported, "%s of the fused loop %s in %s: the extent of its inner loop is not constant, so it is two nested loops (fuse after splitting)",
+					map[bool]string{true: "fuse", false: "split"}[sp.fuse], n, name)
+			}
+		}
 		if sp.fuse {
 			ri, ro := rngs[sp.inner], rngs[sp.outer]
 			l, ok := linearize(ri.ext)
 			if !ok || !allZero(l) || l.c < 1 {
-				return nil, c.errAt(sp.pos, syntax.CodeUnsupported, "fuse of %s and %s in %s: the extent of the inner loop %s is %s, not a positive constant (the kernel's indices divide by constants only; split it first)",
-					sp.inner, sp.outer, name, sp.inner, syntax.ExprString(ri.ext))
+				// the inner extent is not constant: the fused loop is
+				// the two loops nested, as the Halide front end splits
+				// Halide's fused loops back (their indices would
+				// divide by a non-constant)
+				nm[sp.old] = c.newVar(sp.old)
+				nested[sp.old] = fusedPair{outer: sp.outer, inner: sp.inner}
+				continue
 			}
 			nm[sp.old] = c.newVar(sp.old)
 			rngs[sp.old] = rng{intLit(0), norm(bin(intLit(l.c), syntax.OpMul, ro.ext)), nil}
@@ -270,7 +304,7 @@ func (c *compiler) splitDefs(name string, ls *loopSched, nm map[string]string, r
 		}
 		defs = append(defs, d)
 	}
-	return defs, nil
+	return defs, nested, nil
 }
 
 // perturb adds 1 to the values a store writes.

@@ -588,35 +588,30 @@ func (c *compiler) applyBounds(ctx context.Context, f *alg.Func, s site, r *box)
 	for d := range f.Vars {
 		if b, ok := fs.bound[d]; ok {
 			lo, hi := b[0], simplifyAdd(sub(bin(b[0], syntax.OpAdd, b[1]), intLit(0)), -1)
-			// the bound must contain the needed region
-			var ends [4]syntax.Expr
-			for i, x := range []syntax.Expr{r.Lo[d], lo, r.Hi[d], hi} {
-				e, err := c.affine(x)
-				if err != nil {
-					return nil, c.errAt(fs.boundPos[d], codeOf(err), "%s.bound: %v", f.Name.Name, err)
-				}
-				ends[i] = e
-			}
 			// some needed point lies outside the bound
-			need := quasiaffine.Or(quasiaffine.Constraint(bin(ends[0], syntax.OpLt, ends[1])), quasiaffine.Constraint(bin(ends[2], syntax.OpGt, ends[3])))
-			outer, err := c.outerContext(s)
+			ok, err := c.noNeedWhere(ctx, f, s, d, boundCmp{r.Lo[d], syntax.OpLt, lo}, boundCmp{r.Hi[d], syntax.OpGt, hi})
 			if err != nil {
 				return nil, err
 			}
-			cond := quasiaffine.And(append(outer, isBuf(intLit(0)), need)...)
-			set, err := c.setOf(ctx, append(clone(c.params), c.symbols(cond)...), cond)
-			if err != nil {
-				return nil, err
-			}
-			empty, err := set.IsEmpty(ctx)
-			if err != nil {
-				return nil, err
-			}
-			if !empty {
+			if !ok {
 				return nil, c.errAt(fs.boundPos[d], syntax.CodeSchedule, "%s.bound(%s, %s, %s) does not cover the region %s .. %s of %s that its consumers need",
 					f.Name.Name, f.Vars[d].Name, syntax.ExprString(b[0]), syntax.ExprString(b[1]), syntax.ExprString(r.Lo[d]), syntax.ExprString(simplifyAdd(r.Hi[d], 1)), f.Vars[d].Name)
 			}
 			out.Lo[d], out.Hi[d], out.Extent[d] = lo, hi, b[1]
+		}
+		if k, ok := fs.boundExt[d]; ok {
+			// Halide's bound_extent: the region starts where bounds
+			// inference puts it and spans k points, which must hold
+			// every point needed in every iteration of the site
+			ok, err := c.noNeedWhere(ctx, f, s, d, boundCmp{simplifyAdd(sub(r.Hi[d], r.Lo[d]), 1), syntax.OpGt, intLit(k)})
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				return nil, c.errAt(fs.boundPos[d], syntax.CodeSchedule, "%s.bound_extent(%s, %d) does not cover the region %s .. %s of %s that its consumers need: its extent exceeds %d",
+					f.Name.Name, f.Vars[d].Name, k, syntax.ExprString(c.shown(r.Lo[d])), syntax.ExprString(c.shown(simplifyAdd(r.Hi[d], 1))), f.Vars[d].Name, k)
+			}
+			out.Hi[d], out.Extent[d] = simplifyAdd(r.Lo[d], k-1), intLit(k)
 		}
 		if a, ok := fs.align[d]; ok {
 			m, rem := a[0], a[1]
@@ -630,6 +625,43 @@ func (c *compiler) applyBounds(ctx context.Context, f *alg.Func, s site, r *box)
 		}
 	}
 	return out, nil
+}
+
+// boundCmp is a comparison l op r of index expressions.
+type boundCmp struct {
+	l  syntax.Expr
+	op syntax.Op
+	r  syntax.Expr
+}
+
+// noNeedWhere reports whether no iteration of site s (its loops, lets,
+// guards and the assumptions) satisfies any of the comparisons: checked
+// exactly, with package presburger. Its errors are positioned at the
+// bound directive on dimension d of f.
+func (c *compiler) noNeedWhere(ctx context.Context, f *alg.Func, s site, d int, cmps ...boundCmp) (bool, error) {
+	pos := c.fs[f.Name.Name].boundPos[d]
+	var need []quasiaffine.Formula
+	for _, x := range cmps {
+		l, err := c.affine(x.l)
+		if err != nil {
+			return false, c.errAt(pos, codeOf(err), "%s.bound: %v", f.Name.Name, err)
+		}
+		r, err := c.affine(x.r)
+		if err != nil {
+			return false, c.errAt(pos, codeOf(err), "%s.bound: %v", f.Name.Name, err)
+		}
+		need = append(need, quasiaffine.Constraint(bin(l, x.op, r)))
+	}
+	outer, err := c.outerContext(s)
+	if err != nil {
+		return false, err
+	}
+	cond := quasiaffine.And(append(outer, isBuf(intLit(0)), quasiaffine.Or(need...))...)
+	set, err := c.setOf(ctx, append(clone(c.params), c.symbols(cond)...), cond)
+	if err != nil {
+		return false, err
+	}
+	return set.IsEmpty(ctx)
 }
 
 // checkFold checks that every fold factor holds what one computation of f

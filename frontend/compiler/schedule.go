@@ -103,6 +103,7 @@ type funcSched struct {
 	inline   bool
 	fold     map[int]int64          // dimension -> fold factor
 	bound    map[int][2]syntax.Expr // dimension -> min, extent
+	boundExt map[int]int64          // dimension -> extent (bound_extent)
 	align    map[int][2]int64       // dimension -> modulus, remainder
 	foldPos  syntax.Pos
 	boundPos map[int]syntax.Pos
@@ -129,7 +130,7 @@ func (c *compiler) schedule(dirs []*alg.Directive) error {
 // newFuncSched is the default schedule of f: computed at the root, stored
 // where computed, every stage's loops in Halide's order.
 func newFuncSched(f *alg.Func) *funcSched {
-	fs := &funcSched{boundPos: map[int]syntax.Pos{}, fold: map[int]int64{}, bound: map[int][2]syntax.Expr{}, align: map[int][2]int64{}}
+	fs := &funcSched{boundPos: map[int]syntax.Pos{}, fold: map[int]int64{}, bound: map[int][2]syntax.Expr{}, boundExt: map[int]int64{}, align: map[int][2]int64{}}
 	for s := 0; s <= len(f.Updates); s++ {
 		fs.stages = append(fs.stages, defaultStage(f, s))
 	}
@@ -206,6 +207,7 @@ var arity = map[string]struct {
 	"compute_inline": {0, 0, "compute_inline()"},
 	"fold_storage":   {2, 2, "fold_storage(y, factor)"},
 	"bound":          {3, 3, "bound(x, min, extent)"},
+	"bound_extent":   {2, 2, "bound_extent(x, extent)"},
 	"align_bounds":   {2, 3, "align_bounds(x, modulus[, remainder])"},
 	"specialize":     {1, 1, "specialize(condition)"},
 	"atomic":         {0, 0, "atomic()"},
@@ -218,10 +220,80 @@ func Directives() []string {
 	var out []string
 	for _, n := range []string{"split", "fuse", "reorder", "tile", "parallel", "vectorize", "unroll",
 		"compute_root", "compute_at", "store_root", "store_at", "compute_inline",
-		"fold_storage", "bound", "align_bounds", "specialize", "atomic", "rfactor"} {
+		"fold_storage", "bound", "bound_extent", "align_bounds", "specialize", "atomic", "rfactor"} {
 		out = append(out, arity[n].usage)
 	}
 	return out
+}
+
+// storageDirective applies fold_storage, bound, bound_extent or
+// align_bounds to a dimension of f.
+func (c *compiler) storageDirective(d *alg.Directive, f *alg.Func, fs *funcSched, isOutput bool) error {
+	v, _ := argName(d, 0)
+	dim := -1
+	for i, fv := range f.Vars {
+		if fv.Name == v {
+			dim = i
+		}
+	}
+	if dim < 0 {
+		return c.dirErr(d, syntax.CodeSchedule, "%s is not a pure variable of %s", syntax.ExprString(d.Args[0]), f.Name.Name)
+	}
+	switch d.Name {
+	case "fold_storage":
+		k, ok := argInt(d, 1)
+		if !ok || k < 1 {
+			return c.dirErr(d, syntax.CodeSchedule, "the fold factor must be a positive integer constant")
+		}
+		if isOutput {
+			return c.dirErr(d, syntax.CodeSchedule, "%s is an output: its storage cannot be folded", f.Name.Name)
+		}
+		fs.fold[dim] = k
+		fs.foldPos = d.Pos
+	case "bound":
+		if !c.paramsOnly(d.Args[1]) || !c.paramsOnly(d.Args[2]) || !isAffine(d.Args[1]) || !isAffine(d.Args[2]) {
+			return c.dirErr(d, syntax.CodeSchedule, "the min and extent must be quasi-affine expressions of the parameters")
+		}
+		if _, ok := fs.boundExt[dim]; ok {
+			return c.dirErr(d, syntax.CodeSchedule, "%s already has bound_extent(%s, ...): a dimension takes one of bound and bound_extent", f.Name.Name, v)
+		}
+		fs.bound[dim] = [2]syntax.Expr{d.Args[1], d.Args[2]}
+		fs.boundPos[dim] = d.Pos
+	case "bound_extent":
+		return c.boundExtent(d, f, fs, dim, isOutput)
+	case "align_bounds":
+		m, ok := argInt(d, 1)
+		if !ok || m < 1 {
+			return c.dirErr(d, syntax.CodeSchedule, "the modulus must be a positive integer constant")
+		}
+		var r int64
+		if len(d.Args) == 3 {
+			if r, ok = argInt(d, 2); !ok {
+				return c.dirErr(d, syntax.CodeSchedule, "the remainder must be an integer constant")
+			}
+		}
+		fs.align[dim] = [2]int64{m, ((r % m) + m) % m}
+	}
+	return nil
+}
+
+// boundExtent records bound_extent(x, k) on dimension dim of f: k a
+// positive constant, f no output (its region is the declared one), and
+// the dimension not bounded by bound as well.
+func (c *compiler) boundExtent(d *alg.Directive, f *alg.Func, fs *funcSched, dim int, isOutput bool) error {
+	k, ok := argInt(d, 1)
+	if !ok || k < 1 {
+		return c.dirErr(d, syntax.CodeSchedule, "the extent must be a positive integer constant")
+	}
+	if isOutput {
+		return c.dirErr(d, syntax.CodeSchedule, "%s is an output: its region is the declared one", f.Name.Name)
+	}
+	if _, ok := fs.bound[dim]; ok {
+		return c.dirErr(d, syntax.CodeSchedule, "%s already has bound(%s, ...): a dimension takes one of bound and bound_extent", f.Name.Name, f.Vars[dim].Name)
+	}
+	fs.boundExt[dim] = k
+	fs.boundPos[dim] = d.Pos
+	return nil
 }
 
 // target returns the loop schedule a stage directive applies to: that of
@@ -304,51 +376,11 @@ func (c *compiler) directive(d *alg.Directive) error {
 			}
 		}
 		return nil
-	case "fold_storage", "bound", "align_bounds":
+	case "fold_storage", "bound", "bound_extent", "align_bounds":
 		if err := funcLevel(); err != nil {
 			return err
 		}
-		v, _ := argName(d, 0)
-		dim := -1
-		for i, fv := range f.Vars {
-			if fv.Name == v {
-				dim = i
-			}
-		}
-		if dim < 0 {
-			return c.dirErr(d, syntax.CodeSchedule, "%s is not a pure variable of %s", syntax.ExprString(d.Args[0]), f.Name.Name)
-		}
-		switch d.Name {
-		case "fold_storage":
-			k, ok := argInt(d, 1)
-			if !ok || k < 1 {
-				return c.dirErr(d, syntax.CodeSchedule, "the fold factor must be a positive integer constant")
-			}
-			if isOutput {
-				return c.dirErr(d, syntax.CodeSchedule, "%s is an output: its storage cannot be folded", f.Name.Name)
-			}
-			fs.fold[dim] = k
-			fs.foldPos = d.Pos
-		case "bound":
-			if !c.paramsOnly(d.Args[1]) || !c.paramsOnly(d.Args[2]) || !isAffine(d.Args[1]) || !isAffine(d.Args[2]) {
-				return c.dirErr(d, syntax.CodeSchedule, "the min and extent must be quasi-affine expressions of the parameters")
-			}
-			fs.bound[dim] = [2]syntax.Expr{d.Args[1], d.Args[2]}
-			fs.boundPos[dim] = d.Pos
-		case "align_bounds":
-			m, ok := argInt(d, 1)
-			if !ok || m < 1 {
-				return c.dirErr(d, syntax.CodeSchedule, "the modulus must be a positive integer constant")
-			}
-			var r int64
-			if len(d.Args) == 3 {
-				if r, ok = argInt(d, 2); !ok {
-					return c.dirErr(d, syntax.CodeSchedule, "the remainder must be an integer constant")
-				}
-			}
-			fs.align[dim] = [2]int64{m, ((r % m) + m) % m}
-		}
-		return nil
+		return c.storageDirective(d, f, fs, isOutput)
 	}
 	return c.dirErr(d, syntax.CodeUndeclared, "unknown directive")
 }

@@ -118,7 +118,7 @@ schedule {`
 // wording is the point: it is the rule), of code schedule but where a
 // case's name is in unsupported.
 func TestScheduleErrors(t *testing.T) {
-	unsupported := map[string]bool{"vectorize without constant extent": true}
+	unsupported := map[string]bool{"vectorize without constant extent": true, "split of a nested fuse": true, "unroll of a nested fuse": true}
 	for _, tc := range []struct{ name, head, dirs, want string }{
 		{"unknown loop", errPair, "G.split(z, zo, zi, 4)",
 			"t.alg:7:5: G.split(z, zo, zi, 4): G has no loop z (its loops, outermost first: x)"},
@@ -155,6 +155,18 @@ func TestScheduleErrors(t *testing.T) {
 		// positioned at F's definition, not at the directive
 		{"bound too small", errPair, "F.bound(x, 0, N)",
 			"t.alg:7:5: F.bound(x, 0, N) does not cover the region 0 .. N + 2 of x that its consumers need"},
+		{"bound_extent too small", errBlur, "BH.compute_at(Out, y).bound_extent(y, 2)",
+			"t.alg:7:25: BH.bound_extent(y, 2) does not cover the region y - 1 .. y + 2 of y that its consumers need: its extent exceeds 2"},
+		{"bound_extent of an output", errBlur, "Out.bound_extent(y, 8)",
+			"t.alg:7:7: Out.bound_extent(y, 8): Out is an output: its region is the declared one"},
+		{"bound and bound_extent", errBlur, "BH.bound(y, -1, H + 2).bound_extent(y, 4)",
+			"t.alg:7:26: BH.bound_extent(y, 4): BH already has bound(y, ...): a dimension takes one of bound and bound_extent"},
+		{"bound_extent not positive", errBlur, "BH.bound_extent(y, 0)",
+			"t.alg:7:6: BH.bound_extent(y, 0): the extent must be a positive integer constant"},
+		{"split of a nested fuse", errBlur, "Out.fuse(x, y, f).split(f, fo, fi, 2)",
+			"t.alg:7:21: split of the fused loop f in Out: the extent of its inner loop is not constant, so it is two nested loops (fuse after splitting)"},
+		{"unroll of a nested fuse", errBlur, "Out.fuse(x, y, f).unroll(f)",
+			"t.alg:7:21: unroll of the fused loop f in Out: the extent of its inner loop is not constant, so it is two nested loops (fuse after splitting)"},
 		{"store_at inside compute_at", errPair, "G.split(x, xo, xi, 4)\n  F.compute_at(G, xo).store_at(G, xi)",
 			"t.alg:8:23: F is stored at loop xi of G, inside the loop where it is computed: store_at must be at or outside compute_at"},
 		{"store_at of an inlined func", errBlur, "BH.compute_inline().store_at(Out, y)",

@@ -41,7 +41,9 @@ func (c *compiler) boundedExtent(ctx context.Context, f *alg.Func, s int, dim st
 			hidden = append(hidden, n)
 		}
 	}
-	k, err := constMax(ctx, quasiaffine.Exists(hidden, all))
+	// within the budget of bounds inference: the extent may be an
+	// expression of interval bounds, whose set would grow without end
+	k, err := constMax(presburger.WithSharedBudget(ctx, c.budget), quasiaffine.Exists(hidden, all))
 	if err != nil {
 		if cerr := ctx.Err(); cerr != nil {
 			return 0, cerr
@@ -154,7 +156,10 @@ func (c *compiler) constantSpan(ctx context.Context, outer []quasiaffine.Formula
 				hidden = append(hidden, n)
 			}
 		}
-		k, err := constMax(ctx, quasiaffine.Exists(hidden, all))
+		// under a budget of its own, of the size of bounds inference's:
+		// the bounds may be expressions of interval bounds, whose sets
+		// grow without end (TestBoundedExtentWithinBudget)
+		k, err := constMax(presburger.WithSharedBudget(ctx, c.budget), quasiaffine.Exists(hidden, all))
 		return k, err == nil
 	}
 	most, ok := span(lo, hi)

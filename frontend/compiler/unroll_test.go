@@ -164,18 +164,29 @@ func TestUnboundedUnroll(t *testing.T) {
 }
 
 // TestFuzzDrawsBounded checks that the schedule fuzzer draws what this
-// file compiles: specializations, and unrolled or vectorised loops whose
-// extent is not a constant (guarded loops in the kernel), among legal
+// file compiles: specializations, unrolled or vectorised loops whose
+// extent is not a constant (guarded loops in the kernel), bound_extent
+// and fuses of loops whose inner extent is not a constant, among legal
 // schedules that run.
 func TestFuzzDrawsBounded(t *testing.T) {
-	specs, guarded := 0, 0
+	specs, guarded, extents, fuses := 0, 0, 0, 0
 	for _, name := range []string{"stencils", "conv1d"} {
 		_, err := FuzzSchedules(context.Background(), loadExample(t, name), 60, 36, func(tr Trial) bool {
 			if strings.Contains(tr.Text, "specialize(") {
 				specs++
 			}
-			if boundedLoops(tr.Result.Kernels[0].Text) {
+			if strings.Contains(tr.Text, "bound_extent(") {
+				extents++
+			}
+			nested := strings.Contains(tr.Text, "fuse(") && !strings.Contains(tr.Text, "fold_storage(") && !strings.Contains(tr.Result.Kernels[0].Text, " % ")
+			if nested {
+				fuses++ // no fused index divided: two nested loops
+			}
+			bounded := boundedLoops(tr.Result.Kernels[0].Text)
+			if bounded {
 				guarded++
+			}
+			if bounded || nested || strings.Contains(tr.Text, "bound_extent(") {
 				for i, params := range exampleParams(name) {
 					if err := runKernel(tr.Result, params, uint64(i)); err != nil {
 						t.Errorf("schedule %d: %v\n%s", tr.Index, err, tr.Text)
@@ -188,8 +199,8 @@ func TestFuzzDrawsBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if specs == 0 || guarded == 0 {
-		t.Errorf("%d schedules with a specialization, %d with a bounded unrolled or vectorised loop: want some of each", specs, guarded)
+	if specs == 0 || guarded == 0 || extents == 0 || fuses == 0 {
+		t.Errorf("%d schedules with a specialization, %d with a bounded unrolled or vectorised loop, %d with bound_extent, %d with nested fused loops: want some of each", specs, guarded, extents, fuses)
 	}
 }
 
@@ -208,4 +219,92 @@ func boundedLoops(k string) bool {
 		}
 	}
 	return false
+}
+
+// TestBoundExtent fixes the extent of a func's region computed per tile
+// of a guarded split with bound_extent, as Halide's bound_extent: the rows
+// of the blur's first stage start where bounds inference puts them and
+// span 6, the tile and its halo even in the last, partial tile, so the
+// unrolled loop over them needs no guard and the input is read over the
+// rows of whole tiles. The kernel runs and validates; the same kernel with
+// its region one row short is invalid.
+func TestBoundExtent(t *testing.T) {
+	r, err := compileAlg(t, `param W, H
+input In(x, y) : f32
+func BH(x, y) : f32 = In(x - 1, y) + In(x, y) + In(x + 1, y)
+func Out(x, y) : f32 = (BH(x, y - 1) + BH(x, y) + BH(x, y + 1)) / 9
+output Out over x in 0 .. W, y in 0 .. H
+schedule {
+  Out.split(y, yo, yi, 4)
+  BH.compute_at(Out, yo).bound_extent(y, 6).unroll(y)
+}
+`)
+	if err != nil {
+		t.Fatal(detail(err))
+	}
+	k := r.Kernels[0].Text
+	for _, want := range []string{
+		"in  buf_In[x, y] : f32[W + 2, 4 * ((H + 3) / 4) + 2] = In(x - 1, y - 1)",
+		"alloc buf_BH : f32[W, 6] {",
+		"for y in 4 * yo - 1 .. 4 * yo + 5 {",
+	} {
+		if !strings.Contains(k, want) {
+			t.Errorf("no %q in\n%s", want, k)
+		}
+	}
+	if err := runKernel(r, map[string]int64{"W": 5, "H": 7}, 1); err != nil {
+		t.Fatal(err)
+	}
+	if testing.Short() {
+		return
+	}
+	if rep := validatePair(t, r); rep.Verdict != validate.Valid {
+		t.Fatalf("verdict %s, want valid\n%s", rep.Verdict, k)
+	}
+	short := *r
+	short.Pair.Kernels = append(short.Pair.Kernels[:0:0], r.Kernels...)
+	short.Kernels[0].Text = strings.Replace(k, "4 * yo + 5 {", "4 * yo + 4 {", 1)
+	if short.Kernels[0].Text == k {
+		t.Fatalf("the region one row short does not apply to\n%s", k)
+	}
+	if rep := validatePair(t, &short); rep.Verdict != validate.Invalid {
+		t.Fatalf("verdict %s for the region one row short, want invalid", rep.Verdict)
+	}
+}
+
+// TestFuseNested fuses two loops whose inner extent is not constant: the
+// fused loop is the two loops nested, of the fused loop's kind, as the
+// Halide front end splits Halide's fused loops back; a func computed at
+// the fused loop is computed in the inner one. The kernel runs and
+// validates; the same kernel with its inner loop one iteration short is
+// invalid.
+func TestFuseNested(t *testing.T) {
+	r, err := compileAlg(t, errBlur+`
+  Out.fuse(x, y, f).parallel(f)
+  BH.compute_at(Out, f)
+}
+`)
+	if err != nil {
+		t.Fatal(detail(err))
+	}
+	k := r.Kernels[0].Text
+	nest := "  par y < H {\n    par x < W {\n      alloc buf_BH : f32[1, 3] {"
+	if !strings.Contains(k, nest) {
+		t.Fatalf("no %q in\n%s", nest, k)
+	}
+	if err := runKernel(r, map[string]int64{"W": 5, "H": 3}, 1); err != nil {
+		t.Fatal(err)
+	}
+	if testing.Short() {
+		return
+	}
+	if rep := validatePair(t, r); rep.Verdict != validate.Valid {
+		t.Fatalf("verdict %s, want valid\n%s", rep.Verdict, k)
+	}
+	short := *r
+	short.Pair.Kernels = append(short.Pair.Kernels[:0:0], r.Kernels...)
+	short.Kernels[0].Text = strings.Replace(k, "par x < W {", "par x < W - 1 {", 1)
+	if rep := validatePair(t, &short); rep.Verdict != validate.Invalid {
+		t.Fatalf("verdict %s for the inner loop one iteration short, want invalid", rep.Verdict)
+	}
 }
