@@ -199,7 +199,7 @@ func TestFinalStageBlur(t *testing.T) {
 func TestFinalStageSuite(t *testing.T) {
 	tc := toolchain(t)
 	s := loadSuite(t)
-	want := map[string]bool{"harris": true, "conv": true}
+	want := map[string]bool{"harris": true, "conv": true, "sgemm": true, "sqsgemm": true, "sgemmTA": true, "sgemmTB": true, "sgemv": true, "sgemvT": true}
 	for _, p := range s.Pipelines {
 		if !want[p.Name] {
 			continue

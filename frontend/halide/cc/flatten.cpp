@@ -41,6 +41,7 @@
 #include "emit_internal.h"
 
 #include <functional>
+#include <optional>
 #include <sstream>
 
 namespace augur {
@@ -449,6 +450,149 @@ public:
     }
 };
 
+// region_marker names the call of an Evaluate that MarkRegions puts
+// first in the body of a realization before the final passes:
+// region_marker(name, min_0, extent_0, ..., min_n, extent_n).
+constexpr const char *region_marker = "augur.region";
+
+// region_marker_of is the marker call s is, or null.
+const Call *region_marker_of(const Stmt &s) {
+    const Evaluate *e = s.as<Evaluate>();
+    const Call *c = e ? e->value.as<Call>() : nullptr;
+    if (!c || c->name != region_marker || c->args.empty() || !c->args[0].as<StringImm>()) {
+        return nullptr;
+    }
+    return c;
+}
+
+// MarkRegions marks each realization of the funcs names (a region_marker
+// first in its body), so that the final passes carry its region to each
+// allocation they make of it: unrolling and loop partitioning copy the
+// marker with the body, the simplifier substitutes into it what it
+// substitutes into the accesses.
+class MarkRegions : public IRMutator {
+public:
+    explicit MarkRegions(const std::set<std::string> &names)
+        : names_(names) {
+    }
+
+private:
+    using IRMutator::visit;
+    const std::set<std::string> &names_;
+    Stmt visit(const Realize *op) override {
+        Stmt body = mutate(op->body);
+        if (names_.count(op->name)) {
+            std::vector<Expr> args{StringImm::make(op->name)};
+            for (const Range &b : op->bounds) {
+                args.push_back(b.min);
+                args.push_back(b.extent);
+            }
+            body = Block::make(Evaluate::make(Call::make(Int(32), region_marker, args, Call::Extern)), body);
+        }
+        return Realize::make(op->name, op->types, op->memory_type, op->bounds, op->condition, body);
+    }
+};
+
+// FindRegion finds the region markers of the array name in an
+// allocation's body (not in a nested allocation of the same array), each
+// with the lets around it (those outside the body given), expanded.
+class FindRegion : public IRVisitor {
+public:
+    FindRegion(const std::string &name, const std::map<std::string, Expr> &lets)
+        : name_(name), lets_(lets) {
+    }
+    std::vector<std::pair<const Call *, std::map<std::string, Expr>>> found;
+
+private:
+    using IRVisitor::visit;
+    std::string name_;
+    std::map<std::string, Expr> lets_;
+    void visit(const Evaluate *op) override {
+        const Call *c = region_marker_of(op);
+        if (c && c->args[0].as<StringImm>()->value == name_) {
+            found.emplace_back(c, lets_);
+        }
+    }
+    void visit(const LetStmt *op) override {
+        auto old = lets_.find(op->name);
+        std::optional<Expr> saved;
+        if (old != lets_.end()) {
+            saved = old->second;
+        }
+        lets_[op->name] = substitute(lets_, op->value);
+        op->body.accept(this);
+        if (saved) {
+            lets_[op->name] = *saved;
+        } else {
+            lets_.erase(op->name);
+        }
+    }
+    void visit(const Allocate *op) override {
+        if (op->name != name_) {
+            IRVisitor::visit(op);
+        }
+    }
+};
+
+// MarkedRegions lists, by array, the regions that the markers of a
+// statement lowered with MarkRegions carry to its allocations, in the
+// order of the statement, every let expanded: an allocation without
+// exactly one marker of its array in its body has none.
+class MarkedRegions : public IRVisitor {
+public:
+    std::map<std::string, std::vector<std::optional<Region>>> regions;
+
+private:
+    using IRVisitor::visit;
+    std::map<std::string, Expr> lets_;
+    void visit(const LetStmt *op) override {
+        const Call *c = op->value.as<Call>();
+        if (c && c->is_extern() && starts_with(c->name, "_halide_buffer_get_")) {
+            // A buffer's field: the kernel's parameter of that name.
+            op->body.accept(this);
+            return;
+        }
+        auto old = lets_.find(op->name);
+        std::optional<Expr> saved;
+        if (old != lets_.end()) {
+            saved = old->second;
+        }
+        lets_[op->name] = substitute(lets_, op->value);
+        op->body.accept(this);
+        if (saved) {
+            lets_[op->name] = *saved;
+        } else {
+            lets_.erase(op->name);
+        }
+    }
+    void visit(const Allocate *op) override {
+        FindRegion f(op->name, lets_);
+        op->body.accept(&f);
+        std::optional<Region> r;
+        if (f.found.size() == 1) {
+            const Call *c = f.found[0].first;
+            r = Region();
+            for (size_t i = 1; i + 1 < c->args.size(); i += 2) {
+                r->emplace_back(simplify(substitute_in_all_lets(substitute(f.found[0].second, c->args[i]))),
+                                simplify(substitute_in_all_lets(substitute(f.found[0].second, c->args[i + 1]))));
+            }
+        }
+        regions[op->name].push_back(r);
+        IRVisitor::visit(op);
+    }
+};
+
+// RegionHints are the regions of the realizations before flattening that
+// the allocations of the final statement come from, where markers
+// carried them (see region_hints), and, by array, why not where they did
+// not.
+struct RegionHints {
+    // By array: for its allocations, in the order of the statement, the
+    // region, if any.
+    std::map<std::string, std::vector<std::optional<Region>>> at;
+    std::map<std::string, std::string> why;
+};
+
 // Unflatten rewrites the final statement's Allocates, Stores and Loads
 // into Realizes, Provides and Calls at multi-dimensional coordinates, and
 // drops what the kernel model has no counterpart for (Free, the lets that
@@ -464,6 +608,12 @@ public:
           vectorized_(vectorized), unrolled_(unrolled), copies_(copies) {
     }
     std::set<std::string> outputs_stored;  // output buffers the statement stores to
+    RegionHints hints;                     // the regions markers carried (see region_hints)
+
+private:
+    std::map<std::string, size_t> allocated_;  // the allocations of each array visited so far
+
+public:
     // The strides b.stride.k (k >= 1) the flat indices multiply by a
     // coordinate: where int32 arithmetic may overflow (see overflow_notes).
     std::set<std::string> strided;
@@ -1016,10 +1166,31 @@ private:
         if (found.size() != 1) {
             std::ostringstream o;
             o << "the allocation " << name << ": it is realized " << r->second.size() << " times before flattening, at "
-              << found.size() << " different regions in scope here, where the translation takes its mins (one is needed)";
+              << found.size() << " different regions in scope here, where the translation takes its mins (one is needed)"
+              << (hints.why.count(name) ? hints.why.at(name) : "");
             unsupported(o.str());
         }
         return found[0];
+    }
+
+    // marked_region is the region a marker carried to the allocation op
+    // (see region_hints), where every variable it reads is in scope here,
+    // so that it has one value throughout the allocation's body. It
+    // returns false where there is none.
+    bool marked_region(const Allocate *op, Region *out) {
+        size_t k = allocated_[op->name]++;
+        auto h = hints.at.find(op->name);
+        if (h == hints.at.end() || k >= h->second.size() || !h->second[k]) {
+            return false;
+        }
+        for (const Range &b : *h->second[k]) {
+            if (!in_final_scope(b.min) || !in_final_scope(b.extent)) {
+                hints.why[op->name] = " (the region its marker carried, " + str(b.min) + ", reads a variable not in scope)";
+                return false;
+            }
+        }
+        *out = *h->second[k];
+        return true;
     }
 
     // unrolled_copy recovers, for an allocation in a copy of an unrolled
@@ -1129,7 +1300,10 @@ private:
         for (const auto &kv : copy) {
             lets_[kv.first] = kv.second;
         }
-        Region rb = realization(op->name);
+        Region rb;
+        if (!marked_region(op, &rb)) {
+            rb = realization(op->name);
+        }
         std::vector<Expr> extents = op->extents;
         if (rb.size() != extents.size()) {
             extents = collapsed_extents(op, rb);
@@ -1569,17 +1743,85 @@ std::vector<std::string> overflow_notes(const std::set<std::string> &strided) {
     return out;
 }
 
+// region_hints finds, for the allocations of fin (Halide's final
+// statement, planted or not) of funcs realized several times before
+// flattening, the realization each comes from. It lowers l again, each
+// such realization marked with its region (MarkRegions): the final
+// passes carry the marker with the body they copy (unrolling, loop
+// partitioning, specialization branches) and substitute into it what
+// they substitute into the accesses. The k-th allocation of an array in
+// fin takes the region the marker of the k-th one of the marked
+// statement carries, where both allocate it as many times. The second
+// lowering need not be the first exactly (the passes' fresh names
+// differ): the region is only a hint, checked as the mins of every
+// allocation are (see Unflatten::realization).
+RegionHints region_hints(const Lowered &l, const Target &t, const Stmt &fin) {
+    RegionHints out;
+    RealizeBounds rb;
+    l.s.accept(&rb);
+    std::set<std::string> names;
+    for (const auto &kv : rb.bounds) {
+        if (kv.second.size() > 1) {
+            names.insert(kv.first);
+        }
+    }
+    if (names.empty()) {
+        return out;
+    }
+    Lowered m = l;
+    MarkRegions mark(names);
+    m.s = mark.mutate(l.s);
+    MarkedRegions mr;
+    lower_final(m, t).accept(&mr);
+    std::map<std::string, size_t> count;
+    class Count : public IRVisitor {
+    public:
+        explicit Count(std::map<std::string, size_t> &count)
+            : count_(count) {
+        }
+
+    private:
+        using IRVisitor::visit;
+        std::map<std::string, size_t> &count_;
+        void visit(const Allocate *op) override {
+            count_[op->name]++;
+            IRVisitor::visit(op);
+        }
+    } counter(count);
+    fin.accept(&counter);
+    for (const std::string &name : names) {
+        auto r = mr.regions.find(name);
+        size_t marked = r == mr.regions.end() ? 0 : r->second.size();
+        if (count[name] == 0) {
+            continue;
+        }
+        if (marked != count[name]) {
+            out.why[name] = " (lowered with its realizations marked, the final statement allocates it " + std::to_string(marked) +
+                            " times, not " + std::to_string(count[name]) + ")";
+            continue;
+        }
+        for (const auto &reg : r->second) {
+            if (!reg) {
+                out.why[name] = " (no marker of its region reached one of its allocations)";
+            }
+        }
+        out.at[name] = r->second;
+    }
+    return out;
+}
+
 // unflatten rewrites the final statement (see Unflatten) and lists in
 // assumed what the delinearisation assumes of the output buffers, and in
 // overflow where int32 indices may overflow.
-Stmt unflatten(const Pipeline_ &p, const Lowered &l, const Stmt &final_stmt, std::vector<std::string> *assumed,
-               std::vector<std::string> *overflow) {
+Stmt unflatten(const Pipeline_ &p, const Lowered &l, const Stmt &final_stmt, const RegionHints &hints,
+               std::vector<std::string> *assumed, std::vector<std::string> *overflow) {
     RealizeBounds rb;
     l.s.accept(&rb);
     CopyOrdinals co;
     final_stmt.accept(&co);
     co.finish();
     Unflatten u(p, rb.bounds, rb.loop_mins, rb.let_values, l.folded, rb.vectorized, rb.unrolled, co.at);
+    u.hints = hints;
     Stmt s = u.mutate(final_stmt);
     *overflow = overflow_notes(u.strided);
     for (const std::string &b : u.outputs_stored) {
@@ -1602,8 +1844,9 @@ std::string final_sched_text(Pipeline_ &p, const Lowered &l, const std::string &
     if (!plant.empty()) {
         fin = plant_in(p, fin, plant);
     }
+    RegionHints hints = region_hints(l, t, fin);
     std::vector<std::string> assumed, overflow;
-    Stmt s = unflatten(p, l, fin, &assumed, &overflow);
+    Stmt s = unflatten(p, l, fin, hints, &assumed, &overflow);
     std::string text = sched_text(p, s, l.folded, name, t);
     // The header names the stage and what the delinearisation assumes.
     std::ostringstream head;
