@@ -40,7 +40,7 @@ func TestFinalStage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, sched := range []string{"scalar", "vector", "unroll", "partition", "inner", "tiles", "predicate", "unrolled"} {
+	for _, sched := range []string{"scalar", "vector", "unroll", "partition", "inner", "tiles", "predicate", "unrolled", "repeated"} {
 		t.Run(sched, func(t *testing.T) {
 			o := Options{Target: finalTarget, Params: map[string]string{"sched": sched}, Stage: StageFinal}
 			pair, err := Translate(ctx, d, o)
@@ -92,6 +92,7 @@ func TestFinalStagePlanted(t *testing.T) {
 		{"vector", "lane-drop", "output not written"},
 		{"predicate", "predicate", "out-of-bounds write"},
 		{"unrolled", "copy", "annotation mismatch"},
+		{"repeated", "repeat", "out-of-bounds read"},
 	} {
 		t.Run(c.sched+"/"+c.plant, func(t *testing.T) {
 			o := Options{Target: finalTarget, Params: map[string]string{"sched": c.sched}, Stage: StageFinal, Plant: c.plant}
@@ -199,7 +200,7 @@ func TestFinalStageBlur(t *testing.T) {
 func TestFinalStageSuite(t *testing.T) {
 	tc := toolchain(t)
 	s := loadSuite(t)
-	want := map[string]bool{"harris": true, "conv": true, "sgemm": true, "sqsgemm": true, "sgemmTA": true, "sgemmTB": true, "sgemv": true, "sgemvT": true}
+	want := map[string]bool{"harris": true, "conv": true, "sgemm": true, "sgemmTA": true, "sgemmTB": true, "sgemv": true}
 	for _, p := range s.Pipelines {
 		if !want[p.Name] {
 			continue
