@@ -40,7 +40,7 @@ func TestFinalStage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, sched := range []string{"scalar", "vector", "unroll", "partition", "inner", "tiles", "predicate", "unrolled"} {
+	for _, sched := range []string{"scalar", "vector", "unroll", "partition", "inner", "tiles", "predicate", "unrolled", "repeated"} {
 		t.Run(sched, func(t *testing.T) {
 			o := Options{Target: finalTarget, Params: map[string]string{"sched": sched}, Stage: StageFinal}
 			pair, err := Translate(ctx, d, o)
@@ -92,6 +92,7 @@ func TestFinalStagePlanted(t *testing.T) {
 		{"vector", "lane-drop", "output not written"},
 		{"predicate", "predicate", "out-of-bounds write"},
 		{"unrolled", "copy", "annotation mismatch"},
+		{"repeated", "repeat", "out-of-bounds read"},
 	} {
 		t.Run(c.sched+"/"+c.plant, func(t *testing.T) {
 			o := Options{Target: finalTarget, Params: map[string]string{"sched": c.sched}, Stage: StageFinal, Plant: c.plant}
@@ -193,13 +194,16 @@ func TestFinalStageBlur(t *testing.T) {
 // final statement needs a coordinate recovered from the statement before
 // flattening (harris: a folded coordinate of a compute_with-fused stage;
 // conv: the variables of unrolled loops around an allocation, from the
-// copy's ordinal) and checks each against Halide's JIT cell for cell, on
+// copy's ordinal; sgemm, sgemmTA, sgemv: the regions of funcs realized
+// several times and the RVar coordinates of updates whose loops were
+// unrolled or partitioned, from markers carried through a second
+// lowering) and checks each against Halide's JIT cell for cell, on
 // the suite's first JIT sample. Their validation takes minutes
 // (docs/halide.md, "The suite at --stage final"): not run here.
 func TestFinalStageSuite(t *testing.T) {
 	tc := toolchain(t)
 	s := loadSuite(t)
-	want := map[string]bool{"harris": true, "conv": true}
+	want := map[string]bool{"harris": true, "conv": true, "sgemm": true, "sgemmTA": true, "sgemv": true}
 	for _, p := range s.Pipelines {
 		if !want[p.Name] {
 			continue

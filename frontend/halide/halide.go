@@ -526,9 +526,12 @@ type Options struct {
 	// last lane's value the lane before's), "lane-drop" (its last lane
 	// not stored) or "predicate" (the first predicated vector store to an
 	// output buffer storing each lane where the lane before it may: one
-	// lane past the end) or "copy" (in the second allocation of an array
+	// lane past the end), "copy" (in the second allocation of an array
 	// within one loop body, a copy of an unrolled loop's body, each load
-	// of an input buffer one element further).
+	// of an input buffer one element further) or "repeat" (the same in
+	// the last allocation of an array the statement allocates several
+	// times: a specialization's last branch, a partitioned loop's
+	// epilogue).
 	Plant string
 }
 

@@ -22,9 +22,13 @@
 //     linear in sym, and its coefficient gives the cells above j, the
 //     rest those up to j (see symbolic_cells).
 //
-// The mins are the realization's before flattening (the one region in
-// scope, for a func realized several times), and so are the extents of an
-// allocation that bound_small_allocations made one-dimensional.
+// The mins are the realization's before flattening, and so are the
+// extents of an allocation that bound_small_allocations made
+// one-dimensional. For a func realized several times, a second lowering
+// with each realization marked (region_hints) tells which region each
+// allocation has; the mins only name the cells (see
+// Unflatten::realization), so a wrong one cannot make a wrong kernel
+// VALID.
 //
 // In each case e equals sum_k c_k * S_k identically. The kernel declares
 // the array with the allocation's (or the buffer's) extents and checks, as
@@ -41,6 +45,7 @@
 #include "emit_internal.h"
 
 #include <functional>
+#include <optional>
 #include <sstream>
 
 namespace augur {
@@ -449,6 +454,210 @@ public:
     }
 };
 
+// region_marker names the call of an Evaluate that MarkRegions puts
+// first in the body of a realization before the final passes:
+// region_marker(name, min_0, extent_0, ..., min_n, extent_n).
+constexpr const char *region_marker = "augur.region";
+// coord_marker names the call of an Evaluate that MarkRegions puts
+// before each store of a func with RVars: coord_marker(name, c_1, v_1,
+// ...), the names of its RVar coordinates in scope and their values.
+constexpr const char *coord_marker = "augur.coords";
+
+// region_marker_of is the marker call s is, or null.
+const Call *region_marker_of(const Stmt &s) {
+    const Evaluate *e = s.as<Evaluate>();
+    const Call *c = e ? e->value.as<Call>() : nullptr;
+    if (!c || c->name != region_marker || c->args.empty() || !c->args[0].as<StringImm>()) {
+        return nullptr;
+    }
+    return c;
+}
+
+// MarkRegions marks each realization of the funcs names (a region_marker
+// first in its body), so that the final passes carry its region to each
+// allocation they make of it: unrolling and loop partitioning copy the
+// marker with the body, the simplifier substitutes into it what it
+// substitutes into the accesses.
+class MarkRegions : public IRMutator {
+public:
+    // names: the funcs whose realizations to mark; rvars: by func, the
+    // RVar coordinates of its update stages, whose values to mark before
+    // each of its stores (coord_marker).
+    MarkRegions(const std::set<std::string> &names, const std::map<std::string, std::set<std::string>> &rvars)
+        : names_(names), rvars_(rvars) {
+    }
+
+private:
+    using IRMutator::visit;
+    const std::set<std::string> &names_;
+    const std::map<std::string, std::set<std::string>> &rvars_;
+    std::map<std::string, int> scope_;  // the lets and loops in scope
+    Stmt visit(const Realize *op) override {
+        Stmt body = mutate(op->body);
+        if (names_.count(op->name)) {
+            std::vector<Expr> args{StringImm::make(op->name)};
+            for (const Range &b : op->bounds) {
+                args.push_back(b.min);
+                args.push_back(b.extent);
+            }
+            body = Block::make(Evaluate::make(Call::make(Int(32), region_marker, args, Call::Extern)), body);
+        }
+        return Realize::make(op->name, op->types, op->memory_type, op->bounds, op->condition, body);
+    }
+    Stmt visit(const LetStmt *op) override {
+        scope_[op->name]++;
+        Stmt s = IRMutator::visit(op);
+        scope_[op->name]--;
+        return s;
+    }
+    Stmt visit(const For *op) override {
+        scope_[op->name]++;
+        Stmt s = IRMutator::visit(op);
+        scope_[op->name]--;
+        return s;
+    }
+    // Each store to a func with RVars is preceded by coord_marker(f,
+    // c_1, c_1's value, ...) for its RVar coordinates in scope.
+    Stmt visit(const Provide *op) override {
+        auto r = rvars_.find(op->name);
+        if (r == rvars_.end()) {
+            return op;
+        }
+        std::vector<Expr> args{StringImm::make(op->name)};
+        for (const std::string &c : r->second) {
+            if (scope_[c] > 0) {
+                args.push_back(StringImm::make(c));
+                args.push_back(Variable::make(Int(32), c));
+            }
+        }
+        return Block::make(Evaluate::make(Call::make(Int(32), coord_marker, args, Call::Extern)), op);
+    }
+};
+
+// FindRegion finds the region markers of the array name in an
+// allocation's body (not in a nested allocation of the same array), each
+// with the lets around it (those outside the body given), expanded.
+class FindRegion : public IRVisitor {
+public:
+    FindRegion(const std::string &name, const std::map<std::string, Expr> &lets)
+        : name_(name), lets_(lets) {
+    }
+    std::vector<std::pair<const Call *, std::map<std::string, Expr>>> found;
+
+private:
+    using IRVisitor::visit;
+    std::string name_;
+    std::map<std::string, Expr> lets_;
+    void visit(const Evaluate *op) override {
+        const Call *c = region_marker_of(op);
+        if (c && c->args[0].as<StringImm>()->value == name_) {
+            found.emplace_back(c, lets_);
+        }
+    }
+    void visit(const LetStmt *op) override {
+        auto old = lets_.find(op->name);
+        std::optional<Expr> saved;
+        if (old != lets_.end()) {
+            saved = old->second;
+        }
+        lets_[op->name] = substitute(lets_, op->value);
+        op->body.accept(this);
+        if (saved) {
+            lets_[op->name] = *saved;
+        } else {
+            lets_.erase(op->name);
+        }
+    }
+    void visit(const Allocate *op) override {
+        if (op->name != name_) {
+            IRVisitor::visit(op);
+        }
+    }
+};
+
+// MarkedRegions lists, by array, the regions that the markers of a
+// statement lowered with MarkRegions carry to its allocations, in the
+// order of the statement, every let expanded: an allocation without
+// exactly one marker of its array in its body has none.
+class MarkedRegions : public IRVisitor {
+public:
+    std::map<std::string, std::vector<std::optional<Region>>> regions;
+    // By array: for each store to it, what the last coord_marker of it
+    // before carried.
+    std::map<std::string, std::vector<std::map<std::string, Expr>>> coords;
+
+private:
+    using IRVisitor::visit;
+    std::map<std::string, Expr> lets_;
+    void visit(const LetStmt *op) override {
+        const Call *c = op->value.as<Call>();
+        if (c && c->is_extern() && starts_with(c->name, "_halide_buffer_get_")) {
+            // A buffer's field: the kernel's parameter of that name.
+            op->body.accept(this);
+            return;
+        }
+        auto old = lets_.find(op->name);
+        std::optional<Expr> saved;
+        if (old != lets_.end()) {
+            saved = old->second;
+        }
+        lets_[op->name] = substitute(lets_, op->value);
+        op->body.accept(this);
+        if (saved) {
+            lets_[op->name] = *saved;
+        } else {
+            lets_.erase(op->name);
+        }
+    }
+    std::map<std::string, std::map<std::string, Expr>> last_;  // by func, what its last marker carried
+    void visit(const Evaluate *op) override {
+        const Call *c = op->value.as<Call>();
+        if (!c || c->name != coord_marker || c->args.empty() || !c->args[0].as<StringImm>()) {
+            return;
+        }
+        std::map<std::string, Expr> &m = last_[c->args[0].as<StringImm>()->value];
+        m.clear();
+        for (size_t i = 1; i + 1 < c->args.size(); i += 2) {
+            if (const StringImm *n = c->args[i].as<StringImm>()) {
+                m[n->value] = simplify(substitute_in_all_lets(substitute(lets_, c->args[i + 1])));
+            }
+        }
+    }
+    void visit(const Store *op) override {
+        coords[op->name].push_back(last_[op->name]);
+        IRVisitor::visit(op);
+    }
+    void visit(const Allocate *op) override {
+        FindRegion f(op->name, lets_);
+        op->body.accept(&f);
+        std::optional<Region> r;
+        if (f.found.size() == 1) {
+            const Call *c = f.found[0].first;
+            r = Region();
+            for (size_t i = 1; i + 1 < c->args.size(); i += 2) {
+                r->emplace_back(simplify(substitute_in_all_lets(substitute(f.found[0].second, c->args[i]))),
+                                simplify(substitute_in_all_lets(substitute(f.found[0].second, c->args[i + 1]))));
+            }
+        }
+        regions[op->name].push_back(r);
+        IRVisitor::visit(op);
+    }
+};
+
+// RegionHints are the regions of the realizations before flattening that
+// the allocations of the final statement come from, where markers
+// carried them (see region_hints), and, by array, why not where they did
+// not.
+struct RegionHints {
+    // By array: for its allocations, in the order of the statement, the
+    // region, if any.
+    std::map<std::string, std::vector<std::optional<Region>>> at;
+    std::map<std::string, std::string> why;
+    // By func: for its stores, in the order of the statement, the RVar
+    // coordinates the last marker before each carried, by name.
+    std::map<std::string, std::vector<std::map<std::string, Expr>>> coords;
+};
+
 // Unflatten rewrites the final statement's Allocates, Stores and Loads
 // into Realizes, Provides and Calls at multi-dimensional coordinates, and
 // drops what the kernel model has no counterpart for (Free, the lets that
@@ -464,6 +673,13 @@ public:
           vectorized_(vectorized), unrolled_(unrolled), copies_(copies) {
     }
     std::set<std::string> outputs_stored;  // output buffers the statement stores to
+    RegionHints hints;                     // the regions markers carried (see region_hints)
+
+private:
+    std::map<std::string, size_t> allocated_;  // the allocations of each array visited so far
+    std::map<std::string, size_t> stored_;     // the stores to each array visited so far
+
+public:
     // The strides b.stride.k (k >= 1) the flat indices multiply by a
     // coordinate: where int32 arithmetic may overflow (see overflow_notes).
     std::set<std::string> strided;
@@ -554,9 +770,12 @@ private:
     // vectorized loop variable (ri) vectorize_loops replaced by the lanes
     // of a ramp, is that value at the vectorized variable's min plus the
     // lane. Each let is unique before flattening, expanded, and reads only
-    // variables in scope at the store; the annotation it serves is checked
-    // like any other, so a wrong recovery cannot make the kernel VALID.
-    Stmt rvar_coords(const std::string &name, int lane, Stmt s) {
+    // variables in scope at the store; where there is none such, the
+    // value a marker carried to the store (hint, see region_hints) is
+    // taken, where it reads only variables in scope. The annotation it
+    // serves is checked like any other, so a wrong recovery cannot make
+    // the kernel VALID.
+    Stmt rvar_coords(const std::string &name, int lane, Stmt s, const std::map<std::string, Expr> &hint) {
         auto fi = p_.funcs.find(name);
         if (fi == p_.funcs.end()) {
             return s;
@@ -566,33 +785,72 @@ private:
         for (const Stage &st : fi->second.stages) {
             for (size_t i = npure; i < st.coords.size(); i++) {
                 const std::string &c = st.coords[i];
-                auto lv = let_values_.find(c);
-                if (bound.count(c) || loops_.count(c) || lets_.count(c) || lv == let_values_.end() || lv->second.size() != 1) {
+                if (bound.count(c) || loops_.count(c) || lets_.count(c)) {
                     continue;
                 }
-                Expr v = substitute(rebased_, lv->second[0]);
-                for (const std::string &w : vars_of(v)) {
-                    if (!vectorized_.count(w)) {
-                        continue;
-                    }
-                    auto m = loop_mins_.find(w);
-                    if (lane < 0 || m == loop_mins_.end() || m->second.size() != 1) {
-                        v = Expr();
-                        break;
-                    }
-                    v = substitute(w, simplify(substitute(rebased_, m->second[0])) + lane, v);
-                }
+                Expr v = let_coord(c, lane);
                 if (!v.defined()) {
-                    continue;
+                    v = hinted_coord(hint, c, lane);
                 }
-                v = simplify(v);
-                if (in_final_scope(v)) {
+                if (v.defined()) {
                     s = LetStmt::make(c, v, s);
                     bound.insert(c);
                 }
             }
         }
         return s;
+    }
+
+    // let_coord is the RVar coordinate c at lane lane (or -1) from its
+    // unique let before flattening (see rvar_coords), or undefined.
+    Expr let_coord(const std::string &c, int lane) {
+        auto lv = let_values_.find(c);
+        if (lv == let_values_.end() || lv->second.size() != 1) {
+            return Expr();
+        }
+        Expr v = substitute(rebased_, lv->second[0]);
+        for (const std::string &w : vars_of(v)) {
+            if (!vectorized_.count(w)) {
+                continue;
+            }
+            auto m = loop_mins_.find(w);
+            if (lane < 0 || m == loop_mins_.end() || m->second.size() != 1) {
+                return Expr();
+            }
+            v = substitute(w, simplify(substitute(rebased_, m->second[0])) + lane, v);
+        }
+        v = simplify(v);
+        return in_final_scope(v) ? v : Expr();
+    }
+
+    // hinted_coord is the RVar coordinate c at lane lane (or -1) that a
+    // marker carried to the store (see coord_hints), where every variable
+    // it reads is in scope, or undefined.
+    Expr hinted_coord(const std::map<std::string, Expr> &hint, const std::string &c, int lane) {
+        auto h = hint.find(c);
+        if (h == hint.end()) {
+            return Expr();
+        }
+        Expr v = h->second;
+        if (v.type().is_vector()) {
+            if (lane < 0 || lane >= v.type().lanes()) {
+                return Expr();
+            }
+            v = lane_of(v, lane);
+        }
+        v = simplify(v);
+        return in_final_scope(v) ? v : Expr();
+    }
+
+    // store_hint is the coordinates a marker carried to the next store to
+    // name in the order of the statement (see coord_hints).
+    std::map<std::string, Expr> store_hint(const std::string &name) {
+        size_t k = stored_[name]++;
+        auto h = hints.coords.find(name);
+        if (h == hints.coords.end() || k >= h->second.size()) {
+            return {};
+        }
+        return h->second[k];
     }
 
     // folded_dims is folded_coords' work: the lets of the coordinates of
@@ -980,11 +1238,16 @@ private:
     // flattening that the allocation in scope here comes from, its mins
     // in the final statement's variables (a rebased loop's variable read
     // as the rebased one plus its old min). A func realized several times
-    // before flattening (in the branches of a specialization, say) is
-    // realized at the same region in each, or in one region whose
-    // variables are all in scope here: any other case is rejected. The
-    // mins are checked like everything else in the kernel: a store at
-    // mins shifted from Halide's is annotated at the wrong coordinates.
+    // before flattening (in the branches of a specialization, say) takes
+    // the region a marker carried to this allocation (marked_region), or
+    // else is realized at the same region in each, or in one region
+    // whose variables are all in scope here: any other case is rejected.
+    // The mins only name the cells: every access in the allocation is
+    // delinearised to cells independent of them and read at cell plus
+    // min, one value of the min throughout, so the kernel's memory is
+    // the final statement's whatever the mins. They are checked like
+    // everything else in the kernel: a store at mins shifted from
+    // Halide's is annotated at the wrong coordinates.
     Region realization(const std::string &name) {
         auto r = realized_.find(name);
         if (r == realized_.end() || r->second.empty()) {
@@ -1016,10 +1279,31 @@ private:
         if (found.size() != 1) {
             std::ostringstream o;
             o << "the allocation " << name << ": it is realized " << r->second.size() << " times before flattening, at "
-              << found.size() << " different regions in scope here, where the translation takes its mins (one is needed)";
+              << found.size() << " different regions in scope here, where the translation takes its mins (one is needed)"
+              << (hints.why.count(name) ? hints.why.at(name) : "");
             unsupported(o.str());
         }
         return found[0];
+    }
+
+    // marked_region is the region a marker carried to the allocation op
+    // (see region_hints), where every variable it reads is in scope here,
+    // so that it has one value throughout the allocation's body. It
+    // returns false where there is none.
+    bool marked_region(const Allocate *op, Region *out) {
+        size_t k = allocated_[op->name]++;
+        auto h = hints.at.find(op->name);
+        if (h == hints.at.end() || k >= h->second.size() || !h->second[k]) {
+            return false;
+        }
+        for (const Range &b : *h->second[k]) {
+            if (!in_final_scope(b.min) || !in_final_scope(b.extent)) {
+                hints.why[op->name] = " (the region its marker carried, " + str(b.min) + ", reads a variable not in scope)";
+                return false;
+            }
+        }
+        *out = *h->second[k];
+        return true;
     }
 
     // unrolled_copy recovers, for an allocation in a copy of an unrolled
@@ -1129,7 +1413,10 @@ private:
         for (const auto &kv : copy) {
             lets_[kv.first] = kv.second;
         }
-        Region rb = realization(op->name);
+        Region rb;
+        if (!marked_region(op, &rb)) {
+            rb = realization(op->name);
+        }
         std::vector<Expr> extents = op->extents;
         if (rb.size() != extents.size()) {
             extents = collapsed_extents(op, rb);
@@ -1212,7 +1499,7 @@ private:
             }
             std::vector<Expr> args = coords(op->name, op->index, what, op->param);
             Stmt st = Provide::make(op->name, {mutate(rl.mutate(substitute(vlets_, op->value)))}, args, const_true());
-            return folded_coords(op->name, rvar_coords(op->name, -1, st));
+            return folded_coords(op->name, rvar_coords(op->name, -1, st, store_hint(op->name)));
         }
         // A vector store, lane by lane: every lane's value is computed
         // before any lane is stored, so storing lane after lane is the
@@ -1235,6 +1522,7 @@ private:
             }
         }
         std::vector<Stmt> lanes;
+        std::map<std::string, Expr> hint = store_hint(op->name);
         for (int i = 0; i < op->value.type().lanes(); i++) {
             Expr v = simplify(rl.mutate(lane_of(value, i)));
             std::vector<Expr> args = coords(op->name, lane_of(index, i), what + " (lane " + std::to_string(i) + ")", op->param);
@@ -1248,7 +1536,7 @@ private:
                 // The lanes are one store: of one stage (kernel.cpp).
                 lanes.push_back(Evaluate::make(Call::make(Int(32), same_stage_marker, {StringImm::make(op->name)}, Call::Extern)));
             }
-            lanes.push_back(rvar_coords(op->name, i, st));
+            lanes.push_back(rvar_coords(op->name, i, st, hint));
         }
         return folded_coords(op->name, Block::make(lanes));
     }
@@ -1476,25 +1764,24 @@ private:
     }
 };
 
-// ShiftCopy plants a miscompilation in a copy of an unrolled loop's body:
-// in the second allocation of an array within its loop body, each load of
-// an input buffer reads one element further.
+// ShiftCopy plants a miscompilation in one allocation of an array
+// (target): within it, each load of an input buffer reads one element
+// further.
 class ShiftCopy : public IRMutator {
 public:
-    ShiftCopy(const Pipeline_ &p, const std::map<const Allocate *, std::pair<int, int>> &copies)
-        : p_(p), copies_(copies) {
+    ShiftCopy(const Pipeline_ &p, const Allocate *target)
+        : p_(p), target_(target) {
     }
     bool done = false;
 
 private:
     using IRMutator::visit;
     const Pipeline_ &p_;
-    const std::map<const Allocate *, std::pair<int, int>> &copies_;
+    const Allocate *target_;
     bool inside_ = false;
 
     Stmt visit(const Allocate *op) override {
-        auto c = copies_.find(op);
-        if (done || inside_ || c == copies_.end() || c->second.first != 1) {
+        if (done || inside_ || op != target_) {
             return IRMutator::visit(op);
         }
         inside_ = true;
@@ -1514,6 +1801,59 @@ private:
     }
 };
 
+// copy_target is the allocation ShiftCopy plants in: for copy, the first
+// second allocation of an array within one loop body (a copy of an
+// unrolled loop's body); for repeat, the last allocation of an array the
+// statement allocates several times (a specialization's second branch, a
+// partitioned loop's epilogue). Null where there is none.
+const Allocate *copy_target(const Stmt &s, const std::string &kind) {
+    if (kind == "copy") {
+        CopyOrdinals co;
+        s.accept(&co);
+        co.finish();
+        class First : public IRVisitor {
+        public:
+            explicit First(const std::map<const Allocate *, std::pair<int, int>> &at)
+                : at_(at) {
+            }
+            const Allocate *found = nullptr;
+
+        private:
+            using IRVisitor::visit;
+            const std::map<const Allocate *, std::pair<int, int>> &at_;
+            void visit(const Allocate *op) override {
+                auto c = at_.find(op);
+                if (!found && c != at_.end() && c->second.first == 1) {
+                    found = op;
+                }
+                IRVisitor::visit(op);
+            }
+        } first(co.at);
+        s.accept(&first);
+        return first.found;
+    }
+    class All : public IRVisitor {
+    public:
+        std::vector<const Allocate *> order;
+        std::map<std::string, int> count;
+
+    private:
+        using IRVisitor::visit;
+        void visit(const Allocate *op) override {
+            order.push_back(op);
+            count[op->name]++;
+            IRVisitor::visit(op);
+        }
+    } all;
+    s.accept(&all);
+    for (auto it = all.order.rbegin(); it != all.order.rend(); ++it) {
+        if (all.count[(*it)->name] > 1) {
+            return *it;
+        }
+    }
+    return nullptr;
+}
+
 Stmt plant_in(const Pipeline_ &p, const Stmt &s, const std::string &kind) {
     if (kind == "epilogue" || kind == "late") {
         LastTail lt;
@@ -1528,21 +1868,19 @@ Stmt plant_in(const Pipeline_ &p, const Stmt &s, const std::string &kind) {
         }
         return out;
     }
-    if (kind == "copy") {
-        CopyOrdinals co;
-        s.accept(&co);
-        co.finish();
-        ShiftCopy sc(p, co.at);
+    if (kind == "copy" || kind == "repeat") {
+        ShiftCopy sc(p, copy_target(s, kind));
         Stmt out = sc.mutate(s);
         if (!sc.done) {
-            throw std::invalid_argument("--plant copy: the final statement allocates no array twice in one loop body");
+            throw std::invalid_argument("--plant " + kind + ": the final statement allocates no array twice" +
+                                        (kind == "copy" ? " in one loop body" : ""));
         }
         return out;
     }
     bool lanes = kind == "lane-dup" || kind == "lane-drop" || kind == "predicate";
     if (kind != "stride" && kind != "offset" && !lanes) {
         throw std::invalid_argument("unknown planted miscompilation " + kind +
-                                    ": want stride, offset, epilogue, late, lane-dup, lane-drop, predicate or copy");
+                                    ": want stride, offset, epilogue, late, lane-dup, lane-drop, predicate, copy or repeat");
     }
     Plant pl(p, kind);
     Stmt out = pl.mutate(s);
@@ -1569,17 +1907,116 @@ std::vector<std::string> overflow_notes(const std::set<std::string> &strided) {
     return out;
 }
 
+// Counts counts the allocations of and the stores to each array.
+class Counts : public IRVisitor {
+public:
+    std::map<std::string, size_t> allocs, stores;
+
+private:
+    using IRVisitor::visit;
+    void visit(const Allocate *op) override {
+        allocs[op->name]++;
+        IRVisitor::visit(op);
+    }
+    void visit(const Store *op) override {
+        stores[op->name]++;
+        IRVisitor::visit(op);
+    }
+};
+
+// marked_lowering lowers l to its final statement again, with the
+// markers of MarkRegions, and collects what they carry; false where
+// Halide's passes reject the marked statement.
+bool marked_lowering(const Lowered &l, const Target &t, const std::set<std::string> &names,
+                     const std::map<std::string, std::set<std::string>> &rvars, MarkedRegions *mr) {
+    Lowered m = l;
+    MarkRegions mark(names, rvars);
+    m.s = mark.mutate(l.s);
+    try {
+        lower_final(m, t).accept(mr);
+    } catch (const std::exception &) {
+        return false;
+    }
+    return true;
+}
+
+// region_hints finds, for the allocations of fin (Halide's final
+// statement, planted or not) of funcs realized several times before
+// flattening, the realization each comes from, and for the stores of
+// funcs with RVars, the values of their RVar coordinates. It lowers l
+// again, each such realization marked with its region and each such
+// store with its coordinates (MarkRegions): the final passes carry the
+// markers with the body they copy (unrolling, loop partitioning,
+// specialization branches) and substitute into them what they
+// substitute into the accesses. The k-th allocation of an array in fin
+// takes the region the marker of the k-th one of the marked statement
+// carries, and the k-th store the coordinates of the marker last before
+// the k-th one, where both statements have as many. The second lowering
+// need not be the first exactly (the passes' fresh names differ): what
+// it gives is only a hint, checked as the rest of the kernel is (see
+// Unflatten::realization and rvar_coords).
+RegionHints region_hints(const Pipeline_ &p, const Lowered &l, const Target &t, const Stmt &fin) {
+    RegionHints out;
+    RealizeBounds rb;
+    l.s.accept(&rb);
+    std::set<std::string> names;
+    for (const auto &kv : rb.bounds) {
+        if (kv.second.size() > 1) {
+            names.insert(kv.first);
+        }
+    }
+    std::map<std::string, std::set<std::string>> rvars;
+    for (const auto &kv : p.funcs) {
+        for (const Stage &st : kv.second.stages) {
+            for (size_t i = kv.second.f.args().size(); i < st.coords.size(); i++) {
+                rvars[kv.first].insert(st.coords[i]);
+            }
+        }
+    }
+    MarkedRegions mr;
+    if ((names.empty() && rvars.empty()) || !marked_lowering(l, t, names, rvars, &mr)) {
+        return out;
+    }
+    Counts count;
+    fin.accept(&count);
+    for (const auto &kv : mr.coords) {
+        if (kv.second.size() == count.stores[kv.first]) {
+            out.coords[kv.first] = kv.second;
+        }
+    }
+    for (const std::string &name : names) {
+        auto r = mr.regions.find(name);
+        size_t marked = r == mr.regions.end() ? 0 : r->second.size(), n = count.allocs[name];
+        if (n == 0) {
+            continue;
+        }
+        if (marked != n) {
+            out.why[name] = " (lowered with its realizations marked, the final statement allocates it " + std::to_string(marked) +
+                            " times, not " + std::to_string(n) + ")";
+            continue;
+        }
+        for (const auto &reg : r->second) {
+            if (!reg) {
+                out.why[name] = " (no marker of its region reached one of its allocations)";
+            }
+        }
+        out.at[name] = r->second;
+    }
+    return out;
+}
+
 // unflatten rewrites the final statement (see Unflatten) and lists in
 // assumed what the delinearisation assumes of the output buffers, and in
 // overflow where int32 indices may overflow.
-Stmt unflatten(const Pipeline_ &p, const Lowered &l, const Stmt &final_stmt, std::vector<std::string> *assumed,
-               std::vector<std::string> *overflow) {
+Stmt unflatten(const Pipeline_ &p, const Lowered &l, const Stmt &final_stmt, const RegionHints &hints,
+               std::vector<std::string> *assumed, std::vector<std::string> *overflow) {
     RealizeBounds rb;
     l.s.accept(&rb);
     CopyOrdinals co;
     final_stmt.accept(&co);
     co.finish();
     Unflatten u(p, rb.bounds, rb.loop_mins, rb.let_values, l.folded, rb.vectorized, rb.unrolled, co.at);
+    u.hints = hints;
     Stmt s = u.mutate(final_stmt);
     *overflow = overflow_notes(u.strided);
     for (const std::string &b : u.outputs_stored) {
@@ -1602,8 +2039,9 @@ std::string final_sched_text(Pipeline_ &p, const Lowered &l, const std::string &
     if (!plant.empty()) {
         fin = plant_in(p, fin, plant);
     }
+    RegionHints hints = region_hints(p, l, t, fin);
     std::vector<std::string> assumed, overflow;
-    Stmt s = unflatten(p, l, fin, &assumed, &overflow);
+    Stmt s = unflatten(p, l, fin, hints, &assumed, &overflow);
     std::string text = sched_text(p, s, l.folded, name, t);
     // The header names the stage and what the delinearisation assumes.
     std::ostringstream head;

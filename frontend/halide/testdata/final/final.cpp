@@ -21,6 +21,10 @@ public:
     // unrolled: the output's x split by 4 and unrolled, blur_x computed
     // per column of it (a realization inside each copy of an unrolled
     // loop, its region reading the unrolled variable);
+    // repeated: the output's y split by 4, guarded, and specialized on
+    // the input's width, blur_x computed per strip of 4 rows (a
+    // realization in each branch of the specialization, whose region's
+    // variable partition_loops substitutes in the guarded last strip);
     // tiles: the output in tiles of 8 x 4 fused into one parallel loop,
     // blur_x computed per tile (a fused loop whose inner extent only the
     // buffer's bounds check shows positive; an allocation of constant
@@ -57,6 +61,10 @@ public:
         } else if (s == "predicate") {
             out.vectorize(x, 8, TailStrategy::PredicateStores);
             blur_x.compute_root();
+        } else if (s == "repeated") {
+            out.split(y, y, yi, 4, TailStrategy::GuardWithIf);
+            out.specialize(input.width() >= 16).vectorize(x, 8);
+            blur_x.compute_at(out, y);
         } else if (s == "tiles") {
             out.tile(x, y, xo, yo, xi, yi, 8, 4).fuse(xo, yo, t).parallel(t);
             blur_x.compute_at(out, t);
