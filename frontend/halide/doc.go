@@ -30,5 +30,6 @@
 // sample.go (the samples JIT returns, checked against a pair with the
 // reference interpreter), confirm.go (Confirm, a counterexample run on
 // Halide's compiled pipeline, scheduled and not, and compared with the
-// specification).
+// specification), checks.go (DroppedCheck, the run-time checks of
+// Halide's code that the translation leaves out of the kernel).
 package halide
