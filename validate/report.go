@@ -52,7 +52,9 @@ type Report struct {
 	// model read as constants derived from the specification's: the
 	// verdict holds with those readings.
 	Readings []LiteralReading `json:"readings,omitempty"`
-	// Counterexample is set for an invalid verdict.
+	// Counterexample is set for an invalid verdict, and kept on an
+	// unknown one when the compiler's code stops at a check the kernel
+	// leaves out before the failure it shows (Native, CauseCheckLeftOut).
 	Counterexample *Counterexample `json:"counterexample,omitempty"`
 	// Native is the counterexample run on the compiler's own compiled
 	// code, when the front end that translated the pair can run it
@@ -208,6 +210,11 @@ const (
 	// CauseTranslation: nothing but a wrong translation explains the
 	// difference: a defect of Augur's.
 	CauseTranslation NativeCause = "translation suspect"
+	// CauseCheckLeftOut: the compiled code stops, on the counterexample,
+	// at a run-time check that the translation leaves out of the kernel;
+	// the kernel goes on where the compiled code stops, so the failure
+	// is no wrong output of the compiler's, and the verdict is UNKNOWN.
+	CauseCheckLeftOut NativeCause = "check left out"
 )
 
 // NativeCheck is an invalid verdict's counterexample run on the
@@ -407,7 +414,7 @@ func (r *Report) WriteText(w io.Writer, verbose bool) error {
 	if r.Native != nil {
 		writeNative(&b, r.Native)
 	}
-	if r.Verdict == Unknown {
+	if r.Verdict == Unknown && (r.Native == nil || r.Counts()[Undecided] > 0) {
 		b.WriteString("\nundecided conditions:\n")
 		for _, c := range r.Conditions {
 			if c.Status == Undecided {

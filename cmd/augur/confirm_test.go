@@ -71,3 +71,43 @@ func TestHalideConfirmJSON(t *testing.T) {
 		t.Errorf("the standard error does not say what was written:\n%s", errw.String())
 	}
 }
+
+// TestHalideConfirmCheckLeftOut checks that an INVALID whose
+// counterexample stops Halide's code at a storage-folding check that the
+// translation leaves out is UNKNOWN, in text and JSON, with the reason
+// the fuzz campaign gives: the fuzz case fold-factor-too-small (seed
+// 3002, case 79) as a generator, whose f2 is folded by 2 rows under an
+// update split by 8.
+func TestHalideConfirmCheckLeftOut(t *testing.T) {
+	halideAvailable(t)
+	gen := filepath.Join("..", "..", "frontend", "halide", "testdata", "confirm", "fold_factor_too_small.cpp")
+	reason := "the counterexample stops Halide's code at its check halide_error_fold_factor_too_small, which the translation leaves out; Augur's invalid verdict on the kernel shows no wrong output of Halide's"
+	args := []string{"halide", gen, "-o", t.TempDir(), "--validate", "--target", "x86-64-linux-avx-avx2-f16c-fma-sse41", "--timeout", "5m"}
+	var out, errw bytes.Buffer
+	if code := execute(args, nil, &out, &errw); code != exitUnknown {
+		t.Fatalf("augur %s: exit %d, want %d\n%s%s", strings.Join(args, " "), code, exitUnknown, out.String(), errw.String())
+	}
+	for _, w := range []string{"UNKNOWN: " + reason + "\n",
+		"NOT REPRODUCED by Halide's code (check left out): Halide's compiled pipeline stops at its check halide_error_fold_factor_too_small, which the translation leaves out of the kernel: Error: The fold factor (2) of dimension y of f2$0 is too small to store the required region"} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("the report lacks %q:\n%s", w, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "undecided conditions:") {
+		t.Errorf("the report lists undecided conditions:\n%s", out.String())
+	}
+	out.Reset()
+	args = append(args, "--json")
+	if code := execute(args, nil, &out, &errw); code != exitUnknown {
+		t.Fatalf("augur %s: exit %d, want %d\n%s%s", strings.Join(args, " "), code, exitUnknown, out.String(), errw.String())
+	}
+	var rep validate.Report
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("the standard output is not a report: %v\n%s", err, out.String())
+	}
+	n := rep.Native
+	if rep.Verdict != validate.Unknown || rep.Reason != reason || rep.Counterexample == nil || n == nil ||
+		n.Outcome != validate.NativeNotReproduced || n.Cause != validate.CauseCheckLeftOut {
+		t.Fatalf("verdict %s (%s), native check %+v: want unknown (%s), not reproduced by Halide's code, check left out", rep.Verdict, rep.Reason, n, reason)
+	}
+}

@@ -76,7 +76,10 @@ counterexample is then run on Halide's own compiled pipeline (twice, its
 memory poisoned) and on the algorithm unscheduled, and the report says
 whether Halide's code confirms it or not, and then what the difference
 would need to show (uninitialized memory, a race) or that the
-translation is suspect. --json prints the report as JSON, the outcome
+translation is suspect. When Halide's code stops on the counterexample
+at a storage-folding check that the translation leaves out of the
+kernel, the verdict is UNKNOWN (exit status 2): the kernel goes on
+where Halide's code stops. --json prints the report as JSON, the outcome
 on Halide's code as its "native" field. Without --validate: 0 written, 3
 on any error (a construct that cannot be translated is named).`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -357,7 +360,9 @@ const confirmTolerance = 1e-5
 // confirmOnHalide returns the step that runs Halide's compiled pipeline
 // (the generator's driver, with the options of the translation) on an
 // invalid report's counterexample and puts the outcome in the report
-// (docs/halide.md, "Confirming an INVALID on Halide's code").
+// (docs/halide.md, "Confirming an INVALID on Halide's code"); when
+// Halide's code stops at a check the translation leaves out, the verdict
+// becomes UNKNOWN.
 func confirmOnHalide(driver string, opts halide.Options, pair *frontend.Pair, valueModel string) func(context.Context, *validate.Report) {
 	return func(ctx context.Context, rep *validate.Report) {
 		defer unconfirmedDerived(rep, pair.Spec)
@@ -390,7 +395,13 @@ func confirmOnHalide(driver string, opts halide.Options, pair *frontend.Pair, va
 			halide.Race:                validate.CauseRace,
 			halide.OutsideBuffers:      validate.CauseOutsideBuffers,
 			halide.Translation:         validate.CauseTranslation,
+			halide.CheckLeftOut:        validate.CauseCheckLeftOut,
 		}[c.Cause]
+		if c.Cause == halide.CheckLeftOut {
+			// Halide's code stops where the kernel goes on: the
+			// INVALID is no claim about Halide.
+			rep.Verdict, rep.Reason = validate.Unknown, halide.DroppedCheckReason(c.Check)
+		}
 		if c.Inputs != nil {
 			n.Inputs, n.AllInputs = nil, true
 			for _, x := range c.Inputs {

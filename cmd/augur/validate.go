@@ -45,7 +45,8 @@ type validateFlags struct {
 	// stdin is read for a file named "-".
 	stdin io.Reader
 	// amend, when set, completes an invalid report before it is printed
-	// (augur halide --validate runs Halide's code on the counterexample).
+	// (augur halide --validate runs Halide's code on the counterexample),
+	// and may make its verdict UNKNOWN.
 	amend func(context.Context, *validate.Report)
 }
 

@@ -76,6 +76,11 @@ const (
 	// Translation: nothing but a wrong translation explains the
 	// difference: a defect of Augur.
 	Translation
+	// CheckLeftOut: Halide's compiled pipeline stops, on the
+	// counterexample, at a run-time check that the translation leaves
+	// out of the kernel (DroppedCheck): the kernel goes on where
+	// Halide's code stops, and the difference is no output of Halide's.
+	CheckLeftOut
 )
 
 func (c Cause) String() string {
@@ -88,6 +93,8 @@ func (c Cause) String() string {
 		return "access outside the buffers"
 	case Translation:
 		return "translation suspect"
+	case CheckLeftOut:
+		return "check left out"
 	}
 	return fmt.Sprintf("Cause(%d)", int(c))
 }
@@ -113,6 +120,9 @@ type Confirmation struct {
 	Outcome Outcome
 	// Cause is set when the outcome is NotReproduced.
 	Cause Cause
+	// Check names the check left out at which Halide's code stopped,
+	// when Cause is CheckLeftOut.
+	Check string
 	// Reason says, in a sentence, what the runs showed.
 	Reason string
 	// Compared counts the output cells compared; Differences lists the
@@ -181,8 +191,7 @@ func Confirm(ctx context.Context, driver string, o Options, spec, prog string, w
 		overruns = max(overruns, n)
 	}
 	if runs[0] == nil || runs[1] == nil {
-		return &Confirmation{Outcome: NotReproduced, Cause: Translation,
-			Reason: "Halide's compiled pipeline rejects the counterexample's parameters, which the kernel's assumptions admit: " + firstLine(cmp.Or(halideErr[0], halideErr[1]))}, nil
+		return stopped(firstLine(cmp.Or(halideErr[0], halideErr[1]))), nil
 	}
 	ev, err := sare.NewEvaluator(sp, sinfo, w.Params, inputs)
 	if err != nil {
@@ -196,6 +205,19 @@ func Confirm(ctx context.Context, driver string, o Options, spec, prog string, w
 	c.classify(w.Kind, runs[2] != nil, firstLine(halideErr[2]))
 	c.Inputs = listed
 	return c, nil
+}
+
+// stopped is the confirmation of a counterexample on which Halide's
+// compiled pipeline stopped with the error msg: at a check the
+// translation leaves out, or rejecting parameters that the kernel's
+// assumptions admit, which only a wrong translation explains.
+func stopped(msg string) *Confirmation {
+	if check := DroppedCheck(msg); check != "" {
+		return &Confirmation{Outcome: NotReproduced, Cause: CheckLeftOut, Check: check,
+			Reason: "Halide's compiled pipeline stops at its check " + check + ", which the translation leaves out of the kernel: " + msg}
+	}
+	return &Confirmation{Outcome: NotReproduced, Cause: Translation,
+		Reason: "Halide's compiled pipeline rejects the counterexample's parameters, which the kernel's assumptions admit: " + msg}
 }
 
 func parsePair(spec, prog string) (*sare.Spec, *expr.Info, *sched.Kernel, error) {

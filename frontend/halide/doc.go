@@ -31,5 +31,7 @@
 // reference interpreter), confirm.go (Confirm, a counterexample run on
 // Halide's compiled pipeline, scheduled and not, and compared with the
 // specification), derived.go (Derived, the integer parameters that
-// abstract integers Halide computes from float inputs).
+// abstract integers Halide computes from float inputs), checks.go
+// (DroppedCheck, the run-time checks of Halide's code that the
+// translation leaves out of the kernel).
 package halide

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/augur-verify/augur/frontend/halide"
 )
 
 // Verdict is a validator's answer on a case's translation.
@@ -188,8 +190,7 @@ func RunCase(ctx context.Context, d *Driver, v Validator, c *Case) (*Outcome, er
 			// Halide's code stops where the kernel goes on: the
 			// counterexample is no wrong output of Halide's.
 			out.Verdict = "unknown"
-			out.Reason = "the counterexample stops Halide's code at its check " + check +
-				", which the translation leaves out; Augur's invalid verdict on the kernel shows no wrong output of Halide's"
+			out.Reason = halide.DroppedCheckReason(check)
 			out.Cause = Normalize(out.Reason)
 		}
 	case j.Mismatch > 0:
@@ -203,27 +204,14 @@ func RunCase(ctx context.Context, d *Driver, v Validator, c *Case) (*Outcome, er
 	return out, nil
 }
 
-// droppedChecks are the runtime errors of the checks that the
-// translation leaves out of the kernel (storage folding's, see
-// docs/halide.md, "Prefetches and storage folding's dynamic checks"), by
-// a phrase of Halide's message.
-var droppedChecks = map[string]string{
-	"is too small to store the required region": "halide_error_fold_factor_too_small",
-	"was accessed out of order by loop":         "halide_error_bad_fold",
-}
-
 // droppedCheck names the check the translation leaves out at which
-// Halide's code stopped in the JIT run j, or is empty.
+// Halide's code stopped in the JIT run j (halide.DroppedCheck), or is
+// empty.
 func droppedCheck(j *Answer) string {
 	if j.Cause != "halide-runtime" {
 		return ""
 	}
-	for phrase, check := range droppedChecks {
-		if strings.Contains(j.Msg, phrase) {
-			return check
-		}
-	}
-	return ""
+	return halide.DroppedCheck(j.Msg)
 }
 
 // inputMargin is how many cells past the output region, on each side,
