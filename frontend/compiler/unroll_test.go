@@ -258,18 +258,7 @@ schedule {
 	if testing.Short() {
 		return
 	}
-	if rep := validatePair(t, r); rep.Verdict != validate.Valid {
-		t.Fatalf("verdict %s, want valid\n%s", rep.Verdict, k)
-	}
-	short := *r
-	short.Pair.Kernels = append(short.Pair.Kernels[:0:0], r.Kernels...)
-	short.Kernels[0].Text = strings.Replace(k, "4 * yo + 5 {", "4 * yo + 4 {", 1)
-	if short.Kernels[0].Text == k {
-		t.Fatalf("the region one row short does not apply to\n%s", k)
-	}
-	if rep := validatePair(t, &short); rep.Verdict != validate.Invalid {
-		t.Fatalf("verdict %s for the region one row short, want invalid", rep.Verdict)
-	}
+	validAndMutantInvalid(t, r, "4 * yo + 5 {", "4 * yo + 4 {", "the region one row short")
 }
 
 // TestFuseNested fuses two loops whose inner extent is not constant: the
@@ -298,13 +287,25 @@ func TestFuseNested(t *testing.T) {
 	if testing.Short() {
 		return
 	}
+	validAndMutantInvalid(t, r, "par x < W {", "par x < W - 1 {", "the inner loop one iteration short")
+}
+
+// validAndMutantInvalid checks that r's kernel validates and that the same
+// kernel with its first old replaced by new (what names the mutation) is
+// invalid.
+func validAndMutantInvalid(t *testing.T, r *Result, old, new, what string) {
+	t.Helper()
+	k := r.Kernels[0].Text
 	if rep := validatePair(t, r); rep.Verdict != validate.Valid {
 		t.Fatalf("verdict %s, want valid\n%s", rep.Verdict, k)
 	}
-	short := *r
-	short.Pair.Kernels = append(short.Pair.Kernels[:0:0], r.Kernels...)
-	short.Kernels[0].Text = strings.Replace(k, "par x < W {", "par x < W - 1 {", 1)
-	if rep := validatePair(t, &short); rep.Verdict != validate.Invalid {
-		t.Fatalf("verdict %s for the inner loop one iteration short, want invalid", rep.Verdict)
+	mutant := *r
+	mutant.Pair.Kernels = append(mutant.Pair.Kernels[:0:0], r.Kernels...)
+	mutant.Kernels[0].Text = strings.Replace(k, old, new, 1)
+	if mutant.Kernels[0].Text == k {
+		t.Fatalf("%s does not apply to\n%s", what, k)
+	}
+	if rep := validatePair(t, &mutant); rep.Verdict != validate.Invalid {
+		t.Fatalf("verdict %s for %s, want invalid", rep.Verdict, what)
 	}
 }
