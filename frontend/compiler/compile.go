@@ -146,8 +146,10 @@ type compiler struct {
 	chainSpec map[int]*loopSched
 	values    map[string][]syntax.Expr // right-hand sides per stage, inlined funcs substituted
 	root      *nBlock
-	nvars     int
-	display   map[string]string
+	// placed lists the nests placed so far, per func (for compute_with)
+	placed  map[string][]node
+	nvars   int
+	display map[string]string
 	// budget bounds the exact bounds of one dimension of a region
 	budget presburger.Budget
 	// the miscompilation to inject, and whether it was
