@@ -7,6 +7,7 @@ import (
 
 	"github.com/augur-verify/augur/frontend/compiler/alg"
 	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/validate"
 )
 
 // withHead is an algorithm of two independent producers, A and B, read by
@@ -86,7 +87,7 @@ output Out over x in 0 .. W, y in 0 .. H
 schedule {`
 	for _, tc := range []struct {
 		name, head, dirs, want string
-		code               syntax.Code
+		code                   syntax.Code
 	}{
 		{"dependent", dep, "B.compute_with(A, y)",
 			"t.alg:8:5: B.compute_with(A, y): B and A depend on each other: the stages computed with each other must be independent", syntax.CodeSchedule},
@@ -123,4 +124,56 @@ schedule {`
 			}
 		})
 	}
+}
+
+// gradients is harris's gradients: Ix and Iy, independent, computed from
+// Gray and read by Out, the algorithm compute_with applies to.
+const gradients = `param W, H
+input In(x, y) : f32
+func Gray(x, y) : f32 = In(x, y) * 0.5
+func Iy(x, y) : f32 = Gray(x - 1, y - 1) + Gray(x + 1, y + 1)
+func Ix(x, y) : f32 = Gray(x - 1, y) - Gray(x + 1, y)
+func Out(x, y) : f32 = Ix(x, y) * Ix(x, y + 1) + Iy(x, y) * Iy(x - 1, y)
+output Out over x in 0 .. W, y in 0 .. H
+`
+
+// TestFuzzComputeWith runs the kernels of random schedules of gradients,
+// which draw compute_with among the funcs computed at the same level, and
+// validates the first with compute_with.
+func TestFuzzComputeWith(t *testing.T) {
+	p, err := alg.Load(&syntax.Source{Name: "gradients.alg", Text: gradients})
+	if err != nil {
+		t.Fatal(detail(err))
+	}
+	n := 40
+	if testing.Short() {
+		n = 10
+	}
+	with, validated := 0, false
+	got, err := FuzzSchedules(context.Background(), p, n, 36, func(tr Trial) bool {
+		for i, params := range []map[string]int64{{"W": 1, "H": 2}, {"W": 7, "H": 5}} {
+			if err := runKernel(tr.Result, params, uint64(i)); err != nil {
+				t.Errorf("schedule %d at %v: %v\n%s\n%s", tr.Index, params, err, tr.Text, tr.Result.Kernels[0].Text)
+				return false
+			}
+		}
+		if !strings.Contains(tr.Text, "compute_with") {
+			return true
+		}
+		with++
+		if !validated {
+			validated = true
+			if rep := validatePair(t, tr.Result); rep.Verdict != validate.Valid {
+				t.Errorf("schedule %d: verdict %s (%s)\n%s\n%s", tr.Index, rep.Verdict, rep.Reason, tr.Text, tr.Result.Kernels[0].Text)
+			}
+		}
+		return true
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != n || with == 0 {
+		t.Errorf("%d distinct schedules (want %d), %d with compute_with", got, n, with)
+	}
+	t.Logf("%d schedules, %d with compute_with", got, with)
 }
