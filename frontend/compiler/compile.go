@@ -296,7 +296,8 @@ func (c *compiler) stageNames() {
 func rvar(name string) string { return strings.ReplaceAll(name, ".", "_") }
 
 // assumptions returns the program's assumptions and those the compilation
-// needs: every output region and every RDom non-empty.
+// needs: every output region and every RDom non-empty, but for RDoms
+// declared possibly empty.
 func (c *compiler) assumptions() []syntax.Expr {
 	var out []syntax.Expr
 	for _, a := range c.p.Assumes() {
@@ -315,6 +316,9 @@ func (c *compiler) assumptions() []syntax.Expr {
 		}
 	}
 	for _, r := range c.p.RDoms() {
+		if r.MayBeEmpty {
+			continue // updates over an empty RDom change nothing
+		}
 		for _, v := range r.Vars {
 			nonEmpty(v)
 		}
