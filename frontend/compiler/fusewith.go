@@ -181,7 +181,7 @@ func (c *compiler) dependsOn(a, b string) bool {
 // found next in b or at the start of the allocations that follow. It
 // does nothing when f takes part in no compute_with, or when the partner
 // computes nothing there.
-func (c *compiler) fuseAt(f *alg.Func, b *nBlock, placed map[string][]node) error {
+func (c *compiler) fuseAt(f *alg.Func, b *nBlock) error {
 	parent, child, ok := c.withPartner(f.Name.Name)
 	if !ok || len(b.stmts) == 0 {
 		return nil
@@ -192,7 +192,7 @@ func (c *compiler) fuseAt(f *alg.Func, b *nBlock, placed map[string][]node) erro
 	}
 	mine := b.stmts[0]
 	isOther := func(n node) bool {
-		for _, p := range placed[other] {
+		for _, p := range c.placed[other] {
 			if p == n {
 				return true
 			}
@@ -210,7 +210,7 @@ func (c *compiler) fuseAt(f *alg.Func, b *nBlock, placed map[string][]node) erro
 	}
 	w := c.fs[child].with
 	if oi >= len(ob.stmts) || !isOther(ob.stmts[oi]) {
-		for _, p := range placed[other] {
+		for _, p := range c.placed[other] {
 			if sameSite(b, p) {
 				return c.dirErr(w.d, syntax.CodeUnsupported, "another func is computed between %s and %s: stages computed with each other are computed one right after the other", child, parent)
 			}

@@ -105,6 +105,10 @@ schedule {`
 			"t.alg:8:5: B.compute_with(B, y): a func cannot be computed with itself", syntax.CodeSchedule},
 		{"not a func", withHead, "B.compute_with(In, y)",
 			"t.alg:8:5: B.compute_with(In, y): In is not a func", syntax.CodeSchedule},
+		{"one relation", withHead, "B.compute_with(A, y)\n  Out.compute_with(A, y)",
+			"t.alg:9:7: Out.compute_with(A, y): A is already computed with B: a func takes part in one compute_with", syntax.CodeUnsupported},
+		{"placed at a fused loop", gradients + "schedule {", "Ix.compute_with(Iy, y)\n  Gray.compute_at(Iy, y)",
+			"t.alg:10:8: Gray is placed at loop y of Iy, which compute_with fuses with the loops of Ix", syntax.CodeUnsupported},
 		{"specialised", withHead, "A.specialize(W >= 4).parallel(x)\n  B.compute_with(A, y)",
 			"t.alg:9:5: B.compute_with(A, y): A is specialised: compute_with fuses stages without specializations", syntax.CodeUnsupported},
 	} {

@@ -531,7 +531,7 @@ func (c *compiler) place(ctx context.Context, f *alg.Func) error {
 			b := guarded(s.body)
 			b.stmts = append(append([]node(nil), nests...), b.stmts...)
 			c.placed[name] = append(c.placed[name], nests...)
-			if err := c.fuseAt(f, b, c.placed); err != nil {
+			if err := c.fuseAt(f, b); err != nil {
 				return err
 			}
 		}
