@@ -146,8 +146,10 @@ type compiler struct {
 	chainSpec map[int]*loopSched
 	values    map[string][]syntax.Expr // right-hand sides per stage, inlined funcs substituted
 	root      *nBlock
-	nvars     int
-	display   map[string]string
+	// placed lists the nests placed so far, per func (for compute_with)
+	placed  map[string][]node
+	nvars   int
+	display map[string]string
 	// budget bounds the exact bounds of one dimension of a region
 	budget presburger.Budget
 	// the miscompilation to inject, and whether it was
@@ -294,7 +296,8 @@ func (c *compiler) stageNames() {
 func rvar(name string) string { return strings.ReplaceAll(name, ".", "_") }
 
 // assumptions returns the program's assumptions and those the compilation
-// needs: every output region and every RDom non-empty.
+// needs: every output region and every RDom non-empty, but for RDoms
+// declared possibly empty.
 func (c *compiler) assumptions() []syntax.Expr {
 	var out []syntax.Expr
 	for _, a := range c.p.Assumes() {
@@ -313,6 +316,9 @@ func (c *compiler) assumptions() []syntax.Expr {
 		}
 	}
 	for _, r := range c.p.RDoms() {
+		if r.MayBeEmpty {
+			continue // updates over an empty RDom change nothing
+		}
 		for _, v := range r.Vars {
 			nonEmpty(v)
 		}

@@ -33,6 +33,8 @@
 //     of constant extent their bounds as lo and lo + k; interval.go is
 //     bounds inference's fallback beyond its budget of engine steps,
 //     interval arithmetic.
+//   - fusewith.go fuses the loop nests of two stages that compute_with
+//     asks to compute together, once both are placed.
 //   - lower.go and emit.go bind inputs and outputs and print the kernel:
 //     display names for the IR's variables, array cells for accesses.
 //
@@ -46,6 +48,6 @@
 // inject.go the injectable miscompilations.
 //
 // Files, in reading order: compile.go, source.go, spec.go, schedule.go,
-// ir.go, expr.go, nest.go, place.go, bounds.go, unroll.go, interval.go,
+// ir.go, expr.go, nest.go, place.go, fusewith.go, bounds.go, unroll.go, interval.go,
 // lower.go, emit.go, reduce.go, auto.go, fuzz.go, inject.go.
 package compiler

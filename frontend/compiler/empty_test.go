@@ -59,3 +59,24 @@ func TestEmptyRegion(t *testing.T) {
 		t.Errorf("verdict %s, want invalid\n%s", rep.Verdict, bad)
 	}
 }
+
+// TestPossiblyEmptyRDom checks the dot product of linear_algebra's CPU
+// schedule, whose reduction domains (N / 8 vectors, a tail of N % 8
+// points) are declared possibly empty: the kernel assumes only N >= 0,
+// runs at sizes where either domain is empty, and validates; a kernel
+// that skips a vector, or the tail's first point, is invalid (where the
+// domain is not empty).
+func TestPossiblyEmptyRDom(t *testing.T) {
+	r := compileBench(t, "sdot_vec_app")
+	k := r.Kernels[0].Text
+	if !strings.Contains(k, "\nassume N >= 0\n") {
+		t.Fatalf("the kernel assumes more than N >= 0:\n%s", k)
+	}
+	for _, n := range []int64{0, 5, 8, 21} {
+		if err := runKernel(r, map[string]int64{"N": n}, uint64(n)); err != nil {
+			t.Fatalf("N = %d: %v", n, err)
+		}
+	}
+	validAndMutantInvalid(t, r, "for k_v < N / 8 {", "for k_v < N / 8 - 1 {", "the last vector skipped")
+	validAndMutantInvalid(t, r, "for tail_j in 8 * (N / 8) .. N {", "for tail_j in 8 * (N / 8) + 1 .. N {", "the tail's first point skipped")
+}

@@ -126,6 +126,7 @@ func RandomSchedule(p *alg.Program, rng *rand.Rand) string {
 		outputs[o.Func.Name] = true
 	}
 	funcs := p.Funcs()
+	placed := map[string]string{} // func -> where it is computed ("" the root, "-" inline)
 	for i, f := range funcs {
 		name := f.Name.Name
 		if outputs[name] {
@@ -140,11 +141,13 @@ func RandomSchedule(p *alg.Program, rng *rand.Rand) string {
 		switch r := rng.IntN(6); {
 		case r == 0 && len(f.Updates) == 0:
 			lines = append(lines, name+".compute_inline()")
+			placed[name] = "-"
 		case r <= 3 && len(cons) > 0:
 			g := cons[rng.IntN(len(cons))]
 			ls := loops[g]
 			lp := ls[rng.IntN(len(ls))]
 			line := fmt.Sprintf("%s.compute_at(%s, %s)", name, g, lp)
+			placed[name] = g + "." + lp
 			if rng.IntN(3) == 0 && len(f.Vars) > 0 {
 				line += ".store_root()"
 				v := f.Vars[rng.IntN(len(f.Vars))].Name
@@ -160,7 +163,47 @@ func RandomSchedule(p *alg.Program, rng *rand.Rand) string {
 			lines = append(lines, fmt.Sprintf("%s.compute_root().align_bounds(%s, %d)", name, v, 2+rng.IntN(3)))
 		}
 	}
+	if line := randomComputeWith(p, rng, loops, placed); line != "" {
+		lines = append(lines, line)
+	}
 	return strings.Join(lines, "\n") + "\n"
+}
+
+// randomComputeWith draws F.compute_with(G, x) for two funcs of pure
+// definitions alone, neither inlined nor reading the other, x one of the
+// outermost loops their stages share (loops gives each func's loops,
+// innermost first), with F computed where G is (placed gives where each
+// func is computed: "" the root, "-" inline, else G.x); one time in two
+// where there are such funcs, else "".
+func randomComputeWith(p *alg.Program, rng *rand.Rand, loops map[string][]string, placed map[string]string) string {
+	var cands []string
+	for _, f := range p.Funcs() {
+		for _, g := range p.Funcs() {
+			a, b := f.Name.Name, g.Name.Name
+			if a == b || len(f.Updates) > 0 || len(g.Updates) > 0 || placed[a] == "-" || placed[b] == "-" || reads(f, b) || reads(g, a) {
+				continue
+			}
+			at := ""
+			switch {
+			case placed[a] == placed[b]:
+			case placed[b] == "":
+				at = a + ".compute_root()\n"
+			default:
+				gl := strings.SplitN(placed[b], ".", 2)
+				at = fmt.Sprintf("%s.compute_at(%s, %s)\n", a, gl[0], gl[1])
+			}
+			la, lb := loops[a], loops[b]
+			for k := 1; k <= len(la) && k <= len(lb) && la[len(la)-k] == lb[len(lb)-k]; k++ {
+				cands = append(cands, fmt.Sprintf("%s%s.compute_with(%s, %s)", at, a, b, la[len(la)-k]))
+			}
+		}
+	}
+	// the random numbers drawn only where there are candidates: the
+	// schedules of other algorithms stay those of their seeds
+	if len(cands) == 0 || rng.IntN(2) > 0 {
+		return ""
+	}
+	return cands[rng.IntN(len(cands))]
 }
 
 // draw returns one random loop directive for the stage and updates the
@@ -247,7 +290,6 @@ func (m *stageModel) draw(rng *rand.Rand) string {
 	}
 	return ""
 }
-
 func index(xs []string, x string) int {
 	for i, y := range xs {
 		if y == x {

@@ -399,6 +399,7 @@ func (c *compiler) paramSet() map[string]bool {
 // buffer at its store level; finally the regions of the inputs.
 func (c *compiler) placeAll(ctx context.Context) error {
 	c.root = &nBlock{}
+	c.placed = map[string][]node{}
 	funcs := c.p.Funcs()
 	live := c.liveFuncs()
 	for i := len(funcs) - 1; i >= 0; i-- {
@@ -529,6 +530,10 @@ func (c *compiler) place(ctx context.Context, f *alg.Func) error {
 		} else {
 			b := guarded(s.body)
 			b.stmts = append(append([]node(nil), nests...), b.stmts...)
+			c.placed[name] = append(c.placed[name], nests...)
+			if err := c.fuseAt(f, b); err != nil {
+				return err
+			}
 		}
 		placed = true
 		// the fold must hold what f writes in one computation, overcompute

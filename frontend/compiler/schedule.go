@@ -107,7 +107,8 @@ type funcSched struct {
 	align    map[int][2]int64       // dimension -> modulus, remainder
 	foldPos  syntax.Pos
 	boundPos map[int]syntax.Pos
-	foldSpan int64 // the points one computation spans (for an injection)
+	foldSpan int64        // the points one computation spans (for an injection)
+	with     *computeWith // compute_with(G, x) of the pure definition (fusewith.go)
 }
 
 // schedule applies the directives to the default schedule: every func
@@ -202,6 +203,7 @@ var arity = map[string]struct {
 	"unroll":         {1, 2, "unroll(x[, factor])"},
 	"compute_root":   {0, 0, "compute_root()"},
 	"compute_at":     {2, 2, "compute_at(G, x)"},
+	"compute_with":   {2, 2, "compute_with(G, x)"},
 	"store_root":     {0, 0, "store_root()"},
 	"store_at":       {2, 2, "store_at(G, x)"},
 	"compute_inline": {0, 0, "compute_inline()"},
@@ -219,7 +221,7 @@ var arity = map[string]struct {
 func Directives() []string {
 	var out []string
 	for _, n := range []string{"split", "fuse", "reorder", "tile", "parallel", "vectorize", "unroll",
-		"compute_root", "compute_at", "store_root", "store_at", "compute_inline",
+		"compute_root", "compute_at", "compute_with", "store_root", "store_at", "compute_inline",
 		"fold_storage", "bound", "bound_extent", "align_bounds", "specialize", "atomic", "rfactor"} {
 		out = append(out, arity[n].usage)
 	}
@@ -376,6 +378,11 @@ func (c *compiler) directive(d *alg.Directive) error {
 			}
 		}
 		return nil
+	case "compute_with":
+		if err := funcLevel(); err != nil {
+			return err
+		}
+		return c.computeWithDirective(d, f, fs)
 	case "fold_storage", "bound", "bound_extent", "align_bounds":
 		if err := funcLevel(); err != nil {
 			return err
@@ -738,5 +745,5 @@ func (c *compiler) checkPlacement() error {
 			return c.errAt(fs.store.pos, syntax.CodeSchedule, "%s is computed inline: it has no storage to place", f.Name.Name)
 		}
 	}
-	return nil
+	return c.checkComputeWith()
 }

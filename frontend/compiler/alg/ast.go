@@ -54,6 +54,10 @@ type RDom struct {
 	Pos  syntax.Pos
 	Name *syntax.Ident
 	Vars []*RVar
+	// MayBeEmpty (written "possibly empty" after the ranges): the ranges
+	// may be empty for some parameter values, where the updates over the
+	// RDom change nothing; otherwise the compiler assumes them non-empty.
+	MayBeEmpty bool
 }
 
 // RVar is one variable of an RDom with its half-open range [Lo, Hi).

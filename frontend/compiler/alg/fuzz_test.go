@@ -88,6 +88,7 @@ func FuzzParseSchedule(f *testing.F) {
 		"schedule {\n  BH.compute_at(Out, y).store_root().fold_storage(y, 4)\n}\n",
 		"Out.split(y, yo, yi, 3, shift).specialize(W >= 8).vectorize(x, 4)\nBH.compute_inline()\n",
 		"Out.fuse(x, y, t).parallel(t)\nBH.compute_root().align_bounds(x, 4, 1).bound(y, -1, H + 2)\n",
+		"BH.compute_with(Out, y)\nOut.split(y, yo, yi, 4)\n",
 	} {
 		f.Add(text)
 	}

@@ -340,7 +340,18 @@ func (p *parser) rdom(pos syntax.Pos) {
 		p.SkipLine()
 		return
 	}
-	p.add(&RDom{Pos: pos, Name: name, Vars: vars})
+	r := &RDom{Pos: pos, Name: name, Vars: vars}
+	if t := p.Tok(); t.Kind == syntax.Name && t.Text == "possibly" {
+		p.Next()
+		if t := p.Tok(); t.Kind != syntax.Name || t.Text != "empty" {
+			p.ErrorExpected("empty (possibly empty: the RDom's ranges may be empty)")
+			p.SkipLine()
+			return
+		}
+		p.Next()
+		r.MayBeEmpty = true
+	}
+	p.add(r)
 	p.EndLine()
 }
 

@@ -74,6 +74,7 @@ func TestRoundTrip(t *testing.T) {
 	srcs["rfactor"] = rfactor
 	srcs["with-schedule"] = withSchedule
 	srcs["filters"] = filters
+	srcs["possibly-empty"] = "param N\ninput A(x) : f32\nfunc F() : f32 = 0\nrdom r(k in 0 .. N / 8) possibly empty\nF() += A(r.k)\noutput F\n"
 	for name, text := range srcs {
 		p, err := Load(&syntax.Source{Name: name, Text: text})
 		if err != nil {
@@ -144,6 +145,7 @@ func TestErrors(t *testing.T) {
 		{head + "func F(x) : f32 = 0\nF(x) += A(x.y.z)" + out, "t.alg:4:11", syntax.CodeSyntax},
 		{head + "func F(x) : f32 = 0\nF(x) ++ 1" + out, "t.alg:4:6", syntax.CodeSyntax},
 		{head + "rdom r(k 0 .. N)", "t.alg:3:10", syntax.CodeSyntax},
+		{head + "rdom r(k in 0 .. N) possibly", "t.alg:3:29", syntax.CodeSyntax},
 		{head + "func F(x) : f32 = 0\noutput F over x in 0 N", "t.alg:4:22", syntax.CodeSyntax},
 		{head + "func F(x) : f32 = 0\nschedule {\n  parallel(x)\n}" + out, "t.alg:5:3", syntax.CodeSyntax},
 		{head + "func F(x) : f32 = 0\nschedule {\n  F.update(x).parallel(x)\n}" + out, "t.alg:5:12", syntax.CodeSyntax},

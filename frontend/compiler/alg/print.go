@@ -31,6 +31,9 @@ func Print(p *Program) string {
 			fmt.Fprintf(&b, "rdom %s(", d.Name.Name)
 			writeRanges(&b, d.Vars)
 			b.WriteString(")")
+			if d.MayBeEmpty {
+				b.WriteString(" possibly empty")
+			}
 		case *Update:
 			fmt.Fprintf(&b, "%s(", d.Func.Name)
 			syntax.WriteExprList(&b, d.Args)
@@ -189,7 +192,7 @@ func declEqual(x, y Decl) bool {
 		return ok && a.Name.Name == b.Name.Name && identsEqual(a.Vars, b.Vars) && a.Type == b.Type && syntax.Equal(a.Value, b.Value)
 	case *RDom:
 		b, ok := y.(*RDom)
-		return ok && a.Name.Name == b.Name.Name && rangesEqual(a.Vars, b.Vars)
+		return ok && a.Name.Name == b.Name.Name && rangesEqual(a.Vars, b.Vars) && a.MayBeEmpty == b.MayBeEmpty
 	case *Update:
 		b, ok := y.(*Update)
 		return ok && a.Func.Name == b.Func.Name && syntax.EqualList(a.Args, b.Args) && a.Op == b.Op &&
