@@ -18,6 +18,7 @@ import (
 )
 
 func TestParseDeps(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in               string
 		targets, prereqs []string
@@ -71,6 +72,7 @@ func FuzzParseDeps(f *testing.F) {
 }
 
 func TestSplitCommand(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in   string
 		want []string
@@ -120,6 +122,7 @@ func FuzzSplitCommand(f *testing.F) {
 }
 
 func TestFromCompileCommands(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "gen.cpp")
 	other := filepath.Join(dir, "other.cpp")
@@ -201,7 +204,11 @@ HALIDE_REGISTER_GENERATOR(Scaled, scaled)
 // cache keeps the driver while nothing changes and rebuilds it when the
 // header does.
 func TestBuildSeveralSources(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
+	if err := translatorBuilt(); err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir() // a new generator for the cache, by its sources' paths
 	writeFiles(t, dir, map[string]string{
 		"gen.cpp":     scaledGen,
@@ -263,7 +270,11 @@ func TestBuildSeveralSources(t *testing.T) {
 // constant_exterior boundary condition, whose stage the translator cannot
 // tell.
 func TestFFT(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
+	if err := translatorBuilt(); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
 	dir := filepath.Join("testdata", "fft")
