@@ -75,7 +75,10 @@ func buildDriver(t *testing.T, tc Toolchain, src string) string {
 // translated translates the pipeline of driver d with options o.
 func translated(ctx context.Context, t *testing.T, d string, o Options) *frontend.Pair {
 	t.Helper()
-	pair := translated(ctx, t, d, o)
+	pair, err := Translate(ctx, d, o)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return pair
 }
 
