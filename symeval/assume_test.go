@@ -69,7 +69,6 @@ func TestConjoinAssumptions(t *testing.T) {
 // specialisations the constraints of one piece first would split in four:
 // the same set, in no more pieces than the order of the lines gives.
 func TestConjoinAssumptionsHalide(t *testing.T) {
-	skipUnderShort(t)
 	ctx := context.Background()
 	dir := filepath.Join("..", "bench", "halide", "sgemmTB")
 	sp, kp := filepath.Join(dir, "spec.sare"), filepath.Join(dir, "prog.sched")

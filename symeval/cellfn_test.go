@@ -96,17 +96,6 @@ func stencilSite(t *testing.T, ctx context.Context, p *pair, pr *Prophecy) (*sch
 	return nil, site{}, nil
 }
 
-// skipUnderShort skips a slow test under -short, the mode of make
-// test's run under the race detector: the test runs in one goroutine, and
-// symeval and the packages it calls start none, so the detector has
-// nothing to watch in it; the full run, without -short, has it.
-func skipUnderShort(t *testing.T) {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("one goroutine, nothing for the race detector: runs without -short")
-	}
-}
-
 const tileWrite = "b[base + d - m, ubase + e] {B(base + d, ubase + e)} := a[base + d, ubase + e] * a[base + d, ubase + e]"
 
 // TestFunctionalRead checks the reads of a buffer that overlapping
@@ -116,7 +105,6 @@ const tileWrite = "b[base + d - m, ubase + e] {B(base + d, ubase + e)} := a[base
 // the exact image wherever the scope's facts and the assumptions hold.
 // The kernel is valid and every condition is decided.
 func TestFunctionalRead(t *testing.T) {
-	skipUnderShort(t)
 	ctx := context.Background()
 	p := tilesPair(t, "N - 2", tileWrite)
 	pr := prophesy(t, p)
@@ -153,7 +141,6 @@ func TestFunctionalRead(t *testing.T) {
 // short of what the stencil reads, and the read's undefined-read
 // condition fails.
 func TestFunctionalReadUndefined(t *testing.T) {
-	skipUnderShort(t)
 	ctx := context.Background()
 	p := tilesPair(t, "N - 4", tileWrite)
 	a, err := Analyze(ctx, p.kernel, p.kinfo, p.spec, p.sinfo, AnalyzeOptions{})
@@ -177,7 +164,6 @@ func TestFunctionalReadUndefined(t *testing.T) {
 // point, and b's content is no function of the cell, so the stencil reads
 // it exactly.
 func TestFunctionalReadRace(t *testing.T) {
-	skipUnderShort(t)
 	ctx := context.Background()
 	p := tilesPair(t, "N - 2", "b[base + d - m, ubase + e] {B(4 * t + d, ubase + e)} := a[base + d, ubase + e] * a[base + d, ubase + e]")
 	pr := prophesy(t, p)
