@@ -20,20 +20,15 @@ import (
 // ieee: the bits of a NaN input are undefined (NaN payloads are not
 // modelled), and so is the specification's value there.
 func TestBitCast(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	d, err := tc.Driver(ctx, filepath.Join("testdata", "bitcast", "bitcast.cpp"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := buildDriver(t, tc, filepath.Join("testdata", "bitcast", "bitcast.cpp"))
 	// strict_float, as nl_means: Halide would otherwise rewrite
 	// fast_exp's float arithmetic, which the interpreter runs exactly.
 	o := Options{Target: "host-strict_float"}
-	pair, err := Translate(ctx, d, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pair := translated(ctx, t, d, o)
 	spec, prog := pair.Spec, pair.Kernel(frontend.Prog).Text
 	for _, want := range []string{"reinterpret_u32(in_im(x))", "reinterpret_f32(", " << u32(23)", " << i32(23)"} {
 		if !strings.Contains(spec, want) {

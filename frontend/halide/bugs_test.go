@@ -120,16 +120,14 @@ func halideWrong(ctx context.Context, s *Sample, specText string) (string, error
 // flattening where bugs.json gives its verdict there (VALID for a bug
 // that only the final stage shows); the others before flattening.
 func TestKnownBugs(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
 	f := loadBugs(t)
 	for _, c := range f.Bugs {
 		t.Run(c.Name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 			defer cancel()
-			d, err := tc.Driver(ctx, filepath.Join("bugs", c.File))
-			if err != nil {
-				t.Fatal(err)
-			}
+			d := buildDriver(t, tc, filepath.Join("bugs", c.File))
 			o := Options{Generator: c.Generator, Params: paramStrings(c.Params), Target: f.Target, Stage: c.Stage}
 			pair, err := Translate(ctx, d, o)
 			if err != nil {

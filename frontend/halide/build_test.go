@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 )
 
 func TestParseDeps(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in               string
 		targets, prereqs []string
@@ -70,6 +72,7 @@ func FuzzParseDeps(f *testing.F) {
 }
 
 func TestSplitCommand(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in   string
 		want []string
@@ -119,6 +122,7 @@ func FuzzSplitCommand(f *testing.F) {
 }
 
 func TestFromCompileCommands(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "gen.cpp")
 	other := filepath.Join(dir, "other.cpp")
@@ -200,7 +204,11 @@ HALIDE_REGISTER_GENERATOR(Scaled, scaled)
 // cache keeps the driver while nothing changes and rebuilds it when the
 // header does.
 func TestBuildSeveralSources(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
+	if err := translatorBuilt(); err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir() // a new generator for the cache, by its sources' paths
 	writeFiles(t, dir, map[string]string{
 		"gen.cpp":     scaledGen,
@@ -262,7 +270,11 @@ func TestBuildSeveralSources(t *testing.T) {
 // constant_exterior boundary condition, whose stage the translator cannot
 // tell.
 func TestFFT(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
+	if err := translatorBuilt(); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
 	dir := filepath.Join("testdata", "fft")
@@ -318,5 +330,53 @@ func TestFFT(t *testing.T) {
 		var b strings.Builder
 		rep.WriteText(&b, false)
 		t.Errorf("the complex fft: %s, want VALID\n%s", rep.Verdict, b.String())
+	}
+}
+
+// TestCachedConcurrent builds one cached file from several goroutines at
+// once, as parallel tests and concurrent processes do on a cold cache:
+// every build writes a temporary file of its own, every caller gets the
+// path, and the file has the content built, none left half-written.
+func TestCachedConcurrent(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "obj", "unit.o")
+	const n = 8
+	start := make(chan struct{})
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			<-start
+			got, err := cached(path, func(tmp string) error {
+				// Written in two steps, so that a shared temporary
+				// file would show a build's half.
+				if err := os.WriteFile(tmp, []byte("built"), 0o644); err != nil {
+					return err
+				}
+				f, err := os.OpenFile(tmp, os.O_APPEND|os.O_WRONLY, 0)
+				if err != nil {
+					return err
+				}
+				_, err = f.WriteString(" once")
+				return errors.Join(err, f.Close())
+			})
+			if err == nil && got != path {
+				err = errors.New("path " + got)
+			}
+			errs[i] = err
+		})
+	}
+	close(start)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || string(b) != "built once" {
+		t.Fatalf("the cached file holds %q (%v), want \"built once\"", b, err)
+	}
+	left, err := filepath.Glob(filepath.Join(filepath.Dir(path), "*.tmp*"))
+	if err != nil || len(left) > 0 {
+		t.Errorf("temporary files left: %q (%v)", left, err)
 	}
 }

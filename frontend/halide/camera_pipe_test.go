@@ -19,18 +19,13 @@ import (
 // colour temperature there overflows the colour matrix's cast to int16,
 // which is undefined (the interpreter says so at f26's store).
 func TestCameraPipe(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
-	d, err := tc.Driver(ctx, filepath.Join("apps", "camera_pipe.cpp"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := buildDriver(t, tc, filepath.Join("apps", "camera_pipe.cpp"))
 	o := Options{Target: SuiteTarget}
-	pair, err := Translate(ctx, d, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pair := translated(ctx, t, d, o)
 	spec, prog := pair.Spec, pair.Kernel(frontend.Prog).Text
 	for _, want := range []string{
 		"tensor curve(v0) : u8",

@@ -8,6 +8,7 @@ import "testing"
 // any other error of Halide's on the counterexample's parameters stays a
 // suspect translation.
 func TestDroppedCheck(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		msg, check string
 		cause      Cause

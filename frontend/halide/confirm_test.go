@@ -44,17 +44,12 @@ func invalidWitness(t *testing.T, ctx context.Context, pair *frontend.Pair) Witn
 // computes another value than the algorithm, Halide's unscheduled one
 // and the specification's, which agree.
 func TestConfirmHalideBug(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
 	ctx := context.Background()
-	d, err := tc.Driver(ctx, filepath.Join("testdata", "confirm", "sliding_8140.cpp"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := buildDriver(t, tc, filepath.Join("testdata", "confirm", "sliding_8140.cpp"))
 	o := Options{Target: SuiteTarget}
-	pair, err := Translate(ctx, d, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pair := translated(ctx, t, d, o)
 	w := invalidWitness(t, ctx, pair)
 	if w.Kind != sched.UndefinedRead {
 		t.Errorf("counterexample kind %s, want %s", w.Kind, sched.UndefinedRead)
@@ -88,14 +83,12 @@ func TestConfirmHalideBug(t *testing.T) {
 // or a read of memory never written, names those causes; parameters
 // Halide's checks reject are not reproduced either.
 func TestConfirmPlanted(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
 	ctx := context.Background()
 	d := driver(t, tc, "blur")
 	o := Options{Target: SuiteTarget}
-	pair, err := Translate(ctx, d, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pair := translated(ctx, t, d, o)
 	mutated, _, err := Mutate(pair.Kernel(frontend.Prog).Text, "fold:2")
 	if err != nil {
 		t.Fatal(err)
@@ -137,6 +130,7 @@ func TestConfirmPlanted(t *testing.T) {
 // allocations confirms a failure by itself, outputs right or not, and
 // that readRun reads the count the driver writes.
 func TestConfirmOverrun(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	run := filepath.Join(dir, "result.0")
 	if err := os.WriteFile(run, []byte("out f 0 = 1\n"), 0o644); err != nil {

@@ -33,20 +33,15 @@ var finalSizes = map[string][]int{"out": {19, 10}}
 // (unrolled: its loop variable recovered from the copy's ordinal). Each
 // kernel agrees with Halide's JIT cell for cell and is VALID.
 func TestFinalStage(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
-	d, err := tc.Driver(ctx, filepath.Join("testdata", "final", "final.cpp"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := buildDriver(t, tc, filepath.Join("testdata", "final", "final.cpp"))
 	for _, sched := range []string{"scalar", "vector", "unroll", "partition", "inner", "tiles", "predicate", "unrolled", "repeated"} {
 		t.Run(sched, func(t *testing.T) {
 			o := Options{Target: finalTarget, Params: map[string]string{"sched": sched}, Stage: StageFinal}
-			pair, err := Translate(ctx, d, o)
-			if err != nil {
-				t.Fatal(err)
-			}
+			pair := translated(ctx, t, d, o)
 			jitAgrees(ctx, t, d, o, pair.Spec, pair.Kernel(frontend.Prog).Text, finalSizes, 1, 0)
 			if testing.Short() {
 				return
@@ -72,16 +67,14 @@ func TestFinalStage(t *testing.T) {
 // variable the translation recovers from its ordinal). None may be VALID;
 // each is INVALID, for the reason planted.
 func TestFinalStagePlanted(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("validates")
 	}
 	tc := toolchain(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
-	d, err := tc.Driver(ctx, filepath.Join("testdata", "final", "final.cpp"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := buildDriver(t, tc, filepath.Join("testdata", "final", "final.cpp"))
 	for _, c := range []struct{ sched, plant, reason string }{
 		{"scalar", "stride", "annotation mismatch"},
 		{"scalar", "offset", "out-of-bounds write"},
@@ -96,10 +89,7 @@ func TestFinalStagePlanted(t *testing.T) {
 	} {
 		t.Run(c.sched+"/"+c.plant, func(t *testing.T) {
 			o := Options{Target: finalTarget, Params: map[string]string{"sched": c.sched}, Stage: StageFinal, Plant: c.plant}
-			pair, err := Translate(ctx, d, o)
-			if err != nil {
-				t.Fatal(err)
-			}
+			pair := translated(ctx, t, d, o)
 			rep, err := validatePair(ctx, pair, encode.Real, 1)
 			if err != nil {
 				t.Fatal(err)
@@ -116,6 +106,7 @@ func TestFinalStagePlanted(t *testing.T) {
 // simplification:", text for text, for every schedule of testdata/final
 // and for the suite's blurs (tiled and not).
 func TestFinalCapturedStmt(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
@@ -124,19 +115,13 @@ func TestFinalCapturedStmt(t *testing.T) {
 		o            Options
 	}
 	var runs []run
-	d, err := tc.Driver(ctx, filepath.Join("testdata", "final", "final.cpp"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := buildDriver(t, tc, filepath.Join("testdata", "final", "final.cpp"))
 	for _, sched := range []string{"scalar", "vector", "unroll", "partition", "inner"} {
 		runs = append(runs, run{sched, d, Options{Target: finalTarget, Params: map[string]string{"sched": sched}, Stage: StageFinal}})
 	}
 	for _, c := range suite {
 		if c.app == "blur" {
-			bd, err := tc.Driver(ctx, filepath.Join("apps", "blur.cpp"))
-			if err != nil {
-				t.Fatal(err)
-			}
+			bd := buildDriver(t, tc, filepath.Join("apps", "blur.cpp"))
 			runs = append(runs, run{name(c.app, c.params), bd, Options{Target: SuiteTarget, Params: c.params, Stage: StageFinal}})
 		}
 	}
@@ -163,18 +148,13 @@ func TestFinalCapturedStmt(t *testing.T) {
 // flattening), its parallel strips, its vectors and their partitioned
 // tails. The kernel agrees with Halide's JIT cell for cell and is VALID.
 func TestFinalStageBlur(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
-	d, err := tc.Driver(ctx, filepath.Join("apps", "blur.cpp"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := buildDriver(t, tc, filepath.Join("apps", "blur.cpp"))
 	o := Options{Target: finalTarget, Stage: StageFinal}
-	pair, err := Translate(ctx, d, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pair := translated(ctx, t, d, o)
 	for i, sizes := range []map[string][]int{{"blur_y": {24, 16}}, {"blur_y": {13, 11}}} {
 		jitAgrees(ctx, t, d, o, pair.Spec, pair.Kernel(frontend.Prog).Text, sizes, uint64(i+1), 0)
 	}
@@ -201,6 +181,7 @@ func TestFinalStageBlur(t *testing.T) {
 // the suite's first JIT sample. Their validation takes minutes
 // (docs/halide.md, "The suite at --stage final"): not run here.
 func TestFinalStageSuite(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
 	s := loadSuite(t)
 	want := map[string]bool{"harris": true, "conv": true, "sgemm": true, "sgemmTA": true, "sgemv": true}
@@ -220,10 +201,7 @@ func TestFinalStageSuite(t *testing.T) {
 			o := p.options(s.Target)
 			o.Params = cases[0].params
 			o.Stage = StageFinal
-			pair, err := Translate(ctx, d, o)
-			if err != nil {
-				t.Fatal(err)
-			}
+			pair := translated(ctx, t, d, o)
 			jitAgrees(ctx, t, d, o, pair.Spec, pair.Kernel(frontend.Prog).Text, cases[0].sizes, 1, 1e-5)
 		})
 	}

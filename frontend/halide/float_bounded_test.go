@@ -16,15 +16,13 @@ import (
 // (planar, packed RGB, packed RGBA), which the kernel model has no
 // notion of.
 func TestResizeStrides(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
-	d, err := tc.Driver(ctx, filepath.Join("apps", "resize.cpp"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := buildDriver(t, tc, filepath.Join("apps", "resize.cpp"))
 	o := Options{Target: SuiteTarget, Params: map[string]string{"interpolation_type": "linear", "input.type": "uint8", "output.type": "uint8"}}
-	_, err = Translate(ctx, d, o)
+	_, err := Translate(ctx, d, o)
 	const want = "cannot translate resize: the free variable input.stride.0 (not a loop variable"
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("error %v, want one containing %q", err, want)
@@ -39,18 +37,13 @@ func TestResizeStrides(t *testing.T) {
 // computed from the sample's r_sigma, agrees with Halide's JIT on two
 // samples.
 func TestFloatBoundedApps(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
-	d, err := tc.Driver(ctx, filepath.Join("apps", "bilateral_grid.cpp"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := buildDriver(t, tc, filepath.Join("apps", "bilateral_grid.cpp"))
 	o := Options{Target: SuiteTarget, Params: map[string]string{"s_sigma": "2"}}
-	pair, err := Translate(ctx, d, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pair := translated(ctx, t, d, o)
 	spec, prog := pair.Spec, pair.Kernel(frontend.Prog).Text
 	want := [][2]string{
 		{"r_sigma_int", "i32(max(f32(1.0) / r_sigma(), f32(0.0)))"},

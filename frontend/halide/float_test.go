@@ -44,6 +44,7 @@ var floatCases = []struct {
 // the specification) and validates it in the real model: VALID, with the
 // readings of the folded constants listed.
 func TestFloatConstants(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
 	for _, c := range floatCases {
 		t.Run(c.name, func(t *testing.T) {
@@ -81,15 +82,9 @@ func TestFloatConstants(t *testing.T) {
 // against a JIT sample of the case's sizes, and returns it.
 func floatPair(t *testing.T, ctx context.Context, tc Toolchain, file string) *frontend.Pair {
 	t.Helper()
-	d, err := tc.Driver(ctx, file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := buildDriver(t, tc, file)
 	o := Options{Target: SuiteTarget}
-	pair, err := Translate(ctx, d, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pair := translated(ctx, t, d, o)
 	spec, prog := pair.Spec, pair.Kernel(frontend.Prog).Text
 	for _, c := range floatCases {
 		if c.file != file {
@@ -116,6 +111,7 @@ func floatPair(t *testing.T, ctx context.Context, tc Toolchain, file string) *fr
 // INVALID in the real model, with a counterexample that the interpreter
 // reproduces.
 func TestFloatConstantsPlanted(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
 	for _, c := range []struct {
 		name, file, old, new string

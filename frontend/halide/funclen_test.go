@@ -173,6 +173,7 @@ func assigns(head string) bool {
 // TestCPPFunctionLength checks that no function of the translator's C++
 // sources is longer than maxFuncLines.
 func TestCPPFunctionLength(t *testing.T) {
+	t.Parallel()
 	entries, err := sources.ReadDir("cc")
 	if err != nil {
 		t.Fatal(err)
@@ -198,6 +199,7 @@ func TestCPPFunctionLength(t *testing.T) {
 // TestCPPFuncs checks the scanner of TestCPPFunctionLength on the kinds
 // of definitions the sources hold.
 func TestCPPFuncs(t *testing.T) {
+	t.Parallel()
 	src := `#define M(x) do { \
     f(x); \
 } while (0)

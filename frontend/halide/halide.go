@@ -149,7 +149,9 @@ func run(ctx context.Context, dir string, name string, args ...string) error {
 }
 
 // cached returns path, building it with build (which writes into tmp) when
-// missing; the result appears at path atomically.
+// missing; the result appears at path atomically. Concurrent builds of
+// one path, in one process or several, each write a temporary file of
+// their own; the last rename wins, every build's content being the same.
 func cached(path string, build func(tmp string) error) (string, error) {
 	if _, err := os.Stat(path); err == nil {
 		return path, nil
@@ -157,7 +159,10 @@ func cached(path string, build func(tmp string) error) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return "", err
 	}
-	tmp := fmt.Sprintf("%s.tmp%d", path, os.Getpid())
+	tmp, err := tempName(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	if err != nil {
+		return "", err
+	}
 	defer os.Remove(tmp)
 	if err := build(tmp); err != nil {
 		return "", err
@@ -166,6 +171,24 @@ func cached(path string, build func(tmp string) error) (string, error) {
 		return "", err
 	}
 	return path, nil
+}
+
+// tempName creates an empty file of a new name in dir, after pattern (as
+// os.CreateTemp), and returns its path, for a build to overwrite.
+func tempName(dir, pattern string) (string, error) {
+	f, err := os.CreateTemp(dir, pattern)
+	if err != nil {
+		return "", err
+	}
+	err = f.Chmod(0o644) // os.CreateTemp's 0600 would stay with the build
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
 }
 
 // Sources writes the C++ sources of the translator into dir (the public
@@ -231,7 +254,16 @@ func (t Toolchain) Objects(ctx context.Context) ([]string, error) {
 		return objs, nil
 	}
 	t.progress("compiling the Halide translator (first run, cached afterwards)")
-	src := filepath.Join(dir, "src")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	// Each build writes the sources into a directory of its own: a
+	// concurrent build's compiler may be reading the files it wrote.
+	src, err := os.MkdirTemp(dir, "src-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(src)
 	if err := Sources(src); err != nil {
 		return nil, err
 	}
@@ -499,8 +531,12 @@ func installBuild(dir, tmp string, headers []string) (string, error) {
 			return "", err
 		}
 	}
-	list := filepath.Join(dir, fmt.Sprintf("%s.tmp%d", headersFile, os.Getpid()))
+	list, err := tempName(dir, headersFile+".tmp*")
+	if err != nil {
+		return "", err
+	}
 	if err := os.WriteFile(list, []byte(strings.Join(headers, "\n")+"\n"), 0o644); err != nil {
+		os.Remove(list)
 		return "", err
 	}
 	if err := os.Rename(list, filepath.Join(dir, headersFile)); err != nil {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -28,13 +29,57 @@ func toolchain(t *testing.T) Toolchain {
 // driver builds the driver of a suite generator.
 func driver(t *testing.T, tc Toolchain, app string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	return buildDriver(t, tc, filepath.Join("apps", app+".cpp"))
+}
+
+// builds are the drivers the tests build, by source, each built once:
+// the tests run side by side, and several build the same source.
+var builds sync.Map // source path -> *build
+
+// build is the outcome of one driver's build.
+type build struct {
+	once   sync.Once
+	driver string
+	err    error
+}
+
+// translatorBuilt compiles the translator's objects once, before any
+// driver: on a cold cache, tests side by side would each compile them.
+var translatorBuilt = sync.OnceValue(func() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
-	d, err := tc.Driver(ctx, filepath.Join("apps", app+".cpp"))
+	_, err := Default().Objects(ctx)
+	return err
+})
+
+// buildDriver returns the driver of the generator source src, built with
+// tc once for all the tests.
+func buildDriver(t *testing.T, tc Toolchain, src string) string {
+	t.Helper()
+	v, _ := builds.LoadOrStore(src, new(build))
+	b := v.(*build)
+	b.once.Do(func() {
+		if b.err = translatorBuilt(); b.err != nil {
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+		defer cancel()
+		b.driver, b.err = tc.Driver(ctx, src)
+	})
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	return b.driver
+}
+
+// translated translates the pipeline of driver d with options o.
+func translated(ctx context.Context, t *testing.T, d string, o Options) *frontend.Pair {
+	t.Helper()
+	pair, err := Translate(ctx, d, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return d
+	return pair
 }
 
 var suite = []struct {
@@ -62,6 +107,7 @@ func name(app string, params map[string]string) string {
 // Halide's own, as HL_DEBUG_CODEGEN=2 prints it after bounding small
 // realizations, the last pass before storage flattening.
 func TestCapturedStmt(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
 	for _, c := range suite {
 		t.Run(name(c.app, c.params), func(t *testing.T) {
@@ -89,6 +135,7 @@ func TestCapturedStmt(t *testing.T) {
 // annotation and out cell checked), and compares every cell Halide
 // computed with the specification.
 func TestJIT(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
 	for _, c := range suite {
 		t.Run(name(c.app, c.params), func(t *testing.T) {
@@ -117,6 +164,7 @@ func TestJIT(t *testing.T) {
 // TestUnsupported checks that constructs the front end cannot translate
 // are errors naming them.
 func TestUnsupported(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
 	cases := []struct {
 		name, body, want string
@@ -172,11 +220,8 @@ func TestUnsupported(t *testing.T) {
 				t.Fatal(err)
 			}
 			ctx := context.Background()
-			d, err := tc.Driver(ctx, path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = Translate(ctx, d, Options{})
+			d := buildDriver(t, tc, path)
+			_, err := Translate(ctx, d, Options{})
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("got %v, want an error containing %q", err, c.want)
 			}
@@ -189,10 +234,7 @@ func TestUnsupported(t *testing.T) {
 // the specification and the kernel.
 func translatePair(t *testing.T, ctx context.Context, d string, o Options) (spec, prog string) {
 	t.Helper()
-	pair, err := Translate(ctx, d, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pair := translated(ctx, t, d, o)
 	return pair.Spec, pair.Kernel(frontend.Prog).Text
 }
 

@@ -21,18 +21,13 @@ import (
 // with a counterexample the interpreter replays: the histogram one bin
 // short, its bins' clamp one short.
 func TestHistogram(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
-	d, err := tc.Driver(ctx, filepath.Join("testdata", "hist", "hist.cpp"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := buildDriver(t, tc, filepath.Join("testdata", "hist", "hist.cpp"))
 	o := Options{}
-	pair, err := Translate(ctx, d, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pair := translated(ctx, t, d, o)
 	spec, prog := pair.Spec, pair.Kernel(frontend.Prog).Text
 	for _, want := range []string{
 		"hist_s1(x, r_x) = select(i32(x) == max(min(i32(in_im(r_x)) / i32(8), i32(15)), i32(0)), hist_s1(x, r_x - 1) + i32(1), hist_s1(x, r_x - 1)) where 0 <= r_x < in_extent_0",
@@ -85,18 +80,13 @@ func TestHistogram(t *testing.T) {
 // sum, its cumulative sum read at each pixel's luma. The interpreter
 // agrees with Halide's JIT on two samples.
 func TestHistApp(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
-	d, err := tc.Driver(ctx, filepath.Join("apps", "hist.cpp"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := buildDriver(t, tc, filepath.Join("apps", "hist.cpp"))
 	o := Options{Target: SuiteTarget}
-	pair, err := Translate(ctx, d, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pair := translated(ctx, t, d, o)
 	spec, prog := pair.Spec, pair.Kernel(frontend.Prog).Text
 	if !strings.Contains(prog, "{hist_rows_s1(i32(max(min(luma_clone_in_hist_rows_0(hist_rows_s1_rx_x, hist_rows_s1_y), f32(255.0)), f32(0.0))), hist_rows_s1_y, hist_rows_s1_rx_x)} := ") {
 		t.Errorf("the kernel lacks the histogram's write at a data-dependent index:\n%s", prog)

@@ -34,18 +34,13 @@ var validatedIntrinsics = []string{"u8", "i8", "u16", "i16"}
 // value models, and planted miscompilations of the lowered intrinsics
 // INVALID.
 func TestIntrinsics(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
-	d, err := tc.Driver(ctx, filepath.Join("testdata", "intrinsics", "intrinsics.cpp"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := buildDriver(t, tc, filepath.Join("testdata", "intrinsics", "intrinsics.cpp"))
 	o := Options{Target: "x86-64-linux-avx-avx2-f16c-fma-sse41"}
-	pair, err := Translate(ctx, d, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pair := translated(ctx, t, d, o)
 	spec, prog := pair.Spec, pair.Kernel(frontend.Prog).Text
 	for seed := uint64(1); seed <= 2; seed++ {
 		jitAgrees(ctx, t, d, o, spec, prog, intrinsicSizes, seed, 1e-6)

@@ -28,18 +28,13 @@ import (
 // conversions of float32(levels - 1) * 4.0f) is not decided within ten
 // minutes on a loaded machine.
 func TestLookupLevels(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	d, err := tc.Driver(ctx, filepath.Join("testdata", "lut", "levels.cpp"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := buildDriver(t, tc, filepath.Join("testdata", "lut", "levels.cpp"))
 	o := Options{}
-	pair, err := Translate(ctx, d, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pair := translated(ctx, t, d, o)
 	spec, prog := pair.Spec, pair.Kernel(frontend.Prog).Text
 	for _, want := range []string{
 		"#   -4194303 <= levels and levels <= 4194305\n",

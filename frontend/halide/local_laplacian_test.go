@@ -21,18 +21,13 @@ import (
 // outputs one apart (CheckTruncated: the output converts a float to
 // uint16, and Halide's code may round a fused multiply-add once).
 func TestLocalLaplacian(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
-	d, err := tc.Driver(ctx, filepath.Join("apps", "local_laplacian.cpp"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := buildDriver(t, tc, filepath.Join("apps", "local_laplacian.cpp"))
 	o := Options{Target: SuiteTarget + "-strict_float", Params: map[string]string{"pyramid_levels": "2"}}
-	pair, err := Translate(ctx, d, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pair := translated(ctx, t, d, o)
 	spec, prog := pair.Spec, pair.Kernel(frontend.Prog).Text
 	for _, want := range []string{
 		"assume -16777215 <= levels and levels <= 16777217\n",

@@ -22,18 +22,13 @@ import (
 // short it is INVALID, an out-of-bounds read that the interpreter
 // replays.
 func TestLookupTable(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	d, err := tc.Driver(ctx, filepath.Join("testdata", "lut", "lut.cpp"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := buildDriver(t, tc, filepath.Join("testdata", "lut", "lut.cpp"))
 	o := Options{}
-	pair, err := Translate(ctx, d, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pair := translated(ctx, t, d, o)
 	spec, prog := pair.Spec, pair.Kernel(frontend.Prog).Text
 	for _, want := range []string{"lut(i32(in_im(x)))", "lut(max(min(k_im(x), i32(255)), i32(0)))"} {
 		if !strings.Contains(spec, want) {

@@ -15,14 +15,12 @@ import (
 // which is not a quasi-affine index (the formats' shifts in values are
 // by constant amounts).
 func TestMaxFilter(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	d, err := tc.Driver(ctx, filepath.Join("apps", "max_filter.cpp"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = Translate(ctx, d, Options{Target: SuiteTarget, Params: map[string]string{"radius": "3"}})
+	d := buildDriver(t, tc, filepath.Join("apps", "max_filter.cpp"))
+	_, err := Translate(ctx, d, Options{Target: SuiteTarget, Params: map[string]string{"radius": "3"}})
 	const want = "the index expression shift_left(1, t + -1) is not quasi-affine"
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("error %v, want one containing %q", err, want)

@@ -16,6 +16,7 @@ import (
 // compiled are caught: each mutated kernel is INVALID, with a
 // counterexample the reference interpreter reproduces.
 func TestMutate(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
 	cases := []struct {
 		app    string
@@ -74,6 +75,7 @@ func TestMutate(t *testing.T) {
 }
 
 func TestMutateText(t *testing.T) {
+	t.Parallel()
 	prog := `kernel k(n)
 in  buf_in[d0] : u16[n] = in_(d0)
 out buf_out[d0, d1] : u16[n, n] = out(d0, d1)

@@ -41,19 +41,14 @@ var reductionCases = []struct {
 // agrees with Halide's JIT, and the verdicts are the expected ones in both
 // value models.
 func TestReductions(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
 	for _, c := range reductionCases {
 		t.Run(c.gen, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 			defer cancel()
-			d, err := tc.Driver(ctx, filepath.Join("testdata", "reductions", c.gen+".cpp"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			pair, err := Translate(ctx, d, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			d := buildDriver(t, tc, filepath.Join("testdata", "reductions", c.gen+".cpp"))
+			pair := translated(ctx, t, d, Options{})
 			spec, prog := pair.Spec, pair.Kernel(frontend.Prog).Text
 			if !strings.Contains(spec, "= reduce(") || strings.Contains(spec, "_intm") {
 				t.Errorf("the specification is not the user's reduction:\n%s", spec)

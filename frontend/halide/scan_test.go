@@ -79,19 +79,14 @@ var scanCases = []struct {
 // miscompilations are INVALID in both with a counterexample the
 // interpreter reproduces.
 func TestScans(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
 	for _, c := range scanCases {
 		t.Run(c.gen, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 			defer cancel()
-			d, err := tc.Driver(ctx, filepath.Join("testdata", "scans", c.gen+".cpp"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			pair, err := Translate(ctx, d, Options{Target: SuiteTarget})
-			if err != nil {
-				t.Fatal(err)
-			}
+			d := buildDriver(t, tc, filepath.Join("testdata", "scans", c.gen+".cpp"))
+			pair := translated(ctx, t, d, Options{Target: SuiteTarget})
 			spec, prog := pair.Spec, pair.Kernel(frontend.Prog).Text
 			for _, want := range c.spec {
 				if !strings.Contains(spec, want) {

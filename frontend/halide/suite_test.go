@@ -230,6 +230,7 @@ func checkJIT(ctx context.Context, t *testing.T, tc Toolchain, p suitePipeline, 
 // TestSuiteJITFast JIT-checks the suite pipelines whose samples are small
 // enough for the default test run.
 func TestSuiteJITFast(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
 	s := loadSuite(t)
 	fast := map[string]bool{"sgemm": true, "sgemm1024": true, "cmm1024": true, "dsc": true}
@@ -277,6 +278,7 @@ func kernelSize(prog string) (stmts, stores int) {
 // suite.json (go test ./halide -run TestSuite$ -suite -timeout 3h), and
 // logs the table of docs/halide.md.
 func TestSuite(t *testing.T) {
+	t.Parallel()
 	if !*suiteFlag {
 		t.Skip("the whole suite runs with -suite")
 	}

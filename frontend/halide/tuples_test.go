@@ -37,21 +37,16 @@ func withKernel(pair *frontend.Pair, prog string) *frontend.Pair {
 // storing one element before the other reads it, argmin keeping the last
 // of equal minima, argmax skipping the first row.
 func TestTuples(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
-	d, err := tc.Driver(ctx, filepath.Join("testdata", "tuples", "tuples.cpp"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := buildDriver(t, tc, filepath.Join("testdata", "tuples", "tuples.cpp"))
 	// strict_float: otherwise Halide's simplifier rewrites the float
 	// argmin's select(v < m, v, m) into min(m, v), which differs from it
 	// on NaN, and the ieee model refutes it with a NaN input.
 	o := Options{Target: "host-strict_float"}
-	pair, err := Translate(ctx, d, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pair := translated(ctx, t, d, o)
 	spec, prog := pair.Spec, pair.Kernel(frontend.Prog).Text
 	// The RDom's variable, as Halide numbered it.
 	r := regexp.MustCompile(`tensor am_0_s1\(x, (r[0-9]+_x)\)`).FindStringSubmatch(spec)
@@ -114,14 +109,12 @@ func TestTuples(t *testing.T) {
 // kernel is VALID in both value models; with the guard of the last
 // columns' strip tightened by one (a column left as it was), INVALID.
 func TestInPlace(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	d := driver(t, tc, "sger")
-	pair, err := Translate(ctx, d, Options{Target: SuiteTarget})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pair := translated(ctx, t, d, Options{Target: SuiteTarget})
 	spec, prog := pair.Spec, pair.Kernel(frontend.Prog).Text
 	for _, want := range []string{"input result_initial(d0, d1) : f32", "result_s0(i, j) = result_initial(i, j)"} {
 		if !strings.Contains(spec, want) {

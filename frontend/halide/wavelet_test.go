@@ -22,6 +22,7 @@ import (
 // replays: daubechies_x's low-pass filter with D0 for D2, inverse_haar_x's
 // odd columns the sum instead of the difference.
 func TestWavelet(t *testing.T) {
+	t.Parallel()
 	tc := toolchain(t)
 	for _, c := range []struct {
 		app   string
@@ -41,15 +42,9 @@ func TestWavelet(t *testing.T) {
 		t.Run(c.app, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 			defer cancel()
-			d, err := tc.Driver(ctx, filepath.Join("apps", c.app+".cpp"))
-			if err != nil {
-				t.Fatal(err)
-			}
+			d := buildDriver(t, tc, filepath.Join("apps", c.app+".cpp"))
 			o := Options{Target: SuiteTarget}
-			pair, err := Translate(ctx, d, o)
-			if err != nil {
-				t.Fatal(err)
-			}
+			pair := translated(ctx, t, d, o)
 			spec, prog := pair.Spec, pair.Kernel(frontend.Prog).Text
 			if !strings.Contains(prog, c.want) {
 				t.Errorf("the kernel lacks %q:\n%s", c.want, prog)

@@ -45,14 +45,22 @@ func BuildDriver(ctx context.Context, t halide.Toolchain) (string, error) {
 	if _, err := os.Stat(bin); err == nil {
 		return bin, nil
 	}
-	src := filepath.Join(dir, "src")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	// The sources and the build go to a directory of this build's own:
+	// concurrent builds, in this process or others, do not share files.
+	work, err := os.MkdirTemp(dir, "build-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(work)
+	src := filepath.Join(work, "src")
 	if err := halide.Sources(src); err != nil {
 		return "", err
 	}
-	tmp := fmt.Sprintf("%s.tmp%d", bin, os.Getpid())
-	defer os.Remove(tmp)
-	obj := tmp + ".o"
-	defer os.Remove(obj)
+	tmp := filepath.Join(work, "fuzz-driver")
+	obj := filepath.Join(work, "fuzz.o")
 	if t.Progress != nil {
 		t.Progress("compiling the fuzz driver (first run, cached afterwards)")
 	}
