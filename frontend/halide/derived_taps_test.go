@@ -79,7 +79,7 @@ func TestDerivedTaps(t *testing.T) {
 // The computation of taps.cpp's count of taps, its kernel's loop over
 // them, and that loop planted one short and one long.
 const (
-	derivedTapsDef   = "TBD"
+	derivedTapsDef   = "i32(ceil(f32(2.0) / scale()))"
 	derivedTapsLoop  = "TBD"
 	derivedTapsShort = "TBD"
 	derivedTapsLong  = "TBD"

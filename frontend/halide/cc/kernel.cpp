@@ -628,7 +628,20 @@ std::string KernelTranslator::access(const std::string &name, const std::vector<
     std::vector<std::string> idx;
     for (size_t i = 0; i < args.size(); i++) {
         bool data = read && data_index(args[i]);
-        Frag a = read ? read_index(args[i]) : index(args[i]);
+        Frag a;
+        if (data) {
+            // A coordinate that reads floats only through lets the kernel
+            // binds to index expressions (integers computed from float
+            // parameters) is an index expression itself.
+            try {
+                a = index(args[i]);
+                data = false;
+            } catch (const Unsupported &) {
+                a = read_index(args[i]);
+            }
+        } else {
+            a = index(args[i]);
+        }
         if (r.mins[i].s == "0") {
             idx.push_back(a.s);
         } else if (data) {
