@@ -66,4 +66,4 @@ func TestResizeStrides(t *testing.T) {
 }
 
 // resizeStrides are the stride parameters of resize's translation.
-var resizeStrides = []string{"input_stride_0"}
+var resizeStrides = []string{"input_stride_0", "input_stride_2", "output_stride_0", "output_stride_2"}
