@@ -80,7 +80,7 @@ func TestDerivedTaps(t *testing.T) {
 // them, and that loop planted one short and one long.
 const (
 	derivedTapsDef   = "i32(ceil(f32(2.0) / scale()))"
-	derivedTapsLoop  = "TBD"
-	derivedTapsShort = "TBD"
-	derivedTapsLong  = "TBD"
+	derivedTapsLoop  = "for acc_s1_r_x < acc_s1_r_x_max_1_s {"
+	derivedTapsShort = "for acc_s1_r_x < acc_s1_r_x_max_1_s - 1 {"
+	derivedTapsLong  = "for acc_s1_r_x < acc_s1_r_x_max_1_s + 1 {"
 )
