@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/augur-verify/augur/frontend/halide"
 	"github.com/augur-verify/augur/validate"
 )
 
@@ -12,17 +13,17 @@ import (
 // confirms it; a confirmed one, and one without such parameters, stay
 // INVALID.
 func TestUnconfirmedDerived(t *testing.T) {
-	derived := "# Integer parameters computed from float inputs, abstracted (docs/halide.md,\n" +
-		"#   r_sigma_int = i32(max(f32(1.0) / r_sigma(), f32(0.0)))\nparam r_sigma_int\n"
+	derived := []halide.DerivedParam{{Name: "r_sigma_int", Def: "i32(max(f32(1.0) / r_sigma(), f32(0.0)))"}}
 	for _, c := range []struct {
-		name, spec string
-		native     validate.NativeOutcome
-		want       validate.Verdict
+		name   string
+		spec   []halide.DerivedParam
+		native validate.NativeOutcome
+		want   validate.Verdict
 	}{
 		{"derived, not reproduced", derived, validate.NativeNotReproduced, validate.Unknown},
 		{"derived, not run", derived, validate.NativeNotRun, validate.Unknown},
 		{"derived, confirmed", derived, validate.NativeConfirmed, validate.Invalid},
-		{"no derived parameter", "param N\n", validate.NativeNotReproduced, validate.Invalid},
+		{"no derived parameter", nil, validate.NativeNotReproduced, validate.Invalid},
 	} {
 		rep := &validate.Report{Verdict: validate.Invalid, Reason: "out-of-bounds read",
 			Native: &validate.NativeCheck{Outcome: c.native}}

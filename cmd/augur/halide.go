@@ -137,10 +137,11 @@ func runHalide(ctx context.Context, out, errw io.Writer, gen string, f halideFla
 	if err != nil {
 		return &exitError{code: exitMalformed, err: err}
 	}
-	pair, err := halide.Translate(ctx, driver, opts)
+	res, err := halide.TranslateResult(ctx, driver, opts)
 	if err != nil {
 		return &exitError{code: exitMalformed, err: fmt.Errorf("%s: %w", gen, err)}
 	}
+	pair := &res.Pair
 	if f.mutate != "" {
 		prog := pair.Kernel(frontend.Prog)
 		mutated, desc, err := halide.Mutate(prog.Text, f.mutate)
@@ -154,7 +155,7 @@ func runHalide(ctx context.Context, out, errw io.Writer, gen string, f halideFla
 		}
 		fmt.Fprintf(wrote, "mutated %s: %s\n", filepath.Join(f.out, prog.File()), desc)
 	}
-	f.amend = confirmOnHalide(driver, opts, pair, f.valueModel)
+	f.amend = confirmOnHalide(driver, opts, res, f.valueModel)
 	if f.build.sarif != "" {
 		return writePairSARIF(ctx, out, errw, pair, f.pairFlags, g, opts.Generator, f.build)
 	}
@@ -335,17 +336,16 @@ func registration(sources []string, name string) (string, int) {
 }
 
 // unconfirmedDerived makes an invalid report whose counterexample Halide's
-// code did not confirm unknown when the specification abstracts integers
-// Halide computes from float inputs as parameters (halide.Derived): the
+// code did not confirm unknown when the translation abstracts integers
+// Halide computes from float inputs as parameters (halide.DerivedParam): the
 // counterexample may give them values their computations never give.
-func unconfirmedDerived(rep *validate.Report, spec string) {
-	d := halide.Derived(spec)
+func unconfirmedDerived(rep *validate.Report, d []halide.DerivedParam) {
 	if len(d) == 0 || rep.Verdict != validate.Invalid || (rep.Native != nil && rep.Native.Outcome == validate.NativeConfirmed) {
 		return
 	}
 	var names []string
 	for _, p := range d {
-		names = append(names, p[0])
+		names = append(names, p.Name)
 	}
 	rep.Verdict = validate.Unknown
 	rep.Reason = fmt.Sprintf("a counterexample (%s) that Halide's code does not confirm, whose parameters %s, integers Halide computes from float inputs, are not checked against their computations",
@@ -363,9 +363,9 @@ const confirmTolerance = 1e-5
 // (docs/halide.md, "Confirming an INVALID on Halide's code"); when
 // Halide's code stops at a check the translation leaves out, the verdict
 // becomes UNKNOWN.
-func confirmOnHalide(driver string, opts halide.Options, pair *frontend.Pair, valueModel string) func(context.Context, *validate.Report) {
+func confirmOnHalide(driver string, opts halide.Options, pair *halide.Result, valueModel string) func(context.Context, *validate.Report) {
 	return func(ctx context.Context, rep *validate.Report) {
-		defer unconfirmedDerived(rep, pair.Spec)
+		defer unconfirmedDerived(rep, pair.Derived)
 		cx := rep.Counterexample
 		w := halide.Witness{Params: map[string]int64{}, Seed: cx.Seed, Kind: cx.Kind}
 		for _, p := range cx.Params {

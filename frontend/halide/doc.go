@@ -24,14 +24,16 @@
 // Halide's own final statement, to compare with the one StageFinal
 // captures), buildflags.go (a generator's
 // flags from a compilation database, compile_commands.json, and the
-// dependency files the compiler writes), translate.go (Translate, the
-// front end's entry point, the pair the driver writes read back),
+// dependency files the compiler writes), translate.go (TranslateResult and
+// Translate, the front end's entry points, the pair and the derived
+// parameters the driver writes read back),
 // mutate.go (Mutate, miscompilations planted in a kernel's text),
 // sample.go (the samples JIT returns, checked against a pair with the
 // reference interpreter), confirm.go (Confirm, a counterexample run on
 // Halide's compiled pipeline, scheduled and not, and compared with the
-// specification), derived.go (Derived, the integer parameters that
-// abstract integers Halide computes from float inputs), checks.go
+// specification), derived.go (DerivedParam, the integer parameters
+// that abstract integers Halide computes from float inputs, as the driver
+// writes them), checks.go
 // (DroppedCheck, the run-time checks of Halide's code that the
 // translation leaves out of the kernel).
 package halide

@@ -24,6 +24,9 @@ type Sample struct {
 	Params  map[string]int64
 	Inputs  map[string]string // key(tensor, idx) -> value text
 	Outputs []Cell
+	// Derived are the translation's derived parameters, whose values
+	// Check computes from the sample's inputs.
+	Derived []DerivedParam
 }
 
 // Cell is one element of a tensor.
@@ -35,8 +38,8 @@ type Cell struct {
 
 func key(tensor string, idx []int64) string { return fmt.Sprint(tensor, idx) }
 
-// ParseSample reads a sample: lines "param NAME = V", "in TENSOR I... = V"
-// and "out TENSOR I... = V".
+// ParseSample reads a sample: lines "param NAME = V", "in TENSOR I... = V",
+// "out TENSOR I... = V" and "derived NAME = DEF" (DerivedParam).
 func ParseSample(text string) (*Sample, error) {
 	s := &Sample{Params: map[string]int64{}, Inputs: map[string]string{}}
 	sc := bufio.NewScanner(strings.NewReader(text))
@@ -44,6 +47,14 @@ func ParseSample(text string) (*Sample, error) {
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" {
+			continue
+		}
+		if strings.HasPrefix(line, derivedKeyword+" ") {
+			d, err := parseDerived(line)
+			if err != nil {
+				return nil, fmt.Errorf("sample line %d: %w", n, err)
+			}
+			s.Derived = append(s.Derived, d)
 			continue
 		}
 		lhs, val, ok := strings.Cut(line, " = ")
@@ -192,13 +203,12 @@ func (s *Sample) check(ctx context.Context, specText, progText string, kernelTol
 	return out, nil
 }
 
-// derive returns the sample's parameter values with those of the
-// parameters that abstract integers Halide computes from float inputs
-// (Derived): each its computation, evaluated on the sample's inputs as a
-// 0-d tensor added to the specification, the derived parameters 0
-// meanwhile (no computation reads one).
+// derive returns the sample's parameter values with those of its derived
+// parameters (DerivedParam): each its computation, evaluated on the
+// sample's inputs as a 0-d tensor added to the specification, the derived
+// parameters 0 meanwhile (no computation reads one).
 func (s *Sample) derive(ctx context.Context, specText string, inputs sare.Inputs) (map[string]int64, error) {
-	d := Derived(specText)
+	d := s.Derived
 	params := maps.Clone(s.Params)
 	if len(d) == 0 {
 		return params, nil
@@ -206,8 +216,8 @@ func (s *Sample) derive(ctx context.Context, specText string, inputs sare.Inputs
 	var b strings.Builder
 	b.WriteString(specText)
 	for i, p := range d {
-		params[p[0]] = 0
-		fmt.Fprintf(&b, "\ntensor augur_derived_%d() : i32\naugur_derived_%d() = %s\n", i, i, p[1])
+		params[p.Name] = 0
+		fmt.Fprintf(&b, "\ntensor augur_derived_%d() : i32\naugur_derived_%d() = %s\n", i, i, p.Def)
 	}
 	spec, errs := sare.Parse(&syntax.Source{Name: "spec.sare", Text: b.String()})
 	if len(errs) > 0 {
@@ -224,12 +234,12 @@ func (s *Sample) derive(ctx context.Context, specText string, inputs sare.Inputs
 	for i, p := range d {
 		v, err := ev.Eval(ctx, fmt.Sprintf("augur_derived_%d", i), nil)
 		if err != nil {
-			return nil, fmt.Errorf("computing %s = %s: %w", p[0], p[1], err)
+			return nil, fmt.Errorf("computing %s = %s: %w", p.Name, p.Def, err)
 		}
 		if v.IsUndef() {
-			return nil, fmt.Errorf("%s = %s has no value on the sample's inputs", p[0], p[1])
+			return nil, fmt.Errorf("%s = %s has no value on the sample's inputs", p.Name, p.Def)
 		}
-		params[p[0]] = v.Int64()
+		params[p.Name] = v.Int64()
 	}
 	return params, nil
 }

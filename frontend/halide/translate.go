@@ -8,30 +8,56 @@ import (
 	"github.com/augur-verify/augur/frontend"
 )
 
-// Translate runs the driver with the options and returns the pair it
-// translates: the specification and one kernel, frontend.Prog. The driver
-// writes them into a temporary directory, removed afterwards. A construct
-// the translator cannot handle, or any failure of the driver, is a
-// *TranslationError.
-func Translate(ctx context.Context, driver string, o Options) (*frontend.Pair, error) {
+// Result is a translation: the Pair, and what only the Halide front end
+// knows of it.
+type Result struct {
+	frontend.Pair
+	// Derived are the integer parameters computed from float inputs, in
+	// the order the specification declares them.
+	Derived []DerivedParam
+}
+
+// TranslateResult runs the driver with the options and returns its
+// translation: the pair (as Translate) and its derived parameters. The
+// driver writes them into a temporary directory, removed afterwards. A
+// construct the translator cannot handle, or any failure of the driver,
+// is a *TranslationError.
+func TranslateResult(ctx context.Context, driver string, o Options) (*Result, error) {
 	dir, err := os.MkdirTemp("", "augur-halide-*")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	if err := Emit(ctx, driver, dir, o); err != nil {
+	derived := filepath.Join(dir, "derived.txt")
+	if err := runDriver(ctx, driver, o, nil, nil, "-o", dir, "--derived", derived); err != nil {
 		return nil, err
 	}
-	pair := &frontend.Pair{Kernels: []frontend.Kernel{{Name: frontend.Prog}}}
+	r := &Result{Pair: frontend.Pair{Kernels: []frontend.Kernel{{Name: frontend.Prog}}}}
 	for _, f := range []struct {
 		name string
 		text *string
-	}{{frontend.SpecFile, &pair.Spec}, {pair.Kernels[0].File(), &pair.Kernels[0].Text}} {
+	}{{frontend.SpecFile, &r.Spec}, {r.Kernels[0].File(), &r.Kernels[0].Text}} {
 		b, err := os.ReadFile(filepath.Join(dir, f.name))
 		if err != nil {
 			return nil, err
 		}
 		*f.text = string(b)
 	}
-	return pair, nil
+	if r.Derived, err = readDerived(derived); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Translate runs the driver with the options and returns the pair it
+// translates: the specification and one kernel, frontend.Prog
+// (TranslateResult also returns its derived parameters). A construct the
+// translator cannot handle, or any failure of the driver, is a
+// *TranslationError.
+func Translate(ctx context.Context, driver string, o Options) (*frontend.Pair, error) {
+	r, err := TranslateResult(ctx, driver, o)
+	if err != nil {
+		return nil, err
+	}
+	return &r.Pair, nil
 }

@@ -35,9 +35,19 @@ public:
 };
 
 // Emitted is the translation of one pipeline.
+// DerivedParam is an integer parameter of both sides that abstracts an
+// integer Halide computes from float parameters (docs/halide.md,
+// "Integers computed from float parameters"): its name, and its
+// computation, an expression of the specification's language.
+struct DerivedParam {
+    std::string name, def;
+};
+
 struct Emitted {
     std::string spec;   // the .sare text
     std::string sched;  // the .sched text
+    // The integer parameters computed from float ones, in declaration order.
+    std::vector<DerivedParam> derived;
     // Names of the translation, for tools that feed the files with values:
     // the specification's tensor of each input buffer and of each output,
     // and the parameter names of each buffer's mins and extents, by Halide
@@ -112,8 +122,14 @@ Emitted emit(const Halide::Pipeline &pipeline, const Halide::Target &target,
              const Algorithm *algorithm = nullptr, Stage stage = Stage::BeforeFlattening,
              const std::string &plant = "");
 
+// derived_text is the derived parameters of e, a line "derived NAME =
+// DEF" each, as the driver's --derived file and JIT samples hold them.
+std::string derived_text(const Emitted &e);
+
 // JitSizes gives the extents of buffers by Halide name: every output's, and
-// optionally some inputs' (the others are sized by Halide's bounds query).
+// optionally some inputs' (the others are sized by Halide's bounds query);
+// "NAME.order", a buffer's storage order, innermost dimension first
+// (dense in the order of the dimensions without it).
 using JitSizes = std::map<std::string, std::vector<int>>;
 
 // jit_sample JIT-compiles and realises the pipeline on seeded random inputs

@@ -3,6 +3,7 @@
 // translates it (see docs/halide.md).
 //
 //   driver -g NAME [-p key=value]... [-t TARGET] -o DIR       write DIR/spec.sare and DIR/prog.sched
+//   driver ... -o DIR --derived FILE                          also write the derived parameters ("derived NAME = DEF")
 //   driver ... [--stage final|before-flattening]              the statement captured (default before-flattening)
 //   driver ... --stage final --plant KIND                     plant a miscompilation in the final statement (tests)
 //   driver ... --stmt FILE                                    write the captured statement
@@ -63,7 +64,7 @@ bool split_kv(const std::string &s, std::string *k, std::string *v) {
 }  // namespace
 
 int main(int argc, char **argv) {
-    std::string plant, gen, out, stmt_path, jit_path, confirm_path, result_prefix, target_str = "host";
+    std::string plant, gen, out, derived_path, stmt_path, jit_path, confirm_path, result_prefix, target_str = "host";
     bool list = false, halide_lower = false;
     augur::Stage stage = augur::Stage::BeforeFlattening;
     uint64_t seed = 1;
@@ -90,6 +91,8 @@ int main(int argc, char **argv) {
                     return usage("-p takes key=value, got " + kv);
                 }
                 params[k] = v;
+            } else if (a == "--derived") {
+                derived_path = next();
             } else if (a == "--stmt") {
                 stmt_path = next();
             } else if (a == "--stage") {
@@ -161,6 +164,9 @@ int main(int argc, char **argv) {
     if (out.empty() && stmt_path.empty() && jit_path.empty() && confirm_path.empty() && !halide_lower) {
         return usage("nothing to do: give -o DIR, --stmt FILE, --jit FILE, --confirm FILE or --halide-lower");
     }
+    if (!derived_path.empty() && out.empty()) {
+        return usage("--derived FILE needs -o DIR");
+    }
     if (confirm_path.empty() != result_prefix.empty()) {
         return usage("--confirm FILE and --result PREFIX go together");
     }
@@ -187,7 +193,14 @@ int main(int argc, char **argv) {
             }
         }
         if (!out.empty()) {
-            augur::emit(p, target, out, gen, &alg, stage, plant);
+            augur::Emitted e = augur::emit(p, target, out, gen, &alg, stage, plant);
+            if (!derived_path.empty()) {
+                std::ofstream f(derived_path);
+                f << augur::derived_text(e);
+                if (!f) {
+                    throw std::runtime_error("cannot write " + derived_path);
+                }
+            }
         }
         if (!jit_path.empty()) {
             augur::jit_sample(p, target, gen, sizes, seed, jit_path);

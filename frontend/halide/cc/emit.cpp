@@ -72,10 +72,21 @@ Emitted translate_lowered(const detail::Lowered &l, const Target &t, const std::
         e.tensors[s.name] = s.id;
     }
     e.params = p.field_param;
+    for (const detail::Derived &d : p.derived) {
+        e.derived.push_back({d.id, d.def});
+    }
     return e;
 }
 
 }  // namespace
+
+std::string derived_text(const Emitted &e) {
+    std::string t;
+    for (const DerivedParam &d : e.derived) {
+        t += "derived " + d.name + " = " + d.def + "\n";
+    }
+    return t;
+}
 
 Stmt lower_before_flattening(const Halide::Pipeline &pipeline, const Target &target, const std::string &name) {
     return detail::lower(pipeline, target, name).s;

@@ -363,8 +363,14 @@ struct Pipeline_ {
     Namer names;
     std::vector<Derived> derived;  // integer parameters computed from float ones (floatparam.cpp)
 
+    std::vector<std::string> strides;  // the strides the kernel reads, "b.stride.k", in order of first read
+
     void add_buffer(const std::string &name, const Type &t, int dims, bool output);
     void add_scalar(const Parameter &p);
+    // stride_param is the integer parameter of the stride field ("b.stride.k"
+    // of a buffer of the pipeline), added to the parameters on first use,
+    // or "" when field is no such stride.
+    std::string stride_param(const std::string &field);
 };
 
 // Lowered is a pipeline lowered up to storage flattening.

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <exception>
 
 namespace augur {
 namespace detail {
@@ -169,8 +170,25 @@ private:
         out = atom("max(" + t_.index(op->a).s + ", " + t_.index(op->b).s + ")");
     }
     void visit(const Select *op) override {
-        out = atom("select(" + t_.cond(op->condition).s + ", " + t_.index(op->true_value).s + ", " +
-                   t_.index(op->false_value).s + ")");
+        std::string c;
+        std::exception_ptr bad;
+        try {
+            c = t_.cond(op->condition).s;
+        } catch (const Unsupported &) {
+            bad = std::current_exception();
+        }
+        Frag a = t_.index(op->true_value), b = t_.index(op->false_value);
+        if (a.s == b.s) {
+            // Both branches translate alike (resize's specializations on
+            // strides, whose bounds differ only by integers computed from
+            // floats, abstracted alike): the select is either.
+            out = a;
+            return;
+        }
+        if (bad) {
+            std::rethrow_exception(bad);
+        }
+        out = atom("select(" + c + ", " + a.s + ", " + b.s + ")");
     }
     void visit(const Let *op) override {
         out = t_.index(substitute(op->name, op->value, op->body));

@@ -8,6 +8,7 @@
 // INVALID on Halide's code").
 #include "emit_internal.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -126,6 +127,7 @@ private:
 void write_sample(const std::string &path, const Emitted &e, const std::vector<Function> &outs,
                   const std::vector<Buffer<void>> &out_bufs, const Params &prm, const std::string &initial) {
     std::ofstream o(path);
+    o << derived_text(e);
     o << initial;
     auto param = [&](const std::string &field, int v) {
         auto it = e.params.find(field);
@@ -137,6 +139,7 @@ void write_sample(const std::string &path, const Emitted &e, const std::vector<F
         for (int d = 0; d < b.dimensions(); d++) {
             param(n + ".min." + std::to_string(d), b.dim(d).min());
             param(n + ".extent." + std::to_string(d), b.dim(d).extent());
+            param(n + ".stride." + std::to_string(d), b.dim(d).stride());
         }
     };
     // out_bufs holds every element of every output, in order.
@@ -304,10 +307,34 @@ void set_elements(Buffer<void> &b, const Elements &elems, const std::string &ten
     }
 }
 
+// strided is a buffer of type t with the shape's mins, extents and
+// strides, which must not overlap (each positive and at least the extent
+// of the dimensions of smaller strides).
+Buffer<void> strided(const Type &t, std::vector<halide_dimension_t> shape) {
+    std::vector<halide_dimension_t> by = shape;
+    std::sort(by.begin(), by.end(), [](const halide_dimension_t &a, const halide_dimension_t &b) { return a.stride < b.stride; });
+    int64_t span = 1;
+    for (const halide_dimension_t &d : by) {
+        if (d.stride < span) {
+            throw std::runtime_error("the counterexample's strides overlap, or are not positive: no buffer has them");
+        }
+        span = (int64_t)d.stride * d.extent;
+    }
+    Runtime::Buffer<void> b(t, nullptr, (int)shape.size(), shape.data());
+    b.allocate();
+    return Buffer<void>(std::move(b));
+}
+
 // shaped is a buffer of type t whose mins and extents are the witness's
-// values of the parameters of Halide's buffer n, of dims dimensions.
+// values of the parameters of Halide's buffer n, of dims dimensions, and
+// so are its strides where the translation reads them (parameters of
+// their own), the others dense.
 Buffer<void> shaped(const Type &t, const std::string &n, int dims, const Emitted &e, const Witness &w) {
     std::vector<int> mins, extents;
+    bool strides = false;
+    for (int d = 0; d < dims; d++) {
+        strides = strides || e.params.count(n + ".stride." + std::to_string(d));
+    }
     auto field = [&](const std::string &f, int d) {
         std::string h = n + "." + f + "." + std::to_string(d);
         auto name = e.params.find(h);
@@ -323,6 +350,16 @@ Buffer<void> shaped(const Type &t, const std::string &n, int dims, const Emitted
     for (int d = 0; d < dims; d++) {
         mins.push_back(field("min", d));
         extents.push_back(field("extent", d));
+    }
+    if (strides) {
+        std::vector<halide_dimension_t> shape;
+        int64_t dense = 1;
+        for (int d = 0; d < dims; d++) {
+            int s = e.params.count(n + ".stride." + std::to_string(d)) ? field("stride", d) : (int)dense;
+            shape.push_back(halide_dimension_t(mins[d], extents[d], s));
+            dense *= extents[d];
+        }
+        return strided(t, shape);
     }
     Buffer<void> b(t, extents);
     b.set_min(mins);
@@ -482,8 +519,28 @@ void jit_sample(Halide::Pipeline pipeline, const Target &target, const std::stri
         }
     }
     // A buffer whose last dimension must have stride 1 (apps/fft's complex
-    // values, interleaved: dim(2).set_stride(1)) is laid out that way.
-    auto laid_out = [](const Type &t, const std::vector<int> &sz, const Parameter &p) {
+    // values, interleaved: dim(2).set_stride(1)) is laid out that way; one
+    // whose name.order the sizes give, in that storage order (innermost
+    // dimension first: {2, 0, 1} packs colour channels).
+    auto order_of = [&](const std::string &n, size_t dims) {
+        auto o = sizes.find(n + ".order");
+        if (o == sizes.end()) {
+            return std::vector<int>{};
+        }
+        std::vector<int> order = o->second;
+        std::vector<int> sorted = order;
+        std::sort(sorted.begin(), sorted.end());
+        for (size_t i = 0; i < sorted.size(); i++) {
+            if (sorted[i] != (int)i || sorted.size() != dims) {
+                throw std::runtime_error("JIT sample: " + n + ".order is no order of its " + std::to_string(dims) + " dimensions");
+            }
+        }
+        return order;
+    };
+    auto laid_out = [&](const Type &t, const std::vector<int> &sz, const Parameter &p, const std::string &n) {
+        if (std::vector<int> order = order_of(n, sz.size()); !order.empty()) {
+            return Buffer<void>(t, sz, order);
+        }
         int d = (int)sz.size();
         const Expr &s = d >= 2 ? p.stride_constraint(d - 1) : Expr();
         if (s.defined() && is_const_one(s)) {
@@ -498,7 +555,7 @@ void jit_sample(Halide::Pipeline pipeline, const Target &target, const std::stri
     for (auto &kv : prm.buffers) {
         auto sz = sizes.find(kv.first);
         if (sz != sizes.end()) {
-            kv.second.set_buffer(laid_out(kv.second.type(), sz->second, kv.second));
+            kv.second.set_buffer(laid_out(kv.second.type(), sz->second, kv.second, kv.first));
         } else {
             kv.second.set_buffer(Buffer<void>());
         }
@@ -510,11 +567,25 @@ void jit_sample(Halide::Pipeline pipeline, const Target &target, const std::stri
             unsupported("JIT sample: no size for the output " + f.name());
         }
         for (size_t i = 0; i < f.output_types().size(); i++) {
-            out_bufs.push_back(laid_out(f.output_types()[i], sz->second, f.output_buffers()[i]));
+            out_bufs.push_back(laid_out(f.output_types()[i], sz->second, f.output_buffers()[i], f.name()));
         }
     }
     Realization r(out_bufs);
     pipeline.infer_input_bounds(r, target);
+    for (auto &kv : prm.buffers) {
+        // An input the bounds query sized, in the storage order asked for.
+        Buffer<void> q = kv.second.buffer();
+        if (std::vector<int> order = order_of(kv.first, q.dimensions()); !order.empty() && !sizes.count(kv.first)) {
+            std::vector<int> mins, extents;
+            for (int d = 0; d < q.dimensions(); d++) {
+                mins.push_back(q.dim(d).min());
+                extents.push_back(q.dim(d).extent());
+            }
+            Buffer<void> b(q.type(), extents, order);
+            b.set_min(mins);
+            kv.second.set_buffer(b);
+        }
+    }
     for (auto &kv : prm.buffers) {
         Buffer<void> b = kv.second.buffer();
         AUGUR_TYPE_DISPATCH(b.type(), fill, b, rng);

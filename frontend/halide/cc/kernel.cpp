@@ -553,6 +553,16 @@ Frag KernelTranslator::index_var(const Variable *v) {
             return atom(s.id);
         }
     }
+    if (!in_assert_) {
+        if (std::string id = p_.stride_param(v->name); !id.empty()) {
+            // A buffer's stride, before flattening, only selects a branch
+            // (a specialization): a parameter of its own, which only
+            // Halide's checks on it constrain (those the body's
+            // conditions do not read first stay out of the kernel's
+            // assumptions, as before: a weaker kernel).
+            return atom(id);
+        }
+    }
     unsupported("the free variable " + v->name + " (not a loop variable, a let, a buffer's min or extent, nor an int32 parameter)");
 }
 
@@ -618,7 +628,20 @@ std::string KernelTranslator::access(const std::string &name, const std::vector<
     std::vector<std::string> idx;
     for (size_t i = 0; i < args.size(); i++) {
         bool data = read && data_index(args[i]);
-        Frag a = read ? read_index(args[i]) : index(args[i]);
+        Frag a;
+        if (data) {
+            // A coordinate that reads floats only through lets the kernel
+            // binds to index expressions (integers computed from float
+            // parameters) is an index expression itself.
+            try {
+                a = index(args[i]);
+                data = false;
+            } catch (const Unsupported &) {
+                a = read_index(args[i]);
+            }
+        } else {
+            a = index(args[i]);
+        }
         if (r.mins[i].s == "0") {
             idx.push_back(a.s);
         } else if (data) {
@@ -1524,6 +1547,13 @@ std::string sched_text(Pipeline_ &p, const Stmt &s, const std::map<std::string, 
         o << "# Halide's checks of conditions computed from float parameters or strides, not assumed:\n";
         for (const std::string &n : k.unassumed) {
             o << "#   " << n << "\n";
+        }
+    }
+    if (!p.strides.empty()) {
+        o << "# Strides, read only by conditions (specializations, checks), parameters of\n";
+        o << "# both sides that the specification ignores, constrained by Halide's checks alone:\n";
+        for (const std::string &f : p.strides) {
+            o << "#   " << p.field_param.at(f) << " = " << f << "\n";
         }
     }
     if (!k.exact.empty()) {

@@ -32,6 +32,26 @@ void Pipeline_::add_buffer(const std::string &name, const Type &t, int dims, boo
     buffers.push_back(b);
 }
 
+std::string Pipeline_::stride_param(const std::string &field) {
+    if (auto f = field_param.find(field); f != field_param.end()) {
+        return f->second;
+    }
+    size_t at = field.find(".stride.");
+    if (at == std::string::npos || !buffer_index.count(field.substr(0, at))) {
+        return "";
+    }
+    const std::string k = field.substr(at + 8);
+    if (k.empty() || k.find_first_not_of("0123456789") != std::string::npos ||
+        std::stoi(k) >= buffers[buffer_index.at(field.substr(0, at))].dims) {
+        return "";
+    }
+    std::string id = names(field);
+    field_param[field] = id;
+    params.push_back(id);
+    strides.push_back(field);
+    return id;
+}
+
 void Pipeline_::add_scalar(const Parameter &p) {
     if (scalar_index.count(p.name())) {
         return;
