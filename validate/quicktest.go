@@ -158,6 +158,7 @@ func (sh *shared) testFirst(in *input, readings *value.Readings, dom *presburger
 	rng := rand.New(rand.NewPCG(0x61756775, 0x72717569))
 	steps := int64(quickSteps)
 	var dead quickDead
+	tested := map[string]bool{} // the points tested, as pointString gives them
 	for trial, hi := range quickRanges {
 		if steps <= 0 || sh.ctx.Err() != nil {
 			return nil
@@ -172,6 +173,15 @@ func (sh *shared) testFirst(in *input, readings *value.Readings, dom *presburger
 		if err != nil || params == nil {
 			continue
 		}
+		k := pointString(in, params)
+		if tested[k] {
+			// The same point again (the range lies below the
+			// assumptions' smallest point): a run there differs from
+			// the last one in its random inputs alone, where the next
+			// range may give another point.
+			continue
+		}
+		tested[k] = true
 		seed := uint64(trial + 1)
 		if need, err := sched.Steps(in.kernel, in.kinfo, params, steps); err == nil && need > steps {
 			// A run at params cannot finish within the steps left, and
@@ -230,22 +240,23 @@ func (sh *shared) testFirst(in *input, readings *value.Readings, dom *presburger
 // quickSkipTrace describes in Options.Trace a test not run for want of
 // steps.
 func (sh *shared) quickSkipTrace(in *input, params map[string]int64, steps int64) {
+	sh.trace(fmt.Sprintf("no test at%s: a run needs more than the %d steps left", pointString(in, params), steps))
+}
+
+// pointString writes a point of the kernel's parameters, " N=v" for each
+// in the kernel's order.
+func pointString(in *input, params map[string]int64) string {
 	var b strings.Builder
-	b.WriteString("no test at")
 	for _, p := range in.kernel.Params {
 		fmt.Fprintf(&b, " %s=%d", p.Name, params[p.Name])
 	}
-	fmt.Fprintf(&b, ": a run needs more than the %d steps left", steps)
-	sh.trace(b.String())
+	return b.String()
 }
 
 // quickTrace describes one test in Options.Trace.
 func (sh *shared) quickTrace(in *input, params map[string]int64, seed uint64, f *sched.Failure, used int64) {
 	var b strings.Builder
-	b.WriteString("test at")
-	for _, p := range in.kernel.Params {
-		fmt.Fprintf(&b, " %s=%d", p.Name, params[p.Name])
-	}
+	b.WriteString("test at" + pointString(in, params))
 	fmt.Fprintf(&b, ", seed %d, %d steps: ", seed, used)
 	if f == nil {
 		b.WriteString("no failure")

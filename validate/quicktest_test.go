@@ -128,6 +128,29 @@ func TestQuickTest(t *testing.T) {
 			t.Errorf("tests traced: %q; want only %q", tests, want)
 		}
 	})
+	t.Run("one run per point", func(t *testing.T) {
+		// Every range lies below the assumptions' smallest point: each
+		// draw falls back to that point, tested once; a wrong kernel
+		// still fails there.
+		tests := func(d string) (*Report, []string) {
+			prog := strings.Replace(quickKernel(d), "assume N >= 1", "assume N >= 40", 1)
+			var trace []string
+			rep := validate(t, prog, Options{Trace: func(line string) {
+				if strings.Contains(line, "test at") {
+					trace = append(trace, line)
+				}
+			}})
+			return rep, trace
+		}
+		rep, trace := tests("a[i] + a[i]")
+		if rep.Verdict != Valid || len(trace) != 1 || !strings.HasPrefix(trace[0], "test at N=40, seed 1, ") {
+			t.Fatalf("got %s (%s), tests %q; want VALID after one test at N=40", rep.Verdict, rep.Reason, trace)
+		}
+		rep, trace = tests("a[i] + a[i] + a[i]")
+		if rep.Verdict != Invalid || rep.Reason != "annotation mismatch" || hasPhase(rep, "symbolic") || len(trace) != 1 {
+			t.Fatalf("got %s (%s), phases %+v, tests %q; want INVALID (annotation mismatch) from one test", rep.Verdict, rep.Reason, rep.Timings, trace)
+		}
+	})
 	t.Run("out of bounds", func(t *testing.T) {
 		rep := validate(t, strings.Replace(quickKernel("a[i + 1] + a[i + 1]"), "d[i] {D(i)}", "d[i + 1] {D(i + 1)}", 1), Options{})
 		if rep.Verdict != Invalid || rep.Reason != "out-of-bounds read" || hasPhase(rep, "symbolic") {

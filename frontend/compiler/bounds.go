@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/augur-verify/augur/internal/quasiaffine"
 	"github.com/augur-verify/augur/presburger"
@@ -66,10 +67,39 @@ func (c *compiler) simplify(ctx context.Context, x syntax.Expr) (syntax.Expr, er
 	return c.optimum(ctx, set, c.params, false, false)
 }
 
+// optimumKey identifies a question to optimum: the set in full (its
+// printed form names its parameters and every constraint), the
+// parameters' order and the kind of optimum.
+type optimumKey struct {
+	set, params string
+	max, widen  bool
+}
+
 // optimum returns the lexicographic minimum or maximum of the
 // one-dimensional set as an index expression of its parameters params; a
-// piecewise optimum is an error unless widen is set.
+// piecewise optimum is an error unless widen is set. Answers are
+// memoized per compilation: bounds inference asks the same question at
+// several sites (a func's region, then its allocation's), and the answer
+// depends on the question alone. Errors are not memoized (a budget
+// exhausted under one context may suffice under another).
 func (c *compiler) optimum(ctx context.Context, set *presburger.Map, params []string, max, widen bool) (syntax.Expr, error) {
+	k := optimumKey{set.String(), strings.Join(params, ","), max, widen}
+	if e, ok := c.optima[k]; ok {
+		return e, nil
+	}
+	e, err := solveOptimum(ctx, set, params, max, widen)
+	if err != nil {
+		return nil, err
+	}
+	if c.optima == nil {
+		c.optima = map[optimumKey]syntax.Expr{}
+	}
+	c.optima[k] = e
+	return e, nil
+}
+
+// solveOptimum computes optimum's answer.
+func solveOptimum(ctx context.Context, set *presburger.Map, params []string, max, widen bool) (syntax.Expr, error) {
 	var f *presburger.PwMultiAff
 	var err error
 	if max {

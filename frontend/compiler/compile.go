@@ -157,6 +157,8 @@ type compiler struct {
 	injected bool
 	// unrollCopies: unrolled loops emitted as copies (Options.UnrollCopies)
 	unrollCopies bool
+	// optima memoizes optimum by its set and question (see optimumKey)
+	optima map[optimumKey]syntax.Expr
 }
 
 // errAt is a diagnostic of kind code at pos of the algorithm.
