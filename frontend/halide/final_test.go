@@ -40,7 +40,7 @@ func TestFinalStage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, sched := range []string{"scalar", "vector", "unroll", "partition", "inner", "tiles", "predicate", "unrolled", "repeated"} {
+	for _, sched := range []string{"scalar", "vector", "unroll", "partition", "inner", "tiles", "predicate", "unrolled", "repeated", "transposed", "poly"} {
 		t.Run(sched, func(t *testing.T) {
 			o := Options{Target: finalTarget, Params: map[string]string{"sched": sched}, Stage: StageFinal}
 			pair, err := Translate(ctx, d, o)
@@ -93,6 +93,7 @@ func TestFinalStagePlanted(t *testing.T) {
 		{"predicate", "predicate", "out-of-bounds write"},
 		{"unrolled", "copy", "annotation mismatch"},
 		{"repeated", "repeat", "out-of-bounds read"},
+		{"poly", "astride", "PLACEHOLDER"},
 	} {
 		t.Run(c.sched+"/"+c.plant, func(t *testing.T) {
 			o := Options{Target: finalTarget, Params: map[string]string{"sched": c.sched}, Stage: StageFinal, Plant: c.plant}
@@ -203,7 +204,7 @@ func TestFinalStageBlur(t *testing.T) {
 func TestFinalStageSuite(t *testing.T) {
 	tc := toolchain(t)
 	s := loadSuite(t)
-	want := map[string]bool{"harris": true, "conv": true, "sgemm": true, "sgemmTA": true, "sgemv": true}
+	want := map[string]bool{"harris": true, "conv": true, "sgemm": true, "sgemmTA": true, "sgemmTB": true, "sgemv": true}
 	for _, p := range s.Pipelines {
 		if !want[p.Name] {
 			continue
