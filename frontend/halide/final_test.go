@@ -93,7 +93,7 @@ func TestFinalStagePlanted(t *testing.T) {
 		{"predicate", "predicate", "out-of-bounds write"},
 		{"unrolled", "copy", "annotation mismatch"},
 		{"repeated", "repeat", "out-of-bounds read"},
-		{"poly", "astride", "PLACEHOLDER"},
+		{"poly", "astride", "out-of-bounds write"},
 	} {
 		t.Run(c.sched+"/"+c.plant, func(t *testing.T) {
 			o := Options{Target: finalTarget, Params: map[string]string{"sched": c.sched}, Stage: StageFinal, Plant: c.plant}
@@ -204,7 +204,7 @@ func TestFinalStageBlur(t *testing.T) {
 func TestFinalStageSuite(t *testing.T) {
 	tc := toolchain(t)
 	s := loadSuite(t)
-	want := map[string]bool{"harris": true, "conv": true, "sgemm": true, "sgemmTA": true, "sgemmTB": true, "sgemv": true}
+	want := map[string]bool{"harris": true, "conv": true, "sgemm": true, "sgemmTA": true, "sgemmTB": true, "sgemv": true, "unsharp": true}
 	for _, p := range s.Pipelines {
 		if !want[p.Name] {
 			continue
