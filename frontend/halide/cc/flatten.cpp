@@ -20,7 +20,16 @@
 //   - an allocation whose extents are constant but one, e_j = a * sym +
 //     b with a constant a (a realized extent, rounded up or not): e is
 //     linear in sym, and its coefficient gives the cells above j, the
-//     rest those up to j (see symbolic_cells).
+//     rest those up to j (see symbolic_cells);
+//   - an allocation with several symbolic extents, or one symbolic_cells
+//     cannot split: polynomial division of e by each extent in turn, the
+//     identity e == sum_k c_k * S_k then checked as polynomials (see
+//     poly_cells).
+//
+// An allocation's strides follow its func's storage order
+// (reorder_storage; Halide 14's storage flattening takes it from the
+// func's storage_dims): the extents are taken in that order, and the cells
+// put back in the dimensions' (see Unflatten::allocation_cells).
 //
 // The mins are the realization's before flattening, and so are the
 // extents of an allocation that bound_small_allocations made
