@@ -38,7 +38,7 @@ func TestFinalStage(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
 	d := buildDriver(t, tc, filepath.Join("testdata", "final", "final.cpp"))
-	for _, sched := range []string{"scalar", "vector", "unroll", "partition", "inner", "tiles", "predicate", "unrolled", "repeated"} {
+	for _, sched := range []string{"scalar", "vector", "unroll", "partition", "inner", "tiles", "predicate", "unrolled", "repeated", "transposed", "poly"} {
 		t.Run(sched, func(t *testing.T) {
 			o := Options{Target: finalTarget, Params: map[string]string{"sched": sched}, Stage: StageFinal}
 			pair := translated(ctx, t, d, o)
@@ -86,6 +86,7 @@ func TestFinalStagePlanted(t *testing.T) {
 		{"predicate", "predicate", "out-of-bounds write"},
 		{"unrolled", "copy", "annotation mismatch"},
 		{"repeated", "repeat", "out-of-bounds read"},
+		{"poly", "astride", "out-of-bounds write"},
 	} {
 		t.Run(c.sched+"/"+c.plant, func(t *testing.T) {
 			o := Options{Target: finalTarget, Params: map[string]string{"sched": c.sched}, Stage: StageFinal, Plant: c.plant}
@@ -184,7 +185,7 @@ func TestFinalStageSuite(t *testing.T) {
 	t.Parallel()
 	tc := toolchain(t)
 	s := loadSuite(t)
-	want := map[string]bool{"harris": true, "conv": true, "sgemm": true, "sgemmTA": true, "sgemv": true}
+	want := map[string]bool{"harris": true, "conv": true, "sgemm": true, "sgemmTA": true, "sgemmTB": true, "sgemv": true, "unsharp": true}
 	for _, p := range s.Pipelines {
 		if !want[p.Name] {
 			continue

@@ -20,7 +20,16 @@
 //   - an allocation whose extents are constant but one, e_j = a * sym +
 //     b with a constant a (a realized extent, rounded up or not): e is
 //     linear in sym, and its coefficient gives the cells above j, the
-//     rest those up to j (see symbolic_cells).
+//     rest those up to j (see symbolic_cells);
+//   - an allocation with several symbolic extents, or one symbolic_cells
+//     cannot split: polynomial division of e by each extent in turn, the
+//     identity e == sum_k c_k * S_k then checked as polynomials (see
+//     poly_cells).
+//
+// An allocation's strides follow its func's storage order
+// (reorder_storage; Halide 14's storage flattening takes it from the
+// func's storage_dims): the extents are taken in that order, and the cells
+// put back in the dimensions' (see Unflatten::allocation_cells).
 //
 // The mins are the realization's before flattening, and so are the
 // extents of an allocation that bound_small_allocations made
@@ -44,6 +53,7 @@
 // layout.
 #include "emit_internal.h"
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 #include <sstream>
@@ -212,6 +222,263 @@ std::vector<Expr> const_stride_cells(const Expr &e, const std::vector<int64_t> &
         int64_t q = k / strides[d];
         k -= q * strides[d];
         cells[d] = simplify(cells[d] + make_const(Int(32), q));
+    }
+    return cells;
+}
+
+// Poly is an integer polynomial over atoms: variables and the subterms
+// that are not sums, differences or products (divisions, mins, selects),
+// each named by a key (see PolyAtoms). A monomial is the sorted list of
+// its atoms' keys; the empty one is the constant.
+using Monomial = std::vector<std::string>;
+using Poly = std::map<Monomial, int64_t>;
+
+// PolyAtoms names the atoms of polynomials by key, with the expression
+// each stands for.
+struct PolyAtoms {
+    std::map<std::string, Expr> expr;
+
+    // of is e as a polynomial over atoms.
+    Poly of(const Expr &e);
+    // to_expr is p as an Int(32) expression.
+    Expr to_expr(const Poly &p) const;
+};
+
+void poly_add(Poly *acc, const Poly &x, int64_t k) {
+    for (const auto &kv : x) {
+        int64_t &c = (*acc)[kv.first];
+        c += k * kv.second;
+        if (c == 0) {
+            acc->erase(kv.first);
+        }
+    }
+}
+
+Poly poly_mul(const Poly &x, const Poly &y) {
+    Poly out;
+    for (const auto &a : x) {
+        for (const auto &b : y) {
+            Monomial m = a.first;
+            m.insert(m.end(), b.first.begin(), b.first.end());
+            std::sort(m.begin(), m.end());
+            poly_add(&out, Poly{{m, 1}}, a.second * b.second);
+        }
+    }
+    return out;
+}
+
+Poly poly_const(int64_t k) {
+    return k == 0 ? Poly{} : Poly{{Monomial{}, k}};
+}
+
+Poly PolyAtoms::of(const Expr &e) {
+    if (const int64_t *k = as_const_int(e)) {
+        return poly_const(*k);
+    }
+    if (const Add *a = e.as<Add>()) {
+        Poly p = of(a->a);
+        poly_add(&p, of(a->b), 1);
+        return p;
+    }
+    if (const Sub *s = e.as<Sub>()) {
+        Poly p = of(s->a);
+        poly_add(&p, of(s->b), -1);
+        return p;
+    }
+    if (const Mul *m = e.as<Mul>()) {
+        return poly_mul(of(m->a), of(m->b));
+    }
+    std::string key;
+    if (const Variable *v = e.as<Variable>()) {
+        key = "v:" + v->name;
+    } else {
+        key = "o:" + str(e);
+    }
+    expr.emplace(key, e);
+    return Poly{{Monomial{key}, 1}};
+}
+
+Expr PolyAtoms::to_expr(const Poly &p) const {
+    Expr out = make_zero(Int(32));
+    for (const auto &kv : p) {
+        Expr t = make_const(Int(32), kv.second);
+        for (const std::string &a : kv.first) {
+            t = t * expr.at(a);
+        }
+        out = out + t;
+    }
+    return simplify(out);
+}
+
+// degree is the degree of p in the atom u.
+int degree(const Poly &p, const std::string &u) {
+    int d = 0;
+    for (const auto &kv : p) {
+        d = std::max(d, (int)std::count(kv.first.begin(), kv.first.end(), u));
+    }
+    return d;
+}
+
+// linear_atom finds an atom u of f with f = a * u + b, a constant other
+// than 0 and b free of u, u none of taken; it returns false where there is
+// none.
+bool linear_atom(const Poly &f, const std::set<std::string> &taken, std::string *u, int64_t *a) {
+    for (const auto &kv : f) {
+        if (kv.first.size() != 1 || taken.count(kv.first[0]) || degree(f, kv.first[0]) != 1) {
+            continue;
+        }
+        bool alone = true;
+        for (const auto &o : f) {
+            alone = alone && (o.first == kv.first || !std::count(o.first.begin(), o.first.end(), kv.first[0]));
+        }
+        if (alone) {
+            *u = kv.first[0];
+            *a = kv.second;
+            return true;
+        }
+    }
+    return false;
+}
+
+// divide_by divides q by f = a * u + b (see linear_atom) in u: q = r + f
+// * quot with r free of u. It returns false where a coefficient is not a
+// multiple of a.
+bool divide_by(Poly q, const Poly &f, const std::string &u, int64_t a, Poly *quot, Poly *r) {
+    Poly b = f;
+    b.erase(Monomial{u});
+    quot->clear();
+    for (int d = degree(q, u); d > 0; d = degree(q, u)) {
+        Poly t;  // the terms of q of degree d in u, divided by a * u
+        for (const auto &kv : q) {
+            if ((int)std::count(kv.first.begin(), kv.first.end(), u) != d) {
+                continue;
+            }
+            if (kv.second % a != 0) {
+                return false;
+            }
+            Monomial m = kv.first;
+            m.erase(std::find(m.begin(), m.end(), u));
+            t[m] = kv.second / a;
+        }
+        poly_add(quot, t, 1);
+        poly_add(&q, poly_mul(t, f), -1);
+    }
+    *r = q;
+    return true;
+}
+
+// uses_atom reports whether a monomial reads any of the atoms us.
+bool uses_atom(const Monomial &m, const std::set<std::string> &us) {
+    for (const std::string &a : m) {
+        if (us.count(a)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// poly_cells splits the flat index e of an array whose strides are the
+// products of its extents ext in storage order, S_k = ext_0 * ... *
+// ext_{k-1}, into cells c_k with e == sum_k c_k * S_k, by polynomial
+// division over the atoms (every let expanded): a symbolic extent f =
+// a * u + b, linear in an atom u of its own, divides the quotient so far
+// in u, the remainder (free of u) its cell, which borrows f from the
+// quotient or carries it where it is certainly negative or past f (the
+// shifted tail of a vectorised row); a constant extent c takes the terms
+// that read a later extent's atom whole into the quotient (their
+// coefficients multiples of c), then the terms of coefficient a multiple
+// of c, and cuts the rest r Euclid's way, r % c and r / c. The identity
+// is then checked as polynomials, each r / c an atom Q of its own and r
+// % c written r - c * Q (Euclid's identity, exact for c > 0): an index
+// that is not sum_k c_k * S_k identically is rejected, so the split is
+// exact once the kernel checks each c_k in [0, ext_k), whatever the
+// heuristics chose. why says why not where it returns no cells.
+std::vector<Expr> poly_cells(const Expr &e, const std::vector<Expr> &ext, std::string *why) {
+    PolyAtoms atoms;
+    size_t n = ext.size();
+    std::vector<Poly> f(n);
+    std::vector<std::string> us(n);
+    std::vector<int64_t> as(n, 0);
+    std::set<std::string> taken;
+    for (size_t k = 0; k + 1 < n; k++) {
+        f[k] = atoms.of(simplify(ext[k]));
+        if (!as_const_int(simplify(ext[k])) && !linear_atom(f[k], taken, &us[k], &as[k])) {
+            *why = "its extent " + str(ext[k]) + " is linear in no atom of its own";
+            return {};
+        }
+        if (!us[k].empty()) {
+            taken.insert(us[k]);
+        }
+    }
+    Poly q = atoms.of(simplify(e));
+    std::vector<Poly> check(n);  // the cells, each r / c an atom
+    std::vector<Expr> cells(n);
+    for (size_t k = 0; k + 1 < n; k++) {
+        std::set<std::string> later;
+        for (size_t j = k + 1; j + 1 < n; j++) {
+            if (!us[j].empty()) {
+                later.insert(us[j]);
+            }
+        }
+        Poly quot, r;
+        if (us[k].empty()) {
+            int64_t c = *as_const_int(simplify(ext[k]));
+            if (c <= 0) {
+                *why = "its extent " + str(ext[k]) + " is not positive";
+                return {};
+            }
+            for (const auto &kv : q) {
+                bool high = uses_atom(kv.first, later);
+                if (high && kv.second % c != 0) {
+                    *why = "the term of coefficient " + std::to_string(kv.second) + " in its index is not a multiple of the extent " + std::to_string(c) + " below it";
+                    return {};
+                }
+                if (kv.second % c == 0) {
+                    quot[kv.first] = kv.second / c;
+                } else {
+                    r[kv.first] = kv.second;
+                }
+            }
+            Expr re = atoms.to_expr(r);
+            std::string qk = "q:" + std::to_string(k);
+            atoms.expr[qk] = simplify(re / make_const(Int(32), c));
+            poly_add(&quot, Poly{{Monomial{qk}, 1}}, 1);
+            check[k] = r;
+            poly_add(&check[k], Poly{{Monomial{qk}, 1}}, -c);
+            cells[k] = simplify(re % make_const(Int(32), c));
+        } else {
+            if (!divide_by(q, f[k], us[k], as[k], &quot, &r)) {
+                *why = "a coefficient of its index " + str(e) + " is not a multiple of that of the extent " + str(ext[k]);
+                return {};
+            }
+            for (int i = 0; i < 4; i++) {
+                Expr re = atoms.to_expr(r);
+                if (can_prove(re < 0)) {
+                    poly_add(&r, f[k], 1);
+                    poly_add(&quot, poly_const(1), -1);
+                } else if (can_prove(re >= ext[k])) {
+                    poly_add(&r, f[k], -1);
+                    poly_add(&quot, poly_const(1), 1);
+                } else {
+                    break;
+                }
+            }
+            check[k] = r;
+            cells[k] = atoms.to_expr(r);
+        }
+        q = quot;
+    }
+    check[n - 1] = q;
+    cells[n - 1] = atoms.to_expr(q);
+    Poly sum, stride = poly_const(1);
+    for (size_t k = 0; k < n; k++) {
+        poly_add(&sum, poly_mul(check[k], stride), 1);
+        stride = poly_mul(stride, f[k]);
+    }
+    poly_add(&sum, atoms.of(simplify(e)), -1);
+    if (!sum.empty()) {
+        *why = "its index " + str(e) + " is not the sum of the cells " + str_list(cells) + " times the strides";
+        return {};
     }
     return cells;
 }
@@ -693,7 +960,39 @@ private:
         bool buffer = false;
         bool image = false;  // an input buffer
         Type type;
+        // An allocation's storage order (its func's storage_dims, as
+        // Halide 14's storage flattening takes them): order[0] is the
+        // dimension of stride 1, each next one's stride the previous
+        // one's times its extent. Empty: the dimensions' order.
+        std::vector<int> order;
     };
+
+    // storage_order is the storage order of the func name's dimensions
+    // (see Layout::order), or empty where it is theirs or unknown.
+    std::vector<int> storage_order(const std::string &name) const {
+        auto fi = p_.funcs.find(name);
+        if (fi == p_.funcs.end()) {
+            return {};
+        }
+        const Function &f = fi->second.f;
+        const std::vector<std::string> &args = f.args();
+        std::vector<int> order;
+        for (const StorageDim &sd : f.schedule().storage_dims()) {
+            auto it = std::find(args.begin(), args.end(), sd.var);
+            if (it == args.end()) {
+                return {};
+            }
+            order.push_back((int)(it - args.begin()));
+        }
+        std::vector<int> sorted = order;
+        std::sort(sorted.begin(), sorted.end());
+        for (size_t k = 0; k < sorted.size(); k++) {
+            if (sorted[k] != (int)k) {
+                return {};
+            }
+        }
+        return order.size() == args.size() ? order : std::vector<int>{};
+    }
 
     const Pipeline_ &p_;
     std::map<std::string, std::vector<Region>> realized_;
@@ -1113,6 +1412,65 @@ private:
         return out;
     }
 
+    // allocation_cells are the cells of the flat index flat (e, its lets
+    // expanded) of the allocation name of layout l, its strides the
+    // products of its extents in its storage order: constant ones cut e
+    // Euclid's way; one symbolic extent below the last is symbolic_cells'
+    // case, more (or one symbolic_cells cannot split) poly_cells'.
+    std::vector<Expr> allocation_cells(const std::string &name, const Layout &l, const Expr &e, const Expr &flat,
+                                       const std::string &what) {
+        size_t n = l.extents.size();
+        std::vector<int> order = l.order;
+        if (order.size() != n) {
+            order.clear();
+            for (size_t k = 0; k < n; k++) {
+                order.push_back((int)k);
+            }
+        }
+        std::vector<Expr> ext;  // in storage order
+        for (int k : order) {
+            ext.push_back(l.extents[k]);
+        }
+        std::vector<Expr> strides{make_one(Int(32))};
+        int symbolic = 0;
+        for (size_t k = 1; k < n; k++) {
+            strides.push_back(simplify(strides.back() * ext[k - 1]));
+            symbolic += as_const_int(ext[k - 1]) ? 0 : 1;
+        }
+        std::vector<Expr> cs(n), cells(n);
+        if (symbolic == 0) {
+            for (size_t k = 0; k < n; k++) {
+                Expr c = k == 0 ? e : simplify(e / strides[k]);
+                cs[k] = k + 1 < n ? simplify(c % ext[k]) : c;
+            }
+        } else {
+            std::string why;
+            if (symbolic == 1) {
+                try {
+                    cs = symbolic_cells(name, ext, flat, what);
+                } catch (const Unsupported &u) {
+                    why = u.what();
+                }
+            }
+            if (symbolic > 1 || !why.empty()) {
+                std::vector<Expr> full;
+                for (const Expr &x : ext) {
+                    full.push_back(simplify(substitute(lets_, x)));
+                }
+                std::string pwhy;
+                cs = poly_cells(e, full, &pwhy);
+                if (cs.empty()) {
+                    unsupported("the " + what + ": the allocation " + name + " of extents " + str_list(ext) +
+                                " (in storage order): " + pwhy + (why.empty() ? "" : "; and " + why));
+                }
+            }
+        }
+        for (size_t k = 0; k < n; k++) {
+            cells[order[k]] = cs[k];
+        }
+        return cells;
+    }
+
     // coords are the func coordinates of the flat index e of the array
     // name (see the file's comment).
     std::vector<Expr> coords(const std::string &name, const Expr &flat, const std::string &what,
@@ -1163,22 +1521,7 @@ private:
                 cells[0] = rest;  // stride 0 is 1 (Halide's default constraint)
             }
         } else {
-            std::vector<Expr> strides{make_one(Int(32))};
-            for (size_t k = 1; k < n; k++) {
-                strides.push_back(simplify(strides.back() * l.extents[k - 1]));
-            }
-            bool constant = true;
-            for (const Expr &s : strides) {
-                constant = constant && as_const_int(s);
-            }
-            if (constant) {
-                for (size_t k = 0; k < n; k++) {
-                    Expr c = k == 0 ? e : simplify(e / strides[k]);
-                    cells[k] = k + 1 < n ? simplify(c % l.extents[k]) : c;
-                }
-            } else {
-                cells = symbolic_cells(name, l.extents, flat, what);
-            }
+            cells = allocation_cells(name, l, e, flat, what);
         }
         // The identity e == sum_k c_k * S_k holds by construction; the
         // simplifier double-checks it where it can.
@@ -1429,6 +1772,7 @@ private:
             l.extents.push_back(extents[k]);
             bounds.emplace_back(rb[k].min, extents[k]);
         }
+        l.order = storage_order(op->name);
         allocs_[op->name].push_back(l);
         Stmt body = mutate(op->body);
         allocs_[op->name].pop_back();
@@ -1646,7 +1990,49 @@ private:
         lets_.erase(op->name);
         return s;
     }
+    std::map<std::string, int> symbolic_;  // the allocations in scope: how many extents are not constants
+    std::vector<std::string> loops_;       // the loop variables in scope, the outermost first
+
+    Stmt visit(const Allocate *op) override {
+        int n = 0;
+        for (const Expr &e : op->extents) {
+            n += as_const_int(simplify(e)) ? 0 : 1;
+        }
+        symbolic_[op->name] = n;
+        Stmt s = IRMutator::visit(op);
+        symbolic_.erase(op->name);
+        return s;
+    }
+    Stmt visit(const For *op) override {
+        loops_.push_back(op->name);
+        Stmt s = IRMutator::visit(op);
+        loops_.pop_back();
+        return s;
+    }
+    // plant_astride plants, in the first scalar store to an allocation
+    // with two or more extents that are not constants, the stride of the
+    // outermost loop variable whose coefficient in its index is not a
+    // constant one too large.
+    Stmt plant_astride(const Store *op) {
+        auto a = symbolic_.find(op->name);
+        if (a == symbolic_.end() || a->second < 2 || op->value.type().is_vector()) {
+            return IRMutator::visit(op);
+        }
+        Expr idx = simplify(substitute(lets_, op->index));
+        for (const std::string &v : loops_) {
+            Linear parts;
+            if (split_linear(idx, {v}, &parts) && parts.count(v) && !as_const_int(simplify(parts[v]))) {
+                done = true;
+                idx = idx + Variable::make(Int(32), v);
+                return Store::make(op->name, op->value, idx, op->param, op->predicate, op->alignment);
+            }
+        }
+        return IRMutator::visit(op);
+    }
     Stmt visit(const Store *op) override {
+        if (kind_ == "astride") {
+            return done ? IRMutator::visit(op) : plant_astride(op);
+        }
         auto b = p_.buffer_index.find(op->name);
         if (done || kind_ == "epilogue" || b == p_.buffer_index.end() || !p_.buffers[b->second].output) {
             return IRMutator::visit(op);
@@ -1878,14 +2264,17 @@ Stmt plant_in(const Pipeline_ &p, const Stmt &s, const std::string &kind) {
         return out;
     }
     bool lanes = kind == "lane-dup" || kind == "lane-drop" || kind == "predicate";
-    if (kind != "stride" && kind != "offset" && !lanes) {
+    if (kind != "stride" && kind != "offset" && kind != "astride" && !lanes) {
         throw std::invalid_argument("unknown planted miscompilation " + kind +
-                                    ": want stride, offset, epilogue, late, lane-dup, lane-drop, predicate, copy or repeat");
+                                    ": want stride, offset, astride, epilogue, late, lane-dup, lane-drop, predicate, copy or repeat");
     }
     Plant pl(p, kind);
     Stmt out = pl.mutate(s);
     if (!pl.done) {
         std::string what = kind == "predicate" ? "no predicated vector store" : lanes ? "no vector store" : "no store";
+        if (kind == "astride") {
+            throw std::invalid_argument("--plant astride: the final statement has no scalar store to an allocation with two extents that are not constants");
+        }
         throw std::invalid_argument("--plant " + kind + ": the final statement has " + what + " to an output buffer");
     }
     return out;

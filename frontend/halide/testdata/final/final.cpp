@@ -28,14 +28,24 @@ public:
     // tiles: the output in tiles of 8 x 4 fused into one parallel loop,
     // blur_x computed per tile (a fused loop whose inner extent only the
     // buffer's bounds check shows positive; an allocation of constant
-    // extents that bound_small_allocations makes one-dimensional).
+    // extents that bound_small_allocations makes one-dimensional);
+    // transposed: blur_x at the root, its storage reordered (y, x), so
+    // that its strides follow the storage order, not the dimensions';
+    // poly: blur_x's three taps a func pair(x, y, c) at the root, of
+    // extents W, H + 2 and 3 (two symbolic extents below the last: its
+    // strides products of symbols).
     GeneratorParam<std::string> sched{"sched", "scalar"};
 
     Input<Buffer<uint16_t, 2>> input{"input"};
     Output<Buffer<uint16_t, 2>> out{"out"};
 
     void generate() {
-        blur_x(x, y) = (input(x - 1, y) + input(x, y) + input(x + 1, y)) / 3;
+        if (std::string(sched) == "poly") {
+            pair(x, y, c) = input(x + c - 1, y);
+            blur_x(x, y) = (pair(x, y, 0) + pair(x, y, 1) + pair(x, y, 2)) / 3;
+        } else {
+            blur_x(x, y) = (input(x - 1, y) + input(x, y) + input(x + 1, y)) / 3;
+        }
         out(x, y) = (blur_x(x, y - 1) + blur_x(x, y) + blur_x(x, y + 1)) / 3;
     }
 
@@ -68,14 +78,19 @@ public:
         } else if (s == "tiles") {
             out.tile(x, y, xo, yo, xi, yi, 8, 4).fuse(xo, yo, t).parallel(t);
             blur_x.compute_at(out, t);
+        } else if (s == "transposed") {
+            blur_x.compute_root().reorder_storage(y, x);
+        } else if (s == "poly") {
+            pair.compute_root();
+            blur_x.compute_root();
         } else {
             throw std::invalid_argument("unknown sched " + s);
         }
     }
 
 private:
-    Var x{"x"}, y{"y"}, xi{"xi"}, yi{"yi"}, xo{"xo"}, yo{"yo"}, t{"t"};
-    Func blur_x{"blur_x"};
+    Var x{"x"}, y{"y"}, xi{"xi"}, yi{"yi"}, xo{"xo"}, yo{"yo"}, t{"t"}, c{"c"};
+    Func blur_x{"blur_x"}, pair{"pair"};
 };
 
 }  // namespace
