@@ -33,5 +33,7 @@
 // specification), derived.go (Derived, the integer parameters that
 // abstract integers Halide computes from float inputs), checks.go
 // (DroppedCheck, the run-time checks of Halide's code that the
-// translation leaves out of the kernel).
+// translation leaves out of the kernel, and NeedsOverflow, whether a
+// counterexample needs a signed overflow of the kernel's arithmetic,
+// undefined in Halide).
 package halide
