@@ -17,7 +17,9 @@ import (
 // Halide computes there values that fail their annotation or the
 // bookkeeping of a reduction (a stale row of a folded sliding window,
 // merges of rfactor partial sums never initialised, an empty output)
-// into cells no output uses, or a max update recomputed over cells it
+// into cells no output uses (or read an rfactor'd sum where it was never
+// merged, into rounded-up cells no output uses), or a max update
+// recomputed over cells it
 // already updated (storing the value the cell holds), or a counterexample
 // at which Halide's code stops at a storage-folding check that the
 // translation leaves out (its fold factor too small, or its folded rows
