@@ -27,7 +27,8 @@
 //     *Failure (interp.go, failure.go). A specification's value that is
 //     unconstrained (its signed overflow under value.OverflowUnconstrained)
 //     accepts any value the kernel stores (value.Equality.Accepts); the
-//     kernel's own arithmetic always wraps.
+//     kernel's own arithmetic wraps, unless Options.KernelOverflow asks
+//     whether a failure needs the kernel to overflow.
 //
 // Start reading at Kernel, then Check, then Run.
 //

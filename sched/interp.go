@@ -79,6 +79,18 @@ type Options struct {
 	// keeps the cell, whose value passed its own check when it was
 	// written, instead of writing ⊥.
 	PoisonValueFailures bool
+	// KernelOverflow is what the kernel's own signed integer arithmetic
+	// gives on overflow. The zero value, value.OverflowWraps, is the
+	// kernel language's: it wraps (docs/formats.md, "Signed overflow").
+	// value.OverflowUnconstrained gives it the meaning a specification's
+	// option gives Halide's: an i32 or i64 operation of an assignment's
+	// value or annotation whose exact result leaves its type's range is
+	// unconstrained, and so is what is computed from it; the checks of a
+	// stored value, of an accumulated value and of an out cell accept an
+	// unconstrained kernel value where the specification's is defined.
+	// A run that fails as the kernel wraps but passes so shows that its
+	// failure needs the kernel to overflow.
+	KernelOverflow value.Overflow
 }
 
 // Result summarises a run that found no failure.
@@ -114,6 +126,13 @@ func Run(ctx context.Context, k *Kernel, info *Info, ev Evaluator, opts Options)
 	}
 	if opts.MaxCells <= 0 {
 		opts.MaxCells = DefaultMaxCells
+	}
+	if opts.KernelOverflow != info.Types.Overflow {
+		// The kernel's expressions evaluated under another overflow:
+		// the same types, a fresh Info (Check's stays as it is).
+		ki := *info
+		ki.Types = &expr.Info{Types: info.Types.Types, Overflow: opts.KernelOverflow}
+		info = &ki
 	}
 	in := &interp{ctx: ctx, k: k, info: info, ev: ev, opts: opts, indexScope: indexScope{params: ev.Params()}, root: &frame{}}
 	in.frame = in.root
@@ -522,7 +541,7 @@ func (in *interp) bindOne(s *store, b *Binding, covered map[int]*Binding) error 
 		case got.IsUndef():
 			f = in.nodeFailure(OutputNotWritten, b, "%s holds no value when the kernel ends; it should hold %s = %s",
 				formatCell(s.name, idx), tensor, want)
-		case !in.opts.Equality.Accepts(want, got, in.opts.Tolerance):
+		case !in.accepts(want, got):
 			f = in.nodeFailure(OutputWrongValue, b, "%s holds %s when the kernel ends; it should hold %s = %s",
 				formatCell(s.name, idx), got, tensor, want)
 		default:
@@ -1013,7 +1032,7 @@ func (in *interp) assign(s *Assign) error {
 	if err != nil {
 		return in.indexFailure(s, err)
 	}
-	if in.opts.Equality.Accepts(want, v, in.opts.Tolerance) {
+	if in.accepts(want, v) {
 		in.storeCell(loc{s: st, off: off}, v, s)
 		return nil
 	}
@@ -1048,6 +1067,17 @@ func (in *interp) assign(s *Assign) error {
 		return nil
 	}
 	return in.poison(s, l, f)
+}
+
+// accepts reports whether the kernel's value got satisfies the
+// specification's value want (Equality.Accepts), or, under
+// Options.KernelOverflow unconstrained, is computed from an overflow of
+// the kernel's and want is defined.
+func (in *interp) accepts(want, got value.Value) bool {
+	if in.opts.Equality.Accepts(want, got, in.opts.Tolerance) {
+		return true
+	}
+	return in.opts.KernelOverflow == value.OverflowUnconstrained && got.IsUnconstrained() && !want.IsUndef()
 }
 
 // readsOwnCell reports whether the value of the assignment s reads the

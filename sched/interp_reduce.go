@@ -297,7 +297,7 @@ func (in *interp) reductionAssign(s *Assign) error {
 			if !inDom {
 				return bad(OutsideReduction, "position %s is outside the domain of the reduction %s", formatPos(pt), tag)
 			}
-			if !in.opts.Equality.Accepts(body, v, in.opts.Tolerance) {
+			if !in.accepts(body, v) {
 				f := fail(WrongValue, "%s %s= %s, but position %s of %s is %s", cell, op, v, formatPos(pt), tag, body)
 				f.Expected, f.Actual = body, v
 				return in.poison(s, l, f)

@@ -13,7 +13,9 @@ import (
 )
 
 // Values that reach no output. An annotation mismatch, or a failure of a
-// reduction's bookkeeping, concerns the value one assignment stores; the
+// reduction's bookkeeping (or an undefined read that garbage writes do
+// not excuse because the value also reads an incomplete partial result,
+// partialGarbage), concerns the value one assignment stores; the
 // kernel's format counts it as a failure wherever it is, but a compiler
 // computes cells nothing uses (lanes and tiles rounded up past the data,
 // a sliding window's rows recomputed over a stale stage, the merge of
@@ -46,6 +48,18 @@ func valueOnly(k sched.Kind) bool {
 		return true
 	}
 	return false
+}
+
+// partialGarbage reports whether f, the failure of cx's replay, is an
+// undefined read that the replay with garbage writes met (cx.garbage)
+// and did not take as a garbage read: the value that reads the cell
+// holding no defined value also reads a partial result of a reduction
+// before every position was accumulated into it (sched's valueEnv), a
+// failure of the stored value only. The run with
+// sched.Options.PoisonValueFailures writes ⊥ there, as for a garbage
+// read, and decides whether it reaches an output.
+func partialGarbage(cx *Counterexample, f *sched.Failure) bool {
+	return cx.garbage && f.Kind == sched.UndefinedRead
 }
 
 // errNoHarm is harmEvidence's error when the failure reaches no output.
@@ -87,7 +101,7 @@ func harmRun(ctx context.Context, in *input, params map[string]int64, inputs sar
 // completes cx's detail with what that run showed. The error wraps
 // errNoHarm.
 func (v *validation) harmEvidence(in *input, cx *Counterexample, f *sched.Failure) error {
-	if f == nil || v.opts.NoGarbageWrites || !valueOnly(f.Kind) {
+	if f == nil || v.opts.NoGarbageWrites || !valueOnly(f.Kind) && !partialGarbage(cx, f) {
 		return nil
 	}
 	params := map[string]int64{}

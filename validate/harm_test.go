@@ -13,7 +13,8 @@ import (
 // reduce false INVALID verdicts of augur fuzz-halide: a sliding window
 // recomputing a row over a stale stage before overwriting it, an empty
 // output region whose producer still merges partial sums never
-// initialised. Their planted neighbours, where the consumer reads the
+// initialised, rounded-up cells computed from a partial sum never
+// merged. Their planted neighbours, where the consumer reads the
 // wrong value, stay INVALID with a counterexample whose detail gives the
 // path of the value to the output.
 func TestValuesReachingNoOutput(t *testing.T) {
@@ -37,6 +38,11 @@ func TestValuesReachingNoOutput(t *testing.T) {
 		// The dead-store analysis (dead.go) sets W = 0 apart already.
 		{spec: "empty", kernel: "empty_output", verdict: Unknown, reason: "the annotation is not proved at dead stores"},
 		{spec: "empty", kernel: "empty_output_read", verdict: Invalid, reason: "annotation mismatch", detail: "the value reaches g[0]"},
+		// An undefined read that garbage writes do not take (the value
+		// also reads an incomplete partial result): ⊥ in its place
+		// reaches no output, or, in the neighbour, the output.
+		{spec: "halide_partial", kernel: "halide_partial_unused", verdict: Unknown, reason: "halide_partial_unused.sched:89:21) is undecided: " + noHarm},
+		{spec: "halide_partial", kernel: "halide_partial_read", verdict: Invalid, reason: "undefined read", detail: "the value reaches buf_f3[0]: buf_f1[122] (never written) read at 83:21"},
 	} {
 		name := tc.kernel
 		if !tc.quick {

@@ -215,6 +215,11 @@ const (
 	// the kernel goes on where the compiled code stops, so the failure
 	// is no wrong output of the compiler's, and the verdict is UNKNOWN.
 	CauseCheckLeftOut NativeCause = "check left out"
+	// CauseOverflow: the counterexample needs a signed overflow of the
+	// kernel's arithmetic, which the compiler leaves undefined (Halide's
+	// Int(32) and Int(64)); the failure is no wrong output of the
+	// compiler's, and the verdict is UNKNOWN.
+	CauseOverflow NativeCause = "signed overflow"
 )
 
 // NativeCheck is an invalid verdict's counterexample run on the

@@ -111,3 +111,31 @@ func TestHalideConfirmCheckLeftOut(t *testing.T) {
 		t.Fatalf("verdict %s (%s), native check %+v: want unknown (%s), not reproduced by Halide's code, check left out", rep.Verdict, rep.Reason, n, reason)
 	}
 }
+
+// TestHalideConfirmOverflow checks that an INVALID whose counterexample
+// needs a signed 32-bit overflow of the kernel's arithmetic, which
+// Halide's simplifier puts in (min(a, b) - b computed as min(a - b, 0))
+// and Halide leaves undefined, is UNKNOWN with the reason the fuzz
+// campaign gives: the fuzz case overflow-min-sub (seed 4004, case 821)
+// as a generator. Halide's own code, scheduled and not, computes the
+// wrapped values on the counterexample's inputs.
+func TestHalideConfirmOverflow(t *testing.T) {
+	halideAvailable(t)
+	gen := filepath.Join("..", "..", "frontend", "halide", "testdata", "confirm", "overflow_min_sub.cpp")
+	reason := "the counterexample needs a signed 32- or 64-bit integer overflow in the kernel's arithmetic, undefined in Halide; Augur's invalid verdict on the kernel shows no wrong output of Halide's"
+	args := []string{"halide", gen, "-o", t.TempDir(), "--validate", "--target", "x86-64-linux-avx-avx2-f16c-fma-sse41", "--timeout", "5m", "--json"}
+	var out, errw bytes.Buffer
+	if code := execute(args, nil, &out, &errw); code != exitUnknown {
+		t.Fatalf("augur %s: exit %d, want %d\n%s%s", strings.Join(args, " "), code, exitUnknown, out.String(), errw.String())
+	}
+	var rep validate.Report
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("the standard output is not a report: %v\n%s", err, out.String())
+	}
+	n := rep.Native
+	if rep.Verdict != validate.Unknown || rep.Reason != reason || rep.Counterexample == nil || n == nil ||
+		n.Outcome != validate.NativeNotReproduced || n.Cause != validate.CauseOverflow ||
+		!strings.HasSuffix(n.Reason, "; the counterexample needs a signed overflow of the kernel's arithmetic, undefined in Halide: with the kernel's i32 and i64 overflow unconstrained, the reference interpreter's replay passes") {
+		t.Fatalf("verdict %s (%s), native check %+v: want unknown (%s), not reproduced by Halide's code, signed overflow", rep.Verdict, rep.Reason, n, reason)
+	}
+}

@@ -295,9 +295,14 @@ func fuzzValidator(f fuzzHalideFlags) fuzz.Validator {
 		}
 		v := &fuzz.Verdict{Verdict: string(rep.Verdict), Reason: rep.Reason, Params: map[string]int64{}}
 		if cx := rep.Counterexample; cx != nil {
+			w := &halide.Witness{Params: v.Params, Seed: cx.Seed, Kind: cx.Kind}
 			for _, b := range cx.Params {
 				v.Params[b.Name] = b.Value
 			}
+			for _, x := range cx.Inputs {
+				w.Inputs = append(w.Inputs, halide.Cell{Tensor: x.Tensor, Index: x.Index, Value: x.Value})
+			}
+			v.Witness = w
 		}
 		var b bytes.Buffer
 		if err := rep.WriteText(&b, false); err != nil {

@@ -17,14 +17,18 @@ import (
 // Halide computes there values that fail their annotation or the
 // bookkeeping of a reduction (a stale row of a folded sliding window,
 // merges of rfactor partial sums never initialised, an empty output)
-// into cells no output uses, or a max update recomputed over cells it
+// into cells no output uses (or read an rfactor'd sum where it was never
+// merged, into rounded-up cells no output uses), or a max update
+// recomputed over cells it
 // already updated (storing the value the cell holds), or a counterexample
 // at which Halide's code stops at a storage-folding check that the
 // translation leaves out (its fold factor too small, or its folded rows
-// accessed out of order; Halide's JIT fails there). Each is UNKNOWN
-// now, for that reason (the failed values reach no output, or the
-// check stops Halide's code), never
-// INVALID and never VALID; the real miscompilations of
+// accessed out of order; Halide's JIT fails there), or a counterexample
+// that needs the kernel's int32 arithmetic to overflow, undefined in
+// Halide (a subtraction Halide's simplifier moved into a min). Each is
+// UNKNOWN now, for that reason (the failed values reach no output, the
+// check stops Halide's code, or the replay with the kernel's overflow
+// unconstrained passes), never INVALID and never VALID; the real miscompilations of
 // TestFuzzHalideKnownBugs stay INVALID. A case's line "# expect: R"
 // names another reason R it must give, "# expect: valid" the verdict
 // VALID: the cases that were INVALID while specifications wrapped on

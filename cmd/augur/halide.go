@@ -361,8 +361,9 @@ const confirmTolerance = 1e-5
 // (the generator's driver, with the options of the translation) on an
 // invalid report's counterexample and puts the outcome in the report
 // (docs/halide.md, "Confirming an INVALID on Halide's code"); when
-// Halide's code stops at a check the translation leaves out, the verdict
-// becomes UNKNOWN.
+// Halide's code stops at a check the translation leaves out, or the
+// counterexample Halide's code does not confirm needs a signed overflow
+// of the kernel's arithmetic, the verdict becomes UNKNOWN.
 func confirmOnHalide(driver string, opts halide.Options, pair *halide.Result, valueModel string) func(context.Context, *validate.Report) {
 	return func(ctx context.Context, rep *validate.Report) {
 		defer unconfirmedDerived(rep, pair.Derived)
@@ -396,11 +397,17 @@ func confirmOnHalide(driver string, opts halide.Options, pair *halide.Result, va
 			halide.OutsideBuffers:      validate.CauseOutsideBuffers,
 			halide.Translation:         validate.CauseTranslation,
 			halide.CheckLeftOut:        validate.CauseCheckLeftOut,
+			halide.Overflow:            validate.CauseOverflow,
 		}[c.Cause]
-		if c.Cause == halide.CheckLeftOut {
+		switch c.Cause {
+		case halide.CheckLeftOut:
 			// Halide's code stops where the kernel goes on: the
 			// INVALID is no claim about Halide.
 			rep.Verdict, rep.Reason = validate.Unknown, halide.DroppedCheckReason(c.Check)
+		case halide.Overflow:
+			// The counterexample needs an overflow Halide leaves
+			// undefined: no claim about Halide either.
+			rep.Verdict, rep.Reason = validate.Unknown, halide.OverflowReason
 		}
 		if c.Inputs != nil {
 			n.Inputs, n.AllInputs = nil, true

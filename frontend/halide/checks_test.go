@@ -1,6 +1,11 @@
 package halide
 
-import "testing"
+import (
+	"context"
+	"testing"
+
+	"github.com/augur-verify/augur/value"
+)
 
 // TestDroppedCheck checks which of Halide's run-time errors name a check
 // the translation leaves out, and the confirmation each gives: a stop at
@@ -34,5 +39,51 @@ func TestDroppedCheck(t *testing.T) {
 	want := "the counterexample stops Halide's code at its check halide_error_bad_fold, which the translation leaves out; Augur's invalid verdict on the kernel shows no wrong output of Halide's"
 	if got := DroppedCheckReason("halide_error_bad_fold"); got != want {
 		t.Errorf("DroppedCheckReason = %q, want %q", got, want)
+	}
+}
+
+// TestNeedsOverflow checks NeedsOverflow on a kernel whose i32 product
+// overflows where its specification's value is defined (a / 2 computed
+// as (a * 2) / 4, as Halide's simplifier rewrites min(a, b) - b to
+// min(a - b, 0)): its counterexample needs the overflow. Wrong kernels
+// that fail where nothing overflows too (a / 4, and (a * 2) / 8, of the
+// same shape) do not; a right kernel's replay passes, which needs
+// nothing.
+func TestNeedsOverflow(t *testing.T) {
+	const spec = `overflow unconstrained
+param N
+assume N >= 1
+input A(i) : i32
+tensor D(i) : i32
+D(i) = A(i) / 2
+output D
+`
+	kernel := func(value string) string {
+		return `kernel k(N)
+assume N >= 1
+in  a[i] : i32[N] = A(i)
+out d[i] : i32[N] = D(i)
+{
+  par i < N {
+    d[i] {D(i)} := ` + value + `
+  }
+}
+`
+	}
+	w := Witness{Params: map[string]int64{"N": 16}, Seed: 1}
+	cases := []struct {
+		value string
+		want  bool
+	}{
+		{"(a[i] * 2) / 4", true},
+		{"a[i] / 4", false},
+		{"(a[i] * 2) / 8", false},
+		{"a[i] / 2", false},
+	}
+	for _, c := range cases {
+		got, err := NeedsOverflow(context.Background(), spec, kernel(c.value), w, value.RealEqual, 0)
+		if err != nil || got != c.want {
+			t.Errorf("NeedsOverflow(%s) = %v, %v; want %v", c.value, got, err, c.want)
+		}
 	}
 }

@@ -81,6 +81,10 @@ const (
 	// out of the kernel (DroppedCheck): the kernel goes on where
 	// Halide's code stops, and the difference is no output of Halide's.
 	CheckLeftOut
+	// Overflow: the counterexample needs a signed 32- or 64-bit overflow
+	// of the kernel's arithmetic (NeedsOverflow), undefined in Halide:
+	// the difference is no wrong output of Halide's.
+	Overflow
 )
 
 func (c Cause) String() string {
@@ -95,6 +99,8 @@ func (c Cause) String() string {
 		return "translation suspect"
 	case CheckLeftOut:
 		return "check left out"
+	case Overflow:
+		return "signed overflow"
 	}
 	return fmt.Sprintf("Cause(%d)", int(c))
 }
@@ -202,7 +208,17 @@ func Confirm(ctx context.Context, driver string, o Options, spec, prog string, w
 		return nil, err
 	}
 	c.Overruns = overruns
-	c.classify(w.Kind, runs[2] != nil, firstLine(halideErr[2]))
+	overflow := false
+	if c.Outcome == NotReproduced && overruns == 0 {
+		eq := value.RealEqual
+		if tolerance == 0 {
+			eq = value.BitExact // the ieee value model's
+		}
+		if overflow, err = NeedsOverflow(ctx, spec, prog, w, eq, tolerance); err != nil {
+			return nil, err
+		}
+	}
+	c.classify(w.Kind, runs[2] != nil, firstLine(halideErr[2]), overflow)
 	c.Inputs = listed
 	return c, nil
 }
@@ -479,16 +495,21 @@ func compare(ctx context.Context, sp *sare.Spec, ev *sare.Evaluator, runs []*Sam
 	c.Outcome = NotReproduced
 	if algorithmDiffers > 0 {
 		c.Cause = Translation
-		c.Reason = fmt.Sprintf("Halide's realisation of the algorithm without its schedule differs from the specification at %d of %d output cells: the specification is suspect", algorithmDiffers, c.Compared)
+		c.Reason = fmt.Sprintf("Halide's realisation of the algorithm without its schedule differs from the specification at %d of %d output cells", algorithmDiffers, c.Compared) + specSuspect
 	}
 	return c, nil
 }
+
+// specSuspect ends the reason of a confirmation whose unscheduled run
+// differs from the specification, unless the counterexample needs an
+// overflow (which Halide's simplifier may put in the algorithm too).
+const specSuspect = ": the specification is suspect"
 
 // classify completes the confirmation: its reason, and for a difference
 // not reproduced its cause, from the counterexample's kind of failure.
 // unscheduled tells whether the unscheduled run ran; unschedErr is its
 // error otherwise.
-func (c *Confirmation) classify(kind sched.Kind, unscheduled bool, unschedErr string) {
+func (c *Confirmation) classify(kind sched.Kind, unscheduled bool, unschedErr string, overflow bool) {
 	note := ""
 	if !unscheduled {
 		note = " (the algorithm without its schedule did not run: " + unschedErr + ")"
@@ -515,10 +536,22 @@ func (c *Confirmation) classify(kind sched.Kind, unscheduled bool, unschedErr st
 		c.Reason = fmt.Sprintf("%s, though its outputs agree with the algorithm at all %d output cells%s", overrun, c.Compared, note)
 		return
 	}
+	agree := fmt.Sprintf("both runs of Halide's compiled pipeline, with its allocations, output buffers and thread stacks poisoned with two different bytes, agree with the algorithm at all %d output cells%s", c.Compared, note)
+	if overflow {
+		// Whatever else the runs showed (Halide's unscheduled run may
+		// differ from the specification where its simplifier put the
+		// overflow in the algorithm too).
+		if c.Cause == 0 {
+			c.Reason = agree
+		}
+		c.Reason = strings.TrimSuffix(c.Reason, specSuspect)
+		c.Cause = Overflow
+		c.Reason += "; the counterexample needs a signed overflow of the kernel's arithmetic, undefined in Halide: with the kernel's i32 and i64 overflow unconstrained, the reference interpreter's replay passes"
+		return
+	}
 	if c.Cause != 0 {
 		return
 	}
-	agree := fmt.Sprintf("both runs of Halide's compiled pipeline, with its allocations, output buffers and thread stacks poisoned with two different bytes, agree with the algorithm at all %d output cells%s", c.Compared, note)
 	switch kind {
 	case sched.ReadWriteRace, sched.WriteWriteConflict:
 		c.Cause = Race

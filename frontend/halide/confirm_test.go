@@ -148,7 +148,7 @@ func TestConfirmOverrun(t *testing.T) {
 		if outcome == Confirmed {
 			c.Differing = 1
 		}
-		c.classify(sched.UndefinedRead, true, "")
+		c.classify(sched.UndefinedRead, true, "", false)
 		if c.Outcome != Confirmed || c.Cause != 0 || !strings.Contains(c.Reason, "writes outside 2 of its allocations") {
 			t.Errorf("%s before: %s (%s): %s", outcome, c.Outcome, c.Cause, c.Reason)
 		}

@@ -35,5 +35,7 @@
 // that abstract integers Halide computes from float inputs, as the driver
 // writes them), checks.go
 // (DroppedCheck, the run-time checks of Halide's code that the
-// translation leaves out of the kernel).
+// translation leaves out of the kernel, and NeedsOverflow, whether a
+// counterexample needs a signed overflow of the kernel's arithmetic,
+// undefined in Halide).
 package halide

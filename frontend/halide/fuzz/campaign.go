@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/augur-verify/augur/frontend/halide"
+	"github.com/augur-verify/augur/value"
 )
 
 // Verdict is a validator's answer on a case's translation.
@@ -22,6 +23,10 @@ type Verdict struct {
 	Params map[string]int64
 	// Report is the validator's report, as text.
 	Report string
+	// Witness is the counterexample's parameters, fixed inputs and
+	// seed (invalid), with which NeedsOverflow replays it; nil when the
+	// validator gives none.
+	Witness *halide.Witness
 }
 
 // Validator validates a translation: the specification's and the
@@ -197,11 +202,32 @@ func RunCase(ctx context.Context, d *Driver, v Validator, c *Case) (*Outcome, er
 		out.Confirmed = true
 		out.Mismatch = fmt.Sprintf("%d cells differ, first at %s", j.Mismatch, j.First)
 	}
+	if err := unconfirmedOverflow(ctx, out, a, ver); err != nil {
+		return nil, err
+	}
 	out.Region = r
 	if out.Elsewhere != "" {
 		out.Mismatch = fmt.Sprintf("not over the counterexample's output region but over %s: %s", out.Elsewhere, out.Mismatch)
 	}
 	return out, nil
+}
+
+// unconfirmedOverflow makes the invalid outcome out that Halide's JIT
+// did not confirm unknown when its counterexample needs a signed overflow
+// of the kernel's arithmetic (halide.NeedsOverflow), which Halide leaves
+// undefined: Augur's INVALID is then no claim about Halide. The replay
+// compares values as augur validate's default value model, real, does.
+func unconfirmedOverflow(ctx context.Context, out *Outcome, a *Answer, ver *Verdict) error {
+	if out.Verdict != "invalid" || out.Confirmed || ver.Witness == nil {
+		return nil
+	}
+	needs, err := halide.NeedsOverflow(ctx, a.Spec, a.Sched, *ver.Witness, value.RealEqual, 0)
+	if err != nil || !needs {
+		return err
+	}
+	out.Verdict, out.Reason = "unknown", halide.OverflowReason
+	out.Cause = Normalize(out.Reason)
+	return nil
 }
 
 // droppedCheck names the check the translation leaves out at which
