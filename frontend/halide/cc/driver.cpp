@@ -61,6 +61,21 @@ bool split_kv(const std::string &s, std::string *k, std::string *v) {
     return true;
 }
 
+// parse_extents reads a comma-separated list of extents, E0,E1,...
+std::vector<int> parse_extents(const std::string &v) {
+    std::vector<int> ext;
+    size_t p = 0;
+    while (p < v.size()) {
+        size_t c = v.find(',', p);
+        if (c == std::string::npos) {
+            c = v.size();
+        }
+        ext.push_back(std::stoi(v.substr(p, c - p)));
+        p = c + 1;
+    }
+    return ext;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -121,17 +136,7 @@ int main(int argc, char **argv) {
                 if (!split_kv(kv, &k, &v)) {
                     return usage("--size takes NAME=E0,E1,..., got " + kv);
                 }
-                std::vector<int> ext;
-                size_t p = 0;
-                while (p < v.size()) {
-                    size_t c = v.find(',', p);
-                    if (c == std::string::npos) {
-                        c = v.size();
-                    }
-                    ext.push_back(std::stoi(v.substr(p, c - p)));
-                    p = c + 1;
-                }
-                sizes[k] = ext;
+                sizes[k] = parse_extents(v);
             } else if (a == "--list") {
                 list = true;
             } else {
