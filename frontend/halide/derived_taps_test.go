@@ -10,7 +10,6 @@ import (
 
 	"github.com/augur-verify/augur/frontend"
 	"github.com/augur-verify/augur/smt/encode"
-	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/validate"
 )
 
@@ -63,14 +62,7 @@ func TestDerivedTaps(t *testing.T) {
 		if wrong == prog {
 			t.Fatalf("%s: no %q in the kernel:\n%s", plant.name, plant.from, prog)
 		}
-		rep, err := validate.Validate(ctx, res.SpecSource(), &syntax.Source{Name: "wrong.sched", Text: wrong},
-			validate.Options{ValueModel: encode.Real, Jobs: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if rep.Verdict != validate.Invalid || rep.Counterexample == nil || !rep.Counterexample.Reproduced {
-			t.Errorf("%s: verdict %s (%s), want invalid, replayed", plant.name, rep.Verdict, rep.Reason)
-		}
+		wantInvalidReplayed(ctx, t, res.SpecSource(), wrong, plant.name)
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 
 	"github.com/augur-verify/augur/frontend"
 	"github.com/augur-verify/augur/smt/encode"
-	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/validate"
 )
 
@@ -66,14 +65,7 @@ func TestResizeStridesPacked(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: no store %d to plant in:\n%s", branch.name, branch.nth, prog)
 		}
-		rep, err := validate.Validate(ctx, pair.SpecSource(), &syntax.Source{Name: "wrong.sched", Text: wrong},
-			validate.Options{ValueModel: encode.Real, Jobs: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if rep.Verdict != validate.Invalid || rep.Counterexample == nil || !rep.Counterexample.Reproduced {
-			t.Errorf("%s branch planted: verdict %s (%s), want invalid, replayed", branch.name, rep.Verdict, rep.Reason)
-		}
+		wantInvalidReplayed(ctx, t, pair.SpecSource(), wrong, branch.name+" branch planted")
 	}
 }
 

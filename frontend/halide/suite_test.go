@@ -14,6 +14,7 @@ import (
 
 	"github.com/augur-verify/augur/frontend"
 	"github.com/augur-verify/augur/smt/encode"
+	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/validate"
 )
 
@@ -252,6 +253,22 @@ func TestSuiteJITFast(t *testing.T) {
 func validatePair(ctx context.Context, pair *frontend.Pair, model encode.Model, jobs int) (*validate.Report, error) {
 	return validate.Validate(ctx, pair.SpecSource(), pair.Kernel(frontend.Prog).Source(),
 		validate.Options{ValueModel: model, Jobs: jobs})
+}
+
+// wantInvalidReplayed validates the planted kernel text wrong against
+// spec in the real value model and fails the test unless the verdict is
+// INVALID with a replayed counterexample; what names the plant.
+func wantInvalidReplayed(ctx context.Context, t *testing.T, spec *syntax.Source, wrong, what string) *validate.Report {
+	t.Helper()
+	rep, err := validate.Validate(ctx, spec, &syntax.Source{Name: "wrong.sched", Text: wrong},
+		validate.Options{ValueModel: encode.Real, Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != validate.Invalid || rep.Counterexample == nil || !rep.Counterexample.Reproduced {
+		t.Errorf("%s: verdict %s (%s), want invalid, replayed", what, rep.Verdict, rep.Reason)
+	}
+	return rep
 }
 
 // stores counts the kernel's statements and its stores.
