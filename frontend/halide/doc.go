@@ -20,7 +20,8 @@
 // Files, in reading order: halide.go (the Toolchain, which builds the
 // translator and a generator's driver, and the runs of the driver: Emit
 // writes the pair's files, CapturedStmt and HalideStmt give Halide's
-// statement, JIT realises the pipeline), final.go (HalideFinalStmt,
+// statement, JIT realises the pipeline), pch.go (Halide.h precompiled
+// once per toolchain, first on a generator's include path), final.go (HalideFinalStmt,
 // Halide's own final statement, to compare with the one StageFinal
 // captures), buildflags.go (a generator's
 // flags from a compilation database, compile_commands.json, and the

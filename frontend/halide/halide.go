@@ -464,11 +464,13 @@ func headersHash(headers []string) string {
 func (t Toolchain) compileAndLink(ctx context.Context, name string, g Generator, objs []string, tmp string) ([]string, error) {
 	args := []string{}
 	seen := map[string]bool{}
+	pch := t.precompiled(ctx)
 	for i, src := range g.Sources {
 		obj := filepath.Join(tmp, fmt.Sprintf("gen%d.o", i))
 		deps := filepath.Join(tmp, fmt.Sprintf("gen%d.d", i))
 		t.progress("compiling " + displayName(name, g.Sources, i))
-		cargs := append(t.compileFlags(g, src), "-MMD", "-MF", deps, "-c", src, "-o", obj)
+		cargs := append(pchFlags(pch), t.compileFlags(g, src)...)
+		cargs = append(cargs, "-MMD", "-MF", deps, "-c", src, "-o", obj)
 		if err := run(ctx, tmp, t.CXX, cargs...); err != nil {
 			return nil, fmt.Errorf("compiling the generator %s: %w", displayName(name, g.Sources, i), err)
 		}
