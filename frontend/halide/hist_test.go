@@ -9,7 +9,6 @@ import (
 
 	"github.com/augur-verify/augur/frontend"
 	"github.com/augur-verify/augur/smt/encode"
-	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/validate"
 )
 
@@ -62,16 +61,8 @@ func TestHistogram(t *testing.T) {
 		if bad == prog {
 			t.Fatalf("%s: nothing planted in:\n%s", c.name, prog)
 		}
-		rep, err := validate.Validate(ctx, pair.SpecSource(), &syntax.Source{Name: "bad.sched", Text: bad},
-			validate.Options{ValueModel: encode.Real, Jobs: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if rep.Verdict != validate.Invalid || rep.Counterexample == nil || !rep.Counterexample.Reproduced {
-			t.Errorf("%s: verdict %s (%s), want invalid, replayed", c.name, rep.Verdict, rep.Reason)
-		} else {
-			t.Logf("%s: %s (%s)", c.name, rep.Verdict, rep.Reason)
-		}
+		rep := wantInvalidReplayed(ctx, t, pair.SpecSource(), bad, c.name)
+		t.Logf("%s: %s (%s)", c.name, rep.Verdict, rep.Reason)
 	}
 }
 

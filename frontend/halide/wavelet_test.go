@@ -2,6 +2,7 @@ package halide
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -9,7 +10,6 @@ import (
 
 	"github.com/augur-verify/augur/frontend"
 	"github.com/augur-verify/augur/smt/encode"
-	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/validate"
 )
 
@@ -66,14 +66,7 @@ func TestWavelet(t *testing.T) {
 			if bad == prog {
 				t.Fatalf("nothing planted in:\n%s", prog)
 			}
-			rep, err = validate.Validate(ctx, pair.SpecSource(), &syntax.Source{Name: "bad.sched", Text: bad},
-				validate.Options{ValueModel: encode.Real, Jobs: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rep.Verdict != validate.Invalid || rep.Counterexample == nil || !rep.Counterexample.Reproduced {
-				t.Errorf("planted %q: verdict %s (%s), want invalid, replayed", c.plant[1], rep.Verdict, rep.Reason)
-			}
+			wantInvalidReplayed(ctx, t, pair.SpecSource(), bad, fmt.Sprintf("planted %q", c.plant[1]))
 		})
 	}
 }
