@@ -116,7 +116,7 @@ func (g *specGen) value(t syntax.Type, d int) string {
 		if t.IsInteger() {
 			return sub() + " " + g.pick("&", "|", "^", "<<", ">>") + " " + sub()
 		}
-		return g.pick("sqrt", "exp", "log", "floor", "ceil", "round", "sin", "cos", "tanh", "abs") + "(" + g.value(t, d-1) + ")"
+		return g.pick("sqrt", "exp", "log", "floor", "ceil", "round", "sin", "cos", "tanh", "fast_inverse", "fast_inverse_sqrt", "abs") + "(" + g.value(t, d-1) + ")"
 	case 3:
 		if t.IsInteger() {
 			return "~" + sub()

@@ -24,7 +24,8 @@ var builtins = map[string]Builtin{
 	"sqrt": {"sqrt", 1, true}, "exp": {"exp", 1, true}, "log": {"log", 1, true},
 	"pow": {"pow", 2, true}, "floor": {"floor", 1, true}, "ceil": {"ceil", 1, true},
 	"round": {"round", 1, true}, "sin": {"sin", 1, true}, "cos": {"cos", 1, true},
-	"tanh": {"tanh", 1, true},
+	"tanh": {"tanh", 1, true}, "fast_inverse": {"fast_inverse", 1, true},
+	"fast_inverse_sqrt": {"fast_inverse_sqrt", 1, true},
 }
 
 // LookupBuiltin returns the built-in function called name.
@@ -43,6 +44,11 @@ func LookupBuiltin(name string) (Builtin, bool) {
 //     is undefined.
 //   - sqrt exp log pow floor ceil sin cos tanh on f32 and f64, computed in
 //     float64 and rounded to the type; round rounds half to even.
+//   - fast_inverse and fast_inverse_sqrt, Halide's reciprocal and
+//     reciprocal square root estimates (rcpps and rsqrtps on x86, whose
+//     results the hardware defines within a relative error of 1.5 * 2^-12),
+//     are computed as 1 / x and 1 / sqrt(x) in float64, rounded to the
+//     type: the exact values the estimates approximate.
 //
 // Every argument but select's condition must have the same type. An
 // undefined argument gives an undefined result. Wrong arity or types are
@@ -152,6 +158,10 @@ func call(name string, args []Value, t syntax.Type) Value {
 		f = math.Cos(x)
 	case "tanh":
 		f = math.Tanh(x)
+	case "fast_inverse":
+		f = 1 / x
+	case "fast_inverse_sqrt":
+		f = 1 / math.Sqrt(x)
 	}
 	return Float(t, f)
 }

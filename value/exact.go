@@ -12,7 +12,7 @@ import (
 // (docs/validate.md, "Value models"). A value is marked inexact when a
 // float operation on its way rounded or left the finite numbers, when a
 // function other than the exactly known ones was applied (exp, log, pow,
-// sin, cos, tanh; sqrt, floor, ceil and round unless their result is
+// sin, cos, tanh, fast_inverse, fast_inverse_sqrt; sqrt, floor, ceil and round unless their result is
 // exact), when a bit cast was, when a float literal does not denote its
 // decimal number exactly, or when an integer was divided by zero. Integer
 // and boolean operations are exact (they wrap alike in both models) but
@@ -143,7 +143,8 @@ func callRounds(name string, args []Value, r Value) bool {
 		x := args[0].Float64()
 		return x != math.Trunc(x)
 	}
-	// exp, log, pow, sin, cos, tanh are uninterpreted in the real model.
+	// exp, log, pow, sin, cos, tanh, fast_inverse and fast_inverse_sqrt
+	// are uninterpreted in the real model.
 	return true
 }
 

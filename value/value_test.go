@@ -296,6 +296,11 @@ func TestCall(t *testing.T) {
 		{"exp", []Value{Float(f64, 0)}, "1"},
 		{"log", []Value{Float(f64, 1)}, "0"},
 		{"tanh", []Value{Float(f64, 0)}, "0"},
+		{"fast_inverse", []Value{Float(f32, 4)}, "0.25"},
+		{"fast_inverse", []Value{Float(f32, 3)}, "0.33333334"},
+		{"fast_inverse", []Value{Float(f32, 0)}, "+Inf"},
+		{"fast_inverse_sqrt", []Value{Float(f32, 16)}, "0.25"},
+		{"fast_inverse_sqrt", []Value{Float(f64, 2)}, "0.7071067811865475"},
 	}
 	for _, c := range cases {
 		got, err := Call(c.name, c.args)

@@ -240,9 +240,10 @@ func (e *Encoder) ResetUnfoldings() {
 }
 
 // UninterpretedBuiltins returns the number of uses of builtins encoded as
-// uninterpreted functions (sqrt, exp, log, pow, sin, cos, tanh in the real
-// model; all but sqrt in the IEEE model) since the last ResetUnfoldings: a
-// model of terms using them need not be a genuine evaluation.
+// uninterpreted functions (sqrt, exp, log, pow, sin, cos, tanh,
+// fast_inverse, fast_inverse_sqrt in the real model; all but sqrt in the
+// IEEE model) since the last ResetUnfoldings: a model of terms using them
+// need not be a genuine evaluation.
 func (e *Encoder) UninterpretedBuiltins() int { return e.opaqueFuncs }
 
 // CutOffs returns the number of accesses to computed tensors left without

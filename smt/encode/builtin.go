@@ -103,7 +103,8 @@ func (e *Encoder) minMax(t syntax.Type, a, b *smt.Term, isMin bool) *smt.Term {
 }
 
 // function is the uninterpreted function standing for the built-in name on
-// type t (exp, log, pow, sin, cos, tanh, and sqrt in the Real model), called
+// type t (exp, log, pow, sin, cos, tanh, fast_inverse, fast_inverse_sqrt,
+// and sqrt in the Real model), called
 // name.t in Z3.
 func (e *Encoder) function(name string, t syntax.Type, arity int) (*smt.FuncDecl, error) {
 	key := name + "." + t.String()

@@ -38,10 +38,10 @@
 //     floor, ceil and round (half to even) are exact; a float-to-integer
 //     cast truncates and is defined when the result fits the type.
 //
-// exp, log, pow, sin, cos and tanh are uninterpreted functions, one per
-// function and type (in the Real model, sqrt too): sound, since both sides
-// of an obligation apply the same function, and only as complete as
-// syntactic agreement allows.
+// exp, log, pow, sin, cos, tanh, fast_inverse and fast_inverse_sqrt are
+// uninterpreted functions, one per function and type (in the Real model,
+// sqrt too): sound, since both sides of an obligation apply the same
+// function, and only as complete as syntactic agreement allows.
 //
 // A bit cast reinterpret_T(x) between integers of one width is the
 // identity on the bit-vector. In the IEEE model, bits become a float by

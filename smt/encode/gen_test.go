@@ -16,7 +16,8 @@ import (
 type exprGen struct {
 	r     *rand.Rand
 	types map[syntax.Expr]syntax.Type
-	// uninterpreted allows exp, log, pow, sin, cos and tanh.
+	// uninterpreted allows exp, log, pow, sin, cos, tanh, fast_inverse and
+	// fast_inverse_sqrt.
 	uninterpreted bool
 }
 
@@ -109,7 +110,7 @@ func (g *exprGen) floatExpr(t syntax.Type, d int) syntax.Expr {
 	case 3:
 		names := []string{"min", "max", "abs", "clamp", "sqrt", "floor", "ceil", "round"}
 		if g.uninterpreted {
-			names = append(names, "exp", "log", "pow", "sin", "cos", "tanh")
+			names = append(names, "exp", "log", "pow", "sin", "cos", "tanh", "fast_inverse", "fast_inverse_sqrt")
 		}
 		return g.builtin(t, d, names...)
 	}

@@ -676,11 +676,13 @@ Frag Translator::ValueText::shift(const Call *op) {
     return binary(value(op->args[0]), sym, atom(tn + "(" + std::to_string(k) + ")"), PMul);
 }
 
-// math translates a call of Halide's math library (sqrt_f32 and the like)
-// as the formats' function of the same name, when it has one.
+// math translates a call of Halide's math library (sqrt_f32 and the like,
+// fast_inverse_f32 and fast_inverse_sqrt_f32, its reciprocal estimates) as
+// the formats' function of the same name, when it has one.
 bool Translator::ValueText::math(const Call *op) {
     static const std::set<std::string> names = {"sqrt", "exp", "log", "pow", "floor", "ceil",
-                                                "round", "sin", "cos", "tanh"};
+                                                "round", "sin", "cos", "tanh", "fast_inverse",
+                                                "fast_inverse_sqrt"};
     if (op->call_type != Call::PureExtern) {
         return false;
     }

@@ -32,7 +32,7 @@ const std::set<std::string> &reserved_words() {
         "skip", "if", "else", "let", "alloc", "for", "par", "and", "or", "not", "true",
         "false", "_", "bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32",
         "f64", "min", "max", "abs", "clamp", "select", "sqrt", "exp", "log", "pow", "floor",
-        "ceil", "round", "sin", "cos", "tanh",
+        "ceil", "round", "sin", "cos", "tanh", "fast_inverse", "fast_inverse_sqrt",
         // the bit casts reinterpret_T
         "reinterpret_i8", "reinterpret_i16", "reinterpret_i32", "reinterpret_i64", "reinterpret_u8",
         "reinterpret_u16", "reinterpret_u32", "reinterpret_u64", "reinterpret_f32", "reinterpret_f64"};
