@@ -24,7 +24,8 @@ var finalSizes = map[string][]int{"out": {19, 10}}
 
 // TestFinalStage translates testdata/final at --stage final, one
 // schedule per lowering pass after storage flattening: flattening alone
-// (scalar), vectorize_loops (vector, lane by lane), unroll_loops (unroll),
+// (scalar), vectorize_loops (vector: each vector store of a whole vector
+// one store in a loop over its lanes), unroll_loops (unroll),
 // partition_loops (partition: a guarded split's steady state and
 // epilogue), a realization inside a parallel loop (inner), its loop
 // rebased, tiles fused into one parallel loop with a realization of
@@ -42,6 +43,9 @@ func TestFinalStage(t *testing.T) {
 		t.Run(sched, func(t *testing.T) {
 			o := Options{Target: finalTarget, Params: map[string]string{"sched": sched}, Stage: StageFinal}
 			pair := translated(ctx, t, d, o)
+			if sched == "vector" && !strings.Contains(pair.Kernel(frontend.Prog).Text, "for out_lane < 8 {") {
+				t.Errorf("the vector stores to out are not one store in a loop over their lanes")
+			}
 			jitAgrees(ctx, t, d, o, pair.Spec, pair.Kernel(frontend.Prog).Text, finalSizes, 1, 0)
 			if testing.Short() {
 				return
@@ -61,7 +65,9 @@ func TestFinalStage(t *testing.T) {
 // statement before it is translated: a flattened store's stride one too
 // large, its offset one too far, a vectorised row's tail and a
 // partitioned loop's epilogue dropped, that epilogue started one
-// iteration late, a vector store's last lane duplicated or dropped, a
+// iteration late, a vector store's last lane duplicated or dropped, its
+// lanes reading at a ramp of stride 2 instead of 1 (translated as one
+// store in a loop over the lanes), a
 // predicated tail storing one lane too many, a copy of an unrolled
 // loop's body reading its input one column too far (the copy whose loop
 // variable the translation recovers from its ordinal). None may be VALID;
@@ -83,6 +89,7 @@ func TestFinalStagePlanted(t *testing.T) {
 		{"partition", "late", "output not written"},
 		{"vector", "lane-dup", "annotation mismatch"},
 		{"vector", "lane-drop", "output not written"},
+		{"vector", "lane-stride", "annotation mismatch"},
 		{"predicate", "predicate", "out-of-bounds write"},
 		{"unrolled", "copy", "annotation mismatch"},
 		{"repeated", "repeat", "out-of-bounds read"},
@@ -91,6 +98,9 @@ func TestFinalStagePlanted(t *testing.T) {
 		t.Run(c.sched+"/"+c.plant, func(t *testing.T) {
 			o := Options{Target: finalTarget, Params: map[string]string{"sched": c.sched}, Stage: StageFinal, Plant: c.plant}
 			pair := translated(ctx, t, d, o)
+			if c.sched == "vector" && !strings.Contains(pair.Kernel(frontend.Prog).Text, "for out_lane < 8 {") {
+				t.Errorf("the vector stores to out are not one store in a loop over their lanes")
+			}
 			rep, err := validatePair(ctx, pair, encode.Real, 1)
 			if err != nil {
 				t.Fatal(err)

@@ -562,7 +562,10 @@ type Options struct {
 	// (that tail's outermost loop started one iteration late),
 	// "lane-dup" (the first vector store to an output buffer with its
 	// last lane's value the lane before's), "lane-drop" (its last lane
-	// not stored) or "predicate" (the first predicated vector store to an
+	// not stored), "lane-stride" (the first vector store to an output
+	// buffer that loads at a ramp of stride 1 loading at stride 2: lane i
+	// reads i elements too far) or "predicate" (the first predicated
+	// vector store to an
 	// output buffer storing each lane where the lane before it may: one
 	// lane past the end), "copy" (in the second allocation of an array
 	// within one loop body, a copy of an unrolled loop's body, each load

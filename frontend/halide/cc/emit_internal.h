@@ -168,6 +168,17 @@ Frag int_lit(int64_t v);
 // stage of the last one (kernel.cpp).
 constexpr const char *same_stage_marker = "augur.same_stage";
 
+// lane_at is the lane of the vector expression e at lane, an Int(32)
+// expression (a loop variable over the lanes: flatten.cpp translates a
+// vector store as one store in a loop over its lanes), simplified;
+// undefined where that lane is not expressible without a quotient or a
+// remainder of lane, or e is not lane by lane (lanes.cpp).
+Expr lane_at(const Expr &e, const Expr &lane);
+
+// fold_exprs folds xs, in order, with a VectorReduce's operator;
+// undefined for the saturating add, which the formats do not have.
+Expr fold_exprs(VectorReduce::Operator op, const std::vector<Expr> &xs);
+
 // no_bounds_query replaces _halide_buffer_is_bounds_query(b) by false in
 // e, simplified: the kernel is the pipeline called on real buffers, not as
 // a bounds query.

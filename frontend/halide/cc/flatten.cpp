@@ -624,36 +624,14 @@ Expr lane_of(const Expr &e, int i) {
 }
 
 Expr fold_lanes(VectorReduce::Operator op, const Expr &v, int first, int n) {
-    Expr acc;
+    std::vector<Expr> xs;
     for (int i = first; i < first + n; i++) {
         LaneOf l(i);
-        Expr x = l.mutate(v);
-        if (!acc.defined()) {
-            acc = x;
-            continue;
-        }
-        switch (op) {
-        case VectorReduce::Add:
-            acc = acc + x;
-            break;
-        case VectorReduce::Mul:
-            acc = acc * x;
-            break;
-        case VectorReduce::Min:
-            acc = min(acc, x);
-            break;
-        case VectorReduce::Max:
-            acc = max(acc, x);
-            break;
-        case VectorReduce::And:
-            acc = acc && x;
-            break;
-        case VectorReduce::Or:
-            acc = acc || x;
-            break;
-        default:
-            unsupported("the vector reduction of " + str(v) + " (a saturating add)");
-        }
+        xs.push_back(l.mutate(v));
+    }
+    Expr acc = fold_exprs(op, xs);
+    if (!acc.defined()) {
+        unsupported("the vector reduction of " + str(v) + " (a saturating add)");
     }
     return acc;
 }
@@ -911,6 +889,11 @@ private:
     }
 };
 
+// Reroll gives a vector store up to its translation lane by lane, where
+// the one in a loop over its lanes is not exact (see
+// Unflatten::store_rerolled).
+struct Reroll {};
+
 // RegionHints are the regions of the realizations before flattening that
 // the allocations of the final statement come from, where markers
 // carried them (see region_hints), and, by array, why not where they did
@@ -1063,7 +1046,8 @@ private:
     }
 
     // rvar_coords wraps the store s to the func name (lane lane of a
-    // vector store, or -1) in lets of the RVar coordinates of its update
+    // vector store, a constant or the variable of a loop over the lanes,
+    // or undefined) in lets of the RVar coordinates of its update
     // stages that the final statement no longer has: a coordinate let
     // before flattening, f.s1.r = f.s1.r.r * 8 + f.s1.r.ri, whose
     // vectorized loop variable (ri) vectorize_loops replaced by the lanes
@@ -1074,7 +1058,7 @@ private:
     // taken, where it reads only variables in scope. The annotation it
     // serves is checked like any other, so a wrong recovery cannot make
     // the kernel VALID.
-    Stmt rvar_coords(const std::string &name, int lane, Stmt s, const std::map<std::string, Expr> &hint) {
+    Stmt rvar_coords(const std::string &name, const Expr &lane, Stmt s, const std::map<std::string, Expr> &hint) {
         auto fi = p_.funcs.find(name);
         if (fi == p_.funcs.end()) {
             return s;
@@ -1100,9 +1084,10 @@ private:
         return s;
     }
 
-    // let_coord is the RVar coordinate c at lane lane (or -1) from its
-    // unique let before flattening (see rvar_coords), or undefined.
-    Expr let_coord(const std::string &c, int lane) {
+    // let_coord is the RVar coordinate c at lane lane (or undefined)
+    // from its unique let before flattening (see rvar_coords), or
+    // undefined.
+    Expr let_coord(const std::string &c, const Expr &lane) {
         auto lv = let_values_.find(c);
         if (lv == let_values_.end() || lv->second.size() != 1) {
             return Expr();
@@ -1113,7 +1098,7 @@ private:
                 continue;
             }
             auto m = loop_mins_.find(w);
-            if (lane < 0 || m == loop_mins_.end() || m->second.size() != 1) {
+            if (!lane.defined() || m == loop_mins_.end() || m->second.size() != 1) {
                 return Expr();
             }
             v = substitute(w, simplify(substitute(rebased_, m->second[0])) + lane, v);
@@ -1122,20 +1107,26 @@ private:
         return in_final_scope(v) ? v : Expr();
     }
 
-    // hinted_coord is the RVar coordinate c at lane lane (or -1) that a
-    // marker carried to the store (see coord_hints), where every variable
-    // it reads is in scope, or undefined.
-    Expr hinted_coord(const std::map<std::string, Expr> &hint, const std::string &c, int lane) {
+    // hinted_coord is the RVar coordinate c at lane lane (or undefined)
+    // that a marker carried to the store (see coord_hints), where every
+    // variable it reads is in scope, or undefined. A vector one not
+    // expressible at a symbolic lane (lane_at) gives the store up to
+    // lane by lane (Reroll).
+    Expr hinted_coord(const std::map<std::string, Expr> &hint, const std::string &c, const Expr &lane) {
         auto h = hint.find(c);
         if (h == hint.end()) {
             return Expr();
         }
         Expr v = h->second;
         if (v.type().is_vector()) {
-            if (lane < 0 || lane >= v.type().lanes()) {
+            const int64_t *l = lane.defined() ? as_const_int(lane) : nullptr;
+            if (!lane.defined() || (l && (*l < 0 || *l >= v.type().lanes()))) {
                 return Expr();
             }
-            v = lane_of(v, lane);
+            v = l ? lane_of(v, (int)*l) : lane_at(v, lane);
+            if (!v.defined()) {
+                throw Reroll();
+            }
         }
         v = simplify(v);
         return in_final_scope(v) ? v : Expr();
@@ -1529,7 +1520,67 @@ private:
         for (size_t k = 0; k < n; k++) {
             out.push_back(simplify(cells[k] + l.mins[k]));
         }
+        if (lane_.defined() && expr_uses_var(e, lane_.as<Variable>()->name)) {
+            return lane_coords(name, flat, what, param, out);
+        }
         return out;
+    }
+
+    // The loop over a vector store's lanes being translated (see
+    // store_rerolled): its variable, undefined outside, and its extent.
+    Expr lane_;
+    int lanes_ = 0;
+
+    // lane_coords are the coordinates of an access at flat index flat,
+    // which reads the variable lane_ of a loop over the lanes: out, as
+    // coords finds them, simplified within the lanes' range, or else, as
+    // at the shifted tail of a row where the delinearisation borrows an
+    // extent only at a constant lane, those at lane 0 plus the lane times
+    // their difference between lanes 1 and 0. Either is taken only where
+    // it is, at each lane i, provably the coordinates the flat index at
+    // lane i alone gives, as the translation lane by lane finds them;
+    // where neither is, the store is given up to lane by lane (Reroll).
+    std::vector<Expr> lane_coords(const std::string &name, const Expr &flat, const std::string &what,
+                                  const Parameter &param, std::vector<Expr> out) {
+        const std::string v = lane_.as<Variable>()->name;
+        Scope<Interval> range;
+        range.push(v, Interval(make_zero(Int(32)), make_const(Int(32), lanes_ - 1)));
+        for (Expr &c : out) {
+            c = simplify(c, true, range);
+        }
+        Expr lane = lane_;
+        lane_ = Expr();
+        std::vector<std::vector<Expr>> alone;
+        try {
+            for (int i = 0; i < lanes_; i++) {
+                alone.push_back(coords(name, substitute(v, make_const(Int(32), i), flat), what, param));
+            }
+        } catch (...) {
+            lane_ = lane;
+            throw;
+        }
+        lane_ = lane;
+        auto agrees = [&](const std::vector<Expr> &cand) {
+            for (int i = 0; i < lanes_; i++) {
+                for (size_t k = 0; k < cand.size(); k++) {
+                    if (!can_prove(substitute(v, make_const(Int(32), i), cand[k]) == alone[i][k])) {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        };
+        if (agrees(out)) {
+            return out;
+        }
+        std::vector<Expr> step;
+        for (size_t k = 0; lanes_ > 1 && k < out.size(); k++) {
+            step.push_back(simplify(alone[0][k] + lane * simplify(alone[1][k] - alone[0][k])));
+        }
+        if (lanes_ > 1 && agrees(step)) {
+            return step;
+        }
+        throw Reroll();
     }
 
     Stmt visit(const LetStmt *op) override {
@@ -1843,7 +1894,7 @@ private:
             }
             std::vector<Expr> args = coords(op->name, op->index, what, op->param);
             Stmt st = Provide::make(op->name, {mutate(rl.mutate(substitute(vlets_, op->value)))}, args, const_true());
-            return folded_coords(op->name, rvar_coords(op->name, -1, st, store_hint(op->name)));
+            return folded_coords(op->name, rvar_coords(op->name, Expr(), st, store_hint(op->name)));
         }
         // A vector store, lane by lane: every lane's value is computed
         // before any lane is stored, so storing lane after lane is the
@@ -1865,8 +1916,23 @@ private:
                 unsupported("the " + what + ": a vector store whose value loads from the array it stores to other than at its own index, a ramp of non-zero constant stride");
             }
         }
-        std::vector<Stmt> lanes;
         std::map<std::string, Expr> hint = store_hint(op->name);
+        Stmt s = store_rerolled(op, value, index, pred, hint);
+        if (!s.defined()) {
+            s = store_lanes(op, value, index, pred, hint);
+        }
+        return folded_coords(op->name, s);
+    }
+
+    // store_lanes translates the vector store op (its value, index and
+    // predicate, vector lets substituted) lane by lane: each lane a scalar
+    // store of that lane (lane_of), under an if where its predicate is not
+    // constant, the lanes in order, each of the stage of the first.
+    Stmt store_lanes(const Store *op, const Expr &value, const Expr &index, const Expr &pred,
+                     const std::map<std::string, Expr> &hint) {
+        std::string what = "store to " + op->name;
+        ReduceLanes rl;
+        std::vector<Stmt> lanes;
         for (int i = 0; i < op->value.type().lanes(); i++) {
             Expr v = simplify(rl.mutate(lane_of(value, i)));
             std::vector<Expr> args = coords(op->name, lane_of(index, i), what + " (lane " + std::to_string(i) + ")", op->param);
@@ -1880,9 +1946,63 @@ private:
                 // The lanes are one store: of one stage (kernel.cpp).
                 lanes.push_back(Evaluate::make(Call::make(Int(32), same_stage_marker, {StringImm::make(op->name)}, Call::Extern)));
             }
-            lanes.push_back(rvar_coords(op->name, i, st, hint));
+            lanes.push_back(rvar_coords(op->name, make_const(Int(32), i), st, hint));
         }
-        return folded_coords(op->name, Block::make(lanes));
+        return Block::make(lanes);
+    }
+
+    // store_rerolled translates the vector store op (its value, index and
+    // predicate, vector lets substituted) as one scalar store in a loop
+    // over its n lanes, for op.name@lane in [0, n) ('@' is in no Halide
+    // name), its value, index and predicate those at the loop's variable
+    // (lane_at), under an if where the predicate is not constant. Halide's
+    // vector store computes every lane's value before it stores any; a
+    // loop storing lane after lane, in order (LLVM's and Halide's order
+    // of the lanes), is the same where no lane reads what another writes:
+    // the caller has checked that the value reads the array it stores to
+    // at most at the store's own index (each lane reads the cell it
+    // writes). Every access's coordinates are checked, lane by lane,
+    // equal to those of the translation lane by lane (lane_coords), and
+    // RVar coordinates are those at the lane (rvar_coords), so that each
+    // iteration is the store the translation lane by lane makes of that
+    // lane. Undefined where a lane is not expressible at a symbolic lane
+    // or a check fails: the caller then translates the store lane by lane.
+    Stmt store_rerolled(const Store *op, const Expr &value, const Expr &index, const Expr &pred,
+                        const std::map<std::string, Expr> &hint) {
+        int n = op->value.type().lanes();
+        std::string name = op->name + "@lane";
+        Expr lane = Variable::make(Int(32), name);
+        Expr v = lane_at(value, lane), i = lane_at(index, lane), p = lane_at(pred, lane);
+        if (!v.defined() || !i.defined() || !p.defined() || lane_.defined() || loops_.count(name) || lets_.count(name)) {
+            return Stmt();
+        }
+        std::map<std::string, Expr> lets = lets_;
+        std::set<std::string> was_strided = strided;
+        lane_ = lane;
+        lanes_ = n;
+        loops_[name]++;
+        Stmt s;
+        try {
+            ReduceLanes rl;
+            std::vector<Expr> args = coords(op->name, i, "store to " + op->name, op->param);
+            Stmt st = Provide::make(op->name, {mutate(simplify(rl.mutate(v)))}, args, const_true());
+            if (!is_const_one(p)) {
+                st = IfThenElse::make(mutate(p), st);
+            }
+            s = For::make(name, 0, n, ForType::Serial, DeviceAPI::None, rvar_coords(op->name, lane, st, hint));
+        } catch (const Reroll &) {
+            s = Stmt();
+        } catch (const Unsupported &) {
+            // The translation lane by lane says why, if it fails too.
+            s = Stmt();
+        }
+        if (!s.defined()) {
+            lets_ = lets;
+            strided = was_strided;
+        }
+        lane_ = Expr();
+        loops_.erase(name);
+        return s;
     }
 
     Expr visit(const Load *op) override {
@@ -1979,6 +2099,7 @@ private:
     std::map<std::string, Expr> lets_;
 
     Stmt plant_lanes(const Store *op);
+    Stmt plant_lane_stride(const Store *op);
 
     Stmt visit(const LetStmt *op) override {
         const Call *c = op->value.as<Call>();
@@ -2040,6 +2161,9 @@ private:
         if (kind_ == "lane-dup" || kind_ == "lane-drop" || kind_ == "predicate") {
             return plant_lanes(op);
         }
+        if (kind_ == "lane-stride") {
+            return plant_lane_stride(op);
+        }
         done = true;
         Expr idx = substitute(lets_, op->index);
         if (kind_ == "stride") {
@@ -2080,6 +2204,37 @@ Stmt Plant::plant_lanes(const Store *op) {
         pred = pred || Shuffle::make({pred}, lanes);
     }
     return Store::make(op->name, value, op->index, op->param, pred, op->alignment);
+}
+
+// plant_lane_stride plants a miscompilation in a vector store to an
+// output: each vector load in its value at a ramp of stride 1 reads at a
+// ramp of stride 2, so that lane i reads i elements too far.
+Stmt Plant::plant_lane_stride(const Store *op) {
+    class Stride : public IRMutator {
+    public:
+        bool done = false;
+
+    private:
+        using IRMutator::visit;
+        Expr visit(const Load *l) override {
+            const Ramp *r = l->index.as<Ramp>();
+            if (!r || !is_const_one(r->stride) || r->base.type().is_vector()) {
+                return IRMutator::visit(l);
+            }
+            done = true;
+            return Load::make(l->type, l->name, Ramp::make(r->base, make_const(r->stride.type(), 2), r->lanes), l->image,
+                              l->param, l->predicate, ModulusRemainder());
+        }
+    } st;
+    if (!op->value.type().is_vector()) {
+        return IRMutator::visit(op);
+    }
+    Expr value = st.mutate(op->value);
+    if (!st.done) {
+        return IRMutator::visit(op);
+    }
+    done = true;
+    return Store::make(op->name, value, op->index, op->param, op->predicate, op->alignment);
 }
 
 // LastTail finds the last innermost if without else around a store.
@@ -2263,10 +2418,10 @@ Stmt plant_in(const Pipeline_ &p, const Stmt &s, const std::string &kind) {
         }
         return out;
     }
-    bool lanes = kind == "lane-dup" || kind == "lane-drop" || kind == "predicate";
+    bool lanes = kind == "lane-dup" || kind == "lane-drop" || kind == "predicate" || kind == "lane-stride";
     if (kind != "stride" && kind != "offset" && kind != "astride" && !lanes) {
         throw std::invalid_argument("unknown planted miscompilation " + kind +
-                                    ": want stride, offset, astride, epilogue, late, lane-dup, lane-drop, predicate, copy or repeat");
+                                    ": want stride, offset, astride, epilogue, late, lane-dup, lane-drop, lane-stride, predicate, copy or repeat");
     }
     Plant pl(p, kind);
     Stmt out = pl.mutate(s);
