@@ -98,13 +98,3 @@ func (r Region) sizes() string {
 	}
 	return strings.Join(parts, " x ")
 }
-
-// empty tells whether the region has no cell.
-func (r Region) empty() bool {
-	for _, e := range r.Extents {
-		if e <= 0 {
-			return true
-		}
-	}
-	return false
-}
