@@ -253,15 +253,17 @@ const inputMargin = 32
 const maxExtent = 256
 
 // confirmElsewhere confirms the case over the counterexample's region r
-// and, when that shows nothing and stops at no check the kernel leaves
-// out, over the wider regions (widerRegions), then the sized ones
-// (sizedRegions), in turn. It returns the answer that shows the bug and
+// and, when that shows nothing and either runs or stops at an error of
+// Halide's runtime other than a check the kernel leaves out (Halide's
+// code may reject the region's sizes), over the wider regions
+// (widerRegions), then the sized ones (sizedRegions), in turn, until a
+// run times out. It returns the answer that shows the bug and
 // its region (zero when r's answer is returned), or r's answer; and the
 // first check the kernel leaves out at which a run stopped, when no run
 // shows the bug.
 func confirmElsewhere(ctx context.Context, d *Driver, c *Case, r Region) (*Answer, Region, string, error) {
 	j, err := Confirm(ctx, d, c, r)
-	if err != nil || shows(j) || droppedCheck(j) != "" {
+	if err != nil || shows(j) || droppedCheck(j) != "" || j.Cause != "" && j.Cause != "halide-runtime" {
 		return j, Region{}, droppedCheck(j), err
 	}
 	check := ""
@@ -275,6 +277,9 @@ func confirmElsewhere(ctx context.Context, d *Driver, c *Case, r Region) (*Answe
 		}
 		if check == "" {
 			check = droppedCheck(w)
+		}
+		if w.Cause == "timeout" {
+			break
 		}
 	}
 	return j, Region{}, check, nil
