@@ -25,7 +25,9 @@ import (
 // translation leaves out (its fold factor too small, or its folded rows
 // accessed out of order; Halide's JIT fails there), or a counterexample
 // that needs the kernel's int32 arithmetic to overflow, undefined in
-// Halide (a subtraction Halide's simplifier moved into a min). Each is
+// Halide (a subtraction Halide's simplifier moved into a min), or an
+// empty output whose schedule stops Halide's code at a storage-folding
+// check over every non-empty output region tried. Each is
 // UNKNOWN now, for that reason (the failed values reach no output, the
 // check stops Halide's code, or the replay with the kernel's overflow
 // unconstrained passes), never INVALID and never VALID; the real miscompilations of

@@ -68,9 +68,10 @@ func fuzzDriver(t testing.TB) *fuzz.Driver {
 
 // TestFuzzHalideKnownBugs runs the cases of known miscompilations of
 // Halide 14 (Halide issue 8140's, issue 7890's behind a boundary
-// condition, and the bundles of frontend/halide/fuzz/testdata/bugs):
-// Augur finds each INVALID and Halide's JIT confirms it, the boundary
-// condition's case only with its inputs widened. Issue 8140's is then
+// condition, the bundles of frontend/halide/fuzz/testdata/bugs, and the
+// drawn case of one of them): Augur finds each INVALID and Halide's JIT
+// confirms it, the boundary condition's case only with its inputs
+// widened, the drawn case only at larger output sizes. Issue 8140's is then
 // minimised and bundled.
 func TestFuzzHalideKnownBugs(t *testing.T) {
 	halideAvailable(t)
@@ -83,7 +84,10 @@ func TestFuzzHalideKnownBugs(t *testing.T) {
 		t.Fatalf("no bundles: %v", err)
 	}
 	exterior := filepath.Join(testdata, "halide7890-exterior.case")
-	files = append(files, exterior, filepath.Join(testdata, "halide8140.case"))
+	// The drawn case of sliding-shift-inwards-vector shows on Halide's
+	// code only at sizes one past its schedule's period, 24.
+	sized := filepath.Join(testdata, "bugs", "sliding-shift-inwards-vector", "original.txt")
+	files = append(files, exterior, sized, filepath.Join(testdata, "halide8140.case"))
 	d := fuzzDriver(t)
 	ctx := context.Background()
 	v := fuzzValidator(fuzzHalideFlags{resources: 5_000_000, timeout: time.Minute, childEnv: []string{"AUGUR_TEST_RUN_MAIN=1"}})
@@ -106,6 +110,9 @@ func TestFuzzHalideKnownBugs(t *testing.T) {
 		}
 		if f == exterior && !strings.HasSuffix(o.Elsewhere, "pad 32") {
 			t.Errorf("%s: confirmed over %q, want the counterexample's region with widened inputs", f, o.Elsewhere)
+		}
+		if f == sized && (o.Sizes != "25 x 25" || !strings.HasPrefix(o.Mismatch, "at sizes 25 x 25 (not the counterexample's 5 x 1), over 0 25 0 25 pad 32: ")) {
+			t.Errorf("%s: confirmed at sizes %q (%s), want 25 x 25 (not the counterexample's 5 x 1)", f, o.Sizes, o.Mismatch)
 		}
 		c8140 = c
 	}

@@ -108,3 +108,15 @@ func NeedsOverflow(ctx context.Context, spec, prog string, w Witness, eq value.E
 	}
 	return false, nil
 }
+
+// EmptyOutputReason is the reason of the UNKNOWN verdict that an
+// INVALID not confirmed on Halide's code becomes when its
+// counterexample's output is empty (an extent of 0: no cell can be
+// wrong) and Halide's compiled pipeline, realised over non-empty output
+// regions, stops at the check named check (as DroppedCheck names it),
+// which the translation leaves out. Such a failure of the kernel lies in
+// what Halide's code computes for no output, or where its check stops it.
+func EmptyOutputReason(check string) string {
+	return "the counterexample's output is empty, so no output cell of Halide's can be wrong there, and over non-empty output regions Halide's code stops at its check " +
+		check + ", which the translation leaves out; Augur's invalid verdict on the kernel shows no wrong output of Halide's"
+}

@@ -61,10 +61,13 @@ type Outcome struct {
 	Confirmed bool `json:"confirmed,omitempty"`
 	// Elsewhere is the output region that confirmed it when the
 	// counterexample's did not.
-	Elsewhere string  `json:"confirmed_elsewhere,omitempty"`
-	Mismatch  string  `json:"mismatch,omitempty"`
-	Bundle    string  `json:"bundle,omitempty"`
-	Seconds   float64 `json:"seconds"`
+	Elsewhere string `json:"confirmed_elsewhere,omitempty"`
+	// Sizes are the output's extents of the region Elsewhere, written
+	// W x H.
+	Sizes    string  `json:"confirmed_sizes,omitempty"`
+	Mismatch string  `json:"mismatch,omitempty"`
+	Bundle   string  `json:"bundle,omitempty"`
+	Seconds  float64 `json:"seconds"`
 	// Text, Spec, Sched and Report are the case, its translation and
 	// Augur's report (invalid); Region the output region Halide's JIT
 	// showed it wrong over (confirmed).
@@ -163,25 +166,26 @@ func RunCase(ctx context.Context, d *Driver, v Validator, c *Case) (*Outcome, er
 	}
 	out.Text, out.Spec, out.Sched, out.Report = c.String(), a.Spec, a.Sched, ver.Report
 	r := OutputRegion(c, a.Params, ver.Params)
-	j, err := Confirm(ctx, d, c, r)
+	j, wide, check, err := confirmElsewhere(ctx, d, c, r)
 	if err != nil {
 		return nil, err
 	}
-	if j.Cause == "" && j.Mismatch == 0 {
-		// Not at the counterexample's region: the pipeline may still be
-		// wrong over a larger one, and the counterexample is then Augur's
-		// to explain.
-		for _, wide := range widerRegions(r) {
-			w, err := Confirm(ctx, d, c, wide)
-			if err != nil {
-				return nil, err
-			}
-			if shows(w) {
-				out.Elsewhere = wide.String()
-				j, r = w, wide
-				break
-			}
-		}
+	if wide.Extents != nil {
+		out.Elsewhere = wide.String()
+		out.Sizes = wide.sizes()
+	}
+	own := r
+	if check != "" && droppedCheck(j) == "" && emptyOutput(c, a.Params, ver.Params) {
+		// No cell to be wrong at the counterexample, and Halide's code
+		// stops at a check the kernel leaves out where it has cells.
+		out.Verdict = "unknown"
+		out.Reason = halide.EmptyOutputReason(check)
+		out.Cause = Normalize(out.Reason)
+		out.Mismatch = "the JIT stops at " + check + " over the other output regions tried"
+		return out, nil
+	}
+	if out.Elsewhere != "" {
+		r = wide
 	}
 	switch {
 	case j.Cause == "crash-scheduled":
@@ -207,7 +211,8 @@ func RunCase(ctx context.Context, d *Driver, v Validator, c *Case) (*Outcome, er
 	}
 	out.Region = r
 	if out.Elsewhere != "" {
-		out.Mismatch = fmt.Sprintf("not over the counterexample's output region but over %s: %s", out.Elsewhere, out.Mismatch)
+		out.Mismatch = fmt.Sprintf("at sizes %s (not the counterexample's %s), over %s: %s",
+			out.Sizes, own.sizes(), out.Elsewhere, out.Mismatch)
 	}
 	return out, nil
 }
@@ -243,6 +248,53 @@ func droppedCheck(j *Answer) string {
 // inputMargin is how many cells past the output region, on each side,
 // the last of the wider runs gives the inputs.
 const inputMargin = 32
+
+// maxExtent bounds each extent of a region a JIT run realises.
+const maxExtent = 256
+
+// confirmElsewhere confirms the case over the counterexample's region r
+// and, when that shows nothing and either runs or stops at an error of
+// Halide's runtime other than a check the kernel leaves out (Halide's
+// code may reject the region's sizes), over the wider regions
+// (widerRegions), then the sized ones (sizedRegions), in turn, until a
+// run times out. It returns the answer that shows the bug and
+// its region (zero when r's answer is returned), or r's answer; and the
+// first check the kernel leaves out at which a run stopped, when no run
+// shows the bug.
+func confirmElsewhere(ctx context.Context, d *Driver, c *Case, r Region) (*Answer, Region, string, error) {
+	j, err := Confirm(ctx, d, c, r)
+	if err != nil || shows(j) || droppedCheck(j) != "" || j.Cause != "" && j.Cause != "halide-runtime" {
+		return j, Region{}, droppedCheck(j), err
+	}
+	check := ""
+	for _, wide := range append(widerRegions(r), sizedRegions(c, r)...) {
+		w, err := Confirm(ctx, d, c, wide)
+		if err != nil {
+			return nil, Region{}, "", err
+		}
+		if shows(w) {
+			return w, wide, "", nil
+		}
+		if check == "" {
+			check = droppedCheck(w)
+		}
+		if w.Cause == "timeout" {
+			break
+		}
+	}
+	return j, Region{}, check, nil
+}
+
+// emptyOutput tells whether the counterexample's params give the
+// output an extent of 0 (or less), named by the translation's names.
+func emptyOutput(c *Case, names map[string]string, params map[string]int64) bool {
+	for d := range c.Dims(c.Output) {
+		if v, ok := params[names[fmt.Sprintf("%s.extent.%d", c.Output, d)]]; ok && v <= 0 {
+			return true
+		}
+	}
+	return false
+}
 
 // widerRegions are the regions tried when the counterexample's does not
 // show the bug: its mins with extents of 16, mins 0 with extents of 16,
@@ -294,7 +346,7 @@ func OutputRegion(c *Case, names map[string]string, params map[string]int64) Reg
 			lo = int(v)
 		}
 		if v, ok := params[names[fmt.Sprintf("%s.extent.%d", c.Output, d)]]; ok {
-			ext = int(max(1, min(v, 256)))
+			ext = int(max(1, min(v, maxExtent)))
 		}
 		r.Mins, r.Extents = append(r.Mins, lo), append(r.Extents, ext)
 	}

@@ -18,7 +18,8 @@
 // reductions, vectorization and parallelism), driver.go (BuildDriver,
 // which compiles the fuzz driver once into the cache, and Driver, its
 // process and protocol), campaign.go (Campaign and RunCase: translate,
-// validate, confirm), minimise.go (Minimise, delta debugging over
+// validate, confirm), sizes.go (the output sizes a confirmation tries
+// past the counterexample's, from the schedule's factors), minimise.go (Minimise, delta debugging over
 // directives, updates, funcs and terms), bundle.go (Bundle, a confirmed
 // miscompilation's files), repro.go (Repro, the case as a standalone C++
 // program), summary.go (Summary, the campaign's account in text and

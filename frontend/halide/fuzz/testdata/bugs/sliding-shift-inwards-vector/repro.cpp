@@ -1,12 +1,5 @@
-// The fuzz case s5002-573 (augur fuzz-halide, seed 5002) written by hand
-// as a Halide 14 program: its pipeline and schedule, realized at an output
-// of 13 x 3 with inputs of pseudo-random values reaching 6 pixels past it.
-// With its allocations filled with 0xff, Halide 14's code differs from
-// the algorithm at cells (10..11, 0..2); filled with 0x00 or 0x55, it
-// computes the algorithm: its output depends on memory it never wrote
-// (docs/fuzz-halide.md, the fifth campaign). At the counterexample's own
-// size (5 x 1, a one-pixel input) it computes the algorithm.
-// Build: g++ -std=c++17 s5002-573.cpp -I/usr/include/halide14 -lHalide14 -lpthread -ldl -o repro
+// A miscompilation of stock Halide 14, case s5002-573 (augur fuzz-halide).
+// Build: g++ -std=c++17 repro.cpp -I/usr/include/halide14 -lHalide14 -lpthread -ldl -o repro
 #include "Halide.h"
 
 #include <cmath>
@@ -72,33 +65,28 @@ static double at(const Buffer<void> &b, const int *pos) {
 }
 
 Pipeline build(bool scheduled, std::vector<ImageParam> &inputs) {
-    Var x("x"), y("y");
+    Var x("x"), y("y"), z("z");
     ImageParam in0(Int(32), 2, "in0");
     inputs.push_back(in0);
-    Func b0("b0"), f1("f1"), f2("f2"), f3("f3"), f4("f4");
-    b0(x, y) = BoundaryConditions::repeat_edge(in0)(x, y);
-    f1(x, y) = 2 * b0(x, y - 2);
-    RDom r(-1, 2, -1, 4);
-    f1(x, y) += b0(x + 1 + r.x, y + 2 + r.y);
-    f2(x, y) = f1(x - 1, y - 2);
-    f3(x, y) = max(f2(x - 1, y + 2), f2(x + 2, y - 1));
-    f4(x, y) = f3(x - 1, y) + b0(x, y);
+    Func f2("f2");
+    f2(x, y) = cast(Int(32), in0(x, y));
+    Func f3("f3");
+    f3(x, y) = cast(Int(32), f2(x, y));
+    Func f4("f4");
+    f4(x, y) = cast(Int(32), f3(x, y));
     if (scheduled) {
-        Var xo1("xo1"), xi2("xi2"), yo3("yo3"), yi4("yi4"), xo5("xo5"), xi6("xi6");
-        f4.vectorize(x, 4);
-        f3.compute_at(f4, x).store_root().split(x, xo1, xi2, 3, TailStrategy::ShiftInwards).reorder(xo1, xi2, y);
-        f2.compute_at(f4, x).split(y, yo3, yi4, 4, TailStrategy::GuardWithIf).reorder(yi4, x, yo3);
-        f2.specialize(f4.output_buffer().dim(0).extent() >= 16);
-        f1.compute_at(f2, x).store_at(f4, x).vectorize(x, 2);
-        f1.update(0).split(x, xo5, xi6, 2, TailStrategy::Auto);
-        b0.compute_root().reorder(y, x).vectorize(y, 8);
+        f4.vectorize(x, 4);  // vectorize f4 x 4
+        f3.compute_at(LoopLevel(f4, x));  // compute_at f3 f4 0 x
+        f3.store_root();  // store_root f3
+        f3.split(x, Var("xo1"), Var("xi2"), 3, TailStrategy::ShiftInwards);  // split f3 x xo1 xi2 3 shift_inwards
+        f2.compute_at(LoopLevel(f4, x));  // compute_at f2 f4 0 x
     }
     return Pipeline(f4);
 }
 
 int main() {
-    std::vector<int> mins{0, 0}, extents{13, 3};
-    int pad = 6;
+    std::vector<int> mins{0, 0}, extents{25, 25};
+    int pad = 32;
     Type t = Int(32);
     bool wrong = false;
     for (int p : {0, 0x55, 0xff}) {
