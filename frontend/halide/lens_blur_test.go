@@ -1,0 +1,70 @@
+package halide
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/augur-verify/augur/frontend"
+)
+
+// TestLensBlur translates apps/lens_blur.cpp, Halide's app with its CPU
+// schedule: the max filter's RDom spans [-m, m], m =
+// int32(max(slices - focus_depth, focus_depth) * blur_radius_scale), an
+// integer computed from the float blur_radius_scale, twice as Halide
+// computes it (each operand order once): two derived parameters of both
+// sides. cost_pyramid_pull[1] fuses z (of extent slices) and c (bounded to
+// 2) into one parallel loop, split back into the two loops. random_float
+// is Halide's integer hash of its seed and coordinates, then a bit cast to
+// a float, exact in the formats, and the renderer reads the sample
+// locations it gives (data-dependent indices). The interpreter's run of
+// the kernel agrees with Halide's JIT, cell for cell, on two samples.
+func TestLensBlur(t *testing.T) {
+	t.Parallel()
+	tc := toolchain(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+	d := buildDriver(t, tc, filepath.Join("apps", "lens_blur.cpp"))
+	o := Options{Target: SuiteTarget + "-strict_float"}
+	pair, err := TranslateResult(ctx, d, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, prog := pair.Spec, pair.Kernel(frontend.Prog).Text
+	want := []DerivedParam{
+		{"blur_radius_scale_int", "i32(f32(i32(max(slices - focus_depth, focus_depth))) * blur_radius_scale())"},
+		{"blur_radius_scale_int_2", "i32(blur_radius_scale() * f32(i32(max(slices - focus_depth, focus_depth))))"},
+	}
+	got := pair.Derived
+	if len(got) != len(want) {
+		t.Fatalf("derived parameters %q, want %q", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("derived parameter %d: %q, want %q", i, got[i], want[i])
+		}
+	}
+	const split = "# Halide's fused loop f26_s0_v2_v18 split back: f26_s0_v2_v18 = f26_s0_v2_v18_q * (slices) + f26_s0_v2_v18_r"
+	if !strings.Contains(prog, split) {
+		t.Errorf("the kernel lacks %q", split)
+	}
+	for i, sizes := range []map[string][]int{
+		{"final": {16, 12, 3}, "blur_radius_scale": {1}},
+		{"final": {13, 9, 3}, "blur_radius_scale": {1}, "slices": {4}, "focus_depth": {1}, "aperture_samples": {5}},
+	} {
+		seed := uint64(i + 1)
+		smp, err := JIT(ctx, d, o, sizes, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := smp.Check(ctx, spec, prog, 1e-5)
+		if err != nil {
+			t.Fatalf("sample of seed %d (%v): %v", seed, sizes, err)
+		}
+		if res.HalideCells == 0 || res.KernelCells != int64(res.HalideCells) {
+			t.Errorf("sample of seed %d: %d cells from Halide, %d checked in the kernel", seed, res.HalideCells, res.KernelCells)
+		}
+	}
+}
