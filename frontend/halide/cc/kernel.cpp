@@ -818,9 +818,9 @@ bool KernelTranslator::unrolled_loop(const For *op, Lines *out) {
     return true;
 }
 
-// fused_loop translates a loop that Halide's fuse() made of two loops of
-// symbolic extents, t over [0, q*d), its body reading t only as t / d and
-// t % d: as the two loops it came from, u over [0, q) and v over [0, d),
+// fused_loop translates a loop that Halide's fuse() made of two loops,
+// the inner one of a symbolic extent d (the outer one's q symbolic or
+// constant), t over [0, q*d), its body reading t only as t / d and t % d: as the two loops it came from, u over [0, q) and v over [0, d),
 // t / d read as u and t % d as v. The two iterate the same points in the
 // same order when d >= 0 (t = u*d + v), which must follow from the checks
 // the kernel assumes; otherwise, or when t is read otherwise, the loop is
@@ -832,7 +832,7 @@ bool KernelTranslator::fused_loop(const For *op, const std::string &kind, Lines 
     }
     Expr ext = simplify(substitute(expanded_, op->extent));
     const Mul *m = ext.as<Mul>();
-    if (!m || is_const(m->a) || is_const(m->b)) {
+    if (!m) {
         return false;
     }
     const std::string t = op->name;
@@ -843,6 +843,9 @@ bool KernelTranslator::fused_loop(const For *op, const std::string &kind, Lines 
     }
     auto expand = [&](const Expr &e) { return simplify(substitute(expanded_, e)); };
     Expr d = expand(reads.divisors[0]), q;
+    if (is_const(d)) {
+        return false;  // t / d and t % d are quasi-affine: the loop stays
+    }
     for (const Expr &x : reads.divisors) {
         if (!equal(expand(x), d)) {
             unsupported("the fused loop " + t + " over " + str(ext) + ": its variable is divided by both " + str(d) +
