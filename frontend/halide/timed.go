@@ -121,7 +121,7 @@ func CompileTimed(ctx context.Context, driver string, o Options) (*HalideCompile
 	}
 	fi, err := os.Stat(obj)
 	if err != nil {
-		return nil, fmt.Errorf("Halide's object file: %w", err)
+		return nil, fmt.Errorf("the object file Halide wrote: %w", err)
 	}
 	return &HalideCompile{Lower: t[PhaseHalideLower], Codegen: t[PhaseHalideCodegen], ObjectBytes: fi.Size()}, nil
 }
