@@ -133,11 +133,11 @@ func TestWriteAppTable(t *testing.T) {
 | -------- | ----------------------- | ---------- | ------------ | -------------- | -------------- | ------------- | --------- | -------- | ------------- | ------- | ----- | ---------- |
 | haar_x   | VALID                   | VALID      | 0.25         | 0.75           | 1.00           | 0.10          | 0.05      | 0.50     | 0.40          |         | 0.50  | 0.20       |
 | hist     | no verdict (time bound) | UNKNOWN    | 0.25         | 0.75           | 1.00           | 0.10          | 0.05      | >700     | >600          |         | >700  | >300       |
-| nl_means | INVALID                 | INVALID    | 0.25         | 0.75           | 1.00           | 0.10          | 0.05      | 3.00     | 2.00          | 1.50    | 3.00  | 1.00       |
+| nl_means | INVALID                 | INVALID    | 0.25         | 0.75           | 1.00           | 0.10          | 0.05      | 3.00     | 2.00          | 2.00    | 3.00  | 1.00       |
 | ! bgu    | not translated          | VALID      |              |                |                |               |           |          |               |         |       |            |
 
 4 apps: 2 with a verdict, 1 of them validated in less CPU time than Halide's compilation; 1 without a verdict; 1 mismatched
-(seconds of CPU time, user and system, but the wall-clock column; ratio: validation / Halide's compilation)
+(seconds of CPU time, user and system, but the wall-clock columns, validate wall and confirm; ratio: validation / Halide's compilation)
 
   hist: no verdict (time bound): stopped at the guard of 10m0s
   nl_means: INVALID: undefined value stored

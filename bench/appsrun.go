@@ -56,7 +56,8 @@ type AppResult struct {
 	Phases     []validate.PhaseTime `json:"phases,omitempty"`
 	Conditions int                  `json:"conditions,omitempty"`
 	// Confirm is the time of running an INVALID's counterexample on
-	// Halide's compiled code, outside the validation's.
+	// Halide's compiled code, outside the validation's: its CPU time is
+	// this process's only (Halide's code runs in the driver).
 	Confirm *halide.Elapsed `json:"confirm,omitempty"`
 	// Ratio is the validation's CPU time over Halide's compilation's, and
 	// RatioWall the same of wall-clock times (zero when either is
