@@ -45,8 +45,12 @@ type AppResult struct {
 	Mismatch bool   `json:"mismatch"`
 	Reason   string `json:"reason,omitempty"`
 	// Halide is stock Halide's compilation, lowering and code generation,
-	// as the driver times it (building the driver excluded).
-	Halide *halide.HalideCompile `json:"halide_compile,omitempty"`
+	// as the driver times it (building the driver excluded), Halide's
+	// runtime included in the object as in a generator's default build;
+	// HalidePipeline the same without the runtime (the target feature
+	// no_runtime): the pipeline's own code.
+	Halide         *halide.HalideCompile `json:"halide_compile,omitempty"`
+	HalidePipeline *halide.HalideCompile `json:"halide_compile_no_runtime,omitempty"`
 	// Translation is the driver's lowering for the capture and the rest
 	// of the translation.
 	Translation *halide.TranslationTimes `json:"translation,omitempty"`
@@ -59,11 +63,13 @@ type AppResult struct {
 	// Halide's compiled code, outside the validation's: its CPU time is
 	// this process's only (Halide's code runs in the driver).
 	Confirm *halide.Elapsed `json:"confirm,omitempty"`
-	// Ratio is the validation's CPU time over Halide's compilation's, and
-	// RatioWall the same of wall-clock times (zero when either is
+	// Ratio is the validation's CPU time over Halide's compilation's,
+	// RatioWall the same of wall-clock times, RatioPipeline the CPU time
+	// over the compilation without the runtime (zero when either is
 	// missing).
-	Ratio     float64 `json:"ratio"`
-	RatioWall float64 `json:"ratio_wall"`
+	Ratio         float64 `json:"ratio"`
+	RatioWall     float64 `json:"ratio_wall"`
+	RatioPipeline float64 `json:"ratio_no_runtime,omitempty"`
 }
 
 // RunApp builds the app's driver, compiles its pipeline with stock Halide,
@@ -89,6 +95,11 @@ func RunApp(ctx context.Context, a App, o AppOptions) (*AppResult, error) {
 	hopts := halide.Options{Generator: a.Generator, Params: a.Params, Target: a.Target}
 	cctx, cancel := bound(ctx, o.Timeout)
 	r.Halide, err = halide.CompileTimed(cctx, driver, hopts)
+	if err == nil {
+		bare := hopts
+		bare.Target += "-no_runtime"
+		r.HalidePipeline, err = halide.CompileTimed(cctx, driver, bare)
+	}
 	cancel()
 	if err != nil {
 		return fail(Failed, "stock Halide's compilation: "+err.Error())
@@ -172,5 +183,8 @@ func (r *AppResult) finish() {
 	}
 	if h := r.Halide.Total(); h.CPU > 0 && h.Wall > 0 {
 		r.Ratio, r.RatioWall = r.Validation.CPU/h.CPU, r.Validation.Wall/h.Wall
+	}
+	if r.HalidePipeline != nil && r.HalidePipeline.Total().CPU > 0 {
+		r.RatioPipeline = r.Validation.CPU / r.HalidePipeline.Total().CPU
 	}
 }

@@ -34,7 +34,8 @@ func TestBenchAppsList(t *testing.T) {
 
 // TestBenchApps runs the apps' bench on one cheap app, wavelet's haar_x,
 // in process and as JSON, from the repository's root: the row has
-// Halide's compilation, the translation and the validation timed, the
+// Halide's compilation (with its runtime and without), the translation
+// and the validation timed, the
 // ratio, and the verdict VALID. No time is asserted.
 func TestBenchApps(t *testing.T) {
 	halideAvailable(t)
@@ -55,6 +56,7 @@ func TestBenchApps(t *testing.T) {
 				Lower, Codegen elapsed
 				ObjectBytes    int64
 			} `json:"halide_compile"`
+			NoRuntime   *struct{ Lower, Codegen elapsed } `json:"halide_compile_no_runtime"`
 			Translation *struct{ Lower, Translate elapsed }
 			Validation  elapsed
 			Phases      []struct{ Phase string }
@@ -75,6 +77,9 @@ func TestBenchApps(t *testing.T) {
 	}
 	if r.Halide == nil || r.Halide.Lower.CPU <= 0 || r.Halide.Codegen.Wall <= 0 || r.Halide.ObjectBytes <= 0 {
 		t.Errorf("Halide's compilation: %+v", r.Halide)
+	}
+	if r.NoRuntime == nil || r.NoRuntime.Codegen.Wall <= 0 {
+		t.Errorf("Halide's compilation without its runtime: %+v", r.NoRuntime)
 	}
 	if r.Translation == nil || r.Translation.Lower.Wall <= 0 || r.Translation.Translate.Wall <= 0 {
 		t.Errorf("the translation: %+v", r.Translation)
