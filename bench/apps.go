@@ -103,8 +103,9 @@ func Apps() []App {
 }
 
 // SelectApps keeps the apps named in only (all when only is empty), in
-// the table's order; a name may be a row's or Halide's app's
-// (linear_algebra: every generator of it). Unknown names are an error.
+// the table's order; a name is a row's, else Halide's app's
+// (linear_algebra: every generator of it; fft names the row, not
+// fft_complex too). Unknown names are an error.
 func SelectApps(apps []App, only []string) ([]App, error) {
 	want := map[string]bool{}
 	for _, n := range only {
@@ -115,10 +116,14 @@ func SelectApps(apps []App, only []string) ([]App, error) {
 	if len(want) == 0 {
 		return apps, nil
 	}
+	rows := map[string]bool{}
+	for _, a := range apps {
+		rows[a.Name] = true
+	}
 	seen := map[string]bool{}
 	var out []App
 	for _, a := range apps {
-		if want[a.Name] || want[a.App] {
+		if want[a.Name] || (want[a.App] && !rows[a.App]) {
 			seen[a.Name], seen[a.App] = true, true
 			out = append(out, a)
 		}

@@ -63,6 +63,10 @@ func TestSelectApps(t *testing.T) {
 	if strings.Join(names, " ") != want {
 		t.Errorf("selected %v, want %s", names, want)
 	}
+	// A row's name wins over Halide's app of the same name.
+	if fft, err := SelectApps(Apps(), []string{"fft"}); err != nil || len(fft) != 1 || fft[0].Name != "fft" {
+		t.Errorf("fft: %v, %v", fft, err)
+	}
 	if _, err := SelectApps(Apps(), []string{"blur", "nosuch", "other"}); err == nil || !strings.Contains(err.Error(), "no app nosuch, other") {
 		t.Errorf("unknown names: %v", err)
 	}
