@@ -2,7 +2,7 @@ GO      ?= go
 BIN     := bin/augur
 FUZZTIME ?= 2m
 
-.PHONY: all build run demo test vet lint islcheck fuzz bench bench-go bench-validate bench-regen clean halide
+.PHONY: all build run demo test vet lint islcheck fuzz bench bench-apps bench-go bench-validate bench-regen clean halide
 
 all: build
 
@@ -108,6 +108,13 @@ BENCH_TIMEOUT ?= 10m
 BENCH_FLAGS ?=
 bench: build
 	./$(BIN) bench --timeout $(BENCH_TIMEOUT) $(BENCH_FLAGS)
+
+## bench-apps: Halide's apps, each validated against stock Halide's compile
+## time in the same run (augur bench --halide-apps, see docs/bench.md);
+## needs Halide 14, as augur halide does. BENCH_FLAGS adds flags
+## (make bench-apps BENCH_FLAGS='--only wavelet,blur').
+bench-apps: build
+	./$(BIN) bench --halide-apps --timeout $(BENCH_TIMEOUT) $(BENCH_FLAGS)
 
 ## bench-go: the Go micro-benchmarks of every package but the suite's
 ## (go test -bench); bench-validate: BenchmarkValidate, one sub-benchmark

@@ -18,5 +18,11 @@
 // the suite and prints the table, and BenchmarkValidate (go test -bench)
 // times the checked-in pairs.
 //
-// Files, in reading order: suite.go, run.go, chain.go, table.go, regen.go.
+// The apps' bench (apps.go, the table of Halide's apps that translate;
+// appsrun.go, RunApp; appstable.go, WriteAppTable) times, for each app,
+// stock Halide's compilation of its generator's pipeline against the
+// translation and the validation, in the same run.
+//
+// Files, in reading order: suite.go, run.go, chain.go, table.go, regen.go,
+// apps.go, appsrun.go, appstable.go.
 package bench

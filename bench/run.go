@@ -180,13 +180,7 @@ func Run(ctx context.Context, b Benchmark, o Options) (*Result, error) {
 		return r, nil
 	}
 	// The bundled compiler and the validation have a bound each.
-	bounded := func() (context.Context, context.CancelFunc) {
-		if o.Timeout > 0 {
-			return context.WithTimeout(ctx, o.Timeout)
-		}
-		return context.WithCancel(ctx)
-	}
-	cctx, cancel := bounded()
+	cctx, cancel := bound(ctx, o.Timeout)
 	pair, compile, err := Load(cctx, b)
 	cancel()
 	r.Compile = compile.Seconds()
@@ -200,7 +194,32 @@ func Run(ctx context.Context, b Benchmark, o Options) (*Result, error) {
 		}
 		return r, nil
 	}
-	vctx, cancel := bounded()
+	rep, secs, err := guarded(ctx, pair, o)
+	r.Seconds = secs
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	r.Outcome, r.Reason = outcome(rep, err, o.Timeout)
+	if rep != nil && err == nil {
+		r.Phases, r.Conditions = rep.Timings, len(rep.Conditions)
+	}
+	return r, nil
+}
+
+// bound is ctx bounded by timeout (not when zero).
+func bound(ctx context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
+	if timeout > 0 {
+		return context.WithTimeout(ctx, timeout)
+	}
+	return context.WithCancel(ctx)
+}
+
+// guarded validates the pair under the guard o.Timeout (none when zero)
+// and returns the report, or the validation's error, and its wall-clock
+// seconds. A validation that does not stop within grace of the guard is
+// abandoned (left running, detached) with context.DeadlineExceeded.
+func guarded(ctx context.Context, pair Pair, o Options) (*validate.Report, float64, error) {
+	vctx, cancel := bound(ctx, o.Timeout)
 	defer cancel()
 	type done struct {
 		rep *validate.Report
@@ -219,30 +238,28 @@ func Run(ctx context.Context, b Benchmark, o Options) (*Result, error) {
 		select {
 		case d = <-ch:
 		case <-time.After(grace):
-			// The validation did not stop: leave it running, detached.
 			d.err = fmt.Errorf("%w; the validation did not stop within %v of the guard", context.DeadlineExceeded, grace)
 		}
 	}
-	r.Seconds = time.Since(start).Seconds()
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
+	return d.rep, time.Since(start).Seconds(), d.err
+}
+
+// outcome is the outcome and its reason of a validation that ended with
+// rep or err (guarded's) under the guard timeout: the verdict, or
+// NoVerdict when the guard or a time bound of the solver decided, or
+// Failed.
+func outcome(rep *validate.Report, err error, timeout time.Duration) (string, string) {
 	switch {
-	case d.err != nil && errors.Is(d.err, context.DeadlineExceeded):
-		r.Outcome, r.Reason = NoVerdict, fmt.Sprintf("stopped at the guard of %v", o.Timeout)
-	case d.err != nil:
-		r.Outcome, r.Reason = Failed, d.err.Error()
-	default:
-		rep := d.rep
-		r.Phases, r.Conditions, r.Outcome, r.Reason = rep.Timings, len(rep.Conditions), string(rep.Verdict), rep.Reason
-		if rep.Verdict == validate.Unknown && rep.TimeBound {
-			r.Outcome = NoVerdict
-		}
-		if rep.Verdict == validate.Error && len(rep.Errors) > 0 {
-			r.Reason = rep.Errors[0].Message
-		}
+	case err != nil && errors.Is(err, context.DeadlineExceeded):
+		return NoVerdict, fmt.Sprintf("stopped at the guard of %v", timeout)
+	case err != nil:
+		return Failed, err.Error()
+	case rep.Verdict == validate.Unknown && rep.TimeBound:
+		return NoVerdict, rep.Reason
+	case rep.Verdict == validate.Error && len(rep.Errors) > 0:
+		return string(rep.Verdict), rep.Errors[0].Message
 	}
-	return r, nil
+	return string(rep.Verdict), rep.Reason
 }
 
 // Stopped is the result of a benchmark whose run was stopped from

@@ -36,6 +36,8 @@ type benchFlags struct {
 	apps       string
 	out        string
 	inProcess  bool
+	// halideApps runs the bench of Halide's apps instead (benchapps.go).
+	halideApps bool
 	// tracePresburger names the directory receiving one Presburger trace
 	// per benchmark.
 	tracePresburger string
@@ -44,7 +46,7 @@ type benchFlags struct {
 func newBenchCmd() *cobra.Command {
 	var f benchFlags
 	cmd := &cobra.Command{
-		Use:   "bench [--only NAMES] [--halide | --bundled] [--timeout D] [--json]",
+		Use:   "bench [--only NAMES] [--halide | --bundled | --halide-apps] [--timeout D] [--json]",
 		Short: "Run the benchmark suite of Clément 2022, Table 6.1, and print the table",
 		Long: `Bench validates the benchmarks of Clément 2022 (Translation Validation of
 Tensor Compilers), Table 6.1, and the stencil chain at 1 to 32 stages, and
@@ -63,6 +65,15 @@ in wall-clock time (0: no bound): a benchmark stopped by it has no verdict
 (time bound). Each benchmark runs in a child process (augur bench
 --in-process --only ID), killed if it does not stop within a minute of its
 guard, so that no stray work slows the next ones down.
+
+--halide-apps runs the bench of Halide's apps instead (run from the
+repository's root): for each app of docs/halide.md's app table, stock
+Halide 14 compiles the generator's pipeline (lowering and code generation
+to an object, timed inside the generator's driver), the Halide front end
+translates it and Augur validates it, and the table gives each time, in
+CPU and wall-clock seconds, and the ratio of the validation's time to
+Halide's compilation's. --only then takes the apps' names (or Halide's
+app, linear_algebra); --timeout bounds each of the three steps.
 
 --regenerate rebuilds the checked-in Halide pairs instead, with stock Halide
 (run from the repository's root: --apps and --out are relative to it), and
@@ -88,6 +99,7 @@ usage error. No verdict within the time bound is not a failure.`,
 	fl.BoolVar(&f.regenerate, "regenerate", false, "rebuild the checked-in Halide pairs with stock Halide")
 	fl.StringVar(&f.apps, "apps", "frontend/halide/apps", "with --regenerate: the directory of the Halide generators")
 	fl.StringVar(&f.out, "out", "bench/halide", "with --regenerate: the directory of the checked-in pairs")
+	fl.BoolVar(&f.halideApps, "halide-apps", false, "time Halide's apps: stock Halide's compilation against the translation and validation (see docs/bench.md)")
 	fl.BoolVar(&f.inProcess, "in-process", false, "run the benchmarks in this process, not one child process each")
 	fl.StringVar(&f.tracePresburger, "trace-presburger", "", "write every Presburger operation of each benchmark (the bundled compiler's included) into this directory, one iscc script per benchmark, KIND-NAME.iscc (see docs/bench.md)")
 	return cmd
@@ -106,6 +118,9 @@ func runBench(ctx context.Context, out, errw io.Writer, f benchFlags) error {
 	model, err := encode.ParseModel(f.valueModel)
 	if err != nil {
 		return usageError(fmt.Errorf("--value-model: %w", err))
+	}
+	if f.halideApps {
+		return runBenchApps(ctx, out, errw, f, model)
 	}
 	var kinds []bench.Kind
 	switch {
@@ -210,43 +225,60 @@ const childGrace = time.Minute
 // validation that does not notice its context is done cannot keep
 // running beside the next benchmarks.
 func runBenchChild(ctx context.Context, b bench.Benchmark, f benchFlags) (*bench.Result, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, fmt.Errorf("running %s in a child process: %w", b.ID(), err)
-	}
-	cctx := ctx
-	if f.timeout > 0 {
-		var cancel context.CancelFunc
-		// The bundled compiler and the validation have a guard each.
-		cctx, cancel = context.WithTimeout(ctx, 2*f.timeout+childGrace)
-		defer cancel()
-	}
 	args := []string{"bench", "--in-process", "--json", "--only", b.ID(), "--timeout", f.timeout.String(),
 		"--value-model", f.valueModel, "--jobs", strconv.Itoa(f.jobs)}
 	if f.tracePresburger != "" {
 		args = append(args, "--trace-presburger", f.tracePresburger)
 	}
+	var res struct {
+		Results []*bench.Result `json:"results"`
+	}
+	start := time.Now()
+	// The bundled compiler and the validation have a guard each.
+	killed, err := runChild(ctx, b.ID(), args, 2*f.timeout, &res)
+	switch {
+	case err != nil:
+		return nil, err
+	case killed:
+		return bench.Stopped(b, time.Since(start).Seconds(), fmt.Sprintf("killed: it did not stop within %v of its guards", childGrace)), nil
+	case len(res.Results) != 1:
+		return nil, fmt.Errorf("%s: the child process gave %d results, want 1", b.ID(), len(res.Results))
+	}
+	return res.Results[0], nil
+}
+
+// runChild runs augur with args in a child process, killed childGrace
+// past guards (no bound when guards is zero), and decodes its standard
+// output, JSON, into res. killed reports that it was killed; the error
+// names what (the child process of what) gave no result.
+func runChild(ctx context.Context, what string, args []string, guards time.Duration, res any) (killed bool, err error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return false, fmt.Errorf("running %s in a child process: %w", what, err)
+	}
+	cctx := ctx
+	if guards > 0 {
+		var cancel context.CancelFunc
+		cctx, cancel = context.WithTimeout(ctx, guards+childGrace)
+		defer cancel()
+	}
 	cmd := exec.CommandContext(cctx, exe, args...)
 	cmd.WaitDelay = 5 * time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
 	runErr := cmd.Run()
 	if ctx.Err() != nil {
-		return nil, ctx.Err()
+		return false, ctx.Err()
 	}
 	if cctx.Err() != nil {
-		return bench.Stopped(b, time.Since(start).Seconds(), fmt.Sprintf("killed: it did not stop within %v of its guards", childGrace)), nil
+		return true, nil
 	}
-	var res struct {
-		Results []*bench.Result `json:"results"`
-	}
-	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil || len(res.Results) != 1 {
+	if err := json.Unmarshal(stdout.Bytes(), res); err != nil {
 		msg := strings.TrimSpace(stderr.String())
 		if msg == "" && runErr != nil {
 			msg = runErr.Error()
 		}
-		return nil, fmt.Errorf("%s: the child process gave no result: %s", b.ID(), msg)
+		return false, fmt.Errorf("%s: the child process gave no result: %s", what, msg)
 	}
-	return res.Results[0], nil
+	return false, nil
 }

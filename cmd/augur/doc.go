@@ -29,5 +29,6 @@
 // Files, in reading order: main.go, root.go, usage.go, load.go, stdin.go,
 // inputs.go, validate.go, check.go, run.go, serve.go, worker.go, submit.go,
 // frontend.go, compile.go, halide.go, atl.go, rink.go, fuzz.go,
-// fuzzhalide.go, examples.go, presburger.go, bench.go, gc.go, buildid.go.
+// fuzzhalide.go, examples.go, presburger.go, bench.go, benchapps.go, gc.go,
+// buildid.go.
 package main

@@ -23,14 +23,26 @@ type Result struct {
 // construct the translator cannot handle, or any failure of the driver,
 // is a *TranslationError.
 func TranslateResult(ctx context.Context, driver string, o Options) (*Result, error) {
+	r, _, err := translateResult(ctx, driver, o, false)
+	return r, err
+}
+
+// translateResult is TranslateResult, and with timed the driver's times
+// of its phases (see Times).
+func translateResult(ctx context.Context, driver string, o Options, timed bool) (*Result, Times, error) {
 	dir, err := os.MkdirTemp("", "augur-halide-*")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer os.RemoveAll(dir)
 	derived := filepath.Join(dir, "derived.txt")
-	if err := runDriver(ctx, driver, o, nil, nil, "-o", dir, "--derived", derived); err != nil {
-		return nil, err
+	args := []string{"-o", dir, "--derived", derived}
+	timesFile := filepath.Join(dir, "times.txt")
+	if timed {
+		args = append(args, "--times", timesFile)
+	}
+	if err := runDriver(ctx, driver, o, nil, nil, args...); err != nil {
+		return nil, nil, err
 	}
 	r := &Result{Pair: frontend.Pair{Kernels: []frontend.Kernel{{Name: frontend.Prog}}}}
 	for _, f := range []struct {
@@ -39,14 +51,18 @@ func TranslateResult(ctx context.Context, driver string, o Options) (*Result, er
 	}{{frontend.SpecFile, &r.Spec}, {r.Kernels[0].File(), &r.Kernels[0].Text}} {
 		b, err := os.ReadFile(filepath.Join(dir, f.name))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		*f.text = string(b)
 	}
 	if r.Derived, err = readDerived(derived); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return r, nil
+	if !timed {
+		return r, nil, nil
+	}
+	times, err := readTimes(timesFile)
+	return r, times, err
 }
 
 // Translate runs the driver with the options and returns the pair it

@@ -34,6 +34,22 @@ public:
     }
 };
 
+// Elapsed is a duration, in seconds: of the process's CPU time (all its
+// threads, CLOCK_PROCESS_CPUTIME_ID) and of wall-clock time.
+struct Elapsed {
+    double cpu = 0, wall = 0;
+};
+
+// Stopwatch measures the Elapsed time since its construction.
+class Stopwatch {
+public:
+    Stopwatch();
+    Elapsed elapsed() const;
+
+private:
+    Elapsed start_;
+};
+
 // Emitted is the translation of one pipeline.
 // DerivedParam is an integer parameter of both sides that abstracts an
 // integer Halide computes from float parameters (docs/halide.md,
@@ -58,6 +74,10 @@ struct Emitted {
     // undef(): the updates start from what the buffer holds), by Halide
     // name: the specification's input tensor of their initial contents.
     std::map<std::string, std::string> initial;
+    // lowering is the time translate took to lower the pipeline for the
+    // capture (Halide's passes up to the captured statement), the first
+    // part of its work.
+    Elapsed lowering;
 };
 
 // Algorithm is a pipeline's algorithm as generate() left it, before its

@@ -8,6 +8,8 @@
 //   driver ... --stage final --plant KIND                     plant a miscompilation in the final statement (tests)
 //   driver ... --stmt FILE                                    write the captured statement
 //   driver ... --halide-lower                                 lower with Halide's own compile_to_module (for HL_DEBUG_CODEGEN=2)
+//   driver ... --halide-compile OBJ                           compile as stock Halide does: compile_to_module, then code to OBJ
+//   driver ... --times FILE                                   write the time of each phase run ("PHASE CPU WALL", seconds)
 //   driver ... --jit FILE --size NAME=E0,E1... [--seed N]     JIT-realise on random inputs, write the sample
 //   driver ... --confirm FILE --result PREFIX                 realise on a counterexample's values, scheduled and not
 //   driver --list                                             list the registered generators
@@ -44,10 +46,59 @@ struct Builder : Halide::Internal::GeneratorBase {
     }
 };
 
+// Times are the phases a run of the driver timed, in the order they ran.
+using Times = std::vector<std::pair<std::string, augur::Elapsed>>;
+
+// halide_compile compiles the pipeline as stock Halide compiles a
+// generator's: its lowering (compile_to_module) and, when object is not
+// empty, its code generation into that object file, each timed.
+void halide_compile(Halide::Pipeline &p, const Halide::Target &target, const std::string &gen, const std::string &object,
+                    Times *times) {
+    augur::Stopwatch lowering;
+    Halide::Module m = p.compile_to_module(p.infer_arguments(), gen, target);
+    times->push_back({"halide_lower", lowering.elapsed()});
+    if (!object.empty()) {
+        augur::Stopwatch codegen;
+        m.compile({{Halide::OutputFileType::object, object}});
+        times->push_back({"halide_codegen", codegen.elapsed()});
+    }
+}
+
+// emit_timed translates the pipeline into dir (and its derived parameters
+// into derived_path, when not empty), timing the lowering for the capture
+// and the rest of the translation.
+void emit_timed(const Halide::Pipeline &p, const Halide::Target &target, const std::string &dir, const std::string &gen,
+                const augur::Algorithm &alg, augur::Stage stage, const std::string &plant, const std::string &derived_path,
+                Times *times) {
+    augur::Stopwatch clock;
+    augur::Emitted e = augur::emit(p, target, dir, gen, &alg, stage, plant);
+    augur::Elapsed all = clock.elapsed();
+    times->push_back({"capture_lower", e.lowering});
+    times->push_back({"translate", {all.cpu - e.lowering.cpu, all.wall - e.lowering.wall}});
+    if (!derived_path.empty()) {
+        std::ofstream f(derived_path);
+        f << augur::derived_text(e);
+        if (!f) {
+            throw std::runtime_error("cannot write " + derived_path);
+        }
+    }
+}
+
+// write_times writes the timed phases, "PHASE CPU WALL" a line.
+void write_times(const std::string &path, const Times &times) {
+    std::ofstream f(path);
+    for (const auto &t : times) {
+        f << t.first << " " << t.second.cpu << " " << t.second.wall << "\n";
+    }
+    if (!f) {
+        throw std::runtime_error("cannot write " + path);
+    }
+}
+
 int usage(const std::string &msg) {
     std::cerr << "augur-halide: " << msg << "\n"
-              << "usage: driver -g NAME [-p key=value]... [-t TARGET] [-o DIR] [--stage S] [--stmt FILE] [--halide-lower]\n"
-              << "              [--jit FILE --size NAME=E0,E1,... [--seed N]] [--confirm FILE --result PREFIX] | --list\n";
+              << "usage: driver -g NAME [-p key=value]... [-t TARGET] [-o DIR] [--stage S] [--stmt FILE] [--halide-lower] [--halide-compile OBJ]\n"
+              << "              [--jit FILE --size NAME=E0,E1,... [--seed N]] [--confirm FILE --result PREFIX] [--times FILE] | --list\n";
     return 2;
 }
 
@@ -79,7 +130,8 @@ std::vector<int> parse_extents(const std::string &v) {
 }  // namespace
 
 int main(int argc, char **argv) {
-    std::string plant, gen, out, derived_path, stmt_path, jit_path, confirm_path, result_prefix, target_str = "host";
+    std::string plant, gen, out, derived_path, stmt_path, jit_path, confirm_path, result_prefix, object, times_path,
+        target_str = "host";
     bool list = false, halide_lower = false;
     augur::Stage stage = augur::Stage::BeforeFlattening;
     uint64_t seed = 1;
@@ -123,6 +175,10 @@ int main(int argc, char **argv) {
                 plant = next();
             } else if (a == "--halide-lower") {
                 halide_lower = true;
+            } else if (a == "--halide-compile") {
+                object = next();
+            } else if (a == "--times") {
+                times_path = next();
             } else if (a == "--jit") {
                 jit_path = next();
             } else if (a == "--confirm") {
@@ -166,8 +222,8 @@ int main(int argc, char **argv) {
         }
         return usage("no generator named " + gen + " (registered: " + known + ")");
     }
-    if (out.empty() && stmt_path.empty() && jit_path.empty() && confirm_path.empty() && !halide_lower) {
-        return usage("nothing to do: give -o DIR, --stmt FILE, --jit FILE, --confirm FILE or --halide-lower");
+    if (out.empty() && stmt_path.empty() && jit_path.empty() && confirm_path.empty() && !halide_lower && object.empty()) {
+        return usage("nothing to do: give -o DIR, --stmt FILE, --jit FILE, --confirm FILE, --halide-lower or --halide-compile");
     }
     if (!derived_path.empty() && out.empty()) {
         return usage("--derived FILE needs -o DIR");
@@ -181,10 +237,11 @@ int main(int argc, char **argv) {
         g->set_generator_param_values(params);
         augur::Algorithm alg;
         Halide::Pipeline p = Builder::build(*g, &alg);
-        if (halide_lower) {
-            // Halide's own lowering, for comparing HL_DEBUG_CODEGEN=2's
-            // output with the captured statement.
-            p.compile_to_module(p.infer_arguments(), gen, target);
+        Times times;
+        if (halide_lower || !object.empty()) {
+            // Halide's own lowering (for comparing HL_DEBUG_CODEGEN=2's
+            // output with the captured statement), and its code.
+            halide_compile(p, target, gen, object, &times);
         }
         if (!stmt_path.empty()) {
             std::ofstream f(stmt_path);
@@ -198,14 +255,7 @@ int main(int argc, char **argv) {
             }
         }
         if (!out.empty()) {
-            augur::Emitted e = augur::emit(p, target, out, gen, &alg, stage, plant);
-            if (!derived_path.empty()) {
-                std::ofstream f(derived_path);
-                f << augur::derived_text(e);
-                if (!f) {
-                    throw std::runtime_error("cannot write " + derived_path);
-                }
-            }
+            emit_timed(p, target, out, gen, alg, stage, plant, derived_path, &times);
         }
         if (!jit_path.empty()) {
             augur::jit_sample(p, target, gen, sizes, seed, jit_path);
@@ -214,6 +264,9 @@ int main(int argc, char **argv) {
             auto fresh = Halide::Internal::GeneratorRegistry::create(gen, Halide::GeneratorContext(target));
             fresh->set_generator_param_values(params);
             augur::confirm(p, Builder::algorithm(*fresh), target, gen, &alg, confirm_path, result_prefix);
+        }
+        if (!times_path.empty()) {
+            write_times(times_path, times);
         }
     } catch (const augur::Unsupported &e) {
         std::cerr << "augur-halide: cannot translate " << gen << ": " << e.what() << "\n";

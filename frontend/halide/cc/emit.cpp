@@ -13,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 #include <sys/stat.h>
+#include <time.h>
 
 namespace augur {
 
@@ -78,7 +79,24 @@ Emitted translate_lowered(const detail::Lowered &l, const Target &t, const std::
     return e;
 }
 
+// now reads the process's CPU time and the monotonic clock.
+Elapsed now() {
+    timespec cpu{}, wall{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
+    clock_gettime(CLOCK_MONOTONIC, &wall);
+    return Elapsed{double(cpu.tv_sec) + double(cpu.tv_nsec) * 1e-9, double(wall.tv_sec) + double(wall.tv_nsec) * 1e-9};
+}
+
 }  // namespace
+
+Stopwatch::Stopwatch()
+    : start_(now()) {
+}
+
+Elapsed Stopwatch::elapsed() const {
+    Elapsed t = now();
+    return Elapsed{t.cpu - start_.cpu, t.wall - start_.wall};
+}
 
 std::string derived_text(const Emitted &e) {
     std::string t;
@@ -121,7 +139,12 @@ Emitted translate(const Halide::Pipeline &pipeline, const Target &target, const 
     if (stage != Stage::Final && !plant.empty()) {
         throw std::invalid_argument("a planted miscompilation (" + plant + ") needs the final stage");
     }
-    return translate_lowered(detail::lower(pipeline, target, name), target, name, algorithm, stage, plant);
+    Stopwatch clock;
+    detail::Lowered l = detail::lower(pipeline, target, name);
+    Elapsed lowering = clock.elapsed();
+    Emitted e = translate_lowered(l, target, name, algorithm, stage, plant);
+    e.lowering = lowering;
+    return e;
 }
 
 Emitted emit(const Halide::Pipeline &pipeline, const Target &target, const std::string &dir, const std::string &name,
