@@ -179,10 +179,12 @@ func TestFinalStageBlur(t *testing.T) {
 // several times and the RVar coordinates of updates whose loops were
 // unrolled or partitioned, from markers carried through a second
 // lowering; dsc, bigsgemm: the regions of funcs realized once but
-// allocated again in the epilogue of a partitioned loop, from markers)
-// and checks each against Halide's JIT cell for cell, on the suite's
-// first JIT sample; a pipeline without a JIT sample the interpreter can
-// check (bigsgemm: sizes of 512 and more) is only translated. Their
+// allocated again in the epilogue of a partitioned loop, from markers;
+// sqsgemm, bigsqsgemm: an allocation's extent max(E, 16) that the
+// accesses read as E in a branch where E >= 256, refined by the branch's
+// condition) and checks each against Halide's JIT cell for cell, on the
+// suite's first JIT sample; a pipeline without a JIT sample the
+// interpreter can check (sizes of 512 and more) is only translated. Their
 // validation takes minutes (docs/halide.md, "The suite at --stage
 // final"): not run here.
 func TestFinalStageSuite(t *testing.T) {
@@ -190,8 +192,8 @@ func TestFinalStageSuite(t *testing.T) {
 	tc := toolchain(t)
 	s := loadSuite(t)
 	want := map[string]bool{"harris": true, "conv": true, "sgemm": true, "sgemmTA": true, "sgemmTB": true, "sgemv": true,
-		"unsharp": true, "dsc": true, "bigsgemm": true}
-	translateOnly := map[string]bool{"bigsgemm": true}
+		"unsharp": true, "dsc": true, "bigsgemm": true, "sqsgemm": true, "bigsqsgemm": true}
+	translateOnly := map[string]bool{"bigsgemm": true, "bigsqsgemm": true}
 	for _, p := range s.Pipelines {
 		if !want[p.Name] {
 			continue

@@ -1335,14 +1335,16 @@ private:
         }
         Expr symv = Variable::make(Int(32), sym);
         // sym may be a let in scope: the index keeps it unexpanded, and
-        // reads it where other lets expanded it.
+        // reads it where other lets expanded it; so does the rest b of the
+        // extent, which then cancels against the index's.
         Expr e;
         auto sl = lets_.find(sym);
+        std::map<std::string, Expr> others = lets_;
+        others.erase(sym);
+        b = simplify(substitute(others, b));
         if (atom.defined()) {
             e = simplify(substitute(atom, symv, simplify(substitute(lets_, flat))));
         } else if (sl != lets_.end()) {
-            std::map<std::string, Expr> others = lets_;
-            others.erase(sym);
             e = simplify(substitute(sl->second, symv, substitute(others, flat)));
         } else {
             e = simplify(substitute(lets_, flat));
@@ -1363,6 +1365,18 @@ private:
             fail("the coefficient " + str(p1) + " of " + sym + " in its flat index is not a multiple of " + str(simplify(P * a)));
         }
         Expr L = simplify(p0 - P * b * H);
+        PolyAtoms pa;
+        for (const auto &m : pa.of(L)) {
+            if (m.first.size() > 1) {
+                // A product the simplifier did not cancel (it does not
+                // distribute b * H): L = p0 - P * b * H as polynomials
+                // over atoms, where it does.
+                Poly lp = pa.of(simplify(p0));
+                poly_add(&lp, poly_mul(pa.of(P * b), pa.of(H)), -1);
+                L = pa.to_expr(lp);
+                break;
+            }
+        }
         auto low = [&](std::vector<Expr> *cells, const Expr &lo) {
             int64_t stride = 1;
             for (int k = 0; k <= j; k++) {
