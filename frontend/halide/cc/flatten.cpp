@@ -55,6 +55,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <sstream>
 
@@ -1137,17 +1138,27 @@ private:
     std::map<std::string, Expr> store_hint(const std::string &name) {
         size_t k = stored_[name]++;
         auto h = hints.coords.find(name);
+        store_coords_.clear();
         if (h == hints.coords.end() || k >= h->second.size()) {
             return {};
         }
+        store_coords_ = h->second[k];
         return h->second[k];
     }
+    // store_coords_ is what store_hint last returned: the coordinates a
+    // marker carried to the store being translated.
+    std::map<std::string, Expr> store_coords_;
 
     // folded_dims is folded_coords' work: the lets of the coordinates of
     // the dimensions dims of fi's only stage. A stage that compute_with
     // fused with another has no let of its own coordinate f.s0.y before
     // flattening but one of the fused loop's, f.s0.fused.y, which the
-    // kernel reads in its place (kernel.cpp's store_coords).
+    // kernel reads in its place (kernel.cpp's store_coords). A coordinate
+    // that is a loop's variable before flattening, a loop that
+    // partition_loops split and rebase_loops_to_zero rebased (each part
+    // from its own min, which the simplifier substituted), has no let:
+    // the value the marker before the store carried (store_coords_, see
+    // region_hints) gives it, where it reads only variables in scope.
     Stmt folded_dims(const std::set<int> &dims, const FuncInfo &fi, Stmt s) {
         const Stage &st = fi.stages[0];
         for (int d : dims) {
@@ -1155,16 +1166,21 @@ private:
                 continue;
             }
             std::string c = st.coords[d];
-            if (!let_values_.count(c) && d < (int)st.fused.size() && !loops_.count(c) && !lets_.count(c)) {
+            if (loops_.count(c) || lets_.count(c)) {
+                continue;
+            }
+            if (!let_values_.count(c) && d < (int)st.fused.size()) {
                 c = st.fused[d];
             }
             auto lv = let_values_.find(c);
-            if (loops_.count(c) || lv == let_values_.end() || lv->second.size() != 1) {
-                continue;
+            Expr v;
+            if (!loops_.count(c) && lv != let_values_.end() && lv->second.size() == 1) {
+                v = simplify(substitute(rebased_, lv->second[0]));
             }
-            Expr v = simplify(substitute(rebased_, lv->second[0]));
-            if (in_final_scope(v)) {
+            if (v.defined() && in_final_scope(v)) {
                 s = LetStmt::make(c, v, s);
+            } else if (Expr h = hinted_coord(store_coords_, st.coords[d], -1); h.defined()) {
+                s = LetStmt::make(st.coords[d], h, s);
             }
         }
         return s;
@@ -1310,14 +1326,16 @@ private:
         }
         Expr symv = Variable::make(Int(32), sym);
         // sym may be a let in scope: the index keeps it unexpanded, and
-        // reads it where other lets expanded it.
+        // reads it where other lets expanded it; so does the rest b of the
+        // extent, which then cancels against the index's.
         Expr e;
         auto sl = lets_.find(sym);
+        std::map<std::string, Expr> others = lets_;
+        others.erase(sym);
+        b = simplify(substitute(others, b));
         if (atom.defined()) {
             e = simplify(substitute(atom, symv, simplify(substitute(lets_, flat))));
         } else if (sl != lets_.end()) {
-            std::map<std::string, Expr> others = lets_;
-            others.erase(sym);
             e = simplify(substitute(sl->second, symv, substitute(others, flat)));
         } else {
             e = simplify(substitute(lets_, flat));
@@ -1338,6 +1356,18 @@ private:
             fail("the coefficient " + str(p1) + " of " + sym + " in its flat index is not a multiple of " + str(simplify(P * a)));
         }
         Expr L = simplify(p0 - P * b * H);
+        PolyAtoms pa;
+        for (const auto &m : pa.of(L)) {
+            if (m.first.size() > 1) {
+                // A product the simplifier did not cancel (it does not
+                // distribute b * H): L = p0 - P * b * H as polynomials
+                // over atoms, where it does.
+                Poly lp = pa.of(simplify(p0));
+                poly_add(&lp, poly_mul(pa.of(P * b), pa.of(H)), -1);
+                L = pa.to_expr(lp);
+                break;
+            }
+        }
         auto low = [&](std::vector<Expr> *cells, const Expr &lo) {
             int64_t stride = 1;
             for (int k = 0; k <= j; k++) {
@@ -1379,36 +1409,240 @@ private:
         return cells;
     }
 
-    // const_strides are the strides of a buffer of several dimensions
-    // whose flat index reads none of its stride variables because each
-    // stride is a constant its parameter's constraints fix (Halide checks
-    // them: the kernel lists those checks as assumed); empty otherwise.
+    // const_strides are, by dimension, the strides of a buffer of several
+    // dimensions that its flat index does not read as variables because
+    // its parameter's constraints fix them to positive constants (Halide's
+    // set_stride, which the simplifier substituted into the index; Halide
+    // checks them: the kernel lists those checks as assumed), 0 for the
+    // others; dimension 0's is 1 unless constrained otherwise. Empty where
+    // no dimension but 0 has such a stride, or dimension 0's is not 1.
     static std::vector<int64_t> const_strides(const Layout &l, const Linear &parts, const Parameter &param) {
         if (!param.defined() || l.stride_syms.size() < 2 || param.dimensions() != (int)l.stride_syms.size()) {
             return {};
-        }
-        std::vector<int64_t> out{1};
-        for (size_t k = 1; k < l.stride_syms.size(); k++) {
-            Expr c = param.stride_constraint((int)k);
-            const int64_t *v = c.defined() ? as_const_int(simplify(c)) : nullptr;
-            if (!v || *v <= 0 || parts.count(l.stride_syms[k])) {
-                return {};
-            }
-            out.push_back(*v);
         }
         Expr c0 = param.stride_constraint(0);
         if (parts.count(l.stride_syms[0]) || (c0.defined() && !is_const_one(simplify(c0)))) {
             return {};
         }
-        return out;
+        std::vector<int64_t> out{1};
+        bool any = false;
+        for (size_t k = 1; k < l.stride_syms.size(); k++) {
+            Expr c = param.stride_constraint((int)k);
+            const int64_t *v = c.defined() ? as_const_int(simplify(c)) : nullptr;
+            bool fixed = v && *v > 0 && !parts.count(l.stride_syms[k]);
+            out.push_back(fixed ? *v : 0);
+            any = any || fixed;
+        }
+        return any ? out : std::vector<int64_t>{};
     }
 
-    // allocation_cells are the cells of the flat index flat (e, its lets
-    // expanded) of the allocation name of layout l, its strides the
-    // products of its extents in its storage order: constant ones cut e
-    // Euclid's way; one symbolic extent below the last is symbolic_cells'
-    // case, more (or one symbolic_cells cannot split) poly_cells'.
-    std::vector<Expr> allocation_cells(const std::string &name, const Layout &l, const Expr &e, const Expr &flat,
+    // buffer_cells are the cells of the flat index e (its lets expanded)
+    // of the buffer of layout l: e = rest + sum_k parts_k * b.stride.k,
+    // linear in the stride variables it reads, gives those dimensions'
+    // cells parts_k; rest, free of them, is dimension 0's (stride 1), or,
+    // where the constraints fix some strides to constants (see
+    // const_strides), split among dimension 0 and those by
+    // const_stride_cells, so that rest == sum_k c_k * stride_k
+    // identically.
+    std::vector<Expr> buffer_cells(const Layout &l, const Expr &e, const std::string &name, const std::string &what,
+                                   const Parameter &param) {
+        size_t n = l.extents.size();
+        std::vector<Expr> cells(n, make_zero(Int(32)));
+        std::set<std::string> syms(l.stride_syms.begin(), l.stride_syms.end());
+        Linear parts;
+        if (!split_linear(e, syms, &parts)) {
+            unsupported("the " + what + ": its flat index " + str(e) + " is not linear in the strides of " + name);
+        }
+        Expr rest = parts.count("") ? parts[""] : make_zero(Int(32));
+        for (size_t k = 0; k < n; k++) {
+            auto it = parts.find(l.stride_syms[k]);
+            if (it != parts.end()) {
+                cells[k] = it->second;
+                if (k > 0) {
+                    strided.insert(l.stride_syms[k]);
+                }
+            }
+        }
+        std::vector<int64_t> cs = const_strides(l, parts, param);
+        if (!cs.empty()) {
+            std::vector<int64_t> strides;
+            std::vector<size_t> dims;
+            for (size_t k = 0; k < n; k++) {
+                if (cs[k] > 0) {
+                    strides.push_back(cs[k]);
+                    dims.push_back(k);
+                }
+            }
+            std::vector<Expr> c = const_stride_cells(rest, strides);
+            for (size_t i = 0; i < dims.size(); i++) {
+                cells[dims[i]] = c[i];
+            }
+        } else if (parts.count(l.stride_syms[0])) {
+            // No stride constraint on dimension 0: nothing may be left over.
+            if (!is_const_zero(simplify(rest))) {
+                unsupported("the " + what + ": its flat index " + str(e) + " is not a combination of the strides of " + name);
+            }
+        } else {
+            cells[0] = rest;  // stride 0 is 1 (Halide's default constraint)
+        }
+        return cells;
+    }
+
+    // facts_ are the conditions of the ifs around the statement being
+    // translated (an else's negated), their lets expanded.
+    std::vector<Expr> facts_;
+
+    Stmt visit(const IfThenElse *op) override {
+        Expr c = mutate(op->condition);
+        Expr fact = simplify(substitute(lets_, op->condition));
+        facts_.push_back(fact);
+        Stmt then_case = mutate(op->then_case);
+        facts_.pop_back();
+        Stmt else_case;
+        if (op->else_case.defined()) {
+            facts_.push_back(simplify(!fact));
+            else_case = mutate(op->else_case);
+            facts_.pop_back();
+        }
+        return IfThenElse::make(c, then_case, else_case);
+    }
+
+    // fixed reports whether v is a variable no statement binds: a buffer's
+    // field or a scalar parameter, so that the facts about it hold
+    // wherever they are in scope.
+    bool fixed(const Variable *v) const {
+        return p_.field_param.count(v->name) || (v->param.defined() && !v->param.is_buffer());
+    }
+
+    // fact_bounds narrows [*lo, *hi] by the bounds the facts put on the
+    // variable v: their conjuncts c <= v, c < v, v <= c, v < c, v == c
+    // (c a constant), negated or not.
+    void fact_bounds(const std::string &v, int64_t *lo, int64_t *hi) const {
+        std::vector<Expr> todo = facts_;
+        while (!todo.empty()) {
+            Expr f = todo.back();
+            todo.pop_back();
+            bool neg = false;
+            if (const Not *n = f.as<Not>()) {
+                f = n->a;
+                neg = true;
+            }
+            const And *conj = f.as<And>();
+            if (conj && !neg) {
+                todo.push_back(conj->a);
+                todo.push_back(conj->b);
+                continue;
+            }
+            Expr a, b;
+            bool strict = false, eq = false;
+            if (const LE *x = f.as<LE>()) {
+                a = x->a, b = x->b;
+            } else if (const LT *x = f.as<LT>()) {
+                a = x->a, b = x->b, strict = true;
+            } else if (const GE *x = f.as<GE>()) {
+                a = x->b, b = x->a;
+            } else if (const GT *x = f.as<GT>()) {
+                a = x->b, b = x->a, strict = true;
+            } else if (const EQ *x = f.as<EQ>(); x && !neg) {
+                a = x->a, b = x->b, eq = true;
+            } else {
+                continue;
+            }
+            if (neg) {  // !(a <= b) is b < a, !(a < b) is b <= a
+                std::swap(a, b);
+                strict = !strict;
+            }
+            const int64_t *ca = as_const_int(a), *cb = as_const_int(b);
+            const Variable *va = a.as<Variable>(), *vb = b.as<Variable>();
+            if (ca && vb && vb->name == v) {
+                *lo = std::max(*lo, *ca + (strict ? 1 : 0));
+                *hi = eq ? std::min(*hi, *ca) : *hi;
+            }
+            if (cb && va && va->name == v) {
+                *hi = std::min(*hi, *cb - (strict ? 1 : 0));
+                *lo = eq ? std::max(*lo, *cb) : *lo;
+            }
+        }
+    }
+
+    // decided is the operand that max(a, b) (is_max) or min(a, b) equals
+    // wherever the facts hold, one operand a constant c and the other a
+    // fixed variable v whose bounds the facts decide against c, or
+    // undefined.
+    Expr decided(const Expr &a, const Expr &b, bool is_max) const {
+        const int64_t *c = as_const_int(b);
+        Expr x = a;
+        if (!c) {
+            c = as_const_int(a);
+            x = b;
+        }
+        const Variable *v = x.as<Variable>();
+        if (!c || !v || !fixed(v)) {
+            return Expr();
+        }
+        int64_t lo = std::numeric_limits<int64_t>::min(), hi = std::numeric_limits<int64_t>::max();
+        fact_bounds(v->name, &lo, &hi);
+        if (lo >= *c) {
+            return is_max ? x : make_const(x.type(), *c);
+        }
+        if (hi <= *c) {
+            return is_max ? make_const(x.type(), *c) : x;
+        }
+        return Expr();
+    }
+
+    // refine rewrites, in e (its lets expanded), each max or min that the
+    // facts decide (see decided) into the operand it equals where the
+    // statement being translated is: the result equals e there.
+    Expr refine(const Expr &e) const {
+        class Refine : public IRMutator {
+        public:
+            explicit Refine(const Unflatten *u)
+                : u_(u) {
+            }
+
+        private:
+            using IRMutator::visit;
+            const Unflatten *u_;
+            Expr visit(const Max *op) override {
+                Expr a = mutate(op->a), b = mutate(op->b), d = u_->decided(a, b, true);
+                return d.defined() ? d : Max::make(a, b);
+            }
+            Expr visit(const Min *op) override {
+                Expr a = mutate(op->a), b = mutate(op->b), d = u_->decided(a, b, false);
+                return d.defined() ? d : Min::make(a, b);
+            }
+        } r(this);
+        return facts_.empty() ? e : simplify(r.mutate(e));
+    }
+
+    // refined_extents rewrites the extents ext, their lets expanded, by
+    // refine where that changes any: an allocation's extent max(E, 16)
+    // that the simplifier wrote E in the accesses of a branch where
+    // 256 <= E, say. The strides they make are then the allocation's
+    // there, and the index, refined alike, equals the final statement's.
+    bool refined_extents(std::vector<Expr> *ext) const {
+        std::vector<Expr> out;
+        bool changed = false;
+        for (const Expr &x : *ext) {
+            Expr full = simplify(substitute(lets_, x)), r = refine(full);
+            changed = changed || !equal(r, full);
+            out.push_back(r);
+        }
+        if (changed) {
+            *ext = out;
+        }
+        return changed;
+    }
+
+    // allocation_cells are the cells of the flat index flat0 (e0, its
+    // lets expanded) of the allocation name of layout l, its strides the
+    // products of its extents in its storage order (those the facts of
+    // the ifs around refine, the index refined alike): constant ones cut
+    // e Euclid's way; one symbolic extent below the last is
+    // symbolic_cells' case, more (or one symbolic_cells cannot split)
+    // poly_cells'.
+    std::vector<Expr> allocation_cells(const std::string &name, const Layout &l, const Expr &e0, const Expr &flat0,
                                        const std::string &what) {
         size_t n = l.extents.size();
         std::vector<int> order = l.order;
@@ -1421,6 +1655,11 @@ private:
         std::vector<Expr> ext;  // in storage order
         for (int k : order) {
             ext.push_back(l.extents[k]);
+        }
+        Expr e = e0, flat = flat0;
+        if (refined_extents(&ext)) {
+            e = refine(e0);
+            flat = e;
         }
         std::vector<Expr> strides{make_one(Int(32))};
         int symbolic = 0;
@@ -1484,33 +1723,7 @@ private:
                 unsupported("the " + what + ": a 0-dimensional array at index " + str(e));
             }
         } else if (l.buffer) {
-            std::set<std::string> syms(l.stride_syms.begin(), l.stride_syms.end());
-            Linear parts;
-            if (!split_linear(e, syms, &parts)) {
-                unsupported("the " + what + ": its flat index " + str(e) + " is not linear in the strides of " + name);
-            }
-            Expr rest = parts.count("") ? parts[""] : make_zero(Int(32));
-            std::vector<int64_t> cs = const_strides(l, parts, param);
-            for (size_t k = 0; !cs.empty() && k < n; k++) {
-                cells[k] = make_zero(Int(32));
-            }
-            for (size_t k = 0; cs.empty() && k < n; k++) {
-                auto it = parts.find(l.stride_syms[k]);
-                cells[k] = it == parts.end() ? make_zero(Int(32)) : it->second;
-                if (k > 0 && it != parts.end()) {
-                    strided.insert(l.stride_syms[k]);
-                }
-            }
-            if (!cs.empty()) {
-                cells = const_stride_cells(rest, cs);
-            } else if (parts.count(l.stride_syms[0])) {
-                // No stride constraint on dimension 0: nothing may be left over.
-                if (!is_const_zero(simplify(rest))) {
-                    unsupported("the " + what + ": its flat index " + str(e) + " is not a combination of the strides of " + name);
-                }
-            } else {
-                cells[0] = rest;  // stride 0 is 1 (Halide's default constraint)
-            }
+            cells = buffer_cells(l, e, name, what, param);
         } else {
             cells = allocation_cells(name, l, e, flat, what);
         }
@@ -2484,9 +2697,63 @@ bool marked_lowering(const Lowered &l, const Target &t, const std::set<std::stri
     return true;
 }
 
+// marked_funcs are the funcs whose realizations region_hints marks: those
+// realized several times before flattening (in the branches of a
+// specialization), and those realized once but allocated more times in
+// the final statement fin (counts), where partition_loops copied the
+// loop body around the realization into an epilogue and the simplifier
+// substituted the loop's variable, of one iteration there, by its value,
+// so that the region before flattening reads a variable the epilogue no
+// longer has. A func realized once inside unrolled loops is left to
+// Unflatten::unrolled_copy, which recovers the unrolled variables from the
+// copies' ordinals.
+std::set<std::string> marked_funcs(const RealizeBounds &rb, const Counts &counts) {
+    std::set<std::string> names;
+    for (const auto &kv : rb.bounds) {
+        auto a = counts.allocs.find(kv.first);
+        size_t allocated = a == counts.allocs.end() ? 0 : a->second;
+        bool unrolled = false;
+        auto u = rb.unrolled.around.find(kv.first);
+        for (size_t i = 0; u != rb.unrolled.around.end() && i < u->second.size(); i++) {
+            unrolled = unrolled || !u->second[i].empty();
+        }
+        if (kv.second.size() > 1 || (allocated > kv.second.size() && !unrolled)) {
+            names.insert(kv.first);
+        }
+    }
+    return names;
+}
+
+// marked_coords are, by func, the coordinates region_hints marks before
+// each of its stores: those of its update stages' RVars, and those of
+// its folded dimensions (a func of one stage) that have no let before
+// flattening (the variables of loops that partition_loops may split and
+// rebase_loops_to_zero rebase, see Unflatten::folded_dims).
+std::map<std::string, std::set<std::string>> marked_coords(const Pipeline_ &p, const Lowered &l, const RealizeBounds &rb) {
+    std::map<std::string, std::set<std::string>> out;
+    for (const auto &kv : p.funcs) {
+        for (const Stage &st : kv.second.stages) {
+            for (size_t i = kv.second.f.args().size(); i < st.coords.size(); i++) {
+                out[kv.first].insert(st.coords[i]);
+            }
+        }
+        auto fo = l.folded.find(kv.first);
+        if (fo == l.folded.end() || kv.second.stages.size() != 1) {
+            continue;
+        }
+        const Stage &st = kv.second.stages[0];
+        for (int d : fo->second) {
+            if (d < (int)st.coords.size() && !rb.let_values.count(st.coords[d])) {
+                out[kv.first].insert(st.coords[d]);
+            }
+        }
+    }
+    return out;
+}
+
 // region_hints finds, for the allocations of fin (Halide's final
-// statement, planted or not) of funcs realized several times before
-// flattening, the realization each comes from, and for the stores of
+// statement, planted or not) of the funcs marked_funcs picks, the
+// realization each comes from, and for the stores of
 // funcs with RVars, the values of their RVar coordinates. It lowers l
 // again, each such realization marked with its region and each such
 // store with its coordinates (MarkRegions): the final passes carry the
@@ -2503,26 +2770,14 @@ RegionHints region_hints(const Pipeline_ &p, const Lowered &l, const Target &t, 
     RegionHints out;
     RealizeBounds rb;
     l.s.accept(&rb);
-    std::set<std::string> names;
-    for (const auto &kv : rb.bounds) {
-        if (kv.second.size() > 1) {
-            names.insert(kv.first);
-        }
-    }
-    std::map<std::string, std::set<std::string>> rvars;
-    for (const auto &kv : p.funcs) {
-        for (const Stage &st : kv.second.stages) {
-            for (size_t i = kv.second.f.args().size(); i < st.coords.size(); i++) {
-                rvars[kv.first].insert(st.coords[i]);
-            }
-        }
-    }
+    Counts count;
+    fin.accept(&count);
+    std::set<std::string> names = marked_funcs(rb, count);
+    std::map<std::string, std::set<std::string>> rvars = marked_coords(p, l, rb);
     MarkedRegions mr;
     if ((names.empty() && rvars.empty()) || !marked_lowering(l, t, names, rvars, &mr)) {
         return out;
     }
-    Counts count;
-    fin.accept(&count);
     for (const auto &kv : mr.coords) {
         if (kv.second.size() == count.stores[kv.first]) {
             out.coords[kv.first] = kv.second;
