@@ -3,7 +3,8 @@
 // scan along the slice dimension t whose slice t is the maximum over a
 // window twice as long as slice t - 1's, read 1 << (t - 1) cells to the
 // right; g sums the input at 1 << q cells to the right for q in [0, 3);
-// out reads the last slice.
+// out reads the last slice and adds 1 << clamp(c(x), 0, 3), a shift by a
+// data-dependent amount.
 #include "Halide.h"
 
 using namespace Halide;
@@ -23,7 +24,7 @@ public:
         g(x) = 0;
         RDom q(0, 3);
         g(x) += c(x + clamp(1 << q, 0, 4));
-        out(x) = f(x, 2) + g(x);
+        out(x) = f(x, 2) + g(x) + (1 << clamp(c(x), 0, 3));
 
         f.compute_root();
         g.compute_root();
