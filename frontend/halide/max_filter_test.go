@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"github.com/augur-verify/augur/frontend"
-	"github.com/augur-verify/augur/smt/encode"
-	"github.com/augur-verify/augur/validate"
 )
 
 // TestMaxFilter translates apps/max_filter.cpp, Halide's max_filter app
@@ -18,11 +16,12 @@ import (
 // slice at r.x + clamp(1 << (r.y - 1), 0, 2 * radius), a shift by the
 // RVar r.y of constant bounds [1, 2]: a select over its values. vert
 // shifts by a clamped lookup, clamp(slice_for_radius(t), 0, slices), a
-// data-dependent index. Validation answers UNKNOWN (below).
+// data-dependent index. (`augur halide --validate` answers UNKNOWN,
+// docs/halide.md; too slow for a test.)
 func TestMaxFilter(t *testing.T) {
 	t.Parallel()
 	tc := toolchain(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	d := buildDriver(t, tc, filepath.Join("apps", "max_filter.cpp"))
 	o := Options{Target: SuiteTarget, Params: map[string]string{"radius": "3"}}
@@ -51,23 +50,6 @@ func TestMaxFilter(t *testing.T) {
 		}
 		if res.HalideCells == 0 || res.KernelCells != int64(res.HalideCells) {
 			t.Errorf("sample of seed %d: %d cells from Halide, %d checked in the kernel", seed, res.HalideCells, res.KernelCells)
-		}
-	}
-	// UNKNOWN, first at slice_for_radius, whose floor(log(2t + 1) /
-	// logf(2)) Halide computes as a product by the reciprocal: log is
-	// uninterpreted in the real model. The solver's budget is a tenth of
-	// the default, to keep the test's cost down.
-	rep, err := validate.Validate(ctx, pair.SpecSource(), pair.Kernel(frontend.Prog).Source(),
-		validate.Options{ValueModel: encode.Real, Jobs: 2, Resources: validate.DefaultResources / 10})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, w := range []string{
-		"the first C21 (annotation mismatch, prog.sched:60:9) is undecided",
-		"the difference depends on functions the real model leaves uninterpreted",
-	} {
-		if rep.Verdict != validate.Unknown || !strings.Contains(rep.Reason, w) {
-			t.Errorf("verdict %s (%s), want unknown, the reason containing %q", rep.Verdict, rep.Reason, w)
 		}
 	}
 }
