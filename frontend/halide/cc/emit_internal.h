@@ -210,6 +210,9 @@ void poison_free(Halide::JITUserContext *ctx, void *q);
 // (expr.cpp); an undefined Expr when f is not of the form it reads.
 Expr exact_int(const Expr &f, std::vector<Expr> &vals);
 
+// const_int reads a signed or an unsigned integer constant below 2^62
+// (shift.cpp).
+bool const_int(const Expr &e, int64_t *v);
 // reads_data reports whether e reads a func or an image (dataindex.cpp).
 bool reads_data(const Expr &e);
 // reads_float reports whether e reads a float variable (dataindex.cpp).
@@ -239,8 +242,26 @@ public:
     // data-dependent index: it reads a func, an image or a float variable
     // (a float parameter, a 0-d input).
     virtual bool data_index(const Expr &e);
+    // unshifted rewrites a shift by a non-constant amount b, a << b or
+    // a >> b, whose amount lies in a small interval of constants [lo, hi]
+    // within [0, width) (const_range), as select(b == lo, a << lo, ...,
+    // a << hi): exact wherever b lies in [lo, hi]. An undefined Expr
+    // otherwise (shift.cpp).
+    Expr unshifted(const Call *op);
+
+    // ranges bounds the variables that a shift's amount may read, where
+    // every expression translated with them in scope holds them: an RVar
+    // within its RDom's box, a scan's moved coordinate where its update
+    // writes, a kernel's loop variable in its loop's body (shift.cpp).
+    Scope<Interval> ranges;
 
 protected:
+    // range_of is e's interval under ranges (shift.cpp); the kernel first
+    // expands the lets in scope.
+    virtual Interval range_of(const Expr &e);
+    // const_range bounds e by constants (range_of).
+    bool const_range(const Expr &e, int64_t *lo, int64_t *hi);
+
     virtual Frag index_var(const Variable *v) = 0;
     virtual Frag value_var(const Variable *v) = 0;
     virtual Frag func_call(const Call *c) = 0;

@@ -193,6 +193,38 @@ private:
     void visit(const Let *op) override {
         out = t_.index(substitute(op->name, op->value, op->body));
     }
+    void visit(const Call *op) override {
+        if (!op->is_intrinsic(Call::shift_left) && !op->is_intrinsic(Call::shift_right)) {
+            other(op);
+        }
+        out = t_.index(shift_index(op));
+    }
+    // shift_index rewrites a shift: by a constant amount k in [0, 31), a
+    // product or a quotient by 2^k (Halide's simplifier rewrites shifts
+    // so; its right shift of a signed integer is arithmetic, a floor, as
+    // its division by a positive constant); by a variable amount within a
+    // small interval of constants, unshifted's select.
+    Expr shift_index(const Call *op) {
+        int64_t k;
+        if (t_.constant(op->args[1], &k) || const_int(simplify(op->args[1]), &k)) {
+            if (k < 0 || k >= 31) {
+                unsupported("the index expression " + str(e0_) + " is not quasi-affine: a shift by " + std::to_string(k));
+            }
+            int64_t a;
+            if (const_int(op->args[0], &a)) {
+                // Halide's own folding: what the shift computes.
+                return simplify(Expr(op));
+            }
+            Expr p = make_const(op->type, (int64_t)1 << k);
+            return op->is_intrinsic(Call::shift_left) ? Mul::make(op->args[0], p) : Div::make(op->args[0], p);
+        }
+        Expr u = t_.unshifted(op);
+        if (!u.defined()) {
+            unsupported("the index expression " + str(e0_) +
+                        " is not quasi-affine: a shift by an amount not within a small interval of constants");
+        }
+        return u;
+    }
     void visit(const Cast *op) override {
         if (op->value.type().is_int() && op->value.type().bits() <= 32) {
             out = t_.index(op->value);
@@ -655,10 +687,11 @@ Frag Translator::ValueText::reinterpret(const Call *op) {
     return atom("reinterpret_" + to_name + "(" + value(op->args[0]).s + ")");
 }
 
-// shift translates a shift only by a constant amount within the width,
-// where Halide's shifts and the formats' agree (arithmetic to the right
-// on signed types); Halide's negative amounts shift the other way and the
-// formats' give 0 or -1.
+// shift translates a shift by a constant amount within the width, where
+// Halide's shifts and the formats' agree (arithmetic to the right on
+// signed types; Halide's negative amounts shift the other way and the
+// formats' give 0 or -1), or by an amount within a small interval of
+// constants in that range, as unshifted's select over them.
 Frag Translator::ValueText::shift(const Call *op) {
     const Type &t = op->type;
     const Expr &b = op->args[1];
@@ -668,8 +701,15 @@ Frag Translator::ValueText::shift(const Call *op) {
     } else if (const uint64_t *c = as_const_uint(b)) {
         k = *c < 64 ? (int64_t)*c : -1;
     }
+    if (k < 0) {
+        // By an amount within a small interval of constants: a select
+        // over its values (shift.cpp).
+        if (Expr u = tr_.unshifted(op); u.defined()) {
+            return value(u);
+        }
+    }
     if (!t.is_int_or_uint() || k < 0 || k >= t.bits()) {
-        unsupported("the shift " + str(e_) + " (only by a constant amount below the width)");
+        unsupported("the shift " + str(e_) + " (only by a constant amount below the width, or by an amount within a small interval of constants)");
     }
     std::string tn = type_name(t, str(e_));
     const char *sym = op->is_intrinsic(Call::shift_left) ? "<<" : ">>";

@@ -341,6 +341,9 @@ protected:
     bool data_index(const Expr &e) override {
         return Translator::data_index(substitute(expanded_, e));
     }
+    Interval range_of(const Expr &e) override {
+        return Translator::range_of(substitute(expanded_, e));
+    }
     Frag float_int(const Cast *op, const Expr &e) override {
         Expr c = Cast::make(op->type, substitute(expanded_, op->value));
         return atom(derived_param(p_, c.as<Cast>(), e));
@@ -758,9 +761,13 @@ Lines KernelTranslator::for_loop(const For *op) {
     Frag ex = with(out.uses, [&] { return index(op->extent); });
     std::string id = ident(op->name);
     push(op->name, id, nullptr);
+    // The body runs with the variable in the loop's range (shift.cpp).
+    Expr mn_x = substitute(expanded_, op->min);
+    ranges.push(op->name, Interval(mn_x, simplify(mn_x + substitute(expanded_, op->extent) - 1)));
     depth_++;
     Lines body = stmt(op->body);
     depth_--;
+    ranges.pop(op->name);
     pop(op->name);
     body.uses.erase(id);
     std::string head;

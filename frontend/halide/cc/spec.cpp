@@ -183,6 +183,7 @@ private:
     void scan_update(size_t k);
     void enumerated_update(size_t k);
     std::vector<SelfRead> scan_reads(size_t k, const std::map<std::string, Expr> &at_cell, const Expr &w);
+    void scan_ranges(size_t k, SpecTranslator &t);
     void scan_cases(size_t k, const Expr &val, const Expr &w, const std::vector<SelfRead> &reads);
 };
 
@@ -394,6 +395,11 @@ void SpecWriter::update_cases(size_t k, const std::string &lhs, const std::vecto
     }
     std::string dom = join(box, " and ");
     equation(lhs, prev, {"not (" + dom + ")"});
+    // Every equation below holds in the box: its RVars' ranges bound
+    // shifts by them (shift.cpp).
+    for (const ReductionVariable &r : st.rv) {
+        t.ranges.push(r.var, Interval(r.min, simplify(r.min + r.extent - 1)));
+    }
     size_t n = ks.size();
     // Case q (from the innermost, 1-based): the variables inside q at
     // their lower bounds, the q-th above its own; the first point of the
@@ -720,12 +726,36 @@ std::vector<SpecWriter::SelfRead> SpecWriter::scan_reads(size_t k, const std::ma
     return out;
 }
 
+// scan_ranges bounds, in t, each dimension the scan update k moves by the
+// range its RVar gives it: the equations where the update writes hold
+// them, so they bound shifts by them (shift.cpp).
+void SpecWriter::scan_ranges(size_t k, SpecTranslator &t) {
+    const Stage &st = fi_->stages[k];
+    const std::vector<std::string> &args = fi_->f.args();
+    Scope<Interval> rvs;
+    for (const ReductionVariable &r : st.rv) {
+        rvs.push(r.var, Interval(r.min, simplify(r.min + r.extent - 1)));
+    }
+    for (int d : st.scan.dim_of) {
+        if (d < 0) {
+            continue;
+        }
+        Interval iv = bounds_of_expr_in_scope(st.scan.lhs[d], rvs);
+        if (iv.is_bounded()) {
+            t.ranges.push(args[d], Interval(simplify(iv.min), simplify(iv.max)));
+        }
+    }
+}
+
 // scan_cases writes the equations of the scan update k where it writes
 // (w): one per way its reads of the func resolve, the ways that read the
 // previous stage's undefined value left out.
 void SpecWriter::scan_cases(size_t k, const Expr &val, const Expr &w, const std::vector<SelfRead> &reads0) {
     const Stage &st = fi_->stages[k];
+    // W, translated without the ranges that it establishes.
+    std::string wt = "(" + SpecTranslator(p_, vars_).cond(w).s + ")";
     SpecTranslator t(p_, vars_);
+    scan_ranges(k, t);
     std::vector<SelfRead> reads = reads0;
     // The cells whose resolution depends on the cell written (a tuple's
     // elements read at one cell resolve together), by their first read.
@@ -746,7 +776,6 @@ void SpecWriter::scan_cases(size_t k, const Expr &val, const Expr &w, const std:
         }
     }
     std::string lhs = st.tensor + "(" + x_ + ")";
-    std::string wt = "(" + t.cond(w).s + ")";
     for (size_t m = 0; m < ((size_t)1 << open.size()); m++) {
         std::vector<std::string> conds{wt};
         std::map<std::string, bool> mine;
