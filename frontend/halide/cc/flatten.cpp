@@ -522,6 +522,30 @@ private:
     }
 };
 
+// Unpredicated drops the predicate of every load whose predicate is,
+// node for node, the predicate of the vector store whose value it is in:
+// the translation stores a lane only where the store's predicate holds
+// (store_rerolled, store_lanes), and there the load's predicate holds
+// too, so each lane stored reads what Halide's predicated load reads.
+class Unpredicated : public IRMutator {
+public:
+    explicit Unpredicated(const Expr &pred)
+        : pred_(pred) {
+    }
+
+private:
+    using IRMutator::visit;
+    Expr pred_;
+    Expr visit(const Load *op) override {
+        Expr index = mutate(op->index);
+        if (is_const_one(op->predicate) || !equal(op->predicate, pred_)) {
+            return Load::make(op->type, op->name, index, op->image, op->param, mutate(op->predicate), op->alignment);
+        }
+        return Load::make(op->type, op->name, index, op->image, op->param, const_true(op->type.lanes()),
+                          op->alignment);
+    }
+};
+
 // fold_lanes folds the lanes first, first + 1, ..., first + n - 1 of the
 // vector v (scalars, by lane_of) with a VectorReduce's operator.
 Expr fold_lanes(VectorReduce::Operator op, const Expr &v, int first, int n);
@@ -1902,22 +1926,30 @@ private:
         // the value does not load from the array at all, or loads it only
         // at the store's own index, a ramp of non-zero stride (distinct
         // cells), each lane reading the one cell it writes (an update in
-        // place, f[ramp] = f[ramp] + ...).
+        // place, f[ramp] = f[ramp] + ...). Otherwise the lanes are a
+        // par loop, whose iterations all read the memory as it was
+        // before the loop, as Halide's lanes do, and which the validator
+        // checks free of races: no lane reads a cell another writes.
         LoadsFrom lf(op->name);
         Expr value = substitute(vlets_, op->value), index = substitute(vlets_, op->index),
              pred = substitute(vlets_, op->predicate);
+        if (!is_const_one(pred)) {
+            value = Unpredicated(pred).mutate(value);
+        }
         value.accept(&lf);
+        bool par = false;
         if (lf.found) {
             SelfLoads sl(op->name, index);
             value.accept(&sl);
             const Ramp *r = index.as<Ramp>();
             const int64_t *stride = r ? as_const_int(r->stride) : nullptr;
-            if (!sl.same || !stride || *stride == 0) {
-                unsupported("the " + what + ": a vector store whose value loads from the array it stores to other than at its own index, a ramp of non-zero constant stride");
-            }
+            par = !sl.same || !stride || *stride == 0;
         }
         std::map<std::string, Expr> hint = store_hint(op->name);
-        Stmt s = store_rerolled(op, value, index, pred, hint);
+        Stmt s = store_rerolled(op, value, index, pred, hint, par);
+        if (!s.defined() && par) {
+            unsupported("the " + what + ": a vector store whose value loads from the array it stores to other than at its own index, a ramp of non-zero constant stride, and whose lanes are not one store in a loop over them");
+        }
         if (!s.defined()) {
             s = store_lanes(op, value, index, pred, hint);
         }
@@ -1959,16 +1991,18 @@ private:
     // vector store computes every lane's value before it stores any; a
     // loop storing lane after lane, in order (LLVM's and Halide's order
     // of the lanes), is the same where no lane reads what another writes:
-    // the caller has checked that the value reads the array it stores to
-    // at most at the store's own index (each lane reads the cell it
-    // writes). Every access's coordinates are checked, lane by lane,
+    // unless par, the caller has checked that the value reads the array
+    // it stores to at most at the store's own index (each lane reads the
+    // cell it writes); with par, the loop is a par loop, each lane reading
+    // the memory as it was before any lane stored, and the validator's
+    // race check proves that no lane reads a cell another writes. Every access's coordinates are checked, lane by lane,
     // equal to those of the translation lane by lane (lane_coords), and
     // RVar coordinates are those at the lane (rvar_coords), so that each
     // iteration is the store the translation lane by lane makes of that
     // lane. Undefined where a lane is not expressible at a symbolic lane
     // or a check fails: the caller then translates the store lane by lane.
     Stmt store_rerolled(const Store *op, const Expr &value, const Expr &index, const Expr &pred,
-                        const std::map<std::string, Expr> &hint) {
+                        const std::map<std::string, Expr> &hint, bool par) {
         int n = op->value.type().lanes();
         std::string name = op->name + "@lane";
         Expr lane = Variable::make(Int(32), name);
@@ -1989,7 +2023,8 @@ private:
             if (!is_const_one(p)) {
                 st = IfThenElse::make(mutate(p), st);
             }
-            s = For::make(name, 0, n, ForType::Serial, DeviceAPI::None, rvar_coords(op->name, lane, st, hint));
+            s = For::make(name, 0, n, par ? ForType::Parallel : ForType::Serial, DeviceAPI::None,
+                          rvar_coords(op->name, lane, st, hint));
         } catch (const Reroll &) {
             s = Stmt();
         } catch (const Unsupported &) {
