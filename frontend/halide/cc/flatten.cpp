@@ -2430,7 +2430,50 @@ const Allocate *copy_target(const Stmt &s, const std::string &kind) {
     return nullptr;
 }
 
+// LaneRace plants a race between the lanes of a vector store: in the
+// first vector store whose value loads the array it stores to at the
+// store's own index, a ramp, that load reads one cell further, so that
+// each lane but the last reads the cell the next lane writes (which
+// Halide's vector store reads before storing any lane).
+class LaneRace : public IRMutator {
+public:
+    bool done = false;
+
+private:
+    using IRMutator::visit;
+    const Store *store_ = nullptr;
+    Expr visit(const Load *l) override {
+        const Ramp *r = l->index.as<Ramp>();
+        if (!store_ || l->name != store_->name || !r || !equal(l->index, store_->index)) {
+            return IRMutator::visit(l);
+        }
+        done = true;
+        return Load::make(l->type, l->name, Ramp::make(r->base + 1, r->stride, r->lanes), l->image, l->param,
+                          l->predicate, ModulusRemainder());
+    }
+    Stmt visit(const Store *op) override {
+        if (done || !op->value.type().is_vector() || !op->index.as<Ramp>()) {
+            return IRMutator::visit(op);
+        }
+        store_ = op;
+        Expr value = mutate(op->value);
+        store_ = nullptr;
+        if (!done) {
+            return IRMutator::visit(op);
+        }
+        return Store::make(op->name, value, op->index, op->param, op->predicate, op->alignment);
+    }
+};
+
 Stmt plant_in(const Pipeline_ &p, const Stmt &s, const std::string &kind) {
+    if (kind == "lane-race") {
+        LaneRace lr;
+        Stmt out = lr.mutate(s);
+        if (!lr.done) {
+            throw std::invalid_argument("--plant lane-race: the final statement has no vector store loading the array it stores to at its own index");
+        }
+        return out;
+    }
     if (kind == "epilogue" || kind == "late") {
         LastTail lt;
         s.accept(&lt);
@@ -2456,7 +2499,7 @@ Stmt plant_in(const Pipeline_ &p, const Stmt &s, const std::string &kind) {
     bool lanes = kind == "lane-dup" || kind == "lane-drop" || kind == "predicate" || kind == "lane-stride";
     if (kind != "stride" && kind != "offset" && kind != "astride" && !lanes) {
         throw std::invalid_argument("unknown planted miscompilation " + kind +
-                                    ": want stride, offset, astride, epilogue, late, lane-dup, lane-drop, lane-stride, predicate, copy or repeat");
+                                    ": want stride, offset, astride, epilogue, late, lane-dup, lane-drop, lane-stride, lane-race, predicate, copy or repeat");
     }
     Plant pl(p, kind);
     Stmt out = pl.mutate(s);
