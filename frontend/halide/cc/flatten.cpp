@@ -1926,10 +1926,11 @@ private:
         // the value does not load from the array at all, or loads it only
         // at the store's own index, a ramp of non-zero stride (distinct
         // cells), each lane reading the one cell it writes (an update in
-        // place, f[ramp] = f[ramp] + ...). Otherwise the lanes are a
-        // par loop, whose iterations all read the memory as it was
-        // before the loop, as Halide's lanes do, and which the validator
-        // checks free of races: no lane reads a cell another writes.
+        // place, f[ramp] = f[ramp] + ...). Otherwise, the index still a
+        // ramp of non-zero stride, the lanes are a par loop, whose
+        // iterations all read the memory as it was before the loop, as
+        // Halide's lanes do, and which the validator checks free of
+        // races: no lane reads a cell another writes.
         LoadsFrom lf(op->name);
         Expr value = substitute(vlets_, op->value), index = substitute(vlets_, op->index),
              pred = substitute(vlets_, op->predicate);
@@ -1943,12 +1944,15 @@ private:
             value.accept(&sl);
             const Ramp *r = index.as<Ramp>();
             const int64_t *stride = r ? as_const_int(r->stride) : nullptr;
-            par = !sl.same || !stride || *stride == 0;
+            if (!stride || *stride == 0) {
+                unsupported("the " + what + ": a vector store whose value loads from the array it stores to, its index not a ramp of non-zero constant stride");
+            }
+            par = !sl.same;
         }
         std::map<std::string, Expr> hint = store_hint(op->name);
         Stmt s = store_rerolled(op, value, index, pred, hint, par);
         if (!s.defined() && par) {
-            unsupported("the " + what + ": a vector store whose value loads from the array it stores to other than at its own index, a ramp of non-zero constant stride, and whose lanes are not one store in a loop over them");
+            unsupported("the " + what + ": a vector store whose value loads from the array it stores to other than at its own index, and whose lanes are not one store in a loop over them");
         }
         if (!s.defined()) {
             s = store_lanes(op, value, index, pred, hint);
