@@ -188,7 +188,10 @@ func TestFinalStageBlur(t *testing.T) {
 // copy's ordinal; sgemm, sgemmTA, sgemv: the regions of funcs realized
 // several times and the RVar coordinates of updates whose loops were
 // unrolled or partitioned, from markers carried through a second
-// lowering) and checks each against Halide's JIT cell for cell, on
+// lowering; sger, iir_blur: vector stores whose value loads the array
+// they store to, under the store's predicate or at other cells, the
+// latter a par loop over the lanes) and checks each against Halide's
+// JIT cell for cell, on
 // the suite's first JIT sample. Their validation takes minutes
 // (docs/halide.md, "The suite at --stage final"): not run here.
 func TestFinalStageSuite(t *testing.T) {
