@@ -192,17 +192,19 @@ func TestFinalStageBlur(t *testing.T) {
 // allocated again in the epilogue of a partitioned loop, from markers;
 // sqsgemm, bigsqsgemm: an allocation's extent max(E, 16) that the
 // accesses read as E in a branch where E >= 256, refined by the branch's
-// condition) and checks each against Halide's JIT cell for cell, on the
-// suite's first JIT sample; a pipeline without a JIT sample the
-// interpreter can check (sizes of 512 and more) is only translated. Their
-// validation takes minutes (docs/halide.md, "The suite at --stage
-// final"): not run here.
+// condition; sger, iir_blur: vector stores whose value loads the array
+// they store to, under the store's predicate or at other cells, the
+// latter a par loop over the lanes) and checks each against Halide's JIT
+// cell for cell, on the suite's first JIT sample; a pipeline without a
+// JIT sample the interpreter can check (sizes of 512 and more) is only
+// translated. Their validation takes minutes (docs/halide.md, "The suite
+// at --stage final"): not run here.
 func TestFinalStageSuite(t *testing.T) {
 	t.Parallel()
 	tc := toolchain(t)
 	s := loadSuite(t)
 	want := map[string]bool{"harris": true, "conv": true, "sgemm": true, "sgemmTA": true, "sgemmTB": true, "sgemv": true,
-		"unsharp": true, "dsc": true, "bigsgemm": true, "sqsgemm": true, "bigsqsgemm": true}
+		"unsharp": true, "dsc": true, "bigsgemm": true, "sqsgemm": true, "bigsqsgemm": true, "sger": true, "iir_blur": true}
 	translateOnly := map[string]bool{"bigsgemm": true, "bigsqsgemm": true}
 	for _, p := range s.Pipelines {
 		if !want[p.Name] {
@@ -229,4 +231,43 @@ func TestFinalStageSuite(t *testing.T) {
 			jitAgrees(ctx, t, d, o, pair.Spec, pair.Kernel(frontend.Prog).Text, cases[0].sizes, 1, 1e-5)
 		})
 	}
+}
+
+// TestFinalStageLaneRace plants a race between the lanes of a vector
+// store that reads the array it stores to, which --stage final
+// translates as a par loop over the lanes: the suite's iir_blur with the
+// scan's load of its own row one element further (--plant lane-race), so
+// that each lane but the last reads the cell the next lane writes. The
+// validator's race check must refute it: INVALID, a read-write race.
+func TestFinalStageLaneRace(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("validates")
+	}
+	tc := toolchain(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+	s := loadSuite(t)
+	for _, p := range s.Pipelines {
+		if p.Name != "iir_blur" {
+			continue
+		}
+		d := driver(t, tc, strings.TrimSuffix(p.File, ".cpp"))
+		o := p.options(s.Target)
+		o.Stage = StageFinal
+		o.Plant = "lane-race"
+		pair := translated(ctx, t, d, o)
+		if !strings.Contains(pair.Kernel(frontend.Prog).Text, "par blur_lane < 32 {") {
+			t.Errorf("the vector stores to blur are not a par loop over their lanes")
+		}
+		rep, err := validatePair(ctx, pair, encode.Real, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Verdict != validate.Invalid || !strings.Contains(rep.Reason, "read-write race") {
+			t.Errorf("verdict %s (%s), want invalid (read-write race)", rep.Verdict, rep.Reason)
+		}
+		return
+	}
+	t.Fatal("no iir_blur in suite.json")
 }

@@ -564,7 +564,10 @@ type Options struct {
 	// last lane's value the lane before's), "lane-drop" (its last lane
 	// not stored), "lane-stride" (the first vector store to an output
 	// buffer that loads at a ramp of stride 1 loading at stride 2: lane i
-	// reads i elements too far) or "predicate" (the first predicated
+	// reads i elements too far), "lane-race" (the first vector store
+	// that loads the array it stores to at its own index loading it one
+	// element further: each lane but the last reads the cell the next
+	// lane writes) or "predicate" (the first predicated
 	// vector store to an
 	// output buffer storing each lane where the lane before it may: one
 	// lane past the end), "copy" (in the second allocation of an array

@@ -523,6 +523,30 @@ private:
     }
 };
 
+// Unpredicated drops the predicate of every load whose predicate is,
+// node for node, the predicate of the vector store whose value it is in:
+// the translation stores a lane only where the store's predicate holds
+// (store_rerolled, store_lanes), and there the load's predicate holds
+// too, so each lane stored reads what Halide's predicated load reads.
+class Unpredicated : public IRMutator {
+public:
+    explicit Unpredicated(const Expr &pred)
+        : pred_(pred) {
+    }
+
+private:
+    using IRMutator::visit;
+    Expr pred_;
+    Expr visit(const Load *op) override {
+        Expr index = mutate(op->index);
+        if (is_const_one(op->predicate) || !equal(op->predicate, pred_)) {
+            return Load::make(op->type, op->name, index, op->image, op->param, mutate(op->predicate), op->alignment);
+        }
+        return Load::make(op->type, op->name, index, op->image, op->param, const_true(op->type.lanes()),
+                          op->alignment);
+    }
+};
+
 // fold_lanes folds the lanes first, first + 1, ..., first + n - 1 of the
 // vector v (scalars, by lane_of) with a VectorReduce's operator.
 Expr fold_lanes(VectorReduce::Operator op, const Expr &v, int first, int n);
@@ -2115,22 +2139,34 @@ private:
         // the value does not load from the array at all, or loads it only
         // at the store's own index, a ramp of non-zero stride (distinct
         // cells), each lane reading the one cell it writes (an update in
-        // place, f[ramp] = f[ramp] + ...).
+        // place, f[ramp] = f[ramp] + ...). Otherwise, the index still a
+        // ramp of non-zero stride, the lanes are a par loop, whose
+        // iterations all read the memory as it was before the loop, as
+        // Halide's lanes do, and which the validator checks free of
+        // races: no lane reads a cell another writes.
         LoadsFrom lf(op->name);
         Expr value = substitute(vlets_, op->value), index = substitute(vlets_, op->index),
              pred = substitute(vlets_, op->predicate);
+        if (!is_const_one(pred)) {
+            value = Unpredicated(pred).mutate(value);
+        }
         value.accept(&lf);
+        bool par = false;
         if (lf.found) {
             SelfLoads sl(op->name, index);
             value.accept(&sl);
             const Ramp *r = index.as<Ramp>();
             const int64_t *stride = r ? as_const_int(r->stride) : nullptr;
-            if (!sl.same || !stride || *stride == 0) {
-                unsupported("the " + what + ": a vector store whose value loads from the array it stores to other than at its own index, a ramp of non-zero constant stride");
+            if (!stride || *stride == 0) {
+                unsupported("the " + what + ": a vector store whose value loads from the array it stores to, its index not a ramp of non-zero constant stride");
             }
+            par = !sl.same;
         }
         std::map<std::string, Expr> hint = store_hint(op->name);
-        Stmt s = store_rerolled(op, value, index, pred, hint);
+        Stmt s = store_rerolled(op, value, index, pred, hint, par);
+        if (!s.defined() && par) {
+            unsupported("the " + what + ": a vector store whose value loads from the array it stores to other than at its own index, and whose lanes are not one store in a loop over them");
+        }
         if (!s.defined()) {
             s = store_lanes(op, value, index, pred, hint);
         }
@@ -2172,16 +2208,18 @@ private:
     // vector store computes every lane's value before it stores any; a
     // loop storing lane after lane, in order (LLVM's and Halide's order
     // of the lanes), is the same where no lane reads what another writes:
-    // the caller has checked that the value reads the array it stores to
-    // at most at the store's own index (each lane reads the cell it
-    // writes). Every access's coordinates are checked, lane by lane,
+    // unless par, the caller has checked that the value reads the array
+    // it stores to at most at the store's own index (each lane reads the
+    // cell it writes); with par, the loop is a par loop, each lane reading
+    // the memory as it was before any lane stored, and the validator's
+    // race check proves that no lane reads a cell another writes. Every access's coordinates are checked, lane by lane,
     // equal to those of the translation lane by lane (lane_coords), and
     // RVar coordinates are those at the lane (rvar_coords), so that each
     // iteration is the store the translation lane by lane makes of that
     // lane. Undefined where a lane is not expressible at a symbolic lane
     // or a check fails: the caller then translates the store lane by lane.
     Stmt store_rerolled(const Store *op, const Expr &value, const Expr &index, const Expr &pred,
-                        const std::map<std::string, Expr> &hint) {
+                        const std::map<std::string, Expr> &hint, bool par) {
         int n = op->value.type().lanes();
         std::string name = op->name + "@lane";
         Expr lane = Variable::make(Int(32), name);
@@ -2202,7 +2240,8 @@ private:
             if (!is_const_one(p)) {
                 st = IfThenElse::make(mutate(p), st);
             }
-            s = For::make(name, 0, n, ForType::Serial, DeviceAPI::None, rvar_coords(op->name, lane, st, hint));
+            s = For::make(name, 0, n, par ? ForType::Parallel : ForType::Serial, DeviceAPI::None,
+                          rvar_coords(op->name, lane, st, hint));
         } catch (const Reroll &) {
             s = Stmt();
         } catch (const Unsupported &) {
@@ -2608,7 +2647,50 @@ const Allocate *copy_target(const Stmt &s, const std::string &kind) {
     return nullptr;
 }
 
+// LaneRace plants a race between the lanes of a vector store: in the
+// first vector store whose value loads the array it stores to at the
+// store's own index, a ramp, that load reads one cell further, so that
+// each lane but the last reads the cell the next lane writes (which
+// Halide's vector store reads before storing any lane).
+class LaneRace : public IRMutator {
+public:
+    bool done = false;
+
+private:
+    using IRMutator::visit;
+    const Store *store_ = nullptr;
+    Expr visit(const Load *l) override {
+        const Ramp *r = l->index.as<Ramp>();
+        if (!store_ || l->name != store_->name || !r || !equal(l->index, store_->index)) {
+            return IRMutator::visit(l);
+        }
+        done = true;
+        return Load::make(l->type, l->name, Ramp::make(r->base + 1, r->stride, r->lanes), l->image, l->param,
+                          l->predicate, ModulusRemainder());
+    }
+    Stmt visit(const Store *op) override {
+        if (done || !op->value.type().is_vector() || !op->index.as<Ramp>()) {
+            return IRMutator::visit(op);
+        }
+        store_ = op;
+        Expr value = mutate(op->value);
+        store_ = nullptr;
+        if (!done) {
+            return IRMutator::visit(op);
+        }
+        return Store::make(op->name, value, op->index, op->param, op->predicate, op->alignment);
+    }
+};
+
 Stmt plant_in(const Pipeline_ &p, const Stmt &s, const std::string &kind) {
+    if (kind == "lane-race") {
+        LaneRace lr;
+        Stmt out = lr.mutate(s);
+        if (!lr.done) {
+            throw std::invalid_argument("--plant lane-race: the final statement has no vector store loading the array it stores to at its own index");
+        }
+        return out;
+    }
     if (kind == "epilogue" || kind == "late") {
         LastTail lt;
         s.accept(&lt);
@@ -2634,7 +2716,7 @@ Stmt plant_in(const Pipeline_ &p, const Stmt &s, const std::string &kind) {
     bool lanes = kind == "lane-dup" || kind == "lane-drop" || kind == "predicate" || kind == "lane-stride";
     if (kind != "stride" && kind != "offset" && kind != "astride" && !lanes) {
         throw std::invalid_argument("unknown planted miscompilation " + kind +
-                                    ": want stride, offset, astride, epilogue, late, lane-dup, lane-drop, lane-stride, predicate, copy or repeat");
+                                    ": want stride, offset, astride, epilogue, late, lane-dup, lane-drop, lane-stride, lane-race, predicate, copy or repeat");
     }
     Plant pl(p, kind);
     Stmt out = pl.mutate(s);
