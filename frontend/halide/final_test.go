@@ -31,15 +31,17 @@ var finalSizes = map[string][]int{"out": {19, 10}}
 // rebased, tiles fused into one parallel loop with a realization of
 // constant extents per tile that bound_small_allocations makes
 // one-dimensional (tiles), a realization in each copy of an unrolled loop
-// (unrolled: its loop variable recovered from the copy's ordinal). Each
-// kernel agrees with Halide's JIT cell for cell and is VALID.
+// (unrolled: its loop variable recovered from the copy's ordinal), a
+// realization per strip of a guarded split, realized once but allocated
+// again in the epilogue partition_loops peels (epilogue: its regions
+// carried by markers). Each kernel agrees with Halide's JIT cell for cell and is VALID.
 func TestFinalStage(t *testing.T) {
 	t.Parallel()
 	tc := toolchain(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
 	d := buildDriver(t, tc, filepath.Join("testdata", "final", "final.cpp"))
-	for _, sched := range []string{"scalar", "vector", "unroll", "partition", "inner", "tiles", "predicate", "unrolled", "repeated", "transposed", "poly"} {
+	for _, sched := range []string{"scalar", "vector", "unroll", "partition", "inner", "tiles", "predicate", "unrolled", "repeated", "transposed", "poly", "epilogue"} {
 		t.Run(sched, func(t *testing.T) {
 			o := Options{Target: finalTarget, Params: map[string]string{"sched": sched}, Stage: StageFinal}
 			pair := translated(ctx, t, d, o)
@@ -70,7 +72,10 @@ func TestFinalStage(t *testing.T) {
 // store in a loop over the lanes), a
 // predicated tail storing one lane too many, a copy of an unrolled
 // loop's body reading its input one column too far (the copy whose loop
-// variable the translation recovers from its ordinal). None may be VALID;
+// variable the translation recovers from its ordinal), the last
+// allocation of a func realized once but allocated again in a
+// partitioned epilogue reading its input one element too far (repeat on
+// epilogue). None may be VALID;
 // each is INVALID, for the reason planted.
 func TestFinalStagePlanted(t *testing.T) {
 	t.Parallel()
@@ -94,6 +99,7 @@ func TestFinalStagePlanted(t *testing.T) {
 		{"unrolled", "copy", "annotation mismatch"},
 		{"repeated", "repeat", "out-of-bounds read"},
 		{"poly", "astride", "out-of-bounds write"},
+		{"epilogue", "repeat", "out-of-bounds read"},
 	} {
 		t.Run(c.sched+"/"+c.plant, func(t *testing.T) {
 			o := Options{Target: finalTarget, Params: map[string]string{"sched": c.sched}, Stage: StageFinal, Plant: c.plant}

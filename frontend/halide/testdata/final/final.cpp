@@ -25,6 +25,9 @@ public:
     // the input's width, blur_x computed per strip of 4 rows (a
     // realization in each branch of the specialization, whose region's
     // variable partition_loops substitutes in the guarded last strip);
+    // epilogue: the output's y split by 4, guarded, blur_x computed per
+    // strip of 4 rows (realized once, allocated again in the epilogue
+    // that partition_loops peels from the strips' loop);
     // tiles: the output in tiles of 8 x 4 fused into one parallel loop,
     // blur_x computed per tile (a fused loop whose inner extent only the
     // buffer's bounds check shows positive; an allocation of constant
@@ -74,6 +77,9 @@ public:
         } else if (s == "repeated") {
             out.split(y, y, yi, 4, TailStrategy::GuardWithIf);
             out.specialize(input.width() >= 16).vectorize(x, 8);
+            blur_x.compute_at(out, y);
+        } else if (s == "epilogue") {
+            out.split(y, y, yi, 4, TailStrategy::GuardWithIf);
             blur_x.compute_at(out, y);
         } else if (s == "tiles") {
             out.tile(x, y, xo, yo, xi, yi, 8, 4).fuse(xo, yo, t).parallel(t);
