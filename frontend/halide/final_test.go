@@ -34,14 +34,16 @@ var finalSizes = map[string][]int{"out": {19, 10}}
 // (unrolled: its loop variable recovered from the copy's ordinal), a
 // realization per strip of a guarded split, realized once but allocated
 // again in the epilogue partition_loops peels (epilogue: its regions
-// carried by markers). Each kernel agrees with Halide's JIT cell for cell and is VALID.
+// carried by markers), a root realization split by 8 and specialized on
+// the output's width W >= 16 (bounded: its allocation's extent max(W, 8)
+// read as W under the specialization's if). Each kernel agrees with Halide's JIT cell for cell and is VALID.
 func TestFinalStage(t *testing.T) {
 	t.Parallel()
 	tc := toolchain(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
 	d := buildDriver(t, tc, filepath.Join("testdata", "final", "final.cpp"))
-	for _, sched := range []string{"scalar", "vector", "unroll", "partition", "inner", "tiles", "predicate", "unrolled", "repeated", "transposed", "poly", "epilogue"} {
+	for _, sched := range []string{"scalar", "vector", "unroll", "partition", "inner", "tiles", "predicate", "unrolled", "repeated", "transposed", "poly", "epilogue", "bounded"} {
 		t.Run(sched, func(t *testing.T) {
 			o := Options{Target: finalTarget, Params: map[string]string{"sched": sched}, Stage: StageFinal}
 			pair := translated(ctx, t, d, o)
@@ -75,7 +77,9 @@ func TestFinalStage(t *testing.T) {
 // variable the translation recovers from its ordinal), the last
 // allocation of a func realized once but allocated again in a
 // partitioned epilogue reading its input one element too far (repeat on
-// epilogue). None may be VALID;
+// epilogue), the stride of the first store to an allocation of extent
+// max(W, 8), under the if where it is read as W, one too large (astride
+// on bounded). None may be VALID;
 // each is INVALID, for the reason planted.
 func TestFinalStagePlanted(t *testing.T) {
 	t.Parallel()
@@ -100,6 +104,7 @@ func TestFinalStagePlanted(t *testing.T) {
 		{"repeated", "repeat", "out-of-bounds read"},
 		{"poly", "astride", "out-of-bounds write"},
 		{"epilogue", "repeat", "out-of-bounds read"},
+		{"bounded", "astride", "annotation mismatch"},
 	} {
 		t.Run(c.sched+"/"+c.plant, func(t *testing.T) {
 			o := Options{Target: finalTarget, Params: map[string]string{"sched": c.sched}, Stage: StageFinal, Plant: c.plant}

@@ -28,6 +28,10 @@ public:
     // epilogue: the output's y split by 4, guarded, blur_x computed per
     // strip of 4 rows (realized once, allocated again in the epilogue
     // that partition_loops peels from the strips' loop);
+    // bounded: blur_x at the root, its x split by 8 and unrolled,
+    // specialized on the output's width W being at least 16 (its
+    // allocation's extent max(W, 8), read as W under the
+    // specialization's if);
     // tiles: the output in tiles of 8 x 4 fused into one parallel loop,
     // blur_x computed per tile (a fused loop whose inner extent only the
     // buffer's bounds check shows positive; an allocation of constant
@@ -81,6 +85,10 @@ public:
         } else if (s == "epilogue") {
             out.split(y, y, yi, 4, TailStrategy::GuardWithIf);
             blur_x.compute_at(out, y);
+        } else if (s == "bounded") {
+            out.dim(0).set_min(0);
+            blur_x.compute_root().split(x, xo, xi, 8).unroll(xi);
+            blur_x.specialize(out.width() >= 16).parallel(y);
         } else if (s == "tiles") {
             out.tile(x, y, xo, yo, xi, yi, 8, 4).fuse(xo, yo, t).parallel(t);
             blur_x.compute_at(out, t);
