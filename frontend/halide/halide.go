@@ -572,7 +572,11 @@ type Options struct {
 	// of an input buffer one element further) or "repeat" (the same in
 	// the last allocation of an array the statement allocates several
 	// times: a specialization's last branch, a partitioned loop's
-	// epilogue).
+	// epilogue), "astride" (the first scalar store to an allocation with
+	// two or more symbolic extents, its outermost loop's stride one too
+	// large) or "lstride" (the first scalar load, in a loop, of an input
+	// buffer whose constraints fix a stride other than dimension 0's, at
+	// the innermost loop's stride one too large).
 	Plant string
 }
 

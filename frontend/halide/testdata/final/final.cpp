@@ -1,7 +1,8 @@
 // The generator of the tests of --stage final (final_test.go): the 3x3
 // blur of Halide's tutorials and apps (apps/blur in Halide's repository),
 // written anew, with schedules that exercise one lowering pass after
-// storage flattening each.
+// storage flattening each (final_stage), and a variant whose input has
+// one stride fixed by a constraint and one free (final_strided).
 #include "Halide.h"
 
 namespace {
@@ -107,6 +108,32 @@ private:
     Func blur_x{"blur_x"}, pair{"pair"};
 };
 
+// Strided is the same blur over the mean of three channels stored
+// innermost: input [3, W, H], its dimension 1's stride fixed to 3 by a
+// constraint, dimension 2's free (a buffer with some strides fixed by
+// constraints and the others not, as depthwise_separable_conv's filter).
+class Strided : public Generator<Strided> {
+public:
+    Input<Buffer<uint16_t, 3>> input{"input"};
+    Output<Buffer<uint16_t, 2>> out{"out"};
+
+    void generate() {
+        input.dim(0).set_bounds(0, 3);
+        input.dim(1).set_stride(3);
+        gray(x, y) = (input(0, x, y) + input(1, x, y) + input(2, x, y)) / 3;
+        out(x, y) = (gray(x - 1, y) + gray(x, y) + gray(x + 1, y)) / 3;
+    }
+
+    void schedule() {
+        gray.compute_root();
+    }
+
+private:
+    Var x{"x"}, y{"y"};
+    Func gray{"gray"};
+};
+
 }  // namespace
 
 HALIDE_REGISTER_GENERATOR(Final, final_stage)
+HALIDE_REGISTER_GENERATOR(Strided, final_strided)
