@@ -22,6 +22,17 @@ const finalTarget = "x86-64-linux-avx-avx2-f16c-fma-sse41"
 // have tails.
 var finalSizes = map[string][]int{"out": {19, 10}}
 
+// finalOptions are the options of schedule sched of testdata/final at
+// --stage final, with the miscompilation plant planted (none if empty):
+// strided is generator final_strided, the others final_stage's sched.
+func finalOptions(sched, plant string) Options {
+	o := Options{Generator: "final_stage", Target: finalTarget, Params: map[string]string{"sched": sched}, Stage: StageFinal, Plant: plant}
+	if sched == "strided" {
+		o.Generator, o.Params = "final_strided", nil
+	}
+	return o
+}
+
 // TestFinalStage translates testdata/final at --stage final, one
 // schedule per lowering pass after storage flattening: flattening alone
 // (scalar), vectorize_loops (vector: each vector store of a whole vector
@@ -31,17 +42,23 @@ var finalSizes = map[string][]int{"out": {19, 10}}
 // rebased, tiles fused into one parallel loop with a realization of
 // constant extents per tile that bound_small_allocations makes
 // one-dimensional (tiles), a realization in each copy of an unrolled loop
-// (unrolled: its loop variable recovered from the copy's ordinal). Each
-// kernel agrees with Halide's JIT cell for cell and is VALID.
+// (unrolled: its loop variable recovered from the copy's ordinal), a
+// realization per strip of a guarded split, realized once but allocated
+// again in the epilogue partition_loops peels (epilogue: its regions
+// carried by markers), a root realization split by 8 and specialized on
+// the output's width W >= 16 (bounded: its allocation's extent max(W, 8)
+// read as W under the specialization's if), an input with one stride
+// fixed by a constraint and one free (strided, generator
+// final_strided). Each kernel agrees with Halide's JIT cell for cell and is VALID.
 func TestFinalStage(t *testing.T) {
 	t.Parallel()
 	tc := toolchain(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
 	d := buildDriver(t, tc, filepath.Join("testdata", "final", "final.cpp"))
-	for _, sched := range []string{"scalar", "vector", "unroll", "partition", "inner", "tiles", "predicate", "unrolled", "repeated", "transposed", "poly"} {
+	for _, sched := range []string{"scalar", "vector", "unroll", "partition", "inner", "tiles", "predicate", "unrolled", "repeated", "transposed", "poly", "epilogue", "bounded", "strided"} {
 		t.Run(sched, func(t *testing.T) {
-			o := Options{Target: finalTarget, Params: map[string]string{"sched": sched}, Stage: StageFinal}
+			o := finalOptions(sched, "")
 			pair := translated(ctx, t, d, o)
 			if sched == "vector" && !strings.Contains(pair.Kernel(frontend.Prog).Text, "for out_lane < 8 {") {
 				t.Errorf("the vector stores to out are not one store in a loop over their lanes")
@@ -70,7 +87,14 @@ func TestFinalStage(t *testing.T) {
 // store in a loop over the lanes), a
 // predicated tail storing one lane too many, a copy of an unrolled
 // loop's body reading its input one column too far (the copy whose loop
-// variable the translation recovers from its ordinal). None may be VALID;
+// variable the translation recovers from its ordinal), the last
+// allocation of a func realized once but allocated again in a
+// partitioned epilogue reading its input one element too far (repeat on
+// epilogue), the stride of the first store to an allocation of extent
+// max(W, 8), under the if where it is read as W, one too large (astride
+// on bounded), a load of that input at the innermost loop's stride one
+// too large, 4 instead of the constrained 3 (lstride on strided). None
+// may be VALID;
 // each is INVALID, for the reason planted.
 func TestFinalStagePlanted(t *testing.T) {
 	t.Parallel()
@@ -94,9 +118,12 @@ func TestFinalStagePlanted(t *testing.T) {
 		{"unrolled", "copy", "annotation mismatch"},
 		{"repeated", "repeat", "out-of-bounds read"},
 		{"poly", "astride", "out-of-bounds write"},
+		{"epilogue", "repeat", "out-of-bounds read"},
+		{"bounded", "astride", "annotation mismatch"},
+		{"strided", "lstride", "out-of-bounds read"},
 	} {
 		t.Run(c.sched+"/"+c.plant, func(t *testing.T) {
-			o := Options{Target: finalTarget, Params: map[string]string{"sched": c.sched}, Stage: StageFinal, Plant: c.plant}
+			o := finalOptions(c.sched, c.plant)
 			pair := translated(ctx, t, d, o)
 			if c.sched == "vector" && !strings.Contains(pair.Kernel(frontend.Prog).Text, "for out_lane < 8 {") {
 				t.Errorf("the vector stores to out are not one store in a loop over their lanes")
@@ -128,7 +155,7 @@ func TestFinalCapturedStmt(t *testing.T) {
 	var runs []run
 	d := buildDriver(t, tc, filepath.Join("testdata", "final", "final.cpp"))
 	for _, sched := range []string{"scalar", "vector", "unroll", "partition", "inner"} {
-		runs = append(runs, run{sched, d, Options{Target: finalTarget, Params: map[string]string{"sched": sched}, Stage: StageFinal}})
+		runs = append(runs, run{sched, d, finalOptions(sched, "")})
 	}
 	for _, c := range suite {
 		if c.app == "blur" {

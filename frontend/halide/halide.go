@@ -567,15 +567,18 @@ type Options struct {
 	// reads i elements too far), "lane-race" (the first vector store
 	// that loads the array it stores to at its own index loading it one
 	// element further: each lane but the last reads the cell the next
-	// lane writes) or "predicate" (the first predicated
-	// vector store to an
+	// lane writes), "predicate" (the first predicated vector store to an
 	// output buffer storing each lane where the lane before it may: one
 	// lane past the end), "copy" (in the second allocation of an array
 	// within one loop body, a copy of an unrolled loop's body, each load
-	// of an input buffer one element further) or "repeat" (the same in
+	// of an input buffer one element further), "repeat" (the same in
 	// the last allocation of an array the statement allocates several
 	// times: a specialization's last branch, a partitioned loop's
-	// epilogue).
+	// epilogue), "astride" (the first scalar store to an allocation with
+	// two or more symbolic extents, its outermost loop's stride one too
+	// large) or "lstride" (the first scalar load, in a loop, of an input
+	// buffer whose constraints fix a stride other than dimension 0's, at
+	// the innermost loop's stride one too large).
 	Plant string
 }
 

@@ -204,7 +204,10 @@ void linear_terms(const Expr &e, int64_t mult, std::vector<std::pair<Expr, int64
 // the simplifier substituted into the index) into cells with e == sum_k
 // c_k * strides[k] identically: each term of e goes to the outermost
 // dimension whose stride divides its coefficient, and the constant,
-// divided from the outermost dimension in, truncated towards zero. The
+// divided from the outermost dimension in, truncated towards zero, or
+// rounded down where the dimensions inside have no term but constants
+// (so that their cells are not negative: input(1, x - 1) of a buffer of
+// strides 1 and 3 is cell [1, x - 1], not [-2, x]). The
 // split is a guess (Grosser et al.'s optimistic delinearisation), exact
 // once the kernel checks the cells in bounds.
 std::vector<Expr> const_stride_cells(const Expr &e, const std::vector<int64_t> &strides) {
@@ -219,8 +222,16 @@ std::vector<Expr> const_stride_cells(const Expr &e, const std::vector<int64_t> &
         }
         cells[d] = cells[d] + t.first * make_const(Int(32), t.second / strides[d]);
     }
+    // below[d]: no dimension inside d has a term of e, only constants.
+    std::vector<bool> below(n, true);
+    for (size_t d = 1; d < n; d++) {
+        below[d] = below[d - 1] && as_const_int(simplify(cells[d - 1]));
+    }
     for (size_t d = n; d-- > 0;) {
         int64_t q = k / strides[d];
+        if (below[d] && k - q * strides[d] < 0) {
+            q--;  // constant cells inside d: the remainder in [0, strides[d])
+        }
         k -= q * strides[d];
         cells[d] = simplify(cells[d] + make_const(Int(32), q));
     }
@@ -2402,7 +2413,30 @@ private:
         }
         return IRMutator::visit(op);
     }
+    // visit(Load), for lstride, plants in the first load of an input
+    // buffer whose constraints fix the stride of a dimension other than 0
+    // the stride of the innermost loop around it one too large.
+    Expr visit(const Load *op) override {
+        if (kind_ != "lstride" || done || loops_.empty() || !op->param.defined() || !op->param.is_buffer() ||
+            op->type.is_vector()) {
+            return IRMutator::visit(op);
+        }
+        bool fixed = false;
+        for (int k = 1; k < op->param.dimensions(); k++) {
+            Expr c = op->param.stride_constraint(k);
+            fixed = fixed || (c.defined() && as_const_int(simplify(c)));
+        }
+        if (!fixed) {
+            return IRMutator::visit(op);
+        }
+        done = true;
+        Expr idx = substitute(lets_, op->index) + Variable::make(Int(32), loops_.back());
+        return Load::make(op->type, op->name, idx, op->image, op->param, op->predicate, ModulusRemainder());
+    }
     Stmt visit(const Store *op) override {
+        if (kind_ == "lstride") {
+            return IRMutator::visit(op);
+        }
         if (kind_ == "astride") {
             return done ? IRMutator::visit(op) : plant_astride(op);
         }
@@ -2714,14 +2748,17 @@ Stmt plant_in(const Pipeline_ &p, const Stmt &s, const std::string &kind) {
         return out;
     }
     bool lanes = kind == "lane-dup" || kind == "lane-drop" || kind == "predicate" || kind == "lane-stride";
-    if (kind != "stride" && kind != "offset" && kind != "astride" && !lanes) {
+    if (kind != "stride" && kind != "offset" && kind != "astride" && kind != "lstride" && !lanes) {
         throw std::invalid_argument("unknown planted miscompilation " + kind +
-                                    ": want stride, offset, astride, epilogue, late, lane-dup, lane-drop, lane-stride, lane-race, predicate, copy or repeat");
+                                    ": want stride, offset, astride, lstride, epilogue, late, lane-dup, lane-drop, lane-stride, lane-race, predicate, copy or repeat");
     }
     Plant pl(p, kind);
     Stmt out = pl.mutate(s);
     if (!pl.done) {
         std::string what = kind == "predicate" ? "no predicated vector store" : lanes ? "no vector store" : "no store";
+        if (kind == "lstride") {
+            throw std::invalid_argument("--plant lstride: the final statement has no scalar load in a loop of an input buffer with a stride fixed by a constraint");
+        }
         if (kind == "astride") {
             throw std::invalid_argument("--plant astride: the final statement has no scalar store to an allocation with two extents that are not constants");
         }

@@ -1,7 +1,8 @@
 // The generator of the tests of --stage final (final_test.go): the 3x3
 // blur of Halide's tutorials and apps (apps/blur in Halide's repository),
 // written anew, with schedules that exercise one lowering pass after
-// storage flattening each.
+// storage flattening each (final_stage), and a variant whose input has
+// one stride fixed by a constraint and one free (final_strided).
 #include "Halide.h"
 
 namespace {
@@ -25,6 +26,13 @@ public:
     // the input's width, blur_x computed per strip of 4 rows (a
     // realization in each branch of the specialization, whose region's
     // variable partition_loops substitutes in the guarded last strip);
+    // epilogue: the output's y split by 4, guarded, blur_x computed per
+    // strip of 4 rows (realized once, allocated again in the epilogue
+    // that partition_loops peels from the strips' loop);
+    // bounded: blur_x at the root, its x split by 8 and unrolled,
+    // specialized on the output's width W being at least 16 (its
+    // allocation's extent max(W, 8), read as W under the
+    // specialization's if);
     // tiles: the output in tiles of 8 x 4 fused into one parallel loop,
     // blur_x computed per tile (a fused loop whose inner extent only the
     // buffer's bounds check shows positive; an allocation of constant
@@ -75,6 +83,13 @@ public:
             out.split(y, y, yi, 4, TailStrategy::GuardWithIf);
             out.specialize(input.width() >= 16).vectorize(x, 8);
             blur_x.compute_at(out, y);
+        } else if (s == "epilogue") {
+            out.split(y, y, yi, 4, TailStrategy::GuardWithIf);
+            blur_x.compute_at(out, y);
+        } else if (s == "bounded") {
+            out.dim(0).set_min(0);
+            blur_x.compute_root().split(x, xo, xi, 8).unroll(xi);
+            blur_x.specialize(out.width() >= 16).parallel(y);
         } else if (s == "tiles") {
             out.tile(x, y, xo, yo, xi, yi, 8, 4).fuse(xo, yo, t).parallel(t);
             blur_x.compute_at(out, t);
@@ -93,6 +108,32 @@ private:
     Func blur_x{"blur_x"}, pair{"pair"};
 };
 
+// Strided is the same blur over the mean of three channels stored
+// innermost: input [3, W, H], its dimension 1's stride fixed to 3 by a
+// constraint, dimension 2's free (a buffer with some strides fixed by
+// constraints and the others not, as depthwise_separable_conv's filter).
+class Strided : public Generator<Strided> {
+public:
+    Input<Buffer<uint16_t, 3>> input{"input"};
+    Output<Buffer<uint16_t, 2>> out{"out"};
+
+    void generate() {
+        input.dim(0).set_bounds(0, 3);
+        input.dim(1).set_stride(3);
+        gray(x, y) = (input(0, x, y) + input(1, x, y) + input(2, x, y)) / 3;
+        out(x, y) = (gray(x - 1, y) + gray(x, y) + gray(x + 1, y)) / 3;
+    }
+
+    void schedule() {
+        gray.compute_root();
+    }
+
+private:
+    Var x{"x"}, y{"y"};
+    Func gray{"gray"};
+};
+
 }  // namespace
 
 HALIDE_REGISTER_GENERATOR(Final, final_stage)
+HALIDE_REGISTER_GENERATOR(Strided, final_strided)
