@@ -97,6 +97,7 @@ func TestHalideProgress(t *testing.T) {
 	t.Setenv("AUGUR_CACHE_DIR", filepath.Join(dir, "cache"))
 
 	want := "augur halide: compiling the Halide translator (first run, cached afterwards)...\n" +
+		"augur halide: precompiling Halide.h (first run, cached afterwards)...\n" +
 		"augur halide: compiling " + gen + "...\n" +
 		"augur halide: linking the driver of " + gen + "...\n"
 	for run, prefix := range []string{want, ""} {

@@ -43,7 +43,8 @@ type Toolchain struct {
 	// Progress, when set, is told of each compilation that the cache does
 	// not spare, before it starts, for a user waiting on the first run
 	// (the translator alone takes tens of seconds): "compiling the Halide
-	// translator (first run, cached afterwards)", "compiling GEN",
+	// translator (first run, cached afterwards)", "precompiling Halide.h
+	// (first run, cached afterwards)", "compiling GEN",
 	// "linking the driver of GEN".
 	Progress func(step string)
 }
