@@ -128,15 +128,8 @@ func SelectApps(apps []App, only []string) ([]App, error) {
 			out = append(out, a)
 		}
 	}
-	var unknown []string
-	for n := range want {
-		if !seen[n] {
-			unknown = append(unknown, n)
-		}
-	}
-	if len(unknown) > 0 {
-		slices.Sort(unknown)
-		return nil, fmt.Errorf("no app %s in the table", strings.Join(unknown, ", "))
+	if unknown := unseen(want, seen); unknown != "" {
+		return nil, fmt.Errorf("no app %s in the table", unknown)
 	}
 	return out, nil
 }

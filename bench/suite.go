@@ -248,17 +248,23 @@ func Select(suite []Benchmark, only []string, kinds ...Kind) ([]Benchmark, error
 		seen[b.Name], seen[b.ID()] = true, true
 		out = append(out, b)
 	}
+	if unknown := unseen(want, seen); unknown != "" {
+		return nil, fmt.Errorf("no benchmark %s in the suite (of the kinds selected)", unknown)
+	}
+	return out, nil
+}
+
+// unseen lists the names wanted that no row matched, sorted, joined by
+// commas; "" when every one matched.
+func unseen(want, seen map[string]bool) string {
 	var unknown []string
 	for n := range want {
 		if !seen[n] {
 			unknown = append(unknown, n)
 		}
 	}
-	if len(unknown) > 0 {
-		slices.Sort(unknown)
-		return nil, fmt.Errorf("no benchmark %s in the suite (of the kinds selected)", strings.Join(unknown, ", "))
-	}
-	return out, nil
+	slices.Sort(unknown)
+	return strings.Join(unknown, ", ")
 }
 
 // intendedTransposedA rewrites the specification Halide's sgemm with
