@@ -2,7 +2,7 @@ GO      ?= go
 BIN     := bin/augur
 FUZZTIME ?= 2m
 
-.PHONY: all build run demo test vet lint islcheck fuzz bench bench-apps bench-go bench-validate bench-regen clean halide
+.PHONY: all build run demo test test-long vet lint islcheck fuzz bench bench-apps bench-go bench-validate bench-regen clean halide
 
 all: build
 
@@ -41,6 +41,12 @@ test: vet lint
 	GOGC=$(TEST_GOGC) $(GO) test -timeout 45m ./...
 	GOGC=$(TEST_GOGC) $(GO) test -race -short -timeout 30m $(RACE_PKGS)
 	@$(MAKE) --no-print-directory islcheck
+
+## test-long: the long tier (internal/testtier): the tests named TestLong...,
+## whose validations cost minutes of CPU each (whole apps, the final stage's
+## suite). make test skips them; continuous integration runs both.
+test-long:
+	GOGC=$(TEST_GOGC) AUGUR_TEST_LONG=1 $(GO) test -timeout 60m -run '^TestLong' ./...
 
 vet:
 	$(GO) vet ./...

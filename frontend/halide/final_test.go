@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/augur-verify/augur/frontend"
+	"github.com/augur-verify/augur/internal/testtier"
 	"github.com/augur-verify/augur/smt/encode"
 	"github.com/augur-verify/augur/validate"
 )
@@ -49,14 +50,16 @@ func finalOptions(sched, plant string) Options {
 // the output's width W >= 16 (bounded: its allocation's extent max(W, 8)
 // read as W under the specialization's if), an input with one stride
 // fixed by a constraint and one free (strided, generator
-// final_strided). Each kernel agrees with Halide's JIT cell for cell and is VALID.
+// final_strided). Each kernel agrees with Halide's JIT cell for cell;
+// scalar and vector are validated here, VALID, the others in
+// TestLongFinalStage.
 func TestFinalStage(t *testing.T) {
 	t.Parallel()
 	tc := toolchain(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
 	d := buildDriver(t, tc, filepath.Join("testdata", "final", "final.cpp"))
-	for _, sched := range []string{"scalar", "vector", "unroll", "partition", "inner", "tiles", "predicate", "unrolled", "repeated", "transposed", "poly", "epilogue", "bounded", "strided"} {
+	for _, sched := range finalSchedules {
 		t.Run(sched, func(t *testing.T) {
 			o := finalOptions(sched, "")
 			pair := translated(ctx, t, d, o)
@@ -64,17 +67,43 @@ func TestFinalStage(t *testing.T) {
 				t.Errorf("the vector stores to out are not one store in a loop over their lanes")
 			}
 			jitAgrees(ctx, t, d, o, pair.Spec, pair.Kernel(frontend.Prog).Text, finalSizes, 1, 0)
-			if testing.Short() {
+			if testing.Short() || (sched != "scalar" && sched != "vector") {
 				return
 			}
-			rep, err := validatePair(ctx, pair, encode.Real, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rep.Verdict != validate.Valid {
-				t.Errorf("verdict %s (%s), want valid", rep.Verdict, rep.Reason)
-			}
+			finalValid(ctx, t, pair)
 		})
+	}
+}
+
+// finalSchedules are the schedules of testdata/final that TestFinalStage
+// translates.
+var finalSchedules = []string{"scalar", "vector", "unroll", "partition", "inner", "tiles", "predicate", "unrolled", "repeated", "transposed", "poly", "epilogue", "bounded", "strided"}
+
+// TestLongFinalStage validates the schedules of TestFinalStage that it
+// only translates: each is VALID.
+func TestLongFinalStage(t *testing.T) {
+	testtier.Long(t)
+	t.Parallel()
+	tc := toolchain(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 45*time.Minute)
+	defer cancel()
+	d := buildDriver(t, tc, filepath.Join("testdata", "final", "final.cpp"))
+	for _, sched := range finalSchedules[2:] {
+		t.Run(sched, func(t *testing.T) {
+			finalValid(ctx, t, translated(ctx, t, d, finalOptions(sched, "")))
+		})
+	}
+}
+
+// finalValid validates pair in the real value model and wants VALID.
+func finalValid(ctx context.Context, t *testing.T, pair *frontend.Pair) {
+	t.Helper()
+	rep, err := validatePair(ctx, pair, encode.Real, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != validate.Valid {
+		t.Errorf("verdict %s (%s), want valid", rep.Verdict, rep.Reason)
 	}
 }
 

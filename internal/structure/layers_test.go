@@ -24,7 +24,7 @@ var layers = []struct {
 	{"solving", []string{"smt/..."}},
 	{"reporting", []string{"validate"}},
 	{"service", []string{"store", "api/...", "web"}},
-	{"tools", []string{"bench", "cmd/...", "integration", "internal/corpus", "internal/pgtest", "internal/browsertest", "internal/structure"}},
+	{"tools", []string{"bench", "cmd/...", "integration", "internal/corpus", "internal/pgtest", "internal/browsertest", "internal/structure", "internal/testtier"}},
 }
 
 // layerOf returns the index of the layer of the module-relative package
