@@ -178,21 +178,30 @@ func runBench(ctx context.Context, out, errw io.Writer, f benchFlags) error {
 		}
 		results = append(results, r)
 	}
+	summary := bench.Summarize(results)
+	return writeBenchResults(out, f, summary, summary.Mismatches, results, bench.WriteTable)
+}
+
+// writeBenchResults writes a bench's results to out, as JSON (the guard,
+// the summary and the results) with --json, else as a table, and ends
+// with the exit status of a mismatch when there are any.
+func writeBenchResults[S, R any](out io.Writer, f benchFlags, summary S, mismatches int, results []R, table func(io.Writer, []R) error) error {
+	var err error
 	if f.json {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
 		err = enc.Encode(struct {
-			Timeout float64         `json:"timeout_seconds,omitempty"`
-			Summary bench.Summary   `json:"summary"`
-			Results []*bench.Result `json:"results"`
-		}{f.timeout.Seconds(), bench.Summarize(results), results})
+			Timeout float64 `json:"timeout_seconds,omitempty"`
+			Summary S       `json:"summary"`
+			Results []R     `json:"results"`
+		}{f.timeout.Seconds(), summary, results})
 	} else {
-		err = bench.WriteTable(out, results)
+		err = table(out, results)
 	}
 	if err != nil {
 		return err
 	}
-	if bench.Summarize(results).Mismatches > 0 {
+	if mismatches > 0 {
 		return silentExit(exitMismatch)
 	}
 	return nil

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -64,24 +63,8 @@ func runBenchApps(ctx context.Context, out, errw io.Writer, f benchFlags, model 
 		}
 		results = append(results, r)
 	}
-	if f.json {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		err = enc.Encode(struct {
-			Timeout float64            `json:"timeout_seconds,omitempty"`
-			Summary bench.AppSummary   `json:"summary"`
-			Results []*bench.AppResult `json:"results"`
-		}{f.timeout.Seconds(), bench.SummarizeApps(results), results})
-	} else {
-		err = bench.WriteAppTable(out, results)
-	}
-	if err != nil {
-		return err
-	}
-	if bench.SummarizeApps(results).Mismatches > 0 {
-		return silentExit(exitMismatch)
-	}
-	return nil
+	summary := bench.SummarizeApps(results)
+	return writeBenchResults(out, f, summary, summary.Mismatches, results, bench.WriteAppTable)
 }
 
 // runAppChild builds the app's driver here (so that a first build's
