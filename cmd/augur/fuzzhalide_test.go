@@ -12,6 +12,7 @@ import (
 
 	"github.com/augur-verify/augur/frontend/halide"
 	"github.com/augur-verify/augur/frontend/halide/fuzz"
+	"github.com/augur-verify/augur/internal/testtier"
 )
 
 // TestFuzzHalideCampaign runs a campaign of a few cases end to end: each
@@ -66,56 +67,28 @@ func fuzzDriver(t testing.TB) *fuzz.Driver {
 	return d
 }
 
-// TestFuzzHalideKnownBugs runs the cases of known miscompilations of
+// TestFuzzHalideKnownBugs runs cases of known miscompilations of
 // Halide 14 (Halide issue 8140's, issue 7890's behind a boundary
-// condition, the bundles of frontend/halide/fuzz/testdata/bugs, and the
-// drawn case of one of them): Augur finds each INVALID and Halide's JIT
-// confirms it, the boundary condition's case only with its inputs
-// widened, the drawn case only at larger output sizes. Issue 8140's is then
-// minimised and bundled.
+// condition, and the drawn case of one of the bundles of
+// frontend/halide/fuzz/testdata/bugs): Augur finds each INVALID and
+// Halide's JIT confirms it, the boundary condition's case only with its
+// inputs widened, the drawn case only at larger output sizes. Issue
+// 8140's is then minimised and bundled. TestLongFuzzHalideKnownBugs runs
+// the bundles themselves.
 func TestFuzzHalideKnownBugs(t *testing.T) {
 	halideAvailable(t)
 	if testing.Short() {
 		t.Skip("JIT-compiles pipelines")
 	}
 	testdata := filepath.Join("..", "..", "frontend", "halide", "fuzz", "testdata")
-	files, err := filepath.Glob(filepath.Join(testdata, "bugs", "*", "case.txt"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no bundles: %v", err)
-	}
 	exterior := filepath.Join(testdata, "halide7890-exterior.case")
 	// The drawn case of sliding-shift-inwards-vector shows on Halide's
 	// code only at sizes one past its schedule's period, 24.
 	sized := filepath.Join(testdata, "bugs", "sliding-shift-inwards-vector", "original.txt")
-	files = append(files, exterior, sized, filepath.Join(testdata, "halide8140.case"))
 	d := fuzzDriver(t)
 	ctx := context.Background()
-	v := fuzzValidator(fuzzHalideFlags{resources: 5_000_000, timeout: time.Minute, childEnv: []string{"AUGUR_TEST_RUN_MAIN=1"}})
-	var c8140 *fuzz.Case
-	for _, f := range files {
-		text, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := fuzz.Parse(string(text))
-		if err != nil {
-			t.Fatalf("%s:%v", f, err)
-		}
-		o, err := fuzz.RunCase(ctx, d, v, c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if o.Verdict != "invalid" || !o.Confirmed {
-			t.Errorf("%s: got %+v, want invalid and confirmed by Halide's JIT", f, o)
-		}
-		if f == exterior && !strings.HasSuffix(o.Elsewhere, "pad 32") {
-			t.Errorf("%s: confirmed over %q, want the counterexample's region with widened inputs", f, o.Elsewhere)
-		}
-		if f == sized && (o.Sizes != "25 x 25" || !strings.HasPrefix(o.Mismatch, "at sizes 25 x 25 (not the counterexample's 5 x 1), over 0 25 0 25 pad 32: ")) {
-			t.Errorf("%s: confirmed at sizes %q (%s), want 25 x 25 (not the counterexample's 5 x 1)", f, o.Sizes, o.Mismatch)
-		}
-		c8140 = c
-	}
+	v := knownBugValidator()
+	c8140 := knownBugs(t, d, v, exterior, sized, filepath.Join(testdata, "halide8140.case"))
 	r := fuzz.Region{Mins: []int{0, 0}, Extents: []int{1, 1}}
 	m, err := fuzz.Minimise(ctx, d, c8140, r)
 	if err != nil {
@@ -196,4 +169,60 @@ func TestFuzzHalideCompilerCrash(t *testing.T) {
 	if m.String() != want.String() {
 		t.Errorf("minimised to\n%s\nwant\n%s", m, want)
 	}
+}
+
+// TestLongFuzzHalideKnownBugs runs the bundles of
+// frontend/halide/fuzz/testdata/bugs, minimised cases of known
+// miscompilations of Halide 14: each INVALID and confirmed by Halide's JIT.
+func TestLongFuzzHalideKnownBugs(t *testing.T) {
+	testtier.Long(t)
+	halideAvailable(t)
+	files, err := filepath.Glob(filepath.Join("..", "..", "frontend", "halide", "fuzz", "testdata", "bugs", "*", "case.txt"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no bundles: %v", err)
+	}
+	knownBugs(t, fuzzDriver(t), knownBugValidator(), files...)
+}
+
+// knownBugValidator is the validator of the known bugs' cases.
+func knownBugValidator() fuzz.Validator {
+	return fuzzValidator(fuzzHalideFlags{resources: 5_000_000, timeout: time.Minute, childEnv: []string{"AUGUR_TEST_RUN_MAIN=1"}})
+}
+
+// knownBugs runs the cases of files on d and v, each a known miscompilation, and
+// fails t unless each is INVALID and confirmed by Halide's JIT (the
+// exterior and sized cases of TestFuzzHalideKnownBugs as that test says);
+// it returns the last case read.
+func knownBugs(t *testing.T, d *fuzz.Driver, v fuzz.Validator, files ...string) *fuzz.Case {
+	t.Helper()
+	testdata := filepath.Join("..", "..", "frontend", "halide", "fuzz", "testdata")
+	exterior := filepath.Join(testdata, "halide7890-exterior.case")
+	sized := filepath.Join(testdata, "bugs", "sliding-shift-inwards-vector", "original.txt")
+	ctx := context.Background()
+	var last *fuzz.Case
+	for _, f := range files {
+		text, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := fuzz.Parse(string(text))
+		if err != nil {
+			t.Fatalf("%s:%v", f, err)
+		}
+		o, err := fuzz.RunCase(ctx, d, v, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Verdict != "invalid" || !o.Confirmed {
+			t.Errorf("%s: got %+v, want invalid and confirmed by Halide's JIT", f, o)
+		}
+		if f == exterior && !strings.HasSuffix(o.Elsewhere, "pad 32") {
+			t.Errorf("%s: confirmed over %q, want the counterexample's region with widened inputs", f, o.Elsewhere)
+		}
+		if f == sized && (o.Sizes != "25 x 25" || !strings.HasPrefix(o.Mismatch, "at sizes 25 x 25 (not the counterexample's 5 x 1), over 0 25 0 25 pad 32: ")) {
+			t.Errorf("%s: confirmed at sizes %q (%s), want 25 x 25 (not the counterexample's 5 x 1)", f, o.Sizes, o.Mismatch)
+		}
+		last = c
+	}
+	return last
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/augur-verify/augur/frontend/halide"
+	"github.com/augur-verify/augur/internal/testtier"
 )
 
 // weightsGenerator is a generator whose validation is UNKNOWN: Halide
@@ -52,17 +53,16 @@ augur_validate_halide_library(blur_targets)
 // blurTargets are the TARGETS of the library blur_targets (weightsCMake).
 var blurTargets = []string{"x86-64-linux-avx-avx2-f16c-fma-sse41", "x86-64-linux-sse41"}
 
-// TestHalideCMakeExample configures and builds examples/halide-cmake
+// TestLongHalideCMakeExample configures and builds examples/halide-cmake
 // with CMake, Halide's add_halide_library and Augur's module, plus a
 // generator whose verdict is UNKNOWN, and runs its augur.* tests with
 // ctest, locally and against an augur serve: the correct blur passes,
 // the diagonal stencil Halide 14 miscompiles fails with INVALID and its
 // counterexample, UNKNOWN passes or fails as asked, a library of two
-// targets is validated once per target.
-func TestHalideCMakeExample(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a CMake project and validates its Halide libraries")
-	}
+// targets is validated once per target. It builds a CMake project and
+// validates its Halide libraries: the long tier.
+func TestLongHalideCMakeExample(t *testing.T) {
+	testtier.Long(t)
 	if _, err := exec.LookPath("cmake"); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("CI is set and cmake is missing: %v", err)

@@ -254,13 +254,27 @@ func TestFinalStageBlur(t *testing.T) {
 // cell for cell, on the suite's first JIT sample; a pipeline without a
 // JIT sample the interpreter can check (sizes of 512 and more) is only
 // translated. Their validation takes minutes (docs/halide.md, "The suite
-// at --stage final"): not run here.
+// at --stage final"): not run here. The pipelines whose interpreted JIT
+// samples take minutes are checked in TestLongFinalStageSuite.
 func TestFinalStageSuite(t *testing.T) {
 	t.Parallel()
+	finalStageSuite(t, map[string]bool{"harris": true, "sgemm": true, "unsharp": true, "bigsgemm": true,
+		"bigsqsgemm": true, "sger": true, "iir_blur": true})
+}
+
+// TestLongFinalStageSuite is TestFinalStageSuite on the pipelines whose
+// JIT samples the interpreter takes minutes to run at --stage final.
+func TestLongFinalStageSuite(t *testing.T) {
+	testtier.Long(t)
+	t.Parallel()
+	finalStageSuite(t, map[string]bool{"conv": true, "sgemmTA": true, "sgemmTB": true, "sgemv": true, "dsc": true, "sqsgemm": true})
+}
+
+// finalStageSuite translates the suite's pipelines named in want at
+// --stage final and checks each against Halide's JIT (TestFinalStageSuite).
+func finalStageSuite(t *testing.T, want map[string]bool) {
 	tc := toolchain(t)
 	s := loadSuite(t)
-	want := map[string]bool{"harris": true, "conv": true, "sgemm": true, "sgemmTA": true, "sgemmTB": true, "sgemv": true,
-		"unsharp": true, "dsc": true, "bigsgemm": true, "sqsgemm": true, "bigsqsgemm": true, "sger": true, "iir_blur": true}
 	translateOnly := map[string]bool{"bigsgemm": true, "bigsqsgemm": true}
 	for _, p := range s.Pipelines {
 		if !want[p.Name] {
