@@ -67,49 +67,23 @@ func fuzzDriver(t testing.TB) *fuzz.Driver {
 	return d
 }
 
-// TestFuzzHalideKnownBugs runs cases of known miscompilations of
-// Halide 14 (Halide issue 8140's, issue 7890's behind a boundary
-// condition, and the drawn case of one of the bundles of
-// frontend/halide/fuzz/testdata/bugs): Augur finds each INVALID and
-// Halide's JIT confirms it, the boundary condition's case only with its
-// inputs widened, the drawn case only at larger output sizes. Issue
-// 8140's is then minimised and bundled. TestLongFuzzHalideKnownBugs runs
-// the bundles themselves.
+// TestFuzzHalideKnownBugs runs the bundles of
+// frontend/halide/fuzz/testdata/bugs, minimised cases of known
+// miscompilations of Halide 14, and issue 7890's case behind a boundary
+// condition: Augur finds each INVALID and Halide's JIT confirms it, the
+// boundary condition's case only with its inputs widened.
 func TestFuzzHalideKnownBugs(t *testing.T) {
 	halideAvailable(t)
 	if testing.Short() {
 		t.Skip("JIT-compiles pipelines")
 	}
 	testdata := filepath.Join("..", "..", "frontend", "halide", "fuzz", "testdata")
-	exterior := filepath.Join(testdata, "halide7890-exterior.case")
-	// The drawn case of sliding-shift-inwards-vector shows on Halide's
-	// code only at sizes one past its schedule's period, 24.
-	sized := filepath.Join(testdata, "bugs", "sliding-shift-inwards-vector", "original.txt")
-	d := fuzzDriver(t)
-	ctx := context.Background()
-	v := knownBugValidator()
-	c8140 := knownBugs(t, d, v, exterior, sized, filepath.Join(testdata, "halide8140.case"))
-	r := fuzz.Region{Mins: []int{0, 0}, Extents: []int{1, 1}}
-	m, err := fuzz.Minimise(ctx, d, c8140, r)
-	if err != nil {
-		t.Fatal(err)
+	files, err := filepath.Glob(filepath.Join(testdata, "bugs", "*", "case.txt"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no bundles: %v", err)
 	}
-	b, err := fuzz.NewBundle(ctx, d, v, c8140, m, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := b.Write(dir); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range []string{"README", "case.txt", "repro.cpp", "lowered.stmt", "augur.txt"} {
-		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
-			t.Errorf("the bundle lacks %s", f)
-		}
-	}
-	if len(m.Sched) > len(c8140.Sched) || !strings.HasPrefix(b.Reason, "invalid") || !strings.Contains(b.Mismatch, "cells differ") {
-		t.Errorf("minimised to %d directives (from %d), Augur says %q, Halide's JIT %q", len(m.Sched), len(c8140.Sched), b.Reason, b.Mismatch)
-	}
+	files = append(files, filepath.Join(testdata, "halide7890-exterior.case"))
+	knownBugs(t, fuzzDriver(t), knownBugValidator(), files...)
 }
 
 // BenchmarkFuzzHalide measures a campaign's throughput: cases per
@@ -171,17 +145,43 @@ func TestFuzzHalideCompilerCrash(t *testing.T) {
 	}
 }
 
-// TestLongFuzzHalideKnownBugs runs the bundles of
-// frontend/halide/fuzz/testdata/bugs, minimised cases of known
-// miscompilations of Halide 14: each INVALID and confirmed by Halide's JIT.
+// TestLongFuzzHalideKnownBugs runs the cases of known miscompilations
+// whose confirmation or minimisation takes many runs of Halide's JIT: the
+// drawn case of the bundle sliding-shift-inwards-vector, which Halide's
+// JIT confirms only at larger output sizes, and Halide issue 8140's case,
+// INVALID and confirmed, then minimised and bundled.
 func TestLongFuzzHalideKnownBugs(t *testing.T) {
 	testtier.Long(t)
 	halideAvailable(t)
-	files, err := filepath.Glob(filepath.Join("..", "..", "frontend", "halide", "fuzz", "testdata", "bugs", "*", "case.txt"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no bundles: %v", err)
+	testdata := filepath.Join("..", "..", "frontend", "halide", "fuzz", "testdata")
+	// The drawn case shows on Halide's code only at sizes one past its
+	// schedule's period, 24.
+	sized := filepath.Join(testdata, "bugs", "sliding-shift-inwards-vector", "original.txt")
+	d := fuzzDriver(t)
+	ctx := context.Background()
+	v := knownBugValidator()
+	c8140 := knownBugs(t, d, v, sized, filepath.Join(testdata, "halide8140.case"))
+	r := fuzz.Region{Mins: []int{0, 0}, Extents: []int{1, 1}}
+	m, err := fuzz.Minimise(ctx, d, c8140, r)
+	if err != nil {
+		t.Fatal(err)
 	}
-	knownBugs(t, fuzzDriver(t), knownBugValidator(), files...)
+	b, err := fuzz.NewBundle(ctx, d, v, c8140, m, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := b.Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"README", "case.txt", "repro.cpp", "lowered.stmt", "augur.txt"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("the bundle lacks %s", f)
+		}
+	}
+	if len(m.Sched) > len(c8140.Sched) || !strings.HasPrefix(b.Reason, "invalid") || !strings.Contains(b.Mismatch, "cells differ") {
+		t.Errorf("minimised to %d directives (from %d), Augur says %q, Halide's JIT %q", len(m.Sched), len(c8140.Sched), b.Reason, b.Mismatch)
+	}
 }
 
 // knownBugValidator is the validator of the known bugs' cases.
@@ -189,10 +189,11 @@ func knownBugValidator() fuzz.Validator {
 	return fuzzValidator(fuzzHalideFlags{resources: 5_000_000, timeout: time.Minute, childEnv: []string{"AUGUR_TEST_RUN_MAIN=1"}})
 }
 
-// knownBugs runs the cases of files on d and v, each a known miscompilation, and
-// fails t unless each is INVALID and confirmed by Halide's JIT (the
-// exterior and sized cases of TestFuzzHalideKnownBugs as that test says);
-// it returns the last case read.
+// knownBugs runs the cases of files on d and v, each a known
+// miscompilation, and fails t unless each is INVALID and confirmed by
+// Halide's JIT: issue 7890's exterior case over its region with the
+// inputs widened, the drawn case of sliding-shift-inwards-vector at sizes
+// 25 x 25. It returns the last case read.
 func knownBugs(t *testing.T, d *fuzz.Driver, v fuzz.Validator, files ...string) *fuzz.Case {
 	t.Helper()
 	testdata := filepath.Join("..", "..", "frontend", "halide", "fuzz", "testdata")
