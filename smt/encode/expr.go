@@ -324,6 +324,14 @@ func (e *Encoder) binaryOp(op syntax.Op, t syntax.Type, a, b *smt.Term) (*smt.Te
 		if r, ok := e.intDivision(op, t, a, b); ok {
 			return r, nil
 		}
+		if op == syntax.OpEq || op == syntax.OpNe {
+			if r, ok := e.intEqual(a, b, uint(t.Bits())); ok {
+				if op == syntax.OpNe {
+					r = r.Not()
+				}
+				return r, nil
+			}
+		}
 		return bvBinary(e.z, op, t, a, b)
 	case t.IsFloat():
 		return e.floatBinary(op, t, a, b)

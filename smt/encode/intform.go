@@ -20,7 +20,7 @@ import (
 //     division or remainder (SMT-LIB's div and mod, Euclidean, as the
 //     language's / and % are) of that integer read in the type's range;
 //   - two such values are equal when their integers are congruent modulo
-//     2^w (Equal).
+//     2^w (Equal, and the operators == and != of the language).
 //
 // The queries over truncations then stay in linear integer arithmetic.
 

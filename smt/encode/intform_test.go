@@ -3,6 +3,7 @@ package encode
 import (
 	"math/big"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/augur-verify/augur/sare"
@@ -88,6 +89,41 @@ func TestIntEqualModular(t *testing.T) {
 		}
 		if r := check(t, s, x.Eq(z.Int(tc.x)), y.Eq(z.Int(tc.y)), want.Not()); r != smt.Unsat {
 			t.Errorf("i8(%d) = i8(%d) + 1: want %v, solver %v", tc.x, tc.y, tc.want, r)
+		}
+	}
+}
+
+// TestIntComparisonModular: the operators == and != on two conversions
+// of integers are their congruence modulo 2^w, in the integers (no
+// bit-vector left), exactly: i32(x % 2) == i32(0) holds at even x, also
+// past the type's range, and != is its negation.
+func TestIntComparisonModular(t *testing.T) {
+	z, e, s := newEncoder(t, Real)
+	x := z.IntConst("x")
+	rem, err := e.binaryOp(syntax.OpRem, syntax.I32, x.ToBV(32), z.BV(2, 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range []syntax.Op{syntax.OpEq, syntax.OpNe} {
+		got, err := e.binaryOp(op, syntax.I32, rem, z.BV(0, 32))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(got.String(), "int2bv") || strings.Contains(got.String(), "bv") {
+			t.Errorf("%s: left on bit-vectors: %s", op, got)
+		}
+		for _, n := range []int64{0, 1, -1, 6, 7, 1 << 31, 1<<32 + 1, -(1 << 33)} {
+			holds := n%2 == 0
+			if op == syntax.OpNe {
+				holds = !holds
+			}
+			want := got
+			if !holds {
+				want = got.Not()
+			}
+			if r := check(t, s, x.Eq(z.Int(n)), want.Not()); r != smt.Unsat {
+				t.Errorf("i32(%d %% 2) %s 0: want %v, solver %v", n, op, holds, r)
+			}
 		}
 	}
 }
