@@ -104,13 +104,13 @@ func (h cellHole) free() bool { return h.dim < 0 || h.offset }
 // condition reports).
 func (ev *valueEval) dataRead(x *syntax.Index) ([]alternative, error) {
 	name := x.Array.Name
-	var comps []*presburger.Map
+	var all []*presburger.Map
 	for _, m := range ev.h.u.Maps() {
 		if in := m.Space().In; in != nil && in.Name == name {
-			comps = append(comps, m)
+			all = append(all, m)
 		}
 	}
-	if len(comps) == 0 {
+	if len(all) == 0 {
 		return nil, nil
 	}
 	// The read runs where the scope's facts (the ranges of the
@@ -119,6 +119,17 @@ func (ev *valueEval) dataRead(x *syntax.Index) ([]alternative, error) {
 	known, err := ev.knownDomain()
 	if err != nil {
 		return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
+	}
+	// Nor do the cells off the read's affine coordinates: a row of a
+	// slab read at a data-dependent column holds one form where the
+	// other rows may hold others (a histogram per row, updated row after
+	// row within one iteration of its reduction).
+	comps, err := ev.atAffineCoordinates(x, all, known)
+	if err != nil {
+		return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
+	}
+	if len(comps) == 0 {
+		return nil, nil
 	}
 	if len(comps) == 1 {
 		return ev.dataReadFrom(x, comps[0], known)
@@ -155,6 +166,46 @@ func (ev *valueEval) dataRead(x *syntax.Index) ([]alternative, error) {
 				return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
 			}
 			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+// atAffineCoordinates returns the heap components comps of the array
+// that x reads restricted to the cells x can touch, those whose
+// coordinates at x's affine indices are those indices' values (the
+// others any), less the components that hold no such cell where the
+// parameter domain known holds. The read's value is the content of one
+// of those cells, so that the rest of the heap does not matter to it.
+func (ev *valueEval) atAffineCoordinates(x *syntax.Index, comps []*presburger.Map, known *presburger.Map) ([]*presburger.Map, error) {
+	data := dataFlags(x)
+	affine := false
+	for _, d := range data {
+		affine = affine || !d
+	}
+	if !affine {
+		return comps, nil
+	}
+	loc, err := affineLocation(ev.s, x, data)
+	if err != nil {
+		return nil, err
+	}
+	var out []*presburger.Map
+	for _, m := range comps {
+		r, err := m.IntersectDomain(loc)
+		if err != nil {
+			return nil, err
+		}
+		k, err := r.IntersectParams(known)
+		if err != nil {
+			return nil, err
+		}
+		empty, err := k.IsEmpty(ev.ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !empty {
+			out = append(out, r)
 		}
 	}
 	return out, nil
@@ -406,8 +457,13 @@ func contentHoles(g *presburger.BasicMap, data []bool, n int) ([]cellHole, *pres
 			}
 		}
 		if k < 0 || found[k] {
-			offsets.AddEq(keep)
+			if !usesLocals(g, row) {
+				offsets.AddEq(withoutLocals(g, offsets, keep))
+			}
 			continue
+		}
+		if usesLocals(g, row) {
+			return nil, nil, unsupported("hole %d of the content is defined through a local variable", k+1)
 		}
 		found[k] = true
 		// Normalise to h = f: coefficients of f are those of the row
@@ -441,7 +497,7 @@ func contentHoles(g *presburger.BasicMap, data []bool, n int) ([]cellHole, *pres
 				keep[firstIn+dim] = presburger.NewInt(0)
 			}
 		}
-		offsets.AddEq(keep)
+		offsets.AddEq(withoutLocals(g, offsets, keep))
 		holes[k] = cellHole{dim: dim, offset: offset}
 	}
 	for k, ok := range found {
@@ -450,6 +506,29 @@ func contentHoles(g *presburger.BasicMap, data []bool, n int) ([]cellHole, *pres
 		}
 	}
 	return holes, offsets, nil
+}
+
+// usesLocals reports whether the row of the basic map g reads one of its
+// local variables.
+func usesLocals(g *presburger.BasicMap, row []presburger.Int) bool {
+	for l := 0; l < g.NumLocals(); l++ {
+		if !row[g.LocalCol(l)].IsZero() {
+			return true
+		}
+	}
+	return false
+}
+
+// withoutLocals returns the row of g, which reads none of g's local
+// variables, as a row of to, a basic map of g's space without them.
+func withoutLocals(g, to *presburger.BasicMap, row []presburger.Int) []presburger.Int {
+	if g.NumLocals() == 0 {
+		return row
+	}
+	out := to.NewRow()
+	copy(out, row[:g.LocalOffset()])
+	out[to.ConstCol()] = row[g.ConstCol()]
+	return out
 }
 
 // checkHoleUses checks that every hole of c's template that a
