@@ -131,6 +131,9 @@ func (ev *valueEval) dataRead(x *syntax.Index) ([]alternative, error) {
 	if len(comps) == 0 {
 		return nil, nil
 	}
+	if comps, err = ev.mergeCopies(comps, known); err != nil {
+		return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
+	}
 	if len(comps) == 1 {
 		return ev.dataReadFrom(x, comps[0], known)
 	}
