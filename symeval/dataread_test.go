@@ -163,6 +163,7 @@ func TestValueRange(t *testing.T) {
 	spec := `param N
 input A(x) : i32
 input U(x) : u8
+input F(x) : f32
 tensor O(x) : i32
 O(x) = A(0)
 output O
@@ -180,6 +181,12 @@ output O
 		{"clamp(A(x), 0, 255) + 1", 1, 256},
 		{"i32(U(x)) - 10", -10, 245},
 		{"A(x) + 1", -1 << 31, 1<<31 - 1},
+		// Float clamps converted: truncation is monotone.
+		{"i32(max(min(F(x), f32(255.0)), f32(0.0)))", 0, 255},
+		{"i32(clamp(F(x), f32(-2.5), f32(7.75))) + 1", -1, 8},
+		{"i32(min(F(x), f32(255.0)))", -1 << 31, 1<<31 - 1},
+		{"i32(max(min(F(x), f32(3000000000.0)), f32(0.0)))", -1 << 31, 1<<31 - 1},
+		{"i32(max(min(F(x), f32(1.0)), f32(1.0)))", 0, 1},
 	}
 	for _, c := range cases {
 		p := loadPair(t, "s.sare", strings.Replace(spec, "A(0)", c.text, 1), "k.sched", "kernel k(N)\nout o[x] : i32[N] = O(x)\n{\n}\n")
