@@ -104,13 +104,13 @@ func (h cellHole) free() bool { return h.dim < 0 || h.offset }
 // condition reports).
 func (ev *valueEval) dataRead(x *syntax.Index) ([]alternative, error) {
 	name := x.Array.Name
-	var comps []*presburger.Map
+	var all []*presburger.Map
 	for _, m := range ev.h.u.Maps() {
 		if in := m.Space().In; in != nil && in.Name == name {
-			comps = append(comps, m)
+			all = append(all, m)
 		}
 	}
-	if len(comps) == 0 {
+	if len(all) == 0 {
 		return nil, nil
 	}
 	// The read runs where the scope's facts (the ranges of the
@@ -118,6 +118,20 @@ func (ev *valueEval) dataRead(x *syntax.Index) ([]alternative, error) {
 	// after its loop, does not matter.
 	known, err := ev.knownDomain()
 	if err != nil {
+		return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
+	}
+	// Nor do the cells off the read's affine coordinates: a row of a
+	// slab read at a data-dependent column holds one form where the
+	// other rows may hold others (a histogram per row, updated row after
+	// row within one iteration of its reduction).
+	comps, err := ev.atAffineCoordinates(x, all, known)
+	if err != nil {
+		return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
+	}
+	if len(comps) == 0 {
+		return nil, nil
+	}
+	if comps, err = ev.mergeCopies(comps, known); err != nil {
 		return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
 	}
 	if len(comps) == 1 {
@@ -155,6 +169,46 @@ func (ev *valueEval) dataRead(x *syntax.Index) ([]alternative, error) {
 				return nil, fmt.Errorf("%s: read %s: %w", x.Pos(), syntax.ExprString(x), err)
 			}
 			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+// atAffineCoordinates returns the heap components comps of the array
+// that x reads restricted to the cells x can touch, those whose
+// coordinates at x's affine indices are those indices' values (the
+// others any), less the components that hold no such cell where the
+// parameter domain known holds. The read's value is the content of one
+// of those cells, so that the rest of the heap does not matter to it.
+func (ev *valueEval) atAffineCoordinates(x *syntax.Index, comps []*presburger.Map, known *presburger.Map) ([]*presburger.Map, error) {
+	data := dataFlags(x)
+	affine := false
+	for _, d := range data {
+		affine = affine || !d
+	}
+	if !affine {
+		return comps, nil
+	}
+	loc, err := affineLocation(ev.s, x, data)
+	if err != nil {
+		return nil, err
+	}
+	var out []*presburger.Map
+	for _, m := range comps {
+		r, err := m.IntersectDomain(loc)
+		if err != nil {
+			return nil, err
+		}
+		k, err := r.IntersectParams(known)
+		if err != nil {
+			return nil, err
+		}
+		empty, err := k.IsEmpty(ev.ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !empty {
+			out = append(out, r)
 		}
 	}
 	return out, nil
@@ -406,8 +460,13 @@ func contentHoles(g *presburger.BasicMap, data []bool, n int) ([]cellHole, *pres
 			}
 		}
 		if k < 0 || found[k] {
-			offsets.AddEq(keep)
+			if !usesLocals(g, row) {
+				offsets.AddEq(withoutLocals(g, offsets, keep))
+			}
 			continue
+		}
+		if usesLocals(g, row) {
+			return nil, nil, unsupported("hole %d of the content is defined through a local variable", k+1)
 		}
 		found[k] = true
 		// Normalise to h = f: coefficients of f are those of the row
@@ -441,7 +500,7 @@ func contentHoles(g *presburger.BasicMap, data []bool, n int) ([]cellHole, *pres
 				keep[firstIn+dim] = presburger.NewInt(0)
 			}
 		}
-		offsets.AddEq(keep)
+		offsets.AddEq(withoutLocals(g, offsets, keep))
 		holes[k] = cellHole{dim: dim, offset: offset}
 	}
 	for k, ok := range found {
@@ -450,6 +509,29 @@ func contentHoles(g *presburger.BasicMap, data []bool, n int) ([]cellHole, *pres
 		}
 	}
 	return holes, offsets, nil
+}
+
+// usesLocals reports whether the row of the basic map g reads one of its
+// local variables.
+func usesLocals(g *presburger.BasicMap, row []presburger.Int) bool {
+	for l := 0; l < g.NumLocals(); l++ {
+		if !row[g.LocalCol(l)].IsZero() {
+			return true
+		}
+	}
+	return false
+}
+
+// withoutLocals returns the row of g, which reads none of g's local
+// variables, as a row of to, a basic map of g's space without them.
+func withoutLocals(g, to *presburger.BasicMap, row []presburger.Int) []presburger.Int {
+	if g.NumLocals() == 0 {
+		return row
+	}
+	out := to.NewRow()
+	copy(out, row[:g.LocalOffset()])
+	out[to.ConstCol()] = row[g.ConstCol()]
+	return out
 }
 
 // checkHoleUses checks that every hole of c's template that a
@@ -572,12 +654,13 @@ func rangeLocation(s *Scope, x *syntax.Index, data []bool, types map[syntax.Expr
 	if err != nil {
 		return nil, err
 	}
+	konst := scopeConstant(s.translator(), types)
 	b := presburger.NewBasicMap(loc.Space())
 	for d, ix := range x.Indices {
 		if !data[d] {
 			continue
 		}
-		lo, hi, ok := valueRange(ix, types)
+		lo, hi, ok := valueRangeWith(ix, types, konst)
 		if !ok {
 			return nil, unsupported("%s: the values of the index %s have no known range", ix.Pos(), syntax.ExprString(ix))
 		}
@@ -599,6 +682,14 @@ func rangeLocation(s *Scope, x *syntax.Index, data []bool, types map[syntax.Expr
 // target's range. It fails for a type whose values exceed int64
 // (u64) and for an expression that is not an integer.
 func valueRange(e syntax.Expr, types map[syntax.Expr]syntax.Type) (lo, hi int64, ok bool) {
+	return valueRangeWith(e, types, nil)
+}
+
+// valueRangeWith is valueRange where konst, when not nil, gives the
+// value of an expression that is a constant without being a literal (a
+// let bound to one, converted to its own type's range), for the
+// constants added or subtracted.
+func valueRangeWith(e syntax.Expr, types map[syntax.Expr]syntax.Type, konst func(syntax.Expr) (int64, bool)) (lo, hi int64, ok bool) {
 	t, typed := types[e]
 	if !typed || !t.IsInteger() {
 		return 0, 0, false
@@ -615,8 +706,11 @@ func valueRange(e syntax.Expr, types map[syntax.Expr]syntax.Type) (lo, hi int64,
 	}
 	if b, isBin := e.(*syntax.Binary); isBin && (b.Op == syntax.OpAdd || b.Op == syntax.OpSub) {
 		// A constant added or subtracted, where nothing wraps.
-		l, h, ok := valueRange(b.X, types)
+		l, h, ok := valueRangeWith(b.X, types, konst)
 		k, isConst := constInt(b.Y)
+		if !isConst && konst != nil {
+			k, isConst = konst(b.Y)
+		}
 		if ok && isConst && k > math.MinInt32 && k < math.MaxInt32 && l > math.MinInt64/2 && h < math.MaxInt64/2 {
 			if b.Op == syntax.OpSub {
 				k = -k
@@ -640,8 +734,8 @@ func valueRange(e syntax.Expr, types map[syntax.Expr]syntax.Type) (lo, hi int64,
 			return l, h, true
 		}
 	case (name == "min" || name == "max") && len(args) == 2:
-		l1, h1, ok1 := valueRange(args[0], types)
-		l2, h2, ok2 := valueRange(args[1], types)
+		l1, h1, ok1 := valueRangeWith(args[0], types, konst)
+		l2, h2, ok2 := valueRangeWith(args[1], types, konst)
 		if ok1 && ok2 {
 			if name == "min" {
 				return min(l1, l2), min(h1, h2), true
@@ -649,8 +743,17 @@ func valueRange(e syntax.Expr, types map[syntax.Expr]syntax.Type) (lo, hi int64,
 			return max(l1, l2), max(h1, h2), true
 		}
 	case syntax.TypeByName(name) != syntax.Invalid && len(args) == 1:
-		if l, h, ok := valueRange(args[0], types); ok && l >= lo && h <= hi {
+		if l, h, ok := valueRangeWith(args[0], types, konst); ok && l >= lo && h <= hi {
 			return l, h, true
+		}
+		if at, ok := types[args[0]]; ok && at.IsFloat() {
+			// Truncation toward zero is monotone; a conversion out of
+			// the type's range (NaN included) is undefined.
+			fl, fh := floatRange(args[0], types)
+			l, h := math.Trunc(math.Nextafter(fl, math.Inf(-1))), math.Trunc(math.Nextafter(fh, math.Inf(1)))
+			if float64(lo) <= l && h <= float64(hi) {
+				return int64(l), int64(h), true
+			}
 		}
 	}
 	return lo, hi, true
@@ -693,4 +796,89 @@ func constInt(e syntax.Expr) (int64, bool) {
 		n = -n
 	}
 	return n, true
+}
+
+// floatRange returns bounds lo <= v <= hi (infinite when unknown) of
+// every value v of the float expression e that is not NaN: a float
+// literal's, narrowed by min, max and clamp, as both value models
+// compute them (a NaN operand aside). A literal counts with its value
+// and its value rounded to its type, whichever the model takes.
+func floatRange(e syntax.Expr, types map[syntax.Expr]syntax.Type) (lo, hi float64) {
+	lo, hi = math.Inf(-1), math.Inf(1)
+	switch x := e.(type) {
+	case *syntax.Lit:
+		if x.Kind != syntax.FloatLiteral && x.Kind != syntax.IntLiteral {
+			return lo, hi
+		}
+		f, err := strconv.ParseFloat(strings.TrimSuffix(x.Text, "f"), 64)
+		if err != nil || math.IsNaN(f) {
+			return lo, hi
+		}
+		r := f
+		if t, ok := types[e]; ok && t == syntax.F32 {
+			r = float64(float32(f))
+		}
+		return min(f, r), max(f, r)
+	case *syntax.Unary:
+		if x.Op == syntax.OpNeg {
+			l, h := floatRange(x.X, types)
+			return -h, -l
+		}
+	case *syntax.Call:
+		args := x.Args
+		switch name := x.Fun.Name; {
+		case name == "clamp" && len(args) == 3:
+			// min(max(x, a), b)
+			l, h := floatRange(args[0], types)
+			la, ha := floatRange(args[1], types)
+			lb, hb := floatRange(args[2], types)
+			return min(max(l, la), lb), min(max(h, ha), hb)
+		case (name == "min" || name == "max") && len(args) == 2:
+			l1, h1 := floatRange(args[0], types)
+			l2, h2 := floatRange(args[1], types)
+			if name == "min" {
+				return min(l1, l2), min(h1, h2)
+			}
+			return max(l1, l2), max(h1, h2)
+		case syntax.TypeByName(name).IsFloat() && len(args) == 1:
+			// A conversion to a float type: its operand's bounds,
+			// rounded to it or not (rounding is monotone).
+			l, h := floatRange(args[0], types)
+			if syntax.TypeByName(name) == syntax.F32 {
+				return min(l, float64(float32(l))), max(h, float64(float32(h)))
+			}
+			return l, h
+		}
+	}
+	return lo, hi
+}
+
+// scopeConstant returns the value of an integer expression that the
+// translator tr resolves to a constant (a let bound to one), converted
+// to an integer type whose range holds it, or false.
+func scopeConstant(tr *translator, types map[syntax.Expr]syntax.Type) func(syntax.Expr) (int64, bool) {
+	var konst func(e syntax.Expr) (int64, bool)
+	konst = func(e syntax.Expr) (int64, bool) {
+		if call, ok := e.(*syntax.Call); ok && len(call.Args) == 1 {
+			t := syntax.TypeByName(call.Fun.Name)
+			if t == syntax.Invalid || !t.IsInteger() {
+				return 0, false
+			}
+			v, ok := konst(call.Args[0])
+			lo, hi, rok := typeRange(t)
+			if !ok || !rok || v < lo || v > hi {
+				return 0, false
+			}
+			return v, true
+		}
+		if _, ok := e.(*syntax.Ident); !ok {
+			return constInt(e)
+		}
+		pw, err := tr.index(e)
+		if err != nil || len(pw) != 1 || len(pw[0].cond) != 1 || len(pw[0].cond[0]) != 0 || !pw[0].e.isConst() || len(pw[0].e.divs) != 0 {
+			return 0, false
+		}
+		return pw[0].e.c.Int64()
+	}
+	return konst
 }

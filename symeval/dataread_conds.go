@@ -236,7 +236,7 @@ func (g *gen) dataObligation(c Condition, st *sched.Assign, vc syntax.Expr, type
 	info := expr.NewInfo()
 	info.Types = types
 	check := &sched.Assign{Array: st.Array, Indices: st.Indices, Value: vc, Annot: tru}
-	obs, err := valueObligations(g.ctx, g.pr.Contexts, g.pr, check, at, info)
+	obs, err := valueObligations(g.ctx, g.pr.Contexts, g.pr, check, at, info, g.copies)
 	if done, err := g.undecidedData(c, err); done || err != nil {
 		return err
 	}

@@ -39,6 +39,13 @@ const (
 	lutUse  = "    par x < N { o[x] {O(x)} := t[clamp(a[x], 0, 255)] }\n"
 )
 
+// letFill writes the table from the cell m = -1, which letUse subtracts
+// from its index.
+const (
+	letFill = "    let m = -1\n    for v < 256 { t[v - m] {L(v)} := f32(v) * 0.5 }\n"
+	letUse  = "    par x < N { o[x] {O(x)} := t[clamp(a[x], 0, 255) - i32(m)] }\n"
+)
+
 // pwFill writes the table at cells offset by max(N - 5, 0); pwUse reads
 // it at offset max(N - k, 0).
 const pwFill = "    for v < 256 { t[v + max(N - 5, 0)] {L(v)} := f32(v) * 0.5 }\n"
@@ -108,6 +115,11 @@ func TestDataReadConditions(t *testing.T) {
 		{"piecewise value", lutSpec, lutKernel("256 + max(N - 5, 0)", pwFill+pwUse("5")), sched.WrongValue, use, Pending, ""},
 		{"piecewise bounds", lutSpec, lutKernel("256 + max(N - 5, 0)", pwFill+pwUse("5")), sched.OutOfBoundsRead, use, Pending, ""},
 		{"piecewise defined", lutSpec, lutKernel("256 + max(N - 5, 0)", pwFill+pwUse("5")), sched.UndefinedRead, use, Undecided, "some of its cells"},
+		// A table stored from a let bound to a constant, subtracted from
+		// the index as Halide's realized mins are: the range shifted lies
+		// within the table; read one cell further, it does not.
+		{"let offset bounds", lutSpec, lutKernel("257", letFill+letUse), sched.OutOfBoundsRead, use, Proved, ""},
+		{"let offset further", lutSpec, lutKernel("257", letFill+strings.Replace(letUse, "255) - i32(m)", "255) + 1 - i32(m)", 1)), sched.OutOfBoundsRead, use, Pending, ""},
 		// A content that is not the cell itself at the read.
 		{"reversed table", lutSpec, lutKernel("256", "    for v < 256 { t[v] {L(255 - v)} := f32(255 - v) * 0.5 }\n"+lutUse), sched.WrongValue, use, Undecided, "not one coordinate"},
 		// The loop writes the table it reads at data-dependent indices.
@@ -163,6 +175,7 @@ func TestValueRange(t *testing.T) {
 	spec := `param N
 input A(x) : i32
 input U(x) : u8
+input F(x) : f32
 tensor O(x) : i32
 O(x) = A(0)
 output O
@@ -180,6 +193,12 @@ output O
 		{"clamp(A(x), 0, 255) + 1", 1, 256},
 		{"i32(U(x)) - 10", -10, 245},
 		{"A(x) + 1", -1 << 31, 1<<31 - 1},
+		// Float clamps converted: truncation is monotone.
+		{"i32(max(min(F(x), f32(255.0)), f32(0.0)))", 0, 255},
+		{"i32(clamp(F(x), f32(-2.5), f32(7.75))) + 1", -1, 8},
+		{"i32(min(F(x), f32(255.0)))", -1 << 31, 1<<31 - 1},
+		{"i32(max(min(F(x), f32(3000000000.0)), f32(0.0)))", -1 << 31, 1<<31 - 1},
+		{"i32(max(min(F(x), f32(1.0)), f32(1.0)))", 0, 1},
 	}
 	for _, c := range cases {
 		p := loadPair(t, "s.sare", strings.Replace(spec, "A(0)", c.text, 1), "k.sched", "kernel k(N)\nout o[x] : i32[N] = O(x)\n{\n}\n")

@@ -99,10 +99,11 @@
 // contexts); heap.go (symbolic heaps); prophetic.go (prophetic
 // evaluation); symvalue.go (values and read sets in a heap); readloc.go,
 // condmerge.go, offsetread.go, clampread.go and cellfn.go (the locations
-// and contents of reads, in few pieces); dataread.go, dataread_conds.go
-// and dataread_spec.go (reads at data-dependent indices, Clément 2022,
-// section 9.6.1: their values, their conditions, and the specification's
-// accesses at such indices); datawrite.go (writes at data-dependent
+// and contents of reads, in few pieces); dataread.go, dataread_conds.go,
+// dataread_copies.go and dataread_spec.go (reads at data-dependent
+// indices, Clément 2022, section 9.6.1: their values, their conditions,
+// cells of two forms that the specification's copy equations make one,
+// and the specification's accesses at such indices); datawrite.go (writes at data-dependent
 // indices, section 9.6.3, lowered to writes of every cell of their
 // array); symbolic.go (the heap of each
 // assignment, undefined reads, bounds, missing outputs); race.go (par

@@ -32,10 +32,11 @@ type obligation struct {
 }
 
 // valueObligations returns the obligations of the assignment st running
-// at the given site.
-func valueObligations(ctx context.Context, cs *Contexts, pr *Prophecy, st *sched.Assign, at site, info *expr.Info) (_ []obligation, err error) {
+// at the given site; copies are the specification's copy equations that
+// its data-dependent reads may use.
+func valueObligations(ctx context.Context, cs *Contexts, pr *Prophecy, st *sched.Assign, at site, info *expr.Info, copies map[string][]specCopy) (_ []obligation, err error) {
 	defer guard(&err, "value obligations")
-	ev := &valueEval{ctx: ctx, cs: cs, info: info, s: at.scope, h: at.heap}
+	ev := &valueEval{ctx: ctx, cs: cs, info: info, s: at.scope, h: at.heap, copies: copies}
 	alts, err := ev.eval(st.Value)
 	if err != nil {
 		return nil, err

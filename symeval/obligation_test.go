@@ -26,7 +26,7 @@ func checkObligations(t *testing.T, ctx context.Context, p *pair, params map[str
 	}
 	env := ev.Env(ctx)
 	for st, at := range hb {
-		obs, err := valueObligations(ctx, pr.Contexts, pr, st, at, p.kinfo.Types)
+		obs, err := valueObligations(ctx, pr.Contexts, pr, st, at, p.kinfo.Types, nil)
 		if err != nil {
 			t.Fatalf("%s: %s: %v", p.kernel.Name.Name, sched.StmtLine(st), err)
 		}

@@ -70,6 +70,9 @@ type valueEval struct {
 	fns map[*presburger.Map]cellFn
 	// within is the scope's facts and assumptions, once needed.
 	within *presburger.Map
+	// copies are the specification's copy equations, by the tensor they
+	// define (dataread_copies.go); nil: none used.
+	copies map[string][]specCopy
 }
 
 // knownDomain returns the parameter domain where the scope's facts and

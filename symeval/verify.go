@@ -255,7 +255,8 @@ func Analyze(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sare
 	}
 	a = &Analysis{Params: params, Assumptions: pr.Assumptions, Prophecy: pr}
 	g := &gen{ctx: ctx, a: a, pr: pr, k: k, kinfo: kinfo, spec: spec, sinfo: sinfo, trace: opts.Trace, noValue: opts.NoValue,
-		opts: opts.Options, undMemo: map[*Prophecy]map[*sched.Assign]*presburger.UnionMap{}, refutes: opts.Refutes, pending: opts.Pending, early: an}
+		opts: opts.Options, undMemo: map[*Prophecy]map[*sched.Assign]*presburger.UnionMap{}, refutes: opts.Refutes, pending: opts.Pending, early: an,
+		copies: copyEquations(spec)}
 	if err := g.run(); err != nil {
 		return nil, err
 	}
@@ -287,6 +288,8 @@ type gen struct {
 	// assignments at all their iterations, in the heaps without ⊥,
 	// computed when looking for garbage writes.
 	undMemo map[*Prophecy]map[*sched.Assign]*presburger.UnionMap
+	// copies are the specification's copy equations (copyEquations).
+	copies map[string][]specCopy
 	// garbageHarm says where ⊥ does harm (an out cell, a write-write
 	// conflict), when a condition on it failed.
 	garbageHarm string
@@ -594,7 +597,7 @@ func (g *gen) assign(st *sched.Assign, at site) error {
 	if g.noValue[st] || g.notDischarged(base) {
 		return nil
 	}
-	obs, err := valueObligations(g.ctx, g.pr.Contexts, g.pr, st, good, g.kinfo.Types)
+	obs, err := valueObligations(g.ctx, g.pr.Contexts, g.pr, st, good, g.kinfo.Types, g.copies)
 	if err != nil {
 		c := base
 		c.Kind = sched.WrongValue

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/augur-verify/augur/frontend"
+	"github.com/augur-verify/augur/internal/testtier"
+	"github.com/augur-verify/augur/smt/encode"
 )
 
 // TestMaxFilter translates apps/max_filter.cpp, Halide's max_filter app
@@ -52,4 +54,27 @@ func TestMaxFilter(t *testing.T) {
 			t.Errorf("sample of seed %d: %d cells from Halide, %d checked in the kernel", seed, res.HalideCells, res.KernelCells)
 		}
 	}
+}
+
+// TestLongMaxFilter validates apps/max_filter at radius 3 in the real
+// value model, not INVALID (UNKNOWN: slice_for_radius's floor(log(2t +
+// 1) / logf(2)), which Halide computes as a product by the reciprocal,
+// differs from the specification's for some values of the uninterpreted
+// log): vert_log's slices, the pure definition's and the scan's,
+// are one form for its data-dependent reads by the specification's
+// equation vert_log_s1(x, y, c, t) = vert_log_s0(x, y, c, t) outside the
+// scan.
+func TestLongMaxFilter(t *testing.T) {
+	testtier.Long(t)
+	t.Parallel()
+	tc := toolchain(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 45*time.Minute)
+	defer cancel()
+	d := buildDriver(t, tc, filepath.Join("apps", "max_filter.cpp"))
+	pair := translated(ctx, t, d, Options{Target: SuiteTarget, Params: map[string]string{"radius": "3"}})
+	rep, err := validatePair(ctx, pair, encode.Real, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	appVerdict(t, rep, "several forms")
 }
