@@ -9,7 +9,6 @@ import (
 
 	"github.com/augur-verify/augur/frontend"
 	"github.com/augur-verify/augur/internal/testtier"
-	"github.com/augur-verify/augur/smt/encode"
 )
 
 // TestMaxFilter translates apps/max_filter.cpp, Halide's max_filter app
@@ -72,7 +71,7 @@ func TestLongMaxFilter(t *testing.T) {
 	defer cancel()
 	d := buildDriver(t, tc, filepath.Join("apps", "max_filter.cpp"))
 	pair := translated(ctx, t, d, Options{Target: SuiteTarget, Params: map[string]string{"radius": "3"}})
-	rep, err := validatePair(ctx, pair, encode.Real, 1)
+	rep, err := validateBounded(ctx, pair, appTestResources)
 	if err != nil {
 		t.Fatal(err)
 	}
