@@ -633,7 +633,7 @@ func (t *translator) compare(xa syntax.Expr, op syntax.Op, xb syntax.Expr, neg b
 	}
 	_, _, _, mx := minMaxArgs(xa)
 	_, _, _, my := minMaxArgs(xb)
-	if !mx && !my {
+	if (!mx && !my) || !readsNothing(xa) || !readsNothing(xb) {
 		return nil, err
 	}
 	s, decided, serr := t.splitCompare(xa, op, xb)

@@ -33,6 +33,29 @@ func outOfPieces(err error) bool {
 	return errors.As(err, &b)
 }
 
+// readsNothing reports whether e is built of names, integer literals,
+// arithmetic, min, max and select alone: no read of an array or tensor,
+// whose failures (out of bounds, undefined) a decision by the syntax
+// would hide.
+func readsNothing(e syntax.Expr) bool {
+	ok := true
+	syntax.Inspect(e, func(x syntax.Expr) bool {
+		switch x := x.(type) {
+		case *syntax.Ident, *syntax.Lit, *syntax.Unary, *syntax.Binary:
+		case *syntax.Call:
+			switch x.Fun.Name {
+			case "min", "max", "select":
+			default:
+				ok = false
+			}
+		default:
+			ok = false
+		}
+		return ok
+	})
+	return ok
+}
+
 // maxKnownSteps bounds the syntactic comparisons of one decision by
 // knownCompare.
 const maxKnownSteps = 4096

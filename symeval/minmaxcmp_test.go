@@ -28,8 +28,8 @@ func pyramidBound(levels int) string {
 // region read through a boundary condition, max(min(R, e + m), m + 1) <=
 // e + m, where R has too many pieces to translate, is the constraint m
 // + 1 <= e + m, in both polarities. Checks of the same shape that the
-// syntax does not decide (the bound one less, the clamp one more) keep
-// the error of the whole comparison.
+// syntax does not decide (the bound one less, the clamp one more), or
+// that read an array, keep the error of the whole comparison.
 func TestSplitCompareRequiredRegion(t *testing.T) {
 	ctx := context.Background()
 	s := NewScope([]string{"X", "E", "M"})
@@ -56,6 +56,8 @@ func TestSplitCompareRequiredRegion(t *testing.T) {
 		fmt.Sprintf("max(min(%s, E + M + 1), M + 1) <= E + M", r),
 		fmt.Sprintf("max(min(%s, E + M), M + 1) < E + M", r),
 		fmt.Sprintf("min(max(%s, E + M), M + 1) <= E + M", r),
+		// A read is never decided by the syntax.
+		fmt.Sprintf("max(min(%s + a[X], E + M), M + 1) <= E + M", r),
 	} {
 		_, err := s.Constraint(mustExpr(t, wrong))
 		if err == nil || !strings.Contains(err.Error(), "more than 4096 pieces") {
