@@ -913,12 +913,8 @@ func defsAgree(defs []map[int]string, i, k int) bool {
 // holesEqual reports whether holes i and k are equal on all of set. The
 // pieces where their definitions agree need no test; the others are
 // tested for a point where the holes differ, those where the definitions
-// differ first (the likeliest to have one). A point found by a short
-// search (SampleQuick) answers before the exact emptiness test, and joins
-// the sampler's points: a point of the set where two holes differ tells
-// many other pairs apart too (camera_pipe's values of 17 holes, whose
-// first samples separate few of their pairs).
-func holesEqual(ctx context.Context, set *presburger.Map, defs []map[int]string, i, k int, samples *holeSampler) (bool, error) {
+// differ first (the likeliest to have one).
+func holesEqual(ctx context.Context, set *presburger.Map, defs []map[int]string, i, k int) (bool, error) {
 	pieces := set.Pieces()
 	var order []int
 	for p := range pieces {
@@ -942,10 +938,6 @@ func holesEqual(ctx context.Context, set *presburger.Map, defs []map[int]string,
 			row[t.Col(presburger.DimOut, k)] = presburger.NewInt(-sign)
 			row[t.ConstCol()] = presburger.NewInt(-1)
 			t.AddIneq(row)
-			if pt, err := t.SampleQuick(ctx, holeSampleNodes); err == nil && pt != nil {
-				samples.points = append(samples.points, pt)
-				return false, nil
-			}
 			empty, err := t.IsEmpty(ctx)
 			if err != nil || !empty {
 				return false, err
@@ -978,7 +970,7 @@ func fuseHoles(ctx context.Context, a alternative) (alternative, error) {
 				if samples.differ(sp.Col(presburger.DimOut, i), sp.Col(presburger.DimOut, j)) {
 					continue // a point where the two holes differ: no inclusion test needed
 				}
-				eq, err := holesEqual(ctx, a.set, defs, i, j, samples)
+				eq, err := holesEqual(ctx, a.set, defs, i, j)
 				if err != nil {
 					return a, fmt.Errorf("fuse holes: %w", err)
 				}
