@@ -182,7 +182,7 @@ func dnfTrue() dnf { return dnf{conj{}} }
 // maxProduct pairs, of which at most maxPieces may remain.
 func (d dnf) and(o dnf) (dnf, error) {
 	if len(d)*len(o) > maxProduct {
-		return nil, fmt.Errorf("constraint has more than %d disjuncts", maxPieces)
+		return nil, budgetError(fmt.Sprintf("constraint has more than %d disjuncts", maxPieces))
 	}
 	var out dnf
 	for _, a := range d {
@@ -196,7 +196,7 @@ func (d dnf) and(o dnf) (dnf, error) {
 		}
 	}
 	if len(out) > maxPieces {
-		return nil, fmt.Errorf("constraint has more than %d disjuncts", maxPieces)
+		return nil, budgetError(fmt.Sprintf("constraint has more than %d disjuncts", maxPieces))
 	}
 	return out, nil
 }
@@ -269,7 +269,7 @@ func (a atom) contradicts(b atom) bool {
 
 func (d dnf) or(o dnf) (dnf, error) {
 	if len(d)+len(o) > maxPieces {
-		return nil, fmt.Errorf("constraint has more than %d disjuncts", maxPieces)
+		return nil, budgetError(fmt.Sprintf("constraint has more than %d disjuncts", maxPieces))
 	}
 	out := make(dnf, 0, len(d)+len(o))
 	return append(append(out, d...), o...), nil
@@ -337,7 +337,7 @@ func (p pwExpr) key() string {
 // combine applies f to every pair of pieces of a and b.
 func combine(a, b pwExpr, f func(x, y linear) (pwExpr, error)) (pwExpr, error) {
 	if len(a)*len(b) > maxProduct {
-		return nil, fmt.Errorf("index expression has more than %d pieces", maxPieces)
+		return nil, budgetError(fmt.Sprintf("index expression has more than %d pieces", maxPieces))
 	}
 	var out pwExpr
 	for _, pa := range a {
@@ -363,7 +363,7 @@ func combine(a, b pwExpr, f func(x, y linear) (pwExpr, error)) (pwExpr, error) {
 				}
 			}
 			if len(out) > maxPieces {
-				return nil, fmt.Errorf("index expression has more than %d pieces", maxPieces)
+				return nil, budgetError(fmt.Sprintf("index expression has more than %d pieces", maxPieces))
 			}
 		}
 	}
@@ -540,7 +540,7 @@ func (t *translator) choose(x *syntax.Call) (pwExpr, error) {
 		}
 	}
 	if len(out) > maxPieces {
-		return nil, errAt(x, "more than %d pieces", maxPieces)
+		return nil, fmt.Errorf("%s: %s: %w", x.Pos(), syntax.ExprString(x), budgetError(fmt.Sprintf("more than %d pieces", maxPieces)))
 	}
 	return out, nil
 }
@@ -620,11 +620,31 @@ func negateOp(op syntax.Op) syntax.Op {
 	return syntax.OpNone
 }
 
-// compare translates a op b (or its negation).
+// compare translates a op b (or its negation). A comparison whose
+// translation runs out of pieces is split at the min and max of its
+// operands (splitCompare) when the syntax decides some of the parts.
 func (t *translator) compare(xa syntax.Expr, op syntax.Op, xb syntax.Expr, neg bool) (dnf, error) {
 	if neg {
 		op = negateOp(op)
 	}
+	d, err := t.comparePlain(xa, op, xb)
+	if err == nil || !outOfPieces(err) || !isOrdering(op) {
+		return d, err
+	}
+	_, _, _, mx := minMaxArgs(xa)
+	_, _, _, my := minMaxArgs(xb)
+	if (!mx && !my) || !readsNothing(xa) || !readsNothing(xb) {
+		return nil, err
+	}
+	s, decided, serr := t.splitCompare(xa, op, xb)
+	if serr == nil && decided {
+		return s, nil
+	}
+	return nil, err
+}
+
+// comparePlain translates a op b from the pieces of a and b.
+func (t *translator) comparePlain(xa syntax.Expr, op syntax.Op, xb syntax.Expr) (dnf, error) {
 	a, b, err := t.operands(xa, xb)
 	if err != nil {
 		return nil, err

@@ -94,8 +94,9 @@
 // with Z3 (package smt) and decides the verdict. A prophecy alone only
 // says what a kernel computes if its annotations hold.
 //
-// Files, in reading order: scope.go, affine.go and lower.go (the index
-// language); assume.go (the assumptions' domain); context.go (expression
+// Files, in reading order: scope.go, affine.go, minmaxcmp.go and lower.go
+// (the index language; a comparison of too many pieces split at the min
+// and max of its operands); assume.go (the assumptions' domain); context.go (expression
 // contexts); heap.go (symbolic heaps); prophetic.go (prophetic
 // evaluation); symvalue.go (values and read sets in a heap); readloc.go,
 // condmerge.go, offsetread.go, clampread.go and cellfn.go (the locations

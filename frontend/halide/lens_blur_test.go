@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/augur-verify/augur/frontend"
+	"github.com/augur-verify/augur/internal/testtier"
 	"github.com/augur-verify/augur/smt/encode"
 	"github.com/augur-verify/augur/validate"
 )
@@ -25,10 +26,7 @@ import (
 // (without it Halide rewrites argmin's select(v < m, v, m) into min(v, m),
 // which the formats give NaN where the filtered cost is 0 / 0), the
 // interpreter's run of the kernel agrees with Halide's JIT, cell for cell,
-// on two samples. Validation stops at Halide's checks of the inputs'
-// required regions, nests of min, max and division through the 8 pyramid
-// levels that the symbolic evaluation cannot split into few enough pieces:
-// UNKNOWN.
+// on two samples (TestLongLensBlur validates it).
 func TestLensBlur(t *testing.T) {
 	t.Parallel()
 	tc := toolchain(t)
@@ -75,11 +73,31 @@ func TestLensBlur(t *testing.T) {
 			t.Errorf("sample of seed %d: %d cells from Halide, %d checked in the kernel", seed, res.HalideCells, res.KernelCells)
 		}
 	}
+}
+
+// TestLongLensBlur validates lens_blur with strict_float (TestLensBlur).
+// Halide's checks of the inputs' required regions, nests of min, max and
+// division through the 8 pyramid levels, are assumed (split at their min
+// and max, the clamp to the buffer's end decides them). Validation stops
+// at the realized region of the pyramid's first level, f3, a nest of the
+// same kind that the symbolic evaluation cannot split into few enough
+// pieces: UNKNOWN.
+func TestLongLensBlur(t *testing.T) {
+	testtier.Long(t)
+	t.Parallel()
+	tc := toolchain(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+	d := buildDriver(t, tc, filepath.Join("apps", "lens_blur.cpp"))
+	pair, err := TranslateResult(ctx, d, Options{Target: SuiteTarget + "-strict_float"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	rep, err := validatePair(ctx, &pair.Pair, encode.Real, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	const reason = "symbolic evaluation failed: kernel lens_blur: assume: index expression has more than 4096 pieces"
+	const reason = "symbolic evaluation failed: kernel lens_blur: 136:5: let f3_v1_min_realized: index expression has more than 4096 pieces"
 	if rep.Verdict != validate.Unknown || rep.Reason != reason {
 		t.Errorf("verdict %s (%s), want unknown (%s)", rep.Verdict, rep.Reason, reason)
 	}
