@@ -365,7 +365,7 @@ func unconfirmedDerived(rep *validate.Report, d []halide.DerivedParam) {
 		names = append(names, p.Name)
 	}
 	rep.Verdict = validate.Unknown
-	rep.Reason = fmt.Sprintf("a counterexample (%s) that Halide's code does not confirm, whose parameters %s, integers Halide computes from float inputs, are not checked against their computations",
+	rep.Reason = fmt.Sprintf("a counterexample (%s) that Halide's code does not confirm, whose parameters %s, integers Halide computes from float inputs, may have values there that their computations do not give",
 		rep.Reason, strings.Join(names, ", "))
 }
 
