@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/augur-verify/augur/internal/testtier"
 	"github.com/augur-verify/augur/smt/encode"
@@ -54,7 +55,9 @@ func runDerived(t *testing.T, prog *syntax.Source, def string) *Report {
 		ds = []Derived{d}
 	}
 	spec := &syntax.Source{Name: "d.sare", Text: derivedSpecText}
-	rep, err := Validate(context.Background(), spec, prog, Options{ValueModel: encode.Real, Jobs: 1, Derived: ds})
+	// The solver's resource limit decides; the wall-clock guard is
+	// set far above it, out of a loaded machine's way.
+	rep, err := Validate(context.Background(), spec, prog, Options{ValueModel: encode.Real, Jobs: 1, Timeout: time.Hour, Derived: ds})
 	if err != nil {
 		t.Fatal(err)
 	}
