@@ -64,7 +64,9 @@
 //
 // Files, in reading order: validate.go (Options, Validate, the
 // pipeline) and validation.go (the state of a validation, what its
-// goroutines share); the phases: load.go, literals.go (float literals
+// goroutines share); derived.go (hypotheses that a parameter equals its
+// computation from the specification's inputs, Options.Derived); the
+// phases: load.go, literals.go (float literals
 // read as the specification's constants), quicktest.go, analyze.go
 // (reductions and analyze), ahead.go (deciding during the analysis),
 // refute.go, discharge.go, probe.go (the definedness probe before the

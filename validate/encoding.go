@@ -210,6 +210,11 @@ func (s *solver) encodePieces(o *symeval.Obligation, st strategy, q *query, piec
 	for _, a := range s.enc.Axioms() {
 		q.axioms = append(q.axioms, a.SimplifyArith())
 	}
+	hyps, err := derivedAxioms(s.enc, s.v.derived, q.params)
+	if err != nil {
+		return nil, err
+	}
+	q.axioms = append(q.axioms, hyps...)
 	q.ranged = s.enc.RangeFacts() > 0
 	q.opaque = s.enc.CutOffs()
 	return q, nil

@@ -109,6 +109,12 @@ func (p *pipeline) load(spec, prog *syntax.Source) (*input, *value.Readings, *ha
 		return nil, nil, &halt{rep: p.rep}
 	}
 	p.rep.Kernel = in.kernel.Name.Name
+	hs, ds, err := checkDerived(in.spec, p.opts.Derived)
+	if err != nil {
+		p.rep.Verdict, p.rep.Reason = Error, err.Error()
+		return nil, nil, &halt{rep: p.rep}
+	}
+	p.derived, p.dspec = hs, ds
 	readings := literalReadings(in, p.opts.ValueModel)
 	p.rep.Readings = reportReadings(readings)
 	return in, readings, nil

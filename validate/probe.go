@@ -194,6 +194,11 @@ func (s *solver) probe(c *symeval.Condition, convs []*syntax.Call) *outcome {
 			pq := *q
 			pq.idef, pq.sdef, pq.bad = def, s.z.True(), s.z.And(bad...)
 			pq.axioms, pq.ranged = s.enc.Axioms(), s.enc.RangeFacts() > 0
+			hyps, err := derivedAxioms(s.enc, s.v.derived, q.params)
+			if err != nil {
+				continue
+			}
+			pq.axioms = append(pq.axioms, hyps...)
 			res, sol, err := s.checkLimit(&pq, nil, lookResources)
 			if s.v.opts.Trace != nil {
 				s.v.trace(fmt.Sprintf("C%d: definedness probe of %s, piece %d of %d: %s", c.ID, syntax.ExprString(conv), pi+1, len(pieces), res))

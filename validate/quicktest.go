@@ -173,6 +173,11 @@ func (sh *shared) testFirst(in *input, readings *value.Readings, dom *presburger
 		if err != nil || params == nil {
 			continue
 		}
+		seed := uint64(trial + 1)
+		params, ok := sh.deriveQuick(ctx, params, seed, dom)
+		if !ok {
+			continue
+		}
 		k := pointString(in, params)
 		if tested[k] {
 			// The same point again (the range lies below the
@@ -182,7 +187,6 @@ func (sh *shared) testFirst(in *input, readings *value.Readings, dom *presburger
 			continue
 		}
 		tested[k] = true
-		seed := uint64(trial + 1)
 		if need, err := sched.Steps(in.kernel, in.kinfo, params, steps); err == nil && need > steps {
 			// A run at params cannot finish within the steps left, and
 			// the later tests draw from wider ranges: the budget would

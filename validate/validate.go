@@ -80,6 +80,10 @@ type Options struct {
 	// Trace, when set, receives a running description of the symbolic
 	// evaluation (heaps and conditions) and of the solver's work.
 	Trace func(line string)
+	// Derived are hypotheses on parameters that the compiler computes
+	// from the specification's inputs (derived.go): each such parameter
+	// equals its computation. Without them every parameter is free.
+	Derived []Derived
 }
 
 // Event reports progress: the phase ("parse", "test", "symbolic", "solve",

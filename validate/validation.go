@@ -54,6 +54,10 @@ type shared struct {
 	internal   []string
 	traceMu    sync.Mutex
 	progressMu sync.Mutex
+	// derived are Options.Derived checked against the specification
+	// (derived.go), set by the load phase.
+	derived []hypothesis
+	dspec   *derivedSpec
 }
 
 // Digest is the SHA-256 of a pair's sources, as internal errors name

@@ -1,38 +1,58 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/augur-verify/augur/frontend/halide"
-	"github.com/augur-verify/augur/validate"
 )
 
-// TestUnconfirmedDerived: an INVALID whose specification abstracts
-// integers computed from float inputs is UNKNOWN unless Halide's code
-// confirms it; a confirmed one, and one without such parameters, stay
-// INVALID.
-func TestUnconfirmedDerived(t *testing.T) {
-	derived := []halide.DerivedParam{{Name: "r_sigma_int", Def: "i32(max(f32(1.0) / r_sigma(), f32(0.0)))"}}
-	for _, c := range []struct {
-		name   string
-		spec   []halide.DerivedParam
-		native validate.NativeOutcome
-		want   validate.Verdict
-	}{
-		{"derived, not reproduced", derived, validate.NativeNotReproduced, validate.Unknown},
-		{"derived, not run", derived, validate.NativeNotRun, validate.Unknown},
-		{"derived, confirmed", derived, validate.NativeConfirmed, validate.Invalid},
-		{"no derived parameter", nil, validate.NativeNotReproduced, validate.Invalid},
-	} {
-		rep := &validate.Report{Verdict: validate.Invalid, Reason: "out-of-bounds read",
-			Native: &validate.NativeCheck{Outcome: c.native}}
-		unconfirmedDerived(rep, c.spec)
-		if rep.Verdict != c.want {
-			t.Errorf("%s: verdict %s, want %s", c.name, rep.Verdict, c.want)
+// TestValidateDerived runs augur validate --derived FILE on a table of M
+// entries, M computed from the float input S, read at a clamped
+// conversion of S: with the file's computation one short of the table,
+// INVALID (an out-of-bounds read); a malformed file, or one naming no
+// parameter of the specification, is an error (exit 3).
+func TestValidateDerived(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
 		}
-		if c.want == validate.Unknown && !strings.Contains(rep.Reason, "r_sigma_int, integers Halide computes from float inputs") {
-			t.Errorf("%s: reason %q", c.name, rep.Reason)
+		return p
+	}
+	spec := write("d.sare", `param N, M
+assume N >= 1
+input S() : f32
+input B(x) : f32
+tensor L(v) : f32
+L(v) = f32(v) * 0.5
+tensor O(x) : f32
+O(x) = L(i32(min(max(min(B(x), S()), f32(0.0)), f32(100.0))))
+output O
+`)
+	prog := write("d.sched", `kernel lutd(N, M)
+assume N >= 1
+in  s[] : f32[] = S()
+in  b[x] : f32[N] = B(x)
+out o[x] : f32[N] = O(x)
+{
+  alloc t : f32[M] {
+    for v < M { t[v] {L(v)} := f32(v) * 0.5 }
+    par x < N { o[x] {O(x)} := t[i32(min(max(min(b[x], s[]), f32(0.0)), f32(100.0)))] }
+  }
+}
+`)
+	short := write("short.derived", "derived M = i32(min(max(S(), f32(0.0)), f32(100.0)))\n")
+	code, out, errs := augur("validate", "--jobs", "1", "--derived", short, spec, prog)
+	if code != 1 || !strings.HasPrefix(out, "INVALID: out-of-bounds read") {
+		t.Errorf("one short: exit %d, %q %q, want 1 and INVALID: out-of-bounds read", code, out, errs)
+	}
+	for _, bad := range []string{"derived M i32(1)\n", "derived K = i32(1)\n"} {
+		code, out, errs := augur("validate", "--jobs", "1", "--derived", write("bad.derived", bad), spec, prog)
+		if code != 3 {
+			t.Errorf("--derived with %q: exit %d, %q %q, want 3", bad, code, out, errs)
 		}
 	}
 }

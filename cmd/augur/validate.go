@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/augur-verify/augur/frontend/halide"
 	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/smt/encode"
 	"github.com/augur-verify/augur/symeval"
@@ -48,6 +49,11 @@ type validateFlags struct {
 	// (augur halide --validate runs Halide's code on the counterexample),
 	// and may make its verdict UNKNOWN.
 	amend func(context.Context, *validate.Report)
+	// derived are the hypotheses on parameters computed from the
+	// specification's inputs (augur halide's derived parameters).
+	derived []validate.Derived
+	// derivedFile names a file of derived parameters (--derived).
+	derivedFile string
 }
 
 func newValidateCmd() *cobra.Command {
@@ -126,6 +132,7 @@ Exit status: 0 valid, 1 invalid, 2 unknown (cancelled too), 3 error
 	fl.StringVar(&f.emitSMT, "emit-smt", "", "write the SMT-LIB2 script of every value condition into this directory")
 	fl.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the validation (go tool pprof) to this file")
 	fl.StringVar(&f.tracePresburger, "trace-presburger", "", "record every Presburger operation of the validation in this file, as an iscc script (see docs/bench.md)")
+	fl.StringVar(&f.derivedFile, "derived", "", "assume that each parameter this file names (lines \"derived NAME = DEF\", as augur halide's driver writes them) equals its computation DEF from the specification's inputs, in the value model")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "print the symbolic heaps and conditions as they are computed, and every condition")
 	return cmd
 }
@@ -157,7 +164,16 @@ func validateKernel(ctx context.Context, out, errw io.Writer, specPath, progPath
 	case progErr != nil:
 		return &exitError{code: exitMalformed, err: progErr}
 	}
-	opts := validate.Options{ValueModel: model, Resources: f.resources, SymbolicSteps: f.symbolicSteps, Timeout: f.timeout, Jobs: f.jobs, AllConditions: f.all, NoGarbageWrites: f.noGarbage, NoQuickTest: f.noQuickTest, KeepSMT: f.emitSMT != "", ProvedFormulas: f.verbose}
+	if f.derivedFile != "" {
+		ds, err := halide.ReadDerived(f.derivedFile)
+		if err != nil {
+			return &exitError{code: exitMalformed, err: err}
+		}
+		if f.derived, err = derivedHypotheses(ds); err != nil {
+			return &exitError{code: exitMalformed, err: err}
+		}
+	}
+	opts := validate.Options{ValueModel: model, Resources: f.resources, SymbolicSteps: f.symbolicSteps, Timeout: f.timeout, Jobs: f.jobs, AllConditions: f.all, NoGarbageWrites: f.noGarbage, NoQuickTest: f.noQuickTest, KeepSMT: f.emitSMT != "", ProvedFormulas: f.verbose, Derived: f.derived}
 	if f.verbose && !f.json {
 		opts.Trace = func(line string) { fmt.Fprintln(out, line) }
 	}

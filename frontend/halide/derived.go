@@ -41,8 +41,9 @@ func parseDerived(line string) (DerivedParam, error) {
 	return DerivedParam{Name: name, Def: strings.TrimSpace(def)}, nil
 }
 
-// readDerived reads the driver's file of derived parameters, one line each.
-func readDerived(path string) ([]DerivedParam, error) {
+// ReadDerived reads a file of derived parameters, one line "derived NAME =
+// DEF" each, as augur halide's driver writes them.
+func ReadDerived(path string) ([]DerivedParam, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err

@@ -55,7 +55,7 @@ func translateResult(ctx context.Context, driver string, o Options, timed bool) 
 		}
 		*f.text = string(b)
 	}
-	if r.Derived, err = readDerived(derived); err != nil {
+	if r.Derived, err = ReadDerived(derived); err != nil {
 		return nil, nil, err
 	}
 	if !timed {
