@@ -341,3 +341,31 @@ func TestFinalStageLaneRace(t *testing.T) {
 	}
 	t.Fatal("no iir_blur in suite.json")
 }
+
+// TestFinalStageVectorizedRealization translates the suite's nl_means at
+// --stage final: the inline reduction sum, realized inside d's
+// vectorized loop at extents 1, 1, 1, 1, is allocated 8 cells, one copy
+// per lane (vectorize_loops), which the kernel's array of the func's
+// dimensions cannot hold. The translation must refuse it, saying so.
+func TestFinalStageVectorizedRealization(t *testing.T) {
+	t.Parallel()
+	tc := toolchain(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+	s := loadSuite(t)
+	for _, p := range s.Pipelines {
+		if p.Name != "nl_means" {
+			continue
+		}
+		d := driver(t, tc, strings.TrimSuffix(p.File, ".cpp"))
+		o := p.options(s.Target)
+		o.Stage = StageFinal
+		err := Emit(ctx, d, t.TempDir(), o)
+		want := "the allocation sum: 1 extents after flattening, 4 dimensions before; its 8 cells are 8 times the product of its extents before: a realization inside a vectorized loop, which vectorize_loops widens to one copy per lane, is not translated"
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v, want %q", err, want)
+		}
+		return
+	}
+	t.Fatal("no nl_means in suite.json")
+}

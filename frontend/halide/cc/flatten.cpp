@@ -86,6 +86,23 @@ bool uses_any(const Expr &e, const std::set<std::string> &names) {
     return u.found;
 }
 
+// has_product reports whether e, read as a sum of products (its sums,
+// differences and products; anything else a term), multiplies two
+// terms that are not constants.
+bool has_product(const Expr &e) {
+    if (const Add *a = e.as<Add>()) {
+        return has_product(a->a) || has_product(a->b);
+    }
+    if (const Sub *s = e.as<Sub>()) {
+        return has_product(s->a) || has_product(s->b);
+    }
+    if (const Mul *m = e.as<Mul>()) {
+        bool ka = as_const_int(m->a) != nullptr, kb = as_const_int(m->b) != nullptr;
+        return (!ka && !kb) || has_product(m->a) || has_product(m->b);
+    }
+    return false;
+}
+
 // vars_of lists the variables an expression reads.
 std::set<std::string> vars_of(const Expr &e) {
     class Vars : public IRVisitor {
@@ -1391,17 +1408,15 @@ private:
             fail("the coefficient " + str(p1) + " of " + sym + " in its flat index is not a multiple of " + str(simplify(P * a)));
         }
         Expr L = simplify(p0 - P * b * H);
-        PolyAtoms pa;
-        for (const auto &m : pa.of(L)) {
-            if (m.first.size() > 1) {
-                // A product the simplifier did not cancel (it does not
-                // distribute b * H): L = p0 - P * b * H as polynomials
-                // over atoms, where it does.
-                Poly lp = pa.of(simplify(p0));
-                poly_add(&lp, poly_mul(pa.of(P * b), pa.of(H)), -1);
-                L = pa.to_expr(lp);
-                break;
-            }
+        if (has_product(L)) {
+            // A product the simplifier did not cancel (it does not
+            // distribute b * H): L = p0 - P * b * H as polynomials over
+            // atoms, where it does (b = 8 - min(E, 14) / 2 times H in p0
+            // and in P * b * H alike).
+            PolyAtoms pa;
+            Poly lp = pa.of(simplify(p0));
+            poly_add(&lp, poly_mul(pa.of(P * b), pa.of(H)), -1);
+            L = pa.to_expr(lp);
         }
         auto low = [&](std::vector<Expr> *cells, const Expr &lo) {
             int64_t stride = 1;
@@ -2038,6 +2053,15 @@ private:
             }
             why = constant ? ", not the product of its " + std::to_string(rb.size()) + " extents before"
                            : ", whose extents before are not in scope";
+            if (constant && product > 0 && *total > product && *total % product == 0) {
+                // vectorize_loops widens a realization inside a vectorized
+                // loop by its lanes, each lane its own cells (index *
+                // lanes + lane): the kernel's array, of the func's
+                // dimensions, has one cell where the lanes have several.
+                why = "; its " + std::to_string(*total) + " cells are " + std::to_string(*total / product) +
+                      " times the product of its extents before: a realization inside a vectorized loop, which "
+                      "vectorize_loops widens to one copy per lane, is not translated";
+            }
         }
         unsupported("the allocation " + op->name + ": " + std::to_string(op->extents.size()) + " extents after flattening, " +
                     std::to_string(rb.size()) + " dimensions before" + why);

@@ -58,9 +58,15 @@ public:
     }
     bool ok = true;
 
+    // mutate is lane lane_ of e. Once it has given up, a scalar of e's
+    // element type stands in for every vector node, so that the nodes
+    // above it (discarded) are still well typed.
     Expr mutate(const Expr &e) override {
-        if (!ok || !e.defined() || e.type().is_scalar()) {
+        if (!e.defined() || e.type().is_scalar()) {
             return e;
+        }
+        if (!ok) {
+            return make_zero(e.type().element_of());
         }
         return IRMutator::mutate(e);
     }
