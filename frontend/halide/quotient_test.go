@@ -33,17 +33,22 @@ func TestQuotient(t *testing.T) {
 
 // TestLongQuotient validates quotient.cpp's kernel, whose data-dependent
 // read's bounds Z3 decides over the quotient, a product of unknowns
-// (nonlinear), within a bounded budget: the kernel is not INVALID, and
+// (nonlinear), within a bounded budget: the kernel is not INVALID (it is
+// UNKNOWN, 7 of its 9 conditions proved, its read's bounds and its
+// annotation undecided), and
 // the kernel planted dividing by 2 * factor + 1, or with its quotient one
 // more, is never VALID.
 func TestLongQuotient(t *testing.T) {
 	testtier.Long(t)
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Minute)
 	defer cancel()
 	_, res := quotientTranslated(ctx, t)
 	prog := res.Kernel(frontend.Prog).Text
-	opts := validate.Options{ValueModel: encode.Real, Jobs: 1, Resources: 2_000_000}
+	// Z3 may spend minutes on the quotient whatever the resource limit:
+	// a short wall-clock guard leaves such a query undecided, which
+	// neither assertion below depends on.
+	opts := validate.Options{ValueModel: encode.Real, Jobs: 1, Resources: 2_000_000, Timeout: 30 * time.Second}
 	rep, err := validate.Validate(ctx, res.SpecSource(), res.Kernel(frontend.Prog).Source(), opts)
 	if err != nil {
 		t.Fatal(err)
