@@ -18,7 +18,9 @@ func (c *Checker) isDataIndex(x syntax.Expr) bool {
 	return c.AllowDataIndex && readsData(c, x)
 }
 
-// readsData reports whether x contains a tensor access or an array read.
+// readsData reports whether x contains a tensor access, an array read or
+// a conversion (i32(floor(f32(i32(y)) / f32(P))), a coordinate computed
+// in float from a variable): the index language has none of them.
 func readsData(c *Checker, x syntax.Expr) bool {
 	switch x := x.(type) {
 	case *syntax.Index:
@@ -34,7 +36,7 @@ func readsData(c *Checker, x syntax.Expr) bool {
 			}
 		}
 	case *syntax.Call:
-		if c.isTensor(x.Fun.Name) {
+		if c.isTensor(x.Fun.Name) || syntax.TypeByName(x.Fun.Name) != syntax.Invalid {
 			return true
 		}
 		for _, a := range x.Args {

@@ -43,6 +43,10 @@ func TestDataIndex(t *testing.T) {
 		{"A(U(1), 1)", "2511"},                  // U(1) = 251, unsigned
 		{"A(X(7), 0)", "undef"},                 // an undefined index
 		{"A(i32(X(5)) + i32(U(0)), 1)", "2531"}, // 3 + 250 = 253
+		// A conversion reads no tensor, but the index language has none:
+		// a data-dependent index (a coordinate computed in float).
+		{"A(i32(floor(f32(i32(7)) / f32(i32(2)))), 4)", "34"},
+		{"A(i32(floor(f32(i32(-7)) / f32(i32(2)))), 0)", "undef"}, // -4
 	}
 	for _, c := range cases {
 		x, info, errs := checkDataExpr(t, c.text)

@@ -42,24 +42,30 @@ func isUnsupported(err error) bool {
 	return errors.As(err, &u)
 }
 
-// isDataRead reports whether the array read x has a data-dependent index:
-// one that reads an array, the only data-dependent indices that the
-// checker lets a kernel's value have (expr.Checker.AllowDataIndex).
+// isDataRead reports whether the array read x has a data-dependent index
+// (dataIndex).
 func isDataRead(x *syntax.Index) bool {
 	for _, i := range x.Indices {
-		if readsArray(i) {
+		if dataIndex(i) {
 			return true
 		}
 	}
 	return false
 }
 
-// readsArray reports whether e contains an array read.
-func readsArray(e syntax.Expr) bool {
+// dataIndex reports whether the index e of an array read is
+// data-dependent: it reads an array or converts a value (a coordinate
+// computed in float, i32(floor(f32(i32(y)) / f32(P)))), the
+// data-dependent indices that the checker lets a kernel's value have
+// (expr.Checker.AllowDataIndex).
+func dataIndex(e syntax.Expr) bool {
 	found := false
 	syntax.Inspect(e, func(x syntax.Expr) bool {
-		if _, ok := x.(*syntax.Index); ok {
+		switch x := x.(type) {
+		case *syntax.Index:
 			found = true
+		case *syntax.Call:
+			found = syntax.TypeByName(x.Fun.Name) != syntax.Invalid
 		}
 		return !found
 	})
@@ -292,7 +298,7 @@ func (ev *valueEval) dataReadPiece(x *syntax.Index, comp, graph *presburger.Map)
 	}
 	data := make([]bool, len(x.Indices))
 	for d, i := range x.Indices {
-		data[d] = readsArray(i)
+		data[d] = dataIndex(i)
 	}
 	holes, offsets, err := contentHoles(graph.Basics()[0], data, c.Holes)
 	if err != nil {

@@ -52,7 +52,7 @@ func (g *gen) dataReadConditions(base Condition, st *sched.Assign, at, good site
 func dataFlags(x *syntax.Index) []bool {
 	data := make([]bool, len(x.Indices))
 	for d, i := range x.Indices {
-		data[d] = readsArray(i)
+		data[d] = dataIndex(i)
 	}
 	return data
 }

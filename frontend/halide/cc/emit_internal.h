@@ -431,6 +431,12 @@ Stmt lower_final(const Lowered &l, const Target &t);
 // index expression e0, added to p's parameters on first use
 // (floatparam.cpp).
 std::string derived_param(Pipeline_ &p, const Cast *op, const Expr &e0);
+// float_of_vars reports whether e converts to an integer a float
+// expression that reads a variable other than p's parameters, a pure or a
+// loop variable, in a form exact_int does not read (bgu's
+// int32(floor(float32(y) / float32(big_sigma)))): as a read's coordinate,
+// a data-dependent index (floatparam.cpp).
+bool float_of_vars(const Pipeline_ &p, const Expr &e);
 
 // ---------------------------------------------------------------- scans (scan.cpp)
 

@@ -1,7 +1,9 @@
 // Integers computed from float parameters: an int32 conversion of a
 // float32 expression of the pipeline's float scalar parameters, its
 // integer parameters and constants alone (resize's int32(ceil(2 /
-// scale_factor)), the number of its taps), used as an index expression (a loop bound, a reduction's
+// scale_factor)), the number of its taps; bgu's int32(ceil(float32(
+// slice_loc.extent.0) / float32(splat_loc.extent.0))), of integer
+// parameters only, that exact_int does not read), used as an index expression (a loop bound, a reduction's
 // extent, a realized min or extent), is abstracted as an integer
 // parameter of its own, of both the specification and the kernel. The
 // same computation, written alike on both sides, is the same parameter;
@@ -26,8 +28,9 @@ public:
     explicit FloatOnly(const Pipeline_ &p)
         : p_(p) {
     }
-    std::string bad;             // why it reads something else
-    std::vector<std::string> ps;  // the parameters read
+    std::string bad;               // why it reads something else
+    std::vector<std::string> ps;    // the float parameters read
+    std::vector<std::string> ints;  // the integer parameters read (their identifiers)
 
 private:
     using IRVisitor::visit;
@@ -35,12 +38,16 @@ private:
 
     void visit(const Variable *op) override {
         if (op->param.defined() && !op->param.is_buffer() && p_.scalar_index.count(op->param.name())) {
-            if (!p_.scalars[p_.scalar_index.at(op->param.name())].index) {
+            const Scalar &s = p_.scalars[p_.scalar_index.at(op->param.name())];
+            if (!s.index) {
                 ps.push_back(op->param.name());
+            } else {
+                ints.push_back(s.id);
             }
             return;
         }
-        if (p_.field_param.count(op->name)) {
+        if (auto f = p_.field_param.find(op->name); f != p_.field_param.end()) {
+            ints.push_back(f->second);
             return;
         }
         bad = "it reads " + op->name + ", not a parameter";
@@ -79,13 +86,53 @@ class Literal : public IRMutator {
     }
 };
 
+// FloatOfVars finds an integer conversion of a float expression that
+// reads a variable other than the pipeline's parameters (a func's pure
+// variable, a loop variable) and that exact_int does not read.
+class FloatOfVars : public IRVisitor {
+public:
+    explicit FloatOfVars(const Pipeline_ &p)
+        : p_(p) {
+    }
+    bool found = false;
+
+private:
+    using IRVisitor::visit;
+    const Pipeline_ &p_;
+
+    void visit(const Cast *op) override {
+        if (found) {
+            return;
+        }
+        if (op->type.is_int() && op->value.type().is_float()) {
+            std::vector<Expr> vals;
+            Expr value = substitute_in_all_lets(op->value);
+            if (!exact_int(value, vals).defined()) {
+                FloatOnly v(p_);
+                value.accept(&v);
+                if (v.bad.rfind("it reads ", 0) == 0) {
+                    found = true;
+                    return;
+                }
+            }
+        }
+        IRVisitor::visit(op);
+    }
+};
+
 }  // namespace
+
+bool float_of_vars(const Pipeline_ &p, const Expr &e) {
+    FloatOfVars v(p);
+    e.accept(&v);
+    return v.found;
+}
 
 std::string derived_param(Pipeline_ &p, const Cast *op, const Expr &e0) {
     FloatOnly v(p);
     Expr value = substitute_in_all_lets(op->value);
     value.accept(&v);
-    if (!v.bad.empty() || v.ps.empty()) {
+    if (!v.bad.empty() || (v.ps.empty() && v.ints.empty())) {
         unsupported("the index expression " + str(e0) + " is not quasi-affine" +
                     (v.bad.empty() ? "" : " (an integer computed from a float, but " + v.bad + ")"));
     }
@@ -99,7 +146,7 @@ std::string derived_param(Pipeline_ &p, const Cast *op, const Expr &e0) {
     Derived d;
     d.key = key;
     for (int n = 1; d.id.empty() || std::find(p.params.begin(), p.params.end(), d.id) != p.params.end(); n++) {
-        d.id = p.names(v.ps[0] + "_int" + (n > 1 ? "_" + std::to_string(n) : ""));
+        d.id = p.names((v.ps.empty() ? v.ints[0] : v.ps[0]) + "_int" + (n > 1 ? "_" + std::to_string(n) : ""));
     }
     try {
         d.def = spec_value(p, {}, lit);

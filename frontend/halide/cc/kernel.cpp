@@ -339,7 +339,8 @@ protected:
     }
     void assume_exact(const std::vector<Expr> &vals, const Expr &e) override;
     bool data_index(const Expr &e) override {
-        return Translator::data_index(substitute(expanded_, e));
+        Expr x = substitute(expanded_, e);
+        return Translator::data_index(x) || float_of_vars(p_, x);
     }
     Interval range_of(const Expr &e) override {
         return Translator::range_of(substitute(expanded_, e));

@@ -81,6 +81,9 @@ protected:
     const Target &target() const override {
         return p_.target;
     }
+    bool data_index(const Expr &e) override {
+        return Translator::data_index(e) || float_of_vars(p_, e);
+    }
     Frag float_int(const Cast *op, const Expr &e) override {
         return atom(derived_param(p_, op, e));
     }
