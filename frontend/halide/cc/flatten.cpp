@@ -16,7 +16,9 @@
 //     that split is unique;
 //   - an allocation with extents e_0, ..., e_n and constant strides
 //     S_k = e_0 * ... * e_{k-1}: c_k = (e / S_k) % e_k for k < n, and
-//     c_n = e / S_n (Euclidean division, as Halide's);
+//     c_n = e / S_n (Euclidean division, as Halide's), taken term by
+//     term and without a division or remainder the ranges of the loops
+//     around prove idle (see euclid_cells);
 //   - an allocation whose extents are constant but one, e_j = a * sym +
 //     b with a constant a (a realized extent, rounded up or not): e is
 //     linear in sym, and its coefficient gives the cells above j, the
