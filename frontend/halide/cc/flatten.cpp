@@ -1768,9 +1768,10 @@ private:
         }
         std::vector<Expr> cs(n), cells(n);
         if (symbolic == 0) {
-            std::vector<int64_t> ce;
-            for (const Expr &x : ext) {
-                ce.push_back(*as_const_int(x));
+            std::vector<int64_t> ce;  // the last extent, which may be symbolic, is not read
+            for (size_t k = 0; k < n; k++) {
+                const int64_t *c = as_const_int(ext[k]);
+                ce.push_back(c ? *c : 0);
             }
             Scope<Interval> bounds;  // the simplifier reads a scope's own entries only
             for (auto it = loop_bounds_.cbegin(); it != loop_bounds_.cend(); ++it) {
