@@ -123,7 +123,10 @@ func finalValid(ctx context.Context, t *testing.T, pair *frontend.Pair) {
 // max(W, 8), under the if where it is read as W, one too large (astride
 // on bounded), a load of that input at the innermost loop's stride one
 // too large, 4 instead of the constrained 3 (lstride on strided). None
-// may be VALID;
+// may be VALID; nor may the first store to the per-tile allocation of
+// constant extents one element too far (aoffset on tiles: its cells found
+// by Euclidean division, a remainder dropped only where the loops' ranges
+// prove it);
 // each is INVALID, for the reason planted.
 func TestFinalStagePlanted(t *testing.T) {
 	t.Parallel()
@@ -150,6 +153,7 @@ func TestFinalStagePlanted(t *testing.T) {
 		{"epilogue", "repeat", "out-of-bounds read"},
 		{"bounded", "astride", "annotation mismatch"},
 		{"strided", "lstride", "out-of-bounds read"},
+		{"tiles", "aoffset", "annotation mismatch"},
 	} {
 		t.Run(c.sched+"/"+c.plant, func(t *testing.T) {
 			o := finalOptions(c.sched, c.plant)
@@ -368,4 +372,33 @@ func TestFinalStageVectorizedRealization(t *testing.T) {
 		return
 	}
 	t.Fatal("no nl_means in suite.json")
+}
+
+// TestLongFinalStageSgemm1024 validates the suite's sgemm1024 at --stage
+// final: VALID, as before flattening. Its allocations of constant extents
+// (As, 16 x 1024 x 64, stored by vectors of 256 lanes) have cells the
+// loops' ranges make simple (lane % 16, lane / 16 + 64 * jo + 16 * v3,
+// io), not divisions of their flat index by 16 and 16384.
+func TestLongFinalStageSgemm1024(t *testing.T) {
+	testtier.Long(t)
+	t.Parallel()
+	tc := toolchain(t)
+	s := loadSuite(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+	for _, p := range s.Pipelines {
+		if p.Name != "sgemm1024" {
+			continue
+		}
+		d := driver(t, tc, strings.TrimSuffix(p.File, ".cpp"))
+		o := p.options(s.Target)
+		o.Stage = StageFinal
+		pair := translated(ctx, t, d, o)
+		if !strings.Contains(pair.Kernel(frontend.Prog).Text, "buf_As[As_lane % 16, 16 * As_s0_j_jo_v3 + (As_lane / 16 + 64 * As_s0_j_jo_jo), As_s0_io]") {
+			t.Errorf("the store to As is not at its simplified cells")
+		}
+		finalValid(ctx, t, pair)
+		return
+	}
+	t.Fatal("no sgemm1024 in the suite")
 }

@@ -16,7 +16,9 @@
 //     that split is unique;
 //   - an allocation with extents e_0, ..., e_n and constant strides
 //     S_k = e_0 * ... * e_{k-1}: c_k = (e / S_k) % e_k for k < n, and
-//     c_n = e / S_n (Euclidean division, as Halide's);
+//     c_n = e / S_n (Euclidean division, as Halide's), taken term by
+//     term and without a division or remainder the ranges of the loops
+//     around prove idle (see euclid_cells);
 //   - an allocation whose extents are constant but one, e_j = a * sym +
 //     b with a constant a (a realized extent, rounded up or not): e is
 //     linear in sym, and its coefficient gives the cells above j, the
@@ -251,6 +253,68 @@ std::vector<Expr> const_stride_cells(const Expr &e, const std::vector<int64_t> &
         }
         k -= q * strides[d];
         cells[d] = simplify(cells[d] + make_const(Int(32), q));
+    }
+    return cells;
+}
+
+// euclid_cells are the cells c_k = (e / S_k) % ext_k (the last one e /
+// S_{n-1}, Euclidean division, as Halide's) of the flat index e of an
+// allocation of constant extents ext, S_k = ext_0 * ... * ext_{k-1},
+// written as simply as the ranges bounds (of the loops around the access)
+// allow. e, a sum of terms a * t with constant coefficients, is X + S_k *
+// Y with Y the terms whose coefficient S_k divides: e / S_k = X / S_k + Y
+// and X / S_k is 0 where 0 <= X < S_k is proved; (Z + ext_k * W) % ext_k
+// = Z % ext_k, and Z % ext_k is Z where 0 <= Z < ext_k is proved. Each
+// step is an identity of Euclidean division (or holds on the ranges), so
+// the cells equal those of the division alone wherever the loops' ranges
+// hold, and a flat index whose terms a * t are, say, the digits of a
+// folded row (388 * (y % 8)) and a column, gives the column and the row,
+// not a division and a remainder of their sum.
+std::vector<Expr> euclid_cells(const Expr &e, const std::vector<int64_t> &ext, const Scope<Interval> &bounds) {
+    std::vector<std::pair<Expr, int64_t>> terms;
+    int64_t k = 0;
+    linear_terms(e, 1, &terms, &k);
+    size_t n = ext.size();
+    std::vector<Expr> cells(n);
+    auto in_range = [&](const Expr &x, int64_t hi) {
+        return can_prove(x >= 0 && x < make_const(Int(32), hi), bounds);
+    };
+    int64_t stride = 1;
+    for (size_t d = 0; d < n; d++) {
+        int64_t q = k / stride;  // k = q * stride + r, 0 <= r < stride
+        if (k - q * stride < 0) {
+            q--;
+        }
+        Expr x = make_const(Int(32), k - q * stride);
+        std::vector<std::pair<Expr, int64_t>> ys;  // Y's terms, coefficients divided by stride
+        for (const auto &t : terms) {
+            if (t.second % stride == 0) {
+                ys.emplace_back(t.first, t.second / stride);
+            } else {
+                x = x + t.first * make_const(Int(32), t.second);
+            }
+        }
+        x = simplify(x);
+        Expr c = in_range(x, stride) ? make_zero(Int(32)) : simplify(x / make_const(Int(32), stride));
+        if (d + 1 < n) {
+            int64_t m = ext[d];
+            int64_t qm = ((q % m) + m) % m;
+            c = c + make_const(Int(32), qm);
+            for (const auto &y : ys) {
+                if (y.second % m != 0) {
+                    c = c + y.first * make_const(Int(32), y.second);
+                }
+            }
+            c = simplify(c);
+            cells[d] = in_range(c, m) ? c : simplify(c % make_const(Int(32), m));
+        } else {
+            c = c + make_const(Int(32), q);
+            for (const auto &y : ys) {
+                c = c + y.first * make_const(Int(32), y.second);
+            }
+            cells[d] = simplify(c);
+        }
+        stride *= ext[d];
     }
     return cells;
 }
@@ -1719,10 +1783,19 @@ private:
         }
         std::vector<Expr> cs(n), cells(n);
         if (symbolic == 0) {
+            std::vector<int64_t> ce;  // the last extent, which may be symbolic, is not read
             for (size_t k = 0; k < n; k++) {
-                Expr c = k == 0 ? e : simplify(e / strides[k]);
-                cs[k] = k + 1 < n ? simplify(c % ext[k]) : c;
+                const int64_t *c = as_const_int(ext[k]);
+                ce.push_back(c ? *c : 0);
             }
+            Scope<Interval> bounds;  // the simplifier reads a scope's own entries only
+            for (auto it = loop_bounds_.cbegin(); it != loop_bounds_.cend(); ++it) {
+                bounds.push(it.name(), it.value());
+            }
+            if (lane_.defined()) {
+                bounds.push(lane_.as<Variable>()->name, Interval(make_zero(Int(32)), make_const(Int(32), lanes_ - 1)));
+            }
+            cs = euclid_cells(e, ce, bounds);
         } else {
             std::string why;
             if (symbolic == 1) {
@@ -1788,6 +1861,10 @@ private:
         }
         return out;
     }
+
+    // loop_bounds_ are the ranges of the loops around the statement being
+    // translated whose min and extent are constants (see euclid_cells).
+    Scope<Interval> loop_bounds_;
 
     // The loop over a vector store's lanes being translated (see
     // store_rerolled): its variable, undefined outside, and its extent.
@@ -2109,11 +2186,26 @@ private:
         return r;
     }
 
+    // A loop of constant min and extent puts its variable's range in
+    // loop_bounds_ for its body.
+    Stmt visit(const For *op) override {
+        const int64_t *lo = as_const_int(op->min), *ext = as_const_int(op->extent);
+        bool ranged = lo && ext && *ext > 0;
+        if (ranged) {
+            loop_bounds_.push(op->name, Interval(op->min, make_const(Int(32), *lo + *ext - 1)));
+        }
+        Stmt s = visit_loop(op);
+        if (ranged) {
+            loop_bounds_.pop(op->name);
+        }
+        return s;
+    }
+
     // A loop rebase_loops_to_zero rebased, for (v.rebased, 0, n), had
     // started at the min m it had before flattening: v = v.rebased + m
     // there, and realization bounds before flattening that read v read
     // that.
-    Stmt visit(const For *op) override {
+    Stmt visit_loop(const For *op) {
         const std::string suffix = ".rebased";
         const std::string &n = op->name;
         if (n.size() > suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0) {
@@ -2437,6 +2529,17 @@ private:
         }
         return IRMutator::visit(op);
     }
+    // plant_aoffset plants, in the first store to an allocation whose
+    // extents are all constants, an index one element too far.
+    Stmt plant_aoffset(const Store *op) {
+        auto a = symbolic_.find(op->name);
+        if (a == symbolic_.end() || a->second != 0) {
+            return IRMutator::visit(op);
+        }
+        done = true;
+        Expr idx = substitute(lets_, op->index);
+        return Store::make(op->name, op->value, idx + make_one(idx.type()), op->param, op->predicate, op->alignment);
+    }
     // visit(Load), for lstride, plants in the first load of an input
     // buffer whose constraints fix the stride of a dimension other than 0
     // the stride of the innermost loop around it one too large.
@@ -2463,6 +2566,9 @@ private:
         }
         if (kind_ == "astride") {
             return done ? IRMutator::visit(op) : plant_astride(op);
+        }
+        if (kind_ == "aoffset") {
+            return done ? IRMutator::visit(op) : plant_aoffset(op);
         }
         auto b = p_.buffer_index.find(op->name);
         if (done || kind_ == "epilogue" || b == p_.buffer_index.end() || !p_.buffers[b->second].output) {
@@ -2772,9 +2878,9 @@ Stmt plant_in(const Pipeline_ &p, const Stmt &s, const std::string &kind) {
         return out;
     }
     bool lanes = kind == "lane-dup" || kind == "lane-drop" || kind == "predicate" || kind == "lane-stride";
-    if (kind != "stride" && kind != "offset" && kind != "astride" && kind != "lstride" && !lanes) {
+    if (kind != "stride" && kind != "offset" && kind != "astride" && kind != "aoffset" && kind != "lstride" && !lanes) {
         throw std::invalid_argument("unknown planted miscompilation " + kind +
-                                    ": want stride, offset, astride, lstride, epilogue, late, lane-dup, lane-drop, lane-stride, lane-race, predicate, copy or repeat");
+                                    ": want stride, offset, astride, aoffset, lstride, epilogue, late, lane-dup, lane-drop, lane-stride, lane-race, predicate, copy or repeat");
     }
     Plant pl(p, kind);
     Stmt out = pl.mutate(s);
@@ -2785,6 +2891,9 @@ Stmt plant_in(const Pipeline_ &p, const Stmt &s, const std::string &kind) {
         }
         if (kind == "astride") {
             throw std::invalid_argument("--plant astride: the final statement has no scalar store to an allocation with two extents that are not constants");
+        }
+        if (kind == "aoffset") {
+            throw std::invalid_argument("--plant aoffset: the final statement has no store to an allocation of constant extents");
         }
         throw std::invalid_argument("--plant " + kind + ": the final statement has " + what + " to an output buffer");
     }
