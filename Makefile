@@ -22,7 +22,8 @@ run: build
 demo: build
 	@./scripts/demo.sh $(BIN)
 
-## test: vet and staticcheck, run every test, then the verifier's packages
+## test: vet and staticcheck, run every test but the long tier (test-long),
+## then the verifier's packages
 ## again under the race detector (short mode: the corpus in the real value
 ## model), then the differential tests of the Presburger engine against isl
 ## at a small scale. The verifier's limits are counted in solver resources
