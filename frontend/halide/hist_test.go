@@ -122,7 +122,7 @@ func TestLongHistApp(t *testing.T) {
 // (hist, max_filter), whose value conditions Z3 does not decide within
 // the default bound either: the tests check what the symbolic
 // evaluation and the Presburger sets decide, and that no condition fails.
-const appTestResources = 2_000_000
+const appTestResources = 500_000
 
 // validateBounded validates the kernel of pair in the real value model,
 // one condition at a time, each solver query within resources units.
