@@ -2,10 +2,7 @@ package structure
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"io/fs"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -15,25 +12,8 @@ import (
 // its name starts with TestLong, so that selecting tests by that prefix runs
 // the whole long tier and nothing else.
 func TestTierNaming(t *testing.T) {
-	fset := token.NewFileSet()
 	long := 0
-	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if name := d.Name(); path != "../.." && (strings.HasPrefix(name, ".") || name == "testdata") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
+	walkGoFiles(t, true, func(rel string, f *ast.File, fset *token.FileSet) {
 		for _, decl := range f.Decls {
 			fd, ok := decl.(*ast.FuncDecl)
 			if !ok || fd.Body == nil || fd.Recv != nil || !strings.HasPrefix(fd.Name.Name, "Test") {
@@ -41,22 +21,17 @@ func TestTierNaming(t *testing.T) {
 			}
 			named := strings.HasPrefix(fd.Name.Name, "TestLong")
 			first := len(fd.Body.List) > 0 && callsLong(fd.Body.List[0])
-			pos := fset.Position(fd.Pos())
-			rel, _ := filepath.Rel("../..", pos.Filename)
+			line := fset.Position(fd.Pos()).Line
 			switch {
 			case named && !first:
-				t.Errorf("%s:%d: %s must call testtier.Long(t) first", filepath.ToSlash(rel), pos.Line, fd.Name.Name)
+				t.Errorf("%s:%d: %s must call testtier.Long(t) first", rel, line, fd.Name.Name)
 			case !named && first:
-				t.Errorf("%s:%d: %s calls testtier.Long: name it TestLong...", filepath.ToSlash(rel), pos.Line, fd.Name.Name)
+				t.Errorf("%s:%d: %s calls testtier.Long: name it TestLong...", rel, line, fd.Name.Name)
 			case named:
 				long++
 			}
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if long == 0 {
 		t.Fatal("no test of the long tier found")
 	}
