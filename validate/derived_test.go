@@ -2,6 +2,8 @@ package validate
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,37 +13,24 @@ import (
 	"github.com/augur-verify/augur/syntax"
 )
 
-// derivedSpec and derivedKernel: a table of M entries read at an index
-// computed from the float input S, where M is a parameter the compiler
-// computes from S (a Halide pipeline's int32 of a float parameter). The
-// read is in bounds only where M equals its computation, derivedDef.
-const (
-	derivedSpecText = `param N, M
-assume N >= 1
-input S() : f32
-input B(x) : f32
-tensor L(v) : f32
-L(v) = f32(v) * 0.5
-tensor O(x) : f32
-O(x) = L(i32(min(max(min(B(x), S()), f32(0.0)), f32(100.0))))
-output O
-`
-	derivedKernelText = `kernel lutd(N, M)
-assume N >= 1
-in  s[] : f32[] = S()
-in  b[x] : f32[N] = B(x)
-out o[x] : f32[N] = O(x)
-{
-  alloc t : f32[M] {
-    for v < M { t[v] {L(v)} := f32(v) * 0.5 }
-    par x < N { o[x] {O(x)} := t[i32(min(max(min(b[x], s[]), f32(0.0)), f32(100.0)))] }
-  }
+// derivedText reads name from testdata/derived: lut.sare and
+// lut.sched, a table of M entries read at an index computed from the float
+// input S, where M is a parameter the compiler computes from S (a Halide
+// pipeline's int32 of a float parameter). The read is in bounds only where
+// M equals its computation, derivedDef.
+func derivedText(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "derived", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
-`
-	derivedDef = "i32(min(max(S(), f32(0.0)), f32(100.0))) + i32(1)"
-)
 
-// runDerived validates the kernel prog against derivedSpecText in the
+// derivedDef is M's computation in testdata/derived/lut.sare.
+const derivedDef = "i32(min(max(S(), f32(0.0)), f32(100.0))) + i32(1)"
+
+// runDerived validates the kernel prog against derivedText(t, "lut.sare") in the
 // real model, with the hypothesis that M equals def (none when def is
 // empty).
 func runDerived(t *testing.T, prog *syntax.Source, def string) *Report {
@@ -54,7 +43,7 @@ func runDerived(t *testing.T, prog *syntax.Source, def string) *Report {
 		}
 		ds = []Derived{d}
 	}
-	spec := &syntax.Source{Name: "d.sare", Text: derivedSpecText}
+	spec := &syntax.Source{Name: "d.sare", Text: derivedText(t, "lut.sare")}
 	// The solver's resource limit decides; the wall-clock guard is
 	// set far above it, out of a loaded machine's way.
 	rep, err := Validate(context.Background(), spec, prog, Options{ValueModel: encode.Real, Jobs: 1, Timeout: time.Hour, Derived: ds})
@@ -73,7 +62,7 @@ func runDerived(t *testing.T, prog *syntax.Source, def string) *Report {
 // kernel VALID with the right computation.
 func TestDerivedHypothesis(t *testing.T) {
 	t.Parallel()
-	prog := &syntax.Source{Name: "d.sched", Text: derivedKernelText}
+	prog := &syntax.Source{Name: "d.sched", Text: derivedText(t, "lut.sched")}
 	if rep := runDerived(t, prog, ""); rep.Verdict != Invalid || rep.Reason != "out-of-bounds read" {
 		t.Fatalf("M free: %s (%s), want invalid, an out-of-bounds read", rep.Verdict, rep.Reason)
 	}
@@ -81,7 +70,7 @@ func TestDerivedHypothesis(t *testing.T) {
 	if rep := runDerived(t, prog, short); rep.Verdict != Invalid || rep.Reason != "out-of-bounds read" || rep.Counterexample == nil || !rep.Counterexample.Reproduced {
 		t.Errorf("M one short of the table: %s (%s), want invalid, an out-of-bounds read, replayed", rep.Verdict, rep.Reason)
 	}
-	wrong := &syntax.Source{Name: "w.sched", Text: strings.NewReplacer("f32[M]", "f32[M - 1]", "for v < M {", "for v < M - 1 {").Replace(derivedKernelText)}
+	wrong := &syntax.Source{Name: "w.sched", Text: strings.NewReplacer("f32[M]", "f32[M - 1]", "for v < M {", "for v < M - 1 {").Replace(derivedText(t, "lut.sched"))}
 	if wrong.Text == prog.Text {
 		t.Fatal("no table to plant")
 	}
@@ -97,7 +86,7 @@ func TestDerivedHypothesis(t *testing.T) {
 func TestLongDerivedHypothesis(t *testing.T) {
 	testtier.Long(t)
 	t.Parallel()
-	prog := &syntax.Source{Name: "d.sched", Text: derivedKernelText}
+	prog := &syntax.Source{Name: "d.sched", Text: derivedText(t, "lut.sched")}
 	if rep := runDerived(t, prog, derivedDef); rep.Verdict != Valid {
 		t.Fatalf("M computed from S: %s (%s), want valid", rep.Verdict, rep.Reason)
 	}
@@ -107,8 +96,8 @@ func TestLongDerivedHypothesis(t *testing.T) {
 // computation.
 func TestDerivedErrors(t *testing.T) {
 	t.Parallel()
-	spec := &syntax.Source{Name: "d.sare", Text: derivedSpecText}
-	prog := &syntax.Source{Name: "d.sched", Text: derivedKernelText}
+	spec := &syntax.Source{Name: "d.sare", Text: derivedText(t, "lut.sare")}
+	prog := &syntax.Source{Name: "d.sched", Text: derivedText(t, "lut.sched")}
 	for _, c := range []struct{ param, def, want string }{
 		{"K", derivedDef, "not a parameter of the specification"},
 		{"M", "S()", "has type f32, want i32"},

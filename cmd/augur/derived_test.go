@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// TestValidateDerived runs augur validate --derived FILE on a table of M
-// entries, M computed from the float input S, read at a clamped
-// conversion of S: with the file's computation one short of the table,
+// TestValidateDerived runs augur validate --derived FILE on the pair of
+// validate/testdata/derived, a table of M entries, M computed from the
+// float input S, read at a clamped conversion of S: with the file's computation one short of the table,
 // INVALID (an out-of-bounds read); a malformed file, or one naming no
 // parameter of the specification, is an error (exit 3).
 func TestValidateDerived(t *testing.T) {
@@ -22,28 +22,8 @@ func TestValidateDerived(t *testing.T) {
 		}
 		return p
 	}
-	spec := write("d.sare", `param N, M
-assume N >= 1
-input S() : f32
-input B(x) : f32
-tensor L(v) : f32
-L(v) = f32(v) * 0.5
-tensor O(x) : f32
-O(x) = L(i32(min(max(min(B(x), S()), f32(0.0)), f32(100.0))))
-output O
-`)
-	prog := write("d.sched", `kernel lutd(N, M)
-assume N >= 1
-in  s[] : f32[] = S()
-in  b[x] : f32[N] = B(x)
-out o[x] : f32[N] = O(x)
-{
-  alloc t : f32[M] {
-    for v < M { t[v] {L(v)} := f32(v) * 0.5 }
-    par x < N { o[x] {O(x)} := t[i32(min(max(min(b[x], s[]), f32(0.0)), f32(100.0)))] }
-  }
-}
-`)
+	spec := filepath.Join("..", "..", "validate", "testdata", "derived", "lut.sare")
+	prog := filepath.Join("..", "..", "validate", "testdata", "derived", "lut.sched")
 	short := write("short.derived", "derived M = i32(min(max(S(), f32(0.0)), f32(100.0)))\n")
 	code, out, errs := augur("validate", "--jobs", "1", "--derived", short, spec, prog)
 	if code != 1 || !strings.HasPrefix(out, "INVALID: out-of-bounds read") {
