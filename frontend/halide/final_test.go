@@ -318,32 +318,38 @@ func TestFinalStageLaneRace(t *testing.T) {
 	if testing.Short() {
 		t.Skip("validates")
 	}
-	tc := toolchain(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
+	d, o := finalSuitePipeline(t, "iir_blur")
+	o.Plant = "lane-race"
+	pair := translated(ctx, t, d, o)
+	if !strings.Contains(pair.Kernel(frontend.Prog).Text, "par blur_lane < 32 {") {
+		t.Errorf("the vector stores to blur are not a par loop over their lanes")
+	}
+	rep, err := validatePair(ctx, pair, encode.Real, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != validate.Invalid || !strings.Contains(rep.Reason, "read-write race") {
+		t.Errorf("verdict %s (%s), want invalid (read-write race)", rep.Verdict, rep.Reason)
+	}
+}
+
+// finalSuitePipeline builds the driver of the suite's pipeline name and
+// returns it with the pipeline's options at --stage final.
+func finalSuitePipeline(t *testing.T, name string) (string, Options) {
+	t.Helper()
+	tc := toolchain(t)
 	s := loadSuite(t)
 	for _, p := range s.Pipelines {
-		if p.Name != "iir_blur" {
-			continue
+		if p.Name == name {
+			o := p.options(s.Target)
+			o.Stage = StageFinal
+			return driver(t, tc, strings.TrimSuffix(p.File, ".cpp")), o
 		}
-		d := driver(t, tc, strings.TrimSuffix(p.File, ".cpp"))
-		o := p.options(s.Target)
-		o.Stage = StageFinal
-		o.Plant = "lane-race"
-		pair := translated(ctx, t, d, o)
-		if !strings.Contains(pair.Kernel(frontend.Prog).Text, "par blur_lane < 32 {") {
-			t.Errorf("the vector stores to blur are not a par loop over their lanes")
-		}
-		rep, err := validatePair(ctx, pair, encode.Real, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if rep.Verdict != validate.Invalid || !strings.Contains(rep.Reason, "read-write race") {
-			t.Errorf("verdict %s (%s), want invalid (read-write race)", rep.Verdict, rep.Reason)
-		}
-		return
 	}
-	t.Fatal("no iir_blur in suite.json")
+	t.Fatalf("no %s in suite.json", name)
+	return "", Options{}
 }
 
 // TestFinalStageVectorizedRealization translates the suite's nl_means at
@@ -353,25 +359,14 @@ func TestFinalStageLaneRace(t *testing.T) {
 // dimensions cannot hold. The translation must refuse it, saying so.
 func TestFinalStageVectorizedRealization(t *testing.T) {
 	t.Parallel()
-	tc := toolchain(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
-	s := loadSuite(t)
-	for _, p := range s.Pipelines {
-		if p.Name != "nl_means" {
-			continue
-		}
-		d := driver(t, tc, strings.TrimSuffix(p.File, ".cpp"))
-		o := p.options(s.Target)
-		o.Stage = StageFinal
-		err := Emit(ctx, d, t.TempDir(), o)
-		want := "the allocation sum: 1 extents after flattening, 4 dimensions before; its 8 cells are 8 times the product of its extents before: a realization inside a vectorized loop, which vectorize_loops widens to one copy per lane, is not translated"
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("error %v, want %q", err, want)
-		}
-		return
+	d, o := finalSuitePipeline(t, "nl_means")
+	err := Emit(ctx, d, t.TempDir(), o)
+	want := "the allocation sum: 1 extents after flattening, 4 dimensions before; its 8 cells are 8 times the product of its extents before: a realization inside a vectorized loop, which vectorize_loops widens to one copy per lane, is not translated"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v, want %q", err, want)
 	}
-	t.Fatal("no nl_means in suite.json")
 }
 
 // TestLongFinalStageSgemm1024 validates the suite's sgemm1024 at --stage
@@ -382,23 +377,12 @@ func TestFinalStageVectorizedRealization(t *testing.T) {
 func TestLongFinalStageSgemm1024(t *testing.T) {
 	testtier.Long(t)
 	t.Parallel()
-	tc := toolchain(t)
-	s := loadSuite(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
-	for _, p := range s.Pipelines {
-		if p.Name != "sgemm1024" {
-			continue
-		}
-		d := driver(t, tc, strings.TrimSuffix(p.File, ".cpp"))
-		o := p.options(s.Target)
-		o.Stage = StageFinal
-		pair := translated(ctx, t, d, o)
-		if !strings.Contains(pair.Kernel(frontend.Prog).Text, "buf_As[As_lane % 16, 16 * As_s0_j_jo_v3 + (As_lane / 16 + 64 * As_s0_j_jo_jo), As_s0_io]") {
-			t.Errorf("the store to As is not at its simplified cells")
-		}
-		finalValid(ctx, t, pair)
-		return
+	d, o := finalSuitePipeline(t, "sgemm1024")
+	pair := translated(ctx, t, d, o)
+	if !strings.Contains(pair.Kernel(frontend.Prog).Text, "buf_As[As_lane % 16, 16 * As_s0_j_jo_v3 + (As_lane / 16 + 64 * As_s0_j_jo_jo), As_s0_io]") {
+		t.Errorf("the store to As is not at its simplified cells")
 	}
-	t.Fatal("no sgemm1024 in the suite")
+	finalValid(ctx, t, pair)
 }
