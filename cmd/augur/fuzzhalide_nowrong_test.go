@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -49,16 +48,9 @@ func TestFuzzHalideNoFalseInvalid(t *testing.T) {
 	v := fuzzValidator(fuzzHalideFlags{resources: 5_000_000, timeout: 5 * time.Minute, childEnv: []string{"AUGUR_TEST_RUN_MAIN=1"}})
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			text, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c, err := fuzz.Parse(string(text))
-			if err != nil {
-				t.Fatalf("%s:%v", f, err)
-			}
+			c, text := readCase(t, f)
 			want := "no evidence of a wrong output"
-			for _, line := range strings.Split(string(text), "\n") {
+			for _, line := range strings.Split(text, "\n") {
 				if r, ok := strings.CutPrefix(line, "# expect: "); ok {
 					want = r
 				}

@@ -115,14 +115,7 @@ func TestFuzzHalideCompilerCrash(t *testing.T) {
 	halideAvailable(t)
 	dir := filepath.Join("..", "..", "frontend", "halide", "fuzz", "testdata", "crashes", "sliding-specialize-store-at")
 	read := func(name string) *fuzz.Case {
-		text, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := fuzz.Parse(string(text))
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
+		c, _ := readCase(t, filepath.Join(dir, name))
 		return c
 	}
 	orig, want := read("original.txt"), read("case.txt")
@@ -202,14 +195,7 @@ func knownBugs(t *testing.T, d *fuzz.Driver, v fuzz.Validator, files ...string) 
 	ctx := context.Background()
 	var last *fuzz.Case
 	for _, f := range files {
-		text, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := fuzz.Parse(string(text))
-		if err != nil {
-			t.Fatalf("%s:%v", f, err)
-		}
+		c, _ := readCase(t, f)
 		o, err := fuzz.RunCase(ctx, d, v, c)
 		if err != nil {
 			t.Fatal(err)
@@ -226,4 +212,19 @@ func knownBugs(t *testing.T, d *fuzz.Driver, v fuzz.Validator, files ...string) 
 		last = c
 	}
 	return last
+}
+
+// readCase reads and parses the fuzz case in the file path; it returns
+// the case and the file's text.
+func readCase(t *testing.T, path string) (*fuzz.Case, string) {
+	t.Helper()
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := fuzz.Parse(string(text))
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return c, string(text)
 }
