@@ -259,7 +259,8 @@ func TestFinalStageBlur(t *testing.T) {
 // accesses read as E in a branch where E >= 256, refined by the branch's
 // condition; sger, iir_blur: vector stores whose value loads the array
 // they store to, under the store's predicate or at other cells, the
-// latter a par loop over the lanes) and checks each against Halide's JIT
+// latter a par loop over the lanes; nl_means: an inline reduction
+// realized inside a vectorized loop, one copy per lane) and checks each against Halide's JIT
 // cell for cell, on the suite's first JIT sample; a pipeline without a
 // JIT sample the interpreter can check (sizes of 512 and more) is only
 // translated. Their validation takes minutes (docs/halide.md, "The suite
