@@ -568,7 +568,10 @@ type Options struct {
 	// reads i elements too far), "lane-race" (the first vector store
 	// that loads the array it stores to at its own index loading it one
 	// element further: each lane but the last reads the cell the next
-	// lane writes), "predicate" (the first predicated vector store to an
+	// lane writes), "lane-copy" (the first vector store to another array
+	// that loads an allocation of n cells, a realization vectorize_loops
+	// widened to one copy per lane, at ramp(0, 1, n) loading it at
+	// ramp(n - 1, -1, n): lane l reads lane n - 1 - l's copy), "predicate" (the first predicated vector store to an
 	// output buffer storing each lane where the lane before it may: one
 	// lane past the end), "copy" (in the second allocation of an array
 	// within one loop body, a copy of an unrolled loop's body, each load

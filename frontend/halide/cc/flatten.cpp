@@ -2104,14 +2104,113 @@ private:
         return out;
     }
 
+    // lane_widened reads an allocation vectorize_loops widened (op, its
+    // region before flattening rb, its storage order order; see Layout)
+    // as the realization of the union of its lanes' regions. A
+    // realization inside a vectorized loop is, before flattening, one per
+    // lane, its mins reading the loop's variable v; vectorize_loops gives
+    // each lane its own copy, innermost: cell i of lane l at flat index
+    // i * L + l, L the lanes (src/VectorizeLoops.cpp at tag v14.0.0,
+    // Allocate and RewriteAccessToVectorAlloc, the lane l = v - its loop's
+    // min). Where exactly one dimension j's min reads v, as v plus a rest
+    // free of it, and j's extent is 1 (an inline reduction's scalar
+    // realization, nl_means's sum), the lanes' regions are disjoint:
+    // lane l's is dimension j's coordinate rest + m + l, m v's min, and
+    // the copies together are the realization of extent L in j, from
+    // rest + m, stored with j innermost (stride 1, the lane) and the
+    // other dimensions in their order, each stride L times the lane's
+    // copy's. rb and order become that region and order. It returns false
+    // with why saying which condition fails, and rb and order untouched,
+    // where the allocation is not such a widening. The region only names
+    // the cells (see realization): a wrong one shifts the annotations,
+    // which the validator checks, and every flat cell is one cell of the
+    // kernel's array of L times the extents' product whatever it is.
+    bool lane_widened(const Allocate *op, Region *rb, std::vector<int> *order, std::string *why) {
+        int64_t total = 1, product = 1;
+        for (const Expr &e : op->extents) {
+            const int64_t *c = as_const_int(e);
+            if (!c) {
+                return false;
+            }
+            total *= *c;
+        }
+        for (const Range &b : *rb) {
+            const int64_t *c = as_const_int(b.extent);
+            if (!c) {
+                return false;
+            }
+            product *= *c;
+        }
+        if (product <= 0 || total <= product || total % product != 0) {
+            return false;
+        }
+        int64_t lanes = total / product;
+        std::set<std::string> vs;
+        for (const Range &b : *rb) {
+            for (const Expr &e : {b.min, b.extent}) {
+                for (const std::string &w : vars_of(e)) {
+                    if (vectorized_.count(w) && !loops_.count(w) && !lets_.count(w)) {
+                        vs.insert(w);
+                    }
+                }
+            }
+        }
+        if (vs.size() != 1) {
+            *why = "its region before flattening reads " + std::to_string(vs.size()) +
+                   " vectorized loop variables (one, in one dimension's min, is needed)";
+            return false;
+        }
+        const std::string v = *vs.begin();
+        int j = -1;
+        for (size_t k = 0; k < rb->size(); k++) {
+            bool in_min = vars_of((*rb)[k].min).count(v) > 0, in_extent = vars_of((*rb)[k].extent).count(v) > 0;
+            if (in_extent || (in_min && j >= 0)) {
+                *why = "its region before flattening reads the vectorized loop variable " + v +
+                       " in more than one min or in an extent";
+                return false;
+            }
+            j = in_min ? (int)k : j;
+        }
+        const Range &bj = (*rb)[j];
+        Expr var = Variable::make(Int(32), v);
+        Expr step = simplify(substitute(v, var + 1, bj.min) - bj.min);
+        auto m = loop_mins_.find(v);
+        if (!is_const_one(step) || !is_const_one(bj.extent) || m == loop_mins_.end() || m->second.size() != 1) {
+            *why = "its min " + str(bj.min) + " is not " + v + " plus a rest, at extent 1, of a loop of one min";
+            return false;
+        }
+        Expr lo = simplify(substitute(v, simplify(substitute(rebased_, m->second[0])), bj.min));
+        if (!in_final_scope(lo)) {
+            *why = "its min at the first lane, " + str(lo) + ", reads a variable not in scope";
+            return false;
+        }
+        std::vector<int> base = *order;
+        if (base.size() != rb->size()) {
+            base.clear();
+            for (size_t k = 0; k < rb->size(); k++) {
+                base.push_back((int)k);
+            }
+        }
+        std::vector<int> widened{j};
+        for (int k : base) {
+            if (k != j) {
+                widened.push_back(k);
+            }
+        }
+        (*rb)[j] = Range(lo, make_const(Int(32), lanes));
+        *order = widened;
+        return true;
+    }
+
     // collapsed_extents are the extents of an allocation of several
     // dimensions that bound_small_allocations made one, a constant upper
     // bound of their product: the realization's extents rb, whose strides
     // are the ones storage flattening used. Constant ones must multiply to
     // that size exactly (a storage alignment would round them up); others
     // must be in scope, and the kernel's bounds checks keep every cell
-    // within their product, which the allocation holds.
-    std::vector<Expr> collapsed_extents(const Allocate *op, const Region &rb) {
+    // within their product, which the allocation holds. widened says why
+    // lane_widened did not read it as a widening, if it did not.
+    std::vector<Expr> collapsed_extents(const Allocate *op, const Region &rb, const std::string &widened) {
         std::string why;
         const int64_t *total = op->extents.size() == 1 ? as_const_int(op->extents[0]) : nullptr;
         if (total) {
@@ -2137,7 +2236,8 @@ private:
                 // dimensions, has one cell where the lanes have several.
                 why = "; its " + std::to_string(*total) + " cells are " + std::to_string(*total / product) +
                       " times the product of its extents before: a realization inside a vectorized loop, which "
-                      "vectorize_loops widens to one copy per lane, is not translated";
+                      "vectorize_loops widens to one copy per lane, is translated only as the union of its lanes' "
+                      "regions" + (widened.empty() ? std::string() : ", and " + widened);
             }
         }
         unsupported("the allocation " + op->name + ": " + std::to_string(op->extents.size()) + " extents after flattening, " +
@@ -2161,8 +2261,15 @@ private:
             rb = realization(op->name);
         }
         std::vector<Expr> extents = op->extents;
-        if (rb.size() != extents.size()) {
-            extents = collapsed_extents(op, rb);
+        std::vector<int> order = storage_order(op->name);
+        std::string widened;
+        if (rb.size() != extents.size() && lane_widened(op, &rb, &order, &widened)) {
+            extents.clear();
+            for (const Range &b : rb) {
+                extents.push_back(b.extent);
+            }
+        } else if (rb.size() != extents.size()) {
+            extents = collapsed_extents(op, rb, widened);
         }
         Layout l;
         l.type = op->type;
@@ -2172,7 +2279,7 @@ private:
             l.extents.push_back(extents[k]);
             bounds.emplace_back(rb[k].min, extents[k]);
         }
-        l.order = storage_order(op->name);
+        l.order = order;
         allocs_[op->name].push_back(l);
         Stmt body = mutate(op->body);
         allocs_[op->name].pop_back();
@@ -2846,7 +2953,66 @@ private:
     }
 };
 
+// LaneCopy plants a read of one lane's copy of a realization that
+// vectorize_loops widened to one copy per lane from another lane's cells:
+// in the first vector store to another array whose value loads an
+// allocation of n cells at ramp(0, 1, n) (lane l reads its own copy,
+// cell l), that load reads at ramp(n - 1, -1, n), lane l from lane
+// n - 1 - l's copy.
+class LaneCopy : public IRMutator {
+public:
+    bool done = false;
+
+private:
+    using IRMutator::visit;
+    std::map<std::string, int64_t> cells_;  // the allocations in scope of constant extents: their cells
+    const Store *store_ = nullptr;
+    Stmt visit(const Allocate *op) override {
+        int64_t n = 1;
+        for (const Expr &e : op->extents) {
+            const int64_t *c = as_const_int(e);
+            n = c && n > 0 ? n * *c : 0;
+        }
+        cells_[op->name] = n;
+        Stmt s = IRMutator::visit(op);
+        cells_.erase(op->name);
+        return s;
+    }
+    Expr visit(const Load *l) override {
+        const Ramp *r = l->index.as<Ramp>();
+        auto c = cells_.find(l->name);
+        if (done || !store_ || l->name == store_->name || !r || c == cells_.end() || c->second != r->lanes ||
+            !is_const_zero(r->base) || !is_const_one(r->stride)) {
+            return IRMutator::visit(l);
+        }
+        done = true;
+        Type t = r->base.type();
+        return Load::make(l->type, l->name, Ramp::make(make_const(t, r->lanes - 1), make_const(t, -1), r->lanes), l->image,
+                          l->param, l->predicate, ModulusRemainder());
+    }
+    Stmt visit(const Store *op) override {
+        if (done || !op->value.type().is_vector()) {
+            return IRMutator::visit(op);
+        }
+        store_ = op;
+        Expr value = mutate(op->value);
+        store_ = nullptr;
+        if (!done) {
+            return IRMutator::visit(op);
+        }
+        return Store::make(op->name, value, op->index, op->param, op->predicate, op->alignment);
+    }
+};
+
 Stmt plant_in(const Pipeline_ &p, const Stmt &s, const std::string &kind) {
+    if (kind == "lane-copy") {
+        LaneCopy lc;
+        Stmt out = lc.mutate(s);
+        if (!lc.done) {
+            throw std::invalid_argument("--plant lane-copy: the final statement has no vector store loading another array's per-lane copies at ramp(0, 1, n)");
+        }
+        return out;
+    }
     if (kind == "lane-race") {
         LaneRace lr;
         Stmt out = lr.mutate(s);
@@ -2880,7 +3046,7 @@ Stmt plant_in(const Pipeline_ &p, const Stmt &s, const std::string &kind) {
     bool lanes = kind == "lane-dup" || kind == "lane-drop" || kind == "predicate" || kind == "lane-stride";
     if (kind != "stride" && kind != "offset" && kind != "astride" && kind != "aoffset" && kind != "lstride" && !lanes) {
         throw std::invalid_argument("unknown planted miscompilation " + kind +
-                                    ": want stride, offset, astride, aoffset, lstride, epilogue, late, lane-dup, lane-drop, lane-stride, lane-race, predicate, copy or repeat");
+                                    ": want stride, offset, astride, aoffset, lstride, epilogue, late, lane-dup, lane-drop, lane-stride, lane-race, lane-copy, predicate, copy or repeat");
     }
     Plant pl(p, kind);
     Stmt out = pl.mutate(s);

@@ -41,7 +41,11 @@ public:
     // that its strides follow the storage order, not the dimensions';
     // poly: blur_x's three taps a func pair(x, y, c) at the root, of
     // extents W, H + 2 and 3 (two symbolic extents below the last: its
-    // strides products of symbols).
+    // strides products of symbols);
+    // lanes: the output's rows a sum over 3 rows of blur_x, an inline
+    // reduction, the output vectorised by 8 (the reduction realized
+    // inside the vectorized loop, which vectorize_loops widens to one
+    // copy per lane).
     GeneratorParam<std::string> sched{"sched", "scalar"};
 
     Input<Buffer<uint16_t, 2>> input{"input"};
@@ -54,7 +58,12 @@ public:
         } else {
             blur_x(x, y) = (input(x - 1, y) + input(x, y) + input(x + 1, y)) / 3;
         }
-        out(x, y) = (blur_x(x, y - 1) + blur_x(x, y) + blur_x(x, y + 1)) / 3;
+        if (std::string(sched) == "lanes") {
+            RDom r(-1, 3, "r");
+            out(x, y) = sum(blur_x(x, y + r)) / 3;
+        } else {
+            out(x, y) = (blur_x(x, y - 1) + blur_x(x, y) + blur_x(x, y + 1)) / 3;
+        }
     }
 
     void schedule() {
@@ -95,6 +104,9 @@ public:
             blur_x.compute_at(out, t);
         } else if (s == "transposed") {
             blur_x.compute_root().reorder_storage(y, x);
+        } else if (s == "lanes") {
+            out.vectorize(x, 8);
+            blur_x.compute_root();
         } else if (s == "poly") {
             pair.compute_root();
             blur_x.compute_root();
