@@ -2,6 +2,8 @@ package symeval
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -118,6 +120,55 @@ func TestFuseHoles(t *testing.T) {
 			if hs.tests != tc.tests {
 				t.Errorf("%d exact tests, want %d", hs.tests, tc.tests)
 			}
+		})
+	}
+}
+
+// BenchmarkFuseHoles fuses the holes of the values in testdata/fuse (a
+// line of template, for the reader, and a line of set each; the fusion
+// depends on the set alone, and runs on the template f(□1, ..., □n)):
+// camera_pipe, a value of Halide's camera_pipe app (apps/camera_pipe.cpp
+// in frontend/halide, as augur halide translates it) with 18 holes in 3
+// pieces, the first that large in its symbolic evaluation, and stencil5,
+// the 17 holes of a 5-point stencil read through a clamp, in three pieces
+// (the first column, the interior, the last), with duplicated reads. Besides the
+// time, it reports the Presburger steps of one fusion (steps/op), which
+// do not depend on the machine or its load, and the exact tests that the
+// samples did not spare (tests/op).
+func BenchmarkFuseHoles(b *testing.B) {
+	files, err := filepath.Glob(filepath.Join("testdata", "fuse", "*.txt"))
+	if err != nil || len(files) == 0 {
+		b.Fatalf("no values in testdata/fuse (%v)", err)
+	}
+	for _, f := range files {
+		b.Run(strings.TrimSuffix(filepath.Base(f), ".txt"), func(b *testing.B) {
+			text, err := os.ReadFile(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			lines := strings.SplitN(strings.TrimSpace(string(text)), "\n", 2)
+			if len(lines) != 2 {
+				b.Fatalf("%s: want a template line and a set line", f)
+			}
+			set, err := presburger.ParseMap(lines[1])
+			if err != nil {
+				b.Fatalf("%s: %v", f, err)
+			}
+			n := set.Space().NumOut()
+			var steps, tests int64
+			for b.Loop() {
+				allow := presburger.NewAllowance(0)
+				ctx := presburger.WithAllowance(context.Background(), allow)
+				a := alternative{tmpl: holeCall(n), types: map[syntax.Expr]syntax.Type{}, holes: n, set: set}
+				hs := &holeSampler{ctx: ctx, set: set}
+				if _, err := fuseWith(ctx, a, hs); err != nil {
+					b.Fatal(err)
+				}
+				steps += allow.Used()
+				tests += int64(hs.tests)
+			}
+			b.ReportMetric(float64(steps)/float64(b.N), "steps/op")
+			b.ReportMetric(float64(tests)/float64(b.N), "tests/op")
 		})
 	}
 }
