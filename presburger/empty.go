@@ -843,6 +843,77 @@ func (b *BasicMap) IsEmpty(ctx context.Context) (bool, error) {
 	return b.isEmptyTab(newMeter(ctx))
 }
 
+// IsEmptyPoint is IsEmpty that also returns, when b is not empty, the
+// integer point that showed it, as values of the columns [params | in |
+// out] (locals are existentially quantified and not returned), if the
+// test found one: the rational tableau's integral vertex or a point of
+// its short branch and bound. It returns no point when b is empty, or
+// when the Omega test decided that b is not (it finds no point). The
+// decision and its cost are IsEmpty's.
+func (b *BasicMap) IsEmptyPoint(ctx context.Context) (empty bool, point []Int, err error) {
+	if b.empty {
+		return true, nil, nil
+	}
+	if b.isUniverse() {
+		return false, make([]Int, b.nDims()), nil
+	}
+	empty, p, err := newPrefixTab(newMeter(ctx), b).isEmptyPoint(b)
+	if err != nil || empty || len(p) < b.nDims() {
+		return empty, nil, err
+	}
+	return empty, p[:b.nDims():b.nDims()], nil
+}
+
+// An IneqTester decides, for one inequality after another, whether a
+// conjunction b with that inequality added is empty, as IsEmptyPoint
+// decides it for b with the inequality (the same exact decision; the
+// point may be another), on one rational tableau of b's rows that each
+// test extends by its row and takes back after, rather than a tableau
+// built afresh for each: after the first test, a test starts from a
+// feasible basis of b's rows, a few pivots from one of the extension's
+// (for instance to test many pairs of b's columns for a point where they
+// differ). Each test counts its steps as an operation of its context. An
+// IneqTester is not safe for concurrent use.
+type IneqTester struct {
+	b  *BasicMap
+	pt *prefixTab // nil until the first test, and again once it failed
+}
+
+// NewIneqTester returns an IneqTester of b's extensions. The tableau is
+// built by the first test.
+func (b *BasicMap) NewIneqTester() *IneqTester {
+	return &IneqTester{b: b.Copy()}
+}
+
+// IsEmptyWith reports whether b with the inequality row >= 0 (a row of b's
+// NewRow) is empty and, when it is not, the point that showed it if the
+// test found one, as IsEmptyPoint does.
+func (it *IneqTester) IsEmptyWith(ctx context.Context, row []Int) (empty bool, point []Int, err error) {
+	b := it.b
+	b.checkRow(row)
+	c := b.with(copyRow(row), false)
+	if c.empty {
+		return true, nil, nil
+	}
+	mt := newMeter(ctx)
+	if it.pt == nil || it.pt.t == nil {
+		it.pt = newPrefixTab(mt, b)
+	}
+	pt := it.pt
+	pt.mt = mt
+	if pt.t != nil {
+		pt.t.m = mt
+	}
+	snap := pt.snapshot()
+	pt.addRow(c.ineqs[len(c.ineqs)-1])
+	empty, p, err := pt.isEmptyPoint(c)
+	pt.rollback(snap)
+	if err != nil || empty || len(p) < c.nDims() {
+		return empty, nil, err
+	}
+	return false, p[:c.nDims():c.nDims()], nil
+}
+
 // isEmptyTab is isEmpty that tries a rational tableau of b first
 // (prefixTab): rationally infeasible, an integral vertex or a point of a
 // short branch and bound settle most conjunctions for less than the

@@ -413,8 +413,17 @@ func (p *prefixTab) addRow(r []Int) {
 // isEmpty decides whether the tableau's rows, which are those of b, have
 // no integer point.
 func (p *prefixTab) isEmpty(b *BasicMap) (bool, error) {
+	empty, _, err := p.isEmptyPoint(b)
+	return empty, err
+}
+
+// isEmptyPoint is isEmpty that also returns the integer point of the
+// tableau's variables (b's dimensions and locals) that showed b
+// non-empty, when the tableau found one: nil when b is empty or the Omega
+// test decided.
+func (p *prefixTab) isEmptyPoint(b *BasicMap) (bool, []Int, error) {
 	if b.empty {
-		return true, nil
+		return true, nil, nil
 	}
 	if t := p.t; t != nil {
 		t.limit = 4 * simplexPivotLimit(t)
@@ -423,11 +432,11 @@ func (p *prefixTab) isEmpty(b *BasicMap) (bool, error) {
 		case errors.Is(err, errSimplexLimit):
 			p.t = nil
 		case err != nil:
-			return false, p.emptinessErr(b, err)
+			return false, nil, p.emptinessErr(b, err)
 		case !feasible:
-			return true, nil
+			return true, nil, nil
 		case t.integral():
-			return false, nil
+			return false, t.sample(), nil
 		default:
 			// Each node first tries its sample rounded, a point of b if
 			// it satisfies b's rows (when the columns are b's).
@@ -437,18 +446,19 @@ func (p *prefixTab) isEmpty(b *BasicMap) (bool, error) {
 				probe = func() []Int { return s.roundedPoint(-1, nil) }
 			}
 			nodes := searchNodes
-			_, res, err := t.searchInteger(nil, &nodes, probe)
+			point, res, err := t.searchInteger(nil, &nodes, probe)
 			switch {
 			case err != nil:
-				return false, p.emptinessErr(b, err)
+				return false, nil, p.emptinessErr(b, err)
 			case res == searchFound:
-				return false, nil
+				return false, point, nil
 			case res == searchNone:
-				return true, nil
+				return true, nil, nil
 			}
 		}
 	}
-	return b.isEmpty(p.mt)
+	empty, err := b.isEmpty(p.mt)
+	return empty, nil, err
 }
 
 // emptinessErr wraps an error of the tableau's emptiness test of b as the

@@ -70,3 +70,105 @@ func TestSampleLeastPoint(t *testing.T) {
 	}
 	t.Logf("%d cases, %d nonempty", n, checked)
 }
+
+// TestIsEmptyPointAgrees checks IsEmptyPoint against IsEmpty and brute
+// force on random conjunctions: the same decision, and every point it
+// returns a point of the conjunction (by brute force, its existentials
+// enumerated). Most non-empty conjunctions must come with a point (the
+// tableau decides them), else the point is not passed on.
+func TestIsEmptyPointAgrees(t *testing.T) {
+	g := newRandGen(11)
+	ctx := t.Context()
+	n := propCount(2000)
+	nonEmpty, withPoint := 0, 0
+	for it := 0; it < n; it++ {
+		params := []string{"N", "M"}[:g.r.Intn(3)]
+		b := g.randBasic(g.randSetSpace(params), 4)
+		want, err := b.IsEmpty(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, p, err := b.IsEmptyPoint(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Fatalf("case %d: IsEmptyPoint = %v, IsEmpty = %v\n%v", it, got, want, dumpBasic(b))
+		}
+		if got {
+			if p != nil {
+				t.Fatalf("case %d: point %v of an empty set\n%v", it, p, dumpBasic(b))
+			}
+			continue
+		}
+		nonEmpty++
+		if p == nil {
+			continue
+		}
+		withPoint++
+		if len(p) != b.nDims() || !bruteContains(b, p) {
+			t.Fatalf("case %d: point %v not in the set\n%v", it, p, dumpBasic(b))
+		}
+	}
+	if nonEmpty < n/10 || withPoint*10 < nonEmpty*9 {
+		t.Fatalf("%d of %d cases non-empty, %d of them with a point", nonEmpty, n, withPoint)
+	}
+	t.Logf("%d of %d cases non-empty, %d of them with a point", nonEmpty, n, withPoint)
+}
+
+// TestIneqTesterAgrees checks IneqTester against IsEmpty and brute force:
+// on random conjunctions, each extended in turn by several random
+// inequalities through one tester, the decision is IsEmpty's on the
+// conjunction with the inequality, and every point returned is a point
+// of it.
+func TestIneqTesterAgrees(t *testing.T) {
+	g := newRandGen(13)
+	ctx := t.Context()
+	n := propCount(500)
+	nonEmpty, withPoint := 0, 0
+	for it := 0; it < n; it++ {
+		params := []string{"N", "M"}[:g.r.Intn(3)]
+		b := g.randBasic(g.randSetSpace(params), 3)
+		tester := b.NewIneqTester()
+		for k := 0; k < 6; k++ {
+			row := b.NewRow()
+			for c := 0; c < b.nDims(); c++ {
+				if g.r.Intn(2) == 0 {
+					row[c] = g.coef(2)
+				}
+			}
+			row[len(row)-1] = g.coef(4)
+			c := b.Copy()
+			c.AddIneq(row)
+			want, err := c.IsEmpty(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, p, err := tester.IsEmptyWith(ctx, row)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Fatalf("case %d, row %d: IsEmptyWith = %v, IsEmpty = %v\n%v\nrow %v", it, k, got, want, dumpBasic(b), row)
+			}
+			if got {
+				if p != nil {
+					t.Fatalf("case %d, row %d: point %v of an empty set", it, k, p)
+				}
+				continue
+			}
+			nonEmpty++
+			if p == nil {
+				continue
+			}
+			withPoint++
+			if len(p) != c.nDims() || !bruteContains(c, p) {
+				t.Fatalf("case %d, row %d: point %v not in the set\n%v\nrow %v", it, k, p, dumpBasic(b), row)
+			}
+		}
+	}
+	if nonEmpty < n/2 || withPoint*10 < nonEmpty*9 {
+		t.Fatalf("%d of %d tests non-empty, %d of them with a point", nonEmpty, 6*n, withPoint)
+	}
+	t.Logf("%d of %d tests non-empty, %d of them with a point", nonEmpty, 6*n, withPoint)
+}

@@ -764,6 +764,10 @@ type holeSampler struct {
 	basics []*presburger.BasicMap // set's pieces, once needed
 	next   int                    // the next piece of set to sample
 	points [][]presburger.Int
+	tests  int // the exact tests that the points did not spare
+	// testers hold, by piece of set, the tableau of its exact tests, once
+	// needed (holesEqual).
+	testers []*presburger.IneqTester
 }
 
 // differ reports whether columns i and k differ at one of the points,
@@ -790,11 +794,18 @@ func (hs *holeSampler) differ(i, k int) bool {
 	return false
 }
 
+// add adds the point p of the set (nil: none) to the points.
+func (hs *holeSampler) add(p []presburger.Int) {
+	if p != nil {
+		hs.points = append(hs.points, p)
+	}
+}
+
 // project records that column col of the set was projected out, leaving
 // set: the points stay points without that column.
 func (hs *holeSampler) project(col int, set *presburger.Map) {
 	hs.points = dropColumn(hs.points, col)
-	hs.set, hs.basics = set, nil
+	hs.set, hs.basics, hs.testers = set, nil, nil
 }
 
 // differAt reports whether columns i and k differ at one of the points.
@@ -913,14 +924,23 @@ func defsAgree(defs []map[int]string, i, k int) bool {
 	return true
 }
 
-// holesEqual reports whether holes i and k are equal on all of set. The
-// pieces where their definitions agree need no test; the others are
-// tested for a point where the holes differ, those where the definitions
-// differ first (the likeliest to have one).
-func holesEqual(ctx context.Context, set *presburger.Map, defs []map[int]string, i, k int) (bool, error) {
-	pieces := set.Pieces()
+// holesEqual reports whether holes i and k are equal on all of the
+// sampler's set. The pieces where their definitions agree need no test;
+// the others are tested for a point where the holes differ, those where
+// the definitions differ first (the likeliest to have one), each on the
+// piece's tester (one tableau per piece for all the pairs). When they
+// differ, it returns the point of the set where they do that the test
+// found, if it found one (nil otherwise): a point where many other pairs
+// of holes differ too.
+func (hs *holeSampler) holesEqual(defs []map[int]string, i, k int) (bool, []presburger.Int, error) {
+	if hs.basics == nil {
+		hs.basics = hs.set.Basics()
+	}
+	if hs.testers == nil {
+		hs.testers = make([]*presburger.IneqTester, len(hs.basics))
+	}
 	var order []int
-	for p := range pieces {
+	for p := range hs.basics {
 		di, iok := defs[p][i]
 		dk, kok := defs[p][k]
 		switch {
@@ -933,21 +953,23 @@ func holesEqual(ctx context.Context, set *presburger.Map, defs []map[int]string,
 		}
 	}
 	for _, p := range order {
+		b := hs.basics[p]
+		if hs.testers[p] == nil {
+			hs.testers[p] = b.NewIneqTester()
+		}
 		for _, sign := range []int64{1, -1} {
 			// sign*(hole i - hole k) >= 1: a point where they differ.
-			t := pieces[p].Basics()[0]
-			row := t.NewRow()
-			row[t.Col(presburger.DimOut, i)] = presburger.NewInt(sign)
-			row[t.Col(presburger.DimOut, k)] = presburger.NewInt(-sign)
-			row[t.ConstCol()] = presburger.NewInt(-1)
-			t.AddIneq(row)
-			empty, err := t.IsEmpty(ctx)
+			row := b.NewRow()
+			row[b.Col(presburger.DimOut, i)] = presburger.NewInt(sign)
+			row[b.Col(presburger.DimOut, k)] = presburger.NewInt(-sign)
+			row[b.ConstCol()] = presburger.NewInt(-1)
+			empty, point, err := hs.testers[p].IsEmptyWith(hs.ctx, row)
 			if err != nil || !empty {
-				return false, err
+				return false, point, err
 			}
 		}
 	}
-	return true, nil
+	return true, nil, nil
 }
 
 // fuseHoles fuses the holes of a that are equal at every point of its
@@ -957,7 +979,12 @@ func holesEqual(ctx context.Context, set *presburger.Map, defs []map[int]string,
 // holes that differ at a sample point are not; the others take an
 // inclusion test.
 func fuseHoles(ctx context.Context, a alternative) (alternative, error) {
-	samples := &holeSampler{ctx: ctx, set: a.set}
+	return fuseWith(ctx, a, &holeSampler{ctx: ctx, set: a.set})
+}
+
+// fuseWith is fuseHoles with the sampler of a's set, which counts the
+// exact tests.
+func fuseWith(ctx context.Context, a alternative, samples *holeSampler) (alternative, error) {
 	// The holes' definitions: a look at every hole of every piece.
 	if err := chargeBuilt(ctx, a.set.NumBasics()*a.holes); err != nil {
 		return a, fmt.Errorf("fuse holes: %w", err)
@@ -973,11 +1000,13 @@ func fuseHoles(ctx context.Context, a alternative) (alternative, error) {
 				if samples.differ(sp.Col(presburger.DimOut, i), sp.Col(presburger.DimOut, j)) {
 					continue // a point where the two holes differ: no inclusion test needed
 				}
-				eq, err := holesEqual(ctx, a.set, defs, i, j)
+				samples.tests++
+				eq, witness, err := samples.holesEqual(defs, i, j)
 				if err != nil {
 					return a, fmt.Errorf("fuse holes: %w", err)
 				}
 				if !eq {
+					samples.add(witness)
 					continue
 				}
 			}
