@@ -263,7 +263,7 @@ func TestFinalStageBlur(t *testing.T) {
 func TestFinalStageSuite(t *testing.T) {
 	t.Parallel()
 	finalStageSuite(t, map[string]bool{"harris": true, "sgemm": true, "unsharp": true, "bigsgemm": true,
-		"bigsqsgemm": true, "sger": true, "iir_blur": true})
+		"bigsqsgemm": true, "sger": true, "iir_blur": true, "interpolate3": true})
 }
 
 // TestLongFinalStageSuite is TestFinalStageSuite on the pipelines whose

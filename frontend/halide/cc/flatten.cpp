@@ -414,20 +414,29 @@ int degree(const Poly &p, const std::string &u) {
 
 // linear_atom finds an atom u of f with f = a * u + b, a constant other
 // than 0 and b free of u, u none of taken; it returns false where there is
-// none.
+// none. It prefers an atom of positive coefficient: an extent is max - min
+// + 1, and a cell x - min reads the min's atoms, so that dividing in an
+// atom of the max leaves them in the remainder, where dividing in one of
+// the min takes a whole extent into the quotient for the cell's -min alone
+// (interpolate's interpolated_2, of extent max(...) - (min(W, 26) - 26) /
+// 4 + 1, whose cell (W - 26) / 4 - (min(W, 26) - 26) / 4 would come out
+// one row up, a whole extent below 0).
 bool linear_atom(const Poly &f, const std::set<std::string> &taken, std::string *u, int64_t *a) {
-    for (const auto &kv : f) {
-        if (kv.first.size() != 1 || taken.count(kv.first[0]) || degree(f, kv.first[0]) != 1) {
-            continue;
-        }
-        bool alone = true;
-        for (const auto &o : f) {
-            alone = alone && (o.first == kv.first || !std::count(o.first.begin(), o.first.end(), kv.first[0]));
-        }
-        if (alone) {
-            *u = kv.first[0];
-            *a = kv.second;
-            return true;
+    for (int pass = 0; pass < 2; pass++) {
+        for (const auto &kv : f) {
+            if (kv.first.size() != 1 || taken.count(kv.first[0]) || degree(f, kv.first[0]) != 1 ||
+                (pass == 0 && kv.second < 0)) {
+                continue;
+            }
+            bool alone = true;
+            for (const auto &o : f) {
+                alone = alone && (o.first == kv.first || !std::count(o.first.begin(), o.first.end(), kv.first[0]));
+            }
+            if (alone) {
+                *u = kv.first[0];
+                *a = kv.second;
+                return true;
+            }
         }
     }
     return false;
