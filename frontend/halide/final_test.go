@@ -133,7 +133,8 @@ func finalValid(ctx context.Context, t *testing.T, pair *frontend.Pair) {
 // may be VALID; nor may the first store to the per-tile allocation of
 // constant extents one element too far (aoffset on tiles: its cells found
 // by Euclidean division, a remainder dropped only where the loops' ranges
-// prove it);
+// prove it), nor the first store to the allocation of two symbolic extents
+// below the last whose row's extent reads a min (soffset on borrow);
 // each is INVALID, for the reason planted.
 func TestFinalStagePlanted(t *testing.T) {
 	t.Parallel()
@@ -161,6 +162,7 @@ func TestFinalStagePlanted(t *testing.T) {
 		{"bounded", "astride", "annotation mismatch"},
 		{"strided", "lstride", "out-of-bounds read"},
 		{"tiles", "aoffset", "annotation mismatch"},
+		{"borrow", "soffset", "annotation mismatch"},
 	} {
 		t.Run(c.sched+"/"+c.plant, func(t *testing.T) {
 			o := finalOptions(c.sched, c.plant)

@@ -2539,10 +2539,11 @@ private:
         return IRMutator::visit(op);
     }
     // plant_aoffset plants, in the first store to an allocation whose
-    // extents are all constants, an index one element too far.
+    // extents are all constants (aoffset), or two or more of them not
+    // constants (soffset), an index one element too far.
     Stmt plant_aoffset(const Store *op) {
         auto a = symbolic_.find(op->name);
-        if (a == symbolic_.end() || a->second != 0) {
+        if (a == symbolic_.end() || (kind_ == "aoffset" ? a->second != 0 : a->second < 2)) {
             return IRMutator::visit(op);
         }
         done = true;
@@ -2576,7 +2577,7 @@ private:
         if (kind_ == "astride") {
             return done ? IRMutator::visit(op) : plant_astride(op);
         }
-        if (kind_ == "aoffset") {
+        if (kind_ == "aoffset" || kind_ == "soffset") {
             return done ? IRMutator::visit(op) : plant_aoffset(op);
         }
         auto b = p_.buffer_index.find(op->name);
@@ -2887,9 +2888,10 @@ Stmt plant_in(const Pipeline_ &p, const Stmt &s, const std::string &kind) {
         return out;
     }
     bool lanes = kind == "lane-dup" || kind == "lane-drop" || kind == "predicate" || kind == "lane-stride";
-    if (kind != "stride" && kind != "offset" && kind != "astride" && kind != "aoffset" && kind != "lstride" && !lanes) {
+    if (kind != "stride" && kind != "offset" && kind != "astride" && kind != "aoffset" && kind != "soffset" && kind != "lstride" &&
+        !lanes) {
         throw std::invalid_argument("unknown planted miscompilation " + kind +
-                                    ": want stride, offset, astride, aoffset, lstride, epilogue, late, lane-dup, lane-drop, lane-stride, lane-race, predicate, copy or repeat");
+                                    ": want stride, offset, astride, aoffset, soffset, lstride, epilogue, late, lane-dup, lane-drop, lane-stride, lane-race, predicate, copy or repeat");
     }
     Plant pl(p, kind);
     Stmt out = pl.mutate(s);
@@ -2903,6 +2905,9 @@ Stmt plant_in(const Pipeline_ &p, const Stmt &s, const std::string &kind) {
         }
         if (kind == "aoffset") {
             throw std::invalid_argument("--plant aoffset: the final statement has no store to an allocation of constant extents");
+        }
+        if (kind == "soffset") {
+            throw std::invalid_argument("--plant soffset: the final statement has no store to an allocation with two extents that are not constants");
         }
         throw std::invalid_argument("--plant " + kind + ": the final statement has " + what + " to an output buffer");
     }
