@@ -52,9 +52,13 @@ func finalOptions(sched, plant string) Options {
 // fixed by a constraint and one free (strided, generator
 // final_strided), an inline reduction inside a vectorized loop (lanes:
 // its realization, widened by vectorize_loops to one copy per lane, read
-// as the union of the lanes' regions). Each kernel agrees with Halide's
+// as the union of the lanes' regions), a func of two symbolic extents
+// below the last whose row's extent reads, with a negative coefficient,
+// the min of the last vector shifted inwards (borrow: polynomial division
+// in an atom of the extent's max, not of that min, so that the vectorised
+// tail's cells are in their own row). Each kernel agrees with Halide's
 // JIT cell for cell; scalar, vector and lanes are validated here, VALID,
-// the others in TestLongFinalStage.
+// the others but borrow in TestLongFinalStage.
 func TestFinalStage(t *testing.T) {
 	t.Parallel()
 	tc := toolchain(t)
@@ -79,7 +83,7 @@ func TestFinalStage(t *testing.T) {
 
 // finalSchedules are the schedules of testdata/final that TestFinalStage
 // translates.
-var finalSchedules = []string{"scalar", "vector", "unroll", "partition", "inner", "tiles", "predicate", "unrolled", "repeated", "transposed", "poly", "epilogue", "bounded", "strided", "lanes"}
+var finalSchedules = []string{"scalar", "vector", "unroll", "partition", "inner", "tiles", "predicate", "unrolled", "repeated", "transposed", "poly", "epilogue", "bounded", "strided", "lanes", "borrow"}
 
 // TestLongFinalStage validates the schedules of TestFinalStage that it
 // only translates: each is VALID.
@@ -91,6 +95,9 @@ func TestLongFinalStage(t *testing.T) {
 	defer cancel()
 	d := buildDriver(t, tc, filepath.Join("testdata", "final", "final.cpp"))
 	for _, sched := range finalSchedules[2:] {
+		if sched == "borrow" {
+			continue // its validation is not bounded yet: minutes of CPU without a verdict
+		}
 		t.Run(sched, func(t *testing.T) {
 			finalValid(ctx, t, translated(ctx, t, d, finalOptions(sched, "")))
 		})
@@ -130,7 +137,9 @@ func finalValid(ctx context.Context, t *testing.T, pair *frontend.Pair) {
 // by Euclidean division, a remainder dropped only where the loops' ranges
 // prove it); nor may the sum, an inline reduction widened to one copy
 // per lane, read by each lane of the output from another lane's copy
-// (lane-copy on lanes, lane l reading lane 7 - l's);
+// (lane-copy on lanes, lane l reading lane 7 - l's); nor the first store
+// to the allocation of two symbolic extents below the last whose row's
+// extent reads a min (soffset on borrow);
 // each is INVALID, for the reason planted.
 func TestFinalStagePlanted(t *testing.T) {
 	t.Parallel()
@@ -159,6 +168,7 @@ func TestFinalStagePlanted(t *testing.T) {
 		{"strided", "lstride", "out-of-bounds read"},
 		{"tiles", "aoffset", "annotation mismatch"},
 		{"lanes", "lane-copy", "annotation mismatch"},
+		{"borrow", "soffset", "annotation mismatch"},
 	} {
 		t.Run(c.sched+"/"+c.plant, func(t *testing.T) {
 			o := finalOptions(c.sched, c.plant)
@@ -269,7 +279,7 @@ func TestFinalStageBlur(t *testing.T) {
 func TestFinalStageSuite(t *testing.T) {
 	t.Parallel()
 	finalStageSuite(t, map[string]bool{"harris": true, "sgemm": true, "unsharp": true, "bigsgemm": true,
-		"bigsqsgemm": true, "sger": true, "iir_blur": true})
+		"bigsqsgemm": true, "sger": true, "iir_blur": true, "interpolate3": true})
 }
 
 // TestLongFinalStageSuite is TestFinalStageSuite on the pipelines whose

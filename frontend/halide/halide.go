@@ -581,7 +581,9 @@ type Options struct {
 	// epilogue), "astride" (the first scalar store to an allocation with
 	// two or more symbolic extents, its outermost loop's stride one too
 	// large), "aoffset" (the first store to an allocation of constant
-	// extents, its index one element further) or "lstride" (the first scalar load, in a loop, of an input
+	// extents, its index one element further), "soffset" (the same in the
+	// first store to an allocation with two or more symbolic extents) or
+	// "lstride" (the first scalar load, in a loop, of an input
 	// buffer whose constraints fix a stride other than dimension 0's, at
 	// the innermost loop's stride one too large).
 	Plant string

@@ -414,20 +414,29 @@ int degree(const Poly &p, const std::string &u) {
 
 // linear_atom finds an atom u of f with f = a * u + b, a constant other
 // than 0 and b free of u, u none of taken; it returns false where there is
-// none.
+// none. It prefers an atom of positive coefficient: an extent is max - min
+// + 1, and a cell x - min reads the min's atoms, so that dividing in an
+// atom of the max leaves them in the remainder, where dividing in one of
+// the min takes a whole extent into the quotient for the cell's -min alone
+// (interpolate's interpolated_2, of extent max(...) - (min(W, 26) - 26) /
+// 4 + 1, whose cell (W - 26) / 4 - (min(W, 26) - 26) / 4 would come out
+// one row up, a whole extent below 0).
 bool linear_atom(const Poly &f, const std::set<std::string> &taken, std::string *u, int64_t *a) {
-    for (const auto &kv : f) {
-        if (kv.first.size() != 1 || taken.count(kv.first[0]) || degree(f, kv.first[0]) != 1) {
-            continue;
-        }
-        bool alone = true;
-        for (const auto &o : f) {
-            alone = alone && (o.first == kv.first || !std::count(o.first.begin(), o.first.end(), kv.first[0]));
-        }
-        if (alone) {
-            *u = kv.first[0];
-            *a = kv.second;
-            return true;
+    for (int pass = 0; pass < 2; pass++) {
+        for (const auto &kv : f) {
+            if (kv.first.size() != 1 || taken.count(kv.first[0]) || degree(f, kv.first[0]) != 1 ||
+                (pass == 0 && kv.second < 0)) {
+                continue;
+            }
+            bool alone = true;
+            for (const auto &o : f) {
+                alone = alone && (o.first == kv.first || !std::count(o.first.begin(), o.first.end(), kv.first[0]));
+            }
+            if (alone) {
+                *u = kv.first[0];
+                *a = kv.second;
+                return true;
+            }
         }
     }
     return false;
@@ -2637,10 +2646,11 @@ private:
         return IRMutator::visit(op);
     }
     // plant_aoffset plants, in the first store to an allocation whose
-    // extents are all constants, an index one element too far.
+    // extents are all constants (aoffset), or two or more of them not
+    // constants (soffset), an index one element too far.
     Stmt plant_aoffset(const Store *op) {
         auto a = symbolic_.find(op->name);
-        if (a == symbolic_.end() || a->second != 0) {
+        if (a == symbolic_.end() || (kind_ == "aoffset" ? a->second != 0 : a->second < 2)) {
             return IRMutator::visit(op);
         }
         done = true;
@@ -2674,7 +2684,7 @@ private:
         if (kind_ == "astride") {
             return done ? IRMutator::visit(op) : plant_astride(op);
         }
-        if (kind_ == "aoffset") {
+        if (kind_ == "aoffset" || kind_ == "soffset") {
             return done ? IRMutator::visit(op) : plant_aoffset(op);
         }
         auto b = p_.buffer_index.find(op->name);
@@ -3044,9 +3054,10 @@ Stmt plant_in(const Pipeline_ &p, const Stmt &s, const std::string &kind) {
         return out;
     }
     bool lanes = kind == "lane-dup" || kind == "lane-drop" || kind == "predicate" || kind == "lane-stride";
-    if (kind != "stride" && kind != "offset" && kind != "astride" && kind != "aoffset" && kind != "lstride" && !lanes) {
+    if (kind != "stride" && kind != "offset" && kind != "astride" && kind != "aoffset" && kind != "soffset" && kind != "lstride" &&
+        !lanes) {
         throw std::invalid_argument("unknown planted miscompilation " + kind +
-                                    ": want stride, offset, astride, aoffset, lstride, epilogue, late, lane-dup, lane-drop, lane-stride, lane-race, lane-copy, predicate, copy or repeat");
+                                    ": want stride, offset, astride, aoffset, soffset, lstride, epilogue, late, lane-dup, lane-drop, lane-stride, lane-race, lane-copy, predicate, copy or repeat");
     }
     Plant pl(p, kind);
     Stmt out = pl.mutate(s);
@@ -3060,6 +3071,9 @@ Stmt plant_in(const Pipeline_ &p, const Stmt &s, const std::string &kind) {
         }
         if (kind == "aoffset") {
             throw std::invalid_argument("--plant aoffset: the final statement has no store to an allocation of constant extents");
+        }
+        if (kind == "soffset") {
+            throw std::invalid_argument("--plant soffset: the final statement has no store to an allocation with two extents that are not constants");
         }
         throw std::invalid_argument("--plant " + kind + ": the final statement has " + what + " to an output buffer");
     }

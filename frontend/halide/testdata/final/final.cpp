@@ -45,7 +45,14 @@ public:
     // lanes: the output's rows a sum over 3 rows of blur_x, an inline
     // reduction, the output vectorised by 8 (the reduction realized
     // inside the vectorized loop, which vectorize_loops widens to one
-    // copy per lane).
+    // copy per lane);
+    // borrow: the output upsampled 2x in x and 4x in y from a func
+    // pair(x, y, c) of the input's three taps, computed per strip of 4
+    // output rows, both vectorised by 8 (its row's extent reads the min of
+    // the last vector shifted inwards, (min(W, 14) + m) / 2, with a
+    // negative coefficient; its rows' extent the strip's min modulo 4: two
+    // symbolic extents below the last, and cells that read the min's atom
+    // alone).
     GeneratorParam<std::string> sched{"sched", "scalar"};
 
     Input<Buffer<uint16_t, 2>> input{"input"};
@@ -55,6 +62,10 @@ public:
         if (std::string(sched) == "poly") {
             pair(x, y, c) = input(x + c - 1, y);
             blur_x(x, y) = (pair(x, y, 0) + pair(x, y, 1) + pair(x, y, 2)) / 3;
+        } else if (std::string(sched) == "borrow") {
+            pair(x, y, c) = input(x + c - 1, y);
+            out(x, y) = (pair(x / 2, y / 4, 0) + pair((x + 1) / 2, y / 4, 1) + pair(x / 2, (y + 2) / 4, 2)) / 3;
+            return;
         } else {
             blur_x(x, y) = (input(x - 1, y) + input(x, y) + input(x + 1, y)) / 3;
         }
@@ -110,6 +121,9 @@ public:
         } else if (s == "poly") {
             pair.compute_root();
             blur_x.compute_root();
+        } else if (s == "borrow") {
+            out.split(y, yo, yi, 4).vectorize(x, 8);
+            pair.compute_at(out, yo).vectorize(x, 8);
         } else {
             throw std::invalid_argument("unknown sched " + s);
         }
