@@ -527,7 +527,7 @@ func (t *opaqueTable) withFacts(u *presburger.UnionMap) (*presburger.UnionMap, e
 // none (u's points there all give some opaque let another value).
 func (t *opaqueTable) restrictToDefined(ctx context.Context, u *presburger.UnionMap, kernel []string) (_ *presburger.UnionMap, names string, ok bool, err error) {
 	lets := t.lets()
-	sp, pt, err := u.Sample(ctx)
+	sp, pt, err := sampleSmall(ctx, u, kernel)
 	if err != nil || pt == nil {
 		return u, "", pt != nil, err
 	}
@@ -573,4 +573,26 @@ func (t *opaqueTable) restrictToDefined(ctx context.Context, u *presburger.Union
 		return nil, names, false, err
 	}
 	return r, names, true, nil
+}
+
+// sampleSmall returns a point of u, its kernel parameters within
+// [-4, 4] if it has one there, else within [-16, 16], [-256, 256], else
+// any: the replay of a counterexample at the point runs the kernel at
+// those parameters.
+func sampleSmall(ctx context.Context, u *presburger.UnionMap, kernel []string) (presburger.Space, []presburger.Int, error) {
+	for _, bound := range []int64{4, 16, 256} {
+		var comps []*presburger.Map
+		for _, m := range u.Maps() {
+			b, err := m.BoundParams(kernel, bound)
+			if err != nil {
+				return presburger.Space{}, nil, err
+			}
+			comps = append(comps, b)
+		}
+		sp, pt, err := presburger.NewUnionMap(comps...).Sample(ctx)
+		if err != nil || pt != nil {
+			return sp, pt, err
+		}
+	}
+	return u.Sample(ctx)
 }
