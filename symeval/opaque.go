@@ -182,6 +182,9 @@ func (s *Scope) letOpaque(ctx context.Context, name string, x syntax.Expr, err e
 		return nil, false
 	}
 	for _, f := range boundFacts(self, x, subst) {
+		if n.piecesBound(f) > maxFactPieces {
+			continue
+		}
 		c, ferr := n.constraint(f, false)
 		if ferr != nil {
 			if outOfPieces(ferr) {
@@ -224,6 +227,25 @@ func boundFacts(self, x syntax.Expr, subst func(syntax.Expr) (syntax.Expr, bool)
 // a fact: each may double the pieces of its translation, and a deeper
 // bound would run out of them as the value did.
 const maxBoundNests = 4
+
+// maxFactPieces bounds piecesBound of a fact: a bound over lets of many
+// pieces each would cost more to translate than it gives.
+const maxFactPieces = 64
+
+// piecesBound bounds the pieces of x's translation in s: the product of
+// the pieces of the lets it reads, doubled by each min, max and select.
+func (s *Scope) piecesBound(x syntax.Expr) int {
+	n := 1 << min(nests(x), 20)
+	syntax.Inspect(x, func(e syntax.Expr) bool {
+		if id, ok := e.(*syntax.Ident); ok {
+			if b, ok := s.names[id.Name]; ok && len(b.let) > 1 {
+				n = min(n*len(b.let), 1<<20)
+			}
+		}
+		return true
+	})
+	return n
+}
 
 // nests counts the min, max and select calls of x.
 func nests(x syntax.Expr) int {
