@@ -380,6 +380,9 @@ type binding struct {
 // translator translates index expressions and constraints.
 type translator struct {
 	lookup func(name string) (binding, bool)
+	// opaque, when set, lists the lets kept as symbols: an expression
+	// that is the definition of one is its parameter.
+	opaque *opaqueTable
 }
 
 func errAt(x syntax.Expr, format string, args ...any) error {
@@ -430,6 +433,9 @@ func (t *translator) index(x syntax.Expr) (pwExpr, error) {
 			return nil, err
 		}
 	case *syntax.Call:
+		if v, ok := t.opaque.opaqueFor(x, t.lookup); ok {
+			return pwLinear(varLinear(v)), nil
+		}
 		switch {
 		case (x.Fun.Name == "min" || x.Fun.Name == "max") && len(x.Args) == 2:
 			return t.minMax(x)

@@ -73,7 +73,9 @@
 // max, select and or become unions of pieces; / and % by a constant become
 // floor divisions; the linear forms refer to typed variables
 // (presburger.Var), and lower.go builds them with the engine's builder of
-// quasi-affine constraints (presburger.Builder). Expression contexts (context.go) take the index parts
+// quasi-affine constraints (presburger.Builder). A let over the
+// parameters whose value has too many pieces is kept as a symbol, a fresh
+// parameter with the facts of its bounds (opaque.go). Expression contexts (context.go) take the index parts
 // out of a value into holes, such as A(□1, □2) * B(□2, □3)⟨i, k, j⟩,
 // interned in a Contexts table so that equal contexts share one tuple
 // name. Symbolic heaps (heap.go) are relations from array cells to context
@@ -94,9 +96,10 @@
 // with Z3 (package smt) and decides the verdict. A prophecy alone only
 // says what a kernel computes if its annotations hold.
 //
-// Files, in reading order: scope.go, affine.go, minmaxcmp.go and lower.go
-// (the index language; a comparison of too many pieces split at the min
-// and max of its operands); assume.go (the assumptions' domain); context.go (expression
+// Files, in reading order: scope.go, affine.go, minmaxcmp.go, opaque.go
+// and lower.go (the index language; a comparison of too many pieces split
+// at the min and max of its operands; a let of too many pieces kept as a
+// symbol); assume.go (the assumptions' domain); context.go (expression
 // contexts); heap.go (symbolic heaps); prophetic.go (prophetic
 // evaluation); symvalue.go (values and read sets in a heap); readloc.go,
 // condmerge.go, offsetread.go, clampread.go and cellfn.go (the locations

@@ -34,6 +34,11 @@ type Scope struct {
 	// arrays in them.
 	locs *locMemo
 	kids *scopeKids
+	// kernelParams is how many of params are the kernel's; opaque
+	// lists the lets kept as symbols (opaque.go), shared by the scopes
+	// derived from one root.
+	kernelParams int
+	opaque       *opaqueTable
 }
 
 // scopeKids maps the statements of a kernel to the scopes they derive
@@ -150,7 +155,7 @@ func (lm *locMemo) store(x *syntax.Index, l *presburger.Map) {
 
 // NewScope returns the scope of a kernel with the given parameters.
 func NewScope(params []string) *Scope {
-	s := &Scope{names: map[string]binding{}, locs: &locMemo{}, kids: &scopeKids{}}
+	s := &Scope{names: map[string]binding{}, locs: &locMemo{}, kids: &scopeKids{}, kernelParams: len(params), opaque: &opaqueTable{}}
 	for _, p := range params {
 		s.params = append(s.params, p)
 		s.names[p] = binding{v: presburger.ParamVar(p)}
@@ -192,7 +197,7 @@ func (s *Scope) WithAssumptions(d *presburger.Map) *Scope {
 func (s *Scope) Params() []string { return append([]string(nil), s.params...) }
 
 func (s *Scope) clone() *Scope {
-	n := &Scope{params: append([]string(nil), s.params...), names: make(map[string]binding, len(s.names)+1), facts: s.facts, assumed: s.assumed, locs: &locMemo{}, kids: &scopeKids{}}
+	n := &Scope{params: append([]string(nil), s.params...), names: make(map[string]binding, len(s.names)+1), facts: s.facts, assumed: s.assumed, locs: &locMemo{}, kids: &scopeKids{}, kernelParams: s.kernelParams, opaque: s.opaque}
 	for k, v := range s.names {
 		n.names[k] = v
 	}
@@ -227,11 +232,16 @@ func (s *Scope) With(name string) (*Scope, string) {
 // expression x. A piecewise value (min, max, select, as in the bounds
 // Halide computes) keeps only the pieces that can occur under the scope's
 // facts and assumptions, and pieces of equal value are merged: the
-// expressions built from it multiply its pieces.
+// expressions built from it multiply its pieces. A value over the
+// kernel's parameters of too many pieces is kept as a symbol
+// (letOpaque).
 func (s *Scope) Let(ctx context.Context, name string, x syntax.Expr) (_ *Scope, err error) {
 	defer guard(&err, "let "+name)
 	v, err := s.translator().index(x)
 	if err != nil {
+		if n, oerr := s.letOpaque(ctx, name, x, err); oerr == nil {
+			return n, nil
+		}
 		return nil, fmt.Errorf("let %s: %w", name, err)
 	}
 	if v, err = s.prune(ctx, v); err != nil {
@@ -376,7 +386,7 @@ func (s *Scope) translator() *translator {
 	return &translator{lookup: func(name string) (binding, bool) {
 		b, ok := s.names[name]
 		return b, ok
-	}}
+	}, opaque: s.opaque}
 }
 
 // withDims returns a translator that resolves the given names to the
@@ -390,7 +400,7 @@ func (s *Scope) withDims(dims []string) *translator {
 		}
 		b, ok := s.names[name]
 		return b, ok
-	}}
+	}, opaque: s.opaque}
 }
 
 // IndexMap returns the graph of the quasi-affine index expression x over

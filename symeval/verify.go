@@ -424,6 +424,11 @@ func (g *gen) decided(base Condition, u *presburger.UnionMap, err error) error {
 	if u, err = u.IntersectParams(g.a.Assumptions); err != nil {
 		return err
 	}
+	if g.root != nil {
+		if u, err = g.root.opaque.withFacts(u); err != nil {
+			return err
+		}
+	}
 	empty, err := u.IsEmpty(g.ctx)
 	if err != nil {
 		if !undecidable(err) {
@@ -435,13 +440,29 @@ func (g *gen) decided(base Condition, u *presburger.UnionMap, err error) error {
 	}
 	if empty {
 		c.Status = Proved
-	} else {
-		c.Status = Failed
-		if s, err := u.Simplify(g.ctx); err == nil {
-			u = s
-		}
-		c.Violations = u
+		g.add(&c)
+		return nil
 	}
+	if g.root != nil && len(g.root.opaque.lets()) > 0 {
+		// The violations may be at values of the lets kept as symbols
+		// that they do not take (opaque.go).
+		r, names, ok, err := g.root.opaque.restrictToDefined(g.ctx, u, g.a.Params)
+		if err != nil && !undecidable(err) {
+			return err
+		}
+		if err != nil || !ok {
+			c.Status = Undecided
+			c.Reason = fmt.Sprintf("violated at a point where a let kept as a symbol (its value of more than %d pieces: %s) may not have its value", maxPieces, names)
+			g.add(&c)
+			return nil
+		}
+		u = r
+	}
+	c.Status = Failed
+	if s, err := u.Simplify(g.ctx); err == nil {
+		u = s
+	}
+	c.Violations = u
 	g.add(&c)
 	return nil
 }
@@ -451,6 +472,9 @@ func (g *gen) decided(base Condition, u *presburger.UnionMap, err error) error {
 func (g *gen) loopsOf(s *Scope) []LoopVar {
 	var out []LoopVar
 	for _, p := range s.Params()[len(g.a.Params):] {
+		if s.opaque.isOpaque(p) {
+			continue
+		}
 		out = append(out, LoopVar{Name: strings.TrimRight(p, "'"), Param: p})
 	}
 	return out

@@ -1,0 +1,620 @@
+package symeval
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/syntax"
+	"github.com/augur-verify/augur/value"
+)
+
+// This file keeps a let whose value has too many pieces as a symbol.
+//
+// Halide's realized region of a pyramid's level (lens_blur's
+// f3_v1_min_realized) is a nest of min, max and division by 2 through
+// every level, over the kernel's parameters only: its pieces, the cases
+// of every min and max, pass maxPieces. Such a let is bound to a fresh
+// parameter P (an opaque let) instead of its pieces, with facts that its
+// definition implies and that translate in few pieces: P <= u for the
+// upper bounds u of the definition that monotonicity gives (each operand
+// of a min, the bounds of the operands of a sum, a difference, a product
+// by a constant and a division by a constant), P >= l for the lower
+// ones. A later let that contains the definition of an opaque let, as
+// Halide's extent max - min + 1 contains the min's, reads P there.
+//
+// A condition decided over Presburger sets is proved for every value of
+// P allowed by the facts, so for P's own value: Proved is sound. Its
+// violations may be at values P does not take; restrictToDefined keeps,
+// at a point of the kernel's parameters, those where every opaque let has
+// its value (computed concretely), which the interpreter replays; when
+// there are none the condition is Undecided, its reason naming the let.
+
+// opaqueLet is a let kept as a symbol: the fresh parameter param stands
+// for the value of def in the scope the let was in.
+type opaqueLet struct {
+	name, param string
+	def         syntax.Expr
+	// facts is the parameter domain of the bounds of def that the
+	// scope after the let assumes (nil: none).
+	facts *presburger.Map
+	// lookup resolves the names of def.
+	lookup func(string) (binding, bool)
+}
+
+// opaqueTable lists the opaque lets of a kernel's walk, in the order
+// they were bound; the scopes derived from one root share it.
+type opaqueTable struct {
+	mu      sync.Mutex
+	list    []*opaqueLet
+	byParam map[string]*opaqueLet
+}
+
+// add records o unless a let of its parameter is recorded (a second walk
+// of the kernel binds the same lets to the same parameters).
+func (t *opaqueTable) add(o *opaqueLet) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.byParam == nil {
+		t.byParam = map[string]*opaqueLet{}
+	}
+	if _, ok := t.byParam[o.param]; ok {
+		return
+	}
+	t.byParam[o.param] = o
+	t.list = append(t.list, o)
+}
+
+// lets returns the opaque lets recorded, in order.
+func (t *opaqueTable) lets() []*opaqueLet {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]*opaqueLet(nil), t.list...)
+}
+
+// isOpaque reports whether p is the parameter of an opaque let of t.
+func (t *opaqueTable) isOpaque(p string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	_, ok := t.byParam[p]
+	return ok
+}
+
+// maxBoundFacts bounds the upper (and the lower) bounds of one opaque
+// let that become facts.
+const maxBoundFacts = 8
+
+// overParamsOnly reports whether every name of x denotes a kernel
+// parameter, an opaque let, or a let whose value reads only those, in
+// s; and whether s has no loop variable: an opaque let is bound where
+// the parameters it is computed from are the kernel's.
+func (s *Scope) overParamsOnly(x syntax.Expr) bool {
+	allowed := func(p string) bool {
+		return s.isKernelParam(p) || s.opaque.isOpaque(p)
+	}
+	for _, p := range s.params {
+		if !allowed(p) {
+			return false
+		}
+	}
+	ok := true
+	syntax.Inspect(x, func(e syntax.Expr) bool {
+		id, isID := e.(*syntax.Ident)
+		if !isID || !ok {
+			return ok
+		}
+		b, found := s.names[id.Name]
+		switch {
+		case !found:
+			ok = false
+		case b.let == nil:
+			ok = allowed(b.v.Name)
+		default:
+			for _, pc := range b.let {
+				if !linearOverParams(pc.e, allowed) {
+					ok = false
+				}
+				for _, c := range pc.cond {
+					for _, a := range c {
+						if !linearOverParams(a.e, allowed) {
+							ok = false
+						}
+					}
+				}
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
+// linearOverParams reports whether every variable of l (and of its
+// divisions) is a parameter that allowed accepts.
+func linearOverParams(l linear, allowed func(string) bool) bool {
+	for t := range l.terms {
+		if t.div == "" && (t.v.Kind != presburger.DimParam || !allowed(t.v.Name)) {
+			return false
+		}
+	}
+	for _, d := range l.divs {
+		if !linearOverParams(d.num, allowed) {
+			return false
+		}
+	}
+	return true
+}
+
+// isKernelParam reports whether p is one of the kernel's parameters.
+func (s *Scope) isKernelParam(p string) bool {
+	for _, k := range s.params[:min(s.kernelParams, len(s.params))] {
+		if k == p {
+			return true
+		}
+	}
+	return false
+}
+
+// letOpaque binds name to a fresh parameter standing for x, with the
+// facts of its bounds (see above); err is the translation's error, which
+// it returns when x cannot be kept as a symbol.
+func (s *Scope) letOpaque(ctx context.Context, name string, x syntax.Expr, err error) (*Scope, error) {
+	if !outOfPieces(err) || !readsNothing(x) || !s.overParamsOnly(x) {
+		return nil, err
+	}
+	p := name
+	for s.isParam(p) {
+		p += "'"
+	}
+	n := s.withParam(p)
+	n.names[name] = binding{v: presburger.ParamVar(p)}
+	self := &syntax.Ident{Name: name}
+	var facts *presburger.Map
+	subst := func(e syntax.Expr) (syntax.Expr, bool) {
+		if v, ok := s.opaque.opaqueFor(e, s.translator().lookup); ok {
+			for _, o := range s.opaque.lets() {
+				if o.param == v.Name {
+					return &syntax.Ident{Name: o.name}, true
+				}
+			}
+		}
+		return nil, false
+	}
+	for _, f := range boundFacts(self, x, subst) {
+		if n.piecesBound(f) > maxFactPieces {
+			continue
+		}
+		c, ferr := n.constraint(f, false)
+		if ferr != nil {
+			if outOfPieces(ferr) {
+				continue
+			}
+			return nil, fmt.Errorf("let %s: a bound of its value: %w", name, ferr)
+		}
+		if c.NumBasics() != 1 {
+			// A fact of several pieces would split every set built in
+			// the scope.
+			continue
+		}
+		if n, ferr = n.Assume(c); ferr != nil {
+			return nil, fmt.Errorf("let %s: %w", name, ferr)
+		}
+		if facts == nil {
+			facts = c
+		} else if facts, ferr = facts.Intersect(c); ferr != nil {
+			return nil, fmt.Errorf("let %s: %w", name, ferr)
+		}
+	}
+	s.opaque.add(&opaqueLet{name: name, param: p, def: x, facts: facts, lookup: s.translator().lookup})
+	return n, nil
+}
+
+// boundFacts returns the constraints self <= u and self >= l for the
+// upper bounds u and lower bounds l of x (bounds).
+func boundFacts(self, x syntax.Expr, subst func(syntax.Expr) (syntax.Expr, bool)) []syntax.Expr {
+	var out []syntax.Expr
+	for _, u := range bounds(x, true, subst) {
+		out = append(out, &syntax.Binary{X: self, Op: syntax.OpLe, Y: u})
+	}
+	for _, l := range bounds(x, false, subst) {
+		out = append(out, &syntax.Binary{X: self, Op: syntax.OpGe, Y: l})
+	}
+	return out
+}
+
+// maxBoundNests bounds the min, max and select of a bound that becomes
+// a fact: each may double the pieces of its translation, and a deeper
+// bound would run out of them as the value did.
+const maxBoundNests = 4
+
+// maxFactPieces bounds piecesBound of a fact: a bound over lets of many
+// pieces each would cost more to translate than it gives.
+const maxFactPieces = 64
+
+// piecesBound bounds the pieces of x's translation in s: the product of
+// the pieces of the lets it reads, doubled by each min, max and select.
+func (s *Scope) piecesBound(x syntax.Expr) int {
+	n := 1 << min(nests(x), 20)
+	syntax.Inspect(x, func(e syntax.Expr) bool {
+		if id, ok := e.(*syntax.Ident); ok {
+			if b, ok := s.names[id.Name]; ok && len(b.let) > 1 {
+				n = min(n*len(b.let), 1<<20)
+			}
+		}
+		return true
+	})
+	return n
+}
+
+// nests counts the min, max and select calls of x.
+func nests(x syntax.Expr) int {
+	n := 0
+	syntax.Inspect(x, func(e syntax.Expr) bool {
+		if c, ok := e.(*syntax.Call); ok && (c.Fun.Name == "min" || c.Fun.Name == "max" || c.Fun.Name == "select") {
+			n++
+		}
+		return true
+	})
+	return n
+}
+
+// bounds returns expressions u with x <= u at every point (lower bounds,
+// u <= x, when upper is false), at most maxBoundFacts, by monotonicity:
+// each operand bounds a min from above (a max from below), and a sum, a
+// difference, a product by a constant and a floor division by a positive
+// constant are monotone in each operand. The first is the shallowest.
+//
+// A subexpression that is the definition of an opaque let (subst) is
+// bounded by the let's name.
+func bounds(x syntax.Expr, upper bool, subst func(syntax.Expr) (syntax.Expr, bool)) []syntax.Expr {
+	if id, ok := subst(x); ok {
+		return []syntax.Expr{id}
+	}
+	cap := func(xs []syntax.Expr) []syntax.Expr {
+		var out []syntax.Expr
+		for _, x := range xs {
+			if nests(x) <= maxBoundNests && len(out) < maxBoundFacts {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	pair := func(a, b []syntax.Expr, f func(a, b syntax.Expr) syntax.Expr) []syntax.Expr {
+		var out []syntax.Expr
+		for _, u := range a {
+			for _, v := range b {
+				out = append(out, f(u, v))
+			}
+		}
+		return cap(out)
+	}
+	switch x := x.(type) {
+	case *syntax.Call:
+		if len(x.Args) != 2 || (x.Fun.Name != "min" && x.Fun.Name != "max") {
+			break
+		}
+		if (x.Fun.Name == "min") == upper {
+			// min(a, b) <= a and <= b; max(a, b) >= a and >= b.
+			return cap(append(bounds(x.Args[0], upper, subst), bounds(x.Args[1], upper, subst)...))
+		}
+		return pair(bounds(x.Args[0], upper, subst), bounds(x.Args[1], upper, subst), func(a, b syntax.Expr) syntax.Expr {
+			return &syntax.Call{Fun: x.Fun, Args: []syntax.Expr{a, b}}
+		})
+	case *syntax.Unary:
+		if x.Op == syntax.OpNeg {
+			return cap(mapExprs(bounds(x.X, !upper, subst), func(a syntax.Expr) syntax.Expr { return &syntax.Unary{OpPos: x.OpPos, Op: x.Op, X: a} }))
+		}
+	case *syntax.Binary:
+		mk := func(a, b syntax.Expr) syntax.Expr { return &syntax.Binary{X: a, Op: x.Op, Y: b} }
+		switch x.Op {
+		case syntax.OpAdd:
+			return pair(bounds(x.X, upper, subst), bounds(x.Y, upper, subst), mk)
+		case syntax.OpSub:
+			return pair(bounds(x.X, upper, subst), bounds(x.Y, !upper, subst), mk)
+		case syntax.OpMul:
+			if c, ok := indexLit(x.X); ok {
+				return pair([]syntax.Expr{x.X}, bounds(x.Y, upper == (c >= 0), subst), mk)
+			}
+			if c, ok := indexLit(x.Y); ok {
+				return pair(bounds(x.X, upper == (c >= 0), subst), []syntax.Expr{x.Y}, mk)
+			}
+		case syntax.OpDiv:
+			if c, ok := indexLit(x.Y); ok && c > 0 {
+				return pair(bounds(x.X, upper, subst), []syntax.Expr{x.Y}, mk)
+			}
+		}
+	}
+	return cap([]syntax.Expr{x})
+}
+
+// mapExprs applies f to each of xs.
+func mapExprs(xs []syntax.Expr, f func(syntax.Expr) syntax.Expr) []syntax.Expr {
+	out := make([]syntax.Expr, len(xs))
+	for i, x := range xs {
+		out[i] = f(x)
+	}
+	return out
+}
+
+// indexLit returns the value of x when it is an integer literal.
+func indexLit(x syntax.Expr) (int64, bool) {
+	l, ok := x.(*syntax.Lit)
+	if !ok || l.Kind != syntax.IntLiteral {
+		return 0, false
+	}
+	v, err := value.Literal(syntax.I64, l.Text)
+	if err != nil {
+		return 0, false
+	}
+	return v.Int64(), true
+}
+
+// opaqueFor returns the parameter of the opaque let whose definition x
+// is, when its name still denotes it in lookup.
+func (t *opaqueTable) opaqueFor(x syntax.Expr, lookup func(string) (binding, bool)) (presburger.Var, bool) {
+	if t == nil {
+		return presburger.Var{}, false
+	}
+	if _, _, _, ok := minMaxArgs(x); !ok {
+		return presburger.Var{}, false
+	}
+	for _, o := range t.lets() {
+		if !syntax.Equal(o.def, x) {
+			continue
+		}
+		if b, ok := lookup(o.name); ok && b.let == nil && b.v.Kind == presburger.DimParam && b.v.Name == o.param {
+			return b.v, true
+		}
+	}
+	return presburger.Var{}, false
+}
+
+// opaqueValues returns the value of every opaque let of t at the kernel
+// parameters env, each computed from its definition; false when one
+// cannot be (a name it reads has no value).
+func (t *opaqueTable) opaqueValues(env map[string]int64) (map[string]int64, bool) {
+	out := map[string]int64{}
+	all := func(name string) (int64, bool) {
+		if v, ok := out[name]; ok {
+			return v, true
+		}
+		v, ok := env[name]
+		return v, ok
+	}
+	for _, o := range t.lets() {
+		v, ok := evalIndex(o.def, o.lookup, all)
+		if !ok {
+			return nil, false
+		}
+		out[o.param] = v
+	}
+	return out, true
+}
+
+// evalIndex evaluates the index expression x, its names resolved by
+// lookup and the parameters by param.
+func evalIndex(x syntax.Expr, lookup func(string) (binding, bool), param func(string) (int64, bool)) (int64, bool) {
+	switch x := x.(type) {
+	case *syntax.Ident:
+		b, ok := lookup(x.Name)
+		if !ok {
+			return 0, false
+		}
+		if b.let != nil {
+			return evalPw(b.let, param)
+		}
+		return param(b.v.Name)
+	case *syntax.Lit:
+		return indexLit(x)
+	case *syntax.Unary:
+		if x.Op != syntax.OpNeg {
+			return 0, false
+		}
+		v, ok := evalIndex(x.X, lookup, param)
+		return -v, ok
+	case *syntax.Binary:
+		a, ok := evalIndex(x.X, lookup, param)
+		if !ok {
+			return 0, false
+		}
+		b, ok := evalIndex(x.Y, lookup, param)
+		if !ok {
+			return 0, false
+		}
+		switch x.Op {
+		case syntax.OpAdd:
+			return a + b, true
+		case syntax.OpSub:
+			return a - b, true
+		case syntax.OpMul:
+			return a * b, true
+		case syntax.OpDiv:
+			if b <= 0 {
+				return 0, false
+			}
+			return floorDivPos(a, b), true
+		case syntax.OpRem:
+			if b <= 0 {
+				return 0, false
+			}
+			return a - b*floorDivPos(a, b), true
+		}
+	case *syntax.Call:
+		if len(x.Args) == 2 && (x.Fun.Name == "min" || x.Fun.Name == "max") {
+			a, ok := evalIndex(x.Args[0], lookup, param)
+			if !ok {
+				return 0, false
+			}
+			b, ok := evalIndex(x.Args[1], lookup, param)
+			if !ok {
+				return 0, false
+			}
+			if x.Fun.Name == "min" {
+				return min(a, b), true
+			}
+			return max(a, b), true
+		}
+	}
+	return 0, false
+}
+
+// floorDivPos is a / b rounded down, b > 0.
+func floorDivPos(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && a < 0 {
+		q--
+	}
+	return q
+}
+
+// evalPw evaluates the piecewise expression v at the parameters param.
+func evalPw(v pwExpr, param func(string) (int64, bool)) (int64, bool) {
+	for _, pc := range v {
+		for _, c := range pc.cond {
+			holds := true
+			for _, a := range c {
+				x, ok := evalLinear(a.e, param)
+				if !ok {
+					return 0, false
+				}
+				if (a.eq && x != 0) || (!a.eq && x < 0) {
+					holds = false
+					break
+				}
+			}
+			if holds {
+				return evalLinear(pc.e, param)
+			}
+		}
+	}
+	return 0, false
+}
+
+// evalLinear evaluates l at the parameters param.
+func evalLinear(l linear, param func(string) (int64, bool)) (int64, bool) {
+	c, ok := l.c.Int64()
+	if !ok {
+		return 0, false
+	}
+	sum := c
+	for t, k := range l.terms {
+		f, ok := k.Int64()
+		if !ok {
+			return 0, false
+		}
+		var x int64
+		if t.div != "" {
+			d, ok := l.divs[t.div]
+			if !ok {
+				return 0, false
+			}
+			n, ok := evalLinear(d.num, param)
+			den, dok := d.den.Int64()
+			if !ok || !dok || den <= 0 {
+				return 0, false
+			}
+			x = floorDivPos(n, den)
+		} else {
+			if t.v.Kind != presburger.DimParam {
+				return 0, false
+			}
+			if x, ok = param(t.v.Name); !ok {
+				return 0, false
+			}
+		}
+		sum += f * x
+	}
+	return sum, true
+}
+
+// withFacts restricts u to the facts of every opaque let of t: they
+// hold wherever the lets have their values, in every scope.
+func (t *opaqueTable) withFacts(u *presburger.UnionMap) (*presburger.UnionMap, error) {
+	for _, o := range t.lets() {
+		if o.facts == nil {
+			continue
+		}
+		var err error
+		if u, err = u.IntersectParams(o.facts); err != nil {
+			return nil, err
+		}
+	}
+	return u, nil
+}
+
+// restrictToDefined returns the points of u at one point of the kernel's
+// parameters where every opaque let of t takes its value, which a replay
+// of the kernel reaches; ok is false when the point of u it sampled has
+// none (u's points there all give some opaque let another value).
+func (t *opaqueTable) restrictToDefined(ctx context.Context, u *presburger.UnionMap, kernel []string) (_ *presburger.UnionMap, names string, ok bool, err error) {
+	lets := t.lets()
+	sp, pt, err := sampleSmall(ctx, u, kernel)
+	if err != nil || pt == nil {
+		return u, "", pt != nil, err
+	}
+	env := map[string]int64{}
+	for i, p := range sp.Params {
+		if v, ok := pt[i].Int64(); ok {
+			env[p] = v
+		}
+	}
+	vals, ok := t.opaqueValues(env)
+	var used []string
+	for _, o := range lets {
+		used = append(used, o.name)
+	}
+	names = strings.Join(used, ", ")
+	if !ok {
+		return nil, names, false, nil
+	}
+	var fix []string
+	fixed := map[string]int64{}
+	for _, p := range kernel {
+		if v, ok := env[p]; ok {
+			fix, fixed[p] = append(fix, p), v
+		}
+	}
+	for _, o := range lets {
+		if v, ok := vals[o.param]; ok {
+			fix, fixed[o.param] = append(fix, o.param), v
+		}
+	}
+	dom := presburger.Universe(presburger.ParamSpace(fix))
+	for _, p := range fix {
+		if dom, err = dom.FixParam(p, presburger.NewInt(fixed[p])); err != nil {
+			return nil, names, false, err
+		}
+	}
+	r, err := u.IntersectParams(dom)
+	if err != nil {
+		return nil, names, false, err
+	}
+	empty, err := r.IsEmpty(ctx)
+	if err != nil || empty {
+		return nil, names, false, err
+	}
+	return r, names, true, nil
+}
+
+// sampleSmall returns a point of u, its kernel parameters within
+// [-4, 4] if it has one there, else within [-16, 16], [-256, 256], else
+// any: the replay of a counterexample at the point runs the kernel at
+// those parameters.
+func sampleSmall(ctx context.Context, u *presburger.UnionMap, kernel []string) (presburger.Space, []presburger.Int, error) {
+	for _, bound := range []int64{4, 16, 256} {
+		var comps []*presburger.Map
+		for _, m := range u.Maps() {
+			b, err := m.BoundParams(kernel, bound)
+			if err != nil {
+				return presburger.Space{}, nil, err
+			}
+			comps = append(comps, b)
+		}
+		sp, pt, err := presburger.NewUnionMap(comps...).Sample(ctx)
+		if err != nil || pt != nil {
+			return sp, pt, err
+		}
+	}
+	return u.Sample(ctx)
+}

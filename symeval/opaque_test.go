@@ -1,0 +1,94 @@
+package symeval
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/augur-verify/augur/syntax"
+)
+
+// TestOpaqueBounds: the bounds of a let kept as a symbol, by
+// monotonicity; a definition of another symbol inside is its name.
+func TestOpaqueBounds(t *testing.T) {
+	none := func(syntax.Expr) (syntax.Expr, bool) { return nil, false }
+	x := mustExpr(t, "2 * min(min(N, M / 2), 0) - 3")
+	var up []string
+	for _, u := range bounds(x, true, none) {
+		up = append(up, syntax.ExprString(u))
+	}
+	want := []string{"2 * N - 3", "2 * (M / 2) - 3", "2 * 0 - 3"}
+	if len(up) != len(want) {
+		t.Fatalf("upper bounds %q, want %q", up, want)
+	}
+	for i := range want {
+		if up[i] != want[i] {
+			t.Errorf("upper bound %d: %s, want %s", i, up[i], want[i])
+		}
+	}
+	if lo := bounds(x, false, none); len(lo) != 1 || syntax.ExprString(lo[0]) != "2 * min(min(N, M / 2), 0) - 3" {
+		t.Errorf("lower bounds %v, want the expression itself", lo)
+	}
+	def := mustExpr(t, "min(0, N)")
+	subst := func(e syntax.Expr) (syntax.Expr, bool) {
+		if syntax.Equal(e, def) {
+			return &syntax.Ident{Name: "p"}, true
+		}
+		return nil, false
+	}
+	lo := bounds(mustExpr(t, "max(N - 1, M) - min(0, N) + 1"), false, subst)
+	if len(lo) != 2 || syntax.ExprString(lo[0]) != "N - 1 - p + 1" || syntax.ExprString(lo[1]) != "M - p + 1" {
+		t.Errorf("lower bounds of the extent %v, want N - 1 - p + 1 and M - p + 1", lo)
+	}
+}
+
+// TestOpaqueLetValue: a let of too many pieces over the parameters is
+// a symbol, whose value at a point is its definition's, and whose facts
+// are in the scope after it; over a loop variable it stays an error.
+func TestOpaqueLetValue(t *testing.T) {
+	nest := "N"
+	for k := 1; k <= 8; k++ {
+		nest = fmt.Sprintf("2 * max(min((%s + %d) / 2, M / %d), %d) - %d", nest, k, 1<<k, k%3, k)
+	}
+	ctx := context.Background()
+	s, err := NewScope([]string{"N", "M"}).Let(ctx, "t", mustExpr(t, "min(N - 2, "+nest+")"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lets := s.opaque.lets()
+	if len(lets) != 1 || lets[0].param != "t" {
+		t.Fatalf("opaque lets %v, want t", lets)
+	}
+	for _, pt := range [][2]int64{{1, 1}, {7, 3}, {-5, 20}, {40, 9}} {
+		got, ok := lets[0].opaqueValue(pt[0], pt[1])
+		n, m := pt[0], pt[1]
+		v := n
+		for k := int64(1); k <= 8; k++ {
+			v = 2*max(min(floorDivPos(v+k, 2), floorDivPos(m, 1<<k)), k%3) - k
+		}
+		if want := min(n-2, v); !ok || got != want {
+			t.Errorf("t at N=%d, M=%d: %d (%v), want %d", n, m, got, ok, want)
+		}
+	}
+	// t <= N - 2 is a fact after the let.
+	bad, err := s.Constraint(mustExpr(t, "t > N - 2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bad, err = bad.Intersect(s.Facts()); err != nil {
+		t.Fatal(err)
+	}
+	if empty, err := bad.IsEmpty(ctx); err != nil || !empty {
+		t.Errorf("t > N - 2 under the facts: empty %v (%v), want empty", empty, err)
+	}
+	inner, _ := NewScope([]string{"N", "M"}).With("i")
+	if _, err := inner.Let(ctx, "t", mustExpr(t, "min(i, "+nest+")")); err == nil || !outOfPieces(err) {
+		t.Errorf("a let over a loop variable: %v, want out of pieces", err)
+	}
+}
+
+// opaqueValue is o's value at N = n, M = m.
+func (o *opaqueLet) opaqueValue(n, m int64) (int64, bool) {
+	env := map[string]int64{"N": n, "M": m}
+	return evalIndex(o.def, o.lookup, func(p string) (int64, bool) { v, ok := env[p]; return v, ok })
+}

@@ -1,0 +1,33 @@
+package validate
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// TestOpaqueRegion: testdata/opaque/region.sched realizes a temporary
+// over a region whose bounds, nests of min, max and division by 2 over
+// the parameters (as Halide's through a pyramid's levels), have more
+// pieces than a let may: they are kept as symbols with the facts of
+// their bounds, and the kernel is VALID. The planted variant reads one
+// cell past the region: without testing first, the out-of-bounds read
+// is INVALID at the lets' own values, and the interpreter replays it.
+func TestOpaqueRegion(t *testing.T) {
+	dir := filepath.Join("testdata", "opaque")
+	spec := filepath.Join(dir, "region.sare")
+	rep := validateFiles(t, spec, filepath.Join(dir, "region.sched"), Options{})
+	if rep.Verdict != Valid {
+		t.Errorf("region.sched: verdict %s (%s), want valid", rep.Verdict, rep.Reason)
+	}
+	rep = validateFiles(t, spec, filepath.Join(dir, "region_past_end.sched"), Options{NoQuickTest: true})
+	if rep.Verdict != Invalid || rep.Reason != "out-of-bounds read" {
+		t.Fatalf("region_past_end.sched: verdict %s (%s), want invalid (out-of-bounds read)", rep.Verdict, rep.Reason)
+	}
+	cx := rep.Counterexample
+	if cx == nil || !cx.Reproduced {
+		t.Fatalf("region_past_end.sched: counterexample %+v not reproduced", cx)
+	}
+	if cx.Cell != "t[5]" {
+		t.Errorf("region_past_end.sched: cell %s, want t[5] (one past t_extent = 5 at N = M = 1)", cx.Cell)
+	}
+}
