@@ -145,7 +145,7 @@ func (c *exprEnc) unfold(name string, args []*smt.Term, fallback tv) (tv, error)
 				return tv{}, err
 			}
 			cond = k
-			if v, err := k.Simplify().BoolValue(); err == nil && !v {
+			if v, ok := k.Simplify().Truth(); ok && !v {
 				// A ground access outside this equation's domain: its
 				// body is irrelevant, and unfolding it could descend
 				// forever.
