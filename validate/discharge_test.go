@@ -307,7 +307,7 @@ func TestConditionResources(t *testing.T) {
 	}
 	spent := 0
 	for _, c := range rep.Conditions {
-		if c.Status == Undecided && strings.Contains(c.Reason, errConditionBudget.Error()) {
+		if c.Status == Undecided && strings.HasSuffix(c.Reason, errConditionBudget.Error()+" (1000 units)") {
 			spent++
 		}
 		if c.Resources > 1_000+1_000 {
