@@ -39,6 +39,24 @@ func (s *solver) check(q *query, extra []*smt.Term) (smt.Result, *smt.Solver, er
 // limit.
 var errResources = errors.New("resource limit")
 
+// errConditionBudget is the error of a query not made because its
+// condition has spent Options.ConditionResources.
+var errConditionBudget = errors.New("the condition's budget of resource units is spent")
+
+// conditionLeft is what is left of the condition's budget
+// (Options.ConditionResources) for the next query, or ok false when
+// there is no such budget.
+func (s *solver) conditionLeft() (left uint64, ok bool) {
+	b := s.v.opts.ConditionResources
+	if b == 0 {
+		return 0, false
+	}
+	if s.used >= b {
+		return 0, true
+	}
+	return b - s.used, true
+}
+
 // checkLimit is check within limit resource units.
 func (s *solver) checkLimit(q *query, extra []*smt.Term, limit uint64) (smt.Result, *smt.Solver, error) {
 	terms := append([]*smt.Term{q.points, q.bad}, q.axioms...)
@@ -163,6 +181,12 @@ func (s *solver) checkAbstracted(terms []*smt.Term, limit uint64) (*smt.Solver, 
 // error saying so, as is reaching the guard, which is also recorded: the
 // verdict then depends on the machine's speed.
 func (s *solver) solve(sol *smt.Solver, limit uint64) (smt.Result, error) {
+	if left, ok := s.conditionLeft(); ok {
+		if left == 0 {
+			return smt.Unknown, fmt.Errorf("%w (%d units)", errConditionBudget, s.v.opts.ConditionResources)
+		}
+		limit = min(limit, left)
+	}
 	if err := sol.SetResourceLimit(limit); err != nil {
 		return smt.Unknown, err
 	}

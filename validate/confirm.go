@@ -95,6 +95,10 @@ type groundQuery struct {
 	opaque bool
 }
 
+// groundUnfoldings bounds the accesses a ground check unfolds
+// (encode.ExprOptions.Unfoldings).
+const groundUnfoldings = 50_000
+
 // encodeGround encodes the ground check of obligation ob at the point of
 // out (its parameters and holes), every tensor unfolded.
 func (s *solver) encodeGround(ob *symeval.Obligation, out *outcome) (*groundQuery, error) {
@@ -118,9 +122,11 @@ func (s *solver) encodeGround(ob *symeval.Obligation, out *outcome) (*groundQuer
 		return holeIndex(ts, param)
 	}
 	// Deep enough for the small parameters counterexamples have; deeper
-	// recursions are left undecided (CutOffs) rather than unfolded without
+	// recursions, and evaluations of more than groundUnfoldings accesses
+	// (a recursion read at data-dependent indices, which no memo
+	// shares), are left undecided (CutOffs) rather than unfolded without
 	// bound.
-	all := encode.ExprOptions{Unfold: func(string) bool { return true }, Axioms: true, Depth: 512}
+	all := encode.ExprOptions{Unfold: func(string) bool { return true }, Axioms: true, Depth: 512, Unfoldings: groundUnfoldings}
 	iv, idef, err := s.enc.Expr(ob.Impl.Expr, ob.Impl.Types(), idx(out.implHoles), all)
 	if err != nil {
 		return nil, fmt.Errorf("ground encoding: %w", err)
@@ -132,7 +138,7 @@ func (s *solver) encodeGround(ob *symeval.Obligation, out *outcome) (*groundQuer
 		}
 	}
 	if n := s.enc.CutOffs(); n > 0 {
-		return nil, fmt.Errorf("the specification's recursion is too deep to unfold at the counterexample (%d elements left)", n)
+		return nil, fmt.Errorf("the specification's recursion is too deep or too wide to unfold at the counterexample (%d elements left; at most %d unfolded)", n, groundUnfoldings)
 	}
 	if !s.defOnly {
 		if eq, err = s.enc.Equal(iv, sv, ob.Impl.Type); err != nil {

@@ -294,3 +294,29 @@ func TestAbstractedBitVectors(t *testing.T) {
 		}
 	}
 }
+
+// TestConditionResources: a condition that has spent its budget of
+// resource units over all its queries (Options.ConditionResources) makes
+// no more queries and stays undecided, its reason saying so; the same
+// kernel is VALID without that budget (TestAbstractedBitVectors).
+func TestConditionResources(t *testing.T) {
+	rep := validateFiles(t, filepath.Join("..", "testdata", "corpus", "ediv.sare"), filepath.Join("..", "testdata", "corpus", "ediv_negated.sched"),
+		Options{ValueModel: encode.Real, Resources: 3_000_000, ConditionResources: 1_000, Jobs: 1, NoQuickTest: true})
+	if rep.Verdict != Unknown {
+		t.Fatalf("verdict %s (%s), want unknown", rep.Verdict, rep.Reason)
+	}
+	spent := 0
+	for _, c := range rep.Conditions {
+		if c.Status == Undecided && strings.HasSuffix(c.Reason, errConditionBudget.Error()+" (1000 units)") {
+			spent++
+		}
+		if c.Resources > 1_000+1_000 {
+			t.Errorf("C%d spent %d resource units, budget 1000", c.ID, c.Resources)
+		}
+	}
+	if spent == 0 {
+		var buf bytes.Buffer
+		rep.WriteText(&buf, true)
+		t.Errorf("no condition undecided for its spent budget\n%s", buf.String())
+	}
+}

@@ -58,6 +58,11 @@ type query struct {
 // over and only its points are encoded (nothing at all when the sides
 // were closed without the solver: q.bad is false).
 func (s *solver) encode(o *symeval.Obligation, st strategy, piece *presburger.BasicMap, earlier map[string]*query) (*query, error) {
+	if left, ok := s.conditionLeft(); ok && left == 0 {
+		// No query would be made: spare the encoding, which can cost
+		// more than the queries (unfolding both sides).
+		return nil, fmt.Errorf("%w (%d units)", errConditionBudget, s.v.opts.ConditionResources)
+	}
 	return s.encodePieces(o, st, s.substitute(o, piece), []*presburger.BasicMap{piece}, earlier)
 }
 

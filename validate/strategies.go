@@ -127,6 +127,10 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 		if !r.live[si] {
 			continue
 		}
+		if left, ok := s.conditionLeft(); ok && left == 0 {
+			r.reasons = append(r.reasons, errConditionBudget.Error())
+			break
+		}
 		if out := r.attempt(li, si, limit, li/n == len(limits)-1); out != nil {
 			return out
 		}
@@ -134,7 +138,26 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 	if out := s.tryCandidates(c, &r.cands, &r.reasons); out != nil {
 		return out
 	}
-	return &outcome{status: symeval.Undecided, reason: strings.Join(r.reasons, "; "), smt: r.firstSMT}
+	return &outcome{status: symeval.Undecided, reason: r.undecided(), smt: r.firstSMT}
+}
+
+// undecided is the reason of a condition that no strategy decided: why
+// each strategy tried did not, the condition's spent budget
+// (Options.ConditionResources) said once, last.
+func (r *strategyRun) undecided() string {
+	var out []string
+	spent := false
+	for _, why := range r.reasons {
+		if strings.Contains(why, errConditionBudget.Error()) {
+			spent = true
+			continue
+		}
+		out = append(out, why)
+	}
+	if spent {
+		out = append(out, fmt.Sprintf("%s (%d units)", errConditionBudget, r.s.v.opts.ConditionResources))
+	}
+	return strings.Join(out, "; ")
 }
 
 // strategyRun is the state of decideStrategies for one condition.

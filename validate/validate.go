@@ -20,6 +20,13 @@ type Options struct {
 	// that a query is undecided: the same input gets the same verdict on
 	// an idle machine and on a loaded one.
 	Resources uint64
+	// ConditionResources bounds the resource units spent on one condition
+	// over all its queries (zero: no bound beyond Resources per query).
+	// Once a condition has spent it, its remaining queries are not made
+	// and it stays undecided, its reason saying so: a bound on the
+	// solver's work for the whole validation that, like Resources, is the
+	// same on any machine and under any load.
+	ConditionResources uint64
 	// Timeout is an outer wall-clock guard on each solver query (default
 	// 5 minutes), far above what Resources allows on a normal machine. A
 	// verdict that this guard decided is marked as depending on time

@@ -29,6 +29,7 @@ type validateFlags struct {
 	valueModel string
 	timeout    time.Duration
 	resources  uint64
+	condRes    uint64
 	jobs       int
 	// symbolicSteps bounds the symbolic evaluation's work.
 	symbolicSteps int64
@@ -59,7 +60,7 @@ type validateFlags struct {
 func newValidateCmd() *cobra.Command {
 	var f validateFlags
 	cmd := &cobra.Command{
-		Use:   "validate SPEC PROG [--value-model real|ieee] [--resources N] [--symbolic-steps N] [--jobs N] [--all-conditions] [--no-garbage-writes] [--no-quick-test] [--emit-smt DIR] [--json] [--verbose]",
+		Use:   "validate SPEC PROG [--value-model real|ieee] [--resources N] [--condition-resources N] [--symbolic-steps N] [--jobs N] [--all-conditions] [--no-garbage-writes] [--no-quick-test] [--emit-smt DIR] [--json] [--verbose]",
 		Short: "Prove that a kernel computes its specification for all parameter values, or show a counterexample",
 		Long: `Validate evaluates the kernel symbolically over Presburger sets, using its
 prophetic annotations as loop invariants, decides the conditions on cells
@@ -96,9 +97,10 @@ accepting fast-math reassociation; "ieee" proves bit-exact IEEE 754 equality.
 Integers are always bit-vectors of their width with wrapping arithmetic.
 
 Budgets count work, not time: --resources bounds each solver query in Z3's
-resource units, --symbolic-steps the whole symbolic evaluation in the
-Presburger engine's steps. A validation that exhausts either is UNKNOWN, the
-reason naming which ran out, on any machine under any load.
+resource units, --condition-resources all the queries of one condition
+(unbounded by default), --symbolic-steps the whole symbolic evaluation in the
+Presburger engine's steps. A validation that exhausts any of them is UNKNOWN,
+the reason naming which ran out, on any machine under any load.
 
 Either file may be "-", standard input (named <stdin> in the report).
 
@@ -123,6 +125,7 @@ Exit status: 0 valid, 1 invalid, 2 unknown (cancelled too), 3 error
 	fl.BoolVar(&f.json, "json", false, "print the report as JSON")
 	fl.StringVar(&f.valueModel, "value-model", "real", "value model for floats: real or ieee")
 	fl.Uint64Var(&f.resources, "resources", validate.DefaultResources, "work limit of each solver query, in Z3's resource units: a query that exhausts it is undecided, whatever the machine's load")
+	fl.Uint64Var(&f.condRes, "condition-resources", 0, "work limit of all the solver queries of one condition together, in Z3's resource units (0: none); a condition that spends it is undecided")
 	fl.DurationVar(&f.timeout, "timeout", 0, "wall-clock guard on each solver query (0: 5m); a verdict it decides is marked as time-bound")
 	fl.Int64Var(&f.symbolicSteps, "symbolic-steps", symeval.DefaultSteps, symbolicStepsHelp)
 	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "conditions discharged in parallel; during the symbolic evaluation, which takes one, the others start on the conditions generated so far")
@@ -173,7 +176,7 @@ func validateKernel(ctx context.Context, out, errw io.Writer, specPath, progPath
 			return &exitError{code: exitMalformed, err: err}
 		}
 	}
-	opts := validate.Options{ValueModel: model, Resources: f.resources, SymbolicSteps: f.symbolicSteps, Timeout: f.timeout, Jobs: f.jobs, AllConditions: f.all, NoGarbageWrites: f.noGarbage, NoQuickTest: f.noQuickTest, KeepSMT: f.emitSMT != "", ProvedFormulas: f.verbose, Derived: f.derived}
+	opts := validate.Options{ValueModel: model, Resources: f.resources, ConditionResources: f.condRes, SymbolicSteps: f.symbolicSteps, Timeout: f.timeout, Jobs: f.jobs, AllConditions: f.all, NoGarbageWrites: f.noGarbage, NoQuickTest: f.noQuickTest, KeepSMT: f.emitSMT != "", ProvedFormulas: f.verbose, Derived: f.derived}
 	if f.verbose && !f.json {
 		opts.Trace = func(line string) { fmt.Fprintln(out, line) }
 	}

@@ -124,11 +124,19 @@ func TestLongHistApp(t *testing.T) {
 // evaluation and the Presburger sets decide, and that no condition fails.
 const appTestResources = 500_000
 
+// appConditionResources bounds all the queries of one condition of the
+// apps' long tests together (validate.Options.ConditionResources): the
+// strategies that unfold both sides cost more in their encodings than in
+// their queries, and without it max_filter's undecided value conditions
+// take tens of minutes.
+const appConditionResources = 2_000_000
+
 // validateBounded validates the kernel of pair in the real value model,
-// one condition at a time, each solver query within resources units.
+// one condition at a time, each solver query within resources units and
+// each condition's within appConditionResources.
 func validateBounded(ctx context.Context, pair *frontend.Pair, resources uint64) (*validate.Report, error) {
 	return validate.Validate(ctx, pair.SpecSource(), pair.Kernel(frontend.Prog).Source(),
-		validate.Options{ValueModel: encode.Real, Jobs: 1, Resources: resources})
+		validate.Options{ValueModel: encode.Real, Jobs: 1, Resources: resources, ConditionResources: appConditionResources})
 }
 
 // appVerdict fails the test when rep's verdict is INVALID (Halide's

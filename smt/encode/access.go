@@ -68,10 +68,11 @@ func (c *exprEnc) accessAt(x *syntax.Call, args []*smt.Term) (tv, error) {
 		return m.r, nil
 	}
 	r := uf
-	if c.level >= max(c.opts.Depth, 1) {
+	deep := c.level >= max(c.opts.Depth, 1) || c.opts.Unfoldings > 0 && e.unfolded >= c.opts.Unfoldings
+	if deep {
 		e.cutoffs++
-	}
-	if c.level < max(c.opts.Depth, 1) {
+	} else {
+		e.unfolded++
 		if r, err = c.unfold(tensor.Name.Name, args, uf); err != nil {
 			return tv{}, err
 		}
@@ -145,7 +146,7 @@ func (c *exprEnc) unfold(name string, args []*smt.Term, fallback tv) (tv, error)
 				return tv{}, err
 			}
 			cond = k
-			if v, err := k.Simplify().BoolValue(); err == nil && !v {
+			if v, ok := k.Simplify().Truth(); ok && !v {
 				// A ground access outside this equation's domain: its
 				// body is irrelevant, and unfolding it could descend
 				// forever.
@@ -236,6 +237,7 @@ func (e *Encoder) ResetUnfoldings() {
 	e.factOrder = nil
 	e.floatInts = 0
 	e.cutoffs = 0
+	e.unfolded = 0
 	e.opaqueFuncs = 0
 }
 

@@ -70,6 +70,7 @@ type Encoder struct {
 	memo        map[string]memoEntry // unfolded tensor accesses (see access.go)
 	axioms      []*smt.Term          // definitions of unfolded accesses (ExprOptions.Axioms)
 	cutoffs     int                  // computed accesses left unfolded for lack of depth
+	unfolded    int                  // computed accesses unfolded (ExprOptions.Unfoldings)
 	opaqueFuncs int                  // uses of uninterpreted builtins (sqrt, exp, ...)
 	// intReals maps the Real terms of integer-to-float conversions (by
 	// term ID) to the integer they convert, so that converting back is

@@ -41,6 +41,13 @@ type ExprOptions struct {
 	// accesses of the expression itself are unfolded, those of the
 	// equations they unfold to are not.
 	Depth int
+	// Unfoldings bounds the number of accesses unfolded since the last
+	// ResetUnfoldings (0: no bound): past it, accesses are left without
+	// their definition, as at the depth limit (CutOffs counts them). A
+	// ground evaluation through a recursion whose reads are not memoised
+	// (data-dependent indices) grows with the product of its fan-outs;
+	// the bound keeps its cost, and its memory, finite.
+	Unfoldings int
 }
 
 // tv is an encoded value: its term, the Bool term of its definedness and

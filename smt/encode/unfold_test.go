@@ -169,6 +169,24 @@ func TestUnfoldDepth(t *testing.T) {
 	}
 }
 
+// TestUnfoldings: R(i, j, 1) needs three accesses unfolded (R(1),
+// R(0), R(-1)); with fewer allowed (ExprOptions.Unfoldings), the rest are
+// cut off and the equation is not proved, whatever the depth.
+func TestUnfoldings(t *testing.T) {
+	spec, info := loadMatmul(t, matmulStep)
+	for _, n := range []int{1, 2, 3, 0} {
+		e := New(newContext(t), spec, info, Real)
+		r := proves(t, e, spec, info, "P >= 2", "Two", "Spec2", ExprOptions{Unfold: onlyR, Depth: 8, Unfoldings: n})
+		want, cut := smt.Sat, 1
+		if n == 0 || n >= 3 {
+			want, cut = smt.Unsat, 0
+		}
+		if r != want || (e.CutOffs() > 0) != (cut > 0) {
+			t.Errorf("at most %d unfoldings: %v with %d cut off, want %v", n, r, e.CutOffs(), want)
+		}
+	}
+}
+
 func TestDependencies(t *testing.T) {
 	spec, info := loadMatmul(t, "")
 	e := New(newContext(t), spec, info, IEEE)
