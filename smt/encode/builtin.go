@@ -2,6 +2,7 @@ package encode
 
 import (
 	"fmt"
+	"math/big"
 
 	"github.com/augur-verify/augur/smt"
 	"github.com/augur-verify/augur/syntax"
@@ -92,7 +93,50 @@ func (e *Encoder) callBuiltin(name string, t syntax.Type, args []*smt.Term) (*sm
 	if err != nil {
 		return nil, err
 	}
-	return f.Apply(args...), nil
+	r := f.Apply(args...)
+	if name == "log" && e.model == Real {
+		e.axioms = append(e.axioms, e.logBounds(a, r))
+	}
+	return r, nil
+}
+
+// logSlack is the absolute slack of logBounds, 2^-12: more than the
+// error of a binary32 or binary64 logarithm (libm's, or Halide's
+// polynomial, within a few units of roundoff of the true value, at most
+// 2^-14 where the bounds touch the true logarithm: at 1 and at the
+// tangent points, where |ln a| <= 128 ln 2 < 89).
+var logSlack = big.NewRat(1, 1<<12)
+
+// logTangents are the exponents k of the points 2^k at which logBounds
+// bounds the logarithm by its tangent.
+var logTangents = []int64{0, 3, 8, 32, 128}
+
+// ln2Above is a rational above ln 2 (0.69314718055994530942...).
+var ln2Above = big.NewRat(6931471806, 10000000000)
+
+// logBounds is what the Real model knows of r = log(a), facts of the
+// natural logarithm widened by logSlack so that they hold of a binary32
+// or binary64 implementation too:
+//
+//	a >= 1  implies  r >= -2^-12,
+//	a > 0   implies  r <= k ln 2 + a / 2^k - 1 + 2^-12, for k in logTangents
+//
+// (ln is concave: below its tangent at 2^k). Linear in a and r, they bound
+// the logarithm of a bounded argument, so that a float-to-integer
+// conversion of it (Halide's slice_for_radius, floor(log(2t + 1) /
+// log(2))) is provably defined.
+func (e *Encoder) logBounds(a, r *smt.Term) *smt.Term {
+	zero, one := e.z.Real(0, 1), e.z.Real(1, 1)
+	slack := e.z.Rat(logSlack)
+	facts := []*smt.Term{a.Ge(one).Implies(r.Ge(slack.Neg()))}
+	for _, k := range logTangents {
+		c := new(big.Rat).Mul(ln2Above, big.NewRat(k, 1))
+		c.Add(c, logSlack)
+		c.Sub(c, big.NewRat(1, 1))
+		inv := new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), uint(k)))
+		facts = append(facts, a.Gt(zero).Implies(r.Le(a.Mul(e.z.Rat(inv)).Add(e.z.Rat(c)))))
+	}
+	return e.z.And(facts...)
 }
 
 func (e *Encoder) minMax(t syntax.Type, a, b *smt.Term, isMin bool) *smt.Term {

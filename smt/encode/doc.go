@@ -41,7 +41,9 @@
 // exp, log, pow, sin, cos, tanh, fast_inverse and fast_inverse_sqrt are
 // uninterpreted functions, one per function and type (in the Real model,
 // sqrt too): sound, since both sides of an obligation apply the same
-// function, and only as complete as syntactic agreement allows.
+// function, and only as complete as syntactic agreement allows. In the
+// Real model sqrt's definition on the non-negative reals and log's bounds
+// (Encoder.logBounds) are among the axioms of the applications encoded.
 //
 // A bit cast reinterpret_T(x) between integers of one width is the
 // identity on the bit-vector. In the IEEE model, bits become a float by
