@@ -125,7 +125,9 @@ func (v *validation) newSolverIn(ctx context.Context, guard *atomic.Bool) (*solv
 	if err != nil {
 		return nil, err
 	}
-	return &solver{v: v, z: z, enc: v.encoder(z), ctx: ctx, guard: guard}, nil
+	enc := v.encoder(z)
+	enc.SetDone(ctx.Done())
+	return &solver{v: v, z: z, enc: enc, ctx: ctx, guard: guard}, nil
 }
 
 // encoder is an encoder of the specification into z, in the value model
@@ -149,6 +151,7 @@ func (s *solver) renew() (bool, error) {
 		return false, err
 	}
 	s.z, s.enc = z, s.v.encoder(z)
+	s.enc.SetDone(s.ctx.Done())
 	return true, nil
 }
 

@@ -72,6 +72,11 @@ func (c *exprEnc) accessAt(x *syntax.Call, args []*smt.Term) (tv, error) {
 	if deep {
 		e.cutoffs++
 	} else {
+		select {
+		case <-e.done:
+			return tv{}, ErrInterrupted
+		default:
+		}
 		e.unfolded++
 		if r, err = c.unfold(tensor.Name.Name, args, uf); err != nil {
 			return tv{}, err

@@ -1,6 +1,7 @@
 package encode
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -71,6 +72,7 @@ type Encoder struct {
 	axioms      []*smt.Term          // definitions of unfolded accesses (ExprOptions.Axioms)
 	cutoffs     int                  // computed accesses left unfolded for lack of depth
 	unfolded    int                  // computed accesses unfolded (ExprOptions.Unfoldings)
+	done        <-chan struct{}      // see SetDone
 	opaqueFuncs int                  // uses of uninterpreted builtins (sqrt, exp, ...)
 	// intReals maps the Real terms of integer-to-float conversions (by
 	// term ID) to the integer they convert, so that converting back is
@@ -137,6 +139,17 @@ func New(z *smt.Context, spec *sare.Spec, info *expr.Info, m Model) *Encoder {
 		facts:    map[uint]rangeFactEntry{},
 	}
 }
+
+// SetDone makes every unfolding of a computed tensor's access first check
+// done: once it is closed (a context's Done), the encoding stops with
+// ErrInterrupted. An encoding unfolds without other bound than its
+// options' Depth and Unfoldings, and can take long; this lets a caller
+// cancel it as it cancels a solver's check.
+func (e *Encoder) SetDone(done <-chan struct{}) { e.done = done }
+
+// ErrInterrupted is the error of an encoding stopped by the channel of
+// SetDone.
+var ErrInterrupted = errors.New("encode: interrupted")
 
 // Model is the encoder's float model.
 func (e *Encoder) Model() Model { return e.model }

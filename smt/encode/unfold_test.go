@@ -1,6 +1,7 @@
 package encode
 
 import (
+	"errors"
 	"maps"
 	"os"
 	"slices"
@@ -202,5 +203,25 @@ func TestDependencies(t *testing.T) {
 	e = New(newContext(t), spec, info, IEEE)
 	if got := slices.Sorted(maps.Keys(e.Dependencies("X"))); !slices.Equal(got, []string{"A", "Y"}) {
 		t.Errorf("Dependencies(X) = %v", got)
+	}
+}
+
+// TestSetDone: an encoding that unfolds stops with ErrInterrupted once
+// the channel of SetDone is closed, and encodes as before while it is
+// open.
+func TestSetDone(t *testing.T) {
+	spec, info := loadMatmul(t, matmulStep)
+	e := New(newContext(t), spec, info, Real)
+	done := make(chan struct{})
+	e.SetDone(done)
+	idx := names(e.z)
+	opts := ExprOptions{Unfold: onlyR, Depth: 8}
+	if _, _, err := e.Expr(rhs(t, spec, "Spec2"), info.Types, idx, opts); err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	close(done)
+	e.ResetUnfoldings()
+	if _, _, err := e.Expr(rhs(t, spec, "Spec2"), info.Types, idx, opts); !errors.Is(err, ErrInterrupted) {
+		t.Errorf("closed: error %v, want %v", err, ErrInterrupted)
 	}
 }
