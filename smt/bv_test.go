@@ -158,23 +158,3 @@ func TestIntRealArithmetic(t *testing.T) {
 		c.IntConst("z").Ge(c.Int(0)), c.IntConst("z").Le(c.Int(1)))
 	valid(t, c, x.Gt(c.Int(0)).Ite(x, x.Neg()).Ge(c.Int(0)))
 }
-
-// TestTruth: Truth tells the constants true and false apart from a term
-// that is neither, which is no error.
-func TestTruth(t *testing.T) {
-	c := newCtx(t)
-	x := c.IntConst("x")
-	for _, tc := range []struct {
-		name  string
-		term  *Term
-		v, ok bool
-	}{
-		{"true", x.Eq(x).Simplify(), true, true},
-		{"false", x.Lt(x).Simplify(), false, true},
-		{"open", x.Lt(c.Int(3)).Simplify(), false, false},
-	} {
-		if v, ok := tc.term.Truth(); v != tc.v || ok != tc.ok {
-			t.Errorf("%s: Truth() = %v, %v, want %v, %v", tc.name, v, ok, tc.v, tc.ok)
-		}
-	}
-}

@@ -221,27 +221,6 @@ func (t *Term) BoolValue() (bool, error) {
 	return false, opError("BoolValue", "not true or false: "+t.String())
 }
 
-// Truth reports whether the term is the constant true or false, and
-// which: unlike BoolValue, a term that is neither is no error (and costs
-// no printing), so it serves to test whether a simplified condition is
-// decided.
-func (t *Term) Truth() (v, ok bool) {
-	if t.Err() != nil {
-		return false, false
-	}
-	z, err := t.ctx.enter()
-	if err != nil {
-		return false, false
-	}
-	switch C.Z3_get_bool_value(z, t.a) {
-	case C.Z3_L_TRUE:
-		return true, true
-	case C.Z3_L_FALSE:
-		return false, true
-	}
-	return false, false
-}
-
 // numeral returns the decimal spelling of a numeral term of one of the
 // given sort kinds (Z3_get_numeral_string).
 func (t *Term) numeral(op string, kinds ...SortKind) (string, SortKind, error) {

@@ -151,7 +151,7 @@ func (c *exprEnc) unfold(name string, args []*smt.Term, fallback tv) (tv, error)
 				return tv{}, err
 			}
 			cond = k
-			if v, ok := k.Simplify().Truth(); ok && !v {
+			if k.Simplify().IsFalse() {
 				// A ground access outside this equation's domain: its
 				// body is irrelevant, and unfolding it could descend
 				// forever.
