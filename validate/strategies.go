@@ -128,7 +128,7 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 			continue
 		}
 		if left, ok := s.conditionLeft(); ok && left == 0 {
-			r.reasons = append(r.reasons, errConditionBudget.Error())
+			r.spent = true
 			break
 		}
 		if out := r.attempt(li, si, limit, li/n == len(limits)-1); out != nil {
@@ -145,19 +145,22 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 // each strategy tried did not, the condition's spent budget
 // (Options.ConditionResources) said once, last.
 func (r *strategyRun) undecided() string {
-	var out []string
-	spent := false
-	for _, why := range r.reasons {
-		if strings.Contains(why, errConditionBudget.Error()) {
-			spent = true
-			continue
-		}
-		out = append(out, why)
-	}
-	if spent {
+	out := r.reasons
+	if r.spent {
 		out = append(out, fmt.Sprintf("%s (%d units)", errConditionBudget, r.s.v.opts.ConditionResources))
 	}
 	return strings.Join(out, "; ")
+}
+
+// fail records why strategy name did not decide the condition: err, or,
+// when err is the spent budget of the condition (errConditionBudget),
+// that budget, said once by undecided.
+func (r *strategyRun) fail(name string, err error) {
+	if errors.Is(err, errConditionBudget) {
+		r.spent = true
+		return
+	}
+	r.reasons = append(r.reasons, name+err.Error())
 }
 
 // strategyRun is the state of decideStrategies for one condition.
@@ -184,8 +187,11 @@ type strategyRun struct {
 	// models), looked at once every strategy has been tried within a
 	// limit (tryCandidates).
 	cands []candidate
-	// reasons say why each strategy tried did not decide c.
+	// reasons say why each strategy tried did not decide c; spent: a
+	// query or an encoding was not made because the condition's budget
+	// (Options.ConditionResources) is spent.
 	reasons []string
+	spent   bool
 	// firstSMT holds the scripts of the strongest encoding tried.
 	firstSMT string
 }
@@ -279,7 +285,7 @@ func (r *strategyRun) tryPieces(si int, limit uint64, last bool) (bool, []string
 		s.enc.ResetUnfoldings()
 		q, err := s.encode(ob, st, r.pieces[pi], earlier)
 		if err != nil {
-			r.reasons = append(r.reasons, st.name+": cannot encode: "+err.Error())
+			r.fail(st.name+": cannot encode: ", err)
 			return false, scripts, nil
 		}
 		if q.same && q.bad.IsFalse() {
@@ -326,7 +332,7 @@ func (r *strategyRun) tryPieces(si int, limit uint64, last bool) (bool, []string
 			s.v.trace(fmt.Sprintf("C%d: %s, piece %d of %d: %s, %d resource units", c.ID, st.name, pi+1, len(r.pieces), res, s.used-before))
 		}
 		if err != nil {
-			r.reasons = append(r.reasons, st.name+": "+err.Error())
+			r.fail(st.name+": ", err)
 			if sol != nil {
 				sol.Close()
 			}
