@@ -124,7 +124,8 @@ func (m *modular) convNew(t *Term) *Term {
 
 // ModularInt is the inverse of ToBVModular: for a bit-vector term built
 // from conversions of integers (_ int2bv w) n and numerals by bvadd,
-// bvsub, bvmul, bvneg and if-then-else, it returns an integer term m with
+// bvsub, bvmul, bvneg, if-then-else, sign and zero extensions and the
+// extraction of low bits, it returns an integer term m with
 // t = (_ int2bv w) m in every model (numerals as their unsigned values;
 // the sums and products of the integers, which int2bv maps onto those of
 // the bit-vectors modulo 2^w). ok is false when some leaf is anything
@@ -210,6 +211,35 @@ func (u *unmodular) convNew(t *Term) *Term {
 				return arg(0).Ite(a, b)
 			}
 		}
+	case C.Z3_OP_SIGN_EXT, C.Z3_OP_ZERO_EXT:
+		// The extension of a w-bit conversion of m converts the integer
+		// that the w bits denote: m modulo 2^w, shifted into
+		// [-2^(w-1), 2^(w-1)) when signed.
+		if n == 1 {
+			if a := u.conv(arg(0)); a != nil {
+				w := uint(C.Z3_get_bv_sort_size(z, C.Z3_get_sort(z, arg(0).a)))
+				signed := C.Z3_get_decl_kind(z, C.Z3_get_app_decl(z, app)) == C.Z3_OP_SIGN_EXT
+				return u.inRange(a, w, signed)
+			}
+		}
+	case C.Z3_OP_EXTRACT:
+		// The low bits of a conversion of m are the conversion of m to
+		// fewer bits.
+		decl := C.Z3_get_app_decl(z, app)
+		if n == 1 && C.Z3_get_decl_int_parameter(z, decl, 1) == 0 {
+			return u.conv(arg(0))
+		}
 	}
 	return nil
+}
+
+// inRange is the integer that the w-bit conversion of m denotes: m modulo
+// 2^w, shifted into [-2^(w-1), 2^(w-1)) when signed.
+func (u *unmodular) inRange(m *Term, w uint, signed bool) *Term {
+	mod := u.c.BigInt(new(big.Int).Lsh(big.NewInt(1), w))
+	if !signed {
+		return m.Mod(mod)
+	}
+	half := u.c.BigInt(new(big.Int).Lsh(big.NewInt(1), w-1))
+	return m.Add(half).Mod(mod).Sub(half)
 }

@@ -1,6 +1,7 @@
 package smt
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
 )
@@ -86,7 +87,37 @@ func TestModularInt(t *testing.T) {
 			t.Errorf("%s: integer %s converts to %s", b, m, g)
 		}
 	}
-	for _, b := range []*Term{c.BVConst("b", 32), bx.BVAdd(c.BVConst("b", 32)), bx.BVSDiv(c.BV(2, 32)), x} {
+	// Extensions and low bits: m converts to b, checked at points where
+	// the conversions differ from plain integers (negative, past 2^31,
+	// wrapping products).
+	s, err := c.NewSolver()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	points := [][2]int64{{0, 0}, {-1, 5}, {1 << 31, -7}, {-(1 << 40) + 3, 1<<33 + 1}, {70000, 70000}}
+	for _, b := range []*Term{
+		bx.BVSub(by).SignExt(32),
+		bx.BVAdd(c.BV(7, 32)).ZeroExt(16),
+		bx.BVMul(by).Extract(15, 0).SignExt(48),
+	} {
+		m, ok := b.ModularInt()
+		if !ok {
+			t.Fatalf("%s: no integer", b)
+		}
+		for _, p := range points {
+			if err := s.Reset(); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Assert(x.Eq(c.Int(p[0])), y.Eq(c.Int(p[1])), m.ToBV(b.Sort().BVWidth()).Eq(b).Not()); err != nil {
+				t.Fatal(err)
+			}
+			if r, err := s.Check(context.Background()); err != nil || r != Unsat {
+				t.Errorf("%s at x=%d, y=%d: integer %s converts to another value (%v, %v)", b, p[0], p[1], m, r, err)
+			}
+		}
+	}
+	for _, b := range []*Term{c.BVConst("b", 32), bx.BVAdd(c.BVConst("b", 32)), bx.BVSDiv(c.BV(2, 32)), x, bx.Extract(20, 4)} {
 		if m, ok := b.ModularInt(); ok {
 			t.Errorf("%s: integer %s, want none", b, m)
 		}

@@ -60,7 +60,7 @@ func (e *Encoder) cast(to, from syntax.Type, a *smt.Term) (r, ok *smt.Term, err 
 		return bvResize(a, from, to), ok, nil
 	case from.IsInteger():
 		if e.model == Real {
-			r := a.BVToInt(from.IsSigned()).ToReal()
+			r := e.bvInt(a, from).ToReal()
 			e.intReals[r.ID()] = intReal{real: r, bv: a, t: from}
 			return r, ok, nil
 		}

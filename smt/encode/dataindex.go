@@ -150,7 +150,7 @@ func (c *exprEnc) dataIndex(x syntax.Expr, t syntax.Type) (intTerm, error) {
 	if err != nil {
 		return intTerm{}, err
 	}
-	return intTerm{v.val.BVToInt(t.IsSigned()), v.def, typeRange(t)}, nil
+	return intTerm{c.e.bvInt(v.val, t), v.def, typeRange(t)}, nil
 }
 
 // dataOperand is dataIndex of the operand x of an operation of type t;

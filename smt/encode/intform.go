@@ -16,11 +16,13 @@ import (
 //
 //   - a division, remainder or right shift by a constant of a value that
 //     is the conversion of an integer (through sums, products and
-//     if-then-else: smt.Term.ModularInt) is the conversion of the integer
+//     if-then-else, extensions and low bits: smt.Term.ModularInt) is the conversion of the integer
 //     division or remainder (SMT-LIB's div and mod, Euclidean, as the
 //     language's / and % are) of that integer read in the type's range;
 //   - two such values are equal when their integers are congruent modulo
-//     2^w (Equal, and the operators == and != of the language).
+//     2^w (Equal, and the operators == and != of the language);
+//   - the integer such a value denotes, as an index or a real, is its
+//     integer read in the type's range (bvInt).
 //
 // The queries over truncations then stay in linear integer arithmetic.
 
@@ -37,6 +39,18 @@ func (e *Encoder) inRange(n *smt.Term, w uint, signed bool) *smt.Term {
 	}
 	half := e.z.BigInt(new(big.Int).Lsh(big.NewInt(1), w-1))
 	return n.Add(half).Mod(m).Sub(half)
+}
+
+// bvInt is the integer that the value a of the integer type t denotes
+// (smt.Term.BVToInt): when a is the conversion of an integer n
+// (smt.Term.ModularInt), n read in t's range, in linear integer
+// arithmetic, rather than a conversion of a's bits back, which Z3 relates
+// to n only bit by bit.
+func (e *Encoder) bvInt(a *smt.Term, t syntax.Type) *smt.Term {
+	if n, ok := a.ModularInt(); ok {
+		return e.inRange(n, uint(t.Bits()), t.IsSigned())
+	}
+	return a.BVToInt(t.IsSigned())
 }
 
 // intDivision encodes a / b, a % b or a >> b for integers of type t when a

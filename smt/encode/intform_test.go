@@ -195,3 +195,57 @@ RoundedUp(i) = (i32(clamp(A(i), 0, 1000)) + 1) / 2
 		}
 	}
 }
+
+// TestWidenedBinDecided: a histogram's bin, the truncation of a clamped
+// float, compared with a cell's index d in [0, 255] after both are
+// widened to i64 (a data-dependent write's test) and as i32 (the
+// specification's), decides in linear integer arithmetic: the sign
+// extension of the truncation and the index the i32 denotes are the
+// truncation's integer, not bit-vector conversions Z3 relates bit by bit
+// (ten million resource units on the solver's own).
+func TestWidenedBinDecided(t *testing.T) {
+	src := `
+input A(i) : f32
+tensor Wide(d) : bool
+Wide(d) = i64(d) == i64(i32(clamp(A(0), 0, 255)))
+tensor Narrow(d) : bool
+Narrow(d) = i32(d) == i32(clamp(A(0), 0, 255))
+tensor Off(d) : bool
+Off(d) = i64(d) == i64(i32(clamp(A(0), 0, 255)) + i32(1))
+`
+	spec, info, err := sare.Load(&syntax.Source{Name: "bin.sare", Text: src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, err := smt.NewContext(smt.WithResourceLimit(1_000_000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { z.Close() })
+	e := New(z, spec, info, Real)
+	s, err := z.NewSolver()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	d := z.IntConst("d")
+	idx := func(name string) (*smt.Term, bool) { return z.IntConst(name), true }
+	expr := func(tensor string) (val, def *smt.Term) {
+		val, def, err := e.Expr(spec.Tensor(tensor).Eqs[0].RHS, info.Types, idx, ExprOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return val, def
+	}
+	inCell := z.And(d.Ge(z.Int(0)), d.Le(z.Int(255)))
+	for _, tc := range []struct {
+		impl string
+		want smt.Result
+	}{{"Wide", smt.Unsat}, {"Off", smt.Sat}} {
+		iv, idef := expr(tc.impl)
+		sv, sdef := expr("Narrow")
+		if r := check(t, s, inCell, idef, sdef, iv.Eq(sv).Not()); r != tc.want {
+			t.Errorf("%s against Narrow: %v, want %v (%s)", tc.impl, r, tc.want, s.ReasonUnknown())
+		}
+	}
+}
