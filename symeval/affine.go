@@ -383,6 +383,9 @@ type translator struct {
 	// opaque, when set, lists the lets kept as symbols: an expression
 	// that is the definition of one is its parameter.
 	opaque *opaqueTable
+	// canon caches the canonical keys of the sub-terms of sums
+	// (cancel.go); nil until the first sum.
+	canon *canon
 }
 
 func errAt(x syntax.Expr, format string, args ...any) error {
@@ -425,7 +428,12 @@ func (t *translator) index(x syntax.Expr) (pwExpr, error) {
 		return out, nil
 	case *syntax.Binary:
 		switch x.Op {
-		case syntax.OpAdd, syntax.OpSub, syntax.OpMul, syntax.OpDiv, syntax.OpRem:
+		case syntax.OpAdd, syntax.OpSub:
+			if s := t.sumOf(x, presburger.NewInt(1), nil, presburger.Int{}); s != nil {
+				return t.translateSum(s)
+			}
+			return t.arith(x)
+		case syntax.OpMul, syntax.OpDiv, syntax.OpRem:
 			return t.arith(x)
 		}
 		// Another operator: its operands' errors come first.
@@ -649,14 +657,22 @@ func (t *translator) compare(xa syntax.Expr, op syntax.Op, xb syntax.Expr, neg b
 	return nil, err
 }
 
-// comparePlain translates a op b from the pieces of a and b.
+// comparePlain translates a op b from the pieces of a and b, or, when
+// the terms of b - a cancel or merge (cancel.go), as 0 op b - a.
 func (t *translator) comparePlain(xa syntax.Expr, op syntax.Op, xb syntax.Expr) (dnf, error) {
-	a, b, err := t.operands(xa, xb)
+	one := presburger.NewInt(1)
+	var a, b pwExpr
+	var err error
+	if s := t.sumOf(xb, one, xa, one.Neg()); s != nil {
+		a = pwLinear(constLinear(0))
+		b, err = t.translateSum(s)
+	} else {
+		a, b, err = t.operands(xa, xb)
+	}
 	if err != nil {
 		return nil, err
 	}
 	var out dnf
-	one := presburger.NewInt(1)
 	for _, pa := range a {
 		for _, pb := range b {
 			c, err := pa.cond.and(pb.cond)

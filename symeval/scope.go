@@ -168,8 +168,16 @@ func NewScope(params []string) *Scope {
 // Assume), or nil when nothing is known.
 func (s *Scope) Facts() *presburger.Map { return s.facts }
 
+// maxScopeFacts bounds the pieces of a scope's facts. Every scope below
+// an if or a loop holds its own copy of them, and every set built there
+// is split by them: an if whose condition has many pieces (the prologue
+// and epilogue of a partitioned loop, over lets of many pieces, at
+// Halide's final stage) multiplies them past what memory holds.
+const maxScopeFacts = 1024
+
 // Assume returns s extended with the fact that the parameter domain d
-// holds.
+// holds. Facts of more than maxScopeFacts pieces are an error of the
+// budget (outOfPieces).
 func (s *Scope) Assume(d *presburger.Map) (_ *Scope, err error) {
 	defer guard(&err, "assume")
 	n := s.clone()
@@ -179,6 +187,9 @@ func (s *Scope) Assume(d *presburger.Map) (_ *Scope, err error) {
 	}
 	if n.facts, err = n.facts.Intersect(d); err != nil {
 		return nil, fmt.Errorf("assume: %w", err)
+	}
+	if k := n.facts.NumBasics(); k > maxScopeFacts {
+		return nil, fmt.Errorf("assume: %w", budgetError(fmt.Sprintf("the facts of a scope have %d pieces, more than %d", k, maxScopeFacts)))
 	}
 	return n, nil
 }

@@ -389,6 +389,28 @@ func TestFinalStageVectorizedRealization(t *testing.T) {
 	}
 }
 
+// TestLongFinalStageNlMeans validates the suite's nl_means at --stage
+// final. Halide's check of the input's dimension 0 holds two copies of
+// the required min, their sums written in other orders, which cancel
+// before the check is split into pieces (more than 4,096 otherwise); the
+// evaluation then stops at the facts of the partitioned loop over x
+// tiles, whose pieces the prologue and epilogue conditions multiply past
+// 1,024: UNKNOWN within seconds, instead of the memory such facts take.
+func TestLongFinalStageNlMeans(t *testing.T) {
+	testtier.Long(t)
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+	d, o := finalSuitePipeline(t, "nl_means")
+	rep, err := validatePair(ctx, translated(ctx, t, d, o), encode.Real, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != validate.Unknown || !strings.Contains(rep.Reason, "for non_local_means_s0_x_tx_rebased") || !strings.Contains(rep.Reason, "the facts of a scope have") {
+		t.Errorf("verdict %s (%s), want unknown at the facts of the loop over x tiles", rep.Verdict, rep.Reason)
+	}
+}
+
 // TestLongFinalStageSgemm1024 validates the suite's sgemm1024 at --stage
 // final: VALID, as before flattening. Its allocations of constant extents
 // (As, 16 x 1024 x 64, stored by vectors of 256 lanes) have cells the
