@@ -3265,10 +3265,13 @@ Stmt unflatten(const Pipeline_ &p, const Lowered &l, const Stmt &final_stmt, con
 }  // namespace
 
 std::string final_sched_text(Pipeline_ &p, const Lowered &l, const std::string &name, const Target &t,
-                             const std::string &plant) {
+                             const std::string &plant, std::string *checks) {
     Stmt fin = lower_final(l, t);
     if (!plant.empty()) {
         fin = plant_in(p, fin, plant);
+    }
+    if (checks) {
+        *checks = index_checks(fin);
     }
     RegionHints hints = region_hints(p, l, t, fin);
     std::vector<std::string> assumed, overflow;
@@ -3285,7 +3288,7 @@ std::string final_sched_text(Pipeline_ &p, const Lowered &l, const std::string &
         }
     }
     if (!overflow.empty()) {
-        head << "# Not validated: int32 flat indices that may overflow (and wrap) multiply\n";
+        head << "# Checked apart (index.json, augur halide --validate): int32 flat indices multiply\n";
         for (const std::string &o : overflow) {
             head << "#   " << o << "\n";
         }
