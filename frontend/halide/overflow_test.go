@@ -44,7 +44,7 @@ func TestEvalSMT(t *testing.T) {
 func indexObligation(lo string) IndexObligation {
 	return IndexObligation{
 		Access: "store", Buffer: "out", Index: "(x + (out.min.1*out.stride.1))",
-		Vars: []IndexVar{{SMT: "m", Name: "out.min.1", Kind: "param"}, {SMT: "s", Name: "out.stride.1", Kind: "param"}, {SMT: "x", Name: "x", Kind: "loop"}},
+		Vars:  []IndexVar{{SMT: "m", Name: "out.min.1", Kind: "param"}, {SMT: "s", Name: "out.stride.1", Kind: "param"}, {SMT: "x", Name: "x", Kind: "loop"}},
 		Facts: []string{"(and (<= " + lo + " m) (<= m 2147483647))", "(and (<= 1 s) (<= s 1000))", "(<= 0 x)", "(< x 100)", "(<= m 1000)"},
 		Terms: []IndexTerm{{SMT: "(+ x (* m s))", Halide: "(x + (out.min.1*out.stride.1))", Bits: 32}, {SMT: "(* m s)", Halide: "(out.min.1*out.stride.1)", Bits: 32}},
 	}
