@@ -61,15 +61,26 @@ type IndexValue struct {
 	Value int64  `json:"value"`
 }
 
-// String is the check in one line.
-func (c IndexCheck) String() string {
+// Summary is the check in one line, without its witness.
+func (c IndexCheck) Summary() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s of %s at %s: %s", c.Access, c.Buffer, c.Index, c.Result)
 	if c.Result == IndexOverflows {
 		fmt.Fprintf(&b, ": %s = %s, outside int%d", c.Term, c.Value, c.Bits)
 		if c.Dimension >= 0 {
-			fmt.Fprintf(&b, " (dimension %d)", c.Dimension)
+			fmt.Fprintf(&b, " (%s's dimension %d)", c.Buffer, c.Dimension)
 		}
+	} else if c.Reason != "" {
+		fmt.Fprintf(&b, " (%s)", c.Reason)
+	}
+	return b.String()
+}
+
+// String is the check in one line, with its witness.
+func (c IndexCheck) String() string {
+	var b strings.Builder
+	b.WriteString(c.Summary())
+	if c.Result == IndexOverflows {
 		var w []string
 		for _, v := range c.Witness {
 			w = append(w, fmt.Sprintf("%s = %d", v.Name, v.Value))
@@ -78,8 +89,6 @@ func (c IndexCheck) String() string {
 		if c.Approximate {
 			b.WriteString(" (approximate: " + c.Reason + ")")
 		}
-	} else if c.Reason != "" {
-		fmt.Fprintf(&b, " (%s)", c.Reason)
 	}
 	return b.String()
 }
@@ -110,7 +119,7 @@ func (r *Report) ApplyIndexChecks(checks []IndexCheck, assume bool) {
 	}
 	if r.Verdict == Valid {
 		r.Verdict = Unknown
-		r.Reason = fmt.Sprintf("%s: %s", IndexOverflowReason, open[0])
+		r.Reason = fmt.Sprintf("%s: %s", IndexOverflowReason, open[0].Summary())
 	}
 }
 

@@ -126,67 +126,242 @@ func checkIndex(ctx context.Context, o IndexObligation, resources uint64) (valid
 		c.Reason = o.Undecided
 		return c, nil
 	}
-	var script strings.Builder
-	for _, v := range o.Vars {
-		fmt.Fprintf(&script, "(declare-const %s Int)\n", v.SMT)
-	}
+	var body strings.Builder
 	for _, f := range o.Facts {
-		fmt.Fprintf(&script, "(assert %s)\n", f)
+		fmt.Fprintf(&body, "(assert %s)\n", f)
 	}
 	var outside []string
 	for _, t := range o.Terms {
 		lo, hi := typeBounds(t.Bits)
 		outside = append(outside, fmt.Sprintf("(< %s %s) (> %s %s)", t.SMT, smtBig(lo), t.SMT, smtBig(hi)))
 	}
-	fmt.Fprintf(&script, "(assert (or %s))\n", strings.Join(outside, " "))
+	fmt.Fprintf(&body, "(assert (or %s))\n", strings.Join(outside, " "))
+	// First the real relaxation, which Z3's nlsat decides: no real point
+	// overflows, then no integer point does. The strict comparisons are
+	// tightened by 1 first (exact on the integers), so that the relaxation
+	// keeps the loops' last iterations.
+	pins := map[string]string{}
+	if !strings.Contains(body.String(), "(div ") && !strings.Contains(body.String(), "(mod ") {
+		proved, found, used, err := relaxed(ctx, o, tightened(body.String()), resources)
+		if err != nil {
+			return c, err
+		}
+		c.Resources += used
+		if proved {
+			c.Result = validate.IndexProved
+			return c, nil
+		}
+		pins = found
+	}
+	// Then the integers, with the variables the real point gave integral
+	// values pinned to them (which leaves a search Z3 does quickly), and
+	// without them if that finds nothing.
+	for _, pinned := range []bool{true, false} {
+		if pinned && len(pins) == 0 {
+			continue
+		}
+		var script strings.Builder
+		for _, v := range o.Vars {
+			fmt.Fprintf(&script, "(declare-const %s Int)\n", v.SMT)
+			if p, ok := pins[v.SMT]; ok && pinned {
+				fmt.Fprintf(&script, "(assert (= %s %s))\n", v.SMT, p)
+			}
+		}
+		script.WriteString(body.String())
+		done, err := integerWitness(ctx, o, script.String(), pinned, resources, &c)
+		if err != nil || done {
+			return c, err
+		}
+	}
+	return c, nil
+}
+
+// relaxed decides the obligation's real relaxation (script, without its
+// declarations): proved when it has no point; else, found gives the
+// integral values of the point Z3 found, by SMT-LIB name.
+func relaxed(ctx context.Context, o IndexObligation, script string, resources uint64) (proved bool, found map[string]string, used uint64, err error) {
 	zc, err := smt.NewContext(smt.WithResourceLimit(resources))
 	if err != nil {
-		return c, err
+		return false, nil, 0, err
 	}
 	defer zc.Close()
-	as, err := zc.ParseSMTLIB2(script.String())
-	if err != nil {
-		return c, err
+	var decl strings.Builder
+	for _, v := range o.Vars {
+		fmt.Fprintf(&decl, "(declare-const %s Real)\n", v.SMT)
 	}
-	s, err := zc.NewSolver()
+	as, err := zc.ParseSMTLIB2(decl.String() + script)
 	if err != nil {
-		return c, err
+		return false, nil, 0, err
+	}
+	s, err := zc.NewSolverFromTactic(smt.NamedTactic("qfnra"))
+	if err != nil {
+		return false, nil, 0, err
 	}
 	defer s.Close()
 	if err := s.Assert(as...); err != nil {
-		return c, err
+		return false, nil, 0, err
 	}
 	r, err := s.Check(ctx)
 	if err != nil {
-		return c, err
+		return false, nil, 0, err
 	}
-	c.Resources = s.ResourcesUsed()
-	switch r {
-	case smt.Unsat:
-		c.Result = validate.IndexProved
-		return c, nil
-	case smt.Unknown:
-		c.Result = validate.IndexUndecided
-		c.Reason = "Z3: " + s.ReasonUnknown()
-		return c, nil
+	used = s.ResourcesUsed()
+	if r == smt.Unsat {
+		return true, nil, used, nil
+	}
+	found = map[string]string{}
+	if r != smt.Sat {
+		return false, found, used, nil
 	}
 	m, err := s.Model()
 	if err != nil {
-		return c, err
+		return false, nil, used, err
+	}
+	defer m.Close()
+	for _, v := range o.Vars {
+		if v.Kind == "let" {
+			continue
+		}
+		q, err := m.Rat(zc.RealConst(v.SMT))
+		if err != nil || !q.IsInt() {
+			continue
+		}
+		found[v.SMT] = smtBig(q.Num())
+	}
+	return false, found, used, nil
+}
+
+// tightened rewrites the strict comparisons of the SMT-LIB text s, a < b
+// as a + 1 <= b and a > b as a >= b + 1: the same on the integers, and
+// tighter on the reals.
+func tightened(s string) string {
+	var b strings.Builder
+	e := &smtEval{src: s}
+	for {
+		e.space()
+		if e.pos >= len(s) {
+			return b.String()
+		}
+		x, err := e.tree()
+		if err != nil {
+			return s
+		}
+		b.WriteString(tighten(x))
+		b.WriteByte('\n')
+	}
+}
+
+// tighten prints the S-expression x (a string or a []any) with its strict
+// comparisons tightened (see tightened).
+func tighten(x any) string {
+	switch x := x.(type) {
+	case string:
+		return x
+	case []any:
+		parts := make([]string, len(x))
+		for i, y := range x {
+			parts[i] = tighten(y)
+		}
+		if len(parts) == 3 {
+			switch parts[0] {
+			case "<":
+				return "(<= (+ " + parts[1] + " 1) " + parts[2] + ")"
+			case ">":
+				return "(>= " + parts[1] + " (+ " + parts[2] + " 1))"
+			}
+		}
+		return "(" + strings.Join(parts, " ") + ")"
+	}
+	return ""
+}
+
+// tree reads one S-expression: an atom, or a list of them.
+func (e *smtEval) tree() (any, error) {
+	e.space()
+	if e.pos >= len(e.src) {
+		return nil, errors.New("unexpected end")
+	}
+	if e.src[e.pos] != '(' {
+		return e.atom(), nil
+	}
+	e.pos++
+	var l []any
+	for {
+		e.space()
+		if e.pos >= len(e.src) {
+			return nil, errors.New("unclosed (")
+		}
+		if e.src[e.pos] == ')' {
+			e.pos++
+			return l, nil
+		}
+		x, err := e.tree()
+		if err != nil {
+			return nil, err
+		}
+		l = append(l, x)
+	}
+}
+
+// integerWitness looks for an integer point of the obligation (script,
+// declarations included, some variables pinned to values when pinned)
+// and, where Z3 finds one, replays it into c: done when c is decided (an
+// overflow, or, unpinned, no point at all: proved).
+func integerWitness(ctx context.Context, o IndexObligation, script string, pinned bool, resources uint64, c *validate.IndexCheck) (done bool, err error) {
+	c.Witness = nil
+	zc, err := smt.NewContext(smt.WithResourceLimit(resources))
+	if err != nil {
+		return false, err
+	}
+	defer zc.Close()
+	as, err := zc.ParseSMTLIB2(script)
+	if err != nil {
+		return false, err
+	}
+	s, err := zc.NewSolver()
+	if err != nil {
+		return false, err
+	}
+	defer s.Close()
+	if err := s.Assert(as...); err != nil {
+		return false, err
+	}
+	r, err := s.Check(ctx)
+	if err != nil {
+		return false, err
+	}
+	c.Resources += s.ResourcesUsed()
+	switch r {
+	case smt.Unsat:
+		if pinned {
+			// Nothing said of the other points.
+			c.Result, c.Reason = validate.IndexUndecided, "no integer point near the real one Z3 found"
+			return false, nil
+		}
+		c.Result, c.Reason = validate.IndexProved, ""
+		return true, nil
+	case smt.Unknown:
+		c.Result = validate.IndexUndecided
+		c.Reason = "Z3: " + s.ReasonUnknown()
+		return false, nil
+	}
+	m, err := s.Model()
+	if err != nil {
+		return false, err
 	}
 	defer m.Close()
 	env := map[string]int64{}
 	for _, v := range o.Vars {
 		x, err := m.Eval(zc.IntConst(v.SMT), true)
 		if err != nil {
-			return c, err
+			return false, err
 		}
 		n, err := m.Int64(x)
 		if err != nil {
-			return c, err
+			return false, err
 		}
 		env[v.SMT] = n
-		if v.Kind != "let" {
+		if v.Kind != "let" && !strings.HasSuffix(v.Name, ".type") && !strings.HasSuffix(v.Name, ".dimensions") {
 			c.Witness = append(c.Witness, validate.IndexValue{Name: v.Name, Value: n})
 		}
 	}
@@ -198,7 +373,7 @@ func checkIndex(ctx context.Context, o IndexObligation, resources uint64) (valid
 		if err != nil || v.Sign() == 0 {
 			c.Result = validate.IndexUndecided
 			c.Reason = fmt.Sprintf("Z3's witness does not replay: the fact %s is not true at it", f)
-			return c, nil
+			return false, nil
 		}
 	}
 	for _, t := range o.Terms {
@@ -226,11 +401,11 @@ func checkIndex(ctx context.Context, o IndexObligation, resources uint64) (valid
 			c.Approximate = true
 			c.Reason = "facts left out of the domain: " + strings.Join(o.Dropped, "; ")
 		}
-		return c, nil
+		return true, nil
 	}
 	c.Result = validate.IndexUndecided
-	c.Reason = "Z3's witness does not replay: no term of the index overflows at it in int64 arithmetic"
-	return c, nil
+	c.Reason = "Z3's witness does not replay: no term of the index overflows at it"
+	return false, nil
 }
 
 // smtBig writes v in SMT-LIB.

@@ -428,12 +428,21 @@ private:
     }
 
     // fact adds the boolean c to the facts in scope, or records it left
-    // out.
+    // out where it reads an integer variable (a fact of pointers and
+    // flags alone, a buffer's host not null, says nothing of the
+    // integers).
     void fact(const Expr &c, const std::string &what) {
         auto t = exact(c) ? tr(c) : std::nullopt;
         if (t) {
             facts_.push_back(*t);
-        } else {
+            return;
+        }
+        bool ints = false;
+        visit_with(c, [&](const Expr &x) {
+            const Variable *v = x.as<Variable>();
+            ints = ints || (v && int_type(v->type.element_of()) && !v->type.is_bool());
+        });
+        if (ints) {
             dropped_.push_back(what + ": " + one_line(c));
         }
     }
