@@ -141,8 +141,12 @@ func checkIndex(ctx context.Context, o IndexObligation, resources uint64) (valid
 	// tightened by 1 first (exact on the integers), so that the relaxation
 	// keeps the loops' last iterations.
 	pins := map[string]string{}
-	if !strings.Contains(body.String(), "(div ") && !strings.Contains(body.String(), "(mod ") {
-		proved, found, used, err := relaxed(ctx, o, tightened(body.String()), resources)
+	var rel relaxation
+	if relaxedBody, err := rel.rewrite(body.String()); err == nil {
+		for _, f := range rel.facts {
+			relaxedBody += "(assert " + f + ")\n"
+		}
+		proved, found, used, err := relaxed(ctx, o, rel.fresh, relaxedBody, resources)
 		if err != nil {
 			return c, err
 		}
@@ -176,10 +180,11 @@ func checkIndex(ctx context.Context, o IndexObligation, resources uint64) (valid
 	return c, nil
 }
 
-// relaxed decides the obligation's real relaxation (script, without its
-// declarations): proved when it has no point; else, found gives the
-// integral values of the point Z3 found, by SMT-LIB name.
-func relaxed(ctx context.Context, o IndexObligation, script string, resources uint64) (proved bool, found map[string]string, used uint64, err error) {
+// relaxed decides the obligation's real relaxation (script, without the
+// declarations of its variables and of the fresh ones): proved when it
+// has no point; else, found gives the integral values of the point Z3
+// found, by SMT-LIB name.
+func relaxed(ctx context.Context, o IndexObligation, fresh []string, script string, resources uint64) (proved bool, found map[string]string, used uint64, err error) {
 	zc, err := smt.NewContext(smt.WithResourceLimit(resources))
 	if err != nil {
 		return false, nil, 0, err
@@ -188,6 +193,9 @@ func relaxed(ctx context.Context, o IndexObligation, script string, resources ui
 	var decl strings.Builder
 	for _, v := range o.Vars {
 		fmt.Fprintf(&decl, "(declare-const %s Real)\n", v.SMT)
+	}
+	for _, q := range fresh {
+		fmt.Fprintf(&decl, "(declare-const %s Real)\n", q)
 	}
 	as, err := zc.ParseSMTLIB2(decl.String() + script)
 	if err != nil {
@@ -231,48 +239,76 @@ func relaxed(ctx context.Context, o IndexObligation, script string, resources ui
 	return false, found, used, nil
 }
 
-// tightened rewrites the strict comparisons of the SMT-LIB text s, a < b
-// as a + 1 <= b and a > b as a >= b + 1: the same on the integers, and
-// tighter on the reals.
-func tightened(s string) string {
+// relaxation rewrites an obligation's SMT-LIB text for its reading over
+// the reals: a strict comparison a < b as a + 1 <= b (and a > b as a >=
+// b + 1), the same on the integers and tighter on the reals; a quotient
+// (div a c) by a positive constant c as a fresh q with c*q <= a <= c*q +
+// c - 1, and (mod a c) as a - c*q, exact on the integers and a relaxation
+// on the reals. Other quotients make it fail.
+type relaxation struct {
+	fresh []string // the fresh quotients
+	facts []string // their bounds
+}
+
+// rewrite reads and rewrites every S-expression of s.
+func (r *relaxation) rewrite(s string) (string, error) {
 	var b strings.Builder
 	e := &smtEval{src: s}
 	for {
 		e.space()
 		if e.pos >= len(s) {
-			return b.String()
+			return b.String(), nil
 		}
 		x, err := e.tree()
 		if err != nil {
-			return s
+			return "", err
 		}
-		b.WriteString(tighten(x))
+		y, err := r.relax(x)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(y)
 		b.WriteByte('\n')
 	}
 }
 
-// tighten prints the S-expression x (a string or a []any) with its strict
-// comparisons tightened (see tightened).
-func tighten(x any) string {
+// relax prints the S-expression x (a string or a []any) rewritten.
+func (r *relaxation) relax(x any) (string, error) {
 	switch x := x.(type) {
 	case string:
-		return x
+		return x, nil
 	case []any:
 		parts := make([]string, len(x))
 		for i, y := range x {
-			parts[i] = tighten(y)
+			p, err := r.relax(y)
+			if err != nil {
+				return "", err
+			}
+			parts[i] = p
 		}
 		if len(parts) == 3 {
 			switch parts[0] {
 			case "<":
-				return "(<= (+ " + parts[1] + " 1) " + parts[2] + ")"
+				return "(<= (+ " + parts[1] + " 1) " + parts[2] + ")", nil
 			case ">":
-				return "(>= " + parts[1] + " (+ " + parts[2] + " 1))"
+				return "(>= " + parts[1] + " (+ " + parts[2] + " 1))", nil
+			case "div", "mod":
+				c, err := strconv.ParseInt(parts[2], 10, 64)
+				if err != nil || c <= 0 {
+					return "", fmt.Errorf("a quotient by %s", parts[2])
+				}
+				q := fmt.Sprintf("q@%d", len(r.fresh))
+				r.fresh = append(r.fresh, q)
+				r.facts = append(r.facts, fmt.Sprintf("(<= (* %d %s) %s)", c, q, parts[1]), fmt.Sprintf("(<= %s (+ (* %d %s) %d))", parts[1], c, q, c-1))
+				if parts[0] == "mod" {
+					return fmt.Sprintf("(- %s (* %d %s))", parts[1], c, q), nil
+				}
+				return q, nil
 			}
 		}
-		return "(" + strings.Join(parts, " ") + ")"
+		return "(" + strings.Join(parts, " ") + ")", nil
 	}
-	return ""
+	return "", fmt.Errorf("no S-expression: %v", x)
 }
 
 // tree reads one S-expression: an atom, or a list of them.
