@@ -489,8 +489,8 @@ std::string final_sched_text(Pipeline_ &p, const Lowered &l, const std::string &
 
 // index_checks writes, as a JSON array, the obligation of every access of
 // the final statement s that its index's integer arithmetic stays within
-// its type (Clément 2022, section 9.5; see overflow.cpp).
-std::string index_checks(const Stmt &s);
+// its type on target t (Clément 2022, section 9.5; see overflow.cpp).
+std::string index_checks(const Stmt &s, const Target &t);
 
 }  // namespace detail
 }  // namespace augur

@@ -3271,7 +3271,7 @@ std::string final_sched_text(Pipeline_ &p, const Lowered &l, const std::string &
         fin = plant_in(p, fin, plant);
     }
     if (checks) {
-        *checks = index_checks(fin);
+        *checks = index_checks(fin, t);
     }
     RegionHints hints = region_hints(p, l, t, fin);
     std::vector<std::string> assumed, overflow;

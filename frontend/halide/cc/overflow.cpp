@@ -9,8 +9,9 @@
 // of a Ramp, of the index and of the lets it reads, as the statement
 // writes them) and the facts that hold where the access runs: the loops'
 // ranges, the conditions of the ifs around it, its predicate, the values
-// of the lets in scope and the assertions that precede it (Halide's checks
-// on the buffers). The obligation holds when no point of those facts puts
+// of the lets in scope, the assertions that precede it (Halide's checks
+// on the buffers) and the size checks code generation puts before each
+// allocation around it. The obligation holds when no point of those facts puts
 // a term outside its type. The obligations are written as JSON for the Go
 // side, which decides them with Z3 (frontend/halide/overflow.go). A
 // translation of a fact is exact or the fact is left out (the domain then
@@ -151,6 +152,9 @@ int magnitude(const Expr &e) {
 // Obligations collects the obligations of the accesses of a statement.
 class Obligations : public IRVisitor {
 public:
+    explicit Obligations(const Target &t)
+        : target_(t) {
+    }
     std::ostringstream out;  // the JSON array's elements, comma-separated
     int count = 0;
 
@@ -169,6 +173,7 @@ private:
     std::map<std::string, Expr> vector_lets_;  // a vector let's value, by Halide name
     std::map<std::string, Var> params_;      // the free variables (parameters), by Halide name
     int fresh_ = 0;
+    Target target_;
     std::string lane_;  // the lane variable of the access being translated, if a vector
     std::set<std::string> seen_;  // the obligations written, to write each once
 
@@ -700,6 +705,49 @@ private:
             restore(m);
         }
     }
+    void visit(const Allocate *op) override {
+        for (const Expr &e : op->extents) {
+            e.accept(this);
+        }
+        op->condition.accept(this);
+        Mark m = mark();
+        allocation_check(op);
+        op->body.accept(this);
+        restore(m);
+    }
+
+    // allocation_check adds the check that code generation puts before
+    // a heap allocation (CodeGen_Posix's allocation size check in Halide
+    // 14): the product of its extents times its element's size is at most
+    // the target's maximum buffer size, each extent read as uint64 (a
+    // negative one wraps), unless the allocation's condition is false.
+    // The product is read exactly: Halide's check also fails where a
+    // partial product passes 2^64, which the exact reading may not, so the
+    // fact is at worst weaker than the check.
+    void allocation_check(const Allocate *op) {
+        if (op->new_expr.defined()) {
+            return;
+        }
+        std::string size = smt_uint((uint64_t)op->type.lanes() * (uint64_t)op->type.bytes());
+        for (const Expr &e : op->extents) {
+            auto x = exact(e) ? tr(e) : std::nullopt;
+            if (!x || !int_type(e.type()) || e.type().bits() > 32) {
+                return;
+            }
+            std::string u = "(ite (< " + *x + " 0) (+ " + *x + " 18446744073709551616) " + *x + ")";
+            size = "(* " + size + " " + u + ")";
+        }
+        std::string check = "(<= " + size + " " + smt_uint(target_.maximum_buffer_size()) + ")";
+        if (!is_const_one(op->condition)) {
+            auto c = exact(op->condition) ? tr(op->condition) : std::nullopt;
+            if (!c) {
+                return;
+            }
+            check = "(or (not " + *c + ") " + check + ")";
+        }
+        facts_.push_back(check);
+    }
+
     void visit(const AssertStmt *op) override {
         // Holds for the rest of the enclosing scope.
         fact(op->condition, "Halide's check");
@@ -717,8 +765,8 @@ private:
 
 }  // namespace
 
-std::string index_checks(const Stmt &s) {
-    Obligations o;
+std::string index_checks(const Stmt &s, const Target &t) {
+    Obligations o(t);
     s.accept(&o);
     return "[\n" + o.out.str() + "\n]\n";
 }
