@@ -70,6 +70,11 @@ to it.
 --stage final translates Halide's final statement instead, after every
 lowering pass Halide runs for a CPU target before lower_parallel_tasks,
 its flattened accesses delinearised (see docs/halide.md, "Stages").
+It also writes DIR/index.json, the condition of every access that its
+int32 index arithmetic does not overflow; with --validate each is
+decided (Z3, --index-resources units each) and listed in the report,
+and one not proved makes a VALID verdict UNKNOWN, unless
+--assume-no-index-overflow (docs/halide.md, "Index overflow").
 
 --mutate KIND plants a miscompilation in prog.sched before it is written
 (for testing the validator on real Halide output): fold[:N], guard[:K],
