@@ -394,7 +394,8 @@ func integerWitness(ctx context.Context, o IndexObligation, script string, pinne
 		}
 		n, err := m.Int64(x)
 		if err != nil {
-			return false, err
+			c.Result, c.Reason = validate.IndexUndecided, fmt.Sprintf("Z3's witness gives %s no int64 value: %v", v.Name, err)
+			return false, nil
 		}
 		env[v.SMT] = n
 		if v.Kind != "let" && !strings.HasSuffix(v.Name, ".type") && !strings.HasSuffix(v.Name, ".dimensions") {
