@@ -80,9 +80,9 @@ func readIndexChecks(path string) ([]IndexObligation, error) {
 	return obs, nil
 }
 
-// IndexResources is the default bound, in Z3's resource units, of the
-// decision of one index overflow obligation: the same answer whatever the
-// machine's load.
+// IndexResources is the default bound, in Z3's resource units, of each
+// of the (at most three) Z3 checks that decide one index overflow
+// obligation: the same answer whatever the machine's load.
 const IndexResources = 2_000_000
 
 // CheckIndexes decides the obligations with Z3, each under resources of
@@ -119,6 +119,9 @@ func typeBounds(bits int) (lo, hi *big.Int) {
 // (b.stride.k), -1 when it reads none or several.
 var strideDim = regexp.MustCompile(`\.stride\.([0-9]+)`)
 
+// checkIndex decides one obligation (see CheckIndexes): its real
+// relaxation first, then its integers, each Z3 check bounded by
+// resources.
 func checkIndex(ctx context.Context, o IndexObligation, resources uint64) (validate.IndexCheck, error) {
 	c := validate.IndexCheck{Access: o.Access, Buffer: o.Buffer, Index: o.Index, Dimension: -1}
 	if o.Undecided != "" {
