@@ -181,8 +181,8 @@ private:
         return "v" + std::to_string(fresh_++);
     }
 
-    // bind puts the variable name in scope and returns the scope's mark
-    // to restore.
+    // bind puts the variable name in scope, as the SMT-LIB constant smt,
+    // in its type's range when ranged.
     void bind(const std::string &name, const std::string &kind, const Type &t, const std::string &smt, bool ranged = true) {
         names_[name] = scope_.size();
         scope_.push_back(Var{smt, name, kind, t});
@@ -191,6 +191,8 @@ private:
         }
     }
 
+    // Mark is the state of the scope to restore when leaving a let, a
+    // loop, a branch or an allocation.
     struct Mark {
         size_t scope, facts, dropped;
         std::map<std::string, size_t> names;
@@ -452,10 +454,11 @@ private:
         }
     }
 
+    // Term is one term of an index: its SMT-LIB reading, its Halide
+    // text, its type's width (a signed integer's).
     struct Term {
         std::string smt, halide;
         int bits;
-        bool is_signed;
     };
 
     // terms collects the arithmetic of e that can overflow: every Add,
@@ -498,7 +501,7 @@ private:
                     *undecided = "a term of the index cannot be translated: " + one_line(e);
                 }
             } else {
-                out->push_back(Term{*t, one_line(e), e.type().bits(), true});
+                out->push_back(Term{*t, one_line(e), e.type().bits()});
             }
         }
         // The operands.
@@ -536,11 +539,10 @@ private:
             for (const Expr &a : c->args) {
                 terms(a, out, lets, undecided);
             }
-        } else if (const Let *l = e.as<Let>()) {
+        } else if (e.as<Let>()) {
             if (undecided->empty()) {
                 *undecided = "the index has a let: " + one_line(e);
             }
-            (void)l;
         }
     }
 
