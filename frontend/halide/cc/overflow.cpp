@@ -275,6 +275,11 @@ private:
         if (!e.type().is_bool() && !int_type(e.type())) {
             return std::nullopt;
         }
+        if ((e.as<Add>() || e.as<Sub>() || e.as<Mul>()) && !(e.type().is_int() && e.type().bits() >= 32)) {
+            // Unsigned arithmetic, and signed arithmetic narrower than 32
+            // bits, wrap in Halide: their exact reading is not their value.
+            return std::nullopt;
+        }
         if (const Add *a = e.as<Add>()) {
             return bin("+", a->a, a->b);
         }
@@ -404,8 +409,9 @@ private:
     }
 
     // exact says whether e's exact reading is its value: every Int(64)
-    // term's magnitude is below 2^63 (see magnitude). Narrower integer
-    // arithmetic is read exactly: its overflow is undefined in Halide.
+    // term's magnitude is below 2^63 (see magnitude). Int(32) arithmetic
+    // is read exactly: its overflow is undefined in Halide (tr reads no
+    // arithmetic that wraps, unsigned or narrower).
     static bool exact(const Expr &e) {
         bool ok = true;
         visit_with(e, [&](const Expr &x) {
