@@ -84,6 +84,12 @@ type Report struct {
 	// Presburger engine's steps (the unit of Options.SymbolicSteps); 0
 	// when it did not finish.
 	SymbolicSteps int64 `json:"symbolic_steps,omitempty"`
+	// IndexChecks are the index overflow checks of the compiler's final
+	// code (augur halide --validate at --stage final; see IndexCheck).
+	IndexChecks []IndexCheck `json:"index_checks,omitempty"`
+	// IndexOverflowAssumed is set when an index check is not proved and
+	// the verdict assumes no index overflows (ApplyIndexChecks).
+	IndexOverflowAssumed bool `json:"index_overflow_assumed,omitempty"`
 }
 
 // ErrorDetail is one error of malformed input.
@@ -419,7 +425,7 @@ func (r *Report) WriteText(w io.Writer, verbose bool) error {
 	if r.Native != nil {
 		writeNative(&b, r.Native)
 	}
-	if r.Verdict == Unknown && (r.Native == nil || r.Counts()[Undecided] > 0) {
+	if r.Verdict == Unknown && (r.Native == nil || r.Counts()[Undecided] > 0) && (len(r.IndexChecks) == 0 || r.Counts()[Undecided] > 0) {
 		b.WriteString("\nundecided conditions:\n")
 		for _, c := range r.Conditions {
 			if c.Status == Undecided {
@@ -427,6 +433,7 @@ func (r *Report) WriteText(w io.Writer, verbose bool) error {
 			}
 		}
 	}
+	writeIndexChecks(&b, r)
 	if s := r.Summary(); s != "" {
 		fmt.Fprintf(&b, "\n%s\n", s)
 	}

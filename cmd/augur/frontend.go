@@ -59,6 +59,9 @@ type pairFlags struct {
 	// amend completes an invalid report before it is printed (see
 	// validateFlags.amend).
 	amend func(context.Context, *validate.Report)
+	// finish completes every report before it is printed (see
+	// validateFlags.finish).
+	finish func(context.Context, *validate.Report)
 	// derived are the hypotheses on derived parameters (see
 	// validateFlags.derived).
 	derived []validate.Derived
@@ -82,7 +85,7 @@ func (f *pairFlags) register(cmd *cobra.Command, kernels []string, help string, 
 
 // validateFlags are the options of augur validate the flags give.
 func (f *pairFlags) validateFlags() validateFlags {
-	return validateFlags{valueModel: f.valueModel, timeout: f.timeout, jobs: f.jobs, symbolicSteps: f.symbolicSteps, amend: f.amend, json: f.json, derived: f.derived}
+	return validateFlags{valueModel: f.valueModel, timeout: f.timeout, jobs: f.jobs, symbolicSteps: f.symbolicSteps, amend: f.amend, finish: f.finish, json: f.json, derived: f.derived}
 }
 
 // needOut is the usage error of the command named cmd run without -o.

@@ -28,6 +28,12 @@ type halideFlags struct {
 	mutate    string
 	stage     string
 	build     buildFlags
+	// assumeIndexes keeps a VALID verdict whose final code's index
+	// overflow checks are not all proved, stating the assumption.
+	assumeIndexes bool
+	// indexResources bounds each index overflow check, in Z3's resource
+	// units.
+	indexResources uint64
 }
 
 func newHalideCmd() *cobra.Command {
@@ -64,6 +70,11 @@ to it.
 --stage final translates Halide's final statement instead, after every
 lowering pass Halide runs for a CPU target before lower_parallel_tasks,
 its flattened accesses delinearised (see docs/halide.md, "Stages").
+It also writes DIR/index.json, the condition of every access that its
+int32 index arithmetic does not overflow; with --validate each is
+decided (Z3, --index-resources units each) and listed in the report,
+and one not proved makes a VALID verdict UNKNOWN, unless
+--assume-no-index-overflow (docs/halide.md, "Index overflow").
 
 --mutate KIND plants a miscompilation in prog.sched before it is written
 (for testing the validator on real Halide output): fold[:N], guard[:K],
@@ -100,6 +111,8 @@ on any error (a construct that cannot be translated is named).`,
 	fl.StringVar(&f.target, "target", "host", "Halide's target")
 	fl.StringVar(&f.stage, "stage", string(halide.StageBeforeFlattening), "the statement translated: before-flattening, or final (after every lowering pass, flattened accesses delinearised)")
 	fl.StringVar(&f.mutate, "mutate", "", "plant a miscompilation in prog.sched: fold[:N], guard[:K], compute-at[:K], sliding[:K]")
+	fl.BoolVar(&f.assumeIndexes, "assume-no-index-overflow", false, "with --validate --stage final: keep a VALID verdict whose index overflow checks are not all proved, and say it assumes no index overflows")
+	fl.Uint64Var(&f.indexResources, "index-resources", halide.IndexResources, "with --validate --stage final: Z3's resource limit of each index overflow check")
 	fl.BoolVar(&f.json, "json", false, "with --validate: print the report as JSON (what was written goes to the standard error)")
 	f.build.register(cmd)
 	return cmd
@@ -156,6 +169,12 @@ func runHalide(ctx context.Context, out, errw io.Writer, gen string, f halideFla
 		fmt.Fprintf(wrote, "mutated %s: %s\n", filepath.Join(f.out, prog.File()), desc)
 	}
 	f.amend = confirmOnHalide(driver, opts, res, f.valueModel)
+	if stage == halide.StageFinal {
+		f.finish = checkIndexes(res.IndexChecks, f.indexResources, f.assumeIndexes)
+		if err := writeIndexChecks(f.out, res.IndexChecks); err != nil {
+			return &exitError{code: exitMalformed, err: err}
+		}
+	}
 	if f.derived, err = derivedHypotheses(res.Derived); err != nil {
 		return &exitError{code: exitMalformed, err: fmt.Errorf("%s: %w", gen, err)}
 	}
@@ -163,6 +182,38 @@ func runHalide(ctx context.Context, out, errw io.Writer, gen string, f halideFla
 		return writePairSARIF(ctx, out, errw, pair, f.pairFlags, g, opts.Generator, f.build)
 	}
 	return writePair(ctx, out, errw, pair, f.pairFlags)
+}
+
+// writeIndexChecks writes the index overflow obligations to
+// dir/index.json.
+func writeIndexChecks(dir string, obs []halide.IndexObligation) error {
+	b, err := json.MarshalIndent(obs, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "index.json"), append(b, '\n'), 0o644)
+}
+
+// checkIndexes returns the step that decides the index overflow
+// obligations of Halide's final statement and records them in the report
+// (validate.Report.ApplyIndexChecks): a VALID verdict with an index not
+// proved within int32 becomes UNKNOWN, unless assume. A check that fails
+// to run leaves the verdict UNKNOWN, its reason naming the failure.
+func checkIndexes(obs []halide.IndexObligation, resources uint64, assume bool) func(context.Context, *validate.Report) {
+	return func(ctx context.Context, rep *validate.Report) {
+		checks, err := halide.CheckIndexes(ctx, obs, resources)
+		if err != nil {
+			if rep.Verdict == validate.Valid {
+				rep.Verdict = validate.Unknown
+				rep.Reason = "the index overflow checks failed: " + err.Error()
+			}
+			return
+		}
+		rep.ApplyIndexChecks(checks, assume)
+	}
 }
 
 // buildFlags say how a generator builds: its sources (the arguments) and

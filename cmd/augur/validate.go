@@ -50,6 +50,10 @@ type validateFlags struct {
 	// (augur halide --validate runs Halide's code on the counterexample),
 	// and may make its verdict UNKNOWN.
 	amend func(context.Context, *validate.Report)
+	// finish, when set, completes every report (after amend) before it
+	// is printed (augur halide --validate at --stage final checks the
+	// final code's indices for overflow).
+	finish func(context.Context, *validate.Report)
 	// derived are the hypotheses on parameters computed from the
 	// specification's inputs (augur halide's derived parameters).
 	derived []validate.Derived
@@ -200,6 +204,9 @@ func validateKernel(ctx context.Context, out, errw io.Writer, specPath, progPath
 	// A cancelled validation (err non-nil) has its report so far, UNKNOWN.
 	if f.amend != nil && err == nil && rep.Verdict == validate.Invalid && rep.Counterexample != nil {
 		f.amend(ctx, rep)
+	}
+	if f.finish != nil && err == nil {
+		f.finish(ctx, rep)
 	}
 	if f.emitSMT != "" {
 		if err := emitSMT(f.emitSMT, rep); err != nil {

@@ -15,6 +15,9 @@ type Result struct {
 	// Derived are the integer parameters computed from float inputs, in
 	// the order the specification declares them.
 	Derived []DerivedParam
+	// IndexChecks are, at --stage final, the index overflow obligations
+	// of Halide's final statement (see CheckIndexes).
+	IndexChecks []IndexObligation
 }
 
 // TranslateResult runs the driver with the options and returns its
@@ -56,6 +59,9 @@ func translateResult(ctx context.Context, driver string, o Options, timed bool) 
 		*f.text = string(b)
 	}
 	if r.Derived, err = ReadDerived(derived); err != nil {
+		return nil, nil, err
+	}
+	if r.IndexChecks, err = readIndexChecks(filepath.Join(dir, "index.json")); err != nil {
 		return nil, nil, err
 	}
 	if !timed {

@@ -62,6 +62,9 @@ struct DerivedParam {
 struct Emitted {
     std::string spec;   // the .sare text
     std::string sched;  // the .sched text
+    // At the final stage, the index overflow obligations (JSON), written
+    // to index.json.
+    std::string index_checks;
     // The integer parameters computed from float ones, in declaration order.
     std::vector<DerivedParam> derived;
     // Names of the translation, for tools that feed the files with values:

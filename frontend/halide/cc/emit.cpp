@@ -57,7 +57,7 @@ Emitted translate_lowered(const detail::Lowered &l, const Target &t, const std::
     Emitted e;
     e.spec = detail::spec_text(p, name);
     size_t params = p.params.size();
-    e.sched = stage == Stage::Final ? detail::final_sched_text(p, l, name, t, plant) : detail::sched_text(p, l.s, l.folded, name, t);
+    e.sched = stage == Stage::Final ? detail::final_sched_text(p, l, name, t, plant, &e.index_checks) : detail::sched_text(p, l.s, l.folded, name, t);
     if (p.params.size() != params) {
         // The kernel abstracted integers computed from float parameters
         // that the specification does not compute: it declares them too.
@@ -153,6 +153,9 @@ Emitted emit(const Halide::Pipeline &pipeline, const Target &target, const std::
     make_dir(dir);
     write_file(dir + "/spec.sare", e.spec);
     write_file(dir + "/prog.sched", e.sched);
+    if (stage == Stage::Final) {
+        write_file(dir + "/index.json", e.index_checks);
+    }
     return e;
 }
 

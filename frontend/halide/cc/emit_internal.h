@@ -480,8 +480,17 @@ std::string sched_text(Pipeline_ &p, const Stmt &s, const std::map<std::string, 
 // (lower_final), its flattened accesses brought back to multi-dimensional
 // ones under conditions the kernel checks.
 // plant names a miscompilation to plant first (augur::translate).
+// checks, when not null, gets the index overflow obligations of the final
+// statement translated (index_checks).
 std::string final_sched_text(Pipeline_ &p, const Lowered &l, const std::string &name, const Target &t,
-                             const std::string &plant);
+                             const std::string &plant, std::string *checks = nullptr);
+
+// ---------------------------------------------------------------- index overflow (overflow.cpp)
+
+// index_checks writes, as a JSON array, the obligation of every access of
+// the final statement s that its index's integer arithmetic stays within
+// its type on target t (Clément 2022, section 9.5; see overflow.cpp).
+std::string index_checks(const Stmt &s, const Target &t);
 
 }  // namespace detail
 }  // namespace augur

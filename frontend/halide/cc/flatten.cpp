@@ -3086,8 +3086,10 @@ Stmt plant_in(const Pipeline_ &p, const Stmt &s, const std::string &kind) {
 // x_k * stride_k - min_k * stride_k: its checks bound |extent_k *
 // stride_k| (halide_error_buffer_allocation_too_large), so the offset
 // from the min fits, but not the products of the absolute coordinates and
-// the strides, which wrap when a buffer's min is far from 0. The
-// translation does not validate the wrap: it lists each such stride.
+// the strides, which wrap when a buffer's min is far from 0. The kernel
+// does not model the wrap: its header lists each such stride, and
+// index_checks (overflow.cpp) writes the conditions that no index
+// overflows, which augur halide --validate decides.
 std::vector<std::string> overflow_notes(const std::set<std::string> &strided) {
     std::vector<std::string> out;
     for (const std::string &s : strided) {
@@ -3265,10 +3267,13 @@ Stmt unflatten(const Pipeline_ &p, const Lowered &l, const Stmt &final_stmt, con
 }  // namespace
 
 std::string final_sched_text(Pipeline_ &p, const Lowered &l, const std::string &name, const Target &t,
-                             const std::string &plant) {
+                             const std::string &plant, std::string *checks) {
     Stmt fin = lower_final(l, t);
     if (!plant.empty()) {
         fin = plant_in(p, fin, plant);
+    }
+    if (checks) {
+        *checks = index_checks(fin, t);
     }
     RegionHints hints = region_hints(p, l, t, fin);
     std::vector<std::string> assumed, overflow;
@@ -3285,7 +3290,7 @@ std::string final_sched_text(Pipeline_ &p, const Lowered &l, const std::string &
         }
     }
     if (!overflow.empty()) {
-        head << "# Not validated: int32 flat indices that may overflow (and wrap) multiply\n";
+        head << "# Checked apart (index.json, augur halide --validate): int32 flat indices multiply\n";
         for (const std::string &o : overflow) {
             head << "#   " << o << "\n";
         }

@@ -2,7 +2,9 @@
 // blur of Halide's tutorials and apps (apps/blur in Halide's repository),
 // written anew, with schedules that exercise one lowering pass after
 // storage flattening each (final_stage), and a variant whose input has
-// one stride fixed by a constraint and one free (final_strided).
+// one stride fixed by a constraint and one free (final_strided), and a
+// pointwise pipeline whose buffers' mins are constrained to 0, or not
+// (final_index).
 #include "Halide.h"
 
 namespace {
@@ -159,7 +161,38 @@ private:
     Func gray{"gray"};
 };
 
+// Indexed is a pointwise brightening whose buffers start at 0 (their
+// mins constrained), so that Halide's int32 flat indices stay within
+// int32 under its own checks on the buffers (the tests of index overflow,
+// overflow_test.go); free_min leaves the mins free, as Halide's checks
+// allow: far from 0, the output's index's out.min.1 * out.stride.1
+// overflows. (The input's mins alone are not enough: its region must hold
+// the output's, from 0, which bounds them by its extents.)
+class Indexed : public Generator<Indexed> {
+public:
+    GeneratorParam<bool> free_min{"free_min", false};
+    Input<Buffer<uint16_t, 2>> input{"input"};
+    Output<Buffer<uint16_t, 2>> out{"out"};
+
+    void generate() {
+        out(x, y) = input(x, y) / 2 + 1;
+        if (!free_min) {
+            out.dim(0).set_min(0);
+            out.dim(1).set_min(0);
+            input.dim(0).set_min(0);
+            input.dim(1).set_min(0);
+        }
+    }
+
+    void schedule() {
+    }
+
+private:
+    Var x{"x"}, y{"y"};
+};
+
 }  // namespace
 
 HALIDE_REGISTER_GENERATOR(Final, final_stage)
 HALIDE_REGISTER_GENERATOR(Strided, final_strided)
+HALIDE_REGISTER_GENERATOR(Indexed, final_index)
