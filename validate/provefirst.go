@@ -2,6 +2,7 @@ package validate
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/augur-verify/augur/smt"
 	"github.com/augur-verify/augur/smt/encode"
@@ -16,14 +17,16 @@ import (
 // in their order.
 const proveFirstResources = 200_000
 
-// proveFirst tries the strategies that unfold both sides (from the first
-// one that looks at the deferred models first, candidatesFirst), after
-// strategy si, within proveFirstResources units each, ahead of the look
-// at a model of si that leaves specification elements uninterpreted: that
-// look unfolds both sides to the inputs at the model's point, at each
-// point tried, and costs far more than their proof of a right kernel (the
-// fft's passes, whose every stage reads the previous one through the
-// twiddle factors' table).
+// proveFirst tries the strategies after si (but matching, which
+// matchFirst tried), within proveFirstResources units each, ahead of the
+// look at a model of si that leaves specification elements
+// uninterpreted: that look unfolds both sides to the inputs at the
+// model's point, at each point tried, and costs far more than their
+// proof of a right kernel (the fft's passes, whose every stage reads the
+// previous one through the twiddle factors' table; a histogram's update,
+// whose cell the specification's count after the update unfolded once
+// gives, where the look unfolds the count along the whole row). It is
+// tried when some strategy unfolds both sides (candidatesFirst).
 //
 // Each strategy is sound on its own (see strategies), so the first whose
 // every piece closes (its sides one term, or its query unsatisfiable)
@@ -37,19 +40,15 @@ func (r *strategyRun) proveFirst(si int) *outcome {
 	if s.v.opts.ValueModel == encode.IEEE {
 		return nil
 	}
-	first := -1
-	for i, st := range r.strategies {
-		if st.candidatesFirst {
-			first = i
-			break
-		}
-	}
-	if first < 0 {
+	if !slices.ContainsFunc(r.strategies, func(st strategy) bool { return st.candidatesFirst }) {
 		return nil
 	}
-	for i := max(first, si+1); i < len(r.strategies); i++ {
+	for i := si + 1; i < len(r.strategies); i++ {
 		if s.ctx.Err() != nil {
 			return nil
+		}
+		if r.strategies[i].match && r.matchTried {
+			continue // matchFirst tried it
 		}
 		if scripts, ok := r.closeAll(i); ok {
 			st := r.strategies[i]

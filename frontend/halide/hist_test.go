@@ -116,7 +116,47 @@ func TestLongHistApp(t *testing.T) {
 			t.Errorf("C%d, the bounds of a read, is %s: %s", c.ID, c.Status, c.Reason)
 		}
 	}
+
+	// The row histograms' update, a write at the luma's bin: each cell of
+	// the row holds the specification's count after the update, proved
+	// once the bin's test, i64(d) == i64(i32(bin)) in the kernel against
+	// i32(d) == i32(bin) in the specification, is linear integer
+	// arithmetic (a few thousand resource units; ten million and
+	// undecided as bit-vector conversions).
+	update := 0
+	for i, line := range strings.Split(pair.Kernel(frontend.Prog).Source().Text, "\n") {
+		if strings.Contains(line, "{hist_rows_s1(") {
+			update = i + 1
+		}
+	}
+	if update == 0 {
+		t.Fatal("no store annotated with hist_rows_s1 in the kernel")
+	}
+	rep, err = validate.Validate(ctx, pair.SpecSource(), pair.Kernel(frontend.Prog).Source(),
+		validate.Options{ValueModel: encode.Real, Jobs: 1, Resources: appTestResources, ConditionResources: histUpdateResources})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range rep.Conditions {
+		if c.Line != update || c.Kind != sched.WrongValue {
+			continue
+		}
+		n++
+		if c.Status != validate.Proved {
+			t.Errorf("C%d, the update's annotation at line %d, is %s: %s", c.ID, update, c.Status, c.Reason)
+		}
+	}
+	if n == 0 {
+		t.Errorf("no annotation condition at the update's line %d", update)
+	}
+	appVerdict(t, rep)
 }
+
+// histUpdateResources bounds the queries of each condition of
+// TestLongHistApp's second validation: enough for the row histograms'
+// update, not for the output's value (millions of units per query).
+const histUpdateResources = 3_000_000
 
 // appTestResources bounds each solver query of the apps' long tests
 // (hist, max_filter), and appConditionResources all the queries of one
