@@ -156,7 +156,7 @@ func TestLongHistApp(t *testing.T) {
 // histUpdateResources bounds the queries of each condition of
 // TestLongHistApp's second validation: enough for the row histograms'
 // update, not for the output's value (millions of units per query).
-const histUpdateResources = 3_000_000
+const histUpdateResources = 1_000_000
 
 // appTestResources bounds each solver query of the apps' long tests
 // (hist, max_filter), and appConditionResources all the queries of one
