@@ -23,5 +23,7 @@
 // they are written and validated; Load parses and checks them into the
 // typed specification and kernels of packages sare and sched.
 //
-// Files, in reading order: pair.go.
+// Files, in reading order: pair.go, index.go (IndexObligation: that a
+// compiler's final code computes an index without overflow, as a front
+// end reads it from its compiler).
 package frontend

@@ -96,8 +96,9 @@
 // with Z3 (package smt) and decides the verdict. A prophecy alone only
 // says what a kernel computes if its annotations hold.
 //
-// Files, in reading order: scope.go, affine.go, minmaxcmp.go, opaque.go
-// and lower.go (the index language; a comparison of too many pieces split
+// Files, in reading order: scope.go, affine.go, cancel.go, minmaxcmp.go,
+// opaque.go and lower.go (the index language; a sum's equal atoms
+// cancelled before its pieces are built; a comparison of too many pieces split
 // at the min and max of its operands; a let of too many pieces kept as a
 // symbol); assume.go (the assumptions' domain); context.go (expression
 // contexts); heap.go (symbolic heaps); prophetic.go (prophetic

@@ -79,5 +79,8 @@
 // failed value is evidence only if it reaches an output); reductions (their
 // conditions come from package symeval; discharge and counterexamples
 // here): reduce.go, reduce_transform.go; the report: report.go, script.go (SMT-LIB2
-// scripts), rename.go; cancellation: stop.go, cancel.go.
+// scripts), rename.go; index overflow at a compiler's final stage:
+// index.go (IndexCheck, applied to the verdict), indexsolve.go
+// (CheckIndexes, decided with Z3, witnesses replayed); cancellation:
+// stop.go, cancel.go.
 package validate

@@ -112,7 +112,7 @@ on any error (a construct that cannot be translated is named).`,
 	fl.StringVar(&f.stage, "stage", string(halide.StageBeforeFlattening), "the statement translated: before-flattening, or final (after every lowering pass, flattened accesses delinearised)")
 	fl.StringVar(&f.mutate, "mutate", "", "plant a miscompilation in prog.sched: fold[:N], guard[:K], compute-at[:K], sliding[:K]")
 	fl.BoolVar(&f.assumeIndexes, "assume-no-index-overflow", false, "with --validate --stage final: keep a VALID verdict whose index overflow checks are not all proved, and say it assumes no index overflows")
-	fl.Uint64Var(&f.indexResources, "index-resources", halide.IndexResources, "with --validate --stage final: Z3's resource limit of each index overflow check")
+	fl.Uint64Var(&f.indexResources, "index-resources", validate.IndexResources, "with --validate --stage final: Z3's resource limit of each index overflow check")
 	fl.BoolVar(&f.json, "json", false, "with --validate: print the report as JSON (what was written goes to the standard error)")
 	f.build.register(cmd)
 	return cmd
@@ -186,7 +186,7 @@ func runHalide(ctx context.Context, out, errw io.Writer, gen string, f halideFla
 
 // writeIndexChecks writes the index overflow obligations to
 // dir/index.json.
-func writeIndexChecks(dir string, obs []halide.IndexObligation) error {
+func writeIndexChecks(dir string, obs []frontend.IndexObligation) error {
 	b, err := json.MarshalIndent(obs, "", "  ")
 	if err != nil {
 		return err
@@ -202,9 +202,9 @@ func writeIndexChecks(dir string, obs []halide.IndexObligation) error {
 // (validate.Report.ApplyIndexChecks): a VALID verdict with an index not
 // proved within int32 becomes UNKNOWN, unless assume. A check that fails
 // to run leaves the verdict UNKNOWN, its reason naming the failure.
-func checkIndexes(obs []halide.IndexObligation, resources uint64, assume bool) func(context.Context, *validate.Report) {
+func checkIndexes(obs []frontend.IndexObligation, resources uint64, assume bool) func(context.Context, *validate.Report) {
 	return func(ctx context.Context, rep *validate.Report) {
-		checks, err := halide.CheckIndexes(ctx, obs, resources)
+		checks, err := validate.CheckIndexes(ctx, obs, resources)
 		if err != nil {
 			if rep.Verdict == validate.Valid {
 				rep.Verdict = validate.Unknown

@@ -27,7 +27,8 @@
 // flags from a compilation database, compile_commands.json, and the
 // dependency files the compiler writes), translate.go (TranslateResult and
 // Translate, the front end's entry points, the pair and the derived
-// parameters the driver writes read back), timed.go (CompileTimed and
+// parameters the driver writes read back), overflow.go (the index
+// overflow obligations the driver writes at the final stage, read back), timed.go (CompileTimed and
 // TranslateTimed: stock Halide's compilation of the pipeline and the
 // translation, as the driver times them),
 // mutate.go (Mutate, miscompilations planted in a kernel's text),

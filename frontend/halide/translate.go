@@ -16,8 +16,8 @@ type Result struct {
 	// the order the specification declares them.
 	Derived []DerivedParam
 	// IndexChecks are, at --stage final, the index overflow obligations
-	// of Halide's final statement (see CheckIndexes).
-	IndexChecks []IndexObligation
+	// of Halide's final statement (decided by validate.CheckIndexes).
+	IndexChecks []frontend.IndexObligation
 }
 
 // TranslateResult runs the driver with the options and returns its

@@ -233,37 +233,96 @@ private:
         return (t.is_int() || t.is_uint()) && t.bits() <= 64;
     }
 
+    // tr_leaf translates e when it is a literal or a name: true with out
+    // set (nothing when it cannot be read), false when e is neither.
+    bool tr_leaf(const Expr &e, std::optional<std::string> &out) {
+        if (const IntImm *i = e.as<IntImm>()) {
+            out = smt_int(i->value);
+            return true;
+        }
+        if (const UIntImm *u = e.as<UIntImm>()) {
+            out = u->type.is_bool() ? (u->value ? "true" : "false") : smt_uint(u->value);
+            return true;
+        }
+        const Variable *v = e.as<Variable>();
+        if (!v) {
+            return false;
+        }
+        out = std::nullopt;
+        if (v->type.is_vector()) {
+            auto it = vector_lets_.find(v->name);
+            if (it != vector_lets_.end() && !lane_.empty()) {
+                out = tr(it->second);
+            }
+        } else if (v->type.is_bool()) {
+            auto it = let_values_.find(v->name);
+            if (it != let_values_.end()) {
+                out = tr(it->second);
+            }
+        } else if (int_type(v->type)) {
+            out = var(v->name, v->type);
+        }
+        return true;
+    }
+
+    // tr_logic translates e when it is a comparison or a logical
+    // operator: true with out set (nothing when an operand cannot be
+    // read), false when e is none.
+    bool tr_logic(const Expr &e, std::optional<std::string> &out) {
+        auto bin = [&](const std::string &op, const Expr &a, const Expr &b) -> std::optional<std::string> {
+            auto x = tr(a), y = tr(b);
+            if (!x || !y) {
+                return std::nullopt;
+            }
+            return "(" + op + " " + *x + " " + *y + ")";
+        };
+        if (const EQ *a = e.as<EQ>()) {
+            out = bin("=", a->a, a->b);
+            return true;
+        }
+        if (const NE *a = e.as<NE>()) {
+            auto x = bin("=", a->a, a->b);
+            out = x ? std::optional<std::string>("(not " + *x + ")") : std::nullopt;
+            return true;
+        }
+        if (const LT *a = e.as<LT>()) {
+            out = bin("<", a->a, a->b);
+            return true;
+        }
+        if (const LE *a = e.as<LE>()) {
+            out = bin("<=", a->a, a->b);
+            return true;
+        }
+        if (const GT *a = e.as<GT>()) {
+            out = bin(">", a->a, a->b);
+            return true;
+        }
+        if (const GE *a = e.as<GE>()) {
+            out = bin(">=", a->a, a->b);
+            return true;
+        }
+        if (const And *a = e.as<And>()) {
+            out = bin("and", a->a, a->b);
+            return true;
+        }
+        if (const Or *a = e.as<Or>()) {
+            out = bin("or", a->a, a->b);
+            return true;
+        }
+        if (const Not *a = e.as<Not>()) {
+            auto x = tr(a->a);
+            out = x ? std::optional<std::string>("(not " + *x + ")") : std::nullopt;
+            return true;
+        }
+        return false;
+    }
+
     // tr translates e (at the lane lane_, a vector) into an SMT-LIB term
     // over the integers, exact; nothing when it cannot.
     std::optional<std::string> tr(const Expr &e) {
-        if (const IntImm *i = e.as<IntImm>()) {
-            return smt_int(i->value);
-        }
-        if (const UIntImm *u = e.as<UIntImm>()) {
-            if (u->type.is_bool()) {
-                return u->value ? "true" : "false";
-            }
-            return smt_uint(u->value);
-        }
-        if (const Variable *v = e.as<Variable>()) {
-            if (v->type.is_vector()) {
-                auto it = vector_lets_.find(v->name);
-                if (it == vector_lets_.end() || lane_.empty()) {
-                    return std::nullopt;
-                }
-                return tr(it->second);
-            }
-            if (v->type.is_bool()) {
-                auto it = let_values_.find(v->name);
-                if (it != let_values_.end()) {
-                    return tr(it->second);
-                }
-                return std::nullopt;
-            }
-            if (!int_type(v->type)) {
-                return std::nullopt;
-            }
-            return var(v->name, v->type);
+        std::optional<std::string> out;
+        if (tr_leaf(e, out) || tr_logic(e, out)) {
+            return out;
         }
         auto bin = [&](const std::string &op, const Expr &a, const Expr &b) -> std::optional<std::string> {
             auto x = tr(a), y = tr(b);
@@ -316,35 +375,6 @@ private:
                 return std::nullopt;
             }
             return "(ite (>= " + *x + " " + *y + ") " + *x + " " + *y + ")";
-        }
-        if (const EQ *a = e.as<EQ>()) {
-            return bin("=", a->a, a->b);
-        }
-        if (const NE *a = e.as<NE>()) {
-            auto x = bin("=", a->a, a->b);
-            return x ? std::optional<std::string>("(not " + *x + ")") : std::nullopt;
-        }
-        if (const LT *a = e.as<LT>()) {
-            return bin("<", a->a, a->b);
-        }
-        if (const LE *a = e.as<LE>()) {
-            return bin("<=", a->a, a->b);
-        }
-        if (const GT *a = e.as<GT>()) {
-            return bin(">", a->a, a->b);
-        }
-        if (const GE *a = e.as<GE>()) {
-            return bin(">=", a->a, a->b);
-        }
-        if (const And *a = e.as<And>()) {
-            return bin("and", a->a, a->b);
-        }
-        if (const Or *a = e.as<Or>()) {
-            return bin("or", a->a, a->b);
-        }
-        if (const Not *a = e.as<Not>()) {
-            auto x = tr(a->a);
-            return x ? std::optional<std::string>("(not " + *x + ")") : std::nullopt;
         }
         if (const Select *s = e.as<Select>()) {
             auto c = tr(s->condition), x = tr(s->true_value), y = tr(s->false_value);
