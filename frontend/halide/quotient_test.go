@@ -34,8 +34,9 @@ func TestQuotient(t *testing.T) {
 // TestLongQuotient validates quotient.cpp's kernel, whose data-dependent
 // read's bounds Z3 decides over the quotient, a product of unknowns
 // (nonlinear), within a bounded budget: the kernel is not INVALID (it is
-// UNKNOWN, 7 of its 9 conditions proved, its read's bounds and its
-// annotation undecided), and
+// UNKNOWN, 8 of its 9 conditions proved, its read's bounds undecided;
+// without the kernel's assumption that its parameters are int32, Z3
+// finds the read out of bounds where i32(fine_extent_0) wraps), and
 // the kernel planted dividing by 2 * factor + 1, or with its quotient one
 // more, is INVALID (an annotation mismatch).
 func TestLongQuotient(t *testing.T) {

@@ -1578,6 +1578,12 @@ std::string sched_text(Pipeline_ &p, const Stmt &s, const std::map<std::string, 
     for (const std::string &a : k.assumes) {
         o << "assume " << a << "\n";
     }
+    // Every parameter is an int32 of Halide's (a buffer's min, extent or
+    // stride, an Input<int>, an integer Halide computes from a float
+    // parameter), which the kernel's i32 arithmetic on it relies on.
+    for (const std::string &prm : p.params) {
+        o << "assume -2147483648 <= " << prm << " <= 2147483647\n";
+    }
     for (const Buffer_ &b : p.buffers) {
         std::vector<std::string> vs, at, ext;
         for (int d = 0; d < b.dims; d++) {
