@@ -339,6 +339,9 @@ func (e *Encoder) binaryOp(op syntax.Op, t syntax.Type, a, b *smt.Term) (*smt.Te
 				return r, nil
 			}
 		}
+		if r, ok := e.intOrder(op, t, a, b); ok {
+			return r, nil
+		}
 		return bvBinary(e.z, op, t, a, b)
 	case t.IsFloat():
 		return e.floatBinary(op, t, a, b)

@@ -20,7 +20,8 @@ import (
 //     division or remainder (SMT-LIB's div and mod, Euclidean, as the
 //     language's / and % are) of that integer read in the type's range;
 //   - two such values are equal when their integers are congruent modulo
-//     2^w (Equal, and the operators == and != of the language);
+//     2^w (Equal, and the operators == and != of the language), and
+//     ordered as their integers read in the type's range (<, <=, >, >=);
 //   - the integer such a value denotes, as an index or a real, is its
 //     integer read in the type's range (bvInt).
 //
@@ -104,4 +105,34 @@ func (e *Encoder) intEqual(a, b *smt.Term, w uint) (r *smt.Term, ok bool) {
 		return nil, false
 	}
 	return x.Sub(y).Mod(e.z.BigInt(modulus(w))).Eq(e.z.Int(0)), true
+}
+
+// intOrder is a op b, an ordered comparison of integers of type t, when
+// both are conversions of integers: the comparison of their integers read
+// in t's range, which the bit-vectors' signed or unsigned comparison is.
+// ok is false otherwise.
+func (e *Encoder) intOrder(op syntax.Op, t syntax.Type, a, b *smt.Term) (r *smt.Term, ok bool) {
+	var cmp func(x, y *smt.Term) *smt.Term
+	switch op {
+	case syntax.OpLt:
+		cmp = (*smt.Term).Lt
+	case syntax.OpLe:
+		cmp = (*smt.Term).Le
+	case syntax.OpGt:
+		cmp = (*smt.Term).Gt
+	case syntax.OpGe:
+		cmp = (*smt.Term).Ge
+	default:
+		return nil, false
+	}
+	x, ok := a.ModularInt()
+	if !ok {
+		return nil, false
+	}
+	y, ok := b.ModularInt()
+	if !ok {
+		return nil, false
+	}
+	w := uint(t.Bits())
+	return cmp(e.inRange(x, w, t.IsSigned()), e.inRange(y, w, t.IsSigned())), true
 }

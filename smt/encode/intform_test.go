@@ -202,7 +202,10 @@ RoundedUp(i) = (i32(clamp(A(i), 0, 1000)) + 1) / 2
 // specification's), decides in linear integer arithmetic: the sign
 // extension of the truncation and the index the i32 denotes are the
 // truncation's integer, not bit-vector conversions Z3 relates bit by bit
-// (ten million resource units on the solver's own).
+// (ten million resource units on the solver's own); and an ordered
+// comparison of conversions of index sums, i32(d) >= i32(m + e), is the
+// integers' where they are int32 (unknown within a million units as
+// bit-vectors).
 func TestWidenedBinDecided(t *testing.T) {
 	src := `
 input A(i) : f32
@@ -212,6 +215,12 @@ tensor Narrow(d) : bool
 Narrow(d) = i32(d) == i32(clamp(A(0), 0, 255))
 tensor Off(d) : bool
 Off(d) = i64(d) == i64(i32(clamp(A(0), 0, 255)) + i32(1))
+tensor Below(d) : bool
+Below(d) = i32(d) < i32(clamp(A(0), 0, 255)) + i32(1)
+tensor BelowWide(d) : bool
+BelowWide(d) = i64(d) <= i64(i32(clamp(A(0), 0, 255)))
+tensor Past(d, m, e) : bool
+Past(d, m, e) = i32(d) >= i32(m + e)
 `
 	spec, info, err := sare.Load(&syntax.Source{Name: "bin.sare", Text: src})
 	if err != nil {
@@ -238,14 +247,25 @@ Off(d) = i64(d) == i64(i32(clamp(A(0), 0, 255)) + i32(1))
 		return val, def
 	}
 	inCell := z.And(d.Ge(z.Int(0)), d.Le(z.Int(255)))
+	// An ordered comparison of conversions of index sums: i32(d) >=
+	// i32(m + e) is d >= m + e where all are int32 (a buffer's bound).
+	m, ex := z.IntConst("m"), z.IntConst("e")
+	in32 := func(x *smt.Term) *smt.Term {
+		return z.And(x.Ge(z.Int(-1<<31)), x.Le(z.Int(1<<31-1)))
+	}
+	past, pdef := expr("Past")
+	if r := check(t, s, in32(d), in32(m), in32(ex), in32(m.Add(ex)), pdef, past.Xor(d.Ge(m.Add(ex)))); r != smt.Unsat {
+		t.Errorf("i32(d) >= i32(m + e) in int32: %v, want unsat (%s)", r, s.ReasonUnknown())
+	}
 	for _, tc := range []struct {
 		impl string
 		want smt.Result
-	}{{"Wide", smt.Unsat}, {"Off", smt.Sat}} {
+		spec string
+	}{{"Wide", smt.Unsat, "Narrow"}, {"Off", smt.Sat, "Narrow"}, {"BelowWide", smt.Unsat, "Below"}} {
 		iv, idef := expr(tc.impl)
-		sv, sdef := expr("Narrow")
+		sv, sdef := expr(tc.spec)
 		if r := check(t, s, inCell, idef, sdef, iv.Eq(sv).Not()); r != tc.want {
-			t.Errorf("%s against Narrow: %v, want %v (%s)", tc.impl, r, tc.want, s.ReasonUnknown())
+			t.Errorf("%s against %s: %v, want %v (%s)", tc.impl, tc.spec, r, tc.want, s.ReasonUnknown())
 		}
 	}
 }
