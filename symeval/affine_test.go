@@ -106,28 +106,8 @@ func TestIndexMapRandom(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", text, err)
 		}
-		for p := 0; p < 6; p++ {
-			env := mapEnv{}
-			var pt []int64
-			for _, name := range testNames {
-				env[name] = int64(r.IntN(21) - 10)
-				pt = append(pt, env[name])
-			}
-			want, err := expr.EvalIndex(x, env)
-			if err != nil {
-				t.Fatalf("%s: %v", text, err)
-			}
-			for _, d := range []int64{0, -1, 1} {
-				in, err := g.ContainsPoint(ctx, ints(append(append([]int64(nil), pt...), want+d)...))
-				if err != nil {
-					t.Fatalf("%s: %v", text, err)
-				}
-				if in != (d == 0) {
-					t.Fatalf("%s at %v: graph %s contains %d: %v, want value %d", text, env, g, want+d, in, want)
-				}
-			}
-			points++
-		}
+		checkGraphAtRandomPoints(ctx, t, r, g, x, text, 6)
+		points += 6
 	}
 	t.Logf("%d points checked", points)
 }
@@ -371,6 +351,34 @@ func TestLetMergedUnderAssumptions(t *testing.T) {
 				if err != nil || !in {
 					t.Fatalf("%s at N=%d, M=%d: %d not in %s (%v)", tc.x, n, m, want, g, err)
 				}
+			}
+		}
+	}
+}
+
+// checkGraphAtRandomPoints checks the graph g of the index expression x
+// (source text) at n random points of testNames in [-10, 10]: it holds
+// x's value there, as expr.EvalIndex computes it, and not its neighbours.
+func checkGraphAtRandomPoints(ctx context.Context, t *testing.T, r *rand.Rand, g *presburger.Map, x syntax.Expr, text string, n int) {
+	t.Helper()
+	for p := 0; p < n; p++ {
+		env := mapEnv{}
+		var pt []int64
+		for _, name := range testNames {
+			env[name] = int64(r.IntN(21) - 10)
+			pt = append(pt, env[name])
+		}
+		want, err := expr.EvalIndex(x, env)
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		for _, d := range []int64{0, -1, 1} {
+			in, err := g.ContainsPoint(ctx, ints(append(append([]int64(nil), pt...), want+d)...))
+			if err != nil {
+				t.Fatalf("%s: %v", text, err)
+			}
+			if in != (d == 0) {
+				t.Fatalf("%s at %v: graph %s contains %d: %v, want value %d", text, env, g, want+d, in, want)
 			}
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/presburger"
 )
 
@@ -90,27 +89,7 @@ func TestCancelRandom(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", text, err)
 		}
-		for p := 0; p < 4; p++ {
-			env := mapEnv{}
-			var pt []int64
-			for _, name := range testNames {
-				env[name] = int64(r.IntN(21) - 10)
-				pt = append(pt, env[name])
-			}
-			want, err := expr.EvalIndex(x, env)
-			if err != nil {
-				t.Fatalf("%s: %v", text, err)
-			}
-			for _, d := range []int64{0, -1, 1} {
-				in, err := g.ContainsPoint(ctx, ints(append(append([]int64(nil), pt...), want+d)...))
-				if err != nil {
-					t.Fatalf("%s: %v", text, err)
-				}
-				if in != (d == 0) {
-					t.Fatalf("%s at %v: graph %s contains %d: %v, want value %d", text, env, g, want+d, in, want)
-				}
-			}
-		}
+		checkGraphAtRandomPoints(ctx, t, r, g, x, text, 4)
 	}
 	if merged < 100 {
 		t.Errorf("%d of 120 sums merged copies, want at least 100", merged)

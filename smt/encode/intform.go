@@ -93,14 +93,22 @@ func (e *Encoder) intDivision(op syntax.Op, t syntax.Type, a, b *smt.Term) (r *s
 	return x.Div(k).ToBV(w), true
 }
 
+// modularPair returns the integers of a and b when both are conversions
+// of integers (smt.Term.ModularInt); ok is false otherwise.
+func modularPair(a, b *smt.Term) (x, y *smt.Term, ok bool) {
+	if x, ok = a.ModularInt(); !ok {
+		return nil, nil, false
+	}
+	if y, ok = b.ModularInt(); !ok {
+		return nil, nil, false
+	}
+	return x, y, true
+}
+
 // intEqual is a = b for integers of width w when both are conversions of
 // integers: their congruence modulo 2^w. ok is false otherwise.
 func (e *Encoder) intEqual(a, b *smt.Term, w uint) (r *smt.Term, ok bool) {
-	x, ok := a.ModularInt()
-	if !ok {
-		return nil, false
-	}
-	y, ok := b.ModularInt()
+	x, y, ok := modularPair(a, b)
 	if !ok {
 		return nil, false
 	}
@@ -125,11 +133,7 @@ func (e *Encoder) intOrder(op syntax.Op, t syntax.Type, a, b *smt.Term) (r *smt.
 	default:
 		return nil, false
 	}
-	x, ok := a.ModularInt()
-	if !ok {
-		return nil, false
-	}
-	y, ok := b.ModularInt()
+	x, y, ok := modularPair(a, b)
 	if !ok {
 		return nil, false
 	}
