@@ -98,7 +98,7 @@ FUZZ_TARGETS := syntax:FuzzParseExpr value:FuzzLiteral sare:FuzzParse sched:Fuzz
 	presburger:FuzzParse presburger/iscc:FuzzParse presburger/iscc:FuzzRun \
 	frontend/compiler/alg:FuzzParse frontend/compiler/alg:FuzzParseSchedule \
 	frontend/atl:FuzzParse frontend/rink:FuzzParse \
-	frontend/halide:FuzzParseDeps frontend/halide:FuzzSplitCommand
+	frontend:FuzzParseIntTerm frontend/halide:FuzzParseDeps frontend/halide:FuzzSplitCommand
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  pkg=$${t%%:*}; fn=$${t#*:}; \

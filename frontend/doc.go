@@ -25,5 +25,7 @@
 //
 // Files, in reading order: pair.go, index.go (IndexObligation: that a
 // compiler's final code computes an index without overflow, as a front
-// end reads it from its compiler).
+// end reads it from its compiler), intterm.go (IntTerm, the exact integer
+// arithmetic of an obligation's facts and terms: SMT-LIB text read and
+// written, checked and evaluated).
 package frontend

@@ -2,7 +2,6 @@ package validate
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/big"
 	"regexp"
@@ -23,8 +22,8 @@ const IndexResources = 2_000_000
 // Z3's resource units (IndexResources when 0), and returns one check per
 // obligation. A refuted obligation's witness is the model's values of the
 // parameters and loop variables, confirmed by evaluating every fact and
-// the overflowing term exactly (EvalSMT: the int64 evaluation of the
-// expression, without int64's own wrap) at those values.
+// the overflowing term exactly (frontend.IntTerm.Eval: big integers,
+// without int64's own wrap) at those values.
 func CheckIndexes(ctx context.Context, obs []frontend.IndexObligation, resources uint64) ([]IndexCheck, error) {
 	if resources == 0 {
 		resources = IndexResources
@@ -63,27 +62,24 @@ func checkIndex(ctx context.Context, o frontend.IndexObligation, resources uint6
 		c.Reason = o.Undecided
 		return c, nil
 	}
-	var body strings.Builder
-	for _, f := range o.Facts {
-		fmt.Fprintf(&body, "(assert %s)\n", f)
-	}
-	var outside []string
+	// The assertions: the facts, and some term outside its type.
+	asserts := append([]*frontend.IntTerm(nil), o.Facts...)
+	outside := &frontend.IntTerm{Op: frontend.IntOr}
 	for _, t := range o.Terms {
 		lo, hi := typeBounds(t.Bits)
-		outside = append(outside, fmt.Sprintf("(< %s %s) (> %s %s)", t.SMT, smtBig(lo), t.SMT, smtBig(hi)))
+		outside.Args = append(outside.Args,
+			&frontend.IntTerm{Op: frontend.IntLt, Args: []*frontend.IntTerm{t.Term, num(lo)}},
+			&frontend.IntTerm{Op: frontend.IntGt, Args: []*frontend.IntTerm{t.Term, num(hi)}})
 	}
-	fmt.Fprintf(&body, "(assert (or %s))\n", strings.Join(outside, " "))
+	asserts = append(asserts, outside)
 	// First the real relaxation, which Z3's nlsat decides: no real point
 	// overflows, then no integer point does. The strict comparisons are
 	// tightened by 1 first (exact on the integers), so that the relaxation
 	// keeps the loops' last iterations.
 	pins := map[string]string{}
 	var rel relaxation
-	if relaxedBody, err := rel.rewrite(body.String()); err == nil {
-		for _, f := range rel.facts {
-			relaxedBody += "(assert " + f + ")\n"
-		}
-		proved, found, used, err := relaxed(ctx, o, rel.fresh, relaxedBody, resources)
+	if relaxedAsserts, err := rel.relaxAll(asserts); err == nil {
+		proved, found, used, err := relaxed(ctx, o, rel.fresh, append(relaxedAsserts, rel.facts...), resources)
 		if err != nil {
 			return c, err
 		}
@@ -108,7 +104,7 @@ func checkIndex(ctx context.Context, o frontend.IndexObligation, resources uint6
 				fmt.Fprintf(&script, "(assert (= %s %s))\n", v.SMT, p)
 			}
 		}
-		script.WriteString(body.String())
+		writeAsserts(&script, asserts)
 		done, err := integerWitness(ctx, o, script.String(), pinned, resources, &c)
 		if err != nil || done {
 			return c, err
@@ -117,24 +113,35 @@ func checkIndex(ctx context.Context, o frontend.IndexObligation, resources uint6
 	return c, nil
 }
 
-// relaxed decides the obligation's real relaxation (script, without the
-// declarations of its variables and of the fresh ones): proved when it
-// has no point; else, found gives the integral values of the point Z3
-// found, by SMT-LIB name.
-func relaxed(ctx context.Context, o frontend.IndexObligation, fresh []string, script string, resources uint64) (proved bool, found map[string]string, used uint64, err error) {
+// num is the numeral v.
+func num(v *big.Int) *frontend.IntTerm { return &frontend.IntTerm{Op: frontend.IntNum, Num: v} }
+
+// writeAsserts writes an SMT-LIB assertion of each term of as.
+func writeAsserts(b *strings.Builder, as []*frontend.IntTerm) {
+	for _, a := range as {
+		fmt.Fprintf(b, "(assert %s)\n", a)
+	}
+}
+
+// relaxed decides the obligation's real relaxation (its assertions as,
+// over o's variables and the fresh ones): proved when it has no point;
+// else, found gives the integral values of the point Z3 found, by
+// variable.
+func relaxed(ctx context.Context, o frontend.IndexObligation, fresh []string, as []*frontend.IntTerm, resources uint64) (proved bool, found map[string]string, used uint64, err error) {
 	zc, err := smt.NewContext(smt.WithResourceLimit(resources))
 	if err != nil {
 		return false, nil, 0, err
 	}
 	defer zc.Close()
-	var decl strings.Builder
+	var script strings.Builder
 	for _, v := range o.Vars {
-		fmt.Fprintf(&decl, "(declare-const %s Real)\n", v.SMT)
+		fmt.Fprintf(&script, "(declare-const %s Real)\n", v.SMT)
 	}
 	for _, q := range fresh {
-		fmt.Fprintf(&decl, "(declare-const %s Real)\n", q)
+		fmt.Fprintf(&script, "(declare-const %s Real)\n", q)
 	}
-	as, err := zc.ParseSMTLIB2(decl.String() + script)
+	writeAsserts(&script, as)
+	zas, err := zc.ParseSMTLIB2(script.String())
 	if err != nil {
 		return false, nil, 0, err
 	}
@@ -143,7 +150,7 @@ func relaxed(ctx context.Context, o frontend.IndexObligation, fresh []string, sc
 		return false, nil, 0, err
 	}
 	defer s.Close()
-	if err := s.Assert(as...); err != nil {
+	if err := s.Assert(zas...); err != nil {
 		return false, nil, 0, err
 	}
 	r, err := s.Check(ctx)
@@ -171,109 +178,68 @@ func relaxed(ctx context.Context, o frontend.IndexObligation, fresh []string, sc
 		if err != nil || !q.IsInt() {
 			continue
 		}
-		found[v.SMT] = smtBig(q.Num())
+		found[v.SMT] = num(q.Num()).String()
 	}
 	return false, found, used, nil
 }
 
-// relaxation rewrites an obligation's SMT-LIB text for its reading over
-// the reals: a strict comparison a < b as a + 1 <= b (and a > b as a >=
-// b + 1), the same on the integers and tighter on the reals; a quotient
-// (div a c) by a positive constant c as a fresh q with c*q <= a <= c*q +
+// relaxation rewrites an obligation's terms for their reading over the
+// reals: a strict comparison a < b as a + 1 <= b (and a > b as a >= b +
+// 1), the same on the integers and tighter on the reals; a quotient
+// (div a c) by a positive numeral c as a fresh q with c*q <= a <= c*q +
 // c - 1, and (mod a c) as a - c*q, exact on the integers and a relaxation
 // on the reals. Other quotients make it fail.
 type relaxation struct {
-	fresh []string // the fresh quotients
-	facts []string // their bounds
+	fresh []string            // the fresh quotients
+	facts []*frontend.IntTerm // their bounds
 }
 
-// rewrite reads and rewrites every S-expression of s.
-func (r *relaxation) rewrite(s string) (string, error) {
-	var b strings.Builder
-	e := &smtEval{src: s}
-	for {
-		e.space()
-		if e.pos >= len(s) {
-			return b.String(), nil
-		}
-		x, err := e.tree()
-		if err != nil {
-			return "", err
-		}
-		y, err := r.relax(x)
-		if err != nil {
-			return "", err
-		}
-		b.WriteString(y)
-		b.WriteByte('\n')
-	}
-}
-
-// relax prints the S-expression x (a string or a []any) rewritten.
-func (r *relaxation) relax(x any) (string, error) {
-	switch x := x.(type) {
-	case string:
-		return x, nil
-	case []any:
-		parts := make([]string, len(x))
-		for i, y := range x {
-			p, err := r.relax(y)
-			if err != nil {
-				return "", err
-			}
-			parts[i] = p
-		}
-		if len(parts) == 3 {
-			switch parts[0] {
-			case "<":
-				return "(<= (+ " + parts[1] + " 1) " + parts[2] + ")", nil
-			case ">":
-				return "(>= " + parts[1] + " (+ " + parts[2] + " 1))", nil
-			case "div", "mod":
-				c, err := strconv.ParseInt(parts[2], 10, 64)
-				if err != nil || c <= 0 {
-					return "", fmt.Errorf("a quotient by %s", parts[2])
-				}
-				q := fmt.Sprintf("q@%d", len(r.fresh))
-				r.fresh = append(r.fresh, q)
-				r.facts = append(r.facts, fmt.Sprintf("(<= (* %d %s) %s)", c, q, parts[1]), fmt.Sprintf("(<= %s (+ (* %d %s) %d))", parts[1], c, q, c-1))
-				if parts[0] == "mod" {
-					return fmt.Sprintf("(- %s (* %d %s))", parts[1], c, q), nil
-				}
-				return q, nil
-			}
-		}
-		return "(" + strings.Join(parts, " ") + ")", nil
-	}
-	return "", fmt.Errorf("no S-expression: %v", x)
-}
-
-// tree reads one S-expression: an atom, or a list of them.
-func (e *smtEval) tree() (any, error) {
-	e.space()
-	if e.pos >= len(e.src) {
-		return nil, errors.New("unexpected end")
-	}
-	if e.src[e.pos] != '(' {
-		return e.atom(), nil
-	}
-	e.pos++
-	var l []any
-	for {
-		e.space()
-		if e.pos >= len(e.src) {
-			return nil, errors.New("unclosed (")
-		}
-		if e.src[e.pos] == ')' {
-			e.pos++
-			return l, nil
-		}
-		x, err := e.tree()
+// relaxAll rewrites every term of ts.
+func (r *relaxation) relaxAll(ts []*frontend.IntTerm) ([]*frontend.IntTerm, error) {
+	out := make([]*frontend.IntTerm, len(ts))
+	for i, t := range ts {
+		u, err := r.relax(t)
 		if err != nil {
 			return nil, err
 		}
-		l = append(l, x)
+		out[i] = u
 	}
+	return out, nil
+}
+
+// relax returns t rewritten.
+func (r *relaxation) relax(t *frontend.IntTerm) (*frontend.IntTerm, error) {
+	args, err := r.relaxAll(t.Args)
+	if err != nil {
+		return nil, err
+	}
+	one := num(big.NewInt(1))
+	app := func(op frontend.IntOp, as ...*frontend.IntTerm) *frontend.IntTerm {
+		return &frontend.IntTerm{Op: op, Args: as}
+	}
+	switch t.Op {
+	case frontend.IntLt:
+		return app(frontend.IntLe, app(frontend.IntAdd, args[0], one), args[1]), nil
+	case frontend.IntGt:
+		return app(frontend.IntGe, args[0], app(frontend.IntAdd, args[1], one)), nil
+	case frontend.IntDiv, frontend.IntMod:
+		c := args[1]
+		if c.Op != frontend.IntNum || c.Num.Sign() <= 0 {
+			return nil, fmt.Errorf("a quotient by %s", c)
+		}
+		q := &frontend.IntTerm{Op: frontend.IntVar, Name: fmt.Sprintf("q@%d", len(r.fresh))}
+		r.fresh = append(r.fresh, q.Name)
+		cq := app(frontend.IntMul, c, q)
+		r.facts = append(r.facts, app(frontend.IntLe, cq, args[0]),
+			app(frontend.IntLe, args[0], app(frontend.IntAdd, cq, num(new(big.Int).Sub(c.Num, big.NewInt(1))))))
+		if t.Op == frontend.IntMod {
+			return app(frontend.IntSub, args[0], cq), nil
+		}
+		return q, nil
+	}
+	u := *t
+	u.Args = args
+	return &u, nil
 }
 
 // integerWitness looks for an integer point of the obligation (script,
@@ -343,7 +309,7 @@ func integerWitness(ctx context.Context, o frontend.IndexObligation, script stri
 	// The witness, replayed: every fact holds, and a term is outside its
 	// type, in exact arithmetic.
 	for _, f := range o.Facts {
-		v, err := EvalSMT(f, env)
+		v, err := f.Eval(env)
 		if err != nil || v.Sign() == 0 {
 			c.Result = IndexUndecided
 			c.Reason = fmt.Sprintf("Z3's witness does not replay: the fact %s is not true at it", f)
@@ -351,7 +317,7 @@ func integerWitness(ctx context.Context, o frontend.IndexObligation, script stri
 		}
 	}
 	for _, t := range o.Terms {
-		v, err := EvalSMT(t.SMT, env)
+		v, err := t.Term.Eval(env)
 		if err != nil {
 			continue
 		}
@@ -380,193 +346,4 @@ func integerWitness(ctx context.Context, o frontend.IndexObligation, script stri
 	c.Result = IndexUndecided
 	c.Reason = "Z3's witness does not replay: no term of the index overflows at it"
 	return false, nil
-}
-
-// smtBig writes v in SMT-LIB.
-func smtBig(v *big.Int) string {
-	if v.Sign() < 0 {
-		return "(- " + new(big.Int).Neg(v).String() + ")"
-	}
-	return v.String()
-}
-
-// EvalSMT evaluates the SMT-LIB term t of the integer arithmetic the
-// driver writes (numerals, constants, + - * div mod ite, comparisons, and
-// or not, true false) at env, exactly (big integers: no wrap of any
-// width); a boolean is 1 or 0. div and mod are SMT-LIB's (Euclidean; the
-// driver guards a zero divisor).
-func EvalSMT(t string, env map[string]int64) (*big.Int, error) {
-	e := &smtEval{src: t, env: env}
-	v, err := e.expr()
-	if err != nil {
-		return nil, err
-	}
-	e.space()
-	if e.pos != len(e.src) {
-		return nil, fmt.Errorf("EvalSMT: trailing text at %d in %q", e.pos, t)
-	}
-	return v, nil
-}
-
-// smtEval is EvalSMT's reader of one term.
-type smtEval struct {
-	src string
-	pos int
-	env map[string]int64
-}
-
-func (e *smtEval) space() {
-	for e.pos < len(e.src) && strings.IndexByte(" \n\t", e.src[e.pos]) >= 0 {
-		e.pos++
-	}
-}
-
-func (e *smtEval) atom() string {
-	start := e.pos
-	for e.pos < len(e.src) && strings.IndexByte(" \n\t()", e.src[e.pos]) < 0 {
-		e.pos++
-	}
-	return e.src[start:e.pos]
-}
-
-func (e *smtEval) expr() (*big.Int, error) {
-	e.space()
-	if e.pos >= len(e.src) {
-		return nil, errors.New("EvalSMT: unexpected end")
-	}
-	if e.src[e.pos] != '(' {
-		a := e.atom()
-		switch a {
-		case "true":
-			return big.NewInt(1), nil
-		case "false":
-			return big.NewInt(0), nil
-		}
-		if v, ok := new(big.Int).SetString(a, 10); ok {
-			return v, nil
-		}
-		if v, ok := e.env[a]; ok {
-			return big.NewInt(v), nil
-		}
-		return nil, fmt.Errorf("EvalSMT: unknown atom %q", a)
-	}
-	e.pos++
-	e.space()
-	op := e.atom()
-	var args []*big.Int
-	for {
-		e.space()
-		if e.pos >= len(e.src) {
-			return nil, errors.New("EvalSMT: unclosed (")
-		}
-		if e.src[e.pos] == ')' {
-			e.pos++
-			break
-		}
-		v, err := e.expr()
-		if err != nil {
-			return nil, err
-		}
-		args = append(args, v)
-	}
-	return apply(op, args)
-}
-
-func b2i(b bool) *big.Int {
-	if b {
-		return big.NewInt(1)
-	}
-	return big.NewInt(0)
-}
-
-// apply applies the SMT-LIB operator op to a.
-func apply(op string, a []*big.Int) (*big.Int, error) {
-	n := func(k int) error {
-		if len(a) != k {
-			return fmt.Errorf("EvalSMT: %s takes %d operands, got %d", op, k, len(a))
-		}
-		return nil
-	}
-	switch op {
-	case "+":
-		acc := new(big.Int)
-		for _, x := range a {
-			acc.Add(acc, x)
-		}
-		return acc, nil
-	case "*":
-		acc := big.NewInt(1)
-		for _, x := range a {
-			acc.Mul(acc, x)
-		}
-		return acc, nil
-	case "-":
-		if len(a) == 1 {
-			return new(big.Int).Neg(a[0]), nil
-		}
-		if len(a) == 0 {
-			return nil, errors.New("EvalSMT: - takes operands")
-		}
-		acc := new(big.Int).Set(a[0])
-		for _, x := range a[1:] {
-			acc.Sub(acc, x)
-		}
-		return acc, nil
-	case "div", "mod":
-		if err := n(2); err != nil {
-			return nil, err
-		}
-		if a[1].Sign() == 0 {
-			return nil, errors.New("EvalSMT: division by zero")
-		}
-		q, r := new(big.Int).DivMod(a[0], a[1], new(big.Int))
-		if op == "mod" {
-			return r, nil
-		}
-		return q, nil
-	case "ite":
-		if err := n(3); err != nil {
-			return nil, err
-		}
-		if a[0].Sign() != 0 {
-			return a[1], nil
-		}
-		return a[2], nil
-	case "<", "<=", ">", ">=", "=":
-		if err := n(2); err != nil {
-			return nil, err
-		}
-		c := a[0].Cmp(a[1])
-		switch op {
-		case "<":
-			return b2i(c < 0), nil
-		case "<=":
-			return b2i(c <= 0), nil
-		case ">":
-			return b2i(c > 0), nil
-		case ">=":
-			return b2i(c >= 0), nil
-		}
-		return b2i(c == 0), nil
-	case "and":
-		for _, x := range a {
-			if x.Sign() == 0 {
-				return b2i(false), nil
-			}
-		}
-		return b2i(true), nil
-	case "or":
-		for _, x := range a {
-			if x.Sign() != 0 {
-				return b2i(true), nil
-			}
-		}
-		return b2i(false), nil
-	case "not":
-		if err := n(1); err != nil {
-			return nil, err
-		}
-		return b2i(a[0].Sign() == 0), nil
-	}
-	return nil, fmt.Errorf("EvalSMT: unknown operator %q", op)
 }

@@ -9,43 +9,30 @@ import (
 	"github.com/augur-verify/augur/frontend"
 )
 
-// TestEvalSMT evaluates the driver's SMT-LIB terms exactly, beyond int64
-// too (the uint64 reading of a negative int32), with Euclidean div and mod.
-func TestEvalSMT(t *testing.T) {
-	env := map[string]int64{"a": 2147483647, "b": -7, "c": 2}
-	for _, c := range []struct{ term, want string }{
-		{"(+ a 1)", "2147483648"},
-		{"(* a a)", "4611686014132420609"},
-		{"(* (* a a) 4)", "18446744056529682436"},
-		{"(- 0 (* a c))", "-4294967294"},
-		{"(div b c)", "-4"},
-		{"(mod b c)", "1"},
-		{"(ite (< b 0) (+ b 18446744073709551616) b)", "18446744073709551609"},
-		{"(and (<= (- 5) b) (not (= c 3)))", "0"},
-		{"(or (> a b) false)", "1"},
-	} {
-		got, err := EvalSMT(c.term, env)
-		if err != nil || got.String() != c.want {
-			t.Errorf("EvalSMT(%s) = %v, %v; want %s", c.term, got, err, c.want)
-		}
-	}
-	for _, bad := range []string{"(+ a", "(foo a)", "x", "(div a 0)"} {
-		if _, err := EvalSMT(bad, env); err == nil {
-			t.Errorf("EvalSMT(%s) has no error", bad)
-		}
-	}
-}
-
 // indexObligation is a store to out at x + m*s, the flat index of a
 // buffer whose min m (dimension 1) is bounded by lo <= m, with a loop x
 // in [0, 100) and a stride s in [1, 1000].
-func indexObligation(lo string) frontend.IndexObligation {
+func indexObligation(t *testing.T, lo string) frontend.IndexObligation {
 	return frontend.IndexObligation{
 		Access: "store", Buffer: "out", Index: "(x + (out.min.1*out.stride.1))",
 		Vars:  []frontend.IndexVar{{SMT: "m", Name: "out.min.1", Kind: "param"}, {SMT: "s", Name: "out.stride.1", Kind: "param"}, {SMT: "x", Name: "x", Kind: "loop"}},
-		Facts: []string{"(and (<= " + lo + " m) (<= m 2147483647))", "(and (<= 1 s) (<= s 1000))", "(<= 0 x)", "(< x 100)", "(<= m 1000)"},
-		Terms: []frontend.IndexTerm{{SMT: "(+ x (* m s))", Halide: "(x + (out.min.1*out.stride.1))", Bits: 32}, {SMT: "(* m s)", Halide: "(out.min.1*out.stride.1)", Bits: 32}},
+		Facts: terms(t, "(and (<= "+lo+" m) (<= m 2147483647))", "(and (<= 1 s) (<= s 1000))", "(<= 0 x)", "(< x 100)", "(<= m 1000)"),
+		Terms: []frontend.IndexTerm{{Term: terms(t, "(+ x (* m s))")[0], Halide: "(x + (out.min.1*out.stride.1))", Bits: 32}, {Term: terms(t, "(* m s)")[0], Halide: "(out.min.1*out.stride.1)", Bits: 32}},
 	}
+}
+
+// terms reads SMT-LIB terms.
+func terms(t *testing.T, srcs ...string) []*frontend.IntTerm {
+	t.Helper()
+	out := make([]*frontend.IntTerm, len(srcs))
+	for i, s := range srcs {
+		x, err := frontend.ParseIntTerm(s)
+		if err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		out[i] = x
+	}
+	return out
 }
 
 // TestCheckIndexes decides index overflow obligations: proved where the
@@ -54,10 +41,10 @@ func indexObligation(lo string) frontend.IndexObligation {
 // undecided where the driver could not translate the index.
 func TestCheckIndexes(t *testing.T) {
 	ctx := context.Background()
-	far := indexObligation("(- 2147483648)")
-	undecided := indexObligation("0")
+	far := indexObligation(t, "(- 2147483648)")
+	undecided := indexObligation(t, "0")
 	undecided.Undecided = "the index reads memory: lut[x]"
-	got, err := CheckIndexes(ctx, []frontend.IndexObligation{indexObligation("0"), far, undecided}, 0)
+	got, err := CheckIndexes(ctx, []frontend.IndexObligation{indexObligation(t, "0"), far, undecided}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,11 +59,11 @@ func TestCheckIndexes(t *testing.T) {
 	for _, w := range o.Witness {
 		env[map[string]string{"out.min.1": "m", "out.stride.1": "s", "x": "x"}[w.Name]] = w.Value
 	}
-	v, err := EvalSMT(far.Terms[0].SMT, env)
+	v, err := far.Terms[0].Term.Eval(env)
 	if err != nil || (o.Term == far.Terms[0].Halide && v.String() != o.Value) {
 		t.Errorf("the witness gives %v (%v), the report %s", v, err, o.Value)
 	}
-	if v, _ := EvalSMT("(* m s)", env); v.Cmp(big.NewInt(-2147483648)) >= 0 {
+	if v, _ := terms(t, "(* m s)")[0].Eval(env); v.Cmp(big.NewInt(-2147483648)) >= 0 {
 		t.Errorf("the witness %v does not overflow the product: %v", o.Witness, v)
 	}
 	if got[2].Result != IndexUndecided || !strings.Contains(got[2].Reason, "reads memory") {

@@ -23,5 +23,10 @@ func readIndexChecks(path string) ([]frontend.IndexObligation, error) {
 	if err := json.Unmarshal(b, &obs); err != nil {
 		return nil, fmt.Errorf("reading the index overflow obligations: %w", err)
 	}
+	for i := range obs {
+		if err := obs[i].Check(); err != nil {
+			return nil, fmt.Errorf("the index overflow obligation %d (a %s of %s): %w", i+1, obs[i].Access, obs[i].Buffer, err)
+		}
+	}
 	return obs, nil
 }

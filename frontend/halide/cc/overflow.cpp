@@ -348,33 +348,33 @@ private:
         if (const Mul *a = e.as<Mul>()) {
             return bin("*", a->a, a->b);
         }
-        if (const Div *a = e.as<Div>()) {
-            auto x = tr(a->a), y = tr(a->b);
-            if (!x || !y || !a->type.is_int()) {
+        // A quotient or remainder (guarded: Halide's x / 0 and x % 0 are
+        // 0), and a min or max (the operand the comparison picks).
+        auto quotient = [&](const std::string &op, const Expr &a, const Expr &b) -> std::optional<std::string> {
+            auto x = tr(a), y = tr(b);
+            if (!x || !y || !e.type().is_int()) {
                 return std::nullopt;
             }
-            return "(ite (= " + *y + " 0) 0 (div " + *x + " " + *y + "))";
+            return "(ite (= " + *y + " 0) 0 (" + op + " " + *x + " " + *y + "))";
+        };
+        auto pick = [&](const std::string &cmp, const Expr &a, const Expr &b) -> std::optional<std::string> {
+            auto x = tr(a), y = tr(b);
+            if (!x || !y) {
+                return std::nullopt;
+            }
+            return "(ite (" + cmp + " " + *x + " " + *y + ") " + *x + " " + *y + ")";
+        };
+        if (const Div *a = e.as<Div>()) {
+            return quotient("div", a->a, a->b);
         }
         if (const Mod *a = e.as<Mod>()) {
-            auto x = tr(a->a), y = tr(a->b);
-            if (!x || !y || !a->type.is_int()) {
-                return std::nullopt;
-            }
-            return "(ite (= " + *y + " 0) 0 (mod " + *x + " " + *y + "))";
+            return quotient("mod", a->a, a->b);
         }
         if (const Min *a = e.as<Min>()) {
-            auto x = tr(a->a), y = tr(a->b);
-            if (!x || !y) {
-                return std::nullopt;
-            }
-            return "(ite (<= " + *x + " " + *y + ") " + *x + " " + *y + ")";
+            return pick("<=", a->a, a->b);
         }
         if (const Max *a = e.as<Max>()) {
-            auto x = tr(a->a), y = tr(a->b);
-            if (!x || !y) {
-                return std::nullopt;
-            }
-            return "(ite (>= " + *x + " " + *y + ") " + *x + " " + *y + ")";
+            return pick(">=", a->a, a->b);
         }
         if (const Select *s = e.as<Select>()) {
             auto c = tr(s->condition), x = tr(s->true_value), y = tr(s->false_value);
