@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -104,7 +103,7 @@ on any error (a construct that cannot be translated is named).`,
 			return runHalide(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], f)
 		},
 	}
-	f.register(cmd, []string{frontend.Prog}, "validate the kernel against its specification", 20*time.Second)
+	f.register(cmd, []string{frontend.Prog}, "validate the kernel against its specification", 0)
 	fl := cmd.Flags()
 	fl.StringVarP(&f.generator, "generator", "g", "", "the generator to run, when the source registers several")
 	fl.StringArrayVar(&f.params, "param", nil, "a GeneratorParam, key=value (repeatable)")
