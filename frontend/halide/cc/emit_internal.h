@@ -470,9 +470,11 @@ std::string spec_text(Pipeline_ &p, const std::string &name);
 
 // ---------------------------------------------------------------- the kernel (kernel.cpp)
 
-// sched_text writes the annotated kernel of the lowered statement s.
+// sched_text writes the annotated kernel of the lowered statement s:
+// Halide's own before flattening, or, final, the final statement with its
+// stores rebuilt (final_sched_text).
 std::string sched_text(Pipeline_ &p, const Stmt &s, const std::map<std::string, std::set<int>> &folded,
-                       const std::string &name, const Target &t);
+                       const std::string &name, const Target &t, bool final = false);
 
 // ---------------------------------------------------------------- the final statement (final.cpp, flatten.cpp)
 

@@ -3278,7 +3278,7 @@ std::string final_sched_text(Pipeline_ &p, const Lowered &l, const std::string &
     RegionHints hints = region_hints(p, l, t, fin);
     std::vector<std::string> assumed, overflow;
     Stmt s = unflatten(p, l, fin, hints, &assumed, &overflow);
-    std::string text = sched_text(p, s, l.folded, name, t);
+    std::string text = sched_text(p, s, l.folded, name, t, true);
     // The header names the stage and what the delinearisation assumes.
     std::ostringstream head;
     head << "# Captured at --stage final: Halide's statement after every lowering pass before\n";

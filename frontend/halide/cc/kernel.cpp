@@ -304,8 +304,8 @@ const std::set<std::string> &outside_checks() {
 // accesses.
 class KernelTranslator : public Translator {
 public:
-    KernelTranslator(Pipeline_ &p, const std::map<std::string, std::set<int>> &folded)
-        : p_(p), folded_(folded) {
+    KernelTranslator(Pipeline_ &p, const std::map<std::string, std::set<int>> &folded, bool final)
+        : p_(p), folded_(folded), final_(final) {
     }
 
     std::vector<std::string> assumes;
@@ -360,6 +360,9 @@ private:
 
     Pipeline_ &p_;
     std::map<std::string, std::set<int>> folded_;
+    // final_: the statement is the final one, its stores rebuilt from the
+    // flattened ones (flatten.cpp), not Halide's own before flattening.
+    bool final_ = false;
     std::map<std::string, std::vector<Bound>> scope_;
     std::map<std::string, Expr> expanded_;  // the lets in scope, expanded
     std::map<std::string, std::vector<Realized>> realized_;
@@ -434,6 +437,8 @@ private:
     void merge_skipped(const std::map<std::string, int> &before);
     Lines provide(const Provide *op);
     std::vector<std::string> store_coords(const Provide *op, const FuncInfo &fi, const Stage &st, Lines &out);
+    Expr fused_coord(const Provide *op, const FuncInfo &fi, size_t i);
+    static bool aligned(const FuncInfo &fi, size_t stage);
     bool tuple_value_let(const LetStmt *op) const;
     Lines tuple_values(const LetStmt *op);
     Lines reduction_store(const Provide *op, const Red &r, const std::string &lhs, const std::string &rhs, size_t stage,
@@ -1201,6 +1206,37 @@ Lines KernelTranslator::tuple_values(const LetStmt *op) {
     return out;
 }
 
+// fused_coord is the pure coordinate i of the store op to fi in a loop
+// that compute_with fused with another's: the store's argument i, the
+// fused loop's variable plus the alignment's shift, or, where storage
+// folding folded dimension i, the dividend of the argument's remainder.
+Expr KernelTranslator::fused_coord(const Provide *op, const FuncInfo &fi, size_t i) {
+    Expr a = op->args[i];
+    auto fo = folded_.find(fi.f.name());
+    if (fo != folded_.end() && fo->second.count((int)i)) {
+        const Mod *m = a.as<Mod>();
+        int64_t k = 0;
+        if (!m || !constant(m->b, &k) || k <= 0) {
+            unsupported("the store to " + op->name + " in a loop compute_with fused: its folded coordinate " + str(a) +
+                        " is not the coordinate modulo the fold");
+        }
+        a = m->a;
+    }
+    return a;
+}
+
+// aligned says whether stage k of fi is compute_with fused with an
+// alignment that can shift its loops (AlignStart, AlignEnd).
+bool KernelTranslator::aligned(const FuncInfo &fi, size_t k) {
+    const Definition &def = k == 0 ? fi.f.definition() : fi.f.update((int)k - 1);
+    for (const auto &kv : def.schedule().fuse_level().align) {
+        if (kv.second == LoopAlignStrategy::AlignStart || kv.second == LoopAlignStrategy::AlignEnd) {
+            return true;
+        }
+    }
+    return false;
+}
+
 // store_coords are the coordinates of the stage found at which the store
 // op to the func fi is annotated, the identifiers they use added to out.
 std::vector<std::string> KernelTranslator::store_coords(const Provide *op, const FuncInfo &fi, const Stage &st, Lines &out) {
@@ -1219,6 +1255,20 @@ std::vector<std::string> KernelTranslator::store_coords(const Provide *op, const
             continue;
         }
         if (i < npure && !in_scope(c) && in_scope(slid(found->fused[i]))) {
+            // compute_with: Halide substitutes the fused loop's variable
+            // plus the alignment's shift (ScheduleFunctions' ShiftLoopNest)
+            // for the coordinate, so Halide's own store's argument is the
+            // coordinate (under a fold, the dividend of its % factor). The
+            // final statement's stores are rebuilt: their coordinate is the
+            // fused loop's variable, right only without a shift.
+            if (!final_) {
+                coords.push_back(with(out.uses, [&] { return index(fused_coord(op, fi, i)).s; }));
+                continue;
+            }
+            if (aligned(fi, (size_t)(found - &fi.stages[0]))) {
+                unsupported("the " + what + " at --stage final: its loops compute_with fused with an alignment "
+                            "(AlignStart, AlignEnd) that may shift its coordinate " + c);
+            }
             c = slid(found->fused[i]);
         }
         if (!in_scope(c)) {
@@ -1540,8 +1590,8 @@ Lines KernelTranslator::assert_stmt(const AssertStmt *op) {
 }  // namespace
 
 std::string sched_text(Pipeline_ &p, const Stmt &s, const std::map<std::string, std::set<int>> &folded,
-                       const std::string &name, const Target &t) {
-    KernelTranslator k(p, folded);
+                       const std::string &name, const Target &t, bool final) {
+    KernelTranslator k(p, folded, final);
     k.bind_buffers();
     Lines body = k.stmt(DropFoldTracking().mutate(s));
     std::ostringstream o;
