@@ -226,6 +226,11 @@ const (
 	// Int(32) and Int(64)); the failure is no wrong output of the
 	// compiler's, and the verdict is UNKNOWN.
 	CauseOverflow NativeCause = "signed overflow"
+	// CauseUndefined: the specification has no value at some output
+	// cells on the counterexample (an operation undefined there), and
+	// the compiled code agrees with it at the others: the counterexample
+	// lies outside the algorithm's domain, and the verdict is UNKNOWN.
+	CauseUndefined NativeCause = "undefined in the algorithm"
 )
 
 // NativeCheck is an invalid verdict's counterexample run on the

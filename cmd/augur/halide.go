@@ -430,7 +430,8 @@ const confirmTolerance = 1e-5
 // (docs/halide.md, "Confirming an INVALID on Halide's code"); when
 // Halide's code stops at a check the translation leaves out, or the
 // counterexample Halide's code does not confirm needs a signed overflow
-// of the kernel's arithmetic, the verdict becomes UNKNOWN.
+// of the kernel's arithmetic or lies where the algorithm has no value,
+// the verdict becomes UNKNOWN.
 func confirmOnHalide(driver string, opts halide.Options, pair *halide.Result, valueModel string) func(context.Context, *validate.Report) {
 	return func(ctx context.Context, rep *validate.Report) {
 		defer unconfirmedDerived(rep, pair.Derived)
@@ -465,6 +466,7 @@ func confirmOnHalide(driver string, opts halide.Options, pair *halide.Result, va
 			halide.Translation:         validate.CauseTranslation,
 			halide.CheckLeftOut:        validate.CauseCheckLeftOut,
 			halide.Overflow:            validate.CauseOverflow,
+			halide.Undefined:           validate.CauseUndefined,
 		}[c.Cause]
 		switch c.Cause {
 		case halide.CheckLeftOut:
@@ -475,6 +477,9 @@ func confirmOnHalide(driver string, opts halide.Options, pair *halide.Result, va
 			// The counterexample needs an overflow Halide leaves
 			// undefined: no claim about Halide either.
 			rep.Verdict, rep.Reason = validate.Unknown, halide.OverflowReason
+		case halide.Undefined:
+			// The counterexample lies outside the algorithm's domain.
+			rep.Verdict, rep.Reason = validate.Unknown, halide.UndefinedReason
 		}
 		if c.Inputs != nil {
 			n.Inputs, n.AllInputs = nil, true

@@ -56,6 +56,12 @@ func DroppedCheckReason(check string) string {
 const OverflowReason = "the counterexample needs a signed 32- or 64-bit integer overflow in the kernel's arithmetic, " +
 	"undefined in Halide; Augur's invalid verdict on the kernel shows no wrong output of Halide's"
 
+// UndefinedReason is the reason of the UNKNOWN verdict an INVALID becomes
+// when its counterexample lies where the algorithm itself has no value
+// (Confirmation's cause Undefined).
+const UndefinedReason = "the counterexample lies where the algorithm itself has no value (an operation undefined in Halide there); " +
+	"Augur's invalid verdict on the kernel shows no wrong output of Halide's"
+
 // overflowSteps bounds each of NeedsOverflow's runs, as validation
 // bounds the replay of a counterexample.
 const overflowSteps = 5_000_000

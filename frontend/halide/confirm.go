@@ -85,6 +85,12 @@ const (
 	// of the kernel's arithmetic (NeedsOverflow), undefined in Halide:
 	// the difference is no wrong output of Halide's.
 	Overflow
+	// Undefined: the specification has no value at some output cells
+	// on the counterexample (an operation undefined there, as a float's
+	// conversion outside its integer type's range), and Halide's code
+	// agrees with the algorithm at the others: the counterexample lies
+	// outside the algorithm's domain, no wrong output of Halide's.
+	Undefined
 )
 
 func (c Cause) String() string {
@@ -101,6 +107,8 @@ func (c Cause) String() string {
 		return "check left out"
 	case Overflow:
 		return "signed overflow"
+	case Undefined:
+		return "undefined in the algorithm"
 	}
 	return fmt.Sprintf("Cause(%d)", int(c))
 }
@@ -133,8 +141,10 @@ type Confirmation struct {
 	Reason string
 	// Compared counts the output cells compared; Differences lists the
 	// first MaxDifferences cells that differ, out of Differing.
-	Compared, Differing int
-	Differences         []Difference
+	// Undefined counts the cells compared where the specification has
+	// no value (any value of Halide's agrees with it there).
+	Compared, Differing, Undefined int
+	Differences                    []Difference
 	// Inputs lists every input element the runs read, when there are at
 	// most MaxListedInputs; nil otherwise (the counterexample's fixed
 	// elements and its seed then say what they were).
@@ -462,11 +472,15 @@ func compare(ctx context.Context, sp *sare.Spec, ev *sare.Evaluator, runs []*Sam
 			return nil, fmt.Errorf("evaluating %s: %w", expr.FormatIndex(cell.Tensor, cell.Index, '(', ')'), err)
 		}
 		k := key(cell.Tensor, cell.Index)
+		c.Compared++
+		if want.IsUndef() {
+			c.Undefined++
+			continue
+		}
 		same := func(text string) bool {
 			v, err := value.Parse(t.Type, text)
 			return err == nil && value.BitExact.Accepts(want, v, tolerance)
 		}
-		c.Compared++
 		u, haveU := unsched[k]
 		if haveU && !same(u) {
 			algorithmDiffers++
@@ -550,6 +564,11 @@ func (c *Confirmation) classify(kind sched.Kind, unscheduled bool, unschedErr st
 		return
 	}
 	if c.Cause != 0 {
+		return
+	}
+	if c.Undefined > 0 && (kind == sched.UndefinedStore || kind == sched.UndefinedAnnotation) {
+		c.Cause = Undefined
+		c.Reason = fmt.Sprintf("the algorithm has no value at %d of the %d output cells on the counterexample (an operation undefined there, such as a float's conversion outside its integer type's range), and both runs of Halide's compiled pipeline agree with it at the others%s", c.Undefined, c.Compared, note)
 		return
 	}
 	switch kind {

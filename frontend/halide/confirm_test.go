@@ -10,9 +10,12 @@ import (
 	"time"
 
 	"github.com/augur-verify/augur/frontend"
+	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/smt/encode"
+	"github.com/augur-verify/augur/syntax"
 	"github.com/augur-verify/augur/validate"
+	"github.com/augur-verify/augur/value"
 )
 
 // invalidWitness validates the pair, which must be INVALID, and returns
@@ -152,5 +155,47 @@ func TestConfirmOverrun(t *testing.T) {
 		if c.Outcome != Confirmed || c.Cause != 0 || !strings.Contains(c.Reason, "writes outside 2 of its allocations") {
 			t.Errorf("%s before: %s (%s): %s", outcome, c.Outcome, c.Cause, c.Reason)
 		}
+	}
+}
+
+// TestConfirmUndefined checks that a failure not reproduced whose
+// counterexample lies where the specification has no value (an integer
+// conversion of an infinite float) has the cause Undefined, the cells
+// counted apart from those compared, while a wrong value there is still
+// Halide's to explain.
+func TestConfirmUndefined(t *testing.T) {
+	t.Parallel()
+	const spec = "param n\n\ninput in_(d0) : f32\n\ntensor out_(x) : i32\nout_(x) = i32(f32(100.0) / in_(x))\n\noutput out_\n"
+	sp, info, _, err := parsePair(spec, "kernel k(n)\nout buf_out[d0] : i32[n] = out_(d0)\n{\n}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs := sare.InputMap{"in_": func(idx []int64) value.Value {
+		v, _ := value.Parse(syntax.F32, []string{"0", "4"}[idx[0]])
+		return v
+	}}
+	ev, err := sare.NewEvaluator(sp, info, map[string]int64{"n": 2}, inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(v0, v1 string) *Sample {
+		return &Sample{Outputs: []Cell{{Tensor: "out_", Index: []int64{0}, Value: v0}, {Tensor: "out_", Index: []int64{1}, Value: v1}}}
+	}
+	c, err := compare(context.Background(), sp, ev, []*Sample{run("-2147483648", "25"), run("-2147483648", "25"), run("7", "25")}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.classify(sched.UndefinedStore, true, "", false)
+	if c.Outcome != NotReproduced || c.Cause != Undefined || c.Compared != 2 || c.Undefined != 1 ||
+		!strings.Contains(c.Reason, "no value at 1 of the 2 output cells") {
+		t.Errorf("undefined at out_(0): %s (%s), %d compared, %d undefined: %s", c.Outcome, c.Cause, c.Compared, c.Undefined, c.Reason)
+	}
+	c, err = compare(context.Background(), sp, ev, []*Sample{run("0", "24"), run("0", "24"), run("0", "25")}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.classify(sched.UndefinedStore, true, "", false)
+	if c.Outcome != Confirmed || c.Differing != 1 {
+		t.Errorf("a wrong value beside the undefined one: %s (%s), %d differing", c.Outcome, c.Cause, c.Differing)
 	}
 }
