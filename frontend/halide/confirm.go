@@ -568,7 +568,11 @@ func (c *Confirmation) classify(kind sched.Kind, unscheduled bool, unschedErr st
 	}
 	if c.Undefined > 0 && (kind == sched.UndefinedStore || kind == sched.UndefinedAnnotation) {
 		c.Cause = Undefined
-		c.Reason = fmt.Sprintf("the algorithm has no value at %d of the %d output cells on the counterexample (an operation undefined there, such as a float's conversion outside its integer type's range), and both runs of Halide's compiled pipeline agree with it at the others%s", c.Undefined, c.Compared, note)
+		c.Reason = fmt.Sprintf("the algorithm has no value at %d of the %d output cells on the counterexample (an operation undefined there, such as a float's conversion outside its integer type's range)", c.Undefined, c.Compared)
+		if c.Undefined < c.Compared {
+			c.Reason += ", and both runs of Halide's compiled pipeline agree with it at the others"
+		}
+		c.Reason += note
 		return
 	}
 	switch kind {
