@@ -92,3 +92,31 @@ const (
 const divisorRead = "buf_scaled[select(group_extent_0 == 0, 0, select(group_extent_0 == 1, output_s0_x_guarded, " +
 	"select(group_extent_0 == 2, output_s0_x_guarded / 2, select(group_extent_0 == 3, output_s0_x_guarded / 3, " +
 	"output_s0_x_guarded / 4)))) - scaled_x_min_realized]"
+
+// TestDSCDivisor translates apps/depthwise_separable_conv.cpp with
+// channel_multiplier=0, the app's own run-time multiplier, the depthwise
+// filter's extent: its reads at d / depthwise_filter.extent.0 and
+// Halide's realized regions and loops of input_bounded over (16 * ro) /
+// depthwise_filter.extent.0 translate, the kernel assuming the divisor
+// within [0, 4], and the interpreter's runs agree with Halide's JIT on a
+// sample with multiplier 2 (with 3, at the suite's sizes, too: about 3 s
+// more of CPU).
+func TestDSCDivisor(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	defer cancel()
+	d := buildDriver(t, toolchain(t), filepath.Join("apps", "depthwise_separable_conv.cpp"))
+	o := Options{Params: map[string]string{"channel_multiplier": "0"}}
+	spec, prog := translatePair(t, ctx, d, o)
+	if want := "input_bounded(i32(d) / i32(depthwise_filter_extent_0), "; !strings.Contains(spec, want) {
+		t.Errorf("no %q in the specification", want)
+	}
+	if want := "assume 0 <= depthwise_filter_extent_0 and depthwise_filter_extent_0 <= 4\n"; !strings.Contains(prog, want) {
+		t.Errorf("no %q in the kernel", want)
+	}
+	for i, sizes := range []map[string][]int{
+		{"input": {32, 9, 6, 1}, "depthwise_filter": {2, 32, 3, 3}, "pointwise_filter": {16, 32}, "bias": {16}, "output": {16, 9, 6, 1}},
+	} {
+		jitAgrees(ctx, t, d, o, spec, prog, sizes, uint64(i+1), 1e-5)
+	}
+}

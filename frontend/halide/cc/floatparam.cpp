@@ -191,8 +191,8 @@ bool params_only(const Pipeline_ &p, const Expr &e) {
 
 namespace {
 
-// DividesVars finds a quotient or a remainder by a non-constant divisor
-// that reads a variable other than the pipeline's parameters.
+// DividesVars finds an integer quotient or remainder by a non-constant
+// divisor that reads a variable other than the pipeline's parameters.
 class DividesVars : public IRVisitor {
 public:
     explicit DividesVars(const Pipeline_ &p)
@@ -209,7 +209,7 @@ private:
         if (found) {
             return;
         }
-        if (!is_const(simplify(op->b))) {
+        if (op->type.is_int() && !is_const(simplify(op->b))) {
             FloatOnly v(p_);
             Expr(op).accept(&v);
             if (v.bad.rfind("it reads ", 0) == 0) {
