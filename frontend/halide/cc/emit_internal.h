@@ -281,6 +281,13 @@ protected:
     // integer parameter that abstracts it (derived_param); by default it
     // is not an index expression.
     virtual Frag float_int(const Cast *op, const Expr &e);
+    // param_quotient translates q, a quotient a / b (or, with rem, a
+    // remainder a % b) by a non-constant divisor b, in the index
+    // expression e: in the specification, when q reads parameters alone,
+    // the integer parameter that abstracts it (quotient_param); in the
+    // kernel, cases over the divisor's values (KernelTranslator); by
+    // default it is not an index expression.
+    virtual Frag param_quotient(const Expr &q, const Expr &a, const Expr &b, bool rem, const Expr &e);
 
 private:
     int valuing_ = 0;  // value is trying its int32 expression as an index expression
@@ -437,6 +444,24 @@ std::string derived_param(Pipeline_ &p, const Cast *op, const Expr &e0);
 // int32(floor(float32(y) / float32(big_sigma)))): as a read's coordinate,
 // a data-dependent index (floatparam.cpp).
 bool float_of_vars(const Pipeline_ &p, const Expr &e);
+// quotient_param is the integer parameter of p that abstracts q, a
+// quotient (or a remainder) by a non-constant divisor of p's integer parameters alone
+// (Halide's bound (pointwise_filter.extent.1 + -1)/depthwise_filter.extent.0),
+// added to p's parameters on first use, as derived_param's; "" when op
+// reads anything but parameters and constants (floatparam.cpp).
+std::string quotient_param(Pipeline_ &p, const Expr &q);
+// params_only reports whether e reads nothing but p's integer
+// parameters and constants (floatparam.cpp).
+bool params_only(const Pipeline_ &p, const Expr &e);
+// kDivisorCases bounds a divisor of an index that is a parameter, in the
+// kernel: its quotients are written as cases over [0, kDivisorCases]
+// (KernelTranslator::param_quotient).
+constexpr int kDivisorCases = 4;
+// divides_vars reports whether e divides, or takes the remainder, by a
+// non-constant divisor where the quotient reads a variable other than
+// p's parameters (depthwise_convolved.s1.d/depthwise_filter.extent.0): as
+// a read's coordinate, a data-dependent index (floatparam.cpp).
+bool divides_vars(const Pipeline_ &p, const Expr &e);
 
 // ---------------------------------------------------------------- scans (scan.cpp)
 

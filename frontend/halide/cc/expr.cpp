@@ -108,6 +108,11 @@ Frag Translator::float_int(const Cast *, const Expr &e) {
     unsupported("the index expression " + str(e) + " is not quasi-affine");
 }
 
+Frag Translator::param_quotient(const Expr &, const Expr &, const Expr &, bool rem, const Expr &e) {
+    unsupported("the index expression " + str(e) + " is not quasi-affine: " + (rem ? "remainder" : "division") +
+                " by a non-constant or non-positive divisor");
+}
+
 // ---------------------------------------------------------------- index expressions
 
 // IndexText translates one quasi-affine index expression, e0 as written.
@@ -153,13 +158,21 @@ private:
         if (t_.constant(op->b, &c) && c > 0) {
             out = binary(t_.index(op->a), "/", int_lit(c), PMul);
         } else if (!exact_quotient(op)) {
-            unsupported("the index expression " + str(e0_) + " is not quasi-affine: division by a non-constant or non-positive divisor");
+            if (t_.valuing_) {
+                // A value keeps its quotients by parameters.
+                other(op);
+            }
+            out = t_.param_quotient(op, op->a, op->b, false, e0_);
         }
     }
     void visit(const Mod *op) override {
         int64_t c;
         if (!t_.constant(op->b, &c) || c <= 0) {
-            unsupported("the index expression " + str(e0_) + " is not quasi-affine: remainder by a non-constant or non-positive divisor");
+            if (t_.valuing_) {
+                other(op);
+            }
+            out = t_.param_quotient(op, op->a, op->b, true, e0_);
+            return;
         }
         out = binary(t_.index(op->a), "%", int_lit(c), PMul);
     }
@@ -749,7 +762,8 @@ Frag Translator::value(const Expr &e) {
     std::string t = type_name(e.type(), where);
     if (e.type() == Int(32) && !e.as<Call>() && !e.as<IntImm>()) {
         // An int32 index expression used as a value: cast it. A value
-        // keeps its integers computed from floats (float_int).
+        // keeps its integers computed from floats (float_int) and its
+        // quotients by parameters (param_quotient).
         valuing_++;
         try {
             Frag f = index(e);

@@ -11,6 +11,14 @@
 // a verdict VALID then holds for every value of each, the values the
 // computations give among them. Each parameter's computation is recorded
 // (Pipeline_::derived) and written in the specification's header.
+//
+// Quotients by a parameter: a quotient by a non-constant divisor of
+// integer parameters alone ((pointwise_filter.extent.1 + -1)/
+// depthwise_filter.extent.0, Halide's bound of a func read at d /
+// depthwise_filter.extent.0) is abstracted the same way (quotient_param);
+// one that reads a pure or a loop variable is, as a read's coordinate, a
+// data-dependent index (divides_vars), its value computed alike on both
+// sides, and anywhere else not an index expression.
 #include "emit_internal.h"
 
 #include <algorithm>
@@ -128,15 +136,11 @@ bool float_of_vars(const Pipeline_ &p, const Expr &e) {
     return v.found;
 }
 
-std::string derived_param(Pipeline_ &p, const Cast *op, const Expr &e0) {
-    FloatOnly v(p);
-    Expr value = substitute_in_all_lets(op->value);
-    value.accept(&v);
-    if (!v.bad.empty() || (v.ps.empty() && v.ints.empty())) {
-        unsupported("the index expression " + str(e0) + " is not quasi-affine" +
-                    (v.bad.empty() ? "" : " (an integer computed from a float, but " + v.bad + ")"));
-    }
-    Expr lit = Cast::make(op->type, Literal().mutate(value));
+// derive returns the parameter of p that abstracts lit, the computation
+// of an integer from parameters alone whose reads v lists, named after
+// the first float parameter it reads, or else the first integer
+// parameter, with suffix: the same parameter for the same computation.
+std::string derive(Pipeline_ &p, const Expr &lit, const FloatOnly &v, const std::string &suffix) {
     std::string key = str(lit);
     for (const Derived &d : p.derived) {
         if (d.key == key) {
@@ -146,7 +150,7 @@ std::string derived_param(Pipeline_ &p, const Cast *op, const Expr &e0) {
     Derived d;
     d.key = key;
     for (int n = 1; d.id.empty() || std::find(p.params.begin(), p.params.end(), d.id) != p.params.end(); n++) {
-        d.id = p.names((v.ps.empty() ? v.ints[0] : v.ps[0]) + "_int" + (n > 1 ? "_" + std::to_string(n) : ""));
+        d.id = p.names((v.ps.empty() ? v.ints[0] : v.ps[0]) + suffix + (n > 1 ? "_" + std::to_string(n) : ""));
     }
     try {
         d.def = spec_value(p, {}, lit);
@@ -156,6 +160,83 @@ std::string derived_param(Pipeline_ &p, const Cast *op, const Expr &e0) {
     p.derived.push_back(d);
     p.params.push_back(d.id);
     return d.id;
+}
+
+std::string derived_param(Pipeline_ &p, const Cast *op, const Expr &e0) {
+    FloatOnly v(p);
+    Expr value = substitute_in_all_lets(op->value);
+    value.accept(&v);
+    if (!v.bad.empty() || (v.ps.empty() && v.ints.empty())) {
+        unsupported("the index expression " + str(e0) + " is not quasi-affine" +
+                    (v.bad.empty() ? "" : " (an integer computed from a float, but " + v.bad + ")"));
+    }
+    return derive(p, Cast::make(op->type, Literal().mutate(value)), v, "_int");
+}
+
+std::string quotient_param(Pipeline_ &p, const Expr &q0) {
+    Expr q = substitute_in_all_lets(q0);
+    FloatOnly v(p);
+    q.accept(&v);
+    if (!v.bad.empty() || !v.ps.empty() || v.ints.empty() || q.type() != Int(32)) {
+        return "";
+    }
+    return derive(p, q, v, "_div");
+}
+
+bool params_only(const Pipeline_ &p, const Expr &e) {
+    FloatOnly v(p);
+    substitute_in_all_lets(e).accept(&v);
+    return v.bad.empty() && v.ps.empty() && e.type().is_int();
+}
+
+namespace {
+
+// DividesVars finds an integer quotient or remainder by a non-constant
+// divisor that reads a variable other than the pipeline's parameters.
+class DividesVars : public IRVisitor {
+public:
+    explicit DividesVars(const Pipeline_ &p)
+        : p_(p) {
+    }
+    bool found = false;
+
+private:
+    using IRVisitor::visit;
+    const Pipeline_ &p_;
+
+    template <typename T>
+    void check(const T *op) {
+        if (found) {
+            return;
+        }
+        if (op->type.is_int() && !is_const(simplify(op->b))) {
+            FloatOnly v(p_);
+            Expr(op).accept(&v);
+            if (v.bad.rfind("it reads ", 0) == 0) {
+                found = true;
+                return;
+            }
+        }
+        op->a.accept(this);
+        op->b.accept(this);
+    }
+    void visit(const Div *op) override {
+        check(op);
+    }
+    void visit(const Mod *op) override {
+        check(op);
+    }
+};
+
+}  // namespace
+
+bool divides_vars(const Pipeline_ &p, const Expr &e) {
+    if (!e.type().is_int()) {
+        return false;
+    }
+    DividesVars v(p);
+    substitute_in_all_lets(e).accept(&v);
+    return v.found;
 }
 
 }  // namespace detail

@@ -39,7 +39,8 @@ struct LetInfo {
     Expr expanded;     // with every enclosing let substituted
     std::string text;  // the index text, when it is one
     std::set<std::string> uses;
-    std::vector<std::string> exact;  // what the text assumes (assume_exact), assumed once the let is used
+    std::vector<std::string> exact;     // what the text assumes (assume_exact), assumed once the let is used
+    std::vector<std::string> divisors;  // what the text assumes of its divisors (param_quotient), likewise
     std::string bad;  // why it is not an index expression
 };
 
@@ -311,6 +312,7 @@ public:
     std::vector<std::string> assumes;
     std::vector<std::string> notes;
     std::vector<std::string> exact;  // the assumptions of exact float32 bounds (assume_exact), also in assumes
+    std::vector<std::string> divisors;  // the assumptions on the divisors of quotients by parameters (param_quotient), also in assumes
     std::vector<std::string> unassumed;  // Halide's checks of conditions computed from floats or strides, not assumed
 
     // stmt translates the statement s.
@@ -340,7 +342,7 @@ protected:
     void assume_exact(const std::vector<Expr> &vals, const Expr &e) override;
     bool data_index(const Expr &e) override {
         Expr x = substitute(expanded_, e);
-        return Translator::data_index(x) || float_of_vars(p_, x);
+        return Translator::data_index(x) || float_of_vars(p_, x) || divides_vars(p_, x);
     }
     Interval range_of(const Expr &e) override {
         return Translator::range_of(substitute(expanded_, e));
@@ -349,6 +351,7 @@ protected:
         Expr c = Cast::make(op->type, substitute(expanded_, op->value));
         return atom(derived_param(p_, c.as<Cast>(), e));
     }
+    Frag param_quotient(const Expr &q, const Expr &a, const Expr &b, bool rem, const Expr &e) override;
 
 private:
     class StmtText;
@@ -371,6 +374,7 @@ private:
     int depth_ = 0;  // loops around the statement (a check inside one is reached only if the loop runs)
     bool in_assert_ = false;
     std::vector<std::string> *exact_sink_ = nullptr;  // where assume_exact puts its assumptions while a let is translated
+    std::vector<std::string> *divisor_sink_ = nullptr;  // where param_quotient puts its assumptions while a let is translated
     std::vector<std::unique_ptr<LetInfo>> lets_;
     std::vector<Expr> path_;  // the conditions of the enclosing ifs (lets expanded), else branches negated
     Scope<Interval> bounds_;  // constant bounds of parameters that the kernel assumes
@@ -448,6 +452,7 @@ private:
     Lines if_then_else(const IfThenElse *op);
     std::string check_text(const Expr &e);
     void add_exact(const std::string &text);
+    void add_divisor(const std::string &text);
     Lines assert_stmt(const AssertStmt *op);
 };
 
@@ -638,7 +643,11 @@ std::string KernelTranslator::access(const std::string &name, const std::vector<
     for (size_t i = 0; i < args.size(); i++) {
         bool data = read && data_index(args[i]);
         Frag a;
-        if (data) {
+        if (data && divides_vars(p_, substitute(expanded_, args[i]))) {
+            // A quotient by a parameter: its cases (param_quotient).
+            a = index(args[i]);
+            data = false;
+        } else if (data) {
             // A coordinate that reads floats only through lets the kernel
             // binds to index expressions (integers computed from float
             // parameters) is an index expression itself.
@@ -704,14 +713,16 @@ Lines KernelTranslator::let_stmt(const LetStmt *op) {
     if (op->value.type() != Int(32)) {
         li->bad = "of type " + type_str(op->value.type());
     } else {
-        std::vector<std::string> *sink = exact_sink_;
+        std::vector<std::string> *sink = exact_sink_, *dsink = divisor_sink_;
         exact_sink_ = &li->exact;
+        divisor_sink_ = &li->divisors;
         try {
             li->text = with(li->uses, [&] { return index(op->value).s; });
         } catch (const Unsupported &e) {
             li->bad = e.what();
         }
         exact_sink_ = sink;
+        divisor_sink_ = dsink;
     }
     push(op->name, li->id, li);
     Expr old = expanded_.count(op->name) ? expanded_[op->name] : Expr();
@@ -730,6 +741,9 @@ Lines KernelTranslator::let_stmt(const LetStmt *op) {
     body.uses.insert(li->uses.begin(), li->uses.end());
     for (const std::string &a : li->exact) {
         add_exact(a);
+    }
+    for (const std::string &a : li->divisors) {
+        add_divisor(a);
     }
     body.l.insert(body.l.begin(), "let " + li->id + " = " + li->text);
     body.lets = true;
@@ -1503,6 +1517,47 @@ void KernelTranslator::assume_exact(const std::vector<Expr> &vals, const Expr &e
     }
 }
 
+// param_quotient translates a / b (a % b with rem), b a non-constant
+// divisor of the parameters alone (depthwise_filter.extent.0), exactly
+// where 0 <= b <= kDivisorCases, which the kernel assumes (its header
+// lists it): the select of a / c (a % c) over the constants c of that
+// range, 0 where b is 0 (Halide's x / 0 and x % 0). A quotient by a parameter is not Presburger (its
+// quotient q satisfies b*q <= a < b*q + b, a product of two unknowns);
+// each case is. The assumptions of a let's value are made once the let is
+// used, as assume_exact's.
+Frag KernelTranslator::param_quotient(const Expr &, const Expr &num, const Expr &den, bool rem, const Expr &e) {
+    Expr b = simplify(no_bounds_query(substitute(expanded_, den)));
+    if (!params_only(p_, b)) {
+        unsupported("the index expression " + str(e) + " divides by " + str(den) +
+                    ", which reads more than the parameters: not quasi-affine");
+    }
+    Expr in = simplify(0 <= b && b <= kDivisorCases);
+    std::string range = check_text(in);
+    if (divisor_sink_) {
+        divisor_sink_->push_back(range);
+    } else {
+        add_divisor(range);
+    }
+    Frag a = index(num), d = index(den);
+    const std::string op = rem ? "%" : "/";
+    std::string t = binary(a, op, int_lit(kDivisorCases), PMul).s;
+    for (int c = kDivisorCases - 1; c >= 0; c--) {
+        std::string q = c == 0 ? "0" : c == 1 ? (rem ? "0" : a.s) : binary(a, op, int_lit(c), PMul).s;
+        t = "select(" + binary(d, "==", int_lit(c), PCmp).s + ", " + q + ", " + t + ")";
+    }
+    return atom(t);
+}
+
+// add_divisor adds the assumption text of a divisor's range.
+void KernelTranslator::add_divisor(const std::string &text) {
+    if (std::find(divisors.begin(), divisors.end(), text) == divisors.end()) {
+        divisors.push_back(text);
+    }
+    if (std::find(assumes.begin(), assumes.end(), text) == assumes.end()) {
+        assumes.push_back(text);
+    }
+}
+
 // add_exact adds the assumption text of an exact float32 bound.
 void KernelTranslator::add_exact(const std::string &text) {
     if (std::find(exact.begin(), exact.end(), text) == exact.end()) {
@@ -1624,6 +1679,15 @@ std::string sched_text(Pipeline_ &p, const Stmt &s, const std::map<std::string, 
             o << "#   " << a << "\n";
         }
     }
+    if (!k.divisors.empty()) {
+        o << "# Divisors of indices that are parameters, within the constants where the\n";
+        o << "# quotients are written as cases, assumed, and every buffer's coordinates\n";
+        o << "# int32 (min + extent <= 2^31), where the specification's quotients, values,\n";
+        o << "# do not wrap:\n";
+        for (const std::string &a : k.divisors) {
+            o << "#   " << a << "\n";
+        }
+    }
     o << "kernel " << sanitize(name) << "(" << join(p.params, ", ") << ")\n";
     for (const std::string &a : k.assumes) {
         o << "assume " << a << "\n";
@@ -1633,6 +1697,16 @@ std::string sched_text(Pipeline_ &p, const Stmt &s, const std::map<std::string, 
     // parameter), which the kernel's i32 arithmetic on it relies on.
     for (const std::string &prm : p.params) {
         o << "assume -2147483648 <= " << prm << " <= 2147483647\n";
+    }
+    if (!k.divisors.empty()) {
+        // Halide's coordinates are int32 (its loops' overflow is
+        // undefined), which the specification's quotients by parameters,
+        // int32 values, rely on.
+        for (const Buffer_ &b : p.buffers) {
+            for (int d = 0; d < b.dims; d++) {
+                o << "assume " << b.mins[d] << " + " << b.extents[d] << " <= 2147483648\n";
+            }
+        }
     }
     for (const Buffer_ &b : p.buffers) {
         std::vector<std::string> vs, at, ext;

@@ -82,10 +82,14 @@ protected:
         return p_.target;
     }
     bool data_index(const Expr &e) override {
-        return Translator::data_index(e) || float_of_vars(p_, e);
+        return Translator::data_index(e) || float_of_vars(p_, e) || divides_vars(p_, e);
     }
     Frag float_int(const Cast *op, const Expr &e) override {
         return atom(derived_param(p_, op, e));
+    }
+    Frag param_quotient(const Expr &q, const Expr &a, const Expr &b, bool rem, const Expr &e) override {
+        std::string id = quotient_param(p_, q);
+        return id.empty() ? Translator::param_quotient(q, a, b, rem, e) : atom(id);
     }
 
 private:
