@@ -726,6 +726,21 @@ func (p *omegaProblem) solveInexact(m *meter, v int) (bool, error) {
 	if p.limit > 0 && p.limit < limit {
 		limit = p.limit
 	}
+	// Rays and lines of the problem go first (lineality.go): the
+	// splinters would enumerate a period along a line, and a polytope
+	// without either is bounded, which splitOnHyperplane needs.
+	switch dropped, err := p.dropRay(m); {
+	case err != nil:
+		return false, err
+	case dropped:
+		return p.solve(m)
+	}
+	switch cut, err := p.cutLineality(m); {
+	case err != nil:
+		return false, err
+	case cut:
+		return p.solve(m)
+	}
 	switch r, err := p.shortcut(m); {
 	case err != nil:
 		return false, err
@@ -769,6 +784,21 @@ func (p *omegaProblem) splitOnBounds(m *meter, v int) (bool, error) {
 	if upSum.Cmp(lowSum) < 0 {
 		side = -1
 	}
+	// A bounded problem may have a direction of fewer hyperplanes than
+	// there are splinters (gbr.go).
+	splinters := lowSum
+	if side < 0 {
+		splinters = upSum
+	}
+	if splinters.Cmp(NewInt(hyperplaneMinSplinters)) > 0 {
+		dir, lo, hi, ok, err := p.thinDirection(m)
+		if err != nil {
+			return false, err
+		}
+		if ok && hi.Sub(lo).Cmp(splinters) < 0 {
+			return p.splitOnHyperplane(m, dir, lo, hi)
+		}
+	}
 	for _, r := range p.ineqs {
 		if r[v].Sign() != side {
 			continue
@@ -792,6 +822,11 @@ func (p *omegaProblem) splitOnBounds(m *meter, v int) (bool, error) {
 	}
 	return false, nil
 }
+
+// hyperplaneMinSplinters is the number of splinters above which
+// splitOnBounds looks for a thinner direction (a reduced basis costs a
+// few dozen linear programs).
+const hyperplaneMinSplinters = 16
 
 // errCapped reports that a shortcut sub-problem exceeded its size limit.
 var errCapped = errors.New("presburger: sub-problem size limit")
