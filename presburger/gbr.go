@@ -260,7 +260,15 @@ func (w *widthTab) valueRange(v []Int) (lo, hi Int, err error) {
 // of the direction on them. ok is false when the polytope is unbounded or
 // the tableau gave up; empty is true when it has no rational point.
 func (p *omegaProblem) thinDirection(m *meter) (v []Int, lo, hi Int, ok bool, err error) {
-	w, feasible, err := newWidthTab(m, p.ineqs, p.nv)
+	// The variables no row uses (not dropped yet) are left out: P is
+	// unbounded along them, and they take no part in its integer points.
+	live := make([]bool, p.nv)
+	k := markLive(p.ineqs, live)
+	rows := p.ineqs
+	if k < p.nv {
+		rows = keepCols(p.ineqs, live, k)
+	}
+	w, feasible, err := newWidthTab(m, rows, k)
 	switch {
 	case errors.Is(err, errSimplexLimit):
 		return nil, Int{}, Int{}, false, nil
@@ -290,6 +298,17 @@ func (p *omegaProblem) thinDirection(m *meter) (v []Int, lo, hi Int, ok bool, er
 		if v == nil || cnt.Cmp(bestN) < 0 {
 			v, lo, hi, bestN = b, l, h, cnt
 		}
+	}
+	if k < p.nv {
+		full := make([]Int, p.nv)
+		a := 0
+		for j, l := range live {
+			if l {
+				full[j] = v[a]
+				a++
+			}
+		}
+		v = full
 	}
 	return v, lo, hi, true, nil
 }

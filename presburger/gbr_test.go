@@ -54,41 +54,50 @@ func readRowsFile(t *testing.T, name string) (eqs, ineqs [][]Int, nv int) {
 	return eqs, ineqs, nv
 }
 
-// TestEmptySc1FinalStage is the emptiness test that stopped sc1 at the
-// final stage: 48 inequalities with floor divisions by up to 3,104,
-// periodic along a line and unbounded along a ray, that isl decides
-// empty. The Omega test's splinters on the divisions' bounds took
-// 2,150,772 steps; with the line cut to one period, the ray's rows
-// dropped and the split on a thin direction of a reduced basis it takes
-// about 1,300. Dropping any one row, the set is non-empty exactly when
-// isl says so (rows 14, 33, 38 and 46, counted from 0).
+// TestEmptySc1FinalStage replays the emptiness tests that stopped sc1 at
+// the final stage, one after the other: 48 and 57 inequalities with
+// floor divisions by up to 3,104, periodic along a line and unbounded
+// along a ray, that isl decides empty. The Omega test's splinters on the
+// divisions' bounds took 2,150,772 steps on the first and more than
+// 3,000,000 on the second; with the line cut to one period, the ray's
+// rows dropped and the split on a thin direction of a reduced basis they
+// take a few thousand. Dropping any one row, each set is non-empty
+// exactly when isl says so (the rows listed, counted from 0).
 func TestEmptySc1FinalStage(t *testing.T) {
-	eqs, ineqs, nv := readRowsFile(t, "testdata/empty_sc1_final.txt")
-	if len(ineqs) != 48 || nv != 19 {
-		t.Fatalf("read %d inequalities over %d variables, want 48 over 19", len(ineqs), nv)
-	}
-	const maxSteps = 5000
 	for _, tc := range []struct {
-		name  string
-		solve func(*meter, [][]Int, [][]Int, int) (bool, error)
-	}{{"omegaFeasible", omegaFeasible}, {"omegaOnly", omegaOnly}} {
-		m := newMeter(WithBudget(context.Background(), Budget{MaxSteps: maxSteps}))
-		feas, err := tc.solve(m, eqs, ineqs, nv)
-		if err != nil || feas {
-			t.Fatalf("%s = %v, %v after %d steps; want empty within %d steps", tc.name, feas, err, m.steps, maxSteps)
+		file     string
+		rows, nv int
+		nonEmpty []int // isl's answers: the rows whose removal leaves points
+		maxSteps int
+	}{
+		{"testdata/empty_sc1_final.txt", 48, 19, []int{14, 33, 38, 46}, 5000},
+		{"testdata/empty_sc1_final_57.txt", 57, 21, []int{20, 37, 47}, 5000},
+	} {
+		eqs, ineqs, nv := readRowsFile(t, tc.file)
+		if len(ineqs) != tc.rows || nv != tc.nv {
+			t.Fatalf("%s: read %d inequalities over %d variables, want %d over %d", tc.file, len(ineqs), nv, tc.rows, tc.nv)
 		}
-		t.Logf("%s: empty in %d steps", tc.name, m.steps)
-	}
-	nonEmpty := []int{14, 33, 38, 46} // isl's answers
-	for i := range ineqs {
-		rows := slices.Delete(slices.Clone(ineqs), i, i+1)
-		m := newMeter(WithBudget(context.Background(), Budget{MaxSteps: 200_000}))
-		feas, err := omegaOnly(m, eqs, rows, nv)
-		if err != nil {
-			t.Fatalf("without row %d: %v", i, err)
+		for _, sv := range []struct {
+			name  string
+			solve func(*meter, [][]Int, [][]Int, int) (bool, error)
+		}{{"omegaFeasible", omegaFeasible}, {"omegaOnly", omegaOnly}} {
+			m := newMeter(WithBudget(context.Background(), Budget{MaxSteps: tc.maxSteps}))
+			feas, err := sv.solve(m, eqs, ineqs, nv)
+			if err != nil || feas {
+				t.Fatalf("%s: %s = %v, %v after %d steps; want empty within %d steps", tc.file, sv.name, feas, err, m.steps, tc.maxSteps)
+			}
+			t.Logf("%s: %s: empty in %d steps", tc.file, sv.name, m.steps)
 		}
-		if want := slices.Contains(nonEmpty, i); feas != want {
-			t.Errorf("without row %d: feasible = %v, isl says %v", i, feas, want)
+		for i := range ineqs {
+			rows := slices.Delete(slices.Clone(ineqs), i, i+1)
+			m := newMeter(WithBudget(context.Background(), Budget{MaxSteps: 200_000}))
+			feas, err := omegaOnly(m, eqs, rows, nv)
+			if err != nil {
+				t.Fatalf("%s: without row %d: %v", tc.file, i, err)
+			}
+			if want := slices.Contains(tc.nonEmpty, i); feas != want {
+				t.Errorf("%s: without row %d: feasible = %v, isl says %v", tc.file, i, feas, want)
+			}
 		}
 	}
 }
