@@ -35,7 +35,12 @@ func (a bset) count() int {
 // condition) and the dark shadow (a sufficient one) are tried and, if they
 // disagree, the problem splits into splinters, each with an extra
 // equality. Variables bounded on one side only are dropped with their
-// constraints, so unbounded problems terminate.
+// constraints, so unbounded problems terminate. Before the shadows, the
+// rows that a ray of the problem satisfies are dropped and a line is cut
+// to one period (lineality.go); the problem is then bounded, and when its
+// splinters would be many it splits instead on the hyperplanes of a thin
+// direction of a reduced basis (gbr.go), which are often far fewer (a
+// few against thousands with floor divisions by thousands).
 
 // omegaFeasible reports whether the system eqs (row·x = 0) and ineqs
 // (row·x >= 0) over nv integer variables (rows have nv+1 entries, the last
@@ -716,9 +721,10 @@ func (p *omegaProblem) eliminateExact(m *meter, v int) error {
 }
 
 // solveInexact decides the problem when variable v cannot be eliminated
-// exactly. The rational relaxation with a short branch-and-bound search,
-// then the dark shadow (sufficient), are shortcuts; if neither decides,
-// the problem splits into splinters (splitOnBounds).
+// exactly. A ray or a line of the problem is removed first (the problem
+// goes back to solve). The rational relaxation with a short
+// branch-and-bound search, then the dark shadow (sufficient), are
+// shortcuts; if neither decides, the problem splits (splitOnBounds).
 func (p *omegaProblem) solveInexact(m *meter, v int) (bool, error) {
 	// The dark shadow runs under a size limit and counts as inconclusive
 	// when it exceeds it.
@@ -769,7 +775,10 @@ func (p *omegaProblem) solveInexact(m *meter, v int) (bool, error) {
 // lower bounds rounded up (or the smallest upper bound rounded down), so
 // some bound row r with coefficient a on v satisfies 0 <= r <= a-1.
 // Pinning r to each of these values gives an equality that eliminates v.
-// The side with the smaller sum of coefficients is used.
+// The side with the smaller sum of coefficients is used, unless more
+// than hyperplaneMinSplinters splinters would follow and a thin
+// direction of the (bounded) problem meets it in fewer hyperplanes
+// (splitOnHyperplane).
 func (p *omegaProblem) splitOnBounds(m *meter, v int) (bool, error) {
 	lowSum, upSum := Int{}, Int{}
 	for _, r := range p.ineqs {
