@@ -835,7 +835,7 @@ func (p *omegaProblem) splitOnBounds(m *meter, v int) (bool, error) {
 // hyperplaneMinSplinters is the number of splinters above which
 // splitOnBounds looks for a thinner direction (a reduced basis costs a
 // few dozen linear programs).
-const hyperplaneMinSplinters = 16
+const hyperplaneMinSplinters = 4
 
 // errCapped reports that a shortcut sub-problem exceeded its size limit.
 var errCapped = errors.New("presburger: sub-problem size limit")

@@ -254,10 +254,11 @@ func (w *widthTab) valueRange(v []Int) (lo, hi Int, err error) {
 	return lo, num.FloorDiv(den), nil
 }
 
-// thinDirection returns the direction of a reduced basis of the
-// problem's polytope (its inequalities; no equalities) along which the
-// fewest integer hyperplanes meet it, and the least and greatest value
-// of the direction on them. ok is false when the polytope is unbounded or
+// thinDirection returns a direction along which few integer hyperplanes
+// meet the problem's polytope (its inequalities; no equalities), and the
+// least and greatest value of the direction on them: a variable with at
+// most one value, or else the one of the variables and of a reduced basis
+// with the fewest. ok is false when the polytope is unbounded or
 // the tableau gave up; empty is true when it has no rational point.
 func (p *omegaProblem) thinDirection(m *meter) (v []Int, lo, hi Int, ok bool, err error) {
 	// The variables no row uses (not dropped yet) are left out: P is
@@ -278,25 +279,44 @@ func (p *omegaProblem) thinDirection(m *meter) (v []Int, lo, hi Int, ok bool, er
 		// No rational point: the empty range.
 		return make([]Int, p.nv), NewInt(1), NewInt(0), true, nil
 	}
-	basis, err := w.reducedBasis(m)
-	if errors.Is(err, errUnbounded) || errors.Is(err, errSimplexLimit) {
-		return nil, Int{}, Int{}, false, nil
+	// The variables' own ranges first (two linear programs each): a
+	// variable with at most one integer value needs no reduced basis.
+	var units [][]Int
+	for j := 0; j < k; j++ {
+		e := make([]Int, k)
+		e[j] = NewInt(1)
+		units = append(units, e)
 	}
-	if err != nil {
+	var bestN Int // hi - lo of v
+	pick := func(cands [][]Int) (bool, error) {
+		for _, b := range cands {
+			l, h, err := w.valueRange(b)
+			if errors.Is(err, errUnbounded) || errors.Is(err, errSimplexLimit) {
+				return false, nil
+			}
+			if err != nil {
+				return false, err
+			}
+			cnt := h.Sub(l)
+			if v == nil || cnt.Cmp(bestN) < 0 {
+				v, lo, hi, bestN = b, l, h, cnt
+			}
+		}
+		return true, nil
+	}
+	if ok, err := pick(units); err != nil || !ok {
 		return nil, Int{}, Int{}, false, err
 	}
-	var bestN Int
-	for _, b := range basis {
-		l, h, err := w.valueRange(b)
+	if bestN.Sign() > 0 {
+		basis, err := w.reducedBasis(m)
 		if errors.Is(err, errUnbounded) || errors.Is(err, errSimplexLimit) {
 			return nil, Int{}, Int{}, false, nil
 		}
 		if err != nil {
 			return nil, Int{}, Int{}, false, err
 		}
-		cnt := h.Sub(l)
-		if v == nil || cnt.Cmp(bestN) < 0 {
-			v, lo, hi, bestN = b, l, h, cnt
+		if ok, err := pick(basis); err != nil || !ok {
+			return nil, Int{}, Int{}, false, err
 		}
 	}
 	if k < p.nv {
