@@ -13,6 +13,10 @@
 //     are integer divisions floor(aff/d) or plain existential variables;
 //     normalisation.
 //   - empty.go: exact integer emptiness (the Omega test) and Sample.
+//   - lineality.go: the rays and lines of an Omega test problem, dropped
+//     or cut to one period exactly.
+//   - gbr.go: generalized basis reduction, a thin direction of a bounded
+//     problem whose hyperplanes replace the Omega test's splinters.
 //   - lp.go: an exact rational simplex and a bounded branch-and-bound
 //     search, used as shortcuts inside the Omega test.
 //   - elim.go: exact elimination of existential variables into divisions
@@ -68,8 +72,8 @@
 // like an out-of-range slice index; every other failure is an error value.
 //
 // Files, in reading order: arith.go, space.go, columns.go, basic.go,
-// empty.go, lp.go, elim.go, map.go, simplify_quick.go, redundant.go,
-// simplex.go, hull.go, union.go, print.go, parse.go, parse_lexer.go,
+// empty.go, lineality.go, gbr.go, lp.go, elim.go, map.go,
+// simplify_quick.go, redundant.go, simplex.go, hull.go, union.go, print.go, parse.go, parse_lexer.go,
 // parse_parser.go, build.go, parse_builder.go, budget.go, shared_budget.go, lexopt.go,
 // lexopt_problem.go, lexopt_tableau.go, lexopt_context.go, aff.go, pw.go,
 // subst.go, gist.go, coalesce.go, coalesce_divs.go, trace.go.

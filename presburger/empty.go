@@ -35,7 +35,12 @@ func (a bset) count() int {
 // condition) and the dark shadow (a sufficient one) are tried and, if they
 // disagree, the problem splits into splinters, each with an extra
 // equality. Variables bounded on one side only are dropped with their
-// constraints, so unbounded problems terminate.
+// constraints, so unbounded problems terminate. Before the shadows, the
+// rows that a ray of the problem satisfies are dropped and a line is cut
+// to one period (lineality.go); the problem is then bounded, and when its
+// splinters would be many it splits instead on the hyperplanes of a thin
+// direction of a reduced basis (gbr.go), which are often far fewer (a
+// few against thousands with floor divisions by thousands).
 
 // omegaFeasible reports whether the system eqs (row·x = 0) and ineqs
 // (row·x >= 0) over nv integer variables (rows have nv+1 entries, the last
@@ -716,15 +721,31 @@ func (p *omegaProblem) eliminateExact(m *meter, v int) error {
 }
 
 // solveInexact decides the problem when variable v cannot be eliminated
-// exactly. The rational relaxation with a short branch-and-bound search,
-// then the dark shadow (sufficient), are shortcuts; if neither decides,
-// the problem splits into splinters (splitOnBounds).
+// exactly. A ray or a line of the problem is removed first (the problem
+// goes back to solve). The rational relaxation with a short
+// branch-and-bound search, then the dark shadow (sufficient), are
+// shortcuts; if neither decides, the problem splits (splitOnBounds).
 func (p *omegaProblem) solveInexact(m *meter, v int) (bool, error) {
 	// The dark shadow runs under a size limit and counts as inconclusive
 	// when it exceeds it.
 	limit := 4*len(p.ineqs) + 64
 	if p.limit > 0 && p.limit < limit {
 		limit = p.limit
+	}
+	// Rays and lines of the problem go first (lineality.go): the
+	// splinters would enumerate a period along a line, and a polytope
+	// without either is bounded, which splitOnHyperplane needs.
+	switch dropped, err := p.dropRay(m); {
+	case err != nil:
+		return false, err
+	case dropped:
+		return p.solve(m)
+	}
+	switch cut, err := p.cutLineality(m); {
+	case err != nil:
+		return false, err
+	case cut:
+		return p.solve(m)
 	}
 	switch r, err := p.shortcut(m); {
 	case err != nil:
@@ -754,7 +775,10 @@ func (p *omegaProblem) solveInexact(m *meter, v int) (bool, error) {
 // lower bounds rounded up (or the smallest upper bound rounded down), so
 // some bound row r with coefficient a on v satisfies 0 <= r <= a-1.
 // Pinning r to each of these values gives an equality that eliminates v.
-// The side with the smaller sum of coefficients is used.
+// The side with the smaller sum of coefficients is used, unless more
+// than hyperplaneMinSplinters splinters would follow and a thin
+// direction of the (bounded) problem meets it in fewer hyperplanes
+// (splitOnHyperplane).
 func (p *omegaProblem) splitOnBounds(m *meter, v int) (bool, error) {
 	lowSum, upSum := Int{}, Int{}
 	for _, r := range p.ineqs {
@@ -768,6 +792,21 @@ func (p *omegaProblem) splitOnBounds(m *meter, v int) (bool, error) {
 	side := 1 // the lower bounds
 	if upSum.Cmp(lowSum) < 0 {
 		side = -1
+	}
+	// A bounded problem may have a direction of fewer hyperplanes than
+	// there are splinters (gbr.go).
+	splinters := lowSum
+	if side < 0 {
+		splinters = upSum
+	}
+	if splinters.Cmp(NewInt(hyperplaneMinSplinters)) > 0 {
+		dir, lo, hi, ok, err := p.thinDirection(m)
+		if err != nil {
+			return false, err
+		}
+		if ok && hi.Sub(lo).Cmp(splinters) < 0 {
+			return p.splitOnHyperplane(m, dir, lo, hi)
+		}
 	}
 	for _, r := range p.ineqs {
 		if r[v].Sign() != side {
@@ -792,6 +831,11 @@ func (p *omegaProblem) splitOnBounds(m *meter, v int) (bool, error) {
 	}
 	return false, nil
 }
+
+// hyperplaneMinSplinters is the number of splinters above which
+// splitOnBounds looks for a thinner direction (a reduced basis costs a
+// few dozen linear programs).
+const hyperplaneMinSplinters = 4
 
 // errCapped reports that a shortcut sub-problem exceeded its size limit.
 var errCapped = errors.New("presburger: sub-problem size limit")

@@ -35,7 +35,11 @@ func (c *divCase) nv() int { return c.nd + len(c.dens) }
 // non-empty cases are frequent; coefficients on a division are biased to
 // multiples of its denominator (as in 2*q >= x), which couples it tightly
 // with its numerator.
-func randDivCase(r *rand.Rand) *divCase {
+func randDivCase(r *rand.Rand) *divCase { return randDivCaseDens(r, 2, 2) }
+
+// randDivCaseDens is randDivCase with the denominators drawn from
+// [minDen, minDen+spread).
+func randDivCaseDens(r *rand.Rand, minDen, spread int) *divCase {
 	c := &divCase{nd: 4}
 	nq := 2 + r.Intn(2)
 	for k := 0; k < nq; k++ {
@@ -47,7 +51,7 @@ func randDivCase(r *rand.Rand) *divCase {
 		}
 		num[len(num)-1] = int64(r.Intn(5) - 2)
 		c.nums = append(c.nums, num)
-		c.dens = append(c.dens, int64(2+r.Intn(2)))
+		c.dens = append(c.dens, int64(minDen+r.Intn(spread)))
 	}
 	nv := c.nv()
 	anchor := make([]int64, nv)
