@@ -375,6 +375,10 @@ func combine(a, b pwExpr, f func(x, y linear) (pwExpr, error)) (pwExpr, error) {
 type binding struct {
 	v   presburger.Var
 	let pwExpr
+	// paramLet is set for a let of several pieces over the kernel's
+	// parameters alone, bound where no loop variable is: one that can
+	// be kept as a symbol (opaque.go).
+	paramLet bool
 }
 
 // translator translates index expressions and constraints.

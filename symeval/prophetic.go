@@ -546,7 +546,7 @@ func (p *prophet) rule(s *Scope, st sched.Stmt) (*Heap, error) {
 		lo, hi := st.Bounds()
 		bound, err := inner.Range(x, lo, hi)
 		if err != nil {
-			return nil, wrap(err)
+			return nil, wrap(s.rangeLets(err, lo, hi))
 		}
 		if inner, err = inner.Assume(bound); err != nil {
 			return nil, wrap(err)

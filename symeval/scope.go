@@ -83,7 +83,7 @@ func (s *Scope) loopScope(l *sched.Loop) (*Scope, string, error) {
 	lo, hi := l.Bounds()
 	bound, err := inner.Range(x, lo, hi)
 	if err != nil {
-		return nil, "", err
+		return nil, "", s.rangeLets(err, lo, hi)
 	}
 	if inner, err = inner.Assume(bound); err != nil {
 		return nil, "", err
@@ -248,6 +248,11 @@ func (s *Scope) With(name string) (*Scope, string) {
 // (letOpaque).
 func (s *Scope) Let(ctx context.Context, name string, x syntax.Expr) (_ *Scope, err error) {
 	defer guard(&err, "let "+name)
+	if wantOpaque(ctx, name) {
+		if n, oerr := s.letOpaque(ctx, name, x, errKeptLet); oerr == nil {
+			return n, nil
+		}
+	}
 	v, err := s.translator().index(x)
 	if err != nil {
 		if n, oerr := s.letOpaque(ctx, name, x, err); oerr == nil {
@@ -259,7 +264,7 @@ func (s *Scope) Let(ctx context.Context, name string, x syntax.Expr) (_ *Scope, 
 		return nil, fmt.Errorf("let %s: %w", name, err)
 	}
 	n := s.clone()
-	n.names[name] = binding{let: v}
+	n.names[name] = binding{let: v, paramLet: len(v) > 1 && readsNothing(x) && s.overParamsOnly(x)}
 	return n, nil
 }
 

@@ -232,6 +232,16 @@ func Analyze(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sare
 		}
 	}
 	pr, err := Prophesy(ctx, k, kinfo, spec, opts.Options)
+	for tries := 0; err != nil && tries < maxOpaqueRetries; tries++ {
+		// A loop's range ran out of pieces over lets that can be kept
+		// as symbols: evaluate again with those kept (opaque.go).
+		var ll *loopLets
+		if !errors.As(err, &ll) {
+			break
+		}
+		ctx = withOpaqueLets(ctx, ll.names)
+		pr, err = Prophesy(ctx, k, kinfo, spec, opts.Options)
+	}
 	if err != nil {
 		return nil, err
 	}
