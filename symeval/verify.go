@@ -253,7 +253,7 @@ func Analyze(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sare
 		params = append(params, id.Name)
 	}
 	// The specification's assumptions hold too.
-	top := NewScope(params)
+	top := NewScope(params).charging(ctx)
 	for _, as := range spec.Assumes {
 		c, err := top.Constraint(as.Cond)
 		if err != nil {
@@ -508,7 +508,7 @@ func (g *gen) walkAfter(pr *Prophecy, prev *heapWalker) (*heapWalker, error) {
 		w.trace = func(depth int, format string, args ...any) { g.tracef(depth, format, args...) }
 	}
 	if g.root == nil {
-		g.root = NewScope(g.a.Params).WithAssumptions(g.a.Assumptions)
+		g.root = NewScope(g.a.Params).charging(g.ctx).WithAssumptions(g.a.Assumptions)
 	}
 	s := g.root
 	for _, b := range g.k.Bindings {
@@ -907,7 +907,7 @@ func (g *gen) inBindings() error {
 				Detail: "the cells whose element of " + t.Name.Name + " is undefined hold no value: their reads are checked as undefined reads"})
 			continue
 		}
-		s := NewScope(g.a.Params)
+		s := NewScope(g.a.Params).charging(g.ctx)
 		var err error
 		for i, v := range b.Vars {
 			var x string
