@@ -627,7 +627,8 @@ func sampleSmall(ctx context.Context, u *presburger.UnionMap, kernel []string) (
 // passes maxPieces. Such a range fails with loopLets naming those lets;
 // Analyze evaluates the kernel again with them kept as symbols from
 // their let statements on (wantOpaque), as letOpaque keeps a let of too
-// many pieces. Bound at the let, the symbol is a parameter of every
+// many pieces, and with the lets that letOpaque kept before the range
+// kept at once. Bound at the let, the symbol is a parameter of every
 // scope after it, the loop's and those after the loop alike.
 
 // loopLets is the error of a loop's range that ran out of pieces over
@@ -635,6 +636,12 @@ func sampleSmall(ctx context.Context, u *presburger.UnionMap, kernel []string) (
 type loopLets struct {
 	names []string
 	err   error
+	// kept names the lets the walk had kept as symbols before the
+	// range (letOpaque): the evaluation again keeps them from the
+	// start, rather than translate each until it runs out of pieces
+	// once more, work that counts against the step budget (lens_blur's
+	// realized regions of f3 take most of a million steps each).
+	kept []string
 }
 
 func (e *loopLets) Error() string {
@@ -695,7 +702,11 @@ func (s *Scope) rangeLets(err error, lo, hi syntax.Expr) error {
 	if len(names) == 0 {
 		return err
 	}
-	return &loopLets{names: names, err: err}
+	var kept []string
+	for _, o := range s.opaque.lets() {
+		kept = append(kept, o.name)
+	}
+	return &loopLets{names: names, err: err, kept: kept}
 }
 
 // errKeptLet is the cause of a let kept as a symbol because a loop's

@@ -239,7 +239,7 @@ func Analyze(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sare
 		if !errors.As(err, &ll) {
 			break
 		}
-		ctx = withOpaqueLets(ctx, ll.names)
+		ctx = withOpaqueLets(ctx, append(ll.names, ll.kept...))
 		pr, err = Prophesy(ctx, k, kinfo, spec, opts.Options)
 	}
 	if err != nil {
