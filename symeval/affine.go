@@ -142,12 +142,44 @@ type linear struct {
 	terms map[term]presburger.Int
 	divs  map[string]*division
 	c     presburger.Int
+	// sig is a hash of the variable part, linear in it: the sum of the
+	// terms' hashes (termSig) times their coefficients, modulo 2^64,
+	// kept by the operations that build forms (the sig of l + f*o is
+	// sig(l) + f*sig(o)). Forms of the same variable part have the same
+	// sig and opposite ones opposite sigs, so that conj.simplify
+	// compares by their terms (sameTerms) only the atoms whose sigs
+	// agree. It is unknown (0, or nosig set after a coefficient past
+	// 64 bits) for a form built otherwise.
+	sig   uint64
+	nosig bool
+}
+
+// termSig is the hash of a term that linear.sig sums (FNV-1a of its
+// key).
+func termSig(t term) uint64 {
+	h := uint64(14695981039346656037)
+	k := t.key()
+	for i := 0; i < len(k); i++ {
+		h ^= uint64(k[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+// mayShareTerms reports whether a and b may have the same or opposite
+// variable parts, by their sigs: false only when they cannot.
+func mayShareTerms(a, b linear) bool {
+	if a.nosig || b.nosig || a.sig == 0 || b.sig == 0 {
+		return true
+	}
+	return a.sig == b.sig || a.sig == -b.sig
 }
 
 func constLinear(v int64) linear { return linear{c: presburger.NewInt(v)} }
 
 func varLinear(v presburger.Var) linear {
-	return linear{terms: map[term]presburger.Int{{v: v}: presburger.NewInt(1)}}
+	t := term{v: v}
+	return linear{terms: map[term]presburger.Int{t: presburger.NewInt(1)}, sig: termSig(t)}
 }
 
 func (l linear) isConst() bool { return len(l.terms) == 0 }
@@ -183,12 +215,16 @@ func (l linear) scale(f presburger.Int) linear {
 		out.terms[k] = v.Mul(f)
 	}
 	out.divs = l.divs
+	fv, ok := f.Int64()
+	out.sig, out.nosig = l.sig*uint64(fv), l.nosig || !ok
 	return out
 }
 
 // add returns l + f * o.
 func (l linear) add(o linear, f presburger.Int) linear {
 	out := linear{c: l.c.Add(o.c.Mul(f)), terms: map[term]presburger.Int{}, divs: map[string]*division{}}
+	fv, ok := f.Int64()
+	out.sig, out.nosig = l.sig+o.sig*uint64(fv), l.nosig || o.nosig || !ok
 	for k, v := range l.terms {
 		out.terms[k] = v
 	}
@@ -224,7 +260,8 @@ func (l linear) floorDiv(d presburger.Int) linear {
 	}
 	div := &division{num: l, den: d}
 	k := div.key()
-	return linear{terms: map[term]presburger.Int{{div: k}: presburger.NewInt(1)}, divs: map[string]*division{k: div}}
+	t := term{div: k}
+	return linear{terms: map[term]presburger.Int{t: presburger.NewInt(1)}, divs: map[string]*division{k: div}, sig: termSig(t)}
 }
 
 // atom is e >= 0, or e == 0 when eq is set.
@@ -372,7 +409,7 @@ func (c conj) simplify() (conj, bool) {
 			continue
 		}
 		for _, b := range out {
-			if a.contradicts(b) {
+			if mayShareTerms(a.e, b.e) && a.contradicts(b) {
 				return nil, false
 			}
 		}
