@@ -1,10 +1,13 @@
 package symeval
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/syntax"
@@ -25,6 +28,81 @@ import (
 // conjunctions of one translated constraint: past it the translation fails
 // rather than grow without limit.
 const maxPieces = 4096
+
+// work is the meter of the translation's own work: the products of
+// pieces and of conjunctions (combine, dnf.and) and the simplification
+// of the conjunctions they build, which no operation of the Presburger
+// engine counts. It charges that work to the step allowance of the
+// context of the evaluation (presburger.Charge), the meter of
+// AnalyzeOptions.Steps, whose cancellation also stops it: a translation
+// whose expansion grows past the allowance ends with an error wrapping
+// presburger.ErrAllowance after the same work on any machine. A nil
+// *work charges nothing (translations outside an evaluation, bounded by
+// maxPieces alone).
+//
+// The units are the engine's steps: a pair of conjunctions or of pieces
+// combined costs one, and the atoms of the conjunction built one per
+// atomsPerStep (see workCost). Units are gathered and charged in
+// batches of workBatch, so that the many small products cost no lookup
+// of the context each; a batch is charged before the work it counts.
+type work struct {
+	ctx     context.Context
+	pending atomic.Int64
+}
+
+// workBatch is how many units of work are gathered before they are
+// charged to the allowance.
+const workBatch = 256
+
+// atomsPerStep is how many atoms of the conjunctions a product builds
+// (and simplifies) count as one step.
+const atomsPerStep = 16
+
+// newWork returns the meter of the evaluation of ctx.
+func newWork(ctx context.Context) *work { return &work{ctx: ctx} }
+
+// charge counts n units of work, charging them to the allowance once a
+// batch is gathered; the error wraps presburger.ErrAllowance when the
+// allowance is used up, or the context's error once it is done.
+func (w *work) charge(n int64) error {
+	if w == nil || n <= 0 {
+		return nil
+	}
+	if w.pending.Add(n) < workBatch {
+		return nil
+	}
+	take := w.pending.Swap(0)
+	if take <= 0 {
+		return nil
+	}
+	if err := presburger.Charge(w.ctx, int(take)); err != nil {
+		return fmt.Errorf("translation of index expressions: %w", err)
+	}
+	return nil
+}
+
+// stops reports whether err ends the evaluation rather than the
+// translation alone: the step allowance is used up or the context is
+// done. No fallback of a failed translation (a let kept as a symbol, a
+// comparison split) may take its place.
+func stops(err error) bool {
+	return errors.Is(err, presburger.ErrAllowance) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// workCost is the cost of the product of the disjunctions d and o (or
+// of the conditions of two piecewise expressions): one unit per pair
+// and one per atomsPerStep atoms of the conjunctions built.
+func workCost(d, o dnf) int64 {
+	var atomsD, atomsO int64
+	for _, c := range d {
+		atomsD += int64(len(c))
+	}
+	for _, c := range o {
+		atomsO += int64(len(c))
+	}
+	pairs := int64(len(d)) * int64(len(o))
+	return pairs + (atomsD*int64(len(o))+atomsO*int64(len(d)))/atomsPerStep
+}
 
 // division is floor(num / den), den > 0.
 type division struct {
@@ -64,12 +142,44 @@ type linear struct {
 	terms map[term]presburger.Int
 	divs  map[string]*division
 	c     presburger.Int
+	// sig is a hash of the variable part, linear in it: the sum of the
+	// terms' hashes (termSig) times their coefficients, modulo 2^64,
+	// kept by the operations that build forms (the sig of l + f*o is
+	// sig(l) + f*sig(o)). Forms of the same variable part have the same
+	// sig and opposite ones opposite sigs, so that conj.simplify
+	// compares by their terms (sameTerms) only the atoms whose sigs
+	// agree. It is unknown (0, or nosig set after a coefficient past
+	// 64 bits) for a form built otherwise.
+	sig   uint64
+	nosig bool
+}
+
+// termSig is the hash of a term that linear.sig sums (FNV-1a of its
+// key).
+func termSig(t term) uint64 {
+	h := uint64(14695981039346656037)
+	k := t.key()
+	for i := 0; i < len(k); i++ {
+		h ^= uint64(k[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+// mayShareTerms reports whether a and b may have the same or opposite
+// variable parts, by their sigs: false only when they cannot.
+func mayShareTerms(a, b linear) bool {
+	if a.nosig || b.nosig || a.sig == 0 || b.sig == 0 {
+		return true
+	}
+	return a.sig == b.sig || a.sig == -b.sig
 }
 
 func constLinear(v int64) linear { return linear{c: presburger.NewInt(v)} }
 
 func varLinear(v presburger.Var) linear {
-	return linear{terms: map[term]presburger.Int{{v: v}: presburger.NewInt(1)}}
+	t := term{v: v}
+	return linear{terms: map[term]presburger.Int{t: presburger.NewInt(1)}, sig: termSig(t)}
 }
 
 func (l linear) isConst() bool { return len(l.terms) == 0 }
@@ -105,12 +215,16 @@ func (l linear) scale(f presburger.Int) linear {
 		out.terms[k] = v.Mul(f)
 	}
 	out.divs = l.divs
+	fv, ok := f.Int64()
+	out.sig, out.nosig = l.sig*uint64(fv), l.nosig || !ok
 	return out
 }
 
 // add returns l + f * o.
 func (l linear) add(o linear, f presburger.Int) linear {
 	out := linear{c: l.c.Add(o.c.Mul(f)), terms: map[term]presburger.Int{}, divs: map[string]*division{}}
+	fv, ok := f.Int64()
+	out.sig, out.nosig = l.sig+o.sig*uint64(fv), l.nosig || o.nosig || !ok
 	for k, v := range l.terms {
 		out.terms[k] = v
 	}
@@ -146,7 +260,8 @@ func (l linear) floorDiv(d presburger.Int) linear {
 	}
 	div := &division{num: l, den: d}
 	k := div.key()
-	return linear{terms: map[term]presburger.Int{{div: k}: presburger.NewInt(1)}, divs: map[string]*division{k: div}}
+	t := term{div: k}
+	return linear{terms: map[term]presburger.Int{t: presburger.NewInt(1)}, divs: map[string]*division{k: div}, sig: termSig(t)}
 }
 
 // atom is e >= 0, or e == 0 when eq is set.
@@ -180,9 +295,14 @@ func dnfTrue() dnf { return dnf{conj{}} }
 // Most of the pairs of a product of case splits are often contradictory
 // (the same comparison taken both ways): the product may be up to
 // maxProduct pairs, of which at most maxPieces may remain.
-func (d dnf) and(o dnf) (dnf, error) {
+//
+// The work is charged to w (nil: not charged) before it is done.
+func (d dnf) and(w *work, o dnf) (dnf, error) {
 	if len(d)*len(o) > maxProduct {
 		return nil, budgetError(fmt.Sprintf("constraint has more than %d disjuncts", maxPieces))
+	}
+	if err := w.charge(workCost(d, o)); err != nil {
+		return nil, err
 	}
 	var out dnf
 	for _, a := range d {
@@ -289,7 +409,7 @@ func (c conj) simplify() (conj, bool) {
 			continue
 		}
 		for _, b := range out {
-			if a.contradicts(b) {
+			if mayShareTerms(a.e, b.e) && a.contradicts(b) {
 				return nil, false
 			}
 		}
@@ -334,15 +454,19 @@ func (p pwExpr) key() string {
 	return b.String()
 }
 
-// combine applies f to every pair of pieces of a and b.
-func combine(a, b pwExpr, f func(x, y linear) (pwExpr, error)) (pwExpr, error) {
+// combine applies f to every pair of pieces of a and b, charging the
+// pairs and the products of their conditions to w.
+func combine(w *work, a, b pwExpr, f func(x, y linear) (pwExpr, error)) (pwExpr, error) {
 	if len(a)*len(b) > maxProduct {
 		return nil, budgetError(fmt.Sprintf("index expression has more than %d pieces", maxPieces))
+	}
+	if err := w.charge(int64(len(a)) * int64(len(b))); err != nil {
+		return nil, err
 	}
 	var out pwExpr
 	for _, pa := range a {
 		for _, pb := range b {
-			cond, err := pa.cond.and(pb.cond)
+			cond, err := pa.cond.and(w, pb.cond)
 			if err != nil {
 				return nil, err
 			}
@@ -354,7 +478,7 @@ func combine(a, b pwExpr, f func(x, y linear) (pwExpr, error)) (pwExpr, error) {
 				return nil, err
 			}
 			for _, s := range sub {
-				c, err := cond.and(s.cond)
+				c, err := cond.and(w, s.cond)
 				if err != nil {
 					return nil, err
 				}
@@ -375,6 +499,10 @@ func combine(a, b pwExpr, f func(x, y linear) (pwExpr, error)) (pwExpr, error) {
 type binding struct {
 	v   presburger.Var
 	let pwExpr
+	// paramLet is set for a let of several pieces over the kernel's
+	// parameters alone, bound where no loop variable is: one that can
+	// be kept as a symbol (opaque.go).
+	paramLet bool
 }
 
 // translator translates index expressions and constraints.
@@ -386,6 +514,8 @@ type translator struct {
 	// canon caches the canonical keys of the sub-terms of sums
 	// (cancel.go); nil until the first sum.
 	canon *canon
+	// w is charged the work of the translation (nil: none).
+	w *work
 }
 
 func errAt(x syntax.Expr, format string, args ...any) error {
@@ -481,9 +611,9 @@ func (t *translator) arith(x *syntax.Binary) (pwExpr, error) {
 		if x.Op == syntax.OpSub {
 			f = one.Neg()
 		}
-		return combine(a, b, func(p, q linear) (pwExpr, error) { return pwLinear(p.add(q, f)), nil })
+		return combine(t.w, a, b, func(p, q linear) (pwExpr, error) { return pwLinear(p.add(q, f)), nil })
 	case syntax.OpMul:
-		return combine(a, b, func(p, q linear) (pwExpr, error) {
+		return combine(t.w, a, b, func(p, q linear) (pwExpr, error) {
 			switch {
 			case q.isConst():
 				return pwLinear(p.scale(q.c)), nil
@@ -493,7 +623,7 @@ func (t *translator) arith(x *syntax.Binary) (pwExpr, error) {
 			return nil, errAt(x, "product of two non-constant terms is not affine")
 		})
 	}
-	return combine(a, b, func(p, q linear) (pwExpr, error) {
+	return combine(t.w, a, b, func(p, q linear) (pwExpr, error) {
 		if !q.isConst() || q.c.Sign() <= 0 {
 			return nil, errAt(x, "%s by a non-constant or non-positive divisor", x.Op)
 		}
@@ -512,7 +642,7 @@ func (t *translator) minMax(x *syntax.Call) (pwExpr, error) {
 		return nil, err
 	}
 	isMin := x.Fun.Name == "min"
-	return combine(a, b, func(p, q linear) (pwExpr, error) {
+	return combine(t.w, a, b, func(p, q linear) (pwExpr, error) {
 		// q - p >= 0: p is the min and q the max.
 		d := q.add(p, presburger.NewInt(-1))
 		le := dnf{conj{{e: d}}}
@@ -544,7 +674,7 @@ func (t *translator) choose(x *syntax.Call) (pwExpr, error) {
 		pw pwExpr
 	}{{c, a}, {nc, b}} {
 		for _, p := range side.pw {
-			cc, err := side.c.and(p.cond)
+			cc, err := side.c.and(t.w, p.cond)
 			if err != nil {
 				return nil, err
 			}
@@ -585,7 +715,7 @@ func (t *translator) cond(x syntax.Expr, neg bool) (dnf, error) {
 				return nil, err
 			}
 			if (x.Op == syntax.OpAnd) != neg {
-				return a.and(b)
+				return a.and(t.w, b)
 			}
 			return a.or(b)
 		case x.Op.IsComparison():
@@ -604,7 +734,7 @@ func (t *translator) cond(x syntax.Expr, neg bool) (dnf, error) {
 			if neg {
 				out, err = out.or(d)
 			} else {
-				out, err = out.and(d)
+				out, err = out.and(t.w, d)
 			}
 			if err != nil {
 				return nil, err
@@ -675,7 +805,7 @@ func (t *translator) comparePlain(xa syntax.Expr, op syntax.Op, xb syntax.Expr) 
 	var out dnf
 	for _, pa := range a {
 		for _, pb := range b {
-			c, err := pa.cond.and(pb.cond)
+			c, err := pa.cond.and(t.w, pb.cond)
 			if err != nil {
 				return nil, err
 			}
@@ -697,7 +827,7 @@ func (t *translator) comparePlain(xa syntax.Expr, op syntax.Op, xb syntax.Expr) 
 			default:
 				return nil, fmt.Errorf("unknown comparison %s", op)
 			}
-			c, err = c.and(atoms)
+			c, err = c.and(t.w, atoms)
 			if err != nil {
 				return nil, err
 			}

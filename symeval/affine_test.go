@@ -2,8 +2,10 @@ package symeval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/augur-verify/augur/presburger"
@@ -381,5 +383,67 @@ func checkGraphAtRandomPoints(ctx context.Context, t *testing.T, r *rand.Rand, g
 				t.Fatalf("%s at %v: graph %s contains %d: %v, want value %d", text, env, g, want+d, in, want)
 			}
 		}
+	}
+}
+
+// chargedLets binds, in a scope of the parameters of clampChain charged
+// to ctx, the lets of clampChain: two chains of clamps three deep and a
+// loop extent over both, whose translation multiplies the pieces of the
+// chains (without facts, no piece is pruned and no Presburger
+// operation runs: the work is the translation's alone).
+func chargedLets(ctx context.Context, t *testing.T) error {
+	t.Helper()
+	s := NewScope([]string{"N", "A1", "B1", "A2", "B2", "A3", "B3"}).charging(ctx)
+	for _, l := range [][2]string{
+		{"x1", "max(min(N, B1 + N), A1 + N)"},
+		{"x2", "max(min(x1, B2 + N), A2 + N)"},
+		{"x3", "max(min(x2, B3 + N), A3 + N)"},
+		{"y1", "min(max(0, 0 - B1), 0 - A1)"},
+		{"y2", "min(max(y1, 0 - B2), 0 - A2)"},
+		{"y3", "min(max(y2, 0 - B3), 0 - A3)"},
+		{"e", "(x3 - y3 + 3) / 4"},
+	} {
+		var err error
+		if s, err = s.Let(ctx, l[0], mustExpr(t, l[1])); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TestTranslationChargesSteps checks that the translation's own work
+// (products of pieces and of conjunctions) counts against the step
+// allowance of the evaluation's context: the same number of steps on
+// every run, enough of them that the allowance runs out inside the
+// translation, with an error naming it, at half of them; and a
+// cancelled context stops it.
+func TestTranslationChargesSteps(t *testing.T) {
+	used := func(max int64) (int64, error) {
+		a := presburger.NewAllowance(max)
+		err := chargedLets(presburger.WithAllowance(context.Background(), a), t)
+		return a.Used(), err
+	}
+	n, err := used(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 10*workBatch {
+		t.Fatalf("the translation counted %d steps, want at least %d", n, 10*workBatch)
+	}
+	t.Logf("%d steps", n)
+	if again, _ := used(0); again != n {
+		t.Fatalf("the translation counted %d steps, then %d", n, again)
+	}
+	if _, err := used(n); err != nil {
+		t.Fatalf("within %d steps: %v", n, err)
+	}
+	_, err = used(n / 2)
+	if !errors.Is(err, presburger.ErrAllowance) || !strings.Contains(err.Error(), "let e: translation of index expressions") {
+		t.Fatalf("within %d steps: %v, want the allowance to run out in the translation of let e", n/2, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := chargedLets(ctx, t); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled: %v, want the translation stopped", err)
 	}
 }

@@ -365,7 +365,7 @@ func (t *translator) translateSum(s *sumForm) (pwExpr, error) {
 			acc = scaled
 			continue
 		}
-		if acc, err = combine(acc, scaled, func(p, q linear) (pwExpr, error) { return pwLinear(p.add(q, one)), nil }); err != nil {
+		if acc, err = combine(t.w, acc, scaled, func(p, q linear) (pwExpr, error) { return pwLinear(p.add(q, one)), nil }); err != nil {
 			return nil, err
 		}
 	}

@@ -389,11 +389,11 @@ func coarseLocation(s *Scope, x *syntax.Index) (*presburger.Map, error) {
 			if err != nil {
 				return nil, err
 			}
-			eqs, err := equalities([]presburger.Var{presburger.OutVar(i)}, []pwExpr{v})
+			eqs, err := tr.w.equalities([]presburger.Var{presburger.OutVar(i)}, []pwExpr{v})
 			if err != nil {
 				return nil, err
 			}
-			if d, err = d.and(eqs); err != nil {
+			if d, err = d.and(tr.w, eqs); err != nil {
 				return nil, err
 			}
 			continue
@@ -412,11 +412,11 @@ func coarseLocation(s *Scope, x *syntax.Index) (*presburger.Map, error) {
 			v := o.add(r.e, one.Neg())
 			for _, l := range vs[1] {
 				for _, h := range vs[2] {
-					cond, err := r.cond.and(l.cond)
+					cond, err := r.cond.and(tr.w, l.cond)
 					if err != nil {
 						return nil, err
 					}
-					if cond, err = cond.and(h.cond); err != nil {
+					if cond, err = cond.and(tr.w, h.cond); err != nil {
 						return nil, err
 					}
 					bound := l.e // the value when the range is empty
@@ -425,7 +425,7 @@ func coarseLocation(s *Scope, x *syntax.Index) (*presburger.Map, error) {
 					}
 					inRange := conj{{e: v.add(l.e, one.Neg())}, {e: h.e.add(v, one.Neg())}} // lo <= v <= hi
 					empty := conj{{e: v.add(bound, one.Neg()), eq: true}}                   // v = bound
-					c, err := cond.and(dnf{inRange, empty})
+					c, err := cond.and(tr.w, dnf{inRange, empty})
 					if err != nil {
 						return nil, err
 					}
@@ -434,7 +434,7 @@ func coarseLocation(s *Scope, x *syntax.Index) (*presburger.Map, error) {
 			}
 		}
 		var err error
-		if d, err = d.and(alts); err != nil {
+		if d, err = d.and(tr.w, alts); err != nil {
 			return nil, err
 		}
 	}

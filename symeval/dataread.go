@@ -645,7 +645,7 @@ func affineLocation(s *Scope, x *syntax.Index, data []bool) (*presburger.Map, er
 	d := dnfTrue()
 	if len(vs) > 0 {
 		var err error
-		if d, err = equalities(vs, es); err != nil {
+		if d, err = s.w.equalities(vs, es); err != nil {
 			return nil, err
 		}
 	}

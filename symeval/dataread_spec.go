@@ -47,13 +47,13 @@ func accessDNF(c *syntax.Call, tr *translator, types map[syntax.Expr]syntax.Type
 	d := dnfTrue()
 	if len(vs) > 0 {
 		var err error
-		if d, err = equalities(vs, pws); err != nil {
+		if d, err = tr.w.equalities(vs, pws); err != nil {
 			return nil, false, err
 		}
 	}
 	if len(ranges) > 0 {
 		var err error
-		if d, err = d.and(dnf{ranges}); err != nil {
+		if d, err = d.and(tr.w, dnf{ranges}); err != nil {
 			return nil, false, err
 		}
 	}

@@ -268,7 +268,7 @@ func NewDeadStores(ctx context.Context, k *sched.Kernel, assumptions *presburger
 	for _, id := range k.Params {
 		params = append(params, id.Name)
 	}
-	s := NewScope(params)
+	s := NewScope(params).charging(ctx)
 	if assumptions != nil {
 		s = s.WithAssumptions(assumptions)
 	}

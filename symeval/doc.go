@@ -75,7 +75,10 @@
 // (presburger.Var), and lower.go builds them with the engine's builder of
 // quasi-affine constraints (presburger.Builder). A let over the
 // parameters whose value has too many pieces is kept as a symbol, a fresh
-// parameter with the facts of its bounds (opaque.go). Expression contexts (context.go) take the index parts
+// parameter with the facts of its bounds (opaque.go). The translation's
+// own work, the products of pieces and of conjunctions, counts against
+// the evaluation's step budget (affine.go, work), as the engine's
+// operations do. Expression contexts (context.go) take the index parts
 // out of a value into holes, such as A(□1, □2) * B(□2, □3)⟨i, k, j⟩,
 // interned in a Contexts table so that equal contexts share one tuple
 // name. Symbolic heaps (heap.go) are relations from array cells to context

@@ -107,21 +107,27 @@ func lowerDNF(sp presburger.Space, d dnf, extra conj) (*presburger.Map, error) {
 
 // equalities returns the pieces of the simultaneous equalities
 // vars_k = e_k: the cartesian product of the expressions' pieces, each a
-// conjunction of the pieces' conditions and the equalities.
+// conjunction of the pieces' conditions and the equalities. Its work is
+// charged to no meter (work.equalities charges it).
 func equalities(vars []presburger.Var, es []pwExpr) (dnf, error) {
+	return (*work)(nil).equalities(vars, es)
+}
+
+// equalities is the function equalities, its work charged to w.
+func (w *work) equalities(vars []presburger.Var, es []pwExpr) (dnf, error) {
 	out := dnfTrue()
 	for k, e := range es {
 		var alts dnf
 		for _, p := range e {
 			eq := conj{{e: p.e.add(varLinear(vars[k]), presburger.NewInt(-1)), eq: true}}
-			c, err := p.cond.and(dnf{eq})
+			c, err := p.cond.and(w, dnf{eq})
 			if err != nil {
 				return nil, err
 			}
 			alts = append(alts, c...)
 		}
 		var err error
-		if out, err = out.and(alts); err != nil {
+		if out, err = out.and(w, alts); err != nil {
 			return nil, err
 		}
 	}

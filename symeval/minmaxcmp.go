@@ -173,7 +173,7 @@ func (t *translator) splitCompare(a syntax.Expr, op syntax.Op, b syntax.Expr) (d
 		}
 		decided = decided || dec
 		if and {
-			out, err = out.and(d)
+			out, err = out.and(t.w, d)
 		} else {
 			out, err = out.or(d)
 		}

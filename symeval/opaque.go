@@ -618,3 +618,101 @@ func sampleSmall(ctx context.Context, u *presburger.UnionMap, kernel []string) (
 	}
 	return u.Sample(ctx)
 }
+
+// A loop's range over lets of the kernel's parameters can run out of
+// pieces where the lets themselves did not: Halide's range of a
+// pyramid's first level, (f3_s0_v1_max_s - f3_s0_v1_min + 3) / 4 in
+// lens_blur, reads two lets of 9 and 8 pieces whose conditions, built
+// through the 8 levels, have 528 and 176 conjunctions, and their product
+// passes maxPieces. Such a range fails with loopLets naming those lets;
+// Analyze evaluates the kernel again with them kept as symbols from
+// their let statements on (wantOpaque), as letOpaque keeps a let of too
+// many pieces, and with the lets that letOpaque kept before the range
+// kept at once. Bound at the let, the symbol is a parameter of every
+// scope after it, the loop's and those after the loop alike.
+
+// loopLets is the error of a loop's range that ran out of pieces over
+// lets that can be kept as symbols.
+type loopLets struct {
+	names []string
+	err   error
+	// kept names the lets the walk had kept as symbols before the
+	// range (letOpaque): the evaluation again keeps them from the
+	// start, rather than translate each until it runs out of pieces
+	// once more, work that counts against the step budget (lens_blur's
+	// realized regions of f3 take most of a million steps each).
+	kept []string
+}
+
+func (e *loopLets) Error() string {
+	return fmt.Sprintf("%v (over the lets %s, to be kept as symbols)", e.err, strings.Join(e.names, ", "))
+}
+
+func (e *loopLets) Unwrap() error { return e.err }
+
+// opaqueLetsKey is the context key of the names of the lets to keep as
+// symbols (wantOpaque).
+type opaqueLetsKey struct{}
+
+// withOpaqueLets returns ctx with the let names added to those kept as
+// symbols.
+func withOpaqueLets(ctx context.Context, names []string) context.Context {
+	old, _ := ctx.Value(opaqueLetsKey{}).(map[string]bool)
+	m := make(map[string]bool, len(old)+len(names))
+	for n := range old {
+		m[n] = true
+	}
+	for _, n := range names {
+		m[n] = true
+	}
+	return context.WithValue(ctx, opaqueLetsKey{}, m)
+}
+
+// wantOpaque reports whether the let name is to be kept as a symbol in
+// the evaluation of ctx.
+func wantOpaque(ctx context.Context, name string) bool {
+	m, _ := ctx.Value(opaqueLetsKey{}).(map[string]bool)
+	return m[name]
+}
+
+// rangeLets returns err as a loopLets naming the lets that the bounds
+// lo and hi of a loop in s read by name and that can be kept as
+// symbols (of several pieces, over the kernel's parameters alone, in a
+// scope without loop variables), when err ran out of pieces and there
+// are some; err itself otherwise.
+func (s *Scope) rangeLets(err error, lo, hi syntax.Expr) error {
+	if !outOfPieces(err) {
+		return err
+	}
+	var names []string
+	seen := map[string]bool{}
+	for _, e := range []syntax.Expr{lo, hi} {
+		syntax.Inspect(e, func(x syntax.Expr) bool {
+			id, ok := x.(*syntax.Ident)
+			if !ok || seen[id.Name] {
+				return true
+			}
+			seen[id.Name] = true
+			if b, found := s.names[id.Name]; found && b.paramLet {
+				names = append(names, id.Name)
+			}
+			return true
+		})
+	}
+	if len(names) == 0 {
+		return err
+	}
+	var kept []string
+	for _, o := range s.opaque.lets() {
+		kept = append(kept, o.name)
+	}
+	return &loopLets{names: names, err: err, kept: kept}
+}
+
+// errKeptLet is the cause of a let kept as a symbol because a loop's
+// range over it ran out of pieces.
+var errKeptLet = budgetError("a loop's range over its value ran out of pieces")
+
+// maxOpaqueRetries bounds the evaluations of a kernel again with more
+// lets kept as symbols (loopLets).
+const maxOpaqueRetries = 4

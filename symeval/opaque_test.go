@@ -2,6 +2,7 @@ package symeval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 
@@ -91,4 +92,46 @@ func TestOpaqueLetValue(t *testing.T) {
 func (o *opaqueLet) opaqueValue(n, m int64) (int64, bool) {
 	env := map[string]int64{"N": n, "M": m}
 	return evalIndex(o.def, o.lookup, func(p string) (int64, bool) { v, ok := env[p]; return v, ok })
+}
+
+// TestLoopLetsKept: a loop's range that runs out of pieces over lets of
+// the parameters names those lets (loopLets), and also the lets the walk
+// had already kept as symbols, here t, so that the evaluation again
+// keeps t at once rather than translate it until it runs out of pieces
+// once more.
+func TestLoopLetsKept(t *testing.T) {
+	nest := "N"
+	for k := 1; k <= 8; k++ {
+		nest = fmt.Sprintf("2 * max(min((%s + %d) / 2, M / %d), %d) - %d", nest, k, 1<<k, k%3, k)
+	}
+	params := []string{"N", "M"}
+	for k := 1; k <= 6; k++ {
+		params = append(params, fmt.Sprintf("A%d", k), fmt.Sprintf("B%d", k))
+	}
+	ctx := context.Background()
+	s, err := NewScope(params).Let(ctx, "t", mustExpr(t, "min(N - 2, "+nest+")"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lets := [][2]string{{"x0", "N"}, {"y0", "0"}}
+	for k := 1; k <= 6; k++ {
+		lets = append(lets,
+			[2]string{fmt.Sprintf("x%d", k), fmt.Sprintf("max(min(x%d, B%d + N), A%d + N)", k-1, k, k)},
+			[2]string{fmt.Sprintf("y%d", k), fmt.Sprintf("min(max(y%d, 0 - B%d), 0 - A%d)", k-1, k, k)})
+	}
+	for _, l := range lets {
+		if s, err = s.Let(ctx, l[0], mustExpr(t, l[1])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inner, x := s.With("tx")
+	lo, hi := mustExpr(t, "0"), mustExpr(t, "(x6 - y6 + 3) / 4")
+	_, err = inner.Range(x, lo, hi)
+	var ll *loopLets
+	if !errors.As(s.rangeLets(err, lo, hi), &ll) {
+		t.Fatalf("range: %v, want it out of pieces over lets to keep", err)
+	}
+	if fmt.Sprint(ll.names) != "[x6 y6]" || fmt.Sprint(ll.kept) != "[t]" {
+		t.Errorf("lets %v and kept %v, want [x6 y6] and [t]", ll.names, ll.kept)
+	}
 }

@@ -186,7 +186,7 @@ func Prophesy(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sar
 	ev := &prophet{ctx: ctx, cs: res.Contexts, info: kinfo.Types, spec: spec, defined: opts.defined,
 		effects: res.effects, bodies: res.bodies, heapAnnot: opts.HeapAnnot,
 		garbage: opts.garbage, steps: res.steps, operands: res.operands, reuse: res.reuse, res: res}
-	scope := NewScope(params)
+	scope := NewScope(params).charging(ctx)
 	if res.reuse != nil {
 		// The assumptions and the initial heap do not depend on the
 		// garbage iterations.
@@ -338,7 +338,7 @@ func (p *prophet) binding(s *Scope, b *sched.Binding) (*presburger.Map, error) {
 		if err != nil {
 			return nil, err
 		}
-		if bounds, err = bounds.and(w); err != nil {
+		if bounds, err = bounds.and(tr.w, w); err != nil {
 			return nil, err
 		}
 	}
@@ -368,11 +368,11 @@ func definedCells(s *Scope, tr *translator, b *sched.Binding, dims []string, bou
 			return nil, err
 		}
 	}
-	d, err := equalities(vs, pws)
+	d, err := tr.w.equalities(vs, pws)
 	if err != nil {
 		return nil, err
 	}
-	if d, err = d.and(bounds); err != nil {
+	if d, err = d.and(tr.w, bounds); err != nil {
 		return nil, err
 	}
 	sp := presburger.MapSpace(s.Params(), presburger.FlatTuple(b.Array.Name, dims...), def.Space().Out)
@@ -417,12 +417,12 @@ func (p *prophet) cellMap(s *Scope, array string, dims []string, idx []pwExpr, s
 		vs = append(vs, presburger.OutVar(i))
 		es = append(es, e)
 	}
-	eqs, err := equalities(vs, es)
+	eqs, err := s.w.equalities(vs, es)
 	if err != nil {
 		return nil, err
 	}
 	if cond != nil {
-		if eqs, err = eqs.and(cond); err != nil {
+		if eqs, err = eqs.and(s.w, cond); err != nil {
 			return nil, err
 		}
 	}
@@ -546,7 +546,7 @@ func (p *prophet) rule(s *Scope, st sched.Stmt) (*Heap, error) {
 		lo, hi := st.Bounds()
 		bound, err := inner.Range(x, lo, hi)
 		if err != nil {
-			return nil, wrap(err)
+			return nil, wrap(s.rangeLets(err, lo, hi))
 		}
 		if inner, err = inner.Assume(bound); err != nil {
 			return nil, wrap(err)
@@ -653,7 +653,7 @@ func Assumptions(ctx context.Context, k *sched.Kernel) (_ *presburger.Map, err e
 	for _, id := range k.Params {
 		params = append(params, id.Name)
 	}
-	return assumptionDomain(ctx, NewScope(params), k)
+	return assumptionDomain(ctx, NewScope(params).charging(ctx), k)
 }
 
 // assumptionDomain conjoins the kernel's assumptions in scope

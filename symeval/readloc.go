@@ -70,7 +70,7 @@ func buildReadLocation(ctx context.Context, s *Scope, x *syntax.Index) (*presbur
 			}
 		}
 	}
-	d, err := equalities(vs, es)
+	d, err := s.w.equalities(vs, es)
 	if err != nil {
 		return nil, err
 	}

@@ -39,6 +39,9 @@ type Scope struct {
 	// derived from one root.
 	kernelParams int
 	opaque       *opaqueTable
+	// w is charged the work of the translations in s and the scopes
+	// derived from it (nil: none), set at the root by charging.
+	w *work
 }
 
 // scopeKids maps the statements of a kernel to the scopes they derive
@@ -83,7 +86,7 @@ func (s *Scope) loopScope(l *sched.Loop) (*Scope, string, error) {
 	lo, hi := l.Bounds()
 	bound, err := inner.Range(x, lo, hi)
 	if err != nil {
-		return nil, "", err
+		return nil, "", s.rangeLets(err, lo, hi)
 	}
 	if inner, err = inner.Assume(bound); err != nil {
 		return nil, "", err
@@ -163,6 +166,16 @@ func NewScope(params []string) *Scope {
 	return s
 }
 
+// charging returns s with the work of its translations, and of those of
+// every scope derived from it, charged to the step allowance of ctx
+// (work) and stopped by its cancellation: the scopes of an evaluation
+// are rooted at one of these.
+func (s *Scope) charging(ctx context.Context) *Scope {
+	n := s.clone()
+	n.w = newWork(ctx)
+	return n
+}
+
 // Facts returns the parameter domain known to hold in s (the ranges of
 // the enclosing loops and the conditions of the enclosing ifs, as added by
 // Assume), or nil when nothing is known.
@@ -208,7 +221,7 @@ func (s *Scope) WithAssumptions(d *presburger.Map) *Scope {
 func (s *Scope) Params() []string { return append([]string(nil), s.params...) }
 
 func (s *Scope) clone() *Scope {
-	n := &Scope{params: append([]string(nil), s.params...), names: make(map[string]binding, len(s.names)+1), facts: s.facts, assumed: s.assumed, locs: &locMemo{}, kids: &scopeKids{}, kernelParams: s.kernelParams, opaque: s.opaque}
+	n := &Scope{params: append([]string(nil), s.params...), names: make(map[string]binding, len(s.names)+1), facts: s.facts, assumed: s.assumed, locs: &locMemo{}, kids: &scopeKids{}, kernelParams: s.kernelParams, opaque: s.opaque, w: s.w}
 	for k, v := range s.names {
 		n.names[k] = v
 	}
@@ -248,8 +261,16 @@ func (s *Scope) With(name string) (*Scope, string) {
 // (letOpaque).
 func (s *Scope) Let(ctx context.Context, name string, x syntax.Expr) (_ *Scope, err error) {
 	defer guard(&err, "let "+name)
+	if wantOpaque(ctx, name) {
+		if n, oerr := s.letOpaque(ctx, name, x, errKeptLet); oerr == nil {
+			return n, nil
+		}
+	}
 	v, err := s.translator().index(x)
 	if err != nil {
+		if stops(err) {
+			return nil, fmt.Errorf("let %s: %w", name, err)
+		}
 		if n, oerr := s.letOpaque(ctx, name, x, err); oerr == nil {
 			return n, nil
 		}
@@ -259,7 +280,7 @@ func (s *Scope) Let(ctx context.Context, name string, x syntax.Expr) (_ *Scope, 
 		return nil, fmt.Errorf("let %s: %w", name, err)
 	}
 	n := s.clone()
-	n.names[name] = binding{let: v}
+	n.names[name] = binding{let: v, paramLet: len(v) > 1 && readsNothing(x) && s.overParamsOnly(x)}
 	return n, nil
 }
 
@@ -287,6 +308,11 @@ func (s *Scope) prune(ctx context.Context, v pwExpr) (pwExpr, error) {
 	for _, pc := range v {
 		var cond dnf
 		for _, c := range pc.cond {
+			// Lowering the conjunction and intersecting it with the
+			// known facts, which count no steps of their own.
+			if err := s.w.charge(1 + int64(len(c))/atomsPerStep); err != nil {
+				return nil, err
+			}
 			if known != nil {
 				b, err := lowerConj(sp, c)
 				if err != nil {
@@ -397,7 +423,7 @@ func (s *Scope) translator() *translator {
 	return &translator{lookup: func(name string) (binding, bool) {
 		b, ok := s.names[name]
 		return b, ok
-	}, opaque: s.opaque}
+	}, opaque: s.opaque, w: s.w}
 }
 
 // withDims returns a translator that resolves the given names to the
@@ -411,7 +437,7 @@ func (s *Scope) withDims(dims []string) *translator {
 		}
 		b, ok := s.names[name]
 		return b, ok
-	}, opaque: s.opaque}
+	}, opaque: s.opaque, w: s.w}
 }
 
 // IndexMap returns the graph of the quasi-affine index expression x over
@@ -424,7 +450,7 @@ func (s *Scope) IndexMap(x syntax.Expr) (_ *presburger.Map, err error) {
 		return nil, err
 	}
 	sp := presburger.SetSpace(s.Params(), presburger.FlatTuple("", "v"))
-	d, err := equalities([]presburger.Var{presburger.OutVar(0)}, []pwExpr{v})
+	d, err := s.w.equalities([]presburger.Var{presburger.OutVar(0)}, []pwExpr{v})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", syntax.ExprString(x), err)
 	}
@@ -462,13 +488,13 @@ func (s *Scope) Range(x string, lo, hi syntax.Expr) (_ *presburger.Map, err erro
 	xv := pwLinear(varLinear(presburger.ParamVar(x)))
 	one := presburger.NewInt(1)
 	// lo <= x: x - lo >= 0; x < hi: hi - x - 1 >= 0.
-	lower, err := combine(xv, l, func(p, q linear) (pwExpr, error) {
+	lower, err := combine(t.w, xv, l, func(p, q linear) (pwExpr, error) {
 		return pwExpr{{cond: dnf{conj{{e: p.add(q, one.Neg())}}}, e: linear{}}}, nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	upper, err := combine(xv, h, func(p, q linear) (pwExpr, error) {
+	upper, err := combine(t.w, xv, h, func(p, q linear) (pwExpr, error) {
 		return pwExpr{{cond: dnf{conj{{e: q.add(p, one.Neg()).add(constLinear(-1), one)}}}, e: linear{}}}, nil
 	})
 	if err != nil {
@@ -477,7 +503,7 @@ func (s *Scope) Range(x string, lo, hi syntax.Expr) (_ *presburger.Map, err erro
 	var d dnf
 	for _, a := range lower {
 		for _, b := range upper {
-			c, err := a.cond.and(b.cond)
+			c, err := a.cond.and(t.w, b.cond)
 			if err != nil {
 				return nil, err
 			}
@@ -507,7 +533,7 @@ func (s *Scope) rangeBelow(z, x string, lo syntax.Expr) (*presburger.Map, error)
 	upper := conj{{e: xv.add(zv, one.Neg()).add(constLinear(-1), one)}} // x - z - 1 >= 0
 	var d dnf
 	for _, p := range l {
-		c, err := p.cond.and(dnf{append(conj{{e: zv.add(p.e, one.Neg())}}, upper...)}) // z - lo >= 0
+		c, err := p.cond.and(s.w, dnf{append(conj{{e: zv.add(p.e, one.Neg())}}, upper...)}) // z - lo >= 0
 		if err != nil {
 			return nil, err
 		}

@@ -372,7 +372,7 @@ func (an *specAnalyzer) equation(st *specTensor, i int, eq *sare.Equation) (*spe
 		if err != nil {
 			return nil, err
 		}
-		if d, err = d.and(inWhere); err != nil {
+		if d, err = d.and(nil, inWhere); err != nil {
 			return nil, err
 		}
 		usp := an.tensorSpace(u)

@@ -94,7 +94,7 @@ func heapsBefore(ctx context.Context, pr *Prophecy, k *sched.Kernel) (_ map[*sch
 		params = append(params, id.Name)
 	}
 	w := newHeapWalker(ctx, pr)
-	s := NewScope(params).WithAssumptions(pr.Assumptions)
+	s := NewScope(params).charging(ctx).WithAssumptions(pr.Assumptions)
 	for _, b := range k.Bindings {
 		if _, ok := w.arrays[b.Array.Name]; !ok {
 			w.arrays[b.Array.Name] = arrayDecl{extents: b.Extents, scope: s}
@@ -177,13 +177,13 @@ func extentBounds(s *Scope, extents []syntax.Expr, dim func(int) presburger.Var)
 		v := varLinear(dim(i))
 		var alts dnf
 		for _, p := range ext {
-			cc, err := p.cond.and(dnf{conj{{e: v}, {e: p.e.add(v, one.Neg()).add(constLinear(-1), one)}}})
+			cc, err := p.cond.and(s.w, dnf{conj{{e: v}, {e: p.e.add(v, one.Neg()).add(constLinear(-1), one)}}})
 			if err != nil {
 				return nil, err
 			}
 			alts = append(alts, cc...)
 		}
-		if c, err = c.and(alts); err != nil {
+		if c, err = c.and(s.w, alts); err != nil {
 			return nil, err
 		}
 	}
@@ -665,12 +665,12 @@ func outputCells(pr *Prophecy, k *sched.Kernel) (*presburger.UnionMap, error) {
 				}
 				bd, ok := s.names[name]
 				return bd, ok
-			}}
+			}, w: s.w}
 			wh, err := tr.cond(b.Where, false)
 			if err != nil {
 				return nil, err
 			}
-			if c, err = c.and(wh); err != nil {
+			if c, err = c.and(s.w, wh); err != nil {
 				return nil, err
 			}
 		}

@@ -240,7 +240,7 @@ func (ev *valueEval) indexValue(e syntax.Expr) (alternative, error) {
 	if err != nil {
 		return alternative{}, err
 	}
-	d, err := equalities([]presburger.Var{presburger.OutVar(0)}, []pwExpr{v})
+	d, err := ev.s.w.equalities([]presburger.Var{presburger.OutVar(0)}, []pwExpr{v})
 	if err != nil {
 		return alternative{}, err
 	}
@@ -566,7 +566,7 @@ func location(s *Scope, x *syntax.Index) (*presburger.Map, error) {
 		}
 		vs[i], es[i], dims[i] = presburger.OutVar(i), v, fmt.Sprintf("i%d", i)
 	}
-	d, err := equalities(vs, es)
+	d, err := s.w.equalities(vs, es)
 	if err != nil {
 		return nil, err
 	}

@@ -232,6 +232,16 @@ func Analyze(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sare
 		}
 	}
 	pr, err := Prophesy(ctx, k, kinfo, spec, opts.Options)
+	for tries := 0; err != nil && tries < maxOpaqueRetries; tries++ {
+		// A loop's range ran out of pieces over lets that can be kept
+		// as symbols: evaluate again with those kept (opaque.go).
+		var ll *loopLets
+		if !errors.As(err, &ll) {
+			break
+		}
+		ctx = withOpaqueLets(ctx, append(ll.names, ll.kept...))
+		pr, err = Prophesy(ctx, k, kinfo, spec, opts.Options)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -243,7 +253,7 @@ func Analyze(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sare
 		params = append(params, id.Name)
 	}
 	// The specification's assumptions hold too.
-	top := NewScope(params)
+	top := NewScope(params).charging(ctx)
 	for _, as := range spec.Assumes {
 		c, err := top.Constraint(as.Cond)
 		if err != nil {
@@ -498,7 +508,7 @@ func (g *gen) walkAfter(pr *Prophecy, prev *heapWalker) (*heapWalker, error) {
 		w.trace = func(depth int, format string, args ...any) { g.tracef(depth, format, args...) }
 	}
 	if g.root == nil {
-		g.root = NewScope(g.a.Params).WithAssumptions(g.a.Assumptions)
+		g.root = NewScope(g.a.Params).charging(g.ctx).WithAssumptions(g.a.Assumptions)
 	}
 	s := g.root
 	for _, b := range g.k.Bindings {
@@ -897,7 +907,7 @@ func (g *gen) inBindings() error {
 				Detail: "the cells whose element of " + t.Name.Name + " is undefined hold no value: their reads are checked as undefined reads"})
 			continue
 		}
-		s := NewScope(g.a.Params)
+		s := NewScope(g.a.Params).charging(g.ctx)
 		var err error
 		for i, v := range b.Vars {
 			var x string

@@ -31,3 +31,31 @@ func TestOpaqueRegion(t *testing.T) {
 		t.Errorf("region_past_end.sched: cell %s, want t[5] (one past t_extent = 5 at N = M = 1)", cx.Cell)
 	}
 }
+
+// TestOpaqueLoop: testdata/opaque/loop.sched writes a temporary by tiles
+// of a loop whose range (x6 - y6 + 3) / 4 reads two lets, clamps nested
+// six deep, of few pieces but conditions of many conjunctions, whose
+// product passes the limit of disjuncts, as lens_blur's range of its
+// pyramid's first level: the evaluation starts again with the two lets
+// kept as symbols, and the kernel is VALID. The planted variant is one
+// tile short: INVALID at the lets' own values, where the output reads
+// cells the loop leaves unwritten, and the interpreter replays it.
+func TestOpaqueLoop(t *testing.T) {
+	dir := filepath.Join("testdata", "opaque")
+	spec := filepath.Join(dir, "loop.sare")
+	rep := validateFiles(t, spec, filepath.Join(dir, "loop.sched"), Options{NoQuickTest: true})
+	if rep.Verdict != Valid {
+		t.Errorf("loop.sched: verdict %s (%s), want valid", rep.Verdict, rep.Reason)
+	}
+	rep = validateFiles(t, spec, filepath.Join(dir, "loop_short.sched"), Options{NoQuickTest: true})
+	if rep.Verdict != Invalid || rep.Reason != "undefined read" {
+		t.Fatalf("loop_short.sched: verdict %s (%s), want invalid (undefined read)", rep.Verdict, rep.Reason)
+	}
+	cx := rep.Counterexample
+	if cx == nil || !cx.Reproduced {
+		t.Fatalf("loop_short.sched: counterexample %+v not reproduced", cx)
+	}
+	if cx.Cell != "t[0]" {
+		t.Errorf("loop_short.sched: cell %s, want t[0] (no tile at N = 4, x6 = 4, y6 = 0)", cx.Cell)
+	}
+}
