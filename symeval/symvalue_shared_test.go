@@ -150,3 +150,41 @@ func TestSharedReads(t *testing.T) {
 		})
 	}
 }
+
+// diffSpec and diffKernel compute the sum of two absolute differences of
+// neighbouring cells of a buffer whose ends hold A's value and the others
+// Bz's (camera_pipe's gradients have this form): twelve reads of three
+// cells, each in three pieces (BenchmarkSharedReads).
+const diffSpec = `param N
+assume N >= 3
+input In(x) : f32
+tensor A(x) : f32
+A(x) = In(x) + In(x)
+tensor Bz(x) : f32
+Bz(x) = In(x) * 2
+tensor D(x) : f32
+D(x) = select(A(x) < A(x + 1), A(x + 1) - A(x), A(x) - A(x + 1)) + select(A(x + 1) < A(x + 2), A(x + 2) - A(x + 1), A(x + 1) - A(x + 2))
+output D
+`
+
+const diffKernel = `kernel diff(N)
+assume N >= 3
+in  input[x] : f32[N] = In(x)
+out output[x] : f32[N - 2] = D(x)
+{
+  alloc a : f32[N] {
+    a[0] {A(0)} := input[0] + input[0]
+    a[N - 1] {A(N - 1)} := input[N - 1] + input[N - 1]
+    for i < N - 2 {
+      a[i + 1] {Bz(i + 1)} := input[i + 1] * 2
+    }
+    for i < N - 2 {
+      output[i] {D(i)} := select(a[i] < a[i + 1], a[i + 1] - a[i], a[i] - a[i + 1]) + select(a[i + 1] < a[i + 2], a[i + 2] - a[i + 1], a[i + 1] - a[i + 2])
+    }
+  }
+}
+`
+
+// diffHeap is the heap that diffKernel's value reads (diffSpec's
+// contexts named as the helper named names them).
+const diffHeap = "[N] -> { a[x] -> «A(□1)»[x] : x = 0; a[x] -> «A(□1)»[x] : x = N - 1 and N >= 3; a[x] -> «Bz(□1)»[x] : 1 <= x < N - 1 }"
