@@ -119,8 +119,7 @@ func identifyHoles(ctx context.Context, a alternative, same [][2]int) (alternati
 	for i := range rep {
 		rep[i] = i
 	}
-	var find func(int) int
-	find = func(i int) int {
+	find := func(i int) int {
 		for rep[i] != i {
 			rep[i] = rep[rep[i]]
 			i = rep[i]
