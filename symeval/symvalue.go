@@ -198,6 +198,11 @@ func (ev *valueEval) eval(e syntax.Expr) ([]alternative, error) {
 				if err != nil {
 					return nil, err
 				}
+				if set.NumBasics() == 0 {
+					// No point: an alternative that holds nowhere, and
+					// whose products above would not either.
+					continue
+				}
 				parts := append(append([]alternative(nil), c.parts...), a)
 				next = append(next, combo{parts, set, sd, c.holes + a.holes, uses, append(slices.Clip(c.same), same...)})
 			}
