@@ -215,25 +215,7 @@ func (ev *valueEval) eval(e syntax.Expr) ([]alternative, error) {
 	var out []alternative
 	for _, c := range combos {
 		types := map[syntax.Expr]syntax.Type{}
-		shifted := make([]syntax.Expr, len(c.parts))
-		offset := 0
-		for i, p := range c.parts {
-			off := offset
-			shifted[i] = rebuild(p.tmpl, func(x syntax.Expr) (syntax.Expr, bool) {
-				if id, ok := x.(*syntax.Ident); ok {
-					if k, ok := holeIndex(id.Name); ok {
-						return &syntax.Ident{Name: HoleName(k + off)}, true
-					}
-				}
-				return nil, false
-			}, func(orig, cp syntax.Expr) {
-				if t, ok := p.types[orig]; ok {
-					types[cp] = t
-				}
-			})
-			offset += p.holes
-		}
-		node := withKids(e, shifted)
+		node := withKids(e, shiftedParts(c.parts, types))
 		if t, ok := ev.info.Types[e]; ok {
 			types[node] = t
 		}
@@ -252,6 +234,31 @@ func (ev *valueEval) eval(e syntax.Expr) ([]alternative, error) {
 		out = append(out, a)
 	}
 	return out, nil
+}
+
+// shiftedParts returns the templates of parts, the children's
+// alternatives of one product, with their holes numbered after those of
+// the parts before them, and records their nodes' types in types.
+func shiftedParts(parts []alternative, types map[syntax.Expr]syntax.Type) []syntax.Expr {
+	shifted := make([]syntax.Expr, len(parts))
+	offset := 0
+	for i, p := range parts {
+		off := offset
+		shifted[i] = rebuild(p.tmpl, func(x syntax.Expr) (syntax.Expr, bool) {
+			if id, ok := x.(*syntax.Ident); ok {
+				if k, ok := holeIndex(id.Name); ok {
+					return &syntax.Ident{Name: HoleName(k + off)}, true
+				}
+			}
+			return nil, false
+		}, func(orig, cp syntax.Expr) {
+			if t, ok := p.types[orig]; ok {
+				types[cp] = t
+			}
+		})
+		offset += p.holes
+	}
+	return shifted
 }
 
 // indexValue returns the value of the index-language integer e: one
