@@ -5,9 +5,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/sched"
+	"github.com/augur-verify/augur/syntax"
 )
 
 // BenchmarkAnalyze runs the symbolic evaluation of kernels whose garbage
@@ -77,4 +80,47 @@ func analyzeSteps(lp *pair) (steps int64, ranOut bool, err error) {
 		return 0, false, err
 	}
 	return a.Steps, false, nil
+}
+
+// BenchmarkSharedReads evaluates the value of diffKernel's output, the
+// sum of two absolute differences (twelve reads of three cells, each
+// cell's content in three pieces), and fuses its holes, as the value
+// obligations of an assignment do. Besides the time, it reports the
+// Presburger steps of one evaluation (steps/op) and the alternatives of
+// the value (alternatives/op).
+func BenchmarkSharedReads(b *testing.B) {
+	p := loadPair(b, "diff.sare", diffSpec, "diff.sched", diffKernel)
+	pr, err := Prophesy(context.Background(), p.kernel, p.kinfo, p.spec, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	text := diffHeap
+	for _, c := range pr.Contexts.All() {
+		text = strings.ReplaceAll(text, "«"+c.String()+"»", c.Name)
+	}
+	u, err := presburger.ParseUnionMap(text)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var e syntax.Expr
+	sched.Walk(p.kernel.Body, func(s sched.Stmt) bool {
+		if a, ok := s.(*sched.Assign); ok && a.Array.Name == "output" {
+			e = a.Value
+		}
+		return true
+	})
+	s, _ := NewScope([]string{"N"}).With("i")
+	var steps, alts int64
+	for b.Loop() {
+		allow := presburger.NewAllowance(0)
+		ctx := presburger.WithAllowance(context.Background(), allow)
+		v, err := evalInHeap(ctx, pr.Contexts, p.kinfo.Types, s, NewHeap(u), e)
+		if err != nil {
+			b.Fatal(err)
+		}
+		steps += allow.Used()
+		alts += int64(len(v.Maps()))
+	}
+	b.ReportMetric(float64(steps)/float64(b.N), "steps/op")
+	b.ReportMetric(float64(alts)/float64(b.N), "alternatives/op")
 }

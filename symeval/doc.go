@@ -105,7 +105,8 @@
 // at the min and max of its operands; a let of too many pieces kept as a
 // symbol); assume.go (the assumptions' domain); context.go (expression
 // contexts); heap.go (symbolic heaps); prophetic.go (prophetic
-// evaluation); symvalue.go (values and read sets in a heap); readloc.go,
+// evaluation); symvalue.go (values and read sets in a heap); symvalue_shared.go
+// (the reads an expression repeats, evaluated once); readloc.go,
 // condmerge.go, offsetread.go, clampread.go and cellfn.go (the locations
 // and contents of reads, in few pieces); dataread.go, dataread_conds.go,
 // dataread_copies.go and dataread_spec.go (reads at data-dependent

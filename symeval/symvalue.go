@@ -35,6 +35,10 @@ type alternative struct {
 	// doms, when not nil, holds the parameter domain of every piece of set
 	// (as pieceDomains computes them), in the order of set.Basics().
 	doms []*pieceDomain
+	// uses records, by read (valueEval.sharedRead), the holes that hold
+	// the value of a read of the expression, for the products above to
+	// share them (symvalue_shared.go); nil: none recorded.
+	uses map[int]readUse
 }
 
 // holeSpace returns the set space of n anonymous hole dimensions.
@@ -73,6 +77,9 @@ type valueEval struct {
 	// copies are the specification's copy equations, by the tensor they
 	// define (dataread_copies.go); nil: none used.
 	copies map[string][]specCopy
+	// shared holds the reads evaluated so far, by their text, for the
+	// next occurrences of each (sharedRead).
+	shared map[string]sharedRead
 }
 
 // knownDomain returns the parameter domain where the scope's facts and
@@ -134,7 +141,7 @@ func (ev *valueEval) eval(e syntax.Expr) ([]alternative, error) {
 		return []alternative{a}, nil
 	}
 	if x, ok := e.(*syntax.Index); ok {
-		return ev.read(x)
+		return ev.sharedRead(x)
 	}
 	// A node of the template: evaluate the children, then lift.
 	var kids []syntax.Expr
@@ -169,6 +176,8 @@ func (ev *valueEval) eval(e syntax.Expr) ([]alternative, error) {
 		set   *presburger.Map
 		doms  []*pieceDomain // the parameter domain of every piece of set
 		holes int
+		uses  map[int]readUse
+		same  [][2]int // holes that hold one read's holes twice
 	}
 	combos := []combo{{set: empty, doms: pieceDomains(empty)}}
 	for _, alts := range kidAlts {
@@ -181,12 +190,21 @@ func (ev *valueEval) eval(e syntax.Expr) ([]alternative, error) {
 		var next []combo
 		for _, c := range combos {
 			for k, a := range alts {
+				uses, same, ok := joinUses(c.uses, c.holes, a.uses)
+				if !ok {
+					continue // one read taken as two of its alternatives
+				}
 				set, sd, err := productPieces(ev.ctx, c.set, c.doms, a.set, doms[k])
 				if err != nil {
 					return nil, err
 				}
+				if set.NumBasics() == 0 {
+					// No point: an alternative that holds nowhere, and
+					// whose products above would not either.
+					continue
+				}
 				parts := append(append([]alternative(nil), c.parts...), a)
-				next = append(next, combo{parts, set, sd, c.holes + a.holes})
+				next = append(next, combo{parts, set, sd, c.holes + a.holes, uses, append(slices.Clip(c.same), same...)})
 			}
 		}
 		if len(next) > maxPieces {
@@ -197,29 +215,14 @@ func (ev *valueEval) eval(e syntax.Expr) ([]alternative, error) {
 	var out []alternative
 	for _, c := range combos {
 		types := map[syntax.Expr]syntax.Type{}
-		shifted := make([]syntax.Expr, len(c.parts))
-		offset := 0
-		for i, p := range c.parts {
-			off := offset
-			shifted[i] = rebuild(p.tmpl, func(x syntax.Expr) (syntax.Expr, bool) {
-				if id, ok := x.(*syntax.Ident); ok {
-					if k, ok := holeIndex(id.Name); ok {
-						return &syntax.Ident{Name: HoleName(k + off)}, true
-					}
-				}
-				return nil, false
-			}, func(orig, cp syntax.Expr) {
-				if t, ok := p.types[orig]; ok {
-					types[cp] = t
-				}
-			})
-			offset += p.holes
-		}
-		node := withKids(e, shifted)
+		node := withKids(e, shiftedParts(c.parts, types))
 		if t, ok := ev.info.Types[e]; ok {
 			types[node] = t
 		}
-		a := alternative{tmpl: node, types: types, holes: c.holes, set: c.set, doms: c.doms}
+		a := alternative{tmpl: node, types: types, holes: c.holes, set: c.set, doms: c.doms, uses: c.uses}
+		if a, err = identifyHoles(ev.ctx, a, c.same); err != nil {
+			return nil, err
+		}
 		if len(kids) > 1 {
 			// Holes equal on this node's set are equal on the set of any
 			// expression containing it, whose points restrict this set's:
@@ -231,6 +234,31 @@ func (ev *valueEval) eval(e syntax.Expr) ([]alternative, error) {
 		out = append(out, a)
 	}
 	return out, nil
+}
+
+// shiftedParts returns the templates of parts, the children's
+// alternatives of one product, with their holes numbered after those of
+// the parts before them, and records their nodes' types in types.
+func shiftedParts(parts []alternative, types map[syntax.Expr]syntax.Type) []syntax.Expr {
+	shifted := make([]syntax.Expr, len(parts))
+	offset := 0
+	for i, p := range parts {
+		off := offset
+		shifted[i] = rebuild(p.tmpl, func(x syntax.Expr) (syntax.Expr, bool) {
+			if id, ok := x.(*syntax.Ident); ok {
+				if k, ok := holeIndex(id.Name); ok {
+					return &syntax.Ident{Name: HoleName(k + off)}, true
+				}
+			}
+			return nil, false
+		}, func(orig, cp syntax.Expr) {
+			if t, ok := p.types[orig]; ok {
+				types[cp] = t
+			}
+		})
+		offset += p.holes
+	}
+	return shifted
 }
 
 // indexValue returns the value of the index-language integer e: one
@@ -1044,7 +1072,8 @@ func fuseWith(ctx context.Context, a alternative, samples *holeSampler) (alterna
 				// correspond.
 				doms = nil
 			}
-			a = alternative{tmpl: tmpl, types: types, holes: a.holes - 1, set: set, doms: doms}
+			uses := renumberUses(a.uses, fusedIndex(a.holes, i, j))
+			a = alternative{tmpl: tmpl, types: types, holes: a.holes - 1, set: set, doms: doms, uses: uses}
 			// A point of the set projects to a point of the projection:
 			// the samples stay samples without hole j's column.
 			samples.project(col, set)
