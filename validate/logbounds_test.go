@@ -81,7 +81,7 @@ func TestLogBounds(t *testing.T) {
 // TestLogBoundsRows: the shape of max_filter's read of the slice of
 // height 2^slice_for_radius(t) above a pixel, a read at
 // 2t + 1 - 2 max(floor(log(2t + 1) / logf(2)), 0), in bounds because
-// log's bounds at the small integers (tangents at 2, ..., 16, within
+// log's bounds at the small integers (tangents at 2, ..., 8, within
 // 2^-12 of ln n) keep the slice at most log2(2t + 1): VALID, and, with
 // only the tangents at 1 and 8, UNKNOWN (log(3) could be 2, the slice 2
 // and the read at -1). Within half a million units a query, the read's
