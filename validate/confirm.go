@@ -101,7 +101,7 @@ type groundQuery struct {
 // full search, as lookMaxPoints does for its concrete evaluation: the
 // output of a histogram equalisation reads, at a pixel, the cumulative
 // sum of the histogram, whose unfolding down to the inputs (every row's
-// count at every bin) took 50,000 accesses and 25 s of CPU per look,
+// count at every bin) took 25 s of CPU in the condition's two looks,
 // where matching, the strategy after it, proves the condition in 6
 // million resource units.
 const (

@@ -102,7 +102,7 @@ func TestHistApp(t *testing.T) {
 // i32(bin) in the specification, is linear integer arithmetic, and the
 // output's value by matching, after a quick look at a model that unfolds
 // at most a few thousand accesses (the cumulative sum at a pixel's bin
-// unfolded to the inputs took 50,000 and 25 s of CPU a look).
+// unfolded to the inputs took 25 s of CPU in its two looks).
 func TestLongHistApp(t *testing.T) {
 	testtier.Long(t)
 	t.Parallel()
