@@ -96,8 +96,29 @@ type groundQuery struct {
 }
 
 // groundUnfoldings bounds the accesses a ground check unfolds
-// (encode.ExprOptions.Unfoldings).
-const groundUnfoldings = 50_000
+// (encode.ExprOptions.Unfoldings); lookUnfoldings, those of the quick
+// look's (solver.lookLimit), which leaves a point that needs more to the
+// full search, as lookMaxPoints does for its concrete evaluation: the
+// output of a histogram equalisation reads, at a pixel, the cumulative
+// sum of the histogram, whose unfolding down to the inputs (every row's
+// count at every bin) took 25 s of CPU in the condition's two looks,
+// where matching, the strategy after it, proves the condition in 6
+// million resource units.
+const (
+	groundUnfoldings = 50_000
+	lookUnfoldings   = 4_096
+)
+
+// groundLimit is the bound on the accesses of s's ground checks: that of
+// the quick look (but for the definedness probe's, which goes before the
+// discharge and confirms failures of the conversion alone), or
+// groundUnfoldings.
+func (s *solver) groundLimit() int {
+	if s.lookLimit > 0 && !s.defOnly {
+		return lookUnfoldings
+	}
+	return groundUnfoldings
+}
 
 // encodeGround encodes the ground check of obligation ob at the point of
 // out (its parameters and holes), every tensor unfolded.
@@ -126,7 +147,8 @@ func (s *solver) encodeGround(ob *symeval.Obligation, out *outcome) (*groundQuer
 	// (a recursion read at data-dependent indices, which no memo
 	// shares), are left undecided (CutOffs) rather than unfolded without
 	// bound.
-	all := encode.ExprOptions{Unfold: func(string) bool { return true }, Axioms: true, Depth: 512, Unfoldings: groundUnfoldings}
+	limit := s.groundLimit()
+	all := encode.ExprOptions{Unfold: func(string) bool { return true }, Axioms: true, Depth: 512, Unfoldings: limit}
 	iv, idef, err := s.enc.Expr(ob.Impl.Expr, ob.Impl.Types(), idx(out.implHoles), all)
 	if err != nil {
 		return nil, fmt.Errorf("ground encoding: %w", err)
@@ -138,7 +160,7 @@ func (s *solver) encodeGround(ob *symeval.Obligation, out *outcome) (*groundQuer
 		}
 	}
 	if n := s.enc.CutOffs(); n > 0 {
-		return nil, fmt.Errorf("the specification's recursion is too deep or too wide to unfold at the counterexample (%d elements left; at most %d unfolded)", n, groundUnfoldings)
+		return nil, fmt.Errorf("the specification's recursion is too deep or too wide to unfold at the counterexample (%d elements left; at most %d unfolded)", n, limit)
 	}
 	if !s.defOnly {
 		if eq, err = s.enc.Equal(iv, sv, ob.Impl.Type); err != nil {

@@ -89,15 +89,20 @@ func TestHistApp(t *testing.T) {
 	}
 }
 
-// TestLongHistApp validates apps/hist in the real value model, not
-// INVALID (its value conditions of the per-row update and of the output
-// may outlast Z3's bound: UNKNOWN): the
-// bounds of the data-dependent reads of the per-row histograms come from
-// the luma's float clamp (an integer conversion of max(min(luma, 255),
+// TestLongHistApp validates apps/hist in the real value model. First,
+// one query per value condition: not INVALID, and the bounds of the
+// data-dependent reads of the per-row histograms proved (they come from
+// the luma's float clamp: an integer conversion of max(min(luma, 255),
 // 0) is in [0, 255]); the rows of a slab, updated one after the other in
-// each column, are read in their own row, where one form holds; and
-// the cumulative sum's first entry, the pure definition's, is the
-// scan's too by the specification's equation cdf_s1(x) = cdf_s0(x).
+// each column, are read in their own row, where one form holds; and the
+// cumulative sum's first entry, the pure definition's, is the scan's too
+// by the specification's equation cdf_s1(x) = cdf_s0(x). Then with the
+// default budgets: VALID, the row histograms' update proved once the
+// bin's test, i64(d) == i64(i32(bin)) in the kernel against i32(d) ==
+// i32(bin) in the specification, is linear integer arithmetic, and the
+// output's value by matching, after a quick look at a model that unfolds
+// at most a few thousand accesses (the cumulative sum at a pixel's bin
+// unfolded to the inputs took 25 s of CPU in its two looks).
 func TestLongHistApp(t *testing.T) {
 	testtier.Long(t)
 	t.Parallel()
@@ -117,46 +122,16 @@ func TestLongHistApp(t *testing.T) {
 		}
 	}
 
-	// The row histograms' update, a write at the luma's bin: each cell of
-	// the row holds the specification's count after the update, proved
-	// once the bin's test, i64(d) == i64(i32(bin)) in the kernel against
-	// i32(d) == i32(bin) in the specification, is linear integer
-	// arithmetic (a few thousand resource units; ten million and
-	// undecided as bit-vector conversions).
-	update := 0
-	for i, line := range strings.Split(pair.Kernel(frontend.Prog).Source().Text, "\n") {
-		if strings.Contains(line, "{hist_rows_s1(") {
-			update = i + 1
-		}
-	}
-	if update == 0 {
-		t.Fatal("no store annotated with hist_rows_s1 in the kernel")
-	}
 	rep, err = validate.Validate(ctx, pair.SpecSource(), pair.Kernel(frontend.Prog).Source(),
-		validate.Options{ValueModel: encode.Real, Jobs: 1, Resources: appTestResources, ConditionResources: histUpdateResources})
+		validate.Options{ValueModel: encode.Real, Jobs: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := 0
-	for _, c := range rep.Conditions {
-		if c.Line != update || c.Kind != sched.WrongValue {
-			continue
-		}
-		n++
-		if c.Status != validate.Proved {
-			t.Errorf("C%d, the update's annotation at line %d, is %s: %s", c.ID, update, c.Status, c.Reason)
-		}
-	}
-	if n == 0 {
-		t.Errorf("no annotation condition at the update's line %d", update)
-	}
 	appVerdict(t, rep)
+	if rep.Verdict != validate.Valid || rep.TimeBound {
+		t.Errorf("verdict %s (time bound: %v), want VALID: %s", rep.Verdict, rep.TimeBound, rep.Reason)
+	}
 }
-
-// histUpdateResources bounds the queries of each condition of
-// TestLongHistApp's second validation: enough for the row histograms'
-// update, not for the output's value (millions of units per query).
-const histUpdateResources = 1_000_000
 
 // appTestResources bounds each solver query of the apps' long tests
 // (hist, max_filter), and appConditionResources all the queries of one

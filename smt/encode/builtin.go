@@ -114,17 +114,31 @@ var logTangents = []int64{0, 3, 8, 32, 128}
 // ln2Above is a rational above ln 2 (0.69314718055994530942...).
 var ln2Above = big.NewRat(6931471806, 10000000000)
 
+// lnAbove holds, for n = 2, ..., 7, a rational above ln n, within
+// 10^-10 of it (ln n rounded up at the tenth decimal): the logarithm's
+// values at the small integers, where logBounds adds its tangent (at 8,
+// 2^3, it has one already).
+var lnAbove = [...]string{
+	2: "0.6931471806", 3: "1.0986122887", 4: "1.3862943612", 5: "1.6094379125",
+	6: "1.7917594693", 7: "1.9459101491",
+}
+
 // logBounds is what the Real model knows of r = log(a), facts of the
 // natural logarithm widened by logSlack so that they hold of a binary32
 // or binary64 implementation too:
 //
 //	a >= 1  implies  r >= -2^-12,
-//	a > 0   implies  r <= k ln 2 + a / 2^k - 1 + 2^-12, for k in logTangents
+//	a > 0   implies  r <= k ln 2 + a / 2^k - 1 + 2^-12, for k in logTangents,
+//	a > 0   implies  r <= ln n + a / n - 1 + 2^-12, for n in 2, ..., 7
 //
-// (ln is concave: below its tangent at 2^k). Linear in a and r, they bound
-// the logarithm of a bounded argument, so that a float-to-integer
-// conversion of it (Halide's slice_for_radius, floor(log(2t + 1) /
-// log(2))) is provably defined.
+// (ln is concave: below its tangent at 2^k, and at n, with ln n rounded
+// up, lnAbove). Linear in a and r, they bound the logarithm of a bounded
+// argument, so that a float-to-integer conversion of it (Halide's
+// slice_for_radius, floor(log(2t + 1) / log(2))) is provably defined; at
+// an integer n <= 8 they bound it within 2^-12 of ln n from above (and at
+// 9 within 2^-7, above log2(9) = 3.17 still below 4), so that
+// 2^floor(log(n) / log(2)) <= n: max_filter reads the rows of its slice
+// of that height above a pixel, which stay in the slices' rows.
 func (e *Encoder) logBounds(a, r *smt.Term) *smt.Term {
 	zero, one := e.z.Real(0, 1), e.z.Real(1, 1)
 	slack := e.z.Rat(logSlack)
@@ -135,6 +149,12 @@ func (e *Encoder) logBounds(a, r *smt.Term) *smt.Term {
 		c.Sub(c, big.NewRat(1, 1))
 		inv := new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), uint(k)))
 		facts = append(facts, a.Gt(zero).Implies(r.Le(a.Mul(e.z.Rat(inv)).Add(e.z.Rat(c)))))
+	}
+	for n := 2; n < len(lnAbove); n++ {
+		c, _ := new(big.Rat).SetString(lnAbove[n])
+		c.Add(c, logSlack)
+		c.Sub(c, big.NewRat(1, 1))
+		facts = append(facts, a.Gt(zero).Implies(r.Le(a.Mul(e.z.Rat(big.NewRat(1, int64(n)))).Add(e.z.Rat(c)))))
 	}
 	return e.z.And(facts...)
 }
