@@ -43,6 +43,9 @@ type Context struct {
 	timeout time.Duration
 	rlimit  uint64 // see WithResourceLimit
 	models  bool
+	// manual: queued references are given back only by ReleaseUnused
+	// (see WithManualRelease).
+	manual bool
 	// live counts the Z3 references held by Go wrappers and not yet given
 	// back; tests use it to check that nothing leaks.
 	live int
@@ -258,6 +261,19 @@ func WithModels(on bool) Option {
 	return func(c *Context) { c.models = on }
 }
 
+// WithManualRelease makes the context give Z3 back the references of
+// unreachable wrappers only when ReleaseUnused is called (and all of them
+// at Close), not on whichever call follows a garbage collection. Z3's work
+// depends on which terms are alive (a term made again after it was freed
+// gets another identity, and Z3 orders terms by identity), so with
+// automatic release the resources a query uses, and so whether it fits its
+// resource limit, depend on when the collector ran: on the machine's load.
+// With manual release a sequence of calls does the same work in Z3 every
+// time, at the price of holding the unreachable terms until ReleaseUnused.
+func WithManualRelease() Option {
+	return func(c *Context) { c.manual = true }
+}
+
 // NewContext creates a Z3 context with reference-counted objects
 // (Z3_mk_context_rc) and installs an error handler that records errors
 // instead of ending the process.
@@ -315,8 +331,9 @@ var errNilContext = errors.New("smt: nil context")
 
 // enter is called once at the start of every operation, before any Z3
 // pointer is read out of a wrapper. It returns the Z3 context and gives
-// back the references queued by the garbage collector. Queued references
-// are released only here, on the goroutine that uses the context, and never
+// back the references queued by the garbage collector (unless the context
+// releases them only on request, WithManualRelease). Queued references
+// are released only here and in ReleaseUnused, on the goroutine that uses the context, and never
 // in the middle of an operation: a wrapper that became unreachable after
 // its pointer was loaded keeps its Z3 object until the next operation.
 func (c *Context) enter() (C.Z3_context, error) {
@@ -330,7 +347,7 @@ func (c *Context) enter() (C.Z3_context, error) {
 		}
 		return nil, ErrClosed
 	}
-	if c.h.npending.Load() > 0 {
+	if !c.manual && c.h.npending.Load() > 0 {
 		c.drain(z)
 	}
 	return z, nil
@@ -373,7 +390,9 @@ func (c *Context) ReleaseUnused() {
 	case <-done:
 	case <-time.After(100 * time.Millisecond):
 	}
-	c.enter()
+	if z, err := c.enter(); err == nil && c.h.npending.Load() > 0 {
+		c.drain(z)
+	}
 }
 
 // Held returns the number of Z3 references that Go wrappers made from c

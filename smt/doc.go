@@ -23,7 +23,10 @@
 // finds the wrapper unreachable: a cleanup registered with runtime.AddCleanup
 // puts the Z3 object on the context's release queue, and the goroutine that
 // uses the context empties the queue (calling Z3_dec_ref) on its next call
-// into the package. Z3 itself is therefore only called from the goroutine
+// into the package, or, for a context made WithManualRelease, only when
+// ReleaseUnused is called (Z3's work, and so the resources a query uses,
+// then does not depend on when the collector ran). Z3 itself is therefore
+// only called from the goroutine
 // using the context; the one exception is a Context that becomes
 // unreachable without being closed, whose Z3 context the collector's
 // cleanup deletes, when nothing else can use it.

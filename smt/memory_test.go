@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // smallQuery builds the i-th query of a family: distinct numerals make
@@ -152,4 +153,35 @@ func TestHeld(t *testing.T) {
 		t.Errorf("Held() = %d with 100 of 200 terms reachable, want %d to %d", got, base+100, base+199)
 	}
 	runtime.KeepAlive(keep)
+}
+
+// TestManualRelease checks that a context made WithManualRelease gives
+// nothing back on its own, whatever the collector found unreachable, and
+// everything unreachable when ReleaseUnused is called.
+func TestManualRelease(t *testing.T) {
+	c, err := NewContext(WithManualRelease())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	x := c.IntConst("x")
+	base := c.Held()
+	for i := range 200 {
+		c.Add(x, c.Int(int64(1000+i)))
+	}
+	for range 3 {
+		runtime.GC()
+		time.Sleep(20 * time.Millisecond)
+		c.Add(x, x) // a call that would give the queue back
+	}
+	if got := c.Held(); got < base+400 {
+		t.Fatalf("Held() = %d after 400 unreachable terms and collections, want at least %d: released on its own", got, base+400)
+	}
+	for i := 0; i < 50 && c.Held() >= base+400; i++ {
+		c.ReleaseUnused()
+	}
+	if got := c.Held(); got >= base+400 {
+		t.Errorf("Held() = %d after ReleaseUnused, want fewer than %d", got, base+400)
+	}
+	runtime.KeepAlive(x)
 }

@@ -128,7 +128,7 @@ func writeAsserts(b *strings.Builder, as []*frontend.IntTerm) {
 // else, found gives the integral values of the point Z3 found, by
 // variable.
 func relaxed(ctx context.Context, o frontend.IndexObligation, fresh []string, as []*frontend.IntTerm, resources uint64) (proved bool, found map[string]string, used uint64, err error) {
-	zc, err := smt.NewContext(smt.WithResourceLimit(resources))
+	zc, err := smt.NewContext(smt.WithResourceLimit(resources), smt.WithManualRelease())
 	if err != nil {
 		return false, nil, 0, err
 	}
@@ -248,7 +248,7 @@ func (r *relaxation) relax(t *frontend.IntTerm) (*frontend.IntTerm, error) {
 // overflow, or, unpinned, no point at all: proved).
 func integerWitness(ctx context.Context, o frontend.IndexObligation, script string, pinned bool, resources uint64, c *IndexCheck) (done bool, err error) {
 	c.Witness = nil
-	zc, err := smt.NewContext(smt.WithResourceLimit(resources))
+	zc, err := smt.NewContext(smt.WithResourceLimit(resources), smt.WithManualRelease())
 	if err != nil {
 		return false, err
 	}

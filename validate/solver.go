@@ -121,7 +121,7 @@ func newSolver(v *validation) (*solver, error) {
 // newSolverIn is newSolver with the checks cancelled by ctx and the
 // wall-clock guard's hits recorded in guard.
 func (v *validation) newSolverIn(ctx context.Context, guard *atomic.Bool) (*solver, error) {
-	z, err := smt.NewContext(smt.WithModels(true))
+	z, err := smt.NewContext(smt.WithModels(true), smt.WithManualRelease())
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +146,7 @@ func (s *solver) renew() (bool, error) {
 	if !s.z.Abandoned() {
 		return false, nil
 	}
-	z, err := smt.NewContext(smt.WithModels(true))
+	z, err := smt.NewContext(smt.WithModels(true), smt.WithManualRelease())
 	if err != nil {
 		return false, err
 	}
@@ -258,7 +258,7 @@ func (s *solver) sideContext() (*smt.Context, error) {
 	if s.side != nil {
 		s.side.Close()
 	}
-	z, err := smt.NewContext()
+	z, err := smt.NewContext(smt.WithManualRelease())
 	if err != nil {
 		return nil, err
 	}
