@@ -373,14 +373,17 @@ func (c *Context) drain(z C.Z3_context) {
 	c.live -= len(list)
 }
 
-// ReleaseUnused runs the garbage collector, waits briefly for the cleanups
-// it schedules, and gives back to Z3 every object whose Go wrapper is no
+// ReleaseUnused runs the garbage collector, waits for the cleanups it
+// schedules (a sentinel's, then while the queue grows), and gives back to Z3 every object whose Go wrapper is no
 // longer reachable. It is never needed for correctness; long-running
 // callers may use it to bound Z3's memory at a point of their choosing.
 // Heavy objects (solvers, models) are better closed explicitly: the
 // garbage collector does not see the memory Z3 holds for them and may run
 // too rarely to release them in time.
 func (c *Context) ReleaseUnused() {
+	if c == nil || c.h == nil {
+		return
+	}
 	// A sentinel whose cleanup is queued by the same collection as the
 	// wrappers' tells when the cleanup goroutine has reached it.
 	done := make(chan struct{})
@@ -388,7 +391,17 @@ func (c *Context) ReleaseUnused() {
 	runtime.GC()
 	select {
 	case <-done:
-	case <-time.After(100 * time.Millisecond):
+	case <-time.After(2 * time.Second):
+	}
+	// The cleanups run in no set order: wait while the queue still grows
+	// (1 s at most).
+	for n, i := c.h.npending.Load(), 0; i < 200; i++ {
+		time.Sleep(5 * time.Millisecond)
+		m := c.h.npending.Load()
+		if m == n {
+			break
+		}
+		n = m
 	}
 	if z, err := c.enter(); err == nil && c.h.npending.Load() > 0 {
 		c.drain(z)

@@ -145,7 +145,7 @@ func TestHeld(t *testing.T) {
 		t.Fatalf("Held() = %d after 200 terms, want at least %d", got, base+200)
 	}
 	// A release may end before the collector's cleanups run (it waits
-	// 100 ms at most): try again while nothing came back.
+	// for them a bounded time): try again while nothing came back.
 	for i := 0; i < 50 && c.Held() >= base+200; i++ {
 		c.ReleaseUnused()
 	}
