@@ -16,7 +16,7 @@ func TestBenchAppsList(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if len(lines) != 5 || !strings.HasPrefix(lines[0], "haar_x ") || !strings.HasPrefix(lines[4], "hist ") ||
-		!strings.Contains(lines[4], "unknown") {
+		!strings.Contains(lines[4], "valid") {
 		t.Errorf("--list:\n%s", out.String())
 	}
 	for _, args := range [][]string{
