@@ -27,7 +27,8 @@ func TestDivisor(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
-	d, res := divisorTranslated(ctx, t)
+	d := buildDriver(t, toolchain(t), filepath.Join("testdata", "divisor", "divisor.cpp"))
+	res := translated(ctx, t, d, Options{})
 	spec, prog := res.Spec, res.Kernel(frontend.Prog).Text
 	for _, want := range []string{
 		"scaled(i32(x) / i32(group_extent_0)) + group_im(i32(x) % i32(group_extent_0))",
@@ -69,17 +70,6 @@ func TestDivisor(t *testing.T) {
 			t.Errorf("%s: verdict %s (%s), want invalid, replayed", plant.name, rep.Verdict, rep.Reason)
 		}
 	}
-}
-
-// divisorTranslated builds divisor.cpp's driver and translates it.
-func divisorTranslated(ctx context.Context, t *testing.T) (string, *Result) {
-	t.Helper()
-	d := buildDriver(t, toolchain(t), filepath.Join("testdata", "divisor", "divisor.cpp"))
-	res, err := TranslateResult(ctx, d, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d, res
 }
 
 // The kernel's loop over scaled's cells, and planted one short.
