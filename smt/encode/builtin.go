@@ -111,9 +111,6 @@ var logSlack = big.NewRat(1, 1<<12)
 // bounds the logarithm by its tangent.
 var logTangents = []int64{0, 3, 8, 32, 128}
 
-// ln2Above is a rational above ln 2 (0.69314718055994530942...).
-var ln2Above = big.NewRat(6931471806, 10000000000)
-
 // lnAbove holds, for n = 2, ..., 7, a rational above ln n, within
 // 10^-10 of it (ln n rounded up at the tenth decimal): the logarithm's
 // values at the small integers, where logBounds adds its tangent (at 8,
@@ -122,6 +119,9 @@ var lnAbove = [...]string{
 	2: "0.6931471806", 3: "1.0986122887", 4: "1.3862943612", 5: "1.6094379125",
 	6: "1.7917594693", 7: "1.9459101491",
 }
+
+// ln2Above is a rational above ln 2 (0.69314718055994530942...): lnAbove's.
+var ln2Above, _ = new(big.Rat).SetString(lnAbove[2])
 
 // logBounds is what the Real model knows of r = log(a), facts of the
 // natural logarithm widened by logSlack so that they hold of a binary32
