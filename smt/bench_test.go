@@ -3,6 +3,7 @@ package smt
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sync"
 	"testing"
 )
@@ -104,5 +105,41 @@ func TestContextsInParallel(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Errorf("parallel query failed: %v", err)
+	}
+}
+
+// BenchmarkCloseAfterCheck makes a context, checks a small query in it
+// and closes it with the query's terms still held: given back first
+// (Close), or left to Z3's deletion of the context, which goes over
+// every term left in rounds (the context's deletion without them).
+func BenchmarkCloseAfterCheck(b *testing.B) {
+	for _, give := range []bool{true, false} {
+		b.Run(fmt.Sprintf("giveBack=%v", give), func(b *testing.B) {
+			ctx := context.Background()
+			i := 0
+			for b.Loop() {
+				c, err := NewContext(WithManualRelease())
+				if err != nil {
+					b.Fatal(err)
+				}
+				s, err := c.NewSolver()
+				if err != nil {
+					b.Fatal(err)
+				}
+				fs, _, want := smallQuery(c, i)
+				s.Assert(fs...)
+				if r, err := s.Check(ctx); r != want || err != nil {
+					b.Fatal(r, err)
+				}
+				s.Close()
+				if give {
+					c.Close()
+				} else {
+					c.h.destroy()
+				}
+				runtime.KeepAlive(fs)
+				i++
+			}
+		})
 	}
 }

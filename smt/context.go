@@ -12,6 +12,18 @@ package smt
 static void augurIgnoreError(Z3_context c, Z3_error_code e) { (void)c; (void)e; }
 
 static void augurSetErrorHandler(Z3_context c) { Z3_set_error_handler(c, augurIgnoreError); }
+
+// augurRelease gives back n references, of the kinds (0 term, 1 solver,
+// 2 model) and objects given, in one call into C.
+static void augurRelease(Z3_context c, const unsigned char *kinds, void *const *objs, size_t n) {
+	for (size_t i = 0; i < n; i++) {
+		switch (kinds[i]) {
+		case 0: Z3_dec_ref(c, (Z3_ast)objs[i]); break;
+		case 1: Z3_solver_dec_ref(c, (Z3_solver)objs[i]); break;
+		case 2: Z3_model_dec_ref(c, (Z3_model)objs[i]); break;
+		}
+	}
+}
 */
 import "C"
 
@@ -49,6 +61,9 @@ type Context struct {
 	// live counts the Z3 references held by Go wrappers and not yet given
 	// back; tests use it to check that nothing leaks.
 	live int
+	// held counts those references by object (see take and give), so
+	// that Close can give them all back before deleting the context.
+	held map[release]int32
 }
 
 // handle is the part of a Context that other goroutines touch: the Z3
@@ -227,7 +242,15 @@ func (c *Context) Abandoned() bool {
 // destroy deletes the Z3 context, with every object still referenced; if
 // a check is running in it, the check's goroutine deletes it when Z3
 // returns (endCheck).
-func (h *handle) destroy() {
+func (h *handle) destroy() { h.destroyHeld(nil) }
+
+// destroyHeld is destroy that first gives back the references in held
+// (each as many times as counted) when no check is running. Z3 deletes
+// what is still referenced when the context goes in rounds over every
+// term left (ast_manager's destructor), which costs a few milliseconds
+// even for a handful of terms, once a solver has run; given back first,
+// each term goes with the last reference to it.
+func (h *handle) destroyHeld(held map[release]int32) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.z == nil {
@@ -236,12 +259,56 @@ func (h *handle) destroy() {
 	if h.checking {
 		h.orphan = h.z
 	} else {
+		releaseAll(h.z, held)
 		C.Z3_del_context(h.z)
 		liveContexts.Add(-1)
 	}
 	h.z = nil
 	h.pending = nil
 	h.npending.Store(0)
+}
+
+// releaseAll gives back to Z3 every reference counted in held: the
+// solvers' and models' first, then the terms', in one call into C.
+func releaseAll(z C.Z3_context, held map[release]int32) {
+	if len(held) == 0 {
+		return
+	}
+	var kinds []C.uchar
+	var objs []unsafe.Pointer
+	for _, kind := range []releaseKind{relSolver, relModel, relAST} {
+		for r, n := range held {
+			if r.kind != kind {
+				continue
+			}
+			for range n {
+				kinds = append(kinds, C.uchar(kind))
+				objs = append(objs, r.p)
+			}
+		}
+	}
+	if len(objs) > 0 {
+		C.augurRelease(z, &kinds[0], &objs[0], C.size_t(len(objs)))
+	}
+}
+
+// take counts a reference that a new wrapper holds on the Z3 object p.
+func (c *Context) take(kind releaseKind, p unsafe.Pointer) {
+	c.live++
+	if c.held == nil {
+		c.held = map[release]int32{}
+	}
+	c.held[release{kind, p}]++
+}
+
+// give uncounts a reference given back to Z3 (take's inverse).
+func (c *Context) give(r release) {
+	c.live--
+	if n := c.held[r]; n > 1 {
+		c.held[r] = n - 1
+	} else {
+		delete(c.held, r)
+	}
 }
 
 // An Option configures a Context.
@@ -318,7 +385,8 @@ func (c *Context) Close() error {
 	if c == nil || c.h == nil {
 		return nil
 	}
-	c.h.destroy()
+	c.h.destroyHeld(c.held)
+	c.held = nil
 	c.live = 0
 	return nil
 }
@@ -369,8 +437,8 @@ func (c *Context) drain(z C.Z3_context) {
 		case relModel:
 			C.Z3_model_dec_ref(z, C.Z3_model(r.p))
 		}
+		c.give(r)
 	}
-	c.live -= len(list)
 }
 
 // ReleaseUnused runs the garbage collector, waits for the cleanups it
@@ -447,7 +515,7 @@ func opError(op, msg string) error { return &Error{Op: op, Msg: msg} }
 // its release.
 func incRef[T any](c *Context, w *T, z C.Z3_context, a C.Z3_ast) {
 	C.Z3_inc_ref(z, a)
-	c.live++
+	c.take(relAST, unsafe.Pointer(a))
 	runtime.AddCleanup(w, c.h.releaseAST, unsafe.Pointer(a))
 }
 

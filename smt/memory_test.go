@@ -2,6 +2,7 @@ package smt
 
 import (
 	"context"
+	"errors"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // smallQuery builds the i-th query of a family: distinct numerals make
@@ -184,4 +186,92 @@ func TestManualRelease(t *testing.T) {
 		t.Errorf("Held() = %d after ReleaseUnused, want fewer than %d", got, base+400)
 	}
 	runtime.KeepAlive(x)
+}
+
+// heldSum is the number of references c.held counts, each object as
+// many times as it is held.
+func heldSum(c *Context) int {
+	n := 0
+	for _, k := range c.held {
+		n += int(k)
+	}
+	return n
+}
+
+// TestHeldByObject checks that the context counts, by object, exactly
+// the references its wrappers hold (what Close gives back before
+// deleting the context): terms made twice, solvers and models closed or
+// not, references given back by ReleaseUnused; and that Close with
+// references still held, then collections queueing the dead wrappers'
+// releases, leave nothing to give back twice.
+func TestHeldByObject(t *testing.T) {
+	c, err := NewContext(WithManualRelease())
+	if err != nil {
+		t.Fatal(err)
+	}
+	agree := func(when string) {
+		t.Helper()
+		if got := heldSum(c); got != c.Held() {
+			t.Fatalf("%s: the counts by object sum to %d, Held() = %d", when, got, c.Held())
+		}
+	}
+	x := c.BVConst("x", 32)
+	again := c.BVConst("x", 32) // the same Z3 term, a second reference
+	if n := c.held[release{relAST, unsafe.Pointer(again.a)}]; n < 2 {
+		t.Fatalf("a term wrapped twice is counted %d times, want at least 2", n)
+	}
+	agree("after two wrappers of one term")
+	ctx := context.Background()
+	var keep []*Model
+	for i := range 20 {
+		s, err := c.NewSolver()
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs, _, want := smallQuery(c, i)
+		if err := s.Assert(fs...); err != nil {
+			t.Fatal(err)
+		}
+		if r, err := s.Check(ctx); r != want || err != nil {
+			t.Fatalf("query %d: %v, %v; want %v", i, r, err, want)
+		}
+		if want == Sat {
+			m, err := s.Model()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i%4 == 0 {
+				m.Close()
+			} else {
+				keep = append(keep, m)
+			}
+		}
+		if i%3 != 0 {
+			s.Close() // the others are left to ReleaseUnused and Close
+		}
+	}
+	agree("after 20 queries")
+	before := c.Held()
+	c.ReleaseUnused()
+	if c.Held() >= before {
+		t.Fatalf("Held() = %d after ReleaseUnused, was %d: nothing given back", c.Held(), before)
+	}
+	agree("after ReleaseUnused")
+	runtime.KeepAlive(x)
+	runtime.KeepAlive(again)
+	runtime.KeepAlive(keep)
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if c.held != nil || c.Held() != 0 {
+		t.Fatalf("after Close: %d objects counted, Held() = %d", len(c.held), c.Held())
+	}
+	// The wrappers die after Close: their releases must be dropped, not
+	// given to a deleted context.
+	keep, x, again = nil, nil, nil
+	runtime.GC()
+	time.Sleep(20 * time.Millisecond)
+	if _, err := c.enter(); !errors.Is(err, ErrClosed) {
+		t.Fatalf("enter after Close: %v, want ErrClosed", err)
+	}
 }

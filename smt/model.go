@@ -22,7 +22,7 @@ type Model struct {
 
 func (c *Context) model(z C.Z3_context, m C.Z3_model) *Model {
 	C.Z3_model_inc_ref(z, m)
-	c.live++
+	c.take(relModel, unsafe.Pointer(m))
 	w := &Model{ctx: c, m: m}
 	w.cleanup = runtime.AddCleanup(w, c.h.releaseModel, unsafe.Pointer(m))
 	return w
@@ -52,7 +52,7 @@ func (m *Model) Close() error {
 	m.cleanup.Stop()
 	if z := m.ctx.h.z; z != nil {
 		C.Z3_model_dec_ref(z, m.m)
-		m.ctx.live--
+		m.ctx.give(release{relModel, unsafe.Pointer(m.m)})
 	}
 	return nil
 }

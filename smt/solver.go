@@ -113,7 +113,7 @@ func (c *Context) adopt(z C.Z3_context, op string, p C.Z3_solver) (*Solver, erro
 		return nil, opError(op, "Z3 returned no solver")
 	}
 	C.Z3_solver_inc_ref(z, p)
-	c.live++
+	c.take(relSolver, unsafe.Pointer(p))
 	s := &Solver{ctx: c, s: p}
 	s.cleanup = runtime.AddCleanup(s, c.h.releaseSolver, unsafe.Pointer(p))
 	s.timeout = c.timeout
@@ -151,7 +151,7 @@ func (s *Solver) Close() error {
 	s.cleanup.Stop()
 	if z := s.ctx.h.z; z != nil {
 		C.Z3_solver_dec_ref(z, s.s)
-		s.ctx.live--
+		s.ctx.give(release{relSolver, unsafe.Pointer(s.s)})
 	}
 	return nil
 }
