@@ -68,6 +68,17 @@ func (m *Map) Basics() []*BasicMap {
 // NumBasics returns the number of pieces of m.
 func (m *Map) NumBasics() int { return len(m.basics) }
 
+// NumConstraints returns the number of constraints of m's pieces
+// together (their equalities and inequalities, as BasicMap.NumConstraints
+// counts them), without copying the pieces as Basics does.
+func (m *Map) NumConstraints() int {
+	n := 0
+	for _, b := range m.basics {
+		n += b.NumConstraints()
+	}
+	return n
+}
+
 // Pieces returns the pieces of m, each as a map of m's space: the union
 // of the result is m. Maps are immutable, so the pieces share m's
 // conjunctions, where Basics copies them.

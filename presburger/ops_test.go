@@ -255,3 +255,28 @@ func TestPrefixTabEmptiness(t *testing.T) {
 		t.Error("no test was decided on the tableau")
 	}
 }
+
+// TestMapNumConstraints checks that Map.NumConstraints counts the
+// constraints of every piece, as the pieces' own counts sum them.
+func TestMapNumConstraints(t *testing.T) {
+	for _, src := range []string{
+		"[n] -> { [i] : 0 <= i < n }",
+		"[n] -> { [i, j] : 0 <= i < n and j = 2i; [i, j] : i = n and 0 <= j <= 3 }",
+		"{ [i] }",
+	} {
+		m, err := ParseSet(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 0
+		for _, b := range m.Basics() {
+			want += b.NumConstraints()
+		}
+		if got := m.NumConstraints(); got != want {
+			t.Errorf("%s: NumConstraints() = %d, the pieces have %d", src, got, want)
+		}
+		if src != "{ [i] }" && want == 0 {
+			t.Errorf("%s: no constraint counted", src)
+		}
+	}
+}

@@ -572,13 +572,7 @@ func heapPieces(h *presburger.UnionMap, name string) int {
 }
 
 // constraintRows returns the number of constraints of m's pieces.
-func constraintRows(m *presburger.Map) int {
-	n := 0
-	for _, b := range m.Basics() {
-		n += b.NumConstraints()
-	}
-	return n
-}
+func constraintRows(m *presburger.Map) int { return m.NumConstraints() }
 
 // location returns the symbolic location { a[t1, ..., tn] } of an array
 // access in scope s.
