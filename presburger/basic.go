@@ -228,13 +228,6 @@ func insertCols(r []Int, pos, n int) []Int {
 	return out
 }
 
-func deleteCol(r []Int, pos int) []Int {
-	out := make([]Int, len(r)-1)
-	copy(out, r[:pos])
-	copy(out[pos:], r[pos+1:])
-	return out
-}
-
 // insertColumns inserts n zero columns at position pos of every row and
 // division numerator. The caller updates the dimension counts.
 func (b *BasicMap) insertColumns(pos, n int) {
@@ -253,16 +246,39 @@ func (b *BasicMap) insertColumns(pos, n int) {
 
 // removeColumn deletes column pos (which must be zero in every row and
 // numerator, or the caller must accept dropping it).
+// The new rows are cut from one allocation (as copyRows does): a
+// projection removes local after local, each time from every row.
 func (b *BasicMap) removeColumn(pos int) {
+	n := 0
+	for _, r := range b.eqs {
+		n += len(r) - 1
+	}
+	for _, r := range b.ineqs {
+		n += len(r) - 1
+	}
+	for _, d := range b.divs {
+		if d.Num != nil {
+			n += len(d.Num) - 1
+		}
+	}
+	flat := make([]Int, max(n, 0))
+	cut := func(r []Int) []Int {
+		k := len(r) - 1
+		out := flat[:k:k]
+		flat = flat[k:]
+		copy(out, r[:pos])
+		copy(out[pos:], r[pos+1:])
+		return out
+	}
 	for i := range b.eqs {
-		b.eqs[i] = deleteCol(b.eqs[i], pos)
+		b.eqs[i] = cut(b.eqs[i])
 	}
 	for i := range b.ineqs {
-		b.ineqs[i] = deleteCol(b.ineqs[i], pos)
+		b.ineqs[i] = cut(b.ineqs[i])
 	}
 	for i := range b.divs {
 		if b.divs[i].Num != nil {
-			b.divs[i].Num = deleteCol(b.divs[i].Num, pos)
+			b.divs[i].Num = cut(b.divs[i].Num)
 		}
 	}
 }
