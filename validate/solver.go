@@ -155,14 +155,14 @@ func (s *solver) renew() (bool, error) {
 	return true, nil
 }
 
-// close deletes the solver's Z3 contexts. The references its Go wrappers
-// still hold are given back first when they are many (closeFloor): Z3
-// deletes a context's terms still referenced in rounds, one level of the
-// terms' graph a round, each round over all of them (ast_manager's
-// destructor), so that a context holding a deep unfolding (a scan of 256
-// steps unfolded at a model's point) took 48 s of CPU to delete, against
-// a fraction of a second for the same terms released one by one, each
-// with the terms only it held.
+// close deletes the solver's Z3 contexts. Each gives Z3 back the
+// references its wrappers still hold before it is deleted
+// (smt.Context.Close): Z3 deletes a context's terms still referenced in
+// rounds, one level of the terms' graph a round, each round over all of
+// them (ast_manager's destructor), so that a context holding a deep
+// unfolding (a scan of 256 steps unfolded at a model's point) took 48 s
+// of CPU to delete, against a fraction of a second for the same terms
+// released one by one, each with the terms only it held.
 func (s *solver) close() {
 	if s.ground != nil {
 		s.ground.close()
@@ -170,26 +170,8 @@ func (s *solver) close() {
 	if s.side != nil {
 		s.side.Close()
 	}
-	if s.z.Held() >= closeFloor {
-		s.dropTerms()
-	}
 	s.z.Close()
 }
-
-// dropTerms gives Z3 back the references of the solver's terms: the
-// encoder's memo and definitions hold most of them, and once it is
-// unreachable a collection queues their references. The solver cannot
-// encode anything after it: close calls it just before deleting the
-// context.
-func (s *solver) dropTerms() {
-	s.enc = nil
-	s.z.ReleaseUnused()
-}
-
-// closeFloor is the number of references held by wrappers from which
-// close gives them back before deleting the context (at the cost of a
-// forced collection, which marks the whole Go heap).
-const closeFloor = 1 << 16
 
 // groundApart reports whether the ground checks of obligation ob run in a
 // Z3 context apart (solver.groundSolver): in the real value model, when
