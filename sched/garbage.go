@@ -92,7 +92,7 @@ func (s *GarbageStep) String() string {
 // holds no defined value, wrote ⊥ into the cell wrote, at the current
 // loop indices, and returns the step.
 func (in *interp) recordGarbage(s *Assign, read, wrote loc) *GarbageStep {
-	st := &GarbageStep{Pos: s.Pos(), Stmt: StmtLine(s), Env: in.env(), Read: read.String(), Wrote: wrote.String(), From: in.garbage[read]}
+	st := &GarbageStep{Pos: s.Pos(), Stmt: in.stmtLine(s), Env: in.env(), Read: read.String(), Wrote: wrote.String(), From: in.garbage[read]}
 	if in.garbage == nil {
 		in.garbage = map[loc]*GarbageStep{}
 	}

@@ -152,6 +152,10 @@ type interp struct {
 	ev   Evaluator
 	opts Options
 	res  Result
+	// lines holds the text of the statements that failures and garbage
+	// writes named (stmtLine): a run that poisons failures names one
+	// statement again at every iteration.
+	lines map[Stmt]string
 
 	indexScope
 	arrays []*store // arrays in scope, innermost last
@@ -316,8 +320,21 @@ func (in *interp) lookup(name string) *store {
 func (in *interp) env() []Var { return append([]Var(nil), in.vars...) }
 
 // failure builds a failure located at the statement s.
+// stmtLine is StmtLine(s), computed once per statement of the run.
+func (in *interp) stmtLine(s Stmt) string {
+	if l, ok := in.lines[s]; ok {
+		return l
+	}
+	if in.lines == nil {
+		in.lines = map[Stmt]string{}
+	}
+	l := StmtLine(s)
+	in.lines[s] = l
+	return l
+}
+
 func (in *interp) failure(kind Kind, s Stmt, format string, args ...any) *Failure {
-	f := &Failure{Kind: kind, Pos: s.Pos(), Stmt: StmtLine(s), Env: in.env(), Msg: fmt.Sprintf(format, args...)}
+	f := &Failure{Kind: kind, Pos: s.Pos(), Stmt: in.stmtLine(s), Env: in.env(), Msg: fmt.Sprintf(format, args...)}
 	in.locate(f)
 	return f
 }
@@ -1122,7 +1139,7 @@ func (in *interp) poison(s *Assign, l loc, f *Failure) error {
 		return f
 	}
 	in.res.Poisoned++
-	step := &GarbageStep{Pos: s.Pos(), Stmt: StmtLine(s), Env: in.env(), Wrote: l.String(), Failure: f.Kind.String() + ": " + f.Msg}
+	step := &GarbageStep{Pos: s.Pos(), Stmt: in.stmtLine(s), Env: in.env(), Wrote: l.String(), Failure: f.Kind.String() + ": " + f.Msg}
 	if in.garbage == nil {
 		in.garbage = map[loc]*GarbageStep{}
 	}

@@ -589,6 +589,15 @@ func TestRunGarbageWrites(t *testing.T) {
 		t.Errorf("garbage path %v, want %q", f.Garbage, wantPath)
 	} else if o := f.Garbage.Origin(); o.Pos.Line != 11 || o.Read != "s[4]" || len(f.Garbage.Path()) != 2 {
 		t.Errorf("origin %+v (path of %d steps), want the read of s[4] at line 11", o, len(f.Garbage.Path()))
+	} else {
+		// Each step names its own statement (the run computes each
+		// statement's text once).
+		wantStmts := []string{"t[4 * i0 + i1] {T(4 * i0 + i1)} := s[4 * i0 + i1] * s[4 * i0 + i1]", "c[i] {C(i)} := t[i] + a[i]"}
+		for i, st := range f.Garbage.Path() {
+			if st.Stmt != wantStmts[i] {
+				t.Errorf("garbage step %d: statement %q, want %q", i, st.Stmt, wantStmts[i])
+			}
+		}
 	}
 	if !strings.Contains(f.Msg, "holds the undefined value ⊥ of garbage writes") {
 		t.Errorf("message %q, want it to say that c[4] holds ⊥", f.Msg)
