@@ -269,3 +269,41 @@ func TestCheckerModes(t *testing.T) {
 		t.Errorf("no Info: %q", got)
 	}
 }
+
+// TestDecimalIndex checks EvalIndex's shortcut for plain decimal
+// literals against value.Literal, which it stands for: the same value,
+// negated too, for every spelling it takes, and the other spellings
+// (hexadecimal, separators, 19 digits and more) left to value.Literal.
+func TestDecimalIndex(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		fast bool
+	}{
+		{"0", true}, {"7", true}, {"007", true}, {"123456789012345678", true},
+		{"1234567890123456789", false}, {"9223372036854775807", false},
+		{"0x10", false}, {"1_000", false}, {"", false}, {"12a", false},
+	} {
+		n, ok := decimalIndex(c.text)
+		if ok != c.fast {
+			t.Errorf("decimalIndex(%q): ok %v, want %v", c.text, ok, c.fast)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		for _, neg := range []bool{false, true} {
+			text, want := c.text, n
+			if neg {
+				text, want = "-"+text, -n
+			}
+			v, err := value.Literal(syntax.I64, text)
+			if err != nil || v.Int64() != want {
+				t.Errorf("%s: value.Literal gives %v (%v), the shortcut %d", text, v, err, want)
+			}
+		}
+	}
+	x := &syntax.Unary{Op: syntax.OpNeg, X: &syntax.Lit{Kind: syntax.IntLiteral, Text: "42"}}
+	if n, err := EvalIndex(x, nil); err != nil || n != -42 {
+		t.Errorf("EvalIndex(-42) = %d, %v", n, err)
+	}
+}

@@ -46,6 +46,9 @@ func EvalIndex(x syntax.Expr, env Env) (int64, error) {
 		if x.Kind != syntax.IntLiteral {
 			return 0, errorAt(x.Pos(), "%s literal %s in an index expression", x.Kind, x.Text)
 		}
+		if n, ok := decimalIndex(x.Text); ok {
+			return n, nil
+		}
 		v, err := value.Literal(syntax.I64, x.Text)
 		if err != nil {
 			return 0, errorAt(x.Pos(), "integer literal %s overflows the index range", x.Text)
@@ -56,6 +59,9 @@ func EvalIndex(x syntax.Expr, env Env) (int64, error) {
 			break
 		}
 		if lit, ok := x.X.(*syntax.Lit); ok && lit.Kind == syntax.IntLiteral {
+			if n, ok := decimalIndex(lit.Text); ok {
+				return -n, nil
+			}
 			v, err := value.Literal(syntax.I64, "-"+lit.Text)
 			if err != nil {
 				return 0, errorAt(x.Pos(), "integer literal -%s overflows the index range", lit.Text)
@@ -442,6 +448,26 @@ func FormatIndex(name string, idx []int64, open, close byte) string {
 		b = strconv.AppendInt(b, n, 10)
 	}
 	return string(append(b, close))
+}
+
+// decimalIndex is the value of an integer literal spelled with at most
+// 18 decimal digits and nothing else, which value.Literal gives as an
+// i64 too and which no i64 overflows; ok is false for any other spelling
+// (a hexadecimal, a separator, more digits), left to value.Literal.
+// Index expressions are evaluated at every iteration of a run, and
+// their literals are not memoised (Info.literal).
+func decimalIndex(text string) (n int64, ok bool) {
+	if text == "" || len(text) > 18 {
+		return 0, false
+	}
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, true
 }
 
 // literal is value.Literal(t, text) for the literal node x, memoised in
