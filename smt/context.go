@@ -13,6 +13,15 @@ static void augurIgnoreError(Z3_context c, Z3_error_code e) { (void)c; (void)e; 
 
 static void augurSetErrorHandler(Z3_context c) { Z3_set_error_handler(c, augurIgnoreError); }
 
+// augurClearInterrupt checks an empty solver: a check starts by
+// forgetting the interrupts sent before it.
+static void augurClearInterrupt(Z3_context c) {
+	Z3_solver s = Z3_mk_simple_solver(c);
+	Z3_solver_inc_ref(c, s);
+	Z3_solver_check(c, s);
+	Z3_solver_dec_ref(c, s);
+}
+
 // augurRelease gives back n references, of the kinds (0 term, 1 solver,
 // 2 model) and objects given, in one call into C.
 static void augurRelease(Z3_context c, const unsigned char *kinds, void *const *objs, size_t n) {
@@ -91,6 +100,10 @@ type handle struct {
 	// beforeCheck, when set (by tests), runs on the check's goroutine
 	// just before the call into Z3.
 	beforeCheck func()
+	// afterCheck, when set (by tests), runs on the check's goroutine
+	// after Z3 returns, before Check notices: the window in which the
+	// watcher's last interrupt may land with no check running.
+	afterCheck func()
 	// npending mirrors len(pending) so that the owning goroutine can see
 	// an empty queue without locking.
 	npending atomic.Int32
@@ -176,6 +189,13 @@ func (h *handle) interrupt() {
 	}
 	h.mu.Unlock()
 }
+
+// clearInterrupt makes Z3 forget the interrupts sent to z by a check's
+// watcher (Check): one that lands after the check has stopped (the
+// watcher's last tick, racing Z3's return) stays pending, and the next
+// call into z that watches for interrupts, a Simplify or a model's
+// evaluation, would fail with "canceled".
+func clearInterrupt(z C.Z3_context) { C.augurClearInterrupt(z) }
 
 // unresponsiveGrace is how long a check may go on after Z3_interrupt
 // before it is abandoned (handle.await). Z3 usually stops within

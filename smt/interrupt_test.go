@@ -112,3 +112,30 @@ func TestAbandonedContextDeletedWhenZ3Returns(t *testing.T) {
 		t.Errorf("LiveContexts %d after Close, want %d", n, before)
 	}
 }
+
+// An interrupt that lands as a check ends (the watcher's tick racing
+// Z3's return, which afterCheck holds open here) is forgotten when Check
+// returns: the Simplify after it rewrites its term instead of failing as
+// "canceled", which made a condition's reason name the cancellation
+// rather than the wall-clock guard that stopped its check.
+func TestSimplifyAfterLateInterrupt(t *testing.T) {
+	c := newCtx(t)
+	x := c.BVConst("x", 32)
+	e, _ := c.NewSolver()
+	e.Assert(x.BVUGt(c.BV(5, 32)))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c.h.afterCheck = func() {
+		cancel()
+		time.Sleep(3 * interruptRepeat)
+	}
+	r, err := e.Check(ctx)
+	c.h.afterCheck = nil
+	if r != Sat || err != nil {
+		t.Fatalf("Check = %v, %v; want sat (Z3 finished before the cancellation)", r, err)
+	}
+	want := "(bvadd #x00000003 x)"
+	if got := x.BVAdd(c.BV(1, 32)).BVAdd(c.BV(2, 32)).Simplify(); got.Err() != nil || got.String() != want {
+		t.Errorf("Simplify after an interrupt sent as the check ended = %v, want %s", got, want)
+	}
+}

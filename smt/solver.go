@@ -248,7 +248,9 @@ func (s *Solver) SetTimeout(d time.Duration) error {
 // The interruption is confined to this call: Check does not return before
 // the watching goroutine has finished, and that goroutine interrupts only
 // until Z3_solver_check returns, repeating the interrupt every
-// interruptRepeat (Z3 forgets one that arrives before its check began).
+// interruptRepeat (Z3 forgets one that arrives before its check began);
+// after one was sent, Check makes Z3 forget any still pending before it
+// returns (clearInterrupt).
 // The solver's own time limit (SetTimeout) works the same way but gives a
 // nil error.
 //
@@ -300,6 +302,7 @@ func (s *Solver) check(caller context.Context, assumptions []*Term, op string) (
 	var (
 		mu      sync.Mutex
 		running = true
+		sent    bool
 		stop    = make(chan struct{})
 		wg      sync.WaitGroup
 	)
@@ -320,6 +323,7 @@ func (s *Solver) check(caller context.Context, assumptions []*Term, op string) (
 				mu.Lock()
 				if running {
 					h.interrupt()
+					sent = true
 				}
 				mu.Unlock()
 				select {
@@ -351,6 +355,9 @@ func (s *Solver) check(caller context.Context, assumptions []*Term, op string) (
 		}
 		runtime.KeepAlive(assumptions)
 		runtime.KeepAlive(s)
+		if h.afterCheck != nil {
+			h.afterCheck()
+		}
 	}()
 	if !h.await(ctx.Done(), finished) {
 		close(stop)
@@ -363,6 +370,10 @@ func (s *Solver) check(caller context.Context, assumptions []*Term, op string) (
 	mu.Unlock()
 	close(stop)
 	wg.Wait()
+	if sent {
+		// Run last, once the check's error and reason are read.
+		defer clearInterrupt(z)
+	}
 
 	if err := check(z, op); err != nil {
 		var e *Error

@@ -231,7 +231,8 @@ func TestCancellation(t *testing.T) {
 
 	// Z3 forgets an interrupt that arrives when no check is running (the
 	// watching goroutine never sends one then, but the window between Z3
-	// finishing and Check noticing it is harmless too).
+	// finishing and Check noticing it is cleared before Check returns:
+	// TestSimplifyAfterLateInterrupt).
 	x0 := c.IntConst("x0")
 	c.h.interrupt()
 	if r, s := solve(t, c, x0.Gt(c.Int(2))); r != Sat {
