@@ -539,6 +539,11 @@ type binding struct {
 	// a symbol (opaque.go, Scope.keepable): over the kernel's
 	// parameters alone where no loop variable is, or inside a loop.
 	paramLet bool
+	// def is a let's expression (nil for a variable), and inLoop is
+	// set for a let bound inside a loop: the lets inside a loop that
+	// it reads are kept as symbols with it (Scope.letsRead).
+	def    syntax.Expr
+	inLoop bool
 }
 
 // translator translates index expressions and constraints.

@@ -778,9 +778,10 @@ func wantOpaque(ctx context.Context, name string) bool {
 
 // rangeLets returns err as a loopLets naming the lets that the bounds
 // lo and hi of a loop in s read by name and that can be kept as
-// symbols (of several pieces, over the kernel's parameters alone, in a
-// scope without loop variables), when err ran out of pieces and there
-// are some; err itself otherwise.
+// symbols (of several pieces, keepable: over the kernel's parameters
+// alone in a scope without loop variables, or inside a loop), when err
+// ran out of pieces (the range's own, or the facts of the loop's scope
+// with it) and there are some; err itself otherwise.
 func (s *Scope) rangeLets(err error, lo, hi syntax.Expr) error {
 	if !outOfPieces(err) {
 		return err
@@ -803,11 +804,45 @@ func (s *Scope) rangeLets(err error, lo, hi syntax.Expr) error {
 	if len(names) == 0 {
 		return err
 	}
+	if s.inLoop() {
+		names = s.letsRead(names, seen)
+	}
 	var kept []string
 	for _, o := range s.opaque.lets() {
 		kept = append(kept, o.name)
 	}
 	return &loopLets{names: names, err: err, kept: kept}
+}
+
+// letsRead returns names and, after them, the lets inside a loop that
+// their definitions read, directly or through other such lets, that can
+// be kept as symbols (paramLet), each once (seen holds those met
+// already). A loop's range
+// inside a loop over Halide's bounds of a pyramid's level reads the
+// bounds of the level below, which read the next level's, and so on:
+// each level's loop would run out of pieces in turn, and each time the
+// evaluation would start again (maxOpaqueRetries); the chain is kept as
+// symbols at once.
+func (s *Scope) letsRead(names []string, seen map[string]bool) []string {
+	out := append([]string(nil), names...)
+	for i := 0; i < len(out); i++ {
+		b := s.names[out[i]]
+		if b.def == nil {
+			continue
+		}
+		syntax.Inspect(b.def, func(x syntax.Expr) bool {
+			id, ok := x.(*syntax.Ident)
+			if !ok || seen[id.Name] {
+				return true
+			}
+			seen[id.Name] = true
+			if d, found := s.names[id.Name]; found && d.paramLet && d.inLoop {
+				out = append(out, id.Name)
+			}
+			return true
+		})
+	}
+	return out
 }
 
 // errKeptLet is the cause of a let kept as a symbol because a loop's

@@ -241,3 +241,43 @@ func TestLoopLetsKept(t *testing.T) {
 		t.Errorf("lets %v and kept %v, want [x6 y6] and [t]", ll.names, ll.kept)
 	}
 }
+
+// TestLoopLetsKeptInLoop: inside a loop, a loop's range that runs out
+// of pieces over lets names them and the lets inside the loop that
+// their definitions read, down the chain (as Halide's bounds of a
+// pyramid's levels, each read from the level below), so that one more
+// evaluation keeps the whole chain as symbols; the lets outside the
+// loop they read are not named.
+func TestLoopLetsKeptInLoop(t *testing.T) {
+	params := []string{"N"}
+	for k := 1; k <= 6; k++ {
+		params = append(params, fmt.Sprintf("A%d", k), fmt.Sprintf("B%d", k))
+	}
+	ctx := context.Background()
+	s, err := NewScope(params).Let(ctx, "x0", mustExpr(t, "max(N, A1)"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ = s.With("o")
+	lets := [][2]string{{"y0", "min(0, o)"}}
+	for k := 1; k <= 6; k++ {
+		lets = append(lets,
+			[2]string{fmt.Sprintf("x%d", k), fmt.Sprintf("max(min(x%d, B%d + N), A%d + N)", k-1, k, k)},
+			[2]string{fmt.Sprintf("y%d", k), fmt.Sprintf("min(max(y%d, 0 - B%d), 0 - A%d)", k-1, k, k)})
+	}
+	for _, l := range lets {
+		if s, err = s.Let(ctx, l[0], mustExpr(t, l[1])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inner, x := s.With("tx")
+	lo, hi := mustExpr(t, "0"), mustExpr(t, "(x6 - y6 + 3) / 4")
+	_, err = inner.Range(x, lo, hi)
+	var ll *loopLets
+	if !errors.As(s.rangeLets(err, lo, hi), &ll) {
+		t.Fatalf("range: %v, want it out of pieces over lets to keep", err)
+	}
+	if got, want := fmt.Sprint(ll.names), "[x6 y6 x5 y5 x4 y4 x3 y3 x2 y2 x1 y1 y0]"; got != want {
+		t.Errorf("lets %s, want %s", got, want)
+	}
+}

@@ -556,7 +556,7 @@ func (p *prophet) rule(s *Scope, st sched.Stmt) (*Heap, error) {
 			return nil, wrap(s.rangeLets(err, lo, hi))
 		}
 		if inner, err = inner.Assume(bound); err != nil {
-			return nil, wrap(err)
+			return nil, wrap(s.rangeLets(err, lo, hi))
 		}
 		body, err := p.block(inner, st.Body)
 		if err != nil {
