@@ -221,6 +221,21 @@ func (s *Scope) letOpaque(ctx context.Context, name string, x syntax.Expr, err e
 	return n, nil
 }
 
+// unknownSymbol returns a parameter of ms that names a let inside a
+// loop kept as a symbol (loopLetParam) but not in t: one the prophecy's
+// walk kept and the conditions' walk did not, which the two walks'
+// equal scopes rule out, guarded all the same. Its value is not known.
+func (t *opaqueTable) unknownSymbol(ms ...*presburger.Map) (string, bool) {
+	for _, m := range ms {
+		for _, p := range m.Space().Params {
+			if strings.Contains(p, "@") && !t.isOpaque(p) {
+				return p, true
+			}
+		}
+	}
+	return "", false
+}
+
 // loopLetParam is the parameter of the let name inside a loop whose
 // value is at pos: the let's name and its place, one parameter per let
 // statement, the same in every walk of the kernel (the prophecy's
@@ -635,6 +650,10 @@ func (t *opaqueTable) restrictToDefined(ctx context.Context, u *presburger.Union
 			loops = loops || o.inLoop
 		}
 	}
+	if p, ok := t.unknownSymbol(u.Maps()...); ok {
+		// A symbol another walk kept (see unknownSymbol).
+		return nil, p, false, nil
+	}
 	if len(lets) == 0 {
 		return u, "", true, nil
 	}
@@ -971,6 +990,11 @@ func (t *opaqueTable) settle(ctx context.Context, c *Condition) error {
 	}
 	lets := t.lets()
 	pts := c.Obligation.Points
+	if p, ok := t.unknownSymbol(pts); ok {
+		c.Status = Undecided
+		c.Reason = fmt.Sprintf("the value depends on the let %s, inside a loop, kept as a symbol in the prophecy only: its value at each iteration is not known", p)
+		return nil
+	}
 	for i := len(lets) - 1; i >= 0; i-- {
 		o := lets[i]
 		if !o.inLoop {

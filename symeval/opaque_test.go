@@ -281,3 +281,65 @@ func TestLoopLetsKeptInLoop(t *testing.T) {
 		t.Errorf("lets %s, want %s", got, want)
 	}
 }
+
+// TestOpaqueLoopLetViolations: violations over a let inside a loop kept
+// as a symbol are kept at the sampled iteration, where the symbol has
+// the let's value; once the loop's variable is projected out the value
+// is not known, and the violations are not kept. The facts of a let
+// inside a loop restrict only the sets over its symbol.
+func TestOpaqueLoopLetViolations(t *testing.T) {
+	nest := "N"
+	for k := 1; k <= 8; k++ {
+		nest = fmt.Sprintf("2 * max(min((%s + %d) / 2, M / %d), %d) - %d", nest, k, 1<<k, k%3, k)
+	}
+	ctx := context.Background()
+	inner, i := NewScope([]string{"N", "M"}).With("i")
+	s, err := inner.Let(ctx, "t", mustExpr(t, "min(i - 2, "+nest+")"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := s.IndexMap(mustExpr(t, "t"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err = m.IntersectParams(s.Facts()); err != nil {
+		t.Fatal(err)
+	}
+	u := presburger.NewUnionMap(m)
+	r, _, ok, err := s.opaque.restrictToDefined(ctx, u, []string{"N", "M"})
+	if err != nil || !ok {
+		t.Fatalf("violations at t: kept %v (%v), want kept", ok, err)
+	}
+	sp, pt, err := r.Sample(ctx)
+	if err != nil || pt == nil {
+		t.Fatalf("sample: %v", err)
+	}
+	env := map[string]int64{}
+	for k, p := range sp.Params {
+		env[p], _ = pt[k].Int64()
+	}
+	v, _ := pt[len(sp.Params)].Int64()
+	if want, ok := evalIndex(mustExpr(t, "min(i - 2, "+nest+")"), s.translator().lookup, func(p string) (int64, bool) { x, ok := env[p]; return x, ok }); !ok || v != want {
+		t.Errorf("violation at %v: t = %d, want its value %d", env, v, want)
+	}
+	if _, ok := env[i]; !ok {
+		t.Errorf("violation at %v: no loop variable %s", env, i)
+	}
+	// Over two iterations projected out, t's value is not known.
+	proj, err := m.ProjectOut(presburger.DimParam, paramIndex(m.Space(), i), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok, err := s.opaque.restrictToDefined(ctx, presburger.NewUnionMap(proj), []string{"N", "M"}); err != nil || ok {
+		t.Errorf("violations without the loop variable: kept %v (%v), want not", ok, err)
+	}
+	// A set not over t keeps every point under t's facts.
+	other := presburger.Universe(presburger.ParamSpace([]string{"N", "M", i}))
+	w, err := s.opaque.withFacts(presburger.NewUnionMap(other))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eq, err := w.IsEqual(ctx, presburger.NewUnionMap(other)); err != nil || !eq {
+		t.Errorf("facts of t on a set not over it: %s, want the set unchanged (%v)", w, err)
+	}
+}

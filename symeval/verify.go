@@ -469,7 +469,7 @@ func (g *gen) decided(base Condition, u *presburger.UnionMap, err error) error {
 		}
 		if err != nil || !ok {
 			c.Status = Undecided
-			c.Reason = fmt.Sprintf("violated at a point where a let kept as a symbol (its value of more than %d pieces: %s) may not have its value", maxPieces, names)
+			c.Reason = fmt.Sprintf("violated at a point where a let kept as a symbol (its value of more than %d pieces, or of more than %d steps to translate inside a loop: %s) may not have its value", maxPieces, maxLetSteps, names)
 			g.add(&c)
 			return nil
 		}
