@@ -93,7 +93,7 @@ func TestLensBlur(t *testing.T) {
 // store (docs/halide.md); the work counts against the step budget,
 // bounded here at lensBlurSteps to keep the test's CPU within a minute:
 // UNKNOWN, the budget run out in the translation of a let inside f26's
-// loops, in the last evaluation.
+// loops.
 func TestLongLensBlur(t *testing.T) {
 	testtier.Long(t)
 	t.Parallel()
