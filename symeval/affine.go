@@ -48,6 +48,11 @@ const maxPieces = 4096
 type work struct {
 	ctx     context.Context
 	pending atomic.Int64
+	// limit, when positive, caps the units this meter counts (used):
+	// past it charge fails with a budgetError, which a let inside a
+	// loop turns into a symbol (capped, opaque.go).
+	limit int64
+	used  atomic.Int64
 }
 
 // workBatch is how many units of work are gathered before they are
@@ -68,6 +73,12 @@ func (w *work) charge(n int64) error {
 	if w == nil || n <= 0 {
 		return nil
 	}
+	if w.limit > 0 && w.used.Add(n) > w.limit {
+		return budgetError(fmt.Sprintf("its translation takes more than %d steps", w.limit))
+	}
+	if w.ctx == nil {
+		return nil
+	}
 	if w.pending.Add(n) < workBatch {
 		return nil
 	}
@@ -77,6 +88,31 @@ func (w *work) charge(n int64) error {
 	}
 	if err := presburger.Charge(w.ctx, int(take)); err != nil {
 		return fmt.Errorf("translation of index expressions: %w", err)
+	}
+	return nil
+}
+
+// capped returns a meter that charges w's allowance as w does and fails
+// once it has counted more than limit units: the translation of one let
+// inside a loop, bounded on its own (Scope.Let). Its units not yet
+// charged in a batch go to w by flush.
+func (w *work) capped(limit int64) *work {
+	c := &work{limit: limit}
+	if w != nil {
+		c.ctx = w.ctx
+	}
+	return c
+}
+
+// flush charges the units w gathered short of a batch to the allowance.
+func (w *work) flush() error {
+	if w == nil || w.ctx == nil {
+		return nil
+	}
+	if take := w.pending.Swap(0); take > 0 {
+		if err := presburger.Charge(w.ctx, int(take)); err != nil {
+			return fmt.Errorf("translation of index expressions: %w", err)
+		}
 	}
 	return nil
 }
@@ -499,10 +535,15 @@ func combine(w *work, a, b pwExpr, f func(x, y linear) (pwExpr, error)) (pwExpr,
 type binding struct {
 	v   presburger.Var
 	let pwExpr
-	// paramLet is set for a let of several pieces over the kernel's
-	// parameters alone, bound where no loop variable is: one that can
-	// be kept as a symbol (opaque.go).
+	// paramLet is set for a let of several pieces that can be kept as
+	// a symbol (opaque.go, Scope.keepable): over the kernel's
+	// parameters alone where no loop variable is, or inside a loop.
 	paramLet bool
+	// def is a let's expression (nil for a variable), and inLoop is
+	// set for a let bound inside a loop: the lets inside a loop that
+	// it reads are kept as symbols with it (Scope.letsRead).
+	def    syntax.Expr
+	inLoop bool
 }
 
 // translator translates index expressions and constraints.

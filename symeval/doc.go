@@ -75,7 +75,9 @@
 // (presburger.Var), and lower.go builds them with the engine's builder of
 // quasi-affine constraints (presburger.Builder). A let over the
 // parameters whose value has too many pieces is kept as a symbol, a fresh
-// parameter with the facts of its bounds (opaque.go). The translation's
+// parameter with the facts of its bounds (opaque.go); so is a let inside
+// a loop whose translation is too large or too costly, a symbol of the
+// iteration that its block's heap loses by an exact projection. The translation's
 // own work, the products of pieces and of conjunctions, counts against
 // the evaluation's step budget (affine.go, work), as the engine's
 // operations do. Expression contexts (context.go) take the index parts

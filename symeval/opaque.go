@@ -37,6 +37,10 @@ import (
 type opaqueLet struct {
 	name, param string
 	def         syntax.Expr
+	// inLoop is set for a let bound where a loop variable is in scope
+	// (see "A let inside a loop" below): param stands for its value at
+	// one iteration, and no set outside its block may mention it.
+	inLoop bool
 	// facts is the parameter domain of the bounds of def that the
 	// scope after the let assumes (nil: none).
 	facts *presburger.Map
@@ -160,10 +164,17 @@ func (s *Scope) isKernelParam(p string) bool {
 // facts of its bounds (see above); err is the translation's error, which
 // it returns when x cannot be kept as a symbol.
 func (s *Scope) letOpaque(ctx context.Context, name string, x syntax.Expr, err error) (*Scope, error) {
-	if !outOfPieces(err) || !readsNothing(x) || !s.overParamsOnly(x) {
+	inLoop := s.inLoop()
+	if !outOfPieces(err) || !readsNothing(x) {
+		return nil, err
+	}
+	if !s.keepable(x) {
 		return nil, err
 	}
 	p := name
+	if inLoop {
+		p = loopLetParam(name, x.Pos())
+	}
 	for s.isParam(p) {
 		p += "'"
 	}
@@ -206,8 +217,67 @@ func (s *Scope) letOpaque(ctx context.Context, name string, x syntax.Expr, err e
 			return nil, fmt.Errorf("let %s: %w", name, ferr)
 		}
 	}
-	s.opaque.add(&opaqueLet{name: name, param: p, def: x, facts: facts, lookup: s.translator().lookup})
+	s.opaque.add(&opaqueLet{name: name, param: p, def: x, inLoop: inLoop, facts: facts, lookup: s.translator().lookup})
 	return n, nil
+}
+
+// unknownSymbol returns a parameter of ms that names a let inside a
+// loop kept as a symbol (loopLetParam) but not in t: one the prophecy's
+// walk kept and the conditions' walk did not, which the two walks'
+// equal scopes rule out, guarded all the same. Its value is not known.
+func (t *opaqueTable) unknownSymbol(ms ...*presburger.Map) (string, bool) {
+	for _, m := range ms {
+		for _, p := range m.Space().Params {
+			if strings.Contains(p, "@") && !t.isOpaque(p) {
+				return p, true
+			}
+		}
+	}
+	return "", false
+}
+
+// loopLetParam is the parameter of the let name inside a loop whose
+// value is at pos: the let's name and its place, one parameter per let
+// statement, the same in every walk of the kernel (the prophecy's
+// heaps and the conditions' scopes name it alike), never shared by two
+// lets of one name.
+func loopLetParam(name string, pos syntax.Pos) string {
+	return fmt.Sprintf("%s@%d.%d", name, pos.Line, pos.Col)
+}
+
+// inLoop reports whether a loop variable is in scope in s: a parameter
+// that is neither the kernel's nor a let kept as a symbol.
+func (s *Scope) inLoop() bool {
+	for _, p := range s.params[min(s.kernelParams, len(s.params)):] {
+		if !s.opaque.isOpaque(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// keepable reports whether a let of x, which reads nothing, can be kept
+// as a symbol in s: over the kernel's parameters alone (overParamsOnly),
+// or inside a loop with every name of x bound.
+func (s *Scope) keepable(x syntax.Expr) bool {
+	if s.inLoop() {
+		return s.resolves(x)
+	}
+	return s.overParamsOnly(x)
+}
+
+// resolves reports whether every name of x is bound in s.
+func (s *Scope) resolves(x syntax.Expr) bool {
+	ok := true
+	syntax.Inspect(x, func(e syntax.Expr) bool {
+		if id, isID := e.(*syntax.Ident); isID {
+			if _, found := s.names[id.Name]; !found {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
 }
 
 // boundFacts returns the constraints self <= u and self >= l for the
@@ -370,10 +440,11 @@ func (t *opaqueTable) opaqueFor(x syntax.Expr, lookup func(string) (binding, boo
 	return presburger.Var{}, false
 }
 
-// opaqueValues returns the value of every opaque let of t at the kernel
-// parameters env, each computed from its definition; false when one
-// cannot be (a name it reads has no value).
-func (t *opaqueTable) opaqueValues(env map[string]int64) (map[string]int64, bool) {
+// opaqueValues returns the value of the opaque lets of t that need
+// accepts at the parameters env (the kernel's, and the loop variables
+// of a let inside a loop), each computed from its definition; false
+// when one cannot be (a name it reads has no value).
+func (t *opaqueTable) opaqueValues(env map[string]int64, need func(*opaqueLet) bool) (map[string]int64, bool) {
 	out := map[string]int64{}
 	all := func(name string) (int64, bool) {
 		if v, ok := out[name]; ok {
@@ -384,10 +455,12 @@ func (t *opaqueTable) opaqueValues(env map[string]int64) (map[string]int64, bool
 	}
 	for _, o := range t.lets() {
 		v, ok := evalIndex(o.def, o.lookup, all)
-		if !ok {
+		switch {
+		case ok:
+			out[o.param] = v
+		case need(o):
 			return nil, false
 		}
-		out[o.param] = v
 	}
 	return out, true
 }
@@ -529,18 +602,39 @@ func evalLinear(l linear, param func(string) (int64, bool)) (int64, bool) {
 }
 
 // withFacts restricts u to the facts of every opaque let of t: they
-// hold wherever the lets have their values, in every scope.
+// hold wherever the lets have their values, in every scope. Those of a
+// let inside a loop restrict only the components over its parameter:
+// elsewhere its loop's variables, by name, may be another loop's.
 func (t *opaqueTable) withFacts(u *presburger.UnionMap) (*presburger.UnionMap, error) {
-	for _, o := range t.lets() {
-		if o.facts == nil {
-			continue
+	var out []*presburger.Map
+	for _, m := range u.Maps() {
+		for _, o := range t.lets() {
+			if o.facts == nil || o.inLoop && paramIndex(m.Space(), o.param) < 0 {
+				continue
+			}
+			var err error
+			if m, err = m.IntersectParams(o.facts); err != nil {
+				return nil, err
+			}
 		}
-		var err error
-		if u, err = u.IntersectParams(o.facts); err != nil {
-			return nil, err
+		out = append(out, m)
+	}
+	return presburger.NewUnionMap(out...), nil
+}
+
+// concerns reports whether a violation in u may be at a value o does
+// not take: o is a let over the kernel's parameters, or a let inside a
+// loop whose parameter u's components mention.
+func concerns(o *opaqueLet, u *presburger.UnionMap) bool {
+	if !o.inLoop {
+		return true
+	}
+	for _, m := range u.Maps() {
+		if paramIndex(m.Space(), o.param) >= 0 {
+			return true
 		}
 	}
-	return u, nil
+	return false
 }
 
 // restrictToDefined returns the points of u at one point of the kernel's
@@ -548,7 +642,21 @@ func (t *opaqueTable) withFacts(u *presburger.UnionMap) (*presburger.UnionMap, e
 // of the kernel reaches; ok is false when the point of u it sampled has
 // none (u's points there all give some opaque let another value).
 func (t *opaqueTable) restrictToDefined(ctx context.Context, u *presburger.UnionMap, kernel []string) (_ *presburger.UnionMap, names string, ok bool, err error) {
-	lets := t.lets()
+	var lets []*opaqueLet
+	loops := false
+	for _, o := range t.lets() {
+		if concerns(o, u) {
+			lets = append(lets, o)
+			loops = loops || o.inLoop
+		}
+	}
+	if p, ok := t.unknownSymbol(u.Maps()...); ok {
+		// A symbol another walk kept (see unknownSymbol).
+		return nil, p, false, nil
+	}
+	if len(lets) == 0 {
+		return u, "", true, nil
+	}
 	sp, pt, err := sampleSmall(ctx, u, kernel)
 	if err != nil || pt == nil {
 		return u, "", pt != nil, err
@@ -559,12 +667,14 @@ func (t *opaqueTable) restrictToDefined(ctx context.Context, u *presburger.Union
 			env[p] = v
 		}
 	}
-	vals, ok := t.opaqueValues(env)
+	need := map[*opaqueLet]bool{}
 	var used []string
 	for _, o := range lets {
+		need[o] = true
 		used = append(used, o.name)
 	}
 	names = strings.Join(used, ", ")
+	vals, ok := t.opaqueValues(env, func(o *opaqueLet) bool { return need[o] })
 	if !ok {
 		return nil, names, false, nil
 	}
@@ -573,6 +683,16 @@ func (t *opaqueTable) restrictToDefined(ctx context.Context, u *presburger.Union
 	for _, p := range kernel {
 		if v, ok := env[p]; ok {
 			fix, fixed[p] = append(fix, p), v
+		}
+	}
+	if loops {
+		// The value of a let inside a loop is the one at the sampled
+		// iteration: its loop variables are fixed too.
+		for _, p := range sp.Params {
+			v, has := env[p]
+			if _, done := fixed[p]; has && !done && !t.isOpaque(p) {
+				fix, fixed[p] = append(fix, p), v
+			}
 		}
 	}
 	for _, o := range lets {
@@ -677,9 +797,10 @@ func wantOpaque(ctx context.Context, name string) bool {
 
 // rangeLets returns err as a loopLets naming the lets that the bounds
 // lo and hi of a loop in s read by name and that can be kept as
-// symbols (of several pieces, over the kernel's parameters alone, in a
-// scope without loop variables), when err ran out of pieces and there
-// are some; err itself otherwise.
+// symbols (of several pieces, keepable: over the kernel's parameters
+// alone in a scope without loop variables, or inside a loop), when err
+// ran out of pieces (the range's own, or the facts of the loop's scope
+// with it) and there are some; err itself otherwise.
 func (s *Scope) rangeLets(err error, lo, hi syntax.Expr) error {
 	if !outOfPieces(err) {
 		return err
@@ -702,11 +823,45 @@ func (s *Scope) rangeLets(err error, lo, hi syntax.Expr) error {
 	if len(names) == 0 {
 		return err
 	}
+	if s.inLoop() {
+		names = s.letsRead(names, seen)
+	}
 	var kept []string
 	for _, o := range s.opaque.lets() {
 		kept = append(kept, o.name)
 	}
 	return &loopLets{names: names, err: err, kept: kept}
+}
+
+// letsRead returns names and, after them, the lets inside a loop that
+// their definitions read, directly or through other such lets, that can
+// be kept as symbols (paramLet), each once (seen holds those met
+// already). A loop's range
+// inside a loop over Halide's bounds of a pyramid's level reads the
+// bounds of the level below, which read the next level's, and so on:
+// each level's loop would run out of pieces in turn, and each time the
+// evaluation would start again (maxOpaqueRetries); the chain is kept as
+// symbols at once.
+func (s *Scope) letsRead(names []string, seen map[string]bool) []string {
+	out := append([]string(nil), names...)
+	for i := 0; i < len(out); i++ {
+		b := s.names[out[i]]
+		if b.def == nil {
+			continue
+		}
+		syntax.Inspect(b.def, func(x syntax.Expr) bool {
+			id, ok := x.(*syntax.Ident)
+			if !ok || seen[id.Name] {
+				return true
+			}
+			seen[id.Name] = true
+			if d, found := s.names[id.Name]; found && d.paramLet && d.inLoop {
+				out = append(out, id.Name)
+			}
+			return true
+		})
+	}
+	return out
 }
 
 // errKeptLet is the cause of a let kept as a symbol because a loop's
@@ -716,3 +871,150 @@ var errKeptLet = budgetError("a loop's range over its value ran out of pieces")
 // maxOpaqueRetries bounds the evaluations of a kernel again with more
 // lets kept as symbols (loopLets).
 const maxOpaqueRetries = 4
+
+// A let inside a loop whose translation costs more than maxLetSteps
+// (lens_blur's realized region of a pyramid's level inside f26's loops:
+// millions of pairs of cases) or passes maxPieces is kept as a symbol
+// too, with the facts of its bounds over the loop's variables. Its value
+// changes from one iteration to the next, so its parameter, named by
+// the let's place (loopLetParam), stands for the value at one iteration
+// and means nothing outside the let's block:
+//
+//   - A condition decided in the let's scope is proved for every value
+//     its facts allow at every iteration, so for the let's own value;
+//     violations are kept (restrictToDefined) at the sampled point with
+//     the loop variables too, where the let's value is computed from its
+//     definition; a condition whose violations mention the parameter
+//     without its loop's variables (a read-write race, over two
+//     iterations projected out) is undecided.
+//   - The heap a block writes, which the iterated update of its loop
+//     combines over the iterations, must not depend on the parameter:
+//     at the end of the let's block, each component over it is replaced
+//     by its projection when that is exact, the component the same for
+//     every value the facts of the block allow (withoutLoopLets);
+//     otherwise the evaluation fails, naming the let.
+//   - A value obligation over the parameter is projected alike, or left
+//     undecided, its reason naming the let (settle): the solver would
+//     pick a value the let may not take.
+
+// maxLetSteps caps the translation of one let inside a loop, in steps
+// of the evaluation's allowance (work.capped).
+const maxLetSteps = 100_000
+
+// errLoopLet is the failure of a block whose writes depend on the value
+// of a let inside a loop kept as a symbol.
+type errLoopLet struct{ name string }
+
+func (e *errLoopLet) Error() string {
+	return fmt.Sprintf("the writes depend on the value of the let %s, inside a loop, kept as a symbol (its translation too costly)", e.name)
+}
+
+// withoutLoopLets returns h without the parameters of the lets inside a
+// loop that the block kept as symbols, s being the scope after the
+// block's statements and start the one before: each component over
+// such a parameter replaced by its projection, exact under the facts
+// of s; an errLoopLet when it is not.
+func (s *Scope) withoutLoopLets(ctx context.Context, start *Scope, h *Heap) (*Heap, error) {
+	lets := s.blockLets(start)
+	if len(lets) == 0 || len(h.u.Maps()) == 0 {
+		return h, nil
+	}
+	var facts *presburger.Map
+	if s.facts != nil {
+		facts = commonFacts(s.facts)
+	}
+	var out []*presburger.Map
+	for _, m := range h.u.Maps() {
+		for i := len(lets) - 1; i >= 0; i-- {
+			r, ok, err := projectExact(ctx, m, lets[i].param, facts)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				return nil, &errLoopLet{name: lets[i].name}
+			}
+			m = r
+		}
+		out = append(out, m)
+	}
+	return &Heap{u: presburger.NewUnionMap(out...)}, nil
+}
+
+// blockLets returns the lets inside a loop kept as symbols in s and not
+// in start, in the order they were bound.
+func (s *Scope) blockLets(start *Scope) []*opaqueLet {
+	var out []*opaqueLet
+	for _, p := range s.params[len(start.params):] {
+		s.opaque.mu.Lock()
+		o := s.opaque.byParam[p]
+		s.opaque.mu.Unlock()
+		if o != nil && o.inLoop {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// projectExact returns m with its parameter p projected out, and true,
+// when that changes nothing where facts hold (nil: everywhere): m is
+// then the same set at every value of p that facts allow, so at the
+// let's own value. m itself and true when m is not over p.
+func projectExact(ctx context.Context, m *presburger.Map, p string, facts *presburger.Map) (*presburger.Map, bool, error) {
+	i := paramIndex(m.Space(), p)
+	if i < 0 {
+		return m, true, nil
+	}
+	e, err := m.ProjectOut(presburger.DimParam, i, 1)
+	if err != nil {
+		return nil, false, err
+	}
+	back := e
+	if facts != nil {
+		if back, err = e.IntersectParams(facts); err != nil {
+			return nil, false, err
+		}
+	}
+	ok, err := back.IsSubset(ctx, m)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	return e, true, nil
+}
+
+// settle projects the parameters of the lets inside a loop kept as
+// symbols out of the points of c's value obligation, exactly under the
+// lets' facts, or makes c undecided, its reason naming the let.
+func (t *opaqueTable) settle(ctx context.Context, c *Condition) error {
+	if c.Status != Pending || c.Obligation == nil {
+		return nil
+	}
+	lets := t.lets()
+	pts := c.Obligation.Points
+	if p, ok := t.unknownSymbol(pts); ok {
+		c.Status = Undecided
+		c.Reason = fmt.Sprintf("the value depends on the let %s, inside a loop, kept as a symbol in the prophecy only: its value at each iteration is not known", p)
+		return nil
+	}
+	for i := len(lets) - 1; i >= 0; i-- {
+		o := lets[i]
+		if !o.inLoop {
+			continue
+		}
+		r, ok, err := projectExact(ctx, pts, o.param, o.facts)
+		if err != nil && !undecidable(err) {
+			return err
+		}
+		if err != nil || !ok {
+			c.Status = Undecided
+			c.Reason = fmt.Sprintf("the value depends on the let %s, inside a loop, kept as a symbol (its translation too costly): its value at each iteration is not known", o.name)
+			return nil
+		}
+		pts = r
+	}
+	if pts != c.Obligation.Points {
+		ob := *c.Obligation
+		ob.Points = pts
+		c.Obligation = &ob
+	}
+	return nil
+}

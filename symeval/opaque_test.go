@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 
+	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/syntax"
 )
 
@@ -82,9 +84,113 @@ func TestOpaqueLetValue(t *testing.T) {
 	if empty, err := bad.IsEmpty(ctx); err != nil || !empty {
 		t.Errorf("t > N - 2 under the facts: empty %v (%v), want empty", empty, err)
 	}
-	inner, _ := NewScope([]string{"N", "M"}).With("i")
-	if _, err := inner.Let(ctx, "t", mustExpr(t, "min(i, "+nest+")")); err == nil || !outOfPieces(err) {
-		t.Errorf("a let over a loop variable: %v, want out of pieces", err)
+}
+
+// TestOpaqueLoopLet: a let inside a loop of too many pieces is a symbol
+// named by its place, a function of the loop's variable: its facts are
+// over the variable, its value at a point is its definition's at that
+// iteration, and a heap over it is projected at the end of its block
+// only when the projection is exact.
+func TestOpaqueLoopLet(t *testing.T) {
+	nest := "N"
+	for k := 1; k <= 8; k++ {
+		nest = fmt.Sprintf("2 * max(min((%s + %d) / 2, M / %d), %d) - %d", nest, k, 1<<k, k%3, k)
+	}
+	ctx := context.Background()
+	root := NewScope([]string{"N", "M"})
+	inner, i := root.With("i")
+	s, err := inner.Let(ctx, "t", mustExpr(t, "min(i - 2, "+nest+")"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lets := s.opaque.lets()
+	if len(lets) != 1 || !lets[0].inLoop || lets[0].param != "t@1.1" {
+		t.Fatalf("opaque lets %+v, want t inside the loop, parameter t@1.1", lets)
+	}
+	// t <= i - 2 is a fact after the let, over the loop's variable.
+	bad, err := s.Constraint(mustExpr(t, "t > i - 2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bad, err = bad.Intersect(s.Facts()); err != nil {
+		t.Fatal(err)
+	}
+	if empty, err := bad.IsEmpty(ctx); err != nil || !empty {
+		t.Errorf("t > i - 2 under the facts: empty %v (%v), want empty", empty, err)
+	}
+	// Its value at N = 40, M = 9 and i = 3 and 30.
+	for _, iv := range []int64{3, 30} {
+		env := map[string]int64{"N": 40, "M": 9, i: iv}
+		vals, ok := s.opaque.opaqueValues(env, func(*opaqueLet) bool { return true })
+		v := int64(40)
+		for k := int64(1); k <= 8; k++ {
+			v = 2*max(min(floorDivPos(v+k, 2), floorDivPos(9, 1<<k)), k%3) - k
+		}
+		if want := min(iv-2, v); !ok || vals["t@1.1"] != want {
+			t.Errorf("t at i = %d: %d (%v), want %d", iv, vals["t@1.1"], ok, want)
+		}
+	}
+	// A heap whose cells do not depend on t loses it at the end of the
+	// block; one written at t does not.
+	for _, c := range []struct {
+		cells string
+		exact bool
+	}{{"i", true}, {"i - t + t", true}, {"t", false}} {
+		m, err := s.IndexMap(mustExpr(t, c.cells))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m, err = m.IntersectParams(s.Facts()); err != nil {
+			t.Fatal(err)
+		}
+		h, err := s.withoutLoopLets(ctx, inner, NewHeap(presburger.NewUnionMap(m)))
+		var ll *errLoopLet
+		switch {
+		case c.exact && err != nil:
+			t.Errorf("cells %s: %v, want the heap without t", c.cells, err)
+		case c.exact && slices.Contains(h.Maps()[0].Space().Params, "t@1.1"):
+			t.Errorf("cells %s: heap %s still over t", c.cells, h)
+		case !c.exact && !errors.As(err, &ll):
+			t.Errorf("cells %s: %v, want the writes depending on t", c.cells, err)
+		}
+	}
+}
+
+// TestOpaqueLoopLetCap: a let inside a loop whose translation takes more
+// than maxLetSteps, though of fewer pieces than maxPieces (620, after
+// more than 500,000 steps), is kept as a symbol once the cap is reached,
+// the evaluation's allowance charged the cap's steps and little more.
+func TestOpaqueLoopLetCap(t *testing.T) {
+	params := []string{"N"}
+	for k := 1; k <= 3; k++ {
+		params = append(params, fmt.Sprintf("A%d", k), fmt.Sprintf("B%d", k))
+	}
+	allow := presburger.NewAllowance(10 * maxLetSteps)
+	ctx := presburger.WithAllowance(context.Background(), allow)
+	s := NewScope(params).charging(ctx)
+	var err error
+	lets := [][2]string{{"x0", "N"}, {"y0", "0"}}
+	for k := 1; k <= 3; k++ {
+		lets = append(lets,
+			[2]string{fmt.Sprintf("x%d", k), fmt.Sprintf("max(min(x%d, B%d + N), A%d + N)", k-1, k, k)},
+			[2]string{fmt.Sprintf("y%d", k), fmt.Sprintf("min(max(y%d, 0 - B%d), 0 - A%d)", k-1, k, k)})
+	}
+	for _, l := range lets {
+		if s, err = s.Let(ctx, l[0], mustExpr(t, l[1])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := allow.Used()
+	inner, _ := s.With("tx")
+	in, err := inner.Let(ctx, "e", mustExpr(t, "max(x3, tx) - min(y3, tx) + max(x2, tx)"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := in.names["e"]; b.let != nil || b.v.Name != "e@1.1" {
+		t.Errorf("e inside the loop bound to %+v, want the symbol e@1.1", b)
+	}
+	if used := allow.Used() - before; used < maxLetSteps || used > 2*maxLetSteps {
+		t.Errorf("the let inside the loop used %d steps, want the cap %d and little more", used, maxLetSteps)
 	}
 }
 
@@ -133,5 +239,107 @@ func TestLoopLetsKept(t *testing.T) {
 	}
 	if fmt.Sprint(ll.names) != "[x6 y6]" || fmt.Sprint(ll.kept) != "[t]" {
 		t.Errorf("lets %v and kept %v, want [x6 y6] and [t]", ll.names, ll.kept)
+	}
+}
+
+// TestLoopLetsKeptInLoop: inside a loop, a loop's range that runs out
+// of pieces over lets names them and the lets inside the loop that
+// their definitions read, down the chain (as Halide's bounds of a
+// pyramid's levels, each read from the level below), so that one more
+// evaluation keeps the whole chain as symbols; the lets outside the
+// loop they read are not named.
+func TestLoopLetsKeptInLoop(t *testing.T) {
+	params := []string{"N"}
+	for k := 1; k <= 6; k++ {
+		params = append(params, fmt.Sprintf("A%d", k), fmt.Sprintf("B%d", k))
+	}
+	ctx := context.Background()
+	s, err := NewScope(params).Let(ctx, "x0", mustExpr(t, "max(N, A1)"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ = s.With("o")
+	lets := [][2]string{{"y0", "min(0, o)"}}
+	for k := 1; k <= 6; k++ {
+		lets = append(lets,
+			[2]string{fmt.Sprintf("x%d", k), fmt.Sprintf("max(min(x%d, B%d + N), A%d + N)", k-1, k, k)},
+			[2]string{fmt.Sprintf("y%d", k), fmt.Sprintf("min(max(y%d, 0 - B%d), 0 - A%d)", k-1, k, k)})
+	}
+	for _, l := range lets {
+		if s, err = s.Let(ctx, l[0], mustExpr(t, l[1])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inner, x := s.With("tx")
+	lo, hi := mustExpr(t, "0"), mustExpr(t, "(x6 - y6 + 3) / 4")
+	_, err = inner.Range(x, lo, hi)
+	var ll *loopLets
+	if !errors.As(s.rangeLets(err, lo, hi), &ll) {
+		t.Fatalf("range: %v, want it out of pieces over lets to keep", err)
+	}
+	if got, want := fmt.Sprint(ll.names), "[x6 y6 x5 y5 x4 y4 x3 y3 x2 y2 x1 y1 y0]"; got != want {
+		t.Errorf("lets %s, want %s", got, want)
+	}
+}
+
+// TestOpaqueLoopLetViolations: violations over a let inside a loop kept
+// as a symbol are kept at the sampled iteration, where the symbol has
+// the let's value; once the loop's variable is projected out the value
+// is not known, and the violations are not kept. The facts of a let
+// inside a loop restrict only the sets over its symbol.
+func TestOpaqueLoopLetViolations(t *testing.T) {
+	nest := "N"
+	for k := 1; k <= 8; k++ {
+		nest = fmt.Sprintf("2 * max(min((%s + %d) / 2, M / %d), %d) - %d", nest, k, 1<<k, k%3, k)
+	}
+	ctx := context.Background()
+	inner, i := NewScope([]string{"N", "M"}).With("i")
+	s, err := inner.Let(ctx, "t", mustExpr(t, "min(i - 2, "+nest+")"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := s.IndexMap(mustExpr(t, "t"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err = m.IntersectParams(s.Facts()); err != nil {
+		t.Fatal(err)
+	}
+	u := presburger.NewUnionMap(m)
+	r, _, ok, err := s.opaque.restrictToDefined(ctx, u, []string{"N", "M"})
+	if err != nil || !ok {
+		t.Fatalf("violations at t: kept %v (%v), want kept", ok, err)
+	}
+	sp, pt, err := r.Sample(ctx)
+	if err != nil || pt == nil {
+		t.Fatalf("sample: %v", err)
+	}
+	env := map[string]int64{}
+	for k, p := range sp.Params {
+		env[p], _ = pt[k].Int64()
+	}
+	v, _ := pt[len(sp.Params)].Int64()
+	if want, ok := evalIndex(mustExpr(t, "min(i - 2, "+nest+")"), s.translator().lookup, func(p string) (int64, bool) { x, ok := env[p]; return x, ok }); !ok || v != want {
+		t.Errorf("violation at %v: t = %d, want its value %d", env, v, want)
+	}
+	if _, ok := env[i]; !ok {
+		t.Errorf("violation at %v: no loop variable %s", env, i)
+	}
+	// Over two iterations projected out, t's value is not known.
+	proj, err := m.ProjectOut(presburger.DimParam, paramIndex(m.Space(), i), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok, err := s.opaque.restrictToDefined(ctx, presburger.NewUnionMap(proj), []string{"N", "M"}); err != nil || ok {
+		t.Errorf("violations without the loop variable: kept %v (%v), want not", ok, err)
+	}
+	// A set not over t keeps every point under t's facts.
+	other := presburger.Universe(presburger.ParamSpace([]string{"N", "M", i}))
+	w, err := s.opaque.withFacts(presburger.NewUnionMap(other))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eq, err := w.IsEqual(ctx, presburger.NewUnionMap(other)); err != nil || !eq {
+		t.Errorf("facts of t on a set not over it: %s, want the set unchanged (%v)", w, err)
 	}
 }

@@ -432,6 +432,7 @@ func (p *prophet) cellMap(s *Scope, array string, dims []string, idx []pwExpr, s
 // block evaluates a block: T-SEQ over its statements, lets scoped to it.
 func (p *prophet) block(s *Scope, b *sched.Block) (*Heap, error) {
 	h := EmptyHeap()
+	start := s
 	for _, st := range b.Stmts {
 		if l, ok := st.(*sched.Let); ok {
 			ns, err := s.Let(p.ctx, l.Var.Name, l.Value)
@@ -452,6 +453,12 @@ func (p *prophet) block(s *Scope, b *sched.Block) (*Heap, error) {
 			return nil, fmt.Errorf("%s: %s: %w", st.Pos(), sched.StmtLine(st), err)
 		}
 		p.steps[st] = stepMemo{in: in, delta: d, out: h}
+	}
+	// The block's lets inside a loop kept as symbols end with it
+	// (opaque.go).
+	h, err := s.withoutLoopLets(p.ctx, start, h)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", b.Pos(), err)
 	}
 	return h, nil
 }
@@ -549,7 +556,7 @@ func (p *prophet) rule(s *Scope, st sched.Stmt) (*Heap, error) {
 			return nil, wrap(s.rangeLets(err, lo, hi))
 		}
 		if inner, err = inner.Assume(bound); err != nil {
-			return nil, wrap(err)
+			return nil, wrap(s.rangeLets(err, lo, hi))
 		}
 		body, err := p.block(inner, st.Body)
 		if err != nil {

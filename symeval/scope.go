@@ -89,7 +89,7 @@ func (s *Scope) loopScope(l *sched.Loop) (*Scope, string, error) {
 		return nil, "", s.rangeLets(err, lo, hi)
 	}
 	if inner, err = inner.Assume(bound); err != nil {
-		return nil, "", err
+		return nil, "", s.rangeLets(err, lo, hi)
 	}
 	s.kids.store(l, derived{s: inner, x: x})
 	return inner, x, nil
@@ -266,7 +266,18 @@ func (s *Scope) Let(ctx context.Context, name string, x syntax.Expr) (_ *Scope, 
 			return n, nil
 		}
 	}
-	v, err := s.translator().index(x)
+	t := s.translator()
+	if s.inLoop() {
+		// A let inside a loop is translated within its own cap of
+		// steps: past it the let is kept as a symbol (opaque.go).
+		t.w = s.w.capped(maxLetSteps)
+	}
+	v, err := t.index(x)
+	if t.w != s.w {
+		if ferr := t.w.flush(); err == nil {
+			err = ferr
+		}
+	}
 	if err != nil {
 		if stops(err) {
 			return nil, fmt.Errorf("let %s: %w", name, err)
@@ -280,7 +291,7 @@ func (s *Scope) Let(ctx context.Context, name string, x syntax.Expr) (_ *Scope, 
 		return nil, fmt.Errorf("let %s: %w", name, err)
 	}
 	n := s.clone()
-	n.names[name] = binding{let: v, paramLet: len(v) > 1 && readsNothing(x) && s.overParamsOnly(x)}
+	n.names[name] = binding{let: v, paramLet: len(v) > 1 && readsNothing(x) && s.keepable(x), def: x, inLoop: s.inLoop()}
 	return n, nil
 }
 

@@ -367,6 +367,13 @@ func undecidable(err error) bool {
 var traceBudget = presburger.Budget{MaxSteps: 20_000, MaxDisjuncts: 64}
 
 func (g *gen) add(c *Condition) {
+	if g.root != nil {
+		// An obligation over a let inside a loop kept as a symbol
+		// (opaque.go).
+		if err := g.root.opaque.settle(g.ctx, c); err != nil {
+			c.Status, c.Reason = Undecided, "the value over a let kept as a symbol: "+err.Error()
+		}
+	}
 	g.a.Conditions = append(g.a.Conditions, c)
 	if c.Status == Failed && g.refutes != nil && g.refutedBy == 0 && g.garbage == nil {
 		// IDs are positions (Analyze numbers the conditions in order).
@@ -462,7 +469,7 @@ func (g *gen) decided(base Condition, u *presburger.UnionMap, err error) error {
 		}
 		if err != nil || !ok {
 			c.Status = Undecided
-			c.Reason = fmt.Sprintf("violated at a point where a let kept as a symbol (its value of more than %d pieces: %s) may not have its value", maxPieces, names)
+			c.Reason = fmt.Sprintf("violated at a point where a let kept as a symbol (its value of more than %d pieces, or of more than %d steps to translate inside a loop: %s) may not have its value", maxPieces, maxLetSteps, names)
 			g.add(&c)
 			return nil
 		}

@@ -2,7 +2,10 @@ package validate
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/augur-verify/augur/smt/encode"
 )
 
 // TestOpaqueRegion: testdata/opaque/region.sched realizes a temporary
@@ -57,5 +60,46 @@ func TestOpaqueLoop(t *testing.T) {
 	}
 	if cx.Cell != "t[0]" {
 		t.Errorf("loop_short.sched: cell %s, want t[0] (no tile at N = 4, x6 = 4, y6 = 0)", cx.Cell)
+	}
+}
+
+// TestOpaqueLoopLet: testdata/opaque/inloop.sched realizes a temporary
+// per row of a par loop, over a region whose bounds, nests of min, max
+// and division by 2 over the parameters and the row (as Halide's
+// realized region of a pyramid's level inside a consumer's loops), have
+// more pieces than a let may: the lets inside the loop are kept as
+// symbols of the row, with the facts of their bounds, and the kernel is
+// VALID in both value models, within a small step budget. Planted: a
+// read one cell past the region is INVALID at the lets' values of the
+// sampled row, replayed; a read of the input at an offset of t_min
+// needs the let's value, and its obligation is undecided, naming the
+// let; outputs written under a guard over t_min make the writes of the
+// loop's body depend on the let, and the evaluation stops, naming it.
+func TestOpaqueLoopLet(t *testing.T) {
+	dir := filepath.Join("testdata", "opaque")
+	spec := filepath.Join(dir, "inloop.sare")
+	const steps = 1_000_000
+	for _, vm := range []encode.Model{encode.Real, encode.IEEE} {
+		rep := validateFiles(t, spec, filepath.Join(dir, "inloop.sched"), Options{NoQuickTest: true, ValueModel: vm, SymbolicSteps: steps})
+		if rep.Verdict != Valid {
+			t.Errorf("inloop.sched (%s): verdict %s (%s), want valid", vm, rep.Verdict, rep.Reason)
+		}
+	}
+	rep := validateFiles(t, spec, filepath.Join(dir, "inloop_past_end.sched"), Options{NoQuickTest: true, SymbolicSteps: steps})
+	if rep.Verdict != Invalid || rep.Reason != "out-of-bounds read" {
+		t.Fatalf("inloop_past_end.sched: verdict %s (%s), want invalid (out-of-bounds read)", rep.Verdict, rep.Reason)
+	}
+	if cx := rep.Counterexample; cx == nil || !cx.Reproduced || cx.Cell != "t[5]" {
+		t.Errorf("inloop_past_end.sched: counterexample %+v, want t[5] (one past t_extent = 5 at N = M = 1, row 0), reproduced", cx)
+	}
+	rep = validateFiles(t, spec, filepath.Join(dir, "inloop_offset.sched"), Options{NoQuickTest: true, SymbolicSteps: steps})
+	const offset = "the value depends on the let t_min, inside a loop, kept as a symbol"
+	if rep.Verdict != Unknown || !strings.Contains(rep.Reason, "annotation mismatch") || !strings.Contains(rep.Reason, offset) {
+		t.Errorf("inloop_offset.sched: verdict %s (%s), want unknown (an annotation mismatch undecided: %s ...)", rep.Verdict, rep.Reason, offset)
+	}
+	rep = validateFiles(t, spec, filepath.Join(dir, "inloop_guard.sched"), Options{NoQuickTest: true, SymbolicSteps: steps})
+	const guard = "the writes depend on the value of the let t_min, inside a loop, kept as a symbol"
+	if rep.Verdict != Unknown || !strings.Contains(rep.Reason, guard) {
+		t.Errorf("inloop_guard.sched: verdict %s (%s), want unknown (%s ...)", rep.Verdict, rep.Reason, guard)
 	}
 }
