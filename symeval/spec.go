@@ -626,7 +626,7 @@ func (an *specAnalyzer) restrictTensor(st *specTensor) (map[*specEq]*presburger.
 			if ok, err = an.tensors[r.tensor].def.Preimage(r.acc); err != nil {
 				break
 			}
-			if d, err = d.Intersect(ok); err != nil {
+			if d, err = an.intersect(d, ok); err != nil {
 				break
 			}
 		}
@@ -642,6 +642,29 @@ func (an *specAnalyzer) restrictTensor(st *specTensor) (map[*specEq]*presburger.
 		next[se] = d
 	}
 	return next, nil
+}
+
+// intersect returns d ∩ ok within the budget, for an equation's defined
+// set restricted by one read after another: an intersection pairs every
+// piece of d with every piece of ok, so that an equation of many reads,
+// each of a few pieces, would multiply its pieces read after read
+// (bgu's histogram reads its input's tensor a dozen times, two pieces
+// each, 2^k pieces unchecked). The pairs are charged to the allowance of
+// the context, their number checked against its bound on disjuncts, and
+// a result of more than specMaxPieces pieces is tidied at once.
+func (an *specAnalyzer) intersect(d, ok *presburger.Map) (*presburger.Map, error) {
+	pairs := d.NumBasics() * ok.NumBasics()
+	if err := presburger.CheckDisjuncts(an.ctx, pairs); err != nil {
+		return nil, err
+	}
+	if err := presburger.Charge(an.ctx, pairs); err != nil {
+		return nil, err
+	}
+	r, err := d.Intersect(ok)
+	if err != nil || r.NumBasics() <= specMaxPieces {
+		return r, err
+	}
+	return an.tidy(r)
 }
 
 // adoptTensor makes next the defined sets of the equations of st and
