@@ -396,15 +396,8 @@ func (an *specAnalyzer) equation(st *specTensor, i int, eq *sare.Equation) (*spe
 // error wrapping presburger.ErrBudget: the analysis keeps its sets small
 // rather than let them grow round after round.
 func (an *specAnalyzer) tidy(m *presburger.Map) (*presburger.Map, error) {
-	m, err := m.Simplify(an.ctx)
+	c, err := an.compact(m)
 	if err != nil {
-		return nil, err
-	}
-	c, err := presburger.Coalesce(presburger.WithBudget(an.ctx, presburger.Budget{MaxSteps: coalesceSteps}), m)
-	switch {
-	case errors.Is(err, presburger.ErrBudget):
-		c = m
-	case err != nil:
 		return nil, err
 	}
 	if c.NumBasics() > specMaxPieces {
@@ -414,6 +407,23 @@ func (an *specAnalyzer) tidy(m *presburger.Map) (*presburger.Map, error) {
 		if b.NumLocals() > specMaxLocals {
 			return nil, fmt.Errorf("%w: a set with more than %d local variables", presburger.ErrBudget, specMaxLocals)
 		}
+	}
+	return c, nil
+}
+
+// compact simplifies m and coalesces its pieces, within a budget of its
+// own: past it, m simplified.
+func (an *specAnalyzer) compact(m *presburger.Map) (*presburger.Map, error) {
+	m, err := m.Simplify(an.ctx)
+	if err != nil {
+		return nil, err
+	}
+	c, err := presburger.Coalesce(presburger.WithBudget(an.ctx, presburger.Budget{MaxSteps: coalesceSteps}), m)
+	switch {
+	case errors.Is(err, presburger.ErrBudget):
+		return m, nil
+	case err != nil:
+		return nil, err
 	}
 	return c, nil
 }
@@ -651,7 +661,8 @@ func (an *specAnalyzer) restrictTensor(st *specTensor) (map[*specEq]*presburger.
 // (bgu's histogram reads its input's tensor a dozen times, two pieces
 // each, 2^k pieces unchecked). The pairs are charged to the allowance of
 // the context, their number checked against its bound on disjuncts, and
-// a result of more than specMaxPieces pieces is tidied at once.
+// a result of more than specMaxPieces pieces is compacted at once (the
+// bound on pieces applies to the set the reads leave, tidy's).
 func (an *specAnalyzer) intersect(d, ok *presburger.Map) (*presburger.Map, error) {
 	pairs := d.NumBasics() * ok.NumBasics()
 	if err := presburger.CheckDisjuncts(an.ctx, pairs); err != nil {
@@ -664,7 +675,7 @@ func (an *specAnalyzer) intersect(d, ok *presburger.Map) (*presburger.Map, error
 	if err != nil || r.NumBasics() <= specMaxPieces {
 		return r, err
 	}
-	return an.tidy(r)
+	return an.compact(r)
 }
 
 // adoptTensor makes next the defined sets of the equations of st and
