@@ -99,6 +99,9 @@ func Apps() []App {
 		app("camera_pipe", "camera_pipe", unknown),
 		app("local_laplacian", "local_laplacian", unknown, "pyramid_levels=2").at(strictTarget),
 		app("hist", "hist", valid),
+		app("lens_blur", "lens_blur", unknown).at(strictTarget),
+		app("bgu", "bgu", unknown, "s_sigma=2"),
+		app("max_filter", "max_filter", unknown, "radius=3"),
 	}
 }
 

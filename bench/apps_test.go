@@ -38,13 +38,13 @@ func TestApps(t *testing.T) {
 	for _, want := range []string{"blur", "conv_layer", "dsc", "harris", "iir_blur", "interpolate3", "interpolate5",
 		"sgemm", "sgemv", "sgemvT", "sger", "saxpy", "sasum", "sdot", "sdot_vec", "nl_means", "sc1", "sc32", "unsharp",
 		"haar_x", "daubechies_x", "inverse_haar_x", "inverse_daubechies_x", "fft", "fft_complex", "bilateral_grid",
-		"local_laplacian", "resize", "camera_pipe", "hist"} {
+		"local_laplacian", "resize", "camera_pipe", "hist", "lens_blur", "bgu", "max_filter"} {
 		if !slices.Contains(names, want) {
 			t.Errorf("no app %s", want)
 		}
 	}
-	if len(names) != 30 {
-		t.Errorf("%d apps, want 30: %v", len(names), names)
+	if len(names) != 33 {
+		t.Errorf("%d apps, want 33: %v", len(names), names)
 	}
 }
 
@@ -73,8 +73,11 @@ func TestSelectApps(t *testing.T) {
 	if all, err := SelectApps(Apps(), nil); err != nil || len(all) != len(Apps()) {
 		t.Errorf("no names: %d apps, %v", len(all), err)
 	}
-	if p := Apps()[len(Apps())-2].ParamList(); p != "pyramid_levels=2" {
-		t.Errorf("local_laplacian's params %q", p)
+	for name, want := range map[string]string{"local_laplacian": "pyramid_levels=2", "bgu": "s_sigma=2", "max_filter": "radius=3", "lens_blur": ""} {
+		got, err := SelectApps(Apps(), []string{name})
+		if err != nil || len(got) != 1 || got[0].ParamList() != want {
+			t.Errorf("%s: %v, %v, want the params %q", name, got, err, want)
+		}
 	}
 }
 
@@ -150,5 +153,28 @@ func TestWriteAppTable(t *testing.T) {
 `
 	if b.String() != want {
 		t.Errorf("table:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+// TestDerivedHypotheses: the bench validates an app with the hypotheses
+// that its derived parameters equal their computations, as augur halide
+// --validate does, each parsed from the driver's line; a computation
+// that does not parse is an error, not a free parameter.
+func TestDerivedHypotheses(t *testing.T) {
+	hs, err := derivedHypotheses([]halide.DerivedParam{
+		{Name: "r_sigma_int", Def: "i32(max(f32(1.0) / r_sigma(), f32(0.0)))"},
+		{Name: "r_sigma_int_2", Def: "i32(round(min(f32(1.0) / r_sigma(), f32(0.0))))"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hs) != 2 || hs[0].Param != "r_sigma_int" || hs[1].Param != "r_sigma_int_2" || hs[0].Def == nil {
+		t.Errorf("hypotheses %+v", hs)
+	}
+	if hs, err := derivedHypotheses(nil); err != nil || hs != nil {
+		t.Errorf("no derived parameters: %v, %v", hs, err)
+	}
+	if _, err := derivedHypotheses([]halide.DerivedParam{{Name: "n", Def: "i32(1.0 /"}}); err == nil || !strings.Contains(err.Error(), "the computation of n") {
+		t.Errorf("a malformed computation: %v", err)
 	}
 }

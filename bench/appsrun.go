@@ -116,8 +116,12 @@ func RunApp(ctx context.Context, a App, o AppOptions) (*AppResult, error) {
 	}
 	r.Translation = tt
 	pair := Pair{Spec: res.SpecSource(), Prog: res.Kernel(frontend.Prog).Source()}
+	vo := o.Options
+	if vo.Validate.Derived, err = derivedHypotheses(res.Derived); err != nil {
+		return fail(Failed, "the derived parameters: "+err.Error())
+	}
 	cpu := processCPU()
-	rep, secs, err := guarded(ctx, pair, o.Options)
+	rep, secs, err := guarded(ctx, pair, vo)
 	r.Validation = halide.Elapsed{CPU: (processCPU() - cpu).Seconds(), Wall: secs}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
@@ -132,6 +136,23 @@ func RunApp(ctx context.Context, a App, o AppOptions) (*AppResult, error) {
 		r.Phases, r.Conditions = rep.Timings, len(rep.Conditions)
 	}
 	return r, nil
+}
+
+// derivedHypotheses returns the hypotheses that each derived parameter
+// of a translation equals its computation (validate.Derived), with which
+// augur halide --validate validates it too: without them the parameters
+// are free, and testing first may run the kernel at values their
+// computations never give together.
+func derivedHypotheses(ds []halide.DerivedParam) ([]validate.Derived, error) {
+	var out []validate.Derived
+	for _, d := range ds {
+		h, err := validate.ParseDerived(d.Name, d.Def)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, h)
+	}
+	return out, nil
 }
 
 // BuildApp builds the app's driver (or finds it in the toolchain's cache)

@@ -396,15 +396,8 @@ func (an *specAnalyzer) equation(st *specTensor, i int, eq *sare.Equation) (*spe
 // error wrapping presburger.ErrBudget: the analysis keeps its sets small
 // rather than let them grow round after round.
 func (an *specAnalyzer) tidy(m *presburger.Map) (*presburger.Map, error) {
-	m, err := m.Simplify(an.ctx)
+	c, err := an.compact(m)
 	if err != nil {
-		return nil, err
-	}
-	c, err := presburger.Coalesce(presburger.WithBudget(an.ctx, presburger.Budget{MaxSteps: coalesceSteps}), m)
-	switch {
-	case errors.Is(err, presburger.ErrBudget):
-		c = m
-	case err != nil:
 		return nil, err
 	}
 	if c.NumBasics() > specMaxPieces {
@@ -414,6 +407,23 @@ func (an *specAnalyzer) tidy(m *presburger.Map) (*presburger.Map, error) {
 		if b.NumLocals() > specMaxLocals {
 			return nil, fmt.Errorf("%w: a set with more than %d local variables", presburger.ErrBudget, specMaxLocals)
 		}
+	}
+	return c, nil
+}
+
+// compact simplifies m and coalesces its pieces, within a budget of its
+// own: past it, m simplified.
+func (an *specAnalyzer) compact(m *presburger.Map) (*presburger.Map, error) {
+	m, err := m.Simplify(an.ctx)
+	if err != nil {
+		return nil, err
+	}
+	c, err := presburger.Coalesce(presburger.WithBudget(an.ctx, presburger.Budget{MaxSteps: coalesceSteps}), m)
+	switch {
+	case errors.Is(err, presburger.ErrBudget):
+		return m, nil
+	case err != nil:
+		return nil, err
 	}
 	return c, nil
 }
@@ -626,7 +636,7 @@ func (an *specAnalyzer) restrictTensor(st *specTensor) (map[*specEq]*presburger.
 			if ok, err = an.tensors[r.tensor].def.Preimage(r.acc); err != nil {
 				break
 			}
-			if d, err = d.Intersect(ok); err != nil {
+			if d, err = an.intersect(d, ok); err != nil {
 				break
 			}
 		}
@@ -642,6 +652,30 @@ func (an *specAnalyzer) restrictTensor(st *specTensor) (map[*specEq]*presburger.
 		next[se] = d
 	}
 	return next, nil
+}
+
+// intersect returns d ∩ ok within the budget, for an equation's defined
+// set restricted by one read after another: an intersection pairs every
+// piece of d with every piece of ok, so that an equation of many reads,
+// each of a few pieces, would multiply its pieces read after read
+// (bgu's histogram reads its input's tensor a dozen times, two pieces
+// each, 2^k pieces unchecked). The pairs are charged to the allowance of
+// the context, their number checked against its bound on disjuncts, and
+// a result of more than specMaxPieces pieces is compacted at once (the
+// bound on pieces applies to the set the reads leave, tidy's).
+func (an *specAnalyzer) intersect(d, ok *presburger.Map) (*presburger.Map, error) {
+	pairs := d.NumBasics() * ok.NumBasics()
+	if err := presburger.CheckDisjuncts(an.ctx, pairs); err != nil {
+		return nil, err
+	}
+	if err := presburger.Charge(an.ctx, pairs); err != nil {
+		return nil, err
+	}
+	r, err := d.Intersect(ok)
+	if err != nil || r.NumBasics() <= specMaxPieces {
+		return r, err
+	}
+	return an.compact(r)
 }
 
 // adoptTensor makes next the defined sets of the equations of st and

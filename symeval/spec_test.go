@@ -314,6 +314,25 @@ func TestSpecLongChain(t *testing.T) {
 	specSetEqual(t, "defined set of the last tensor", a.defined[fmt.Sprintf("T%d", n)], fmt.Sprintf("[N] -> { T%d[i] : N >= 1 and 0 <= i < N }", n))
 }
 
+// TestSpecManyReads: an equation that reads a tensor of two pieces at
+// many offsets. Restricting its defined set read after read pairs every
+// piece with every piece of each read's preimage: unchecked, the pieces
+// double with each read (2^18 here); within the budget
+// they are tidied as they grow, and the defined set is exact.
+func TestSpecManyReads(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(specHeader + "tensor U(i) : f32\nU(i) = A(i) where 0 <= i < N\nU(i) = A(i) + 1 where 2 * N <= i < 3 * N\n")
+	b.WriteString("tensor T(i) : f32\nT(i) = U(i)")
+	const reads = 18
+	for k := 1; k < reads; k++ {
+		fmt.Fprintf(&b, " + U(i + %d)", k)
+	}
+	b.WriteString(" where 0 <= i < 3 * N\noutput T\n")
+	a := specAnalyze(t, b.String())
+	specSetEqual(t, "defined U", a.defined["U"], "[N] -> { U[i] : N >= 1 and (0 <= i < N or 2N <= i < 3N) }")
+	specSetEqual(t, "defined T", a.defined["T"], fmt.Sprintf("[N] -> { T[i] : N >= %d and (0 <= i < N - %d or 2N <= i < 3N - %d) }", reads, reads-1, reads-1))
+}
+
 // TestSpecWellFounded: recurrences with a base case are well defined.
 func TestSpecWellFounded(t *testing.T) {
 	for _, text := range []string{`
