@@ -495,13 +495,46 @@ func undefinedReads(ctx context.Context, st *sched.Assign, at site) (_ *presburg
 // the kernel's assumptions hold.
 func allDefined(ctx context.Context, c *presburger.UnionMap, at site) (bool, error) {
 	u, err := undefinedIn(ctx, c, at)
-	if err == nil && at.scope.assumed != nil {
-		u, err = u.IntersectParams(at.scope.assumed)
-	}
 	if err != nil {
 		return false, err
 	}
-	return u.IsEmpty(ctx)
+	if at.scope.assumed == nil {
+		return u.IsEmpty(ctx)
+	}
+	return emptyWhereAssumed(ctx, u, at.scope.assumed)
+}
+
+// emptyWhereAssumed reports whether u has no point where the parameter domain a
+// holds: u ∩ a is empty. It tests the pieces of u against those of a one
+// pair at a time, stopping at the first that meets, each pair's
+// intersection charged a step before it is built: u ∩ a whole has a piece
+// per pair, each normalised with the local variables of both (the
+// quotients of the assumptions' bounds, written as cases over a divisor,
+// times the floors of the reads' tiles), too many to hold at once.
+func emptyWhereAssumed(ctx context.Context, u *presburger.UnionMap, a *presburger.Map) (bool, error) {
+	as := make([]*presburger.Map, 0, a.NumBasics())
+	for _, b := range a.Basics() {
+		as = append(as, presburger.NewMap(a.Space(), b))
+	}
+	for _, m := range u.Maps() {
+		for _, b := range m.Basics() {
+			piece := presburger.NewMap(m.Space(), b)
+			for _, ab := range as {
+				if err := presburger.Charge(ctx, 1); err != nil {
+					return false, err
+				}
+				x, err := piece.IntersectParams(ab)
+				if err != nil {
+					return false, err
+				}
+				empty, err := x.IsEmpty(ctx)
+				if err != nil || !empty {
+					return false, err
+				}
+			}
+		}
+	}
+	return true, nil
 }
 
 // undefinedIn returns the cells of r, read at site at, that its heap does
