@@ -92,3 +92,53 @@ func TestKnownDomainExcludes(t *testing.T) {
 		t.Errorf("within %d steps: %v, want the step allowance to run out", a.Used()-1, err)
 	}
 }
+
+// TestIntersectAssumed checks that garbage iterations restricted to
+// assumptions of many pieces, a pair of pieces at a time, are the
+// restriction built whole, empty where it is, and that the pairs count
+// against the step allowance.
+func TestIntersectAssumed(t *testing.T) {
+	parse := func(src string) *presburger.Map {
+		t.Helper()
+		m, err := presburger.ParseMap(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	var its, as []string
+	for i := range 9 {
+		its = append(its, fmt.Sprintf("[x] : 4*%d <= x < 4*%d + 4 and x < N", i, i))
+	}
+	for c := range 8 {
+		as = append(as, fmt.Sprintf(": P = %d and N >= %d", c, 5*c))
+	}
+	it := parse("[N, P] -> { " + strings.Join(its, "; ") + " }")
+	assumed := parse("[N, P] -> { " + strings.Join(as, "; ") + " }")
+	ctx := context.Background()
+	a := presburger.NewAllowance(0)
+	got, err := intersectAssumed(presburger.WithAllowance(ctx, a), it, assumed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := it.IntersectParams(assumed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eq, err := got.IsEqual(ctx, want); err != nil || !eq {
+		t.Fatalf("%s, want %s (%v)", got, want, err)
+	}
+	if a.Used() < int64(it.NumBasics()*assumed.NumBasics()) {
+		t.Errorf("%d steps for %d pairs", a.Used(), it.NumBasics()*assumed.NumBasics())
+	}
+	if _, err := intersectAssumed(presburger.WithAllowance(ctx, presburger.NewAllowance(a.Used()-1)), it, assumed); !errors.Is(err, presburger.ErrAllowance) {
+		t.Errorf("within %d steps: %v, want the step allowance to run out", a.Used()-1, err)
+	}
+	none, err := intersectAssumed(ctx, it, parse("[N, P] -> { : N < 0 }"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if empty, err := none.IsEmpty(ctx); err != nil || !empty {
+		t.Errorf("under N < 0: %s (%v), want empty", none, err)
+	}
+}
