@@ -252,11 +252,11 @@ func intersectAssumed(ctx context.Context, m, a *presburger.Map) (*presburger.Ma
 				return nil, err
 			}
 			if err := chargeBuilt(ctx, 1, x); err != nil {
-				return nil, err
+				return nil, fmt.Errorf("garbage iterations under the assumptions: %w", err)
 			}
 			if empty, err := x.IsEmpty(ctx); err != nil || empty {
 				if err != nil {
-					return nil, err
+					return nil, fmt.Errorf("garbage iterations under the assumptions: %w", err)
 				}
 				continue
 			}

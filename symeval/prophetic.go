@@ -255,7 +255,7 @@ func finalHeap(ctx context.Context, h *Heap, assumptions *presburger.Map) (*Heap
 		pieces += m.NumBasics()
 	}
 	if err := presburger.Charge(ctx, pieces*assumptions.NumBasics()); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("restriction to the assumptions: %w", err)
 	}
 	if h, err = h.Restrict(assumptions); err != nil {
 		return nil, err

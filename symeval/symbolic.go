@@ -570,7 +570,11 @@ func (k *knownDomain) excludes(ctx context.Context, m *presburger.Map) (bool, er
 		}
 		return x.IsEmpty(ctx)
 	}
-	return excludedBy(ctx, m, k.parts)
+	empty, err := excludedBy(ctx, m, k.parts)
+	if err != nil {
+		return false, fmt.Errorf("pieces of the facts and assumptions: %w", err)
+	}
+	return empty, nil
 }
 
 // excludedBy reports whether m has no point in the intersection of the
