@@ -40,14 +40,8 @@ func (s *Scope) mergeConds(ctx context.Context, v pwExpr) (pwExpr, error) {
 
 // known returns the parameter domain of the scope's facts and
 // assumptions, nil when there are none.
-func (s *Scope) known() (*presburger.Map, error) {
-	switch {
-	case s.facts == nil:
-		return s.assumed, nil
-	case s.assumed == nil:
-		return s.facts, nil
-	}
-	return s.facts.Intersect(s.assumed)
+func (s *Scope) known() (*knownDomain, error) {
+	return newKnownDomain(s.facts, s.assumed)
 }
 
 // maxMergedConjs bounds the conjunctions of one piece that mergeConjs
@@ -61,7 +55,7 @@ const maxMergedConjs = 6
 // known outside a and b. Then h ∪ a ∪ b = h, and h = a ∪ b under known:
 // the result is d wherever known holds, which is all a pruned value
 // promises (Scope.prune).
-func mergeConjs(ctx context.Context, sp presburger.Space, known *presburger.Map, d dnf) (dnf, error) {
+func mergeConjs(ctx context.Context, sp presburger.Space, known *knownDomain, d dnf) (dnf, error) {
 	if len(d) < 2 || len(d) > maxMergedConjs {
 		return d, nil
 	}
@@ -85,7 +79,7 @@ func mergeConjs(ctx context.Context, sp presburger.Space, known *presburger.Map,
 
 // hullOf returns the merge of conjunctions a and b under known (see
 // mergeConjs), and whether it is exact.
-func hullOf(ctx context.Context, sp presburger.Space, known *presburger.Map, a, b conj) (conj, bool, error) {
+func hullOf(ctx context.Context, sp presburger.Space, known *knownDomain, a, b conj) (conj, bool, error) {
 	var h conj
 	for _, pair := range [2][2]conj{{a, b}, {b, a}} {
 		for _, x := range pair[0] {
@@ -140,14 +134,10 @@ func negations(a atom) []atom {
 
 // emptyUnder reports whether the conjunction of c and extra has no point
 // where known holds.
-func emptyUnder(ctx context.Context, sp presburger.Space, known *presburger.Map, c, extra conj) (bool, error) {
+func emptyUnder(ctx context.Context, sp presburger.Space, known *knownDomain, c, extra conj) (bool, error) {
 	b, err := lowerConj(sp, c, extra)
 	if err != nil {
 		return false, err
 	}
-	m, err := presburger.NewMap(sp, b).Intersect(known)
-	if err != nil {
-		return false, err
-	}
-	return m.IsEmpty(ctx)
+	return known.excludes(ctx, presburger.NewMap(sp, b))
 }

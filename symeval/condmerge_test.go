@@ -20,6 +20,14 @@ func TestMergeConjs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	factsN, err := presburger.ParseMap("[N, t, i] -> { : N >= 8 }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rangeI, err := presburger.ParseMap("[N, t, i] -> { : 0 <= i < 8 }")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		cond  string
 		conjs int
@@ -40,12 +48,16 @@ func TestMergeConjs(t *testing.T) {
 		if len(d) < 2 {
 			t.Fatalf("%s: %d conjunctions before merging, want several", tc.cond, len(d))
 		}
-		got, err := mergeConjs(ctx, sp, known, d)
+		got, err := mergeConjs(ctx, sp, &knownDomain{whole: known}, d)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(got) != tc.conjs {
 			t.Errorf("%s: %d conjunctions, want %d", tc.cond, len(got), tc.conjs)
+		}
+		// The same knowledge kept as two parts merges alike.
+		if parts, err := mergeConjs(ctx, sp, &knownDomain{parts: []*presburger.Map{factsN, rangeI}}, d); err != nil || len(parts) != tc.conjs {
+			t.Errorf("%s: as parts, %d conjunctions (%v), want %d", tc.cond, len(parts), err, tc.conjs)
 		}
 		before, err := lowerDNF(sp, d, nil)
 		if err != nil {

@@ -223,13 +223,51 @@ func (g *gen) garbageIterations(st *sched.Assign, at site, und *presburger.Union
 	if err != nil {
 		return nil, err
 	}
-	if it, err = it.IntersectParams(g.a.Assumptions); err != nil {
+	if it, err = intersectAssumed(g.ctx, it, g.a.Assumptions); err != nil {
 		return nil, err
 	}
 	if empty, err := it.IsEmpty(g.ctx); err != nil || empty {
 		return nil, err
 	}
 	return it, nil
+}
+
+// intersectAssumed returns m restricted to the parameter domain a. When
+// the product of their pieces passes maxKnownProduct (assumptions of many
+// pieces, a divisor's cases times Halide's specializations), it is built
+// a pair of pieces at a time, each charged against the allowance of ctx
+// (a step, and one per constraint built: chargeBuilt) and dropped when
+// empty, so that the budget bounds what is held.
+func intersectAssumed(ctx context.Context, m, a *presburger.Map) (*presburger.Map, error) {
+	if m.NumBasics()*a.NumBasics() <= maxKnownProduct {
+		return m.IntersectParams(a)
+	}
+	var sp presburger.Space
+	var kept []*presburger.BasicMap
+	for _, b := range m.Basics() {
+		piece := presburger.NewMap(m.Space(), b)
+		for _, ab := range a.Basics() {
+			x, err := piece.IntersectParams(presburger.NewMap(a.Space(), ab))
+			if err != nil {
+				return nil, err
+			}
+			if err := chargeBuilt(ctx, 1, x); err != nil {
+				return nil, fmt.Errorf("garbage iterations under the assumptions: %w", err)
+			}
+			if empty, err := x.IsEmpty(ctx); err != nil || empty {
+				if err != nil {
+					return nil, fmt.Errorf("garbage iterations under the assumptions: %w", err)
+				}
+				continue
+			}
+			sp = x.Space()
+			kept = append(kept, x.Basics()...)
+		}
+	}
+	if kept == nil {
+		return m.IntersectParams(presburger.Empty(a.Space()))
+	}
+	return presburger.NewMap(sp, kept...), nil
 }
 
 // collectGarbage adds to gs the garbage iterations of the assignments

@@ -234,7 +234,8 @@ func (ev *prophet) finish(res *Prophecy, scope *Scope, k *sched.Kernel) (_ *Prop
 // heap is simplified before the restriction, which multiplies its pieces
 // by the conjunctions, and only its empty pieces are dropped after: the
 // pieces multiplied by the restriction mostly do not coalesce again, and
-// simplifying them all cost most of the prophetic evaluation.
+// simplifying them all cost most of the prophetic evaluation. The pairs
+// of the restriction count a step each against the allowance of ctx.
 func finalHeap(ctx context.Context, h *Heap, assumptions *presburger.Map) (*Heap, error) {
 	if assumptions.NumBasics() <= 1 {
 		h, err := h.Restrict(assumptions)
@@ -246,6 +247,15 @@ func finalHeap(ctx context.Context, h *Heap, assumptions *presburger.Map) (*Heap
 	h, err := h.Simplify(ctx)
 	if err != nil {
 		return nil, err
+	}
+	// The restriction builds a piece per pair, which no operation
+	// counts: a step each, before they are built.
+	pieces := 0
+	for _, m := range h.u.Maps() {
+		pieces += m.NumBasics()
+	}
+	if err := presburger.Charge(ctx, pieces*assumptions.NumBasics()); err != nil {
+		return nil, fmt.Errorf("restriction to the assumptions: %w", err)
 	}
 	if h, err = h.Restrict(assumptions); err != nil {
 		return nil, err

@@ -302,16 +302,9 @@ func (s *Scope) prune(ctx context.Context, v pwExpr) (pwExpr, error) {
 	if len(v) < 2 {
 		return v, nil
 	}
-	known := s.facts
-	if s.assumed != nil {
-		if known == nil {
-			known = s.assumed
-		} else {
-			var err error
-			if known, err = known.Intersect(s.assumed); err != nil {
-				return nil, err
-			}
-		}
+	known, err := newKnownDomain(s.facts, s.assumed)
+	if err != nil {
+		return nil, err
 	}
 	sp := presburger.ParamSpace(s.Params())
 	var out pwExpr
@@ -329,11 +322,7 @@ func (s *Scope) prune(ctx context.Context, v pwExpr) (pwExpr, error) {
 				if err != nil {
 					return nil, err
 				}
-				m, err := presburger.NewMap(sp, b).Intersect(known)
-				if err != nil {
-					return nil, err
-				}
-				empty, err := m.IsEmpty(ctx)
+				empty, err := known.excludes(ctx, presburger.NewMap(sp, b))
 				if err != nil {
 					return nil, err
 				}
@@ -384,7 +373,7 @@ const maxMergedPieces = 8
 // output_extent_0 when output_extent_0 <= 384, which the assumption
 // output_extent_0 >= 384 makes 384, the value of the other piece; kept
 // apart, the two pieces doubled every set built from the let.
-func mergeEqualPieces(ctx context.Context, sp presburger.Space, known *presburger.Map, v pwExpr) (pwExpr, error) {
+func mergeEqualPieces(ctx context.Context, sp presburger.Space, known *knownDomain, v pwExpr) (pwExpr, error) {
 	out := append(pwExpr(nil), v...)
 	for i := 0; i < len(out); i++ {
 		for j := range out {
@@ -409,7 +398,7 @@ func mergeEqualPieces(ctx context.Context, sp presburger.Space, known *presburge
 
 // equalOn reports whether a = b at every point of cond where known
 // holds: neither a - b >= 1 nor b - a >= 1 has a point there.
-func equalOn(ctx context.Context, sp presburger.Space, known *presburger.Map, cond dnf, a, b linear) (bool, error) {
+func equalOn(ctx context.Context, sp presburger.Space, known *knownDomain, cond dnf, a, b linear) (bool, error) {
 	one := presburger.NewInt(1)
 	for _, c := range cond {
 		for _, d := range []linear{a.add(b, one.Neg()), b.add(a, one.Neg())} {
@@ -417,11 +406,7 @@ func equalOn(ctx context.Context, sp presburger.Space, known *presburger.Map, co
 			if err != nil {
 				return false, err
 			}
-			m, err := presburger.NewMap(sp, bm).Intersect(known)
-			if err != nil {
-				return false, err
-			}
-			empty, err := m.IsEmpty(ctx)
+			empty, err := known.excludes(ctx, presburger.NewMap(sp, bm))
 			if err != nil || !empty {
 				return false, err
 			}

@@ -495,13 +495,118 @@ func undefinedReads(ctx context.Context, st *sched.Assign, at site) (_ *presburg
 // the kernel's assumptions hold.
 func allDefined(ctx context.Context, c *presburger.UnionMap, at site) (bool, error) {
 	u, err := undefinedIn(ctx, c, at)
-	if err == nil && at.scope.assumed != nil {
-		u, err = u.IntersectParams(at.scope.assumed)
-	}
 	if err != nil {
 		return false, err
 	}
-	return u.IsEmpty(ctx)
+	if at.scope.assumed == nil {
+		return u.IsEmpty(ctx)
+	}
+	return emptyWhereAssumed(ctx, u, at.scope.assumed)
+}
+
+// emptyWhereAssumed reports whether u has no point where the parameter
+// domain a holds: u ∩ a is empty, tested piece by piece of u
+// (knownDomain.excludes), never built whole: u ∩ a has a piece per pair,
+// each normalised with the local variables of both (the quotients of the
+// assumptions' bounds, written as cases over a divisor, times the floors
+// of the reads' tiles), too many to hold at once.
+func emptyWhereAssumed(ctx context.Context, u *presburger.UnionMap, a *presburger.Map) (bool, error) {
+	k := &knownDomain{parts: []*presburger.Map{a}}
+	for _, m := range u.Maps() {
+		for _, b := range m.Basics() {
+			empty, err := k.excludes(ctx, presburger.NewMap(m.Space(), b))
+			if err != nil || !empty {
+				return false, err
+			}
+		}
+	}
+	return true, nil
+}
+
+// knownDomain is what a scope knows of its parameters, the intersection
+// of its facts and the kernel's assumptions (Scope.prune): built whole
+// when the product of their pieces is small, otherwise kept as its parts,
+// which excludes meets one pair of pieces at a time.
+type knownDomain struct {
+	whole *presburger.Map   // the intersection, or nil
+	parts []*presburger.Map // its parts, when whole is nil
+}
+
+// maxKnownProduct bounds the pairs of pieces of a scope's facts and the
+// kernel's assumptions that knownDomain intersects whole: a kernel whose
+// assumptions have many pieces (a divisor's cases times Halide's
+// specializations) keeps them apart.
+const maxKnownProduct = 64
+
+// newKnownDomain returns the intersection of facts and assumed, either of
+// them nil for none; nil when both are.
+func newKnownDomain(facts, assumed *presburger.Map) (*knownDomain, error) {
+	switch {
+	case facts == nil && assumed == nil:
+		return nil, nil
+	case facts == nil:
+		return &knownDomain{whole: assumed}, nil
+	case assumed == nil:
+		return &knownDomain{whole: facts}, nil
+	case facts.NumBasics()*assumed.NumBasics() > maxKnownProduct:
+		return &knownDomain{parts: []*presburger.Map{facts, assumed}}, nil
+	}
+	w, err := facts.Intersect(assumed)
+	if err != nil {
+		return nil, err
+	}
+	return &knownDomain{whole: w}, nil
+}
+
+// excludes reports whether m, over the same parameters, has no point in
+// k. Kept as parts, m meets each piece of the first part, and what is
+// left each piece of the next, one intersection at a time, each charged a
+// step of the allowance of ctx before it is built, until a point is found.
+func (k *knownDomain) excludes(ctx context.Context, m *presburger.Map) (bool, error) {
+	if k.whole != nil {
+		x, err := m.Intersect(k.whole)
+		if err != nil {
+			return false, err
+		}
+		return x.IsEmpty(ctx)
+	}
+	empty, err := excludedBy(ctx, m, k.parts)
+	if err != nil {
+		return false, fmt.Errorf("pieces of the facts and assumptions: %w", err)
+	}
+	return empty, nil
+}
+
+// excludedBy reports whether m has no point in the intersection of the
+// parameter domains ds (knownDomain.excludes).
+func excludedBy(ctx context.Context, m *presburger.Map, ds []*presburger.Map) (bool, error) {
+	if len(ds) == 0 {
+		return m.IsEmpty(ctx)
+	}
+	sp := ds[0].Space()
+	for _, b := range ds[0].Basics() {
+		if err := presburger.Charge(ctx, 1); err != nil {
+			return false, err
+		}
+		x, err := m.IntersectParams(presburger.NewMap(sp, b))
+		if err != nil {
+			return false, err
+		}
+		if empty, err := x.IsEmpty(ctx); err != nil || empty {
+			if err != nil {
+				return false, err
+			}
+			continue
+		}
+		if len(ds) == 1 {
+			return false, nil
+		}
+		empty, err := excludedBy(ctx, x, ds[1:])
+		if err != nil || !empty {
+			return false, err
+		}
+	}
+	return true, nil
 }
 
 // undefinedIn returns the cells of r, read at site at, that its heap does

@@ -124,3 +124,24 @@ func TestCompileUnrollCopies(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateMemProfile checks that augur validate --memprofile writes a
+// heap profile when the validation ends, and that a profile that cannot
+// be created is a usage error before any validation.
+func TestValidateMemProfile(t *testing.T) {
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "heap.prof")
+	if code, out, errOut := augur("validate", "--jobs", "1", "--memprofile", prof, "../../examples/blur/blur.sare", "../../examples/blur/blur.sched"); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	text, err := os.ReadFile(prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(text) < 2 || text[0] != 0x1f || text[1] != 0x8b {
+		t.Errorf("the profile is not gzipped: % x", text[:min(len(text), 8)])
+	}
+	if code, out, errOut := augur("validate", "--memprofile", filepath.Join(dir, "none", "p"), "../../examples/blur/blur.sare", "../../examples/blur/blur.sched"); code != 3 || !strings.Contains(errOut, "heap profile") || strings.Contains(out, "VALID") {
+		t.Errorf("uncreatable profile: exit %d\n%s%s", code, out, errOut)
+	}
+}

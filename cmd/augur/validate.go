@@ -36,6 +36,8 @@ type validateFlags struct {
 	emitSMT       string
 	verbose       bool
 	cpuProfile    string
+	// memProfile names the file receiving the heap profile.
+	memProfile string
 	// all decides every condition even once the kernel is refuted.
 	all bool
 	// noGarbage turns off the garbage writes.
@@ -138,6 +140,7 @@ Exit status: 0 valid, 1 invalid, 2 unknown (cancelled too), 3 error
 	fl.BoolVar(&f.all, "all-conditions", false, "decide every value condition even when a failure found over Presburger sets (an undefined read, a race, ...) already refutes the kernel")
 	fl.StringVar(&f.emitSMT, "emit-smt", "", "write the SMT-LIB2 script of every value condition into this directory")
 	fl.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the validation (go tool pprof) to this file")
+	fl.StringVar(&f.memProfile, "memprofile", "", "write a heap profile (go tool pprof) to this file when the validation ends, or is interrupted: its allocations, and the memory in use at the last garbage collection before")
 	fl.StringVar(&f.tracePresburger, "trace-presburger", "", "record every Presburger operation of the validation in this file, as an iscc script (see docs/bench.md)")
 	fl.StringVar(&f.derivedFile, "derived", "", "assume that each parameter this file names (lines \"derived NAME = DEF\", as augur halide's driver writes them) equals its computation DEF from the specification's inputs, in the value model")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "print the symbolic heaps and conditions as they are computed, and every condition")
@@ -188,13 +191,22 @@ func validateKernel(ctx context.Context, out, errw io.Writer, specPath, progPath
 	if err != nil {
 		return usageError(err)
 	}
-	ctx, endTrace, err := startPresburgerTrace(ctx, f.tracePresburger, "augur validate "+specPath+" "+progPath)
+	writeHeap, err := startHeapProfile(f.memProfile)
 	if err != nil {
 		stop()
 		return usageError(err)
 	}
+	ctx, endTrace, err := startPresburgerTrace(ctx, f.tracePresburger, "augur validate "+specPath+" "+progPath)
+	if err != nil {
+		stop()
+		_ = writeHeap() // closes its file; the usage error is what matters
+		return usageError(err)
+	}
 	rep, err := validate.Validate(ctx, spec, prog, opts)
 	stop()
+	if perr := writeHeap(); perr != nil && err == nil {
+		return &exitError{code: exitMalformed, err: perr}
+	}
 	if terr := endTrace(); terr != nil && err == nil {
 		return &exitError{code: exitMalformed, err: terr}
 	}
@@ -286,6 +298,31 @@ func startPresburgerTrace(ctx context.Context, path, what string) (context.Conte
 		return err
 	}
 	return presburger.WithTracer(ctx, t), end, nil
+}
+
+// startHeapProfile creates the file path ("" does nothing) and returns
+// the function that writes the heap profile into it and closes it, to be
+// called when the validation ends: without a garbage collection first,
+// so that its in-use figures are those of the last collection during the
+// validation, near its peak.
+func startHeapProfile(path string) (write func() error, err error) {
+	if path == "" {
+		return func() error { return nil }, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("heap profile: %w", err)
+	}
+	return func() error {
+		werr := pprof.WriteHeapProfile(f)
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			return fmt.Errorf("heap profile: %w", werr)
+		}
+		return nil
+	}, nil
 }
 
 // startCPUProfile starts a CPU profile written to path ("" does nothing)

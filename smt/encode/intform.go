@@ -88,9 +88,30 @@ func (e *Encoder) intDivision(op syntax.Op, t syntax.Type, a, b *smt.Term) (r *s
 	x := e.inRange(n, w, t.IsSigned())
 	k := e.z.BigInt(d)
 	if op == syntax.OpRem {
+		if remKeepsInteger(d, w, t.IsSigned()) {
+			// x is n + j·2^(w-1) for some integer j (signed; n + j·2^w
+			// unsigned), a multiple of d apart: the same remainder.
+			return n.Mod(k).ToBV(w), true
+		}
 		return x.Mod(k).ToBV(w), true
 	}
 	return x.Div(k).ToBV(w), true
+}
+
+// remKeepsInteger reports whether the remainder by d of an integer read
+// in the range of a type of width w is the remainder of the integer
+// itself: when |d| divides the shift of that reading (2^(w-1) signed, 2^w
+// unsigned), a power of two. Z3 then meets i32(x) % i32(4) as x mod 4,
+// not as ((x + 2^31) mod 2^32) mod 4, which it relates to x mod 4 (a
+// kernel's remainder by a constant) only by a search it often does not
+// finish.
+func remKeepsInteger(d *big.Int, w uint, signed bool) bool {
+	shift := modulus(w)
+	if signed {
+		shift = modulus(w - 1)
+	}
+	a := new(big.Int).Abs(d)
+	return a.Sign() > 0 && new(big.Int).Mod(shift, a).Sign() == 0
 }
 
 // modularPair returns the integers of a and b when both are conversions

@@ -29,7 +29,7 @@ func TestIntDivisionExact(t *testing.T) {
 		half := new(big.Int).Lsh(big.NewInt(1), w-1)
 		lo, hi := new(big.Int).Neg(half), new(big.Int).Sub(half, big.NewInt(1))
 		as := []*big.Int{big.NewInt(0), big.NewInt(7), big.NewInt(-7), lo, hi, new(big.Int).Add(hi, big.NewInt(5)), new(big.Int).Sub(lo, big.NewInt(9))}
-		bs := []int64{1, -1, 2, 3, -3, 8, int64(w) - 1, int64(w), 0}
+		bs := []int64{1, -1, 2, 3, -3, 4, -4, 8, int64(w) - 1, int64(w), 0, -1 << (w - 1)}
 		for range 3 {
 			as = append(as, big.NewInt(r.Int64()>>r.IntN(63)))
 			bs = append(bs, r.Int64()>>r.IntN(63))

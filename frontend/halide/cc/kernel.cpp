@@ -352,6 +352,7 @@ protected:
         return atom(derived_param(p_, c.as<Cast>(), e));
     }
     Frag param_quotient(const Expr &q, const Expr &a, const Expr &b, bool rem, const Expr &e) override;
+    Frag quotient_case(const Expr &q, const Expr &den, const Expr &b, int c);
 
 private:
     class StmtText;
@@ -1521,11 +1522,20 @@ void KernelTranslator::assume_exact(const std::vector<Expr> &vals, const Expr &e
 // divisor of the parameters alone (depthwise_filter.extent.0), exactly
 // where 0 <= b <= kDivisorCases, which the kernel assumes (its header
 // lists it): the select of a / c (a % c) over the constants c of that
-// range, 0 where b is 0 (Halide's x / 0 and x % 0). A quotient by a parameter is not Presburger (its
-// quotient q satisfies b*q <= a < b*q + b, a product of two unknowns);
-// each case is. The assumptions of a let's value are made once the let is
-// used, as assume_exact's.
-Frag KernelTranslator::param_quotient(const Expr &, const Expr &num, const Expr &den, bool rem, const Expr &e) {
+// range, 0 where b is 0 (Halide's x / 0 and x % 0). A quotient by a
+// parameter is not Presburger (its quotient q satisfies b*q <= a < b*q +
+// b, a product of two unknowns); each case is. The assumptions of a let's
+// value are made once the let is used, as assume_exact's.
+//
+// Each case is q with b replaced by c, simplified (quotient_case): the
+// selects of Halide's bounds on b (select(0 < b, 15, 0)) are constants
+// there, a quotient by b inside a is one by c, and (16 * ro + 15) / 2 is
+// 8 * ro + 7. The cases are written as a chain of ranges, select(b <= 0,
+// 0, select(b <= 1, a, ...)), so that each case's condition is one
+// conjunction (c <= b <= c) that contradicts every other case's by its
+// form alone: the product of two quotients by b, in a min or a
+// difference, keeps its pairs of the same case only.
+Frag KernelTranslator::param_quotient(const Expr &q, const Expr &, const Expr &den, bool, const Expr &e) {
     Expr b = simplify(no_bounds_query(substitute(expanded_, den)));
     if (!params_only(p_, b)) {
         unsupported("the index expression " + str(e) + " divides by " + str(den) +
@@ -1538,14 +1548,24 @@ Frag KernelTranslator::param_quotient(const Expr &, const Expr &num, const Expr 
     } else {
         add_divisor(range);
     }
-    Frag a = index(num), d = index(den);
-    const std::string op = rem ? "%" : "/";
-    std::string t = binary(a, op, int_lit(kDivisorCases), PMul).s;
+    Frag d = index(den);
+    Frag last = quotient_case(q, den, b, kDivisorCases);
+    std::string t = last.s;
+    bool same = true;  // every case alike (0 / b): the quotient is that case
     for (int c = kDivisorCases - 1; c >= 0; c--) {
-        std::string q = c == 0 ? "0" : c == 1 ? (rem ? "0" : a.s) : binary(a, op, int_lit(c), PMul).s;
-        t = "select(" + binary(d, "==", int_lit(c), PCmp).s + ", " + q + ", " + t + ")";
+        std::string qc = quotient_case(q, den, b, c).s;
+        same = same && qc == last.s;
+        t = "select(" + binary(d, "<=", int_lit(c), PCmp).s + ", " + qc + ", " + t + ")";
     }
-    return atom(t);
+    return same ? last : atom(t);
+}
+
+// quotient_case translates the quotient (or remainder) q where its
+// divisor den (b, expanded) is the constant c: q with den and b replaced
+// by c, simplified (Halide's x / 0 and x % 0 are 0).
+Frag KernelTranslator::quotient_case(const Expr &q, const Expr &den, const Expr &b, int c) {
+    Expr k = make_const(den.type(), c);
+    return index(simplify(substitute(b, k, substitute(den, k, q))));
 }
 
 // add_divisor adds the assumption text of a divisor's range.

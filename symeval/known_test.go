@@ -1,0 +1,144 @@
+package symeval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/augur-verify/augur/presburger"
+)
+
+// TestKnownDomainExcludes checks that a scope's knowledge kept as its
+// parts (facts and assumptions of 9 and 8 pieces, past maxKnownProduct)
+// excludes exactly the sets that their intersection built whole
+// excludes, that the small product is built whole, and that the pairs it
+// meets count against the step allowance: one step short, it stops.
+func TestKnownDomainExcludes(t *testing.T) {
+	parse := func(src string) *presburger.Map {
+		t.Helper()
+		m, err := presburger.ParseMap(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	var fs, as []string
+	for i := range 9 {
+		fs = append(fs, fmt.Sprintf(": 10*%d <= N < 10*%d + 10", i, i))
+	}
+	for c := range 8 {
+		as = append(as, fmt.Sprintf(": P = %d and N >= %d", c, 3*c))
+	}
+	facts := parse("[N, P] -> { " + strings.Join(fs, "; ") + " }")
+	assumed := parse("[N, P] -> { " + strings.Join(as, "; ") + " }")
+	k, err := newKnownDomain(facts, assumed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k.whole != nil {
+		t.Fatalf("%d x %d pieces built whole", facts.NumBasics(), assumed.NumBasics())
+	}
+	whole, err := facts.Intersect(assumed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, tc := range []struct {
+		set   string
+		empty bool
+	}{
+		{"[N, P] -> { : P = 7 and N = 20 }", true},  // N >= 21 where P = 7
+		{"[N, P] -> { : P = 7 and N = 85 }", false}, // within the facts' last piece
+		{"[N, P] -> { : P = 9 }", true},             // no assumption's piece
+		{"[N, P] -> { : N >= 90 }", true},           // past the facts
+		{"[N, P] -> { : P = 0 and N < 0 }", true},   // before the facts
+	} {
+		m := parse(tc.set)
+		got, err := k.excludes(ctx, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, err := m.Intersect(whole)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := x.IsEmpty(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want || got != tc.empty {
+			t.Errorf("%s: excluded %v, by the whole intersection %v, want %v", tc.set, got, want, tc.empty)
+		}
+	}
+	small, err := newKnownDomain(parse("[N, P] -> { : N >= 0 }"), assumed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if small.whole == nil {
+		t.Error("1 x 8 pieces kept apart")
+	}
+	// Every pair of pieces is met to exclude a set that meets none.
+	m := parse("[N, P] -> { : P = 9 }")
+	a := presburger.NewAllowance(0)
+	if _, err := k.excludes(presburger.WithAllowance(ctx, a), m); err != nil {
+		t.Fatal(err)
+	}
+	if a.Used() < int64(facts.NumBasics()) {
+		t.Fatalf("%d steps for %d pieces of facts", a.Used(), facts.NumBasics())
+	}
+	if _, err := k.excludes(presburger.WithAllowance(ctx, presburger.NewAllowance(a.Used()-1)), m); !errors.Is(err, presburger.ErrAllowance) {
+		t.Errorf("within %d steps: %v, want the step allowance to run out", a.Used()-1, err)
+	}
+}
+
+// TestIntersectAssumed checks that garbage iterations restricted to
+// assumptions of many pieces, a pair of pieces at a time, are the
+// restriction built whole, empty where it is, and that the pairs count
+// against the step allowance.
+func TestIntersectAssumed(t *testing.T) {
+	parse := func(src string) *presburger.Map {
+		t.Helper()
+		m, err := presburger.ParseMap(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	var its, as []string
+	for i := range 9 {
+		its = append(its, fmt.Sprintf("[x] : 4*%d <= x < 4*%d + 4 and x < N", i, i))
+	}
+	for c := range 8 {
+		as = append(as, fmt.Sprintf(": P = %d and N >= %d", c, 5*c))
+	}
+	it := parse("[N, P] -> { " + strings.Join(its, "; ") + " }")
+	assumed := parse("[N, P] -> { " + strings.Join(as, "; ") + " }")
+	ctx := context.Background()
+	a := presburger.NewAllowance(0)
+	got, err := intersectAssumed(presburger.WithAllowance(ctx, a), it, assumed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := it.IntersectParams(assumed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eq, err := got.IsEqual(ctx, want); err != nil || !eq {
+		t.Fatalf("%s, want %s (%v)", got, want, err)
+	}
+	if a.Used() < int64(it.NumBasics()*assumed.NumBasics()) {
+		t.Errorf("%d steps for %d pairs", a.Used(), it.NumBasics()*assumed.NumBasics())
+	}
+	if _, err := intersectAssumed(presburger.WithAllowance(ctx, presburger.NewAllowance(a.Used()-1)), it, assumed); !errors.Is(err, presburger.ErrAllowance) {
+		t.Errorf("within %d steps: %v, want the step allowance to run out", a.Used()-1, err)
+	}
+	none, err := intersectAssumed(ctx, it, parse("[N, P] -> { : N < 0 }"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if empty, err := none.IsEmpty(ctx); err != nil || !empty {
+		t.Errorf("under N < 0: %s (%v), want empty", none, err)
+	}
+}
