@@ -12,9 +12,11 @@ import (
 // the parameters become context parameters, outputs fixed by equalities
 // are eliminated, variables are oriented by a recession cone test), solve
 // it with the tableau of lexopt_tableau.go, and combine the conjunctions'
-// optima piecewise (pwLexCombine in pw.go). Results are PwMultiAff values
-// (aff.go, pw.go); subst.go builds substitution and the iterated update of
-// symbolic heaps on top; gist.go and coalesce.go simplify representations.
+// optima piecewise (pwLexCombine in pw.go) within the groups of
+// conjunctions whose domains meet (lexopt_disjoint.go). Results are
+// PwMultiAff values (aff.go, pw.go); subst.go builds substitution and the
+// iterated update of symbolic heaps on top; gist.go and coalesce.go
+// simplify representations.
 
 // ErrUnbounded is returned (wrapped) by LexMin when the output of a
 // relation is not bounded below in the lexicographic order (by LexMax:
@@ -97,8 +99,9 @@ func lexOpt(ctx context.Context, m *Map, max bool) (_ *PwMultiAff, err error) {
 	}
 	mt := newMeter(ctx)
 	sp := m.Space()
-	var res *PwMultiAff
-	for i, b := range m.Basics() {
+	bs := m.Basics()
+	opts := make([]*PwMultiAff, len(bs))
+	for i, b := range bs {
 		p, err := lexOptBasic(ctx, mt, b, max, false)
 		if errors.Is(err, ErrUnsupportedExistential) {
 			// Retry with the locals in column echelon form, which removes
@@ -108,17 +111,23 @@ func lexOpt(ctx context.Context, m *Map, max bool) (_ *PwMultiAff, err error) {
 		if err != nil {
 			return nil, fmt.Errorf("lexicographic optimum of conjunction %d of %d: %w", i+1, m.NumBasics(), err)
 		}
-		if res == nil {
-			res = p
-			continue
-		}
-		res, err = pwLexCombine(ctx, res, p, max)
-		if err != nil {
-			return nil, fmt.Errorf("lexicographic optimum of a union: %w", err)
-		}
+		opts[i] = p
 	}
-	if res == nil {
-		res = &PwMultiAff{space: pwFuncSpace(sp)}
+	// Conjunctions whose domains do not meet keep their optima; those of
+	// each group are combined (lexopt_disjoint.go).
+	groups, err := lxDomainGroups(ctx, m)
+	if err != nil {
+		return nil, fmt.Errorf("lexicographic optimum of a union: %w", err)
+	}
+	res := &PwMultiAff{space: pwFuncSpace(sp)}
+	for _, g := range groups {
+		gr := opts[g[0]]
+		for _, i := range g[1:] {
+			if gr, err = pwLexCombine(ctx, gr, opts[i], max); err != nil {
+				return nil, fmt.Errorf("lexicographic optimum of a union: %w", err)
+			}
+		}
+		res.pieces = append(res.pieces, gr.pieces...)
 	}
 	if res.NumPieces() > 1 {
 		// Merging pieces only simplifies the representation: it runs with
