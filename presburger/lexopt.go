@@ -97,37 +97,13 @@ func lexOpt(ctx context.Context, m *Map, max bool) (_ *PwMultiAff, err error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	mt := newMeter(ctx)
-	sp := m.Space()
-	bs := m.Basics()
-	opts := make([]*PwMultiAff, len(bs))
-	for i, b := range bs {
-		p, err := lexOptBasic(ctx, mt, b, max, false)
-		if errors.Is(err, ErrUnsupportedExistential) {
-			// Retry with the locals in column echelon form, which removes
-			// the lines of their solution sets.
-			p, err = lexOptBasic(ctx, mt, b, max, true)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("lexicographic optimum of conjunction %d of %d: %w", i+1, m.NumBasics(), err)
-		}
-		opts[i] = p
-	}
-	// Conjunctions whose domains do not meet keep their optima; those of
-	// each group are combined (lexopt_disjoint.go).
-	groups, err := lxDomainGroups(ctx, m)
+	g, err := lexOptGrouped(ctx, m, max)
 	if err != nil {
-		return nil, fmt.Errorf("lexicographic optimum of a union: %w", err)
+		return nil, err
 	}
-	res := &PwMultiAff{space: pwFuncSpace(sp)}
-	for _, g := range groups {
-		gr := opts[g[0]]
-		for _, i := range g[1:] {
-			if gr, err = pwLexCombine(ctx, gr, opts[i], max); err != nil {
-				return nil, fmt.Errorf("lexicographic optimum of a union: %w", err)
-			}
-		}
-		res.pieces = append(res.pieces, gr.pieces...)
+	res := &PwMultiAff{space: pwFuncSpace(m.Space())}
+	for _, o := range g.opts {
+		res.pieces = append(res.pieces, o.pieces...)
 	}
 	if res.NumPieces() > 1 {
 		// Merging pieces only simplifies the representation: it runs with
