@@ -52,11 +52,12 @@ func TestLexOptDomainGroups(t *testing.T) {
 }
 
 // lexOptFold is the optimum of m with every conjunction's combined into
-// one function (pwLexCombine), whether their domains meet or not.
+// one function (pwLexCombine), whether their domains meet or not, and not
+// coalesced.
 func lexOptFold(ctx context.Context, m *Map, max bool) (*PwMultiAff, error) {
 	var res *PwMultiAff
 	for _, b := range m.Basics() {
-		p, err := lexOpt(ctx, NewMap(m.Space(), b), max)
+		p, err := lexOptBasic(ctx, newMeter(ctx), b, max, false)
 		if err != nil {
 			return nil, err
 		}
