@@ -23,19 +23,19 @@ import (
 // folded buffer (a union of hundreds of conjunctions, one per case of a
 // store's partitioned loops, each writing cells no other writes) take a
 // few steps per pair of conjunctions instead of thousands per pair of
-// pieces.
+// pieces. The iterated update keeps the groups of its last write
+// (lxLastWrite) to substitute each conjunction of the heap with the
+// pieces of the groups its cells meet only.
 
 // lexDisjointSteps bounds the emptiness test of the intersection of two
 // conjunctions' domains (or the budget of the context, if smaller). A
-// test that runs out of it leaves the two in one group: their optima are then combined piece by piece, exactly, as
-// without the grouping.
+// test that runs out of it leaves the two in one group: their optima are
+// then combined piece by piece, exactly, as without the grouping.
 const lexDisjointSteps = 20000
 
 // lxGrouped is the lexicographic optimum of a union, by groups of its
 // conjunctions whose domains meet (lxDomainGroups).
 type lxGrouped struct {
-	// space is the union's space.
-	space Space
 	// groups lists the conjunctions of each group, by index.
 	groups [][]int
 	// opts holds the optimum of each group's conjunctions: the domains
@@ -66,7 +66,7 @@ func lexOptGrouped(ctx context.Context, m *Map, max bool) (*lxGrouped, error) {
 		}
 		opts[i] = p
 	}
-	g := &lxGrouped{space: m.Space()}
+	g := &lxGrouped{}
 	g.domains(m)
 	var err error
 	if g.groups, err = g.partition(ctx); err != nil {
@@ -125,7 +125,7 @@ func lxDisjointCtx(ctx context.Context) context.Context {
 // with no integer between them (sharedContradiction); two conjunctions
 // already in one group are not tested.
 func lxDomainGroups(ctx context.Context, m *Map) ([][]int, error) {
-	g := &lxGrouped{space: m.Space()}
+	g := &lxGrouped{}
 	g.domains(m)
 	return g.partition(ctx)
 }
