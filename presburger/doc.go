@@ -75,6 +75,7 @@
 // empty.go, lineality.go, gbr.go, lp.go, elim.go, map.go,
 // simplify_quick.go, redundant.go, simplex.go, hull.go, union.go, print.go, parse.go, parse_lexer.go,
 // parse_parser.go, build.go, parse_builder.go, budget.go, shared_budget.go, lexopt.go,
-// lexopt_problem.go, lexopt_tableau.go, lexopt_context.go, aff.go, pw.go,
+// lexopt_problem.go, lexopt_tableau.go, lexopt_context.go,
+// lexopt_disjoint.go, aff.go, pw.go,
 // subst.go, gist.go, coalesce.go, coalesce_divs.go, trace.go.
 package presburger

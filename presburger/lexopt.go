@@ -12,9 +12,11 @@ import (
 // the parameters become context parameters, outputs fixed by equalities
 // are eliminated, variables are oriented by a recession cone test), solve
 // it with the tableau of lexopt_tableau.go, and combine the conjunctions'
-// optima piecewise (pwLexCombine in pw.go). Results are PwMultiAff values
-// (aff.go, pw.go); subst.go builds substitution and the iterated update of
-// symbolic heaps on top; gist.go and coalesce.go simplify representations.
+// optima piecewise (pwLexCombine in pw.go) within the groups of
+// conjunctions whose domains meet (lexopt_disjoint.go). Results are
+// PwMultiAff values (aff.go, pw.go); subst.go builds substitution and the
+// iterated update of symbolic heaps on top; gist.go and coalesce.go
+// simplify representations.
 
 // ErrUnbounded is returned (wrapped) by LexMin when the output of a
 // relation is not bounded below in the lexicographic order (by LexMax:
@@ -95,30 +97,13 @@ func lexOpt(ctx context.Context, m *Map, max bool) (_ *PwMultiAff, err error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	mt := newMeter(ctx)
-	sp := m.Space()
-	var res *PwMultiAff
-	for i, b := range m.Basics() {
-		p, err := lexOptBasic(ctx, mt, b, max, false)
-		if errors.Is(err, ErrUnsupportedExistential) {
-			// Retry with the locals in column echelon form, which removes
-			// the lines of their solution sets.
-			p, err = lexOptBasic(ctx, mt, b, max, true)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("lexicographic optimum of conjunction %d of %d: %w", i+1, m.NumBasics(), err)
-		}
-		if res == nil {
-			res = p
-			continue
-		}
-		res, err = pwLexCombine(ctx, res, p, max)
-		if err != nil {
-			return nil, fmt.Errorf("lexicographic optimum of a union: %w", err)
-		}
+	g, err := lexOptGrouped(ctx, m, max)
+	if err != nil {
+		return nil, err
 	}
-	if res == nil {
-		res = &PwMultiAff{space: pwFuncSpace(sp)}
+	res := &PwMultiAff{space: pwFuncSpace(m.Space())}
+	for _, o := range g.opts {
+		res.pieces = append(res.pieces, o.pieces...)
 	}
 	if res.NumPieces() > 1 {
 		// Merging pieces only simplifies the representation: it runs with

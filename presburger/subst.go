@@ -57,8 +57,25 @@ func Substitute(ctx context.Context, r1 *Map, xs []string, r2 *Map) (_ *Map, err
 	sp := s1.Copy()
 	sp.Params = params
 	var out []*BasicMap
-	for _, b1 := range r1.Basics() {
-		for _, b2 := range r2.Basics() {
+	bs1, bs2 := r1.Basics(), r2.Basics()
+	if len(bs1) == 0 || len(bs2) == 0 {
+		return NewMap(sp, out...), nil
+	}
+	// A pair whose rows over the result's dimensions (neither the
+	// substituted parameters nor the locals) include opposite ones with
+	// no integer between them has no point: it is not built.
+	rows2 := make([][]sharedRow, len(bs2))
+	for j, b2 := range bs2 {
+		_, map2 := substColumnMaps(sp, bs1[0], xpos, b2)
+		rows2[j] = substDimRows(b2, map2, sp.NumDims())
+	}
+	for _, b1 := range bs1 {
+		map1, _ := substColumnMaps(sp, b1, xpos, bs2[0])
+		rows1 := substDimRows(b1, map1, sp.NumDims())
+		for j, b2 := range bs2 {
+			if sharedContradiction(rows1, rows2[j]) {
+				continue
+			}
 			b, err := substBasic(sp, b1, xpos, b2)
 			if err != nil {
 				return nil, err
@@ -152,6 +169,49 @@ func substColumnMaps(sp Space, b1 *BasicMap, xpos map[string]int, b2 *BasicMap) 
 		map2 = append(map2, nDim+nk+nL1+i)
 	}
 	return map1, map2
+}
+
+// substDimRows returns the rows of b (an equality as two opposite
+// inequalities) that substBasic moves, by the column map cols, to the
+// first nDim columns of its layout only (the result's dimensions), as
+// sharedRows over those columns, for sharedContradiction. Rows without
+// any coefficient are left out.
+func substDimRows(b *BasicMap, cols []int, nDim int) []sharedRow {
+	dims := make([]int, nDim)
+	for i := range dims {
+		dims[i] = i
+	}
+	var out []sharedRow
+	add := func(r []Int) {
+		row := make([]Int, nDim+1)
+		any := false
+		for i, c := range r[:len(r)-1] {
+			if c.IsZero() {
+				continue
+			}
+			if cols[i] >= nDim {
+				return
+			}
+			row[cols[i]] = row[cols[i]].Add(c)
+			any = true
+		}
+		if !any {
+			return
+		}
+		row[nDim] = r[len(r)-1]
+		out = append(out, sharedRow{row: row, cols: dims, h: sharedHash(row, dims)})
+	}
+	if b.empty {
+		return nil
+	}
+	for _, e := range b.eqs {
+		add(e)
+		add(negRow(e))
+	}
+	for _, r := range b.ineqs {
+		add(r)
+	}
+	return out
 }
 
 // substRow returns the row r of a source conjunction moved to the final
@@ -371,7 +431,7 @@ func IteratedUpdateCellsFrom(ctx context.Context, h *UnionMap, x string, bound *
 	for _, k := range order {
 		keysOf[doms[k].space.Out.Name]++
 	}
-	last := map[string]*Map{}
+	last := map[string]*lxLastWrite{}
 	cells = map[string]*Map{}
 	for _, k := range order {
 		if shared[k] {
@@ -396,11 +456,11 @@ func IteratedUpdateCellsFrom(ctx context.Context, h *UnionMap, x string, bound *
 		if err != nil {
 			return nil, nil, fmt.Errorf("iterated update over %s: %w", x, err)
 		}
-		lm, err := LexMaxMap(ctx, bd)
+		lw, err := lxLastWriteOf(ctx, bd)
 		if err != nil {
 			return nil, nil, fmt.Errorf("iterated update over %s: last write: %w", x, err)
 		}
-		last[k] = lm
+		last[k] = lw
 	}
 	var res []*Map
 	for _, m := range h.Maps() {
@@ -408,14 +468,14 @@ func IteratedUpdateCellsFrom(ctx context.Context, h *UnionMap, x string, bound *
 		if m.Space().paramIndex(x) < 0 {
 			// A piece that does not depend on x is kept where some
 			// iteration writes it.
-			dm, err := m.IntersectDomain(r2.Domain())
+			dm, err := m.IntersectDomain(r2.graph.Domain())
 			if err != nil {
 				return nil, nil, err
 			}
 			res = append(res, dm)
 			continue
 		}
-		s, err := Substitute(ctx, m, []string{x}, r2)
+		s, err := r2.substitute(ctx, m, x, bound)
 		if err != nil {
 			return nil, nil, fmt.Errorf("iterated update over %s: %w", x, err)
 		}

@@ -51,6 +51,38 @@ func genFlat(g *gen) []obj {
 	return []obj{g.object(&shape{params: ps, in: flat("A", "i", g.between(1, 2)), out: flat("B", "o", g.between(1, 3))}, 3, 3, 0.7)}
 }
 
+// genSlabs draws a relation of three to five pieces, each cut to a slab
+// or a residue class of its first input dimension: some pieces' domains
+// are disjoint (by opposite bounds, or by residues only) and others meet,
+// as in the unions whose lexicographic optimum is combined by groups of
+// meeting domains.
+func genSlabs(g *gen) []obj {
+	ps := g.params()
+	sh := &shape{params: ps, in: flat("A", "i", 1), out: flat("B", "o", 1)}
+	o := g.object(sh, 1, 2, 0.8)
+	for len(o.pieces) < g.between(3, 5) {
+		o.pieces = append(o.pieces, g.object(sh, 1, 2, 0.8).pieces...)
+	}
+	for p := range o.pieces {
+		var cut string
+		if g.chance(0.5) {
+			lo := g.between(-3, 6)
+			cut = fmt.Sprintf("%d <= i0 <= %d", lo, lo+g.between(0, 3))
+		} else {
+			k := g.between(2, 3)
+			cut = fmt.Sprintf("i0 mod %d = %d", k, g.between(0, k-1))
+		}
+		o.pieces[p] = append(o.pieces[p], cut)
+	}
+	return []obj{o}
+}
+
+// withGen returns o drawing its inputs with gen.
+func withGen(o op, gen func(g *gen) []obj) op {
+	o.gen = gen
+	return o
+}
+
 // genPair draws two objects of the same tuples; the parameter lists may
 // differ (both libraries align parameters by name).
 func genPair(g *gen) []obj {
@@ -310,6 +342,8 @@ func setOps() []op {
 		lexOp("lexmax", true),
 		lexPwOp("lexmin_pw", false),
 		lexPwOp("lexmax_pw", true),
+		withGen(lexOp("lexmin_slabs", false), genSlabs),
+		withGen(lexOp("lexmax_slabs", true), genSlabs),
 		mapOp("gist", genPairGist,
 			func(e *env, ms []*presburger.Map) (*presburger.Map, error) {
 				g, err := presburger.Gist(e.ctx, ms[0], ms[1])
