@@ -299,41 +299,7 @@ func (s *Solver) check(caller context.Context, assumptions []*Term, op string) (
 	}
 
 	h := s.ctx.h
-	var (
-		mu      sync.Mutex
-		running = true
-		sent    bool
-		stop    = make(chan struct{})
-		wg      sync.WaitGroup
-	)
-	if done := ctx.Done(); done != nil {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			select {
-			case <-done:
-			case <-stop:
-				return
-			}
-			// Again and again until the check stops: Z3 forgets an
-			// interrupt sent before its check began.
-			tick := time.NewTicker(interruptRepeat)
-			defer tick.Stop()
-			for {
-				mu.Lock()
-				if running {
-					h.interrupt()
-					sent = true
-				}
-				mu.Unlock()
-				select {
-				case <-tick.C:
-				case <-stop:
-					return
-				}
-			}
-		}()
-	}
+	w := watch(h, ctx.Done())
 	// Z3 runs on its own goroutine, so that a check that ignores both
 	// its resource limit and the interruption (Z3 4.8.12 has such loops,
 	// in the arithmetic of its SMT kernel) can be abandoned instead of
@@ -360,17 +326,11 @@ func (s *Solver) check(caller context.Context, assumptions []*Term, op string) (
 		}
 	}()
 	if !h.await(ctx.Done(), finished) {
-		close(stop)
-		wg.Wait()
+		w.stop(false)
 		s.reason = "unresponsive"
 		return Unknown, fmt.Errorf("smt: %s: %w", op, ErrUnresponsive)
 	}
-	mu.Lock()
-	running = false
-	mu.Unlock()
-	close(stop)
-	wg.Wait()
-	if sent {
+	if w.stop(true) {
 		// Run last, once the check's error and reason are read.
 		defer clearInterrupt(z)
 	}
@@ -399,6 +359,66 @@ func (s *Solver) check(caller context.Context, assumptions []*Term, op string) (
 		s.reason = ReasonResourceLimit
 	}
 	return Unknown, nil
+}
+
+// A watcher interrupts a check once its context is done (watch).
+type watcher struct {
+	mu      sync.Mutex
+	running bool // the check runs: interrupts are sent
+	sent    bool // an interrupt was sent
+	done    chan struct{}
+	wg      sync.WaitGroup
+}
+
+// watch starts the goroutine that sends Z3_interrupt to h once done is
+// closed, and again every interruptRepeat until the check stops (Z3
+// forgets an interrupt sent before its check began); none if done is
+// nil.
+func watch(h *handle, done <-chan struct{}) *watcher {
+	w := &watcher{running: true, done: make(chan struct{})}
+	if done == nil {
+		return w
+	}
+	w.wg.Add(1)
+	go func() {
+		defer w.wg.Done()
+		select {
+		case <-done:
+		case <-w.done:
+			return
+		}
+		tick := time.NewTicker(interruptRepeat)
+		defer tick.Stop()
+		for {
+			w.mu.Lock()
+			if w.running {
+				h.interrupt()
+				w.sent = true
+			}
+			w.mu.Unlock()
+			select {
+			case <-tick.C:
+			case <-w.done:
+				return
+			}
+		}
+	}()
+	return w
+}
+
+// stop ends the watching, once the check has returned (returned) or been
+// abandoned, and reports whether an interrupt was sent.
+func (w *watcher) stop(returned bool) bool {
+	if returned {
+		w.mu.Lock()
+		w.running = false
+		w.mu.Unlock()
+	}
+	close(w.done)
+	w.wg.Wait()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.sent
 }
 
 // ReasonUnknown is Z3's explanation of the last Check's Unknown
