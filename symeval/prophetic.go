@@ -566,7 +566,7 @@ func (p *prophet) rule(s *Scope, st sched.Stmt) (*Heap, error) {
 			return nil, wrap(s.rangeLets(err, lo, hi))
 		}
 		if inner, err = inner.Assume(bound); err != nil {
-			return nil, wrap(s.rangeLets(err, lo, hi))
+			return nil, wrap(err)
 		}
 		body, err := p.block(inner, st.Body)
 		if err != nil {

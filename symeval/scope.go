@@ -89,7 +89,7 @@ func (s *Scope) loopScope(l *sched.Loop) (*Scope, string, error) {
 		return nil, "", s.rangeLets(err, lo, hi)
 	}
 	if inner, err = inner.Assume(bound); err != nil {
-		return nil, "", s.rangeLets(err, lo, hi)
+		return nil, "", err
 	}
 	s.kids.store(l, derived{s: inner, x: x})
 	return inner, x, nil
