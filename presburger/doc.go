@@ -24,7 +24,8 @@
 //   - map.go: Map, a finite union of BasicMaps in one space, and every
 //     set/relation operation (intersect, subtract, apply, product, ...).
 //   - redundant.go: Simplify (empty pieces, contained pieces, redundant
-//     constraints, implicit equalities), all exact over the integers; the
+//     constraints, implicit equalities), all exact over the integers, and
+//     SimplifyBestEffort, piece by piece within a budget per piece; the
 //     tests on single constraints run on one incremental rational simplex
 //     tableau per conjunction (simplex.go), with the Omega test as the
 //     fallback.

@@ -80,6 +80,46 @@ func (m *Map) Simplify(ctx context.Context) (*Map, error) {
 	return m.withBasics(bs), nil
 }
 
+// SimplifyBestEffort is Simplify that gives up on the pieces it cannot
+// afford rather than failing: a map of at most simplifySubsetLimit pieces
+// is first simplified as a whole (Simplify, under the budget of ctx);
+// when that exceeds its budget, or the map has more pieces, each piece is
+// simplified on its own under a budget of pieceSteps steps, and a piece
+// whose simplification exceeds it is kept as it is. The result is equal
+// to m as a set of points either way: simplifying a piece only changes
+// its representation (an empty piece kept contains no points). The steps
+// spent, those of the attempts that ran out included, count against the
+// allowance of ctx (WithAllowance); errors other than ErrBudget (an
+// exhausted allowance, a cancelled context) are returned. done reports
+// that every piece was simplified, so that the result is one Simplify
+// could have returned (CoalesceSimplified may take it).
+func (m *Map) SimplifyBestEffort(ctx context.Context, pieceSteps int) (_ *Map, done bool, _ error) {
+	if len(m.basics) <= simplifySubsetLimit {
+		s, err := m.Simplify(ctx)
+		if !errors.Is(err, ErrBudget) {
+			return s, err == nil, err
+		}
+	}
+	// Piece by piece, pieces inside another are kept: only a map too
+	// large for that test is then as Simplify would return it.
+	done = len(m.basics) > simplifySubsetLimit
+	pctx := WithBudget(ctx, Budget{MaxSteps: pieceSteps})
+	bs := make([]*BasicMap, 0, len(m.basics))
+	for _, b := range m.basics {
+		c, err := b.simplify(newMeter(pctx))
+		switch {
+		case errors.Is(err, ErrBudget):
+			bs = append(bs, b) // kept as it is
+			done = false
+		case err != nil:
+			return nil, false, fmt.Errorf("simplify: %w", err)
+		case c != nil:
+			bs = append(bs, c)
+		}
+	}
+	return m.withBasics(bs), done, nil
+}
+
 // Simplify returns an equal conjunction without redundant inequalities and
 // with implicit equalities made explicit, or nil if b is empty.
 func (b *BasicMap) Simplify(ctx context.Context) (*BasicMap, error) {

@@ -241,21 +241,39 @@ func (h *Heap) SingleValued(ctx context.Context) (_ *Heap, err error) {
 // past it the component is kept as it is.
 const coalesceSteps = 50_000
 
+// simplifyPieceSteps bounds the work of simplifying one piece of a
+// component too large (or too costly) to simplify as a whole; past it the
+// piece is kept as it is.
+const simplifyPieceSteps = 20_000
+
 // Simplify returns h with empty components dropped and the others
-// simplified and coalesced. Coalescing is best effort: a component whose
-// coalescing exceeds coalesceSteps steps is kept uncoalesced.
+// simplified and coalesced. Both are best effort, for they only change
+// the representation: a component whose simplification exceeds its
+// budget is simplified piece by piece, a piece past simplifyPieceSteps
+// steps kept as it is (presburger.Map.SimplifyBestEffort); a component
+// whose coalescing exceeds coalesceSteps steps is kept uncoalesced. The
+// steps spent count against the evaluation's allowance either way.
 func (h *Heap) Simplify(ctx context.Context) (_ *Heap, err error) {
 	defer guard(&err, "simplify heap")
 	if h.simplified {
 		return h, nil
 	}
-	u, err := h.u.Simplify(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("simplify heap: %w", err)
-	}
 	var out []*presburger.Map
-	for _, m := range u.Maps() {
-		c, err := presburger.CoalesceSimplified(presburger.WithBudget(ctx, presburger.Budget{MaxSteps: coalesceSteps}), m)
+	for _, m := range h.u.Maps() {
+		m, done, err := m.SimplifyBestEffort(ctx, simplifyPieceSteps)
+		if err != nil {
+			return nil, fmt.Errorf("simplify heap: %w", err)
+		}
+		if m.NumBasics() == 0 {
+			continue
+		}
+		coalesce := presburger.CoalesceSimplified
+		if !done {
+			// Pieces kept as they are may be empty: coalescing drops
+			// them first.
+			coalesce = presburger.Coalesce
+		}
+		c, err := coalesce(presburger.WithBudget(ctx, presburger.Budget{MaxSteps: coalesceSteps}), m)
 		switch {
 		case errors.Is(err, presburger.ErrBudget):
 			// Coalescing only changes the representation: keep m.
@@ -271,7 +289,11 @@ func (h *Heap) Simplify(ctx context.Context) (_ *Heap, err error) {
 			out = append(out, m)
 			continue
 		}
-		if c, err = c.Simplify(ctx); err != nil {
+		switch c, err = c.Simplify(ctx); {
+		case errors.Is(err, presburger.ErrBudget):
+			out = append(out, m)
+			continue
+		case err != nil:
 			return nil, fmt.Errorf("simplify heap: %w", err)
 		}
 		out = append(out, c)

@@ -2,6 +2,7 @@ package symeval
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/augur-verify/augur/presburger"
@@ -250,5 +251,35 @@ func TestRenameCells(t *testing.T) {
 	}
 	if got, err := renameCells(nil, map[string]bool{"a": true}, "x", "z"); err != nil || got != nil {
 		t.Fatalf("no cells: got %v, %v", got, err)
+	}
+}
+
+// A heap whose simplification as a whole runs out of its budget is
+// simplified piece by piece (a piece past its own steps kept as it is,
+// see presburger's TestSimplifyBestEffort): the same set, not an error;
+// an exhausted allowance is an error.
+func TestSimplifyBestEffort(t *testing.T) {
+	ctx := context.Background()
+	// Pieces the simplifier works on: an empty one, a redundant constraint.
+	u, err := presburger.ParseUnionMap("[N] -> { a[i, j] -> E1[i, j] : 0 <= i <= N and 0 <= j <= N and i + j >= 2N + 1; " +
+		"a[i, j] -> E1[i, j] : 0 <= i <= N and 0 <= j <= i and j <= N + 5; b[i, j] -> E2[i] : 0 <= j <= i <= N and i + j <= 2N }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := NewHeap(u)
+	s, err := h.Simplify(presburger.WithBudget(ctx, presburger.Budget{MaxSteps: 1}))
+	if err != nil {
+		t.Fatalf("simplifying within one step: %v", err)
+	}
+	// Each piece alone fits in simplifyPieceSteps: a's empty piece goes.
+	if got := pieces(s); got["a"] != 1 || got["b"] != 1 {
+		t.Errorf("pieces %v, want one per array", got)
+	}
+	if eq, err := s.UnionMap().IsEqual(ctx, h.UnionMap()); err != nil || !eq {
+		t.Errorf("%s differs from %s (%v)", s, h, err)
+	}
+	actx := presburger.WithAllowance(ctx, presburger.NewAllowance(1))
+	if _, err := h.Simplify(actx); !errors.Is(err, presburger.ErrAllowance) {
+		t.Errorf("simplifying over an allowance of one step: %v, want ErrAllowance", err)
 	}
 }
