@@ -92,8 +92,8 @@ func TestLensBlur(t *testing.T) {
 // kept as symbols. With the whole budget it stops at repeat_edge_3's
 // store (docs/halide.md); the work counts against the step budget,
 // bounded here at lensBlurSteps to keep the test's CPU within a minute:
-// UNKNOWN, the budget run out in the translation of a let inside f26's
-// loops.
+// UNKNOWN, in the translation of a let inside f26's loops, at the budget
+// or at the let's own cap of steps where it cannot be kept as a symbol.
 func TestLongLensBlur(t *testing.T) {
 	testtier.Long(t)
 	t.Parallel()
