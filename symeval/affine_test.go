@@ -215,6 +215,16 @@ func mustExpr(t *testing.T, text string) syntax.Expr {
 	return x
 }
 
+// mustMap parses a Presburger map or stops the test.
+func mustMap(t *testing.T, src string) *presburger.Map {
+	t.Helper()
+	m, err := presburger.ParseMap(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // TestContradictoryAtoms checks the syntactic pruning of conjunctions:
 // two atoms on the same (or opposite) variable part that no value
 // satisfies together make the conjunction false; others do not.

@@ -16,14 +16,6 @@ import (
 // excludes, that the small product is built whole, and that the pairs it
 // meets count against the step allowance: one step short, it stops.
 func TestKnownDomainExcludes(t *testing.T) {
-	parse := func(src string) *presburger.Map {
-		t.Helper()
-		m, err := presburger.ParseMap(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return m
-	}
 	var fs, as []string
 	for i := range 9 {
 		fs = append(fs, fmt.Sprintf(": 10*%d <= N < 10*%d + 10", i, i))
@@ -31,8 +23,8 @@ func TestKnownDomainExcludes(t *testing.T) {
 	for c := range 8 {
 		as = append(as, fmt.Sprintf(": P = %d and N >= %d", c, 3*c))
 	}
-	facts := parse("[N, P] -> { " + strings.Join(fs, "; ") + " }")
-	assumed := parse("[N, P] -> { " + strings.Join(as, "; ") + " }")
+	facts := mustMap(t, "[N, P] -> { "+strings.Join(fs, "; ")+" }")
+	assumed := mustMap(t, "[N, P] -> { "+strings.Join(as, "; ")+" }")
 	k, err := newKnownDomain(facts, assumed)
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +47,7 @@ func TestKnownDomainExcludes(t *testing.T) {
 		{"[N, P] -> { : N >= 90 }", true},           // past the facts
 		{"[N, P] -> { : P = 0 and N < 0 }", true},   // before the facts
 	} {
-		m := parse(tc.set)
+		m := mustMap(t, tc.set)
 		got, err := k.excludes(ctx, m)
 		if err != nil {
 			t.Fatal(err)
@@ -72,7 +64,7 @@ func TestKnownDomainExcludes(t *testing.T) {
 			t.Errorf("%s: excluded %v, by the whole intersection %v, want %v", tc.set, got, want, tc.empty)
 		}
 	}
-	small, err := newKnownDomain(parse("[N, P] -> { : N >= 0 }"), assumed)
+	small, err := newKnownDomain(mustMap(t, "[N, P] -> { : N >= 0 }"), assumed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +72,7 @@ func TestKnownDomainExcludes(t *testing.T) {
 		t.Error("1 x 8 pieces kept apart")
 	}
 	// Every pair of pieces is met to exclude a set that meets none.
-	m := parse("[N, P] -> { : P = 9 }")
+	m := mustMap(t, "[N, P] -> { : P = 9 }")
 	a := presburger.NewAllowance(0)
 	if _, err := k.excludes(presburger.WithAllowance(ctx, a), m); err != nil {
 		t.Fatal(err)
@@ -98,14 +90,6 @@ func TestKnownDomainExcludes(t *testing.T) {
 // restriction built whole, empty where it is, and that the pairs count
 // against the step allowance.
 func TestIntersectAssumed(t *testing.T) {
-	parse := func(src string) *presburger.Map {
-		t.Helper()
-		m, err := presburger.ParseMap(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return m
-	}
 	var its, as []string
 	for i := range 9 {
 		its = append(its, fmt.Sprintf("[x] : 4*%d <= x < 4*%d + 4 and x < N", i, i))
@@ -113,8 +97,8 @@ func TestIntersectAssumed(t *testing.T) {
 	for c := range 8 {
 		as = append(as, fmt.Sprintf(": P = %d and N >= %d", c, 5*c))
 	}
-	it := parse("[N, P] -> { " + strings.Join(its, "; ") + " }")
-	assumed := parse("[N, P] -> { " + strings.Join(as, "; ") + " }")
+	it := mustMap(t, "[N, P] -> { "+strings.Join(its, "; ")+" }")
+	assumed := mustMap(t, "[N, P] -> { "+strings.Join(as, "; ")+" }")
 	ctx := context.Background()
 	a := presburger.NewAllowance(0)
 	got, err := intersectAssumed(presburger.WithAllowance(ctx, a), it, assumed)
@@ -134,7 +118,7 @@ func TestIntersectAssumed(t *testing.T) {
 	if _, err := intersectAssumed(presburger.WithAllowance(ctx, presburger.NewAllowance(a.Used()-1)), it, assumed); !errors.Is(err, presburger.ErrAllowance) {
 		t.Errorf("within %d steps: %v, want the step allowance to run out", a.Used()-1, err)
 	}
-	none, err := intersectAssumed(ctx, it, parse("[N, P] -> { : N < 0 }"))
+	none, err := intersectAssumed(ctx, it, mustMap(t, "[N, P] -> { : N < 0 }"))
 	if err != nil {
 		t.Fatal(err)
 	}

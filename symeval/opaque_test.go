@@ -219,27 +219,47 @@ func TestLoopLetsKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lets := [][2]string{{"x0", "N"}, {"y0", "0"}}
+	s = boundsChain(t, s, [2]string{"x0", "N"}, [2]string{"y0", "0"})
+	ll := chainRangeLets(t, s)
+	if fmt.Sprint(ll.names) != "[x6 y6]" || fmt.Sprint(ll.kept) != "[t]" {
+		t.Errorf("lets %v and kept %v, want [x6 y6] and [t]", ll.names, ll.kept)
+	}
+}
+
+// boundsChain binds in s the lets first, then six levels of bounds
+// x1, y1, ..., x6, y6, each level's clamped by the one below's (as
+// Halide's bounds of a pyramid's levels) over the parameters N, A1..A6
+// and B1..B6.
+func boundsChain(t *testing.T, s *Scope, first ...[2]string) *Scope {
+	t.Helper()
+	lets := first
 	for k := 1; k <= 6; k++ {
 		lets = append(lets,
 			[2]string{fmt.Sprintf("x%d", k), fmt.Sprintf("max(min(x%d, B%d + N), A%d + N)", k-1, k, k)},
 			[2]string{fmt.Sprintf("y%d", k), fmt.Sprintf("min(max(y%d, 0 - B%d), 0 - A%d)", k-1, k, k)})
 	}
 	for _, l := range lets {
-		if s, err = s.Let(ctx, l[0], mustExpr(t, l[1])); err != nil {
+		var err error
+		if s, err = s.Let(context.Background(), l[0], mustExpr(t, l[1])); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return s
+}
+
+// chainRangeLets returns the lets that a loop in s over the range
+// [0, (x6 - y6 + 3) / 4] of boundsChain's last level, which runs out of
+// pieces, names to keep (Scope.rangeLets).
+func chainRangeLets(t *testing.T, s *Scope) *loopLets {
+	t.Helper()
 	inner, x := s.With("tx")
 	lo, hi := mustExpr(t, "0"), mustExpr(t, "(x6 - y6 + 3) / 4")
-	_, err = inner.Range(x, lo, hi)
+	_, err := inner.Range(x, lo, hi)
 	var ll *loopLets
 	if !errors.As(s.rangeLets(err, lo, hi), &ll) {
 		t.Fatalf("range: %v, want it out of pieces over lets to keep", err)
 	}
-	if fmt.Sprint(ll.names) != "[x6 y6]" || fmt.Sprint(ll.kept) != "[t]" {
-		t.Errorf("lets %v and kept %v, want [x6 y6] and [t]", ll.names, ll.kept)
-	}
+	return ll
 }
 
 // TestLoopLetsKeptInLoop: inside a loop, a loop's range that runs out
@@ -259,24 +279,8 @@ func TestLoopLetsKeptInLoop(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, _ = s.With("o")
-	lets := [][2]string{{"y0", "min(0, o)"}}
-	for k := 1; k <= 6; k++ {
-		lets = append(lets,
-			[2]string{fmt.Sprintf("x%d", k), fmt.Sprintf("max(min(x%d, B%d + N), A%d + N)", k-1, k, k)},
-			[2]string{fmt.Sprintf("y%d", k), fmt.Sprintf("min(max(y%d, 0 - B%d), 0 - A%d)", k-1, k, k)})
-	}
-	for _, l := range lets {
-		if s, err = s.Let(ctx, l[0], mustExpr(t, l[1])); err != nil {
-			t.Fatal(err)
-		}
-	}
-	inner, x := s.With("tx")
-	lo, hi := mustExpr(t, "0"), mustExpr(t, "(x6 - y6 + 3) / 4")
-	_, err = inner.Range(x, lo, hi)
-	var ll *loopLets
-	if !errors.As(s.rangeLets(err, lo, hi), &ll) {
-		t.Fatalf("range: %v, want it out of pieces over lets to keep", err)
-	}
+	s = boundsChain(t, s, [2]string{"y0", "min(0, o)"})
+	ll := chainRangeLets(t, s)
 	if got, want := fmt.Sprint(ll.names), "[x6 y6 x5 y5 x4 y4 x3 y3 x2 y2 x1 y1 y0]"; got != want {
 		t.Errorf("lets %s, want %s", got, want)
 	}
