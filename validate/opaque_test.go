@@ -23,15 +23,23 @@ func TestOpaqueRegion(t *testing.T) {
 		t.Errorf("region.sched: verdict %s (%s), want valid", rep.Verdict, rep.Reason)
 	}
 	rep = validateFiles(t, spec, filepath.Join(dir, "region_past_end.sched"), Options{NoQuickTest: true})
-	if rep.Verdict != Invalid || rep.Reason != "out-of-bounds read" {
-		t.Fatalf("region_past_end.sched: verdict %s (%s), want invalid (out-of-bounds read)", rep.Verdict, rep.Reason)
+	wantReplayed(t, "region_past_end.sched", rep, "out-of-bounds read", "t[5]", "one past t_extent = 5 at N = M = 1")
+}
+
+// wantReplayed checks that rep, the report on the planted kernel name,
+// is INVALID for reason, its counterexample at cell (where why says)
+// and replayed by the interpreter.
+func wantReplayed(t *testing.T, name string, rep *Report, reason, cell, why string) {
+	t.Helper()
+	if rep.Verdict != Invalid || rep.Reason != reason {
+		t.Fatalf("%s: verdict %s (%s), want invalid (%s)", name, rep.Verdict, rep.Reason, reason)
 	}
 	cx := rep.Counterexample
 	if cx == nil || !cx.Reproduced {
-		t.Fatalf("region_past_end.sched: counterexample %+v not reproduced", cx)
+		t.Fatalf("%s: counterexample %+v not reproduced", name, cx)
 	}
-	if cx.Cell != "t[5]" {
-		t.Errorf("region_past_end.sched: cell %s, want t[5] (one past t_extent = 5 at N = M = 1)", cx.Cell)
+	if cx.Cell != cell {
+		t.Errorf("%s: cell %s, want %s (%s)", name, cx.Cell, cell, why)
 	}
 }
 
@@ -51,16 +59,7 @@ func TestOpaqueLoop(t *testing.T) {
 		t.Errorf("loop.sched: verdict %s (%s), want valid", rep.Verdict, rep.Reason)
 	}
 	rep = validateFiles(t, spec, filepath.Join(dir, "loop_short.sched"), Options{NoQuickTest: true})
-	if rep.Verdict != Invalid || rep.Reason != "undefined read" {
-		t.Fatalf("loop_short.sched: verdict %s (%s), want invalid (undefined read)", rep.Verdict, rep.Reason)
-	}
-	cx := rep.Counterexample
-	if cx == nil || !cx.Reproduced {
-		t.Fatalf("loop_short.sched: counterexample %+v not reproduced", cx)
-	}
-	if cx.Cell != "t[0]" {
-		t.Errorf("loop_short.sched: cell %s, want t[0] (no tile at N = 4, x6 = 4, y6 = 0)", cx.Cell)
-	}
+	wantReplayed(t, "loop_short.sched", rep, "undefined read", "t[0]", "no tile at N = 4, x6 = 4, y6 = 0")
 }
 
 // TestOpaqueLoopLet: testdata/opaque/inloop.sched realizes a temporary
@@ -86,12 +85,7 @@ func TestOpaqueLoopLet(t *testing.T) {
 		}
 	}
 	rep := validateFiles(t, spec, filepath.Join(dir, "inloop_past_end.sched"), Options{NoQuickTest: true, SymbolicSteps: steps})
-	if rep.Verdict != Invalid || rep.Reason != "out-of-bounds read" {
-		t.Fatalf("inloop_past_end.sched: verdict %s (%s), want invalid (out-of-bounds read)", rep.Verdict, rep.Reason)
-	}
-	if cx := rep.Counterexample; cx == nil || !cx.Reproduced || cx.Cell != "t[5]" {
-		t.Errorf("inloop_past_end.sched: counterexample %+v, want t[5] (one past t_extent = 5 at N = M = 1, row 0), reproduced", cx)
-	}
+	wantReplayed(t, "inloop_past_end.sched", rep, "out-of-bounds read", "t[5]", "one past t_extent = 5 at N = M = 1, row 0")
 	rep = validateFiles(t, spec, filepath.Join(dir, "inloop_offset.sched"), Options{NoQuickTest: true, SymbolicSteps: steps})
 	const offset = "the value depends on the let t_min, inside a loop, kept as a symbol"
 	if rep.Verdict != Unknown || !strings.Contains(rep.Reason, "annotation mismatch") || !strings.Contains(rep.Reason, offset) {
