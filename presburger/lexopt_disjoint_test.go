@@ -225,18 +225,7 @@ func TestIteratedUpdateGroupsRandom(t *testing.T) {
 					}
 				}
 			}
-			for i := int64(-1); i <= 6; i++ {
-				want, written := mem[i]
-				for j := int64(-30); j <= 30; j++ {
-					has, err := gm.ContainsPoint(ctx, gistPoint(gm, N, i, j))
-					if err != nil {
-						t.Fatal(err)
-					}
-					if has != (written && j == want) {
-						t.Fatalf("%s\nupdate = %v\nN=%d: a[%d] -> E(%d) is %v, concrete memory has %v (%v)", src, gm, N, i, j, has, want, written)
-					}
-				}
-			}
+			matchesMemory(t, src, gm, N, mem, 30)
 		}
 	}
 	if split < n/2 {

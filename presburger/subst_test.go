@@ -225,18 +225,7 @@ func TestIteratedUpdateRandom(t *testing.T) {
 					}
 				}
 			}
-			for i := int64(-1); i <= 6; i++ {
-				want, written := mem[i]
-				for j := int64(-40); j <= 40; j++ {
-					has, err := gm.ContainsPoint(ctx, gistPoint(gm, N, i, j))
-					if err != nil {
-						t.Fatal(err)
-					}
-					if has != (written && j == want) {
-						t.Fatalf("%s\nupdate = %v\nN=%d: a[%d] -> E(%d) is %v, concrete memory has %v (%v)", src, gm, N, i, j, has, want, written)
-					}
-				}
-			}
+			matchesMemory(t, src, gm, N, mem, 40)
 		}
 	}
 	t.Logf("%d random iterated updates checked against execution", n)
@@ -249,6 +238,27 @@ func gistPoint(m *Map, N, i, j int64) []Int {
 		return ints(i, j)
 	}
 	return ints(N, i, j)
+}
+
+// matchesMemory checks that the iterated update gm of the random case src
+// holds, at parameter N, exactly the cells of the concrete memory mem
+// (a[i] -> E(j) for the last j written to a[i], for i in [-1, 6]), over
+// the values j in [-span, span].
+func matchesMemory(t *testing.T, src string, gm *Map, N int64, mem map[int64]int64, span int64) {
+	t.Helper()
+	ctx := context.Background()
+	for i := int64(-1); i <= 6; i++ {
+		want, written := mem[i]
+		for j := -span; j <= span; j++ {
+			has, err := gm.ContainsPoint(ctx, gistPoint(gm, N, i, j))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if has != (written && j == want) {
+				t.Fatalf("%s\nupdate = %v\nN=%d: a[%d] -> E(%d) is %v, concrete memory has %v (%v)", src, gm, N, i, j, has, want, written)
+			}
+		}
+	}
 }
 
 func TestUpdate(t *testing.T) {
