@@ -35,13 +35,7 @@ func TestComputeWithAlign(t *testing.T) {
 		jitAgrees(ctx, t, d, o, spec, prog, sizes, uint64(i+1), 0)
 	}
 	for _, m := range []encode.Model{encode.Real, encode.IEEE} {
-		rep, err := validatePair(ctx, pair, m, 2)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if rep.Verdict != validate.Valid {
-			t.Errorf("%v: verdict %s (%s), want valid", m, rep.Verdict, rep.Reason)
-		}
+		wantVerdict(ctx, t, pair, m, 2, validate.Valid, "compute_with_align")
 		checkPlant(ctx, t, spec, prog, [2]string{shifted, "{g(f_s0_fused_x)}"}, m)
 	}
 }

@@ -52,13 +52,7 @@ func TestFastInverseJIT(t *testing.T) {
 		jitAgrees(ctx, t, d, o, spec, prog, map[string][]int{"output": {n}}, seed, fastInverseTolerance)
 	}
 	for _, m := range []encode.Model{encode.Real, encode.IEEE} {
-		rep, err := validatePair(ctx, &res.Pair, m, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if rep.Verdict != validate.Valid {
-			t.Errorf("model %v: verdict %s (%s), want valid", m, rep.Verdict, rep.Reason)
-		}
+		wantVerdict(ctx, t, &res.Pair, m, 1, validate.Valid, "fast_inverse")
 	}
 	const from, to = "+ f32(1.0)) * buf_a", "+ f32(2.0)) * buf_a"
 	if strings.Count(prog, from) != 1 {

@@ -44,13 +44,7 @@ func TestHistogram(t *testing.T) {
 		jitAgrees(ctx, t, d, o, spec, prog, sizes, uint64(i+1), 0)
 	}
 	for _, model := range []encode.Model{encode.Real, encode.IEEE} {
-		rep, err := validatePair(ctx, pair, model, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if rep.Verdict != validate.Valid {
-			t.Errorf("%s: verdict %s (%s), want valid", model, rep.Verdict, rep.Reason)
-		}
+		wantVerdict(ctx, t, pair, model, 1, validate.Valid, "hist")
 	}
 	for _, c := range []struct {
 		name string

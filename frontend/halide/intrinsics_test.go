@@ -2,6 +2,7 @@ package halide
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -61,13 +62,7 @@ func TestIntrinsics(t *testing.T) {
 		}
 		groups[g] = p
 		for _, m := range []encode.Model{encode.Real, encode.IEEE} {
-			rep, err := validatePair(ctx, p, m, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rep.Verdict != validate.Valid {
-				t.Errorf("%s, %v: verdict %s (%s), want valid", g, m, rep.Verdict, rep.Reason)
-			}
+			wantVerdict(ctx, t, p, m, 1, validate.Valid, g)
 		}
 	}
 	// Planted: widening_shift_left by 3 instead of 4; the rounding
@@ -79,13 +74,7 @@ func TestIntrinsics(t *testing.T) {
 		}
 		bad := withKernel(groups[p.group], strings.Replace(prog, p.from, p.to, 1))
 		for _, m := range []encode.Model{encode.Real, encode.IEEE} {
-			rep, err := validatePair(ctx, bad, m, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rep.Verdict != validate.Invalid {
-				t.Errorf("planted %q -> %q, %v: verdict %s (%s), want invalid", p.from, p.to, m, rep.Verdict, rep.Reason)
-			}
+			wantVerdict(ctx, t, bad, m, 1, validate.Invalid, fmt.Sprintf("planted %q -> %q", p.from, p.to))
 		}
 	}
 }

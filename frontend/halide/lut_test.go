@@ -42,13 +42,7 @@ func TestLookupTable(t *testing.T) {
 		jitAgrees(ctx, t, d, o, spec, prog, sizes, uint64(i+1), 1e-6)
 	}
 	for _, model := range []encode.Model{encode.Real, encode.IEEE} {
-		rep, err := validatePair(ctx, pair, model, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if rep.Verdict != validate.Valid {
-			t.Errorf("%s: verdict %s (%s), want valid", model, rep.Verdict, rep.Reason)
-		}
+		wantVerdict(ctx, t, pair, model, 1, validate.Valid, "lut")
 	}
 	short := strings.NewReplacer("lut_v_extent_realized = 256", "lut_v_extent_realized = 255",
 		"lut_s0_v < 256", "lut_s0_v < 255").Replace(prog)

@@ -255,6 +255,19 @@ func validatePair(ctx context.Context, pair *frontend.Pair, model encode.Model, 
 		validate.Options{ValueModel: model, Jobs: jobs})
 }
 
+// wantVerdict validates pair in model with jobs workers and fails the
+// test unless the verdict is want; what names the pair.
+func wantVerdict(ctx context.Context, t *testing.T, pair *frontend.Pair, model encode.Model, jobs int, want validate.Verdict, what string) {
+	t.Helper()
+	rep, err := validatePair(ctx, pair, model, jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != want {
+		t.Errorf("%s, %v: verdict %s (%s), want %s", what, model, rep.Verdict, rep.Reason, want)
+	}
+}
+
 // wantInvalidReplayed validates the planted kernel text wrong against
 // spec in the real value model and fails the test unless the verdict is
 // INVALID with a replayed counterexample; what names the plant.

@@ -74,13 +74,7 @@ func TestTuples(t *testing.T) {
 		jitAgrees(ctx, t, d, o, spec, prog, sizes, uint64(i+1), 0)
 	}
 	for _, m := range []encode.Model{encode.Real, encode.IEEE} {
-		rep, err := validatePair(ctx, pair, m, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if rep.Verdict != validate.Valid {
-			t.Errorf("%v: verdict %s (%s), want valid", m, rep.Verdict, rep.Reason)
-		}
+		wantVerdict(ctx, t, pair, m, 1, validate.Valid, "tuples")
 	}
 	for _, p := range [][2]string{
 		{"{sw_1_s1(sw_s1_x)} := sw_1_value[]", "{sw_1_s1(sw_s1_x)} := buf_sw_0[sw_s1_x - sw_x_min_realized] * i32(2)"},
@@ -92,13 +86,7 @@ func TestTuples(t *testing.T) {
 		}
 		bad := withKernel(pair, strings.Replace(prog, p[0], p[1], 1))
 		for _, m := range []encode.Model{encode.Real, encode.IEEE} {
-			rep, err := validatePair(ctx, bad, m, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rep.Verdict != validate.Invalid {
-				t.Errorf("planted %q, %v: verdict %s (%s), want invalid", p[1], m, rep.Verdict, rep.Reason)
-			}
+			wantVerdict(ctx, t, bad, m, 1, validate.Invalid, fmt.Sprintf("planted %q", p[1]))
 		}
 	}
 }
