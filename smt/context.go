@@ -462,8 +462,8 @@ func (c *Context) drain(z C.Z3_context) {
 }
 
 // ReleaseUnused runs the garbage collector, waits for the cleanups it
-// schedules (a sentinel's, then while the queue grows), and gives back to Z3 every object whose Go wrapper is no
-// longer reachable. It is never needed for correctness; long-running
+// schedules (a sentinel's, then while the queue grows), and gives back to
+// Z3 every object whose Go wrapper is no longer reachable. It is never needed for correctness; long-running
 // callers may use it to bound Z3's memory at a point of their choosing.
 // Heavy objects (solvers, models) are better closed explicitly: the
 // garbage collector does not see the memory Z3 holds for them and may run

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -238,43 +237,6 @@ func TestDecider(t *testing.T) {
 	if s.used == 0 {
 		t.Errorf("no resource units counted for the checks")
 	}
-}
-
-// TestReleasePacing checks that decide's release of the Z3 references of
-// unreachable wrappers waits for releaseFloor of them (a collection per
-// condition made the solve phase quadratic), then for twice those held.
-func TestReleasePacing(t *testing.T) {
-	z, err := smt.NewContext()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer z.Close()
-	s := &solver{z: z}
-	for i := range 1000 {
-		z.Int(int64(i))
-	}
-	held := z.Held()
-	s.release()
-	if z.Held() != held || s.releaseAt != 0 {
-		t.Fatalf("released at %d references (%d after, next at %d), below the floor %d", held, z.Held(), s.releaseAt, releaseFloor)
-	}
-	keep := make([]*smt.Term, 0, releaseFloor)
-	for i := range releaseFloor {
-		keep = append(keep, z.Int(int64(i)))
-	}
-	s.release()
-	if s.releaseAt < 2*releaseFloor {
-		t.Fatalf("after a release with %d terms reachable: next at %d, want at least %d", len(keep), s.releaseAt, 2*releaseFloor)
-	}
-	next := s.releaseAt
-	for i := range releaseFloor / 2 {
-		z.Int(int64(i))
-	}
-	s.release()
-	if s.releaseAt != next {
-		t.Errorf("released again at %d references, below %d", z.Held(), next)
-	}
-	runtime.KeepAlive(keep)
 }
 
 // TestAbstractedBitVectors checks that queries over bit-vectors whose

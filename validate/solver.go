@@ -81,20 +81,7 @@ type solver struct {
 	defOnly bool
 	// ranged: the query being checked holds range facts (query.ranged).
 	ranged bool
-	// releaseAt is the number of references held by the context's
-	// wrappers from which decide gives back the unreachable ones
-	// (release).
-	releaseAt int
 }
-
-// releaseFloor is the least number of Z3 references held by wrappers at
-// which decide forces a collection to give back the unreachable ones. A
-// condition leaves some 5,000 to 10,000 (the 25-point stencils); a
-// forced collection marks the whole Go heap, which holds every
-// condition, so collecting after each one made the solve phase quadratic
-// in the number of conditions (the 32-stage stencil chain: 33 forced
-// collections of 22 MB).
-const releaseFloor = 1 << 16
 
 // lookResources bounds each check of the first, quick look at the model
 // of an encoding that leaves specification elements uninterpreted: a
@@ -255,22 +242,7 @@ func (s *solver) decide(c *symeval.Condition) *outcome {
 	o := s.decideStrategies(c)
 	o.seconds = time.Since(start).Seconds()
 	o.resources = s.used
-	s.release()
 	return o
-}
-
-// release gives Z3 back the references of the unreachable wrappers once
-// the wrappers hold releaseFloor references, or twice what they held
-// after the last release, whichever is more: like the collector's own
-// pacing, the forced collections then cost in proportion to the terms
-// made, not to the conditions decided, and Z3 holds at most about twice
-// the terms in use (or releaseFloor more).
-func (s *solver) release() {
-	if s.z.Held() < max(s.releaseAt, releaseFloor) {
-		return
-	}
-	s.z.ReleaseUnused()
-	s.releaseAt = 2 * s.z.Held()
 }
 
 // usesFloats reports whether the specification computes with floats
