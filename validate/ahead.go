@@ -58,7 +58,10 @@ type aheadJob struct {
 	o       *outcome
 	// internal: deciding the condition panicked.
 	internal bool
-	guard    atomic.Bool
+	// whole: ahead was not stopped before the decision returned, so
+	// that no interrupt cut it short (read after done is closed).
+	whole bool
+	guard atomic.Bool
 }
 
 // startAhead starts workers deciding conditions ahead, cancelled with
@@ -132,6 +135,7 @@ func (a *ahead) work() {
 		j.started = true
 		a.mu.Unlock()
 		a.decide(j)
+		j.whole = a.stop.Err() == nil
 		close(j.done)
 	}
 }
@@ -164,6 +168,19 @@ func (a *ahead) finish() {
 	a.mu.Unlock()
 }
 
+// halt stops the workers from starting jobs and interrupts those
+// running, whose conditions discharge decides again if it needs them
+// (taken); the outcomes already found stand. The definedness probe halts
+// them once it has a failure to replay (probeRefutes): if the replay
+// confirms it, no outcome decided ahead is looked at.
+func (a *ahead) halt() {
+	if a == nil {
+		return
+	}
+	a.finish()
+	a.stop.stop()
+}
+
 // close cancels the jobs still running and waits for the workers.
 func (a *ahead) close() {
 	a.finish()
@@ -175,7 +192,8 @@ func (a *ahead) close() {
 // taken returns the outcome of condition c decided ahead, waiting for it
 // if a worker is deciding it, or nil if discharge must decide c: no job
 // was started for it, or the job's outcome is unusable (an internal
-// error, the condition changed since, or ahead cancelled).
+// error, the condition changed since, or ahead stopped or cancelled
+// before the decision returned).
 func (a *ahead) taken(c *symeval.Condition) *outcome {
 	if a == nil {
 		return nil
@@ -192,7 +210,7 @@ func (a *ahead) taken(c *symeval.Condition) *outcome {
 	}
 	a.mu.Unlock()
 	<-j.done
-	if j.internal || j.o == nil || a.stop.Err() != nil ||
+	if j.internal || j.o == nil || !j.whole ||
 		c.Status != symeval.Pending || c.Kind != j.cond.Kind || c.Obligation != j.cond.Obligation {
 		return nil
 	}

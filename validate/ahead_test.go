@@ -138,3 +138,80 @@ func TestAheadOutcomes(t *testing.T) {
 		a.close()
 	}
 }
+
+// TestAheadHalt checks what halt (the definedness probe's, before its
+// replay) keeps: the outcome of a job that ended before it is taken, as
+// discharge would decide it, and a job it interrupts, or that never
+// started, is left to discharge. One worker; the second job halts ahead
+// just before its solver starts (beforeDecide), so that its decision is
+// cut short whatever the timing.
+func TestAheadHalt(t *testing.T) {
+	ctx := context.Background()
+	spec, prog := aheadPair(t, aheadPairs[0])
+	in, errs := loadInput(source(t, spec), source(t, prog))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	sh := &shared{ctx: ctx}
+	sh.opts.defaults()
+	var a *ahead
+	calls := 0 // one worker: no concurrent calls
+	halted := make(chan struct{})
+	sh.opts.beforeDecide = func(int) {
+		if calls++; calls == 2 {
+			a.halt()
+			close(halted)
+		}
+	}
+	v := newValidation(sh, analysed{in: in}, nil)
+	a = v.startAhead(ctx, 1)
+	an, err := symeval.Analyze(ctx, in.kernel, in.kinfo, in.spec, in.sinfo, symeval.AnalyzeOptions{Pending: a.add})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-halted:
+	case <-time.After(aheadStartDeadline):
+		a.close()
+		t.Fatalf("the worker did not start a second job within %s", aheadStartDeadline)
+	}
+	// Wait for the two jobs started (the second's interrupted).
+	var started []*aheadJob
+	for _, j := range a.jobs {
+		a.mu.Lock()
+		s := j.started
+		a.mu.Unlock()
+		if s {
+			<-j.done
+			started = append(started, j)
+		}
+	}
+	if len(started) != 2 {
+		a.close()
+		t.Fatalf("%d jobs started, want 2 (the second halts ahead)", len(started))
+	}
+	taken := 0
+	for _, c := range an.Conditions {
+		if c.Status != symeval.Pending || a.jobs[c] == nil {
+			continue
+		}
+		got := a.taken(c)
+		if got == nil {
+			continue
+		}
+		taken++
+		s, err := newSolver(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := v.decideSafely(s, c)
+		s.close()
+		if got.status != want.status || got.reason != want.reason {
+			t.Errorf("C%d taken after halt: %s (%s), discharge: %s (%s)", c.ID, got.status, got.reason, want.status, want.reason)
+		}
+	}
+	a.close()
+	if taken != 1 {
+		t.Errorf("%d outcomes taken after halt, want 1 (the job that ended before it)", taken)
+	}
+}

@@ -173,6 +173,9 @@ func (v *validation) probeRefutes(l *ledger, todo []int) bool {
 	if o == nil {
 		return false
 	}
+	// The replay decides; the conditions being decided ahead meanwhile
+	// matter only if it does not confirm the failure (ahead.halt).
+	v.ahead.halt()
 	l.outcomes[i] = o
 	if cx, err := v.counterexampleOf(l, i); err == nil && cx.Reproduced {
 		v.refuteByProbe(l, i, o)
