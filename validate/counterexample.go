@@ -203,7 +203,9 @@ func (v *validation) counterexampleAt(c *symeval.Condition, o *outcome) (*Counte
 	if v.orig != nil {
 		in = v.orig
 	}
-	if err := v.harmEvidence(in, cx, f); err != nil {
+	err := v.harmEvidence(in, cx, f)
+	cx.eval = nil
+	if err != nil {
 		return cx, err
 	}
 	return cx, nil
@@ -427,6 +429,7 @@ func (v *validation) replay(c *symeval.Condition, cx *Counterexample) *sched.Fai
 		switch {
 		case errors.As(err, &f):
 			cx.Reproduced = true
+			cx.eval = ev
 			cx.Replay = fmt.Sprintf("%s fails (seed %d): %s", cx.runName(), seed, f.Error())
 			cx.Seed = seed
 			return f

@@ -72,11 +72,18 @@ var errHarmUnknown = errors.New("the run did not finish")
 // garbage writes and sched.Options.PoisonValueFailures. It returns the
 // run's failure, nil when it passes, and the steps it used; errHarmUnknown
 // (wrapped) when it could not finish (a budget, the specification's
-// evaluator).
-func harmRun(ctx context.Context, in *input, params map[string]int64, inputs sare.Inputs, steps int64, eq value.Equality, maxPoints int) (*sched.Failure, int64, error) {
-	ev, err := sare.NewEvaluator(in.spec, in.sinfo, params, inputs)
-	if err != nil {
-		return nil, 0, fmt.Errorf("%w: %v", errHarmUnknown, err)
+// evaluator). ev, if not nil, is an evaluator of in's specification at
+// params on the same inputs, whose elements computed already are not
+// computed again: a replay's, which ran the same kernel on the same
+// inputs up to its failure, so that the run needs every element ev holds
+// and maxPoints, ev's bound, counts the same elements with or without
+// it.
+func harmRun(ctx context.Context, in *input, params map[string]int64, inputs sare.Inputs, ev *sare.Evaluator, steps int64, eq value.Equality, maxPoints int) (*sched.Failure, int64, error) {
+	if ev == nil {
+		var err error
+		if ev, err = sare.NewEvaluator(in.spec, in.sinfo, params, inputs); err != nil {
+			return nil, 0, fmt.Errorf("%w: %v", errHarmUnknown, err)
+		}
 	}
 	ev.MaxPoints = maxPoints
 	// The step bound decides how far the run goes; the wall clock is
@@ -119,7 +126,7 @@ func (v *validation) harmEvidence(in *input, cx *Counterexample, f *sched.Failur
 		}
 		return random.Input(t, idx)
 	})
-	g, _, err := harmRun(v.ctx, in, params, inputs, replaySteps, v.opts.ValueModel.Equality(), confirmMaxPoints)
+	g, _, err := harmRun(v.ctx, in, params, inputs, cx.eval, replaySteps, v.opts.ValueModel.Equality(), confirmMaxPoints)
 	switch {
 	case err != nil:
 		cx.Detail = joinDetail(cx.Detail, "whether the value reaches an output is not known: "+err.Error())
@@ -165,6 +172,6 @@ func (sh *shared) quickHarmless(in *input, f *sched.Failure, params map[string]i
 	if steps <= 0 {
 		return true, nil, 0
 	}
-	g, used, err := harmRun(sh.ctx, in, params, sare.RandomInputs(seed), steps, sh.opts.ValueModel.Equality(), quickPoints)
+	g, used, err := harmRun(sh.ctx, in, params, sare.RandomInputs(seed), nil, steps, sh.opts.ValueModel.Equality(), quickPoints)
 	return err != nil || g == nil, g, used
 }

@@ -1,9 +1,16 @@
 package validate
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/augur-verify/augur/sare"
+	"github.com/augur-verify/augur/sched"
+	"github.com/augur-verify/augur/smt/encode"
 )
 
 // TestValuesReachingNoOutput: a stored value that fails its check (an
@@ -64,5 +71,50 @@ func TestValuesReachingNoOutput(t *testing.T) {
 				t.Errorf("detail %q, want it to contain %q", cx.Detail, tc.detail)
 			}
 		})
+	}
+}
+
+// TestHarmRunSharedEvaluator: the run that decides whether a failed
+// value reaches an output (harmRun) on the evaluator of the replay that
+// found the failure, whose elements it does not compute again, ends as
+// on a fresh evaluator, failing or passing the same way in as many steps.
+func TestHarmRunSharedEvaluator(t *testing.T) {
+	dir := filepath.Join("testdata", "dead")
+	for _, tc := range [][2]string{{"lanes", "stale_read"}, {"rows", "rows_merge_read"}, {"empty", "empty_output_read"}, {"halide_partial", "halide_partial_read"}} {
+		specPath, progPath := filepath.Join(dir, tc[0]+".sare"), filepath.Join(dir, tc[1]+".sched")
+		rep := validateFiles(t, specPath, progPath, Options{Jobs: 1, NoQuickTest: true, AllConditions: true})
+		var cx *Counterexample
+		for _, r := range rep.Conditions {
+			if r.Counterexample != nil && r.Counterexample.Reproduced {
+				cx = r.Counterexample
+			}
+		}
+		if cx == nil {
+			t.Fatalf("%s: no counterexample replayed\n%s", tc[1], reportText(rep))
+		}
+		in, errs := loadInput(source(t, specPath), source(t, progPath))
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		params := map[string]int64{}
+		for _, p := range cx.Params {
+			params[p.Name] = p.Value
+		}
+		inputs := sare.RandomInputs(cx.Seed)
+		ev, err := sare.NewEvaluator(in.spec, in.sinfo, params, inputs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = sched.Run(context.Background(), in.kernel, in.kinfo, ev, sched.Options{MaxSteps: replaySteps, GarbageWrites: true})
+		if _, ok := errors.AsType[*sched.Failure](err); !ok {
+			t.Fatalf("%s: the replay at %v does not fail: %v", tc[1], params, err)
+		}
+		eq := encode.Real.Equality()
+		fresh, freshSteps, freshErr := harmRun(context.Background(), in, params, inputs, nil, replaySteps, eq, confirmMaxPoints)
+		shared, sharedSteps, sharedErr := harmRun(context.Background(), in, params, inputs, ev, replaySteps, eq, confirmMaxPoints)
+		if fmt.Sprint(fresh, freshErr) != fmt.Sprint(shared, sharedErr) || freshSteps != sharedSteps {
+			t.Errorf("%s: on the replay's evaluator %v (%v, %d steps), on a fresh one %v (%v, %d steps)",
+				tc[1], shared, sharedErr, sharedSteps, fresh, freshErr, freshSteps)
+		}
 	}
 }

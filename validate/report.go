@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/symeval"
 	"github.com/augur-verify/augur/value"
@@ -177,6 +178,11 @@ type Counterexample struct {
 	// garbage is set when the replay ran with garbage writes (Command
 	// says --garbage-writes).
 	garbage bool
+	// eval is the specification's evaluator of the replay that failed,
+	// at Params on the replay's inputs, until harmEvidence runs the
+	// kernel again on the same inputs with it (the elements it computed
+	// are the same), and drops it.
+	eval *sare.Evaluator
 }
 
 // NativeOutcome is what the compiler's own compiled code showed on a
