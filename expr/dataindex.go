@@ -73,11 +73,28 @@ func (c *Checker) accessIndex(x syntax.Expr) bool {
 // array read is data-dependent: an integer value expression rather than a
 // quasi-affine index expression.
 func (info *Info) IsDataIndex(x syntax.Expr) bool {
-	if info == nil {
+	if info == nil || plainIndex(x) {
 		return false
 	}
 	_, ok := info.Types[x]
 	return ok
+}
+
+// plainIndex reports whether x is made of identifiers, literals and
+// unary and binary operators only: no access, read or call, so that x is
+// no data-dependent index (readsData) and the checker records no type
+// for it (accessIndex). IsDataIndex answers so without looking x up in
+// Info.Types, a large table, at every index an interpreter evaluates.
+func plainIndex(x syntax.Expr) bool {
+	switch x := x.(type) {
+	case *syntax.Ident, *syntax.Lit:
+		return true
+	case *syntax.Unary:
+		return plainIndex(x.X)
+	case *syntax.Binary:
+		return plainIndex(x.X) && plainIndex(x.Y)
+	}
+	return false
 }
 
 // HasDataIndex reports whether the checked expression x contains a tensor

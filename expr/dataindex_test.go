@@ -116,3 +116,46 @@ func checkDataExpr(t *testing.T, text string) (syntax.Expr, *Info, string) {
 	}
 	return x, info, strings.Join(msgs, "; ")
 }
+
+// TestIsDataIndexPlain checks IsDataIndex, which answers without
+// Info.Types for an index of identifiers, literals and operators
+// (plainIndex), against the types the checker recorded, at every index
+// of the tensor accesses of checked expressions, and counts the
+// data-dependent ones.
+func TestIsDataIndexPlain(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		data int
+	}{
+		{"A(i + 2 * j - 1, -k)", 0},
+		{"A(X(i + 1), (N - 1) / 2)", 1},
+		{"A(i32(X(-i)) + i32(U(0)), 0 - j)", 1},
+		{"A(i32(floor(f32(i32(i)) / f32(i32(2)))), 4)", 1},
+		{"A(i32(Z()), i32(U(j)) * 3)", 2},
+	} {
+		x, info, errs := checkDataExpr(t, tc.text)
+		if errs != "" {
+			t.Fatalf("%s: %s", tc.text, errs)
+		}
+		data := 0
+		syntax.Inspect(x, func(n syntax.Expr) bool {
+			c, ok := n.(*syntax.Call)
+			if !ok || testTensors[c.Fun.Name].rank == 0 {
+				return true
+			}
+			for _, a := range c.Args {
+				_, typed := info.Types[a]
+				if got := info.IsDataIndex(a); got != typed {
+					t.Errorf("%s: IsDataIndex(%s) = %v, typed %v", tc.text, syntax.ExprString(a), got, typed)
+				}
+				if typed {
+					data++
+				}
+			}
+			return true
+		})
+		if data != tc.data {
+			t.Errorf("%s: %d data-dependent indices, want %d", tc.text, data, tc.data)
+		}
+	}
+}
