@@ -131,11 +131,15 @@ func (e *Evaluator) locate(err error) error {
 // key encodes a tensor element for the memo table.
 func key(t *Tensor, idx []int64) string { return string(appendKey(nil, t, idx)) }
 
+// appendKey appends the key of the element idx of t to b: the tensor's
+// name, a zero byte, and each index as a signed varint, which tells where
+// it ends (one byte from -64 to 63): short keys, cheap to hash and
+// compare in a table of a million elements.
 func appendKey(b []byte, t *Tensor, idx []int64) []byte {
 	b = append(b, t.Name.Name...)
 	b = append(b, 0)
 	for _, n := range idx {
-		b = binary.LittleEndian.AppendUint64(b, uint64(n))
+		b = binary.AppendVarint(b, n)
 	}
 	return b
 }

@@ -3,6 +3,8 @@ package sare
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -352,4 +354,30 @@ func idents(names ...string) []*syntax.Ident {
 		out[i] = &syntax.Ident{Name: n}
 	}
 	return out
+}
+
+// TestKeyDistinct checks that the memo table's keys of distinct elements
+// differ: indices of any sign and magnitude, ranks that differ, names
+// that are prefixes of others.
+func TestKeyDistinct(t *testing.T) {
+	a, ab := &Tensor{Name: &syntax.Ident{Name: "a"}}, &Tensor{Name: &syntax.Ident{Name: "ab"}}
+	vals := []int64{0, 1, -1, 63, -64, 64, -65, 127, 128, 1 << 31, -1 << 31, math.MaxInt64, math.MinInt64}
+	var idxs [][]int64
+	idxs = append(idxs, nil)
+	for _, x := range vals {
+		idxs = append(idxs, []int64{x})
+		for _, y := range vals {
+			idxs = append(idxs, []int64{x, y})
+		}
+	}
+	seen := map[string]string{}
+	for _, tn := range []*Tensor{a, ab} {
+		for _, idx := range idxs {
+			k, el := key(tn, idx), fmt.Sprint(tn.Name.Name, idx)
+			if other, dup := seen[k]; dup {
+				t.Fatalf("%s and %s have the same key %q", other, el, k)
+			}
+			seen[k] = el
+		}
+	}
 }
