@@ -11,7 +11,8 @@ import (
 // ahead decides value conditions while the symbolic evaluation is still
 // generating the others (symeval.AnalyzeOptions.Pending): the solver's
 // work overlaps the evaluation's, which runs on one core. Its workers
-// take the conditions in the order they are generated; once the
+// take the conditions in the order they are generated, until what they
+// decided spent the validation's budget (budget.go); once the
 // evaluation is over (finish), discharge takes the outcomes of the
 // conditions decided or being decided (taken) and decides the others
 // itself.
@@ -45,6 +46,9 @@ type ahead struct {
 	closed bool
 	// used counts the outcomes taken.
 	used atomic.Int64
+	// spent is what the jobs decided spent, under mu: once it exhausts
+	// the validation's budget (budget.go) no job starts.
+	spent uint64
 }
 
 // aheadJob is a condition decided ahead.
@@ -122,7 +126,7 @@ func (a *ahead) work() {
 		for len(a.queue) == 0 && !a.closed {
 			a.cond.Wait()
 		}
-		if a.closed {
+		if a.closed || a.v.overBudget(a.spent) {
 			a.mu.Unlock()
 			return
 		}
@@ -136,6 +140,11 @@ func (a *ahead) work() {
 		a.mu.Unlock()
 		a.decide(j)
 		j.whole = a.stop.Err() == nil
+		if j.o != nil {
+			a.mu.Lock()
+			a.spent += j.o.resources
+			a.mu.Unlock()
+		}
 		close(j.done)
 	}
 }

@@ -45,10 +45,11 @@ var errConditionBudget = errors.New("the condition's budget of resource units is
 
 // conditionLeft is what is left of the condition's budget
 // (Options.ConditionResources) for the next query, or ok false when
-// there is no such budget.
+// there is no such budget (Unlimited, or zero in a solver made without
+// Options.defaults).
 func (s *solver) conditionLeft() (left uint64, ok bool) {
 	b := s.v.opts.ConditionResources
-	if b == 0 {
+	if b == 0 || b == Unlimited {
 		return 0, false
 	}
 	if s.used >= b {

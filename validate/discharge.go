@@ -58,6 +58,9 @@ func (v *validation) decidePending(l *ledger) error {
 		settled += 1 + weight[i]
 		v.progress(Event{Phase: "solve", Done: settled, Total: all})
 	})
+	if n := v.cutAtBudget(conds, todo, l.outcomes); n > 0 && v.opts.Trace != nil {
+		v.trace(fmt.Sprintf("%d conditions not decided: the validation's budget of %d resource units is spent", n, v.opts.TotalResources))
+	}
 	for i, j := range dup {
 		if o, ok := l.outcomes[j]; ok {
 			d := *o
@@ -102,21 +105,35 @@ func (v *validation) distinctPending(l *ledger) (todo []int, dup map[int]int) {
 	return todo, dup
 }
 
-// solve decides the conditions todo (indices into conds) on Jobs worker
-// goroutines and returns their outcomes, by index; done is called with
-// each index as its outcome comes, one call at a time. Once the context
-// is cancelled no condition starts; those decided are returned.
+// solve decides the conditions todo (indices into conds, in program
+// order) on Jobs worker goroutines and returns their outcomes, by index;
+// done is called with each index as its outcome comes, one call at a
+// time. Once the context is cancelled no condition starts; those decided
+// are returned. Nor does a condition start once the conditions before it
+// that are over spent the validation's budget (budget.go).
 func (v *validation) solve(conds []*symeval.Condition, todo []int, done func(i int)) map[int]*outcome {
 	outcomes := map[int]*outcome{}
-	jobs := make(chan int)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
+	next := 0
+	// take returns the next condition to decide, or ok false when none
+	// is left to start.
+	take := func() (i int, ok bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if next >= len(todo) || v.ctx.Err() != nil || v.overBudget(spentBefore(todo, next, outcomes)) {
+			next = len(todo)
+			return 0, false
+		}
+		next++
+		return todo[next-1], true
+	}
 	a := v.ahead
 	for range min(v.opts.Jobs, len(todo)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range jobs {
+			for i, ok := take(); ok; i, ok = take() {
 				o := v.decideOne(a, conds[i])
 				mu.Lock()
 				outcomes[i] = o
@@ -126,13 +143,6 @@ func (v *validation) solve(conds []*symeval.Condition, todo []int, done func(i i
 			}
 		}()
 	}
-	for _, i := range todo {
-		if v.ctx.Err() != nil {
-			break
-		}
-		jobs <- i
-	}
-	close(jobs)
 	wg.Wait()
 	return outcomes
 }

@@ -69,8 +69,9 @@
 // phases: load.go, literals.go (float literals
 // read as the specification's constants), quicktest.go, analyze.go
 // (reductions and analyze), ahead.go (deciding during the analysis),
-// refute.go, discharge.go, probe.go (the definedness probe before the
-// discharge), dead.go (annotations false only at dead stores),
+// refute.go, discharge.go, budget.go (the validation's budget of
+// resource units, spent in program order), probe.go (the definedness
+// probe before the discharge), dead.go (annotations false only at dead stores),
 // conclude.go; deciding a value condition: solver.go, strategies.go,
 // matchdeep.go and pieces.go (matching first), provefirst.go (the
 // unfolding strategies tried before the first model is looked at),

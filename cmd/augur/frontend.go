@@ -28,10 +28,11 @@ type checkFlags struct {
 	validate bool
 	timeout  time.Duration
 	jobs     int
-	// resources and condRes bound the solver's work on each query and
-	// on each condition (validate.Options.Resources and
-	// ConditionResources).
-	resources, condRes uint64
+	// resources, condRes and totalRes bound the solver's work on each
+	// query, on each condition and on all of them
+	// (validate.Options.Resources, ConditionResources and
+	// TotalResources; 0: no bound for the last two).
+	resources, condRes, totalRes uint64
 	// symbolicSteps bounds the symbolic evaluation's work
 	// (validate.Options.SymbolicSteps).
 	symbolicSteps int64
@@ -49,7 +50,8 @@ func (f *checkFlags) register(cmd *cobra.Command, help string, timeout time.Dura
 	fl.DurationVar(&f.timeout, "timeout", timeout, timeoutHelp)
 	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "with --validate: conditions discharged in parallel")
 	fl.Uint64Var(&f.resources, "resources", validate.DefaultResources, "with --validate: work limit of each solver query, in Z3's resource units: a query that exhausts it is undecided, whatever the machine's load")
-	fl.Uint64Var(&f.condRes, "condition-resources", 0, "with --validate: work limit of all the solver queries of one condition together, in Z3's resource units (0: none)")
+	fl.Uint64Var(&f.condRes, "condition-resources", validate.DefaultConditionResources, "with --validate: work limit of all the solver queries of one condition together, in Z3's resource units (0: none)")
+	fl.Uint64Var(&f.totalRes, "total-resources", validate.DefaultTotalResources, "with --validate: work limit of the solver queries of all the conditions together, in Z3's resource units (0: none); the conditions after those that spent it, in program order, are undecided")
 	fl.Int64Var(&f.symbolicSteps, "symbolic-steps", symeval.DefaultSteps, symbolicStepsHelp)
 }
 
@@ -91,7 +93,7 @@ func (f *pairFlags) register(cmd *cobra.Command, kernels []string, help string, 
 
 // validateFlags are the options of augur validate the flags give.
 func (f *pairFlags) validateFlags() validateFlags {
-	return validateFlags{valueModel: f.valueModel, timeout: f.timeout, jobs: f.jobs, symbolicSteps: f.symbolicSteps, resources: f.resources, condRes: f.condRes, amend: f.amend, finish: f.finish, json: f.json, derived: f.derived}
+	return validateFlags{valueModel: f.valueModel, timeout: f.timeout, jobs: f.jobs, symbolicSteps: f.symbolicSteps, resources: f.resources, condRes: f.condRes, totalRes: f.totalRes, amend: f.amend, finish: f.finish, json: f.json, derived: f.derived}
 }
 
 // needOut is the usage error of the command named cmd run without -o.

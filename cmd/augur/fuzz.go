@@ -128,7 +128,7 @@ func checkTrial(ctx context.Context, t compiler.Trial, f fuzzFlags) (verdict, wh
 		return verdict, ""
 	}
 	rep, err := validate.Validate(ctx, t.Result.SpecSource(), t.Result.Kernel(frontend.Prog).Source(),
-		validate.Options{Jobs: f.jobs, Timeout: f.timeout, SymbolicSteps: f.symbolicSteps, Resources: f.resources, ConditionResources: f.condRes})
+		validate.Options{Jobs: f.jobs, Timeout: f.timeout, SymbolicSteps: f.symbolicSteps, Resources: f.resources, ConditionResources: unbounded(f.condRes), TotalResources: unbounded(f.totalRes)})
 	if err != nil {
 		return "FAIL", err.Error()
 	}

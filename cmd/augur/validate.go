@@ -29,8 +29,11 @@ type validateFlags struct {
 	valueModel string
 	timeout    time.Duration
 	resources  uint64
-	condRes    uint64
-	jobs       int
+	// condRes and totalRes bound the solver's work on each condition and
+	// on all of them (0: no bound; see unbounded).
+	condRes  uint64
+	totalRes uint64
+	jobs     int
 	// symbolicSteps bounds the symbolic evaluation's work.
 	symbolicSteps int64
 	emitSMT       string
@@ -66,7 +69,7 @@ type validateFlags struct {
 func newValidateCmd() *cobra.Command {
 	var f validateFlags
 	cmd := &cobra.Command{
-		Use:   "validate SPEC PROG [--value-model real|ieee] [--resources N] [--condition-resources N] [--symbolic-steps N] [--jobs N] [--all-conditions] [--no-garbage-writes] [--no-quick-test] [--emit-smt DIR] [--json] [--verbose]",
+		Use:   "validate SPEC PROG [--value-model real|ieee] [--resources N] [--condition-resources N] [--total-resources N] [--symbolic-steps N] [--jobs N] [--all-conditions] [--no-garbage-writes] [--no-quick-test] [--emit-smt DIR] [--json] [--verbose]",
 		Short: "Prove that a kernel computes its specification for all parameter values, or show a counterexample",
 		Long: `Validate evaluates the kernel symbolically over Presburger sets, using its
 prophetic annotations as loop invariants, decides the conditions on cells
@@ -103,10 +106,14 @@ accepting fast-math reassociation; "ieee" proves bit-exact IEEE 754 equality.
 Integers are always bit-vectors of their width with wrapping arithmetic.
 
 Budgets count work, not time: --resources bounds each solver query in Z3's
-resource units, --condition-resources all the queries of one condition
-(unbounded by default), --symbolic-steps the whole symbolic evaluation in the
-Presburger engine's steps. A validation that exhausts any of them is UNKNOWN,
-the reason naming which ran out, on any machine under any load.
+resource units, --condition-resources all the queries of one condition,
+--total-resources the queries of all the conditions together (counted in
+program order: the conditions after those that spent it are undecided),
+--symbolic-steps the whole symbolic evaluation in the Presburger engine's
+steps. A validation that exhausts any of them is UNKNOWN, the reason naming
+which ran out, on any machine under any load. The defaults give every
+condition of Halide's suite and apps with a documented verdict several times
+what it needs.
 
 Either file may be "-", standard input (named <stdin> in the report).
 
@@ -131,7 +138,8 @@ Exit status: 0 valid, 1 invalid, 2 unknown (cancelled too), 3 error
 	fl.BoolVar(&f.json, "json", false, "print the report as JSON")
 	fl.StringVar(&f.valueModel, "value-model", "real", "value model for floats: real or ieee")
 	fl.Uint64Var(&f.resources, "resources", validate.DefaultResources, "work limit of each solver query, in Z3's resource units: a query that exhausts it is undecided, whatever the machine's load")
-	fl.Uint64Var(&f.condRes, "condition-resources", 0, "work limit of all the solver queries of one condition together, in Z3's resource units (0: none); a condition that spends it is undecided")
+	fl.Uint64Var(&f.condRes, "condition-resources", validate.DefaultConditionResources, "work limit of all the solver queries of one condition together, in Z3's resource units (0: none); a condition that spends it is undecided")
+	fl.Uint64Var(&f.totalRes, "total-resources", validate.DefaultTotalResources, "work limit of the solver queries of all the conditions together, in Z3's resource units (0: none); the conditions after those that spent it, in program order, are undecided")
 	fl.DurationVar(&f.timeout, "timeout", 0, "wall-clock guard on each solver query (0: 5m); a verdict it decides is marked as time-bound")
 	fl.Int64Var(&f.symbolicSteps, "symbolic-steps", symeval.DefaultSteps, symbolicStepsHelp)
 	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "conditions discharged in parallel; during the symbolic evaluation, which takes one, the others start on the conditions generated so far")
@@ -183,7 +191,7 @@ func validateKernel(ctx context.Context, out, errw io.Writer, specPath, progPath
 			return &exitError{code: exitMalformed, err: err}
 		}
 	}
-	opts := validate.Options{ValueModel: model, Resources: f.resources, ConditionResources: f.condRes, SymbolicSteps: f.symbolicSteps, Timeout: f.timeout, Jobs: f.jobs, AllConditions: f.all, NoGarbageWrites: f.noGarbage, NoQuickTest: f.noQuickTest, KeepSMT: f.emitSMT != "", ProvedFormulas: f.verbose, Derived: f.derived}
+	opts := validate.Options{ValueModel: model, Resources: f.resources, ConditionResources: unbounded(f.condRes), TotalResources: unbounded(f.totalRes), SymbolicSteps: f.symbolicSteps, Timeout: f.timeout, Jobs: f.jobs, AllConditions: f.all, NoGarbageWrites: f.noGarbage, NoQuickTest: f.noQuickTest, KeepSMT: f.emitSMT != "", ProvedFormulas: f.verbose, Derived: f.derived}
 	if f.verbose && !f.json {
 		opts.Trace = func(line string) { fmt.Fprintln(out, line) }
 	}
@@ -340,4 +348,13 @@ func startCPUProfile(path string) (stop func(), err error) {
 		return nil, fmt.Errorf("cpu profile: %w", err)
 	}
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+// unbounded maps a budget flag's 0 ("none") to validate.Unlimited: zero
+// in validate.Options means the default.
+func unbounded(n uint64) uint64 {
+	if n == 0 {
+		return validate.Unlimited
+	}
+	return n
 }

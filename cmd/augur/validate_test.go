@@ -4,8 +4,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/augur-verify/augur/validate"
+	"github.com/spf13/cobra"
 )
 
 // TestValidateCommand checks augur validate's exit codes, the verdict
@@ -116,4 +120,24 @@ func shellFields(s string) []string {
 		out = append(out, cur.String())
 	}
 	return out
+}
+
+// TestBudgetFlags: augur validate's and augur halide's budget flags
+// default to validate's default budgets, and 0 ("none") is passed on as
+// validate.Unlimited, not as validate's zero (its default).
+func TestBudgetFlags(t *testing.T) {
+	for _, cmd := range []*cobra.Command{newValidateCmd(), newHalideCmd()} {
+		for name, want := range map[string]uint64{
+			"condition-resources": validate.DefaultConditionResources,
+			"total-resources":     validate.DefaultTotalResources,
+		} {
+			f := cmd.Flags().Lookup(name)
+			if f == nil || f.DefValue != strconv.FormatUint(want, 10) {
+				t.Errorf("%s --%s: default %v, want %d", cmd.Name(), name, f, want)
+			}
+		}
+	}
+	if unbounded(0) != validate.Unlimited || unbounded(7) != 7 {
+		t.Errorf("unbounded(0) = %d, unbounded(7) = %d", unbounded(0), unbounded(7))
+	}
 }
