@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/augur-verify/augur/internal/testtier"
 )
 
 // readRowsFile reads an Omega test problem written as in
@@ -62,42 +64,75 @@ func readRowsFile(t *testing.T, name string) (eqs, ineqs [][]Int, nv int) {
 // 3,000,000 on the second; with the line cut to one period, the ray's
 // rows dropped and the split on a thin direction of a reduced basis they
 // take a few thousand. Dropping any one row, each set is non-empty
-// exactly when isl says so (the rows listed, counted from 0).
+// exactly when isl says so (the rows listed, counted from 0). The third,
+// 2 equalities and 71 inequalities, took 1,530,767 steps while the dark
+// shadows split as the problems do; without, about 41,000 (its rows
+// left out one at a time: TestLongEmptySc1FinalStageRows).
 func TestEmptySc1FinalStage(t *testing.T) {
-	for _, tc := range []struct {
-		file     string
-		rows, nv int
-		nonEmpty []int // isl's answers: the rows whose removal leaves points
-		maxSteps int
-	}{
-		{"testdata/empty_sc1_final.txt", 48, 19, []int{14, 33, 38, 46}, 5000},
-		{"testdata/empty_sc1_final_57.txt", 57, 21, []int{20, 37, 47}, 5000},
-	} {
-		eqs, ineqs, nv := readRowsFile(t, tc.file)
-		if len(ineqs) != tc.rows || nv != tc.nv {
-			t.Fatalf("%s: read %d inequalities over %d variables, want %d over %d", tc.file, len(ineqs), nv, tc.rows, tc.nv)
+	for _, tc := range sc1FinalStageEmpty[:2] {
+		checkEmptyRows(t, tc, true)
+	}
+	checkEmptyRows(t, sc1FinalStageEmpty[2], false)
+}
+
+// TestLongEmptySc1FinalStageRows checks the third problem of
+// TestEmptySc1FinalStage with each of its 71 rows left out against isl's
+// answers (about 15 s of CPU).
+func TestLongEmptySc1FinalStageRows(t *testing.T) {
+	testtier.Long(t)
+	checkEmptyRows(t, sc1FinalStageEmpty[2], true)
+}
+
+// emptyRowsCase is an Omega test problem that isl decides empty: its
+// file, its size, the rows whose removal leaves points by isl, and the
+// steps each solver may take.
+type emptyRowsCase struct {
+	file     string
+	rows, nv int
+	nonEmpty []int
+	maxSteps int
+}
+
+// sc1FinalStageEmpty holds the emptiness tests met by sc1 at the final
+// stage (see the files' headers).
+var sc1FinalStageEmpty = []emptyRowsCase{
+	{"testdata/empty_sc1_final.txt", 48, 19, []int{14, 33, 38, 46}, 5000},
+	{"testdata/empty_sc1_final_57.txt", 57, 21, []int{20, 37, 47}, 5000},
+	{"testdata/empty_sc1_final_73.txt", 71, 32, []int{29, 33, 61, 69}, 60000},
+}
+
+// checkEmptyRows checks that both solvers find tc's problem empty within
+// its steps and, with rows set, that leaving out each row in turn leaves
+// points exactly where isl says so.
+func checkEmptyRows(t *testing.T, tc emptyRowsCase, rows bool) {
+	t.Helper()
+	eqs, ineqs, nv := readRowsFile(t, tc.file)
+	if len(ineqs) != tc.rows || nv != tc.nv {
+		t.Fatalf("%s: read %d inequalities over %d variables, want %d over %d", tc.file, len(ineqs), nv, tc.rows, tc.nv)
+	}
+	for _, sv := range []struct {
+		name  string
+		solve func(*meter, [][]Int, [][]Int, int) (bool, error)
+	}{{"omegaFeasible", omegaFeasible}, {"omegaOnly", omegaOnly}} {
+		m := newMeter(WithBudget(context.Background(), Budget{MaxSteps: tc.maxSteps}))
+		feas, err := sv.solve(m, eqs, ineqs, nv)
+		if err != nil || feas {
+			t.Fatalf("%s: %s = %v, %v after %d steps; want empty within %d steps", tc.file, sv.name, feas, err, m.steps, tc.maxSteps)
 		}
-		for _, sv := range []struct {
-			name  string
-			solve func(*meter, [][]Int, [][]Int, int) (bool, error)
-		}{{"omegaFeasible", omegaFeasible}, {"omegaOnly", omegaOnly}} {
-			m := newMeter(WithBudget(context.Background(), Budget{MaxSteps: tc.maxSteps}))
-			feas, err := sv.solve(m, eqs, ineqs, nv)
-			if err != nil || feas {
-				t.Fatalf("%s: %s = %v, %v after %d steps; want empty within %d steps", tc.file, sv.name, feas, err, m.steps, tc.maxSteps)
-			}
-			t.Logf("%s: %s: empty in %d steps", tc.file, sv.name, m.steps)
+		t.Logf("%s: %s: empty in %d steps", tc.file, sv.name, m.steps)
+	}
+	if !rows {
+		return
+	}
+	for i := range ineqs {
+		rows := slices.Delete(slices.Clone(ineqs), i, i+1)
+		m := newMeter(WithBudget(context.Background(), Budget{MaxSteps: 200_000}))
+		feas, err := omegaOnly(m, eqs, rows, nv)
+		if err != nil {
+			t.Fatalf("%s: without row %d: %v", tc.file, i, err)
 		}
-		for i := range ineqs {
-			rows := slices.Delete(slices.Clone(ineqs), i, i+1)
-			m := newMeter(WithBudget(context.Background(), Budget{MaxSteps: 200_000}))
-			feas, err := omegaOnly(m, eqs, rows, nv)
-			if err != nil {
-				t.Fatalf("%s: without row %d: %v", tc.file, i, err)
-			}
-			if want := slices.Contains(tc.nonEmpty, i); feas != want {
-				t.Errorf("%s: without row %d: feasible = %v, isl says %v", tc.file, i, feas, want)
-			}
+		if want := slices.Contains(tc.nonEmpty, i); feas != want {
+			t.Errorf("%s: without row %d: feasible = %v, isl says %v", tc.file, i, feas, want)
 		}
 	}
 }
