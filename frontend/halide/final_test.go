@@ -412,18 +412,23 @@ func TestLongFinalStageNlMeans(t *testing.T) {
 }
 
 // TestLongFinalStageSqsgemm validates the suite's sqsgemm (M = N = K,
-// free) at --stage final: VALID, as before flattening. As is allocated
-// with the extent max(A_.extent.0, 16), which its stores read as
-// A_.extent.0 where 256 <= A_.extent.0; Atmp's boundary condition
-// compares i32 coordinates with A_.min.1 + A_.extent.1, which the
-// buffers' fields assumed in Int(32) keep from wrapping.
+// free) and bigsqsgemm (its large-matrix branches only) at --stage final:
+// VALID, as before flattening. As is allocated with the extent
+// max(A_.extent.0, 16), which its stores read as A_.extent.0 where
+// 256 <= A_.extent.0; Atmp's boundary condition compares i32 coordinates
+// with A_.min.1 + A_.extent.1, which the buffers' fields assumed in
+// Int(32) keep from wrapping.
 func TestLongFinalStageSqsgemm(t *testing.T) {
 	testtier.Long(t)
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
-	defer cancel()
-	d, o := finalSuitePipeline(t, "sqsgemm")
-	finalValid(ctx, t, translated(ctx, t, d, o))
+	for _, name := range []string{"sqsgemm", "bigsqsgemm"} {
+		t.Run(name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+			defer cancel()
+			d, o := finalSuitePipeline(t, name)
+			finalValid(ctx, t, translated(ctx, t, d, o))
+		})
+	}
 }
 
 // TestLongFinalStageSgemm1024 validates the suite's sgemm1024 at --stage
