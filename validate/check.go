@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/augur-verify/augur/smt"
 	"github.com/augur-verify/augur/smt/encode"
@@ -16,7 +17,8 @@ import (
 
 // quickCheck checks the conjunction of terms in a fresh solver within
 // limit resource units, with Z3's plain SMT kernel alone: no
-// preprocessing, for the small queries that a short answer settles.
+// preprocessing, for the small queries that a short answer settles. Its
+// wall-clock guard is quickGuard's, not the query's.
 func (s *solver) quickCheck(terms []*smt.Term, limit uint64) (smt.Result, error) {
 	sol, err := s.z.NewSimpleSolver()
 	if err != nil {
@@ -26,7 +28,20 @@ func (s *solver) quickCheck(terms []*smt.Term, limit uint64) (smt.Result, error)
 	if err := sol.Assert(terms...); err != nil {
 		return smt.Unknown, err
 	}
-	return s.solve(sol, limit)
+	return s.solveWithin(sol, limit, quickGuard(limit))
+}
+
+// quickGuard is the wall-clock guard of a quick check of limit resource
+// units: lookGuard for each matchFirstResources units (a few hundred
+// units take a millisecond), so that it only stops the checks on which
+// Z3 ignores both its resource limit and the interruption. Z3 4.8.12's
+// plain SMT kernel has such loops in its integer arithmetic: one quick
+// check of an update's annotation in sgemm at --stage final (a query
+// that the same solver decides in 5,000 units when it is parsed back from
+// its SMT-LIB text, its terms made in another order) ran until the query's
+// own guard of five minutes abandoned it.
+func quickGuard(limit uint64) time.Duration {
+	return lookGuard * time.Duration(max(1, limit/matchFirstResources))
 }
 
 // check asserts the query (and extra facts) in a fresh solver and checks
@@ -182,6 +197,12 @@ func (s *solver) checkAbstracted(terms []*smt.Term, limit uint64) (*smt.Solver, 
 // error saying so, as is reaching the guard, which is also recorded: the
 // verdict then depends on the machine's speed.
 func (s *solver) solve(sol *smt.Solver, limit uint64) (smt.Result, error) {
+	return s.solveWithin(sol, limit, 0)
+}
+
+// solveWithin is solve with the wall-clock guard no longer than guard
+// (when not zero).
+func (s *solver) solveWithin(sol *smt.Solver, limit uint64, guard time.Duration) (smt.Result, error) {
 	if left, ok := s.conditionLeft(); ok {
 		if left == 0 {
 			return smt.Unknown, fmt.Errorf("%w (%d units)", errConditionBudget, s.v.opts.ConditionResources)
@@ -191,7 +212,10 @@ func (s *solver) solve(sol *smt.Solver, limit uint64) (smt.Result, error) {
 	if err := sol.SetResourceLimit(limit); err != nil {
 		return smt.Unknown, err
 	}
-	guard := s.v.opts.Timeout
+	if guard == 0 {
+		guard = s.v.opts.Timeout
+	}
+	guard = min(guard, s.v.opts.Timeout)
 	if s.lookLimit > 0 {
 		guard = min(guard, lookGuard)
 	}

@@ -3,6 +3,7 @@ package validate
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // groupSpec is clampSpec with a parameter M that the assumptions split
@@ -50,5 +51,23 @@ func TestCloseGroups(t *testing.T) {
 	}
 	if joined := strings.Join(lines, "\n"); !strings.Contains(joined, "(one substitution): not closed") {
 		t.Errorf("the groups of the wrong copy were not tried first:\n%s", joined)
+	}
+}
+
+// TestQuickGuard: a quick check's wall-clock guard is lookGuard for each
+// whole matchFirstResources units of its limit (at least one), far above
+// what the units take.
+func TestQuickGuard(t *testing.T) {
+	for _, c := range []struct {
+		limit uint64
+		want  time.Duration
+	}{
+		{1, lookGuard},
+		{matchFirstResources, lookGuard},
+		{3*matchFirstResources + 1, 3 * lookGuard},
+	} {
+		if got := quickGuard(c.limit); got != c.want {
+			t.Errorf("quickGuard(%d) = %s, want %s", c.limit, got, c.want)
+		}
 	}
 }

@@ -411,6 +411,26 @@ func TestLongFinalStageNlMeans(t *testing.T) {
 	}
 }
 
+// TestLongFinalStageSgemmVariants validates the suite's sqsgemm (M = N =
+// K, free), bigsqsgemm and bigsgemm (their large-matrix branches only) at
+// --stage final: VALID, as before flattening. sqsgemm's As is allocated
+// with the extent max(A_.extent.0, 16), which its stores read as
+// A_.extent.0 where 256 <= A_.extent.0; Atmp's boundary condition
+// compares i32 coordinates with A_.min.1 + A_.extent.1, which the
+// buffers' fields assumed in Int(32) keep from wrapping.
+func TestLongFinalStageSgemmVariants(t *testing.T) {
+	testtier.Long(t)
+	t.Parallel()
+	for _, name := range []string{"sqsgemm", "bigsqsgemm", "bigsgemm"} {
+		t.Run(name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+			defer cancel()
+			d, o := finalSuitePipeline(t, name)
+			finalValid(ctx, t, translated(ctx, t, d, o))
+		})
+	}
+}
+
 // TestLongFinalStageSgemm1024 validates the suite's sgemm1024 at --stage
 // final: VALID, as before flattening. Its allocations of constant extents
 // (As, 16 x 1024 x 64, stored by vectors of 256 lanes) have cells the
