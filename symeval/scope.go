@@ -191,9 +191,11 @@ const maxScopeFacts = 1024
 // Assume returns s extended with the fact that the parameter domain d
 // holds. When the facts with d would have more than maxScopeFacts
 // pieces, d is first put in fewer (smallerFact), exactly where the
-// kernel's assumptions hold; failing that, it is weakened (weakerFact):
-// the facts then contain the parameter values where the scope is
-// reached, and may contain more.
+// kernel's assumptions hold; failing that, it is weakened to one
+// conjunction that contains it (its simple hull, or the constraints
+// common to its pieces should the hull exceed the engine's budget): the
+// facts then contain the parameter values where the scope is reached,
+// and may contain more (see smallerFact).
 func (s *Scope) Assume(d *presburger.Map) (_ *Scope, err error) {
 	defer guard(&err, "assume")
 	n := s.clone()
@@ -220,7 +222,10 @@ func (s *Scope) Assume(d *presburger.Map) (_ *Scope, err error) {
 		return n, nil
 	}
 	weak, err := presburger.SimpleHull(s.w.context(), small)
-	if err != nil {
+	switch {
+	case err != nil && undecidable(err) && !stops(err):
+		weak = commonFacts(small)
+	case err != nil:
 		return nil, fmt.Errorf("assume: %s: %w", tooMany, err)
 	}
 	if n.facts, err = s.facts.Intersect(weak); err != nil {
@@ -274,7 +279,14 @@ func (s *Scope) smallerFact(d *presburger.Map) (*presburger.Map, error) {
 		// The scope cannot be reached where the assumptions hold.
 		return presburger.Empty(d.Space()), nil
 	}
-	return presburger.Coalesce(ctx, presburger.NewMap(d.Space(), kept...))
+	m := presburger.NewMap(d.Space(), kept...)
+	c, err := presburger.Coalesce(ctx, m)
+	if err != nil && undecidable(err) && !stops(err) {
+		// Past the engine's budget for one operation: the pieces as
+		// they are, which Assume may weaken.
+		return m, nil
+	}
+	return c, err
 }
 
 // WithAssumptions returns s with the kernel's assumptions d, a parameter
