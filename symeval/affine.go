@@ -66,6 +66,16 @@ const atomsPerStep = 16
 // newWork returns the meter of the evaluation of ctx.
 func newWork(ctx context.Context) *work { return &work{ctx: ctx} }
 
+// context returns the context whose step allowance w charges: that of
+// the evaluation, or the background context for a scope built outside
+// one (nil w, or w without a context), whose work is not counted.
+func (w *work) context() context.Context {
+	if w == nil || w.ctx == nil {
+		return context.Background()
+	}
+	return w.ctx
+}
+
 // charge counts n units of work, charging them to the allowance once a
 // batch is gathered; the error wraps presburger.ErrAllowance when the
 // allowance is used up, or the context's error once it is done.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/augur-verify/augur/presburger"
@@ -96,27 +97,85 @@ func TestCancelRandom(t *testing.T) {
 	}
 }
 
-// TestScopeFactsBudget checks that facts past maxScopeFacts pieces are
-// an error of the budget, not a scope that every later set is split by.
-func TestScopeFactsBudget(t *testing.T) {
-	s := NewScope([]string{"N", "M"})
-	disj := func(v string) string {
-		out := ""
-		for k := range 40 {
-			if k > 0 {
-				out += " or "
-			}
-			out += fmt.Sprintf("%s == %d", v, k)
-		}
-		return out
+// disjunction returns the condition that v equals one of vals.
+func disjunction(v string, vals []int) string {
+	var parts []string
+	for _, k := range vals {
+		parts = append(parts, fmt.Sprintf("%s == %d", v, k))
 	}
-	s, err := s.Assume(mustConstraint(t, s, disj("N")))
+	return strings.Join(parts, " or ")
+}
+
+// factsHold reports whether the facts of s hold at the values of N and M.
+func factsHold(ctx context.Context, t *testing.T, s *Scope, n, m int64) bool {
+	t.Helper()
+	in, err := s.Facts().ContainsPoint(ctx, ints(n, m))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.Assume(mustConstraint(t, s, disj("M")))
-	if err == nil || !outOfPieces(err) {
-		t.Fatalf("got %v, want facts of more than %d pieces", err, maxScopeFacts)
+	return in
+}
+
+// TestScopeFactsCoalesced checks that a fact whose product with the
+// facts would pass maxScopeFacts pieces is coalesced first: 40 pieces
+// times 40 (N and M each one of 0 to 39) are 40 pieces, the same set.
+func TestScopeFactsCoalesced(t *testing.T) {
+	ctx := context.Background()
+	s := NewScope([]string{"N", "M"})
+	var vals []int
+	for k := range 40 {
+		vals = append(vals, k)
+	}
+	s, err := s.Assume(mustConstraint(t, s, disjunction("N", vals)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, err = s.Assume(mustConstraint(t, s, disjunction("M", vals))); err != nil {
+		t.Fatal(err)
+	}
+	if k := s.Facts().NumBasics(); k > 40 {
+		t.Errorf("facts of %d pieces, want at most 40", k)
+	}
+	for n := int64(-1); n <= 40; n++ {
+		for _, m := range []int64{-1, 0, 17, 39, 40} {
+			want := 0 <= n && n <= 39 && 0 <= m && m <= 39
+			if got := factsHold(ctx, t, s, n, m); got != want {
+				t.Errorf("facts at N=%d M=%d: %v, want %v", n, m, got, want)
+			}
+		}
+	}
+}
+
+// TestScopeFactsWeakened checks that a fact that does not coalesce (M
+// one of the even numbers 0 to 78) and whose product with the facts would
+// pass maxScopeFacts pieces is weakened to its simple hull (M >= 0):
+// the facts hold at every point of the exact product, at some more (M
+// odd, M past 78), at none where the enclosing facts or the hull fail,
+// and keep the enclosing facts' pieces alone.
+func TestScopeFactsWeakened(t *testing.T) {
+	ctx := context.Background()
+	s := NewScope([]string{"N", "M"})
+	var ns, ms []int
+	for k := range 40 {
+		ns, ms = append(ns, k), append(ms, 2*k)
+	}
+	s, err := s.Assume(mustConstraint(t, s, disjunction("N", ns)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, err = s.Assume(mustConstraint(t, s, disjunction("M", ms))); err != nil {
+		t.Fatal(err)
+	}
+	if k := s.Facts().NumBasics(); k > 40 {
+		t.Errorf("facts of %d pieces, want at most 40", k)
+	}
+	for _, c := range []struct {
+		n, m int64
+		want bool
+	}{{0, 0, true}, {39, 78, true}, {12, 40, true}, {12, 41, true}, {12, 1000, true}, {12, -1, false}, {-1, 0, false}, {40, 2, false}} {
+		if got := factsHold(ctx, t, s, c.n, c.m); got != c.want {
+			t.Errorf("facts at N=%d M=%d: %v, want %v", c.n, c.m, got, c.want)
+		}
 	}
 }
 

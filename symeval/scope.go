@@ -189,8 +189,13 @@ func (s *Scope) Facts() *presburger.Map { return s.facts }
 const maxScopeFacts = 1024
 
 // Assume returns s extended with the fact that the parameter domain d
-// holds. Facts of more than maxScopeFacts pieces are an error of the
-// budget (outOfPieces).
+// holds. When the facts with d would have more than maxScopeFacts
+// pieces, d is first put in fewer (smallerFact), exactly where the
+// kernel's assumptions hold; failing that, it is weakened to one
+// conjunction that contains it (its simple hull, or the constraints
+// common to its pieces should the hull exceed the engine's budget): the
+// facts then contain the parameter values where the scope is reached,
+// and may contain more (see smallerFact).
 func (s *Scope) Assume(d *presburger.Map) (_ *Scope, err error) {
 	defer guard(&err, "assume")
 	n := s.clone()
@@ -198,13 +203,90 @@ func (s *Scope) Assume(d *presburger.Map) (_ *Scope, err error) {
 		n.facts = d
 		return n, nil
 	}
-	if n.facts, err = n.facts.Intersect(d); err != nil {
+	if n.facts, err = s.facts.Intersect(d); err != nil {
 		return nil, fmt.Errorf("assume: %w", err)
 	}
-	if k := n.facts.NumBasics(); k > maxScopeFacts {
-		return nil, fmt.Errorf("assume: %w", budgetError(fmt.Sprintf("the facts of a scope have %d pieces, more than %d", k, maxScopeFacts)))
+	k := n.facts.NumBasics()
+	if k <= maxScopeFacts {
+		return n, nil
+	}
+	tooMany := fmt.Sprintf("the facts of a scope have %d pieces, more than %d", k, maxScopeFacts)
+	small, err := s.smallerFact(d)
+	if err != nil {
+		return nil, fmt.Errorf("assume: %s: %w", tooMany, err)
+	}
+	if n.facts, err = s.facts.Intersect(small); err != nil {
+		return nil, fmt.Errorf("assume: %w", err)
+	}
+	if n.facts.NumBasics() <= maxScopeFacts {
+		return n, nil
+	}
+	weak, err := presburger.SimpleHull(s.w.context(), small)
+	switch {
+	case err != nil && undecidable(err) && !stops(err):
+		weak = commonFacts(small)
+	case err != nil:
+		return nil, fmt.Errorf("assume: %s: %w", tooMany, err)
+	}
+	if n.facts, err = s.facts.Intersect(weak); err != nil {
+		return nil, fmt.Errorf("assume: %w", err)
+	}
+	if n.facts.NumBasics() > maxScopeFacts {
+		return nil, fmt.Errorf("assume: %w", budgetError(tooMany))
 	}
 	return n, nil
+}
+
+// smallerFact returns d in fewer pieces, the same set where the facts of
+// s and the kernel's assumptions hold: without its pieces that have no
+// point there, the others coalesced (presburger.Coalesce), each test
+// charged to the step allowance of the scope's evaluation. The range of
+// a loop that Halide's partition_loops split, over lets of many pieces
+// (its prologue and epilogue), has pieces for their cases, most of
+// which merge.
+//
+// When even that is too many, Assume weakens the fact to its simple
+// hull, one conjunction that contains it. Weakening a fact is sound for
+// each use of a scope's facts. They are hypotheses (the pieces of a
+// let's value that can occur, a condition empty where they hold), which
+// a larger domain only makes harder to use; or they restrict the points
+// of a condition (undefined reads, writes out of bounds, races, value
+// obligations), which a larger domain only enlarges, and a failure
+// found there is INVALID only once a concrete run confirms it; or they
+// restrict a heap's writes, which the rules of the enclosing loops and
+// ifs restrict to their exact ranges and conditions themselves (loopBody
+// and the prophetic writes take only the facts' common constraints).
+func (s *Scope) smallerFact(d *presburger.Map) (*presburger.Map, error) {
+	ctx := s.w.context()
+	known, err := newKnownDomain(s.facts, s.assumed)
+	if err != nil {
+		return nil, err
+	}
+	var kept []*presburger.BasicMap
+	for _, b := range d.Basics() {
+		if err := presburger.Charge(ctx, 1); err != nil {
+			return nil, err
+		}
+		empty, err := known.excludes(ctx, presburger.NewMap(d.Space(), b))
+		if err != nil {
+			return nil, err
+		}
+		if !empty {
+			kept = append(kept, b)
+		}
+	}
+	if len(kept) == 0 {
+		// The scope cannot be reached where the assumptions hold.
+		return presburger.Empty(d.Space()), nil
+	}
+	m := presburger.NewMap(d.Space(), kept...)
+	c, err := presburger.Coalesce(ctx, m)
+	if err != nil && undecidable(err) && !stops(err) {
+		// Past the engine's budget for one operation: the pieces as
+		// they are, which Assume may weaken.
+		return m, nil
+	}
+	return c, err
 }
 
 // WithAssumptions returns s with the kernel's assumptions d, a parameter
