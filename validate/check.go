@@ -182,6 +182,7 @@ func (s *solver) checkAbstracted(terms []*smt.Term, limit uint64) (*smt.Solver, 
 // error saying so, as is reaching the guard, which is also recorded: the
 // verdict then depends on the machine's speed.
 func (s *solver) solve(sol *smt.Solver, limit uint64) (smt.Result, error) {
+	s.meter.charge(s)
 	if left, ok := s.conditionLeft(); ok {
 		if left == 0 {
 			return smt.Unknown, fmt.Errorf("%w (%d units)", errConditionBudget, s.v.opts.ConditionResources)
@@ -203,6 +204,9 @@ func (s *solver) solve(sol *smt.Solver, limit uint64) (smt.Result, error) {
 	// went down is no count, and must not wrap around.
 	if after := sol.ResourcesUsed(); after >= before {
 		s.used += after - before
+		if sol.Context() == s.z {
+			s.meter.checked += after - before
+		}
 	}
 	if sol.OutOfMemory() {
 		s.v.memoryHit.Store(true)
