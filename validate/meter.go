@@ -21,14 +21,17 @@ import (
 
 // encodeNodeUnits is the charge, in resource units, of encoding one node
 // of a value expression (encode.Encoder.SetMeter), each node of each
-// unfolded equation's body included. Measured against Z3: building and
-// simplifying a node's terms (an ite over an equation's domain, the
-// access's memo key) costs about what Z3 spends on 20 units of search.
+// unfolded equation's body included: the Go side of building its terms.
+// Measured on the corpus, an encoding takes 5 to 30 microseconds a node,
+// where Z3 searches at 1 to 3 million units a second. What Z3 counts
+// while the terms are built (their simplifications) is charged on top
+// (contextMeter).
 const encodeNodeUnits = 20
 
 // evalPointUnits is the charge, in resource units, of one tensor element
 // that a concrete evaluation computes (sare.Evaluator.Points): evaluating
-// an equation's body over the elements it reads and memoising it.
+// an equation's body over the elements it reads and memoising it, about
+// 4 microseconds on the corpus.
 const evalPointUnits = 20
 
 // errBudgetSpent is the condition's spent budget as an error, which makes
