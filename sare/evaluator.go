@@ -95,6 +95,25 @@ func (e *Evaluator) Params() map[string]int64 { return e.params }
 // Spec returns the specification being evaluated.
 func (e *Evaluator) Spec() *Spec { return e.spec }
 
+// ErrMaxPoints is, under errors.Is, the error of an evaluation that
+// needs more than its Evaluator's MaxPoints elements.
+var ErrMaxPoints = errors.New("more tensor elements needed than MaxPoints allows")
+
+// maxPointsError is the error of an evaluation stopped at MaxPoints
+// elements (its value).
+type maxPointsError int
+
+func (n maxPointsError) Error() string {
+	return fmt.Sprintf("more than %d tensor elements needed (a recurrence without a base case, or parameters too large for MaxPoints)", int(n))
+}
+
+// Is makes the error ErrMaxPoints under errors.Is.
+func (n maxPointsError) Is(target error) bool { return target == ErrMaxPoints }
+
+// Points returns the number of tensor elements the evaluator has
+// computed (memoised) so far: a measure of its work.
+func (e *Evaluator) Points() int { return len(e.memo) }
+
 // Env returns an environment that binds the parameters and reads tensors
 // through e, for evaluating expressions over the specification (such as
 // annotations) outside an equation.
@@ -230,7 +249,7 @@ func (e *Evaluator) run(ctx context.Context, root point) (value.Value, error) {
 		if len(e.memo)+len(stack) > e.MaxPoints {
 			// An unbounded descent, such as R(i) = R(i - 1) with no base
 			// case, ends here too.
-			return value.Value{}, fmt.Errorf("more than %d tensor elements needed (a recurrence without a base case, or parameters too large for MaxPoints)", e.MaxPoints)
+			return value.Value{}, maxPointsError(e.MaxPoints)
 		}
 		f := stack[len(stack)-1]
 		if f.deps == nil {

@@ -48,6 +48,9 @@ type Solver struct {
 	rlimit  uint64        // see SetResourceLimit
 }
 
+// Context returns the context the solver belongs to.
+func (s *Solver) Context() *Context { return s.ctx }
+
 var errSolverClosed = errors.New("smt: solver is closed")
 
 // NewSolver makes a solver for all of Z3's theories (Z3_mk_solver). The

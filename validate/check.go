@@ -203,6 +203,7 @@ func (s *solver) solve(sol *smt.Solver, limit uint64) (smt.Result, error) {
 // solveWithin is solve with the wall-clock guard no longer than guard
 // (when not zero).
 func (s *solver) solveWithin(sol *smt.Solver, limit uint64, guard time.Duration) (smt.Result, error) {
+	s.meter.charge(s)
 	if left, ok := s.conditionLeft(); ok {
 		if left == 0 {
 			return smt.Unknown, fmt.Errorf("%w (%d units)", errConditionBudget, s.v.opts.ConditionResources)
@@ -227,6 +228,9 @@ func (s *solver) solveWithin(sol *smt.Solver, limit uint64, guard time.Duration)
 	// went down is no count, and must not wrap around.
 	if after := sol.ResourcesUsed(); after >= before {
 		s.used += after - before
+		if sol.Context() == s.z {
+			s.meter.checked += after - before
+		}
 	}
 	if sol.OutOfMemory() {
 		s.v.memoryHit.Store(true)

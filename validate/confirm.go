@@ -344,6 +344,11 @@ func (s *solver) confirm(c *symeval.Condition, out *outcome, model sare.Inputs) 
 			out.confirmNote = note
 			return nil
 		}
+		if errors.Is(err, errConditionBudget) {
+			// No budget left for the next inputs.
+			out.inputs, out.seed = nil, 0
+			return err
+		}
 		last = err
 	}
 	out.inputs, out.seed = nil, 0
@@ -391,7 +396,7 @@ const (
 )
 
 // confirmWith evaluates both sides over the given inputs.
-func (s *solver) confirmWith(c *symeval.Condition, out *outcome, inputs sare.Inputs) error {
+func (s *solver) confirmWith(c *symeval.Condition, out *outcome, inputs sare.Inputs) (err error) {
 	params := map[string]int64{}
 	for _, p := range s.v.params {
 		params[p] = out.params[p]
@@ -401,16 +406,27 @@ func (s *solver) confirmWith(c *symeval.Condition, out *outcome, inputs sare.Inp
 		return fmt.Errorf("concrete evaluation: %w", err)
 	}
 	// The evaluator's element bound decides how much work a
-	// confirmation may take; the wall clock is only an outer guard.
-	ev.MaxPoints = confirmMaxPoints
+	// confirmation may take; the wall clock is only an outer guard. The
+	// elements evaluated are charged to the condition's resource units,
+	// whose budget may lower the bound (meter.go).
+	bound := confirmMaxPoints
 	if s.lookLimit > 0 {
-		ev.MaxPoints = lookMaxPoints
+		bound = lookMaxPoints
 	}
+	var capped bool
+	ev.MaxPoints, capped = s.evalBound(bound)
+	var evalErr error
+	defer func() {
+		if berr := s.chargeEvaluation(ev, capped, evalErr); berr != nil {
+			err = berr
+		}
+	}()
 	ctx, cancel := context.WithTimeout(s.ctx, 2*time.Minute)
 	defer cancel()
 	env := ev.Env(ctx)
 	ob := c.Obligation
 	iv, ierr := ob.Impl.Eval(out.implHoles, env)
+	evalErr = ierr
 	var sv value.Value
 	var serr error
 	if s.defOnly {
@@ -426,6 +442,7 @@ func (s *solver) confirmWith(c *symeval.Condition, out *outcome, inputs sare.Inp
 		return nil
 	}
 	sv, serr = ob.Spec.Eval(out.specHoles, env)
+	evalErr = errors.Join(ierr, serr)
 	out.implValue, out.specValue = "", ""
 	if ierr == nil {
 		out.implValue = iv.String()

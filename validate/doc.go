@@ -75,7 +75,8 @@
 // conclude.go; deciding a value condition: solver.go, strategies.go,
 // matchdeep.go and pieces.go (matching first), provefirst.go (the
 // unfolding strategies tried before the first model is looked at),
-// encoding.go, check.go, portfolio.go, models.go, confirm.go, solverinputs.go;
+// encoding.go, check.go, portfolio.go, models.go, confirm.go, solverinputs.go,
+// meter.go (the work Z3's units miss, charged in units);
 // counterexamples and their replay: counterexample.go, harm.go (a
 // failed value is evidence only if it reaches an output); reductions (their
 // conditions come from package symeval; discharge and counterexamples

@@ -297,16 +297,18 @@ func (s *solver) readModel(c *symeval.Condition, q *query, sol *smt.Solver) *out
 				return out
 			}
 			g.lookLimit, g.defOnly = s.lookLimit, s.defOnly
-			g.used = 0
+			// The ground solver spends the condition's budget.
+			g.used = s.used
+			g.meter.reset(g.z)
 		}
-		used := g.used
 		var given map[string]fixedInput
 		if s.defOnly {
 			given = s.queryInputs(q, m)
 		}
 		ground, err := g.groundReal(c, out, given)
 		if g != s {
-			s.used += g.used - used
+			g.meter.charge(g)
+			s.used = g.used
 		}
 		if err != nil {
 			out.status, out.reason = symeval.Undecided, err.Error()

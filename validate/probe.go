@@ -150,6 +150,7 @@ func (s *solver) probe(c *symeval.Condition, convs []*syntax.Call) *outcome {
 	st := s.strategies(ob)[0]
 	pieces := ob.Points.Basics()
 	s.used = 0
+	s.meter.reset(s.z)
 	for _, conv := range convs {
 		sub, err := ob.Impl.Sub(conv)
 		if err != nil {
@@ -215,6 +216,7 @@ func (s *solver) probe(c *symeval.Condition, convs []*syntax.Call) *outcome {
 			s.lookLimit, s.defOnly = 0, false
 			if out.status == symeval.Failed {
 				out.solver = probeSolver
+				s.meter.charge(s)
 				out.resources = s.used
 				return out
 			}

@@ -81,6 +81,9 @@ type solver struct {
 	defOnly bool
 	// ranged: the query being checked holds range facts (query.ranged).
 	ranged bool
+	// meter reads the Z3 context's count of resource units, which its
+	// simplifications during an encoding advance too (meter.go).
+	meter contextMeter
 }
 
 // lookResources bounds each check of the first, quick look at the model
@@ -112,9 +115,9 @@ func (v *validation) newSolverIn(ctx context.Context, guard *atomic.Bool) (*solv
 	if err != nil {
 		return nil, err
 	}
-	enc := v.encoder(z)
-	enc.SetDone(ctx.Done())
-	return &solver{v: v, z: z, enc: enc, ctx: ctx, guard: guard}, nil
+	s := &solver{v: v, z: z, ctx: ctx, guard: guard}
+	s.enc = s.newEncoder(z)
+	return s, nil
 }
 
 // encoder is an encoder of the specification into z, in the value model
@@ -123,6 +126,16 @@ func (v *validation) encoder(z *smt.Context) *encode.Encoder {
 	e := encode.New(z, v.in.spec, v.in.sinfo, v.opts.ValueModel)
 	e.SetReadings(v.readings)
 	return e
+}
+
+// newEncoder is the solver's encoder into z (validation.encoder),
+// stopped by the solver's context and metered to its resource units
+// (meter.go).
+func (s *solver) newEncoder(z *smt.Context) *encode.Encoder {
+	enc := s.v.encoder(z)
+	enc.SetDone(s.ctx.Done())
+	enc.SetMeter(s.meterEncoding)
+	return enc
 }
 
 // renew replaces a context that a check abandoned (smt.ErrUnresponsive)
@@ -137,8 +150,10 @@ func (s *solver) renew() (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	s.z, s.enc = z, s.v.encoder(z)
-	s.enc.SetDone(s.ctx.Done())
+	s.meter.charge(s)
+	s.meter.close()
+	s.z, s.enc = z, s.newEncoder(z)
+	s.meter.reset(s.z)
 	return true, nil
 }
 
@@ -157,6 +172,7 @@ func (s *solver) close() {
 	if s.side != nil {
 		s.side.Close()
 	}
+	s.meter.close()
 	s.z.Close()
 }
 
@@ -239,7 +255,9 @@ func (s *solver) sideContext() (*smt.Context, error) {
 func (s *solver) decide(c *symeval.Condition) *outcome {
 	start := time.Now()
 	s.used = 0
+	s.meter.reset(s.z)
 	o := s.decideStrategies(c)
+	s.meter.charge(s)
 	o.seconds = time.Since(start).Seconds()
 	o.resources = s.used
 	return o

@@ -73,6 +73,7 @@ type Encoder struct {
 	cutoffs     int                  // computed accesses left unfolded for lack of depth
 	unfolded    int                  // computed accesses unfolded (ExprOptions.Unfoldings)
 	done        <-chan struct{}      // see SetDone
+	meter       func() error         // see SetMeter
 	opaqueFuncs int                  // uses of uninterpreted builtins (sqrt, exp, ...)
 	// intReals maps the Real terms of integer-to-float conversions (by
 	// term ID) to the integer they convert, so that converting back is
@@ -146,6 +147,14 @@ func New(z *smt.Context, spec *sare.Spec, info *expr.Info, m Model) *Encoder {
 // options' Depth and Unfoldings, and can take long; this lets a caller
 // cancel it as it cancels a solver's check.
 func (e *Encoder) SetDone(done <-chan struct{}) { e.done = done }
+
+// SetMeter makes the encoding of every value expression node (each node
+// of each unfolded equation's body included) first call meter, once per
+// node: a non-nil error stops the encoding, which returns it. It lets a
+// caller charge an encoding's work, deterministically, to a budget (the
+// work of an unfolding is the terms it builds, which no solver counts),
+// and stop it once the budget is spent. Nil (the default) meters nothing.
+func (e *Encoder) SetMeter(meter func() error) { e.meter = meter }
 
 // ErrInterrupted is the error of an encoding stopped by the channel of
 // SetDone.

@@ -125,6 +125,11 @@ func (c *exprEnc) expr(x syntax.Expr) (tv, error) {
 	if x == nil {
 		return tv{}, errors.New("encode: nil value expression")
 	}
+	if c.e.meter != nil {
+		if err := c.e.meter(); err != nil {
+			return tv{}, err
+		}
+	}
 	t, ok := c.typeOf(x)
 	if !ok {
 		return tv{}, exprError(x, "not type-checked as a value")
