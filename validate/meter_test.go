@@ -13,10 +13,10 @@ import (
 	"github.com/augur-verify/augur/syntax"
 )
 
-// scanSolver returns a solver of a running sum's specification, C(i) =
-// C(i - 1) + A(i), with the condition's budget of resource units set to
-// budget, and the access C(300) with its types.
-func scanSolver(t *testing.T, budget uint64) (*solver, syntax.Expr, map[syntax.Expr]syntax.Type) {
+// scanValidation returns a validation of a running sum's specification,
+// C(i) = C(i - 1) + A(i), with the condition's budget of resource units
+// set to budget, and the access C(300) with its types.
+func scanValidation(t *testing.T, budget uint64) (*validation, syntax.Expr, map[syntax.Expr]syntax.Type) {
 	t.Helper()
 	spec := `param N
 assume N >= 1
@@ -44,13 +44,21 @@ out c[i] : f32[N] = C(i)
 	sh.opts.defaults()
 	sh.opts.ConditionResources = budget
 	v := newValidation(sh, analysed{in: in}, nil)
+	x := &syntax.Call{Fun: &syntax.Ident{Name: "C"}, Args: []syntax.Expr{&syntax.Lit{Kind: syntax.IntLiteral, Text: "300"}}}
+	return v, x, map[syntax.Expr]syntax.Type{x: syntax.F32, x.Args[0]: syntax.I32}
+}
+
+// scanSolver returns a solver of scanValidation's validation, closed
+// when the test ends, and the access C(300) with its types.
+func scanSolver(t *testing.T, budget uint64) (*solver, syntax.Expr, map[syntax.Expr]syntax.Type) {
+	t.Helper()
+	v, x, types := scanValidation(t, budget)
 	s, err := newSolver(v)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(s.close)
-	x := &syntax.Call{Fun: &syntax.Ident{Name: "C"}, Args: []syntax.Expr{&syntax.Lit{Kind: syntax.IntLiteral, Text: "300"}}}
-	return s, x, map[syntax.Expr]syntax.Type{x: syntax.F32, x.Args[0]: syntax.I32}
+	return s, x, types
 }
 
 // TestMeterUnfolding: the encoding of a deep unfolding is charged to the
