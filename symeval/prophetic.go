@@ -236,16 +236,16 @@ func (ev *prophet) finish(res *Prophecy, scope *Scope, k *sched.Kernel) (_ *Prop
 // pieces multiplied by the restriction mostly do not coalesce again, and
 // simplifying them all cost most of the prophetic evaluation. The pairs
 // of the restriction count a step each against the allowance of ctx.
-func finalHeap(ctx context.Context, h *Heap, assumptions *presburger.Map) (*Heap, error) {
+func finalHeap(ctx context.Context, h *Heap, assumptions *presburger.Map) (_ *Heap, err error) {
+	defer guard(&err, "final heap")
 	if assumptions.NumBasics() <= 1 {
-		h, err := h.Restrict(assumptions)
+		r, err := h.Restrict(assumptions)
 		if err != nil {
 			return nil, err
 		}
-		return h.Simplify(ctx)
+		return r.Simplify(ctx)
 	}
-	h, err := h.Simplify(ctx)
-	if err != nil {
+	if h, err = h.Simplify(ctx); err != nil {
 		return nil, err
 	}
 	// The restriction builds a piece per pair, which no operation
@@ -257,11 +257,14 @@ func finalHeap(ctx context.Context, h *Heap, assumptions *presburger.Map) (*Heap
 	if err := presburger.Charge(ctx, pieces*assumptions.NumBasics()); err != nil {
 		return nil, fmt.Errorf("restriction to the assumptions: %w", err)
 	}
-	if h, err = h.Restrict(assumptions); err != nil {
-		return nil, err
-	}
+	// One array's cells at a time: the pairs of an array are built and
+	// its empty pieces dropped before the next array's are built, so
+	// that only one array's pairs are held at once.
 	var out []*presburger.Map
 	for _, m := range h.u.Maps() {
+		if m, err = m.IntersectParams(assumptions); err != nil {
+			return nil, fmt.Errorf("restrict heap: %w", err)
+		}
 		if m, err = m.DropEmpty(ctx); err != nil {
 			return nil, err
 		}
