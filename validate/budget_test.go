@@ -23,8 +23,8 @@ func TestBudgetDefaults(t *testing.T) {
 		t.Fatalf("defaults: condition %d, total %d; want %d and %d", o.ConditionResources, o.TotalResources,
 			DefaultConditionResources, DefaultTotalResources)
 	}
-	if DefaultConditionResources > DefaultResources || DefaultTotalResources < DefaultConditionResources {
-		t.Errorf("budgets out of order: query %d, condition %d, total %d", DefaultResources, DefaultConditionResources, DefaultTotalResources)
+	if DefaultTotalResources < DefaultConditionResources {
+		t.Errorf("budgets out of order: condition %d, total %d", DefaultConditionResources, DefaultTotalResources)
 	}
 	v := &validation{shared: &shared{ctx: context.Background()}}
 	v.opts.defaults()
