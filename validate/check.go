@@ -206,7 +206,7 @@ func (s *solver) solveWithin(sol *smt.Solver, limit uint64, guard time.Duration)
 	s.meter.charge(s)
 	if left, ok := s.conditionLeft(); ok {
 		if left == 0 {
-			return smt.Unknown, fmt.Errorf("%w (%d units)", errConditionBudget, s.v.opts.ConditionResources)
+			return smt.Unknown, s.errBudgetSpent()
 		}
 		limit = min(limit, left)
 	}

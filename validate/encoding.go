@@ -61,7 +61,7 @@ func (s *solver) encode(o *symeval.Obligation, st strategy, piece *presburger.Ba
 	if left, ok := s.conditionLeft(); ok && left == 0 {
 		// No query would be made: spare the encoding, which can cost
 		// more than the queries (unfolding both sides).
-		return nil, fmt.Errorf("%w (%d units)", errConditionBudget, s.v.opts.ConditionResources)
+		return nil, s.errBudgetSpent()
 	}
 	return s.encodePieces(o, st, s.substitute(o, piece), []*presburger.BasicMap{piece}, earlier)
 }
