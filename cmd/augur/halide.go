@@ -17,6 +17,7 @@ import (
 	"github.com/augur-verify/augur/frontend"
 	"github.com/augur-verify/augur/frontend/halide"
 	"github.com/augur-verify/augur/validate"
+	"github.com/augur-verify/augur/value"
 )
 
 type halideFlags struct {
@@ -419,6 +420,34 @@ func unconfirmedDerived(rep *validate.Report, d []halide.DerivedParam) {
 		rep.Reason, strings.Join(names, ", "))
 }
 
+// notRun settles an invalid report whose counterexample w could not be
+// run on Halide's code (rep.Native says why): the reference
+// interpreter's replay tells whether its failure needs a signed overflow
+// (halide.OverflowReplay), and then the verdict is UNKNOWN with cause
+// signed overflow; when the replay cannot finish either, UNKNOWN too,
+// saying why; otherwise the INVALID stands, a claim about the kernel
+// whose arithmetic does not overflow on w.
+func notRun(ctx context.Context, rep *validate.Report, pair *halide.Result, w halide.Witness, tol float64) {
+	eq := value.RealEqual
+	if tol == 0 {
+		eq = value.BitExact // the ieee value model's
+	}
+	n := rep.Native
+	needs, undecided, err := halide.OverflowReplay(ctx, pair.Spec, pair.Kernel(frontend.Prog).Text, w, eq, tol)
+	switch {
+	case err != nil:
+		undecided = err.Error()
+	case needs:
+		n.Cause = validate.CauseOverflow
+		n.Reason += "; the counterexample needs a signed overflow of the kernel's arithmetic, undefined in Halide: with the kernel's i32 and i64 overflow unconstrained, the reference interpreter's replay passes"
+		rep.Verdict, rep.Reason = validate.Unknown, halide.OverflowReason
+		return
+	}
+	if undecided != "" {
+		rep.Verdict, rep.Reason = validate.Unknown, halide.NotRunReason(n.Reason, undecided)
+	}
+}
+
 // confirmTolerance is the relative tolerance of float outputs compared in
 // the real value model: Halide's code generator may contract multiplies
 // and adds into fused ones (as the JIT sample's check allows).
@@ -452,6 +481,7 @@ func confirmOnHalide(driver string, opts halide.Options, pair *halide.Result, va
 		c, err := halide.Confirm(ctx, driver, opts, pair.Spec, pair.Kernel(frontend.Prog).Text, w, tol)
 		if err != nil {
 			n.Outcome, n.Reason = validate.NativeNotRun, err.Error()
+			notRun(ctx, rep, pair, w, tol)
 			return
 		}
 		n.Reason, n.Compared, n.Differing = c.Reason, c.Compared, c.Differing

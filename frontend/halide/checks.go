@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"math/big"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,6 +23,51 @@ import (
 var droppedChecks = []struct{ phrase, check string }{
 	{"is too small to store the required region", "halide_error_fold_factor_too_small"},
 	{"was accessed out of order by loop", "halide_error_bad_fold"},
+	// AddImageChecks' bound on the product of a buffer's extents, a
+	// product of parameters that the kernel's assumptions, Presburger
+	// constraints, cannot state.
+	{"Product of extents for buffer", "halide_error_buffer_extents_too_large"},
+}
+
+// ExtentsTooLarge is the message of Halide's run-time error
+// halide_error_buffer_extents_too_large when the parameters params (named
+// as in the translation, a buffer b's extents b_extent_0, b_extent_1, ...
+// beside its mins b_min_0, ...) fail the check AddImageChecks puts at the
+// start of every pipeline on each input and output buffer (Halide 14,
+// src/AddImageChecks.cpp): the product of its first k extents, for each
+// k >= 2, at most the target's maximum buffer size (2^31 - 1, 2^63 - 1
+// with the large_buffers feature); empty when every buffer passes. A
+// buffer's extents are read from dimension 0 up to the first one it
+// lacks.
+func ExtentsTooLarge(params map[string]int64, target string) string {
+	maxSize := big.NewInt(math.MaxInt32)
+	if slices.Contains(strings.FieldsFunc(target, func(r rune) bool { return r == '-' }), "large_buffers") {
+		maxSize = big.NewInt(math.MaxInt64)
+	}
+	var buffers []string
+	for name := range params {
+		if b, ok := strings.CutSuffix(name, "_extent_0"); ok {
+			if _, ok := params[b+"_min_0"]; ok {
+				buffers = append(buffers, b)
+			}
+		}
+	}
+	slices.Sort(buffers)
+	for _, b := range buffers {
+		product := big.NewInt(1)
+		for k := 0; ; k++ {
+			e, ok := params[fmt.Sprintf("%s_extent_%d", b, k)]
+			if _, haveMin := params[fmt.Sprintf("%s_min_%d", b, k)]; !ok || !haveMin || e < 0 {
+				// A negative extent fails another check first.
+				break
+			}
+			product.Mul(product, big.NewInt(e))
+			if k > 0 && product.Cmp(maxSize) > 0 {
+				return fmt.Sprintf("Product of extents for buffer %s is %s, which exceeds the maximum size of %s", b, product, maxSize)
+			}
+		}
+	}
+	return ""
 }
 
 // DroppedCheck names the check the translation leaves out of the kernel
@@ -74,27 +122,35 @@ const overflowSteps = 5_000_000
 // output counts, as validation's replay counts it), fails as the kernel
 // wraps, and passes when the kernel's i32 and i64 overflow is
 // unconstrained, as Halide's is (sched.Options.KernelOverflow). A run
-// that cannot finish within its steps answers false. eq and tol compare
-// values as the validation did.
+// that cannot finish within its steps answers false (OverflowReplay says
+// why). eq and tol compare values as the validation did.
 func NeedsOverflow(ctx context.Context, spec, prog string, w Witness, eq value.Equality, tol float64) (bool, error) {
+	needs, _, err := OverflowReplay(ctx, spec, prog, w, eq, tol)
+	return needs, err
+}
+
+// OverflowReplay is NeedsOverflow, and when a run of the replay could not
+// finish (its steps, the specification's evaluator, ctx), undecided says
+// why, needs then false.
+func OverflowReplay(ctx context.Context, spec, prog string, w Witness, eq value.Equality, tol float64) (needs bool, undecided string, err error) {
 	sp, sinfo, k, err := parsePair(spec, prog)
 	if err != nil {
-		return false, err
+		return false, "", err
 	}
 	kinfo, errs := sched.Check(k, sp)
 	if len(errs) > 0 {
-		return false, errs
+		return false, "", errs
 	}
 	inputs, err := witnessInputs(sp, w)
 	if err != nil {
-		return false, err
+		return false, "", err
 	}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	for i, o := range []value.Overflow{value.OverflowWraps, value.OverflowUnconstrained} {
 		ev, err := sare.NewEvaluator(sp, sinfo, w.Params, inputs)
 		if err != nil {
-			return false, fmt.Errorf("the counterexample's replay: %w", err)
+			return false, "", fmt.Errorf("the counterexample's replay: %w", err)
 		}
 		_, err = sched.Run(ctx, k, kinfo, ev, sched.Options{MaxSteps: overflowSteps, GarbageWrites: true,
 			PoisonValueFailures: true, Equality: eq, Tolerance: tol, KernelOverflow: o})
@@ -103,16 +159,25 @@ func NeedsOverflow(ctx context.Context, spec, prog string, w Witness, eq value.E
 		case err != nil && !failed:
 			// A budget, the specification's evaluator, ctx: nothing
 			// shown either way.
-			return false, nil
+			return false, fmt.Sprintf("the reference interpreter's replay (%s) did not finish: %v", o, err), nil
 		case i == 0 && !failed:
 			// The replay does not fail as the kernel wraps: the
 			// counterexample needs something else.
-			return false, nil
+			return false, "", nil
 		case i == 1:
-			return !failed, nil
+			return !failed, "", nil
 		}
 	}
-	return false, nil
+	return false, "", nil
+}
+
+// NotRunReason is the reason of the UNKNOWN verdict that an INVALID
+// becomes when its counterexample could not be run on Halide's code (why)
+// and the replay that would tell whether it needs a signed overflow did
+// not finish either (undecided, as OverflowReplay says).
+func NotRunReason(why, undecided string) string {
+	return "the counterexample could not be run on Halide's code (" + why + "), and whether its failure needs a signed integer overflow, undefined in Halide, is not decided: " +
+		undecided + "; Augur's invalid verdict on the kernel is no claim about Halide's output"
 }
 
 // EmptyOutputReason is the reason of the UNKNOWN verdict that an

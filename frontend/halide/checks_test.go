@@ -2,6 +2,9 @@ package halide
 
 import (
 	"context"
+	"fmt"
+	"maps"
+	"strings"
 	"testing"
 
 	"github.com/augur-verify/augur/value"
@@ -85,5 +88,136 @@ out d[i] : i32[N] = D(i)
 		if err != nil || got != c.want {
 			t.Errorf("NeedsOverflow(%s) = %v, %v; want %v", c.value, got, err, c.want)
 		}
+	}
+}
+
+// TestExtentsTooLarge checks ExtentsTooLarge against Halide's check
+// halide_error_buffer_extents_too_large: every product of a buffer's
+// first extents at most 2^31 - 1 (2^63 - 1 with large_buffers), the
+// extents read up to the first dimension the parameters lack.
+func TestExtentsTooLarge(t *testing.T) {
+	t.Parallel()
+	buf := func(name string, extents ...int64) map[string]int64 {
+		p := map[string]int64{}
+		for k, e := range extents {
+			p[fmt.Sprintf("%s_min_%d", name, k)] = -1 << 31
+			p[fmt.Sprintf("%s_extent_%d", name, k)] = e
+		}
+		return p
+	}
+	with := func(ps ...map[string]int64) map[string]int64 {
+		out := map[string]int64{"n": 1 << 40}
+		for _, p := range ps {
+			maps.Copy(out, p)
+		}
+		return out
+	}
+	const too = "Product of extents for buffer output is 549755813632, which exceeds the maximum size of 2147483647"
+	cases := []struct {
+		params map[string]int64
+		target string
+		want   string
+	}{
+		{with(buf("input", 1<<31-1), buf("output", 46340, 46340)), "x86-64-linux", ""},
+		// max_filter's counterexample: 256 x (2^31 - 1) x 1.
+		{with(buf("output", 256, 1<<31-1, 1)), "x86-64-linux-avx", too},
+		{with(buf("output", 256, 1<<31-1, 1)), "x86-64-linux-large_buffers", ""},
+		{with(buf("output", 256, 1<<31-1, 1), buf("a", 2, 2)), "x86-64-linux", too},
+		// The first two extents pass; the third's product does not.
+		{with(buf("output", 1<<16, 1<<14, 4)), "host", "Product of extents for buffer output is 4294967296, which exceeds the maximum size of 2147483647"},
+		// A negative extent fails another check of Halide's first.
+		{with(buf("output", 1<<20, -1, 1<<20)), "host", ""},
+		// Without its min, an extent is no buffer's field.
+		{with(map[string]int64{"output_extent_0": 1 << 20, "output_extent_1": 1 << 20}), "host", ""},
+	}
+	for i, c := range cases {
+		if got := ExtentsTooLarge(c.params, c.target); got != c.want {
+			t.Errorf("case %d: ExtentsTooLarge = %q, want %q", i, got, c.want)
+		}
+	}
+	if got := DroppedCheck(too); got != "halide_error_buffer_extents_too_large" {
+		t.Errorf("DroppedCheck(%q) = %q", too, got)
+	}
+}
+
+// overflowSpec and overflowKernel are a translation whose output cell i
+// is read from an input at the i32 index i32(i + m + 1) - m - 1 (the
+// shape of max_filter's i32(y + t) near 2^31): an out-of-bounds read
+// where the kernel's arithmetic wraps (i + m + 1 = 2^31), in bounds
+// where it does not.
+const overflowSpec = `overflow unconstrained
+param n
+param m
+assume n >= 1 and m >= 0 and m <= 2147483647
+input A(i) : f32
+tensor D(i) : f32
+D(i) = A(i + m)
+output D
+`
+
+const overflowKernel = `kernel k(n, m)
+assume n >= 1 and m >= 0 and m <= 2147483647
+in  a[i] : f32[n] = A(i + m)
+out d[i] : f32[n] = D(i)
+{
+  par i < n {
+    d[i] {D(i)} := a[i32(i + m + 1) - i32(m) - i32(1)]
+  }
+}
+`
+
+// TestConfirmExtentsTooLarge checks that Confirm does not run Halide's
+// pipeline on a counterexample whose extents Halide's check
+// halide_error_buffer_extents_too_large rejects: the confirmation is then
+// CheckLeftOut, and the driver (missing here) is never started.
+func TestConfirmExtentsTooLarge(t *testing.T) {
+	t.Parallel()
+	w := Witness{Params: map[string]int64{"n": 5_000_000, "m": 0,
+		"output_min_0": 0, "output_extent_0": 1 << 16, "output_min_1": 0, "output_extent_1": 1 << 16}, Seed: 1}
+	c, err := Confirm(context.Background(), "/nonexistent/driver", Options{Target: "x86-64-linux"}, overflowSpec, overflowKernel, w, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Outcome != NotReproduced || c.Cause != CheckLeftOut || c.Check != "halide_error_buffer_extents_too_large" {
+		t.Fatalf("Confirm = %+v, want not reproduced at halide_error_buffer_extents_too_large", c)
+	}
+	want := "Halide's compiled pipeline stops at its check halide_error_buffer_extents_too_large, which the translation leaves out of the kernel: " +
+		"Product of extents for buffer output is 4294967296, which exceeds the maximum size of 2147483647 (Halide's check computed on the counterexample's extents; the pipeline was not run)"
+	if c.Reason != want {
+		t.Errorf("reason %q, want %q", c.Reason, want)
+	}
+	// Within Halide's checks, Confirm goes on to write the inputs: more
+	// than it writes.
+	w.Params["output_extent_1"] = 1
+	if _, err := Confirm(context.Background(), "/nonexistent/driver", Options{Target: "x86-64-linux"}, overflowSpec, overflowKernel, w, 0); err == nil ||
+		!strings.Contains(err.Error(), "more than 4194304 elements") {
+		t.Errorf("Confirm within the checks: %v, want the inputs' limit", err)
+	}
+}
+
+// TestOverflowReplay checks OverflowReplay on the shape of max_filter's
+// counterexample: a kernel that reads in bounds at every counterexample
+// whose i32 index does not wrap passes the replay (no failure to
+// explain); a wrong kernel that reads out of bounds without wrapping
+// does not need an overflow; a counterexample whose input is too large
+// for the interpreter's cells (5,000,000, too many to confirm on
+// Halide's code too) is undecided, with its reason.
+func TestOverflowReplay(t *testing.T) {
+	t.Parallel()
+	w := Witness{Params: map[string]int64{"n": 4, "m": 1000}, Seed: 1}
+	needs, undecided, err := OverflowReplay(context.Background(), overflowSpec, overflowKernel, w, value.RealEqual, 0)
+	if err != nil || needs || undecided != "" {
+		t.Errorf("OverflowReplay(no wrap) = %v, %q, %v; want false, decided", needs, undecided, err)
+	}
+	wrong := strings.Replace(overflowKernel, "a[i32(i + m + 1) - i32(m) - i32(1)]", "a[i + 1]", 1)
+	needs, undecided, err = OverflowReplay(context.Background(), overflowSpec, wrong, w, value.RealEqual, 0)
+	if err != nil || needs || undecided != "" {
+		t.Errorf("OverflowReplay(wrong) = %v, %q, %v; want false, decided", needs, undecided, err)
+	}
+	w.Params = map[string]int64{"n": 5_000_000, "m": 2147483647 - 5_000_000}
+	needs, undecided, err = OverflowReplay(context.Background(), overflowSpec, overflowKernel, w, value.RealEqual, 0)
+	want := "the reference interpreter's replay (wraps) did not finish: array a[5000000] needs 5000000 cells, more than the 4194304 allowed"
+	if err != nil || needs || !strings.HasPrefix(undecided, want) {
+		t.Errorf("OverflowReplay(5,000,000 cells) = %v, %q, %v; want undecided: %s", needs, undecided, err, want)
 	}
 }

@@ -177,6 +177,13 @@ func Confirm(ctx context.Context, driver string, o Options, spec, prog string, w
 	if err != nil {
 		return nil, err
 	}
+	if msg := ExtentsTooLarge(w.Params, o.Target); msg != "" {
+		// Halide's first checks stop its code here, whatever the
+		// inputs: nothing to run (and the inputs may be too many).
+		c := stopped(msg)
+		c.Reason += " (Halide's check computed on the counterexample's extents; the pipeline was not run)"
+		return c, nil
+	}
 	inputs, err := witnessInputs(sp, w)
 	if err != nil {
 		return nil, err
