@@ -452,6 +452,30 @@ private:
         return ok;
     }
 
+    // ring says whether e is built of Int(64) sums, differences and
+    // products of signed names, literals and widening casts of them
+    // alone: its value is its exact reading
+    // modulo 2^64, and so equals that reading wherever the reading is
+    // within Int(64).
+    static bool ring(const Expr &e) {
+        if (e.as<Variable>() || e.as<IntImm>()) {
+            return e.type().is_int();
+        }
+        if (const Cast *c = e.as<Cast>()) {
+            return c->type.is_int() && c->type.can_represent(c->value.type()) && ring(c->value);
+        }
+        if (const Add *a = e.as<Add>()) {
+            return e.type() == Int(64) && ring(a->a) && ring(a->b);
+        }
+        if (const Sub *a = e.as<Sub>()) {
+            return e.type() == Int(64) && ring(a->a) && ring(a->b);
+        }
+        if (const Mul *a = e.as<Mul>()) {
+            return e.type() == Int(64) && ring(a->a) && ring(a->b);
+        }
+        return false;
+    }
+
     // visit_with calls f on e and on every subexpression of it.
     template<typename F>
     static void visit_with(const Expr &e, F f) {
@@ -475,6 +499,19 @@ private:
     // flags alone, a buffer's host not null, says nothing of the
     // integers).
     void fact(const Expr &c, const std::string &what) {
+        if (const And *a = c.as<And>()) {
+            // Each conjunct holds where the conjunction does: one that
+            // cannot be read leaves out itself only.
+            fact(a->a, what);
+            fact(a->b, what);
+            return;
+        }
+        if (const Let *l = c.as<Let>()) {
+            // A let inside a check (the simplifier's common
+            // subexpressions): its value in place of its name.
+            fact(substitute(l->name, l->value, l->body), what);
+            return;
+        }
         auto t = exact(c) ? tr(c) : std::nullopt;
         if (t) {
             facts_.push_back(*t);
@@ -708,6 +745,13 @@ private:
         bind(name, "let", t, v, !x);
         if (x) {
             facts_.push_back("(= " + v + " " + *x + ")");
+        } else if (auto r = ring(value) ? tr(value) : std::nullopt) {
+            // Sums, differences and products wrap modulo 2^bits: where
+            // the exact value is within the let's type, it is the let's
+            // value (AddImageChecks' total extents, a product of an
+            // Int(64) and an extent, within Int(64) wherever its checks
+            // of the previous total extent and of the extents pass).
+            facts_.push_back("(or (not " + type_range(*r, t) + ") (= " + v + " " + *r + "))");
         } else {
             dropped_.push_back("the value of " + name + ": " + one_line(value));
         }
