@@ -358,13 +358,28 @@ func EvalValue(x syntax.Expr, info *Info, env Env) (value.Value, error) {
 		if err != nil || !defined {
 			return value.Undef(t), err
 		}
-		v, err := env.Array(x.Array.Name, idx)
 		if free {
-			v = value.Unconstrained(v)
+			// An index computed from an unconstrained overflow (a
+			// kernel's under value.OverflowUnconstrained) is any
+			// index: the read is of any cell, in bounds or not, and
+			// its value any value of its type.
+			return value.Unconstrained(anyValue(t)), nil
 		}
+		v, err := env.Array(x.Array.Name, idx)
 		return v, wrapErr(err)
 	}
 	return value.Value{}, errorAt(x.Pos(), "%s is not a value expression", syntax.ExprString(x))
+}
+
+// anyValue is a defined value of type t (its bits are not meant).
+func anyValue(t syntax.Type) value.Value {
+	switch {
+	case t == syntax.Bool:
+		return value.Bool(false)
+	case t.IsInteger():
+		return value.Int(t, 0)
+	}
+	return value.Float(t, 0)
 }
 
 func evalCall(x *syntax.Call, t syntax.Type, info *Info, env Env) (value.Value, error) {

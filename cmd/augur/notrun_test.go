@@ -25,6 +25,7 @@ param n
 param m
 assume n >= 1 and m >= 0 and m <= 2147483647
 input A(i) : f32
+input S(j) : i32
 tensor D(i) : f32
 D(i) = A(i + m)
 output D
@@ -32,10 +33,11 @@ output D
 	const kernel = `kernel k(n, m)
 assume n >= 1 and m >= 0 and m <= 2147483647
 in  a[i] : f32[n] = A(i + m)
+in  s[j] : i32[1] = S(j)
 out d[i] : f32[n] = D(i)
 {
   par i < n {
-    d[i] {D(i)} := a[i32(i + m + 1) - i32(m) - i32(1)]
+    d[i] {D(i)} := a[i64(i32(i + m) + s[0]) - i64(m) - i64(1)]
   }
 }
 `

@@ -141,15 +141,16 @@ func TestExtentsTooLarge(t *testing.T) {
 }
 
 // overflowSpec and overflowKernel are a translation whose output cell i
-// is read from an input at the i32 index i32(i + m + 1) - m - 1 (the
-// shape of max_filter's i32(y + t) near 2^31): an out-of-bounds read
-// where the kernel's arithmetic wraps (i + m + 1 = 2^31), in bounds
-// where it does not.
+// is read from an input at the index i32(i + m) + s[0] - m - 1, s[0] = 1
+// (the shape of max_filter's i32(y + t) + ... near 2^31): an
+// out-of-bounds read where the kernel's i32 sum wraps (i + m + 1 = 2^31),
+// in bounds where it does not.
 const overflowSpec = `overflow unconstrained
 param n
 param m
 assume n >= 1 and m >= 0 and m <= 2147483647
 input A(i) : f32
+input S(j) : i32
 tensor D(i) : f32
 D(i) = A(i + m)
 output D
@@ -158,10 +159,11 @@ output D
 const overflowKernel = `kernel k(n, m)
 assume n >= 1 and m >= 0 and m <= 2147483647
 in  a[i] : f32[n] = A(i + m)
+in  s[j] : i32[1] = S(j)
 out d[i] : f32[n] = D(i)
 {
   par i < n {
-    d[i] {D(i)} := a[i32(i + m + 1) - i32(m) - i32(1)]
+    d[i] {D(i)} := a[i64(i32(i + m) + s[0]) - i64(m) - i64(1)]
   }
 }
 `
@@ -196,20 +198,27 @@ func TestConfirmExtentsTooLarge(t *testing.T) {
 }
 
 // TestOverflowReplay checks OverflowReplay on the shape of max_filter's
-// counterexample: a kernel that reads in bounds at every counterexample
-// whose i32 index does not wrap passes the replay (no failure to
-// explain); a wrong kernel that reads out of bounds without wrapping
+// counterexample: a kernel that reads in bounds wherever its i32 index
+// arithmetic does not overflow passes the replay where it does not (no
+// failure to explain), and where its i32 sum i32(i + m) + s[0] reaches
+// 2^31 its out-of-bounds read needs the overflow (a read at an index
+// computed from an unconstrained overflow reads any value); a wrong kernel that reads out of bounds without wrapping
 // does not need an overflow; a counterexample whose input is too large
 // for the interpreter's cells (5,000,000, too many to confirm on
 // Halide's code too) is undecided, with its reason.
 func TestOverflowReplay(t *testing.T) {
 	t.Parallel()
-	w := Witness{Params: map[string]int64{"n": 4, "m": 1000}, Seed: 1}
+	w := Witness{Params: map[string]int64{"n": 4, "m": 1000}, Inputs: []Cell{{Tensor: "S", Index: []int64{0}, Value: "1"}}, Seed: 1}
 	needs, undecided, err := OverflowReplay(context.Background(), overflowSpec, overflowKernel, w, value.RealEqual, 0)
 	if err != nil || needs || undecided != "" {
 		t.Errorf("OverflowReplay(no wrap) = %v, %q, %v; want false, decided", needs, undecided, err)
 	}
-	wrong := strings.Replace(overflowKernel, "a[i32(i + m + 1) - i32(m) - i32(1)]", "a[i + 1]", 1)
+	w.Params["n"], w.Params["m"] = 3, 2147483645
+	needs, undecided, err = OverflowReplay(context.Background(), overflowSpec, overflowKernel, w, value.RealEqual, 0)
+	if err != nil || !needs || undecided != "" {
+		t.Errorf("OverflowReplay(i32(i + m) + s[0] = 2^31) = %v, %q, %v; want true", needs, undecided, err)
+	}
+	wrong := strings.Replace(overflowKernel, "a[i64(i32(i + m) + s[0]) - i64(m) - i64(1)]", "a[i + 1]", 1)
 	needs, undecided, err = OverflowReplay(context.Background(), overflowSpec, wrong, w, value.RealEqual, 0)
 	if err != nil || needs || undecided != "" {
 		t.Errorf("OverflowReplay(wrong) = %v, %q, %v; want false, decided", needs, undecided, err)
