@@ -2,6 +2,8 @@ package halide
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -80,5 +82,63 @@ func TestFinalStageIndexChecks(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("mins free: no check of the store to out in %v", cs)
+	}
+}
+
+// TestFinalStageIndexChecksIIRBlur decides the index overflow
+// obligations of the suite's iir_blur at --stage final, whose facts need
+// Halide's checks read piece by piece: AddImageChecks' total extents
+// (Int(64) lets, the product of the previous total extent and an extent,
+// equal to their exact value where it is within Int(64)), and the
+// conjuncts of a check under a let. 18 of the 20 accesses are proved; the
+// two left, a load of the input and the store of the output at the rows'
+// products y * stride.1, overflow at witnesses whose buffers pass every
+// product-of-extents check (before, a witness had an input of 33 x 33 x
+// 1,073,741,823 elements) but span more than 2^31 elements, which
+// Halide's checks, each dimension's |extent * stride| apart, allow.
+func TestFinalStageIndexChecksIIRBlur(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+	d, o := finalSuitePipeline(t, "iir_blur")
+	r, err := TranslateResult(ctx, d, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := validate.CheckIndexes(ctx, r.IndexChecks, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proved := 0
+	overflows := map[string]bool{}
+	for _, c := range cs {
+		switch c.Result {
+		case validate.IndexProved:
+			proved++
+		case validate.IndexOverflows:
+			overflows[c.Access+" "+c.Buffer] = true
+			if c.Dimension != 1 {
+				t.Errorf("%s: dimension %d, want 1", c, c.Dimension)
+			}
+			w := map[string]int64{}
+			for _, v := range c.Witness {
+				w[v.Name] = v.Value
+			}
+			for _, b := range []string{"input", "output"} {
+				product := int64(1)
+				for k := range 3 {
+					product *= w[fmt.Sprintf("%s.extent.%d", b, k)]
+					if product > math.MaxInt32 {
+						t.Errorf("%s: the witness's %s has more elements than Halide's check allows: %v", c, b, c.Witness)
+						break
+					}
+				}
+			}
+		default:
+			t.Errorf("%s: want proved or overflows", c)
+		}
+	}
+	if len(cs) != 20 || proved != 18 || !overflows["load input"] || !overflows["store output"] {
+		t.Errorf("%d checks, %d proved, overflows %v; want 20, 18 proved, a load of input and a store of output overflowing", len(cs), proved, overflows)
 	}
 }
