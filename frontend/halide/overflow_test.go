@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/augur-verify/augur/frontend"
+	"github.com/augur-verify/augur/sched"
 	"github.com/augur-verify/augur/validate"
 )
 
@@ -140,5 +142,38 @@ func TestFinalStageIndexChecksIIRBlur(t *testing.T) {
 	}
 	if len(cs) != 20 || proved != 18 || !overflows["load input"] || !overflows["store output"] {
 		t.Errorf("%d checks, %d proved, overflows %v; want 20, 18 proved, a load of input and a store of output overflowing", len(cs), proved, overflows)
+	}
+}
+
+// TestHarrisLargeMin runs the suite's harris, compiled by Halide 14, on
+// buffers whose every coordinate is within Int(32) and that pass every
+// check of Halide's, at input rows from m - 2 on (output rows m to
+// m + 31, 32 x 32 outputs, an input of 36 x 36 x 3 elements, its row
+// stride 36): right at m = 59,000,000, while at m = 60,000,000, where
+// input.min.1 * input.stride.1 passes 2^31 - 1, Halide's compiled code
+// crashes (in its parallel loop over the output's rows): the overflow of
+// Halide's flat index that harris's index checks witness at
+// --stage final, a real limit of Halide 14's code, which its checks do
+// not exclude.
+func TestHarrisLargeMin(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	d, o := finalSuitePipeline(t, "harris")
+	o.Stage = ""
+	pair := translated(ctx, t, d, o)
+	at := func(m int64) Witness {
+		return Witness{Params: map[string]int64{
+			"output_min_0": 0, "output_extent_0": 32, "output_min_1": m, "output_extent_1": 32,
+			"input_min_0": -2, "input_extent_0": 36, "input_min_1": m - 2, "input_extent_1": 36, "input_min_2": 0, "input_extent_2": 3,
+		}, Seed: 1, Kind: sched.WrongValue}
+	}
+	c, err := Confirm(ctx, d, o, pair.Spec, pair.Kernel(frontend.Prog).Text, at(59_000_000), 1e-5)
+	if err != nil || c.Outcome != NotReproduced || c.Compared != 1024 {
+		t.Errorf("m = 59,000,000: %+v, %v; want every output cell right", c, err)
+	}
+	_, err = Confirm(ctx, d, o, pair.Spec, pair.Kernel(frontend.Prog).Text, at(60_000_000), 1e-5)
+	if err == nil || !strings.Contains(err.Error(), "segmentation fault") {
+		t.Errorf("m = 60,000,000: %v; want Halide's code to crash", err)
 	}
 }
