@@ -334,6 +334,11 @@ private:
         if (!e.type().is_bool() && !int_type(e.type())) {
             return std::nullopt;
         }
+        if (const Let *l = e.as<Let>()) {
+            // The simplifier's common subexpressions: the value in place
+            // of the name (Halide's lets have no effects).
+            return tr(substitute(l->name, l->value, l->body));
+        }
         if ((e.as<Add>() || e.as<Sub>() || e.as<Mul>()) && !(e.type().is_int() && e.type().bits() >= 32)) {
             // Unsigned arithmetic, and signed arithmetic narrower than 32
             // bits, wrap in Halide: their exact reading is not their value.
