@@ -88,9 +88,12 @@ memory poisoned) and on the algorithm unscheduled, and the report says
 whether Halide's code confirms it or not, and then what the difference
 would need to show (uninitialized memory, a race) or that the
 translation is suspect. When Halide's code stops on the counterexample
-at a storage-folding check that the translation leaves out of the
-kernel, the verdict is UNKNOWN (exit status 2): the kernel goes on
-where Halide's code stops. --json prints the report as JSON, the outcome
+at a check that the translation leaves out of the kernel (storage
+folding's, or the product of a buffer's extents, computed before any
+run), the verdict is UNKNOWN (exit status 2): the kernel goes on where
+Halide's code stops. So it is when the counterexample needs a signed
+overflow, undefined in Halide, or cannot be run on Halide's code nor
+replayed to tell whether it does. --json prints the report as JSON, the outcome
 on Halide's code as its "native" field. Without --validate: 0 written, 3
 on any error (a construct that cannot be translated is named).`,
 		Args: func(cmd *cobra.Command, args []string) error {
