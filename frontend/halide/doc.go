@@ -39,7 +39,8 @@
 // that abstract integers Halide computes from float inputs, as the driver
 // writes them), checks.go
 // (DroppedCheck, the run-time checks of Halide's code that the
-// translation leaves out of the kernel, and NeedsOverflow, whether a
-// counterexample needs a signed overflow of the kernel's arithmetic,
-// undefined in Halide).
+// translation leaves out of the kernel, ExtentsTooLarge, the one on the
+// product of a buffer's extents computed without running anything, and
+// NeedsOverflow and OverflowReplay, whether a counterexample needs a
+// signed overflow of the kernel's arithmetic, undefined in Halide).
 package halide
