@@ -167,3 +167,48 @@ func (w *abstracter) app(t *Term, a C.Z3_ast) (*Term, error) {
 	runtime.KeepAlive(args) // their terms must outlive the call
 	return r, nil
 }
+
+// Mentions reports whether the formulas ts have a subterm of bit-vector
+// or floating-point sort (bits) and an application of bv2int, the
+// conversion of a bit-vector to an integer (conv), walking each shared
+// subterm once and building no term. Without bits, AbstractArith and
+// BoundedToBV leave no term of those sorts (Abstraction.Bits is false);
+// without conv, BoundedToBV keeps no arithmetic but what numerals alone
+// build, which Z3's simplifier folds.
+func (c *Context) Mentions(ts ...*Term) (bits, conv bool) {
+	z, err := c.enter()
+	if err != nil {
+		return false, false
+	}
+	as, err := astsOf(c, ts)
+	if err != nil {
+		return false, false
+	}
+	seen := map[C.uint]bool{}
+	stack := as
+	for len(stack) > 0 && !(bits && conv) {
+		a := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		id := C.Z3_get_ast_id(z, a)
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		switch C.Z3_get_sort_kind(z, C.Z3_get_sort(z, a)) {
+		case C.Z3_BV_SORT, C.Z3_FLOATING_POINT_SORT:
+			bits = true
+		}
+		if C.Z3_get_ast_kind(z, a) != C.Z3_APP_AST {
+			continue
+		}
+		app := C.Z3_to_app(z, a)
+		if C.Z3_get_decl_kind(z, C.Z3_get_app_decl(z, app)) == C.Z3_OP_BV2INT {
+			conv = true
+		}
+		for i := range C.uint(C.Z3_get_app_num_args(z, app)) {
+			stack = append(stack, C.Z3_get_app_arg(z, app, i))
+		}
+	}
+	runtime.KeepAlive(ts)
+	return bits, conv
+}

@@ -42,3 +42,41 @@ func TestAbstractArith(t *testing.T) {
 		t.Errorf("an integer term abstracted without error")
 	}
 }
+
+// TestMentions: Mentions finds a bit-vector subterm and a bv2int however
+// deep, and neither in integer and real arithmetic with uninterpreted
+// functions; where it finds no bits, BoundedToBV's abstraction keeps
+// none, and where it finds no bv2int, BoundedToBV keeps no arithmetic.
+func TestMentions(t *testing.T) {
+	c := newCtx(t)
+	i, r := c.IntConst("i"), c.RealConst("r")
+	f := c.FuncDecl("F", []*Sort{c.IntSort()}, c.RealSort())
+	g := c.FuncDecl("G", []*Sort{c.IntSort()}, c.BVSort(8))
+	plain := f.Apply(i.Add(c.Int(1))).Lt(r).Or(i.Ge(c.Int(3)))
+	withBits := plain.And(g.Apply(i).Eq(c.BV(3, 8)))
+	withConv := plain.And(g.Apply(i).BVToInt(false).Le(i))
+	for _, tc := range []struct {
+		name       string
+		x          *Term
+		bits, conv bool
+	}{
+		{"plain", plain, false, false},
+		{"bits", withBits, true, false},
+		{"conversion", withConv, true, true},
+	} {
+		bits, conv := c.Mentions(c.True(), tc.x)
+		if bits != tc.bits || conv != tc.conv {
+			t.Errorf("%s: bits %v, conv %v; want %v, %v", tc.name, bits, conv, tc.bits, tc.conv)
+		}
+		abs, kept, err := c.BoundedToBV(tc.x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bits && abs.Bits {
+			t.Errorf("%s: no bits seen, but the abstraction keeps some", tc.name)
+		}
+		if !conv && kept > 0 {
+			t.Errorf("%s: no bv2int seen, but the abstraction keeps %d arithmetic terms", tc.name, kept)
+		}
+	}
+}

@@ -520,3 +520,56 @@ func (x *Term) Equal(y *Term) bool {
 	}
 	return bool(C.Z3_is_eq_ast(z, x.a, y.a))
 }
+
+// Substitute replaces in t every occurrence of each term of from by the
+// term of to at the same index, all at once (Z3_substitute); each pair
+// has one sort. Occurrences are structural: a term equal to from[i] only
+// in value is left as it is.
+func (t *Term) Substitute(from, to []*Term) *Term {
+	z, bad := t.enter()
+	if bad != nil {
+		return bad
+	}
+	c := t.ctx
+	if len(from) != len(to) {
+		return c.termErr(opError("Substitute", "as many terms to replace as replacements needed"))
+	}
+	if len(from) == 0 {
+		return t
+	}
+	fs, err := astsOf(c, from)
+	if err != nil {
+		return c.termErr(err)
+	}
+	ts, err := astsOf(c, to)
+	if err != nil {
+		return c.termErr(err)
+	}
+	return c.term(z, C.Z3_substitute(z, t.a, C.uint(len(fs)), firstAST(fs), firstAST(ts)), "Substitute")
+}
+
+// Disjuncts returns the operands of t when t is a disjunction (an
+// application of or), else t alone.
+func (t *Term) Disjuncts() []*Term {
+	if t.Err() != nil {
+		return []*Term{t}
+	}
+	c := t.ctx
+	z, err := c.enter()
+	if err != nil {
+		return []*Term{t}
+	}
+	if C.Z3_get_ast_kind(z, t.a) != C.Z3_APP_AST {
+		return []*Term{t}
+	}
+	app := C.Z3_to_app(z, t.a)
+	if C.Z3_get_decl_kind(z, C.Z3_get_app_decl(z, app)) != C.Z3_OP_OR {
+		return []*Term{t}
+	}
+	n := int(C.Z3_get_app_num_args(z, app))
+	out := make([]*Term, n)
+	for i := range n {
+		out[i] = c.term(z, C.Z3_get_app_arg(z, app, C.uint(i)), "Disjuncts")
+	}
+	return out
+}

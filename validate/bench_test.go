@@ -8,6 +8,7 @@ import (
 
 	"github.com/augur-verify/augur/internal/corpus"
 	"github.com/augur-verify/augur/smt/encode"
+	"github.com/augur-verify/augur/syntax"
 )
 
 // BenchmarkValidate validates every pair of the corpus (testdata/corpus)
@@ -101,4 +102,32 @@ func cpuSeconds() float64 {
 		return 0
 	}
 	return float64(ru.Utime.Sec+ru.Stime.Sec) + float64(ru.Utime.Usec+ru.Stime.Usec)/1e6
+}
+
+// BenchmarkUnconstrainedProduct validates equaliseKernel (hist's last
+// stage, reduced: a pixel scaled by 255 over an i32 product of
+// parameters that may overflow, unconstrained there) in the real model,
+// one job, and reports the process's CPU time and the solver's resource
+// units per validation.
+func BenchmarkUnconstrainedProduct(b *testing.B) {
+	s := &syntax.Source{Name: "e.sare", Text: equaliseSpec}
+	p := &syntax.Source{Name: "e.sched", Text: equaliseKernel}
+	var cpu float64
+	var units uint64
+	for b.Loop() {
+		before := cpuSeconds()
+		rep, err := Validate(context.Background(), s, p, Options{Jobs: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if rep.Verdict != Valid {
+			b.Fatalf("%s (%s), want VALID", rep.Verdict, rep.Reason)
+		}
+		cpu += cpuSeconds() - before
+		for _, r := range rep.Conditions {
+			units += r.Resources
+		}
+	}
+	b.ReportMetric(cpu/float64(b.N), "cpu-s/op")
+	b.ReportMetric(float64(units)/float64(b.N), "units/op")
 }

@@ -156,6 +156,16 @@ func (s *solver) checkAbstracted(terms []*smt.Term, limit uint64) (*smt.Solver, 
 	if lim == 0 {
 		return nil, false
 	}
+	// What the abstraction would be refused for below, seen on the
+	// terms themselves: no bits (Abstraction.Bits), or, in the real
+	// model with floats, no conversion of bits to an integer to keep
+	// arithmetic from (kept is then zero). The context apart, the
+	// translation and the abstraction cost more than the query's own
+	// check for most of the conditions of a float pipeline (fft's).
+	bits, conv := s.z.Mentions(terms...)
+	if !bits || !conv && s.v.usesFloats() && s.v.opts.ValueModel == encode.Real {
+		return nil, false
+	}
 	side, err := s.sideContext()
 	if err != nil {
 		return nil, false

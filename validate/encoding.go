@@ -198,20 +198,9 @@ func (s *solver) encodePieces(o *symeval.Obligation, st strategy, q *query, piec
 			return nil, fmt.Errorf("%s: %w", o.Spec, err)
 		}
 	}
-	// Polynomials in normal form: (h*31 + a)*31 and 961*h + 31*a, or a
-	// reassociated real sum, become the same term.
-	q.iv, q.sv = q.iv.SimplifyArith(), q.sv.SimplifyArith()
-	eq, err := s.enc.Equal(q.iv, q.sv, o.Impl.Type)
-	if err != nil {
+	if err := s.badPoints(o, q); err != nil {
 		return nil, err
 	}
-	differ := eq.Not()
-	if o.SpecValue && !q.sfree.IsFalse() {
-		// Where the specification's value is unconstrained, any kernel
-		// value satisfies it (value.OverflowUnconstrained).
-		differ = s.z.And(q.sfree.Not(), differ)
-	}
-	q.bad = s.z.Or(q.idef.Not(), q.sdef.Not(), differ).Simplify()
 	for _, a := range s.enc.Axioms() {
 		q.axioms = append(q.axioms, a.SimplifyArith())
 	}
@@ -223,6 +212,33 @@ func (s *solver) encodePieces(o *symeval.Obligation, st strategy, q *query, piec
 	q.ranged = s.enc.RangeFacts() > 0
 	q.opaque = s.enc.CutOffs()
 	return q, nil
+}
+
+// badPoints sets q.bad, the points where a side of the obligation o is
+// undefined or the two sides differ, from the sides and their
+// definedness (and freedom), each put in normal form first.
+func (s *solver) badPoints(o *symeval.Obligation, q *query) error {
+	// Polynomials in normal form: (h*31 + a)*31 and 961*h + 31*a, or a
+	// reassociated real sum, become the same term.
+	q.iv, q.sv = q.iv.SimplifyArith(), q.sv.SimplifyArith()
+	// The definedness terms in the same normal form: the casts' range
+	// conditions repeat the values' subterms (a u8 cast's operand, a
+	// read's index), which otherwise stay in the order the encoding made
+	// them, and the solver would have to find by arithmetic that the
+	// reads at an index written two ways are one read.
+	q.idef, q.sdef, q.sfree = q.idef.SimplifyArith(), q.sdef.SimplifyArith(), q.sfree.SimplifyArith()
+	eq, err := s.enc.Equal(q.iv, q.sv, o.Impl.Type)
+	if err != nil {
+		return err
+	}
+	differ := eq.Not()
+	if o.SpecValue && !q.sfree.IsFalse() {
+		// Where the specification's value is unconstrained, any kernel
+		// value satisfies it (value.OverflowUnconstrained).
+		differ = s.z.And(q.sfree.Not(), assumeFalse(differ, q.sfree))
+	}
+	q.bad = s.z.Or(q.idef.Not(), q.sdef.Not(), differ).Simplify()
+	return nil
 }
 
 // substitutionKey names the terms q substitutes for the parameters and
@@ -593,4 +609,27 @@ func holeIndex(holes []*smt.Term, param func(string) (*smt.Term, bool)) encode.I
 		}
 		return holes[k-1], true
 	}
+}
+
+// assumeFalse is x where f is false: f itself, and each disjunct of f,
+// replaced in x by false. Where f
+// is false, the two are equal, so that f.Not() and x, and f.Not() and the
+// result, hold at the same points. The specification's side of an
+// obligation under value.OverflowUnconstrained chooses between a tensor's
+// application where its body overflows and the body elsewhere, on the
+// very terms of the overflow that its free term collects: past the
+// overflow's negation, the body alone stays, which the kernel's side
+// can be the same term as.
+func assumeFalse(x, f *smt.Term) *smt.Term {
+	from := []*smt.Term{f}
+	to := []*smt.Term{f.Context().False()}
+	seen := map[uint]bool{f.ID(): true}
+	for _, d := range f.Disjuncts() {
+		if seen[d.ID()] {
+			continue
+		}
+		seen[d.ID()] = true
+		from, to = append(from, d), append(to, f.Context().False())
+	}
+	return x.Substitute(from, to).Simplify()
 }

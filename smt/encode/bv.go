@@ -2,6 +2,7 @@ package encode
 
 import (
 	"fmt"
+	"math/big"
 
 	"github.com/augur-verify/augur/smt"
 	"github.com/augur-verify/augur/syntax"
@@ -137,7 +138,50 @@ func minBits(t syntax.Type) uint64 { return 1 << (t.Bits() - 1) }
 // signedOverflow is the Bool term that holds when a op b, of the signed
 // type t, leaves t's range in exact integer arithmetic (value.Overflow):
 // for + - *, and / of the most negative value by -1; false for the other
-// operators.
+// operators. When a and b are conversions of integers
+// (smt.Term.ModularInt), as a specification's products of parameters
+// are, the sum, difference or product of + - * is that of their integers
+// read in t's range (intOverflow), which Z3 relates to the rest of a
+// query's integer arithmetic without bit-blasting: the bit-level test of
+// a product's overflow cost Z3's SMT kernel eight times the units of the
+// query it guarded (hist's output, whose equalisation divides by i32
+// extents' product).
+func (e *Encoder) signedOverflow(op syntax.Op, t syntax.Type, a, b *smt.Term) *smt.Term {
+	if r, ok := e.intOverflow(op, t, a, b); ok {
+		return r
+	}
+	return signedOverflow(e.z, op, t, a, b)
+}
+
+// intOverflow is signedOverflow of a op b in the integers, for + - * of
+// a and b that are conversions of integers: the exact result of their
+// integers read in t's range lies outside that range. ok is false
+// otherwise.
+func (e *Encoder) intOverflow(op syntax.Op, t syntax.Type, a, b *smt.Term) (r *smt.Term, ok bool) {
+	if op != syntax.OpAdd && op != syntax.OpSub && op != syntax.OpMul {
+		return nil, false
+	}
+	x, y, ok := modularPair(a, b)
+	if !ok {
+		return nil, false
+	}
+	w := uint(t.Bits())
+	x, y = e.inRange(x, w, true), e.inRange(y, w, true)
+	var exact *smt.Term
+	switch op {
+	case syntax.OpAdd:
+		exact = x.Add(y)
+	case syntax.OpSub:
+		exact = x.Sub(y)
+	default:
+		exact = x.Mul(y)
+	}
+	half := new(big.Int).Lsh(big.NewInt(1), w-1)
+	lo, hi := e.z.BigInt(new(big.Int).Neg(half)), e.z.BigInt(half)
+	return exact.Lt(lo).Or(exact.Ge(hi)), true
+}
+
+// signedOverflow is Encoder.signedOverflow on the bit-vectors alone.
 func signedOverflow(z *smt.Context, op syntax.Op, t syntax.Type, a, b *smt.Term) *smt.Term {
 	w := uint(t.Bits())
 	zero := z.BV(0, w)

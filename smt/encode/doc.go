@@ -87,7 +87,8 @@
 // substitutes carries, beside def, a Bool term free that holds where it
 // overflows (signedOverflow: from the operands' and the result's sign
 // bits, or, for *, the product of the operands sign-extended to twice the
-// width), propagated as package value propagates unconstrained values
+// width; for operands that are conversions of integers, the exact result
+// of their integers, intOverflow), propagated as package value propagates unconstrained values
 // (select: its condition and the chosen branch). The expression itself
 // (a kernel's value or annotation) wraps; its freedom is that of the
 // elements it unfolds. Where a body is free, the unfolded element's value

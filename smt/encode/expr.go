@@ -259,7 +259,7 @@ func (c *exprEnc) binary(x *syntax.Binary, t syntax.Type) (tv, error) {
 	}
 	free := c.e.or(a.free, b.free)
 	if c.overflow.Checked(ot) {
-		free = c.e.or(free, signedOverflow(c.e.z, x.Op, ot, a.val, b.val))
+		free = c.e.or(free, c.e.signedOverflow(x.Op, ot, a.val, b.val))
 	}
 	return tv{r, c.e.and(a.def, b.def), free}, nil
 }

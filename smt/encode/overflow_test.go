@@ -2,6 +2,8 @@ package encode
 
 import (
 	"math"
+	"math/big"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/augur-verify/augur/sare"
@@ -38,6 +40,87 @@ func TestSignedOverflow(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestIntOverflow: for operands that are conversions of integers, the
+// overflow of + - * is decided in the integers (Encoder.signedOverflow),
+// agreeing with package value's Overflow on edge operands given as
+// integers anywhere in their congruence class (the conversion reads them
+// modulo 2^w), and with exact arithmetic on random operands.
+func TestIntOverflow(t *testing.T) {
+	z, e, _ := newEncoder(t, Real)
+	m := emptyModel(t, z)
+	for _, typ := range []syntax.Type{syntax.I32, syntax.I64} {
+		lo, hi := int64(math.MinInt32), int64(math.MaxInt32)
+		if typ == syntax.I64 {
+			lo, hi = math.MinInt64, math.MaxInt64
+		}
+		w := uint(typ.Bits())
+		wrap := new(big.Int).Lsh(big.NewInt(3), w) // 3 * 2^w
+		conv := func(n int64) *smt.Term {
+			return z.BigInt(new(big.Int).Add(big.NewInt(n), wrap)).ToBV(w)
+		}
+		edges := []int64{0, 1, -1, 2, -2, 3, lo, lo + 1, hi, hi - 1, hi / 2, hi/2 + 1, lo / 2, lo/2 - 1, hi / 3, hi/3 + 1, lo / 3, lo/3 - 1}
+		for _, op := range []syntax.Op{syntax.OpAdd, syntax.OpSub, syntax.OpMul} {
+			for _, a := range edges {
+				for _, b := range edges {
+					r, ok := e.intOverflow(op, typ, conv(a), conv(b))
+					if !ok {
+						t.Fatalf("%s %s: conversions of integers not read as such", typ, op)
+					}
+					got, err := m.Bool(r.Simplify())
+					if err != nil {
+						t.Fatal(err)
+					}
+					if want := overflowsExactly(op, a, b, lo, hi); got != want {
+						t.Errorf("%s %d %s %d: overflow %v, want %v", typ, a, op, b, got, want)
+					}
+				}
+			}
+		}
+	}
+	// Random operands anywhere in the integers, against exact
+	// arithmetic on their readings in the type's range.
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, typ := range []syntax.Type{syntax.I32, syntax.I64} {
+		w := uint(typ.Bits())
+		mod, half := new(big.Int).Lsh(big.NewInt(1), w), new(big.Int).Lsh(big.NewInt(1), w-1)
+		read := func(n *big.Int) *big.Int { // n in [-2^(w-1), 2^(w-1))
+			r := new(big.Int).Add(n, half)
+			r.Mod(r, mod)
+			return r.Sub(r, half)
+		}
+		for range 100 {
+			a := new(big.Int).Mul(big.NewInt(rng.Int64()), big.NewInt(int64(rng.IntN(5))-2))
+			b := big.NewInt(rng.Int64() >> rng.IntN(64))
+			for _, op := range []syntax.Op{syntax.OpAdd, syntax.OpSub, syntax.OpMul} {
+				r, _ := e.intOverflow(op, typ, z.BigInt(a).ToBV(w), z.BigInt(b).ToBV(w))
+				got, err := m.Bool(r.Simplify())
+				if err != nil {
+					t.Fatal(err)
+				}
+				x, y := read(a), read(b)
+				exact := new(big.Int)
+				switch op {
+				case syntax.OpAdd:
+					exact.Add(x, y)
+				case syntax.OpSub:
+					exact.Sub(x, y)
+				default:
+					exact.Mul(x, y)
+				}
+				want := exact.Cmp(new(big.Int).Neg(half)) < 0 || exact.Cmp(half) >= 0
+				if got != want {
+					t.Errorf("%s %v %s %v: overflow %v, want %v", typ, a, op, b, got, want)
+				}
+			}
+		}
+	}
+	// A bit-vector constant is no conversion of an integer: the
+	// bit-level term.
+	if _, ok := e.intOverflow(syntax.OpMul, syntax.I32, z.BVConst("b", 32), z.IntConst("x").ToBV(32)); ok {
+		t.Error("a bit-vector constant read as a conversion of an integer")
 	}
 }
 
