@@ -6,6 +6,7 @@ import "C"
 import (
 	"runtime"
 	"slices"
+	"strings"
 )
 
 // Names of the uninterpreted functions that stand for the real products
@@ -19,9 +20,10 @@ const (
 // AbstractProducts replaces, in the formulas ts, every product of real
 // terms with two or more factors that are not numerals by applications of
 // an uninterpreted function nl.mul : Real × Real → Real (the factors
-// ordered by their Z3 identifiers, so that x·y and y·x are one term, and
-// folded from the left: x·y·z is nl.mul(nl.mul(x, y), z) times the
-// numerals of the product), and every quotient of real terms whose divisor
+// ordered by the names of their outermost functions, so that A(i)·B(j)
+// and B(j)·A(k) have their reads of A at the same place, and folded from
+// the left: x·y·z is nl.mul(nl.mul(x, y), z) times the numerals of the
+// product), and every quotient of real terms whose divisor
 // is not a numeral by nl.div. Integer arithmetic, quantifiers and the
 // bodies of recursive functions are kept as they are. It returns the
 // formulas and the number of products and quotients replaced (zero: the
@@ -158,7 +160,7 @@ func (w *producer) product(args []*Term) *Term {
 	if len(others) < 2 {
 		return nil
 	}
-	slices.SortStableFunc(others, func(x, y *Term) int { return int(x.ID()) - int(y.ID()) })
+	slices.SortStableFunc(others, func(x, y *Term) int { return strings.Compare(w.head(x.a), w.head(y.a)) })
 	acc := others[0]
 	for _, f := range others[1:] {
 		w.replaced++
@@ -168,6 +170,17 @@ func (w *producer) product(args []*Term) *Term {
 		return acc
 	}
 	return w.c.Mul(append(nums, acc)...)
+}
+
+// head is the name of the outermost function of the raw term a ("" for a
+// numeral or a bound variable): the key that orders a product's factors,
+// the same for terms whose arguments differ.
+func (w *producer) head(a C.Z3_ast) string {
+	if C.Z3_get_ast_kind(w.z, a) != C.Z3_APP_AST {
+		return ""
+	}
+	d := C.Z3_get_app_decl(w.z, C.Z3_to_app(w.z, a))
+	return C.GoString(C.Z3_get_symbol_string(w.z, C.Z3_get_decl_name(w.z, d)))
 }
 
 // constant reports whether the raw term a is a numeral or arithmetic on
