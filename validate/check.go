@@ -22,14 +22,14 @@ import (
 // uninterpreted (smt.Context.AbstractProducts), an abstraction implied by
 // the terms, so that its unsat is theirs, and a model of it need not be
 // one of them. The quick checks of matching need the products of tensor
-// elements (sgemm's As(...) * B_(...)) only as terms equal to terms; on
-// the products themselves, Z3 4.8.12's kernel looped in its nonlinear
-// arithmetic, heeding neither the resource limit nor the interruption,
-// on queries of sgemm's update at --stage final that the same Z3 decided
-// in 5,000 units when they were copied into a fresh context: the loops
-// depend on the state of the context, so no small query reproduces them
-// (TestLongFinalStageSgemm validates sgemm at that stage, where they
-// were).
+// elements (sgemm's As(...) * B_(...)) only as terms equal to terms.
+// With the products real, Z3 4.8.12's kernel looped on quick checks of
+// sgemm's update at --stage final (queries whose only nonlinear terms are
+// those products), heeding neither the resource limit nor the
+// interruption, where the same queries copied into a fresh context stop
+// within their limit (most decided in 5,000 to 15,000 units): the loops
+// depend on the state of the context, so no small query reproduces them;
+// TestLongFinalStageSgemm validates sgemm at that stage, where they were.
 func (s *solver) quickCheck(terms []*smt.Term, limit uint64) (smt.Result, error) {
 	abs, _, err := s.z.AbstractProducts(terms...)
 	if err != nil {
