@@ -63,6 +63,7 @@
 //
 // Files, in reading order: context.go, sort.go, term.go, arith.go, bv.go,
 // fp.go, func.go, int2bv.go, order.go, abstract.go, bounded.go (the
-// bounded arithmetic of an abstraction translated to bit-vectors), prune.go,
+// bounded arithmetic of an abstraction translated to bit-vectors),
+// products.go (nonlinear real products made uninterpreted), prune.go,
 // solver.go, tactic.go, rlimit.go, signal.go, model.go, smtlib.go, global.go.
 package smt

@@ -1,9 +1,11 @@
 package validate
 
 import (
+	"context"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/augur-verify/augur/smt"
 )
 
 // groupSpec is clampSpec with a parameter M that the assumptions split
@@ -54,20 +56,39 @@ func TestCloseGroups(t *testing.T) {
 	}
 }
 
-// TestQuickGuard: a quick check's wall-clock guard is lookGuard for each
-// whole matchFirstResources units of its limit (at least one), far above
-// what the units take.
-func TestQuickGuard(t *testing.T) {
+// TestQuickCheckAbstractsProducts: a quick check proves a difference of
+// products of tensor elements impossible where the elements' indices are
+// equal (the factors in either order), and otherwise answers Unknown,
+// never Sat: it checks the products uninterpreted, where a model need not
+// be a counterexample (x * x < 0 is unsatisfiable, its abstraction is not).
+func TestQuickCheckAbstractsProducts(t *testing.T) {
+	z, err := smt.NewContext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer z.Close()
+	v := &validation{shared: &shared{ctx: context.Background()}}
+	v.opts.defaults()
+	s := &solver{v: v, z: z, ctx: v.ctx, guard: &v.guardHit}
+	r := z.RealSort()
+	a := z.FuncDecl("As", []*smt.Sort{z.IntSort(), z.IntSort()}, r)
+	b := z.FuncDecl("B_", []*smt.Sort{z.IntSort()}, r)
+	i, j, k := z.IntConst("i"), z.IntConst("j"), z.IntConst("k")
+	x := a.Apply(i, k)
 	for _, c := range []struct {
-		limit uint64
-		want  time.Duration
+		name  string
+		terms []*smt.Term
+		want  smt.Result
 	}{
-		{1, lookGuard},
-		{matchFirstResources, lookGuard},
-		{3*matchFirstResources + 1, 3 * lookGuard},
+		{"As(i, k) * B_(k) != B_(j) * As(j, k) where i = j",
+			[]*smt.Term{i.Eq(j), x.Mul(b.Apply(k)).Ne(b.Apply(k).Mul(a.Apply(j, k)))}, smt.Unsat},
+		{"As(i, k) * B_(k) != As(j, k) * B_(k)",
+			[]*smt.Term{x.Mul(b.Apply(k)).Ne(a.Apply(j, k).Mul(b.Apply(k)))}, smt.Unknown},
+		{"As(i, k) * As(i, k) < 0", []*smt.Term{x.Mul(x).Lt(z.Real(0, 1))}, smt.Unknown},
 	} {
-		if got := quickGuard(c.limit); got != c.want {
-			t.Errorf("quickGuard(%d) = %s, want %s", c.limit, got, c.want)
+		res, err := s.quickCheck(c.terms, matchFirstResources)
+		if res != c.want {
+			t.Errorf("%s: %s (%v), want %s", c.name, res, err, c.want)
 		}
 	}
 }
