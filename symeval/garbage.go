@@ -923,6 +923,38 @@ func (g *gen) garbageSites(st *sched.Assign, at site) (site, site, string, error
 	return at, good, detail, nil
 }
 
+// valueSite returns the site at which the value obligations of the
+// assignment st are generated, given good, the site of its conditions at
+// the iterations that do not write ⊥ (garbageSites): good itself without
+// garbage writes, and otherwise good's scope with the heap of the
+// ordinary prophecy before st (g.ordinary).
+//
+// Both heaps give every cell the same last writer, since ⊥ never decides
+// which cells are written (see the soundness argument at the top of this
+// file); they differ only in the cells that hold ⊥ at the fixpoint, which
+// hold the writer's annotation in the ordinary heap. The iterations of
+// good read no ⊥ cell: that is the undefined-read condition of good,
+// decided in the heap without ⊥, and a verdict VALID needs it proved.
+// Wherever it holds, a read evaluates to the same contents in both heaps,
+// so the obligations have the same points. The ordinary heap's contents
+// are not split by the garbage iterations of their writers (a write's
+// annotation minus its ⊥ iterations, garbageWrite, is a piece per
+// constraint of their complement), and the obligations of the reads of a
+// statement multiply their pieces: interpolate's output, which reads
+// three levels of its pyramid, had eight times as many pieces in its heap
+// at the fixpoint as in the ordinary one.
+func (g *gen) valueSite(st *sched.Assign, good site) site {
+	if g.garbage == nil || g.ordinary == nil || g.ordinary.pr.Contexts != g.pr.Contexts || g.opts.fixpointValueHeap {
+		return good
+	}
+	o, ok := g.ordinary.out[st]
+	if !ok || !slices.Equal(o.scope.Params(), good.scope.Params()) {
+		return good
+	}
+	good.heap = o.heap
+	return good
+}
+
 // reads returns the out-of-bounds reads of the assignment at st, at all
 // its iterations (at), and its other undefined reads, at the iterations
 // of good.
@@ -1022,7 +1054,7 @@ func (g *gen) garbageFallback(w0 *heapWalker, pr0 *Prophecy, n int) error {
 	if g.refutedBy > n {
 		g.refutedBy = 0
 	}
-	g.pr, g.a.Prophecy, g.garbage = pr0, pr0, nil
+	g.pr, g.a.Prophecy, g.garbage, g.ordinary = pr0, pr0, nil, nil
 	g.a.Garbage.Fallback, g.a.Garbage.Statements = true, 0
 	g.a.Garbage.Reason = "the undefined value " + g.harmReach()
 	return g.kernelConditions(w0)
