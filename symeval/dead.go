@@ -127,8 +127,16 @@ func (a *Analysis) DeadPoints(ctx context.Context, c *Condition) (_ *presburger.
 	if !slices.Equal(dead.Space().Params, c.Obligation.Points.Space().Params) {
 		return nil, nil
 	}
-	pts, err := c.Obligation.Points.IntersectParams(dead)
+	// An obligation of many pieces (interpolate3's upsampling of its
+	// coarsest level has some 13,000) times the dead iterations' pieces
+	// is built a pair at a time against the budget (intersectAssumed),
+	// its empty pairs dropped: built at once, that product ran out of
+	// memory before the budget saw a step of it.
+	pts, err := intersectAssumed(ctx, c.Obligation.Points, dead)
 	if err != nil {
+		if errors.Is(err, presburger.ErrBudget) {
+			return nil, nil
+		}
 		return nil, err
 	}
 	if empty, err := pts.IsEmpty(ctx); err != nil || empty {

@@ -82,8 +82,10 @@ import (
 // maxGarbageRounds is the default bound on the prophetic evaluations
 // repeated with garbage writes. Compilers write garbage in independent
 // statements (a tile's tail), so the fixpoint takes as many rounds as the
-// longest chain of statements that compute garbage from garbage.
-const maxGarbageRounds = 8
+// longest chain of statements that compute garbage from garbage, and a
+// reduction unrolled into a statement per step a round per step before
+// it is widened (sgemv reaches its fixpoint in round 10).
+const maxGarbageRounds = 16
 
 // garbageContext is the tuple name of ⊥ in heaps: no interned context is
 // named so ("E" followed by a number).
@@ -365,10 +367,13 @@ func (g *gen) collectGarbage(w *heapWalker, gs map[*sched.Assign]*presburger.Map
 // grow returns the garbage iterations of the assignment st at site at
 // once the iterations more join its set old in the given round.
 //
-// A set that grew in the previous round too is widened (collectGarbage)
-// when the assignment is on a cycle of garbage (garbageCycles) and no
-// assignment feeding it from outside its cycle grew in the previous
-// round (upstreamGrew): the garbage sets of the assignments on no cycle
+// A set is widened (collectGarbage) when its cycle of garbage
+// (garbageCycles) grew in the previous round too, the assignment itself
+// or one on its cycle that feeds it (cycleGrew: a reduction unrolled into
+// a statement per step, as sgemv's, passes its garbage from one statement
+// to the next a round at a time, so that each grows only every few
+// rounds), and no assignment feeding it from outside its cycle grew in
+// the previous round (upstreamGrew): the garbage sets of the assignments on no cycle
 // are functions of those of the assignments that feed them, and stop
 // growing a round after those do. Otherwise the set grows by the new
 // iterations only. A widening is first along one loop, when the new
@@ -376,11 +381,13 @@ func (g *gen) collectGarbage(w *heapWalker, gs map[*sched.Assign]*presburger.Map
 // (garbage carried along a sequential loop by an accumulation whose
 // first value was garbage, at some of the iterations of the loops around
 // it: the lanes of a vector past the data), to every value of that
-// variable at the iterations the set has (widenAlongLoop), up to
+// variable at the iterations the set has (widenAlongLoop: only the
+// variables of sequential loops on which the written cell does not
+// depend, those along which an accumulation carries garbage), up to
 // maxSlides times; past that, or when no loop fits, to all the
 // assignment's iterations. Both are sound for the same reason.
 func (g *gen) grow(st *sched.Assign, old, more *presburger.Map, at site, round int) (*presburger.Map, error) {
-	if g.grewIn[st] != round-1 || !g.cycles.cyclic[st] || g.upstreamGrew(st, round-1) {
+	if !g.cycleGrew(st, round-1) || !g.cycles.cyclic[st] || g.upstreamGrew(st, round-1) {
 		u, err := old.Union(more)
 		if err != nil {
 			return nil, err
@@ -388,7 +395,7 @@ func (g *gen) grow(st *sched.Assign, old, more *presburger.Map, at site, round i
 		return g.compactGarbage(st, u, at)
 	}
 	if g.slid[st] < maxSlides {
-		w, x, err := g.widenAlongLoop(old, more, at)
+		w, x, err := g.widenAlongLoop(st, old, more, at)
 		if err != nil {
 			return nil, err
 		}
@@ -404,6 +411,46 @@ func (g *gen) grow(st *sched.Assign, old, more *presburger.Map, at site, round i
 	g.tracef(1, "%s  (at %s): garbage iterations widened to all", sched.StmtLine(st), st.Pos())
 	g.widened[st] = true
 	return presburger.Universe(presburger.ParamSpace(at.scope.Params())), nil
+}
+
+// cycleGrew reports whether st, or an assignment on its cycle of garbage
+// that feeds it (garbageCycles), grew in the given round (grewBefore).
+func (g *gen) cycleGrew(st *sched.Assign, round int) bool {
+	if r, ok := g.grewBefore[st]; ok && r == round {
+		return true
+	}
+	for _, a := range g.cycles.feeders[st] {
+		if a != st && g.cycles.sameCycle(a, st) {
+			if r, ok := g.grewBefore[a]; ok && r == round {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// cellInvariant reports whether the cell loc does not depend on the
+// parameter p: every constraint's coefficient of p is zero.
+func cellInvariant(loc *presburger.Map, p string) bool {
+	i := slices.Index(loc.Space().Params, p)
+	if i < 0 {
+		return true
+	}
+	for _, b := range loc.Basics() {
+		c := b.Col(presburger.DimParam, i)
+		rows := append(b.Eqs(), b.AllIneqs()...)
+		for l := range b.NumLocals() {
+			if num, _ := b.Local(l); num != nil {
+				rows = append(rows, num)
+			}
+		}
+		for _, r := range rows {
+			if c < len(r) && !r[c].IsZero() {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // maxSlides bounds the widenings of one assignment's garbage iterations
@@ -436,9 +483,22 @@ func (g *gen) upstreamGrew(st *sched.Assign, round int) bool {
 // loop variable does (or past the Presburger budget). The result holds
 // old and more: every iteration whose other variables are those of an
 // iteration of old.
-func (g *gen) widenAlongLoop(old, more *presburger.Map, at site) (*presburger.Map, string, error) {
+//
+// Only the variables of sequential loops on which the written cell does
+// not depend (cellInvariant) are tried: garbage is carried along such a
+// loop by an accumulation into the same cell. No iteration of a par loop
+// reads what another writes (that would be a race, a condition of its
+// own), and new garbage at other cells comes from elsewhere: sgemv's
+// tail loop receives its main loop's garbage lanes over several rounds,
+// and widened along its lanes or its vectors, ⊥ went to every lane and
+// to the output.
+func (g *gen) widenAlongLoop(st *sched.Assign, old, more *presburger.Map, at site) (*presburger.Map, string, error) {
 	params := at.scope.Params()
 	all := presburger.Universe(presburger.ParamSpace(params))
+	loc, err := location(at.scope, &syntax.Index{Array: st.Array, Indices: st.Indices})
+	if err != nil {
+		return nil, "", nil
+	}
 	free := func(m *presburger.Map, i int) (*presburger.Map, error) {
 		p, err := m.ProjectOut(presburger.DimParam, i, 1)
 		if err != nil {
@@ -449,6 +509,9 @@ func (g *gen) widenAlongLoop(old, more *presburger.Map, at site) (*presburger.Ma
 	for i := len(params) - 1; i >= len(g.a.Params); i-- {
 		if !slices.Equal(old.Space().Params, params) || !slices.Equal(more.Space().Params, params) {
 			return nil, "", nil
+		}
+		if g.cycles.par[st][strings.TrimRight(params[i], "'")] || !cellInvariant(loc, params[i]) {
+			continue
 		}
 		wo, err := free(old, i)
 		if err != nil {
@@ -610,8 +673,9 @@ func (g *gen) compactGarbage(st *sched.Assign, it *presburger.Map, at site) (*pr
 const maxGistPieces = 32
 
 // maxGarbagePieces bounds the pieces of an assignment's garbage
-// iterations (compactGarbage).
-const maxGarbagePieces = 4
+// iterations (compactGarbage). sgemv's tail statements hold 5 while the
+// garbage of the main loop reaches them, before their sets coalesce.
+const maxGarbagePieces = 8
 
 // garbageWrites runs the fixpoint of the garbage writes from the walk w0
 // of the ordinary prophecy and returns the walk the conditions are
@@ -762,7 +826,18 @@ func garbageCycles(k *sched.Kernel, reads func(sched.Stmt) map[string]bool) *cyc
 		}
 		return false
 	}
-	c := &cycles{cyclic: map[*sched.Assign]bool{}, feeders: map[*sched.Assign][]*sched.Assign{}, comp: map[*sched.Assign]int{}}
+	c := &cycles{cyclic: map[*sched.Assign]bool{}, feeders: map[*sched.Assign][]*sched.Assign{}, comp: map[*sched.Assign]int{},
+		par: map[*sched.Assign]map[string]bool{}}
+	for _, x := range sts {
+		for _, st := range x.path {
+			if l, ok := st.(*sched.Loop); ok && l.Par {
+				if c.par[x.a] == nil {
+					c.par[x.a] = map[string]bool{}
+				}
+				c.par[x.a][l.Var.Name] = true
+			}
+		}
+	}
 	n := len(sts)
 	reach := make([][]bool, n)
 	for i := range sts {
@@ -859,6 +934,9 @@ type cycles struct {
 	// comp numbers the cycles: two assignments are on the same one when
 	// their numbers are equal.
 	comp map[*sched.Assign]int
+	// par holds, for each assignment, the variables of the par loops
+	// around it.
+	par map[*sched.Assign]map[string]bool
 }
 
 // sameCycle reports whether a and b lie on one cycle.
@@ -921,6 +999,38 @@ func (g *gen) garbageSites(st *sched.Assign, at site) (site, site, string, error
 	}
 	detail := fmt.Sprintf("not counting the iterations that write the undefined value ⊥ (garbage writes, Clément 2022, section 9.9): %s", it)
 	return at, good, detail, nil
+}
+
+// valueSite returns the site at which the value obligations of the
+// assignment st are generated, given good, the site of its conditions at
+// the iterations that do not write ⊥ (garbageSites): good itself without
+// garbage writes, and otherwise good's scope with the heap of the
+// ordinary prophecy before st (g.ordinary).
+//
+// Both heaps give every cell the same last writer, since ⊥ never decides
+// which cells are written (see the soundness argument at the top of this
+// file); they differ only in the cells that hold ⊥ at the fixpoint, which
+// hold the writer's annotation in the ordinary heap. The iterations of
+// good read no ⊥ cell: that is the undefined-read condition of good,
+// decided in the heap without ⊥, and a verdict VALID needs it proved.
+// Wherever it holds, a read evaluates to the same contents in both heaps,
+// so the obligations have the same points. The ordinary heap's contents
+// are not split by the garbage iterations of their writers (a write's
+// annotation minus its ⊥ iterations, garbageWrite, is a piece per
+// constraint of their complement), and the obligations of the reads of a
+// statement multiply their pieces: interpolate's output, which reads
+// three levels of its pyramid, had eight times as many pieces in its heap
+// at the fixpoint as in the ordinary one.
+func (g *gen) valueSite(st *sched.Assign, good site) site {
+	if g.garbage == nil || g.ordinary == nil || g.ordinary.pr.Contexts != g.pr.Contexts || g.opts.fixpointValueHeap {
+		return good
+	}
+	o, ok := g.ordinary.out[st]
+	if !ok || !slices.Equal(o.scope.Params(), good.scope.Params()) {
+		return good
+	}
+	good.heap = o.heap
+	return good
 }
 
 // reads returns the out-of-bounds reads of the assignment at st, at all
@@ -1022,7 +1132,7 @@ func (g *gen) garbageFallback(w0 *heapWalker, pr0 *Prophecy, n int) error {
 	if g.refutedBy > n {
 		g.refutedBy = 0
 	}
-	g.pr, g.a.Prophecy, g.garbage = pr0, pr0, nil
+	g.pr, g.a.Prophecy, g.garbage, g.ordinary = pr0, pr0, nil, nil
 	g.a.Garbage.Fallback, g.a.Garbage.Statements = true, 0
 	g.a.Garbage.Reason = "the undefined value " + g.harmReach()
 	return g.kernelConditions(w0)

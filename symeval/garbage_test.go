@@ -455,3 +455,44 @@ func readArrays(e syntax.Expr) []string {
 	})
 	return out
 }
+
+// TestGarbageValueHeap checks that the value obligations at the garbage
+// writes' fixpoint, generated in the heaps of the ordinary prophecy
+// (valueSite), are those generated in the fixpoint's own heaps: the same
+// conditions, with the same points, in no more pieces. In tail_chain, u
+// reads t and c reads u, whose contents the fixpoint splits by their
+// garbage iterations.
+func TestGarbageValueHeap(t *testing.T) {
+	ctx := context.Background()
+	for _, kernel := range []string{"tail_chain", "tail_valid", "tail_chain_grow"} {
+		a := analyzeGarbage(t, kernel, Options{})
+		b := analyzeGarbage(t, kernel, Options{fixpointValueHeap: true})
+		if a.Garbage.Fallback || a.Garbage.Statements == 0 {
+			t.Fatalf("%s: garbage writes %+v, want a fixpoint with garbage", kernel, a.Garbage)
+		}
+		if len(a.Conditions) != len(b.Conditions) {
+			t.Fatalf("%s: %d conditions, %d in the fixpoint's heaps", kernel, len(a.Conditions), len(b.Conditions))
+		}
+		pa, pb := 0, 0
+		for i, c := range a.Conditions {
+			d := b.Conditions[i]
+			if c.Kind != d.Kind || c.Status != d.Status || c.Pos != d.Pos || (c.Obligation == nil) != (d.Obligation == nil) {
+				t.Errorf("%s: C%d %v %v at %v, %v %v at %v in the fixpoint's heaps", kernel, c.ID, c.Kind, c.Status, c.Pos, d.Kind, d.Status, d.Pos)
+				continue
+			}
+			if o, p := c.Obligation, d.Obligation; o != nil {
+				if o.ImplExpr() != p.ImplExpr() || o.SpecExpr() != p.SpecExpr() {
+					t.Errorf("%s: C%d obligation %s, %s in the fixpoint's heaps", kernel, c.ID, o, p)
+				} else if eq, err := o.Points.IsEqual(ctx, p.Points); err != nil || !eq {
+					t.Errorf("%s: C%d points %v, %v in the fixpoint's heaps (%v)", kernel, c.ID, o.Points, p.Points, err)
+				}
+				pa += o.Points.NumBasics()
+				pb += p.Points.NumBasics()
+			}
+		}
+		t.Logf("%s: %d pieces of obligations, %d in the fixpoint's heaps", kernel, pa, pb)
+		if pa > pb {
+			t.Errorf("%s: %d pieces of obligations, more than the %d of the fixpoint's heaps", kernel, pa, pb)
+		}
+	}
+}

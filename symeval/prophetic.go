@@ -60,6 +60,10 @@ type Options struct {
 	// noRoundReuse makes every round of the garbage writes start from
 	// scratch (for tests: the rounds must give the same conditions).
 	noRoundReuse bool
+	// fixpointValueHeap generates the value obligations at the garbage
+	// writes' fixpoint in the fixpoint's heaps rather than the ordinary
+	// prophecy's (valueSite; for tests: both give the same points).
+	fixpointValueHeap bool
 	// defined gives, for computed tensors that in bindings load, the
 	// points the specification analysis proved defined (specAnalysis):
 	// the initial heap holds such a binding's cells there only, the

@@ -294,6 +294,9 @@ type gen struct {
 	// garbage holds the garbage iterations of the assignments that write
 	// ⊥ at the fixpoint of the garbage writes (garbage.go); nil without.
 	garbage map[*sched.Assign]*presburger.Map
+	// ordinary is the walk of the ordinary prophecy when the conditions
+	// are those of the garbage writes' fixpoint (valueSite), else nil.
+	ordinary *heapWalker
 	// undMemo holds, for a prophecy, the undefined reads of the
 	// assignments at all their iterations, in the heaps without ⊥,
 	// computed when looking for garbage writes.
@@ -540,6 +543,9 @@ func (g *gen) run() error {
 		if w, err = g.garbageWrites(w0); err != nil {
 			return err
 		}
+		if g.garbage != nil {
+			g.ordinary = w0
+		}
 	}
 	if err := g.specChecks(); err != nil {
 		return err
@@ -638,7 +644,7 @@ func (g *gen) assign(st *sched.Assign, at site) error {
 	if g.noValue[st] || g.notDischarged(base) {
 		return nil
 	}
-	obs, err := valueObligations(g.ctx, g.pr.Contexts, g.pr, st, good, g.kinfo.Types, g.copies)
+	obs, err := valueObligations(g.ctx, g.pr.Contexts, g.pr, st, g.valueSite(st, good), g.kinfo.Types, g.copies)
 	if err != nil {
 		c := base
 		c.Kind = sched.WrongValue

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/augur-verify/augur/internal/testtier"
 )
 
 // TestGarbageWrites validates the round-up tails of testdata/garbage
@@ -118,5 +120,21 @@ func TestInterpolateStepBudget(t *testing.T) {
 	want := fmt.Sprintf("the symbolic evaluation's step budget ran out (%d Presburger steps; --symbolic-steps raises it): ", steps)
 	if rep.Verdict != Unknown || !strings.HasPrefix(rep.Reason, want) || !strings.Contains(rep.Reason, fmt.Sprintf("(%d used)", steps+1)) {
 		t.Fatalf("interpolate3 within %d steps: %s (%s), want unknown: %s... (%d used)", steps, rep.Verdict, rep.Reason, want, steps+1)
+	}
+}
+
+// TestLongSgemvGarbageWrites validates Halide's sgemv (the suite's
+// pipeline, as augur halide translates it before flattening), whose lane
+// sums run past the rows in a main loop, a reduction unrolled into four
+// statements a step, and a tail loop: the garbage writes reach their
+// fixpoint in round 10 (the main loop's statements widened along the
+// reduction as their cycle grows, the tail's along its own loop, not
+// across its lanes), and the kernel is VALID, as Halide's JIT agrees.
+func TestLongSgemvGarbageWrites(t *testing.T) {
+	testtier.Long(t)
+	dir := filepath.Join("..", "symeval", "testdata", "halide")
+	rep := validateFiles(t, filepath.Join(dir, "sgemv.sare"), filepath.Join(dir, "sgemv.sched"), Options{Jobs: 1, NoQuickTest: true})
+	if rep.Verdict != Valid {
+		t.Fatalf("sgemv: %s (%s), want valid", rep.Verdict, rep.Reason)
 	}
 }
