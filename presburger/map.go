@@ -215,14 +215,48 @@ func (m *Map) Union(o *Map) (*Map, error) {
 		return nil, spaceMismatch("union", m.space, o.space)
 	}
 	a, b := alignMaps(m, o)
-	var bs []*BasicMap
+	// The pieces are shared, not copied (maps are immutable): a heap
+	// updated statement by statement is a union of the pieces of the
+	// heap before and of the statement's writes, and each heap kept
+	// along the way then holds its pieces once.
+	bs := make([]*BasicMap, 0, len(a.basics)+len(b.basics))
 	for _, x := range a.basics {
-		bs = append(bs, x.Copy())
+		bs = append(bs, x.share())
 	}
 	for _, y := range b.basics {
-		bs = append(bs, y.Copy())
+		bs = append(bs, y.share())
 	}
 	return a.withBasics(bs), nil
+}
+
+// UnionPieces returns the union of ms, maps of the shape of sp (the empty
+// map of sp when there are none), their pieces shared as Union shares
+// them: one map built from many, where folding Union would handle the
+// pieces gathered so far once per map.
+func UnionPieces(sp Space, ms ...*Map) (*Map, error) {
+	if len(ms) == 0 {
+		return Empty(sp), nil
+	}
+	out := &Map{space: ms[0].space}
+	var bs []*BasicMap
+	for _, m := range ms {
+		if !out.sameShape(m) || out.space.Key() != sp.Key() {
+			return nil, spaceMismatch("union", sp, m.space)
+		}
+		if sameStrings(out.space.Params, m.space.Params) {
+			for _, b := range m.basics {
+				bs = append(bs, b.share())
+			}
+			continue
+		}
+		// Parameters to align: the general union.
+		u, err := out.withBasics(bs).Union(m)
+		if err != nil {
+			return nil, err
+		}
+		out, bs = u, slices.Clone(u.basics)
+	}
+	return out.withBasics(bs), nil
 }
 
 // Subtract returns m \ o: the points of m not in o. Both must have the same
@@ -238,7 +272,19 @@ func (m *Map) Subtract(ctx context.Context, o *Map) (*Map, error) {
 	}
 	a, b := alignMaps(m, o)
 	mt := newMeter(ctx)
-	cur := normalizedPieces(a.basics)
+	// orig maps the normalised copy of a piece of m to the piece, for
+	// as long as no piece of o has split it: the result then keeps m's
+	// own piece, shared, instead of the copy (a heap's update subtracts
+	// the cells of a few writes from a heap of many pieces, most of which
+	// they do not touch).
+	orig := map[*BasicMap]*BasicMap{}
+	cur := make([]*BasicMap, 0, len(a.basics))
+	for _, x := range a.basics {
+		if c := normalized(x); c != nil {
+			orig[c] = x
+			cur = append(cur, c)
+		}
+	}
 	vis := validityIndexes{}
 	for _, ob := range b.basics {
 		ds, err := ob.explicitDivs(mt)
@@ -249,6 +295,13 @@ func (m *Map) Subtract(ctx context.Context, o *Map) (*Map, error) {
 			plain := plainRows(d)
 			var next []*BasicMap
 			for _, c := range cur {
+				// A step per pair of pieces, tested or not: the
+				// syntactic test below costs no step of its own, and
+				// a subtraction from a heap of thousands of pieces is
+				// mostly such tests.
+				if err := mt.step(); err != nil {
+					return nil, fmt.Errorf("subtract: %w", err)
+				}
 				if plain != nil && vis.contradicts(c, plain) {
 					// What subtractBasic finds first, without its copy
 					// of c with d's divisions.
@@ -265,6 +318,11 @@ func (m *Map) Subtract(ctx context.Context, o *Map) (*Map, error) {
 				}
 			}
 			cur = next
+		}
+	}
+	for i, c := range cur {
+		if x, ok := orig[c]; ok {
+			cur[i] = x.share()
 		}
 	}
 	return a.withBasics(cur), nil
