@@ -157,7 +157,9 @@ func (m *Map) withBasics(bs []*BasicMap) *Map {
 		if b == nil || b.empty {
 			continue
 		}
-		b.space = out.space // shared: see BasicMap.Copy
+		if !sameSpaceValue(b.space, out.space) {
+			b.space = out.space // shared: see BasicMap.Copy
+		}
 		out.basics = append(out.basics, b)
 	}
 	return out
@@ -221,12 +223,37 @@ func (m *Map) Union(o *Map) (*Map, error) {
 	// along the way then holds its pieces once.
 	bs := make([]*BasicMap, 0, len(a.basics)+len(b.basics))
 	for _, x := range a.basics {
-		bs = append(bs, x.share())
+		bs = append(bs, a.sharedPiece(x))
 	}
 	for _, y := range b.basics {
-		bs = append(bs, y.share())
+		bs = append(bs, a.sharedPiece(y))
 	}
 	return a.withBasics(bs), nil
+}
+
+// sharedPiece returns b to be a piece of a map of m's space: b itself
+// when its space is m's (withBasics then leaves it as it is), otherwise
+// a new BasicMap sharing b's rows (BasicMap.share), whose space
+// withBasics sets.
+func (m *Map) sharedPiece(b *BasicMap) *BasicMap {
+	if sameSpaceValue(b.space, m.space) {
+		return b
+	}
+	return b.share()
+}
+
+// sameSpaceValue reports whether a and b are the same value: the same
+// slices and tuples, not merely equal ones (a cheap test, which misses
+// equal spaces built apart).
+func sameSpaceValue(a, b Space) bool {
+	return a.ParamOnly == b.ParamOnly && a.In == b.In && sameSlice(a.Params, b.Params) &&
+		a.Out.Name == b.Out.Name && sameSlice(a.Out.Dims, b.Out.Dims) && a.Out.Left == b.Out.Left && a.Out.Right == b.Out.Right
+}
+
+// sameSlice reports whether a and b are the same slice (same elements
+// in the same memory).
+func sameSlice(a, b []string) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // UnionPieces returns the union of ms, maps of the shape of sp (the empty
@@ -245,7 +272,7 @@ func UnionPieces(sp Space, ms ...*Map) (*Map, error) {
 		}
 		if sameStrings(out.space.Params, m.space.Params) {
 			for _, b := range m.basics {
-				bs = append(bs, b.share())
+				bs = append(bs, out.sharedPiece(b))
 			}
 			continue
 		}
@@ -322,7 +349,7 @@ func (m *Map) Subtract(ctx context.Context, o *Map) (*Map, error) {
 	}
 	for i, c := range cur {
 		if x, ok := orig[c]; ok {
-			cur[i] = x.share()
+			cur[i] = a.sharedPiece(x)
 		}
 	}
 	return a.withBasics(cur), nil
