@@ -512,89 +512,14 @@ func Update(ctx context.Context, h1, h2 *UnionMap) (_ *UnionMap, err error) {
 			res = append(res, m)
 			continue
 		}
-		// m \ (d × anything): only d's constraints split m's pieces,
-		// and only those of m's pieces whose cells d may hold.
-		away, near, err := cellsApart(ctx, m, d)
+		// m \ (d × anything): only d's constraints split m's pieces.
+		kept, err := m.SubtractDomain(ctx, d)
 		if err != nil {
 			return nil, fmt.Errorf("update: %w", err)
-		}
-		kept, err := near.SubtractDomain(ctx, d)
-		if err != nil {
-			return nil, fmt.Errorf("update: %w", err)
-		}
-		if away != nil {
-			if kept, err = UnionPieces(kept.space, away, kept); err != nil {
-				return nil, fmt.Errorf("update: %w", err)
-			}
 		}
 		res = append(res, kept)
 	}
 	return NewUnionMap(res...), nil
-}
-
-// cellsApart splits the relation m: A -> B into away, its pieces whose
-// cells the set d in A cannot hold, and near, the others (away is nil
-// when there are none, near is m itself). A piece is apart when it fixes
-// a cell coordinate that every piece of d fixes too (an equality
-// a_k = c), to a value no piece of d takes: the writes of an unrolled
-// loop, each to cells of their own constant coordinate, are subtracted
-// from a heap of many pieces only where they may meet, not once per
-// pair of pieces. It counts a step per piece of m against the allowance
-// of ctx.
-func cellsApart(ctx context.Context, m, d *Map) (away, near *Map, err error) {
-	if len(m.basics) < 2 || len(d.basics) == 0 {
-		return nil, m, nil
-	}
-	if err := Charge(ctx, len(m.basics)); err != nil {
-		return nil, nil, err
-	}
-	a, b := alignMaps(m, d)
-	np := a.space.NumParams()
-	for k := 0; k < a.space.NumIn(); k++ {
-		vals := map[string]bool{}
-		for _, x := range b.basics {
-			v, ok := fixedValue(x, np+k)
-			if !ok {
-				vals = nil
-				break
-			}
-			vals[v.String()] = true
-		}
-		if vals == nil {
-			continue
-		}
-		var apart, rest []*BasicMap
-		for _, x := range a.basics {
-			if v, ok := fixedValue(x, np+k); ok && !vals[v.String()] {
-				apart = append(apart, x)
-			} else {
-				rest = append(rest, x)
-			}
-		}
-		if len(apart) == 0 {
-			continue
-		}
-		return &Map{space: a.space, basics: apart}, &Map{space: a.space, basics: rest}, nil
-	}
-	return nil, m, nil
-}
-
-// fixedValue returns the value c to which an equality of b with a single
-// variable, column col, fixes it (col = c), if b has one.
-func fixedValue(b *BasicMap, col int) (Int, bool) {
-	nv := b.nVars()
-	for _, e := range b.eqs {
-		a := e[col]
-		if a.IsZero() || !isZeroRow(e[:col], col) || !isZeroRow(e[col+1:nv], nv-col-1) {
-			continue
-		}
-		// a·x + c = 0.
-		c := e[len(e)-1].Neg()
-		if c.Mod(a).IsZero() {
-			return c.FloorDiv(a), true
-		}
-	}
-	return Int{}, false
 }
 
 // compactSteps bounds the steps of the coalescing and the hull's tests

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
-	"strings"
 	"testing"
 )
 
@@ -351,51 +350,4 @@ func TestIteratedUpdateCellsFrom(t *testing.T) {
 		t.Fatal("cells of another shape taken")
 	}
 	substWantEqual(t, cells3["a"], cells0["a"])
-}
-
-// TestUpdateSkipsCellsApart checks that an update subtracts the cells it
-// writes only from the pieces of the heap that may hold them: a heap of
-// 40 rows of cells, each a piece fixing its row, updated by writes to 4
-// cells of row 5, is the update h2 ∪ (h1 − dom h2), and costs far fewer
-// steps than subtracting the cells from every piece (a step per pair).
-func TestUpdateSkipsCellsApart(t *testing.T) {
-	const rows = 40
-	var parts []string
-	for i := 0; i < rows; i++ {
-		parts = append(parts, fmt.Sprintf("A[i, j] -> E[h] : i = %d and 0 <= j < N and h = %d", i, i))
-	}
-	h1 := mustUnion(t, "[N] -> { "+strings.Join(parts, "; ")+" }")
-	h2 := mustUnion(t, "[N] -> { A[i, j] -> F[] : i = 5 and j = 0; A[i, j] -> F[] : i = 5 and j = 2; "+
-		"A[i, j] -> F[] : i = 5 and j = 4; A[i, j] -> F[] : i = 5 and j = 6 }")
-	a := NewAllowance(0)
-	got, err := Update(WithAllowance(context.Background(), a), h1, h2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, d := h1.Maps()[0], h2.Maps()[0].Domain()
-	b := NewAllowance(0)
-	kept, err := m.SubtractDomain(WithAllowance(context.Background(), b), d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := NewUnionMap(kept, h2.Maps()[0])
-	if eq, err := got.IsEqual(t.Context(), want); err != nil || !eq {
-		t.Fatalf("update = %s, want %s (%v)", got, want, err)
-	}
-	if a.Used()+100 > b.Used() {
-		t.Fatalf("the update took %d steps, subtracting from every piece %d: want the rows apart skipped", a.Used(), b.Used())
-	}
-	// A write whose cells no coordinate fixes is subtracted from every
-	// piece (none is known apart).
-	h3 := mustUnion(t, "[N] -> { A[i, j] -> F[] : i = j and 0 <= j < 3 }")
-	got, err = Update(context.Background(), h1, h3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if kept, err = m.SubtractDomain(context.Background(), h3.Maps()[0].Domain()); err != nil {
-		t.Fatal(err)
-	}
-	if eq, err := got.IsEqual(t.Context(), NewUnionMap(kept, h3.Maps()[0])); err != nil || !eq {
-		t.Fatalf("update by a diagonal = %s (%v)", got, err)
-	}
 }
