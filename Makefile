@@ -2,7 +2,7 @@ GO      ?= go
 BIN     := bin/augur
 FUZZTIME ?= 2m
 
-.PHONY: all build run demo test test-long test-slow vet lint islcheck fuzz bench bench-apps bench-go bench-validate bench-regen clean halide
+.PHONY: all build run demo test test-long vet lint islcheck fuzz bench bench-apps bench-go bench-validate bench-regen clean halide
 
 all: build
 
@@ -48,11 +48,6 @@ test: vet lint
 ## suite). make test skips them; continuous integration runs both.
 test-long:
 	GOGC=$(TEST_GOGC) AUGUR_TEST_LONG=1 $(GO) test -timeout 80m -run '^TestLong' ./...
-
-## test-slow: the long tier with its slow tests (testtier.Slow), whose
-## validations cost more than a minute of CPU each (sgemm at --stage final).
-test-slow:
-	GOGC=$(TEST_GOGC) AUGUR_TEST_LONG=1 AUGUR_TEST_SLOW=1 $(GO) test -timeout 120m -run '^TestLong' ./...
 
 vet:
 	$(GO) vet ./...

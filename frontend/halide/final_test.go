@@ -460,7 +460,6 @@ func TestLongFinalStageSgemmVariants(t *testing.T) {
 // which check the product of the two tensor elements uninterpreted.
 func TestLongFinalStageSgemm(t *testing.T) {
 	testtier.Long(t)
-	testtier.Slow(t)
 	t.Parallel()
 	for _, name := range []string{"sgemm", "sqsgemm"} {
 		t.Run(name, func(t *testing.T) {

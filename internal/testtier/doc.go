@@ -6,8 +6,6 @@
 // named TestLong..., call [Long] first, and run under `make test-long`,
 // which sets AUGUR_TEST_LONG=1 and selects them by name. Continuous
 // integration runs both tiers, so a long test still guards what it checks.
-// A long test whose validations cost more than a minute of CPU also calls
-// [Slow]: only `make test-slow` (AUGUR_TEST_SLOW=1 as well) runs it.
 //
 // Files, in reading order: tier.go.
 package testtier

@@ -20,18 +20,3 @@ func Long(t testing.TB) {
 		t.Skip("long tier: make test-long runs it (" + Env + "=1)")
 	}
 }
-
-// SlowEnv is the environment variable that selects the slow part of the
-// long tier: "1" runs the long tests that also call [Slow].
-const SlowEnv = "AUGUR_TEST_SLOW"
-
-// Slow, called right after [Long], marks t as a long test whose
-// validations cost more than the long tier's minute of CPU per test: it
-// skips t unless [SlowEnv] is "1" too (`make test-slow` sets both), so
-// that the long tier stays within its budget.
-func Slow(t testing.TB) {
-	t.Helper()
-	if os.Getenv(SlowEnv) != "1" {
-		t.Skip("slow part of the long tier: make test-slow runs it (" + SlowEnv + "=1)")
-	}
-}

@@ -20,22 +20,3 @@ func TestSkipsOutsideLongTier(t *testing.T) {
 		}
 	}
 }
-
-// TestSlowSkipsUnlessSelected checks that a slow test is skipped unless
-// its variable is "1".
-func TestSlowSkipsUnlessSelected(t *testing.T) {
-	for _, tc := range []struct {
-		env     string
-		skipped bool
-	}{{"", true}, {"0", true}, {"1", false}} {
-		t.Setenv(SlowEnv, tc.env)
-		var inner *testing.T
-		t.Run("env="+tc.env, func(t *testing.T) {
-			inner = t
-			Slow(t)
-		})
-		if inner.Skipped() != tc.skipped {
-			t.Errorf("%s=%q: skipped %v, want %v", SlowEnv, tc.env, inner.Skipped(), tc.skipped)
-		}
-	}
-}
