@@ -194,14 +194,7 @@ func TestPeelGuards(t *testing.T) {
 // resources, and asks its solver again after each answer (the points
 // stay asserted, each condition goes with its scope).
 func TestDecider(t *testing.T) {
-	z, err := smt.NewContext()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer z.Close()
-	v := &validation{shared: &shared{ctx: context.Background()}}
-	v.opts.defaults()
-	s := &solver{v: v, z: z, ctx: v.ctx, guard: &v.guardHit}
+	s, z := testSolver(t)
 	x, n := z.IntConst("x"), z.IntConst("n")
 	// 0 <= x < n <= 10
 	points := z.And(x.Ge(z.Int(0)), x.Lt(n), n.Le(z.Int(10)))
@@ -281,4 +274,18 @@ func TestConditionResources(t *testing.T) {
 		rep.WriteText(&buf, true)
 		t.Errorf("no condition undecided for its spent budget\n%s", buf.String())
 	}
+}
+
+// testSolver returns a solver of a validation with the default options,
+// over a new Z3 context that the test's cleanup closes.
+func testSolver(t *testing.T) (*solver, *smt.Context) {
+	t.Helper()
+	z, err := smt.NewContext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { z.Close() })
+	v := &validation{shared: &shared{ctx: context.Background()}}
+	v.opts.defaults()
+	return &solver{v: v, z: z, ctx: v.ctx, guard: &v.guardHit}, z
 }

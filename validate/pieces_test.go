@@ -1,7 +1,6 @@
 package validate
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -62,14 +61,7 @@ func TestCloseGroups(t *testing.T) {
 // never Sat: it checks the products uninterpreted, where a model need not
 // be a counterexample (x * x < 0 is unsatisfiable, its abstraction is not).
 func TestQuickCheckAbstractsProducts(t *testing.T) {
-	z, err := smt.NewContext()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer z.Close()
-	v := &validation{shared: &shared{ctx: context.Background()}}
-	v.opts.defaults()
-	s := &solver{v: v, z: z, ctx: v.ctx, guard: &v.guardHit}
+	s, z := testSolver(t)
 	r := z.RealSort()
 	a := z.FuncDecl("As", []*smt.Sort{z.IntSort(), z.IntSort()}, r)
 	b := z.FuncDecl("B_", []*smt.Sort{z.IntSort()}, r)
