@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/augur-verify/augur/frontend"
@@ -20,28 +22,17 @@ import (
 // overflow, UNKNOWN saying both.
 func TestHalideNotRun(t *testing.T) {
 	t.Parallel()
-	const spec = `overflow unconstrained
-param n
-param m
-assume n >= 1 and m >= 0 and m <= 2147483647
-input A(i) : f32
-input S(j) : i32
-tensor D(i) : f32
-D(i) = A(i + m)
-output D
-`
-	const kernel = `kernel k(n, m)
-assume n >= 1 and m >= 0 and m <= 2147483647
-in  a[i] : f32[n] = A(i + m)
-in  s[j] : i32[1] = S(j)
-out d[i] : f32[n] = D(i)
-{
-  par i < n {
-    d[i] {D(i)} := a[i64(i32(i + m) + s[0]) - i64(m) - i64(1)]
-  }
-}
-`
-	pair := &halide.Result{Pair: frontend.Pair{Spec: spec, Kernels: []frontend.Kernel{{Name: frontend.Prog, Text: kernel}}}}
+	// The translation frontend/halide's tests of the same shape read.
+	dir := filepath.Join("..", "..", "frontend", "halide", "testdata", "overflow")
+	spec, err := os.ReadFile(filepath.Join(dir, "spec.sare"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kernel, err := os.ReadFile(filepath.Join(dir, "prog.sched"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pair := &halide.Result{Pair: frontend.Pair{Spec: string(spec), Kernels: []frontend.Kernel{{Name: frontend.Prog, Text: string(kernel)}}}}
 	cases := []struct {
 		params         []validate.Binding
 		outcome        validate.NativeOutcome

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -140,33 +142,24 @@ func TestExtentsTooLarge(t *testing.T) {
 	}
 }
 
-// overflowSpec and overflowKernel are a translation whose output cell i
-// is read from an input at the index i32(i + m) + s[0] - m - 1, s[0] = 1
-// (the shape of max_filter's i32(y + t) + ... near 2^31): an
+// overflowPair returns the translation of testdata/overflow, whose output
+// cell i is read from an input at the index i32(i + m) + s[0] - m - 1,
+// s[0] = 1 (the shape of max_filter's i32(y + t) + ... near 2^31): an
 // out-of-bounds read where the kernel's i32 sum wraps (i + m + 1 = 2^31),
-// in bounds where it does not.
-const overflowSpec = `overflow unconstrained
-param n
-param m
-assume n >= 1 and m >= 0 and m <= 2147483647
-input A(i) : f32
-input S(j) : i32
-tensor D(i) : f32
-D(i) = A(i + m)
-output D
-`
-
-const overflowKernel = `kernel k(n, m)
-assume n >= 1 and m >= 0 and m <= 2147483647
-in  a[i] : f32[n] = A(i + m)
-in  s[j] : i32[1] = S(j)
-out d[i] : f32[n] = D(i)
-{
-  par i < n {
-    d[i] {D(i)} := a[i64(i32(i + m) + s[0]) - i64(m) - i64(1)]
-  }
+// in bounds where it does not. cmd/augur's tests read it too.
+func overflowPair(t *testing.T) (spec, kernel string) {
+	t.Helper()
+	dir := filepath.Join("testdata", "overflow")
+	sp, err := os.ReadFile(filepath.Join(dir, "spec.sare"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := os.ReadFile(filepath.Join(dir, "prog.sched"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(sp), string(k)
 }
-`
 
 // TestConfirmExtentsTooLarge checks that Confirm does not run Halide's
 // pipeline on a counterexample whose extents Halide's check
@@ -174,6 +167,7 @@ out d[i] : f32[n] = D(i)
 // CheckLeftOut, and the driver (missing here) is never started.
 func TestConfirmExtentsTooLarge(t *testing.T) {
 	t.Parallel()
+	overflowSpec, overflowKernel := overflowPair(t)
 	w := Witness{Params: map[string]int64{"n": 5_000_000, "m": 0,
 		"output_min_0": 0, "output_extent_0": 1 << 16, "output_min_1": 0, "output_extent_1": 1 << 16}, Seed: 1}
 	c, err := Confirm(context.Background(), "/nonexistent/driver", Options{Target: "x86-64-linux"}, overflowSpec, overflowKernel, w, 0)
@@ -208,6 +202,7 @@ func TestConfirmExtentsTooLarge(t *testing.T) {
 // Halide's code too) is undecided, with its reason.
 func TestOverflowReplay(t *testing.T) {
 	t.Parallel()
+	overflowSpec, overflowKernel := overflowPair(t)
 	w := Witness{Params: map[string]int64{"n": 4, "m": 1000}, Inputs: []Cell{{Tensor: "S", Index: []int64{0}, Value: "1"}}, Seed: 1}
 	needs, undecided, err := OverflowReplay(context.Background(), overflowSpec, overflowKernel, w, value.RealEqual, 0)
 	if err != nil || needs || undecided != "" {
