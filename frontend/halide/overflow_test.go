@@ -29,18 +29,7 @@ func TestFinalStageIndexChecks(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
 	d := buildDriver(t, tc, filepath.Join("testdata", "final", "final.cpp"))
-	checks := func(o Options) []validate.IndexCheck {
-		t.Helper()
-		r, err := TranslateResult(ctx, d, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cs, err := validate.CheckIndexes(ctx, r.IndexChecks, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return cs
-	}
+	checks := func(o Options) []validate.IndexCheck { return indexChecks(ctx, t, d, o) }
 	index := func(freeMin string) Options {
 		return Options{Generator: "final_index", Target: finalTarget, Params: map[string]string{"free_min": freeMin}, Stage: StageFinal}
 	}
@@ -103,14 +92,7 @@ func TestFinalStageIndexChecksIIRBlur(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
 	d, o := finalSuitePipeline(t, "iir_blur")
-	r, err := TranslateResult(ctx, d, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := validate.CheckIndexes(ctx, r.IndexChecks, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cs := indexChecks(ctx, t, d, o)
 	proved := 0
 	overflows := map[string]bool{}
 	for _, c := range cs {
@@ -176,4 +158,19 @@ func TestHarrisLargeMin(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "segmentation fault") {
 		t.Errorf("m = 60,000,000: %v; want Halide's code to crash", err)
 	}
+}
+
+// indexChecks translates the generator of driver d with o and checks its
+// index overflow obligations at the default resource limit.
+func indexChecks(ctx context.Context, t *testing.T, d string, o Options) []validate.IndexCheck {
+	t.Helper()
+	r, err := TranslateResult(ctx, d, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := validate.CheckIndexes(ctx, r.IndexChecks, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
 }
