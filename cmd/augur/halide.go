@@ -17,7 +17,6 @@ import (
 	"github.com/augur-verify/augur/frontend"
 	"github.com/augur-verify/augur/frontend/halide"
 	"github.com/augur-verify/augur/validate"
-	"github.com/augur-verify/augur/value"
 )
 
 type halideFlags struct {
@@ -431,12 +430,8 @@ func unconfirmedDerived(rep *validate.Report, d []halide.DerivedParam) {
 // saying why; otherwise the INVALID stands, a claim about the kernel
 // whose arithmetic does not overflow on w.
 func notRun(ctx context.Context, rep *validate.Report, pair *halide.Result, w halide.Witness, tol float64) {
-	eq := value.RealEqual
-	if tol == 0 {
-		eq = value.BitExact // the ieee value model's
-	}
 	n := rep.Native
-	needs, undecided, err := halide.OverflowReplay(ctx, pair.Spec, pair.Kernel(frontend.Prog).Text, w, eq, tol)
+	needs, undecided, err := halide.OverflowReplay(ctx, pair.Spec, pair.Kernel(frontend.Prog).Text, w, halide.ReplayEquality(tol), tol)
 	switch {
 	case err != nil:
 		undecided = err.Error()

@@ -227,11 +227,7 @@ func Confirm(ctx context.Context, driver string, o Options, spec, prog string, w
 	c.Overruns = overruns
 	overflow := false
 	if c.Outcome == NotReproduced && overruns == 0 {
-		eq := value.RealEqual
-		if tolerance == 0 {
-			eq = value.BitExact // the ieee value model's
-		}
-		if overflow, err = NeedsOverflow(ctx, spec, prog, w, eq, tolerance); err != nil {
+		if overflow, err = NeedsOverflow(ctx, spec, prog, w, ReplayEquality(tolerance), tolerance); err != nil {
 			return nil, err
 		}
 	}
@@ -601,4 +597,15 @@ func (c *Confirmation) classify(kind sched.Kind, unscheduled bool, unschedErr st
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
 	return s
+}
+
+// ReplayEquality is the equality with which a replay of a counterexample
+// compares values, given the relative tolerance of the confirmation's
+// float comparison: bit for bit at 0 (the ieee value model's), as reals
+// otherwise.
+func ReplayEquality(tolerance float64) value.Equality {
+	if tolerance == 0 {
+		return value.BitExact
+	}
+	return value.RealEqual
 }
