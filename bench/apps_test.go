@@ -161,7 +161,7 @@ func TestWriteAppTable(t *testing.T) {
 // --validate does, each parsed from the driver's line; a computation
 // that does not parse is an error, not a free parameter.
 func TestDerivedHypotheses(t *testing.T) {
-	hs, err := derivedHypotheses([]halide.DerivedParam{
+	hs, err := DerivedHypotheses([]halide.DerivedParam{
 		{Name: "r_sigma_int", Def: "i32(max(f32(1.0) / r_sigma(), f32(0.0)))"},
 		{Name: "r_sigma_int_2", Def: "i32(round(min(f32(1.0) / r_sigma(), f32(0.0))))"},
 	})
@@ -171,10 +171,10 @@ func TestDerivedHypotheses(t *testing.T) {
 	if len(hs) != 2 || hs[0].Param != "r_sigma_int" || hs[1].Param != "r_sigma_int_2" || hs[0].Def == nil {
 		t.Errorf("hypotheses %+v", hs)
 	}
-	if hs, err := derivedHypotheses(nil); err != nil || hs != nil {
+	if hs, err := DerivedHypotheses(nil); err != nil || hs != nil {
 		t.Errorf("no derived parameters: %v, %v", hs, err)
 	}
-	if _, err := derivedHypotheses([]halide.DerivedParam{{Name: "n", Def: "i32(1.0 /"}}); err == nil || !strings.Contains(err.Error(), "the computation of n") {
+	if _, err := DerivedHypotheses([]halide.DerivedParam{{Name: "n", Def: "i32(1.0 /"}}); err == nil || !strings.Contains(err.Error(), "the computation of n") {
 		t.Errorf("a malformed computation: %v", err)
 	}
 }

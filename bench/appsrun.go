@@ -117,7 +117,7 @@ func RunApp(ctx context.Context, a App, o AppOptions) (*AppResult, error) {
 	r.Translation = tt
 	pair := Pair{Spec: res.SpecSource(), Prog: res.Kernel(frontend.Prog).Source()}
 	vo := o.Options
-	if vo.Validate.Derived, err = derivedHypotheses(res.Derived); err != nil {
+	if vo.Validate.Derived, err = DerivedHypotheses(res.Derived); err != nil {
 		return fail(Failed, "the derived parameters: "+err.Error())
 	}
 	cpu := processCPU()
@@ -138,12 +138,12 @@ func RunApp(ctx context.Context, a App, o AppOptions) (*AppResult, error) {
 	return r, nil
 }
 
-// derivedHypotheses returns the hypotheses that each derived parameter
+// DerivedHypotheses returns the hypotheses that each derived parameter
 // of a translation equals its computation (validate.Derived), with which
-// augur halide --validate validates it too: without them the parameters
-// are free, and testing first may run the kernel at values their
-// computations never give together.
-func derivedHypotheses(ds []halide.DerivedParam) ([]validate.Derived, error) {
+// both the apps' runs and augur halide --validate validate it: without
+// them the parameters are free, and testing first may run the kernel at
+// values their computations never give together.
+func DerivedHypotheses(ds []halide.DerivedParam) ([]validate.Derived, error) {
 	var out []validate.Derived
 	for _, d := range ds {
 		h, err := validate.ParseDerived(d.Name, d.Def)

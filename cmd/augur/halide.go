@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/augur-verify/augur/bench"
 	"github.com/augur-verify/augur/frontend"
 	"github.com/augur-verify/augur/frontend/halide"
 	"github.com/augur-verify/augur/validate"
@@ -177,7 +178,7 @@ func runHalide(ctx context.Context, out, errw io.Writer, gen string, f halideFla
 			return &exitError{code: exitMalformed, err: err}
 		}
 	}
-	if f.derived, err = derivedHypotheses(res.Derived); err != nil {
+	if f.derived, err = bench.DerivedHypotheses(res.Derived); err != nil {
 		return &exitError{code: exitMalformed, err: fmt.Errorf("%s: %w", gen, err)}
 	}
 	if f.build.sarif != "" {
@@ -389,20 +390,6 @@ func registration(sources []string, name string) (string, int) {
 		}
 	}
 	return "", 0
-}
-
-// derivedHypotheses returns the validation's hypotheses that each
-// derived parameter equals its computation (validate.Derived).
-func derivedHypotheses(ds []halide.DerivedParam) ([]validate.Derived, error) {
-	var out []validate.Derived
-	for _, d := range ds {
-		h, err := validate.ParseDerived(d.Name, d.Def)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, h)
-	}
-	return out, nil
 }
 
 // unconfirmedDerived makes an invalid report whose counterexample Halide's

@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/augur-verify/augur/bench"
 	"github.com/augur-verify/augur/frontend/halide"
 	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/smt/encode"
@@ -187,7 +188,7 @@ func validateKernel(ctx context.Context, out, errw io.Writer, specPath, progPath
 		if err != nil {
 			return &exitError{code: exitMalformed, err: err}
 		}
-		if f.derived, err = derivedHypotheses(ds); err != nil {
+		if f.derived, err = bench.DerivedHypotheses(ds); err != nil {
 			return &exitError{code: exitMalformed, err: err}
 		}
 	}
