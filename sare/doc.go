@@ -15,6 +15,8 @@
 //     by memoised recursion (evaluator.go), evaluating expressions with
 //     package expr and reading input tensors from an Inputs provider
 //     (inputs.go).
+//   - Widen makes a copy computed in f64, to tell where a value is
+//     sensitive to rounding (widen.go).
 //   - Reductions (reduce.go): the reduce(...) right-hand side, its
 //     parsing, printing, checking and evaluation.
 //
@@ -25,5 +27,5 @@
 // expressions) is described in package expr.
 //
 // Files, in reading order: ast.go, parse.go, print.go, check.go,
-// evaluator.go, reduce.go, inputs.go, json.go.
+// evaluator.go, reduce.go, inputs.go, widen.go, json.go.
 package sare

@@ -237,6 +237,13 @@ const (
 	// the compiled code agrees with it at the others: the counterexample
 	// lies outside the algorithm's domain, and the verdict is UNKNOWN.
 	CauseUndefined NativeCause = "undefined in the algorithm"
+	// CauseRounding: the compiled code differs from the algorithm only
+	// at output cells whose values are sensitive to rounding (the
+	// algorithm's own evaluations in binary32 and binary64 differ
+	// there), and agrees with it at the others: in the real value model
+	// the failure is no wrong output of the compiler's, and the verdict
+	// is UNKNOWN.
+	CauseRounding NativeCause = "sensitive to rounding"
 )
 
 // NativeCheck is an invalid verdict's counterexample run on the

@@ -444,8 +444,9 @@ const confirmTolerance = 1e-5
 // (docs/halide.md, "Confirming an INVALID on Halide's code"); when
 // Halide's code stops at a check the translation leaves out, or the
 // counterexample Halide's code does not confirm needs a signed overflow
-// of the kernel's arithmetic or lies where the algorithm has no value,
-// the verdict becomes UNKNOWN.
+// of the kernel's arithmetic, lies where the algorithm has no value, or
+// fails only at values sensitive to rounding, the verdict becomes
+// UNKNOWN.
 func confirmOnHalide(driver string, opts halide.Options, pair *halide.Result, valueModel string) func(context.Context, *validate.Report) {
 	return func(ctx context.Context, rep *validate.Report) {
 		defer unconfirmedDerived(rep, pair.Derived)
@@ -482,6 +483,7 @@ func confirmOnHalide(driver string, opts halide.Options, pair *halide.Result, va
 			halide.CheckLeftOut:        validate.CauseCheckLeftOut,
 			halide.Overflow:            validate.CauseOverflow,
 			halide.Undefined:           validate.CauseUndefined,
+			halide.Rounding:            validate.CauseRounding,
 		}[c.Cause]
 		switch c.Cause {
 		case halide.CheckLeftOut:
@@ -495,6 +497,10 @@ func confirmOnHalide(driver string, opts halide.Options, pair *halide.Result, va
 		case halide.Undefined:
 			// The counterexample lies outside the algorithm's domain.
 			rep.Verdict, rep.Reason = validate.Unknown, halide.UndefinedReason
+		case halide.Rounding:
+			// The counterexample's failing values are not ones a
+			// float computation can be held to.
+			rep.Verdict, rep.Reason = validate.Unknown, halide.RoundingReason
 		}
 		if c.Inputs != nil {
 			n.Inputs, n.AllInputs = nil, true

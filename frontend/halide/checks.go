@@ -110,6 +110,13 @@ const OverflowReason = "the counterexample needs a signed 32- or 64-bit integer 
 const UndefinedReason = "the counterexample lies where the algorithm itself has no value (an operation undefined in Halide there); " +
 	"Augur's invalid verdict on the kernel shows no wrong output of Halide's"
 
+// RoundingReason is the reason of the UNKNOWN verdict an INVALID becomes
+// when Halide's code differs from the algorithm on its counterexample
+// only at output cells whose values are sensitive to rounding
+// (Confirmation's cause Rounding).
+const RoundingReason = "the counterexample's failing values are sensitive to rounding (the algorithm's own values in binary32 and binary64 differ there), where Halide's code may compute any value close to the real one; " +
+	"Augur's invalid verdict on the kernel shows no wrong output of Halide's"
+
 // overflowSteps bounds each of NeedsOverflow's runs, as validation
 // bounds the replay of a counterexample.
 const overflowSteps = 5_000_000

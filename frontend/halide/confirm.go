@@ -91,6 +91,13 @@ const (
 	// agrees with the algorithm at the others: the counterexample lies
 	// outside the algorithm's domain, no wrong output of Halide's.
 	Undefined
+	// Rounding: Halide's runs differ from the algorithm only at output
+	// cells whose values are sensitive to rounding (Sensitive), where
+	// the algorithm's own evaluations in binary32 and in binary64
+	// differ beyond the confirmation's tolerance: any float computation
+	// of them, right or wrong, may land anywhere there, so a difference
+	// shows no wrong output of Halide's.
+	Rounding
 )
 
 func (c Cause) String() string {
@@ -109,6 +116,8 @@ func (c Cause) String() string {
 		return "signed overflow"
 	case Undefined:
 		return "undefined in the algorithm"
+	case Rounding:
+		return "sensitive to rounding"
 	}
 	return fmt.Sprintf("Cause(%d)", int(c))
 }
@@ -144,7 +153,12 @@ type Confirmation struct {
 	// Undefined counts the cells compared where the specification has
 	// no value (any value of Halide's agrees with it there).
 	Compared, Differing, Undefined int
-	Differences                    []Difference
+	// Sensitive counts the output cells left out of the comparison
+	// because their values are sensitive to rounding (Rounding): Halide's
+	// runs, or its unscheduled one, differ from the specification there,
+	// and so does the specification's evaluation in binary64.
+	Sensitive   int
+	Differences []Difference
 	// Inputs lists every input element the runs read, when there are at
 	// most MaxListedInputs; nil otherwise (the counterexample's fixed
 	// elements and its seed then say what they were).
@@ -220,7 +234,7 @@ func Confirm(ctx context.Context, driver string, o Options, spec, prog string, w
 	if err != nil {
 		return nil, err
 	}
-	c, err := compare(ctx, sp, ev, runs, tolerance)
+	c, err := compare(ctx, sp, ev, widened(sp, w.Params, inputs, tolerance), runs, tolerance)
 	if err != nil {
 		return nil, err
 	}
@@ -452,7 +466,7 @@ func readRun(path string) (*Sample, string, int, error) {
 // compare compares the outputs of the two scheduled runs, runs[0] and
 // runs[1], with the specification's values, and with the unscheduled
 // run, runs[2] (nil when it failed).
-func compare(ctx context.Context, sp *sare.Spec, ev *sare.Evaluator, runs []*Sample, tolerance float64) (*Confirmation, error) {
+func compare(ctx context.Context, sp *sare.Spec, ev, wide *sare.Evaluator, runs []*Sample, tolerance float64) (*Confirmation, error) {
 	again := map[string]string{}
 	for _, cell := range runs[1].Outputs {
 		again[key(cell.Tensor, cell.Index)] = cell.Value
@@ -486,7 +500,11 @@ func compare(ctx context.Context, sp *sare.Spec, ev *sare.Evaluator, runs []*Sam
 		}
 		u, haveU := unsched[k]
 		if haveU && !same(u) {
-			algorithmDiffers++
+			if sensitive(ctx, wide, cell, want, tolerance) {
+				c.Sensitive++
+			} else {
+				algorithmDiffers++
+			}
 			continue
 		}
 		a2, ok := again[k]
@@ -494,6 +512,12 @@ func compare(ctx context.Context, sp *sare.Spec, ev *sare.Evaluator, runs []*Sam
 			return nil, fmt.Errorf("the second run has no %s", expr.FormatIndex(cell.Tensor, cell.Index, '(', ')'))
 		}
 		if same(cell.Value) && same(a2) {
+			continue
+		}
+		if a2 == cell.Value && sensitive(ctx, wide, cell, want, tolerance) {
+			// Both runs agree (no memory never written shows), and
+			// the value is not one rounding can be told from.
+			c.Sensitive++
 			continue
 		}
 		c.Differing++
@@ -515,6 +539,43 @@ func compare(ctx context.Context, sp *sare.Spec, ev *sare.Evaluator, runs []*Sam
 		c.Reason = fmt.Sprintf("Halide's realisation of the algorithm without its schedule differs from the specification at %d of %d output cells", algorithmDiffers, c.Compared) + specSuspect
 	}
 	return c, nil
+}
+
+// widened is the evaluator of the specification computed in binary64
+// (sare.Widen) on the counterexample's inputs, which tells the cells
+// sensitive to rounding; nil at a tolerance of 0 (the ieee value model,
+// where every bit counts) or when the specification does not widen.
+func widened(sp *sare.Spec, params map[string]int64, inputs sare.Inputs, tolerance float64) *sare.Evaluator {
+	if tolerance == 0 {
+		return nil
+	}
+	w, info, err := sare.Widen(sp)
+	if err != nil {
+		return nil
+	}
+	ev, err := sare.NewEvaluator(w, info, params, sare.WidenInputs(sp, inputs))
+	if err != nil {
+		return nil
+	}
+	return ev
+}
+
+// sensitive reports whether the specification's value want at an output
+// cell is sensitive to rounding: its evaluation in binary64 (wide),
+// rounded to want's type, is not within tolerance of it, or has no
+// value. Without wide, no cell is.
+func sensitive(ctx context.Context, wide *sare.Evaluator, cell Cell, want value.Value, tolerance float64) bool {
+	if wide == nil {
+		return false
+	}
+	v, err := wide.Eval(ctx, cell.Tensor, cell.Index)
+	if err != nil || v.IsUndef() {
+		return true
+	}
+	if v.Type() != want.Type() {
+		v = value.Float(want.Type(), v.Float64())
+	}
+	return !value.RealEqual.Close(v, want, tolerance)
 }
 
 // specSuspect ends the reason of a confirmation whose unscheduled run
@@ -554,6 +615,9 @@ func (c *Confirmation) classify(kind sched.Kind, unscheduled bool, unschedErr st
 		return
 	}
 	agree := fmt.Sprintf("both runs of Halide's compiled pipeline, with its allocations, output buffers and thread stacks poisoned with two different bytes, agree with the algorithm at all %d output cells%s", c.Compared, note)
+	if c.Sensitive > 0 {
+		agree = fmt.Sprintf("both runs of Halide's compiled pipeline, with its allocations, output buffers and thread stacks poisoned with two different bytes, agree with the algorithm at the %d of %d output cells whose values are not sensitive to rounding%s", c.Compared-c.Sensitive, c.Compared, note)
+	}
 	if overflow {
 		// Whatever else the runs showed (Halide's unscheduled run may
 		// differ from the specification where its simplifier put the
@@ -589,6 +653,11 @@ func (c *Confirmation) classify(kind sched.Kind, unscheduled bool, unschedErr st
 		c.Cause = OutsideBuffers
 		c.Reason = agree + "; the failure is an access outside an array, which need not change Halide's outputs"
 	default:
+		if c.Sensitive > 0 {
+			c.Cause = Rounding
+			c.Reason = agree + fmt.Sprintf("; at the other %d, the algorithm's own values in binary32 and binary64 differ beyond the confirmation's tolerance, and a difference there shows no wrong output", c.Sensitive)
+			return
+		}
 		c.Cause = Translation
 		c.Reason = agree + "; the translation is suspect (a defect of Augur)"
 	}

@@ -181,7 +181,7 @@ func TestConfirmUndefined(t *testing.T) {
 	run := func(v0, v1 string) *Sample {
 		return &Sample{Outputs: []Cell{{Tensor: "out_", Index: []int64{0}, Value: v0}, {Tensor: "out_", Index: []int64{1}, Value: v1}}}
 	}
-	c, err := compare(context.Background(), sp, ev, []*Sample{run("-2147483648", "25"), run("-2147483648", "25"), run("7", "25")}, 0)
+	c, err := compare(context.Background(), sp, ev, nil, []*Sample{run("-2147483648", "25"), run("-2147483648", "25"), run("7", "25")}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,12 +190,109 @@ func TestConfirmUndefined(t *testing.T) {
 		!strings.Contains(c.Reason, "no value at 1 of the 2 output cells") {
 		t.Errorf("undefined at out_(0): %s (%s), %d compared, %d undefined: %s", c.Outcome, c.Cause, c.Compared, c.Undefined, c.Reason)
 	}
-	c, err = compare(context.Background(), sp, ev, []*Sample{run("0", "24"), run("0", "24"), run("0", "25")}, 0)
+	c, err = compare(context.Background(), sp, ev, nil, []*Sample{run("0", "24"), run("0", "24"), run("0", "25")}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c.classify(sched.UndefinedStore, true, "", false)
 	if c.Outcome != Confirmed || c.Differing != 1 {
 		t.Errorf("a wrong value beside the undefined one: %s (%s), %d differing", c.Outcome, c.Cause, c.Differing)
+	}
+}
+
+// TestConfirmRounding checks that, in the real value model, a difference
+// from the algorithm at a cell whose value is sensitive to rounding (a
+// cancellation binary32 rounds to 0, where binary64 keeps 0.3) confirms
+// nothing, the cell counted apart and the cause Rounding, while a wrong
+// value at a cell that is not sensitive, a value from memory never
+// written, or any difference in the ieee value model still confirms.
+func TestConfirmRounding(t *testing.T) {
+	t.Parallel()
+	const spec = "param n\n\ninput in_(d0) : f32\n\ntensor out_(x) : f32\nout_(x) = (in_(x) + 100000000.0) - f32(100000000.0)\n\noutput out_\n"
+	sp, info, _, err := parsePair(spec, "kernel k(n)\nout buf_out[d0] : f32[n] = out_(d0)\n{\n}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs := sare.InputMap{"in_": func(idx []int64) value.Value {
+		v, _ := value.Parse(syntax.F32, []string{"0.3", "1000000000"}[idx[0]])
+		return v
+	}}
+	params := map[string]int64{"n": 2}
+	ev, err := sare.NewEvaluator(sp, info, params, inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(v0, v1 string) *Sample {
+		return &Sample{Outputs: []Cell{{Tensor: "out_", Index: []int64{0}, Value: v0}, {Tensor: "out_", Index: []int64{1}, Value: v1}}}
+	}
+	ctx := context.Background()
+	const tol = 1e-5
+	wide := widened(sp, params, inputs, tol)
+	if wide == nil {
+		t.Fatal("the specification did not widen")
+	}
+	for _, tc := range []struct {
+		name       string
+		wide       *sare.Evaluator
+		tol        float64
+		runs       []*Sample
+		outcome    Outcome
+		cause      Cause
+		sensitive  int
+		differing  int
+		reasonPart string
+	}{
+		{"reassociated at the cancellation", wide, tol, []*Sample{run("0.3", "1e9"), run("0.3", "1e9"), run("0", "1e9")},
+			NotReproduced, Rounding, 1, 0, "agree with the algorithm at the 1 of 2 output cells whose values are not sensitive to rounding"},
+		{"unscheduled off at the cancellation", wide, tol, []*Sample{run("0.3", "1e9"), run("0.3", "1e9"), run("0.3", "1e9")},
+			NotReproduced, Rounding, 1, 0, "binary32 and binary64 differ"},
+		{"wrong where not sensitive", wide, tol, []*Sample{run("0", "2e9"), run("0", "2e9"), run("0", "1e9")},
+			Confirmed, 0, 0, 1, "differs from the algorithm at 1 of 2"},
+		{"memory never written at the cancellation", wide, tol, []*Sample{run("0.5", "1e9"), run("0.7", "1e9"), run("0", "1e9")},
+			Confirmed, 0, 0, 1, "memory never written"},
+		{"ieee: every bit counts", nil, 0, []*Sample{run("0.3", "1e9"), run("0.3", "1e9"), run("0", "1e9")},
+			Confirmed, 0, 0, 1, "differs from the algorithm at 1 of 2"},
+	} {
+		c, err := compare(ctx, sp, ev, tc.wide, tc.runs, tc.tol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.classify(sched.WrongValue, true, "", false)
+		if c.Outcome != tc.outcome || c.Cause != tc.cause || c.Sensitive != tc.sensitive || c.Differing != tc.differing ||
+			!strings.Contains(c.Reason, tc.reasonPart) {
+			t.Errorf("%s: %s (%s), %d sensitive, %d differing: %s", tc.name, c.Outcome, c.Cause, c.Sensitive, c.Differing, c.Reason)
+		}
+	}
+}
+
+// TestConfirmRoundingIIRBlur runs Halide's iir_blur, which Halide
+// compiles right, on random inputs (alpha too, so that its recurrences
+// amplify their roundings to values near 1e33): no cell may confirm a
+// failure of Halide's, and the cells where the scheduled code's roundings
+// land away from the specification's are those sensitive to rounding.
+func TestConfirmRoundingIIRBlur(t *testing.T) {
+	t.Parallel()
+	tc := toolchain(t)
+	ctx := context.Background()
+	d := driver(t, tc, "iir_blur")
+	o := Options{Target: SuiteTarget}
+	pair := translated(ctx, t, d, o)
+	w := Witness{Params: map[string]int64{}, Seed: 1, Kind: sched.WrongValue}
+	for _, dim := range []string{"0", "1", "2"} {
+		for _, buf := range []string{"input", "output"} {
+			w.Params[buf+"_min_"+dim] = 0
+			w.Params[buf+"_extent_"+dim] = map[string]int64{"0": 64, "1": 64, "2": 3}[dim]
+		}
+	}
+	c, err := Confirm(ctx, d, o, pair.Spec, pair.Kernel(frontend.Prog).Text, w, 1e-5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s (%s): %d compared, %d sensitive, %d differing: %s", c.Outcome, c.Cause, c.Compared, c.Sensitive, c.Differing, c.Reason)
+	if c.Outcome != NotReproduced || c.Differing != 0 || c.Compared != 64*64*3 {
+		t.Errorf("%s (%s): %d compared, %d differing, want not reproduced with none differing of 12288", c.Outcome, c.Cause, c.Compared, c.Differing)
+	}
+	if c.Sensitive > 0 && c.Cause != Rounding {
+		t.Errorf("%d sensitive cells, cause %s, want %s", c.Sensitive, c.Cause, Rounding)
 	}
 }
