@@ -167,6 +167,7 @@ func (p *pipeline) symbolicDone(test *quickTestRun) *Counterexample {
 func (p *pipeline) assumptions(an *symeval.Analysis) *halt {
 	p.rep.Assumptions = formatAssumptions(an.Assumptions)
 	if an.Assumptions != nil {
+		p.rep.AssumptionPieces = len(an.Assumptions.Basics())
 		empty, err := an.Assumptions.IsEmpty(presburger.WithBudget(p.ctx, p.opts.Budget))
 		if err != nil && p.ctx.Err() != nil {
 			return p.cancelled(nil, "the symbolic evaluation")

@@ -46,6 +46,9 @@ type Report struct {
 	ValueModel string `json:"value_model"`
 	// Assumptions is the parameter domain the verdict holds under.
 	Assumptions string `json:"assumptions,omitempty"`
+	// AssumptionPieces is the number of disjoint cases (convex pieces)
+	// Assumptions is the union of.
+	AssumptionPieces int `json:"assumption_pieces,omitempty"`
 	// Vacuous is set on a valid verdict whose assumptions no parameter
 	// values satisfy: it then says nothing about any run of the kernel.
 	Vacuous bool `json:"vacuous,omitempty"`
@@ -403,6 +406,12 @@ func (r *Report) Summary() string {
 	return fmt.Sprintf("%d condition%s: %s", n, plural(n), strings.Join(parts, ", "))
 }
 
+// maxInlineAssumptions bounds the length of the assumptions a valid
+// verdict's first line spells out without verbose: a domain of many
+// cases (a real pipeline's buffer checks, split at every min and max)
+// would bury the verdict.
+const maxInlineAssumptions = 500
+
 // WriteText prints the report as augur validate does: the verdict first,
 // the counterexample right under it, then the conditions that were not
 // proved, a summary and the timings. verbose adds every condition.
@@ -419,7 +428,13 @@ func (r *Report) WriteText(w io.Writer, verbose bool) error {
 			break
 		}
 		fmt.Fprintf(&b, "VALID: %s computes its specification %s", r.Program, r.Spec)
-		if r.Assumptions != "" {
+		switch {
+		case r.Assumptions == "":
+		case len(r.Assumptions) > maxInlineAssumptions && !verbose:
+			n := max(r.AssumptionPieces, 1)
+			fmt.Fprintf(&b, " whenever its assumptions hold (%d case%s over the parameters, %d characters: --verbose prints them, as the JSON report's assumptions do)",
+				n, plural(n), len(r.Assumptions))
+		default:
 			fmt.Fprintf(&b, " whenever %s", r.Assumptions)
 		}
 		b.WriteString("\n")
