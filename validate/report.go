@@ -412,6 +412,11 @@ func (r *Report) Summary() string {
 // would bury the verdict.
 const maxInlineAssumptions = 500
 
+// LongAssumptions reports whether the assumptions are too long to spell
+// out in a verdict's sentence (maxInlineAssumptions): a report shows them
+// apart.
+func (r *Report) LongAssumptions() bool { return len(r.Assumptions) > maxInlineAssumptions }
+
 // WriteText prints the report as augur validate does: the verdict first,
 // the counterexample right under it, then the conditions that were not
 // proved, a summary and the timings. verbose adds every condition.
@@ -430,7 +435,7 @@ func (r *Report) WriteText(w io.Writer, verbose bool) error {
 		fmt.Fprintf(&b, "VALID: %s computes its specification %s", r.Program, r.Spec)
 		switch {
 		case r.Assumptions == "":
-		case len(r.Assumptions) > maxInlineAssumptions && !verbose:
+		case r.LongAssumptions() && !verbose:
 			n := max(r.AssumptionPieces, 1)
 			fmt.Fprintf(&b, " whenever its assumptions hold (%d case%s over the parameters, %d characters: --verbose prints them, as the JSON report's assumptions do)",
 				n, plural(n), len(r.Assumptions))

@@ -3,9 +3,9 @@ package web
 import (
 	"archive/zip"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
-
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -18,6 +18,7 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/augur-verify/augur/store"
+	"github.com/augur-verify/augur/validate"
 )
 
 func newTest(t *testing.T) (*fakeStore, http.Handler) {
@@ -799,4 +800,36 @@ func keys(m map[string]string) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// TestValidLongAssumptions checks that a valid verdict whose domain is too
+// long for its sentence (validate.Report.LongAssumptions) names it there
+// and shows it whole, folded, under it.
+func TestValidLongAssumptions(t *testing.T) {
+	s, h := newTest(t)
+	long := strings.Repeat("N >= 1 and M >= 1 and P >= 0; ", 20)
+	for _, v := range s.vs {
+		if v.ID != "v-valid" {
+			continue
+		}
+		var rep validate.Report
+		if err := json.Unmarshal(v.Report, &rep); err != nil {
+			t.Fatal(err)
+		}
+		rep.Assumptions, rep.AssumptionPieces = long, 20
+		b, err := json.Marshal(&rep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v.Report = b
+	}
+	_, _, doc := get(t, h, "/validations/v-valid")
+	if r := text(findAll(doc, hasClass("reason"))[0]); r != "matmul.sched computes its specification matmul.sare whenever its assumptions hold (below)." {
+		t.Errorf("reason %q", r)
+	}
+	det := findAll(doc, hasClass("assumptions"))
+	if len(det) != 1 || hasAttr(det[0], "open") || !strings.HasPrefix(text(det[0]), "The assumptions, 20 cases over the parameters") ||
+		!strings.Contains(text(det[0]), strings.TrimSpace(long)) {
+		t.Errorf("the assumptions are not shown folded under the verdict")
+	}
 }
