@@ -64,6 +64,8 @@
 // Files, in reading order: context.go, sort.go, term.go, arith.go, bv.go,
 // fp.go, func.go, int2bv.go, order.go, abstract.go, bounded.go (the
 // bounded arithmetic of an abstraction translated to bit-vectors),
-// products.go (nonlinear real products made uninterpreted), prune.go,
-// solver.go, tactic.go, rlimit.go, signal.go, model.go, smtlib.go, global.go.
+// products.go (nonlinear real products made uninterpreted), nonlinear.go
+// (truncations of nonlinear real terms, and the legacy arithmetic solver
+// that stops on them within its resource limit), prune.go, solver.go,
+// tactic.go, rlimit.go, signal.go, model.go, smtlib.go, global.go.
 package smt

@@ -105,14 +105,24 @@ const simpleLimit = 200_000
 // the two models encode alike). So it does when simple is false: for
 // queries the kernel may not stop on (groundCheck). Before either, the
 // query's abstraction over bit-vectors may prove it (checkAbstracted).
+//
+// A query that truncates nonlinear real terms to integers
+// (smt.Context.TruncatesNonlinear: bilateral_grid's bins,
+// to_int(x · (1 / r_sigma))) goes to Z3's legacy arithmetic solver in
+// both (legacyArith): on such queries Z3 4.8.12's default one ran for
+// minutes past its resource limit, until the wall-clock guard stopped it.
 func (s *solver) checkTerms(terms []*smt.Term, limit uint64, simple bool) (smt.Result, *smt.Solver, error) {
 	if sol, proved := s.checkAbstracted(terms, limit); proved {
 		return smt.Unsat, sol, nil
 	}
+	legacy := s.z.TruncatesNonlinear(terms...)
 	if lim := min(limit, simpleLimit); simple && lim > 0 && (s.v.opts.ValueModel != encode.IEEE || !s.v.usesFloats()) {
 		sol, err := s.z.NewSimpleSolver()
 		if err != nil {
 			return smt.Unknown, nil, err
+		}
+		if err := legacyArith(sol, legacy); err != nil {
+			return smt.Unknown, sol, err
 		}
 		if err := sol.Assert(terms...); err != nil {
 			return smt.Unknown, sol, err
@@ -127,11 +137,25 @@ func (s *solver) checkTerms(terms []*smt.Term, limit uint64, simple bool) (smt.R
 	if err != nil {
 		return smt.Unknown, nil, err
 	}
+	if err := legacyArith(sol, legacy); err != nil {
+		return smt.Unknown, sol, err
+	}
 	if err := sol.Assert(terms...); err != nil {
 		return smt.Unknown, sol, err
 	}
 	res, err := s.solve(sol, limit)
 	return res, sol, err
+}
+
+// legacyArith sets sol to Z3's legacy arithmetic solver when legacy is
+// true (smt.Solver.UseLegacyArithmetic), which counts its resource units
+// on the truncations of nonlinear real terms where Z3 4.8.12's default
+// one need not.
+func legacyArith(sol *smt.Solver, legacy bool) error {
+	if !legacy {
+		return nil
+	}
+	return sol.UseLegacyArithmetic()
 }
 
 // abstractedLimit bounds the check of a query's abstraction

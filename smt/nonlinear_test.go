@@ -1,0 +1,90 @@
+package smt
+
+import (
+	"context"
+	"os"
+	"testing"
+)
+
+// truncatedProduct is a counterexample search of bilateral_grid's
+// histogram (testdata/truncated_product.smt2): the bin
+// to_int(x · (1 / r_sigma) + 1/2) against the grid's bounds.
+func truncatedProduct(t *testing.T, c *Context) []*Term {
+	t.Helper()
+	script, err := os.ReadFile("testdata/truncated_product.smt2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := c.ParseSMTLIB2(string(script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ts
+}
+
+// TestTruncatesNonlinear: a truncation beside a product of two reals is
+// the mix; either alone, or a product by a numeral, is not.
+func TestTruncatesNonlinear(t *testing.T) {
+	t.Parallel()
+	c, err := NewContext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	x, y := c.RealConst("x"), c.RealConst("y")
+	half := c.Real(1, 2)
+	n := c.IntConst("n")
+	cases := []struct {
+		name string
+		ts   []*Term
+		want bool
+	}{
+		{"to_int of a product", []*Term{n.Eq(x.Mul(y).ToInt())}, true},
+		{"to_int beside a quotient", []*Term{n.Eq(x.ToInt()), c.Real(1, 1).Div(y).Gt(half)}, true},
+		{"to_int of a linear term", []*Term{n.Eq(x.Mul(half).ToInt())}, false},
+		{"a product without to_int", []*Term{x.Mul(y).Gt(half)}, false},
+		{"a quotient by a numeral", []*Term{n.Eq(x.Div(c.Real(3, 1)).ToInt())}, false},
+	}
+	for _, k := range cases {
+		if got := c.TruncatesNonlinear(k.ts...); got != k.want {
+			t.Errorf("%s: %v, want %v", k.name, got, k.want)
+		}
+	}
+	if c.TruncatesNonlinear(truncatedProduct(t, c)...) != true {
+		t.Error("bilateral_grid's query: not the mix")
+	}
+}
+
+// TestLegacyArithmeticStops: bilateral_grid's query, on which Z3 4.8.12's
+// default arithmetic solver ran past its limit of 10,000,000 units for
+// minutes, is decided (sat) within that limit by the legacy solver.
+func TestLegacyArithmeticStops(t *testing.T) {
+	t.Parallel()
+	c, err := NewContext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ts := truncatedProduct(t, c)
+	s, err := c.NewSolver()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.UseLegacyArithmetic(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetResourceLimit(10_000_000); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Assert(ts...); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Check(context.Background())
+	if err != nil || res != Sat {
+		t.Fatalf("check: %s, %v (%s), want sat", res, err, s.ReasonUnknown())
+	}
+	if used := s.ResourcesUsed(); used > 10_000_000 {
+		t.Errorf("%d units used, limit 10,000,000", used)
+	}
+}

@@ -1,0 +1,94 @@
+package validate
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/augur-verify/augur/smt"
+	"github.com/augur-verify/augur/smt/encode"
+	"github.com/augur-verify/augur/syntax"
+)
+
+// binsSources reads testdata/truncation: bins.sare and bins.sched, a grid
+// read at the bin i32(x · (1 / R) + 0.5) of a float x clamped to [0, 1],
+// the grid's bounds K3 and K4 computed from R (bilateral_grid's reads of
+// its histogram, reduced).
+func binsSources(t *testing.T) (spec, prog *syntax.Source) {
+	t.Helper()
+	read := func(name string) *syntax.Source {
+		b, err := os.ReadFile(filepath.Join("testdata", "truncation", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &syntax.Source{Name: name, Text: string(b)}
+	}
+	return read("bins.sare"), read("bins.sched")
+}
+
+// binsDerived are the computations of bins.sare's K3 and K4 from R.
+func binsDerived(t *testing.T) []Derived {
+	t.Helper()
+	var ds []Derived
+	for _, d := range [][2]string{
+		{"K3", "i32(max(f32(1.0) / R(), f32(0.0)) + f32(0.5))"},
+		{"K4", "i32(min(f32(1.0) / R(), f32(0.0)) + f32(0.5))"},
+	} {
+		h, err := ParseDerived(d[0], d[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds = append(ds, h)
+	}
+	return ds
+}
+
+// TestCheckTermsTruncatedProduct: a counterexample search of
+// bilateral_grid's (smt/testdata/truncated_product.smt2), which truncates
+// a product of reals, is decided within its resource limit, sat: on it
+// Z3 4.8.12's default arithmetic solver ran past the limit until the
+// wall-clock guard (Options.Timeout) stopped it, so that checkTerms
+// gives such queries to the legacy one (legacyArith).
+func TestCheckTermsTruncatedProduct(t *testing.T) {
+	t.Parallel()
+	s, z := testSolver(t)
+	spec, prog := binsSources(t)
+	in, errs := loadInput(spec, prog)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	s.v.in = in
+	script, err := os.ReadFile(filepath.Join("..", "smt", "testdata", "truncated_product.smt2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := z.ParseSMTLIB2(string(script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, sol, err := s.checkTerms(ts, 10_000_000, true)
+	if sol != nil {
+		defer sol.Close()
+	}
+	if res != smt.Sat || s.guard.Load() {
+		t.Fatalf("check: %s (%v), guard reached %v; want sat within 10,000,000 units", res, err, s.guard.Load())
+	}
+}
+
+// TestBinsVerdict validates bins.sched with its derived parameters: at
+// R = 0 the bin's conversion is undefined (1 / R has no value), an
+// undefined value stored that the interpreter replays; INVALID within the
+// default budgets, no check stopped by the wall-clock guard.
+func TestBinsVerdict(t *testing.T) {
+	t.Parallel()
+	spec, prog := binsSources(t)
+	rep, err := Validate(context.Background(), spec, prog, Options{ValueModel: encode.Real, Jobs: 1, Timeout: time.Hour, Derived: binsDerived(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != Invalid || rep.Reason != "undefined value stored" || rep.Counterexample == nil || !rep.Counterexample.Reproduced || rep.TimeBound {
+		t.Fatalf("%s (%s), time-bound %v; want invalid, an undefined value stored, replayed", rep.Verdict, rep.Reason, rep.TimeBound)
+	}
+}
