@@ -38,7 +38,40 @@ const evalPointUnits = 20
 // the work that met it stop and the condition undecided with the budget
 // as its reason (strategyRun.fail).
 func (s *solver) errBudgetSpent() error {
+	if s.termsSpent {
+		return fmt.Errorf("%w: %s", errConditionBudget, s.termsReason())
+	}
 	return fmt.Errorf("%w (%d units)", errConditionBudget, s.v.opts.ConditionResources)
+}
+
+// termsOver reports whether the condition's encodings hold more Z3 terms
+// than Options.ConditionTerms (the references that the wrappers of the
+// solver's contexts hold, reachable or not: with manual release, the
+// unreachable ones are given back only when the condition is decided).
+// Once over, it stays so for the condition (solver.termsSpent): its
+// budget is then spent as if its resource units were (conditionLeft).
+func (s *solver) termsOver() bool {
+	if s.termsSpent {
+		return true
+	}
+	b := s.v.opts.ConditionTerms
+	if b == 0 || b == Unlimited {
+		return false
+	}
+	n := uint64(s.z.Held())
+	if s.side != nil {
+		n += uint64(s.side.Held())
+	}
+	if n > b {
+		s.termsSpent = true
+	}
+	return s.termsSpent
+}
+
+// termsReason is the reason of a condition whose encodings held more
+// terms than Options.ConditionTerms.
+func (s *solver) termsReason() string {
+	return fmt.Sprintf("its encodings hold more than %d Z3 terms (the condition's bound on terms)", s.v.opts.ConditionTerms)
 }
 
 // meterEncoding charges the encoding of one expression node: the meter of

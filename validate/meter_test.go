@@ -195,3 +195,32 @@ func TestMeterContext(t *testing.T) {
 		t.Errorf("after a check of %d units: %d charged in all, want %d", check, s.used, simplified+all-base)
 	}
 }
+
+// TestConditionTerms: a condition whose encodings hold more Z3 terms
+// than Options.ConditionTerms makes no more queries and stays undecided,
+// its reason naming that bound, not the resource units, which are far
+// from spent; with the default bound the kernel is valid.
+func TestConditionTerms(t *testing.T) {
+	spec, prog := filepath.Join("..", "testdata", "corpus", "rdinit.sare"), filepath.Join("..", "testdata", "corpus", "rdinit_rows.sched")
+	rep := validateFiles(t, spec, prog, Options{Jobs: 1, NoQuickTest: true, ConditionTerms: 20})
+	if rep.Verdict != Unknown {
+		t.Fatalf("verdict %s (%s), want unknown", rep.Verdict, rep.Reason)
+	}
+	want := "its encodings hold more than 20 Z3 terms (the condition's bound on terms)"
+	undecided := 0
+	for _, c := range rep.Conditions {
+		if c.Status != Undecided {
+			continue
+		}
+		undecided++
+		if !strings.HasSuffix(c.Reason, want) || strings.Contains(c.Reason, "units") {
+			t.Errorf("C%d undecided: %s; want the condition's bound on terms", c.ID, c.Reason)
+		}
+	}
+	if undecided == 0 {
+		t.Errorf("no condition undecided\n%s", reportText(rep))
+	}
+	if rep := validateFiles(t, spec, prog, Options{Jobs: 1, NoQuickTest: true}); rep.Verdict != Valid {
+		t.Errorf("with the default bound on terms: verdict %s (%s), want valid", rep.Verdict, rep.Reason)
+	}
+}

@@ -146,7 +146,10 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 // (Options.ConditionResources) said once, last.
 func (r *strategyRun) undecided() string {
 	out := r.reasons
-	if r.spent {
+	switch {
+	case r.spent && r.s.termsSpent:
+		out = append(out, r.s.termsReason())
+	case r.spent:
 		out = append(out, fmt.Sprintf("%s (%d units)", errConditionBudget, r.s.v.opts.ConditionResources))
 	}
 	return strings.Join(out, "; ")
