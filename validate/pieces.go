@@ -87,6 +87,9 @@ func (s *solver) closeGroups(c *symeval.Condition, st strategy, g *pieceGroups, 
 	}
 	var order []string
 	buckets := map[string][]open{}
+	// renewed: the solver's context was renewed (solver.shed), and the
+	// substitutions of g, made in the old one, are made again.
+	renewed := false
 	for pi := range all {
 		key := g.key[pi]
 		members := g.members[key]
@@ -96,12 +99,24 @@ func (s *solver) closeGroups(c *symeval.Condition, st strategy, g *pieceGroups, 
 		if s.ctx.Err() != nil {
 			return closed
 		}
+		// A fresh context only while no group's query is kept for the
+		// queries over unions below (buckets).
+		if len(order) == 0 && s.shed(c, pi, len(all)) {
+			clear(earlier)
+			renewed = true
+		}
 		pieces := make([]*presburger.BasicMap, len(members))
 		for i, m := range members {
 			pieces[i] = all[m]
 		}
+		sub := g.subst[key]
+		if renewed {
+			// The group's substitution made again in the fresh context:
+			// the same terms for every member, as in the old one.
+			sub = s.substitute(ob, pieces[0])
+		}
 		s.enc.ResetUnfoldings()
-		q, err := s.encodePieces(ob, st, g.subst[key], pieces, earlier)
+		q, err := s.encodePieces(ob, st, sub, pieces, earlier)
 		if err != nil {
 			continue
 		}
