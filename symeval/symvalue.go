@@ -581,14 +581,16 @@ func withProductBound(ctx context.Context, n int) context.Context {
 }
 
 // add counts the coefficients of m's pieces, and returns an error
-// wrapping presburger.ErrBudget once the total exceeds the bound.
+// wrapping presburger.ErrBudget once the total exceeds the bound. A
+// constraint counts a coefficient per parameter and per dimension and
+// its constant (not its local variables: m's pieces are not copied to
+// count them).
 func (z *productSize) add(m *presburger.Map) error {
 	if z == nil {
 		return nil
 	}
-	for _, b := range m.Basics() {
-		z.used += b.NumConstraints() * b.NumCols()
-	}
+	sp := m.Space()
+	z.used += m.NumConstraints() * (sp.NumParams() + sp.TupleDims() + 1)
 	if z.used > z.max {
 		return fmt.Errorf("%w: the products of the value's pieces hold more than %d coefficients of constraints", presburger.ErrBudget, z.max)
 	}
