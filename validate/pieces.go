@@ -42,6 +42,17 @@ func (s *solver) groupPieces(ob *symeval.Obligation, pieces []*presburger.BasicM
 	return g
 }
 
+// substitution returns the query to complete for the group key, whose
+// first piece is first: the group's own (subst), or, once the solver's
+// context was renewed (renewed), the substitution made again in the
+// fresh context, the same terms for every member as in the old one.
+func (g *pieceGroups) substitution(s *solver, ob *symeval.Obligation, key string, first *presburger.BasicMap, renewed bool) *query {
+	if renewed {
+		return s.substitute(ob, first)
+	}
+	return g.subst[key]
+}
+
 // closeGroups tries to close the pieces of ob's points group by group
 // (pieceGroups), with matchFirst's criteria: the sides substituted to one
 // term, or the query unsatisfiable within matchFirstResources units. Each
@@ -109,14 +120,8 @@ func (s *solver) closeGroups(c *symeval.Condition, st strategy, g *pieceGroups, 
 		for i, m := range members {
 			pieces[i] = all[m]
 		}
-		sub := g.subst[key]
-		if renewed {
-			// The group's substitution made again in the fresh context:
-			// the same terms for every member, as in the old one.
-			sub = s.substitute(ob, pieces[0])
-		}
 		s.enc.ResetUnfoldings()
-		q, err := s.encodePieces(ob, st, sub, pieces, earlier)
+		q, err := s.encodePieces(ob, st, g.substitution(s, ob, key, pieces[0], renewed), pieces, earlier)
 		if err != nil {
 			continue
 		}
