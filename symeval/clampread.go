@@ -126,7 +126,7 @@ func (ev *valueEval) clampedRead(x *syntax.Index) ([]alternative, error) {
 	prod := parts[0].set
 	doms := pieceDomains(prod)
 	for _, p := range parts[1:] {
-		if prod, doms, err = productPieces(ev.ctx, prod, doms, p.set, pieceDomains(p.set)); err != nil {
+		if prod, doms, err = productPieces(ev.ctx, prod, doms, p.set, pieceDomains(p.set), ev.size); err != nil {
 			return nil, err
 		}
 	}

@@ -36,7 +36,7 @@ type obligation struct {
 // its data-dependent reads may use.
 func valueObligations(ctx context.Context, cs *Contexts, pr *Prophecy, st *sched.Assign, at site, info *expr.Info, copies map[string][]specCopy) (_ []obligation, err error) {
 	defer guard(&err, "value obligations")
-	ev := &valueEval{ctx: ctx, cs: cs, info: info, s: at.scope, h: at.heap, copies: copies}
+	ev := &valueEval{ctx: ctx, cs: cs, info: info, s: at.scope, h: at.heap, copies: copies, size: newProductSize(ctx)}
 	alts, err := ev.eval(st.Value)
 	if err != nil {
 		return nil, err
@@ -85,12 +85,14 @@ func valueObligations(ctx context.Context, cs *Contexts, pr *Prophecy, st *sched
 			if specDoms == nil {
 				specDoms = pieceDomains(spec)
 			}
-			pts, doms, err = productPieces(ctx, a.set, doms, spec, specDoms)
+			pts, doms, err = productPieces(ctx, a.set, doms, spec, specDoms, ev.size)
 			if err == nil {
 				pts, err = restrictPieces(ctx, pts, doms, within)
 			}
 		} else if pts, err = flatProduct(a.set, spec); err == nil {
-			pts, err = restrictPoints(ctx, pts, facts, pr.Assumptions)
+			if err = ev.size.add(pts); err == nil {
+				pts, err = restrictPoints(ctx, pts, facts, pr.Assumptions)
+			}
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: value obligations: %w", st.Pos(), err)

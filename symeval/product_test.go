@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/sched"
 )
 
 // randomHoleSet returns a set of holes over the parameters P and Q in
@@ -93,7 +94,7 @@ func TestProductPieces(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, doms, err := productPieces(ctx, x, pieceDomains(x), y, pieceDomains(y))
+		got, doms, err := productPieces(ctx, x, pieceDomains(x), y, pieceDomains(y), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,7 +102,7 @@ func TestProductPieces(t *testing.T) {
 			t.Fatalf("iteration %d: product of\n  %s\n  %s\nis %s, want %s (%v)", iter, x, y, got, xy, err)
 		}
 		x, y = z, got
-		got, doms, err = productPieces(ctx, z, pieceDomains(z), got, doms)
+		got, doms, err = productPieces(ctx, z, pieceDomains(z), got, doms, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -188,7 +189,7 @@ func TestProductPiecesCancelled(t *testing.T) {
 	x := randomHoleSet(t, r, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, _, err := productPieces(ctx, x, pieceDomains(x), x, pieceDomains(x)); !errors.Is(err, context.Canceled) {
+	if _, _, err := productPieces(ctx, x, pieceDomains(x), x, pieceDomains(x), nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled product: error %v", err)
 	}
 }
@@ -243,5 +244,53 @@ func TestCompactRead(t *testing.T) {
 	}
 	if eq, err := got.IsEqual(ctx, tiles); err != nil || !eq || got.NumBasics() != 1 {
 		t.Errorf("overlapping tiles %s compacted to %s (%v)", tiles, got, err)
+	}
+}
+
+// TestProductCoefficientsBound checks the bound on the coefficients of
+// one value's products (AnalyzeOptions.ProductCoefficients): past it,
+// each statement's value is one Undecided condition at that statement,
+// naming the bound, and the evaluation goes on to the other statements
+// and the conditions over Presburger sets; within the default bound the
+// blur's values are left to the solver as usual.
+func TestProductCoefficientsBound(t *testing.T) {
+	spec, kernel := "../examples/blur/blur.sare", "../examples/blur/blur.sched"
+	values := func(a *Analysis) []*Condition {
+		var out []*Condition
+		for _, c := range a.Conditions {
+			if c.Kind == sched.WrongValue {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	full := analyzeFilesWith(t, spec, kernel, AnalyzeOptions{})
+	if vs := values(full); len(vs) != 2 {
+		t.Fatalf("%d value conditions within the default bound, want 2", len(vs))
+	} else {
+		for _, c := range vs {
+			if c.Status != Pending {
+				t.Errorf("within the default bound, %s %q: %v %s", c.Kind, c.Text, c.Status, c.Reason)
+			}
+		}
+	}
+	bounded := analyzeFilesWith(t, spec, kernel, AnalyzeOptions{ProductCoefficients: 100})
+	const want = "presburger budget exceeded: presburger: budget exhausted: the products of the value's pieces hold more than 100 coefficients of constraints"
+	vs := values(bounded)
+	if len(vs) != 2 {
+		t.Fatalf("%d value conditions at a bound of 100, want 2", len(vs))
+	}
+	lines := map[int]bool{}
+	for _, c := range vs {
+		if c.Status != Undecided || c.Reason != want {
+			t.Errorf("at a bound of 100, %s %q: %v %q, want undecided %q", c.Kind, c.Text, c.Status, c.Reason, want)
+		}
+		lines[c.Pos.Line] = true
+	}
+	if len(lines) != 2 {
+		t.Errorf("the undecided values are at lines %v, want the two statements'", lines)
+	}
+	if len(bounded.Conditions) != len(full.Conditions) {
+		t.Errorf("%d conditions at a bound of 100, %d without: the evaluation must go on past a value", len(bounded.Conditions), len(full.Conditions))
 	}
 }

@@ -80,6 +80,9 @@ type valueEval struct {
 	// shared holds the reads evaluated so far, by their text, for the
 	// next occurrences of each (sharedRead).
 	shared map[string]sharedRead
+	// size counts the coefficients of the products of pieces the
+	// evaluation builds (productSize); nil: unbounded.
+	size *productSize
 }
 
 // knownDomain returns the parameter domain where the scope's facts and
@@ -111,7 +114,7 @@ func evalInHeap(ctx context.Context, cs *Contexts, info *expr.Info, s *Scope, h 
 	if _, ok := info.Types[e]; !ok {
 		return nil, fmt.Errorf("%s: %s was not type-checked", e.Pos(), syntax.ExprString(e))
 	}
-	ev := &valueEval{ctx: ctx, cs: cs, info: info, s: s, h: h}
+	ev := &valueEval{ctx: ctx, cs: cs, info: info, s: s, h: h, size: newProductSize(ctx)}
 	alts, err := ev.eval(e)
 	if err != nil {
 		return nil, err
@@ -194,7 +197,7 @@ func (ev *valueEval) eval(e syntax.Expr) ([]alternative, error) {
 				if !ok {
 					continue // one read taken as two of its alternatives
 				}
-				set, sd, err := productPieces(ev.ctx, c.set, c.doms, a.set, doms[k])
+				set, sd, err := productPieces(ev.ctx, c.set, c.doms, a.set, doms[k], ev.size)
 				if err != nil {
 					return nil, err
 				}
@@ -482,7 +485,11 @@ func pieceDomains(m *presburger.Map) []*pieceDomain {
 // their pairs contradict each other (a tile is the last one or it is
 // not): the test on the parameters alone finds them without building the
 // product of all the holes, most of them by two opposite inequalities.
-func productPieces(ctx context.Context, x *presburger.Map, xd []*pieceDomain, y *presburger.Map, yd []*pieceDomain) (*presburger.Map, []*pieceDomain, error) {
+//
+// size, when not nil, counts the coefficients of the pieces built
+// against its bound (productSize): a product past it fails with an error
+// wrapping presburger.ErrBudget before it holds more.
+func productPieces(ctx context.Context, x *presburger.Map, xd []*pieceDomain, y *presburger.Map, yd []*pieceDomain, size *productSize) (*presburger.Map, []*pieceDomain, error) {
 	xs, ys := x.Space(), y.Space()
 	shape, err := flatProduct(presburger.Empty(xs), presburger.Empty(ys))
 	if err != nil {
@@ -524,6 +531,9 @@ func productPieces(ctx context.Context, x *presburger.Map, xd []*pieceDomain, y 
 			if err := presburger.Charge(ctx, constraintRows(p)+constraintRows(dm)); err != nil {
 				return nil, nil, fmt.Errorf("product of values: %w", err)
 			}
+			if err := size.add(p); err != nil {
+				return nil, nil, err
+			}
 			d := xd[i].meet(yd[j], dm)
 			for _, b := range p.Basics() {
 				pieces = append(pieces, b)
@@ -532,6 +542,59 @@ func productPieces(ctx context.Context, x *presburger.Map, xd []*pieceDomain, y 
 		}
 	}
 	return presburger.NewMap(shape.Space(), pieces...), doms, nil
+}
+
+// productSize counts the coefficients of the pieces built by the
+// products of one value's evaluation (a statement's value, or the value
+// of a check over its data-dependent reads) against max: the products of
+// a value's pieces grow as the product of its reads' pieces, and the
+// pieces of the intermediate products are held until the value is
+// decomposed into its obligations. Once past max, the value is left
+// undecided (presburger.ErrBudget) rather than built. A nil *productSize
+// counts nothing.
+type productSize struct {
+	max, used int
+}
+
+// newProductSize returns the count of one value's products against the
+// bound that ctx carries (withProductBound), DefaultProductCoefficients
+// when it carries none. The step budget does not bound memory: a step
+// is charged per constraint built, and a piece of a value over many
+// holes has a column per hole, so that 20,000,000 steps of products can
+// hold several gigabytes.
+func newProductSize(ctx context.Context) *productSize {
+	bound := DefaultProductCoefficients
+	if n, ok := ctx.Value(productBoundKey{}).(int); ok && n > 0 {
+		bound = n
+	}
+	return &productSize{max: bound}
+}
+
+// productBoundKey is the context key of the bound on the coefficients of
+// one value's products (AnalyzeOptions.ProductCoefficients).
+type productBoundKey struct{}
+
+// withProductBound returns ctx carrying n as the bound on the
+// coefficients of one value's products (newProductSize).
+func withProductBound(ctx context.Context, n int) context.Context {
+	return context.WithValue(ctx, productBoundKey{}, n)
+}
+
+// add counts the coefficients of m's pieces, and returns an error
+// wrapping presburger.ErrBudget once the total exceeds the bound. A
+// constraint counts a coefficient per parameter and per dimension and
+// its constant (not its local variables: m's pieces are not copied to
+// count them).
+func (z *productSize) add(m *presburger.Map) error {
+	if z == nil {
+		return nil
+	}
+	sp := m.Space()
+	z.used += m.NumConstraints() * (sp.NumParams() + sp.TupleDims() + 1)
+	if z.used > z.max {
+		return fmt.Errorf("%w: the products of the value's pieces hold more than %d coefficients of constraints", presburger.ErrBudget, z.max)
+	}
+	return nil
 }
 
 // chargeBuilt counts against the step budget of ctx (AnalyzeOptions.Steps)

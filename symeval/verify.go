@@ -183,7 +183,20 @@ type AnalyzeOptions struct {
 	// steps of Refutes and Pending, which run on the caller's contexts,
 	// are not counted.
 	Steps int64
+	// ProductCoefficients bounds the coefficients (constraints times
+	// columns) of the products of pieces that the evaluation of one
+	// statement's value builds (productSize): 0 means
+	// DefaultProductCoefficients. Past it, that statement's value
+	// obligations are one Undecided condition naming the bound, and the
+	// evaluation goes on with the next statement. The step budget bounds
+	// the work; this bounds the memory a value holds.
+	ProductCoefficients int
 }
+
+// DefaultProductCoefficients is the default bound on the coefficients of
+// the products of one value's pieces (AnalyzeOptions.ProductCoefficients):
+// 2^25 coefficients of 16 bytes, half a gigabyte.
+const DefaultProductCoefficients = 1 << 25
 
 // DefaultSteps is the default bound on the Presburger steps of one
 // symbolic evaluation (AnalyzeOptions.Steps).
@@ -211,6 +224,9 @@ func Analyze(ctx context.Context, k *sched.Kernel, kinfo *sched.Info, spec *sare
 	}
 	allow := presburger.NewAllowance(steps)
 	ctx = presburger.WithAllowance(ctx, allow)
+	if opts.ProductCoefficients > 0 {
+		ctx = withProductBound(ctx, opts.ProductCoefficients)
+	}
 	defer func() {
 		if a != nil {
 			a.Steps = allow.Used()

@@ -69,6 +69,9 @@ var errConditionBudget = errors.New("the condition's budget of resource units is
 // there is no such budget (Unlimited, or zero in a solver made without
 // Options.defaults).
 func (s *solver) conditionLeft() (left uint64, ok bool) {
+	if s.termsOver() {
+		return 0, true
+	}
 	b := s.v.opts.ConditionResources
 	if b == 0 || b == Unlimited {
 		return 0, false

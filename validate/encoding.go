@@ -115,13 +115,21 @@ func (s *solver) encodePieces(o *symeval.Obligation, st strategy, q *query, piec
 	}
 	var err error
 	dims := append(append([]*smt.Term(nil), q.iholes...), q.sholes...)
-	if q.points, err = s.enc.Set(presburger.NewMap(sp, pieces...), func(name string) (*smt.Term, bool) {
-		t, ok := q.params[name]
-		return t, ok
-	}, dims); err != nil {
-		return nil, fmt.Errorf("points: %w", err)
+	// Piece by piece: a map of all the pieces, and the encoder's copy
+	// of its pieces, held thousands of them at once (two copies of a
+	// mismatch of 9,110 pieces, a gigabyte).
+	disjuncts := make([]*smt.Term, 0, len(pieces))
+	for _, piece := range pieces {
+		t, err := s.enc.Set(presburger.NewMap(sp, piece), func(name string) (*smt.Term, bool) {
+			t, ok := q.params[name]
+			return t, ok
+		}, dims)
+		if err != nil {
+			return nil, fmt.Errorf("points: %w", err)
+		}
+		disjuncts = append(disjuncts, t)
 	}
-	q.points = q.points.Simplify()
+	q.points = s.z.Or(disjuncts...).Simplify()
 	if e != nil {
 		q.same = true
 		q.iv, q.sv, q.idef, q.sdef, q.sfree, q.bad, q.axioms, q.opaque, q.ranged = e.iv, e.sv, e.idef, e.sdef, e.sfree, e.bad, e.axioms, e.opaque, e.ranged

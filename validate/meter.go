@@ -6,6 +6,7 @@ import (
 
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/smt"
+	"github.com/augur-verify/augur/symeval"
 )
 
 // The meter of the work that Z3's resource units miss: a condition's
@@ -38,7 +39,80 @@ const evalPointUnits = 20
 // the work that met it stop and the condition undecided with the budget
 // as its reason (strategyRun.fail).
 func (s *solver) errBudgetSpent() error {
+	if s.termsSpent {
+		return fmt.Errorf("%w: %s", errConditionBudget, s.termsReason())
+	}
 	return fmt.Errorf("%w (%d units)", errConditionBudget, s.v.opts.ConditionResources)
+}
+
+// termsOver reports whether the condition's encodings hold more Z3 terms
+// than Options.ConditionTerms (the references that the wrappers of the
+// solver's contexts hold, reachable or not: with manual release, the
+// unreachable ones are given back only when the condition is decided).
+// Once over, it stays so for the condition (solver.termsSpent): its
+// budget is then spent as if its resource units were (conditionLeft).
+func (s *solver) termsOver() bool {
+	if s.termsSpent {
+		return true
+	}
+	b := s.v.opts.ConditionTerms
+	if b == 0 || b == Unlimited {
+		return false
+	}
+	n := uint64(s.z.Held())
+	if s.side != nil {
+		n += uint64(s.side.Held())
+	}
+	if n > b {
+		s.termsSpent = true
+	}
+	return s.termsSpent
+}
+
+// shed starts the condition afresh in a new Z3 context, at a boundary
+// between two pieces of its points, once its context holds more than
+// half of Options.ConditionTerms: the terms of the pieces decided are
+// given back with the old context, so that a condition of thousands of
+// pieces holds the terms of the pieces since the last renewal, not of
+// all of them. Nothing may hold terms of the old context past the call:
+// its callers drop their queries of earlier pieces (encode's earlier),
+// and call it only without deferred models (strategyRun.cands). Being
+// decided by the count of terms held, not by time, the renewals fall at
+// the same pieces on any machine. It reports whether it renewed the
+// context; what was made in it is the callers' to drop.
+func (s *solver) shed(c *symeval.Condition, pi, n int) bool {
+	b := s.v.opts.ConditionTerms
+	if b == 0 || b == Unlimited || s.termsSpent {
+		return false
+	}
+	held := s.z.Held()
+	if uint64(held) <= b/2 {
+		return false
+	}
+	z, err := smt.NewContext(smt.WithModels(true), smt.WithManualRelease())
+	if err != nil {
+		return false
+	}
+	s.meter.charge(s)
+	s.meter.close()
+	old := s.z
+	s.z, s.enc = z, s.newEncoder(z)
+	s.meter.reset(s.z)
+	old.Close()
+	if s.side != nil {
+		s.side.Close()
+		s.side = nil
+	}
+	if s.v.opts.Trace != nil {
+		s.v.trace(fmt.Sprintf("C%d: a fresh Z3 context before piece %d of %d (%d terms held)", c.ID, pi+1, n, held))
+	}
+	return true
+}
+
+// termsReason is the reason of a condition whose encodings held more
+// terms than Options.ConditionTerms.
+func (s *solver) termsReason() string {
+	return fmt.Sprintf("its encodings hold more than %d Z3 terms (the condition's bound on terms)", s.v.opts.ConditionTerms)
 }
 
 // meterEncoding charges the encoding of one expression node: the meter of

@@ -195,3 +195,83 @@ func TestMeterContext(t *testing.T) {
 		t.Errorf("after a check of %d units: %d charged in all, want %d", check, s.used, simplified+all-base)
 	}
 }
+
+// TestConditionTerms: a condition whose encodings hold more Z3 terms
+// than Options.ConditionTerms makes no more queries and stays undecided,
+// its reason naming that bound, not the resource units, which are far
+// from spent; with the default bound the kernel is valid.
+func TestConditionTerms(t *testing.T) {
+	spec, prog := filepath.Join("..", "testdata", "corpus", "rdinit.sare"), filepath.Join("..", "testdata", "corpus", "rdinit_rows.sched")
+	rep := validateFiles(t, spec, prog, Options{Jobs: 1, NoQuickTest: true, ConditionTerms: 20})
+	if rep.Verdict != Unknown {
+		t.Fatalf("verdict %s (%s), want unknown", rep.Verdict, rep.Reason)
+	}
+	want := "its encodings hold more than 20 Z3 terms (the condition's bound on terms)"
+	undecided := 0
+	for _, c := range rep.Conditions {
+		if c.Status != Undecided {
+			continue
+		}
+		undecided++
+		if !strings.HasSuffix(c.Reason, want) || strings.Contains(c.Reason, "units") {
+			t.Errorf("C%d undecided: %s; want the condition's bound on terms", c.ID, c.Reason)
+		}
+	}
+	if undecided == 0 {
+		t.Errorf("no condition undecided\n%s", reportText(rep))
+	}
+	if rep := validateFiles(t, spec, prog, Options{Jobs: 1, NoQuickTest: true}); rep.Verdict != Valid {
+		t.Errorf("with the default bound on terms: verdict %s (%s), want valid", rep.Verdict, rep.Reason)
+	}
+}
+
+// renewalSpec and renewalProg: a condition of five pieces, one per
+// value of N that the kernel's assumptions allow, each its own
+// substitution (N fixed), closed by matching group by group.
+const renewalSpec = `param N
+assume N >= 2
+input A(i) : f32
+tensor T(i) : f32
+T(i) = 2.0 * A(i)
+output T
+`
+
+const renewalProg = `kernel k(N)
+assume N >= 2
+assume select(N == 3, 1, select(N == 5, 1, select(N == 7, 1, select(N == 9, 1, select(N == 11, 1, 0))))) == 1
+in  a[i] : f32[N] = A(i)
+out t[i] : f32[N] = T(i)
+{
+  for i < N {
+    t[i] {T(i)} := a[i] + a[i]
+  }
+}
+`
+
+// TestConditionTermsRenewal: a condition of several pieces whose
+// context holds more than half of Options.ConditionTerms at a boundary
+// between two pieces goes on in a fresh context (solver.shed), the
+// substitutions of its groups made again there, and is proved within a
+// bound of 100 terms that its five pieces together exceed (without the
+// renewals it was undecided at that bound); the renewals fall before
+// every piece, each closed by its group's query.
+func TestConditionTermsRenewal(t *testing.T) {
+	var lines []string
+	rep, err := Validate(context.Background(), &syntax.Source{Name: "s.sare", Text: renewalSpec}, &syntax.Source{Name: "p.sched", Text: renewalProg},
+		Options{Jobs: 1, NoQuickTest: true, ConditionTerms: 100, Trace: func(s string) { lines = append(lines, strings.TrimSpace(s)) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != Valid {
+		t.Fatalf("verdict %s (%s), want valid\n%s", rep.Verdict, rep.Reason, reportText(rep))
+	}
+	joined := strings.Join(lines, "\n")
+	for pi := 1; pi <= 5; pi++ {
+		for _, want := range []string{fmt.Sprintf("C5: a fresh Z3 context before piece %d of 5", pi),
+			fmt.Sprintf("first, piece %d of 5 (one substitution): same terms", pi)} {
+			if !strings.Contains(joined, want) {
+				t.Errorf("no line %q in the trace:\n%s", want, joined)
+			}
+		}
+	}
+}

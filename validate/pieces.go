@@ -42,6 +42,17 @@ func (s *solver) groupPieces(ob *symeval.Obligation, pieces []*presburger.BasicM
 	return g
 }
 
+// substitution returns the query to complete for the group key, whose
+// first piece is first: the group's own (subst), or, once the solver's
+// context was renewed (renewed), the substitution made again in the
+// fresh context, the same terms for every member as in the old one.
+func (g *pieceGroups) substitution(s *solver, ob *symeval.Obligation, key string, first *presburger.BasicMap, renewed bool) *query {
+	if renewed {
+		return s.substitute(ob, first)
+	}
+	return g.subst[key]
+}
+
 // closeGroups tries to close the pieces of ob's points group by group
 // (pieceGroups), with matchFirst's criteria: the sides substituted to one
 // term, or the query unsatisfiable within matchFirstResources units. Each
@@ -87,6 +98,9 @@ func (s *solver) closeGroups(c *symeval.Condition, st strategy, g *pieceGroups, 
 	}
 	var order []string
 	buckets := map[string][]open{}
+	// renewed: the solver's context was renewed (solver.shed), and the
+	// substitutions of g, made in the old one, are made again.
+	renewed := false
 	for pi := range all {
 		key := g.key[pi]
 		members := g.members[key]
@@ -96,12 +110,18 @@ func (s *solver) closeGroups(c *symeval.Condition, st strategy, g *pieceGroups, 
 		if s.ctx.Err() != nil {
 			return closed
 		}
+		// A fresh context only while no group's query is kept for the
+		// queries over unions below (buckets).
+		if len(order) == 0 && s.shed(c, pi, len(all)) {
+			clear(earlier)
+			renewed = true
+		}
 		pieces := make([]*presburger.BasicMap, len(members))
 		for i, m := range members {
 			pieces[i] = all[m]
 		}
 		s.enc.ResetUnfoldings()
-		q, err := s.encodePieces(ob, st, g.subst[key], pieces, earlier)
+		q, err := s.encodePieces(ob, st, g.substitution(s, ob, key, pieces[0], renewed), pieces, earlier)
 		if err != nil {
 			continue
 		}

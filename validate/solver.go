@@ -64,6 +64,9 @@ type solver struct {
 	// used counts the resource units of every check of the condition
 	// being decided.
 	used uint64
+	// termsSpent: the condition's encodings held more terms than
+	// Options.ConditionTerms (termsOver).
+	termsSpent bool
 	// lookLimit, when not zero, bounds the checks of a counterexample
 	// search (check, groundCheck) below the query's resource limit.
 	lookLimit uint64
@@ -254,7 +257,7 @@ func (s *solver) sideContext() (*smt.Context, error) {
 // decide discharges the value condition c.
 func (s *solver) decide(c *symeval.Condition) *outcome {
 	start := time.Now()
-	s.used = 0
+	s.used, s.termsSpent = 0, false
 	s.meter.reset(s.z)
 	o := s.decideStrategies(c)
 	s.meter.charge(s)

@@ -146,7 +146,10 @@ func (s *solver) decideStrategies(c *symeval.Condition) *outcome {
 // (Options.ConditionResources) said once, last.
 func (r *strategyRun) undecided() string {
 	out := r.reasons
-	if r.spent {
+	switch {
+	case r.spent && r.s.termsSpent:
+		out = append(out, r.s.termsReason())
+	case r.spent:
 		out = append(out, fmt.Sprintf("%s (%d units)", errConditionBudget, r.s.v.opts.ConditionResources))
 	}
 	return strings.Join(out, "; ")
@@ -282,6 +285,9 @@ func (r *strategyRun) tryPieces(si int, limit uint64, last bool) (bool, []string
 	var scripts []string
 	earlier := map[string]*query{}
 	for pi := r.resume[si]; pi < len(r.pieces); pi++ {
+		if len(r.cands) == 0 && s.shed(c, pi, len(r.pieces)) {
+			clear(earlier)
+		}
 		s.enc.ResetUnfoldings()
 		q, err := s.encode(ob, st, r.pieces[pi], earlier)
 		if err != nil {
@@ -483,6 +489,10 @@ func (s *solver) matchFirst(c *symeval.Condition, strategies []strategy, pieces 
 		}
 		if closedGroups[groups.key[pi]] {
 			continue
+		}
+		if s.shed(c, pi, len(pieces)) {
+			clear(earlier)
+			clear(earlierDeep)
 		}
 		if useDeep {
 			// The specification side at its full depth at once

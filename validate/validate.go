@@ -28,6 +28,16 @@ type Options struct {
 	// reason saying so: like Resources, it is the same on any machine and
 	// under any load.
 	ConditionResources uint64
+	// ConditionTerms bounds the Z3 terms that the encodings of one
+	// condition hold (zero: DefaultConditionTerms; Unlimited: no bound):
+	// the terms a condition's context holds are given back only when the
+	// condition is decided (smt.WithManualRelease), so that they, not
+	// the resource units, decide its memory. Once its encodings hold
+	// more, the condition's remaining queries are not made and it stays
+	// undecided, its reason naming this bound. The count depends on the
+	// calls made alone, not on timing: it is the same on any machine
+	// and under any load.
+	ConditionTerms uint64
 	// TotalResources bounds the resource units of the value conditions
 	// of the whole validation together (zero: DefaultTotalResources;
 	// Unlimited: no bound). The conditions are counted in program order,
@@ -132,6 +142,12 @@ const DefaultResources = 100_000_000
 // the suite's decided conditions at most 1.2 million.
 const DefaultConditionResources = 250_000_000
 
+// DefaultConditionTerms is the default of Options.ConditionTerms:
+// 8,000,000 references to Z3 terms, each a Go wrapper of some 100 bytes
+// with its cleanup and a term of Z3's of about as many, so that a
+// condition's encodings hold under 2 GB.
+const DefaultConditionTerms = 8_000_000
+
 // DefaultTotalResources is the default of Options.TotalResources:
 // 500,000,000 units, two conditions at DefaultConditionResources and
 // more than three times what any of those validations was measured to
@@ -157,6 +173,9 @@ func (o *Options) defaults() {
 	}
 	if o.TotalResources == 0 {
 		o.TotalResources = DefaultTotalResources
+	}
+	if o.ConditionTerms == 0 {
+		o.ConditionTerms = DefaultConditionTerms
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = 5 * time.Minute

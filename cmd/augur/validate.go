@@ -34,7 +34,10 @@ type validateFlags struct {
 	// on all of them (0: no bound; see unbounded).
 	condRes  uint64
 	totalRes uint64
-	jobs     int
+	// condTerms bounds the Z3 terms of one condition's encodings (0: no
+	// bound).
+	condTerms uint64
+	jobs      int
 	// symbolicSteps bounds the symbolic evaluation's work.
 	symbolicSteps int64
 	emitSMT       string
@@ -111,7 +114,8 @@ resource units, --condition-resources all the queries of one condition,
 --total-resources the queries of all the conditions together (counted in
 program order: the conditions after those that spent it are undecided),
 --symbolic-steps the whole symbolic evaluation in the Presburger engine's
-steps. A validation that exhausts any of them is UNKNOWN, the reason naming
+steps, --condition-terms the Z3 terms one condition's encodings hold (its
+memory). A validation that exhausts any of them is UNKNOWN, the reason naming
 which ran out, on any machine under any load. The defaults give every
 condition of Halide's suite and apps with a documented verdict several times
 what it needs.
@@ -139,6 +143,7 @@ Exit status: 0 valid, 1 invalid, 2 unknown (cancelled too), 3 error
 	fl.BoolVar(&f.json, "json", false, "print the report as JSON")
 	fl.StringVar(&f.valueModel, "value-model", "real", "value model for floats: real or ieee")
 	fl.Uint64Var(&f.resources, "resources", validate.DefaultResources, "work limit of each solver query, in Z3's resource units: a query that exhausts it is undecided, whatever the machine's load")
+	fl.Uint64Var(&f.condTerms, "condition-terms", validate.DefaultConditionTerms, "bound on the Z3 terms that the encodings of one condition hold, its memory (0: none); a condition past it is undecided")
 	fl.Uint64Var(&f.condRes, "condition-resources", validate.DefaultConditionResources, "work limit of all the solver queries of one condition together, in Z3's resource units (0: none); a condition that spends it is undecided")
 	fl.Uint64Var(&f.totalRes, "total-resources", validate.DefaultTotalResources, "work limit of the solver queries of all the conditions together, in Z3's resource units (0: none); the conditions after those that spent it, in program order, are undecided")
 	fl.DurationVar(&f.timeout, "timeout", 0, "wall-clock guard on each solver query (0: 5m); a verdict it decides is marked as time-bound")
@@ -192,7 +197,7 @@ func validateKernel(ctx context.Context, out, errw io.Writer, specPath, progPath
 			return &exitError{code: exitMalformed, err: err}
 		}
 	}
-	opts := validate.Options{ValueModel: model, Resources: f.resources, ConditionResources: unbounded(f.condRes), TotalResources: unbounded(f.totalRes), SymbolicSteps: f.symbolicSteps, Timeout: f.timeout, Jobs: f.jobs, AllConditions: f.all, NoGarbageWrites: f.noGarbage, NoQuickTest: f.noQuickTest, KeepSMT: f.emitSMT != "", ProvedFormulas: f.verbose, Derived: f.derived}
+	opts := validate.Options{ValueModel: model, Resources: f.resources, ConditionResources: unbounded(f.condRes), TotalResources: unbounded(f.totalRes), ConditionTerms: unbounded(f.condTerms), SymbolicSteps: f.symbolicSteps, Timeout: f.timeout, Jobs: f.jobs, AllConditions: f.all, NoGarbageWrites: f.noGarbage, NoQuickTest: f.noQuickTest, KeepSMT: f.emitSMT != "", ProvedFormulas: f.verbose, Derived: f.derived}
 	if f.verbose && !f.json {
 		opts.Trace = func(line string) { fmt.Fprintln(out, line) }
 	}

@@ -123,7 +123,8 @@ func shellFields(s string) []string {
 }
 
 // TestBudgetFlags: augur validate's and augur halide's budget flags
-// default to validate's default budgets, and 0 ("none") is passed on as
+// (and augur validate's bound on a condition's terms) default to
+// validate's default budgets, and 0 ("none") is passed on as
 // validate.Unlimited, not as validate's zero (its default).
 func TestBudgetFlags(t *testing.T) {
 	for _, cmd := range []*cobra.Command{newValidateCmd(), newHalideCmd()} {
@@ -136,6 +137,9 @@ func TestBudgetFlags(t *testing.T) {
 				t.Errorf("%s --%s: default %v, want %d", cmd.Name(), name, f, want)
 			}
 		}
+	}
+	if f := newValidateCmd().Flags().Lookup("condition-terms"); f == nil || f.DefValue != strconv.FormatUint(validate.DefaultConditionTerms, 10) {
+		t.Errorf("validate --condition-terms: default %v, want %d", f, validate.DefaultConditionTerms)
 	}
 	if unbounded(0) != validate.Unlimited || unbounded(7) != 7 {
 		t.Errorf("unbounded(0) = %d, unbounded(7) = %d", unbounded(0), unbounded(7))
