@@ -2,6 +2,7 @@ package presburger
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 )
@@ -158,6 +159,20 @@ func (b *BasicMap) Copy() *BasicMap {
 	c.eqs = copyRows(b.eqs)
 	c.ineqs = copyRows(b.ineqs)
 	return c
+}
+
+// share returns a new BasicMap with b's rows and divisions, shared, not
+// copied: every operation of the package leaves the rows of its operands
+// as they are (Map.Pieces shares whole conjunctions), and the slices are
+// clipped, so that an Add method on either appends to a slice of its own.
+// Only the fields of the struct (its space, set by Map.withBasics) are
+// the new object's own.
+func (b *BasicMap) share() *BasicMap {
+	c := *b
+	c.divs = slices.Clip(b.divs)
+	c.eqs = slices.Clip(b.eqs)
+	c.ineqs = slices.Clip(b.ineqs)
+	return &c
 }
 
 func (b *BasicMap) checkRow(row []Int) {

@@ -92,12 +92,19 @@ func (a *Allowance) Max() int64 {
 // Used returns the steps counted so far.
 func (a *Allowance) Used() int64 { return a.used.Load() }
 
-// take counts n steps and fails once the total exceeds the bound.
+// take counts n steps and fails once the total exceeds the bound. n
+// steps charged at once (Charge) are n steps one after the other: the
+// work stops at the first step past the bound, which is the last one
+// counted (Used is then the bound plus one, wherever the bound falls).
 func (a *Allowance) take(n int64) error {
-	if u := a.used.Add(n); a.max > 0 && u > a.max {
-		return fmt.Errorf("%w: more than %d steps", ErrAllowance, a.max)
+	u := a.used.Add(n)
+	if a.max <= 0 || u <= a.max {
+		return nil
 	}
-	return nil
+	for u > a.max+1 && !a.used.CompareAndSwap(u, a.max+1) {
+		u = a.used.Load()
+	}
+	return fmt.Errorf("%w: more than %d steps", ErrAllowance, a.max)
 }
 
 type allowanceKey struct{}

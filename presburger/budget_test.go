@@ -103,3 +103,23 @@ func TestAllowanceBoundsAll(t *testing.T) {
 		t.Fatalf("Charge on a cancelled context: %v", err)
 	}
 }
+
+// TestChargePastAllowance checks that steps charged at once count as
+// steps one after the other: the charge that crosses the bound stops at
+// the first step past it, and Used is the bound plus one wherever the
+// bound falls within the charge.
+func TestChargePastAllowance(t *testing.T) {
+	a := NewAllowance(10)
+	ctx := WithAllowance(context.Background(), a)
+	for i := 0; i < 2; i++ {
+		if err := Charge(ctx, 4); err != nil {
+			t.Fatalf("charge %d of 4 steps within 10: %v", i+1, err)
+		}
+	}
+	if err := Charge(ctx, 4); !errors.Is(err, ErrAllowance) || a.Used() != 11 {
+		t.Fatalf("12 steps within 10: %v, %d used; want ErrAllowance, 11 used", err, a.Used())
+	}
+	if err := Charge(ctx, 1); !errors.Is(err, ErrAllowance) || a.Used() != 11 {
+		t.Fatalf("a step past the bound: %v, %d used; want ErrAllowance, 11 used", err, a.Used())
+	}
+}
