@@ -75,6 +75,12 @@ func (b *BasicMap) locCol(i int) int { return b.nDims() + i }
 // NumConstraints returns the number of b's equality and inequality rows.
 func (b *BasicMap) NumConstraints() int { return len(b.eqs) + len(b.ineqs) }
 
+// numEntries returns the entries of b's rows: its constraints and its
+// divisions' numerators, each of NumCols() columns.
+func (b *BasicMap) numEntries() int {
+	return (len(b.eqs) + len(b.ineqs) + len(b.divs)) * b.NumCols()
+}
+
 // Eqs returns copies of the equality rows (row·x = 0).
 func (b *BasicMap) Eqs() [][]Int { return copyRows(b.eqs) }
 

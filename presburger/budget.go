@@ -223,6 +223,34 @@ func (m *meter) step() error {
 	return nil
 }
 
+// stepN records n units of work, one after the other: it stops at the
+// first past the budget (or the allowance), counting no more.
+func (m *meter) stepN(n int) error {
+	if n <= 0 {
+		return nil
+	}
+	if left := m.b.MaxSteps - m.steps; n > left {
+		k := max(left, 0) + 1
+		m.steps += k
+		if m.allow != nil {
+			if err := m.allow.take(int64(k)); err != nil {
+				return err
+			}
+		}
+		return fmt.Errorf("%w: more than %d steps", ErrBudget, m.b.MaxSteps)
+	}
+	m.steps += n
+	if m.allow != nil {
+		if err := m.allow.take(int64(n)); err != nil {
+			return err
+		}
+	}
+	if err := m.ctx.Err(); err != nil {
+		return fmt.Errorf("presburger: %w", err)
+	}
+	return nil
+}
+
 func (m *meter) checkDisjuncts(n int) error {
 	if n > m.b.MaxDisjuncts {
 		return fmt.Errorf("%w: %d disjuncts (max %d)", ErrBudget, n, m.b.MaxDisjuncts)

@@ -79,6 +79,17 @@ func (m *Map) NumConstraints() int {
 	return n
 }
 
+// NumEntries returns the matrix entries of m's conjunctions: their
+// constraints' and divisions' coefficients (what building them writes,
+// BuildSteps).
+func (m *Map) NumEntries() int {
+	n := 0
+	for _, b := range m.basics {
+		n += b.numEntries()
+	}
+	return n
+}
+
 // Pieces returns the pieces of m, each as a map of m's space: the union
 // of the result is m. Maps are immutable, so the pieces share m's
 // conjunctions, where Basics copies them.
