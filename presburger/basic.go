@@ -2,6 +2,7 @@ package presburger
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 )
@@ -73,6 +74,12 @@ func (b *BasicMap) locCol(i int) int { return b.nDims() + i }
 
 // NumConstraints returns the number of b's equality and inequality rows.
 func (b *BasicMap) NumConstraints() int { return len(b.eqs) + len(b.ineqs) }
+
+// numEntries returns the entries of b's rows: its constraints and its
+// divisions' numerators, each of NumCols() columns.
+func (b *BasicMap) numEntries() int {
+	return (len(b.eqs) + len(b.ineqs) + len(b.divs)) * b.NumCols()
+}
 
 // Eqs returns copies of the equality rows (row·x = 0).
 func (b *BasicMap) Eqs() [][]Int { return copyRows(b.eqs) }
@@ -158,6 +165,20 @@ func (b *BasicMap) Copy() *BasicMap {
 	c.eqs = copyRows(b.eqs)
 	c.ineqs = copyRows(b.ineqs)
 	return c
+}
+
+// share returns a new BasicMap with b's rows and divisions, shared, not
+// copied: every operation of the package leaves the rows of its operands
+// as they are (Map.Pieces shares whole conjunctions), and the slices are
+// clipped, so that an Add method on either appends to a slice of its own.
+// Only the fields of the struct (its space, set by Map.withBasics) are
+// the new object's own.
+func (b *BasicMap) share() *BasicMap {
+	c := *b
+	c.divs = slices.Clip(b.divs)
+	c.eqs = slices.Clip(b.eqs)
+	c.ineqs = slices.Clip(b.ineqs)
+	return &c
 }
 
 func (b *BasicMap) checkRow(row []Int) {

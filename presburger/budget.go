@@ -92,12 +92,19 @@ func (a *Allowance) Max() int64 {
 // Used returns the steps counted so far.
 func (a *Allowance) Used() int64 { return a.used.Load() }
 
-// take counts n steps and fails once the total exceeds the bound.
+// take counts n steps and fails once the total exceeds the bound. n
+// steps charged at once (Charge) are n steps one after the other: the
+// work stops at the first step past the bound, which is the last one
+// counted (Used is then the bound plus one, wherever the bound falls).
 func (a *Allowance) take(n int64) error {
-	if u := a.used.Add(n); a.max > 0 && u > a.max {
-		return fmt.Errorf("%w: more than %d steps", ErrAllowance, a.max)
+	u := a.used.Add(n)
+	if a.max <= 0 || u <= a.max {
+		return nil
 	}
-	return nil
+	for u > a.max+1 && !a.used.CompareAndSwap(u, a.max+1) {
+		u = a.used.Load()
+	}
+	return fmt.Errorf("%w: more than %d steps", ErrAllowance, a.max)
 }
 
 type allowanceKey struct{}
@@ -212,6 +219,34 @@ func (m *meter) step() error {
 		if err := m.ctx.Err(); err != nil {
 			return fmt.Errorf("presburger: %w", err)
 		}
+	}
+	return nil
+}
+
+// stepN records n units of work, one after the other: it stops at the
+// first past the budget (or the allowance), counting no more.
+func (m *meter) stepN(n int) error {
+	if n <= 0 {
+		return nil
+	}
+	if left := m.b.MaxSteps - m.steps; n > left {
+		k := max(left, 0) + 1
+		m.steps += k
+		if m.allow != nil {
+			if err := m.allow.take(int64(k)); err != nil {
+				return err
+			}
+		}
+		return fmt.Errorf("%w: more than %d steps", ErrBudget, m.b.MaxSteps)
+	}
+	m.steps += n
+	if m.allow != nil {
+		if err := m.allow.take(int64(n)); err != nil {
+			return err
+		}
+	}
+	if err := m.ctx.Err(); err != nil {
+		return fmt.Errorf("presburger: %w", err)
 	}
 	return nil
 }

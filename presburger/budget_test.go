@@ -103,3 +103,52 @@ func TestAllowanceBoundsAll(t *testing.T) {
 		t.Fatalf("Charge on a cancelled context: %v", err)
 	}
 }
+
+// TestChargePastAllowance checks that steps charged at once count as
+// steps one after the other: the charge that crosses the bound stops at
+// the first step past it, and Used is the bound plus one wherever the
+// bound falls within the charge.
+func TestChargePastAllowance(t *testing.T) {
+	a := NewAllowance(10)
+	ctx := WithAllowance(context.Background(), a)
+	for i := 0; i < 2; i++ {
+		if err := Charge(ctx, 4); err != nil {
+			t.Fatalf("charge %d of 4 steps within 10: %v", i+1, err)
+		}
+	}
+	if err := Charge(ctx, 4); !errors.Is(err, ErrAllowance) || a.Used() != 11 {
+		t.Fatalf("12 steps within 10: %v, %d used; want ErrAllowance, 11 used", err, a.Used())
+	}
+	if err := Charge(ctx, 1); !errors.Is(err, ErrAllowance) || a.Used() != 11 {
+		t.Fatalf("a step past the bound: %v, %d used; want ErrAllowance, 11 used", err, a.Used())
+	}
+}
+
+// TestStepsSharedMeter checks Steps: n steps counted on the meter a
+// shared budget installs, as n single steps (the count stops at the
+// first past the budget, and the allowance counts as many), and without
+// a shared budget on a meter of the call's own.
+func TestStepsSharedMeter(t *testing.T) {
+	a := NewAllowance(0)
+	ctx := WithSharedBudget(WithAllowance(context.Background(), a), Budget{MaxSteps: 10})
+	for i := 0; i < 2; i++ {
+		if err := Steps(ctx, 4); err != nil {
+			t.Fatalf("steps %d of 4 within a shared 10: %v", i+1, err)
+		}
+	}
+	if err := Steps(ctx, 4); !errors.Is(err, ErrBudget) || a.Used() != 11 {
+		t.Fatalf("12 steps within a shared 10: %v, %d counted; want ErrBudget, 11", err, a.Used())
+	}
+	own := WithBudget(context.Background(), Budget{MaxSteps: 5})
+	for i := 0; i < 3; i++ {
+		if err := Steps(own, 5); err != nil {
+			t.Fatalf("5 steps within a budget of 5 per operation: %v", err)
+		}
+	}
+	if err := Steps(own, 6); !errors.Is(err, ErrBudget) {
+		t.Fatalf("6 steps within 5: %v, want ErrBudget", err)
+	}
+	if BuildSteps(3, 2*EntriesPerStep+1) != 5 {
+		t.Errorf("BuildSteps(3, %d) = %d, want 5", 2*EntriesPerStep+1, BuildSteps(3, 2*EntriesPerStep+1))
+	}
+}

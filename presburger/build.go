@@ -1,6 +1,9 @@
 package presburger
 
-import "fmt"
+import (
+	"context"
+	"fmt"
+)
 
 // This file is the engine's builder of quasi-affine constraints, the one
 // translation from quasi-affine expressions to constraint rows: the
@@ -45,9 +48,20 @@ func OutVar(k int) Var { return Var{Kind: DimOut, Pos: k} }
 // (Constrain, BasicMap) or the set of points where comparisons hold
 // (Chain), each pair of pieces of the compared values one conjunction.
 //
-// The zero Builder is not usable; call NewBuilder.
+// A builder made by NewBuilderContext counts its constructions against
+// the budget of its context: a step per piece, division local and
+// conjunction it builds, and a step per EntriesPerStep entries of their
+// rows (BuildSteps), each counted before it is built. Once the budget
+// is spent, the builder builds nothing more: its expressions are empty,
+// Err and Chain return the error.
+//
+// The zero Builder is not usable; call NewBuilder or NewBuilderContext.
 type Builder struct {
 	ab *BasicMap
+	// mt counts the constructions (NewBuilderContext); nil: uncounted.
+	mt *meter
+	// err is the first error of the count.
+	err error
 }
 
 // QuasiAff is a piecewise quasi-affine expression built by a Builder: on
@@ -76,6 +90,38 @@ type qcond struct {
 // NewBuilder returns a builder of a conjunction over sp, which starts
 // without constraints.
 func NewBuilder(sp Space) *Builder { return &Builder{ab: NewBasicMap(sp)} }
+
+// NewBuilderContext returns a builder of a conjunction over sp whose
+// constructions count against the budget of ctx: the meter ctx shares
+// (WithSharedBudget), or one of ctx's budget for the whole builder, and
+// the allowance of ctx. A construction of sets from expressions that
+// grow (a piece per pair of the operands' pieces at each min, max or
+// sum, a division column per piece at each division) then stops at the
+// budget, as the engine's operations do.
+func NewBuilderContext(ctx context.Context, sp Space) *Builder {
+	return &Builder{ab: NewBasicMap(sp), mt: newMeter(ctx)}
+}
+
+// Err returns the error that stopped the builder's count (a wrapped
+// ErrBudget, ErrAllowance or the context's error), or nil.
+func (b *Builder) Err() error { return b.err }
+
+// charge counts the steps of building n pieces, locals or conjunctions
+// of entries entries in all (BuildSteps), and reports whether the
+// builder may build them: false once the count has failed.
+func (b *Builder) charge(n, entries int) bool {
+	if b.err != nil {
+		return false
+	}
+	if b.mt == nil {
+		return true
+	}
+	if err := b.mt.stepN(BuildSteps(n, entries)); err != nil {
+		b.err = fmt.Errorf("building quasi-affine constraints: %w", err)
+		return false
+	}
+	return true
+}
 
 // Space returns the space of the conjunction.
 func (b *Builder) Space() Space { return b.ab.Space() }
@@ -147,10 +193,19 @@ func (b *Builder) Sub(x, y QuasiAff) QuasiAff { return b.AddScaled(x, NewInt(-1)
 // AddScaled returns x + k * y: on every pair of pieces of x and y, the
 // conjunction of their conditions.
 func (b *Builder) AddScaled(x QuasiAff, k Int, y QuasiAff) QuasiAff {
+	// a step per piece when the pieces multiply: the sum of two values
+	// of one piece is one row, as a constant is, counted by its entries
+	steps := 0
+	if len(x.pieces)*len(y.pieces) > 1 {
+		steps = 1
+	}
 	var out []qpiece
 	for _, px := range x.pieces {
 		for _, py := range y.pieces {
 			n := b.ab.NumCols()
+			if !b.charge(steps, (len(px.conds)+len(py.conds)+1)*n) {
+				return QuasiAff{}
+			}
 			conds := append(append([]qcond(nil), px.conds...), py.conds...)
 			out = append(out, qpiece{conds, addScaled(pad(px.aff, n), k, pad(py.aff, n))})
 		}
@@ -185,6 +240,10 @@ func (b *Builder) FloorDiv(x QuasiAff, k Int) QuasiAff {
 			out = append(out, p)
 			continue
 		}
+		// the new column is inserted in every row of the conjunction
+		if !b.charge(1, b.ab.numEntries()+b.ab.NumCols()) {
+			return QuasiAff{}
+		}
 		q := b.ab.AddLocalDiv(pad(p.aff, b.ab.NumCols()), k)
 		r := b.ab.NewRow()
 		r[b.ab.locCol(q)] = NewInt(1)
@@ -212,6 +271,9 @@ func (b *Builder) minMax(x, y QuasiAff, isMin bool) QuasiAff {
 	for _, px := range x.pieces {
 		for _, py := range y.pieces {
 			n := b.ab.NumCols()
+			if !b.charge(2, 2*(len(px.conds)+len(py.conds)+2)*n) {
+				return QuasiAff{}
+			}
 			u, v := pad(px.aff, n), pad(py.aff, n)
 			d := addScaled(v, NewInt(-1), u) // v - u
 			if !isMin {
@@ -259,8 +321,11 @@ func (b *Builder) Chain(operands [][]QuasiAff, ops []Cmp) (*Map, error) {
 	if len(operands) != len(ops)+1 {
 		return nil, fmt.Errorf("presburger: a chain of %d comparisons with %d operands", len(ops), len(operands))
 	}
+	if b.err != nil {
+		return nil, b.err
+	}
 	sp := b.ab.space
-	result := Universe(sp)
+	result, first := Universe(sp), true
 	for k, op := range ops {
 		for _, x := range operands[k] {
 			for _, y := range operands[k+1] {
@@ -268,7 +333,15 @@ func (b *Builder) Chain(operands [][]QuasiAff, ops []Cmp) (*Map, error) {
 				if err != nil {
 					return nil, err
 				}
-				if result, err = result.Intersect(NewMap(sp, bs...)); err != nil {
+				m := NewMap(sp, bs...)
+				// a conjunction per pair of their pieces; the first
+				// intersection, with the universe, copies the
+				// conjunctions compare counted
+				if !first && !b.charge(result.NumBasics()*m.NumBasics(), result.NumEntries()*m.NumBasics()+m.NumEntries()*result.NumBasics()) {
+					return nil, b.err
+				}
+				first = false
+				if result, err = result.Intersect(m); err != nil {
 					return nil, err
 				}
 			}
@@ -283,8 +356,16 @@ func (b *Builder) compare(x QuasiAff, op Cmp, y QuasiAff) ([]*BasicMap, error) {
 	w := b.ab.NumCols()
 	one := NewInt(1)
 	var bs []*BasicMap
+	nc := 1 // conjunctions per pair of pieces
+	if op == CmpNE {
+		nc = 2
+	}
 	for _, px := range x.pieces {
 		for _, py := range y.pieces {
+			// the copies of the conjunction with the pieces' conditions
+			if !b.charge(nc, nc*(b.ab.numEntries()+(len(px.conds)+len(py.conds)+1)*w)) {
+				return nil, b.err
+			}
 			base := b.ab.Copy()
 			for _, c := range append(append([]qcond(nil), px.conds...), py.conds...) {
 				if c.eq {

@@ -133,3 +133,69 @@ func TestCheckDisjuncts(t *testing.T) {
 		t.Errorf("beyond the default budget: %v, want ErrBudget", err)
 	}
 }
+
+// nestedMin returns min(...min(min(N, 1 - N), 2 - N)..., k - N), a value
+// of 2^k pieces.
+func nestedMin(b *Builder, k int) QuasiAff {
+	n := b.Dim(DimParam, 0)
+	x := n
+	for c := 1; c <= k; c++ {
+		x = b.Min(x, b.Sub(b.Const(NewInt(int64(c))), n))
+	}
+	return x
+}
+
+// TestBuilderCountsSteps checks that a builder of NewBuilderContext
+// counts what it builds against the meter of its context: floor(x / 3)
+// of a value of 64 pieces adds 64 division columns, each rewriting
+// every row, and counts the entries it writes (many more steps than the
+// columns: the locals' cost grows with the conjunction), the pieces of
+// its mins and the conjunctions of its comparison. The set is the one
+// an uncounted builder builds. Within a budget of fewer steps, the
+// builder stops at the first step past it (the allowance counts the
+// budget plus one), the values it builds after are empty, and Err and
+// Chain return ErrBudget.
+func TestBuilderCountsSteps(t *testing.T) {
+	sp := SetSpace([]string{"N"}, FlatTuple("", "i"))
+	const k, pieces = 6, 64
+	build := func(b *Builder) (QuasiAff, *Map, error) {
+		x := b.FloorDiv(nestedMin(b, k), NewInt(3))
+		m, err := b.Chain([][]QuasiAff{{b.Dim(DimOut, 0)}, {x}}, []Cmp{CmpEQ})
+		return x, m, err
+	}
+	_, want, err := build(NewBuilder(sp))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := NewAllowance(0)
+	b := NewBuilderContext(WithAllowance(context.Background(), a), sp)
+	_, got, err := build(b)
+	if err != nil || b.Err() != nil {
+		t.Fatalf("counted builder: %v, %v", err, b.Err())
+	}
+	if got.String() != want.String() {
+		t.Fatalf("counted builder built %s, want %s", got, want)
+	}
+	used := a.Used()
+	// 126 pieces of the mins, 64 locals and 64 conjunctions, and the
+	// entries of their rows (the conjunctions' 64 division columns):
+	// more than 400 steps
+	if used < 6*pieces {
+		t.Fatalf("%d steps counted for %d division columns, want at least %d", used, pieces, 6*pieces)
+	}
+	for _, max := range []int{100, int(used) - 1} {
+		a := NewAllowance(0)
+		ctx := WithSharedBudget(WithAllowance(context.Background(), a), Budget{MaxSteps: max})
+		b := NewBuilderContext(ctx, sp)
+		x, m, err := build(b)
+		if !errors.Is(err, ErrBudget) || !errors.Is(b.Err(), ErrBudget) || m != nil {
+			t.Fatalf("within %d steps: %v, %v; want ErrBudget and no set", max, err, b.Err())
+		}
+		if max == 100 && x.NumPieces() != 0 {
+			t.Errorf("within %d steps: floor(x / 3) of %d pieces, want none built", max, x.NumPieces())
+		}
+		if a.Used() != int64(max)+1 {
+			t.Errorf("within %d steps: %d counted, want the first one past the budget", max, a.Used())
+		}
+	}
+}

@@ -109,7 +109,15 @@ func coalesce(ctx context.Context, m *Map, simplified bool) (_ *Map, err error) 
 			if i == j {
 				continue
 			}
-			in, err := pieceSubsetTab(ctx, newMeter(ctx), sp, plain[i], plain[j], tabs)
+			// A step per pair tested: most tests are decided by
+			// syntactic checks and known points, which cost no step of
+			// their own, and coalescing hundreds of pieces is mostly
+			// such tests.
+			mt := newMeter(ctx)
+			if err := mt.step(); err != nil {
+				return nil, fmt.Errorf("coalesce: %w", err)
+			}
+			in, err := pieceSubsetTab(ctx, mt, sp, plain[i], plain[j], tabs)
 			if err != nil {
 				return nil, fmt.Errorf("coalesce: %w", err)
 			}
@@ -175,7 +183,9 @@ func pieceSubsetTab(ctx context.Context, mt *meter, sp Space, a, b *BasicMap, ta
 	var tab func() *simplifier
 	switch {
 	case coalesceSameLocals(a, b):
-		rows = asInequalities(b, copyRow)
+		// The rows are only read (validity, tableau rows, negations
+		// are new): b's own, not copies.
+		rows = asInequalities(b, func(r []Int) []Int { return r })
 		a0 := a
 		tab = func() *simplifier {
 			if tabs == nil {
@@ -874,7 +884,11 @@ func (c *pairCoalescer) covered(h *BasicMap, restA, restB [][]Int, ia, ib *piece
 	var hs *simplifier // h ⊇ a is not empty
 	for _, ra := range restA {
 		for _, rb := range restB {
+			// A step per pair of rows, decided by a known point or not.
 			mt := newMeter(c.ctx)
+			if err := mt.step(); err != nil {
+				return false, err
+			}
 			if c.tabs != nil {
 				if hs == nil {
 					hs = newKnownSimplifier(mt, h)
@@ -986,6 +1000,10 @@ func coalesceMergeTab(ctx context.Context, sp Space, bs []*BasicMap, tabs map[*B
 			for j := i + 1; j < len(bs) && !changed; j++ {
 				if failed[[2]*BasicMap{bs[i], bs[j]}] {
 					continue
+				}
+				// A step per pair tried (see coalesce).
+				if err := newMeter(ctx).step(); err != nil {
+					return nil, err
 				}
 				a, b := bs[i], bs[j]
 				aligned := false

@@ -2,8 +2,10 @@ package presburger
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand"
+	"strings"
 	"testing"
 )
 
@@ -134,5 +136,30 @@ func TestPieceSubsetRandom(t *testing.T) {
 	}
 	if in < 50 {
 		t.Fatalf("only %d contained cases: the test does not exercise containment", in)
+	}
+}
+
+// TestCoalesceCountsPairs checks that coalescing counts a step per pair
+// of pieces it tries, those decided syntactically or by a known point
+// included (most of the pairs of a heap's hundreds of pieces, which ran
+// for minutes within their budget), so that its budget bounds it.
+func TestCoalesceCountsPairs(t *testing.T) {
+	const n = 30
+	var parts []string
+	for i := 0; i < n; i++ {
+		parts = append(parts, fmt.Sprintf("[x] : x = %d", 3*i))
+	}
+	m := mustParse(t, "{ "+strings.Join(parts, "; ")+" }")
+	pairs := int64(n * (n - 1) / 2)
+	a := NewAllowance(0)
+	c, err := Coalesce(WithAllowance(context.Background(), a), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.NumBasics() != n || a.Used() < pairs {
+		t.Fatalf("coalescing %d points 3 apart: %d pieces, %d steps; want %d pieces, at least a step per pair (%d)", n, c.NumBasics(), a.Used(), n, pairs)
+	}
+	if _, err := Coalesce(WithBudget(context.Background(), Budget{MaxSteps: int(pairs) - 1}), m); !errors.Is(err, ErrBudget) {
+		t.Fatalf("within %d steps: %v, want ErrBudget", pairs-1, err)
 	}
 }

@@ -79,6 +79,17 @@ func (m *Map) NumConstraints() int {
 	return n
 }
 
+// NumEntries returns the matrix entries of m's conjunctions: their
+// constraints' and divisions' coefficients (what building them writes,
+// BuildSteps).
+func (m *Map) NumEntries() int {
+	n := 0
+	for _, b := range m.basics {
+		n += b.numEntries()
+	}
+	return n
+}
+
 // Pieces returns the pieces of m, each as a map of m's space: the union
 // of the result is m. Maps are immutable, so the pieces share m's
 // conjunctions, where Basics copies them.
@@ -157,7 +168,9 @@ func (m *Map) withBasics(bs []*BasicMap) *Map {
 		if b == nil || b.empty {
 			continue
 		}
-		b.space = out.space // shared: see BasicMap.Copy
+		if !sameSpaceValue(b.space, out.space) {
+			b.space = out.space // shared: see BasicMap.Copy
+		}
 		out.basics = append(out.basics, b)
 	}
 	return out
@@ -215,14 +228,73 @@ func (m *Map) Union(o *Map) (*Map, error) {
 		return nil, spaceMismatch("union", m.space, o.space)
 	}
 	a, b := alignMaps(m, o)
-	var bs []*BasicMap
+	// The pieces are shared, not copied (maps are immutable): a heap
+	// updated statement by statement is a union of the pieces of the
+	// heap before and of the statement's writes, and each heap kept
+	// along the way then holds its pieces once.
+	bs := make([]*BasicMap, 0, len(a.basics)+len(b.basics))
 	for _, x := range a.basics {
-		bs = append(bs, x.Copy())
+		bs = append(bs, a.sharedPiece(x))
 	}
 	for _, y := range b.basics {
-		bs = append(bs, y.Copy())
+		bs = append(bs, a.sharedPiece(y))
 	}
 	return a.withBasics(bs), nil
+}
+
+// sharedPiece returns b to be a piece of a map of m's space: b itself
+// when its space is m's (withBasics then leaves it as it is), otherwise
+// a new BasicMap sharing b's rows (BasicMap.share), whose space
+// withBasics sets.
+func (m *Map) sharedPiece(b *BasicMap) *BasicMap {
+	if sameSpaceValue(b.space, m.space) {
+		return b
+	}
+	return b.share()
+}
+
+// sameSpaceValue reports whether a and b are the same value: the same
+// slices and tuples, not merely equal ones (a cheap test, which misses
+// equal spaces built apart).
+func sameSpaceValue(a, b Space) bool {
+	return a.ParamOnly == b.ParamOnly && a.In == b.In && sameSlice(a.Params, b.Params) &&
+		a.Out.Name == b.Out.Name && sameSlice(a.Out.Dims, b.Out.Dims) && a.Out.Left == b.Out.Left && a.Out.Right == b.Out.Right
+}
+
+// sameSlice reports whether a and b are the same slice (same elements
+// in the same memory).
+func sameSlice(a, b []string) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// UnionPieces returns the union of ms, maps of the shape of sp (the empty
+// map of sp when there are none), their pieces shared as Union shares
+// them: one map built from many, where folding Union would handle the
+// pieces gathered so far once per map.
+func UnionPieces(sp Space, ms ...*Map) (*Map, error) {
+	if len(ms) == 0 {
+		return Empty(sp), nil
+	}
+	out := &Map{space: ms[0].space}
+	var bs []*BasicMap
+	for _, m := range ms {
+		if !out.sameShape(m) || out.space.Key() != sp.Key() {
+			return nil, spaceMismatch("union", sp, m.space)
+		}
+		if sameStrings(out.space.Params, m.space.Params) {
+			for _, b := range m.basics {
+				bs = append(bs, out.sharedPiece(b))
+			}
+			continue
+		}
+		// Parameters to align: the general union.
+		u, err := out.withBasics(bs).Union(m)
+		if err != nil {
+			return nil, err
+		}
+		out, bs = u, slices.Clone(u.basics)
+	}
+	return out.withBasics(bs), nil
 }
 
 // Subtract returns m \ o: the points of m not in o. Both must have the same
@@ -238,7 +310,19 @@ func (m *Map) Subtract(ctx context.Context, o *Map) (*Map, error) {
 	}
 	a, b := alignMaps(m, o)
 	mt := newMeter(ctx)
-	cur := normalizedPieces(a.basics)
+	// orig maps the normalised copy of a piece of m to the piece, for
+	// as long as no piece of o has split it: the result then keeps m's
+	// own piece, shared, instead of the copy (a heap's update subtracts
+	// the cells of a few writes from a heap of many pieces, most of which
+	// they do not touch).
+	orig := map[*BasicMap]*BasicMap{}
+	cur := make([]*BasicMap, 0, len(a.basics))
+	for _, x := range a.basics {
+		if c := normalized(x); c != nil {
+			orig[c] = x
+			cur = append(cur, c)
+		}
+	}
 	vis := validityIndexes{}
 	for _, ob := range b.basics {
 		ds, err := ob.explicitDivs(mt)
@@ -249,6 +333,13 @@ func (m *Map) Subtract(ctx context.Context, o *Map) (*Map, error) {
 			plain := plainRows(d)
 			var next []*BasicMap
 			for _, c := range cur {
+				// A step per pair of pieces, tested or not: the
+				// syntactic test below costs no step of its own, and
+				// a subtraction from a heap of thousands of pieces is
+				// mostly such tests.
+				if err := mt.step(); err != nil {
+					return nil, fmt.Errorf("subtract: %w", err)
+				}
 				if plain != nil && vis.contradicts(c, plain) {
 					// What subtractBasic finds first, without its copy
 					// of c with d's divisions.
@@ -265,6 +356,11 @@ func (m *Map) Subtract(ctx context.Context, o *Map) (*Map, error) {
 				}
 			}
 			cur = next
+		}
+	}
+	for i, c := range cur {
+		if x, ok := orig[c]; ok {
+			cur[i] = a.sharedPiece(x)
 		}
 	}
 	return a.withBasics(cur), nil

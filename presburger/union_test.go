@@ -2,6 +2,9 @@ package presburger
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -85,4 +88,86 @@ func TestUnionProducts(t *testing.T) {
 	checkUnion(t, "preimage domain", pre, err, "{ S[i] -> V[i + 1] }")
 	prr, err := r.PreimageRange(mustUnion(t, "{ W[m] -> A[m - 1] }"))
 	checkUnion(t, "preimage range", prr, err, "{ S[i] -> W[i + 2] }")
+}
+
+// TestUnionSharesPieces checks that a union shares its operands' rows
+// instead of copying them (a heap updated statement by statement, each
+// heap kept, held every piece once per statement), and leaves them as
+// they were.
+func TestUnionSharesPieces(t *testing.T) {
+	a := mustParse(t, "[N] -> { [x] : 0 <= x <= N }")
+	b := mustParse(t, "[N] -> { [x] : x = N + 5 }")
+	before := a.String()
+	u, err := a.Union(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.NumBasics() != 2 || &u.basics[0].ineqs[0][0] != &a.basics[0].ineqs[0][0] || &u.basics[1].eqs[0][0] != &b.basics[0].eqs[0][0] {
+		t.Fatalf("%s ∪ %s = %s: the pieces' rows were copied, want them shared", a, b, u)
+	}
+	if a.String() != before {
+		t.Fatalf("the union changed %s to %s", before, a)
+	}
+	// UnionPieces: the same set as folding Union, parameters aligned.
+	c := mustParse(t, "[M] -> { [x] : x = M }")
+	got, err := UnionPieces(a.Space(), a, b, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := a.Union(b)
+	if want, err = want.Union(c); err != nil {
+		t.Fatal(err)
+	}
+	if eq, err := got.IsEqual(t.Context(), want); err != nil || !eq || got.NumBasics() != 3 {
+		t.Fatalf("UnionPieces = %s, want %s (%v)", got, want, err)
+	}
+	if _, err := UnionPieces(a.Space(), mustParse(t, "{ [x, y] : x = y }")); err == nil {
+		t.Fatal("UnionPieces of a map of another shape: no error")
+	}
+}
+
+// TestSubtractCountsPairsKeepsPieces checks that a subtraction counts a
+// step per pair of pieces, those its syntactic test decides included, so
+// that its budget bounds a subtraction from a union of many pieces, and
+// that the pieces no piece of the subtrahend splits are the minuend's
+// own, shared, not copies.
+func TestSubtractCountsPairsKeepsPieces(t *testing.T) {
+	const k = 40
+	var parts []string
+	for i := 0; i < k; i++ {
+		parts = append(parts, fmt.Sprintf("[x] : %d <= x <= %d", 10*i, 10*i+3))
+	}
+	m := mustParse(t, "{ "+strings.Join(parts, "; ")+" }")
+	o := mustParse(t, "{ [x] : x = 2 }")
+	a := NewAllowance(0)
+	r, err := m.Subtract(WithAllowance(context.Background(), a), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Used() < k {
+		t.Fatalf("subtracting one piece from %d counted %d steps, want at least one per pair", k, a.Used())
+	}
+	if _, err := m.Subtract(WithBudget(context.Background(), Budget{MaxSteps: k - 1}), o); !errors.Is(err, ErrBudget) {
+		t.Fatalf("within %d steps: %v, want ErrBudget", k-1, err)
+	}
+	want := mustParse(t, "{ [x] : 0 <= x <= 1 or x = 3 }")
+	for i := 1; i < k; i++ {
+		if want, err = want.Union(m.Pieces()[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if eq, err := r.IsEqual(t.Context(), want); err != nil || !eq {
+		t.Fatalf("%s \\ %s = %s, want %s (%v)", m, o, r, want, err)
+	}
+	shared := 0
+	for _, b := range r.basics {
+		for _, x := range m.basics[1:] {
+			if len(b.ineqs) > 0 && len(x.ineqs) > 0 && &b.ineqs[0][0] == &x.ineqs[0][0] {
+				shared++
+			}
+		}
+	}
+	if shared != k-1 {
+		t.Fatalf("%d of the %d pieces that x = 2 does not meet are shared, want all", shared, k-1)
+	}
 }

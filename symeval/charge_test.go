@@ -44,3 +44,49 @@ func TestIntersectionsCountSteps(t *testing.T) {
 		t.Fatalf("within %d steps: %v", want, err)
 	}
 }
+
+// TestFinalHeapRestrictionCountsBySize checks that the final heap's
+// restriction to assumptions of several conjunctions (restrictEach) is
+// the heap's intersection with them without its empty pieces, and that
+// it counts a step per pair of pieces and per constraint it builds
+// before it tests their emptiness: an allowance of fewer steps stops it
+// with ErrAllowance, however cheap the emptiness tests.
+func TestFinalHeapRestrictionCountsBySize(t *testing.T) {
+	m, err := presburger.ParseMap("[N] -> { A[i] -> E[h] : h = i and 0 <= i < N; A[i] -> E[h] : h = 2i and N <= i < 2N; " +
+		"A[i] -> E[h] : h = 3i and 2N <= i < 3N; A[i] -> E[h] : h = 0 and i = 3N }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dom, err := presburger.ParseMap("[N] -> { : N <= -1; : 4 <= N <= 8; : N >= 100 }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(max int64) (*presburger.Map, *presburger.Allowance, error) {
+		a := presburger.NewAllowance(max)
+		r, err := restrictEach(presburger.WithAllowance(context.Background(), a), m, dom)
+		return r, a, err
+	}
+	r, a, err := run(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := m.IntersectParams(dom)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eq, err := r.IsEqual(context.Background(), whole); err != nil || !eq {
+		t.Fatalf("restriction %s, want %s (%v)", r, whole, err)
+	}
+	// N <= -1 leaves the ranges of the first three pieces empty: 9 of
+	// the 12 pieces remain.
+	if r.NumBasics() != 9 {
+		t.Fatalf("restriction kept %d pieces, want the 9 non-empty ones", r.NumBasics())
+	}
+	min := int64(m.NumBasics()*dom.NumBasics() + constraintRows(whole))
+	if a.Used() < min {
+		t.Fatalf("%d steps counted for %d pairs building %d constraints, want at least %d", a.Used(), m.NumBasics()*dom.NumBasics(), constraintRows(whole), min)
+	}
+	if _, _, err := run(min - 1); !errors.Is(err, presburger.ErrAllowance) {
+		t.Fatalf("within %d steps: %v, want the step budget to run out", min-1, err)
+	}
+}

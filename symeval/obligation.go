@@ -230,23 +230,33 @@ func restrictPoints(ctx context.Context, pts, facts, assumptions *presburger.Map
 	if pts, err = pts.Simplify(ctx); err != nil {
 		return nil, err
 	}
-	if pts, err = intersectParamsCharged(ctx, pts, assumptions); err != nil {
-		return nil, err
+	if pts, err = restrictEach(ctx, pts, assumptions); err != nil {
+		return nil, fmt.Errorf("restrict points: %w", err)
 	}
-	return pts.DropEmpty(ctx)
+	return pts, nil
 }
 
 // intersectParamsCharged returns m restricted to the parameters of p,
-// its work counted against the step budget of ctx (chargeBuilt).
+// its work counted against the step budget of ctx (chargeBuilt). It is
+// built a piece of m at a time, each charged before the next is built,
+// so that the budget stops an intersection whose pieces would exhaust
+// the memory (dsc's final stage held 5 GB in one).
 func intersectParamsCharged(ctx context.Context, m, p *presburger.Map) (*presburger.Map, error) {
-	r, err := m.IntersectParams(p)
-	if err != nil {
-		return nil, err
+	var out []*presburger.Map
+	for _, piece := range m.Pieces() {
+		r, err := piece.IntersectParams(p)
+		if err != nil {
+			return nil, err
+		}
+		if err := chargeBuilt(ctx, p.NumBasics(), r); err != nil {
+			return nil, fmt.Errorf("restrict points: %w", err)
+		}
+		out = append(out, r)
 	}
-	if err := chargeBuilt(ctx, m.NumBasics()*p.NumBasics(), r); err != nil {
-		return nil, fmt.Errorf("restrict points: %w", err)
+	if len(out) == 0 {
+		return m.IntersectParams(p)
 	}
-	return r, nil
+	return presburger.UnionPieces(out[0].Space(), out...)
 }
 
 // outputObligations returns the obligations of the out bindings: every

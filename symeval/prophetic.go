@@ -238,8 +238,9 @@ func (ev *prophet) finish(res *Prophecy, scope *Scope, k *sched.Kernel) (_ *Prop
 // heap is simplified before the restriction, which multiplies its pieces
 // by the conjunctions, and only its empty pieces are dropped after: the
 // pieces multiplied by the restriction mostly do not coalesce again, and
-// simplifying them all cost most of the prophetic evaluation. The pairs
-// of the restriction count a step each against the allowance of ctx.
+// simplifying them all cost most of the prophetic evaluation. The
+// restriction is built a piece of the heap at a time (restrictEach),
+// its work charged against the allowance of ctx.
 func finalHeap(ctx context.Context, h *Heap, assumptions *presburger.Map) (_ *Heap, err error) {
 	defer guard(&err, "final heap")
 	if assumptions.NumBasics() <= 1 {
@@ -252,31 +253,44 @@ func finalHeap(ctx context.Context, h *Heap, assumptions *presburger.Map) (_ *He
 	if h, err = h.Simplify(ctx); err != nil {
 		return nil, err
 	}
-	// The restriction builds a piece per pair, which no operation
-	// counts: a step each, before they are built.
-	pieces := 0
-	for _, m := range h.u.Maps() {
-		pieces += m.NumBasics()
-	}
-	if err := presburger.Charge(ctx, pieces*assumptions.NumBasics()); err != nil {
-		return nil, fmt.Errorf("restriction to the assumptions: %w", err)
-	}
-	// One array's cells at a time: the pairs of an array are built and
-	// its empty pieces dropped before the next array's are built, so
-	// that only one array's pairs are held at once.
 	var out []*presburger.Map
 	for _, m := range h.u.Maps() {
-		if m, err = m.IntersectParams(assumptions); err != nil {
-			return nil, fmt.Errorf("restrict heap: %w", err)
-		}
-		if m, err = m.DropEmpty(ctx); err != nil {
-			return nil, err
+		if m, err = restrictEach(ctx, m, assumptions); err != nil {
+			return nil, fmt.Errorf("restriction to the assumptions: %w", err)
 		}
 		if m.NumBasics() > 0 {
 			out = append(out, m)
 		}
 	}
 	return &Heap{u: presburger.NewUnionMap(out...)}, nil
+}
+
+// restrictEach returns m ∩ p, p a parameter domain, without its empty
+// pieces: the same set as m.IntersectParams(p), built one piece of m at a
+// time. Each piece's intersections with p's conjunctions are charged
+// (chargeBuilt: a step per pair and per constraint built) before their
+// empty pieces are dropped, so that only the non-empty pieces found so far
+// and one piece's intersections are held at once, and the step budget
+// stops the restriction before the pieces it would build can exhaust the
+// memory (resize's held 19 GB built all at once).
+func restrictEach(ctx context.Context, m, p *presburger.Map) (*presburger.Map, error) {
+	var kept []*presburger.Map
+	for _, piece := range m.Pieces() {
+		r, err := piece.IntersectParams(p)
+		if err != nil {
+			return nil, err
+		}
+		if err := chargeBuilt(ctx, p.NumBasics(), r); err != nil {
+			return nil, err
+		}
+		if r, err = r.DropEmpty(ctx); err != nil {
+			return nil, err
+		}
+		if r.NumBasics() > 0 {
+			kept = append(kept, r)
+		}
+	}
+	return presburger.UnionPieces(m.Space(), kept...)
 }
 
 func kernelName(k *sched.Kernel) string {

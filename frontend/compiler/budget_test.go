@@ -68,8 +68,9 @@ func TestBoundsFallback(t *testing.T) {
 // of min, would make a value of millions of pieces once combined. Each
 // read's bounds are put in canonical form first, within the same budget,
 // so the fallback stays fast and coarse: the input is read over about
-// 2 N cells instead of the N + 3 of the exact region, in 13,577 steps,
-// the budget of the exact extrema included. The kernel runs.
+// 2 N cells instead of the N + 3 of the exact region, in 15,060 steps,
+// the budget of the exact extrema and the construction of the sets
+// included. The kernel runs.
 func TestSmallBudgetCoarse(t *testing.T) {
 	p := loadExample(t, "stencils")
 	src := &syntax.Source{Name: "fuzz-schedule", Text: `S1.split(x, o_1x, i_1h, 2, shift).vectorize(i_1h)
@@ -85,8 +86,8 @@ S1.compute_at(S2, o_2j)
 	if err != nil {
 		t.Fatal(detail(err))
 	}
-	if n := steps.Used(); n > 14_000 {
-		t.Errorf("%d steps of the engine, want at most %d", n, 14_000)
+	if n := steps.Used(); n > 16_000 {
+		t.Errorf("%d steps of the engine, want at most %d", n, 16_000)
 	}
 	const region = "in  buf_In[x] : f32[N + 5 * ((N + 3) / 5) - 4 - min(-1, -5 * ((N + 3) / 5) + 9) + 1] = In(x + min(-1, -5 * ((N + 3) / 5) + 9))"
 	if k := r.Kernels[0].Text; !strings.Contains(k, region) {

@@ -44,7 +44,7 @@ func (ev *evaluator) formula(f Formula, vars []string) (*presburger.Map, error) 
 		if err != nil {
 			return nil, err
 		}
-		return l.Intersect(r)
+		return ev.intersect(l, r)
 	case or:
 		l, r, err := ev.both(f.l, f.r, vars)
 		if err != nil {
@@ -65,9 +65,31 @@ func (ev *evaluator) formula(f Formula, vars []string) (*presburger.Map, error) 
 		if err != nil {
 			return nil, err
 		}
+		// the projection rewrites every conjunction
+		if err := ev.charge(x.NumBasics(), x.NumEntries()); err != nil {
+			return nil, fmt.Errorf("existential: %w", err)
+		}
 		return x.ProjectOut(presburger.DimOut, len(vars), len(f.names))
 	}
 	return nil, fmt.Errorf("quasiaffine: unknown formula %T", f)
+}
+
+// charge counts the steps of building n conjunctions of entries
+// entries in all (presburger.BuildSteps) against the budget of the
+// evaluator's context, before they are built: the connectives are the
+// engine's operations without a context, and a formula's sets grow with
+// its comparisons' pieces and divisions.
+func (ev *evaluator) charge(n, entries int) error {
+	return presburger.Steps(ev.ctx, presburger.BuildSteps(n, entries))
+}
+
+// intersect returns l ∩ r, a conjunction per pair of their pieces,
+// counted before it is built.
+func (ev *evaluator) intersect(l, r *presburger.Map) (*presburger.Map, error) {
+	if err := ev.charge(l.NumBasics()*r.NumBasics(), l.NumEntries()*r.NumBasics()+r.NumEntries()*l.NumBasics()); err != nil {
+		return nil, fmt.Errorf("conjunction: %w", err)
+	}
+	return l.Intersect(r)
 }
 
 // both evaluates l, then r.
@@ -124,7 +146,7 @@ func (ev *evaluator) constraint(x syntax.Expr, vars []string) (*presburger.Map, 
 				return nil, err
 			}
 			if x.Op == syntax.OpAnd {
-				return l.Intersect(r)
+				return ev.intersect(l, r)
 			}
 			return l.Union(r)
 		case syntax.OpNe:
@@ -145,7 +167,7 @@ func (ev *evaluator) constraint(x syntax.Expr, vars []string) (*presburger.Map, 
 			}
 			if out == nil {
 				out = m
-			} else if out, err = out.Intersect(m); err != nil {
+			} else if out, err = ev.intersect(out, m); err != nil {
 				return nil, err
 			}
 		}
@@ -176,11 +198,14 @@ func (ev *evaluator) chain(operands []syntax.Expr, ops []syntax.Op, vars []strin
 	if len(operands) != len(ops)+1 {
 		return nil, fmt.Errorf("quasiaffine: a chain of %d comparisons with %d operands", len(ops), len(operands))
 	}
-	qb := presburger.NewBuilder(ev.flatSpace(vars))
+	qb := presburger.NewBuilderContext(ev.ctx, ev.flatSpace(vars))
 	vals := make([][]presburger.QuasiAff, len(operands))
 	for i, x := range operands {
 		v, err := ev.expr(x, vars, qb)
 		if err != nil {
+			return nil, err
+		}
+		if err := qb.Err(); err != nil {
 			return nil, err
 		}
 		vals[i] = []presburger.QuasiAff{v}
@@ -249,6 +274,9 @@ func (ev *evaluator) expr(x syntax.Expr, vars []string, qb *presburger.Builder) 
 			if err != nil {
 				return presburger.QuasiAff{}, err
 			}
+			if err := qb.Err(); err != nil {
+				return presburger.QuasiAff{}, err
+			}
 			// min and max double the pieces of every pair of their
 			// operands' pieces: bounded before they are built
 			if err := presburger.CheckDisjuncts(ev.ctx, 2*l.NumPieces()*r.NumPieces()); err != nil {
@@ -276,6 +304,10 @@ func (ev *evaluator) arith(x *syntax.Binary, vars []string, qb *presburger.Build
 	}
 	r, err := ev.expr(x.Y, vars, qb)
 	if err != nil {
+		return presburger.QuasiAff{}, err
+	}
+	// the builder stopped at its budget: its values are empty
+	if err := qb.Err(); err != nil {
 		return presburger.QuasiAff{}, err
 	}
 	if err := presburger.CheckDisjuncts(ev.ctx, l.NumPieces()*r.NumPieces()); err != nil {

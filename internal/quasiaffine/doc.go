@@ -29,6 +29,15 @@
 // projection. This package only maps the nodes of package syntax to the
 // builder's operations.
 //
+// The construction counts against the budget of Set's context as the
+// engine's operations do (presburger.NewBuilderContext, presburger.Steps):
+// a step per piece, division local and conjunction built, the
+// conjunctions of every intersection and projection included, and a step
+// per presburger.EntriesPerStep entries of their rows. Under a budget
+// shared by a computation (presburger.WithSharedBudget), a formula whose
+// pieces and divisions multiply stops at that budget with ErrBudget
+// instead of growing without a step counted.
+//
 // Files, in reading order: quasiaffine.go (formulas, Set, Names, Check),
 // build.go (the evaluation of formulas: comparisons through
 // presburger.Builder, connectives and existentials through the engine's

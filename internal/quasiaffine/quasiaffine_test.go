@@ -306,3 +306,47 @@ func TestPiecesWithinBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestConstructionWithinSharedBudget checks that building a set counts
+// its construction against a shared budget (presburger.WithSharedBudget,
+// as the bundled compiler's bounds inference runs): floor(x / 3) of a
+// value of 2^6 pieces (64 division columns; with more, an uncounted
+// construction ran for as long as it took), and the conjunction of 8
+// comparisons of 2 pieces each (2^8 conjunctions, no comparison beyond
+// the budget's disjuncts), each stop at a budget of 100 steps, the
+// allowance counting the budget plus one; with the default budget both
+// are built.
+func TestConstructionWithinSharedBudget(t *testing.T) {
+	nested := func(k int) string {
+		s := "N"
+		for c := 1; c <= k; c++ {
+			s = "min(" + s + ", " + strconv.Itoa(c) + " - N)"
+		}
+		return s
+	}
+	var conj []Formula
+	for c := 1; c <= 8; c++ {
+		conj = append(conj, Constraint(parse(t, "i >= min(N, "+strconv.Itoa(c)+" - N)")))
+	}
+	for _, tc := range []struct {
+		name string
+		f    Formula
+	}{
+		{"divisions", Constraint(parse(t, "i == "+nested(6)+" / 3"))},
+		{"conjunctions", And(conj...)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := presburger.NewAllowance(0)
+			ctx := presburger.WithSharedBudget(presburger.WithAllowance(context.Background(), a), presburger.Budget{MaxSteps: 100})
+			if _, err := Set(ctx, []string{"N"}, []string{"i"}, tc.f); !errors.Is(err, presburger.ErrBudget) {
+				t.Fatalf("within 100 steps: %v, want ErrBudget", err)
+			}
+			if a.Used() != 101 {
+				t.Errorf("within 100 steps: %d counted, want 101", a.Used())
+			}
+			if _, err := Set(context.Background(), []string{"N"}, []string{"i"}, tc.f); err != nil {
+				t.Errorf("with the default budget: %v", err)
+			}
+		})
+	}
+}
