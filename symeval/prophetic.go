@@ -630,6 +630,9 @@ func (p *prophet) assign(s *Scope, st *sched.Assign) (*Heap, error) {
 		return nil, keep(fmt.Errorf("annotation: %w", err))
 	}
 	m, err := p.cellMap(s, st.Array.Name, nil, idx, sv, nil)
+	if outOfPieces(err) {
+		m, err = p.prunedCellMap(s, st.Array.Name, idx, sv)
+	}
 	if err != nil {
 		return nil, keep(err)
 	}
