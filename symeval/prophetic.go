@@ -631,6 +631,12 @@ func (p *prophet) assign(s *Scope, st *sched.Assign) (*Heap, error) {
 	}
 	m, err := p.cellMap(s, st.Array.Name, nil, idx, sv, nil)
 	if outOfPieces(err) {
+		// Over lets of many conjunctions, keep them (storeLets): their
+		// pruning would cost more than the evaluation again.
+		var ll *loopLets
+		if kept := keep(err); errors.As(kept, &ll) {
+			return nil, kept
+		}
 		m, err = p.prunedCellMap(s, st.Array.Name, idx, sv)
 	}
 	if err != nil {
