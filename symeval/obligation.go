@@ -49,7 +49,7 @@ func valueObligations(ctx context.Context, cs *Contexts, pr *Prophecy, st *sched
 	for i := range vs {
 		vs[i] = presburger.OutVar(i)
 	}
-	d, err := equalities(vs, sv.holes)
+	d, err := at.scope.prunedEqualities(ctx, vs, sv.holes)
 	if err != nil {
 		return nil, err
 	}

@@ -835,6 +835,69 @@ func (s *Scope) rangeLets(err error, lo, hi syntax.Expr) error {
 	return &loopLets{names: names, err: err, kept: kept}
 }
 
+// storeLets returns err as a loopLets naming the lets that the indices
+// and annotation xs of an assignment in s read by name, can be kept as
+// symbols (paramLet) and have more than maxStoreLetConjs conjunctions
+// in all their pieces' conditions, when err ran out of pieces and there
+// are some not yet asked to be kept (wantOpaque); err itself otherwise.
+// Halide's store to a pyramid level's buffer inside lens_blur's f26
+// loops is at x - repeat_edge_3_v0_min_realized, a realized region's min
+// (a nest of min, max and division through the levels) of hundreds of
+// conjunctions: the write's cell map, its equalities per dimension
+// multiplied, passes maxPieces where the index kept over a symbol has a
+// handful of pieces. The lets of few conjunctions (the tile's base
+// min(8 * x + lo, hi - 7)) are left alone: inside a loop the heap the
+// block writes, over their symbol, would have no exact projection.
+// Like a loop's range (rangeLets), Analyze then evaluates the kernel
+// again with those lets kept as symbols from their let statements on.
+func (s *Scope) storeLets(err error, xs ...syntax.Expr) error {
+	if !outOfPieces(err) {
+		return err
+	}
+	ctx := s.w.context()
+	var names []string
+	seen := map[string]bool{}
+	for _, e := range xs {
+		if e == nil {
+			continue
+		}
+		syntax.Inspect(e, func(x syntax.Expr) bool {
+			id, ok := x.(*syntax.Ident)
+			if !ok || seen[id.Name] {
+				return true
+			}
+			seen[id.Name] = true
+			b, found := s.names[id.Name]
+			if found && b.paramLet && conjunctions(b.let) > maxStoreLetConjs && !wantOpaque(ctx, id.Name) {
+				names = append(names, id.Name)
+			}
+			return true
+		})
+	}
+	if len(names) == 0 {
+		return err
+	}
+	var kept []string
+	for _, o := range s.opaque.lets() {
+		kept = append(kept, o.name)
+	}
+	return &loopLets{names: names, err: err, kept: kept}
+}
+
+// maxStoreLetConjs is the most conjunctions a let read by an
+// assignment's indices or annotation may have without being kept as a
+// symbol when the assignment runs out of pieces (storeLets).
+const maxStoreLetConjs = 8
+
+// conjunctions returns the conjunctions of the conditions of v's pieces.
+func conjunctions(v pwExpr) int {
+	n := 0
+	for _, p := range v {
+		n += len(p.cond)
+	}
+	return n
+}
+
 // letsRead returns names and, after them, the lets inside a loop that
 // their definitions read, directly or through other such lets, that can
 // be kept as symbols (paramLet), each once (seen holds those met

@@ -347,3 +347,115 @@ func TestOpaqueLoopLetViolations(t *testing.T) {
 		t.Errorf("facts of t on a set not over it: %s, want the set unchanged (%v)", w, err)
 	}
 }
+
+// storeLetsPair is a copy through a buffer b inside a loop over rows,
+// stored at x - lo0, y - lo1 and read back at x - lo0 + shift, y - lo1:
+// lo0 and lo1, lets inside the loop, are nests of min and max through
+// three levels of the parameters A1..A3, B1..B3 (as Halide's realized
+// region of a pyramid's level) of tens of conjunctions each, whose
+// product in the store's cell map passes maxPieces.
+func storeLetsPair(t *testing.T, shift int) *pair {
+	t.Helper()
+	nest := func(v string) string {
+		e := "y"
+		for k := 1; k <= 3; k++ {
+			e = fmt.Sprintf("max(min(%s, B%d + %s), A%d - %s)", e, k, v, k, v)
+		}
+		return e
+	}
+	const params = "W, H, A1, B1, A2, B2, A3, B3"
+	spec := "param " + params + `
+assume W >= 1 and H >= 1
+input In(x, y) : f32
+tensor Out(x, y) : f32
+Out(x, y) = In(x, y)
+output Out
+`
+	kernel := "kernel k(" + params + `)
+assume W >= 1 and H >= 1
+in input[x, y] : f32[W, H] = In(x, y)
+out output[x, y] : f32[W, H] = Out(x, y)
+{
+  for y < H {
+    let lo0 = min(` + nest("W") + `, 0)
+    let lo1 = min(` + nest("H") + `, y)
+    alloc b : f32[W - lo0, y - lo1 + 1] {
+      par x < W {
+        b[x - lo0, y - lo1] {Out(x, y)} := input[x, y]
+      }
+      par x < W {
+        output[x, y] {Out(x, y)} := b[x - lo0 + ` + fmt.Sprint(shift) + `, y - lo1]
+      }
+    }
+  }
+}
+`
+	return loadPair(t, "s.sare", spec, "k.sched", kernel)
+}
+
+// TestStoreLetsKept: a store whose cell map runs out of pieces over lets
+// of many conjunctions (storeLets) is evaluated again with those lets
+// kept as symbols of the iteration: every Presburger condition of the
+// copy is proved, and the read one cell to the right is out of bounds
+// at the last column, a failure at a point where lo0 has its value.
+// Without the lets kept, the evaluation stops at the store: constraint
+// has more than 4096 disjuncts.
+func TestStoreLetsKept(t *testing.T) {
+	ctx := context.Background()
+	for _, shift := range []int{0, 1} {
+		p := storeLetsPair(t, shift)
+		a, err := Analyze(ctx, p.kernel, p.kinfo, p.spec, p.sinfo, AnalyzeOptions{})
+		if err != nil {
+			t.Fatalf("shift %d: %v", shift, err)
+		}
+		var failed []string
+		for _, c := range a.Conditions {
+			switch c.Status {
+			case Failed:
+				failed = append(failed, fmt.Sprintf("%s %s", c.Kind, c.Text))
+			case Undecided:
+				t.Errorf("shift %d: %s %s undecided: %s", shift, c.Kind, c.Text, c.Reason)
+			}
+		}
+		want := "[]"
+		if shift == 1 {
+			want = "[out-of-bounds read output[x, y] {Out(x, y)} := b[x - lo0 + 1, y - lo1]]"
+		}
+		if got := fmt.Sprint(failed); got != want {
+			t.Errorf("shift %d: failed %s, want %s", shift, got, want)
+		}
+	}
+}
+
+// TestStoreLetsNamed: storeLets names the lets of more than
+// maxStoreLetConjs conjunctions that a store reads, not the others, and
+// only for a translation out of pieces.
+func TestStoreLetsNamed(t *testing.T) {
+	ctx := context.Background()
+	nest := "y"
+	for k := 1; k <= 3; k++ {
+		nest = fmt.Sprintf("max(min(%s, B%d + W), A%d - W)", nest, k, k)
+	}
+	s, _ := NewScope([]string{"W", "A1", "B1", "A2", "B2", "A3", "B3"}).With("y")
+	var err error
+	for _, l := range [][2]string{{"lo", "min(" + nest + ", 0)"}, {"base", "min(8 * y, W - 8)"}} {
+		if s, err = s.Let(ctx, l[0], mustExpr(t, l[1])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := conjunctions(s.names["lo"].let); n <= maxStoreLetConjs {
+		t.Fatalf("lo has %d conjunctions, want more than %d", n, maxStoreLetConjs)
+	}
+	out := budgetError("constraint has more than 4096 disjuncts")
+	var ll *loopLets
+	if !errors.As(s.storeLets(out, mustExpr(t, "base - lo"), mustExpr(t, "base")), &ll) || fmt.Sprint(ll.names) != "[lo]" {
+		t.Errorf("store over lo and base: %v, want lo to keep", ll)
+	}
+	if err := s.storeLets(out, mustExpr(t, "base")); err != error(out) {
+		t.Errorf("store over base: %v, want the error itself", err)
+	}
+	other := errors.New("other")
+	if err := s.storeLets(other, mustExpr(t, "lo")); err != other {
+		t.Errorf("store over lo failing otherwise: %v, want the error itself", err)
+	}
+}

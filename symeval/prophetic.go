@@ -625,24 +625,36 @@ func (p *prophet) rule(s *Scope, st sched.Stmt) (*Heap, error) {
 func (p *prophet) assign(s *Scope, st *sched.Assign) (*Heap, error) {
 	tr := s.translator()
 	idx := make([]pwExpr, len(st.Indices))
-	for i, x := range st.Indices {
-		v, err := tr.index(x)
-		if err != nil {
-			return nil, err
-		}
-		idx[i] = v
-	}
 	annot := st.Annot
 	if a, ok := p.heapAnnot[st]; ok {
 		annot = a
 	}
+	// Out of pieces over lets of many: evaluate again with them kept as
+	// symbols (opaque.go, storeLets).
+	keep := func(err error) error { return s.storeLets(err, append([]syntax.Expr{annot}, st.Indices...)...) }
+	for i, x := range st.Indices {
+		v, err := tr.index(x)
+		if err != nil {
+			return nil, keep(err)
+		}
+		idx[i] = v
+	}
 	sv, err := p.cs.Decompose(annot, p.info, s)
 	if err != nil {
-		return nil, fmt.Errorf("annotation: %w", err)
+		return nil, keep(fmt.Errorf("annotation: %w", err))
 	}
 	m, err := p.cellMap(s, st.Array.Name, nil, idx, sv, nil)
+	if outOfPieces(err) {
+		// Over lets of many conjunctions, keep them (storeLets): their
+		// pruning would cost more than the evaluation again.
+		var ll *loopLets
+		if kept := keep(err); errors.As(kept, &ll) {
+			return nil, kept
+		}
+		m, err = p.prunedCellMap(s, st.Array.Name, idx, sv)
+	}
 	if err != nil {
-		return nil, err
+		return nil, keep(err)
 	}
 	ms := []*presburger.Map{m}
 	if g, ok := p.garbage[st]; ok {

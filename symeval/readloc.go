@@ -120,3 +120,62 @@ func unionAll(us []*presburger.UnionMap) (*presburger.UnionMap, error) {
 	}
 	return presburger.NewUnionMap(out...), nil
 }
+
+// prunedCellMap is cellMap (without a condition) for a store whose
+// cell map ran out of pieces: each index and each hole of the
+// annotation's value first pruned under the scope's facts and
+// assumptions (prunedPieces), as a read's location is. Halide's final
+// statement writes nl_means's d at indices and an annotation that
+// repeat the mins and maxes of the tiles' bases over the parameters
+// inline (no let names them): hundreds of pieces per hole, most of them
+// empty where the assumptions hold, whose product passes maxPieces. The
+// write is the same wherever the scope can be reached under the
+// assumptions: the enclosing loops and ifs restrict it to their ranges
+// and conditions, and every condition read from the heap is decided
+// under the assumptions.
+func (p *prophet) prunedCellMap(s *Scope, array string, idx []pwExpr, sv *SymbolicValue) (*presburger.Map, error) {
+	idx, err := s.prunedPieces(p.ctx, idx)
+	if err != nil {
+		return nil, err
+	}
+	holes, err := s.prunedPieces(p.ctx, sv.holes)
+	if err != nil {
+		return nil, err
+	}
+	pruned := *sv
+	pruned.holes = holes
+	return p.cellMap(s, array, nil, idx, &pruned, nil)
+}
+
+// prunedPieces returns each of vs with the pieces that cannot occur
+// under the facts and assumptions of s dropped and the conjunctions of
+// each piece merged where they can be (Scope.prune, Scope.mergeConds):
+// the same values wherever s can be reached under the assumptions.
+func (s *Scope) prunedPieces(ctx context.Context, vs []pwExpr) ([]pwExpr, error) {
+	out := make([]pwExpr, len(vs))
+	for i, v := range vs {
+		var err error
+		if out[i], err = s.prune(ctx, v); err != nil {
+			return nil, err
+		}
+		if out[i], err = s.mergeConds(ctx, out[i]); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// prunedEqualities is equalities(vs, es), or, when that runs out of
+// pieces, the equalities of es pruned under the facts and assumptions
+// of s (prunedPieces): the same points wherever s can be reached under
+// the assumptions, to which a value obligation's points are restricted.
+func (s *Scope) prunedEqualities(ctx context.Context, vs []presburger.Var, es []pwExpr) (dnf, error) {
+	d, err := equalities(vs, es)
+	if !outOfPieces(err) {
+		return d, err
+	}
+	if es, err = s.prunedPieces(ctx, es); err != nil {
+		return nil, err
+	}
+	return equalities(vs, es)
+}

@@ -2,6 +2,8 @@ package symeval
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/augur-verify/augur/presburger"
@@ -118,6 +120,84 @@ func TestUnionAll(t *testing.T) {
 			if b.String() != wm.Basics()[i].String() {
 				t.Errorf("%s: piece %d is %s, want %s", m.Space().Out.Name, i, b, wm.Basics()[i])
 			}
+		}
+	}
+}
+
+// prunedStorePair copies In to Out, stored at output[x, y] with the
+// annotation Out(x - Z0, y - Z1): Z0 and Z1 are sums of seven
+// min(P, 0) over distinct parameters, each 0 under the assumptions
+// (every P >= 1) but of 128 pieces as translated, whose product in the
+// store's cell map, the annotation's defined reads and its value
+// obligation passes maxPieces. The read is input[x + shift, y].
+func prunedStorePair(t *testing.T, shift int) *pair {
+	t.Helper()
+	z := func(ps string) string {
+		var out []string
+		for _, p := range strings.Split(ps, "") {
+			out = append(out, "min("+p+", 0)")
+		}
+		return "(" + strings.Join(out, " + ") + ")"
+	}
+	const params = "W, H, A, B, C, D, E, F, G, K, L, M, N, P, Q, R"
+	assume := "assume W >= 1 and H >= 1"
+	for _, p := range strings.Split("ABCDEFGKLMNPQR", "") {
+		assume += " and " + p + " >= 1"
+	}
+	spec := "param " + params + "\n" + assume + `
+input In(x, y) : f32
+tensor Out(x, y) : f32
+Out(x, y) = In(x, y)
+output Out
+`
+	kernel := "kernel k(" + params + ")\n" + assume + `
+in input[x, y] : f32[W, H] = In(x, y)
+out output[x, y] : f32[W, H] = Out(x, y)
+{
+  for y < H {
+    par x < W {
+      output[x, y] {Out(x - ` + z("ABCDEFG") + `, y - ` + z("KLMNPQR") + `)} := input[x + ` + fmt.Sprint(shift) + `, y]
+    }
+  }
+}
+`
+	return loadPair(t, "s.sare", spec, "k.sched", kernel)
+}
+
+// TestPrunedStore: a store whose annotation's pieces, multiplied, pass
+// maxPieces, though most cannot occur under the assumptions, is
+// evaluated with them pruned under the facts and assumptions (the
+// prophecy's cell map, the annotation's defined reads, the value
+// obligation): every Presburger condition of the copy is proved, and a
+// read one cell to the right fails at the last column. Without the
+// pruning, the evaluation stops at the store: constraint has more than
+// 4096 disjuncts.
+func TestPrunedStore(t *testing.T) {
+	ctx := context.Background()
+	for _, shift := range []int{0, 1} {
+		p := prunedStorePair(t, shift)
+		a, err := Analyze(ctx, p.kernel, p.kinfo, p.spec, p.sinfo, AnalyzeOptions{})
+		if err != nil {
+			t.Fatalf("shift %d: %v", shift, err)
+		}
+		var failed []string
+		obligations := 0
+		for _, c := range a.Conditions {
+			switch c.Status {
+			case Failed:
+				failed = append(failed, c.Kind.String())
+			case Undecided:
+				t.Errorf("shift %d: %s undecided: %s", shift, c.Kind, c.Reason)
+			case Pending:
+				obligations++
+			}
+		}
+		want := "[]"
+		if shift == 1 {
+			want = "[out-of-bounds read]"
+		}
+		if got := fmt.Sprint(failed); got != want || obligations != 1 {
+			t.Errorf("shift %d: failed %s and %d value obligations, want %s and 1", shift, got, obligations, want)
 		}
 	}
 }

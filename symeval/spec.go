@@ -1281,12 +1281,13 @@ func (an *specAnalyzer) bounded(parts []*presburger.Map, n, p int, up bool) (boo
 // presburger.ErrBudget, which the caller must turn into an unknown verdict.
 func (a *specAnalysis) undefinedSpecReads(ctx context.Context, sv *SymbolicValue, s *Scope) (u *presburger.UnionMap, ok bool, err error) {
 	defer guard(&err, "undefined specification reads")
+	holes, pruned := sv.holes, false
 	tr := &translator{lookup: func(name string) (binding, bool) {
 		if k, isHole := holeIndex(name); isHole {
-			if k > len(sv.holes) {
+			if k > len(holes) {
 				return binding{}, false
 			}
-			return binding{let: sv.holes[k-1]}, true
+			return binding{let: holes[k-1]}, true
 		}
 		b, found := s.names[name]
 		return b, found
@@ -1308,6 +1309,15 @@ func (a *specAnalysis) undefinedSpecReads(ctx context.Context, sv *SymbolicValue
 			return nil, false, fmt.Errorf("%s: %d indices for %s of rank %d", sv, len(c.Args), t.Name.Name, t.Rank())
 		}
 		d, over, err := accessDNF(c, tr, sv.Context.Types())
+		if outOfPieces(err) && !pruned {
+			// Again with the holes pruned under the scope's facts and
+			// assumptions (prunedPieces): the read is restricted to the
+			// facts below, and decided under the assumptions.
+			if holes, err = s.prunedPieces(ctx, sv.holes); err == nil {
+				pruned = true
+				d, over, err = accessDNF(c, tr, sv.Context.Types())
+			}
+		}
 		if err != nil {
 			return nil, false, err
 		}
