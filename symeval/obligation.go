@@ -242,6 +242,19 @@ func restrictPoints(ctx context.Context, pts, facts, assumptions *presburger.Map
 // so that the budget stops an intersection whose pieces would exhaust
 // the memory (dsc's final stage held 5 GB in one).
 func intersectParamsCharged(ctx context.Context, m, p *presburger.Map) (*presburger.Map, error) {
+	r, err := intersectEach(ctx, m, p, nil)
+	if err != nil {
+		return nil, fmt.Errorf("restrict points: %w", err)
+	}
+	return r, nil
+}
+
+// intersectEach returns m ∩ p, p a parameter domain, built one piece of
+// m at a time: each piece's intersections with p's conjunctions are
+// charged (chargeBuilt) before the next piece is built, and then passed
+// through keep (nil: kept whole), whose result joins the union unless it
+// is empty.
+func intersectEach(ctx context.Context, m, p *presburger.Map, keep func(*presburger.Map) (*presburger.Map, error)) (*presburger.Map, error) {
 	var out []*presburger.Map
 	for _, piece := range m.Pieces() {
 		r, err := piece.IntersectParams(p)
@@ -249,14 +262,18 @@ func intersectParamsCharged(ctx context.Context, m, p *presburger.Map) (*presbur
 			return nil, err
 		}
 		if err := chargeBuilt(ctx, p.NumBasics(), r); err != nil {
-			return nil, fmt.Errorf("restrict points: %w", err)
+			return nil, err
 		}
-		out = append(out, r)
+		if keep != nil {
+			if r, err = keep(r); err != nil {
+				return nil, err
+			}
+		}
+		if r.NumBasics() > 0 {
+			out = append(out, r)
+		}
 	}
-	if len(out) == 0 {
-		return m.IntersectParams(p)
-	}
-	return presburger.UnionPieces(out[0].Space(), out...)
+	return presburger.UnionPieces(m.Space(), out...)
 }
 
 // outputObligations returns the obligations of the out bindings: every

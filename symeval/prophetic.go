@@ -274,23 +274,7 @@ func finalHeap(ctx context.Context, h *Heap, assumptions *presburger.Map) (_ *He
 // stops the restriction before the pieces it would build can exhaust the
 // memory (resize's held 19 GB built all at once).
 func restrictEach(ctx context.Context, m, p *presburger.Map) (*presburger.Map, error) {
-	var kept []*presburger.Map
-	for _, piece := range m.Pieces() {
-		r, err := piece.IntersectParams(p)
-		if err != nil {
-			return nil, err
-		}
-		if err := chargeBuilt(ctx, p.NumBasics(), r); err != nil {
-			return nil, err
-		}
-		if r, err = r.DropEmpty(ctx); err != nil {
-			return nil, err
-		}
-		if r.NumBasics() > 0 {
-			kept = append(kept, r)
-		}
-	}
-	return presburger.UnionPieces(m.Space(), kept...)
+	return intersectEach(ctx, m, p, func(r *presburger.Map) (*presburger.Map, error) { return r.DropEmpty(ctx) })
 }
 
 func kernelName(k *sched.Kernel) string {
