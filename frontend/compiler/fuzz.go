@@ -49,8 +49,9 @@ func FuzzSchedules(ctx context.Context, p *alg.Program, n int, seed uint64, yiel
 		}
 		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		res, err := Compile(cctx, p, "fuzz", Options{Schedule: s, ScheduleSrc: src})
+		timedOut := errors.Is(cctx.Err(), context.DeadlineExceeded)
 		cancel()
-		if err != nil && ctx.Err() == nil && (cctx.Err() != nil || errors.Is(err, presburger.ErrBudget)) {
+		if err != nil && ctx.Err() == nil && (timedOut || errors.Is(err, presburger.ErrBudget)) {
 			continue // too costly to compile (bounds inference out of budget): drawn again
 		}
 		if err != nil {
