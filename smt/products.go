@@ -23,7 +23,9 @@ const (
 // ordered by the names of their outermost functions, so that A(i)·B(j)
 // and B(j)·A(k) have their reads of A at the same place, and folded from
 // the left: x·y·z is nl.mul(nl.mul(x, y), z) times the numerals of the
-// product), and every quotient of real terms whose divisor
+// product; a factor that is itself a product, abstracted or not, or a sum
+// whose terms all scale by one numeral, gives the product its own factors
+// and numerals: see factors), and every quotient of real terms whose divisor
 // is not a numeral by nl.div. Integer arithmetic, quantifiers and the
 // bodies of recursive functions are kept as they are. It returns the
 // formulas and the number of products and quotients replaced (zero: the
@@ -151,11 +153,7 @@ func (w *producer) app(t *Term, a C.Z3_ast) (*Term, error) {
 func (w *producer) product(args []*Term) *Term {
 	var nums, others []*Term
 	for _, f := range args {
-		if w.constant(f.a) {
-			nums = append(nums, f)
-		} else {
-			others = append(others, f)
-		}
+		nums, others = w.factors(f, nums, others)
 	}
 	if len(others) < 2 {
 		return nil
@@ -170,6 +168,74 @@ func (w *producer) product(args []*Term) *Term {
 		return acc
 	}
 	return w.c.Mul(append(nums, acc)...)
+}
+
+// factors appends the factors of the (abstracted) real term f to nums
+// (the numerals) and others: a product's own factors, an abstracted
+// product's (nl.mul) too, so that a product's abstraction does not depend
+// on how its factors were grouped or scaled: (c1·x)·(c2·y), c·(x·y) and
+// x·(c·y) all have the factors x and y and numerals, and abstract to a
+// numeral times nl.mul(x, y), which linear arithmetic then relates
+// (harris's kernel scales a squared gradient by a constant Halide folded,
+// its specification squares the scaled gradient). Multiplication being
+// associative and commutative, the abstraction stays implied by the
+// formulas.
+func (w *producer) factors(f *Term, nums, others []*Term) ([]*Term, []*Term) {
+	z := w.z
+	if w.constant(f.a) {
+		return append(nums, f), others
+	}
+	if C.Z3_get_ast_kind(z, f.a) == C.Z3_APP_AST && C.Z3_get_sort_kind(z, C.Z3_get_sort(z, f.a)) == C.Z3_REAL_SORT {
+		app := C.Z3_to_app(z, f.a)
+		d := C.Z3_get_app_decl(z, app)
+		if C.Z3_get_decl_kind(z, d) == C.Z3_OP_MUL || C.Z3_is_eq_func_decl(z, d, w.mul.d) {
+			for i := range int(C.Z3_get_app_num_args(z, app)) {
+				arg := w.c.term(z, C.Z3_get_app_arg(z, app, C.uint(i)), "AbstractProducts")
+				nums, others = w.factors(arg, nums, others)
+			}
+			runtime.KeepAlive(f) // its arguments are alive while it is
+			return nums, others
+		}
+		if C.Z3_get_decl_kind(z, d) == C.Z3_OP_ADD {
+			if c, sum := w.commonNumeral(app); c != nil {
+				runtime.KeepAlive(f)
+				return append(nums, c), append(others, sum)
+			}
+		}
+	}
+	return nums, append(others, f)
+}
+
+// commonNumeral splits the real sum app, when each of its terms is a
+// product of the same numeral c and one term m_i (c·m_1 + c·m_2 + ...),
+// into c and the sum m_1 + m_2 + ...; nil otherwise. A scaled sum is then
+// the same factor as the sum it scales (harris: its kernel's
+// S · (c·x1·x1 + ...) and its specification's c · S · S, S = x1·x1 + ...).
+func (w *producer) commonNumeral(app C.Z3_app) (*Term, *Term) {
+	z := w.z
+	n := int(C.Z3_get_app_num_args(z, app))
+	var c C.Z3_ast
+	terms := make([]*Term, n)
+	for i := range n {
+		a := C.Z3_get_app_arg(z, app, C.uint(i))
+		if C.Z3_get_ast_kind(z, a) != C.Z3_APP_AST {
+			return nil, nil
+		}
+		m := C.Z3_to_app(z, a)
+		if C.Z3_get_decl_kind(z, C.Z3_get_app_decl(z, m)) != C.Z3_OP_MUL || C.Z3_get_app_num_args(z, m) != 2 {
+			return nil, nil
+		}
+		k := C.Z3_get_app_arg(z, m, 0)
+		if !w.constant(k) || c != nil && !bool(C.Z3_is_eq_ast(z, k, c)) {
+			return nil, nil
+		}
+		c = k
+		terms[i] = w.c.term(z, C.Z3_get_app_arg(z, m, 1), "AbstractProducts")
+	}
+	if c == nil {
+		return nil, nil
+	}
+	return w.c.term(z, c, "AbstractProducts"), w.c.Add(terms...)
 }
 
 // head is the name of the outermost function of the raw term a ("" for a

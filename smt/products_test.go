@@ -78,3 +78,39 @@ func checkTerms(t *testing.T, c *Context, ts ...*Term) Result {
 	}
 	return res
 }
+
+// TestAbstractProductsRegrouped: a product's abstraction does not depend
+// on how its factors are grouped or scaled, so that linear arithmetic
+// relates (2·x)·(3·y) to 6·(x·y), x·(y·z) to (x·y)·z, and a product of a
+// sum scaled term by term (S·(c·x·x + c·y·y), harris's kernel) to the
+// scaled product of the sum (c·S·S, its specification); a sum whose terms
+// have different numerals is a factor of its own.
+func TestAbstractProductsRegrouped(t *testing.T) {
+	c := newCtx(t)
+	r := c.RealSort()
+	a := c.FuncDecl("A", []*Sort{c.IntSort()}, r)
+	x, y, z := a.Apply(c.Int(0)), a.Apply(c.Int(1)), c.RealConst("z")
+	k := c.Real(5368709, 134217728)
+	s := x.Mul(x).Add(y.Mul(y))
+	for _, tc := range []struct {
+		name string
+		f    *Term
+		want Result
+	}{
+		{"(2x)(3y) = 6(xy)", c.Mul(c.Real(2, 1), x).Mul(c.Real(3, 1).Mul(y)).Ne(c.Real(6, 1).Mul(x.Mul(y))), Unsat},
+		{"x(yz) = (xy)z", x.Mul(y.Mul(z)).Ne(x.Mul(y).Mul(z)), Unsat},
+		{"S(cxx + cyy) = cSS", s.Mul(k.Mul(x.Mul(x)).Add(k.Mul(y.Mul(y)))).Ne(k.Mul(s.Mul(s))), Unsat},
+		{"S(cxx + 2yy) = cSS", s.Mul(k.Mul(x.Mul(x)).Add(c.Real(2, 1).Mul(y.Mul(y)))).Ne(k.Mul(s.Mul(s))), Sat},
+	} {
+		if res := checkTerms(t, c, tc.f); res != Unsat && tc.want == Unsat {
+			t.Fatalf("%s: %s before abstraction, want unsat", tc.name, res)
+		}
+		abs, n, err := c.AbstractProducts(tc.f)
+		if err != nil || n == 0 {
+			t.Fatalf("%s: %d replaced, %v", tc.name, n, err)
+		}
+		if res := checkTerms(t, c, abs...); res != tc.want {
+			t.Errorf("%s abstracted: %s, want %s\n%s", tc.name, res, tc.want, abs[0])
+		}
+	}
+}
