@@ -59,7 +59,10 @@ func (s *solver) termsOver() bool {
 	if b == 0 || b == Unlimited {
 		return false
 	}
-	n := uint64(s.z.Held())
+	var n uint64
+	if s.z != nil {
+		n = uint64(s.z.Held())
+	}
 	if s.side != nil {
 		n += uint64(s.side.Held())
 	}
