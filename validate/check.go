@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/augur-verify/augur/smt"
 	"github.com/augur-verify/augur/smt/encode"
@@ -120,23 +121,28 @@ func (s *solver) checkTerms(terms []*smt.Term, limit uint64, simple bool) (smt.R
 	}
 	legacy := s.z.TruncatesNonlinear(terms...)
 	if lim := min(limit, simpleLimit); simple && lim > 0 && (s.v.opts.ValueModel != encode.IEEE || !s.v.usesFloats()) {
-		sol, err := s.z.NewSimpleSolver()
-		if err != nil {
-			return smt.Unknown, nil, err
-		}
-		if err := legacyArith(sol, legacy); err != nil {
-			return smt.Unknown, sol, err
-		}
-		if err := sol.Assert(terms...); err != nil {
-			return smt.Unknown, sol, err
-		}
-		res, err := s.solve(sol, lim)
-		if res != smt.Unknown || s.ctx.Err() != nil {
+		res, sol, err := s.checkIn(s.z.NewSimpleSolver, terms, lim, legacy)
+		if res != smt.Unknown || s.ctx.Err() != nil || sol == nil {
 			return res, sol, err
 		}
 		sol.Close()
 	}
-	sol, err := s.z.NewSolver()
+	res, sol, err := s.checkIn(s.z.NewSolver, terms, limit, legacy)
+	if legacy && res == smt.Unknown && s.ctx.Err() == nil && sol != nil && strings.Contains(sol.ReasonUnknown(), "incomplete") {
+		// The legacy solver gave up without running out (on
+		// i32(a · (-1 / (s · s))), TestProbeConversion): the default one
+		// may find the model it did not.
+		sol.Close()
+		res, sol, err = s.checkIn(s.z.NewSolver, terms, limit, false)
+	}
+	return res, sol, err
+}
+
+// checkIn checks the conjunction of terms in a fresh solver made by mk,
+// within lim resource units, with Z3's legacy arithmetic solver when
+// legacy is set (legacyArith).
+func (s *solver) checkIn(mk func() (*smt.Solver, error), terms []*smt.Term, lim uint64, legacy bool) (smt.Result, *smt.Solver, error) {
+	sol, err := mk()
 	if err != nil {
 		return smt.Unknown, nil, err
 	}
@@ -146,7 +152,7 @@ func (s *solver) checkTerms(terms []*smt.Term, limit uint64, simple bool) (smt.R
 	if err := sol.Assert(terms...); err != nil {
 		return smt.Unknown, sol, err
 	}
-	res, err := s.solve(sol, limit)
+	res, err := s.solve(sol, lim)
 	return res, sol, err
 }
 
