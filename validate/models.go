@@ -161,7 +161,9 @@ func (s *solver) shrink(c *symeval.Condition, q *query, o *outcome, lo int64, bl
 			t := q.params[name]
 			box = append(box, t.Le(s.z.Int(mid)), t.Ge(s.z.Int(-mid)))
 		}
+		s.refining = true
 		res, sm, err := s.check(q, box)
+		s.refining = false
 		if err != nil || res != smt.Sat {
 			if sm != nil {
 				sm.Close()

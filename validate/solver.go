@@ -84,6 +84,11 @@ type solver struct {
 	defOnly bool
 	// ranged: the query being checked holds range facts (query.ranged).
 	ranged bool
+	// refining: the query being checked only looks for a smaller
+	// counterexample than one found (shrink), so that a query the legacy
+	// arithmetic solver gives up on is not tried again by the default one
+	// (checkTerms), which may run on to the wall-clock guard.
+	refining bool
 	// meter reads the Z3 context's count of resource units, which its
 	// simplifications during an encoding advance too (meter.go).
 	meter contextMeter
