@@ -184,9 +184,26 @@ func (c *Context) Mentions(ts ...*Term) (bits, conv bool) {
 	if err != nil {
 		return false, false
 	}
+	walkDAG(z, as, func() bool { return bits && conv }, func(a C.Z3_ast) {
+		switch C.Z3_get_sort_kind(z, C.Z3_get_sort(z, a)) {
+		case C.Z3_BV_SORT, C.Z3_FLOATING_POINT_SORT:
+			bits = true
+		}
+		if C.Z3_get_ast_kind(z, a) == C.Z3_APP_AST &&
+			C.Z3_get_decl_kind(z, C.Z3_get_app_decl(z, C.Z3_to_app(z, a))) == C.Z3_OP_BV2INT {
+			conv = true
+		}
+	})
+	runtime.KeepAlive(ts)
+	return bits, conv
+}
+
+// walkDAG calls visit once on each distinct term reachable from the raw
+// terms as (shared subterms once), depth first, until done reports true.
+func walkDAG(z C.Z3_context, as []C.Z3_ast, done func() bool, visit func(a C.Z3_ast)) {
 	seen := map[C.uint]bool{}
-	stack := as
-	for len(stack) > 0 && !(bits && conv) {
+	stack := append([]C.Z3_ast(nil), as...)
+	for len(stack) > 0 && !done() {
 		a := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		id := C.Z3_get_ast_id(z, a)
@@ -194,21 +211,13 @@ func (c *Context) Mentions(ts ...*Term) (bits, conv bool) {
 			continue
 		}
 		seen[id] = true
-		switch C.Z3_get_sort_kind(z, C.Z3_get_sort(z, a)) {
-		case C.Z3_BV_SORT, C.Z3_FLOATING_POINT_SORT:
-			bits = true
-		}
+		visit(a)
 		if C.Z3_get_ast_kind(z, a) != C.Z3_APP_AST {
 			continue
 		}
 		app := C.Z3_to_app(z, a)
-		if C.Z3_get_decl_kind(z, C.Z3_get_app_decl(z, app)) == C.Z3_OP_BV2INT {
-			conv = true
-		}
 		for i := range C.uint(C.Z3_get_app_num_args(z, app)) {
 			stack = append(stack, C.Z3_get_app_arg(z, app, i))
 		}
 	}
-	runtime.KeepAlive(ts)
-	return bits, conv
 }

@@ -35,19 +35,13 @@ func (c *Context) TruncatesNonlinear(ts ...*Term) bool {
 	}
 	w := producer{c: c, z: z}
 	toInt, nonlinear := false, false
-	seen := map[C.uint]bool{}
-	stack := as
-	for len(stack) > 0 && !(toInt && nonlinear) {
-		a := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		id := C.Z3_get_ast_id(z, a)
-		if seen[id] || C.Z3_get_ast_kind(z, a) != C.Z3_APP_AST {
-			continue
+	walkDAG(z, as, func() bool { return toInt && nonlinear }, func(a C.Z3_ast) {
+		if C.Z3_get_ast_kind(z, a) != C.Z3_APP_AST || C.Z3_get_sort_kind(z, C.Z3_get_sort(z, a)) != C.Z3_REAL_SORT &&
+			C.Z3_get_decl_kind(z, C.Z3_get_app_decl(z, C.Z3_to_app(z, a))) != C.Z3_OP_TO_INT {
+			return
 		}
-		seen[id] = true
 		app := C.Z3_to_app(z, a)
 		n := int(C.Z3_get_app_num_args(z, app))
-		isReal := C.Z3_get_sort_kind(z, C.Z3_get_sort(z, a)) == C.Z3_REAL_SORT
 		switch C.Z3_get_decl_kind(z, C.Z3_get_app_decl(z, app)) {
 		case C.Z3_OP_TO_INT:
 			toInt = true
@@ -58,14 +52,11 @@ func (c *Context) TruncatesNonlinear(ts ...*Term) bool {
 					others++
 				}
 			}
-			nonlinear = nonlinear || isReal && others >= 2
+			nonlinear = nonlinear || others >= 2
 		case C.Z3_OP_DIV:
-			nonlinear = nonlinear || isReal && n == 2 && !w.constant(C.Z3_get_app_arg(z, app, 1))
+			nonlinear = nonlinear || n == 2 && !w.constant(C.Z3_get_app_arg(z, app, 1))
 		}
-		for i := range n {
-			stack = append(stack, C.Z3_get_app_arg(z, app, C.uint(i)))
-		}
-	}
+	})
 	runtime.KeepAlive(ts)
 	return toInt && nonlinear
 }
