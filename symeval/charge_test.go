@@ -90,3 +90,38 @@ func TestFinalHeapRestrictionCountsBySize(t *testing.T) {
 		t.Fatalf("within %d steps: %v, want the step budget to run out", min-1, err)
 	}
 }
+
+// TestRestrictionSkipsContradictingPairs checks that restricting pieces
+// to parameter domains of several conjunctions (intersectEach) builds no
+// pair whose parameter bounds contradict each other: each piece meets
+// two of the four conjunctions, and only those 4 of the 8 pairs are
+// built and charged by their constraints; the restriction is the same
+// set as the whole intersection.
+func TestRestrictionSkipsContradictingPairs(t *testing.T) {
+	m, err := presburger.ParseMap("[N, K] -> { A[i] -> E[h] : h = i and 0 <= i < N and K >= 3; A[i] -> E[h] : h = 2i and 0 <= i < N and K <= 2 }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dom, err := presburger.ParseMap("[N, K] -> { : K >= 5 and N >= 1; : K = 3 and N >= 2; : K <= 1 and N >= 3; : K <= 0 and N >= 4 }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := presburger.NewAllowance(0)
+	r, err := intersectParamsCharged(presburger.WithAllowance(context.Background(), a), m, dom)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := m.IntersectParams(dom)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eq, err := r.IsEqual(context.Background(), whole); err != nil || !eq {
+		t.Fatalf("restriction %s, want %s (%v)", r, whole, err)
+	}
+	if r.NumBasics() != 4 {
+		t.Fatalf("restriction built %d pieces, want the 4 pairs that may meet (the whole intersection has %d)", r.NumBasics(), whole.NumBasics())
+	}
+	if want := int64(m.NumBasics()*dom.NumBasics() + constraintRows(r)); a.Used() != want {
+		t.Fatalf("%d steps counted, want %d: a step per pair and the constraints of the pairs built", a.Used(), want)
+	}
+}

@@ -251,20 +251,32 @@ func intersectParamsCharged(ctx context.Context, m, p *presburger.Map) (*presbur
 
 // intersectEach returns m ∩ p, p a parameter domain, built one piece of
 // m at a time: each piece's intersections with p's conjunctions are
-// charged (chargeBuilt) before the next piece is built, and then passed
-// through keep (nil: kept whole), whose result joins the union unless it
-// is empty.
+// charged (chargeBuilt: a step per pair) before the next piece is built,
+// and then passed through keep (nil: kept whole), whose result joins the
+// union unless it is empty.
+//
+// A pair whose parameter bounds contradict each other (two opposite
+// inequalities on the same terms, pieceDomain.contradicts: a
+// specialisation's branch and the conjunctions of the other branches) is
+// empty and is not built: only the others are, charged by their
+// constraints, and tested by keep. The result is the same set.
 func intersectEach(ctx context.Context, m, p *presburger.Map, keep func(*presburger.Map) (*presburger.Map, error)) (*presburger.Map, error) {
+	pd := pieceDomains(p)
+	conj := p.Pieces()
 	var out []*presburger.Map
 	for _, piece := range m.Pieces() {
-		r, err := piece.IntersectParams(p)
+		q, err := meetingPart(piece, p, conj, pd)
+		if err != nil {
+			return nil, err
+		}
+		r, err := piece.IntersectParams(q)
 		if err != nil {
 			return nil, err
 		}
 		if err := chargeBuilt(ctx, p.NumBasics(), r); err != nil {
 			return nil, err
 		}
-		if keep != nil {
+		if keep != nil && r.NumBasics() > 0 {
 			if r, err = keep(r); err != nil {
 				return nil, err
 			}
@@ -274,6 +286,23 @@ func intersectEach(ctx context.Context, m, p *presburger.Map, keep func(*presbur
 		}
 	}
 	return presburger.UnionPieces(m.Space(), out...)
+}
+
+// meetingPart returns the conjunctions of p (conj, its pieces, with
+// their domains pd) whose parameter bounds do not contradict those of
+// piece (intersectEach): p itself when none does.
+func meetingPart(piece, p *presburger.Map, conj []*presburger.Map, pd []*pieceDomain) (*presburger.Map, error) {
+	d := newPieceDomain(piece.Params())
+	meet := make([]*presburger.Map, 0, len(conj))
+	for i, w := range pd {
+		if !d.contradicts(w) {
+			meet = append(meet, conj[i])
+		}
+	}
+	if len(meet) == len(conj) {
+		return p, nil
+	}
+	return presburger.UnionPieces(p.Space(), meet...)
 }
 
 // outputObligations returns the obligations of the out bindings: every
