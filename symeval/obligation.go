@@ -211,12 +211,23 @@ func meeting(ctx context.Context, d *pieceDomain, within []*pieceDomain) ([]*pre
 // points are simplified within the facts first, and only the empty
 // pieces are dropped after the assumptions' restriction, as finalHeap
 // does for the final heap (they cost most of the symbolic evaluation of
-// Halide's depthwise separable convolution otherwise). The result is the
+// Halide's depthwise separable convolution otherwise). Facts of several
+// conjunctions are met a piece of the points at a time too, their empty
+// pairs dropped as they are built (restrictEach). The result is the
 // same set either way; only its pieces may keep redundant constraints.
 // Facts of more conjunctions than the assumptions are restrictPieces'.
 func restrictPoints(ctx context.Context, pts, facts, assumptions *presburger.Map) (*presburger.Map, error) {
 	var err error
-	if facts != nil {
+	switch {
+	case facts != nil && facts.NumBasics() > 1:
+		// A piece at a time, without its empty pairs: built whole
+		// before the simplification drops them, the pairs of the points
+		// of Halide's depthwise separable convolution at its final
+		// stage exhaust the memory.
+		if pts, err = restrictEach(ctx, pts, facts); err != nil {
+			return nil, fmt.Errorf("restrict points to the facts: %w", err)
+		}
+	case facts != nil:
 		if pts, err = intersectParamsCharged(ctx, pts, facts); err != nil {
 			return nil, err
 		}

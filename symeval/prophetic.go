@@ -274,7 +274,30 @@ func finalHeap(ctx context.Context, h *Heap, assumptions *presburger.Map) (_ *He
 // stops the restriction before the pieces it would build can exhaust the
 // memory (resize's held 19 GB built all at once).
 func restrictEach(ctx context.Context, m, p *presburger.Map) (*presburger.Map, error) {
-	return intersectEach(ctx, m, p, func(r *presburger.Map) (*presburger.Map, error) { return r.DropEmpty(ctx) })
+	return intersectEach(ctx, m, p, func(r *presburger.Map) (*presburger.Map, error) { return dropEmptyPieces(ctx, r) })
+}
+
+// dropEmptyPieces returns m without its empty pieces, each tested by
+// Map.IsEmpty: a rational tableau first, whose integral vertex or short
+// branch and bound finds a point of most of the pieces kept, and the
+// Omega test for the others (DropEmpty runs the Omega test on every
+// piece). The result is the same set.
+func dropEmptyPieces(ctx context.Context, m *presburger.Map) (*presburger.Map, error) {
+	ps := m.Pieces()
+	keep := ps[:0]
+	for _, p := range ps {
+		empty, err := p.IsEmpty(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("drop empty pieces: %w", err)
+		}
+		if !empty {
+			keep = append(keep, p)
+		}
+	}
+	if len(keep) == m.NumBasics() {
+		return m, nil
+	}
+	return presburger.UnionPieces(m.Space(), keep...)
 }
 
 func kernelName(k *sched.Kernel) string {
