@@ -351,7 +351,7 @@ func (m *Map) Subtract(ctx context.Context, o *Map) (*Map, error) {
 // syntactic test (validityIndexes.contradicts) costs no step of its own,
 // and a subtraction from a heap of thousands of pieces is mostly such
 // tests. Looking a piece up in the index costs a step, and one per piece
-// of ds it finds.
+// of ds it looks at.
 func subtractPieces(mt *meter, cur, ds []*BasicMap) ([]*BasicMap, error) {
 	if len(ds) == 0 {
 		return cur, nil
@@ -365,8 +365,8 @@ func subtractPieces(mt *meter, cur, ds []*BasicMap) ([]*BasicMap, error) {
 	vis := validityIndexes{}
 	var out []*BasicMap
 	for _, c := range cur {
-		cand := x.candidates(c)
-		if err := mt.stepN(1 + len(cand)); err != nil {
+		cand, looked := x.candidates(c)
+		if err := mt.stepN(1 + looked); err != nil {
 			return nil, err
 		}
 		left := []*BasicMap{c}

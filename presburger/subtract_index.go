@@ -16,16 +16,18 @@ import "slices"
 // pair, the updates of sgemmTA's unrolled copies at the final stage went
 // through the symbolic evaluation's whole allowance of steps.
 //
-// Each subtrahend piece is filed under the first of its equalities that
-// involves no local variable, by its linear form over the dimensions
-// (the coefficients, signed so that the first is positive) and the
-// constant the piece fixes that form to; a piece without such an
-// equality is unfiled. A minuend piece bounds some of the filed forms by
-// its own rows without locals (an interval of values); it visits the
-// pieces filed under the constants in those intervals, every piece filed
-// under a form it does not bound, and the unfiled ones. The pieces it
-// does not visit fix a form to a value outside what it allows: they have
-// no common point with it, and subtracting them leaves it as it is.
+// Every row without locals of a subtrahend piece is a linear form over
+// the dimensions (its coefficients, signed so that the first is
+// positive) and a bound on it; the piece's rows give each of its forms an
+// interval of values. A piece is filed under each form it fixes to one
+// value. A minuend piece bounds the same forms by its own rows without
+// locals; for the filed form whose pieces it looks at are fewest, it
+// looks at those filed under the values its interval allows and those
+// not filed under that form, and keeps those none of whose intervals
+// misses its own.
+// The pieces it does not keep bound a form to values it does not allow:
+// they have no common point with it, and subtracting them leaves it as it
+// is.
 
 // formInterval is the interval of values a conjunction allows a linear
 // form: lo <= form <= hi, each side present or not.
@@ -39,12 +41,45 @@ func (f formInterval) contains(v Int) bool {
 	return (!f.hasLo || f.lo.Cmp(v) <= 0) && (!f.hasHi || v.Cmp(f.hi) <= 0)
 }
 
-// filedForm is a linear form the subtrahend's pieces are filed under:
-// its coefficients over the shared dimensions, the first nonzero one
-// positive, and the pieces filed under each of its values.
-type filedForm struct {
-	coefs []Int
-	vals  []filedPieces
+// meets reports whether f and g have a common value.
+func (f formInterval) meets(g formInterval) bool {
+	return (!f.hasLo || !g.hasHi || f.lo.Cmp(g.hi) <= 0) &&
+		(!g.hasLo || !f.hasHi || g.lo.Cmp(f.hi) <= 0)
+}
+
+// point returns the value f allows, when it allows one only.
+func (f formInterval) point() (Int, bool) {
+	if f.hasLo && f.hasHi && f.lo.Equal(f.hi) {
+		return f.lo, true
+	}
+	return Int{}, false
+}
+
+// bound tightens f by the row a·x + k >= 0 (= 0 when eq), whose
+// coefficients are sign times the form's.
+func (f formInterval) bound(sign int, k Int, eq bool) formInterval {
+	// a·x + k >= 0 is form·x >= -k when sign > 0, form·x <= k when
+	// sign < 0; an equality gives both.
+	lo, hi := k.Neg(), k
+	if sign < 0 {
+		lo, hi = k, k
+	} else {
+		hi = lo
+	}
+	if (eq || sign > 0) && (!f.hasLo || lo.Cmp(f.lo) > 0) {
+		f.lo, f.hasLo = lo, true
+	}
+	if (eq || sign < 0) && (!f.hasHi || hi.Cmp(f.hi) < 0) {
+		f.hi, f.hasHi = hi, true
+	}
+	return f
+}
+
+// formBound is a piece's interval of one form (its position in the
+// index's table).
+type formBound struct {
+	form int
+	iv   formInterval
 }
 
 // filedPieces are the positions of the pieces filed under one value of a
@@ -55,25 +90,76 @@ type filedPieces struct {
 }
 
 // subtrahendIndex files the pieces of a subtrahend, by their position in
-// the order they are subtracted, under a form each fixes to a constant.
+// the order they are subtracted, under the forms they fix to a constant.
 type subtrahendIndex struct {
-	nd      int
-	forms   []filedForm
-	byHash  map[uint64][]int // coefHash of a form: positions in forms
-	unfiled []int
+	nd     int
+	n      int              // the number of pieces
+	coefs  [][]Int          // the forms: coefficients, first nonzero positive
+	byHash map[uint64][]int // coefHash of a form: positions in coefs
+	bounds [][]formBound    // each piece's intervals
+	filed  map[int]*filedForm
+	order  []int // the forms of filed, in the order first filed
+}
+
+// filedForm holds the pieces filed under one form: by value (in
+// increasing order, upTo[j] the pieces filed under the first j), and the
+// others (those that do not fix it), in increasing order.
+type filedForm struct {
+	vals   []filedPieces
+	upTo   []int
+	others []int
+}
+
+// within returns the range [lo, hi) of f.vals in the interval iv.
+func (f *filedForm) within(iv formInterval) (lo, hi int) {
+	lo, hi = 0, len(f.vals)
+	if iv.hasLo {
+		lo, _ = slices.BinarySearchFunc(f.vals, iv.lo, func(p filedPieces, v Int) int { return p.v.Cmp(v) })
+	}
+	if iv.hasHi {
+		hi, _ = slices.BinarySearchFunc(f.vals, iv.hi, func(p filedPieces, v Int) int { return p.v.Cmp(v) })
+		if hi < len(f.vals) && f.vals[hi].v.Equal(iv.hi) {
+			hi++
+		}
+	}
+	return lo, max(lo, hi)
 }
 
 // newSubtrahendIndex indexes the pieces ds, whose first nd columns are
 // the dimensions shared with the minuend.
 func newSubtrahendIndex(ds []*BasicMap, nd int) *subtrahendIndex {
-	x := &subtrahendIndex{nd: nd, byHash: map[uint64][]int{}}
+	x := &subtrahendIndex{nd: nd, n: len(ds), byHash: map[uint64][]int{}, filed: map[int]*filedForm{}}
 	for i, d := range ds {
-		fi, v, ok := x.fileUnder(d)
+		var bs []formBound
+		x.eachBound(d, true, func(fi int, sign int, k Int, eq bool) {
+			j := slices.IndexFunc(bs, func(b formBound) bool { return b.form == fi })
+			if j < 0 {
+				bs = append(bs, formBound{form: fi})
+				j = len(bs) - 1
+			}
+			bs[j].iv = bs[j].iv.bound(sign, k, eq)
+		})
+		x.bounds = append(x.bounds, bs)
+		x.file(i, bs)
+	}
+	x.finish()
+	return x
+}
+
+// file files the piece at position i, of intervals bs, under each form
+// it fixes to one value.
+func (x *subtrahendIndex) file(i int, bs []formBound) {
+	for _, b := range bs {
+		v, ok := b.iv.point()
 		if !ok {
-			x.unfiled = append(x.unfiled, i)
 			continue
 		}
-		f := &x.forms[fi]
+		f := x.filed[b.form]
+		if f == nil {
+			f = &filedForm{}
+			x.filed[b.form] = f
+			x.order = append(x.order, b.form)
+		}
 		j := slices.IndexFunc(f.vals, func(p filedPieces) bool { return p.v.Equal(v) })
 		if j < 0 {
 			f.vals = append(f.vals, filedPieces{v: v})
@@ -81,38 +167,74 @@ func newSubtrahendIndex(ds []*BasicMap, nd int) *subtrahendIndex {
 		}
 		f.vals[j].pos = append(f.vals[j].pos, i)
 	}
-	return x
 }
 
-// fileUnder returns the form (its position in x.forms, added if new) of
-// d's first equality without locals, and the value d fixes it to.
-func (x *subtrahendIndex) fileUnder(d *BasicMap) (int, Int, bool) {
-	for _, e := range d.eqs {
-		if !x.plainForm(e) {
-			continue
+// finish sorts each filed form's values and lists the pieces not filed
+// under it.
+func (x *subtrahendIndex) finish() {
+	in := make([]bool, x.n)
+	for _, fi := range x.order {
+		f := x.filed[fi]
+		slices.SortFunc(f.vals, func(a, b filedPieces) int { return a.v.Cmp(b.v) })
+		f.upTo = make([]int, len(f.vals)+1)
+		for j, p := range f.vals {
+			f.upTo[j+1] = f.upTo[j] + len(p.pos)
 		}
-		fi, sign := x.formOf(e)
-		if fi < 0 {
-			coefs := make([]Int, x.nd)
-			for j, v := range e[:x.nd] {
-				if sign < 0 {
-					v = v.Neg()
-				}
-				coefs[j] = v
+		clear(in)
+		for _, p := range f.vals {
+			for _, i := range p.pos {
+				in[i] = true
 			}
-			h := coefHash(e, x.nd)
-			fi = len(x.forms)
-			x.forms = append(x.forms, filedForm{coefs: coefs})
-			x.byHash[h] = append(x.byHash[h], fi)
 		}
-		// e: a·x + k = 0 with a = sign·form, so form·x = -sign·k.
-		v := e[len(e)-1]
-		if sign > 0 {
+		for i, ok := range in {
+			if !ok {
+				f.others = append(f.others, i)
+			}
+		}
+	}
+}
+
+// eachBound calls f for each row without locals of b whose form is in
+// the table (added to it when add is set): the form's position, the
+// sign of the row's coefficients relative to the form's, the row's
+// constant and whether it is an equality.
+func (x *subtrahendIndex) eachBound(b *BasicMap, add bool, f func(fi, sign int, k Int, eq bool)) {
+	do := func(r []Int, eq bool) {
+		if !x.plainForm(r) {
+			return
+		}
+		fi, sign := x.formOf(r)
+		if fi < 0 {
+			if !add {
+				return
+			}
+			fi = x.addForm(r, sign)
+		}
+		f(fi, sign, r[len(r)-1], eq)
+	}
+	for _, e := range b.eqs {
+		do(e, true)
+	}
+	for _, e := range b.ineqs {
+		do(e, false)
+	}
+}
+
+// addForm adds the form of the row r, whose first nonzero coefficient
+// has the sign sign, to the table and returns its position.
+func (x *subtrahendIndex) addForm(r []Int, sign int) int {
+	coefs := make([]Int, x.nd)
+	for j, v := range r[:x.nd] {
+		if sign < 0 {
 			v = v.Neg()
 		}
-		return fi, v, true
+		coefs[j] = v
 	}
-	return 0, Int{}, false
+	h := coefHash(r, x.nd)
+	fi := len(x.coefs)
+	x.coefs = append(x.coefs, coefs)
+	x.byHash[h] = append(x.byHash[h], fi)
+	return fi
 }
 
 // plainForm reports whether the row r involves no local and some
@@ -131,9 +253,10 @@ func (x *subtrahendIndex) plainForm(r []Int) bool {
 	return false
 }
 
-// formOf returns the position in x.forms of the form of the row r (which
-// plainForm accepts) and the sign s with r's coefficients s·form, or -1
-// (and the sign of r's first nonzero coefficient) when it is not filed.
+// formOf returns the position in the table of the form of the row r
+// (which plainForm accepts) and the sign s with r's coefficients s·form,
+// or -1 (and the sign of r's first nonzero coefficient) when it is not
+// in the table.
 func (x *subtrahendIndex) formOf(r []Int) (int, int) {
 	sign := 0
 	for _, v := range r[:x.nd] {
@@ -143,7 +266,7 @@ func (x *subtrahendIndex) formOf(r []Int) (int, int) {
 		}
 	}
 	for _, fi := range x.byHash[coefHash(r, x.nd)] {
-		c := x.forms[fi].coefs
+		c := x.coefs[fi]
 		same := true
 		for j := range c {
 			if sign > 0 && !c[j].Equal(r[j]) || sign < 0 && !c[j].isNegOf(r[j]) {
@@ -159,66 +282,50 @@ func (x *subtrahendIndex) formOf(r []Int) (int, int) {
 }
 
 // candidates returns, in increasing order, the positions of the pieces
-// that c's bounds on the filed forms do not separate from c.
-func (x *subtrahendIndex) candidates(c *BasicMap) []int {
-	ivs := make([]formInterval, len(x.forms))
-	bound := func(r []Int, eq bool) {
-		if len(x.forms) == 0 || !x.plainForm(r) {
-			return
+// that c's intervals of the forms do not separate from c, and the number
+// of pieces looked at to find them.
+func (x *subtrahendIndex) candidates(c *BasicMap) (out []int, looked int) {
+	ivs := make([]formInterval, len(x.coefs))
+	var bounded []int // the filed forms c bounds
+	x.eachBound(c, false, func(fi, sign int, k Int, eq bool) {
+		if x.filed[fi] != nil && !slices.Contains(bounded, fi) {
+			bounded = append(bounded, fi)
 		}
-		fi, sign := x.formOf(r)
-		if fi < 0 {
-			return
-		}
-		k := r[len(r)-1]
-		if eq || sign > 0 {
-			ivs[fi] = ivs[fi].withLo(sign, k)
-		}
-		if eq || sign < 0 {
-			ivs[fi] = ivs[fi].withHi(sign, k)
-		}
-	}
-	for _, e := range c.eqs {
-		bound(e, true)
-	}
-	for _, e := range c.ineqs {
-		bound(e, false)
-	}
-	var out []int
-	for fi, f := range x.forms {
-		for _, p := range f.vals {
-			if ivs[fi].contains(p.v) {
-				out = append(out, p.pos...)
+		ivs[fi] = ivs[fi].bound(sign, k, eq)
+	})
+	keep := func(i int) {
+		looked++
+		for _, b := range x.bounds[i] {
+			if !ivs[b.form].meets(b.iv) {
+				return
 			}
 		}
+		out = append(out, i)
 	}
-	out = append(out, x.unfiled...)
+	// The filed form whose pieces to look at are fewest.
+	var best *filedForm
+	fewest, blo, bhi := x.n, 0, 0
+	for _, fi := range bounded {
+		f := x.filed[fi]
+		lo, hi := f.within(ivs[fi])
+		if n := len(f.others) + f.upTo[hi] - f.upTo[lo]; n < fewest {
+			best, fewest, blo, bhi = f, n, lo, hi
+		}
+	}
+	if best == nil {
+		for i := range x.n {
+			keep(i)
+		}
+		return out, looked
+	}
+	for _, p := range best.vals[blo:bhi] {
+		for _, i := range p.pos {
+			keep(i)
+		}
+	}
+	for _, i := range best.others {
+		keep(i)
+	}
 	slices.Sort(out)
-	return out
-}
-
-// withLo tightens f by the lower bound of a row a·x + k, a = sign·form:
-// form·x >= -k when sign > 0 (an equality with sign < 0 gives k).
-func (f formInterval) withLo(sign int, k Int) formInterval {
-	v := k.Neg()
-	if sign < 0 {
-		v = k
-	}
-	if !f.hasLo || v.Cmp(f.lo) > 0 {
-		f.lo, f.hasLo = v, true
-	}
-	return f
-}
-
-// withHi tightens f by the upper bound of a row a·x + k, a = sign·form:
-// form·x <= k when sign < 0 (an equality with sign > 0 gives -k).
-func (f formInterval) withHi(sign int, k Int) formInterval {
-	v := k
-	if sign > 0 {
-		v = k.Neg()
-	}
-	if !f.hasHi || v.Cmp(f.hi) < 0 {
-		f.hi, f.hasHi = v, true
-	}
-	return f
+	return out, looked
 }
