@@ -346,12 +346,14 @@ func (m *Map) Subtract(ctx context.Context, o *Map) (*Map, error) {
 // subtractPieces returns the pieces of cur minus those of ds, each piece
 // of cur minus the pieces of ds in their order, the pieces of the
 // differences in cur's order. The pieces of ds that a piece of cur may
-// meet are found by their index (subtractIndex); each is tested against
-// every piece left of that piece, a step per pair, tested or not: the
-// syntactic test (validityIndexes.contradicts) costs no step of its own,
-// and a subtraction from a heap of thousands of pieces is mostly such
-// tests. Looking a piece up in the index costs a step, and one per piece
-// of ds it looks at.
+// meet are found by their index (subtrahendIndex); each is tested
+// against every piece left of that piece, a step per pair, tested or
+// not: the syntactic test (validityIndexes.contradicts) costs no step of
+// its own, and a subtraction from a heap of thousands of pieces is mostly
+// such tests. A piece of ds that the index looks at and leaves out costs
+// a step too, one it does not look at none, and a piece of cur that meets
+// none at least one: never more steps than testing every pair, and a
+// step per piece of cur at least.
 func subtractPieces(mt *meter, cur, ds []*BasicMap) ([]*BasicMap, error) {
 	if len(ds) == 0 {
 		return cur, nil
@@ -366,7 +368,11 @@ func subtractPieces(mt *meter, cur, ds []*BasicMap) ([]*BasicMap, error) {
 	var out []*BasicMap
 	for _, c := range cur {
 		cand, looked := x.candidates(c)
-		if err := mt.stepN(1 + looked); err != nil {
+		n := looked - len(cand)
+		if len(cand) == 0 {
+			n = max(n, 1)
+		}
+		if err := mt.stepN(n); err != nil {
 			return nil, err
 		}
 		left := []*BasicMap{c}

@@ -1,6 +1,10 @@
 package presburger
 
-import "slices"
+import (
+	"context"
+	"fmt"
+	"slices"
+)
 
 // This file implements the index by which Map.Subtract finds, for a piece
 // of the minuend, the pieces of the subtrahend that may meet it, without
@@ -328,4 +332,54 @@ func (x *subtrahendIndex) candidates(c *BasicMap) (out []int, looked int) {
 	}
 	slices.Sort(out)
 	return out, looked
+}
+
+// Meeting returns the pieces of m that have a point in common with o, as
+// m's own pieces. Both must have the same tuples. The pieces of m that
+// a piece of o may meet are found by the index of Subtract; each is
+// intersected with it and tested for emptiness, a step each besides the
+// test's, and a piece of m the index looks at and leaves out costs a
+// step. A heap's cells of many pieces mostly lie far from the cells a
+// statement reads: the undefined reads subtract only those it meets.
+func (m *Map) Meeting(ctx context.Context, o *Map) (*Map, error) {
+	if !m.sameShape(o) {
+		return nil, spaceMismatch("meeting", m.space, o.space)
+	}
+	a, b := alignMaps(m, o)
+	if len(a.basics) == 0 || len(b.basics) == 0 {
+		return a.withBasics(nil), nil
+	}
+	mt := newMeter(ctx)
+	x := newSubtrahendIndex(a.basics, a.basics[0].nDims())
+	meets := make([]bool, len(a.basics))
+	for _, c := range b.basics {
+		cand, looked := x.candidates(c)
+		if err := mt.stepN(looked - len(cand)); err != nil {
+			return nil, fmt.Errorf("meeting: %w", err)
+		}
+		for _, i := range cand {
+			if meets[i] {
+				continue
+			}
+			if err := mt.step(); err != nil {
+				return nil, fmt.Errorf("meeting: %w", err)
+			}
+			p, err := NewMap(a.space, a.basics[i]).Intersect(NewMap(b.space, c))
+			if err != nil {
+				return nil, fmt.Errorf("meeting: %w", err)
+			}
+			empty, err := p.IsEmpty(ctx)
+			if err != nil {
+				return nil, fmt.Errorf("meeting: %w", err)
+			}
+			meets[i] = !empty
+		}
+	}
+	var keep []*BasicMap
+	for i, ok := range meets {
+		if ok {
+			keep = append(keep, a.sharedPiece(a.basics[i]))
+		}
+	}
+	return a.withBasics(keep), nil
 }

@@ -47,3 +47,20 @@ func TestSubtractVisitsMeetingPieces(t *testing.T) {
 		t.Fatalf("difference %s, want %s (%v)", r, want, err)
 	}
 }
+
+// TestMeetingKeepsMeetingPieces checks that Meeting keeps exactly the
+// pieces of a map that have a point in the other: those the index leaves
+// out, those an emptiness test drops (no integer point in common), and
+// those it keeps.
+func TestMeetingKeepsMeetingPieces(t *testing.T) {
+	m := mustParse(t, "[n] -> { [x, y] : x = 0 and 0 <= y <= 9; [x, y] : x = 1 and y = 2n + 1; [x, y] : x = 1 and 0 <= y <= 9 and y = 2n; [x, y] : x = 5 and y >= 0; [x, y] : x + y = 20 }")
+	o := mustParse(t, "[n] -> { [x, y] : 1 <= x <= 2 and y = 2n and n >= 0; [x, y] : x = 1 and y = -4 }")
+	r, err := m.Meeting(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := mustParse(t, "[n] -> { [x, y] : x = 1 and 0 <= y <= 9 and y = 2n; [x, y] : x + y = 20 }")
+	if eq, err := r.IsEqual(t.Context(), want); err != nil || !eq || r.NumBasics() != 2 {
+		t.Fatalf("pieces of %s meeting %s: %s, want %s (%v)", m, o, r, want, err)
+	}
+}
