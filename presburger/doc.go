@@ -22,7 +22,9 @@
 //   - elim.go: exact elimination of existential variables into divisions
 //     (needed to negate a conjunction).
 //   - map.go: Map, a finite union of BasicMaps in one space, and every
-//     set/relation operation (intersect, subtract, apply, product, ...).
+//     set/relation operation (intersect, subtract, apply, product, ...);
+//     subtract_index.go: the index by which a subtraction finds the
+//     pieces of the subtrahend that may meet a piece of the minuend.
 //   - redundant.go: Simplify (empty pieces, contained pieces, redundant
 //     constraints, implicit equalities), all exact over the integers, and
 //     SimplifyBestEffort, piece by piece within a budget per piece; the
@@ -73,7 +75,7 @@
 // like an out-of-range slice index; every other failure is an error value.
 //
 // Files, in reading order: arith.go, space.go, columns.go, basic.go,
-// empty.go, lineality.go, gbr.go, lp.go, elim.go, map.go,
+// empty.go, lineality.go, gbr.go, lp.go, elim.go, map.go, subtract_index.go,
 // simplify_quick.go, redundant.go, simplex.go, hull.go, union.go, print.go, parse.go, parse_lexer.go,
 // parse_parser.go, build.go, parse_builder.go, budget.go, shared_budget.go, lexopt.go,
 // lexopt_problem.go, lexopt_tableau.go, lexopt_context.go,

@@ -323,40 +323,17 @@ func (m *Map) Subtract(ctx context.Context, o *Map) (*Map, error) {
 			cur = append(cur, c)
 		}
 	}
-	vis := validityIndexes{}
+	var ds []*BasicMap
 	for _, ob := range b.basics {
-		ds, err := ob.explicitDivs(mt)
+		ps, err := ob.explicitDivs(mt)
 		if err != nil {
 			return nil, fmt.Errorf("subtract: %w", err)
 		}
-		for _, d := range ds {
-			plain := plainRows(d)
-			var next []*BasicMap
-			for _, c := range cur {
-				// A step per pair of pieces, tested or not: the
-				// syntactic test below costs no step of its own, and
-				// a subtraction from a heap of thousands of pieces is
-				// mostly such tests.
-				if err := mt.step(); err != nil {
-					return nil, fmt.Errorf("subtract: %w", err)
-				}
-				if plain != nil && vis.contradicts(c, plain) {
-					// What subtractBasic finds first, without its copy
-					// of c with d's divisions.
-					next = append(next, c)
-				} else {
-					ps, err := subtractBasic(mt, c, d)
-					if err != nil {
-						return nil, fmt.Errorf("subtract: %w", err)
-					}
-					next = append(next, ps...)
-				}
-				if err := mt.checkDisjuncts(len(next)); err != nil {
-					return nil, fmt.Errorf("subtract: %w", err)
-				}
-			}
-			cur = next
-		}
+		ds = append(ds, ps...)
+	}
+	cur, err := subtractPieces(mt, cur, ds)
+	if err != nil {
+		return nil, fmt.Errorf("subtract: %w", err)
 	}
 	for i, c := range cur {
 		if x, ok := orig[c]; ok {
@@ -364,6 +341,67 @@ func (m *Map) Subtract(ctx context.Context, o *Map) (*Map, error) {
 		}
 	}
 	return a.withBasics(cur), nil
+}
+
+// subtractPieces returns the pieces of cur minus those of ds, each piece
+// of cur minus the pieces of ds in their order, the pieces of the
+// differences in cur's order. The pieces of ds that a piece of cur may
+// meet are found by their index (subtrahendIndex); each is tested
+// against every piece left of that piece, a step per pair, tested or
+// not: the syntactic test (validityIndexes.contradicts) costs no step of
+// its own, and a subtraction from a heap of thousands of pieces is mostly
+// such tests. A piece of ds that the index looks at and leaves out costs
+// a step too, one it does not look at none, and a piece of cur that meets
+// none at least one: never more steps than testing every pair, and a
+// step per piece of cur at least.
+func subtractPieces(mt *meter, cur, ds []*BasicMap) ([]*BasicMap, error) {
+	if len(ds) == 0 {
+		return cur, nil
+	}
+	plain := make([][]subCons, len(ds))
+	for i, d := range ds {
+		plain[i] = plainRows(d)
+	}
+	nd := ds[0].nDims()
+	x := newSubtrahendIndex(ds, nd)
+	vis := validityIndexes{}
+	var out []*BasicMap
+	for _, c := range cur {
+		cand, looked := x.candidates(c)
+		n := looked - len(cand)
+		if len(cand) == 0 {
+			n = max(n, 1)
+		}
+		if err := mt.stepN(n); err != nil {
+			return nil, err
+		}
+		left := []*BasicMap{c}
+		for _, i := range cand {
+			var next []*BasicMap
+			for _, f := range left {
+				if err := mt.step(); err != nil {
+					return nil, err
+				}
+				if plain[i] != nil && vis.contradicts(f, plain[i]) {
+					// What subtractBasic finds first, without its copy
+					// of f with the divisions of ds[i].
+					next = append(next, f)
+					continue
+				}
+				ps, err := subtractBasic(mt, f, ds[i])
+				if err != nil {
+					return nil, err
+				}
+				next = append(next, ps...)
+			}
+			left = next
+			if err := mt.checkDisjuncts(len(out) + len(left)); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, left...)
+	}
+	return out, nil
 }
 
 // plainRows returns the constraints of d that do not involve its locals,

@@ -658,13 +658,26 @@ func undefinedIn(ctx context.Context, r *presburger.UnionMap, at site) (*presbur
 // more than maxUnderPieces pieces, or when the difference has more than
 // twice the pieces of r ∩ cf (given up on the way past some more). Both
 // ways give the same set; only the cost and the pieces differ.
+//
+// Of d's pieces, when it has more than maxUnderPieces, only those that
+// meet r ∩ cf matter: the others are dropped first (Map.Meeting), an
+// emptiness test each at most, fewer than the pairs the subtraction
+// would test (with r ∩ f, of a piece of r per conjunction of f). A heap of many pieces mostly holds
+// cells that a read does not reach: in sgemmTB's final stage, 115 of the
+// 312 pieces of `B`'s cells meet the reads of `AB`'s update, and the
+// undefined reads of one statement fall from 352,000 steps to 146,000.
 func undefinedUnder(ctx context.Context, r, d, f, cf *presburger.Map) (*presburger.Map, error) {
-	if d.NumBasics() > maxUnderPieces {
-		return undefinedDirect(ctx, r, d, f)
-	}
 	c, err := r.IntersectParams(cf)
 	if err != nil {
 		return nil, err
+	}
+	if d.NumBasics() > maxUnderPieces {
+		if d, err = d.Meeting(ctx, c); err != nil {
+			return nil, err
+		}
+		if d.NumBasics() > maxUnderPieces {
+			return undefinedDirect(ctx, r, d, f)
+		}
 	}
 	// d's pieces one at a time, to give up early on a difference in too
 	// many pieces; a few more than at the end are allowed on the way,

@@ -1,0 +1,58 @@
+package symeval
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/augur-verify/augur/presburger"
+)
+
+// TestUndefinedUnderDropsFarPieces checks that the undefined reads of a
+// read under facts of several conjunctions, from a heap whose cells come
+// in many pieces, first drop the pieces the read does not reach: they
+// cost fewer steps than subtracting every piece from the read under each
+// conjunction of the facts, and the cells are the same.
+func TestUndefinedUnderDropsFarPieces(t *testing.T) {
+	parse := func(s string) *presburger.Map {
+		m, err := presburger.ParseMap(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	// A heap of 24 rows of a tile, each written for its own n, and a
+	// read of row k of the first two only.
+	var rows []string
+	for i := range 24 {
+		rows = append(rows, fmt.Sprintf("A[i0, i1] : n = %d and 0 <= i0 < 8 and 0 <= i1 < 8 and i1 != 3", i))
+	}
+	d := parse("[n, k, m] -> { " + strings.Join(rows, "; ") + " }")
+	r := parse("[n, k, m] -> { A[i0, i1] : i0 = k and 0 <= i1 < 8 and 0 <= n <= 1 }")
+	f := parse("[n, k, m] -> { : 0 <= k < 8 and m >= 0 and (m mod 3 = 0 or m mod 3 = 1 or (m mod 3 = 2 and m >= 2 * n)) }")
+	if f.NumBasics() < 2 {
+		t.Fatalf("facts of %d conjunctions, want several", f.NumBasics())
+	}
+	cf := commonFacts(f)
+	steps := func(fn func(ctx context.Context) (*presburger.Map, error)) (*presburger.Map, int64) {
+		a := presburger.NewAllowance(0)
+		m, err := fn(presburger.WithAllowance(context.Background(), a))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m, a.Used()
+	}
+	under, su := steps(func(ctx context.Context) (*presburger.Map, error) { return undefinedUnder(ctx, r, d, f, cf) })
+	direct, sd := steps(func(ctx context.Context) (*presburger.Map, error) { return undefinedDirect(ctx, r, d, f) })
+	if su >= sd {
+		t.Errorf("undefined reads in %d steps, the direct way %d: want fewer", su, sd)
+	}
+	if eq, err := under.IsEqual(t.Context(), direct); err != nil || !eq {
+		t.Fatalf("undefined reads %s, want %s (%v)", under, direct, err)
+	}
+	want := parse("[n, k, m] -> { A[i0, i1] : i0 = k and i1 = 3 and 0 <= n <= 1 and 0 <= k < 8 and m >= 0 and (m mod 3 = 0 or m mod 3 = 1 or (m mod 3 = 2 and m >= 2 * n)) }")
+	if eq, err := under.IsEqual(t.Context(), want); err != nil || !eq {
+		t.Fatalf("undefined reads %s, want %s (%v)", under, want, err)
+	}
+}
