@@ -562,23 +562,34 @@ func (b *BasicMap) normalize() bool {
 	if b.empty {
 		return false
 	}
+	// The plain existentials substituted out, whose columns are then zero
+	// in every row: they are removed together, in one pass over the rows,
+	// once no equality substitutes another (removing each at once copied
+	// every row once per local).
+	var substituted []bool
 	for changed := true; changed; {
 		changed = false
 		if !b.normRows() {
 			b.setEmpty()
+			if substituted != nil {
+				b.removeLocals(substituted)
+			}
 			return false
 		}
 		// Substitute a plain existential with unit coefficient in an equality.
 		for ei, e := range b.eqs {
 			for l := range b.divs {
-				if !b.divs[l].Den.IsZero() {
+				if !b.divs[l].Den.IsZero() || substituted != nil && substituted[l] {
 					continue
 				}
 				c := e[b.locCol(l)]
 				if c.IsOne() || c.Equal(NewInt(-1)) {
 					b.eqs = append(b.eqs[:ei:ei], b.eqs[ei+1:]...)
 					b.substituteLocal(l, e)
-					b.removeLocal(l)
+					if substituted == nil {
+						substituted = make([]bool, len(b.divs))
+					}
+					substituted[l] = true
 					changed = true
 					break
 				}
@@ -589,6 +600,10 @@ func (b *BasicMap) normalize() bool {
 		}
 		if changed {
 			continue
+		}
+		if substituted != nil {
+			b.removeLocals(substituted)
+			substituted = nil
 		}
 		// A division whose numerator is a multiple of its denominator
 		// (including a constant numerator, floor(c/d)) is an affine
@@ -737,11 +752,20 @@ func (b *BasicMap) removeLocals(drop []bool) {
 			n++
 		}
 	}
+	// The new rows are cut from one allocation, as removeColumn's.
+	rows := len(b.eqs) + len(b.ineqs)
+	for l, d := range b.divs {
+		if !drop[l] && d.Num != nil {
+			rows++
+		}
+	}
+	flat := make([]Int, rows*n)
 	squeeze := func(r []Int) []Int {
 		if r == nil {
 			return nil
 		}
-		out := make([]Int, 0, n)
+		out := flat[:0:n]
+		flat = flat[n:]
 		for j, v := range r {
 			if keep[j] {
 				out = append(out, v)
