@@ -490,12 +490,13 @@ func (b *BasicMap) alignParams(params []string) *BasicMap {
 	return b.remap(sp, perm)
 }
 
-// withSpace returns a copy of b re-labelled with space sp, which must have
-// the same numbers of params and dimensions in the same column order (used
-// by Wrap, Unwrap, Curry and Uncurry, which do not move columns).
+// withSpace returns b re-labelled with space sp, which must have the same
+// numbers of params and dimensions in the same column order (used by
+// Wrap, Unwrap, Curry and Uncurry, which do not move columns). The rows
+// are shared (BasicMap.share), as a union's pieces are, and so is sp.
 func (b *BasicMap) withSpace(sp Space) *BasicMap {
-	c := b.Copy()
-	c.space = sp.Copy()
+	c := b.share()
+	c.space = sp
 	c.nP, c.nI, c.nO = sp.NumParams(), sp.NumIn(), sp.NumOut()
 	if c.nDims() != b.nDims() {
 		panic("presburger: withSpace changes the number of dimensions")
