@@ -490,12 +490,13 @@ func (b *BasicMap) alignParams(params []string) *BasicMap {
 	return b.remap(sp, perm)
 }
 
-// withSpace returns a copy of b re-labelled with space sp, which must have
-// the same numbers of params and dimensions in the same column order (used
-// by Wrap, Unwrap, Curry and Uncurry, which do not move columns).
+// withSpace returns b re-labelled with space sp, which must have the same
+// numbers of params and dimensions in the same column order (used by
+// Wrap, Unwrap, Curry and Uncurry, which do not move columns). The rows
+// are shared (BasicMap.share), as a union's pieces are, and so is sp.
 func (b *BasicMap) withSpace(sp Space) *BasicMap {
-	c := b.Copy()
-	c.space = sp.Copy()
+	c := b.share()
+	c.space = sp
 	c.nP, c.nI, c.nO = sp.NumParams(), sp.NumIn(), sp.NumOut()
 	if c.nDims() != b.nDims() {
 		panic("presburger: withSpace changes the number of dimensions")
@@ -562,23 +563,34 @@ func (b *BasicMap) normalize() bool {
 	if b.empty {
 		return false
 	}
+	// The plain existentials substituted out, whose columns are then zero
+	// in every row: they are removed together, in one pass over the rows,
+	// once no equality substitutes another (removing each at once copied
+	// every row once per local).
+	var substituted []bool
 	for changed := true; changed; {
 		changed = false
 		if !b.normRows() {
 			b.setEmpty()
+			if substituted != nil {
+				b.removeLocals(substituted)
+			}
 			return false
 		}
 		// Substitute a plain existential with unit coefficient in an equality.
 		for ei, e := range b.eqs {
 			for l := range b.divs {
-				if !b.divs[l].Den.IsZero() {
+				if !b.divs[l].Den.IsZero() || substituted != nil && substituted[l] {
 					continue
 				}
 				c := e[b.locCol(l)]
 				if c.IsOne() || c.Equal(NewInt(-1)) {
 					b.eqs = append(b.eqs[:ei:ei], b.eqs[ei+1:]...)
 					b.substituteLocal(l, e)
-					b.removeLocal(l)
+					if substituted == nil {
+						substituted = make([]bool, len(b.divs))
+					}
+					substituted[l] = true
 					changed = true
 					break
 				}
@@ -589,6 +601,10 @@ func (b *BasicMap) normalize() bool {
 		}
 		if changed {
 			continue
+		}
+		if substituted != nil {
+			b.removeLocals(substituted)
+			substituted = nil
 		}
 		// A division whose numerator is a multiple of its denominator
 		// (including a constant numerator, floor(c/d)) is an affine
@@ -737,11 +753,20 @@ func (b *BasicMap) removeLocals(drop []bool) {
 			n++
 		}
 	}
+	// The new rows are cut from one allocation, as removeColumn's.
+	rows := len(b.eqs) + len(b.ineqs)
+	for l, d := range b.divs {
+		if !drop[l] && d.Num != nil {
+			rows++
+		}
+	}
+	flat := make([]Int, rows*n)
 	squeeze := func(r []Int) []Int {
 		if r == nil {
 			return nil
 		}
-		out := make([]Int, 0, n)
+		out := flat[:0:n]
+		flat = flat[n:]
 		for j, v := range r {
 			if keep[j] {
 				out = append(out, v)

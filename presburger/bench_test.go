@@ -239,3 +239,42 @@ func sgemmTileMaps(tb testing.TB) (*Map, *Map) {
 	}
 	return m, o
 }
+
+// existentialChain returns { [x] : exists e_0, ..., e_{k-1}: e_0 = x + 1,
+// e_i = e_{i-1} + 1, e_{k-1} <= 10 + k and x >= 0 }, whose normalisation
+// substitutes every e_i out through its equality: the projections of a
+// symbolic evaluation's compositions leave such chains.
+func existentialChain(k int) *BasicMap {
+	b := NewBasicMap(SetSpace(nil, FlatTuple("S", "x")))
+	for range k {
+		b.AddExistential()
+	}
+	w := b.NumCols()
+	row := func(set map[int]int64) []Int {
+		r := make([]Int, w)
+		for c, v := range set {
+			r[c] = NewInt(v)
+		}
+		return r
+	}
+	b.AddEq(row(map[int]int64{1: 1, 0: -1, w - 1: -1}))
+	for i := 1; i < k; i++ {
+		b.AddEq(row(map[int]int64{1 + i: 1, i: -1, w - 1: -1}))
+	}
+	b.AddIneq(row(map[int]int64{k: -1, w - 1: int64(10 + k)}))
+	b.AddIneq(row(map[int]int64{0: 1}))
+	return b
+}
+
+// BenchmarkNormalizeExistentials: the normalisation of a conjunction whose
+// 32 existentials each go through an equality (existentialChain).
+func BenchmarkNormalizeExistentials(b *testing.B) {
+	c := existentialChain(32)
+	b.ReportAllocs()
+	for b.Loop() {
+		d := c.Copy()
+		if !d.normalize() || len(d.divs) != 0 {
+			b.Fatalf("normalize: %v, %d locals left", d, len(d.divs))
+		}
+	}
+}

@@ -1506,7 +1506,7 @@ func (m *Map) DomainProduct(o *Map) (*Map, error) {
 func (m *Map) relabel(sp Space) *Map {
 	out := &Map{space: sp.Copy()}
 	for _, b := range m.basics {
-		out.basics = append(out.basics, b.withSpace(sp))
+		out.basics = append(out.basics, b.withSpace(out.space))
 	}
 	return out
 }

@@ -496,7 +496,7 @@ func productPieces(ctx context.Context, x *presburger.Map, xd []*pieceDomain, y 
 		return nil, nil, err
 	}
 	xp, yp := x.Pieces(), y.Pieces()
-	var pieces []*presburger.BasicMap
+	var pieces []*presburger.Map
 	var doms []*pieceDomain
 	for i := range xp {
 		// One step per pair of pieces, against the evaluation's step
@@ -535,13 +535,18 @@ func productPieces(ctx context.Context, x *presburger.Map, xd []*pieceDomain, y 
 				return nil, nil, err
 			}
 			d := xd[i].meet(yd[j], dm)
-			for _, b := range p.Basics() {
+			for _, b := range p.Pieces() {
 				pieces = append(pieces, b)
 				doms = append(doms, d)
 			}
 		}
 	}
-	return presburger.NewMap(shape.Space(), pieces...), doms, nil
+	// The product's pieces are shared, not copied (maps are immutable).
+	m, err := presburger.UnionPieces(shape.Space(), pieces...)
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, doms, nil
 }
 
 // productSize counts the coefficients of the pieces built by the
