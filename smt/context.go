@@ -73,6 +73,10 @@ type Context struct {
 	// held counts those references by object (see take and give), so
 	// that Close can give them all back before deleting the context.
 	held map[release]int32
+	// simplified memoises Term.Simplify by the Z3 term simplified: the
+	// verifier's encodings simplify the same index terms over and over
+	// (nine calls in ten in fft's validation).
+	simplified map[C.Z3_ast]simplifyMemo
 }
 
 // handle is the part of a Context that other goroutines touch: the Z3
@@ -407,6 +411,7 @@ func (c *Context) Close() error {
 	}
 	c.h.destroyHeld(c.held)
 	c.held = nil
+	c.simplified = nil
 	c.live = 0
 	return nil
 }

@@ -1,6 +1,9 @@
 package smt
 
-import "testing"
+import (
+	"runtime"
+	"testing"
+)
 
 func TestSimplifyArithSOM(t *testing.T) {
 	z, err := NewContext()
@@ -40,5 +43,45 @@ func TestApplications(t *testing.T) {
 	}
 	if len(apps) != 3 {
 		t.Errorf("%d applications, want 3 (f(x), f(3), f(f(x)))", len(apps))
+	}
+}
+
+// TestSimplifyMemo: a term simplified again gives the simplification made
+// the first time, without another call into Z3, and the memo keeps no
+// term alive: once the terms are dropped, ReleaseUnused gives back their
+// references as if nothing had been simplified.
+func TestSimplifyMemo(t *testing.T) {
+	c := newCtx(t, WithManualRelease())
+	i := c.IntConst("i")
+	x := i.Add(c.Int(0)).Mul(c.Int(1)).Add(c.Int(2).Mul(c.Int(3)))
+	first := x.Simplify()
+	if again := x.Simplify(); again != first {
+		t.Errorf("simplified again: a new term %s, want the first one, %s", again, first)
+	}
+	if want := i.Add(c.Int(6)).Simplify(); !first.Equal(want) {
+		t.Errorf("simplification %s, want %s", first, want)
+	}
+	c.ReleaseUnused()
+	base := c.Held()
+	for n := range 100 {
+		i.Add(c.Int(int64(n))).Add(c.Int(1)).Simplify()
+	}
+	c.ReleaseUnused()
+	if held := c.Held(); held != base {
+		t.Errorf("%d references held after the simplified terms were dropped, want %d", held, base)
+	}
+	runtime.KeepAlive(x)
+	runtime.KeepAlive(first)
+	runtime.KeepAlive(i)
+}
+
+// BenchmarkSimplifyRepeated simplifies the same index term over and over,
+// as the encodings of a condition do.
+func BenchmarkSimplifyRepeated(b *testing.B) {
+	c := newCtx(b, WithManualRelease())
+	i, j := c.IntConst("i"), c.IntConst("j")
+	x := i.Mul(c.Int(8)).Add(j).Add(c.Int(-3)).Sub(i.Mul(c.Int(8)))
+	for b.Loop() {
+		x.Simplify()
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"math/big"
 	"unsafe"
+	"weak"
 )
 
 // A Term is a Z3 expression (Z3_ast) of some sort, owned by a Context.
@@ -394,7 +395,35 @@ func (t *Term) Sort() *Sort {
 // Simplify rewrites the term with Z3's simplifier (Z3_simplify); numerals
 // fold to numerals.
 func (t *Term) Simplify() *Term {
-	return t.mk1("Simplify", func(z C.Z3_context, a C.Z3_ast) C.Z3_ast { return C.Z3_simplify(z, a) })
+	if t == nil || t.err != nil || t.ctx == nil {
+		return t.mk1("Simplify", simplify)
+	}
+	c := t.ctx
+	if m, ok := c.simplified[t.a]; ok && c.h != nil && c.h.z != nil {
+		// The term simplified before is alive, so it holds its Z3
+		// reference: t.a is the same term, not a new one at a freed
+		// one's address.
+		if in, out := m.in.Value(), m.out.Value(); in != nil && out != nil && in.a == t.a {
+			return out
+		}
+	}
+	out := t.mk1("Simplify", simplify)
+	if out.err == nil {
+		if c.simplified == nil {
+			c.simplified = map[C.Z3_ast]simplifyMemo{}
+		}
+		c.simplified[t.a] = simplifyMemo{in: weak.Make(t), out: weak.Make(out)}
+	}
+	return out
+}
+
+func simplify(z C.Z3_context, a C.Z3_ast) C.Z3_ast { return C.Z3_simplify(z, a) }
+
+// A simplifyMemo is a term that Simplify simplified and its
+// simplification, held weakly: the memo keeps neither alive, and an
+// entry whose term is gone is not used.
+type simplifyMemo struct {
+	in, out weak.Pointer[Term]
 }
 
 // SimplifyArith simplifies t with Z3's rewriter putting arithmetic (on

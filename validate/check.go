@@ -96,19 +96,29 @@ func (s *solver) checkLimit(q *query, extra []*smt.Term, limit uint64) (smt.Resu
 // verifier's easy queries take a few thousand units at most.
 const simpleLimit = 200_000
 
+// simpleFirstLimit is the resource limit of the plain SMT kernel's first
+// attempt at a query, before its abstraction (checkAbstracted): the
+// definedness probe's queries of hist's conversions, which the
+// abstraction does not prove (it keeps nothing of the floats' clamps)
+// after 60,000 to 270,000 units of bit-blasting, the kernel proves in 3,000
+// to 15,000.
+const simpleFirstLimit = 30_000
+
 // checkTerms checks the conjunction of terms in a fresh solver within
 // limit resource units. Z3's plain SMT kernel tries first, within
-// simpleLimit: setting it up costs a fraction of a millisecond where the
-// general solver's preprocessing tactics cost tens, and it decides most
-// of the verifier's conditions. What it leaves undecided goes to the
-// general solver. Both are fresh and bounded in resources, so the answer
-// does not depend on what was asked before or on the machine's load. In
-// the ieee model the general solver goes first and alone when the
-// specification or the kernel computes with floats: its bit-blasting of
-// floating-point terms is far faster than the kernel's (without floats
-// the two models encode alike). So it does when simple is false: for
-// queries the kernel may not stop on (groundCheck). Before either, the
-// query's abstraction over bit-vectors may prove it (checkAbstracted).
+// simpleFirstLimit: setting it up costs a fraction of a millisecond where
+// the general solver's preprocessing tactics cost tens, and it decides
+// most of the verifier's conditions within a few thousand units. Then
+// the query's abstraction over bit-vectors may prove it
+// (checkAbstracted); then the kernel tries again, within simpleLimit.
+// What it leaves undecided goes to the general solver. All are fresh and
+// bounded in resources, so the answer does not depend on what was asked
+// before or on the machine's load. In the ieee model the general solver
+// goes first and alone, after the abstraction, when the specification or
+// the kernel computes with floats: its bit-blasting of floating-point
+// terms is far faster than the kernel's (without floats the two models
+// encode alike). So it does when simple is false: for queries the kernel
+// may not stop on (groundCheck).
 //
 // A query that truncates nonlinear real terms to integers
 // (smt.Context.TruncatesNonlinear: bilateral_grid's bins,
@@ -116,16 +126,20 @@ const simpleLimit = 200_000
 // both (legacyArith): on such queries Z3 4.8.12's default one ran for
 // minutes past its resource limit, until the wall-clock guard stopped it.
 func (s *solver) checkTerms(terms []*smt.Term, limit uint64, simple bool) (smt.Result, *smt.Solver, error) {
+	legacy := s.z.TruncatesNonlinear(terms...)
+	simple = simple && (s.v.opts.ValueModel != encode.IEEE || !s.v.usesFloats())
+	if simple {
+		if res, sol, done, err := s.checkSimple(terms, min(limit, simpleFirstLimit), legacy); done {
+			return res, sol, err
+		}
+	}
 	if sol, proved := s.checkAbstracted(terms, limit); proved {
 		return smt.Unsat, sol, nil
 	}
-	legacy := s.z.TruncatesNonlinear(terms...)
-	if lim := min(limit, simpleLimit); simple && lim > 0 && (s.v.opts.ValueModel != encode.IEEE || !s.v.usesFloats()) {
-		res, sol, err := s.checkIn(s.z.NewSimpleSolver, terms, lim, legacy)
-		if res != smt.Unknown || s.ctx.Err() != nil || sol == nil {
+	if simple && limit > simpleFirstLimit {
+		if res, sol, done, err := s.checkSimple(terms, min(limit, simpleLimit), legacy); done {
 			return res, sol, err
 		}
-		sol.Close()
 	}
 	res, sol, err := s.checkIn(s.z.NewSolver, terms, limit, legacy)
 	if legacy && !s.refining && res == smt.Unknown && s.ctx.Err() == nil && sol != nil && strings.Contains(sol.ReasonUnknown(), "incomplete") {
@@ -138,6 +152,22 @@ func (s *solver) checkTerms(terms []*smt.Term, limit uint64, simple bool) (smt.R
 		res, sol, err = s.checkIn(s.z.NewSolver, terms, limit, false)
 	}
 	return res, sol, err
+}
+
+// checkSimple checks the conjunction of terms with Z3's plain SMT kernel
+// within lim resource units (checkTerms), and reports done unless the
+// kernel left it undecided, nothing cancelled: the caller then goes on
+// with its next attempt.
+func (s *solver) checkSimple(terms []*smt.Term, lim uint64, legacy bool) (smt.Result, *smt.Solver, bool, error) {
+	if lim == 0 {
+		return smt.Unknown, nil, false, nil
+	}
+	res, sol, err := s.checkIn(s.z.NewSimpleSolver, terms, lim, legacy)
+	if res != smt.Unknown || s.ctx.Err() != nil || sol == nil {
+		return res, sol, true, err
+	}
+	sol.Close()
+	return res, nil, false, nil
 }
 
 // checkIn checks the conjunction of terms in a fresh solver made by mk,

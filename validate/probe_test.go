@@ -3,9 +3,12 @@ package validate
 import (
 	"context"
 	"math/big"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/augur-verify/augur/smt"
 	"github.com/augur-verify/augur/syntax"
 )
 
@@ -109,5 +112,38 @@ func TestProbeDefined(t *testing.T) {
 	rep := validateProbe(t, conv("A(i)", "S()"), conv("a[i]", "s[]"))
 	if rep.Verdict != Valid {
 		t.Fatalf("verdict %s (%s), want valid\n%s", rep.Verdict, rep.Reason, reportText(rep))
+	}
+}
+
+// TestProbeClampedConversions: a query of the definedness probe of hist's
+// output (testdata/probe/clamped_conversions.smt2: are its two u8
+// conversions of clamped float sums out of range?) is unsatisfiable, and
+// Z3's plain SMT kernel proves it within a few thousand resource units,
+// before the query's abstraction over bit-vectors (checkAbstracted),
+// which keeps nothing of the clamps, answers sat after some 180,000 of
+// bit-blasting: checkTerms asks the kernel first.
+func TestProbeClampedConversions(t *testing.T) {
+	t.Parallel()
+	s, z := testSolver(t)
+	spec, prog := binsSources(t) // a pair with floats, as hist's
+	in, errs := loadInput(spec, prog)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	s.v.in = in
+	script, err := os.ReadFile(filepath.Join("testdata", "probe", "clamped_conversions.smt2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := z.ParseSMTLIB2(string(script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, sol, err := s.checkTerms(ts, lookResources, true)
+	if sol != nil {
+		defer sol.Close()
+	}
+	if res != smt.Unsat || s.used > simpleFirstLimit {
+		t.Fatalf("check: %s (%v) in %d resource units; want unsat within %d", res, err, s.used, simpleFirstLimit)
 	}
 }
