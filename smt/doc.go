@@ -67,5 +67,6 @@
 // products.go (nonlinear real products made uninterpreted), nonlinear.go
 // (truncations of nonlinear real terms, and the legacy arithmetic solver
 // that stops on them within its resource limit), prune.go, solver.go,
+// cpuguard.go (a check's guard on the CPU time of the thread running it),
 // tactic.go, rlimit.go, signal.go, model.go, smtlib.go, global.go.
 package smt

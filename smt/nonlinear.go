@@ -65,8 +65,8 @@ func (c *Context) TruncatesNonlinear(ts ...*Term) bool {
 // arithmetic solver (the parameter arith.solver set to 2) instead of its
 // default one. On queries that truncate nonlinear real terms
 // (Context.TruncatesNonlinear) the default solver of Z3 4.8.12 can go on
-// without counting resource units, so that only a wall-clock guard stops
-// it; the legacy solver counts them and stops at the resource limit.
+// without counting resource units, so that only a time guard
+// (SetCPUGuard) stops it; the legacy solver counts them and stops at the resource limit.
 func (s *Solver) UseLegacyArithmetic() error {
 	z, err := s.enter()
 	if err != nil {

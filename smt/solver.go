@@ -46,6 +46,10 @@ type Solver struct {
 	memout  bool          // see OutOfMemory
 	timeout time.Duration // see SetTimeout
 	rlimit  uint64        // see SetResourceLimit
+	// cpuLimit is the CPU-time guard of each check (SetCPUGuard);
+	// cpuHit, that the last check reached it.
+	cpuLimit time.Duration
+	cpuHit   bool
 }
 
 // Context returns the context the solver belongs to.
@@ -242,6 +246,29 @@ func (s *Solver) SetTimeout(d time.Duration) error {
 	return nil
 }
 
+// SetCPUGuard bounds the CPU time of each later Check, the time the
+// thread running Z3 spends on it (cpuguard.go), not the wall-clock time;
+// zero means no bound. A Check that reaches it is interrupted like one
+// whose context is done and returns Unknown with a nil error, ReasonUnknown
+// "timeout" and CPUGuardReached true. It is a guard against loops that
+// count no resource units, which a machine's load does not bring closer.
+func (s *Solver) SetCPUGuard(d time.Duration) error {
+	if _, err := s.enter(); err != nil {
+		return err
+	}
+	if d < 0 {
+		return opError("SetCPUGuard", "negative guard")
+	}
+	s.cpuLimit = d
+	return nil
+}
+
+// CPUGuardReached reports whether the last Check was stopped by the
+// guard of SetCPUGuard.
+func (s *Solver) CPUGuardReached() bool {
+	return s != nil && s.cpuHit
+}
+
 // Check decides the satisfiability of the assertions (Z3_solver_check).
 //
 // When ctx is cancelled or its deadline passes during the check, a
@@ -288,7 +315,7 @@ func (s *Solver) check(caller context.Context, assumptions []*Term, op string) (
 	if err != nil {
 		return Unknown, err
 	}
-	s.reason, s.memout = "", false
+	s.reason, s.memout, s.cpuHit = "", false, false
 	if err := caller.Err(); err != nil {
 		s.reason = "canceled"
 		return Unknown, fmt.Errorf("smt: %s: %w", op, err)
@@ -299,6 +326,14 @@ func (s *Solver) check(caller context.Context, assumptions []*Term, op string) (
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(caller, s.timeout)
 		defer cancel()
+	}
+	var guard *cpuGuard
+	if s.cpuLimit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		guard = newCPUGuard(s.cpuLimit, cancel)
+		defer func() { s.cpuHit = guard.hit.Load() }()
 	}
 
 	h := s.ctx.h
@@ -314,6 +349,13 @@ func (s *Solver) check(caller context.Context, assumptions []*Term, op string) (
 	go func() {
 		defer close(finished)
 		defer h.endCheck()
+		if guard != nil {
+			// The thread's CPU clock measures the check only while the
+			// goroutine stays on it.
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			guard.start()
+		}
 		if h.beforeCheck != nil {
 			h.beforeCheck()
 		}
@@ -328,7 +370,11 @@ func (s *Solver) check(caller context.Context, assumptions []*Term, op string) (
 			h.afterCheck()
 		}
 	}()
-	if !h.await(ctx.Done(), finished) {
+	returned := h.await(ctx.Done(), finished)
+	if guard != nil {
+		guard.stop()
+	}
+	if !returned {
 		w.stop(false)
 		s.reason = "unresponsive"
 		return Unknown, fmt.Errorf("smt: %s: %w", op, ErrUnresponsive)

@@ -24,7 +24,7 @@ import (
 // fallback) or that needs no solving (refuteEarly, the definedness
 // probe) is decided for nothing, and its outcome is never looked at.
 // What a condition decided ahead records on the side, a hit of the
-// wall-clock guard, counts only once its outcome is used; an internal
+// CPU-time guard, counts only once its outcome is used; an internal
 // error is not recorded at all, but decided again by discharge, which
 // records it.
 type ahead struct {

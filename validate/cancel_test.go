@@ -95,7 +95,7 @@ func TestCancelReasonNamesCause(t *testing.T) {
 	}
 }
 
-// When the wall-clock guard stops the checks of a condition, each is
+// When the CPU-time guard stops the checks of a condition, each is
 // interrupted and waited for: once the validation is over, no check is
 // left running in Z3 and every context is deleted. The verdict is
 // UNKNOWN and marked as time-bound.
@@ -110,7 +110,7 @@ func TestGuardLeavesNoCheckRunning(t *testing.T) {
 	if rep.Verdict != Unknown || !rep.TimeBound || counts["proved"] != 6 || c5.Status != "undecided" {
 		t.Errorf("verdict %s (%s), time bound %v, conditions %v; want unknown, time-bound, C5 undecided", rep.Verdict, rep.Reason, rep.TimeBound, counts)
 	}
-	if !strings.Contains(c5.Reason, "wall-clock guard") {
+	if !strings.Contains(c5.Reason, "CPU-time guard") {
 		t.Errorf("C5's reason %q does not name the guard", c5.Reason)
 	}
 	if c, n := z3Held(); c != checks || n != contexts {

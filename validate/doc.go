@@ -59,7 +59,7 @@
 // any other state makes the verdict UNKNOWN, never VALID. INVALID needs a
 // counterexample: a failure without one (no concrete point, or for a
 // value condition none where evaluation shows the sides differ) becomes
-// undecided. A verdict that a wall-clock guard rather than a resource
+// undecided. A verdict that a time guard rather than a resource
 // limit decided is marked (Report.TimeBound).
 //
 // Files, in reading order: validate.go (Options, Validate, the

@@ -69,7 +69,7 @@ type Report struct {
 	// Errors lists the errors of malformed input, each as
 	// "file:line:col: message" followed by the source line and a caret.
 	Errors []ErrorDetail `json:"errors,omitempty"`
-	// TimeBound is set when a wall-clock guard, not a resource limit,
+	// TimeBound is set when a time guard, not a resource limit,
 	// stopped some work: the verdict may then differ on a faster or
 	// less loaded machine, and is not to be cached.
 	TimeBound bool `json:"time_bound,omitempty"`

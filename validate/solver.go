@@ -57,7 +57,7 @@ type solver struct {
 	// ctx cancels the solver's checks: the validation's context, or the
 	// narrower one of the conditions decided ahead (ahead.go).
 	ctx context.Context
-	// guard records that a check reached the wall-clock guard: the
+	// guard records that a check reached the CPU-time guard: the
 	// validation's guardHit, or the flag of a condition decided ahead,
 	// which counts only if its outcome is used.
 	guard *atomic.Bool
@@ -87,7 +87,7 @@ type solver struct {
 	// refining: the query being checked only looks for a smaller
 	// counterexample than one found (shrink), so that a query the legacy
 	// arithmetic solver gives up on is not tried again by the default one
-	// (checkTerms), which may run on to the wall-clock guard.
+	// (checkTerms), which may run on to the CPU-time guard.
 	refining bool
 	// meter reads the Z3 context's count of resource units, which its
 	// simplifications during an encoding advance too (meter.go).
@@ -99,7 +99,7 @@ type solver struct {
 // wrong kernel's counterexample is usually confirmed well within it.
 const lookResources = 1_000_000
 
-// lookGuard is the wall-clock guard of the quick look's checks: far above
+// lookGuard is the CPU-time guard of the quick look's checks: far above
 // what lookResources allows (a fraction of a second), it only stops the
 // checks on which Z3 ignores its resource limit.
 const lookGuard = 10 * time.Second
@@ -117,7 +117,7 @@ func newSolver(v *validation) (*solver, error) {
 }
 
 // newSolverIn is newSolver with the checks cancelled by ctx and the
-// wall-clock guard's hits recorded in guard.
+// CPU-time guard's hits recorded in guard.
 func (v *validation) newSolverIn(ctx context.Context, guard *atomic.Bool) (*solver, error) {
 	z, err := smt.NewContext(smt.WithModels(true), smt.WithManualRelease())
 	if err != nil {

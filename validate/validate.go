@@ -47,8 +47,9 @@ type Options struct {
 	// What each condition spends does not depend on timing, so neither
 	// does which conditions are decided.
 	TotalResources uint64
-	// Timeout is an outer wall-clock guard on each solver query (default
-	// 5 minutes), far above what Resources allows on a normal machine. A
+	// Timeout is an outer guard on the CPU time of each solver query
+	// (default 5 minutes; smt.Solver.SetCPUGuard), far above what
+	// Resources allows on a normal machine, under any load. A
 	// verdict that this guard decided is marked as depending on time
 	// (Report.TimeBound).
 	Timeout time.Duration

@@ -21,7 +21,7 @@ import (
 //
 //   - shared: the options and the context, fixed for the whole
 //     validation, and what every goroutine records, under a lock or
-//     atomically (internal errors, trace, progress, the wall-clock
+//     atomically (internal errors, trace, progress, the CPU-time
 //     guard's hits);
 //   - pipeline: the report being built and the clock of the phases,
 //     Validate's own: no other goroutine reads them;
@@ -45,7 +45,7 @@ type shared struct {
 	opts Options
 	// digest identifies the input in internal errors.
 	digest string
-	// guardHit records that a solver query reached the wall-clock guard.
+	// guardHit records that a solver query reached the CPU-time guard.
 	guardHit atomic.Bool
 	// memoryHit records that a solver query ran out of the solver's memory.
 	memoryHit atomic.Bool

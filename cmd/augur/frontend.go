@@ -43,7 +43,7 @@ type checkFlags struct {
 func (f *checkFlags) register(cmd *cobra.Command, help string, timeout time.Duration) {
 	fl := cmd.Flags()
 	fl.BoolVar(&f.validate, "validate", false, help)
-	timeoutHelp := "with --validate: wall-clock guard on each solver query (0: 5m)"
+	timeoutHelp := "with --validate: guard on the CPU time of each solver query (0: 5m)"
 	if timeout != 0 {
 		timeoutHelp = "with --validate: time limit of each solver query"
 	}

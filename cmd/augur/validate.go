@@ -146,7 +146,7 @@ Exit status: 0 valid, 1 invalid, 2 unknown (cancelled too), 3 error
 	fl.Uint64Var(&f.condTerms, "condition-terms", validate.DefaultConditionTerms, "bound on the Z3 terms that the encodings of one condition hold, its memory (0: none); a condition past it is undecided")
 	fl.Uint64Var(&f.condRes, "condition-resources", validate.DefaultConditionResources, "work limit of all the solver queries of one condition together, in Z3's resource units (0: none); a condition that spends it is undecided")
 	fl.Uint64Var(&f.totalRes, "total-resources", validate.DefaultTotalResources, "work limit of the solver queries of all the conditions together, in Z3's resource units (0: none); the conditions after those that spent it, in program order, are undecided")
-	fl.DurationVar(&f.timeout, "timeout", 0, "wall-clock guard on each solver query (0: 5m); a verdict it decides is marked as time-bound")
+	fl.DurationVar(&f.timeout, "timeout", 0, "guard on the CPU time of each solver query (0: 5m); a verdict it decides is marked as time-bound")
 	fl.Int64Var(&f.symbolicSteps, "symbolic-steps", symeval.DefaultSteps, symbolicStepsHelp)
 	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "conditions discharged in parallel; during the symbolic evaluation, which takes one, the others start on the conditions generated so far")
 	fl.BoolVar(&f.noGarbage, "no-garbage-writes", false, "report every read of a cell never written as an undefined read, even in a statement whose results never reach an output (by default such a statement writes garbage, which must not reach an output)")
