@@ -40,11 +40,6 @@ type formInterval struct {
 	hasLo, hasHi bool
 }
 
-// contains reports whether v is in f.
-func (f formInterval) contains(v Int) bool {
-	return (!f.hasLo || f.lo.Cmp(v) <= 0) && (!f.hasHi || v.Cmp(f.hi) <= 0)
-}
-
 // meets reports whether f and g have a common value.
 func (f formInterval) meets(g formInterval) bool {
 	return (!f.hasLo || !g.hasHi || f.lo.Cmp(g.hi) <= 0) &&
