@@ -654,35 +654,40 @@ func undefinedIn(ctx context.Context, r *presburger.UnionMap, at site) (*presbur
 // intersection and the emptiness test that drops it when empty. When d
 // splits r ∩ cf in many pieces,
 // though, each is intersected with every conjunction of f, mostly to
-// find it empty, and the direct way is cheaper: it is taken when d has
-// more than maxUnderPieces pieces, or when the difference has more than
-// twice the pieces of r ∩ cf (given up on the way past some more). Both
-// ways give the same set; only the cost and the pieces differ.
+// find it empty, and the direct way can be cheaper: it is taken when the
+// difference has more pieces than a limit (given up on the way past some
+// more). For d of at most maxUnderPieces pieces the limit is twice the
+// pieces of r ∩ cf; for more, it is the pairs of a piece of r ∩ cf and
+// one of d, as the direct way subtracts each piece of d from each piece
+// of r ∩ f, |f| times as many pairs, and what is left here is one
+// intersection per piece and conjunction of f. Both ways give the same
+// set; only the cost and the pieces differ.
 //
 // Of d's pieces, when it has more than maxUnderPieces, only those that
 // meet r ∩ cf matter: the others are dropped first (Map.Meeting), an
 // emptiness test each at most, fewer than the pairs the subtraction
-// would test (with r ∩ f, of a piece of r per conjunction of f). A heap of many pieces mostly holds
-// cells that a read does not reach: in sgemmTB's final stage, 115 of the
-// 312 pieces of `B`'s cells meet the reads of `AB`'s update, and the
-// undefined reads of one statement fall from 352,000 steps to 146,000.
+// would test (with r ∩ f, of a piece of r per conjunction of f). A heap
+// of many pieces mostly holds cells that a read does not reach: in
+// sgemmTB's final stage, 115 of the 312 pieces of `B`'s cells meet the
+// reads of `AB`'s update.
 func undefinedUnder(ctx context.Context, r, d, f, cf *presburger.Map) (*presburger.Map, error) {
 	c, err := r.IntersectParams(cf)
 	if err != nil {
 		return nil, err
 	}
+	limit := 2 * c.NumBasics()
 	if d.NumBasics() > maxUnderPieces {
 		if d, err = d.Meeting(ctx, c); err != nil {
 			return nil, err
 		}
 		if d.NumBasics() > maxUnderPieces {
-			return undefinedDirect(ctx, r, d, f)
+			limit = max(limit, c.NumBasics()*d.NumBasics())
 		}
 	}
 	// d's pieces one at a time, to give up early on a difference in too
 	// many pieces; a few more than at the end are allowed on the way,
 	// as later pieces of d can empty some.
-	u, limit := c, 2*c.NumBasics()
+	u := c
 	for _, b := range d.Basics() {
 		if u, err = u.Subtract(ctx, presburger.NewMap(d.Space(), b)); err != nil {
 			return nil, err
@@ -709,9 +714,10 @@ func undefinedDirect(ctx context.Context, r, d, f *presburger.Map) (*presburger.
 	return r.Subtract(ctx, d)
 }
 
-// maxUnderPieces bounds the pieces of the cells a heap holds from which
-// undefinedUnder subtracts reads restricted to common facts: each piece
-// may split the difference, and past a few it ends in the direct way.
+// maxUnderPieces bounds the pieces of the cells a heap holds up to which
+// undefinedUnder keeps them all and bounds the difference by twice the
+// pieces of the read: past it, it drops the pieces the read does not
+// meet and bounds the difference by the pairs of pieces.
 const maxUnderPieces = 8
 
 // outOfBoundsWrites returns the cells the assignment at st writes outside
