@@ -92,7 +92,7 @@ func Apps() []App {
 		fft,
 		app(wavelet, "inverse_haar_x", valid),
 		app("resize", "resize", unknown, "interpolation_type=linear", "input.type=uint8", "output.type=uint8"),
-		app(la, "sgemv", unknown),
+		app(la, "sgemv", valid),
 		app(la, "sgemv", unknown, "transpose=true").named("sgemvT"),
 		app("interpolate", "interpolate", unknown, "levels=3").named("interpolate3"),
 		app("interpolate", "interpolate", unknown, "levels=5").named("interpolate5"),
