@@ -22,6 +22,16 @@ type Env interface {
 	Array(name string, idx []int64) (value.Value, error)
 }
 
+// IdentEnv is an Env that looks an index name up by its identifier node:
+// EvalIndex calls IndexIdent rather than Index when its environment
+// implements it, so that the environment may remember where each
+// identifier of an expression evaluated many times resolves. IndexIdent
+// must return what Index(id.Name) returns.
+type IdentEnv interface {
+	Env
+	IndexIdent(id *syntax.Ident) (int64, bool)
+}
+
 var errNoTensor = errors.New("no tensors or arrays in this context")
 
 // errorAt returns an evaluation error at pos. The error is a
@@ -37,7 +47,13 @@ func errorAt(pos syntax.Pos, format string, args ...any) error {
 func EvalIndex(x syntax.Expr, env Env) (int64, error) {
 	switch x := x.(type) {
 	case *syntax.Ident:
-		n, ok := env.Index(x.Name)
+		var n int64
+		var ok bool
+		if ie, isIdent := env.(IdentEnv); isIdent {
+			n, ok = ie.IndexIdent(x)
+		} else {
+			n, ok = env.Index(x.Name)
+		}
 		if !ok {
 			return 0, errorAt(x.Pos(), "no value for index %s", x.Name)
 		}

@@ -285,6 +285,9 @@ func (in *interp) step() error {
 type indexScope struct {
 	params map[string]int64
 	vars   []Var // loop and let variables in scope, innermost last
+	// resolved is where identifiers looked up resolved, by the slot of
+	// their position (IndexIdent); nil until the first lookup.
+	resolved *[resolvedSlots]resolution
 }
 
 // Index implements expr.Env for index expressions.
@@ -296,6 +299,66 @@ func (sc *indexScope) Index(name string) (int64, bool) {
 	}
 	n, ok := sc.params[name]
 	return n, ok
+}
+
+// IndexIdent implements expr.IdentEnv: Index(id.Name), with the place
+// where id resolved the last time remembered by node. A checked kernel
+// never has two bindings of one name in scope (a parameter, a loop, let
+// or binding variable; Check rejects a redeclaration), so a variable
+// remembered at a position that still holds its name is the binding in
+// scope, and a parameter stays the binding of its name. The lookup by
+// name (a scan of the variables in scope, then a hash of the name into
+// the parameters) is left for a node not remembered, or whose variable
+// has left the scope.
+func (sc *indexScope) IndexIdent(id *syntax.Ident) (int64, bool) {
+	slot := resolvedSlot(id.NamePos)
+	if sc.resolved != nil {
+		if r := &sc.resolved[slot]; r.id == id {
+			if r.pos < 0 {
+				return r.param, true
+			}
+			// The same declaration's name is the same string: compared
+			// without reading its bytes.
+			if r.pos < len(sc.vars) && sc.vars[r.pos].Name == r.name {
+				return sc.vars[r.pos].Value, true
+			}
+		}
+	} else {
+		sc.resolved = new([resolvedSlots]resolution)
+	}
+	for i := len(sc.vars) - 1; i >= 0; i-- {
+		if sc.vars[i].Name == id.Name {
+			sc.resolved[slot] = resolution{id: id, name: sc.vars[i].Name, pos: i}
+			return sc.vars[i].Value, true
+		}
+	}
+	n, ok := sc.params[id.Name]
+	if ok {
+		sc.resolved[slot] = resolution{id: id, pos: -1, param: n}
+	}
+	return n, ok
+}
+
+// resolvedSlots is the size of indexScope.resolved, a power of two.
+const resolvedSlots = 1024
+
+// resolvedSlot returns the slot of indexScope.resolved of the
+// identifier at pos: a table indexed by position, with no hashing of
+// names or pointers, where two identifiers of one slot take turns.
+func resolvedSlot(pos syntax.Pos) int {
+	h := uint32(pos.Line)*0x9e3779b1 + uint32(pos.Col)
+	h ^= h >> 15
+	return int(h & (resolvedSlots - 1))
+}
+
+// resolution is where the identifier id resolved: the variable named
+// name at position pos of indexScope.vars, or, when pos is -1, the
+// parameter of value param.
+type resolution struct {
+	id    *syntax.Ident
+	name  string
+	pos   int
+	param int64
 }
 
 // Array implements expr.Env: index expressions read no arrays.
@@ -864,6 +927,9 @@ type cellRef struct {
 }
 
 func (e *valueEnv) Index(name string) (int64, bool) { return e.in.Index(name) }
+
+// IndexIdent implements expr.IdentEnv.
+func (e *valueEnv) IndexIdent(id *syntax.Ident) (int64, bool) { return e.in.IndexIdent(id) }
 func (e *valueEnv) Tensor(name string, idx []int64) (value.Value, error) {
 	return e.in.Tensor(name, idx)
 }
@@ -930,6 +996,9 @@ func (e *annotEnv) firstElem() string {
 }
 
 func (e *annotEnv) Index(name string) (int64, bool) { return e.in.Index(name) }
+
+// IndexIdent implements expr.IdentEnv.
+func (e *annotEnv) IndexIdent(id *syntax.Ident) (int64, bool) { return e.in.IndexIdent(id) }
 func (e *annotEnv) Array(name string, idx []int64) (value.Value, error) {
 	return e.in.Array(name, idx)
 }
