@@ -98,14 +98,8 @@ func TestFinalHeapRestrictionCountsBySize(t *testing.T) {
 // built and charged by their constraints; the restriction is the same
 // set as the whole intersection.
 func TestRestrictionSkipsContradictingPairs(t *testing.T) {
-	m, err := presburger.ParseMap("[N, K] -> { A[i] -> E[h] : h = i and 0 <= i < N and K >= 3; A[i] -> E[h] : h = 2i and 0 <= i < N and K <= 2 }")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dom, err := presburger.ParseMap("[N, K] -> { : K >= 5 and N >= 1; : K = 3 and N >= 2; : K <= 1 and N >= 3; : K <= 0 and N >= 4 }")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mustMap(t, "[N, K] -> { A[i] -> E[h] : h = i and 0 <= i < N and K >= 3; A[i] -> E[h] : h = 2i and 0 <= i < N and K <= 2 }")
+	dom := mustMap(t, "[N, K] -> { : K >= 5 and N >= 1; : K = 3 and N >= 2; : K <= 1 and N >= 3; : K <= 0 and N >= 4 }")
 	a := presburger.NewAllowance(0)
 	r, err := intersectParamsCharged(presburger.WithAllowance(context.Background(), a), m, dom)
 	if err != nil {

@@ -15,43 +15,23 @@ import (
 // cost fewer steps than subtracting every piece from the read under each
 // conjunction of the facts, and the cells are the same.
 func TestUndefinedUnderDropsFarPieces(t *testing.T) {
-	parse := func(s string) *presburger.Map {
-		m, err := presburger.ParseMap(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return m
-	}
 	// A heap of 24 rows of a tile, each written for its own n, and a
 	// read of row k of the first two only.
 	var rows []string
 	for i := range 24 {
 		rows = append(rows, fmt.Sprintf("A[i0, i1] : n = %d and 0 <= i0 < 8 and 0 <= i1 < 8 and i1 != 3", i))
 	}
-	d := parse("[n, k, m] -> { " + strings.Join(rows, "; ") + " }")
-	r := parse("[n, k, m] -> { A[i0, i1] : i0 = k and 0 <= i1 < 8 and 0 <= n <= 1 }")
-	f := parse("[n, k, m] -> { : 0 <= k < 8 and m >= 0 and (m mod 3 = 0 or m mod 3 = 1 or (m mod 3 = 2 and m >= 2 * n)) }")
-	if f.NumBasics() < 2 {
-		t.Fatalf("facts of %d conjunctions, want several", f.NumBasics())
-	}
-	cf := commonFacts(f)
-	steps := func(fn func(ctx context.Context) (*presburger.Map, error)) (*presburger.Map, int64) {
-		a := presburger.NewAllowance(0)
-		m, err := fn(presburger.WithAllowance(context.Background(), a))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return m, a.Used()
-	}
-	under, su := steps(func(ctx context.Context) (*presburger.Map, error) { return undefinedUnder(ctx, r, d, f, cf) })
-	direct, sd := steps(func(ctx context.Context) (*presburger.Map, error) { return undefinedDirect(ctx, r, d, f) })
+	d := mustMap(t, "[n, k, m] -> { "+strings.Join(rows, "; ")+" }")
+	r := mustMap(t, "[n, k, m] -> { A[i0, i1] : i0 = k and 0 <= i1 < 8 and 0 <= n <= 1 }")
+	f := mustMap(t, "[n, k, m] -> { : 0 <= k < 8 and m >= 0 and (m mod 3 = 0 or m mod 3 = 1 or (m mod 3 = 2 and m >= 2 * n)) }")
+	under, su, direct, sd := undefinedBothWays(t, r, d, f)
 	if su >= sd {
 		t.Errorf("undefined reads in %d steps, the direct way %d: want fewer", su, sd)
 	}
 	if eq, err := under.IsEqual(t.Context(), direct); err != nil || !eq {
 		t.Fatalf("undefined reads %s, want %s (%v)", under, direct, err)
 	}
-	want := parse("[n, k, m] -> { A[i0, i1] : i0 = k and i1 = 3 and 0 <= n <= 1 and 0 <= k < 8 and m >= 0 and (m mod 3 = 0 or m mod 3 = 1 or (m mod 3 = 2 and m >= 2 * n)) }")
+	want := mustMap(t, "[n, k, m] -> { A[i0, i1] : i0 = k and i1 = 3 and 0 <= n <= 1 and 0 <= k < 8 and m >= 0 and (m mod 3 = 0 or m mod 3 = 1 or (m mod 3 = 2 and m >= 2 * n)) }")
 	if eq, err := under.IsEqual(t.Context(), want); err != nil || !eq {
 		t.Fatalf("undefined reads %s, want %s (%v)", under, want, err)
 	}
@@ -63,13 +43,6 @@ func TestUndefinedUnderDropsFarPieces(t *testing.T) {
 // when the difference has many pieces, fewer than the pairs of the direct
 // way: fewer steps than the direct way, and the same cells.
 func TestUndefinedUnderManyPiecesCommonFacts(t *testing.T) {
-	parse := func(s string) *presburger.Map {
-		m, err := presburger.ParseMap(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return m
-	}
 	// A heap of the even columns 0 to 22 of a tile, one piece each, and a
 	// read of row k, columns 0 to 22: the odd columns are undefined, in 11
 	// pieces, more than twice the read's one.
@@ -77,10 +50,26 @@ func TestUndefinedUnderManyPiecesCommonFacts(t *testing.T) {
 	for j := range 12 {
 		cols = append(cols, fmt.Sprintf("A[i0, i1] : 0 <= i0 < 8 and i1 = %d", 2*j))
 	}
-	d := parse("[n, k, m] -> { " + strings.Join(cols, "; ") + " }")
-	r := parse("[n, k, m] -> { A[i0, i1] : i0 = k and 0 <= i1 <= 22 }")
+	d := mustMap(t, "[n, k, m] -> { "+strings.Join(cols, "; ")+" }")
+	r := mustMap(t, "[n, k, m] -> { A[i0, i1] : i0 = k and 0 <= i1 <= 22 }")
 	facts := "0 <= k < 8 and m >= 0 and (m mod 3 = 0 or m mod 3 = 1 or (m mod 3 = 2 and m >= 2 * n))"
-	f := parse("[n, k, m] -> { : " + facts + " }")
+	f := mustMap(t, "[n, k, m] -> { : "+facts+" }")
+	under, su, direct, sd := undefinedBothWays(t, r, d, f)
+	t.Logf("undefined reads in %d steps (%d pieces), the direct way %d (%d pieces)", su, under.NumBasics(), sd, direct.NumBasics())
+	if su >= sd {
+		t.Errorf("undefined reads in %d steps, the direct way %d: want fewer", su, sd)
+	}
+	want := mustMap(t, "[n, k, m] -> { A[i0, i1] : i0 = k and 0 <= i1 <= 22 and i1 mod 2 = 1 and "+facts+" }")
+	if eq, err := under.IsEqual(t.Context(), want); err != nil || !eq {
+		t.Fatalf("undefined reads %s, want %s (%v)", under, want, err)
+	}
+}
+
+// undefinedBothWays returns the undefined reads of r from the heap's cells
+// d under the facts f (of several conjunctions) computed by
+// undefinedUnder and by undefinedDirect, each with the steps it counted.
+func undefinedBothWays(t *testing.T, r, d, f *presburger.Map) (under *presburger.Map, su int64, direct *presburger.Map, sd int64) {
+	t.Helper()
 	if f.NumBasics() < 2 {
 		t.Fatalf("facts of %d conjunctions, want several", f.NumBasics())
 	}
@@ -93,14 +82,7 @@ func TestUndefinedUnderManyPiecesCommonFacts(t *testing.T) {
 		}
 		return m, a.Used()
 	}
-	under, su := steps(func(ctx context.Context) (*presburger.Map, error) { return undefinedUnder(ctx, r, d, f, cf) })
-	direct, sd := steps(func(ctx context.Context) (*presburger.Map, error) { return undefinedDirect(ctx, r, d, f) })
-	t.Logf("undefined reads in %d steps (%d pieces), the direct way %d (%d pieces)", su, under.NumBasics(), sd, direct.NumBasics())
-	if su >= sd {
-		t.Errorf("undefined reads in %d steps, the direct way %d: want fewer", su, sd)
-	}
-	want := parse("[n, k, m] -> { A[i0, i1] : i0 = k and 0 <= i1 <= 22 and i1 mod 2 = 1 and " + facts + " }")
-	if eq, err := under.IsEqual(t.Context(), want); err != nil || !eq {
-		t.Fatalf("undefined reads %s, want %s (%v)", under, want, err)
-	}
+	under, su = steps(func(ctx context.Context) (*presburger.Map, error) { return undefinedUnder(ctx, r, d, f, cf) })
+	direct, sd = steps(func(ctx context.Context) (*presburger.Map, error) { return undefinedDirect(ctx, r, d, f) })
+	return under, su, direct, sd
 }
