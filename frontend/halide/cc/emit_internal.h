@@ -172,7 +172,9 @@ constexpr const char *same_stage_marker = "augur.same_stage";
 // expression (a loop variable over the lanes: flatten.cpp translates a
 // vector store as one store in a loop over its lanes), simplified;
 // undefined where that lane is not expressible without a quotient or a
-// remainder of lane, or e is not lane by lane (lanes.cpp).
+// remainder of lane (but for an interleaving or a concatenation of
+// vectors, which takes them by a constant), or e is not lane by lane
+// (lanes.cpp).
 Expr lane_at(const Expr &e, const Expr &lane);
 
 // fold_exprs folds xs, in order, with a VectorReduce's operator;

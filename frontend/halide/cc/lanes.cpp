@@ -42,13 +42,158 @@ Expr fold_exprs(VectorReduce::Operator op, const std::vector<Expr> &xs) {
 
 namespace {
 
+Expr unify(const std::vector<Expr> &es, const Expr &r);
+
+// unify_binary is unify of es, all nodes of type T, operand by operand.
+template<typename T>
+Expr unify_binary(const std::vector<Expr> &es, const Expr &r) {
+    std::vector<Expr> as, bs;
+    for (const Expr &e : es) {
+        const T *o = e.as<T>();
+        as.push_back(o->a);
+        bs.push_back(o->b);
+    }
+    Expr a = unify(as, r), b = unify(bs, r);
+    return a.defined() && b.defined() ? T::make(a, b) : Expr();
+}
+
+// unify_each is unify of the k-th operands of the nodes es, for each of
+// their n operands (of(e, k)), or empty where one is not found.
+template<typename F>
+std::vector<Expr> unify_each(const std::vector<Expr> &es, size_t n, const Expr &r, F of) {
+    std::vector<Expr> out;
+    for (size_t k = 0; k < n; k++) {
+        std::vector<Expr> xs;
+        for (const Expr &e : es) {
+            xs.push_back(of(e, k));
+        }
+        Expr u = unify(xs, r);
+        if (!u.defined()) {
+            return {};
+        }
+        out.push_back(u);
+    }
+    return out;
+}
+
+// unify is an expression of the Int(32) variable r whose value at r = k
+// is es[k] (at least two scalars of one type), found where the es have
+// one shape and differ only in Int(32) subexpressions in arithmetic
+// progression over k: the lanes of the vectors of an interleaving or a
+// concatenation at one symbolic lane, such as the loads of the rows of a
+// tile transposed. Undefined where it is not found; the caller checks
+// the result at every k (pick).
+Expr unify(const std::vector<Expr> &es, const Expr &r) {
+    const Expr &e0 = es[0];
+    bool same = true;
+    for (const Expr &e : es) {
+        if (!e.defined() || e.type() != e0.type()) {
+            return Expr();
+        }
+        same = same && equal(e, e0);
+    }
+    if (same) {
+        return e0;
+    }
+    if (e0.type() == Int(32)) {
+        Expr d = simplify(es[1] - e0);
+        bool progression = true;
+        for (size_t k = 2; progression && k < es.size(); k++) {
+            progression = is_const_zero(simplify(es[k] - (e0 + make_const(Int(32), (int64_t)k) * d)));
+        }
+        if (progression) {
+            return simplify(e0 + r * d);
+        }
+    }
+    for (const Expr &e : es) {
+        if (e.node_type() != e0.node_type()) {
+            return Expr();
+        }
+    }
+    switch (e0.node_type()) {
+    case IRNodeType::Add:
+        return unify_binary<Add>(es, r);
+    case IRNodeType::Sub:
+        return unify_binary<Sub>(es, r);
+    case IRNodeType::Mul:
+        return unify_binary<Mul>(es, r);
+    case IRNodeType::Div:
+        return unify_binary<Div>(es, r);
+    case IRNodeType::Mod:
+        return unify_binary<Mod>(es, r);
+    case IRNodeType::Min:
+        return unify_binary<Min>(es, r);
+    case IRNodeType::Max:
+        return unify_binary<Max>(es, r);
+    case IRNodeType::Cast: {
+        std::vector<Expr> v = unify_each(es, 1, r, [](const Expr &e, size_t) { return e.as<Cast>()->value; });
+        return v.empty() ? Expr() : Cast::make(e0.type(), v[0]);
+    }
+    case IRNodeType::Load: {
+        const Load *l0 = e0.as<Load>();
+        for (const Expr &e : es) {
+            const Load *l = e.as<Load>();
+            if (l->name != l0->name || !l->image.same_as(l0->image) || !l->param.same_as(l0->param)) {
+                return Expr();
+            }
+        }
+        std::vector<Expr> v = unify_each(es, 2, r, [](const Expr &e, size_t k) {
+            const Load *l = e.as<Load>();
+            return k == 0 ? l->index : l->predicate;
+        });
+        return v.empty() ? Expr() : Load::make(e0.type(), l0->name, v[0], l0->image, l0->param, v[1], ModulusRemainder());
+    }
+    case IRNodeType::Call: {
+        const Call *c0 = e0.as<Call>();
+        for (const Expr &e : es) {
+            const Call *c = e.as<Call>();
+            if (!c->is_pure() || c->name != c0->name || c->call_type != c0->call_type || c->args.size() != c0->args.size() ||
+                c->value_index != c0->value_index || !c->func.same_as(c0->func) || !c->image.same_as(c0->image) ||
+                !c->param.same_as(c0->param)) {
+                return Expr();
+            }
+        }
+        std::vector<Expr> v = unify_each(es, c0->args.size(), r, [](const Expr &e, size_t k) { return e.as<Call>()->args[k]; });
+        if (v.size() != c0->args.size()) {
+            return Expr();
+        }
+        return Call::make(e0.type(), c0->name, v, c0->call_type, c0->func, c0->value_index, c0->image, c0->param);
+    }
+    default:
+        return Expr();
+    }
+}
+
+// pick is es[k] at k = r, an Int(32) expression in [0, es.size()), as one
+// expression of r (unify), checked equal to es[k] at every constant k;
+// undefined where it is not found.
+Expr pick(const std::vector<Expr> &es, const Expr &r) {
+    if (es.size() < 2) {
+        return es.empty() ? Expr() : es[0];
+    }
+    Expr v = Variable::make(Int(32), "augur@pick");  // '@' is in no Halide name
+    Expr u = unify(es, v);
+    if (!u.defined()) {
+        return Expr();
+    }
+    for (size_t k = 0; k < es.size(); k++) {
+        if (!equal(simplify(substitute("augur@pick", make_const(Int(32), (int64_t)k), u)), simplify(es[k]))) {
+            return Expr();
+        }
+    }
+    return substitute("augur@pick", r, u);
+}
+
 // LaneAt is the lane of a vector expression at an Int(32) lane
 // expression, as a scalar expression exact for every lane in range; ok
 // turns false where that needs what the lane expression cannot say
 // without a remainder or a quotient of it (a broadcast of a vector, a
-// nested ramp, a shuffle other than a slice of one vector at a symbolic
-// lane), or where a node is not lane by lane (a vector variable, a call
-// whose vector arguments have other lanes, a call that is not pure).
+// nested ramp, a shuffle at a symbolic lane other than a slice of one
+// vector), except for an interleaving or a concatenation of vectors
+// whose lanes are one expression of the vector's ordinal (whole_vectors:
+// the quotient and remainder of the lane by a constant); or where a
+// node is not lane by lane (a vector variable, a call whose vector
+// arguments have other lanes, a call that is not pure).
 // Like flatten.cpp's LaneOf, it caches nothing: a node read twice gets
 // the lane each read asks of it.
 class LaneAt : public IRMutator {
@@ -122,6 +267,9 @@ private:
             Expr lane = simplify(make_const(Int(32), op->slice_begin()) + lane_ * op->slice_stride());
             return at(op->vectors[0], lane);
         }
+        if (!l && op->vectors.size() > 1) {
+            return whole_vectors(op);
+        }
         if (!l || *l < 0 || *l >= (int64_t)op->indices.size()) {
             return fail(op);
         }
@@ -133,6 +281,43 @@ private:
             index -= v.type().lanes();
         }
         return fail(op);
+    }
+    // whole_vectors is lane lane_ of the shuffle op where it interleaves
+    // or concatenates vectors of as many lanes n each: lane l is lane
+    // l / K of vector l % K of the K vectors (interleaving), or lane
+    // l % n of vector l / n (concatenation). The vectors' lanes at that
+    // lane must be one expression of the vector's ordinal (pick), such
+    // as the loads of a tile's rows that rewrite_interleavings
+    // interleaves into one store of the tile transposed.
+    Expr whole_vectors(const Shuffle *op) {
+        int k = (int)op->vectors.size(), n = op->vectors[0].type().lanes();
+        bool interleave = true, concat = true;
+        for (const Expr &v : op->vectors) {
+            interleave = interleave && v.type().lanes() == n;
+        }
+        if (!interleave || n < 2 || (int)op->indices.size() != k * n) {
+            return fail(op);
+        }
+        concat = interleave;
+        for (int i = 0; i < k * n; i++) {
+            interleave = interleave && op->indices[i] == (i % k) * n + i / k;
+            concat = concat && op->indices[i] == i;
+        }
+        if (!interleave && !concat) {
+            return fail(op);
+        }
+        int m = interleave ? k : n;
+        Expr q = simplify(lane_ / m), r = simplify(lane_ % m);
+        Expr vec = interleave ? r : q, at_lane = interleave ? q : r;
+        std::vector<Expr> es;
+        for (const Expr &v : op->vectors) {
+            es.push_back(simplify(at(v, at_lane)));
+            if (!ok) {
+                return make_zero(op->type.element_of());
+            }
+        }
+        Expr e = pick(es, vec);
+        return e.defined() ? e : fail(op);
     }
     Expr visit(const VectorReduce *op) override {
         int factor = op->value.type().lanes() / op->type.lanes();
