@@ -58,9 +58,13 @@ func finalOptions(sched, plant string) Options {
 // below the last whose row's extent reads, with a negative coefficient,
 // the min of the last vector shifted inwards (borrow: polynomial division
 // in an atom of the extent's max, not of that min, so that the vectorised
-// tail's cells are in their own row). Each kernel agrees with Halide's
-// JIT cell for cell; scalar, vector and lanes are validated here, VALID,
-// the others but borrow in TestLongFinalStage.
+// tail's cells are in their own row), a func stored channel innermost
+// whose three channels, unrolled inside its vectorised x, are one store
+// interleaving three vectors (interleaved: one store in a loop over its
+// 24 lanes, each lane's channel the lane's remainder by 3). Each kernel
+// agrees with Halide's JIT cell for cell; scalar, vector, lanes and
+// interleaved are validated here, VALID, the others but borrow in
+// TestLongFinalStage.
 func TestFinalStage(t *testing.T) {
 	t.Parallel()
 	tc := toolchain(t)
@@ -74,8 +78,11 @@ func TestFinalStage(t *testing.T) {
 			if sched == "vector" && !strings.Contains(pair.Kernel(frontend.Prog).Text, "for out_lane < 8 {") {
 				t.Errorf("the vector stores to out are not one store in a loop over their lanes")
 			}
+			if sched == "interleaved" && !strings.Contains(pair.Kernel(frontend.Prog).Text, "for pair_lane < 24 {") {
+				t.Errorf("the interleaved stores to pair are not one store in a loop over their lanes")
+			}
 			jitAgrees(ctx, t, d, o, pair.Spec, pair.Kernel(frontend.Prog).Text, finalSizes, 1, 0)
-			if testing.Short() || (sched != "scalar" && sched != "vector" && sched != "lanes") {
+			if testing.Short() || (sched != "scalar" && sched != "vector" && sched != "lanes" && sched != "interleaved") {
 				return
 			}
 			finalValid(ctx, t, pair)
@@ -85,7 +92,7 @@ func TestFinalStage(t *testing.T) {
 
 // finalSchedules are the schedules of testdata/final that TestFinalStage
 // translates.
-var finalSchedules = []string{"scalar", "vector", "unroll", "partition", "inner", "tiles", "predicate", "unrolled", "repeated", "transposed", "poly", "epilogue", "bounded", "strided", "lanes", "borrow"}
+var finalSchedules = []string{"scalar", "vector", "unroll", "partition", "inner", "tiles", "predicate", "unrolled", "repeated", "transposed", "poly", "epilogue", "bounded", "strided", "lanes", "borrow", "interleaved"}
 
 // TestLongFinalStage validates the schedules of TestFinalStage that it
 // only translates: each is VALID.
@@ -451,22 +458,30 @@ func TestLongFinalStageSgemmVariants(t *testing.T) {
 	}
 }
 
-// TestLongFinalStageSgemm validates the suite's sgemm (M, N and K free)
-// and sqsgemm (M = N = K) at --stage final, every branch of their
-// kernels: VALID, as before flattening, with no wall-clock guard
-// deciding anything. sgemm's update AB_s1(...) = AB_s1(...) + As(...) *
+// TestLongFinalStageSgemm validates the suite's sgemm (M, N and K free),
+// sqsgemm (M = N = K) and sgemmTA (A given transposed) at --stage final,
+// every branch of their kernels: VALID, as their translations are before
+// flattening, with no wall-clock guard deciding anything. sgemmTA's copy
+// of Atmp's columns into As, one store whose value interleaves 16 loads
+// of Atmp's rows, is one store in a loop over its 256 lanes: lane by
+// lane, its 256 scalar stores ran the symbolic evaluation out of its
+// steps. sgemm's update AB_s1(...) = AB_s1(...) + As(...) *
 // B_(...) sent Z3 4.8.12's kernel into loops that heeded neither its
 // resource limit nor the interruption on the quick checks of matching,
 // which check the product of the two tensor elements uninterpreted.
 func TestLongFinalStageSgemm(t *testing.T) {
 	testtier.Long(t)
 	t.Parallel()
-	for _, name := range []string{"sgemm", "sqsgemm"} {
+	for _, name := range []string{"sgemm", "sqsgemm", "sgemmTA"} {
 		t.Run(name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Minute)
 			defer cancel()
 			d, o := finalSuitePipeline(t, name)
-			rep, err := validatePair(ctx, translated(ctx, t, d, o), encode.Real, 1)
+			pair := translated(ctx, t, d, o)
+			if name == "sgemmTA" && !strings.Contains(pair.Kernel(frontend.Prog).Text, "for As_lane < 256 {") {
+				t.Errorf("the interleaved store to As is not one store in a loop over its lanes")
+			}
+			rep, err := validatePair(ctx, pair, encode.Real, 1)
 			if err != nil {
 				t.Fatal(err)
 			}

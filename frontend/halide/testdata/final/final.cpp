@@ -55,13 +55,17 @@ public:
     // negative coefficient; its rows' extent the strip's min modulo 4: two
     // symbolic extents below the last, and cells that read the min's atom
     // alone).
+    // interleaved: poly's pair stored channel innermost (its extent 3, the
+    // stride of x), its channels unrolled inside x vectorised by 8: the
+    // three stores of stride 3 that rewrite_interleavings makes one store
+    // of 24 lanes whose value interleaves the three channels' vectors.
     GeneratorParam<std::string> sched{"sched", "scalar"};
 
     Input<Buffer<uint16_t, 2>> input{"input"};
     Output<Buffer<uint16_t, 2>> out{"out"};
 
     void generate() {
-        if (std::string(sched) == "poly") {
+        if (std::string(sched) == "poly" || std::string(sched) == "interleaved") {
             pair(x, y, c) = input(x + c - 1, y);
             blur_x(x, y) = (pair(x, y, 0) + pair(x, y, 1) + pair(x, y, 2)) / 3;
         } else if (std::string(sched) == "borrow") {
@@ -122,6 +126,9 @@ public:
             blur_x.compute_root();
         } else if (s == "poly") {
             pair.compute_root();
+            blur_x.compute_root();
+        } else if (s == "interleaved") {
+            pair.compute_root().bound(c, 0, 3).reorder_storage(c, x, y).reorder(c, x, y).unroll(c).vectorize(x, 8);
             blur_x.compute_root();
         } else if (s == "borrow") {
             out.split(y, yo, yi, 4).vectorize(x, 8);
