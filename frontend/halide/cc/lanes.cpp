@@ -79,7 +79,8 @@ std::vector<Expr> unify_each(const std::vector<Expr> &es, size_t n, const Expr &
 // unify is an expression of the Int(32) variable r whose value at r = k
 // is es[k] (at least two scalars of one type), found where the es have
 // one shape and differ only in Int(32) subexpressions in arithmetic
-// progression over k: the lanes of the vectors of an interleaving or a
+// progression of constant step over k (affine in r, as indices must be):
+// the lanes of the vectors of an interleaving or a
 // concatenation at one symbolic lane, such as the loads of the rows of a
 // tile transposed. Undefined where it is not found; the caller checks
 // the result at every k (pick).
@@ -96,14 +97,14 @@ Expr unify(const std::vector<Expr> &es, const Expr &r) {
         return e0;
     }
     if (e0.type() == Int(32)) {
+        // An index, or a part of one: only a progression of constant
+        // step keeps it affine in r.
         Expr d = simplify(es[1] - e0);
-        bool progression = true;
+        bool progression = as_const_int(d) != nullptr;
         for (size_t k = 2; progression && k < es.size(); k++) {
             progression = is_const_zero(simplify(es[k] - (e0 + make_const(Int(32), (int64_t)k) * d)));
         }
-        if (progression) {
-            return simplify(e0 + r * d);
-        }
+        return progression ? simplify(e0 + r * d) : Expr();
     }
     for (const Expr &e : es) {
         if (e.node_type() != e0.node_type()) {
