@@ -23,3 +23,21 @@ func BenchmarkMatmul(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRecurrence evaluates a histogram of 8 bins over 4,000
+// pixels, each bin a scan over the pixels reached from its last step
+// (TestRecurrenceEvaluatedOnce).
+func BenchmarkRecurrence(b *testing.B) {
+	spec, info := load(&testing.T{}, "hist.sare", histSpec)
+	for b.Loop() {
+		ev, err := NewEvaluator(spec, info, map[string]int64{"N": 4000}, RandomInputs(1))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for x := int64(0); x < 8; x++ {
+			if _, err := ev.Eval(context.Background(), "Hist", []int64{x}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

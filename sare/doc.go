@@ -12,9 +12,10 @@
 //     expr.Info (check.go); the expressions themselves are checked by
 //     package expr, which the kernel language shares.
 //   - An Evaluator computes any tensor element of a checked specification
-//     by memoised recursion (evaluator.go), evaluating expressions with
-//     package expr and reading input tensors from an Inputs provider
-//     (inputs.go).
+//     by memoised recursion (evaluator.go; the links of a recurrence
+//     look up what they read before their first evaluation, prefetch.go),
+//     evaluating expressions with package expr and reading input tensors
+//     from an Inputs provider (inputs.go).
 //   - Widen makes a copy computed in f64, to tell where a value is
 //     sensitive to rounding (widen.go).
 //   - Reductions (reduce.go): the reduce(...) right-hand side, its
@@ -27,5 +28,5 @@
 // expressions) is described in package expr.
 //
 // Files, in reading order: ast.go, parse.go, print.go, check.go,
-// evaluator.go, reduce.go, inputs.go, widen.go, json.go.
+// evaluator.go, prefetch.go, reduce.go, inputs.go, widen.go, json.go.
 package sare

@@ -34,6 +34,12 @@ type Evaluator struct {
 	keyBuf  []byte         // scratch space for memo lookups
 	onStack map[string]int // scratch space of run
 	selEnv  pointEnv       // scratch space of selectEquation
+	// eqReads holds each equation's tensor reads at plain indices
+	// (prefetch.go), once looked for.
+	eqReads map[*Equation][]tensorRead
+	// evals counts the evaluations of right-hand sides, those that
+	// found elements missing included.
+	evals int
 
 	// MaxPoints bounds the number of elements memoised or under
 	// evaluation; beyond it Eval fails rather than exhaust memory.
@@ -186,6 +192,9 @@ type frame struct {
 	env  pointEnv  // the equation's environment at the point, once eq is set
 	deps []point   // elements the right-hand side reads that are not known yet
 	next int
+	// chained: the element was pushed by an element of its own tensor,
+	// so that its own predecessor is likely missing too (prefetch.go).
+	chained bool
 }
 
 // Eval returns the element name(idx): the value its equation gives, the
@@ -275,7 +284,7 @@ func (e *Evaluator) run(ctx context.Context, root point) (value.Value, error) {
 				return value.Value{}, e.cycle(stack[i:], d)
 			}
 			onStack[d.key] = len(stack)
-			stack = append(stack, &frame{point: d})
+			stack = append(stack, &frame{point: d, chained: d.t == f.t})
 			pushed = true
 			break
 		}
@@ -301,9 +310,17 @@ func (e *Evaluator) step(f *frame) (bool, error) {
 		}
 		f.eq = eq
 		f.env = pointEnv{e: e, vars: eq.Vars, vals: f.idx, probe: true}
+		if f.chained {
+			// A link of a recurrence: what it reads first (prefetch.go).
+			if deps := e.prefetch(f); len(deps) > 0 {
+				f.deps, f.next = deps, 0
+				return false, nil
+			}
+		}
 	}
 	env := &f.env
 	env.missing = nil
+	e.evals++
 	var v value.Value
 	var err error
 	if f.eq.Reduce != nil {
