@@ -644,7 +644,10 @@ func (p *prophet) assign(s *Scope, st *sched.Assign) (*Heap, error) {
 		if err != nil {
 			return nil, keep(err)
 		}
-		idx[i] = v
+		// A carry the scope fixes to 0 (carry.go).
+		if idx[i], err = s.fixedDivisions(p.ctx, v); err != nil {
+			return nil, err
+		}
 	}
 	sv, err := p.cs.Decompose(annot, p.info, s)
 	if err != nil {
