@@ -31,33 +31,40 @@ import (
 // replaced by 0 (a remainder p - d·floor(p / d) becomes p). The pieces
 // are the same values wherever s is reached under the assumptions, as
 // prune's are; a store's cells are only ever taken there (see assign).
-// A division whose tests exceed their budget is kept.
-func (s *Scope) fixedDivisions(ctx context.Context, v pwExpr) (pwExpr, error) {
+// A division whose tests exceed their budget is kept. changed tells
+// whether any division was replaced (else the result is v).
+func (s *Scope) fixedDivisions(ctx context.Context, v pwExpr) (_ pwExpr, changed bool, _ error) {
 	var known *knownDomain
 	out, copied := v, false
 	for i, pc := range v {
-		e := pc.e
+		e, fixed := pc.e, false
+		kept := map[string]bool{} // the divisions tested and kept
 		for changed := true; changed; {
 			changed = false
 			for _, k := range sortedDivs(e) {
+				if kept[k] {
+					continue
+				}
 				if known == nil {
 					var err error
 					if known, err = newKnownDomain(s.facts, s.assumed); err != nil || known == nil {
-						return v, err
+						return v, false, err
 					}
 				}
 				zero, err := s.divisionZero(ctx, known, pc.cond, e.divs[k])
 				if err != nil {
-					return nil, err
+					return nil, false, err
 				}
-				if zero {
-					e = substDivision(e, k, presburger.Int{})
-					changed = true
-					break
+				if !zero {
+					kept[k] = true
+					continue
 				}
+				e = substDivision(e, k, presburger.Int{})
+				changed, fixed = true, true
+				break
 			}
 		}
-		if len(e.terms) == len(pc.e.terms) && e.key() == pc.e.key() {
+		if !fixed {
 			continue
 		}
 		if !copied {
@@ -65,7 +72,31 @@ func (s *Scope) fixedDivisions(ctx context.Context, v pwExpr) (pwExpr, error) {
 		}
 		out[i] = piece{cond: pc.cond, e: e}
 	}
-	return out, nil
+	return out, copied, nil
+}
+
+// fixedHoles returns sv with fixedDivisions applied to its holes' values
+// (sv itself when none changes).
+func (s *Scope) fixedHoles(ctx context.Context, sv *SymbolicValue) (*SymbolicValue, error) {
+	var holes []pwExpr
+	for i, h := range sv.holes {
+		f, changed, err := s.fixedDivisions(ctx, h)
+		if err != nil {
+			return nil, err
+		}
+		if changed && holes == nil {
+			holes = append([]pwExpr(nil), sv.holes...)
+		}
+		if holes != nil {
+			holes[i] = f
+		}
+	}
+	if holes == nil {
+		return sv, nil
+	}
+	fixed := *sv
+	fixed.holes = holes
+	return &fixed, nil
 }
 
 // sortedDivs returns the keys of the divisions among e's terms, in order.
