@@ -107,7 +107,8 @@
 // at the min and max of its operands; a let of too many pieces kept as a
 // symbol); assume.go (the assumptions' domain); context.go (expression
 // contexts); heap.go (symbolic heaps); prophetic.go (prophetic
-// evaluation); symvalue.go (values and read sets in a heap); symvalue_shared.go
+// evaluation); carry.go (a store's floor divisions that its scope fixes
+// to zero, the carry of a delinearised column); symvalue.go (values and read sets in a heap); symvalue_shared.go
 // (the reads an expression repeats, evaluated once); readloc.go,
 // condmerge.go, offsetread.go, clampread.go and cellfn.go (the locations
 // and contents of reads, in few pieces); dataread.go, dataread_conds.go,

@@ -644,11 +644,19 @@ func (p *prophet) assign(s *Scope, st *sched.Assign) (*Heap, error) {
 		if err != nil {
 			return nil, keep(err)
 		}
-		idx[i] = v
+		// A carry the scope fixes to 0 (carry.go).
+		if idx[i], _, err = s.fixedDivisions(p.ctx, v); err != nil {
+			return nil, err
+		}
 	}
 	sv, err := p.cs.Decompose(annot, p.info, s)
 	if err != nil {
 		return nil, keep(fmt.Errorf("annotation: %w", err))
+	}
+	// And in the annotation's holes, where the carry of a delinearised
+	// column repeats (a boundary condition's coordinate).
+	if sv, err = s.fixedHoles(p.ctx, sv); err != nil {
+		return nil, err
 	}
 	m, err := p.cellMap(s, st.Array.Name, nil, idx, sv, nil)
 	if outOfPieces(err) {
