@@ -122,8 +122,8 @@ func TestRestrictionSkipsContradictingPairs(t *testing.T) {
 
 // TestRestrictionCountsTheValueSize checks that the restriction of a
 // value's points to assumptions of several conjunctions (restrictPoints)
-// counts the pieces it keeps against the bound of the value's products
-// (productSize): the conjunctions multiply the pieces, and a restriction
+// counts the pieces it keeps, by their matrix entries, against the bound
+// of the value's products (productSize): the conjunctions multiply the pieces, and a restriction
 // whose pieces exceed the bound stops with presburger.ErrBudget (the
 // statement's obligations undecided) rather than holding them, while a
 // bound they fit in gives the whole intersection.
@@ -131,10 +131,7 @@ func TestRestrictionCountsTheValueSize(t *testing.T) {
 	pts := mustMap(t, "[N, M] -> { [i, h] : h = i and 0 <= i < N; [i, h] : h = 2i and N <= i < 2N }")
 	dom := mustMap(t, "[N, M] -> { : N >= 8 and M >= 0; : N >= 8 and M <= -5; : 1 <= N <= 3 and M = 5; : N = 5 }")
 	ctx := context.Background()
-	coefficients := func(m *presburger.Map) int {
-		sp := m.Space()
-		return m.NumConstraints() * (sp.NumParams() + sp.TupleDims() + 1)
-	}
+	coefficients := func(m *presburger.Map) int { return m.NumEntries() }
 	whole, err := pts.IntersectParams(dom)
 	if err != nil {
 		t.Fatal(err)

@@ -273,16 +273,16 @@ func finalHeap(ctx context.Context, h *Heap, assumptions *presburger.Map) (_ *He
 // and one piece's intersections are held at once, and the step budget
 // stops the restriction before the pieces it would build can exhaust the
 // memory (resize's held 19 GB built all at once). size, when not nil,
-// counts the coefficients of the pieces kept against the bound of one
-// value's products (productSize): a restriction past it fails with an
-// error wrapping presburger.ErrBudget before it holds more.
+// counts the matrix entries of the pieces kept against the bound of one
+// value's products (productSize.addEntries): a restriction past it fails
+// with an error wrapping presburger.ErrBudget before it holds more.
 func restrictEach(ctx context.Context, m, p *presburger.Map, size *productSize) (*presburger.Map, error) {
 	return intersectEach(ctx, m, p, func(r *presburger.Map) (*presburger.Map, error) {
 		r, err := dropEmptyPieces(ctx, r)
 		if err != nil {
 			return nil, err
 		}
-		if err := size.add(r); err != nil {
+		if err := size.addEntries(r); err != nil {
 			return nil, err
 		}
 		return r, nil
