@@ -217,9 +217,9 @@ func meeting(ctx context.Context, d *pieceDomain, within []*pieceDomain) ([]*pre
 // same set either way; only its pieces may keep redundant constraints.
 // The pieces these restrictions keep count against size, the bound of
 // the value's products: the conjunctions of the assumptions multiply
-// the pieces, and Halide's depthwise separable convolution at its final
-// stage held gigabytes of such pieces in one statement's obligations;
-// past the bound, the statement's obligations are undecided (Options.
+// the pieces (Halide's depthwise separable convolution at its final
+// stage holds gigabytes of such pieces); past the bound, the
+// statement's obligations are undecided (AnalyzeOptions.
 // ProductCoefficients). Facts of more conjunctions than the assumptions
 // are restrictPieces'.
 func restrictPoints(ctx context.Context, pts, facts, assumptions *presburger.Map, size *productSize) (*presburger.Map, error) {
