@@ -63,7 +63,7 @@ func TestFinalHeapRestrictionCountsBySize(t *testing.T) {
 	}
 	run := func(max int64) (*presburger.Map, *presburger.Allowance, error) {
 		a := presburger.NewAllowance(max)
-		r, err := restrictEach(presburger.WithAllowance(context.Background(), a), m, dom)
+		r, err := restrictEach(presburger.WithAllowance(context.Background(), a), m, dom, nil)
 		return r, a, err
 	}
 	r, a, err := run(0)
@@ -117,5 +117,45 @@ func TestRestrictionSkipsContradictingPairs(t *testing.T) {
 	}
 	if want := int64(m.NumBasics()*dom.NumBasics() + constraintRows(r)); a.Used() != want {
 		t.Fatalf("%d steps counted, want %d: a step per pair and the constraints of the pairs built", a.Used(), want)
+	}
+}
+
+// TestRestrictionCountsTheValueSize checks that the restriction of a
+// value's points to assumptions of several conjunctions (restrictPoints)
+// counts the pieces it keeps, by their matrix entries, against the bound
+// of the value's products (productSize): the conjunctions multiply the pieces, and a restriction
+// whose pieces exceed the bound stops with presburger.ErrBudget (the
+// statement's obligations undecided) rather than holding them, while a
+// bound they fit in gives the whole intersection.
+func TestRestrictionCountsTheValueSize(t *testing.T) {
+	pts := mustMap(t, "[N, M] -> { [i, h] : h = i and 0 <= i < N; [i, h] : h = 2i and N <= i < 2N }")
+	dom := mustMap(t, "[N, M] -> { : N >= 8 and M >= 0; : N >= 8 and M <= -5; : 1 <= N <= 3 and M = 5; : N = 5 }")
+	ctx := context.Background()
+	coefficients := func(m *presburger.Map) int { return m.NumEntries() }
+	whole, err := pts.IntersectParams(dom)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The 8 pairs of pieces and conjunctions are all kept.
+	if whole.NumBasics() != 8 {
+		t.Fatalf("whole intersection of %d pieces, want 8", whole.NumBasics())
+	}
+	if n := coefficients(whole); n <= 2*coefficients(pts) {
+		t.Fatalf("the restriction holds %d coefficients, want more than twice the points' %d", n, coefficients(pts))
+	}
+	size := &productSize{max: 2 * coefficients(pts)}
+	if _, err := restrictPoints(ctx, pts, nil, dom, size); !errors.Is(err, presburger.ErrBudget) {
+		t.Fatalf("restriction within %d coefficients: %v, want presburger.ErrBudget", size.max, err)
+	}
+	size = &productSize{max: coefficients(whole)}
+	r, err := restrictPoints(ctx, pts, nil, dom, size)
+	if err != nil {
+		t.Fatalf("restriction within %d coefficients: %v", size.max, err)
+	}
+	if eq, err := r.IsEqual(ctx, whole); err != nil || !eq {
+		t.Fatalf("restriction %s, want %s (%v)", r, whole, err)
+	}
+	if size.used == 0 {
+		t.Fatal("the restriction counted no coefficient")
 	}
 }

@@ -91,7 +91,7 @@ func valueObligations(ctx context.Context, cs *Contexts, pr *Prophecy, st *sched
 			}
 		} else if pts, err = flatProduct(a.set, spec); err == nil {
 			if err = ev.size.add(pts); err == nil {
-				pts, err = restrictPoints(ctx, pts, facts, pr.Assumptions)
+				pts, err = restrictPoints(ctx, pts, facts, pr.Assumptions, ev.size)
 			}
 		}
 		if err != nil {
@@ -215,8 +215,14 @@ func meeting(ctx context.Context, d *pieceDomain, within []*pieceDomain) ([]*pre
 // conjunctions are met a piece of the points at a time too, their empty
 // pairs dropped as they are built (restrictEach). The result is the
 // same set either way; only its pieces may keep redundant constraints.
-// Facts of more conjunctions than the assumptions are restrictPieces'.
-func restrictPoints(ctx context.Context, pts, facts, assumptions *presburger.Map) (*presburger.Map, error) {
+// The pieces these restrictions keep count against size, the bound of
+// the value's products: the conjunctions of the assumptions multiply
+// the pieces (Halide's depthwise separable convolution at its final
+// stage holds gigabytes of such pieces); past the bound, the
+// statement's obligations are undecided (AnalyzeOptions.
+// ProductCoefficients). Facts of more conjunctions than the assumptions
+// are restrictPieces'.
+func restrictPoints(ctx context.Context, pts, facts, assumptions *presburger.Map, size *productSize) (*presburger.Map, error) {
 	var err error
 	switch {
 	case facts != nil && facts.NumBasics() > 1:
@@ -224,7 +230,7 @@ func restrictPoints(ctx context.Context, pts, facts, assumptions *presburger.Map
 		// before the simplification drops them, the pairs of the points
 		// of Halide's depthwise separable convolution at its final
 		// stage exhaust the memory.
-		if pts, err = restrictEach(ctx, pts, facts); err != nil {
+		if pts, err = restrictEach(ctx, pts, facts, size); err != nil {
 			return nil, fmt.Errorf("restrict points to the facts: %w", err)
 		}
 	case facts != nil:
@@ -241,7 +247,7 @@ func restrictPoints(ctx context.Context, pts, facts, assumptions *presburger.Map
 	if pts, err = pts.Simplify(ctx); err != nil {
 		return nil, err
 	}
-	if pts, err = restrictEach(ctx, pts, assumptions); err != nil {
+	if pts, err = restrictEach(ctx, pts, assumptions, size); err != nil {
 		return nil, fmt.Errorf("restrict points: %w", err)
 	}
 	return pts, nil

@@ -147,7 +147,7 @@ func TestRestrictPoints(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			got, err := restrictPoints(ctx, pts, f, a)
+			got, err := restrictPoints(ctx, pts, f, a, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -180,7 +180,7 @@ func TestRestrictPieces(t *testing.T) {
 		{"[N, M] -> { : N >= 2 * floor(M/2) + 1; : N <= 2 * floor(M/2) }", "[M, N] -> { : N >= 10 or M >= 10 }"},
 	} {
 		f, a := parse(c.facts), parse(c.assumptions)
-		want, err := restrictPoints(ctx, pts, f, a)
+		want, err := restrictPoints(ctx, pts, f, a, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

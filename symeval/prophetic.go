@@ -255,7 +255,7 @@ func finalHeap(ctx context.Context, h *Heap, assumptions *presburger.Map) (_ *He
 	}
 	var out []*presburger.Map
 	for _, m := range h.u.Maps() {
-		if m, err = restrictEach(ctx, m, assumptions); err != nil {
+		if m, err = restrictEach(ctx, m, assumptions, nil); err != nil {
 			return nil, fmt.Errorf("restriction to the assumptions: %w", err)
 		}
 		if m.NumBasics() > 0 {
@@ -272,9 +272,21 @@ func finalHeap(ctx context.Context, h *Heap, assumptions *presburger.Map) (_ *He
 // empty pieces are dropped, so that only the non-empty pieces found so far
 // and one piece's intersections are held at once, and the step budget
 // stops the restriction before the pieces it would build can exhaust the
-// memory (resize's held 19 GB built all at once).
-func restrictEach(ctx context.Context, m, p *presburger.Map) (*presburger.Map, error) {
-	return intersectEach(ctx, m, p, func(r *presburger.Map) (*presburger.Map, error) { return dropEmptyPieces(ctx, r) })
+// memory (resize's held 19 GB built all at once). size, when not nil,
+// counts the matrix entries of the pieces kept against the bound of one
+// value's products (productSize.addEntries): a restriction past it fails
+// with an error wrapping presburger.ErrBudget before it holds more.
+func restrictEach(ctx context.Context, m, p *presburger.Map, size *productSize) (*presburger.Map, error) {
+	return intersectEach(ctx, m, p, func(r *presburger.Map) (*presburger.Map, error) {
+		r, err := dropEmptyPieces(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		if err := size.addEntries(r); err != nil {
+			return nil, err
+		}
+		return r, nil
+	})
 }
 
 // dropEmptyPieces returns m without its empty pieces, each tested by

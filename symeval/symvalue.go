@@ -602,6 +602,21 @@ func (z *productSize) add(m *presburger.Map) error {
 	return nil
 }
 
+// addEntries is add for pieces that are held, not copied to count them:
+// it counts their matrix entries (presburger.Map.NumEntries), the
+// columns of their local variables and their divisions' definitions
+// included.
+func (z *productSize) addEntries(m *presburger.Map) error {
+	if z == nil {
+		return nil
+	}
+	z.used += m.NumEntries()
+	if z.used > z.max {
+		return fmt.Errorf("%w: the products of the value's pieces hold more than %d coefficients of constraints", presburger.ErrBudget, z.max)
+	}
+	return nil
+}
+
 // chargeBuilt counts against the step budget of ctx (AnalyzeOptions.Steps)
 // the work of operations that count no steps of their own: intersections,
 // products, unions and images of sets, which combine pairs of pieces and
