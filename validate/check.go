@@ -167,12 +167,14 @@ func (s *solver) retryDefault(terms []*smt.Term, limit uint64) (smt.Result, *smt
 // that truncates nonlinear real terms after the legacy one gave it up as
 // incomplete (checkTerms). On such queries Z3 4.8.12's default solver
 // spends ever more CPU time on each resource unit as its arithmetic's
-// numbers grow (smt/testdata/truncated_product.smt2: 1,000,000 units in
-// 1.9 s, 3,000,000 in 22.5 s): at a condition's limit of 100,000,000 units
-// it reaches the CPU-time guard first. bilateral_grid's two tries of the
-// kind that ran into the guard had counted 11 and 52 million units; the
-// models it found, in bilateral_grid's probe and conditions, took 28,000 to
-// 549,000 units.
+// numbers grow (smt/testdata/truncated_product.smt2 on Z3's command line:
+// 1,000,000 units in 1.9 s, 3,000,000 in 22.5 s), so that at a
+// condition's limit of 100,000,000 units it reaches the CPU-time guard
+// first: in bilateral_grid's bench, two such tries, of its condition C56
+// and of another, ran on until the bench's 40-minute bound, having
+// counted 11 and 52 million units, where the models it found, in the
+// app's definedness probe and its condition C52, took 28,000 to 549,000
+// units.
 const defaultRetryLimit = 1_000_000
 
 // checkSimple checks the conjunction of terms with Z3's plain SMT kernel
