@@ -123,7 +123,9 @@ const simpleFirstLimit = 30_000
 // (smt.Context.TruncatesNonlinear: bilateral_grid's bins,
 // to_int(x · (1 / r_sigma))) goes to Z3's legacy arithmetic solver in
 // both (legacyArith): on such queries Z3 4.8.12's default one ran for
-// minutes past its resource limit, until the guard stopped it.
+// minutes past its resource limit, until the guard stopped it. What the
+// legacy one gives up on as incomplete the default one tries after it,
+// within defaultRetryLimit (retryDefault).
 func (s *solver) checkTerms(terms []*smt.Term, limit uint64, simple bool) (smt.Result, *smt.Solver, error) {
 	legacy := s.z.TruncatesNonlinear(terms...)
 	simple = simple && (s.v.opts.ValueModel != encode.IEEE || !s.v.usesFloats())
@@ -148,10 +150,32 @@ func (s *solver) checkTerms(terms []*smt.Term, limit uint64, simple bool) (smt.R
 		// (solver.refining): the one found stands, and on one of
 		// bilateral_grid's the default solver ran to the guard.
 		sol.Close()
-		res, sol, err = s.checkIn(s.z.NewSolver, terms, limit, false)
+		res, sol, err = s.retryDefault(terms, limit)
 	}
 	return res, sol, err
 }
+
+// retryDefault checks the conjunction of terms, which the legacy
+// arithmetic solver gave up on as incomplete, with Z3's default one
+// (checkTerms), within limit resource units but at most
+// defaultRetryLimit.
+func (s *solver) retryDefault(terms []*smt.Term, limit uint64) (smt.Result, *smt.Solver, error) {
+	return s.checkIn(s.z.NewSolver, terms, min(limit, defaultRetryLimit), false)
+}
+
+// defaultRetryLimit bounds the default arithmetic solver's try at a query
+// that truncates nonlinear real terms after the legacy one gave it up as
+// incomplete (checkTerms). On such queries Z3 4.8.12's default solver
+// spends ever more CPU time on each resource unit as its arithmetic's
+// numbers grow (smt/testdata/truncated_product.smt2 on Z3's command line:
+// 1,000,000 units in 1.9 s, 3,000,000 in 22.5 s), so that at a
+// condition's limit of 100,000,000 units it reaches the CPU-time guard
+// first: in bilateral_grid's bench, two such tries, of its condition C56
+// and of another, ran on until the bench's 40-minute bound, having
+// counted 11 and 52 million units, where the models it found, in the
+// app's definedness probe and its condition C52, took 28,000 to 549,000
+// units.
+const defaultRetryLimit = 1_000_000
 
 // checkSimple checks the conjunction of terms with Z3's plain SMT kernel
 // within lim resource units (checkTerms), and reports done unless the

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -47,10 +48,11 @@ func binsDerived(t *testing.T) []Derived {
 
 // TestCheckTermsTruncatedProduct: a counterexample search of
 // bilateral_grid's (smt/testdata/truncated_product.smt2), which truncates
-// a product of reals, is decided within its resource limit, sat: on it
-// Z3 4.8.12's default arithmetic solver ran past the limit until the
-// wall-clock guard (Options.Timeout) stopped it, so that checkTerms
-// gives such queries to the legacy one (legacyArith).
+// a product of reals, stops within its resource limit, sat or out of
+// resources: on it Z3 4.8.12's default arithmetic solver ran past the
+// limit until the guard (Options.Timeout) stopped it, so that checkTerms
+// gives such queries to the legacy one (legacyArith), and the default one
+// only after it, within defaultRetryLimit (retryDefault).
 func TestCheckTermsTruncatedProduct(t *testing.T) {
 	t.Parallel()
 	s, z := testSolver(t)
@@ -72,8 +74,8 @@ func TestCheckTermsTruncatedProduct(t *testing.T) {
 	if sol != nil {
 		defer sol.Close()
 	}
-	if res != smt.Sat || s.guard.Load() {
-		t.Fatalf("check: %s (%v), guard reached %v; want sat within 10,000,000 units", res, err, s.guard.Load())
+	if s.guard.Load() || res == smt.Unsat || res == smt.Unknown && !errors.Is(err, errResources) {
+		t.Fatalf("check: %s (%v), guard reached %v; want sat or the resource limit", res, err, s.guard.Load())
 	}
 }
 
@@ -90,5 +92,35 @@ func TestBinsVerdict(t *testing.T) {
 	}
 	if rep.Verdict != Invalid || rep.Reason != "undefined value stored" || rep.Counterexample == nil || !rep.Counterexample.Reproduced || rep.TimeBound {
 		t.Fatalf("%s (%s), time-bound %v; want invalid, an undefined value stored, replayed", rep.Verdict, rep.Reason, rep.TimeBound)
+	}
+}
+
+// TestRetryDefaultStopsAtItsLimit: the default arithmetic solver's try at
+// a query the legacy one gave up on (retryDefault) stops at its resource
+// limit well within the CPU-time guard, on bilateral_grid's counterexample
+// search (smt/testdata/truncated_product.smt2), on which Z3 4.8.12's
+// default solver spends ever more time on each unit: at a condition's
+// limit of 100,000,000 units it ran to the guard.
+func TestRetryDefaultStopsAtItsLimit(t *testing.T) {
+	t.Parallel()
+	s, z := testSolver(t)
+	s.v.opts.Timeout = time.Minute
+	script, err := os.ReadFile(filepath.Join("..", "smt", "testdata", "truncated_product.smt2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := z.ParseSMTLIB2(string(script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, sol, err := s.retryDefault(ts, 100_000_000)
+	if sol != nil {
+		defer sol.Close()
+	}
+	if s.guard.Load() || res == smt.Unknown && !errors.Is(err, errResources) {
+		t.Fatalf("check: %s (%v), guard reached %v; want an answer or the resource limit", res, err, s.guard.Load())
+	}
+	if s.used > defaultRetryLimit+defaultRetryLimit/10 {
+		t.Errorf("the check used %d units, want at most about %d", s.used, defaultRetryLimit)
 	}
 }
