@@ -3,7 +3,9 @@ package smt
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
+	"time"
 )
 
 // truncatedProduct is a counterexample search of bilateral_grid's
@@ -11,7 +13,13 @@ import (
 // to_int(x · (1 / r_sigma) + 1/2) against the grid's bounds.
 func truncatedProduct(t *testing.T, c *Context) []*Term {
 	t.Helper()
-	script, err := os.ReadFile("testdata/truncated_product.smt2")
+	return parseTestdata(t, c, "truncated_product.smt2")
+}
+
+// parseTestdata parses the SMT-LIB script testdata/name in c.
+func parseTestdata(t *testing.T, c *Context, name string) []*Term {
+	t.Helper()
+	script, err := os.ReadFile("testdata/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,5 +94,41 @@ func TestLegacyArithmeticStops(t *testing.T) {
 	}
 	if used := s.ResourcesUsed(); used > 10_000_000 {
 		t.Errorf("%d units used, limit 10,000,000", used)
+	}
+}
+
+// TestBoundedNonlinearStops: nl_means's definedness probe, on which Z3
+// 4.8.12's default arithmetic solver runs past its resource limit in its
+// nonlinear procedure (arith.nl.nra), ends within the limit without it.
+// The guard on the check's CPU time only keeps a regression from running
+// for minutes: without UseBoundedNonlinear the check reaches it.
+func TestBoundedNonlinearStops(t *testing.T) {
+	t.Parallel()
+	c, err := NewContext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ts := parseTestdata(t, c, "probe_nonlinear.smt2")
+	s, err := c.NewSolver()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, set := range []func() error{s.UseBoundedNonlinear, func() error { return s.SetResourceLimit(1_000_000) },
+		func() error { return s.SetCPUGuard(20 * time.Second) }, func() error { return s.Assert(ts...) }} {
+		if err := set(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := s.Check(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.CPUGuardReached() {
+		t.Fatalf("check: %s at the CPU guard, %d units used", res, s.ResourcesUsed())
+	}
+	if res == Unknown && !strings.Contains(s.ReasonUnknown(), "incomplete") {
+		t.Errorf("check: unknown (%s), want an answer or incomplete", s.ReasonUnknown())
 	}
 }
