@@ -158,9 +158,26 @@ func (s *solver) checkTerms(terms []*smt.Term, limit uint64, simple bool) (smt.R
 // retryDefault checks the conjunction of terms, which the legacy
 // arithmetic solver gave up on as incomplete, with Z3's default one
 // (checkTerms), within limit resource units but at most
-// defaultRetryLimit.
+// defaultRetryLimit, without its complete procedure for nonlinear reals.
 func (s *solver) retryDefault(terms []*smt.Term, limit uint64) (smt.Result, *smt.Solver, error) {
-	return s.checkIn(s.z.NewSolver, terms, min(limit, defaultRetryLimit), false)
+	return s.checkIn(s.boundedNonlinearSolver, terms, min(limit, defaultRetryLimit), false)
+}
+
+// boundedNonlinearSolver is a fresh general solver without Z3's complete
+// procedure for nonlinear real arithmetic (smt.Solver.UseBoundedNonlinear),
+// which counts no resource units and heeds no interruption: in it, the
+// default solver's try at nl_means's definedness probe ran for minutes
+// past its limit.
+func (s *solver) boundedNonlinearSolver() (*smt.Solver, error) {
+	sol, err := s.z.NewSolver()
+	if err != nil {
+		return nil, err
+	}
+	if err := sol.UseBoundedNonlinear(); err != nil {
+		sol.Close()
+		return nil, err
+	}
+	return sol, nil
 }
 
 // defaultRetryLimit bounds the default arithmetic solver's try at a query

@@ -124,3 +124,33 @@ func TestRetryDefaultStopsAtItsLimit(t *testing.T) {
 		t.Errorf("the check used %d units, want at most about %d", s.used, defaultRetryLimit)
 	}
 }
+
+// TestRetryDefaultBoundedNonlinear: the default solver's try leaves out
+// Z3's complete procedure for nonlinear reals (smt.Solver.
+// UseBoundedNonlinear), in which, on nl_means's definedness probe
+// (smt/testdata/probe_nonlinear.smt2), it ran past its resource limit
+// and its interruption: the try ends at once, with an answer or
+// incomplete. Without it the check reaches the guard.
+func TestRetryDefaultBoundedNonlinear(t *testing.T) {
+	t.Parallel()
+	s, z := testSolver(t)
+	s.v.opts.Timeout = 20 * time.Second
+	script, err := os.ReadFile(filepath.Join("..", "smt", "testdata", "probe_nonlinear.smt2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := z.ParseSMTLIB2(string(script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, sol, err := s.retryDefault(ts, 100_000_000)
+	if sol != nil {
+		defer sol.Close()
+	}
+	if s.guard.Load() {
+		t.Fatalf("check: %s (%v) at the guard, %d units used", res, err, s.used)
+	}
+	if s.used > defaultRetryLimit {
+		t.Errorf("the check used %d units, want at most %d", s.used, defaultRetryLimit)
+	}
+}
