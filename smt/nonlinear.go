@@ -68,6 +68,15 @@ func (c *Context) TruncatesNonlinear(ts ...*Term) bool {
 // without counting resource units, so that only a time guard
 // (SetCPUGuard) stops it; the legacy solver counts them and stops at the resource limit.
 func (s *Solver) UseLegacyArithmetic() error {
+	return s.setParam("UseLegacyArithmetic", "arith.solver", func(z C.Z3_context, p C.Z3_params, k C.Z3_symbol) {
+		C.Z3_params_set_uint(z, p, k, 2)
+	})
+}
+
+// setParam sets the solver's parameter name by set (a Z3_params_set_*
+// call on the parameter set and the name's symbol); op names the
+// operation in errors.
+func (s *Solver) setParam(op, name string, set func(C.Z3_context, C.Z3_params, C.Z3_symbol)) error {
 	z, err := s.enter()
 	if err != nil {
 		return err
@@ -75,11 +84,11 @@ func (s *Solver) UseLegacyArithmetic() error {
 	p := C.Z3_mk_params(z)
 	C.Z3_params_inc_ref(z, p)
 	defer C.Z3_params_dec_ref(z, p)
-	name := C.CString("arith.solver")
-	defer C.free(unsafe.Pointer(name))
-	C.Z3_params_set_uint(z, p, C.Z3_mk_string_symbol(z, name), 2)
+	cname := C.CString(name)
+	defer C.free(unsafe.Pointer(cname))
+	set(z, p, C.Z3_mk_string_symbol(z, cname))
 	C.Z3_solver_set_params(z, s.s, p)
-	return check(z, "UseLegacyArithmetic")
+	return check(z, op)
 }
 
 // UseBoundedNonlinear makes the solver's later checks leave out the
@@ -91,16 +100,7 @@ func (s *Solver) UseLegacyArithmetic() error {
 // limit of 1,000,000 units for minutes, where without it the solver gives
 // up at once, incomplete. What it then answers sat or unsat stands.
 func (s *Solver) UseBoundedNonlinear() error {
-	z, err := s.enter()
-	if err != nil {
-		return err
-	}
-	p := C.Z3_mk_params(z)
-	C.Z3_params_inc_ref(z, p)
-	defer C.Z3_params_dec_ref(z, p)
-	name := C.CString("arith.nl.nra")
-	defer C.free(unsafe.Pointer(name))
-	C.Z3_params_set_bool(z, p, C.Z3_mk_string_symbol(z, name), false)
-	C.Z3_solver_set_params(z, s.s, p)
-	return check(z, "UseBoundedNonlinear")
+	return s.setParam("UseBoundedNonlinear", "arith.nl.nra", func(z C.Z3_context, p C.Z3_params, k C.Z3_symbol) {
+		C.Z3_params_set_bool(z, p, k, false)
+	})
 }

@@ -62,14 +62,7 @@ func TestCheckTermsTruncatedProduct(t *testing.T) {
 		t.Fatal(errs)
 	}
 	s.v.in = in
-	script, err := os.ReadFile(filepath.Join("..", "smt", "testdata", "truncated_product.smt2"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts, err := z.ParseSMTLIB2(string(script))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ts := smtTestdata(t, z, "truncated_product.smt2")
 	res, sol, err := s.checkTerms(ts, 10_000_000, true)
 	if sol != nil {
 		defer sol.Close()
@@ -105,14 +98,7 @@ func TestRetryDefaultStopsAtItsLimit(t *testing.T) {
 	t.Parallel()
 	s, z := testSolver(t)
 	s.v.opts.Timeout = time.Minute
-	script, err := os.ReadFile(filepath.Join("..", "smt", "testdata", "truncated_product.smt2"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts, err := z.ParseSMTLIB2(string(script))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ts := smtTestdata(t, z, "truncated_product.smt2")
 	res, sol, err := s.retryDefault(ts, 100_000_000)
 	if sol != nil {
 		defer sol.Close()
@@ -135,14 +121,7 @@ func TestRetryDefaultBoundedNonlinear(t *testing.T) {
 	t.Parallel()
 	s, z := testSolver(t)
 	s.v.opts.Timeout = 20 * time.Second
-	script, err := os.ReadFile(filepath.Join("..", "smt", "testdata", "probe_nonlinear.smt2"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts, err := z.ParseSMTLIB2(string(script))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ts := smtTestdata(t, z, "probe_nonlinear.smt2")
 	res, sol, err := s.retryDefault(ts, 100_000_000)
 	if sol != nil {
 		defer sol.Close()
@@ -153,4 +132,19 @@ func TestRetryDefaultBoundedNonlinear(t *testing.T) {
 	if s.used > defaultRetryLimit {
 		t.Errorf("the check used %d units, want at most %d", s.used, defaultRetryLimit)
 	}
+}
+
+// smtTestdata parses the SMT-LIB script of the smt package's testdata
+// named name in z.
+func smtTestdata(t *testing.T, z *smt.Context, name string) []*smt.Term {
+	t.Helper()
+	script, err := os.ReadFile(filepath.Join("..", "smt", "testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := z.ParseSMTLIB2(string(script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ts
 }
