@@ -479,6 +479,9 @@ func (c *Context) ReleaseUnused() {
 	}
 	// A sentinel whose cleanup is queued by the same collection as the
 	// wrappers' tells when the cleanup goroutine has reached it.
+	// The memo of simplifications holds its terms in a context made
+	// WithManualRelease: drop it, so that they go with the rest.
+	c.simplified = nil
 	done := make(chan struct{})
 	runtime.AddCleanup(new([64]byte), func(ch chan struct{}) { close(ch) }, done)
 	runtime.GC()

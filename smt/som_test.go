@@ -75,6 +75,26 @@ func TestSimplifyMemo(t *testing.T) {
 	runtime.KeepAlive(i)
 }
 
+// TestSimplifyMemoSurvivesCollection: in a context made
+// WithManualRelease, a simplification dropped by its caller is found again
+// after a collection, so that the terms Z3 makes, and the work of later
+// checks, do not depend on when the collector ran: simplifying the term
+// again makes no new Z3 term.
+func TestSimplifyMemoSurvivesCollection(t *testing.T) {
+	c := newCtx(t, WithManualRelease())
+	i := c.IntConst("i")
+	x := i.Add(c.Int(0)).Mul(c.Int(1)).Add(c.Int(2).Mul(c.Int(3)))
+	x.Simplify()
+	runtime.GC()
+	runtime.GC()
+	before := c.Held()
+	x.Simplify()
+	if made := c.Held() - before; made != 0 {
+		t.Errorf("simplifying again after a collection made %d Z3 references, want none", made)
+	}
+	runtime.KeepAlive(x)
+}
+
 // BenchmarkSimplifyRepeated simplifies the same index term over and over,
 // as the encodings of a condition do.
 func BenchmarkSimplifyRepeated(b *testing.B) {

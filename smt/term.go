@@ -412,7 +412,11 @@ func (t *Term) Simplify() *Term {
 		if c.simplified == nil {
 			c.simplified = map[C.Z3_ast]simplifyMemo{}
 		}
-		c.simplified[t.a] = simplifyMemo{in: weak.Make(t), out: weak.Make(out)}
+		m := simplifyMemo{in: weak.Make(t), out: weak.Make(out)}
+		if c.manual {
+			m.held = [2]*Term{t, out}
+		}
+		c.simplified[t.a] = m
 	}
 	return out
 }
@@ -421,9 +425,16 @@ func simplify(z C.Z3_context, a C.Z3_ast) C.Z3_ast { return C.Z3_simplify(z, a) 
 
 // A simplifyMemo is a term that Simplify simplified and its
 // simplification, held weakly: the memo keeps neither alive, and an
-// entry whose term is gone is not used.
+// entry whose term is gone is not used. In a context made
+// WithManualRelease the memo holds both too (held), until ReleaseUnused
+// or Close: whether a simplification is done again must not depend on
+// when the collector ran, since each one makes Z3 terms, which change
+// the identifiers of the terms made after them and so the work, and the
+// resource units, of later checks (two checks of one condition of the
+// blur's broken_wrong_row example counted 11,388 and 11,568 units).
 type simplifyMemo struct {
 	in, out weak.Pointer[Term]
+	held    [2]*Term
 }
 
 // SimplifyArith simplifies t with Z3's rewriter putting arithmetic (on
