@@ -61,10 +61,14 @@ func finalOptions(sched, plant string) Options {
 // tail's cells are in their own row), a func stored channel innermost
 // whose three channels, unrolled inside its vectorised x, are one store
 // interleaving three vectors (interleaved: one store in a loop over its
-// 24 lanes, each lane's channel the lane's remainder by 3). Each kernel
-// agrees with Halide's JIT cell for cell; scalar, vector, lanes and
-// interleaved are validated here, VALID, the others but borrow in
-// TestLongFinalStage.
+// 24 lanes, each lane's channel the lane's remainder by 3), a copy of the
+// input's 8 x 8 tiles stored transposed, one store interleaving eight
+// loads of the input's rows, input.stride.1 apart (rows: one store in a
+// loop over its 64 lanes, each lane's row the lane's remainder by 8, a
+// multiple of the stride the delinearisation splits off). Each kernel
+// agrees with Halide's JIT cell for cell; scalar, vector, lanes,
+// interleaved and rows are validated here, VALID, the others but borrow
+// in TestLongFinalStage.
 func TestFinalStage(t *testing.T) {
 	t.Parallel()
 	tc := toolchain(t)
@@ -81,8 +85,11 @@ func TestFinalStage(t *testing.T) {
 			if sched == "interleaved" && !strings.Contains(pair.Kernel(frontend.Prog).Text, "for pair_lane < 24 {") {
 				t.Errorf("the interleaved stores to pair are not one store in a loop over their lanes")
 			}
+			if sched == "rows" && !strings.Contains(pair.Kernel(frontend.Prog).Text, "for blur_x_lane < 64 {") {
+				t.Errorf("the interleaved store to blur_x is not one store in a loop over its lanes")
+			}
 			jitAgrees(ctx, t, d, o, pair.Spec, pair.Kernel(frontend.Prog).Text, finalSizes, 1, 0)
-			if testing.Short() || (sched != "scalar" && sched != "vector" && sched != "lanes" && sched != "interleaved") {
+			if testing.Short() || (sched != "scalar" && sched != "vector" && sched != "lanes" && sched != "interleaved" && sched != "rows") {
 				return
 			}
 			finalValid(ctx, t, pair)
@@ -92,7 +99,7 @@ func TestFinalStage(t *testing.T) {
 
 // finalSchedules are the schedules of testdata/final that TestFinalStage
 // translates.
-var finalSchedules = []string{"scalar", "vector", "unroll", "partition", "inner", "tiles", "predicate", "unrolled", "repeated", "transposed", "poly", "epilogue", "bounded", "strided", "lanes", "borrow", "interleaved"}
+var finalSchedules = []string{"scalar", "vector", "unroll", "partition", "inner", "tiles", "predicate", "unrolled", "repeated", "transposed", "poly", "epilogue", "bounded", "strided", "lanes", "borrow", "interleaved", "rows"}
 
 // TestLongFinalStage validates the schedules of TestFinalStage that it
 // only translates: each is VALID.
