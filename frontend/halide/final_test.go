@@ -61,10 +61,14 @@ func finalOptions(sched, plant string) Options {
 // tail's cells are in their own row), a func stored channel innermost
 // whose three channels, unrolled inside its vectorised x, are one store
 // interleaving three vectors (interleaved: one store in a loop over its
-// 24 lanes, each lane's channel the lane's remainder by 3). Each kernel
-// agrees with Halide's JIT cell for cell; scalar, vector, lanes and
-// interleaved are validated here, VALID, the others but borrow in
-// TestLongFinalStage.
+// 24 lanes, each lane's channel the lane's remainder by 3), a copy of the
+// input's 8 x 8 tiles stored transposed, one store interleaving eight
+// loads of the input's rows, input.stride.1 apart (rows: one store in a
+// loop over its 64 lanes, each lane's row the lane's remainder by 8, a
+// multiple of the stride the delinearisation splits off). Each kernel
+// agrees with Halide's JIT cell for cell; scalar, vector, lanes,
+// interleaved and rows are validated here, VALID, the others but borrow
+// in TestLongFinalStage.
 func TestFinalStage(t *testing.T) {
 	t.Parallel()
 	tc := toolchain(t)
@@ -81,8 +85,11 @@ func TestFinalStage(t *testing.T) {
 			if sched == "interleaved" && !strings.Contains(pair.Kernel(frontend.Prog).Text, "for pair_lane < 24 {") {
 				t.Errorf("the interleaved stores to pair are not one store in a loop over their lanes")
 			}
+			if sched == "rows" && !strings.Contains(pair.Kernel(frontend.Prog).Text, "for blur_x_lane < 64 {") {
+				t.Errorf("the interleaved store to blur_x is not one store in a loop over its lanes")
+			}
 			jitAgrees(ctx, t, d, o, pair.Spec, pair.Kernel(frontend.Prog).Text, finalSizes, 1, 0)
-			if testing.Short() || (sched != "scalar" && sched != "vector" && sched != "lanes" && sched != "interleaved") {
+			if testing.Short() || (sched != "scalar" && sched != "vector" && sched != "lanes" && sched != "interleaved" && sched != "rows") {
 				return
 			}
 			finalValid(ctx, t, pair)
@@ -92,7 +99,7 @@ func TestFinalStage(t *testing.T) {
 
 // finalSchedules are the schedules of testdata/final that TestFinalStage
 // translates.
-var finalSchedules = []string{"scalar", "vector", "unroll", "partition", "inner", "tiles", "predicate", "unrolled", "repeated", "transposed", "poly", "epilogue", "bounded", "strided", "lanes", "borrow", "interleaved"}
+var finalSchedules = []string{"scalar", "vector", "unroll", "partition", "inner", "tiles", "predicate", "unrolled", "repeated", "transposed", "poly", "epilogue", "bounded", "strided", "lanes", "borrow", "interleaved", "rows"}
 
 // TestLongFinalStage validates the schedules of TestFinalStage that it
 // only translates: each is VALID.
@@ -279,7 +286,10 @@ func TestFinalStageBlur(t *testing.T) {
 // condition; sger, iir_blur: vector stores whose value loads the array
 // they store to, under the store's predicate or at other cells, the
 // latter a par loop over the lanes; nl_means: an inline reduction
-// realized inside a vectorized loop, one copy per lane) and checks each against Halide's JIT
+// realized inside a vectorized loop, one copy per lane; interpolate3,
+// sgemmTB: stores interleaving vectors whose indices step by a constant
+// or by a buffer's stride, some only once the lets in scope are
+// expanded, one store in a loop over their lanes) and checks each against Halide's JIT
 // cell for cell, on the suite's first JIT sample; a pipeline without a
 // JIT sample the interpreter can check (sizes of 512 and more) is only
 // translated. Their validation takes minutes (docs/halide.md, "The suite
@@ -297,6 +307,20 @@ func TestLongFinalStageSuite(t *testing.T) {
 	testtier.Long(t)
 	t.Parallel()
 	finalStageSuite(t, map[string]bool{"conv": true, "sgemmTA": true, "sgemmTB": true, "sgemv": true, "dsc": true, "sqsgemm": true, "nl_means": true})
+}
+
+// lanesLoops are, by suite pipeline, a loop over a vector store's lanes
+// that its kernel at --stage final has and how many times: interpolate3's stores to normalize whose values interleave loads
+// of interpolated_1 (one of them steps by a constant only once the lets
+// of the row's offset are expanded), sgemmTB's copies of B_'s rows
+// transposed into Btmp (steps of B_.stride.1, through lets in the
+// epilogue's copies).
+var lanesLoops = map[string]struct {
+	loop string
+	n    int
+}{
+	"interpolate3": {"for normalize_lane < 8 {", 3},
+	"sgemmTB":      {"for Btmp_lane < 64 {", 8},
 }
 
 // finalStageSuite translates the suite's pipelines named in want at
@@ -327,6 +351,11 @@ func finalStageSuite(t *testing.T, want map[string]bool) {
 			}
 			o.Params = cases[0].params
 			pair := translated(ctx, t, d, o)
+			if want, ok := lanesLoops[p.Name]; ok {
+				if n := strings.Count(pair.Kernel(frontend.Prog).Text, want.loop); n != want.n {
+					t.Errorf("the kernel has %d loops %q, want %d", n, want.loop, want.n)
+				}
+			}
 			jitAgrees(ctx, t, d, o, pair.Spec, pair.Kernel(frontend.Prog).Text, cases[0].sizes, 1, 1e-5)
 		})
 	}

@@ -174,8 +174,13 @@ constexpr const char *same_stage_marker = "augur.same_stage";
 // undefined where that lane is not expressible without a quotient or a
 // remainder of lane (but for an interleaving or a concatenation of
 // vectors, which takes them by a constant), or e is not lane by lane
-// (lanes.cpp).
-Expr lane_at(const Expr &e, const Expr &lane);
+// (lanes.cpp). The Int(32) parts of the vectors of an interleaving or a
+// concatenation may step from one vector to the next by constant
+// multiples of the variables strides (the pipeline's buffers' strides,
+// which the delinearisation splits off), besides a constant, read
+// through the lets in scope lets (their values expanded).
+Expr lane_at(const Expr &e, const Expr &lane, const std::set<std::string> &strides = {},
+             const std::map<std::string, Expr> &lets = {});
 
 // fold_exprs folds xs, in order, with a VectorReduce's operator;
 // undefined for the saturating add, which the formats do not have.
@@ -504,6 +509,33 @@ std::string sched_text(Pipeline_ &p, const Stmt &s, const std::map<std::string, 
                        const std::string &name, const Target &t, bool final = false);
 
 // ---------------------------------------------------------------- the final statement (final.cpp, flatten.cpp)
+
+// Poly is an integer polynomial over atoms: variables and the subterms
+// that are not sums, differences or products (divisions, mins, selects),
+// each named by a key (see PolyAtoms). A monomial is the sorted list of
+// its atoms' keys; the empty one is the constant.
+using Monomial = std::vector<std::string>;
+using Poly = std::map<Monomial, int64_t>;
+
+// PolyAtoms names the atoms of polynomials by key, with the expression
+// each stands for (flatten.cpp).
+struct PolyAtoms {
+    std::map<std::string, Expr> expr;
+
+    // of is e as a polynomial over atoms.
+    Poly of(const Expr &e);
+    // to_expr is p as an Int(32) expression.
+    Expr to_expr(const Poly &p) const;
+};
+
+// poly_add adds k * x to *acc, dropping the monomials that cancel.
+void poly_add(Poly *acc, const Poly &x, int64_t k);
+
+// poly_mul is the product of x and y.
+Poly poly_mul(const Poly &x, const Poly &y);
+
+// poly_const is the constant k.
+Poly poly_const(int64_t k);
 
 // final_sched_text writes the annotated kernel of l's final statement
 // (lower_final), its flattened accesses brought back to multi-dimensional

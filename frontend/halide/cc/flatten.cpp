@@ -319,23 +319,10 @@ std::vector<Expr> euclid_cells(const Expr &e, const std::vector<int64_t> &ext, c
     return cells;
 }
 
-// Poly is an integer polynomial over atoms: variables and the subterms
-// that are not sums, differences or products (divisions, mins, selects),
-// each named by a key (see PolyAtoms). A monomial is the sorted list of
-// its atoms' keys; the empty one is the constant.
-using Monomial = std::vector<std::string>;
-using Poly = std::map<Monomial, int64_t>;
+}  // namespace
 
-// PolyAtoms names the atoms of polynomials by key, with the expression
-// each stands for.
-struct PolyAtoms {
-    std::map<std::string, Expr> expr;
-
-    // of is e as a polynomial over atoms.
-    Poly of(const Expr &e);
-    // to_expr is p as an Int(32) expression.
-    Expr to_expr(const Poly &p) const;
-};
+// The polynomials over atoms (Poly, emit_internal.h), which lanes.cpp
+// shares.
 
 void poly_add(Poly *acc, const Poly &x, int64_t k) {
     for (const auto &kv : x) {
@@ -402,6 +389,8 @@ Expr PolyAtoms::to_expr(const Poly &p) const {
     }
     return simplify(out);
 }
+
+namespace {
 
 // degree is the degree of p in the atom u.
 int degree(const Poly &p, const std::string &u) {
@@ -1249,7 +1238,7 @@ private:
             if (!lane.defined() || (l && (*l < 0 || *l >= v.type().lanes()))) {
                 return Expr();
             }
-            v = l ? lane_of(v, (int)*l) : lane_at(v, lane);
+            v = l ? lane_of(v, (int)*l) : lane_at(v, lane, buffer_strides(), lets_);
             if (!v.defined()) {
                 throw Reroll();
             }
@@ -2443,6 +2432,19 @@ private:
         return Block::make(lanes);
     }
 
+    // buffer_strides are the stride variables of the pipeline's buffers
+    // (b.stride.k), which buffer_cells splits a flat index by: the steps
+    // lane_at may take from one vector of an interleaving to the next.
+    std::set<std::string> buffer_strides() const {
+        std::set<std::string> out;
+        for (const Buffer_ &b : p_.buffers) {
+            for (int d = 0; d < b.dims; d++) {
+                out.insert(b.name + ".stride." + std::to_string(d));
+            }
+        }
+        return out;
+    }
+
     // store_rerolled translates the vector store op (its value, index and
     // predicate, vector lets substituted) as one scalar store in a loop
     // over its n lanes, for op.name@lane in [0, n) ('@' is in no Halide
@@ -2466,7 +2468,9 @@ private:
         int n = op->value.type().lanes();
         std::string name = op->name + "@lane";
         Expr lane = Variable::make(Int(32), name);
-        Expr v = lane_at(value, lane), i = lane_at(index, lane), p = lane_at(pred, lane);
+        std::set<std::string> strides = buffer_strides();
+        Expr v = lane_at(value, lane, strides, lets_), i = lane_at(index, lane, strides, lets_),
+             p = lane_at(pred, lane, strides, lets_);
         if (!v.defined() || !i.defined() || !p.defined() || lane_.defined() || loops_.count(name) || lets_.count(name)) {
             return Stmt();
         }

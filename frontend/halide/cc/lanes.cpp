@@ -42,32 +42,40 @@ Expr fold_exprs(VectorReduce::Operator op, const std::vector<Expr> &xs) {
 
 namespace {
 
-Expr unify(const std::vector<Expr> &es, const Expr &r);
+// Strides are what the Int(32) parts of the es of unify may step by
+// besides a constant (see lane_at): constant multiples of the variables
+// names, read through the lets in scope lets (their values expanded).
+struct Strides {
+    const std::set<std::string> &names;
+    const std::map<std::string, Expr> &lets;
+};
+
+Expr unify(const std::vector<Expr> &es, const Expr &r, const Strides &strides);
 
 // unify_binary is unify of es, all nodes of type T, operand by operand.
 template<typename T>
-Expr unify_binary(const std::vector<Expr> &es, const Expr &r) {
+Expr unify_binary(const std::vector<Expr> &es, const Expr &r, const Strides &strides) {
     std::vector<Expr> as, bs;
     for (const Expr &e : es) {
         const T *o = e.as<T>();
         as.push_back(o->a);
         bs.push_back(o->b);
     }
-    Expr a = unify(as, r), b = unify(bs, r);
+    Expr a = unify(as, r, strides), b = unify(bs, r, strides);
     return a.defined() && b.defined() ? T::make(a, b) : Expr();
 }
 
 // unify_each is unify of the k-th operands of the nodes es, for each of
 // their n operands (of(e, k)), or empty where one is not found.
 template<typename F>
-std::vector<Expr> unify_each(const std::vector<Expr> &es, size_t n, const Expr &r, F of) {
+std::vector<Expr> unify_each(const std::vector<Expr> &es, size_t n, const Expr &r, const Strides &strides, F of) {
     std::vector<Expr> out;
     for (size_t k = 0; k < n; k++) {
         std::vector<Expr> xs;
         for (const Expr &e : es) {
             xs.push_back(of(e, k));
         }
-        Expr u = unify(xs, r);
+        Expr u = unify(xs, r, strides);
         if (!u.defined()) {
             return {};
         }
@@ -76,15 +84,53 @@ std::vector<Expr> unify_each(const std::vector<Expr> &es, size_t n, const Expr &
     return out;
 }
 
+// stride_step reports whether the polynomial d is a constant plus
+// constant multiples of variables of strides (atoms "v:" + name, see
+// PolyAtoms).
+bool stride_step(const Poly &d, const Strides &strides) {
+    for (const auto &kv : d) {
+        const Monomial &m = kv.first;
+        if (!m.empty() && (m.size() != 1 || m[0].rfind("v:", 0) != 0 || !strides.names.count(m[0].substr(2)))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// stride_progression is e0 + r * d where the Int(32) es, their lets
+// expanded, are in arithmetic progression of step d over k as
+// polynomials over their atoms, d a constant plus constant multiples of
+// strides (stride_step); undefined where they are not.
+Expr stride_progression(const std::vector<Expr> &es, const Expr &r, const Strides &strides) {
+    std::vector<Expr> xs;
+    for (const Expr &e : es) {
+        xs.push_back(strides.lets.empty() ? e : simplify(substitute(strides.lets, e)));
+    }
+    PolyAtoms pa;
+    Poly p0 = pa.of(xs[0]), d = pa.of(xs[1]);
+    poly_add(&d, p0, -1);
+    bool progression = stride_step(d, strides);
+    for (size_t k = 2; progression && k < xs.size(); k++) {
+        Poly pk = pa.of(xs[k]);
+        poly_add(&pk, p0, -1);
+        poly_add(&pk, d, -(int64_t)k);
+        progression = pk.empty();
+    }
+    return progression ? simplify(xs[0] + r * pa.to_expr(d)) : Expr();
+}
+
 // unify is an expression of the Int(32) variable r whose value at r = k
 // is es[k] (at least two scalars of one type), found where the es have
 // one shape and differ only in Int(32) subexpressions in arithmetic
-// progression of constant step over k (affine in r, as indices must be):
-// the lanes of the vectors of an interleaving or a
+// progression over k of constant step, or of a step that is a constant
+// plus constant multiples of strides (stride_progression): affine in r,
+// as indices must be, once the delinearisation splits the strides off.
+// Such are the lanes of the vectors of an interleaving or a
 // concatenation at one symbolic lane, such as the loads of the rows of a
-// tile transposed. Undefined where it is not found; the caller checks
-// the result at every k (pick).
-Expr unify(const std::vector<Expr> &es, const Expr &r) {
+// tile transposed (of an input buffer: rows B_.stride.1 apart).
+// Undefined where it is not found; the caller checks the result at
+// every k (pick).
+Expr unify(const std::vector<Expr> &es, const Expr &r, const Strides &strides) {
     const Expr &e0 = es[0];
     bool same = true;
     for (const Expr &e : es) {
@@ -98,13 +144,13 @@ Expr unify(const std::vector<Expr> &es, const Expr &r) {
     }
     if (e0.type() == Int(32)) {
         // An index, or a part of one: only a progression of constant
-        // step keeps it affine in r.
+        // step, or of multiples of strides, keeps it affine in r.
         Expr d = simplify(es[1] - e0);
         bool progression = as_const_int(d) != nullptr;
         for (size_t k = 2; progression && k < es.size(); k++) {
             progression = is_const_zero(simplify(es[k] - (e0 + make_const(Int(32), (int64_t)k) * d)));
         }
-        return progression ? simplify(e0 + r * d) : Expr();
+        return progression ? simplify(e0 + r * d) : stride_progression(es, r, strides);
     }
     for (const Expr &e : es) {
         if (e.node_type() != e0.node_type()) {
@@ -113,21 +159,21 @@ Expr unify(const std::vector<Expr> &es, const Expr &r) {
     }
     switch (e0.node_type()) {
     case IRNodeType::Add:
-        return unify_binary<Add>(es, r);
+        return unify_binary<Add>(es, r, strides);
     case IRNodeType::Sub:
-        return unify_binary<Sub>(es, r);
+        return unify_binary<Sub>(es, r, strides);
     case IRNodeType::Mul:
-        return unify_binary<Mul>(es, r);
+        return unify_binary<Mul>(es, r, strides);
     case IRNodeType::Div:
-        return unify_binary<Div>(es, r);
+        return unify_binary<Div>(es, r, strides);
     case IRNodeType::Mod:
-        return unify_binary<Mod>(es, r);
+        return unify_binary<Mod>(es, r, strides);
     case IRNodeType::Min:
-        return unify_binary<Min>(es, r);
+        return unify_binary<Min>(es, r, strides);
     case IRNodeType::Max:
-        return unify_binary<Max>(es, r);
+        return unify_binary<Max>(es, r, strides);
     case IRNodeType::Cast: {
-        std::vector<Expr> v = unify_each(es, 1, r, [](const Expr &e, size_t) { return e.as<Cast>()->value; });
+        std::vector<Expr> v = unify_each(es, 1, r, strides, [](const Expr &e, size_t) { return e.as<Cast>()->value; });
         return v.empty() ? Expr() : Cast::make(e0.type(), v[0]);
     }
     case IRNodeType::Load: {
@@ -138,7 +184,7 @@ Expr unify(const std::vector<Expr> &es, const Expr &r) {
                 return Expr();
             }
         }
-        std::vector<Expr> v = unify_each(es, 2, r, [](const Expr &e, size_t k) {
+        std::vector<Expr> v = unify_each(es, 2, r, strides, [](const Expr &e, size_t k) {
             const Load *l = e.as<Load>();
             return k == 0 ? l->index : l->predicate;
         });
@@ -154,7 +200,7 @@ Expr unify(const std::vector<Expr> &es, const Expr &r) {
                 return Expr();
             }
         }
-        std::vector<Expr> v = unify_each(es, c0->args.size(), r, [](const Expr &e, size_t k) { return e.as<Call>()->args[k]; });
+        std::vector<Expr> v = unify_each(es, c0->args.size(), r, strides, [](const Expr &e, size_t k) { return e.as<Call>()->args[k]; });
         if (v.size() != c0->args.size()) {
             return Expr();
         }
@@ -165,20 +211,54 @@ Expr unify(const std::vector<Expr> &es, const Expr &r) {
     }
 }
 
+// PolyNormal writes every Int(32) sum, difference and product of an
+// expression as its polynomial over its atoms (PolyAtoms, the atoms
+// normalised first), so that two expressions equal as polynomials in
+// their Int(32) parts are written alike: (8 * i + 2) * s + b and
+// 8 * (i * s) + b + 2 * s, which the simplifier leaves apart.
+class PolyNormal : public IRMutator {
+public:
+    using IRMutator::mutate;
+    Expr mutate(const Expr &e) override {
+        Expr m = IRMutator::mutate(e);
+        if (!m.defined() || m.type() != Int(32) || !(m.as<Add>() || m.as<Sub>() || m.as<Mul>())) {
+            return m;
+        }
+        PolyAtoms pa;
+        return pa.to_expr(pa.of(m));
+    }
+};
+
+// same_value reports whether a and b are equal, as expressions once
+// simplified, or with their Int(32) parts equal as polynomials
+// (PolyNormal): ring identities, which hold in Int(32)'s wrapping
+// arithmetic too.
+bool same_value(const Expr &a, const Expr &b) {
+    Expr sa = simplify(a), sb = simplify(b);
+    if (equal(sa, sb)) {
+        return true;
+    }
+    PolyNormal n;
+    return equal(n.mutate(sa), n.mutate(sb));
+}
+
 // pick is es[k] at k = r, an Int(32) expression in [0, es.size()), as one
-// expression of r (unify), checked equal to es[k] at every constant k;
-// undefined where it is not found.
-Expr pick(const std::vector<Expr> &es, const Expr &r) {
+// expression of r (unify), checked equal to es[k] at every constant k
+// (same_value, as they are or with the lets in scope expanded); undefined
+// where it is not found.
+Expr pick(const std::vector<Expr> &es, const Expr &r, const Strides &strides) {
     if (es.size() < 2) {
         return es.empty() ? Expr() : es[0];
     }
     Expr v = Variable::make(Int(32), "augur@pick");  // '@' is in no Halide name
-    Expr u = unify(es, v);
+    Expr u = unify(es, v, strides);
     if (!u.defined()) {
         return Expr();
     }
     for (size_t k = 0; k < es.size(); k++) {
-        if (!equal(simplify(substitute("augur@pick", make_const(Int(32), (int64_t)k), u)), simplify(es[k]))) {
+        Expr at = substitute("augur@pick", make_const(Int(32), (int64_t)k), u);
+        if (!same_value(at, es[k]) && (strides.lets.empty() || !same_value(substitute(strides.lets, at),
+                                                                           substitute(strides.lets, es[k])))) {
             return Expr();
         }
     }
@@ -199,8 +279,8 @@ Expr pick(const std::vector<Expr> &es, const Expr &r) {
 // the lane each read asks of it.
 class LaneAt : public IRMutator {
 public:
-    explicit LaneAt(const Expr &lane)
-        : lane_(lane) {
+    LaneAt(const Expr &lane, Strides strides)
+        : lane_(lane), strides_(strides) {
     }
     bool ok = true;
 
@@ -220,6 +300,7 @@ public:
 private:
     using IRMutator::visit;
     Expr lane_;
+    Strides strides_;
 
     // at is lane lane of e.
     Expr at(const Expr &e, const Expr &lane) {
@@ -317,7 +398,7 @@ private:
                 return make_zero(op->type.element_of());
             }
         }
-        Expr e = pick(es, vec);
+        Expr e = pick(es, vec, strides_);
         return e.defined() ? e : fail(op);
     }
     Expr visit(const VectorReduce *op) override {
@@ -363,8 +444,9 @@ private:
 
 }  // namespace
 
-Expr lane_at(const Expr &e, const Expr &lane) {
-    LaneAt l(lane);
+Expr lane_at(const Expr &e, const Expr &lane, const std::set<std::string> &strides,
+             const std::map<std::string, Expr> &lets) {
+    LaneAt l(lane, Strides{strides, lets});
     Expr r = l.mutate(e);
     return l.ok ? simplify(r) : Expr();
 }

@@ -58,7 +58,13 @@ public:
     // interleaved: poly's pair stored channel innermost (its extent 3, the
     // stride of x), its channels unrolled inside x vectorised by 8: the
     // three stores of stride 3 that rewrite_interleavings makes one store
-    // of 24 lanes whose value interleaves the three channels' vectors.
+    // of 24 lanes whose value interleaves the three channels' vectors;
+    // rows: the output (half the input, plus 1) in tiles of 8 x 8, the
+    // input copied per tile into blur_x stored transposed (y innermost),
+    // its x vectorised by 8 and its y unrolled: the eight stores of stride
+    // 8 that rewrite_interleavings makes one store of 64 lanes whose value
+    // interleaves eight loads of the input's rows, input.stride.1 apart
+    // (the suite's sgemmTB's Btmp).
     GeneratorParam<std::string> sched{"sched", "scalar"};
 
     Input<Buffer<uint16_t, 2>> input{"input"};
@@ -68,6 +74,10 @@ public:
         if (std::string(sched) == "poly" || std::string(sched) == "interleaved") {
             pair(x, y, c) = input(x + c - 1, y);
             blur_x(x, y) = (pair(x, y, 0) + pair(x, y, 1) + pair(x, y, 2)) / 3;
+        } else if (std::string(sched) == "rows") {
+            blur_x(x, y) = input(x, y);
+            out(x, y) = blur_x(x, y) / 2 + 1;
+            return;
         } else if (std::string(sched) == "borrow") {
             pair(x, y, c) = input(x + c - 1, y);
             out(x, y) = (pair(x / 2, y / 4, 0) + pair((x + 1) / 2, y / 4, 1) + pair(x / 2, (y + 2) / 4, 2)) / 3;
@@ -130,6 +140,9 @@ public:
         } else if (s == "interleaved") {
             pair.compute_root().bound(c, 0, 3).reorder_storage(c, x, y).reorder(c, x, y).unroll(c).vectorize(x, 8);
             blur_x.compute_root();
+        } else if (s == "rows") {
+            out.tile(x, y, xi, yi, 8, 8).vectorize(xi).unroll(yi);
+            blur_x.reorder_storage(y, x).compute_at(out, x).vectorize(x).unroll(y);
         } else if (s == "borrow") {
             out.split(y, yo, yi, 4).vectorize(x, 8);
             pair.compute_at(out, yo).vectorize(x, 8);
