@@ -398,9 +398,41 @@ func anyValue(t syntax.Type) value.Value {
 	return value.Float(t, 0)
 }
 
-func evalCall(x *syntax.Call, t syntax.Type, info *Info, env Env) (value.Value, error) {
+// A callClass is a kind of call of the expression language, as EvalValue
+// evaluates it.
+type callClass int
+
+const (
+	conversionCall callClass = iota // a type's name applied to one operand: i32(x)
+	bitCastCall                     // reinterpret_f32(x)
+	builtinCall                     // a built-in function: sqrt, min, ...
+	elementCall                     // a tensor's element or an array's cell, read from the Env
+)
+
+// callKind is the class of the call x.
+func callKind(x *syntax.Call) callClass {
 	name := x.Fun.Name
 	if syntax.TypeByName(name) != syntax.Invalid && len(x.Args) == 1 {
+		return conversionCall
+	}
+	if _, ok := value.ReinterpretType(name); ok && len(x.Args) == 1 {
+		return bitCastCall
+	}
+	if _, ok := value.LookupBuiltin(name); ok {
+		return builtinCall
+	}
+	return elementCall
+}
+
+// ReadsElement reports whether EvalValue evaluates the call x as the read
+// of an element from its Env (Env.Tensor), not as a conversion, a bit
+// cast or a built-in function.
+func ReadsElement(x *syntax.Call) bool { return callKind(x) == elementCall }
+
+func evalCall(x *syntax.Call, t syntax.Type, info *Info, env Env) (value.Value, error) {
+	name := x.Fun.Name
+	kind := callKind(x)
+	if kind == conversionCall {
 		arg := x.Args[0]
 		if _, typed := info.Types[arg]; !typed {
 			n, err := EvalIndex(arg, env)
@@ -423,7 +455,7 @@ func evalCall(x *syntax.Call, t syntax.Type, info *Info, env Env) (value.Value, 
 		}
 		return v, nil
 	}
-	if _, ok := value.ReinterpretType(name); ok && len(x.Args) == 1 {
+	if kind == bitCastCall {
 		v, err := EvalValue(x.Args[0], info, env)
 		if err != nil {
 			return v, err
@@ -434,7 +466,7 @@ func evalCall(x *syntax.Call, t syntax.Type, info *Info, env Env) (value.Value, 
 		}
 		return v, nil
 	}
-	if _, ok := value.LookupBuiltin(name); ok {
+	if kind == builtinCall {
 		args := make([]value.Value, len(x.Args))
 		for i, a := range x.Args {
 			v, err := EvalValue(a, info, env)

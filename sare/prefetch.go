@@ -3,7 +3,6 @@ package sare
 import (
 	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/syntax"
-	"github.com/augur-verify/augur/value"
 )
 
 // The elements a recurrence reads before its first evaluation.
@@ -43,7 +42,7 @@ func (e *Evaluator) readsOf(eq *Equation) []tensorRead {
 	if eq.Reduce == nil {
 		syntax.Inspect(eq.RHS, func(x syntax.Expr) bool {
 			c, ok := x.(*syntax.Call)
-			if !ok || c.Fun == nil || !e.tensorCall(c) {
+			if !ok || c.Fun == nil || !expr.ReadsElement(c) || e.tensors[c.Fun.Name] == nil {
 				return true
 			}
 			t := e.tensors[c.Fun.Name]
@@ -64,22 +63,6 @@ func (e *Evaluator) readsOf(eq *Equation) []tensorRead {
 	}
 	e.eqReads[eq] = rs
 	return rs
-}
-
-// tensorCall reports whether the call c reads a tensor, as expr's
-// evaluation decides it: not a conversion, a bit cast or a builtin.
-func (e *Evaluator) tensorCall(c *syntax.Call) bool {
-	name := c.Fun.Name
-	if syntax.TypeByName(name) != syntax.Invalid && len(c.Args) == 1 {
-		return false
-	}
-	if _, ok := value.ReinterpretType(name); ok && len(c.Args) == 1 {
-		return false
-	}
-	if _, ok := value.LookupBuiltin(name); ok {
-		return false
-	}
-	return e.tensors[name] != nil
 }
 
 // prefetch returns the elements that the frame's right-hand side reads at

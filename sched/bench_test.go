@@ -3,7 +3,6 @@ package sched
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -73,14 +72,7 @@ out c[i, j] : f32[N, M] = C(i, j)
 // evaluator of the specification, whose elements the first run computes:
 // the later runs measure the interpreter.
 func BenchmarkRunLets(b *testing.B) {
-	data, err := os.ReadFile("testdata/matmul.sare")
-	if err != nil {
-		b.Fatal(err)
-	}
-	spec, sinfo, err := sare.Load(&syntax.Source{Name: "matmul.sare", Text: string(data)})
-	if err != nil {
-		b.Fatal(err)
-	}
+	spec, sinfo := loadMatmul(b)
 	k, errs := Parse(&syntax.Source{Name: "k.sched", Text: benchKernel})
 	if len(errs) > 0 {
 		b.Fatal(errs.Detail())

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/augur-verify/augur/expr"
 	"github.com/augur-verify/augur/sare"
 	"github.com/augur-verify/augur/syntax"
 )
@@ -17,6 +18,21 @@ func mustSpec(t *testing.T, text string) *sare.Spec {
 		t.Fatalf("spec:\n%s", errs.Detail())
 	}
 	return spec
+}
+
+// loadMatmul loads the matrix product's specification
+// (testdata/matmul.sare) with its type information.
+func loadMatmul(tb testing.TB) (*sare.Spec, *expr.Info) {
+	tb.Helper()
+	data, err := os.ReadFile("testdata/matmul.sare")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	spec, info, err := sare.Load(&syntax.Source{Name: "matmul.sare", Text: string(data)})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return spec, info
 }
 
 func matmulSpec(t *testing.T) *sare.Spec {

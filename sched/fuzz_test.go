@@ -18,14 +18,7 @@ import (
 // even a partial one, against the matrix product's specification, and
 // runs those that pass on small parameters: neither may panic.
 func FuzzParse(f *testing.F) {
-	specData, err := os.ReadFile("testdata/matmul.sare")
-	if err != nil {
-		f.Fatal(err)
-	}
-	spec, sinfo, err := sare.Load(&syntax.Source{Name: "matmul.sare", Text: string(specData)})
-	if err != nil {
-		f.Fatal(err)
-	}
+	spec, sinfo := loadMatmul(f)
 	for _, s := range roundTripKernels {
 		f.Add(s)
 	}

@@ -34,11 +34,7 @@ func parseTestdata(t *testing.T, c *Context, name string) []*Term {
 // the mix; either alone, or a product by a numeral, is not.
 func TestTruncatesNonlinear(t *testing.T) {
 	t.Parallel()
-	c, err := NewContext()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := newCtx(t)
 	x, y := c.RealConst("x"), c.RealConst("y")
 	half := c.Real(1, 2)
 	n := c.IntConst("n")
@@ -68,11 +64,7 @@ func TestTruncatesNonlinear(t *testing.T) {
 // minutes, is decided (sat) within that limit by the legacy solver.
 func TestLegacyArithmeticStops(t *testing.T) {
 	t.Parallel()
-	c, err := NewContext()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := newCtx(t)
 	ts := truncatedProduct(t, c)
 	s, err := c.NewSolver()
 	if err != nil {
@@ -104,11 +96,7 @@ func TestLegacyArithmeticStops(t *testing.T) {
 // for minutes: without UseBoundedNonlinear the check reaches it.
 func TestBoundedNonlinearStops(t *testing.T) {
 	t.Parallel()
-	c, err := NewContext()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := newCtx(t)
 	ts := parseTestdata(t, c, "probe_nonlinear.smt2")
 	s, err := c.NewSolver()
 	if err != nil {

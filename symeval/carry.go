@@ -39,15 +39,15 @@ func (s *Scope) fixedDivisions(ctx context.Context, v pwExpr) (_ pwExpr, changed
 	for i, pc := range v {
 		e, fixed := pc.e, false
 		kept := map[string]bool{} // the divisions tested and kept
-		for changed := true; changed; {
-			changed = false
+		for again := true; again; {
+			again = false
 			for _, k := range sortedDivs(e) {
 				if kept[k] {
 					continue
 				}
 				if known == nil {
 					var err error
-					if known, err = newKnownDomain(s.facts, s.assumed); err != nil || known == nil {
+					if known, err = s.known(); err != nil || known == nil {
 						return v, false, err
 					}
 				}
@@ -60,7 +60,7 @@ func (s *Scope) fixedDivisions(ctx context.Context, v pwExpr) (_ pwExpr, changed
 					continue
 				}
 				e = substDivision(e, k, presburger.Int{})
-				changed, fixed = true, true
+				again, fixed = true, true
 				break
 			}
 		}

@@ -595,11 +595,7 @@ func (z *productSize) add(m *presburger.Map) error {
 		return nil
 	}
 	sp := m.Space()
-	z.used += m.NumConstraints() * (sp.NumParams() + sp.TupleDims() + 1)
-	if z.used > z.max {
-		return fmt.Errorf("%w: the products of the value's pieces hold more than %d coefficients of constraints", presburger.ErrBudget, z.max)
-	}
-	return nil
+	return z.charge(m.NumConstraints() * (sp.NumParams() + sp.TupleDims() + 1))
 }
 
 // addEntries is add for pieces that are held, not copied to count them:
@@ -610,7 +606,13 @@ func (z *productSize) addEntries(m *presburger.Map) error {
 	if z == nil {
 		return nil
 	}
-	z.used += m.NumEntries()
+	return z.charge(m.NumEntries())
+}
+
+// charge counts n coefficients, and returns an error wrapping
+// presburger.ErrBudget once the total exceeds the bound.
+func (z *productSize) charge(n int) error {
+	z.used += n
 	if z.used > z.max {
 		return fmt.Errorf("%w: the products of the value's pieces hold more than %d coefficients of constraints", presburger.ErrBudget, z.max)
 	}

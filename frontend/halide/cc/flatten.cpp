@@ -1027,6 +1027,17 @@ struct RegionHints {
 // into Realizes, Provides and Calls at multi-dimensional coordinates, and
 // drops what the kernel model has no counterpart for (Free, the lets that
 // unpack the buffers' fields).
+// stride_names are the stride variables of p's buffers (b.stride.k).
+std::set<std::string> stride_names(const Pipeline_ &p) {
+    std::set<std::string> out;
+    for (const Buffer_ &b : p.buffers) {
+        for (int d = 0; d < b.dims; d++) {
+            out.insert(b.name + ".stride." + std::to_string(d));
+        }
+    }
+    return out;
+}
+
 class Unflatten : public IRMutator {
 public:
     Unflatten(const Pipeline_ &p, const std::map<std::string, std::vector<Region>> &realized,
@@ -1034,8 +1045,8 @@ public:
               const std::map<std::string, std::vector<Expr>> &let_values,
               const std::map<std::string, std::set<int>> &folded, const std::set<std::string> &vectorized,
               const Unrolled &unrolled, const std::map<const Allocate *, std::pair<int, int>> &copies)
-        : p_(p), realized_(realized), loop_mins_(loop_mins), let_values_(let_values), folded_(folded),
-          vectorized_(vectorized), unrolled_(unrolled), copies_(copies) {
+        : p_(p), buffer_strides_(stride_names(p)), realized_(realized), loop_mins_(loop_mins),
+          let_values_(let_values), folded_(folded), vectorized_(vectorized), unrolled_(unrolled), copies_(copies) {
     }
     std::set<std::string> outputs_stored;  // output buffers the statement stores to
     RegionHints hints;                     // the regions markers carried (see region_hints)
@@ -1093,6 +1104,10 @@ private:
     }
 
     const Pipeline_ &p_;
+    // The stride variables of the pipeline's buffers (b.stride.k), which
+    // buffer_cells splits a flat index by: the steps lane_at may take from
+    // one vector of an interleaving to the next.
+    const std::set<std::string> buffer_strides_;
     std::map<std::string, std::vector<Region>> realized_;
     std::map<std::string, std::vector<Expr>> loop_mins_;  // the mins of the loops before flattening, by name
     std::map<std::string, Expr> rebased_;                 // v -> v.rebased + its min, in the rebased loops in scope
@@ -1238,7 +1253,7 @@ private:
             if (!lane.defined() || (l && (*l < 0 || *l >= v.type().lanes()))) {
                 return Expr();
             }
-            v = l ? lane_of(v, (int)*l) : lane_at(v, lane, buffer_strides(), lets_);
+            v = l ? lane_of(v, (int)*l) : lane_at(v, lane, buffer_strides_, lets_);
             if (!v.defined()) {
                 throw Reroll();
             }
@@ -2432,19 +2447,6 @@ private:
         return Block::make(lanes);
     }
 
-    // buffer_strides are the stride variables of the pipeline's buffers
-    // (b.stride.k), which buffer_cells splits a flat index by: the steps
-    // lane_at may take from one vector of an interleaving to the next.
-    std::set<std::string> buffer_strides() const {
-        std::set<std::string> out;
-        for (const Buffer_ &b : p_.buffers) {
-            for (int d = 0; d < b.dims; d++) {
-                out.insert(b.name + ".stride." + std::to_string(d));
-            }
-        }
-        return out;
-    }
-
     // store_rerolled translates the vector store op (its value, index and
     // predicate, vector lets substituted) as one scalar store in a loop
     // over its n lanes, for op.name@lane in [0, n) ('@' is in no Halide
@@ -2468,9 +2470,8 @@ private:
         int n = op->value.type().lanes();
         std::string name = op->name + "@lane";
         Expr lane = Variable::make(Int(32), name);
-        std::set<std::string> strides = buffer_strides();
-        Expr v = lane_at(value, lane, strides, lets_), i = lane_at(index, lane, strides, lets_),
-             p = lane_at(pred, lane, strides, lets_);
+        Expr v = lane_at(value, lane, buffer_strides_, lets_), i = lane_at(index, lane, buffer_strides_, lets_),
+             p = lane_at(pred, lane, buffer_strides_, lets_);
         if (!v.defined() || !i.defined() || !p.defined() || lane_.defined() || loops_.count(name) || lets_.count(name)) {
             return Stmt();
         }

@@ -52,19 +52,6 @@ struct Strides {
 
 Expr unify(const std::vector<Expr> &es, const Expr &r, const Strides &strides);
 
-// unify_binary is unify of es, all nodes of type T, operand by operand.
-template<typename T>
-Expr unify_binary(const std::vector<Expr> &es, const Expr &r, const Strides &strides) {
-    std::vector<Expr> as, bs;
-    for (const Expr &e : es) {
-        const T *o = e.as<T>();
-        as.push_back(o->a);
-        bs.push_back(o->b);
-    }
-    Expr a = unify(as, r, strides), b = unify(bs, r, strides);
-    return a.defined() && b.defined() ? T::make(a, b) : Expr();
-}
-
 // unify_each is unify of the k-th operands of the nodes es, for each of
 // their n operands (of(e, k)), or empty where one is not found.
 template<typename F>
@@ -82,6 +69,16 @@ std::vector<Expr> unify_each(const std::vector<Expr> &es, size_t n, const Expr &
         out.push_back(u);
     }
     return out;
+}
+
+// unify_binary is unify of es, all nodes of type T, operand by operand.
+template<typename T>
+Expr unify_binary(const std::vector<Expr> &es, const Expr &r, const Strides &strides) {
+    std::vector<Expr> v = unify_each(es, 2, r, strides, [](const Expr &e, size_t k) {
+        const T *o = e.as<T>();
+        return k == 0 ? o->a : o->b;
+    });
+    return v.empty() ? Expr() : T::make(v[0], v[1]);
 }
 
 // stride_step reports whether the polynomial d is a constant plus
