@@ -66,3 +66,20 @@ func TestPieceForm(t *testing.T) {
 		t.Errorf("pieces %s and %s have the same form %q", bs[0], bs[2], pieceForm(bs[0]))
 	}
 }
+
+// A read's set too large to coalesce as a whole is coalesced a form at a
+// time too (compactRead), with the same points.
+func TestCompactReadGroupsForms(t *testing.T) {
+	ctx := context.Background()
+	m := formsHeap(t, 400, 4).Maps()[0]
+	c, err := compactRead(ctx, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.NumBasics() != 4 {
+		t.Fatalf("compacted read has %d pieces, want 4 (one per form)", c.NumBasics())
+	}
+	if eq, err := c.IsEqual(ctx, m); err != nil || !eq {
+		t.Fatalf("compacted read differs from the read (%v)", err)
+	}
+}
