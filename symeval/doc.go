@@ -106,7 +106,8 @@
 // cancelled before its pieces are built; a comparison of too many pieces split
 // at the min and max of its operands; a let of too many pieces kept as a
 // symbol); assume.go (the assumptions' domain); context.go (expression
-// contexts); heap.go (symbolic heaps); prophetic.go (prophetic
+// contexts); heap.go (symbolic heaps); heapform.go (a heap component
+// too large to coalesce at once, coalesced a form at a time); prophetic.go (prophetic
 // evaluation); carry.go (a store's floor divisions that its scope fixes
 // to zero, the carry of a delinearised column); symvalue.go (values and read sets in a heap); symvalue_shared.go
 // (the reads an expression repeats, evaluated once); readloc.go,

@@ -276,8 +276,12 @@ func (h *Heap) Simplify(ctx context.Context) (_ *Heap, err error) {
 		c, err := coalesce(presburger.WithBudget(ctx, presburger.Budget{MaxSteps: coalesceSteps}), m)
 		switch {
 		case errors.Is(err, presburger.ErrBudget):
-			// Coalescing only changes the representation: keep m.
-			out = append(out, m)
+			// Coalescing only changes the representation: keep m, or
+			// its pieces coalesced a form at a time when it has many.
+			if c, err = coalesceFormsOf(ctx, m, done); err != nil {
+				return nil, err
+			}
+			out = append(out, c)
 			continue
 		case err != nil:
 			return nil, fmt.Errorf("coalesce heap: %w", err)

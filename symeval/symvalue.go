@@ -804,7 +804,8 @@ func (ev *valueEval) read(x *syntax.Index) ([]alternative, error) {
 // its neighbour again) gives a read one piece per tile that can have
 // written the cell, and the product of an expression's reads multiplies
 // those pieces (productPieces). Coalescing is best effort: past
-// coalesceSteps steps the set is kept as it is.
+// coalesceSteps steps the set is coalesced a form at a time
+// (coalesceFormsOf, heapform.go), or kept as it is.
 func compactRead(ctx context.Context, set *presburger.Map) (*presburger.Map, error) {
 	if set.NumBasics() < 2 {
 		return set, nil
@@ -812,7 +813,8 @@ func compactRead(ctx context.Context, set *presburger.Map) (*presburger.Map, err
 	c, err := presburger.Coalesce(presburger.WithBudget(ctx, presburger.Budget{MaxSteps: coalesceSteps}), set)
 	switch {
 	case errors.Is(err, presburger.ErrBudget):
-		return set, nil
+		// Too many pieces to coalesce at once: a form at a time.
+		return coalesceFormsOf(ctx, set, false)
 	case err != nil:
 		return nil, err
 	}
