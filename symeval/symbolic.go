@@ -534,7 +534,8 @@ type knownDomain struct {
 	// pieces holds the pieces of every part over the parameters params
 	// (those of the sets excludes was last given), doms their bounds
 	// (pieceDomains): built when excludes first needs them, so that the
-	// intersections it builds neither copy nor align them again.
+	// intersections it builds neither copy nor align them again (a
+	// knownDomain is built for one test of a scope, in one goroutine).
 	pieces [][]*presburger.Map
 	doms   [][]*pieceDomain
 	params []string
