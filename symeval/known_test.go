@@ -126,3 +126,102 @@ func TestIntersectAssumed(t *testing.T) {
 		t.Errorf("under N < 0: %s (%v), want empty", none, err)
 	}
 }
+
+// TestKnownDomainSkipsContradictingPieces checks that a scope's
+// knowledge kept as its parts answers as the whole intersection where
+// excludes skips the pieces whose parameter bounds contradict the set's,
+// in the facts (N >= 90 against the pieces below 90, N = 85 against all
+// but the last) and in the assumptions met after them (P = 7 against
+// P = c for c /= 7), and that a skipped piece still costs its step.
+// BenchmarkKnownDomainExcludes measures what the skip saves.
+func TestKnownDomainSkipsContradictingPieces(t *testing.T) {
+	var fs, as []string
+	for i := range 9 {
+		fs = append(fs, fmt.Sprintf(": 10*%d <= N < 10*%d + 10", i, i))
+	}
+	for c := range 8 {
+		as = append(as, fmt.Sprintf(": P = %d and N >= %d", c, 3*c))
+	}
+	facts := mustMap(t, "[N, P] -> { "+strings.Join(fs, "; ")+" }")
+	assumed := mustMap(t, "[N, P] -> { "+strings.Join(as, "; ")+" }")
+	k, err := newKnownDomain(facts, assumed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := facts.Intersect(assumed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, tc := range []struct {
+		set   string
+		empty bool
+		steps int64
+	}{
+		// Every piece of the facts contradicts N >= 90.
+		{"[N, P] -> { : N >= 90 }", true, 9},
+		// N = 85 meets the facts' last piece only, and P = 7 the
+		// assumptions' last piece only: those two are built and
+		// tested (steps not counted here).
+		{"[N, P] -> { : P = 7 and N = 85 }", false, 0},
+	} {
+		m := mustMap(t, tc.set)
+		a := presburger.NewAllowance(0)
+		got, err := k.excludes(presburger.WithAllowance(ctx, a), m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, err := m.Intersect(whole)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := x.IsEmpty(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want || got != tc.empty {
+			t.Errorf("%s: excluded %v, by the whole intersection %v, want %v", tc.set, got, want, tc.empty)
+		}
+		if tc.steps > 0 && a.Used() != tc.steps {
+			t.Errorf("%s: %d steps, want %d: a step per piece", tc.set, a.Used(), tc.steps)
+		}
+	}
+}
+
+// BenchmarkKnownDomainExcludes measures the exclusion of a value's
+// piece condition by facts and assumptions of 9 and 64 pieces kept
+// apart, most of whose pairs contradict the condition's bounds (a
+// specialisation's branch against the others' conjunctions), as
+// Scope.prune's tests of a let's pieces do, 16 under one scope.
+func BenchmarkKnownDomainExcludes(b *testing.B) {
+	var fs, as []string
+	for i := range 9 {
+		fs = append(fs, fmt.Sprintf(": 10*%d <= N < 10*%d + 10 and M >= N", i, i))
+	}
+	for c := range 64 {
+		as = append(as, fmt.Sprintf(": P = %d and N >= %d and M <= 1000", c, c))
+	}
+	var ms []*presburger.Map
+	for _, src := range []string{"[N, M, P] -> { " + strings.Join(fs, "; ") + " }", "[N, M, P] -> { " + strings.Join(as, "; ") + " }",
+		"[N, M, P] -> { : P = 63 and N >= 80 and M >= 2000 }"} {
+		m, err := presburger.ParseMap(src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ms = append(ms, m)
+	}
+	facts, assumed, m := ms[0], ms[1], ms[2]
+	ctx := context.Background()
+	for b.Loop() {
+		k, err := newKnownDomain(facts, assumed)
+		if err != nil {
+			b.Fatal(err)
+		}
+		// A let's pieces are tested several times under one scope.
+		for range 16 {
+			if empty, err := k.excludes(ctx, m); err != nil || !empty {
+				b.Fatalf("excluded %v (%v), want true", empty, err)
+			}
+		}
+	}
+}

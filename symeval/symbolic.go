@@ -3,6 +3,7 @@ package symeval
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/augur-verify/augur/presburger"
 	"github.com/augur-verify/augur/sched"
@@ -530,6 +531,14 @@ func emptyWhereAssumed(ctx context.Context, u *presburger.UnionMap, a *presburge
 type knownDomain struct {
 	whole *presburger.Map   // the intersection, or nil
 	parts []*presburger.Map // its parts, when whole is nil
+	// pieces holds the pieces of every part over the parameters params
+	// (those of the sets excludes was last given), doms their bounds
+	// (pieceDomains): built when excludes first needs them, so that the
+	// intersections it builds neither copy nor align them again (a
+	// knownDomain is built for one test of a scope, in one goroutine).
+	pieces [][]*presburger.Map
+	doms   [][]*pieceDomain
+	params []string
 }
 
 // maxKnownProduct bounds the pairs of pieces of a scope's facts and the
@@ -562,6 +571,9 @@ func newKnownDomain(facts, assumed *presburger.Map) (*knownDomain, error) {
 // k. Kept as parts, m meets each piece of the first part, and what is
 // left each piece of the next, one intersection at a time, each charged a
 // step of the allowance of ctx before it is built, until a point is found.
+// A piece whose parameter bounds contradict those met so far (two
+// opposite inequalities, pieceDomain.contradicts) is charged its step
+// and not built: that intersection is empty.
 func (k *knownDomain) excludes(ctx context.Context, m *presburger.Map) (bool, error) {
 	if k.whole != nil {
 		x, err := m.Intersect(k.whole)
@@ -570,25 +582,66 @@ func (k *knownDomain) excludes(ctx context.Context, m *presburger.Map) (bool, er
 		}
 		return x.IsEmpty(ctx)
 	}
-	empty, err := excludedBy(ctx, m, k.parts)
+	if err := k.index(m.Space().Params); err != nil {
+		return false, err
+	}
+	dom := m
+	if !m.Space().IsParams() {
+		// Bounds over parameters only: pieceDomain names no tuple
+		// dimension.
+		dom = m.Params()
+	}
+	empty, err := excludedBy(ctx, m, newPieceDomain(dom), k.pieces, k.doms)
 	if err != nil {
 		return false, fmt.Errorf("pieces of the facts and assumptions: %w", err)
 	}
 	return empty, nil
 }
 
-// excludedBy reports whether m has no point in the intersection of the
-// parameter domains ds (knownDomain.excludes).
-func excludedBy(ctx context.Context, m *presburger.Map, ds []*presburger.Map) (bool, error) {
+// index builds k.pieces and k.doms over the parameters params, unless
+// they are built over them already.
+func (k *knownDomain) index(params []string) error {
+	if k.pieces != nil && slices.Equal(k.params, params) {
+		return nil
+	}
+	k.pieces, k.doms, k.params = make([][]*presburger.Map, len(k.parts)), make([][]*pieceDomain, len(k.parts)), params
+	all := presburger.Universe(presburger.ParamSpace(params))
+	for i, p := range k.parts {
+		for _, q := range p.Pieces() {
+			if slices.Equal(q.Space().Params, params) {
+				k.pieces[i] = append(k.pieces[i], q)
+				continue
+			}
+			a, err := all.IntersectParams(q)
+			if err != nil {
+				return err
+			}
+			k.pieces[i] = append(k.pieces[i], a)
+		}
+		k.doms[i] = pieceDomains(p)
+	}
+	return nil
+}
+
+// excludedBy reports whether m, whose parameter bounds dm indexes, has
+// no point in the intersection of the parameter domains whose pieces
+// are ds, their bounds doms (knownDomain.excludes).
+//
+// Soundness: a piece is skipped only when its bounds and m's contradict
+// each other, two inequalities c·t + k1 >= 0 and -c·t + k2 >= 0 with
+// k1 + k2 < 0, whose sum has no point: m meets that piece nowhere.
+func excludedBy(ctx context.Context, m *presburger.Map, dm *pieceDomain, ds [][]*presburger.Map, doms [][]*pieceDomain) (bool, error) {
 	if len(ds) == 0 {
 		return m.IsEmpty(ctx)
 	}
-	sp := ds[0].Space()
-	for _, b := range ds[0].Basics() {
+	for i, piece := range ds[0] {
 		if err := presburger.Charge(ctx, 1); err != nil {
 			return false, err
 		}
-		x, err := m.IntersectParams(presburger.NewMap(sp, b))
+		if dm.contradicts(doms[0][i]) {
+			continue
+		}
+		x, err := m.IntersectParams(piece)
 		if err != nil {
 			return false, err
 		}
@@ -601,7 +654,7 @@ func excludedBy(ctx context.Context, m *presburger.Map, ds []*presburger.Map) (b
 		if len(ds) == 1 {
 			return false, nil
 		}
-		empty, err := excludedBy(ctx, x, ds[1:])
+		empty, err := excludedBy(ctx, x, dm.meet(doms[0][i], x), ds[1:], doms[1:])
 		if err != nil || !empty {
 			return false, err
 		}
