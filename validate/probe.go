@@ -24,7 +24,9 @@ import (
 // lookResources units, on the first probePieces pieces of each condition.
 // A model is confirmed at points drawn as the quick tests draw theirs
 // (probePoints), on the conversion alone, in the real model exactly and by
-// the reference evaluator (solver.defOnly, solverInputs); a confirmed
+// the reference evaluator (solver.defOnly, solverInputs); a query left
+// undecided is asked again at those points with its float inputs fixed
+// (probeCandidates), which makes a product of them linear; a confirmed
 // failure that the interpreter replays refutes the kernel before the solve
 // phase spends its budget on conditions that cannot settle the verdict any
 // more: the other value conditions are left undischarged, as after a
@@ -241,7 +243,8 @@ func (s *solver) probe(c *symeval.Condition, convs []*syntax.Call) *outcome {
 // the condition c as the confirmation sees it) at a few points of piece,
 // one for each of the quick tests' ranges: the parameters and loop
 // variables drawn at random as the quick tests draw them (quickPoint),
-// the rest (holes, inputs) left to the solver. The solver's own points
+// the rest (holes, inputs) left to the solver but for the constraints of
+// one of fixings, each set tried in turn. The solver's own points
 // are degenerate where it can be (an image of one pixel, a patch of no
 // element, a pixel compared with itself), and there no input makes the
 // operand of a conversion leave its range. It returns the first failure
