@@ -296,8 +296,8 @@ func (s *solver) probePoints(c *symeval.Condition, q *query, piece *presburger.B
 
 // probeScales are the values the bounded search of the definedness probe
 // (probeCandidates) gives the float inputs its query reads: a scale near
-// zero, then a large one, of either sign. Each is exact in every float
-// type, and a product of two of them is a normal f32.
+// zero, then a large one, of either sign. Each is exact in f32 and f64,
+// and a product of two of them is a normal f32.
 var probeScales = [...]float64{0x1p-40, 0x1p40, -0x1p-40, -0x1p40}
 
 // probeCandidates returns the constraints of the probe's bounded search
