@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"runtime/debug"
@@ -23,7 +24,9 @@ import (
 // lookResources units, on the first probePieces pieces of each condition.
 // A model is confirmed at points drawn as the quick tests draw theirs
 // (probePoints), on the conversion alone, in the real model exactly and by
-// the reference evaluator (solver.defOnly, solverInputs); a confirmed
+// the reference evaluator (solver.defOnly, solverInputs); a query left
+// undecided is asked again at those points with its float inputs fixed
+// (probeCandidates), which makes a product of them linear; a confirmed
 // failure that the interpreter replays refutes the kernel before the solve
 // phase spends its budget on conditions that cannot settle the verdict any
 // more: the other value conditions are left undischarged, as after a
@@ -204,15 +207,23 @@ func (s *solver) probe(c *symeval.Condition, convs []*syntax.Call) *outcome {
 			if s.v.opts.Trace != nil {
 				s.v.trace(fmt.Sprintf("C%d: definedness probe of %s, piece %d of %d: %s", c.ID, syntax.ExprString(conv), pi+1, len(pieces), res))
 			}
-			if err != nil || res != smt.Sat {
-				if sol != nil {
-					sol.Close()
-				}
+			if sol != nil {
+				sol.Close()
+			}
+			var fixings [][]*smt.Term
+			switch {
+			case err == nil && res == smt.Sat:
+				fixings = [][]*smt.Term{nil}
+			case res == smt.Unknown && s.ctx.Err() == nil && !errors.Is(err, errConditionBudget):
+				// Undecided: perhaps nonlinear, which the float inputs'
+				// candidate values make linear (probeCandidates).
+				fixings = s.probeCandidates(&pq)
+			}
+			if len(fixings) == 0 {
 				continue
 			}
-			sol.Close()
 			s.lookLimit, s.defOnly = lookResources, true
-			out := s.probePoints(&dc, &pq, pieces[pi])
+			out := s.probePoints(&dc, &pq, pieces[pi], fixings)
 			s.lookLimit, s.defOnly = 0, false
 			if out.status == symeval.Failed {
 				out.solver = probeSolver
@@ -232,12 +243,13 @@ func (s *solver) probe(c *symeval.Condition, convs []*syntax.Call) *outcome {
 // the condition c as the confirmation sees it) at a few points of piece,
 // one for each of the quick tests' ranges: the parameters and loop
 // variables drawn at random as the quick tests draw them (quickPoint),
-// the rest (holes, inputs) left to the solver. The solver's own points
+// the rest (holes, inputs) left to the solver but for the constraints of
+// one of fixings, each set tried in turn. The solver's own points
 // are degenerate where it can be (an image of one pixel, a patch of no
 // element, a pixel compared with itself), and there no input makes the
 // operand of a conversion leave its range. It returns the first failure
 // confirmed (solver.readModel), or the last outcome otherwise.
-func (s *solver) probePoints(c *symeval.Condition, q *query, piece *presburger.BasicMap) *outcome {
+func (s *solver) probePoints(c *symeval.Condition, q *query, piece *presburger.BasicMap, fixings [][]*smt.Term) *outcome {
 	sp := c.Obligation.Points.Space()
 	dom := presburger.NewMap(sp, piece)
 	ctx := presburger.WithBudget(s.ctx, s.v.opts.Budget)
@@ -257,22 +269,83 @@ func (s *solver) probePoints(c *symeval.Condition, q *query, piece *presburger.B
 				fix = append(fix, q.params[name].Eq(s.z.Int(x)))
 			}
 		}
-		res, sol, err := s.checkLimit(q, fix, lookResources)
-		if err != nil || res != smt.Sat {
-			if sol != nil {
-				sol.Close()
+		for _, more := range fixings {
+			if s.ctx.Err() != nil {
+				break
 			}
-			continue
+			res, sol, err := s.checkLimit(q, append(fix[:len(fix):len(fix)], more...), lookResources)
+			if err != nil || res != smt.Sat {
+				if sol != nil {
+					sol.Close()
+				}
+				continue
+			}
+			out := s.readModel(c, q, sol)
+			sol.Close()
+			if out.status == symeval.Failed {
+				return out
+			}
+			if s.v.opts.Trace != nil {
+				s.v.trace(fmt.Sprintf("C%d: definedness probe at %v: not confirmed: %s", c.ID, params, out.reason))
+			}
+			last = out
 		}
-		out := s.readModel(c, q, sol)
-		sol.Close()
-		if out.status == symeval.Failed {
-			return out
-		}
-		if s.v.opts.Trace != nil {
-			s.v.trace(fmt.Sprintf("C%d: definedness probe at %v: not confirmed: %s", c.ID, params, out.reason))
-		}
-		last = out
 	}
 	return last
+}
+
+// probeScales are the values the bounded search of the definedness probe
+// (probeCandidates) gives the float inputs its query reads: a scale near
+// zero, then a large one, of either sign. Each is exact in f32 and f64,
+// and a product of two of them is a normal f32.
+var probeScales = [...]float64{0x1p-40, 0x1p40, -0x1p-40, -0x1p40}
+
+// probeCandidates returns the constraints of the probe's bounded search
+// for the query q, which Z3 left undecided: one set for each of
+// probeScales, fixing every float input element that q reads to it; nil
+// when q reads none. With the parameters fixed too (probePoints), a
+// product of floats and parameters, such as nl_means's
+// blur_d · (-1 / (sigma² · patch_size²)), is a constant times a tensor
+// element: linear, where the query itself needs Z3's procedure for
+// nonlinear reals, which counts no resource units
+// (smt.Solver.UseBoundedNonlinear). Each check counts its units as any
+// other; the model is confirmed as any other, the scale among the
+// solver's values of the inputs (solverInputs).
+func (s *solver) probeCandidates(q *query) [][]*smt.Term {
+	terms := append([]*smt.Term{q.points, q.bad}, q.axioms...)
+	var apps []*smt.Term
+	var types []syntax.Type
+	for _, t := range s.v.in.spec.Tensors {
+		if !t.Input || !t.Type.IsFloat() {
+			continue
+		}
+		f, err := s.enc.Tensor(t.Name.Name)
+		if err != nil {
+			return nil
+		}
+		args, err := f.Applications(terms...)
+		if err != nil {
+			return nil
+		}
+		for _, a := range args {
+			apps = append(apps, f.Apply(a...))
+			types = append(types, t.Type)
+		}
+	}
+	if len(apps) == 0 {
+		return nil
+	}
+	var out [][]*smt.Term
+	for _, x := range probeScales {
+		var fix []*smt.Term
+		for i, a := range apps {
+			k, err := s.enc.Constant(value.Float(types[i], x))
+			if err != nil {
+				return nil
+			}
+			fix = append(fix, a.Eq(k))
+		}
+		out = append(out, fix)
+	}
+	return out
 }

@@ -147,3 +147,55 @@ func TestProbeClampedConversions(t *testing.T) {
 		t.Fatalf("check: %s (%v) in %d resource units; want unsat within %d", res, err, s.used, simpleFirstLimit)
 	}
 }
+
+// TestProbeNonlinearScale: nl_means's fast_exp, reduced (the suite's
+// nl_means, docs/halide.md): the patch distance D, a computed tensor the
+// probe leaves uninterpreted, scaled by -1 / (S² N²) and converted to i32.
+// Z3 leaves the probe's query undecided (its procedure for nonlinear
+// reals is off, smt.Solver.UseBoundedNonlinear); with N fixed at the
+// quick tests' points and S at one of probeScales it is linear, and the
+// model found is confirmed on random inputs with S from the solver.
+func TestProbeNonlinearScale(t *testing.T) {
+	const conv = "floor(D(i) * (f32(-1.0) / (S() * S() * f32(N) * f32(N))) / f32(0.693147182464599609375))"
+	spec := `param N
+assume 1 <= N <= 64
+input S() : f32
+input A(i) : f32
+tensor D(i) : f32
+tensor W(i) : f32
+D(i) = A(i) * A(i) + f32(1.0)
+W(i) = exp(f32(i32(` + conv + `)))
+output W
+`
+	prog := `kernel k(N)
+assume 1 <= N <= 64
+in  s[] : f32[] = S()
+in  a[i] : f32[N] = A(i)
+out w[i] : f32[N] = W(i)
+{
+  for i < N {
+    w[i] {W(i)} := exp(f32(i32(floor((a[i] * a[i] + f32(1.0)) * (f32(-1.0) / (s[] * s[] * f32(N) * f32(N))) / f32(0.693147182464599609375)))))
+  }
+}
+`
+	rep, err := Validate(context.Background(), &syntax.Source{Name: "p.sare", Text: spec},
+		&syntax.Source{Name: "p.sched", Text: prog}, Options{Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != Invalid || rep.Reason != "undefined value stored" {
+		t.Fatalf("verdict %s (%s), want invalid (undefined value stored)\n%s", rep.Verdict, rep.Reason, reportText(rep))
+	}
+	if !rep.Counterexample.Reproduced {
+		t.Fatalf("counterexample not reproduced: %s\n%s", rep.Counterexample.Replay, reportText(rep))
+	}
+	found := false
+	for _, r := range rep.Conditions {
+		if r.Counterexample == rep.Counterexample {
+			found = r.Solver == probeSolver
+		}
+	}
+	if !found {
+		t.Errorf("the failure was not found by the definedness probe\n%s", reportText(rep))
+	}
+}
