@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/augur-verify/augur/presburger"
+	"github.com/augur-verify/augur/sched"
+	"github.com/augur-verify/augur/syntax"
 )
 
 // TestUndefinedUnderDropsFarPieces checks that the undefined reads of a
@@ -85,4 +87,55 @@ func undefinedBothWays(t *testing.T, r, d, f *presburger.Map) (under *presburger
 	under, su = steps(func(ctx context.Context) (*presburger.Map, error) { return undefinedUnder(ctx, r, d, f, cf) })
 	direct, sd = steps(func(ctx context.Context) (*presburger.Map, error) { return undefinedDirect(ctx, r, d, f) })
 	return under, su, direct, sd
+}
+
+// TestUndefinedReadsSkipsCoarseOnManyPieces checks that a clamped read of
+// an array that the heap holds in many pieces, one column of a tile per
+// unrolled store, is decided on its exact cells alone: the clamp's range
+// would meet every piece, and where a cell read is never written (column
+// 40 here) its test fails after costing more than the exact reads. The
+// undefined reads are those of the exact cells, in no more steps.
+func TestUndefinedReadsSkipsCoarseOnManyPieces(t *testing.T) {
+	s := clampScope(t)
+	var cols []string
+	for k := range 80 {
+		if k != 40 {
+			cols = append(cols, fmt.Sprintf("a[i0, i1] -> E%d[] : 0 <= i0 < N and i1 = %d", k, k))
+		}
+	}
+	u, err := presburger.ParseUnionMap("[N, " + s.Params()[1] + "] -> { " + strings.Join(cols, "; ") + " }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := site{scope: s, heap: &Heap{u: u}}
+	st := &sched.Assign{Array: &syntax.Ident{Name: "c"}, Indices: []syntax.Expr{mustExpr(t, "i")}, Value: mustExpr(t, "a[i, max(min(i, 79), 0)]")}
+	if c, ok, err := coarseReads(s, st.Value); err != nil || !ok || c == nil {
+		t.Fatalf("no coarse reads (%v)", err)
+	}
+	steps := func(fn func(ctx context.Context) (*presburger.UnionMap, error)) (*presburger.UnionMap, int64) {
+		a := presburger.NewAllowance(0)
+		m, err := fn(presburger.WithAllowance(context.Background(), a))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m, a.Used()
+	}
+	got, sg := steps(func(ctx context.Context) (*presburger.UnionMap, error) { return undefinedReads(ctx, st, at) })
+	want, sw := steps(func(ctx context.Context) (*presburger.UnionMap, error) {
+		r, err := reads(ctx, s, st.Value)
+		if err != nil {
+			return nil, err
+		}
+		return undefinedIn(ctx, r, at)
+	})
+	if sg > sw {
+		t.Errorf("undefined reads in %d steps, the exact cells alone %d", sg, sw)
+	}
+	if eq, err := got.IsEqual(t.Context(), want); err != nil || !eq {
+		t.Fatalf("undefined reads %s, want %s (%v)", got, want, err)
+	}
+	at40 := mustMap(t, "["+strings.Join(s.Params(), ", ")+"] -> { a[i0, i1] : " + s.Params()[1] + " = 40 and i0 = 40 and i1 = 40 and N >= 41 }")
+	if eq, err := got.MapOf(at40.Space()).IsEqual(t.Context(), at40); err != nil || !eq {
+		t.Errorf("undefined reads %s, want %s (%v)", got, at40, err)
+	}
 }
