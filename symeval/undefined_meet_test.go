@@ -134,7 +134,7 @@ func TestUndefinedReadsSkipsCoarseOnManyPieces(t *testing.T) {
 	if eq, err := got.IsEqual(t.Context(), want); err != nil || !eq {
 		t.Fatalf("undefined reads %s, want %s (%v)", got, want, err)
 	}
-	at40 := mustMap(t, "["+strings.Join(s.Params(), ", ")+"] -> { a[i0, i1] : " + s.Params()[1] + " = 40 and i0 = 40 and i1 = 40 and N >= 41 }")
+	at40 := mustMap(t, "["+strings.Join(s.Params(), ", ")+"] -> { a[i0, i1] : "+s.Params()[1]+" = 40 and i0 = 40 and i1 = 40 and N >= 41 }")
 	if eq, err := got.MapOf(at40.Space()).IsEqual(t.Context(), at40); err != nil || !eq {
 		t.Errorf("undefined reads %s, want %s (%v)", got, at40, err)
 	}
