@@ -658,9 +658,20 @@ func undefinedIn(ctx context.Context, r *presburger.UnionMap, at site) (*presbur
 	}
 	dom := at.heap.u.Domain()
 	cf := commonFacts(f)
+	var hf *presburger.Map // factsHull, for the first array of many pieces
 	var out []*presburger.Map
 	for _, m := range r.Maps() {
-		u, err := undefinedUnder(ctx, m, dom.MapOf(m.Space()), f, cf)
+		d, c := dom.MapOf(m.Space()), cf
+		if d.NumBasics() > maxHullPieces {
+			if hf == nil {
+				var err error
+				if hf, err = factsHull(ctx, f, cf); err != nil {
+					return nil, err
+				}
+			}
+			c = hf
+		}
+		u, err := undefinedUnder(ctx, m, d, f, c)
 		if err != nil {
 			return nil, err
 		}
@@ -669,9 +680,34 @@ func undefinedIn(ctx context.Context, r *presburger.UnionMap, at site) (*presbur
 	return presburger.NewUnionMap(out...), nil
 }
 
+// maxHullPieces bounds the pieces of an array's cells in a heap up to
+// which undefinedIn subtracts them under the facts' common constraints
+// alone: past it, under their hull as well (factsHull), whose cost, a few
+// emptiness tests per constraint of the facts, the suite's pipelines
+// before flattening, of fewer pieces, do not get back.
+const maxHullPieces = 64
+
+// factsHull returns the constraints that every conjunction of the facts f
+// satisfies, cf = commonFacts(f) and those of their simple hull
+// (presburger.SimpleHull): the constraints of the first that the others
+// imply without writing them alike, such as a bound on a tile's index
+// that each conjunction has in another form. It contains f, so
+// undefinedUnder may subtract under it; where the heap holds an array in
+// many pieces, a tighter set to subtract from leaves fewer pieces to meet
+// each conjunction of f (in sgemmTB's final stage, the reads of `B` in
+// AB's updates: a fifth of the steps, and half of them for some).
+func factsHull(ctx context.Context, f, cf *presburger.Map) (*presburger.Map, error) {
+	h, err := presburger.SimpleHull(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	return h.Intersect(cf)
+}
+
 // undefinedUnder returns (r ∩ f) \ d for a read r of one array, the cells
 // d its heap holds and facts f of several conjunctions, whose common
-// constraints are cf = commonFacts(f).
+// constraints are cf, a conjunction that contains f (commonFacts(f), or
+// factsHull).
 //
 // Subtracting d from r ∩ f subtracts it from every piece of r once per
 // conjunction of f, each with the divisions of f (the floors of the tile

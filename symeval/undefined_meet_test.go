@@ -139,3 +139,56 @@ func TestUndefinedReadsSkipsCoarseOnManyPieces(t *testing.T) {
 		t.Errorf("undefined reads %s, want %s (%v)", got, at40, err)
 	}
 }
+
+// TestUndefinedInFactsHull checks that the undefined reads of a read from
+// a heap of many pieces, under facts of several conjunctions that bound
+// the row read each in its own form, subtract under the facts' hull: the
+// rows past the bound are not split by the heap's pieces only to be
+// dropped by each conjunction, fewer steps than under their common
+// constraints alone, and the same cells.
+func TestUndefinedInFactsHull(t *testing.T) {
+	var cols []string
+	for j := range 80 {
+		if j != 40 {
+			cols = append(cols, fmt.Sprintf("A[i0, i1] -> E%d[] : 0 <= i0 < 8 and i1 = %d", j, j))
+		}
+	}
+	h, err := presburger.ParseUnionMap("[n, k, m] -> { " + strings.Join(cols, "; ") + " }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := mustMap(t, "[n, k, m] -> { A[i0, i1] : i0 = k and 0 <= i1 < 80 }")
+	f := mustMap(t, "[n, k, m] -> { : (0 <= k <= 7 and m >= 0 and m mod 3 = 0) or (0 <= k <= 5 and m >= 0 and m mod 3 = 1) }")
+	d := h.Domain().MapOf(r.Space())
+	if d.NumBasics() <= maxHullPieces {
+		t.Fatalf("a heap of %d pieces, want more than %d", d.NumBasics(), maxHullPieces)
+	}
+	steps := func(fn func(ctx context.Context) (*presburger.Map, error)) (*presburger.Map, int64) {
+		a := presburger.NewAllowance(0)
+		m, err := fn(presburger.WithAllowance(context.Background(), a))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m, a.Used()
+	}
+	s := NewScope([]string{"n", "k", "m"})
+	s.facts = f
+	got, sg := steps(func(ctx context.Context) (*presburger.Map, error) {
+		u, err := undefinedIn(ctx, presburger.NewUnionMap(r), site{scope: s, heap: &Heap{u: h}})
+		if err != nil {
+			return nil, err
+		}
+		return u.MapOf(r.Space()), nil
+	})
+	common, sc := steps(func(ctx context.Context) (*presburger.Map, error) {
+		return undefinedUnder(ctx, r, d, f, commonFacts(f))
+	})
+	t.Logf("undefined reads in %d steps (%d pieces), under the common constraints alone %d (%d pieces)", sg, got.NumBasics(), sc, common.NumBasics())
+	if sg >= sc {
+		t.Errorf("undefined reads in %d steps, under the common constraints alone %d: want fewer", sg, sc)
+	}
+	want := mustMap(t, "[n, k, m] -> { A[i0, i1] : i0 = k and i1 = 40 and ((0 <= k <= 7 and m >= 0 and m mod 3 = 0) or (0 <= k <= 5 and m >= 0 and m mod 3 = 1)) }")
+	if eq, err := got.IsEqual(t.Context(), want); err != nil || !eq {
+		t.Fatalf("undefined reads %s, want %s (%v)", got, want, err)
+	}
+}
