@@ -462,13 +462,13 @@ func undefinedReads(ctx context.Context, st *sched.Assign, at site) (_ *presburg
 		if err != nil {
 			return nil, err
 		}
-		if !coarseFits(c, at.heap) {
-			// The exact reads below.
-		} else if all, err := allDefined(ctx, c, at); err != nil || all {
-			if err != nil {
-				return nil, fmt.Errorf("%s: undefined reads: %w", st.Pos(), err)
+		if coarseFits(c, at.heap) {
+			if all, err := allDefined(ctx, c, at); err != nil || all {
+				if err != nil {
+					return nil, fmt.Errorf("%s: undefined reads: %w", st.Pos(), err)
+				}
+				return presburger.NewUnionMap(), nil
 			}
-			return presburger.NewUnionMap(), nil
 		}
 	}
 	// Accesses that differ in constant offsets (a stencil's): first their
