@@ -129,7 +129,19 @@ func (s *solver) encodePieces(o *symeval.Obligation, st strategy, q *query, piec
 		}
 		disjuncts = append(disjuncts, t)
 	}
-	q.points = s.z.Or(disjuncts...).Simplify()
+	q.points = s.z.Or(disjuncts...)
+	if o.Assumed != nil {
+		// The assumptions kept apart from the points (Obligation.Assumed).
+		a, err := s.enc.Set(o.Assumed, func(name string) (*smt.Term, bool) {
+			t, ok := q.params[name]
+			return t, ok
+		}, nil)
+		if err != nil {
+			return nil, fmt.Errorf("assumptions: %w", err)
+		}
+		q.points = s.z.And(q.points, a)
+	}
+	q.points = q.points.Simplify()
 	if e != nil {
 		q.same = true
 		q.iv, q.sv, q.idef, q.sdef, q.sfree, q.bad, q.axioms, q.opaque, q.ranged = e.iv, e.sv, e.idef, e.sdef, e.sfree, e.bad, e.axioms, e.opaque, e.ranged
