@@ -214,7 +214,8 @@ func meeting(ctx context.Context, d *pieceDomain, within []*pieceDomain) ([]*pre
 // time, their empty pairs dropped as they are built (restrictEach).
 // Assumptions of one conjunction restrict the points, simplified.
 // Assumptions of several conjunctions (a compiler's specialisations) are
-// kept apart from the points (keepAssumed): restricted to them, the
+// kept apart from the pieces of the points that several of them meet
+// (keepAssumed): restricted to them, the
 // pieces of the points are multiplied by their conjunctions (Halide's
 // depthwise separable convolution at its final stage: 12 conjunctions
 // on parameters that most pieces leave free, gigabytes of pieces). The
@@ -247,61 +248,69 @@ func restrictPoints(ctx context.Context, pts, facts, assumptions *presburger.Map
 	if pts, err = pts.Simplify(ctx); err != nil {
 		return nil, nil, err
 	}
-	if pts, err = keepAssumed(ctx, pts, assumptions, size); err != nil {
+	if pts, assumed, err = keepAssumed(ctx, pts, assumptions, size); err != nil {
 		return nil, nil, fmt.Errorf("restrict points: %w", err)
 	}
-	return pts, assumptions, nil
+	return pts, assumed, nil
 }
 
 // keepAssumed returns the pieces of pts that meet the parameter domain
-// a, of several conjunctions, each restricted to the constraints that
-// a's conjunctions have in common (commonFacts) rather than to a: the
-// pieces are not multiplied by a's conjunctions, and a is the points'
-// Obligation.Assumed. A piece is tested against a's conjunctions one at
-// a time, those whose parameter bounds contradict its own skipped
-// (pieceDomain.contradicts), until one meets it; each test is charged
+// a, of several conjunctions: a piece that one conjunction meets
+// restricted to it, a piece that several meet restricted to the
+// constraints they all have in common (commonFacts) rather than to a, so
+// that the pieces are not multiplied by a's conjunctions; and a when
+// some piece is not restricted to it (the points' Obligation.Assumed),
+// nil otherwise. A piece is tested against a's conjunctions one at a
+// time, those whose parameter bounds contradict its own skipped
+// (pieceDomain.contradicts), until two meet it; each test is charged
 // (chargeBuilt) and only the piece is held. The pieces kept count
 // against size (productSize.addEntries).
 //
 // Soundness: the result contains pts ∩ a (a piece is dropped only when
-// no conjunction of a meets it, and a is within its common constraints)
-// and is within pts: its points where a holds are exactly those of
-// pts ∩ a. An obligation is over the points where the assumptions hold
-// (Obligation), and its check conjoins a (validate's encoding of the
+// no conjunction of a meets it, restricted to the one conjunction that
+// meets it, or else to constraints that a implies) and is within pts:
+// its points where a holds are exactly those of pts ∩ a. An obligation
+// is over the points where the assumptions hold (Obligation), and its
+// check conjoins a when it is returned (validate's encoding of the
 // points); every condition decided over Presburger sets from them
 // restricts its violations to the assumptions (gen.decided).
-func keepAssumed(ctx context.Context, pts, a *presburger.Map, size *productSize) (*presburger.Map, error) {
+func keepAssumed(ctx context.Context, pts, a *presburger.Map, size *productSize) (_, assumed *presburger.Map, _ error) {
 	common := commonFacts(a)
 	ad := pieceDomains(a)
 	conj := a.Pieces()
 	var out []*presburger.Map
 	for _, piece := range pts.Pieces() {
-		r, err := piece.IntersectParams(common)
+		w, several, err := meetingConjunction(ctx, piece, conj, ad)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		if err := chargeBuilt(ctx, 1, r); err != nil {
-			return nil, err
-		}
-		meets, err := meetsSome(ctx, r, conj, ad)
-		if err != nil {
-			return nil, err
-		}
-		if !meets {
+		if w == nil {
 			continue
 		}
+		if several {
+			w, assumed = common, a
+		}
+		r, err := piece.IntersectParams(w)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := chargeBuilt(ctx, 1, r); err != nil {
+			return nil, nil, err
+		}
 		if err := size.addEntries(r); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		out = append(out, r)
 	}
-	return presburger.UnionPieces(pts.Space(), out...)
+	r, err := presburger.UnionPieces(pts.Space(), out...)
+	return r, assumed, err
 }
 
-// meetsSome reports whether the piece p meets one of the conjunctions
-// conj of a parameter domain (with their domains cd), tested one at a
-// time, each test charged (chargeBuilt).
-func meetsSome(ctx context.Context, p *presburger.Map, conj []*presburger.Map, cd []*pieceDomain) (bool, error) {
+// meetingConjunction returns the first of the conjunctions conj of a
+// parameter domain (with their domains cd) that the piece p meets (nil:
+// none), and whether another one meets it too, tested one at a time,
+// each test charged (chargeBuilt).
+func meetingConjunction(ctx context.Context, p *presburger.Map, conj []*presburger.Map, cd []*pieceDomain) (first *presburger.Map, several bool, _ error) {
 	d := newPieceDomain(p.Params())
 	for i, w := range conj {
 		if d.contradicts(cd[i]) {
@@ -309,20 +318,24 @@ func meetsSome(ctx context.Context, p *presburger.Map, conj []*presburger.Map, c
 		}
 		r, err := p.IntersectParams(w)
 		if err != nil {
-			return false, err
+			return nil, false, err
 		}
 		if err := chargeBuilt(ctx, 1, r); err != nil {
-			return false, err
+			return nil, false, err
 		}
 		empty, err := r.IsEmpty(ctx)
 		if err != nil {
-			return false, err
+			return nil, false, err
 		}
-		if !empty {
-			return true, nil
+		if empty {
+			continue
 		}
+		if first != nil {
+			return first, true, nil
+		}
+		first = w
 	}
-	return false, nil
+	return first, false, nil
 }
 
 // intersectParamsCharged returns m restricted to the parameters of p,
