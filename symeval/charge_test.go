@@ -123,10 +123,11 @@ func TestRestrictionSkipsContradictingPairs(t *testing.T) {
 // TestRestrictionCountsTheValueSize checks that the restriction of a
 // value's points to assumptions of several conjunctions (restrictPoints)
 // counts the pieces it keeps, by their matrix entries, against the bound
-// of the value's products (productSize): the conjunctions multiply the pieces, and a restriction
-// whose pieces exceed the bound stops with presburger.ErrBudget (the
-// statement's obligations undecided) rather than holding them, while a
-// bound they fit in gives the whole intersection.
+// of the value's products (productSize): a restriction whose pieces
+// exceed the bound stops with presburger.ErrBudget (the statement's
+// obligations undecided) rather than holding them, while a bound they fit
+// in gives the points, which the conjunctions do not multiply (they are
+// kept apart), the same as the whole intersection under them.
 func TestRestrictionCountsTheValueSize(t *testing.T) {
 	pts := mustMap(t, "[N, M] -> { [i, h] : h = i and 0 <= i < N; [i, h] : h = 2i and N <= i < 2N }")
 	dom := mustMap(t, "[N, M] -> { : N >= 8 and M >= 0; : N >= 8 and M <= -5; : 1 <= N <= 3 and M = 5; : N = 5 }")
@@ -140,17 +141,20 @@ func TestRestrictionCountsTheValueSize(t *testing.T) {
 	if whole.NumBasics() != 8 {
 		t.Fatalf("whole intersection of %d pieces, want 8", whole.NumBasics())
 	}
-	if n := coefficients(whole); n <= 2*coefficients(pts) {
-		t.Fatalf("the restriction holds %d coefficients, want more than twice the points' %d", n, coefficients(pts))
-	}
-	size := &productSize{max: 2 * coefficients(pts)}
-	if _, err := restrictPoints(ctx, pts, nil, dom, size); !errors.Is(err, presburger.ErrBudget) {
+	size := &productSize{max: coefficients(pts) / 2}
+	if _, _, err := restrictPoints(ctx, pts, nil, dom, size); !errors.Is(err, presburger.ErrBudget) {
 		t.Fatalf("restriction within %d coefficients: %v, want presburger.ErrBudget", size.max, err)
 	}
-	size = &productSize{max: coefficients(whole)}
-	r, err := restrictPoints(ctx, pts, nil, dom, size)
+	size = &productSize{max: 2 * coefficients(pts)}
+	r, assumed, err := restrictPoints(ctx, pts, nil, dom, size)
 	if err != nil {
 		t.Fatalf("restriction within %d coefficients: %v", size.max, err)
+	}
+	if r.NumBasics() != pts.NumBasics() || assumed != dom {
+		t.Fatalf("restriction of %d pieces, assumptions kept apart %v: want %d and %s", r.NumBasics(), assumed, pts.NumBasics(), dom)
+	}
+	if r, err = r.IntersectParams(assumed); err != nil {
+		t.Fatal(err)
 	}
 	if eq, err := r.IsEqual(ctx, whole); err != nil || !eq {
 		t.Fatalf("restriction %s, want %s (%v)", r, whole, err)

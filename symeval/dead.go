@@ -95,7 +95,7 @@ func (a *Analysis) SplitDead(ctx context.Context, c *Condition) (live *Condition
 		return nil, dead, err
 	}
 	l := *c
-	l.Obligation = &Obligation{Impl: c.Obligation.Impl, Spec: c.Obligation.Spec, Points: rest, SpecValue: c.Obligation.SpecValue}
+	l.Obligation = &Obligation{Impl: c.Obligation.Impl, Spec: c.Obligation.Spec, Points: rest, Assumed: c.Obligation.Assumed, SpecValue: c.Obligation.SpecValue}
 	return &l, dead, nil
 }
 

@@ -22,13 +22,15 @@ import (
 // implementation's value Impl[i] equals the annotation's value Spec[s]
 // (i fills Impl's holes, s Spec's, in that order in the point). Assign
 // is the assignment whose value it checks, Binding the out binding whose
-// cells it checks when the kernel ends; at most one is set.
+// cells it checks when the kernel ends; at most one is set. Assumed is
+// Obligation.Assumed.
 type obligation struct {
 	Assign  *sched.Assign
 	Binding *sched.Binding
 	Impl    *Context
 	Spec    *Context
 	Points  *presburger.Map
+	Assumed *presburger.Map
 }
 
 // valueObligations returns the obligations of the assignment st running
@@ -76,7 +78,7 @@ func valueObligations(ctx context.Context, cs *Contexts, pr *Prophecy, st *sched
 			return nil, err
 		}
 		impl := cs.intern(a.tmpl, a.types, a.holes)
-		var pts *presburger.Map
+		var pts, assumed *presburger.Map
 		if within != nil {
 			doms := a.doms
 			if doms == nil {
@@ -91,13 +93,13 @@ func valueObligations(ctx context.Context, cs *Contexts, pr *Prophecy, st *sched
 			}
 		} else if pts, err = flatProduct(a.set, spec); err == nil {
 			if err = ev.size.add(pts); err == nil {
-				pts, err = restrictPoints(ctx, pts, facts, pr.Assumptions, ev.size)
+				pts, assumed, err = restrictPoints(ctx, pts, facts, pr.Assumptions, ev.size)
 			}
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: value obligations: %w", st.Pos(), err)
 		}
-		out = append(out, obligation{Assign: st, Impl: impl, Spec: sv.Context, Points: pts})
+		out = append(out, obligation{Assign: st, Impl: impl, Spec: sv.Context, Points: pts, Assumed: assumed})
 	}
 	return out, nil
 }
@@ -205,25 +207,23 @@ func meeting(ctx context.Context, d *pieceDomain, within []*pieceDomain) ([]*pre
 
 // restrictPoints returns the points of an obligation restricted to the
 // facts of the assignment's scope (nil: none) and to the assumptions,
-// simplified. Assumptions of several conjunctions (a compiler's
-// specialisations) multiply the pieces of the points by their
-// conjunctions, and simplifying the multiplied pieces is costly: the
-// points are simplified within the facts first, and only the empty
-// pieces are dropped after the assumptions' restriction, as finalHeap
-// does for the final heap (they cost most of the symbolic evaluation of
-// Halide's depthwise separable convolution otherwise). Facts of several
-// conjunctions are met a piece of the points at a time too, their empty
-// pairs dropped as they are built (restrictEach). The result is the
-// same set either way; only its pieces may keep redundant constraints.
-// The pieces these restrictions keep count against size, the bound of
-// the value's products: the conjunctions of the assumptions multiply
-// the pieces (Halide's depthwise separable convolution at its final
-// stage holds gigabytes of such pieces); past the bound, the
-// statement's obligations are undecided (AnalyzeOptions.
-// ProductCoefficients). Facts of more conjunctions than the assumptions
-// are restrictPieces'.
-func restrictPoints(ctx context.Context, pts, facts, assumptions *presburger.Map, size *productSize) (*presburger.Map, error) {
-	var err error
+// and the parameter domain the points hold in (Obligation.Assumed): nil
+// when the points are restricted to the assumptions themselves.
+//
+// Facts of several conjunctions are met a piece of the points at a
+// time, their empty pairs dropped as they are built (restrictEach).
+// Assumptions of one conjunction restrict the points, simplified.
+// Assumptions of several conjunctions (a compiler's specialisations) are
+// kept apart from the pieces of the points that several of them meet
+// (keepAssumed): restricted to them, the
+// pieces of the points are multiplied by their conjunctions (Halide's
+// depthwise separable convolution at its final stage: 12 conjunctions
+// on parameters that most pieces leave free, gigabytes of pieces). The
+// pieces kept count against size, the bound of the value's products;
+// past the bound, the statement's obligations are undecided
+// (AnalyzeOptions.ProductCoefficients). Facts of more conjunctions than
+// the assumptions are restrictPieces'.
+func restrictPoints(ctx context.Context, pts, facts, assumptions *presburger.Map, size *productSize) (_, assumed *presburger.Map, err error) {
 	switch {
 	case facts != nil && facts.NumBasics() > 1:
 		// A piece at a time, without its empty pairs: built whole
@@ -231,26 +231,111 @@ func restrictPoints(ctx context.Context, pts, facts, assumptions *presburger.Map
 		// of Halide's depthwise separable convolution at its final
 		// stage exhaust the memory.
 		if pts, err = restrictEach(ctx, pts, facts, size); err != nil {
-			return nil, fmt.Errorf("restrict points to the facts: %w", err)
+			return nil, nil, fmt.Errorf("restrict points to the facts: %w", err)
 		}
 	case facts != nil:
 		if pts, err = intersectParamsCharged(ctx, pts, facts); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if assumptions.NumBasics() <= 1 {
 		if pts, err = intersectParamsCharged(ctx, pts, assumptions); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return pts.Simplify(ctx)
+		pts, err = pts.Simplify(ctx)
+		return pts, nil, err
 	}
 	if pts, err = pts.Simplify(ctx); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if pts, err = restrictEach(ctx, pts, assumptions, size); err != nil {
-		return nil, fmt.Errorf("restrict points: %w", err)
+	if pts, assumed, err = keepAssumed(ctx, pts, assumptions, size); err != nil {
+		return nil, nil, fmt.Errorf("restrict points: %w", err)
 	}
-	return pts, nil
+	return pts, assumed, nil
+}
+
+// keepAssumed returns the pieces of pts that meet the parameter domain
+// a, of several conjunctions: a piece that one conjunction meets
+// restricted to it, a piece that several meet restricted to the
+// constraints they all have in common (commonFacts) rather than to a, so
+// that the pieces are not multiplied by a's conjunctions; and a when
+// some piece is not restricted to it (the points' Obligation.Assumed),
+// nil otherwise. A piece is tested against a's conjunctions one at a
+// time, those whose parameter bounds contradict its own skipped
+// (pieceDomain.contradicts), until two meet it; each test is charged
+// (chargeBuilt) and only the piece is held. The pieces kept count
+// against size (productSize.addEntries).
+//
+// Soundness: the result contains pts ∩ a (a piece is dropped only when
+// no conjunction of a meets it, restricted to the one conjunction that
+// meets it, or else to constraints that a implies) and is within pts:
+// its points where a holds are exactly those of pts ∩ a. An obligation
+// is over the points where the assumptions hold (Obligation), and its
+// check conjoins a when it is returned (validate's encoding of the
+// points); every condition decided over Presburger sets from them
+// restricts its violations to the assumptions (gen.decided).
+func keepAssumed(ctx context.Context, pts, a *presburger.Map, size *productSize) (_, assumed *presburger.Map, _ error) {
+	common := commonFacts(a)
+	ad := pieceDomains(a)
+	conj := a.Pieces()
+	var out []*presburger.Map
+	for _, piece := range pts.Pieces() {
+		w, several, err := meetingConjunction(ctx, piece, conj, ad)
+		if err != nil {
+			return nil, nil, err
+		}
+		if w == nil {
+			continue
+		}
+		if several {
+			w, assumed = common, a
+		}
+		r, err := piece.IntersectParams(w)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := chargeBuilt(ctx, 1, r); err != nil {
+			return nil, nil, err
+		}
+		if err := size.addEntries(r); err != nil {
+			return nil, nil, err
+		}
+		out = append(out, r)
+	}
+	r, err := presburger.UnionPieces(pts.Space(), out...)
+	return r, assumed, err
+}
+
+// meetingConjunction returns the first of the conjunctions conj of a
+// parameter domain (with their domains cd) that the piece p meets (nil:
+// none), and whether another one meets it too, tested one at a time,
+// each test charged (chargeBuilt).
+func meetingConjunction(ctx context.Context, p *presburger.Map, conj []*presburger.Map, cd []*pieceDomain) (first *presburger.Map, several bool, _ error) {
+	d := newPieceDomain(p.Params())
+	for i, w := range conj {
+		if d.contradicts(cd[i]) {
+			continue
+		}
+		r, err := p.IntersectParams(w)
+		if err != nil {
+			return nil, false, err
+		}
+		if err := chargeBuilt(ctx, 1, r); err != nil {
+			return nil, false, err
+		}
+		empty, err := r.IsEmpty(ctx)
+		if err != nil {
+			return nil, false, err
+		}
+		if empty {
+			continue
+		}
+		if first != nil {
+			return first, true, nil
+		}
+		first = w
+	}
+	return first, false, nil
 }
 
 // intersectParamsCharged returns m restricted to the parameters of p,

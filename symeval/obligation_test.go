@@ -147,8 +147,23 @@ func TestRestrictPoints(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			got, err := restrictPoints(ctx, pts, f, a, nil)
+			got, assumed, err := restrictPoints(ctx, pts, f, a, nil)
 			if err != nil {
+				t.Fatal(err)
+			}
+			// Within the points and the facts, and the same points
+			// where the assumptions hold; those of several
+			// conjunctions are kept apart (assumed).
+			if sub, err := got.IsSubset(ctx, want); err != nil || !sub {
+				t.Errorf("under %s and facts %q: %s, not within %s (%v)", as, fs, got, want, err)
+			}
+			if (assumed != nil) != (a.NumBasics() > 1) {
+				t.Errorf("under %s: assumptions kept apart %v", as, assumed)
+			}
+			if assumed == nil {
+				assumed = a
+			}
+			if got, err = got.IntersectParams(assumed); err != nil {
 				t.Fatal(err)
 			}
 			if want, err = want.IntersectParams(a); err != nil {
@@ -158,6 +173,55 @@ func TestRestrictPoints(t *testing.T) {
 				t.Errorf("under %s and facts %q: %s, want %s (%v)", as, fs, got, want, err)
 			}
 		}
+	}
+}
+
+// TestRestrictPointsKeepsAssumptionsApart checks that assumptions of
+// several conjunctions on parameters that the points leave free (Halide's
+// cases on buffer bounds) do not multiply the points' pieces: the points
+// keep their pieces, dropping those no conjunction meets, and the
+// assumptions are returned for the check, under which the points are
+// exactly those restricted to them.
+func TestRestrictPointsKeepsAssumptionsApart(t *testing.T) {
+	ctx := context.Background()
+	pts := mustMap(t, "[N, A, B, C] -> { [h1, h2] : 0 <= h1 < N and h2 = h1; [h1, h2] : N <= h1 < 2N and h2 = h1 + 1; [h1, h2] : h1 = -1 and h2 = 0 and N <= -3 }")
+	// 2 x 2 x 3 cases on A, B and C, all with N >= 1.
+	var cases []string
+	for _, a := range []string{"A = 0", "A >= 1"} {
+		for _, b := range []string{"B <= 4", "B >= 5"} {
+			for _, c := range []string{"C <= 0", "1 <= C <= 9", "C >= 10"} {
+				cases = append(cases, "N >= 1 and "+a+" and "+b+" and "+c)
+			}
+		}
+	}
+	a := mustMap(t, "[N, A, B, C] -> { : "+strings.Join(cases, "; : ")+" }")
+	if a.NumBasics() != 12 {
+		t.Fatalf("assumptions of %d conjunctions, want 12", a.NumBasics())
+	}
+	got, assumed, err := restrictPoints(ctx, pts, nil, a, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if assumed != a {
+		t.Fatalf("assumptions kept apart %v, want %s", assumed, a)
+	}
+	// The third piece (N <= -3) meets no conjunction.
+	if got.NumBasics() != 2 {
+		t.Errorf("%d pieces of points, want the 2 that meet the assumptions: %s", got.NumBasics(), got)
+	}
+	whole, err := pts.IntersectParams(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	under, err := got.IntersectParams(assumed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eq, err := under.IsEqual(ctx, whole); err != nil || !eq {
+		t.Errorf("%s under the assumptions, want %s (%v)", got, whole, err)
+	}
+	if sub, err := got.IsSubset(ctx, pts); err != nil || !sub {
+		t.Errorf("%s not within the points %s (%v)", got, pts, err)
 	}
 }
 
@@ -180,9 +244,14 @@ func TestRestrictPieces(t *testing.T) {
 		{"[N, M] -> { : N >= 2 * floor(M/2) + 1; : N <= 2 * floor(M/2) }", "[M, N] -> { : N >= 10 or M >= 10 }"},
 	} {
 		f, a := parse(c.facts), parse(c.assumptions)
-		want, err := restrictPoints(ctx, pts, f, a, nil)
+		want, assumed, err := restrictPoints(ctx, pts, f, a, nil)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if assumed != nil {
+			if want, err = want.IntersectParams(assumed); err != nil {
+				t.Fatal(err)
+			}
 		}
 		within, err := knownConjunctions(ctx, f, a)
 		if err != nil {

@@ -61,6 +61,12 @@ type LoopVar struct {
 type Obligation struct {
 	Impl, Spec *Context
 	Points     *presburger.Map
+	// Assumed, when not nil, is a parameter domain that the points are
+	// not restricted to: the assumptions of several conjunctions, kept
+	// apart from the points rather than multiplying their pieces. Points
+	// then holds points where it does not hold, which are no
+	// obligation's: a check of the obligation conjoins it.
+	Assumed *presburger.Map
 	// SpecValue is set when Spec is the specification's value of the cell
 	// (an annotation, an output's element), which any kernel value
 	// satisfies where it is unconstrained (value.Value.IsUnconstrained);
@@ -72,7 +78,7 @@ type Obligation struct {
 // (a part of Impl, such as one of its subterms), over the same points and
 // against the same specification side.
 func (o *Obligation) WithImpl(impl *Context) *Obligation {
-	return &Obligation{Impl: impl, Spec: o.Spec, Points: o.Points, SpecValue: o.SpecValue}
+	return &Obligation{Impl: impl, Spec: o.Spec, Points: o.Points, Assumed: o.Assumed, SpecValue: o.SpecValue}
 }
 
 // String prints the obligation as "Impl = Spec : points", the holes of
@@ -693,7 +699,7 @@ func (g *gen) obligations(base Condition, kind sched.Kind, obs []obligation) err
 			continue
 		}
 		c.Status = Pending
-		c.Obligation = &Obligation{Impl: o.Impl, Spec: o.Spec, Points: o.Points,
+		c.Obligation = &Obligation{Impl: o.Impl, Spec: o.Spec, Points: o.Points, Assumed: o.Assumed,
 			SpecValue: kind == sched.WrongValue || kind == sched.OutputWrongValue}
 		if o.Impl == o.Spec {
 			// Equal contexts: the obligation holds where the holes agree.

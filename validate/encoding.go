@@ -103,6 +103,22 @@ func (s *solver) substitute(o *symeval.Obligation, piece *presburger.BasicMap) *
 	return q
 }
 
+// assumed returns the points of the query q, simplified, conjoined with
+// the assumptions that o keeps apart from them (Obligation.Assumed).
+func (s *solver) assumed(o *symeval.Obligation, q *query, points *smt.Term) (*smt.Term, error) {
+	if o.Assumed != nil {
+		a, err := s.enc.Set(o.Assumed, func(name string) (*smt.Term, bool) {
+			t, ok := q.params[name]
+			return t, ok
+		}, nil)
+		if err != nil {
+			return nil, fmt.Errorf("assumptions: %w", err)
+		}
+		points = s.z.And(points, a)
+	}
+	return points.Simplify(), nil
+}
+
 // encodePieces completes the query q of the substitution that every one
 // of pieces makes (substitute): its points are their union, so that the
 // guards decided over them, and the query's answer, hold for each.
@@ -129,7 +145,9 @@ func (s *solver) encodePieces(o *symeval.Obligation, st strategy, q *query, piec
 		}
 		disjuncts = append(disjuncts, t)
 	}
-	q.points = s.z.Or(disjuncts...).Simplify()
+	if q.points, err = s.assumed(o, q, s.z.Or(disjuncts...)); err != nil {
+		return nil, err
+	}
 	if e != nil {
 		q.same = true
 		q.iv, q.sv, q.idef, q.sdef, q.sfree, q.bad, q.axioms, q.opaque, q.ranged = e.iv, e.sv, e.idef, e.sdef, e.sfree, e.bad, e.axioms, e.opaque, e.ranged

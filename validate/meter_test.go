@@ -226,8 +226,10 @@ func TestConditionTerms(t *testing.T) {
 }
 
 // renewalSpec and renewalProg: a condition of five pieces, one per
-// value of N that the kernel's assumptions allow, each its own
-// substitution (N fixed), closed by matching group by group.
+// value of N that the kernel's assumptions allow (split by an if on the
+// same condition: the assumptions alone are kept apart from the
+// points), each its own substitution (N fixed), closed by matching
+// group by group.
 const renewalSpec = `param N
 assume N >= 2
 input A(i) : f32
@@ -242,8 +244,10 @@ assume select(N == 3, 1, select(N == 5, 1, select(N == 7, 1, select(N == 9, 1, s
 in  a[i] : f32[N] = A(i)
 out t[i] : f32[N] = T(i)
 {
-  for i < N {
-    t[i] {T(i)} := a[i] + a[i]
+  if select(N == 3, 1, select(N == 5, 1, select(N == 7, 1, select(N == 9, 1, select(N == 11, 1, 0))))) == 1 {
+    for i < N {
+      t[i] {T(i)} := a[i] + a[i]
+    }
   }
 }
 `

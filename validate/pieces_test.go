@@ -13,8 +13,10 @@ var groupSpec = strings.Replace(clampSpec, "param N\n", "param N, M\n", 1)
 
 // groupProg returns the copy kernel whose store reads a[read], under
 // assumptions of three cases: N <= 5, or 6 <= N <= 10 or N >= 20 with
-// M = 3. The last two give M the same term (one substitution), the first
-// leaves it free (another substitution, the same sides).
+// M = 3, and an if on the same condition, whose facts split the points
+// (the assumptions alone are kept apart from them). The last two give M
+// the same term (one substitution), the first leaves it free (another
+// substitution, the same sides).
 func groupProg(read string) string {
 	return `kernel k(N, M)
 assume N >= 2
@@ -23,8 +25,10 @@ assume select(N <= 10, 1, select(N >= 20, 1, 0)) == 1
 in  a[i] : f32[N] = A(i)
 out t[i] : f32[N] = T(i)
 {
-  for i < N {
-    t[i] {T(i)} := a[` + read + `]
+  if select(N > 5, M, 3) == 3 && select(N <= 10, 1, select(N >= 20, 1, 0)) == 1 {
+    for i < N {
+      t[i] {T(i)} := a[` + read + `]
+    }
   }
 }
 `
