@@ -16,19 +16,7 @@ import (
 // excludes, that the small product is built whole, and that the pairs it
 // meets count against the step allowance: one step short, it stops.
 func TestKnownDomainExcludes(t *testing.T) {
-	var fs, as []string
-	for i := range 9 {
-		fs = append(fs, fmt.Sprintf(": 10*%d <= N < 10*%d + 10", i, i))
-	}
-	for c := range 8 {
-		as = append(as, fmt.Sprintf(": P = %d and N >= %d", c, 3*c))
-	}
-	facts := mustMap(t, "[N, P] -> { "+strings.Join(fs, "; ")+" }")
-	assumed := mustMap(t, "[N, P] -> { "+strings.Join(as, "; ")+" }")
-	k, err := newKnownDomain(facts, assumed)
-	if err != nil {
-		t.Fatal(err)
-	}
+	facts, assumed, k := splitKnown(t)
 	if k.whole != nil {
 		t.Fatalf("%d x %d pieces built whole", facts.NumBasics(), assumed.NumBasics())
 	}
@@ -135,19 +123,7 @@ func TestIntersectAssumed(t *testing.T) {
 // P = c for c /= 7), and that a skipped piece still costs its step.
 // BenchmarkKnownDomainExcludes measures what the skip saves.
 func TestKnownDomainSkipsContradictingPieces(t *testing.T) {
-	var fs, as []string
-	for i := range 9 {
-		fs = append(fs, fmt.Sprintf(": 10*%d <= N < 10*%d + 10", i, i))
-	}
-	for c := range 8 {
-		as = append(as, fmt.Sprintf(": P = %d and N >= %d", c, 3*c))
-	}
-	facts := mustMap(t, "[N, P] -> { "+strings.Join(fs, "; ")+" }")
-	assumed := mustMap(t, "[N, P] -> { "+strings.Join(as, "; ")+" }")
-	k, err := newKnownDomain(facts, assumed)
-	if err != nil {
-		t.Fatal(err)
-	}
+	facts, assumed, k := splitKnown(t)
 	whole, err := facts.Intersect(assumed)
 	if err != nil {
 		t.Fatal(err)
@@ -224,4 +200,25 @@ func BenchmarkKnownDomainExcludes(b *testing.B) {
 			}
 		}
 	}
+}
+
+// splitKnown returns facts of 9 pieces (ranges of N) and assumptions of 8
+// (cases of P with lower bounds on N), and the scope's knowledge of the
+// two, past maxKnownProduct and so kept as its parts.
+func splitKnown(t *testing.T) (facts, assumed *presburger.Map, k *knownDomain) {
+	t.Helper()
+	var fs, as []string
+	for i := range 9 {
+		fs = append(fs, fmt.Sprintf(": 10*%d <= N < 10*%d + 10", i, i))
+	}
+	for c := range 8 {
+		as = append(as, fmt.Sprintf(": P = %d and N >= %d", c, 3*c))
+	}
+	facts = mustMap(t, "[N, P] -> { "+strings.Join(fs, "; ")+" }")
+	assumed = mustMap(t, "[N, P] -> { "+strings.Join(as, "; ")+" }")
+	k, err := newKnownDomain(facts, assumed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return facts, assumed, k
 }

@@ -76,16 +76,8 @@ func undefinedBothWays(t *testing.T, r, d, f *presburger.Map) (under *presburger
 		t.Fatalf("facts of %d conjunctions, want several", f.NumBasics())
 	}
 	cf := commonFacts(f)
-	steps := func(fn func(ctx context.Context) (*presburger.Map, error)) (*presburger.Map, int64) {
-		a := presburger.NewAllowance(0)
-		m, err := fn(presburger.WithAllowance(context.Background(), a))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return m, a.Used()
-	}
-	under, su = steps(func(ctx context.Context) (*presburger.Map, error) { return undefinedUnder(ctx, r, d, f, cf) })
-	direct, sd = steps(func(ctx context.Context) (*presburger.Map, error) { return undefinedDirect(ctx, r, d, f) })
+	under, su = withSteps(t, func(ctx context.Context) (*presburger.Map, error) { return undefinedUnder(ctx, r, d, f, cf) })
+	direct, sd = withSteps(t, func(ctx context.Context) (*presburger.Map, error) { return undefinedDirect(ctx, r, d, f) })
 	return under, su, direct, sd
 }
 
@@ -112,16 +104,8 @@ func TestUndefinedReadsSkipsCoarseOnManyPieces(t *testing.T) {
 	if c, ok, err := coarseReads(s, st.Value); err != nil || !ok || c == nil {
 		t.Fatalf("no coarse reads (%v)", err)
 	}
-	steps := func(fn func(ctx context.Context) (*presburger.UnionMap, error)) (*presburger.UnionMap, int64) {
-		a := presburger.NewAllowance(0)
-		m, err := fn(presburger.WithAllowance(context.Background(), a))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return m, a.Used()
-	}
-	got, sg := steps(func(ctx context.Context) (*presburger.UnionMap, error) { return undefinedReads(ctx, st, at) })
-	want, sw := steps(func(ctx context.Context) (*presburger.UnionMap, error) {
+	got, sg := withSteps(t, func(ctx context.Context) (*presburger.UnionMap, error) { return undefinedReads(ctx, st, at) })
+	want, sw := withSteps(t, func(ctx context.Context) (*presburger.UnionMap, error) {
 		r, err := reads(ctx, s, st.Value)
 		if err != nil {
 			return nil, err
@@ -163,24 +147,16 @@ func TestUndefinedInFactsHull(t *testing.T) {
 	if d.NumBasics() <= maxHullPieces {
 		t.Fatalf("a heap of %d pieces, want more than %d", d.NumBasics(), maxHullPieces)
 	}
-	steps := func(fn func(ctx context.Context) (*presburger.Map, error)) (*presburger.Map, int64) {
-		a := presburger.NewAllowance(0)
-		m, err := fn(presburger.WithAllowance(context.Background(), a))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return m, a.Used()
-	}
 	s := NewScope([]string{"n", "k", "m"})
 	s.facts = f
-	got, sg := steps(func(ctx context.Context) (*presburger.Map, error) {
+	got, sg := withSteps(t, func(ctx context.Context) (*presburger.Map, error) {
 		u, err := undefinedIn(ctx, presburger.NewUnionMap(r), site{scope: s, heap: &Heap{u: h}})
 		if err != nil {
 			return nil, err
 		}
 		return u.MapOf(r.Space()), nil
 	})
-	common, sc := steps(func(ctx context.Context) (*presburger.Map, error) {
+	common, sc := withSteps(t, func(ctx context.Context) (*presburger.Map, error) {
 		return undefinedUnder(ctx, r, d, f, commonFacts(f))
 	})
 	t.Logf("undefined reads in %d steps (%d pieces), under the common constraints alone %d (%d pieces)", sg, got.NumBasics(), sc, common.NumBasics())
@@ -191,4 +167,16 @@ func TestUndefinedInFactsHull(t *testing.T) {
 	if eq, err := got.IsEqual(t.Context(), want); err != nil || !eq {
 		t.Fatalf("undefined reads %s, want %s (%v)", got, want, err)
 	}
+}
+
+// withSteps runs fn under an unbounded allowance of Presburger steps and
+// returns its result with the steps it counted; an error fails the test.
+func withSteps[T any](t *testing.T, fn func(ctx context.Context) (T, error)) (T, int64) {
+	t.Helper()
+	a := presburger.NewAllowance(0)
+	m, err := fn(presburger.WithAllowance(context.Background(), a))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, a.Used()
 }
