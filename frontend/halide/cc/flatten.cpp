@@ -1148,9 +1148,9 @@ private:
     // (y + k) % F, k shifted by the simplifier by a multiple of the fold
     // F, and the annotation needs y itself: the coordinate's let before
     // flattening (unique, expanded, a rebased loop's variable read as the
-    // rebased one plus its old min) gives it where every variable it
-    // reads is in scope. The annotation is checked like any other, so a
-    // wrong guess cannot make the kernel VALID.
+    // rebased one plus its own min, see visit_loop) gives it where every
+    // variable it reads is in scope. The annotation is checked like any
+    // other, so a wrong guess cannot make the kernel VALID.
     Stmt folded_coords(const std::string &name, Stmt s) {
         auto fo = folded_.find(name);
         auto fi = p_.funcs.find(name);
@@ -1985,7 +1985,7 @@ private:
     // realization is the region of the realization of name before
     // flattening that the allocation in scope here comes from, its mins
     // in the final statement's variables (a rebased loop's variable read
-    // as the rebased one plus its old min). A func realized several times
+    // as the rebased one plus its own min). A func realized several times
     // before flattening (in the branches of a specialization, say) takes
     // the region a marker carried to this allocation (marked_region), or
     // else is realized at the same region in each, or in one region
