@@ -25,6 +25,13 @@ const finalTarget = "x86-64-linux-avx-avx2-f16c-fma-sse41"
 // have tails.
 var finalSizes = map[string][]int{"out": {19, 10}}
 
+// slidingSizes are the extents of sliding's JIT sample: its input half as
+// high as the output, so that the repeated edge's clamps bite at both ends
+// and partition_loops' prologue and epilogue of the rows are not empty
+// (an input the bounds query sizes covers every row read: the steady state
+// then starts at the loop's min).
+var slidingSizes = map[string][]int{"out": {19, 10}, "input": {19, 5}}
+
 // finalOptions are the options of schedule sched of testdata/final at
 // --stage final, with the miscompilation plant planted (none if empty):
 // strided is generator final_strided, the others final_stage's sched.
@@ -65,10 +72,14 @@ func finalOptions(sched, plant string) Options {
 // input's 8 x 8 tiles stored transposed, one store interleaving eight
 // loads of the input's rows, input.stride.1 apart (rows: one store in a
 // loop over its 64 lanes, each lane's row the lane's remainder by 8, a
-// multiple of the stride the delinearisation splits off). Each kernel
+// multiple of the stride the delinearisation splits off), a sliding
+// window over the input's repeated edge whose rows' loop partition_loops
+// splits into a prologue of a length the buffers' mins give, a steady
+// state and an epilogue (sliding: each part's variable counted from its
+// own min; its JIT sample's input shorter than the output). Each kernel
 // agrees with Halide's JIT cell for cell; scalar, vector, lanes,
 // interleaved and rows are validated here, VALID, the others but borrow
-// in TestLongFinalStage.
+// and sliding in TestLongFinalStage.
 func TestFinalStage(t *testing.T) {
 	t.Parallel()
 	tc := toolchain(t)
@@ -88,7 +99,11 @@ func TestFinalStage(t *testing.T) {
 			if sched == "rows" && !strings.Contains(pair.Kernel(frontend.Prog).Text, "for blur_x_lane < 64 {") {
 				t.Errorf("the interleaved store to blur_x is not one store in a loop over its lanes")
 			}
-			jitAgrees(ctx, t, d, o, pair.Spec, pair.Kernel(frontend.Prog).Text, finalSizes, 1, 0)
+			sizes := finalSizes
+			if sched == "sliding" {
+				sizes = slidingSizes
+			}
+			jitAgrees(ctx, t, d, o, pair.Spec, pair.Kernel(frontend.Prog).Text, sizes, 1, 0)
 			if testing.Short() || (sched != "scalar" && sched != "vector" && sched != "lanes" && sched != "interleaved" && sched != "rows") {
 				return
 			}
@@ -99,7 +114,7 @@ func TestFinalStage(t *testing.T) {
 
 // finalSchedules are the schedules of testdata/final that TestFinalStage
 // translates.
-var finalSchedules = []string{"scalar", "vector", "unroll", "partition", "inner", "tiles", "predicate", "unrolled", "repeated", "transposed", "poly", "epilogue", "bounded", "strided", "lanes", "borrow", "interleaved", "rows"}
+var finalSchedules = []string{"scalar", "vector", "unroll", "partition", "inner", "tiles", "predicate", "unrolled", "repeated", "transposed", "poly", "epilogue", "bounded", "strided", "lanes", "borrow", "interleaved", "rows", "sliding"}
 
 // TestLongFinalStage validates the schedules of TestFinalStage that it
 // only translates: each is VALID.
@@ -113,6 +128,9 @@ func TestLongFinalStage(t *testing.T) {
 	for _, sched := range finalSchedules[2:] {
 		if sched == "borrow" {
 			continue // its validation is not bounded yet: minutes of CPU without a verdict
+		}
+		if sched == "sliding" {
+			continue // UNKNOWN: the annotations of the stores to out in the steady state and the epilogue exhaust their solver budget
 		}
 		t.Run(sched, func(t *testing.T) {
 			finalValid(ctx, t, translated(ctx, t, d, finalOptions(sched, "")))

@@ -435,10 +435,25 @@ Lowered lower(const Halide::Pipeline &pipeline, const Target &t, const std::stri
 // gather names the funcs, buffers and parameters of the lowered pipeline.
 Pipeline_ gather(const Lowered &l);
 
+// RebasedLoop is what rebase_loops_to_zero made of a loop v: the loop
+// v.rebased, whose body starts with the let v = v.rebased + m, m the min
+// of that loop (for the parts partition_loops split off one loop, each
+// part's own). value is that let's value (undefined where the body does
+// not start with it), lets the lets in scope there.
+struct RebasedLoop {
+    Expr value;
+    std::map<std::string, Expr> lets;
+};
+
+// RebasedLoops lists the RebasedLoop of each loop v.rebased, by name, in
+// pre-order.
+using RebasedLoops = std::map<std::string, std::vector<RebasedLoop>>;
+
 // lower_final continues l's lowering with the passes Halide 14 runs after
 // bound_small_allocations, up to the statement before
-// lower_parallel_tasks (final.cpp).
-Stmt lower_final(const Lowered &l, const Target &t);
+// lower_parallel_tasks (final.cpp). rebased, when not null, gets the
+// loops rebase_loops_to_zero rebased.
+Stmt lower_final(const Lowered &l, const Target &t, RebasedLoops *rebased = nullptr);
 
 // derived_param is the integer parameter of p that abstracts op, an int32
 // conversion of a float expression of p's float parameters alone, in the

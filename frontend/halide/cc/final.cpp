@@ -12,7 +12,46 @@
 namespace augur {
 namespace detail {
 
-Stmt lower_final(const Lowered &l, const Target &t) {
+namespace {
+
+// RecordRebased collects the RebasedLoops of a statement just after
+// rebase_loops_to_zero.
+class RecordRebased : public IRVisitor {
+public:
+    RebasedLoops loops;
+
+private:
+    using IRVisitor::visit;
+    std::map<std::string, Expr> lets_;  // the lets in scope
+
+    void visit(const LetStmt *op) override {
+        auto it = lets_.find(op->name);
+        bool had = it != lets_.end();
+        Expr old = had ? it->second : Expr();
+        lets_[op->name] = op->value;
+        op->body.accept(this);
+        if (had) {
+            lets_[op->name] = old;
+        } else {
+            lets_.erase(op->name);
+        }
+    }
+
+    void visit(const For *op) override {
+        const std::string suffix = ".rebased";
+        const std::string &n = op->name;
+        if (n.size() > suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0) {
+            const LetStmt *l = op->body.as<LetStmt>();
+            bool own = l && l->name == n.substr(0, n.size() - suffix.size());
+            loops[n].push_back({own ? l->value : Expr(), lets_});
+        }
+        IRVisitor::visit(op);
+    }
+};
+
+}  // namespace
+
+Stmt lower_final(const Lowered &l, const Target &t, RebasedLoops *rebased) {
     Stmt s = l.s;
     s = storage_flattening(s, l.outputs, l.env, t);
     s = add_atomic_mutex(s, l.env);
@@ -32,6 +71,11 @@ Stmt lower_final(const Lowered &l, const Target &t) {
     s = simplify(s);
     s = trim_no_ops(s);
     s = rebase_loops_to_zero(s);
+    if (rebased) {
+        RecordRebased r;
+        s.accept(&r);
+        *rebased = r.loops;
+    }
     s = hoist_loop_invariant_if_statements(s);
     s = inject_early_frees(s);
     if (t.has_feature(Target::FuzzFloatStores)) {

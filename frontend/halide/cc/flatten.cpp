@@ -1050,6 +1050,7 @@ public:
     }
     std::set<std::string> outputs_stored;  // output buffers the statement stores to
     RegionHints hints;                     // the regions markers carried (see region_hints)
+    std::map<const For *, RebasedLoop> rebased_at;  // v's value in each loop v.rebased (see rebased_values)
 
 private:
     std::map<std::string, size_t> allocated_;  // the allocations of each array visited so far
@@ -1147,9 +1148,9 @@ private:
     // (y + k) % F, k shifted by the simplifier by a multiple of the fold
     // F, and the annotation needs y itself: the coordinate's let before
     // flattening (unique, expanded, a rebased loop's variable read as the
-    // rebased one plus its old min) gives it where every variable it
-    // reads is in scope. The annotation is checked like any other, so a
-    // wrong guess cannot make the kernel VALID.
+    // rebased one plus its own min, see visit_loop) gives it where every
+    // variable it reads is in scope. The annotation is checked like any
+    // other, so a wrong guess cannot make the kernel VALID.
     Stmt folded_coords(const std::string &name, Stmt s) {
         auto fo = folded_.find(name);
         auto fi = p_.funcs.find(name);
@@ -1984,7 +1985,7 @@ private:
     // realization is the region of the realization of name before
     // flattening that the allocation in scope here comes from, its mins
     // in the final statement's variables (a rebased loop's variable read
-    // as the rebased one plus its old min). A func realized several times
+    // as the rebased one plus its own min). A func realized several times
     // before flattening (in the branches of a specialization, say) takes
     // the region a marker carried to this allocation (marked_region), or
     // else is realized at the same region in each, or in one region
@@ -2321,43 +2322,72 @@ private:
         return s;
     }
 
+    // rebased_value is r's value of v in the variables in scope: r's lets
+    // that are not in scope expanded, or undefined.
+    Expr rebased_value(const RebasedLoop &r) {
+        Expr e = r.value;
+        for (int i = 0; i < 64 && !in_final_scope(e); i++) {
+            std::map<std::string, Expr> sub;
+            for (const std::string &w : vars_of(e)) {
+                auto l = r.lets.find(w);
+                if (l != r.lets.end() && !in_final_scope(Variable::make(Int(32), w))) {
+                    sub[w] = l->second;
+                }
+            }
+            if (sub.empty()) {
+                break;
+            }
+            e = substitute(sub, e);
+        }
+        return in_final_scope(e) ? simplify(e) : Expr();
+    }
+
     // A loop rebase_loops_to_zero rebased, for (v.rebased, 0, n), had
-    // started at the min m it had before flattening: v = v.rebased + m
-    // there, and realization bounds before flattening that read v read
-    // that.
+    // started at its own min m: v = v.rebased + m there, and realization
+    // bounds before flattening that read v read that. Each part that
+    // partition_loops split off a loop starts at its own min (the
+    // prologue at the loop's min before flattening, the steady state and
+    // the epilogue where the part before ends): rebased_at gives it,
+    // where it reads only variables in scope, else the loop's one min
+    // before flattening stands for it.
     Stmt visit_loop(const For *op) {
         const std::string suffix = ".rebased";
         const std::string &n = op->name;
+        std::string v;
+        Expr val;  // v's value in the loop, when it is a rebased one
+        loops_[n]++;
         if (n.size() > suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0) {
-            std::string v = n.substr(0, n.size() - suffix.size());
+            v = n.substr(0, n.size() - suffix.size());
             auto m = loop_mins_.find(v);
-            if (m != loop_mins_.end() && m->second.size() == 1) {
-                rebased_[v] = Variable::make(Int(32), n) + m->second[0];
-                loops_[n]++;
-                Stmt s = IRMutator::visit(op);
-                loops_[n]--;
-                if (loops_[n] == 0) {
-                    loops_.erase(n);
-                }
-                rebased_.erase(v);
-                // Halide's rebase_loops_to_zero defined v = v.rebased + m
-                // in the body, which the simplifier then substituted away:
-                // the let is restored, where m reads only variables in
-                // scope and v is an RVar's coordinate, so that the stores
-                // of its stage find it in scope again.
-                const For *f = s.as<For>();
-                if (f && is_rvar_coord(v) && in_final_scope(m->second[0]) && !loops_.count(v) && !lets_.count(v)) {
-                    Stmt body = LetStmt::make(v, Variable::make(Int(32), n) + m->second[0], f->body);
-                    s = For::make(f->name, f->min, f->extent, f->for_type, f->device_api, body);
-                }
-                return s;
+            if (auto r = rebased_at.find(op); r != rebased_at.end() && r->second.value.defined()) {
+                val = rebased_value(r->second);
+            }
+            if (!val.defined() && m != loop_mins_.end() && m->second.size() == 1) {
+                val = Variable::make(Int(32), n) + m->second[0];
             }
         }
-        loops_[n]++;
+        if (val.defined()) {
+            rebased_[v] = val;
+        }
         Stmt s = IRMutator::visit(op);
+        bool in_scope = val.defined() && in_final_scope(val);
         loops_[n]--;
         if (loops_[n] == 0) {
             loops_.erase(n);
+        }
+        if (!val.defined()) {
+            return s;
+        }
+        rebased_.erase(v);
+        // Halide's rebase_loops_to_zero defined v = v.rebased + m in the
+        // body, which the simplifier then substituted away: the let is
+        // restored, where m reads only variables in scope and v is an
+        // RVar's coordinate, so that the stores of its stage find it in
+        // scope again.
+        const For *f = s.as<For>();
+        if (f && is_rvar_coord(v) && in_scope && !loops_.count(v) && !lets_.count(v)) {
+            Stmt body = LetStmt::make(v, val, f->body);
+            s = For::make(f->name, f->min, f->extent, f->for_type, f->device_api, body);
         }
         return s;
     }
@@ -3243,11 +3273,50 @@ RegionHints region_hints(const Pipeline_ &p, const Lowered &l, const Target &t, 
     return out;
 }
 
+// RebasedFors lists the loops v.rebased of a statement, by name, in
+// pre-order.
+class RebasedFors : public IRVisitor {
+public:
+    std::map<std::string, std::vector<const For *>> loops;
+
+private:
+    using IRVisitor::visit;
+    void visit(const For *op) override {
+        const std::string suffix = ".rebased";
+        const std::string &n = op->name;
+        if (n.size() > suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0) {
+            loops[n].push_back(op);
+        }
+        IRVisitor::visit(op);
+    }
+};
+
+// rebased_values gives each loop v.rebased of the final statement fin the
+// value of v in it that rebase_loops_to_zero defined (see RebasedLoops),
+// the k-th loop of a name the k-th one rebased, where the passes after
+// rebase_loops_to_zero kept as many loops of that name. The value is a
+// hint, checked as the rest of the kernel is.
+std::map<const For *, RebasedLoop> rebased_values(const Stmt &fin, const RebasedLoops &rebased) {
+    RebasedFors rf;
+    fin.accept(&rf);
+    std::map<const For *, RebasedLoop> out;
+    for (const auto &kv : rf.loops) {
+        auto r = rebased.find(kv.first);
+        if (r == rebased.end() || r->second.size() != kv.second.size()) {
+            continue;
+        }
+        for (size_t k = 0; k < kv.second.size(); k++) {
+            out[kv.second[k]] = r->second[k];
+        }
+    }
+    return out;
+}
+
 // unflatten rewrites the final statement (see Unflatten) and lists in
 // assumed what the delinearisation assumes of the output buffers, and in
 // overflow where int32 indices may overflow.
 Stmt unflatten(const Pipeline_ &p, const Lowered &l, const Stmt &final_stmt, const RegionHints &hints,
-               std::vector<std::string> *assumed, std::vector<std::string> *overflow) {
+               const RebasedLoops &rebased, std::vector<std::string> *assumed, std::vector<std::string> *overflow) {
     RealizeBounds rb;
     l.s.accept(&rb);
     CopyOrdinals co;
@@ -3255,6 +3324,7 @@ Stmt unflatten(const Pipeline_ &p, const Lowered &l, const Stmt &final_stmt, con
     co.finish();
     Unflatten u(p, rb.bounds, rb.loop_mins, rb.let_values, l.folded, rb.vectorized, rb.unrolled, co.at);
     u.hints = hints;
+    u.rebased_at = rebased_values(final_stmt, rebased);
     Stmt s = u.mutate(final_stmt);
     *overflow = overflow_notes(u.strided);
     for (const std::string &b : u.outputs_stored) {
@@ -3273,7 +3343,8 @@ Stmt unflatten(const Pipeline_ &p, const Lowered &l, const Stmt &final_stmt, con
 
 std::string final_sched_text(Pipeline_ &p, const Lowered &l, const std::string &name, const Target &t,
                              const std::string &plant, std::string *checks) {
-    Stmt fin = lower_final(l, t);
+    RebasedLoops rebased;
+    Stmt fin = lower_final(l, t, &rebased);
     if (!plant.empty()) {
         fin = plant_in(p, fin, plant);
     }
@@ -3282,7 +3353,7 @@ std::string final_sched_text(Pipeline_ &p, const Lowered &l, const std::string &
     }
     RegionHints hints = region_hints(p, l, t, fin);
     std::vector<std::string> assumed, overflow;
-    Stmt s = unflatten(p, l, fin, hints, &assumed, &overflow);
+    Stmt s = unflatten(p, l, fin, hints, rebased, &assumed, &overflow);
     std::string text = sched_text(p, s, l.folded, name, t, true);
     // The header names the stage and what the delinearisation assumes.
     std::ostringstream head;

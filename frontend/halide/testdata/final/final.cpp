@@ -64,7 +64,14 @@ public:
     // its x vectorised by 8 and its y unrolled: the eight stores of stride
     // 8 that rewrite_interleavings makes one store of 64 lanes whose value
     // interleaves eight loads of the input's rows, input.stride.1 apart
-    // (the suite's sgemmTB's Btmp).
+    // (the suite's sgemmTB's Btmp);
+    // sliding: a vertical blur of the input's repeated edge, the output in
+    // tiles of 8 x 4 fused into one parallel loop, the edge stored per
+    // tile and computed per row of it (a sliding window over the tile's
+    // rows, its storage folded): partition_loops splits the rows' loop where
+    // the edge's clamps bite into a prologue of a length the buffers'
+    // mins give, a steady state and an epilogue, each rebased to 0 from
+    // its own min (the suite's sc1).
     GeneratorParam<std::string> sched{"sched", "scalar"};
 
     Input<Buffer<uint16_t, 2>> input{"input"};
@@ -77,6 +84,10 @@ public:
         } else if (std::string(sched) == "rows") {
             blur_x(x, y) = input(x, y);
             out(x, y) = blur_x(x, y) / 2 + 1;
+            return;
+        } else if (std::string(sched) == "sliding") {
+            clamped = BoundaryConditions::repeat_edge(input);
+            out(x, y) = (clamped(x, y - 1) + clamped(x, y) + clamped(x, y + 1)) / 3;
             return;
         } else if (std::string(sched) == "borrow") {
             pair(x, y, c) = input(x + c - 1, y);
@@ -146,6 +157,9 @@ public:
         } else if (s == "borrow") {
             out.split(y, yo, yi, 4).vectorize(x, 8);
             pair.compute_at(out, yo).vectorize(x, 8);
+        } else if (s == "sliding") {
+            out.tile(x, y, xo, yo, xi, yi, 8, 4).fuse(xo, yo, t).parallel(t);
+            clamped.store_at(out, t).compute_at(out, yi);
         } else {
             throw std::invalid_argument("unknown sched " + s);
         }
@@ -153,7 +167,7 @@ public:
 
 private:
     Var x{"x"}, y{"y"}, xi{"xi"}, yi{"yi"}, xo{"xo"}, yo{"yo"}, t{"t"}, c{"c"};
-    Func blur_x{"blur_x"}, pair{"pair"};
+    Func blur_x{"blur_x"}, pair{"pair"}, clamped{"clamped"};
 };
 
 // Strided is the same blur over the mean of three channels stored
