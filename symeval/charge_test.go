@@ -45,8 +45,8 @@ func TestIntersectionsCountSteps(t *testing.T) {
 	}
 }
 
-// TestFinalHeapRestrictionCountsBySize checks that the final heap's
-// restriction to assumptions of several conjunctions (restrictEach) is
+// TestFinalHeapRestrictionCountsBySize checks that the restriction of a
+// heap to a parameter domain of several conjunctions (restrictEach) is
 // the heap's intersection with them without its empty pieces, and that
 // it counts a step per pair of pieces and per constraint it builds
 // before it tests their emptiness: an allowance of fewer steps stops it

@@ -407,10 +407,27 @@ func meetingPart(piece, p *presburger.Map, conj []*presburger.Map, pd []*pieceDo
 	return presburger.UnionPieces(p.Space(), meet...)
 }
 
+// outputDomain returns the parameter domain that outputObligations
+// restricts a binding to: the assumptions a, or the constraints common to
+// their conjunctions when there are several (commonFacts).
+func outputDomain(a *presburger.Map) *presburger.Map {
+	if a.NumBasics() <= 1 {
+		return a
+	}
+	return commonFacts(a)
+}
+
 // outputObligations returns the obligations of the out bindings: every
 // out cell's content in the final prophetic heap must equal the binding's
 // tensor element (Impl is the cell's content, Spec the binding's tensor
-// access). Cells without content are missingOutputs' business.
+// access). Cells without content are missingOutputs' business. Under
+// assumptions of several conjunctions, the binding is restricted to the
+// constraints they have in common (outputDomain) and the pairs of cell
+// and element to the assumptions a piece at a time (keepAssumed), which
+// keeps them apart from the pieces that several conjunctions meet (the
+// obligation's Assumed): the final heap's pieces are not restricted to
+// them either (finalHeap), and the pairs' points where the assumptions
+// hold are exactly those of the heap restricted to them.
 func outputObligations(ctx context.Context, pr *Prophecy, k *sched.Kernel, spec *sare.Spec) (_ []obligation, err error) {
 	defer guard(&err, "output obligations")
 	var params []string
@@ -429,7 +446,7 @@ func outputObligations(ctx context.Context, pr *Prophecy, k *sched.Kernel, spec 
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", b.Pos(), err)
 		}
-		if want, err = want.IntersectParams(pr.Assumptions); err != nil {
+		if want, err = want.IntersectParams(outputDomain(pr.Assumptions)); err != nil {
 			return nil, err
 		}
 		cs := pr.Contexts.Lookup(want.Space().Out.Name)
@@ -444,6 +461,12 @@ func outputObligations(ctx context.Context, pr *Prophecy, k *sched.Kernel, spec 
 			ci := pr.Contexts.Lookup(m.Space().Out.Name)
 			if ci == nil || cs == nil {
 				return nil, fmt.Errorf("%s: unknown context", b.Pos())
+			}
+			var assumed *presburger.Map
+			if pr.Assumptions.NumBasics() > 1 {
+				if pairs, assumed, err = keepAssumed(ctx, pairs, pr.Assumptions, nil); err != nil {
+					return nil, fmt.Errorf("%s: %w", b.Pos(), err)
+				}
 			}
 			empty, err := pairs.IsEmpty(ctx)
 			if err != nil {
@@ -460,7 +483,7 @@ func outputObligations(ctx context.Context, pr *Prophecy, k *sched.Kernel, spec 
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, obligation{Binding: b, Impl: ci, Spec: cs, Points: pts})
+			out = append(out, obligation{Binding: b, Impl: ci, Spec: cs, Points: pts, Assumed: assumed})
 		}
 	}
 	return out, nil

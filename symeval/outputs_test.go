@@ -66,3 +66,41 @@ func TestOutputObligationsAtTheirBinding(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputsKeepAssumptionsApart checks that under assumptions of
+// several conjunctions that a heap's piece meets together (min(N, M) <= 8
+// is N <= 8 or M <= 8), the output obligations keep the assumptions apart
+// (Obligation.Assumed) rather than restricting the out cells to each
+// conjunction, one piece of points per binding, and that every out cell
+// is still found written.
+func TestOutputsKeepAssumptionsApart(t *testing.T) {
+	spec := strings.Replace(twoOutSpec, "param N\n", "param N\nparam M\n", 1)
+	kernel := strings.Replace(strings.Replace(twoOutKernel, "two_out(N)", "two_out(N, M)", 1),
+		"assume N >= 1\n", "assume N >= 1\nassume min(N, M) <= 8\n", 1)
+	p := loadPair(t, "two.sare", spec, "two.sched", kernel)
+	a, err := Analyze(context.Background(), p.kernel, p.kinfo, p.spec, p.sinfo, AnalyzeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := a.Assumptions.NumBasics(); n != 2 {
+		t.Fatalf("assumptions of %d conjunctions, want 2: %s", n, a.Assumptions)
+	}
+	obs, written := 0, false
+	for _, c := range a.Conditions {
+		switch {
+		case c.Kind == sched.OutputNotWritten:
+			written = c.Status == Proved
+		case c.Kind == sched.OutputWrongValue && c.Obligation != nil:
+			obs++
+			if c.Obligation.Assumed == nil {
+				t.Errorf("obligation at %s: assumptions not kept apart, points %s", c.Text, c.Obligation.Points)
+			}
+			if n := c.Obligation.Points.NumBasics(); n != 1 {
+				t.Errorf("obligation at %s: %d pieces of points, want 1: %s", c.Text, n, c.Obligation.Points)
+			}
+		}
+	}
+	if obs != 2 || !written {
+		t.Fatalf("%d output obligations, every out cell written: %v; want 2 and true", obs, written)
+	}
+}

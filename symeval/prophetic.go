@@ -85,7 +85,9 @@ type Prophecy struct {
 	Delta *Heap
 	// Final is Initial ▷ Delta restricted to the assumptions: the
 	// prophetic heap of the kernel when it ends, parametric in the
-	// kernel's parameters.
+	// kernel's parameters. Under assumptions of several conjunctions,
+	// its pieces that several meet keep only their common constraints
+	// (finalHeap): it equals Initial ▷ Delta where the assumptions hold.
 	Final *Heap
 
 	effects map[sched.Stmt]*Heap
@@ -235,12 +237,15 @@ func (ev *prophet) finish(res *Prophecy, scope *Scope, k *sched.Kernel) (_ *Prop
 
 // finalHeap returns h restricted to the assumptions and simplified. Under
 // assumptions of several conjunctions (a compiler's specialisations), the
-// heap is simplified before the restriction, which multiplies its pieces
-// by the conjunctions, and only its empty pieces are dropped after: the
-// pieces multiplied by the restriction mostly do not coalesce again, and
-// simplifying them all cost most of the prophetic evaluation. The
-// restriction is built a piece of the heap at a time (restrictEach),
-// its work charged against the allowance of ctx.
+// heap is simplified first and each of its pieces is restricted to the
+// one conjunction that meets it, or, when several do, to the constraints
+// they all have in common (keepAssumed): restricted to the conjunctions,
+// the pieces are multiplied by them (resize's output, 1,506 pieces each
+// meeting 3 to 93 of 111 conjunctions, held 95,664 pieces before the
+// memory ran out). The heap is then within h and its points where the
+// assumptions hold are exactly those of h's: every user of the final
+// heap restricts it to the assumptions (outputCells, outputObligations).
+// The tests of the pieces are charged against the allowance of ctx.
 func finalHeap(ctx context.Context, h *Heap, assumptions *presburger.Map) (_ *Heap, err error) {
 	defer guard(&err, "final heap")
 	if assumptions.NumBasics() <= 1 {
@@ -255,7 +260,7 @@ func finalHeap(ctx context.Context, h *Heap, assumptions *presburger.Map) (_ *He
 	}
 	var out []*presburger.Map
 	for _, m := range h.u.Maps() {
-		if m, err = restrictEach(ctx, m, assumptions, nil); err != nil {
+		if m, _, err = keepAssumed(ctx, m, assumptions, nil); err != nil {
 			return nil, fmt.Errorf("restriction to the assumptions: %w", err)
 		}
 		if m.NumBasics() > 0 {

@@ -320,3 +320,42 @@ out b[i] : f32[N] = B(i)
 		t.Errorf("the loop on t writes %s (%v), want %s", got.Describe(pr.Contexts), err, want)
 	}
 }
+
+// TestFinalHeapKeepsAssumptionsApart checks that the final heap under
+// assumptions of several conjunctions is not multiplied by them: a piece
+// that two conjunctions meet keeps only their common constraints, one
+// that a single conjunction meets is restricted to it, and the heap is
+// within the unrestricted one and equals it where the assumptions hold.
+func TestFinalHeapKeepsAssumptionsApart(t *testing.T) {
+	ctx := context.Background()
+	m := mustMap(t, "[N, M] -> { A[i] -> E[h] : h = i and 0 <= i < N; A[i] -> E[h] : h = 2i and N <= i < 2N and M >= 20 }")
+	a := mustMap(t, "[N, M] -> { : N >= 1 and M <= 4; : N >= 1 and 10 <= M <= 30; : N <= -5 }")
+	got, err := finalHeap(ctx, &Heap{u: presburger.NewUnionMap(m)}, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	maps := got.UnionMap().Maps()
+	if len(maps) != 1 {
+		t.Fatalf("final heap of %d maps, want 1: %s", len(maps), got.UnionMap())
+	}
+	r := maps[0]
+	// The first piece meets the first two conjunctions, the second only
+	// the second (M >= 20): 2 pieces, not 3.
+	if r.NumBasics() != 2 {
+		t.Errorf("final heap of %d pieces, want 2: %s", r.NumBasics(), r)
+	}
+	if sub, err := r.IsSubset(ctx, m); err != nil || !sub {
+		t.Errorf("final heap %s not within %s (%v)", r, m, err)
+	}
+	whole, err := m.IntersectParams(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	under, err := r.IntersectParams(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eq, err := under.IsEqual(ctx, whole); err != nil || !eq {
+		t.Errorf("final heap %s under the assumptions, want %s (%v)", under, whole, err)
+	}
+}
