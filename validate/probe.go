@@ -294,11 +294,13 @@ func (s *solver) probePoints(c *symeval.Condition, q *query, piece *presburger.B
 	return last
 }
 
-// probeScales are the values the bounded search of the definedness probe
+// probeScales returns the values the bounded search of the definedness probe
 // (probeCandidates) gives the float inputs its query reads: a scale near
 // zero, then a large one, of either sign. Each is exact in f32 and f64,
 // and a product of two of them is a normal f32.
-var probeScales = [...]float64{0x1p-40, 0x1p40, -0x1p-40, -0x1p40}
+func probeScales() [4]float64 {
+	return [...]float64{0x1p-40, 0x1p40, -0x1p-40, -0x1p40}
+}
 
 // probeCandidates returns the constraints of the probe's bounded search
 // for the query q, which Z3 left undecided: one set for each of
@@ -336,7 +338,7 @@ func (s *solver) probeCandidates(q *query) [][]*smt.Term {
 		return nil
 	}
 	var out [][]*smt.Term
-	for _, x := range probeScales {
+	for _, x := range probeScales() {
 		var fix []*smt.Term
 		for i, a := range apps {
 			k, err := s.enc.Constant(value.Float(types[i], x))
