@@ -246,6 +246,16 @@ const coalesceSteps = 50_000
 // piece is kept as it is.
 const simplifyPieceSteps = 20_000
 
+// coalescer returns presburger.CoalesceSimplified for a map whose pieces
+// are simplified, none empty (simplified), and presburger.Coalesce,
+// which drops empty pieces first, otherwise.
+func coalescer(simplified bool) func(context.Context, *presburger.Map) (*presburger.Map, error) {
+	if simplified {
+		return presburger.CoalesceSimplified
+	}
+	return presburger.Coalesce
+}
+
 // Simplify returns h with empty components dropped and the others
 // simplified and coalesced. Both are best effort, for they only change
 // the representation: a component whose simplification exceeds its
@@ -267,13 +277,9 @@ func (h *Heap) Simplify(ctx context.Context) (_ *Heap, err error) {
 		if m.NumBasics() == 0 {
 			continue
 		}
-		coalesce := presburger.CoalesceSimplified
-		if !done {
-			// Pieces kept as they are may be empty: coalescing drops
-			// them first.
-			coalesce = presburger.Coalesce
-		}
-		c, err := coalesce(presburger.WithBudget(ctx, presburger.Budget{MaxSteps: coalesceSteps}), m)
+		// Pieces kept as they are (not done) may be empty: coalescing
+		// drops them first.
+		c, err := coalescer(done)(presburger.WithBudget(ctx, presburger.Budget{MaxSteps: coalesceSteps}), m)
 		switch {
 		case errors.Is(err, presburger.ErrBudget):
 			// Coalescing only changes the representation: keep m, or

@@ -108,6 +108,7 @@ func coalesceByForm(ctx context.Context, m *presburger.Map, simplified bool) (*p
 		return m, false, nil // a piece per form: nothing to merge apart
 	}
 	sp := m.Space()
+	coalesce := coalescer(simplified)
 	var out []*presburger.BasicMap
 	merged := false
 	for _, k := range order {
@@ -115,10 +116,6 @@ func coalesceByForm(ctx context.Context, m *presburger.Map, simplified bool) (*p
 		if len(g) == 1 {
 			out = append(out, g...)
 			continue
-		}
-		coalesce := presburger.CoalesceSimplified
-		if !simplified {
-			coalesce = presburger.Coalesce
 		}
 		c, err := coalesce(presburger.WithBudget(ctx, presburger.Budget{MaxSteps: coalesceSteps}), presburger.NewMap(sp, g...))
 		switch {

@@ -280,19 +280,18 @@ func keepAssumed(ctx context.Context, pts, a *presburger.Map, size *productSize)
 	conj := a.Pieces()
 	var out []*presburger.Map
 	for _, piece := range pts.Pieces() {
-		w, several, err := meetingConjunction(ctx, piece, conj, ad)
+		r, several, err := meetingConjunction(ctx, piece, conj, ad)
 		if err != nil {
 			return nil, nil, err
 		}
-		if w == nil {
+		if r == nil {
 			continue
 		}
 		if several {
-			w, assumed = common, a
-		}
-		r, err := piece.IntersectParams(w)
-		if err != nil {
-			return nil, nil, err
+			assumed = a
+			if r, err = piece.IntersectParams(common); err != nil {
+				return nil, nil, err
+			}
 		}
 		if err := chargeBuilt(ctx, 1, r); err != nil {
 			return nil, nil, err
@@ -306,10 +305,10 @@ func keepAssumed(ctx context.Context, pts, a *presburger.Map, size *productSize)
 	return r, assumed, err
 }
 
-// meetingConjunction returns the first of the conjunctions conj of a
-// parameter domain (with their domains cd) that the piece p meets (nil:
-// none), and whether another one meets it too, tested one at a time,
-// each test charged (chargeBuilt).
+// meetingConjunction returns the piece p restricted to the first of the
+// conjunctions conj of a parameter domain (with their domains cd) that
+// it meets (nil: none), and whether another one meets it too, tested one
+// at a time, each test charged (chargeBuilt).
 func meetingConjunction(ctx context.Context, p *presburger.Map, conj []*presburger.Map, cd []*pieceDomain) (first *presburger.Map, several bool, _ error) {
 	d := newPieceDomain(p.Params())
 	for i, w := range conj {
@@ -333,7 +332,7 @@ func meetingConjunction(ctx context.Context, p *presburger.Map, conj []*presburg
 		if first != nil {
 			return first, true, nil
 		}
-		first = w
+		first = r
 	}
 	return first, false, nil
 }

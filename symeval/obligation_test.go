@@ -209,20 +209,7 @@ func TestRestrictPointsKeepsAssumptionsApart(t *testing.T) {
 	if got.NumBasics() != 2 {
 		t.Errorf("%d pieces of points, want the 2 that meet the assumptions: %s", got.NumBasics(), got)
 	}
-	whole, err := pts.IntersectParams(a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	under, err := got.IntersectParams(assumed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if eq, err := under.IsEqual(ctx, whole); err != nil || !eq {
-		t.Errorf("%s under the assumptions, want %s (%v)", got, whole, err)
-	}
-	if sub, err := got.IsSubset(ctx, pts); err != nil || !sub {
-		t.Errorf("%s not within the points %s (%v)", got, pts, err)
-	}
+	checkKeptApart(t, got, pts, assumed)
 }
 
 // TestRestrictPieces checks that restrictPieces gives the points of
@@ -272,5 +259,27 @@ func TestRestrictPieces(t *testing.T) {
 	}
 	if _, err := restrictPieces(ctx, pts, pieceDomains(pts)[:1], nil); err == nil {
 		t.Error("restrictPieces took fewer domains than pieces")
+	}
+}
+
+// checkKeptApart checks that got, the map m whose restriction to the
+// parameter domain a is kept apart (keepAssumed), is within m and has
+// exactly m's points where a holds.
+func checkKeptApart(t *testing.T, got, m, a *presburger.Map) {
+	t.Helper()
+	ctx := context.Background()
+	if sub, err := got.IsSubset(ctx, m); err != nil || !sub {
+		t.Errorf("%s not within %s (%v)", got, m, err)
+	}
+	whole, err := m.IntersectParams(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	under, err := got.IntersectParams(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eq, err := under.IsEqual(ctx, whole); err != nil || !eq {
+		t.Errorf("%s under the assumptions is %s, want %s (%v)", got, under, whole, err)
 	}
 }

@@ -445,6 +445,16 @@ struct RebasedLoop {
     std::map<std::string, Expr> lets;
 };
 
+// rebased_var returns v for the name of a loop v.rebased that
+// rebase_loops_to_zero made, and the empty string for any other name.
+inline std::string rebased_var(const std::string &loop) {
+    const std::string suffix = ".rebased";
+    if (loop.size() > suffix.size() && loop.compare(loop.size() - suffix.size(), suffix.size(), suffix) == 0) {
+        return loop.substr(0, loop.size() - suffix.size());
+    }
+    return "";
+}
+
 // RebasedLoops lists the RebasedLoop of each loop v.rebased, by name, in
 // pre-order.
 using RebasedLoops = std::map<std::string, std::vector<RebasedLoop>>;

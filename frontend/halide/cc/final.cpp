@@ -38,12 +38,10 @@ private:
     }
 
     void visit(const For *op) override {
-        const std::string suffix = ".rebased";
-        const std::string &n = op->name;
-        if (n.size() > suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0) {
+        if (std::string v = rebased_var(op->name); !v.empty()) {
             const LetStmt *l = op->body.as<LetStmt>();
-            bool own = l && l->name == n.substr(0, n.size() - suffix.size());
-            loops[n].push_back({own ? l->value : Expr(), lets_});
+            bool own = l && l->name == v;
+            loops[op->name].push_back({own ? l->value : Expr(), lets_});
         }
         IRVisitor::visit(op);
     }

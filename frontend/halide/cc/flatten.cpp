@@ -2351,13 +2351,11 @@ private:
     // where it reads only variables in scope, else the loop's one min
     // before flattening stands for it.
     Stmt visit_loop(const For *op) {
-        const std::string suffix = ".rebased";
         const std::string &n = op->name;
-        std::string v;
+        std::string v = rebased_var(n);
         Expr val;  // v's value in the loop, when it is a rebased one
         loops_[n]++;
-        if (n.size() > suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0) {
-            v = n.substr(0, n.size() - suffix.size());
+        if (!v.empty()) {
             auto m = loop_mins_.find(v);
             if (auto r = rebased_at.find(op); r != rebased_at.end() && r->second.value.defined()) {
                 val = rebased_value(r->second);
@@ -3282,10 +3280,8 @@ public:
 private:
     using IRVisitor::visit;
     void visit(const For *op) override {
-        const std::string suffix = ".rebased";
-        const std::string &n = op->name;
-        if (n.size() > suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0) {
-            loops[n].push_back(op);
+        if (!rebased_var(op->name).empty()) {
+            loops[op->name].push_back(op);
         }
         IRVisitor::visit(op);
     }
